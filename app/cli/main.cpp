@@ -1,0 +1,48 @@
+// flightdeck-cli: the headless twin of the console, for scripts, monitoring
+// systems and incident records.
+
+#include "checkcommand.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+static const char usage[] =
+    "Usage: flightdeck-cli <command> [options]\n"
+    "\n"
+    "Diagnose Kubernikus klusters: nodes that never registered, instances cut off\n"
+    "from their security group, missing pod-network rules, duplicate, orphaned,\n"
+    "stale or missing routes, a router at its route limit.\n"
+    "\n"
+    "Commands:\n"
+    "  check      Diagnose a kluster snapshot and print the findings\n"
+    "             (flightdeck-cli check --help for its options)\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help     Show this help\n"
+    "  -v, --version  Show the version\n";
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("flightdeck-cli"));
+    QCoreApplication::setOrganizationName(QStringLiteral("flightdeck"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(FLIGHTDECK_VERSION));
+
+    QStringList args = QCoreApplication::arguments();
+    const QString first = args.value(1);
+    if (first.isEmpty() || first == QLatin1String("-h") || first == QLatin1String("--help")
+        || first == QLatin1String("help")) {
+        QTextStream(first.isEmpty() ? stderr : stdout) << usage;
+        return first.isEmpty() ? 3 : 0;
+    }
+    if (first == QLatin1String("-v") || first == QLatin1String("--version") || first == QLatin1String("version")) {
+        QTextStream(stdout) << "flightdeck-cli " << QCoreApplication::applicationVersion() << Qt::endl;
+        return 0;
+    }
+    if (first == QLatin1String("check")) {
+        args.removeAt(1);
+        return runCheckCommand(args);
+    }
+    QTextStream(stderr) << "flightdeck-cli: unknown command \"" << first << "\"\n\n" << usage;
+    return 3;
+}

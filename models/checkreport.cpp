@@ -1,0 +1,192 @@
+#include "checkreport.h"
+
+#include "apiparser.h"
+#include "jsonwriter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace CheckReport {
+
+static void writeRequest(JsonWriter &w, const PlannedRequest &r)
+{
+    w.beginObject();
+    w.key(QStringLiteral("service"));
+    w.value(r.service);
+    w.key(QStringLiteral("method"));
+    w.value(r.method);
+    w.key(QStringLiteral("path"));
+    w.value(r.path);
+    w.key(QStringLiteral("headers"));
+    w.value(r.headers);
+    w.key(QStringLiteral("body"));
+    w.value(r.body);
+    w.endObject();
+}
+
+QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key(QStringLiteral("kluster"));
+    w.value(state.kluster.name);
+    w.key(QStringLiteral("capturedAt"));
+    w.value(ApiParser::formatTimestamp(state.capturedAt));
+    w.key(QStringLiteral("findings"));
+    w.beginArray();
+    for (const Finding &f : diagnosis.findings) {
+        w.beginObject();
+        w.key(QStringLiteral("id"));
+        w.value(f.id());
+        w.key(QStringLiteral("kind"));
+        w.value(f.kind);
+        w.key(QStringLiteral("subject"));
+        w.value(f.subject);
+        w.key(QStringLiteral("severity"));
+        w.value(severityName(f.severity));
+        w.key(QStringLiteral("message"));
+        w.value(f.message);
+        w.key(QStringLiteral("evidence"));
+        w.value(f.evidence);
+        w.key(QStringLiteral("repair"));
+        if (f.repair) {
+            w.beginObject();
+            w.key(QStringLiteral("title"));
+            w.value(f.repair->title);
+            w.key(QStringLiteral("requests"));
+            w.beginArray();
+            for (const PlannedRequest &r : f.repair->requests)
+                writeRequest(w, r);
+            w.endArray();
+            w.endObject();
+        } else {
+            w.value(QJsonValue());
+        }
+        w.endObject();
+    }
+    w.endArray();
+    const RemediationBudget &b = diagnosis.budget;
+    w.key(QStringLiteral("budget"));
+    w.beginObject();
+    w.key(QStringLiteral("expected"));
+    w.value(b.expected);
+    w.key(QStringLiteral("ready"));
+    w.value(b.ready);
+    w.key(QStringLiteral("unhealthy"));
+    w.value(b.unhealthy);
+    w.key(QStringLiteral("maxUnhealthy"));
+    w.value(b.maxUnhealthy);
+    w.key(QStringLiteral("deletionsAllowed"));
+    w.value(b.deletionsAllowed);
+    w.key(QStringLiteral("reason"));
+    w.value(b.reason.isEmpty() ? QJsonValue() : QJsonValue(b.reason));
+    w.endObject();
+    w.key(QStringLiteral("summary"));
+    w.beginObject();
+    w.key(QStringLiteral("critical"));
+    w.value(diagnosis.count(Severity::Critical));
+    w.key(QStringLiteral("warning"));
+    w.value(diagnosis.count(Severity::Warning));
+    w.key(QStringLiteral("info"));
+    w.value(diagnosis.count(Severity::Info));
+    w.endObject();
+    w.endObject();
+    return w.takeBytes();
+}
+
+static QString compact(const QJsonValue &v)
+{
+    if (v.isObject())
+        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    if (v.isArray())
+        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    if (v.isString())
+        return v.toString();
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (v.isDouble())
+        return QString::number(v.toDouble(), 'g', 15);
+    return QStringLiteral("null");
+}
+
+QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
+{
+    QString out;
+    const Kluster &k = state.kluster;
+    out += QStringLiteral("Kluster %1 · captured %2").arg(k.name, ApiParser::formatTimestamp(state.capturedAt));
+    if (!state.cloud.isEmpty())
+        out += QStringLiteral(" · cloud %1").arg(state.cloud);
+    if (!state.region.isEmpty())
+        out += QStringLiteral(" · region %1").arg(state.region);
+    out += QLatin1Char('\n');
+    out += QStringLiteral("Pod network %1 · security group %2 · router %3 with %4 route(s) · %5 server(s) in the "
+                          "project · %6 node(s)\n")
+               .arg(k.clusterCidr.toString(), k.securityGroupName, state.router.id)
+               .arg(state.router.routes.size())
+               .arg(state.instances.size())
+               .arg(state.nodes.size());
+    for (const QString &note : diagnosis.notDiagnosed)
+        out += QStringLiteral("NOT DIAGNOSED: %1\n").arg(note);
+
+    if (diagnosis.findings.isEmpty())
+        out += QStringLiteral("\nNo findings: the kluster looks healthy.\n");
+
+    static const Severity order[] = {Severity::Critical, Severity::Warning, Severity::Info};
+    for (Severity severity : order) {
+        const int n = diagnosis.count(severity);
+        if (n == 0)
+            continue;
+        out += QStringLiteral("\n%1 (%2)\n").arg(severityName(severity).toUpper()).arg(n);
+        for (const Finding &f : diagnosis.findings) {
+            if (f.severity != severity)
+                continue;
+            out += QStringLiteral("\n  [%1] %2\n").arg(severityName(severity).toUpper(), f.id());
+            out += QStringLiteral("    %1\n").arg(f.message);
+            out += QStringLiteral("    Evidence:\n");
+            for (auto it = f.evidence.begin(); it != f.evidence.end(); ++it)
+                out += QStringLiteral("      %1: %2\n").arg(it.key(), compact(it.value()));
+            if (!f.repair) {
+                out += QStringLiteral("    Repair: none (see the message)\n");
+                continue;
+            }
+            out += QStringLiteral("    Repair: %1\n").arg(f.repair->title);
+            for (const PlannedRequest &r : f.repair->requests) {
+                out += QStringLiteral("      %1 %2 %3").arg(r.method, r.service, r.path);
+                for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
+                    out += QStringLiteral(" [%1: %2]").arg(h.key(), h.value().toString());
+                out += QLatin1Char('\n');
+                if (!r.body.isNull())
+                    out += QStringLiteral("        %1\n").arg(compact(r.body));
+            }
+            if (!f.repair->refusal.isEmpty())
+                out += QStringLiteral("      Refused (%1): %2\n").arg(f.repair->refusal, f.repair->refusalDetail);
+            else if (f.repair->deletesInstance() && !diagnosis.budget.deletionsAllowed)
+                out += QStringLiteral("      Refused by the remediation budget (%1)\n").arg(diagnosis.budget.reason);
+        }
+    }
+
+    const RemediationBudget &b = diagnosis.budget;
+    out += QStringLiteral("\nRemediation budget: %1 expected node(s), %2 Ready, %3 unhealthy, at most %4 allowed: ")
+               .arg(b.expected)
+               .arg(b.ready)
+               .arg(b.unhealthy)
+               .arg(b.maxUnhealthy);
+    out += b.deletionsAllowed ? QStringLiteral("instance deletions allowed\n")
+                              : QStringLiteral("instance deletions refused (%1: %2)\n").arg(b.reason, b.detail);
+    out += QStringLiteral("Summary: %1 critical, %2 warning, %3 info\n")
+               .arg(diagnosis.count(Severity::Critical))
+               .arg(diagnosis.count(Severity::Warning))
+               .arg(diagnosis.count(Severity::Info));
+    return out.toUtf8();
+}
+
+int exitStatus(const Diagnosis &diagnosis)
+{
+    if (diagnosis.count(Severity::Critical) > 0)
+        return 2;
+    if (diagnosis.count(Severity::Warning) > 0)
+        return 1;
+    return 0;
+}
+
+} // namespace CheckReport

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "diagnosisoptions.h"
+#include "finding.h"
+#include "klusterstate.h"
+#include "remediationbudget.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+// The diagnosis of diagnosis.md as a pure function: state in, findings out.
+// No network, no clock (ages are measured against state.capturedAt), no globals.
+struct Diagnosis
+{
+    QList<Finding> findings;  // sorted by severity, kind, subject
+    RemediationBudget budget;
+    QStringList notDiagnosed; // what could not be judged because a source failed, and why
+
+    int count(Severity severity) const;
+    Severity worst() const;   // Info when there is no finding
+    const Finding *find(const QString &id) const;
+
+    static Diagnosis run(const KlusterState &state, const DiagnosisOptions &options = DiagnosisOptions());
+};
+
+// "42 min", "1 h 12 min", "3 d 4 h": an age for people.
+QString formatDuration(qint64 seconds);

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QString>
+
+#include <optional>
+
+// The remediation budget's threshold: a count of nodes, or a percentage of
+// the expected nodes (rounded down), after Cluster API's MachineHealthCheck.
+struct MaxUnhealthy
+{
+    bool isPercent = true;
+    int value = 40;
+
+    // "40%", "40 %" or "3"; nullopt when the text is neither.
+    static std::optional<MaxUnhealthy> parse(const QString &text);
+    int resolve(int expected) const;
+    QString toString() const;
+};
+
+// The configurable values of the diagnosis. Defaults follow diagnosis.md.
+struct DiagnosisOptions
+{
+    int startupTimeoutSeconds = 10 * 60;  // an instance younger than this is still starting
+    int tokenExpirySeconds = 30 * 60;     // the bootstrap token's lifetime
+    int routeLimit = 30;                  // routes per router, when the snapshot does not say
+    bool routeLimitExplicit = false;      // a given limit overrides the snapshot's maxRoutes
+    int routeWarningPercent = 80;
+    MaxUnhealthy maxUnhealthy;
+
+    // Parses a duration: "10m", "600s", "1h", or a bare number of minutes.
+    static std::optional<int> parseDurationSeconds(const QString &text);
+};

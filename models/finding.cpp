@@ -1,0 +1,23 @@
+#include "finding.h"
+
+QString severityName(Severity severity)
+{
+    switch (severity) {
+    case Severity::Critical:
+        return QStringLiteral("critical");
+    case Severity::Warning:
+        return QStringLiteral("warning");
+    case Severity::Info:
+        break;
+    }
+    return QStringLiteral("info");
+}
+
+bool findingLessThan(const Finding &a, const Finding &b)
+{
+    if (a.severity != b.severity)
+        return int(a.severity) < int(b.severity);
+    if (a.kind != b.kind)
+        return a.kind < b.kind;
+    return a.subject < b.subject;
+}

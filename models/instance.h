@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+struct InstanceAddress
+{
+    QString network;  // the key of `addresses`
+    QString address;
+    QString type;     // OS-EXT-IPS:type: "fixed" or "floating" (empty if not given)
+};
+
+// A Nova server as `GET /servers/detail` describes it.
+struct Instance
+{
+    QString id;
+    QString name;
+    QString status;     // ACTIVE, BUILD, ERROR, SHUTOFF, ...
+    QString vmState;    // OS-EXT-STS:vm_state
+    QString taskState;  // OS-EXT-STS:task_state (empty when null)
+    QDateTime created;
+    QList<InstanceAddress> addresses;
+    QStringList securityGroups;  // names; Nova omits the key when there are none
+    QString faultMessage;        // fault.message, when Nova recorded one
+
+    bool isError() const { return vmState == QLatin1String("error"); }
+    bool isDeleting() const { return taskState == QLatin1String("deleting"); }
+    bool isActive() const { return status == QLatin1String("ACTIVE"); }
+    QString fixedAddress() const
+    {
+        for (const InstanceAddress &a : addresses) {
+            if (a.type != QLatin1String("floating"))
+                return a.address;
+        }
+        return addresses.isEmpty() ? QString() : addresses.first().address;
+    }
+};

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+
+#include <optional>
+
+// The error of a parse: the file (or source) and the JSON path of the value
+// that is missing or of the wrong type, e.g. "servers.json: $.servers[3].id: ...".
+struct ParseError
+{
+    QString source;
+    QString path;
+    QString message;
+
+    QString toString() const;
+};
+
+// Reads typed values out of a JSON document while keeping track of where it is,
+// so that a missing required field or a wrong type is reported with its path.
+// Unknown fields are never looked at, so they are ignored.
+class JsonReader
+{
+public:
+    JsonReader(const QString &source, const QJsonValue &value);
+
+    // The JSON path of this value, e.g. "$.servers[3].addresses"; built only when asked.
+    QString path() const;
+    const QJsonValue &value() const { return m_value; }
+
+    bool isObject() const { return m_value.isObject(); }
+    bool has(const QString &key) const;                // present and not null
+    JsonReader child(const QString &key) const;        // may be undefined
+    JsonReader at(qsizetype index) const;
+
+    // Required values: throw ParseError when missing, null or of the wrong type.
+    QJsonObject requireObject() const;
+    QJsonArray requireArray() const;
+    JsonReader requireField(const QString &key) const;  // present and not null
+    QString requireString(const QString &key) const;
+    qint64 requireInteger(const QString &key) const;
+
+    // Optional values: absent or null give the default; a wrong type still throws.
+    QString optString(const QString &key, const QString &fallback = QString()) const;
+    std::optional<QString> optNullableString(const QString &key) const;
+    std::optional<qint64> optInteger(const QString &key) const;
+    bool optBool(const QString &key, bool fallback = false) const;
+    QJsonArray optArray(const QString &key) const;     // absent or null: empty
+    bool isArrayAt(const QString &key) const;
+
+    [[noreturn]] void fail(const QString &message) const;
+    [[noreturn]] void failAt(const QString &key, const QString &message) const;
+
+    static QString typeName(const QJsonValue &value);
+    QString childPath(const QString &key) const;
+
+private:
+    // A child keeps a pointer to its parent to build its path lazily, so a
+    // child reader must not outlive the reader it was made from.
+    JsonReader(const JsonReader *parent, const QJsonValue &value, const QString &key, qsizetype index);
+
+    const JsonReader *m_parent = nullptr;
+    QString m_source;
+    QJsonValue m_value;
+    QString m_key;
+    qsizetype m_index = -1;
+};
+
+// Parses `bytes` as a JSON document whose top level must be an object;
+// throws ParseError naming `source` and the offset for truncated or non-JSON input.
+QJsonObject parseJsonObject(const QString &source, const QByteArray &bytes);

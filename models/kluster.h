@@ -1,0 +1,33 @@
+#pragma once
+
+#include "cidr.h"
+
+#include <QList>
+#include <QString>
+
+struct NodePool
+{
+    QString name;
+    int size = 0;
+};
+
+// A Kubernikus kluster as `GET /api/v1/clusters/{name}` describes it.
+struct Kluster
+{
+    QString name;
+    QString clusterCidrText;  // spec.clusterCIDR as given
+    Cidr clusterCidr;         // the pod network
+    QString routerId;         // spec.openstack.routerID
+    QString projectId;        // spec.openstack.projectID
+    QString securityGroupName = QStringLiteral("default");
+    QList<NodePool> nodePools;
+    QString phase;            // status.phase
+
+    int expectedNodes() const
+    {
+        int sum = 0;
+        for (const NodePool &pool : nodePools)
+            sum += pool.size;
+        return sum;
+    }
+};

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+struct Route
+{
+    QString destination;
+    QString nexthop;
+
+    friend bool operator==(const Route &a, const Route &b)
+    {
+        return a.destination == b.destination && a.nexthop == b.nexthop;
+    }
+};
+
+// A Neutron router as `GET /v2.0/routers/{id}` describes it; routes in router order.
+struct Router
+{
+    QString id;
+    QString name;
+    qint64 revisionNumber = -1;  // -1 when the server did not give one
+    QList<Route> routes;
+};

@@ -1,0 +1,122 @@
+#include "snapshotreader.h"
+
+#include "apiparser.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+const QStringList &SnapshotReader::requiredFiles()
+{
+    static const QStringList files = {QStringLiteral("capture.json"),  QStringLiteral("kluster.json"),
+                                      QStringLiteral("servers.json"),  QStringLiteral("router.json"),
+                                      QStringLiteral("security-groups.json"), QStringLiteral("nodes.json")};
+    return files;
+}
+
+const QStringList &SnapshotReader::optionalFiles()
+{
+    static const QStringList files = {QStringLiteral("extensions.json"), QStringLiteral("ports.json")};
+    return files;
+}
+
+static QByteArray readFile(const QString &path, bool required, bool *present)
+{
+    QFile file(path);
+    if (!file.exists()) {
+        *present = false;
+        if (required)
+            throw ParseError{path, QString(), QStringLiteral("required file is missing")};
+        return QByteArray();
+    }
+    *present = true;
+    if (!file.open(QIODevice::ReadOnly))
+        throw ParseError{path, QString(), QStringLiteral("cannot be read: ") + file.errorString()};
+    return file.readAll();
+}
+
+KlusterState SnapshotReader::read(const QString &directory)
+{
+    const QFileInfo info(directory);
+    if (!info.exists())
+        throw ParseError{directory, QString(), QStringLiteral("no such snapshot folder")};
+    if (!info.isDir())
+        throw ParseError{directory, QString(), QStringLiteral("not a folder; a snapshot is a folder of JSON files")};
+    const QDir dir(directory);
+    auto pathOf = [&dir](const QString &name) { return QDir::cleanPath(dir.filePath(name)); };
+
+    // Check that every required file is there before parsing anything, so the
+    // first error names the first missing file.
+    for (const QString &name : requiredFiles()) {
+        if (!QFileInfo::exists(pathOf(name)))
+            throw ParseError{pathOf(name), QString(), QStringLiteral("required file is missing")};
+    }
+
+    KlusterState state;
+    bool present = false;
+
+    {
+        const QString path = pathOf(QStringLiteral("capture.json"));
+        const QJsonObject body = parseJsonObject(path, readFile(path, true, &present));
+        const JsonReader root(path, body);
+        const QString captured = root.requireString(QStringLiteral("capturedAt"));
+        state.capturedAt = ApiParser::parseTimestamp(captured);
+        if (!state.capturedAt.isValid())
+            root.failAt(QStringLiteral("capturedAt"), QStringLiteral("not an RFC 3339 timestamp: \"%1\"").arg(captured));
+        if (const auto maxRoutes = root.optInteger(QStringLiteral("maxRoutes"))) {
+            if (*maxRoutes <= 0 || *maxRoutes > 100000)
+                root.failAt(QStringLiteral("maxRoutes"), QStringLiteral("must be a positive route count"));
+            state.maxRoutes = int(*maxRoutes);
+        }
+        state.cloud = root.optString(QStringLiteral("cloud"));
+        state.region = root.optString(QStringLiteral("region"));
+        state.tool = root.optString(QStringLiteral("tool"));
+    }
+    {
+        const QString path = pathOf(QStringLiteral("kluster.json"));
+        state.kluster = ApiParser::parseKluster(path, parseJsonObject(path, readFile(path, true, &present)));
+        state.klusterSource.known = true;
+    }
+    {
+        const QString path = pathOf(QStringLiteral("servers.json"));
+        state.instances = ApiParser::parseServers(path, parseJsonObject(path, readFile(path, true, &present)));
+        state.serversSource.known = true;
+    }
+    {
+        const QString path = pathOf(QStringLiteral("router.json"));
+        state.router = ApiParser::parseRouter(path, parseJsonObject(path, readFile(path, true, &present)));
+        if (state.router.id != state.kluster.routerId) {
+            throw ParseError{path, QStringLiteral("$.router.id"),
+                             QStringLiteral("is \"%1\", but the kluster's spec.openstack.routerID is \"%2\"")
+                                 .arg(state.router.id, state.kluster.routerId)};
+        }
+        state.routerSource.known = true;
+    }
+    {
+        const QString path = pathOf(QStringLiteral("security-groups.json"));
+        state.securityGroups = ApiParser::parseSecurityGroups(path, parseJsonObject(path, readFile(path, true, &present)));
+        state.securityGroupsSource.known = true;
+    }
+    {
+        const QString path = pathOf(QStringLiteral("nodes.json"));
+        state.nodes = ApiParser::parseNodes(path, parseJsonObject(path, readFile(path, true, &present)));
+        state.nodesSource.known = true;
+    }
+    {
+        const QString path = pathOf(QStringLiteral("extensions.json"));
+        const QByteArray bytes = readFile(path, false, &present);
+        if (present) {
+            state.extensions = ApiParser::parseExtensions(path, parseJsonObject(path, bytes));
+            state.extensionsKnown = true;
+        }
+    }
+    {
+        const QString path = pathOf(QStringLiteral("ports.json"));
+        const QByteArray bytes = readFile(path, false, &present);
+        if (present) {
+            const QJsonObject body = parseJsonObject(path, bytes);
+            JsonReader(path, body).requireField(QStringLiteral("ports")).requireArray();
+        }
+    }
+    return state;
+}

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "jsonreader.h"
+#include "klusterstate.h"
+
+#include <QString>
+
+// Reads a snapshot folder (snapshot-format.md) into a KlusterState. Every
+// file holds the unmodified body of one API call. A missing required file, a
+// file that is not JSON, or a required field that is missing or mistyped
+// throws ParseError naming the file and the JSON path: nothing is guessed.
+class SnapshotReader
+{
+public:
+    static KlusterState read(const QString &directory);
+
+    // The files of a snapshot.
+    static const QStringList &requiredFiles();
+    static const QStringList &optionalFiles();
+};

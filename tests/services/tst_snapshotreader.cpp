@@ -1,0 +1,178 @@
+#include "snapshotreader.h"
+#include "worldbuilder.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+// Reading snapshot folders: every required file, real-shaped bodies, and a
+// clear error naming the file for everything that is not right.
+class TestSnapshotReader : public QObject
+{
+    Q_OBJECT
+private slots:
+    void readsWrittenWorld();
+    void readsEveryExample();
+    void extensionsOptional();
+    void missingFolder();
+    void missingRequiredFile_data();
+    void missingRequiredFile();
+    void truncatedFile();
+    void htmlInsteadOfJson();
+    void wrongTypes();
+    void badCapturedAt();
+    void routerOfAnotherKluster();
+    void unknownFilesIgnored();
+
+private:
+    QString writeWorld(const WorldBuilder &w);
+    static QString errorOf(const QString &dir);
+    QTemporaryDir m_tmp;
+    int m_count = 0;
+};
+
+QString TestSnapshotReader::writeWorld(const WorldBuilder &w)
+{
+    const QString dir = m_tmp.filePath(QStringLiteral("snap%1").arg(++m_count));
+    if (!w.writeSnapshot(dir))
+        qFatal("cannot write a snapshot to %s", qPrintable(dir));
+    return dir;
+}
+
+QString TestSnapshotReader::errorOf(const QString &dir)
+{
+    try {
+        SnapshotReader::read(dir);
+    } catch (const ParseError &e) {
+        return e.toString();
+    }
+    return QString();
+}
+
+static void overwrite(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(bytes);
+}
+
+void TestSnapshotReader::readsWrittenWorld()
+{
+    WorldBuilder w;
+    w.maxRoutes(31);
+    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    const KlusterState s = SnapshotReader::read(writeWorld(w));
+    QCOMPARE(s.kluster.name, QStringLiteral("demo"));
+    QCOMPARE(s.capturedAt, WorldBuilder::defaultCapturedAt());
+    QCOMPARE(*s.maxRoutes, 31);
+    QCOMPARE(s.instances.size(), 1);
+    QCOMPARE(s.nodes.size(), 1);
+    QCOMPARE(s.router.routes.size(), 1);
+    QVERIFY(s.hasAtomicExtraRoutes());
+    QVERIFY(s.nodesSource.known && s.serversSource.known && s.routerSource.known);
+}
+
+void TestSnapshotReader::readsEveryExample()
+{
+    const QDir examples(QStringLiteral(FLIGHTDECK_SOURCE_DIR "/examples"));
+    const QStringList dirs = examples.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QVERIFY(dirs.size() >= 6);
+    for (const QString &d : dirs) {
+        const QString error = errorOf(examples.filePath(d));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+}
+
+void TestSnapshotReader::extensionsOptional()
+{
+    const QString dir = writeWorld(WorldBuilder());
+    QVERIFY(QFile::remove(QDir(dir).filePath(QStringLiteral("extensions.json"))));
+    const KlusterState s = SnapshotReader::read(dir);
+    QVERIFY(!s.extensionsKnown);
+    QVERIFY(!s.hasAtomicExtraRoutes());  // absent: assume no extraroute-atomic
+}
+
+void TestSnapshotReader::missingFolder()
+{
+    QCOMPARE(errorOf(m_tmp.filePath(QStringLiteral("nope"))), m_tmp.filePath(QStringLiteral("nope")) + QStringLiteral(": no such snapshot folder"));
+}
+
+void TestSnapshotReader::missingRequiredFile_data()
+{
+    QTest::addColumn<QString>("file");
+    for (const QString &f : SnapshotReader::requiredFiles())
+        QTest::newRow(qPrintable(f)) << f;
+}
+
+void TestSnapshotReader::missingRequiredFile()
+{
+    QFETCH(QString, file);
+    const QString dir = writeWorld(WorldBuilder());
+    QVERIFY(QFile::remove(QDir(dir).filePath(file)));
+    QCOMPARE(errorOf(dir), QDir(dir).filePath(file) + QStringLiteral(": required file is missing"));
+}
+
+void TestSnapshotReader::truncatedFile()
+{
+    WorldBuilder w;
+    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    const QString dir = writeWorld(w);
+    const QString path = QDir(dir).filePath(QStringLiteral("servers.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    f.close();
+    overwrite(path, bytes.left(bytes.size() / 2));
+    const QString e = errorOf(dir);
+    QVERIFY2(e.startsWith(path + QStringLiteral(": not valid JSON at byte")), qPrintable(e));
+    QVERIFY2(e.contains(QStringLiteral("truncated")), qPrintable(e));
+}
+
+void TestSnapshotReader::htmlInsteadOfJson()
+{
+    const QString dir = writeWorld(WorldBuilder());
+    const QString path = QDir(dir).filePath(QStringLiteral("nodes.json"));
+    overwrite(path, "<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head></html>");
+    const QString e = errorOf(dir);
+    QVERIFY2(e.startsWith(path + QStringLiteral(": not valid JSON")), qPrintable(e));
+    QVERIFY2(e.contains(QStringLiteral("HTML")), qPrintable(e));
+}
+
+void TestSnapshotReader::wrongTypes()
+{
+    const QString dir = writeWorld(WorldBuilder());
+    const QString path = QDir(dir).filePath(QStringLiteral("router.json"));
+    overwrite(path, R"({"router": {"id": "x", "routes": [{"destination": "10.0.0.0/8", "nexthop": 17}]}})");
+    QCOMPARE(errorOf(dir), path + QStringLiteral(": $.router.routes[0].nexthop: expected a string, got a number"));
+}
+
+void TestSnapshotReader::badCapturedAt()
+{
+    const QString dir = writeWorld(WorldBuilder());
+    const QString path = QDir(dir).filePath(QStringLiteral("capture.json"));
+    overwrite(path, R"({"capturedAt": 1732183200})");
+    QCOMPARE(errorOf(dir), path + QStringLiteral(": $.capturedAt: expected a string, got a number"));
+    overwrite(path, R"({"tool": "x"})");
+    QCOMPARE(errorOf(dir), path + QStringLiteral(": $.capturedAt: required field is missing"));
+}
+
+void TestSnapshotReader::routerOfAnotherKluster()
+{
+    const QString dir = writeWorld(WorldBuilder());
+    const QString path = QDir(dir).filePath(QStringLiteral("router.json"));
+    overwrite(path, R"({"router": {"id": "someone-else", "routes": []}})");
+    const QString e = errorOf(dir);
+    QVERIFY2(e.startsWith(path + QStringLiteral(": $.router.id: is \"someone-else\"")), qPrintable(e));
+}
+
+void TestSnapshotReader::unknownFilesIgnored()
+{
+    const QString dir = writeWorld(WorldBuilder());
+    overwrite(QDir(dir).filePath(QStringLiteral("notes.txt")), "written at 3 am");
+    overwrite(QDir(dir).filePath(QStringLiteral("ports.json")), R"({"ports": []})");
+    QVERIFY(errorOf(dir).isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestSnapshotReader)
+#include "tst_snapshotreader.moc"
