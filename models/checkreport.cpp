@@ -45,17 +45,18 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
         w.key(QStringLiteral("severity"));
         w.value(severityName(f.severity));
         w.key(QStringLiteral("message"));
-        w.value(f.message);
+        w.value(f.message());
         w.key(QStringLiteral("evidence"));
-        w.value(f.evidence);
+        w.value(f.evidence());
         w.key(QStringLiteral("repair"));
-        if (f.repair) {
+        const std::optional<RepairPlan> repair = f.repair();
+        if (repair) {
             w.beginObject();
             w.key(QStringLiteral("title"));
-            w.value(f.repair->title);
+            w.value(repair->title);
             w.key(QStringLiteral("requests"));
             w.beginArray();
-            for (const PlannedRequest &r : f.repair->requests)
+            for (const PlannedRequest &r : repair->requests)
                 writeRequest(w, r);
             w.endArray();
             w.endObject();
@@ -141,16 +142,18 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             if (f.severity != severity)
                 continue;
             out += QStringLiteral("\n  [%1] %2\n").arg(severityName(severity).toUpper(), f.id());
-            out += QStringLiteral("    %1\n").arg(f.message);
+            out += QStringLiteral("    %1\n").arg(f.message());
             out += QStringLiteral("    Evidence:\n");
-            for (auto it = f.evidence.begin(); it != f.evidence.end(); ++it)
+            const QJsonObject evidence = f.evidence();
+            for (auto it = evidence.begin(); it != evidence.end(); ++it)
                 out += QStringLiteral("      %1: %2\n").arg(it.key(), compact(it.value()));
-            if (!f.repair) {
+            const std::optional<RepairPlan> repair = f.repair();
+            if (!repair) {
                 out += QStringLiteral("    Repair: none (see the message)\n");
                 continue;
             }
-            out += QStringLiteral("    Repair: %1\n").arg(f.repair->title);
-            for (const PlannedRequest &r : f.repair->requests) {
+            out += QStringLiteral("    Repair: %1\n").arg(repair->title);
+            for (const PlannedRequest &r : repair->requests) {
                 out += QStringLiteral("      %1 %2 %3").arg(r.method, r.service, r.path);
                 for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
                     out += QStringLiteral(" [%1: %2]").arg(h.key(), h.value().toString());
@@ -158,9 +161,9 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                 if (!r.body.isNull())
                     out += QStringLiteral("        %1\n").arg(compact(r.body));
             }
-            if (!f.repair->refusal.isEmpty())
-                out += QStringLiteral("      Refused (%1): %2\n").arg(f.repair->refusal, f.repair->refusalDetail);
-            else if (f.repair->deletesInstance() && !diagnosis.budget.deletionsAllowed)
+            if (!repair->refusal.isEmpty())
+                out += QStringLiteral("      Refused (%1): %2\n").arg(repair->refusal, repair->refusalDetail);
+            else if (repair->deletesInstance() && !diagnosis.budget.deletionsAllowed)
                 out += QStringLiteral("      Refused by the remediation budget (%1)\n").arg(diagnosis.budget.reason);
         }
     }

@@ -9,6 +9,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
 // The diagnosis of diagnosis.md as a pure function: state in, findings out.
 // No network, no clock (ages are measured against state.capturedAt), no globals.
 struct Diagnosis

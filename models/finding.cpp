@@ -17,7 +17,8 @@ bool findingLessThan(const Finding &a, const Finding &b)
 {
     if (a.severity != b.severity)
         return int(a.severity) < int(b.severity);
-    if (a.kind != b.kind)
+    // Kinds are shared constants: equal data means equal kinds, without comparing.
+    if (a.kind.constData() != b.kind.constData() && a.kind != b.kind)
         return a.kind < b.kind;
     return a.subject < b.subject;
 }

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 
 enum class Severity { Critical = 0, Warning = 1, Info = 2 };
@@ -22,20 +23,39 @@ struct AffectedObjects
     QStringList securityGroups;
 };
 
+// Which objects of the diagnosed state a finding rests on: indices into the
+// state's lists and into the route audit. Cheap to make, so that diagnosing
+// thousands of nodes stays fast; the words and JSON are made when asked for.
+struct FindingFacts
+{
+    int instance = -1;          // index into state.instances
+    int node = -1;              // index into state.nodes
+    int routeEntry = -1;        // index into RouteAudit::entries()
+    int destinationGroup = -1;  // index into RouteAudit::klusterDestinations()
+    QString protocol;           // tcp, udp, icmp
+};
+
+class DiagnosisContext;
+
 // One diagnosed failure: a stable kind and subject, a severity, a message a
 // person understands at 3 am, the evidence that proves it, and its repair.
+// The message, evidence, repair and affected objects are derived from the
+// diagnosed state on demand (the finding keeps that state alive).
 struct Finding
 {
     QString kind;
     QString subject;
     Severity severity = Severity::Info;
-    QString message;
-    QJsonObject evidence;
-    std::optional<RepairPlan> repair;
-    AffectedObjects affected;
+    FindingFacts facts;
+    std::shared_ptr<const DiagnosisContext> context;
 
     // "<kind>:<subject>", stable across refreshes.
     QString id() const { return kind + QLatin1Char(':') + subject; }
+
+    QString message() const;
+    QJsonObject evidence() const;
+    std::optional<RepairPlan> repair() const;
+    AffectedObjects affected() const;
 };
 
 // Severity, then kind, then subject: the order of every report.

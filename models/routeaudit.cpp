@@ -8,10 +8,10 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
     const Cidr &podNetwork = state.kluster.clusterCidr;
     const QList<Route> &routes = state.router.routes;
     m_routeCount = int(routes.size());
-    m_entries.reserve(routes.size());
+    m_entries.reserve(routes.size() + state.nodes.size());
 
     QHash<Cidr, int> groupOf;  // destination -> index in m_groups
-    QSet<QString> present;     // "destination|nexthop", canonical
+    QSet<std::pair<Cidr, QString>> present;  // (destination, canonical nexthop)
     present.reserve(routes.size());
 
     for (int i = 0; i < routes.size(); ++i) {
@@ -20,7 +20,7 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
         e.route = routes.at(i);
         e.destination = Cidr::parse(e.route.destination);
         const QString hop = canonicalAddress(e.route.nexthop);
-        present.insert(e.destination.toString() + QLatin1Char('|') + hop);
+        present.insert({e.destination, hop});
 
         const int instance = index.instanceByAddress(hop);
         if (instance >= 0)
@@ -79,11 +79,10 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
     for (const Node &node : state.nodes) {
         if (!node.podCidr.isValid() || node.internalIp.isEmpty())
             continue;  // nothing to route yet
-        const QString key = node.podCidr.toString() + QLatin1Char('|') + canonicalAddress(node.internalIp);
-        if (present.contains(key))
+        if (present.contains({node.podCidr, canonicalAddress(node.internalIp)}))
             continue;
         Entry e;
-        e.route = Route{node.podCidr.toString(), node.internalIp};
+        e.route = Route{node.podCidrText, node.internalIp};
         e.destination = node.podCidr;
         e.roles = Missing;
         e.destinationNode = node.name;

@@ -71,6 +71,12 @@ WorldBuilder &WorldBuilder::routerRevision(qint64 revision)
     return *this;
 }
 
+WorldBuilder &WorldBuilder::realisticBulk(bool on)
+{
+    m_bulk = on;
+    return *this;
+}
+
 QString WorldBuilder::serverId(const QString &name) const
 {
     return uuidFor(QStringLiteral("server:") + name);
@@ -120,6 +126,29 @@ int WorldBuilder::server(const QString &name, const QString &ip, double ageMinut
     s.insert(QStringLiteral("OS-EXT-STS:task_state"), QJsonValue());
     s.insert(QStringLiteral("OS-EXT-STS:power_state"), vm == QLatin1String("active") ? 1 : 0);
     s.insert(QStringLiteral("links"), QJsonArray());
+    if (m_bulk) {
+        const QString id = serverId(name);
+        s.insert(QStringLiteral("hostId"), QStringLiteral("9b1f2a6e0c5d4e3f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b"));
+        s.insert(QStringLiteral("image"), QJsonObject{{QStringLiteral("id"), QStringLiteral("70a599e0-31e7-49b7-b260-868f441e862b")},
+                                                      {QStringLiteral("links"), QJsonArray{QJsonObject{
+                                                           {QStringLiteral("rel"), QStringLiteral("bookmark")},
+                                                           {QStringLiteral("href"), QStringLiteral("https://compute.example.cloud/images/70a599e0-31e7-49b7-b260-868f441e862b")}}}}});
+        s.insert(QStringLiteral("links"), QJsonArray{
+            QJsonObject{{QStringLiteral("rel"), QStringLiteral("self")}, {QStringLiteral("href"), QString(QStringLiteral("https://compute.example.cloud/v2.1/servers/") + id)}},
+            QJsonObject{{QStringLiteral("rel"), QStringLiteral("bookmark")}, {QStringLiteral("href"), QString(QStringLiteral("https://compute.example.cloud/servers/") + id)}}});
+        s.insert(QStringLiteral("OS-EXT-AZ:availability_zone"), QStringLiteral("eu-de-1a"));
+        s.insert(QStringLiteral("OS-DCF:diskConfig"), QStringLiteral("MANUAL"));
+        s.insert(QStringLiteral("OS-SRV-USG:launched_at"), s.value(QStringLiteral("created")));
+        s.insert(QStringLiteral("OS-SRV-USG:terminated_at"), QJsonValue());
+        s.insert(QStringLiteral("accessIPv4"), QString());
+        s.insert(QStringLiteral("accessIPv6"), QString());
+        s.insert(QStringLiteral("config_drive"), QString());
+        s.insert(QStringLiteral("key_name"), QStringLiteral("kubernikus"));
+        s.insert(QStringLiteral("progress"), 0);
+        s.insert(QStringLiteral("os-extended-volumes:volumes_attached"), QJsonArray());
+        s.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("kubernikus:kluster"), m_kluster},
+                                                         {QStringLiteral("kubernikus:nodepool"), QStringLiteral("pool")}});
+    }
     m_servers.append(s);
     return int(m_servers.size() - 1);
 }
@@ -158,6 +187,40 @@ int WorldBuilder::node(const QString &name, const QString &ip, const QString &po
     }
     status.insert(QStringLiteral("conditions"), conditions);
     status.insert(QStringLiteral("nodeInfo"), QJsonObject{{QStringLiteral("kubeletVersion"), QStringLiteral("v1.30.6")}});
+    if (m_bulk) {
+        QJsonObject labels = metadata.value(QStringLiteral("labels")).toObject();
+        for (const char *l : {"beta.kubernetes.io/arch", "beta.kubernetes.io/os", "kubernetes.io/arch", "kubernetes.io/os",
+                              "node.kubernetes.io/instance-type", "topology.kubernetes.io/region",
+                              "topology.kubernetes.io/zone", "ccloud.sap.com/nodepool", "kubernikus.cloud.sap/template-version"})
+            labels.insert(QString::fromLatin1(l), QString(QStringLiteral("value-of-") + QString::fromLatin1(l).section(QLatin1Char('/'), -1)));
+        metadata.insert(QStringLiteral("labels"), labels);
+        metadata.insert(QStringLiteral("annotations"),
+                        QJsonObject{{QStringLiteral("node.alpha.kubernetes.io/ttl"), QStringLiteral("0")},
+                                    {QStringLiteral("volumes.kubernetes.io/controller-managed-attach-detach"), QStringLiteral("true")}});
+        metadata.insert(QStringLiteral("resourceVersion"), QStringLiteral("48213977"));
+        const QJsonObject resources{{QStringLiteral("cpu"), QStringLiteral("8")},
+                                    {QStringLiteral("ephemeral-storage"), QStringLiteral("61714800Ki")},
+                                    {QStringLiteral("memory"), QStringLiteral("32883408Ki")},
+                                    {QStringLiteral("pods"), QStringLiteral("110")}};
+        status.insert(QStringLiteral("capacity"), resources);
+        status.insert(QStringLiteral("allocatable"), resources);
+        QJsonArray images;
+        for (int i = 0; i < 12; ++i) {
+            images.append(QJsonObject{{QStringLiteral("names"), QJsonArray{QStringLiteral("keppel.example.cloud/ccloud/image-%1@sha256:4b1f2a6e0c5d4e3f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f").arg(i),
+                                                                           QStringLiteral("keppel.example.cloud/ccloud/image-%1:v1.%1.0").arg(i)}},
+                                      {QStringLiteral("sizeBytes"), 10485760 + i * 1048576}});
+        }
+        status.insert(QStringLiteral("images"), images);
+        status.insert(QStringLiteral("nodeInfo"),
+                      QJsonObject{{QStringLiteral("kubeletVersion"), QStringLiteral("v1.30.6")},
+                                  {QStringLiteral("kubeProxyVersion"), QStringLiteral("v1.30.6")},
+                                  {QStringLiteral("osImage"), QStringLiteral("Flatcar Container Linux by Kinvolk 4081.2.0 (Oklo)")},
+                                  {QStringLiteral("kernelVersion"), QStringLiteral("6.6.60-flatcar")},
+                                  {QStringLiteral("containerRuntimeVersion"), QStringLiteral("containerd://1.7.23")},
+                                  {QStringLiteral("machineID"), QStringLiteral("9b1f2a6e0c5d4e3f8a7b6c5d4e3f2a1b")},
+                                  {QStringLiteral("operatingSystem"), QStringLiteral("linux")},
+                                  {QStringLiteral("architecture"), QStringLiteral("amd64")}});
+    }
     QJsonObject n;
     n.insert(QStringLiteral("metadata"), metadata);
     n.insert(QStringLiteral("spec"), spec);

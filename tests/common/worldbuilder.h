@@ -27,6 +27,10 @@ public:
     WorldBuilder &securityGroupName(const QString &name);
     WorldBuilder &atomicRoutes(bool atomic);
     WorldBuilder &routerRevision(qint64 revision);
+    // Adds the bulk real servers and nodes carry (labels, annotations,
+    // capacity, images, flavor, links), so that parsing is measured on
+    // realistically sized bodies.
+    WorldBuilder &realisticBulk(bool on);
 
     // A Nova server created `ageMinutes` before the capture; returns its index.
     int server(const QString &name, const QString &ip, double ageMinutes, const QString &status = QStringLiteral("ACTIVE"),
@@ -77,6 +81,7 @@ private:
     int m_maxRoutes = -1;
     bool m_atomic = true;
     qint64 m_revision = 7;
+    bool m_bulk = false;
     QList<QPair<QString, int>> m_pools;
     QList<QJsonObject> m_servers;
     QList<QJsonObject> m_nodes;

@@ -65,11 +65,11 @@ void TestInstanceFindings::unregisteredThresholds()
     }
     QVERIFY(f);
     QCOMPARE(severityName(f->severity), severity);
-    QVERIFY(f->repair);
-    QCOMPARE(f->repair->requests.size(), 1);
-    QCOMPARE(f->repair->requests.first().method, QStringLiteral("DELETE"));
-    QCOMPARE(f->repair->requests.first().path, QStringLiteral("/servers/") + w.serverId(QStringLiteral("kks-demo-pool-x7k2p")));
-    QCOMPARE(f->evidence.value(QStringLiteral("instance")).toObject().value(QStringLiteral("ageSeconds")).toInt(),
+    QVERIFY(f->repair());
+    QCOMPARE(f->repair()->requests.size(), 1);
+    QCOMPARE(f->repair()->requests.first().method, QStringLiteral("DELETE"));
+    QCOMPARE(f->repair()->requests.first().path, QStringLiteral("/servers/") + w.serverId(QStringLiteral("kks-demo-pool-x7k2p")));
+    QCOMPARE(f->evidence().value(QStringLiteral("instance")).toObject().value(QStringLiteral("ageSeconds")).toInt(),
              int(ageMinutes * 60));
 }
 
@@ -93,7 +93,7 @@ void TestInstanceFindings::errorIsOnlyInstanceError()
     const Diagnosis d = Diagnosis::run(w.state());
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("instance-error:kks-demo-pool-t5y6u")});
     QCOMPARE(d.findings.first().severity, Severity::Critical);
-    QCOMPARE(d.findings.first().repair->requests.first().method, QStringLiteral("DELETE"));
+    QCOMPARE(d.findings.first().repair()->requests.first().method, QStringLiteral("DELETE"));
 }
 
 void TestInstanceFindings::errorBeingDeletedIsNoFinding()
@@ -163,7 +163,7 @@ void TestInstanceFindings::missingSecurityGroup()
                                          QStringLiteral("instance-missing-security-group:kks-demo-pool-bbbbb")}));
     const Finding *f = d.find(QStringLiteral("instance-missing-security-group:kks-demo-pool-aaaaa"));
     QCOMPARE(f->severity, Severity::Critical);
-    const PlannedRequest &r = f->repair->requests.first();
+    const PlannedRequest r = f->repair()->requests.first();
     QCOMPARE(r.service, QStringLiteral("compute"));
     QCOMPARE(r.method, QStringLiteral("POST"));
     QCOMPARE(r.path, QStringLiteral("/servers/%1/action").arg(w.serverId(QStringLiteral("kks-demo-pool-aaaaa"))));
@@ -202,7 +202,7 @@ void TestInstanceFindings::providerIdDisagreement()
     const Diagnosis d = Diagnosis::run(w.state());
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("node-provider-mismatch:kks-demo-pool-aaaaa")});
     QCOMPARE(d.findings.first().severity, Severity::Info);
-    QVERIFY(!d.findings.first().repair);
+    QVERIFY(!d.findings.first().repair());
 }
 
 void TestInstanceFindings::unknownNodeSourceSkipsUnregistered()

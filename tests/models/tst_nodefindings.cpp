@@ -40,8 +40,8 @@ void TestNodeFindings::notReady()
     }
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("node-not-ready:kks-demo-pool-aaaaa")});
     QCOMPARE(d.findings.first().severity, Severity::Warning);
-    QVERIFY(!d.findings.first().repair);
-    QCOMPARE(d.findings.first().affected.nodes, QStringList{QStringLiteral("kks-demo-pool-aaaaa")});
+    QVERIFY(!d.findings.first().repair());
+    QCOMPARE(d.findings.first().affected().nodes, QStringList{QStringLiteral("kks-demo-pool-aaaaa")});
 }
 
 void TestNodeFindings::networkUnavailable()
@@ -53,8 +53,8 @@ void TestNodeFindings::networkUnavailable()
     const Diagnosis d = Diagnosis::run(w.state());
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("node-network-unavailable:kks-demo-pool-aaaaa")});
     QCOMPARE(d.findings.first().severity, Severity::Critical);
-    QVERIFY(d.findings.first().message.contains(QStringLiteral("NoRouteCreated")));
-    QVERIFY(!d.findings.first().repair);
+    QVERIFY(d.findings.first().message().contains(QStringLiteral("NoRouteCreated")));
+    QVERIFY(!d.findings.first().repair());
 }
 
 void TestNodeFindings::bothConditions()

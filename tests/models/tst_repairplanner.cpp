@@ -85,7 +85,7 @@ void TestRepairPlanner::removeRoutesAtomic()
 {
     const Router router = sampleRouter();
     const RepairPlan p = RepairPlanner::removeRoutes(router, {router.routes.first()}, true);
-    const PlannedRequest &r = p.requests.first();
+    const PlannedRequest r = p.requests.first();
     QCOMPARE(r.method, QStringLiteral("PUT"));
     QCOMPARE(r.path, QStringLiteral("/v2.0/routers/r-1/remove_extraroutes"));
     QVERIFY(r.headers.isEmpty());
@@ -105,7 +105,7 @@ void TestRepairPlanner::removeRoutesGuardedFullPut()
 {
     const Router router = sampleRouter();
     const RepairPlan p = RepairPlanner::removeRoutes(router, {router.routes.first()}, false);
-    const PlannedRequest &r = p.requests.first();
+    const PlannedRequest r = p.requests.first();
     QCOMPARE(r.path, QStringLiteral("/v2.0/routers/r-1"));
     QCOMPARE(r.headers, (QJsonObject{{QStringLiteral("If-Match"), QStringLiteral("revision_number=9")}}));
     const QJsonArray list = bodyRoutes(r);

@@ -69,16 +69,16 @@ void TestRouteFindings::classicRecycledCidr()
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")});
     const Finding &f = d.findings.first();
     QCOMPARE(f.severity, Severity::Critical);
-    const QJsonArray routes = f.evidence.value(QStringLiteral("routes")).toArray();
+    const QJsonArray routes = f.evidence().value(QStringLiteral("routes")).toArray();
     QCOMPARE(routes.size(), 3);
     QCOMPARE(rolesOf(routes.at(0).toObject()), (QStringList{QStringLiteral("effective"), QStringLiteral("duplicate"), QStringLiteral("orphaned")}));
     QCOMPARE(rolesOf(routes.at(1).toObject()), (QStringList{QStringLiteral("duplicate"), QStringLiteral("orphaned")}));
     QCOMPARE(rolesOf(routes.at(2).toObject()), (QStringList{QStringLiteral("correct"), QStringLiteral("duplicate")}));
-    QCOMPARE(f.evidence.value(QStringLiteral("correctNexthop")).toString(), QStringLiteral("10.180.0.5"));
+    QCOMPARE(f.evidence().value(QStringLiteral("correctNexthop")).toString(), QStringLiteral("10.180.0.5"));
     // The repair removes exactly the two wrong routes, atomically.
-    QVERIFY(f.repair);
-    QCOMPARE(f.repair->requests.size(), 1);
-    const PlannedRequest &r = f.repair->requests.first();
+    QVERIFY(f.repair());
+    QCOMPARE(f.repair()->requests.size(), 1);
+    const PlannedRequest r = f.repair()->requests.first();
     QCOMPARE(r.method, QStringLiteral("PUT"));
     QCOMPARE(r.path, QStringLiteral("/v2.0/routers/%1/remove_extraroutes").arg(w.routerId()));
     const QJsonArray removed = r.body.toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
@@ -86,7 +86,7 @@ void TestRouteFindings::classicRecycledCidr()
     QCOMPARE(removed.at(0).toObject().value(QStringLiteral("nexthop")).toString(), QStringLiteral("10.180.0.3"));
     QCOMPARE(removed.at(1).toObject().value(QStringLiteral("nexthop")).toString(), QStringLiteral("10.180.0.4"));
     QVERIFY(r.headers.isEmpty());
-    QVERIFY(f.message.contains(QStringLiteral("unreachable")));
+    QVERIFY(f.message().contains(QStringLiteral("unreachable")));
 }
 
 void TestRouteFindings::orderDecidesEffective()
@@ -96,11 +96,11 @@ void TestRouteFindings::orderDecidesEffective()
     w.route(QStringLiteral("198.19.5.0/24"), QStringLiteral("10.180.0.3"));
     const Diagnosis d = Diagnosis::run(w.state());
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-duplicate:198.19.5.0/24")});
-    const QJsonArray routes = d.findings.first().evidence.value(QStringLiteral("routes")).toArray();
+    const QJsonArray routes = d.findings.first().evidence().value(QStringLiteral("routes")).toArray();
     // The correct route came first: it is the effective one, the late one is stale.
     QCOMPARE(rolesOf(routes.at(0).toObject()), (QStringList{QStringLiteral("effective"), QStringLiteral("correct"), QStringLiteral("duplicate")}));
     QCOMPARE(rolesOf(routes.at(1).toObject()), (QStringList{QStringLiteral("duplicate"), QStringLiteral("stale")}));
-    QVERIFY(d.findings.first().message.contains(QStringLiteral("still takes the correct one")));
+    QVERIFY(d.findings.first().message().contains(QStringLiteral("still takes the correct one")));
 }
 
 void TestRouteFindings::duplicateWithCorrectFirst()
@@ -112,10 +112,10 @@ void TestRouteFindings::duplicateWithCorrectFirst()
     w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"), QStringLiteral("198.19.3.0/24"));
     w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.5.0/24"));
     const Diagnosis d = Diagnosis::run(w.state());
-    const QJsonArray routes = d.find(QStringLiteral("route-duplicate:198.19.5.0/24"))->evidence.value(QStringLiteral("routes")).toArray();
+    const QJsonArray routes = d.find(QStringLiteral("route-duplicate:198.19.5.0/24"))->evidence().value(QStringLiteral("routes")).toArray();
     QCOMPARE(rolesOf(routes.at(0).toObject()), (QStringList{QStringLiteral("effective"), QStringLiteral("duplicate"), QStringLiteral("stale")}));
     QCOMPARE(rolesOf(routes.at(1).toObject()), (QStringList{QStringLiteral("correct"), QStringLiteral("duplicate")}));
-    QVERIFY(d.find(QStringLiteral("route-duplicate:198.19.5.0/24"))->message.contains(QStringLiteral("unreachable")));
+    QVERIFY(d.find(QStringLiteral("route-duplicate:198.19.5.0/24"))->message().contains(QStringLiteral("unreachable")));
 }
 
 void TestRouteFindings::duplicateSuppressesOrphanedAndStale()
@@ -126,7 +126,7 @@ void TestRouteFindings::duplicateSuppressesOrphanedAndStale()
     const Diagnosis d = Diagnosis::run(w.state());
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-duplicate:198.19.9.0/24")});
     // No node owns the destination: every route of it is wrong.
-    QCOMPARE(d.findings.first().repair->routes.size(), 2);
+    QCOMPARE(d.findings.first().repair()->routes.size(), 2);
 }
 
 void TestRouteFindings::orphaned()
@@ -137,7 +137,7 @@ void TestRouteFindings::orphaned()
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99")});
     const Finding &f = d.findings.first();
     QCOMPARE(f.severity, Severity::Warning);
-    QCOMPARE(f.repair->requests.first().path, QStringLiteral("/v2.0/routers/%1/remove_extraroutes").arg(w.routerId()));
+    QCOMPARE(f.repair()->requests.first().path, QStringLiteral("/v2.0/routers/%1/remove_extraroutes").arg(w.routerId()));
 }
 
 void TestRouteFindings::nexthopOfAnyProjectInstanceIsNotOrphaned()
@@ -175,10 +175,10 @@ void TestRouteFindings::stale()
                                          QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.3")}));
     const Finding *f = d.find(QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.3"));
     QCOMPARE(f->severity, Severity::Critical);
-    QCOMPARE(f->evidence.value(QStringLiteral("correctNexthop")).toString(), QStringLiteral("10.180.0.6"));
-    QCOMPARE(f->repair->routes, (QList<Route>{Route{QStringLiteral("198.19.2.0/24"), QStringLiteral("10.180.0.3")}}));
+    QCOMPARE(f->evidence().value(QStringLiteral("correctNexthop")).toString(), QStringLiteral("10.180.0.6"));
+    QCOMPARE(f->repair()->routes, (QList<Route>{Route{QStringLiteral("198.19.2.0/24"), QStringLiteral("10.180.0.3")}}));
     const Finding *m = d.find(QStringLiteral("route-missing:kks-legacy-pool-ddddd"));
-    QVERIFY(m->message.contains(QStringLiteral("via 10.180.0.3 instead")));
+    QVERIFY(m->message().contains(QStringLiteral("via 10.180.0.3 instead")));
 }
 
 void TestRouteFindings::staleToNobodyIsOnlyStale()
@@ -205,7 +205,7 @@ void TestRouteFindings::missing()
     const Finding &f = d.findings.first();
     QCOMPARE(f.severity, Severity::Critical);
     // Without extraroute-atomic: the full new list, guarded by the revision.
-    const PlannedRequest &r = f.repair->requests.first();
+    const PlannedRequest r = f.repair()->requests.first();
     QCOMPARE(r.path, QStringLiteral("/v2.0/routers/%1").arg(w.routerId()));
     QCOMPARE(r.headers.value(QStringLiteral("If-Match")).toString(), QStringLiteral("revision_number=41"));
     const QJsonArray list = r.body.toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
@@ -271,10 +271,10 @@ void TestRouteFindings::limitWarningFrom80Percent()
     }
     QVERIFY(f);
     QCOMPARE(severityName(f->severity), severity);
-    QVERIFY(!f->repair);
-    QCOMPARE(f->evidence.value(QStringLiteral("routes")).toInt(), foreign + 3);
-    QCOMPARE(f->evidence.value(QStringLiteral("foreign")).toInt(), foreign);
-    QCOMPARE(f->evidence.value(QStringLiteral("limit")).toInt(), 30);
+    QVERIFY(!f->repair());
+    QCOMPARE(f->evidence().value(QStringLiteral("routes")).toInt(), foreign + 3);
+    QCOMPARE(f->evidence().value(QStringLiteral("foreign")).toInt(), foreign);
+    QCOMPARE(f->evidence().value(QStringLiteral("limit")).toInt(), 30);
 }
 
 void TestRouteFindings::foreignRoutesCountTowardLimit()
@@ -301,7 +301,7 @@ void TestRouteFindings::limitCriticalWhenMissingWouldNotFit()
     const Finding *f = d.find(QStringLiteral("route-limit:") + w.routerId());
     QVERIFY(f);
     QCOMPARE(f->severity, Severity::Critical);
-    QCOMPARE(f->evidence.value(QStringLiteral("missing")).toInt(), 4);
+    QCOMPARE(f->evidence().value(QStringLiteral("missing")).toInt(), 4);
     QCOMPARE(findingIds(d, QStringLiteral("route-missing")).size(), 4);
     o.routeLimit = 7;  // 3 + 4 fits exactly: nothing to say at 42 %
     QVERIFY(!Diagnosis::run(w.state(), o).find(QStringLiteral("route-limit:") + w.routerId()));
@@ -327,8 +327,8 @@ void TestRouteFindings::limitLinksTheRepairsThatFreeSlots()
     const Diagnosis d = Diagnosis::run(w.state());
     const Finding *f = d.find(QStringLiteral("route-limit:") + w.routerId());
     QVERIFY(f);
-    QCOMPARE(f->evidence.value(QStringLiteral("freeable")).toInt(), 2);
-    const QJsonArray related = f->evidence.value(QStringLiteral("relatedFindings")).toArray();
+    QCOMPARE(f->evidence().value(QStringLiteral("freeable")).toInt(), 2);
+    const QJsonArray related = f->evidence().value(QStringLiteral("relatedFindings")).toArray();
     QCOMPARE(related.size(), 2);
     QCOMPARE(related.at(0).toString(), QStringLiteral("route-orphaned:198.19.8.0/24 via 10.180.0.99"));
 }
@@ -361,8 +361,8 @@ void TestRouteFindings::noEvidenceRefusesRouteRemoval()
     // No nodes while the instance is active: which route is correct cannot be known.
     const Diagnosis d = Diagnosis::run(w.state());
     const Finding *f = d.find(QStringLiteral("route-duplicate:198.19.3.0/24"));
-    QVERIFY(f && f->repair);
-    QCOMPARE(f->repair->refusal, QStringLiteral("NoEvidence"));
+    QVERIFY(f && f->repair());
+    QCOMPARE(f->repair()->refusal, QStringLiteral("NoEvidence"));
 }
 
 QTEST_GUILESS_MAIN(TestRouteFindings)

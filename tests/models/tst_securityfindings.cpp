@@ -101,8 +101,8 @@ void TestSecurityFindings::portRangeIsCalledOut()
     const Diagnosis d = Diagnosis::run(w.state());
     const Finding *f = d.find(QStringLiteral("security-group-rule-missing:tcp"));
     QVERIFY(f);
-    QVERIFY2(f->message.contains(QStringLiteral("opens only ports 10250-10250")), qPrintable(f->message));
-    const QJsonArray near = f->evidence.value(QStringLiteral("rulesThatDoNotSatisfy")).toArray();
+    QVERIFY2(f->message().contains(QStringLiteral("opens only ports 10250-10250")), qPrintable(f->message()));
+    const QJsonArray near = f->evidence().value(QStringLiteral("rulesThatDoNotSatisfy")).toArray();
     QCOMPARE(near.size(), 1);
     QCOMPARE(near.first().toObject().value(QStringLiteral("port_range_min")).toInt(), 10250);
 }
@@ -121,7 +121,7 @@ void TestSecurityFindings::groupMissing()
     // One finding stands for the group: no rule or membership findings.
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("security-group-missing:kks-sg")});
     QCOMPARE(d.findings.first().severity, Severity::Critical);
-    QVERIFY(!d.findings.first().repair);
+    QVERIFY(!d.findings.first().repair());
 }
 
 void TestSecurityFindings::groupAmbiguous()
@@ -130,8 +130,8 @@ void TestSecurityFindings::groupAmbiguous()
     w.group(QStringLiteral("kks-sg"));
     const Diagnosis d = Diagnosis::run(w.state());
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("security-group-missing:kks-sg")});
-    QVERIFY(d.findings.first().message.contains(QStringLiteral("ambiguous")));
-    QCOMPARE(d.findings.first().evidence.value(QStringLiteral("matchingGroupIds")).toArray().size(), 2);
+    QVERIFY(d.findings.first().message().contains(QStringLiteral("ambiguous")));
+    QCOMPARE(d.findings.first().evidence().value(QStringLiteral("matchingGroupIds")).toArray().size(), 2);
 }
 
 void TestSecurityFindings::repairCreatesTheRule()
@@ -140,8 +140,8 @@ void TestSecurityFindings::repairCreatesTheRule()
     const KlusterState s = w.state();
     const Diagnosis d = Diagnosis::run(s);
     const Finding *f = d.find(QStringLiteral("security-group-rule-missing:udp"));
-    QVERIFY(f && f->repair);
-    const PlannedRequest &r = f->repair->requests.first();
+    QVERIFY(f && f->repair());
+    const PlannedRequest r = f->repair()->requests.first();
     QCOMPARE(r.service, QStringLiteral("network"));
     QCOMPARE(r.method, QStringLiteral("POST"));
     QCOMPARE(r.path, QStringLiteral("/v2.0/security-group-rules"));
