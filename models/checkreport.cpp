@@ -158,8 +158,23 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                 for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
                     out += QStringLiteral(" [%1: %2]").arg(h.key(), h.value().toString());
                 out += QLatin1Char('\n');
-                if (!r.body.isNull())
-                    out += QStringLiteral("        %1\n").arg(compact(r.body));
+                if (!r.body.isNull()) {
+                    const QString body = compact(r.body);
+                    const QJsonArray routes = r.body.toObject()
+                                                  .value(QStringLiteral("router"))
+                                                  .toObject()
+                                                  .value(QStringLiteral("routes"))
+                                                  .toArray();
+                    if (body.size() <= 400 || routes.isEmpty())
+                        out += QStringLiteral("        %1\n").arg(body);
+                    else
+                        out += QStringLiteral("        {\"router\": {\"routes\": [the router's full new list: %1 "
+                                              "route(s), %2, in router order]}} (the exact body: --format json)\n")
+                                   .arg(routes.size())
+                                   .arg(repair->action == RepairPlan::Action::AddRoutes
+                                            ? QStringLiteral("every current route and the added one")
+                                            : QStringLiteral("every current route but the removed ones"));
+                }
             }
             if (!repair->refusal.isEmpty())
                 out += QStringLiteral("      Refused (%1): %2\n").arg(repair->refusal, repair->refusalDetail);
