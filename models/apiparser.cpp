@@ -1,5 +1,6 @@
 #include "apiparser.h"
 
+#include <QRegularExpression>
 #include <QTimeZone>
 
 namespace ApiParser {
@@ -32,11 +33,14 @@ static Cidr requireCidr(const JsonReader &object, const QString &key, const QStr
     return cidr;
 }
 
-QDateTime parseTimestamp(const QString &text)
+QDateTime parseTimestamp(const QString &text, bool requireZone)
 {
-    QString t = text.trimmed();
-    if (t.isEmpty())
+    static const QRegularExpression shape(QStringLiteral(
+        "^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})?$"));
+    const QRegularExpressionMatch m = shape.match(text);
+    if (!m.hasMatch() || (requireZone && m.captured(2).isEmpty()))
         return QDateTime();
+    QString t = text;
     // Qt keeps milliseconds; trim longer fractions (Keystone writes microseconds).
     const qsizetype dot = t.indexOf(QLatin1Char('.'));
     if (dot > 0) {
@@ -102,8 +106,13 @@ Instance parseServer(const JsonReader &server)
     server.requireObject();
     Instance s;
     s.id = server.requireString(QStringLiteral("id"));
-    s.name = server.requireString(QStringLiteral("name"));
     s.status = server.requireString(QStringLiteral("status"));
+    // Servers in an unreachable cell come back as partial records without a name.
+    if (s.status == QLatin1String("UNKNOWN") && !server.has(QStringLiteral("name"))) {
+        s.created = optTimestamp(server, QStringLiteral("created"));
+        return s;
+    }
+    s.name = server.requireString(QStringLiteral("name"));
     s.created = requireTimestamp(server, QStringLiteral("created"));
     s.vmState = server.optString(QStringLiteral("OS-EXT-STS:vm_state"));
     s.taskState = server.optString(QStringLiteral("OS-EXT-STS:task_state"));
@@ -267,11 +276,18 @@ Node parseNode(const JsonReader &item)
         status.requireObject();
         const QJsonArray addresses = status.optArray(QStringLiteral("addresses"));
         const JsonReader addressesReader = status.child(QStringLiteral("addresses"));
+        // Dual-stack nodes list an InternalIP per family: take the one of the
+        // pod CIDR's family (IPv4 when there is no pod CIDR yet).
+        const bool wantV6 = n.podCidr.isValid() && !n.podCidr.isIPv4();
         for (qsizetype i = 0; i < addresses.size(); ++i) {
             const JsonReader a = addressesReader.at(i);
             a.requireObject();
-            if (a.requireString(QStringLiteral("type")) == QLatin1String("InternalIP") && n.internalIp.isEmpty())
-                n.internalIp = a.requireString(QStringLiteral("address"));
+            if (a.requireString(QStringLiteral("type")) != QLatin1String("InternalIP"))
+                continue;
+            const QString address = a.requireString(QStringLiteral("address"));
+            const bool v6 = address.contains(QLatin1Char(':'));
+            if (n.internalIp.isEmpty() || (v6 == wantV6 && n.internalIp.contains(QLatin1Char(':')) != wantV6))
+                n.internalIp = address;
         }
         const QJsonArray conditions = status.optArray(QStringLiteral("conditions"));
         const JsonReader conditionsReader = status.child(QStringLiteral("conditions"));
@@ -298,7 +314,11 @@ QList<Node> parseNodes(const QString &source, const QJsonObject &body)
 {
     const JsonReader root(source, body);
     const QString kind = root.optString(QStringLiteral("kind"));
-    if (!kind.isEmpty() && kind != QLatin1String("NodeList"))
+    const QString apiError = apiErrorIn(body);
+    if (!apiError.isEmpty())
+        root.fail(QStringLiteral("this is an API error response, not the expected body: ") + apiError);
+    // `kubectl get nodes -o json` writes the same items as a plain "List".
+    if (!kind.isEmpty() && kind != QLatin1String("NodeList") && kind != QLatin1String("List"))
         root.failAt(QStringLiteral("kind"), QStringLiteral("expected a NodeList, got \"%1\"").arg(kind));
     // The API always sends `items`; a list with nothing in it may come as null.
     const JsonReader items = root.child(QStringLiteral("items"));

@@ -38,8 +38,10 @@ QStringList parseExtensions(const QString &source, const QJsonObject &body);
 
 // An RFC 3339 / ISO 8601 timestamp as the APIs write them: with or without
 // fractional seconds (any number of digits), "Z" or a numeric offset; a
-// timestamp without a zone is UTC. Returns an invalid QDateTime on failure.
-QDateTime parseTimestamp(const QString &text);
+// date-time without a zone is UTC (OpenStack's convention). A date alone, or
+// anything else, is refused: an invalid QDateTime.
+// With `requireZone`, a timestamp without "Z" or an offset is refused too.
+QDateTime parseTimestamp(const QString &text, bool requireZone = false);
 // Formats an instant as RFC 3339 UTC with second precision ("2026-11-21T10:00:00Z").
 QString formatTimestamp(const QDateTime &instant);
 

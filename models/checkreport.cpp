@@ -59,6 +59,17 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
             for (const PlannedRequest &r : repair->requests)
                 writeRequest(w, r);
             w.endArray();
+            if (!repair->refusal.isEmpty()) {
+                // Why this plan must not be sent as it stands (NoEvidence,
+                // NoRevision, RouteLimit): a script must not send it.
+                w.key(QStringLiteral("refusal"));
+                w.beginObject();
+                w.key(QStringLiteral("reason"));
+                w.value(repair->refusal);
+                w.key(QStringLiteral("detail"));
+                w.value(repair->refusalDetail);
+                w.endObject();
+            }
             w.endObject();
         } else {
             w.value(QJsonValue());
@@ -129,8 +140,47 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
     for (const QString &note : diagnosis.notDiagnosed)
         out += QStringLiteral("NOT DIAGNOSED: %1\n").arg(note);
 
-    if (diagnosis.findings.isEmpty())
+    const RemediationBudget &budget = diagnosis.budget;
+    const int critical = diagnosis.count(Severity::Critical);
+    const int warning = diagnosis.count(Severity::Warning);
+    out += QStringLiteral("\nVerdict: %1 (%2 critical, %3 warning, %4 info)\n")
+               .arg(critical ? QStringLiteral("CRITICAL") : warning ? QStringLiteral("WARNING") : QStringLiteral("OK"))
+               .arg(critical)
+               .arg(warning)
+               .arg(diagnosis.count(Severity::Info));
+    if (budget.deletionsAllowed)
+        out += QStringLiteral("Instance deletions: allowed (%1 of %2 expected nodes unhealthy, at most %3)\n")
+                   .arg(budget.unhealthy)
+                   .arg(budget.expected)
+                   .arg(budget.maxUnhealthy);
+    else if (budget.reason == QLatin1String("TooManyUnhealthy"))
+        out += QStringLiteral("Instance deletions: REFUSED (TooManyUnhealthy: %1); one instance at a time only with an "
+                              "explicit override\n")
+                   .arg(budget.detail);
+    else
+        out += QStringLiteral("Instance deletions: REFUSED (%1: %2)\n").arg(budget.reason, budget.detail);
+
+    if (diagnosis.findings.isEmpty()) {
         out += QStringLiteral("\nNo findings: the kluster looks healthy.\n");
+    } else {
+        out += QStringLiteral("\nAt a glance:\n");
+        bool routeRepairs = false;
+        for (const Finding &f : diagnosis.findings) {
+            const std::optional<RepairPlan> repair = f.repair();
+            QString action = repair ? repair->title : QStringLiteral("no repair: see below");
+            if (repair && !repair->refusal.isEmpty())
+                action += QStringLiteral(" (refused: %1)").arg(repair->refusal);
+            else if (repair && repair->deletesInstance() && !budget.deletionsAllowed)
+                action += QStringLiteral(" (refused: %1)").arg(budget.reason);
+            routeRepairs = routeRepairs
+                || (repair && (repair->action == RepairPlan::Action::AddRoutes || repair->action == RepairPlan::Action::RemoveRoutes));
+            out += QStringLiteral("  %1  %2\n      -> %3\n").arg(severityName(f.severity).toUpper().leftJustified(8), f.id(), action);
+        }
+        if (routeRepairs)
+            out += QStringLiteral("Each route repair changes the router: send one, then check again before the next.\n");
+    }
+    for (const QString &note : diagnosis.notes)
+        out += QStringLiteral("Note: %1\n").arg(note);
 
     static const Severity order[] = {Severity::Critical, Severity::Warning, Severity::Info};
     for (Severity severity : order) {

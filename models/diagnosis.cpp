@@ -153,10 +153,10 @@ void Detector::checkInstances()
             m_result.findings.append(std::move(f));
         }
         if (node >= 0 && m_ctx->index.providerIdDisagrees(i, node)) {
-            Finding f = make(FindingKind::NodeProviderMismatch, m_state.nodes.at(node).name, Severity::Info);
-            f.facts.instance = i;
-            f.facts.node = node;
-            m_result.findings.append(std::move(f));
+            const Node &n = m_state.nodes.at(node);
+            m_result.notes << QStringLiteral("node %1 has the name of instance %2 (%3), but its providerID %4 names "
+                                             "another instance: it may belong to an instance that was replaced")
+                                  .arg(n.name, instance.name, instance.id, n.providerId);
         }
     }
 }
@@ -237,6 +237,9 @@ Diagnosis Detector::run()
         checkSecurityGroups();
     if (!skip(m_state.serversSource, QStringLiteral("instances and orphaned routes"), QStringLiteral("the servers")))
         checkInstances();
+    if (!m_state.serversSource.incomplete.isEmpty())
+        m_result.notes << QStringLiteral("the server list is incomplete (%1): no route is removed as orphaned while it is")
+                              .arg(m_state.serversSource.incomplete);
     if (!skip(m_state.nodesSource, QStringLiteral("nodes, unregistered instances, stale and missing routes"),
               QStringLiteral("the nodes")))
         checkNodes();

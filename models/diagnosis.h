@@ -18,6 +18,9 @@ struct Diagnosis
     QList<Finding> findings;  // sorted by severity, kind, subject
     RemediationBudget budget;
     QStringList notDiagnosed; // what could not be judged because a source failed, and why
+    // Facts worth a look that are no finding of diagnosis.md (a node whose
+    // providerID names another instance than its name, an incomplete server list).
+    QStringList notes;
 
     int count(Severity severity) const;
     Severity worst() const;   // Info when there is no finding

@@ -43,8 +43,11 @@ std::optional<int> DiagnosisOptions::parseDurationSeconds(const QString &text)
         t.chop(1);
     }
     bool ok = false;
-    const int value = t.trimmed().toInt(&ok);
-    if (!ok || value < 0 || value > 7 * 24 * 3600)
+    const qint64 value = t.trimmed().toLongLong(&ok);
+    if (!ok || value < 0)
         return std::nullopt;
-    return value * unit;
+    const qint64 seconds = value * unit;
+    if (value > qint64(365) * 24 * 3600 || seconds > qint64(365) * 24 * 3600)
+        return std::nullopt;  // more than a year: surely a mistake
+    return int(seconds);
 }

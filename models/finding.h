@@ -75,5 +75,4 @@ inline const QString RouteMissing = QStringLiteral("route-missing");
 inline const QString RouteLimit = QStringLiteral("route-limit");
 inline const QString NodeNotReady = QStringLiteral("node-not-ready");
 inline const QString NodeNetworkUnavailable = QStringLiteral("node-network-unavailable");
-inline const QString NodeProviderMismatch = QStringLiteral("node-provider-mismatch");
 } // namespace FindingKind

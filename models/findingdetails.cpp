@@ -112,10 +112,13 @@ QString DiagnosisContext::routeSubject(int destinationGroup) const
 
 QList<Route> DiagnosisContext::wrongRoutes(int destinationGroup) const
 {
+    const RouteAudit::DestinationGroup &group = audit.klusterDestinations().at(destinationGroup);
     QList<Route> wrong;
-    for (int idx : audit.klusterDestinations().at(destinationGroup).entries) {
+    for (int idx : group.entries) {
         const RouteAudit::Entry &e = audit.entries().at(idx);
-        if (!(e.roles & RouteAudit::Correct))
+        // While the owner has no address, only routes to nobody are surely wrong.
+        const bool isWrong = group.undecided ? bool(e.roles & RouteAudit::Orphaned) : !(e.roles & RouteAudit::Correct);
+        if (isWrong)
             wrong.append(e.route);
     }
     return wrong;
@@ -200,6 +203,11 @@ void DiagnosisContext::refuseWithoutEvidence(RepairPlan &plan, bool needsNodes) 
         plan.refusal = QStringLiteral("NoEvidence");
         plan.refusalDetail = QStringLiteral("the instance list could not be fetched: whether a nexthop belongs to "
                                             "anything is unknown");
+    } else if (!state.serversSource.incomplete.isEmpty()) {
+        plan.refusal = QStringLiteral("NoEvidence");
+        plan.refusalDetail = QStringLiteral("the instance list is incomplete (%1): a nexthop may belong to one of the "
+                                            "missing servers")
+                                 .arg(state.serversSource.incomplete);
     } else if (needsNodes && nodeEvidenceMissing) {
         plan.refusal = QStringLiteral("NoEvidence");
         plan.refusalDetail = QStringLiteral("the node list is missing or empty while instances are active: which "
@@ -221,6 +229,12 @@ QString DiagnosisContext::message(const Finding &f) const
     if (kind == FindingKind::InstanceUnregistered) {
         const Instance &instance = state.instances.at(f.facts.instance);
         const qint64 age = ageOf(instance.created);
+        if (nodeEvidenceMissing) {
+            return QStringLiteral("Instance %1 (%2, created %3 ago) has no node, but the node list is empty while the "
+                                  "kluster's instances are active: check the Kubernetes API first. Do not delete "
+                                  "instances on this evidence.")
+                .arg(instance.name, instance.status, formatDuration(age));
+        }
         if (f.severity == Severity::Critical) {
             return QStringLiteral("Instance %1 (%2) was created %3 ago and never registered as a node. Its bootstrap "
                                   "token expired after %4, so it can never join: delete it and Kubernikus launches a "
@@ -240,13 +254,6 @@ QString DiagnosisContext::message(const Finding &f) const
                  instance.securityGroups.isEmpty()
                      ? QStringLiteral(" (it has no security group at all)")
                      : QStringLiteral(" (it has: %1)").arg(instance.securityGroups.join(QStringLiteral(", "))));
-    }
-    if (kind == FindingKind::NodeProviderMismatch) {
-        const Instance &instance = state.instances.at(f.facts.instance);
-        const Node &node = state.nodes.at(f.facts.node);
-        return QStringLiteral("Node %1 has the name of instance %2 (%3), but its providerID %4 names another "
-                              "instance. The node may belong to an instance that was replaced.")
-            .arg(node.name, instance.name, instance.id, node.providerId);
     }
     if (kind == FindingKind::NodeNotReady) {
         const Node &node = state.nodes.at(f.facts.node);
@@ -301,6 +308,8 @@ QString DiagnosisContext::message(const Finding &f) const
         if (!why.isEmpty())
             message += QLatin1Char(' ') + why.join(QStringLiteral("; "))
                 + QStringLiteral(" (pod traffic needs every port, from the whole pod network).");
+        if (message.contains(QStringLiteral("opens only ports")) || message.contains(QStringLiteral("ICMP type/code")))
+            message += QStringLiteral(" Kubernikus' own check accepts such a rule, so its controllers will not fix it.");
         return message;
     }
     if (kind == FindingKind::RouteDuplicate) {
@@ -316,7 +325,11 @@ QString DiagnosisContext::message(const Finding &f) const
                                                               : QStringLiteral(", instance ") + e.nexthopInstance);
         }
         QString outcome;
-        if (first.roles & RouteAudit::Correct)
+        if (group.undecided)
+            outcome = QStringLiteral("Node %1 owns this pod network but has no InternalIP yet, so which route is correct "
+                                     "cannot be told; only routes to nobody are removed.")
+                          .arg(first.destinationNode);
+        else if (first.roles & RouteAudit::Correct)
             outcome = QStringLiteral("Traffic still takes the correct one first, but the extra routes waste slots and "
                                      "win as soon as the order changes.");
         else if (!first.destinationNode.isEmpty())
@@ -402,10 +415,6 @@ QJsonObject DiagnosisContext::evidence(const Finding &f) const
             o.insert(QStringLiteral("securityGroupId"), state.securityGroups.at(groupIndex).id);
         }
         return o;
-    }
-    if (kind == FindingKind::NodeProviderMismatch) {
-        return QJsonObject{{QStringLiteral("instance"), instanceJson(state.instances.at(f.facts.instance))},
-                           {QStringLiteral("node"), nodeJson(state.nodes.at(f.facts.node))}};
     }
     if (kind == FindingKind::NodeNotReady || kind == FindingKind::NodeNetworkUnavailable)
         return QJsonObject{{QStringLiteral("node"), nodeJson(state.nodes.at(f.facts.node))}};
@@ -532,8 +541,17 @@ std::optional<RepairPlan> DiagnosisContext::repair(const Finding &f) const
         refuseWithoutEvidence(plan, kind != FindingKind::RouteOrphaned);
         return plan;
     }
-    if (kind == FindingKind::RouteMissing)
-        return RepairPlanner::addRoutes(state.router, {audit.entries().at(f.facts.routeEntry).route}, atomicRoutes);
+    if (kind == FindingKind::RouteMissing) {
+        RepairPlan plan = RepairPlanner::addRoutes(state.router, {audit.entries().at(f.facts.routeEntry).route}, atomicRoutes);
+        if (plan.refusal.isEmpty() && audit.routeCount() >= routeLimit) {
+            plan.refusal = QStringLiteral("RouteLimit");
+            plan.refusalDetail = QStringLiteral("the router holds %1 of its %2 routes: Neutron would refuse one more "
+                                                "(400 RoutesExhausted or 409 OverQuota); free a slot first (see route-limit)")
+                                     .arg(audit.routeCount())
+                                     .arg(routeLimit);
+        }
+        return plan;
+    }
     return std::nullopt;
 }
 

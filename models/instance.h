@@ -25,7 +25,13 @@ struct Instance
     QStringList securityGroups;  // names; Nova omits the key when there are none
     QString faultMessage;        // fault.message, when Nova recorded one
 
-    bool isError() const { return vmState == QLatin1String("error"); }
+    // vm_state when Nova shows it; otherwise the status derived from it.
+    bool isError() const
+    {
+        return vmState.isEmpty() ? status == QLatin1String("ERROR") : vmState == QLatin1String("error");
+    }
+    // A partial record from an unreachable cell (microversion >= 2.69): no name, status UNKNOWN.
+    bool isPartial() const { return status == QLatin1String("UNKNOWN") && name.isEmpty(); }
     bool isDeleting() const { return taskState == QLatin1String("deleting"); }
     bool isActive() const { return status == QLatin1String("ACTIVE"); }
     QString fixedAddress() const

@@ -5,11 +5,24 @@
 
 #include <cmath>
 
+// Values quoted in errors come from the input: keep the error on one line.
+static QString oneLine(QString s)
+{
+    s.replace(QLatin1Char('\\'), QStringLiteral("\\\\"));
+    s.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+    s.replace(QLatin1Char('\r'), QStringLiteral("\\r"));
+    for (QChar &c : s) {
+        if (c.unicode() < 0x20)
+            c = QLatin1Char('?');
+    }
+    return s;
+}
+
 QString ParseError::toString() const
 {
     if (path.isEmpty())
-        return source + QStringLiteral(": ") + message;
-    return source + QStringLiteral(": ") + path + QStringLiteral(": ") + message;
+        return source + QStringLiteral(": ") + oneLine(message);
+    return source + QStringLiteral(": ") + oneLine(path) + QStringLiteral(": ") + oneLine(message);
 }
 
 JsonReader::JsonReader(const QString &source, const QJsonValue &value)
@@ -106,9 +119,33 @@ QJsonArray JsonReader::requireArray() const
     return m_value.toArray();
 }
 
+QString apiErrorIn(const QJsonObject &body)
+{
+    // Neutron, Keystone, Nova faults, Kubernetes Status, Kubernikus.
+    const QJsonObject neutron = body.value(QStringLiteral("NeutronError")).toObject();
+    if (!neutron.isEmpty())
+        return neutron.value(QStringLiteral("type")).toString() + QStringLiteral(": ") + neutron.value(QStringLiteral("message")).toString();
+    if (body.value(QStringLiteral("kind")).toString() == QLatin1String("Status") && body.value(QStringLiteral("message")).isString())
+        return body.value(QStringLiteral("reason")).toString() + QStringLiteral(": ") + body.value(QStringLiteral("message")).toString();
+    if (body.size() == 1) {
+        const QString name = body.begin().key();
+        const QJsonObject inner = body.begin().value().toObject();
+        if (inner.contains(QStringLiteral("message")) && inner.contains(QStringLiteral("code")))
+            return QStringLiteral("%1 %2: %3").arg(name).arg(inner.value(QStringLiteral("code")).toInt()).arg(inner.value(QStringLiteral("message")).toString());
+    }
+    if (body.size() <= 3 && body.value(QStringLiteral("code")).isDouble() && body.value(QStringLiteral("message")).isString())
+        return QStringLiteral("%1: %2").arg(body.value(QStringLiteral("code")).toInt()).arg(body.value(QStringLiteral("message")).toString());
+    return QString();
+}
+
 JsonReader JsonReader::requireField(const QString &key) const
 {
     const QJsonValue v = m_value.toObject().value(key);
+    if (v.isUndefined() && !m_parent) {
+        const QString error = apiErrorIn(m_value.toObject());
+        if (!error.isEmpty())
+            fail(QStringLiteral("this is an API error response, not the expected body: ") + error);
+    }
     if (v.isUndefined())
         failAt(key, QStringLiteral("required field is missing"));
     if (v.isNull())

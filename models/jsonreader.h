@@ -68,6 +68,10 @@ private:
     qsizetype m_index = -1;
 };
 
+// The error an API body carries instead of a resource (NeutronError, a
+// Keystone or Nova fault, a Kubernetes Status), as "type: message"; empty if none.
+QString apiErrorIn(const QJsonObject &body);
+
 // Parses `bytes` as a JSON document whose top level must be an object;
 // throws ParseError naming `source` and the offset for truncated or non-JSON input.
 QJsonObject parseJsonObject(const QString &source, const QByteArray &bytes);

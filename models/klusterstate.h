@@ -19,7 +19,8 @@
 struct SourceStatus
 {
     bool known = false;
-    QString error;  // why it is not known
+    QString error;       // why it is not known
+    QString incomplete;  // known, but some of it is missing, and why (empty: complete)
 };
 
 // Everything a snapshot holds about one kluster: the raw API state, parsed,
@@ -49,5 +50,17 @@ struct KlusterState
     bool hasAtomicExtraRoutes() const
     {
         return extensions.contains(QStringLiteral("extraroute-atomic"));
+    }
+
+    // Servers of an unreachable Nova cell come back as partial records: the
+    // server list is then known to be incomplete.
+    void noteIncompleteServers()
+    {
+        int partial = 0;
+        for (const Instance &i : instances)
+            partial += i.isPartial() ? 1 : 0;
+        serversSource.incomplete = partial == 0
+            ? QString()
+            : QStringLiteral("%1 server(s) of an unreachable cell came back without their details").arg(partial);
     }
 };

@@ -2,6 +2,15 @@
 
 #include <QSet>
 
+// The node has an InternalIP of the destination's family to route it to.
+static bool hasAddressFor(const Node &node, const Cidr &destination)
+{
+    const QString ip = canonicalAddress(node.internalIp);
+    if (ip.isEmpty())
+        return false;
+    return ip.contains(QLatin1Char(':')) == !destination.isIPv4();
+}
+
 RouteAudit::RouteAudit(const KlusterIndex &index)
 {
     const KlusterState &state = index.state();
@@ -34,17 +43,22 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
             ++m_foreignCount;
         } else {
             const int owner = index.nodeByPodCidr(e.destination);
+            bool undecided = false;
             if (owner >= 0) {
                 const Node &node = state.nodes.at(owner);
                 e.destinationNode = node.name;
-                e.correctNexthop = node.internalIp;
-                if (!hop.isEmpty() && hop == canonicalAddress(node.internalIp))
-                    e.roles |= Correct;
+                if (hasAddressFor(node, e.destination)) {
+                    e.correctNexthop = node.internalIp;
+                    if (!hop.isEmpty() && hop == canonicalAddress(node.internalIp))
+                        e.roles |= Correct;
+                } else {
+                    undecided = true;
+                }
             }
             auto it = groupOf.find(e.destination);
             if (it == groupOf.end()) {
                 it = groupOf.insert(e.destination, int(m_groups.size()));
-                m_groups.append(DestinationGroup{e.destination, {}});
+                m_groups.append(DestinationGroup{e.destination, {}, undecided});
             }
             m_groups[it.value()].entries.append(int(m_entries.size()));
         }
@@ -64,8 +78,11 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
             if (duplicated) {
                 // Within a duplicate set a wrong route is orphaned when nobody
                 // has its nexthop, stale when somebody does.
-                e.roles |= e.nexthopInstance.isEmpty() ? Orphaned : Stale;
-            } else if (!e.destinationNode.isEmpty()) {
+                if (e.nexthopInstance.isEmpty())
+                    e.roles |= Orphaned;
+                else if (!group.undecided)
+                    e.roles |= Stale;
+            } else if (!e.correctNexthop.isEmpty()) {
                 // The sole route for a node's pod CIDR points elsewhere: the node is cut off.
                 e.roles |= Stale;
                 if (e.nexthopInstance.isEmpty())
@@ -77,7 +94,7 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
     }
 
     for (const Node &node : state.nodes) {
-        if (!node.podCidr.isValid() || node.internalIp.isEmpty())
+        if (!node.podCidr.isValid() || !hasAddressFor(node, node.podCidr))
             continue;  // nothing to route yet
         if (present.contains({node.podCidr, canonicalAddress(node.internalIp)}))
             continue;

@@ -34,13 +34,16 @@ public:
         QString nexthopInstance;    // the instance that has the nexthop address, if any
         QString nexthopNode;        // the node whose InternalIP it is, if any
         QString destinationNode;    // the node whose pod CIDR is the destination, if any
-        QString correctNexthop;     // that node's InternalIP
+        QString correctNexthop;     // that node's InternalIP (empty when it has none of the family)
     };
 
     struct DestinationGroup
     {
         Cidr destination;
         QList<int> entries;         // indices into entries(), router order
+        // A node owns the destination but has no address of its family yet:
+        // which route is correct cannot be told, so none is called stale.
+        bool undecided = false;
     };
 
     explicit RouteAudit(const KlusterIndex &index);

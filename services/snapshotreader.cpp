@@ -60,9 +60,11 @@ KlusterState SnapshotReader::read(const QString &directory)
         const QJsonObject body = parseJsonObject(path, readFile(path, true, &present));
         const JsonReader root(path, body);
         const QString captured = root.requireString(QStringLiteral("capturedAt"));
-        state.capturedAt = ApiParser::parseTimestamp(captured);
+        state.capturedAt = ApiParser::parseTimestamp(captured, true);
         if (!state.capturedAt.isValid())
-            root.failAt(QStringLiteral("capturedAt"), QStringLiteral("not an RFC 3339 timestamp: \"%1\"").arg(captured));
+            root.failAt(QStringLiteral("capturedAt"),
+                        QStringLiteral("not an RFC 3339 date-time with a zone (like 2026-11-21T10:00:00Z): \"%1\"")
+                            .arg(captured));
         if (const auto maxRoutes = root.optInteger(QStringLiteral("maxRoutes"))) {
             if (*maxRoutes <= 0 || *maxRoutes > 100000)
                 root.failAt(QStringLiteral("maxRoutes"), QStringLiteral("must be a positive route count"));
@@ -81,6 +83,7 @@ KlusterState SnapshotReader::read(const QString &directory)
         const QString path = pathOf(QStringLiteral("servers.json"));
         state.instances = ApiParser::parseServers(path, parseJsonObject(path, readFile(path, true, &present)));
         state.serversSource.known = true;
+        state.noteIncompleteServers();
     }
     {
         const QString path = pathOf(QStringLiteral("router.json"));

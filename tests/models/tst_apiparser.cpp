@@ -36,7 +36,13 @@ private slots:
     void htmlPage();
     void emptyFile();
     void topLevelArray();
+    void dualStackNodeTakesThePodCidrFamily();
+    void kubectlListKind();
+    void partialServerOfUnreachableCell();
+    void apiErrorBodyIsNamed();
+    void dateWithoutTimeRefused();
 };
+
 
 static QJsonObject json(const char *text)
 {
@@ -177,8 +183,8 @@ void TestApiParser::nodesItemsNull()
 
 void TestApiParser::nodesWrongKind()
 {
-    QCOMPARE(errorOf([] { ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "Status", "items": []})")); }),
-             QStringLiteral("nodes.json: $.kind: expected a NodeList, got \"Status\""));
+    QCOMPARE(errorOf([] { ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "PodList", "items": []})")); }),
+             QStringLiteral("nodes.json: $.kind: expected a NodeList, got \"PodList\""));
 }
 
 void TestApiParser::nodesBadPodCidr()
@@ -334,6 +340,52 @@ void TestApiParser::topLevelArray()
 {
     QCOMPARE(errorOf([] { parseJsonObject(QStringLiteral("router.json"), QByteArray("[1,2]")); }),
              QStringLiteral("router.json: $: expected a JSON object at the top level"));
+}
+
+void TestApiParser::dualStackNodeTakesThePodCidrFamily()
+{
+    const auto nodes = ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"items": [
+        {"metadata": {"name": "n"}, "spec": {"podCIDRs": ["100.100.0.0/24", "fd00:10::/64"]},
+         "status": {"addresses": [{"type": "InternalIP", "address": "fd00::5"}, {"type": "InternalIP", "address": "10.0.0.5"}]}}]})"));
+    QCOMPARE(nodes.first().internalIp, QStringLiteral("10.0.0.5"));
+}
+
+void TestApiParser::kubectlListKind()
+{
+    QCOMPARE(ApiParser::parseNodes(QStringLiteral("nodes.json"),
+                                   json(R"({"apiVersion": "v1", "kind": "List", "items": [{"metadata": {"name": "n"}}]})")).size(),
+             1);
+}
+
+void TestApiParser::partialServerOfUnreachableCell()
+{
+    const auto list = ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": [
+        {"id": "a", "status": "UNKNOWN", "links": []},
+        {"id": "b", "name": "x", "status": "ACTIVE", "created": "2026-11-21T09:00:00Z"}]})"));
+    QCOMPARE(list.size(), 2);
+    QVERIFY(list.first().isPartial());
+    QVERIFY(!list.last().isPartial());
+}
+
+void TestApiParser::apiErrorBodyIsNamed()
+{
+    const QString e = errorOf([] {
+        ApiParser::parseRouter(QStringLiteral("router.json"), json(R"({"NeutronError": {"type": "RouterNotFound",
+            "message": "Router r could not be found", "detail": ""}})"));
+    });
+    QCOMPARE(e, QStringLiteral("router.json: $: this is an API error response, not the expected body: RouterNotFound: "
+                               "Router r could not be found"));
+    QVERIFY(errorOf([] {
+                ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "Status", "status": "Failure",
+                    "message": "nodes is forbidden", "reason": "Forbidden", "code": 403})"));
+            }).contains(QStringLiteral("Forbidden")));
+}
+
+void TestApiParser::dateWithoutTimeRefused()
+{
+    QVERIFY(!ApiParser::parseTimestamp(QStringLiteral("2026-11-21")).isValid());
+    QVERIFY(!ApiParser::parseTimestamp(QStringLiteral("2026-11-21T10:00:00"), true).isValid());
+    QVERIFY(ApiParser::parseTimestamp(QStringLiteral("2026-11-21T10:00:00z"), true).isValid());
 }
 
 QTEST_GUILESS_MAIN(TestApiParser)

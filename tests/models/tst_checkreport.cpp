@@ -18,7 +18,9 @@ private slots:
     void exitStatus();
     void textGroupsBySeverity();
     void healthyText();
+    void refusalInJson();
 };
+
 
 static WorldBuilder brokenWorld()
 {
@@ -137,6 +139,17 @@ void TestCheckReport::healthyText()
 {
     const KlusterState s = WorldBuilder().state();
     QVERIFY(QString::fromUtf8(CheckReport::toText(s, Diagnosis::run(s))).contains(QStringLiteral("No findings")));
+}
+
+void TestCheckReport::refusalInJson()
+{
+    WorldBuilder w;
+    w.atomicRoutes(false).routerRevision(-1);  // no extraroute-atomic, no revision: no safe full-list PUT
+    w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.99"));
+    const KlusterState s = w.state();
+    const QJsonObject o = QJsonDocument::fromJson(CheckReport::toJson(s, Diagnosis::run(s))).object();
+    const QJsonObject repair = o.value(QStringLiteral("findings")).toArray().first().toObject().value(QStringLiteral("repair")).toObject();
+    QCOMPARE(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("NoRevision"));
 }
 
 QTEST_GUILESS_MAIN(TestCheckReport)

@@ -26,7 +26,10 @@ private slots:
     void noMembershipFindingsWhenGroupAmbiguous();
     void providerIdDisagreement();
     void unknownNodeSourceSkipsUnregistered();
+    void errorByStatusWithoutVmState();
+    void emptyNodeListMessageWarnsAgainstDeleting();
 };
+
 
 void TestInstanceFindings::healthyMemberHasNoFinding()
 {
@@ -200,9 +203,10 @@ void TestInstanceFindings::providerIdDisagreement()
     spec.insert(QStringLiteral("providerID"), QStringLiteral("openstack:///00000000-0000-0000-0000-000000000000"));
     w.nodeAt(0).insert(QStringLiteral("spec"), spec);
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("node-provider-mismatch:kks-demo-pool-aaaaa")});
-    QCOMPARE(d.findings.first().severity, Severity::Info);
-    QVERIFY(!d.findings.first().repair());
+    // Not a finding kind of diagnosis.md: a note.
+    QVERIFY(d.findings.isEmpty());
+    QCOMPARE(d.notes.size(), 1);
+    QVERIFY(d.notes.first().contains(QStringLiteral("providerID")));
 }
 
 void TestInstanceFindings::unknownNodeSourceSkipsUnregistered()
@@ -215,6 +219,27 @@ void TestInstanceFindings::unknownNodeSourceSkipsUnregistered()
     const Diagnosis d = Diagnosis::run(s);
     QVERIFY(findingIds(d, QStringLiteral("instance-unregistered")).isEmpty());
     QVERIFY(!d.notDiagnosed.isEmpty());
+    QCOMPARE(d.budget.reason, QStringLiteral("NoEvidence"));
+}
+
+void TestInstanceFindings::errorByStatusWithoutVmState()
+{
+    WorldBuilder w;
+    const int i = w.server(QStringLiteral("kks-demo-pool-t5y6u"), QStringLiteral("10.0.0.6"), 120, QStringLiteral("ERROR"));
+    w.serverAt(i).remove(QStringLiteral("OS-EXT-STS:vm_state"));  // not shown by policy
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(findingIds(d), QStringList{QStringLiteral("instance-error:kks-demo-pool-t5y6u")});
+}
+
+void TestInstanceFindings::emptyNodeListMessageWarnsAgainstDeleting()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 1);
+    w.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 60);
+    const Diagnosis d = Diagnosis::run(w.state());
+    const Finding *f = d.find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p"));
+    QVERIFY(f);
+    QVERIFY2(f->message().contains(QStringLiteral("check the Kubernetes API first")), qPrintable(f->message()));
     QCOMPARE(d.budget.reason, QStringLiteral("NoEvidence"));
 }
 

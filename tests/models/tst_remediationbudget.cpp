@@ -10,6 +10,7 @@ class TestRemediationBudget : public QObject
     Q_OBJECT
 private slots:
     void maxUnhealthyParse();
+    void durations();
     void percentRoundedDown_data();
     void percentRoundedDown();
     void count();
@@ -51,6 +52,17 @@ void TestRemediationBudget::maxUnhealthyParse()
     QVERIFY(!MaxUnhealthy::parse(QStringLiteral("lots")));
     QVERIFY(!MaxUnhealthy::parse(QStringLiteral("-1")));
     QVERIFY(!MaxUnhealthy::parse(QStringLiteral("101%")));
+}
+
+void TestRemediationBudget::durations()
+{
+    QCOMPARE(*DiagnosisOptions::parseDurationSeconds(QStringLiteral("10m")), 600);
+    QCOMPARE(*DiagnosisOptions::parseDurationSeconds(QStringLiteral("90s")), 90);
+    QCOMPARE(*DiagnosisOptions::parseDurationSeconds(QStringLiteral("2h")), 7200);
+    QCOMPARE(*DiagnosisOptions::parseDurationSeconds(QStringLiteral("15")), 900);
+    QVERIFY(!DiagnosisOptions::parseDurationSeconds(QStringLiteral("600000h")));  // no overflow
+    QVERIFY(!DiagnosisOptions::parseDurationSeconds(QStringLiteral("99999999999999999999m")));
+    QVERIFY(!DiagnosisOptions::parseDurationSeconds(QStringLiteral("-5m")));
 }
 
 void TestRemediationBudget::percentRoundedDown_data()

@@ -34,7 +34,11 @@ private slots:
     void limitLinksTheRepairsThatFreeSlots();
     void auditRolesAndOwners();
     void noEvidenceRefusesRouteRemoval();
+    void nodeWithoutAddressDecidesNothing();
+    void missingRouteRefusedWhenRouterFull();
+    void incompleteServerListRefusesOrphanRemoval();
 };
+
 
 // Three healthy members on 10.180.0.0/24 with pod CIDRs 198.19.{3,4,5}.0/24
 // and their correct routes; the kluster's pod network is 198.19.0.0/16.
@@ -363,6 +367,54 @@ void TestRouteFindings::noEvidenceRefusesRouteRemoval()
     const Finding *f = d.find(QStringLiteral("route-duplicate:198.19.3.0/24"));
     QVERIFY(f && f->repair());
     QCOMPARE(f->repair()->refusal, QStringLiteral("NoEvidence"));
+}
+
+void TestRouteFindings::nodeWithoutAddressDecidesNothing()
+{
+    // The node owning 198.19.3.0/24 has no InternalIP (yet): its route is not stale,
+    // and in a duplicate set only the route to nobody is wrong.
+    WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
+    w.pool(QStringLiteral("pool"), 2);
+    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"), QStringLiteral("198.19.4.0/24"));
+    w.server(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"), 60 * 24);
+    w.node(QStringLiteral("kks-legacy-pool-aaaaa"), QString(), QStringLiteral("198.19.3.0/24"));
+    w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.3"));
+    QVERIFY2(Diagnosis::run(w.state()).findings.isEmpty(), qPrintable(findingIds(Diagnosis::run(w.state())).join(QLatin1Char(','))));
+    w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.4"));
+    w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.99"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-duplicate:198.19.3.0/24")});
+    QCOMPARE(d.findings.first().repair()->routes,
+             (QList<Route>{Route{QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.99")}}));
+}
+
+void TestRouteFindings::missingRouteRefusedWhenRouterFull()
+{
+    WorldBuilder w = baseWorld();
+    w.maxRoutes(3);
+    w.server(QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.7"), 60 * 24);
+    w.node(QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.7"), QStringLiteral("198.19.7.0/24"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    const auto repair = d.find(QStringLiteral("route-missing:kks-legacy-pool-eeeee"))->repair();
+    QVERIFY(repair);
+    QCOMPARE(repair->refusal, QStringLiteral("RouteLimit"));
+}
+
+void TestRouteFindings::incompleteServerListRefusesOrphanRemoval()
+{
+    WorldBuilder w = baseWorld();
+    w.route(QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.99"));
+    const int partial = w.server(QStringLiteral("x"), QString(), 60);
+    w.serverAt(partial) = QJsonObject{{QStringLiteral("id"), QStringLiteral("0c1d9e3a-partial")},
+                                      {QStringLiteral("status"), QStringLiteral("UNKNOWN")},
+                                      {QStringLiteral("links"), QJsonArray()}};
+    KlusterState s = w.state();
+    s.noteIncompleteServers();
+    const Diagnosis d = Diagnosis::run(s);
+    const Finding *f = d.find(QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99"));
+    QVERIFY(f);
+    QCOMPARE(f->repair()->refusal, QStringLiteral("NoEvidence"));
+    QVERIFY(!d.notes.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRouteFindings)

@@ -155,6 +155,14 @@ void TestSnapshotReader::badCapturedAt()
     QCOMPARE(errorOf(dir), path + QStringLiteral(": $.capturedAt: expected a string, got a number"));
     overwrite(path, R"({"tool": "x"})");
     QCOMPARE(errorOf(dir), path + QStringLiteral(": $.capturedAt: required field is missing"));
+    // Nothing is guessed: a date alone, or a time without a zone, is refused.
+    overwrite(path, R"({"capturedAt": "2026-11-21"})");
+    QVERIFY(errorOf(dir).contains(QStringLiteral("not an RFC 3339 date-time with a zone")));
+    overwrite(path, R"({"capturedAt": "2026-11-21T10:00:00"})");
+    QVERIFY(errorOf(dir).contains(QStringLiteral("not an RFC 3339 date-time with a zone")));
+    // An error stays on one line, whatever the input holds.
+    overwrite(path, "{\"capturedAt\": \"2026\\nFAKE LINE\"}");
+    QVERIFY(!errorOf(dir).contains(QLatin1Char('\n')));
 }
 
 void TestSnapshotReader::routerOfAnotherKluster()

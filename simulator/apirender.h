@@ -1,0 +1,37 @@
+#pragma once
+
+#include "world.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+// The JSON bodies of the simulated APIs, in the real services' shapes. The
+// snapshot dump uses the same functions, so a dumped snapshot is exactly what
+// a client would have fetched.
+namespace ApiRender {
+
+QString timestamp(const QDateTime &t);  // 2026-11-21T10:00:00Z
+
+// Nova, at a microversion given as major*1000+minor (2.1 = 2001, 2.47 = 2047).
+QJsonObject server(const World &w, const SimServer &s, int microversion, const QString &computeUrl);
+QJsonObject flavor(const QString &id, int microversion, const QString &computeUrl);
+
+// Neutron.
+QJsonObject router(const World &w, const SimRouter &r);
+QJsonObject network(const SimNetwork &n);
+QJsonObject subnet(const SimNetwork &n);
+QJsonObject port(const World &w, const SimPort &p);
+QJsonObject securityGroup(const SimSecurityGroup &g);
+QJsonObject rule(const SimSecurityGroup &g, const SimRule &r);
+QJsonObject extensions(const World &w);
+QStringList extensionAliases(const World &w);
+
+// Kubernetes.
+QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now);
+QJsonObject nodeTable(const SimKluster &k, const QList<const SimNode *> &nodes, const QDateTime &now,
+                      const QString &resourceVersion, const QString &continueToken);
+
+// Kubernikus.
+QJsonObject kluster(const World &w, const SimKluster &k);
+
+} // namespace ApiRender

@@ -1,0 +1,95 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QHostAddress>
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QString>
+#include <QUrlQuery>
+
+#include <functional>
+#include <optional>
+
+class QTcpServer;
+class QTcpSocket;
+
+struct HttpRequest
+{
+    QByteArray method;
+    QString path;           // decoded path, without the query
+    QByteArray rawTarget;   // the request target as sent
+    QUrlQuery query;
+    QHash<QByteArray, QByteArray> headers;  // names in lower case
+    QByteArray body;
+    QSslCertificate peerCertificate;        // the client certificate, over TLS
+    bool tls = false;
+
+    QByteArray header(const QByteArray &name) const { return headers.value(name.toLower()); }
+    QString queryValue(const QString &key) const { return query.queryItemValue(key, QUrl::FullyDecoded); }
+};
+
+struct HttpResponse
+{
+    // What happens to the bytes: sent whole, cut off after half the body
+    // (the connection then closes), or the connection dropped with no answer.
+    enum class Delivery { Whole, Truncated, Dropped };
+
+    int status = 200;
+    QList<QPair<QByteArray, QByteArray>> headers;
+    QByteArray body;
+    Delivery delivery = Delivery::Whole;
+    int delayMs = 0;
+
+    HttpResponse &header(const QByteArray &name, const QByteArray &value)
+    {
+        headers.append({name, value});
+        return *this;
+    }
+    QByteArray headerValue(const QByteArray &name) const;
+
+    static HttpResponse json(int status, const QByteArray &body);
+    static HttpResponse empty(int status);
+};
+
+// A small HTTP/1.1 server (keep-alive, Content-Length and chunked request
+// bodies) over TCP or TLS on loopback, built for the simulated cloud: it gives
+// full control over every byte, which fault injection needs.
+class HttpServer : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HttpServer)
+
+public:
+    using Handler = std::function<HttpResponse(const HttpRequest &)>;
+
+    HttpServer(const QString &name, Handler handler, QObject *parent = nullptr);
+    ~HttpServer() override;
+
+    // Listens on `address`:`port` (0: chosen by the OS); over TLS when a configuration is given.
+    bool listen(const QHostAddress &address, quint16 port, const std::optional<QSslConfiguration> &tls = std::nullopt);
+    quint16 port() const;
+    QString name() const { return m_name; }
+    QString errorString() const { return m_error; }
+    bool isTls() const { return m_tls; }
+    QString baseUrl() const;  // "http://127.0.0.1:<port>"
+
+    qint64 requestCount() const { return m_requests; }
+
+private:
+    void accept(QTcpSocket *socket);
+    void readFrom(QTcpSocket *socket);
+    void respond(QTcpSocket *socket, const HttpRequest &request, HttpResponse response);
+    void write(QTcpSocket *socket, const HttpResponse &response, bool close);
+
+    QString m_name;
+    Handler m_handler;
+    QTcpServer *m_server = nullptr;
+    bool m_tls = false;
+    QString m_error;
+    qint64 m_requests = 0;
+    QHash<QTcpSocket *, QByteArray> m_buffers;
+};

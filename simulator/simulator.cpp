@@ -1,0 +1,368 @@
+#include "simulator.h"
+
+#include "apirender.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTimer>
+
+namespace {
+
+QByteArray toJson(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+const char htmlPage[] =
+    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n"
+    "<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+
+} // namespace
+
+Simulator::Simulator(QObject *parent)
+    : QObject(parent)
+{
+}
+
+Simulator::~Simulator() = default;
+
+bool Simulator::start(const Ports &ports, QString *error)
+{
+    try {
+        m_ca = std::make_unique<CertificateAuthority>();
+        m_clientCertificate = m_ca->issueClient(QStringLiteral("kubernikus:admin"), QStringLiteral("system:masters"));
+    } catch (const std::exception &e) {
+        *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    const QList<QPair<QString, quint16>> services = {
+        {QStringLiteral("keystone"), ports.keystone}, {QStringLiteral("compute"), ports.compute},
+        {QStringLiteral("network"), ports.network},   {QStringLiteral("image"), ports.image},
+        {QStringLiteral("kubernikus"), ports.kubernikus}, {QStringLiteral("admin"), ports.admin}};
+    for (const auto &s : services) {
+        const QString service = s.first;
+        auto *server = new HttpServer(service, [this, service](const HttpRequest &r) { return dispatch(service, r); }, this);
+        if (!server->listen(QHostAddress::LocalHost, s.second)) {
+            *error = QStringLiteral("%1: cannot listen on 127.0.0.1:%2: %3").arg(service).arg(s.second).arg(server->errorString());
+            return false;
+        }
+        m_servers.insert(service, server);
+    }
+    for (const SimKluster &k : std::as_const(m_world.klusters)) {
+        const CertificateAuthority::Issued cert = m_ca->issueServer(QStringLiteral("kube-apiserver-") + k.name);
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.setLocalCertificate(cert.certificate());
+        tls.setPrivateKey(cert.key());
+        tls.setCaCertificates({m_ca->certificate()});
+        tls.setPeerVerifyMode(QSslSocket::QueryPeer);
+        const QString name = k.name;
+        const QString service = QStringLiteral("kubernetes");
+        auto *server = new HttpServer(QStringLiteral("kubernetes:") + name,
+                                      [this, name](const HttpRequest &r) {
+                                          return dispatch(QStringLiteral("kubernetes:") + name, r);
+                                      },
+                                      this);
+        if (!server->listen(QHostAddress::LocalHost, 0, tls)) {
+            *error = QStringLiteral("kubernetes API of %1: %2").arg(name, server->errorString());
+            return false;
+        }
+        m_kubernetesServers.insert(name, server);
+    }
+    m_ticker = new QTimer(this);
+    m_ticker->setInterval(250);
+    connect(m_ticker, &QTimer::timeout, this, [this] { m_world.tick(); });
+    m_ticker->start();
+    m_running = true;
+    return true;
+}
+
+QString Simulator::authUrl() const
+{
+    return endpoint(QStringLiteral("identity"));
+}
+
+QString Simulator::endpoint(const QString &type) const
+{
+    auto base = [this](const QString &service) {
+        const HttpServer *s = m_servers.value(service);
+        return s ? s->baseUrl() : QString();
+    };
+    if (type == QLatin1String("identity"))
+        return base(QStringLiteral("keystone")) + QStringLiteral("/v3");
+    if (type == QLatin1String("compute"))
+        return base(QStringLiteral("compute")) + QStringLiteral("/v2.1");
+    if (type == QLatin1String("network"))
+        return base(QStringLiteral("network"));
+    if (type == QLatin1String("image"))
+        return base(QStringLiteral("image"));
+    if (type == QLatin1String("kubernikus"))
+        return base(QStringLiteral("kubernikus"));
+    return QString();
+}
+
+QString Simulator::adminUrl() const
+{
+    const HttpServer *s = m_servers.value(QStringLiteral("admin"));
+    return s ? s->baseUrl() : QString();
+}
+
+QString Simulator::kubernetesUrl(const QString &kluster) const
+{
+    const HttpServer *s = m_kubernetesServers.value(kluster);
+    return s ? QStringLiteral("https://127.0.0.1:%1").arg(s->port()) : QString();
+}
+
+QByteArray Simulator::caCertificatePem() const
+{
+    return m_ca ? m_ca->certificatePem() : QByteArray();
+}
+
+QByteArray Simulator::kubeconfig(const QString &kluster) const
+{
+    const QString user = QStringLiteral("kubernikus-") + kluster;
+    QByteArray y;
+    y += "apiVersion: v1\nkind: Config\n";
+    y += "clusters:\n- name: " + kluster.toUtf8() + "\n  cluster:\n";
+    y += "    server: " + kubernetesUrl(kluster).toUtf8() + "\n";
+    y += "    certificate-authority-data: " + caCertificatePem().toBase64() + "\n";
+    y += "contexts:\n- name: " + kluster.toUtf8() + "\n  context:\n    cluster: " + kluster.toUtf8()
+        + "\n    user: " + user.toUtf8() + "\n";
+    y += "current-context: " + kluster.toUtf8() + "\n";
+    y += "users:\n- name: " + user.toUtf8() + "\n  user:\n";
+    y += "    client-certificate-data: " + m_clientCertificate.certificatePem.toBase64() + "\n";
+    y += "    client-key-data: " + m_clientCertificate.keyPem.toBase64() + "\n";
+    return y;
+}
+
+QJsonObject Simulator::describe() const
+{
+    QJsonObject k8s;
+    for (auto it = m_kubernetesServers.cbegin(); it != m_kubernetesServers.cend(); ++it)
+        k8s.insert(it.key(), kubernetesUrl(it.key()));
+    QJsonArray users;
+    for (const SimUser &u : m_world.users) {
+        const int p = m_world.projectIndex(u.projectId);
+        users.append(QJsonObject{{QStringLiteral("name"), u.name},
+                                 {QStringLiteral("password"), u.password},
+                                 {QStringLiteral("project"), p >= 0 ? m_world.projects.at(p).name : QString()},
+                                 {QStringLiteral("domain"), QStringLiteral("Default")}});
+    }
+    QJsonArray credentials;
+    for (const SimApplicationCredential &c : m_world.applicationCredentials)
+        credentials.append(QJsonObject{{QStringLiteral("id"), c.id}, {QStringLiteral("name"), c.name}, {QStringLiteral("secret"), c.secret}});
+    return QJsonObject{{QStringLiteral("authUrl"), authUrl()},
+                       {QStringLiteral("region"), m_world.region},
+                       {QStringLiteral("compute"), endpoint(QStringLiteral("compute"))},
+                       {QStringLiteral("network"), endpoint(QStringLiteral("network"))},
+                       {QStringLiteral("image"), endpoint(QStringLiteral("image"))},
+                       {QStringLiteral("kubernikus"), endpoint(QStringLiteral("kubernikus"))},
+                       {QStringLiteral("admin"), adminUrl()},
+                       {QStringLiteral("kubernetes"), k8s},
+                       {QStringLiteral("users"), users},
+                       {QStringLiteral("applicationCredentials"), credentials}};
+}
+
+qint64 Simulator::requestCount(const QString &service) const
+{
+    if (const HttpServer *s = m_servers.value(service))
+        return s->requestCount();
+    qint64 n = 0;
+    if (service == QLatin1String("kubernetes")) {
+        for (const HttpServer *s : m_kubernetesServers)
+            n += s->requestCount();
+    }
+    return n;
+}
+
+HttpResponse Simulator::errorFor(const QString &service, int status, const QString &type, const QString &message) const
+{
+    static const QHash<int, QString> titles = {{400, QStringLiteral("Bad Request")},  {401, QStringLiteral("Unauthorized")},
+                                               {403, QStringLiteral("Forbidden")},    {404, QStringLiteral("Not Found")},
+                                               {409, QStringLiteral("Conflict")},     {412, QStringLiteral("Precondition Failed")},
+                                               {429, QStringLiteral("Too Many Requests")},
+                                               {500, QStringLiteral("Internal Server Error")},
+                                               {503, QStringLiteral("Service Unavailable")}};
+    if (service == QLatin1String("keystone") || status == 401) {
+        HttpResponse r = HttpResponse::json(status, toJson(QJsonObject{
+            {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), status},
+                                                  {QStringLiteral("title"), titles.value(status, QStringLiteral("Error"))},
+                                                  {QStringLiteral("message"), message}}}}));
+        if (status == 401)
+            r.header("WWW-Authenticate", "Keystone uri=\"" + authUrl().toUtf8() + "\"");
+        return r;
+    }
+    if (service == QLatin1String("compute")) {
+        QString fault = type;
+        if (fault.isEmpty()) {
+            fault = status == 404 ? QStringLiteral("itemNotFound")
+                : status == 409   ? QStringLiteral("conflictingRequest")
+                : status == 403   ? QStringLiteral("forbidden")
+                : (status == 413 || status == 429) ? QStringLiteral("overLimit")
+                : status >= 500   ? QStringLiteral("computeFault")
+                                  : QStringLiteral("badRequest");
+        }
+        return HttpResponse::json(status, toJson(QJsonObject{
+            {fault, QJsonObject{{QStringLiteral("code"), status}, {QStringLiteral("message"), message}}}}));
+    }
+    if (service == QLatin1String("network")) {
+        return HttpResponse::json(status, toJson(QJsonObject{
+            {QStringLiteral("NeutronError"), QJsonObject{{QStringLiteral("type"), type.isEmpty() ? QStringLiteral("HTTPError") : type},
+                                                         {QStringLiteral("message"), message},
+                                                         {QStringLiteral("detail"), QString()}}}}));
+    }
+    if (service.startsWith(QLatin1String("kubernetes"))) {
+        static const QHash<int, QString> reasons = {{400, QStringLiteral("BadRequest")}, {401, QStringLiteral("Unauthorized")},
+                                                    {403, QStringLiteral("Forbidden")},  {404, QStringLiteral("NotFound")},
+                                                    {405, QStringLiteral("MethodNotAllowed")}, {406, QStringLiteral("NotAcceptable")},
+                                                    {409, QStringLiteral("Conflict")},   {410, QStringLiteral("Expired")},
+                                                    {415, QStringLiteral("UnsupportedMediaType")}, {422, QStringLiteral("Invalid")},
+                                                    {429, QStringLiteral("TooManyRequests")}, {500, QStringLiteral("InternalError")},
+                                                    {503, QStringLiteral("ServiceUnavailable")}};
+        return HttpResponse::json(status, toJson(QJsonObject{
+            {QStringLiteral("kind"), QStringLiteral("Status")},
+            {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+            {QStringLiteral("metadata"), QJsonObject()},
+            {QStringLiteral("status"), QStringLiteral("Failure")},
+            {QStringLiteral("message"), message},
+            {QStringLiteral("reason"), type.isEmpty() ? reasons.value(status, QStringLiteral("Unknown")) : type},
+            {QStringLiteral("code"), status}}));
+    }
+    return HttpResponse::json(status, toJson(QJsonObject{{QStringLiteral("code"), status}, {QStringLiteral("message"), message}}));
+}
+
+void Simulator::applyConcurrentWrite(const HttpRequest &request)
+{
+    // Another writer (a route controller, a colleague) changes the router the
+    // request is about: one more route, and a new revision.
+    const QStringList parts = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    const int r = parts.size() >= 3 && parts.at(1) == QLatin1String("routers") ? m_world.routerIndex(parts.at(2)) : -1;
+    if (r < 0)
+        return;
+    SimRouter &router = m_world.routers[r];
+    QString nexthop;
+    for (const SimNetwork &n : m_world.networks) {
+        if (router.interfaceSubnetIds.contains(n.subnetId)) {
+            const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(n.cidr);
+            nexthop = QHostAddress(subnet.first.toIPv4Address() + 250).toString();
+            break;
+        }
+    }
+    const SimRoute route{QStringLiteral("198.51.100.%1/32").arg(router.revision % 250 + 1), nexthop};
+    if (!nexthop.isEmpty() && !router.routes.contains(route))
+        router.routes.append(route);
+    ++router.revision;
+    router.updated = m_world.now();
+}
+
+HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &request)
+{
+    m_world.tick();
+    const QString faultService = service.startsWith(QLatin1String("kubernetes")) ? QStringLiteral("kubernetes") : service;
+    const QList<FaultRule> applied = service == QLatin1String("admin") ? QList<FaultRule>() : m_faults.take(faultService, request);
+    int delay = 0;
+    HttpResponse response;
+    bool answered = false;
+    for (const FaultRule &f : applied) {
+        switch (f.kind) {
+        case FaultRule::Kind::Latency:
+            delay += f.latencyMs;
+            break;
+        case FaultRule::Kind::ExpireTokens:
+            m_world.expireAllTokens();
+            break;
+        case FaultRule::Kind::ConcurrentWrite:
+            applyConcurrentWrite(request);
+            break;
+        case FaultRule::Kind::Drop:
+            if (!answered) {
+                response = HttpResponse();
+                response.delivery = HttpResponse::Delivery::Dropped;
+                answered = true;
+            }
+            break;
+        case FaultRule::Kind::Status:
+            if (!answered) {
+                const QString message = f.status == 429 ? QStringLiteral("Too many requests, please try again later.")
+                                                        : QStringLiteral("The server is currently unavailable. Please try again at a later time.");
+                if (faultService == QLatin1String("kubernetes") && f.status == 429) {
+                    // kube-apiserver's max-in-flight answer is plain text, not a Status.
+                    response = HttpResponse();
+                    response.status = 429;
+                    response.body = message.toUtf8() + '\n';
+                    response.header("Content-Type", "text/plain; charset=utf-8");
+                } else {
+                    response = errorFor(faultService, f.status, QString(), message);
+                }
+                if (!f.retryAfter.isEmpty())
+                    response.header("Retry-After", f.retryAfter.toUtf8());
+                answered = true;
+            }
+            break;
+        case FaultRule::Kind::Html:
+            if (!answered) {
+                response = HttpResponse();
+                response.status = f.status;
+                response.body = htmlPage;
+                response.header("Content-Type", "text/html");
+                answered = true;
+            }
+            break;
+        case FaultRule::Kind::Malformed:
+        case FaultRule::Kind::Truncated:
+            break;
+        }
+    }
+    if (!answered)
+        response = handle(service, request);
+    for (const FaultRule &f : applied) {
+        if (f.kind == FaultRule::Kind::Malformed && !answered) {
+            response.status = 200;
+            response.body = "{\"data\": [{\"id\": \"7a1e\", \"name\": }, <not json>";
+            response.headers.clear();
+            response.header("Content-Type", "application/json");
+        }
+        if (f.kind == FaultRule::Kind::Truncated && !answered)
+            response.delivery = HttpResponse::Delivery::Truncated;
+    }
+    response.delayMs = delay;
+    emit requestHandled(service, QString::fromLatin1(request.method), request.path, response.status);
+    return response;
+}
+
+HttpResponse Simulator::handle(const QString &service, const HttpRequest &request)
+{
+    if (service == QLatin1String("admin"))
+        return admin(request);
+    if (service == QLatin1String("keystone"))
+        return keystone(request);
+    if (service.startsWith(QLatin1String("kubernetes:")))
+        return kubernetes(service.mid(11), request);
+
+    const SimToken *token = m_world.validToken(QString::fromUtf8(request.header("x-auth-token")));
+    if (service == QLatin1String("image"))
+        return glance(request, token);
+    if (service == QLatin1String("compute")) {
+        const QString p = request.path;
+        if (p == QLatin1String("/") || p == QLatin1String("/v2.1") || p == QLatin1String("/v2.1/") || p == QLatin1String("/v2")
+            || p == QLatin1String("/v2/"))
+            return novaDiscovery(request);
+    }
+    if (service == QLatin1String("network") && request.path == QLatin1String("/"))
+        return neutron(request, SimToken());
+    if (service == QLatin1String("kubernikus")
+        && (request.path == QLatin1String("/info") || request.path == QLatin1String("/api") || request.path == QLatin1String("/api/")))
+        return kubernikus(request, SimToken());
+    if (!token) {
+        return errorFor(service, 401, QString(),
+                        request.header("x-auth-token").isEmpty()
+                            ? QStringLiteral("The request you have made requires authentication.")
+                            : QStringLiteral("The request you have made requires authentication."));
+    }
+    if (service == QLatin1String("compute"))
+        return nova(request, *token);
+    if (service == QLatin1String("network"))
+        return neutron(request, *token);
+    if (service == QLatin1String("kubernikus"))
+        return kubernikus(request, *token);
+    return errorFor(service, 404, QString(), QStringLiteral("Not found"));
+}

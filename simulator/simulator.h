@@ -1,0 +1,90 @@
+#pragma once
+
+#include "certificateauthority.h"
+#include "faults.h"
+#include "httpserver.h"
+#include "world.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QTimer;
+
+// The built-in simulated cloud: Keystone v3, Nova v2.1, Neutron v2.0, a
+// minimal Glance, the Kubernikus API and one Kubernetes API server (TLS) per
+// kluster, all on 127.0.0.1, over one stateful World; plus an admin API for
+// fault injection and for acting as the cloud's own controllers.
+class Simulator : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Simulator)
+
+public:
+    struct Ports
+    {
+        quint16 keystone = 0;  // 0: chosen by the OS
+        quint16 compute = 0;
+        quint16 network = 0;
+        quint16 image = 0;
+        quint16 kubernikus = 0;
+        quint16 admin = 0;
+    };
+
+    explicit Simulator(QObject *parent = nullptr);
+    ~Simulator() override;
+
+    World &world() { return m_world; }
+    const World &world() const { return m_world; }
+    FaultInjector &faults() { return m_faults; }
+
+    // Starts every server; the world (scenario) must be loaded first.
+    bool start(const Ports &ports, QString *error);
+    bool isRunning() const { return m_running; }
+
+    QString authUrl() const;                          // http://127.0.0.1:<port>/v3
+    QString endpoint(const QString &type) const;      // catalog URL of identity, compute, network, image, kubernikus
+    QString adminUrl() const;
+    QString kubernetesUrl(const QString &kluster) const;
+    QByteArray caCertificatePem() const;
+    // A kubeconfig for a kluster: its API server, the CA, and a client certificate it accepts.
+    QByteArray kubeconfig(const QString &kluster) const;
+    // Everything a client needs to find the cloud, as JSON (no secrets but the scenario's own).
+    QJsonObject describe() const;
+
+    qint64 requestCount(const QString &service) const;
+
+    // Writes each kluster (or only `kluster`) as a snapshot folder DIR/<kluster>/.
+    bool dumpSnapshots(const QString &directory, const QString &kluster, QString *error);
+
+signals:
+    void requestHandled(const QString &service, const QString &method, const QString &path, int status);
+
+private:
+    HttpResponse dispatch(const QString &service, const HttpRequest &request);
+    HttpResponse handle(const QString &service, const HttpRequest &request);
+
+    HttpResponse keystone(const HttpRequest &request);
+    HttpResponse nova(const HttpRequest &request, const SimToken &token);
+    HttpResponse novaDiscovery(const HttpRequest &request);
+    HttpResponse neutron(const HttpRequest &request, const SimToken &token);
+    HttpResponse glance(const HttpRequest &request, const SimToken *token);
+    HttpResponse kubernikus(const HttpRequest &request, const SimToken &token);
+    HttpResponse kubernetes(const QString &kluster, const HttpRequest &request);
+    HttpResponse admin(const HttpRequest &request);
+
+    void applyConcurrentWrite(const HttpRequest &request);
+    HttpResponse errorFor(const QString &service, int status, const QString &type, const QString &message) const;
+
+    World m_world;
+    FaultInjector m_faults;
+    std::unique_ptr<CertificateAuthority> m_ca;
+    CertificateAuthority::Issued m_clientCertificate;
+    QHash<QString, HttpServer *> m_servers;           // by service
+    QHash<QString, HttpServer *> m_kubernetesServers;  // by kluster
+    QTimer *m_ticker = nullptr;
+    bool m_running = false;
+};

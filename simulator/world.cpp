@@ -1,0 +1,584 @@
+#include "world.h"
+
+#include <QCryptographicHash>
+#include <QHostAddress>
+#include <QSet>
+
+bool cidrContainsAddress(const QString &cidr, const QString &address)
+{
+    const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(cidr);
+    QHostAddress a;
+    if (subnet.second < 0 || !a.setAddress(address))
+        return false;
+    return a.isInSubnet(subnet.first, subnet.second);
+}
+
+World::World() = default;
+
+QDateTime World::now() const
+{
+    return QDateTime::currentDateTimeUtc().addSecs(m_offsetSeconds);
+}
+
+QString World::newUuid()
+{
+    const QByteArray h = QCryptographicHash::hash("flightdeck-sim:" + QByteArray::number(++m_counter),
+                                                  QCryptographicHash::Sha1)
+                             .toHex();
+    return QString::fromLatin1(h.left(8) + '-' + h.mid(8, 4) + "-4" + h.mid(13, 3) + "-a" + h.mid(17, 3) + '-'
+                               + h.mid(20, 12));
+}
+
+QString World::newHexId()
+{
+    return newUuid().remove(QLatin1Char('-'));
+}
+
+QString World::newMac()
+{
+    const QByteArray h = QCryptographicHash::hash("mac:" + QByteArray::number(++m_counter), QCryptographicHash::Sha1).toHex();
+    return QStringLiteral("fa:16:3e:%1:%2:%3")
+        .arg(QString::fromLatin1(h.mid(0, 2)), QString::fromLatin1(h.mid(2, 2)), QString::fromLatin1(h.mid(4, 2)));
+}
+
+int World::projectIndex(const QString &idOrName) const
+{
+    for (int i = 0; i < projects.size(); ++i) {
+        if (projects.at(i).id == idOrName || projects.at(i).name == idOrName)
+            return i;
+    }
+    return -1;
+}
+
+int World::userIndex(const QString &idOrName) const
+{
+    for (int i = 0; i < users.size(); ++i) {
+        if (users.at(i).id == idOrName || users.at(i).name == idOrName)
+            return i;
+    }
+    return -1;
+}
+
+int World::serverIndex(const QString &id) const
+{
+    for (int i = 0; i < servers.size(); ++i) {
+        if (servers.at(i).id == id)
+            return i;
+    }
+    return -1;
+}
+
+int World::routerIndex(const QString &id) const
+{
+    for (int i = 0; i < routers.size(); ++i) {
+        if (routers.at(i).id == id)
+            return i;
+    }
+    return -1;
+}
+
+int World::networkIndex(const QString &idOrName) const
+{
+    for (int i = 0; i < networks.size(); ++i) {
+        if (networks.at(i).id == idOrName || networks.at(i).name == idOrName)
+            return i;
+    }
+    return -1;
+}
+
+int World::portIndex(const QString &id) const
+{
+    for (int i = 0; i < ports.size(); ++i) {
+        if (ports.at(i).id == id)
+            return i;
+    }
+    return -1;
+}
+
+int World::groupIndex(const QString &id) const
+{
+    for (int i = 0; i < securityGroups.size(); ++i) {
+        if (securityGroups.at(i).id == id)
+            return i;
+    }
+    return -1;
+}
+
+int World::klusterIndex(const QString &name) const
+{
+    for (int i = 0; i < klusters.size(); ++i) {
+        if (klusters.at(i).name == name)
+            return i;
+    }
+    return -1;
+}
+
+int World::nodeIndex(const SimKluster &kluster, const QString &name) const
+{
+    for (int i = 0; i < kluster.nodes.size(); ++i) {
+        if (kluster.nodes.at(i).name == name)
+            return i;
+    }
+    return -1;
+}
+
+std::optional<SimError> World::issueToken(const QString &userId, const QString &projectId, const QString &appCredId,
+                                          SimToken *token)
+{
+    SimToken t;
+    t.id = QStringLiteral("gAAAAA") + newHexId() + newHexId();
+    t.userId = userId;
+    t.projectId = projectId;
+    t.applicationCredentialId = appCredId;
+    t.issuedAt = now();
+    t.expiresAt = t.issuedAt.addSecs(tokenLifetimeSeconds);
+    tokens.insert(t.id, t);
+    *token = t;
+    return std::nullopt;
+}
+
+const SimToken *World::validToken(const QString &id) const
+{
+    auto it = tokens.constFind(id);
+    if (it == tokens.cend() || it->expiresAt <= now())
+        return nullptr;
+    return &it.value();
+}
+
+void World::expireAllTokens()
+{
+    for (auto it = tokens.begin(); it != tokens.end(); ++it)
+        it->expiresAt = now().addSecs(-1);
+}
+
+QString World::freeAddress(const SimNetwork &network) const
+{
+    QSet<QString> used;
+    used.insert(network.gateway);
+    for (const SimPort &p : ports)
+        used.insert(p.ipAddress);
+    const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(network.cidr);
+    const quint32 base = subnet.first.toIPv4Address();
+    const quint32 size = subnet.second >= 32 ? 1u : (1u << (32 - subnet.second));
+    for (quint32 i = 10; i + 1 < size; ++i) {
+        const QString candidate = QHostAddress(base + i).toString();
+        if (!used.contains(candidate))
+            return candidate;
+    }
+    return QString();
+}
+
+SimServer &World::addServer(const QString &projectId, const QString &name, const QString &networkIdOrName,
+                            const QString &ip, const QStringList &groupNames, const QDateTime &created)
+{
+    SimServer s;
+    s.id = newUuid();
+    s.name = name;
+    s.projectId = projectId;
+    s.created = created;
+    s.updated = created;
+    const int net = networkIndex(networkIdOrName);
+    if (net >= 0) {
+        const SimNetwork &network = networks.at(net);
+        SimPort port;
+        port.id = newUuid();
+        port.networkId = network.id;
+        port.subnetId = network.subnetId;
+        port.deviceId = s.id;
+        port.deviceOwner = QStringLiteral("compute:nova");
+        port.macAddress = newMac();
+        port.ipAddress = ip.isEmpty() ? freeAddress(network) : ip;
+        port.created = created;
+        for (const QString &g : groupNames) {
+            for (const SimSecurityGroup &group : securityGroups) {
+                if (group.name == g && group.projectId == projectId) {
+                    port.securityGroupIds.append(group.id);
+                    break;
+                }
+            }
+        }
+        ports.append(port);
+        s.portId = port.id;
+        s.networkName = network.name;
+    }
+    servers.append(s);
+    return servers.last();
+}
+
+QStringList World::serverGroupNames(const SimServer &server) const
+{
+    QStringList names;
+    const int p = portIndex(server.portId);
+    if (p < 0)
+        return names;
+    for (const QString &id : ports.at(p).securityGroupIds) {
+        const int g = groupIndex(id);
+        if (g >= 0)
+            names.append(securityGroups.at(g).name);
+    }
+    return names;
+}
+
+QStringList World::serverAddresses(const SimServer &server) const
+{
+    QStringList a;
+    const int p = portIndex(server.portId);
+    if (p >= 0)
+        a.append(ports.at(p).ipAddress);
+    if (!server.floatingIp.isEmpty())
+        a.append(server.floatingIp);
+    return a;
+}
+
+static std::optional<int> resolveGroup(const World &w, const QString &projectId, const QString &nameOrId,
+                                       std::optional<SimError> *error)
+{
+    QList<int> matches;
+    for (int i = 0; i < w.securityGroups.size(); ++i) {
+        const SimSecurityGroup &g = w.securityGroups.at(i);
+        if (g.projectId != projectId)
+            continue;
+        if (g.id == nameOrId)
+            return i;
+        if (g.name == nameOrId)
+            matches.append(i);
+    }
+    if (matches.isEmpty()) {
+        *error = SimError{404, QStringLiteral("itemNotFound"),
+                          QStringLiteral("Security group %1 not found for project %2.").arg(nameOrId, projectId)};
+        return std::nullopt;
+    }
+    if (matches.size() > 1) {
+        *error = SimError{409, QStringLiteral("conflictingRequest"),
+                          QStringLiteral("Multiple security groups found matching '%1'. Use an ID to be more specific.")
+                              .arg(nameOrId)};
+        return std::nullopt;
+    }
+    return matches.first();
+}
+
+std::optional<SimError> World::addSecurityGroup(int server, const QString &nameOrId)
+{
+    SimServer &s = servers[server];
+    std::optional<SimError> error;
+    const std::optional<int> g = resolveGroup(*this, s.projectId, nameOrId, &error);
+    if (!g)
+        return error;
+    const int p = portIndex(s.portId);
+    if (p < 0)
+        return SimError{400, QStringLiteral("badRequest"), QStringLiteral("Server %1 has no network port.").arg(s.id)};
+    SimPort &port = ports[p];
+    const QString id = securityGroups.at(*g).id;
+    if (port.securityGroupIds.contains(id)) {
+        // Nova appends the group to the port's list; Neutron refuses the duplicate.
+        return SimError{400, QStringLiteral("badRequest"), QStringLiteral("Duplicate items in the list: '%1'").arg(id)};
+    }
+    port.securityGroupIds.append(id);
+    ++port.revision;
+    s.updated = now();
+    return std::nullopt;
+}
+
+std::optional<SimError> World::removeSecurityGroup(int server, const QString &nameOrId)
+{
+    SimServer &s = servers[server];
+    std::optional<SimError> error;
+    const std::optional<int> g = resolveGroup(*this, s.projectId, nameOrId, &error);
+    if (!g)
+        return error;
+    const int p = portIndex(s.portId);
+    const QString id = securityGroups.at(*g).id;
+    if (p < 0 || !ports.at(p).securityGroupIds.contains(id)) {
+        return SimError{404, QStringLiteral("itemNotFound"),
+                        QStringLiteral("Security group %1 not associated with the instance %2").arg(nameOrId, s.id)};
+    }
+    ports[p].securityGroupIds.removeAll(id);
+    ++ports[p].revision;
+    s.updated = now();
+    return std::nullopt;
+}
+
+std::optional<SimError> World::deleteServer(int server)
+{
+    const SimServer s = servers.takeAt(server);
+    const int p = portIndex(s.portId);
+    if (p >= 0)
+        ports.removeAt(p);  // a route whose nexthop was this port's address stays: that is how orphans arise
+    if (!s.kluster.isEmpty()) {
+        pending.append(Pending{now().addSecs(1), Pending::Kind::RemoveNode, s.kluster, s.pool, s.name});
+        if (replaceDeletedInstances) {
+            pending.append(Pending{now().addSecs(replacementBootSeconds), Pending::Kind::BootReplacement, s.kluster,
+                                   s.pool, QString()});
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<SimError> World::setRoutes(int routerIndex, const QList<SimRoute> &routes)
+{
+    SimRouter &router = routers[routerIndex];
+    auto quote = [](const SimRoute &r) {
+        return QStringLiteral("{'destination': '%1', 'nexthop': '%2'}").arg(r.destination, r.nexthop);
+    };
+    // 1. Attribute validation (type:hostroutes).
+    for (int i = 0; i < routes.size(); ++i) {
+        const SimRoute &r = routes.at(i);
+        const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(r.destination);
+        if (subnet.second < 0 || !r.destination.contains(QLatin1Char('/'))) {
+            return SimError{400, QStringLiteral("HTTPBadRequest"),
+                            QStringLiteral("Invalid input for routes. Reason: '%1' is not a valid IP subnet.").arg(r.destination)};
+        }
+        const QString canonical = subnet.first.toString() + QLatin1Char('/') + QString::number(subnet.second);
+        if (canonical != r.destination) {
+            return SimError{400, QStringLiteral("HTTPBadRequest"),
+                            QStringLiteral("Invalid input for routes. Reason: '%1' isn't a recognized IP subnet cidr, "
+                                           "'%2' is recommended.")
+                                .arg(r.destination, canonical)};
+        }
+        QHostAddress hop;
+        if (!hop.setAddress(r.nexthop)) {
+            return SimError{400, QStringLiteral("HTTPBadRequest"),
+                            QStringLiteral("Invalid input for routes. Reason: '%1' is not a valid IP address.").arg(r.nexthop)};
+        }
+        for (int j = 0; j < i; ++j) {
+            if (routes.at(j) == r) {
+                return SimError{400, QStringLiteral("HTTPBadRequest"),
+                                QStringLiteral("Invalid input for routes. Reason: Duplicate hostroute '%1'.").arg(quote(r))};
+            }
+        }
+    }
+    // 2. The route limit, as released Neutron checks it: before the nexthops.
+    if (!routeLimitAsQuota && routes.size() > maxRoutes) {
+        return SimError{400, QStringLiteral("RoutesExhausted"),
+                        QStringLiteral("Unable to complete operation for %1. The number of routes exceeds the maximum %2.")
+                            .arg(router.id)
+                            .arg(maxRoutes)};
+    }
+    // 3. Every nexthop must be on one of the router's subnets, and not the router itself.
+    for (const SimRoute &r : routes) {
+        bool connected = false;
+        bool own = false;
+        for (const QString &subnetId : router.interfaceSubnetIds) {
+            for (const SimNetwork &n : networks) {
+                if (n.subnetId != subnetId)
+                    continue;
+                if (cidrContainsAddress(n.cidr, r.nexthop))
+                    connected = true;
+                if (n.gateway == r.nexthop)
+                    own = true;
+            }
+        }
+        if (!connected || own) {
+            return SimError{400, QStringLiteral("InvalidRoutes"),
+                            QStringLiteral("Invalid format for routes: [%1], the nexthop is %2")
+                                .arg(quote(r), own ? QStringLiteral("used by router")
+                                                   : QStringLiteral("not connected with router"))};
+        }
+    }
+    // 4. The newest Neutron: a per-router quota, checked last.
+    if (routeLimitAsQuota && routes.size() > maxRoutes) {
+        return SimError{409, QStringLiteral("OverQuota"), QStringLiteral("Quota exceeded for resources: ['router_route'].")};
+    }
+    router.routes = routes;
+    ++router.revision;
+    router.updated = now();
+    return std::nullopt;
+}
+
+static QString normalizeProtocol(const std::optional<QString> &p)
+{
+    if (!p)
+        return QString();
+    const QString l = p->toLower();
+    if (l == QLatin1String("6"))
+        return QStringLiteral("tcp");
+    if (l == QLatin1String("17"))
+        return QStringLiteral("udp");
+    if (l == QLatin1String("1"))
+        return QStringLiteral("icmp");
+    if (l == QLatin1String("any"))
+        return QString();
+    return l;
+}
+
+static QString normalizePrefix(const std::optional<QString> &p)
+{
+    if (!p || *p == QLatin1String("0.0.0.0/0") || *p == QLatin1String("::/0"))
+        return QString();
+    if (!p->contains(QLatin1Char('/')))
+        return *p + (p->contains(QLatin1Char(':')) ? QStringLiteral("/128") : QStringLiteral("/32"));
+    return *p;
+}
+
+std::optional<SimError> World::createRule(const SimRule &rule, SimRule *created)
+{
+    const int g = groupIndex(rule.groupId);
+    if (g < 0) {
+        return SimError{404, QStringLiteral("SecurityGroupNotFound"),
+                        QStringLiteral("Security group %1 does not exist").arg(rule.groupId)};
+    }
+    if (rule.direction != QLatin1String("ingress") && rule.direction != QLatin1String("egress")) {
+        return SimError{400, QStringLiteral("HTTPBadRequest"),
+                        QStringLiteral("Invalid input for direction. Reason: %1 is not in valid_values.").arg(rule.direction)};
+    }
+    if ((rule.portRangeMin || rule.portRangeMax) && !rule.protocol) {
+        return SimError{400, QStringLiteral("SecurityGroupProtocolRequiredWithPorts"),
+                        QStringLiteral("Must also specify protocol if port range is given.")};
+    }
+    if (rule.portRangeMin && rule.portRangeMax && *rule.portRangeMin > *rule.portRangeMax
+        && normalizeProtocol(rule.protocol) != QLatin1String("icmp")) {
+        return SimError{400, QStringLiteral("SecurityGroupInvalidPortRange"),
+                        QStringLiteral("For TCP/UDP protocols, port_range_min must be <= port_range_max")};
+    }
+    if (rule.remoteIpPrefix && rule.remoteGroupId) {
+        return SimError{400, QStringLiteral("SecurityGroupMultipleRemoteEntites"),
+                        QStringLiteral("Only one of remote_ip_prefix, remote_group_id and remote_address_group_id may "
+                                       "be provided.")};
+    }
+    if (rule.remoteIpPrefix) {
+        const bool v6 = rule.remoteIpPrefix->contains(QLatin1Char(':'));
+        if (v6 != (rule.ethertype == QLatin1String("IPv6"))) {
+            return SimError{400, QStringLiteral("SecurityGroupRuleParameterConflict"),
+                            QStringLiteral("Conflicting value ethertype %1 for CIDR %2")
+                                .arg(rule.ethertype, *rule.remoteIpPrefix)};
+        }
+    }
+    SimSecurityGroup &group = securityGroups[g];
+    for (const SimRule &r : group.rules) {
+        if (r.direction == rule.direction && r.ethertype == rule.ethertype
+            && normalizeProtocol(r.protocol) == normalizeProtocol(rule.protocol) && r.portRangeMin == rule.portRangeMin
+            && r.portRangeMax == rule.portRangeMax && normalizePrefix(r.remoteIpPrefix) == normalizePrefix(rule.remoteIpPrefix)
+            && r.remoteGroupId == rule.remoteGroupId) {
+            return SimError{409, QStringLiteral("SecurityGroupRuleExists"),
+                            QStringLiteral("Security group rule already exists. Rule id is %1.").arg(r.id)};
+        }
+    }
+    SimRule r = rule;
+    r.id = newUuid();
+    r.created = now();
+    group.rules.append(r);
+    ++group.revision;
+    *created = r;
+    return std::nullopt;
+}
+
+QString World::freePodCidr(const SimKluster &kluster) const
+{
+    QSet<QString> used;
+    for (const SimNode &n : kluster.nodes)
+        used.insert(n.podCidr);
+    const QPair<QHostAddress, int> net = QHostAddress::parseSubnet(kluster.clusterCidr);
+    if (net.second < 0 || net.second > 24)
+        return QString();
+    const quint32 base = net.first.toIPv4Address();
+    const quint32 count = 1u << (24 - net.second);
+    for (quint32 i = 0; i < count; ++i) {
+        const QString candidate = QHostAddress(base + (i << 8)).toString() + QStringLiteral("/24");
+        if (!used.contains(candidate))
+            return candidate;
+    }
+    return QString();
+}
+
+std::optional<SimError> World::routeNode(SimKluster &kluster, SimNode &node)
+{
+    const int r = routerIndex(kluster.routerId);
+    if (r < 0 || node.podCidr.isEmpty() || node.internalIp.isEmpty())
+        return std::nullopt;
+    QList<SimRoute> routes = routers.at(r).routes;
+    const SimRoute route{node.podCidr, node.internalIp};
+    std::optional<SimError> error;
+    if (!routes.contains(route)) {
+        routes.append(route);
+        error = setRoutes(r, routes);
+    }
+    if (error) {
+        node.networkUnavailable = QStringLiteral("True");
+        node.networkReason = QStringLiteral("NoRouteCreated");
+        node.networkMessage = QStringLiteral("RouteController failed to create a route");
+    } else {
+        node.networkUnavailable = QStringLiteral("False");
+        node.networkReason = QStringLiteral("RouteCreated");
+        node.networkMessage = QStringLiteral("RouteController created a route");
+    }
+    node.resourceVersion = ++resourceVersionCounter;
+    return error;
+}
+
+static QString randomSuffix(quint64 seed)
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    const QByteArray h = QCryptographicHash::hash("suffix:" + QByteArray::number(seed), QCryptographicHash::Sha1);
+    QString s;
+    for (int i = 0; i < 5; ++i)
+        s.append(QLatin1Char(alphabet[quint8(h.at(i)) % 36]));
+    return s;
+}
+
+bool World::tick()
+{
+    bool changed = false;
+    const QDateTime t = now();
+    for (int i = 0; i < pending.size();) {
+        if (pending.at(i).due > t) {
+            ++i;
+            continue;
+        }
+        const Pending job = pending.takeAt(i);
+        changed = true;
+        const int k = klusterIndex(job.kluster);
+        if (k < 0)
+            continue;
+        SimKluster &kluster = klusters[k];
+        switch (job.kind) {
+        case Pending::Kind::RemoveNode: {
+            const int n = nodeIndex(kluster, job.name);
+            if (n >= 0)
+                kluster.nodes.removeAt(n);
+            break;
+        }
+        case Pending::Kind::BootReplacement: {
+            QString name;
+            do {
+                name = QStringLiteral("kks-%1-%2-%3").arg(kluster.name, job.pool, randomSuffix(++m_counter));
+            } while ([&] {
+                for (const SimServer &s : servers) {
+                    if (s.name == name)
+                        return true;
+                }
+                return false;
+            }());
+            const int net = networkIndex(kluster.networkId);
+            SimServer &s = addServer(kluster.projectId, name, net >= 0 ? networks.at(net).id : QString(), QString(),
+                                     {kluster.securityGroupName}, t);
+            s.kluster = kluster.name;
+            s.pool = job.pool;
+            pending.append(Pending{t.addSecs(registrationDelaySeconds), Pending::Kind::Register, kluster.name, job.pool, name});
+            break;
+        }
+        case Pending::Kind::Register: {
+            const SimServer *server = nullptr;
+            for (const SimServer &s : servers) {
+                if (s.name == job.name)
+                    server = &s;
+            }
+            if (!server || nodeIndex(kluster, job.name) >= 0)
+                break;
+            SimNode node;
+            node.name = job.name;
+            node.uid = newUuid();
+            node.created = t;
+            node.pool = job.pool;
+            node.providerId = QStringLiteral("openstack:///") + server->id;
+            node.internalIp = serverAddresses(*server).value(0);
+            node.podCidr = freePodCidr(kluster);
+            node.resourceVersion = ++resourceVersionCounter;
+            kluster.nodes.append(node);
+            if (routeController)
+                routeNode(kluster, kluster.nodes.last());
+            break;
+        }
+        }
+    }
+    return changed;
+}

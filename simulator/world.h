@@ -1,0 +1,285 @@
+#pragma once
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// The simulated cloud's state: one Keystone domain with projects, users and
+// application credentials; Nova servers; Neutron networks, subnets, ports,
+// routers and security groups; Kubernikus klusters with their Kubernetes
+// nodes. Plain data with the operations the APIs perform on it; the HTTP
+// layers translate requests and errors.
+
+struct SimRoute
+{
+    QString destination;
+    QString nexthop;
+    friend bool operator==(const SimRoute &a, const SimRoute &b)
+    {
+        return a.destination == b.destination && a.nexthop == b.nexthop;
+    }
+};
+
+struct SimProject
+{
+    QString id;
+    QString name;
+};
+
+struct SimUser
+{
+    QString id;
+    QString name;
+    QString password;
+    QString projectId;   // the project the user has the member role on
+    QStringList roles;
+};
+
+struct SimApplicationCredential
+{
+    QString id;
+    QString name;
+    QString secret;
+    QString userId;
+    QString projectId;
+};
+
+struct SimToken
+{
+    QString id;
+    QString userId;
+    QString projectId;
+    QString applicationCredentialId;
+    QDateTime issuedAt;
+    QDateTime expiresAt;
+};
+
+struct SimNetwork
+{
+    QString id;
+    QString name;
+    QString projectId;
+    QString subnetId;
+    QString cidr;
+    QString gateway;
+};
+
+struct SimPort
+{
+    QString id;
+    QString networkId;
+    QString subnetId;
+    QString deviceId;
+    QString deviceOwner;
+    QString macAddress;
+    QString ipAddress;
+    QStringList securityGroupIds;
+    QStringList allowedAddressPairs;  // CIDRs
+    qint64 revision = 1;
+    QDateTime created;
+};
+
+struct SimServer
+{
+    QString id;
+    QString name;
+    QString projectId;
+    QString status = QStringLiteral("ACTIVE");
+    QString vmState = QStringLiteral("active");
+    QString taskState;
+    QDateTime created;
+    QDateTime updated;
+    QString networkName;
+    QString portId;
+    QString faultMessage;
+    QString flavorId = QStringLiteral("m1.small");
+    QString kluster;    // set for a kluster's instance
+    QString pool;
+    QString floatingIp;
+    QStringList metadataKeys;
+};
+
+struct SimRule
+{
+    QString id;
+    QString groupId;
+    QString direction = QStringLiteral("ingress");
+    QString ethertype = QStringLiteral("IPv4");
+    std::optional<QString> protocol;
+    std::optional<int> portRangeMin;
+    std::optional<int> portRangeMax;
+    std::optional<QString> remoteIpPrefix;
+    std::optional<QString> remoteGroupId;
+    QString description;
+    QDateTime created;
+};
+
+struct SimSecurityGroup
+{
+    QString id;
+    QString name;
+    QString projectId;
+    QString description;
+    QList<SimRule> rules;
+    qint64 revision = 1;
+};
+
+struct SimRouter
+{
+    QString id;
+    QString name;
+    QString projectId;
+    QList<SimRoute> routes;
+    qint64 revision = 1;
+    QStringList interfaceSubnetIds;
+    QDateTime created;
+    QDateTime updated;
+};
+
+struct SimNode
+{
+    QString name;
+    QString uid;
+    QDateTime created;
+    QString podCidr;
+    bool podCidrs = true;  // also write spec.podCIDRs
+    QString providerId;
+    QString internalIp;
+    bool unschedulable = false;
+    QString ready = QStringLiteral("True");  // "True", "False", "Unknown" or empty for none
+    QString readyReason = QStringLiteral("KubeletReady");
+    QString readyMessage = QStringLiteral("kubelet is posting ready status");
+    QString networkUnavailable = QStringLiteral("False");
+    QString networkReason = QStringLiteral("RouteCreated");
+    QString networkMessage = QStringLiteral("RouteController created a route");
+    QString pool;
+    qint64 resourceVersion = 1;
+};
+
+struct SimNodePool
+{
+    QString name;
+    int size = 0;
+};
+
+struct SimKluster
+{
+    QString name;
+    QString projectId;
+    QString clusterCidr;
+    QString serviceCidr = QStringLiteral("198.18.128.0/17");
+    QString routerId;
+    QString networkId;
+    QString securityGroupName;
+    QString phase = QStringLiteral("Running");
+    QList<SimNodePool> pools;
+    QList<SimNode> nodes;
+    qint64 resourceVersion = 1000;
+    QString bearerToken;  // accepted by its API server, handed out in kubeconfigs
+};
+
+// An API error, as the HTTP layers render it in each service's own shape.
+struct SimError
+{
+    int status = 400;
+    QString type;     // NeutronError type, Nova fault name, Status reason
+    QString message;
+};
+
+class World
+{
+public:
+    World();
+
+    QDateTime now() const;
+    // Moves the world's clock forward (tests, and ages in scenarios).
+    void advance(qint64 seconds) { m_offsetSeconds += seconds; }
+
+    // Settings of the cloud.
+    QString region = QStringLiteral("RegionOne");
+    int tokenLifetimeSeconds = 3600;
+    int maxRoutes = 30;
+    bool routeLimitAsQuota = false;      // 409 OverQuota (newest Neutron) instead of 400 RoutesExhausted
+    bool extraRouteAtomic = true;
+    bool replaceDeletedInstances = true; // Kubernikus' launch control
+    int replacementBootSeconds = 2;
+    int registrationDelaySeconds = 10;
+    bool routeController = true;         // routes for newly registered nodes
+
+    QList<SimProject> projects;
+    QList<SimUser> users;
+    QList<SimApplicationCredential> applicationCredentials;
+    QHash<QString, SimToken> tokens;
+    QList<SimNetwork> networks;
+    QList<SimPort> ports;
+    QList<SimServer> servers;
+    QList<SimRouter> routers;
+    QList<SimSecurityGroup> securityGroups;
+    QList<SimKluster> klusters;
+
+    // Lookups; -1 when absent.
+    int projectIndex(const QString &idOrName) const;
+    int userIndex(const QString &idOrName) const;
+    int serverIndex(const QString &id) const;
+    int routerIndex(const QString &id) const;
+    int networkIndex(const QString &idOrName) const;
+    int portIndex(const QString &id) const;
+    int groupIndex(const QString &id) const;
+    int klusterIndex(const QString &name) const;
+    int nodeIndex(const SimKluster &kluster, const QString &name) const;
+
+    // Ids in the formats the services use.
+    QString newUuid();
+    QString newHexId();
+    QString newMac();
+
+    // Keystone.
+    std::optional<SimError> issueToken(const QString &userId, const QString &projectId, const QString &appCredId,
+                                       SimToken *token);
+    const SimToken *validToken(const QString &id) const;
+    void expireAllTokens();
+
+    // Nova and Neutron.
+    SimServer &addServer(const QString &projectId, const QString &name, const QString &networkIdOrName,
+                         const QString &ip, const QStringList &groupNames, const QDateTime &created);
+    QStringList serverGroupNames(const SimServer &server) const;
+    QStringList serverAddresses(const SimServer &server) const;
+    std::optional<SimError> addSecurityGroup(int server, const QString &nameOrId);
+    std::optional<SimError> removeSecurityGroup(int server, const QString &nameOrId);
+    std::optional<SimError> deleteServer(int server);
+    QString freeAddress(const SimNetwork &network) const;
+
+    // Routes: the whole new list, validated as Neutron validates it.
+    std::optional<SimError> setRoutes(int router, const QList<SimRoute> &routes);
+    std::optional<SimError> createRule(const SimRule &rule, SimRule *created);
+
+    // Kubernetes.
+    QString freePodCidr(const SimKluster &kluster) const;
+    // The route controller: adds {podCIDR -> InternalIP} for a node, or marks it NetworkUnavailable.
+    std::optional<SimError> routeNode(SimKluster &kluster, SimNode &node);
+
+    // Launch control: the replacement of a deleted instance, and its registration.
+    struct Pending
+    {
+        QDateTime due;
+        enum class Kind { BootReplacement, Register, RemoveNode } kind;
+        QString kluster;
+        QString pool;
+        QString name;
+    };
+    QList<Pending> pending;
+    // Carries out whatever is due; returns true when the world changed.
+    bool tick();
+
+    int resourceVersionCounter = 1000;
+
+private:
+    qint64 m_offsetSeconds = 0;
+    quint64 m_counter = 0;
+};
+
+bool cidrContainsAddress(const QString &cidr, const QString &address);
