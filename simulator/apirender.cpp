@@ -164,7 +164,7 @@ QJsonObject network(const SimNetwork &n)
 QJsonObject subnet(const SimNetwork &n)
 {
     return QJsonObject{{QStringLiteral("id"), n.subnetId},
-                       {QStringLiteral("name"), n.name + QStringLiteral("-subnet")},
+                       {QStringLiteral("name"), QString(n.name + QStringLiteral("-subnet"))},
                        {QStringLiteral("network_id"), n.id},
                        {QStringLiteral("tenant_id"), n.projectId},
                        {QStringLiteral("project_id"), n.projectId},
@@ -311,7 +311,7 @@ QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now)
     for (const char *type : {"MemoryPressure", "DiskPressure", "PIDPressure"}) {
         conditions.append(QJsonObject{{QStringLiteral("type"), QString::fromLatin1(type)},
                                       {QStringLiteral("status"), QStringLiteral("False")},
-                                      {QStringLiteral("reason"), QStringLiteral("KubeletHasSufficient") + QString::fromLatin1(type).remove(QStringLiteral("Pressure"))},
+                                      {QStringLiteral("reason"), QString(QStringLiteral("KubeletHasSufficient") + QString::fromLatin1(type).remove(QStringLiteral("Pressure")))},
                                       {QStringLiteral("message"), QStringLiteral("kubelet has no pressure")},
                                       {QStringLiteral("lastHeartbeatTime"), beat},
                                       {QStringLiteral("lastTransitionTime"), timestamp(n.created)}});

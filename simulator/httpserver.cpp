@@ -219,6 +219,7 @@ void HttpServer::readFrom(QTcpSocket *socket)
         if (auto *ssl = qobject_cast<QSslSocket *>(socket)) {
             request.tls = true;
             request.peerCertificate = ssl->peerCertificate();
+            request.peerVerified = !request.peerCertificate.isNull() && ssl->sslHandshakeErrors().isEmpty();
         }
         ++m_requests;
         HttpResponse response = m_handler(request);

@@ -26,6 +26,7 @@ struct HttpRequest
     QHash<QByteArray, QByteArray> headers;  // names in lower case
     QByteArray body;
     QSslCertificate peerCertificate;        // the client certificate, over TLS
+    bool peerVerified = false;              // it is signed by a CA the server trusts
     bool tls = false;
 
     QByteArray header(const QByteArray &name) const { return headers.value(name.toLower()); }

@@ -22,7 +22,7 @@ QDateTime World::now() const
 
 QString World::newUuid()
 {
-    const QByteArray h = QCryptographicHash::hash("flightdeck-sim:" + QByteArray::number(++m_counter),
+    const QByteArray h = QCryptographicHash::hash(QByteArray("flightdeck-sim:" + QByteArray::number(++m_counter)),
                                                   QCryptographicHash::Sha1)
                              .toHex();
     return QString::fromLatin1(h.left(8) + '-' + h.mid(8, 4) + "-4" + h.mid(13, 3) + "-a" + h.mid(17, 3) + '-'
@@ -36,7 +36,7 @@ QString World::newHexId()
 
 QString World::newMac()
 {
-    const QByteArray h = QCryptographicHash::hash("mac:" + QByteArray::number(++m_counter), QCryptographicHash::Sha1).toHex();
+    const QByteArray h = QCryptographicHash::hash(QByteArray("mac:" + QByteArray::number(++m_counter)), QCryptographicHash::Sha1).toHex();
     return QStringLiteral("fa:16:3e:%1:%2:%3")
         .arg(QString::fromLatin1(h.mid(0, 2)), QString::fromLatin1(h.mid(2, 2)), QString::fromLatin1(h.mid(4, 2)));
 }
@@ -508,7 +508,7 @@ std::optional<SimError> World::routeNode(SimKluster &kluster, SimNode &node)
 static QString randomSuffix(quint64 seed)
 {
     static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    const QByteArray h = QCryptographicHash::hash("suffix:" + QByteArray::number(seed), QCryptographicHash::Sha1);
+    const QByteArray h = QCryptographicHash::hash(QByteArray("suffix:" + QByteArray::number(seed)), QCryptographicHash::Sha1);
     QString s;
     for (int i = 0; i < 5; ++i)
         s.append(QLatin1Char(alphabet[quint8(h.at(i)) % 36]));

@@ -1,0 +1,139 @@
+// flightdeck-sim: the built-in simulated cloud, on its own.
+
+#include "scenario.h"
+#include "simulator.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <csignal>
+
+static int fail(const QString &message)
+{
+    QTextStream(stderr) << "flightdeck-sim: " << message << Qt::endl;
+    return 2;
+}
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("flightdeck-sim"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(FLIGHTDECK_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The built-in simulated cloud of Flightdeck: Keystone v3, Nova v2.1, Neutron v2.0, a minimal Glance,\n"
+        "the Kubernikus API and one Kubernetes API server (TLS, its own CA) per kluster, on 127.0.0.1, over\n"
+        "one stateful world; real `openstack` and `kubectl` clients work against it. An admin API injects\n"
+        "faults while it runs (see docs/simulator.md). Stop it with Ctrl-C."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption scenario(QStringLiteral("scenario"),
+                                      QStringLiteral("Load the world from the scenario <file> (JSON, see docs/simulator.md) "
+                                                     "instead of the built-in demo world."),
+                                      QStringLiteral("file"));
+    const QCommandLineOption nodes(QStringLiteral("nodes"),
+                                   QStringLiteral("Generate a kluster \"scale\" of <n> instances and nodes with their routes "
+                                                  "and a sprinkling of every failure (instead of the demo world, or added "
+                                                  "to --scenario)."),
+                                   QStringLiteral("n"));
+    const QCommandLineOption dump(QStringLiteral("dump-snapshot"),
+                                  QStringLiteral("Write each kluster as a snapshot folder <dir>/<kluster>/ and exit."),
+                                  QStringLiteral("dir"));
+    const QCommandLineOption kluster(QStringLiteral("kluster"),
+                                     QStringLiteral("With --dump-snapshot: only this kluster."), QStringLiteral("name"));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("Print the endpoints as one JSON object on standard output once listening."));
+    const QCommandLineOption kubeconfigs(QStringLiteral("kubeconfig-dir"),
+                                         QStringLiteral("Write a kubeconfig per kluster into <dir> (<kluster>.yaml)."),
+                                         QStringLiteral("dir"));
+    const QCommandLineOption keystonePort(QStringLiteral("keystone-port"), QStringLiteral("Keystone port (default: any free one)."), QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption computePort(QStringLiteral("compute-port"), QStringLiteral("Nova port."), QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption networkPort(QStringLiteral("network-port"), QStringLiteral("Neutron port."), QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption imagePort(QStringLiteral("image-port"), QStringLiteral("Glance port."), QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption kubernikusPort(QStringLiteral("kubernikus-port"), QStringLiteral("Kubernikus port."), QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption adminPort(QStringLiteral("admin-port"), QStringLiteral("Admin API port."), QStringLiteral("port"), QStringLiteral("0"));
+    parser.addOptions({scenario, nodes, dump, kluster, json, kubeconfigs, keystonePort, computePort, networkPort, imagePort,
+                       kubernikusPort, adminPort});
+    parser.process(app);
+
+    Simulator sim;
+    QString error;
+    if (parser.isSet(scenario)) {
+        if (!Scenario::loadFile(parser.value(scenario), sim.world(), sim.faults(), &error))
+            return fail(error);
+    } else if (!parser.isSet(nodes)) {
+        if (!Scenario::load(Scenario::defaultScenario(), sim.world(), sim.faults(), &error))
+            return fail(QStringLiteral("built-in scenario: ") + error);
+    }
+    if (parser.isSet(nodes)) {
+        bool ok = false;
+        const int n = parser.value(nodes).toInt(&ok);
+        if (!ok || n <= 0 || n > 60000)
+            return fail(QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000").arg(parser.value(nodes)));
+        Scenario::generate(sim.world(), n);
+    }
+
+    if (parser.isSet(dump)) {
+        if (!sim.dumpSnapshots(parser.value(dump), parser.value(kluster), &error))
+            return fail(error);
+        return 0;
+    }
+
+    auto port = [&parser](const QCommandLineOption &o) { return quint16(parser.value(o).toUInt()); };
+    Simulator::Ports ports;
+    ports.keystone = port(keystonePort);
+    ports.compute = port(computePort);
+    ports.network = port(networkPort);
+    ports.image = port(imagePort);
+    ports.kubernikus = port(kubernikusPort);
+    ports.admin = port(adminPort);
+    if (!sim.start(ports, &error))
+        return fail(error);
+
+    if (parser.isSet(kubeconfigs)) {
+        const QDir dir(parser.value(kubeconfigs));
+        QDir().mkpath(dir.path());
+        for (const SimKluster &k : sim.world().klusters) {
+            QFile f(dir.filePath(k.name + QStringLiteral(".yaml")));
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                return fail(QStringLiteral("%1: %2").arg(f.fileName(), f.errorString()));
+            f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+            f.write(sim.kubeconfig(k.name));
+        }
+    }
+
+    QTextStream out(stdout);
+    if (parser.isSet(json)) {
+        out << QJsonDocument(sim.describe()).toJson(QJsonDocument::Compact) << Qt::endl;
+    } else {
+        const SimUser user = sim.world().users.value(0);
+        const int p = sim.world().projectIndex(user.projectId);
+        out << "Flightdeck simulated cloud is running.\n\n"
+            << "  Keystone     " << sim.authUrl() << "\n"
+            << "  Nova         " << sim.endpoint(QStringLiteral("compute")) << "\n"
+            << "  Neutron      " << sim.endpoint(QStringLiteral("network")) << "\n"
+            << "  Glance       " << sim.endpoint(QStringLiteral("image")) << "\n"
+            << "  Kubernikus   " << sim.endpoint(QStringLiteral("kubernikus")) << "\n"
+            << "  admin API    " << sim.adminUrl() << "\n";
+        for (const SimKluster &k : sim.world().klusters)
+            out << "  kluster " << k.name.leftJustified(12) << " " << sim.kubernetesUrl(k.name) << "\n";
+        out << "\nPoint the openstack client at it:\n\n"
+            << "  export OS_AUTH_URL=" << sim.authUrl() << " OS_IDENTITY_API_VERSION=3 OS_REGION_NAME=" << sim.world().region << "\n"
+            << "  export OS_USERNAME=" << user.name << " OS_PASSWORD=" << user.password
+            << " OS_PROJECT_NAME=" << (p >= 0 ? sim.world().projects.at(p).name : QString())
+            << " OS_USER_DOMAIN_NAME=Default OS_PROJECT_DOMAIN_NAME=Default\n"
+            << "  openstack server list\n\n"
+            << "and kubectl at a kluster (kubeconfigs: --kubeconfig-dir DIR, or the admin API):\n\n"
+            << "  curl -s " << sim.adminUrl() << "/klusters/" << sim.world().klusters.value(0).name << "/kubeconfig > kubeconfig.yaml\n"
+            << "  kubectl --kubeconfig kubeconfig.yaml get nodes -o wide\n";
+        out.flush();
+    }
+    std::signal(SIGINT, [](int) { QCoreApplication::quit(); });
+    std::signal(SIGTERM, [](int) { QCoreApplication::quit(); });
+    return app.exec();
+}

@@ -1,0 +1,111 @@
+// The admin API of the simulated cloud (loopback, no authentication): fault
+// injection while running, the clock, and the cloud's own controllers.
+
+#include "apirender.h"
+#include "simulator.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+HttpResponse Simulator::admin(const HttpRequest &request)
+{
+    auto json = [](int status, const QJsonObject &o) {
+        return HttpResponse::json(status, QJsonDocument(o).toJson(QJsonDocument::Compact));
+    };
+    auto error = [&json](int status, const QString &message) {
+        return json(status, QJsonObject{{QStringLiteral("error"), message}});
+    };
+    const QString method = QString::fromLatin1(request.method);
+    const QStringList parts = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+
+    if (parts.value(0) == QLatin1String("world") && method == QLatin1String("GET")) {
+        QJsonArray klusters;
+        for (const SimKluster &k : m_world.klusters) {
+            const int r = m_world.routerIndex(k.routerId);
+            klusters.append(QJsonObject{{QStringLiteral("name"), k.name},
+                                        {QStringLiteral("nodes"), int(k.nodes.size())},
+                                        {QStringLiteral("kubernetes"), kubernetesUrl(k.name)},
+                                        {QStringLiteral("routes"), r >= 0 ? int(m_world.routers.at(r).routes.size()) : 0}});
+        }
+        QJsonObject o = describe();
+        o.insert(QStringLiteral("klusters"), klusters);
+        o.insert(QStringLiteral("servers"), int(m_world.servers.size()));
+        o.insert(QStringLiteral("now"), ApiRender::timestamp(m_world.now()));
+        return json(200, o);
+    }
+    if (parts.value(0) == QLatin1String("faults")) {
+        if (method == QLatin1String("GET")) {
+            QJsonArray list;
+            for (const FaultRule &f : m_faults.rules())
+                list.append(f.toJson());
+            return json(200, QJsonObject{{QStringLiteral("faults"), list}});
+        }
+        if (method == QLatin1String("POST")) {
+            QString problem;
+            const std::optional<FaultRule> rule = FaultRule::fromJson(body, &problem);
+            if (!rule)
+                return error(400, problem);
+            m_faults.add(*rule);
+            return json(201, m_faults.rules().last().toJson());
+        }
+        if (method == QLatin1String("DELETE")) {
+            if (parts.size() == 1) {
+                m_faults.clear();
+                return HttpResponse::empty(204);
+            }
+            return m_faults.remove(parts.at(1)) ? HttpResponse::empty(204) : error(404, QStringLiteral("no such fault"));
+        }
+    }
+    if (request.path == QLatin1String("/tokens/expire") && method == QLatin1String("POST")) {
+        m_world.expireAllTokens();
+        return HttpResponse::empty(204);
+    }
+    if (request.path == QLatin1String("/clock/advance") && method == QLatin1String("POST")) {
+        m_world.advance(body.value(QStringLiteral("seconds")).toInt());
+        m_world.tick();
+        return json(200, QJsonObject{{QStringLiteral("now"), ApiRender::timestamp(m_world.now())}});
+    }
+    if (request.path == QLatin1String("/settings") && method == QLatin1String("POST")) {
+        if (body.contains(QStringLiteral("maxRoutes")))
+            m_world.maxRoutes = body.value(QStringLiteral("maxRoutes")).toInt();
+        if (body.contains(QStringLiteral("routeLimitError")))
+            m_world.routeLimitAsQuota = body.value(QStringLiteral("routeLimitError")).toString() == QLatin1String("OverQuota");
+        if (body.contains(QStringLiteral("extraRouteAtomic")))
+            m_world.extraRouteAtomic = body.value(QStringLiteral("extraRouteAtomic")).toBool();
+        if (body.contains(QStringLiteral("registrationDelaySeconds")))
+            m_world.registrationDelaySeconds = body.value(QStringLiteral("registrationDelaySeconds")).toInt();
+        if (body.contains(QStringLiteral("replacementBootSeconds")))
+            m_world.replacementBootSeconds = body.value(QStringLiteral("replacementBootSeconds")).toInt();
+        if (body.contains(QStringLiteral("replaceDeletedInstances")))
+            m_world.replaceDeletedInstances = body.value(QStringLiteral("replaceDeletedInstances")).toBool();
+        if (body.contains(QStringLiteral("routeController")))
+            m_world.routeController = body.value(QStringLiteral("routeController")).toBool();
+        if (body.contains(QStringLiteral("tokenLifetimeSeconds")))
+            m_world.tokenLifetimeSeconds = body.value(QStringLiteral("tokenLifetimeSeconds")).toInt();
+        return HttpResponse::empty(204);
+    }
+    // /klusters/<name>/kubeconfig and /klusters/<name>/nodes/<node>/route
+    if (parts.value(0) == QLatin1String("klusters") && parts.size() >= 3) {
+        const int k = m_world.klusterIndex(parts.at(1));
+        if (k < 0)
+            return error(404, QStringLiteral("no such kluster"));
+        if (parts.at(2) == QLatin1String("kubeconfig") && method == QLatin1String("GET")) {
+            HttpResponse r;
+            r.body = kubeconfig(parts.at(1));
+            r.header("Content-Type", "application/yaml");
+            return r;
+        }
+        if (parts.size() == 5 && parts.at(2) == QLatin1String("nodes") && parts.at(4) == QLatin1String("route")
+            && method == QLatin1String("POST")) {
+            SimKluster &kluster = m_world.klusters[k];
+            const int n = m_world.nodeIndex(kluster, parts.at(3));
+            if (n < 0)
+                return error(404, QStringLiteral("no such node"));
+            if (const auto e = m_world.routeNode(kluster, kluster.nodes[n]))
+                return error(e->status, e->type + QStringLiteral(": ") + e->message);
+            return HttpResponse::empty(204);
+        }
+    }
+    return error(404, QStringLiteral("unknown admin path %1").arg(request.path));
+}

@@ -1,0 +1,492 @@
+#include "scenario.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QHostAddress>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace {
+
+QString stableHex(const QString &seed)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(seed.toUtf8(), QCryptographicHash::Sha1).toHex().left(32));
+}
+
+QString stableUuid(const QString &seed)
+{
+    const QString h = stableHex(seed);
+    return h.left(8) + QLatin1Char('-') + h.mid(8, 4) + QStringLiteral("-4") + h.mid(13, 3) + QStringLiteral("-a")
+        + h.mid(17, 3) + QLatin1Char('-') + h.mid(20, 12);
+}
+
+struct Loader
+{
+    World &w;
+    FaultInjector &faults;
+    QString error;
+    QDateTime start;
+
+    bool fail(const QString &where, const QString &what)
+    {
+        error = where + QStringLiteral(": ") + what;
+        return false;
+    }
+
+    QString groupId(const QString &projectId, const QString &name) const
+    {
+        for (const SimSecurityGroup &g : w.securityGroups) {
+            if (g.projectId == projectId && g.name == name)
+                return g.id;
+        }
+        return QString();
+    }
+
+    void addDefaultGroup(const QString &projectId)
+    {
+        SimSecurityGroup g;
+        g.id = stableUuid(QStringLiteral("sg:default:") + projectId);
+        g.name = QStringLiteral("default");
+        g.projectId = projectId;
+        g.description = QStringLiteral("Default security group");
+        for (const char *ether : {"IPv4", "IPv6"}) {
+            for (const char *dir : {"ingress", "egress"}) {
+                SimRule r;
+                r.id = stableUuid(QStringLiteral("rule:default:%1:%2:%3").arg(projectId, QLatin1String(ether), QLatin1String(dir)));
+                r.groupId = g.id;
+                r.direction = QString::fromLatin1(dir);
+                r.ethertype = QString::fromLatin1(ether);
+                if (r.direction == QLatin1String("ingress"))
+                    r.remoteGroupId = g.id;
+                r.created = start;
+                g.rules.append(r);
+            }
+        }
+        w.securityGroups.append(g);
+    }
+
+    SimRule ruleFrom(const QJsonObject &o, const QString &groupId, int n)
+    {
+        SimRule r;
+        r.id = stableUuid(QStringLiteral("rule:%1:%2").arg(groupId).arg(n));
+        r.groupId = groupId;
+        r.direction = o.value(QStringLiteral("direction")).toString(QStringLiteral("ingress"));
+        r.ethertype = o.value(QStringLiteral("ethertype")).toString(QStringLiteral("IPv4"));
+        const QJsonValue protocol = o.value(QStringLiteral("protocol"));
+        if (protocol.isString())
+            r.protocol = protocol.toString();
+        if (o.value(QStringLiteral("portRangeMin")).isDouble())
+            r.portRangeMin = o.value(QStringLiteral("portRangeMin")).toInt();
+        if (o.value(QStringLiteral("portRangeMax")).isDouble())
+            r.portRangeMax = o.value(QStringLiteral("portRangeMax")).toInt();
+        if (o.value(QStringLiteral("remoteIpPrefix")).isString())
+            r.remoteIpPrefix = o.value(QStringLiteral("remoteIpPrefix")).toString();
+        r.description = o.value(QStringLiteral("description")).toString();
+        r.created = start;
+        return r;
+    }
+
+    void setStatus(SimServer &s, const QString &status, const QString &fault)
+    {
+        s.status = status;
+        s.vmState = status == QLatin1String("ERROR")     ? QStringLiteral("error")
+            : status == QLatin1String("BUILD")          ? QStringLiteral("building")
+            : status == QLatin1String("SHUTOFF")        ? QStringLiteral("stopped")
+                                                          : QStringLiteral("active");
+        s.faultMessage = fault;
+    }
+
+    QDateTime ago(const QJsonObject &o, double fallbackMinutes) const
+    {
+        const double minutes = o.value(QStringLiteral("ageMinutes")).toDouble(fallbackMinutes);
+        return start.addSecs(qint64(-minutes * 60));
+    }
+
+    bool project(const QJsonObject &p, int index)
+    {
+        const QString where = QStringLiteral("projects[%1]").arg(index);
+        const QString name = p.value(QStringLiteral("name")).toString();
+        if (name.isEmpty())
+            return fail(where, QStringLiteral("a project needs a name"));
+        const QString projectId = p.value(QStringLiteral("id")).toString(stableHex(QStringLiteral("project:") + name));
+        w.projects.append(SimProject{projectId, name});
+        for (const QJsonValue &uv : p.value(QStringLiteral("users")).toArray()) {
+            const QJsonObject u = uv.toObject();
+            SimUser user;
+            user.name = u.value(QStringLiteral("name")).toString();
+            user.id = u.value(QStringLiteral("id")).toString(stableHex(QStringLiteral("user:") + user.name));
+            user.password = u.value(QStringLiteral("password")).toString();
+            user.projectId = projectId;
+            user.roles = {QStringLiteral("member"), QStringLiteral("reader")};
+            w.users.append(user);
+        }
+        for (const QJsonValue &cv : p.value(QStringLiteral("applicationCredentials")).toArray()) {
+            const QJsonObject c = cv.toObject();
+            const int u = w.userIndex(c.value(QStringLiteral("user")).toString());
+            if (u < 0)
+                return fail(where, QStringLiteral("application credential of unknown user %1").arg(c.value(QStringLiteral("user")).toString()));
+            w.applicationCredentials.append(SimApplicationCredential{c.value(QStringLiteral("id")).toString(w.newHexId()),
+                                                                     c.value(QStringLiteral("name")).toString(),
+                                                                     c.value(QStringLiteral("secret")).toString(),
+                                                                     w.users.at(u).id, projectId});
+        }
+        for (const QJsonValue &nv : p.value(QStringLiteral("networks")).toArray()) {
+            const QJsonObject n = nv.toObject();
+            SimNetwork net;
+            net.name = n.value(QStringLiteral("name")).toString();
+            net.id = stableUuid(QStringLiteral("net:") + projectId + net.name);
+            net.subnetId = stableUuid(QStringLiteral("subnet:") + projectId + net.name);
+            net.projectId = projectId;
+            net.cidr = n.value(QStringLiteral("cidr")).toString();
+            const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(net.cidr);
+            if (subnet.second < 0)
+                return fail(where, QStringLiteral("network %1: not a CIDR: %2").arg(net.name, net.cidr));
+            net.gateway = n.value(QStringLiteral("gateway")).toString(QHostAddress(subnet.first.toIPv4Address() + 1).toString());
+            w.networks.append(net);
+        }
+        addDefaultGroup(projectId);
+        for (const QJsonValue &gv : p.value(QStringLiteral("securityGroups")).toArray()) {
+            const QJsonObject g = gv.toObject();
+            SimSecurityGroup group;
+            group.name = g.value(QStringLiteral("name")).toString();
+            group.id = g.value(QStringLiteral("id")).toString(stableUuid(QStringLiteral("sg:%1:%2:%3").arg(projectId, group.name).arg(w.securityGroups.size())));
+            group.projectId = projectId;
+            group.description = g.value(QStringLiteral("description")).toString();
+            int n = 0;
+            for (const char *ether : {"IPv4", "IPv6"}) {
+                SimRule egress;
+                egress.id = stableUuid(QStringLiteral("rule:%1:egress:%2").arg(group.id, QLatin1String(ether)));
+                egress.groupId = group.id;
+                egress.direction = QStringLiteral("egress");
+                egress.ethertype = QString::fromLatin1(ether);
+                egress.created = start;
+                group.rules.append(egress);
+            }
+            for (const QJsonValue &rv : g.value(QStringLiteral("rules")).toArray())
+                group.rules.append(ruleFrom(rv.toObject(), group.id, ++n));
+            w.securityGroups.append(group);
+        }
+        for (const QJsonValue &rv : p.value(QStringLiteral("routers")).toArray()) {
+            const QJsonObject r = rv.toObject();
+            SimRouter router;
+            router.name = r.value(QStringLiteral("name")).toString();
+            router.id = r.value(QStringLiteral("id")).toString(stableUuid(QStringLiteral("router:") + projectId + router.name));
+            router.projectId = projectId;
+            router.created = start.addDays(-400);
+            router.updated = start.addSecs(-3600);
+            router.revision = r.value(QStringLiteral("revision")).toInt(3);
+            for (const QJsonValue &nv : r.value(QStringLiteral("networks")).toArray()) {
+                const int n = w.networkIndex(nv.toString());
+                if (n < 0 || w.networks.at(n).projectId != projectId)
+                    return fail(where, QStringLiteral("router %1: unknown network %2").arg(router.name, nv.toString()));
+                router.interfaceSubnetIds.append(w.networks.at(n).subnetId);
+            }
+            for (const QJsonValue &route : r.value(QStringLiteral("routes")).toArray()) {
+                router.routes.append(SimRoute{route.toObject().value(QStringLiteral("destination")).toString(),
+                                              route.toObject().value(QStringLiteral("nexthop")).toString()});
+            }
+            w.routers.append(router);
+        }
+        for (const QJsonValue &sv : p.value(QStringLiteral("servers")).toArray()) {
+            const QJsonObject s = sv.toObject();
+            SimServer &server = w.addServer(projectId, s.value(QStringLiteral("name")).toString(),
+                                            s.value(QStringLiteral("network")).toString(), s.value(QStringLiteral("ip")).toString(),
+                                            groupNames(s), ago(s, 60 * 24 * 30));
+            setStatus(server, s.value(QStringLiteral("status")).toString(QStringLiteral("ACTIVE")), s.value(QStringLiteral("fault")).toString());
+            server.floatingIp = s.value(QStringLiteral("floatingIp")).toString();
+        }
+        int k = 0;
+        for (const QJsonValue &kv : p.value(QStringLiteral("klusters")).toArray()) {
+            if (!kluster(kv.toObject(), projectId, where + QStringLiteral(".klusters[%1]").arg(k++)))
+                return false;
+        }
+        return true;
+    }
+
+    static QStringList groupNames(const QJsonObject &o)
+    {
+        if (!o.contains(QStringLiteral("securityGroups")))
+            return {QStringLiteral("default")};
+        QStringList names;
+        for (const QJsonValue &g : o.value(QStringLiteral("securityGroups")).toArray())
+            names << g.toString();
+        return names;
+    }
+
+    bool kluster(const QJsonObject &o, const QString &projectId, const QString &where)
+    {
+        SimKluster k;
+        k.name = o.value(QStringLiteral("name")).toString();
+        k.projectId = projectId;
+        k.clusterCidr = o.value(QStringLiteral("clusterCIDR")).toString(QStringLiteral("100.100.0.0/16"));
+        k.securityGroupName = o.value(QStringLiteral("securityGroupName")).toString(QStringLiteral("default"));
+        k.phase = o.value(QStringLiteral("phase")).toString(QStringLiteral("Running"));
+        k.bearerToken = stableHex(QStringLiteral("token:") + k.name) + stableHex(QStringLiteral("token2:") + k.name);
+        const QString routerName = o.value(QStringLiteral("router")).toString();
+        for (const SimRouter &r : w.routers) {
+            if (r.projectId == projectId && (r.name == routerName || r.id == routerName))
+                k.routerId = r.id;
+        }
+        if (k.routerId.isEmpty())
+            return fail(where, QStringLiteral("kluster %1: unknown router %2").arg(k.name, routerName));
+        const int net = w.networkIndex(o.value(QStringLiteral("network")).toString());
+        if (net < 0)
+            return fail(where, QStringLiteral("kluster %1: unknown network %2").arg(k.name, o.value(QStringLiteral("network")).toString()));
+        k.networkId = w.networks.at(net).id;
+        for (const QJsonValue &pv : o.value(QStringLiteral("pools")).toArray())
+            k.pools.append(SimNodePool{pv.toObject().value(QStringLiteral("name")).toString(), pv.toObject().value(QStringLiteral("size")).toInt()});
+        const int routerIndex = w.routerIndex(k.routerId);
+        int i = 0;
+        for (const QJsonValue &iv : o.value(QStringLiteral("instances")).toArray()) {
+            const QJsonObject inst = iv.toObject();
+            const QString name = inst.value(QStringLiteral("name")).toString();
+            if (name.isEmpty())
+                return fail(where + QStringLiteral(".instances[%1]").arg(i), QStringLiteral("an instance needs a name"));
+            QStringList groups = {k.securityGroupName};
+            if (inst.contains(QStringLiteral("securityGroups")))
+                groups = groupNames(inst);
+            SimServer &server = w.addServer(projectId, name, k.networkId, inst.value(QStringLiteral("ip")).toString(), groups, ago(inst, 60 * 24));
+            setStatus(server, inst.value(QStringLiteral("status")).toString(QStringLiteral("ACTIVE")), inst.value(QStringLiteral("fault")).toString());
+            server.kluster = k.name;
+            server.pool = inst.value(QStringLiteral("pool")).toString(k.pools.isEmpty() ? QString() : k.pools.first().name);
+            const QString ip = w.serverAddresses(server).value(0);
+            if (inst.contains(QStringLiteral("node"))) {
+                const QJsonObject n = inst.value(QStringLiteral("node")).toObject();
+                SimNode node = nodeFrom(n, name, server.pool, ip, QStringLiteral("openstack:///") + server.id, ago(inst, 60 * 24).addSecs(150));
+                if (inst.value(QStringLiteral("route")).toBool(true) && !node.podCidr.isEmpty() && routerIndex >= 0)
+                    w.routers[routerIndex].routes.append(SimRoute{node.podCidr, node.internalIp});
+                k.nodes.append(node);
+            }
+            ++i;
+        }
+        for (const QJsonValue &nv : o.value(QStringLiteral("nodes")).toArray()) {
+            const QJsonObject n = nv.toObject();
+            k.nodes.append(nodeFrom(n, n.value(QStringLiteral("name")).toString(), n.value(QStringLiteral("pool")).toString(),
+                                    n.value(QStringLiteral("internalIP")).toString(), n.value(QStringLiteral("providerID")).toString(),
+                                    ago(n, 60 * 24)));
+        }
+        w.klusters.append(k);
+        return true;
+    }
+
+    SimNode nodeFrom(const QJsonObject &n, const QString &name, const QString &pool, const QString &ip,
+                     const QString &providerId, const QDateTime &created)
+    {
+        SimNode node;
+        node.name = name;
+        node.uid = stableUuid(QStringLiteral("node:") + name);
+        node.created = n.contains(QStringLiteral("ageMinutes")) ? ago(n, 0) : created;
+        node.pool = pool;
+        node.podCidr = n.value(QStringLiteral("podCIDR")).toString();
+        node.podCidrs = n.value(QStringLiteral("podCIDRs")).toBool(true);
+        node.internalIp = n.value(QStringLiteral("internalIP")).toString(ip);
+        node.providerId = n.value(QStringLiteral("providerID")).toString(providerId);
+        node.ready = n.value(QStringLiteral("ready")).toString(QStringLiteral("True"));
+        if (node.ready == QLatin1String("False")) {
+            node.readyReason = QStringLiteral("KubeletNotReady");
+            node.readyMessage = QStringLiteral("container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady");
+        } else if (node.ready == QLatin1String("Unknown")) {
+            node.readyReason = QStringLiteral("NodeStatusUnknown");
+            node.readyMessage = QStringLiteral("Kubelet stopped posting node status.");
+        }
+        node.readyReason = n.value(QStringLiteral("readyReason")).toString(node.readyReason);
+        node.readyMessage = n.value(QStringLiteral("readyMessage")).toString(node.readyMessage);
+        node.networkUnavailable = n.value(QStringLiteral("networkUnavailable")).toString(QStringLiteral("False"));
+        if (node.networkUnavailable == QLatin1String("True")) {
+            node.networkReason = QStringLiteral("NoRouteCreated");
+            node.networkMessage = QStringLiteral("RouteController failed to create a route");
+        }
+        node.unschedulable = n.value(QStringLiteral("unschedulable")).toBool(false);
+        node.resourceVersion = ++w.resourceVersionCounter;
+        return node;
+    }
+};
+
+} // namespace
+
+namespace Scenario {
+
+bool load(const QByteArray &json, World &world, FaultInjector &faults, QString *error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        *error = QStringLiteral("not a JSON object: %1 at byte %2").arg(parseError.errorString()).arg(parseError.offset);
+        return false;
+    }
+    const QJsonObject root = doc.object();
+    Loader loader{world, faults, QString(), world.now()};
+    world.region = root.value(QStringLiteral("region")).toString(world.region);
+    const QJsonObject cloud = root.value(QStringLiteral("cloud")).toObject();
+    world.maxRoutes = cloud.value(QStringLiteral("maxRoutes")).toInt(world.maxRoutes);
+    world.routeLimitAsQuota = cloud.value(QStringLiteral("routeLimitError")).toString() == QLatin1String("OverQuota");
+    world.extraRouteAtomic = cloud.value(QStringLiteral("extraRouteAtomic")).toBool(world.extraRouteAtomic);
+    world.tokenLifetimeSeconds = cloud.value(QStringLiteral("tokenLifetimeSeconds")).toInt(world.tokenLifetimeSeconds);
+    world.replaceDeletedInstances = cloud.value(QStringLiteral("replaceDeletedInstances")).toBool(world.replaceDeletedInstances);
+    world.replacementBootSeconds = cloud.value(QStringLiteral("replacementBootSeconds")).toInt(world.replacementBootSeconds);
+    world.registrationDelaySeconds = cloud.value(QStringLiteral("registrationDelaySeconds")).toInt(world.registrationDelaySeconds);
+    world.routeController = cloud.value(QStringLiteral("routeController")).toBool(world.routeController);
+    int i = 0;
+    for (const QJsonValue &p : root.value(QStringLiteral("projects")).toArray()) {
+        if (!loader.project(p.toObject(), i++)) {
+            *error = loader.error;
+            return false;
+        }
+    }
+    i = 0;
+    for (const QJsonValue &f : root.value(QStringLiteral("faults")).toArray()) {
+        QString problem;
+        const std::optional<FaultRule> rule = FaultRule::fromJson(f.toObject(), &problem);
+        if (!rule) {
+            *error = QStringLiteral("faults[%1]: %2").arg(i).arg(problem);
+            return false;
+        }
+        faults.add(*rule);
+        ++i;
+    }
+    return true;
+}
+
+bool loadFile(const QString &path, World &world, FaultInjector &faults, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    if (!load(file.readAll(), world, faults, error)) {
+        *error = path + QStringLiteral(": ") + *error;
+        return false;
+    }
+    return true;
+}
+
+QByteArray defaultScenario()
+{
+    QFile file(QStringLiteral(":/flightdeck/scenarios/default.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return QByteArray();
+    return file.readAll();
+}
+
+void generate(World &world, int nodes)
+{
+    const QDateTime now = world.now();
+    const QString projectId = stableHex(QStringLiteral("project:scale"));
+    world.projects.append(SimProject{projectId, QStringLiteral("scale")});
+    world.users.append(SimUser{stableHex(QStringLiteral("user:scale")), QStringLiteral("scale"), QStringLiteral("scale-password"),
+                               projectId, {QStringLiteral("member")}});
+    world.applicationCredentials.append(SimApplicationCredential{QStringLiteral("scale-appcred"), QStringLiteral("scale"),
+                                                                 QStringLiteral("scale-secret"), world.users.last().id, projectId});
+    SimNetwork net{stableUuid(QStringLiteral("net:scale")), QStringLiteral("scale-net"), projectId,
+                   stableUuid(QStringLiteral("subnet:scale")), QStringLiteral("172.16.0.0/12"), QStringLiteral("172.16.0.1")};
+    world.networks.append(net);
+    FaultInjector unused;
+    Loader loader{world, unused, QString(), now};
+    loader.addDefaultGroup(projectId);
+    SimSecurityGroup group;
+    group.id = stableUuid(QStringLiteral("sg:scale"));
+    group.name = QStringLiteral("kks-scale");
+    group.projectId = projectId;
+    int n = 0;
+    for (const char *p : {"tcp", "udp", "icmp"}) {
+        QJsonObject r{{QStringLiteral("protocol"), QString::fromLatin1(p)}, {QStringLiteral("remoteIpPrefix"), QStringLiteral("10.0.0.0/8")}};
+        group.rules.append(loader.ruleFrom(r, group.id, ++n));
+    }
+    world.securityGroups.append(group);
+    SimRouter router;
+    router.id = stableUuid(QStringLiteral("router:scale"));
+    router.name = QStringLiteral("kks-scale-router");
+    router.projectId = projectId;
+    router.interfaceSubnetIds = {net.subnetId};
+    router.created = now.addDays(-300);
+    router.updated = now;
+    world.maxRoutes = nodes + 100;
+    SimKluster k;
+    k.name = QStringLiteral("scale");
+    k.projectId = projectId;
+    k.clusterCidr = QStringLiteral("10.0.0.0/8");
+    k.routerId = router.id;
+    k.networkId = net.id;
+    k.securityGroupName = group.name;
+    k.pools = {SimNodePool{QStringLiteral("pool"), nodes}};
+    k.bearerToken = stableHex(QStringLiteral("token:scale")) + stableHex(QStringLiteral("token2:scale"));
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    world.servers.reserve(nodes);
+    world.ports.reserve(nodes);
+    const quint32 base = QHostAddress(QStringLiteral("172.16.0.0")).toIPv4Address();
+    for (int i = 0; i < nodes; ++i) {
+        QString suffix(5, QLatin1Char('a'));
+        int v = i;
+        for (int c = 4; c >= 0; --c) {
+            suffix[c] = QLatin1Char(alphabet[v % 36]);
+            v /= 36;
+        }
+        const QString name = QStringLiteral("kks-scale-pool-") + suffix;
+        const QString ip = QHostAddress(base + 10 + quint32(i)).toString();
+        const QString pod = QStringLiteral("10.%1.%2.0/24").arg(i / 256).arg(i % 256);
+        const int mod = i % 200;
+        SimServer s;
+        s.id = stableUuid(QStringLiteral("server:scale:%1").arg(i));
+        s.name = name;
+        s.projectId = projectId;
+        s.created = now.addSecs(mod == 7 ? -3600 : -86400LL * 5 - i);
+        s.updated = s.created;
+        s.networkName = net.name;
+        s.kluster = k.name;
+        s.pool = QStringLiteral("pool");
+        SimPort port;
+        port.id = stableUuid(QStringLiteral("port:scale:%1").arg(i));
+        port.networkId = net.id;
+        port.subnetId = net.subnetId;
+        port.deviceId = s.id;
+        port.deviceOwner = QStringLiteral("compute:nova");
+        port.macAddress = QStringLiteral("fa:16:3e:%1:%2:%3").arg((i >> 16) & 0xff, 2, 16, QLatin1Char('0')).arg((i >> 8) & 0xff, 2, 16, QLatin1Char('0')).arg(i & 0xff, 2, 16, QLatin1Char('0'));
+        port.ipAddress = ip;
+        port.created = s.created;
+        if (mod != 13)  // one in 200 lacks the kluster's group
+            port.securityGroupIds = {group.id};
+        s.portId = port.id;
+        if (mod == 11) {  // one in 200 in ERROR
+            s.status = QStringLiteral("ERROR");
+            s.vmState = QStringLiteral("error");
+            s.faultMessage = QStringLiteral("No valid host was found. There are not enough hosts available.");
+        }
+        world.ports.append(port);
+        world.servers.append(s);
+        if (mod == 7 || mod == 11)
+            continue;  // never registered
+        SimNode node;
+        node.name = name;
+        node.uid = stableUuid(QStringLiteral("node:scale:%1").arg(i));
+        node.created = s.created.addSecs(150);
+        node.pool = s.pool;
+        node.podCidr = pod;
+        node.internalIp = ip;
+        node.providerId = QStringLiteral("openstack:///") + s.id;
+        if (mod == 17) {
+            node.ready = QStringLiteral("False");
+            node.readyReason = QStringLiteral("KubeletNotReady");
+            node.readyMessage = QStringLiteral("PLEG is not healthy");
+        }
+        node.resourceVersion = ++world.resourceVersionCounter;
+        k.nodes.append(node);
+        if (mod == 23)
+            continue;  // one in 200 has no route
+        if (mod == 31) {  // one in 200 routed to another node only (stale)
+            router.routes.append(SimRoute{pod, QHostAddress(base + 10 + quint32(i > 0 ? i - 1 : i + 1)).toString()});
+            continue;
+        }
+        if (mod == 29)  // one in 200 routed to a recycled CIDR's old node first
+            router.routes.append(SimRoute{pod, QHostAddress(base + 10 + quint32(nodes) + quint32(i)).toString()});
+        router.routes.append(SimRoute{pod, ip});
+    }
+    for (int i = 0; i < qMax(1, nodes / 500); ++i)  // orphans of deleted nodes
+        router.routes.append(SimRoute{QStringLiteral("10.255.%1.0/24").arg(i % 256), QHostAddress(base + 5 + quint32(2 * nodes) + quint32(i)).toString()});
+    world.maxRoutes = int(router.routes.size()) + 100;
+    world.routers.append(router);
+    world.klusters.append(k);
+}
+
+} // namespace Scenario
