@@ -182,7 +182,7 @@ HttpResponse Simulator::errorFor(const QString &service, int status, const QStri
                                                {429, QStringLiteral("Too Many Requests")},
                                                {500, QStringLiteral("Internal Server Error")},
                                                {503, QStringLiteral("Service Unavailable")}};
-    if (service == QLatin1String("keystone") || status == 401) {
+    if (service == QLatin1String("keystone") || (status == 401 && !service.startsWith(QLatin1String("kubernetes")))) {
         HttpResponse r = HttpResponse::json(status, toJson(QJsonObject{
             {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), status},
                                                   {QStringLiteral("title"), titles.value(status, QStringLiteral("Error"))},
