@@ -1,5 +1,8 @@
 #include "apirender.h"
 
+#include <QJsonDocument>
+
+#include <cstdio>
 #include <QJsonValue>
 
 namespace ApiRender {
@@ -11,7 +14,15 @@ static QJsonValue orNull(const QString &s)
 
 QString timestamp(const QDateTime &t)
 {
-    return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ"));
+    // Formatted by hand: QDateTime::toString parses its format on every call,
+    // and a page of servers holds thousands of timestamps.
+    const QDateTime utc = t.timeSpec() == Qt::UTC ? t : t.toUTC();
+    const QDate d = utc.date();
+    const QTime tm = utc.time();
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02dZ", d.year(), d.month(), d.day(), tm.hour(),
+                  tm.minute(), tm.second());
+    return QString::fromLatin1(buffer);
 }
 
 static const char imageId[] = "3f2a8d1c-7b6e-4c5d-9e0f-1a2b3c4d5e6f";
@@ -35,87 +46,191 @@ QJsonObject flavor(const QString &id, int microversion, const QString &computeUr
                                                {QStringLiteral("href"), QString(root + QStringLiteral("/flavors/") + id)}}}}};
 }
 
-QJsonObject server(const World &w, const SimServer &s, int microversion, const QString &computeUrl)
+namespace {
+
+// A compact JSON writer for the hot path: keys in the order given.
+class Bytes
+{
+public:
+    Bytes() { m_out.reserve(2048); }
+    Bytes &raw(const char *s)
+    {
+        m_out.append(s);
+        return *this;
+    }
+    Bytes &str(const QString &s)
+    {
+        m_out.append('"');
+        const QByteArray utf8 = s.toUtf8();
+        bool plain = true;
+        for (char c : utf8) {
+            if (c == '"' || c == '\\' || uchar(c) < 0x20) {
+                plain = false;
+                break;
+            }
+        }
+        if (plain) {
+            m_out.append(utf8);
+        } else {
+            for (char c : utf8) {
+                if (c == '"' || c == '\\') {
+                    m_out.append('\\').append(c);
+                } else if (uchar(c) < 0x20) {
+                    char escaped[8];
+                    std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(uchar(c)));
+                    m_out.append(escaped);
+                } else {
+                    m_out.append(c);
+                }
+            }
+        }
+        m_out.append('"');
+        return *this;
+    }
+    Bytes &key(const char *k)
+    {
+        if (!m_out.endsWith('{') && !m_out.endsWith('['))
+            m_out.append(',');
+        m_out.append('"').append(k).append("\":");
+        return *this;
+    }
+    Bytes &strOrNull(const QString &s) { return s.isEmpty() ? raw("null") : str(s); }
+    Bytes &num(qint64 n)
+    {
+        m_out.append(QByteArray::number(n));
+        return *this;
+    }
+    QByteArray take() { return std::move(m_out); }
+
+private:
+    QByteArray m_out;
+};
+
+} // namespace
+
+QByteArray serverJson(const World &w, const SimServer &s, int microversion, const QString &computeUrl)
 {
     QString root = computeUrl;
     root.remove(QStringLiteral("/v2.1"));
-    QJsonObject addresses;
+    const QString image = QString::fromLatin1(imageId);
+    Bytes b;
+    b.raw("{");
+    b.key("id").str(s.id);
+    b.key("name").str(s.name);
+    b.key("status").str(s.status);
+    b.key("tenant_id").str(s.projectId);
+    b.key("user_id").str(QStringLiteral("9e1c7a3b5d2f4e6a8b0c1d2e3f4a5b6c"));
+    b.key("metadata").raw("{");
+    if (!s.kluster.isEmpty()) {
+        b.key("kubernikus:kluster").str(s.kluster);
+        b.key("kubernikus:nodepool").str(s.pool);
+    }
+    b.raw("}");
+    b.key("hostId").str(QStringLiteral("5f4dcc3b5aa765d61d8327deb882cf99e0a4b9c5d6e7f8a9b0c1d2e3"));
+    b.key("image").raw("{");
+    b.key("id").str(image);
+    b.key("links").raw("[{");
+    b.key("rel").str(QStringLiteral("bookmark"));
+    b.key("href").str(root + QStringLiteral("/images/") + image);
+    b.raw("}]}");
+    b.key("flavor");
+    if (microversion >= 2047) {
+        b.raw("{");
+        b.key("vcpus").num(2);
+        b.key("ram").num(4096);
+        b.key("disk").num(40);
+        b.key("ephemeral").num(0);
+        b.key("swap").num(0);
+        b.key("original_name").str(s.flavorId);
+        b.key("extra_specs").raw("{}");
+        b.raw("}");
+    } else {
+        b.raw("{");
+        b.key("id").str(s.flavorId);
+        b.key("links").raw("[{");
+        b.key("rel").str(QStringLiteral("bookmark"));
+        b.key("href").str(root + QStringLiteral("/flavors/") + s.flavorId);
+        b.raw("}]}");
+    }
+    b.key("created").str(timestamp(s.created));
+    b.key("updated").str(timestamp(s.updated));
+    b.key("addresses").raw("{");
     const int p = w.portIndex(s.portId);
     if (p >= 0) {
         const SimPort &port = w.ports.at(p);
-        QJsonArray list{QJsonObject{{QStringLiteral("version"), 4},
-                                    {QStringLiteral("addr"), port.ipAddress},
-                                    {QStringLiteral("OS-EXT-IPS:type"), QStringLiteral("fixed")},
-                                    {QStringLiteral("OS-EXT-IPS-MAC:mac_addr"), port.macAddress}}};
+        b.key(s.networkName.toUtf8().constData()).raw("[{");
+        b.key("version").num(4);
+        b.key("addr").str(port.ipAddress);
+        b.key("OS-EXT-IPS:type").str(QStringLiteral("fixed"));
+        b.key("OS-EXT-IPS-MAC:mac_addr").str(port.macAddress);
+        b.raw("}");
         if (!s.floatingIp.isEmpty()) {
-            list.append(QJsonObject{{QStringLiteral("version"), 4},
-                                    {QStringLiteral("addr"), s.floatingIp},
-                                    {QStringLiteral("OS-EXT-IPS:type"), QStringLiteral("floating")},
-                                    {QStringLiteral("OS-EXT-IPS-MAC:mac_addr"), port.macAddress}});
+            b.raw(",{");
+            b.key("version").num(4);
+            b.key("addr").str(s.floatingIp);
+            b.key("OS-EXT-IPS:type").str(QStringLiteral("floating"));
+            b.key("OS-EXT-IPS-MAC:mac_addr").str(port.macAddress);
+            b.raw("}");
         }
-        addresses.insert(s.networkName, list);
+        b.raw("]");
     }
-    QJsonObject metadata;
-    if (!s.kluster.isEmpty()) {
-        metadata.insert(QStringLiteral("kubernikus:kluster"), s.kluster);
-        metadata.insert(QStringLiteral("kubernikus:nodepool"), s.pool);
-    }
-    QJsonObject o{
-        {QStringLiteral("id"), s.id},
-        {QStringLiteral("name"), s.name},
-        {QStringLiteral("status"), s.status},
-        {QStringLiteral("tenant_id"), s.projectId},
-        {QStringLiteral("user_id"), QStringLiteral("9e1c7a3b5d2f4e6a8b0c1d2e3f4a5b6c")},
-        {QStringLiteral("metadata"), metadata},
-        {QStringLiteral("hostId"), QStringLiteral("5f4dcc3b5aa765d61d8327deb882cf99e0a4b9c5d6e7f8a9b0c1d2e3")},
-        {QStringLiteral("image"), QJsonObject{{QStringLiteral("id"), QString::fromLatin1(imageId)},
-                                              {QStringLiteral("links"), QJsonArray{QJsonObject{
-                                                   {QStringLiteral("rel"), QStringLiteral("bookmark")},
-                                                   {QStringLiteral("href"), QString(root + QStringLiteral("/images/") + QString::fromLatin1(imageId))}}}}}},
-        {QStringLiteral("flavor"), flavor(s.flavorId, microversion, computeUrl)},
-        {QStringLiteral("created"), timestamp(s.created)},
-        {QStringLiteral("updated"), timestamp(s.updated)},
-        {QStringLiteral("addresses"), addresses},
-        {QStringLiteral("accessIPv4"), QString()},
-        {QStringLiteral("accessIPv6"), QString()},
-        {QStringLiteral("links"),
-         QJsonArray{QJsonObject{{QStringLiteral("rel"), QStringLiteral("self")},
-                                {QStringLiteral("href"), QString(computeUrl + QStringLiteral("/servers/") + s.id)}},
-                    QJsonObject{{QStringLiteral("rel"), QStringLiteral("bookmark")},
-                                {QStringLiteral("href"), QString(root + QStringLiteral("/servers/") + s.id)}}}},
-        {QStringLiteral("OS-DCF:diskConfig"), QStringLiteral("MANUAL")},
-        {QStringLiteral("progress"), 0},
-        {QStringLiteral("OS-EXT-AZ:availability_zone"), QStringLiteral("nova")},
-        {QStringLiteral("config_drive"), QString()},
-        {QStringLiteral("key_name"), QJsonValue()},
-        {QStringLiteral("OS-SRV-USG:launched_at"), s.status == QLatin1String("ACTIVE") ? QJsonValue(timestamp(s.created)) : QJsonValue()},
-        {QStringLiteral("OS-SRV-USG:terminated_at"), QJsonValue()},
-        {QStringLiteral("OS-EXT-STS:task_state"), orNull(s.taskState)},
-        {QStringLiteral("OS-EXT-STS:vm_state"), s.vmState},
-        {QStringLiteral("OS-EXT-STS:power_state"), s.vmState == QLatin1String("active") ? 1 : 0},
-        {QStringLiteral("os-extended-volumes:volumes_attached"), QJsonArray()},
-    };
+    b.raw("}");
+    b.key("accessIPv4").str(QString());
+    b.key("accessIPv6").str(QString());
+    b.key("links").raw("[{");
+    b.key("rel").str(QStringLiteral("self"));
+    b.key("href").str(computeUrl + QStringLiteral("/servers/") + s.id);
+    b.raw("},{");
+    b.key("rel").str(QStringLiteral("bookmark"));
+    b.key("href").str(root + QStringLiteral("/servers/") + s.id);
+    b.raw("}]");
+    b.key("OS-DCF:diskConfig").str(QStringLiteral("MANUAL"));
+    b.key("progress").num(0);
+    b.key("OS-EXT-AZ:availability_zone").str(QStringLiteral("nova"));
+    b.key("config_drive").str(QString());
+    b.key("key_name").raw("null");
+    b.key("OS-SRV-USG:launched_at");
+    if (s.status == QLatin1String("ACTIVE"))
+        b.str(timestamp(s.created));
+    else
+        b.raw("null");
+    b.key("OS-SRV-USG:terminated_at").raw("null");
+    b.key("OS-EXT-STS:task_state").strOrNull(s.taskState);
+    b.key("OS-EXT-STS:vm_state").str(s.vmState);
+    b.key("OS-EXT-STS:power_state").num(s.vmState == QLatin1String("active") ? 1 : 0);
+    b.key("os-extended-volumes:volumes_attached").raw("[]");
     const QStringList groups = w.serverGroupNames(s);
     if (!groups.isEmpty()) {  // Nova leaves the key out when there are none
-        QJsonArray list;
-        for (const QString &g : groups)
-            list.append(QJsonObject{{QStringLiteral("name"), g}});
-        o.insert(QStringLiteral("security_groups"), list);
+        b.key("security_groups").raw("[");
+        for (int i = 0; i < groups.size(); ++i) {
+            b.raw(i ? ",{" : "{");
+            b.key("name").str(groups.at(i));
+            b.raw("}");
+        }
+        b.raw("]");
     }
     if (s.status == QLatin1String("ERROR") && !s.faultMessage.isEmpty()) {
-        o.insert(QStringLiteral("fault"), QJsonObject{{QStringLiteral("code"), 500},
-                                                      {QStringLiteral("created"), timestamp(s.updated)},
-                                                      {QStringLiteral("message"), s.faultMessage}});
+        b.key("fault").raw("{");
+        b.key("code").num(500);
+        b.key("created").str(timestamp(s.updated));
+        b.key("message").str(s.faultMessage);
+        b.raw("}");
     }
     if (microversion >= 2009)
-        o.insert(QStringLiteral("locked"), false);
+        b.key("locked").raw("false");
     if (microversion >= 2019)
-        o.insert(QStringLiteral("description"), QJsonValue());
+        b.key("description").raw("null");
     if (microversion >= 2026)
-        o.insert(QStringLiteral("tags"), QJsonArray());
+        b.key("tags").raw("[]");
     if (microversion >= 2073)
-        o.insert(QStringLiteral("locked_reason"), QJsonValue());
-    return o;
+        b.key("locked_reason").raw("null");
+    b.raw("}");
+    return b.take();
+}
+
+QJsonObject server(const World &w, const SimServer &s, int microversion, const QString &computeUrl)
+{
+    return QJsonDocument::fromJson(serverJson(w, s, microversion, computeUrl)).object();
 }
 
 QJsonObject router(const World &w, const SimRouter &r)

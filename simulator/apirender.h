@@ -13,6 +13,9 @@ namespace ApiRender {
 QString timestamp(const QDateTime &t);  // 2026-11-21T10:00:00Z
 
 // Nova, at a microversion given as major*1000+minor (2.1 = 2001, 2.47 = 2047).
+// The bytes are the hot path of a large `GET /servers/detail`: written
+// directly; the object form parses them, so both always agree.
+QByteArray serverJson(const World &w, const SimServer &s, int microversion, const QString &computeUrl);
 QJsonObject server(const World &w, const SimServer &s, int microversion, const QString &computeUrl);
 QJsonObject flavor(const QString &id, int microversion, const QString &computeUrl);
 

@@ -2,6 +2,7 @@
 
 #include "apirender.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimer>
@@ -312,8 +313,12 @@ HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &requ
             break;
         }
     }
-    if (!answered)
+    if (!answered) {
+        QElapsedTimer timer;
+        timer.start();
         response = handle(service, request);
+        m_handlingNs += timer.nsecsElapsed();
+    }
     for (const FaultRule &f : applied) {
         if (f.kind == FaultRule::Kind::Malformed && !answered) {
             response.status = 200;

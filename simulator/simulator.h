@@ -56,6 +56,8 @@ public:
     QJsonObject describe() const;
 
     qint64 requestCount(const QString &service) const;
+    // Time spent producing answers (not sending them), for benchmarks.
+    qint64 handlingNanoseconds() const { return m_handlingNs; }
 
     // Writes each kluster (or only `kluster`) as a snapshot folder DIR/<kluster>/.
     bool dumpSnapshots(const QString &directory, const QString &kluster, QString *error);
@@ -87,4 +89,5 @@ private:
     QHash<QString, HttpServer *> m_kubernetesServers;  // by kluster
     QTimer *m_ticker = nullptr;
     bool m_running = false;
+    qint64 m_handlingNs = 0;
 };

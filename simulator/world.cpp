@@ -61,11 +61,7 @@ int World::userIndex(const QString &idOrName) const
 
 int World::serverIndex(const QString &id) const
 {
-    for (int i = 0; i < servers.size(); ++i) {
-        if (servers.at(i).id == id)
-            return i;
-    }
-    return -1;
+    return cachedIndex(servers, m_serverCache, id);
 }
 
 int World::routerIndex(const QString &id) const
@@ -88,20 +84,12 @@ int World::networkIndex(const QString &idOrName) const
 
 int World::portIndex(const QString &id) const
 {
-    for (int i = 0; i < ports.size(); ++i) {
-        if (ports.at(i).id == id)
-            return i;
-    }
-    return -1;
+    return cachedIndex(ports, m_portCache, id);
 }
 
 int World::groupIndex(const QString &id) const
 {
-    for (int i = 0; i < securityGroups.size(); ++i) {
-        if (securityGroups.at(i).id == id)
-            return i;
-    }
-    return -1;
+    return cachedIndex(securityGroups, m_groupCache, id);
 }
 
 int World::klusterIndex(const QString &name) const

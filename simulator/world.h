@@ -278,6 +278,23 @@ public:
     int resourceVersionCounter = 1000;
 
 private:
+    // Lookups by id at scale: a cache that is checked on every hit and
+    // rebuilt when the list changed under it.
+    template<typename T>
+    static int cachedIndex(const QList<T> &list, QHash<QString, int> &cache, const QString &id)
+    {
+        auto hit = cache.constFind(id);
+        if (hit != cache.cend() && hit.value() < list.size() && list.at(hit.value()).id == id)
+            return hit.value();
+        cache.clear();
+        cache.reserve(list.size());
+        for (int i = 0; i < list.size(); ++i)
+            cache.insert(list.at(i).id, i);
+        return cache.value(id, -1);
+    }
+    mutable QHash<QString, int> m_serverCache;
+    mutable QHash<QString, int> m_portCache;
+    mutable QHash<QString, int> m_groupCache;
     qint64 m_offsetSeconds = 0;
     quint64 m_counter = 0;
 };
