@@ -2,6 +2,7 @@
 // systems and incident records.
 
 #include "checkcommand.h"
+#include "livecommands.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -14,8 +15,15 @@ static const char usage[] =
     "stale or missing routes, a router at its route limit.\n"
     "\n"
     "Commands:\n"
-    "  check      Diagnose a kluster snapshot and print the findings\n"
-    "             (flightdeck-cli check --help for its options)\n"
+    "  check      Diagnose a kluster (a snapshot folder, or live) and print the findings\n"
+    "  snapshot   Fetch a kluster and write it as a snapshot folder\n"
+    "  klusters   List the klusters of a cloud's project\n"
+    "  repair     Repair one finding: print the plan, send it with --yes, verify, audit\n"
+    "  audit      Print the audit log of repairs\n"
+    "  (flightdeck-cli COMMAND --help for each command's options)\n"
+    "\n"
+    "Clouds come from clouds.yaml (+ secure.yaml) or the OS_* variables; nodes from the\n"
+    "kubeconfig Kubernikus hands out, or --kubeconfig/--context.\n"
     "\n"
     "Options:\n"
     "  -h, --help     Show this help\n"
@@ -39,9 +47,13 @@ int main(int argc, char *argv[])
         QTextStream(stdout) << "flightdeck-cli " << QCoreApplication::applicationVersion() << Qt::endl;
         return 0;
     }
-    if (first == QLatin1String("check")) {
+    const QHash<QString, int (*)(const QStringList &)> commands = {
+        {QStringLiteral("check"), &runCheckCommand},       {QStringLiteral("snapshot"), &runSnapshotCommand},
+        {QStringLiteral("klusters"), &runKlustersCommand}, {QStringLiteral("repair"), &runRepairCommand},
+        {QStringLiteral("audit"), &runAuditCommand}};
+    if (const auto run = commands.value(first)) {
         args.removeAt(1);
-        return runCheckCommand(args);
+        return run(args);
     }
     QTextStream(stderr) << "flightdeck-cli: unknown command \"" << first << "\"\n\n" << usage;
     return 3;

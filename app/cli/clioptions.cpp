@@ -1,0 +1,110 @@
+#include "clioptions.h"
+
+#include <QTextStream>
+
+namespace CliOptions {
+
+int fail(const QString &command, const QString &message)
+{
+    QString line = message;
+    line.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    QTextStream(stderr) << "flightdeck-cli " << command << ": " << line << Qt::endl;
+    return ExitUnknown;
+}
+
+void addDiagnosis(QCommandLineParser &parser)
+{
+    parser.addOption({QStringLiteral("startup-timeout"),
+                      QStringLiteral("An instance without a node is reported from this age on (default 10m; s, m, h; a "
+                                     "bare number is minutes)."),
+                      QStringLiteral("duration"), QStringLiteral("10m")});
+    parser.addOption({QStringLiteral("token-expiry"),
+                      QStringLiteral("Bootstrap token lifetime: an unregistered instance older than this can never join "
+                                     "and is critical (default 30m)."),
+                      QStringLiteral("duration"), QStringLiteral("30m")});
+    parser.addOption({QStringLiteral("route-limit"),
+                      QStringLiteral("Routes allowed per router (default: the snapshot's maxRoutes, else 30)."),
+                      QStringLiteral("count")});
+    parser.addOption({QStringLiteral("route-warning"),
+                      QStringLiteral("Warn when the router's routes reach this percentage of the limit (default 80)."),
+                      QStringLiteral("percent"), QStringLiteral("80")});
+    parser.addOption({QStringLiteral("max-unhealthy"),
+                      QStringLiteral("Remediation budget: refuse instance deletions while more expected nodes than this "
+                                     "are unhealthy; a count or a percentage, rounded down (default 40%)."),
+                      QStringLiteral("count|percent%"), QStringLiteral("40%")});
+}
+
+std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, QString *error)
+{
+    DiagnosisOptions options;
+    if (const auto s = DiagnosisOptions::parseDurationSeconds(parser.value(QStringLiteral("startup-timeout")))) {
+        options.startupTimeoutSeconds = *s;
+    } else {
+        *error = QStringLiteral("--startup-timeout: \"%1\" is not a duration").arg(parser.value(QStringLiteral("startup-timeout")));
+        return std::nullopt;
+    }
+    if (const auto s = DiagnosisOptions::parseDurationSeconds(parser.value(QStringLiteral("token-expiry")))) {
+        options.tokenExpirySeconds = *s;
+    } else {
+        *error = QStringLiteral("--token-expiry: \"%1\" is not a duration").arg(parser.value(QStringLiteral("token-expiry")));
+        return std::nullopt;
+    }
+    if (parser.isSet(QStringLiteral("route-limit"))) {
+        bool ok = false;
+        const int n = parser.value(QStringLiteral("route-limit")).toInt(&ok);
+        if (!ok || n <= 0) {
+            *error = QStringLiteral("--route-limit: \"%1\" is not a positive count").arg(parser.value(QStringLiteral("route-limit")));
+            return std::nullopt;
+        }
+        options.routeLimit = n;
+        options.routeLimitExplicit = true;
+    }
+    QString warning = parser.value(QStringLiteral("route-warning")).trimmed();
+    if (warning.endsWith(QLatin1Char('%')))
+        warning.chop(1);
+    bool ok = false;
+    const int percent = warning.toInt(&ok);
+    if (!ok || percent <= 0 || percent > 100) {
+        *error = QStringLiteral("--route-warning: \"%1\" is not a percentage from 1 to 100").arg(parser.value(QStringLiteral("route-warning")));
+        return std::nullopt;
+    }
+    options.routeWarningPercent = percent;
+    if (const auto m = MaxUnhealthy::parse(parser.value(QStringLiteral("max-unhealthy")))) {
+        options.maxUnhealthy = *m;
+    } else {
+        *error = QStringLiteral("--max-unhealthy: \"%1\" is neither a count nor a percentage").arg(parser.value(QStringLiteral("max-unhealthy")));
+        return std::nullopt;
+    }
+    return options;
+}
+
+void addCloud(QCommandLineParser &parser, bool klusterRequired)
+{
+    parser.addOption({QStringLiteral("cloud"),
+                      QStringLiteral("The cloud of clouds.yaml to use (default: $OS_CLOUD, else the OS_* variables)."),
+                      QStringLiteral("name")});
+    if (klusterRequired)
+        parser.addOption({QStringLiteral("kluster"), QStringLiteral("The kluster, by name."), QStringLiteral("name")});
+    parser.addOption({QStringLiteral("kubeconfig"),
+                      QStringLiteral("Read nodes with this kubeconfig (a list like $KUBECONFIG) instead of the credentials "
+                                     "Kubernikus hands out."),
+                      QStringLiteral("files")});
+    parser.addOption({QStringLiteral("context"), QStringLiteral("The kubeconfig context (default: its current one)."),
+                      QStringLiteral("name")});
+}
+
+std::optional<KubeTarget> readKubeTarget(const QCommandLineParser &parser, QString *error, bool *given)
+{
+    *given = parser.isSet(QStringLiteral("kubeconfig")) || parser.isSet(QStringLiteral("context"));
+    if (!*given)
+        return std::nullopt;
+    QStringList files;
+    if (parser.isSet(QStringLiteral("kubeconfig")))
+        files = parser.value(QStringLiteral("kubeconfig")).split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    const std::optional<Kubeconfig> config = Kubeconfig::load(files, error);
+    if (!config)
+        return std::nullopt;
+    return config->target(parser.value(QStringLiteral("context")), error);
+}
+
+} // namespace CliOptions

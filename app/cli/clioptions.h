@@ -1,0 +1,28 @@
+#pragma once
+
+#include "diagnosisoptions.h"
+#include "kubeconfig.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+
+#include <optional>
+
+// Options shared by the commands of flightdeck-cli.
+namespace CliOptions {
+
+constexpr int ExitUnknown = 3;
+
+int fail(const QString &command, const QString &message);  // prints one line on stderr, returns 3
+
+// --startup-timeout, --token-expiry, --route-limit, --route-warning, --max-unhealthy
+void addDiagnosis(QCommandLineParser &parser);
+std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, QString *error);
+
+// --cloud, --kluster, --kubeconfig, --context
+void addCloud(QCommandLineParser &parser, bool klusterRequired);
+// The kubeconfig target given with --kubeconfig/--context, if any.
+std::optional<KubeTarget> readKubeTarget(const QCommandLineParser &parser, QString *error, bool *given);
+
+} // namespace CliOptions

@@ -1,0 +1,297 @@
+#include "livecommands.h"
+
+#include "auditlog.h"
+#include "checkreport.h"
+#include "clioptions.h"
+#include "cloudconfig.h"
+#include "diagnosis.h"
+#include "httpclient.h"
+#include "keystonesession.h"
+#include "klusterfetcher.h"
+#include "repairexecutor.h"
+#include "snapshotwriter.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+
+namespace {
+
+struct Parsed
+{
+    std::optional<CloudConfig> cloud;
+    std::optional<KubeTarget> kube;
+    QString kluster;
+};
+
+// Parses the shared cloud options; returns -1 to go on, else the exit status.
+int parse(QCommandLineParser &parser, const QStringList &arguments, const QString &command, const QString &description,
+          bool klusterRequired, Parsed *out)
+{
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
+    CliOptions::addCloud(parser, klusterRequired);
+    if (!parser.parse(arguments))
+        return CliOptions::fail(command, parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText().replace(QStringLiteral("flightdeck-cli [options]"),
+                                                         QStringLiteral("flightdeck-cli ") + command + QStringLiteral(" [options]"));
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return CliOptions::fail(command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    QString error;
+    if (klusterRequired) {
+        if (!parser.isSet(QStringLiteral("kluster")))
+            return CliOptions::fail(command, QStringLiteral("give --kluster NAME (see --help)"));
+        out->kluster = parser.value(QStringLiteral("kluster"));
+    }
+    out->cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
+    if (!out->cloud)
+        return CliOptions::fail(command, error);
+    bool given = false;
+    out->kube = CliOptions::readKubeTarget(parser, &error, &given);
+    if (given && !out->kube)
+        return CliOptions::fail(command, error);
+    return -1;
+}
+
+} // namespace
+
+int runSnapshotCommand(const QStringList &arguments)
+{
+    const QString command = QStringLiteral("snapshot");
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("out"), QStringLiteral("The snapshot folder to write."), QStringLiteral("dir")});
+    parser.addOption({QStringLiteral("route-limit"), QStringLiteral("Record the router's route limit in capture.json."),
+                      QStringLiteral("count")});
+    Parsed p;
+    if (const int status = parse(parser, arguments, command,
+                                 QStringLiteral("Fetch one kluster and write it as a snapshot folder (snapshot-format): the "
+                                                "unmodified API bodies, pages merged; never a token, password or key."),
+                                 true, &p);
+        status >= 0)
+        return status;
+    if (!parser.isSet(QStringLiteral("out")))
+        return CliOptions::fail(command, QStringLiteral("give --out DIR"));
+    HttpClient client;
+    KeystoneSession session(&client, *p.cloud);
+    KlusterFetcher fetcher(&session, p.kluster);
+    if (p.kube)
+        fetcher.setKubeTarget(*p.kube);
+    if (parser.isSet(QStringLiteral("route-limit")))
+        fetcher.setRouteLimit(parser.value(QStringLiteral("route-limit")).toInt());
+    int status = CliOptions::ExitUnknown;
+    QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
+        QString error;
+        if (!SnapshotWriter::write(parser.value(QStringLiteral("out")), fetch, &error)) {
+            status = CliOptions::fail(command, error);
+        } else {
+            QTextStream(stdout) << "snapshot of " << p.kluster << " written to " << parser.value(QStringLiteral("out"))
+                                << " (" << fetch.requests << " requests)" << Qt::endl;
+            status = 0;
+        }
+        QCoreApplication::exit(status);
+    });
+    fetcher.start();
+    QCoreApplication::exec();
+    return status;
+}
+
+int runKlustersCommand(const QStringList &arguments)
+{
+    const QString command = QStringLiteral("klusters");
+    QCommandLineParser parser;
+    Parsed p;
+    if (const int status = parse(parser, arguments, command,
+                                 QStringLiteral("List the klusters of the cloud's project (the Kubernikus API)."), false, &p);
+        status >= 0)
+        return status;
+    HttpClient client;
+    KeystoneSession session(&client, *p.cloud);
+    int status = CliOptions::ExitUnknown;
+    HttpCall *call = session.send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters"));
+    QObject::connect(call, &HttpCall::finished, &session, [&](const ApiResponse &r) {
+        if (r.error.isError()) {
+            status = CliOptions::fail(command, r.error.toString());
+        } else {
+            const QJsonArray list = QJsonDocument::fromJson(r.body).array();
+            QTextStream out(stdout);
+            out << QStringLiteral("%1 %2 %3 %4\n").arg(QStringLiteral("NAME"), -20).arg(QStringLiteral("PHASE"), -12)
+                       .arg(QStringLiteral("POD NETWORK"), -18).arg(QStringLiteral("NODES"));
+            for (const QJsonValue &v : list) {
+                const QJsonObject k = v.toObject();
+                const QJsonObject spec = k.value(QStringLiteral("spec")).toObject();
+                int size = 0;
+                for (const QJsonValue &pool : spec.value(QStringLiteral("nodePools")).toArray())
+                    size += pool.toObject().value(QStringLiteral("size")).toInt();
+                out << QStringLiteral("%1 %2 %3 %4\n")
+                           .arg(k.value(QStringLiteral("name")).toString(), -20)
+                           .arg(k.value(QStringLiteral("status")).toObject().value(QStringLiteral("phase")).toString(), -12)
+                           .arg(spec.value(QStringLiteral("clusterCIDR")).toString(), -18)
+                           .arg(size);
+            }
+            status = 0;
+        }
+        QCoreApplication::exit(status);
+    });
+    QCoreApplication::exec();
+    return status;
+}
+
+int runRepairCommand(const QStringList &arguments)
+{
+    const QString command = QStringLiteral("repair");
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("finding"), QStringLiteral("The finding to repair, by id (<kind>:<subject>, as check prints it)."),
+                      QStringLiteral("id")});
+    parser.addOption({QStringLiteral("yes"), QStringLiteral("Send the plan. Without it, the plan is only printed.")});
+    parser.addOption({QStringLiteral("override"),
+                      QStringLiteral("Delete this one instance although the remediation budget refuses (TooManyUnhealthy).")});
+    CliOptions::addDiagnosis(parser);
+    Parsed p;
+    if (const int status = parse(parser, arguments, command,
+                                 QStringLiteral("Repair one finding: fetch the kluster, print the plan (the exact requests), "
+                                                "send it only with --yes, verify by fetching again, and append the audit log.\n"
+                                                "Exit status: 0 fixed (or the plan printed), 1 sent but still there, 2 refused, "
+                                                "3 failed or could not run."),
+                                 true, &p);
+        status >= 0)
+        return status;
+    QString error;
+    const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
+    if (!options)
+        return CliOptions::fail(command, error);
+    if (!parser.isSet(QStringLiteral("finding")))
+        return CliOptions::fail(command, QStringLiteral("give --finding ID (from check)"));
+    const QString findingId = parser.value(QStringLiteral("finding"));
+
+    HttpClient client;
+    KeystoneSession session(&client, *p.cloud);
+    KlusterFetcher fetcher(&session, p.kluster);
+    if (p.kube)
+        fetcher.setKubeTarget(*p.kube);
+    if (options->routeLimitExplicit)
+        fetcher.setRouteLimit(options->routeLimit);
+    int status = CliOptions::ExitUnknown;
+    QTextStream out(stdout);
+    std::unique_ptr<RepairExecutor> executor;
+    QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
+        if (!fetch.state.klusterSource.known) {
+            QCoreApplication::exit(CliOptions::fail(command, fetch.errors.join(QStringLiteral("; "))));
+            return;
+        }
+        const Diagnosis diagnosis = Diagnosis::run(fetch.state, *options);
+        const Finding *finding = diagnosis.find(findingId);
+        if (!finding) {
+            out << "No finding " << findingId << " in kluster " << p.kluster << " now: nothing to repair." << Qt::endl;
+            for (const QString &e : fetch.errors)
+                out << "  (" << e << ")" << Qt::endl;
+            QCoreApplication::exit(fetch.errors.isEmpty() ? 0 : CliOptions::ExitUnknown);
+            return;
+        }
+        out << "[" << severityName(finding->severity).toUpper() << "] " << finding->id() << "\n  " << finding->message() << "\n";
+        const std::optional<RepairPlan> plan = finding->repair();
+        if (!plan) {
+            out << "This finding has no repair of its own." << Qt::endl;
+            QCoreApplication::exit(2);
+            return;
+        }
+        out << "Plan: " << plan->title << "\n";
+        for (const PlannedRequest &r : plan->requests) {
+            out << "  " << r.method << " " << r.service << " " << r.path;
+            for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
+                out << " [" << h.key() << ": " << h.value().toString() << "]";
+            out << "\n";
+            if (!r.body.isNull())
+                out << "    " << QJsonDocument(r.body.toObject()).toJson(QJsonDocument::Compact) << "\n";
+        }
+        out.flush();
+        if (!parser.isSet(QStringLiteral("yes"))) {
+            out << "Dry run: nothing was sent. Add --yes to send this plan." << Qt::endl;
+            QCoreApplication::exit(0);
+            return;
+        }
+        executor = std::make_unique<RepairExecutor>(&session, p.kluster, fetch.state, *finding, *options);
+        if (p.kube)
+            executor->setKubeTarget(*p.kube);
+        executor->setOverride(parser.isSet(QStringLiteral("override")));
+        QObject::connect(executor.get(), &RepairExecutor::progress, executor.get(), [&out](const QString &m) {
+            out << "  ... " << m << Qt::endl;
+        });
+        QObject::connect(executor.get(), &RepairExecutor::finished, executor.get(), [&](const RepairExecutor::Outcome &o) {
+            for (const QJsonValue &r : o.requests) {
+                const QJsonObject req = r.toObject();
+                out << "  " << req.value(QStringLiteral("method")).toString() << " " << req.value(QStringLiteral("path")).toString()
+                    << " -> " << req.value(QStringLiteral("status")).toInt() << " " << req.value(QStringLiteral("outcome")).toString() << "\n";
+            }
+            out << "Result: " << RepairExecutor::Outcome::resultName(o.result) << ": " << o.message << Qt::endl;
+            if (!o.auditError.isEmpty())
+                QTextStream(stderr) << "flightdeck-cli repair: the audit record could not be written: " << o.auditError << Qt::endl;
+            switch (o.result) {
+            case RepairExecutor::Outcome::Result::Fixed:
+                QCoreApplication::exit(o.auditError.isEmpty() ? 0 : 3);
+                break;
+            case RepairExecutor::Outcome::Result::StillThere:
+                QCoreApplication::exit(1);
+                break;
+            case RepairExecutor::Outcome::Result::Refused:
+                QTextStream(stderr) << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
+                QCoreApplication::exit(2);
+                break;
+            case RepairExecutor::Outcome::Result::Failed:
+                QTextStream(stderr) << "flightdeck-cli repair: " << o.message << Qt::endl;
+                QCoreApplication::exit(3);
+                break;
+            }
+        });
+        executor->start();
+    });
+    fetcher.start();
+    status = QCoreApplication::exec();
+    return status;
+}
+
+int runAuditCommand(const QStringList &arguments)
+{
+    const QString command = QStringLiteral("audit");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Print the audit log of repairs (JSON Lines at %1).").arg(AuditLog::path()));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("format"), QStringLiteral("text (default) or json (the records, one per line)."),
+                      QStringLiteral("text|json"), QStringLiteral("text")});
+    if (!parser.parse(arguments))
+        return CliOptions::fail(command, parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return 0;
+    }
+    QString error;
+    const QList<QJsonObject> records = AuditLog::read(&error);
+    if (!error.isEmpty())
+        CliOptions::fail(command, error);
+    QTextStream out(stdout);
+    for (const QJsonObject &r : records) {
+        if (parser.value(QStringLiteral("format")) == QLatin1String("json")) {
+            out << QJsonDocument(r).toJson(QJsonDocument::Compact) << "\n";
+            continue;
+        }
+        out << r.value(QStringLiteral("time")).toString() << "  " << r.value(QStringLiteral("user")).toString() << "@"
+            << r.value(QStringLiteral("project")).toString() << " (" << r.value(QStringLiteral("cloud")).toString() << ")  "
+            << r.value(QStringLiteral("kluster")).toString() << "  " << r.value(QStringLiteral("finding")).toString() << "\n    "
+            << r.value(QStringLiteral("repair")).toString() << "\n";
+        for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
+            const QJsonObject q = v.toObject();
+            out << "    " << q.value(QStringLiteral("method")).toString() << " " << q.value(QStringLiteral("service")).toString() << " "
+                << q.value(QStringLiteral("path")).toString() << " -> " << q.value(QStringLiteral("status")).toInt() << " "
+                << q.value(QStringLiteral("outcome")).toString() << "\n";
+        }
+        out << "    verification: " << r.value(QStringLiteral("verification")).toString() << " - "
+            << r.value(QStringLiteral("message")).toString() << "\n";
+    }
+    if (records.isEmpty())
+        out << "No repair has been made yet (" << AuditLog::path() << ")." << Qt::endl;
+    return error.isEmpty() ? 0 : 3;
+}

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+// The local audit log of repairs: JSON Lines in the user's data folder
+// (QStandardPaths::AppLocalDataLocation, e.g. ~/.local/share/flightdeck),
+// one record per repair sent, flushed to disk before the repair is reported.
+// Records name who, where, what and the outcome; never a token or a secret.
+class AuditLog
+{
+public:
+    static QString path();
+    // Appends `record` (with "time" added when absent); false with `error` on failure.
+    static bool append(const QJsonObject &record, QString *error);
+    static QList<QJsonObject> read(QString *error);
+};

@@ -1,0 +1,248 @@
+#include "cloudconfig.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+#include <QStandardPaths>
+
+#include <yaml-cpp/yaml.h>
+
+QString CloudConfig::secretKey() const
+{
+    if (isApplicationCredential()) {
+        return QStringLiteral("application-credential/%1/%2")
+            .arg(name, applicationCredentialId.isEmpty() ? applicationCredentialName : applicationCredentialId);
+    }
+    return QStringLiteral("password/%1/%2").arg(name, username.isEmpty() ? userId : username);
+}
+
+static QString env(const char *name)
+{
+    return qEnvironmentVariable(name);
+}
+
+static QStringList candidates(const QString &file)
+{
+    QStringList list;
+    if (file == QLatin1String("clouds.yaml") && !env("OS_CLIENT_CONFIG_FILE").isEmpty())
+        list << env("OS_CLIENT_CONFIG_FILE");
+    list << QDir::current().filePath(file);
+    QString xdg = env("XDG_CONFIG_HOME");
+    if (xdg.isEmpty())
+        xdg = QDir::home().filePath(QStringLiteral(".config"));
+    list << QDir(xdg).filePath(QStringLiteral("openstack/") + file);
+    list << QStringLiteral("/etc/openstack/") + file;
+    return list;
+}
+
+QStringList CloudConfigLoader::cloudsFiles()
+{
+    return candidates(QStringLiteral("clouds.yaml"));
+}
+
+QStringList CloudConfigLoader::secureFiles()
+{
+    return candidates(QStringLiteral("secure.yaml"));
+}
+
+static QString firstExisting(const QStringList &files)
+{
+    for (const QString &f : files) {
+        if (QFileInfo(f).isFile())
+            return f;
+    }
+    return QString();
+}
+
+static bool loadYaml(const QString &path, YAML::Node *node, QString *error)
+{
+    try {
+        *node = YAML::LoadFile(path.toStdString());
+    } catch (const YAML::Exception &e) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e.what()));
+        return false;
+    }
+    return true;
+}
+
+QStringList CloudConfigLoader::cloudNames(QString *error)
+{
+    QStringList names;
+    const QString path = firstExisting(cloudsFiles());
+    if (!path.isEmpty()) {
+        YAML::Node root;
+        if (loadYaml(path, &root, error) && root["clouds"] && root["clouds"].IsMap()) {
+            for (const auto &entry : root["clouds"])
+                names << QString::fromStdString(entry.first.as<std::string>());
+        }
+    }
+    if (!env("OS_AUTH_URL").isEmpty())
+        names << QStringLiteral("envvars");
+    return names;
+}
+
+static QString scalar(const YAML::Node &node, const char *key)
+{
+    const YAML::Node v = node[key];
+    if (!v || !v.IsScalar())
+        return QString();
+    return QString::fromStdString(v.as<std::string>());
+}
+
+static void mergeInto(YAML::Node target, const YAML::Node &source)
+{
+    if (!source.IsMap())
+        return;
+    for (const auto &entry : source) {
+        const std::string key = entry.first.as<std::string>();
+        if (entry.second.IsMap() && target[key] && target[key].IsMap())
+            mergeInto(target[key], entry.second);
+        else
+            target[key] = entry.second;
+    }
+}
+
+static void applyEnvironment(CloudConfig &c)
+{
+    auto set = [](QString &field, const char *var) {
+        const QString v = env(var);
+        if (!v.isEmpty())
+            field = v;
+    };
+    set(c.authUrl, "OS_AUTH_URL");
+    set(c.authType, "OS_AUTH_TYPE");
+    set(c.username, "OS_USERNAME");
+    set(c.userId, "OS_USER_ID");
+    set(c.userDomainName, "OS_USER_DOMAIN_NAME");
+    set(c.userDomainId, "OS_USER_DOMAIN_ID");
+    set(c.projectName, "OS_PROJECT_NAME");
+    set(c.projectName, "OS_TENANT_NAME");
+    set(c.projectId, "OS_PROJECT_ID");
+    set(c.projectDomainName, "OS_PROJECT_DOMAIN_NAME");
+    set(c.projectDomainId, "OS_PROJECT_DOMAIN_ID");
+    set(c.regionName, "OS_REGION_NAME");
+    set(c.interface, "OS_INTERFACE");
+    set(c.caCertFile, "OS_CACERT");
+    set(c.password, "OS_PASSWORD");
+    set(c.applicationCredentialId, "OS_APPLICATION_CREDENTIAL_ID");
+    set(c.applicationCredentialName, "OS_APPLICATION_CREDENTIAL_NAME");
+    set(c.applicationCredentialSecret, "OS_APPLICATION_CREDENTIAL_SECRET");
+    if (c.interface.endsWith(QLatin1String("URL")))
+        c.interface.chop(3);  // "publicURL" from old rc files
+    const QString domain = env("OS_DOMAIN_NAME");
+    if (!domain.isEmpty()) {
+        if (c.userDomainName.isEmpty())
+            c.userDomainName = domain;
+        if (c.projectDomainName.isEmpty())
+            c.projectDomainName = domain;
+    }
+}
+
+std::optional<CloudConfig> CloudConfigLoader::load(const QString &requested, QString *error)
+{
+    QString name = requested.isEmpty() ? env("OS_CLOUD") : requested;
+    CloudConfig c;
+    if (name.isEmpty() || name == QLatin1String("envvars")) {
+        if (env("OS_AUTH_URL").isEmpty()) {
+            *error = QStringLiteral("no cloud given: use --cloud NAME (a cloud of clouds.yaml), set OS_CLOUD, or set the "
+                                    "OS_* variables (OS_AUTH_URL and the rest)");
+            return std::nullopt;
+        }
+        c.name = QStringLiteral("envvars");
+        c.source = QStringLiteral("the OS_* environment variables");
+        applyEnvironment(c);
+    } else {
+        const QString path = firstExisting(cloudsFiles());
+        if (path.isEmpty()) {
+            *error = QStringLiteral("cloud \"%1\": no clouds.yaml found (looked in %2)").arg(name, cloudsFiles().join(QStringLiteral(", ")));
+            return std::nullopt;
+        }
+        YAML::Node root;
+        if (!loadYaml(path, &root, error))
+            return std::nullopt;
+        YAML::Node cloud = root["clouds"] ? root["clouds"][name.toStdString()] : YAML::Node();
+        if (!cloud || !cloud.IsMap()) {
+            *error = QStringLiteral("cloud \"%1\" is not in %2").arg(name, path);
+            return std::nullopt;
+        }
+        cloud = YAML::Clone(cloud);
+        c.source = path;
+        const QString securePath = firstExisting(secureFiles());
+        if (!securePath.isEmpty()) {
+            YAML::Node secure;
+            if (!loadYaml(securePath, &secure, error))
+                return std::nullopt;
+            if (secure["clouds"] && secure["clouds"][name.toStdString()]) {
+                mergeInto(cloud, secure["clouds"][name.toStdString()]);
+                c.source += QStringLiteral(" + ") + securePath;
+            }
+        }
+        c.name = name;
+        const YAML::Node auth = cloud["auth"];
+        if (!scalar(cloud, "auth_type").isEmpty())
+            c.authType = scalar(cloud, "auth_type");
+        c.authUrl = scalar(auth, "auth_url");
+        c.username = scalar(auth, "username");
+        c.userId = scalar(auth, "user_id");
+        c.userDomainName = scalar(auth, "user_domain_name");
+        c.userDomainId = scalar(auth, "user_domain_id");
+        c.projectName = scalar(auth, "project_name");
+        if (c.projectName.isEmpty())
+            c.projectName = scalar(auth, "tenant_name");
+        c.projectId = scalar(auth, "project_id");
+        c.projectDomainName = scalar(auth, "project_domain_name");
+        c.projectDomainId = scalar(auth, "project_domain_id");
+        const QString domain = scalar(auth, "domain_name");
+        if (!domain.isEmpty()) {
+            if (c.userDomainName.isEmpty())
+                c.userDomainName = domain;
+            if (c.projectDomainName.isEmpty())
+                c.projectDomainName = domain;
+        }
+        c.password = scalar(auth, "password");
+        c.applicationCredentialId = scalar(auth, "application_credential_id");
+        c.applicationCredentialName = scalar(auth, "application_credential_name");
+        c.applicationCredentialSecret = scalar(auth, "application_credential_secret");
+        c.regionName = scalar(cloud, "region_name");
+        if (c.regionName.isEmpty() && cloud["regions"] && cloud["regions"].IsSequence() && cloud["regions"].size() > 0)
+            c.regionName = QString::fromStdString(cloud["regions"][0].IsMap() ? cloud["regions"][0]["name"].as<std::string>()
+                                                                             : cloud["regions"][0].as<std::string>());
+        if (!scalar(cloud, "interface").isEmpty())
+            c.interface = scalar(cloud, "interface");
+        c.caCertFile = scalar(cloud, "cacert");
+        if (cloud["verify"] && cloud["verify"].IsScalar())
+            c.verify = cloud["verify"].as<std::string>() != "false" && cloud["verify"].as<std::string>() != "False";
+        // OS_* variables still apply on top, as openstacksdk does for a few of them.
+        const QString region = env("OS_REGION_NAME");
+        if (!region.isEmpty())
+            c.regionName = region;
+    }
+    if (c.authUrl.isEmpty()) {
+        *error = QStringLiteral("cloud \"%1\" (%2) has no auth_url").arg(c.name, c.source);
+        return std::nullopt;
+    }
+    if (!c.verify) {
+        *error = QStringLiteral("cloud \"%1\" (%2) sets verify: false; Flightdeck does not turn TLS verification off. "
+                                "Give the cloud's CA with cacert instead")
+                     .arg(c.name, c.source);
+        return std::nullopt;
+    }
+    if (c.authType == QLatin1String("v3password"))
+        c.authType = QStringLiteral("password");
+    if (c.isApplicationCredential()) {
+        if (c.applicationCredentialId.isEmpty() && c.applicationCredentialName.isEmpty()) {
+            *error = QStringLiteral("cloud \"%1\" (%2): an application credential needs application_credential_id "
+                                    "(or its name)")
+                         .arg(c.name, c.source);
+            return std::nullopt;
+        }
+    } else if (c.authType != QLatin1String("password")) {
+        *error = QStringLiteral("cloud \"%1\": auth_type %2 is not supported (password, v3applicationcredential)").arg(c.name, c.authType);
+        return std::nullopt;
+    } else if (c.username.isEmpty() && c.userId.isEmpty()) {
+        *error = QStringLiteral("cloud \"%1\" (%2) names no user").arg(c.name, c.source);
+        return std::nullopt;
+    }
+    return c;
+}

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// How to reach one OpenStack cloud, as engineers already keep it:
+// `clouds.yaml` (+ `secure.yaml`) in the standard places, or `OS_*` variables.
+// The files are read in place, never copied.
+struct CloudConfig
+{
+    QString name;          // the clouds.yaml key, or "envvars"
+    QString authType = QStringLiteral("password");  // password, v3password, v3applicationcredential
+    QString authUrl;
+    QString username;
+    QString userId;
+    QString userDomainName;
+    QString userDomainId;
+    QString projectName;
+    QString projectId;
+    QString projectDomainName;
+    QString projectDomainId;
+    QString applicationCredentialId;
+    QString applicationCredentialName;
+    QString regionName;
+    QString interface = QStringLiteral("public");
+    QString caCertFile;    // `cacert`: an extra CA to trust
+    bool verify = true;    // `verify: false` is refused: TLS is never silently ignored
+    QString source;        // the file(s) it came from, for messages
+
+    // Secrets: present only when the files or the environment hold them.
+    QString password;
+    QString applicationCredentialSecret;
+
+    bool isApplicationCredential() const { return authType.contains(QLatin1String("applicationcredential")); }
+    // A key naming this credential in the keychain: "<kind>/<cloud>/<user or credential id>".
+    QString secretKey() const;
+};
+
+class CloudConfigLoader
+{
+public:
+    // The files in the standard places, in the order openstacksdk searches:
+    // $OS_CLIENT_CONFIG_FILE, ./clouds.yaml, $XDG_CONFIG_HOME/openstack (~/.config/openstack),
+    // /etc/openstack. secure.yaml beside each.
+    static QStringList cloudsFiles();
+    static QStringList secureFiles();
+
+    // The names of the clouds in clouds.yaml, plus "envvars" when OS_AUTH_URL is set.
+    static QStringList cloudNames(QString *error = nullptr);
+
+    // The named cloud (empty: $OS_CLOUD, else the OS_* variables), with
+    // secure.yaml merged in and OS_* variables applied. nullopt and `error` when
+    // it cannot be found or is unusable.
+    static std::optional<CloudConfig> load(const QString &name, QString *error);
+};

@@ -1,0 +1,191 @@
+#include "httpclient.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRandomGenerator>
+#include <QSslError>
+#include <QTimer>
+#include <QTimeZone>
+
+Q_LOGGING_CATEGORY(lcHttp, "flightdeck.http", QtWarningMsg)
+
+QJsonObject ApiResponse::json(const ApiRequest &request, ApiError *error) const
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error == QJsonParseError::NoError && doc.isObject())
+        return doc.object();
+    ApiError e;
+    e.kind = ApiError::Kind::Malformed;
+    e.service = request.service;
+    e.method = QString::fromLatin1(request.method);
+    e.path = request.path();
+    e.status = status;
+    const QString html = ApiError::messageFromBody(body, header("content-type"));
+    e.detail = parseError.error != QJsonParseError::NoError
+        ? QStringLiteral("not JSON (%1 at byte %2)%3")
+              .arg(parseError.errorString())
+              .arg(parseError.offset)
+              .arg(html.isEmpty() ? QString() : QStringLiteral(": ") + html)
+        : QStringLiteral("expected a JSON object");
+    *error = e;
+    return QJsonObject();
+}
+
+HttpCall::HttpCall(QObject *parent)
+    : QObject(parent)
+{
+}
+
+void HttpCall::cancel()
+{
+    if (m_finished)
+        return;
+    if (m_canceller)
+        m_canceller();
+    ApiResponse r;
+    r.error.kind = ApiError::Kind::Cancelled;
+    finish(r);
+}
+
+void HttpCall::finish(const ApiResponse &response)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_canceller = nullptr;
+    emit finished(response);
+    deleteLater();
+}
+
+int RetryPolicy::parseRetryAfterMs(const QByteArray &value)
+{
+    const QByteArray v = value.trimmed();
+    if (v.isEmpty())
+        return -1;
+    bool ok = false;
+    const qint64 seconds = v.toLongLong(&ok);
+    if (ok)
+        return seconds < 0 ? -1 : int(qMin<qint64>(seconds * 1000, 24LL * 3600 * 1000));
+    // An HTTP date: "Wed, 21 Oct 2026 07:28:00 GMT".
+    QDateTime when = QLocale::c().toDateTime(QString::fromLatin1(v), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
+    if (!when.isValid())
+        return -1;
+    when.setTimeZone(QTimeZone::utc());
+    return int(qMax<qint64>(0, QDateTime::currentDateTimeUtc().msecsTo(when)));
+}
+
+int RetryPolicy::delayFor(int attempt, const QByteArray &retryAfter) const
+{
+    if (attempt > maxAttempts)
+        return -1;
+    const int given = parseRetryAfterMs(retryAfter);
+    if (given >= 0)
+        return qMin(given, maxDelayMs);
+    // 0.5 s, 1 s, 2 s, ... capped, each with up to ±25 % jitter.
+    const qint64 base = qMin<qint64>(qint64(baseDelayMs) << qMin(attempt - 2, 20), maxDelayMs);
+    const double jitter = 0.75 + QRandomGenerator::global()->generateDouble() * 0.5;
+    return int(qMin<qint64>(qint64(base * jitter), maxDelayMs));
+}
+
+HttpClient::HttpClient(QObject *parent)
+    : QObject(parent)
+    , m_nam(new QNetworkAccessManager(this))
+{
+    m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+}
+
+HttpClient::~HttpClient() = default;
+
+HttpCall *HttpClient::send(const ApiRequest &request)
+{
+    auto *call = new HttpCall(this);
+    attempt(call, request, 1);
+    return call;
+}
+
+void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptNumber)
+{
+    QNetworkRequest req(request.url);
+    req.setTransferTimeout(request.timeoutMs);
+    req.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    req.setRawHeader("Accept", "application/json");
+    req.setRawHeader("User-Agent", "flightdeck/" FLIGHTDECK_VERSION);
+    if (!request.body.isEmpty())
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    for (const auto &h : request.headers)
+        req.setRawHeader(h.first, h.second);
+    if (request.tls) {
+        QSslConfiguration tls = *request.tls;
+        req.setSslConfiguration(tls);
+    }
+    ++m_sent;
+    QNetworkReply *reply = m_nam->sendCustomRequest(req, request.method, request.body);
+    auto tlsErrors = std::make_shared<QStringList>();
+    connect(reply, &QNetworkReply::sslErrors, reply, [tlsErrors](const QList<QSslError> &errors) {
+        for (const QSslError &e : errors)
+            tlsErrors->append(e.errorString());
+        // Never ignored: the reply fails with a TLS error.
+    });
+    QPointer<QNetworkReply> guard(reply);
+    call->setCanceller([guard] {
+        if (guard)
+            guard->abort();
+    });
+    connect(reply, &QNetworkReply::finished, call, [this, call, request, attemptNumber, reply, tlsErrors] {
+        reply->deleteLater();
+        if (call->isFinished())
+            return;
+        ApiResponse r;
+        r.attempts = attemptNumber;
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r.body = reply->readAll();
+        for (const auto &pair : reply->rawHeaderPairs())
+            r.headers.insert(pair.first.toLower(), pair.second);
+        ApiError &e = r.error;
+        e.service = request.service;
+        e.method = QString::fromLatin1(request.method);
+        e.path = request.path();
+        e.status = r.status;
+        const QNetworkReply::NetworkError netError = reply->error();
+        if (r.status >= 400) {
+            e.kind = ApiError::Kind::Http;
+            e.serverMessage = ApiError::messageFromBody(r.body, r.header("content-type"));
+        } else if (netError == QNetworkReply::OperationCanceledError) {
+            e.kind = ApiError::Kind::Timeout;  // the transfer timeout aborts the reply
+            e.detail = QStringLiteral("after %1 s").arg(request.timeoutMs / 1000.0);
+        } else if (netError >= QNetworkReply::SslHandshakeFailedError && netError <= QNetworkReply::UnknownNetworkError
+                   && (!tlsErrors->isEmpty() || netError == QNetworkReply::SslHandshakeFailedError)) {
+            e.kind = ApiError::Kind::Tls;
+            e.detail = tlsErrors->isEmpty() ? reply->errorString() : tlsErrors->join(QStringLiteral("; "));
+        } else if (netError != QNetworkReply::NoError && r.status == 0) {
+            e.kind = ApiError::Kind::Network;
+            e.detail = reply->errorString();
+        } else if (netError != QNetworkReply::NoError) {
+            // An answer that broke off (a truncated body, a reset mid-transfer).
+            e.kind = ApiError::Kind::Network;
+            e.detail = reply->errorString();
+        } else {
+            e.kind = ApiError::Kind::None;
+        }
+        const bool retryable = request.idempotent() && (r.status == 429 || r.status == 503 || (r.status == 413 && !r.header("retry-after").isEmpty()));
+        if (retryable) {
+            const int delay = m_retry.delayFor(attemptNumber + 1, r.header("retry-after"));
+            if (delay >= 0) {
+                qCDebug(lcHttp) << request.method << request.url.path() << r.status << "retry in" << delay << "ms";
+                auto *timer = new QTimer(call);
+                timer->setSingleShot(true);
+                connect(timer, &QTimer::timeout, call, [this, call, request, attemptNumber] {
+                    attempt(call, request, attemptNumber + 1);
+                });
+                call->setCanceller([timer] { timer->stop(); });
+                timer->start(delay);
+                return;
+            }
+        }
+        call->finish(r);
+    });
+}

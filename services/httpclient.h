@@ -1,0 +1,117 @@
+#pragma once
+
+#include "apierror.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QLoggingCategory>
+#include <QObject>
+#include <QPair>
+#include <QPointer>
+#include <QSslConfiguration>
+#include <QUrl>
+
+#include <optional>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+class QTimer;
+
+Q_DECLARE_LOGGING_CATEGORY(lcHttp)
+
+struct ApiRequest
+{
+    QString service;  // the catalog type, for errors: compute, network, identity, kubernetes, kubernikus
+    QByteArray method = "GET";
+    QUrl url;
+    QByteArray body;  // JSON unless a Content-Type header says otherwise
+    QList<QPair<QByteArray, QByteArray>> headers;
+    std::optional<QSslConfiguration> tls;  // CAs and client certificate; system CAs when empty
+    int timeoutMs = 30000;
+
+    // GET, HEAD, PUT and DELETE are retried on 429 and 503; POST never.
+    bool idempotent() const { return method == "GET" || method == "HEAD" || method == "PUT" || method == "DELETE"; }
+    QString path() const { return url.path(); }
+};
+
+struct ApiResponse
+{
+    int status = 0;
+    QByteArray body;
+    QHash<QByteArray, QByteArray> headers;  // lower-case names
+    ApiError error;
+    int attempts = 0;
+
+    bool ok() const { return !error.isError(); }
+    QByteArray header(const QByteArray &name) const { return headers.value(name.toLower()); }
+    // The body as a JSON object; sets `error` to Malformed when it is not one.
+    QJsonObject json(const ApiRequest &request, ApiError *error) const;
+};
+
+// The handle of one asynchronous call: emits `finished` exactly once, with a
+// value or an error. Deletes itself after `finished` (connect with a context
+// object). `cancel()` ends it with a Cancelled error.
+class HttpCall : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HttpCall)
+
+public:
+    explicit HttpCall(QObject *parent = nullptr);
+    bool isFinished() const { return m_finished; }
+    void cancel();
+    // For composite operations: finish with `response` (once; later calls are ignored).
+    void finish(const ApiResponse &response);
+    // Runs `abort` when the call is cancelled (the current inner request, say).
+    void setCanceller(std::function<void()> abort) { m_canceller = std::move(abort); }
+
+signals:
+    void finished(const ApiResponse &response);
+
+private:
+    bool m_finished = false;
+    std::function<void()> m_canceller;
+};
+
+// The retry policy for 429 and 503 on idempotent requests: Retry-After when
+// the server gives one (seconds or an HTTP date, capped), otherwise
+// exponential backoff with jitter; bounded in attempts.
+struct RetryPolicy
+{
+    int maxAttempts = 4;
+    int baseDelayMs = 500;
+    int maxDelayMs = 60000;
+
+    // The delay before attempt `attempt` (2, 3, ...), or -1 for no retry.
+    int delayFor(int attempt, const QByteArray &retryAfter) const;
+    static int parseRetryAfterMs(const QByteArray &value);  // -1 when absent or unreadable
+};
+
+// The one HTTP core of Flightdeck over one QNetworkAccessManager: every call
+// asynchronous, timed out, cancellable, retried where safe, TLS verified
+// (system CAs plus any configured CA, never a silent "ignore TLS errors").
+class HttpClient : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HttpClient)
+
+public:
+    explicit HttpClient(QObject *parent = nullptr);
+    ~HttpClient() override;
+
+    HttpCall *send(const ApiRequest &request);
+
+    void setRetryPolicy(const RetryPolicy &policy) { m_retry = policy; }
+    const RetryPolicy &retryPolicy() const { return m_retry; }
+    qint64 requestsSent() const { return m_sent; }
+    QNetworkAccessManager *network() const { return m_nam; }
+
+private:
+    void attempt(HttpCall *call, const ApiRequest &request, int attempt);
+
+    QNetworkAccessManager *m_nam;
+    RetryPolicy m_retry;
+    qint64 m_sent = 0;
+};

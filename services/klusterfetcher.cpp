@@ -1,0 +1,322 @@
+#include "klusterfetcher.h"
+
+#include "apiparser.h"
+#include "jsonreader.h"
+#include "kubernetesclient.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrlQuery>
+
+KlusterFetcher::KlusterFetcher(KeystoneSession *session, const QString &kluster, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_kluster(kluster)
+{
+}
+
+KlusterFetcher::~KlusterFetcher() = default;
+
+void KlusterFetcher::cancel()
+{
+    for (const QPointer<HttpCall> &c : std::as_const(m_calls)) {
+        if (c)
+            c->cancel();
+    }
+}
+
+void KlusterFetcher::fail(SourceStatus &source, const QString &what, const ApiError &error)
+{
+    source.known = false;
+    source.error = error.toString();
+    m_result.errors << QStringLiteral("%1: %2").arg(what, source.error);
+}
+
+void KlusterFetcher::partDone()
+{
+    if (--m_outstanding > 0 || m_done)
+        return;
+    m_done = true;
+    m_result.requests = int(m_session->client()->requestsSent() - m_requestsAtStart);
+    m_result.state.noteIncompleteServers();
+    emit finished(m_result);
+}
+
+// Follows Nova's `servers_links` and Neutron's `<collection>_links` to the
+// end; the merged body holds every item, as a snapshot file does.
+void KlusterFetcher::fetchPages(const QString &service, const QString &path, const QString &collection,
+                                std::function<void(const QByteArray &, const ApiError &)> done)
+{
+    auto items = std::make_shared<QJsonArray>();
+    auto seen = std::make_shared<int>(0);
+    auto step = std::make_shared<std::function<void(HttpCall *)>>();
+    *step = [this, service, collection, items, seen, step, done](HttpCall *call) {
+        m_calls.append(call);
+        connect(call, &HttpCall::finished, this, [this, service, collection, items, seen, step, done](const ApiResponse &r) {
+            if (r.error.isError()) {
+                done(QByteArray(), r.error);
+                return;
+            }
+            ApiRequest described;
+            described.service = service;
+            described.method = "GET";
+            ApiError error;
+            const QJsonObject body = r.json(described, &error);
+            if (error.isError() || !body.value(collection).isArray()) {
+                if (!error.isError()) {
+                    error.kind = ApiError::Kind::Malformed;
+                    error.service = service;
+                    error.detail = QStringLiteral("no \"%1\" list in the answer").arg(collection);
+                }
+                done(QByteArray(), error);
+                return;
+            }
+            const QJsonArray page = body.value(collection).toArray();
+            for (const QJsonValue &v : page)
+                items->append(v);
+            QString next;
+            for (const QJsonValue &l : body.value(collection + QStringLiteral("_links")).toArray()) {
+                if (l.toObject().value(QStringLiteral("rel")).toString() == QLatin1String("next"))
+                    next = l.toObject().value(QStringLiteral("href")).toString();
+            }
+            if (!next.isEmpty() && !page.isEmpty() && ++*seen < 10000) {
+                (*step)(m_session->sendUrl(service, "GET", QUrl(next)));
+                return;
+            }
+            done(QJsonDocument(QJsonObject{{collection, *items}}).toJson(QJsonDocument::Compact), ApiError());
+        });
+    };
+    (*step)(m_session->send(service, "GET", path));
+}
+
+void KlusterFetcher::fetchNodes(KubernetesClient *client)
+{
+    auto items = std::make_shared<QJsonArray>();
+    auto first = std::make_shared<QJsonObject>();
+    auto step = std::make_shared<std::function<void(const QString &)>>();
+    *step = [this, client, items, first, step](const QString &cont) {
+        QString path = QStringLiteral("/api/v1/nodes?limit=500");
+        if (!cont.isEmpty())
+            path += QStringLiteral("&continue=") + QString::fromLatin1(QUrl::toPercentEncoding(cont));
+        HttpCall *call = client->send("GET", path);
+        m_calls.append(call);
+        connect(call, &HttpCall::finished, this, [this, items, first, step](const ApiResponse &r) {
+            ApiError error = r.error;
+            QJsonObject body;
+            if (!error.isError()) {
+                ApiRequest described;
+                described.service = QStringLiteral("kubernetes");
+                described.method = "GET";
+                described.url = QUrl(QStringLiteral("/api/v1/nodes"));
+                body = r.json(described, &error);
+            }
+            if (!error.isError() && !body.value(QStringLiteral("items")).isArray() && !body.value(QStringLiteral("items")).isNull()) {
+                error.kind = ApiError::Kind::Malformed;
+                error.service = QStringLiteral("kubernetes");
+                error.detail = QStringLiteral("not a NodeList");
+            }
+            if (error.isError()) {
+                fail(m_result.state.nodesSource, QStringLiteral("nodes"), error);
+                partDone();
+                return;
+            }
+            if (first->isEmpty())
+                *first = body;
+            for (const QJsonValue &v : body.value(QStringLiteral("items")).toArray())
+                items->append(v);
+            const QString cont = body.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("continue")).toString();
+            if (!cont.isEmpty()) {
+                (*step)(cont);
+                return;
+            }
+            QJsonObject merged = *first;
+            QJsonObject meta = merged.value(QStringLiteral("metadata")).toObject();
+            meta.remove(QStringLiteral("continue"));
+            meta.remove(QStringLiteral("remainingItemCount"));
+            merged.insert(QStringLiteral("metadata"), meta);
+            merged.insert(QStringLiteral("items"), *items);
+            const QByteArray bytes = QJsonDocument(merged).toJson(QJsonDocument::Compact);
+            try {
+                m_result.state.nodes = ApiParser::parseNodes(QStringLiteral("nodes"), merged);
+                m_result.state.nodesSource.known = true;
+                m_result.bodies.insert(QStringLiteral("nodes.json"), bytes);
+            } catch (const ParseError &e) {
+                ApiError pe;
+                pe.kind = ApiError::Kind::Malformed;
+                pe.service = QStringLiteral("kubernetes");
+                pe.detail = e.toString();
+                fail(m_result.state.nodesSource, QStringLiteral("nodes"), pe);
+            }
+            partDone();
+        });
+    };
+    (*step)(QString());
+}
+
+void KlusterFetcher::start()
+{
+    m_requestsAtStart = m_session->client()->requestsSent();
+    KlusterState &s = m_result.state;
+    s.capturedAt = QDateTime::currentDateTimeUtc();
+    s.capturedAt.setTime(QTime(s.capturedAt.time().hour(), s.capturedAt.time().minute(), s.capturedAt.time().second()));
+    s.cloud = m_session->config().name;
+    s.region = m_session->config().regionName;
+    s.tool = QStringLiteral("flightdeck/" FLIGHTDECK_VERSION);
+    s.maxRoutes = m_routeLimit;
+    s.klusterSource.error = s.serversSource.error = s.routerSource.error = s.securityGroupsSource.error =
+        s.nodesSource.error = QStringLiteral("not fetched");
+
+    // kluster -> router; servers; security groups; extensions; nodes.
+    m_outstanding = 5;
+    HttpCall *klusterCall = m_session->send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters/") + m_kluster);
+    m_calls.append(klusterCall);
+    connect(klusterCall, &HttpCall::finished, this, [this](const ApiResponse &r) {
+        KlusterState &s = m_result.state;
+        ApiError error = r.error;
+        QJsonObject body;
+        if (!error.isError()) {
+            ApiRequest described;
+            described.service = QStringLiteral("kubernikus");
+            described.method = "GET";
+            body = r.json(described, &error);
+        }
+        if (!error.isError()) {
+            try {
+                s.kluster = ApiParser::parseKluster(QStringLiteral("kluster"), body);
+                s.klusterSource.known = true;
+                m_result.bodies.insert(QStringLiteral("kluster.json"), r.body);
+            } catch (const ParseError &e) {
+                error.kind = ApiError::Kind::Malformed;
+                error.detail = e.toString();
+            }
+        }
+        if (error.isError()) {
+            fail(s.klusterSource, QStringLiteral("kluster"), error);
+            fail(s.routerSource, QStringLiteral("router"), error);
+            partDone();
+            return;
+        }
+        HttpCall *routerCall = m_session->send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + s.kluster.routerId);
+        m_calls.append(routerCall);
+        connect(routerCall, &HttpCall::finished, this, [this](const ApiResponse &rr) {
+            KlusterState &st = m_result.state;
+            ApiError e = rr.error;
+            QJsonObject b;
+            if (!e.isError()) {
+                ApiRequest described;
+                described.service = QStringLiteral("network");
+                described.method = "GET";
+                b = rr.json(described, &e);
+            }
+            if (!e.isError()) {
+                try {
+                    st.router = ApiParser::parseRouter(QStringLiteral("router"), b);
+                    st.routerSource.known = true;
+                    m_result.bodies.insert(QStringLiteral("router.json"), rr.body);
+                } catch (const ParseError &pe) {
+                    e.kind = ApiError::Kind::Malformed;
+                    e.detail = pe.toString();
+                }
+            }
+            if (e.isError())
+                fail(st.routerSource, QStringLiteral("router"), e);
+            partDone();
+        });
+    });
+
+    fetchPages(QStringLiteral("compute"), QStringLiteral("/servers/detail"), QStringLiteral("servers"),
+               [this](const QByteArray &merged, const ApiError &error) {
+                   KlusterState &s = m_result.state;
+                   ApiError e = error;
+                   if (!e.isError()) {
+                       try {
+                           s.instances = ApiParser::parseServers(QStringLiteral("servers"), QJsonDocument::fromJson(merged).object());
+                           s.serversSource.known = true;
+                           m_result.bodies.insert(QStringLiteral("servers.json"), merged);
+                       } catch (const ParseError &pe) {
+                           e.kind = ApiError::Kind::Malformed;
+                           e.service = QStringLiteral("compute");
+                           e.detail = pe.toString();
+                       }
+                   }
+                   if (e.isError())
+                       fail(s.serversSource, QStringLiteral("servers"), e);
+                   partDone();
+               });
+    fetchPages(QStringLiteral("network"), QStringLiteral("/v2.0/security-groups"), QStringLiteral("security_groups"),
+               [this](const QByteArray &merged, const ApiError &error) {
+                   KlusterState &s = m_result.state;
+                   ApiError e = error;
+                   if (!e.isError()) {
+                       try {
+                           s.securityGroups = ApiParser::parseSecurityGroups(QStringLiteral("security groups"),
+                                                                             QJsonDocument::fromJson(merged).object());
+                           s.securityGroupsSource.known = true;
+                           m_result.bodies.insert(QStringLiteral("security-groups.json"), merged);
+                       } catch (const ParseError &pe) {
+                           e.kind = ApiError::Kind::Malformed;
+                           e.service = QStringLiteral("network");
+                           e.detail = pe.toString();
+                       }
+                   }
+                   if (e.isError())
+                       fail(s.securityGroupsSource, QStringLiteral("security groups"), e);
+                   partDone();
+               });
+    HttpCall *extensionsCall = m_session->send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/extensions"));
+    m_calls.append(extensionsCall);
+    connect(extensionsCall, &HttpCall::finished, this, [this](const ApiResponse &r) {
+        ApiError e = r.error;
+        if (!e.isError()) {
+            ApiRequest described;
+            described.service = QStringLiteral("network");
+            described.method = "GET";
+            const QJsonObject body = r.json(described, &e);
+            if (!e.isError()) {
+                try {
+                    m_result.state.extensions = ApiParser::parseExtensions(QStringLiteral("extensions"), body);
+                    m_result.state.extensionsKnown = true;
+                    m_result.bodies.insert(QStringLiteral("extensions.json"), r.body);
+                } catch (const ParseError &) {
+                }
+            }
+        }
+        if (e.isError())  // optional: without it, no extraroute-atomic is assumed
+            m_result.errors << QStringLiteral("extensions: %1 (assuming no extraroute-atomic)").arg(e.toString());
+        partDone();
+    });
+
+    if (m_kubeTarget) {
+        fetchNodes(new KubernetesClient(m_session->client(), *m_kubeTarget, this));
+    } else {
+        HttpCall *credentials = m_session->send(QStringLiteral("kubernikus"), "GET",
+                                                QStringLiteral("/api/v1/clusters/%1/credentials").arg(m_kluster));
+        m_calls.append(credentials);
+        connect(credentials, &HttpCall::finished, this, [this](const ApiResponse &r) {
+            ApiError e = r.error;
+            std::optional<KubeTarget> target;
+            if (!e.isError()) {
+                ApiRequest described;
+                described.service = QStringLiteral("kubernikus");
+                described.method = "GET";
+                const QString yaml = r.json(described, &e).value(QStringLiteral("kubeconfig")).toString();
+                QString problem;
+                const std::optional<Kubeconfig> config = e.isError() ? std::nullopt
+                                                                     : Kubeconfig::fromYaml(yaml.toUtf8(), QStringLiteral("the Kubernikus credentials"), &problem);
+                if (config)
+                    target = config->target(QString(), &problem);
+                if (!e.isError() && !target) {
+                    e.kind = ApiError::Kind::Config;
+                    e.service = QStringLiteral("kubernikus");
+                    e.detail = problem;
+                }
+            }
+            if (!target) {
+                fail(m_result.state.nodesSource, QStringLiteral("nodes"), e);
+                partDone();
+                return;
+            }
+            fetchNodes(new KubernetesClient(m_session->client(), *target, this));
+        });
+    }
+}

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "httpclient.h"
+#include "keystonesession.h"
+#include "klusterstate.h"
+#include "kubeconfig.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+class KubernetesClient;
+
+// A kluster's whole state, fetched: the parsed state (what failed says so in
+// its SourceStatus) and the merged response bodies, as a snapshot holds them.
+struct KlusterFetch
+{
+    KlusterState state;
+    QHash<QString, QByteArray> bodies;  // snapshot file name -> body
+    int requests = 0;                   // HTTP requests it took
+    QStringList errors;                 // one line per source that failed
+};
+
+// Fetches a kluster concurrently: the kluster (Kubernikus), the project's
+// servers (all pages), the router, the security groups, the Neutron
+// extensions, and the nodes (all chunks) from the kluster's API server (a
+// kubeconfig context given, or the credentials Kubernikus hands out). A source
+// that fails is reported with its error, never read as empty.
+class KlusterFetcher : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(KlusterFetcher)
+
+public:
+    KlusterFetcher(KeystoneSession *session, const QString &kluster, QObject *parent = nullptr);
+    ~KlusterFetcher() override;
+
+    // Nodes from this kubeconfig target instead of the Kubernikus credentials.
+    void setKubeTarget(const KubeTarget &target) { m_kubeTarget = target; }
+    void setRouteLimit(std::optional<int> limit) { m_routeLimit = limit; }
+
+    void start();
+    void cancel();
+
+signals:
+    void finished(const KlusterFetch &result);
+
+private:
+    void fetchPages(const QString &service, const QString &path, const QString &collection,
+                    std::function<void(const QByteArray &merged, const ApiError &)> done);
+    void fetchNodes(KubernetesClient *client);
+    void partDone();
+    void fail(SourceStatus &source, const QString &what, const ApiError &error);
+
+    KeystoneSession *m_session;
+    QString m_kluster;
+    std::optional<KubeTarget> m_kubeTarget;
+    std::optional<int> m_routeLimit;
+    KlusterFetch m_result;
+    int m_outstanding = 0;
+    bool m_done = false;
+    QList<QPointer<HttpCall>> m_calls;
+    qint64 m_requestsAtStart = 0;
+};

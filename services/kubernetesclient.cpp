@@ -1,0 +1,163 @@
+#include "kubernetesclient.h"
+
+#include "apiparser.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSslCertificate>
+#include <QSslKey>
+
+KubernetesClient::KubernetesClient(HttpClient *client, const KubeTarget &target, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+    , m_target(target)
+{
+}
+
+static QSslKey keyFromPem(const QByteArray &pem)
+{
+    for (QSsl::KeyAlgorithm algorithm : {QSsl::Ec, QSsl::Rsa, QSsl::Dsa}) {
+        const QSslKey key(pem, algorithm, QSsl::Pem);
+        if (!key.isNull())
+            return key;
+    }
+    return QSslKey();
+}
+
+QSslConfiguration KubernetesClient::tlsConfiguration(const QByteArray &execCert, const QByteArray &execKey) const
+{
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    if (!m_target.caPem.isEmpty())
+        tls.addCaCertificates(QSslCertificate::fromData(m_target.caPem, QSsl::Pem));
+    const QByteArray cert = execCert.isEmpty() ? m_target.clientCertPem : execCert;
+    const QByteArray key = execKey.isEmpty() ? m_target.clientKeyPem : execKey;
+    if (!cert.isEmpty() && !key.isEmpty()) {
+        const QList<QSslCertificate> chain = QSslCertificate::fromData(cert, QSsl::Pem);
+        if (!chain.isEmpty()) {
+            tls.setLocalCertificate(chain.first());
+            if (chain.size() > 1)
+                tls.setLocalCertificateChain(chain);
+        }
+        tls.setPrivateKey(keyFromPem(key));
+    }
+    return tls;
+}
+
+void KubernetesClient::withCredentials(QObject *context, std::function<void(const QString &, const ApiError &)> then)
+{
+    if (!m_target.exec) {
+        QString token = m_target.token;
+        if (!m_target.tokenFile.isEmpty()) {
+            QFile f(m_target.tokenFile);
+            if (!f.open(QIODevice::ReadOnly)) {
+                ApiError e;
+                e.kind = ApiError::Kind::Config;
+                e.service = QStringLiteral("kubernetes");
+                e.detail = QStringLiteral("tokenFile %1: %2").arg(m_target.tokenFile, f.errorString());
+                then(QString(), e);
+                return;
+            }
+            token = QString::fromUtf8(f.readAll()).trimmed();
+        }
+        then(token, ApiError());
+        return;
+    }
+    if ((!m_execToken.isEmpty() || !m_execCert.isEmpty())
+        && (!m_execExpiry.isValid() || QDateTime::currentDateTimeUtc().secsTo(m_execExpiry) > 30)) {
+        then(m_execToken, ApiError());
+        return;
+    }
+    m_waiting.append({QPointer<QObject>(context), std::move(then)});
+    if (m_execRunning)
+        return;
+    m_execRunning = true;
+    const KubeTarget::Exec exec = *m_target.exec;
+    auto *process = new QProcess(this);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const auto &v : exec.env)
+        env.insert(v.first, v.second);
+    const QString apiVersion = exec.apiVersion.isEmpty() ? QStringLiteral("client.authentication.k8s.io/v1") : exec.apiVersion;
+    const QJsonObject info{{QStringLiteral("apiVersion"), apiVersion},
+                           {QStringLiteral("kind"), QStringLiteral("ExecCredential")},
+                           {QStringLiteral("spec"), QJsonObject{{QStringLiteral("interactive"), false}}}};
+    env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"), QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
+    process->setProcessEnvironment(env);
+    process->setWorkingDirectory(exec.workingDirectory);
+    auto finish = [this, process](const QString &token, const ApiError &error) {
+        m_execRunning = false;
+        process->deleteLater();
+        const auto waiting = std::exchange(m_waiting, {});
+        for (const auto &w : waiting) {
+            if (w.first)
+                w.second(token, error);
+        }
+    };
+    connect(process, &QProcess::errorOccurred, this, [process, finish, exec](QProcess::ProcessError e) {
+        if (e != QProcess::FailedToStart)
+            return;
+        ApiError error;
+        error.kind = ApiError::Kind::Auth;
+        error.service = QStringLiteral("kubernetes");
+        error.detail = QStringLiteral("the credential plugin %1 could not be started: %2").arg(exec.command, process->errorString());
+        finish(QString(), error);
+    });
+    connect(process, &QProcess::finished, this, [this, process, finish, exec](int code, QProcess::ExitStatus status) {
+        ApiError error;
+        error.service = QStringLiteral("kubernetes");
+        if (status != QProcess::NormalExit || code != 0) {
+            error.kind = ApiError::Kind::Auth;
+            error.detail = QStringLiteral("the credential plugin %1 failed (exit %2): %3")
+                               .arg(exec.command)
+                               .arg(code)
+                               .arg(QString::fromUtf8(process->readAllStandardError()).trimmed().left(300));
+            finish(QString(), error);
+            return;
+        }
+        const QJsonObject cred = QJsonDocument::fromJson(process->readAllStandardOutput()).object();
+        const QJsonObject st = cred.value(QStringLiteral("status")).toObject();
+        if (cred.value(QStringLiteral("kind")).toString() != QLatin1String("ExecCredential") || st.isEmpty()) {
+            error.kind = ApiError::Kind::Auth;
+            error.detail = QStringLiteral("the credential plugin %1 printed no ExecCredential").arg(exec.command);
+            finish(QString(), error);
+            return;
+        }
+        m_execToken = st.value(QStringLiteral("token")).toString();
+        m_execCert = st.value(QStringLiteral("clientCertificateData")).toString().toUtf8();
+        m_execKey = st.value(QStringLiteral("clientKeyData")).toString().toUtf8();
+        m_execExpiry = ApiParser::parseTimestamp(st.value(QStringLiteral("expirationTimestamp")).toString());
+        finish(m_execToken, ApiError());
+    });
+    process->start(exec.command, exec.args);
+}
+
+HttpCall *KubernetesClient::send(const QByteArray &method, const QString &path, const QByteArray &body, const QByteArray &contentType)
+{
+    auto *outer = new HttpCall(this);
+    withCredentials(outer, [this, outer, method, path, body, contentType](const QString &token, const ApiError &error) {
+        if (error.isError()) {
+            ApiResponse r;
+            r.error = error;
+            outer->finish(r);
+            return;
+        }
+        ApiRequest request;
+        request.service = QStringLiteral("kubernetes");
+        request.method = method;
+        QString server = m_target.server;
+        while (server.endsWith(QLatin1Char('/')))
+            server.chop(1);
+        request.url = QUrl(server + path);
+        request.body = body;
+        if (!token.isEmpty())
+            request.headers.append({"Authorization", "Bearer " + token.toUtf8()});
+        if (!contentType.isEmpty())
+            request.headers.append({"Content-Type", contentType});
+        request.tls = tlsConfiguration(m_execCert, m_execKey);
+        HttpCall *inner = m_client->send(request);
+        outer->setCanceller([inner] { inner->cancel(); });
+        connect(inner, &HttpCall::finished, outer, [outer](const ApiResponse &r) { outer->finish(r); });
+    });
+    return outer;
+}

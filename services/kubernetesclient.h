@@ -1,0 +1,39 @@
+#pragma once
+
+#include "httpclient.h"
+#include "kubeconfig.h"
+
+#include <QDateTime>
+#include <QObject>
+
+#include <functional>
+
+// Talks to one Kubernetes API server resolved from a kubeconfig context: TLS
+// against the context's CA, client certificates, bearer tokens (static, from
+// a token file, or from an exec credential plugin, cached until it expires).
+class KubernetesClient : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(KubernetesClient)
+
+public:
+    KubernetesClient(HttpClient *client, const KubeTarget &target, QObject *parent = nullptr);
+
+    const KubeTarget &target() const { return m_target; }
+    // `path` relative to the server ("/api/v1/nodes?limit=500").
+    HttpCall *send(const QByteArray &method, const QString &path, const QByteArray &body = QByteArray(),
+                   const QByteArray &contentType = QByteArray());
+
+private:
+    void withCredentials(QObject *context, std::function<void(const QString &token, const ApiError &error)> then);
+    QSslConfiguration tlsConfiguration(const QByteArray &execCert, const QByteArray &execKey) const;
+
+    HttpClient *m_client;
+    KubeTarget m_target;
+    QString m_execToken;
+    QByteArray m_execCert;
+    QByteArray m_execKey;
+    QDateTime m_execExpiry;
+    bool m_execRunning = false;
+    QList<QPair<QPointer<QObject>, std::function<void(const QString &, const ApiError &)>>> m_waiting;
+};

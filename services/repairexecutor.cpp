@@ -1,0 +1,205 @@
+#include "repairexecutor.h"
+
+#include "apiparser.h"
+#include "auditlog.h"
+#include "repairplanner.h"
+
+#include <QJsonDocument>
+
+QString RepairExecutor::Outcome::resultName(Result r)
+{
+    switch (r) {
+    case Result::Fixed:
+        return QStringLiteral("fixed");
+    case Result::StillThere:
+        return QStringLiteral("still there");
+    case Result::Failed:
+        return QStringLiteral("failed");
+    case Result::Refused:
+        return QStringLiteral("refused");
+    }
+    return QString();
+}
+
+RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
+                               const Finding &finding, const DiagnosisOptions &options, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_kluster(kluster)
+    , m_state(state)
+    , m_finding(finding)
+    , m_options(options)
+    , m_plan(finding.repair())
+{
+}
+
+void RepairExecutor::start()
+{
+    if (!m_plan) {
+        conclude(Outcome::Result::Refused, QStringLiteral("%1 has no repair of its own").arg(m_finding.kind));
+        return;
+    }
+    if (!m_plan->refusal.isEmpty()) {
+        conclude(Outcome::Result::Refused, QStringLiteral("%1: %2").arg(m_plan->refusal, m_plan->refusalDetail));
+        return;
+    }
+    if (m_plan->deletesInstance()) {
+        const RemediationBudget budget = RemediationBudget::compute(m_state, m_options);
+        if (!budget.allowsDeletion(1, m_override)) {
+            conclude(Outcome::Result::Refused,
+                     QStringLiteral("%1: %2%3")
+                         .arg(budget.reason, budget.detail,
+                              budget.reason == QLatin1String("TooManyUnhealthy")
+                                  ? QStringLiteral(" (one instance at a time can be deleted with an explicit override)")
+                                  : QString()));
+            return;
+        }
+    }
+    sendNext();
+}
+
+// Answers that mean the repair was already in place (§3 rule 6).
+static QString alreadyDone(const PlannedRequest &request, const ApiResponse &r)
+{
+    if (request.method == QLatin1String("DELETE") && r.status == 404)
+        return QStringLiteral("already gone");
+    if (r.status == 409 && r.error.serverMessage.contains(QStringLiteral("SecurityGroupRuleExists")))
+        return QStringLiteral("the rule already exists");
+    if (r.status == 400 && request.path.endsWith(QLatin1String("/action"))
+        && r.error.serverMessage.contains(QStringLiteral("Duplicate items in the list")))
+        return QStringLiteral("the server already has the group");
+    return QString();
+}
+
+void RepairExecutor::sendNext()
+{
+    if (m_next >= m_plan->requests.size()) {
+        verify();
+        return;
+    }
+    const PlannedRequest request = m_plan->requests.at(m_next);
+    QList<QPair<QByteArray, QByteArray>> headers;
+    for (auto it = request.headers.begin(); it != request.headers.end(); ++it)
+        headers.append({it.key().toUtf8(), it.value().toString().toUtf8()});
+    const QByteArray body = request.body.isNull() ? QByteArray()
+                                                  : QJsonDocument(request.body.toObject()).toJson(QJsonDocument::Compact);
+    emit progress(QStringLiteral("%1 %2 %3").arg(request.method, request.service, request.path));
+    HttpCall *call = m_session->send(request.service, request.method.toUtf8(), request.path, body, headers);
+    connect(call, &HttpCall::finished, this, [this, request](const ApiResponse &r) {
+        QString outcome = QStringLiteral("done");
+        const QString already = r.error.isError() ? alreadyDone(request, r) : QString();
+        if (!already.isEmpty())
+            outcome = QStringLiteral("already done: ") + already;
+        else if (r.error.isError())
+            outcome = QStringLiteral("failed: ") + r.error.toString();
+        m_outcome.requests.append(QJsonObject{{QStringLiteral("service"), request.service},
+                                              {QStringLiteral("method"), request.method},
+                                              {QStringLiteral("path"), request.path},
+                                              {QStringLiteral("status"), r.status},
+                                              {QStringLiteral("outcome"), outcome}});
+        if (r.status == 412 && m_conflicts < 3) {
+            // Someone else changed the router between our read and our write:
+            // read it again and plan the same change on what is there now.
+            ++m_conflicts;
+            replanAfterConflict();
+            return;
+        }
+        if (r.error.isError() && already.isEmpty()) {
+            conclude(Outcome::Result::Failed, r.error.toString());
+            return;
+        }
+        ++m_next;
+        sendNext();
+    });
+}
+
+void RepairExecutor::replanAfterConflict()
+{
+    emit progress(QStringLiteral("the router changed meanwhile (412): reading it again and planning anew"));
+    HttpCall *call = m_session->send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + m_state.router.id);
+    connect(call, &HttpCall::finished, this, [this](const ApiResponse &r) {
+        ApiError error = r.error;
+        Router router;
+        if (!error.isError()) {
+            ApiRequest described;
+            described.service = QStringLiteral("network");
+            described.method = "GET";
+            const QJsonObject body = r.json(described, &error);
+            if (!error.isError()) {
+                try {
+                    router = ApiParser::parseRouter(QStringLiteral("router"), body);
+                } catch (const ParseError &e) {
+                    error.kind = ApiError::Kind::Malformed;
+                    error.detail = e.toString();
+                }
+            }
+        }
+        if (error.isError()) {
+            conclude(Outcome::Result::Failed, QStringLiteral("re-reading the router after a 412: ") + error.toString());
+            return;
+        }
+        m_state.router = router;
+        // The same change the person confirmed (the same routes removed or
+        // added), on the router as it is now: everyone else's routes are kept.
+        const bool atomic = m_state.hasAtomicExtraRoutes();
+        m_plan = m_plan->action == RepairPlan::Action::RemoveRoutes ? RepairPlanner::removeRoutes(router, m_plan->routes, atomic)
+                                                                    : RepairPlanner::addRoutes(router, m_plan->routes, atomic);
+        if (!m_plan->refusal.isEmpty()) {
+            conclude(Outcome::Result::Refused, m_plan->refusalDetail);
+            return;
+        }
+        m_next = 0;
+        sendNext();
+    });
+}
+
+void RepairExecutor::verify()
+{
+    emit progress(QStringLiteral("verifying: fetching the kluster again"));
+    auto *fetcher = new KlusterFetcher(m_session, m_kluster, this);
+    if (m_kubeTarget)
+        fetcher->setKubeTarget(*m_kubeTarget);
+    fetcher->setRouteLimit(m_state.maxRoutes);
+    connect(fetcher, &KlusterFetcher::finished, this, [this, fetcher](const KlusterFetch &fetch) {
+        fetcher->deleteLater();
+        const Diagnosis after = Diagnosis::run(fetch.state, m_options);
+        if (!fetch.errors.isEmpty() && after.find(m_finding.id()) == nullptr) {
+            // Gone, but maybe only because its source failed: not proof.
+            bool sourcesSound = fetch.state.klusterSource.known && fetch.state.serversSource.known
+                && fetch.state.routerSource.known && fetch.state.securityGroupsSource.known && fetch.state.nodesSource.known;
+            if (!sourcesSound) {
+                conclude(Outcome::Result::Failed,
+                         QStringLiteral("sent, but could not verify: ") + fetch.errors.join(QStringLiteral("; ")));
+                return;
+            }
+        }
+        if (after.find(m_finding.id()))
+            conclude(Outcome::Result::StillThere, QStringLiteral("sent, but %1 is still there").arg(m_finding.id()));
+        else
+            conclude(Outcome::Result::Fixed, QStringLiteral("%1 is gone").arg(m_finding.id()));
+    });
+    fetcher->start();
+}
+
+void RepairExecutor::conclude(Outcome::Result result, const QString &message)
+{
+    m_outcome.result = result;
+    m_outcome.message = message;
+    if (result != Outcome::Result::Refused || !m_outcome.requests.isEmpty()) {
+        const QJsonObject record{{QStringLiteral("cloud"), m_session->config().name},
+                                 {QStringLiteral("user"), m_session->userName()},
+                                 {QStringLiteral("project"), m_session->projectName()},
+                                 {QStringLiteral("projectId"), m_session->projectId()},
+                                 {QStringLiteral("kluster"), m_kluster},
+                                 {QStringLiteral("finding"), m_finding.id()},
+                                 {QStringLiteral("repair"), m_plan ? m_plan->title : QString()},
+                                 {QStringLiteral("override"), m_override},
+                                 {QStringLiteral("requests"), m_outcome.requests},
+                                 {QStringLiteral("verification"), Outcome::resultName(result)},
+                                 {QStringLiteral("message"), message}};
+        QString error;
+        if (!AuditLog::append(record, &error))
+            m_outcome.auditError = error;
+    }
+    emit finished(m_outcome);
+}

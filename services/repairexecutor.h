@@ -1,0 +1,63 @@
+#pragma once
+
+#include "diagnosis.h"
+#include "keystonesession.h"
+#include "klusterfetcher.h"
+
+#include <QJsonArray>
+#include <QObject>
+
+#include <optional>
+
+// Carries out one repair (diagnosis.md §3): refuses what the rules forbid
+// (a refused plan, the remediation budget, missing evidence), sends the
+// plan's requests in order, treats "already done" answers as done, re-reads
+// the router and re-plans when a guarded full-list update meets a concurrent
+// change (412), verifies by fetching the kluster again, and appends the
+// audit record before it reports.
+class RepairExecutor : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RepairExecutor)
+
+public:
+    struct Outcome
+    {
+        enum class Result { Fixed, StillThere, Failed, Refused };
+        Result result = Result::Failed;
+        QString message;           // what happened, in words
+        QJsonArray requests;       // each request sent, with its status and outcome
+        QString auditError;        // non-empty when the audit record could not be written
+        static QString resultName(Result r);
+    };
+
+    RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state, const Finding &finding,
+                   const DiagnosisOptions &options, QObject *parent = nullptr);
+
+    void setKubeTarget(const KubeTarget &target) { m_kubeTarget = target; }
+    void setOverride(bool override) { m_override = override; }  // one deletion past TooManyUnhealthy
+
+    void start();
+
+signals:
+    void progress(const QString &message);
+    void finished(const Outcome &outcome);
+
+private:
+    void sendNext();
+    void verify();
+    void conclude(Outcome::Result result, const QString &message);
+    void replanAfterConflict();
+
+    KeystoneSession *m_session;
+    QString m_kluster;
+    KlusterState m_state;
+    Finding m_finding;
+    DiagnosisOptions m_options;
+    std::optional<RepairPlan> m_plan;
+    std::optional<KubeTarget> m_kubeTarget;
+    bool m_override = false;
+    int m_next = 0;
+    int m_conflicts = 0;
+    Outcome m_outcome;
+};
