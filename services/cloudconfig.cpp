@@ -26,6 +26,8 @@ static QStringList candidates(const QString &file)
     QStringList list;
     if (file == QLatin1String("clouds.yaml") && !env("OS_CLIENT_CONFIG_FILE").isEmpty())
         list << env("OS_CLIENT_CONFIG_FILE");
+    if (file == QLatin1String("secure.yaml") && !env("OS_CLIENT_SECURE_FILE").isEmpty())
+        list << env("OS_CLIENT_SECURE_FILE");
     list << QDir::current().filePath(file);
     QString xdg = env("XDG_CONFIG_HOME");
     if (xdg.isEmpty())

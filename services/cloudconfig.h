@@ -43,7 +43,7 @@ class CloudConfigLoader
 public:
     // The files in the standard places, in the order openstacksdk searches:
     // $OS_CLIENT_CONFIG_FILE, ./clouds.yaml, $XDG_CONFIG_HOME/openstack (~/.config/openstack),
-    // /etc/openstack. secure.yaml beside each.
+    // /etc/openstack; secure.yaml in the same places ($OS_CLIENT_SECURE_FILE first).
     static QStringList cloudsFiles();
     static QStringList secureFiles();
 

@@ -44,11 +44,12 @@ void HttpCall::cancel()
 {
     if (m_finished)
         return;
-    if (m_canceller)
-        m_canceller();
+    const std::function<void()> abort = std::move(m_canceller);
     ApiResponse r;
     r.error.kind = ApiError::Kind::Cancelled;
-    finish(r);
+    finish(r);  // first: the aborted request's own end is then ignored
+    if (abort)
+        abort();
 }
 
 void HttpCall::finish(const ApiResponse &response)

@@ -50,6 +50,8 @@ struct ApiResponse
     QJsonObject json(const ApiRequest &request, ApiError *error) const;
 };
 
+Q_DECLARE_METATYPE(ApiResponse)
+
 // The handle of one asynchronous call: emits `finished` exactly once, with a
 // value or an error. Deletes itself after `finished` (connect with a context
 // object). `cancel()` ends it with a Cancelled error.

@@ -291,7 +291,7 @@ int runAuditCommand(const QStringList &arguments)
         out << "    verification: " << r.value(QStringLiteral("verification")).toString() << " - "
             << r.value(QStringLiteral("message")).toString() << "\n";
     }
-    if (records.isEmpty())
+    if (records.isEmpty() && parser.value(QStringLiteral("format")) != QLatin1String("json"))
         out << "No repair has been made yet (" << AuditLog::path() << ")." << Qt::endl;
     return error.isEmpty() ? 0 : 3;
 }

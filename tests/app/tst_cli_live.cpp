@@ -1,0 +1,277 @@
+#include "simfixture.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QProcess>
+#include <QTemporaryDir>
+
+// flightdeck-cli against the simulated cloud, as a person or a script runs
+// it: live check, snapshot, klusters, and repair for every kind that has one
+// (plan, dry run, refusals, execution, verification, audit).
+class TestCliLive : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void klusters();
+    void liveCheckEqualsSnapshotCheck();
+    void repairEveryKind();
+    void refusedByTheBudgetUnlessOverridden();
+    void refusedWithoutEvidence();
+    void concurrentWriterLosesNoRoute();
+    void authenticationFailureExits3();
+    void noSecretInAnyFile();
+
+private:
+    struct Run
+    {
+        int exitCode = -1;
+        QString out;
+        QString err;
+    };
+    Run cli(const QStringList &args);
+    QStringList findingIds(const QString &kluster);
+    QList<QJsonObject> audit();
+
+    static constexpr const char *Password = "s3cret-Pa55w0rd-for-tests";
+    std::unique_ptr<SimFixture> m_fixture;
+    std::unique_ptr<QTemporaryDir> m_home;
+};
+
+void TestCliLive::init()
+{
+    QByteArray scenario = Scenario::defaultScenario();
+    scenario.replace("\"password\": \"flightdeck-demo\"", QByteArray("\"password\": \"") + Password + "\"");
+    m_fixture = std::make_unique<SimFixture>(scenario);
+    m_home = std::make_unique<QTemporaryDir>();
+    QDir(m_home->path()).mkpath(QStringLiteral("config/openstack"));
+    QFile clouds(m_home->filePath(QStringLiteral("config/openstack/clouds.yaml")));
+    QVERIFY(clouds.open(QIODevice::WriteOnly));
+    clouds.write("clouds:\n  sim:\n    auth:\n      auth_url: " + m_fixture->sim.authUrl().toUtf8()
+                 + "\n      username: demo\n      project_name: flightdeck-demo\n      user_domain_name: Default\n"
+                   "      project_domain_name: Default\n    region_name: RegionOne\n");
+    clouds.close();
+    QFile secure(m_home->filePath(QStringLiteral("config/openstack/secure.yaml")));
+    QVERIFY(secure.open(QIODevice::WriteOnly));
+    secure.write(QByteArray("clouds:\n  sim:\n    auth:\n      password: ") + Password + "\n");
+}
+
+void TestCliLive::cleanup()
+{
+    m_fixture.reset();
+    m_home.reset();
+}
+
+TestCliLive::Run TestCliLive::cli(const QStringList &args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString &key : env.keys()) {
+        if (key.startsWith(QLatin1String("OS_")) || key == QLatin1String("KUBECONFIG"))
+            env.remove(key);
+    }
+    env.insert(QStringLiteral("HOME"), m_home->path());
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home->filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), m_home->filePath(QStringLiteral("data")));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), m_home->filePath(QStringLiteral("cache")));
+    p.setProcessEnvironment(env);
+    p.setWorkingDirectory(m_home->path());
+    QSignalSpy finished(&p, &QProcess::finished);
+    p.start(QStringLiteral(FLIGHTDECK_CLI), args);
+    if (!finished.wait(60000)) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+               QString::fromUtf8(p.readAllStandardError())};
+}
+
+QStringList TestCliLive::findingIds(const QString &kluster)
+{
+    const Run r = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), kluster,
+                       QStringLiteral("--format"), QStringLiteral("json")});
+    QStringList ids;
+    for (const QJsonValue &f : QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("findings")).toArray())
+        ids << f.toObject().value(QStringLiteral("id")).toString();
+    return ids;
+}
+
+QList<QJsonObject> TestCliLive::audit()
+{
+    const Run r = cli({QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json")});
+    QList<QJsonObject> records;
+    for (const QString &line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        records << QJsonDocument::fromJson(line.toUtf8()).object();
+    return records;
+}
+
+void TestCliLive::klusters()
+{
+    const Run r = cli({QStringLiteral("klusters"), QStringLiteral("--cloud"), QStringLiteral("sim")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains(QStringLiteral("legacy")) && r.out.contains(QStringLiteral("198.19.0.0/16")));
+    QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 4);
+}
+
+void TestCliLive::liveCheckEqualsSnapshotCheck()
+{
+    for (const QString &kluster : {QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue")}) {
+        const Run live = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                              kluster, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(live.exitCode, 2);
+        const QString dir = m_home->filePath(QStringLiteral("snap-") + kluster);
+        const Run snap = cli({QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                              kluster, QStringLiteral("--out"), dir});
+        QVERIFY2(snap.exitCode == 0, qPrintable(snap.err));
+        const Run offline = cli({QStringLiteral("check"), QStringLiteral("--snapshot"), dir, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(offline.exitCode, 2);
+        auto ids = [](const QString &json) {
+            QStringList list;
+            for (const QJsonValue &f : QJsonDocument::fromJson(json.toUtf8()).object().value(QStringLiteral("findings")).toArray())
+                list << f.toObject().value(QStringLiteral("id")).toString();
+            return list;
+        };
+        QVERIFY(!ids(live.out).isEmpty());
+        QCOMPARE(ids(offline.out), ids(live.out));
+    }
+}
+
+void TestCliLive::repairEveryKind()
+{
+    const QList<QPair<QString, QString>> repairs = {
+        {QStringLiteral("demo"), QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n")},
+        {QStringLiteral("demo"), QStringLiteral("instance-error:kks-demo-pool-t5y6u")},
+        {QStringLiteral("demo"), QStringLiteral("instance-missing-security-group:demo-pool-r3s4d")},
+        {QStringLiteral("demo"), QStringLiteral("security-group-rule-missing:tcp")},
+        {QStringLiteral("legacy"), QStringLiteral("route-duplicate:198.19.1.0/24")},
+        {QStringLiteral("legacy"), QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.5")},
+        {QStringLiteral("legacy"), QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99")},
+        {QStringLiteral("legacy"), QStringLiteral("route-missing:kks-legacy-default-k7l8m")},
+    };
+    for (const auto &repair : repairs) {
+        const QStringList base = {QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                                  repair.first, QStringLiteral("--finding"), repair.second};
+        QVERIFY2(findingIds(repair.first).contains(repair.second), qPrintable(repair.second));
+        // Without --yes: the plan, and nothing sent.
+        Run r = cli(base);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("Plan: ")) && r.out.contains(QStringLiteral("Dry run: nothing was sent")), qPrintable(r.out));
+        QVERIFY(findingIds(repair.first).contains(repair.second));
+        // With --yes: sent, verified, audited.
+        const int records = int(audit().size());
+        r = cli(base + QStringList{QStringLiteral("--yes")});
+        QVERIFY2(r.exitCode == 0, qPrintable(repair.second + QLatin1Char('\n') + r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("Result: fixed")), qPrintable(r.out));
+        QVERIFY(!findingIds(repair.first).contains(repair.second));
+        const QList<QJsonObject> log = audit();
+        QCOMPARE(log.size(), records + 1);
+        const QJsonObject record = log.last();
+        QCOMPARE(record.value(QStringLiteral("finding")).toString(), repair.second);
+        QCOMPARE(record.value(QStringLiteral("verification")).toString(), QStringLiteral("fixed"));
+        QCOMPARE(record.value(QStringLiteral("user")).toString(), QStringLiteral("demo"));
+        QCOMPARE(record.value(QStringLiteral("project")).toString(), QStringLiteral("flightdeck-demo"));
+        QVERIFY(!record.value(QStringLiteral("requests")).toArray().isEmpty());
+        // Idempotent: once more, the finding is gone and nothing is sent.
+        r = cli(base + QStringList{QStringLiteral("--yes")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(QStringLiteral("nothing to repair")));
+    }
+}
+
+void TestCliLive::refusedByTheBudgetUnlessOverridden()
+{
+    const QStringList base = {QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                              QStringLiteral("demo"), QStringLiteral("--finding"), QStringLiteral("instance-error:kks-demo-pool-t5y6u"),
+                              QStringLiteral("--max-unhealthy"), QStringLiteral("0"), QStringLiteral("--yes")};
+    Run r = cli(base);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("TooManyUnhealthy")), qPrintable(r.err));
+    QVERIFY(findingIds(QStringLiteral("demo")).contains(QStringLiteral("instance-error:kks-demo-pool-t5y6u")));
+    r = cli(base + QStringList{QStringLiteral("--override")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY(audit().last().value(QStringLiteral("override")).toBool());
+}
+
+void TestCliLive::refusedWithoutEvidence()
+{
+    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                                R"({"kind": "status", "status": 500, "service": "kubernetes", "path": "^/api/v1/nodes"})").status, 201);
+    const Run r = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                       QStringLiteral("demo"), QStringLiteral("--finding"), QStringLiteral("instance-error:kks-demo-pool-t5y6u"),
+                       QStringLiteral("--yes")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("NoEvidence")), qPrintable(r.err));
+    bool present = false;
+    for (const SimServer &s : m_fixture->sim.world().servers)
+        present = present || s.name == QLatin1String("kks-demo-pool-t5y6u");
+    QVERIFY(present);
+    // A live check with a failed source says so and exits 3: it is no all-clear.
+    const Run check = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                           QStringLiteral("demo")});
+    QCOMPARE(check.exitCode, 3);
+    QVERIFY2(check.err.contains(QStringLiteral("nodes: kubernetes: GET /api/v1/nodes: HTTP 500")), qPrintable(check.err));
+    QVERIFY(check.out.contains(QStringLiteral("NOT DIAGNOSED")));
+}
+
+void TestCliLive::concurrentWriterLosesNoRoute()
+{
+    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/settings"), R"({"extraRouteAtomic": false})").status, 204);
+    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                                R"({"kind": "concurrent-write", "service": "network", "method": "PUT", "count": 1})").status, 201);
+    const Run r = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                       QStringLiteral("legacy"), QStringLiteral("--finding"), QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99"),
+                       QStringLiteral("--yes")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("-> 412")), qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("[If-Match: revision_number=")));
+    const SimRouter &router = m_fixture->sim.world().routers.at(m_fixture->sim.world().routerIndex(m_fixture->sim.world().klusters.first().routerId));
+    bool concurrentRouteKept = false;
+    for (const SimRoute &route : router.routes)
+        concurrentRouteKept = concurrentRouteKept || route.destination.startsWith(QLatin1String("198.51.100."));
+    QVERIFY(concurrentRouteKept);  // the other writer's route survived
+    QVERIFY(!router.routes.contains(SimRoute{QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.99")}));
+}
+
+void TestCliLive::authenticationFailureExits3()
+{
+    QFile secure(m_home->filePath(QStringLiteral("config/openstack/secure.yaml")));
+    QVERIFY(secure.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    secure.write("clouds:\n  sim:\n    auth:\n      password: wrong\n");
+    secure.close();
+    const Run r = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("demo")});
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("authentication failed")), qPrintable(r.err));
+    QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+}
+
+void TestCliLive::noSecretInAnyFile()
+{
+    // Everything the program writes: snapshot, audit log, and whatever else lands in HOME.
+    cli({QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("demo"),
+         QStringLiteral("--out"), m_home->filePath(QStringLiteral("snap"))});
+    cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("demo"),
+         QStringLiteral("--finding"), QStringLiteral("security-group-rule-missing:tcp"), QStringLiteral("--yes")});
+    QVERIFY(!audit().isEmpty());
+    int files = 0;
+    QDirIterator it(m_home->path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (path.endsWith(QLatin1String("secure.yaml")))
+            continue;  // the user's own file, read in place
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY2(!bytes.contains(Password), qPrintable(path));
+        QVERIFY2(!bytes.contains("gAAAAA"), qPrintable(path));  // Keystone tokens
+        QVERIFY2(!bytes.contains("PRIVATE KEY"), qPrintable(path));
+        QVERIFY2(!bytes.contains("client-key-data"), qPrintable(path));
+        ++files;
+    }
+    QVERIFY(files >= 8);
+}
+
+QTEST_GUILESS_MAIN(TestCliLive)
+#include "tst_cli_live.moc"

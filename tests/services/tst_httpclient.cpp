@@ -1,0 +1,213 @@
+#include "httpclient.h"
+#include "simfixture.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
+
+// The HTTP core against the simulated cloud's faults: retries where the rules
+// allow them, clear errors everywhere else.
+class TestHttpClient : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void success();
+    void retryAfterSecondsOn429();
+    void retryAfterHttpDateOn503();
+    void backoffWithoutRetryAfterIsBounded();
+    void postIsNotRetried();
+    void httpErrorNamesTheServerMessage();
+    void htmlErrorPage();
+    void malformedJson();
+    void truncatedBody();
+    void droppedConnection();
+    void timeout();
+    void cancellation();
+    void unknownCertificateAuthority();
+    void retryDelays();
+
+private:
+    ApiResponse run(const ApiRequest &request)
+    {
+        HttpCall *call = m_client->send(request);
+        QSignalSpy spy(call, &HttpCall::finished);
+        if (!spy.wait(30000))
+            qFatal("no answer");
+        return spy.first().first().value<ApiResponse>();
+    }
+    ApiRequest servers()
+    {
+        ApiRequest r;
+        r.service = QStringLiteral("compute");
+        r.url = QUrl(m_fixture->sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers"));
+        r.headers.append({"X-Auth-Token", m_fixture->token().toUtf8()});
+        return r;
+    }
+    void fault(const QByteArray &json)
+    {
+        QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"), json).status, 201);
+    }
+
+    std::unique_ptr<SimFixture> m_fixture;
+    std::unique_ptr<HttpClient> m_client;
+};
+
+void TestHttpClient::init()
+{
+    qRegisterMetaType<ApiResponse>();
+    m_fixture = std::make_unique<SimFixture>();
+    m_client = std::make_unique<HttpClient>();
+    m_client->setRetryPolicy(RetryPolicy{4, 50, 2000});
+}
+
+void TestHttpClient::cleanup()
+{
+    m_client.reset();
+    m_fixture.reset();
+}
+
+void TestHttpClient::success()
+{
+    const ApiResponse r = run(servers());
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.attempts, 1);
+}
+
+void TestHttpClient::retryAfterSecondsOn429()
+{
+    fault(R"({"kind": "status", "status": 429, "retryAfter": 1, "service": "compute", "count": 2})");
+    QElapsedTimer timer;
+    timer.start();
+    const ApiResponse r = run(servers());
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    QCOMPARE(r.attempts, 3);
+    QVERIFY2(timer.elapsed() >= 1900, qPrintable(QString::number(timer.elapsed())));  // Retry-After was honoured twice
+}
+
+void TestHttpClient::retryAfterHttpDateOn503()
+{
+    const QByteArray when = QLocale::c().toString(QDateTime::currentDateTimeUtc().addSecs(1), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'")).toLatin1();
+    fault(R"({"kind": "status", "status": 503, "service": "compute", "count": 1, "retryAfter": ")" + when + "\"}");
+    const ApiResponse r = run(servers());
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    QCOMPARE(r.attempts, 2);
+}
+
+void TestHttpClient::backoffWithoutRetryAfterIsBounded()
+{
+    fault(R"({"kind": "status", "status": 503, "service": "compute"})");
+    const ApiResponse r = run(servers());
+    QCOMPARE(r.attempts, 4);  // maxAttempts, then the error
+    QCOMPARE(r.error.kind, ApiError::Kind::Http);
+    QCOMPARE(r.status, 503);
+}
+
+void TestHttpClient::postIsNotRetried()
+{
+    fault(R"({"kind": "status", "status": 503, "service": "compute", "count": 1})");
+    ApiRequest request = servers();
+    request.method = "POST";
+    request.url = QUrl(m_fixture->sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers/x/action"));
+    request.body = R"({"reboot": {"type": "SOFT"}})";
+    const ApiResponse r = run(request);
+    QCOMPARE(r.attempts, 1);
+    QCOMPARE(r.status, 503);
+}
+
+void TestHttpClient::httpErrorNamesTheServerMessage()
+{
+    ApiRequest request = servers();
+    request.url = QUrl(m_fixture->sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/nope"));
+    request.service = QStringLiteral("network");
+    const ApiResponse r = run(request);
+    QCOMPARE(r.error.kind, ApiError::Kind::Http);
+    QCOMPARE(r.error.toString(), QStringLiteral("network: GET /v2.0/routers/nope: HTTP 404: Router nope could not be found [RouterNotFound]"));
+}
+
+void TestHttpClient::htmlErrorPage()
+{
+    fault(R"({"kind": "html", "service": "compute", "count": 1})");
+    const ApiResponse r = run(servers());
+    QCOMPARE(r.status, 502);
+    QVERIFY2(r.error.toString().contains(QStringLiteral("502 Bad Gateway (an HTML page, not the API's answer)")), qPrintable(r.error.toString()));
+}
+
+void TestHttpClient::malformedJson()
+{
+    fault(R"({"kind": "malformed", "service": "compute", "count": 1})");
+    const ApiResponse r = run(servers());
+    QVERIFY(r.ok());
+    ApiError error;
+    r.json(servers(), &error);
+    QCOMPARE(error.kind, ApiError::Kind::Malformed);
+    QVERIFY2(error.toString().startsWith(QStringLiteral("compute: GET /v2.1/servers: HTTP 200 with a malformed body: not JSON")),
+             qPrintable(error.toString()));
+}
+
+void TestHttpClient::truncatedBody()
+{
+    fault(R"({"kind": "truncated", "service": "compute"})");
+    const ApiResponse r = run(servers());
+    ApiError error = r.error;
+    if (!error.isError())
+        r.json(servers(), &error);
+    QVERIFY2(error.isError(), "a truncated body must not pass as an answer");
+}
+
+void TestHttpClient::droppedConnection()
+{
+    fault(R"({"kind": "drop", "service": "compute"})");
+    const ApiResponse r = run(servers());
+    QCOMPARE(r.error.kind, ApiError::Kind::Network);
+    QVERIFY(r.error.toString().startsWith(QStringLiteral("compute: GET /v2.1/servers: network error")));
+}
+
+void TestHttpClient::timeout()
+{
+    fault(R"({"kind": "latency", "latencyMs": 3000, "service": "compute"})");
+    ApiRequest request = servers();
+    request.timeoutMs = 300;
+    const ApiResponse r = run(request);
+    QCOMPARE(r.error.kind, ApiError::Kind::Timeout);
+}
+
+void TestHttpClient::cancellation()
+{
+    fault(R"({"kind": "latency", "latencyMs": 3000, "service": "compute"})");
+    HttpCall *call = m_client->send(servers());
+    QSignalSpy spy(call, &HttpCall::finished);
+    QTimer::singleShot(100, call, &HttpCall::cancel);
+    QVERIFY(spy.wait(2000));
+    QCOMPARE(spy.first().first().value<ApiResponse>().error.kind, ApiError::Kind::Cancelled);
+}
+
+void TestHttpClient::unknownCertificateAuthority()
+{
+    ApiRequest request;
+    request.service = QStringLiteral("kubernetes");
+    request.url = QUrl(m_fixture->sim.kubernetesUrl(QStringLiteral("demo")) + QStringLiteral("/version"));
+    const ApiResponse r = run(request);  // system CAs only: the simulator's CA is unknown
+    QCOMPARE(r.error.kind, ApiError::Kind::Tls);
+    QVERIFY2(r.error.toString().contains(QStringLiteral("TLS error")), qPrintable(r.error.toString()));
+    request.tls = m_fixture->kubernetesTls();
+    m_client->network()->clearConnectionCache();
+    const ApiResponse trusted = run(request);
+    QVERIFY2(trusted.ok(), qPrintable(trusted.error.toString()));
+}
+
+void TestHttpClient::retryDelays()
+{
+    const RetryPolicy policy{4, 500, 60000};
+    QCOMPARE(policy.delayFor(2, "3"), 3000);
+    QCOMPARE(policy.delayFor(2, "120"), 60000);  // capped
+    QCOMPARE(policy.delayFor(5, "1"), -1);       // bounded
+    const int backoff = policy.delayFor(3, QByteArray());
+    QVERIFY(backoff >= 750 && backoff <= 1250);  // 1 s ± 25 %
+    QCOMPARE(RetryPolicy::parseRetryAfterMs("soon"), -1);
+    QVERIFY(RetryPolicy::parseRetryAfterMs("Wed, 21 Oct 2015 07:28:00 GMT") == 0);  // in the past: now
+}
+
+QTEST_GUILESS_MAIN(TestHttpClient)
+#include "tst_httpclient.moc"

@@ -1,0 +1,151 @@
+#include "keystonesession.h"
+#include "simfixture.h"
+
+// Keystone sessions against the simulated Keystone: both kinds of login,
+// token reuse, transparent re-authentication, endpoint choice.
+class TestKeystoneSession : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void passwordLoginAndCatalog();
+    void applicationCredentialLogin();
+    void applicationCredentialCreatedThroughTheApi();
+    void tokenReused();
+    void expiredTokenMidRunReauthenticatesOnce();
+    void wrongPassword();
+    void missingEndpoint();
+    void regionChoice();
+
+private:
+    CloudConfig passwordCloud() const
+    {
+        CloudConfig c;
+        c.name = QStringLiteral("sim");
+        c.authUrl = m_fixture->sim.authUrl();
+        c.username = QStringLiteral("demo");
+        c.password = QStringLiteral("flightdeck-demo");
+        c.userDomainName = QStringLiteral("Default");
+        c.projectName = QStringLiteral("flightdeck-demo");
+        c.projectDomainName = QStringLiteral("Default");
+        return c;
+    }
+    ApiResponse wait(HttpCall *call)
+    {
+        QSignalSpy spy(call, &HttpCall::finished);
+        if (!spy.wait(20000))
+            qFatal("no answer");
+        return spy.first().first().value<ApiResponse>();
+    }
+
+    std::unique_ptr<SimFixture> m_fixture;
+    HttpClient m_client;
+};
+
+void TestKeystoneSession::init()
+{
+    qRegisterMetaType<ApiResponse>();
+    m_fixture = std::make_unique<SimFixture>();
+}
+
+void TestKeystoneSession::passwordLoginAndCatalog()
+{
+    KeystoneSession session(&m_client, passwordCloud());
+    const ApiResponse r = wait(session.authenticate());
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    QVERIFY(session.hasToken());
+    QCOMPARE(session.userName(), QStringLiteral("demo"));
+    QCOMPARE(session.projectName(), QStringLiteral("flightdeck-demo"));
+    QCOMPARE(session.endpoint(QStringLiteral("compute")), m_fixture->sim.endpoint(QStringLiteral("compute")));
+    QCOMPARE(session.endpoint(QStringLiteral("kubernikus")), m_fixture->sim.endpoint(QStringLiteral("kubernikus")));
+    const ApiResponse servers = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
+    QVERIFY2(servers.ok(), qPrintable(servers.error.toString()));
+}
+
+void TestKeystoneSession::applicationCredentialLogin()
+{
+    CloudConfig c;
+    c.name = QStringLiteral("sim-ci");
+    c.authType = QStringLiteral("v3applicationcredential");
+    c.authUrl = m_fixture->sim.authUrl();
+    c.applicationCredentialId = QStringLiteral("6b1c7e0d2f8a4b3c9d5e0f1a2b3c4d5e");
+    c.applicationCredentialSecret = QStringLiteral("flightdeck-demo-secret");
+    KeystoneSession session(&m_client, c);
+    const ApiResponse r = wait(session.send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers")));
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    QCOMPARE(session.projectName(), QStringLiteral("flightdeck-demo"));
+}
+
+void TestKeystoneSession::applicationCredentialCreatedThroughTheApi()
+{
+    KeystoneSession password(&m_client, passwordCloud());
+    QVERIFY(wait(password.authenticate()).ok());
+    QString userId;
+    for (const SimUser &u : m_fixture->sim.world().users) {
+        if (u.name == QLatin1String("demo"))
+            userId = u.id;
+    }
+    const ApiResponse created = wait(password.send(QStringLiteral("identity"), "POST",
+                                                   QStringLiteral("/users/%1/application_credentials").arg(userId),
+                                                   R"({"application_credential": {"name": "made-by-test"}})"));
+    QVERIFY2(created.ok(), qPrintable(created.error.toString()));
+    const QJsonObject cred = QJsonDocument::fromJson(created.body).object().value(QStringLiteral("application_credential")).toObject();
+    CloudConfig c;
+    c.name = QStringLiteral("made");
+    c.authType = QStringLiteral("v3applicationcredential");
+    c.authUrl = m_fixture->sim.authUrl();
+    c.applicationCredentialId = cred.value(QStringLiteral("id")).toString();
+    c.applicationCredentialSecret = cred.value(QStringLiteral("secret")).toString();
+    KeystoneSession session(&m_client, c);
+    QVERIFY(wait(session.authenticate()).ok());
+}
+
+void TestKeystoneSession::tokenReused()
+{
+    KeystoneSession session(&m_client, passwordCloud());
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers"))).ok());
+    QCOMPARE(session.authentications(), 1);
+}
+
+void TestKeystoneSession::expiredTokenMidRunReauthenticatesOnce()
+{
+    KeystoneSession session(&m_client, passwordCloud());
+    QVERIFY(wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers"))).ok());
+    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/tokens/expire")).status, 204);
+    const ApiResponse r = wait(session.send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers")));
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    QCOMPARE(session.authentications(), 2);
+}
+
+void TestKeystoneSession::wrongPassword()
+{
+    CloudConfig c = passwordCloud();
+    c.password = QStringLiteral("wrong");
+    KeystoneSession session(&m_client, c);
+    const ApiResponse r = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
+    QCOMPARE(r.error.kind, ApiError::Kind::Auth);
+    QVERIFY2(r.error.toString().contains(QStringLiteral("requires authentication")), qPrintable(r.error.toString()));
+    QVERIFY(!r.error.toString().contains(QStringLiteral("wrong")));  // never the secret
+}
+
+void TestKeystoneSession::missingEndpoint()
+{
+    KeystoneSession session(&m_client, passwordCloud());
+    const ApiResponse r = wait(session.send(QStringLiteral("volumev3"), "GET", QStringLiteral("/volumes")));
+    QCOMPARE(r.error.kind, ApiError::Kind::Config);
+    QVERIFY(r.error.toString().contains(QStringLiteral("no volumev3 endpoint")));
+}
+
+void TestKeystoneSession::regionChoice()
+{
+    CloudConfig c = passwordCloud();
+    c.regionName = QStringLiteral("RegionTwo");
+    KeystoneSession session(&m_client, c);
+    const ApiResponse r = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
+    QCOMPARE(r.error.kind, ApiError::Kind::Config);
+    QVERIFY(r.error.toString().contains(QStringLiteral("region RegionTwo")));
+}
+
+QTEST_GUILESS_MAIN(TestKeystoneSession)
+#include "tst_keystonesession.moc"

@@ -1,0 +1,196 @@
+#include "diagnosis.h"
+#include "klusterfetcher.h"
+#include "simfixture.h"
+#include "snapshotreader.h"
+#include "snapshotwriter.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+
+// Fetching a kluster from the simulated cloud: every source, concurrently,
+// pages and chunks followed to the end; a failed source says so.
+class TestKlusterFetcher : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void fetchesEverySource();
+    void snapshotRoundTrip();
+    void paginationAcrossPages();
+    void failedNodeListIsNotZeroNodes();
+    void kubeconfigWithExecPlugin();
+    void concurrentRequests();
+
+private:
+    static CloudConfig cloud(const SimFixture &f, const QString &user = QStringLiteral("demo"),
+                             const QString &password = QStringLiteral("flightdeck-demo"), const QString &project = QStringLiteral("flightdeck-demo"))
+    {
+        CloudConfig c;
+        c.name = QStringLiteral("sim");
+        c.authUrl = f.sim.authUrl();
+        c.username = user;
+        c.password = password;
+        c.userDomainName = QStringLiteral("Default");
+        c.projectName = project;
+        c.projectDomainName = QStringLiteral("Default");
+        return c;
+    }
+    KlusterFetch fetch(KeystoneSession &session, const QString &kluster, const std::optional<KubeTarget> &target = std::nullopt)
+    {
+        KlusterFetcher fetcher(&session, kluster);
+        if (target)
+            fetcher.setKubeTarget(*target);
+        QSignalSpy spy(&fetcher, &KlusterFetcher::finished);
+        fetcher.start();
+        if (!spy.wait(60000))
+            qFatal("no fetch");
+        return spy.first().first().value<KlusterFetch>();
+    }
+    std::unique_ptr<SimFixture> m_fixture;
+    HttpClient m_client;
+};
+
+Q_DECLARE_METATYPE(KlusterFetch)
+
+static QStringList findingIdsOf(const Diagnosis &d)
+{
+    QStringList ids;
+    for (const Finding &x : d.findings)
+        ids << x.id();
+    return ids;
+}
+
+void TestKlusterFetcher::init()
+{
+    qRegisterMetaType<ApiResponse>();
+    qRegisterMetaType<KlusterFetch>();
+}
+
+void TestKlusterFetcher::fetchesEverySource()
+{
+    SimFixture f;
+    KeystoneSession session(&m_client, cloud(f));
+    const KlusterFetch r = fetch(session, QStringLiteral("legacy"));
+    QVERIFY2(r.errors.isEmpty(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+    const KlusterState &s = r.state;
+    QVERIFY(s.klusterSource.known && s.serversSource.known && s.routerSource.known && s.securityGroupsSource.known && s.nodesSource.known);
+    QCOMPARE(s.kluster.name, QStringLiteral("legacy"));
+    QCOMPARE(s.instances.size(), f.sim.world().servers.size());
+    QCOMPARE(s.nodes.size(), 5);
+    QVERIFY(s.hasAtomicExtraRoutes());
+    QVERIFY(qAbs(s.capturedAt.secsTo(QDateTime::currentDateTimeUtc())) < 60);
+    const Diagnosis d = Diagnosis::run(s);
+    QVERIFY(d.find(QStringLiteral("route-duplicate:198.19.1.0/24")));
+    QVERIFY(d.find(QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.5")));
+}
+
+void TestKlusterFetcher::snapshotRoundTrip()
+{
+    SimFixture f;
+    KeystoneSession session(&m_client, cloud(f));
+    const KlusterFetch r = fetch(session, QStringLiteral("demo"));
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(SnapshotWriter::write(dir.path(), r, &error), qPrintable(error));
+    const KlusterState back = SnapshotReader::read(dir.path());
+    QStringList live;
+    for (const Finding &x : Diagnosis::run(r.state).findings)
+        live << x.id();
+    QStringList again;
+    for (const Finding &x : Diagnosis::run(back).findings)
+        again << x.id();
+    QCOMPARE(again, live);
+    // No secret in the snapshot.
+    for (const QString &name : QDir(dir.path()).entryList(QDir::Files)) {
+        QFile file(QDir(dir.path()).filePath(name));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        QVERIFY2(!bytes.contains("flightdeck-demo-secret") && !bytes.contains("\"password\"") && !bytes.contains("PRIVATE KEY")
+                     && !bytes.contains("gAAAAA"),
+                 qPrintable(name));
+    }
+}
+
+void TestKlusterFetcher::paginationAcrossPages()
+{
+    Simulator sim;
+    Scenario::generate(sim.world(), 2500);
+    QString error;
+    QVERIFY(sim.start(Simulator::Ports(), &error));
+    CloudConfig c;
+    c.name = QStringLiteral("scale");
+    c.authUrl = sim.authUrl();
+    c.username = QStringLiteral("scale");
+    c.password = QStringLiteral("scale-password");
+    c.userDomainName = QStringLiteral("Default");
+    c.projectName = QStringLiteral("scale");
+    c.projectDomainName = QStringLiteral("Default");
+    KeystoneSession session(&m_client, c);
+    const KlusterFetch r = fetch(session, QStringLiteral("scale"));
+    QVERIFY2(r.errors.isEmpty(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+    QCOMPARE(r.state.instances.size(), 2500);  // three Nova pages of up to 1,000
+    QCOMPARE(r.state.nodes.size(), sim.world().klusters.first().nodes.size());  // chunks of 500
+    QVERIFY(sim.requestCount(QStringLiteral("compute")) >= 3);
+}
+
+void TestKlusterFetcher::failedNodeListIsNotZeroNodes()
+{
+    SimFixture f;
+    QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"),
+                       R"({"kind": "status", "status": 500, "service": "kubernetes", "path": "^/api/v1/nodes"})").status, 201);
+    KeystoneSession session(&m_client, cloud(f));
+    const KlusterFetch r = fetch(session, QStringLiteral("demo"));
+    QVERIFY(!r.state.nodesSource.known);
+    QVERIFY2(r.state.nodesSource.error.contains(QStringLiteral("HTTP 500")), qPrintable(r.state.nodesSource.error));
+    QVERIFY(r.state.serversSource.known && r.state.routerSource.known);
+    const Diagnosis d = Diagnosis::run(r.state);
+    QCOMPARE(d.budget.reason, QStringLiteral("NoEvidence"));
+    QVERIFY(findingIdsOf(d).filter(QStringLiteral("instance-unregistered")).isEmpty());
+    QVERIFY(!d.notDiagnosed.isEmpty());
+}
+
+void TestKlusterFetcher::kubeconfigWithExecPlugin()
+{
+    SimFixture f;
+    QTemporaryDir dir;
+    const QString script = QStringLiteral(FLIGHTDECK_SOURCE_DIR "/tests/data/kube/exec-credential.sh");
+    const QByteArray config = QByteArray("apiVersion: v1\nkind: Config\ncurrent-context: demo\n"
+                                         "clusters:\n- name: demo\n  cluster:\n    server: ")
+        + f.sim.kubernetesUrl(QStringLiteral("demo")).toUtf8() + "\n    certificate-authority-data: " + f.sim.caCertificatePem().toBase64()
+        + "\ncontexts:\n- name: demo\n  context: {cluster: demo, user: plugin}\nusers:\n- name: plugin\n  user:\n    exec:\n"
+          "      apiVersion: client.authentication.k8s.io/v1\n      command: "
+        + script.toUtf8() + "\n      env:\n      - name: EXEC_TOKEN\n        value: " + f.sim.world().klusters.first().bearerToken.toUtf8()
+        + "\n      interactiveMode: Never\n";
+    QFile file(dir.filePath(QStringLiteral("kubeconfig")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(config);
+    file.close();
+    QString error;
+    const auto kube = Kubeconfig::load({file.fileName()}, &error);
+    QVERIFY2(kube, qPrintable(error));
+    KeystoneSession session(&m_client, cloud(f));
+    const KlusterFetch r = fetch(session, QStringLiteral("demo"), kube->target(QString(), &error));
+    QVERIFY2(r.state.nodesSource.known, qPrintable(r.errors.join(QLatin1Char('\n'))));
+    QCOMPARE(r.state.nodes.size(), f.sim.world().klusters.first().nodes.size());
+}
+
+void TestKlusterFetcher::concurrentRequests()
+{
+    SimFixture f;
+    QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"),
+                       R"({"kind": "latency", "latencyMs": 400})").status, 201);
+    KeystoneSession session(&m_client, cloud(f));
+    QVERIFY(QSignalSpy(session.authenticate(), &HttpCall::finished).wait(10000));
+    QElapsedTimer timer;
+    timer.start();
+    const KlusterFetch r = fetch(session, QStringLiteral("demo"));
+    QVERIFY(r.errors.isEmpty());
+    // kluster, then router; servers, groups, extensions, credentials, then nodes: in
+    // parallel that is three round trips, not seven.
+    QVERIFY2(timer.elapsed() < 7 * 400, qPrintable(QString::number(timer.elapsed())));
+}
+
+QTEST_GUILESS_MAIN(TestKlusterFetcher)
+#include "tst_klusterfetcher.moc"
