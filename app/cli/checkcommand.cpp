@@ -76,8 +76,8 @@ int runCheckCommand(const QStringList &arguments)
     if (!parser.isSet(QStringLiteral("kluster")))
         return CliOptions::fail(command, QStringLiteral("nothing to check: give --snapshot DIR, or --kluster NAME (with "
                                                         "--cloud NAME or the OS_* variables); see --help"));
-    const std::optional<CloudConfig> cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
-    if (!cloud)
+    std::optional<CloudConfig> cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
+    if (!cloud || !CliOptions::completeSecret(*cloud, &error))
         return CliOptions::fail(command, error);
     bool kubeGiven = false;
     const std::optional<KubeTarget> kube = CliOptions::readKubeTarget(parser, &error, &kubeGiven);

@@ -1,5 +1,8 @@
 #include "clioptions.h"
 
+#include "secretstore.h"
+
+#include <QCoreApplication>
 #include <QTextStream>
 
 namespace CliOptions {
@@ -105,6 +108,32 @@ std::optional<KubeTarget> readKubeTarget(const QCommandLineParser &parser, QStri
     if (!config)
         return std::nullopt;
     return config->target(parser.value(QStringLiteral("context")), error);
+}
+
+bool completeSecret(CloudConfig &cloud, QString *error)
+{
+    QString &secret = cloud.isApplicationCredential() ? cloud.applicationCredentialSecret : cloud.password;
+    if (!secret.isEmpty())
+        return true;
+    SecretStore store;
+    SecretResult result;
+    SecretCall *call = store.read(cloud.secretKey());
+    QObject::connect(call, &SecretCall::finished, &store, [&result](const SecretResult &r) {
+        result = r;
+        QCoreApplication::exit(0);
+    });
+    QCoreApplication::exec();  // until the keychain answers (or its timeout)
+    if (result.found) {
+        secret = result.secret;
+        return true;
+    }
+    *error = QStringLiteral("no %1 for cloud \"%2\" (%3): put it in secure.yaml or %4, or store it in the keychain with "
+                            "`flightdeck-cli credentials set --cloud %2` (%5)")
+                 .arg(cloud.isApplicationCredential() ? QStringLiteral("application credential secret") : QStringLiteral("password"),
+                      cloud.name, cloud.source,
+                      cloud.isApplicationCredential() ? QStringLiteral("OS_APPLICATION_CREDENTIAL_SECRET") : QStringLiteral("OS_PASSWORD"),
+                      result.error);
+    return false;
 }
 
 } // namespace CliOptions

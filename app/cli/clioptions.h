@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cloudconfig.h"
 #include "diagnosisoptions.h"
 #include "kubeconfig.h"
 
@@ -24,5 +25,9 @@ std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, 
 void addCloud(QCommandLineParser &parser, bool klusterRequired);
 // The kubeconfig target given with --kubeconfig/--context, if any.
 std::optional<KubeTarget> readKubeTarget(const QCommandLineParser &parser, QString *error, bool *given);
+
+// Completes a cloud's secret from the keychain when neither its files nor
+// the environment hold it; false with `error` when there is none anywhere.
+bool completeSecret(CloudConfig &cloud, QString *error);
 
 } // namespace CliOptions

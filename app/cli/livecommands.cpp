@@ -9,6 +9,7 @@
 #include "keystonesession.h"
 #include "klusterfetcher.h"
 #include "repairexecutor.h"
+#include "secretstore.h"
 #include "snapshotwriter.h"
 
 #include <QCommandLineParser>
@@ -49,7 +50,7 @@ int parse(QCommandLineParser &parser, const QStringList &arguments, const QStrin
         out->kluster = parser.value(QStringLiteral("kluster"));
     }
     out->cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
-    if (!out->cloud)
+    if (!out->cloud || !CliOptions::completeSecret(*out->cloud, &error))
         return CliOptions::fail(command, error);
     bool given = false;
     out->kube = CliOptions::readKubeTarget(parser, &error, &given);
@@ -251,6 +252,67 @@ int runRepairCommand(const QStringList &arguments)
     });
     fetcher.start();
     status = QCoreApplication::exec();
+    return status;
+}
+
+int runCredentialsCommand(const QStringList &arguments)
+{
+    const QString command = QStringLiteral("credentials");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Keep a cloud's password or application credential secret in the system keychain (service \"flightdeck\"):\n"
+        "  credentials set --cloud NAME      reads the secret from standard input (one line)\n"
+        "  credentials status --cloud NAME   says whether the keychain holds it\n"
+        "  credentials delete --cloud NAME   removes it\n"
+        "Secrets never go to a file."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("set, status or delete"));
+    parser.addOption({QStringLiteral("cloud"), QStringLiteral("The cloud of clouds.yaml (default: $OS_CLOUD)."), QStringLiteral("name")});
+    if (!parser.parse(arguments))
+        return CliOptions::fail(command, parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return 0;
+    }
+    const QString action = parser.positionalArguments().value(0);
+    if (action != QLatin1String("set") && action != QLatin1String("status") && action != QLatin1String("delete"))
+        return CliOptions::fail(command, QStringLiteral("give set, status or delete (see --help)"));
+    QString error;
+    const std::optional<CloudConfig> cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
+    if (!cloud)
+        return CliOptions::fail(command, error);
+    SecretStore store;
+    SecretCall *call = nullptr;
+    if (action == QLatin1String("set")) {
+        QTextStream in(stdin);
+        const QString secret = in.readLine();
+        if (secret.isEmpty())
+            return CliOptions::fail(command, QStringLiteral("no secret on standard input"));
+        call = store.write(cloud->secretKey(), secret);
+    } else if (action == QLatin1String("delete")) {
+        call = store.remove(cloud->secretKey());
+    } else {
+        call = store.read(cloud->secretKey());
+    }
+    int status = CliOptions::ExitUnknown;
+    QObject::connect(call, &SecretCall::finished, &store, [&](const SecretResult &r) {
+        QTextStream out(stdout);
+        if (r.inMemoryOnly) {
+            status = CliOptions::fail(command, QStringLiteral("no keychain is available (%1); nothing was stored: secrets are "
+                                                              "never written to a file").arg(store.memoryOnlyReason()));
+        } else if (action == QLatin1String("status")) {
+            out << cloud->secretKey() << ": " << (r.found ? "stored in the keychain" : "not in the keychain") << Qt::endl;
+            status = r.found ? 0 : 1;
+        } else if (!r.ok) {
+            status = CliOptions::fail(command, r.error);
+        } else {
+            out << cloud->secretKey() << (action == QLatin1String("set") ? ": stored in the keychain" : ": removed from the keychain")
+                << Qt::endl;
+            status = 0;
+        }
+        QCoreApplication::exit(status);
+    });
+    QCoreApplication::exec();
     return status;
 }
 

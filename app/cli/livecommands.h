@@ -7,3 +7,4 @@ int runSnapshotCommand(const QStringList &arguments);
 int runKlustersCommand(const QStringList &arguments);
 int runRepairCommand(const QStringList &arguments);
 int runAuditCommand(const QStringList &arguments);
+int runCredentialsCommand(const QStringList &arguments);

@@ -20,6 +20,7 @@ static const char usage[] =
     "  klusters   List the klusters of a cloud's project\n"
     "  repair     Repair one finding: print the plan, send it with --yes, verify, audit\n"
     "  audit      Print the audit log of repairs\n"
+    "  credentials  Keep a cloud's password in the system keychain (set, status, delete)\n"
     "  (flightdeck-cli COMMAND --help for each command's options)\n"
     "\n"
     "Clouds come from clouds.yaml (+ secure.yaml) or the OS_* variables; nodes from the\n"
@@ -50,7 +51,8 @@ int main(int argc, char *argv[])
     const QHash<QString, int (*)(const QStringList &)> commands = {
         {QStringLiteral("check"), &runCheckCommand},       {QStringLiteral("snapshot"), &runSnapshotCommand},
         {QStringLiteral("klusters"), &runKlustersCommand}, {QStringLiteral("repair"), &runRepairCommand},
-        {QStringLiteral("audit"), &runAuditCommand}};
+        {QStringLiteral("audit"), &runAuditCommand},
+        {QStringLiteral("credentials"), &runCredentialsCommand}};
     if (const auto run = commands.value(first)) {
         args.removeAt(1);
         return run(args);
