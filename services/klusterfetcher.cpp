@@ -45,16 +45,18 @@ void KlusterFetcher::partDone()
 // Follows Nova's `servers_links` and Neutron's `<collection>_links` to the
 // end; the merged body holds every item, as a snapshot file does.
 void KlusterFetcher::fetchPages(const QString &service, const QString &path, const QString &collection,
-                                std::function<void(const QByteArray &, const ApiError &)> done)
+                                std::function<void(const QByteArray &, const QJsonObject &, const ApiError &)> done)
 {
     auto items = std::make_shared<QJsonArray>();
+    auto firstBody = std::make_shared<QByteArray>();
+    auto firstObject = std::make_shared<QJsonObject>();
     auto seen = std::make_shared<int>(0);
     auto step = std::make_shared<std::function<void(HttpCall *)>>();
-    *step = [this, service, collection, items, seen, step, done](HttpCall *call) {
+    *step = [this, service, collection, items, firstBody, firstObject, seen, step, done](HttpCall *call) {
         m_calls.append(call);
-        connect(call, &HttpCall::finished, this, [this, service, collection, items, seen, step, done](const ApiResponse &r) {
+        connect(call, &HttpCall::finished, this, [this, service, collection, items, firstBody, firstObject, seen, step, done](const ApiResponse &r) {
             if (r.error.isError()) {
-                done(QByteArray(), r.error);
+                done(QByteArray(), QJsonObject(), r.error);
                 return;
             }
             ApiRequest described;
@@ -68,10 +70,14 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                     error.service = service;
                     error.detail = QStringLiteral("no \"%1\" list in the answer").arg(collection);
                 }
-                done(QByteArray(), error);
+                done(QByteArray(), QJsonObject(), error);
                 return;
             }
             const QJsonArray page = body.value(collection).toArray();
+            if (*seen == 0) {
+                *firstBody = r.body;
+                *firstObject = body;
+            }
             for (const QJsonValue &v : page)
                 items->append(v);
             QString next;
@@ -83,7 +89,12 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                 (*step)(m_session->sendUrl(service, "GET", QUrl(next)));
                 return;
             }
-            done(QJsonDocument(QJsonObject{{collection, *items}}).toJson(QJsonDocument::Compact), ApiError());
+            if (*seen == 0) {
+                done(*firstBody, *firstObject, ApiError());  // one page: the body as it came
+                return;
+            }
+            const QJsonObject merged{{collection, *items}};
+            done(QJsonDocument(merged).toJson(QJsonDocument::Compact), merged, ApiError());
         });
     };
     (*step)(m_session->send(service, "GET", path));
@@ -130,12 +141,15 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                 return;
             }
             QJsonObject merged = *first;
-            QJsonObject meta = merged.value(QStringLiteral("metadata")).toObject();
-            meta.remove(QStringLiteral("continue"));
-            meta.remove(QStringLiteral("remainingItemCount"));
-            merged.insert(QStringLiteral("metadata"), meta);
-            merged.insert(QStringLiteral("items"), *items);
-            const QByteArray bytes = QJsonDocument(merged).toJson(QJsonDocument::Compact);
+            QByteArray bytes = r.body;
+            if (items->size() != body.value(QStringLiteral("items")).toArray().size()) {  // several chunks
+                QJsonObject meta = merged.value(QStringLiteral("metadata")).toObject();
+                meta.remove(QStringLiteral("continue"));
+                meta.remove(QStringLiteral("remainingItemCount"));
+                merged.insert(QStringLiteral("metadata"), meta);
+                merged.insert(QStringLiteral("items"), *items);
+                bytes = QJsonDocument(merged).toJson(QJsonDocument::Compact);
+            }
             try {
                 m_result.state.nodes = ApiParser::parseNodes(QStringLiteral("nodes"), merged);
                 m_result.state.nodesSource.known = true;
@@ -225,12 +239,12 @@ void KlusterFetcher::start()
     });
 
     fetchPages(QStringLiteral("compute"), QStringLiteral("/servers/detail"), QStringLiteral("servers"),
-               [this](const QByteArray &merged, const ApiError &error) {
+               [this](const QByteArray &merged, const QJsonObject &object, const ApiError &error) {
                    KlusterState &s = m_result.state;
                    ApiError e = error;
                    if (!e.isError()) {
                        try {
-                           s.instances = ApiParser::parseServers(QStringLiteral("servers"), QJsonDocument::fromJson(merged).object());
+                           s.instances = ApiParser::parseServers(QStringLiteral("servers"), object);
                            s.serversSource.known = true;
                            m_result.bodies.insert(QStringLiteral("servers.json"), merged);
                        } catch (const ParseError &pe) {
@@ -244,13 +258,12 @@ void KlusterFetcher::start()
                    partDone();
                });
     fetchPages(QStringLiteral("network"), QStringLiteral("/v2.0/security-groups"), QStringLiteral("security_groups"),
-               [this](const QByteArray &merged, const ApiError &error) {
+               [this](const QByteArray &merged, const QJsonObject &object, const ApiError &error) {
                    KlusterState &s = m_result.state;
                    ApiError e = error;
                    if (!e.isError()) {
                        try {
-                           s.securityGroups = ApiParser::parseSecurityGroups(QStringLiteral("security groups"),
-                                                                             QJsonDocument::fromJson(merged).object());
+                           s.securityGroups = ApiParser::parseSecurityGroups(QStringLiteral("security groups"), object);
                            s.securityGroupsSource.known = true;
                            m_result.bodies.insert(QStringLiteral("security-groups.json"), merged);
                        } catch (const ParseError &pe) {

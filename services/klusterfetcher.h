@@ -49,7 +49,7 @@ signals:
 
 private:
     void fetchPages(const QString &service, const QString &path, const QString &collection,
-                    std::function<void(const QByteArray &merged, const ApiError &)> done);
+                    std::function<void(const QByteArray &merged, const QJsonObject &object, const ApiError &)> done);
     void fetchNodes(KubernetesClient *client);
     void partDone();
     void fail(SourceStatus &source, const QString &what, const ApiError &error);
