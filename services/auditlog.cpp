@@ -10,7 +10,8 @@
 
 QString AuditLog::path()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)).filePath(QStringLiteral("audit.jsonl"));
+    // One log for the console and the command line: <data>/flightdeck/audit.jsonl.
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)).filePath(QStringLiteral("flightdeck/audit.jsonl"));
 }
 
 bool AuditLog::append(const QJsonObject &record, QString *error)

@@ -5,7 +5,8 @@
 #include <QString>
 
 // The local audit log of repairs: JSON Lines in the user's data folder
-// (QStandardPaths::AppLocalDataLocation, e.g. ~/.local/share/flightdeck),
+// (QStandardPaths::GenericDataLocation + flightdeck/, e.g.
+// ~/.local/share/flightdeck/audit.jsonl, shared by the console and the CLI),
 // one record per repair sent, flushed to disk before the repair is reported.
 // Records name who, where, what and the outcome; never a token or a secret.
 class AuditLog

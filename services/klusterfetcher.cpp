@@ -56,6 +56,7 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
         m_calls.append(call);
         connect(call, &HttpCall::finished, this, [this, service, collection, items, firstBody, firstObject, seen, step, done](const ApiResponse &r) {
             if (r.error.isError()) {
+                *step = nullptr;  // the function held itself: let it go
                 done(QByteArray(), QJsonObject(), r.error);
                 return;
             }
@@ -70,6 +71,7 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                     error.service = service;
                     error.detail = QStringLiteral("no \"%1\" list in the answer").arg(collection);
                 }
+                *step = nullptr;
                 done(QByteArray(), QJsonObject(), error);
                 return;
             }
@@ -89,6 +91,7 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                 (*step)(m_session->sendUrl(service, "GET", QUrl(next)));
                 return;
             }
+            *step = nullptr;
             if (*seen == 0) {
                 done(*firstBody, *firstObject, ApiError());  // one page: the body as it came
                 return;
@@ -127,6 +130,7 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                 error.detail = QStringLiteral("not a NodeList");
             }
             if (error.isError()) {
+                *step = nullptr;  // the function held itself: let it go
                 fail(m_result.state.nodesSource, QStringLiteral("nodes"), error);
                 partDone();
                 return;
@@ -140,6 +144,7 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                 (*step)(cont);
                 return;
             }
+            *step = nullptr;
             QJsonObject merged = *first;
             QByteArray bytes = r.body;
             if (items->size() != body.value(QStringLiteral("items")).toArray().size()) {  // several chunks
