@@ -85,8 +85,11 @@ TestCliLive::Run TestCliLive::cli(const QStringList &args)
         p.kill();
         p.waitForFinished(5000);
     }
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-               QString::fromUtf8(p.readAllStandardError())};
+    Run r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+    if (r.err.contains(QLatin1String("Sanitizer")))
+        qWarning().noquote() << "flightdeck-cli" << args.join(QLatin1Char(' ')) << ":\n" << r.err.left(8000);
+    return r;
 }
 
 QStringList TestCliLive::findingIds(const QString &kluster)
@@ -163,7 +166,8 @@ void TestCliLive::repairEveryKind()
         // With --yes: sent, verified, audited.
         const int records = int(audit().size());
         r = cli(base + QStringList{QStringLiteral("--yes")});
-        QVERIFY2(r.exitCode == 0, qPrintable(repair.second + QLatin1Char('\n') + r.out + r.err));
+        QVERIFY2(r.exitCode == 0, qPrintable(QStringLiteral("%1: exit %2\nstderr: %3\nstdout: %4")
+                                                 .arg(repair.second).arg(r.exitCode).arg(r.err.left(3000), r.out.right(500))));
         QVERIFY2(r.out.contains(QStringLiteral("Result: fixed")), qPrintable(r.out));
         QVERIFY(!findingIds(repair.first).contains(repair.second));
         const QList<QJsonObject> log = audit();
