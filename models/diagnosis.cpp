@@ -100,21 +100,10 @@ void Detector::checkSecurityGroups()
     for (const QString &protocol : required) {
         bool satisfied = false;
         for (const SecurityGroupRule &rule : group.rules) {
-            if (rule.direction != QLatin1String("ingress") || rule.ethertype != QLatin1String("IPv4"))
-                continue;
-            const QString p = normalizedProtocol(rule.protocol);
-            if (!p.isEmpty() && p != protocol)
-                continue;
-            if (rule.portRangeMin || rule.portRangeMax)
-                continue;  // opens only some ports: not pod-to-pod traffic
-            if (rule.remoteIpPrefix) {
-                if (!Cidr::parse(*rule.remoteIpPrefix).contains(podNetwork))
-                    continue;
-            } else if (rule.remoteGroupId || rule.remoteAddressGroupId) {
-                continue;  // only members of a group: pod addresses are not
+            if (judgeRule(rule, protocol, podNetwork, false).satisfies) {
+                satisfied = true;
+                break;
             }
-            satisfied = true;
-            break;
         }
         if (!satisfied) {
             Finding f = make(FindingKind::SecurityGroupRuleMissing, protocol, Severity::Critical);

@@ -12,6 +12,18 @@
 // empty for any (null or "any").
 QString normalizedProtocol(const std::optional<QString> &protocol);
 
+// How a security group rule stands toward a protocol the pod network needs:
+// not about it (another direction, family or protocol), satisfying it, or
+// about it without satisfying it (port ranges, a narrower or group-only
+// remote), with the reason in words when `explain` is set.
+struct RuleVerdict
+{
+    bool relevant = false;
+    bool satisfies = false;
+    QString problem;
+};
+RuleVerdict judgeRule(const SecurityGroupRule &rule, const QString &protocol, const Cidr &podNetwork, bool explain);
+
 // What one diagnosis was made from, shared by all its findings: a copy of the
 // state (implicitly shared, so cheap), the options, the join and the route
 // audit. Findings keep their facts small and ask it for their words.

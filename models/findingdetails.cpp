@@ -44,6 +44,37 @@ QString normalizedProtocol(const std::optional<QString> &protocol)
     return p;
 }
 
+RuleVerdict judgeRule(const SecurityGroupRule &rule, const QString &protocol, const Cidr &podNetwork, bool explain)
+{
+    RuleVerdict v;
+    if (rule.direction != QLatin1String("ingress") || rule.ethertype != QLatin1String("IPv4"))
+        return v;
+    const QString p = normalizedProtocol(rule.protocol);
+    if (!p.isEmpty() && p != protocol)
+        return v;
+    v.relevant = true;
+    bool remoteOk = true;
+    if (rule.remoteIpPrefix) {
+        remoteOk = Cidr::parse(*rule.remoteIpPrefix).contains(podNetwork);
+        if (!remoteOk && explain)
+            v.problem = QStringLiteral("it allows only %1, not the whole pod network %2").arg(*rule.remoteIpPrefix, podNetwork.toString());
+    } else if (rule.remoteGroupId || rule.remoteAddressGroupId) {
+        remoteOk = false;  // only members of a group: pod addresses are not
+        if (explain)
+            v.problem = QStringLiteral("it allows only members of another group, not the pod network");
+    }
+    const bool ports = rule.portRangeMin || rule.portRangeMax;  // only some ports: not pod-to-pod traffic
+    v.satisfies = remoteOk && !ports;
+    if (ports && explain) {
+        const QString range = QStringLiteral("%1-%2").arg(rule.portRangeMin ? QString::number(*rule.portRangeMin) : QStringLiteral("*"),
+                                                          rule.portRangeMax ? QString::number(*rule.portRangeMax) : QStringLiteral("*"));
+        const QString portText = protocol == QLatin1String("icmp") ? QStringLiteral("it allows only ICMP type/code %1").arg(range)
+                                                                   : QStringLiteral("it opens only ports %1").arg(range);
+        v.problem = v.problem.isEmpty() ? portText : v.problem + QStringLiteral(" and ") + portText;
+    }
+    return v;
+}
+
 static QJsonValue nullable(const QString &s)
 {
     return s.isEmpty() ? QJsonValue() : QJsonValue(s);
@@ -432,28 +463,10 @@ QJsonObject DiagnosisContext::evidence(const Finding &f) const
         const QString &protocol = f.facts.protocol;
         QJsonArray nearMisses;
         for (const SecurityGroupRule &rule : group.rules) {
-            if (rule.direction != QLatin1String("ingress") || rule.ethertype != QLatin1String("IPv4"))
+            const RuleVerdict verdict = judgeRule(rule, protocol, podNetwork, true);
+            if (!verdict.relevant || verdict.satisfies)
                 continue;
-            const QString p = normalizedProtocol(rule.protocol);
-            if (!p.isEmpty() && p != protocol)
-                continue;
-            QString problem;
-            if (rule.remoteIpPrefix && !Cidr::parse(*rule.remoteIpPrefix).contains(podNetwork))
-                problem = QStringLiteral("it allows only %1, not the whole pod network %2")
-                              .arg(*rule.remoteIpPrefix, podNetwork.toString());
-            else if (!rule.remoteIpPrefix && (rule.remoteGroupId || rule.remoteAddressGroupId))
-                problem = QStringLiteral("it allows only members of another group, not the pod network");
-            if (rule.portRangeMin || rule.portRangeMax) {
-                const QString range = QStringLiteral("%1-%2").arg(
-                    rule.portRangeMin ? QString::number(*rule.portRangeMin) : QStringLiteral("*"),
-                    rule.portRangeMax ? QString::number(*rule.portRangeMax) : QStringLiteral("*"));
-                const QString ports = protocol == QLatin1String("icmp")
-                    ? QStringLiteral("it allows only ICMP type/code %1").arg(range)
-                    : QStringLiteral("it opens only ports %1").arg(range);
-                problem = problem.isEmpty() ? ports : problem + QStringLiteral(" and ") + ports;
-            }
-            if (problem.isEmpty())
-                continue;
+            const QString &problem = verdict.problem;
             nearMisses.append(QJsonObject{
                 {QStringLiteral("ruleId"), rule.id},
                 {QStringLiteral("protocol"), rule.protocol ? QJsonValue(*rule.protocol) : QJsonValue()},
