@@ -1,0 +1,52 @@
+#pragma once
+
+#include "diagnosis.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QList>
+
+// The findings of one kluster as a table for the console: severity, kind,
+// subject, message. Updated incrementally by finding id: a refresh that
+// changes three findings changes three rows, so selection and scroll
+// position survive. Raw values in SortRole; words only in DisplayRole.
+class FindingsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(FindingsModel)
+
+public:
+    enum Column { SeverityColumn, KindColumn, SubjectColumn, MessageColumn, RepairColumn, ColumnCount };
+    enum Role {
+        SortRole = Qt::UserRole + 1,  // severity rank, kind, subject, ... as raw values
+        IdRole,                       // "<kind>:<subject>"
+        SeverityRole,                 // int(Severity)
+        HasRepairRole,
+    };
+
+    explicit FindingsModel(QObject *parent = nullptr);
+
+    // Replaces the findings with `diagnosis`'s: rows of findings that stay are
+    // updated in place, gone ones removed, new ones appended.
+    void setDiagnosis(const Diagnosis &diagnosis);
+    const Finding *findingAt(int row) const;
+    int rowOf(const QString &id) const { return m_rowById.value(id, -1); }
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+private:
+    struct Row
+    {
+        Finding finding;
+        QString message;  // words are made once per change, not per paint
+        bool hasRepair = false;
+    };
+    void reindex();
+
+    QList<Row> m_rows;
+    QHash<QString, int> m_rowById;
+};
