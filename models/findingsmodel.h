@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diagnosis.h"
+#include "keyedrows.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -30,7 +31,7 @@ public:
     // updated in place, gone ones removed, new ones appended.
     void setDiagnosis(const Diagnosis &diagnosis);
     const Finding *findingAt(int row) const;
-    int rowOf(const QString &id) const { return m_rowById.value(id, -1); }
+    int rowOf(const QString &id) const { return m_rows.rowOf(id); }
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;
@@ -42,11 +43,9 @@ private:
     struct Row
     {
         Finding finding;
-        QString message;  // words are made once per change, not per paint
+        QString message;  // words are made once per refresh, not per paint
         bool hasRepair = false;
     };
-    void reindex();
 
-    QList<Row> m_rows;
-    QHash<QString, int> m_rowById;
+    KeyedRows<Row> m_rows;
 };

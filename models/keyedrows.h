@@ -1,0 +1,101 @@
+#pragma once
+
+#include <QAbstractItemModel>
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <functional>
+
+// Applies a new list of keyed rows to a flat Qt model incrementally: rows
+// whose key is gone are removed (in contiguous runs), rows that stay take the
+// new data in place, with dataChanged only where `same` says they look
+// different (in runs), and new rows are appended in one batch. No model reset, so
+// selection and scroll position survive a refresh.
+template<typename Row>
+class KeyedRows
+{
+public:
+    using KeyOf = std::function<QString(const Row &)>;
+    using Same = std::function<bool(const Row &, const Row &)>;
+
+    KeyedRows(KeyOf keyOf, Same same)
+        : m_keyOf(std::move(keyOf))
+        , m_same(std::move(same))
+    {
+    }
+
+    const QList<Row> &rows() const { return m_rows; }
+    int rowOf(const QString &key) const { return m_index.value(key, -1); }
+
+    // The model calls its protected begin/end functions through these.
+    struct Signals
+    {
+        std::function<void(int, int)> beginRemove, beginInsert;
+        std::function<void()> endRemove, endInsert;
+        std::function<void(int, int)> changed;  // first and last row
+    };
+
+    void apply(const QList<Row> &next, const Signals &s)
+    {
+        QHash<QString, int> incoming;
+        incoming.reserve(next.size());
+        for (int i = 0; i < next.size(); ++i)
+            incoming.insert(m_keyOf(next.at(i)), i);
+        for (int i = int(m_rows.size()) - 1; i >= 0;) {
+            if (incoming.contains(m_keyOf(m_rows.at(i)))) {
+                --i;
+                continue;
+            }
+            int first = i;
+            while (first > 0 && !incoming.contains(m_keyOf(m_rows.at(first - 1))))
+                --first;
+            s.beginRemove(first, i);
+            m_rows.remove(first, i - first + 1);
+            s.endRemove();
+            i = first - 1;
+        }
+        int runStart = -1;
+        for (int i = 0; i < m_rows.size(); ++i) {
+            const Row &fresh = next.at(incoming.value(m_keyOf(m_rows.at(i))));
+            const bool same = m_same(m_rows.at(i), fresh);
+            m_rows[i] = fresh;  // always the newest data, even when it shows the same
+            if (same) {
+                if (runStart >= 0)
+                    s.changed(runStart, i - 1);
+                runStart = -1;
+                continue;
+            }
+            if (runStart < 0)
+                runStart = i;
+        }
+        if (runStart >= 0)
+            s.changed(runStart, int(m_rows.size()) - 1);
+        reindex();
+        QList<Row> added;
+        for (const Row &r : next) {
+            if (!m_index.contains(m_keyOf(r)))
+                added.append(r);
+        }
+        if (!added.isEmpty()) {
+            s.beginInsert(int(m_rows.size()), int(m_rows.size() + added.size() - 1));
+            m_rows.append(added);
+            reindex();
+            s.endInsert();
+        }
+    }
+
+private:
+    void reindex()
+    {
+        m_index.clear();
+        m_index.reserve(m_rows.size());
+        for (int i = 0; i < m_rows.size(); ++i)
+            m_index.insert(m_keyOf(m_rows.at(i)), i);
+    }
+
+    KeyOf m_keyOf;
+    Same m_same;
+    QList<Row> m_rows;
+    QHash<QString, int> m_index;
+};
