@@ -1,0 +1,145 @@
+#include "nodesmodel.h"
+
+#include "klusterindex.h"
+
+#include <QSet>
+
+NodesModel::NodesModel(QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_rows([](const Row &r) { return r.name; }, [](const Row &a, const Row &b) { return a == b; })
+{
+}
+
+void NodesModel::setState(const KlusterState &state, const Diagnosis &diagnosis)
+{
+    const KlusterIndex join(state);
+    QHash<QString, QPair<int, QStringList>> worst;  // name -> (severity, finding ids)
+    for (const Finding &f : diagnosis.findings) {
+        const AffectedObjects a = f.affected();
+        QStringList names = a.instances + a.nodes;
+        names.removeDuplicates();
+        for (const QString &n : std::as_const(names)) {
+            auto &entry = worst[n];
+            if (entry.second.isEmpty() || int(f.severity) < entry.first)
+                entry.first = int(f.severity);
+            entry.second << f.id();
+        }
+    }
+    QList<Row> next;
+    QSet<QString> seen;
+    for (int i : join.klusterInstances()) {
+        const Instance &instance = state.instances.at(i);
+        Row r;
+        r.name = instance.name;
+        r.pool = join.poolOf(instance.name);
+        r.status = instance.status;
+        r.ageSeconds = instance.created.isValid() ? instance.created.secsTo(state.capturedAt) : -1;
+        r.address = instance.fixedAddress();
+        r.hasGroup = state.securityGroupsSource.known ? (instance.securityGroups.contains(state.kluster.securityGroupName) ? 1 : 0) : -1;
+        const int n = join.nodeOfInstance(i);
+        if (n >= 0) {
+            const Node &node = state.nodes.at(n);
+            r.registered = true;
+            r.podCidr = node.podCidrText;
+            const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
+            r.ready = ready ? ready->status : QString();
+        }
+        const auto w = worst.value(r.name, {-1, {}});
+        r.severity = w.second.isEmpty() ? -1 : w.first;
+        r.findings = w.second;
+        seen.insert(r.name);
+        next.append(r);
+    }
+    for (const Node &node : state.nodes) {
+        if (seen.contains(node.name))
+            continue;
+        Row r;
+        r.name = node.name;
+        r.status = tr("(no instance)");
+        r.ageSeconds = node.created.isValid() ? node.created.secsTo(state.capturedAt) : -1;
+        r.address = node.internalIp;
+        r.podCidr = node.podCidrText;
+        r.registered = true;
+        const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
+        r.ready = ready ? ready->status : QString();
+        const auto w = worst.value(r.name, {-1, {}});
+        r.severity = w.second.isEmpty() ? -1 : w.first;
+        r.findings = w.second;
+        next.append(r);
+    }
+    m_rows.apply(next, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
+                        [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
+                        [this] { endRemoveRows(); },
+                        [this] { endInsertRows(); },
+                        [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); }});
+}
+
+int NodesModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.rows().size());
+}
+
+int NodesModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+static QString yesNo(int v)
+{
+    return v < 0 ? QObject::tr("?") : v ? QObject::tr("yes") : QObject::tr("no");
+}
+
+QVariant NodesModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return QVariant();
+    const Row &r = m_rows.rows().at(index.row());
+    if (role == NameRole)
+        return r.name;
+    if (role == SeverityRole)
+        return r.severity;
+    if (role == FindingsRole)
+        return r.findings;
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case NameColumn: return r.name;
+        case PoolColumn: return r.pool;
+        case StatusColumn: return r.status;
+        case AgeColumn: return r.ageSeconds < 0 ? QString() : formatDuration(r.ageSeconds);
+        case AddressColumn: return r.address;
+        case PodCidrColumn: return r.podCidr;
+        case SecurityGroupColumn: return yesNo(r.hasGroup);
+        case RegisteredColumn: return r.registered ? tr("yes") : tr("no");
+        case ReadyColumn: return r.ready.isEmpty() ? (r.registered ? tr("(none)") : QString()) : r.ready;
+        }
+    }
+    if (role == SortRole) {
+        switch (index.column()) {
+        case AgeColumn: return r.ageSeconds;
+        case SecurityGroupColumn: return r.hasGroup;
+        case RegisteredColumn: return r.registered;
+        default: return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::ToolTipRole && !r.findings.isEmpty())
+        return r.findings.join(QLatin1Char('\n'));
+    return QVariant();
+}
+
+QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case NameColumn: return tr("Name");
+    case PoolColumn: return tr("Pool");
+    case StatusColumn: return tr("Nova status");
+    case AgeColumn: return tr("Age");
+    case AddressColumn: return tr("IP");
+    case PodCidrColumn: return tr("Pod CIDR");
+    case SecurityGroupColumn: return tr("Security group");
+    case RegisteredColumn: return tr("Registered");
+    case ReadyColumn: return tr("Ready");
+    }
+    return QVariant();
+}
