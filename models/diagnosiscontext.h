@@ -62,5 +62,6 @@ private:
     QJsonObject nodeJson(const Node &node) const;
     QJsonObject auditEntryJson(const RouteAudit::Entry &e) const;
     void refuseWithoutEvidence(RepairPlan &plan, bool needsNodes) const;
+    void refuseUnguarded(RepairPlan &plan) const;
     int routeLimitFreeable(QStringList *related) const;
 };

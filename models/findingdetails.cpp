@@ -228,6 +228,18 @@ QJsonObject DiagnosisContext::auditEntryJson(const RouteAudit::Entry &e) const
     return o;
 }
 
+void DiagnosisContext::refuseUnguarded(RepairPlan &plan) const
+{
+    if (!plan.refusal.isEmpty() || atomicRoutes || state.extensions.contains(QStringLiteral("revision-if-match")))
+        return;
+    plan.refusal = QStringLiteral("NoRevision");
+    plan.refusalDetail = state.extensionsKnown
+        ? QStringLiteral("the cloud lists neither extraroute-atomic nor revision-if-match: Neutron would ignore If-Match, "
+                         "and a full-list update could overwrite a concurrent change")
+        : QStringLiteral("the Neutron extensions are unknown: without extraroute-atomic or revision-if-match a full-list "
+                         "update could overwrite a concurrent change");
+}
+
 void DiagnosisContext::refuseWithoutEvidence(RepairPlan &plan, bool needsNodes) const
 {
     if (!state.serversSource.known) {
@@ -552,10 +564,12 @@ std::optional<RepairPlan> DiagnosisContext::repair(const Finding &f) const
         RepairPlan plan = RepairPlanner::removeRoutes(state.router, wrong, atomicRoutes);
         // Which route is correct rests on the node list; orphans only on the instance list.
         refuseWithoutEvidence(plan, kind != FindingKind::RouteOrphaned);
+        refuseUnguarded(plan);
         return plan;
     }
     if (kind == FindingKind::RouteMissing) {
         RepairPlan plan = RepairPlanner::addRoutes(state.router, {audit.entries().at(f.facts.routeEntry).route}, atomicRoutes);
+        refuseUnguarded(plan);
         if (plan.refusal.isEmpty() && audit.routeCount() >= routeLimit) {
             plan.refusal = QStringLiteral("RouteLimit");
             plan.refusalDetail = QStringLiteral("the router holds %1 of its %2 routes: Neutron would refuse one more "

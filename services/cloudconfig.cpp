@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QProcessEnvironment>
+#include <QSslCertificate>
 #include <QStandardPaths>
 
 #include <yaml-cpp/yaml.h>
@@ -141,7 +142,20 @@ static void applyEnvironment(CloudConfig &c)
     }
 }
 
+static std::optional<CloudConfig> loadUnguarded(const QString &requested, QString *error);
+
 std::optional<CloudConfig> CloudConfigLoader::load(const QString &requested, QString *error)
+{
+    try {
+        return loadUnguarded(requested, error);
+    } catch (const YAML::Exception &e) {
+        // A value of an unexpected shape (a list where a name belongs, say).
+        *error = QStringLiteral("clouds.yaml/secure.yaml: %1").arg(QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+}
+
+static std::optional<CloudConfig> loadUnguarded(const QString &requested, QString *error)
 {
     QString name = requested.isEmpty() ? env("OS_CLOUD") : requested;
     CloudConfig c;
@@ -155,9 +169,9 @@ std::optional<CloudConfig> CloudConfigLoader::load(const QString &requested, QSt
         c.source = QStringLiteral("the OS_* environment variables");
         applyEnvironment(c);
     } else {
-        const QString path = firstExisting(cloudsFiles());
+        const QString path = firstExisting(CloudConfigLoader::cloudsFiles());
         if (path.isEmpty()) {
-            *error = QStringLiteral("cloud \"%1\": no clouds.yaml found (looked in %2)").arg(name, cloudsFiles().join(QStringLiteral(", ")));
+            *error = QStringLiteral("cloud \"%1\": no clouds.yaml found (looked in %2)").arg(name, CloudConfigLoader::cloudsFiles().join(QStringLiteral(", ")));
             return std::nullopt;
         }
         YAML::Node root;
@@ -170,7 +184,7 @@ std::optional<CloudConfig> CloudConfigLoader::load(const QString &requested, QSt
         }
         cloud = YAML::Clone(cloud);
         c.source = path;
-        const QString securePath = firstExisting(secureFiles());
+        const QString securePath = firstExisting(CloudConfigLoader::secureFiles());
         if (!securePath.isEmpty()) {
             YAML::Node secure;
             if (!loadYaml(securePath, &secure, error))
@@ -228,6 +242,10 @@ std::optional<CloudConfig> CloudConfigLoader::load(const QString &requested, QSt
         *error = QStringLiteral("cloud \"%1\" (%2) sets verify: false; Flightdeck does not turn TLS verification off. "
                                 "Give the cloud's CA with cacert instead")
                      .arg(c.name, c.source);
+        return std::nullopt;
+    }
+    if (!c.caCertFile.isEmpty() && QSslCertificate::fromPath(c.caCertFile).isEmpty()) {
+        *error = QStringLiteral("cloud \"%1\" (%2): cacert %3 holds no readable certificate").arg(c.name, c.source, c.caCertFile);
         return std::nullopt;
     }
     if (c.authType == QLatin1String("v3password"))

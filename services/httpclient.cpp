@@ -155,6 +155,10 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
         if (r.status >= 400) {
             e.kind = ApiError::Kind::Http;
             e.serverMessage = ApiError::messageFromBody(r.body, r.header("content-type"));
+        } else if (r.status >= 300) {
+            e.kind = ApiError::Kind::Http;
+            e.detail = QStringLiteral("an unexpected redirect%1; not followed")
+                           .arg(r.header("location").isEmpty() ? QString() : QStringLiteral(" to ") + QString::fromUtf8(r.header("location")));
         } else if (netError == QNetworkReply::OperationCanceledError) {
             e.kind = ApiError::Kind::Timeout;  // the transfer timeout aborts the reply
             e.detail = QStringLiteral("after %1 s").arg(request.timeoutMs / 1000.0);

@@ -148,7 +148,8 @@ void KeystoneSession::startAuthentication()
 void KeystoneSession::whenAuthenticated(QObject *context, std::function<void(const ApiError &)> then)
 {
     if (hasToken()) {
-        then(ApiError());
+        // Later, never before the caller has had the handle to connect to.
+        QMetaObject::invokeMethod(context, [then] { then(ApiError()); }, Qt::QueuedConnection);
         return;
     }
     m_waiting.append({QPointer<QObject>(context), std::move(then)});
@@ -219,15 +220,21 @@ void KeystoneSession::dispatch(HttpCall *outer, const QString &serviceType, cons
     request.url = url;
     request.body = body;
     request.headers = headers;
-    request.headers.append({"X-Auth-Token", m_token.toUtf8()});
+    const QString usedToken = m_token;
+    request.headers.append({"X-Auth-Token", usedToken.toUtf8()});
     request.tls = tlsConfiguration();
     HttpCall *inner = m_client->send(request);
-    outer->setCanceller([inner] { inner->cancel(); });
-    connect(inner, &HttpCall::finished, outer, [this, outer, serviceType, method, url, body, headers, mayReauthenticate](const ApiResponse &r) {
+    const QPointer<HttpCall> guard(inner);
+    outer->setCanceller([guard] {
+        if (guard)
+            guard->cancel();
+    });
+    connect(inner, &HttpCall::finished, outer, [this, outer, serviceType, method, url, body, headers, mayReauthenticate, usedToken](const ApiResponse &r) {
         if (r.status == 401 && mayReauthenticate) {
             // The token expired or was revoked: one fresh authentication, then the request again.
             qCDebug(lcKeystone) << "401 from" << serviceType << "- re-authenticating once";
-            m_token.clear();
+            if (m_token == usedToken)
+                m_token.clear();  // another request may have fetched a fresh one already
             whenAuthenticated(outer, [this, outer, serviceType, method, url, body, headers](const ApiError &error) {
                 if (error.isError()) {
                     ApiResponse failed;

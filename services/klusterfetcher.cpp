@@ -87,8 +87,24 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                 if (l.toObject().value(QStringLiteral("rel")).toString() == QLatin1String("next"))
                     next = l.toObject().value(QStringLiteral("href")).toString();
             }
-            if (!next.isEmpty() && !page.isEmpty() && ++*seen < 10000) {
-                (*step)(m_session->sendUrl(service, "GET", QUrl(next)));
+            if (!next.isEmpty() && !page.isEmpty()) {
+                if (++*seen >= 10000) {
+                    *step = nullptr;
+                    ApiError tooMany;
+                    tooMany.kind = ApiError::Kind::Malformed;
+                    tooMany.service = service;
+                    tooMany.detail = QStringLiteral("more than 10,000 pages of %1: the list is not complete").arg(collection);
+                    done(QByteArray(), QJsonObject(), tooMany);
+                    return;
+                }
+                // The token goes only to the catalog's endpoint: a link's scheme,
+                // host and port (an http:// link behind a TLS proxy, say) are not trusted.
+                QUrl url(next);
+                const QUrl base(m_session->endpoint(service));
+                url.setScheme(base.scheme());
+                url.setHost(base.host());
+                url.setPort(base.port());
+                (*step)(m_session->sendUrl(service, "GET", url));
                 return;
             }
             *step = nullptr;

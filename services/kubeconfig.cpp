@@ -131,6 +131,16 @@ static std::optional<QByteArray> dataOrFile(const YAML::Node &node, const char *
 
 std::optional<KubeTarget> Kubeconfig::target(const QString &requested, QString *error) const
 {
+    try {
+        return targetUnguarded(requested, error);
+    } catch (const YAML::Exception &e) {
+        *error = QStringLiteral("kubeconfig %1: %2").arg(m_files.join(QStringLiteral(", ")), QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+}
+
+std::optional<KubeTarget> Kubeconfig::targetUnguarded(const QString &requested, QString *error) const
+{
     const QString name = requested.isEmpty() ? m_currentContext : requested;
     if (name.isEmpty()) {
         *error = QStringLiteral("no context given and no current-context in %1").arg(m_files.join(QStringLiteral(", ")));

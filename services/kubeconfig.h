@@ -61,6 +61,7 @@ private:
         QString file;
     };
     bool addFile(const QString &path, const QByteArray &yaml, QString *error);
+    std::optional<KubeTarget> targetUnguarded(const QString &context, QString *error) const;
 
     QList<Entry> m_clusters;
     QList<Entry> m_users;

@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QSslCertificate>
 #include <QSslKey>
+#include <QTimer>
 
 KubernetesClient::KubernetesClient(HttpClient *client, const KubeTarget &target, QObject *parent)
     : QObject(parent)
@@ -47,6 +48,10 @@ QSslConfiguration KubernetesClient::tlsConfiguration(const QByteArray &execCert,
 
 void KubernetesClient::withCredentials(QObject *context, std::function<void(const QString &, const ApiError &)> then)
 {
+    // Every outcome is delivered later, never before the caller has connected.
+    then = [context, then](const QString &token, const ApiError &error) {
+        QMetaObject::invokeMethod(context, [then, token, error] { then(token, error); }, Qt::QueuedConnection);
+    };
     if (!m_target.exec) {
         QString token = m_target.token;
         if (!m_target.tokenFile.isEmpty()) {
@@ -130,6 +135,19 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
         finish(m_execToken, ApiError());
     });
     process->start(exec.command, exec.args);
+    process->closeWriteChannel();  // interactiveMode Never: nothing to read
+    auto *deadline = new QTimer(process);
+    deadline->setSingleShot(true);
+    connect(deadline, &QTimer::timeout, this, [process, finish, exec] {
+        ApiError error;
+        error.kind = ApiError::Kind::Auth;
+        error.service = QStringLiteral("kubernetes");
+        error.detail = QStringLiteral("the credential plugin %1 did not finish within 60 s").arg(exec.command);
+        process->disconnect();
+        process->kill();
+        finish(QString(), error);
+    });
+    deadline->start(60000);
 }
 
 HttpCall *KubernetesClient::send(const QByteArray &method, const QString &path, const QByteArray &body, const QByteArray &contentType)
@@ -156,7 +174,11 @@ HttpCall *KubernetesClient::send(const QByteArray &method, const QString &path, 
             request.headers.append({"Content-Type", contentType});
         request.tls = tlsConfiguration(m_execCert, m_execKey);
         HttpCall *inner = m_client->send(request);
-        outer->setCanceller([inner] { inner->cancel(); });
+        const QPointer<HttpCall> guard(inner);
+        outer->setCanceller([guard] {
+            if (guard)
+                guard->cancel();
+        });
         connect(inner, &HttpCall::finished, outer, [outer](const ApiResponse &r) { outer->finish(r); });
     });
     return outer;

@@ -17,6 +17,8 @@ QString RepairExecutor::Outcome::resultName(Result r)
         return QStringLiteral("failed");
     case Result::Refused:
         return QStringLiteral("refused");
+    case Result::Changed:
+        return QStringLiteral("changed meanwhile");
     }
     return QString();
 }
@@ -92,15 +94,17 @@ void RepairExecutor::sendNext()
             outcome = QStringLiteral("already done: ") + already;
         else if (r.error.isError())
             outcome = QStringLiteral("failed: ") + r.error.toString();
+        // The request as sent (bodies are route lists and rules: no secret), and its answer.
         m_outcome.requests.append(QJsonObject{{QStringLiteral("service"), request.service},
                                               {QStringLiteral("method"), request.method},
                                               {QStringLiteral("path"), request.path},
+                                              {QStringLiteral("headers"), request.headers},
+                                              {QStringLiteral("body"), request.body},
                                               {QStringLiteral("status"), r.status},
                                               {QStringLiteral("outcome"), outcome}});
-        if (r.status == 412 && m_conflicts < 3) {
+        if (r.status == 412) {
             // Someone else changed the router between our read and our write:
-            // read it again and plan the same change on what is there now.
-            ++m_conflicts;
+            // nothing was overwritten. Read it again, plan anew, and ask again.
             replanAfterConflict();
             return;
         }
@@ -115,7 +119,7 @@ void RepairExecutor::sendNext()
 
 void RepairExecutor::replanAfterConflict()
 {
-    emit progress(QStringLiteral("the router changed meanwhile (412): reading it again and planning anew"));
+    emit progress(QStringLiteral("the router changed meanwhile (412): nothing was overwritten; reading it again"));
     HttpCall *call = m_session->send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + m_state.router.id);
     connect(call, &HttpCall::finished, this, [this](const ApiResponse &r) {
         ApiError error = r.error;
@@ -139,17 +143,14 @@ void RepairExecutor::replanAfterConflict()
             return;
         }
         m_state.router = router;
-        // The same change the person confirmed (the same routes removed or
-        // added), on the router as it is now: everyone else's routes are kept.
-        const bool atomic = m_state.hasAtomicExtraRoutes();
-        m_plan = m_plan->action == RepairPlan::Action::RemoveRoutes ? RepairPlanner::removeRoutes(router, m_plan->routes, atomic)
-                                                                    : RepairPlanner::addRoutes(router, m_plan->routes, atomic);
-        if (!m_plan->refusal.isEmpty()) {
-            conclude(Outcome::Result::Refused, m_plan->refusalDetail);
-            return;
-        }
-        m_next = 0;
-        sendNext();
+        QStringList routes;
+        for (const Route &route : router.routes)
+            routes << route.destination + QStringLiteral(" via ") + route.nexthop;
+        conclude(Outcome::Result::Changed,
+                 QStringLiteral("the router changed while the repair was being sent (412, now revision %1, %2 routes); "
+                                "nothing was overwritten. Check again and confirm the new plan.")
+                     .arg(router.revisionNumber)
+                     .arg(router.routes.size()));
     });
 }
 

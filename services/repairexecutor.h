@@ -11,10 +11,11 @@
 
 // Carries out one repair (diagnosis.md §3): refuses what the rules forbid
 // (a refused plan, the remediation budget, missing evidence), sends the
-// plan's requests in order, treats "already done" answers as done, re-reads
-// the router and re-plans when a guarded full-list update meets a concurrent
-// change (412), verifies by fetching the kluster again, and appends the
-// audit record before it reports.
+// plan's requests in order, treats "already done" answers as done, stops when
+// a guarded full-list update meets a concurrent change (412): it reads the
+// router again and shows the new plan, to be confirmed anew (nothing is
+// overwritten); verifies by fetching the kluster again, and appends the audit
+// record before it reports.
 class RepairExecutor : public QObject
 {
     Q_OBJECT
@@ -23,7 +24,7 @@ class RepairExecutor : public QObject
 public:
     struct Outcome
     {
-        enum class Result { Fixed, StillThere, Failed, Refused };
+        enum class Result { Fixed, StillThere, Failed, Refused, Changed };  // Changed: 412, re-planned, not sent
         Result result = Result::Failed;
         QString message;           // what happened, in words
         QJsonArray requests;       // each request sent, with its status and outcome
@@ -58,6 +59,5 @@ private:
     std::optional<KubeTarget> m_kubeTarget;
     bool m_override = false;
     int m_next = 0;
-    int m_conflicts = 0;
     Outcome m_outcome;
 };

@@ -8,7 +8,7 @@
 #include <QJsonObject>
 #include <QSaveFile>
 
-bool SnapshotWriter::write(const QString &directory, const KlusterFetch &fetch, QString *error)
+static bool writeFiles(const QString &directory, const KlusterFetch &fetch, QString *error)
 {
     if (!QDir().mkpath(directory)) {
         *error = QStringLiteral("%1: cannot create the folder").arg(directory);
@@ -16,7 +16,7 @@ bool SnapshotWriter::write(const QString &directory, const KlusterFetch &fetch, 
     }
     const QDir dir(directory);
     auto writeFile = [&dir, error](const QString &name, const QByteArray &bytes) {
-        QSaveFile file(dir.filePath(name));
+        QSaveFile file(dir.filePath(name));  // each file replaced whole, or not at all
         if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
             *error = QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
             return false;
@@ -37,15 +37,34 @@ bool SnapshotWriter::write(const QString &directory, const KlusterFetch &fetch, 
         if (!writeFile(it.key(), it.value()))
             return false;
     }
+    // An optional file of an earlier snapshot in the same folder would not belong to this one.
+    for (const QString &name : SnapshotReader::optionalFiles()) {
+        if (!fetch.bodies.contains(name))
+            QFile::remove(dir.filePath(name));
+    }
+    return true;
+}
+
+bool SnapshotWriter::write(const QString &directory, const KlusterFetch &fetch, QString *error)
+{
     QStringList missing;
     for (const QString &name : SnapshotReader::requiredFiles()) {
         if (name != QLatin1String("capture.json") && !fetch.bodies.contains(name))
             missing << name;
     }
-    if (!missing.isEmpty()) {
-        *error = QStringLiteral("incomplete snapshot in %1: %2 could not be fetched (%3)")
-                     .arg(directory, missing.join(QStringLiteral(", ")), fetch.errors.join(QStringLiteral("; ")));
-        return false;
-    }
-    return true;
+    if (missing.isEmpty())
+        return writeFiles(directory, fetch, error);
+    // Incomplete: the folder asked for is not touched (an earlier snapshot in
+    // it stays whole); what could be fetched goes beside it, marked as such.
+    QString dirName = directory;
+    while (dirName.endsWith(QLatin1Char('/')))
+        dirName.chop(1);
+    const QString partial = dirName + QStringLiteral(".incomplete");
+    QDir(partial).removeRecursively();
+    QString writeError;
+    const bool written = writeFiles(partial, fetch, &writeError);
+    *error = QStringLiteral("incomplete: %1 could not be fetched (%2); %3 was not written%4")
+                 .arg(missing.join(QStringLiteral(", ")), fetch.errors.join(QStringLiteral("; ")), directory,
+                      written ? QStringLiteral("; what could be fetched is in ") + partial : QStringLiteral("; ") + writeError);
+    return false;
 }

@@ -82,8 +82,13 @@ int runSnapshotCommand(const QStringList &arguments)
     KlusterFetcher fetcher(&session, p.kluster);
     if (p.kube)
         fetcher.setKubeTarget(*p.kube);
-    if (parser.isSet(QStringLiteral("route-limit")))
-        fetcher.setRouteLimit(parser.value(QStringLiteral("route-limit")).toInt());
+    if (parser.isSet(QStringLiteral("route-limit"))) {
+        bool ok = false;
+        const int limit = parser.value(QStringLiteral("route-limit")).toInt(&ok);
+        if (!ok || limit <= 0)
+            return CliOptions::fail(command, QStringLiteral("--route-limit: \"%1\" is not a positive count").arg(parser.value(QStringLiteral("route-limit"))));
+        fetcher.setRouteLimit(limit);
+    }
     int status = CliOptions::ExitUnknown;
     QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
         QString error;
@@ -115,10 +120,22 @@ int runKlustersCommand(const QStringList &arguments)
     int status = CliOptions::ExitUnknown;
     HttpCall *call = session.send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters"));
     QObject::connect(call, &HttpCall::finished, &session, [&](const ApiResponse &r) {
+        const QJsonDocument doc = QJsonDocument::fromJson(r.body);
         if (r.error.isError()) {
             status = CliOptions::fail(command, r.error.toString());
+        } else if (!doc.isArray()) {
+            ApiError e;
+            e.kind = ApiError::Kind::Malformed;
+            e.service = QStringLiteral("kubernikus");
+            e.method = QStringLiteral("GET");
+            e.path = QStringLiteral("/api/v1/clusters");
+            e.status = r.status;
+            e.detail = QStringLiteral("expected a JSON list of klusters") + (ApiError::messageFromBody(r.body, r.header("content-type")).isEmpty()
+                                                                               ? QString()
+                                                                               : QStringLiteral(": ") + ApiError::messageFromBody(r.body, r.header("content-type")));
+            status = CliOptions::fail(command, e.toString());
         } else {
-            const QJsonArray list = QJsonDocument::fromJson(r.body).array();
+            const QJsonArray list = doc.array();
             QTextStream out(stdout);
             out << QStringLiteral("%1 %2 %3 %4\n").arg(QStringLiteral("NAME"), -20).arg(QStringLiteral("PHASE"), -12)
                        .arg(QStringLiteral("POD NETWORK"), -18).arg(QStringLiteral("NODES"));
@@ -209,8 +226,24 @@ int runRepairCommand(const QStringList &arguments)
             if (!r.body.isNull())
                 out << "    " << QJsonDocument(r.body.toObject()).toJson(QJsonDocument::Compact) << "\n";
         }
+        for (const QString &e : fetch.errors)
+            out << "Note: " << e << "\n";
+        QString refusal;
+        if (!plan->refusal.isEmpty()) {
+            refusal = plan->refusal + QStringLiteral(": ") + plan->refusalDetail;
+        } else if (plan->deletesInstance() && !diagnosis.budget.allowsDeletion(1, parser.isSet(QStringLiteral("override")))) {
+            refusal = diagnosis.budget.reason + QStringLiteral(": ") + diagnosis.budget.detail
+                + (diagnosis.budget.reason == QLatin1String("TooManyUnhealthy")
+                       ? QStringLiteral(" (--override deletes this one instance anyway)")
+                       : QString());
+        }
         out.flush();
         if (!parser.isSet(QStringLiteral("yes"))) {
+            if (!refusal.isEmpty()) {
+                out << "This plan would be refused: " << refusal << Qt::endl;
+                QCoreApplication::exit(2);
+                return;
+            }
             out << "Dry run: nothing was sent. Add --yes to send this plan." << Qt::endl;
             QCoreApplication::exit(0);
             return;
@@ -243,6 +276,7 @@ int runRepairCommand(const QStringList &arguments)
                 QCoreApplication::exit(2);
                 break;
             case RepairExecutor::Outcome::Result::Failed:
+            case RepairExecutor::Outcome::Result::Changed:
                 QTextStream(stderr) << "flightdeck-cli repair: " << o.message << Qt::endl;
                 QCoreApplication::exit(3);
                 break;

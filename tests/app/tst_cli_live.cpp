@@ -117,6 +117,12 @@ void TestCliLive::klusters()
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains(QStringLiteral("legacy")) && r.out.contains(QStringLiteral("198.19.0.0/16")));
     QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 4);
+    // A broken answer is no empty list.
+    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                                R"({"kind": "html", "service": "kubernikus"})").status, 201);
+    const Run broken = cli({QStringLiteral("klusters"), QStringLiteral("--cloud"), QStringLiteral("sim")});
+    QCOMPARE(broken.exitCode, 3);
+    QVERIFY2(broken.err.contains(QStringLiteral("502 Bad Gateway")), qPrintable(broken.err));
 }
 
 void TestCliLive::liveCheckEqualsSnapshotCheck()
@@ -190,7 +196,13 @@ void TestCliLive::refusedByTheBudgetUnlessOverridden()
     const QStringList base = {QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
                               QStringLiteral("demo"), QStringLiteral("--finding"), QStringLiteral("instance-error:kks-demo-pool-t5y6u"),
                               QStringLiteral("--max-unhealthy"), QStringLiteral("0"), QStringLiteral("--yes")};
-    Run r = cli(base);
+    // The dry run says so too.
+    QStringList dry = base;
+    dry.removeAll(QStringLiteral("--yes"));
+    Run r = cli(dry);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.out.contains(QStringLiteral("This plan would be refused: TooManyUnhealthy")), qPrintable(r.out));
+    r = cli(base);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("TooManyUnhealthy")), qPrintable(r.err));
     QVERIFY(findingIds(QStringLiteral("demo")).contains(QStringLiteral("instance-error:kks-demo-pool-t5y6u")));
@@ -212,6 +224,14 @@ void TestCliLive::refusedWithoutEvidence()
     for (const SimServer &s : m_fixture->sim.world().servers)
         present = present || s.name == QLatin1String("kks-demo-pool-t5y6u");
     QVERIFY(present);
+    // An incomplete snapshot never passes as a complete one.
+    const QString snap = m_home->filePath(QStringLiteral("incident"));
+    const Run s = cli({QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                       QStringLiteral("demo"), QStringLiteral("--out"), snap});
+    QCOMPARE(s.exitCode, 3);
+    QVERIFY2(s.err.contains(QStringLiteral("incomplete: nodes.json could not be fetched")), qPrintable(s.err));
+    QVERIFY(!QFile::exists(snap + QStringLiteral("/servers.json")));
+    QVERIFY(QFile::exists(snap + QStringLiteral(".incomplete/servers.json")));
     // A live check with a failed source says so and exits 3: it is no all-clear.
     const Run check = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
                            QStringLiteral("demo")});
@@ -225,12 +245,19 @@ void TestCliLive::concurrentWriterLosesNoRoute()
     QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/settings"), R"({"extraRouteAtomic": false})").status, 204);
     QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
                                 R"({"kind": "concurrent-write", "service": "network", "method": "PUT", "count": 1})").status, 201);
-    const Run r = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                       QStringLiteral("legacy"), QStringLiteral("--finding"), QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99"),
-                       QStringLiteral("--yes")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    const QStringList args = {QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                              QStringLiteral("legacy"), QStringLiteral("--finding"), QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99"),
+                              QStringLiteral("--yes")};
+    // Someone writes between our read and our write: 412, nothing overwritten, ask again.
+    Run r = cli(args);
+    QCOMPARE(r.exitCode, 3);
     QVERIFY2(r.out.contains(QStringLiteral("-> 412")), qPrintable(r.out));
     QVERIFY(r.out.contains(QStringLiteral("[If-Match: revision_number=")));
+    QVERIFY2(r.err.contains(QStringLiteral("nothing was overwritten")), qPrintable(r.err));
+    QCOMPARE(audit().last().value(QStringLiteral("verification")).toString(), QStringLiteral("changed meanwhile"));
+    // Confirmed again, on the router as it is now.
+    r = cli(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     const SimRouter &router = m_fixture->sim.world().routers.at(m_fixture->sim.world().routerIndex(m_fixture->sim.world().klusters.first().routerId));
     bool concurrentRouteKept = false;
     for (const SimRoute &route : router.routes)

@@ -380,7 +380,8 @@ QJsonObject WorldBuilder::nodesJson() const
 QJsonObject WorldBuilder::extensionsJson() const
 {
     QJsonArray list;
-    QStringList aliases = {QStringLiteral("router"), QStringLiteral("extraroute"), QStringLiteral("security-group")};
+    QStringList aliases = {QStringLiteral("router"), QStringLiteral("extraroute"), QStringLiteral("security-group"),
+                           QStringLiteral("revision-if-match")};
     if (m_atomic)
         aliases.append(QStringLiteral("extraroute-atomic"));
     for (const QString &a : aliases)

@@ -1,6 +1,8 @@
 #include "keystonesession.h"
 #include "simfixture.h"
 
+#include <QTimer>
+
 // Keystone sessions against the simulated Keystone: both kinds of login,
 // token reuse, transparent re-authentication, endpoint choice.
 class TestKeystoneSession : public QObject
@@ -16,6 +18,8 @@ private slots:
     void wrongPassword();
     void missingEndpoint();
     void regionChoice();
+    void handlesFinishWhenTheTokenIsFresh();
+    void cancelDuringReauthentication();
 
 private:
     CloudConfig passwordCloud() const
@@ -145,6 +149,29 @@ void TestKeystoneSession::regionChoice()
     const ApiResponse r = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
     QCOMPARE(r.error.kind, ApiError::Kind::Config);
     QVERIFY(r.error.toString().contains(QStringLiteral("region RegionTwo")));
+}
+
+void TestKeystoneSession::handlesFinishWhenTheTokenIsFresh()
+{
+    KeystoneSession session(&m_client, passwordCloud());
+    QVERIFY(wait(session.authenticate()).ok());
+    QVERIFY(wait(session.authenticate()).ok());  // a fresh token: still finishes, later
+    QCOMPARE(wait(session.send(QStringLiteral("volumev3"), "GET", QStringLiteral("/volumes"))).error.kind, ApiError::Kind::Config);
+}
+
+void TestKeystoneSession::cancelDuringReauthentication()
+{
+    KeystoneSession session(&m_client, passwordCloud());
+    QVERIFY(wait(session.authenticate()).ok());
+    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/tokens/expire")).status, 204);
+    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                                R"({"kind": "latency", "latencyMs": 1500, "service": "keystone"})").status, 201);
+    HttpCall *call = session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers"));
+    QSignalSpy spy(call, &HttpCall::finished);
+    QTimer::singleShot(500, call, &HttpCall::cancel);  // the 401 came back; re-authentication is under way
+    QVERIFY(spy.wait(5000));
+    QCOMPARE(spy.first().first().value<ApiResponse>().error.kind, ApiError::Kind::Cancelled);
+    QTest::qWait(1500);  // the authentication ends after the cancel: nothing may touch the dead call
 }
 
 QTEST_GUILESS_MAIN(TestKeystoneSession)

@@ -1,6 +1,8 @@
 #!/bin/sh
 # A client.authentication.k8s.io/v1 credential plugin, as kubectl runs them:
 # it gets KUBERNETES_EXEC_INFO and prints an ExecCredential.
+# Like plugins that may prompt, it reads standard input: it must be closed.
+cat > /dev/null
 case "$KUBERNETES_EXEC_INFO" in
   *ExecCredential*) ;;
   *) echo "no KUBERNETES_EXEC_INFO" >&2; exit 1 ;;
