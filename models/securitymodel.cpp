@@ -1,0 +1,113 @@
+#include "securitymodel.h"
+
+#include "diagnosiscontext.h"
+#include "klusterindex.h"
+
+SecurityModel::SecurityModel(QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_rows([](const Row &r) { return r.key; }, [](const Row &a, const Row &b) { return a == b; })
+{
+}
+
+void SecurityModel::setState(const KlusterState &state, const Diagnosis &diagnosis)
+{
+    Q_UNUSED(diagnosis);
+    const KlusterIndex join(state);
+    const QString groupName = state.kluster.securityGroupName;
+    const QList<int> &groups = join.klusterGroups();
+    QList<Row> next;
+    if (!state.securityGroupsSource.known) {
+        m_summary = tr("The security groups could not be read: %1").arg(state.securityGroupsSource.error);
+    } else if (groups.size() != 1) {
+        m_summary = groups.isEmpty() ? tr("Security group %1 does not exist").arg(groupName)
+                                     : tr("Security group %1 is ambiguous: %2 groups have the name").arg(groupName).arg(groups.size());
+    } else {
+        const SecurityGroup &group = state.securityGroups.at(groups.first());
+        m_summary = tr("Security group %1 (%2), %3 rule(s)").arg(group.name, group.id).arg(group.rules.size());
+        for (const char *p : {"tcp", "udp", "icmp"}) {
+            const QString protocol = QString::fromLatin1(p);
+            Row r;
+            r.key = QStringLiteral("rule:") + protocol;
+            r.what = tr("rule");
+            r.subject = tr("%1 from %2").arg(protocol.toUpper(), state.kluster.clusterCidr.toString());
+            QStringList narrow;
+            QString satisfiedBy;
+            for (const SecurityGroupRule &rule : group.rules) {
+                const RuleVerdict v = judgeRule(rule, protocol, state.kluster.clusterCidr, true);
+                if (v.satisfies && satisfiedBy.isEmpty())
+                    satisfiedBy = rule.id;
+                else if (v.relevant && !v.satisfies)
+                    narrow << v.problem;
+            }
+            if (!satisfiedBy.isEmpty()) {
+                r.status = tr("present");
+                r.detail = tr("rule %1").arg(satisfiedBy);
+            } else {
+                r.status = narrow.isEmpty() ? tr("missing") : tr("too narrow");
+                r.detail = narrow.join(QStringLiteral("; "));
+                r.problem = true;
+            }
+            next.append(r);
+        }
+    }
+    for (int i : join.klusterInstances()) {
+        const Instance &instance = state.instances.at(i);
+        Row r;
+        r.key = QStringLiteral("instance:") + instance.name;
+        r.what = tr("instance");
+        r.subject = instance.name;
+        const bool member = instance.securityGroups.contains(groupName);
+        r.status = member ? tr("in the group") : tr("not in the group");
+        r.detail = instance.securityGroups.isEmpty() ? tr("no security group at all") : instance.securityGroups.join(QStringLiteral(", "));
+        r.problem = !member && instance.isActive();
+        next.append(r);
+    }
+    m_rows.apply(next, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
+                        [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
+                        [this] { endRemoveRows(); },
+                        [this] { endInsertRows(); },
+                        [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); }});
+}
+
+int SecurityModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.rows().size());
+}
+
+int SecurityModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SecurityModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return QVariant();
+    const Row &r = m_rows.rows().at(index.row());
+    if (role == ProblemRole)
+        return r.problem;
+    if (role == KeyRole)
+        return r.key;
+    if (role == Qt::DisplayRole || role == SortRole) {
+        switch (index.column()) {
+        case WhatColumn: return r.what;
+        case SubjectColumn: return r.subject;
+        case StatusColumn: return r.status;
+        case DetailColumn: return r.detail;
+        }
+    }
+    return QVariant();
+}
+
+QVariant SecurityModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case WhatColumn: return tr("What");
+    case SubjectColumn: return tr("Which");
+    case StatusColumn: return tr("Status");
+    case DetailColumn: return tr("Detail");
+    }
+    return QVariant();
+}

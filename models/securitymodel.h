@@ -1,0 +1,49 @@
+#pragma once
+
+#include "diagnosis.h"
+#include "keyedrows.h"
+#include "klusterstate.h"
+
+#include <QAbstractTableModel>
+
+// The kluster's security group at a glance: the rules the pod network needs
+// (present, missing, or only too narrow ones) and the kluster's instances
+// with or without the group. Updated incrementally.
+class SecurityModel : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SecurityModel)
+
+public:
+    enum Column { WhatColumn, SubjectColumn, StatusColumn, DetailColumn, ColumnCount };
+    enum Role { SortRole = Qt::UserRole + 1, ProblemRole, KeyRole };
+
+    explicit SecurityModel(QObject *parent = nullptr);
+
+    void setState(const KlusterState &state, const Diagnosis &diagnosis);
+    int rowOf(const QString &key) const { return m_rows.rowOf(key); }
+    QString groupSummary() const { return m_summary; }
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    struct Row
+    {
+        QString key;      // "rule:tcp", "instance:<name>"
+        QString what;
+        QString subject;
+        QString status;
+        QString detail;
+        bool problem = false;
+        friend bool operator==(const Row &a, const Row &b)
+        {
+            return a.key == b.key && a.status == b.status && a.detail == b.detail && a.problem == b.problem;
+        }
+    };
+
+private:
+    KeyedRows<Row> m_rows;
+    QString m_summary;
+};
