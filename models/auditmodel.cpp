@@ -1,0 +1,89 @@
+#include "auditmodel.h"
+
+#include <QJsonArray>
+
+AuditModel::AuditModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void AuditModel::setRecords(const QList<QJsonObject> &records)
+{
+    const bool extends = records.size() >= m_records.size()
+        && std::equal(m_records.cbegin(), m_records.cend(), records.cbegin());
+    if (!extends) {
+        beginResetModel();  // the log was replaced under us: nothing to keep
+        m_records = records;
+        endResetModel();
+        return;
+    }
+    if (records.size() == m_records.size())
+        return;
+    beginInsertRows(QModelIndex(), int(m_records.size()), int(records.size() - 1));
+    m_records.append(records.mid(m_records.size()));
+    endInsertRows();
+}
+
+int AuditModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_records.size());
+}
+
+int AuditModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant AuditModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return QVariant();
+    const QJsonObject &r = m_records.at(index.row());
+    if (role == RecordRole)
+        return r;
+    if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole)
+        return QVariant();
+    switch (index.column()) {
+    case TimeColumn:
+        return r.value(QStringLiteral("time")).toString();
+    case WhoColumn:
+        return QStringLiteral("%1@%2 (%3)").arg(r.value(QStringLiteral("user")).toString(), r.value(QStringLiteral("project")).toString(),
+                                                r.value(QStringLiteral("cloud")).toString());
+    case KlusterColumn:
+        return r.value(QStringLiteral("kluster")).toString();
+    case FindingColumn:
+        return r.value(QStringLiteral("finding")).toString();
+    case RepairColumn: {
+        if (role != Qt::ToolTipRole)
+            return r.value(QStringLiteral("repair")).toString();
+        QStringList lines;
+        for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
+            const QJsonObject q = v.toObject();
+            lines << QStringLiteral("%1 %2 %3 -> %4 %5")
+                         .arg(q.value(QStringLiteral("method")).toString(), q.value(QStringLiteral("service")).toString(),
+                              q.value(QStringLiteral("path")).toString())
+                         .arg(q.value(QStringLiteral("status")).toInt())
+                         .arg(q.value(QStringLiteral("outcome")).toString());
+        }
+        return lines.join(QLatin1Char('\n'));
+    }
+    case ResultColumn:
+        return r.value(QStringLiteral("verification")).toString();
+    }
+    return QVariant();
+}
+
+QVariant AuditModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case TimeColumn: return tr("When");
+    case WhoColumn: return tr("Who");
+    case KlusterColumn: return tr("Kluster");
+    case FindingColumn: return tr("Finding");
+    case RepairColumn: return tr("Repair");
+    case ResultColumn: return tr("Result");
+    }
+    return QVariant();
+}

@@ -1,0 +1,53 @@
+#include "auditmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QTest>
+
+// The audit view's model: records appended, never reshuffled.
+class TestAuditModel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void appendsAndReplaces();
+};
+
+static QJsonObject record(const QString &finding)
+{
+    return QJsonObject{{QStringLiteral("time"), QStringLiteral("2026-11-21T10:00:00.000Z")},
+                       {QStringLiteral("user"), QStringLiteral("demo")},
+                       {QStringLiteral("project"), QStringLiteral("p")},
+                       {QStringLiteral("cloud"), QStringLiteral("sim")},
+                       {QStringLiteral("kluster"), QStringLiteral("legacy")},
+                       {QStringLiteral("finding"), finding},
+                       {QStringLiteral("repair"), QStringLiteral("Remove from router r")},
+                       {QStringLiteral("requests"), QJsonArray{QJsonObject{{QStringLiteral("method"), QStringLiteral("PUT")},
+                                                                         {QStringLiteral("service"), QStringLiteral("network")},
+                                                                         {QStringLiteral("path"), QStringLiteral("/v2.0/routers/r/remove_extraroutes")},
+                                                                         {QStringLiteral("status"), 200},
+                                                                         {QStringLiteral("outcome"), QStringLiteral("done")}}}},
+                       {QStringLiteral("verification"), QStringLiteral("fixed")}};
+}
+
+void TestAuditModel::appendsAndReplaces()
+{
+    AuditModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setRecords({record(QStringLiteral("a")), record(QStringLiteral("b"))});
+    QCOMPARE(model.rowCount(), 2);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    model.setRecords({record(QStringLiteral("a")), record(QStringLiteral("b")), record(QStringLiteral("c"))});
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(model.data(model.index(2, AuditModel::FindingColumn)).toString(), QStringLiteral("c"));
+    QCOMPARE(model.data(model.index(2, AuditModel::WhoColumn)).toString(), QStringLiteral("demo@p (sim)"));
+    QVERIFY(model.data(model.index(2, AuditModel::RepairColumn), Qt::ToolTipRole).toString().contains(QStringLiteral("-> 200 done")));
+    model.setRecords({record(QStringLiteral("z"))});
+    QCOMPARE(reset.count(), 1);
+    QCOMPARE(model.rowCount(), 1);
+}
+
+QTEST_GUILESS_MAIN(TestAuditModel)
+#include "tst_auditmodel.moc"
