@@ -2,7 +2,7 @@
 
 
 FindingsModel::FindingsModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.finding.id(); },
              [](const Row &a, const Row &b) {
                  return a.message == b.message && a.finding.severity == b.finding.severity && a.hasRepair == b.hasRepair;
@@ -16,11 +16,7 @@ void FindingsModel::setDiagnosis(const Diagnosis &diagnosis)
     next.reserve(diagnosis.findings.size());
     for (const Finding &f : diagnosis.findings)
         next.append(Row{f, f.message(), f.repair().has_value()});
-    m_rows.apply(next, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
-                        [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
-                        [this] { endRemoveRows(); },
-                        [this] { endInsertRows(); },
-                        [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); }});
+    applyRows(m_rows, next);
 }
 
 const Finding *FindingsModel::findingAt(int row) const
@@ -45,6 +41,13 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
     const Row &row = m_rows.rows().at(index.row());
     const Finding &f = row.finding;
     switch (role) {
+    case SortRole:
+        // Severity sorts by rank and Repair by availability; the rest by the text shown.
+        if (index.column() == SeverityColumn)
+            return int(f.severity);
+        if (index.column() == RepairColumn)
+            return row.hasRepair;
+        Q_FALLTHROUGH();
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
         switch (index.column()) {
@@ -58,20 +61,6 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
             return row.message;
         case RepairColumn:
             return row.hasRepair ? tr("Repair…") : QString();
-        }
-        break;
-    case SortRole:
-        switch (index.column()) {
-        case SeverityColumn:
-            return int(f.severity);
-        case KindColumn:
-            return f.kind;
-        case SubjectColumn:
-            return f.subject;
-        case MessageColumn:
-            return row.message;
-        case RepairColumn:
-            return row.hasRepair;
         }
         break;
     case IdRole:

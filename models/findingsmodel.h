@@ -3,7 +3,6 @@
 #include "diagnosis.h"
 #include "keyedrows.h"
 
-#include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
 
@@ -11,7 +10,7 @@
 // subject, message. Updated incrementally by finding id: a refresh that
 // changes three findings changes three rows, so selection and scroll
 // position survive. Raw values in SortRole; words only in DisplayRole.
-class FindingsModel : public QAbstractTableModel
+class FindingsModel : public KeyedTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(FindingsModel)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <QAbstractItemModel>
+#include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
 #include <QString>
@@ -98,4 +98,23 @@ private:
     Same m_same;
     QList<Row> m_rows;
     QHash<QString, int> m_index;
+};
+
+// A flat table model whose rows come from KeyedRows: applyRows() wires the
+// incremental update to the model's own begin/end notifications, so every
+// console table refreshes the same way.
+class KeyedTableModel : public QAbstractTableModel
+{
+protected:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    template<typename Row>
+    void applyRows(KeyedRows<Row> &rows, const QList<Row> &next)
+    {
+        rows.apply(next, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
+                          [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
+                          [this] { endRemoveRows(); },
+                          [this] { endInsertRows(); },
+                          [this](int a, int b) { emit dataChanged(index(a, 0), index(b, columnCount() - 1)); }});
+    }
 };

@@ -1,18 +1,14 @@
 #include "klustersmodel.h"
 
 KlustersModel::KlustersModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.key(); }, [](const Row &a, const Row &b) { return a == b; })
 {
 }
 
 void KlustersModel::apply(QList<Row> next)
 {
-    m_rows.apply(next, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
-                        [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
-                        [this] { endRemoveRows(); },
-                        [this] { endInsertRows(); },
-                        [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); }});
+    applyRows(m_rows, next);
 }
 
 void KlustersModel::setKluster(const QString &connection, const QString &kluster)

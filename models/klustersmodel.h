@@ -3,13 +3,12 @@
 #include "diagnosis.h"
 #include "keyedrows.h"
 
-#include <QAbstractTableModel>
 #include <QDateTime>
 
 // The sidebar: every kluster across connections with its worst severity, its
 // counts, when it was fetched, and whether the last refresh failed (the data
 // shown is then the last good one). Updated one kluster at a time.
-class KlustersModel : public QAbstractTableModel
+class KlustersModel : public KeyedTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(KlustersModel)

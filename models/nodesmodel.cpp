@@ -5,7 +5,7 @@
 #include <QSet>
 
 NodesModel::NodesModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.name; }, [](const Row &a, const Row &b) { return a == b; })
 {
 }
@@ -67,11 +67,7 @@ void NodesModel::setState(const KlusterState &state, const Diagnosis &diagnosis)
         r.findings = w.second;
         next.append(r);
     }
-    m_rows.apply(next, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
-                        [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
-                        [this] { endRemoveRows(); },
-                        [this] { endInsertRows(); },
-                        [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); }});
+    applyRows(m_rows, next);
 }
 
 int NodesModel::rowCount(const QModelIndex &parent) const

@@ -4,12 +4,11 @@
 #include "keyedrows.h"
 #include "klusterstate.h"
 
-#include <QAbstractTableModel>
 
 // Instances and nodes joined in one table: one row per kluster instance (and
 // per node without an instance), with the worst finding about it. Updated
 // incrementally by name. Raw values in SortRole; words in DisplayRole.
-class NodesModel : public QAbstractTableModel
+class NodesModel : public KeyedTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(NodesModel)

@@ -3,7 +3,7 @@
 #include "klusterindex.h"
 
 RoutesModel::RoutesModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.key; }, [](const Row &a, const Row &b) { return a == b; })
 {
 }
@@ -35,11 +35,7 @@ void RoutesModel::setState(const KlusterState &state, const QHash<QString, QStri
             r.destinationOrder = (quint64(e.destination.network().toIPv4Address()) << 8) | quint64(e.destination.prefixLength());
         next.append(r);
     }
-    m_rows.apply(next, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
-                        [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
-                        [this] { endRemoveRows(); },
-                        [this] { endInsertRows(); },
-                        [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); }});
+    applyRows(m_rows, next);
 }
 
 int RoutesModel::rowCount(const QModelIndex &parent) const

@@ -4,14 +4,13 @@
 #include "klusterstate.h"
 #include "routeaudit.h"
 
-#include <QAbstractTableModel>
 #include <QHash>
 
 // The visual route audit: every route on the kluster's router (and the routes
 // nodes need and lack) with its roles and the owner of its nexthop, in
 // router order; grouped by destination through SortRole of the destination
 // column. Updated incrementally by (destination, nexthop).
-class RoutesModel : public QAbstractTableModel
+class RoutesModel : public KeyedTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RoutesModel)

@@ -4,7 +4,7 @@
 #include "klusterindex.h"
 
 SecurityModel::SecurityModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.key; }, [](const Row &a, const Row &b) { return a == b; })
 {
 }
@@ -62,11 +62,7 @@ void SecurityModel::setState(const KlusterState &state, const Diagnosis &diagnos
         r.problem = !member && instance.isActive();
         next.append(r);
     }
-    m_rows.apply(next, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
-                        [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
-                        [this] { endRemoveRows(); },
-                        [this] { endInsertRows(); },
-                        [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); }});
+    applyRows(m_rows, next);
 }
 
 int SecurityModel::rowCount(const QModelIndex &parent) const

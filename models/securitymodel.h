@@ -4,12 +4,11 @@
 #include "keyedrows.h"
 #include "klusterstate.h"
 
-#include <QAbstractTableModel>
 
 // The kluster's security group at a glance: the rules the pod network needs
 // (present, missing, or only too narrow ones) and the kluster's instances
 // with or without the group. Updated incrementally.
-class SecurityModel : public QAbstractTableModel
+class SecurityModel : public KeyedTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SecurityModel)

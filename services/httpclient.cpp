@@ -12,7 +12,7 @@
 
 Q_LOGGING_CATEGORY(lcHttp, "flightdeck.http", QtWarningMsg)
 
-QJsonObject ApiResponse::json(const ApiRequest &request, ApiError *error) const
+QJsonObject ApiResponse::json(ApiError *error) const
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
@@ -20,9 +20,9 @@ QJsonObject ApiResponse::json(const ApiRequest &request, ApiError *error) const
         return doc.object();
     ApiError e;
     e.kind = ApiError::Kind::Malformed;
-    e.service = request.service;
-    e.method = QString::fromLatin1(request.method);
-    e.path = request.path();
+    e.service = this->error.service;
+    e.method = this->error.method;
+    e.path = this->error.path;
     e.status = status;
     const QString html = ApiError::messageFromBody(body, header("content-type"));
     e.detail = parseError.error != QJsonParseError::NoError

@@ -46,8 +46,10 @@ struct ApiResponse
 
     bool ok() const { return !error.isError(); }
     QByteArray header(const QByteArray &name) const { return headers.value(name.toLower()); }
-    // The body as a JSON object; sets `error` to Malformed when it is not one.
-    QJsonObject json(const ApiRequest &request, ApiError *error) const;
+    // The body as a JSON object; sets `error` to Malformed when it is not one,
+    // naming the request this answered (the service, method and path that
+    // `error` records for every response).
+    QJsonObject json(ApiError *error) const;
 };
 
 Q_DECLARE_METATYPE(ApiResponse)

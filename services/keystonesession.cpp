@@ -119,7 +119,7 @@ void KeystoneSession::startAuthentication()
         m_authenticating = false;
         ApiError error = r.error;
         if (!error.isError()) {
-            const QJsonObject token = r.json(request, &error).value(QStringLiteral("token")).toObject();
+            const QJsonObject token = r.json(&error).value(QStringLiteral("token")).toObject();
             if (!error.isError()) {
                 m_token = QString::fromUtf8(r.header("x-subject-token"));
                 m_expiresAt = ApiParser::parseTimestamp(token.value(QStringLiteral("expires_at")).toString());

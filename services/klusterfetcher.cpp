@@ -60,11 +60,8 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                 done(QByteArray(), QJsonObject(), r.error);
                 return;
             }
-            ApiRequest described;
-            described.service = service;
-            described.method = "GET";
             ApiError error;
-            const QJsonObject body = r.json(described, &error);
+            const QJsonObject body = r.json(&error);
             if (error.isError() || !body.value(collection).isArray()) {
                 if (!error.isError()) {
                     error.kind = ApiError::Kind::Malformed;
@@ -134,11 +131,7 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
             ApiError error = r.error;
             QJsonObject body;
             if (!error.isError()) {
-                ApiRequest described;
-                described.service = QStringLiteral("kubernetes");
-                described.method = "GET";
-                described.url = QUrl(QStringLiteral("/api/v1/nodes"));
-                body = r.json(described, &error);
+                body = r.json(&error);
             }
             if (!error.isError() && !body.value(QStringLiteral("items")).isArray() && !body.value(QStringLiteral("items")).isNull()) {
                 error.kind = ApiError::Kind::Malformed;
@@ -210,10 +203,7 @@ void KlusterFetcher::start()
         ApiError error = r.error;
         QJsonObject body;
         if (!error.isError()) {
-            ApiRequest described;
-            described.service = QStringLiteral("kubernikus");
-            described.method = "GET";
-            body = r.json(described, &error);
+            body = r.json(&error);
         }
         if (!error.isError()) {
             try {
@@ -238,10 +228,7 @@ void KlusterFetcher::start()
             ApiError e = rr.error;
             QJsonObject b;
             if (!e.isError()) {
-                ApiRequest described;
-                described.service = QStringLiteral("network");
-                described.method = "GET";
-                b = rr.json(described, &e);
+                b = rr.json(&e);
             }
             if (!e.isError()) {
                 try {
@@ -302,10 +289,7 @@ void KlusterFetcher::start()
     connect(extensionsCall, &HttpCall::finished, this, [this](const ApiResponse &r) {
         ApiError e = r.error;
         if (!e.isError()) {
-            ApiRequest described;
-            described.service = QStringLiteral("network");
-            described.method = "GET";
-            const QJsonObject body = r.json(described, &e);
+            const QJsonObject body = r.json(&e);
             if (!e.isError()) {
                 try {
                     m_result.state.extensions = ApiParser::parseExtensions(QStringLiteral("extensions"), body);
@@ -330,10 +314,7 @@ void KlusterFetcher::start()
             ApiError e = r.error;
             std::optional<KubeTarget> target;
             if (!e.isError()) {
-                ApiRequest described;
-                described.service = QStringLiteral("kubernikus");
-                described.method = "GET";
-                const QString yaml = r.json(described, &e).value(QStringLiteral("kubeconfig")).toString();
+                const QString yaml = r.json(&e).value(QStringLiteral("kubeconfig")).toString();
                 QString problem;
                 const std::optional<Kubeconfig> config = e.isError() ? std::nullopt
                                                                      : Kubeconfig::fromYaml(yaml.toUtf8(), QStringLiteral("the Kubernikus credentials"), &problem);

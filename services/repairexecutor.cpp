@@ -2,7 +2,6 @@
 
 #include "apiparser.h"
 #include "auditlog.h"
-#include "repairplanner.h"
 
 #include <QJsonDocument>
 
@@ -104,8 +103,8 @@ void RepairExecutor::sendNext()
                                               {QStringLiteral("outcome"), outcome}});
         if (r.status == 412) {
             // Someone else changed the router between our read and our write:
-            // nothing was overwritten. Read it again, plan anew, and ask again.
-            replanAfterConflict();
+            // nothing was overwritten. Read it again and report what it holds now.
+            reportConflict();
             return;
         }
         if (r.error.isError() && already.isEmpty()) {
@@ -117,7 +116,7 @@ void RepairExecutor::sendNext()
     });
 }
 
-void RepairExecutor::replanAfterConflict()
+void RepairExecutor::reportConflict()
 {
     emit progress(QStringLiteral("the router changed meanwhile (412): nothing was overwritten; reading it again"));
     HttpCall *call = m_session->send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + m_state.router.id);
@@ -125,10 +124,7 @@ void RepairExecutor::replanAfterConflict()
         ApiError error = r.error;
         Router router;
         if (!error.isError()) {
-            ApiRequest described;
-            described.service = QStringLiteral("network");
-            described.method = "GET";
-            const QJsonObject body = r.json(described, &error);
+            const QJsonObject body = r.json(&error);
             if (!error.isError()) {
                 try {
                     router = ApiParser::parseRouter(QStringLiteral("router"), body);
@@ -142,10 +138,6 @@ void RepairExecutor::replanAfterConflict()
             conclude(Outcome::Result::Failed, QStringLiteral("re-reading the router after a 412: ") + error.toString());
             return;
         }
-        m_state.router = router;
-        QStringList routes;
-        for (const Route &route : router.routes)
-            routes << route.destination + QStringLiteral(" via ") + route.nexthop;
         conclude(Outcome::Result::Changed,
                  QStringLiteral("the router changed while the repair was being sent (412, now revision %1, %2 routes); "
                                 "nothing was overwritten. Check again and confirm the new plan.")

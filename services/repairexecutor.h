@@ -13,9 +13,9 @@
 // (a refused plan, the remediation budget, missing evidence), sends the
 // plan's requests in order, treats "already done" answers as done, stops when
 // a guarded full-list update meets a concurrent change (412): it reads the
-// router again and shows the new plan, to be confirmed anew (nothing is
-// overwritten); verifies by fetching the kluster again, and appends the audit
-// record before it reports.
+// router again and reports its new revision as `Changed`, for the user to
+// check again and confirm a new plan (nothing is overwritten); verifies by
+// fetching the kluster again, and appends the audit record before it reports.
 class RepairExecutor : public QObject
 {
     Q_OBJECT
@@ -48,7 +48,7 @@ private:
     void sendNext();
     void verify();
     void conclude(Outcome::Result result, const QString &message);
-    void replanAfterConflict();
+    void reportConflict();
 
     KeystoneSession *m_session;
     QString m_kluster;

@@ -41,22 +41,25 @@ QString World::newMac()
         .arg(QString::fromLatin1(h.mid(0, 2)), QString::fromLatin1(h.mid(2, 2)), QString::fromLatin1(h.mid(4, 2)));
 }
 
-int World::projectIndex(const QString &idOrName) const
+// The position of the first element that matches, or -1.
+template<typename List, typename Pred>
+static int indexWhere(const List &list, Pred matches)
 {
-    for (int i = 0; i < projects.size(); ++i) {
-        if (projects.at(i).id == idOrName || projects.at(i).name == idOrName)
+    for (int i = 0; i < list.size(); ++i) {
+        if (matches(list.at(i)))
             return i;
     }
     return -1;
 }
 
+int World::projectIndex(const QString &idOrName) const
+{
+    return indexWhere(projects, [&](const auto &x) { return x.id == idOrName || x.name == idOrName; });
+}
+
 int World::userIndex(const QString &idOrName) const
 {
-    for (int i = 0; i < users.size(); ++i) {
-        if (users.at(i).id == idOrName || users.at(i).name == idOrName)
-            return i;
-    }
-    return -1;
+    return indexWhere(users, [&](const auto &x) { return x.id == idOrName || x.name == idOrName; });
 }
 
 int World::serverIndex(const QString &id) const
@@ -66,20 +69,12 @@ int World::serverIndex(const QString &id) const
 
 int World::routerIndex(const QString &id) const
 {
-    for (int i = 0; i < routers.size(); ++i) {
-        if (routers.at(i).id == id)
-            return i;
-    }
-    return -1;
+    return indexWhere(routers, [&](const auto &x) { return x.id == id; });
 }
 
 int World::networkIndex(const QString &idOrName) const
 {
-    for (int i = 0; i < networks.size(); ++i) {
-        if (networks.at(i).id == idOrName || networks.at(i).name == idOrName)
-            return i;
-    }
-    return -1;
+    return indexWhere(networks, [&](const auto &x) { return x.id == idOrName || x.name == idOrName; });
 }
 
 int World::portIndex(const QString &id) const
@@ -94,20 +89,12 @@ int World::groupIndex(const QString &id) const
 
 int World::klusterIndex(const QString &name) const
 {
-    for (int i = 0; i < klusters.size(); ++i) {
-        if (klusters.at(i).name == name)
-            return i;
-    }
-    return -1;
+    return indexWhere(klusters, [&](const auto &x) { return x.name == name; });
 }
 
 int World::nodeIndex(const SimKluster &kluster, const QString &name) const
 {
-    for (int i = 0; i < kluster.nodes.size(); ++i) {
-        if (kluster.nodes.at(i).name == name)
-            return i;
-    }
-    return -1;
+    return indexWhere(kluster.nodes, [&](const auto &x) { return x.name == name; });
 }
 
 std::optional<SimError> World::issueToken(const QString &userId, const QString &projectId, const QString &appCredId,
