@@ -10,13 +10,23 @@ FindingsModel::FindingsModel(QObject *parent)
 {
 }
 
+FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
+{
+    Prepared p;
+    p.rows.reserve(diagnosis.findings.size());
+    for (const Finding &f : diagnosis.findings)
+        p.rows.append(Row{f, f.message(), f.repair().has_value()});
+    return p;
+}
+
+void FindingsModel::apply(const Prepared &prepared)
+{
+    applyRows(m_rows, prepared.rows);
+}
+
 void FindingsModel::setDiagnosis(const Diagnosis &diagnosis)
 {
-    QList<Row> next;
-    next.reserve(diagnosis.findings.size());
-    for (const Finding &f : diagnosis.findings)
-        next.append(Row{f, f.message(), f.repair().has_value()});
-    applyRows(m_rows, next);
+    apply(prepare(diagnosis));
 }
 
 const Finding *FindingsModel::findingAt(int row) const

@@ -38,13 +38,20 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
-private:
     struct Row
     {
         Finding finding;
         QString message;  // words are made once per refresh, not per paint
         bool hasRepair = false;
     };
+    // The rows for a diagnosis, made anywhere (a worker thread), applied on the model's thread.
+    struct Prepared
+    {
+        QList<Row> rows;
+    };
+    static Prepared prepare(const Diagnosis &diagnosis);
+    void apply(const Prepared &prepared);
 
+private:
     KeyedRows<Row> m_rows;
 };

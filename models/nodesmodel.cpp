@@ -10,8 +10,9 @@ NodesModel::NodesModel(QObject *parent)
 {
 }
 
-void NodesModel::setState(const KlusterState &state, const Diagnosis &diagnosis)
+NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagnosis &diagnosis)
 {
+    Prepared p;
     const KlusterIndex join(state);
     QHash<QString, QPair<int, QStringList>> worst;  // name -> (severity, finding ids)
     for (const Finding &f : diagnosis.findings) {
@@ -67,7 +68,18 @@ void NodesModel::setState(const KlusterState &state, const Diagnosis &diagnosis)
         r.findings = w.second;
         next.append(r);
     }
-    applyRows(m_rows, next);
+    p.rows = std::move(next);
+    return p;
+}
+
+void NodesModel::apply(const Prepared &prepared)
+{
+    applyRows(m_rows, prepared.rows);
+}
+
+void NodesModel::setState(const KlusterState &state, const Diagnosis &diagnosis)
+{
+    apply(prepare(state, diagnosis));
 }
 
 int NodesModel::rowCount(const QModelIndex &parent) const
@@ -107,6 +119,12 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
         case SecurityGroupColumn: return yesNo(r.hasGroup);
         case RegisteredColumn: return r.registered ? tr("yes") : tr("no");
         case ReadyColumn: return r.ready.isEmpty() ? (r.registered ? tr("(none)") : QString()) : r.ready;
+        case FindingsColumn: {
+            QStringList kinds;
+            for (const QString &id : r.findings)
+                kinds << id.section(QLatin1Char(':'), 0, 0);
+            return kinds.join(QStringLiteral(", "));
+        }
         }
     }
     if (role == SortRole) {
@@ -136,6 +154,7 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
     case SecurityGroupColumn: return tr("Security group");
     case RegisteredColumn: return tr("Registered");
     case ReadyColumn: return tr("Ready");
+    case FindingsColumn: return tr("Findings");
     }
     return QVariant();
 }

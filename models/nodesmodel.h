@@ -16,7 +16,7 @@ class NodesModel : public KeyedTableModel
 public:
     enum Column {
         NameColumn, PoolColumn, StatusColumn, AgeColumn, AddressColumn, PodCidrColumn,
-        SecurityGroupColumn, RegisteredColumn, ReadyColumn, ColumnCount
+        SecurityGroupColumn, RegisteredColumn, ReadyColumn, FindingsColumn, ColumnCount
     };
     enum Role {
         SortRole = Qt::UserRole + 1,
@@ -55,6 +55,15 @@ public:
                 && a.ready == b.ready && a.severity == b.severity && a.findings == b.findings;
         }
     };
+
+    // The rows for a state, made anywhere (a worker thread: nothing here touches the model),
+    // then applied on the model's thread: the expensive part never runs on the GUI thread.
+    struct Prepared
+    {
+        QList<Row> rows;
+    };
+    static Prepared prepare(const KlusterState &state, const Diagnosis &diagnosis);
+    void apply(const Prepared &prepared);
 
 private:
     KeyedRows<Row> m_rows;

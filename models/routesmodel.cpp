@@ -8,12 +8,13 @@ RoutesModel::RoutesModel(QObject *parent)
 {
 }
 
-void RoutesModel::setState(const KlusterState &state, const QHash<QString, QString> &foreignOwners)
+RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const QHash<QString, QString> &foreignOwners)
 {
+    Prepared p;
     const KlusterIndex join(state);
     const RouteAudit audit(join);
-    m_routeCount = audit.routeCount();
-    m_limit = state.maxRoutes.value_or(30);
+    p.routeCount = audit.routeCount();
+    p.limit = state.maxRoutes.value_or(30);
     QList<Row> next;
     next.reserve(audit.entries().size());
     for (const RouteAudit::Entry &e : audit.entries()) {
@@ -25,17 +26,30 @@ void RoutesModel::setState(const KlusterState &state, const QHash<QString, QStri
         r.position = e.position;
         if (!e.nexthopNode.isEmpty())
             r.owner = tr("node %1").arg(e.nexthopNode);
+        else if (foreignOwners.contains(canonicalAddress(e.route.nexthop)))
+            r.owner = foreignOwners.value(canonicalAddress(e.route.nexthop));  // another kluster on the shared router
         else if (!e.nexthopInstance.isEmpty())
             r.owner = tr("instance %1").arg(e.nexthopInstance);
-        else if (foreignOwners.contains(canonicalAddress(e.route.nexthop)))
-            r.owner = foreignOwners.value(canonicalAddress(e.route.nexthop));
         else
             r.owner = tr("nobody");
         if (e.destination.isValid() && e.destination.isIPv4())
             r.destinationOrder = (quint64(e.destination.network().toIPv4Address()) << 8) | quint64(e.destination.prefixLength());
         next.append(r);
     }
-    applyRows(m_rows, next);
+    p.rows = std::move(next);
+    return p;
+}
+
+void RoutesModel::apply(const Prepared &prepared)
+{
+    m_routeCount = prepared.routeCount;
+    m_limit = prepared.limit;
+    applyRows(m_rows, prepared.rows);
+}
+
+void RoutesModel::setState(const KlusterState &state, const QHash<QString, QString> &foreignOwners)
+{
+    apply(prepare(state, foreignOwners));
 }
 
 int RoutesModel::rowCount(const QModelIndex &parent) const

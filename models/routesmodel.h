@@ -52,6 +52,17 @@ public:
         }
     };
 
+    // The rows for a state, made anywhere (a worker thread: nothing here touches the model),
+    // then applied on the model's thread: the expensive part never runs on the GUI thread.
+    struct Prepared
+    {
+        QList<Row> rows;
+        int routeCount;
+        int limit;
+    };
+    static Prepared prepare(const KlusterState &state, const QHash<QString, QString> &foreignOwners);
+    void apply(const Prepared &prepared);
+
 private:
     KeyedRows<Row> m_rows;
     int m_routeCount = 0;

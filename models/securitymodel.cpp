@@ -9,21 +9,22 @@ SecurityModel::SecurityModel(QObject *parent)
 {
 }
 
-void SecurityModel::setState(const KlusterState &state, const Diagnosis &diagnosis)
+SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const Diagnosis &diagnosis)
 {
+    Prepared p;
     Q_UNUSED(diagnosis);
     const KlusterIndex join(state);
     const QString groupName = state.kluster.securityGroupName;
     const QList<int> &groups = join.klusterGroups();
     QList<Row> next;
     if (!state.securityGroupsSource.known) {
-        m_summary = tr("The security groups could not be read: %1").arg(state.securityGroupsSource.error);
+        p.summary = tr("The security groups could not be read: %1").arg(state.securityGroupsSource.error);
     } else if (groups.size() != 1) {
-        m_summary = groups.isEmpty() ? tr("Security group %1 does not exist").arg(groupName)
+        p.summary = groups.isEmpty() ? tr("Security group %1 does not exist").arg(groupName)
                                      : tr("Security group %1 is ambiguous: %2 groups have the name").arg(groupName).arg(groups.size());
     } else {
         const SecurityGroup &group = state.securityGroups.at(groups.first());
-        m_summary = tr("Security group %1 (%2), %3 rule(s)").arg(group.name, group.id).arg(group.rules.size());
+        p.summary = tr("Security group %1 (%2), %3 rule(s)").arg(group.name, group.id).arg(group.rules.size());
         for (const char *p : {"tcp", "udp", "icmp"}) {
             const QString protocol = QString::fromLatin1(p);
             Row r;
@@ -62,7 +63,19 @@ void SecurityModel::setState(const KlusterState &state, const Diagnosis &diagnos
         r.problem = !member && instance.isActive();
         next.append(r);
     }
-    applyRows(m_rows, next);
+    p.rows = std::move(next);
+    return p;
+}
+
+void SecurityModel::apply(const Prepared &prepared)
+{
+    m_summary = prepared.summary;
+    applyRows(m_rows, prepared.rows);
+}
+
+void SecurityModel::setState(const KlusterState &state, const Diagnosis &diagnosis)
+{
+    apply(prepare(state, diagnosis));
 }
 
 int SecurityModel::rowCount(const QModelIndex &parent) const

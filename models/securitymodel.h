@@ -42,6 +42,16 @@ public:
         }
     };
 
+    // The rows for a state, made anywhere (a worker thread: nothing here touches the model),
+    // then applied on the model's thread: the expensive part never runs on the GUI thread.
+    struct Prepared
+    {
+        QList<Row> rows;
+        QString summary;
+    };
+    static Prepared prepare(const KlusterState &state, const Diagnosis &diagnosis);
+    void apply(const Prepared &prepared);
+
 private:
     KeyedRows<Row> m_rows;
     QString m_summary;

@@ -1,0 +1,63 @@
+#include "democloud.h"
+
+#include "scenario.h"
+#include "simulator.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QThread>
+
+DemoCloud::DemoCloud(QObject *parent)
+    : QObject(parent)
+    , m_thread(new QThread(this))
+{
+    m_thread->setObjectName(QStringLiteral("flightdeck-demo-cloud"));
+}
+
+DemoCloud::~DemoCloud()
+{
+    if (m_simulator)
+        m_simulator->deleteLater();
+    m_thread->quit();
+    m_thread->wait();  // at exit only
+}
+
+void DemoCloud::start(const QString &scenarioFile, int generatedNodes)
+{
+    m_thread->start();
+    m_simulator = new Simulator;
+    m_simulator->moveToThread(m_thread);
+    QMetaObject::invokeMethod(m_simulator, [this, sim = m_simulator, scenarioFile, generatedNodes] {
+        QString error;
+        bool ok = true;
+        if (!scenarioFile.isEmpty())
+            ok = Scenario::loadFile(scenarioFile, sim->world(), sim->faults(), &error);
+        else if (generatedNodes <= 0)
+            ok = Scenario::load(Scenario::defaultScenario(), sim->world(), sim->faults(), &error);
+        if (ok && generatedNodes > 0)
+            Scenario::generate(sim->world(), generatedNodes);
+        if (ok)
+            ok = sim->start(Simulator::Ports(), &error);
+        // The world's first user: its password is the simulated cloud's own, not a secret of anybody's.
+        const QJsonObject user = sim->describe().value(QStringLiteral("users")).toArray().first().toObject();
+        CloudConfig cloud;
+        cloud.name = QStringLiteral("demo");
+        cloud.authUrl = sim->authUrl();
+        cloud.username = user.value(QStringLiteral("name")).toString();
+        cloud.password = user.value(QStringLiteral("password")).toString();
+        cloud.userDomainName = QStringLiteral("Default");
+        cloud.projectName = user.value(QStringLiteral("project")).toString();
+        cloud.projectDomainName = QStringLiteral("Default");
+        cloud.regionName = QStringLiteral("RegionOne");
+        cloud.source = QStringLiteral("the built-in simulated cloud");
+        const QString admin = sim->adminUrl();
+        QMetaObject::invokeMethod(this, [this, ok, error, cloud, admin] {
+            if (!ok) {
+                emit failed(tr("the built-in simulated cloud did not start: %1").arg(error));
+                return;
+            }
+            m_adminUrl = admin;
+            emit ready(cloud);
+        });
+    });
+}

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "cloudconfig.h"
+
+#include <QObject>
+#include <QString>
+
+class QThread;
+class Simulator;
+
+// The built-in simulated cloud for `flightdeck --demo`, on a thread of its
+// own so that serving the console never competes with the window: the
+// default scenario (or a scenario file, or a generated world of N nodes).
+class DemoCloud : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DemoCloud)
+
+public:
+    explicit DemoCloud(QObject *parent = nullptr);
+    ~DemoCloud() override;
+
+    // Starts it; ready() or failed() follows.
+    void start(const QString &scenarioFile, int generatedNodes);
+    QString adminUrl() const { return m_adminUrl; }
+
+signals:
+    void ready(const CloudConfig &cloud);
+    void failed(const QString &error);
+
+private:
+    QThread *m_thread;
+    Simulator *m_simulator = nullptr;
+    QString m_adminUrl;
+};

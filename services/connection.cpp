@@ -1,0 +1,431 @@
+#include "connection.h"
+
+#include "connectionworker.h"
+#include "secretstore.h"
+#include "snapshotreader.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSettings>
+#include "kubeconfig.h"
+#include <QThread>
+
+Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *parent)
+    : QObject(parent)
+    , m_spec(spec)
+    , m_worker(new ConnectionWorker(spec))
+{
+    qRegisterMetaType<RefreshResult>();
+    qRegisterMetaType<RepairExecutor::Outcome>();
+    m_worker->moveToThread(thread);
+    connect(m_worker, &ConnectionWorker::klustersListed, this, &Connection::klustersListed);
+    connect(m_worker, &ConnectionWorker::refreshed, this, [this](const RefreshResult &r) {
+        m_refreshing.remove(r.kluster);
+        emit refreshed(r);
+    });
+    connect(m_worker, &ConnectionWorker::repairProgress, this, &Connection::repairProgress);
+    connect(m_worker, &ConnectionWorker::repairStepFinished, this, &Connection::repairStepFinished);
+    connect(m_worker, &ConnectionWorker::repairFinished, this, &Connection::repairFinished);
+}
+
+Connection::~Connection()
+{
+    m_worker->deleteLater();  // on its own thread, with the requests it still has
+}
+
+void Connection::listKlusters()
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->listKlusters(); });
+}
+
+void Connection::refresh(const QString &kluster)
+{
+    if (m_refreshing.contains(kluster))
+        return;
+    m_refreshing.insert(kluster);
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->refresh(kluster); });
+}
+
+void Connection::cancelRefresh(const QString &kluster)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->cancelRefresh(kluster); });
+}
+
+void Connection::repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, const QStringList &findingIds,
+                        bool override)
+{
+    if (isReadOnly()) {
+        RepairExecutor::Outcome refused;
+        refused.result = RepairExecutor::Outcome::Result::Refused;
+        refused.message = tr("connection %1 is read-only: nothing was sent").arg(m_spec.name);
+        for (const QString &id : findingIds)
+            emit repairStepFinished(id, refused);
+        emit repairFinished();
+        return;
+    }
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster, shown, findingIds, override] {
+        w->repair(kluster, shown, findingIds, override);
+    });
+}
+
+void Connection::cancelRepair()
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->cancelRepair(); });
+}
+
+// ---------------------------------------------------------------------------
+
+namespace ConnectionSettings {
+
+QList<ConnectionSpec> load()
+{
+    QSettings settings;
+    QList<ConnectionSpec> list;
+    const int n = settings.beginReadArray(QStringLiteral("connections"));
+    for (int i = 0; i < n; ++i) {
+        settings.setArrayIndex(i);
+        ConnectionSpec s;
+        s.name = settings.value(QStringLiteral("name")).toString();
+        s.cloud = settings.value(QStringLiteral("cloud")).toString();
+        s.snapshotPath = settings.value(QStringLiteral("snapshot")).toString();
+        s.kubeContext = settings.value(QStringLiteral("kubeContext")).toString();
+        s.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
+        if (settings.contains(QStringLiteral("authUrl"))) {
+            CloudConfig c;
+            c.name = s.name;
+            c.authType = settings.value(QStringLiteral("authType"), c.authType).toString();
+            c.authUrl = settings.value(QStringLiteral("authUrl")).toString();
+            c.username = settings.value(QStringLiteral("username")).toString();
+            c.userDomainName = settings.value(QStringLiteral("userDomainName")).toString();
+            c.projectName = settings.value(QStringLiteral("projectName")).toString();
+            c.projectDomainName = settings.value(QStringLiteral("projectDomainName")).toString();
+            c.applicationCredentialId = settings.value(QStringLiteral("applicationCredentialId")).toString();
+            c.regionName = settings.value(QStringLiteral("regionName")).toString();
+            c.interface = settings.value(QStringLiteral("interface"), c.interface).toString();
+            c.caCertFile = settings.value(QStringLiteral("caCertFile")).toString();
+            c.source = QStringLiteral("the console's saved connections");
+            s.config = c;
+        }
+        if (!s.name.isEmpty())
+            list << s;
+    }
+    settings.endArray();
+    return list;
+}
+
+void save(const QList<ConnectionSpec> &connections)
+{
+    QSettings settings;
+    settings.remove(QStringLiteral("connections"));
+    settings.beginWriteArray(QStringLiteral("connections"), int(connections.size()));
+    for (int i = 0; i < connections.size(); ++i) {
+        const ConnectionSpec &s = connections.at(i);
+        settings.setArrayIndex(i);
+        settings.setValue(QStringLiteral("name"), s.name);
+        settings.setValue(QStringLiteral("cloud"), s.cloud);
+        settings.setValue(QStringLiteral("snapshot"), s.snapshotPath);
+        settings.setValue(QStringLiteral("kubeContext"), s.kubeContext);
+        settings.setValue(QStringLiteral("readOnly"), s.readOnly);
+        if (s.config && s.cloud.isEmpty()) {
+            // The cloud's coordinates only: the password or secret stays in the keychain.
+            const CloudConfig &c = *s.config;
+            settings.setValue(QStringLiteral("authType"), c.authType);
+            settings.setValue(QStringLiteral("authUrl"), c.authUrl);
+            settings.setValue(QStringLiteral("username"), c.username);
+            settings.setValue(QStringLiteral("userDomainName"), c.userDomainName);
+            settings.setValue(QStringLiteral("projectName"), c.projectName);
+            settings.setValue(QStringLiteral("projectDomainName"), c.projectDomainName);
+            settings.setValue(QStringLiteral("applicationCredentialId"), c.applicationCredentialId);
+            settings.setValue(QStringLiteral("regionName"), c.regionName);
+            settings.setValue(QStringLiteral("interface"), c.interface);
+            settings.setValue(QStringLiteral("caCertFile"), c.caCertFile);
+        }
+    }
+    settings.endArray();
+}
+
+} // namespace ConnectionSettings
+
+
+namespace {
+
+// The snapshot folders under `path`: itself, or its subfolders (as
+// `flightdeck-sim --dump-snapshot` writes them), by kluster name.
+QHash<QString, QString> snapshotFolders(const QString &path)
+{
+    QHash<QString, QString> folders;
+    const auto klusterName = [](const QString &dir) {
+        QFile f(QDir(dir).filePath(QStringLiteral("kluster.json")));
+        if (!f.open(QIODevice::ReadOnly))
+            return QString();
+        const QString name = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("name")).toString();
+        return name.isEmpty() ? QFileInfo(dir).fileName() : name;
+    };
+    if (QFileInfo::exists(QDir(path).filePath(QStringLiteral("kluster.json")))) {
+        folders.insert(klusterName(path), path);
+        return folders;
+    }
+    const QStringList subdirs = QDir(path).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString &sub : subdirs) {
+        const QString dir = QDir(path).filePath(sub);
+        if (QFileInfo::exists(QDir(dir).filePath(QStringLiteral("kluster.json"))))
+            folders.insert(klusterName(dir), dir);
+    }
+    return folders;
+}
+
+} // namespace
+
+ConnectionWorker::ConnectionWorker(const ConnectionSpec &spec)
+    : m_spec(spec)
+{
+}
+
+ConnectionWorker::~ConnectionWorker()
+{
+    for (const QPointer<KlusterFetcher> &f : std::as_const(m_fetchers)) {
+        if (f)
+            f->cancel();
+    }
+    qDeleteAll(findChildren<KlusterFetcher *>(Qt::FindDirectChildrenOnly));
+    qDeleteAll(findChildren<RepairExecutor *>(Qt::FindDirectChildrenOnly));
+    m_session.reset();
+    m_client.reset();
+}
+
+void ConnectionWorker::withSession(std::function<void(const QString &error)> then)
+{
+    if (m_session || !m_sessionError.isEmpty()) {
+        then(m_sessionError);
+        return;
+    }
+    m_waiting.append(std::move(then));
+    if (m_preparing)
+        return;
+    m_preparing = true;
+    const auto ready = [this](const QString &error) {
+        m_preparing = false;
+        m_sessionError = error;
+        const auto waiting = std::exchange(m_waiting, {});
+        for (const auto &w : waiting)
+            w(error);
+    };
+    QString error;
+    std::optional<CloudConfig> config = m_spec.config;
+    if (!config)
+        config = CloudConfigLoader::load(m_spec.cloud, &error);
+    if (!config) {
+        ready(error);
+        return;
+    }
+    const auto open = [this, ready](const CloudConfig &c) {
+        m_client = std::make_unique<HttpClient>();
+        m_session = std::make_unique<KeystoneSession>(m_client.get(), c);
+        ready(QString());
+    };
+    const QString secret = config->isApplicationCredential() ? config->applicationCredentialSecret : config->password;
+    if (!secret.isEmpty()) {
+        open(*config);
+        return;
+    }
+    auto *store = new SecretStore(this);
+    SecretCall *call = store->read(config->secretKey());
+    connect(call, &SecretCall::finished, this, [store, config, open, ready](const SecretResult &r) {
+        store->deleteLater();
+        if (!r.found) {
+            ready(tr("no %1 for cloud \"%2\": put it in secure.yaml, or add the connection again to store it in the keychain (%3)")
+                      .arg(config->isApplicationCredential() ? tr("application credential secret") : tr("password"), config->name,
+                           r.error.isEmpty() ? tr("not in the keychain") : r.error));
+            return;
+        }
+        CloudConfig c = *config;
+        (c.isApplicationCredential() ? c.applicationCredentialSecret : c.password) = r.secret;
+        open(c);
+    });
+}
+
+void ConnectionWorker::listKlusters()
+{
+    if (m_spec.isSnapshot()) {
+        QStringList names = snapshotFolders(m_spec.snapshotPath).keys();
+        names.sort();
+        emit klustersListed(names, names.isEmpty() ? tr("%1 holds no snapshot folder (no kluster.json)").arg(m_spec.snapshotPath)
+                                                   : QString());
+        return;
+    }
+    withSession([this](const QString &error) {
+        if (!error.isEmpty()) {
+            emit klustersListed({}, error);
+            return;
+        }
+        HttpCall *call = m_session->send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters"));
+        connect(call, &HttpCall::finished, this, [this](const ApiResponse &r) {
+            if (r.error.isError()) {
+                emit klustersListed({}, r.error.toString());
+                return;
+            }
+            const QJsonDocument doc = QJsonDocument::fromJson(r.body);
+            if (!doc.isArray()) {
+                emit klustersListed({}, tr("kubernikus GET /api/v1/clusters: HTTP %1: expected a JSON list of klusters").arg(r.status));
+                return;
+            }
+            QStringList names;
+            for (const QJsonValue &v : doc.array())
+                names << v.toObject().value(QStringLiteral("name")).toString();
+            names.removeAll(QString());
+            names.sort();
+            emit klustersListed(names, QString());
+        });
+    });
+}
+
+void ConnectionWorker::refresh(const QString &kluster)
+{
+    if (m_spec.isSnapshot()) {
+        refreshSnapshot(kluster);
+        return;
+    }
+    auto timer = std::make_shared<QElapsedTimer>();
+    timer->start();
+    withSession([this, kluster, timer](const QString &error) {
+        RefreshResult result;
+        result.connection = m_spec.name;
+        result.kluster = kluster;
+        if (!error.isEmpty()) {
+            result.error = error;
+            emit refreshed(result);
+            return;
+        }
+        auto *fetcher = new KlusterFetcher(m_session.get(), kluster, this);
+        if (!m_spec.kubeContext.isEmpty()) {
+            QString kubeError;
+            const std::optional<Kubeconfig> kubeconfig = Kubeconfig::load({}, &kubeError);
+            const std::optional<KubeTarget> target = kubeconfig ? kubeconfig->target(m_spec.kubeContext, &kubeError) : std::nullopt;
+            if (!target) {
+                delete fetcher;
+                result.error = tr("kubeconfig context %1: %2").arg(m_spec.kubeContext, kubeError);
+                emit refreshed(result);
+                return;
+            }
+            fetcher->setKubeTarget(*target);
+            m_kubeTarget = target;
+        }
+        if (m_spec.options.routeLimitExplicit)
+            fetcher->setRouteLimit(m_spec.options.routeLimit);
+        m_fetchers.insert(kluster, fetcher);
+        connect(fetcher, &KlusterFetcher::finished, this, [this, fetcher, kluster, result, timer](const KlusterFetch &fetch) mutable {
+            fetcher->deleteLater();
+            const bool cancelled = m_fetchers.value(kluster) != fetcher;
+            m_fetchers.remove(kluster);
+            result.fetchedAt = QDateTime::currentDateTimeUtc();
+            result.elapsedMs = timer->elapsed();
+            if (cancelled) {
+                result.cancelled = true;
+                result.error = tr("refresh cancelled");
+            } else if (!fetch.state.klusterSource.known) {
+                // Nothing to diagnose without the kluster itself: keep the last data.
+                result.error = fetch.errors.join(QStringLiteral("; "));
+            } else {
+                auto f = std::make_shared<KlusterFetch>(fetch);
+                result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
+                result.fetch = std::move(f);
+                result.error = fetch.errors.join(QStringLiteral("; "));
+            }
+            emit refreshed(result);
+        });
+        fetcher->start();
+    });
+}
+
+void ConnectionWorker::cancelRefresh(const QString &kluster)
+{
+    if (QPointer<KlusterFetcher> f = m_fetchers.take(kluster))
+        f->cancel();
+}
+
+void ConnectionWorker::refreshSnapshot(const QString &kluster)
+{
+    RefreshResult result;
+    result.connection = m_spec.name;
+    result.kluster = kluster;
+    const QString folder = snapshotFolders(m_spec.snapshotPath).value(kluster);
+    if (folder.isEmpty()) {
+        result.error = tr("no snapshot of kluster %1 in %2").arg(kluster, m_spec.snapshotPath);
+        emit refreshed(result);
+        return;
+    }
+    try {
+        auto fetch = std::make_shared<KlusterFetch>();
+        fetch->state = SnapshotReader::read(folder);
+        for (const QString &file : SnapshotReader::requiredFiles() + SnapshotReader::optionalFiles()) {
+            QFile f(QDir(folder).filePath(file));
+            if (f.open(QIODevice::ReadOnly))
+                fetch->bodies.insert(file, f.readAll());
+        }
+        result.fetchedAt = fetch->state.capturedAt;
+        result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch->state, m_spec.options));
+        result.fetch = std::move(fetch);
+    } catch (const ParseError &e) {
+        result.error = e.toString();
+    }
+    emit refreshed(result);
+}
+
+void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, const QStringList &findingIds,
+                              bool override)
+{
+    m_repairCancelled = false;
+    withSession([this, kluster, shown, findingIds, override](const QString &error) {
+        if (!error.isEmpty()) {
+            RepairExecutor::Outcome failed;
+            failed.message = error;
+            for (const QString &id : findingIds)
+                emit repairStepFinished(id, failed);
+            emit repairFinished();
+            return;
+        }
+        repairNext(kluster, shown, findingIds, override);
+    });
+}
+
+void ConnectionWorker::repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, QStringList ids,
+                                  bool override)
+{
+    if (ids.isEmpty()) {
+        emit repairFinished();
+        return;
+    }
+    const QString id = ids.takeFirst();
+    if (m_repairCancelled) {
+        RepairExecutor::Outcome cancelled;
+        cancelled.result = RepairExecutor::Outcome::Result::Refused;
+        cancelled.message = tr("cancelled before it was sent");
+        emit repairStepFinished(id, cancelled);
+        repairNext(kluster, shown, ids, override);
+        return;
+    }
+    const Diagnosis diagnosis = Diagnosis::run(shown->state, m_spec.options);
+    const Finding *finding = diagnosis.find(id);
+    if (!finding) {
+        RepairExecutor::Outcome gone;
+        gone.message = tr("no finding %1 in the data shown").arg(id);
+        emit repairStepFinished(id, gone);
+        repairNext(kluster, shown, ids, override);
+        return;
+    }
+    auto *executor = new RepairExecutor(m_session.get(), kluster, shown->state, *finding, m_spec.options, this);
+    executor->setOverride(override);
+    if (m_kubeTarget)
+        executor->setKubeTarget(*m_kubeTarget);
+    connect(executor, &RepairExecutor::progress, this, [this, id](const QString &m) { emit repairProgress(id, m); });
+    connect(executor, &RepairExecutor::finished, this, [this, executor, id, kluster, shown, ids, override](const RepairExecutor::Outcome &o) {
+        executor->deleteLater();
+        emit repairStepFinished(id, o);
+        repairNext(kluster, shown, ids, override);
+    });
+    emit repairProgress(id, tr("sending: %1").arg(finding->repair() ? finding->repair()->title : id));
+    executor->start();
+}

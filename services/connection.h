@@ -1,0 +1,94 @@
+#pragma once
+
+#include "cloudconfig.h"
+#include "diagnosis.h"
+#include "klusterfetcher.h"
+#include "repairexecutor.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+#include <optional>
+
+class QThread;
+class ConnectionWorker;
+
+// Where a connection's klusters come from and what may be done to them.
+struct ConnectionSpec
+{
+    QString name;                       // shown in the sidebar; unique
+    QString cloud;                      // a clouds.yaml cloud (or "envvars"); empty when `config` is given
+    std::optional<CloudConfig> config;  // an explicit cloud (the demo, one added in the console)
+    QString snapshotPath;               // a snapshot folder, or a folder of them: read-only, offline
+    QString kubeContext;                // nodes from this kubeconfig context instead of Kubernikus' credentials
+    bool readOnly = false;              // hides every repair
+    DiagnosisOptions options;
+
+    bool isSnapshot() const { return !snapshotPath.isEmpty(); }
+};
+
+// One refresh of one kluster: the state and bodies fetched, its diagnosis,
+// and what failed. `fetch` is null when nothing could be read at all.
+struct RefreshResult
+{
+    QString connection;
+    QString kluster;
+    std::shared_ptr<const KlusterFetch> fetch;
+    std::shared_ptr<const Diagnosis> diagnosis;
+    QDateTime fetchedAt;
+    QString error;      // the refresh failed: the last good data stays, marked stale
+    bool cancelled = false;
+    qint64 elapsedMs = 0;
+};
+Q_DECLARE_METATYPE(RefreshResult)
+
+// The connections the console remembers between runs (QSettings): names,
+// clouds and flags, never a secret (those stay in the keychain).
+namespace ConnectionSettings {
+QList<ConnectionSpec> load();
+void save(const QList<ConnectionSpec> &connections);
+} // namespace ConnectionSettings
+Q_DECLARE_METATYPE(RepairExecutor::Outcome)
+
+// A connection to one cloud (or snapshot) for the console. The network work,
+// the parsing of large responses and the diagnosis run on a worker thread;
+// this object lives on the GUI thread and only receives finished results
+// through queued signals, so the window never waits for the network.
+class Connection : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Connection)
+
+public:
+    // `thread`: the worker thread (shared by every connection), already running.
+    Connection(const ConnectionSpec &spec, QThread *thread, QObject *parent = nullptr);
+    ~Connection() override;
+
+    const ConnectionSpec &spec() const { return m_spec; }
+    QString name() const { return m_spec.name; }
+    bool isReadOnly() const { return m_spec.readOnly || m_spec.isSnapshot(); }
+
+    void listKlusters();
+    void refresh(const QString &kluster);
+    void cancelRefresh(const QString &kluster);
+    bool isRefreshing(const QString &kluster) const { return m_refreshing.contains(kluster); }
+    // Sends the repairs of `findingIds`, one after the other, as planned from
+    // `state` (what the person saw and confirmed). Refused while read-only.
+    void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, const QStringList &findingIds,
+                bool override);
+    void cancelRepair();  // stops before the next finding; a request in flight completes
+
+signals:
+    void klustersListed(const QStringList &klusters, const QString &error);
+    void refreshed(const RefreshResult &result);
+    void repairProgress(const QString &findingId, const QString &message);
+    void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);
+    void repairFinished();
+
+private:
+    ConnectionSpec m_spec;
+    ConnectionWorker *m_worker;
+    QSet<QString> m_refreshing;
+};

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "connection.h"
+#include "httpclient.h"
+#include "keystonesession.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+// The part of a Connection that lives on the worker thread: the HTTP client,
+// the Keystone session, the fetchers and the repairs. Its functions are only
+// ever called on that thread (Connection posts them there); its signals reach
+// the Connection queued.
+class ConnectionWorker : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConnectionWorker)
+
+public:
+    explicit ConnectionWorker(const ConnectionSpec &spec);
+    ~ConnectionWorker() override;
+
+    void listKlusters();
+    void refresh(const QString &kluster);
+    void cancelRefresh(const QString &kluster);
+    void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, const QStringList &findingIds,
+                bool override);
+    void cancelRepair() { m_repairCancelled = true; }
+
+signals:
+    void klustersListed(const QStringList &klusters, const QString &error);
+    void refreshed(const RefreshResult &result);
+    void repairProgress(const QString &findingId, const QString &message);
+    void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);
+    void repairFinished();
+
+private:
+    // Calls `then` with a session (or the reason there is none), once the
+    // cloud is loaded and its secret read from the keychain if needed.
+    void withSession(std::function<void(const QString &error)> then);
+    void refreshSnapshot(const QString &kluster);
+    void repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, QStringList ids, bool override);
+
+    ConnectionSpec m_spec;
+    std::unique_ptr<HttpClient> m_client;
+    std::unique_ptr<KeystoneSession> m_session;
+    QString m_sessionError;
+    bool m_preparing = false;
+    QList<std::function<void(const QString &)>> m_waiting;
+    QHash<QString, QPointer<KlusterFetcher>> m_fetchers;
+    bool m_repairCancelled = false;
+    std::optional<KubeTarget> m_kubeTarget;
+};

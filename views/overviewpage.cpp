@@ -1,0 +1,235 @@
+#include "overviewpage.h"
+
+#include "diagnosis.h"
+#include "nodesmodel.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QGridLayout>
+#include <QHorizontalStackedBarSeries>
+#include <QLabel>
+#include <QMap>
+#include <QPieSeries>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+namespace {
+
+QChartView *makeChartView(const QString &name, QWidget *parent)
+{
+    auto *view = new QChartView(parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(260, 220);
+    view->setAccessibleName(name);
+    view->setObjectName(name);
+    return view;
+}
+
+// A chart that follows the window's palette (light or dark).
+QChart *newChart(const QString &title, const QPalette &palette)
+{
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setBackgroundBrush(palette.base());
+    chart->setTitleBrush(palette.text());
+    chart->legend()->setLabelBrush(palette.text());
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    return chart;
+}
+
+void styleAxis(QAbstractAxis *axis, const QPalette &palette)
+{
+    axis->setLabelsBrush(palette.text());
+    axis->setGridLineColor(palette.mid().color());
+    axis->setLinePenColor(palette.mid().color());
+}
+
+const QColor Critical(220, 50, 47);
+const QColor Warning(230, 160, 0);
+const QColor Good(60, 150, 80);
+const QColor Neutral(120, 140, 160);
+
+} // namespace
+
+OverviewPage::OverviewPage(QWidget *parent)
+    : QWidget(parent)
+    , m_title(new QLabel(this))
+    , m_summary(new QLabel(this))
+    , m_caption(new QLabel(this))
+    , m_routes(makeChartView(tr("Routes against the router's limit"), this))
+    , m_instances(makeChartView(tr("Instances by state and registration"), this))
+    , m_findings(makeChartView(tr("Findings by severity"), this))
+{
+    QFont big = m_title->font();
+    big.setPointSizeF(big.pointSizeF() * 1.5);
+    big.setBold(true);
+    m_title->setFont(big);
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_caption->setWordWrap(true);
+    auto *layout = new QGridLayout(this);
+    layout->addWidget(m_title, 0, 0, 1, 3);
+    layout->addWidget(m_caption, 1, 0, 1, 3);
+    layout->addWidget(m_summary, 2, 0, 1, 3);
+    layout->addWidget(m_routes, 3, 0);
+    layout->addWidget(m_instances, 3, 1);
+    layout->addWidget(m_findings, 3, 2);
+    layout->setRowStretch(3, 1);
+    clear(tr("Select a kluster in the sidebar."));
+}
+
+QString OverviewPage::summaryText() const
+{
+    return m_title->text() + QLatin1Char('\n') + m_summary->text();
+}
+
+void OverviewPage::clear(const QString &message)
+{
+    m_title->setText(message);
+    m_summary->clear();
+    m_caption->clear();
+    for (QChartView *v : {m_routes, m_instances, m_findings}) {
+        QChart *old = v->chart();
+        v->setChart(newChart(v->accessibleName(), palette()));
+        delete old;
+    }
+}
+
+void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int limit,
+                        const QString &caption)
+{
+    const int critical = diagnosis.count(Severity::Critical);
+    const int warning = diagnosis.count(Severity::Warning);
+    const int info = diagnosis.count(Severity::Info);
+    m_title->setText(critical > 0  ? (critical == 1 ? tr("%1: 1 critical finding").arg(kluster)
+                                                    : tr("%1: %2 critical findings").arg(kluster).arg(critical))
+                     : warning > 0 ? (warning == 1 ? tr("%1: 1 warning").arg(kluster) : tr("%1: %2 warnings").arg(kluster).arg(warning))
+                                   : tr("%1: healthy").arg(kluster));
+    m_caption->setText(caption);
+
+    QStringList lines;
+    if (critical + warning > 0) {
+        QMap<QString, int> byKind;
+        for (const Finding &f : diagnosis.findings) {
+            if (f.severity != Severity::Info)
+                byKind[f.kind] += 1;
+        }
+        QStringList kinds;
+        for (auto it = byKind.cbegin(); it != byKind.cend(); ++it)
+            kinds << QStringLiteral("%1 × <b>%2</b>").arg(it.value()).arg(it.key().toHtmlEscaped());
+        lines << tr("What is wrong: %1. Open <b>Findings</b> (Ctrl+2) to see each with its evidence and repair.")
+                     .arg(kinds.join(QStringLiteral(", ")));
+    } else {
+        lines << tr("No warning or critical finding.");
+    }
+    const RemediationBudget &b = diagnosis.budget;
+    lines << (b.deletionsAllowed
+                  ? tr("Remediation budget: %1 of %2 expected nodes unhealthy (at most %3): instance deletions are allowed.")
+                        .arg(b.unhealthy).arg(b.expected).arg(b.maxUnhealthy)
+                  : tr("Remediation budget: <b>instance deletions refused</b> (%1): %2").arg(b.reason, b.detail.toHtmlEscaped()));
+    for (const QString &n : diagnosis.notDiagnosed)
+        lines << tr("<b>Not diagnosed:</b> %1").arg(n.toHtmlEscaped());
+    for (const QString &n : diagnosis.notes)
+        lines << tr("Note: %1").arg(n.toHtmlEscaped());
+    m_summary->setText(lines.join(QStringLiteral("<br>")));
+
+    const QPalette pal = palette();
+    // Routes against the limit.
+    {
+        QChart *chart = newChart(limit > 0 ? tr("Routes: %1 of %2").arg(routes).arg(limit) : tr("Routes: %1 (limit unknown)").arg(routes), pal);
+        auto *series = new QPieSeries;
+        series->setHoleSize(0.45);
+        const double share = limit > 0 ? double(routes) / limit : 0;
+        const QColor used = share >= 1.0 ? Critical : share >= 0.8 ? Warning : Good;
+        series->append(tr("used %1").arg(routes), routes)->setColor(used);
+        if (limit > routes)
+            series->append(tr("free %1").arg(limit - routes), limit - routes)->setColor(Neutral.lighter(150));
+        chart->addSeries(series);
+        QChart *old = m_routes->chart();
+        m_routes->setChart(chart);
+        delete old;
+    }
+    // Instances by state and registration.
+    {
+        QMap<QString, QList<int>> byStatus;  // status -> registered, young unregistered, old unregistered
+        for (int row = 0; row < nodes.rowCount(); ++row) {
+            const QString status = nodes.index(row, NodesModel::StatusColumn).data().toString();
+            if (status.startsWith(QLatin1Char('(')))
+                continue;  // a node without an instance
+            const bool registered = nodes.index(row, NodesModel::RegisteredColumn).data(NodesModel::SortRole).toBool();
+            const qint64 age = nodes.index(row, NodesModel::AgeColumn).data(NodesModel::SortRole).toLongLong();
+            QList<int> &counts = byStatus[status];
+            counts.resize(3);
+            counts[registered ? 0 : (age >= 0 && age < 600) ? 1 : 2] += 1;
+        }
+        QChart *chart = newChart(tr("Instances by Nova state and registration"), pal);
+        auto *series = new QStackedBarSeries;
+        const QStringList labels{tr("registered"), tr("booting"), tr("unregistered")};
+        const QList<QColor> colours{Good, Neutral, Critical};
+        int most = 1;
+        for (int i = 0; i < 3; ++i) {
+            auto *set = new QBarSet(labels.at(i));
+            set->setColor(colours.at(i));
+            for (const QList<int> &counts : std::as_const(byStatus))
+                *set << counts.value(i);
+            series->append(set);
+        }
+        for (const QList<int> &counts : std::as_const(byStatus))
+            most = qMax(most, counts.value(0) + counts.value(1) + counts.value(2));
+        chart->addSeries(series);
+        auto *x = new QBarCategoryAxis;
+        x->append(byStatus.keys());
+        auto *y = new QValueAxis;
+        y->setRange(0, most);
+        y->setLabelFormat(QStringLiteral("%d"));
+        if (most <= 10)
+            y->setTickCount(most + 1);
+        else
+            y->applyNiceNumbers();
+        styleAxis(x, pal);
+        styleAxis(y, pal);
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        QChart *old = m_instances->chart();
+        m_instances->setChart(chart);
+        delete old;
+    }
+    // Findings by severity.
+    {
+        QChart *chart = newChart(tr("Findings by severity"), pal);
+        auto *series = new QHorizontalStackedBarSeries;
+        const QList<QPair<QString, QPair<int, QColor>>> parts{{tr("critical"), {critical, Critical}},
+                                                               {tr("warning"), {warning, Warning}},
+                                                               {tr("info"), {info, Neutral}}};
+        for (const auto &p : parts) {
+            auto *set = new QBarSet(QStringLiteral("%1 %2").arg(p.second.first).arg(p.first));
+            set->setColor(p.second.second);
+            *set << p.second.first;
+            series->append(set);
+        }
+        chart->addSeries(series);
+        auto *y = new QBarCategoryAxis;
+        y->append(tr("findings"));
+        auto *x = new QValueAxis;
+        const int total = qMax(1, critical + warning + info);
+        x->setRange(0, total);
+        x->setLabelFormat(QStringLiteral("%d"));
+        x->setTickCount(total <= 5 ? total + 1 : 2);
+        styleAxis(x, pal);
+        styleAxis(y, pal);
+        chart->addAxis(y, Qt::AlignLeft);
+        chart->addAxis(x, Qt::AlignBottom);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        QChart *old = m_findings->chart();
+        m_findings->setChart(chart);
+        delete old;
+    }
+}

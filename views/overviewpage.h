@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+
+class NodesModel;
+class QChart;
+class QChartView;
+class QLabel;
+struct Diagnosis;
+
+// The kluster at a glance: the verdict in words, what could not be judged,
+// and three small charts: the router's routes against its limit, the
+// instances by Nova state and registration age, and the findings by severity.
+class OverviewPage : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(OverviewPage)
+
+public:
+    explicit OverviewPage(QWidget *parent = nullptr);
+
+    // `routes`/`limit`: the router's count and limit (limit 0: unknown).
+    void show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int limit,
+              const QString &caption);
+    void clear(const QString &message);
+    QString summaryText() const;
+
+private:
+    QLabel *m_title;
+    QLabel *m_summary;
+    QLabel *m_caption;
+    QChartView *m_routes;
+    QChartView *m_instances;
+    QChartView *m_findings;
+};

@@ -1,0 +1,244 @@
+#include "repairdialog.h"
+
+#include "repairtext.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
+                           const std::shared_ptr<const Diagnosis> &diagnosis, const QStringList &findingIds, QWidget *parent)
+    : QDialog(parent)
+    , m_connection(connection)
+    , m_kluster(kluster)
+    , m_shown(shown)
+    , m_plan(new QTextBrowser(this))
+    , m_verdict(new QLabel(this))
+    , m_typeLabel(new QLabel(this))
+    , m_confirmation(new QLineEdit(this))
+    , m_override(new QCheckBox(this))
+    , m_progress(new QProgressBar(this))
+    , m_status(new QLabel(this))
+    , m_results(new QTextBrowser(this))
+    , m_buttons(new QDialogButtonBox(this))
+{
+    setObjectName(QStringLiteral("RepairDialog"));
+    setWindowTitle(tr("Repair in kluster %1").arg(kluster));
+    resize(820, 640);
+
+    // What will be sent, what is refused, and why.
+    QString html;
+    QStringList refused;
+    QList<const Finding *> deletions;
+    for (const QString &id : findingIds) {
+        const Finding *f = diagnosis->find(id);
+        if (!f)
+            continue;
+        const std::optional<RepairPlan> plan = f->repair();
+        html += RepairText::findingHtml(*f, false);
+        if (!plan) {
+            refused << tr("%1: it has no repair of its own").arg(id);
+            continue;
+        }
+        html += tr("<p><b>What will be done:</b> %1</p>").arg(plan->title.toHtmlEscaped()) + RepairText::planHtml(*plan);
+        if (!plan->refusal.isEmpty()) {
+            refused << QStringLiteral("%1: %2 (%3)").arg(id, plan->refusal, plan->refusalDetail);
+            continue;
+        }
+        if (plan->deletesInstance())
+            deletions << f;
+        m_sendable << id;
+    }
+    const RemediationBudget &budget = diagnosis->budget;
+    QString verdict;
+    bool overridable = false;
+    if (!deletions.isEmpty()) {
+        if (budget.allowsDeletion(int(deletions.size()), false)) {
+            verdict = tr("Remediation budget: %1 of %2 expected nodes unhealthy, at most %3 allowed: deleting %n instance(s) is allowed.",
+                         nullptr, int(deletions.size()))
+                          .arg(budget.unhealthy).arg(budget.expected).arg(budget.maxUnhealthy);
+        } else {
+            overridable = deletions.size() == 1 && budget.allowsDeletion(1, true);
+            verdict = tr("Remediation budget refuses instance deletions (%1): %2").arg(budget.reason, budget.detail);
+            if (!overridable) {
+                for (const Finding *f : deletions) {
+                    m_sendable.removeAll(f->id());
+                    refused << tr("%1: %2 (remediation budget)").arg(f->id(), budget.reason);
+                }
+                if (deletions.size() > 1 && budget.reason == QLatin1String("TooManyUnhealthy"))
+                    verdict += tr(" A bulk delete is never allowed past the budget; repair one instance at a time to override.");
+            }
+        }
+    } else {
+        verdict = tr("No instance is deleted: the remediation budget does not apply.");
+    }
+    if (!refused.isEmpty())
+        verdict += QStringLiteral("\n") + tr("Not sent: %1").arg(refused.join(QStringLiteral("; ")));
+    m_plan->setHtml(html);
+    m_plan->setAccessibleName(tr("What is wrong and the planned requests"));
+    m_verdict->setText(verdict);
+    m_verdict->setWordWrap(true);
+    m_verdict->setAccessibleName(tr("Remediation budget verdict"));
+
+    m_override->setText(tr("Override the remediation budget for this one instance"));
+    m_override->setVisible(overridable);
+    m_override->setAccessibleName(m_override->text());
+
+    // Deleting instances asks for more than one click: type the name.
+    QStringList deleteNames;
+    for (const Finding *f : deletions) {
+        if (m_sendable.contains(f->id()))
+            deleteNames << f->repair()->instanceName;
+    }
+    if (deleteNames.size() == 1)
+        m_typeToConfirm = deleteNames.first();
+    else if (deleteNames.size() > 1)
+        m_typeToConfirm = kluster;
+    m_typeLabel->setText(deleteNames.size() == 1
+                             ? tr("This deletes instance <b>%1</b>; Kubernikus creates a replacement. Type its name to confirm:")
+                                   .arg(m_typeToConfirm.toHtmlEscaped())
+                             : tr("This deletes %1 instances (%2). Type the kluster's name <b>%3</b> to confirm:")
+                                   .arg(deleteNames.size())
+                                   .arg(deleteNames.join(QStringLiteral(", ")).toHtmlEscaped(), kluster.toHtmlEscaped()));
+    m_typeLabel->setWordWrap(true);
+    m_typeLabel->setVisible(!m_typeToConfirm.isEmpty());
+    m_confirmation->setVisible(!m_typeToConfirm.isEmpty());
+    m_confirmation->setAccessibleName(tr("Type to confirm the deletion"));
+    m_confirmation->setPlaceholderText(m_typeToConfirm);
+
+    m_progress->setVisible(false);
+    m_progress->setAccessibleName(tr("Repair progress"));
+    m_status->setWordWrap(true);
+    m_results->setVisible(false);
+    m_results->setAccessibleName(tr("Repair results"));
+    m_results->setMaximumHeight(170);
+
+    QString action;
+    if (m_sendable.size() == 1) {
+        const Finding *f = diagnosis->find(m_sendable.first());
+        action = f->repair()->deletesInstance() ? tr("Delete instance %1").arg(f->repair()->instanceName) : f->repair()->title;
+    } else {
+        action = tr("Send %n repair(s)", nullptr, int(m_sendable.size()));
+    }
+    m_confirm = m_buttons->addButton(action, QDialogButtonBox::AcceptRole);
+    m_confirm->setAccessibleName(action);
+    m_confirm->setObjectName(QStringLiteral("confirm"));
+    m_cancel = m_buttons->addButton(QDialogButtonBox::Cancel);
+    m_cancel->setDefault(true);
+    m_cancel->setAutoDefault(true);
+    m_confirm->setAutoDefault(false);
+    m_cancel->setFocus();
+    connect(m_confirm, &QPushButton::clicked, this, &RepairDialog::start);
+    connect(m_cancel, &QPushButton::clicked, this, &RepairDialog::reject);
+    connect(m_confirmation, &QLineEdit::textChanged, this, &RepairDialog::updateConfirm);
+    connect(m_override, &QCheckBox::toggled, this, &RepairDialog::updateConfirm);
+
+    auto *layout = new QVBoxLayout(this);
+    auto *title = new QLabel(tr("<b>Review the repair.</b> Nothing is sent until you confirm; every request is recorded in the audit log."), this);
+    title->setWordWrap(true);
+    layout->addWidget(title);
+    layout->addWidget(m_plan, 1);
+    layout->addWidget(m_verdict);
+    layout->addWidget(m_override);
+    layout->addWidget(m_typeLabel);
+    layout->addWidget(m_confirmation);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(m_results);
+    layout->addWidget(m_buttons);
+    updateConfirm();
+}
+
+void RepairDialog::updateConfirm()
+{
+    if (m_running || m_done) {
+        m_confirm->setEnabled(false);
+        return;
+    }
+    bool ok = !m_sendable.isEmpty();
+    if (!m_typeToConfirm.isEmpty())
+        ok = ok && m_confirmation->text().trimmed() == m_typeToConfirm;
+    if (m_override->isVisible())
+        ok = ok && m_override->isChecked();
+    m_confirm->setEnabled(ok);
+}
+
+void RepairDialog::start()
+{
+    if (!m_confirm->isEnabled())
+        return;
+    m_running = true;
+    updateConfirm();
+    m_confirmation->setEnabled(false);
+    m_override->setEnabled(false);
+    m_progress->setVisible(true);
+    m_progress->setRange(0, int(m_sendable.size()));
+    m_progress->setValue(0);
+    m_status->setText(tr("Sending…"));
+    m_results->setVisible(true);
+    m_cancel->setText(tr("Stop"));
+    m_cancel->setToolTip(tr("Stops before the next repair; a request already sent completes and is verified"));
+    connect(m_connection, &Connection::repairProgress, this, [this](const QString &id, const QString &message) {
+        m_status->setText(QStringLiteral("%1: %2").arg(id, message));
+    });
+    connect(m_connection, &Connection::repairStepFinished, this, &RepairDialog::showStep);
+    connect(m_connection, &Connection::repairFinished, this, [this] {
+        if (!m_running)
+            return;
+        m_running = false;
+        m_done = true;
+        disconnect(m_connection, nullptr, this, nullptr);
+        m_progress->setValue(m_progress->maximum());
+        m_status->setText(tr("Done: %1 of %2 fixed and verified. The views are being refreshed; the audit log has every request.")
+                              .arg(m_fixed).arg(m_sendable.size()));
+        m_cancel->setText(tr("Close"));
+        m_cancel->setToolTip(QString());
+        m_cancel->setEnabled(true);
+        emit repairsFinished(m_fixed, int(m_sendable.size()));
+    });
+    m_connection->repair(m_kluster, m_shown, m_sendable, m_override->isVisible() && m_override->isChecked());
+}
+
+void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outcome &outcome)
+{
+    using R = RepairExecutor::Outcome::Result;
+    ++m_finished;
+    m_progress->setValue(m_finished);
+    if (outcome.result == R::Fixed)
+        ++m_fixed;
+    const QString mark = outcome.result == R::Fixed ? QStringLiteral("✔") : outcome.result == R::StillThere ? QStringLiteral("●") : QStringLiteral("✖");
+    const QString words = outcome.result == R::Fixed        ? tr("fixed (verified)")
+                          : outcome.result == R::StillThere ? tr("sent, but the finding is still there")
+                          : outcome.result == R::Changed    ? tr("not sent: the router changed meanwhile; refresh and repair again")
+                          : outcome.result == R::Refused    ? tr("refused")
+                                                            : tr("failed");
+    QString line = QStringLiteral("%1 %2: %3. %4").arg(mark, findingId, words, outcome.message);
+    if (!outcome.auditError.isEmpty())
+        line += tr(" The audit record could not be written: %1").arg(outcome.auditError);
+    m_resultLines << line;
+    QString html;
+    for (const QString &l : std::as_const(m_resultLines))
+        html += QStringLiteral("<p>%1</p>").arg(l.toHtmlEscaped());
+    m_results->setHtml(html);
+}
+
+QString RepairDialog::resultsText() const
+{
+    return m_resultLines.join(QLatin1Char('\n'));
+}
+
+void RepairDialog::reject()
+{
+    if (m_running) {
+        m_connection->cancelRepair();
+        m_status->setText(tr("Stopping after the request in flight…"));
+        m_cancel->setEnabled(false);
+        return;
+    }
+    QDialog::reject();
+}

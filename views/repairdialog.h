@@ -1,0 +1,72 @@
+#pragma once
+
+#include "connection.h"
+
+#include <QDialog>
+
+#include <memory>
+
+class QCheckBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTextBrowser;
+
+// The guided repair of one or more findings (diagnosis.md §3): what is
+// wrong, what will be done, the exact requests, the remediation budget's
+// verdict; Cancel is the default; deleting an instance asks for its name to be
+// typed. While it runs: progress and a cancel. Afterwards, each finding's
+// verified result inline (fixed, still there, failed with the server's own
+// error); the audit record is written by the repair itself.
+class RepairDialog : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RepairDialog)
+
+public:
+    RepairDialog(Connection *connection, const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
+                 const std::shared_ptr<const Diagnosis> &diagnosis, const QStringList &findingIds, QWidget *parent = nullptr);
+
+    QStringList sendable() const { return m_sendable; }   // the findings the confirm button sends
+    QLineEdit *confirmationBox() const { return m_confirmation; }
+    QPushButton *confirmButton() const { return m_confirm; }
+    QCheckBox *overrideBox() const { return m_override; }
+    QString resultsText() const;  // the results as shown, in plain text
+    bool isRunning() const { return m_running; }
+    bool isDone() const { return m_done; }
+
+    // While running: stops before the next repair; otherwise closes.
+    void reject() override;
+
+signals:
+    void repairsFinished(int fixed, int total);
+
+private:
+    void updateConfirm();
+    void start();
+    void showStep(const QString &findingId, const RepairExecutor::Outcome &outcome);
+
+    Connection *m_connection;
+    QString m_kluster;
+    std::shared_ptr<const KlusterFetch> m_shown;
+    QStringList m_sendable;
+    QString m_typeToConfirm;   // empty: no typing needed
+    QTextBrowser *m_plan;
+    QLabel *m_verdict;
+    QLabel *m_typeLabel;
+    QLineEdit *m_confirmation;
+    QCheckBox *m_override;
+    QProgressBar *m_progress;
+    QLabel *m_status;
+    QTextBrowser *m_results;
+    QDialogButtonBox *m_buttons;
+    QPushButton *m_confirm;
+    QPushButton *m_cancel;
+    bool m_running = false;
+    bool m_done = false;
+    int m_finished = 0;
+    int m_fixed = 0;
+    QStringList m_resultLines;
+};

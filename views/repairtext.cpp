@@ -1,0 +1,51 @@
+#include "repairtext.h"
+
+#include "finding.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace RepairText {
+
+QString requestLine(const PlannedRequest &r)
+{
+    QString line = QStringLiteral("%1 %2 %3").arg(r.method, r.service, r.path);
+    for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
+        line += QStringLiteral("  [%1: %2]").arg(h.key(), h.value().toString());
+    return line;
+}
+
+QString planHtml(const RepairPlan &plan)
+{
+    QString html = QStringLiteral("<pre>");
+    for (const PlannedRequest &r : plan.requests) {
+        html += requestLine(r).toHtmlEscaped() + QLatin1Char('\n');
+        if (!r.body.isNull()) {
+            const QJsonDocument body = r.body.isArray() ? QJsonDocument(r.body.toArray()) : QJsonDocument(r.body.toObject());
+            html += QStringLiteral("    ") + QString::fromUtf8(body.toJson(QJsonDocument::Compact)).toHtmlEscaped() + QLatin1Char('\n');
+        }
+    }
+    html += QStringLiteral("</pre>");
+    return html;
+}
+
+QString findingHtml(const Finding &f, bool withPlan)
+{
+    QString html = QStringLiteral("<h3>[%1] %2</h3><p>%3</p>")
+                       .arg(severityName(f.severity).toUpper(), f.id().toHtmlEscaped(), f.message().toHtmlEscaped());
+    html += QObject::tr("<p><b>Evidence</b></p><pre>%1</pre>")
+                .arg(QString::fromUtf8(QJsonDocument(f.evidence()).toJson(QJsonDocument::Indented)).toHtmlEscaped());
+    if (!withPlan)
+        return html;
+    const std::optional<RepairPlan> plan = f.repair();
+    if (!plan) {
+        html += QObject::tr("<p><b>Repair:</b> none of its own (see the message for what to look at).</p>");
+        return html;
+    }
+    html += QObject::tr("<p><b>Repair:</b> %1</p>").arg(plan->title.toHtmlEscaped()) + planHtml(*plan);
+    if (!plan->refusal.isEmpty())
+        html += QObject::tr("<p><b>Refused as it stands (%1):</b> %2</p>").arg(plan->refusal, plan->refusalDetail.toHtmlEscaped());
+    return html;
+}
+
+} // namespace RepairText

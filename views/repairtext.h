@@ -1,0 +1,15 @@
+#pragma once
+
+#include <QString>
+
+struct Finding;
+struct PlannedRequest;
+struct RepairPlan;
+
+// A finding and its repair plan in words and HTML, for the findings view,
+// the repair dialog and the exported report: the same text everywhere.
+namespace RepairText {
+QString requestLine(const PlannedRequest &request);  // "PUT network /v2.0/routers/…  [If-Match: …]"
+QString planHtml(const RepairPlan &plan);            // the requests, with their bodies
+QString findingHtml(const Finding &finding, bool withPlan);
+} // namespace RepairText
