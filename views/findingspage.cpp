@@ -30,11 +30,13 @@ FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
     });
     m_table->view()->sortByColumn(FindingsModel::SeverityColumn, Qt::AscendingOrder);
     m_table->view()->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->view()->setColumnWidth(FindingsModel::SeverityColumn, 110);
-    m_table->view()->setColumnWidth(FindingsModel::KindColumn, 230);
-    m_table->view()->setColumnWidth(FindingsModel::SubjectColumn, 260);
+    m_table->view()->setColumnWidth(FindingsModel::SeverityColumn, 95);
+    m_table->view()->setColumnWidth(FindingsModel::KindColumn, 215);
+    m_table->view()->setColumnWidth(FindingsModel::SubjectColumn, 220);
     m_table->view()->setColumnWidth(FindingsModel::MessageColumn, 520);
-    m_table->view()->setColumnHidden(FindingsModel::RepairColumn, false);
+    m_table->view()->setColumnWidth(FindingsModel::RepairColumn, 80);
+    // The repair's column before the message, which takes the rest of the width.
+    m_table->view()->horizontalHeader()->moveSection(FindingsModel::RepairColumn, FindingsModel::MessageColumn);
     m_details->setAccessibleName(tr("Finding details"));
     m_details->setOpenLinks(false);
     m_repair->setAccessibleName(tr("Repair the selected findings"));

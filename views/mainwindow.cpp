@@ -126,9 +126,9 @@ MainWindow::MainWindow(QWidget *parent)
     m_sidebar->setColumnHidden(KlustersModel::FetchedColumn, true);
     m_sidebar->horizontalHeader()->setSectionResizeMode(KlustersModel::KlusterColumn, QHeaderView::Stretch);
     m_sidebar->setColumnWidth(KlustersModel::ConnectionColumn, 80);
-    m_sidebar->setColumnWidth(KlustersModel::CriticalColumn, 60);
+    m_sidebar->setColumnWidth(KlustersModel::CriticalColumn, 70);
     m_sidebar->setColumnWidth(KlustersModel::WarningColumn, 64);
-    m_sidebar->setMinimumWidth(300);
+    m_sidebar->setMinimumWidth(330);
     connect(m_sidebar->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
         const QString key = current.data(KlustersModel::KeyRole).toString();
         if (key.isEmpty() || key == m_current)
@@ -196,7 +196,7 @@ MainWindow::MainWindow(QWidget *parent)
     split->addWidget(m_sidebar);
     split->addWidget(right);
     split->setStretchFactor(1, 1);
-    split->setSizes({320, 1100});
+    split->setSizes({350, 1090});
     setCentralWidget(split);
 
     buildActions();

@@ -3,6 +3,8 @@
 #include "repairtext.h"
 
 #include <QCheckBox>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -40,12 +42,14 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
         if (!f)
             continue;
         const std::optional<RepairPlan> plan = f->repair();
-        html += RepairText::findingHtml(*f, false);
+        html += RepairText::headerHtml(*f);
         if (!plan) {
+            html += RepairText::evidenceHtml(*f);
             refused << tr("%1: it has no repair of its own").arg(id);
             continue;
         }
-        html += tr("<p><b>What will be done:</b> %1</p>").arg(plan->title.toHtmlEscaped()) + RepairText::planHtml(*plan);
+        html += tr("<p><b>What will be done:</b> %1</p>").arg(plan->title.toHtmlEscaped()) + RepairText::planHtml(*plan)
+            + RepairText::evidenceHtml(*f);
         if (!plan->refusal.isEmpty()) {
             refused << QStringLiteral("%1: %2 (%3)").arg(id, plan->refusal, plan->refusalDetail);
             continue;
@@ -59,9 +63,9 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     bool overridable = false;
     if (!deletions.isEmpty()) {
         if (budget.allowsDeletion(int(deletions.size()), false)) {
-            verdict = tr("Remediation budget: %1 of %2 expected nodes unhealthy, at most %3 allowed: deleting %n instance(s) is allowed.",
-                         nullptr, int(deletions.size()))
-                          .arg(budget.unhealthy).arg(budget.expected).arg(budget.maxUnhealthy);
+            verdict = tr("Remediation budget: %1 of %2 expected nodes unhealthy, at most %3 allowed: deleting %4 is allowed.")
+                          .arg(budget.unhealthy).arg(budget.expected).arg(budget.maxUnhealthy)
+                          .arg(deletions.size() == 1 ? tr("this instance") : tr("these %1 instances").arg(deletions.size()));
         } else {
             overridable = deletions.size() == 1 && budget.allowsDeletion(1, true);
             verdict = tr("Remediation budget refuses instance deletions (%1): %2").arg(budget.reason, budget.detail);
@@ -123,7 +127,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
         const Finding *f = diagnosis->find(m_sendable.first());
         action = f->repair()->deletesInstance() ? tr("Delete instance %1").arg(f->repair()->instanceName) : f->repair()->title;
     } else {
-        action = tr("Send %n repair(s)", nullptr, int(m_sendable.size()));
+        action = m_sendable.isEmpty() ? tr("Nothing can be sent") : tr("Send %1 repairs").arg(m_sendable.size());
     }
     m_confirm = m_buttons->addButton(action, QDialogButtonBox::AcceptRole);
     m_confirm->setAccessibleName(action);
@@ -218,12 +222,20 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
                           : outcome.result == R::Refused    ? tr("refused")
                                                             : tr("failed");
     QString line = QStringLiteral("%1 %2: %3. %4").arg(mark, findingId, words, outcome.message);
+    for (const QJsonValue &v : outcome.requests) {
+        const QJsonObject r = v.toObject();
+        line += QStringLiteral("\n    %1 %2 %3 → %4 %5")
+                    .arg(r.value(QStringLiteral("method")).toString(), r.value(QStringLiteral("service")).toString(),
+                         r.value(QStringLiteral("path")).toString())
+                    .arg(r.value(QStringLiteral("status")).toInt())
+                    .arg(r.value(QStringLiteral("outcome")).toString());
+    }
     if (!outcome.auditError.isEmpty())
         line += tr(" The audit record could not be written: %1").arg(outcome.auditError);
     m_resultLines << line;
     QString html;
     for (const QString &l : std::as_const(m_resultLines))
-        html += QStringLiteral("<p>%1</p>").arg(l.toHtmlEscaped());
+        html += QStringLiteral("<p style=\"white-space: pre-wrap\">%1</p>").arg(l.toHtmlEscaped());
     m_results->setHtml(html);
 }
 

@@ -29,23 +29,32 @@ QString planHtml(const RepairPlan &plan)
     return html;
 }
 
+QString headerHtml(const Finding &f)
+{
+    return QStringLiteral("<h3>[%1] %2</h3><p>%3</p>").arg(severityName(f.severity).toUpper(), f.id().toHtmlEscaped(), f.message().toHtmlEscaped());
+}
+
+QString evidenceHtml(const Finding &f)
+{
+    return QObject::tr("<p><b>Evidence</b></p><pre>%1</pre>")
+        .arg(QString::fromUtf8(QJsonDocument(f.evidence()).toJson(QJsonDocument::Indented)).toHtmlEscaped());
+}
+
 QString findingHtml(const Finding &f, bool withPlan)
 {
-    QString html = QStringLiteral("<h3>[%1] %2</h3><p>%3</p>")
-                       .arg(severityName(f.severity).toUpper(), f.id().toHtmlEscaped(), f.message().toHtmlEscaped());
-    html += QObject::tr("<p><b>Evidence</b></p><pre>%1</pre>")
-                .arg(QString::fromUtf8(QJsonDocument(f.evidence()).toJson(QJsonDocument::Indented)).toHtmlEscaped());
+    // What is wrong, what to do, then the proof: the order a person reads at 3 am.
+    QString html = headerHtml(f);
+    const QString evidence = evidenceHtml(f);
     if (!withPlan)
-        return html;
+        return html + evidence;
     const std::optional<RepairPlan> plan = f.repair();
-    if (!plan) {
-        html += QObject::tr("<p><b>Repair:</b> none of its own (see the message for what to look at).</p>");
-        return html;
-    }
-    html += QObject::tr("<p><b>Repair:</b> %1</p>").arg(plan->title.toHtmlEscaped()) + planHtml(*plan);
+    if (!plan)
+        return html + QObject::tr("<p><b>Repair:</b> none of its own (the message says what to look at).</p>") + evidence;
+    html += QObject::tr("<p><b>Repair</b> (Ctrl+R previews it; nothing is sent before you confirm): %1</p>").arg(plan->title.toHtmlEscaped())
+        + planHtml(*plan);
     if (!plan->refusal.isEmpty())
         html += QObject::tr("<p><b>Refused as it stands (%1):</b> %2</p>").arg(plan->refusal, plan->refusalDetail.toHtmlEscaped());
-    return html;
+    return html + evidence;
 }
 
 } // namespace RepairText

@@ -12,4 +12,6 @@ namespace RepairText {
 QString requestLine(const PlannedRequest &request);  // "PUT network /v2.0/routers/…  [If-Match: …]"
 QString planHtml(const RepairPlan &plan);            // the requests, with their bodies
 QString findingHtml(const Finding &finding, bool withPlan);
+QString headerHtml(const Finding &finding);    // severity, id and message
+QString evidenceHtml(const Finding &finding);
 } // namespace RepairText

@@ -36,6 +36,8 @@ private slots:
     void demoShowsEveryFindingKind();
     void findingSelectsItsRows();
     void repairThroughTheDialog();
+    void multiSelectRepairObeysTheBudget();
+    void refreshKeepsSelection();
     void refreshFailureKeepsTheData();
     void partialFailureIsNamed();
     void readOnlyHidesRepairs();
@@ -224,6 +226,9 @@ void TestConsole::repairThroughTheDialog()
     QVERIFY(!dialog->confirmButton()->isEnabled());
     QTest::keyClick(dialog->confirmationBox(), Qt::Key_U);
     QVERIFY(dialog->confirmButton()->isEnabled());
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");  // scripts/screenshots
+    if (!shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-dialog.png")));
 
     QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
     QSignalSpy updated(&window, &MainWindow::klusterUpdated);
@@ -232,6 +237,8 @@ void TestConsole::repairThroughTheDialog()
     QVERIFY2(finished.wait(60000), "the repair did not finish");
     QCOMPARE(finished.first().at(0).toInt(), 1);
     QVERIFY2(dialog->resultsText().contains(QStringLiteral("fixed (verified)")), qPrintable(dialog->resultsText()));
+    if (!shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-done.png")));
 
     // The audit log has it, and the audit view shows it.
     QString error;
@@ -240,13 +247,87 @@ void TestConsole::repairThroughTheDialog()
     QCOMPARE(records.size(), 1);
     QCOMPARE(records.first().value(QStringLiteral("finding")).toString(), id);
     QCOMPARE(window.auditPage()->view()->model()->rowCount(), 1);
+    if (!shots.isEmpty()) {
+        window.resize(1440, 900);
+        window.setTab(MainWindow::AuditTab);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/audit.png")));
+    }
 
     // The views are refreshed: the finding is gone from the findings view.
     QTRY_VERIFY_WITH_TIMEOUT(!updated.isEmpty(), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(!window.kluster(QStringLiteral("sim/demo"))->diagnosis->find(id), 30000);
-    QCOMPARE(window.findingsPage()->selectId(id), false);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.findingsPage()->selectId(id), 10000);  // the views follow their data
     dialog->reject();
     QVERIFY(!dialog || !dialog->isVisible());
+}
+
+void TestConsole::multiSelectRepairObeysTheBudget()
+{
+    // At most one unhealthy node: the demo kluster (3 of 8 unhealthy) is past its budget.
+    ConnectionSpec spec = simSpec();
+    spec.options.maxUnhealthy = *MaxUnhealthy::parse(QStringLiteral("1"));
+    MainWindow window;
+    window.addConnection(spec, false);
+    window.show();
+    waitSettled(window);
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+
+    // Two deletions and a rule: the deletions are refused as a bulk delete, the rule may go.
+    const QString error = QStringLiteral("instance-error:kks-demo-pool-t5y6u");
+    const QString unregistered = QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n");
+    const QString rule = QStringLiteral("security-group-rule-missing:tcp");
+    QTableView *view = window.findingsPage()->table()->view();
+    view->clearSelection();
+    for (const QString &id : {error, unregistered, rule}) {
+        for (int row = 0; row < view->model()->rowCount(); ++row) {
+            if (view->model()->index(row, 0).data(FindingsModel::IdRole).toString() == id)
+                view->selectionModel()->select(view->model()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        }
+    }
+    QCOMPARE(window.findingsPage()->repairableSelection().size(), 3);
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->sendable(), QStringList{rule});
+    QVERIFY(dialog->overrideBox()->isHidden());
+    QVERIFY(dialog->confirmationBox()->isHidden());  // nothing is deleted
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    dialog->reject();
+    QTRY_VERIFY(!dialog);
+
+    // One deletion: only with the explicit override, and its name typed.
+    QVERIFY(window.findingsPage()->selectId(error));
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->sendable(), QStringList{error});
+    QVERIFY(!dialog->overrideBox()->isHidden());
+    QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("kks-demo-pool-t5y6u"));
+    QVERIFY(!dialog->confirmButton()->isEnabled());
+    dialog->overrideBox()->setChecked(true);
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    dialog->reject();
+}
+
+void TestConsole::refreshKeepsSelection()
+{
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    window.show();
+    waitSettled(window);
+    window.setTab(MainWindow::NodesTab);
+    QTableView *nodes = window.nodesPage()->view();
+    QVERIFY(window.nodesPage()->selectSourceRows(NodesModel::NameRole, {QStringLiteral("kks-demo-pool-p8l2n")}) == 1);
+    QSignalSpy reset(nodes->model(), &QAbstractItemModel::modelReset);
+    QSignalSpy removed(nodes->model(), &QAbstractItemModel::rowsRemoved);
+    for (int i = 0; i < 2; ++i) {
+        window.refreshAll();
+        waitSettled(window);
+    }
+    QCOMPARE(reset.size(), 0);
+    QCOMPARE(removed.size(), 0);
+    const QModelIndexList selected = nodes->selectionModel()->selectedRows();
+    QCOMPARE(selected.size(), 1);
+    QCOMPARE(selected.first().data(NodesModel::NameRole).toString(), QStringLiteral("kks-demo-pool-p8l2n"));
 }
 
 void TestConsole::refreshFailureKeepsTheData()
