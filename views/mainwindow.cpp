@@ -676,7 +676,10 @@ void MainWindow::updateBanner()
         errors << m_startupMessage;
     m_banner->setVisible(!errors.isEmpty());
     m_banner->setText(errors.join(QLatin1Char('\n')));
-    const bool serious = stale || (d && !d->fetch && !d->error.isEmpty()) || (!errors.isEmpty() && m_current.isEmpty());
+    const bool listingFailed = std::any_of(m_data.keyBegin(), m_data.keyEnd(), [this](const QString &k) {
+        return k.endsWith(QLatin1Char('/')) && !m_data.value(k).error.isEmpty();
+    });
+    const bool serious = stale || (d && !d->fetch && !d->error.isEmpty()) || listingFailed;
     m_banner->setStyleSheet(serious ? QStringLiteral("QLabel { background: #c62828; color: white; }")
                                     : QStringLiteral("QLabel { background: #f9a825; color: black; }"));
 }

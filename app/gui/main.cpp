@@ -10,6 +10,9 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QTextStream>
+#include <QDialog>
+#include <QPainter>
+#include <QPixmap>
 #include <QTimer>
 
 namespace {
@@ -103,8 +106,17 @@ int main(int argc, char *argv[])
             window.showStartupMessage(QObject::tr("No connection yet. Add one with File → Add connection… (Ctrl+Shift+N): the clouds "
                                                   "of clouds.yaml and OS_* are offered. Or start `flightdeck --demo` to try the "
                                                   "built-in simulated cloud."));
-            if (!parser.isSet(screenshot))
-                QTimer::singleShot(0, &window, [&window] { window.addConnectionInteractively(); });
+            QTimer::singleShot(0, &window, [&window] { window.addConnectionInteractively(); });
+            if (parser.isSet(screenshot)) {  // nothing to refresh: render the first screen
+                QTimer::singleShot(500, &window, [&] {
+                    QPixmap shot = window.grab();
+                    if (QWidget *dialog = QApplication::activeModalWidget() ? QApplication::activeModalWidget() : window.findChild<QDialog *>()) {
+                        QPainter painter(&shot);
+                        painter.drawPixmap((shot.width() - dialog->width()) / 2, (shot.height() - dialog->height()) / 2, dialog->grab());
+                    }
+                    QApplication::exit(shot.save(parser.value(screenshot)) ? 0 : 2);
+                });
+            }
         }
     }
 

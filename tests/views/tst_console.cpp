@@ -42,6 +42,7 @@ private slots:
     void partialFailureIsNamed();
     void readOnlyHidesRepairs();
     void snapshotOpensOffline();
+    void connectionsAreRememberedWithoutSecrets();
 
 private:
     ConnectionSpec simSpec(bool readOnly = false) const;
@@ -421,6 +422,30 @@ void TestConsole::snapshotOpensOffline()
     QVERIFY(!window.repairAction()->isVisible());
     QVERIFY(window.findingsPage()->repairButton()->isHidden());
     QVERIFY(!window.isBannerVisible());
+}
+
+void TestConsole::connectionsAreRememberedWithoutSecrets()
+{
+    {
+        MainWindow window;
+        window.addConnection(simSpec(true), true);
+        waitSettled(window);
+    }
+    QSettings().sync();
+    QFile file(QSettings().fileName());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray stored = file.readAll();
+    QVERIFY(stored.contains(m_fixture->sim.authUrl().toUtf8()));
+    QVERIFY2(!stored.contains("\\password=") && !stored.toLower().contains("secret="), stored.constData());
+
+    // The next run restores it (the secret would come from the keychain).
+    const QList<ConnectionSpec> remembered = ConnectionSettings::load();
+    QCOMPARE(remembered.size(), 1);
+    QCOMPARE(remembered.first().name, QStringLiteral("sim"));
+    QVERIFY(remembered.first().readOnly);
+    QVERIFY(remembered.first().config);
+    QCOMPARE(remembered.first().config->username, QStringLiteral("demo"));
+    QVERIFY(remembered.first().config->password.isEmpty());
 }
 
 QTEST_MAIN(TestConsole)
