@@ -26,6 +26,9 @@ struct DiagnosisOptions
     bool routeLimitExplicit = false;      // a given limit overrides the snapshot's maxRoutes
     int routeWarningPercent = 80;
     MaxUnhealthy maxUnhealthy;
+    // Plan route changes as the guarded full-list update (PUT with If-Match)
+    // even where the cloud has extraroute-atomic.
+    bool fullRouteUpdates = false;
 
     // Parses a duration: "10m", "600s", "1h", or a bare number of minutes.
     static std::optional<int> parseDurationSeconds(const QString &text);

@@ -109,7 +109,7 @@ DiagnosisContext::DiagnosisContext(const KlusterState &s, const DiagnosisOptions
     , index(state)
     , audit(index)
     , nodeEvidenceMissing(computeNodeEvidenceMissing(state, index))
-    , atomicRoutes(state.hasAtomicExtraRoutes())
+    , atomicRoutes(state.hasAtomicExtraRoutes() && !options.fullRouteUpdates)
     , routeLimit(effectiveRouteLimit(state, options))
 {
     for (int i = 0; i < audit.entries().size(); ++i) {

@@ -24,13 +24,13 @@ HttpResponse Simulator::kubernikus(const HttpRequest &request, const SimToken &t
     if (parts.size() == 3) {
         QJsonArray list;
         for (const SimKluster &k : m_world.klusters) {
-            if (k.projectId == token.projectId)
+            if (k.projectId == token.projectId || m_world.externalIdentity)
                 list.append(ApiRender::kluster(m_world, k));
         }
         return json(200, list);
     }
     const int k = m_world.klusterIndex(parts.at(3));
-    if (k < 0 || m_world.klusters.at(k).projectId != token.projectId)
+    if (k < 0 || (m_world.klusters.at(k).projectId != token.projectId && !m_world.externalIdentity))
         return errorFor(service, 404, QString(), QStringLiteral("Kluster %1 not found").arg(parts.at(3)));
     if (parts.size() == 4)
         return json(200, ApiRender::kluster(m_world, m_world.klusters.at(k)));

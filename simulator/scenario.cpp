@@ -223,6 +223,26 @@ struct Loader
         k.securityGroupName = o.value(QStringLiteral("securityGroupName")).toString(QStringLiteral("default"));
         k.phase = o.value(QStringLiteral("phase")).toString(QStringLiteral("Running"));
         k.bearerToken = stableHex(QStringLiteral("token:") + k.name) + stableHex(QStringLiteral("token2:") + k.name);
+        for (const QJsonValue &pv : o.value(QStringLiteral("pools")).toArray())
+            k.pools.append(SimNodePool{pv.toObject().value(QStringLiteral("name")).toString(), pv.toObject().value(QStringLiteral("size")).toInt()});
+        const QJsonObject external = o.value(QStringLiteral("openstack")).toObject();
+        if (!external.isEmpty()) {
+            // A kluster whose OpenStack side lives in another cloud (a real one): only
+            // its Kubernikus record and its nodes are simulated.
+            k.projectId = external.value(QStringLiteral("projectID")).toString(projectId);
+            k.routerId = external.value(QStringLiteral("routerID")).toString();
+            k.networkId = external.value(QStringLiteral("networkID")).toString();
+            if (k.routerId.isEmpty())
+                return fail(where, QStringLiteral("kluster %1: openstack.routerID is required").arg(k.name));
+            for (const QJsonValue &nv : o.value(QStringLiteral("nodes")).toArray()) {
+                const QJsonObject n = nv.toObject();
+                k.nodes.append(nodeFrom(n, n.value(QStringLiteral("name")).toString(), n.value(QStringLiteral("pool")).toString(),
+                                        n.value(QStringLiteral("internalIP")).toString(), n.value(QStringLiteral("providerID")).toString(),
+                                        ago(n, 60 * 24)));
+            }
+            w.klusters.append(k);
+            return true;
+        }
         const QString routerName = o.value(QStringLiteral("router")).toString();
         for (const SimRouter &r : w.routers) {
             if (r.projectId == projectId && (r.name == routerName || r.id == routerName))
@@ -234,8 +254,6 @@ struct Loader
         if (net < 0)
             return fail(where, QStringLiteral("kluster %1: unknown network %2").arg(k.name, o.value(QStringLiteral("network")).toString()));
         k.networkId = w.networks.at(net).id;
-        for (const QJsonValue &pv : o.value(QStringLiteral("pools")).toArray())
-            k.pools.append(SimNodePool{pv.toObject().value(QStringLiteral("name")).toString(), pv.toObject().value(QStringLiteral("size")).toInt()});
         const int routerIndex = w.routerIndex(k.routerId);
         int i = 0;
         for (const QJsonValue &iv : o.value(QStringLiteral("instances")).toArray()) {
@@ -318,6 +336,7 @@ bool load(const QByteArray &json, World &world, FaultInjector &faults, QString *
     const QJsonObject root = doc.object();
     Loader loader{world, faults, QString(), world.now()};
     world.region = root.value(QStringLiteral("region")).toString(world.region);
+    world.externalIdentity = root.value(QStringLiteral("externalIdentity")).toBool(world.externalIdentity);
     const QJsonObject cloud = root.value(QStringLiteral("cloud")).toObject();
     world.maxRoutes = cloud.value(QStringLiteral("maxRoutes")).toInt(world.maxRoutes);
     world.routeLimitAsQuota = cloud.value(QStringLiteral("routeLimitError")).toString() == QLatin1String("OverQuota");

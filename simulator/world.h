@@ -200,6 +200,9 @@ public:
     void advance(qint64 seconds) { m_offsetSeconds += seconds; }
 
     // Settings of the cloud.
+    // Keystone is another cloud's: the Kubernikus API cannot check tokens and
+    // accepts any (its klusters are then listed whatever the project).
+    bool externalIdentity = false;
     QString region = QStringLiteral("RegionOne");
     int tokenLifetimeSeconds = 3600;
     int maxRoutes = 30;

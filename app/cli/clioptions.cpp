@@ -35,6 +35,9 @@ void addDiagnosis(QCommandLineParser &parser)
                       QStringLiteral("Remediation budget: refuse instance deletions while more expected nodes than this "
                                      "are unhealthy; a count or a percentage, rounded down (default 40%)."),
                       QStringLiteral("count|percent%"), QStringLiteral("40%")});
+    parser.addOption({QStringLiteral("full-route-updates"),
+                      QStringLiteral("Plan route changes as the full route list guarded by If-Match, even where the cloud "
+                                     "has extraroute-atomic.")});
 }
 
 std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, QString *error)
@@ -72,6 +75,7 @@ std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, 
         return std::nullopt;
     }
     options.routeWarningPercent = percent;
+    options.fullRouteUpdates = parser.isSet(QStringLiteral("full-route-updates"));
     if (const auto m = MaxUnhealthy::parse(parser.value(QStringLiteral("max-unhealthy")))) {
         options.maxUnhealthy = *m;
     } else {

@@ -14,6 +14,7 @@ class TestRouteFindings : public QObject
     Q_OBJECT
 private slots:
     void classicRecycledCidr();
+    void fullRouteUpdatesOptionGuardsThePut();
     void orderDecidesEffective();
     void duplicateWithCorrectFirst();
     void duplicateSuppressesOrphanedAndStale();
@@ -91,6 +92,26 @@ void TestRouteFindings::classicRecycledCidr()
     QCOMPARE(removed.at(1).toObject().value(QStringLiteral("nexthop")).toString(), QStringLiteral("10.180.0.4"));
     QVERIFY(r.headers.isEmpty());
     QVERIFY(f.message().contains(QStringLiteral("unreachable")));
+}
+
+void TestRouteFindings::fullRouteUpdatesOptionGuardsThePut()
+{
+    // The cloud has extraroute-atomic, but the option asks for the guarded full list.
+    WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
+    w.pool(QStringLiteral("pool"), 1);
+    w.route(QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.3"));
+    w.route(QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.4"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.1.0/24"));
+    DiagnosisOptions options;
+    options.fullRouteUpdates = true;
+    const Diagnosis d = Diagnosis::run(w.state(), options);
+    const Finding *f = d.find(QStringLiteral("route-duplicate:198.19.1.0/24"));
+    QVERIFY2(f, qPrintable(findingIds(d).join(QLatin1Char(','))));
+    QVERIFY(f->repair());
+    const PlannedRequest r = f->repair()->requests.first();
+    QCOMPARE(r.method, QStringLiteral("PUT"));
+    QCOMPARE(r.path, QStringLiteral("/v2.0/routers/%1").arg(w.routerId()));
+    QVERIFY(r.headers.value(QStringLiteral("If-Match")).toString().startsWith(QStringLiteral("revision_number=")));
 }
 
 void TestRouteFindings::orderDecidesEffective()
