@@ -75,7 +75,7 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
     case KeyRole:
         return r.key();
     case SeverityRole:
-        return r.worst;
+        return !r.diagnosed && !r.error.isEmpty() ? 0 : r.worst;  // unreachable: as bad as critical
     case ErrorRole:
         return r.error;
     case FetchedAtRole:
@@ -84,14 +84,15 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return r.error.isEmpty() ? QVariant() : tr("The last refresh failed: %1").arg(r.error);
     case Qt::DisplayRole:
         switch (index.column()) {
-        case KlusterColumn: return r.kluster;
+        case KlusterColumn:
+            return r.error.isEmpty() ? r.kluster : (r.diagnosed ? tr("%1 (stale: refresh failed)") : tr("%1 (unreachable)")).arg(r.kluster);
         case ConnectionColumn: return r.connection;
         case WorstColumn:
             if (!r.diagnosed)
                 return tr("not checked yet");
             return r.worst < 0 ? tr("healthy") : severityName(Severity(r.worst));
-        case CriticalColumn: return r.critical;
-        case WarningColumn: return r.warning;
+        case CriticalColumn: return r.diagnosed ? QVariant(r.critical) : QVariant(QStringLiteral("—"));
+        case WarningColumn: return r.diagnosed ? QVariant(r.warning) : QVariant(QStringLiteral("—"));
         case FetchedColumn:
             return r.fetchedAt.isValid() ? r.fetchedAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")) : QString();
         }
@@ -100,6 +101,10 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case WorstColumn: return r.diagnosed ? (r.worst < 0 ? 3 : r.worst) : 4;
         case FetchedColumn: return r.fetchedAt;
+        case KlusterColumn: return r.kluster;
+        // Most critical first when sorted descending; what cannot be read at all above everything.
+        case CriticalColumn: return (r.error.isEmpty() ? 0 : 1000) + (r.diagnosed ? r.critical : 500);
+        case WarningColumn: return (r.error.isEmpty() ? 0 : 1000) + (r.diagnosed ? r.warning : 500);
         default: return data(index, Qt::DisplayRole);
         }
     default:

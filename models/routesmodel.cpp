@@ -77,6 +77,12 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
         // A wrong route, or a needed one that is absent; the correct route of a duplicate set is fine.
         return bool(roles & (RouteAudit::Stale | RouteAudit::Orphaned | RouteAudit::Missing))
             || ((roles & RouteAudit::Duplicate) && !(roles & RouteAudit::Correct));
+    case SeverityRole: {
+        if (!data(index, ProblemRole).toBool())
+            return -1;
+        const bool critical = (roles & (RouteAudit::Stale | RouteAudit::Missing)) || ((roles & RouteAudit::Duplicate) && !(roles & RouteAudit::Correct));
+        return critical ? 0 : 1;
+    }
     case Qt::DisplayRole:
         switch (index.column()) {
         case DestinationColumn: return r.destination;

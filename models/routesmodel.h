@@ -22,6 +22,7 @@ public:
         RolesRole,        // int(RouteAudit::Roles)
         KeyRole,          // "<destination> via <nexthop>"
         ProblemRole,      // bool: duplicate, stale, orphaned or missing
+        SeverityRole,     // int(Severity) of the row's problem: orphaned alone is a warning; -1 when none
     };
 
     explicit RoutesModel(QObject *parent = nullptr);

@@ -25,6 +25,8 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     connect(m_worker, &ConnectionWorker::refreshed, this, [this](const RefreshResult &r) {
         m_refreshing.remove(r.kluster);
         emit refreshed(r);
+        if (m_again.remove(r.kluster))  // asked for while this one ran (e.g. after a repair): its data may predate it
+            refresh(r.kluster);
     });
     connect(m_worker, &ConnectionWorker::repairProgress, this, &Connection::repairProgress);
     connect(m_worker, &ConnectionWorker::repairStepFinished, this, &Connection::repairStepFinished);
@@ -43,14 +45,17 @@ void Connection::listKlusters()
 
 void Connection::refresh(const QString &kluster)
 {
-    if (m_refreshing.contains(kluster))
+    if (m_refreshing.contains(kluster)) {
+        m_again.insert(kluster);
         return;
+    }
     m_refreshing.insert(kluster);
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->refresh(kluster); });
 }
 
 void Connection::cancelRefresh(const QString &kluster)
 {
+    m_again.remove(kluster);
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->cancelRefresh(kluster); });
 }
 
@@ -198,8 +203,8 @@ ConnectionWorker::~ConnectionWorker()
 
 void ConnectionWorker::withSession(std::function<void(const QString &error)> then)
 {
-    if (m_session || !m_sessionError.isEmpty()) {
-        then(m_sessionError);
+    if (m_session) {
+        then(QString());
         return;
     }
     m_waiting.append(std::move(then));
@@ -208,7 +213,6 @@ void ConnectionWorker::withSession(std::function<void(const QString &error)> the
     m_preparing = true;
     const auto ready = [this](const QString &error) {
         m_preparing = false;
-        m_sessionError = error;
         const auto waiting = std::exchange(m_waiting, {});
         for (const auto &w : waiting)
             w(error);
@@ -290,7 +294,8 @@ void ConnectionWorker::refresh(const QString &kluster)
     }
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
-    withSession([this, kluster, timer](const QString &error) {
+    const QDateTime started = QDateTime::currentDateTimeUtc();  // the data is at least this old
+    withSession([this, kluster, timer, started](const QString &error) {
         RefreshResult result;
         result.connection = m_spec.name;
         result.kluster = kluster;
@@ -316,11 +321,11 @@ void ConnectionWorker::refresh(const QString &kluster)
         if (m_spec.options.routeLimitExplicit)
             fetcher->setRouteLimit(m_spec.options.routeLimit);
         m_fetchers.insert(kluster, fetcher);
-        connect(fetcher, &KlusterFetcher::finished, this, [this, fetcher, kluster, result, timer](const KlusterFetch &fetch) mutable {
+        connect(fetcher, &KlusterFetcher::finished, this, [this, fetcher, kluster, result, timer, started](const KlusterFetch &fetch) mutable {
             fetcher->deleteLater();
             const bool cancelled = m_fetchers.value(kluster) != fetcher;
             m_fetchers.remove(kluster);
-            result.fetchedAt = QDateTime::currentDateTimeUtc();
+            result.fetchedAt = started;
             result.elapsedMs = timer->elapsed();
             if (cancelled) {
                 result.cancelled = true;

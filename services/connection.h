@@ -91,4 +91,5 @@ private:
     ConnectionSpec m_spec;
     ConnectionWorker *m_worker;
     QSet<QString> m_refreshing;
+    QSet<QString> m_again;  // refresh once more when the one in flight is done
 };

@@ -48,7 +48,6 @@ private:
     ConnectionSpec m_spec;
     std::unique_ptr<HttpClient> m_client;
     std::unique_ptr<KeystoneSession> m_session;
-    QString m_sessionError;
     bool m_preparing = false;
     QList<std::function<void(const QString &)>> m_waiting;
     QHash<QString, QPointer<KlusterFetcher>> m_fetchers;

@@ -91,7 +91,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_overview(new OverviewPage(this))
     , m_findingsPage(new FindingsPage(m_findings, this))
     , m_nodesPage(new TablePage(tr("Nodes"), m_nodes, NodesModel::SortRole, NodesModel::SeverityRole, -1, this))
-    , m_routesPage(new TablePage(tr("Routes"), m_routes, RoutesModel::SortRole, -1, RoutesModel::ProblemRole, this))
+    , m_routesPage(new TablePage(tr("Routes"), m_routes, RoutesModel::SortRole, RoutesModel::SeverityRole, -1, this))
     , m_securityPage(new TablePage(tr("Security group"), m_security, SecurityModel::SortRole, -1, SecurityModel::ProblemRole, this))
     , m_auditPage(new TablePage(tr("Audit log"), m_audit, AuditModel::SortRole, -1, -1, this))
     , m_interval(new QComboBox(this))
@@ -134,6 +134,8 @@ MainWindow::MainWindow(QWidget *parent)
         if (key.isEmpty() || key == m_current)
             return;
         m_current = key;
+        m_findingsPage->table()->view()->clearSelection();  // ids mean nothing in another kluster
+        m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(key.toHtmlEscaped()));
         QSettings().setValue(QStringLiteral("console/lastKluster"), key);
         showCurrent();
     });
@@ -184,6 +186,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     connect(m_findingsPage, &FindingsPage::repairRequested, this, &MainWindow::openRepair);
     connect(m_findingsPage, &FindingsPage::selectionChanged, this, &MainWindow::syncSelection);
+    connect(m_findingsPage, &FindingsPage::selectionChanged, this, &MainWindow::updateRepairAction);
 
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
@@ -317,6 +320,21 @@ void MainWindow::buildActions()
     });
 }
 
+void MainWindow::updateRepairAction()
+{
+    const bool any = m_shownKey == m_current && !m_findingsPage->repairableSelection().isEmpty();
+    m_repairAction->setEnabled(any);
+    m_repairAction->setToolTip(any ? tr("Preview and send the repair of the selected findings (Ctrl+R)")
+                                   : tr("Select findings with a repair in the Findings view first (Ctrl+R)"));
+}
+
+void MainWindow::setForceReadOnly(bool readOnly)
+{
+    m_forceReadOnly = readOnly;
+    if (readOnly)
+        setWindowTitle(windowTitle() + tr(" (read-only)"));
+}
+
 void MainWindow::setAutoRefreshMinutes(int minutes)
 {
     if (minutes <= 0) {
@@ -337,17 +355,19 @@ void MainWindow::showStartupMessage(const QString &message)
     updateBanner();
 }
 
-Connection *MainWindow::addConnection(const ConnectionSpec &spec, bool remember)
+Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember)
 {
+    ConnectionSpec spec = given;
+    spec.readOnly = spec.readOnly || m_forceReadOnly;
     auto *connection = new Connection(spec, m_network, this);
     m_connections << connection;
     if (remember) {
-        m_remembered << spec;
+        m_remembered << given;
         saveConnections();
     }
-    ++m_pendingLists;
+    m_listing.insert(connection);
     connect(connection, &Connection::klustersListed, this, [this, connection](const QStringList &klusters, const QString &error) {
-        --m_pendingLists;
+        m_listing.remove(connection);
         const QString name = connection->name();
         if (!error.isEmpty()) {
             KlusterData &d = m_data[keyOf(name, QString())];
@@ -356,9 +376,23 @@ Connection *MainWindow::addConnection(const ConnectionSpec &spec, bool remember)
         } else {
             m_data.remove(keyOf(name, QString()));
         }
-        for (const QString &k : klusters) {
+        QStringList toRefresh = klusters;
+        if (!error.isEmpty()) {  // the list failed: the klusters known so far are still tried, each on its own
+            for (int row = 0; row < m_klusters->rowCount(); ++row) {
+                if (m_klusters->index(row, KlustersModel::ConnectionColumn).data().toString() == name)
+                    toRefresh << m_klusters->index(row, KlustersModel::KlusterColumn).data(KlustersModel::SortRole).toString();
+            }
+        }
+        for (const QString &k : std::as_const(toRefresh)) {
             m_klusters->setKluster(name, k);
             connection->refresh(k);
+        }
+        if (error.isEmpty()) {  // klusters that are gone stay visible, said to be gone
+            for (int row = 0; row < m_klusters->rowCount(); ++row) {
+                const QString k = m_klusters->index(row, KlustersModel::KlusterColumn).data(KlustersModel::SortRole).toString();
+                if (m_klusters->index(row, KlustersModel::ConnectionColumn).data().toString() == name && !klusters.contains(k))
+                    m_klusters->setError(name, k, tr("Kubernikus no longer lists this kluster"));
+            }
         }
         m_cancelAction->setEnabled(pendingRefreshes() > 0);
         updateBanner();
@@ -386,12 +420,12 @@ void MainWindow::saveConnections()
 
 int MainWindow::pendingRefreshes() const
 {
-    int n = m_pendingLists;
+    int n = int(m_listing.size());
     for (int row = 0; row < m_klusters->rowCount(); ++row) {
         const QModelIndex i = m_klusters->index(row, 0);
         for (Connection *c : m_connections) {
             if (c->name() == m_klusters->index(row, KlustersModel::ConnectionColumn).data().toString()
-                && c->isRefreshing(i.data().toString()))
+                && c->isRefreshing(i.data(KlustersModel::SortRole).toString()))
                 ++n;
         }
     }
@@ -400,18 +434,12 @@ int MainWindow::pendingRefreshes() const
 
 void MainWindow::refreshAll()
 {
+    // Listing first: klusters made since appear, gone ones are marked; every listed kluster is then refreshed.
     for (Connection *c : std::as_const(m_connections)) {
-        bool any = false;
-        for (int row = 0; row < m_klusters->rowCount(); ++row) {
-            if (m_klusters->index(row, KlustersModel::ConnectionColumn).data().toString() == c->name()) {
-                c->refresh(m_klusters->index(row, KlustersModel::KlusterColumn).data().toString());
-                any = true;
-            }
-        }
-        if (!any) {  // not listed yet, or listing failed: try again
-            ++m_pendingLists;
-            c->listKlusters();
-        }
+        if (m_listing.contains(c))
+            continue;
+        m_listing.insert(c);
+        c->listKlusters();
     }
     m_cancelAction->setEnabled(pendingRefreshes() > 0);
     statusBar()->showMessage(tr("Refreshing…"));
@@ -423,7 +451,7 @@ void MainWindow::cancelRefreshes()
     for (Connection *c : std::as_const(m_connections)) {
         for (int row = 0; row < m_klusters->rowCount(); ++row) {
             if (m_klusters->index(row, KlustersModel::ConnectionColumn).data().toString() == c->name())
-                c->cancelRefresh(m_klusters->index(row, KlustersModel::KlusterColumn).data().toString());
+                c->cancelRefresh(m_klusters->index(row, KlustersModel::KlusterColumn).data(KlustersModel::SortRole).toString());
         }
     }
 }
@@ -464,7 +492,12 @@ void MainWindow::onRefreshed(const RefreshResult &result)
     if (pending == 0) {
         if (m_current.isEmpty() && m_sidebar->model()->rowCount() > 0)  // the worst kluster first
             selectKluster(m_sidebar->model()->index(0, 0).data(KlustersModel::KeyRole).toString());
-        statusBar()->showMessage(tr("Refreshed at %1").arg(clock(QDateTime::currentDateTimeUtc())), 8000);
+        int failed = 0;
+        for (int row = 0; row < m_klusters->rowCount(); ++row)
+            failed += m_klusters->index(row, 0).data(KlustersModel::ErrorRole).toString().isEmpty() ? 0 : 1;
+        statusBar()->showMessage(failed == 0 ? tr("Refreshed %1 kluster(s) at %2").arg(m_klusters->rowCount()).arg(clock(QDateTime::currentDateTimeUtc()))
+                                             : tr("Refreshed at %1: %2 of %3 kluster(s) could not be read (marked in the sidebar)")
+                                                   .arg(clock(QDateTime::currentDateTimeUtc())).arg(failed).arg(m_klusters->rowCount()));
         m_settleWanted = true;
         settleIfIdle();
     }
@@ -535,7 +568,7 @@ void MainWindow::showCurrent()
     const bool readOnly = !connection || connection->isReadOnly();
     m_findingsPage->setReadOnly(readOnly);
     m_repairAction->setVisible(!readOnly);
-    setWindowTitle(m_current.isEmpty() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(m_current));
+    setWindowTitle((m_current.isEmpty() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(m_current)) + (m_forceReadOnly ? tr(" (read-only)") : QString()));
     const KlusterData *d = kluster(m_current);
     if (!d || !d->fetch) {
         const QString name = m_current.section(QLatin1Char('/'), 1);
@@ -546,6 +579,8 @@ void MainWindow::showCurrent()
         m_security->setState(KlusterState(), Diagnosis());
         updateCaptions();
         updateBanner();
+        m_shownKey = m_current;
+        updateRepairAction();
         emit viewsShown(m_current);
         settleIfIdle();
     } else {
@@ -595,6 +630,8 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
             updateCaptions();
             updateBanner();
             retire();
+            m_shownKey = m_current;
+            updateRepairAction();
             emit viewsShown(m_current);
         }});
     m_steps = *steps;
@@ -728,14 +765,26 @@ void MainWindow::openRepair(const QStringList &findingIds)
 {
     Connection *connection = connectionOf(m_current);
     const KlusterData *d = kluster(m_current);
-    if (!connection || connection->isReadOnly() || !d || !d->fetch || findingIds.isEmpty())
-        return;
+    if (!connection || connection->isReadOnly() || !d || !d->fetch || findingIds.isEmpty() || m_shownKey != m_current)
+        return;  // nothing to repair, or the views do not show this kluster yet
     auto *dialog = new RepairDialog(connection, m_current.section(QLatin1Char('/'), 1), d->fetch, d->diagnosis, findingIds, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const QString key = m_current;
-    connect(dialog, &RepairDialog::repairsFinished, this, [this, key, connection](int fixed, int total) {
+    if (!d->error.isEmpty() && d->errorAt > d->fetchedAt)
+        dialog->setStale(tr("the last refresh failed at %1").arg(clock(d->errorAt)));
+    connect(this, &MainWindow::klusterUpdated, dialog, [this, dialog, key](const QString &updated) {
+        const KlusterData *now = kluster(updated);
+        if (updated != key || !now)
+            return;
+        if (now->diagnosis && now->fetchedAt > now->errorAt)
+            dialog->dataRefreshed(*now->diagnosis);
+        else if (!now->error.isEmpty())
+            dialog->setStale(now->error);
+    });
+    connect(dialog, &RepairDialog::repairsFinished, this, [this, key, connection = QPointer<Connection>(connection)](int fixed, int total) {
         reloadAudit();
-        connection->refresh(key.section(QLatin1Char('/'), 1));
+        if (connection)
+            connection->refresh(key.section(QLatin1Char('/'), 1));
         m_cancelAction->setEnabled(true);
         statusBar()->showMessage(tr("Repair: %1 of %2 fixed and verified; refreshing %3").arg(fixed).arg(total).arg(key), 10000);
     });
@@ -890,6 +939,7 @@ void MainWindow::removeCurrentConnection()
         return;
     const QString name = connection->name();
     m_connections.removeAll(connection);
+    m_listing.remove(connection);
     m_remembered.erase(std::remove_if(m_remembered.begin(), m_remembered.end(), [&](const ConnectionSpec &s) { return s.name == name; }),
                        m_remembered.end());
     saveConnections();

@@ -82,6 +82,8 @@ public:
     void addConnectionInteractively();  // the Add connection dialog, non-modal to the event loop
     void cancelRefreshes();
     void setAutoRefreshMinutes(int minutes);  // 0: off
+    // Every connection read-only, whatever it says (`flightdeck --read-only`); before adding connections.
+    void setForceReadOnly(bool readOnly);
 
 signals:
     // Every refresh asked for has come back (success or not), and the views show it.
@@ -102,6 +104,7 @@ private:
     void updateCaptions();
     void syncSelection(const QStringList &findingIds);
     void openRepair(const QStringList &findingIds);
+    void updateRepairAction();
     void reloadAudit();
     void exportSnapshot();
     void exportReport();
@@ -160,7 +163,9 @@ private:
     QAction *m_findAction = nullptr;
     QAction *m_nextAction = nullptr;
     QAction *m_previousAction = nullptr;
-    int m_pendingLists = 0;
+    QSet<Connection *> m_listing;  // connections whose kluster list is being fetched
+    QString m_shownKey;            // the kluster the views show (m_current, once its rows are applied)
+    bool m_forceReadOnly = false;
     int m_showGeneration = 0;
     int m_preparing = 0;
     bool m_settleWanted = false;

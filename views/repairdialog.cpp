@@ -19,6 +19,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     , m_connection(connection)
     , m_kluster(kluster)
     , m_shown(shown)
+    , m_diagnosis(diagnosis)
     , m_plan(new QTextBrowser(this))
     , m_verdict(new QLabel(this))
     , m_typeLabel(new QLabel(this))
@@ -113,7 +114,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     m_typeLabel->setVisible(!m_typeToConfirm.isEmpty());
     m_confirmation->setVisible(!m_typeToConfirm.isEmpty());
     m_confirmation->setAccessibleName(tr("Type to confirm the deletion"));
-    m_confirmation->setPlaceholderText(m_typeToConfirm);
+    m_confirmation->setPlaceholderText(tr("type %1 (Enter does not confirm)").arg(m_typeToConfirm));
 
     m_progress->setVisible(false);
     m_progress->setAccessibleName(tr("Repair progress"));
@@ -143,7 +144,12 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     connect(m_override, &QCheckBox::toggled, this, &RepairDialog::updateConfirm);
 
     auto *layout = new QVBoxLayout(this);
-    auto *title = new QLabel(tr("<b>Review the repair.</b> Nothing is sent until you confirm; every request is recorded in the audit log."), this);
+    const qint64 age = qMax<qint64>(0, shown->state.capturedAt.secsTo(QDateTime::currentDateTimeUtc()));
+    auto *title = new QLabel(tr("<b>Review the repair</b> in kluster <b>%1</b> (cloud %2), planned from the data fetched %3 (%4 ago). "
+                                "Nothing is sent until you confirm; every request is recorded in the audit log.")
+                                 .arg(kluster.toHtmlEscaped(), connection->name().toHtmlEscaped(),
+                                      shown->state.capturedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")), age < 60 ? tr("%1 s").arg(age) : formatDuration(age)),
+                             this);
     title->setWordWrap(true);
     layout->addWidget(title);
     layout->addWidget(m_plan, 1);
@@ -164,7 +170,7 @@ void RepairDialog::updateConfirm()
         m_confirm->setEnabled(false);
         return;
     }
-    bool ok = !m_sendable.isEmpty();
+    bool ok = !m_sendable.isEmpty() && m_blocked.isEmpty();
     if (!m_typeToConfirm.isEmpty())
         ok = ok && m_confirmation->text().trimmed() == m_typeToConfirm;
     if (m_override->isVisible())
@@ -172,9 +178,40 @@ void RepairDialog::updateConfirm()
     m_confirm->setEnabled(ok);
 }
 
+void RepairDialog::setStale(const QString &why)
+{
+    if (m_running || m_done)
+        return;
+    m_blocked = tr("The data shown is stale (%1). Close this dialog, refresh (F5) and repair from fresh data.").arg(why);
+    m_status->setText(m_blocked);
+    updateConfirm();
+}
+
+void RepairDialog::dataRefreshed(const Diagnosis &fresh)
+{
+    if (m_running || m_done)
+        return;
+    QStringList changed;
+    for (const QString &id : std::as_const(m_sendable)) {
+        const Finding *now = fresh.find(id);
+        const Finding *then = m_diagnosis->find(id);
+        const std::optional<RepairPlan> a = now ? now->repair() : std::nullopt;
+        const std::optional<RepairPlan> b = then ? then->repair() : std::nullopt;
+        if (!now || !a || !b || a->toJson() != b->toJson())
+            changed << id;
+    }
+    if (changed.isEmpty())
+        return;
+    m_blocked = tr("The kluster was refreshed meanwhile, and %1 is no longer what this dialog shows (gone, or a different plan). "
+                   "Close it and repair again from the fresh data.")
+                    .arg(changed.join(QStringLiteral(", ")));
+    m_status->setText(m_blocked);
+    updateConfirm();
+}
+
 void RepairDialog::start()
 {
-    if (!m_confirm->isEnabled())
+    if (!m_confirm->isEnabled() || !m_connection)
         return;
     m_running = true;
     updateConfirm();
@@ -187,16 +224,16 @@ void RepairDialog::start()
     m_results->setVisible(true);
     m_cancel->setText(tr("Stop"));
     m_cancel->setToolTip(tr("Stops before the next repair; a request already sent completes and is verified"));
-    connect(m_connection, &Connection::repairProgress, this, [this](const QString &id, const QString &message) {
+    connect(m_connection.data(), &Connection::repairProgress, this, [this](const QString &id, const QString &message) {
         m_status->setText(QStringLiteral("%1: %2").arg(id, message));
     });
-    connect(m_connection, &Connection::repairStepFinished, this, &RepairDialog::showStep);
-    connect(m_connection, &Connection::repairFinished, this, [this] {
+    connect(m_connection.data(), &Connection::repairStepFinished, this, &RepairDialog::showStep);
+    connect(m_connection.data(), &Connection::repairFinished, this, [this] {
         if (!m_running)
             return;
         m_running = false;
         m_done = true;
-        disconnect(m_connection, nullptr, this, nullptr);
+        disconnect(m_connection.data(), nullptr, this, nullptr);
         m_progress->setValue(m_progress->maximum());
         m_status->setText(tr("Done: %1 of %2 fixed and verified. The views are being refreshed; the audit log has every request.")
                               .arg(m_fixed).arg(m_sendable.size()));
@@ -246,7 +283,7 @@ QString RepairDialog::resultsText() const
 
 void RepairDialog::reject()
 {
-    if (m_running) {
+    if (m_running && m_connection) {
         m_connection->cancelRepair();
         m_status->setText(tr("Stopping after the request in flight…"));
         m_cancel->setEnabled(false);

@@ -3,6 +3,7 @@
 #include "connection.h"
 
 #include <QDialog>
+#include <QPointer>
 
 #include <memory>
 
@@ -36,6 +37,12 @@ public:
     QString resultsText() const;  // the results as shown, in plain text
     bool isRunning() const { return m_running; }
     bool isDone() const { return m_done; }
+    // The kluster was refreshed while the dialog is open: when a finding it
+    // would repair is gone or its plan changed, nothing may be sent from the
+    // old data any more.
+    void dataRefreshed(const Diagnosis &fresh);
+    // The data shown is stale (its last refresh failed): nothing may be sent.
+    void setStale(const QString &why);
 
     // While running: stops before the next repair; otherwise closes.
     void reject() override;
@@ -48,7 +55,7 @@ private:
     void start();
     void showStep(const QString &findingId, const RepairExecutor::Outcome &outcome);
 
-    Connection *m_connection;
+    QPointer<Connection> m_connection;
     QString m_kluster;
     std::shared_ptr<const KlusterFetch> m_shown;
     QStringList m_sendable;
@@ -69,4 +76,6 @@ private:
     int m_finished = 0;
     int m_fixed = 0;
     QStringList m_resultLines;
+    QString m_blocked;  // why nothing may be sent (stale or changed data); empty: it may
+    std::shared_ptr<const Diagnosis> m_diagnosis;
 };

@@ -48,7 +48,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("With --demo: load the simulated world from this scenario file."), QStringLiteral("file"));
     const QCommandLineOption nodes(QStringLiteral("nodes"), QStringLiteral("With --demo: a generated world of <n> nodes instead of the demo world."), QStringLiteral("n"));
     const QCommandLineOption snapshot(QStringLiteral("snapshot"), QStringLiteral("Open a snapshot folder (or a folder of them) offline and read-only."), QStringLiteral("dir"));
-    const QCommandLineOption readOnly(QStringLiteral("read-only"), QStringLiteral("Hide every repair (for the connection opened by --demo)."));
+    const QCommandLineOption readOnly(QStringLiteral("read-only"), QStringLiteral("Hide every repair, on every connection of this run."));
     const QCommandLineOption kluster(QStringLiteral("kluster"), QStringLiteral("Select this kluster first."), QStringLiteral("name"));
     const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Show this view first: %1.").arg(ViewNames.join(QStringLiteral(", "))), QStringLiteral("name"));
     const QCommandLineOption finding(QStringLiteral("finding"), QStringLiteral("Select this finding (<kind>:<subject>) and its rows in every view."), QStringLiteral("id"));
@@ -73,6 +73,7 @@ int main(int argc, char *argv[])
         return fail(QStringLiteral("--snapshot: %1 is not a folder").arg(parser.value(snapshot)));
 
     MainWindow window;
+    window.setForceReadOnly(parser.isSet(readOnly));
     if (parser.isSet(screenshot))
         window.resize(1440, 900);
     const QString wantedKluster = parser.value(kluster);
@@ -89,7 +90,6 @@ int main(int argc, char *argv[])
             ConnectionSpec spec;
             spec.name = QStringLiteral("demo");
             spec.config = cloud;
-            spec.readOnly = parser.isSet(readOnly);
             window.addConnection(spec, false);
         });
         QObject::connect(&demoCloud, &DemoCloud::failed, &window, [&](const QString &error) { window.showStartupMessage(error); });

@@ -37,6 +37,7 @@ private slots:
     void findingSelectsItsRows();
     void repairThroughTheDialog();
     void multiSelectRepairObeysTheBudget();
+    void dialogRefusesWhatARefreshChanged();
     void refreshKeepsSelection();
     void refreshFailureKeepsTheData();
     void partialFailureIsNamed();
@@ -306,6 +307,31 @@ void TestConsole::multiSelectRepairObeysTheBudget()
     QVERIFY(!dialog->confirmButton()->isEnabled());
     dialog->overrideBox()->setChecked(true);
     QVERIFY(dialog->confirmButton()->isEnabled());
+    dialog->reject();
+}
+
+void TestConsole::dialogRefusesWhatARefreshChanged()
+{
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    window.show();
+    waitSettled(window);
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    QVERIFY(window.findingsPage()->selectId(QStringLiteral("route-missing:kks-demo-pool-q9w3e")));
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    // Meanwhile somebody adds the route; the next refresh no longer has the finding.
+    for (SimRouter &r : m_fixture->sim.world().routers) {
+        if (r.name == QLatin1String("kks-router")) {
+            r.routes.append(SimRoute{QStringLiteral("100.100.25.0/24"), QStringLiteral("10.180.0.25")});
+            ++r.revision;
+        }
+    }
+    window.refreshAll();
+    waitSettled(window);
+    QVERIFY(!dialog->confirmButton()->isEnabled());
     dialog->reject();
 }
 
