@@ -32,7 +32,7 @@ QString ApiError::toString() const
         what = QStringLiteral("cancelled");
         break;
     case Kind::Auth:
-        what = QStringLiteral("authentication failed");
+        what = status ? QStringLiteral("authentication failed (HTTP %1)").arg(status) : QStringLiteral("authentication failed");
         break;
     case Kind::Config:
         what = QStringLiteral("configuration error");

@@ -235,8 +235,14 @@ QJsonObject server(const World &w, const SimServer &s, int microversion, const Q
 
 QJsonObject router(const World &w, const SimRouter &r)
 {
+    // Neutron answers with its routes table's order: by destination, then
+    // nexthop, as strings (the table's primary key), not in the order given.
+    QList<SimRoute> ordered = r.routes;
+    std::sort(ordered.begin(), ordered.end(), [](const SimRoute &a, const SimRoute &b) {
+        return a.destination != b.destination ? a.destination < b.destination : a.nexthop < b.nexthop;
+    });
     QJsonArray routes;
-    for (const SimRoute &route : r.routes)
+    for (const SimRoute &route : ordered)
         routes.append(QJsonObject{{QStringLiteral("destination"), route.destination}, {QStringLiteral("nexthop"), route.nexthop}});
     Q_UNUSED(w);
     return QJsonObject{{QStringLiteral("id"), r.id},

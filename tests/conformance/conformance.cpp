@@ -177,6 +177,20 @@ QList<Observation> run(const Target &t, QString *error)
     Reply r = request(nam, "PUT", router, routerBody(twoNexthops), auth);
     observe(QStringLiteral("neutron: one destination, two nexthops"), r,
             QStringLiteral("%1 routes").arg(r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size() - original.size()));
+    QList<QPair<QString, QString>> unordered = original;
+    unordered << qMakePair(QStringLiteral("100.127.9.0/24"), t.nexthopA) << qMakePair(QStringLiteral("100.127.1.0/24"), t.nexthopB)
+              << qMakePair(QStringLiteral("100.127.1.0/24"), t.nexthopA);
+    r = request(nam, "PUT", router, routerBody(unordered), auth);
+    {
+        QList<QPair<QString, QString>> back;
+        for (const QJsonValue &v : r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray())
+            back << qMakePair(v.toObject().value(QStringLiteral("destination")).toString(), v.toObject().value(QStringLiteral("nexthop")).toString());
+        QList<QPair<QString, QString>> sorted = unordered;
+        std::sort(sorted.begin(), sorted.end());
+        observe(QStringLiteral("neutron: the order of the routes it answers"), r,
+                back == unordered ? QStringLiteral("as given") : back == sorted ? QStringLiteral("by destination, then nexthop, as text")
+                                                                               : QStringLiteral("another order"));
+    }
     QList<QPair<QString, QString>> samePair = original;
     samePair << qMakePair(QStringLiteral("100.127.2.0/24"), t.nexthopA) << qMakePair(QStringLiteral("100.127.2.0/24"), t.nexthopA);
     observe(QStringLiteral("neutron: the same route twice in one update"), request(nam, "PUT", router, routerBody(samePair), auth));
@@ -190,7 +204,7 @@ QList<Observation> run(const Target &t, QString *error)
     r = request(nam, "PUT", router + QStringLiteral("/add_extraroutes"), routerBody({qMakePair(QStringLiteral("100.127.1.0/24"), t.nexthopA)}), auth);
     observe(QStringLiteral("neutron: add_extraroutes of a present route"), r,
             QStringLiteral("%1 more").arg(r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size() - before));
-    r = request(nam, "PUT", router + QStringLiteral("/remove_extraroutes"), routerBody({qMakePair(QStringLiteral("100.127.9.0/24"), t.nexthopA)}), auth);
+    r = request(nam, "PUT", router + QStringLiteral("/remove_extraroutes"), routerBody({qMakePair(QStringLiteral("100.127.99.0/24"), t.nexthopA)}), auth);
     observe(QStringLiteral("neutron: remove_extraroutes of an absent route"), r,
             QStringLiteral("%1 fewer").arg(before - r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size()));
     qint64 revision = 0;

@@ -14,6 +14,7 @@ inline QList<Conformance::Observation> expectedObservations()
         O{QStringLiteral("keystone: password token"), 201, {}, QStringLiteral("token present, catalog compute,identity,network"), {}},
         O{QStringLiteral("neutron: unknown router"), 404, QStringLiteral("RouterNotFound"), {}, {}},
         O{QStringLiteral("neutron: one destination, two nexthops"), 200, {}, QStringLiteral("2 routes"), {}},
+        O{QStringLiteral("neutron: the order of the routes it answers"), 200, {}, QStringLiteral("by destination, then nexthop, as text"), {}},
         O{QStringLiteral("neutron: the same route twice in one update"), 400, QStringLiteral("HTTPBadRequest"), {}, {}},
         O{QStringLiteral("neutron: nexthop outside the router's subnets"), 400, QStringLiteral("InvalidRoutes"), {}, {}},
         O{QStringLiteral("neutron: destination with host bits"), 400, QStringLiteral("HTTPBadRequest"), {}, {}},

@@ -182,6 +182,10 @@ void TestOpenStack::initTestCase()
     if (m_state.isEmpty() || !QFile::exists(m_state + QStringLiteral("/clouds.yaml")))
         QFAIL("The real OpenStack stack is not running: FLIGHTDECK_OPENSTACK_STATE must name the state folder of "
               "`tests/integration/openstack/stack up DIR` (scripts/test does this). Not skipped: these tests must run.");
+    // The command line and the repairs made in this process share one audit log, in a folder of the test's own.
+    m_home = std::make_unique<QTemporaryDir>();
+    qputenv("XDG_DATA_HOME", m_home->filePath(QStringLiteral("data")).toUtf8());
+    qputenv("XDG_CONFIG_HOME", m_home->filePath(QStringLiteral("config")).toUtf8());
     m_admin = Conformance::login(m_nam, QStringLiteral("http://127.0.0.1:5000/v3"), QStringLiteral("admin"), QStringLiteral("admin-pass"), QStringLiteral("flightdeck"));
     QVERIFY2(m_admin.error.isEmpty(), qPrintable(m_admin.error));
     m_member = Conformance::login(m_nam, QStringLiteral("http://127.0.0.1:5000/v3"), QStringLiteral("member"), QStringLiteral("member-pass"), QStringLiteral("flightdeck"));
@@ -226,8 +230,8 @@ void TestOpenStack::initTestCase()
     }
     QVERIFY(!m_tinyFlavor.isEmpty());
     const Reply huge = Conformance::request(m_nam, "POST", m_admin.endpoints.value(QStringLiteral("compute")) + QStringLiteral("/flavors"),
-                                            json({{QStringLiteral("flavor"), QJsonObject{{QStringLiteral("name"), QStringLiteral("fd-no-host")}, {QStringLiteral("ram"), 64 * 1024 * 1024},
-                                                                                        {QStringLiteral("vcpus"), 4096}, {QStringLiteral("disk"), 1}}}}),
+                                            json({{QStringLiteral("flavor"), QJsonObject{{QStringLiteral("name"), QStringLiteral("fd-no-host")}, {QStringLiteral("ram"), 100 * 1024},
+                                                                                        {QStringLiteral("vcpus"), 1}, {QStringLiteral("disk"), 1}}}}),
                                             {{"X-Auth-Token", m_admin.token.toUtf8()}});
     const QString hugeFlavor = huge.json().value(QStringLiteral("flavor")).toObject().value(QStringLiteral("id")).toString();
 
@@ -337,7 +341,6 @@ void TestOpenStack::initTestCase()
     }
     m_member = Conformance::login(m_nam, keystone, QStringLiteral("member"), QStringLiteral("member-pass"), QStringLiteral("flightdeck"));  // the new catalog
 
-    m_home = std::make_unique<QTemporaryDir>();
     m_expected = QStringList{
         QStringLiteral("instance-missing-security-group:kks-real-pool-fffff"),
         QStringLiteral("instance-unregistered:kks-real-pool-eeeee"),
@@ -455,7 +458,7 @@ void TestOpenStack::applicationCredentialLogin()
     QSignalSpy refused(wrong.authenticate(), &HttpCall::finished);
     QVERIFY(refused.wait(60000));
     const ApiResponse w = refused.first().first().value<ApiResponse>();
-    QCOMPARE(w.status, 401);
+    QVERIFY(w.error.isError());
     QVERIFY2(w.error.toString().contains(QStringLiteral("401")), qPrintable(w.error.toString()));
 }
 
@@ -547,7 +550,8 @@ void TestOpenStack::addRouteByGuardedFullUpdate()
     QVERIFY2(r.out.contains(QStringLiteral("If-Match: revision_number=")), qPrintable(r.out));
     const QList<QPair<QString, QString>> after = routes();
     QCOMPARE(after.size(), before.size() + 1);
-    QCOMPARE(after.mid(0, before.size()), before);  // the others kept, in their order
+    for (const auto &route : before)  // the others kept (Neutron answers them in its own order)
+        QVERIFY(after.contains(route));
     QVERIFY(after.contains(qMakePair(QStringLiteral("100.110.3.0/24"), m_ips.value(QStringLiteral("kks-real-pool-ccccc")))));
 }
 
@@ -581,17 +585,18 @@ RepairExecutor::Outcome TestOpenStack::repairInProcess(const QString &findingId,
 
 void TestOpenStack::concurrentChangeGivesA412AndNothingIsOverwritten()
 {
-    // Plant a stale route, plan its removal as a guarded full update, and let
-    // somebody else change the router before it is sent.
+    // Plant a duplicate route, plan its removal as a guarded full update, and
+    // let somebody else change the router before it is sent.
     const QString a = m_ips.value(QStringLiteral("kks-real-pool-aaaaa"));
     QList<QPair<QString, QString>> list = routes();
     list << qMakePair(QStringLiteral("100.110.6.0/24"), a);
     setRoutes(list);
+    const QString id = QStringLiteral("route-duplicate:100.110.6.0/24");
     DiagnosisOptions options;
     options.startupTimeoutSeconds = 1;
     options.fullRouteUpdates = true;
     const auto someoneElse = qMakePair(QStringLiteral("10.251.0.0/24"), a);
-    const RepairExecutor::Outcome o = repairInProcess(QStringLiteral("route-stale:100.110.6.0/24 via ") + a, options, [&] {
+    const RepairExecutor::Outcome o = repairInProcess(id, options, [&] {
         QList<QPair<QString, QString>> theirs = routes();
         theirs << someoneElse;
         setRoutes(theirs);
@@ -600,11 +605,12 @@ void TestOpenStack::concurrentChangeGivesA412AndNothingIsOverwritten()
     QCOMPARE(o.requests.first().toObject().value(QStringLiteral("status")).toInt(), 412);
     const QList<QPair<QString, QString>> now = routes();
     QVERIFY(now.contains(someoneElse));  // nothing overwritten
-    QVERIFY(now.contains(qMakePair(QStringLiteral("100.110.6.0/24"), a)));
+    QVERIFY(now.contains(qMakePair(QStringLiteral("100.110.6.0/24"), a)));  // and nothing removed
     // Re-planned on the new revision, it goes through.
-    const RepairExecutor::Outcome again = repairInProcess(QStringLiteral("route-stale:100.110.6.0/24 via ") + a, options);
+    const RepairExecutor::Outcome again = repairInProcess(id, options);
     QVERIFY2(again.result == RepairExecutor::Outcome::Result::Fixed, qPrintable(again.message));
     QVERIFY(routes().contains(someoneElse));
+    QVERIFY(!routes().contains(qMakePair(QStringLiteral("100.110.6.0/24"), a)));
 }
 
 void TestOpenStack::createRuleThenItsRepeatIsAlreadyDone()

@@ -101,6 +101,12 @@ def role_id(sess, name):
     return r["id"]
 
 
+def ensure_role(sess, name):
+    if not find_one(sess, KEYSTONE + "/v3/roles", "roles", name=name):
+        call(sess, "POST", KEYSTONE + "/v3/roles", json={"role": {"name": name}})
+        print("created role %s" % name)
+
+
 def grant(sess, project_id, user_id, role):
     call(sess, "PUT", KEYSTONE + "/v3/projects/%s/users/%s/roles/%s"
          % (project_id, user_id, role_id(sess, role)))
@@ -139,9 +145,11 @@ def identity():
     member = ensure_user(sess, "member", MEMBER_PASSWORD, flightdeck)
     grant(sess, flightdeck, member, "member")
     grant(sess, flightdeck, admin_user["id"], "admin")
+    ensure_role(sess, "service")  # what keystonemiddleware wants of service tokens
     for name in SERVICE_USERS:
         uid = ensure_user(sess, name, SERVICE_PASSWORD, service)
         grant(sess, service, uid, "admin")
+        grant(sess, service, uid, "service")
     ensure_service(sess, "network", "neutron", NEUTRON)
     if COMPUTE:
         ensure_service(sess, "compute", "nova", NOVA + "/v2.1")
