@@ -625,7 +625,12 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
         [this, views] { m_security->apply(views->security); },
         [this] {
             const KlusterData *d = kluster(m_current);
-            m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_nodes, m_routes->routeCount(), m_routes->limit(), QString());
+            int foreign = 0;
+            for (int row = 0; row < m_routes->rowCount(); ++row) {
+                const int roles = m_routes->index(row, 0).data(RoutesModel::RolesRole).toInt();
+                foreign += (roles & RouteAudit::Foreign) && !(roles & RouteAudit::Missing) ? 1 : 0;
+            }
+            m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_nodes, m_routes->routeCount(), foreign, m_routes->limit(), QString());
             m_findingsPage->updateDetails();
             updateCaptions();
             updateBanner();

@@ -100,7 +100,7 @@ void OverviewPage::clear(const QString &message)
     }
 }
 
-void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int limit,
+void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int foreign, int limit,
                         const QString &caption)
 {
     const int critical = diagnosis.count(Severity::Critical);
@@ -146,7 +146,9 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         series->setHoleSize(0.45);
         const double share = limit > 0 ? double(routes) / limit : 0;
         const QColor used = share >= 1.0 ? Critical : share >= 0.8 ? Warning : Good;
-        series->append(tr("used %1").arg(routes), routes)->setColor(used);
+        series->append(tr("%1's %2").arg(kluster).arg(routes - foreign), routes - foreign)->setColor(used);
+        if (foreign > 0)
+            series->append(tr("others' %1").arg(foreign), foreign)->setColor(used.darker(140));
         if (limit > routes)
             series->append(tr("free %1").arg(limit - routes), limit - routes)->setColor(Neutral.lighter(150));
         chart->addSeries(series);

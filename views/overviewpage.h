@@ -22,7 +22,8 @@ public:
     explicit OverviewPage(QWidget *parent = nullptr);
 
     // `routes`/`limit`: the router's count and limit (limit 0: unknown).
-    void show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int limit,
+    // `foreign`: how many of the router's routes are not the kluster's (other klusters', other uses).
+    void show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int foreign, int limit,
               const QString &caption);
     void clear(const QString &message);
     QString summaryText() const;
