@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -34,6 +35,9 @@ ConnectionDialog::ConnectionDialog(const QStringList &takenNames, QWidget *paren
     setWindowTitle(tr("Add a connection"));
     QString error;
     const QStringList clouds = CloudConfigLoader::cloudNames(&error);
+    QStringList problems;  // why a cloud or context may be missing from the lists
+    if (!error.isEmpty())
+        problems << tr("clouds.yaml: %1").arg(error);
     for (const QString &c : clouds)
         m_source->addItem(c == QLatin1String("envvars") ? tr("OS_* environment variables") : tr("clouds.yaml: %1").arg(c), c);
     m_source->addItem(tr("Another cloud (enter it below)"), QString());
@@ -56,9 +60,13 @@ ConnectionDialog::ConnectionDialog(const QStringList &takenNames, QWidget *paren
     custom->addRow(tr("Extra CA file:"), m_caFile);
 
     m_kubeContext->addItem(tr("The credentials Kubernikus hands out (default)"), QString());
-    if (const std::optional<Kubeconfig> kube = Kubeconfig::load({}, &error)) {
+    QString kubeError;
+    if (const std::optional<Kubeconfig> kube = Kubeconfig::load({}, &kubeError)) {
         for (const QString &c : kube->contexts())
             m_kubeContext->addItem(tr("kubeconfig context %1").arg(c), c);
+    } else if (!kubeError.isEmpty() && std::any_of(Kubeconfig::defaultFiles().cbegin(), Kubeconfig::defaultFiles().cend(),
+                                                   [](const QString &f) { return QFileInfo::exists(f); })) {
+        problems << tr("kubeconfig: %1").arg(kubeError);
     }
     m_kubeContext->setAccessibleName(tr("Where nodes are read from"));
     m_error->setWordWrap(true);
@@ -88,6 +96,8 @@ ConnectionDialog::ConnectionDialog(const QStringList &takenNames, QWidget *paren
     layout->addLayout(form);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
+    if (!problems.isEmpty())
+        m_error->setText(problems.join(QLatin1Char('\n')));
     updateForm();
 }
 
@@ -141,6 +151,8 @@ void ConnectionDialog::accept()
     QString problem;
     if (s.name.isEmpty())
         problem = tr("Give the connection a name.");
+    else if (s.name.contains(QLatin1Char('/')))
+        problem = tr("A connection's name cannot contain \"/\".");
     else if (m_taken.contains(s.name))
         problem = tr("There is already a connection named %1.").arg(s.name);
     else if (!s.config) {
