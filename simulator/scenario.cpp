@@ -234,12 +234,7 @@ struct Loader
             k.networkId = external.value(QStringLiteral("networkID")).toString();
             if (k.routerId.isEmpty())
                 return fail(where, QStringLiteral("kluster %1: openstack.routerID is required").arg(k.name));
-            for (const QJsonValue &nv : o.value(QStringLiteral("nodes")).toArray()) {
-                const QJsonObject n = nv.toObject();
-                k.nodes.append(nodeFrom(n, n.value(QStringLiteral("name")).toString(), n.value(QStringLiteral("pool")).toString(),
-                                        n.value(QStringLiteral("internalIP")).toString(), n.value(QStringLiteral("providerID")).toString(),
-                                        ago(n, 60 * 24)));
-            }
+            addListedNodes(o, k);
             w.klusters.append(k);
             return true;
         }
@@ -278,14 +273,20 @@ struct Loader
             }
             ++i;
         }
+        addListedNodes(o, k);
+        w.klusters.append(k);
+        return true;
+    }
+
+    // The kluster's `nodes`: nodes given on their own (without an instance of this world).
+    void addListedNodes(const QJsonObject &o, SimKluster &k)
+    {
         for (const QJsonValue &nv : o.value(QStringLiteral("nodes")).toArray()) {
             const QJsonObject n = nv.toObject();
             k.nodes.append(nodeFrom(n, n.value(QStringLiteral("name")).toString(), n.value(QStringLiteral("pool")).toString(),
                                     n.value(QStringLiteral("internalIP")).toString(), n.value(QStringLiteral("providerID")).toString(),
                                     ago(n, 60 * 24)));
         }
-        w.klusters.append(k);
-        return true;
     }
 
     SimNode nodeFrom(const QJsonObject &n, const QString &name, const QString &pool, const QString &ip,

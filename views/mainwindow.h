@@ -74,7 +74,6 @@ public:
     QTableView *sidebar() const { return m_sidebar; }
     QString bannerText() const;
     bool isBannerVisible() const;
-    QAction *refreshAction() const { return m_refreshAction; }
     QAction *repairAction() const { return m_repairAction; }
     int pendingRefreshes() const;
 

@@ -83,11 +83,6 @@ OverviewPage::OverviewPage(QWidget *parent)
     clear(tr("Select a kluster in the sidebar."));
 }
 
-QString OverviewPage::summaryText() const
-{
-    return m_title->text() + QLatin1Char('\n') + m_summary->text();
-}
-
 void OverviewPage::clear(const QString &message)
 {
     m_title->setText(message);

@@ -26,7 +26,6 @@ public:
     void show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int foreign, int limit,
               const QString &caption);
     void clear(const QString &message);
-    QString summaryText() const;
 
 private:
     QLabel *m_title;

@@ -36,7 +36,6 @@ public:
     QCheckBox *overrideBox() const { return m_override; }
     QString resultsText() const;  // the results as shown, in plain text
     bool isRunning() const { return m_running; }
-    bool isDone() const { return m_done; }
     // The kluster was refreshed while the dialog is open: when a finding it
     // would repair is gone or its plan changed, nothing may be sent from the
     // old data any more.
@@ -58,6 +57,7 @@ private:
     QPointer<Connection> m_connection;
     QString m_kluster;
     std::shared_ptr<const KlusterFetch> m_shown;
+    std::shared_ptr<const Diagnosis> m_diagnosis;
     QStringList m_sendable;
     QString m_typeToConfirm;   // empty: no typing needed
     QTextBrowser *m_plan;
@@ -77,5 +77,4 @@ private:
     int m_fixed = 0;
     QStringList m_resultLines;
     QString m_blocked;  // why nothing may be sent (stale or changed data); empty: it may
-    std::shared_ptr<const Diagnosis> m_diagnosis;
 };

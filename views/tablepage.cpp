@@ -38,8 +38,6 @@ TablePage::TablePage(const QString &name, QAbstractItemModel *model, int sortRol
     m_filterBox->setClearButtonEnabled(true);
     m_filterBox->setAccessibleName(tr("Filter %1").arg(name.toLower()));
     connect(m_filterBox, &QLineEdit::textChanged, m_filter, &FilterModel::setText);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &) { emit currentSourceRowChanged(currentSourceRow()); });
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -56,15 +54,6 @@ void TablePage::setCaption(const QString &text)
 QString TablePage::caption() const
 {
     return m_caption->text();
-}
-
-int TablePage::currentSourceRow() const
-{
-    const QModelIndex current = m_view->currentIndex();
-    if (!current.isValid())
-        return -1;
-    const QModelIndex decorated = m_filter->mapToSource(current);
-    return decorated.row();  // the decorator is an identity proxy
 }
 
 int TablePage::selectSourceRows(int role, const QStringList &keys)

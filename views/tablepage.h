@@ -29,12 +29,6 @@ public:
     QString caption() const;
     // Selects (and scrolls to) the rows of the source model whose `role` value is in `keys`.
     int selectSourceRows(int role, const QStringList &keys);
-    // The source row of the view's current row, or -1.
-    int currentSourceRow() const;
-
-signals:
-    void currentSourceRowChanged(int sourceRow);
-
 private:
     QAbstractItemModel *m_source;
     FilterModel *m_filter;

@@ -41,6 +41,7 @@ private slots:
     void refreshKeepsSelection();
     void refreshFailureKeepsTheData();
     void partialFailureIsNamed();
+    void malformedKlusterListKeepsTheData();
     void readOnlyHidesRepairs();
     void snapshotOpensOffline();
     void connectionsAreRememberedWithoutSecrets();
@@ -408,6 +409,32 @@ void TestConsole::partialFailureIsNamed()
     QVERIFY(window.isBannerVisible());
     QVERIFY2(window.bannerText().contains(QStringLiteral("502")), qPrintable(window.bannerText()));
     QVERIFY2(window.bannerText().contains(QStringLiteral("network")), qPrintable(window.bannerText()));
+}
+
+void TestConsole::malformedKlusterListKeepsTheData()
+{
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    window.show();
+    waitSettled(window);
+    const int findings = window.findingsPage()->table()->view()->model()->rowCount();
+    for (const FaultRule::Kind kind : {FaultRule::Kind::Malformed, FaultRule::Kind::Truncated, FaultRule::Kind::Html}) {
+        m_fixture->sim.faults().clear();
+        FaultRule rule;
+        rule.service = QStringLiteral("kubernikus");
+        rule.path = QRegularExpression(QStringLiteral("^/api/v1/clusters$"));
+        rule.kind = kind;
+        rule.status = 502;
+        m_fixture->sim.faults().add(rule);
+        window.refreshAll();
+        waitSettled(window);
+        QVERIFY(window.isBannerVisible());
+        QVERIFY2(window.bannerText().contains(QStringLiteral("could not be listed")) && window.bannerText().contains(QStringLiteral("/api/v1/clusters")),
+                 qPrintable(window.bannerText()));
+        // The klusters stay, and are refreshed each on its own.
+        QCOMPARE(window.sidebar()->model()->rowCount(), 3);
+        QCOMPARE(window.findingsPage()->table()->view()->model()->rowCount(), findings);
+    }
 }
 
 void TestConsole::readOnlyHidesRepairs()
