@@ -10,7 +10,7 @@
 #include "mainwindow.h"
 #include "tablepage.h"
 
-#include <QTableView>
+#include <QTreeView>
 
 #include <benchmark/benchmark.h>
 

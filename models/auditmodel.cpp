@@ -1,6 +1,7 @@
 #include "auditmodel.h"
 
 #include <QJsonArray>
+#include <QVariantMap>
 
 AuditModel::AuditModel(QObject *parent)
     : QAbstractTableModel(parent)
@@ -39,8 +40,23 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return QVariant();
     const QJsonObject &r = m_records.at(index.row());
+    const QString result = r.value(QStringLiteral("verification")).toString();
+    const QString finding = r.value(QStringLiteral("finding")).toString();
     if (role == RecordRole)
         return r;
+    if (role == KeyRole)
+        return QString(r.value(QStringLiteral("time")).toString() + QLatin1Char(' ') + finding);
+    if (role == SeverityRole)
+        return result == QLatin1String("fixed") ? -1 : result == QLatin1String("failed") ? 0 : 1;
+    if (role == FilterRole) {
+        return QVariantMap{{QStringLiteral("kluster"), QStringList{r.value(QStringLiteral("kluster")).toString()}},
+                           {QStringLiteral("id"), QStringList{finding}},
+                           {QStringLiteral("kind"), QStringList{finding.section(QLatin1Char(':'), 0, 0)}},
+                           {QStringLiteral("who"), QStringList{r.value(QStringLiteral("user")).toString(),
+                                                               r.value(QStringLiteral("project")).toString()}},
+                           {QStringLiteral("cloud"), QStringList{r.value(QStringLiteral("cloud")).toString()}},
+                           {QStringLiteral("result"), QStringList{result}}};
+    }
     if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole)
         return QVariant();
     switch (index.column()) {
@@ -71,6 +87,12 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
         return r.value(QStringLiteral("verification")).toString();
     }
     return QVariant();
+}
+
+QStringList AuditModel::filterFields()
+{
+    return {QStringLiteral("kluster"), QStringLiteral("id"), QStringLiteral("kind"), QStringLiteral("who"), QStringLiteral("cloud"),
+            QStringLiteral("result")};
 }
 
 QVariant AuditModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "consolerole.h"
+
 #include <QAbstractTableModel>
 #include <QJsonObject>
 #include <QList>
@@ -14,7 +16,14 @@ class AuditModel : public QAbstractTableModel
 
 public:
     enum Column { TimeColumn, WhoColumn, KlusterColumn, FindingColumn, RepairColumn, ResultColumn, ColumnCount };
-    enum Role { SortRole = Qt::UserRole + 1, RecordRole };
+    enum Role {
+        SortRole = ConsoleRole::Sort,
+        KeyRole = ConsoleRole::Key,            // "<time> <finding>"
+        SeverityRole = ConsoleRole::Severity,  // a repair that did not fix: warning; failed: critical
+        FilterRole = ConsoleRole::Filter,      // kluster, id, kind, who, cloud, result
+        RecordRole = ConsoleRole::FirstModelRole,
+    };
+    static QStringList filterFields();
 
     explicit AuditModel(QObject *parent = nullptr);
 

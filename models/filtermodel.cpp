@@ -1,41 +1,89 @@
 #include "filtermodel.h"
 
-FilterModel::FilterModel(int sortRole, int severityRole, QObject *parent)
+#include "consolerole.h"
+
+FilterModel::FilterModel(QObject *parent)
     : QSortFilterProxyModel(parent)
-    , m_severityRole(severityRole)
 {
-    setSortRole(sortRole);
+    setSortRole(ConsoleRole::Sort);
     setDynamicSortFilter(true);
+}
+
+void FilterModel::setGrouped(int childOrderColumn)
+{
+    m_childOrderColumn = childOrderColumn;
+    setRecursiveFilteringEnabled(true);
+    setAutoAcceptChildRows(true);
 }
 
 void FilterModel::setText(const QString &text)
 {
-    m_words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    invalidateFilter();
+    m_query = FilterQuery::parse(text, m_fields);
+    invalidateRowsFilter();
+    emit queryChanged();
 }
 
 void FilterModel::setMaximumSeverity(int rank)
 {
     m_maximumSeverity = rank;
-    invalidateFilter();
+    invalidateRowsFilter();
+}
+
+void FilterModel::setPredicate(std::function<bool(const QModelIndex &)> predicate)
+{
+    m_predicate = std::move(predicate);
+    invalidateRowsFilter();
 }
 
 bool FilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QAbstractItemModel *source = sourceModel();
-    if (m_maximumSeverity >= 0 && m_severityRole >= 0) {
-        const int severity = source->index(sourceRow, 0, sourceParent).data(m_severityRole).toInt();
-        if (severity < 0 || severity > m_maximumSeverity)
+    const QModelIndex row = source->index(sourceRow, 0, sourceParent);
+    if (!sourceParent.isValid()) {
+        // Scope and severity decide for a whole group: its rows follow it (autoAcceptChildRows).
+        if (m_predicate && !m_predicate(row))
             return false;
+        if (m_maximumSeverity >= 0) {
+            const QVariant v = row.data(ConsoleRole::Severity);
+            const int severity = v.isValid() ? v.toInt() : -1;
+            if (severity < 0 || severity > m_maximumSeverity)
+                return false;
+        }
+    } else if (m_predicate || m_maximumSeverity >= 0) {
+        return false;  // a row inside a group is shown with its group, never on its own
     }
-    if (m_words.isEmpty())
+    if (m_query.isEmpty())
         return true;
+    const QVariant fields = row.data(ConsoleRole::Filter);
+    if (fields.isValid())
+        return m_query.matches(fields.toMap());
     QString text;
     for (int c = 0; c < source->columnCount(sourceParent); ++c)
         text += source->index(sourceRow, c, sourceParent).data(Qt::DisplayRole).toString() + QLatin1Char(' ');
-    for (const QString &word : m_words) {
-        if (!text.contains(word, Qt::CaseInsensitive))
-            return false;
+    return m_query.matchesText(text);
+}
+
+bool FilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    if (left.parent().isValid() && m_childOrderColumn >= 0) {
+        // Inside a group: always the group's own order, whichever way the groups are sorted.
+        const QVariant a = left.siblingAtColumn(m_childOrderColumn).data(ConsoleRole::Sort);
+        const QVariant b = right.siblingAtColumn(m_childOrderColumn).data(ConsoleRole::Sort);
+        const bool less = QVariant::compare(a, b) == QPartialOrdering::Less;
+        const bool greater = QVariant::compare(a, b) == QPartialOrdering::Greater;
+        return sortOrder() == Qt::AscendingOrder ? less : greater;
     }
-    return true;
+    const QVariant a = left.data(sortRole());
+    const QVariant b = right.data(sortRole());
+    const QPartialOrdering order = QVariant::compare(a, b);
+    if (order == QPartialOrdering::Less)
+        return true;
+    if (order == QPartialOrdering::Greater)
+        return false;
+    // Equal (or not comparable): by key, so that equal rows never swap between runs.
+    const QString ka = left.siblingAtColumn(0).data(ConsoleRole::Key).toString();
+    const QString kb = right.siblingAtColumn(0).data(ConsoleRole::Key).toString();
+    if (ka != kb)
+        return sortOrder() == Qt::AscendingOrder ? ka < kb : ka > kb;
+    return left.row() < right.row();
 }

@@ -1,29 +1,51 @@
 #pragma once
 
+#include "filterquery.h"
+
 #include <QSortFilterProxyModel>
 
-// The filter box and sorting of the console's tables: sorts by the source's
-// SortRole (raw values, never formatted text), filters on every column's text
-// (case-insensitive, all words must match), and optionally hides rows below a
-// severity. Used over every item model of the console.
+#include <functional>
+
+// The filter box and sorting of the console's tables (flat or grouped):
+// sorts by ConsoleRole::Sort (raw values, never formatted text), rows of
+// equal value by their key so that the order never changes between runs;
+// filters with FilterQuery over the rows' ConsoleRole::Filter fields (the
+// text of every column for models without them); optionally hides rows below
+// a severity, or by a predicate of the view (a scope). In a grouped model a
+// group is shown when it or one of its rows matches, with all its rows;
+// rows inside a group keep the order of ConsoleRole::Sort of column
+// `childOrderColumn` whatever the sort (a router's order, for routes).
 class FilterModel : public QSortFilterProxyModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(FilterModel)
 
 public:
-    // `sortRole`: the source's raw-value role; `severityRole`: its int(Severity) role, or -1.
-    explicit FilterModel(int sortRole, int severityRole = -1, QObject *parent = nullptr);
+    explicit FilterModel(QObject *parent = nullptr);
 
+    void setKnownFields(const QStringList &fields) { m_fields = fields; }
+    QStringList knownFields() const { return m_fields; }
     void setText(const QString &text);
+    const FilterQuery &query() const { return m_query; }
     // Show only rows whose severity is at most `rank` (0 critical, 1 warning, 2 info); -1 shows all.
     void setMaximumSeverity(int rank);
+    // An extra condition on source rows (top level only), e.g. the route view's scope; empty: none.
+    void setPredicate(std::function<bool(const QModelIndex &source)> predicate);
+    // For a grouped model: a group is shown when it or one of its rows matches, with all its rows, and
+    // its rows keep the order of `childOrderColumn`'s sort value.
+    void setGrouped(int childOrderColumn);
+
+signals:
+    void queryChanged();
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 
 private:
-    int m_severityRole;
-    QStringList m_words;
+    QStringList m_fields;
+    FilterQuery m_query;
     int m_maximumSeverity = -1;
+    int m_childOrderColumn = -1;
+    std::function<bool(const QModelIndex &)> m_predicate;
 };

@@ -1,5 +1,6 @@
 #include "findingsmodel.h"
 
+#include "diagnosiscontext.h"
 
 FindingsModel::FindingsModel(QObject *parent)
     : KeyedTableModel(parent)
@@ -14,8 +15,40 @@ FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
 {
     Prepared p;
     p.rows.reserve(diagnosis.findings.size());
-    for (const Finding &f : diagnosis.findings)
-        p.rows.append(Row{f, f.message(), f.repair().has_value()});
+    for (const Finding &f : diagnosis.findings) {
+        Row r{f, f.message(), f.subject, false, {}};
+        const std::optional<RepairPlan> plan = f.repair();
+        r.hasRepair = plan.has_value();
+        const AffectedObjects a = f.affected();
+        QStringList nodes = a.instances + a.nodes, pools, destinations, nexthops;
+        nodes.removeDuplicates();
+        QList<Route> routes = a.routes;
+        if (plan)
+            routes << plan->routes;
+        for (const Route &route : std::as_const(routes)) {
+            destinations << route.destination;
+            nexthops << route.nexthop;
+        }
+        if (f.context) {
+            for (const QString &n : std::as_const(nodes))
+                pools << f.context->index.poolOf(n);
+            if (f.kind == FindingKind::RouteLimit && !f.context->state.router.name.isEmpty())
+                r.subject = QStringLiteral("%1 (%2)").arg(f.context->state.router.name, f.subject);
+        }
+        pools.removeAll(QString());
+        pools.removeDuplicates();
+        r.fields = QVariantMap{{QStringLiteral("id"), QStringList{f.id()}},
+                               {QStringLiteral("kind"), QStringList{f.kind}},
+                               {QStringLiteral("subject"), QStringList{r.subject}},
+                               {QStringLiteral("severity"), QStringList{severityName(f.severity)}},
+                               {QStringLiteral("node"), nodes},
+                               {QStringLiteral("pool"), pools},
+                               {QStringLiteral("destination"), destinations},
+                               {QStringLiteral("nexthop"), nexthops},
+                               {QStringLiteral("protocol"), f.facts.protocol.isEmpty() ? QStringList() : QStringList{f.facts.protocol}},
+                               {QStringLiteral("repair"), plan ? QStringList{plan->title} : QStringList()}};
+        p.rows.append(std::move(r));
+    }
     return p;
 }
 
@@ -66,7 +99,7 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
         case KindColumn:
             return f.kind;
         case SubjectColumn:
-            return f.subject;
+            return row.subject;
         case MessageColumn:
             return row.message;
         case RepairColumn:
@@ -75,6 +108,10 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
         break;
     case IdRole:
         return f.id();
+    case FindingsRole:
+        return QStringList{f.id()};
+    case FilterRole:
+        return row.fields;
     case SeverityRole:
         return int(f.severity);
     case HasRepairRole:
@@ -102,6 +139,13 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Repair");
     }
     return QVariant();
+}
+
+QStringList FindingsModel::filterFields()
+{
+    return {QStringLiteral("id"), QStringLiteral("kind"), QStringLiteral("subject"), QStringLiteral("severity"),
+            QStringLiteral("node"), QStringLiteral("pool"), QStringLiteral("destination"), QStringLiteral("nexthop"),
+            QStringLiteral("protocol"), QStringLiteral("repair")};
 }
 
 QHash<int, QByteArray> FindingsModel::roleNames() const

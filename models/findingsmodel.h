@@ -1,7 +1,10 @@
 #pragma once
 
+#include "consolerole.h"
 #include "diagnosis.h"
 #include "keyedrows.h"
+
+#include <QVariantMap>
 
 #include <QHash>
 #include <QList>
@@ -18,11 +21,15 @@ class FindingsModel : public KeyedTableModel
 public:
     enum Column { SeverityColumn, KindColumn, SubjectColumn, MessageColumn, RepairColumn, ColumnCount };
     enum Role {
-        SortRole = Qt::UserRole + 1,  // severity rank, kind, subject, ... as raw values
-        IdRole,                       // "<kind>:<subject>"
-        SeverityRole,                 // int(Severity)
-        HasRepairRole,
+        SortRole = ConsoleRole::Sort,          // severity rank, kind, subject, ... as raw values
+        IdRole = ConsoleRole::Key,             // "<kind>:<subject>"
+        SeverityRole = ConsoleRole::Severity,  // int(Severity)
+        FindingsRole = ConsoleRole::Findings,  // the row's own id, as a list
+        FilterRole = ConsoleRole::Filter,      // id, kind, subject, severity and the objects it is about
+        HasRepairRole = ConsoleRole::FirstModelRole,
     };
+    // The fields of `FilterRole`, for the filter box.
+    static QStringList filterFields();
 
     explicit FindingsModel(QObject *parent = nullptr);
 
@@ -42,12 +49,22 @@ public:
     {
         Finding finding;
         QString message;  // words are made once per refresh, not per paint
+        QString subject;  // the subject as shown: a router by name and id
         bool hasRepair = false;
+        QVariantMap fields;
     };
     // The rows for a diagnosis, made anywhere (a worker thread), applied on the model's thread.
     struct Prepared
     {
         QList<Row> rows;
+        // The first `n` rows alone: a large first load is applied a slice per turn of the event loop.
+        int size() const { return int(rows.size()); }
+        Prepared prefix(int n) const
+        {
+            Prepared p = *this;
+            p.rows = rows.mid(0, n);
+            return p;
+        }
     };
     static Prepared prepare(const Diagnosis &diagnosis);
     void apply(const Prepared &prepared);

@@ -6,6 +6,8 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
+#include <utility>
 
 // Applies a new list of keyed rows to a flat Qt model incrementally: rows
 // whose key is gone are removed (in contiguous runs), rows that stay take the
@@ -26,6 +28,8 @@ public:
     }
 
     const QList<Row> &rows() const { return m_rows; }
+    // The rows the updates replaced or removed: freeing thousands of them is left to the caller (a worker thread).
+    QList<Row> takeRetired() { return std::exchange(m_retired, {}); }
     int rowOf(const QString &key) const { return m_index.value(key, -1); }
 
     // The model calls its protected begin/end functions through these.
@@ -38,6 +42,8 @@ public:
 
     void apply(const QList<Row> &next, const Signals &s)
     {
+        if (next.isEmpty() && m_rows.isEmpty())
+            return;
         QHash<QString, int> incoming;
         incoming.reserve(next.size());
         for (int i = 0; i < next.size(); ++i)
@@ -51,6 +57,8 @@ public:
             while (first > 0 && !incoming.contains(m_keyOf(m_rows.at(first - 1))))
                 --first;
             s.beginRemove(first, i);
+            for (int k = first; k <= i; ++k)
+                m_retired.append(std::move(m_rows[k]));
             m_rows.remove(first, i - first + 1);
             s.endRemove();
             i = first - 1;
@@ -59,7 +67,7 @@ public:
         for (int i = 0; i < m_rows.size(); ++i) {
             const Row &fresh = next.at(incoming.value(m_keyOf(m_rows.at(i))));
             const bool same = m_same(m_rows.at(i), fresh);
-            m_rows[i] = fresh;  // always the newest data, even when it shows the same
+            m_retired.append(std::exchange(m_rows[i], fresh));  // always the newest data, even when it shows the same
             if (same) {
                 if (runStart >= 0)
                     s.changed(runStart, i - 1);
@@ -97,14 +105,22 @@ private:
     KeyOf m_keyOf;
     Same m_same;
     QList<Row> m_rows;
+    QList<Row> m_retired;
     QHash<QString, int> m_index;
 };
+
+// What a model's updates replaced, type-erased: handed to a worker thread to be freed.
+using RetiredRows = QList<std::shared_ptr<const void>>;
 
 // A flat table model whose rows come from KeyedRows: applyRows() wires the
 // incremental update to the model's own begin/end notifications, so every
 // console table refreshes the same way.
 class KeyedTableModel : public QAbstractTableModel
 {
+public:
+    // The rows the last updates replaced, to be freed where it costs the window nothing.
+    RetiredRows takeRetired() { return std::exchange(m_retired, {}); }
+
 protected:
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -116,5 +132,11 @@ protected:
                           [this] { endRemoveRows(); },
                           [this] { endInsertRows(); },
                           [this](int a, int b) { emit dataChanged(index(a, 0), index(b, columnCount() - 1)); }});
+        QList<Row> old = rows.takeRetired();
+        if (!old.isEmpty())
+            m_retired.append(std::make_shared<const QList<Row>>(std::move(old)));
     }
+
+private:
+    RetiredRows m_retired;
 };

@@ -1,14 +1,43 @@
 #include "klustersmodel.h"
 
+KlustersModel::State KlustersModel::Row::state() const
+{
+    if (kluster.isEmpty())
+        return State::ConnectionFailed;
+    if (!error.isEmpty())
+        return diagnosed ? State::Stale : State::Unreachable;
+    if (!diagnosed)
+        return State::Pending;
+    return incomplete.isEmpty() ? State::Fresh : State::Incomplete;
+}
+
+KlustersModel::Counts KlustersModel::Row::rank() const
+{
+    if (incomplete.isEmpty() || !hasComplete)
+        return shown;
+    // Missing data never makes a kluster look healthier than it last was.
+    Counts c;
+    c.critical = qMax(shown.critical, complete.critical);
+    c.warning = qMax(shown.warning, complete.warning);
+    c.worst = shown.worst < 0 ? complete.worst : complete.worst < 0 ? shown.worst : qMin(shown.worst, complete.worst);
+    return c;
+}
+
 KlustersModel::KlustersModel(QObject *parent)
     : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.key(); }, [](const Row &a, const Row &b) { return a == b; })
 {
 }
 
+QStringList KlustersModel::filterFields()
+{
+    return {QStringLiteral("kluster"), QStringLiteral("connection"), QStringLiteral("severity"), QStringLiteral("state")};
+}
+
 void KlustersModel::apply(QList<Row> next)
 {
     applyRows(m_rows, next);
+    takeRetired();  // a handful of rows: freed here
 }
 
 void KlustersModel::setKluster(const QString &connection, const QString &kluster)
@@ -20,21 +49,29 @@ void KlustersModel::setKluster(const QString &connection, const QString &kluster
     r.connection = connection;
     r.kluster = kluster;
     next.append(r);
+    // A connection that lists a kluster needs no row of its own any more.
+    next.erase(std::remove_if(next.begin(), next.end(), [&](const Row &x) { return x.connection == connection && x.kluster.isEmpty(); }),
+               next.end());
     apply(next);
 }
 
 void KlustersModel::setDiagnosis(const QString &connection, const QString &kluster, const Diagnosis &diagnosis,
-                                 const QDateTime &fetchedAt)
+                                 const QDateTime &fetchedAt, const QString &incomplete)
 {
     setKluster(connection, kluster);
     QList<Row> next = m_rows.rows();
     Row &r = next[rowOf(connection, kluster)];
     r.diagnosed = true;
-    r.critical = diagnosis.count(Severity::Critical);
-    r.warning = diagnosis.count(Severity::Warning);
-    r.worst = diagnosis.findings.isEmpty() ? -1 : int(diagnosis.worst());
+    r.shown.critical = diagnosis.count(Severity::Critical);
+    r.shown.warning = diagnosis.count(Severity::Warning);
+    r.shown.worst = diagnosis.findings.isEmpty() ? -1 : int(diagnosis.worst());
     r.fetchedAt = fetchedAt;
     r.error.clear();
+    r.incomplete = incomplete;
+    if (incomplete.isEmpty()) {
+        r.complete = r.shown;
+        r.hasComplete = true;
+    }
     apply(next);
 }
 
@@ -43,6 +80,26 @@ void KlustersModel::setError(const QString &connection, const QString &kluster, 
     setKluster(connection, kluster);
     QList<Row> next = m_rows.rows();
     next[rowOf(connection, kluster)].error = error;
+    apply(next);
+}
+
+void KlustersModel::setConnectionError(const QString &connection, const QString &error)
+{
+    QList<Row> next = m_rows.rows();
+    const bool hasKlusters = std::any_of(next.cbegin(), next.cend(), [&](const Row &r) { return r.connection == connection && !r.kluster.isEmpty(); });
+    const int own = rowOf(connection, QString());
+    if (error.isEmpty() || hasKlusters) {
+        if (own < 0)
+            return;
+        next.removeAt(own);
+    } else if (own >= 0) {
+        next[own].error = error;
+    } else {
+        Row r;
+        r.connection = connection;
+        r.error = error;
+        next.append(r);
+    }
     apply(next);
 }
 
@@ -56,6 +113,26 @@ void KlustersModel::removeConnection(const QString &connection)
     apply(next);
 }
 
+void KlustersModel::removeKluster(const QString &connection, const QString &kluster)
+{
+    const int row = rowOf(connection, kluster);
+    if (row < 0)
+        return;
+    QList<Row> next = m_rows.rows();
+    next.removeAt(row);
+    apply(next);
+}
+
+QStringList KlustersModel::klusters(const QString &connection) const
+{
+    QStringList names;
+    for (const Row &r : m_rows.rows()) {
+        if (r.connection == connection && !r.kluster.isEmpty())
+            names << r.kluster;
+    }
+    return names;
+}
+
 int KlustersModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.rows().size());
@@ -66,47 +143,99 @@ int KlustersModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+static QString stateName(KlustersModel::State s)
+{
+    switch (s) {
+    case KlustersModel::State::Pending: return QStringLiteral("pending");
+    case KlustersModel::State::Fresh: return QStringLiteral("fresh");
+    case KlustersModel::State::Incomplete: return QStringLiteral("incomplete");
+    case KlustersModel::State::Stale: return QStringLiteral("stale");
+    case KlustersModel::State::Unreachable: return QStringLiteral("unreachable");
+    case KlustersModel::State::ConnectionFailed: return QStringLiteral("failed");
+    }
+    return QString();
+}
+
 QVariant KlustersModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return QVariant();
     const Row &r = m_rows.rows().at(index.row());
+    const State state = r.state();
+    const Counts rank = r.rank();
+    const bool lowerBound = state == State::Incomplete;
+    const auto count = [&](int n) { return lowerBound ? QVariant(QStringLiteral("≥ %1").arg(n)) : QVariant(n); };
     switch (role) {
     case KeyRole:
         return r.key();
+    case ConnectionRole:
+        return r.connection;
+    case KlusterRole:
+        return r.kluster;
+    case StateRole:
+        return int(state);
+    case AlarmRole:
+        return state != State::Fresh && state != State::Pending;
     case SeverityRole:
-        return !r.diagnosed && !r.error.isEmpty() ? 0 : r.worst;  // unreachable: as bad as critical
+        // What cannot be read at all is as bad as critical.
+        return state == State::Unreachable || state == State::ConnectionFailed ? 0 : rank.worst;
     case ErrorRole:
-        return r.error;
+        return !r.error.isEmpty() ? r.error : r.incomplete;
     case FetchedAtRole:
         return r.fetchedAt;
+    case FilterRole: {
+        const int worst = data(index, SeverityRole).toInt();
+        return QVariantMap{{QStringLiteral("kluster"), r.kluster.isEmpty() ? QStringList() : QStringList{r.kluster}},
+                           {QStringLiteral("connection"), QStringList{r.connection}},
+                           {QStringLiteral("severity"), worst < 0 ? QStringList() : QStringList{severityName(Severity(worst))}},
+                           {QStringLiteral("state"), QStringList{stateName(state)}}};
+    }
     case Qt::ToolTipRole:
-        return r.error.isEmpty() ? QVariant() : tr("The last refresh failed: %1").arg(r.error);
+        switch (state) {
+        case State::Stale:
+            return tr("The last refresh failed: %1\nThe data shown was fetched %2.").arg(r.error, r.fetchedAt.toUTC().toString(Qt::ISODate));
+        case State::Unreachable: return tr("Could not be read: %1").arg(r.error);
+        case State::Incomplete:
+            return tr("Incomplete: %1\nThe counts are lower bounds; the kluster keeps the rank of its last complete result.").arg(r.incomplete);
+        case State::ConnectionFailed: return tr("Connection %1 lists no kluster: %2").arg(r.connection, r.error);
+        default: return QVariant();
+        }
     case Qt::DisplayRole:
         switch (index.column()) {
         case KlusterColumn:
-            return r.error.isEmpty() ? r.kluster : (r.diagnosed ? tr("%1 (stale: refresh failed)") : tr("%1 (unreachable)")).arg(r.kluster);
+            switch (state) {
+            case State::Stale: return tr("%1 (stale)").arg(r.kluster);
+            case State::Unreachable: return tr("%1 (unreachable)").arg(r.kluster);
+            case State::Incomplete: return tr("%1 (incomplete)").arg(r.kluster);
+            case State::ConnectionFailed: return tr("%1 (connection failed)").arg(r.connection);
+            default: return r.kluster;
+            }
         case ConnectionColumn: return r.connection;
         case WorstColumn:
+            if (state == State::ConnectionFailed)
+                return tr("failed");
             if (!r.diagnosed)
-                return tr("not checked yet");
-            return r.worst < 0 ? tr("healthy") : severityName(Severity(r.worst));
-        case CriticalColumn: return r.diagnosed ? QVariant(r.critical) : QVariant(QStringLiteral("—"));
-        case WarningColumn: return r.diagnosed ? QVariant(r.warning) : QVariant(QStringLiteral("—"));
+                return state == State::Unreachable ? tr("unreachable") : tr("not checked yet");
+            return rank.worst < 0 ? tr("healthy") : severityName(Severity(rank.worst));
+        case CriticalColumn: return r.diagnosed ? count(r.shown.critical) : QVariant(QStringLiteral("—"));
+        case WarningColumn: return r.diagnosed ? count(r.shown.warning) : QVariant(QStringLiteral("—"));
         case FetchedColumn:
             return r.fetchedAt.isValid() ? r.fetchedAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")) : QString();
         }
         break;
-    case SortRole:
+    case SortRole: {
+        // Most critical first when sorted descending; what cannot be read at all above everything,
+        // a kluster whose last refresh failed next.
+        const qint64 tier = state == State::ConnectionFailed || state == State::Unreachable ? 2 : state == State::Stale ? 1 : 0;
         switch (index.column()) {
-        case WorstColumn: return r.diagnosed ? (r.worst < 0 ? 3 : r.worst) : 4;
+        case WorstColumn: return r.diagnosed ? (rank.worst < 0 ? 3 : rank.worst) : 4;
         case FetchedColumn: return r.fetchedAt;
         case KlusterColumn: return r.kluster;
-        // Most critical first when sorted descending; what cannot be read at all above everything.
-        case CriticalColumn: return (r.error.isEmpty() ? 0 : 1000) + (r.diagnosed ? r.critical : 500);
-        case WarningColumn: return (r.error.isEmpty() ? 0 : 1000) + (r.diagnosed ? r.warning : 500);
+        case CriticalColumn: return tier * 1000000000LL + (r.diagnosed ? rank.critical * 100000LL + rank.warning : 500 * 100000LL);
+        case WarningColumn: return tier * 1000000000LL + (r.diagnosed ? rank.warning * 100000LL + rank.critical : 500 * 100000LL);
         default: return data(index, Qt::DisplayRole);
         }
+    }
     default:
         break;
     }

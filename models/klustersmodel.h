@@ -1,13 +1,21 @@
 #pragma once
 
+#include "consolerole.h"
 #include "diagnosis.h"
 #include "keyedrows.h"
 
 #include <QDateTime>
+#include <QVariantMap>
 
 // The sidebar: every kluster across connections with its worst severity, its
-// counts, when it was fetched, and whether the last refresh failed (the data
-// shown is then the last good one). Updated one kluster at a time.
+// counts, when it was fetched, and what is not right with the data shown:
+// *stale* (the last refresh failed; the data is the last good one),
+// *incomplete* (fresh, but a source could not be read: the counts are lower
+// bounds, "≥ 3"), *unreachable* (never read). A connection that lists no
+// kluster (its sign-in failed, say) has a row of its own, with its error,
+// until it lists klusters or is removed. Worst on top ranks an incomplete
+// kluster by the worse of its last complete result and the current one, so
+// that missing data never makes a kluster look healthier.
 class KlustersModel : public KeyedTableModel
 {
     Q_OBJECT
@@ -16,43 +24,71 @@ class KlustersModel : public KeyedTableModel
 public:
     enum Column { KlusterColumn, ConnectionColumn, WorstColumn, CriticalColumn, WarningColumn, FetchedColumn, ColumnCount };
     enum Role {
-        SortRole = Qt::UserRole + 1,
-        KeyRole,         // "<connection>/<kluster>"
-        SeverityRole,    // int(Severity) of the worst finding; -1 when none or never diagnosed
-        ErrorRole,       // the last refresh's error, if it failed
+        SortRole = ConsoleRole::Sort,
+        KeyRole = ConsoleRole::Key,            // "<connection>/<kluster>"; a connection's own row: "<connection>/"
+        SeverityRole = ConsoleRole::Severity,  // int(Severity) of the worst finding (ranked); -1 when none
+        FilterRole = ConsoleRole::Filter,      // kluster, connection, severity, state
+        ErrorRole = ConsoleRole::FirstModelRole,  // what is wrong with the data shown (failed refresh, unread source)
         FetchedAtRole,   // QDateTime of the data shown
+        StateRole,       // int(State)
+        ConnectionRole,  // the connection's name
+        KlusterRole,     // the kluster's name; empty on a connection's own row
+        AlarmRole,       // bool: the data itself is in doubt (incomplete, stale, unreachable, failed)
     };
+    enum class State { Pending, Fresh, Incomplete, Stale, Unreachable, ConnectionFailed };
 
     explicit KlustersModel(QObject *parent = nullptr);
 
-    // A kluster seen (no diagnosis yet), diagnosed, or whose refresh failed
-    // (`error`: the diagnosis shown stays the last good one).
+    static QStringList filterFields();
+    static QString keyOf(const QString &connection, const QString &kluster) { return connection + QLatin1Char('/') + kluster; }
+
+    // A kluster seen (no diagnosis yet).
     void setKluster(const QString &connection, const QString &kluster);
-    void setDiagnosis(const QString &connection, const QString &kluster, const Diagnosis &diagnosis, const QDateTime &fetchedAt);
+    // A refresh came back with data. `incomplete`: what could not be read (empty when everything was).
+    void setDiagnosis(const QString &connection, const QString &kluster, const Diagnosis &diagnosis, const QDateTime &fetchedAt,
+                      const QString &incomplete = QString());
+    // A refresh failed: the diagnosis shown stays the last good one.
     void setError(const QString &connection, const QString &kluster, const QString &error);
+    // The connection itself failed (no kluster could be listed), or recovered (`error` empty).
+    void setConnectionError(const QString &connection, const QString &error);
     void removeConnection(const QString &connection);
-    int rowOf(const QString &connection, const QString &kluster) const { return m_rows.rowOf(connection + QLatin1Char('/') + kluster); }
+    void removeKluster(const QString &connection, const QString &kluster);
+    int rowOf(const QString &connection, const QString &kluster) const { return m_rows.rowOf(keyOf(connection, kluster)); }
+    QStringList klusters(const QString &connection) const;  // the connection's klusters, listed or remembered
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    struct Row
+    struct Counts
     {
-        QString connection;
-        QString kluster;
-        bool diagnosed = false;
         int worst = -1;
         int critical = 0;
         int warning = 0;
+        friend bool operator==(const Counts &a, const Counts &b)
+        {
+            return a.worst == b.worst && a.critical == b.critical && a.warning == b.warning;
+        }
+    };
+    struct Row
+    {
+        QString connection;
+        QString kluster;  // empty: the connection's own row
+        bool diagnosed = false;
+        Counts shown;     // of the data shown
+        Counts complete;  // of the last complete data (none yet: all zero)
+        bool hasComplete = false;
         QDateTime fetchedAt;
-        QString error;
-        QString key() const { return connection + QLatin1Char('/') + kluster; }
+        QString error;       // the last refresh failed
+        QString incomplete;  // the data shown lacks a source
+        QString key() const { return keyOf(connection, kluster); }
+        State state() const;
+        Counts rank() const;  // for worst on top
         friend bool operator==(const Row &a, const Row &b)
         {
-            return a.key() == b.key() && a.diagnosed == b.diagnosed && a.worst == b.worst && a.critical == b.critical
-                && a.warning == b.warning && a.fetchedAt == b.fetchedAt && a.error == b.error;
+            return a.key() == b.key() && a.diagnosed == b.diagnosed && a.shown == b.shown && a.complete == b.complete
+                && a.fetchedAt == b.fetchedAt && a.error == b.error && a.incomplete == b.incomplete;
         }
     };
 

@@ -72,6 +72,12 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
     return p;
 }
 
+QStringList NodesModel::filterFields()
+{
+    return {QStringLiteral("node"), QStringLiteral("pool"), QStringLiteral("status"), QStringLiteral("ip"), QStringLiteral("cidr"),
+            QStringLiteral("ready"), QStringLiteral("kind"), QStringLiteral("id"), QStringLiteral("severity")};
+}
+
 void NodesModel::apply(const Prepared &prepared)
 {
     applyRows(m_rows, prepared.rows);
@@ -108,6 +114,23 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
         return r.severity;
     if (role == FindingsRole)
         return r.findings;
+    if (role == FilterRole) {
+        // Made when filtering, not kept per row: thousands of rows stay light.
+        QStringList kinds;
+        for (const QString &id : r.findings)
+            kinds << id.section(QLatin1Char(':'), 0, 0);
+        kinds.removeDuplicates();
+        const auto list = [](const QString &v) { return v.isEmpty() ? QStringList() : QStringList{v}; };
+        return QVariantMap{{QStringLiteral("node"), QStringList{r.name}},
+                           {QStringLiteral("pool"), list(r.pool)},
+                           {QStringLiteral("status"), list(r.status)},
+                           {QStringLiteral("ip"), list(r.address)},
+                           {QStringLiteral("cidr"), list(r.podCidr)},
+                           {QStringLiteral("ready"), list(r.ready)},
+                           {QStringLiteral("kind"), kinds},
+                           {QStringLiteral("id"), r.findings},
+                           {QStringLiteral("severity"), r.severity < 0 ? QStringList() : QStringList{severityName(Severity(r.severity))}}};
+    }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case NameColumn: return r.name;
@@ -151,7 +174,7 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
     case AgeColumn: return tr("Age");
     case AddressColumn: return tr("IP");
     case PodCidrColumn: return tr("Pod CIDR");
-    case SecurityGroupColumn: return tr("Security group");
+    case SecurityGroupColumn: return tr("In group");
     case RegisteredColumn: return tr("Registered");
     case ReadyColumn: return tr("Ready");
     case FindingsColumn: return tr("Findings");

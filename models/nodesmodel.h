@@ -1,9 +1,11 @@
 #pragma once
 
+#include "consolerole.h"
 #include "diagnosis.h"
 #include "keyedrows.h"
 #include "klusterstate.h"
 
+#include <QVariantMap>
 
 // Instances and nodes joined in one table: one row per kluster instance (and
 // per node without an instance), with the worst finding about it. Updated
@@ -14,16 +16,19 @@ class NodesModel : public KeyedTableModel
     Q_DISABLE_COPY_MOVE(NodesModel)
 
 public:
+    // What is wrong first: the columns an engineer scans stay visible in a narrow window.
     enum Column {
-        NameColumn, PoolColumn, StatusColumn, AgeColumn, AddressColumn, PodCidrColumn,
-        SecurityGroupColumn, RegisteredColumn, ReadyColumn, FindingsColumn, ColumnCount
+        NameColumn, FindingsColumn, StatusColumn, RegisteredColumn, ReadyColumn, SecurityGroupColumn,
+        AddressColumn, PodCidrColumn, PoolColumn, AgeColumn, ColumnCount
     };
     enum Role {
-        SortRole = Qt::UserRole + 1,
-        NameRole,
-        SeverityRole,   // int(Severity) of the worst finding about the row; -1 when none
-        FindingsRole,   // QStringList of the ids of the findings about the row
+        SortRole = ConsoleRole::Sort,
+        NameRole = ConsoleRole::Key,
+        SeverityRole = ConsoleRole::Severity,  // int(Severity) of the worst finding about the row; -1 when none
+        FindingsRole = ConsoleRole::Findings,  // QStringList of the ids of the findings about the row
+        FilterRole = ConsoleRole::Filter,
     };
+    static QStringList filterFields();
 
     explicit NodesModel(QObject *parent = nullptr);
 
@@ -61,6 +66,14 @@ public:
     struct Prepared
     {
         QList<Row> rows;
+        // The first `n` rows alone: a large first load is applied a slice per turn of the event loop.
+        int size() const { return int(rows.size()); }
+        Prepared prefix(int n) const
+        {
+            Prepared p = *this;
+            p.rows = rows.mid(0, n);
+            return p;
+        }
     };
     static Prepared prepare(const KlusterState &state, const Diagnosis &diagnosis);
     void apply(const Prepared &prepared);

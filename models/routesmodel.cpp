@@ -2,21 +2,98 @@
 
 #include "klusterindex.h"
 
+#include <QMap>
+#include <QSet>
+
+#include <climits>
+
+struct RoutesModel::Node
+{
+    QString destination;
+    KeyedRows<Row> routes{[](const Row &r) { return r.key; }, [](const Row &a, const Row &b) { return a == b; }};
+};
+
+namespace {
+
+bool isProblem(RouteAudit::Roles roles)
+{
+    // A wrong route, or a needed one that is absent; the correct route of a duplicate set is fine.
+    return bool(roles & (RouteAudit::Stale | RouteAudit::Orphaned | RouteAudit::Missing))
+        || ((roles & RouteAudit::Duplicate) && !(roles & RouteAudit::Correct));
+}
+
+int severityOfRoles(RouteAudit::Roles roles)
+{
+    if (!isProblem(roles))
+        return -1;
+    // An orphaned route alone holds a slot (a warning); a route that takes or lacks a node's traffic is critical.
+    const bool critical = (roles & (RouteAudit::Stale | RouteAudit::Missing))
+        || ((roles & RouteAudit::Duplicate) && !(roles & RouteAudit::Correct));
+    return critical ? 0 : 1;
+}
+
+int worse(int a, int b)
+{
+    if (a < 0)
+        return b;
+    if (b < 0)
+        return a;
+    return qMin(a, b);
+}
+
+QString destinationKey(const RouteAudit::Entry &e)
+{
+    return e.destination.isValid() ? e.destination.toString() : e.route.destination;
+}
+
+} // namespace
+
 RoutesModel::RoutesModel(QObject *parent)
-    : KeyedTableModel(parent)
-    , m_rows([](const Row &r) { return r.key; }, [](const Row &a, const Row &b) { return a == b; })
+    : QAbstractItemModel(parent)
+    , m_groups([](const Row &r) { return r.destination; }, [](const Row &a, const Row &b) { return a == b; })
 {
 }
 
-RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const QHash<QString, QString> &foreignOwners)
+QStringList RoutesModel::filterFields()
+{
+    return {QStringLiteral("destination"), QStringLiteral("nexthop"), QStringLiteral("node"), QStringLiteral("owner"),
+            QStringLiteral("role"), QStringLiteral("kind"), QStringLiteral("id"), QStringLiteral("severity")};
+}
+
+RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diagnosis &diagnosis,
+                                           const QHash<QString, QString> &foreignOwners)
 {
     Prepared p;
     const KlusterIndex join(state);
     const RouteAudit audit(join);
     p.routeCount = audit.routeCount();
+    p.foreignCount = audit.foreignCount();
     p.limit = state.maxRoutes.value_or(30);
-    QList<Row> next;
-    next.reserve(audit.entries().size());
+    p.routerName = state.router.name;
+    p.routerId = state.router.id;
+
+    // The findings about each route (a missing route is on no router yet, but its repair names it).
+    QHash<QString, QList<const Finding *>> findingsOf;
+    for (const Finding &f : diagnosis.findings) {
+        if (f.kind == FindingKind::RouteLimit)
+            continue;  // about the router as a whole
+        QList<Route> routes = f.affected().routes;
+        if (f.kind.startsWith(QLatin1String("route-"))) {
+            if (const std::optional<RepairPlan> plan = f.repair())
+                routes << plan->routes;
+        }
+        QSet<QString> seen;
+        for (const Route &r : std::as_const(routes)) {
+            const QString key = r.destination + QStringLiteral(" via ") + r.nexthop;
+            if (!seen.contains(key)) {
+                seen.insert(key);
+                findingsOf[key] << &f;
+            }
+        }
+    }
+
+    QMap<QString, int> order;  // destination -> group, in first-seen order
+    QList<QList<Row>> routesOf;
     for (const RouteAudit::Entry &e : audit.entries()) {
         Row r;
         r.destination = e.route.destination;
@@ -24,49 +101,259 @@ RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const QHas
         r.key = r.destination + QStringLiteral(" via ") + r.nexthop;
         r.roles = int(e.roles);
         r.position = e.position;
+        r.destinationNode = e.destinationNode;
+        const QString foreignOwner = foreignOwners.value(canonicalAddress(e.route.nexthop));
         if (!e.nexthopNode.isEmpty())
             r.owner = tr("node %1").arg(e.nexthopNode);
-        else if (foreignOwners.contains(canonicalAddress(e.route.nexthop)))
-            r.owner = foreignOwners.value(canonicalAddress(e.route.nexthop));  // another kluster on the shared router
+        else if (!foreignOwner.isEmpty())
+            r.owner = foreignOwner;  // another kluster on the shared router
         else if (!e.nexthopInstance.isEmpty())
             r.owner = tr("instance %1").arg(e.nexthopInstance);
         else
             r.owner = tr("nobody");
         if (e.destination.isValid() && e.destination.isIPv4())
             r.destinationOrder = (quint64(e.destination.network().toIPv4Address()) << 8) | quint64(e.destination.prefixLength());
-        next.append(r);
+        // Marked by its own problem only: the correct route of a duplicate set belongs to the finding, but is fine.
+        int severity = severityOfRoles(e.roles);
+        for (const Finding *f : findingsOf.value(r.key)) {
+            r.findings << f->id();
+            if (severity >= 0)
+                severity = worse(severity, int(f->severity));
+        }
+        r.severity = severity;
+        r.names = QStringList{e.nexthopNode, e.nexthopInstance, e.destinationNode};
+        r.names.removeAll(QString());
+        r.names.removeDuplicates();
+        const QString dest = destinationKey(e);
+        auto it = order.find(dest);
+        if (it == order.end()) {
+            it = order.insert(dest, int(routesOf.size()));
+            routesOf.append(QList<Row>());
+        }
+        routesOf[it.value()].append(r);
     }
-    p.rows = std::move(next);
+
+    p.groups.reserve(routesOf.size());
+    for (auto it = order.cbegin(); it != order.cend(); ++it) {
+        QList<Row> &routes = routesOf[it.value()];
+        // Router order first, the missing routes (not on the router) last.
+        std::stable_sort(routes.begin(), routes.end(), [](const Row &a, const Row &b) {
+            return (a.position < 0 ? INT_MAX : a.position) < (b.position < 0 ? INT_MAX : b.position);
+        });
+        Group g;
+        if (routes.size() == 1) {
+            g.row = routes.first();
+            g.row.destination = it.key();
+            p.groups.append(g);
+            continue;
+        }
+        Row &sum = g.row;
+        sum.group = true;
+        sum.key = it.key();
+        sum.destination = it.key();
+        sum.destinationOrder = routes.first().destinationOrder;
+        sum.destinationNode = routes.first().destinationNode;
+        sum.position = routes.first().position;
+        QMap<QString, int> counts;
+        QString winner;
+        for (const Row &r : std::as_const(routes)) {
+            sum.roles |= r.roles;
+            sum.severity = worse(sum.severity, r.severity);
+            for (const QString &id : r.findings) {
+                if (!sum.findings.contains(id))
+                    sum.findings << id;
+            }
+            const RouteAudit::Roles roles = RouteAudit::Roles::fromInt(r.roles);
+            if (roles & RouteAudit::Correct)
+                counts[tr("correct")] += 1;
+            else if (roles & RouteAudit::Missing)
+                counts[tr("missing")] += 1;
+            else if (roles & RouteAudit::Stale)
+                counts[tr("stale")] += 1;
+            else if (roles & RouteAudit::Orphaned)
+                counts[tr("orphaned")] += 1;
+            else if (roles & RouteAudit::Foreign)
+                counts[tr("foreign")] += 1;
+            else
+                counts[tr("undecided")] += 1;
+            if ((roles & RouteAudit::Effective) && !(roles & RouteAudit::Correct))
+                winner = RouteAudit::roleNames(roles & (RouteAudit::Stale | RouteAudit::Orphaned)).join(QLatin1Char('/'));
+        }
+        const int onRouter = int(std::count_if(routes.cbegin(), routes.cend(), [](const Row &r) { return r.position >= 0; }));
+        sum.nexthop = onRouter == routes.size() ? tr("%1 routes").arg(routes.size())
+                                                : tr("%1 routes, %2 missing").arg(routes.size()).arg(routes.size() - onRouter);
+        QStringList parts;
+        for (auto c = counts.cbegin(); c != counts.cend(); ++c)
+            parts << QStringLiteral("%1 %2").arg(c.value()).arg(c.key());
+        sum.owner = sum.destinationNode.isEmpty() ? tr("no node has this pod CIDR") : tr("pod CIDR of node %1").arg(sum.destinationNode);
+        QString summary = parts.join(QStringLiteral(", "));
+        if (!winner.isEmpty())
+            summary += tr("; the %1 one wins").arg(winner);
+        sum.summary = summary;
+        g.routes = routes;
+        p.groups.append(g);
+    }
     return p;
 }
 
 void RoutesModel::apply(const Prepared &prepared)
 {
     m_routeCount = prepared.routeCount;
+    m_foreignCount = prepared.foreignCount;
     m_limit = prepared.limit;
-    applyRows(m_rows, prepared.rows);
+    m_routerName = prepared.routerName;
+    m_routerId = prepared.routerId;
+
+    QList<Row> groups;
+    groups.reserve(prepared.groups.size());
+    QHash<QString, const QList<Row> *> children;
+    children.reserve(prepared.groups.size());
+    QHash<QString, QString> oldGroupOf = std::exchange(m_groupOf, {});
+    m_groupOf.reserve(prepared.groups.size());
+    for (const Group &g : prepared.groups) {
+        groups.append(g.row);
+        children.insert(g.row.destination, &g.routes);
+        m_groupOf.insert(g.row.key, g.row.destination);
+        for (const Row &r : g.routes)
+            m_groupOf.insert(r.key, g.row.destination);
+    }
+    // New groups come with their routes: made before they are inserted, without signals (nobody sees them yet).
+    const KeyedRows<Row>::Signals silent{[](int, int) {}, [](int, int) {}, [] {}, [] {}, [](int, int) {}};
+    QSet<QString> added;
+    for (const Group &g : prepared.groups) {
+        if (m_nodes.contains(g.row.destination))
+            continue;
+        auto node = std::make_shared<Node>();
+        node->destination = g.row.destination;
+        node->routes.apply(g.routes, silent);
+        m_nodes.insert(g.row.destination, node);
+        added.insert(g.row.destination);
+    }
+    // The groups: gone ones removed, staying ones updated, new ones appended.
+    m_groups.apply(groups, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
+                            [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
+                            [this] { endRemoveRows(); },
+                            [this] { endInsertRows(); },
+                            [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); }});
+    QList<std::shared_ptr<Node>> goneNodes;
+    for (auto it = m_nodes.begin(); it != m_nodes.end();) {
+        if (m_groups.rowOf(it.key()) < 0) {
+            goneNodes << it.value();
+            it = m_nodes.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    // The routes of the groups that stayed.
+    for (auto it = m_nodes.begin(); it != m_nodes.end(); ++it) {
+        if (added.contains(it.key()))
+            continue;
+        const QModelIndex parent = index(m_groups.rowOf(it.key()), 0);
+        const QList<Row> *next = children.value(it.key());
+        it.value()->routes.apply(next ? *next : QList<Row>(),
+                                 {[this, parent](int a, int b) { beginRemoveRows(parent, a, b); },
+                                  [this, parent](int a, int b) { beginInsertRows(parent, a, b); },
+                                  [this] { endRemoveRows(); },
+                                  [this] { endInsertRows(); },
+                                  [this, parent](int a, int b) {
+                                      emit dataChanged(index(a, 0, parent), index(b, ColumnCount - 1, parent));
+                                  }});
+    }
+    // What was replaced goes to the caller's retirement, freed off this thread.
+    auto retired = std::make_shared<QList<Row>>(m_groups.takeRetired());
+    for (auto it = m_nodes.begin(); it != m_nodes.end(); ++it)
+        retired->append(it.value()->routes.takeRetired());
+    m_retired << std::shared_ptr<const void>(retired) << std::make_shared<const QList<std::shared_ptr<Node>>>(std::move(goneNodes))
+              << std::make_shared<const QHash<QString, QString>>(std::move(oldGroupOf));
 }
 
-void RoutesModel::setState(const KlusterState &state, const QHash<QString, QString> &foreignOwners)
+void RoutesModel::setState(const KlusterState &state, const Diagnosis &diagnosis, const QHash<QString, QString> &foreignOwners)
 {
-    apply(prepare(state, foreignOwners));
+    apply(prepare(state, diagnosis, foreignOwners));
+}
+
+QVariantMap RoutesModel::fieldsOf(const Row &r)
+{
+    QStringList kinds;
+    for (const QString &id : r.findings)
+        kinds << id.section(QLatin1Char(':'), 0, 0);
+    return QVariantMap{{QStringLiteral("destination"), QStringList{r.destination}},
+                       {QStringLiteral("nexthop"), QStringList{r.nexthop}},
+                       {QStringLiteral("node"), r.names},
+                       {QStringLiteral("owner"), QStringList{r.owner}},
+                       {QStringLiteral("role"), RouteAudit::roleNames(RouteAudit::Roles::fromInt(r.roles))},
+                       {QStringLiteral("kind"), kinds},
+                       {QStringLiteral("id"), r.findings},
+                       {QStringLiteral("severity"), r.severity < 0 ? QStringList() : QStringList{severityName(Severity(r.severity))}}};
+}
+
+QModelIndex RoutesModel::indexOf(const QString &key) const
+{
+    const int group = m_groups.rowOf(m_groupOf.value(key));
+    if (group < 0)
+        return QModelIndex();
+    const QModelIndex g = index(group, 0);
+    if (g.data(KeyRole).toString() == key)
+        return g;
+    const auto node = m_nodes.value(m_groups.rows().at(group).destination);
+    const int row = node ? node->routes.rowOf(key) : -1;
+    return row < 0 ? QModelIndex() : index(row, 0, g);
+}
+
+const RoutesModel::Row *RoutesModel::rowAt(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return nullptr;
+    if (const Node *node = static_cast<const Node *>(index.internalPointer()))
+        return index.row() < node->routes.rows().size() ? &node->routes.rows().at(index.row()) : nullptr;
+    return index.row() < m_groups.rows().size() ? &m_groups.rows().at(index.row()) : nullptr;
+}
+
+QModelIndex RoutesModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount)
+        return QModelIndex();
+    if (!parent.isValid())
+        return row < m_groups.rows().size() ? createIndex(row, column, nullptr) : QModelIndex();
+    if (parent.internalPointer())
+        return QModelIndex();  // routes have no children
+    const auto node = m_nodes.value(m_groups.rows().at(parent.row()).destination);
+    if (!node || row >= node->routes.rows().size())
+        return QModelIndex();
+    return createIndex(row, column, node.get());
+}
+
+QModelIndex RoutesModel::parent(const QModelIndex &child) const
+{
+    const Node *node = child.isValid() ? static_cast<const Node *>(child.internalPointer()) : nullptr;
+    if (!node)
+        return QModelIndex();
+    return createIndex(m_groups.rowOf(node->destination), 0, nullptr);
 }
 
 int RoutesModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.rows().size());
+    if (!parent.isValid())
+        return int(m_groups.rows().size());
+    if (parent.internalPointer() || parent.column() != 0)
+        return 0;
+    const auto node = m_nodes.value(m_groups.rows().at(parent.row()).destination);
+    return node ? int(node->routes.rows().size()) : 0;
 }
 
-int RoutesModel::columnCount(const QModelIndex &parent) const
+int RoutesModel::columnCount(const QModelIndex &) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    return ColumnCount;
 }
 
 QVariant RoutesModel::data(const QModelIndex &index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return QVariant();
-    const Row &r = m_rows.rows().at(index.row());
+    const Row *row = rowAt(index);
+    if (!row)
+        return QVariant();
+    const Row &r = *row;
     const RouteAudit::Roles roles = RouteAudit::Roles::fromInt(r.roles);
     switch (role) {
     case RolesRole:
@@ -74,28 +361,48 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
     case KeyRole:
         return r.key;
     case ProblemRole:
-        // A wrong route, or a needed one that is absent; the correct route of a duplicate set is fine.
-        return bool(roles & (RouteAudit::Stale | RouteAudit::Orphaned | RouteAudit::Missing))
-            || ((roles & RouteAudit::Duplicate) && !(roles & RouteAudit::Correct));
-    case SeverityRole: {
-        if (!data(index, ProblemRole).toBool())
-            return -1;
-        const bool critical = (roles & (RouteAudit::Stale | RouteAudit::Missing)) || ((roles & RouteAudit::Duplicate) && !(roles & RouteAudit::Correct));
-        return critical ? 0 : 1;
+        return r.group ? r.severity >= 0 : isProblem(roles);
+    case ForeignRole:
+        return r.group ? roles == RouteAudit::Roles(RouteAudit::Foreign) : bool(roles & RouteAudit::Foreign);
+    case GroupRole:
+        return r.group;
+    case PositionRole:
+        return r.position;
+    case SeverityRole:
+        return r.severity;
+    case FindingsRole:
+        return r.findings;
+    case FilterRole: {
+        // Made when filtering, not kept per row. A group matches on what any of its routes has.
+        if (!r.group)
+            return fieldsOf(r);
+        QVariantMap all;
+        const auto node = m_nodes.value(r.destination);
+        for (const Row &child : node ? node->routes.rows() : QList<Row>()) {
+            const QVariantMap f = fieldsOf(child);
+            for (auto it = f.cbegin(); it != f.cend(); ++it)
+                all.insert(it.key(), all.value(it.key()).toStringList() + it.value().toStringList());
+        }
+        return all;
     }
     case Qt::DisplayRole:
+    case Qt::ToolTipRole:
         switch (index.column()) {
         case DestinationColumn: return r.destination;
         case NexthopColumn: return r.nexthop;
-        case RolesColumn: return RouteAudit::roleNames(roles).join(QStringLiteral(", "));
+        case RolesColumn:
+            return r.group ? r.summary : RouteAudit::roleNames(roles).join(QStringLiteral(", "));
         case OwnerColumn: return r.owner;
-        case PositionColumn: return r.position < 0 ? tr("(not on the router)") : QString::number(r.position + 1);
+        case PositionColumn:
+            if (r.position < 0)
+                return tr("(not on the router)");
+            return r.group ? tr("from %1").arg(r.position + 1) : QString::number(r.position + 1);
         }
         break;
     case SortRole:
         switch (index.column()) {
         case DestinationColumn: return r.destinationOrder;
-        case PositionColumn: return r.position;
+        case PositionColumn: return r.position < 0 ? INT_MAX : r.position;
         default: return data(index, Qt::DisplayRole);
         }
     default:
@@ -107,7 +414,7 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
 QVariant RoutesModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
+        return QAbstractItemModel::headerData(section, orientation, role);
     switch (section) {
     case DestinationColumn: return tr("Destination");
     case NexthopColumn: return tr("Nexthop");

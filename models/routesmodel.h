@@ -1,71 +1,131 @@
 #pragma once
 
+#include "consolerole.h"
+#include "diagnosis.h"
 #include "keyedrows.h"
 #include "klusterstate.h"
 #include "routeaudit.h"
 
+#include <QAbstractItemModel>
 #include <QHash>
+#include <QVariantMap>
 
-// The visual route audit: every route on the kluster's router (and the routes
-// nodes need and lack) with its roles and the owner of its nexthop, in
-// router order; grouped by destination through SortRole of the destination
-// column. Updated incrementally by (destination, nexthop).
-class RoutesModel : public KeyedTableModel
+#include <memory>
+
+// The visual route audit: every route on the kluster's router, and the routes
+// nodes need and lack, grouped by destination. A destination with one route
+// is one row; a destination with several (duplicates, or a wrong route and
+// the missing right one) is a group row that sums up its routes, with the
+// routes as its children in router order. Each row carries its roles, the
+// owner of its nexthop (a node, an instance, another kluster on the shared
+// router, or nobody) and the findings about it. Updated in place by
+// destination and by "<destination> via <nexthop>": no reset on refresh.
+class RoutesModel : public QAbstractItemModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RoutesModel)
 
 public:
-    enum Column { DestinationColumn, NexthopColumn, RolesColumn, OwnerColumn, PositionColumn, ColumnCount };
+    enum Column { DestinationColumn, NexthopColumn, OwnerColumn, RolesColumn, PositionColumn, ColumnCount };
     enum Role {
-        SortRole = Qt::UserRole + 1,
-        RolesRole,        // int(RouteAudit::Roles)
-        KeyRole,          // "<destination> via <nexthop>"
+        SortRole = ConsoleRole::Sort,
+        KeyRole = ConsoleRole::Key,            // "<destination> via <nexthop>"; a group of several: its destination
+        SeverityRole = ConsoleRole::Severity,  // int(Severity) of the row's problem; -1 when none
+        FindingsRole = ConsoleRole::Findings,
+        FilterRole = ConsoleRole::Filter,
+        RolesRole = ConsoleRole::FirstModelRole,  // int(RouteAudit::Roles); a group: all its routes' roles
         ProblemRole,      // bool: duplicate, stale, orphaned or missing
-        SeverityRole,     // int(Severity) of the row's problem: orphaned alone is a warning; -1 when none
+        ForeignRole,      // bool: not the kluster's (another kluster's, an operator's)
+        GroupRole,        // bool: a group row of several routes
+        PositionRole,     // int: index in router order; -1 when not on the router
     };
 
     explicit RoutesModel(QObject *parent = nullptr);
 
-    // `foreignOwners`: nexthop address -> "kluster <name>" for klusters sharing the router.
-    void setState(const KlusterState &state, const QHash<QString, QString> &foreignOwners = {});
-    int rowOf(const QString &key) const { return m_rows.rowOf(key); }
-    int routeCount() const { return m_routeCount; }
-    int limit() const { return m_limit; }
+    static QStringList filterFields();
 
+    // `foreignOwners`: nexthop address -> "kluster <name> (instance <name>)" for the other klusters on the router.
+    void setState(const KlusterState &state, const Diagnosis &diagnosis = Diagnosis(),
+                  const QHash<QString, QString> &foreignOwners = {});
+    // The index of the row with `key` (a route, or a group's destination); invalid when none.
+    QModelIndex indexOf(const QString &key) const;
+    int routeCount() const { return m_routeCount; }     // routes on the router
+    int foreignCount() const { return m_foreignCount; } // of which not the kluster's
+    int limit() const { return m_limit; }
+    QString routerName() const { return m_routerName; }
+    QString routerId() const { return m_routerId; }
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = QModelIndex()) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    // One route (or, for a group, the sum of its routes).
     struct Row
     {
         QString key;
         QString destination;
-        QString nexthop;
+        QString nexthop;           // a group: "3 routes"
         int roles = 0;
         QString owner;
+        QString destinationNode;   // the node whose pod CIDR the destination is
         int position = -1;
-        quint64 destinationOrder = 0;  // the destination's network address and length, for grouping
+        int severity = -1;
+        QStringList findings;
+        QStringList names;         // the nodes and instances it involves (nexthop's, destination's)
+        QString summary;           // a group: its routes' roles in words
+        quint64 destinationOrder = 0;  // the destination's network address and length
+        bool group = false;
         friend bool operator==(const Row &a, const Row &b)
         {
-            return a.key == b.key && a.roles == b.roles && a.owner == b.owner && a.position == b.position;
+            return a.key == b.key && a.nexthop == b.nexthop && a.roles == b.roles && a.owner == b.owner
+                && a.position == b.position && a.severity == b.severity && a.findings == b.findings;
         }
+    };
+    struct Group
+    {
+        Row row;
+        QList<Row> routes;  // empty for a destination with one route (the row is the route)
     };
 
     // The rows for a state, made anywhere (a worker thread: nothing here touches the model),
     // then applied on the model's thread: the expensive part never runs on the GUI thread.
     struct Prepared
     {
-        QList<Row> rows;
-        int routeCount;
-        int limit;
+        QList<Group> groups;
+        int routeCount = 0;
+        int foreignCount = 0;
+        int limit = 0;
+        QString routerName;
+        QString routerId;
+        // The first `n` rows alone: a large first load is applied a slice per turn of the event loop.
+        int size() const { return int(groups.size()); }
+        Prepared prefix(int n) const
+        {
+            Prepared p = *this;
+            p.groups = groups.mid(0, n);
+            return p;
+        }
     };
-    static Prepared prepare(const KlusterState &state, const QHash<QString, QString> &foreignOwners);
+    static Prepared prepare(const KlusterState &state, const Diagnosis &diagnosis,
+                            const QHash<QString, QString> &foreignOwners);
     void apply(const Prepared &prepared);
+    // The rows the last updates replaced, to be freed where it costs the window nothing.
+    RetiredRows takeRetired() { return std::exchange(m_retired, {}); }
 
 private:
-    KeyedRows<Row> m_rows;
+    struct Node;  // a group's routes, at a stable address (the children's internal pointer)
+    const Row *rowAt(const QModelIndex &index) const;
+    static QVariantMap fieldsOf(const Row &r);
+    KeyedRows<Row> m_groups;
+    QHash<QString, std::shared_ptr<Node>> m_nodes;  // by group key
+    QHash<QString, QString> m_groupOf;              // row key -> group key
+    RetiredRows m_retired;
     int m_routeCount = 0;
+    int m_foreignCount = 0;
     int m_limit = 0;
+    QString m_routerName;
+    QString m_routerId;
 };

@@ -12,7 +12,6 @@ SecurityModel::SecurityModel(QObject *parent)
 SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const Diagnosis &diagnosis)
 {
     Prepared p;
-    Q_UNUSED(diagnosis);
     const KlusterIndex join(state);
     const QString groupName = state.kluster.securityGroupName;
     const QList<int> &groups = join.klusterGroups();
@@ -63,8 +62,24 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
         r.problem = !member && instance.isActive();
         next.append(r);
     }
+    // The findings behind the rows: a missing rule, an instance cut off from the group.
+    QHash<QString, QStringList> findingsOf;
+    for (const Finding &f : diagnosis.findings) {
+        if (f.kind == FindingKind::SecurityGroupRuleMissing)
+            findingsOf[QStringLiteral("rule:") + f.subject] << f.id();
+        else if (f.kind == FindingKind::InstanceMissingSecurityGroup)
+            findingsOf[QStringLiteral("instance:") + f.subject] << f.id();
+    }
+    for (Row &r : next)
+        r.findings = findingsOf.value(r.key);
     p.rows = std::move(next);
     return p;
+}
+
+QStringList SecurityModel::filterFields()
+{
+    return {QStringLiteral("what"), QStringLiteral("protocol"), QStringLiteral("node"), QStringLiteral("status"),
+            QStringLiteral("kind"), QStringLiteral("id"), QStringLiteral("severity")};
 }
 
 void SecurityModel::apply(const Prepared &prepared)
@@ -97,6 +112,22 @@ QVariant SecurityModel::data(const QModelIndex &index, int role) const
         return r.problem;
     if (role == KeyRole)
         return r.key;
+    if (role == SeverityRole)
+        return r.problem ? int(Severity::Critical) : -1;
+    if (role == FindingsRole)
+        return r.findings;
+    if (role == FilterRole) {
+        const bool rule = r.key.startsWith(QLatin1String("rule:"));
+        QStringList kinds;
+        for (const QString &id : r.findings)
+            kinds << id.section(QLatin1Char(':'), 0, 0);
+        return QVariantMap{{QStringLiteral("what"), QStringList{r.what}},
+                           {rule ? QStringLiteral("protocol") : QStringLiteral("node"), QStringList{rule ? r.key.mid(5) : r.subject}},
+                           {QStringLiteral("status"), QStringList{r.status}},
+                           {QStringLiteral("kind"), kinds},
+                           {QStringLiteral("id"), r.findings},
+                           {QStringLiteral("severity"), r.problem ? QStringList{severityName(Severity::Critical)} : QStringList()}};
+    }
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (index.column()) {
         case WhatColumn: return r.what;

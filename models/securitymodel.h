@@ -1,9 +1,11 @@
 #pragma once
 
+#include "consolerole.h"
 #include "diagnosis.h"
 #include "keyedrows.h"
 #include "klusterstate.h"
 
+#include <QVariantMap>
 
 // The kluster's security group at a glance: the rules the pod network needs
 // (present, missing, or only too narrow ones) and the kluster's instances
@@ -15,7 +17,15 @@ class SecurityModel : public KeyedTableModel
 
 public:
     enum Column { WhatColumn, SubjectColumn, StatusColumn, DetailColumn, ColumnCount };
-    enum Role { SortRole = Qt::UserRole + 1, ProblemRole, KeyRole };
+    enum Role {
+        SortRole = ConsoleRole::Sort,
+        KeyRole = ConsoleRole::Key,            // "rule:tcp", "instance:<name>"
+        SeverityRole = ConsoleRole::Severity,  // critical for a problem row; -1 otherwise
+        FindingsRole = ConsoleRole::Findings,
+        FilterRole = ConsoleRole::Filter,
+        ProblemRole = ConsoleRole::FirstModelRole,
+    };
+    static QStringList filterFields();
 
     explicit SecurityModel(QObject *parent = nullptr);
 
@@ -36,9 +46,11 @@ public:
         QString status;
         QString detail;
         bool problem = false;
+        QStringList findings;
         friend bool operator==(const Row &a, const Row &b)
         {
-            return a.key == b.key && a.status == b.status && a.detail == b.detail && a.problem == b.problem;
+            return a.key == b.key && a.status == b.status && a.detail == b.detail && a.problem == b.problem
+                && a.findings == b.findings;
         }
     };
 
@@ -48,6 +60,14 @@ public:
     {
         QList<Row> rows;
         QString summary;
+        // The first `n` rows alone: a large first load is applied a slice per turn of the event loop.
+        int size() const { return int(rows.size()); }
+        Prepared prefix(int n) const
+        {
+            Prepared p = *this;
+            p.rows = rows.mid(0, n);
+            return p;
+        }
     };
     static Prepared prepare(const KlusterState &state, const Diagnosis &diagnosis);
     void apply(const Prepared &prepared);

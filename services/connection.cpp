@@ -31,6 +31,14 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     connect(m_worker, &ConnectionWorker::repairProgress, this, &Connection::repairProgress);
     connect(m_worker, &ConnectionWorker::repairStepFinished, this, &Connection::repairStepFinished);
     connect(m_worker, &ConnectionWorker::repairFinished, this, &Connection::repairFinished);
+    connect(m_worker, &ConnectionWorker::secretWanted, this, [this](const QString &key) {
+        // On this (the GUI) thread: every keychain job of the console runs here.
+        auto *store = new SecretStore(this);
+        connect(store->read(key), &SecretCall::finished, this, [this, store](const SecretResult &r) {
+            store->deleteLater();
+            QMetaObject::invokeMethod(m_worker, [w = m_worker, r] { w->secretRead(r); });
+        });
+    });
 }
 
 Connection::~Connection()
@@ -235,12 +243,11 @@ void ConnectionWorker::withSession(std::function<void(const QString &error)> the
         open(*config);
         return;
     }
-    auto *store = new SecretStore(this);
-    SecretCall *call = store->read(config->secretKey());
-    connect(call, &SecretCall::finished, this, [store, config, open, ready](const SecretResult &r) {
-        store->deleteLater();
+    // The keychain is read on the GUI thread (QtKeychain has one job queue for the process); the answer comes back here.
+    m_secretRead = [config, open, ready](const SecretResult &r) {
         if (!r.found) {
-            ready(tr("no %1 for cloud \"%2\": put it in secure.yaml, or add the connection again to store it in the keychain (%3)")
+            ready(tr("no %1 for cloud \"%2\": put it in secure.yaml, or enter it in File → Connections… → Edit to keep it in the "
+                     "keychain (%3)")
                       .arg(config->isApplicationCredential() ? tr("application credential secret") : tr("password"), config->name,
                            r.error.isEmpty() ? tr("not in the keychain") : r.error));
             return;
@@ -248,7 +255,14 @@ void ConnectionWorker::withSession(std::function<void(const QString &error)> the
         CloudConfig c = *config;
         (c.isApplicationCredential() ? c.applicationCredentialSecret : c.password) = r.secret;
         open(c);
-    });
+    };
+    emit secretWanted(config->secretKey());
+}
+
+void ConnectionWorker::secretRead(const SecretResult &result)
+{
+    if (const auto read = std::exchange(m_secretRead, {}))
+        read(result);
 }
 
 void ConnectionWorker::listKlusters()

@@ -3,6 +3,7 @@
 #include "connection.h"
 #include "httpclient.h"
 #include "keystonesession.h"
+#include "secretstore.h"
 
 #include <QHash>
 #include <QObject>
@@ -30,6 +31,7 @@ public:
     void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, const QStringList &findingIds,
                 bool override);
     void cancelRepair() { m_repairCancelled = true; }
+    void secretRead(const SecretResult &result);  // the answer to secretWanted()
 
 signals:
     void klustersListed(const QStringList &klusters, const QString &error);
@@ -37,6 +39,8 @@ signals:
     void repairProgress(const QString &findingId, const QString &message);
     void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);
     void repairFinished();
+    // The session needs the secret stored under `key` in the keychain: answer with secretRead().
+    void secretWanted(const QString &key);
 
 private:
     // Calls `then` with a session (or the reason there is none), once the
@@ -53,4 +57,5 @@ private:
     QHash<QString, QPointer<KlusterFetcher>> m_fetchers;
     bool m_repairCancelled = false;
     std::optional<KubeTarget> m_kubeTarget;
+    std::function<void(const SecretResult &)> m_secretRead;
 };

@@ -2,6 +2,7 @@
 
 #include "cloudconfig.h"
 #include "kubeconfig.h"
+#include "severitystyle.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,9 +14,10 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-ConnectionDialog::ConnectionDialog(const QStringList &takenNames, QWidget *parent)
+ConnectionDialog::ConnectionDialog(const QStringList &takenNames, const std::optional<ConnectionSpec> &existing, QWidget *parent)
     : QDialog(parent)
     , m_taken(takenNames)
+    , m_edit(existing.has_value())
     , m_source(new QComboBox(this))
     , m_name(new QLineEdit(this))
     , m_custom(new QWidget(this))
@@ -29,10 +31,12 @@ ConnectionDialog::ConnectionDialog(const QStringList &takenNames, QWidget *paren
     , m_caFile(new QLineEdit(this))
     , m_secret(new QLineEdit(this))
     , m_kubeContext(new QComboBox(this))
-    , m_readOnly(new QCheckBox(tr("Read-only: hide every repair"), this))
+    , m_readOnly(new QCheckBox(tr("&Read-only: hide every repair"), this))
     , m_error(new QLabel(this))
+    , m_test(new QPushButton(tr("&Test"), this))
 {
-    setWindowTitle(tr("Add a connection"));
+    setObjectName(QStringLiteral("ConnectionDialog"));
+    setWindowTitle(m_edit ? tr("Edit connection %1").arg(existing->name) : tr("Add a connection"));
     QString error;
     const QStringList clouds = CloudConfigLoader::cloudNames(&error);
     QStringList problems;  // why a cloud or context may be missing from the lists
@@ -45,48 +49,62 @@ ConnectionDialog::ConnectionDialog(const QStringList &takenNames, QWidget *paren
 
     m_authType->addItem(tr("Password"), QStringLiteral("password"));
     m_authType->addItem(tr("Application credential"), QStringLiteral("v3applicationcredential"));
+    m_authType->setAccessibleName(tr("Authentication"));
     m_secret->setEchoMode(QLineEdit::Password);
     m_authUrl->setPlaceholderText(QStringLiteral("https://identity.example.com/v3"));
 
     auto *custom = new QFormLayout(m_custom);
     custom->setContentsMargins(0, 0, 0, 0);
-    custom->addRow(tr("Authentication:"), m_authType);
-    custom->addRow(tr("Auth URL:"), m_authUrl);
-    custom->addRow(tr("User or credential id:"), m_user);
-    custom->addRow(tr("User domain:"), m_userDomain);
-    custom->addRow(tr("Project:"), m_project);
-    custom->addRow(tr("Project domain:"), m_projectDomain);
-    custom->addRow(tr("Region:"), m_region);
-    custom->addRow(tr("Extra CA file:"), m_caFile);
+    custom->addRow(tr("Aut&hentication:"), m_authType);
+    custom->addRow(tr("Auth &URL:"), m_authUrl);
+    custom->addRow(tr("U&ser or credential id:"), m_user);
+    custom->addRow(tr("User &domain:"), m_userDomain);
+    custom->addRow(tr("&Project:"), m_project);
+    custom->addRow(tr("Pro&ject domain:"), m_projectDomain);
+    custom->addRow(tr("Re&gion:"), m_region);
+    custom->addRow(tr("E&xtra CA file:"), m_caFile);
 
     m_kubeContext->addItem(tr("The credentials Kubernikus hands out (default)"), QString());
     QString kubeError;
     if (const std::optional<Kubeconfig> kube = Kubeconfig::load({}, &kubeError)) {
         for (const QString &c : kube->contexts())
             m_kubeContext->addItem(tr("kubeconfig context %1").arg(c), c);
-    } else if (!kubeError.isEmpty() && std::any_of(Kubeconfig::defaultFiles().cbegin(), Kubeconfig::defaultFiles().cend(),
-                                                   [](const QString &f) { return QFileInfo::exists(f); })) {
-        problems << tr("kubeconfig: %1").arg(kubeError);
+    } else if (!kubeError.isEmpty()) {
+        // Only worth saying when there is a kubeconfig to speak of (a fresh desktop has none).
+        const QStringList files = Kubeconfig::defaultFiles();
+        if (std::any_of(files.cbegin(), files.cend(), [](const QString &f) { return QFileInfo::exists(f); }))
+            problems << tr("kubeconfig: %1").arg(kubeError);
     }
     m_kubeContext->setAccessibleName(tr("Where nodes are read from"));
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #c62828"));
+    m_error->setTextFormat(Qt::PlainText);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setObjectName(QStringLiteral("message"));
 
     auto *form = new QFormLayout;
-    form->addRow(tr("Cloud:"), m_source);
-    form->addRow(tr("Name:"), m_name);
+    form->addRow(tr("C&loud:"), m_source);
+    form->addRow(tr("&Name:"), m_name);
     form->addRow(m_custom);
-    form->addRow(tr("Password or secret:"), m_secret);
-    form->addRow(tr("Nodes from:"), m_kubeContext);
+    form->addRow(tr("Pass&word or secret:"), m_secret);
+    form->addRow(tr("N&odes from:"), m_kubeContext);
     form->addRow(m_readOnly);
-    for (QLineEdit *e : {m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region, m_caFile, m_secret})
-        e->setAccessibleName(form->labelForField(e) ? static_cast<QLabel *>(form->labelForField(e))->text() : QString());
+    for (QLineEdit *e : {m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region, m_caFile, m_secret}) {
+        QWidget *label = form->labelForField(e) ? form->labelForField(e) : custom->labelForField(e);
+        if (auto *l = qobject_cast<QLabel *>(label))
+            e->setAccessibleName(l->text().remove(QLatin1Char('&')).remove(QLatin1Char(':')));
+    }
     auto *hint = new QLabel(tr("Clouds come from clouds.yaml and secure.yaml in the usual places, read in place. A secret "
                                "entered here is kept in the system keychain, never in a file; leave it empty when "
-                               "secure.yaml or OS_PASSWORD has it."), this);
+                               "secure.yaml or OS_PASSWORD has it."),
+                            this);
     hint->setWordWrap(true);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Add connection"));
+    buttons->button(QDialogButtonBox::Ok)->setText(m_edit ? tr("Sa&ve") : tr("&Add connection"));
+    buttons->button(QDialogButtonBox::Ok)->setDefault(true);  // Enter adds (the desktop's button order puts Cancel first)
+    buttons->addButton(m_test, QDialogButtonBox::ActionRole);
+    m_test->setToolTip(tr("Sign in and list the klusters now, before saving"));
+    m_test->setAutoDefault(false);
+    connect(m_test, &QPushButton::clicked, this, &ConnectionDialog::runTest);
     connect(buttons, &QDialogButtonBox::accepted, this, &ConnectionDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &ConnectionDialog::reject);
     connect(m_source, &QComboBox::currentIndexChanged, this, &ConnectionDialog::updateForm);
@@ -98,14 +116,44 @@ ConnectionDialog::ConnectionDialog(const QStringList &takenNames, QWidget *paren
     layout->addWidget(buttons);
     if (!problems.isEmpty())
         m_error->setText(problems.join(QLatin1Char('\n')));
+
+    if (m_edit) {
+        const ConnectionSpec &s = *existing;
+        m_name->setText(s.name);
+        m_name->setReadOnly(true);
+        m_name->setToolTip(tr("A connection keeps its name; remove it and add it again to rename it"));
+        const int at = m_source->findData(s.cloud);
+        m_source->setCurrentIndex(at >= 0 ? at : m_source->count() - 1);
+        if (s.cloud.isEmpty() && s.config) {
+            const CloudConfig &c = *s.config;
+            m_authType->setCurrentIndex(c.isApplicationCredential() ? 1 : 0);
+            m_authUrl->setText(c.authUrl);
+            m_user->setText(c.isApplicationCredential() ? c.applicationCredentialId : c.username);
+            m_userDomain->setText(c.userDomainName);
+            m_project->setText(c.projectName);
+            m_projectDomain->setText(c.projectDomainName);
+            m_region->setText(c.regionName);
+            m_caFile->setText(c.caCertFile);
+        }
+        const int context = m_kubeContext->findData(s.kubeContext);
+        if (context >= 0)
+            m_kubeContext->setCurrentIndex(context);
+        m_readOnly->setChecked(s.readOnly);
+        m_secret->setPlaceholderText(tr("unchanged (type to replace the one in the keychain)"));
+    }
     updateForm();
+}
+
+void ConnectionDialog::setTester(Tester tester)
+{
+    m_tester = std::move(tester);
 }
 
 void ConnectionDialog::updateForm()
 {
     const QString cloud = m_source->currentData().toString();
     m_custom->setVisible(cloud.isEmpty());
-    if (!cloud.isEmpty())
+    if (!cloud.isEmpty() && !m_edit)
         m_name->setText(cloud);
     adjustSize();
 }
@@ -145,26 +193,62 @@ ConnectionSpec ConnectionDialog::spec() const
     return s;
 }
 
-void ConnectionDialog::accept()
+QString ConnectionDialog::problem() const
 {
     const ConnectionSpec s = spec();
-    QString problem;
     if (s.name.isEmpty())
-        problem = tr("Give the connection a name.");
-    else if (s.name.contains(QLatin1Char('/')))
-        problem = tr("A connection's name cannot contain \"/\".");
-    else if (m_taken.contains(s.name))
-        problem = tr("There is already a connection named %1.").arg(s.name);
-    else if (!s.config) {
+        return tr("Give the connection a name.");
+    if (s.name.contains(QLatin1Char('/')))
+        return tr("A connection's name cannot contain \"/\".");
+    if (!m_edit && m_taken.contains(s.name))
+        return tr("There is already a connection named %1: edit or remove it in File → Connections….").arg(s.name);
+    if (!s.config) {
         QString error;
         CloudConfigLoader::load(s.cloud, &error);
-        problem = error;
-    } else if (s.cloud.isEmpty() && !s.config->authUrl.startsWith(QLatin1String("http")))
-        problem = tr("Give the Keystone auth URL (https://…/v3).");
-    else if (s.cloud.isEmpty() && (s.config->isApplicationCredential() ? s.config->applicationCredentialId : s.config->username).isEmpty())
-        problem = tr("Give the user name or the application credential id.");
-    if (!problem.isEmpty()) {
-        m_error->setText(problem);
+        return error;
+    }
+    if (s.cloud.isEmpty() && !s.config->authUrl.startsWith(QLatin1String("http")))
+        return tr("Give the Keystone auth URL (https://…/v3).");
+    if (s.cloud.isEmpty() && (s.config->isApplicationCredential() ? s.config->applicationCredentialId : s.config->username).isEmpty())
+        return tr("Give the user name or the application credential id.");
+    return QString();
+}
+
+void ConnectionDialog::runTest()
+{
+    const QString why = problem();
+    QPalette pal = m_error->palette();
+    if (!why.isEmpty()) {
+        pal.setColor(QPalette::WindowText, SeverityStyle::alarmText(palette()));
+        m_error->setPalette(pal);
+        m_error->setText(why);
+        return;
+    }
+    if (!m_tester)
+        return;
+    const int generation = ++m_testGeneration;
+    m_error->setPalette(palette());
+    m_error->setText(tr("Testing: signing in to %1 and listing its klusters…").arg(spec().name));
+    // (Not disabled while it runs: a disabled button would pass the focus, and Enter, to Cancel.)
+    m_tester(spec(), this, [this, generation](bool ok, const QString &what) {
+        if (generation != m_testGeneration)
+            return;
+        QPalette p = m_error->palette();
+        p.setColor(QPalette::WindowText, ok ? palette().color(QPalette::WindowText) : SeverityStyle::alarmText(palette()));
+        m_error->setPalette(p);
+        m_error->setText(ok ? tr("✔ %1").arg(what) : tr("✖ %1").arg(what));
+        emit tested(ok, what);
+    });
+}
+
+void ConnectionDialog::accept()
+{
+    const QString why = problem();
+    if (!why.isEmpty()) {
+        QPalette pal = m_error->palette();
+        pal.setColor(QPalette::WindowText, SeverityStyle::alarmText(palette()));
+        m_error->setPalette(pal);
+        m_error->setText(why);
         return;
     }
     QDialog::accept();

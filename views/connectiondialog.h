@@ -4,34 +4,60 @@
 
 #include <QDialog>
 
+#include <functional>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QWidget;
 
-// Adds a connection: one of the clouds found in clouds.yaml or the OS_*
-// variables, or a cloud given here; optionally the kubeconfig context to read
-// nodes from; read-only or not. The password or application credential
-// secret goes to the keychain, never to a file.
+// Adds or edits a connection: one of the clouds found in clouds.yaml or the
+// OS_* variables, or a cloud given here; optionally the kubeconfig context to
+// read nodes from; read-only or not. "Test" signs in and lists the klusters
+// before anything is saved, and shows the server's own answer. The password
+// or application credential secret goes to the keychain, never to a file.
 class ConnectionDialog : public QDialog
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConnectionDialog)
 
 public:
-    explicit ConnectionDialog(const QStringList &takenNames, QWidget *parent = nullptr);
+    // Reports a test's outcome: ok, and what happened in words.
+    using TestDone = std::function<void(bool ok, const QString &what)>;
+    using Tester = std::function<void(const ConnectionSpec &spec, QObject *context, TestDone done)>;
 
+    // `existing`: the connection to edit (its name cannot change); none: a new one.
+    explicit ConnectionDialog(const QStringList &takenNames, const std::optional<ConnectionSpec> &existing = std::nullopt,
+                              QWidget *parent = nullptr);
+
+    void setTester(Tester tester);
     // The connection as entered (its config carries the secret for this run only).
     ConnectionSpec spec() const;
     QString secret() const;
+    bool isEdit() const { return m_edit; }
+
+    QLineEdit *nameBox() const { return m_name; }
+    QLineEdit *secretBox() const { return m_secret; }
+    QLineEdit *authUrlBox() const { return m_authUrl; }
+    QLineEdit *userBox() const { return m_user; }
+    QLineEdit *projectBox() const { return m_project; }
+    QPushButton *testButton() const { return m_test; }
+    QLabel *messageLabel() const { return m_error; }
 
     void accept() override;
 
+signals:
+    void tested(bool ok, const QString &what);
+
 private:
     void updateForm();
+    QString problem() const;  // what keeps the form from being saved or tested; empty when nothing
+    void runTest();
 
     QStringList m_taken;
+    bool m_edit = false;
     QComboBox *m_source;
     QLineEdit *m_name;
     QWidget *m_custom;
@@ -47,4 +73,7 @@ private:
     QComboBox *m_kubeContext;
     QCheckBox *m_readOnly;
     QLabel *m_error;
+    QPushButton *m_test;
+    Tester m_tester;
+    int m_testGeneration = 0;
 };

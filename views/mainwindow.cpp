@@ -3,52 +3,72 @@
 #include "auditlog.h"
 #include "auditmodel.h"
 #include "checkreport.h"
-#include "connectiondialog.h"
+#include "connectionsdialog.h"
 #include "filtermodel.h"
-#include "findingspage.h"
-#include "findingsmodel.h"
+#include "helpdialogs.h"
 #include "incidentreport.h"
 #include "klusterindex.h"
 #include "klustersmodel.h"
-#include "nodesmodel.h"
+#include "messagebanner.h"
+#include "notifier.h"
 #include "overviewpage.h"
 #include "repairdialog.h"
-#include "routesmodel.h"
+#include "repairtext.h"
 #include "secretstore.h"
-#include "securitymodel.h"
 #include "severitydecorator.h"
+#include "severitystyle.h"
 #include "snapshotwriter.h"
 #include "tablepage.h"
 
 #include <QAction>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QFile>
 #include <QFileDialog>
+#include <QFutureWatcher>
 #include <QHeaderView>
+#include <QIcon>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTableView>
+#include <QTextBrowser>
 #include <QThread>
 #include <QThreadPool>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
+#include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#ifdef Q_OS_LINUX
+#include <cerrno>
+#include <sys/resource.h>
+#endif
 
 namespace {
 
 QString keyOf(const QString &connection, const QString &kluster)
 {
-    return connection + QLatin1Char('/') + kluster;
+    return KlustersModel::keyOf(connection, kluster);
+}
+
+QString klusterOfKey(const QString &key)
+{
+    return key.section(QLatin1Char('/'), 1);
 }
 
 QString clock(const QDateTime &t)
@@ -62,15 +82,55 @@ QString ago(const QDateTime &t)
     return s < 60 ? QObject::tr("%1 s ago").arg(s) : QObject::tr("%1 ago").arg(formatDuration(s));
 }
 
+// The first line of an error, short enough for one line of the banner.
+QString shortError(const QString &error)
+{
+    QString line = error.section(QLatin1Char('\n'), 0, 0);
+    if (line.size() > 180)
+        line = line.left(177) + QStringLiteral("…");
+    return line;
+}
+
+// Which sources an "incomplete" error names ("servers", "nodes", …), for one short line.
+QString failedSources(const QString &errors)
+{
+    static const QStringList sources{QStringLiteral("kluster"), QStringLiteral("servers"), QStringLiteral("router"),
+                                     QStringLiteral("security groups"), QStringLiteral("nodes"), QStringLiteral("extensions")};
+    QStringList named;
+    for (const QString &part : errors.split(QStringLiteral("; "))) {
+        const QString what = part.section(QLatin1Char(':'), 0, 0).trimmed();
+        if (sources.contains(what) && !named.contains(what))
+            named << what;
+    }
+    return named.isEmpty() ? QObject::tr("a source") : QObject::tr("the %1").arg(named.join(QStringLiteral(", ")));
+}
+
+// Lowers the calling thread's scheduling priority a little (Linux: a thread's own nice value).
+void yieldToTheWindow()
+{
+#ifdef Q_OS_LINUX
+    errno = 0;
+    const int now = getpriority(PRIO_PROCESS, 0);
+    if (errno == 0)
+        (void)setpriority(PRIO_PROCESS, 0, qMin(19, now + 5));  // 0: this thread, on Linux
+#endif
+}
+
 bool writeFile(const QString &path, const QByteArray &data, QString *error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size() || !f.flush()) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
         *error = QObject::tr("%1: %2").arg(path, f.errorString());
         return false;
     }
     return true;
 }
+
+const char *const TabNames[] = {QT_TRANSLATE_NOOP("MainWindow", "Overview"), QT_TRANSLATE_NOOP("MainWindow", "Findings"),
+                                QT_TRANSLATE_NOOP("MainWindow", "Nodes"), QT_TRANSLATE_NOOP("MainWindow", "Routes"),
+                                QT_TRANSLATE_NOOP("MainWindow", "Security group"), QT_TRANSLATE_NOOP("MainWindow", "Audit log")};
+
+enum RouteScope { KlusterRoutes, ProblemRoutes, AllRoutes };
 
 } // namespace
 
@@ -84,142 +144,117 @@ MainWindow::MainWindow(QWidget *parent)
     , m_routes(new RoutesModel(this))
     , m_security(new SecurityModel(this))
     , m_audit(new AuditModel(this))
-    , m_sidebar(new QTableView(this))
-    , m_banner(new QLabel(this))
+    , m_sidebarPanel(new QWidget(this))
+    , m_sidebarFilter(new QLineEdit(this))
+    , m_sidebar(new QTreeView(this))
+    , m_split(new QSplitter(this))
+    , m_banner(new MessageBanner(this))
     , m_header(new QLabel(this))
     , m_tabs(new QTabWidget(this))
     , m_overview(new OverviewPage(this))
-    , m_findingsPage(new FindingsPage(m_findings, this))
-    , m_nodesPage(new TablePage(tr("Nodes"), m_nodes, NodesModel::SortRole, NodesModel::SeverityRole, -1, this))
-    , m_routesPage(new TablePage(tr("Routes"), m_routes, RoutesModel::SortRole, RoutesModel::SeverityRole, -1, this))
-    , m_securityPage(new TablePage(tr("Security group"), m_security, SecurityModel::SortRole, -1, SecurityModel::ProblemRole, this))
-    , m_auditPage(new TablePage(tr("Audit log"), m_audit, AuditModel::SortRole, -1, -1, this))
-    , m_interval(new QComboBox(this))
+    , m_findingsPage(new TablePage(tr("Findings"), m_findings, FindingsModel::filterFields(), this))
+    , m_nodesPage(new TablePage(tr("Nodes"), m_nodes, NodesModel::filterFields(), this))
+    , m_routesPage(new TablePage(tr("Routes"), m_routes, RoutesModel::filterFields(), this))
+    , m_securityPage(new TablePage(tr("Security group"), m_security, SecurityModel::filterFields(), this))
+    , m_auditPage(new TablePage(tr("Audit log"), m_audit, AuditModel::filterFields(), this))
+    , m_severity(new QComboBox(this))
+    , m_routeScope(new QComboBox(this))
+    , m_intervalButton(new QToolButton(this))
+    , m_intervalMenu(new QMenu(tr("A&uto-refresh"), this))
+    , m_intervalGroup(new QActionGroup(this))
     , m_autoRefresh(new QTimer(this))
     , m_ageTicker(new QTimer(this))
+    , m_notifier(new Notifier(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(tr("Flightdeck"));
+    setWindowIcon(applicationIcon());
     m_network->setObjectName(QStringLiteral("flightdeck-network"));
     // Our own pool for preparing rows and freeing old data: Qt's global pool
     // also draws the window (the raster engine fills in parallel and waits for
     // it), so work queued there would stall painting.
     m_workers->setMaxThreadCount(1);
     for (int severity : {0, 1, 2})  // load the icons now, not in the first paint of the data
-        SeverityDecorator::icon(severity).pixmap(16);
+        SeverityStyle::icon(severity).pixmap(16);
+    // The window's thread first: the network, parsing and row-making threads yield to it when the cores are busy
+    // (on a 2-core laptop, a 5,000-node refresh would otherwise take the window's turn).
+    connect(m_network, &QThread::started, m_network, [] { yieldToTheWindow(); }, Qt::DirectConnection);
+    m_workers->setExpiryTimeout(-1);
+    (void)QtConcurrent::run(m_workers, [] { yieldToTheWindow(); });
     m_network->start();
 
-    // The sidebar: klusters across connections, worst first.
-    auto *sidebarFilter = new FilterModel(KlustersModel::SortRole, -1, this);
-    auto *sidebarDecorator = new SeverityDecorator(KlustersModel::SeverityRole, -1, this);
-    sidebarDecorator->setSourceModel(m_klusters);
-    sidebarFilter->setSourceModel(sidebarDecorator);
-    m_sidebar->setModel(sidebarFilter);
-    m_sidebar->setObjectName(QStringLiteral("Klusters"));
-    m_sidebar->setAccessibleName(tr("Klusters"));
-    m_sidebar->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_sidebar->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_sidebar->setSortingEnabled(true);
-    m_sidebar->sortByColumn(KlustersModel::CriticalColumn, Qt::DescendingOrder);  // the worst on top
-    m_sidebar->verticalHeader()->hide();
-    m_sidebar->setColumnHidden(KlustersModel::WorstColumn, true);
-    m_sidebar->setColumnHidden(KlustersModel::FetchedColumn, true);
-    m_sidebar->horizontalHeader()->setSectionResizeMode(KlustersModel::KlusterColumn, QHeaderView::Stretch);
-    m_sidebar->setColumnWidth(KlustersModel::ConnectionColumn, 80);
-    m_sidebar->setColumnWidth(KlustersModel::CriticalColumn, 70);
-    m_sidebar->setColumnWidth(KlustersModel::WarningColumn, 64);
-    m_sidebar->setMinimumWidth(330);
-    connect(m_sidebar->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
-        const QString key = current.data(KlustersModel::KeyRole).toString();
-        if (key.isEmpty() || key == m_current)
-            return;
-        m_current = key;
-        m_findingsPage->table()->view()->clearSelection();  // ids mean nothing in another kluster
-        m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(key.toHtmlEscaped()));
-        QSettings().setValue(QStringLiteral("console/lastKluster"), key);
-        showCurrent();
-    });
+    buildSidebar();
+    buildPages();
 
-    // The banner: the last refresh's error, inline, never a modal box.
-    m_banner->setObjectName(QStringLiteral("banner"));
-    m_banner->setAccessibleName(tr("Refresh error"));
-    m_banner->setWordWrap(true);
-    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_banner->setMargin(8);
-    m_banner->hide();
+    // The banner: what failed, inline, never a modal box.
     m_header->setObjectName(QStringLiteral("header"));
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setMinimumWidth(100);
     // Always two lines high: new data never shifts (and re-lays out) the views below.
     m_header->setFixedHeight(2 * m_header->fontMetrics().lineSpacing() + 6);
-
-    m_tabs->addTab(m_overview, tr("&Overview"));
-    m_tabs->addTab(m_findingsPage, tr("&Findings"));
-    m_tabs->addTab(m_nodesPage, tr("&Nodes"));
-    m_tabs->addTab(m_routesPage, tr("R&outes"));
-    m_tabs->addTab(m_securityPage, tr("&Security group"));
-    m_tabs->addTab(m_auditPage, tr("&Audit log"));
-    m_tabs->setAccessibleName(tr("Views of the selected kluster"));
-    connect(m_tabs, &QTabWidget::currentChanged, this, [](int i) { QSettings().setValue(QStringLiteral("console/tab"), i); });
-
-    m_nodesPage->view()->sortByColumn(NodesModel::NameColumn, Qt::AscendingOrder);
-    m_nodesPage->view()->setColumnWidth(NodesModel::NameColumn, 230);
-    m_nodesPage->view()->setColumnWidth(NodesModel::PoolColumn, 80);
-    m_nodesPage->view()->setColumnWidth(NodesModel::AgeColumn, 80);
-    m_nodesPage->view()->setColumnWidth(NodesModel::PodCidrColumn, 130);
-    m_nodesPage->view()->setColumnWidth(NodesModel::SecurityGroupColumn, 110);
-    m_nodesPage->view()->setColumnWidth(NodesModel::RegisteredColumn, 90);
-    m_nodesPage->view()->setColumnWidth(NodesModel::ReadyColumn, 80);
-    m_routesPage->view()->sortByColumn(RoutesModel::DestinationColumn, Qt::AscendingOrder);
-    m_routesPage->view()->setColumnWidth(RoutesModel::DestinationColumn, 170);
-    m_routesPage->view()->setColumnWidth(RoutesModel::NexthopColumn, 130);
-    m_routesPage->view()->setColumnWidth(RoutesModel::RolesColumn, 190);
-    m_routesPage->view()->setColumnWidth(RoutesModel::OwnerColumn, 330);
-    m_securityPage->view()->setColumnWidth(SecurityModel::WhatColumn, 130);
-    m_securityPage->view()->setColumnWidth(SecurityModel::SubjectColumn, 230);
-    m_securityPage->view()->setColumnWidth(SecurityModel::StatusColumn, 160);
-    m_auditPage->view()->sortByColumn(AuditModel::TimeColumn, Qt::DescendingOrder);
-    m_auditPage->view()->setColumnWidth(AuditModel::TimeColumn, 170);
-    m_auditPage->view()->setColumnWidth(AuditModel::FindingColumn, 300);
-    m_auditPage->view()->setColumnWidth(AuditModel::RepairColumn, 300);
-    m_auditPage->setCaption(tr("Every repair sent from this machine (console and command line), newest first: %1").arg(AuditLog::path()));
-
-    connect(m_findingsPage, &FindingsPage::repairRequested, this, &MainWindow::openRepair);
-    connect(m_findingsPage, &FindingsPage::selectionChanged, this, &MainWindow::syncSelection);
-    connect(m_findingsPage, &FindingsPage::selectionChanged, this, &MainWindow::updateRepairAction);
 
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->setSpacing(2);
     rightLayout->addWidget(m_banner);
     rightLayout->addWidget(m_header);
     rightLayout->addWidget(m_tabs, 1);
-    auto *split = new QSplitter(this);
-    split->setObjectName(QStringLiteral("split"));
-    split->addWidget(m_sidebar);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    split->setSizes({350, 1090});
-    setCentralWidget(split);
+    m_split->setObjectName(QStringLiteral("split"));
+    m_split->addWidget(m_sidebarPanel);
+    m_split->addWidget(right);
+    m_split->setStretchFactor(1, 1);
+    m_split->setCollapsible(1, false);
+    m_split->setSizes({290, 1150});
+    setCentralWidget(m_split);
 
     buildActions();
 
     connect(m_autoRefresh, &QTimer::timeout, this, &MainWindow::refreshAll);
     m_ageTicker->start(15000);
     connect(m_ageTicker, &QTimer::timeout, this, &MainWindow::updateCaptions);
+    connect(m_notifier, &Notifier::activated, this, [this](const QString &key, const QString &finding) {
+        showNormal();
+        raise();
+        activateWindow();
+        if (finding.isEmpty())
+            selectKluster(key);
+        else
+            showFinding(key, finding);
+    });
+    connect(m_notifier, &Notifier::showWindowRequested, this, [this] {
+        showNormal();
+        raise();
+        activateWindow();
+    });
 
     QSettings settings;
-    resize(1440, 900);
-    restoreGeometry(settings.value(QStringLiteral("console/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("console/state")).toByteArray());
-    split->restoreState(settings.value(QStringLiteral("console/split")).toByteArray());
+    placeOnScreen();
+    m_split->restoreState(settings.value(QStringLiteral("console/split")).toByteArray());
     m_wantedKey = settings.value(QStringLiteral("console/lastKluster")).toString();
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("console/tab"), 0).toInt());
-    const int minutes = settings.value(QStringLiteral("refresh/intervalMinutes"), 5).toInt();
-    m_interval->setCurrentIndex(qMax(0, m_interval->findData(minutes)));
-    setAutoRefreshMinutes(minutes);
+    for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage, m_auditPage})
+        p->restoreHeader(QStringLiteral("views/%1/header").arg(p->view()->objectName()));
+    m_notifier->setNotificationsEnabled(settings.value(QStringLiteral("notifications/desktop"), true).toBool());
+    m_notifyAction->setChecked(m_notifier->notificationsEnabled());
+    m_trayAction->setChecked(settings.value(QStringLiteral("notifications/tray"), true).toBool());
+    setAutoRefreshMinutes(settings.value(QStringLiteral("refresh/intervalMinutes"), 5).toInt());
     reloadAudit();
+    updateLiveActions();
     showCurrent();
+    m_sidebar->setFocus(Qt::OtherFocusReason);  // arrows choose a kluster, Enter goes into its views
+}
+
+QIcon MainWindow::applicationIcon()
+{
+    QIcon icon = QIcon::fromTheme(QStringLiteral("flightdeck"));
+    if (!icon.isNull())
+        return icon;
+    Q_INIT_RESOURCE(flightdeck);
+    for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/flightdeck/icons/hicolor/%1x%1/apps/flightdeck.png").arg(size), QSize(size, size));
+    return icon;
 }
 
 MainWindow::~MainWindow()
@@ -231,28 +266,272 @@ MainWindow::~MainWindow()
     m_workers->waitForDone();
 }
 
+void MainWindow::placeOnScreen()
+{
+    // Inside the screen it opens on, whatever was saved: a laptop's 1280×720 gets a window that fits.
+    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1440, 900);
+    resize(qMin(1440, available.width() * 92 / 100), qMin(900, available.height() * 92 / 100));
+    const QByteArray geometry = QSettings().value(QStringLiteral("console/geometry")).toByteArray();
+    if (!geometry.isEmpty())
+        restoreGeometry(geometry);
+    if (!isMaximized() && !isFullScreen()) {
+        const QSize size = frameGeometry().size().boundedTo(available.size());
+        resize(size - (frameGeometry().size() - this->size()).expandedTo(QSize(0, 0)));
+        QRect frame = frameGeometry();
+        if (!available.contains(frame)) {
+            frame.moveLeft(qBound(available.left(), frame.left(), qMax(available.left(), available.right() - frame.width())));
+            frame.moveTop(qBound(available.top(), frame.top(), qMax(available.top(), available.bottom() - frame.height())));
+            move(frame.topLeft());
+        }
+    }
+    restoreState(QSettings().value(QStringLiteral("console/state")).toByteArray());
+}
+
+void MainWindow::buildSidebar()
+{
+    // The klusters across connections, worst first; its own filter (same syntax as the tables').
+    auto *filter = new FilterModel(this);
+    filter->setKnownFields(KlustersModel::filterFields());
+    auto *decorator = new SeverityDecorator(this);
+    decorator->setAlarmRole(KlustersModel::AlarmRole);
+    decorator->setSourceModel(m_klusters);
+    filter->setSourceModel(decorator);
+    m_sidebar->setModel(filter);
+    m_sidebar->setObjectName(QStringLiteral("Klusters"));
+    m_sidebar->setAccessibleName(tr("Klusters"));
+    m_sidebar->setRootIsDecorated(false);
+    m_sidebar->setUniformRowHeights(true);
+    m_sidebar->setAllColumnsShowFocus(true);
+    m_sidebar->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_sidebar->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_sidebar->setSortingEnabled(true);
+    m_sidebar->sortByColumn(KlustersModel::CriticalColumn, Qt::DescendingOrder);  // the worst on top
+    m_sidebar->setColumnHidden(KlustersModel::WorstColumn, true);
+    m_sidebar->setColumnHidden(KlustersModel::FetchedColumn, true);
+    m_sidebar->header()->setStretchLastSection(false);
+    m_sidebar->header()->setSectionResizeMode(KlustersModel::KlusterColumn, QHeaderView::Stretch);
+    m_sidebar->header()->setMinimumSectionSize(30);
+    m_sidebar->setColumnWidth(KlustersModel::ConnectionColumn, 80);
+    m_sidebar->setColumnWidth(KlustersModel::CriticalColumn, 64);
+    m_sidebar->setColumnWidth(KlustersModel::WarningColumn, 68);
+    m_sidebar->setColumnHidden(KlustersModel::ConnectionColumn, true);  // shown once there are several connections
+    m_sidebar->setMinimumWidth(150);
+    m_sidebar->installEventFilter(this);
+    m_sidebarFilter->setPlaceholderText(tr("Filter klusters (Ctrl+K)"));
+    m_sidebarFilter->setToolTip(tr("Words match kluster and connection names; fields: %1; -word excludes")
+                                    .arg(KlustersModel::filterFields().join(QStringLiteral(", "))));
+    m_sidebarFilter->setAccessibleName(tr("Filter klusters"));
+    m_sidebarFilter->setClearButtonEnabled(true);
+    m_sidebarFilter->installEventFilter(this);
+    connect(m_sidebarFilter, &QLineEdit::textChanged, filter, &FilterModel::setText);
+    connect(m_sidebarFilter, &QLineEdit::returnPressed, this, [this] {
+        if (m_sidebar->model()->rowCount() == 0)
+            return;
+        m_sidebar->setFocus(Qt::OtherFocusReason);
+        m_sidebar->selectionModel()->setCurrentIndex(m_sidebar->model()->index(0, 0),
+                                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    });
+    auto *layout = new QVBoxLayout(m_sidebarPanel);
+    layout->setContentsMargins(4, 4, 0, 4);
+    layout->setSpacing(4);
+    layout->addWidget(m_sidebarFilter);
+    layout->addWidget(m_sidebar, 1);
+    m_sidebarPanel->setMinimumWidth(150);
+
+    connect(m_sidebar->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        const QString key = current.data(KlustersModel::KeyRole).toString();
+        if (key.isEmpty() || key == m_current)
+            return;
+        m_current = key;
+        m_findingsPage->view()->clearSelection();  // ids mean nothing in another kluster
+        m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(key.toHtmlEscaped()));
+        if (!key.endsWith(QLatin1Char('/')))
+            QSettings().setValue(QStringLiteral("console/lastKluster"), key);
+        showCurrent();
+    });
+}
+
+void MainWindow::buildPages()
+{
+    m_tabs->setObjectName(QStringLiteral("views"));
+    m_tabs->setUsesScrollButtons(true);
+    m_tabs->setDocumentMode(true);
+    auto *overviewScroll = new QScrollArea(this);
+    overviewScroll->setWidget(m_overview);
+    overviewScroll->setWidgetResizable(true);
+    overviewScroll->setFrameShape(QFrame::NoFrame);
+    // No mnemonics on the tabs: Ctrl+1…6 reach them, and Alt+letter stays the menus'.
+    m_tabs->addTab(overviewScroll, tr("Overview"));
+    m_tabs->addTab(m_findingsPage, tr("Findings"));
+    m_tabs->addTab(m_nodesPage, tr("Nodes"));
+    m_tabs->addTab(m_routesPage, tr("Routes"));
+    m_tabs->addTab(m_securityPage, tr("Security group"));
+    m_tabs->addTab(m_auditPage, tr("Audit log"));
+    m_tabs->setAccessibleName(tr("Views of the selected kluster"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) {
+        QSettings().setValue(QStringLiteral("console/tab"), i);
+        updateRepairAction();
+    });
+
+    // Findings: what is wrong, worst first; the message has the rest of the width, and the detail pane the whole story.
+    m_severity->addItems({tr("All severities"), tr("Critical only"), tr("Critical and warning")});
+    m_severity->setAccessibleName(tr("Show severities"));
+    m_severity->setToolTip(tr("Which severities the table shows"));
+    connect(m_severity, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_findingsPage->filter()->setMaximumSeverity(i == 0 ? -1 : i == 1 ? 0 : 1);
+    });
+    m_findingsPage->addToolWidget(m_severity);
+    QTreeView *findings = m_findingsPage->view();
+    findings->sortByColumn(FindingsModel::SeverityColumn, Qt::AscendingOrder);
+    findings->setColumnWidth(FindingsModel::SeverityColumn, 90);
+    findings->setColumnWidth(FindingsModel::KindColumn, 200);
+    findings->setColumnWidth(FindingsModel::SubjectColumn, 190);
+    findings->setColumnWidth(FindingsModel::RepairColumn, 64);
+    findings->header()->moveSection(findings->header()->visualIndex(FindingsModel::RepairColumn),
+                                    findings->header()->visualIndex(FindingsModel::MessageColumn));
+
+    QTreeView *nodes = m_nodesPage->view();
+    nodes->sortByColumn(NodesModel::NameColumn, Qt::AscendingOrder);
+    nodes->setColumnWidth(NodesModel::NameColumn, 190);
+    nodes->setColumnWidth(NodesModel::FindingsColumn, 190);
+    nodes->setColumnWidth(NodesModel::StatusColumn, 70);
+    nodes->setColumnWidth(NodesModel::RegisteredColumn, 80);
+    nodes->setColumnWidth(NodesModel::ReadyColumn, 64);
+    nodes->setColumnWidth(NodesModel::SecurityGroupColumn, 66);
+    nodes->setColumnWidth(NodesModel::AddressColumn, 100);
+    nodes->setColumnWidth(NodesModel::PodCidrColumn, 120);
+    nodes->setColumnWidth(NodesModel::PoolColumn, 70);
+
+    // Routes: grouped by destination; a scope from this kluster's to every route on the router.
+    m_routeScope->addItem(tr("This kluster's routes"), KlusterRoutes);
+    m_routeScope->addItem(tr("Problems only"), ProblemRoutes);
+    m_routeScope->addItem(tr("All routes on the router"), AllRoutes);
+    m_routeScope->setAccessibleName(tr("Which routes to show"));
+    m_routeScope->setToolTip(tr("This kluster's routes (and those it lacks), only the ones with a problem, or every route on "
+                                "the shared router (other klusters' and operators' too)"));
+    connect(m_routeScope, &QComboBox::currentIndexChanged, this, [this] {
+        const int scope = m_routeScope->currentData().toInt();
+        m_routesPage->filter()->setPredicate([scope](const QModelIndex &row) {
+            if (scope == AllRoutes)
+                return true;
+            if (scope == ProblemRoutes)
+                return row.data(RoutesModel::ProblemRole).toBool();
+            return !row.data(RoutesModel::ForeignRole).toBool();
+        });
+        QSettings().setValue(QStringLiteral("routes/scope"), scope);
+        updateCaptions();
+    });
+    m_routesPage->addToolWidget(m_routeScope);
+    QTreeView *routes = m_routesPage->view();
+    routes->setRootIsDecorated(true);
+    routes->setItemsExpandable(true);
+    m_routesPage->filter()->setGrouped(RoutesModel::PositionColumn);
+    routes->sortByColumn(RoutesModel::DestinationColumn, Qt::AscendingOrder);
+    routes->setColumnWidth(RoutesModel::DestinationColumn, 160);
+    routes->setColumnWidth(RoutesModel::NexthopColumn, 125);
+    routes->setColumnWidth(RoutesModel::OwnerColumn, 230);
+    routes->setColumnWidth(RoutesModel::RolesColumn, 230);
+    // Groups open as they appear: a duplicate's routes are the point. Only groups are expanded (an expanded row is
+    // a persistent index the proxy keeps up to date: thousands of them would cost every update).
+    const auto expandGroups = [routes](const QModelIndex &parent, int first, int last) {
+        QAbstractItemModel *m = routes->model();
+        if (parent.isValid()) {
+            routes->expand(parent);  // a destination that became a group
+            return;
+        }
+        for (int row = first; row <= last; ++row) {
+            const QModelIndex i = m->index(row, 0);
+            if (m->hasChildren(i))
+                routes->expand(i);
+        }
+    };
+    connect(m_routesPage->filter(), &QAbstractItemModel::rowsInserted, routes, expandGroups);
+    connect(m_routesPage->filter(), &QAbstractItemModel::modelReset, routes, [routes, expandGroups] {
+        expandGroups(QModelIndex(), 0, routes->model()->rowCount() - 1);
+    });
+    m_routeScope->setCurrentIndex(qMax(0, m_routeScope->findData(QSettings().value(QStringLiteral("routes/scope"), KlusterRoutes).toInt())));
+    emit m_routeScope->currentIndexChanged(m_routeScope->currentIndex());
+
+    QTreeView *security = m_securityPage->view();
+    security->setColumnWidth(SecurityModel::WhatColumn, 90);
+    security->setColumnWidth(SecurityModel::SubjectColumn, 220);
+    security->setColumnWidth(SecurityModel::StatusColumn, 120);
+
+    QTreeView *audit = m_auditPage->view();
+    audit->sortByColumn(AuditModel::TimeColumn, Qt::DescendingOrder);
+    audit->setColumnWidth(AuditModel::TimeColumn, 165);
+    audit->setColumnWidth(AuditModel::WhoColumn, 150);
+    audit->setColumnWidth(AuditModel::KlusterColumn, 80);
+    audit->setColumnWidth(AuditModel::FindingColumn, 230);
+    audit->setColumnWidth(AuditModel::RepairColumn, 200);
+    // The result is what matters most after the finding: next to it.
+    audit->header()->moveSection(audit->header()->visualIndex(AuditModel::ResultColumn), audit->header()->visualIndex(AuditModel::RepairColumn));
+    m_auditPage->setCaption(tr("Every repair sent from this machine (console and command line), newest first: %1").arg(AuditLog::path()));
+    m_auditPage->setRepairable(0, true);
+
+    for (Tab tab : {FindingsTab, NodesTab, RoutesTab, SecurityTab, AuditTab}) {
+        TablePage *p = page(tab);
+        p->setDetailsProvider([this, tab](const QModelIndexList &rows) { return detailsHtml(tab, rows); });
+        connect(p, &TablePage::selectionChanged, this, [this, p] {
+            if (p == m_findingsPage)
+                syncSelection();
+            updateRepairAction();
+        });
+        if (tab != AuditTab) {
+            connect(p, &TablePage::repairRequested, this, [this] { openRepair(repairTargets()); });
+            connect(p, &TablePage::rowActivated, this, [this, p] {
+                if (m_tabs->currentWidget() == p && !repairTargets().isEmpty())
+                    openRepair(repairTargets());
+            });
+        }
+    }
+}
+
+TablePage *MainWindow::page(Tab tab) const
+{
+    switch (tab) {
+    case FindingsTab: return m_findingsPage;
+    case NodesTab: return m_nodesPage;
+    case RoutesTab: return m_routesPage;
+    case SecurityTab: return m_securityPage;
+    case AuditTab: return m_auditPage;
+    case OverviewTab: break;
+    }
+    return nullptr;
+}
+
+MainWindow::Tab MainWindow::currentTab() const
+{
+    return Tab(m_tabs->currentIndex());
+}
+
 void MainWindow::buildActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QMenu *kluster = menuBar()->addMenu(tr("&Kluster"));
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
     QToolBar *bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
 
-    QAction *add = file->addAction(tr("&Add connection…"), this, &MainWindow::addConnectionInteractively);
-    add->setShortcut(QKeySequence(tr("Ctrl+Shift+N")));
-    file->addAction(tr("&Open snapshot…"), QKeySequence::Open, this, &MainWindow::openSnapshotInteractively);
-    file->addAction(tr("&Remove the selected kluster's connection"), this, &MainWindow::removeCurrentConnection);
+    m_addAction = file->addAction(tr("&Add connection…"), this, [this] { addConnectionInteractively(); });
+    m_addAction->setShortcut(QKeySequence(tr("Ctrl+Shift+N")));
+    m_manageAction = file->addAction(tr("&Connections…"), this, &MainWindow::openConnectionsManager);
+    m_manageAction->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
+    m_manageAction->setToolTip(tr("List, add, edit, test and remove connections"));
+    m_demoAction = new QAction(tr("Open the &demo cloud"), this);
+    connect(m_demoAction, &QAction::triggered, this, &MainWindow::demoRequested);
+    file->addAction(tr("&Open snapshot…"), QKeySequence(tr("Ctrl+O")), this, &MainWindow::openSnapshotInteractively);
     file->addSeparator();
     file->addAction(tr("Save kluster as &snapshot…"), QKeySequence(tr("Ctrl+Shift+S")), this, &MainWindow::exportSnapshot);
     file->addAction(tr("&Export report (HTML, CSV, JSON)…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportReport);
     file->addAction(tr("Export the audit &log…"), this, &MainWindow::exportAudit);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    file->addAction(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), this, &QWidget::close);
 
     m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh"), this);
-    m_refreshAction->setShortcuts({QKeySequence::Refresh, QKeySequence(tr("Ctrl+Shift+R"))});
+    m_refreshAction->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(tr("Ctrl+Shift+R"))});
     m_refreshAction->setToolTip(tr("Fetch every kluster again (F5)"));
     connect(m_refreshAction, &QAction::triggered, this, &MainWindow::refreshAll);
     m_cancelAction = new QAction(style()->standardIcon(QStyle::SP_BrowserStop), tr("&Cancel refresh"), this);
@@ -262,70 +541,199 @@ void MainWindow::buildActions()
     connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelRefreshes);
     m_repairAction = new QAction(style()->standardIcon(QStyle::SP_DialogApplyButton), tr("Re&pair…"), this);
     m_repairAction->setShortcut(QKeySequence(tr("Ctrl+R")));
-    m_repairAction->setToolTip(tr("Preview and send the repair of the selected findings (Ctrl+R)"));
-    connect(m_repairAction, &QAction::triggered, this, [this] {
-        setTab(FindingsTab);
-        openRepair(m_findingsPage->repairableSelection());
-    });
-    m_findAction = new QAction(tr("&Find…"), this);
-    m_findAction->setShortcut(QKeySequence::Find);
-    connect(m_findAction, &QAction::triggered, this, [this] {
-        if (auto *page = qobject_cast<TablePage *>(m_tabs->currentWidget()))
-            page->filterBox()->setFocus(Qt::ShortcutFocusReason);
-        else {
-            setTab(FindingsTab);
-            m_findingsPage->table()->filterBox()->setFocus(Qt::ShortcutFocusReason);
-        }
-    });
+    connect(m_repairAction, &QAction::triggered, this, [this] { openRepair(repairTargets()); });
+    m_findAction = new QAction(tr("&Filter the view…"), this);
+    m_findAction->setShortcut(QKeySequence(tr("Ctrl+F")));
+    connect(m_findAction, &QAction::triggered, this, &MainWindow::focusFilter);
     m_nextAction = new QAction(style()->standardIcon(QStyle::SP_ArrowDown), tr("&Next finding"), this);
     m_nextAction->setShortcut(QKeySequence(Qt::Key_F8));
-    connect(m_nextAction, &QAction::triggered, this, [this] {
-        setTab(FindingsTab);
-        m_findingsPage->step(1);
-    });
-    m_previousAction = new QAction(style()->standardIcon(QStyle::SP_ArrowUp), tr("&Previous finding"), this);
+    m_nextAction->setToolTip(tr("Select the next row with a finding in this view (F8)"));
+    connect(m_nextAction, &QAction::triggered, this, [this] { stepFinding(1); });
+    m_previousAction = new QAction(style()->standardIcon(QStyle::SP_ArrowUp), tr("Pre&vious finding"), this);
     m_previousAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
-    connect(m_previousAction, &QAction::triggered, this, [this] {
-        setTab(FindingsTab);
-        m_findingsPage->step(-1);
+    m_previousAction->setToolTip(tr("Select the previous row with a finding in this view (Shift+F8)"));
+    connect(m_previousAction, &QAction::triggered, this, [this] { stepFinding(-1); });
+    auto *focusKlusters = new QAction(tr("Go to the &kluster list"), this);
+    focusKlusters->setShortcut(QKeySequence(tr("Ctrl+K")));
+    connect(focusKlusters, &QAction::triggered, this, [this] {
+        m_sidebarPanel->setVisible(true);
+        m_sidebarAction->setChecked(true);
+        m_sidebar->setFocus(Qt::ShortcutFocusReason);
+        if (!m_sidebar->currentIndex().isValid() && m_sidebar->model()->rowCount() > 0)
+            m_sidebar->setCurrentIndex(m_sidebar->model()->index(0, 0));
     });
     kluster->addActions({m_refreshAction, m_cancelAction});
+    kluster->addMenu(m_intervalMenu);
     kluster->addSeparator();
-    kluster->addActions({m_nextAction, m_previousAction, m_repairAction, m_findAction});
+    kluster->addActions({m_nextAction, m_previousAction, m_repairAction, m_findAction, focusKlusters});
+    addAction(focusKlusters);
     bar->addActions({m_refreshAction, m_cancelAction});
     bar->addSeparator();
     bar->addActions({m_previousAction, m_nextAction, m_repairAction});
     bar->addSeparator();
-    auto *label = new QLabel(tr(" Auto-refresh: "), this);
-    bar->addWidget(label);
-    m_interval->addItem(tr("off"), 0);
-    for (int m : {1, 2, 5, 10, 15, 30})
-        m_interval->addItem(tr("every %1 min").arg(m), m);
-    m_interval->setAccessibleName(tr("Auto-refresh interval"));
-    label->setBuddy(m_interval);
-    bar->addWidget(m_interval);
-    connect(m_interval, &QComboBox::activated, this, [this] {
-        const int minutes = m_interval->currentData().toInt();
-        QSettings().setValue(QStringLiteral("refresh/intervalMinutes"), minutes);
-        setAutoRefreshMinutes(minutes);
-    });
 
-    const QStringList names{tr("Overview"), tr("Findings"), tr("Nodes"), tr("Routes"), tr("Security group"), tr("Audit log")};
-    for (int i = 0; i < names.size(); ++i) {
-        QAction *a = view->addAction(names.at(i), this, [this, i] { m_tabs->setCurrentIndex(i); });
+    // Auto-refresh: a menu of intervals, on the toolbar and in the Kluster menu.
+    for (int m : {0, 1, 2, 5, 10, 15, 30}) {
+        QAction *a = m_intervalMenu->addAction(m == 0 ? tr("Off") : tr("Every %1 min").arg(m));
+        a->setCheckable(true);
+        a->setData(m);
+        m_intervalGroup->addAction(a);
+    }
+    connect(m_intervalGroup, &QActionGroup::triggered, this, [this](QAction *a) {
+        QSettings().setValue(QStringLiteral("refresh/intervalMinutes"), a->data().toInt());
+        setAutoRefreshMinutes(a->data().toInt());
+    });
+    m_intervalButton->setMenu(m_intervalMenu);
+    m_intervalButton->setPopupMode(QToolButton::InstantPopup);
+    m_intervalButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_intervalButton->setAccessibleName(tr("Auto-refresh interval"));
+    m_intervalButton->setObjectName(QStringLiteral("autoRefresh"));
+    bar->addWidget(m_intervalButton);
+
+    m_sidebarAction = view->addAction(tr("&Kluster list"));
+    m_sidebarAction->setCheckable(true);
+    m_sidebarAction->setChecked(true);
+    m_sidebarAction->setShortcut(QKeySequence(Qt::Key_F9));
+    connect(m_sidebarAction, &QAction::toggled, this, [this](bool on) {
+        m_sidebarPanel->setVisible(on);
+        if (!on && m_sidebar->hasFocus())
+            m_tabs->currentWidget()->setFocus();
+    });
+    view->addSeparator();
+    for (int i = 0; i < int(std::size(TabNames)); ++i) {
+        QAction *a = view->addAction(tr(TabNames[i]), this, [this, i] { m_tabs->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
     }
-    menuBar()->addMenu(tr("&Help"))->addAction(tr("&About Flightdeck"), this, [this] {
-        statusBar()->showMessage(tr("Flightdeck %1: the operations console for Kubernikus klusters.").arg(QApplication::applicationVersion()), 10000);
+    view->addSeparator();
+    m_notifyAction = view->addAction(tr("Desktop &notifications while watching"));
+    m_notifyAction->setCheckable(true);
+    m_notifyAction->setToolTip(tr("With auto-refresh on and the window in the background: a new critical finding or an "
+                                  "unreachable kluster is announced on the desktop"));
+    connect(m_notifyAction, &QAction::toggled, this, [this](bool on) {
+        m_notifier->setNotificationsEnabled(on);
+        QSettings().setValue(QStringLiteral("notifications/desktop"), on);
     });
+    m_trayAction = view->addAction(tr("&Tray icon"));
+    m_trayAction->setCheckable(true);
+    connect(m_trayAction, &QAction::toggled, this, [this](bool on) {
+        m_notifier->setTrayEnabled(on);
+        QSettings().setValue(QStringLiteral("notifications/tray"), on);
+        updateTray();
+    });
+
+    QAction *shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setShortcuts({QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question)});
+    help->addAction(tr("&About Flightdeck"), this, &MainWindow::showAbout);
+
+    // The rows' context menus: what the person can do with what they point at.
+    for (Tab tab : {FindingsTab, NodesTab, RoutesTab, SecurityTab}) {
+        QTreeView *v = page(tab)->view();
+        v->setContextMenuPolicy(Qt::ActionsContextMenu);
+        v->addAction(m_repairAction);
+        auto *show = new QAction(tr("Show in Findings"), v);
+        connect(show, &QAction::triggered, this, [this, tab] {
+            const QStringList ids = page(tab)->selectedFindings();
+            setTab(FindingsTab);
+            m_findingsPage->selectKeys(ids);
+        });
+        if (tab != FindingsTab)
+            v->addAction(show);
+    }
 }
 
 void MainWindow::updateRepairAction()
 {
-    const bool any = m_shownKey == m_current && !m_findingsPage->repairableSelection().isEmpty();
-    m_repairAction->setEnabled(any);
-    m_repairAction->setToolTip(any ? tr("Preview and send the repair of the selected findings (Ctrl+R)")
-                                   : tr("Select findings with a repair in the Findings view first (Ctrl+R)"));
+    const QStringList targets = repairTargets();
+    Connection *connection = connectionOf(m_current);
+    const bool readOnly = !connection || connection->isReadOnly();
+    m_repairAction->setEnabled(!targets.isEmpty());
+    m_repairAction->setText(targets.size() > 1 ? tr("Re&pair %1 findings…").arg(targets.size()) : tr("Re&pair…"));
+    m_repairAction->setToolTip(!targets.isEmpty() ? tr("Preview and send the repair of the selected rows' findings (Ctrl+R)")
+                                                  : tr("Select a row with a finding that has a repair (Ctrl+R)"));
+    for (Tab tab : {FindingsTab, NodesTab, RoutesTab, SecurityTab}) {
+        TablePage *p = page(tab);
+        int count = 0;
+        if (const KlusterData *d = kluster(m_current); d && d->diagnosis) {
+            for (const QString &id : p->selectedFindings()) {
+                const Finding *f = d->diagnosis->find(id);
+                count += f && f->repair() ? 1 : 0;
+            }
+        }
+        p->setRepairable(m_shownKey == m_current ? count : 0, readOnly);
+    }
+}
+
+QStringList MainWindow::repairTargets() const
+{
+    Connection *connection = connectionOf(m_current);
+    const KlusterData *d = kluster(m_current);
+    TablePage *p = page(currentTab());
+    if (!connection || connection->isReadOnly() || !d || !d->diagnosis || !p || p == m_auditPage || m_shownKey != m_current)
+        return {};
+    QStringList ids;
+    for (const QString &id : p->selectedFindings()) {
+        const Finding *f = d->diagnosis->find(id);
+        if (f && f->repair())
+            ids << id;
+    }
+    return ids;
+}
+
+void MainWindow::stepFinding(int delta)
+{
+    TablePage *p = page(currentTab());
+    if (!p || p == m_auditPage) {
+        setTab(FindingsTab);
+        p = m_findingsPage;
+    }
+    p->step(delta, p != m_findingsPage);
+    p->view()->setFocus(Qt::ShortcutFocusReason);
+}
+
+void MainWindow::focusFilter()
+{
+    TablePage *p = page(currentTab());
+    if (!p) {
+        setTab(FindingsTab);
+        p = m_findingsPage;
+    }
+    p->filterBox()->setFocus(Qt::ShortcutFocusReason);
+    p->filterBox()->selectAll();
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::KeyPress)
+        return QMainWindow::eventFilter(watched, event);
+    const auto *key = static_cast<QKeyEvent *>(event);
+    if (watched == m_sidebar) {
+        // The kluster list filters as you type.
+        const QString text = key->text();
+        if (!text.isEmpty() && text.at(0).isPrint() && !text.at(0).isSpace()
+            && !(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))) {
+            m_sidebarFilter->setFocus(Qt::OtherFocusReason);
+            m_sidebarFilter->insert(text);
+            return true;
+        }
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+            // Into the kluster's views.
+            if (QWidget *w = m_tabs->currentWidget())
+                (page(currentTab()) ? static_cast<QWidget *>(page(currentTab())->view()) : w)->setFocus(Qt::OtherFocusReason);
+            return true;
+        }
+    } else if (watched == m_sidebarFilter) {
+        if (key->key() == Qt::Key_Down) {
+            m_sidebar->setFocus(Qt::OtherFocusReason);
+            if (m_sidebar->model()->rowCount() > 0 && !m_sidebar->currentIndex().isValid())
+                m_sidebar->setCurrentIndex(m_sidebar->model()->index(0, 0));
+            return true;
+        }
+        if (key->key() == Qt::Key_Escape && !m_sidebarFilter->text().isEmpty()) {
+            m_sidebarFilter->clear();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::setForceReadOnly(bool readOnly)
@@ -337,11 +745,33 @@ void MainWindow::setForceReadOnly(bool readOnly)
 
 void MainWindow::setAutoRefreshMinutes(int minutes)
 {
-    if (minutes <= 0) {
+    m_autoRefreshMinutes = qMax(0, minutes);
+    for (QAction *a : m_intervalGroup->actions())
+        a->setChecked(a->data().toInt() == m_autoRefreshMinutes);
+    // (The trailing spaces keep the menu's arrow clear of the text.)
+    m_intervalButton->setText(m_autoRefreshMinutes > 0 ? tr("Auto-refresh: every %1 min   ").arg(m_autoRefreshMinutes)
+                                                       : tr("Auto-refresh: off   "));
+    m_intervalButton->setAccessibleDescription(m_intervalButton->text().trimmed());
+    m_autoRefresh->stop();
+    if (m_autoRefreshMinutes > 0)
+        m_autoRefresh->start(m_autoRefreshMinutes * 60 * 1000);
+    updateLiveActions();
+}
+
+void MainWindow::updateLiveActions()
+{
+    // Snapshots are what they are: nothing to refresh.
+    const bool live = std::any_of(m_connections.cbegin(), m_connections.cend(), [](Connection *c) { return !c->spec().isSnapshot(); });
+    m_refreshAction->setEnabled(live);
+    m_intervalButton->setEnabled(live);
+    m_intervalMenu->setEnabled(live);
+    if (!live && !m_connections.isEmpty())
         m_autoRefresh->stop();
-        return;
-    }
-    m_autoRefresh->start(minutes * 60 * 1000);
+    else if (m_autoRefreshMinutes > 0 && !m_autoRefresh->isActive())
+        m_autoRefresh->start(m_autoRefreshMinutes * 60 * 1000);
+    m_refreshAction->setToolTip(live                     ? tr("Fetch every kluster again (F5)")
+                                : m_connections.isEmpty() ? tr("Add a connection first (File → Add connection…)")
+                                                          : tr("Snapshots are opened offline: there is nothing to refresh"));
 }
 
 void MainWindow::setTab(Tab tab)
@@ -349,10 +779,44 @@ void MainWindow::setTab(Tab tab)
     m_tabs->setCurrentIndex(int(tab));
 }
 
-void MainWindow::showStartupMessage(const QString &message)
+void MainWindow::showStartupMessage(const QString &message, bool demoAvailable)
 {
     m_startupMessage = message;
+    m_demoAvailable = demoAvailable;
     updateBanner();
+}
+
+Connection *MainWindow::connection(const QString &name) const
+{
+    for (Connection *c : m_connections) {
+        if (c->name() == name)
+            return c;
+    }
+    return nullptr;
+}
+
+bool MainWindow::isRemembered(const QString &name) const
+{
+    return std::any_of(m_remembered.cbegin(), m_remembered.cend(), [&](const ConnectionSpec &s) { return s.name == name; });
+}
+
+QString MainWindow::connectionStatus(const QString &name) const
+{
+    Connection *c = connection(name);
+    if (!c)
+        return QString();
+    if (m_listing.contains(c))
+        return tr("listing klusters…");
+    if (m_listingErrors.contains(name))
+        return tr("failed: %1").arg(m_listingErrors.value(name));
+    const QStringList klusters = m_klusters->klusters(name);
+    int failed = 0;
+    for (const QString &k : klusters)
+        failed += kluster(keyOf(name, k)) && kluster(keyOf(name, k))->isStale() ? 1 : 0;
+    QString status = klusters.size() == 1 ? tr("1 kluster") : tr("%1 klusters").arg(klusters.size());
+    if (failed > 0)
+        status += tr(", %1 could not be refreshed").arg(failed);
+    return status;
 }
 
 Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember)
@@ -367,42 +831,52 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
     }
     m_listing.insert(connection);
     connect(connection, &Connection::klustersListed, this, [this, connection](const QStringList &klusters, const QString &error) {
-        m_listing.remove(connection);
-        const QString name = connection->name();
-        if (!error.isEmpty()) {
-            KlusterData &d = m_data[keyOf(name, QString())];
-            d.error = tr("Connection %1: the klusters could not be listed: %2").arg(name, error);
-            d.errorAt = QDateTime::currentDateTimeUtc();
-        } else {
-            m_data.remove(keyOf(name, QString()));
-        }
-        QStringList toRefresh = klusters;
-        if (!error.isEmpty()) {  // the list failed: the klusters known so far are still tried, each on its own
-            for (int row = 0; row < m_klusters->rowCount(); ++row) {
-                if (m_klusters->index(row, KlustersModel::ConnectionColumn).data().toString() == name)
-                    toRefresh << m_klusters->index(row, KlustersModel::KlusterColumn).data(KlustersModel::SortRole).toString();
-            }
-        }
-        for (const QString &k : std::as_const(toRefresh)) {
-            m_klusters->setKluster(name, k);
-            connection->refresh(k);
-        }
-        if (error.isEmpty()) {  // klusters that are gone stay visible, said to be gone
-            for (int row = 0; row < m_klusters->rowCount(); ++row) {
-                const QString k = m_klusters->index(row, KlustersModel::KlusterColumn).data(KlustersModel::SortRole).toString();
-                if (m_klusters->index(row, KlustersModel::ConnectionColumn).data().toString() == name && !klusters.contains(k))
-                    m_klusters->setError(name, k, tr("Kubernikus no longer lists this kluster"));
-            }
-        }
-        m_cancelAction->setEnabled(pendingRefreshes() > 0);
-        updateBanner();
-        m_settleWanted = true;
-        settleIfIdle();
+        onListed(connection, klusters, error);
     });
     connect(connection, &Connection::refreshed, this, &MainWindow::onRefreshed);
     connection->listKlusters();
     m_cancelAction->setEnabled(true);
+    m_startupMessage.clear();
+    m_sidebar->setColumnHidden(KlustersModel::ConnectionColumn, m_connections.size() < 2);
+    updateLiveActions();
+    updateBanner();
+    emit connectionsChanged();
     return connection;
+}
+
+void MainWindow::onListed(Connection *connection, const QStringList &klusters, const QString &error)
+{
+    m_listing.remove(connection);
+    const QString name = connection->name();
+    if (!error.isEmpty())
+        m_listingErrors.insert(name, error);
+    else
+        m_listingErrors.remove(name);
+    // A connection that lists nothing still has a row, with its error, until it is removed.
+    m_klusters->setConnectionError(name, error);
+    QStringList toRefresh = klusters;
+    if (!error.isEmpty())  // the list failed: the klusters known so far are still tried, each on its own
+        toRefresh << m_klusters->klusters(name);
+    toRefresh.removeDuplicates();
+    for (const QString &k : std::as_const(toRefresh)) {
+        m_klusters->setKluster(name, k);
+        connection->refresh(k);
+    }
+    if (error.isEmpty()) {  // klusters that are gone stay visible, said to be gone
+        for (const QString &k : m_klusters->klusters(name)) {
+            if (!klusters.contains(k))
+                m_klusters->setError(name, k, tr("Kubernikus no longer lists this kluster"));
+        }
+    }
+    if (m_current.isEmpty() && m_klusters->klusters(name).isEmpty() && m_sidebar->model()->rowCount() > 0 && m_connections.size() == 1)
+        selectKluster(keyOf(name, QString()));  // the failed connection's own row: its error is what there is to see
+    m_cancelAction->setEnabled(pendingRefreshes() > 0);
+    updateBanner();
+    if (m_current == keyOf(name, QString()))
+        showCurrent();
+    m_settleWanted = true;
+    settleIfIdle();
+    emit connectionsChanged();
 }
 
 void MainWindow::restoreConnections()
@@ -413,6 +887,17 @@ void MainWindow::restoreConnections()
     }
 }
 
+void MainWindow::startFromSettings(bool demoAvailable)
+{
+    restoreConnections();
+    if (!m_connections.isEmpty())
+        return;
+    showStartupMessage(tr("No connection yet. Add one (File → Add connection…, Ctrl+Shift+N): the clouds of clouds.yaml and "
+                          "OS_* are offered, or enter a cloud by hand. Or try the built-in simulated cloud."),
+                       demoAvailable);
+    QTimer::singleShot(0, this, [this] { addConnectionInteractively(); });
+}
+
 void MainWindow::saveConnections()
 {
     ConnectionSettings::save(m_remembered);
@@ -421,13 +906,9 @@ void MainWindow::saveConnections()
 int MainWindow::pendingRefreshes() const
 {
     int n = int(m_listing.size());
-    for (int row = 0; row < m_klusters->rowCount(); ++row) {
-        const QModelIndex i = m_klusters->index(row, 0);
-        for (Connection *c : m_connections) {
-            if (c->name() == m_klusters->index(row, KlustersModel::ConnectionColumn).data().toString()
-                && c->isRefreshing(i.data(KlustersModel::SortRole).toString()))
-                ++n;
-        }
+    for (Connection *c : m_connections) {
+        for (const QString &k : m_klusters->klusters(c->name()))
+            n += c->isRefreshing(k) ? 1 : 0;
     }
     return n;
 }
@@ -435,50 +916,58 @@ int MainWindow::pendingRefreshes() const
 void MainWindow::refreshAll()
 {
     // Listing first: klusters made since appear, gone ones are marked; every listed kluster is then refreshed.
+    bool any = false;
     for (Connection *c : std::as_const(m_connections)) {
-        if (m_listing.contains(c))
+        if (c->spec().isSnapshot() || m_listing.contains(c))
             continue;
+        any = true;
         m_listing.insert(c);
         c->listKlusters();
     }
     m_cancelAction->setEnabled(pendingRefreshes() > 0);
-    statusBar()->showMessage(tr("Refreshing…"));
+    if (any)
+        statusBar()->showMessage(tr("Refreshing…"));
     reloadAudit();
 }
 
 void MainWindow::cancelRefreshes()
 {
     for (Connection *c : std::as_const(m_connections)) {
-        for (int row = 0; row < m_klusters->rowCount(); ++row) {
-            if (m_klusters->index(row, KlustersModel::ConnectionColumn).data().toString() == c->name())
-                c->cancelRefresh(m_klusters->index(row, KlustersModel::KlusterColumn).data(KlustersModel::SortRole).toString());
-        }
+        for (const QString &k : m_klusters->klusters(c->name()))
+            c->cancelRefresh(k);
     }
 }
 
 void MainWindow::onRefreshed(const RefreshResult &result)
 {
-
-
     const QString key = keyOf(result.connection, result.kluster);
+    if (!connection(result.connection))
+        return;  // removed meanwhile
     KlusterData &d = m_data[key];
-    if (result.fetch) {
+    const KlusterData before = d;
+    if (result.cancelled) {
+        // A cancel is no failure: the data shown stays what it was, and says its age.
+        statusBar()->showMessage(tr("Refresh of %1 cancelled; still showing the data fetched %2.")
+                                     .arg(key, d.fetch ? ago(d.fetchedAt) : tr("(none yet)")),
+                                 10000);
+    } else if (result.fetch) {
         if (d.fetch)
             m_retired << d.fetch << d.diagnosis;
         d.fetch = result.fetch;
         d.diagnosis = result.diagnosis;
         d.fetchedAt = result.fetchedAt;
         d.elapsedMs = result.elapsedMs;
-        d.error = result.error;  // a source that failed: the rest is fresh
-        d.errorAt = result.error.isEmpty() ? QDateTime() : result.fetchedAt;
-        m_klusters->setDiagnosis(result.connection, result.kluster, *result.diagnosis, result.fetchedAt);
-        if (!result.error.isEmpty())
-            m_klusters->setError(result.connection, result.kluster, result.error);
+        d.error.clear();
+        d.errorAt = QDateTime();
+        d.incomplete = result.error;  // a source that failed: the rest is fresh
+        m_klusters->setDiagnosis(result.connection, result.kluster, *result.diagnosis, result.fetchedAt, result.error);
     } else {
         d.error = result.error;
         d.errorAt = QDateTime::currentDateTimeUtc();
         m_klusters->setError(result.connection, result.kluster, result.error);
     }
+    if (!result.cancelled)
+        notifyChanges(key, before, d);
     if (key == m_wantedKey)
         selectKluster(key);  // the selection of the last run
     if (key == m_current) {
@@ -486,6 +975,8 @@ void MainWindow::onRefreshed(const RefreshResult &result)
             showCurrent();
         else
             updateBanner(), updateCaptions();
+    } else {
+        updateBanner();
     }
     const int pending = pendingRefreshes();
     m_cancelAction->setEnabled(pending > 0);
@@ -493,17 +984,77 @@ void MainWindow::onRefreshed(const RefreshResult &result)
         if (m_current.isEmpty() && m_sidebar->model()->rowCount() > 0)  // the worst kluster first
             selectKluster(m_sidebar->model()->index(0, 0).data(KlustersModel::KeyRole).toString());
         int failed = 0;
-        for (int row = 0; row < m_klusters->rowCount(); ++row)
-            failed += m_klusters->index(row, 0).data(KlustersModel::ErrorRole).toString().isEmpty() ? 0 : 1;
-        statusBar()->showMessage(failed == 0 ? tr("Refreshed %1 kluster(s) at %2").arg(m_klusters->rowCount()).arg(clock(QDateTime::currentDateTimeUtc()))
-                                             : tr("Refreshed at %1: %2 of %3 kluster(s) could not be read (marked in the sidebar)")
-                                                   .arg(clock(QDateTime::currentDateTimeUtc())).arg(failed).arg(m_klusters->rowCount()));
+        for (int row = 0; row < m_klusters->rowCount(); ++row) {
+            const auto state = KlustersModel::State(m_klusters->index(row, 0).data(KlustersModel::StateRole).toInt());
+            failed += state == KlustersModel::State::Stale || state == KlustersModel::State::Unreachable ? 1 : 0;
+        }
+        if (!result.cancelled) {
+            statusBar()->showMessage(failed == 0 ? tr("Refreshed %1 kluster(s) at %2").arg(m_klusters->rowCount()).arg(clock(QDateTime::currentDateTimeUtc()))
+                                                 : tr("Refreshed at %1: %2 of %3 kluster(s) could not be read (marked in the sidebar)")
+                                                       .arg(clock(QDateTime::currentDateTimeUtc())).arg(failed).arg(m_klusters->rowCount()));
+        }
         m_settleWanted = true;
         settleIfIdle();
     }
+    updateTray();
     if (key != m_current)
         retire();  // no view shows it
     emit klusterUpdated(key);
+    emit connectionsChanged();
+}
+
+void MainWindow::notifyChanges(const QString &key, const KlusterData &before, const KlusterData &after)
+{
+    // Only while watching: auto-refresh on, the window in the background, a live cloud, and something to compare with.
+    Connection *c = connectionOf(key);
+    if (!c || c->spec().isSnapshot() || m_autoRefreshMinutes <= 0 || isActiveWindow() || (!before.fetch && before.error.isEmpty()))
+        return;
+    if (after.isStale() && !before.isStale()) {
+        m_notifier->notify(tr("Kluster %1 is unreachable").arg(key), shortError(after.error), key, QString(), 0);
+        return;
+    }
+    if (!after.diagnosis || after.isStale())
+        return;
+    QStringList fresh;
+    for (const Finding &f : after.diagnosis->findings) {
+        if (f.severity != Severity::Critical)
+            continue;
+        const Finding *old = before.diagnosis ? before.diagnosis->find(f.id()) : nullptr;
+        if (!old || old->severity != Severity::Critical)
+            fresh << f.id();
+    }
+    if (fresh.isEmpty())
+        return;
+    const Finding *first = after.diagnosis->find(fresh.first());
+    const QString title = fresh.size() == 1 ? tr("%1: new critical finding").arg(key) : tr("%1: %2 new critical findings").arg(key).arg(fresh.size());
+    QString body = fresh.first() + QStringLiteral("\n") + shortError(first->message());
+    if (fresh.size() > 1)
+        body += tr("\n…and %1 more").arg(fresh.size() - 1);
+    m_notifier->notify(title, body, key, fresh.first(), 0);
+}
+
+void MainWindow::updateTray()
+{
+    int worst = -1;
+    QStringList lines;
+    for (int row = 0; row < m_klusters->rowCount(); ++row) {
+        const QModelIndex i = m_klusters->index(row, 0);
+        Connection *c = connection(i.data(KlustersModel::ConnectionRole).toString());
+        if (!c || c->spec().isSnapshot())
+            continue;  // nothing to watch in a snapshot
+        const int s = i.data(KlustersModel::SeverityRole).toInt();
+        if (s >= 0 && (worst < 0 || s < worst))
+            worst = s;
+        if (s >= 0 && s <= 1)
+            lines << QStringLiteral("%1: %2").arg(i.data(KlustersModel::KeyRole).toString(), i.siblingAtColumn(KlustersModel::WorstColumn).data().toString());
+    }
+    const bool anyLive = std::any_of(m_connections.cbegin(), m_connections.cend(), [](Connection *c) { return !c->spec().isSnapshot(); });
+    if (!anyLive || !m_trayAction->isChecked()) {
+        m_notifier->setTrayEnabled(false);
+        return;
+    }
+    m_notifier->setTrayEnabled(true);
+    m_notifier->setWorst(worst, lines.isEmpty() ? tr("Flightdeck: every kluster healthy") : tr("Flightdeck\n") + lines.join(QLatin1Char('\n')));
 }
 
 void MainWindow::retire()
@@ -523,7 +1074,7 @@ const MainWindow::KlusterData *MainWindow::kluster(const QString &key) const
 
 bool MainWindow::selectKluster(const QString &key)
 {
-    auto *proxy = static_cast<QSortFilterProxyModel *>(m_sidebar->model());
+    QAbstractItemModel *proxy = m_sidebar->model();
     for (int row = 0; row < proxy->rowCount(); ++row) {
         const QModelIndex i = proxy->index(row, 0);
         if (i.data(KlustersModel::KeyRole).toString() == key) {
@@ -536,14 +1087,27 @@ bool MainWindow::selectKluster(const QString &key)
     return false;
 }
 
+void MainWindow::showFinding(const QString &key, const QString &findingId)
+{
+    m_wantedFinding = findingId;
+    if (m_current != key) {
+        m_wantedKey = key;
+        selectKluster(key);
+    }
+    applyWantedFinding();
+}
+
+void MainWindow::applyWantedFinding()
+{
+    if (m_wantedFinding.isEmpty() || m_shownKey != m_current || (!m_wantedKey.isEmpty() && m_wantedKey != m_current))
+        return;
+    if (m_findingsPage->selectKeys({m_wantedFinding}) > 0)
+        m_wantedFinding.clear();
+}
+
 Connection *MainWindow::connectionOf(const QString &key) const
 {
-    const QString name = key.section(QLatin1Char('/'), 0, 0);
-    for (Connection *c : m_connections) {
-        if (c->name() == name)
-            return c;
-    }
-    return nullptr;
+    return connection(key.section(QLatin1Char('/'), 0, 0));
 }
 
 QHash<QString, QString> MainWindow::foreignOwners(const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others)
@@ -566,13 +1130,21 @@ void MainWindow::showCurrent()
 {
     Connection *connection = connectionOf(m_current);
     const bool readOnly = !connection || connection->isReadOnly();
-    m_findingsPage->setReadOnly(readOnly);
     m_repairAction->setVisible(!readOnly);
+    m_findingsPage->view()->setColumnHidden(FindingsModel::RepairColumn, readOnly);
     setWindowTitle((m_current.isEmpty() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(m_current)) + (m_forceReadOnly ? tr(" (read-only)") : QString()));
     const KlusterData *d = kluster(m_current);
     if (!d || !d->fetch) {
-        const QString name = m_current.section(QLatin1Char('/'), 1);
-        m_overview->clear(name.isEmpty() ? tr("Select a kluster in the sidebar.") : tr("%1: fetching…").arg(name));
+        const QString name = klusterOfKey(m_current);
+        const QString connectionName = m_current.section(QLatin1Char('/'), 0, 0);
+        QString message = tr("Select a kluster in the sidebar (Ctrl+K).");
+        if (!m_current.isEmpty() && name.isEmpty())
+            message = tr("Connection %1 lists no kluster: %2").arg(connectionName, m_listingErrors.value(connectionName, tr("it has none")));
+        else if (d && !d->error.isEmpty())
+            message = tr("%1 could not be read: %2").arg(name, shortError(d->error));
+        else if (!name.isEmpty())
+            message = tr("%1: fetching…").arg(name);
+        m_overview->clear(message);
         m_findings->setDiagnosis(Diagnosis());
         m_nodes->setState(KlusterState(), Diagnosis());
         m_routes->setState(KlusterState());
@@ -583,63 +1155,78 @@ void MainWindow::showCurrent()
         updateRepairAction();
         emit viewsShown(m_current);
         settleIfIdle();
-    } else {
-        // The rows are made on a worker thread; only their (incremental) application runs here.
-        const int generation = ++m_showGeneration;
-        const QString key = m_current;
-        const auto fetch = d->fetch;
-        const auto diagnosis = d->diagnosis;
-        QList<std::shared_ptr<const KlusterFetch>> others;
-        const QString prefix = key.section(QLatin1Char('/'), 0, 0) + QLatin1Char('/');
-        for (auto it = m_data.cbegin(); it != m_data.cend(); ++it) {
-            if (it.key() != key && it.key().startsWith(prefix) && it.value().fetch)
-                others << it.value().fetch;
-        }
-        ++m_preparing;
-        auto *watcher = new QFutureWatcher<PreparedViews>(this);
-        connect(watcher, &QFutureWatcher<PreparedViews>::finished, this, [this, watcher, generation] {
-            watcher->deleteLater();
-            applyPrepared(std::make_shared<const PreparedViews>(watcher->result()), generation);
-        });
-        watcher->setFuture(QtConcurrent::run(m_workers, [fetch, diagnosis, others] {
-            PreparedViews v;
-            v.findings = FindingsModel::prepare(*diagnosis);
-            v.nodes = NodesModel::prepare(fetch->state, *diagnosis);
-            v.routes = RoutesModel::prepare(fetch->state, foreignOwners(fetch->state, others));
-            v.security = SecurityModel::prepare(fetch->state, *diagnosis);
-            return v;
-        }));
         return;
     }
+    // The rows are made on a worker thread; only their (incremental) application runs here.
+    const int generation = ++m_showGeneration;
+    const QString key = m_current;
+    const auto fetch = d->fetch;
+    const auto diagnosis = d->diagnosis;
+    QList<std::shared_ptr<const KlusterFetch>> others;
+    const QString prefix = key.section(QLatin1Char('/'), 0, 0) + QLatin1Char('/');
+    for (auto it = m_data.cbegin(); it != m_data.cend(); ++it) {
+        if (it.key() != key && it.key().startsWith(prefix) && it.value().fetch)
+            others << it.value().fetch;
+    }
+    ++m_preparing;
+    auto *watcher = new QFutureWatcher<PreparedViews>(this);
+    connect(watcher, &QFutureWatcher<PreparedViews>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        applyPrepared(std::make_shared<const PreparedViews>(watcher->result()), generation);
+    });
+    watcher->setFuture(QtConcurrent::run(m_workers, [fetch, diagnosis, others] {
+        PreparedViews v;
+        v.findings = FindingsModel::prepare(*diagnosis);
+        v.nodes = NodesModel::prepare(fetch->state, *diagnosis);
+        v.routes = RoutesModel::prepare(fetch->state, *diagnosis, foreignOwners(fetch->state, others));
+        v.security = SecurityModel::prepare(fetch->state, *diagnosis);
+        return v;
+    }));
 }
 
 void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views, int generation)
 {
-    // One model per turn of the event loop: each step is short, and the
-    // window keeps answering between them.
+    // One model (or a slice of one) per turn of the event loop: each step is
+    // short, and the window keeps answering between them.
     using Step = std::function<void()>;
-    const auto steps = std::make_shared<QList<Step>>(QList<Step>{
-        [this, views] { m_findings->apply(views->findings); },
-        [this, views] { m_nodes->apply(views->nodes); },
-        [this, views] { m_routes->apply(views->routes); },
-        [this, views] { m_security->apply(views->security); },
+    m_steps.clear();
+    // Another kluster's rows (or the first): each table is emptied, then filled a slice per turn, so that
+    // thousands of rows never arrive in one go. A refresh of the kluster shown changes rows in place, in one step.
+    const bool fresh = m_shownKey != m_current;
+    const auto add = [this, fresh](auto *model, const auto &prepared) {
+        constexpr int Slice = 1000;
+        // The rows a step replaces are freed on the worker pool, not here.
+        const auto apply = [this, model](const auto &part) {
+            model->apply(part);
+            m_retired << model->takeRetired();
+        };
+        if (!fresh || prepared.size() <= Slice) {
+            m_steps << [apply, prepared] { apply(prepared); };
+            return;
+        }
+        m_steps << [apply, prepared] { apply(prepared.prefix(0)); };
+        for (int n = Slice; n < prepared.size() + Slice; n += Slice)
+            m_steps << [apply, part = prepared.prefix(n)] { apply(part); };
+    };
+    add(m_findings, views->findings);
+    add(m_nodes, views->nodes);
+    add(m_routes, views->routes);
+    add(m_security, views->security);
+    m_steps << Step{
         [this] {
             const KlusterData *d = kluster(m_current);
-            int foreign = 0;
-            for (int row = 0; row < m_routes->rowCount(); ++row) {
-                const int roles = m_routes->index(row, 0).data(RoutesModel::RolesRole).toInt();
-                foreign += (roles & RouteAudit::Foreign) && !(roles & RouteAudit::Missing) ? 1 : 0;
-            }
-            m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_nodes, m_routes->routeCount(), foreign, m_routes->limit(), QString());
-            m_findingsPage->updateDetails();
+            m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_nodes, m_routes->routeCount(), m_routes->foreignCount(),
+                             m_routes->limit(), d->incomplete, d->fetch->state.serversSource.known);
+            for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage})
+                p->updateDetails();
             updateCaptions();
             updateBanner();
             retire();
             m_shownKey = m_current;
             updateRepairAction();
+            applyWantedFinding();
             emit viewsShown(m_current);
-        }});
-    m_steps = *steps;
+        }};
     m_stepsGeneration = generation;
     runNextStep();
 }
@@ -655,7 +1242,8 @@ void MainWindow::runNextStep()
     }
     const std::function<void()> step = m_steps.takeFirst();
     step();
-    QMetaObject::invokeMethod(this, &MainWindow::runNextStep, Qt::QueuedConnection);
+    // A timer, not a posted call: the event loop paints and takes input before the next step.
+    QTimer::singleShot(0, this, &MainWindow::runNextStep);
 }
 
 void MainWindow::settleIfIdle()
@@ -671,59 +1259,109 @@ void MainWindow::updateCaptions()
     const KlusterData *d = kluster(m_current);
     Connection *connection = connectionOf(m_current);
     if (!d || !d->fetch) {
-        m_header->setText(m_current.isEmpty() ? QString() : tr("No data yet for %1.").arg(m_current));
+        const QString name = m_current.section(QLatin1Char('/'), 0, 0);
+        if (m_current.isEmpty())
+            m_header->clear();
+        else if (klusterOfKey(m_current).isEmpty())  // a connection's own row
+            m_header->setText(tr("<b>Connection %1</b>: its klusters could not be listed<br><b style=\"color:%2\">%3</b>")
+                                  .arg(name.toHtmlEscaped(), SeverityStyle::alarmText(palette()).name(),
+                                       shortError(m_listingErrors.value(name)).toHtmlEscaped()));
+        else
+            m_header->setText(d && d->isStale() ? tr("<b>%1</b><br>Could not be read: %2").arg(m_current.toHtmlEscaped(), shortError(d->error).toHtmlEscaped())
+                                                : tr("<b>%1</b><br>No data yet.").arg(m_current.toHtmlEscaped()));
+        for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage})
+            p->setCaption(QString());
         return;
     }
     const bool snapshot = connection && connection->spec().isSnapshot();
-    const bool stale = !d->error.isEmpty() && d->errorAt > d->fetchedAt;
     QString when = snapshot ? tr("Snapshot captured %1 (%2), opened offline, read-only").arg(clock(d->fetchedAt), ago(d->fetchedAt))
                             : tr("Fetched %1 (%2) in %3 ms, %4 requests").arg(clock(d->fetchedAt), ago(d->fetchedAt)).arg(d->elapsedMs).arg(d->fetch->requests);
-    if (stale)
-        when = tr("STALE: ") + when + tr(" — the last refresh failed");
+    QString alarm;
+    const QString shortWhen = (snapshot ? tr("captured %1 (%2)") : tr("fetched %1 (%2)"))
+                                  .arg(d->fetchedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")), ago(d->fetchedAt));
+    if (d->isStale())
+        alarm = tr("STALE: the last refresh failed at %1; this is older data,").arg(d->errorAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")));
+    else if (!d->incomplete.isEmpty())
+        alarm = tr("INCOMPLETE: %1 could not be read; counts are lower bounds.").arg(failedSources(d->incomplete));
     const KlusterState &s = d->fetch->state;
-    const QString where = tr("Kluster %1 · cloud %2 · router %3").arg(s.kluster.name, connection ? connection->name() : QString(), s.router.name);
-    m_header->setText(QStringLiteral("<b>%1</b><br>%2%3")
-                          .arg(where.toHtmlEscaped(), stale ? QStringLiteral("<b>") + when.toHtmlEscaped() + QStringLiteral("</b>") : when.toHtmlEscaped(),
-                               connection && connection->isReadOnly() ? tr(" · <i>read-only: repairs hidden</i>") : QString()));
-    const QString caption = (stale ? tr("STALE — ") : QString()) + (snapshot ? tr("Captured %1") : tr("Fetched %1")).arg(clock(d->fetchedAt));
-    m_findingsPage->table()->setCaption(tr("%1 · %2 critical, %3 warning").arg(caption).arg(d->diagnosis->count(Severity::Critical)).arg(d->diagnosis->count(Severity::Warning)));
-    m_nodesPage->setCaption(tr("%1 · instances and nodes joined by name; marked rows have a finding (hover for which)").arg(caption));
-    m_routesPage->setCaption(tr("%1 · router %2: %3 of %4 routes used · grouped by destination; the first route of a destination wins")
-                                 .arg(caption, s.router.name)
+    const QString router = s.router.name.isEmpty() ? s.router.id : tr("%1 (%2)").arg(s.router.name, s.router.id.left(8) + QStringLiteral("…"));
+    const QString where = tr("Kluster %1 · cloud %2 · router %3").arg(s.kluster.name, connection ? connection->name() : QString(), router);
+    const QString red = SeverityStyle::alarmText(palette()).name();
+    m_header->setText(QStringLiteral("<b>%1</b>%4<br>%2%3")
+                          .arg(where.toHtmlEscaped(),
+                               alarm.isEmpty() ? when.toHtmlEscaped()
+                                               : QStringLiteral("<b style=\"color:%1\">%2</b> %3").arg(red, alarm.toHtmlEscaped(), shortWhen.toHtmlEscaped()),
+                               QString(), connection && connection->isReadOnly() ? tr(" · <i>read-only: repairs hidden</i>") : QString()));
+    const QString state = d->isStale() ? tr("STALE — ") : !d->incomplete.isEmpty() ? tr("INCOMPLETE — ") : QString();
+    const QString caption = state + (snapshot ? tr("Captured %1") : tr("Fetched %1")).arg(clock(d->fetchedAt));
+    const QString atLeast = d->incomplete.isEmpty() ? QString() : QStringLiteral("≥ ");
+    m_findingsPage->setCaption(tr("%1 · %2%3 critical, %2%4 warning").arg(caption, atLeast).arg(d->diagnosis->count(Severity::Critical)).arg(d->diagnosis->count(Severity::Warning)));
+    m_nodesPage->setCaption(tr("%1 · instances and nodes joined by name; marked rows have a finding").arg(caption));
+    const int limit = m_routes->limit();
+    m_routesPage->setCaption(tr("%1 · router %2: %3 of %4 routes used (%5 other klusters' or operators') · grouped by destination; "
+                                "the first route of a destination wins")
+                                 .arg(caption, router)
                                  .arg(m_routes->routeCount())
-                                 .arg(m_routes->limit() > 0 ? QString::number(m_routes->limit()) : tr("?")));
+                                 .arg(limit > 0 ? QString::number(limit) : tr("?"))
+                                 .arg(m_routes->foreignCount()));
     m_securityPage->setCaption(tr("%1 · %2").arg(caption, m_security->groupSummary()));
 }
 
 void MainWindow::updateBanner()
 {
-    QStringList errors;
-    for (auto it = m_data.cbegin(); it != m_data.cend(); ++it) {
-        if (it.key().endsWith(QLatin1Char('/')) && !it.value().error.isEmpty())
-            errors << it.value().error;
+    // One line per connection, whatever failed in it; the whole story behind Details.
+    QStringList lines, details;
+    bool failures = false;
+    for (Connection *c : std::as_const(m_connections)) {
+        const QString name = c->name();
+        QStringList problems;
+        QString first;
+        if (m_listingErrors.contains(name)) {
+            const QString e = m_listingErrors.value(name);
+            problems << tr("its klusters could not be listed");
+            first = e;
+            details << tr("%1: listing the klusters failed: %2").arg(name, e);
+        }
+        QStringList stale, incomplete;
+        for (const QString &k : m_klusters->klusters(name)) {
+            const KlusterData *d = kluster(keyOf(name, k));
+            if (!d)
+                continue;
+            if (d->isStale()) {
+                stale << k;
+                if (first.isEmpty())
+                    first = d->error;
+                details << tr("%1/%2: refresh failed at %3: %4").arg(name, k, clock(d->errorAt), d->error)
+                               + (d->fetch ? tr(" (showing the data fetched at %1, stale)").arg(clock(d->fetchedAt)) : QString());
+            } else if (!d->incomplete.isEmpty()) {
+                incomplete << k;
+                if (first.isEmpty())
+                    first = d->incomplete;
+                details << tr("%1/%2: incomplete: %3").arg(name, k, d->incomplete);
+            }
+        }
+        if (!stale.isEmpty())
+            problems << tr("%1 could not be refreshed (older data shown, stale)").arg(stale.join(QStringLiteral(", ")));
+        if (!incomplete.isEmpty())
+            problems << tr("%1 incomplete (counts are lower bounds)").arg(incomplete.join(QStringLiteral(", ")));
+        if (problems.isEmpty())
+            continue;
+        failures = true;
+        lines << tr("%1: %2 — %3").arg(name, problems.join(QStringLiteral("; ")), shortError(first));
     }
-    const KlusterData *d = kluster(m_current);
-    bool stale = false;
-    if (d && !d->error.isEmpty()) {
-        stale = !d->fetch || d->errorAt > d->fetchedAt;
-        if (!d->fetch)
-            errors << tr("Refresh of %1 failed at %2: %3").arg(m_current, clock(d->errorAt), d->error);
-        else if (stale)
-            errors << tr("Refresh of %1 failed at %2: %3. Still showing the data fetched at %4 (stale). Press F5 to try again.")
-                          .arg(m_current, clock(d->errorAt), d->error, clock(d->fetchedAt));
-        else
-            errors << tr("Some of %1 could not be read: %2. What depends on it is not diagnosed.").arg(m_current, d->error);
+    if (failures) {
+        QList<QAction *> actions{m_refreshAction};
+        if (!m_listingErrors.isEmpty())
+            actions << m_manageAction;
+        m_banner->setMessage(MessageBanner::Type::Error, lines.join(QLatin1Char('\n')), details.join(QLatin1Char('\n')), actions);
+    } else if (!m_startupMessage.isEmpty() && m_connections.isEmpty()) {
+        QList<QAction *> actions{m_addAction};
+        if (m_demoAvailable)
+            actions << m_demoAction;
+        m_banner->setMessage(MessageBanner::Type::Information, m_startupMessage, QString(), actions);
+    } else {
+        m_banner->clear();
     }
-    if (errors.isEmpty() && !m_startupMessage.isEmpty() && m_current.isEmpty())
-        errors << m_startupMessage;
-    m_banner->setVisible(!errors.isEmpty());
-    m_banner->setText(errors.join(QLatin1Char('\n')));
-    const bool listingFailed = std::any_of(m_data.keyBegin(), m_data.keyEnd(), [this](const QString &k) {
-        return k.endsWith(QLatin1Char('/')) && !m_data.value(k).error.isEmpty();
-    });
-    const bool serious = stale || (d && !d->fetch && !d->error.isEmpty()) || listingFailed;
-    m_banner->setStyleSheet(serious ? QStringLiteral("QLabel { background: #c62828; color: white; }")
-                                    : QStringLiteral("QLabel { background: #f9a825; color: black; }"));
 }
 
 QString MainWindow::bannerText() const
@@ -733,37 +1371,22 @@ QString MainWindow::bannerText() const
 
 bool MainWindow::isBannerVisible() const
 {
-    return !m_banner->isHidden();
+    return m_banner->isShown();
 }
 
-void MainWindow::syncSelection(const QStringList &findingIds)
+void MainWindow::syncSelection()
 {
+    // The findings selected in the Findings view select the rows they are about in the other views.
     const KlusterData *d = kluster(m_current);
     if (!d || !d->diagnosis)
         return;
-    QStringList names, routes, security;
-    for (const QString &id : findingIds) {
-        const Finding *f = d->diagnosis->find(id);
-        if (!f)
-            continue;
-        const AffectedObjects a = f->affected();
-        names << a.instances << a.nodes;
-        QList<Route> touched = a.routes;
-        if (const std::optional<RepairPlan> plan = f->repair())
-            touched << plan->routes;  // a missing route is on no router yet, but has its row
-        for (const Route &r : std::as_const(touched))
-            routes << r.destination + QStringLiteral(" via ") + r.nexthop;
-        for (const QString &i : a.instances)
-            security << QStringLiteral("instance:") + i;
-        if (!f->facts.protocol.isEmpty())
-            security << QStringLiteral("rule:") + f->facts.protocol;
-    }
-    const int n = m_nodesPage->selectSourceRows(NodesModel::NameRole, names);
-    const int r = m_routesPage->selectSourceRows(RoutesModel::KeyRole, routes);
-    const int s = m_securityPage->selectSourceRows(SecurityModel::KeyRole, security);
-    m_tabs->setTabText(NodesTab, n ? tr("&Nodes (%1)").arg(n) : tr("&Nodes"));
-    m_tabs->setTabText(RoutesTab, r ? tr("R&outes (%1)").arg(r) : tr("R&outes"));
-    m_tabs->setTabText(SecurityTab, s ? tr("&Security group (%1)").arg(s) : tr("&Security group"));
+    const QStringList ids = m_findingsPage->selectedKeys();
+    const int n = m_nodesPage->selectKeys(ids, ConsoleRole::Findings);
+    const int r = m_routesPage->selectKeys(ids, ConsoleRole::Findings);
+    const int s = m_securityPage->selectKeys(ids, ConsoleRole::Findings);
+    m_tabs->setTabText(NodesTab, n ? tr("Nodes (%1)").arg(n) : tr("Nodes"));
+    m_tabs->setTabText(RoutesTab, r ? tr("Routes (%1)").arg(r) : tr("Routes"));
+    m_tabs->setTabText(SecurityTab, s ? tr("Security group (%1)").arg(s) : tr("Security group"));
 }
 
 void MainWindow::openRepair(const QStringList &findingIds)
@@ -772,29 +1395,151 @@ void MainWindow::openRepair(const QStringList &findingIds)
     const KlusterData *d = kluster(m_current);
     if (!connection || connection->isReadOnly() || !d || !d->fetch || findingIds.isEmpty() || m_shownKey != m_current)
         return;  // nothing to repair, or the views do not show this kluster yet
-    auto *dialog = new RepairDialog(connection, m_current.section(QLatin1Char('/'), 1), d->fetch, d->diagnosis, findingIds, this);
+    auto *dialog = new RepairDialog(connection, klusterOfKey(m_current), d->fetch, d->diagnosis, findingIds, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const QString key = m_current;
-    if (!d->error.isEmpty() && d->errorAt > d->fetchedAt)
+    if (d->isStale())
         dialog->setStale(tr("the last refresh failed at %1").arg(clock(d->errorAt)));
     connect(this, &MainWindow::klusterUpdated, dialog, [this, dialog, key](const QString &updated) {
         const KlusterData *now = kluster(updated);
         if (updated != key || !now)
             return;
-        if (now->diagnosis && now->fetchedAt > now->errorAt)
+        if (now->diagnosis && !now->isStale())
             dialog->dataRefreshed(*now->diagnosis);
-        else if (!now->error.isEmpty())
+        else if (now->isStale())
             dialog->setStale(now->error);
     });
     connect(dialog, &RepairDialog::repairsFinished, this, [this, key, connection = QPointer<Connection>(connection)](int fixed, int total) {
         reloadAudit();
         if (connection)
-            connection->refresh(key.section(QLatin1Char('/'), 1));
+            connection->refresh(klusterOfKey(key));
         m_cancelAction->setEnabled(true);
-        statusBar()->showMessage(tr("Repair: %1 of %2 fixed and verified; refreshing %3").arg(fixed).arg(total).arg(key), 10000);
+        statusBar()->showMessage(fixed == total ? tr("Repair: %1 of %2 fixed and verified; refreshing %3").arg(fixed).arg(total).arg(key)
+                                                : tr("Repair: only %1 of %2 fixed; see the dialog and the audit log; refreshing %3").arg(fixed).arg(total).arg(key),
+                                 15000);
     });
-    dialog->open();
+    openDialog(dialog);
     emit repairDialogOpened(dialog);
+}
+
+void MainWindow::openDialog(QDialog *dialog)
+{
+    dialog->open();
+    dialog->raise();
+    dialog->activateWindow();  // the keyboard goes to the dialog, whatever the window manager does
+    emit dialogOpened(dialog);
+}
+
+QString MainWindow::detailsHtml(Tab tab, const QModelIndexList &rows) const
+{
+    const KlusterData *d = kluster(m_shownKey);
+    Connection *connection = connectionOf(m_shownKey);
+    const bool withPlan = connection && !connection->isReadOnly();
+    if (rows.isEmpty()) {
+        switch (tab) {
+        case FindingsTab:
+            return tr("<p>Select a finding to see its evidence and its repair. F8 and Shift+F8 step through the findings; "
+                      "Ctrl+R repairs the selected ones.</p>");
+        case AuditTab: return tr("<p>Select a record to see each request it sent and its answer.</p>");
+        default:
+            return tr("<p>Select a row to see the findings about it, their evidence and repair. F8 and Shift+F8 step "
+                      "through the rows with a finding; Ctrl+R repairs them.</p>");
+        }
+    }
+    QString html;
+    if (tab == AuditTab) {
+        for (const QModelIndex &row : rows.mid(0, 3)) {
+            const QJsonObject r = row.data(AuditModel::RecordRole).toJsonObject();
+            html += tr("<h3>%1 — %2</h3>").arg(r.value(QStringLiteral("finding")).toString().toHtmlEscaped(),
+                                               r.value(QStringLiteral("verification")).toString().toHtmlEscaped());
+            html += tr("<p>%1 by %2@%3 (cloud %4), kluster %5: %6</p>")
+                        .arg(r.value(QStringLiteral("time")).toString(), r.value(QStringLiteral("user")).toString().toHtmlEscaped(),
+                             r.value(QStringLiteral("project")).toString().toHtmlEscaped(), r.value(QStringLiteral("cloud")).toString().toHtmlEscaped(),
+                             r.value(QStringLiteral("kluster")).toString().toHtmlEscaped(), r.value(QStringLiteral("repair")).toString().toHtmlEscaped());
+            html += QStringLiteral("<p>%1</p><pre>").arg(r.value(QStringLiteral("message")).toString().toHtmlEscaped());
+            for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
+                const QJsonObject q = v.toObject();
+                html += QStringLiteral("%1 %2 %3 → %4 %5\n")
+                            .arg(q.value(QStringLiteral("method")).toString(), q.value(QStringLiteral("service")).toString(),
+                                 q.value(QStringLiteral("path")).toString().toHtmlEscaped())
+                            .arg(q.value(QStringLiteral("status")).toInt())
+                            .arg(q.value(QStringLiteral("outcome")).toString().toHtmlEscaped());
+            }
+            html += QStringLiteral("</pre>");
+        }
+        return html;
+    }
+    if (!d || !d->diagnosis)
+        return QString();
+    const auto findingsOf = [&](const QModelIndex &row) {
+        QString out;
+        for (const QString &id : row.data(ConsoleRole::Findings).toStringList()) {
+            if (const Finding *f = d->diagnosis->find(id))
+                out += RepairText::findingHtml(*f, withPlan);
+        }
+        return out;
+    };
+    int shown = 0;
+    QStringList seen;
+    for (const QModelIndex &row : rows) {
+        if (shown == 5) {
+            html += tr("<p>… and %1 more selected.</p>").arg(rows.size() - shown);
+            break;
+        }
+        ++shown;
+        if (tab == FindingsTab) {
+            if (const Finding *f = d->diagnosis->find(row.data(ConsoleRole::Key).toString()))
+                html += RepairText::findingHtml(*f, withPlan);
+            continue;
+        }
+        if (tab == RoutesTab && row.data(RoutesModel::GroupRole).toBool()) {
+            // A destination with several routes: the router's order, the one that wins first.
+            html += tr("<h3>%1: %2</h3>").arg(row.data(ConsoleRole::Key).toString().toHtmlEscaped(),
+                                              row.siblingAtColumn(RoutesModel::OwnerColumn).data().toString().toHtmlEscaped());
+            html += tr("<p>The router's routes for this destination, in the order it uses them: the first one carries the traffic.</p><ol>");
+            const QAbstractItemModel *m = row.model();
+            QList<QModelIndex> children;
+            for (int i = 0; i < m->rowCount(row); ++i)
+                children << m->index(i, 0, row);
+            std::sort(children.begin(), children.end(), [](const QModelIndex &a, const QModelIndex &b) {
+                return a.data(RoutesModel::PositionRole).toInt() < b.data(RoutesModel::PositionRole).toInt()
+                    || b.data(RoutesModel::PositionRole).toInt() < 0;
+            });
+            for (const QModelIndex &c : std::as_const(children)) {
+                const int roles = c.data(RoutesModel::RolesRole).toInt();
+                const bool wins = roles & RouteAudit::Effective;
+                html += QStringLiteral("<li>%1via <b>%2</b> — %3; nexthop: %4%5</li>")
+                            .arg(c.data(RoutesModel::PositionRole).toInt() < 0 ? tr("(not on the router: needed) ") : QString(),
+                                 c.siblingAtColumn(RoutesModel::NexthopColumn).data().toString().toHtmlEscaped(),
+                                 c.siblingAtColumn(RoutesModel::RolesColumn).data().toString().toHtmlEscaped(),
+                                 c.siblingAtColumn(RoutesModel::OwnerColumn).data().toString().toHtmlEscaped(),
+                                 wins ? tr(" <b>← carries the traffic</b>") : QString());
+            }
+            html += QStringLiteral("</ol>");
+        } else {
+            // The row's own facts, every column, then the findings about it.
+            QStringList facts;
+            const QAbstractItemModel *m = row.model();
+            for (int c = 0; c < m->columnCount(row.parent()); ++c) {
+                const QString v = row.siblingAtColumn(c).data().toString();
+                if (!v.isEmpty())
+                    facts << QStringLiteral("%1: <b>%2</b>").arg(m->headerData(c, Qt::Horizontal).toString().toHtmlEscaped(), v.toHtmlEscaped());
+            }
+            html += QStringLiteral("<p>%1</p>").arg(facts.join(QStringLiteral(" · ")));
+        }
+        const QStringList ids = row.data(ConsoleRole::Findings).toStringList();
+        bool any = false;
+        for (const QString &id : ids)
+            any = any || !seen.contains(id);
+        if (ids.isEmpty())
+            html += tr("<p><i>No finding about this row.</i></p>");
+        else if (any)
+            html += findingsOf(row);
+        seen << ids;
+    }
+    if (!withPlan)
+        html += tr("<p><i>This connection is read-only: repairs are hidden.</i></p>");
+    return html;
 }
 
 void MainWindow::reloadAudit()
@@ -824,7 +1569,7 @@ void MainWindow::exportSnapshot()
         else
             statusBar()->showMessage(tr("The snapshot could not be written completely: %1").arg(error), 15000);
     });
-    dialog->open();
+    openDialog(dialog);
 }
 
 void MainWindow::exportReport()
@@ -853,7 +1598,7 @@ void MainWindow::exportReport()
         QString error;
         statusBar()->showMessage(writeFile(path, data, &error) ? tr("Report written to %1").arg(path) : tr("The report could not be written: %1").arg(error), 10000);
     });
-    dialog->open();
+    openDialog(dialog);
 }
 
 void MainWindow::exportAudit()
@@ -885,16 +1630,39 @@ void MainWindow::exportAudit()
         QString error;
         statusBar()->showMessage(writeFile(path, data, &error) ? tr("Audit log exported to %1").arg(path) : tr("Not exported: %1").arg(error), 10000);
     });
-    dialog->open();
+    openDialog(dialog);
 }
 
-void MainWindow::addConnectionInteractively()
+void MainWindow::testConnection(const ConnectionSpec &given, QObject *context, ConnectionDialog::TestDone done)
+{
+    // A connection of its own, on the network thread, gone once it has answered.
+    ConnectionSpec spec = given;
+    spec.name = tr("test of %1").arg(given.name);
+    auto *probe = new Connection(spec, m_network, this);
+    connect(probe, &Connection::klustersListed, context, [probe, done](const QStringList &klusters, const QString &error) {
+        probe->deleteLater();
+        if (!error.isEmpty())
+            done(false, error);
+        else
+            done(true, klusters.isEmpty() ? tr("Signed in; Kubernikus lists no kluster in this project.")
+                                          : tr("Signed in; %1 kluster(s): %2").arg(klusters.size()).arg(klusters.join(QStringLiteral(", "))));
+    });
+    connect(context, &QObject::destroyed, probe, &QObject::deleteLater);
+    probe->listKlusters();
+}
+
+void MainWindow::addConnectionInteractively(QWidget *parent)
 {
     QStringList taken;
     for (Connection *c : std::as_const(m_connections))
         taken << c->name();
-    auto *dialog = new ConnectionDialog(taken, this);
+    for (const ConnectionSpec &s : std::as_const(m_remembered))
+        taken << s.name;
+    auto *dialog = new ConnectionDialog(taken, std::nullopt, parent ? parent : this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setTester([this](const ConnectionSpec &spec, QObject *context, ConnectionDialog::TestDone done) {
+        testConnection(spec, context, std::move(done));
+    });
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const ConnectionSpec spec = dialog->spec();
         const QString secret = dialog->secret();
@@ -918,7 +1686,58 @@ void MainWindow::addConnectionInteractively()
             });
         }
     });
-    dialog->open();
+    openDialog(dialog);
+}
+
+void MainWindow::editConnectionInteractively(const QString &name, QWidget *parent)
+{
+    Connection *c = connection(name);
+    if (!c || c->spec().isSnapshot())
+        return;
+    ConnectionSpec current = c->spec();
+    for (const ConnectionSpec &s : std::as_const(m_remembered)) {
+        if (s.name == name)
+            current = s;  // as remembered (without the --read-only of this run)
+    }
+    auto *dialog = new ConnectionDialog({}, current, parent ? parent : this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setTester([this](const ConnectionSpec &spec, QObject *context, ConnectionDialog::TestDone done) {
+        testConnection(spec, context, std::move(done));
+    });
+    const bool wasRemembered = isRemembered(name);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, name, wasRemembered, old = c->spec()] {
+        ConnectionSpec spec = dialog->spec();
+        const QString secret = dialog->secret();
+        if (secret.isEmpty() && spec.config && old.config && spec.cloud.isEmpty()) {
+            // The secret stays where it was: the keychain (read again by the new connection), or this run's memory.
+            (spec.config->isApplicationCredential() ? spec.config->applicationCredentialSecret : spec.config->password) =
+                old.config->isApplicationCredential() ? old.config->applicationCredentialSecret : old.config->password;
+        }
+        removeConnection(name, false);
+        if (wasRemembered) {
+            ConnectionSpec remembered = spec;
+            if (remembered.config) {
+                remembered.config->password.clear();
+                remembered.config->applicationCredentialSecret.clear();
+            }
+            m_remembered << remembered;
+            saveConnections();
+        }
+        addConnection(spec, false);
+        if (!secret.isEmpty() && spec.config) {
+            auto *store = new SecretStore(this);
+            connect(store->write(spec.config->secretKey(), secret), &SecretCall::finished, store, &QObject::deleteLater);
+        }
+        statusBar()->showMessage(tr("Connection %1 saved; listing its klusters again").arg(name), 10000);
+    });
+    openDialog(dialog);
+}
+
+void MainWindow::openConnectionsManager()
+{
+    auto *dialog = new ConnectionsDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    openDialog(dialog);
 }
 
 void MainWindow::openSnapshotInteractively()
@@ -934,26 +1753,64 @@ void MainWindow::openSnapshotInteractively()
         spec.readOnly = true;
         addConnection(spec, false);
     });
-    dialog->open();
+    openDialog(dialog);
 }
 
-void MainWindow::removeCurrentConnection()
+void MainWindow::removeConnection(const QString &name, bool forgetSecret)
 {
-    Connection *connection = connectionOf(m_current);
-    if (!connection)
+    Connection *c = connection(name);
+    if (!c)
         return;
-    const QString name = connection->name();
-    m_connections.removeAll(connection);
-    m_listing.remove(connection);
+    const ConnectionSpec spec = c->spec();
+    m_connections.removeAll(c);
+    m_listing.remove(c);
+    m_listingErrors.remove(name);
     m_remembered.erase(std::remove_if(m_remembered.begin(), m_remembered.end(), [&](const ConnectionSpec &s) { return s.name == name; }),
                        m_remembered.end());
     saveConnections();
-    for (auto it = m_data.begin(); it != m_data.end();)
-        it = it.key().startsWith(name + QLatin1Char('/')) ? m_data.erase(it) : std::next(it);
-    m_current.clear();
+    for (auto it = m_data.begin(); it != m_data.end();) {
+        if (it.key().startsWith(name + QLatin1Char('/'))) {
+            if (it.value().fetch)
+                m_retired << it.value().fetch << it.value().diagnosis;
+            it = m_data.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (m_current.startsWith(name + QLatin1Char('/')))
+        m_current.clear();
     m_klusters->removeConnection(name);
-    delete connection;
+    delete c;
+    if (forgetSecret && !spec.isSnapshot()) {
+        // The keychain entry goes with it (a clouds.yaml cloud's files stay as they are).
+        QString error;
+        std::optional<CloudConfig> config = spec.config;
+        if (!config && !spec.cloud.isEmpty())
+            config = CloudConfigLoader::load(spec.cloud, &error);
+        if (config) {
+            auto *store = new SecretStore(this);
+            connect(store->remove(config->secretKey()), &SecretCall::finished, store, &QObject::deleteLater);
+        }
+    }
+    retire();
+    m_sidebar->setColumnHidden(KlustersModel::ConnectionColumn, m_connections.size() < 2);
+    updateLiveActions();
+    updateTray();
     showCurrent();
+    updateBanner();
+    emit connectionsChanged();
+}
+
+void MainWindow::showShortcuts()
+{
+    auto *dialog = HelpDialogs::shortcuts(this);
+    openDialog(dialog);
+}
+
+void MainWindow::showAbout()
+{
+    auto *dialog = HelpDialogs::about(this);
+    openDialog(dialog);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -961,6 +1818,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue(QStringLiteral("console/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("console/state"), saveState());
-    settings.setValue(QStringLiteral("console/split"), static_cast<QSplitter *>(centralWidget())->saveState());
+    settings.setValue(QStringLiteral("console/split"), m_split->saveState());
+    for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage, m_auditPage})
+        p->saveHeader(QStringLiteral("views/%1/header").arg(p->view()->objectName()));
     QMainWindow::closeEvent(event);
 }

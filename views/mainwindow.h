@@ -1,6 +1,7 @@
 #pragma once
 
 #include "connection.h"
+#include "connectiondialog.h"
 #include "findingsmodel.h"
 #include "nodesmodel.h"
 #include "routesmodel.h"
@@ -13,25 +14,32 @@
 #include <memory>
 
 class AuditModel;
-class FindingsPage;
 class KlustersModel;
+class MessageBanner;
+class Notifier;
 class OverviewPage;
 class QAction;
+class QActionGroup;
 class QComboBox;
 class QLabel;
+class QLineEdit;
+class QMenu;
+class QSplitter;
 class QTabWidget;
-class QTableView;
 class QThread;
 class QThreadPool;
 class QTimer;
 class QToolButton;
+class QTreeView;
 class TablePage;
 
-// The console: a sidebar of klusters across connections (worst severity and
-// counts), and for the selected one the overview, findings, nodes, routes,
-// security group and audit log views; refresh (F5, and on an interval) that
-// never freezes the window, keeps the last good data when it fails and says
-// so in a banner; guided repairs; exports.
+// The console: a sidebar of klusters across connections (worst on top, with
+// counts; connections that fail are listed with their error), and for the
+// selected kluster the overview, findings, nodes, routes, security group and
+// audit log views; refresh (F5, and on an interval) that never freezes the
+// window, keeps the last good data when it fails and says so in a banner;
+// guided repairs from whatever view is open; connections to manage; exports;
+// desktop notifications and a tray icon while it watches.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -43,11 +51,22 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
+    // The application's icon: the desktop theme's when installed, else the one built in.
+    static QIcon applicationIcon();
+
     // Adds a connection and lists its klusters; `remember`: keep it between runs.
     Connection *addConnection(const ConnectionSpec &spec, bool remember);
     QList<Connection *> connections() const { return m_connections; }
+    Connection *connection(const QString &name) const;
+    bool isRemembered(const QString &name) const;
+    // How the connection stands, in words ("3 klusters", "signing in…", "failed: …").
+    QString connectionStatus(const QString &name) const;
     void restoreConnections();
-    void showStartupMessage(const QString &message);  // shown until a kluster is selected
+    // How `flightdeck` starts without options: the remembered connections, or on a fresh desktop the
+    // first-run message and the Add connection dialog.
+    void startFromSettings(bool demoAvailable);
+    // Shown (with "Add connection…" and, when `demoAvailable`, "Open the demo cloud") until a connection is added.
+    void showStartupMessage(const QString &message, bool demoAvailable = false);
 
     // The data shown for one kluster ("<connection>/<kluster>").
     struct KlusterData
@@ -55,34 +74,57 @@ public:
         std::shared_ptr<const KlusterFetch> fetch;
         std::shared_ptr<const Diagnosis> diagnosis;
         QDateTime fetchedAt;
-        QString error;          // the last refresh failed (fetch is then the last good one), or partly failed
+        QString error;        // the last refresh failed: `fetch` is the last good data, stale (or none)
         QDateTime errorAt;
+        QString incomplete;   // the data shown is new but lacks what could not be read
         qint64 elapsedMs = 0;
+        bool isStale() const { return !error.isEmpty(); }
     };
     const KlusterData *kluster(const QString &key) const;
     QString currentKey() const { return m_current; }
     bool selectKluster(const QString &key);
+    // Selects the kluster and, once its views show it, the finding (in every view).
+    void showFinding(const QString &key, const QString &findingId);
     void setTab(Tab tab);
+    Tab currentTab() const;
 
     // For tests and --screenshot: the views.
-    FindingsPage *findingsPage() const { return m_findingsPage; }
+    TablePage *findingsPage() const { return m_findingsPage; }
     TablePage *nodesPage() const { return m_nodesPage; }
     TablePage *routesPage() const { return m_routesPage; }
     TablePage *securityPage() const { return m_securityPage; }
     TablePage *auditPage() const { return m_auditPage; }
+    TablePage *page(Tab tab) const;
     OverviewPage *overviewPage() const { return m_overview; }
-    QTableView *sidebar() const { return m_sidebar; }
+    QTreeView *sidebar() const { return m_sidebar; }
+    QLineEdit *sidebarFilter() const { return m_sidebarFilter; }
+    QComboBox *routeScope() const { return m_routeScope; }
+    MessageBanner *banner() const { return m_banner; }
     QString bannerText() const;
     bool isBannerVisible() const;
     QAction *repairAction() const { return m_repairAction; }
+    QAction *refreshAction() const { return m_refreshAction; }
+    Notifier *notifier() const { return m_notifier; }
     int pendingRefreshes() const;
+    bool isSettled() const { return m_preparing == 0 && pendingRefreshes() == 0; }  // nothing asked for is still under way
+    // The findings Repair acts on now: those of the current view's selection that can be repaired.
+    QStringList repairTargets() const;
 
     void refreshAll();
-    void addConnectionInteractively();  // the Add connection dialog, non-modal to the event loop
+    void addConnectionInteractively(QWidget *parent = nullptr);
+    void editConnectionInteractively(const QString &name, QWidget *parent = nullptr);
+    void openConnectionsManager();
+    // Removes the connection, its klusters and (when `forgetSecret`) its keychain entry.
+    void removeConnection(const QString &name, bool forgetSecret = true);
+    // Signs in with `spec` and lists its klusters, off the GUI thread; `done` is called on `context`'s thread.
+    void testConnection(const ConnectionSpec &spec, QObject *context, ConnectionDialog::TestDone done);
     void cancelRefreshes();
     void setAutoRefreshMinutes(int minutes);  // 0: off
+    int autoRefreshMinutes() const { return m_autoRefreshMinutes; }
     // Every connection read-only, whatever it says (`flightdeck --read-only`); before adding connections.
     void setForceReadOnly(bool readOnly);
+    void showShortcuts();
+    void showAbout();
 
 signals:
     // Every refresh asked for has come back (success or not), and the views show it.
@@ -91,26 +133,40 @@ signals:
     void viewsShown(const QString &key);
     void klusterUpdated(const QString &key);
     void repairDialogOpened(QDialog *dialog);
+    void dialogOpened(QDialog *dialog);  // any dialog of the console, when opened
+    void connectionsChanged();
+    void demoRequested();  // "Open the demo cloud" in the first-run banner
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    void buildPages();
+    void buildSidebar();
     void buildActions();
+    void placeOnScreen();
     void onRefreshed(const RefreshResult &result);
+    void onListed(Connection *connection, const QStringList &klusters, const QString &error);
     void showCurrent();
     void updateBanner();
     void updateCaptions();
-    void syncSelection(const QStringList &findingIds);
+    void updateLiveActions();
+    void updateTray();
+    void notifyChanges(const QString &key, const KlusterData &before, const KlusterData &after);
+    void syncSelection();
     void openRepair(const QStringList &findingIds);
     void updateRepairAction();
+    void stepFinding(int delta);
+    void focusFilter();
     void reloadAudit();
     void exportSnapshot();
     void exportReport();
     void exportAudit();
     void openSnapshotInteractively();
-    void removeCurrentConnection();
+    void openDialog(QDialog *dialog);
     Connection *connectionOf(const QString &key) const;
+    QString detailsHtml(Tab tab, const QModelIndexList &rows) const;
     // nexthop address -> "kluster <name> (instance <name>)" for the other klusters on `mine`'s router.
     static QHash<QString, QString> foreignOwners(const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others);
     struct PreparedViews
@@ -125,15 +181,19 @@ private:
     void settleIfIdle();
     void retire();
     void saveConnections();
+    void applyWantedFinding();
 
     QThread *m_network;
     QThreadPool *m_workers;
     QList<Connection *> m_connections;
     QList<ConnectionSpec> m_remembered;
     QHash<QString, KlusterData> m_data;
+    QHash<QString, QString> m_listingErrors;  // connection -> why its klusters could not be listed
     QString m_current;
-    QString m_wantedKey;  // the selection to restore once its kluster is listed
+    QString m_wantedKey;      // the selection to restore once its kluster is listed
+    QString m_wantedFinding;  // the finding to select once m_wantedKey's views show it
     QString m_startupMessage;
+    bool m_demoAvailable = false;
 
     KlustersModel *m_klusters;
     FindingsModel *m_findings;
@@ -142,19 +202,28 @@ private:
     SecurityModel *m_security;
     AuditModel *m_audit;
 
-    QTableView *m_sidebar;
-    QLabel *m_banner;
+    QWidget *m_sidebarPanel;
+    QLineEdit *m_sidebarFilter;
+    QTreeView *m_sidebar;
+    QSplitter *m_split;
+    MessageBanner *m_banner;
     QLabel *m_header;
     QTabWidget *m_tabs;
     OverviewPage *m_overview;
-    FindingsPage *m_findingsPage;
+    TablePage *m_findingsPage;
     TablePage *m_nodesPage;
     TablePage *m_routesPage;
     TablePage *m_securityPage;
     TablePage *m_auditPage;
-    QComboBox *m_interval;
+    QComboBox *m_severity;
+    QComboBox *m_routeScope;
+    QToolButton *m_intervalButton;
+    QMenu *m_intervalMenu;
+    QActionGroup *m_intervalGroup;
     QTimer *m_autoRefresh;
     QTimer *m_ageTicker;
+    Notifier *m_notifier;
+    int m_autoRefreshMinutes = 0;
 
     QAction *m_refreshAction = nullptr;
     QAction *m_cancelAction = nullptr;
@@ -162,6 +231,12 @@ private:
     QAction *m_findAction = nullptr;
     QAction *m_nextAction = nullptr;
     QAction *m_previousAction = nullptr;
+    QAction *m_sidebarAction = nullptr;
+    QAction *m_addAction = nullptr;
+    QAction *m_demoAction = nullptr;
+    QAction *m_manageAction = nullptr;
+    QAction *m_notifyAction = nullptr;
+    QAction *m_trayAction = nullptr;
     QSet<Connection *> m_listing;  // connections whose kluster list is being fetched
     QString m_shownKey;            // the kluster the views show (m_current, once its rows are applied)
     bool m_forceReadOnly = false;

@@ -2,6 +2,7 @@
 
 #include "diagnosis.h"
 #include "nodesmodel.h"
+#include "severitystyle.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -21,7 +22,7 @@ QChartView *makeChartView(const QString &name, QWidget *parent)
 {
     auto *view = new QChartView(parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(260, 220);
+    view->setMinimumSize(200, 180);
     view->setAccessibleName(name);
     view->setObjectName(name);
     return view;
@@ -48,9 +49,9 @@ void styleAxis(QAbstractAxis *axis, const QPalette &palette)
     axis->setLinePenColor(palette.mid().color());
 }
 
-const QColor Critical(220, 50, 47);
-const QColor Warning(230, 160, 0);
-const QColor Good(60, 150, 80);
+const QColor Critical = SeverityStyle::colour(0);
+const QColor Warning = SeverityStyle::colour(1);
+const QColor Good = SeverityStyle::colour(-1);
 const QColor Neutral(120, 140, 160);
 
 } // namespace
@@ -72,6 +73,7 @@ OverviewPage::OverviewPage(QWidget *parent)
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_caption->setWordWrap(true);
+    m_title->setWordWrap(true);
     auto *layout = new QGridLayout(this);
     layout->addWidget(m_title, 0, 0, 1, 3);
     layout->addWidget(m_caption, 1, 0, 1, 3);
@@ -96,16 +98,25 @@ void OverviewPage::clear(const QString &message)
 }
 
 void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int foreign, int limit,
-                        const QString &caption)
+                        const QString &incomplete, bool serversKnown)
 {
     const int critical = diagnosis.count(Severity::Critical);
     const int warning = diagnosis.count(Severity::Warning);
     const int info = diagnosis.count(Severity::Info);
-    m_title->setText(critical > 0  ? (critical == 1 ? tr("%1: 1 critical finding").arg(kluster)
-                                                    : tr("%1: %2 critical findings").arg(kluster).arg(critical))
-                     : warning > 0 ? (warning == 1 ? tr("%1: 1 warning").arg(kluster) : tr("%1: %2 warnings").arg(kluster).arg(warning))
-                                   : tr("%1: healthy").arg(kluster));
-    m_caption->setText(caption);
+    // Missing data never reads as health: with a source missing, the counts are at least what was found.
+    const QString atLeast = incomplete.isEmpty() ? QString() : QStringLiteral("≥ ");
+    m_title->setText(critical > 0  ? (critical == 1 && atLeast.isEmpty() ? tr("%1: 1 critical finding").arg(kluster)
+                                                                         : tr("%1: %2%3 critical findings").arg(kluster, atLeast).arg(critical))
+                     : warning > 0 ? (warning == 1 && atLeast.isEmpty() ? tr("%1: 1 warning").arg(kluster)
+                                                                        : tr("%1: %2%3 warnings").arg(kluster, atLeast).arg(warning))
+                     : incomplete.isEmpty() ? tr("%1: healthy").arg(kluster)
+                                            : tr("%1: unknown — incomplete data").arg(kluster));
+    QPalette captionPalette = m_caption->palette();
+    captionPalette.setColor(QPalette::WindowText, SeverityStyle::alarmText(palette()));
+    m_caption->setPalette(incomplete.isEmpty() ? palette() : captionPalette);
+    m_caption->setText(incomplete.isEmpty() ? QString()
+                                            : tr("INCOMPLETE: %1. The counts are lower bounds; what depends on it is not diagnosed.")
+                                                  .arg(incomplete));
 
     QStringList lines;
     if (critical + warning > 0) {
@@ -124,7 +135,8 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     }
     const RemediationBudget &b = diagnosis.budget;
     lines << (b.deletionsAllowed
-                  ? tr("Remediation budget: %1 of %2 expected nodes unhealthy (at most %3): instance deletions are allowed.")
+                  ? tr("Remediation budget: instance deletions are allowed. %1 of %2 expected nodes are unhealthy; "
+                       "deletions stop once more than %3 are.")
                         .arg(b.unhealthy).arg(b.expected).arg(b.maxUnhealthy)
                   : tr("Remediation budget: <b>instance deletions refused</b> (%1): %2").arg(b.reason, b.detail.toHtmlEscaped()));
     for (const QString &n : diagnosis.notDiagnosed)
@@ -164,7 +176,10 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
             counts.resize(3);
             counts[registered ? 0 : (age >= 0 && age < 600) ? 1 : 2] += 1;
         }
-        QChart *chart = newChart(tr("Instances by Nova state and registration"), pal);
+        QChart *chart = newChart(serversKnown ? tr("Instances by Nova state and registration")
+                                              : tr("Instances: unknown, the servers could not be read"), pal);
+        if (!serversKnown)
+            chart->setTitleBrush(SeverityStyle::alarmText(pal));
         auto *series = new QStackedBarSeries;
         const QStringList labels{tr("registered"), tr("booting"), tr("unregistered")};
         const QList<QColor> colours{Good, Neutral, Critical};

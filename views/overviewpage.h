@@ -23,8 +23,10 @@ public:
 
     // `routes`/`limit`: the router's count and limit (limit 0: unknown).
     // `foreign`: how many of the router's routes are not the kluster's (other klusters', other uses).
+    // `incomplete`: what could not be read (the counts are then lower bounds); empty when everything was.
+    // `serversKnown`: the instances could be read (else their chart says so instead of showing none).
     void show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int foreign, int limit,
-              const QString &caption);
+              const QString &incomplete, bool serversKnown = true);
     void clear(const QString &message);
 
 private:

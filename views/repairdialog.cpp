@@ -1,17 +1,44 @@
 #include "repairdialog.h"
 
 #include "repairtext.h"
+#include "severitystyle.h"
 
 #include <QCheckBox>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QHBoxLayout>
 #include <QPushButton>
+#include <QStyle>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+namespace {
+
+// Bold while it has the keyboard's focus: which button Space or Enter presses is never a guess.
+class FocusMark : public QObject
+{
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut) {
+            auto *w = static_cast<QWidget *>(watched);
+            QFont f = w->font();
+            f.setBold(event->type() == QEvent::FocusIn);
+            w->setFont(f);
+        }
+        return false;
+    }
+};
+
+} // namespace
 
 RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
                            const std::shared_ptr<const Diagnosis> &diagnosis, const QStringList &findingIds, QWidget *parent)
@@ -27,6 +54,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     , m_override(new QCheckBox(this))
     , m_progress(new QProgressBar(this))
     , m_status(new QLabel(this))
+    , m_resultIcon(new QLabel(this))
     , m_results(new QTextBrowser(this))
     , m_buttons(new QDialogButtonBox(this))
 {
@@ -64,9 +92,10 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     bool overridable = false;
     if (!deletions.isEmpty()) {
         if (budget.allowsDeletion(int(deletions.size()), false)) {
-            verdict = tr("Remediation budget: %1 of %2 expected nodes unhealthy, at most %3 allowed: deleting %4 is allowed.")
-                          .arg(budget.unhealthy).arg(budget.expected).arg(budget.maxUnhealthy)
-                          .arg(deletions.size() == 1 ? tr("this instance") : tr("these %1 instances").arg(deletions.size()));
+            verdict = tr("Remediation budget: deleting %1 is allowed. %2 of %3 expected nodes are unhealthy; "
+                         "deletions stop once more than %4 are.")
+                          .arg(deletions.size() == 1 ? tr("this instance") : tr("these %1 instances").arg(deletions.size()))
+                          .arg(budget.unhealthy).arg(budget.expected).arg(budget.maxUnhealthy);
         } else {
             overridable = deletions.size() == 1 && budget.allowsDeletion(1, true);
             verdict = tr("Remediation budget refuses instance deletions (%1): %2").arg(budget.reason, budget.detail);
@@ -130,14 +159,26 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     } else {
         action = m_sendable.isEmpty() ? tr("Nothing can be sent") : tr("Send %1 repairs").arg(m_sendable.size());
     }
-    m_confirm = m_buttons->addButton(action, QDialogButtonBox::AcceptRole);
+    // Alt+ the action's first letter confirms from the keyboard (Cancel keeps Alt+C and Escape).
+    QString label = QString(action).replace(QLatin1Char('&'), QStringLiteral("&&"));
+    for (int i = 0; i < label.size(); ++i) {
+        if (label.at(i).isLetter() && label.at(i).toLower() != QLatin1Char('c')) {
+            label.insert(i, QLatin1Char('&'));
+            break;
+        }
+    }
+    m_confirm = m_buttons->addButton(label, QDialogButtonBox::AcceptRole);
     m_confirm->setAccessibleName(action);
     m_confirm->setObjectName(QStringLiteral("confirm"));
     m_cancel = m_buttons->addButton(QDialogButtonBox::Cancel);
     m_cancel->setDefault(true);
     m_cancel->setAutoDefault(true);
     m_confirm->setAutoDefault(false);
-    m_cancel->setFocus();
+    // Deleting asks for the name first: the box has the focus, so the person types it straight away.
+    if (!m_typeToConfirm.isEmpty())
+        m_confirmation->setFocus();
+    else
+        m_cancel->setFocus();
     connect(m_confirm, &QPushButton::clicked, this, &RepairDialog::start);
     connect(m_cancel, &QPushButton::clicked, this, &RepairDialog::reject);
     connect(m_confirmation, &QLineEdit::textChanged, this, &RepairDialog::updateConfirm);
@@ -158,9 +199,29 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     layout->addWidget(m_typeLabel);
     layout->addWidget(m_confirmation);
     layout->addWidget(m_progress);
-    layout->addWidget(m_status);
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_resultIcon, 0, Qt::AlignTop);
+    statusRow->addWidget(m_status, 1);
+    m_resultIcon->setVisible(false);
+    layout->addLayout(statusRow);
     layout->addWidget(m_results);
     layout->addWidget(m_buttons);
+    auto *mark = new FocusMark(this);
+    for (QPushButton *b : {m_confirm, m_cancel}) {
+        QFont bold = b->font();
+        bold.setBold(true);
+        b->setMinimumWidth(QFontMetrics(bold).horizontalAdvance(b->text()) + b->sizeHint().width()
+                           - b->fontMetrics().horizontalAdvance(b->text()) + 4);  // no jump when it turns bold
+        b->installEventFilter(mark);
+    }
+    // Tab walks what a person acts on: the name to type, the override, the buttons, then the plan to read.
+    m_plan->setTabChangesFocus(true);
+    m_results->setTabChangesFocus(true);
+    QWidget::setTabOrder(m_confirmation, m_override);
+    QWidget::setTabOrder(m_override, m_confirm);
+    QWidget::setTabOrder(m_confirm, m_cancel);
+    QWidget::setTabOrder(m_cancel, m_plan);
+    QWidget::setTabOrder(m_plan, m_results);
     updateConfirm();
 }
 
@@ -234,9 +295,21 @@ void RepairDialog::start()
         m_running = false;
         m_done = true;
         disconnect(m_connection.data(), nullptr, this, nullptr);
-        m_progress->setValue(m_progress->maximum());
-        m_status->setText(tr("Done: %1 of %2 fixed and verified. The views are being refreshed; the audit log has every request.")
-                              .arg(m_fixed).arg(m_sendable.size()));
+        m_progress->setVisible(false);
+        const int total = int(m_sendable.size());
+        const int severity = m_fixed == total ? -1 : m_fixed == 0 ? 0 : 1;
+        m_resultIcon->setPixmap(severity < 0 ? style()->standardIcon(QStyle::SP_DialogApplyButton).pixmap(32, 32)
+                                             : SeverityStyle::icon(severity).pixmap(32, 32));
+        m_resultIcon->setVisible(true);
+        m_status->setText(severity < 0 ? tr("<b>Fixed:</b> %1 of %2 repaired and verified. The views are being refreshed; the audit log has every request.")
+                                             .arg(m_fixed).arg(total)
+                          : severity == 0 ? (total == 1 ? tr("<b>Failed:</b> the repair did not fix its finding; the reason is below. "
+                                                             "The audit log has every request that was sent.")
+                                                        : tr("<b>Failed:</b> none of the %1 repairs fixed its finding; the reasons are "
+                                                             "below. The audit log has every request that was sent.").arg(total))
+                                          : tr("<b>Partly done:</b> %1 of %2 fixed and verified; the others are below, with their reasons.")
+                                                .arg(m_fixed).arg(total));
+        setWindowTitle((severity < 0 ? tr("Repaired") : severity == 0 ? tr("Repair failed") : tr("Repair partly done")) + tr(" — kluster %1").arg(m_kluster));
         m_cancel->setText(tr("Close"));
         m_cancel->setToolTip(QString());
         m_cancel->setEnabled(true);
@@ -274,6 +347,24 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
     for (const QString &l : std::as_const(m_resultLines))
         html += QStringLiteral("<p style=\"white-space: pre-wrap\">%1</p>").arg(l.toHtmlEscaped());
     m_results->setHtml(html);
+}
+
+QJsonArray RepairDialog::plannedRequests() const
+{
+    QJsonArray requests;
+    for (const QString &id : m_sendable) {
+        const Finding *f = m_diagnosis->find(id);
+        if (const std::optional<RepairPlan> plan = f ? f->repair() : std::nullopt) {
+            for (const PlannedRequest &r : plan->requests)
+                requests.append(r.toJson());
+        }
+    }
+    return requests;
+}
+
+QString RepairDialog::statusText() const
+{
+    return m_status->text();
 }
 
 QString RepairDialog::resultsText() const

@@ -3,6 +3,7 @@
 #include "connection.h"
 
 #include <QDialog>
+#include <QJsonArray>
 #include <QPointer>
 
 #include <memory>
@@ -31,10 +32,12 @@ public:
                  const std::shared_ptr<const Diagnosis> &diagnosis, const QStringList &findingIds, QWidget *parent = nullptr);
 
     QStringList sendable() const { return m_sendable; }   // the findings the confirm button sends
+    QJsonArray plannedRequests() const;                   // the requests it sends, in order (as the dialog shows them)
     QLineEdit *confirmationBox() const { return m_confirmation; }
     QPushButton *confirmButton() const { return m_confirm; }
     QCheckBox *overrideBox() const { return m_override; }
     QString resultsText() const;  // the results as shown, in plain text
+    QString statusText() const;   // the line above the results (progress, then the verdict)
     bool isRunning() const { return m_running; }
     // The kluster was refreshed while the dialog is open: when a finding it
     // would repair is gone or its plan changed, nothing may be sent from the
@@ -67,6 +70,7 @@ private:
     QCheckBox *m_override;
     QProgressBar *m_progress;
     QLabel *m_status;
+    QLabel *m_resultIcon;
     QTextBrowser *m_results;
     QDialogButtonBox *m_buttons;
     QPushButton *m_confirm;

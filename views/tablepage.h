@@ -1,38 +1,97 @@
 #pragma once
 
+#include <QModelIndexList>
 #include <QWidget>
+
+#include <functional>
 
 class FilterModel;
 class QAbstractItemModel;
-class QItemSelectionModel;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
-class QTableView;
+class QPushButton;
+class QSplitter;
+class QTextBrowser;
+class QTreeView;
+class SeverityDecorator;
 
-// A console table: a caption (what it shows and when its data was fetched),
-// a filter box, and a sortable table over `model` through a FilterModel and
-// the severity marks. Used by the nodes, routes, security group and audit views.
+// A console view over one of the item models (flat or grouped): a caption
+// (what it shows and when its data was fetched), a filter box that speaks
+// FilterQuery, the sortable table, and below it a detail pane for what is
+// too long for a column (the findings of the selected rows, their evidence
+// and plan), with the Repair button. The models answer the ConsoleRole roles.
+//
+// Keyboard: Enter in the filter box moves to the first match, selected;
+// Down does too; Escape clears the filter. Tabbing into the table selects the
+// row under the cursor, so what has the cursor is what Repair acts on.
 class TablePage : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(TablePage)
 
 public:
-    // `sortRole`/`severityRole`/`problemRole`: the source's roles (-1 when it has none).
-    TablePage(const QString &name, QAbstractItemModel *model, int sortRole, int severityRole, int problemRole,
-              QWidget *parent = nullptr);
+    // `name`: what the rows are ("Findings", "Nodes", …); `filterFields`: the model's filter fields.
+    TablePage(const QString &name, QAbstractItemModel *model, const QStringList &filterFields, QWidget *parent = nullptr);
 
-    QTableView *view() const { return m_view; }
+    QString name() const { return m_name; }
+    QTreeView *view() const { return m_view; }
     FilterModel *filter() const { return m_filter; }
+    SeverityDecorator *decorator() const { return m_decorator; }
     QLineEdit *filterBox() const { return m_filterBox; }
+    QTextBrowser *details() const { return m_details; }
+    QPushButton *repairButton() const { return m_repair; }
+    // Adds a widget (a severity or scope choice) to the row of the filter box.
+    void addToolWidget(QWidget *widget);
     void setCaption(const QString &text);
     QString caption() const;
-    // Selects (and scrolls to) the rows of the source model whose `role` value is in `keys`.
-    int selectSourceRows(int role, const QStringList &keys);
+
+    // The detail pane's HTML for the selected rows (source indexes, column 0, in view order).
+    void setDetailsProvider(std::function<QString(const QModelIndexList &rows)> provider);
+    void updateDetails();
+    // How many of the selected findings can be repaired (the button's text and state); hidden when read-only.
+    void setRepairable(int count, bool readOnly);
+
+    QModelIndexList selectedSourceRows() const;
+    QStringList selectedKeys() const;
+    QStringList selectedFindings() const;  // the findings of the selected rows, in view order, each once
+    // Selects (and scrolls to) the rows whose `role` value (default: their key) is in `keys`;
+    // rows inside a collapsed group are revealed. Returns how many are selected.
+    int selectKeys(const QStringList &keys, int role = -1);
+    // Moves the selection (never extends it) to the next (`delta` 1) or previous (-1) row, wrapping;
+    // with `problemsOnly`, rows with a severity only. False when there is none.
+    bool step(int delta, bool problemsOnly);
+    // Focuses the table on its first visible row, selected (Enter in the filter box).
+    bool focusFirstMatch();
+
+    // Column widths, order and sort, remembered between runs under `key`.
+    void saveHeader(const QString &key) const;
+    void restoreHeader(const QString &key);
+
+signals:
+    void selectionChanged();
+    void rowActivated();     // a double-click on a row
+    void repairRequested();  // the detail pane's Repair button
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    QModelIndex toSource(const QModelIndex &proxy) const;
+    QModelIndex fromSource(const QModelIndex &source) const;
+    void selectOnly(const QModelIndex &proxyRow);
+
+    QString m_name;
     QAbstractItemModel *m_source;
+    SeverityDecorator *m_decorator;
     FilterModel *m_filter;
     QLabel *m_caption;
+    QHBoxLayout *m_tools;
     QLineEdit *m_filterBox;
-    QTableView *m_view;
+    QLabel *m_filterProblem;
+    QTreeView *m_view;
+    QTextBrowser *m_details;
+    QPushButton *m_repair;
+    QSplitter *m_split;
+    std::function<QString(const QModelIndexList &)> m_detailsProvider;
 };

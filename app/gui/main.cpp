@@ -2,18 +2,19 @@
 
 #include "connection.h"
 #include "democloud.h"
-#include "findingspage.h"
 #include "mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDialog>
 #include <QDir>
 #include <QFileInfo>
-#include <QTextStream>
-#include <QDialog>
 #include <QPainter>
 #include <QPixmap>
+#include <QTextStream>
 #include <QTimer>
+
+#include <memory>
 
 namespace {
 
@@ -26,95 +27,151 @@ int fail(const QString &message)
 const QStringList ViewNames{QStringLiteral("overview"), QStringLiteral("findings"), QStringLiteral("nodes"),
                             QStringLiteral("routes"), QStringLiteral("security"), QStringLiteral("audit")};
 
+void describeApplication()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("flightdeck"));
+    QCoreApplication::setApplicationName(QStringLiteral("flightdeck"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(FLIGHTDECK_VERSION));
+}
+
+struct Options
+{
+    QCommandLineOption demo{QStringLiteral("demo"), QStringLiteral("Start the built-in simulated cloud (its demo world) and open the console on it.")};
+    QCommandLineOption scenario{QStringLiteral("scenario"), QStringLiteral("With --demo: load the simulated world from this scenario file."), QStringLiteral("file")};
+    QCommandLineOption nodes{QStringLiteral("nodes"), QStringLiteral("With --demo: a generated world of <n> nodes instead of the demo world."), QStringLiteral("n")};
+    QCommandLineOption snapshot{QStringLiteral("snapshot"), QStringLiteral("Open a snapshot folder (or a folder of them) offline and read-only."), QStringLiteral("dir")};
+    QCommandLineOption readOnly{QStringLiteral("read-only"), QStringLiteral("Hide every repair, on every connection of this run.")};
+    QCommandLineOption kluster{QStringLiteral("kluster"), QStringLiteral("Select this kluster first."), QStringLiteral("name")};
+    QCommandLineOption view{QStringLiteral("view"), QStringLiteral("Show this view first: %1.").arg(ViewNames.join(QStringLiteral(", "))), QStringLiteral("name")};
+    QCommandLineOption finding{QStringLiteral("finding"), QStringLiteral("Select this finding (<kind>:<subject>) and its rows in every view."), QStringLiteral("id")};
+    QCommandLineOption screenshot{QStringLiteral("screenshot"), QStringLiteral("Render the main window to <file> (PNG) after the first refresh, and quit."), QStringLiteral("file")};
+    QCommandLineOption size{QStringLiteral("window-size"), QStringLiteral("The window's size, e.g. 1024x640 (with --screenshot: the picture's)."), QStringLiteral("WxH")};
+
+    void addTo(QCommandLineParser &parser) const
+    {
+        parser.setApplicationDescription(QStringLiteral(
+            "The operations console for Kubernikus klusters: every kluster's health at a glance, the visual route audit,\n"
+            "and guided, verified, audited repairs.\n\n"
+            "Without options it opens the connections you added before (File → Connections…), and offers the clouds\n"
+            "of clouds.yaml and the OS_* variables when there are none. F1 in the window lists every shortcut."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions({demo, scenario, nodes, snapshot, readOnly, kluster, view, finding, screenshot, size});
+    }
+};
+
+// --help and --version answer without a display (over SSH, in a terminal with no desktop).
+bool wantsOnlyText(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "--help" || a == "-h" || a == "--help-all" || a == "-?" || a == "--version" || a == "-v")
+            return true;
+        if (a == "--")
+            break;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    describeApplication();
+    const Options options;
+    if (wantsOnlyText(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        QCommandLineParser parser;
+        options.addTo(parser);
+        parser.process(core);  // prints and exits
+        return 0;
+    }
+
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        // Say so, rather than let the platform plugin abort.
+        return fail(QStringLiteral("no display: neither DISPLAY nor WAYLAND_DISPLAY is set. Run it in a desktop session; "
+                                   "without one, `QT_QPA_PLATFORM=offscreen flightdeck --demo --screenshot FILE` renders the "
+                                   "console to a picture, and `flightdeck-cli check` diagnoses on the command line."));
+    }
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("flightdeck"));
-    QApplication::setApplicationName(QStringLiteral("flightdeck"));
     QApplication::setApplicationDisplayName(QStringLiteral("Flightdeck"));
-    QApplication::setApplicationVersion(QStringLiteral(FLIGHTDECK_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("flightdeck"));
+    QApplication::setWindowIcon(MainWindow::applicationIcon());
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The operations console for Kubernikus klusters: every kluster's health at a glance, the visual route audit,\n"
-        "and guided, verified, audited repairs.\n\n"
-        "Without options it opens the connections you added before (and offers the clouds of clouds.yaml and the\n"
-        "OS_* variables when there are none)."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Start the built-in simulated cloud (its demo world) and open the console on it."));
-    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("With --demo: load the simulated world from this scenario file."), QStringLiteral("file"));
-    const QCommandLineOption nodes(QStringLiteral("nodes"), QStringLiteral("With --demo: a generated world of <n> nodes instead of the demo world."), QStringLiteral("n"));
-    const QCommandLineOption snapshot(QStringLiteral("snapshot"), QStringLiteral("Open a snapshot folder (or a folder of them) offline and read-only."), QStringLiteral("dir"));
-    const QCommandLineOption readOnly(QStringLiteral("read-only"), QStringLiteral("Hide every repair, on every connection of this run."));
-    const QCommandLineOption kluster(QStringLiteral("kluster"), QStringLiteral("Select this kluster first."), QStringLiteral("name"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Show this view first: %1.").arg(ViewNames.join(QStringLiteral(", "))), QStringLiteral("name"));
-    const QCommandLineOption finding(QStringLiteral("finding"), QStringLiteral("Select this finding (<kind>:<subject>) and its rows in every view."), QStringLiteral("id"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the main window to <file> (PNG) after the first refresh, and quit."), QStringLiteral("file"));
-    parser.addOptions({demo, scenario, nodes, snapshot, readOnly, kluster, view, finding, screenshot});
+    options.addTo(parser);
     parser.process(app);
 
     int viewIndex = -1;
-    if (parser.isSet(view)) {
-        viewIndex = int(ViewNames.indexOf(parser.value(view)));
+    if (parser.isSet(options.view)) {
+        viewIndex = int(ViewNames.indexOf(parser.value(options.view)));
         if (viewIndex < 0)
-            return fail(QStringLiteral("--view: \"%1\" is none of %2").arg(parser.value(view), ViewNames.join(QStringLiteral(", "))));
+            return fail(QStringLiteral("--view: \"%1\" is none of %2").arg(parser.value(options.view), ViewNames.join(QStringLiteral(", "))));
     }
     int generated = 0;
-    if (parser.isSet(nodes)) {
+    if (parser.isSet(options.nodes)) {
         bool ok = false;
-        generated = parser.value(nodes).toInt(&ok);
+        generated = parser.value(options.nodes).toInt(&ok);
         if (!ok || generated <= 0 || generated > 60000)
-            return fail(QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000").arg(parser.value(nodes)));
+            return fail(QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000").arg(parser.value(options.nodes)));
     }
-    if (parser.isSet(snapshot) && !QFileInfo(parser.value(snapshot)).isDir())
-        return fail(QStringLiteral("--snapshot: %1 is not a folder").arg(parser.value(snapshot)));
+    QSize size;
+    if (parser.isSet(options.size)) {
+        const QStringList wh = parser.value(options.size).split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (wh.size() == 2)
+            size = QSize(wh.at(0).toInt(&okW), wh.at(1).toInt(&okH));
+        if (!okW || !okH || size.width() < 320 || size.height() < 240)
+            return fail(QStringLiteral("--window-size: \"%1\" is not WIDTHxHEIGHT (at least 320x240)").arg(parser.value(options.size)));
+    }
+    if (parser.isSet(options.snapshot) && !QFileInfo(parser.value(options.snapshot)).isDir())
+        return fail(QStringLiteral("--snapshot: %1 is not a folder").arg(parser.value(options.snapshot)));
 
     MainWindow window;
-    window.setForceReadOnly(parser.isSet(readOnly));
-    if (parser.isSet(screenshot))
-        window.resize(1440, 900);
-    const QString wantedKluster = parser.value(kluster);
-    const auto selectWanted = [&] {
-        if (wantedKluster.isEmpty())
-            return;
-        for (Connection *c : window.connections())
-            window.selectKluster(c->name() + QLatin1Char('/') + wantedKluster);
-    };
+    window.setForceReadOnly(parser.isSet(options.readOnly));
+    if (parser.isSet(options.screenshot) || size.isValid())
+        window.resize(size.isValid() ? size : QSize(1440, 900));
+    const QString wantedKluster = parser.value(options.kluster);
+    const QString wantedFinding = parser.value(options.finding);
 
-    DemoCloud demoCloud;
-    if (parser.isSet(demo)) {
-        QObject::connect(&demoCloud, &DemoCloud::ready, &window, [&](const CloudConfig &cloud) {
+    std::unique_ptr<DemoCloud> demoCloud;
+    const auto startDemo = [&] {
+        if (demoCloud)
+            return;
+        demoCloud = std::make_unique<DemoCloud>();
+        QObject::connect(demoCloud.get(), &DemoCloud::ready, &window, [&window](const CloudConfig &cloud) {
             ConnectionSpec spec;
             spec.name = QStringLiteral("demo");
             spec.config = cloud;
             window.addConnection(spec, false);
         });
-        QObject::connect(&demoCloud, &DemoCloud::failed, &window, [&](const QString &error) { window.showStartupMessage(error); });
-        demoCloud.start(parser.value(scenario), generated);
-    } else if (parser.isSet(snapshot)) {
+        QObject::connect(demoCloud.get(), &DemoCloud::failed, &window, [&window](const QString &error) {
+            window.showStartupMessage(QObject::tr("The demo cloud could not start: %1").arg(error));
+        });
+        demoCloud->start(parser.value(options.scenario), generated);
+    };
+    QObject::connect(&window, &MainWindow::demoRequested, &window, startDemo);
+
+    if (parser.isSet(options.demo)) {
+        startDemo();
+    } else if (parser.isSet(options.snapshot)) {
         ConnectionSpec spec;
         spec.name = QStringLiteral("snapshot");
-        spec.snapshotPath = QDir(parser.value(snapshot)).absolutePath();
+        spec.snapshotPath = QDir(parser.value(options.snapshot)).absolutePath();
         spec.readOnly = true;
         window.addConnection(spec, false);
     } else {
-        window.restoreConnections();
+        window.startFromSettings(true);
         if (window.connections().isEmpty()) {
-            window.showStartupMessage(QObject::tr("No connection yet. Add one with File → Add connection… (Ctrl+Shift+N): the clouds "
-                                                  "of clouds.yaml and OS_* are offered. Or start `flightdeck --demo` to try the "
-                                                  "built-in simulated cloud."));
-            QTimer::singleShot(0, &window, [&window] { window.addConnectionInteractively(); });
-            if (parser.isSet(screenshot)) {  // nothing to refresh: render the first screen
+            if (parser.isSet(options.screenshot)) {  // nothing to refresh: render the first screen
                 QTimer::singleShot(500, &window, [&] {
                     QPixmap shot = window.grab();
-                    if (QWidget *dialog = QApplication::activeModalWidget() ? QApplication::activeModalWidget() : window.findChild<QDialog *>()) {
+                    if (QWidget *dialog = window.findChild<QDialog *>()) {
                         QPainter painter(&shot);
                         painter.drawPixmap((shot.width() - dialog->width()) / 2, (shot.height() - dialog->height()) / 2, dialog->grab());
                     }
-                    QApplication::exit(shot.save(parser.value(screenshot)) ? 0 : 2);
+                    QApplication::exit(shot.save(parser.value(options.screenshot)) ? 0 : 2);
                 });
             }
         }
@@ -125,24 +182,40 @@ int main(int argc, char *argv[])
         if (!first)
             return;
         first = false;
-        selectWanted();
+        const QString before = window.currentKey();  // shown now
+        QString key;
+        for (Connection *c : window.connections()) {
+            if (!wantedKluster.isEmpty() && window.selectKluster(c->name() + QLatin1Char('/') + wantedKluster))
+                key = c->name() + QLatin1Char('/') + wantedKluster;
+        }
         if (viewIndex >= 0)
             window.setTab(MainWindow::Tab(viewIndex));
-        if (parser.isSet(finding))
-            window.findingsPage()->selectId(parser.value(finding));
-        if (!parser.isSet(screenshot))
+        if (!wantedFinding.isEmpty())
+            window.showFinding(key.isEmpty() ? window.currentKey() : key, wantedFinding);
+        if (!parser.isSet(options.screenshot))
             return;
-        QTimer::singleShot(300, &window, [&] {
-            const bool ok = window.grab().save(parser.value(screenshot));
-            if (!ok)
-                fail(QStringLiteral("could not write %1").arg(parser.value(screenshot)));
-            QApplication::exit(ok ? 0 : 2);
+        // Rendered once the views show the kluster asked for (and its finding selected).
+        const auto render = [&] {
+            QTimer::singleShot(300, &window, [&] {
+                const bool ok = window.grab().save(parser.value(options.screenshot));
+                if (!ok)
+                    fail(QStringLiteral("could not write %1").arg(parser.value(options.screenshot)));
+                QApplication::exit(ok ? 0 : 2);
+            });
+        };
+        if (key.isEmpty() || key == before) {
+            render();
+            return;
+        }
+        QObject::connect(&window, &MainWindow::viewsShown, &window, [key, render](const QString &shown) {
+            if (shown == key)
+                render();
         });
     });
-    if (parser.isSet(screenshot)) {
+    if (parser.isSet(options.screenshot)) {
         QTimer::singleShot(120000, &window, [&] {
             fail(QStringLiteral("no refresh came back within 120 s; rendering what there is"));
-            window.grab().save(parser.value(screenshot));
+            window.grab().save(parser.value(options.screenshot));
             QApplication::exit(1);
         });
     }

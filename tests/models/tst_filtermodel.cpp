@@ -1,17 +1,52 @@
 #include "filtermodel.h"
+#include "filterquery.h"
 #include "findingsmodel.h"
 #include "worldbuilder.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
 
-// Filtering and sorting the console's tables.
+// Filtering and sorting the console's tables: the filter syntax (free words
+// on names, field:value, -exclusion, quotes), severities, and an order that
+// never changes between runs.
 class TestFilterModel : public QObject
 {
     Q_OBJECT
 private slots:
+    void querySyntax();
     void filterAndSort();
+    void wordsMatchNamesNotProse();
+    void equalRowsKeepTheirOrder();
 };
+
+void TestFilterModel::querySyntax()
+{
+    const QStringList fields{QStringLiteral("kind"), QStringLiteral("severity"), QStringLiteral("node"), QStringLiteral("nexthop")};
+    const QVariantMap row{{QStringLiteral("kind"), QStringList{QStringLiteral("route-duplicate")}},
+                          {QStringLiteral("severity"), QStringList{QStringLiteral("critical")}},
+                          {QStringLiteral("node"), QStringList{QStringLiteral("kks-demo-pool-a1b2c"), QStringLiteral("kks demo spaced")}},
+                          {QStringLiteral("nexthop"), QStringList{QStringLiteral("10.180.0.3")}}};
+    const auto matches = [&](const QString &text) { return FilterQuery::parse(text, fields).matches(row); };
+    QVERIFY(matches(QString()));
+    QVERIFY(matches(QStringLiteral("duplicate")));
+    QVERIFY(matches(QStringLiteral("kind:route-duplicate")));
+    QVERIFY(!matches(QStringLiteral("kind:route-orphaned")));
+    QVERIFY(matches(QStringLiteral("sev:crit")));          // a field abbreviated
+    QVERIFY(!matches(QStringLiteral("-severity:critical")));
+    QVERIFY(matches(QStringLiteral("-kind:stale A1B2C")));  // case-insensitive, every term
+    QVERIFY(!matches(QStringLiteral("a1b2c nothere")));
+    QVERIFY(matches(QStringLiteral("node:\"demo spaced\"")));
+    QVERIFY(!matches(QStringLiteral("node:10.180")));      // a field means that field only
+    QVERIFY(matches(QStringLiteral("10.180")));            // a free word means any field
+    // A finding id is a word, not a field.
+    const FilterQuery id = FilterQuery::parse(QStringLiteral("route-duplicate:198.19.1.0/24"), fields);
+    QVERIFY(id.error().isEmpty());
+    QCOMPARE(id.terms().size(), 1);
+    QVERIFY(id.terms().first().field.isEmpty());
+    // An unknown field is said, not silently ignored.
+    QVERIFY(FilterQuery::parse(QStringLiteral("colour:red"), fields).error().contains(QStringLiteral("colour")));
+    QVERIFY(FilterQuery::parse(QStringLiteral("n:x"), fields).error().contains(QStringLiteral("node or nexthop")));
+}
 
 void TestFilterModel::filterAndSort()
 {
@@ -22,11 +57,20 @@ void TestFilterModel::filterAndSort()
     w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.99"));           // warning
     FindingsModel findings;
     findings.setDiagnosis(Diagnosis::run(w.state()));
-    FilterModel filter(FindingsModel::SortRole, FindingsModel::SeverityRole);
+    FilterModel filter;
+    filter.setKnownFields(FindingsModel::filterFields());
     filter.setSourceModel(&findings);
     QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(filter.rowCount(), 3);
     filter.setText(QStringLiteral("POOL-bbbbb unregistered"));
+    QCOMPARE(filter.rowCount(), 1);
+    filter.setText(QStringLiteral("severity:warning"));
+    QCOMPARE(filter.rowCount(), 2);
+    filter.setText(QStringLiteral("severity:warning -kind:route"));
+    QCOMPARE(filter.rowCount(), 1);
+    filter.setText(QStringLiteral("pool:pool nexthop:10.0.0.99"));
+    QCOMPARE(filter.rowCount(), 0);
+    filter.setText(QStringLiteral("nexthop:10.0.0.99"));
     QCOMPARE(filter.rowCount(), 1);
     filter.setText(QString());
     filter.setMaximumSeverity(int(Severity::Critical));
@@ -36,6 +80,51 @@ void TestFilterModel::filterAndSort()
     QCOMPARE(filter.index(0, FindingsModel::SeverityColumn).data().toString(), QStringLiteral("critical"));
     filter.sort(FindingsModel::SeverityColumn, Qt::DescendingOrder);
     QCOMPARE(filter.index(0, FindingsModel::SeverityColumn).data().toString(), QStringLiteral("warning"));
+}
+
+void TestFilterModel::wordsMatchNamesNotProse()
+{
+    // A duplicate whose message speaks of an orphaned route, and an orphaned route.
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 1);
+    w.route(QStringLiteral("100.100.1.0/24"), QStringLiteral("10.0.0.99"));
+    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.1.0/24"));
+    w.route(QStringLiteral("100.100.7.0/24"), QStringLiteral("10.0.0.98"));
+    const Diagnosis diagnosis = Diagnosis::run(w.state());
+    QVERIFY(diagnosis.find(QStringLiteral("route-duplicate:100.100.1.0/24")));
+    QVERIFY(diagnosis.find(QStringLiteral("route-duplicate:100.100.1.0/24"))->message().contains(QStringLiteral("orphaned")));
+    FindingsModel findings;
+    findings.setDiagnosis(diagnosis);
+    FilterModel filter;
+    filter.setKnownFields(FindingsModel::filterFields());
+    filter.setSourceModel(&findings);
+    filter.setText(QStringLiteral("orphaned"));
+    QCOMPARE(filter.rowCount(), 1);
+    QCOMPARE(filter.index(0, 0).data(FindingsModel::IdRole).toString(), QStringLiteral("route-orphaned:100.100.7.0/24 via 10.0.0.98"));
+}
+
+void TestFilterModel::equalRowsKeepTheirOrder()
+{
+    // Findings of one severity, given in two orders: the view shows them in one order.
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 4);
+    for (const char *name : {"kks-demo-pool-ddddd", "kks-demo-pool-aaaaa", "kks-demo-pool-ccccc", "kks-demo-pool-bbbbb"})
+        w.server(QString::fromLatin1(name), QStringLiteral("10.0.0.4"), 45);
+    Diagnosis diagnosis = Diagnosis::run(w.state());
+    QStringList orders[2];
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1)
+            std::reverse(diagnosis.findings.begin(), diagnosis.findings.end());
+        FindingsModel findings;
+        findings.setDiagnosis(diagnosis);
+        FilterModel filter;
+        filter.setSourceModel(&findings);
+        filter.sort(FindingsModel::SeverityColumn, Qt::AscendingOrder);
+        for (int row = 0; row < filter.rowCount(); ++row)
+            orders[pass] << filter.index(row, 0).data(FindingsModel::IdRole).toString();
+    }
+    QCOMPARE(orders[0], orders[1]);
+    QVERIFY(orders[0].first().endsWith(QStringLiteral("aaaaa")));
 }
 
 QTEST_GUILESS_MAIN(TestFilterModel)

@@ -1,3 +1,4 @@
+#include "filtermodel.h"
 #include "routesmodel.h"
 #include "worldbuilder.h"
 
@@ -5,20 +6,25 @@
 #include <QSignalSpy>
 #include <QTest>
 
-// The route audit as a model: roles, owners, missing routes, incremental.
+// The route audit as a tree: destinations with several routes are groups
+// whose routes are their children in router order; roles, owners, findings,
+// missing routes; updated in place; filtered and scoped like the console does.
 class TestRoutesModel : public QObject
 {
     Q_OBJECT
 private slots:
-    void rolesAndOwners();
+    void groupsRolesAndOwners();
     void incrementalRefresh();
+    void filterAndScope();
 };
 
-static WorldBuilder world(bool orphan)
+// 198.19.1.0/24 twice (an orphan first, then the node's), a missing route, a foreign one, optionally an orphan.
+static WorldBuilder world(bool orphan, bool duplicate = true)
 {
     WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
     w.pool(QStringLiteral("pool"), 2);
-    w.route(QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.3"));
+    if (duplicate)
+        w.route(QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.3"));
     w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.1.0/24"));
     w.server(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.6"), 60 * 24);
     w.node(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.6"), QStringLiteral("198.19.2.0/24"));
@@ -28,35 +34,120 @@ static WorldBuilder world(bool orphan)
     return w;
 }
 
-void TestRoutesModel::rolesAndOwners()
+static void setWorld(RoutesModel &model, const WorldBuilder &w)
+{
+    const KlusterState state = w.state();
+    model.setState(state, Diagnosis::run(state), {{QStringLiteral("10.180.0.77"), QStringLiteral("kluster red")}});
+}
+
+void TestRoutesModel::groupsRolesAndOwners()
 {
     RoutesModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setState(world(true).state(), {{QStringLiteral("10.180.0.77"), QStringLiteral("kluster red")}});
-    QCOMPARE(model.rowCount(), 5);  // 4 on the router + 1 missing
+    setWorld(model, world(true));
+    QCOMPARE(model.rowCount(), 4);  // 3 destinations on the router + 1 missing
     QCOMPARE(model.routeCount(), 4);
-    auto cell = [&model](const QString &key, int column) { return model.data(model.index(model.rowOf(key), column)).toString(); };
-    QCOMPARE(cell(QStringLiteral("198.19.1.0/24 via 10.180.0.3"), RoutesModel::RolesColumn), QStringLiteral("effective, duplicate, orphaned"));
-    QCOMPARE(cell(QStringLiteral("198.19.1.0/24 via 10.180.0.3"), RoutesModel::OwnerColumn), QStringLiteral("nobody"));
-    QCOMPARE(cell(QStringLiteral("198.19.1.0/24 via 10.180.0.5"), RoutesModel::OwnerColumn), QStringLiteral("node kks-legacy-pool-aaaaa"));
+    QCOMPARE(model.foreignCount(), 1);
+    const auto cell = [&model](const QString &key, int column) {
+        const QModelIndex i = model.indexOf(key);
+        return i.siblingAtColumn(column).data().toString();
+    };
+
+    // The duplicate destination is a group of its two routes, in router order.
+    const QModelIndex group = model.indexOf(QStringLiteral("198.19.1.0/24"));
+    QVERIFY(group.isValid());
+    QVERIFY(group.data(RoutesModel::GroupRole).toBool());
+    QCOMPARE(model.rowCount(group), 2);
+    QCOMPARE(cell(QStringLiteral("198.19.1.0/24"), RoutesModel::NexthopColumn), QStringLiteral("2 routes"));
+    QVERIFY2(cell(QStringLiteral("198.19.1.0/24"), RoutesModel::RolesColumn).contains(QStringLiteral("the orphaned one wins")),
+             qPrintable(cell(QStringLiteral("198.19.1.0/24"), RoutesModel::RolesColumn)));
+    QCOMPARE(model.index(0, 0, group).data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
+    QCOMPARE(model.parent(model.index(1, 0, group)), group);
+    QCOMPARE(group.data(RoutesModel::SeverityRole).toInt(), int(Severity::Critical));
+
+    const QString wrong = QStringLiteral("198.19.1.0/24 via 10.180.0.3");
+    const QString right = QStringLiteral("198.19.1.0/24 via 10.180.0.5");
+    QCOMPARE(cell(wrong, RoutesModel::RolesColumn), QStringLiteral("effective, duplicate, orphaned"));
+    QCOMPARE(cell(wrong, RoutesModel::OwnerColumn), QStringLiteral("nobody"));
+    QCOMPARE(cell(right, RoutesModel::OwnerColumn), QStringLiteral("node kks-legacy-pool-aaaaa"));
+    // Both belong to the duplicate finding; only the wrong one is marked.
+    QCOMPARE(model.indexOf(wrong).data(RoutesModel::FindingsRole).toStringList(), QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")});
+    QCOMPARE(model.indexOf(right).data(RoutesModel::FindingsRole).toStringList(), QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")});
+    QCOMPARE(model.indexOf(wrong).data(RoutesModel::SeverityRole).toInt(), int(Severity::Critical));
+    QCOMPARE(model.indexOf(right).data(RoutesModel::SeverityRole).toInt(), -1);
+
+    // A destination with one route is one row, keyed by its route.
     QCOMPARE(cell(QStringLiteral("10.0.0.0/8 via 10.180.0.77"), RoutesModel::OwnerColumn), QStringLiteral("kluster red"));
     QCOMPARE(cell(QStringLiteral("10.0.0.0/8 via 10.180.0.77"), RoutesModel::RolesColumn), QStringLiteral("foreign"));
+    QVERIFY(model.indexOf(QStringLiteral("10.0.0.0/8 via 10.180.0.77")).data(RoutesModel::ForeignRole).toBool());
     QCOMPARE(cell(QStringLiteral("198.19.2.0/24 via 10.180.0.6"), RoutesModel::RolesColumn), QStringLiteral("missing"));
     QCOMPARE(cell(QStringLiteral("198.19.2.0/24 via 10.180.0.6"), RoutesModel::PositionColumn), QStringLiteral("(not on the router)"));
-    QVERIFY(model.data(model.index(model.rowOf(QStringLiteral("198.19.9.0/24 via 10.180.0.99")), 0), RoutesModel::ProblemRole).toBool());
+    QCOMPARE(model.indexOf(QStringLiteral("198.19.2.0/24 via 10.180.0.6")).data(RoutesModel::FindingsRole).toStringList(),
+             QStringList{QStringLiteral("route-missing:kks-legacy-pool-bbbbb")});
+    QVERIFY(model.indexOf(QStringLiteral("198.19.9.0/24 via 10.180.0.99")).data(RoutesModel::ProblemRole).toBool());
+    QCOMPARE(model.indexOf(QStringLiteral("198.19.9.0/24 via 10.180.0.99")).data(RoutesModel::SeverityRole).toInt(), int(Severity::Warning));
 }
 
 void TestRoutesModel::incrementalRefresh()
 {
     RoutesModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setState(world(true).state());
+    setWorld(model, world(true));
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
-    model.setState(world(false).state());  // the orphan was removed
+    const QPersistentModelIndex foreign = model.indexOf(QStringLiteral("10.0.0.0/8 via 10.180.0.77"));
+    setWorld(model, world(false));  // the orphan was removed
     QCOMPARE(reset.count(), 0);
     QCOMPARE(removed.count(), 1);
+    QCOMPARE(model.rowCount(), 3);
+    QVERIFY(foreign.isValid());
+    QCOMPARE(foreign.data(RoutesModel::KeyRole).toString(), QStringLiteral("10.0.0.0/8 via 10.180.0.77"));
+
+    // The duplicate repaired: its group keeps its place, its routes go, and it is the one route now.
+    const QPersistentModelIndex group = model.indexOf(QStringLiteral("198.19.1.0/24"));
+    setWorld(model, world(false, false));
+    QCOMPARE(reset.count(), 0);
+    QVERIFY(group.isValid());
+    QCOMPARE(model.rowCount(group), 0);
+    QCOMPARE(group.data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24 via 10.180.0.5"));
+    QCOMPARE(group.data(RoutesModel::SeverityRole).toInt(), -1);
+    // And back.
+    setWorld(model, world(true));
+    QCOMPARE(model.rowCount(group), 2);
     QCOMPARE(model.rowCount(), 4);
+}
+
+void TestRoutesModel::filterAndScope()
+{
+    RoutesModel model;
+    setWorld(model, world(true));
+    FilterModel filter;
+    filter.setKnownFields(RoutesModel::filterFields());
+    filter.setGrouped(RoutesModel::PositionColumn);
+    filter.setSourceModel(&model);
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(filter.rowCount(), 4);
+
+    // A route inside a group brings its group, with every route of it (the right one beside the wrong one).
+    filter.setText(QStringLiteral("nexthop:10.180.0.3"));
+    QCOMPARE(filter.rowCount(), 1);
+    QCOMPARE(filter.rowCount(filter.index(0, 0)), 2);
+    filter.setText(QStringLiteral("-role:foreign"));
+    QCOMPARE(filter.rowCount(), 3);
+    filter.setText(QStringLiteral("kind:route-missing"));
+    QCOMPARE(filter.rowCount(), 1);
+    filter.setText(QString());
+
+    // Problems only, as the view's scope.
+    filter.setPredicate([](const QModelIndex &row) { return row.data(RoutesModel::ProblemRole).toBool(); });
+    QCOMPARE(filter.rowCount(), 3);  // the duplicate, the missing, the orphan
+    // Sorting sorts groups; a group's routes keep the router's order either way.
+    filter.sort(RoutesModel::DestinationColumn, Qt::DescendingOrder);
+    const QModelIndex group = filter.index(filter.rowCount() - 1, 0);
+    QCOMPARE(group.data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24"));
+    QCOMPARE(filter.index(0, 0, group).data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
+    filter.sort(RoutesModel::DestinationColumn, Qt::AscendingOrder);
+    QCOMPARE(filter.index(0, 0, filter.index(0, 0)).data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
 }
 
 QTEST_GUILESS_MAIN(TestRoutesModel)

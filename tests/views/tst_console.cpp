@@ -4,8 +4,9 @@
 // refresh, read-only connections and snapshots opened offline.
 
 #include "auditlog.h"
+#include "auditmodel.h"
+#include "consolefixture.h"
 #include "findingsmodel.h"
-#include "findingspage.h"
 #include "mainwindow.h"
 #include "nodesmodel.h"
 #include "repairdialog.h"
@@ -21,9 +22,27 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QTableView>
+#include <QTreeView>
 #include <QTemporaryDir>
+#include <QAccessible>
+#include <QApplication>
+#include <QDir>
+#include <QLabel>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QRegularExpression>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTest>
+#include <QToolButton>
+
+#include "klustersmodel.h"
+#include "messagebanner.h"
+#include "notifier.h"
+#include "overviewpage.h"
+
+using ConsoleTest::select;
+using ConsoleTest::waitSettled;
 
 class TestConsole : public QObject
 {
@@ -45,12 +64,20 @@ private slots:
     void readOnlyHidesRepairs();
     void snapshotOpensOffline();
     void connectionsAreRememberedWithoutSecrets();
+    void repairActsOnTheCurrentView();
+    void partialDataKeepsRankAndSaysIncomplete();
+    void cancelIsNoFailure();
+    void deadEndpointIsOneBannerLine();
+    void failedRepairIsShownAsFailed();
+    void snapshotsOfferNoRefresh();
+    void findingIsSelectedOnceItsKlusterIsShown();
+    void newCriticalFindingNotifiesWhileWatching();
+    void namesAndMnemonics();
+    void fitsALaptop();
 
 private:
-    ConnectionSpec simSpec(bool readOnly = false) const;
-    void waitSettled(MainWindow &window);
+    ConnectionSpec simSpec(bool readOnly = false) const { return ConsoleTest::simSpec(m_fixture->sim, readOnly); }
     QStringList kindsShown(MainWindow &window) const;
-    bool select(MainWindow &window, const QString &key);
 
     std::unique_ptr<SimFixture> m_fixture;
 };
@@ -72,49 +99,10 @@ void TestConsole::cleanup()
     m_fixture.reset();
 }
 
-ConnectionSpec TestConsole::simSpec(bool readOnly) const
-{
-    CloudConfig cloud;
-    cloud.name = QStringLiteral("sim");
-    cloud.authUrl = m_fixture->sim.authUrl();
-    cloud.username = QStringLiteral("demo");
-    cloud.password = QStringLiteral("flightdeck-demo");
-    cloud.userDomainName = QStringLiteral("Default");
-    cloud.projectName = QStringLiteral("flightdeck-demo");
-    cloud.projectDomainName = QStringLiteral("Default");
-    ConnectionSpec spec;
-    spec.name = QStringLiteral("sim");
-    spec.config = cloud;
-    spec.readOnly = readOnly;
-    return spec;
-}
-
-void TestConsole::waitSettled(MainWindow &window)
-{
-    QSignalSpy settled(&window, &MainWindow::refreshesSettled);
-    QVERIFY2(settled.wait(60000), "the refreshes did not come back");
-    QCOMPARE(window.pendingRefreshes(), 0);
-}
-
-// Selects a kluster and waits until its views show it (their rows are made on a worker thread).
-bool TestConsole::select(MainWindow &window, const QString &key)
-{
-    if (window.currentKey() == key)
-        return true;  // shown already
-    QSignalSpy shown(&window, &MainWindow::viewsShown);
-    if (!window.selectKluster(key))
-        return false;
-    while (shown.isEmpty() || shown.last().first().toString() != key) {
-        if (!shown.wait(10000))
-            return false;
-    }
-    return window.currentKey() == key;
-}
-
 QStringList TestConsole::kindsShown(MainWindow &window) const
 {
     QStringList kinds;
-    QAbstractItemModel *view = window.findingsPage()->table()->view()->model();
+    QAbstractItemModel *view = window.findingsPage()->view()->model();
     for (int row = 0; row < view->rowCount(); ++row)
         kinds << view->index(row, FindingsModel::KindColumn).data().toString();
     return kinds;
@@ -125,7 +113,7 @@ void TestConsole::demoShowsEveryFindingKind()
     MainWindow window;
     window.addConnection(simSpec(), false);
     window.show();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     QCOMPARE(window.sidebar()->model()->rowCount(), 3);
     // The worst kluster is selected first.
     QCOMPARE(window.currentKey(), QStringLiteral("sim/demo"));
@@ -156,7 +144,7 @@ void TestConsole::findingSelectsItsRows()
     MainWindow window;
     window.addConnection(simSpec(), false);
     window.show();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     const auto selectedNames = [](TablePage *page, int role) {
         QStringList names;
         for (const QModelIndex &i : page->view()->selectionModel()->selectedRows())
@@ -165,23 +153,23 @@ void TestConsole::findingSelectsItsRows()
     };
 
     // Demo: an instance in ERROR marks its row in the nodes view, with an icon.
-    QVERIFY(window.findingsPage()->selectId(QStringLiteral("instance-error:kks-demo-pool-t5y6u")));
+    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("instance-error:kks-demo-pool-t5y6u")}));
     QCOMPARE(selectedNames(window.nodesPage(), NodesModel::NameRole), QStringList{QStringLiteral("kks-demo-pool-t5y6u")});
     const QModelIndex errorRow = window.nodesPage()->view()->selectionModel()->selectedRows().first();
     QVERIFY(!errorRow.data(Qt::DecorationRole).value<QIcon>().isNull());
     QCOMPARE(errorRow.siblingAtColumn(NodesModel::StatusColumn).data().toString(), QStringLiteral("ERROR"));
 
     // The missing group: the instance's row in the nodes and security views.
-    QVERIFY(window.findingsPage()->selectId(QStringLiteral("instance-missing-security-group:demo-pool-r3s4d")));
+    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("instance-missing-security-group:demo-pool-r3s4d")}));
     QCOMPARE(selectedNames(window.nodesPage(), NodesModel::NameRole), QStringList{QStringLiteral("demo-pool-r3s4d")});
     QCOMPARE(selectedNames(window.securityPage(), SecurityModel::KeyRole), QStringList{QStringLiteral("instance:demo-pool-r3s4d")});
 
     // The missing rule: its protocol's row in the security view.
-    QVERIFY(window.findingsPage()->selectId(QStringLiteral("security-group-rule-missing:tcp")));
+    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("security-group-rule-missing:tcp")}));
     QCOMPARE(selectedNames(window.securityPage(), SecurityModel::KeyRole), QStringList{QStringLiteral("rule:tcp")});
 
     // A missing route: its (absent) route's row in the routes view, marked.
-    QVERIFY(window.findingsPage()->selectId(QStringLiteral("route-missing:kks-demo-pool-q9w3e")));
+    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("route-missing:kks-demo-pool-q9w3e")}));
     const QStringList routes = selectedNames(window.routesPage(), RoutesModel::KeyRole);
     QCOMPARE(routes, QStringList{QStringLiteral("100.100.25.0/24 via 10.180.0.25")});
     QVERIFY(window.routesPage()->view()->selectionModel()->selectedRows().first().data(RoutesModel::ProblemRole).toBool());
@@ -195,13 +183,13 @@ void TestConsole::findingSelectsItsRows()
     }
     QVERIFY(!duplicate.isEmpty());
     window.setTab(MainWindow::FindingsTab);
-    QAbstractItemModel *findings = window.findingsPage()->table()->view()->model();
+    QAbstractItemModel *findings = window.findingsPage()->view()->model();
     QString duplicateId;
     for (int row = 0; row < findings->rowCount(); ++row) {
         if (findings->index(row, FindingsModel::KindColumn).data().toString() == QLatin1String("route-duplicate"))
             duplicateId = findings->index(row, 0).data(FindingsModel::IdRole).toString();
     }
-    QVERIFY(window.findingsPage()->selectId(duplicateId));
+    QVERIFY(window.findingsPage()->selectKeys({duplicateId}));
     QVERIFY2(selectedNames(window.routesPage(), RoutesModel::KeyRole).size() >= 2,
              qPrintable(selectedNames(window.routesPage(), RoutesModel::KeyRole).join(QLatin1Char(','))));
 }
@@ -211,27 +199,37 @@ void TestConsole::repairThroughTheDialog()
     MainWindow window;
     window.addConnection(simSpec(), false);
     window.show();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     const QString id = QStringLiteral("instance-error:kks-demo-pool-t5y6u");
-    QVERIFY(window.findingsPage()->selectId(id));
+    QVERIFY(window.findingsPage()->selectKeys({id}));
     QVERIFY(window.repairAction()->isVisible());
 
     QPointer<RepairDialog> dialog;
     connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    window.setTab(MainWindow::FindingsTab);
     window.repairAction()->trigger();
     QVERIFY(dialog);
     QVERIFY(dialog->isVisible());
     QCOMPARE(dialog->sendable(), QStringList{id});
     // Cancel is the default; the deletion needs its name typed.
     QVERIFY(!dialog->confirmButton()->isEnabled());
-    QCOMPARE(dialog->confirmButton()->text(), QStringLiteral("Delete instance kks-demo-pool-t5y6u"));
+    QCOMPARE(dialog->confirmButton()->text().remove(QLatin1Char('&')), QStringLiteral("Delete instance kks-demo-pool-t5y6u"));
+    QCOMPARE(dialog->focusWidget(), dialog->confirmationBox());  // the name is typed straight away
+    QVERIFY(!dialog->confirmButton()->isDefault());
     QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("kks-demo-pool-t5y6"));
     QVERIFY(!dialog->confirmButton()->isEnabled());
     QTest::keyClick(dialog->confirmationBox(), Qt::Key_U);
     QVERIFY(dialog->confirmButton()->isEnabled());
     const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");  // scripts/screenshots
-    if (!shots.isEmpty())
+    if (!shots.isEmpty()) {
         QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-dialog.png")));
+        // The confirm button, reached with Tab, shows that it has the focus.
+        QVERIFY(ConsoleTest::activate(dialog));
+        for (int i = 0; i < 8 && QApplication::focusWidget() != dialog->confirmButton(); ++i)
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), dialog->confirmButton());
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-dialog-focus.png")));
+    }
 
     QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
     QSignalSpy updated(&window, &MainWindow::klusterUpdated);
@@ -251,15 +249,20 @@ void TestConsole::repairThroughTheDialog()
     QCOMPARE(records.first().value(QStringLiteral("finding")).toString(), id);
     QCOMPARE(window.auditPage()->view()->model()->rowCount(), 1);
     if (!shots.isEmpty()) {
-        window.resize(1440, 900);
         window.setTab(MainWindow::AuditTab);
-        QVERIFY(window.grab().save(shots + QStringLiteral("/audit.png")));
+        QVERIFY(window.auditPage()->selectKeys(ConsoleTest::column(window.auditPage()->view()->model(), 0, AuditModel::KeyRole)) == 1);
+        for (const QSize size : {QSize(1024, 640), QSize(1440, 900)}) {
+            window.resize(size);
+            QDir().mkpath(QStringLiteral("%1/%2x%3").arg(shots).arg(size.width()).arg(size.height()));
+            QTest::qWait(50);
+            QVERIFY(window.grab().save(QStringLiteral("%1/%2x%3/audit.png").arg(shots).arg(size.width()).arg(size.height())));
+        }
     }
 
     // The views are refreshed: the finding is gone from the findings view.
     QTRY_VERIFY_WITH_TIMEOUT(!updated.isEmpty(), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(!window.kluster(QStringLiteral("sim/demo"))->diagnosis->find(id), 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(!window.findingsPage()->selectId(id), 10000);  // the views follow their data
+    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectKeys({id}) == 0, 10000);  // the views follow their data
     dialog->reject();
     QVERIFY(!dialog || !dialog->isVisible());
 }
@@ -272,7 +275,7 @@ void TestConsole::multiSelectRepairObeysTheBudget()
     MainWindow window;
     window.addConnection(spec, false);
     window.show();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     QPointer<RepairDialog> dialog;
     connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
 
@@ -280,7 +283,7 @@ void TestConsole::multiSelectRepairObeysTheBudget()
     const QString error = QStringLiteral("instance-error:kks-demo-pool-t5y6u");
     const QString unregistered = QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n");
     const QString rule = QStringLiteral("security-group-rule-missing:tcp");
-    QTableView *view = window.findingsPage()->table()->view();
+    QTreeView *view = window.findingsPage()->view();
     view->clearSelection();
     for (const QString &id : {error, unregistered, rule}) {
         for (int row = 0; row < view->model()->rowCount(); ++row) {
@@ -288,7 +291,8 @@ void TestConsole::multiSelectRepairObeysTheBudget()
                 view->selectionModel()->select(view->model()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         }
     }
-    QCOMPARE(window.findingsPage()->repairableSelection().size(), 3);
+    window.setTab(MainWindow::FindingsTab);
+    QCOMPARE(window.repairTargets().size(), 3);
     window.repairAction()->trigger();
     QVERIFY(dialog);
     QCOMPARE(dialog->sendable(), QStringList{rule});
@@ -299,7 +303,8 @@ void TestConsole::multiSelectRepairObeysTheBudget()
     QTRY_VERIFY(!dialog);
 
     // One deletion: only with the explicit override, and its name typed.
-    QVERIFY(window.findingsPage()->selectId(error));
+    QVERIFY(window.findingsPage()->selectKeys({error}));
+    window.setTab(MainWindow::FindingsTab);
     window.repairAction()->trigger();
     QVERIFY(dialog);
     QCOMPARE(dialog->sendable(), QStringList{error});
@@ -316,10 +321,11 @@ void TestConsole::dialogRefusesWhatARefreshChanged()
     MainWindow window;
     window.addConnection(simSpec(), false);
     window.show();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     QPointer<RepairDialog> dialog;
     connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
-    QVERIFY(window.findingsPage()->selectId(QStringLiteral("route-missing:kks-demo-pool-q9w3e")));
+    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("route-missing:kks-demo-pool-q9w3e")}));
+    window.setTab(MainWindow::FindingsTab);
     window.repairAction()->trigger();
     QVERIFY(dialog);
     QVERIFY(dialog->confirmButton()->isEnabled());
@@ -331,7 +337,7 @@ void TestConsole::dialogRefusesWhatARefreshChanged()
         }
     }
     window.refreshAll();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     QVERIFY(!dialog->confirmButton()->isEnabled());
     dialog->reject();
 }
@@ -341,15 +347,15 @@ void TestConsole::refreshKeepsSelection()
     MainWindow window;
     window.addConnection(simSpec(), false);
     window.show();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     window.setTab(MainWindow::NodesTab);
-    QTableView *nodes = window.nodesPage()->view();
-    QVERIFY(window.nodesPage()->selectSourceRows(NodesModel::NameRole, {QStringLiteral("kks-demo-pool-p8l2n")}) == 1);
+    QTreeView *nodes = window.nodesPage()->view();
+    QVERIFY(window.nodesPage()->selectKeys({QStringLiteral("kks-demo-pool-p8l2n")}) == 1);
     QSignalSpy reset(nodes->model(), &QAbstractItemModel::modelReset);
     QSignalSpy removed(nodes->model(), &QAbstractItemModel::rowsRemoved);
     for (int i = 0; i < 2; ++i) {
         window.refreshAll();
-        waitSettled(window);
+        QVERIFY(waitSettled(window));
     }
     QCOMPARE(reset.size(), 0);
     QCOMPARE(removed.size(), 0);
@@ -363,8 +369,8 @@ void TestConsole::refreshFailureKeepsTheData()
     MainWindow window;
     window.addConnection(simSpec(), false);
     window.show();
-    waitSettled(window);
-    const int findings = window.findingsPage()->table()->view()->model()->rowCount();
+    QVERIFY(waitSettled(window));
+    const int findings = window.findingsPage()->view()->model()->rowCount();
     QVERIFY(findings > 0);
     const QDateTime fetched = window.kluster(QStringLiteral("sim/demo"))->fetchedAt;
 
@@ -375,20 +381,20 @@ void TestConsole::refreshFailureKeepsTheData()
     rule.status = 500;
     m_fixture->sim.faults().add(rule);
     window.refreshAll();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
 
     QVERIFY(window.isBannerVisible());
     QVERIFY2(window.bannerText().contains(QStringLiteral("500")), qPrintable(window.bannerText()));
     QVERIFY2(window.bannerText().contains(QStringLiteral("stale")), qPrintable(window.bannerText()));
     // The last good data stays, and says how old it is.
-    QCOMPARE(window.findingsPage()->table()->view()->model()->rowCount(), findings);
+    QCOMPARE(window.findingsPage()->view()->model()->rowCount(), findings);
     QCOMPARE(window.kluster(QStringLiteral("sim/demo"))->fetchedAt, fetched);
     QVERIFY2(window.nodesPage()->caption().startsWith(QStringLiteral("STALE")), qPrintable(window.nodesPage()->caption()));
 
     // It recovers on the next refresh.
     m_fixture->sim.faults().clear();
     window.refreshAll();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     QVERIFY(!window.isBannerVisible());
     QVERIFY(window.kluster(QStringLiteral("sim/demo"))->fetchedAt > fetched);
 }
@@ -398,14 +404,14 @@ void TestConsole::partialFailureIsNamed()
     MainWindow window;
     window.addConnection(simSpec(), false);
     window.show();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     FaultRule rule;
     rule.service = QStringLiteral("network");
     rule.kind = FaultRule::Kind::Html;
     rule.status = 502;
     m_fixture->sim.faults().add(rule);
     window.refreshAll();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     QVERIFY(window.isBannerVisible());
     QVERIFY2(window.bannerText().contains(QStringLiteral("502")), qPrintable(window.bannerText()));
     QVERIFY2(window.bannerText().contains(QStringLiteral("network")), qPrintable(window.bannerText()));
@@ -416,8 +422,8 @@ void TestConsole::malformedKlusterListKeepsTheData()
     MainWindow window;
     window.addConnection(simSpec(), false);
     window.show();
-    waitSettled(window);
-    const int findings = window.findingsPage()->table()->view()->model()->rowCount();
+    QVERIFY(waitSettled(window));
+    const int findings = window.findingsPage()->view()->model()->rowCount();
     for (const FaultRule::Kind kind : {FaultRule::Kind::Malformed, FaultRule::Kind::Truncated, FaultRule::Kind::Html}) {
         m_fixture->sim.faults().clear();
         FaultRule rule;
@@ -427,13 +433,13 @@ void TestConsole::malformedKlusterListKeepsTheData()
         rule.status = 502;
         m_fixture->sim.faults().add(rule);
         window.refreshAll();
-        waitSettled(window);
+        QVERIFY(waitSettled(window));
         QVERIFY(window.isBannerVisible());
         QVERIFY2(window.bannerText().contains(QStringLiteral("could not be listed")) && window.bannerText().contains(QStringLiteral("/api/v1/clusters")),
                  qPrintable(window.bannerText()));
         // The klusters stay, and are refreshed each on its own.
         QCOMPARE(window.sidebar()->model()->rowCount(), 3);
-        QCOMPARE(window.findingsPage()->table()->view()->model()->rowCount(), findings);
+        QCOMPARE(window.findingsPage()->view()->model()->rowCount(), findings);
     }
 }
 
@@ -442,12 +448,13 @@ void TestConsole::readOnlyHidesRepairs()
     MainWindow window;
     window.addConnection(simSpec(true), false);
     window.show();
-    waitSettled(window);
-    QVERIFY(window.findingsPage()->selectId(QStringLiteral("instance-error:kks-demo-pool-t5y6u")));
+    QVERIFY(waitSettled(window));
+    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("instance-error:kks-demo-pool-t5y6u")}));
     QVERIFY(!window.repairAction()->isVisible());
     QVERIFY(window.findingsPage()->repairButton()->isHidden());
-    QVERIFY(window.findingsPage()->table()->view()->isColumnHidden(FindingsModel::RepairColumn));
+    QVERIFY(window.findingsPage()->view()->isColumnHidden(FindingsModel::RepairColumn));
     QSignalSpy opened(&window, &MainWindow::repairDialogOpened);
+    window.setTab(MainWindow::FindingsTab);
     window.repairAction()->trigger();
     QCOMPARE(opened.size(), 0);
     // Nothing was sent.
@@ -468,7 +475,7 @@ void TestConsole::snapshotOpensOffline()
     spec.snapshotPath = dir.path();
     window.addConnection(spec, false);
     window.show();
-    waitSettled(window);
+    QVERIFY(waitSettled(window));
     QCOMPARE(window.sidebar()->model()->rowCount(), 3);
     QVERIFY(select(window, QStringLiteral("snapshot/demo")));
     QVERIFY(kindsShown(window).contains(QStringLiteral("instance-error")));
@@ -482,7 +489,7 @@ void TestConsole::connectionsAreRememberedWithoutSecrets()
     {
         MainWindow window;
         window.addConnection(simSpec(true), true);
-        waitSettled(window);
+        QVERIFY(waitSettled(window));
     }
     QSettings().sync();
     QFile file(QSettings().fileName());
@@ -499,6 +506,350 @@ void TestConsole::connectionsAreRememberedWithoutSecrets()
     QVERIFY(remembered.first().config);
     QCOMPARE(remembered.first().config->username, QStringLiteral("demo"));
     QVERIFY(remembered.first().config->password.isEmpty());
+}
+
+void TestConsole::repairActsOnTheCurrentView()
+{
+    // The defect: on the Routes tab, with a missing route selected, Ctrl+R offered the instance
+    // deletion still selected on the hidden Findings tab.
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    window.show();
+    QVERIFY(waitSettled(window));
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    window.setTab(MainWindow::FindingsTab);
+    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("instance-error:kks-demo-pool-t5y6u")}));
+    window.setTab(MainWindow::RoutesTab);
+    QCOMPARE(window.routesPage()->selectKeys({QStringLiteral("100.100.25.0/24 via 10.180.0.25")}), 1);
+    QCOMPARE(window.repairTargets(), QStringList{QStringLiteral("route-missing:kks-demo-pool-q9w3e")});
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->sendable(), QStringList{QStringLiteral("route-missing:kks-demo-pool-q9w3e")});
+    dialog->reject();
+    QTRY_VERIFY(!dialog);
+    // The Nodes view: the row's findings; the Overview and the audit log: nothing to repair.
+    window.setTab(MainWindow::NodesTab);
+    QCOMPARE(window.nodesPage()->selectKeys({QStringLiteral("kks-demo-pool-q9w3e")}), 1);
+    QCOMPARE(window.repairTargets(), QStringList{QStringLiteral("route-missing:kks-demo-pool-q9w3e")});  // node-network-unavailable has none
+    window.setTab(MainWindow::OverviewTab);
+    QVERIFY(window.repairTargets().isEmpty());
+    QVERIFY(!window.repairAction()->isEnabled());
+}
+
+void TestConsole::partialDataKeepsRankAndSaysIncomplete()
+{
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    window.show();
+    QVERIFY(waitSettled(window));
+    QAbstractItemModel *sidebar = window.sidebar()->model();
+    QCOMPARE(ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole).first(), QStringLiteral("sim/demo"));
+    QCOMPARE(sidebar->index(0, KlustersModel::CriticalColumn).data().toInt(), 6);
+
+    // Nova answers 503: the instances cannot be read.
+    FaultRule rule;
+    rule.service = QStringLiteral("compute");
+    rule.path = QRegularExpression(QStringLiteral("/servers"));
+    rule.kind = FaultRule::Kind::Status;
+    rule.status = 503;
+    rule.retryAfter = QStringLiteral("0");
+    m_fixture->sim.faults().add(rule);
+    window.refreshAll();
+    QVERIFY(waitSettled(window));
+
+    // demo keeps its place above legacy; its counts are lower bounds, it says incomplete, in red, and the banner is an error.
+    const QStringList order = ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole);
+    QVERIFY2(order.indexOf(QStringLiteral("sim/demo")) < order.indexOf(QStringLiteral("sim/legacy")), qPrintable(order.join(QLatin1Char(','))));
+    const int row = int(order.indexOf(QStringLiteral("sim/demo")));
+    QVERIFY2(sidebar->index(row, KlustersModel::CriticalColumn).data().toString().startsWith(QStringLiteral("≥ ")),
+             qPrintable(sidebar->index(row, KlustersModel::CriticalColumn).data().toString()));
+    QCOMPARE(sidebar->index(row, KlustersModel::KlusterColumn).data().toString(), QStringLiteral("demo (incomplete)"));
+    QVERIFY(sidebar->index(row, 0).data(Qt::ForegroundRole).isValid());
+    QVERIFY(window.isBannerVisible());
+    QCOMPARE(window.banner()->type(), MessageBanner::Type::Error);
+    QVERIFY2(window.bannerText().contains(QStringLiteral("incomplete")) && window.bannerText().contains(QStringLiteral("503")),
+             qPrintable(window.bannerText()));
+    QVERIFY(!window.bannerText().contains(QStringLiteral("stale")));
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1440, 900);
+        window.setTab(MainWindow::OverviewTab);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/incomplete.png")));
+    }
+    QVERIFY2(window.findingsPage()->caption().startsWith(QStringLiteral("INCOMPLETE")), qPrintable(window.findingsPage()->caption()));
+    QVERIFY2(window.findingsPage()->caption().contains(QStringLiteral("≥ ")), qPrintable(window.findingsPage()->caption()));
+
+    // Nova back: complete again.
+    m_fixture->sim.faults().clear();
+    window.refreshAll();
+    QVERIFY(waitSettled(window));
+    QCOMPARE(sidebar->index(ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole).indexOf(QStringLiteral("sim/demo")), KlustersModel::KlusterColumn).data().toString(),
+             QStringLiteral("demo"));
+    QVERIFY(!window.isBannerVisible());
+}
+
+void TestConsole::cancelIsNoFailure()
+{
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    window.show();
+    QVERIFY(waitSettled(window));
+    FaultRule slow;
+    slow.service = QStringLiteral("network");
+    slow.kind = FaultRule::Kind::Latency;
+    slow.latencyMs = 3000;
+    m_fixture->sim.faults().add(slow);
+    QVERIFY(ConsoleTest::activate(&window));
+    window.refreshAll();
+    QTRY_VERIFY_WITH_TIMEOUT(window.connections().first()->isRefreshing(QStringLiteral("demo")), 10000);
+    QTest::keyClick(&window, Qt::Key_Period, Qt::ControlModifier);  // Ctrl+.
+    QVERIFY(waitSettled(window));
+    QVERIFY2(!window.isBannerVisible(), qPrintable(window.bannerText()));
+    QAbstractItemModel *sidebar = window.sidebar()->model();
+    for (int row = 0; row < sidebar->rowCount(); ++row)
+        QVERIFY2(!sidebar->index(row, 0).data(KlustersModel::AlarmRole).toBool(), qPrintable(sidebar->index(row, 0).data().toString()));
+    QVERIFY(!window.kluster(QStringLiteral("sim/demo"))->isStale());
+}
+
+void TestConsole::deadEndpointIsOneBannerLine()
+{
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    window.show();
+    QVERIFY(waitSettled(window));
+    m_fixture.reset();  // the cloud is gone: every request is refused
+    window.refreshAll();
+    QVERIFY(waitSettled(window));
+    QVERIFY(window.isBannerVisible());
+    const QString text = window.bannerText();
+    QCOMPARE(text.count(QLatin1Char('\n')), 0);  // one line for the connection
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1440, 900);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/unreachable.png")));
+    }
+    QVERIFY2(text.startsWith(QStringLiteral("sim: ")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("refused"), Qt::CaseInsensitive), qPrintable(text));
+    // The details name every kluster that failed; the data shown is kept, stale.
+    for (const QString &k : {QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue")})
+        QVERIFY2(window.banner()->details().contains(QStringLiteral("sim/") + k), qPrintable(window.banner()->details()));
+    QVERIFY(window.kluster(QStringLiteral("sim/demo"))->isStale());
+    QVERIFY(window.kluster(QStringLiteral("sim/demo"))->fetch);
+}
+
+void TestConsole::failedRepairIsShownAsFailed()
+{
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    window.show();
+    QVERIFY(waitSettled(window));
+    FaultRule rule;
+    rule.service = QStringLiteral("network");
+    rule.method = QStringLiteral("PUT");
+    rule.kind = FaultRule::Kind::Status;
+    rule.status = 500;
+    m_fixture->sim.faults().add(rule);
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    window.setTab(MainWindow::FindingsTab);
+    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("route-missing:kks-demo-pool-q9w3e")}));
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
+    QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.first().at(0).toInt(), 0);
+    QVERIFY2(dialog->statusText().contains(QStringLiteral("Failed")), qPrintable(dialog->statusText()));
+    QVERIFY(dialog->windowTitle().startsWith(QStringLiteral("Repair failed")));
+    QVERIFY(dialog->findChild<QProgressBar *>()->isHidden());  // no blue 100 % bar for a failure
+    QVERIFY2(dialog->resultsText().contains(QStringLiteral("500")), qPrintable(dialog->resultsText()));
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-failed.png")));
+    dialog->reject();
+}
+
+void TestConsole::snapshotsOfferNoRefresh()
+{
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(m_fixture->sim.dumpSnapshots(dir.path(), QString(), &error), qPrintable(error));
+    MainWindow window;
+    ConnectionSpec spec;
+    spec.name = QStringLiteral("snapshot");
+    spec.snapshotPath = dir.path();
+    window.addConnection(spec, false);
+    QVERIFY(waitSettled(window));
+    QVERIFY(!window.refreshAction()->isEnabled());
+    QVERIFY(!window.findChild<QToolButton *>(QStringLiteral("autoRefresh"))->isEnabled());
+    QVERIFY(window.notifier()->tray() == nullptr);  // nothing to watch
+}
+
+void TestConsole::findingIsSelectedOnceItsKlusterIsShown()
+{
+    // --finding for a kluster other than the one shown first: selected once that kluster's rows are there.
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    window.show();
+    QVERIFY(waitSettled(window));
+    QCOMPARE(window.currentKey(), QStringLiteral("sim/demo"));
+    QSignalSpy shown(&window, &MainWindow::viewsShown);
+    window.showFinding(QStringLiteral("sim/legacy"), QStringLiteral("route-duplicate:198.19.1.0/24"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectedKeys() == QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")}, 10000);
+    QCOMPARE(window.currentKey(), QStringLiteral("sim/legacy"));
+    QVERIFY(window.routesPage()->view()->selectionModel()->hasSelection());
+}
+
+void TestConsole::newCriticalFindingNotifiesWhileWatching()
+{
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    // Not shown: the window is in the background, as when minimized.
+    QVERIFY(waitSettled(window));
+    QSignalSpy notified(window.notifier(), &Notifier::notified);
+    // Without auto-refresh nobody is watching: no notification.
+    window.setAutoRefreshMinutes(0);
+    for (SimSecurityGroup &g : m_fixture->sim.world().securityGroups) {
+        if (g.name == QLatin1String("kks-demo"))
+            g.rules.erase(std::remove_if(g.rules.begin(), g.rules.end(), [](const SimRule &r) { return r.protocol == QStringLiteral("udp"); }),
+                          g.rules.end());
+    }
+    window.refreshAll();
+    QVERIFY(waitSettled(window));
+    QCOMPARE(notified.size(), 0);
+    // Watching: the next new critical finding is told, naming kluster and finding.
+    window.setAutoRefreshMinutes(1);
+    for (SimSecurityGroup &g : m_fixture->sim.world().securityGroups) {
+        if (g.name == QLatin1String("kks-demo"))
+            g.rules.erase(std::remove_if(g.rules.begin(), g.rules.end(), [](const SimRule &r) { return r.protocol == QStringLiteral("icmp"); }),
+                          g.rules.end());
+    }
+    window.refreshAll();
+    QVERIFY(waitSettled(window));
+    QCOMPARE(notified.size(), 1);
+    QCOMPARE(notified.first().at(2).toString(), QStringLiteral("sim/demo"));
+    QCOMPARE(notified.first().at(3).toString(), QStringLiteral("security-group-rule-missing:icmp"));
+    QVERIFY(notified.first().at(0).toString().contains(QStringLiteral("sim/demo")));
+    // Nothing new: nothing told.
+    window.refreshAll();
+    QVERIFY(waitSettled(window));
+    QCOMPARE(notified.size(), 1);
+    // Clicked: the console opens on that kluster and finding.
+    QVERIFY(select(window, QStringLiteral("sim/legacy")));
+    emit window.notifier()->activated(QStringLiteral("sim/demo"), QStringLiteral("security-group-rule-missing:icmp"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectedKeys() == QStringList{QStringLiteral("security-group-rule-missing:icmp")}, 10000);
+    QCOMPARE(window.currentKey(), QStringLiteral("sim/demo"));
+    QVERIFY(window.isVisible());
+    window.hide();  // back in the background
+    // A kluster that becomes unreachable is told too.
+    m_fixture.reset();
+    window.refreshAll();
+    QVERIFY(waitSettled(window));
+    QVERIFY(notified.size() >= 2);
+    QVERIFY2(notified.last().at(0).toString().contains(QStringLiteral("unreachable")), qPrintable(notified.last().at(0).toString()));
+    // Switched off: silent.
+    window.setAutoRefreshMinutes(0);
+}
+
+void TestConsole::namesAndMnemonics()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(!window.windowIcon().isNull());
+    QVERIFY(!window.windowIcon().pixmap(16, 16).isNull());
+    // The auto-refresh control is named for what it is, not for its value.
+    auto *interval = window.findChild<QToolButton *>(QStringLiteral("autoRefresh"));
+    QVERIFY(interval);
+    QAccessibleInterface *a = QAccessible::queryAccessibleInterface(interval);
+    QVERIFY(a);
+    QCOMPARE(a->text(QAccessible::Name), QStringLiteral("Auto-refresh interval"));
+    // Alt+letter: every mnemonic of the menu bar and the tabs is unique (Alt+F is the File menu, not a tab).
+    QStringList letters;
+    const QRegularExpression mnemonic(QStringLiteral("&([^&])"));
+    for (QAction *menu : window.menuBar()->actions()) {
+        const QRegularExpressionMatch m = mnemonic.match(menu->text());
+        if (m.hasMatch())
+            letters << m.captured(1).toLower();
+    }
+    QCOMPARE(letters, (QStringList{QStringLiteral("f"), QStringLiteral("v"), QStringLiteral("k"), QStringLiteral("h")}));
+    auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("views"));
+    for (int i = 0; i < tabs->count(); ++i)
+        QVERIFY2(!mnemonic.match(tabs->tabText(i)).hasMatch(), qPrintable(tabs->tabText(i)));
+    // Each menu's own mnemonics are unique within it.
+    for (QAction *top : window.menuBar()->actions()) {
+        QStringList inMenu;
+        for (QAction *a : top->menu()->actions()) {
+            const QRegularExpressionMatch m = mnemonic.match(a->text());
+            if (m.hasMatch()) {
+                QVERIFY2(!inMenu.contains(m.captured(1).toLower()), qPrintable(top->text() + QStringLiteral(": ") + a->text()));
+                inMenu << m.captured(1).toLower();
+            }
+        }
+    }
+    // F1 shows every shortcut; About says the version.
+    QPointer<QDialog> opened;
+    connect(&window, &MainWindow::dialogOpened, this, [&opened](QDialog *d) { opened = d; });
+    window.showShortcuts();
+    QVERIFY(opened && opened->isVisible());
+    QCOMPARE(opened->objectName(), QStringLiteral("ShortcutsDialog"));
+    opened->reject();
+    window.showAbout();
+    QVERIFY(opened && opened->objectName() == QStringLiteral("AboutDialog"));
+    bool saysVersion = false;
+    for (QLabel *l : opened->findChildren<QLabel *>())
+        saysVersion = saysVersion || l->text().contains(QCoreApplication::applicationVersion());
+    QVERIFY(saysVersion);
+    opened->reject();
+}
+
+void TestConsole::fitsALaptop()
+{
+    MainWindow window;
+    window.addConnection(simSpec(), false);
+    window.show();
+    QVERIFY(waitSettled(window));
+    // No view asks for more than a 1024-pixel-wide screen.
+    QVERIFY2(window.minimumSizeHint().width() <= 1024, qPrintable(QString::number(window.minimumSizeHint().width())));
+    auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("views"));
+    for (int i = 0; i < tabs->count(); ++i)
+        QVERIFY2(tabs->widget(i)->minimumSizeHint().width() <= 1024 - 160, qPrintable(tabs->tabText(i)));
+    for (const QSize size : {QSize(1024, 640), QSize(960, 1040), QSize(1440, 900)}) {
+        window.resize(size);
+        QTRY_COMPARE(window.size(), size);
+    }
+    // The kluster list collapses with a key.
+    QVERIFY(ConsoleTest::activate(&window));
+    QVERIFY(window.sidebar()->isVisible());
+    QTest::keyClick(&window, Qt::Key_F9);
+    QVERIFY(!window.sidebar()->isVisible());
+    QTest::keyClick(&window, Qt::Key_F9);
+    QVERIFY(window.sidebar()->isVisible());
+
+    // scripts/screenshots: every view at a laptop's size and a desktop's.
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
+    if (shots.isEmpty())
+        return;
+    const QList<QPair<MainWindow::Tab, QString>> views{{MainWindow::OverviewTab, QStringLiteral("overview")},
+                                                      {MainWindow::FindingsTab, QStringLiteral("findings")},
+                                                      {MainWindow::NodesTab, QStringLiteral("nodes")},
+                                                      {MainWindow::RoutesTab, QStringLiteral("routes")},
+                                                      {MainWindow::SecurityTab, QStringLiteral("security")}};  // the audit: after a repair
+    for (const QSize size : {QSize(1024, 640), QSize(1440, 900)}) {
+        window.resize(size);
+        QDir().mkpath(QStringLiteral("%1/%2x%3").arg(shots).arg(size.width()).arg(size.height()));
+        for (const auto &[tab, name] : views) {
+            const bool legacy = tab == MainWindow::RoutesTab;
+            QVERIFY(select(window, legacy ? QStringLiteral("sim/legacy") : QStringLiteral("sim/demo")));
+            window.setTab(tab);
+            if (tab == MainWindow::RoutesTab)
+                QVERIFY(window.routesPage()->selectKeys({QStringLiteral("198.19.1.0/24")}) == 1);
+            else if (tab != MainWindow::OverviewTab && tab != MainWindow::AuditTab)
+                window.findingsPage()->selectKeys({tab == MainWindow::SecurityTab ? QStringLiteral("security-group-rule-missing:tcp")
+                                                                                  : QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n")});
+            QTest::qWait(50);
+            QVERIFY(window.grab().save(QStringLiteral("%1/%2x%3/%4.png").arg(shots).arg(size.width()).arg(size.height()).arg(name)));
+        }
+    }
 }
 
 QTEST_MAIN(TestConsole)

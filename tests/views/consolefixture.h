@@ -1,0 +1,76 @@
+#pragma once
+
+// What the console's tests share: a connection to the simulated cloud, and
+// waits that return whether they came true (check them at the call site).
+
+#include "connection.h"
+#include "mainwindow.h"
+#include "simulator.h"
+
+#include <QAbstractItemModel>
+#include <QApplication>
+#include <QSignalSpy>
+#include <QTest>
+
+namespace ConsoleTest {
+
+inline ConnectionSpec simSpec(const Simulator &sim, bool readOnly = false, const QString &password = QStringLiteral("flightdeck-demo"))
+{
+    CloudConfig cloud;
+    cloud.name = QStringLiteral("sim");
+    cloud.authUrl = sim.authUrl();
+    cloud.username = QStringLiteral("demo");
+    cloud.password = password;
+    cloud.userDomainName = QStringLiteral("Default");
+    cloud.projectName = QStringLiteral("flightdeck-demo");
+    cloud.projectDomainName = QStringLiteral("Default");
+    ConnectionSpec spec;
+    spec.name = QStringLiteral("sim");
+    spec.config = cloud;
+    spec.readOnly = readOnly;
+    return spec;
+}
+
+// Every refresh asked for has come back and the views show it.
+[[nodiscard]] inline bool waitSettled(MainWindow &window, int timeoutMs = 60000)
+{
+    if (window.isSettled())
+        return true;  // came back already
+    QSignalSpy settled(&window, &MainWindow::refreshesSettled);
+    return settled.wait(timeoutMs) && window.pendingRefreshes() == 0;
+}
+
+// Selects a kluster and waits until its views show it (their rows are made on a worker thread).
+[[nodiscard]] inline bool select(MainWindow &window, const QString &key)
+{
+    if (window.currentKey() == key)
+        return true;  // shown already
+    QSignalSpy shown(&window, &MainWindow::viewsShown);
+    if (!window.selectKluster(key))
+        return false;
+    while (shown.isEmpty() || shown.last().first().toString() != key) {
+        if (!shown.wait(10000))
+            return false;
+    }
+    return window.currentKey() == key;
+}
+
+// Gives `window` the keyboard (a window manager would) and waits until it has it.
+[[nodiscard]] inline bool activate(QWidget *window)
+{
+    window->activateWindow();
+    for (int i = 0; i < 100 && QApplication::activeWindow() != window; ++i)
+        QTest::qWait(20);
+    return QApplication::activeWindow() == window;
+}
+
+// The values of `column` (or a role) in every row of `model`, top to bottom.
+inline QStringList column(const QAbstractItemModel *model, int column, int role = Qt::DisplayRole)
+{
+    QStringList values;
+    for (int row = 0; row < model->rowCount(); ++row)
+        values << model->index(row, column).data(role).toString();
+    return values;
+}
+
+} // namespace ConsoleTest

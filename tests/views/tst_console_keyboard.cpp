@@ -1,0 +1,244 @@
+// The on-call walk, by keyboard only: every step is a key pressed where the
+// focus is, as an engineer at 3 am would press it. From the worst kluster to
+// a route-duplicate, its repair previewed, confirmed, verified, and in the
+// audit view; the same from the Routes tab, from the filter, from F8, and by
+// tabbing into a table. Each step asserts what is selected and what the
+// dialog will send.
+
+#include "auditlog.h"
+#include "auditmodel.h"
+#include "consolefixture.h"
+#include "repairdialog.h"
+#include "simfixture.h"
+#include "tablepage.h"
+
+#include <QApplication>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTextBrowser>
+#include <QTreeView>
+
+using ConsoleTest::waitSettled;
+
+namespace {
+
+const QString Duplicate = QStringLiteral("route-duplicate:198.19.1.0/24");
+
+// A key pressed wherever the focus is now.
+void press(int key, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QWidget *target = QApplication::focusWidget() ? QApplication::focusWidget() : QApplication::activeWindow();
+    QTest::keyClick(target, Qt::Key(key), modifiers);
+}
+
+void type(const QString &text)
+{
+    QTest::keyClicks(QApplication::focusWidget(), text);
+}
+
+} // namespace
+
+class TestConsoleKeyboard : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void fromTheFilter();
+    void fromTheRoutesView();
+    void fromNextFinding();
+    void tabbingIntoATable();
+
+private:
+    [[nodiscard]] bool start();
+    [[nodiscard]] bool goToLegacy();
+    [[nodiscard]] bool repairByKeyboard(const QString &findingId);
+
+    std::unique_ptr<SimFixture> m_fixture;
+    std::unique_ptr<MainWindow> m_window;
+    QPointer<RepairDialog> m_dialog;
+};
+
+void TestConsoleKeyboard::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestConsoleKeyboard::init()
+{
+    QFile::remove(AuditLog::path());
+    QSettings().clear();
+    m_fixture = std::make_unique<SimFixture>();
+}
+
+void TestConsoleKeyboard::cleanup()
+{
+    m_window.reset();
+    m_fixture.reset();
+}
+
+bool TestConsoleKeyboard::start()
+{
+    m_window = std::make_unique<MainWindow>();
+    connect(m_window.get(), &MainWindow::repairDialogOpened, this, [this](QDialog *d) { m_dialog = qobject_cast<RepairDialog *>(d); });
+    m_window->addConnection(ConsoleTest::simSpec(m_fixture->sim), false);
+    m_window->show();
+    return ConsoleTest::activate(m_window.get()) && waitSettled(*m_window)
+        && m_window->currentKey() == QStringLiteral("sim/demo");  // the worst kluster first
+}
+
+// Ctrl+K, type the kluster's name, Enter: the kluster list filtered, the kluster chosen.
+bool TestConsoleKeyboard::goToLegacy()
+{
+    QSignalSpy shown(m_window.get(), &MainWindow::viewsShown);
+    press(Qt::Key_K, Qt::ControlModifier);
+    if (QApplication::focusWidget() != m_window->sidebar())
+        return false;
+    type(QStringLiteral("legacy"));
+    if (QApplication::focusWidget() != m_window->sidebarFilter() || m_window->sidebar()->model()->rowCount() != 1)
+        return false;
+    press(Qt::Key_Return);
+    while (m_window->currentKey() != QStringLiteral("sim/legacy") || shown.isEmpty() || shown.last().first() != QStringLiteral("sim/legacy")) {
+        if (!shown.wait(10000))
+            return false;
+    }
+    return QApplication::focusWidget() == m_window->sidebar();
+}
+
+// Ctrl+R on what is selected; the dialog names the repair; Alt+its letter confirms; verified; Escape closes;
+// Ctrl+6 shows the record in the audit view.
+bool TestConsoleKeyboard::repairByKeyboard(const QString &findingId)
+{
+    press(Qt::Key_R, Qt::ControlModifier);
+    // The dialog takes the keyboard (the console asks for it; a window manager would give it anyway).
+    if (!m_dialog || !m_dialog->isVisible() || !ConsoleTest::activate(m_dialog)) {
+        qWarning("Ctrl+R opened no repair dialog");
+        return false;
+    }
+    if (m_dialog->sendable() != QStringList{findingId}) {
+        qWarning("the dialog would send %s", qPrintable(m_dialog->sendable().join(QLatin1Char(','))));
+        return false;
+    }
+    // What it will send: one removal of the two wrong routes, the right one kept.
+    const QJsonArray requests = m_dialog->plannedRequests();
+    const QJsonObject request = requests.first().toObject();
+    const QJsonArray routes = request.value(QStringLiteral("body")).toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+    QStringList hops;
+    for (const QJsonValue &r : routes)
+        hops << r.toObject().value(QStringLiteral("nexthop")).toString();
+    hops.sort();
+    if (requests.size() != 1 || !request.value(QStringLiteral("path")).toString().endsWith(QStringLiteral("/remove_extraroutes"))
+        || hops != QStringList{QStringLiteral("10.180.0.3"), QStringLiteral("10.180.0.32")}) {
+        qWarning("unexpected plan: %s", QJsonDocument(requests).toJson().constData());
+        return false;
+    }
+    // Cancel has the focus and is the default: Enter would not send anything.
+    if (QApplication::focusWidget() == m_dialog->confirmButton() || m_dialog->confirmButton()->isDefault())
+        return false;
+    const QString text = m_dialog->confirmButton()->text();
+    const int amp = int(text.indexOf(QLatin1Char('&')));
+    if (amp < 0 || !m_dialog->confirmButton()->isEnabled())
+        return false;
+    QSignalSpy finished(m_dialog.data(), &RepairDialog::repairsFinished);
+    press(Qt::Key_A + (text.at(amp + 1).toUpper().unicode() - 'A'), Qt::AltModifier);
+    if (!finished.wait(60000) || finished.first().at(0).toInt() != 1) {
+        qWarning("not fixed: %s", qPrintable(m_dialog ? m_dialog->resultsText() : QString()));
+        return false;
+    }
+    if (!m_dialog->resultsText().contains(QStringLiteral("fixed (verified)")))
+        return false;
+    press(Qt::Key_Escape);
+    if (m_dialog && m_dialog->isVisible())
+        return false;
+    // Back in the main window (a window manager gives it the keyboard again).
+    if (!ConsoleTest::activate(m_window.get()))
+        return false;
+    press(Qt::Key_6, Qt::ControlModifier);
+    if (m_window->currentTab() != MainWindow::AuditTab)
+        return false;
+    const QAbstractItemModel *audit = m_window->auditPage()->view()->model();
+    return audit->rowCount() == 1 && audit->index(0, AuditModel::FindingColumn).data().toString() == findingId
+        && audit->index(0, AuditModel::ResultColumn).data().toString() == QStringLiteral("fixed");
+}
+
+void TestConsoleKeyboard::fromTheFilter()
+{
+    QVERIFY(start());
+    QVERIFY(goToLegacy());
+    press(Qt::Key_2, Qt::ControlModifier);
+    QCOMPARE(m_window->currentTab(), MainWindow::FindingsTab);
+    press(Qt::Key_F, Qt::ControlModifier);
+    QCOMPARE(QApplication::focusWidget(), m_window->findingsPage()->filterBox());
+    type(QStringLiteral("kind:route-duplicate"));
+    press(Qt::Key_Return);
+    // Enter: the first match, selected, with the focus.
+    QCOMPARE(QApplication::focusWidget(), m_window->findingsPage()->view());
+    QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList{Duplicate});
+    QVERIFY(repairByKeyboard(Duplicate));
+}
+
+void TestConsoleKeyboard::fromTheRoutesView()
+{
+    QVERIFY(start());
+    QVERIFY(goToLegacy());
+    press(Qt::Key_4, Qt::ControlModifier);
+    QCOMPARE(m_window->currentTab(), MainWindow::RoutesTab);
+    // F8: the first route with a problem, the duplicate destination; its routes in router order below it.
+    press(Qt::Key_F8);
+    QCOMPARE(m_window->routesPage()->selectedKeys(), QStringList{QStringLiteral("198.19.1.0/24")});
+    QCOMPARE(m_window->repairTargets(), QStringList{Duplicate});
+    QVERIFY2(m_window->routesPage()->details()->toPlainText().contains(QStringLiteral("carries the traffic")),
+             qPrintable(m_window->routesPage()->details()->toPlainText()));
+    QVERIFY(repairByKeyboard(Duplicate));
+}
+
+void TestConsoleKeyboard::fromNextFinding()
+{
+    QVERIFY(start());
+    QVERIFY(goToLegacy());
+    press(Qt::Key_2, Qt::ControlModifier);
+    // F8 steps, one finding at a time, never extending the selection.
+    QStringList seen;
+    for (int i = 0; i < 10 && !seen.contains(Duplicate); ++i) {
+        press(Qt::Key_F8);
+        const QStringList selected = m_window->findingsPage()->selectedKeys();
+        QCOMPARE(selected.size(), 1);
+        seen << selected.first();
+    }
+    QVERIFY2(seen.contains(Duplicate), qPrintable(seen.join(QLatin1Char(','))));
+    // Shift+F8 moves back, and does not extend either.
+    press(Qt::Key_F8);
+    const QString after = m_window->findingsPage()->selectedKeys().value(0);
+    press(Qt::Key_F8, Qt::ShiftModifier);
+    QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList{Duplicate});
+    QVERIFY(after != Duplicate);
+    QVERIFY(repairByKeyboard(Duplicate));
+}
+
+void TestConsoleKeyboard::tabbingIntoATable()
+{
+    QVERIFY(start());
+    QVERIFY(goToLegacy());
+    press(Qt::Key_2, Qt::ControlModifier);
+    press(Qt::Key_F, Qt::ControlModifier);
+    type(QStringLiteral("duplicate"));
+    // Tab on, to the table: the row under the cursor is the selection, and Ctrl+R acts on it.
+    QTreeView *view = m_window->findingsPage()->view();
+    for (int i = 0; i < 6 && QApplication::focusWidget() != view; ++i)
+        press(Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), view);
+    QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList{Duplicate});
+    QVERIFY(repairByKeyboard(Duplicate));
+}
+
+QTEST_MAIN(TestConsoleKeyboard)
+#include "tst_console_keyboard.moc"

@@ -1,0 +1,319 @@
+// The console as a newcomer meets it: an empty home (no settings, no
+// kubeconfig, no clouds.yaml, no keychain, no D-Bus), set up before the
+// application starts. The first launch opens "Add connection" by itself; the
+// cloud is typed in, tested and added; a kluster is reached. Every menu and
+// every dialog opens once. A connection that cannot sign in stays in the
+// sidebar with its error, and can be tested, edited and removed.
+
+#include "connectiondialog.h"
+#include "connectionsdialog.h"
+#include "consolefixture.h"
+#include "klustersmodel.h"
+#include "messagebanner.h"
+#include "simfixture.h"
+#include "tablepage.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QProcessEnvironment>
+#include <QPushButton>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QTreeView>
+#include <QTreeWidget>
+
+using ConsoleTest::waitSettled;
+
+class TestConsoleNewcomer : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit TestConsoleNewcomer(const QString &home)
+        : m_home(home)
+    {
+    }
+
+private slots:
+    void initTestCase();
+    void firstLaunchAddsACloudByHand();
+    void everyMenuAndDialogOpens();
+    void aConnectionThatFailsCanBeFixedAndRemoved();
+    void cleanupTestCase();
+
+private:
+    // Waits for the next dialog the window opens, of type D.
+    template<typename D>
+    QPointer<D> nextDialog(MainWindow &window, const std::function<void()> &action);
+    [[nodiscard]] bool fillIn(ConnectionDialog *dialog, const QString &name, const QString &password);
+
+    QString m_home;
+    std::unique_ptr<SimFixture> m_fixture;
+};
+
+void TestConsoleNewcomer::initTestCase()
+{
+    QVERIFY2(QDir(m_home).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size() <= 1, qPrintable(m_home));
+    QVERIFY(!QFile::exists(QDir(m_home).filePath(QStringLiteral(".kube/config"))));
+    QVERIFY(qEnvironmentVariableIsEmpty("KUBECONFIG"));
+    m_fixture = std::make_unique<SimFixture>();
+}
+
+void TestConsoleNewcomer::cleanupTestCase()
+{
+    m_fixture.reset();
+}
+
+template<typename D>
+QPointer<D> TestConsoleNewcomer::nextDialog(MainWindow &window, const std::function<void()> &action)
+{
+    QPointer<D> found;
+    const QMetaObject::Connection c = connect(&window, &MainWindow::dialogOpened, this, [&found](QDialog *d) {
+        if (auto *typed = qobject_cast<D *>(d))
+            found = typed;
+    });
+    action();
+    for (int i = 0; i < 200 && !found; ++i)
+        QTest::qWait(20);
+    disconnect(c);
+    return found;
+}
+
+bool TestConsoleNewcomer::fillIn(ConnectionDialog *dialog, const QString &name, const QString &password)
+{
+    // Typed, as a person would: the only cloud offered on an empty desktop is "another cloud".
+    auto *cloud = dialog->findChild<QComboBox *>();
+    if (!cloud || cloud->currentData().toString() != QString() || !dialog->authUrlBox()->isVisible())
+        return false;
+    dialog->nameBox()->clear();
+    QTest::keyClicks(dialog->nameBox(), name);
+    QTest::keyClicks(dialog->authUrlBox(), m_fixture->sim.authUrl());
+    QTest::keyClicks(dialog->userBox(), QStringLiteral("demo"));
+    QTest::keyClicks(dialog->projectBox(), QStringLiteral("flightdeck-demo"));
+    QTest::keyClicks(dialog->secretBox(), password);
+    return true;
+}
+
+void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
+{
+    MainWindow window;
+    QPointer<ConnectionDialog> dialog = nextDialog<ConnectionDialog>(window, [&window] {
+        window.startFromSettings(false);  // what `flightdeck` does without options
+        window.show();
+    });
+    QVERIFY2(dialog, "the first launch does not offer to add a connection");
+    QVERIFY(dialog->isVisible());
+    QVERIFY(window.isBannerVisible());
+    QCOMPARE(window.banner()->type(), MessageBanner::Type::Information);
+    // An empty desktop is no error: no complaint about a kubeconfig that nobody has.
+    QVERIFY2(!dialog->messageLabel()->text().contains(QStringLiteral("kubeconfig")), qPrintable(dialog->messageLabel()->text()));
+
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+        window.resize(1280, 720);
+        QTest::qWait(50);
+        QPixmap shot = window.grab();
+        QPainter painter(&shot);
+        painter.drawPixmap((shot.width() - dialog->width()) / 2, (shot.height() - dialog->height()) / 2, dialog->grab());
+        painter.end();
+        QVERIFY(shot.save(shots + QStringLiteral("/first-launch.png")));
+    }
+    // A wrong password: Test says what the server said, before anything is saved.
+    QVERIFY(fillIn(dialog, QStringLiteral("sim"), QStringLiteral("wrong")));
+    QSignalSpy tested(dialog.data(), &ConnectionDialog::tested);
+    QTest::mouseClick(dialog->testButton(), Qt::LeftButton);
+    QVERIFY(tested.wait(30000));
+    QCOMPARE(tested.first().at(0).toBool(), false);
+    QVERIFY2(tested.first().at(1).toString().contains(QStringLiteral("401")), qPrintable(tested.first().at(1).toString()));
+    QVERIFY(ConnectionSettings::load().isEmpty());
+
+    // The right one: tested, then added with Enter.
+    dialog->secretBox()->clear();
+    QTest::keyClicks(dialog->secretBox(), QStringLiteral("flightdeck-demo"));
+    tested.clear();
+    QTest::mouseClick(dialog->testButton(), Qt::LeftButton);
+    QVERIFY(tested.wait(30000));
+    QVERIFY2(tested.first().at(0).toBool(), qPrintable(tested.first().at(1).toString()));
+    QVERIFY2(tested.first().at(1).toString().contains(QStringLiteral("demo")), qPrintable(tested.first().at(1).toString()));
+    QSignalSpy accepted(dialog.data(), &QDialog::accepted);
+    QTest::keyClick(dialog->secretBox(), Qt::Key_Return);
+    QVERIFY2(accepted.size() == 1, qPrintable(dialog->messageLabel()->text()));
+    QTRY_VERIFY(!dialog);
+
+    // The worst kluster is reached.
+    QVERIFY(waitSettled(window));
+    QTRY_COMPARE_WITH_TIMEOUT(window.currentKey(), QStringLiteral("sim/demo"), 10000);
+    QVERIFY(window.findingsPage()->view()->model()->rowCount() > 0);
+    QVERIFY(!window.isBannerVisible());
+    // Remembered, without its secret (no keychain here: the secret lived for that run only).
+    const QList<ConnectionSpec> remembered = ConnectionSettings::load();
+    QCOMPARE(remembered.size(), 1);
+    QCOMPARE(remembered.first().name, QStringLiteral("sim"));
+    QSettings().sync();
+    QFile settings(QSettings().fileName());
+    QVERIFY(settings.open(QIODevice::ReadOnly));
+    const QByteArray stored = settings.readAll();
+    QVERIFY2(!stored.contains("password=") && !stored.toLower().contains("secret="), stored.constData());
+    window.close();
+}
+
+void TestConsoleNewcomer::everyMenuAndDialogOpens()
+{
+    MainWindow window;
+    window.startFromSettings(false);
+    window.show();
+    QVERIFY(ConsoleTest::activate(&window));
+    QVERIFY(waitSettled(window));
+
+    // Every menu, and every submenu, opens.
+    QList<QMenu *> menus;
+    for (QAction *top : window.menuBar()->actions())
+        menus << top->menu();
+    for (int i = 0; i < menus.size(); ++i) {
+        for (QAction *a : menus.at(i)->actions()) {
+            if (a->menu())
+                menus << a->menu();
+        }
+    }
+    QVERIFY(menus.size() >= 5);
+    for (QMenu *menu : std::as_const(menus)) {
+        menu->popup(window.mapToGlobal(QPoint(20, 20)));
+        QTRY_VERIFY(menu->isVisible());
+        QVERIFY(!menu->actions().isEmpty());
+        menu->hide();
+    }
+
+    // Every action of every menu, once (but Quit): each dialog opens and closes again.
+    QSet<QString> dialogs;
+    connect(&window, &MainWindow::dialogOpened, this, [&dialogs](QDialog *d) {
+        dialogs.insert(d->objectName().isEmpty() ? QString::fromLatin1(d->metaObject()->className()) : d->objectName());
+        QTimer::singleShot(0, d, &QDialog::reject);
+    });
+    for (QMenu *menu : std::as_const(menus)) {
+        for (QAction *a : menu->actions()) {
+            if (a->menu() || a->isSeparator() || !a->isEnabled() || a->text() == QStringLiteral("&Quit"))
+                continue;
+            a->trigger();
+            QTest::qWait(30);
+            QVERIFY2(window.isVisible(), qPrintable(a->text()));
+        }
+    }
+    for (const QString &expected : {QStringLiteral("ConnectionDialog"), QStringLiteral("ConnectionsDialog"), QStringLiteral("QFileDialog"),
+                                    QStringLiteral("ShortcutsDialog"), QStringLiteral("AboutDialog")})
+        QVERIFY2(dialogs.contains(expected), qPrintable(QStringList(dialogs.cbegin(), dialogs.cend()).join(QLatin1Char(','))));
+    window.close();
+}
+
+void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
+{
+    // The remembered connection's secret lived in the last run's memory only: it cannot sign in now.
+    MainWindow window;
+    window.startFromSettings(false);
+    window.show();
+    QVERIFY(ConsoleTest::activate(&window));
+    QVERIFY(waitSettled(window));
+    QAbstractItemModel *sidebar = window.sidebar()->model();
+    QTRY_COMPARE(sidebar->rowCount(), 1);
+    QCOMPARE(sidebar->index(0, 0).data(KlustersModel::KeyRole).toString(), QStringLiteral("sim/"));
+    QVERIFY2(sidebar->index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("password")),
+             qPrintable(sidebar->index(0, 0).data(Qt::ToolTipRole).toString()));
+    QVERIFY(window.isBannerVisible());
+    QCOMPARE(window.banner()->type(), MessageBanner::Type::Error);
+
+    // File → Connections… (Ctrl+Shift+M): it is listed with its error; Test says why.
+    QPointer<ConnectionsDialog> manager =
+        nextDialog<ConnectionsDialog>(window, [&window] { QTest::keyClick(&window, Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier); });
+    QVERIFY(manager);
+    QVERIFY(manager->selectConnection(QStringLiteral("sim")));
+    QVERIFY2(manager->list()->currentItem()->text(2).startsWith(QStringLiteral("failed")), qPrintable(manager->list()->currentItem()->text(2)));
+    QSignalSpy tested(manager.data(), &ConnectionsDialog::tested);
+    QTest::mouseClick(manager->testButton(), Qt::LeftButton);
+    QVERIFY(tested.wait(30000));
+    QCOMPARE(tested.first().at(1).toBool(), false);
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1280, 720);
+        QTest::qWait(50);
+        QPixmap shot = window.grab();
+        QPainter painter(&shot);
+        painter.drawPixmap((shot.width() - manager->width()) / 2, (shot.height() - manager->height()) / 2, manager->grab());
+        painter.end();
+        QVERIFY(shot.save(shots + QStringLiteral("/connections.png")));
+    }
+
+    // Edit: the password typed again, and it works.
+    QPointer<ConnectionDialog> edit = nextDialog<ConnectionDialog>(window, [&manager] { QTest::mouseClick(manager->editButton(), Qt::LeftButton); });
+    QVERIFY(edit);
+    QVERIFY(edit->isEdit());
+    QVERIFY(edit->nameBox()->isReadOnly());
+    QCOMPARE(edit->authUrlBox()->text(), m_fixture->sim.authUrl());
+    QTest::keyClicks(edit->secretBox(), QStringLiteral("flightdeck-demo"));
+    QTest::keyClick(edit->secretBox(), Qt::Key_Return);
+    QTRY_VERIFY(!edit);
+    QVERIFY(waitSettled(window));
+    QTRY_COMPARE(sidebar->rowCount(), 3);
+    QCOMPARE(ConnectionSettings::load().size(), 1);
+
+    // Remove, confirmed: gone from the sidebar and from the settings.
+    QVERIFY(manager->selectConnection(QStringLiteral("sim")));
+    QPointer<QDialog> confirm;
+    connect(manager.data(), &ConnectionsDialog::removeConfirmationOpened, this, [&confirm](QDialog *box) { confirm = box; });
+    QTest::mouseClick(manager->removeButton(), Qt::LeftButton);
+    QVERIFY(confirm);
+    QCOMPARE(sidebar->rowCount(), 3);  // nothing before the confirmation
+    auto *box = qobject_cast<QMessageBox *>(confirm.data());
+    QVERIFY(box);
+    QCOMPARE(box->defaultButton(), box->button(QMessageBox::Cancel));
+    QAbstractButton *remove = nullptr;
+    for (QAbstractButton *b : box->buttons()) {
+        if (b->text() == QStringLiteral("Remove sim"))
+            remove = b;
+    }
+    QVERIFY(remove);
+    QTest::mouseClick(remove, Qt::LeftButton);
+    QTRY_COMPARE(sidebar->rowCount(), 0);
+    QVERIFY(window.connections().isEmpty());
+    QVERIFY(ConnectionSettings::load().isEmpty());
+    QCOMPARE(manager->list()->topLevelItemCount(), 0);
+    manager->reject();
+}
+
+int main(int argc, char *argv[])
+{
+    // An empty home, made before anything reads the environment.
+    QTemporaryDir home;
+    if (!home.isValid())
+        return 1;
+    const QByteArray h = home.path().toUtf8();
+    qputenv("HOME", h);
+    qputenv("XDG_CONFIG_HOME", h + "/.config");
+    qputenv("XDG_DATA_HOME", h + "/.local/share");
+    qputenv("XDG_CACHE_HOME", h + "/.cache");
+    qputenv("XDG_STATE_HOME", h + "/.local/state");
+    QDir(home.path()).mkpath(QStringLiteral("run"));
+    QFile::setPermissions(home.path() + QStringLiteral("/run"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    qputenv("XDG_RUNTIME_DIR", h + "/run");
+    qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=" + h + "/run/no-bus");  // no session bus: no keychain, no notification server
+    for (const QString &name : QProcessEnvironment::systemEnvironment().keys()) {
+        if (name.startsWith(QStringLiteral("OS_")) || name == QStringLiteral("KUBECONFIG"))
+            qunsetenv(name.toLocal8Bit().constData());
+    }
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("flightdeck"));
+    QApplication::setApplicationName(QStringLiteral("flightdeck"));
+    TestConsoleNewcomer test(home.path());
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_console_newcomer.moc"

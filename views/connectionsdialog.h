@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QDialog>
+
+class MainWindow;
+class QLabel;
+class QPushButton;
+class QTreeWidget;
+
+// File → Connections…: every connection of the console with how it stands
+// (its klusters, or the error that keeps it from listing them); Add, Edit,
+// Test (sign in and list the klusters, showing the server's own answer) and
+// Remove (confirmed; its keychain entry goes with it).
+class ConnectionsDialog : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConnectionsDialog)
+
+public:
+    explicit ConnectionsDialog(MainWindow *window);
+
+    QTreeWidget *list() const { return m_list; }
+    QPushButton *addButton() const { return m_add; }
+    QPushButton *editButton() const { return m_edit; }
+    QPushButton *testButton() const { return m_test; }
+    QPushButton *removeButton() const { return m_remove; }
+    QLabel *messageLabel() const { return m_message; }
+    bool selectConnection(const QString &name);
+
+signals:
+    void tested(const QString &name, bool ok, const QString &what);
+    void removeConfirmationOpened(QDialog *box);
+
+private:
+    void reload();
+    QString selected() const;
+    void updateButtons();
+    void confirmRemove();
+    void test();
+
+    MainWindow *m_window;
+    QTreeWidget *m_list;
+    QPushButton *m_add;
+    QPushButton *m_edit;
+    QPushButton *m_test;
+    QPushButton *m_remove;
+    QLabel *m_message;
+};

@@ -1,0 +1,137 @@
+#include "notifier.h"
+
+#include "severitystyle.h"
+
+#include <QApplication>
+#include <QDBusConnection>
+#include <QDBusConnectionInterface>
+#include <QDBusMessage>
+#include <QDBusPendingCallWatcher>
+#include <QDBusPendingReply>
+#include <QMenu>
+#include <QSystemTrayIcon>
+
+namespace {
+const QString Service = QStringLiteral("org.freedesktop.Notifications");
+const QString Path = QStringLiteral("/org/freedesktop/Notifications");
+const QString Interface = QStringLiteral("org.freedesktop.Notifications");
+} // namespace
+
+Notifier::Notifier(QObject *parent)
+    : QObject(parent)
+{
+}
+
+Notifier::~Notifier() = default;
+
+bool Notifier::trayAvailable() const
+{
+    return QSystemTrayIcon::isSystemTrayAvailable();
+}
+
+void Notifier::ensureTray()
+{
+    if (m_tray || !m_trayWanted || !trayAvailable())
+        return;
+    m_tray = new QSystemTrayIcon(this);
+    m_tray->setIcon(SeverityStyle::statusIcon(m_worst));
+    m_tray->setToolTip(m_summary);
+    auto *menu = new QMenu;
+    menu->addAction(tr("Show Flightdeck"), this, &Notifier::showWindowRequested);
+    menu->addAction(tr("Quit"), qApp, &QApplication::quit);
+    m_tray->setContextMenu(menu);
+    connect(m_tray, &QObject::destroyed, menu, &QObject::deleteLater);
+    connect(m_tray, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason reason) {
+        if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick)
+            emit showWindowRequested();
+    });
+    connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] {
+        emit activated(m_lastTrayTarget.first, m_lastTrayTarget.second);
+    });
+    m_tray->show();
+}
+
+void Notifier::setTrayEnabled(bool on)
+{
+    m_trayWanted = on;
+    if (!on) {
+        delete m_tray;
+        m_tray = nullptr;
+        return;
+    }
+    ensureTray();
+}
+
+void Notifier::setWorst(int severity, const QString &summary)
+{
+    m_worst = severity;
+    m_summary = summary;
+    ensureTray();
+    if (m_tray) {
+        m_tray->setIcon(SeverityStyle::statusIcon(severity));
+        m_tray->setToolTip(summary);
+    }
+}
+
+void Notifier::notify(const QString &title, const QString &body, const QString &key, const QString &findingId, int severity)
+{
+    if (!m_notifications)
+        return;
+    ++m_sent;
+    emit notified(title, body, key, findingId);
+    QDBusConnection bus = QDBusConnection::sessionBus();
+    if (bus.isConnected() && bus.interface() && bus.interface()->isServiceRegistered(Service)) {
+        if (!m_dbusConnected) {
+            bus.connect(Service, Path, Interface, QStringLiteral("ActionInvoked"), this, SLOT(onActionInvoked(uint, QString)));
+            bus.connect(Service, Path, Interface, QStringLiteral("NotificationClosed"), this, SLOT(onClosed(uint, uint)));
+            m_dbusConnected = true;
+        }
+        QDBusMessage call = QDBusMessage::createMethodCall(Service, Path, Interface, QStringLiteral("Notify"));
+        const QVariantMap hints{{QStringLiteral("urgency"), QVariant::fromValue(uchar(severity == 0 ? 2 : 1))},
+                                {QStringLiteral("desktop-entry"), QStringLiteral("flightdeck")},
+                                {QStringLiteral("category"), QStringLiteral("device.error")}};
+        call << QStringLiteral("Flightdeck") << uint(0) << QStringLiteral("flightdeck") << title << body
+             << QStringList{QStringLiteral("default"), tr("Open in Flightdeck")} << hints << int(-1);
+        auto *watcher = new QDBusPendingCallWatcher(bus.asyncCall(call), this);
+        const QPair<QString, QString> target{key, findingId};
+        connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, watcher, target, title, body, severity] {
+            watcher->deleteLater();
+            const QDBusPendingReply<uint> reply = *watcher;
+            if (reply.isError()) {  // the server went away: the tray's message instead
+                ensureTray();
+                if (m_tray) {
+                    m_lastTrayTarget = target;
+                    m_tray->showMessage(title, body, severity == 0 ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning);
+                    m_lastChannel = QStringLiteral("tray");
+                }
+                return;
+            }
+            m_targets.insert(reply.value(), target);
+        });
+        m_lastChannel = QStringLiteral("dbus");
+        return;
+    }
+    ensureTray();
+    if (m_tray && QSystemTrayIcon::supportsMessages()) {
+        m_lastTrayTarget = {key, findingId};
+        m_tray->showMessage(title, body, severity == 0 ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning);
+        m_lastChannel = QStringLiteral("tray");
+        return;
+    }
+    m_lastChannel = QStringLiteral("none");
+}
+
+void Notifier::onActionInvoked(uint id, const QString &action)
+{
+    Q_UNUSED(action);
+    const auto it = m_targets.constFind(id);
+    if (it == m_targets.cend())
+        return;  // another program's notification
+    emit activated(it->first, it->second);
+}
+
+void Notifier::onClosed(uint id, uint reason)
+{
+    Q_UNUSED(reason);
+    m_targets.remove(id);
+}

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QHash>
+#include <QObject>
+#include <QPair>
+#include <QString>
+
+class QSystemTrayIcon;
+
+// While the console watches (auto-refresh on), tells the desktop when a
+// finding turns critical or a kluster becomes unreachable: a freedesktop
+// notification (org.freedesktop.Notifications over D-Bus) where a
+// notification server runs, else the tray icon's message. Clicking it opens
+// the console on that kluster and finding. The tray icon shows the worst
+// state of the watched klusters. Both can be switched off.
+class Notifier : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Notifier)
+
+public:
+    explicit Notifier(QObject *parent = nullptr);
+    ~Notifier() override;
+
+    void setNotificationsEnabled(bool on) { m_notifications = on; }
+    bool notificationsEnabled() const { return m_notifications; }
+    void setTrayEnabled(bool on);
+    bool trayEnabled() const { return m_trayWanted; }
+    bool trayAvailable() const;
+    QSystemTrayIcon *tray() const { return m_tray; }
+
+    // The worst severity across watched klusters (-1 healthy), and a line per kluster for the tooltip.
+    void setWorst(int severity, const QString &summary);
+    int worst() const { return m_worst; }
+
+    // Tells the desktop; `key` and `findingId` say where a click leads (findingId may be empty).
+    void notify(const QString &title, const QString &body, const QString &key, const QString &findingId, int severity);
+
+    // Where the last notification went: "dbus", "tray" or "none".
+    QString lastChannel() const { return m_lastChannel; }
+    int sentCount() const { return m_sent; }
+
+signals:
+    void activated(const QString &key, const QString &findingId);
+    void notified(const QString &title, const QString &body, const QString &key, const QString &findingId);
+    void showWindowRequested();
+
+private slots:
+    void onActionInvoked(uint id, const QString &action);
+    void onClosed(uint id, uint reason);
+
+private:
+    void ensureTray();
+
+    bool m_notifications = true;
+    bool m_trayWanted = true;
+    QSystemTrayIcon *m_tray = nullptr;
+    int m_worst = -1;
+    QString m_summary;
+    QHash<uint, QPair<QString, QString>> m_targets;  // D-Bus notification id -> (kluster key, finding)
+    QPair<QString, QString> m_lastTrayTarget;
+    QString m_lastChannel = QStringLiteral("none");
+    int m_sent = 0;
+    bool m_dbusConnected = false;
+};
