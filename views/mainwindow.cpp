@@ -1665,28 +1665,36 @@ void MainWindow::addConnectionInteractively(QWidget *parent)
     });
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const ConnectionSpec spec = dialog->spec();
-        const QString secret = dialog->secret();
-        ConnectionSpec remembered = spec;
-        if (remembered.config) {  // what is remembered never holds the secret
-            remembered.config->password.clear();
-            remembered.config->applicationCredentialSecret.clear();
-        }
-        m_remembered << remembered;
-        saveConnections();
+        remember(spec);
         addConnection(spec, false);
-        if (!secret.isEmpty() && spec.config) {
-            auto *store = new SecretStore(this);
-            SecretCall *call = store->write(spec.config->secretKey(), secret);
-            connect(call, &SecretCall::finished, this, [this, store](const SecretResult &r) {
-                store->deleteLater();
-                statusBar()->showMessage(r.inMemoryOnly ? tr("No keychain is available: the secret is kept for this session only")
-                                         : r.ok     ? tr("The secret is stored in the keychain")
-                                                    : tr("The secret could not be stored in the keychain: %1").arg(r.error),
-                                         15000);
-            });
-        }
+        storeSecret(spec, dialog->secret());
     });
     openDialog(dialog);
+}
+
+void MainWindow::remember(const ConnectionSpec &spec)
+{
+    ConnectionSpec remembered = spec;
+    if (remembered.config) {  // what is remembered never holds the secret
+        remembered.config->password.clear();
+        remembered.config->applicationCredentialSecret.clear();
+    }
+    m_remembered << remembered;
+    saveConnections();
+}
+
+void MainWindow::storeSecret(const ConnectionSpec &spec, const QString &secret)
+{
+    if (secret.isEmpty() || !spec.config)
+        return;
+    auto *store = new SecretStore(this);
+    connect(store->write(spec.config->secretKey(), secret), &SecretCall::finished, this, [this, store](const SecretResult &r) {
+        store->deleteLater();
+        statusBar()->showMessage(r.inMemoryOnly ? tr("No keychain is available: the secret is kept for this session only")
+                                 : r.ok     ? tr("The secret is stored in the keychain")
+                                            : tr("The secret could not be stored in the keychain: %1").arg(r.error),
+                                 15000);
+    });
 }
 
 void MainWindow::editConnectionInteractively(const QString &name, QWidget *parent)
@@ -1714,20 +1722,10 @@ void MainWindow::editConnectionInteractively(const QString &name, QWidget *paren
                 old.config->isApplicationCredential() ? old.config->applicationCredentialSecret : old.config->password;
         }
         removeConnection(name, false);
-        if (wasRemembered) {
-            ConnectionSpec remembered = spec;
-            if (remembered.config) {
-                remembered.config->password.clear();
-                remembered.config->applicationCredentialSecret.clear();
-            }
-            m_remembered << remembered;
-            saveConnections();
-        }
+        if (wasRemembered)
+            remember(spec);
         addConnection(spec, false);
-        if (!secret.isEmpty() && spec.config) {
-            auto *store = new SecretStore(this);
-            connect(store->write(spec.config->secretKey(), secret), &SecretCall::finished, store, &QObject::deleteLater);
-        }
+        storeSecret(spec, secret);
         statusBar()->showMessage(tr("Connection %1 saved; listing its klusters again").arg(name), 10000);
     });
     openDialog(dialog);

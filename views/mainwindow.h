@@ -181,6 +181,8 @@ private:
     void settleIfIdle();
     void retire();
     void saveConnections();
+    void remember(const ConnectionSpec &spec);                             // between runs, without its secret
+    void storeSecret(const ConnectionSpec &spec, const QString &secret);  // in the keychain (none: nothing)
     void applyWantedFinding();
 
     QThread *m_network;

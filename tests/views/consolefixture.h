@@ -40,6 +40,24 @@ inline ConnectionSpec simSpec(const Simulator &sim, bool readOnly = false, const
     return settled.wait(timeoutMs) && window.pendingRefreshes() == 0;
 }
 
+// The window on `spec`, shown, every first refresh back.
+[[nodiscard]] inline bool open(MainWindow &window, const ConnectionSpec &spec)
+{
+    window.addConnection(spec, false);
+    window.show();
+    return waitSettled(window);
+}
+
+// A fault of the simulated cloud: `kind` on every request to `service`.
+inline FaultRule fault(const QString &service, FaultRule::Kind kind, int status = 503)
+{
+    FaultRule rule;
+    rule.service = service;
+    rule.kind = kind;
+    rule.status = status;
+    return rule;
+}
+
 // Selects a kluster and waits until its views show it (their rows are made on a worker thread).
 [[nodiscard]] inline bool select(MainWindow &window, const QString &key)
 {

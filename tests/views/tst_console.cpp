@@ -111,9 +111,7 @@ QStringList TestConsole::kindsShown(MainWindow &window) const
 void TestConsole::demoShowsEveryFindingKind()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     QCOMPARE(window.sidebar()->model()->rowCount(), 3);
     // The worst kluster is selected first.
     QCOMPARE(window.currentKey(), QStringLiteral("sim/demo"));
@@ -142,9 +140,7 @@ void TestConsole::demoShowsEveryFindingKind()
 void TestConsole::findingSelectsItsRows()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     const auto selectedNames = [](TablePage *page, int role) {
         QStringList names;
         for (const QModelIndex &i : page->view()->selectionModel()->selectedRows())
@@ -197,9 +193,7 @@ void TestConsole::findingSelectsItsRows()
 void TestConsole::repairThroughTheDialog()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     const QString id = QStringLiteral("instance-error:kks-demo-pool-t5y6u");
     QVERIFY(window.findingsPage()->selectKeys({id}));
     QVERIFY(window.repairAction()->isVisible());
@@ -319,9 +313,7 @@ void TestConsole::multiSelectRepairObeysTheBudget()
 void TestConsole::dialogRefusesWhatARefreshChanged()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     QPointer<RepairDialog> dialog;
     connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
     QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("route-missing:kks-demo-pool-q9w3e")}));
@@ -345,9 +337,7 @@ void TestConsole::dialogRefusesWhatARefreshChanged()
 void TestConsole::refreshKeepsSelection()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     window.setTab(MainWindow::NodesTab);
     QTreeView *nodes = window.nodesPage()->view();
     QVERIFY(window.nodesPage()->selectKeys({QStringLiteral("kks-demo-pool-p8l2n")}) == 1);
@@ -367,9 +357,7 @@ void TestConsole::refreshKeepsSelection()
 void TestConsole::refreshFailureKeepsTheData()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     const int findings = window.findingsPage()->view()->model()->rowCount();
     QVERIFY(findings > 0);
     const QDateTime fetched = window.kluster(QStringLiteral("sim/demo"))->fetchedAt;
@@ -402,13 +390,8 @@ void TestConsole::refreshFailureKeepsTheData()
 void TestConsole::partialFailureIsNamed()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
-    FaultRule rule;
-    rule.service = QStringLiteral("network");
-    rule.kind = FaultRule::Kind::Html;
-    rule.status = 502;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    FaultRule rule = ConsoleTest::fault(QStringLiteral("network"), FaultRule::Kind::Html, 502);
     m_fixture->sim.faults().add(rule);
     window.refreshAll();
     QVERIFY(waitSettled(window));
@@ -420,9 +403,7 @@ void TestConsole::partialFailureIsNamed()
 void TestConsole::malformedKlusterListKeepsTheData()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     const int findings = window.findingsPage()->view()->model()->rowCount();
     for (const FaultRule::Kind kind : {FaultRule::Kind::Malformed, FaultRule::Kind::Truncated, FaultRule::Kind::Html}) {
         m_fixture->sim.faults().clear();
@@ -513,9 +494,7 @@ void TestConsole::repairActsOnTheCurrentView()
     // The defect: on the Routes tab, with a missing route selected, Ctrl+R offered the instance
     // deletion still selected on the hidden Findings tab.
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     QPointer<RepairDialog> dialog;
     connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
     window.setTab(MainWindow::FindingsTab);
@@ -540,9 +519,7 @@ void TestConsole::repairActsOnTheCurrentView()
 void TestConsole::partialDataKeepsRankAndSaysIncomplete()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     QAbstractItemModel *sidebar = window.sidebar()->model();
     QCOMPARE(ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole).first(), QStringLiteral("sim/demo"));
     QCOMPARE(sidebar->index(0, KlustersModel::CriticalColumn).data().toInt(), 6);
@@ -592,9 +569,7 @@ void TestConsole::partialDataKeepsRankAndSaysIncomplete()
 void TestConsole::cancelIsNoFailure()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     FaultRule slow;
     slow.service = QStringLiteral("network");
     slow.kind = FaultRule::Kind::Latency;
@@ -615,9 +590,7 @@ void TestConsole::cancelIsNoFailure()
 void TestConsole::deadEndpointIsOneBannerLine()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     m_fixture.reset();  // the cloud is gone: every request is refused
     window.refreshAll();
     QVERIFY(waitSettled(window));
@@ -641,9 +614,7 @@ void TestConsole::deadEndpointIsOneBannerLine()
 void TestConsole::failedRepairIsShownAsFailed()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     FaultRule rule;
     rule.service = QStringLiteral("network");
     rule.method = QStringLiteral("PUT");
@@ -689,9 +660,7 @@ void TestConsole::findingIsSelectedOnceItsKlusterIsShown()
 {
     // --finding for a kluster other than the one shown first: selected once that kluster's rows are there.
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     QCOMPARE(window.currentKey(), QStringLiteral("sim/demo"));
     QSignalSpy shown(&window, &MainWindow::viewsShown);
     window.showFinding(QStringLiteral("sim/legacy"), QStringLiteral("route-duplicate:198.19.1.0/24"));
@@ -805,9 +774,7 @@ void TestConsole::namesAndMnemonics()
 void TestConsole::fitsALaptop()
 {
     MainWindow window;
-    window.addConnection(simSpec(), false);
-    window.show();
-    QVERIFY(waitSettled(window));
+    QVERIFY(ConsoleTest::open(window, simSpec()));
     // No view asks for more than a 1024-pixel-wide screen.
     QVERIFY2(window.minimumSizeHint().width() <= 1024, qPrintable(QString::number(window.minimumSizeHint().width())));
     auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("views"));
