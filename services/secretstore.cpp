@@ -129,7 +129,8 @@ SecretCall *SecretStore::run(Op op, const QString &key, const QString &secret)
             break;
         default:
             if (j->errorString().contains(QLatin1String("connect"), Qt::CaseInsensitive)
-                || j->errorString().contains(QLatin1String("D-Bus"), Qt::CaseInsensitive)) {
+                || j->errorString().contains(QLatin1String("D-Bus"), Qt::CaseInsensitive)
+                || j->errorString().contains(QLatin1String("dbus"), Qt::CaseInsensitive)) {
                 // No Secret Service to talk to: as good as no keychain at all.
                 switchToMemory(j->errorString());
                 r = fromMemory(op, key, secret);

@@ -64,13 +64,16 @@ QDialog *shortcuts(QMainWindow *window)
     };
     for (const QStringList &row : views)
         new QTreeWidgetItem(list, row);
-    list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    list->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    list->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    list->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    list->header()->setStretchLastSection(false);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
     auto *layout = new QVBoxLayout(dialog);
     layout->addWidget(list);
     layout->addWidget(buttons);
-    dialog->resize(760, 520);
+    dialog->resize(860, 540);
     return dialog;
 }
 

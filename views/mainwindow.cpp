@@ -54,6 +54,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <climits>
+
 #ifdef Q_OS_LINUX
 #include <cerrno>
 #include <sys/resource.h>
@@ -212,7 +214,7 @@ MainWindow::MainWindow(QWidget *parent)
     buildActions();
 
     connect(m_autoRefresh, &QTimer::timeout, this, &MainWindow::refreshAll);
-    m_ageTicker->start(15000);
+    m_ageTicker->start(5000);
     connect(m_ageTicker, &QTimer::timeout, this, &MainWindow::updateCaptions);
     connect(m_notifier, &Notifier::activated, this, [this](const QString &key, const QString &finding) {
         showNormal();
@@ -324,6 +326,11 @@ void MainWindow::buildSidebar()
     m_sidebarFilter->setClearButtonEnabled(true);
     m_sidebarFilter->installEventFilter(this);
     connect(m_sidebarFilter, &QLineEdit::textChanged, filter, &FilterModel::setText);
+    connect(m_sidebarFilter, &QLineEdit::textChanged, this, [this] {
+        // The kluster shown stays marked in the list whenever the filter lets it through.
+        if (!m_current.isEmpty() && !m_sidebar->selectionModel()->hasSelection())
+            selectKluster(m_current);
+    });
     connect(m_sidebarFilter, &QLineEdit::returnPressed, this, [this] {
         if (m_sidebar->model()->rowCount() == 0)
             return;
@@ -394,7 +401,7 @@ void MainWindow::buildPages()
     nodes->sortByColumn(NodesModel::NameColumn, Qt::AscendingOrder);
     nodes->setColumnWidth(NodesModel::NameColumn, 190);
     nodes->setColumnWidth(NodesModel::FindingsColumn, 190);
-    nodes->setColumnWidth(NodesModel::StatusColumn, 70);
+    nodes->setColumnWidth(NodesModel::StatusColumn, 90);
     nodes->setColumnWidth(NodesModel::RegisteredColumn, 80);
     nodes->setColumnWidth(NodesModel::ReadyColumn, 64);
     nodes->setColumnWidth(NodesModel::SecurityGroupColumn, 66);
@@ -712,7 +719,7 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
         if (!text.isEmpty() && text.at(0).isPrint() && !text.at(0).isSpace()
             && !(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))) {
             m_sidebarFilter->setFocus(Qt::OtherFocusReason);
-            m_sidebarFilter->insert(text);
+            m_sidebarFilter->setText(text);  // typing from the list starts a new filter
             return true;
         }
         if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
@@ -947,8 +954,8 @@ void MainWindow::onRefreshed(const RefreshResult &result)
     const KlusterData before = d;
     if (result.cancelled) {
         // A cancel is no failure: the data shown stays what it was, and says its age.
-        statusBar()->showMessage(tr("Refresh of %1 cancelled; still showing the data fetched %2.")
-                                     .arg(key, d.fetch ? ago(d.fetchedAt) : tr("(none yet)")),
+        m_cancelled << klusterOfKey(key);
+        statusBar()->showMessage(tr("Refresh cancelled for %1; the data shown stays as it was.").arg(m_cancelled.join(QStringLiteral(", "))),
                                  10000);
     } else if (result.fetch) {
         if (d.fetch)
@@ -988,7 +995,11 @@ void MainWindow::onRefreshed(const RefreshResult &result)
             const auto state = KlustersModel::State(m_klusters->index(row, 0).data(KlustersModel::StateRole).toInt());
             failed += state == KlustersModel::State::Stale || state == KlustersModel::State::Unreachable ? 1 : 0;
         }
-        if (!result.cancelled) {
+        m_cancelled.clear();
+        const bool snapshots = std::all_of(m_connections.cbegin(), m_connections.cend(), [](Connection *c) { return c->spec().isSnapshot(); });
+        if (snapshots)
+            statusBar()->showMessage(tr("Opened %1 snapshot(s), offline").arg(m_klusters->rowCount()));
+        else if (!result.cancelled) {
             statusBar()->showMessage(failed == 0 ? tr("Refreshed %1 kluster(s) at %2").arg(m_klusters->rowCount()).arg(clock(QDateTime::currentDateTimeUtc()))
                                                  : tr("Refreshed at %1: %2 of %3 kluster(s) could not be read (marked in the sidebar)")
                                                        .arg(clock(QDateTime::currentDateTimeUtc())).arg(failed).arg(m_klusters->rowCount()));
@@ -1130,14 +1141,16 @@ void MainWindow::showCurrent()
 {
     Connection *connection = connectionOf(m_current);
     const bool readOnly = !connection || connection->isReadOnly();
-    m_repairAction->setVisible(!readOnly);
+    m_repairAction->setVisible(!connection || !connection->isReadOnly());  // disabled when there is nothing to repair
     m_findingsPage->view()->setColumnHidden(FindingsModel::RepairColumn, readOnly);
     setWindowTitle((m_current.isEmpty() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(m_current)) + (m_forceReadOnly ? tr(" (read-only)") : QString()));
     const KlusterData *d = kluster(m_current);
     if (!d || !d->fetch) {
         const QString name = klusterOfKey(m_current);
         const QString connectionName = m_current.section(QLatin1Char('/'), 0, 0);
-        QString message = tr("Select a kluster in the sidebar (Ctrl+K).");
+        QString message = m_connections.isEmpty() ? tr("No connection yet: add one with File → Add connection… (Ctrl+Shift+N).")
+                          : m_klusters->rowCount() == 0 ? tr("Listing the klusters…")
+                                                        : tr("Select a kluster in the sidebar (Ctrl+K).");
         if (!m_current.isEmpty() && name.isEmpty())
             message = tr("Connection %1 lists no kluster: %2").arg(connectionName, m_listingErrors.value(connectionName, tr("it has none")));
         else if (d && !d->error.isEmpty())
@@ -1354,6 +1367,8 @@ void MainWindow::updateBanner()
         if (!m_listingErrors.isEmpty())
             actions << m_manageAction;
         m_banner->setMessage(MessageBanner::Type::Error, lines.join(QLatin1Char('\n')), details.join(QLatin1Char('\n')), actions);
+    } else if (!m_notice.isEmpty()) {
+        m_banner->setMessage(MessageBanner::Type::Warning, m_notice, QString(), {m_manageAction});
     } else if (!m_startupMessage.isEmpty() && m_connections.isEmpty()) {
         QList<QAction *> actions{m_addAction};
         if (m_demoAvailable)
@@ -1501,10 +1516,11 @@ QString MainWindow::detailsHtml(Tab tab, const QModelIndexList &rows) const
             QList<QModelIndex> children;
             for (int i = 0; i < m->rowCount(row); ++i)
                 children << m->index(i, 0, row);
-            std::sort(children.begin(), children.end(), [](const QModelIndex &a, const QModelIndex &b) {
-                return a.data(RoutesModel::PositionRole).toInt() < b.data(RoutesModel::PositionRole).toInt()
-                    || b.data(RoutesModel::PositionRole).toInt() < 0;
-            });
+            const auto order = [](const QModelIndex &i) {
+                const int p = i.data(RoutesModel::PositionRole).toInt();
+                return p < 0 ? INT_MAX : p;  // the missing ones after those on the router
+            };
+            std::stable_sort(children.begin(), children.end(), [&](const QModelIndex &a, const QModelIndex &b) { return order(a) < order(b); });
             for (const QModelIndex &c : std::as_const(children)) {
                 const int roles = c.data(RoutesModel::RolesRole).toInt();
                 const bool wins = roles & RouteAudit::Effective;
@@ -1557,9 +1573,11 @@ void MainWindow::exportSnapshot()
         statusBar()->showMessage(tr("No kluster data to save yet."), 8000);
         return;
     }
-    auto *dialog = new QFileDialog(this, tr("Save %1 as a snapshot folder").arg(m_current));
-    dialog->setFileMode(QFileDialog::Directory);
-    dialog->setOption(QFileDialog::ShowDirsOnly);
+    auto *dialog = new QFileDialog(this, tr("Save %1 as a snapshot folder (a new folder's name)").arg(m_current));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setFileMode(QFileDialog::AnyFile);
+    dialog->selectFile(QStringLiteral("%1-%2").arg(d->fetch->state.kluster.name,
+                                                   d->fetchedAt.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const auto fetch = d->fetch;
     connect(dialog, &QFileDialog::fileSelected, this, [this, fetch](const QString &dir) {
@@ -1688,12 +1706,18 @@ void MainWindow::storeSecret(const ConnectionSpec &spec, const QString &secret)
     if (secret.isEmpty() || !spec.config)
         return;
     auto *store = new SecretStore(this);
-    connect(store->write(spec.config->secretKey(), secret), &SecretCall::finished, this, [this, store](const SecretResult &r) {
+    const QString name = spec.name;
+    connect(store->write(spec.config->secretKey(), secret), &SecretCall::finished, this, [this, store, name](const SecretResult &r) {
         store->deleteLater();
-        statusBar()->showMessage(r.inMemoryOnly ? tr("No keychain is available: the secret is kept for this session only")
-                                 : r.ok     ? tr("The secret is stored in the keychain")
-                                            : tr("The secret could not be stored in the keychain: %1").arg(r.error),
-                                 15000);
+        if (r.ok && !r.inMemoryOnly) {
+            statusBar()->showMessage(tr("The secret of %1 is stored in the keychain").arg(name), 15000);
+            return;
+        }
+        // Not kept: the connection works now, and will not sign in next time. Said until dismissed, not in passing.
+        m_notice = tr("The secret of %1 is kept for this session only (%2). Next time, enter it again in File → Connections… → Edit, "
+                      "or put it in secure.yaml.")
+                       .arg(name, r.inMemoryOnly ? tr("no keychain is available") : r.error);
+        updateBanner();
     });
 }
 
@@ -1779,6 +1803,8 @@ void MainWindow::removeConnection(const QString &name, bool forgetSecret)
         m_current.clear();
     m_klusters->removeConnection(name);
     delete c;
+    if (m_sidebar->model()->rowCount() == 0)
+        m_sidebarFilter->clear();  // a filter that now matches nothing would hide the klusters left
     if (forgetSecret && !spec.isSnapshot()) {
         // The keychain entry goes with it (a clouds.yaml cloud's files stay as they are).
         QString error;

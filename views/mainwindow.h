@@ -195,6 +195,7 @@ private:
     QString m_wantedKey;      // the selection to restore once its kluster is listed
     QString m_wantedFinding;  // the finding to select once m_wantedKey's views show it
     QString m_startupMessage;
+    QString m_notice;  // a warning that stays until dismissed (a secret kept for this session only)
     bool m_demoAvailable = false;
 
     KlustersModel *m_klusters;
@@ -240,6 +241,7 @@ private:
     QAction *m_notifyAction = nullptr;
     QAction *m_trayAction = nullptr;
     QSet<Connection *> m_listing;  // connections whose kluster list is being fetched
+    QStringList m_cancelled;       // klusters whose refresh was cancelled, since the last settle
     QString m_shownKey;            // the kluster the views show (m_current, once its rows are applied)
     bool m_forceReadOnly = false;
     int m_showGeneration = 0;

@@ -105,7 +105,7 @@ void MessageBanner::showDetails()
     dialog->setWindowTitle(tr("Details"));
     auto *text = new QPlainTextEdit(dialog);
     text->setReadOnly(true);
-    text->setPlainText(m_text + QStringLiteral("\n\n") + m_details);
+    text->setPlainText(m_details.isEmpty() ? m_text : m_details);
     text->setAccessibleName(tr("Details of the message"));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);

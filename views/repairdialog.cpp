@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QDialogButtonBox>
 #include <QEvent>
+#include <QKeyEvent>
+#include <QScreen>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -60,7 +62,8 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
 {
     setObjectName(QStringLiteral("RepairDialog"));
     setWindowTitle(tr("Repair in kluster %1").arg(kluster));
-    resize(820, 640);
+    const QRect available = parent && parent->screen() ? parent->screen()->availableGeometry() : QRect(0, 0, 1024, 768);
+    resize(qMin(820, available.width() - 40), qMin(640, available.height() - 60));
 
     // What will be sent, what is refused, and why.
     QString html;
@@ -143,7 +146,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     m_typeLabel->setVisible(!m_typeToConfirm.isEmpty());
     m_confirmation->setVisible(!m_typeToConfirm.isEmpty());
     m_confirmation->setAccessibleName(tr("Type to confirm the deletion"));
-    m_confirmation->setPlaceholderText(tr("type %1 (Enter does not confirm)").arg(m_typeToConfirm));
+    m_confirmation->setPlaceholderText(tr("type %1").arg(m_typeToConfirm));
 
     m_progress->setVisible(false);
     m_progress->setAccessibleName(tr("Repair progress"));
@@ -186,7 +189,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
 
     auto *layout = new QVBoxLayout(this);
     const qint64 age = qMax<qint64>(0, shown->state.capturedAt.secsTo(QDateTime::currentDateTimeUtc()));
-    auto *title = new QLabel(tr("<b>Review the repair</b> in kluster <b>%1</b> (cloud %2), planned from the data fetched %3 (%4 ago). "
+    auto *title = m_title = new QLabel(tr("<b>Review the repair</b> in kluster <b>%1</b> (cloud %2), planned from the data fetched %3 (%4 ago). "
                                 "Nothing is sent until you confirm; every request is recorded in the audit log.")
                                  .arg(kluster.toHtmlEscaped(), connection->name().toHtmlEscaped(),
                                       shown->state.capturedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")), age < 60 ? tr("%1 s").arg(age) : formatDuration(age)),
@@ -206,6 +209,8 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     layout->addLayout(statusRow);
     layout->addWidget(m_results);
     layout->addWidget(m_buttons);
+    // Enter in the name box neither confirms nor cancels: a deletion is confirmed with its button (or Alt+its letter).
+    m_confirmation->installEventFilter(this);
     auto *mark = new FocusMark(this);
     for (QPushButton *b : {m_confirm, m_cancel}) {
         QFont bold = b->font();
@@ -282,6 +287,7 @@ void RepairDialog::start()
     m_progress->setRange(0, int(m_sendable.size()));
     m_progress->setValue(0);
     m_status->setText(tr("Sending…"));
+    m_title->setText(tr("<b>Sending the repair</b> in kluster <b>%1</b>: every request is recorded in the audit log.").arg(m_kluster.toHtmlEscaped()));
     m_results->setVisible(true);
     m_cancel->setText(tr("Stop"));
     m_cancel->setToolTip(tr("Stops before the next repair; a request already sent completes and is verified"));
@@ -347,6 +353,21 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
     for (const QString &l : std::as_const(m_resultLines))
         html += QStringLiteral("<p style=\"white-space: pre-wrap\">%1</p>").arg(l.toHtmlEscaped());
     m_results->setHtml(html);
+}
+
+bool RepairDialog::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_confirmation && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent *>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            m_status->setText(m_confirm->isEnabled()
+                                  ? tr("Press the button \"%1\" (or Alt and its underlined letter) to delete; Escape cancels.")
+                                        .arg(m_confirm->text().remove(QLatin1Char('&')))
+                                  : tr("Type the name exactly as shown above to enable the button."));
+            return true;
+        }
+    }
+    return QDialog::eventFilter(watched, event);
 }
 
 QJsonArray RepairDialog::plannedRequests() const

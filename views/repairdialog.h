@@ -49,6 +49,9 @@ public:
     // While running: stops before the next repair; otherwise closes.
     void reject() override;
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 signals:
     void repairsFinished(int fixed, int total);
 
@@ -71,6 +74,7 @@ private:
     QProgressBar *m_progress;
     QLabel *m_status;
     QLabel *m_resultIcon;
+    QLabel *m_title = nullptr;
     QTextBrowser *m_results;
     QDialogButtonBox *m_buttons;
     QPushButton *m_confirm;

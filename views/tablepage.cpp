@@ -82,11 +82,17 @@ TablePage::TablePage(const QString &name, QAbstractItemModel *model, const QStri
     m_filterProblem->setVisible(false);
     m_filterProblem->setWordWrap(true);
     connect(m_filterBox, &QLineEdit::textChanged, m_filter, &FilterModel::setText);
-    connect(m_filter, &FilterModel::queryChanged, this, [this] {
-        const QString problem = m_filter->query().error();
+    const auto sayWhy = [this] {
+        // An unknown field, or a filter that matches nothing: said below the box, never an unexplained empty table.
+        QString problem = m_filter->query().error();
+        if (problem.isEmpty() && !m_filter->query().isEmpty() && m_filter->rowCount() == 0 && m_source->rowCount() > 0)
+            problem = tr("No row matches the filter (Escape clears it).");
         m_filterProblem->setText(problem);
         m_filterProblem->setVisible(!problem.isEmpty());
-    });
+    };
+    connect(m_filter, &FilterModel::queryChanged, this, sayWhy);
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, sayWhy);
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, sayWhy);
     connect(m_filterBox, &QLineEdit::returnPressed, this, &TablePage::focusFirstMatch);
 
     m_details->setAccessibleName(tr("Details of the selected %1").arg(name.toLower()));

@@ -32,6 +32,7 @@
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QTabBar>
+#include <QTextBrowser>
 #include <QTabWidget>
 #include <QTest>
 #include <QToolButton>
@@ -65,6 +66,7 @@ private slots:
     void snapshotOpensOffline();
     void connectionsAreRememberedWithoutSecrets();
     void repairActsOnTheCurrentView();
+    void routeGroupShowsTheRoutersOrder();
     void partialDataKeepsRankAndSaysIncomplete();
     void cancelIsNoFailure();
     void deadEndpointIsOneBannerLine();
@@ -214,6 +216,11 @@ void TestConsole::repairThroughTheDialog()
     QVERIFY(!dialog->confirmButton()->isEnabled());
     QTest::keyClick(dialog->confirmationBox(), Qt::Key_U);
     QVERIFY(dialog->confirmButton()->isEnabled());
+    // Enter in the name box neither sends nor cancels: it says how to confirm.
+    QTest::keyClick(dialog->confirmationBox(), Qt::Key_Return);
+    QVERIFY(dialog->isVisible());
+    QVERIFY(!dialog->isRunning());
+    QVERIFY2(dialog->statusText().contains(QStringLiteral("Delete instance kks-demo-pool-t5y6u")), qPrintable(dialog->statusText()));
     const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");  // scripts/screenshots
     if (!shots.isEmpty()) {
         QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-dialog.png")));
@@ -514,6 +521,25 @@ void TestConsole::repairActsOnTheCurrentView()
     window.setTab(MainWindow::OverviewTab);
     QVERIFY(window.repairTargets().isEmpty());
     QVERIFY(!window.repairAction()->isEnabled());
+}
+
+void TestConsole::routeGroupShowsTheRoutersOrder()
+{
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    QVERIFY(select(window, QStringLiteral("sim/legacy")));
+    window.setTab(MainWindow::RoutesTab);
+    // A stale route on the router, and the right one missing: the stale one carries the traffic, the missing one is last.
+    QCOMPARE(window.routesPage()->selectKeys({QStringLiteral("198.19.2.0/24")}), 1);
+    const QString text = window.routesPage()->details()->toPlainText();
+    const qsizetype stale = text.indexOf(QStringLiteral("via 10.180.0.5 "));
+    const qsizetype carries = text.indexOf(QStringLiteral("← carries the traffic"));
+    const qsizetype missing = text.indexOf(QStringLiteral("via 10.180.0.33"));
+    QVERIFY2(stale >= 0 && carries > stale && missing > carries, qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("route-stale:")));
+    QVERIFY(text.contains(QStringLiteral("route-missing:")));
+    // Both its findings are what Repair acts on.
+    QCOMPARE(window.repairTargets().size(), 2);
 }
 
 void TestConsole::partialDataKeepsRankAndSaysIncomplete()

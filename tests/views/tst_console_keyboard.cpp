@@ -38,9 +38,11 @@ void press(int key, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
     QTest::keyClick(target, Qt::Key(key), modifiers);
 }
 
+// Typed a key at a time wherever the focus is then (the first key may move it, as Ctrl+K's list does).
 void type(const QString &text)
 {
-    QTest::keyClicks(QApplication::focusWidget(), text);
+    for (const QChar c : text)
+        QTest::keyClicks(QApplication::focusWidget(), QString(c));
 }
 
 } // namespace
@@ -174,6 +176,14 @@ void TestConsoleKeyboard::fromTheFilter()
 {
     QVERIFY(start());
     QVERIFY(goToLegacy());
+    // Ctrl+K again and typing starts a new filter (not "legacyblue").
+    press(Qt::Key_K, Qt::ControlModifier);
+    type(QStringLiteral("blue"));
+    QCOMPARE(m_window->sidebarFilter()->text(), QStringLiteral("blue"));
+    QCOMPARE(m_window->sidebar()->model()->rowCount(), 1);
+    press(Qt::Key_Escape);  // cleared: every kluster again, legacy still the one shown and marked
+    QCOMPARE(m_window->sidebar()->model()->rowCount(), 3);
+    QCOMPARE(m_window->currentKey(), QStringLiteral("sim/legacy"));
     press(Qt::Key_2, Qt::ControlModifier);
     QCOMPARE(m_window->currentTab(), MainWindow::FindingsTab);
     press(Qt::Key_F, Qt::ControlModifier);

@@ -154,7 +154,10 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
     QVERIFY(waitSettled(window));
     QTRY_COMPARE_WITH_TIMEOUT(window.currentKey(), QStringLiteral("sim/demo"), 10000);
     QVERIFY(window.findingsPage()->view()->model()->rowCount() > 0);
-    QVERIFY(!window.isBannerVisible());
+    // No keychain here: said plainly, and until dismissed, that the password will not be there next time.
+    QTRY_VERIFY(window.isBannerVisible());
+    QCOMPARE(window.banner()->type(), MessageBanner::Type::Warning);
+    QVERIFY2(window.bannerText().contains(QStringLiteral("this session only")), qPrintable(window.bannerText()));
     // Remembered, without its secret (no keychain here: the secret lived for that run only).
     const QList<ConnectionSpec> remembered = ConnectionSettings::load();
     QCOMPARE(remembered.size(), 1);
