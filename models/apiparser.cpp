@@ -1,5 +1,7 @@
 #include "apiparser.h"
 
+#include <cmath>
+
 #include <QRegularExpression>
 #include <QTimeZone>
 
@@ -10,7 +12,7 @@ static QDateTime requireTimestamp(const JsonReader &object, const QString &key)
     const QString text = object.requireString(key);
     const QDateTime t = parseTimestamp(text);
     if (!t.isValid())
-        object.failAt(key, QStringLiteral("not an RFC 3339 timestamp: \"%1\"").arg(text));
+        object.failAt(key, QStringLiteral("not an RFC 3339 timestamp: %1").arg(quotedExcerpt(text)));
     return t;
 }
 
@@ -21,7 +23,7 @@ static QDateTime optTimestamp(const JsonReader &object, const QString &key)
         return QDateTime();
     const QDateTime t = parseTimestamp(*text);
     if (!t.isValid())
-        object.failAt(key, QStringLiteral("not an RFC 3339 timestamp: \"%1\"").arg(*text));
+        object.failAt(key, QStringLiteral("not an RFC 3339 timestamp: %1").arg(quotedExcerpt(*text)));
     return t;
 }
 
@@ -29,7 +31,7 @@ static Cidr requireCidr(const JsonReader &object, const QString &key, const QStr
 {
     const Cidr cidr = Cidr::parse(text);
     if (!cidr.isValid() || !text.contains(QLatin1Char('/')))
-        object.failAt(key, QStringLiteral("not a CIDR: \"%1\"").arg(text));
+        object.failAt(key, QStringLiteral("not a CIDR: %1").arg(quotedExcerpt(text)));
     return cidr;
 }
 
@@ -88,9 +90,8 @@ Kluster parseKluster(const QString &source, const QJsonObject &body)
         pool.requireObject();
         NodePool p;
         p.name = pool.requireString(QStringLiteral("name"));
-        p.size = int(pool.optInteger(QStringLiteral("size")).value_or(0));
-        if (p.size < 0)
-            pool.failAt(QStringLiteral("size"), QStringLiteral("a pool size cannot be negative"));
+        // A pool of more than 100,000 nodes is no Kubernikus pool: anything outside is refused, never wrapped.
+        p.size = int(pool.optIntegerIn(QStringLiteral("size"), 0, 100000).value_or(0));
         k.nodePools.append(p);
     }
     if (root.has(QStringLiteral("status"))) {
@@ -169,7 +170,7 @@ Router parseRouterObject(const JsonReader &router)
     Router r;
     r.id = router.requireString(QStringLiteral("id"));
     r.name = router.optString(QStringLiteral("name"));
-    r.revisionNumber = router.optInteger(QStringLiteral("revision_number")).value_or(-1);
+    r.revisionNumber = router.optIntegerIn(QStringLiteral("revision_number"), 0, Q_INT64_C(9007199254740991)).value_or(-1);
     const QJsonArray routes = router.optArray(QStringLiteral("routes"));
     const JsonReader routesReader = router.child(QStringLiteral("routes"));
     r.routes.reserve(routes.size());
@@ -203,14 +204,18 @@ SecurityGroupRule parseSecurityGroupRule(const JsonReader &rule)
     const QJsonValue protocol = rule.value().toObject().value(QStringLiteral("protocol"));
     if (protocol.isString())
         r.protocol = protocol.toString();
-    else if (protocol.isDouble())
-        r.protocol = QString::number(protocol.toInt());
+    else if (protocol.isDouble()) {
+        const double number = protocol.toDouble();
+        if (!(number >= 0 && number <= 255 && number == std::floor(number)))
+            rule.failAt(QStringLiteral("protocol"), QStringLiteral("%1 is no IP protocol number (0 to 255)").arg(number));
+        r.protocol = QString::number(int(number));
+    }
     else if (!protocol.isNull() && !protocol.isUndefined())
         rule.failAt(QStringLiteral("protocol"),
                     QStringLiteral("expected a string, a number or null, got ") + JsonReader::typeName(protocol));
-    if (const auto min = rule.optInteger(QStringLiteral("port_range_min")))
+    if (const auto min = rule.optIntegerIn(QStringLiteral("port_range_min"), 0, 65535))
         r.portRangeMin = int(*min);
-    if (const auto max = rule.optInteger(QStringLiteral("port_range_max")))
+    if (const auto max = rule.optIntegerIn(QStringLiteral("port_range_max"), 0, 65535))
         r.portRangeMax = int(*max);
     r.remoteIpPrefix = rule.optNullableString(QStringLiteral("remote_ip_prefix"));
     r.remoteGroupId = rule.optNullableString(QStringLiteral("remote_group_id"));
@@ -266,7 +271,7 @@ Node parseNode(const JsonReader &item)
             n.podCidr = Cidr::parse(n.podCidrText);
             if (!n.podCidr.isValid())
                 spec.failAt(cidrs.isEmpty() ? QStringLiteral("podCIDR") : QStringLiteral("podCIDRs[0]"),
-                            QStringLiteral("not a CIDR: \"%1\"").arg(n.podCidrText));
+                            QStringLiteral("not a CIDR: %1").arg(quotedExcerpt(n.podCidrText)));
         }
         n.providerId = spec.optString(QStringLiteral("providerID"));
         n.unschedulable = spec.optBool(QStringLiteral("unschedulable"));
@@ -319,7 +324,7 @@ QList<Node> parseNodes(const QString &source, const QJsonObject &body)
         root.fail(QStringLiteral("this is an API error response, not the expected body: ") + apiError);
     // `kubectl get nodes -o json` writes the same items as a plain "List".
     if (!kind.isEmpty() && kind != QLatin1String("NodeList") && kind != QLatin1String("List"))
-        root.failAt(QStringLiteral("kind"), QStringLiteral("expected a NodeList, got \"%1\"").arg(kind));
+        root.failAt(QStringLiteral("kind"), QStringLiteral("expected a NodeList, got %1").arg(quotedExcerpt(kind)));
     // The API always sends `items`; a list with nothing in it may come as null.
     const JsonReader items = root.child(QStringLiteral("items"));
     if (items.value().isUndefined())

@@ -10,13 +10,18 @@ AuditModel::AuditModel(QObject *parent)
 
 void AuditModel::setRecords(const QList<QJsonObject> &records)
 {
-    const bool extends = records.size() >= m_records.size()
-        && std::equal(m_records.cbegin(), m_records.cend(), records.cbegin());
-    if (!extends) {
-        beginResetModel();  // the log was replaced under us: nothing to keep
+    if (records.size() < m_records.size()) {
+        beginResetModel();  // the log was replaced under us (rotated, cleared): nothing to keep
         m_records = records;
         endResetModel();
         return;
+    }
+    // A repair's record completes in place (started, then finished); new ones are appended.
+    for (int i = 0; i < m_records.size(); ++i) {
+        if (m_records.at(i) != records.at(i)) {
+            m_records[i] = records.at(i);
+            emit dataChanged(index(i, 0), index(i, ColumnCount - 1));
+        }
     }
     if (records.size() == m_records.size())
         return;
@@ -46,8 +51,11 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
         return r;
     if (role == KeyRole)
         return QString(r.value(QStringLiteral("time")).toString() + QLatin1Char(' ') + finding);
-    if (role == SeverityRole)
-        return result == QLatin1String("fixed") ? -1 : result == QLatin1String("failed") ? 0 : 1;
+    if (role == SeverityRole) {
+        if (result == QLatin1String("fixed") || result == QLatin1String("in progress"))
+            return -1;
+        return result == QLatin1String("failed") || result == QLatin1String("interrupted") ? 0 : 1;
+    }
     if (role == FilterRole) {
         return QVariantMap{{QStringLiteral("kluster"), QStringList{r.value(QStringLiteral("kluster")).toString()}},
                            {QStringLiteral("id"), QStringList{finding}},
@@ -84,7 +92,7 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
         return lines.join(QLatin1Char('\n'));
     }
     case ResultColumn:
-        return r.value(QStringLiteral("verification")).toString();
+        return result == QLatin1String("interrupted") ? tr("interrupted — check the cloud") : result;
     }
     return QVariant();
 }

@@ -1,10 +1,13 @@
 #include "checkreport.h"
 
 #include "apiparser.h"
+#include "diagnosiscontext.h"
 #include "jsonwriter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+
+#include <algorithm>
 
 namespace CheckReport {
 
@@ -24,8 +27,51 @@ static void writeRequest(JsonWriter &w, const PlannedRequest &r)
     w.endObject();
 }
 
+// A route finding's plan on a router without extraroute-atomic is a full-list update: PUT
+// /v2.0/routers/{id} with every route the router is to hold. With thousands of routes and as many route
+// findings, the report would hold the square of the count (millions of routes, minutes to build). Past
+// this many route entries in all, those plans are withheld from the report: never built, refused as
+// TooLarge so that no script sends them, each one a `flightdeck-cli repair --finding ID` away.
+constexpr qint64 MaxReportedRouteEntries = 250000;
+
+static bool hasFullListPlan(const Finding &f)
+{
+    return f.context && !f.context->atomicRoutes
+        && (f.kind == FindingKind::RouteDuplicate || f.kind == FindingKind::RouteStale || f.kind == FindingKind::RouteOrphaned
+            || f.kind == FindingKind::RouteMissing);
+}
+
+// How many findings have a full-list plan, when they are too many to report; 0 when they are reported.
+static qint64 withheldFullLists(const KlusterState &state, const Diagnosis &diagnosis)
+{
+    const qint64 plans = std::count_if(diagnosis.findings.cbegin(), diagnosis.findings.cend(), hasFullListPlan);
+    return plans * qint64(state.router.routes.size()) > MaxReportedRouteEntries ? plans : 0;
+}
+
+// The finding's plan, or (withheld) its title and the TooLarge refusal alone.
+static std::optional<RepairPlan> reportedPlan(const KlusterState &state, const Finding &f, qint64 withheld)
+{
+    if (withheld == 0 || !hasFullListPlan(f))
+        return f.repair();
+    RepairPlan plan;
+    plan.action = f.kind == FindingKind::RouteMissing ? RepairPlan::Action::AddRoutes : RepairPlan::Action::RemoveRoutes;
+    plan.title = f.kind == FindingKind::RouteMissing ? QStringLiteral("Add the route to router %1 (a full-list update)").arg(state.router.name)
+                                                     : QStringLiteral("Remove the wrong route(s) from router %1 (a full-list update)")
+                                                           .arg(state.router.name);
+    plan.refusal = QStringLiteral("TooLarge");
+    plan.refusalDetail = QStringLiteral("its exact request is the router's whole list of %1 routes, and %2 findings need one "
+                                        "each: the report would hold %3 routes. Show and send it alone with "
+                                        "flightdeck-cli repair --finding %4")
+                             .arg(state.router.routes.size())
+                             .arg(withheld)
+                             .arg(withheld * qint64(state.router.routes.size()))
+                             .arg(f.id());
+    return plan;
+}
+
 QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
 {
+    const qint64 withheld = withheldFullLists(state, diagnosis);
     JsonWriter w;
     w.beginObject();
     w.key(QStringLiteral("kluster"));
@@ -49,7 +95,7 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
         w.key(QStringLiteral("evidence"));
         w.value(f.evidence());
         w.key(QStringLiteral("repair"));
-        const std::optional<RepairPlan> repair = f.repair();
+        const std::optional<RepairPlan> repair = reportedPlan(state, f, withheld);
         if (repair) {
             w.beginObject();
             w.key(QStringLiteral("title"));
@@ -160,13 +206,14 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
     else
         out += QStringLiteral("Instance deletions: REFUSED (%1: %2)\n").arg(budget.reason, budget.detail);
 
+    const qint64 withheld = withheldFullLists(state, diagnosis);
     if (diagnosis.findings.isEmpty()) {
         out += QStringLiteral("\nNo findings: the kluster looks healthy.\n");
     } else {
         out += QStringLiteral("\nAt a glance:\n");
         bool routeRepairs = false;
         for (const Finding &f : diagnosis.findings) {
-            const std::optional<RepairPlan> repair = f.repair();
+            const std::optional<RepairPlan> repair = reportedPlan(state, f, withheld);
             QString action = repair ? repair->title : QStringLiteral("no repair: see below");
             if (repair && !repair->refusal.isEmpty())
                 action += QStringLiteral(" (refused: %1)").arg(repair->refusal);
@@ -197,7 +244,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             const QJsonObject evidence = f.evidence();
             for (auto it = evidence.begin(); it != evidence.end(); ++it)
                 out += QStringLiteral("      %1: %2\n").arg(it.key(), compact(it.value()));
-            const std::optional<RepairPlan> repair = f.repair();
+            const std::optional<RepairPlan> repair = reportedPlan(state, f, withheld);
             if (!repair) {
                 out += QStringLiteral("    Repair: none (see the message)\n");
                 continue;

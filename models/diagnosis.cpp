@@ -1,6 +1,7 @@
 #include "diagnosis.h"
 
 #include "diagnosiscontext.h"
+#include "jsonreader.h"
 
 #include <algorithm>
 
@@ -165,6 +166,17 @@ void Detector::checkNodes()
             Finding f = make(FindingKind::NodeNetworkUnavailable, node.name, Severity::Critical);
             f.facts.node = i;
             m_result.findings.append(std::move(f));
+        }
+        // No kind of diagnosis.md speaks of it, but it is never silent: a node with a pod network and no
+        // address of its family cannot be routed to.
+        if (node.podCidr.isValid()) {
+            const QString ip = canonicalAddress(node.internalIp);
+            if (ip.isEmpty() || ip.contains(QLatin1Char(':')) == node.podCidr.isIPv4()) {
+                m_result.notes << QStringLiteral("node %1 has no usable InternalIP for its pod network %2 (InternalIP %3): no route "
+                                                 "can point at it, so its pods cannot be reached from other nodes")
+                                      .arg(node.name, node.podCidrText,
+                                           node.internalIp.isEmpty() ? QStringLiteral("absent") : quotedExcerpt(node.internalIp));
+            }
         }
     }
 }

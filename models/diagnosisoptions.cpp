@@ -15,12 +15,12 @@ std::optional<MaxUnhealthy> MaxUnhealthy::parse(const QString &text)
     return result;
 }
 
-int MaxUnhealthy::resolve(int expected) const
+qint64 MaxUnhealthy::resolve(qint64 expected) const
 {
     if (!isPercent)
         return value;
     // Rounded down, as MachineHealthCheck does.
-    return int((qint64(expected) * value) / 100);
+    return (expected * value) / 100;
 }
 
 QString MaxUnhealthy::toString() const

@@ -13,7 +13,7 @@ struct MaxUnhealthy
 
     // "40%", "40 %" or "3"; nullopt when the text is neither.
     static std::optional<MaxUnhealthy> parse(const QString &text);
-    int resolve(int expected) const;
+    qint64 resolve(qint64 expected) const;
     QString toString() const;
 };
 

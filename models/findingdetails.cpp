@@ -33,6 +33,8 @@ QString normalizedProtocol(const std::optional<QString> &protocol)
     if (!protocol)
         return QString();
     const QString p = protocol->trimmed().toLower();
+    if (p.isEmpty())
+        return QStringLiteral("(empty)");  // not "any": only null (or "any") means every protocol
     if (p == QLatin1String("6"))
         return QStringLiteral("tcp");
     if (p == QLatin1String("17"))
@@ -147,8 +149,8 @@ QList<Route> DiagnosisContext::wrongRoutes(int destinationGroup) const
     QList<Route> wrong;
     for (int idx : group.entries) {
         const RouteAudit::Entry &e = audit.entries().at(idx);
-        // While the owner has no address, only routes to nobody are surely wrong.
-        const bool isWrong = group.undecided ? bool(e.roles & RouteAudit::Orphaned) : !(e.roles & RouteAudit::Correct);
+        // While the owner has no address, only routes to nobody or to another node are surely wrong.
+        const bool isWrong = group.undecided ? bool(e.roles & (RouteAudit::Orphaned | RouteAudit::Stale)) : !(e.roles & RouteAudit::Correct);
         if (isWrong)
             wrong.append(e.route);
     }
@@ -387,13 +389,20 @@ QString DiagnosisContext::message(const Finding &f) const
     }
     if (kind == FindingKind::RouteStale) {
         const RouteAudit::Entry &e = audit.entries().at(f.facts.routeEntry);
+        const QString where = e.nexthopInstance.isEmpty() ? QStringLiteral("an address no instance has")
+                              : !e.nexthopNode.isEmpty() && e.nexthopNode != e.destinationNode ? QStringLiteral("node ") + e.nexthopNode
+                                                                                             : QStringLiteral("instance ") + e.nexthopInstance;
+        if (e.correctNexthop.isEmpty()) {
+            return QStringLiteral("The route for node %1's pod network %2 points at %3 (%4), and node %1 has no usable "
+                                  "address to route to (InternalIP %5): pods on %1 are unreachable. Remove the route; fix "
+                                  "the node's address, and its route is then added by its own repair.")
+                .arg(e.destinationNode, e.route.destination, e.route.nexthop, where,
+                     e.destinationNodeAddress.isEmpty() ? QStringLiteral("absent") : quotedExcerpt(e.destinationNodeAddress));
+        }
         return QStringLiteral("The route for node %1's pod network %2 points at %3 (%4) instead of the node's own "
                               "address %5: pods on %1 are unreachable. Remove it; the correct route is then added by "
                               "its own repair.")
-            .arg(e.destinationNode, e.route.destination, e.route.nexthop,
-                 e.nexthopInstance.isEmpty() ? QStringLiteral("an address no instance has")
-                                             : QStringLiteral("instance ") + e.nexthopInstance,
-                 e.correctNexthop);
+            .arg(e.destinationNode, e.route.destination, e.route.nexthop, where, e.correctNexthop);
     }
     if (kind == FindingKind::RouteOrphaned) {
         const RouteAudit::Entry &e = audit.entries().at(f.facts.routeEntry);
@@ -507,10 +516,13 @@ QJsonObject DiagnosisContext::evidence(const Finding &f) const
     }
     if (kind == FindingKind::RouteStale) {
         const RouteAudit::Entry &e = audit.entries().at(f.facts.routeEntry);
-        return QJsonObject{{QStringLiteral("route"), auditEntryJson(e)},
-                           {QStringLiteral("node"), e.destinationNode},
-                           {QStringLiteral("correctNexthop"), e.correctNexthop},
-                           {QStringLiteral("routerId"), state.router.id}};
+        QJsonObject evidence{{QStringLiteral("route"), auditEntryJson(e)},
+                             {QStringLiteral("node"), e.destinationNode},
+                             {QStringLiteral("correctNexthop"), nullable(e.correctNexthop)},
+                             {QStringLiteral("routerId"), state.router.id}};
+        if (e.correctNexthop.isEmpty())
+            evidence.insert(QStringLiteral("nodeInternalIP"), nullable(e.destinationNodeAddress));
+        return evidence;
     }
     if (kind == FindingKind::RouteOrphaned) {
         const RouteAudit::Entry &e = audit.entries().at(f.facts.routeEntry);

@@ -200,6 +200,21 @@ std::optional<qint64> JsonReader::optInteger(const QString &key) const
     return static_cast<qint64>(v.toDouble());
 }
 
+std::optional<qint64> JsonReader::optIntegerIn(const QString &key, qint64 min, qint64 max) const
+{
+    const std::optional<qint64> v = optInteger(key);
+    if (v && (*v < min || *v > max))
+        failAt(key, QStringLiteral("%1 is out of range (%2 to %3)").arg(*v).arg(min).arg(max));
+    return v;
+}
+
+QString quotedExcerpt(const QString &text, int max)
+{
+    if (text.size() <= max)
+        return QLatin1Char('"') + text + QLatin1Char('"');
+    return QStringLiteral("\"%1…\" (%2 characters)").arg(text.left(max)).arg(text.size());
+}
+
 bool JsonReader::optBool(const QString &key, bool fallback) const
 {
     const QJsonValue v = m_value.toObject().value(key);

@@ -46,6 +46,8 @@ public:
     QString optString(const QString &key, const QString &fallback = QString()) const;
     std::optional<QString> optNullableString(const QString &key) const;
     std::optional<qint64> optInteger(const QString &key) const;
+    // An optional integer that must lie in [min, max]: out of range is an error naming the range.
+    std::optional<qint64> optIntegerIn(const QString &key, qint64 min, qint64 max) const;
     bool optBool(const QString &key, bool fallback = false) const;
     QJsonArray optArray(const QString &key) const;     // absent or null: empty
     bool isArrayAt(const QString &key) const;
@@ -67,6 +69,10 @@ private:
     QString m_key;
     qsizetype m_index = -1;
 };
+
+// `text` in quotes for an error message, cut to `max` characters ("…" and the
+// full length said) so that a hostile value never floods a line.
+QString quotedExcerpt(const QString &text, int max = 80);
 
 // The error an API body carries instead of a resource (NeutronError, a
 // Keystone or Nova fault, a Kubernetes Status), as "type: message"; empty if none.

@@ -23,9 +23,10 @@ struct Kluster
     QList<NodePool> nodePools;
     QString phase;            // status.phase
 
-    int expectedNodes() const
+    // 64 bits: many pools of the largest size never wrap into a small (or negative) count.
+    qint64 expectedNodes() const
     {
-        int sum = 0;
+        qint64 sum = 0;
         for (const NodePool &pool : nodePools)
             sum += pool.size;
         return sum;

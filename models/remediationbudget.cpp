@@ -10,7 +10,7 @@ RemediationBudget RemediationBudget::compute(const KlusterState &state, const Di
         if (node.isReady())
             ++b.ready;
     }
-    b.unhealthy = qMax(0, b.expected - b.ready);
+    b.unhealthy = qMax<qint64>(0, b.expected - b.ready);
     b.maxUnhealthy = options.maxUnhealthy.resolve(b.expected);
 
     if (!state.nodesSource.known) {
@@ -22,7 +22,7 @@ RemediationBudget RemediationBudget::compute(const KlusterState &state, const Di
     }
     if (state.nodes.isEmpty()) {
         const KlusterIndex index(state);
-        int active = 0;
+        qint64 active = 0;
         for (int i : index.klusterInstances()) {
             if (state.instances.at(i).isActive())
                 ++active;
@@ -48,7 +48,7 @@ RemediationBudget RemediationBudget::compute(const KlusterState &state, const Di
     return b;
 }
 
-bool RemediationBudget::allowsDeletion(int count, bool override) const
+bool RemediationBudget::allowsDeletion(qint64 count, bool override) const
 {
     if (deletionsAllowed)
         return true;

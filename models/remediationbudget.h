@@ -11,10 +11,10 @@
 // while the evidence to judge them is missing.
 struct RemediationBudget
 {
-    int expected = 0;      // sum of the pool sizes
-    int ready = 0;         // Ready nodes
-    int unhealthy = 0;     // max(0, expected - ready)
-    int maxUnhealthy = 0;  // as configured, resolved against `expected`
+    qint64 expected = 0;      // sum of the pool sizes (64 bits: a sum of many pools never wraps)
+    qint64 ready = 0;         // Ready nodes
+    qint64 unhealthy = 0;     // max(0, expected - ready)
+    qint64 maxUnhealthy = 0;  // as configured, resolved against `expected`
     bool deletionsAllowed = true;
     QString reason;        // empty, "TooManyUnhealthy" or "NoEvidence"
     QString detail;        // the reason in words
@@ -24,7 +24,7 @@ struct RemediationBudget
     // May `count` instances be deleted now? One at a time may pass
     // TooManyUnhealthy with an explicit override; a bulk delete never, and
     // NoEvidence never.
-    bool allowsDeletion(int count, bool override) const;
+    bool allowsDeletion(qint64 count, bool override) const;
 
     QJsonObject toJson() const;
 };

@@ -47,6 +47,7 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
             if (owner >= 0) {
                 const Node &node = state.nodes.at(owner);
                 e.destinationNode = node.name;
+                e.destinationNodeAddress = node.internalIp;
                 if (hasAddressFor(node, e.destination)) {
                     e.correctNexthop = node.internalIp;
                     if (!hop.isEmpty() && hop == canonicalAddress(node.internalIp))
@@ -75,13 +76,18 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
                 e.roles |= Duplicate;
             if (e.roles & Correct)
                 continue;
+            // The owner has no usable address: which route is right cannot be told, but a route to *another
+            // node's* address is surely wrong (that node is not the owner), and the owner is cut off.
+            const bool anotherNode = group.undecided && !e.nexthopNode.isEmpty() && e.nexthopNode != e.destinationNode;
             if (duplicated) {
                 // Within a duplicate set a wrong route is orphaned when nobody
                 // has its nexthop, stale when somebody does.
                 if (e.nexthopInstance.isEmpty())
                     e.roles |= Orphaned;
-                else if (!group.undecided)
+                else if (!group.undecided || anotherNode)
                     e.roles |= Stale;
+            } else if (anotherNode) {
+                e.roles |= Stale;
             } else if (!e.correctNexthop.isEmpty()) {
                 // The sole route for a node's pod CIDR points elsewhere: the node is cut off.
                 e.roles |= Stale;

@@ -35,6 +35,7 @@ public:
         QString nexthopNode;        // the node whose InternalIP it is, if any
         QString destinationNode;    // the node whose pod CIDR is the destination, if any
         QString correctNexthop;     // that node's InternalIP (empty when it has none of the family)
+        QString destinationNodeAddress;  // that node's InternalIP as it reads, usable or not
     };
 
     struct DestinationGroup

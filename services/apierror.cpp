@@ -22,6 +22,9 @@ QString ApiError::toString() const
     case Kind::Timeout:
         what = QStringLiteral("no answer in time");
         break;
+    case Kind::TooLarge:
+        what = QStringLiteral("answer too large");
+        break;
     case Kind::Http:
         what = QStringLiteral("HTTP %1").arg(status);
         break;

@@ -13,6 +13,7 @@ struct ApiError
         Network,    // connection refused, reset, closed without an answer
         Tls,        // certificate not trusted, handshake failed
         Timeout,    // no answer in time
+        TooLarge,   // an answer larger than a body may be (InputLimits)
         Http,       // the server answered with an error status
         Malformed,  // the answer is not the JSON it should be
         Cancelled,

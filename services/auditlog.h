@@ -6,14 +6,33 @@
 
 // The local audit log of repairs: JSON Lines in the user's data folder
 // (QStandardPaths::GenericDataLocation + flightdeck/, e.g.
-// ~/.local/share/flightdeck/audit.jsonl, shared by the console and the CLI),
-// one record per repair sent, flushed to disk before the repair is reported.
+// ~/.local/share/flightdeck/audit.jsonl, shared by the console and the CLI).
 // Records name who, where, what and the outcome; never a token or a secret.
+//
+// Written ahead: before the first request of a repair is sent, a *started*
+// record (who, where, the finding, the requests about to be sent) is appended
+// and fsync'ed; after it, a *finished* record with the same id adds each
+// request's answer and the verification. A repair interrupted in between (the
+// process killed, the machine down) leaves its started record alone, and it
+// reads as *interrupted: check the cloud*. Appends are whole lines, never
+// rewritten; older records without an id read as they are.
 class AuditLog
 {
 public:
     static QString path();
     // Appends `record` (with "time" added when absent); false with `error` on failure.
     static bool append(const QJsonObject &record, QString *error);
+
+    // The started record of a repair about to be sent: `record` with an id, "phase": "started", the
+    // time and this process (to tell a repair in progress from an interrupted one). The id, or empty
+    // with `error`: then nothing may be sent.
+    static QString begin(const QJsonObject &record, QString *error);
+    // The finished record of the repair `id`: its outcome (requests with their answers, verification).
+    static bool finish(const QString &id, const QJsonObject &outcome, QString *error);
+
+    // The repairs, oldest first: started and finished records merged into one each. A repair that was
+    // started and never finished by a process that is gone has "verification": "interrupted" and
+    // "interrupted": true; one whose process still runs, "verification": "in progress".
     static QList<QJsonObject> read(QString *error);
+    static QString interruptedMessage();
 };

@@ -171,10 +171,11 @@ QHash<QString, QString> snapshotFolders(const QString &path)
 {
     QHash<QString, QString> folders;
     const auto klusterName = [](const QString &dir) {
-        QFile f(QDir(dir).filePath(QStringLiteral("kluster.json")));
-        if (!f.open(QIODevice::ReadOnly))
+        QString error;
+        const std::optional<QByteArray> bytes = SnapshotReader::readBody(QDir(dir).filePath(QStringLiteral("kluster.json")), &error);
+        if (!bytes)
             return QString();
-        const QString name = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("name")).toString();
+        const QString name = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("name")).toString();
         return name.isEmpty() ? QFileInfo(dir).fileName() : name;
     };
     if (QFileInfo::exists(QDir(path).filePath(QStringLiteral("kluster.json")))) {
@@ -380,9 +381,9 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
         auto fetch = std::make_shared<KlusterFetch>();
         fetch->state = SnapshotReader::read(folder);
         for (const QString &file : SnapshotReader::requiredFiles() + SnapshotReader::optionalFiles()) {
-            QFile f(QDir(folder).filePath(file));
-            if (f.open(QIODevice::ReadOnly))
-                fetch->bodies.insert(file, f.readAll());
+            QString error;
+            if (const std::optional<QByteArray> bytes = SnapshotReader::readBody(QDir(folder).filePath(file), &error))
+                fetch->bodies.insert(file, *bytes);
         }
         result.fetchedAt = fetch->state.capturedAt;
         result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch->state, m_spec.options));

@@ -1,5 +1,7 @@
 #include "httpclient.h"
 
+#include "inputlimits.h"
+
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QLocale>
@@ -71,12 +73,13 @@ int RetryPolicy::parseRetryAfterMs(const QByteArray &value)
     const qint64 seconds = v.toLongLong(&ok);
     if (ok)
         return seconds < 0 ? -1 : int(qMin<qint64>(seconds * 1000, 24LL * 3600 * 1000));
-    // An HTTP date: "Wed, 21 Oct 2026 07:28:00 GMT".
+    // An HTTP date: "Wed, 21 Oct 2026 07:28:00 GMT". Far in the future is capped like a number of seconds
+    // (a date 25 days ahead once wrapped round the 32 bits of the result and was ignored).
     QDateTime when = QLocale::c().toDateTime(QString::fromLatin1(v), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
     if (!when.isValid())
         return -1;
     when.setTimeZone(QTimeZone::utc());
-    return int(qMax<qint64>(0, QDateTime::currentDateTimeUtc().msecsTo(when)));
+    return int(qBound<qint64>(0, QDateTime::currentDateTimeUtc().msecsTo(when), 24LL * 3600 * 1000));
 }
 
 int RetryPolicy::delayFor(int attempt, const QByteArray &retryAfter) const
@@ -136,14 +139,35 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
         if (guard)
             guard->abort();
     });
-    connect(reply, &QNetworkReply::finished, call, [this, call, request, attemptNumber, reply, tlsErrors] {
+    // Why this client gave up on the answer, if it did: too slow as a whole, or too large.
+    auto givenUp = std::make_shared<QString>();
+    auto tooLarge = std::make_shared<bool>(false);
+    auto *deadline = new QTimer(reply);
+    deadline->setSingleShot(true);
+    connect(deadline, &QTimer::timeout, reply, [reply, givenUp, request] {
+        *givenUp = QStringLiteral("no complete answer within %1 s (the inactivity timeout alone would wait forever for a "
+                                  "server that trickles)")
+                       .arg(request.deadlineMs / 1000.0);
+        reply->abort();
+    });
+    deadline->start(request.deadlineMs);
+    connect(reply, &QNetworkReply::downloadProgress, reply, [reply, givenUp, tooLarge](qint64 received, qint64 total) {
+        const qint64 limit = InputLimits::maxBodyBytes();
+        if (givenUp->isEmpty() && (received > limit || total > limit)) {
+            *givenUp = InputLimits::tooLarge(QStringLiteral("the answer"));
+            *tooLarge = true;
+            reply->abort();
+        }
+    });
+    connect(reply, &QNetworkReply::finished, call, [this, call, request, attemptNumber, reply, tlsErrors, givenUp, tooLarge] {
         reply->deleteLater();
         if (call->isFinished())
             return;
         ApiResponse r;
         r.attempts = attemptNumber;
         r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        r.body = reply->readAll();
+        if (reply->isOpen())  // an aborted reply is closed: reading it would only warn
+            r.body = reply->readAll();
         for (const auto &pair : reply->rawHeaderPairs())
             r.headers.insert(pair.first.toLower(), pair.second);
         ApiError &e = r.error;
@@ -152,7 +176,11 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
         e.path = request.path();
         e.status = r.status;
         const QNetworkReply::NetworkError netError = reply->error();
-        if (r.status >= 400) {
+        if (!givenUp->isEmpty()) {
+            e.kind = *tooLarge ? ApiError::Kind::TooLarge : ApiError::Kind::Timeout;
+            e.detail = *givenUp;
+            r.body.clear();
+        } else if (r.status >= 400) {
             e.kind = ApiError::Kind::Http;
             e.serverMessage = ApiError::messageFromBody(r.body, r.header("content-type"));
         } else if (r.status >= 300) {

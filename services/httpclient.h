@@ -29,10 +29,17 @@ struct ApiRequest
     QByteArray body;  // JSON unless a Content-Type header says otherwise
     QList<QPair<QByteArray, QByteArray>> headers;
     std::optional<QSslConfiguration> tls;  // CAs and client certificate; system CAs when empty
-    int timeoutMs = 30000;
+    int timeoutMs = 30000;    // without a byte for this long: given up (an inactivity timer)
+    int deadlineMs = 120000;  // the whole answer, however it trickles in, within this long: else given up
 
-    // GET, HEAD, PUT and DELETE are retried on 429 and 503; POST never.
-    bool idempotent() const { return method == "GET" || method == "HEAD" || method == "PUT" || method == "DELETE"; }
+    // A POST with no side effect (asking Keystone for a token) may be retried like a GET.
+    bool retrySafe = false;
+
+    // GET, HEAD, PUT and DELETE are retried on 429 and 503; a POST only when it is retry-safe.
+    bool idempotent() const
+    {
+        return retrySafe || method == "GET" || method == "HEAD" || method == "PUT" || method == "DELETE";
+    }
     QString path() const { return url.path(); }
 };
 

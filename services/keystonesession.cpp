@@ -31,26 +31,43 @@ bool KeystoneSession::hasToken() const
 
 QString KeystoneSession::endpoint(const QString &serviceType) const
 {
+    return endpointIn(m_catalog, serviceType, m_config.interface, m_config.regionName);
+}
+
+QString KeystoneSession::endpointIn(const QJsonArray &catalog, const QString &serviceType, const QString &interface,
+                                    const QString &regionName)
+{
     QString fallback;
-    for (const QJsonValue &s : m_catalog) {
+    for (const QJsonValue &s : catalog) {
         const QJsonObject service = s.toObject();
         if (service.value(QStringLiteral("type")).toString() != serviceType)
             continue;
         for (const QJsonValue &e : service.value(QStringLiteral("endpoints")).toArray()) {
             const QJsonObject endpoint = e.toObject();
-            if (endpoint.value(QStringLiteral("interface")).toString() != m_config.interface)
+            if (endpoint.value(QStringLiteral("interface")).toString() != interface)
                 continue;
             const QString region = endpoint.value(QStringLiteral("region_id")).toString(endpoint.value(QStringLiteral("region")).toString());
             QString url = endpoint.value(QStringLiteral("url")).toString();
             while (url.endsWith(QLatin1Char('/')))
                 url.chop(1);
-            if (m_config.regionName.isEmpty() || region == m_config.regionName)
+            if (regionName.isEmpty() || region == regionName)
                 return url;
-            if (fallback.isEmpty() && m_config.regionName.isEmpty())
+            if (fallback.isEmpty() && regionName.isEmpty())
                 fallback = url;
         }
     }
     return fallback;
+}
+
+KeystoneSession::Token KeystoneSession::parseToken(const QJsonObject &token)
+{
+    Token t;
+    t.expiresAt = ApiParser::parseTimestamp(token.value(QStringLiteral("expires_at")).toString());
+    t.catalog = token.value(QStringLiteral("catalog")).toArray();
+    t.userName = token.value(QStringLiteral("user")).toObject().value(QStringLiteral("name")).toString();
+    t.projectName = token.value(QStringLiteral("project")).toObject().value(QStringLiteral("name")).toString();
+    t.projectId = token.value(QStringLiteral("project")).toObject().value(QStringLiteral("id")).toString();
+    return t;
 }
 
 static QJsonObject domainRef(const QString &name, const QString &id)
@@ -114,6 +131,7 @@ void KeystoneSession::startAuthentication()
     request.url = QUrl(url + QStringLiteral("/auth/tokens"));
     request.body = QJsonDocument(QJsonObject{{QStringLiteral("auth"), auth}}).toJson(QJsonDocument::Compact);
     request.tls = tlsConfiguration();
+    request.retrySafe = true;  // asking for a token changes nothing: a 429 or 503 is retried like a GET
     HttpCall *call = m_client->send(request);
     connect(call, &HttpCall::finished, this, [this, request](const ApiResponse &r) {
         m_authenticating = false;
@@ -122,11 +140,12 @@ void KeystoneSession::startAuthentication()
             const QJsonObject token = r.json(&error).value(QStringLiteral("token")).toObject();
             if (!error.isError()) {
                 m_token = QString::fromUtf8(r.header("x-subject-token"));
-                m_expiresAt = ApiParser::parseTimestamp(token.value(QStringLiteral("expires_at")).toString());
-                m_catalog = token.value(QStringLiteral("catalog")).toArray();
-                m_userName = token.value(QStringLiteral("user")).toObject().value(QStringLiteral("name")).toString();
-                m_projectName = token.value(QStringLiteral("project")).toObject().value(QStringLiteral("name")).toString();
-                m_projectId = token.value(QStringLiteral("project")).toObject().value(QStringLiteral("id")).toString();
+                const Token parsed = parseToken(token);
+                m_expiresAt = parsed.expiresAt;
+                m_catalog = parsed.catalog;
+                m_userName = parsed.userName;
+                m_projectName = parsed.projectName;
+                m_projectId = parsed.projectId;
                 ++m_authentications;
                 if (m_token.isEmpty() || !m_expiresAt.isValid()) {
                     error.kind = ApiError::Kind::Malformed;

@@ -52,6 +52,21 @@ public:
 
     QSslConfiguration tlsConfiguration() const;
 
+    // What the session keeps of a token answer's "token" object.
+    struct Token
+    {
+        QDateTime expiresAt;  // invalid when absent or unreadable
+        QJsonArray catalog;
+        QString userName;
+        QString projectName;
+        QString projectId;
+    };
+    static Token parseToken(const QJsonObject &token);
+    // The URL (without trailing '/') of the `serviceType` endpoint of `catalog` with
+    // `interface` in `regionName` (empty: the first region); empty when absent.
+    static QString endpointIn(const QJsonArray &catalog, const QString &serviceType, const QString &interface,
+                              const QString &regionName);
+
 private:
     void startAuthentication();
     void whenAuthenticated(QObject *context, std::function<void(const ApiError &)> then);

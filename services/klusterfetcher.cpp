@@ -120,14 +120,15 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
 {
     auto items = std::make_shared<QJsonArray>();
     auto first = std::make_shared<QJsonObject>();
+    auto chunks = std::make_shared<int>(0);
     auto step = std::make_shared<std::function<void(const QString &)>>();
-    *step = [this, client, items, first, step](const QString &cont) {
+    *step = [this, client, items, first, chunks, step](const QString &cont) {
         QString path = QStringLiteral("/api/v1/nodes?limit=500");
         if (!cont.isEmpty())
             path += QStringLiteral("&continue=") + QString::fromLatin1(QUrl::toPercentEncoding(cont));
         HttpCall *call = client->send("GET", path);
         m_calls.append(call);
-        connect(call, &HttpCall::finished, this, [this, items, first, step](const ApiResponse &r) {
+        connect(call, &HttpCall::finished, this, [this, items, first, chunks, step, cont](const ApiResponse &r) {
             ApiError error = r.error;
             QJsonObject body;
             if (!error.isError()) {
@@ -148,9 +149,24 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                 *first = body;
             for (const QJsonValue &v : body.value(QStringLiteral("items")).toArray())
                 items->append(v);
-            const QString cont = body.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("continue")).toString();
-            if (!cont.isEmpty()) {
-                (*step)(cont);
+            const QString next = body.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("continue")).toString();
+            if (!next.isEmpty()) {
+                // Bounded like Nova's and Neutron's pages: a server that keeps handing out continue tokens
+                // (or the same one again) ends the list with an error, never a walk without end.
+                if (next == cont || ++*chunks >= 10000) {
+                    *step = nullptr;
+                    ApiError endless;
+                    endless.kind = ApiError::Kind::Malformed;
+                    endless.service = QStringLiteral("kubernetes");
+                    endless.method = QStringLiteral("GET");
+                    endless.path = QStringLiteral("/api/v1/nodes");
+                    endless.detail = next == cont ? QStringLiteral("the server answered the same continue token again: the list does not end")
+                                                  : QStringLiteral("more than 10,000 chunks of nodes: the list is not complete");
+                    fail(m_result.state.nodesSource, QStringLiteral("nodes"), endless);
+                    partDone();
+                    return;
+                }
+                (*step)(next);
                 return;
             }
             *step = nullptr;

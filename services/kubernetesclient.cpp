@@ -120,18 +120,17 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
             finish(QString(), error);
             return;
         }
-        const QJsonObject cred = QJsonDocument::fromJson(process->readAllStandardOutput()).object();
-        const QJsonObject st = cred.value(QStringLiteral("status")).toObject();
-        if (cred.value(QStringLiteral("kind")).toString() != QLatin1String("ExecCredential") || st.isEmpty()) {
+        const std::optional<ExecCredential> cred = parseExecCredential(process->readAllStandardOutput());
+        if (!cred) {
             error.kind = ApiError::Kind::Auth;
             error.detail = QStringLiteral("the credential plugin %1 printed no ExecCredential").arg(exec.command);
             finish(QString(), error);
             return;
         }
-        m_execToken = st.value(QStringLiteral("token")).toString();
-        m_execCert = st.value(QStringLiteral("clientCertificateData")).toString().toUtf8();
-        m_execKey = st.value(QStringLiteral("clientKeyData")).toString().toUtf8();
-        m_execExpiry = ApiParser::parseTimestamp(st.value(QStringLiteral("expirationTimestamp")).toString());
+        m_execToken = cred->token;
+        m_execCert = cred->clientCertificateData;
+        m_execKey = cred->clientKeyData;
+        m_execExpiry = cred->expirationTimestamp;
         finish(m_execToken, ApiError());
     });
     process->start(exec.command, exec.args);
@@ -148,6 +147,20 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
         finish(QString(), error);
     });
     deadline->start(60000);
+}
+
+std::optional<KubernetesClient::ExecCredential> KubernetesClient::parseExecCredential(const QByteArray &output)
+{
+    const QJsonObject cred = QJsonDocument::fromJson(output).object();
+    const QJsonObject st = cred.value(QStringLiteral("status")).toObject();
+    if (cred.value(QStringLiteral("kind")).toString() != QLatin1String("ExecCredential") || st.isEmpty())
+        return std::nullopt;
+    ExecCredential c;
+    c.token = st.value(QStringLiteral("token")).toString();
+    c.clientCertificateData = st.value(QStringLiteral("clientCertificateData")).toString().toUtf8();
+    c.clientKeyData = st.value(QStringLiteral("clientKeyData")).toString().toUtf8();
+    c.expirationTimestamp = ApiParser::parseTimestamp(st.value(QStringLiteral("expirationTimestamp")).toString());
+    return c;
 }
 
 HttpCall *KubernetesClient::send(const QByteArray &method, const QString &path, const QByteArray &body, const QByteArray &contentType)

@@ -7,6 +7,7 @@
 #include <QObject>
 
 #include <functional>
+#include <optional>
 
 // Talks to one Kubernetes API server resolved from a kubeconfig context: TLS
 // against the context's CA, client certificates, bearer tokens (static, from
@@ -23,6 +24,17 @@ public:
     // `path` relative to the server ("/api/v1/nodes?limit=500").
     HttpCall *send(const QByteArray &method, const QString &path, const QByteArray &body = QByteArray(),
                    const QByteArray &contentType = QByteArray());
+
+    // The status of the ExecCredential a credential plugin printed on its
+    // standard output; nullopt when the output is not one.
+    struct ExecCredential
+    {
+        QString token;
+        QByteArray clientCertificateData;
+        QByteArray clientKeyData;
+        QDateTime expirationTimestamp;  // invalid when absent or unreadable
+    };
+    static std::optional<ExecCredential> parseExecCredential(const QByteArray &output);
 
 private:
     void withCredentials(QObject *context, std::function<void(const QString &token, const ApiError &error)> then);

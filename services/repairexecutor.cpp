@@ -34,8 +34,16 @@ RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster,
 {
 }
 
+void RepairExecutor::abandon(const QString &why)
+{
+    if (!isRunning())
+        return;
+    conclude(Outcome::Result::Failed, why + QStringLiteral(" (requests sent so far: %1; check the cloud)").arg(m_outcome.requests.size()));
+}
+
 void RepairExecutor::start()
 {
+    m_started = true;
     if (!m_plan) {
         conclude(Outcome::Result::Refused, QStringLiteral("%1 has no repair of its own").arg(m_finding.kind));
         return;
@@ -56,6 +64,26 @@ void RepairExecutor::start()
             return;
         }
     }
+    // Written ahead: the record of what is about to be sent is on disk before the first request leaves.
+    QJsonArray planned;
+    for (const PlannedRequest &r : m_plan->requests)
+        planned.append(r.toJson());
+    QString error;
+    m_auditId = AuditLog::begin(QJsonObject{{QStringLiteral("cloud"), m_session->config().name},
+                                            {QStringLiteral("user"), m_session->userName()},
+                                            {QStringLiteral("project"), m_session->projectName()},
+                                            {QStringLiteral("projectId"), m_session->projectId()},
+                                            {QStringLiteral("kluster"), m_kluster},
+                                            {QStringLiteral("finding"), m_finding.id()},
+                                            {QStringLiteral("repair"), m_plan->title},
+                                            {QStringLiteral("override"), m_override},
+                                            {QStringLiteral("planned"), planned}},
+                                &error);
+    if (m_auditId.isEmpty()) {
+        m_outcome.auditError = error;
+        conclude(Outcome::Result::Failed, QStringLiteral("nothing was sent: the audit record could not be written first (%1)").arg(error));
+        return;
+    }
     sendNext();
 }
 
@@ -74,6 +102,8 @@ static QString alreadyDone(const PlannedRequest &request, const ApiResponse &r)
 
 void RepairExecutor::sendNext()
 {
+    if (m_done)
+        return;  // given up: nothing more is sent
     if (m_next >= m_plan->requests.size()) {
         verify();
         return;
@@ -87,6 +117,8 @@ void RepairExecutor::sendNext()
     emit progress(QStringLiteral("%1 %2 %3").arg(request.method, request.service, request.path));
     HttpCall *call = m_session->send(request.service, request.method.toUtf8(), request.path, body, headers);
     connect(call, &HttpCall::finished, this, [this, request](const ApiResponse &r) {
+        if (m_done)
+            return;
         QString outcome = QStringLiteral("done");
         const QString already = r.error.isError() ? alreadyDone(request, r) : QString();
         if (!already.isEmpty())
@@ -176,22 +208,17 @@ void RepairExecutor::verify()
 
 void RepairExecutor::conclude(Outcome::Result result, const QString &message)
 {
+    if (m_done)
+        return;  // given up already: a late answer changes nothing
+    m_done = true;
     m_outcome.result = result;
     m_outcome.message = message;
-    if (result != Outcome::Result::Refused || !m_outcome.requests.isEmpty()) {
-        const QJsonObject record{{QStringLiteral("cloud"), m_session->config().name},
-                                 {QStringLiteral("user"), m_session->userName()},
-                                 {QStringLiteral("project"), m_session->projectName()},
-                                 {QStringLiteral("projectId"), m_session->projectId()},
-                                 {QStringLiteral("kluster"), m_kluster},
-                                 {QStringLiteral("finding"), m_finding.id()},
-                                 {QStringLiteral("repair"), m_plan ? m_plan->title : QString()},
-                                 {QStringLiteral("override"), m_override},
-                                 {QStringLiteral("requests"), m_outcome.requests},
-                                 {QStringLiteral("verification"), Outcome::resultName(result)},
-                                 {QStringLiteral("message"), message}};
+    if (!m_auditId.isEmpty()) {  // something was (or may have been) sent: its outcome completes the record
         QString error;
-        if (!AuditLog::append(record, &error))
+        if (!AuditLog::finish(m_auditId, QJsonObject{{QStringLiteral("requests"), m_outcome.requests},
+                                                    {QStringLiteral("verification"), Outcome::resultName(result)},
+                                                    {QStringLiteral("message"), message}},
+                              &error))
             m_outcome.auditError = error;
     }
     emit finished(m_outcome);

@@ -15,7 +15,9 @@
 // a guarded full-list update meets a concurrent change (412): it reads the
 // router again and reports its new revision as `Changed`, for the user to
 // check again and confirm a new plan (nothing is overwritten); verifies by
-// fetching the kluster again, and appends the audit record before it reports.
+// fetching the kluster again. The audit log is written ahead: what is about to
+// be sent is recorded (and on disk) before the first request, and nothing is
+// sent when that record cannot be written; the outcome completes it.
 class RepairExecutor : public QObject
 {
     Q_OBJECT
@@ -39,6 +41,10 @@ public:
     void setOverride(bool override) { m_override = override; }  // one deletion past TooManyUnhealthy
 
     void start();
+    bool isRunning() const { return m_started && !m_done; }
+    // Gives the repair up now (a deadline passed): it ends Failed with `why`, and the audit record is
+    // completed with the requests sent so far. A request in flight is not waited for.
+    void abandon(const QString &why);
 
 signals:
     void progress(const QString &message);
@@ -60,4 +66,7 @@ private:
     bool m_override = false;
     int m_next = 0;
     Outcome m_outcome;
+    QString m_auditId;  // the started record of this repair, once written
+    bool m_started = false;
+    bool m_done = false;
 };

@@ -1,5 +1,7 @@
 #include "snapshotreader.h"
 
+#include "inputlimits.h"
+
 #include "apiparser.h"
 
 #include <QDir>
@@ -20,19 +22,46 @@ const QStringList &SnapshotReader::optionalFiles()
     return files;
 }
 
+std::optional<QByteArray> SnapshotReader::readBody(const QString &path, QString *error)
+{
+    // A regular file (a link to one is fine), and not larger than a body may be: a FIFO would never end,
+    // a link to /dev/zero never stop growing.
+    const QFileInfo info(path);
+    if (!info.isFile()) {
+        *error = QStringLiteral("not a regular file (a folder, a pipe or a device): only files are read");
+        return std::nullopt;
+    }
+    if (info.size() > InputLimits::maxBodyBytes()) {
+        *error = InputLimits::tooLarge(QStringLiteral("the file (%1 MiB)").arg(info.size() / (1024 * 1024)));
+        return std::nullopt;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot be read: ") + file.errorString();
+        return std::nullopt;
+    }
+    QByteArray bytes = file.read(InputLimits::maxBodyBytes() + 1);  // a file that grew meanwhile is still bounded
+    if (bytes.size() > InputLimits::maxBodyBytes()) {
+        *error = InputLimits::tooLarge(QStringLiteral("the file"));
+        return std::nullopt;
+    }
+    return bytes;
+}
+
 static QByteArray readFile(const QString &path, bool required, bool *present)
 {
-    QFile file(path);
-    if (!file.exists()) {
+    if (!QFileInfo::exists(path) && !QFileInfo(path).isSymLink()) {
         *present = false;
         if (required)
             throw ParseError{path, QString(), QStringLiteral("required file is missing")};
         return QByteArray();
     }
     *present = true;
-    if (!file.open(QIODevice::ReadOnly))
-        throw ParseError{path, QString(), QStringLiteral("cannot be read: ") + file.errorString()};
-    return file.readAll();
+    QString error;
+    std::optional<QByteArray> bytes = SnapshotReader::readBody(path, &error);
+    if (!bytes)
+        throw ParseError{path, QString(), error};
+    return *bytes;
 }
 
 KlusterState SnapshotReader::read(const QString &directory)
@@ -63,8 +92,8 @@ KlusterState SnapshotReader::read(const QString &directory)
         state.capturedAt = ApiParser::parseTimestamp(captured, true);
         if (!state.capturedAt.isValid())
             root.failAt(QStringLiteral("capturedAt"),
-                        QStringLiteral("not an RFC 3339 date-time with a zone (like 2026-11-21T10:00:00Z): \"%1\"")
-                            .arg(captured));
+                        QStringLiteral("not an RFC 3339 date-time with a zone (like 2026-11-21T10:00:00Z): %1")
+                            .arg(quotedExcerpt(captured)));
         if (const auto maxRoutes = root.optInteger(QStringLiteral("maxRoutes"))) {
             if (*maxRoutes <= 0 || *maxRoutes > 100000)
                 root.failAt(QStringLiteral("maxRoutes"), QStringLiteral("must be a positive route count"));
@@ -90,8 +119,8 @@ KlusterState SnapshotReader::read(const QString &directory)
         state.router = ApiParser::parseRouter(path, parseJsonObject(path, readFile(path, true, &present)));
         if (state.router.id != state.kluster.routerId) {
             throw ParseError{path, QStringLiteral("$.router.id"),
-                             QStringLiteral("is \"%1\", but the kluster's spec.openstack.routerID is \"%2\"")
-                                 .arg(state.router.id, state.kluster.routerId)};
+                             QStringLiteral("is %1, but the kluster's spec.openstack.routerID is %2")
+                                 .arg(quotedExcerpt(state.router.id), quotedExcerpt(state.kluster.routerId))};
         }
         state.routerSource.known = true;
     }

@@ -3,7 +3,10 @@
 #include "jsonreader.h"
 #include "klusterstate.h"
 
+#include <QByteArray>
 #include <QString>
+
+#include <optional>
 
 // Reads a snapshot folder (snapshot-format.md) into a KlusterState. Every
 // file holds the unmodified body of one API call. A missing required file, a
@@ -13,6 +16,8 @@ class SnapshotReader
 {
 public:
     static KlusterState read(const QString &directory);
+    // One file's bytes, if it is a regular file no larger than a body may be (InputLimits); else why not.
+    static std::optional<QByteArray> readBody(const QString &path, QString *error);
 
     // The files of a snapshot.
     static const QStringList &requiredFiles();

@@ -1472,6 +1472,15 @@ QString MainWindow::detailsHtml(Tab tab, const QModelIndexList &rows) const
                              r.value(QStringLiteral("project")).toString().toHtmlEscaped(), r.value(QStringLiteral("cloud")).toString().toHtmlEscaped(),
                              r.value(QStringLiteral("kluster")).toString().toHtmlEscaped(), r.value(QStringLiteral("repair")).toString().toHtmlEscaped());
             html += QStringLiteral("<p>%1</p><pre>").arg(r.value(QStringLiteral("message")).toString().toHtmlEscaped());
+            if (!r.contains(QStringLiteral("requests"))) {
+                // Interrupted (or in progress): what was about to be sent; whether it reached the cloud is unknown.
+                for (const QJsonValue &v : r.value(QStringLiteral("planned")).toArray()) {
+                    const QJsonObject q = v.toObject();
+                    html += tr("%1 %2 %3 → unknown: check the cloud\n")
+                                .arg(q.value(QStringLiteral("method")).toString(), q.value(QStringLiteral("service")).toString(),
+                                     q.value(QStringLiteral("path")).toString().toHtmlEscaped());
+                }
+            }
             for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
                 const QJsonObject q = v.toObject();
                 html += QStringLiteral("%1 %2 %3 → %4 %5\n")

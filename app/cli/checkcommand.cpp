@@ -83,6 +83,9 @@ int runCheckCommand(const QStringList &arguments)
     const std::optional<KubeTarget> kube = CliOptions::readKubeTarget(parser, &error, &kubeGiven);
     if (kubeGiven && !kube)
         return CliOptions::fail(command, error);
+    const std::optional<int> deadline = CliOptions::readDeadline(parser, &error);
+    if (!deadline)
+        return CliOptions::fail(command, error);
 
     HttpClient client;
     KeystoneSession session(&client, *cloud);
@@ -102,6 +105,9 @@ int runCheckCommand(const QStringList &arguments)
                 status = CliOptions::ExitUnknown;  // an incomplete check is no all-clear
         }
         QCoreApplication::exit(status);
+    });
+    CliOptions::armDeadline(*deadline, &fetcher, [command, seconds = *deadline] {
+        QCoreApplication::exit(CliOptions::fail(command, QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(seconds)));
     });
     fetcher.start();
     QCoreApplication::exec();

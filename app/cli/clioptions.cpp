@@ -4,6 +4,9 @@
 
 #include <QCoreApplication>
 #include <QTextStream>
+#include <QTimer>
+
+#include <chrono>
 
 namespace CliOptions {
 
@@ -98,6 +101,27 @@ void addCloud(QCommandLineParser &parser, bool klusterRequired)
                       QStringLiteral("files")});
     parser.addOption({QStringLiteral("context"), QStringLiteral("The kubeconfig context (default: its current one)."),
                       QStringLiteral("name")});
+    parser.addOption({QStringLiteral("deadline"),
+                      QStringLiteral("Give up (exit 3) when the command has not finished within D (s, m, h; default 10m)."),
+                      QStringLiteral("D"), QStringLiteral("10m")});
+}
+
+std::optional<int> readDeadline(const QCommandLineParser &parser, QString *error)
+{
+    const std::optional<int> seconds = DiagnosisOptions::parseDurationSeconds(parser.value(QStringLiteral("deadline")));
+    if (!seconds || *seconds <= 0 || *seconds > 24 * 3600) {
+        *error = QStringLiteral("--deadline: \"%1\" is not a duration from 1 s to 24 h").arg(parser.value(QStringLiteral("deadline")).left(40));
+        return std::nullopt;
+    }
+    return seconds;
+}
+
+void armDeadline(int seconds, QObject *context, std::function<void()> expired)
+{
+    auto *timer = new QTimer(context);
+    timer->setSingleShot(true);
+    QObject::connect(timer, &QTimer::timeout, context, std::move(expired));
+    timer->start(std::chrono::seconds(seconds));
 }
 
 std::optional<KubeTarget> readKubeTarget(const QCommandLineParser &parser, QString *error, bool *given)

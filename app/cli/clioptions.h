@@ -6,8 +6,10 @@
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
+#include <QObject>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 // Options shared by the commands of flightdeck-cli.
@@ -21,8 +23,13 @@ int fail(const QString &command, const QString &message);  // prints one line on
 void addDiagnosis(QCommandLineParser &parser);
 std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, QString *error);
 
-// --cloud, --kluster, --kubeconfig, --context
+// --cloud, --kluster, --kubeconfig, --context, --deadline
 void addCloud(QCommandLineParser &parser, bool klusterRequired);
+// The whole command's deadline (--deadline, default 10 min), in seconds; nullopt with `error` when unreadable.
+std::optional<int> readDeadline(const QCommandLineParser &parser, QString *error);
+// Calls `expired` once the command has run for `seconds` (a server that trickles, a paging that does not
+// end): a live command never runs forever.
+void armDeadline(int seconds, QObject *context, std::function<void()> expired);
 // The kubeconfig target given with --kubeconfig/--context, if any.
 std::optional<KubeTarget> readKubeTarget(const QCommandLineParser &parser, QString *error, bool *given);
 

@@ -25,6 +25,7 @@ struct Parsed
     std::optional<CloudConfig> cloud;
     std::optional<KubeTarget> kube;
     QString kluster;
+    int deadlineSeconds = 600;
 };
 
 // Parses the shared cloud options; returns -1 to go on, else the exit status.
@@ -56,7 +57,19 @@ int parse(QCommandLineParser &parser, const QStringList &arguments, const QStrin
     out->kube = CliOptions::readKubeTarget(parser, &error, &given);
     if (given && !out->kube)
         return CliOptions::fail(command, error);
+    const std::optional<int> deadline = CliOptions::readDeadline(parser, &error);
+    if (!deadline)
+        return CliOptions::fail(command, error);
+    out->deadlineSeconds = *deadline;
     return -1;
+}
+
+// The command's deadline: past it, the command says so and ends with 3.
+void armDeadline(const Parsed &p, const QString &command, QObject *context)
+{
+    CliOptions::armDeadline(p.deadlineSeconds, context, [command, seconds = p.deadlineSeconds] {
+        QCoreApplication::exit(CliOptions::fail(command, QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(seconds)));
+    });
 }
 
 } // namespace
@@ -101,6 +114,7 @@ int runSnapshotCommand(const QStringList &arguments)
         }
         QCoreApplication::exit(status);
     });
+    armDeadline(p, command, &fetcher);
     fetcher.start();
     QCoreApplication::exec();
     return status;
@@ -155,6 +169,7 @@ int runKlustersCommand(const QStringList &arguments)
         }
         QCoreApplication::exit(status);
     });
+    armDeadline(p, command, &session);
     QCoreApplication::exec();
     return status;
 }
@@ -284,6 +299,15 @@ int runRepairCommand(const QStringList &arguments)
         });
         executor->start();
     });
+    // Past the deadline, a repair in flight is given up through its executor: the audit record is completed
+    // (its requests so far, "gave up") before the command ends.
+    CliOptions::armDeadline(p.deadlineSeconds, &fetcher, [&, command] {
+        const QString why = QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(p.deadlineSeconds);
+        if (executor && executor->isRunning())
+            executor->abandon(why);
+        else
+            QCoreApplication::exit(CliOptions::fail(command, why));
+    });
     fetcher.start();
     status = QCoreApplication::exec();
     return status;
@@ -369,6 +393,7 @@ int runAuditCommand(const QStringList &arguments)
     if (!error.isEmpty())
         CliOptions::fail(command, error);
     QTextStream out(stdout);
+    int interruptedCount = 0;
     for (const QJsonObject &r : records) {
         if (parser.value(QStringLiteral("format")) == QLatin1String("json")) {
             out << QJsonDocument(r).toJson(QJsonDocument::Compact) << "\n";
@@ -378,15 +403,29 @@ int runAuditCommand(const QStringList &arguments)
             << r.value(QStringLiteral("project")).toString() << " (" << r.value(QStringLiteral("cloud")).toString() << ")  "
             << r.value(QStringLiteral("kluster")).toString() << "  " << r.value(QStringLiteral("finding")).toString() << "\n    "
             << r.value(QStringLiteral("repair")).toString() << "\n";
+        const bool interrupted = r.value(QStringLiteral("interrupted")).toBool();
+        if (interrupted || !r.contains(QStringLiteral("requests"))) {
+            // Only what was about to be sent is known: each request may or may not have reached the cloud.
+            for (const QJsonValue &v : r.value(QStringLiteral("planned")).toArray()) {
+                const QJsonObject q = v.toObject();
+                out << "    " << q.value(QStringLiteral("method")).toString() << " " << q.value(QStringLiteral("service")).toString()
+                    << " " << q.value(QStringLiteral("path")).toString() << " -> unknown (about to be sent)\n";
+            }
+        }
         for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
             const QJsonObject q = v.toObject();
             out << "    " << q.value(QStringLiteral("method")).toString() << " " << q.value(QStringLiteral("service")).toString() << " "
                 << q.value(QStringLiteral("path")).toString() << " -> " << q.value(QStringLiteral("status")).toInt() << " "
                 << q.value(QStringLiteral("outcome")).toString() << "\n";
         }
-        out << "    verification: " << r.value(QStringLiteral("verification")).toString() << " - "
-            << r.value(QStringLiteral("message")).toString() << "\n";
+        out << "    verification: " << (interrupted ? QStringLiteral("INTERRUPTED - check the cloud") : r.value(QStringLiteral("verification")).toString())
+            << " - " << r.value(QStringLiteral("message")).toString() << "\n";
+        if (interrupted)
+            ++interruptedCount;
     }
+    if (interruptedCount > 0 && parser.value(QStringLiteral("format")) != QLatin1String("json"))
+        out << interruptedCount << " repair(s) were interrupted before their result was recorded: check the cloud, then "
+            << "the kluster again (flightdeck-cli check)." << Qt::endl;
     if (records.isEmpty() && parser.value(QStringLiteral("format")) != QLatin1String("json"))
         out << "No repair has been made yet (" << AuditLog::path() << ")." << Qt::endl;
     return error.isEmpty() ? 0 : 3;

@@ -1,4 +1,4 @@
-#include "simfixture.h"
+#include "clifixture.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -26,89 +26,26 @@ private slots:
     void noSecretInAnyFile();
 
 private:
-    struct Run
-    {
-        int exitCode = -1;
-        QString out;
-        QString err;
-    };
-    Run cli(const QStringList &args);
-    QStringList findingIds(const QString &kluster);
-    QList<QJsonObject> audit();
+    using Run = CliFixture::Run;
+    Run cli(const QStringList &args) { return m_cli->cli(args); }
+    QStringList findingIds(const QString &kluster) { return m_cli->findingIds(kluster); }
+    QList<QJsonObject> audit() { return m_cli->audit(); }
 
-    static constexpr const char *Password = "s3cret-Pa55w0rd-for-tests";
-    std::unique_ptr<SimFixture> m_fixture;
-    std::unique_ptr<QTemporaryDir> m_home;
+    static constexpr const char *Password = CliFixture::Password;
+    std::unique_ptr<CliFixture> m_cli;
+    SimFixture *m_fixture = nullptr;  // m_cli's
 };
 
 void TestCliLive::init()
 {
-    QByteArray scenario = Scenario::defaultScenario();
-    scenario.replace("\"password\": \"flightdeck-demo\"", QByteArray("\"password\": \"") + Password + "\"");
-    m_fixture = std::make_unique<SimFixture>(scenario);
-    m_home = std::make_unique<QTemporaryDir>();
-    QDir(m_home->path()).mkpath(QStringLiteral("config/openstack"));
-    QFile clouds(m_home->filePath(QStringLiteral("config/openstack/clouds.yaml")));
-    QVERIFY(clouds.open(QIODevice::WriteOnly));
-    clouds.write("clouds:\n  sim:\n    auth:\n      auth_url: " + m_fixture->sim.authUrl().toUtf8()
-                 + "\n      username: demo\n      project_name: flightdeck-demo\n      user_domain_name: Default\n"
-                   "      project_domain_name: Default\n    region_name: RegionOne\n");
-    clouds.close();
-    QFile secure(m_home->filePath(QStringLiteral("config/openstack/secure.yaml")));
-    QVERIFY(secure.open(QIODevice::WriteOnly));
-    secure.write(QByteArray("clouds:\n  sim:\n    auth:\n      password: ") + Password + "\n");
+    m_cli = std::make_unique<CliFixture>();
+    m_fixture = &m_cli->sim;
 }
 
 void TestCliLive::cleanup()
 {
-    m_fixture.reset();
-    m_home.reset();
-}
-
-TestCliLive::Run TestCliLive::cli(const QStringList &args)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString &key : env.keys()) {
-        if (key.startsWith(QLatin1String("OS_")) || key == QLatin1String("KUBECONFIG"))
-            env.remove(key);
-    }
-    env.insert(QStringLiteral("HOME"), m_home->path());
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home->filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), m_home->filePath(QStringLiteral("data")));
-    env.insert(QStringLiteral("XDG_CACHE_HOME"), m_home->filePath(QStringLiteral("cache")));
-    p.setProcessEnvironment(env);
-    p.setWorkingDirectory(m_home->path());
-    QSignalSpy finished(&p, &QProcess::finished);
-    p.start(QStringLiteral(FLIGHTDECK_CLI), args);
-    if (!finished.wait(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    Run r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-    if (r.err.contains(QLatin1String("Sanitizer")))
-        qWarning().noquote() << "flightdeck-cli" << args.join(QLatin1Char(' ')) << ":\n" << r.err.left(8000);
-    return r;
-}
-
-QStringList TestCliLive::findingIds(const QString &kluster)
-{
-    const Run r = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), kluster,
-                       QStringLiteral("--format"), QStringLiteral("json")});
-    QStringList ids;
-    for (const QJsonValue &f : QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("findings")).toArray())
-        ids << f.toObject().value(QStringLiteral("id")).toString();
-    return ids;
-}
-
-QList<QJsonObject> TestCliLive::audit()
-{
-    const Run r = cli({QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json")});
-    QList<QJsonObject> records;
-    for (const QString &line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-        records << QJsonDocument::fromJson(line.toUtf8()).object();
-    return records;
+    m_fixture = nullptr;
+    m_cli.reset();
 }
 
 void TestCliLive::klusters()
@@ -131,7 +68,7 @@ void TestCliLive::liveCheckEqualsSnapshotCheck()
         const Run live = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
                               kluster, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(live.exitCode, 2);
-        const QString dir = m_home->filePath(QStringLiteral("snap-") + kluster);
+        const QString dir = m_cli->home.filePath(QStringLiteral("snap-") + kluster);
         const Run snap = cli({QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
                               kluster, QStringLiteral("--out"), dir});
         QVERIFY2(snap.exitCode == 0, qPrintable(snap.err));
@@ -225,7 +162,7 @@ void TestCliLive::refusedWithoutEvidence()
         present = present || s.name == QLatin1String("kks-demo-pool-t5y6u");
     QVERIFY(present);
     // An incomplete snapshot never passes as a complete one.
-    const QString snap = m_home->filePath(QStringLiteral("incident"));
+    const QString snap = m_cli->home.filePath(QStringLiteral("incident"));
     const Run s = cli({QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
                        QStringLiteral("demo"), QStringLiteral("--out"), snap});
     QCOMPARE(s.exitCode, 3);
@@ -268,7 +205,7 @@ void TestCliLive::concurrentWriterLosesNoRoute()
 
 void TestCliLive::authenticationFailureExits3()
 {
-    QFile secure(m_home->filePath(QStringLiteral("config/openstack/secure.yaml")));
+    QFile secure(m_cli->home.filePath(QStringLiteral("config/openstack/secure.yaml")));
     QVERIFY(secure.open(QIODevice::WriteOnly | QIODevice::Truncate));
     secure.write("clouds:\n  sim:\n    auth:\n      password: wrong\n");
     secure.close();
@@ -282,12 +219,12 @@ void TestCliLive::noSecretInAnyFile()
 {
     // Everything the program writes: snapshot, audit log, and whatever else lands in HOME.
     cli({QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("demo"),
-         QStringLiteral("--out"), m_home->filePath(QStringLiteral("snap"))});
+         QStringLiteral("--out"), m_cli->home.filePath(QStringLiteral("snap"))});
     cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("demo"),
          QStringLiteral("--finding"), QStringLiteral("security-group-rule-missing:tcp"), QStringLiteral("--yes")});
     QVERIFY(!audit().isEmpty());
     int files = 0;
-    QDirIterator it(m_home->path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    QDirIterator it(m_cli->home.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
         if (path.endsWith(QLatin1String("secure.yaml")))

@@ -41,6 +41,9 @@ private slots:
     void partialServerOfUnreachableCell();
     void apiErrorBodyIsNamed();
     void dateWithoutTimeRefused();
+    void numbersOutOfRangeRefused_data();
+    void numbersOutOfRangeRefused();
+    void longValuesQuotedShort();
 };
 
 
@@ -265,7 +268,7 @@ void TestApiParser::klusterDefaultsAndRequired()
                  "nodePools": [{"name": "a", "size": 3, "flavor": "m1"}, {"name": "b", "flavor": "m1"}]},
         "status": {"phase": "Running"}})"));
     QCOMPARE(k.securityGroupName, QStringLiteral("default"));
-    QCOMPARE(k.expectedNodes(), 3);
+    QCOMPARE(k.expectedNodes(), qint64(3));
     QCOMPARE(k.nodePools.size(), 2);
     QCOMPARE(k.clusterCidr.toString(), QStringLiteral("198.19.0.0/16"));
     QCOMPARE(k.phase, QStringLiteral("Running"));
@@ -386,6 +389,53 @@ void TestApiParser::dateWithoutTimeRefused()
     QVERIFY(!ApiParser::parseTimestamp(QStringLiteral("2026-11-21")).isValid());
     QVERIFY(!ApiParser::parseTimestamp(QStringLiteral("2026-11-21T10:00:00"), true).isValid());
     QVERIFY(ApiParser::parseTimestamp(QStringLiteral("2026-11-21T10:00:00z"), true).isValid());
+}
+
+
+void TestApiParser::numbersOutOfRangeRefused_data()
+{
+    QTest::addColumn<QByteArray>("kluster");
+    QTest::addColumn<QString>("error");
+    // 4294967296 + 2 once read as 2: now refused, naming the range.
+    QTest::newRow("pool size past 32 bits") << QByteArray(R"({"name": "k", "spec": {"clusterCIDR": "198.19.0.0/16",
+        "openstack": {"routerID": "r1"}, "nodePools": [{"name": "a", "size": 4294967298}]}})")
+                                            << QStringLiteral("kluster.json: $.spec.nodePools[0].size: 4294967298 is out of range (0 to 100000)");
+    QTest::newRow("pool size 2147483647") << QByteArray(R"({"name": "k", "spec": {"clusterCIDR": "198.19.0.0/16",
+        "openstack": {"routerID": "r1"}, "nodePools": [{"name": "a", "size": 2147483647}, {"name": "b", "size": 2147483647}]}})")
+                                          << QStringLiteral("kluster.json: $.spec.nodePools[0].size: 2147483647 is out of range (0 to 100000)");
+    QTest::newRow("negative pool size") << QByteArray(R"({"name": "k", "spec": {"clusterCIDR": "198.19.0.0/16",
+        "openstack": {"routerID": "r1"}, "nodePools": [{"name": "a", "size": -1}]}})")
+                                        << QStringLiteral("kluster.json: $.spec.nodePools[0].size: -1 is out of range (0 to 100000)");
+}
+
+void TestApiParser::numbersOutOfRangeRefused()
+{
+    QFETCH(QByteArray, kluster);
+    QFETCH(QString, error);
+    QCOMPARE(errorOf([&] { ApiParser::parseKluster(QStringLiteral("kluster.json"), QJsonDocument::fromJson(kluster).object()); }), error);
+    // A rule's ports and protocol number, a router's revision: in their ranges or refused.
+    QVERIFY(errorOf([] {
+                ApiParser::parseSecurityGroups(QStringLiteral("g.json"), json(R"({"security_groups": [{"id": "g", "name": "n",
+                    "security_group_rules": [{"id": "r", "direction": "ingress", "ethertype": "IPv4", "protocol": "tcp",
+                    "port_range_min": 70000, "port_range_max": 70000}]}]})"));
+            }).contains(QStringLiteral("port_range_min: 70000 is out of range (0 to 65535)")));
+    QVERIFY(errorOf([] {
+                ApiParser::parseSecurityGroups(QStringLiteral("g.json"), json(R"({"security_groups": [{"id": "g", "name": "n",
+                    "security_group_rules": [{"id": "r", "direction": "ingress", "ethertype": "IPv4", "protocol": 4294967302}]}]})"));
+            }).contains(QStringLiteral("no IP protocol number")));
+    QVERIFY(errorOf([] {
+                ApiParser::parseRouter(QStringLiteral("router.json"), json(R"({"router": {"id": "r1", "revision_number": -5, "routes": []}})"));
+            }).contains(QStringLiteral("revision_number: -5 is out of range")));
+}
+
+void TestApiParser::longValuesQuotedShort()
+{
+    // A 70,000-character value is not quoted whole in an error line.
+    const QString huge(70000, QLatin1Char('x'));
+    const QByteArray body = QStringLiteral(R"({"name": "k", "spec": {"clusterCIDR": "%1", "openstack": {"routerID": "r1"}}})").arg(huge).toUtf8();
+    const QString error = errorOf([&] { ApiParser::parseKluster(QStringLiteral("kluster.json"), QJsonDocument::fromJson(body).object()); });
+    QVERIFY2(error.size() < 300, qPrintable(error.left(400)));
+    QVERIFY2(error.contains(QStringLiteral("(70000 characters)")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestApiParser)

@@ -19,6 +19,7 @@ private slots:
     void textGroupsBySeverity();
     void healthyText();
     void refusalInJson();
+    void fullListPlansStayLinear();
 };
 
 
@@ -150,6 +151,56 @@ void TestCheckReport::refusalInJson()
     const QJsonObject o = QJsonDocument::fromJson(CheckReport::toJson(s, Diagnosis::run(s))).object();
     const QJsonObject repair = o.value(QStringLiteral("findings")).toArray().first().toObject().value(QStringLiteral("repair")).toObject();
     QCOMPARE(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("NoRevision"));
+}
+
+void TestCheckReport::fullListPlansStayLinear()
+{
+    // A router without extraroute-atomic: each route finding's plan is the router's whole list.
+    const auto world = [](int routes) {
+        WorldBuilder w;
+        w.pool(QStringLiteral("pool"), 1);
+        w.atomicRoutes(false);
+        for (int i = 0; i < routes; ++i)
+            w.route(QStringLiteral("100.100.%1.%2/32").arg(i / 256).arg(i % 256), QStringLiteral("10.9.%1.%2").arg(i / 256).arg(i % 256 + 1));
+        return w.state();
+    };
+    // A few hundred: every plan whole.
+    {
+        const KlusterState state = world(100);
+        const Diagnosis d = Diagnosis::run(state);
+        const QJsonObject report = QJsonDocument::fromJson(CheckReport::toJson(state, d)).object();
+        const QJsonArray findings = report.value(QStringLiteral("findings")).toArray();
+        int whole = 0;
+        for (const QJsonValue &f : findings) {
+            const QJsonObject repair = f.toObject().value(QStringLiteral("repair")).toObject();
+            if (!repair.value(QStringLiteral("requests")).toArray().isEmpty())
+                ++whole;
+        }
+        QCOMPARE(whole, 100);
+    }
+    // Thousands: the report holds no square of the count, says why, and no script can send what is withheld.
+    {
+        const KlusterState state = world(3000);
+        const Diagnosis d = Diagnosis::run(state);
+        QCOMPARE(d.count(Severity::Warning), 3000);  // 3000 orphaned routes (and the route limit, critical)
+        const QByteArray json = CheckReport::toJson(state, d);
+        QVERIFY2(json.size() < 20 * 1024 * 1024, qPrintable(QString::number(json.size())));
+        QJsonObject orphaned;
+        for (const QJsonValue &f : QJsonDocument::fromJson(json).object().value(QStringLiteral("findings")).toArray()) {
+            if (f.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("route-orphaned"))
+                orphaned = f.toObject();
+        }
+        const QJsonObject repair = orphaned.value(QStringLiteral("repair")).toObject();
+        QVERIFY(repair.value(QStringLiteral("requests")).toArray().isEmpty());
+        QCOMPARE(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("TooLarge"));
+        QVERIFY(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("detail")).toString().contains(QStringLiteral("flightdeck-cli repair --finding")));
+        const QByteArray text = CheckReport::toText(state, d);
+        QVERIFY(text.size() < 20 * 1024 * 1024);
+        QVERIFY(text.contains("TooLarge"));
+        // The finding's own plan, asked for alone, is whole.
+        QCOMPARE(d.findings.last().repair()->requests.first().body.toObject().value(QStringLiteral("router")).toObject()
+                     .value(QStringLiteral("routes")).toArray().size(), 2999);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCheckReport)

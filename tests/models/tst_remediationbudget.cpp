@@ -19,6 +19,7 @@ private slots:
     void noEvidenceUnknownNodes();
     void emptyNodesWithoutActiveInstancesIsEvidence();
     void json();
+    void manyLargePoolsNeverWrap();
 };
 
 // `ready` Ready nodes and `notReady` NotReady ones, in a kluster of `expected`.
@@ -156,6 +157,21 @@ void TestRemediationBudget::json()
     QCOMPARE(o.value(QStringLiteral("reason")).toString(), QStringLiteral("TooManyUnhealthy"));
     const QJsonObject fine = RemediationBudget::compute(world(6, 6, 0).state(), DiagnosisOptions()).toJson();
     QVERIFY(fine.value(QStringLiteral("reason")).isNull());
+}
+
+void TestRemediationBudget::manyLargePoolsNeverWrap()
+{
+    // The defect: pools summing past 32 bits gave "expected": -2 and allowed deletions.
+    KlusterState state = world(2, 1, 0).state();
+    state.kluster.nodePools.clear();
+    for (int i = 0; i < 30000; ++i)
+        state.kluster.nodePools.append(NodePool{QStringLiteral("p%1").arg(i), 100000});
+    const RemediationBudget b = RemediationBudget::compute(state, DiagnosisOptions());
+    QCOMPARE(b.expected, Q_INT64_C(3000000000));
+    QVERIFY(b.unhealthy > 0);
+    QVERIFY(!b.deletionsAllowed);
+    QCOMPARE(b.reason, QStringLiteral("TooManyUnhealthy"));
+    QCOMPARE(b.toJson().value(QStringLiteral("expected")).toInteger(), Q_INT64_C(3000000000));
 }
 
 QTEST_GUILESS_MAIN(TestRemediationBudget)

@@ -36,6 +36,8 @@ private slots:
     void auditRolesAndOwners();
     void noEvidenceRefusesRouteRemoval();
     void nodeWithoutAddressDecidesNothing();
+    void nodeWithUnusableAddressRoutedToAnotherNode_data();
+    void nodeWithUnusableAddressRoutedToAnotherNode();
     void missingRouteRefusedWhenRouterFull();
     void incompleteServerListRefusesOrphanRemoval();
 };
@@ -392,8 +394,8 @@ void TestRouteFindings::noEvidenceRefusesRouteRemoval()
 
 void TestRouteFindings::nodeWithoutAddressDecidesNothing()
 {
-    // The node owning 198.19.3.0/24 has no InternalIP (yet): its route is not stale,
-    // and in a duplicate set only the route to nobody is wrong.
+    // The node owning 198.19.3.0/24 has no InternalIP (yet): its route (via its own instance's address) is not
+    // stale, and in a duplicate set only the routes to nobody or to another node's address are wrong.
     WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
     w.pool(QStringLiteral("pool"), 2);
     w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"), QStringLiteral("198.19.4.0/24"));
@@ -406,7 +408,39 @@ void TestRouteFindings::nodeWithoutAddressDecidesNothing()
     const Diagnosis d = Diagnosis::run(w.state());
     QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-duplicate:198.19.3.0/24")});
     QCOMPARE(d.findings.first().repair()->routes,
-             (QList<Route>{Route{QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.99")}}));
+             (QList<Route>{Route{QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.4")},
+                           Route{QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.99")}}));
+}
+
+void TestRouteFindings::nodeWithUnusableAddressRoutedToAnotherNode_data()
+{
+    QTest::addColumn<QString>("internalIp");
+    QTest::newRow("empty") << QString();
+    QTest::newRow("not an address") << QStringLiteral("not-an-ip");
+    QTest::newRow("a prefix") << QStringLiteral("10.180.0.11/32");
+    QTest::newRow("IPv6 for an IPv4 pod network") << QStringLiteral("fd00::11");
+}
+
+void TestRouteFindings::nodeWithUnusableAddressRoutedToAnotherNode()
+{
+    // The defect: exit 0 while node aaaaa is cut off, its pod network routed to node bbbbb.
+    QFETCH(QString, internalIp);
+    WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
+    w.pool(QStringLiteral("pool"), 2);
+    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"), QStringLiteral("198.19.4.0/24"));
+    w.server(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.11"), 60 * 24);
+    w.node(QStringLiteral("kks-legacy-pool-aaaaa"), internalIp, QStringLiteral("198.19.3.0/24"));
+    w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.4"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    const Finding *stale = d.find(QStringLiteral("route-stale:198.19.3.0/24 via 10.180.0.4"));
+    QVERIFY2(stale, qPrintable(findingIds(d).join(QLatin1Char(','))));
+    QCOMPARE(stale->severity, Severity::Critical);
+    QVERIFY2(stale->message().contains(QStringLiteral("no usable address")), qPrintable(stale->message()));
+    QVERIFY2(stale->message().contains(QStringLiteral("node kks-legacy-pool-bbbbb")), qPrintable(stale->message()));
+    QCOMPARE(stale->repair()->routes, (QList<Route>{Route{QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.4")}}));
+    // And the node's address itself is said.
+    QVERIFY2(d.notes.join(QLatin1Char('\n')).contains(QStringLiteral("node kks-legacy-pool-aaaaa has no usable InternalIP")),
+             qPrintable(d.notes.join(QLatin1Char('\n'))));
 }
 
 void TestRouteFindings::missingRouteRefusedWhenRouterFull()

@@ -73,6 +73,8 @@ void TestSecurityFindings::rules_data()
     QTest::newRow("partly overlapping remote") << null << QJsonValue(QStringLiteral("100.100.128.0/17")) << null << null << in << v4 << all;
     QTest::newRow("egress") << null << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << QStringLiteral("egress") << v4 << all;
     QTest::newRow("IPv6") << null << QJsonValue(QStringLiteral("::/0")) << null << null << in << QStringLiteral("IPv6") << all;
+    // An empty protocol is not "any" (only null is): it hides no missing rule.
+    QTest::newRow("empty protocol string") << QJsonValue(QString()) << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << in << v4 << all;
     QTest::newRow("udp only") << QJsonValue(QStringLiteral("udp")) << QJsonValue(QStringLiteral("100.100.0.0/16")) << null << null << in << v4
                                << QStringList{QStringLiteral("icmp"), QStringLiteral("tcp")};
 }
