@@ -26,6 +26,8 @@ QString FaultRule::kindName(Kind kind)
     case Kind::Drop: return QStringLiteral("drop");
     case Kind::ExpireTokens: return QStringLiteral("expire-tokens");
     case Kind::ConcurrentWrite: return QStringLiteral("concurrent-write");
+    case Kind::Trickle: return QStringLiteral("trickle");
+    case Kind::EndlessContinue: return QStringLiteral("endless-continue");
     }
     return QString();
 }
@@ -34,8 +36,8 @@ std::optional<FaultRule> FaultRule::fromJson(const QJsonObject &o, QString *erro
 {
     FaultRule r;
     const QString kind = o.value(QStringLiteral("kind")).toString();
-    static const Kind kinds[] = {Kind::Latency, Kind::Status, Kind::Malformed, Kind::Truncated,
-                                 Kind::Html, Kind::Drop, Kind::ExpireTokens, Kind::ConcurrentWrite};
+    static const Kind kinds[] = {Kind::Latency, Kind::Status, Kind::Malformed, Kind::Truncated, Kind::Html,
+                                 Kind::Drop, Kind::ExpireTokens, Kind::ConcurrentWrite, Kind::Trickle, Kind::EndlessContinue};
     bool found = false;
     for (Kind k : kinds) {
         if (kindName(k) == kind) {
@@ -45,7 +47,7 @@ std::optional<FaultRule> FaultRule::fromJson(const QJsonObject &o, QString *erro
     }
     if (!found) {
         *error = QStringLiteral("unknown fault kind \"%1\" (latency, status, malformed, truncated, html, drop, "
-                                "expire-tokens, concurrent-write)")
+                                "expire-tokens, concurrent-write, trickle, endless-continue)")
                      .arg(kind);
         return std::nullopt;
     }
@@ -78,7 +80,7 @@ QJsonObject FaultRule::toJson() const
         o.insert(QStringLiteral("status"), status);
     if (!retryAfter.isEmpty())
         o.insert(QStringLiteral("retryAfter"), retryAfter);
-    if (kind == Kind::Latency)
+    if (kind == Kind::Latency || kind == Kind::Trickle)
         o.insert(QStringLiteral("latencyMs"), latencyMs);
     return o;
 }

@@ -23,6 +23,8 @@ struct FaultRule
         Drop,             // close the connection without an answer
         ExpireTokens,     // every token expires before the request is handled
         ConcurrentWrite,  // someone else changes the router before this request is handled
+        Trickle,          // the answer comes one byte every `latencyMs` (never idle long, never done)
+        EndlessContinue,  // a Kubernetes list always says there is more (metadata.continue, the same token)
     };
 
     QString id;

@@ -262,6 +262,11 @@ void HttpServer::write(QTcpSocket *socket, const HttpResponse &response, bool cl
         out += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n";
     out += close ? "Connection: close\r\n" : "Connection: keep-alive\r\n";
     out += "\r\n";
+    if (response.delivery == HttpResponse::Delivery::Trickle) {
+        socket->write(out);  // the head at once, then the body a byte at a time
+        trickle(socket, response.body, response.trickleMs);
+        return;
+    }
     if (response.delivery == HttpResponse::Delivery::Truncated)
         out += response.body.left(response.body.size() / 2);
     else
@@ -269,4 +274,19 @@ void HttpServer::write(QTcpSocket *socket, const HttpResponse &response, bool cl
     socket->write(out);
     if (close)
         socket->disconnectFromHost();
+}
+
+void HttpServer::trickle(QTcpSocket *socket, const QByteArray &bytes, int intervalMs)
+{
+    // One byte now, the rest later: every read times out never, and the answer is never complete in time.
+    if (bytes.isEmpty()) {
+        socket->disconnectFromHost();
+        return;
+    }
+    socket->write(bytes.left(1));
+    QPointer<QTcpSocket> guard(socket);
+    QTimer::singleShot(intervalMs, this, [this, guard, rest = bytes.mid(1), intervalMs] {
+        if (guard && m_buffers.contains(guard.data()))
+            trickle(guard.data(), rest, intervalMs);
+    });
 }

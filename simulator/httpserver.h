@@ -36,14 +36,16 @@ struct HttpRequest
 struct HttpResponse
 {
     // What happens to the bytes: sent whole, cut off after half the body
-    // (the connection then closes), or the connection dropped with no answer.
-    enum class Delivery { Whole, Truncated, Dropped };
+    // (the connection then closes), the connection dropped with no answer, or
+    // trickled one byte every `trickleMs` (a server that never quite stalls).
+    enum class Delivery { Whole, Truncated, Dropped, Trickle };
 
     int status = 200;
     QList<QPair<QByteArray, QByteArray>> headers;
     QByteArray body;
     Delivery delivery = Delivery::Whole;
     int delayMs = 0;
+    int trickleMs = 0;
 
     HttpResponse &header(const QByteArray &name, const QByteArray &value)
     {
@@ -84,6 +86,7 @@ private:
     void accept(QTcpSocket *socket);
     void readFrom(QTcpSocket *socket);
     void respond(QTcpSocket *socket, const HttpRequest &request, HttpResponse response);
+    void trickle(QTcpSocket *socket, const QByteArray &bytes, int intervalMs);
     void write(QTcpSocket *socket, const HttpResponse &response, bool close);
 
     QString m_name;

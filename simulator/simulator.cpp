@@ -255,6 +255,10 @@ void Simulator::applyConcurrentWrite(const HttpRequest &request)
     router.updated = m_world.now();
 }
 
+namespace {
+const char *const EndlessToken = "c2ltdWxhdGVkLWVuZGxlc3M";  // the continue token of a list without end
+} // namespace
+
 HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &request)
 {
     m_world.tick();
@@ -308,8 +312,17 @@ HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &requ
                 answered = true;
             }
             break;
+        case FaultRule::Kind::EndlessContinue:
+            if (!answered && request.queryValue(QStringLiteral("continue")) == QLatin1String(EndlessToken)) {
+                // The next "chunk" of a list without end: nothing in it, and more to come.
+                response = HttpResponse::json(200, QByteArray("{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"metadata\":{\"continue\":\"")
+                                                       + EndlessToken + "\"},\"items\":[]}");
+                answered = true;
+            }
+            break;
         case FaultRule::Kind::Malformed:
         case FaultRule::Kind::Truncated:
+        case FaultRule::Kind::Trickle:
             break;
         }
     }
@@ -328,6 +341,20 @@ HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &requ
         }
         if (f.kind == FaultRule::Kind::Truncated && !answered)
             response.delivery = HttpResponse::Delivery::Truncated;
+        if (f.kind == FaultRule::Kind::Trickle && !answered) {
+            response.delivery = HttpResponse::Delivery::Trickle;
+            response.trickleMs = qMax(1, f.latencyMs);
+        }
+        if (f.kind == FaultRule::Kind::EndlessContinue && !answered && response.status == 200) {
+            // A list that always has more: the same continue token, every time.
+            QJsonObject body = QJsonDocument::fromJson(response.body).object();
+            if (body.contains(QStringLiteral("items"))) {
+                QJsonObject meta = body.value(QStringLiteral("metadata")).toObject();
+                meta.insert(QStringLiteral("continue"), QString::fromLatin1(EndlessToken));
+                body.insert(QStringLiteral("metadata"), meta);
+                response.body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+            }
+        }
     }
     response.delayMs = delay;
     emit requestHandled(service, QString::fromLatin1(request.method), request.path, response.status);

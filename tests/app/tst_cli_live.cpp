@@ -1,6 +1,7 @@
 #include "clifixture.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
@@ -24,6 +25,7 @@ private slots:
     void concurrentWriterLosesNoRoute();
     void authenticationFailureExits3();
     void noSecretInAnyFile();
+    void deadlineEndsACheck();
 
 private:
     using Run = CliFixture::Run;
@@ -239,6 +241,24 @@ void TestCliLive::noSecretInAnyFile()
         ++files;
     }
     QVERIFY(files >= 8);
+}
+
+void TestCliLive::deadlineEndsACheck()
+{
+    // A server that trickles one byte a second keeps each request alive; the command's deadline ends it.
+    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                                R"({"kind": "trickle", "latencyMs": 1000, "service": "compute"})").status, 201);
+    QElapsedTimer clock;
+    clock.start();
+    const Run r = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                       QStringLiteral("demo"), QStringLiteral("--deadline"), QStringLiteral("3s")});
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("gave up: not finished within 3 s (--deadline)")), qPrintable(r.err));
+    QVERIFY(clock.elapsed() < 30000);
+    const Run bad = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
+                         QStringLiteral("demo"), QStringLiteral("--deadline"), QStringLiteral("soon")});
+    QCOMPARE(bad.exitCode, 3);
+    QVERIFY(bad.err.contains(QStringLiteral("--deadline")));
 }
 
 QTEST_GUILESS_MAIN(TestCliLive)

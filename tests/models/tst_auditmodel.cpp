@@ -11,6 +11,7 @@ class TestAuditModel : public QObject
     Q_OBJECT
 private slots:
     void appendsAndReplaces();
+    void interruptedAndCompletedInPlace();
 };
 
 static QJsonObject record(const QString &finding)
@@ -47,6 +48,28 @@ void TestAuditModel::appendsAndReplaces()
     model.setRecords({record(QStringLiteral("z"))});
     QCOMPARE(reset.count(), 1);
     QCOMPARE(model.rowCount(), 1);
+}
+
+void TestAuditModel::interruptedAndCompletedInPlace()
+{
+    AuditModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QJsonObject started{{QStringLiteral("id"), QStringLiteral("a")}, {QStringLiteral("time"), QStringLiteral("2026-11-22T10:00:00Z")},
+                              {QStringLiteral("finding"), QStringLiteral("instance-error:x")}, {QStringLiteral("verification"), QStringLiteral("interrupted")},
+                              {QStringLiteral("interrupted"), true}};
+    model.setRecords({started});
+    QCOMPARE(model.index(0, AuditModel::ResultColumn).data().toString(), QStringLiteral("interrupted — check the cloud"));
+    QCOMPARE(model.index(0, 0).data(AuditModel::SeverityRole).toInt(), 0);
+    // The same repair, in progress then finished: the row changes in place, no reset.
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QJsonObject finished = started;
+    finished.insert(QStringLiteral("verification"), QStringLiteral("fixed"));
+    finished.remove(QStringLiteral("interrupted"));
+    model.setRecords({finished});
+    QCOMPARE(reset.size(), 0);
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.index(0, AuditModel::ResultColumn).data().toString(), QStringLiteral("fixed"));
+    QCOMPARE(model.index(0, 0).data(AuditModel::SeverityRole).toInt(), -1);
 }
 
 QTEST_GUILESS_MAIN(TestAuditModel)

@@ -2,6 +2,8 @@
 #include "simfixture.h"
 
 #include <QElapsedTimer>
+#include <QLocale>
+#include <QRegularExpression>
 #include <QTimer>
 
 // The HTTP core against the simulated cloud's faults: retries where the rules
@@ -26,6 +28,10 @@ private slots:
     void cancellation();
     void unknownCertificateAuthority();
     void retryDelays();
+    void tricklingServerMeetsTheDeadline();
+    void answerLargerThanTheLimit();
+    void farRetryAfterDateIsCapped();
+    void timeoutIsQuiet();
 
 private:
     ApiResponse run(const ApiRequest &request)
@@ -207,6 +213,65 @@ void TestHttpClient::retryDelays()
     QVERIFY(backoff >= 750 && backoff <= 1250);  // 1 s ± 25 %
     QCOMPARE(RetryPolicy::parseRetryAfterMs("soon"), -1);
     QVERIFY(RetryPolicy::parseRetryAfterMs("Wed, 21 Oct 2015 07:28:00 GMT") == 0);  // in the past: now
+}
+
+void TestHttpClient::tricklingServerMeetsTheDeadline()
+{
+    // The defect: one byte every 200 ms never trips the inactivity timeout, so a check waited forever.
+    fault(R"({"kind": "trickle", "latencyMs": 200, "service": "compute"})");
+    ApiRequest request = servers();
+    request.timeoutMs = 1000;
+    request.deadlineMs = 1500;
+    QElapsedTimer clock;
+    clock.start();
+    const ApiResponse r = run(request);
+    QCOMPARE(r.error.kind, ApiError::Kind::Timeout);
+    QVERIFY2(r.error.toString().contains(QStringLiteral("no complete answer within 1.5 s")), qPrintable(r.error.toString()));
+    QVERIFY2(r.error.toString().contains(QStringLiteral("compute: GET")), qPrintable(r.error.toString()));
+    QVERIFY(clock.elapsed() < 10000);
+}
+
+void TestHttpClient::answerLargerThanTheLimit()
+{
+    qputenv("FLIGHTDECK_MAX_BODY_MB", "1");
+    // A thousand servers in detail: more than the megabyte allowed here.
+    for (int i = 0; i < 3000; ++i) {
+        SimServer s;
+        s.id = QStringLiteral("big-%1").arg(i);
+        s.name = QStringLiteral("padding-server-with-a-long-name-%1").arg(i, 6, 10, QLatin1Char('0'));
+        s.projectId = m_fixture->sim.world().projects.first().id;
+        s.created = s.updated = m_fixture->sim.world().now();
+        s.networkName = QStringLiteral("kks-net");
+        m_fixture->sim.world().servers.append(s);
+    }
+    ApiRequest request = servers();
+    request.url = QUrl(m_fixture->sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers/detail?limit=1000"));
+    const ApiResponse r = run(request);
+    qunsetenv("FLIGHTDECK_MAX_BODY_MB");
+    QCOMPARE(r.error.kind, ApiError::Kind::TooLarge);
+    QVERIFY2(r.error.toString().contains(QStringLiteral("FLIGHTDECK_MAX_BODY_MB")), qPrintable(r.error.toString()));
+    QVERIFY(r.body.isEmpty());
+}
+
+void TestHttpClient::farRetryAfterDateIsCapped()
+{
+    // The defect: a date ~25 days ahead wrapped round 32 bits and was ignored; it is capped instead, like seconds.
+    const QDateTime future = QDateTime::currentDateTimeUtc().addDays(40);
+    const QByteArray date = QLocale::c().toString(future, QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'")).toLatin1();
+    QCOMPARE(RetryPolicy::parseRetryAfterMs(date), 24 * 3600 * 1000);
+    const RetryPolicy policy{4, 500, 60000};
+    QCOMPARE(policy.delayFor(2, date), 60000);
+}
+
+void TestHttpClient::timeoutIsQuiet()
+{
+    // The defect: every timeout also printed "QIODevice::read (QNetworkReplyHttpImpl): device not open".
+    fault(R"({"kind": "latency", "latencyMs": 3000, "service": "compute"})");
+    ApiRequest request = servers();
+    request.timeoutMs = 300;
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("device not open")));
+    const ApiResponse r = run(request);
+    QCOMPARE(r.error.kind, ApiError::Kind::Timeout);
 }
 
 QTEST_GUILESS_MAIN(TestHttpClient)

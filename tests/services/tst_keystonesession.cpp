@@ -16,6 +16,7 @@ private slots:
     void tokenReused();
     void expiredTokenMidRunReauthenticatesOnce();
     void wrongPassword();
+    void tokenRetriedOn503();
     void missingEndpoint();
     void regionChoice();
     void handlesFinishWhenTheTokenIsFresh();
@@ -131,6 +132,25 @@ void TestKeystoneSession::wrongPassword()
     QCOMPARE(r.error.kind, ApiError::Kind::Auth);
     QVERIFY2(r.error.toString().contains(QStringLiteral("requires authentication")), qPrintable(r.error.toString()));
     QVERIFY(!r.error.toString().contains(QStringLiteral("wrong")));  // never the secret
+}
+
+void TestKeystoneSession::tokenRetriedOn503()
+{
+    // Asking for a token changes nothing: one 503 (or 429) from Keystone no longer fails a whole check.
+    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                                R"({"kind": "status", "status": 503, "retryAfter": "0", "service": "keystone", "method": "POST", "count": 1})").status,
+             201);
+    KeystoneSession session(&m_client, passwordCloud());
+    const ApiResponse r = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    // A lasting outage is still reported, after a bounded number of tries.
+    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                                R"({"kind": "status", "status": 503, "retryAfter": "0", "service": "keystone", "method": "POST"})").status,
+             201);
+    KeystoneSession again(&m_client, passwordCloud());
+    const ApiResponse down = wait(again.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
+    QVERIFY(!down.ok());
+    QVERIFY2(down.error.toString().contains(QStringLiteral("503")), qPrintable(down.error.toString()));
 }
 
 void TestKeystoneSession::missingEndpoint()

@@ -20,6 +20,7 @@ private slots:
     void snapshotRoundTrip();
     void paginationAcrossPages();
     void failedNodeListIsNotZeroNodes();
+    void endlessNodeListEnds();
     void kubeconfigWithExecPlugin();
     void concurrentRequests();
 
@@ -149,6 +150,19 @@ void TestKlusterFetcher::failedNodeListIsNotZeroNodes()
     QCOMPARE(d.budget.reason, QStringLiteral("NoEvidence"));
     QVERIFY(findingIdsOf(d).filter(QStringLiteral("instance-unregistered")).isEmpty());
     QVERIFY(!d.notDiagnosed.isEmpty());
+}
+
+void TestKlusterFetcher::endlessNodeListEnds()
+{
+    // The defect: a server that always answers with a continue token held the fetch for good.
+    SimFixture f;
+    QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"),
+                       R"({"kind": "endless-continue", "service": "kubernetes", "path": "^/api/v1/nodes"})").status, 201);
+    KeystoneSession session(&m_client, cloud(f));
+    const KlusterFetch r = fetch(session, QStringLiteral("demo"));
+    QVERIFY(!r.state.nodesSource.known);
+    QVERIFY2(r.state.nodesSource.error.contains(QStringLiteral("same continue token")), qPrintable(r.state.nodesSource.error));
+    QVERIFY(r.state.serversSource.known);
 }
 
 void TestKlusterFetcher::kubeconfigWithExecPlugin()

@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 // Reading snapshot folders: every required file, real-shaped bodies, and a
 // clear error naming the file for everything that is not right.
 class TestSnapshotReader : public QObject
@@ -24,6 +26,9 @@ private slots:
     void badCapturedAt();
     void routerOfAnotherKluster();
     void unknownFilesIgnored();
+    void onlyRegularFilesAreRead_data();
+    void onlyRegularFilesAreRead();
+    void fileLargerThanTheLimit();
 
 private:
     QString writeWorld(const WorldBuilder &w);
@@ -180,6 +185,50 @@ void TestSnapshotReader::unknownFilesIgnored()
     overwrite(QDir(dir).filePath(QStringLiteral("notes.txt")), "written at 3 am");
     overwrite(QDir(dir).filePath(QStringLiteral("ports.json")), R"({"ports": []})");
     QVERIFY(errorOf(dir).isEmpty());
+}
+
+void TestSnapshotReader::onlyRegularFilesAreRead_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("servers.json -> /dev/zero") << QStringLiteral("servers.json") << QStringLiteral("zero");
+    QTest::newRow("ports.json -> /dev/zero") << QStringLiteral("ports.json") << QStringLiteral("zero");
+    QTest::newRow("extensions.json -> /dev/zero") << QStringLiteral("extensions.json") << QStringLiteral("zero");
+    QTest::newRow("nodes.json a FIFO") << QStringLiteral("nodes.json") << QStringLiteral("fifo");
+}
+
+void TestSnapshotReader::onlyRegularFilesAreRead()
+{
+    // The defects: a link to /dev/zero grew memory until bad_alloc; a FIFO hung the check for good.
+    QFETCH(QString, file);
+    QFETCH(QString, kind);
+    WorldBuilder w;
+    const QString dir = writeWorld(w);
+    const QString path = QDir(dir).filePath(file);
+    QFile::remove(path);
+    if (kind == QLatin1String("zero"))
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+    else
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    const QString error = errorOf(dir);
+    QVERIFY2(error.startsWith(path + QStringLiteral(": not a regular file")), qPrintable(error));
+}
+
+void TestSnapshotReader::fileLargerThanTheLimit()
+{
+    WorldBuilder w;
+    const QString dir = writeWorld(w);
+    QFile servers(QDir(dir).filePath(QStringLiteral("servers.json")));
+    QVERIFY(servers.open(QIODevice::WriteOnly));
+    servers.write("{\"servers\": [");
+    servers.write(QByteArray(2 * 1024 * 1024, ' '));
+    servers.write("]}");
+    servers.close();
+    qputenv("FLIGHTDECK_MAX_BODY_MB", "1");
+    const QString error = errorOf(dir);
+    qunsetenv("FLIGHTDECK_MAX_BODY_MB");
+    QVERIFY2(error.contains(QStringLiteral("larger than the 1 MiB a body may be (set FLIGHTDECK_MAX_BODY_MB to raise it)")), qPrintable(error));
+    QVERIFY(errorOf(dir).isEmpty());  // within the default limit it reads
 }
 
 QTEST_GUILESS_MAIN(TestSnapshotReader)
