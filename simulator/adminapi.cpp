@@ -57,6 +57,21 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             return m_faults.remove(parts.at(1)) ? HttpResponse::empty(204) : error(404, QStringLiteral("no such fault"));
         }
     }
+    if (request.path == QLatin1String("/reset") && method == QLatin1String("POST")) {
+        // The world as its scenario made it, faults included: what was repaired is broken again.
+        if (!m_loader)
+            return error(409, QStringLiteral("this simulator has no scenario to reset to"));
+        World fresh;
+        FaultInjector faults;
+        QString problem;
+        if (!m_loader(fresh, faults, &problem))
+            return error(500, QStringLiteral("the scenario could not be loaded again: %1").arg(problem));
+        fresh.registrationDelaySeconds = m_world.registrationDelaySeconds;
+        fresh.replacementBootSeconds = m_world.replacementBootSeconds;
+        m_world = std::move(fresh);
+        m_faults = std::move(faults);
+        return HttpResponse::empty(204);
+    }
     if (request.path == QLatin1String("/tokens/expire") && method == QLatin1String("POST")) {
         m_world.expireAllTokens();
         return HttpResponse::empty(204);

@@ -8,6 +8,8 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
+
+#include <functional>
 #include <QString>
 
 #include <memory>
@@ -43,6 +45,9 @@ public:
 
     // Starts every server; the world (scenario) must be loaded first.
     bool start(const Ports &ports, QString *error);
+    // How the world is made again by the admin API's POST /reset (the scenario it was loaded from).
+    using WorldLoader = std::function<bool(World &, FaultInjector &, QString *)>;
+    void setWorldLoader(WorldLoader loader) { m_loader = std::move(loader); }
     bool isRunning() const { return m_running; }
 
     QString authUrl() const;                          // http://127.0.0.1:<port>/v3
@@ -90,4 +95,5 @@ private:
     QTimer *m_ticker = nullptr;
     bool m_running = false;
     qint64 m_handlingNs = 0;
+    WorldLoader m_loader;
 };

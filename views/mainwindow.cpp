@@ -60,6 +60,9 @@
 #include <cerrno>
 #include <sys/resource.h>
 #endif
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace {
 
@@ -765,6 +768,12 @@ void MainWindow::setAutoRefreshMinutes(int minutes)
     updateLiveActions();
 }
 
+void MainWindow::setAutoRefreshMilliseconds(int milliseconds)
+{
+    m_autoRefreshMinutes = 1;  // watching, as far as notifications are concerned
+    m_autoRefresh->start(qMax(100, milliseconds));
+}
+
 void MainWindow::updateLiveActions()
 {
     // Snapshots are what they are: nothing to refresh.
@@ -977,13 +986,12 @@ void MainWindow::onRefreshed(const RefreshResult &result)
         notifyChanges(key, before, d);
     if (key == m_wantedKey)
         selectKluster(key);  // the selection of the last run
+    updateBanner();  // at once: what failed is said now, not once the rows are made
     if (key == m_current) {
         if (result.fetch)
             showCurrent();
         else
-            updateBanner(), updateCaptions();
-    } else {
-        updateBanner();
+            updateCaptions();
     }
     const int pending = pendingRefreshes();
     m_cancelAction->setEnabled(pending > 0);
@@ -1074,7 +1082,14 @@ void MainWindow::retire()
         return;
     // Freeing a large kluster's state (thousands of instances, nodes and their
     // findings) takes milliseconds: done on a worker thread, once no view uses it.
-    (void)QtConcurrent::run(m_workers, [retired = std::exchange(m_retired, {})]() mutable { retired.clear(); });
+    (void)QtConcurrent::run(m_workers, [retired = std::exchange(m_retired, {})]() mutable {
+        retired.clear();
+#ifdef __GLIBC__
+        // Hand the freed pages back: a console that refreshes for days keeps its resident size flat
+        // instead of holding every peak in fragmented heaps.
+        malloc_trim(0);
+#endif
+    });
 }
 
 const MainWindow::KlusterData *MainWindow::kluster(const QString &key) const

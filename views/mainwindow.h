@@ -120,6 +120,8 @@ public:
     void testConnection(const ConnectionSpec &spec, QObject *context, ConnectionDialog::TestDone done);
     void cancelRefreshes();
     void setAutoRefreshMinutes(int minutes);  // 0: off
+    // A refresh every `milliseconds` (the soak test's pace; people choose minutes).
+    void setAutoRefreshMilliseconds(int milliseconds);
     int autoRefreshMinutes() const { return m_autoRefreshMinutes; }
     // Every connection read-only, whatever it says (`flightdeck --read-only`); before adding connections.
     void setForceReadOnly(bool readOnly);

@@ -63,20 +63,30 @@ int main(int argc, char *argv[])
 
     Simulator sim;
     QString error;
-    if (parser.isSet(scenario)) {
-        if (!Scenario::loadFile(parser.value(scenario), sim.world(), sim.faults(), &error))
-            return fail(error);
-    } else if (!parser.isSet(nodes)) {
-        if (!Scenario::load(Scenario::defaultScenario(), sim.world(), sim.faults(), &error))
-            return fail(QStringLiteral("built-in scenario: ") + error);
-    }
+    int generated = 0;
     if (parser.isSet(nodes)) {
         bool ok = false;
-        const int n = parser.value(nodes).toInt(&ok);
-        if (!ok || n <= 0 || n > 60000)
+        generated = parser.value(nodes).toInt(&ok);
+        if (!ok || generated <= 0 || generated > 60000)
             return fail(QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000").arg(parser.value(nodes)));
-        Scenario::generate(sim.world(), n);
     }
+    // The world, as it is made at start and again on the admin API's POST /reset.
+    const QString scenarioFile = parser.value(scenario);
+    const auto load = [scenarioFile, generated](World &world, FaultInjector &faults, QString *problem) {
+        if (!scenarioFile.isEmpty()) {
+            if (!Scenario::loadFile(scenarioFile, world, faults, problem))
+                return false;
+        } else if (generated == 0 && !Scenario::load(Scenario::defaultScenario(), world, faults, problem)) {
+            *problem = QStringLiteral("built-in scenario: ") + *problem;
+            return false;
+        }
+        if (generated > 0)
+            Scenario::generate(world, generated);
+        return true;
+    };
+    if (!load(sim.world(), sim.faults(), &error))
+        return fail(error);
+    sim.setWorldLoader(load);
 
     if (parser.isSet(dump)) {
         if (!sim.dumpSnapshots(parser.value(dump), parser.value(kluster), &error))

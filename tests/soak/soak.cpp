@@ -1,0 +1,302 @@
+// The soak: the console against the simulated cloud (its own process, as a
+// real cloud is) for a long while, refreshing every few seconds, with random
+// faults switched on and off, repairs sent meanwhile, and the world broken
+// again every minute. Samples the console's resident memory and open file
+// descriptors, and checks as it goes that no repair goes unrecorded and no
+// failure goes unshown.
+//
+//   QT_QPA_PLATFORM=offscreen build/tests/soak/flightdeck-soak --seconds 600 --csv /tmp/soak.csv
+//
+// Exit status 0 when it held: no crash, every repair sent is in the audit log,
+// every failed refresh was shown, and memory and descriptors have no upward
+// trend over the second half of the run.
+
+#include "auditlog.h"
+#include "mainwindow.h"
+#include "klustersmodel.h"
+#include "messagebanner.h"
+#include "repairdialog.h"
+#include "tablepage.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+#include <QTextStream>
+#include <QTimer>
+#include <QTreeView>
+
+#include <cmath>
+
+namespace {
+
+struct Sample
+{
+    double seconds;
+    double rssMb;
+    int fds;
+};
+
+double residentMegabytes()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+    }
+    return 0;
+}
+
+int openDescriptors()
+{
+    return int(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System).size());
+}
+
+// The slope of a least-squares line through (x, y), per unit of x.
+double slope(const QList<Sample> &samples, double Sample::*y)
+{
+    const double n = double(samples.size());
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const Sample &s : samples) {
+        sx += s.seconds;
+        sy += s.*y;
+        sxx += s.seconds * s.seconds;
+        sxy += s.seconds * (s.*y);
+    }
+    const double d = n * sxx - sx * sx;
+    return d == 0 ? 0 : (n * sxy - sx * sy) / d;
+}
+
+double slopeFds(const QList<Sample> &samples)
+{
+    QList<Sample> copy = samples;
+    for (Sample &s : copy)
+        s.rssMb = s.fds;
+    return slope(copy, &Sample::rssMb);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const QCommandLineOption secondsOption(QStringLiteral("seconds"), QStringLiteral("How long (default 600)."), QStringLiteral("s"), QStringLiteral("600"));
+    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the samples to this CSV file."), QStringLiteral("file"));
+    const QCommandLineOption refreshOption(QStringLiteral("refresh-ms"), QStringLiteral("The refresh interval (default 2000)."), QStringLiteral("ms"), QStringLiteral("2000"));
+    parser.addOptions({secondsOption, csvOption, refreshOption});
+    parser.process(app);
+    const int duration = parser.value(secondsOption).toInt();
+    QTextStream out(stdout);
+    QFile::remove(AuditLog::path());
+
+    // The cloud, in a process of its own.
+    QProcess cloud;
+    cloud.setProgram(QStringLiteral(FLIGHTDECK_SIM));
+    cloud.setArguments({QStringLiteral("--json")});
+    cloud.start();
+    if (!cloud.waitForReadyRead(60000)) {
+        out << "soak: the simulated cloud did not start" << Qt::endl;
+        return 2;
+    }
+    const QJsonObject endpoints = QJsonDocument::fromJson(cloud.readLine()).object();
+    const QString admin = endpoints.value(QStringLiteral("admin")).toString();
+    CloudConfig config;
+    config.name = QStringLiteral("sim");
+    config.authUrl = endpoints.value(QStringLiteral("authUrl")).toString();
+    config.username = QStringLiteral("demo");
+    config.password = QStringLiteral("flightdeck-demo");
+    config.userDomainName = QStringLiteral("Default");
+    config.projectName = QStringLiteral("flightdeck-demo");
+    config.projectDomainName = QStringLiteral("Default");
+    ConnectionSpec spec;
+    spec.name = QStringLiteral("sim");
+    spec.config = config;
+    QNetworkAccessManager nam;
+    const auto adminCall = [&](const QByteArray &method, const QString &path, const QByteArray &body = QByteArray()) {
+        QNetworkRequest request{QUrl(admin + path)};
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        QNetworkReply *reply = nam.sendCustomRequest(request, method, body);
+        QObject::connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+    };
+    adminCall("POST", QStringLiteral("/settings"), R"({"registrationDelaySeconds": 2, "replacementBootSeconds": 1})");
+
+    MainWindow window;
+    window.resize(1280, 800);
+    window.addConnection(spec, false);
+    window.show();
+    window.setAutoRefreshMilliseconds(parser.value(refreshOption).toInt());
+
+    QList<Sample> samples;
+    int repairsSent = 0, repairsFixed = 0, faultsOn = 0, resets = 0, unshown = 0, refreshes = 0, failedRefreshes = 0;
+    QStringList problems;
+    QElapsedTimer clock;
+    clock.start();
+    QRandomGenerator random(20261122);
+
+    QObject::connect(&window, &MainWindow::klusterUpdated, &window, [&](const QString &key) {
+        ++refreshes;
+        const MainWindow::KlusterData *d = window.kluster(key);
+        if (!d || (!d->isStale() && d->incomplete.isEmpty()))
+            return;
+        ++failedRefreshes;
+        // Every failure shown: in the banner, under its connection (unless the person dismissed it).
+        QTimer::singleShot(0, &window, [&, key] {
+            const MainWindow::KlusterData *now = window.kluster(key);
+            if (now && (now->isStale() || !now->incomplete.isEmpty()) && !window.bannerText().contains(QStringLiteral("sim:"))) {
+                ++unshown;
+                problems << QStringLiteral("%1 s: %2 failed but the banner says \"%3\"").arg(clock.elapsed() / 1000).arg(key, window.bannerText());
+            }
+        });
+    });
+
+    // Faults: one at a time, on for a few seconds.
+    const QList<QByteArray> faults{R"({"id": "soak", "kind": "status", "status": 503, "retryAfter": "0", "service": "compute"})",
+                                   R"({"id": "soak", "kind": "status", "status": 500, "service": "network"})",
+                                   R"({"id": "soak", "kind": "status", "status": 429, "retryAfter": "0", "service": "kubernetes"})",
+                                   R"({"id": "soak", "kind": "html", "service": "kubernikus"})",
+                                   R"({"id": "soak", "kind": "malformed", "service": "compute"})",
+                                   R"({"id": "soak", "kind": "truncated", "service": "network"})",
+                                   R"({"id": "soak", "kind": "drop", "service": "kubernetes"})",
+                                   R"({"id": "soak", "kind": "latency", "latencyMs": 1500})",
+                                   R"({"id": "soak", "kind": "expire-tokens", "count": 1})"};
+    QTimer faultTimer;
+    bool faultOn = false;
+    QObject::connect(&faultTimer, &QTimer::timeout, &window, [&] {
+        if (faultOn) {
+            adminCall("DELETE", QStringLiteral("/faults/soak"));
+        } else {
+            adminCall("POST", QStringLiteral("/faults"), faults.at(int(random.bounded(int(faults.size())))));
+            ++faultsOn;
+        }
+        faultOn = !faultOn;
+    });
+    faultTimer.start(4000);
+
+    // The world broken again every minute.
+    QTimer resetTimer;
+    QObject::connect(&resetTimer, &QTimer::timeout, &window, [&] {
+        adminCall("POST", QStringLiteral("/reset"));
+        ++resets;
+    });
+    resetTimer.start(60000);
+
+    // A repair every ten seconds: a finding with a repair in the kluster shown, through the dialog as a person does it.
+    QPointer<RepairDialog> dialog;
+    QObject::connect(&window, &MainWindow::repairDialogOpened, &window, [&](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    QTimer repairTimer;
+    QObject::connect(&repairTimer, &QTimer::timeout, &window, [&] {
+        if (dialog)
+            return;  // the last one is still running
+        const MainWindow::KlusterData *d = window.kluster(window.currentKey());
+        if (!d || !d->diagnosis || d->isStale())
+            return;
+        QStringList candidates;
+        for (const Finding &f : d->diagnosis->findings) {
+            const std::optional<RepairPlan> plan = f.repair();
+            if (plan && plan->refusal.isEmpty() && (!plan->deletesInstance() || d->diagnosis->budget.deletionsAllowed))
+                candidates << f.id();
+        }
+        if (candidates.isEmpty()) {
+            // Another kluster may have something to repair.
+            const QAbstractItemModel *sidebar = window.sidebar()->model();
+            window.selectKluster(sidebar->index(int(random.bounded(qMax(1, sidebar->rowCount()))), 0).data(KlustersModel::KeyRole).toString());
+            return;
+        }
+        window.setTab(MainWindow::FindingsTab);
+        if (window.findingsPage()->selectKeys({candidates.at(int(random.bounded(int(candidates.size()))))}) == 0)
+            return;
+        window.repairAction()->trigger();
+        if (!dialog)
+            return;
+        if (dialog->confirmationBox()->isVisible())
+            dialog->confirmationBox()->setText(dialog->confirmationBox()->placeholderText().section(QLatin1Char(' '), 1));
+        if (!dialog->confirmButton()->isEnabled()) {
+            dialog->reject();
+            return;
+        }
+        ++repairsSent;
+        QObject::connect(dialog.data(), &RepairDialog::repairsFinished, &window, [&](int fixed, int) {
+            repairsFixed += fixed;
+            QTimer::singleShot(500, dialog.data(), [&] {
+                if (dialog)
+                    dialog->reject();
+            });
+        });
+        dialog->confirmButton()->click();
+    });
+    repairTimer.start(10000);
+
+    // Samples every five seconds.
+    QTimer sampleTimer;
+    QObject::connect(&sampleTimer, &QTimer::timeout, &window, [&] {
+        samples << Sample{clock.elapsed() / 1000.0, residentMegabytes(), openDescriptors()};
+        if (clock.elapsed() >= qint64(duration) * 1000)
+            QApplication::exit(0);
+    });
+    sampleTimer.start(5000);
+    QApplication::exec();
+    faultTimer.stop();
+    repairTimer.stop();
+    resetTimer.stop();
+
+    // Every repair sent is in the audit log (finished, or in progress at the very end).
+    QString error;
+    const QList<QJsonObject> records = AuditLog::read(&error);
+    const qsizetype recorded = records.size();
+    if (recorded < repairsSent)
+        problems << QStringLiteral("%1 repairs sent, %2 recorded").arg(repairsSent).arg(recorded);
+    // No upward trend over the second half (after warming up).
+    const QList<Sample> second = samples.mid(samples.size() / 2);
+    const double rssPerMinute = slope(second, &Sample::rssMb) * 60;
+    const double fdsPerMinute = slopeFds(second) * 60;
+    if (rssPerMinute > 1.0)
+        problems << QStringLiteral("resident memory grows by %1 MB a minute").arg(rssPerMinute, 0, 'f', 2);
+    if (fdsPerMinute > 0.5)
+        problems << QStringLiteral("open descriptors grow by %1 a minute").arg(fdsPerMinute, 0, 'f', 2);
+    if (parser.isSet(csvOption)) {
+        QFile csv(parser.value(csvOption));
+        if (csv.open(QIODevice::WriteOnly)) {
+            csv.write("seconds,rss_mb,fds\n");
+            for (const Sample &s : std::as_const(samples))
+                csv.write(QStringLiteral("%1,%2,%3\n").arg(s.seconds, 0, 'f', 1).arg(s.rssMb, 0, 'f', 1).arg(s.fds).toUtf8());
+        }
+    }
+    double minRss = 1e9, maxRss = 0;
+    int minFds = 1 << 30, maxFds = 0;
+    for (const Sample &s : std::as_const(second)) {
+        minRss = qMin(minRss, s.rssMb);
+        maxRss = qMax(maxRss, s.rssMb);
+        minFds = qMin(minFds, s.fds);
+        maxFds = qMax(maxFds, s.fds);
+    }
+    out << QStringLiteral("soak: %1 s, %2 refreshes (%3 failed, %4 not shown), %5 faults switched on, %6 world resets, "
+                          "%7 repairs sent (%8 fixed, %9 recorded)\n")
+               .arg(duration).arg(refreshes).arg(failedRefreshes).arg(unshown).arg(faultsOn).arg(resets)
+               .arg(repairsSent).arg(repairsFixed).arg(recorded)
+        << QStringLiteral("soak: second half: resident %1–%2 MB (trend %3 MB/min), descriptors %4–%5 (trend %6/min)\n")
+               .arg(minRss, 0, 'f', 1).arg(maxRss, 0, 'f', 1).arg(rssPerMinute, 0, 'f', 2)
+               .arg(minFds).arg(maxFds).arg(fdsPerMinute, 0, 'f', 2);
+    for (const QString &p : std::as_const(problems))
+        out << "soak: PROBLEM: " << p << "\n";
+    out.flush();
+    cloud.kill();
+    cloud.waitForFinished();
+    return problems.isEmpty() && unshown == 0 ? 0 : 1;
+}
