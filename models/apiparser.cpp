@@ -57,7 +57,12 @@ QDateTime parseTimestamp(const QString &text, bool requireZone)
         return QDateTime();
     if (result.timeSpec() == Qt::LocalTime)
         result.setTimeZone(QTimeZone::utc());
-    return result.toUTC();
+    result = result.toUTC();
+    // An offset can carry the instant out of RFC 3339's four-digit years
+    // ("9999-12-31T23:59:59-23:59"), which no one could write back.
+    if (result.date().year() < 1 || result.date().year() > 9999)
+        return QDateTime();
+    return result;
 }
 
 QString formatTimestamp(const QDateTime &instant)

@@ -75,9 +75,11 @@ QStringList CloudConfigLoader::cloudNames(QString *error)
     const QString path = firstExisting(cloudsFiles());
     if (!path.isEmpty()) {
         YAML::Node root;
-        if (loadYaml(path, &root, error) && root["clouds"] && root["clouds"].IsMap()) {
-            for (const auto &entry : root["clouds"])
-                names << QString::fromStdString(entry.first.as<std::string>());
+        if (loadYaml(path, &root, error) && root.IsMap() && root["clouds"] && root["clouds"].IsMap()) {
+            for (const auto &entry : root["clouds"]) {
+                if (entry.first.IsScalar())  // a cloud's name; "? [a, b]" is not one
+                    names << QString::fromStdString(entry.first.as<std::string>());
+            }
         }
     }
     if (!env("OS_AUTH_URL").isEmpty())
@@ -87,6 +89,8 @@ QStringList CloudConfigLoader::cloudNames(QString *error)
 
 static QString scalar(const YAML::Node &node, const char *key)
 {
+    if (!node.IsMap())  // a subscript of a scalar or a list throws
+        return QString();
     const YAML::Node v = node[key];
     if (!v || !v.IsScalar())
         return QString();
@@ -98,6 +102,8 @@ static void mergeInto(YAML::Node target, const YAML::Node &source)
     if (!source.IsMap())
         return;
     for (const auto &entry : source) {
+        if (!entry.first.IsScalar())
+            continue;
         const std::string key = entry.first.as<std::string>();
         if (entry.second.IsMap() && target[key] && target[key].IsMap())
             mergeInto(target[key], entry.second);
@@ -177,7 +183,8 @@ static std::optional<CloudConfig> loadUnguarded(const QString &requested, QStrin
         YAML::Node root;
         if (!loadYaml(path, &root, error))
             return std::nullopt;
-        YAML::Node cloud = root["clouds"] ? root["clouds"][name.toStdString()] : YAML::Node();
+        YAML::Node cloud = root.IsMap() && root["clouds"] && root["clouds"].IsMap() ? root["clouds"][name.toStdString()]
+                                                                                    : YAML::Node();
         if (!cloud || !cloud.IsMap()) {
             *error = QStringLiteral("cloud \"%1\" is not in %2").arg(name, path);
             return std::nullopt;
@@ -189,7 +196,7 @@ static std::optional<CloudConfig> loadUnguarded(const QString &requested, QStrin
             YAML::Node secure;
             if (!loadYaml(securePath, &secure, error))
                 return std::nullopt;
-            if (secure["clouds"] && secure["clouds"][name.toStdString()]) {
+            if (secure.IsMap() && secure["clouds"] && secure["clouds"].IsMap() && secure["clouds"][name.toStdString()]) {
                 mergeInto(cloud, secure["clouds"][name.toStdString()]);
                 c.source += QStringLiteral(" + ") + securePath;
             }

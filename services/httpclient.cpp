@@ -71,8 +71,8 @@ int RetryPolicy::parseRetryAfterMs(const QByteArray &value)
         return -1;
     bool ok = false;
     const qint64 seconds = v.toLongLong(&ok);
-    if (ok)
-        return seconds < 0 ? -1 : int(qMin<qint64>(seconds * 1000, 24LL * 3600 * 1000));
+    if (ok) // capped before the product, which could overflow for 19 digits
+        return seconds < 0 ? -1 : int(qMin<qint64>(seconds, 24LL * 3600) * 1000);
     // An HTTP date: "Wed, 21 Oct 2026 07:28:00 GMT". Far in the future is capped like a number of seconds
     // (a date 25 days ahead once wrapped round the 32 bits of the result and was ignored).
     QDateTime when = QLocale::c().toDateTime(QString::fromLatin1(v), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));

@@ -20,6 +20,8 @@ QStringList Kubeconfig::defaultFiles()
 
 static QString text(const YAML::Node &node, const char *key)
 {
+    if (!node.IsMap())  // a subscript of a scalar or a list throws
+        return QString();
     const YAML::Node v = node[key];
     if (!v || !v.IsScalar())
         return QString();
@@ -46,7 +48,7 @@ bool Kubeconfig::addFile(const QString &path, const QByteArray &yaml, QString *e
             return;
         for (const YAML::Node &item : list) {
             const QString name = text(item, "name");
-            if (name.isEmpty())
+            if (name.isEmpty() || !item.IsMap())
                 continue;
             bool seen = false;
             for (const Entry &e : into)
@@ -58,9 +60,14 @@ bool Kubeconfig::addFile(const QString &path, const QByteArray &yaml, QString *e
             into.append(Entry{name, QByteArray(out.c_str()), directory, path});
         }
     };
-    collect("clusters", "cluster", m_clusters);
-    collect("users", "user", m_users);
-    collect("contexts", "context", m_contexts);
+    try {
+        collect("clusters", "cluster", m_clusters);
+        collect("users", "user", m_users);
+        collect("contexts", "context", m_contexts);
+    } catch (const YAML::Exception &e) {
+        *error = QStringLiteral("%1: not a kubeconfig: %2").arg(path, QString::fromStdString(e.what()));
+        return false;
+    }
     if (m_currentContext.isEmpty())
         m_currentContext = text(root, "current-context");
     m_files << path;
@@ -199,8 +206,14 @@ std::optional<KubeTarget> Kubeconfig::targetUnguarded(const QString &requested, 
             e.apiVersion = text(exec, "apiVersion");
             e.command = text(exec, "command");
             if (exec["args"] && exec["args"].IsSequence()) {
-                for (const YAML::Node &a : exec["args"])
+                for (const YAML::Node &a : exec["args"]) {
+                    if (!a.IsScalar()) {
+                        *error = QStringLiteral("context \"%1\": user \"%2\": exec args must be strings")
+                                     .arg(name, user->name);
+                        return std::nullopt;
+                    }
                     e.args << QString::fromStdString(a.as<std::string>());
+                }
             }
             if (exec["env"] && exec["env"].IsSequence()) {
                 for (const YAML::Node &v : exec["env"])

@@ -7,6 +7,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
+
 namespace {
 
 QString stableHex(const QString &seed)
@@ -99,7 +101,12 @@ struct Loader
 
     QDateTime ago(const QJsonObject &o, double fallbackMinutes) const
     {
-        const double minutes = o.value(QStringLiteral("ageMinutes")).toDouble(fallbackMinutes);
+        double minutes = o.value(QStringLiteral("ageMinutes")).toDouble(fallbackMinutes);
+        // Within a century either way: a larger number would not fit the conversion to whole seconds.
+        constexpr double century = 100.0 * 366 * 24 * 60;
+        if (!std::isfinite(minutes))
+            minutes = fallbackMinutes;
+        minutes = qBound(-century, minutes, century);
         return start.addSecs(qint64(-minutes * 60));
     }
 

@@ -389,6 +389,11 @@ void TestApiParser::dateWithoutTimeRefused()
     QVERIFY(!ApiParser::parseTimestamp(QStringLiteral("2026-11-21")).isValid());
     QVERIFY(!ApiParser::parseTimestamp(QStringLiteral("2026-11-21T10:00:00"), true).isValid());
     QVERIFY(ApiParser::parseTimestamp(QStringLiteral("2026-11-21T10:00:00z"), true).isValid());
+    // Offsets that carry the instant past the four-digit years are refused, not written back as "10000-...".
+    QVERIFY(!ApiParser::parseTimestamp(QStringLiteral("9999-12-31T23:59:59.999999999-23:59")).isValid());
+    QVERIFY(!ApiParser::parseTimestamp(QStringLiteral("0001-01-01T00:00:00+01:00")).isValid());
+    QCOMPARE(ApiParser::formatTimestamp(ApiParser::parseTimestamp(QStringLiteral("9999-12-31T23:59:59+01:00"))),
+             QStringLiteral("9999-12-31T22:59:59Z"));
 }
 
 

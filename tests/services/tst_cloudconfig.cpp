@@ -1,6 +1,7 @@
 #include "cloudconfig.h"
 #include "kubeconfig.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 // Where credentials come from: clouds.yaml + secure.yaml, OS_* variables,
@@ -22,6 +23,7 @@ private slots:
     void kubeconfigRelativeFilesAndTokens();
     void kubeconfigExecPlugin();
     void kubeconfigErrors();
+    void oddShapesAreErrorsNotExceptions();
 
 private:
     const QString m_data = QStringLiteral(FLIGHTDECK_SOURCE_DIR "/tests/data/");
@@ -189,6 +191,44 @@ current-context: c
 )", QStringLiteral("inline"), &error);
     QVERIFY(!insecure->target(QString(), &error));
     QVERIFY(error.contains(QStringLiteral("insecure-skip-tls-verify")));
+}
+
+// Shapes found by fuzzing: each once escaped as a yaml-cpp exception.
+void TestCredentialFiles::oddShapesAreErrorsNotExceptions()
+{
+    QString error;
+    // A context that is a scalar, not a mapping, is skipped; the file is still a kubeconfig.
+    const auto scalarItem = Kubeconfig::fromYaml("contexts:\n- name prod\nclusters: [{name: c, cluster: {server: s}}]\n",
+                                                 QStringLiteral("inline"), &error);
+    QVERIFY2(scalarItem, qPrintable(error));
+    QVERIFY(scalarItem->contexts().isEmpty());
+    const auto args = Kubeconfig::fromYaml(R"(
+clusters: [{name: c, cluster: {server: "https://x"}}]
+contexts: [{name: c, context: {cluster: c, user: u}}]
+users: [{name: u, user: {exec: {command: x, args: [[nested]]}}}]
+current-context: c
+)", QStringLiteral("inline"), &error);
+    QVERIFY(args);
+    QVERIFY(!args->target(QString(), &error));
+    QVERIFY2(error.contains(QStringLiteral("exec args must be strings")), qPrintable(error));
+
+    QTemporaryDir dir;
+    const QString clouds = dir.filePath(QStringLiteral("clouds.yaml"));
+    qputenv("OS_CLIENT_CONFIG_FILE", clouds.toUtf8());
+    qputenv("OS_CLIENT_SECURE_FILE", dir.filePath(QStringLiteral("none.yaml")).toUtf8());
+    auto write = [&](const QByteArray &text) {
+        QFile f(clouds);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text);
+    };
+    write("just a scalar\n");
+    QVERIFY(CloudConfigLoader::cloudNames(&error).isEmpty());
+    QVERIFY(!CloudConfigLoader::load(QStringLiteral("prod"), &error));
+    QVERIFY2(error.contains(QStringLiteral("is not in")), qPrintable(error));
+    write("clouds:\n  ? [a, b]\n  : {auth: {auth_url: x}}\n  prod: {auth: scalar, region_name: [r]}\n");
+    QCOMPARE(CloudConfigLoader::cloudNames(&error), QStringList{QStringLiteral("prod")});
+    QVERIFY(!CloudConfigLoader::load(QStringLiteral("prod"), &error));
+    QVERIFY2(error.contains(QStringLiteral("has no auth_url")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestCredentialFiles)

@@ -261,6 +261,9 @@ void TestHttpClient::farRetryAfterDateIsCapped()
     QCOMPARE(RetryPolicy::parseRetryAfterMs(date), 24 * 3600 * 1000);
     const RetryPolicy policy{4, 500, 60000};
     QCOMPARE(policy.delayFor(2, date), 60000);
+    // Found by fuzzing: 19 digits of seconds overflowed the product with 1000.
+    QCOMPARE(RetryPolicy::parseRetryAfterMs("9223372036854775807"), 24 * 3600 * 1000);
+    QCOMPARE(RetryPolicy::parseRetryAfterMs("99999999999999999"), 24 * 3600 * 1000);
 }
 
 void TestHttpClient::timeoutIsQuiet()

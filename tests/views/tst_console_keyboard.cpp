@@ -144,32 +144,50 @@ bool TestConsoleKeyboard::repairByKeyboard(const QString &findingId)
         return false;
     }
     // Cancel has the focus and is the default: Enter would not send anything.
-    if (QApplication::focusWidget() == m_dialog->confirmButton() || m_dialog->confirmButton()->isDefault())
+    if (QApplication::focusWidget() == m_dialog->confirmButton() || m_dialog->confirmButton()->isDefault()) {
+        qWarning("the confirm button has the focus or is the default");
         return false;
+    }
     const QString text = m_dialog->confirmButton()->text();
     const int amp = int(text.indexOf(QLatin1Char('&')));
-    if (amp < 0 || !m_dialog->confirmButton()->isEnabled())
+    if (amp < 0 || !m_dialog->confirmButton()->isEnabled()) {
+        qWarning("the confirm button \"%s\" has no shortcut or is disabled; the dialog says: %s", qPrintable(text), qPrintable(m_dialog->statusText()));
         return false;
+    }
     QSignalSpy finished(m_dialog.data(), &RepairDialog::repairsFinished);
     press(Qt::Key_A + (text.at(amp + 1).toUpper().unicode() - 'A'), Qt::AltModifier);
     if (!finished.wait(60000) || finished.first().at(0).toInt() != 1) {
         qWarning("not fixed: %s", qPrintable(m_dialog ? m_dialog->resultsText() : QString()));
         return false;
     }
-    if (!m_dialog->resultsText().contains(QStringLiteral("fixed (verified)")))
+    if (!m_dialog->resultsText().contains(QStringLiteral("fixed (verified)"))) {
+        qWarning("results: %s", qPrintable(m_dialog->resultsText()));
         return false;
+    }
     press(Qt::Key_Escape);
-    if (m_dialog && m_dialog->isVisible())
+    if (m_dialog && m_dialog->isVisible()) {
+        qWarning("Escape did not close the finished dialog");
         return false;
+    }
     // Back in the main window (a window manager gives it the keyboard again).
-    if (!ConsoleTest::activate(m_window.get()))
+    if (!ConsoleTest::activate(m_window.get())) {
+        qWarning("the main window did not take the keyboard back");
         return false;
+    }
     press(Qt::Key_6, Qt::ControlModifier);
-    if (m_window->currentTab() != MainWindow::AuditTab)
+    if (m_window->currentTab() != MainWindow::AuditTab) {
+        qWarning("Ctrl+6 did not show the audit log");
         return false;
+    }
     const QAbstractItemModel *audit = m_window->auditPage()->view()->model();
-    return audit->rowCount() == 1 && audit->index(0, AuditModel::FindingColumn).data().toString() == findingId
-        && audit->index(0, AuditModel::ResultColumn).data().toString() == QStringLiteral("fixed");
+    if (audit->rowCount() != 1 || audit->index(0, AuditModel::FindingColumn).data().toString() != findingId
+        || audit->index(0, AuditModel::ResultColumn).data().toString() != QStringLiteral("fixed")) {
+        qWarning("the audit log shows %d rows, the first %s: %s", audit->rowCount(),
+                 qPrintable(audit->index(0, AuditModel::FindingColumn).data().toString()),
+                 qPrintable(audit->index(0, AuditModel::ResultColumn).data().toString()));
+        return false;
+    }
+    return true;
 }
 
 void TestConsoleKeyboard::fromTheFilter()
