@@ -7,8 +7,8 @@
 //
 //   QT_QPA_PLATFORM=offscreen build/benchmarks/bench_console
 
-#include "mainwindow.h"
-#include "tablepage.h"
+#include "views/mainwindow.h"
+#include "views/tablepage.h"
 
 #include <QTreeView>
 

@@ -8,9 +8,9 @@
 // CIDRs and orphans; plus a sprinkling of unregistered, failed, ungrouped and
 // NotReady instances.
 
-#include "apiparser.h"
-#include "diagnosis.h"
-#include "worldbuilder.h"
+#include "core/apiparser.h"
+#include "core/diagnosis.h"
+#include "tests/common/worldbuilder.h"
 
 #include <benchmark/benchmark.h>
 

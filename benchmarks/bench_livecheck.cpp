@@ -6,8 +6,8 @@
 //
 //   build/benchmarks/bench_livecheck
 
-#include "diagnosis.h"
-#include "klusterfetcher.h"
+#include "core/diagnosis.h"
+#include "services/klusterfetcher.h"
 
 #include <benchmark/benchmark.h>
 

@@ -4,8 +4,8 @@
 //
 //   build/benchmarks/bench_simulator
 
-#include "scenario.h"
-#include "simulator.h"
+#include "simulator/scenario.h"
+#include "simulator/simulator.h"
 
 #include <benchmark/benchmark.h>
 

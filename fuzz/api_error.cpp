@@ -6,11 +6,11 @@
 // Expected: no exception at all; a message of at most a few hundred characters
 // for text bodies.
 
-#include "fuzzcommon.h"
+#include "fuzz/fuzzcommon.h"
 
-#include "apierror.h"
-#include "httpclient.h"
-#include "jsonreader.h"
+#include "services/apierror.h"
+#include "services/httpclient.h"
+#include "core/jsonreader.h"
 
 #include <QJsonDocument>
 

@@ -9,9 +9,9 @@
 // secure.yaml. Expected: nullopt with an error, or a config; no exception
 // (yaml-cpp's exceptions must be caught inside the loader).
 
-#include "fuzzcommon.h"
+#include "fuzz/fuzzcommon.h"
 
-#include "cloudconfig.h"
+#include "services/cloudconfig.h"
 
 #include <QProcessEnvironment>
 

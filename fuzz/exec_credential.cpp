@@ -3,9 +3,9 @@
 // Input: what the plugin printed on standard output. Expected: no exception,
 // no crash; nullopt for anything that is not an ExecCredential with a status.
 
-#include "fuzzcommon.h"
+#include "fuzz/fuzzcommon.h"
 
-#include "kubernetesclient.h"
+#include "services/kubernetesclient.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

@@ -5,11 +5,11 @@
 // Flightdeck uses, each interface, with and without a region.
 // Input: the body of the answer. Expected: no exception, no crash.
 
-#include "fuzzcommon.h"
+#include "fuzz/fuzzcommon.h"
 
-#include "apiparser.h"
-#include "httpclient.h"
-#include "keystonesession.h"
+#include "core/apiparser.h"
+#include "services/httpclient.h"
+#include "services/keystonesession.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

@@ -6,9 +6,9 @@
 // Input: the YAML. Expected: nullopt with an error, or a kubeconfig; no
 // exception (yaml-cpp's exceptions must be caught inside Kubeconfig).
 
-#include "fuzzcommon.h"
+#include "fuzz/fuzzcommon.h"
 
-#include "kubeconfig.h"
+#include "services/kubeconfig.h"
 
 static QString g_source;
 

@@ -4,9 +4,9 @@
 // >= 0; delayFor gives -1 past the last attempt, else a delay in
 // [0, maxDelayMs].
 
-#include "fuzzcommon.h"
+#include "fuzz/fuzzcommon.h"
 
-#include "httpclient.h"
+#include "services/httpclient.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

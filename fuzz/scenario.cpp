@@ -2,11 +2,11 @@
 // a fresh World and FaultInjector per input.
 // Input: the JSON. Expected: false with an error, or true; no crash.
 
-#include "fuzzcommon.h"
+#include "fuzz/fuzzcommon.h"
 
-#include "faults.h"
-#include "scenario.h"
-#include "world.h"
+#include "simulator/faults.h"
+#include "simulator/scenario.h"
+#include "simulator/world.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

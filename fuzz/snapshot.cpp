@@ -14,13 +14,13 @@
 // are only read inside SnapshotReader::read, so those go through a folder.
 // Expected: ParseError for anything the parsers refuse; nothing else.
 
-#include "fuzzcommon.h"
+#include "fuzz/fuzzcommon.h"
 
-#include "apiparser.h"
-#include "jsonreader.h"
-#include "klusterstate.h"
-#include "securitygroup.h"
-#include "snapshotreader.h"
+#include "core/apiparser.h"
+#include "core/jsonreader.h"
+#include "core/klusterstate.h"
+#include "core/securitygroup.h"
+#include "services/snapshotreader.h"
 
 static QString g_snapshot;
 

@@ -4,9 +4,9 @@
 // Input: the text (UTF-8). Expected: no crash; an accepted timestamp formats to
 // a text that parses back to the same instant (to the second).
 
-#include "fuzzcommon.h"
+#include "fuzz/fuzzcommon.h"
 
-#include "apiparser.h"
+#include "core/apiparser.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

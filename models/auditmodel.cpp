@@ -1,4 +1,4 @@
-#include "auditmodel.h"
+#include "models/auditmodel.h"
 
 #include <QJsonArray>
 #include <QVariantMap>

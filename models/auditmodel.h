@@ -1,6 +1,6 @@
 #pragma once
 
-#include "consolerole.h"
+#include "models/consolerole.h"
 
 #include <QAbstractTableModel>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
-#include "filtermodel.h"
+#include "models/filtermodel.h"
 
-#include "consolerole.h"
+#include "models/consolerole.h"
 
 FilterModel::FilterModel(QObject *parent)
     : QSortFilterProxyModel(parent)

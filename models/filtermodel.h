@@ -1,6 +1,6 @@
 #pragma once
 
-#include "filterquery.h"
+#include "models/filterquery.h"
 
 #include <QSortFilterProxyModel>
 

@@ -1,4 +1,4 @@
-#include "filterquery.h"
+#include "models/filterquery.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
-#include "findingsmodel.h"
+#include "models/findingsmodel.h"
 
-#include "diagnosiscontext.h"
+#include "core/diagnosiscontext.h"
 
 FindingsModel::FindingsModel(QObject *parent)
     : KeyedTableModel(parent)

@@ -1,4 +1,4 @@
-#include "klustersmodel.h"
+#include "models/klustersmodel.h"
 
 KlustersModel::State KlustersModel::Row::state() const
 {

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "consolerole.h"
-#include "diagnosis.h"
-#include "keyedrows.h"
+#include "models/consolerole.h"
+#include "core/diagnosis.h"
+#include "models/keyedrows.h"
 
 #include <QDateTime>
 #include <QVariantMap>

@@ -1,6 +1,6 @@
-#include "nodesmodel.h"
+#include "models/nodesmodel.h"
 
-#include "klusterindex.h"
+#include "core/klusterindex.h"
 
 #include <QSet>
 

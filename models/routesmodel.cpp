@@ -1,6 +1,6 @@
-#include "routesmodel.h"
+#include "models/routesmodel.h"
 
-#include "klusterindex.h"
+#include "core/klusterindex.h"
 
 #include <QMap>
 #include <QSet>
@@ -112,7 +112,7 @@ RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diag
         else
             r.owner = tr("nobody");
         if (e.destination.isValid() && e.destination.isIPv4())
-            r.destinationOrder = (quint64(e.destination.network().toIPv4Address()) << 8) | quint64(e.destination.prefixLength());
+            r.destinationOrder = (quint64(e.destination.network().toIPv4()) << 8) | quint64(e.destination.prefixLength());
         // Marked by its own problem only: the correct route of a duplicate set belongs to the finding, but is fine.
         int severity = severityOfRoles(e.roles);
         for (const Finding *f : findingsOf.value(r.key)) {

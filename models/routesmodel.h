@@ -1,10 +1,10 @@
 #pragma once
 
-#include "consolerole.h"
-#include "diagnosis.h"
-#include "keyedrows.h"
-#include "klusterstate.h"
-#include "routeaudit.h"
+#include "models/consolerole.h"
+#include "core/diagnosis.h"
+#include "models/keyedrows.h"
+#include "core/klusterstate.h"
+#include "core/routeaudit.h"
 
 #include <QAbstractItemModel>
 #include <QHash>

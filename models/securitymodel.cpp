@@ -1,7 +1,7 @@
-#include "securitymodel.h"
+#include "models/securitymodel.h"
 
-#include "diagnosiscontext.h"
-#include "klusterindex.h"
+#include "core/diagnosiscontext.h"
+#include "core/klusterindex.h"
 
 SecurityModel::SecurityModel(QObject *parent)
     : KeyedTableModel(parent)

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "consolerole.h"
-#include "diagnosis.h"
-#include "keyedrows.h"
-#include "klusterstate.h"
+#include "models/consolerole.h"
+#include "core/diagnosis.h"
+#include "models/keyedrows.h"
+#include "core/klusterstate.h"
 
 #include <QVariantMap>
 

@@ -1,4 +1,4 @@
-#include "apierror.h"
+#include "services/apierror.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "auditlog.h"
+#include "services/auditlog.h"
 
 #include <QDateTime>
 #include <QDir>

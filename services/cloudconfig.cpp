@@ -1,4 +1,4 @@
-#include "cloudconfig.h"
+#include "services/cloudconfig.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,8 +1,8 @@
-#include "connection.h"
+#include "services/connection.h"
 
-#include "connectionworker.h"
-#include "secretstore.h"
-#include "snapshotreader.h"
+#include "services/connectionworker.h"
+#include "services/secretstore.h"
+#include "services/snapshotreader.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -10,7 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSettings>
-#include "kubeconfig.h"
+#include "services/kubeconfig.h"
 #include <QThread>
 
 Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *parent)

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "cloudconfig.h"
-#include "diagnosis.h"
-#include "klusterfetcher.h"
-#include "repairexecutor.h"
+#include "services/cloudconfig.h"
+#include "core/diagnosis.h"
+#include "services/klusterfetcher.h"
+#include "services/repairexecutor.h"
 
 #include <QDateTime>
 #include <QObject>

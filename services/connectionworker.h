@@ -1,9 +1,9 @@
 #pragma once
 
-#include "connection.h"
-#include "httpclient.h"
-#include "keystonesession.h"
-#include "secretstore.h"
+#include "services/connection.h"
+#include "services/httpclient.h"
+#include "services/keystonesession.h"
+#include "services/secretstore.h"
 
 #include <QHash>
 #include <QObject>

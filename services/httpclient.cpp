@@ -1,6 +1,6 @@
-#include "httpclient.h"
+#include "services/httpclient.h"
 
-#include "inputlimits.h"
+#include "services/inputlimits.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "apierror.h"
+#include "services/apierror.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -1,11 +1,11 @@
-#include "keystonesession.h"
+#include "services/keystonesession.h"
 
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSslCertificate>
 
-#include "apiparser.h"
+#include "core/apiparser.h"
 
 Q_LOGGING_CATEGORY(lcKeystone, "flightdeck.keystone", QtWarningMsg)
 

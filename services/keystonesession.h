@@ -1,7 +1,7 @@
 #pragma once
 
-#include "cloudconfig.h"
-#include "httpclient.h"
+#include "services/cloudconfig.h"
+#include "services/httpclient.h"
 
 #include <QDateTime>
 #include <QJsonArray>

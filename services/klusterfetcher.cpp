@@ -1,8 +1,8 @@
-#include "klusterfetcher.h"
+#include "services/klusterfetcher.h"
 
-#include "apiparser.h"
-#include "jsonreader.h"
-#include "kubernetesclient.h"
+#include "core/apiparser.h"
+#include "core/jsonreader.h"
+#include "services/kubernetesclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

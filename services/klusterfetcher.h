@@ -1,9 +1,9 @@
 #pragma once
 
-#include "httpclient.h"
-#include "keystonesession.h"
-#include "klusterstate.h"
-#include "kubeconfig.h"
+#include "services/httpclient.h"
+#include "services/keystonesession.h"
+#include "core/klusterstate.h"
+#include "services/kubeconfig.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "kubeconfig.h"
+#include "services/kubeconfig.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "kubernetesclient.h"
+#include "services/kubernetesclient.h"
 
-#include "apiparser.h"
+#include "core/apiparser.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "httpclient.h"
-#include "kubeconfig.h"
+#include "services/httpclient.h"
+#include "services/kubeconfig.h"
 
 #include <QDateTime>
 #include <QObject>

@@ -1,7 +1,7 @@
-#include "repairexecutor.h"
+#include "services/repairexecutor.h"
 
-#include "apiparser.h"
-#include "auditlog.h"
+#include "core/apiparser.h"
+#include "services/auditlog.h"
 
 #include <QJsonDocument>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "diagnosis.h"
-#include "keystonesession.h"
-#include "klusterfetcher.h"
+#include "core/diagnosis.h"
+#include "services/keystonesession.h"
+#include "services/klusterfetcher.h"
 
 #include <QJsonArray>
 #include <QObject>

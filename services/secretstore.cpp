@@ -1,4 +1,4 @@
-#include "secretstore.h"
+#include "services/secretstore.h"
 
 #include <QPointer>
 #include <QTimer>

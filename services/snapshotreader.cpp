@@ -1,8 +1,8 @@
-#include "snapshotreader.h"
+#include "services/snapshotreader.h"
 
-#include "inputlimits.h"
+#include "services/inputlimits.h"
 
-#include "apiparser.h"
+#include "core/apiparser.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "jsonreader.h"
-#include "klusterstate.h"
+#include "core/jsonreader.h"
+#include "core/klusterstate.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "snapshotwriter.h"
+#include "services/snapshotwriter.h"
 
-#include "apiparser.h"
-#include "snapshotreader.h"
+#include "core/apiparser.h"
+#include "services/snapshotreader.h"
 
 #include <QDir>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "klusterfetcher.h"
+#include "services/klusterfetcher.h"
 
 #include <QString>
 

@@ -1,8 +1,8 @@
 // The admin API of the simulated cloud (loopback, no authentication): fault
 // injection while running, the clock, and the cloud's own controllers.
 
-#include "apirender.h"
-#include "simulator.h"
+#include "simulator/apirender.h"
+#include "simulator/simulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

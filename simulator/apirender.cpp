@@ -1,4 +1,4 @@
-#include "apirender.h"
+#include "simulator/apirender.h"
 
 #include <QJsonDocument>
 

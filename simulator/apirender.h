@@ -1,6 +1,6 @@
 #pragma once
 
-#include "world.h"
+#include "simulator/world.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "certificateauthority.h"
+#include "simulator/certificateauthority.h"
 
 #include <openssl/ec.h>
 #include <openssl/evp.h>

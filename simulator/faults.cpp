@@ -1,4 +1,4 @@
-#include "faults.h"
+#include "simulator/faults.h"
 
 #include <QJsonValue>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httpserver.h"
+#include "simulator/httpserver.h"
 
 #include <QJsonObject>
 #include <QList>

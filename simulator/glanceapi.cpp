@@ -1,6 +1,6 @@
 // A minimal Glance: what `openstack server list` asks of the image service.
 
-#include "simulator.h"
+#include "simulator/simulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "httpserver.h"
+#include "simulator/httpserver.h"
 
 #include <QDateTime>
 #include <QLocale>

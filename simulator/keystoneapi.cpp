@@ -1,8 +1,8 @@
 // Keystone v3: version discovery, tokens (password and application
 // credential), the catalog.
 
-#include "apirender.h"
-#include "simulator.h"
+#include "simulator/apirender.h"
+#include "simulator/simulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

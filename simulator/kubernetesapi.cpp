@@ -2,8 +2,8 @@
 // NodeList or the Table kubectl asks for (chunked with limit/continue),
 // get, patch (cordon) and delete; bearer tokens and client certificates.
 
-#include "apirender.h"
-#include "simulator.h"
+#include "simulator/apirender.h"
+#include "simulator/simulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

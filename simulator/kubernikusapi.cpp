@@ -1,7 +1,7 @@
 // The Kubernikus API: the project's klusters and their credentials.
 
-#include "apirender.h"
-#include "simulator.h"
+#include "simulator/apirender.h"
+#include "simulator/simulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

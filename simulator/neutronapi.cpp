@@ -2,8 +2,8 @@
 // If-Match revision guard and the route limit), networks, subnets, ports,
 // security groups and rules.
 
-#include "apirender.h"
-#include "simulator.h"
+#include "simulator/apirender.h"
+#include "simulator/simulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 // Nova v2.1: discovery, servers (pagination, microversions), actions,
 // flavors and the legacy security group proxy the Debian client uses.
 
-#include "apirender.h"
-#include "simulator.h"
+#include "simulator/apirender.h"
+#include "simulator/simulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "faults.h"
-#include "world.h"
+#include "simulator/faults.h"
+#include "simulator/world.h"
 
 #include <QByteArray>
 #include <QString>

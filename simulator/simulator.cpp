@@ -1,6 +1,6 @@
-#include "simulator.h"
+#include "simulator/simulator.h"
 
-#include "apirender.h"
+#include "simulator/apirender.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

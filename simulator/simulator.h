@@ -1,9 +1,9 @@
 #pragma once
 
-#include "certificateauthority.h"
-#include "faults.h"
-#include "httpserver.h"
-#include "world.h"
+#include "simulator/certificateauthority.h"
+#include "simulator/faults.h"
+#include "simulator/httpserver.h"
+#include "simulator/world.h"
 
 #include <QHash>
 #include <QJsonObject>

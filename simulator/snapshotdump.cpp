@@ -1,8 +1,8 @@
 // flightdeck-sim --dump-snapshot: the world as snapshot folders, one per
 // kluster, made of exactly the bodies the APIs would return.
 
-#include "apirender.h"
-#include "simulator.h"
+#include "simulator/apirender.h"
+#include "simulator/simulator.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "world.h"
+#include "simulator/world.h"
 
 #include <QCryptographicHash>
 #include <QHostAddress>

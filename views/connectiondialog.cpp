@@ -1,8 +1,8 @@
-#include "connectiondialog.h"
+#include "views/connectiondialog.h"
 
-#include "cloudconfig.h"
-#include "kubeconfig.h"
-#include "severitystyle.h"
+#include "services/cloudconfig.h"
+#include "services/kubeconfig.h"
+#include "views/severitystyle.h"
 
 #include <QCheckBox>
 #include <QComboBox>

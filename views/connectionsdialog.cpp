@@ -1,6 +1,6 @@
-#include "connectionsdialog.h"
+#include "views/connectionsdialog.h"
 
-#include "mainwindow.h"
+#include "views/mainwindow.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>

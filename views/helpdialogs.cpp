@@ -1,6 +1,6 @@
-#include "helpdialogs.h"
+#include "views/helpdialogs.h"
 
-#include "auditlog.h"
+#include "services/auditlog.h"
 
 #include <QAction>
 #include <QApplication>

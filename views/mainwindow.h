@@ -1,11 +1,11 @@
 #pragma once
 
-#include "connection.h"
-#include "connectiondialog.h"
-#include "findingsmodel.h"
-#include "nodesmodel.h"
-#include "routesmodel.h"
-#include "securitymodel.h"
+#include "services/connection.h"
+#include "views/connectiondialog.h"
+#include "models/findingsmodel.h"
+#include "models/nodesmodel.h"
+#include "models/routesmodel.h"
+#include "models/securitymodel.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,6 +1,6 @@
-#include "messagebanner.h"
+#include "views/messagebanner.h"
 
-#include "severitystyle.h"
+#include "views/severitystyle.h"
 
 #include <QAction>
 #include <QDialog>

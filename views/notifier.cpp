@@ -1,6 +1,6 @@
-#include "notifier.h"
+#include "views/notifier.h"
 
-#include "severitystyle.h"
+#include "views/severitystyle.h"
 
 #include <QApplication>
 #include <QDBusConnection>

@@ -1,8 +1,8 @@
-#include "overviewpage.h"
+#include "views/overviewpage.h"
 
-#include "diagnosis.h"
-#include "nodesmodel.h"
-#include "severitystyle.h"
+#include "core/diagnosis.h"
+#include "models/nodesmodel.h"
+#include "views/severitystyle.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -1,7 +1,7 @@
-#include "repairdialog.h"
+#include "views/repairdialog.h"
 
-#include "repairtext.h"
-#include "severitystyle.h"
+#include "views/repairtext.h"
+#include "views/severitystyle.h"
 
 #include <QCheckBox>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connection.h"
+#include "services/connection.h"
 
 #include <QDialog>
 #include <QJsonArray>

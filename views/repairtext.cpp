@@ -1,6 +1,6 @@
-#include "repairtext.h"
+#include "views/repairtext.h"
 
-#include "finding.h"
+#include "core/finding.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

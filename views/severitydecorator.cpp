@@ -1,7 +1,7 @@
-#include "severitydecorator.h"
+#include "views/severitydecorator.h"
 
-#include "consolerole.h"
-#include "severitystyle.h"
+#include "models/consolerole.h"
+#include "views/severitystyle.h"
 
 #include <QApplication>
 #include <QPalette>

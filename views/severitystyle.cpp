@@ -1,4 +1,4 @@
-#include "severitystyle.h"
+#include "views/severitystyle.h"
 
 #include <QApplication>
 #include <QPainter>

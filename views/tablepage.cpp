@@ -1,8 +1,8 @@
-#include "tablepage.h"
+#include "views/tablepage.h"
 
-#include "consolerole.h"
-#include "filtermodel.h"
-#include "severitydecorator.h"
+#include "models/consolerole.h"
+#include "models/filtermodel.h"
+#include "views/severitydecorator.h"
 
 #include <QAction>
 #include <QHBoxLayout>

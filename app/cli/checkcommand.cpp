@@ -1,13 +1,13 @@
-#include "checkcommand.h"
+#include "app/cli/checkcommand.h"
 
-#include "checkreport.h"
-#include "clioptions.h"
-#include "cloudconfig.h"
-#include "diagnosis.h"
-#include "httpclient.h"
-#include "keystonesession.h"
-#include "klusterfetcher.h"
-#include "snapshotreader.h"
+#include "core/checkreport.h"
+#include "app/cli/clioptions.h"
+#include "services/cloudconfig.h"
+#include "core/diagnosis.h"
+#include "services/httpclient.h"
+#include "services/keystonesession.h"
+#include "services/klusterfetcher.h"
+#include "services/snapshotreader.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

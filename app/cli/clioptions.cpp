@@ -1,6 +1,6 @@
-#include "clioptions.h"
+#include "app/cli/clioptions.h"
 
-#include "secretstore.h"
+#include "services/secretstore.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

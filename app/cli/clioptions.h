@@ -1,8 +1,8 @@
 #pragma once
 
-#include "cloudconfig.h"
-#include "diagnosisoptions.h"
-#include "kubeconfig.h"
+#include "services/cloudconfig.h"
+#include "core/diagnosisoptions.h"
+#include "services/kubeconfig.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

@@ -1,16 +1,16 @@
-#include "livecommands.h"
+#include "app/cli/livecommands.h"
 
-#include "auditlog.h"
-#include "checkreport.h"
-#include "clioptions.h"
-#include "cloudconfig.h"
-#include "diagnosis.h"
-#include "httpclient.h"
-#include "keystonesession.h"
-#include "klusterfetcher.h"
-#include "repairexecutor.h"
-#include "secretstore.h"
-#include "snapshotwriter.h"
+#include "services/auditlog.h"
+#include "core/checkreport.h"
+#include "app/cli/clioptions.h"
+#include "services/cloudconfig.h"
+#include "core/diagnosis.h"
+#include "services/httpclient.h"
+#include "services/keystonesession.h"
+#include "services/klusterfetcher.h"
+#include "services/repairexecutor.h"
+#include "services/secretstore.h"
+#include "services/snapshotwriter.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,8 +1,8 @@
 // flightdeck-cli: the headless twin of the console, for scripts, monitoring
 // systems and incident records.
 
-#include "checkcommand.h"
-#include "livecommands.h"
+#include "app/cli/checkcommand.h"
+#include "app/cli/livecommands.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

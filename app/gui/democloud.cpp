@@ -1,7 +1,7 @@
-#include "democloud.h"
+#include "app/gui/democloud.h"
 
-#include "scenario.h"
-#include "simulator.h"
+#include "simulator/scenario.h"
+#include "simulator/simulator.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

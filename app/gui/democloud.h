@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cloudconfig.h"
+#include "services/cloudconfig.h"
 
 #include <QObject>
 #include <QString>

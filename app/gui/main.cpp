@@ -1,8 +1,8 @@
 // flightdeck: the desktop console.
 
-#include "connection.h"
-#include "democloud.h"
-#include "mainwindow.h"
+#include "services/connection.h"
+#include "app/gui/democloud.h"
+#include "views/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

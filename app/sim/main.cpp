@@ -1,7 +1,7 @@
 // flightdeck-sim: the built-in simulated cloud, on its own.
 
-#include "scenario.h"
-#include "simulator.h"
+#include "simulator/scenario.h"
+#include "simulator/simulator.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -4,7 +4,7 @@
 // a private home with the cloud in clouds.yaml and its password in
 // secure.yaml, no OS_* variables, and the CLI started as its own process.
 
-#include "simfixture.h"
+#include "tests/simulator/simfixture.h"
 
 #include <QDir>
 #include <QFile>

@@ -4,7 +4,7 @@
 // first two as interrupted (check the cloud), with what was about to be
 // sent, and the last as finished; never nothing, never a torn line.
 
-#include "clifixture.h"
+#include "tests/app/clifixture.h"
 
 #include <QElapsedTimer>
 #include <QFile>

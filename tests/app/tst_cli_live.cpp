@@ -1,4 +1,4 @@
-#include "clifixture.h"
+#include "tests/app/clifixture.h"
 
 #include <QDir>
 #include <QElapsedTimer>

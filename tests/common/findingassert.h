@@ -1,6 +1,6 @@
 #pragma once
 
-#include "diagnosis.h"
+#include "core/diagnosis.h"
 
 #include <QStringList>
 

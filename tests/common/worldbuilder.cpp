@@ -1,6 +1,6 @@
-#include "worldbuilder.h"
+#include "tests/common/worldbuilder.h"
 
-#include "apiparser.h"
+#include "core/apiparser.h"
 
 #include <QCryptographicHash>
 #include <QDir>

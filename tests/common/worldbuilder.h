@@ -1,6 +1,6 @@
 #pragma once
 
-#include "klusterstate.h"
+#include "core/klusterstate.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "conformance.h"
+#include "tests/conformance/conformance.h"
 
 #include <QEventLoop>
 #include <QJsonArray>

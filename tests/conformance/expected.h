@@ -1,6 +1,6 @@
 #pragma once
 
-#include "conformance.h"
+#include "tests/conformance/conformance.h"
 
 // What the real Keystone, Neutron and Nova (Debian 12, Zed) answer to the
 // conformance checks, as measured on the loopback stack of

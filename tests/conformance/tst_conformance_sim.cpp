@@ -2,9 +2,9 @@
 // real servers do (tests/conformance/expected.h; the integration test runs
 // the same checks against the real Keystone, Neutron and Nova).
 
-#include "conformance.h"
-#include "expected.h"
-#include "simfixture.h"
+#include "tests/conformance/conformance.h"
+#include "tests/conformance/expected.h"
+#include "tests/simulator/simfixture.h"
 
 #include <QTest>
 

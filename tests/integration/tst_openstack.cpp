@@ -10,13 +10,13 @@
 //   FLIGHTDECK_OPENSTACK_STATE=<state dir of `stack up`> build/tests/integration/tst_openstack
 //   FLIGHTDECK_EXAMPLE_DIR=<dir>   also keeps the findings report and the audit log there
 
-#include "conformance.h"
-#include "expected.h"
-#include "keystonesession.h"
-#include "klusterfetcher.h"
-#include "repairexecutor.h"
-#include "scenario.h"
-#include "simulator.h"
+#include "tests/conformance/conformance.h"
+#include "tests/conformance/expected.h"
+#include "services/keystonesession.h"
+#include "services/klusterfetcher.h"
+#include "services/repairexecutor.h"
+#include "simulator/scenario.h"
+#include "simulator/simulator.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
-#include "filtermodel.h"
-#include "filterquery.h"
-#include "findingsmodel.h"
-#include "worldbuilder.h"
+#include "models/filtermodel.h"
+#include "models/filterquery.h"
+#include "models/findingsmodel.h"
+#include "tests/common/worldbuilder.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

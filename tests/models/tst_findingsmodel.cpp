@@ -1,5 +1,5 @@
-#include "findingsmodel.h"
-#include "worldbuilder.h"
+#include "models/findingsmodel.h"
+#include "tests/common/worldbuilder.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,5 +1,5 @@
-#include "klustersmodel.h"
-#include "worldbuilder.h"
+#include "models/klustersmodel.h"
+#include "tests/common/worldbuilder.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,5 +1,5 @@
-#include "nodesmodel.h"
-#include "worldbuilder.h"
+#include "models/nodesmodel.h"
+#include "tests/common/worldbuilder.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
-#include "filtermodel.h"
-#include "routesmodel.h"
-#include "worldbuilder.h"
+#include "models/filtermodel.h"
+#include "models/routesmodel.h"
+#include "tests/common/worldbuilder.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

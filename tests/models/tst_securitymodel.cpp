@@ -1,5 +1,5 @@
-#include "securitymodel.h"
-#include "worldbuilder.h"
+#include "models/securitymodel.h"
+#include "tests/common/worldbuilder.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

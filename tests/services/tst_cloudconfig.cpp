@@ -1,5 +1,5 @@
-#include "cloudconfig.h"
-#include "kubeconfig.h"
+#include "services/cloudconfig.h"
+#include "services/kubeconfig.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,5 +1,5 @@
-#include "httpclient.h"
-#include "simfixture.h"
+#include "services/httpclient.h"
+#include "tests/simulator/simfixture.h"
 
 #include <QElapsedTimer>
 #include <QLocale>

@@ -1,5 +1,5 @@
-#include "keystonesession.h"
-#include "simfixture.h"
+#include "services/keystonesession.h"
+#include "tests/simulator/simfixture.h"
 
 #include <QTimer>
 

@@ -1,8 +1,8 @@
-#include "diagnosis.h"
-#include "klusterfetcher.h"
-#include "simfixture.h"
-#include "snapshotreader.h"
-#include "snapshotwriter.h"
+#include "core/diagnosis.h"
+#include "services/klusterfetcher.h"
+#include "tests/simulator/simfixture.h"
+#include "services/snapshotreader.h"
+#include "services/snapshotwriter.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,5 +1,5 @@
-#include "secretstore.h"
-#include "simfixture.h"
+#include "services/secretstore.h"
+#include "tests/simulator/simfixture.h"
 
 #include <QDirIterator>
 #include <QProcess>

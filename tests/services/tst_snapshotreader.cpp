@@ -1,5 +1,5 @@
-#include "snapshotreader.h"
-#include "worldbuilder.h"
+#include "services/snapshotreader.h"
+#include "tests/common/worldbuilder.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "scenario.h"
-#include "simulator.h"
+#include "simulator/scenario.h"
+#include "simulator/simulator.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "simfixture.h"
+#include "tests/simulator/simfixture.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

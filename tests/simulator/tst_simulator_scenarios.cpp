@@ -1,6 +1,6 @@
-#include "diagnosis.h"
-#include "simfixture.h"
-#include "snapshotreader.h"
+#include "core/diagnosis.h"
+#include "tests/simulator/simfixture.h"
+#include "services/snapshotreader.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -11,12 +11,12 @@
 // every failed refresh was shown, and memory and descriptors have no upward
 // trend over the second half of the run.
 
-#include "auditlog.h"
-#include "mainwindow.h"
-#include "klustersmodel.h"
-#include "messagebanner.h"
-#include "repairdialog.h"
-#include "tablepage.h"
+#include "services/auditlog.h"
+#include "views/mainwindow.h"
+#include "models/klustersmodel.h"
+#include "views/messagebanner.h"
+#include "views/repairdialog.h"
+#include "views/tablepage.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -3,9 +3,9 @@
 // What the console's tests share: a connection to the simulated cloud, and
 // waits that return whether they came true (check them at the call site).
 
-#include "connection.h"
-#include "mainwindow.h"
-#include "simulator.h"
+#include "services/connection.h"
+#include "views/mainwindow.h"
+#include "simulator/simulator.h"
 
 #include <QAbstractItemModel>
 #include <QApplication>

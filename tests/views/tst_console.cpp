@@ -3,17 +3,17 @@
 // the right rows of the others, a repair driven through its dialog, a failed
 // refresh, read-only connections and snapshots opened offline.
 
-#include "auditlog.h"
-#include "auditmodel.h"
-#include "consolefixture.h"
-#include "findingsmodel.h"
-#include "mainwindow.h"
-#include "nodesmodel.h"
-#include "repairdialog.h"
-#include "routesmodel.h"
-#include "securitymodel.h"
-#include "simfixture.h"
-#include "tablepage.h"
+#include "services/auditlog.h"
+#include "models/auditmodel.h"
+#include "tests/views/consolefixture.h"
+#include "models/findingsmodel.h"
+#include "views/mainwindow.h"
+#include "models/nodesmodel.h"
+#include "views/repairdialog.h"
+#include "models/routesmodel.h"
+#include "models/securitymodel.h"
+#include "tests/simulator/simfixture.h"
+#include "views/tablepage.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -37,10 +37,10 @@
 #include <QTest>
 #include <QToolButton>
 
-#include "klustersmodel.h"
-#include "messagebanner.h"
-#include "notifier.h"
-#include "overviewpage.h"
+#include "models/klustersmodel.h"
+#include "views/messagebanner.h"
+#include "views/notifier.h"
+#include "views/overviewpage.h"
 
 using ConsoleTest::select;
 using ConsoleTest::waitSettled;

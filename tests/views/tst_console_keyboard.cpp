@@ -5,12 +5,12 @@
 // tabbing into a table. Each step asserts what is selected and what the
 // dialog will send.
 
-#include "auditlog.h"
-#include "auditmodel.h"
-#include "consolefixture.h"
-#include "repairdialog.h"
-#include "simfixture.h"
-#include "tablepage.h"
+#include "services/auditlog.h"
+#include "models/auditmodel.h"
+#include "tests/views/consolefixture.h"
+#include "views/repairdialog.h"
+#include "tests/simulator/simfixture.h"
+#include "views/tablepage.h"
 
 #include <QApplication>
 #include <QItemSelectionModel>

@@ -5,13 +5,13 @@
 // every dialog opens once. A connection that cannot sign in stays in the
 // sidebar with its error, and can be tested, edited and removed.
 
-#include "connectiondialog.h"
-#include "connectionsdialog.h"
-#include "consolefixture.h"
-#include "klustersmodel.h"
-#include "messagebanner.h"
-#include "simfixture.h"
-#include "tablepage.h"
+#include "views/connectiondialog.h"
+#include "views/connectionsdialog.h"
+#include "tests/views/consolefixture.h"
+#include "models/klustersmodel.h"
+#include "views/messagebanner.h"
+#include "tests/simulator/simfixture.h"
+#include "views/tablepage.h"
 
 #include <QApplication>
 #include <QComboBox>

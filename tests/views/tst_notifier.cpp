@@ -3,7 +3,7 @@
 // as the desktop's does; the notifier sends it the kluster and finding, and a
 // click (ActionInvoked) leads back to them. Without a server, it falls back.
 
-#include "notifier.h"
+#include "views/notifier.h"
 
 #include <QApplication>
 #include <QDBusAbstractAdaptor>

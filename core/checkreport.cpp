@@ -1,0 +1,307 @@
+#include "core/checkreport.h"
+
+#include "core/apiparser.h"
+#include "core/diagnosiscontext.h"
+#include "core/jsonwriter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+
+namespace CheckReport {
+
+static void writeRequest(JsonWriter &w, const PlannedRequest &r)
+{
+    w.beginObject();
+    w.key(QStringLiteral("service"));
+    w.value(r.service);
+    w.key(QStringLiteral("method"));
+    w.value(r.method);
+    w.key(QStringLiteral("path"));
+    w.value(r.path);
+    w.key(QStringLiteral("headers"));
+    w.value(r.headers);
+    w.key(QStringLiteral("body"));
+    w.value(r.body);
+    w.endObject();
+}
+
+// A route finding's plan on a router without extraroute-atomic is a full-list update: PUT
+// /v2.0/routers/{id} with every route the router is to hold. With thousands of routes and as many route
+// findings, the report would hold the square of the count (millions of routes, minutes to build). Past
+// this many route entries in all, those plans are withheld from the report: never built, refused as
+// TooLarge so that no script sends them, each one a `flightdeck-cli repair --finding ID` away.
+constexpr qint64 MaxReportedRouteEntries = 250000;
+
+static bool hasFullListPlan(const Finding &f)
+{
+    return f.context && !f.context->atomicRoutes
+        && (f.kind == FindingKind::RouteDuplicate || f.kind == FindingKind::RouteStale || f.kind == FindingKind::RouteOrphaned
+            || f.kind == FindingKind::RouteMissing);
+}
+
+// How many findings have a full-list plan, when they are too many to report; 0 when they are reported.
+static qint64 withheldFullLists(const KlusterState &state, const Diagnosis &diagnosis)
+{
+    const qint64 plans = std::count_if(diagnosis.findings.cbegin(), diagnosis.findings.cend(), hasFullListPlan);
+    return plans * qint64(state.router.routes.size()) > MaxReportedRouteEntries ? plans : 0;
+}
+
+// The finding's plan, or (withheld) its title and the TooLarge refusal alone.
+static std::optional<RepairPlan> reportedPlan(const KlusterState &state, const Finding &f, qint64 withheld)
+{
+    if (withheld == 0 || !hasFullListPlan(f))
+        return f.repair();
+    RepairPlan plan;
+    plan.action = f.kind == FindingKind::RouteMissing ? RepairPlan::Action::AddRoutes : RepairPlan::Action::RemoveRoutes;
+    plan.title = f.kind == FindingKind::RouteMissing ? QStringLiteral("Add the route to router %1 (a full-list update)").arg(state.router.name)
+                                                     : QStringLiteral("Remove the wrong route(s) from router %1 (a full-list update)")
+                                                           .arg(state.router.name);
+    plan.refusal = QStringLiteral("TooLarge");
+    plan.refusalDetail = QStringLiteral("its exact request is the router's whole list of %1 routes, and %2 findings need one "
+                                        "each: the report would hold %3 routes. Show and send it alone with "
+                                        "flightdeck-cli repair --finding %4")
+                             .arg(state.router.routes.size())
+                             .arg(withheld)
+                             .arg(withheld * qint64(state.router.routes.size()))
+                             .arg(f.id());
+    return plan;
+}
+
+QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
+{
+    const qint64 withheld = withheldFullLists(state, diagnosis);
+    JsonWriter w;
+    w.beginObject();
+    w.key(QStringLiteral("kluster"));
+    w.value(state.kluster.name);
+    w.key(QStringLiteral("capturedAt"));
+    w.value(ApiParser::formatTimestamp(state.capturedAt));
+    w.key(QStringLiteral("findings"));
+    w.beginArray();
+    for (const Finding &f : diagnosis.findings) {
+        w.beginObject();
+        w.key(QStringLiteral("id"));
+        w.value(f.id());
+        w.key(QStringLiteral("kind"));
+        w.value(f.kind);
+        w.key(QStringLiteral("subject"));
+        w.value(f.subject);
+        w.key(QStringLiteral("severity"));
+        w.value(severityName(f.severity));
+        w.key(QStringLiteral("message"));
+        w.value(f.message());
+        w.key(QStringLiteral("evidence"));
+        w.value(f.evidence());
+        w.key(QStringLiteral("repair"));
+        const std::optional<RepairPlan> repair = reportedPlan(state, f, withheld);
+        if (repair) {
+            w.beginObject();
+            w.key(QStringLiteral("title"));
+            w.value(repair->title);
+            w.key(QStringLiteral("requests"));
+            w.beginArray();
+            for (const PlannedRequest &r : repair->requests)
+                writeRequest(w, r);
+            w.endArray();
+            if (!repair->refusal.isEmpty()) {
+                // Why this plan must not be sent as it stands (NoEvidence,
+                // NoRevision, RouteLimit): a script must not send it.
+                w.key(QStringLiteral("refusal"));
+                w.beginObject();
+                w.key(QStringLiteral("reason"));
+                w.value(repair->refusal);
+                w.key(QStringLiteral("detail"));
+                w.value(repair->refusalDetail);
+                w.endObject();
+            }
+            w.endObject();
+        } else {
+            w.value(QJsonValue());
+        }
+        w.endObject();
+    }
+    w.endArray();
+    const RemediationBudget &b = diagnosis.budget;
+    w.key(QStringLiteral("budget"));
+    w.beginObject();
+    w.key(QStringLiteral("expected"));
+    w.value(b.expected);
+    w.key(QStringLiteral("ready"));
+    w.value(b.ready);
+    w.key(QStringLiteral("unhealthy"));
+    w.value(b.unhealthy);
+    w.key(QStringLiteral("maxUnhealthy"));
+    w.value(b.maxUnhealthy);
+    w.key(QStringLiteral("deletionsAllowed"));
+    w.value(b.deletionsAllowed);
+    w.key(QStringLiteral("reason"));
+    w.value(b.reason.isEmpty() ? QJsonValue() : QJsonValue(b.reason));
+    w.endObject();
+    w.key(QStringLiteral("summary"));
+    w.beginObject();
+    w.key(QStringLiteral("critical"));
+    w.value(diagnosis.count(Severity::Critical));
+    w.key(QStringLiteral("warning"));
+    w.value(diagnosis.count(Severity::Warning));
+    w.key(QStringLiteral("info"));
+    w.value(diagnosis.count(Severity::Info));
+    w.endObject();
+    w.endObject();
+    return w.takeBytes();
+}
+
+static QString compact(const QJsonValue &v)
+{
+    if (v.isObject())
+        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    if (v.isArray())
+        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    if (v.isString())
+        return v.toString();
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (v.isDouble())
+        return QString::number(v.toDouble(), 'g', 15);
+    return QStringLiteral("null");
+}
+
+QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
+{
+    QString out;
+    const Kluster &k = state.kluster;
+    out += QStringLiteral("Kluster %1 · captured %2").arg(k.name, ApiParser::formatTimestamp(state.capturedAt));
+    if (!state.cloud.isEmpty())
+        out += QStringLiteral(" · cloud %1").arg(state.cloud);
+    if (!state.region.isEmpty())
+        out += QStringLiteral(" · region %1").arg(state.region);
+    out += QLatin1Char('\n');
+    out += QStringLiteral("Pod network %1 · security group %2 · router %3 with %4 route(s) · %5 server(s) in the "
+                          "project · %6 node(s)\n")
+               .arg(k.clusterCidr.toString(), k.securityGroupName, state.router.id)
+               .arg(state.router.routes.size())
+               .arg(state.instances.size())
+               .arg(state.nodes.size());
+    for (const QString &note : diagnosis.notDiagnosed)
+        out += QStringLiteral("NOT DIAGNOSED: %1\n").arg(note);
+
+    const RemediationBudget &budget = diagnosis.budget;
+    const int critical = diagnosis.count(Severity::Critical);
+    const int warning = diagnosis.count(Severity::Warning);
+    out += QStringLiteral("\nVerdict: %1 (%2 critical, %3 warning, %4 info)\n")
+               .arg(critical ? QStringLiteral("CRITICAL") : warning ? QStringLiteral("WARNING") : QStringLiteral("OK"))
+               .arg(critical)
+               .arg(warning)
+               .arg(diagnosis.count(Severity::Info));
+    if (budget.deletionsAllowed)
+        out += QStringLiteral("Instance deletions: allowed (%1 of %2 expected nodes unhealthy, at most %3)\n")
+                   .arg(budget.unhealthy)
+                   .arg(budget.expected)
+                   .arg(budget.maxUnhealthy);
+    else if (budget.reason == QLatin1String("TooManyUnhealthy"))
+        out += QStringLiteral("Instance deletions: REFUSED (TooManyUnhealthy: %1); one instance at a time only with an "
+                              "explicit override\n")
+                   .arg(budget.detail);
+    else
+        out += QStringLiteral("Instance deletions: REFUSED (%1: %2)\n").arg(budget.reason, budget.detail);
+
+    const qint64 withheld = withheldFullLists(state, diagnosis);
+    if (diagnosis.findings.isEmpty()) {
+        out += QStringLiteral("\nNo findings: the kluster looks healthy.\n");
+    } else {
+        out += QStringLiteral("\nAt a glance:\n");
+        bool routeRepairs = false;
+        for (const Finding &f : diagnosis.findings) {
+            const std::optional<RepairPlan> repair = reportedPlan(state, f, withheld);
+            QString action = repair ? repair->title : QStringLiteral("no repair: see below");
+            if (repair && !repair->refusal.isEmpty())
+                action += QStringLiteral(" (refused: %1)").arg(repair->refusal);
+            else if (repair && repair->deletesInstance() && !budget.deletionsAllowed)
+                action += QStringLiteral(" (refused: %1)").arg(budget.reason);
+            routeRepairs = routeRepairs
+                || (repair && (repair->action == RepairPlan::Action::AddRoutes || repair->action == RepairPlan::Action::RemoveRoutes));
+            out += QStringLiteral("  %1  %2\n      -> %3\n").arg(severityName(f.severity).toUpper().leftJustified(8), f.id(), action);
+        }
+        if (routeRepairs)
+            out += QStringLiteral("Each route repair changes the router: send one, then check again before the next.\n");
+    }
+    for (const QString &note : diagnosis.notes)
+        out += QStringLiteral("Note: %1\n").arg(note);
+
+    static const Severity order[] = {Severity::Critical, Severity::Warning, Severity::Info};
+    for (Severity severity : order) {
+        const int n = diagnosis.count(severity);
+        if (n == 0)
+            continue;
+        out += QStringLiteral("\n%1 (%2)\n").arg(severityName(severity).toUpper()).arg(n);
+        for (const Finding &f : diagnosis.findings) {
+            if (f.severity != severity)
+                continue;
+            out += QStringLiteral("\n  [%1] %2\n").arg(severityName(severity).toUpper(), f.id());
+            out += QStringLiteral("    %1\n").arg(f.message());
+            out += QStringLiteral("    Evidence:\n");
+            const QJsonObject evidence = f.evidence();
+            for (auto it = evidence.begin(); it != evidence.end(); ++it)
+                out += QStringLiteral("      %1: %2\n").arg(it.key(), compact(it.value()));
+            const std::optional<RepairPlan> repair = reportedPlan(state, f, withheld);
+            if (!repair) {
+                out += QStringLiteral("    Repair: none (see the message)\n");
+                continue;
+            }
+            out += QStringLiteral("    Repair: %1\n").arg(repair->title);
+            for (const PlannedRequest &r : repair->requests) {
+                out += QStringLiteral("      %1 %2 %3").arg(r.method, r.service, r.path);
+                for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
+                    out += QStringLiteral(" [%1: %2]").arg(h.key(), h.value().toString());
+                out += QLatin1Char('\n');
+                if (!r.body.isNull()) {
+                    const QString body = compact(r.body);
+                    const QJsonArray routes = r.body.toObject()
+                                                  .value(QStringLiteral("router"))
+                                                  .toObject()
+                                                  .value(QStringLiteral("routes"))
+                                                  .toArray();
+                    if (body.size() <= 400 || routes.isEmpty())
+                        out += QStringLiteral("        %1\n").arg(body);
+                    else
+                        out += QStringLiteral("        {\"router\": {\"routes\": [the router's full new list: %1 "
+                                              "route(s), %2, in router order]}} (the exact body: --format json)\n")
+                                   .arg(routes.size())
+                                   .arg(repair->action == RepairPlan::Action::AddRoutes
+                                            ? QStringLiteral("every current route and the added one")
+                                            : QStringLiteral("every current route but the removed ones"));
+                }
+            }
+            if (!repair->refusal.isEmpty())
+                out += QStringLiteral("      Refused (%1): %2\n").arg(repair->refusal, repair->refusalDetail);
+            else if (repair->deletesInstance() && !diagnosis.budget.deletionsAllowed)
+                out += QStringLiteral("      Refused by the remediation budget (%1)\n").arg(diagnosis.budget.reason);
+        }
+    }
+
+    const RemediationBudget &b = diagnosis.budget;
+    out += QStringLiteral("\nRemediation budget: %1 expected node(s), %2 Ready, %3 unhealthy, at most %4 allowed: ")
+               .arg(b.expected)
+               .arg(b.ready)
+               .arg(b.unhealthy)
+               .arg(b.maxUnhealthy);
+    out += b.deletionsAllowed ? QStringLiteral("instance deletions allowed\n")
+                              : QStringLiteral("instance deletions refused (%1: %2)\n").arg(b.reason, b.detail);
+    out += QStringLiteral("Summary: %1 critical, %2 warning, %3 info\n")
+               .arg(diagnosis.count(Severity::Critical))
+               .arg(diagnosis.count(Severity::Warning))
+               .arg(diagnosis.count(Severity::Info));
+    return out.toUtf8();
+}
+
+int exitStatus(const Diagnosis &diagnosis)
+{
+    if (diagnosis.count(Severity::Critical) > 0)
+        return 2;
+    if (diagnosis.count(Severity::Warning) > 0)
+        return 1;
+    return 0;
+}
+
+} // namespace CheckReport

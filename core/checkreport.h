@@ -1,0 +1,19 @@
+#pragma once
+
+#include "core/diagnosis.h"
+#include "core/klusterstate.h"
+
+#include <QByteArray>
+
+// The report of `check` (snapshot-format.md): JSON for programs, text for people.
+namespace CheckReport {
+
+// The JSON object of snapshot-format.md, keys in its order; byte-identical for the same input.
+QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis);
+// Grouped by severity; each finding with its message, evidence and planned requests.
+QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis);
+
+// The monitoring-plugin exit status: 0 OK, 1 warning, 2 critical.
+int exitStatus(const Diagnosis &diagnosis);
+
+} // namespace CheckReport

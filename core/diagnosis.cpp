@@ -1,0 +1,260 @@
+#include "core/diagnosis.h"
+
+#include "core/diagnosiscontext.h"
+#include "core/jsonreader.h"
+
+#include <algorithm>
+
+QString formatDuration(qint64 seconds)
+{
+    if (seconds < 0)
+        seconds = 0;
+    const qint64 minutes = seconds / 60;
+    if (minutes < 1)
+        return QString::number(seconds) + QStringLiteral(" s");
+    if (minutes < 60)
+        return QString::number(minutes) + QStringLiteral(" min");
+    const qint64 hours = minutes / 60;
+    if (hours < 24) {
+        const qint64 rest = minutes % 60;
+        return QString::number(hours) + QStringLiteral(" h")
+            + (rest ? QLatin1Char(' ') + QString::number(rest) + QStringLiteral(" min") : QString());
+    }
+    const qint64 days = hours / 24;
+    const qint64 rest = hours % 24;
+    return QString::number(days) + QStringLiteral(" d")
+        + (rest ? QLatin1Char(' ') + QString::number(rest) + QStringLiteral(" h") : QString());
+}
+
+int Diagnosis::count(Severity severity) const
+{
+    return int(std::count_if(findings.begin(), findings.end(),
+                             [severity](const Finding &f) { return f.severity == severity; }));
+}
+
+Severity Diagnosis::worst() const
+{
+    Severity worst = Severity::Info;
+    for (const Finding &f : findings) {
+        if (int(f.severity) < int(worst))
+            worst = f.severity;
+    }
+    return worst;
+}
+
+const Finding *Diagnosis::find(const QString &id) const
+{
+    for (const Finding &f : findings) {
+        if (f.id() == id)
+            return &f;
+    }
+    return nullptr;
+}
+
+namespace {
+
+// Detection only: decides which findings exist, with their kind, subject,
+// severity and facts. Words and JSON come from the context, on demand.
+class Detector
+{
+public:
+    explicit Detector(std::shared_ptr<DiagnosisContext> context)
+        : m_ctx(std::move(context))
+        , m_state(m_ctx->state)
+    {
+    }
+
+    Diagnosis run();
+
+private:
+    Finding make(const QString &kind, const QString &subject, Severity severity)
+    {
+        Finding f;
+        f.kind = kind;
+        f.subject = subject;
+        f.severity = severity;
+        f.context = m_ctx;
+        return f;
+    }
+
+    void checkSecurityGroups();
+    void checkInstances();
+    void checkNodes();
+    void checkRoutes();
+
+    std::shared_ptr<DiagnosisContext> m_ctx;
+    const KlusterState &m_state;
+    Diagnosis m_result;
+};
+
+void Detector::checkSecurityGroups()
+{
+    const QList<int> &groups = m_ctx->index.klusterGroups();
+    if (groups.size() != 1) {
+        m_result.findings.append(make(FindingKind::SecurityGroupMissing, m_state.kluster.securityGroupName, Severity::Critical));
+        return;
+    }
+    m_ctx->groupIndex = groups.first();
+    const SecurityGroup &group = m_state.securityGroups.at(m_ctx->groupIndex);
+    const Cidr &podNetwork = m_state.kluster.clusterCidr;
+    static const QString required[] = {QStringLiteral("tcp"), QStringLiteral("udp"), QStringLiteral("icmp")};
+    for (const QString &protocol : required) {
+        bool satisfied = false;
+        for (const SecurityGroupRule &rule : group.rules) {
+            if (judgeRule(rule, protocol, podNetwork, false).satisfies) {
+                satisfied = true;
+                break;
+            }
+        }
+        if (!satisfied) {
+            Finding f = make(FindingKind::SecurityGroupRuleMissing, protocol, Severity::Critical);
+            f.facts.protocol = protocol;
+            m_result.findings.append(std::move(f));
+        }
+    }
+}
+
+void Detector::checkInstances()
+{
+    const DiagnosisOptions &o = m_ctx->options;
+    const QString &groupName = m_state.kluster.securityGroupName;
+    const bool nodesKnown = m_state.nodesSource.known;
+    for (int i : m_ctx->index.klusterInstances()) {
+        const Instance &instance = m_state.instances.at(i);
+        if (instance.isError() && !instance.isDeleting()) {
+            Finding f = make(FindingKind::InstanceError, instance.name, Severity::Critical);
+            f.facts.instance = i;
+            m_result.findings.append(std::move(f));
+            continue;  // one fact, one finding
+        }
+        const int node = nodesKnown ? m_ctx->index.nodeOfInstance(i) : -1;
+        const bool gone = instance.isDeleting() || instance.isError() || instance.status == QLatin1String("DELETED")
+            || instance.status == QLatin1String("SOFT_DELETED");
+        const qint64 age = m_ctx->ageOf(instance.created);
+        if (nodesKnown && !gone && node < 0 && age >= o.startupTimeoutSeconds) {
+            Finding f = make(FindingKind::InstanceUnregistered, instance.name,
+                             age >= o.tokenExpirySeconds ? Severity::Critical : Severity::Warning);
+            f.facts.instance = i;
+            m_result.findings.append(std::move(f));
+        }
+        if (m_ctx->groupIndex >= 0 && instance.isActive() && !instance.securityGroups.contains(groupName)) {
+            Finding f = make(FindingKind::InstanceMissingSecurityGroup, instance.name, Severity::Critical);
+            f.facts.instance = i;
+            m_result.findings.append(std::move(f));
+        }
+        if (node >= 0 && m_ctx->index.providerIdDisagrees(i, node)) {
+            const Node &n = m_state.nodes.at(node);
+            m_result.notes << QStringLiteral("node %1 has the name of instance %2 (%3), but its providerID %4 names "
+                                             "another instance: it may belong to an instance that was replaced")
+                                  .arg(n.name, instance.name, instance.id, n.providerId);
+        }
+    }
+}
+
+void Detector::checkNodes()
+{
+    for (int i = 0; i < m_state.nodes.size(); ++i) {
+        const Node &node = m_state.nodes.at(i);
+        const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
+        if (!ready || ready->status != QLatin1String("True")) {
+            Finding f = make(FindingKind::NodeNotReady, node.name, Severity::Warning);
+            f.facts.node = i;
+            m_result.findings.append(std::move(f));
+        }
+        const NodeCondition *network = node.condition(QStringLiteral("NetworkUnavailable"));
+        if (network && network->status == QLatin1String("True")) {
+            Finding f = make(FindingKind::NodeNetworkUnavailable, node.name, Severity::Critical);
+            f.facts.node = i;
+            m_result.findings.append(std::move(f));
+        }
+        // No kind of diagnosis.md speaks of it, but it is never silent: a node with a pod network and no
+        // address of its family cannot be routed to.
+        if (node.podCidr.isValid()) {
+            const QString ip = canonicalAddress(node.internalIp);
+            if (ip.isEmpty() || ip.contains(QLatin1Char(':')) == node.podCidr.isIPv4()) {
+                m_result.notes << QStringLiteral("node %1 has no usable InternalIP for its pod network %2 (InternalIP %3): no route "
+                                                 "can point at it, so its pods cannot be reached from other nodes")
+                                      .arg(node.name, node.podCidrText,
+                                           node.internalIp.isEmpty() ? QStringLiteral("absent") : quotedExcerpt(node.internalIp));
+            }
+        }
+    }
+}
+
+void Detector::checkRoutes()
+{
+    const RouteAudit &audit = m_ctx->audit;
+    const QList<RouteAudit::DestinationGroup> &groups = audit.klusterDestinations();
+    for (int g = 0; g < groups.size(); ++g) {
+        const QString kind = m_ctx->routeFindingKind(g);
+        if (kind.isEmpty())
+            continue;
+        const Severity severity = kind == FindingKind::RouteOrphaned ? Severity::Warning : Severity::Critical;
+        Finding f = make(kind, m_ctx->routeSubject(g), severity);
+        f.facts.destinationGroup = g;
+        f.facts.routeEntry = groups.at(g).entries.first();
+        m_result.findings.append(std::move(f));
+    }
+
+    if (m_state.nodesSource.known) {
+        const QList<RouteAudit::Entry> &entries = audit.entries();
+        for (int e = 0; e < entries.size(); ++e) {
+            if (!(entries.at(e).roles & RouteAudit::Missing))
+                continue;
+            Finding f = make(FindingKind::RouteMissing, entries.at(e).destinationNode, Severity::Critical);
+            f.facts.routeEntry = e;
+            m_result.findings.append(std::move(f));
+        }
+    }
+
+    const int limit = m_ctx->routeLimit;
+    const int count = audit.routeCount();
+    const int missing = m_state.nodesSource.known ? audit.missingCount() : 0;
+    const bool atLimit = count >= limit;
+    const bool wouldNotFit = count + missing > limit;
+    const bool nearLimit = qint64(count) * 100 >= qint64(limit) * m_ctx->options.routeWarningPercent;
+    if (limit > 0 && (atLimit || wouldNotFit || nearLimit)) {
+        m_result.findings.append(make(FindingKind::RouteLimit, m_state.router.id,
+                                      (atLimit || wouldNotFit) ? Severity::Critical : Severity::Warning));
+    }
+}
+
+Diagnosis Detector::run()
+{
+    m_result.budget = RemediationBudget::compute(m_state, m_ctx->options);
+    auto skip = [this](const SourceStatus &source, const QString &what, const QString &name) {
+        if (source.known)
+            return false;
+        m_result.notDiagnosed << QStringLiteral("%1: %2 could not be read (%3)")
+                                     .arg(what, name, source.error.isEmpty() ? QStringLiteral("unknown error") : source.error);
+        return true;
+    };
+    if (skip(m_state.klusterSource, QStringLiteral("everything"), QStringLiteral("the kluster")))
+        return m_result;
+
+    m_result.findings.reserve(m_state.nodes.size() + m_state.instances.size() / 8 + 16);
+    if (!skip(m_state.securityGroupsSource, QStringLiteral("security groups and memberships"),
+              QStringLiteral("the security groups")))
+        checkSecurityGroups();
+    if (!skip(m_state.serversSource, QStringLiteral("instances and orphaned routes"), QStringLiteral("the servers")))
+        checkInstances();
+    if (!m_state.serversSource.incomplete.isEmpty())
+        m_result.notes << QStringLiteral("the server list is incomplete (%1): no route is removed as orphaned while it is")
+                              .arg(m_state.serversSource.incomplete);
+    if (!skip(m_state.nodesSource, QStringLiteral("nodes, unregistered instances, stale and missing routes"),
+              QStringLiteral("the nodes")))
+        checkNodes();
+    if (!skip(m_state.routerSource, QStringLiteral("routes"), QStringLiteral("the router")))
+        checkRoutes();
+
+    std::sort(m_result.findings.begin(), m_result.findings.end(), findingLessThan);
+    return m_result;
+}
+
+} // namespace
+
+Diagnosis Diagnosis::run(const KlusterState &state, const DiagnosisOptions &options)
+{
+    Detector detector(std::make_shared<DiagnosisContext>(state, options));
+    return detector.run();
+}

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "core/diagnosisoptions.h"
+#include "core/finding.h"
+#include "core/klusterstate.h"
+#include "core/remediationbudget.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+// The diagnosis of diagnosis.md as a pure function: state in, findings out.
+// No network, no clock (ages are measured against state.capturedAt), no globals.
+struct Diagnosis
+{
+    QList<Finding> findings;  // sorted by severity, kind, subject
+    RemediationBudget budget;
+    QStringList notDiagnosed; // what could not be judged because a source failed, and why
+    // Facts worth a look that are no finding of diagnosis.md (a node whose
+    // providerID names another instance than its name, an incomplete server list).
+    QStringList notes;
+
+    int count(Severity severity) const;
+    Severity worst() const;   // Info when there is no finding
+    const Finding *find(const QString &id) const;
+
+    static Diagnosis run(const KlusterState &state, const DiagnosisOptions &options = DiagnosisOptions());
+};
+
+// "42 min", "1 h 12 min", "3 d 4 h": an age for people.
+QString formatDuration(qint64 seconds);

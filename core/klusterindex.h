@@ -1,0 +1,50 @@
+#pragma once
+
+#include "core/cidr.h"
+#include "core/klusterstate.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+
+// The join of a kluster's OpenStack and Kubernetes views: which instances are
+// the kluster's (by Kubernikus' naming), which node is which instance's, and
+// who owns an IP address or a pod CIDR. Built once per state in linear time.
+class KlusterIndex
+{
+public:
+    explicit KlusterIndex(const KlusterState &state);
+
+    const KlusterState &state() const { return m_state; }
+
+    // Indices into state().instances of the kluster's instances, in Nova order.
+    const QList<int> &klusterInstances() const { return m_klusterInstances; }
+    // The pool an instance belongs to by its name, or empty if it is not the kluster's.
+    QString poolOf(const QString &instanceName) const;
+
+    // -1 when there is none.
+    int nodeByName(const QString &name) const { return m_nodeByName.value(name, -1); }
+    int instanceByName(const QString &name) const { return m_instanceByName.value(name, -1); }
+    int instanceByAddress(const QString &address) const;  // any project instance, fixed or floating
+    int nodeByAddress(const QString &address) const;      // by InternalIP
+    int nodeByPodCidr(const Cidr &cidr) const { return m_nodeByPodCidr.value(cidr, -1); }
+
+    // The node registered for an instance (same name), or -1.
+    int nodeOfInstance(int instanceIndex) const;
+    // True when the node's providerID names a different instance than the one of its name.
+    bool providerIdDisagrees(int instanceIndex, int nodeIndex) const;
+
+    // Indices into state().securityGroups of the groups named like the kluster's group.
+    const QList<int> &klusterGroups() const { return m_klusterGroups; }
+
+private:
+    const KlusterState &m_state;
+    QHash<QString, QString> m_poolByPrefix;  // "kks-<kluster>-<pool>-" and "<kluster>-<pool>-"
+    QList<int> m_klusterInstances;
+    QHash<QString, int> m_nodeByName;
+    QHash<QString, int> m_instanceByName;
+    QHash<QString, int> m_instanceByAddress;
+    QHash<QString, int> m_nodeByAddress;
+    QHash<Cidr, int> m_nodeByPodCidr;
+    QList<int> m_klusterGroups;
+};

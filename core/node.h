@@ -1,0 +1,45 @@
+#pragma once
+
+#include "core/cidr.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+struct NodeCondition
+{
+    QString type;
+    QString status;  // "True", "False" or "Unknown"
+    QString reason;
+    QString message;
+};
+
+// A Kubernetes node as `GET /api/v1/nodes` describes it.
+struct Node
+{
+    QString name;
+    QDateTime created;
+    QString podCidrText;  // spec.podCIDRs[0], else spec.podCIDR; empty when unassigned
+    Cidr podCidr;
+    QString providerId;   // spec.providerID
+    QString internalIp;   // status.addresses[type=InternalIP]
+    bool unschedulable = false;
+    QString kubeletVersion;
+    QList<NodeCondition> conditions;
+
+    const NodeCondition *condition(const QString &type) const
+    {
+        for (const NodeCondition &c : conditions) {
+            if (c.type == type)
+                return &c;
+        }
+        return nullptr;
+    }
+    bool isReady() const
+    {
+        const NodeCondition *ready = condition(QStringLiteral("Ready"));
+        return ready && ready->status == QLatin1String("True");
+    }
+    // The Nova instance id named by an `openstack://[region]/<id>` provider id, or empty.
+    QString providerInstanceId() const;
+};

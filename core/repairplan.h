@@ -1,0 +1,49 @@
+#pragma once
+
+#include "core/router.h"
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+
+// One HTTP request of a repair, exactly as it will be sent (minus the token).
+struct PlannedRequest
+{
+    QString service;      // catalog type: "compute", "network", "kubernetes"
+    QString method;       // "DELETE", "POST", "PUT"
+    QString path;         // relative to the service's endpoint
+    QJsonObject headers;  // the headers that matter to the repair (If-Match), never a token
+    QJsonValue body = QJsonValue::Null;
+
+    QJsonObject toJson() const;
+};
+
+// What a repair will do, as the exact list of requests: shown to a person
+// before anything is sent, printable as a dry run, recorded in the audit log.
+struct RepairPlan
+{
+    enum class Action {
+        DeleteInstance,
+        AddSecurityGroup,
+        CreateSecurityGroupRule,
+        RemoveRoutes,
+        AddRoutes,
+    };
+
+    Action action = Action::DeleteInstance;
+    QString title;
+    QList<PlannedRequest> requests;
+    // Why this plan must not be sent as it stands (empty when it may be):
+    // "NoEvidence" or "NoRevision". The remediation budget is checked apart.
+    QString refusal;
+    QString refusalDetail;
+
+    // The objects it acts on, for verification and for naming them in dialogs.
+    QString instanceId;
+    QString instanceName;
+    QList<Route> routes;
+
+    bool deletesInstance() const { return action == Action::DeleteInstance; }
+    QJsonObject toJson() const;
+};

@@ -1,0 +1,152 @@
+#include "core/repairplanner.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace RepairPlanner {
+
+static QJsonObject routesBody(const QList<Route> &routes)
+{
+    QJsonArray list;
+    for (const Route &r : routes) {
+        QJsonObject o;
+        o.insert(QStringLiteral("destination"), r.destination);
+        o.insert(QStringLiteral("nexthop"), r.nexthop);
+        list.append(o);
+    }
+    QJsonObject router;
+    router.insert(QStringLiteral("routes"), list);
+    QJsonObject body;
+    body.insert(QStringLiteral("router"), router);
+    return body;
+}
+
+static QString describeRoutes(const QList<Route> &routes)
+{
+    QStringList parts;
+    for (const Route &r : routes)
+        parts.append(r.destination + QStringLiteral(" via ") + r.nexthop);
+    return parts.join(QStringLiteral(", "));
+}
+
+RepairPlan deleteInstance(const Instance &instance)
+{
+    RepairPlan plan;
+    plan.action = RepairPlan::Action::DeleteInstance;
+    plan.title = QStringLiteral("Delete instance %1; Kubernikus launches a replacement").arg(instance.name);
+    plan.instanceId = instance.id;
+    plan.instanceName = instance.name;
+    PlannedRequest request;
+    request.service = QStringLiteral("compute");
+    request.method = QStringLiteral("DELETE");
+    request.path = QStringLiteral("/servers/") + instance.id;
+    plan.requests.append(request);
+    return plan;
+}
+
+RepairPlan addSecurityGroup(const Instance &instance, const QString &groupName)
+{
+    RepairPlan plan;
+    plan.action = RepairPlan::Action::AddSecurityGroup;
+    plan.title = QStringLiteral("Add security group %1 to instance %2").arg(groupName, instance.name);
+    plan.instanceId = instance.id;
+    plan.instanceName = instance.name;
+    PlannedRequest request;
+    request.service = QStringLiteral("compute");
+    request.method = QStringLiteral("POST");
+    request.path = QStringLiteral("/servers/") + instance.id + QStringLiteral("/action");
+    QJsonObject group;
+    group.insert(QStringLiteral("name"), groupName);
+    QJsonObject body;
+    body.insert(QStringLiteral("addSecurityGroup"), group);
+    request.body = body;
+    plan.requests.append(request);
+    return plan;
+}
+
+RepairPlan createSecurityGroupRule(const SecurityGroup &group, const QString &protocol, const QString &remoteIpPrefix)
+{
+    RepairPlan plan;
+    plan.action = RepairPlan::Action::CreateSecurityGroupRule;
+    plan.title = QStringLiteral("Allow %1 from the pod network %2 into security group %3")
+                     .arg(protocol.toUpper(), remoteIpPrefix, group.name);
+    PlannedRequest request;
+    request.service = QStringLiteral("network");
+    request.method = QStringLiteral("POST");
+    request.path = QStringLiteral("/v2.0/security-group-rules");
+    QJsonObject rule;
+    rule.insert(QStringLiteral("security_group_id"), group.id);
+    rule.insert(QStringLiteral("direction"), QStringLiteral("ingress"));
+    rule.insert(QStringLiteral("ethertype"), QStringLiteral("IPv4"));
+    rule.insert(QStringLiteral("protocol"), protocol);
+    rule.insert(QStringLiteral("remote_ip_prefix"), remoteIpPrefix);
+    QJsonObject body;
+    body.insert(QStringLiteral("security_group_rule"), rule);
+    request.body = body;
+    plan.requests.append(request);
+    return plan;
+}
+
+QList<Route> routesWithout(const QList<Route> &current, const QList<Route> &removed)
+{
+    QList<Route> result;
+    result.reserve(current.size());
+    for (const Route &r : current) {
+        if (!removed.contains(r))
+            result.append(r);
+    }
+    return result;
+}
+
+QList<Route> routesWith(const QList<Route> &current, const QList<Route> &added)
+{
+    QList<Route> result = current;
+    for (const Route &r : added) {
+        if (!result.contains(r))
+            result.append(r);
+    }
+    return result;
+}
+
+static RepairPlan changeRoutes(const Router &router, const QList<Route> &routes, bool atomic, bool remove)
+{
+    RepairPlan plan;
+    plan.action = remove ? RepairPlan::Action::RemoveRoutes : RepairPlan::Action::AddRoutes;
+    plan.routes = routes;
+    plan.title = (remove ? QStringLiteral("Remove from router %1: %2") : QStringLiteral("Add to router %1: %2"))
+                     .arg(router.name.isEmpty() ? router.id : router.name, describeRoutes(routes));
+    PlannedRequest request;
+    request.service = QStringLiteral("network");
+    request.method = QStringLiteral("PUT");
+    if (atomic) {
+        request.path = QStringLiteral("/v2.0/routers/") + router.id
+            + (remove ? QStringLiteral("/remove_extraroutes") : QStringLiteral("/add_extraroutes"));
+        request.body = routesBody(routes);
+    } else {
+        request.path = QStringLiteral("/v2.0/routers/") + router.id;
+        const QList<Route> next = remove ? routesWithout(router.routes, routes) : routesWith(router.routes, routes);
+        request.body = routesBody(next);
+        if (router.revisionNumber >= 0) {
+            request.headers.insert(QStringLiteral("If-Match"),
+                                   QString(QStringLiteral("revision_number=") + QString::number(router.revisionNumber)));
+        } else {
+            plan.refusal = QStringLiteral("NoRevision");
+            plan.refusalDetail = QStringLiteral("the router has no revision_number and no extraroute-atomic "
+                                                "extension; a full-list update could overwrite a concurrent change");
+        }
+    }
+    plan.requests.append(request);
+    return plan;
+}
+
+RepairPlan removeRoutes(const Router &router, const QList<Route> &routes, bool atomic)
+{
+    return changeRoutes(router, routes, atomic, true);
+}
+
+RepairPlan addRoutes(const Router &router, const QList<Route> &routes, bool atomic)
+{
+    return changeRoutes(router, routes, atomic, false);
+}
+
+} // namespace RepairPlanner

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "core/instance.h"
+#include "core/repairplan.h"
+#include "core/router.h"
+#include "core/securitygroup.h"
+
+#include <QList>
+#include <QString>
+
+// Turns a repair into the exact requests of diagnosis.md §3. Pure: the same
+// router, instance or group always gives the same plan, so a plan can be made
+// again from freshly read state (after a 412, say) and compared.
+namespace RepairPlanner {
+
+RepairPlan deleteInstance(const Instance &instance);
+RepairPlan addSecurityGroup(const Instance &instance, const QString &groupName);
+RepairPlan createSecurityGroupRule(const SecurityGroup &group, const QString &protocol, const QString &remoteIpPrefix);
+
+// Route changes: the atomic remove_extraroutes/add_extraroutes where the
+// `extraroute-atomic` extension exists; otherwise the full new list, PUT with
+// `If-Match: revision_number=<n>` so that a concurrent change is refused (412)
+// rather than overwritten. Without a known revision no full-list plan is safe,
+// and the plan carries the refusal "NoRevision".
+RepairPlan removeRoutes(const Router &router, const QList<Route> &routes, bool atomic);
+RepairPlan addRoutes(const Router &router, const QList<Route> &routes, bool atomic);
+
+// The route list a router would have after removing or adding routes, in router order.
+QList<Route> routesWithout(const QList<Route> &current, const QList<Route> &removed);
+QList<Route> routesWith(const QList<Route> &current, const QList<Route> &added);
+
+} // namespace RepairPlanner

@@ -1,0 +1,207 @@
+#include "core/checkreport.h"
+#include "core/diagnosis.h"
+#include "tests/common/worldbuilder.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+// The report of snapshot-format.md.
+class TestCheckReport : public QObject
+{
+    Q_OBJECT
+private slots:
+    void jsonShape();
+    void keyOrderFollowsTheFormat();
+    void byteIdentical();
+    void sortedBySeverityKindSubject();
+    void exitStatus();
+    void textGroupsBySeverity();
+    void healthyText();
+    void refusalInJson();
+    void fullListPlansStayLinear();
+};
+
+
+static WorldBuilder brokenWorld()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 3);
+    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.99"));  // orphaned: warning
+    w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.98"));  // duplicate: critical
+    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 15);  // unregistered: warning
+    w.server(QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), 60, QStringLiteral("ERROR"));
+    return w;
+}
+
+void TestCheckReport::jsonShape()
+{
+    const KlusterState s = brokenWorld().state();
+    const Diagnosis d = Diagnosis::run(s);
+    const QJsonObject o = QJsonDocument::fromJson(CheckReport::toJson(s, d)).object();
+    QCOMPARE(o.value(QStringLiteral("kluster")).toString(), QStringLiteral("demo"));
+    QCOMPARE(o.value(QStringLiteral("capturedAt")).toString(), QStringLiteral("2026-11-21T10:00:00Z"));
+    const QJsonArray findings = o.value(QStringLiteral("findings")).toArray();
+    QCOMPARE(findings.size(), 4);
+    for (const QJsonValue &v : findings) {
+        const QJsonObject f = v.toObject();
+        QCOMPARE(f.keys(), (QStringList{QStringLiteral("evidence"), QStringLiteral("id"), QStringLiteral("kind"),
+                                        QStringLiteral("message"), QStringLiteral("repair"), QStringLiteral("severity"),
+                                        QStringLiteral("subject")}));
+        QCOMPARE(f.value(QStringLiteral("id")).toString(),
+                 f.value(QStringLiteral("kind")).toString() + QLatin1Char(':') + f.value(QStringLiteral("subject")).toString());
+        const QJsonObject repair = f.value(QStringLiteral("repair")).toObject();
+        QCOMPARE(repair.keys(), (QStringList{QStringLiteral("requests"), QStringLiteral("title")}));
+        for (const QJsonValue &r : repair.value(QStringLiteral("requests")).toArray()) {
+            QCOMPARE(r.toObject().keys(), (QStringList{QStringLiteral("body"), QStringLiteral("headers"), QStringLiteral("method"),
+                                                       QStringLiteral("path"), QStringLiteral("service")}));
+        }
+    }
+    const QJsonObject budget = o.value(QStringLiteral("budget")).toObject();
+    QCOMPARE(budget.keys(), (QStringList{QStringLiteral("deletionsAllowed"), QStringLiteral("expected"), QStringLiteral("maxUnhealthy"),
+                                         QStringLiteral("ready"), QStringLiteral("reason"), QStringLiteral("unhealthy")}));
+    QCOMPARE(budget.value(QStringLiteral("expected")).toInt(), 3);
+    QCOMPARE(budget.value(QStringLiteral("ready")).toInt(), 1);
+    QCOMPARE(budget.value(QStringLiteral("unhealthy")).toInt(), 2);
+    QCOMPARE(budget.value(QStringLiteral("maxUnhealthy")).toInt(), 1);
+    QCOMPARE(budget.value(QStringLiteral("reason")).toString(), QStringLiteral("TooManyUnhealthy"));
+    const QJsonObject summary = o.value(QStringLiteral("summary")).toObject();
+    QCOMPARE(summary.value(QStringLiteral("critical")).toInt(), 2);
+    QCOMPARE(summary.value(QStringLiteral("warning")).toInt(), 2);
+    QCOMPARE(summary.value(QStringLiteral("info")).toInt(), 0);
+}
+
+void TestCheckReport::keyOrderFollowsTheFormat()
+{
+    const KlusterState s = brokenWorld().state();
+    const QByteArray json = CheckReport::toJson(s, Diagnosis::run(s));
+    auto pos = [&json](const char *key) { return json.indexOf(QByteArray(QByteArray("\"") + key + "\":")); };
+    QVERIFY(pos("kluster") < pos("capturedAt"));
+    QVERIFY(pos("capturedAt") < pos("findings"));
+    QVERIFY(pos("findings") < pos("budget"));
+    QVERIFY(pos("budget") < pos("summary"));
+    QVERIFY(pos("id") < pos("kind"));
+    QVERIFY(pos("kind") < pos("subject"));
+    QVERIFY(pos("severity") < pos("message"));
+    QVERIFY(pos("message") < pos("evidence"));
+    QVERIFY(pos("service") < pos("method"));
+    QVERIFY(pos("method") < pos("path"));
+    QVERIFY(json.endsWith("}\n"));
+}
+
+void TestCheckReport::byteIdentical()
+{
+    const KlusterState s = brokenWorld().state();
+    const QByteArray a = CheckReport::toJson(s, Diagnosis::run(s));
+    const QByteArray b = CheckReport::toJson(brokenWorld().state(), Diagnosis::run(brokenWorld().state()));
+    QCOMPARE(a, b);
+    QCOMPARE(CheckReport::toText(s, Diagnosis::run(s)), CheckReport::toText(s, Diagnosis::run(s)));
+}
+
+void TestCheckReport::sortedBySeverityKindSubject()
+{
+    const KlusterState s = brokenWorld().state();
+    const Diagnosis d = Diagnosis::run(s);
+    QStringList ids;
+    for (const Finding &f : d.findings)
+        ids << f.id();
+    QCOMPARE(ids, (QStringList{QStringLiteral("instance-error:kks-demo-pool-ccccc"),
+                               QStringLiteral("route-duplicate:100.100.4.0/24"),
+                               QStringLiteral("instance-unregistered:kks-demo-pool-bbbbb"),
+                               QStringLiteral("route-orphaned:100.100.9.0/24 via 10.0.0.99")}));
+}
+
+void TestCheckReport::exitStatus()
+{
+    const KlusterState broken = brokenWorld().state();
+    QCOMPARE(CheckReport::exitStatus(Diagnosis::run(broken)), 2);
+    WorldBuilder warn;
+    warn.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 15);
+    QCOMPARE(CheckReport::exitStatus(Diagnosis::run(warn.state())), 1);
+    QCOMPARE(CheckReport::exitStatus(Diagnosis::run(WorldBuilder().state())), 0);
+}
+
+void TestCheckReport::textGroupsBySeverity()
+{
+    const KlusterState s = brokenWorld().state();
+    const QString text = QString::fromUtf8(CheckReport::toText(s, Diagnosis::run(s)));
+    const qsizetype critical = text.indexOf(QStringLiteral("\nCRITICAL (2)\n"));
+    const qsizetype warning = text.indexOf(QStringLiteral("\nWARNING (2)\n"));
+    QVERIFY(critical > 0);
+    QVERIFY(warning > critical);
+    QVERIFY(text.indexOf(QStringLiteral("[CRITICAL] route-duplicate:100.100.4.0/24")) < warning);
+    QVERIFY(text.contains(QStringLiteral("PUT network /v2.0/routers/")));
+    QVERIFY(text.contains(QStringLiteral("Refused by the remediation budget (TooManyUnhealthy)")));
+    QVERIFY(text.contains(QStringLiteral("Summary: 2 critical, 2 warning, 0 info")));
+}
+
+void TestCheckReport::healthyText()
+{
+    const KlusterState s = WorldBuilder().state();
+    QVERIFY(QString::fromUtf8(CheckReport::toText(s, Diagnosis::run(s))).contains(QStringLiteral("No findings")));
+}
+
+void TestCheckReport::refusalInJson()
+{
+    WorldBuilder w;
+    w.atomicRoutes(false).routerRevision(-1);  // no extraroute-atomic, no revision: no safe full-list PUT
+    w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.99"));
+    const KlusterState s = w.state();
+    const QJsonObject o = QJsonDocument::fromJson(CheckReport::toJson(s, Diagnosis::run(s))).object();
+    const QJsonObject repair = o.value(QStringLiteral("findings")).toArray().first().toObject().value(QStringLiteral("repair")).toObject();
+    QCOMPARE(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("NoRevision"));
+}
+
+void TestCheckReport::fullListPlansStayLinear()
+{
+    // A router without extraroute-atomic: each route finding's plan is the router's whole list.
+    const auto world = [](int routes) {
+        WorldBuilder w;
+        w.pool(QStringLiteral("pool"), 1);
+        w.atomicRoutes(false);
+        for (int i = 0; i < routes; ++i)
+            w.route(QStringLiteral("100.100.%1.%2/32").arg(i / 256).arg(i % 256), QStringLiteral("10.9.%1.%2").arg(i / 256).arg(i % 256 + 1));
+        return w.state();
+    };
+    // A few hundred: every plan whole.
+    {
+        const KlusterState state = world(100);
+        const Diagnosis d = Diagnosis::run(state);
+        const QJsonObject report = QJsonDocument::fromJson(CheckReport::toJson(state, d)).object();
+        const QJsonArray findings = report.value(QStringLiteral("findings")).toArray();
+        int whole = 0;
+        for (const QJsonValue &f : findings) {
+            const QJsonObject repair = f.toObject().value(QStringLiteral("repair")).toObject();
+            if (!repair.value(QStringLiteral("requests")).toArray().isEmpty())
+                ++whole;
+        }
+        QCOMPARE(whole, 100);
+    }
+    // Thousands: the report holds no square of the count, says why, and no script can send what is withheld.
+    {
+        const KlusterState state = world(3000);
+        const Diagnosis d = Diagnosis::run(state);
+        QCOMPARE(d.count(Severity::Warning), 3000);  // 3000 orphaned routes (and the route limit, critical)
+        const QByteArray json = CheckReport::toJson(state, d);
+        QVERIFY2(json.size() < 20 * 1024 * 1024, qPrintable(QString::number(json.size())));
+        QJsonObject orphaned;
+        for (const QJsonValue &f : QJsonDocument::fromJson(json).object().value(QStringLiteral("findings")).toArray()) {
+            if (f.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("route-orphaned"))
+                orphaned = f.toObject();
+        }
+        const QJsonObject repair = orphaned.value(QStringLiteral("repair")).toObject();
+        QVERIFY(repair.value(QStringLiteral("requests")).toArray().isEmpty());
+        QCOMPARE(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("TooLarge"));
+        QVERIFY(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("detail")).toString().contains(QStringLiteral("flightdeck-cli repair --finding")));
+        const QByteArray text = CheckReport::toText(state, d);
+        QVERIFY(text.size() < 20 * 1024 * 1024);
+        QVERIFY(text.contains("TooLarge"));
+        // The finding's own plan, asked for alone, is whole.
+        QCOMPARE(d.findings.last().repair()->requests.first().body.toObject().value(QStringLiteral("router")).toObject()
+                     .value(QStringLiteral("routes")).toArray().size(), 2999);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestCheckReport)
+#include "tst_checkreport.moc"

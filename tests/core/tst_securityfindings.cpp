@@ -1,0 +1,170 @@
+#include "core/diagnosis.h"
+#include "tests/common/findingassert.h"
+#include "tests/common/worldbuilder.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+// security-group-missing and security-group-rule-missing: what satisfies a
+// required rule and what only looks like it does.
+class TestSecurityFindings : public QObject
+{
+    Q_OBJECT
+private slots:
+    void goodRulesSatisfy();
+    void rules_data();
+    void rules();
+    void portRangeIsCalledOut();
+    void groupMissing();
+    void groupAmbiguous();
+    void repairCreatesTheRule();
+    void defaultGroupName();
+};
+
+// A world whose kluster group has only the rules given by the test.
+static WorldBuilder bareWorld()
+{
+    WorldBuilder w;
+    w.clearGroups();
+    w.group(QStringLiteral("kks-sg"));
+    return w;
+}
+
+static QStringList missingProtocols(const Diagnosis &d)
+{
+    QStringList p;
+    for (const Finding &f : d.findings) {
+        if (f.kind == QLatin1String("security-group-rule-missing"))
+            p << f.subject;
+    }
+    return p;
+}
+
+void TestSecurityFindings::goodRulesSatisfy()
+{
+    WorldBuilder w;
+    QVERIFY(Diagnosis::run(w.state()).findings.isEmpty());
+}
+
+void TestSecurityFindings::rules_data()
+{
+    QTest::addColumn<QJsonValue>("protocol");
+    QTest::addColumn<QJsonValue>("remote");
+    QTest::addColumn<QJsonValue>("portMin");
+    QTest::addColumn<QJsonValue>("portMax");
+    QTest::addColumn<QString>("direction");
+    QTest::addColumn<QString>("ethertype");
+    QTest::addColumn<QStringList>("missing");
+    const QJsonValue null;
+    const QString in = QStringLiteral("ingress");
+    const QString v4 = QStringLiteral("IPv4");
+    const QStringList all = {QStringLiteral("icmp"), QStringLiteral("tcp"), QStringLiteral("udp")};
+    QTest::newRow("null protocol, pod CIDR: all") << null << QJsonValue(QStringLiteral("100.100.0.0/16")) << null << null << in << v4 << QStringList();
+    QTest::newRow("null protocol, 0.0.0.0/0: all") << null << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << in << v4 << QStringList();
+    QTest::newRow("null protocol, no remote: all") << null << null << null << null << in << v4 << QStringList();
+    QTest::newRow("tcp from a containing /8") << QJsonValue(QStringLiteral("tcp")) << QJsonValue(QStringLiteral("100.0.0.0/8")) << null << null << in << v4
+                                               << QStringList{QStringLiteral("icmp"), QStringLiteral("udp")};
+    QTest::newRow("tcp by number 6") << QJsonValue(QStringLiteral("6")) << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << in << v4
+                                      << QStringList{QStringLiteral("icmp"), QStringLiteral("udp")};
+    QTest::newRow("tcp with a port range") << QJsonValue(QStringLiteral("tcp")) << QJsonValue(QStringLiteral("0.0.0.0/0")) << QJsonValue(1) << QJsonValue(65535) << in << v4 << all;
+    QTest::newRow("tcp 80 only") << QJsonValue(QStringLiteral("tcp")) << QJsonValue(QStringLiteral("100.100.0.0/16")) << QJsonValue(80) << QJsonValue(80) << in << v4 << all;
+    QTest::newRow("icmp type 8 only") << QJsonValue(QStringLiteral("icmp")) << QJsonValue(QStringLiteral("100.100.0.0/16")) << QJsonValue(8) << null << in << v4 << all;
+    QTest::newRow("narrower remote") << null << QJsonValue(QStringLiteral("100.100.1.0/24")) << null << null << in << v4 << all;
+    QTest::newRow("partly overlapping remote") << null << QJsonValue(QStringLiteral("100.100.128.0/17")) << null << null << in << v4 << all;
+    QTest::newRow("egress") << null << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << QStringLiteral("egress") << v4 << all;
+    QTest::newRow("IPv6") << null << QJsonValue(QStringLiteral("::/0")) << null << null << in << QStringLiteral("IPv6") << all;
+    // An empty protocol is not "any" (only null is): it hides no missing rule.
+    QTest::newRow("empty protocol string") << QJsonValue(QString()) << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << in << v4 << all;
+    QTest::newRow("udp only") << QJsonValue(QStringLiteral("udp")) << QJsonValue(QStringLiteral("100.100.0.0/16")) << null << null << in << v4
+                               << QStringList{QStringLiteral("icmp"), QStringLiteral("tcp")};
+}
+
+void TestSecurityFindings::rules()
+{
+    QFETCH(QJsonValue, protocol);
+    QFETCH(QJsonValue, remote);
+    QFETCH(QJsonValue, portMin);
+    QFETCH(QJsonValue, portMax);
+    QFETCH(QString, direction);
+    QFETCH(QString, ethertype);
+    QFETCH(QStringList, missing);
+    WorldBuilder w = bareWorld();
+    w.rule(0, protocol, remote, portMin, portMax, direction, ethertype);
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(missingProtocols(d), missing);
+    for (const Finding &f : d.findings)
+        QCOMPARE(f.severity, Severity::Critical);
+}
+
+void TestSecurityFindings::portRangeIsCalledOut()
+{
+    WorldBuilder w = bareWorld();
+    w.rule(0, QStringLiteral("tcp"), QStringLiteral("100.100.0.0/16"), 10250, 10250);
+    const Diagnosis d = Diagnosis::run(w.state());
+    const Finding *f = d.find(QStringLiteral("security-group-rule-missing:tcp"));
+    QVERIFY(f);
+    QVERIFY2(f->message().contains(QStringLiteral("opens only ports 10250-10250")), qPrintable(f->message()));
+    const QJsonArray near = f->evidence().value(QStringLiteral("rulesThatDoNotSatisfy")).toArray();
+    QCOMPARE(near.size(), 1);
+    QCOMPARE(near.first().toObject().value(QStringLiteral("port_range_min")).toInt(), 10250);
+}
+
+void TestSecurityFindings::groupMissing()
+{
+    WorldBuilder w;
+    w.clearGroups();
+    w.group(QStringLiteral("default"), true);
+    w.pool(QStringLiteral("pool"), 1);
+    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60, QStringLiteral("ACTIVE"),
+             {QStringLiteral("default")});
+    w.node(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    // One finding stands for the group: no rule or membership findings.
+    QCOMPARE(findingIds(d), QStringList{QStringLiteral("security-group-missing:kks-sg")});
+    QCOMPARE(d.findings.first().severity, Severity::Critical);
+    QVERIFY(!d.findings.first().repair());
+}
+
+void TestSecurityFindings::groupAmbiguous()
+{
+    WorldBuilder w;
+    w.group(QStringLiteral("kks-sg"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(findingIds(d), QStringList{QStringLiteral("security-group-missing:kks-sg")});
+    QVERIFY(d.findings.first().message().contains(QStringLiteral("ambiguous")));
+    QCOMPARE(d.findings.first().evidence().value(QStringLiteral("matchingGroupIds")).toArray().size(), 2);
+}
+
+void TestSecurityFindings::repairCreatesTheRule()
+{
+    WorldBuilder w = bareWorld();
+    const KlusterState s = w.state();
+    const Diagnosis d = Diagnosis::run(s);
+    const Finding *f = d.find(QStringLiteral("security-group-rule-missing:udp"));
+    QVERIFY(f && f->repair());
+    const PlannedRequest r = f->repair()->requests.first();
+    QCOMPARE(r.service, QStringLiteral("network"));
+    QCOMPARE(r.method, QStringLiteral("POST"));
+    QCOMPARE(r.path, QStringLiteral("/v2.0/security-group-rules"));
+    const QJsonObject rule = r.body.toObject().value(QStringLiteral("security_group_rule")).toObject();
+    QCOMPARE(rule.value(QStringLiteral("security_group_id")).toString(), s.securityGroups.first().id);
+    QCOMPARE(rule.value(QStringLiteral("direction")).toString(), QStringLiteral("ingress"));
+    QCOMPARE(rule.value(QStringLiteral("ethertype")).toString(), QStringLiteral("IPv4"));
+    QCOMPARE(rule.value(QStringLiteral("protocol")).toString(), QStringLiteral("udp"));
+    QCOMPARE(rule.value(QStringLiteral("remote_ip_prefix")).toString(), QStringLiteral("100.100.0.0/16"));
+    QCOMPARE(rule.size(), 5);
+}
+
+void TestSecurityFindings::defaultGroupName()
+{
+    // Without spec.openstack.securityGroupName the group is "default".
+    WorldBuilder w;
+    w.securityGroupName(QString());
+    w.clearGroups();
+    w.group(QStringLiteral("default"), true);
+    QVERIFY(Diagnosis::run(w.state()).findings.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestSecurityFindings)
+#include "tst_securityfindings.moc"
