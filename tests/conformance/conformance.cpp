@@ -1,10 +1,10 @@
 #include "tests/conformance/conformance.h"
 
-#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkReply>
-#include <QTimer>
+#include <QSignalSpy>
+#include <QTest>
 
 namespace Conformance {
 
@@ -29,9 +29,9 @@ Reply request(QNetworkAccessManager &nam, const QByteArray &method, const QStrin
     for (const auto &h : headers)
         req.setRawHeader(h.first, h.second);
     QNetworkReply *reply = nam.sendCustomRequest(req, method, body);
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    if (!reply->isFinished() && !finished.wait(120000))
+        reply->abort();  // no answer in two minutes: reported as a network error below
     Reply r;
     r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     r.body = reply->readAll();
@@ -259,9 +259,7 @@ QList<Observation> run(const Target &t, QString *error)
         gone = request(nam, "GET", nova + QStringLiteral("/servers/") + t.serverToDelete, {}, novaHeaders);
         if (gone.status == 404)
             break;
-        QEventLoop wait;
-        QTimer::singleShot(250, &wait, &QEventLoop::quit);
-        wait.exec();
+        QTest::qWait(250);
     }
     observe(QStringLiteral("nova: the deleted server"), gone);
     observe(QStringLiteral("nova: delete it again"), request(nam, "DELETE", nova + QStringLiteral("/servers/") + t.serverToDelete, {}, novaHeaders));

@@ -9,7 +9,7 @@
 // cloud (the real Keystone, Neutron and Nova, or the simulated cloud), with
 // what each answered: status, error type and the facts that matter. The
 // simulator must answer as the real servers do; a test runs the checks on both
-// and compares. Test code: it waits for each answer (QEventLoop).
+// and compares. Test code: it waits for each answer (QSignalSpy).
 namespace Conformance {
 
 // What the checks need: a user that may change the router and the group,

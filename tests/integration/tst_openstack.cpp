@@ -26,7 +26,6 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTimer>
 
 using Conformance::Reply;
 using Conformance::Session;
@@ -35,13 +34,6 @@ namespace {
 
 constexpr auto KlusterName = "real";
 const QString PodNetwork = QStringLiteral("100.110.0.0/16");
-
-void sleepMs(int ms)
-{
-    QEventLoop loop;
-    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
-    loop.exec();
-}
 
 QByteArray json(const QJsonObject &o)
 {
@@ -155,7 +147,7 @@ QJsonObject TestOpenStack::waitServer(const QString &id, const QStringList &stat
         server = api("GET", QStringLiteral("compute"), QStringLiteral("/servers/") + id).json().value(QStringLiteral("server")).toObject();
         if (states.contains(server.value(QStringLiteral("status")).toString()))
             return server;
-        sleepMs(500);
+        QTest::qWait(500);
     }
     return server;
 }

@@ -55,11 +55,10 @@ QString TestSnapshotReader::errorOf(const QString &dir)
     return QString();
 }
 
-static void overwrite(const QString &path, const QByteArray &bytes)
+[[nodiscard]] static bool overwrite(const QString &path, const QByteArray &bytes)
 {
     QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(bytes);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
 }
 
 void TestSnapshotReader::readsWrittenWorld()
@@ -128,7 +127,7 @@ void TestSnapshotReader::truncatedFile()
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray bytes = f.readAll();
     f.close();
-    overwrite(path, bytes.left(bytes.size() / 2));
+    QVERIFY(overwrite(path, bytes.left(bytes.size() / 2)));
     const QString e = errorOf(dir);
     QVERIFY2(e.startsWith(path + QStringLiteral(": not valid JSON at byte")), qPrintable(e));
     QVERIFY2(e.contains(QStringLiteral("truncated")), qPrintable(e));
@@ -138,7 +137,7 @@ void TestSnapshotReader::htmlInsteadOfJson()
 {
     const QString dir = writeWorld(WorldBuilder());
     const QString path = QDir(dir).filePath(QStringLiteral("nodes.json"));
-    overwrite(path, "<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head></html>");
+    QVERIFY(overwrite(path, "<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head></html>"));
     const QString e = errorOf(dir);
     QVERIFY2(e.startsWith(path + QStringLiteral(": not valid JSON")), qPrintable(e));
     QVERIFY2(e.contains(QStringLiteral("HTML")), qPrintable(e));
@@ -148,7 +147,7 @@ void TestSnapshotReader::wrongTypes()
 {
     const QString dir = writeWorld(WorldBuilder());
     const QString path = QDir(dir).filePath(QStringLiteral("router.json"));
-    overwrite(path, R"({"router": {"id": "x", "routes": [{"destination": "10.0.0.0/8", "nexthop": 17}]}})");
+    QVERIFY(overwrite(path, R"({"router": {"id": "x", "routes": [{"destination": "10.0.0.0/8", "nexthop": 17}]}})"));
     QCOMPARE(errorOf(dir), path + QStringLiteral(": $.router.routes[0].nexthop: expected a string, got a number"));
 }
 
@@ -156,17 +155,17 @@ void TestSnapshotReader::badCapturedAt()
 {
     const QString dir = writeWorld(WorldBuilder());
     const QString path = QDir(dir).filePath(QStringLiteral("capture.json"));
-    overwrite(path, R"({"capturedAt": 1732183200})");
+    QVERIFY(overwrite(path, R"({"capturedAt": 1732183200})"));
     QCOMPARE(errorOf(dir), path + QStringLiteral(": $.capturedAt: expected a string, got a number"));
-    overwrite(path, R"({"tool": "x"})");
+    QVERIFY(overwrite(path, R"({"tool": "x"})"));
     QCOMPARE(errorOf(dir), path + QStringLiteral(": $.capturedAt: required field is missing"));
     // Nothing is guessed: a date alone, or a time without a zone, is refused.
-    overwrite(path, R"({"capturedAt": "2026-11-21"})");
+    QVERIFY(overwrite(path, R"({"capturedAt": "2026-11-21"})"));
     QVERIFY(errorOf(dir).contains(QStringLiteral("not an RFC 3339 date-time with a zone")));
-    overwrite(path, R"({"capturedAt": "2026-11-21T10:00:00"})");
+    QVERIFY(overwrite(path, R"({"capturedAt": "2026-11-21T10:00:00"})"));
     QVERIFY(errorOf(dir).contains(QStringLiteral("not an RFC 3339 date-time with a zone")));
     // An error stays on one line, whatever the input holds.
-    overwrite(path, "{\"capturedAt\": \"2026\\nFAKE LINE\"}");
+    QVERIFY(overwrite(path, "{\"capturedAt\": \"2026\\nFAKE LINE\"}"));
     QVERIFY(!errorOf(dir).contains(QLatin1Char('\n')));
 }
 
@@ -174,7 +173,7 @@ void TestSnapshotReader::routerOfAnotherKluster()
 {
     const QString dir = writeWorld(WorldBuilder());
     const QString path = QDir(dir).filePath(QStringLiteral("router.json"));
-    overwrite(path, R"({"router": {"id": "someone-else", "routes": []}})");
+    QVERIFY(overwrite(path, R"({"router": {"id": "someone-else", "routes": []}})"));
     const QString e = errorOf(dir);
     QVERIFY2(e.startsWith(path + QStringLiteral(": $.router.id: is \"someone-else\"")), qPrintable(e));
 }
@@ -182,8 +181,8 @@ void TestSnapshotReader::routerOfAnotherKluster()
 void TestSnapshotReader::unknownFilesIgnored()
 {
     const QString dir = writeWorld(WorldBuilder());
-    overwrite(QDir(dir).filePath(QStringLiteral("notes.txt")), "written at 3 am");
-    overwrite(QDir(dir).filePath(QStringLiteral("ports.json")), R"({"ports": []})");
+    QVERIFY(overwrite(QDir(dir).filePath(QStringLiteral("notes.txt")), "written at 3 am"));
+    QVERIFY(overwrite(QDir(dir).filePath(QStringLiteral("ports.json")), R"({"ports": []})"));
     QVERIFY(errorOf(dir).isEmpty());
 }
 
