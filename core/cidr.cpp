@@ -76,8 +76,7 @@ bool parseIPv6(QStringView text, quint8 *out)
                     return false;
                 (compressed ? tail[tails++] : head[heads++]) = g;
             }
-            i = n;
-            break;
+            break;  // the tail ends the text
         }
         int value = 0;
         int digits = 0;
@@ -168,8 +167,8 @@ QString IpAddress::toString() const
     if (isIPv4())
         return QStringLiteral("%1.%2.%3.%4").arg(m_bytes[0]).arg(m_bytes[1]).arg(m_bytes[2]).arg(m_bytes[3]);
     std::array<quint16, 8> g{};
-    for (int i = 0; i < 8; ++i)
-        g[size_t(i)] = quint16(m_bytes[size_t(2 * i)] << 8 | m_bytes[size_t(2 * i + 1)]);
+    for (size_t i = 0; i < g.size(); ++i)
+        g[i] = quint16(m_bytes[2 * i] << 8 | m_bytes[2 * i + 1]);
     // IPv4-mapped and IPv4-compatible addresses keep their IPv4 tail: ::ffff:10.0.0.1, ::10.0.0.1
     // (but ::1 stays ::1), as QHostAddress prints them.
     if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0 && g[4] == 0
