@@ -123,16 +123,6 @@ void KlustersModel::removeKluster(const QString &connection, const QString &klus
     apply(next);
 }
 
-QStringList KlustersModel::klusters(const QString &connection) const
-{
-    QStringList names;
-    for (const Row &r : m_rows.rows()) {
-        if (r.connection == connection && !r.kluster.isEmpty())
-            names << r.kluster;
-    }
-    return names;
-}
-
 int KlustersModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.rows().size());

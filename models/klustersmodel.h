@@ -54,7 +54,6 @@ public:
     void removeConnection(const QString &connection);
     void removeKluster(const QString &connection, const QString &kluster);
     int rowOf(const QString &connection, const QString &kluster) const { return m_rows.rowOf(keyOf(connection, kluster)); }
-    QStringList klusters(const QString &connection) const;  // the connection's klusters, listed or remembered
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;

@@ -9,7 +9,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSettings>
 #include "services/kubeconfig.h"
 #include <QThread>
 
@@ -59,6 +58,7 @@ void Connection::refresh(const QString &kluster)
     }
     m_refreshing.insert(kluster);
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->refresh(kluster); });
+    emit refreshStarted(kluster);
 }
 
 void Connection::cancelRefresh(const QString &kluster)
@@ -88,80 +88,6 @@ void Connection::cancelRepair()
 {
     QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->cancelRepair(); });
 }
-
-// ---------------------------------------------------------------------------
-
-namespace ConnectionSettings {
-
-QList<ConnectionSpec> load()
-{
-    QSettings settings;
-    QList<ConnectionSpec> list;
-    const int n = settings.beginReadArray(QStringLiteral("connections"));
-    for (int i = 0; i < n; ++i) {
-        settings.setArrayIndex(i);
-        ConnectionSpec s;
-        s.name = settings.value(QStringLiteral("name")).toString();
-        s.cloud = settings.value(QStringLiteral("cloud")).toString();
-        s.snapshotPath = settings.value(QStringLiteral("snapshot")).toString();
-        s.kubeContext = settings.value(QStringLiteral("kubeContext")).toString();
-        s.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
-        if (settings.contains(QStringLiteral("authUrl"))) {
-            CloudConfig c;
-            c.name = s.name;
-            c.authType = settings.value(QStringLiteral("authType"), c.authType).toString();
-            c.authUrl = settings.value(QStringLiteral("authUrl")).toString();
-            c.username = settings.value(QStringLiteral("username")).toString();
-            c.userDomainName = settings.value(QStringLiteral("userDomainName")).toString();
-            c.projectName = settings.value(QStringLiteral("projectName")).toString();
-            c.projectDomainName = settings.value(QStringLiteral("projectDomainName")).toString();
-            c.applicationCredentialId = settings.value(QStringLiteral("applicationCredentialId")).toString();
-            c.regionName = settings.value(QStringLiteral("regionName")).toString();
-            c.interface = settings.value(QStringLiteral("interface"), c.interface).toString();
-            c.caCertFile = settings.value(QStringLiteral("caCertFile")).toString();
-            c.source = QStringLiteral("the console's saved connections");
-            s.config = c;
-        }
-        if (!s.name.isEmpty())
-            list << s;
-    }
-    settings.endArray();
-    return list;
-}
-
-void save(const QList<ConnectionSpec> &connections)
-{
-    QSettings settings;
-    settings.remove(QStringLiteral("connections"));
-    settings.beginWriteArray(QStringLiteral("connections"), int(connections.size()));
-    for (int i = 0; i < connections.size(); ++i) {
-        const ConnectionSpec &s = connections.at(i);
-        settings.setArrayIndex(i);
-        settings.setValue(QStringLiteral("name"), s.name);
-        settings.setValue(QStringLiteral("cloud"), s.cloud);
-        settings.setValue(QStringLiteral("snapshot"), s.snapshotPath);
-        settings.setValue(QStringLiteral("kubeContext"), s.kubeContext);
-        settings.setValue(QStringLiteral("readOnly"), s.readOnly);
-        if (s.config && s.cloud.isEmpty()) {
-            // The cloud's coordinates only: the password or secret stays in the keychain.
-            const CloudConfig &c = *s.config;
-            settings.setValue(QStringLiteral("authType"), c.authType);
-            settings.setValue(QStringLiteral("authUrl"), c.authUrl);
-            settings.setValue(QStringLiteral("username"), c.username);
-            settings.setValue(QStringLiteral("userDomainName"), c.userDomainName);
-            settings.setValue(QStringLiteral("projectName"), c.projectName);
-            settings.setValue(QStringLiteral("projectDomainName"), c.projectDomainName);
-            settings.setValue(QStringLiteral("applicationCredentialId"), c.applicationCredentialId);
-            settings.setValue(QStringLiteral("regionName"), c.regionName);
-            settings.setValue(QStringLiteral("interface"), c.interface);
-            settings.setValue(QStringLiteral("caCertFile"), c.caCertFile);
-        }
-    }
-    settings.endArray();
-}
-
-} // namespace ConnectionSettings
-
 
 namespace {
 

@@ -44,12 +44,6 @@ struct RefreshResult
 };
 Q_DECLARE_METATYPE(RefreshResult)
 
-// The connections the console remembers between runs (QSettings): names,
-// clouds and flags, never a secret (those stay in the keychain).
-namespace ConnectionSettings {
-QList<ConnectionSpec> load();
-void save(const QList<ConnectionSpec> &connections);
-} // namespace ConnectionSettings
 Q_DECLARE_METATYPE(RepairExecutor::Outcome)
 
 // A connection to one cloud (or snapshot) for the console. The network work,
@@ -82,6 +76,8 @@ public:
 
 signals:
     void klustersListed(const QStringList &klusters, const QString &error);
+    // A refresh of `kluster` is under way (asked for, or asked for again while one ran) until refreshed().
+    void refreshStarted(const QString &kluster);
     void refreshed(const RefreshResult &result);
     void repairProgress(const QString &findingId, const QString &message);
     void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);

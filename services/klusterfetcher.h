@@ -2,6 +2,7 @@
 
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
+#include "core/klusterfetch.h"
 #include "core/klusterstate.h"
 #include "services/kubeconfig.h"
 
@@ -12,16 +13,6 @@
 #include <optional>
 
 class KubernetesClient;
-
-// A kluster's whole state, fetched: the parsed state (what failed says so in
-// its SourceStatus) and the merged response bodies, as a snapshot holds them.
-struct KlusterFetch
-{
-    KlusterState state;
-    QHash<QString, QByteArray> bodies;  // snapshot file name -> body
-    int requests = 0;                   // HTTP requests it took
-    QStringList errors;                 // one line per source that failed
-};
 
 // Fetches a kluster concurrently: the kluster (Kubernikus), the project's
 // servers (all pages), the router, the security groups, the Neutron

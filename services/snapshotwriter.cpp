@@ -1,12 +1,12 @@
 #include "services/snapshotwriter.h"
 
 #include "core/apiparser.h"
+#include "services/exports.h"
 #include "services/snapshotreader.h"
 
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 static bool writeFiles(const QString &directory, const KlusterFetch &fetch, QString *error)
 {
@@ -15,13 +15,9 @@ static bool writeFiles(const QString &directory, const KlusterFetch &fetch, QStr
         return false;
     }
     const QDir dir(directory);
+    // Each file replaced whole, or not at all.
     auto writeFile = [&dir, error](const QString &name, const QByteArray &bytes) {
-        QSaveFile file(dir.filePath(name));  // each file replaced whole, or not at all
-        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-            *error = QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
-            return false;
-        }
-        return true;
+        return Exports::writeFile(dir.filePath(name), bytes, error);
     };
     const KlusterState &s = fetch.state;
     QJsonObject capture{{QStringLiteral("capturedAt"), ApiParser::formatTimestamp(s.capturedAt)},

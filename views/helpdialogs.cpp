@@ -1,6 +1,7 @@
 #include "views/helpdialogs.h"
 
 #include "services/auditlog.h"
+#include "services/settings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -11,7 +12,6 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
-#include <QSettings>
 #include <QSysInfo>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -107,7 +107,7 @@ QDialog *about(QMainWindow *window)
              QObject::tr("debug"),
 #endif
              QSysInfo::prettyProductName().toHtmlEscaped(), AuditLog::path().toHtmlEscaped(),
-             QSettings().fileName().toHtmlEscaped());
+             Settings::fileName().toHtmlEscaped());
     auto *label = new QLabel(text, dialog);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextBrowserInteraction);

@@ -2,19 +2,20 @@
 
 #include "services/auditlog.h"
 #include "models/auditmodel.h"
-#include "core/checkreport.h"
 #include "views/connectionsdialog.h"
 #include "models/filtermodel.h"
 #include "views/helpdialogs.h"
-#include "core/incidentreport.h"
 #include "core/klusterindex.h"
 #include "models/klustersmodel.h"
+#include "models/klusterstore.h"
 #include "views/messagebanner.h"
 #include "views/notifier.h"
 #include "views/overviewpage.h"
 #include "views/repairdialog.h"
 #include "views/repairtext.h"
+#include "services/exports.h"
 #include "services/secretstore.h"
+#include "services/settings.h"
 #include "views/severitydecorator.h"
 #include "views/severitystyle.h"
 #include "services/snapshotwriter.h"
@@ -30,17 +31,15 @@
 #include <QHeaderView>
 #include <QIcon>
 #include <QJsonArray>
-#include <QJsonDocument>
+#include <QJsonObject>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScreen>
 #include <QScrollArea>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -66,14 +65,11 @@
 
 namespace {
 
-QString keyOf(const QString &connection, const QString &kluster)
+// The kluster of a sidebar row (a connection's own row: its kluster is empty).
+KlusterKey keyAt(const QModelIndex &row)
 {
-    return KlustersModel::keyOf(connection, kluster);
-}
-
-QString klusterOfKey(const QString &key)
-{
-    return key.section(QLatin1Char('/'), 1);
+    return {row.data(KlustersModel::ConnectionRole).toString(),
+            row.data(KlustersModel::KlusterRole).toString()};
 }
 
 QString clock(const QDateTime &t)
@@ -121,16 +117,6 @@ void yieldToTheWindow()
 #endif
 }
 
-bool writeFile(const QString &path, const QByteArray &data, QString *error)
-{
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
-        *error = QObject::tr("%1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
-}
-
 const char *const TabNames[] = {QT_TRANSLATE_NOOP("MainWindow", "Overview"), QT_TRANSLATE_NOOP("MainWindow", "Findings"),
                                 QT_TRANSLATE_NOOP("MainWindow", "Nodes"), QT_TRANSLATE_NOOP("MainWindow", "Routes"),
                                 QT_TRANSLATE_NOOP("MainWindow", "Security group"), QT_TRANSLATE_NOOP("MainWindow", "Audit log")};
@@ -143,6 +129,7 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_network(new QThread(this))
     , m_workers(new QThreadPool(this))
+    , m_store(new KlusterStore(this))
     , m_klusters(new KlustersModel(this))
     , m_findings(new FindingsModel(this))
     , m_nodes(new NodesModel(this))
@@ -191,6 +178,26 @@ MainWindow::MainWindow(QWidget *parent)
     buildSidebar();
     buildPages();
 
+    // The sidebar follows the store.
+    connect(m_store, &KlusterStore::klusterAdded, m_klusters, [this](const KlusterKey &key) {
+        m_klusters->setKluster(key.connection, key.kluster);
+    });
+    connect(m_store, &KlusterStore::klusterGone, m_klusters, [this](const KlusterKey &key) {
+        m_klusters->setError(key.connection, key.kluster, tr("Kubernikus no longer lists this kluster"));
+    });
+    connect(m_store, &KlusterStore::klusterFetched, m_klusters, [this](const KlusterKey &key) {
+        const KlusterData *d = kluster(key);
+        m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt, d->incomplete);
+    });
+    connect(m_store, &KlusterStore::klusterFailed, m_klusters, [this](const KlusterKey &key) {
+        m_klusters->setError(key.connection, key.kluster, kluster(key)->error);
+    });
+    // A connection that lists nothing still has a row, with its error, until it is removed.
+    connect(m_store, &KlusterStore::listingErrorChanged, m_klusters, [this](const QString &connection) {
+        m_klusters->setConnectionError(connection, m_store->listingError(connection));
+    });
+    connect(m_store, &KlusterStore::connectionRemoved, m_klusters, &KlustersModel::removeConnection);
+
     // The banner: what failed, inline, never a modal box.
     m_header->setObjectName(QStringLiteral("header"));
     m_header->setWordWrap(true);
@@ -219,7 +226,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_autoRefresh, &QTimer::timeout, this, &MainWindow::refreshAll);
     m_ageTicker->start(5000);
     connect(m_ageTicker, &QTimer::timeout, this, &MainWindow::updateCaptions);
-    connect(m_notifier, &Notifier::activated, this, [this](const QString &key, const QString &finding) {
+    connect(m_notifier, &Notifier::activated, this, [this](const KlusterKey &key, const QString &finding) {
         showNormal();
         raise();
         activateWindow();
@@ -234,17 +241,16 @@ MainWindow::MainWindow(QWidget *parent)
         activateWindow();
     });
 
-    QSettings settings;
     placeOnScreen();
-    m_split->restoreState(settings.value(QStringLiteral("console/split")).toByteArray());
-    m_wantedKey = settings.value(QStringLiteral("console/lastKluster")).toString();
-    m_tabs->setCurrentIndex(settings.value(QStringLiteral("console/tab"), 0).toInt());
+    m_split->restoreState(Settings::splitState().value());
+    m_wantedKey = KlusterKey::fromString(Settings::lastKluster().value());
+    m_tabs->setCurrentIndex(Settings::tab().value());
     for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage, m_auditPage})
-        p->restoreHeader(QStringLiteral("views/%1/header").arg(p->view()->objectName()));
-    m_notifier->setNotificationsEnabled(settings.value(QStringLiteral("notifications/desktop"), true).toBool());
+        p->restoreHeader();
+    m_notifier->setNotificationsEnabled(Settings::desktopNotifications().value());
     m_notifyAction->setChecked(m_notifier->notificationsEnabled());
-    m_trayAction->setChecked(settings.value(QStringLiteral("notifications/tray"), true).toBool());
-    setAutoRefreshMinutes(settings.value(QStringLiteral("refresh/intervalMinutes"), 5).toInt());
+    m_trayAction->setChecked(Settings::trayIcon().value());
+    setAutoRefreshMinutes(Settings::refreshMinutes().value());
     reloadAudit();
     updateLiveActions();
     showCurrent();
@@ -276,7 +282,7 @@ void MainWindow::placeOnScreen()
     // Inside the screen it opens on, whatever was saved: a laptop's 1280×720 gets a window that fits.
     const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1440, 900);
     resize(qMin(1440, available.width() * 92 / 100), qMin(900, available.height() * 92 / 100));
-    const QByteArray geometry = QSettings().value(QStringLiteral("console/geometry")).toByteArray();
+    const QByteArray geometry = Settings::windowGeometry().value();
     if (!geometry.isEmpty())
         restoreGeometry(geometry);
     if (!isMaximized() && !isFullScreen()) {
@@ -289,7 +295,7 @@ void MainWindow::placeOnScreen()
             move(frame.topLeft());
         }
     }
-    restoreState(QSettings().value(QStringLiteral("console/state")).toByteArray());
+    restoreState(Settings::windowState().value());
 }
 
 void MainWindow::buildSidebar()
@@ -331,7 +337,7 @@ void MainWindow::buildSidebar()
     connect(m_sidebarFilter, &QLineEdit::textChanged, filter, &FilterModel::setText);
     connect(m_sidebarFilter, &QLineEdit::textChanged, this, [this] {
         // The kluster shown stays marked in the list whenever the filter lets it through.
-        if (!m_current.isEmpty() && !m_sidebar->selectionModel()->hasSelection())
+        if (!m_current.isNull() && !m_sidebar->selectionModel()->hasSelection())
             selectKluster(m_current);
     });
     connect(m_sidebarFilter, &QLineEdit::returnPressed, this, [this] {
@@ -349,14 +355,14 @@ void MainWindow::buildSidebar()
     m_sidebarPanel->setMinimumWidth(150);
 
     connect(m_sidebar->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
-        const QString key = current.data(KlustersModel::KeyRole).toString();
-        if (key.isEmpty() || key == m_current)
+        const KlusterKey key = keyAt(current);
+        if (key.isNull() || key == m_current)
             return;
         m_current = key;
         m_findingsPage->view()->clearSelection();  // ids mean nothing in another kluster
-        m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(key.toHtmlEscaped()));
-        if (!key.endsWith(QLatin1Char('/')))
-            QSettings().setValue(QStringLiteral("console/lastKluster"), key);
+        m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(key.toString().toHtmlEscaped()));
+        if (!key.kluster.isEmpty())
+            Settings::lastKluster().setValue(key.toString());
         showCurrent();
     });
 }
@@ -379,7 +385,7 @@ void MainWindow::buildPages()
     m_tabs->addTab(m_auditPage, tr("Audit log"));
     m_tabs->setAccessibleName(tr("Views of the selected kluster"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) {
-        QSettings().setValue(QStringLiteral("console/tab"), i);
+        Settings::tab().setValue(i);
         updateRepairAction();
     });
 
@@ -428,7 +434,7 @@ void MainWindow::buildPages()
                 return row.data(RoutesModel::ProblemRole).toBool();
             return !row.data(RoutesModel::ForeignRole).toBool();
         });
-        QSettings().setValue(QStringLiteral("routes/scope"), scope);
+        Settings::routeScope().setValue(scope);
         updateCaptions();
     });
     m_routesPage->addToolWidget(m_routeScope);
@@ -459,7 +465,7 @@ void MainWindow::buildPages()
     connect(m_routesPage->filter(), &QAbstractItemModel::modelReset, routes, [routes, expandGroups] {
         expandGroups(QModelIndex(), 0, routes->model()->rowCount() - 1);
     });
-    m_routeScope->setCurrentIndex(qMax(0, m_routeScope->findData(QSettings().value(QStringLiteral("routes/scope"), KlusterRoutes).toInt())));
+    m_routeScope->setCurrentIndex(qMax(0, m_routeScope->findData(Settings::routeScope().value())));
     emit m_routeScope->currentIndexChanged(m_routeScope->currentIndex());
 
     QTreeView *security = m_securityPage->view();
@@ -590,7 +596,7 @@ void MainWindow::buildActions()
         m_intervalGroup->addAction(a);
     }
     connect(m_intervalGroup, &QActionGroup::triggered, this, [this](QAction *a) {
-        QSettings().setValue(QStringLiteral("refresh/intervalMinutes"), a->data().toInt());
+        Settings::refreshMinutes().setValue(a->data().toInt());
         setAutoRefreshMinutes(a->data().toInt());
     });
     m_intervalButton->setMenu(m_intervalMenu);
@@ -621,13 +627,13 @@ void MainWindow::buildActions()
                                   "unreachable kluster is announced on the desktop"));
     connect(m_notifyAction, &QAction::toggled, this, [this](bool on) {
         m_notifier->setNotificationsEnabled(on);
-        QSettings().setValue(QStringLiteral("notifications/desktop"), on);
+        Settings::desktopNotifications().setValue(on);
     });
     m_trayAction = view->addAction(tr("&Tray icon"));
     m_trayAction->setCheckable(true);
     connect(m_trayAction, &QAction::toggled, this, [this](bool on) {
         m_notifier->setTrayEnabled(on);
-        QSettings().setValue(QStringLiteral("notifications/tray"), on);
+        Settings::trayIcon().setValue(on);
         updateTray();
     });
 
@@ -821,14 +827,14 @@ QString MainWindow::connectionStatus(const QString &name) const
     Connection *c = connection(name);
     if (!c)
         return QString();
-    if (m_listing.contains(c))
+    if (m_store->isListing(name))
         return tr("listing klusters…");
-    if (m_listingErrors.contains(name))
-        return tr("failed: %1").arg(m_listingErrors.value(name));
-    const QStringList klusters = m_klusters->klusters(name);
+    if (const QString error = m_store->listingError(name); !error.isEmpty())
+        return tr("failed: %1").arg(error);
+    const QStringList klusters = m_store->klusters(name);
     int failed = 0;
     for (const QString &k : klusters)
-        failed += kluster(keyOf(name, k)) && kluster(keyOf(name, k))->isStale() ? 1 : 0;
+        failed += kluster({name, k}) && kluster({name, k})->isStale() ? 1 : 0;
     QString status = klusters.size() == 1 ? tr("1 kluster") : tr("%1 klusters").arg(klusters.size());
     if (failed > 0)
         status += tr(", %1 could not be refreshed").arg(failed);
@@ -845,9 +851,12 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
         m_remembered << given;
         saveConnections();
     }
-    m_listing.insert(connection);
+    m_store->setListing(spec.name);
     connect(connection, &Connection::klustersListed, this, [this, connection](const QStringList &klusters, const QString &error) {
         onListed(connection, klusters, error);
+    });
+    connect(connection, &Connection::refreshStarted, m_store, [this, name = spec.name](const QString &k) {
+        m_store->setRefreshing({name, k}, true);
     });
     connect(connection, &Connection::refreshed, this, &MainWindow::onRefreshed);
     connection->listKlusters();
@@ -862,33 +871,21 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
 
 void MainWindow::onListed(Connection *connection, const QStringList &klusters, const QString &error)
 {
-    m_listing.remove(connection);
     const QString name = connection->name();
-    if (!error.isEmpty())
-        m_listingErrors.insert(name, error);
-    else
-        m_listingErrors.remove(name);
-    // A connection that lists nothing still has a row, with its error, until it is removed.
-    m_klusters->setConnectionError(name, error);
+    // Klusters that are gone stay visible, said to be gone.
+    m_store->setListed(name, klusters, error);
     QStringList toRefresh = klusters;
     if (!error.isEmpty())  // the list failed: the klusters known so far are still tried, each on its own
-        toRefresh << m_klusters->klusters(name);
+        toRefresh << m_store->klusters(name);
     toRefresh.removeDuplicates();
-    for (const QString &k : std::as_const(toRefresh)) {
-        m_klusters->setKluster(name, k);
+    for (const QString &k : std::as_const(toRefresh))
         connection->refresh(k);
-    }
-    if (error.isEmpty()) {  // klusters that are gone stay visible, said to be gone
-        for (const QString &k : m_klusters->klusters(name)) {
-            if (!klusters.contains(k))
-                m_klusters->setError(name, k, tr("Kubernikus no longer lists this kluster"));
-        }
-    }
-    if (m_current.isEmpty() && m_klusters->klusters(name).isEmpty() && m_sidebar->model()->rowCount() > 0 && m_connections.size() == 1)
-        selectKluster(keyOf(name, QString()));  // the failed connection's own row: its error is what there is to see
+    const KlusterKey own{name, QString()};  // the connection's own row
+    if (m_current.isNull() && m_store->klusters(name).isEmpty() && m_sidebar->model()->rowCount() > 0 && m_connections.size() == 1)
+        selectKluster(own);  // the failed connection's own row: its error is what there is to see
     m_cancelAction->setEnabled(pendingRefreshes() > 0);
     updateBanner();
-    if (m_current == keyOf(name, QString()))
+    if (m_current == own)
         showCurrent();
     m_settleWanted = true;
     settleIfIdle();
@@ -897,7 +894,7 @@ void MainWindow::onListed(Connection *connection, const QStringList &klusters, c
 
 void MainWindow::restoreConnections()
 {
-    for (const ConnectionSpec &spec : ConnectionSettings::load()) {
+    for (const ConnectionSpec &spec : Settings::connections()) {
         m_remembered << spec;
         addConnection(spec, false);
     }
@@ -916,17 +913,7 @@ void MainWindow::startFromSettings(bool demoAvailable)
 
 void MainWindow::saveConnections()
 {
-    ConnectionSettings::save(m_remembered);
-}
-
-int MainWindow::pendingRefreshes() const
-{
-    int n = int(m_listing.size());
-    for (Connection *c : m_connections) {
-        for (const QString &k : m_klusters->klusters(c->name()))
-            n += c->isRefreshing(k) ? 1 : 0;
-    }
-    return n;
+    Settings::setConnections(m_remembered);
 }
 
 void MainWindow::refreshAll()
@@ -934,10 +921,10 @@ void MainWindow::refreshAll()
     // Listing first: klusters made since appear, gone ones are marked; every listed kluster is then refreshed.
     bool any = false;
     for (Connection *c : std::as_const(m_connections)) {
-        if (c->spec().isSnapshot() || m_listing.contains(c))
+        if (c->spec().isSnapshot() || m_store->isListing(c->name()))
             continue;
         any = true;
-        m_listing.insert(c);
+        m_store->setListing(c->name());
         c->listKlusters();
     }
     m_cancelAction->setEnabled(pendingRefreshes() > 0);
@@ -949,41 +936,32 @@ void MainWindow::refreshAll()
 void MainWindow::cancelRefreshes()
 {
     for (Connection *c : std::as_const(m_connections)) {
-        for (const QString &k : m_klusters->klusters(c->name()))
+        for (const QString &k : m_store->klusters(c->name()))
             c->cancelRefresh(k);
     }
 }
 
 void MainWindow::onRefreshed(const RefreshResult &result)
 {
-    const QString key = keyOf(result.connection, result.kluster);
+    const KlusterKey key{result.connection, result.kluster};
     if (!connection(result.connection))
         return;  // removed meanwhile
-    KlusterData &d = m_data[key];
-    const KlusterData before = d;
+    m_store->setRefreshing(key, false);
+    const KlusterData before = kluster(key) ? *kluster(key) : KlusterData();
     if (result.cancelled) {
         // A cancel is no failure: the data shown stays what it was, and says its age.
-        m_cancelled << klusterOfKey(key);
+        m_cancelled << key.kluster;
         statusBar()->showMessage(tr("Refresh cancelled for %1; the data shown stays as it was.").arg(m_cancelled.join(QStringLiteral(", "))),
                                  10000);
     } else if (result.fetch) {
-        if (d.fetch)
-            m_retired << d.fetch << d.diagnosis;
-        d.fetch = result.fetch;
-        d.diagnosis = result.diagnosis;
-        d.fetchedAt = result.fetchedAt;
-        d.elapsedMs = result.elapsedMs;
-        d.error.clear();
-        d.errorAt = QDateTime();
-        d.incomplete = result.error;  // a source that failed: the rest is fresh
-        m_klusters->setDiagnosis(result.connection, result.kluster, *result.diagnosis, result.fetchedAt, result.error);
+        // A source that failed: the rest is fresh.
+        m_store->setFetched(key, result.fetch, result.diagnosis, result.fetchedAt, result.elapsedMs,
+                            result.error);
     } else {
-        d.error = result.error;
-        d.errorAt = QDateTime::currentDateTimeUtc();
-        m_klusters->setError(result.connection, result.kluster, result.error);
+        m_store->setFailed(key, result.error, QDateTime::currentDateTimeUtc());
     }
     if (!result.cancelled)
-        notifyChanges(key, before, d);
+        notifyChanges(key, before, *kluster(key));
     if (key == m_wantedKey)
         selectKluster(key);  // the selection of the last run
     updateBanner();  // at once: what failed is said now, not once the rows are made
@@ -996,8 +974,8 @@ void MainWindow::onRefreshed(const RefreshResult &result)
     const int pending = pendingRefreshes();
     m_cancelAction->setEnabled(pending > 0);
     if (pending == 0) {
-        if (m_current.isEmpty() && m_sidebar->model()->rowCount() > 0)  // the worst kluster first
-            selectKluster(m_sidebar->model()->index(0, 0).data(KlustersModel::KeyRole).toString());
+        if (m_current.isNull() && m_sidebar->model()->rowCount() > 0)  // the worst kluster first
+            selectKluster(keyAt(m_sidebar->model()->index(0, 0)));
         int failed = 0;
         for (int row = 0; row < m_klusters->rowCount(); ++row) {
             const auto state = KlustersModel::State(m_klusters->index(row, 0).data(KlustersModel::StateRole).toInt());
@@ -1022,14 +1000,14 @@ void MainWindow::onRefreshed(const RefreshResult &result)
     emit connectionsChanged();
 }
 
-void MainWindow::notifyChanges(const QString &key, const KlusterData &before, const KlusterData &after)
+void MainWindow::notifyChanges(const KlusterKey &key, const KlusterData &before, const KlusterData &after)
 {
     // Only while watching: auto-refresh on, the window in the background, a live cloud, and something to compare with.
     Connection *c = connectionOf(key);
     if (!c || c->spec().isSnapshot() || m_autoRefreshMinutes <= 0 || isActiveWindow() || (!before.fetch && before.error.isEmpty()))
         return;
     if (after.isStale() && !before.isStale()) {
-        m_notifier->notify(tr("Kluster %1 is unreachable").arg(key), shortError(after.error), key, QString(), 0);
+        m_notifier->notify(tr("Kluster %1 is unreachable").arg(key.toString()), shortError(after.error), key, QString(), 0);
         return;
     }
     if (!after.diagnosis || after.isStale())
@@ -1045,7 +1023,9 @@ void MainWindow::notifyChanges(const QString &key, const KlusterData &before, co
     if (fresh.isEmpty())
         return;
     const Finding *first = after.diagnosis->find(fresh.first());
-    const QString title = fresh.size() == 1 ? tr("%1: new critical finding").arg(key) : tr("%1: %2 new critical findings").arg(key).arg(fresh.size());
+    const QString title = fresh.size() == 1
+                              ? tr("%1: new critical finding").arg(key.toString())
+                              : tr("%1: %2 new critical findings").arg(key.toString()).arg(fresh.size());
     QString body = fresh.first() + QStringLiteral("\n") + shortError(first->message());
     if (fresh.size() > 1)
         body += tr("\n…and %1 more").arg(fresh.size() - 1);
@@ -1078,11 +1058,12 @@ void MainWindow::updateTray()
 
 void MainWindow::retire()
 {
-    if (m_retired.isEmpty())
+    KlusterStore::Retired retired = m_store->takeRetired();
+    if (retired.isEmpty())
         return;
     // Freeing a large kluster's state (thousands of instances, nodes and their
     // findings) takes milliseconds: done on a worker thread, once no view uses it.
-    (void)QtConcurrent::run(m_workers, [retired = std::exchange(m_retired, {})]() mutable {
+    (void)QtConcurrent::run(m_workers, [retired = std::move(retired)]() mutable {
         retired.clear();
 #ifdef __GLIBC__
         // Hand the freed pages back: a console that refreshes for days keeps its resident size flat
@@ -1092,28 +1073,22 @@ void MainWindow::retire()
     });
 }
 
-const MainWindow::KlusterData *MainWindow::kluster(const QString &key) const
-{
-    const auto it = m_data.constFind(key);
-    return it == m_data.cend() ? nullptr : &it.value();
-}
-
-bool MainWindow::selectKluster(const QString &key)
+bool MainWindow::selectKluster(const KlusterKey &key)
 {
     QAbstractItemModel *proxy = m_sidebar->model();
     for (int row = 0; row < proxy->rowCount(); ++row) {
         const QModelIndex i = proxy->index(row, 0);
-        if (i.data(KlustersModel::KeyRole).toString() == key) {
+        if (keyAt(i) == key) {
             m_sidebar->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             if (key == m_wantedKey)
-                m_wantedKey.clear();
+                m_wantedKey = {};
             return true;
         }
     }
     return false;
 }
 
-void MainWindow::showFinding(const QString &key, const QString &findingId)
+void MainWindow::showFinding(const KlusterKey &key, const QString &findingId)
 {
     m_wantedFinding = findingId;
     if (m_current != key) {
@@ -1125,15 +1100,10 @@ void MainWindow::showFinding(const QString &key, const QString &findingId)
 
 void MainWindow::applyWantedFinding()
 {
-    if (m_wantedFinding.isEmpty() || m_shownKey != m_current || (!m_wantedKey.isEmpty() && m_wantedKey != m_current))
+    if (m_wantedFinding.isEmpty() || m_shownKey != m_current || (!m_wantedKey.isNull() && m_wantedKey != m_current))
         return;
     if (m_findingsPage->selectKeys({m_wantedFinding}) > 0)
         m_wantedFinding.clear();
-}
-
-Connection *MainWindow::connectionOf(const QString &key) const
-{
-    return connection(key.section(QLatin1Char('/'), 0, 0));
 }
 
 QHash<QString, QString> MainWindow::foreignOwners(const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others)
@@ -1158,16 +1128,18 @@ void MainWindow::showCurrent()
     const bool readOnly = !connection || connection->isReadOnly();
     m_repairAction->setVisible(!connection || !connection->isReadOnly());  // disabled when there is nothing to repair
     m_findingsPage->view()->setColumnHidden(FindingsModel::RepairColumn, readOnly);
-    setWindowTitle((m_current.isEmpty() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(m_current)) + (m_forceReadOnly ? tr(" (read-only)") : QString()));
+    setWindowTitle((m_current.isNull() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(m_current.toString())) + (m_forceReadOnly ? tr(" (read-only)") : QString()));
     const KlusterData *d = kluster(m_current);
     if (!d || !d->fetch) {
-        const QString name = klusterOfKey(m_current);
-        const QString connectionName = m_current.section(QLatin1Char('/'), 0, 0);
+        const QString name = m_current.kluster;
+        const QString connectionName = m_current.connection;
         QString message = m_connections.isEmpty() ? tr("No connection yet: add one with File → Add connection… (Ctrl+Shift+N).")
                           : m_klusters->rowCount() == 0 ? tr("Listing the klusters…")
                                                         : tr("Select a kluster in the sidebar (Ctrl+K).");
-        if (!m_current.isEmpty() && name.isEmpty())
-            message = tr("Connection %1 lists no kluster: %2").arg(connectionName, m_listingErrors.value(connectionName, tr("it has none")));
+        const QString listingError = m_store->listingError(connectionName);
+        if (!m_current.isNull() && name.isEmpty())
+            message = tr("Connection %1 lists no kluster: %2")
+                          .arg(connectionName, listingError.isEmpty() ? tr("it has none") : listingError);
         else if (d && !d->error.isEmpty())
             message = tr("%1 could not be read: %2").arg(name, shortError(d->error));
         else if (!name.isEmpty())
@@ -1187,15 +1159,9 @@ void MainWindow::showCurrent()
     }
     // The rows are made on a worker thread; only their (incremental) application runs here.
     const int generation = ++m_showGeneration;
-    const QString key = m_current;
     const auto fetch = d->fetch;
     const auto diagnosis = d->diagnosis;
-    QList<std::shared_ptr<const KlusterFetch>> others;
-    const QString prefix = key.section(QLatin1Char('/'), 0, 0) + QLatin1Char('/');
-    for (auto it = m_data.cbegin(); it != m_data.cend(); ++it) {
-        if (it.key() != key && it.key().startsWith(prefix) && it.value().fetch)
-            others << it.value().fetch;
-    }
+    const QList<std::shared_ptr<const KlusterFetch>> others = m_store->otherFetches(m_current);
     ++m_preparing;
     auto *watcher = new QFutureWatcher<PreparedViews>(this);
     connect(watcher, &QFutureWatcher<PreparedViews>::finished, this, [this, watcher, generation] {
@@ -1226,7 +1192,7 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
         // The rows a step replaces are freed on the worker pool, not here.
         const auto apply = [this, model](const auto &part) {
             model->apply(part);
-            m_retired << model->takeRetired();
+            m_store->retire(model->takeRetired());
         };
         if (!fresh || prepared.size() <= Slice) {
             m_steps << [apply, prepared] { apply(prepared); };
@@ -1287,16 +1253,16 @@ void MainWindow::updateCaptions()
     const KlusterData *d = kluster(m_current);
     Connection *connection = connectionOf(m_current);
     if (!d || !d->fetch) {
-        const QString name = m_current.section(QLatin1Char('/'), 0, 0);
-        if (m_current.isEmpty())
+        const QString name = m_current.connection;
+        if (m_current.isNull())
             m_header->clear();
-        else if (klusterOfKey(m_current).isEmpty())  // a connection's own row
+        else if (m_current.kluster.isEmpty())  // a connection's own row
             m_header->setText(tr("<b>Connection %1</b>: its klusters could not be listed<br><b style=\"color:%2\">%3</b>")
                                   .arg(name.toHtmlEscaped(), SeverityStyle::alarmText(palette()).name(),
-                                       shortError(m_listingErrors.value(name)).toHtmlEscaped()));
+                                       shortError(m_store->listingError(name)).toHtmlEscaped()));
         else
-            m_header->setText(d && d->isStale() ? tr("<b>%1</b><br>Could not be read: %2").arg(m_current.toHtmlEscaped(), shortError(d->error).toHtmlEscaped())
-                                                : tr("<b>%1</b><br>No data yet.").arg(m_current.toHtmlEscaped()));
+            m_header->setText(d && d->isStale() ? tr("<b>%1</b><br>Could not be read: %2").arg(m_current.toString().toHtmlEscaped(), shortError(d->error).toHtmlEscaped())
+                                                : tr("<b>%1</b><br>No data yet.").arg(m_current.toString().toHtmlEscaped()));
         for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage})
             p->setCaption(QString());
         return;
@@ -1344,15 +1310,14 @@ void MainWindow::updateBanner()
         const QString name = c->name();
         QStringList problems;
         QString first;
-        if (m_listingErrors.contains(name)) {
-            const QString e = m_listingErrors.value(name);
+        if (const QString e = m_store->listingError(name); !e.isEmpty()) {
             problems << tr("its klusters could not be listed");
             first = e;
             details << tr("%1: listing the klusters failed: %2").arg(name, e);
         }
         QStringList stale, incomplete;
-        for (const QString &k : m_klusters->klusters(name)) {
-            const KlusterData *d = kluster(keyOf(name, k));
+        for (const QString &k : m_store->klusters(name)) {
+            const KlusterData *d = kluster({name, k});
             if (!d)
                 continue;
             if (d->isStale()) {
@@ -1379,7 +1344,7 @@ void MainWindow::updateBanner()
     }
     if (failures) {
         QList<QAction *> actions{m_refreshAction};
-        if (!m_listingErrors.isEmpty())
+        if (m_store->hasListingErrors())
             actions << m_manageAction;
         m_banner->setMessage(MessageBanner::Type::Error, lines.join(QLatin1Char('\n')), details.join(QLatin1Char('\n')), actions);
     } else if (!m_notice.isEmpty()) {
@@ -1425,12 +1390,12 @@ void MainWindow::openRepair(const QStringList &findingIds)
     const KlusterData *d = kluster(m_current);
     if (!connection || connection->isReadOnly() || !d || !d->fetch || findingIds.isEmpty() || m_shownKey != m_current)
         return;  // nothing to repair, or the views do not show this kluster yet
-    auto *dialog = new RepairDialog(connection, klusterOfKey(m_current), d->fetch, d->diagnosis, findingIds, this);
+    auto *dialog = new RepairDialog(connection, m_current.kluster, d->fetch, d->diagnosis, findingIds, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    const QString key = m_current;
+    const KlusterKey key = m_current;
     if (d->isStale())
         dialog->setStale(tr("the last refresh failed at %1").arg(clock(d->errorAt)));
-    connect(this, &MainWindow::klusterUpdated, dialog, [this, dialog, key](const QString &updated) {
+    connect(this, &MainWindow::klusterUpdated, dialog, [this, dialog, key](const KlusterKey &updated) {
         const KlusterData *now = kluster(updated);
         if (updated != key || !now)
             return;
@@ -1442,10 +1407,10 @@ void MainWindow::openRepair(const QStringList &findingIds)
     connect(dialog, &RepairDialog::repairsFinished, this, [this, key, connection = QPointer<Connection>(connection)](int fixed, int total) {
         reloadAudit();
         if (connection)
-            connection->refresh(klusterOfKey(key));
+            connection->refresh(key.kluster);
         m_cancelAction->setEnabled(true);
-        statusBar()->showMessage(fixed == total ? tr("Repair: %1 of %2 fixed and verified; refreshing %3").arg(fixed).arg(total).arg(key)
-                                                : tr("Repair: only %1 of %2 fixed; see the dialog and the audit log; refreshing %3").arg(fixed).arg(total).arg(key),
+        statusBar()->showMessage(fixed == total ? tr("Repair: %1 of %2 fixed and verified; refreshing %3").arg(fixed).arg(total).arg(key.toString())
+                                                : tr("Repair: only %1 of %2 fixed; see the dialog and the audit log; refreshing %3").arg(fixed).arg(total).arg(key.toString()),
                                  15000);
     });
     openDialog(dialog);
@@ -1597,7 +1562,7 @@ void MainWindow::exportSnapshot()
         statusBar()->showMessage(tr("No kluster data to save yet."), 8000);
         return;
     }
-    auto *dialog = new QFileDialog(this, tr("Save %1 as a snapshot folder (a new folder's name)").arg(m_current));
+    auto *dialog = new QFileDialog(this, tr("Save %1 as a snapshot folder (a new folder's name)").arg(m_current.toString()));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setFileMode(QFileDialog::AnyFile);
     dialog->selectFile(QStringLiteral("%1-%2").arg(d->fetch->state.kluster.name,
@@ -1621,7 +1586,7 @@ void MainWindow::exportReport()
         statusBar()->showMessage(tr("No kluster data to report yet."), 8000);
         return;
     }
-    auto *dialog = new QFileDialog(this, tr("Export the report of %1").arg(m_current));
+    auto *dialog = new QFileDialog(this, tr("Export the report of %1").arg(m_current.toString()));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setNameFilters({tr("HTML report (*.html)"), tr("Findings as CSV (*.csv)"), tr("Check report as JSON (*.json)")});
     dialog->selectFile(d->fetch->state.kluster.name + QStringLiteral("-report.html"));
@@ -1630,15 +1595,16 @@ void MainWindow::exportReport()
     const auto diagnosis = d->diagnosis;
     connect(dialog, &QFileDialog::fileSelected, this, [this, fetch, diagnosis, dialog](const QString &path) {
         const QString filter = dialog->selectedNameFilter();
-        QByteArray data;
+        Exports::ReportFormat format = Exports::ReportFormat::Html;
         if (path.endsWith(QLatin1String(".csv")) || (filter.contains(QLatin1String("CSV")) && !path.endsWith(QLatin1String(".html"))))
-            data = IncidentReport::findingsCsv(*diagnosis);
+            format = Exports::ReportFormat::FindingsCsv;
         else if (path.endsWith(QLatin1String(".json")) || (filter.contains(QLatin1String("JSON")) && !path.endsWith(QLatin1String(".html"))))
-            data = CheckReport::toJson(fetch->state, *diagnosis);
-        else
-            data = IncidentReport::toHtml(fetch->state, *diagnosis);
+            format = Exports::ReportFormat::CheckJson;
         QString error;
-        statusBar()->showMessage(writeFile(path, data, &error) ? tr("Report written to %1").arg(path) : tr("The report could not be written: %1").arg(error), 10000);
+        const bool written = Exports::writeReport(path, format, fetch->state, *diagnosis, &error);
+        statusBar()->showMessage(written ? tr("Report written to %1").arg(path)
+                                         : tr("The report could not be written: %1").arg(error),
+                                 10000);
     });
     openDialog(dialog);
 }
@@ -1651,26 +1617,31 @@ void MainWindow::exportAudit()
     dialog->selectFile(QStringLiteral("flightdeck-audit.jsonl"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
-        // The rows as filtered in the view.
-        QByteArray data;
-        const bool csv = path.endsWith(QLatin1String(".csv"));
-        QAbstractItemModel *view = m_auditPage->view()->model();
-        if (csv) {
-            for (int c = 0; c < view->columnCount(); ++c)
-                data += (c ? "," : "") + IncidentReport::csvField(view->headerData(c, Qt::Horizontal).toString());
-            data += "\r\n";
-        }
-        for (int row = 0; row < view->rowCount(); ++row) {
-            if (csv) {
-                for (int c = 0; c < view->columnCount(); ++c)
-                    data += (c ? "," : "") + IncidentReport::csvField(view->index(row, c).data().toString());
-                data += "\r\n";
-            } else {
-                data += QJsonDocument(view->index(row, 0).data(AuditModel::RecordRole).toJsonObject()).toJson(QJsonDocument::Compact) + '\n';
-            }
-        }
+        // The rows as filtered in the view: the records whole, or the columns shown as CSV.
+        const QAbstractItemModel *view = m_auditPage->view()->model();
         QString error;
-        statusBar()->showMessage(writeFile(path, data, &error) ? tr("Audit log exported to %1").arg(path) : tr("Not exported: %1").arg(error), 10000);
+        bool written = false;
+        if (path.endsWith(QLatin1String(".csv"))) {
+            QStringList header;
+            for (int c = 0; c < view->columnCount(); ++c)
+                header << view->headerData(c, Qt::Horizontal).toString();
+            QList<QStringList> rows;
+            for (int row = 0; row < view->rowCount(); ++row) {
+                QStringList cells;
+                for (int c = 0; c < view->columnCount(); ++c)
+                    cells << view->index(row, c).data().toString();
+                rows << cells;
+            }
+            written = Exports::writeCsv(path, header, rows, &error);
+        } else {
+            QList<QJsonObject> records;
+            for (int row = 0; row < view->rowCount(); ++row)
+                records << view->index(row, 0).data(AuditModel::RecordRole).toJsonObject();
+            written = Exports::writeJsonLines(path, records, &error);
+        }
+        statusBar()->showMessage(written ? tr("Audit log exported to %1").arg(path)
+                                         : tr("Not exported: %1").arg(error),
+                                 10000);
     });
     openDialog(dialog);
 }
@@ -1809,23 +1780,12 @@ void MainWindow::removeConnection(const QString &name, bool forgetSecret)
         return;
     const ConnectionSpec spec = c->spec();
     m_connections.removeAll(c);
-    m_listing.remove(c);
-    m_listingErrors.remove(name);
     m_remembered.erase(std::remove_if(m_remembered.begin(), m_remembered.end(), [&](const ConnectionSpec &s) { return s.name == name; }),
                        m_remembered.end());
     saveConnections();
-    for (auto it = m_data.begin(); it != m_data.end();) {
-        if (it.key().startsWith(name + QLatin1Char('/'))) {
-            if (it.value().fetch)
-                m_retired << it.value().fetch << it.value().diagnosis;
-            it = m_data.erase(it);
-        } else {
-            ++it;
-        }
-    }
-    if (m_current.startsWith(name + QLatin1Char('/')))
-        m_current.clear();
-    m_klusters->removeConnection(name);
+    if (m_current.connection == name)
+        m_current = {};
+    m_store->removeConnection(name);
     delete c;
     if (m_sidebar->model()->rowCount() == 0)
         m_sidebarFilter->clear();  // a filter that now matches nothing would hide the klusters left
@@ -1863,11 +1823,10 @@ void MainWindow::showAbout()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("console/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("console/state"), saveState());
-    settings.setValue(QStringLiteral("console/split"), m_split->saveState());
+    Settings::windowGeometry().setValue(saveGeometry());
+    Settings::windowState().setValue(saveState());
+    Settings::splitState().setValue(m_split->saveState());
     for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage, m_auditPage})
-        p->saveHeader(QStringLiteral("views/%1/header").arg(p->view()->objectName()));
+        p->saveHeader();
     QMainWindow::closeEvent(event);
 }

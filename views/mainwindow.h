@@ -3,11 +3,11 @@
 #include "services/connection.h"
 #include "views/connectiondialog.h"
 #include "models/findingsmodel.h"
+#include "models/klusterstore.h"
 #include "models/nodesmodel.h"
 #include "models/routesmodel.h"
 #include "models/securitymodel.h"
 
-#include <QDateTime>
 #include <QHash>
 #include <QMainWindow>
 
@@ -68,23 +68,12 @@ public:
     // Shown (with "Add connection…" and, when `demoAvailable`, "Open the demo cloud") until a connection is added.
     void showStartupMessage(const QString &message, bool demoAvailable = false);
 
-    // The data shown for one kluster ("<connection>/<kluster>").
-    struct KlusterData
-    {
-        std::shared_ptr<const KlusterFetch> fetch;
-        std::shared_ptr<const Diagnosis> diagnosis;
-        QDateTime fetchedAt;
-        QString error;        // the last refresh failed: `fetch` is the last good data, stale (or none)
-        QDateTime errorAt;
-        QString incomplete;   // the data shown is new but lacks what could not be read
-        qint64 elapsedMs = 0;
-        bool isStale() const { return !error.isEmpty(); }
-    };
-    const KlusterData *kluster(const QString &key) const;
-    QString currentKey() const { return m_current; }
-    bool selectKluster(const QString &key);
+    // The data shown for one kluster.
+    const KlusterData *kluster(const KlusterKey &key) const { return m_store->data(key); }
+    KlusterKey currentKey() const { return m_current; }
+    bool selectKluster(const KlusterKey &key);
     // Selects the kluster and, once its views show it, the finding (in every view).
-    void showFinding(const QString &key, const QString &findingId);
+    void showFinding(const KlusterKey &key, const QString &findingId);
     void setTab(Tab tab);
     Tab currentTab() const;
 
@@ -105,7 +94,7 @@ public:
     QAction *repairAction() const { return m_repairAction; }
     QAction *refreshAction() const { return m_refreshAction; }
     Notifier *notifier() const { return m_notifier; }
-    int pendingRefreshes() const;
+    int pendingRefreshes() const { return m_store->pending(); }
     bool isSettled() const { return m_preparing == 0 && pendingRefreshes() == 0; }  // nothing asked for is still under way
     // The findings Repair acts on now: those of the current view's selection that can be repaired.
     QStringList repairTargets() const;
@@ -132,8 +121,8 @@ signals:
     // Every refresh asked for has come back (success or not), and the views show it.
     void refreshesSettled();
     // The views show the data of kluster `key` (after a selection or a refresh).
-    void viewsShown(const QString &key);
-    void klusterUpdated(const QString &key);
+    void viewsShown(const KlusterKey &key);
+    void klusterUpdated(const KlusterKey &key);
     void repairDialogOpened(QDialog *dialog);
     void dialogOpened(QDialog *dialog);  // any dialog of the console, when opened
     void connectionsChanged();
@@ -155,7 +144,7 @@ private:
     void updateCaptions();
     void updateLiveActions();
     void updateTray();
-    void notifyChanges(const QString &key, const KlusterData &before, const KlusterData &after);
+    void notifyChanges(const KlusterKey &key, const KlusterData &before, const KlusterData &after);
     void syncSelection();
     void openRepair(const QStringList &findingIds);
     void updateRepairAction();
@@ -167,7 +156,7 @@ private:
     void exportAudit();
     void openSnapshotInteractively();
     void openDialog(QDialog *dialog);
-    Connection *connectionOf(const QString &key) const;
+    Connection *connectionOf(const KlusterKey &key) const { return connection(key.connection); }
     QString detailsHtml(Tab tab, const QModelIndexList &rows) const;
     // nexthop address -> "kluster <name> (instance <name>)" for the other klusters on `mine`'s router.
     static QHash<QString, QString> foreignOwners(const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others);
@@ -191,10 +180,9 @@ private:
     QThreadPool *m_workers;
     QList<Connection *> m_connections;
     QList<ConnectionSpec> m_remembered;
-    QHash<QString, KlusterData> m_data;
-    QHash<QString, QString> m_listingErrors;  // connection -> why its klusters could not be listed
-    QString m_current;
-    QString m_wantedKey;      // the selection to restore once its kluster is listed
+    KlusterStore *m_store;
+    KlusterKey m_current;
+    KlusterKey m_wantedKey;   // the selection to restore once its kluster is listed
     QString m_wantedFinding;  // the finding to select once m_wantedKey's views show it
     QString m_startupMessage;
     QString m_notice;  // a warning that stays until dismissed (a secret kept for this session only)
@@ -242,14 +230,12 @@ private:
     QAction *m_manageAction = nullptr;
     QAction *m_notifyAction = nullptr;
     QAction *m_trayAction = nullptr;
-    QSet<Connection *> m_listing;  // connections whose kluster list is being fetched
-    QStringList m_cancelled;       // klusters whose refresh was cancelled, since the last settle
-    QString m_shownKey;            // the kluster the views show (m_current, once its rows are applied)
+    QStringList m_cancelled;  // klusters whose refresh was cancelled, since the last settle
+    KlusterKey m_shownKey;    // the kluster the views show (m_current, once its rows are applied)
     bool m_forceReadOnly = false;
     int m_showGeneration = 0;
     int m_preparing = 0;
     bool m_settleWanted = false;
     QList<std::function<void()>> m_steps;  // the model updates still to apply, one per event-loop turn
     int m_stepsGeneration = 0;
-    QList<std::shared_ptr<const void>> m_retired;  // replaced data, freed off the GUI thread
 };

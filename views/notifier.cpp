@@ -73,7 +73,7 @@ void Notifier::setWorst(int severity, const QString &summary)
     }
 }
 
-void Notifier::notify(const QString &title, const QString &body, const QString &key, const QString &findingId, int severity)
+void Notifier::notify(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId, int severity)
 {
     if (!m_notifications)
         return;
@@ -93,7 +93,7 @@ void Notifier::notify(const QString &title, const QString &body, const QString &
         call << QStringLiteral("Flightdeck") << uint(0) << QStringLiteral("flightdeck") << title << body
              << QStringList{QStringLiteral("default"), tr("Open in Flightdeck")} << hints << int(-1);
         auto *watcher = new QDBusPendingCallWatcher(bus.asyncCall(call), this);
-        const QPair<QString, QString> target{key, findingId};
+        const QPair<KlusterKey, QString> target{key, findingId};
         connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, watcher, target, title, body, severity] {
             watcher->deleteLater();
             const QDBusPendingReply<uint> reply = *watcher;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/klusterkey.h"
+
 #include <QHash>
 #include <QObject>
 #include <QPair>
@@ -34,15 +36,15 @@ public:
     int worst() const { return m_worst; }
 
     // Tells the desktop; `key` and `findingId` say where a click leads (findingId may be empty).
-    void notify(const QString &title, const QString &body, const QString &key, const QString &findingId, int severity);
+    void notify(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId, int severity);
 
     // Where the last notification went: "dbus", "tray" or "none".
     QString lastChannel() const { return m_lastChannel; }
     int sentCount() const { return m_sent; }
 
 signals:
-    void activated(const QString &key, const QString &findingId);
-    void notified(const QString &title, const QString &body, const QString &key, const QString &findingId);
+    void activated(const KlusterKey &key, const QString &findingId);
+    void notified(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId);
     void showWindowRequested();
 
 private slots:
@@ -57,8 +59,8 @@ private:
     QSystemTrayIcon *m_tray = nullptr;
     int m_worst = -1;
     QString m_summary;
-    QHash<uint, QPair<QString, QString>> m_targets;  // D-Bus notification id -> (kluster key, finding)
-    QPair<QString, QString> m_lastTrayTarget;
+    QHash<uint, QPair<KlusterKey, QString>> m_targets;  // D-Bus notification id -> (kluster, finding)
+    QPair<KlusterKey, QString> m_lastTrayTarget;
     QString m_lastChannel = QStringLiteral("none");
     int m_sent = 0;
     bool m_dbusConnected = false;

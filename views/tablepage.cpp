@@ -2,6 +2,7 @@
 
 #include "models/consolerole.h"
 #include "models/filtermodel.h"
+#include "services/settings.h"
 #include "views/severitydecorator.h"
 
 #include <QAction>
@@ -13,7 +14,6 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QSet>
-#include <QSettings>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTreeView>
@@ -328,14 +328,14 @@ bool TablePage::eventFilter(QObject *watched, QEvent *event)
     return QWidget::eventFilter(watched, event);
 }
 
-void TablePage::saveHeader(const QString &key) const
+void TablePage::saveHeader() const
 {
-    QSettings().setValue(key, m_view->header()->saveState());
+    Settings::viewHeader(m_view->objectName()).setValue(m_view->header()->saveState());
 }
 
-void TablePage::restoreHeader(const QString &key)
+void TablePage::restoreHeader()
 {
-    const QByteArray state = QSettings().value(key).toByteArray();
+    const QByteArray state = Settings::viewHeader(m_view->objectName()).value();
     if (!state.isEmpty())
         m_view->header()->restoreState(state);
 }

@@ -64,9 +64,9 @@ public:
     // Focuses the table on its first visible row, selected (Enter in the filter box).
     bool focusFirstMatch();
 
-    // Column widths, order and sort, remembered between runs under `key`.
-    void saveHeader(const QString &key) const;
-    void restoreHeader(const QString &key);
+    // Column widths, order and sort, remembered between runs (Settings::viewHeader of the view's name).
+    void saveHeader() const;
+    void restoreHeader();
 
 signals:
     void selectionChanged();

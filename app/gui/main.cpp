@@ -182,16 +182,16 @@ int main(int argc, char *argv[])
         if (!first)
             return;
         first = false;
-        const QString before = window.currentKey();  // shown now
-        QString key;
+        const KlusterKey before = window.currentKey();  // shown now
+        KlusterKey key;
         for (Connection *c : window.connections()) {
-            if (!wantedKluster.isEmpty() && window.selectKluster(c->name() + QLatin1Char('/') + wantedKluster))
-                key = c->name() + QLatin1Char('/') + wantedKluster;
+            if (!wantedKluster.isEmpty() && window.selectKluster({c->name(), wantedKluster}))
+                key = {c->name(), wantedKluster};
         }
         if (viewIndex >= 0)
             window.setTab(MainWindow::Tab(viewIndex));
         if (!wantedFinding.isEmpty())
-            window.showFinding(key.isEmpty() ? window.currentKey() : key, wantedFinding);
+            window.showFinding(key.isNull() ? window.currentKey() : key, wantedFinding);
         if (!parser.isSet(options.screenshot))
             return;
         // Rendered once the views show the kluster asked for (and its finding selected).
@@ -203,11 +203,11 @@ int main(int argc, char *argv[])
                 QApplication::exit(ok ? 0 : 2);
             });
         };
-        if (key.isEmpty() || key == before) {
+        if (key.isNull() || key == before) {
             render();
             return;
         }
-        QObject::connect(&window, &MainWindow::viewsShown, &window, [key, render](const QString &shown) {
+        QObject::connect(&window, &MainWindow::viewsShown, &window, [key, render](const KlusterKey &shown) {
             if (shown == key)
                 render();
         });

@@ -150,18 +150,18 @@ int main(int argc, char *argv[])
     clock.start();
     QRandomGenerator random(20261122);
 
-    QObject::connect(&window, &MainWindow::klusterUpdated, &window, [&](const QString &key) {
+    QObject::connect(&window, &MainWindow::klusterUpdated, &window, [&](const KlusterKey &key) {
         ++refreshes;
-        const MainWindow::KlusterData *d = window.kluster(key);
+        const KlusterData *d = window.kluster(key);
         if (!d || (!d->isStale() && d->incomplete.isEmpty()))
             return;
         ++failedRefreshes;
         // Every failure shown: in the banner, under its connection (unless the person dismissed it).
         QTimer::singleShot(0, &window, [&, key] {
-            const MainWindow::KlusterData *now = window.kluster(key);
+            const KlusterData *now = window.kluster(key);
             if (now && (now->isStale() || !now->incomplete.isEmpty()) && !window.bannerText().contains(QStringLiteral("sim:"))) {
                 ++unshown;
-                problems << QStringLiteral("%1 s: %2 failed but the banner says \"%3\"").arg(clock.elapsed() / 1000).arg(key, window.bannerText());
+                problems << QStringLiteral("%1 s: %2 failed but the banner says \"%3\"").arg(clock.elapsed() / 1000).arg(key.toString(), window.bannerText());
             }
         });
     });
@@ -204,7 +204,7 @@ int main(int argc, char *argv[])
     QObject::connect(&repairTimer, &QTimer::timeout, &window, [&] {
         if (dialog)
             return;  // the last one is still running
-        const MainWindow::KlusterData *d = window.kluster(window.currentKey());
+        const KlusterData *d = window.kluster(window.currentKey());
         if (!d || !d->diagnosis || d->isStale())
             return;
         QStringList candidates;
@@ -216,7 +216,8 @@ int main(int argc, char *argv[])
         if (candidates.isEmpty()) {
             // Another kluster may have something to repair.
             const QAbstractItemModel *sidebar = window.sidebar()->model();
-            window.selectKluster(sidebar->index(int(random.bounded(qMax(1, sidebar->rowCount()))), 0).data(KlustersModel::KeyRole).toString());
+            const QModelIndex row = sidebar->index(int(random.bounded(qMax(1, sidebar->rowCount()))), 0);
+            window.selectKluster({row.data(KlustersModel::ConnectionRole).toString(), row.data(KlustersModel::KlusterRole).toString()});
             return;
         }
         window.setTab(MainWindow::FindingsTab);

@@ -59,14 +59,14 @@ inline FaultRule fault(const QString &service, FaultRule::Kind kind, int status 
 }
 
 // Selects a kluster and waits until its views show it (their rows are made on a worker thread).
-[[nodiscard]] inline bool select(MainWindow &window, const QString &key)
+[[nodiscard]] inline bool select(MainWindow &window, const KlusterKey &key)
 {
     if (window.currentKey() == key)
         return true;  // shown already
     QSignalSpy shown(&window, &MainWindow::viewsShown);
     if (!window.selectKluster(key))
         return false;
-    while (shown.isEmpty() || shown.last().first().toString() != key) {
+    while (shown.isEmpty() || shown.last().first().value<KlusterKey>() != key) {
         if (!shown.wait(10000))
             return false;
     }

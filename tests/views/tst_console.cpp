@@ -12,6 +12,7 @@
 #include "views/repairdialog.h"
 #include "models/routesmodel.h"
 #include "models/securitymodel.h"
+#include "services/settings.h"
 #include "tests/simulator/simfixture.h"
 #include "views/tablepage.h"
 
@@ -116,12 +117,12 @@ void TestConsole::demoShowsEveryFindingKind()
     QVERIFY(ConsoleTest::open(window, simSpec()));
     QCOMPARE(window.sidebar()->model()->rowCount(), 3);
     // The worst kluster is selected first.
-    QCOMPARE(window.currentKey(), QStringLiteral("sim/demo"));
+    QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/demo"));
 
     QSet<QString> all;
     for (const QString &k : {QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue")}) {
-        QVERIFY(select(window, QStringLiteral("sim/") + k));
-        QCOMPARE(window.currentKey(), QStringLiteral("sim/") + k);
+        QVERIFY(select(window, {QStringLiteral("sim"), k}));
+        QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/") + k);
         const QStringList kinds = kindsShown(window);
         QVERIFY2(!kinds.isEmpty(), qPrintable(k));
         for (const QString &kind : kinds)
@@ -173,7 +174,7 @@ void TestConsole::findingSelectsItsRows()
     QVERIFY(window.routesPage()->view()->selectionModel()->selectedRows().first().data(RoutesModel::ProblemRole).toBool());
 
     // Legacy: the duplicate routes of a recycled pod CIDR are all selected.
-    QVERIFY(select(window, QStringLiteral("sim/legacy")));
+    QVERIFY(select(window, {QStringLiteral("sim"), QStringLiteral("legacy")}));
     QString duplicate;
     for (const QString &kind : kindsShown(window)) {
         if (kind == QLatin1String("route-duplicate"))
@@ -262,7 +263,7 @@ void TestConsole::repairThroughTheDialog()
 
     // The views are refreshed: the finding is gone from the findings view.
     QTRY_VERIFY_WITH_TIMEOUT(!updated.isEmpty(), 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(!window.kluster(QStringLiteral("sim/demo"))->diagnosis->find(id), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->diagnosis->find(id), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectKeys({id}) == 0, 10000);  // the views follow their data
     dialog->reject();
     QVERIFY(!dialog || !dialog->isVisible());
@@ -367,7 +368,7 @@ void TestConsole::refreshFailureKeepsTheData()
     QVERIFY(ConsoleTest::open(window, simSpec()));
     const int findings = window.findingsPage()->view()->model()->rowCount();
     QVERIFY(findings > 0);
-    const QDateTime fetched = window.kluster(QStringLiteral("sim/demo"))->fetchedAt;
+    const QDateTime fetched = window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->fetchedAt;
 
     FaultRule rule;
     rule.id = QStringLiteral("down");
@@ -383,7 +384,7 @@ void TestConsole::refreshFailureKeepsTheData()
     QVERIFY2(window.bannerText().contains(QStringLiteral("stale")), qPrintable(window.bannerText()));
     // The last good data stays, and says how old it is.
     QCOMPARE(window.findingsPage()->view()->model()->rowCount(), findings);
-    QCOMPARE(window.kluster(QStringLiteral("sim/demo"))->fetchedAt, fetched);
+    QCOMPARE(window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->fetchedAt, fetched);
     QVERIFY2(window.nodesPage()->caption().startsWith(QStringLiteral("STALE")), qPrintable(window.nodesPage()->caption()));
 
     // It recovers on the next refresh.
@@ -391,7 +392,7 @@ void TestConsole::refreshFailureKeepsTheData()
     window.refreshAll();
     QVERIFY(waitSettled(window));
     QVERIFY(!window.isBannerVisible());
-    QVERIFY(window.kluster(QStringLiteral("sim/demo"))->fetchedAt > fetched);
+    QVERIFY(window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->fetchedAt > fetched);
 }
 
 void TestConsole::partialFailureIsNamed()
@@ -465,7 +466,7 @@ void TestConsole::snapshotOpensOffline()
     window.show();
     QVERIFY(waitSettled(window));
     QCOMPARE(window.sidebar()->model()->rowCount(), 3);
-    QVERIFY(select(window, QStringLiteral("snapshot/demo")));
+    QVERIFY(select(window, {QStringLiteral("snapshot"), QStringLiteral("demo")}));
     QVERIFY(kindsShown(window).contains(QStringLiteral("instance-error")));
     QVERIFY(!window.repairAction()->isVisible());
     QVERIFY(window.findingsPage()->repairButton()->isHidden());
@@ -487,7 +488,7 @@ void TestConsole::connectionsAreRememberedWithoutSecrets()
     QVERIFY2(!stored.contains("\\password=") && !stored.toLower().contains("secret="), stored.constData());
 
     // The next run restores it (the secret would come from the keychain).
-    const QList<ConnectionSpec> remembered = ConnectionSettings::load();
+    const QList<ConnectionSpec> remembered = Settings::connections();
     QCOMPARE(remembered.size(), 1);
     QCOMPARE(remembered.first().name, QStringLiteral("sim"));
     QVERIFY(remembered.first().readOnly);
@@ -527,7 +528,7 @@ void TestConsole::routeGroupShowsTheRoutersOrder()
 {
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
-    QVERIFY(select(window, QStringLiteral("sim/legacy")));
+    QVERIFY(select(window, {QStringLiteral("sim"), QStringLiteral("legacy")}));
     window.setTab(MainWindow::RoutesTab);
     // A stale route on the router, and the right one missing: the stale one carries the traffic, the missing one is last.
     QCOMPARE(window.routesPage()->selectKeys({QStringLiteral("198.19.2.0/24")}), 1);
@@ -610,7 +611,7 @@ void TestConsole::cancelIsNoFailure()
     QAbstractItemModel *sidebar = window.sidebar()->model();
     for (int row = 0; row < sidebar->rowCount(); ++row)
         QVERIFY2(!sidebar->index(row, 0).data(KlustersModel::AlarmRole).toBool(), qPrintable(sidebar->index(row, 0).data().toString()));
-    QVERIFY(!window.kluster(QStringLiteral("sim/demo"))->isStale());
+    QVERIFY(!window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->isStale());
 }
 
 void TestConsole::deadEndpointIsOneBannerLine()
@@ -633,8 +634,8 @@ void TestConsole::deadEndpointIsOneBannerLine()
     // The details name every kluster that failed; the data shown is kept, stale.
     for (const QString &k : {QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue")})
         QVERIFY2(window.banner()->details().contains(QStringLiteral("sim/") + k), qPrintable(window.banner()->details()));
-    QVERIFY(window.kluster(QStringLiteral("sim/demo"))->isStale());
-    QVERIFY(window.kluster(QStringLiteral("sim/demo"))->fetch);
+    QVERIFY(window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->isStale());
+    QVERIFY(window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->fetch);
 }
 
 void TestConsole::failedRepairIsShownAsFailed()
@@ -687,11 +688,11 @@ void TestConsole::findingIsSelectedOnceItsKlusterIsShown()
     // --finding for a kluster other than the one shown first: selected once that kluster's rows are there.
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
-    QCOMPARE(window.currentKey(), QStringLiteral("sim/demo"));
+    QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/demo"));
     QSignalSpy shown(&window, &MainWindow::viewsShown);
-    window.showFinding(QStringLiteral("sim/legacy"), QStringLiteral("route-duplicate:198.19.1.0/24"));
+    window.showFinding({QStringLiteral("sim"), QStringLiteral("legacy")}, QStringLiteral("route-duplicate:198.19.1.0/24"));
     QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectedKeys() == QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")}, 10000);
-    QCOMPARE(window.currentKey(), QStringLiteral("sim/legacy"));
+    QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/legacy"));
     QVERIFY(window.routesPage()->view()->selectionModel()->hasSelection());
 }
 
@@ -722,7 +723,7 @@ void TestConsole::newCriticalFindingNotifiesWhileWatching()
     window.refreshAll();
     QVERIFY(waitSettled(window));
     QCOMPARE(notified.size(), 1);
-    QCOMPARE(notified.first().at(2).toString(), QStringLiteral("sim/demo"));
+    QCOMPARE(notified.first().at(2).value<KlusterKey>().toString(), QStringLiteral("sim/demo"));
     QCOMPARE(notified.first().at(3).toString(), QStringLiteral("security-group-rule-missing:icmp"));
     QVERIFY(notified.first().at(0).toString().contains(QStringLiteral("sim/demo")));
     // Nothing new: nothing told.
@@ -730,10 +731,10 @@ void TestConsole::newCriticalFindingNotifiesWhileWatching()
     QVERIFY(waitSettled(window));
     QCOMPARE(notified.size(), 1);
     // Clicked: the console opens on that kluster and finding.
-    QVERIFY(select(window, QStringLiteral("sim/legacy")));
-    emit window.notifier()->activated(QStringLiteral("sim/demo"), QStringLiteral("security-group-rule-missing:icmp"));
+    QVERIFY(select(window, {QStringLiteral("sim"), QStringLiteral("legacy")}));
+    emit window.notifier()->activated({QStringLiteral("sim"), QStringLiteral("demo")}, QStringLiteral("security-group-rule-missing:icmp"));
     QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectedKeys() == QStringList{QStringLiteral("security-group-rule-missing:icmp")}, 10000);
-    QCOMPARE(window.currentKey(), QStringLiteral("sim/demo"));
+    QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/demo"));
     QVERIFY(window.isVisible());
     window.hide();  // back in the background
     // A kluster that becomes unreachable is told too.
@@ -832,7 +833,7 @@ void TestConsole::fitsALaptop()
         QDir().mkpath(QStringLiteral("%1/%2x%3").arg(shots).arg(size.width()).arg(size.height()));
         for (const auto &[tab, name] : views) {
             const bool legacy = tab == MainWindow::RoutesTab;
-            QVERIFY(select(window, legacy ? QStringLiteral("sim/legacy") : QStringLiteral("sim/demo")));
+            QVERIFY(select(window, {QStringLiteral("sim"), legacy ? QStringLiteral("legacy") : QStringLiteral("demo")}));
             window.setTab(tab);
             if (tab == MainWindow::RoutesTab)
                 QVERIFY(window.routesPage()->selectKeys({QStringLiteral("198.19.1.0/24")}) == 1);

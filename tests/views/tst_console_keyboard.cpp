@@ -95,7 +95,7 @@ bool TestConsoleKeyboard::start()
     m_window->addConnection(ConsoleTest::simSpec(m_fixture->sim), false);
     m_window->show();
     return ConsoleTest::activate(m_window.get()) && waitSettled(*m_window)
-        && m_window->currentKey() == QStringLiteral("sim/demo");  // the worst kluster first
+        && m_window->currentKey().toString() == QStringLiteral("sim/demo");  // the worst kluster first
 }
 
 // Ctrl+K, type the kluster's name, Enter: the kluster list filtered, the kluster chosen.
@@ -109,7 +109,8 @@ bool TestConsoleKeyboard::goToLegacy()
     if (QApplication::focusWidget() != m_window->sidebarFilter() || m_window->sidebar()->model()->rowCount() != 1)
         return false;
     press(Qt::Key_Return);
-    while (m_window->currentKey() != QStringLiteral("sim/legacy") || shown.isEmpty() || shown.last().first() != QStringLiteral("sim/legacy")) {
+    const KlusterKey legacy{QStringLiteral("sim"), QStringLiteral("legacy")};
+    while (m_window->currentKey() != legacy || shown.isEmpty() || shown.last().first().value<KlusterKey>() != legacy) {
         if (!shown.wait(10000))
             return false;
     }
@@ -201,7 +202,7 @@ void TestConsoleKeyboard::fromTheFilter()
     QCOMPARE(m_window->sidebar()->model()->rowCount(), 1);
     press(Qt::Key_Escape);  // cleared: every kluster again, legacy still the one shown and marked
     QCOMPARE(m_window->sidebar()->model()->rowCount(), 3);
-    QCOMPARE(m_window->currentKey(), QStringLiteral("sim/legacy"));
+    QCOMPARE(m_window->currentKey().toString(), QStringLiteral("sim/legacy"));
     press(Qt::Key_2, Qt::ControlModifier);
     QCOMPARE(m_window->currentTab(), MainWindow::FindingsTab);
     press(Qt::Key_F, Qt::ControlModifier);

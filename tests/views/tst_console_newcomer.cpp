@@ -8,6 +8,7 @@
 #include "views/connectiondialog.h"
 #include "views/connectionsdialog.h"
 #include "tests/views/consolefixture.h"
+#include "services/settings.h"
 #include "models/klustersmodel.h"
 #include "views/messagebanner.h"
 #include "tests/simulator/simfixture.h"
@@ -135,7 +136,7 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
     QVERIFY(tested.wait(30000));
     QCOMPARE(tested.first().at(0).toBool(), false);
     QVERIFY2(tested.first().at(1).toString().contains(QStringLiteral("401")), qPrintable(tested.first().at(1).toString()));
-    QVERIFY(ConnectionSettings::load().isEmpty());
+    QVERIFY(Settings::connections().isEmpty());
 
     // The right one: tested, then added with Enter.
     dialog->secretBox()->clear();
@@ -152,14 +153,14 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
 
     // The worst kluster is reached.
     QVERIFY(waitSettled(window));
-    QTRY_COMPARE_WITH_TIMEOUT(window.currentKey(), QStringLiteral("sim/demo"), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.currentKey().toString(), QStringLiteral("sim/demo"), 10000);
     QVERIFY(window.findingsPage()->view()->model()->rowCount() > 0);
     // No keychain here: said plainly, and until dismissed, that the password will not be there next time.
     QTRY_VERIFY(window.isBannerVisible());
     QCOMPARE(window.banner()->type(), MessageBanner::Type::Warning);
     QVERIFY2(window.bannerText().contains(QStringLiteral("this session only")), qPrintable(window.bannerText()));
     // Remembered, without its secret (no keychain here: the secret lived for that run only).
-    const QList<ConnectionSpec> remembered = ConnectionSettings::load();
+    const QList<ConnectionSpec> remembered = Settings::connections();
     QCOMPARE(remembered.size(), 1);
     QCOMPARE(remembered.first().name, QStringLiteral("sim"));
     QSettings().sync();
@@ -264,7 +265,7 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
     QTRY_VERIFY(!edit);
     QVERIFY(waitSettled(window));
     QTRY_COMPARE(sidebar->rowCount(), 3);
-    QCOMPARE(ConnectionSettings::load().size(), 1);
+    QCOMPARE(Settings::connections().size(), 1);
 
     // Remove, confirmed: gone from the sidebar and from the settings.
     QVERIFY(manager->selectConnection(QStringLiteral("sim")));
@@ -285,7 +286,7 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
     QTest::mouseClick(remove, Qt::LeftButton);
     QTRY_COMPARE(sidebar->rowCount(), 0);
     QVERIFY(window.connections().isEmpty());
-    QVERIFY(ConnectionSettings::load().isEmpty());
+    QVERIFY(Settings::connections().isEmpty());
     QCOMPARE(manager->list()->topLevelItemCount(), 0);
     manager->reject();
 }

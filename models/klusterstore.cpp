@@ -1,0 +1,108 @@
+#include "models/klusterstore.h"
+
+KlusterStore::KlusterStore(QObject *parent)
+    : QObject(parent)
+{
+}
+
+void KlusterStore::setListing(const QString &connection)
+{
+    m_listing.insert(connection);
+}
+
+void KlusterStore::setListed(const QString &connection, const QStringList &klusters, const QString &error)
+{
+    m_listing.remove(connection);
+    if (error != m_listingErrors.value(connection)) {
+        if (error.isEmpty())
+            m_listingErrors.remove(connection);
+        else
+            m_listingErrors.insert(connection, error);
+        emit listingErrorChanged(connection);
+    }
+    QStringList &known = m_klusters[connection];
+    for (const QString &k : klusters) {
+        if (!known.contains(k)) {
+            known << k;
+            emit klusterAdded({connection, k});
+        }
+    }
+    if (!error.isEmpty())
+        return;
+    for (const QString &k : std::as_const(known)) {
+        if (!klusters.contains(k))
+            emit klusterGone({connection, k});
+    }
+}
+
+void KlusterStore::removeConnection(const QString &connection)
+{
+    m_listing.remove(connection);
+    m_listingErrors.remove(connection);
+    m_klusters.remove(connection);
+    m_refreshing.removeIf([&](const KlusterKey &key) { return key.connection == connection; });
+    for (auto it = m_data.begin(); it != m_data.end();) {
+        if (it.key().connection == connection) {
+            retire(it.value());
+            it = m_data.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    emit connectionRemoved(connection);
+}
+
+void KlusterStore::setRefreshing(const KlusterKey &key, bool refreshing)
+{
+    if (refreshing)
+        m_refreshing.insert(key);
+    else
+        m_refreshing.remove(key);
+}
+
+void KlusterStore::setFetched(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
+                              const std::shared_ptr<const Diagnosis> &diagnosis, const QDateTime &fetchedAt,
+                              qint64 elapsedMs, const QString &incomplete)
+{
+    KlusterData &d = m_data[key];
+    retire(d);
+    d.fetch = fetch;
+    d.diagnosis = diagnosis;
+    d.fetchedAt = fetchedAt;
+    d.elapsedMs = elapsedMs;
+    d.error.clear();
+    d.errorAt = QDateTime();
+    d.incomplete = incomplete;
+    emit klusterFetched(key);
+}
+
+void KlusterStore::setFailed(const KlusterKey &key, const QString &error, const QDateTime &at)
+{
+    KlusterData &d = m_data[key];
+    d.error = error;
+    d.errorAt = at;
+    emit klusterFailed(key);
+}
+
+const KlusterData *KlusterStore::data(const KlusterKey &key) const
+{
+    const auto it = m_data.constFind(key);
+    return it == m_data.cend() ? nullptr : &it.value();
+}
+
+QList<std::shared_ptr<const KlusterFetch>> KlusterStore::otherFetches(const KlusterKey &key) const
+{
+    QList<std::shared_ptr<const KlusterFetch>> fetches;
+    for (const QString &k : m_klusters.value(key.connection)) {
+        const KlusterData *d = data({key.connection, k});
+        if (k != key.kluster && d && d->fetch)
+            fetches << d->fetch;
+    }
+    return fetches;
+}
+
+void KlusterStore::retire(const KlusterData &data)
+{
+    if (data.fetch)
+        m_retired << data.fetch << data.diagnosis;
+}

@@ -1,0 +1,94 @@
+#pragma once
+
+#include "core/diagnosis.h"
+#include "core/klusterfetch.h"
+#include "models/klusterkey.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QStringList>
+
+#include <memory>
+#include <utility>
+
+// What the console knows of one kluster: the last data read, and how its last refresh went.
+struct KlusterData
+{
+    std::shared_ptr<const KlusterFetch> fetch;
+    std::shared_ptr<const Diagnosis> diagnosis;
+    QDateTime fetchedAt;
+    QString error;  // the last refresh failed: `fetch` is the last good data, stale (or none)
+    QDateTime errorAt;
+    QString incomplete;  // the data shown is new but lacks what could not be read
+    qint64 elapsedMs = 0;
+    bool isStale() const { return !error.isEmpty(); }
+};
+
+// The console's state, without a widget: the klusters of each connection (in
+// the order they were first listed), their data, the listings and refreshes
+// under way, why a connection's klusters could not be listed, and the data
+// replaced while a view may still show it (the retire pool, freed by whoever
+// knows that no view does). Fed by the connections' results; its signals
+// feed the views.
+class KlusterStore : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(KlusterStore)
+
+public:
+    using Retired = QList<std::shared_ptr<const void>>;
+
+    explicit KlusterStore(QObject *parent = nullptr);
+
+    // Listing a connection's klusters.
+    void setListing(const QString &connection);
+    bool isListing(const QString &connection) const { return m_listing.contains(connection); }
+    // The listing came back: `klusters`, or `error` (the klusters known so far stay). New klusters are added
+    // (klusterAdded); when it succeeded, those it no longer lists are said to be gone (klusterGone).
+    void setListed(const QString &connection, const QStringList &klusters, const QString &error);
+    QString listingError(const QString &connection) const { return m_listingErrors.value(connection); }
+    bool hasListingErrors() const { return !m_listingErrors.isEmpty(); }
+    // The connection's klusters, listed now or before.
+    QStringList klusters(const QString &connection) const { return m_klusters.value(connection); }
+    // Forgets the connection: its klusters, their data (retired), its listing and refreshes.
+    void removeConnection(const QString &connection);
+
+    // Refreshes under way, and with the listings, everything asked for that has not come back.
+    void setRefreshing(const KlusterKey &key, bool refreshing);
+    int pending() const { return int(m_listing.size() + m_refreshing.size()); }
+
+    // A refresh read the kluster; `incomplete`: the sources it could not read (the rest is fresh). The data
+    // replaced is retired.
+    void setFetched(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
+                    const std::shared_ptr<const Diagnosis> &diagnosis, const QDateTime &fetchedAt,
+                    qint64 elapsedMs, const QString &incomplete);
+    // A refresh failed: the last good data stays, stale.
+    void setFailed(const KlusterKey &key, const QString &error, const QDateTime &at);
+    const KlusterData *data(const KlusterKey &key) const;
+    // The data of the connection's other klusters, in their order.
+    QList<std::shared_ptr<const KlusterFetch>> otherFetches(const KlusterKey &key) const;
+
+    // Data a view may still show, kept alive until takeRetired() hands it over to be freed.
+    void retire(const Retired &data) { m_retired << data; }
+    Retired takeRetired() { return std::exchange(m_retired, {}); }
+
+signals:
+    void klusterAdded(const KlusterKey &key);
+    void klusterGone(const KlusterKey &key);  // listed before, no longer
+    void klusterFetched(const KlusterKey &key);
+    void klusterFailed(const KlusterKey &key);
+    void listingErrorChanged(const QString &connection);  // set, changed or cleared
+    void connectionRemoved(const QString &connection);
+
+private:
+    void retire(const KlusterData &data);
+
+    QHash<QString, QStringList> m_klusters;
+    QHash<KlusterKey, KlusterData> m_data;
+    QSet<QString> m_listing;
+    QHash<QString, QString> m_listingErrors;
+    QSet<KlusterKey> m_refreshing;
+    Retired m_retired;
+};

@@ -1,0 +1,217 @@
+#include "models/klusterstore.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+// The console's state without a window: klusters by connection, their data, listings and refreshes under way,
+// listing errors, the retire pool.
+class TestKlusterStore : public QObject
+{
+    Q_OBJECT
+private slots:
+    void listingAddsAndMarksGone();
+    void listingErrorPerConnection();
+    void refreshesArePending();
+    void failedRefreshKeepsTheData();
+    void replacedDataIsRetired();
+    void otherKlustersOfTheConnection();
+    void removeConnectionForgetsIt();
+
+private:
+    static std::shared_ptr<const KlusterFetch> fetch() { return std::make_shared<const KlusterFetch>(); }
+    static std::shared_ptr<const Diagnosis> diagnosis() { return std::make_shared<const Diagnosis>(); }
+    static QList<KlusterKey> keysOf(const QSignalSpy &spy)
+    {
+        QList<KlusterKey> keys;
+        for (const QList<QVariant> &args : spy)
+            keys << args.first().value<KlusterKey>();
+        return keys;
+    }
+};
+
+void TestKlusterStore::listingAddsAndMarksGone()
+{
+    KlusterStore store;
+    QSignalSpy added(&store, &KlusterStore::klusterAdded);
+    QSignalSpy gone(&store, &KlusterStore::klusterGone);
+    store.setListing("sim");
+    QVERIFY(store.isListing("sim"));
+    QCOMPARE(store.pending(), 1);
+    store.setListed("sim", {"demo", "legacy", "blue"}, QString());
+    QVERIFY(!store.isListing("sim"));
+    QCOMPARE(store.pending(), 0);
+    QCOMPARE(store.klusters("sim"), (QStringList{"demo", "legacy", "blue"}));
+    QCOMPARE(keysOf(added), (QList<KlusterKey>{{"sim", "demo"}, {"sim", "legacy"}, {"sim", "blue"}}));
+    QVERIFY(gone.isEmpty());
+
+    // Listed again without legacy, with a new one: legacy stays known, said to be gone; the new one is last.
+    added.clear();
+    store.setListed("sim", {"blue", "demo", "green"}, QString());
+    QCOMPARE(store.klusters("sim"), (QStringList{"demo", "legacy", "blue", "green"}));
+    QCOMPARE(keysOf(added), QList<KlusterKey>{(KlusterKey{"sim", "green"})});
+    QCOMPARE(keysOf(gone), QList<KlusterKey>{(KlusterKey{"sim", "legacy"})});
+    QVERIFY(store.klusters("lab").isEmpty());
+}
+
+void TestKlusterStore::listingErrorPerConnection()
+{
+    KlusterStore store;
+    QSignalSpy changed(&store, &KlusterStore::listingErrorChanged);
+    QSignalSpy gone(&store, &KlusterStore::klusterGone);
+    store.setListed("sim", {"demo"}, QString());
+    QVERIFY(changed.isEmpty());
+    QVERIFY(!store.hasListingErrors());
+
+    // A failed listing names why; the klusters known so far are kept, none of them gone.
+    store.setListed("sim", {}, "keystone: HTTP 401");
+    QCOMPARE(store.listingError("sim"), QStringLiteral("keystone: HTTP 401"));
+    QVERIFY(store.listingError("lab").isEmpty());
+    QVERIFY(store.hasListingErrors());
+    QCOMPARE(store.klusters("sim"), QStringList{"demo"});
+    QVERIFY(gone.isEmpty());
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.first().first().toString(), QStringLiteral("sim"));
+
+    store.setListed("sim", {}, "keystone: HTTP 401");  // the same error: no change
+    QCOMPARE(changed.size(), 1);
+    store.setListed("lab", {}, "no route to host");
+    QCOMPARE(changed.size(), 2);
+
+    store.setListed("sim", {"demo"}, QString());
+    QVERIFY(store.listingError("sim").isEmpty());
+    QCOMPARE(changed.size(), 3);
+    QVERIFY(store.hasListingErrors());  // lab's is still there
+}
+
+void TestKlusterStore::refreshesArePending()
+{
+    KlusterStore store;
+    store.setListing("sim");
+    store.setListed("sim", {"demo", "legacy"}, QString());
+    store.setRefreshing({"sim", "demo"}, true);
+    store.setRefreshing({"sim", "legacy"}, true);
+    store.setRefreshing({"sim", "demo"}, true);  // asked again while it runs: still one
+    store.setListing("lab");
+    QCOMPARE(store.pending(), 3);
+    store.setRefreshing({"sim", "demo"}, false);
+    QCOMPARE(store.pending(), 2);
+    store.setRefreshing({"sim", "legacy"}, false);
+    store.setListed("lab", {}, "down");
+    QCOMPARE(store.pending(), 0);
+}
+
+void TestKlusterStore::failedRefreshKeepsTheData()
+{
+    KlusterStore store;
+    const KlusterKey demo{"sim", "demo"};
+    QSignalSpy fetched(&store, &KlusterStore::klusterFetched);
+    QSignalSpy failed(&store, &KlusterStore::klusterFailed);
+    QVERIFY(!store.data(demo));
+
+    // Never read: data without a fetch, only the error.
+    const QDateTime at = QDateTime::currentDateTimeUtc();
+    store.setFailed(demo, "timeout", at);
+    QCOMPARE(keysOf(failed), QList<KlusterKey>{demo});
+    QVERIFY(store.data(demo)->isStale());
+    QVERIFY(!store.data(demo)->fetch);
+
+    const auto f = fetch();
+    const auto d = diagnosis();
+    const QDateTime fetchedAt = at.addSecs(60);
+    store.setFetched(demo, f, d, fetchedAt, 1234, "nodes: HTTP 503");
+    QCOMPARE(keysOf(fetched), QList<KlusterKey>{demo});
+    const KlusterData *data = store.data(demo);
+    QCOMPARE(data->fetch, f);
+    QCOMPARE(data->diagnosis, d);
+    QCOMPARE(data->fetchedAt, fetchedAt);
+    QCOMPARE(data->elapsedMs, 1234);
+    QCOMPARE(data->incomplete, QStringLiteral("nodes: HTTP 503"));
+    QVERIFY(!data->isStale());
+    QVERIFY(data->errorAt.isNull());
+
+    // The next refresh fails: the data read stays, stale, with when and why.
+    const QDateTime failedAt = at.addSecs(120);
+    store.setFailed(demo, "HTTP 500", failedAt);
+    data = store.data(demo);
+    QVERIFY(data->isStale());
+    QCOMPARE(data->error, QStringLiteral("HTTP 500"));
+    QCOMPARE(data->errorAt, failedAt);
+    QCOMPARE(data->fetch, f);
+    QCOMPARE(data->fetchedAt, fetchedAt);
+    QCOMPARE(data->incomplete, QStringLiteral("nodes: HTTP 503"));
+}
+
+void TestKlusterStore::replacedDataIsRetired()
+{
+    KlusterStore store;
+    const KlusterKey demo{"sim", "demo"};
+    store.setFetched(demo, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
+    QVERIFY(store.takeRetired().isEmpty());  // nothing was replaced
+
+    const std::shared_ptr<const void> oldFetch = store.data(demo)->fetch;
+    const std::shared_ptr<const void> oldDiagnosis = store.data(demo)->diagnosis;
+    store.setFailed(demo, "down", QDateTime::currentDateTimeUtc());
+    QVERIFY(store.takeRetired().isEmpty());  // still shown, stale
+    store.setFetched(demo, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
+    QCOMPARE(store.takeRetired(), (KlusterStore::Retired{oldFetch, oldDiagnosis}));
+    QVERIFY(store.takeRetired().isEmpty());  // handed over once
+
+    // What the views replaced joins the pool until it is taken.
+    const KlusterStore::Retired rows{std::make_shared<const QList<int>>(QList<int>{1, 2})};
+    store.retire(rows);
+    QCOMPARE(store.takeRetired(), rows);
+}
+
+void TestKlusterStore::otherKlustersOfTheConnection()
+{
+    KlusterStore store;
+    store.setListed("sim", {"demo", "legacy", "blue", "green"}, QString());
+    store.setListed("lab", {"demo"}, QString());
+    const auto legacy = fetch();
+    const auto green = fetch();
+    store.setFetched({"sim", "green"}, green, diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
+    store.setFetched({"sim", "legacy"}, legacy, diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
+    store.setFetched({"sim", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
+    store.setFetched({"lab", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
+    store.setFailed({"sim", "blue"}, "down", QDateTime::currentDateTimeUtc());  // nothing read
+    // In the connection's order, without the kluster itself, another connection's, or one never read.
+    using Fetches = QList<std::shared_ptr<const KlusterFetch>>;
+    QCOMPARE(store.otherFetches({"sim", "demo"}), (Fetches{legacy, green}));
+}
+
+void TestKlusterStore::removeConnectionForgetsIt()
+{
+    KlusterStore store;
+    QSignalSpy removed(&store, &KlusterStore::connectionRemoved);
+    store.setListed("sim", {"demo", "legacy"}, QString());
+    store.setListed("lab", {"demo"}, QString());
+    store.setFetched({"sim", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
+    store.setFetched({"lab", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
+    store.setFailed({"sim", "legacy"}, "down", QDateTime::currentDateTimeUtc());
+    store.setRefreshing({"sim", "legacy"}, true);
+    store.setRefreshing({"lab", "demo"}, true);
+    store.setListing("sim");
+    store.setListed("sim", {}, "down");
+    store.setListing("sim");
+    const std::shared_ptr<const void> simFetch = store.data({"sim", "demo"})->fetch;
+    const std::shared_ptr<const void> simDiagnosis = store.data({"sim", "demo"})->diagnosis;
+
+    store.removeConnection("sim");
+    QCOMPARE(removed.size(), 1);
+    QCOMPARE(removed.first().first().toString(), QStringLiteral("sim"));
+    QVERIFY(store.klusters("sim").isEmpty());
+    QVERIFY(!store.data({"sim", "demo"}));
+    QVERIFY(!store.data({"sim", "legacy"}));
+    QVERIFY(!store.isListing("sim"));
+    QVERIFY(store.listingError("sim").isEmpty());
+    QVERIFY(!store.hasListingErrors());
+    QCOMPARE(store.pending(), 1);  // lab's refresh
+    // Its data is freed once no view shows it.
+    QCOMPARE(store.takeRetired(), (KlusterStore::Retired{simFetch, simDiagnosis}));
+    // The other connection is untouched.
+    QCOMPARE(store.klusters("lab"), QStringList{"demo"});
+    QVERIFY(store.data({"lab", "demo"})->fetch);
+}
+
+QTEST_GUILESS_MAIN(TestKlusterStore)
+#include "tst_klusterstore.moc"
