@@ -34,7 +34,7 @@ static QStringList missingProtocols(const Diagnosis &d)
 {
     QStringList p;
     for (const Finding &f : d.findings) {
-        if (f.kind == QLatin1String("security-group-rule-missing"))
+        if (f.kind == FindingKind::SecurityGroupRuleMissing)
             p << f.subject;
     }
     return p;
