@@ -205,7 +205,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                               "explicit override\n")
                    .arg(budget.detail);
     else
-        out += QStringLiteral("Instance deletions: REFUSED (%1: %2)\n").arg(refusalName(budget.reason), budget.detail);
+        out += QStringLiteral("Instance deletions: REFUSED (%1: %2)\n")
+                   .arg(refusalName(budget.reason), budget.detail);
 
     const qint64 withheld = withheldFullLists(state, diagnosis);
     if (diagnosis.findings.isEmpty()) {
@@ -214,7 +215,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
         out += QStringLiteral("\nAt a glance:\n");
         bool routeRepairs = false;
         for (const Finding &f : diagnosis.findings) {
-            const RepairGate::Decision decision = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
+            const RepairGate::Decision decision
+                = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
             const std::optional<RepairPlan> &repair = decision.plan;
             QString action = repair ? repair->title : QStringLiteral("no repair: see below");
             if (repair && !decision.mayBeSent(false))  // a report overrides nothing
@@ -244,7 +246,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             const QJsonObject evidence = f.evidence();
             for (auto it = evidence.begin(); it != evidence.end(); ++it)
                 out += QStringLiteral("      %1: %2\n").arg(it.key(), compact(it.value()));
-            const RepairGate::Decision decision = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
+            const RepairGate::Decision decision
+                = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
             const std::optional<RepairPlan> &repair = decision.plan;
             if (!repair) {
                 out += QStringLiteral("    Repair: none (see the message)\n");
@@ -276,10 +279,11 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             }
             if (decision.mayBeSent(false))
                 continue;
+            const QString reason = refusalName(decision.reason);
             if (decision.byBudget)
-                out += QStringLiteral("      Refused by the remediation budget (%1)\n").arg(refusalName(decision.reason));
+                out += QStringLiteral("      Refused by the remediation budget (%1)\n").arg(reason);
             else
-                out += QStringLiteral("      Refused (%1): %2\n").arg(refusalName(decision.reason), decision.detail);
+                out += QStringLiteral("      Refused (%1): %2\n").arg(reason, decision.detail);
         }
     }
 
@@ -290,7 +294,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                .arg(b.unhealthy)
                .arg(b.maxUnhealthy);
     out += b.deletionsAllowed ? QStringLiteral("instance deletions allowed\n")
-                              : QStringLiteral("instance deletions refused (%1: %2)\n").arg(refusalName(b.reason), b.detail);
+                              : QStringLiteral("instance deletions refused (%1: %2)\n")
+                                    .arg(refusalName(b.reason), b.detail);
     out += QStringLiteral("Summary: %1 critical, %2 warning, %3 info\n")
                .arg(diagnosis.count(Severity::Critical))
                .arg(diagnosis.count(Severity::Warning))

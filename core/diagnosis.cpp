@@ -138,7 +138,8 @@ void Detector::checkInstances()
         if (nodesKnown && !gone && node < 0 && age >= o.startupTimeoutSeconds) {
             FindingFacts unregistered = facts;
             unregistered.tokenExpired = age >= o.tokenExpirySeconds;
-            m_result.findings.append(make(FindingKind::InstanceUnregistered, instance.name, std::move(unregistered)));
+            m_result.findings.append(
+                make(FindingKind::InstanceUnregistered, instance.name, std::move(unregistered)));
         }
         if (m_ctx->groupIndex >= 0 && instance.isActive() && !instance.securityGroups.contains(groupName))
             m_result.findings.append(make(FindingKind::InstanceMissingSecurityGroup, instance.name, facts));
@@ -198,7 +199,8 @@ void Detector::checkRoutes()
                 continue;
             FindingFacts facts;
             facts.routeEntry = e;
-            m_result.findings.append(make(FindingKind::RouteMissing, entries.at(e).destinationNode, std::move(facts)));
+            m_result.findings.append(
+                make(FindingKind::RouteMissing, entries.at(e).destinationNode, std::move(facts)));
         }
     }
 

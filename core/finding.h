@@ -60,9 +60,10 @@ struct FindingFacts
     int routeEntry = -1;        // index into RouteAudit::entries()
     int destinationGroup = -1;  // index into RouteAudit::klusterDestinations()
     QString protocol;           // tcp, udp, icmp
-    bool tokenExpired = false;  // instance-unregistered: its bootstrap token expired, it can never join
+    bool tokenExpired = false;    // instance-unregistered: its bootstrap token expired, it can never join
     bool routesOverflow = false;  // route-limit: the router is full, or the routes nodes lack would not fit
-    QList<RuleVerdict> rulesFallingShort;  // security-group-rule-missing: the rules about the protocol that do not satisfy it
+    // security-group-rule-missing: the rules about the protocol that do not satisfy it, and why.
+    QList<RuleVerdict> rulesFallingShort;
 };
 
 class DiagnosisContext;

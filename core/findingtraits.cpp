@@ -22,33 +22,35 @@ using namespace InstanceFindings;
 using namespace NodeFindings;
 using namespace RouteFindings;
 using namespace SecurityFindings;
+using K = FindingKind;
 using F = FindingFamily;
 
-// One entry per kind, in the order of the enum.
+// One entry per kind, in the order of the enum: the kind, its name, family and severity rule; its
+// message, evidence, repair (null: none of its own) and affected objects (null: none).
 constexpr FindingTraits table[] = {
-    {FindingKind::InstanceUnregistered, QLatin1String("instance-unregistered"), F::Instance, unregisteredSeverity,
+    {K::InstanceUnregistered, QLatin1String("instance-unregistered"), F::Instance, unregisteredSeverity,
      unregisteredMessage, unregisteredEvidence, deleteInstance, affectedInstance},
-    {FindingKind::InstanceError, QLatin1String("instance-error"), F::Instance, critical, errorMessage, errorEvidence,
-     deleteInstance, affectedInstance},
-    {FindingKind::InstanceMissingSecurityGroup, QLatin1String("instance-missing-security-group"), F::Instance, critical,
+    {K::InstanceError, QLatin1String("instance-error"), F::Instance, critical,
+     errorMessage, errorEvidence, deleteInstance, affectedInstance},
+    {K::InstanceMissingSecurityGroup, QLatin1String("instance-missing-security-group"), F::Instance, critical,
      missingGroupMessage, missingGroupEvidence, addGroup, affectedInstanceAndGroup},
-    {FindingKind::SecurityGroupMissing, QLatin1String("security-group-missing"), F::Security, critical, groupMissingMessage,
-     groupMissingEvidence, nullptr, affectedGroup},
-    {FindingKind::SecurityGroupRuleMissing, QLatin1String("security-group-rule-missing"), F::Security, critical,
+    {K::SecurityGroupMissing, QLatin1String("security-group-missing"), F::Security, critical,
+     groupMissingMessage, groupMissingEvidence, nullptr, affectedGroup},
+    {K::SecurityGroupRuleMissing, QLatin1String("security-group-rule-missing"), F::Security, critical,
      ruleMissingMessage, ruleMissingEvidence, createRule, affectedGroup},
-    {FindingKind::RouteDuplicate, QLatin1String("route-duplicate"), F::Route, critical, duplicateMessage, duplicateEvidence,
-     removeWrongRoutes, affectedDestination},
-    {FindingKind::RouteOrphaned, QLatin1String("route-orphaned"), F::Route, warning, orphanedMessage, orphanedEvidence,
-     removeOrphanedRoutes, affectedDestination},
-    {FindingKind::RouteStale, QLatin1String("route-stale"), F::Route, critical, staleMessage, staleEvidence, removeWrongRoutes,
-     affectedDestinationAndNexthops},
-    {FindingKind::RouteMissing, QLatin1String("route-missing"), F::Route, critical, missingMessage, missingEvidence,
-     addMissingRoute, affectedMissingRoute},
-    {FindingKind::RouteLimit, QLatin1String("route-limit"), F::Route, limitSeverity, limitMessage, limitEvidence, nullptr,
-     nullptr},
-    {FindingKind::NodeNotReady, QLatin1String("node-not-ready"), F::Node, warning, notReadyMessage, NodeFindings::evidence,
-     nullptr, NodeFindings::affected},
-    {FindingKind::NodeNetworkUnavailable, QLatin1String("node-network-unavailable"), F::Node, critical,
+    {K::RouteDuplicate, QLatin1String("route-duplicate"), F::Route, critical,
+     duplicateMessage, duplicateEvidence, removeWrongRoutes, affectedDestination},
+    {K::RouteOrphaned, QLatin1String("route-orphaned"), F::Route, warning,
+     orphanedMessage, orphanedEvidence, removeOrphanedRoutes, affectedDestination},
+    {K::RouteStale, QLatin1String("route-stale"), F::Route, critical,
+     staleMessage, staleEvidence, removeWrongRoutes, affectedDestinationAndNexthops},
+    {K::RouteMissing, QLatin1String("route-missing"), F::Route, critical,
+     missingMessage, missingEvidence, addMissingRoute, affectedMissingRoute},
+    {K::RouteLimit, QLatin1String("route-limit"), F::Route, limitSeverity,
+     limitMessage, limitEvidence, nullptr, nullptr},
+    {K::NodeNotReady, QLatin1String("node-not-ready"), F::Node, warning,
+     notReadyMessage, NodeFindings::evidence, nullptr, NodeFindings::affected},
+    {K::NodeNetworkUnavailable, QLatin1String("node-network-unavailable"), F::Node, critical,
      networkUnavailableMessage, NodeFindings::evidence, nullptr, NodeFindings::affected},
 };
 

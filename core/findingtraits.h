@@ -21,8 +21,10 @@ struct FindingTraits
     Severity (*severity)(const FindingFacts &facts);  // the severity rule, on what detection decided
     QString (*message)(const DiagnosisContext &context, const Finding &finding);
     QJsonObject (*evidence)(const DiagnosisContext &context, const Finding &finding);
-    std::optional<RepairPlan> (*repair)(const DiagnosisContext &context, const Finding &finding);  // null: none of its own
-    AffectedObjects (*affected)(const DiagnosisContext &context, const Finding &finding);           // null: no object
+    // Null: none of its own.
+    std::optional<RepairPlan> (*repair)(const DiagnosisContext &context, const Finding &finding);
+    // Null: no object.
+    AffectedObjects (*affected)(const DiagnosisContext &context, const Finding &finding);
 };
 
 const FindingTraits &findingTraits(FindingKind kind);

@@ -65,6 +65,7 @@ QJsonObject RemediationBudget::toJson() const
     o.insert(QStringLiteral("unhealthy"), unhealthy);
     o.insert(QStringLiteral("maxUnhealthy"), maxUnhealthy);
     o.insert(QStringLiteral("deletionsAllowed"), deletionsAllowed);
-    o.insert(QStringLiteral("reason"), reason == Refusal::None ? QJsonValue() : QJsonValue(refusalName(reason)));
+    o.insert(QStringLiteral("reason"),
+             reason == Refusal::None ? QJsonValue() : QJsonValue(refusalName(reason)));
     return o;
 }

@@ -36,7 +36,8 @@ static void weighDeletion(RepairGate::Decision &d, const RemediationBudget &budg
 {
     if (!isSendableDeletion(d) || budget.allowsDeletion(deletions, false))
         return;
-    d.verdict = budget.allowsDeletion(deletions, true) ? RepairGate::Verdict::NeedsOverride : RepairGate::Verdict::Refused;
+    d.verdict = budget.allowsDeletion(deletions, true) ? RepairGate::Verdict::NeedsOverride
+                                                       : RepairGate::Verdict::Refused;
     d.reason = budget.reason;
     d.detail = budget.detail;
     d.byBudget = true;
@@ -49,10 +50,12 @@ RepairGate::RepairGate(const QList<const Finding *> &findings, const Remediation
     m_deletions = std::count_if(m_decisions.cbegin(), m_decisions.cend(), isSendableDeletion);
     for (Decision &d : m_decisions)
         weighDeletion(d, budget, m_deletions);
-    m_refusedInBulk = m_deletions > 1 && !budget.allowsDeletion(m_deletions, false) && budget.allowsDeletion(1, true);
+    m_refusedInBulk
+        = m_deletions > 1 && !budget.allowsDeletion(m_deletions, false) && budget.allowsDeletion(1, true);
 }
 
-RepairGate::Decision RepairGate::judge(const Finding &finding, std::optional<RepairPlan> plan, const RemediationBudget &budget)
+RepairGate::Decision RepairGate::judge(const Finding &finding, std::optional<RepairPlan> plan,
+                                       const RemediationBudget &budget)
 {
     Decision d = planDecision(finding, std::move(plan));
     weighDeletion(d, budget, 1);
@@ -77,7 +80,8 @@ bool RepairGate::needsOverride() const
 
 bool RepairGate::deletionsAllowed() const
 {
-    return std::none_of(m_decisions.cbegin(), m_decisions.cend(), [](const Decision &d) { return d.byBudget; });
+    return std::none_of(m_decisions.cbegin(), m_decisions.cend(),
+                        [](const Decision &d) { return d.byBudget; });
 }
 
 QStringList RepairGate::deletedInstances() const

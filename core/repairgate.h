@@ -48,7 +48,8 @@ public:
     RepairGate(const QList<const Finding *> &findings, const RemediationBudget &budget);
 
     // One finding alone, with its plan as it will be shown (a report may show a withheld one).
-    static Decision judge(const Finding &finding, std::optional<RepairPlan> plan, const RemediationBudget &budget);
+    static Decision judge(const Finding &finding, std::optional<RepairPlan> plan,
+                          const RemediationBudget &budget);
 
     const QList<Decision> &decisions() const { return m_decisions; }
     QStringList sendable() const;  // the findings a confirmation sends, the one needing the override included

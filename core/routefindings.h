@@ -29,7 +29,8 @@ std::optional<RepairPlan> removeOrphanedRoutes(const DiagnosisContext &c, const 
 std::optional<RepairPlan> addMissingRoute(const DiagnosisContext &c, const Finding &f);
 
 AffectedObjects affectedDestination(const DiagnosisContext &c, const Finding &f);
-AffectedObjects affectedDestinationAndNexthops(const DiagnosisContext &c, const Finding &f);  // and the instances its routes point at
+// And the instances its routes point at.
+AffectedObjects affectedDestinationAndNexthops(const DiagnosisContext &c, const Finding &f);
 AffectedObjects affectedMissingRoute(const DiagnosisContext &c, const Finding &f);
 
 } // namespace RouteFindings

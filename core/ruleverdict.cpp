@@ -31,25 +31,30 @@ RuleVerdict judgeRule(const SecurityGroupRule &rule, const QString &protocol, co
     v.relevant = true;
     if (rule.remoteIpPrefix)
         v.narrowRemote = !Cidr::parse(*rule.remoteIpPrefix).contains(podNetwork);
-    else
-        v.groupRemote = rule.remoteGroupId || rule.remoteAddressGroupId;  // only members of a group: pod addresses are not
+    else  // only members of a group: pod addresses are not
+        v.groupRemote = rule.remoteGroupId || rule.remoteAddressGroupId;
     v.somePorts = rule.portRangeMin || rule.portRangeMax;  // only some ports: not pod-to-pod traffic
     v.satisfies = !v.narrowRemote && !v.groupRemote && !v.somePorts;
     return v;
 }
 
-QString ruleProblem(const SecurityGroupRule &rule, const RuleVerdict &verdict, const QString &protocol, const Cidr &podNetwork)
+QString ruleProblem(const SecurityGroupRule &rule, const RuleVerdict &verdict, const QString &protocol,
+                    const Cidr &podNetwork)
 {
     QString problem;
     if (verdict.narrowRemote)
-        problem = QStringLiteral("it allows only %1, not the whole pod network %2").arg(*rule.remoteIpPrefix, podNetwork.toString());
+        problem = QStringLiteral("it allows only %1, not the whole pod network %2")
+                      .arg(*rule.remoteIpPrefix, podNetwork.toString());
     else if (verdict.groupRemote)
         problem = QStringLiteral("it allows only members of another group, not the pod network");
     if (verdict.somePorts) {
-        const QString range = QStringLiteral("%1-%2").arg(rule.portRangeMin ? QString::number(*rule.portRangeMin) : QStringLiteral("*"),
-                                                          rule.portRangeMax ? QString::number(*rule.portRangeMax) : QStringLiteral("*"));
-        const QString portText = protocol == QLatin1String("icmp") ? QStringLiteral("it allows only ICMP type/code %1").arg(range)
-                                                                   : QStringLiteral("it opens only ports %1").arg(range);
+        const auto bound = [](const std::optional<int> &port) {
+            return port ? QString::number(*port) : QStringLiteral("*");
+        };
+        const QString range = bound(rule.portRangeMin) + QLatin1Char('-') + bound(rule.portRangeMax);
+        const QString portText = protocol == QLatin1String("icmp")
+            ? QStringLiteral("it allows only ICMP type/code %1").arg(range)
+            : QStringLiteral("it opens only ports %1").arg(range);
         problem = problem.isEmpty() ? portText : problem + QStringLiteral(" and ") + portText;
     }
     return problem;

@@ -23,4 +23,5 @@ struct RuleVerdict
 RuleVerdict judgeRule(const SecurityGroupRule &rule, const QString &protocol, const Cidr &podNetwork);
 
 // Why a rule about `protocol` does not satisfy it, in words ("it opens only ports 22-22").
-QString ruleProblem(const SecurityGroupRule &rule, const RuleVerdict &verdict, const QString &protocol, const Cidr &podNetwork);
+QString ruleProblem(const SecurityGroupRule &rule, const RuleVerdict &verdict, const QString &protocol,
+                    const Cidr &podNetwork);

@@ -43,11 +43,13 @@ QString ruleMissingMessage(const DiagnosisContext &c, const Finding &f)
     const QList<RuleVerdict> &fallingShort = f.facts.rulesFallingShort;
     QStringList why;
     for (const RuleVerdict &v : fallingShort)
-        why << QStringLiteral("rule %1 does not count: %2").arg(group.rules.at(v.rule).id, problemOf(c, f, v));
+        why << QStringLiteral("rule %1 does not count: %2")
+                   .arg(group.rules.at(v.rule).id, problemOf(c, f, v));
     if (!why.isEmpty())
         message += QLatin1Char(' ') + why.join(QStringLiteral("; "))
             + QStringLiteral(" (pod traffic needs every port, from the whole pod network).");
-    if (std::any_of(fallingShort.cbegin(), fallingShort.cend(), [](const RuleVerdict &v) { return v.somePorts; }))
+    const auto onlySomePorts = [](const RuleVerdict &v) { return v.somePorts; };
+    if (std::any_of(fallingShort.cbegin(), fallingShort.cend(), onlySomePorts))
         message += QStringLiteral(" Kubernikus' own check accepts such a rule, so its controllers will not fix it.");
     return message;
 }

@@ -45,14 +45,16 @@ void RepairExecutor::abandon(const QString &why)
 void RepairExecutor::start()
 {
     m_started = true;
-    const RepairGate::Decision decision = RepairGate::judge(m_finding, m_plan, RemediationBudget::compute(m_state, m_options));
+    const RepairGate::Decision decision
+        = RepairGate::judge(m_finding, m_plan, RemediationBudget::compute(m_state, m_options));
     if (decision.verdict == RepairGate::Verdict::NoRepair) {
-        conclude(Outcome::Result::Refused, QStringLiteral("%1 has no repair of its own").arg(findingKindName(m_finding.kind)));
+        conclude(Outcome::Result::Refused,
+                 QStringLiteral("%1 has no repair of its own").arg(findingKindName(m_finding.kind)));
         return;
     }
     if (!decision.mayBeSent(m_override)) {
-        conclude(Outcome::Result::Refused,
-                 decision.why(QStringLiteral("one instance at a time can be deleted with an explicit override")));
+        conclude(Outcome::Result::Refused, decision.why(QStringLiteral("one instance at a time can be deleted "
+                                                                       "with an explicit override")));
         return;
     }
     // Written ahead: the record of what is about to be sent is on disk before the first request leaves.

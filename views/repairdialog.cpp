@@ -85,8 +85,8 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
             refused << tr("%1: it has no repair of its own").arg(id);
             continue;
         }
-        html += tr("<p><b>What will be done:</b> %1</p>").arg(d.plan->title.toHtmlEscaped()) + RepairText::planHtml(*d.plan)
-            + RepairText::evidenceHtml(*d.finding);
+        html += tr("<p><b>What will be done:</b> %1</p>").arg(d.plan->title.toHtmlEscaped())
+            + RepairText::planHtml(*d.plan) + RepairText::evidenceHtml(*d.finding);
         if (d.verdict == RepairGate::Verdict::Refused && d.byBudget)
             refusedByBudget << tr("%1: %2 (remediation budget)").arg(id, refusalName(d.reason));
         else if (d.verdict == RepairGate::Verdict::Refused)
@@ -100,12 +100,15 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     } else if (gate.deletionsAllowed()) {
         verdict = tr("Remediation budget: deleting %1 is allowed. %2 of %3 expected nodes are unhealthy; "
                      "deletions stop once more than %4 are.")
-                      .arg(gate.deletions() == 1 ? tr("this instance") : tr("these %1 instances").arg(gate.deletions()))
+                      .arg(gate.deletions() == 1 ? tr("this instance")
+                                                 : tr("these %1 instances").arg(gate.deletions()))
                       .arg(budget.unhealthy).arg(budget.expected).arg(budget.maxUnhealthy);
     } else {
-        verdict = tr("Remediation budget refuses instance deletions (%1): %2").arg(refusalName(budget.reason), budget.detail);
+        verdict = tr("Remediation budget refuses instance deletions (%1): %2")
+                      .arg(refusalName(budget.reason), budget.detail);
         if (gate.refusedInBulk())
-            verdict += tr(" A bulk delete is never allowed past the budget; repair one instance at a time to override.");
+            verdict += tr(" A bulk delete is never allowed past the budget; "
+                          "repair one instance at a time to override.");
     }
     if (!refused.isEmpty())
         verdict += QStringLiteral("\n") + tr("Not sent: %1").arg(refused.join(QStringLiteral("; ")));

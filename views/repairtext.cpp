@@ -53,7 +53,8 @@ QString findingHtml(const Finding &f, bool withPlan)
     html += QObject::tr("<p><b>Repair</b> (Ctrl+R previews it; nothing is sent before you confirm): %1</p>").arg(plan->title.toHtmlEscaped())
         + planHtml(*plan);
     if (plan->refusal != Refusal::None)
-        html += QObject::tr("<p><b>Refused as it stands (%1):</b> %2</p>").arg(refusalName(plan->refusal), plan->refusalDetail.toHtmlEscaped());
+        html += QObject::tr("<p><b>Refused as it stands (%1):</b> %2</p>")
+                    .arg(refusalName(plan->refusal), plan->refusalDetail.toHtmlEscaped());
     return html + evidence;
 }
 

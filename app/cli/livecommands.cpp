@@ -228,7 +228,8 @@ int runRepairCommand(const QStringList &arguments)
         }
         out << "[" << severityName(finding->severity).toUpper() << "] " << finding->id() << "\n  " << finding->message() << "\n";
         const bool override = parser.isSet(QStringLiteral("override"));
-        const RepairGate::Decision decision = RepairGate::judge(*finding, finding->repair(), diagnosis.budget);
+        const RepairGate::Decision decision
+            = RepairGate::judge(*finding, finding->repair(), diagnosis.budget);
         const std::optional<RepairPlan> &plan = decision.plan;
         if (decision.verdict == RepairGate::Verdict::NoRepair) {
             out << "This finding has no repair of its own." << Qt::endl;
