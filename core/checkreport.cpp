@@ -3,6 +3,7 @@
 #include "core/apiparser.h"
 #include "core/diagnosiscontext.h"
 #include "core/jsonwriter.h"
+#include "core/repairgate.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -58,7 +59,7 @@ static std::optional<RepairPlan> reportedPlan(const KlusterState &state, const F
     plan.title = f.kind == FindingKind::RouteMissing ? QStringLiteral("Add the route to router %1 (a full-list update)").arg(state.router.name)
                                                      : QStringLiteral("Remove the wrong route(s) from router %1 (a full-list update)")
                                                            .arg(state.router.name);
-    plan.refusal = QStringLiteral("TooLarge");
+    plan.refusal = Refusal::TooLarge;
     plan.refusalDetail = QStringLiteral("its exact request is the router's whole list of %1 routes, and %2 findings need one "
                                         "each: the report would hold %3 routes. Show and send it alone with "
                                         "flightdeck-cli repair --finding %4")
@@ -85,7 +86,7 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
         w.key(QStringLiteral("id"));
         w.value(f.id());
         w.key(QStringLiteral("kind"));
-        w.value(f.kind);
+        w.value(findingKindName(f.kind));
         w.key(QStringLiteral("subject"));
         w.value(f.subject);
         w.key(QStringLiteral("severity"));
@@ -105,13 +106,13 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
             for (const PlannedRequest &r : repair->requests)
                 writeRequest(w, r);
             w.endArray();
-            if (!repair->refusal.isEmpty()) {
+            if (repair->refusal != Refusal::None) {
                 // Why this plan must not be sent as it stands (NoEvidence,
                 // NoRevision, RouteLimit): a script must not send it.
                 w.key(QStringLiteral("refusal"));
                 w.beginObject();
                 w.key(QStringLiteral("reason"));
-                w.value(repair->refusal);
+                w.value(refusalName(repair->refusal));
                 w.key(QStringLiteral("detail"));
                 w.value(repair->refusalDetail);
                 w.endObject();
@@ -137,7 +138,7 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
     w.key(QStringLiteral("deletionsAllowed"));
     w.value(b.deletionsAllowed);
     w.key(QStringLiteral("reason"));
-    w.value(b.reason.isEmpty() ? QJsonValue() : QJsonValue(b.reason));
+    w.value(b.reason == Refusal::None ? QJsonValue() : QJsonValue(refusalName(b.reason)));
     w.endObject();
     w.key(QStringLiteral("summary"));
     w.beginObject();
@@ -199,12 +200,13 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                    .arg(budget.unhealthy)
                    .arg(budget.expected)
                    .arg(budget.maxUnhealthy);
-    else if (budget.reason == QLatin1String("TooManyUnhealthy"))
+    else if (budget.reason == Refusal::TooManyUnhealthy)
         out += QStringLiteral("Instance deletions: REFUSED (TooManyUnhealthy: %1); one instance at a time only with an "
                               "explicit override\n")
                    .arg(budget.detail);
     else
-        out += QStringLiteral("Instance deletions: REFUSED (%1: %2)\n").arg(budget.reason, budget.detail);
+        out += QStringLiteral("Instance deletions: REFUSED (%1: %2)\n")
+                   .arg(refusalName(budget.reason), budget.detail);
 
     const qint64 withheld = withheldFullLists(state, diagnosis);
     if (diagnosis.findings.isEmpty()) {
@@ -213,12 +215,12 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
         out += QStringLiteral("\nAt a glance:\n");
         bool routeRepairs = false;
         for (const Finding &f : diagnosis.findings) {
-            const std::optional<RepairPlan> repair = reportedPlan(state, f, withheld);
+            const RepairGate::Decision decision
+                = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
+            const std::optional<RepairPlan> &repair = decision.plan;
             QString action = repair ? repair->title : QStringLiteral("no repair: see below");
-            if (repair && !repair->refusal.isEmpty())
-                action += QStringLiteral(" (refused: %1)").arg(repair->refusal);
-            else if (repair && repair->deletesInstance() && !budget.deletionsAllowed)
-                action += QStringLiteral(" (refused: %1)").arg(budget.reason);
+            if (repair && !decision.mayBeSent(false))  // a report overrides nothing
+                action += QStringLiteral(" (refused: %1)").arg(refusalName(decision.reason));
             routeRepairs = routeRepairs
                 || (repair && (repair->action == RepairPlan::Action::AddRoutes || repair->action == RepairPlan::Action::RemoveRoutes));
             out += QStringLiteral("  %1  %2\n      -> %3\n").arg(severityName(f.severity).toUpper().leftJustified(8), f.id(), action);
@@ -244,7 +246,9 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             const QJsonObject evidence = f.evidence();
             for (auto it = evidence.begin(); it != evidence.end(); ++it)
                 out += QStringLiteral("      %1: %2\n").arg(it.key(), compact(it.value()));
-            const std::optional<RepairPlan> repair = reportedPlan(state, f, withheld);
+            const RepairGate::Decision decision
+                = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
+            const std::optional<RepairPlan> &repair = decision.plan;
             if (!repair) {
                 out += QStringLiteral("    Repair: none (see the message)\n");
                 continue;
@@ -273,10 +277,13 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                                             : QStringLiteral("every current route but the removed ones"));
                 }
             }
-            if (!repair->refusal.isEmpty())
-                out += QStringLiteral("      Refused (%1): %2\n").arg(repair->refusal, repair->refusalDetail);
-            else if (repair->deletesInstance() && !diagnosis.budget.deletionsAllowed)
-                out += QStringLiteral("      Refused by the remediation budget (%1)\n").arg(diagnosis.budget.reason);
+            if (decision.mayBeSent(false))
+                continue;
+            const QString reason = refusalName(decision.reason);
+            if (decision.byBudget)
+                out += QStringLiteral("      Refused by the remediation budget (%1)\n").arg(reason);
+            else
+                out += QStringLiteral("      Refused (%1): %2\n").arg(reason, decision.detail);
         }
     }
 
@@ -287,7 +294,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                .arg(b.unhealthy)
                .arg(b.maxUnhealthy);
     out += b.deletionsAllowed ? QStringLiteral("instance deletions allowed\n")
-                              : QStringLiteral("instance deletions refused (%1: %2)\n").arg(b.reason, b.detail);
+                              : QStringLiteral("instance deletions refused (%1: %2)\n")
+                                    .arg(refusalName(b.reason), b.detail);
     out += QStringLiteral("Summary: %1 critical, %2 warning, %3 info\n")
                .arg(diagnosis.count(Severity::Critical))
                .arg(diagnosis.count(Severity::Warning))

@@ -1,6 +1,7 @@
 #include "core/diagnosis.h"
 
 #include "core/diagnosiscontext.h"
+#include "core/findingtraits.h"
 #include "core/jsonreader.h"
 
 #include <algorithm>
@@ -67,12 +68,14 @@ public:
     Diagnosis run();
 
 private:
-    Finding make(const QString &kind, const QString &subject, Severity severity)
+    // A finding of `kind`, its severity by the kind's rule on what detection decided.
+    Finding make(FindingKind kind, const QString &subject, FindingFacts facts = FindingFacts())
     {
         Finding f;
         f.kind = kind;
         f.subject = subject;
-        f.severity = severity;
+        f.severity = findingTraits(kind).severity(facts);
+        f.facts = std::move(facts);
         f.context = m_ctx;
         return f;
     }
@@ -91,7 +94,7 @@ void Detector::checkSecurityGroups()
 {
     const QList<int> &groups = m_ctx->index.klusterGroups();
     if (groups.size() != 1) {
-        m_result.findings.append(make(FindingKind::SecurityGroupMissing, m_state.kluster.securityGroupName, Severity::Critical));
+        m_result.findings.append(make(FindingKind::SecurityGroupMissing, m_state.kluster.securityGroupName));
         return;
     }
     m_ctx->groupIndex = groups.first();
@@ -99,18 +102,19 @@ void Detector::checkSecurityGroups()
     const Cidr &podNetwork = m_state.kluster.clusterCidr;
     static const QString required[] = {QStringLiteral("tcp"), QStringLiteral("udp"), QStringLiteral("icmp")};
     for (const QString &protocol : required) {
+        FindingFacts facts;
+        facts.protocol = protocol;
         bool satisfied = false;
-        for (const SecurityGroupRule &rule : group.rules) {
-            if (judgeRule(rule, protocol, podNetwork, false).satisfies) {
-                satisfied = true;
-                break;
+        for (int r = 0; r < group.rules.size() && !satisfied; ++r) {
+            RuleVerdict verdict = judgeRule(group.rules.at(r), protocol, podNetwork);
+            satisfied = verdict.satisfies;
+            if (verdict.relevant && !verdict.satisfies) {
+                verdict.rule = r;
+                facts.rulesFallingShort.append(verdict);
             }
         }
-        if (!satisfied) {
-            Finding f = make(FindingKind::SecurityGroupRuleMissing, protocol, Severity::Critical);
-            f.facts.protocol = protocol;
-            m_result.findings.append(std::move(f));
-        }
+        if (!satisfied)
+            m_result.findings.append(make(FindingKind::SecurityGroupRuleMissing, protocol, std::move(facts)));
     }
 }
 
@@ -121,10 +125,10 @@ void Detector::checkInstances()
     const bool nodesKnown = m_state.nodesSource.known;
     for (int i : m_ctx->index.klusterInstances()) {
         const Instance &instance = m_state.instances.at(i);
+        FindingFacts facts;
+        facts.instance = i;
         if (instance.isError() && !instance.isDeleting()) {
-            Finding f = make(FindingKind::InstanceError, instance.name, Severity::Critical);
-            f.facts.instance = i;
-            m_result.findings.append(std::move(f));
+            m_result.findings.append(make(FindingKind::InstanceError, instance.name, facts));
             continue;  // one fact, one finding
         }
         const int node = nodesKnown ? m_ctx->index.nodeOfInstance(i) : -1;
@@ -132,16 +136,13 @@ void Detector::checkInstances()
             || instance.status == QLatin1String("SOFT_DELETED");
         const qint64 age = m_ctx->ageOf(instance.created);
         if (nodesKnown && !gone && node < 0 && age >= o.startupTimeoutSeconds) {
-            Finding f = make(FindingKind::InstanceUnregistered, instance.name,
-                             age >= o.tokenExpirySeconds ? Severity::Critical : Severity::Warning);
-            f.facts.instance = i;
-            m_result.findings.append(std::move(f));
+            FindingFacts unregistered = facts;
+            unregistered.tokenExpired = age >= o.tokenExpirySeconds;
+            m_result.findings.append(
+                make(FindingKind::InstanceUnregistered, instance.name, std::move(unregistered)));
         }
-        if (m_ctx->groupIndex >= 0 && instance.isActive() && !instance.securityGroups.contains(groupName)) {
-            Finding f = make(FindingKind::InstanceMissingSecurityGroup, instance.name, Severity::Critical);
-            f.facts.instance = i;
-            m_result.findings.append(std::move(f));
-        }
+        if (m_ctx->groupIndex >= 0 && instance.isActive() && !instance.securityGroups.contains(groupName))
+            m_result.findings.append(make(FindingKind::InstanceMissingSecurityGroup, instance.name, facts));
         if (node >= 0 && m_ctx->index.providerIdDisagrees(i, node)) {
             const Node &n = m_state.nodes.at(node);
             m_result.notes << QStringLiteral("node %1 has the name of instance %2 (%3), but its providerID %4 names "
@@ -155,18 +156,14 @@ void Detector::checkNodes()
 {
     for (int i = 0; i < m_state.nodes.size(); ++i) {
         const Node &node = m_state.nodes.at(i);
+        FindingFacts facts;
+        facts.node = i;
         const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
-        if (!ready || ready->status != QLatin1String("True")) {
-            Finding f = make(FindingKind::NodeNotReady, node.name, Severity::Warning);
-            f.facts.node = i;
-            m_result.findings.append(std::move(f));
-        }
+        if (!ready || ready->status != QLatin1String("True"))
+            m_result.findings.append(make(FindingKind::NodeNotReady, node.name, facts));
         const NodeCondition *network = node.condition(QStringLiteral("NetworkUnavailable"));
-        if (network && network->status == QLatin1String("True")) {
-            Finding f = make(FindingKind::NodeNetworkUnavailable, node.name, Severity::Critical);
-            f.facts.node = i;
-            m_result.findings.append(std::move(f));
-        }
+        if (network && network->status == QLatin1String("True"))
+            m_result.findings.append(make(FindingKind::NodeNetworkUnavailable, node.name, facts));
         // No kind of diagnosis.md speaks of it, but it is never silent: a node with a pod network and no
         // address of its family cannot be routed to.
         if (node.podCidr.isValid()) {
@@ -186,14 +183,13 @@ void Detector::checkRoutes()
     const RouteAudit &audit = m_ctx->audit;
     const QList<RouteAudit::DestinationGroup> &groups = audit.klusterDestinations();
     for (int g = 0; g < groups.size(); ++g) {
-        const QString kind = m_ctx->routeFindingKind(g);
-        if (kind.isEmpty())
+        const std::optional<FindingKind> kind = m_ctx->routeFindingKind(g);
+        if (!kind)
             continue;
-        const Severity severity = kind == FindingKind::RouteOrphaned ? Severity::Warning : Severity::Critical;
-        Finding f = make(kind, m_ctx->routeSubject(g), severity);
-        f.facts.destinationGroup = g;
-        f.facts.routeEntry = groups.at(g).entries.first();
-        m_result.findings.append(std::move(f));
+        FindingFacts facts;
+        facts.destinationGroup = g;
+        facts.routeEntry = groups.at(g).entries.first();
+        m_result.findings.append(make(*kind, m_ctx->routeSubject(g), std::move(facts)));
     }
 
     if (m_state.nodesSource.known) {
@@ -201,9 +197,10 @@ void Detector::checkRoutes()
         for (int e = 0; e < entries.size(); ++e) {
             if (!(entries.at(e).roles & RouteAudit::Missing))
                 continue;
-            Finding f = make(FindingKind::RouteMissing, entries.at(e).destinationNode, Severity::Critical);
-            f.facts.routeEntry = e;
-            m_result.findings.append(std::move(f));
+            FindingFacts facts;
+            facts.routeEntry = e;
+            m_result.findings.append(
+                make(FindingKind::RouteMissing, entries.at(e).destinationNode, std::move(facts)));
         }
     }
 
@@ -214,8 +211,9 @@ void Detector::checkRoutes()
     const bool wouldNotFit = count + missing > limit;
     const bool nearLimit = qint64(count) * 100 >= qint64(limit) * m_ctx->options.routeWarningPercent;
     if (limit > 0 && (atLimit || wouldNotFit || nearLimit)) {
-        m_result.findings.append(make(FindingKind::RouteLimit, m_state.router.id,
-                                      (atLimit || wouldNotFit) ? Severity::Critical : Severity::Warning));
+        FindingFacts facts;
+        facts.routesOverflow = atLimit || wouldNotFit;
+        m_result.findings.append(make(FindingKind::RouteLimit, m_state.router.id, std::move(facts)));
     }
 }
 

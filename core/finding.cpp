@@ -1,5 +1,7 @@
 #include "core/finding.h"
 
+#include "core/findingtraits.h"
+
 QString severityName(Severity severity)
 {
     switch (severity) {
@@ -13,12 +15,48 @@ QString severityName(Severity severity)
     return QStringLiteral("info");
 }
 
+QString findingKindName(FindingKind kind)
+{
+    return findingTraits(kind).name;
+}
+
+FindingFamily findingFamily(FindingKind kind)
+{
+    return findingTraits(kind).family;
+}
+
+QString Finding::idOf(FindingKind kind, const QString &subject)
+{
+    return findingTraits(kind).name + QLatin1Char(':') + subject;
+}
+
+QString Finding::message() const
+{
+    return context ? findingTraits(kind).message(*context, *this) : QString();
+}
+
+QJsonObject Finding::evidence() const
+{
+    return context ? findingTraits(kind).evidence(*context, *this) : QJsonObject();
+}
+
+std::optional<RepairPlan> Finding::repair() const
+{
+    const FindingTraits &traits = findingTraits(kind);
+    return context && traits.repair ? traits.repair(*context, *this) : std::nullopt;
+}
+
+AffectedObjects Finding::affected() const
+{
+    const FindingTraits &traits = findingTraits(kind);
+    return context && traits.affected ? traits.affected(*context, *this) : AffectedObjects();
+}
+
 bool findingLessThan(const Finding &a, const Finding &b)
 {
     if (a.severity != b.severity)
         return int(a.severity) < int(b.severity);
-    // Kinds are shared constants: equal data means equal kinds, without comparing.
-    if (a.kind.constData() != b.kind.constData() && a.kind != b.kind)
-        return a.kind < b.kind;
+    if (a.kind != b.kind)
+        return findingTraits(a.kind).name < findingTraits(b.kind).name;
     return a.subject < b.subject;
 }

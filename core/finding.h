@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/repairplan.h"
+#include "core/ruleverdict.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -14,6 +15,31 @@ enum class Severity { Critical = 0, Warning = 1, Info = 2 };
 
 QString severityName(Severity severity);  // "critical", "warning", "info"
 
+// The finding kinds of the diagnosis (diagnosis.md §2). What each one is
+// called, its family, its severity rule and its words live in one table
+// (core/findingtraits.cpp); the kind is a name only at the edges: reports,
+// ids, filters and audit records.
+enum class FindingKind {
+    InstanceUnregistered,
+    InstanceError,
+    InstanceMissingSecurityGroup,
+    SecurityGroupMissing,
+    SecurityGroupRuleMissing,
+    RouteDuplicate,
+    RouteOrphaned,
+    RouteStale,
+    RouteMissing,
+    RouteLimit,
+    NodeNotReady,
+    NodeNetworkUnavailable,
+};
+
+// What a kind is about; each family's findings are derived in a file of its own.
+enum class FindingFamily { Instance, Node, Security, Route };
+
+QString findingKindName(FindingKind kind);  // "route-duplicate", as reports and ids spell it
+FindingFamily findingFamily(FindingKind kind);
+
 // What a finding is about, for views that show and select the affected rows.
 struct AffectedObjects
 {
@@ -23,9 +49,10 @@ struct AffectedObjects
     QStringList securityGroups;
 };
 
-// Which objects of the diagnosed state a finding rests on: indices into the
-// state's lists and into the route audit. Cheap to make, so that diagnosing
-// thousands of nodes stays fast; the words and JSON are made when asked for.
+// Which objects of the diagnosed state a finding rests on (indices into the
+// state's lists and into the route audit), and what its rule decided. Cheap to
+// make, so that diagnosing thousands of nodes stays fast; the words and JSON
+// are made when asked for, from these facts.
 struct FindingFacts
 {
     int instance = -1;          // index into state.instances
@@ -33,6 +60,10 @@ struct FindingFacts
     int routeEntry = -1;        // index into RouteAudit::entries()
     int destinationGroup = -1;  // index into RouteAudit::klusterDestinations()
     QString protocol;           // tcp, udp, icmp
+    bool tokenExpired = false;    // instance-unregistered: its bootstrap token expired, it can never join
+    bool routesOverflow = false;  // route-limit: the router is full, or the routes nodes lack would not fit
+    // security-group-rule-missing: the rules about the protocol that do not satisfy it, and why.
+    QList<RuleVerdict> rulesFallingShort;
 };
 
 class DiagnosisContext;
@@ -43,14 +74,15 @@ class DiagnosisContext;
 // diagnosed state on demand (the finding keeps that state alive).
 struct Finding
 {
-    QString kind;
+    FindingKind kind = FindingKind::InstanceUnregistered;
     QString subject;
     Severity severity = Severity::Info;
     FindingFacts facts;
     std::shared_ptr<const DiagnosisContext> context;
 
     // "<kind>:<subject>", stable across refreshes.
-    QString id() const { return kind + QLatin1Char(':') + subject; }
+    QString id() const { return idOf(kind, subject); }
+    static QString idOf(FindingKind kind, const QString &subject);
 
     QString message() const;
     QJsonObject evidence() const;
@@ -58,21 +90,5 @@ struct Finding
     AffectedObjects affected() const;
 };
 
-// Severity, then kind, then subject: the order of every report.
+// Severity, then kind (by name), then subject: the order of every report.
 bool findingLessThan(const Finding &a, const Finding &b);
-
-// The finding kinds of the diagnosis, as constants.
-namespace FindingKind {
-inline const QString InstanceUnregistered = QStringLiteral("instance-unregistered");
-inline const QString InstanceError = QStringLiteral("instance-error");
-inline const QString InstanceMissingSecurityGroup = QStringLiteral("instance-missing-security-group");
-inline const QString SecurityGroupMissing = QStringLiteral("security-group-missing");
-inline const QString SecurityGroupRuleMissing = QStringLiteral("security-group-rule-missing");
-inline const QString RouteDuplicate = QStringLiteral("route-duplicate");
-inline const QString RouteOrphaned = QStringLiteral("route-orphaned");
-inline const QString RouteStale = QStringLiteral("route-stale");
-inline const QString RouteMissing = QStringLiteral("route-missing");
-inline const QString RouteLimit = QStringLiteral("route-limit");
-inline const QString NodeNotReady = QStringLiteral("node-not-ready");
-inline const QString NodeNetworkUnavailable = QStringLiteral("node-network-unavailable");
-} // namespace FindingKind

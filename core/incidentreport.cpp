@@ -18,7 +18,7 @@ QByteArray findingsCsv(const Diagnosis &diagnosis)
     QByteArray out = "severity,kind,subject,id,message,repair\r\n";
     for (const Finding &f : diagnosis.findings) {
         const std::optional<RepairPlan> plan = f.repair();
-        out += csvField(severityName(f.severity)) + ',' + csvField(f.kind) + ',' + csvField(f.subject) + ',' + csvField(f.id()) + ','
+        out += csvField(severityName(f.severity)) + ',' + csvField(findingKindName(f.kind)) + ',' + csvField(f.subject) + ',' + csvField(f.id()) + ','
             + csvField(f.message()) + ',' + csvField(plan ? plan->title : QString()) + "\r\n";
     }
     return out;
@@ -46,7 +46,7 @@ QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis)
                 .arg(diagnosis.budget.expected)
                 .arg(diagnosis.budget.maxUnhealthy)
                 .arg(diagnosis.budget.deletionsAllowed ? QStringLiteral("allowed")
-                                                       : QStringLiteral("refused (%1: %2)").arg(diagnosis.budget.reason, esc(diagnosis.budget.detail)));
+                                                       : QStringLiteral("refused (%1: %2)").arg(refusalName(diagnosis.budget.reason), esc(diagnosis.budget.detail)));
     for (const QString &n : diagnosis.notDiagnosed)
         html += QStringLiteral("<p><b>Not diagnosed:</b> %1</p>\n").arg(esc(n));
     for (const QString &n : diagnosis.notes)

@@ -15,7 +15,7 @@ RemediationBudget RemediationBudget::compute(const KlusterState &state, const Di
 
     if (!state.nodesSource.known) {
         b.deletionsAllowed = false;
-        b.reason = QStringLiteral("NoEvidence");
+        b.reason = Refusal::NoEvidence;
         b.detail = QStringLiteral("the node list could not be fetched (%1); no instance is deleted without it")
                        .arg(state.nodesSource.error.isEmpty() ? QStringLiteral("unknown error") : state.nodesSource.error);
         return b;
@@ -29,7 +29,7 @@ RemediationBudget RemediationBudget::compute(const KlusterState &state, const Di
         }
         if (active > 0) {
             b.deletionsAllowed = false;
-            b.reason = QStringLiteral("NoEvidence");
+            b.reason = Refusal::NoEvidence;
             b.detail = QStringLiteral("the node list is empty while %1 of the kluster's instances are active; "
                                       "the likely cause is the Kubernetes API, not the nodes")
                            .arg(active);
@@ -38,7 +38,7 @@ RemediationBudget RemediationBudget::compute(const KlusterState &state, const Di
     }
     if (b.unhealthy > b.maxUnhealthy) {
         b.deletionsAllowed = false;
-        b.reason = QStringLiteral("TooManyUnhealthy");
+        b.reason = Refusal::TooManyUnhealthy;
         b.detail = QStringLiteral("%1 of %2 expected nodes are unhealthy, more than the %3 allowed (maxUnhealthy %4)")
                        .arg(b.unhealthy)
                        .arg(b.expected)
@@ -52,7 +52,7 @@ bool RemediationBudget::allowsDeletion(qint64 count, bool override) const
 {
     if (deletionsAllowed)
         return true;
-    if (reason == QLatin1String("TooManyUnhealthy"))
+    if (reason == Refusal::TooManyUnhealthy)
         return override && count == 1;
     return false;
 }
@@ -65,6 +65,7 @@ QJsonObject RemediationBudget::toJson() const
     o.insert(QStringLiteral("unhealthy"), unhealthy);
     o.insert(QStringLiteral("maxUnhealthy"), maxUnhealthy);
     o.insert(QStringLiteral("deletionsAllowed"), deletionsAllowed);
-    o.insert(QStringLiteral("reason"), reason.isEmpty() ? QJsonValue() : QJsonValue(reason));
+    o.insert(QStringLiteral("reason"),
+             reason == Refusal::None ? QJsonValue() : QJsonValue(refusalName(reason)));
     return o;
 }

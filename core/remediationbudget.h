@@ -2,6 +2,7 @@
 
 #include "core/diagnosisoptions.h"
 #include "core/klusterstate.h"
+#include "core/refusal.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -16,8 +17,8 @@ struct RemediationBudget
     qint64 unhealthy = 0;     // max(0, expected - ready)
     qint64 maxUnhealthy = 0;  // as configured, resolved against `expected`
     bool deletionsAllowed = true;
-    QString reason;        // empty, "TooManyUnhealthy" or "NoEvidence"
-    QString detail;        // the reason in words
+    Refusal reason = Refusal::None;  // while deletions are refused: TooManyUnhealthy or NoEvidence
+    QString detail;                  // the reason in words
 
     static RemediationBudget compute(const KlusterState &state, const DiagnosisOptions &options);
 

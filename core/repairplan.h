@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/refusal.h"
 #include "core/router.h"
 
 #include <QJsonObject>
@@ -34,9 +35,10 @@ struct RepairPlan
     Action action = Action::DeleteInstance;
     QString title;
     QList<PlannedRequest> requests;
-    // Why this plan must not be sent as it stands (empty when it may be):
-    // "NoEvidence" or "NoRevision". The remediation budget is checked apart.
-    QString refusal;
+    // Why this plan must not be sent as it stands (None when it may be):
+    // NoEvidence, NoRevision, RouteLimit or TooLarge. The remediation budget is
+    // checked apart (RepairGate weighs both).
+    Refusal refusal = Refusal::None;
     QString refusalDetail;
 
     // The objects it acts on, for verification and for naming them in dialogs.

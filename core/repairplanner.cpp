@@ -130,7 +130,7 @@ static RepairPlan changeRoutes(const Router &router, const QList<Route> &routes,
             request.headers.insert(QStringLiteral("If-Match"),
                                    QString(QStringLiteral("revision_number=") + QString::number(router.revisionNumber)));
         } else {
-            plan.refusal = QStringLiteral("NoRevision");
+            plan.refusal = Refusal::NoRevision;
             plan.refusalDetail = QStringLiteral("the router has no revision_number and no extraroute-atomic "
                                                 "extension; a full-list update could overwrite a concurrent change");
         }

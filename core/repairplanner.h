@@ -21,7 +21,7 @@ RepairPlan createSecurityGroupRule(const SecurityGroup &group, const QString &pr
 // `extraroute-atomic` extension exists; otherwise the full new list, PUT with
 // `If-Match: revision_number=<n>` so that a concurrent change is refused (412)
 // rather than overwritten. Without a known revision no full-list plan is safe,
-// and the plan carries the refusal "NoRevision".
+// and the plan carries the refusal NoRevision.
 RepairPlan removeRoutes(const Router &router, const QList<Route> &routes, bool atomic);
 RepairPlan addRoutes(const Router &router, const QList<Route> &routes, bool atomic);
 

@@ -38,7 +38,7 @@ FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
         pools.removeAll(QString());
         pools.removeDuplicates();
         r.fields = QVariantMap{{QStringLiteral("id"), QStringList{f.id()}},
-                               {QStringLiteral("kind"), QStringList{f.kind}},
+                               {QStringLiteral("kind"), QStringList{findingKindName(f.kind)}},
                                {QStringLiteral("subject"), QStringList{r.subject}},
                                {QStringLiteral("severity"), QStringList{severityName(f.severity)}},
                                {QStringLiteral("node"), nodes},
@@ -97,7 +97,7 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
         case SeverityColumn:
             return severityName(f.severity);
         case KindColumn:
-            return f.kind;
+            return findingKindName(f.kind);
         case SubjectColumn:
             return row.subject;
         case MessageColumn:

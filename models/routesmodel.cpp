@@ -78,7 +78,7 @@ RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diag
         if (f.kind == FindingKind::RouteLimit)
             continue;  // about the router as a whole
         QList<Route> routes = f.affected().routes;
-        if (f.kind.startsWith(QLatin1String("route-"))) {
+        if (findingFamily(f.kind) == FindingFamily::Route) {
             if (const std::optional<RepairPlan> plan = f.repair())
                 routes << plan->routes;
         }

@@ -1,7 +1,7 @@
 #include "models/securitymodel.h"
 
-#include "core/diagnosiscontext.h"
 #include "core/klusterindex.h"
+#include "core/ruleverdict.h"
 
 SecurityModel::SecurityModel(QObject *parent)
     : KeyedTableModel(parent)
@@ -33,11 +33,11 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
             QStringList narrow;
             QString satisfiedBy;
             for (const SecurityGroupRule &rule : group.rules) {
-                const RuleVerdict v = judgeRule(rule, protocol, state.kluster.clusterCidr, true);
+                const RuleVerdict v = judgeRule(rule, protocol, state.kluster.clusterCidr);
                 if (v.satisfies && satisfiedBy.isEmpty())
                     satisfiedBy = rule.id;
                 else if (v.relevant && !v.satisfies)
-                    narrow << v.problem;
+                    narrow << ruleProblem(rule, v, protocol, state.kluster.clusterCidr);
             }
             if (!satisfiedBy.isEmpty()) {
                 r.status = tr("present");

@@ -1,6 +1,7 @@
 #include "services/repairexecutor.h"
 
 #include "core/apiparser.h"
+#include "core/repairgate.h"
 #include "services/auditlog.h"
 
 #include <QJsonDocument>
@@ -44,25 +45,17 @@ void RepairExecutor::abandon(const QString &why)
 void RepairExecutor::start()
 {
     m_started = true;
-    if (!m_plan) {
-        conclude(Outcome::Result::Refused, QStringLiteral("%1 has no repair of its own").arg(m_finding.kind));
+    const RepairGate::Decision decision
+        = RepairGate::judge(m_finding, m_plan, RemediationBudget::compute(m_state, m_options));
+    if (decision.verdict == RepairGate::Verdict::NoRepair) {
+        conclude(Outcome::Result::Refused,
+                 QStringLiteral("%1 has no repair of its own").arg(findingKindName(m_finding.kind)));
         return;
     }
-    if (!m_plan->refusal.isEmpty()) {
-        conclude(Outcome::Result::Refused, QStringLiteral("%1: %2").arg(m_plan->refusal, m_plan->refusalDetail));
+    if (!decision.mayBeSent(m_override)) {
+        conclude(Outcome::Result::Refused, decision.why(QStringLiteral("one instance at a time can be deleted "
+                                                                       "with an explicit override")));
         return;
-    }
-    if (m_plan->deletesInstance()) {
-        const RemediationBudget budget = RemediationBudget::compute(m_state, m_options);
-        if (!budget.allowsDeletion(1, m_override)) {
-            conclude(Outcome::Result::Refused,
-                     QStringLiteral("%1: %2%3")
-                         .arg(budget.reason, budget.detail,
-                              budget.reason == QLatin1String("TooManyUnhealthy")
-                                  ? QStringLiteral(" (one instance at a time can be deleted with an explicit override)")
-                                  : QString()));
-            return;
-        }
     }
     // Written ahead: the record of what is about to be sent is on disk before the first request leaves.
     QJsonArray planned;

@@ -9,8 +9,8 @@
 
 #include <optional>
 
-// Carries out one repair (diagnosis.md §3): refuses what the rules forbid
-// (a refused plan, the remediation budget, missing evidence), sends the
+// Carries out one repair (diagnosis.md §3): refuses what the repair gate
+// refuses (a refused plan, the remediation budget, missing evidence), sends the
 // plan's requests in order, treats "already done" answers as done, stops when
 // a guarded full-list update meets a concurrent change (412): it reads the
 // router again and reports its new revision as `Changed`, for the user to

@@ -123,7 +123,7 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         QMap<QString, int> byKind;
         for (const Finding &f : diagnosis.findings) {
             if (f.severity != Severity::Info)
-                byKind[f.kind] += 1;
+                byKind[findingKindName(f.kind)] += 1;
         }
         QStringList kinds;
         for (auto it = byKind.cbegin(); it != byKind.cend(); ++it)
@@ -138,7 +138,8 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
                   ? tr("Remediation budget: instance deletions are allowed. %1 of %2 expected nodes are unhealthy; "
                        "deletions stop once more than %3 are.")
                         .arg(b.unhealthy).arg(b.expected).arg(b.maxUnhealthy)
-                  : tr("Remediation budget: <b>instance deletions refused</b> (%1): %2").arg(b.reason, b.detail.toHtmlEscaped()));
+                  : tr("Remediation budget: <b>instance deletions refused</b> (%1): %2")
+                        .arg(refusalName(b.reason), b.detail.toHtmlEscaped()));
     for (const QString &n : diagnosis.notDiagnosed)
         lines << tr("<b>Not diagnosed:</b> %1").arg(n.toHtmlEscaped());
     for (const QString &n : diagnosis.notes)

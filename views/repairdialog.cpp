@@ -1,5 +1,6 @@
 #include "views/repairdialog.h"
 
+#include "core/repairgate.h"
 #include "views/repairtext.h"
 #include "views/severitystyle.h"
 
@@ -65,54 +66,49 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     const QRect available = parent && parent->screen() ? parent->screen()->availableGeometry() : QRect(0, 0, 1024, 768);
     resize(qMin(820, available.width() - 40), qMin(640, available.height() - 60));
 
-    // What will be sent, what is refused, and why.
+    // What will be sent, what is refused, and why: the repair gate decides, the dialog shows it.
+    QList<const Finding *> chosen;
+    for (const QString &id : findingIds) {
+        if (const Finding *f = diagnosis->find(id))
+            chosen << f;
+    }
+    const RepairGate gate(chosen, diagnosis->budget);
+    m_sendable = gate.sendable();
     QString html;
     QStringList refused;
-    QList<const Finding *> deletions;
-    for (const QString &id : findingIds) {
-        const Finding *f = diagnosis->find(id);
-        if (!f)
-            continue;
-        const std::optional<RepairPlan> plan = f->repair();
-        html += RepairText::headerHtml(*f);
-        if (!plan) {
-            html += RepairText::evidenceHtml(*f);
+    QStringList refusedByBudget;
+    for (const RepairGate::Decision &d : gate.decisions()) {
+        const QString id = d.finding->id();
+        html += RepairText::headerHtml(*d.finding);
+        if (!d.plan) {
+            html += RepairText::evidenceHtml(*d.finding);
             refused << tr("%1: it has no repair of its own").arg(id);
             continue;
         }
-        html += tr("<p><b>What will be done:</b> %1</p>").arg(plan->title.toHtmlEscaped()) + RepairText::planHtml(*plan)
-            + RepairText::evidenceHtml(*f);
-        if (!plan->refusal.isEmpty()) {
-            refused << QStringLiteral("%1: %2 (%3)").arg(id, plan->refusal, plan->refusalDetail);
-            continue;
-        }
-        if (plan->deletesInstance())
-            deletions << f;
-        m_sendable << id;
+        html += tr("<p><b>What will be done:</b> %1</p>").arg(d.plan->title.toHtmlEscaped())
+            + RepairText::planHtml(*d.plan) + RepairText::evidenceHtml(*d.finding);
+        if (d.verdict == RepairGate::Verdict::Refused && d.byBudget)
+            refusedByBudget << tr("%1: %2 (remediation budget)").arg(id, refusalName(d.reason));
+        else if (d.verdict == RepairGate::Verdict::Refused)
+            refused << QStringLiteral("%1: %2 (%3)").arg(id, refusalName(d.reason), d.detail);
     }
+    refused << refusedByBudget;
     const RemediationBudget &budget = diagnosis->budget;
     QString verdict;
-    bool overridable = false;
-    if (!deletions.isEmpty()) {
-        if (budget.allowsDeletion(int(deletions.size()), false)) {
-            verdict = tr("Remediation budget: deleting %1 is allowed. %2 of %3 expected nodes are unhealthy; "
-                         "deletions stop once more than %4 are.")
-                          .arg(deletions.size() == 1 ? tr("this instance") : tr("these %1 instances").arg(deletions.size()))
-                          .arg(budget.unhealthy).arg(budget.expected).arg(budget.maxUnhealthy);
-        } else {
-            overridable = deletions.size() == 1 && budget.allowsDeletion(1, true);
-            verdict = tr("Remediation budget refuses instance deletions (%1): %2").arg(budget.reason, budget.detail);
-            if (!overridable) {
-                for (const Finding *f : deletions) {
-                    m_sendable.removeAll(f->id());
-                    refused << tr("%1: %2 (remediation budget)").arg(f->id(), budget.reason);
-                }
-                if (deletions.size() > 1 && budget.reason == QLatin1String("TooManyUnhealthy"))
-                    verdict += tr(" A bulk delete is never allowed past the budget; repair one instance at a time to override.");
-            }
-        }
-    } else {
+    if (gate.deletions() == 0) {
         verdict = tr("No instance is deleted: the remediation budget does not apply.");
+    } else if (gate.deletionsAllowed()) {
+        verdict = tr("Remediation budget: deleting %1 is allowed. %2 of %3 expected nodes are unhealthy; "
+                     "deletions stop once more than %4 are.")
+                      .arg(gate.deletions() == 1 ? tr("this instance")
+                                                 : tr("these %1 instances").arg(gate.deletions()))
+                      .arg(budget.unhealthy).arg(budget.expected).arg(budget.maxUnhealthy);
+    } else {
+        verdict = tr("Remediation budget refuses instance deletions (%1): %2")
+                      .arg(refusalName(budget.reason), budget.detail);
+        if (gate.refusedInBulk())
+            verdict += tr(" A bulk delete is never allowed past the budget; "
+                          "repair one instance at a time to override.");
     }
     if (!refused.isEmpty())
         verdict += QStringLiteral("\n") + tr("Not sent: %1").arg(refused.join(QStringLiteral("; ")));
@@ -123,19 +119,12 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     m_verdict->setAccessibleName(tr("Remediation budget verdict"));
 
     m_override->setText(tr("Override the remediation budget for this one instance"));
-    m_override->setVisible(overridable);
+    m_override->setVisible(gate.needsOverride());
     m_override->setAccessibleName(m_override->text());
 
     // Deleting instances asks for more than one click: type the name.
-    QStringList deleteNames;
-    for (const Finding *f : deletions) {
-        if (m_sendable.contains(f->id()))
-            deleteNames << f->repair()->instanceName;
-    }
-    if (deleteNames.size() == 1)
-        m_typeToConfirm = deleteNames.first();
-    else if (deleteNames.size() > 1)
-        m_typeToConfirm = kluster;
+    const QStringList deleteNames = gate.deletedInstances();
+    m_typeToConfirm = gate.typeToConfirm(kluster);
     m_typeLabel->setText(deleteNames.size() == 1
                              ? tr("This deletes instance <b>%1</b>; Kubernikus creates a replacement. Type its name to confirm:")
                                    .arg(m_typeToConfirm.toHtmlEscaped())

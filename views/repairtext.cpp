@@ -52,8 +52,9 @@ QString findingHtml(const Finding &f, bool withPlan)
         return html + QObject::tr("<p><b>Repair:</b> none of its own (the message says what to look at).</p>") + evidence;
     html += QObject::tr("<p><b>Repair</b> (Ctrl+R previews it; nothing is sent before you confirm): %1</p>").arg(plan->title.toHtmlEscaped())
         + planHtml(*plan);
-    if (!plan->refusal.isEmpty())
-        html += QObject::tr("<p><b>Refused as it stands (%1):</b> %2</p>").arg(plan->refusal, plan->refusalDetail.toHtmlEscaped());
+    if (plan->refusal != Refusal::None)
+        html += QObject::tr("<p><b>Refused as it stands (%1):</b> %2</p>")
+                    .arg(refusalName(plan->refusal), plan->refusalDetail.toHtmlEscaped());
     return html + evidence;
 }
 

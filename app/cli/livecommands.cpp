@@ -5,6 +5,7 @@
 #include "app/cli/clioptions.h"
 #include "services/cloudconfig.h"
 #include "core/diagnosis.h"
+#include "core/repairgate.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
@@ -226,8 +227,11 @@ int runRepairCommand(const QStringList &arguments)
             return;
         }
         out << "[" << severityName(finding->severity).toUpper() << "] " << finding->id() << "\n  " << finding->message() << "\n";
-        const std::optional<RepairPlan> plan = finding->repair();
-        if (!plan) {
+        const bool override = parser.isSet(QStringLiteral("override"));
+        const RepairGate::Decision decision
+            = RepairGate::judge(*finding, finding->repair(), diagnosis.budget);
+        const std::optional<RepairPlan> &plan = decision.plan;
+        if (decision.verdict == RepairGate::Verdict::NoRepair) {
             out << "This finding has no repair of its own." << Qt::endl;
             QCoreApplication::exit(2);
             return;
@@ -243,15 +247,9 @@ int runRepairCommand(const QStringList &arguments)
         }
         for (const QString &e : fetch.errors)
             out << "Note: " << e << "\n";
-        QString refusal;
-        if (!plan->refusal.isEmpty()) {
-            refusal = plan->refusal + QStringLiteral(": ") + plan->refusalDetail;
-        } else if (plan->deletesInstance() && !diagnosis.budget.allowsDeletion(1, parser.isSet(QStringLiteral("override")))) {
-            refusal = diagnosis.budget.reason + QStringLiteral(": ") + diagnosis.budget.detail
-                + (diagnosis.budget.reason == QLatin1String("TooManyUnhealthy")
-                       ? QStringLiteral(" (--override deletes this one instance anyway)")
-                       : QString());
-        }
+        const QString refusal = decision.mayBeSent(override)
+            ? QString()
+            : decision.why(QStringLiteral("--override deletes this one instance anyway"));
         out.flush();
         if (!parser.isSet(QStringLiteral("yes"))) {
             if (!refusal.isEmpty()) {
@@ -266,7 +264,7 @@ int runRepairCommand(const QStringList &arguments)
         executor = std::make_unique<RepairExecutor>(&session, p.kluster, fetch.state, *finding, *options);
         if (p.kube)
             executor->setKubeTarget(*p.kube);
-        executor->setOverride(parser.isSet(QStringLiteral("override")));
+        executor->setOverride(override);
         QObject::connect(executor.get(), &RepairExecutor::progress, executor.get(), [&out](const QString &m) {
             out << "  ... " << m << Qt::endl;
         });

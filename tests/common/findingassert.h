@@ -13,7 +13,7 @@ inline QStringList findingIds(const Diagnosis &d)
     return ids;
 }
 
-inline QStringList findingIds(const Diagnosis &d, const QString &kind)
+inline QStringList findingIds(const Diagnosis &d, FindingKind kind)
 {
     QStringList ids;
     for (const Finding &f : d.findings) {

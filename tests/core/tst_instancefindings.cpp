@@ -217,9 +217,9 @@ void TestInstanceFindings::unknownNodeSourceSkipsUnregistered()
     s.nodesSource.known = false;
     s.nodesSource.error = QStringLiteral("GET /api/v1/nodes: 503");
     const Diagnosis d = Diagnosis::run(s);
-    QVERIFY(findingIds(d, QStringLiteral("instance-unregistered")).isEmpty());
+    QVERIFY(findingIds(d, FindingKind::InstanceUnregistered).isEmpty());
     QVERIFY(!d.notDiagnosed.isEmpty());
-    QCOMPARE(d.budget.reason, QStringLiteral("NoEvidence"));
+    QCOMPARE(d.budget.reason, Refusal::NoEvidence);
 }
 
 void TestInstanceFindings::errorByStatusWithoutVmState()
@@ -240,7 +240,7 @@ void TestInstanceFindings::emptyNodeListMessageWarnsAgainstDeleting()
     const Finding *f = d.find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p"));
     QVERIFY(f);
     QVERIFY2(f->message().contains(QStringLiteral("check the Kubernetes API first")), qPrintable(f->message()));
-    QCOMPARE(d.budget.reason, QStringLiteral("NoEvidence"));
+    QCOMPARE(d.budget.reason, Refusal::NoEvidence);
 }
 
 QTEST_GUILESS_MAIN(TestInstanceFindings)

@@ -91,7 +91,7 @@ void TestRemediationBudget::percentRoundedDown()
     QCOMPARE(b.unhealthy, expected - ready);
     QCOMPARE(b.maxUnhealthy, maxUnhealthy);
     QCOMPARE(b.deletionsAllowed, allowed);
-    QCOMPARE(b.reason, allowed ? QString() : QStringLiteral("TooManyUnhealthy"));
+    QCOMPARE(b.reason, allowed ? Refusal::None : Refusal::TooManyUnhealthy);
 }
 
 void TestRemediationBudget::count()
@@ -122,7 +122,7 @@ void TestRemediationBudget::noEvidenceEmptyNodesWithActiveInstances()
     w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60);
     const RemediationBudget b = RemediationBudget::compute(w.state(), DiagnosisOptions());
     QVERIFY(!b.deletionsAllowed);
-    QCOMPARE(b.reason, QStringLiteral("NoEvidence"));
+    QCOMPARE(b.reason, Refusal::NoEvidence);
     QVERIFY(!b.allowsDeletion(1, true));  // no override for missing evidence
 }
 
@@ -131,7 +131,7 @@ void TestRemediationBudget::noEvidenceUnknownNodes()
     KlusterState s = world(3, 3, 0).state();
     s.nodesSource = SourceStatus{false, QStringLiteral("timeout")};
     const RemediationBudget b = RemediationBudget::compute(s, DiagnosisOptions());
-    QCOMPARE(b.reason, QStringLiteral("NoEvidence"));
+    QCOMPARE(b.reason, Refusal::NoEvidence);
     QVERIFY(b.detail.contains(QStringLiteral("timeout")));
 }
 
@@ -142,7 +142,7 @@ void TestRemediationBudget::emptyNodesWithoutActiveInstancesIsEvidence()
     w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60, QStringLiteral("ERROR"));
     const RemediationBudget b = RemediationBudget::compute(w.state(), DiagnosisOptions());
     QVERIFY(b.deletionsAllowed);
-    QVERIFY(b.reason.isEmpty());
+    QCOMPARE(b.reason, Refusal::None);
 }
 
 void TestRemediationBudget::json()
@@ -170,7 +170,7 @@ void TestRemediationBudget::manyLargePoolsNeverWrap()
     QCOMPARE(b.expected, Q_INT64_C(3000000000));
     QVERIFY(b.unhealthy > 0);
     QVERIFY(!b.deletionsAllowed);
-    QCOMPARE(b.reason, QStringLiteral("TooManyUnhealthy"));
+    QCOMPARE(b.reason, Refusal::TooManyUnhealthy);
     QCOMPARE(b.toJson().value(QStringLiteral("expected")).toInteger(), Q_INT64_C(3000000000));
 }
 

@@ -91,7 +91,7 @@ void TestRepairPlanner::removeRoutesAtomic()
     QVERIFY(r.headers.isEmpty());
     QCOMPARE(bodyRoutes(r).size(), 1);
     QCOMPARE(bodyRoutes(r).first().toObject().value(QStringLiteral("nexthop")).toString(), QStringLiteral("10.0.0.3"));
-    QVERIFY(p.refusal.isEmpty());
+    QCOMPARE(p.refusal, Refusal::None);
 }
 
 void TestRepairPlanner::addRoutesAtomic()
@@ -128,9 +128,9 @@ void TestRepairPlanner::noRevisionMeansNoFullPut()
     Router router = sampleRouter();
     router.revisionNumber = -1;
     const RepairPlan p = RepairPlanner::removeRoutes(router, {router.routes.first()}, false);
-    QCOMPARE(p.refusal, QStringLiteral("NoRevision"));
+    QCOMPARE(p.refusal, Refusal::NoRevision);
     QVERIFY(p.requests.first().headers.isEmpty());
-    QVERIFY(RepairPlanner::removeRoutes(router, {router.routes.first()}, true).refusal.isEmpty());
+    QCOMPARE(RepairPlanner::removeRoutes(router, {router.routes.first()}, true).refusal, Refusal::None);
 }
 
 QTEST_GUILESS_MAIN(TestRepairPlanner)

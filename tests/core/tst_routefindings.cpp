@@ -329,7 +329,7 @@ void TestRouteFindings::limitCriticalWhenMissingWouldNotFit()
     QVERIFY(f);
     QCOMPARE(f->severity, Severity::Critical);
     QCOMPARE(f->evidence().value(QStringLiteral("missing")).toInt(), 4);
-    QCOMPARE(findingIds(d, QStringLiteral("route-missing")).size(), 4);
+    QCOMPARE(findingIds(d, FindingKind::RouteMissing).size(), 4);
     o.routeLimit = 7;  // 3 + 4 fits exactly: nothing to say at 42 %
     QVERIFY(!Diagnosis::run(w.state(), o).find(QStringLiteral("route-limit:") + w.routerId()));
 }
@@ -389,7 +389,7 @@ void TestRouteFindings::noEvidenceRefusesRouteRemoval()
     const Diagnosis d = Diagnosis::run(w.state());
     const Finding *f = d.find(QStringLiteral("route-duplicate:198.19.3.0/24"));
     QVERIFY(f && f->repair());
-    QCOMPARE(f->repair()->refusal, QStringLiteral("NoEvidence"));
+    QCOMPARE(f->repair()->refusal, Refusal::NoEvidence);
 }
 
 void TestRouteFindings::nodeWithoutAddressDecidesNothing()
@@ -452,7 +452,7 @@ void TestRouteFindings::missingRouteRefusedWhenRouterFull()
     const Diagnosis d = Diagnosis::run(w.state());
     const auto repair = d.find(QStringLiteral("route-missing:kks-legacy-pool-eeeee"))->repair();
     QVERIFY(repair);
-    QCOMPARE(repair->refusal, QStringLiteral("RouteLimit"));
+    QCOMPARE(repair->refusal, Refusal::RouteLimit);
 }
 
 void TestRouteFindings::incompleteServerListRefusesOrphanRemoval()
@@ -468,7 +468,7 @@ void TestRouteFindings::incompleteServerListRefusesOrphanRemoval()
     const Diagnosis d = Diagnosis::run(s);
     const Finding *f = d.find(QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99"));
     QVERIFY(f);
-    QCOMPARE(f->repair()->refusal, QStringLiteral("NoEvidence"));
+    QCOMPARE(f->repair()->refusal, Refusal::NoEvidence);
     QVERIFY(!d.notes.isEmpty());
 }
 

@@ -15,6 +15,7 @@ private slots:
     void rules_data();
     void rules();
     void portRangeIsCalledOut();
+    void verdictsAreKeptInTheFacts();
     void groupMissing();
     void groupAmbiguous();
     void repairCreatesTheRule();
@@ -34,7 +35,7 @@ static QStringList missingProtocols(const Diagnosis &d)
 {
     QStringList p;
     for (const Finding &f : d.findings) {
-        if (f.kind == QLatin1String("security-group-rule-missing"))
+        if (f.kind == FindingKind::SecurityGroupRuleMissing)
             p << f.subject;
     }
     return p;
@@ -107,6 +108,44 @@ void TestSecurityFindings::portRangeIsCalledOut()
     const QJsonArray near = f->evidence().value(QStringLiteral("rulesThatDoNotSatisfy")).toArray();
     QCOMPARE(near.size(), 1);
     QCOMPARE(near.first().toObject().value(QStringLiteral("port_range_min")).toInt(), 10250);
+}
+
+void TestSecurityFindings::verdictsAreKeptInTheFacts()
+{
+    // What the rule decided is kept at detection; the words are made from it.
+    WorldBuilder w = bareWorld();  // its rule 0 is an egress rule
+    w.rule(0, QStringLiteral("tcp"), QStringLiteral("100.100.0.0/16"), 10250, 10250);
+    w.rule(0, QStringLiteral("tcp"), QStringLiteral("100.100.1.0/24"));
+    w.rule(0, QStringLiteral("udp"), QStringLiteral("100.100.1.0/24"));
+    const Diagnosis d = Diagnosis::run(w.state());
+
+    const Finding *tcp = d.find(QStringLiteral("security-group-rule-missing:tcp"));
+    QVERIFY(tcp);
+    const QList<RuleVerdict> &tcpRules = tcp->facts.rulesFallingShort;
+    QCOMPARE(tcpRules.size(), 2);
+    QCOMPARE(tcpRules.at(0).rule, 1);
+    QVERIFY(tcpRules.at(0).somePorts && !tcpRules.at(0).narrowRemote && !tcpRules.at(0).groupRemote);
+    QCOMPARE(tcpRules.at(1).rule, 2);
+    QVERIFY(tcpRules.at(1).narrowRemote && !tcpRules.at(1).somePorts);
+    const QString kubernikusAccepts = QStringLiteral("Kubernikus' own check accepts such a rule");
+    QVERIFY2(tcp->message().contains(kubernikusAccepts), qPrintable(tcp->message()));
+
+    // A narrower remote alone is no rule Kubernikus' check accepts.
+    const Finding *udp = d.find(QStringLiteral("security-group-rule-missing:udp"));
+    QVERIFY(udp);
+    QCOMPARE(udp->facts.rulesFallingShort.size(), 1);
+    QVERIFY(udp->facts.rulesFallingShort.first().narrowRemote);
+    const QString narrow = QStringLiteral("it allows only 100.100.1.0/24, not the whole pod network 100.100.0.0/16");
+    QVERIFY2(udp->message().contains(narrow), qPrintable(udp->message()));
+    QVERIFY2(!udp->message().contains(kubernikusAccepts), qPrintable(udp->message()));
+    const QJsonArray near = udp->evidence().value(QStringLiteral("rulesThatDoNotSatisfy")).toArray();
+    QCOMPARE(near.first().toObject().value(QStringLiteral("why")).toString(), narrow);
+
+    // No rule about ICMP at all: nothing falls short, nothing to explain.
+    const Finding *icmp = d.find(QStringLiteral("security-group-rule-missing:icmp"));
+    QVERIFY(icmp);
+    QVERIFY(icmp->facts.rulesFallingShort.isEmpty());
+    QVERIFY(!icmp->message().contains(QStringLiteral("does not count")));
 }
 
 void TestSecurityFindings::groupMissing()

@@ -147,7 +147,7 @@ void TestKlusterFetcher::failedNodeListIsNotZeroNodes()
     QVERIFY2(r.state.nodesSource.error.contains(QStringLiteral("HTTP 500")), qPrintable(r.state.nodesSource.error));
     QVERIFY(r.state.serversSource.known && r.state.routerSource.known);
     const Diagnosis d = Diagnosis::run(r.state);
-    QCOMPARE(d.budget.reason, QStringLiteral("NoEvidence"));
+    QCOMPARE(d.budget.reason, Refusal::NoEvidence);
     QVERIFY(findingIdsOf(d).filter(QStringLiteral("instance-unregistered")).isEmpty());
     QVERIFY(!d.notDiagnosed.isEmpty());
 }

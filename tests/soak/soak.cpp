@@ -11,6 +11,7 @@
 // every failed refresh was shown, and memory and descriptors have no upward
 // trend over the second half of the run.
 
+#include "core/repairgate.h"
 #include "services/auditlog.h"
 #include "views/mainwindow.h"
 #include "models/klustersmodel.h"
@@ -209,8 +210,7 @@ int main(int argc, char *argv[])
             return;
         QStringList candidates;
         for (const Finding &f : d->diagnosis->findings) {
-            const std::optional<RepairPlan> plan = f.repair();
-            if (plan && plan->refusal.isEmpty() && (!plan->deletesInstance() || d->diagnosis->budget.deletionsAllowed))
+            if (RepairGate::judge(f, f.repair(), d->diagnosis->budget).mayBeSent(false))
                 candidates << f.id();
         }
         if (candidates.isEmpty()) {

@@ -1,0 +1,71 @@
+#include "core/diagnosiscontext.h"
+
+static int effectiveRouteLimit(const KlusterState &state, const DiagnosisOptions &options)
+{
+    return (options.routeLimitExplicit || !state.maxRoutes) ? options.routeLimit : *state.maxRoutes;
+}
+
+static bool computeNodeEvidenceMissing(const KlusterState &state, const KlusterIndex &index)
+{
+    if (!state.nodesSource.known)
+        return true;
+    if (!state.nodes.isEmpty())
+        return false;
+    for (int i : index.klusterInstances()) {
+        if (state.instances.at(i).isActive())
+            return true;
+    }
+    return false;
+}
+
+DiagnosisContext::DiagnosisContext(const KlusterState &s, const DiagnosisOptions &o)
+    : state(s)
+    , options(o)
+    , index(state)
+    , audit(index)
+    , nodeEvidenceMissing(computeNodeEvidenceMissing(state, index))
+    , atomicRoutes(state.hasAtomicExtraRoutes() && !options.fullRouteUpdates)
+    , routeLimit(effectiveRouteLimit(state, options))
+{
+    for (int i = 0; i < audit.entries().size(); ++i) {
+        const RouteAudit::Entry &e = audit.entries().at(i);
+        if (e.position >= 0)
+            routesByDestination[e.destination].append(i);
+    }
+}
+
+std::optional<FindingKind> DiagnosisContext::routeFindingKind(int destinationGroup) const
+{
+    const RouteAudit::DestinationGroup &group = audit.klusterDestinations().at(destinationGroup);
+    if (group.entries.size() > 1)
+        return FindingKind::RouteDuplicate;
+    const RouteAudit::Entry &e = audit.entries().at(group.entries.first());
+    if ((e.roles & RouteAudit::Stale) && state.nodesSource.known)
+        return FindingKind::RouteStale;
+    if ((e.roles & RouteAudit::Orphaned) && state.serversSource.known)
+        return FindingKind::RouteOrphaned;
+    return std::nullopt;
+}
+
+QString DiagnosisContext::routeSubject(int destinationGroup) const
+{
+    const RouteAudit::DestinationGroup &group = audit.klusterDestinations().at(destinationGroup);
+    if (group.entries.size() > 1)
+        return group.destination.toString();
+    const Route &r = audit.entries().at(group.entries.first()).route;
+    return r.destination + QStringLiteral(" via ") + r.nexthop;
+}
+
+QList<Route> DiagnosisContext::wrongRoutes(int destinationGroup) const
+{
+    const RouteAudit::DestinationGroup &group = audit.klusterDestinations().at(destinationGroup);
+    QList<Route> wrong;
+    for (int idx : group.entries) {
+        const RouteAudit::Entry &e = audit.entries().at(idx);
+        // While the owner has no address, only routes to nobody or to another node are surely wrong.
+        const bool isWrong = group.undecided ? bool(e.roles & (RouteAudit::Orphaned | RouteAudit::Stale)) : !(e.roles & RouteAudit::Correct);
+        if (isWrong)
+            wrong.append(e.route);
+    }
+    return wrong;
+}

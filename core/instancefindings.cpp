@@ -1,0 +1,129 @@
+// The words, evidence, repairs and affected objects of the instance findings.
+
+#include "core/instancefindings.h"
+
+#include "core/apiparser.h"
+#include "core/diagnosis.h"
+#include "core/diagnosiscontext.h"
+#include "core/repairplanner.h"
+
+#include <QJsonArray>
+
+namespace InstanceFindings {
+
+static QJsonObject instanceJson(const DiagnosisContext &c, const Instance &instance)
+{
+    QJsonArray addresses;
+    for (const InstanceAddress &a : instance.addresses)
+        addresses.append(a.address);
+    QJsonObject o{{QStringLiteral("id"), instance.id},
+                  {QStringLiteral("name"), instance.name},
+                  {QStringLiteral("status"), instance.status},
+                  {QStringLiteral("vm_state"), stringOrNull(instance.vmState)},
+                  {QStringLiteral("task_state"), stringOrNull(instance.taskState)},
+                  {QStringLiteral("created"), ApiParser::formatTimestamp(instance.created)},
+                  {QStringLiteral("ageSeconds"), c.ageOf(instance.created)},
+                  {QStringLiteral("addresses"), addresses},
+                  {QStringLiteral("security_groups"), QJsonArray::fromStringList(instance.securityGroups)}};
+    if (!instance.faultMessage.isEmpty())
+        o.insert(QStringLiteral("fault"), instance.faultMessage);
+    return o;
+}
+
+Severity unregisteredSeverity(const FindingFacts &facts)
+{
+    return facts.tokenExpired ? Severity::Critical : Severity::Warning;
+}
+
+QString unregisteredMessage(const DiagnosisContext &c, const Finding &f)
+{
+    const Instance &instance = c.state.instances.at(f.facts.instance);
+    const qint64 age = c.ageOf(instance.created);
+    if (c.nodeEvidenceMissing) {
+        return QStringLiteral("Instance %1 (%2, created %3 ago) has no node, but the node list is empty while the "
+                              "kluster's instances are active: check the Kubernetes API first. Do not delete "
+                              "instances on this evidence.")
+            .arg(instance.name, instance.status, formatDuration(age));
+    }
+    if (f.facts.tokenExpired) {
+        return QStringLiteral("Instance %1 (%2) was created %3 ago and never registered as a node. Its bootstrap "
+                              "token expired after %4, so it can never join: delete it and Kubernikus launches a "
+                              "replacement.")
+            .arg(instance.name, instance.status, formatDuration(age), formatDuration(c.options.tokenExpirySeconds));
+    }
+    return QStringLiteral("Instance %1 (%2) was created %3 ago and has not registered as a node (startup timeout "
+                          "%4). Check its console log; after %5 its bootstrap token expires and it can never join.")
+        .arg(instance.name, instance.status, formatDuration(age), formatDuration(c.options.startupTimeoutSeconds),
+             formatDuration(c.options.tokenExpirySeconds));
+}
+
+QString errorMessage(const DiagnosisContext &c, const Finding &f)
+{
+    const Instance &instance = c.state.instances.at(f.facts.instance);
+    return QStringLiteral("Instance %1 is in ERROR%2. It will not recover by itself: delete it and Kubernikus "
+                          "launches a replacement.")
+        .arg(instance.name, instance.faultMessage.isEmpty()
+                                ? QString()
+                                : QStringLiteral(" (Nova: \"%1\")").arg(instance.faultMessage));
+}
+
+QString missingGroupMessage(const DiagnosisContext &c, const Finding &f)
+{
+    const Instance &instance = c.state.instances.at(f.facts.instance);
+    return QStringLiteral("Instance %1 is ACTIVE but not in the kluster's security group %2%3: it is cut off the "
+                          "network (no SSH, no kubelet, no pod traffic). Add the group.")
+        .arg(instance.name, c.state.kluster.securityGroupName,
+             instance.securityGroups.isEmpty()
+                 ? QStringLiteral(" (it has no security group at all)")
+                 : QStringLiteral(" (it has: %1)").arg(instance.securityGroups.join(QStringLiteral(", "))));
+}
+
+QJsonObject errorEvidence(const DiagnosisContext &c, const Finding &f)
+{
+    const Instance &instance = c.state.instances.at(f.facts.instance);
+    return QJsonObject{{QStringLiteral("instance"), instanceJson(c, instance)},
+                       {QStringLiteral("pool"), c.index.poolOf(instance.name)}};
+}
+
+QJsonObject unregisteredEvidence(const DiagnosisContext &c, const Finding &f)
+{
+    QJsonObject o = errorEvidence(c, f);
+    o.insert(QStringLiteral("node"), QJsonValue());
+    o.insert(QStringLiteral("startupTimeoutSeconds"), c.options.startupTimeoutSeconds);
+    o.insert(QStringLiteral("tokenExpirySeconds"), c.options.tokenExpirySeconds);
+    return o;
+}
+
+QJsonObject missingGroupEvidence(const DiagnosisContext &c, const Finding &f)
+{
+    QJsonObject o = errorEvidence(c, f);
+    o.insert(QStringLiteral("securityGroup"), c.state.kluster.securityGroupName);
+    o.insert(QStringLiteral("securityGroupId"), c.state.securityGroups.at(c.groupIndex).id);
+    return o;
+}
+
+std::optional<RepairPlan> deleteInstance(const DiagnosisContext &c, const Finding &f)
+{
+    return RepairPlanner::deleteInstance(c.state.instances.at(f.facts.instance));
+}
+
+std::optional<RepairPlan> addGroup(const DiagnosisContext &c, const Finding &f)
+{
+    return RepairPlanner::addSecurityGroup(c.state.instances.at(f.facts.instance), c.state.kluster.securityGroupName);
+}
+
+AffectedObjects affectedInstance(const DiagnosisContext &c, const Finding &f)
+{
+    AffectedObjects a;
+    a.instances << c.state.instances.at(f.facts.instance).name;
+    return a;
+}
+
+AffectedObjects affectedInstanceAndGroup(const DiagnosisContext &c, const Finding &f)
+{
+    AffectedObjects a = affectedInstance(c, f);
+    a.securityGroups << c.state.kluster.securityGroupName;
+    return a;
+}
+
+} // namespace InstanceFindings

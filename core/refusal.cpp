@@ -1,0 +1,20 @@
+#include "core/refusal.h"
+
+QString refusalName(Refusal refusal)
+{
+    switch (refusal) {
+    case Refusal::None:
+        break;
+    case Refusal::NoEvidence:
+        return QStringLiteral("NoEvidence");
+    case Refusal::NoRevision:
+        return QStringLiteral("NoRevision");
+    case Refusal::RouteLimit:
+        return QStringLiteral("RouteLimit");
+    case Refusal::TooLarge:
+        return QStringLiteral("TooLarge");
+    case Refusal::TooManyUnhealthy:
+        return QStringLiteral("TooManyUnhealthy");
+    }
+    return QString();
+}

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <QString>
+
+// Why a repair must not be sent (diagnosis.md §3). A plan refuses itself with
+// NoEvidence (a source its correctness rests on is missing), NoRevision (a
+// full-list update nothing guards), RouteLimit (the router is full) or TooLarge
+// (withheld from a report); the remediation budget refuses instance deletions
+// with NoEvidence or TooManyUnhealthy.
+enum class Refusal { None, NoEvidence, NoRevision, RouteLimit, TooLarge, TooManyUnhealthy };
+
+// The reason as the reports, the console and the command line name it ("NoEvidence", …); empty for None.
+QString refusalName(Refusal refusal);

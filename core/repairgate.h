@@ -1,0 +1,72 @@
+#pragma once
+
+#include "core/finding.h"
+#include "core/remediationbudget.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// What of the repairs chosen may be sent (diagnosis.md §3), decided in one
+// place for the console's repair dialog, `flightdeck-cli repair`, the repair
+// executor and the check report. A plan's own refusal (missing evidence, no
+// revision, a full router, withheld as too large) stops it. Instance deletions
+// answer to the remediation budget, together: refused while it refuses, except
+// one deletion alone past TooManyUnhealthy, which an explicit override lets
+// through; a bulk delete never. Deleting asks for a name to be typed.
+class RepairGate
+{
+public:
+    enum class Verdict {
+        Sendable,       // may be sent once confirmed
+        NoRepair,       // the finding has no repair of its own
+        Refused,        // its plan or the remediation budget refuses it
+        NeedsOverride,  // one instance deletion past the budget: sent only with the override
+    };
+
+    struct Decision
+    {
+        const Finding *finding = nullptr;
+        std::optional<RepairPlan> plan;
+        Verdict verdict = Verdict::NoRepair;
+        Refusal reason = Refusal::None;  // Refused and NeedsOverride: why
+        QString detail;                  // the reason in words
+        bool byBudget = false;           // the remediation budget's reason, not the plan's
+
+        bool mayBeSent(bool overridden) const
+        {
+            return verdict == Verdict::Sendable || (verdict == Verdict::NeedsOverride && overridden);
+        }
+        // "TooManyUnhealthy: 4 of 7 expected nodes are unhealthy, …", and how to
+        // override, in parentheses, where the override would let it through.
+        QString why(const QString &howToOverride) const;
+    };
+
+    // The findings chosen together (their plans are made here), in their order.
+    RepairGate(const QList<const Finding *> &findings, const RemediationBudget &budget);
+
+    // One finding alone, with its plan as it will be shown (a report may show a withheld one).
+    static Decision judge(const Finding &finding, std::optional<RepairPlan> plan,
+                          const RemediationBudget &budget);
+
+    const QList<Decision> &decisions() const { return m_decisions; }
+    QStringList sendable() const;  // the findings a confirmation sends, the one needing the override included
+    bool needsOverride() const;    // the confirmation needs the override as well
+
+    // The instance deletions among the chosen plans that may be sent, before the budget weighs them.
+    qint64 deletions() const { return m_deletions; }
+    bool deletionsAllowed() const;  // the budget lets them through (or there are none)
+    bool refusedInBulk() const { return m_refusedInBulk; }  // one alone could be overridden; several never
+
+    // The instances a confirmation deletes, and what must be typed to confirm it:
+    // the instance's name for one, the kluster's name for several, nothing for none.
+    QStringList deletedInstances() const;
+    QString typeToConfirm(const QString &kluster) const;
+
+private:
+    QList<Decision> m_decisions;
+    qint64 m_deletions = 0;
+    bool m_refusedInBulk = false;
+};
