@@ -38,7 +38,9 @@ struct RefreshResult
     std::shared_ptr<const KlusterFetch> fetch;
     std::shared_ptr<const Diagnosis> diagnosis;
     QDateTime fetchedAt;
-    QString error;      // the refresh failed: the last good data stays, marked stale
+    // Without `fetch`, why the refresh failed (the last good data stays, marked stale); with it, the sources
+    // that could not be read (the rest is fresh).
+    QList<SourceError> errors;
     bool cancelled = false;
     qint64 elapsedMs = 0;
 };
@@ -81,7 +83,7 @@ public:
     void cancelRepair();  // stops before the next finding; a request in flight completes
 
 signals:
-    void klustersListed(const QStringList &klusters, const QString &error);
+    void klustersListed(const QStringList &klusters, const Error &error);
     void refreshed(const RefreshResult &result);
     void repairProgress(const QString &findingId, const QString &message);
     void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);

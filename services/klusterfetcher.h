@@ -13,6 +13,23 @@
 
 class KubernetesClient;
 
+// A source of a kluster that could not be fetched or read ("servers",
+// "nodes", …; empty when the whole refresh failed before any), and why. An
+// optional source says what is assumed without it.
+struct SourceError
+{
+    QString source;
+    Error error;
+    QString assumed;  // e.g. "no extraroute-atomic"
+
+    // "servers: compute: GET /v2.1/servers/detail: HTTP 503: …"
+    QString toString() const;
+    // The errors on one line, "; " between them.
+    static QString joined(const QList<SourceError> &errors);
+    // Whether refreshing again may succeed: one of the errors is one a retry can help.
+    static bool retryCanHelp(const QList<SourceError> &errors);
+};
+
 // A kluster's whole state, fetched: the parsed state (what failed says so in
 // its SourceStatus) and the merged response bodies, as a snapshot holds them.
 struct KlusterFetch
@@ -20,7 +37,7 @@ struct KlusterFetch
     KlusterState state;
     QHash<QString, QByteArray> bodies;  // snapshot file name -> body
     int requests = 0;                   // HTTP requests it took
-    QStringList errors;                 // one line per source that failed
+    QList<SourceError> errors;          // one per source that failed
 };
 
 // Fetches a kluster concurrently: the kluster (Kubernikus), the project's
@@ -48,11 +65,17 @@ signals:
     void finished(const KlusterFetch &result);
 
 private:
+    // `done` gets the merged body and object, or why not; read, the error is empty but names the service.
     void fetchPages(const QString &service, const QString &path, const QString &collection,
-                    std::function<void(const QByteArray &merged, const QJsonObject &object, const ApiError &)> done);
+                    std::function<void(const QByteArray &merged, const QJsonObject &object, const Error &)> done);
     void fetchNodes(KubernetesClient *client);
     void partDone();
-    void fail(SourceStatus &source, const QString &what, const ApiError &error);
+    // Settles one source with what reading it gave: known, its body kept as the snapshot's `file`; or
+    // failed with why. Returns whether it was read.
+    bool settle(SourceStatus &source, const QString &name, const QString &file, const QByteArray &body,
+                const Error &error, const QString &assumed = QString());
+    void fail(SourceStatus &source, const QString &name, const Error &error,
+              const QString &assumed = QString());
 
     KeystoneSession *m_session;
     QString m_kluster;

@@ -96,16 +96,13 @@ QString shortError(const QString &error)
     return line;
 }
 
-// Which sources an "incomplete" error names ("servers", "nodes", …), for one short line.
-QString failedSources(const QString &errors)
+// Which sources could not be read ("servers", "nodes", …), for one short line.
+QString failedSources(const QList<SourceError> &errors)
 {
-    static const QStringList sources{QStringLiteral("kluster"), QStringLiteral("servers"), QStringLiteral("router"),
-                                     QStringLiteral("security groups"), QStringLiteral("nodes"), QStringLiteral("extensions")};
     QStringList named;
-    for (const QString &part : errors.split(QStringLiteral("; "))) {
-        const QString what = part.section(QLatin1Char(':'), 0, 0).trimmed();
-        if (sources.contains(what) && !named.contains(what))
-            named << what;
+    for (const SourceError &e : errors) {
+        if (!e.source.isEmpty() && !named.contains(e.source))
+            named << e.source;
     }
     return named.isEmpty() ? QObject::tr("a source") : QObject::tr("the %1").arg(named.join(QStringLiteral(", ")));
 }
@@ -179,7 +176,8 @@ MainWindow::MainWindow(QWidget *parent)
     // also draws the window (the raster engine fills in parallel and waits for
     // it), so work queued there would stall painting.
     m_workers->setMaxThreadCount(1);
-    for (int severity : {0, 1, 2})  // load the icons now, not in the first paint of the data
+    // The icons loaded now, not in the first paint of the data.
+    for (Severity severity : {Severity::Critical, Severity::Warning, Severity::Info})
         SeverityStyle::icon(severity).pixmap(16);
     // The window's thread first: the network, parsing and row-making threads yield to it when the cores are busy
     // (on a 2-core laptop, a 5,000-node refresh would otherwise take the window's turn).
@@ -215,6 +213,7 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(m_split);
 
     buildActions();
+    connect(m_banner, &MessageBanner::retryRequested, this, &MainWindow::refreshAll);  // every kluster again
 
     connect(m_autoRefresh, &QTimer::timeout, this, &MainWindow::refreshAll);
     m_ageTicker->start(5000);
@@ -388,7 +387,9 @@ void MainWindow::buildPages()
     m_severity->setAccessibleName(tr("Show severities"));
     m_severity->setToolTip(tr("Which severities the table shows"));
     connect(m_severity, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_findingsPage->filter()->setMaximumSeverity(i == 0 ? -1 : i == 1 ? 0 : 1);
+        m_findingsPage->filter()->setMinimumSeverity(i == 0 ? std::nullopt
+                                                     : i == 1 ? std::optional(Severity::Critical)
+                                                              : std::optional(Severity::Warning));
     });
     m_findingsPage->addToolWidget(m_severity);
     QTreeView *findings = m_findingsPage->view();
@@ -824,7 +825,7 @@ QString MainWindow::connectionStatus(const QString &name) const
     if (m_listing.contains(c))
         return tr("listing klusters…");
     if (m_listingErrors.contains(name))
-        return tr("failed: %1").arg(m_listingErrors.value(name));
+        return tr("failed: %1").arg(m_listingErrors.value(name).toString());
     const QStringList klusters = m_klusters->klusters(name);
     int failed = 0;
     for (const QString &k : klusters)
@@ -846,7 +847,7 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
         saveConnections();
     }
     m_listing.insert(connection);
-    connect(connection, &Connection::klustersListed, this, [this, connection](const QStringList &klusters, const QString &error) {
+    connect(connection, &Connection::klustersListed, this, [this, connection](const QStringList &klusters, const Error &error) {
         onListed(connection, klusters, error);
     });
     connect(connection, &Connection::refreshed, this, &MainWindow::onRefreshed);
@@ -860,25 +861,25 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
     return connection;
 }
 
-void MainWindow::onListed(Connection *connection, const QStringList &klusters, const QString &error)
+void MainWindow::onListed(Connection *connection, const QStringList &klusters, const Error &error)
 {
     m_listing.remove(connection);
     const QString name = connection->name();
-    if (!error.isEmpty())
+    if (error.isError())
         m_listingErrors.insert(name, error);
     else
         m_listingErrors.remove(name);
     // A connection that lists nothing still has a row, with its error, until it is removed.
-    m_klusters->setConnectionError(name, error);
+    m_klusters->setConnectionError(name, error.toString());
     QStringList toRefresh = klusters;
-    if (!error.isEmpty())  // the list failed: the klusters known so far are still tried, each on its own
+    if (error.isError())  // the list failed: the klusters known so far are still tried, each on its own
         toRefresh << m_klusters->klusters(name);
     toRefresh.removeDuplicates();
     for (const QString &k : std::as_const(toRefresh)) {
         m_klusters->setKluster(name, k);
         connection->refresh(k);
     }
-    if (error.isEmpty()) {  // klusters that are gone stay visible, said to be gone
+    if (!error.isError()) {  // klusters that are gone stay visible, said to be gone
         for (const QString &k : m_klusters->klusters(name)) {
             if (!klusters.contains(k))
                 m_klusters->setError(name, k, tr("Kubernikus no longer lists this kluster"));
@@ -975,12 +976,13 @@ void MainWindow::onRefreshed(const RefreshResult &result)
         d.elapsedMs = result.elapsedMs;
         d.error.clear();
         d.errorAt = QDateTime();
-        d.incomplete = result.error;  // a source that failed: the rest is fresh
-        m_klusters->setDiagnosis(result.connection, result.kluster, *result.diagnosis, result.fetchedAt, result.error);
+        d.incomplete = result.errors;  // a source that failed: the rest is fresh
+        m_klusters->setDiagnosis(result.connection, result.kluster, *result.diagnosis, result.fetchedAt,
+                                 SourceError::joined(result.errors));
     } else {
-        d.error = result.error;
+        d.error = result.errors;
         d.errorAt = QDateTime::currentDateTimeUtc();
-        m_klusters->setError(result.connection, result.kluster, result.error);
+        m_klusters->setError(result.connection, result.kluster, SourceError::joined(result.errors));
     }
     if (!result.cancelled)
         notifyChanges(key, before, d);
@@ -1029,7 +1031,8 @@ void MainWindow::notifyChanges(const QString &key, const KlusterData &before, co
     if (!c || c->spec().isSnapshot() || m_autoRefreshMinutes <= 0 || isActiveWindow() || (!before.fetch && before.error.isEmpty()))
         return;
     if (after.isStale() && !before.isStale()) {
-        m_notifier->notify(tr("Kluster %1 is unreachable").arg(key), shortError(after.error), key, QString(), 0);
+        const QString why = shortError(SourceError::joined(after.error));
+        m_notifier->notify(tr("Kluster %1 is unreachable").arg(key), why, key, QString(), Severity::Critical);
         return;
     }
     if (!after.diagnosis || after.isStale())
@@ -1049,22 +1052,21 @@ void MainWindow::notifyChanges(const QString &key, const KlusterData &before, co
     QString body = fresh.first() + QStringLiteral("\n") + shortError(first->message());
     if (fresh.size() > 1)
         body += tr("\n…and %1 more").arg(fresh.size() - 1);
-    m_notifier->notify(title, body, key, fresh.first(), 0);
+    m_notifier->notify(title, body, key, fresh.first(), Severity::Critical);
 }
 
 void MainWindow::updateTray()
 {
-    int worst = -1;
+    std::optional<Severity> worst;
     QStringList lines;
     for (int row = 0; row < m_klusters->rowCount(); ++row) {
         const QModelIndex i = m_klusters->index(row, 0);
         Connection *c = connection(i.data(KlustersModel::ConnectionRole).toString());
         if (!c || c->spec().isSnapshot())
             continue;  // nothing to watch in a snapshot
-        const int s = i.data(KlustersModel::SeverityRole).toInt();
-        if (s >= 0 && (worst < 0 || s < worst))
-            worst = s;
-        if (s >= 0 && s <= 1)
+        const std::optional<Severity> s = ConsoleRole::severityOf(i);
+        worst = ConsoleRole::worse(worst, s);
+        if (s == Severity::Critical || s == Severity::Warning)
             lines << QStringLiteral("%1: %2").arg(i.data(KlustersModel::KeyRole).toString(), i.siblingAtColumn(KlustersModel::WorstColumn).data().toString());
     }
     const bool anyLive = std::any_of(m_connections.cbegin(), m_connections.cend(), [](Connection *c) { return !c->spec().isSnapshot(); });
@@ -1167,9 +1169,12 @@ void MainWindow::showCurrent()
                           : m_klusters->rowCount() == 0 ? tr("Listing the klusters…")
                                                         : tr("Select a kluster in the sidebar (Ctrl+K).");
         if (!m_current.isEmpty() && name.isEmpty())
-            message = tr("Connection %1 lists no kluster: %2").arg(connectionName, m_listingErrors.value(connectionName, tr("it has none")));
+            message = tr("Connection %1 lists no kluster: %2")
+                          .arg(connectionName, m_listingErrors.contains(connectionName)
+                                                   ? m_listingErrors.value(connectionName).toString()
+                                                   : tr("it has none"));
         else if (d && !d->error.isEmpty())
-            message = tr("%1 could not be read: %2").arg(name, shortError(d->error));
+            message = tr("%1 could not be read: %2").arg(name, shortError(SourceError::joined(d->error)));
         else if (!name.isEmpty())
             message = tr("%1: fetching…").arg(name);
         m_overview->clear(message);
@@ -1244,7 +1249,8 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
         [this] {
             const KlusterData *d = kluster(m_current);
             m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_nodes, m_routes->routeCount(), m_routes->foreignCount(),
-                             m_routes->limit(), d->incomplete, d->fetch->state.serversSource.known);
+                             m_routes->limit(), SourceError::joined(d->incomplete),
+                             d->fetch->state.serversSource.known);
             for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage})
                 p->updateDetails();
             updateCaptions();
@@ -1293,9 +1299,9 @@ void MainWindow::updateCaptions()
         else if (klusterOfKey(m_current).isEmpty())  // a connection's own row
             m_header->setText(tr("<b>Connection %1</b>: its klusters could not be listed<br><b style=\"color:%2\">%3</b>")
                                   .arg(name.toHtmlEscaped(), SeverityStyle::alarmText(palette()).name(),
-                                       shortError(m_listingErrors.value(name)).toHtmlEscaped()));
+                                       shortError(m_listingErrors.value(name).toString()).toHtmlEscaped()));
         else
-            m_header->setText(d && d->isStale() ? tr("<b>%1</b><br>Could not be read: %2").arg(m_current.toHtmlEscaped(), shortError(d->error).toHtmlEscaped())
+            m_header->setText(d && d->isStale() ? tr("<b>%1</b><br>Could not be read: %2").arg(m_current.toHtmlEscaped(), shortError(SourceError::joined(d->error)).toHtmlEscaped())
                                                 : tr("<b>%1</b><br>No data yet.").arg(m_current.toHtmlEscaped()));
         for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage})
             p->setCaption(QString());
@@ -1337,18 +1343,20 @@ void MainWindow::updateCaptions()
 
 void MainWindow::updateBanner()
 {
-    // One line per connection, whatever failed in it; the whole story behind Details.
+    // One line per connection, whatever failed in it; the whole story behind Details; Retry when it may help.
     QStringList lines, details;
     bool failures = false;
+    bool retry = false;
     for (Connection *c : std::as_const(m_connections)) {
         const QString name = c->name();
         QStringList problems;
         QString first;
         if (m_listingErrors.contains(name)) {
-            const QString e = m_listingErrors.value(name);
+            const Error e = m_listingErrors.value(name);
             problems << tr("its klusters could not be listed");
-            first = e;
-            details << tr("%1: listing the klusters failed: %2").arg(name, e);
+            first = e.toString();
+            retry = retry || e.retryCanHelp();
+            details << tr("%1: listing the klusters failed: %2").arg(name, first);
         }
         QStringList stale, incomplete;
         for (const QString &k : m_klusters->klusters(name)) {
@@ -1356,16 +1364,20 @@ void MainWindow::updateBanner()
             if (!d)
                 continue;
             if (d->isStale()) {
+                const QString error = SourceError::joined(d->error);
                 stale << k;
                 if (first.isEmpty())
-                    first = d->error;
-                details << tr("%1/%2: refresh failed at %3: %4").arg(name, k, clock(d->errorAt), d->error)
+                    first = error;
+                retry = retry || SourceError::retryCanHelp(d->error);
+                details << tr("%1/%2: refresh failed at %3: %4").arg(name, k, clock(d->errorAt), error)
                                + (d->fetch ? tr(" (showing the data fetched at %1, stale)").arg(clock(d->fetchedAt)) : QString());
             } else if (!d->incomplete.isEmpty()) {
+                const QString error = SourceError::joined(d->incomplete);
                 incomplete << k;
                 if (first.isEmpty())
-                    first = d->incomplete;
-                details << tr("%1/%2: incomplete: %3").arg(name, k, d->incomplete);
+                    first = error;
+                retry = retry || SourceError::retryCanHelp(d->incomplete);
+                details << tr("%1/%2: incomplete: %3").arg(name, k, error);
             }
         }
         if (!stale.isEmpty())
@@ -1378,17 +1390,19 @@ void MainWindow::updateBanner()
         lines << tr("%1: %2 — %3").arg(name, problems.join(QStringLiteral("; ")), shortError(first));
     }
     if (failures) {
-        QList<QAction *> actions{m_refreshAction};
+        QList<QAction *> actions;
         if (!m_listingErrors.isEmpty())
             actions << m_manageAction;
-        m_banner->setMessage(MessageBanner::Type::Error, lines.join(QLatin1Char('\n')), details.join(QLatin1Char('\n')), actions);
+        retry = retry && m_refreshAction->isEnabled();  // snapshots are never fetched again
+        const QString text = lines.join(QLatin1Char('\n'));
+        m_banner->setMessage({MessageBanner::Type::Error, text, details.join(QLatin1Char('\n')), retry, actions});
     } else if (!m_notice.isEmpty()) {
-        m_banner->setMessage(MessageBanner::Type::Warning, m_notice, QString(), {m_manageAction});
+        m_banner->setMessage({MessageBanner::Type::Warning, m_notice, QString(), false, {m_manageAction}});
     } else if (!m_startupMessage.isEmpty() && m_connections.isEmpty()) {
         QList<QAction *> actions{m_addAction};
         if (m_demoAvailable)
             actions << m_demoAction;
-        m_banner->setMessage(MessageBanner::Type::Information, m_startupMessage, QString(), actions);
+        m_banner->setMessage({MessageBanner::Type::Information, m_startupMessage, QString(), false, actions});
     } else {
         m_banner->clear();
     }
@@ -1437,7 +1451,7 @@ void MainWindow::openRepair(const QStringList &findingIds)
         if (now->diagnosis && !now->isStale())
             dialog->dataRefreshed(*now->diagnosis);
         else if (now->isStale())
-            dialog->setStale(now->error);
+            dialog->setStale(SourceError::joined(now->error));
     });
     connect(dialog, &RepairDialog::repairsFinished, this, [this, key, connection = QPointer<Connection>(connection)](int fixed, int total) {
         reloadAudit();
@@ -1681,10 +1695,10 @@ void MainWindow::testConnection(const ConnectionSpec &given, QObject *context, C
     ConnectionSpec spec = given;
     spec.name = tr("test of %1").arg(given.name);
     auto *probe = new Connection(spec, m_network, this);
-    connect(probe, &Connection::klustersListed, context, [probe, done](const QStringList &klusters, const QString &error) {
+    connect(probe, &Connection::klustersListed, context, [probe, done](const QStringList &klusters, const Error &error) {
         probe->deleteLater();
-        if (!error.isEmpty())
-            done(false, error);
+        if (error.isError())
+            done(false, error.toString());
         else
             done(true, klusters.isEmpty() ? tr("Signed in; Kubernikus lists no kluster in this project.")
                                           : tr("Signed in; %1 kluster(s): %2").arg(klusters.size()).arg(klusters.join(QStringLiteral(", "))));

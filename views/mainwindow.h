@@ -74,9 +74,9 @@ public:
         std::shared_ptr<const KlusterFetch> fetch;
         std::shared_ptr<const Diagnosis> diagnosis;
         QDateTime fetchedAt;
-        QString error;        // the last refresh failed: `fetch` is the last good data, stale (or none)
+        QList<SourceError> error;       // the last refresh failed: `fetch` is older data, stale, or none
         QDateTime errorAt;
-        QString incomplete;   // the data shown is new but lacks what could not be read
+        QList<SourceError> incomplete;  // the data shown is new but lacks the sources that could not be read
         qint64 elapsedMs = 0;
         bool isStale() const { return !error.isEmpty(); }
     };
@@ -149,7 +149,7 @@ private:
     void buildActions();
     void placeOnScreen();
     void onRefreshed(const RefreshResult &result);
-    void onListed(Connection *connection, const QStringList &klusters, const QString &error);
+    void onListed(Connection *connection, const QStringList &klusters, const Error &error);
     void showCurrent();
     void updateBanner();
     void updateCaptions();
@@ -192,7 +192,7 @@ private:
     QList<Connection *> m_connections;
     QList<ConnectionSpec> m_remembered;
     QHash<QString, KlusterData> m_data;
-    QHash<QString, QString> m_listingErrors;  // connection -> why its klusters could not be listed
+    QHash<QString, Error> m_listingErrors;  // connection -> why its klusters could not be listed
     QString m_current;
     QString m_wantedKey;      // the selection to restore once its kluster is listed
     QString m_wantedFinding;  // the finding to select once m_wantedKey's views show it

@@ -1,9 +1,13 @@
 #pragma once
 
+#include "core/finding.h"
+
 #include <QHash>
 #include <QObject>
 #include <QPair>
 #include <QString>
+
+#include <optional>
 
 class QSystemTrayIcon;
 
@@ -29,12 +33,12 @@ public:
     bool trayAvailable() const;
     QSystemTrayIcon *tray() const { return m_tray; }
 
-    // The worst severity across watched klusters (-1 healthy), and a line per kluster for the tooltip.
-    void setWorst(int severity, const QString &summary);
-    int worst() const { return m_worst; }
+    // The worst severity across watched klusters (none: healthy), and a line per kluster for the tooltip.
+    void setWorst(std::optional<Severity> severity, const QString &summary);
+    std::optional<Severity> worst() const { return m_worst; }
 
     // Tells the desktop; `key` and `findingId` say where a click leads (findingId may be empty).
-    void notify(const QString &title, const QString &body, const QString &key, const QString &findingId, int severity);
+    void notify(const QString &title, const QString &body, const QString &key, const QString &findingId, Severity severity);
 
     // Where the last notification went: "dbus", "tray" or "none".
     QString lastChannel() const { return m_lastChannel; }
@@ -55,7 +59,7 @@ private:
     bool m_notifications = true;
     bool m_trayWanted = true;
     QSystemTrayIcon *m_tray = nullptr;
-    int m_worst = -1;
+    std::optional<Severity> m_worst;
     QString m_summary;
     QHash<uint, QPair<QString, QString>> m_targets;  // D-Bus notification id -> (kluster key, finding)
     QPair<QString, QString> m_lastTrayTarget;
