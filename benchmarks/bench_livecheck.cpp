@@ -111,7 +111,7 @@ void BM_LiveCheck(benchmark::State &state)
         benchmark::DoNotOptimize(d.findings.size());
         requests = int(client.requestsSent());
         if (!result.errors.isEmpty())
-            state.SkipWithError(qPrintable(result.errors.join(QLatin1Char(';'))));
+            state.SkipWithError(qPrintable(SourceError::joined(result.errors)));
     }
     // Round trips on the longest chain of dependent requests: authenticate,
     // then the Kubernikus credentials, then two chunks of 500 nodes.

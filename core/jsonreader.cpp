@@ -5,24 +5,29 @@
 
 #include <cmath>
 
-// Values quoted in errors come from the input: keep the error on one line.
-static QString oneLine(QString s)
+ParseError::ParseError(const QString &source, const QString &jsonPath, const QString &message)
+    : Error(inSource(Kind::Malformed, source, message, jsonPath))
 {
-    s.replace(QLatin1Char('\\'), QStringLiteral("\\\\"));
-    s.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
-    s.replace(QLatin1Char('\r'), QStringLiteral("\\r"));
-    for (QChar &c : s) {
-        if (c.unicode() < 0x20)
-            c = QLatin1Char('?');
-    }
-    return s;
 }
 
-QString ParseError::toString() const
+ParseError::ParseError(const Error &error)
+    : Error(error)
 {
-    if (path.isEmpty())
-        return source + QStringLiteral(": ") + oneLine(message);
-    return source + QStringLiteral(": ") + oneLine(path) + QStringLiteral(": ") + oneLine(message);
+}
+
+Error parseAnswer(Error answer, const std::function<void()> &parse)
+{
+    if (answer.isError())
+        return answer;
+    try {
+        parse();
+    } catch (const ParseError &e) {
+        answer.kind = Error::Kind::Malformed;
+        answer.source = e.source;
+        answer.jsonPath = e.jsonPath;
+        answer.detail = e.detail;
+    }
+    return answer;
 }
 
 JsonReader::JsonReader(const QString &source, const QJsonValue &value)

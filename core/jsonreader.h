@@ -1,21 +1,22 @@
 #pragma once
 
+#include "core/error.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
-// The error of a parse: the file (or source) and the JSON path of the value
-// that is missing or of the wrong type, e.g. "servers.json: $.servers[3].id: ...".
-struct ParseError
+// What a parser refused, thrown: the input (a file, or a body named in words)
+// and the JSON path of the value that is missing or of the wrong type, e.g.
+// "servers.json: $.servers[3].id: required field is missing".
+struct ParseError : Error
 {
-    QString source;
-    QString path;
-    QString message;
-
-    QString toString() const;
+    ParseError(const QString &source, const QString &jsonPath, const QString &message);
+    explicit ParseError(const Error &error);
 };
 
 // Reads typed values out of a JSON document while keeping track of where it is,
@@ -81,3 +82,7 @@ QString apiErrorIn(const QJsonObject &body);
 // Parses `bytes` as a JSON document whose top level must be an object;
 // throws ParseError naming `source` and the offset for truncated or non-JSON input.
 QJsonObject parseJsonObject(const QString &source, const QByteArray &bytes);
+
+// Runs `parse`, a parser that throws ParseError, unless `answer` has failed already. Returns `answer` as it
+// is, or, when the parser refused, made a malformed answer that names the input and the JSON path refused.
+Error parseAnswer(Error answer, const std::function<void()> &parse);

@@ -1,10 +1,29 @@
 #pragma once
 
+#include "core/error.h"
 #include "core/klusterstate.h"
 
 #include <QByteArray>
 #include <QHash>
-#include <QStringList>
+#include <QList>
+#include <QString>
+
+// A source of a kluster that could not be fetched or read ("servers",
+// "nodes", …; empty when the whole refresh failed before any), and why. An
+// optional source says what is assumed without it.
+struct SourceError
+{
+    QString source;
+    Error error;
+    QString assumed;  // e.g. "no extraroute-atomic"
+
+    // "servers: compute: GET /v2.1/servers/detail: HTTP 503: …"
+    QString toString() const;
+    // The errors on one line, "; " between them.
+    static QString joined(const QList<SourceError> &errors);
+    // Whether refreshing again may succeed: one of the errors is one a retry can help.
+    static bool retryCanHelp(const QList<SourceError> &errors);
+};
 
 // A kluster's whole state, fetched: the parsed state (what failed says so in
 // its SourceStatus) and the merged response bodies, as a snapshot holds them.
@@ -13,5 +32,5 @@ struct KlusterFetch
     KlusterState state;
     QHash<QString, QByteArray> bodies;  // snapshot file name -> body
     int requests = 0;                   // HTTP requests it took
-    QStringList errors;                 // one line per source that failed
+    QList<SourceError> errors;          // one per source that failed
 };

@@ -1,4 +1,4 @@
-// API error bodies: ApiError::messageFromBody (NeutronError, Nova faults,
+// API error bodies: ApiResponse::serverMessage (NeutronError, Nova faults,
 // Keystone errors, Kubernetes Status, Kubernikus errors, HTML and plain text),
 // apiErrorIn on the bodies that are JSON objects, and ApiResponse::json (the
 // "malformed answer" path that quotes the body).
@@ -8,7 +8,6 @@
 
 #include "fuzz/fuzzcommon.h"
 
-#include "services/apierror.h"
 #include "services/httpclient.h"
 #include "core/jsonreader.h"
 
@@ -29,25 +28,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QByteArray &contentType = types[data[0] % 4];
     const QByteArray body = fuzz::bytes(data + 1, size - 1);
 
-    const QString message = ApiError::messageFromBody(body, contentType);
-    (void)message;
+    ApiResponse response;
+    response.status = 502;
+    response.body = body;
+    response.headers.insert(QByteArrayLiteral("content-type"), contentType);
+    const QString message = response.serverMessage();
 
     const QJsonDocument doc = QJsonDocument::fromJson(body);
     if (doc.isObject())
         (void)apiErrorIn(doc.object());
 
-    ApiResponse response;
-    response.status = 502;
-    response.body = body;
-    response.headers.insert(QByteArrayLiteral("content-type"), contentType);
-    response.error.kind = ApiError::Kind::Http;
+    response.error.kind = Error::Kind::Http;
     response.error.service = QStringLiteral("network");
     response.error.method = QStringLiteral("GET");
     response.error.path = QStringLiteral("/v2.0/routers/r1");
     response.error.status = 502;
     response.error.serverMessage = message;
     (void)response.error.toString();
-    ApiError malformed;
+    Error malformed;
     const QJsonObject object = response.json(&malformed);
     FUZZ_CHECK(doc.isObject() ? !malformed.isError() : malformed.isError(), "json() and fromJson disagree");
     (void)object;

@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     response.body = fuzz::bytes(data, size);
     response.headers.insert(QByteArrayLiteral("content-type"), QByteArrayLiteral("application/json"));
     response.headers.insert(QByteArrayLiteral("x-subject-token"), QByteArrayLiteral("gAAAAAB-token"));
-    ApiError error;
+    Error error;
     const QJsonObject token = response.json(&error).value(QStringLiteral("token")).toObject();
     if (error.isError())
         return 0;

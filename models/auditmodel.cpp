@@ -53,8 +53,9 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
         return QString(r.value(QStringLiteral("time")).toString() + QLatin1Char(' ') + finding);
     if (role == SeverityRole) {
         if (result == QLatin1String("fixed") || result == QLatin1String("in progress"))
-            return -1;
-        return result == QLatin1String("failed") || result == QLatin1String("interrupted") ? 0 : 1;
+            return ConsoleRole::severityData(std::nullopt);
+        const bool failed = result == QLatin1String("failed") || result == QLatin1String("interrupted");
+        return ConsoleRole::severityData(failed ? Severity::Critical : Severity::Warning);
     }
     if (role == FilterRole) {
         return QVariantMap{{QStringLiteral("kluster"), QStringList{r.value(QStringLiteral("kluster")).toString()}},

@@ -23,9 +23,9 @@ void FilterModel::setText(const QString &text)
     emit queryChanged();
 }
 
-void FilterModel::setMaximumSeverity(int rank)
+void FilterModel::setMinimumSeverity(std::optional<Severity> least)
 {
-    m_maximumSeverity = rank;
+    m_minimumSeverity = least;
     invalidateRowsFilter();
 }
 
@@ -43,13 +43,12 @@ bool FilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParen
         // Scope and severity decide for a whole group: its rows follow it (autoAcceptChildRows).
         if (m_predicate && !m_predicate(row))
             return false;
-        if (m_maximumSeverity >= 0) {
-            const QVariant v = row.data(ConsoleRole::Severity);
-            const int severity = v.isValid() ? v.toInt() : -1;
-            if (severity < 0 || severity > m_maximumSeverity)
+        if (m_minimumSeverity) {
+            const std::optional<Severity> severity = ConsoleRole::severityOf(row);
+            if (!severity || *severity > *m_minimumSeverity)  // Critical is the lowest
                 return false;
         }
-    } else if (m_predicate || m_maximumSeverity >= 0) {
+    } else if (m_predicate || m_minimumSeverity) {
         return false;  // a row inside a group is shown with its group, never on its own
     }
     if (m_query.isEmpty())

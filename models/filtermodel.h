@@ -1,10 +1,12 @@
 #pragma once
 
+#include "core/finding.h"
 #include "models/filterquery.h"
 
 #include <QSortFilterProxyModel>
 
 #include <functional>
+#include <optional>
 
 // The filter box and sorting of the console's tables (flat or grouped):
 // sorts by ConsoleRole::Sort (raw values, never formatted text), rows of
@@ -27,8 +29,8 @@ public:
     QStringList knownFields() const { return m_fields; }
     void setText(const QString &text);
     const FilterQuery &query() const { return m_query; }
-    // Show only rows whose severity is at most `rank` (0 critical, 1 warning, 2 info); -1 shows all.
-    void setMaximumSeverity(int rank);
+    // Show only rows at least as severe as `least` (warning: critical and warning rows); none shows all.
+    void setMinimumSeverity(std::optional<Severity> least);
     // An extra condition on source rows (top level only), e.g. the route view's scope; empty: none.
     void setPredicate(std::function<bool(const QModelIndex &source)> predicate);
     // For a grouped model: a group is shown when it or one of its rows matches, with all its rows, and
@@ -45,7 +47,7 @@ protected:
 private:
     QStringList m_fields;
     FilterQuery m_query;
-    int m_maximumSeverity = -1;
+    std::optional<Severity> m_minimumSeverity;
     int m_childOrderColumn = -1;
     std::function<bool(const QModelIndex &)> m_predicate;
 };

@@ -113,7 +113,7 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
     case FilterRole:
         return row.fields;
     case SeverityRole:
-        return int(f.severity);
+        return ConsoleRole::severityData(f.severity);
     case HasRepairRole:
         return row.hasRepair;
     default:

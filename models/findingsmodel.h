@@ -23,7 +23,7 @@ public:
     enum Role {
         SortRole = ConsoleRole::Sort,          // severity rank, kind, subject, ... as raw values
         IdRole = ConsoleRole::Key,             // "<kind>:<subject>"
-        SeverityRole = ConsoleRole::Severity,  // int(Severity)
+        SeverityRole = ConsoleRole::Severity,
         FindingsRole = ConsoleRole::Findings,  // the row's own id, as a list
         FilterRole = ConsoleRole::Filter,      // id, kind, subject, severity and the objects it is about
         HasRepairRole = ConsoleRole::FirstModelRole,

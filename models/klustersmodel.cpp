@@ -19,7 +19,7 @@ KlustersModel::Counts KlustersModel::Row::rank() const
     Counts c;
     c.critical = qMax(shown.critical, complete.critical);
     c.warning = qMax(shown.warning, complete.warning);
-    c.worst = shown.worst < 0 ? complete.worst : complete.worst < 0 ? shown.worst : qMin(shown.worst, complete.worst);
+    c.worst = ConsoleRole::worse(shown.worst, complete.worst);
     return c;
 }
 
@@ -64,7 +64,7 @@ void KlustersModel::setDiagnosis(const QString &connection, const QString &klust
     r.diagnosed = true;
     r.shown.critical = diagnosis.count(Severity::Critical);
     r.shown.warning = diagnosis.count(Severity::Warning);
-    r.shown.worst = diagnosis.findings.isEmpty() ? -1 : int(diagnosis.worst());
+    r.shown.worst = diagnosis.findings.isEmpty() ? std::nullopt : std::optional(diagnosis.worst());
     r.fetchedAt = fetchedAt;
     r.error.clear();
     r.incomplete = incomplete;
@@ -168,16 +168,18 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return state != State::Fresh && state != State::Pending;
     case SeverityRole:
         // What cannot be read at all is as bad as critical.
-        return state == State::Unreachable || state == State::ConnectionFailed ? 0 : rank.worst;
+        if (state == State::Unreachable || state == State::ConnectionFailed)
+            return ConsoleRole::severityData(Severity::Critical);
+        return ConsoleRole::severityData(rank.worst);
     case ErrorRole:
         return !r.error.isEmpty() ? r.error : r.incomplete;
     case FetchedAtRole:
         return r.fetchedAt;
     case FilterRole: {
-        const int worst = data(index, SeverityRole).toInt();
+        const std::optional<Severity> severity = ConsoleRole::severityOf(index);
         return QVariantMap{{QStringLiteral("kluster"), r.kluster.isEmpty() ? QStringList() : QStringList{r.kluster}},
                            {QStringLiteral("connection"), QStringList{r.connection}},
-                           {QStringLiteral("severity"), worst < 0 ? QStringList() : QStringList{severityName(Severity(worst))}},
+                           {QStringLiteral("severity"), ConsoleRole::severityField(severity)},
                            {QStringLiteral("state"), QStringList{stateName(state)}}};
     }
     case Qt::ToolTipRole:
@@ -206,7 +208,7 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
                 return tr("failed");
             if (!r.diagnosed)
                 return state == State::Unreachable ? tr("unreachable") : tr("not checked yet");
-            return rank.worst < 0 ? tr("healthy") : severityName(Severity(rank.worst));
+            return rank.worst ? severityName(*rank.worst) : tr("healthy");
         case CriticalColumn: return r.diagnosed ? count(r.shown.critical) : QVariant(QStringLiteral("—"));
         case WarningColumn: return r.diagnosed ? count(r.shown.warning) : QVariant(QStringLiteral("—"));
         case FetchedColumn:
@@ -218,7 +220,7 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         // a kluster whose last refresh failed next.
         const qint64 tier = state == State::ConnectionFailed || state == State::Unreachable ? 2 : state == State::Stale ? 1 : 0;
         switch (index.column()) {
-        case WorstColumn: return r.diagnosed ? (rank.worst < 0 ? 3 : rank.worst) : 4;
+        case WorstColumn: return r.diagnosed ? (rank.worst ? int(*rank.worst) : 3) : 4;
         case FetchedColumn: return r.fetchedAt;
         case KlusterColumn: return r.kluster;
         case CriticalColumn: return tier * 1000000000LL + (r.diagnosed ? rank.critical * 100000LL + rank.warning : 500 * 100000LL);

@@ -26,7 +26,7 @@ public:
     enum Role {
         SortRole = ConsoleRole::Sort,
         KeyRole = ConsoleRole::Key,            // "<connection>/<kluster>"; a connection's own row: "<connection>/"
-        SeverityRole = ConsoleRole::Severity,  // int(Severity) of the worst finding (ranked); -1 when none
+        SeverityRole = ConsoleRole::Severity,  // the worst finding's (ranked); critical when unreadable
         FilterRole = ConsoleRole::Filter,      // kluster, connection, severity, state
         ErrorRole = ConsoleRole::FirstModelRole,  // what is wrong with the data shown (failed refresh, unread source)
         FetchedAtRole,   // QDateTime of the data shown
@@ -62,7 +62,7 @@ public:
 
     struct Counts
     {
-        int worst = -1;
+        std::optional<Severity> worst;
         int critical = 0;
         int warning = 0;
         friend bool operator==(const Counts &a, const Counts &b)

@@ -10,11 +10,11 @@ void KlusterStore::setListing(const QString &connection)
     m_listing.insert(connection);
 }
 
-void KlusterStore::setListed(const QString &connection, const QStringList &klusters, const QString &error)
+void KlusterStore::setListed(const QString &connection, const QStringList &klusters, const Error &error)
 {
     m_listing.remove(connection);
-    if (error != m_listingErrors.value(connection)) {
-        if (error.isEmpty())
+    if (error.toString() != m_listingErrors.value(connection).toString()) {
+        if (!error.isError())
             m_listingErrors.remove(connection);
         else
             m_listingErrors.insert(connection, error);
@@ -27,7 +27,7 @@ void KlusterStore::setListed(const QString &connection, const QStringList &klust
             emit klusterAdded({connection, k});
         }
     }
-    if (!error.isEmpty())
+    if (error.isError())
         return;
     for (const QString &k : std::as_const(known)) {
         if (!klusters.contains(k))
@@ -62,7 +62,7 @@ void KlusterStore::setRefreshing(const KlusterKey &key, bool refreshing)
 
 void KlusterStore::setFetched(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
                               const std::shared_ptr<const Diagnosis> &diagnosis, const QDateTime &fetchedAt,
-                              qint64 elapsedMs, const QString &incomplete)
+                              qint64 elapsedMs, const QList<SourceError> &incomplete)
 {
     KlusterData &d = m_data[key];
     retire(d);
@@ -76,7 +76,7 @@ void KlusterStore::setFetched(const KlusterKey &key, const std::shared_ptr<const
     emit klusterFetched(key);
 }
 
-void KlusterStore::setFailed(const KlusterKey &key, const QString &error, const QDateTime &at)
+void KlusterStore::setFailed(const KlusterKey &key, const QList<SourceError> &error, const QDateTime &at)
 {
     KlusterData &d = m_data[key];
     d.error = error;

@@ -19,9 +19,9 @@ struct KlusterData
     std::shared_ptr<const KlusterFetch> fetch;
     std::shared_ptr<const Diagnosis> diagnosis;
     QDateTime fetchedAt;
-    QString error;  // the last refresh failed: `fetch` is the last good data, stale (or none)
+    QList<SourceError> error;  // the last refresh failed: `fetch` is the last good data, stale (or none)
     QDateTime errorAt;
-    QString incomplete;  // the data shown is new but lacks what could not be read
+    QList<SourceError> incomplete;  // the data shown is new but lacks the sources that could not be read
     qint64 elapsedMs = 0;
     bool isStale() const { return !error.isEmpty(); }
 };
@@ -47,8 +47,8 @@ public:
     bool isListing(const QString &connection) const { return m_listing.contains(connection); }
     // The listing came back: `klusters`, or `error` (the klusters known so far stay). New klusters are added
     // (klusterAdded); when it succeeded, those it no longer lists are said to be gone (klusterGone).
-    void setListed(const QString &connection, const QStringList &klusters, const QString &error);
-    QString listingError(const QString &connection) const { return m_listingErrors.value(connection); }
+    void setListed(const QString &connection, const QStringList &klusters, const Error &error);
+    Error listingError(const QString &connection) const { return m_listingErrors.value(connection); }
     bool hasListingErrors() const { return !m_listingErrors.isEmpty(); }
     // The connection's klusters, listed now or before.
     QStringList klusters(const QString &connection) const { return m_klusters.value(connection); }
@@ -63,9 +63,9 @@ public:
     // replaced is retired.
     void setFetched(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
                     const std::shared_ptr<const Diagnosis> &diagnosis, const QDateTime &fetchedAt,
-                    qint64 elapsedMs, const QString &incomplete);
+                    qint64 elapsedMs, const QList<SourceError> &incomplete);
     // A refresh failed: the last good data stays, stale.
-    void setFailed(const KlusterKey &key, const QString &error, const QDateTime &at);
+    void setFailed(const KlusterKey &key, const QList<SourceError> &error, const QDateTime &at);
     const KlusterData *data(const KlusterKey &key) const;
     // The data of the connection's other klusters, in their order.
     QList<std::shared_ptr<const KlusterFetch>> otherFetches(const KlusterKey &key) const;
@@ -88,7 +88,7 @@ private:
     QHash<QString, QStringList> m_klusters;
     QHash<KlusterKey, KlusterData> m_data;
     QSet<QString> m_listing;
-    QHash<QString, QString> m_listingErrors;
+    QHash<QString, Error> m_listingErrors;
     QSet<KlusterKey> m_refreshing;
     Retired m_retired;
 };

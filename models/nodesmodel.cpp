@@ -14,15 +14,14 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
 {
     Prepared p;
     const KlusterIndex join(state);
-    QHash<QString, QPair<int, QStringList>> worst;  // name -> (severity, finding ids)
+    QHash<QString, QPair<std::optional<Severity>, QStringList>> worst;  // name -> (severity, finding ids)
     for (const Finding &f : diagnosis.findings) {
         const AffectedObjects a = f.affected();
         QStringList names = a.instances + a.nodes;
         names.removeDuplicates();
         for (const QString &n : std::as_const(names)) {
             auto &entry = worst[n];
-            if (entry.second.isEmpty() || int(f.severity) < entry.first)
-                entry.first = int(f.severity);
+            entry.first = ConsoleRole::worse(entry.first, f.severity);
             entry.second << f.id();
         }
     }
@@ -45,8 +44,8 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
             const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
             r.ready = ready ? ready->status : QString();
         }
-        const auto w = worst.value(r.name, {-1, {}});
-        r.severity = w.second.isEmpty() ? -1 : w.first;
+        const auto w = worst.value(r.name);
+        r.severity = w.first;
         r.findings = w.second;
         seen.insert(r.name);
         next.append(r);
@@ -63,8 +62,8 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
         r.registered = true;
         const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
         r.ready = ready ? ready->status : QString();
-        const auto w = worst.value(r.name, {-1, {}});
-        r.severity = w.second.isEmpty() ? -1 : w.first;
+        const auto w = worst.value(r.name);
+        r.severity = w.first;
         r.findings = w.second;
         next.append(r);
     }
@@ -111,7 +110,7 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
     if (role == NameRole)
         return r.name;
     if (role == SeverityRole)
-        return r.severity;
+        return ConsoleRole::severityData(r.severity);
     if (role == FindingsRole)
         return r.findings;
     if (role == FilterRole) {
@@ -129,7 +128,7 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
                            {QStringLiteral("ready"), list(r.ready)},
                            {QStringLiteral("kind"), kinds},
                            {QStringLiteral("id"), r.findings},
-                           {QStringLiteral("severity"), r.severity < 0 ? QStringList() : QStringList{severityName(Severity(r.severity))}}};
+                           {QStringLiteral("severity"), ConsoleRole::severityField(r.severity)}};
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {

@@ -24,7 +24,7 @@ public:
     enum Role {
         SortRole = ConsoleRole::Sort,
         NameRole = ConsoleRole::Key,
-        SeverityRole = ConsoleRole::Severity,  // int(Severity) of the worst finding about the row; -1 when none
+        SeverityRole = ConsoleRole::Severity,  // of the worst finding about the row
         FindingsRole = ConsoleRole::Findings,  // QStringList of the ids of the findings about the row
         FilterRole = ConsoleRole::Filter,
     };
@@ -51,7 +51,7 @@ public:
         int hasGroup = -1;     // 1 yes, 0 no, -1 unknown
         bool registered = false;
         QString ready;         // True, False, Unknown, or empty
-        int severity = -1;
+        std::optional<Severity> severity;  // of the worst finding about the row
         QStringList findings;
         friend bool operator==(const Row &a, const Row &b)
         {

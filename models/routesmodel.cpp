@@ -22,23 +22,14 @@ bool isProblem(RouteAudit::Roles roles)
         || ((roles & RouteAudit::Duplicate) && !(roles & RouteAudit::Correct));
 }
 
-int severityOfRoles(RouteAudit::Roles roles)
+std::optional<Severity> severityOfRoles(RouteAudit::Roles roles)
 {
     if (!isProblem(roles))
-        return -1;
+        return std::nullopt;
     // An orphaned route alone holds a slot (a warning); a route that takes or lacks a node's traffic is critical.
     const bool critical = (roles & (RouteAudit::Stale | RouteAudit::Missing))
         || ((roles & RouteAudit::Duplicate) && !(roles & RouteAudit::Correct));
-    return critical ? 0 : 1;
-}
-
-int worse(int a, int b)
-{
-    if (a < 0)
-        return b;
-    if (b < 0)
-        return a;
-    return qMin(a, b);
+    return critical ? Severity::Critical : Severity::Warning;
 }
 
 QString destinationKey(const RouteAudit::Entry &e)
@@ -114,11 +105,11 @@ RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diag
         if (e.destination.isValid() && e.destination.isIPv4())
             r.destinationOrder = (quint64(e.destination.network().toIPv4()) << 8) | quint64(e.destination.prefixLength());
         // Marked by its own problem only: the correct route of a duplicate set belongs to the finding, but is fine.
-        int severity = severityOfRoles(e.roles);
+        std::optional<Severity> severity = severityOfRoles(e.roles);
         for (const Finding *f : findingsOf.value(r.key)) {
             r.findings << f->id();
-            if (severity >= 0)
-                severity = worse(severity, int(f->severity));
+            if (severity)
+                severity = ConsoleRole::worse(severity, f->severity);
         }
         r.severity = severity;
         r.names = QStringList{e.nexthopNode, e.nexthopInstance, e.destinationNode};
@@ -158,7 +149,7 @@ RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diag
         QString winner;
         for (const Row &r : std::as_const(routes)) {
             sum.roles |= r.roles;
-            sum.severity = worse(sum.severity, r.severity);
+            sum.severity = ConsoleRole::worse(sum.severity, r.severity);
             for (const QString &id : r.findings) {
                 if (!sum.findings.contains(id))
                     sum.findings << id;
@@ -284,7 +275,7 @@ QVariantMap RoutesModel::fieldsOf(const Row &r)
                        {QStringLiteral("role"), RouteAudit::roleNames(RouteAudit::Roles::fromInt(r.roles))},
                        {QStringLiteral("kind"), kinds},
                        {QStringLiteral("id"), r.findings},
-                       {QStringLiteral("severity"), r.severity < 0 ? QStringList() : QStringList{severityName(Severity(r.severity))}}};
+                       {QStringLiteral("severity"), ConsoleRole::severityField(r.severity)}};
 }
 
 QModelIndex RoutesModel::indexOf(const QString &key) const
@@ -361,7 +352,7 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
     case KeyRole:
         return r.key;
     case ProblemRole:
-        return r.group ? r.severity >= 0 : isProblem(roles);
+        return r.group ? r.severity.has_value() : isProblem(roles);
     case ForeignRole:
         return r.group ? roles == RouteAudit::Roles(RouteAudit::Foreign) : bool(roles & RouteAudit::Foreign);
     case GroupRole:
@@ -369,7 +360,7 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
     case PositionRole:
         return r.position;
     case SeverityRole:
-        return r.severity;
+        return ConsoleRole::severityData(r.severity);
     case FindingsRole:
         return r.findings;
     case FilterRole: {

@@ -30,7 +30,7 @@ public:
     enum Role {
         SortRole = ConsoleRole::Sort,
         KeyRole = ConsoleRole::Key,            // "<destination> via <nexthop>"; a group of several: its destination
-        SeverityRole = ConsoleRole::Severity,  // int(Severity) of the row's problem; -1 when none
+        SeverityRole = ConsoleRole::Severity,  // of the row's problem
         FindingsRole = ConsoleRole::Findings,
         FilterRole = ConsoleRole::Filter,
         RolesRole = ConsoleRole::FirstModelRole,  // int(RouteAudit::Roles); a group: all its routes' roles
@@ -72,7 +72,7 @@ public:
         QString owner;
         QString destinationNode;   // the node whose pod CIDR the destination is
         int position = -1;
-        int severity = -1;
+        std::optional<Severity> severity;
         QStringList findings;
         QStringList names;         // the nodes and instances it involves (nexthop's, destination's)
         QString summary;           // a group: its routes' roles in words

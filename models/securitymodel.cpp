@@ -108,12 +108,13 @@ QVariant SecurityModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return QVariant();
     const Row &r = m_rows.rows().at(index.row());
+    const std::optional<Severity> severity = r.problem ? std::optional(Severity::Critical) : std::nullopt;
     if (role == ProblemRole)
         return r.problem;
     if (role == KeyRole)
         return r.key;
     if (role == SeverityRole)
-        return r.problem ? int(Severity::Critical) : -1;
+        return ConsoleRole::severityData(severity);
     if (role == FindingsRole)
         return r.findings;
     if (role == FilterRole) {
@@ -126,7 +127,7 @@ QVariant SecurityModel::data(const QModelIndex &index, int role) const
                            {QStringLiteral("status"), QStringList{r.status}},
                            {QStringLiteral("kind"), kinds},
                            {QStringLiteral("id"), r.findings},
-                           {QStringLiteral("severity"), r.problem ? QStringList{severityName(Severity::Critical)} : QStringList()}};
+                           {QStringLiteral("severity"), ConsoleRole::severityField(severity)}};
     }
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (index.column()) {

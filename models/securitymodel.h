@@ -20,7 +20,7 @@ public:
     enum Role {
         SortRole = ConsoleRole::Sort,
         KeyRole = ConsoleRole::Key,            // "rule:tcp", "instance:<name>"
-        SeverityRole = ConsoleRole::Severity,  // critical for a problem row; -1 otherwise
+        SeverityRole = ConsoleRole::Severity,  // critical for a problem row; none otherwise
         FindingsRole = ConsoleRole::Findings,
         FilterRole = ConsoleRole::Filter,
         ProblemRole = ConsoleRole::FirstModelRole,

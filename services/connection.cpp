@@ -18,6 +18,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     , m_worker(new ConnectionWorker(spec))
 {
     qRegisterMetaType<RefreshResult>();
+    qRegisterMetaType<Error>();
     qRegisterMetaType<RepairExecutor::Outcome>();
     m_worker->moveToThread(thread);
     connect(m_worker, &ConnectionWorker::klustersListed, this, &Connection::klustersListed);
@@ -91,13 +92,19 @@ void Connection::cancelRepair()
 
 namespace {
 
+// A refresh that failed as a whole, before any source of the kluster was read.
+QList<SourceError> failedAsAWhole(const Error &error)
+{
+    return {SourceError{QString(), error, QString()}};
+}
+
 // The snapshot folders under `path`: itself, or its subfolders (as
 // `flightdeck-sim --dump-snapshot` writes them), by kluster name.
 QHash<QString, QString> snapshotFolders(const QString &path)
 {
     QHash<QString, QString> folders;
     const auto klusterName = [](const QString &dir) {
-        QString error;
+        Error error;
         const std::optional<QByteArray> bytes = SnapshotReader::readBody(QDir(dir).filePath(QStringLiteral("kluster.json")), &error);
         if (!bytes)
             return QString();
@@ -136,17 +143,17 @@ ConnectionWorker::~ConnectionWorker()
     m_client.reset();
 }
 
-void ConnectionWorker::withSession(std::function<void(const QString &error)> then)
+void ConnectionWorker::withSession(std::function<void(const Error &error)> then)
 {
     if (m_session) {
-        then(QString());
+        then(Error());
         return;
     }
     m_waiting.append(std::move(then));
     if (m_preparing)
         return;
     m_preparing = true;
-    const auto ready = [this](const QString &error) {
+    const auto ready = [this](const Error &error) {
         m_preparing = false;
         const auto waiting = std::exchange(m_waiting, {});
         for (const auto &w : waiting)
@@ -157,13 +164,13 @@ void ConnectionWorker::withSession(std::function<void(const QString &error)> the
     if (!config)
         config = CloudConfigLoader::load(m_spec.cloud, &error);
     if (!config) {
-        ready(error);
+        ready(Error::of(Error::Kind::Config, error));
         return;
     }
     const auto open = [this, ready](const CloudConfig &c) {
         m_client = std::make_unique<HttpClient>();
         m_session = std::make_unique<KeystoneSession>(m_client.get(), c);
-        ready(QString());
+        ready(Error());
     };
     const QString secret = config->isApplicationCredential() ? config->applicationCredentialSecret : config->password;
     if (!secret.isEmpty()) {
@@ -173,10 +180,13 @@ void ConnectionWorker::withSession(std::function<void(const QString &error)> the
     // The keychain is read on the GUI thread (QtKeychain has one job queue for the process); the answer comes back here.
     m_secretRead = [config, open, ready](const SecretResult &r) {
         if (!r.found) {
-            ready(tr("no %1 for cloud \"%2\": put it in secure.yaml, or enter it in File → Connections… → Edit to keep it in the "
-                     "keychain (%3)")
-                      .arg(config->isApplicationCredential() ? tr("application credential secret") : tr("password"), config->name,
-                           r.error.isEmpty() ? tr("not in the keychain") : r.error));
+            const QString what = config->isApplicationCredential() ? tr("application credential secret")
+                                                                   : tr("password");
+            const QString where = r.error.isEmpty() ? tr("not in the keychain") : r.error;
+            const QString missing = tr("no %1 for cloud \"%2\": put it in secure.yaml, or enter it in File → "
+                                       "Connections… → Edit to keep it in the keychain (%3)")
+                                        .arg(what, config->name, where);
+            ready(Error::of(Error::Kind::Config, missing));
             return;
         }
         CloudConfig c = *config;
@@ -197,24 +207,27 @@ void ConnectionWorker::listKlusters()
     if (m_spec.isSnapshot()) {
         QStringList names = snapshotFolders(m_spec.snapshotPath).keys();
         names.sort();
-        emit klustersListed(names, names.isEmpty() ? tr("%1 holds no snapshot folder (no kluster.json)").arg(m_spec.snapshotPath)
-                                                   : QString());
+        const QString none = tr("%1 holds no snapshot folder (no kluster.json)").arg(m_spec.snapshotPath);
+        emit klustersListed(names, names.isEmpty() ? Error::of(Error::Kind::Io, none) : Error());
         return;
     }
-    withSession([this](const QString &error) {
-        if (!error.isEmpty()) {
+    withSession([this](const Error &error) {
+        if (error.isError()) {
             emit klustersListed({}, error);
             return;
         }
         HttpCall *call = m_session->send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters"));
         connect(call, &HttpCall::finished, this, [this](const ApiResponse &r) {
             if (r.error.isError()) {
-                emit klustersListed({}, r.error.toString());
+                emit klustersListed({}, r.error);
                 return;
             }
             const QJsonDocument doc = QJsonDocument::fromJson(r.body);
             if (!doc.isArray()) {
-                emit klustersListed({}, tr("kubernikus GET /api/v1/clusters: HTTP %1: expected a JSON list of klusters").arg(r.status));
+                const QString notAList = tr("kubernikus GET /api/v1/clusters: HTTP %1: expected a JSON list "
+                                            "of klusters")
+                                             .arg(r.status);
+                emit klustersListed({}, Error::of(Error::Kind::Malformed, notAList));
                 return;
             }
             QStringList names;
@@ -222,7 +235,7 @@ void ConnectionWorker::listKlusters()
                 names << v.toObject().value(QStringLiteral("name")).toString();
             names.removeAll(QString());
             names.sort();
-            emit klustersListed(names, QString());
+            emit klustersListed(names, Error());
         });
     });
 }
@@ -236,12 +249,12 @@ void ConnectionWorker::refresh(const QString &kluster)
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
     const QDateTime started = QDateTime::currentDateTimeUtc();  // the data is at least this old
-    withSession([this, kluster, timer, started](const QString &error) {
+    withSession([this, kluster, timer, started](const Error &error) {
         RefreshResult result;
         result.connection = m_spec.name;
         result.kluster = kluster;
-        if (!error.isEmpty()) {
-            result.error = error;
+        if (error.isError()) {
+            result.errors = failedAsAWhole(error);
             emit refreshed(result);
             return;
         }
@@ -252,7 +265,8 @@ void ConnectionWorker::refresh(const QString &kluster)
             const std::optional<KubeTarget> target = kubeconfig ? kubeconfig->target(m_spec.kubeContext, &kubeError) : std::nullopt;
             if (!target) {
                 delete fetcher;
-                result.error = tr("kubeconfig context %1: %2").arg(m_spec.kubeContext, kubeError);
+                const QString why = tr("kubeconfig context %1: %2").arg(m_spec.kubeContext, kubeError);
+                result.errors = failedAsAWhole(Error::of(Error::Kind::Config, why));
                 emit refreshed(result);
                 return;
             }
@@ -270,15 +284,15 @@ void ConnectionWorker::refresh(const QString &kluster)
             result.elapsedMs = timer->elapsed();
             if (cancelled) {
                 result.cancelled = true;
-                result.error = tr("refresh cancelled");
+                result.errors = failedAsAWhole(Error::of(Error::Kind::Cancelled, tr("refresh cancelled")));
             } else if (!fetch.state.klusterSource.known) {
                 // Nothing to diagnose without the kluster itself: keep the last data.
-                result.error = fetch.errors.join(QStringLiteral("; "));
+                result.errors = fetch.errors;
             } else {
                 auto f = std::make_shared<KlusterFetch>(fetch);
                 result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
                 result.fetch = std::move(f);
-                result.error = fetch.errors.join(QStringLiteral("; "));
+                result.errors = fetch.errors;
             }
             emit refreshed(result);
         });
@@ -299,7 +313,8 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
     result.kluster = kluster;
     const QString folder = snapshotFolders(m_spec.snapshotPath).value(kluster);
     if (folder.isEmpty()) {
-        result.error = tr("no snapshot of kluster %1 in %2").arg(kluster, m_spec.snapshotPath);
+        const QString none = tr("no snapshot of kluster %1 in %2").arg(kluster, m_spec.snapshotPath);
+        result.errors = failedAsAWhole(Error::of(Error::Kind::Io, none));
         emit refreshed(result);
         return;
     }
@@ -307,7 +322,7 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
         auto fetch = std::make_shared<KlusterFetch>();
         fetch->state = SnapshotReader::read(folder);
         for (const QString &file : SnapshotReader::requiredFiles() + SnapshotReader::optionalFiles()) {
-            QString error;
+            Error error;
             if (const std::optional<QByteArray> bytes = SnapshotReader::readBody(QDir(folder).filePath(file), &error))
                 fetch->bodies.insert(file, *bytes);
         }
@@ -315,7 +330,7 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
         result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch->state, m_spec.options));
         result.fetch = std::move(fetch);
     } catch (const ParseError &e) {
-        result.error = e.toString();
+        result.errors = failedAsAWhole(e);
     }
     emit refreshed(result);
 }
@@ -324,10 +339,10 @@ void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<cons
                               bool override)
 {
     m_repairCancelled = false;
-    withSession([this, kluster, shown, findingIds, override](const QString &error) {
-        if (!error.isEmpty()) {
+    withSession([this, kluster, shown, findingIds, override](const Error &error) {
+        if (error.isError()) {
             RepairExecutor::Outcome failed;
-            failed.message = error;
+            failed.message = error.toString();
             for (const QString &id : findingIds)
                 emit repairStepFinished(id, failed);
             emit repairFinished();

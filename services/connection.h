@@ -38,7 +38,9 @@ struct RefreshResult
     std::shared_ptr<const KlusterFetch> fetch;
     std::shared_ptr<const Diagnosis> diagnosis;
     QDateTime fetchedAt;
-    QString error;      // the refresh failed: the last good data stays, marked stale
+    // Without `fetch`, why the refresh failed (the last good data stays, marked stale); with it, the sources
+    // that could not be read (the rest is fresh).
+    QList<SourceError> errors;
     bool cancelled = false;
     qint64 elapsedMs = 0;
 };
@@ -75,7 +77,7 @@ public:
     void cancelRepair();  // stops before the next finding; a request in flight completes
 
 signals:
-    void klustersListed(const QStringList &klusters, const QString &error);
+    void klustersListed(const QStringList &klusters, const Error &error);
     // A refresh of `kluster` is under way (asked for, or asked for again while one ran) until refreshed().
     void refreshStarted(const QString &kluster);
     void refreshed(const RefreshResult &result);

@@ -34,7 +34,7 @@ public:
     void secretRead(const SecretResult &result);  // the answer to secretWanted()
 
 signals:
-    void klustersListed(const QStringList &klusters, const QString &error);
+    void klustersListed(const QStringList &klusters, const Error &error);
     void refreshed(const RefreshResult &result);
     void repairProgress(const QString &findingId, const QString &message);
     void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);
@@ -45,7 +45,7 @@ signals:
 private:
     // Calls `then` with a session (or the reason there is none), once the
     // cloud is loaded and its secret read from the keychain if needed.
-    void withSession(std::function<void(const QString &error)> then);
+    void withSession(std::function<void(const Error &error)> then);
     void refreshSnapshot(const QString &kluster);
     void repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, QStringList ids, bool override);
 
@@ -53,7 +53,7 @@ private:
     std::unique_ptr<HttpClient> m_client;
     std::unique_ptr<KeystoneSession> m_session;
     bool m_preparing = false;
-    QList<std::function<void(const QString &)>> m_waiting;
+    QList<std::function<void(const Error &)>> m_waiting;
     QHash<QString, QPointer<KlusterFetcher>> m_fetchers;
     bool m_repairCancelled = false;
     std::optional<KubeTarget> m_kubeTarget;

@@ -1,5 +1,6 @@
 #include "services/httpclient.h"
 
+#include "core/jsonreader.h"
 #include "services/inputlimits.h"
 
 #include <QDateTime>
@@ -7,6 +8,7 @@
 #include <QLocale>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QRegularExpression>
 #include <QRandomGenerator>
 #include <QSslError>
 #include <QTimer>
@@ -14,19 +16,65 @@
 
 Q_LOGGING_CATEGORY(lcHttp, "flightdeck.http", QtWarningMsg)
 
-QJsonObject ApiResponse::json(ApiError *error) const
+QString ApiResponse::serverMessage() const
+{
+    const QByteArray contentType = header("content-type");
+    const QByteArray trimmed = body.trimmed();
+    if (trimmed.isEmpty())
+        return QString();
+    const QJsonDocument doc = QJsonDocument::fromJson(trimmed);
+    if (doc.isObject()) {
+        const QJsonObject o = doc.object();
+        const QJsonObject neutron = o.value(QStringLiteral("NeutronError")).toObject();
+        if (!neutron.isEmpty()) {
+            const QString type = neutron.value(QStringLiteral("type")).toString();
+            const QString message = neutron.value(QStringLiteral("message")).toString();
+            return type.isEmpty() ? message : message + QStringLiteral(" [") + type + QLatin1Char(']');
+        }
+        if (o.value(QStringLiteral("kind")).toString() == QLatin1String("Status")) {
+            const QString reason = o.value(QStringLiteral("reason")).toString();
+            return o.value(QStringLiteral("message")).toString() + (reason.isEmpty() ? QString() : QStringLiteral(" [") + reason + QLatin1Char(']'));
+        }
+        const QJsonObject keystone = o.value(QStringLiteral("error")).toObject();
+        if (!keystone.isEmpty())
+            return keystone.value(QStringLiteral("message")).toString();
+        if (o.size() == 1 && o.begin().value().isObject()) {  // a Nova fault: {"itemNotFound": {...}}
+            const QJsonObject fault = o.begin().value().toObject();
+            if (fault.contains(QStringLiteral("message")))
+                return fault.value(QStringLiteral("message")).toString() + QStringLiteral(" [") + o.begin().key() + QLatin1Char(']');
+        }
+        if (o.value(QStringLiteral("message")).isString())
+            return o.value(QStringLiteral("message")).toString();
+    }
+    QString text = QString::fromUtf8(trimmed.left(4096));
+    if (contentType.contains("html") || text.startsWith(QLatin1Char('<'))) {
+        static const QRegularExpression title(QStringLiteral("<title>([^<]*)</title>"), QRegularExpression::CaseInsensitiveOption);
+        const QRegularExpressionMatch m = title.match(text);
+        if (m.hasMatch())
+            return m.captured(1).trimmed() + QStringLiteral(" (an HTML page, not the API's answer)");
+        static const QRegularExpression tags(QStringLiteral("<[^>]*>"));
+        text.replace(tags, QStringLiteral(" "));
+    }
+    for (const QString &line : text.split(QLatin1Char('\n'))) {
+        if (!line.trimmed().isEmpty())
+            return line.trimmed().left(300);
+    }
+    return QString();
+}
+
+QJsonObject ApiResponse::json(Error *error) const
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error == QJsonParseError::NoError && doc.isObject())
         return doc.object();
-    ApiError e;
-    e.kind = ApiError::Kind::Malformed;
+    Error e;
+    e.kind = Error::Kind::Malformed;
     e.service = this->error.service;
     e.method = this->error.method;
     e.path = this->error.path;
     e.status = status;
-    const QString html = ApiError::messageFromBody(body, header("content-type"));
+    const QString html = serverMessage();
     e.detail = parseError.error != QJsonParseError::NoError
         ? QStringLiteral("not JSON (%1 at byte %2)%3")
               .arg(parseError.errorString())
@@ -35,6 +83,15 @@ QJsonObject ApiResponse::json(ApiError *error) const
         : QStringLiteral("expected a JSON object");
     *error = e;
     return QJsonObject();
+}
+
+Error ApiResponse::read(const std::function<void(const QJsonObject &)> &parse) const
+{
+    Error answer = error;
+    QJsonObject object;
+    if (!answer.isError())
+        object = json(&answer);
+    return parseAnswer(answer, [&parse, &object] { parse(object); });
 }
 
 HttpCall::HttpCall(QObject *parent)
@@ -48,7 +105,7 @@ void HttpCall::cancel()
         return;
     const std::function<void()> abort = std::move(m_canceller);
     ApiResponse r;
-    r.error.kind = ApiError::Kind::Cancelled;
+    r.error.kind = Error::Kind::Cancelled;
     finish(r);  // first: the aborted request's own end is then ignored
     if (abort)
         abort();
@@ -170,39 +227,39 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
             r.body = reply->readAll();
         for (const auto &pair : reply->rawHeaderPairs())
             r.headers.insert(pair.first.toLower(), pair.second);
-        ApiError &e = r.error;
+        Error &e = r.error;
         e.service = request.service;
         e.method = QString::fromLatin1(request.method);
         e.path = request.path();
         e.status = r.status;
         const QNetworkReply::NetworkError netError = reply->error();
         if (!givenUp->isEmpty()) {
-            e.kind = *tooLarge ? ApiError::Kind::TooLarge : ApiError::Kind::Timeout;
+            e.kind = *tooLarge ? Error::Kind::TooLarge : Error::Kind::Timeout;
             e.detail = *givenUp;
             r.body.clear();
         } else if (r.status >= 400) {
-            e.kind = ApiError::Kind::Http;
-            e.serverMessage = ApiError::messageFromBody(r.body, r.header("content-type"));
+            e.kind = Error::Kind::Http;
+            e.serverMessage = r.serverMessage();
         } else if (r.status >= 300) {
-            e.kind = ApiError::Kind::Http;
+            e.kind = Error::Kind::Http;
             e.detail = QStringLiteral("an unexpected redirect%1; not followed")
                            .arg(r.header("location").isEmpty() ? QString() : QStringLiteral(" to ") + QString::fromUtf8(r.header("location")));
         } else if (netError == QNetworkReply::OperationCanceledError) {
-            e.kind = ApiError::Kind::Timeout;  // the transfer timeout aborts the reply
+            e.kind = Error::Kind::Timeout;  // the transfer timeout aborts the reply
             e.detail = QStringLiteral("after %1 s").arg(request.timeoutMs / 1000.0);
         } else if (netError >= QNetworkReply::SslHandshakeFailedError && netError <= QNetworkReply::UnknownNetworkError
                    && (!tlsErrors->isEmpty() || netError == QNetworkReply::SslHandshakeFailedError)) {
-            e.kind = ApiError::Kind::Tls;
+            e.kind = Error::Kind::Tls;
             e.detail = tlsErrors->isEmpty() ? reply->errorString() : tlsErrors->join(QStringLiteral("; "));
         } else if (netError != QNetworkReply::NoError && r.status == 0) {
-            e.kind = ApiError::Kind::Network;
+            e.kind = Error::Kind::Network;
             e.detail = reply->errorString();
         } else if (netError != QNetworkReply::NoError) {
             // An answer that broke off (a truncated body, a reset mid-transfer).
-            e.kind = ApiError::Kind::Network;
+            e.kind = Error::Kind::Network;
             e.detail = reply->errorString();
         } else {
-            e.kind = ApiError::Kind::None;
+            e.kind = Error::Kind::None;
         }
         const bool retryable = request.idempotent() && (r.status == 429 || r.status == 503 || (r.status == 413 && !r.header("retry-after").isEmpty()));
         if (retryable) {

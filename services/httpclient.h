@@ -1,6 +1,6 @@
 #pragma once
 
-#include "services/apierror.h"
+#include "core/error.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -13,6 +13,7 @@
 #include <QSslConfiguration>
 #include <QUrl>
 
+#include <functional>
 #include <optional>
 
 class QNetworkAccessManager;
@@ -48,7 +49,7 @@ struct ApiResponse
     int status = 0;
     QByteArray body;
     QHash<QByteArray, QByteArray> headers;  // lower-case names
-    ApiError error;
+    Error error;
     int attempts = 0;
 
     bool ok() const { return !error.isError(); }
@@ -56,7 +57,13 @@ struct ApiResponse
     // The body as a JSON object; sets `error` to Malformed when it is not one,
     // naming the request this answered (the service, method and path that
     // `error` records for every response).
-    QJsonObject json(ApiError *error) const;
+    QJsonObject json(Error *error) const;
+    // The server's message in an error body: NeutronError, Nova faults, Keystone errors, Kubernetes
+    // Status, Kubernikus errors, or the first line of an HTML or plain-text body.
+    QString serverMessage() const;
+    // The answer read by `parse` (a parser that throws ParseError) from the body: no error, or why not:
+    // the request's own error, a body that is not a JSON object, or what the parser refused.
+    Error read(const std::function<void(const QJsonObject &)> &parse) const;
 };
 
 Q_DECLARE_METATYPE(ApiResponse)

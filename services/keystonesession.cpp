@@ -135,7 +135,7 @@ void KeystoneSession::startAuthentication()
     HttpCall *call = m_client->send(request);
     connect(call, &HttpCall::finished, this, [this, request](const ApiResponse &r) {
         m_authenticating = false;
-        ApiError error = r.error;
+        Error error = r.error;
         if (!error.isError()) {
             const QJsonObject token = r.json(&error).value(QStringLiteral("token")).toObject();
             if (!error.isError()) {
@@ -148,13 +148,13 @@ void KeystoneSession::startAuthentication()
                 m_projectId = parsed.projectId;
                 ++m_authentications;
                 if (m_token.isEmpty() || !m_expiresAt.isValid()) {
-                    error.kind = ApiError::Kind::Malformed;
+                    error.kind = Error::Kind::Malformed;
                     error.detail = QStringLiteral("the token answer has no X-Subject-Token or expires_at");
                 }
                 qCDebug(lcKeystone) << "authenticated as" << m_userName << "in" << m_projectName << "until" << m_expiresAt;
             }
-        } else if (error.kind == ApiError::Kind::Http && (error.status == 401 || error.status == 400)) {
-            error.kind = ApiError::Kind::Auth;
+        } else if (error.kind == Error::Kind::Http && (error.status == 401 || error.status == 400)) {
+            error.kind = Error::Kind::Auth;
         }
         const auto waiting = std::exchange(m_waiting, {});
         for (const auto &w : waiting) {
@@ -164,11 +164,11 @@ void KeystoneSession::startAuthentication()
     });
 }
 
-void KeystoneSession::whenAuthenticated(QObject *context, std::function<void(const ApiError &)> then)
+void KeystoneSession::whenAuthenticated(QObject *context, std::function<void(const Error &)> then)
 {
     if (hasToken()) {
         // Later, never before the caller has had the handle to connect to.
-        QMetaObject::invokeMethod(context, [then] { then(ApiError()); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(context, [then] { then(Error()); }, Qt::QueuedConnection);
         return;
     }
     m_waiting.append({QPointer<QObject>(context), std::move(then)});
@@ -178,7 +178,7 @@ void KeystoneSession::whenAuthenticated(QObject *context, std::function<void(con
 HttpCall *KeystoneSession::authenticate()
 {
     auto *outer = new HttpCall(this);
-    whenAuthenticated(outer, [outer](const ApiError &error) {
+    whenAuthenticated(outer, [outer](const Error &error) {
         ApiResponse r;
         r.error = error;
         outer->finish(r);
@@ -190,7 +190,7 @@ HttpCall *KeystoneSession::send(const QString &serviceType, const QByteArray &me
                                 const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     auto *outer = new HttpCall(this);
-    whenAuthenticated(outer, [this, outer, serviceType, method, path, body, headers](const ApiError &error) {
+    whenAuthenticated(outer, [this, outer, serviceType, method, path, body, headers](const Error &error) {
         if (error.isError()) {
             ApiResponse r;
             r.error = error;
@@ -200,7 +200,7 @@ HttpCall *KeystoneSession::send(const QString &serviceType, const QByteArray &me
         const QString base = endpoint(serviceType);
         if (base.isEmpty()) {
             ApiResponse r;
-            r.error.kind = ApiError::Kind::Config;
+            r.error.kind = Error::Kind::Config;
             r.error.service = serviceType;
             r.error.detail = QStringLiteral("the catalog has no %1 endpoint (interface %2%3)")
                                  .arg(serviceType, m_config.interface,
@@ -217,7 +217,7 @@ HttpCall *KeystoneSession::sendUrl(const QString &serviceType, const QByteArray 
                                    const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     auto *outer = new HttpCall(this);
-    whenAuthenticated(outer, [this, outer, serviceType, method, url, body, headers](const ApiError &error) {
+    whenAuthenticated(outer, [this, outer, serviceType, method, url, body, headers](const Error &error) {
         if (error.isError()) {
             ApiResponse r;
             r.error = error;
@@ -254,7 +254,7 @@ void KeystoneSession::dispatch(HttpCall *outer, const QString &serviceType, cons
             qCDebug(lcKeystone) << "401 from" << serviceType << "- re-authenticating once";
             if (m_token == usedToken)
                 m_token.clear();  // another request may have fetched a fresh one already
-            whenAuthenticated(outer, [this, outer, serviceType, method, url, body, headers](const ApiError &error) {
+            whenAuthenticated(outer, [this, outer, serviceType, method, url, body, headers](const Error &error) {
                 if (error.isError()) {
                     ApiResponse failed;
                     failed.error = error;

@@ -69,7 +69,7 @@ public:
 
 private:
     void startAuthentication();
-    void whenAuthenticated(QObject *context, std::function<void(const ApiError &)> then);
+    void whenAuthenticated(QObject *context, std::function<void(const Error &)> then);
     void dispatch(HttpCall *outer, const QString &serviceType, const QByteArray &method, const QUrl &url,
                   const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers, bool mayReauthenticate);
 
@@ -83,5 +83,5 @@ private:
     QString m_projectId;
     bool m_authenticating = false;
     int m_authentications = 0;
-    QList<QPair<QPointer<QObject>, std::function<void(const ApiError &)>>> m_waiting;
+    QList<QPair<QPointer<QObject>, std::function<void(const Error &)>>> m_waiting;
 };

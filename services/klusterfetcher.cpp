@@ -25,11 +25,24 @@ void KlusterFetcher::cancel()
     }
 }
 
-void KlusterFetcher::fail(SourceStatus &source, const QString &what, const ApiError &error)
+void KlusterFetcher::fail(SourceStatus &source, const QString &name, const Error &error,
+                          const QString &assumed)
 {
     source.known = false;
     source.error = error.toString();
-    m_result.errors << QStringLiteral("%1: %2").arg(what, source.error);
+    m_result.errors << SourceError{name, error, assumed};
+}
+
+bool KlusterFetcher::settle(SourceStatus &source, const QString &name, const QString &file,
+                            const QByteArray &body, const Error &error, const QString &assumed)
+{
+    if (error.isError()) {
+        fail(source, name, error, assumed);
+        return false;
+    }
+    source.known = true;
+    m_result.bodies.insert(file, body);
+    return true;
 }
 
 void KlusterFetcher::partDone()
@@ -45,7 +58,7 @@ void KlusterFetcher::partDone()
 // Follows Nova's `servers_links` and Neutron's `<collection>_links` to the
 // end; the merged body holds every item, as a snapshot file does.
 void KlusterFetcher::fetchPages(const QString &service, const QString &path, const QString &collection,
-                                std::function<void(const QByteArray &, const QJsonObject &, const ApiError &)> done)
+                                std::function<void(const QByteArray &, const QJsonObject &, const Error &)> done)
 {
     auto items = std::make_shared<QJsonArray>();
     auto firstBody = std::make_shared<QByteArray>();
@@ -60,11 +73,11 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                 done(QByteArray(), QJsonObject(), r.error);
                 return;
             }
-            ApiError error;
+            Error error;
             const QJsonObject body = r.json(&error);
             if (error.isError() || !body.value(collection).isArray()) {
                 if (!error.isError()) {
-                    error.kind = ApiError::Kind::Malformed;
+                    error.kind = Error::Kind::Malformed;
                     error.service = service;
                     error.detail = QStringLiteral("no \"%1\" list in the answer").arg(collection);
                 }
@@ -87,8 +100,8 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
             if (!next.isEmpty() && !page.isEmpty()) {
                 if (++*seen >= 10000) {
                     *step = nullptr;
-                    ApiError tooMany;
-                    tooMany.kind = ApiError::Kind::Malformed;
+                    Error tooMany;
+                    tooMany.kind = Error::Kind::Malformed;
                     tooMany.service = service;
                     tooMany.detail = QStringLiteral("more than 10,000 pages of %1: the list is not complete").arg(collection);
                     done(QByteArray(), QJsonObject(), tooMany);
@@ -105,12 +118,14 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                 return;
             }
             *step = nullptr;
+            Error answered;  // what a refusal of the merged list names
+            answered.service = service;
             if (*seen == 0) {
-                done(*firstBody, *firstObject, ApiError());  // one page: the body as it came
+                done(*firstBody, *firstObject, answered);  // one page: the body as it came
                 return;
             }
             const QJsonObject merged{{collection, *items}};
-            done(QJsonDocument(merged).toJson(QJsonDocument::Compact), merged, ApiError());
+            done(QJsonDocument(merged).toJson(QJsonDocument::Compact), merged, answered);
         });
     };
     (*step)(m_session->send(service, "GET", path));
@@ -129,13 +144,13 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
         HttpCall *call = client->send("GET", path);
         m_calls.append(call);
         connect(call, &HttpCall::finished, this, [this, items, first, chunks, step, cont](const ApiResponse &r) {
-            ApiError error = r.error;
+            Error error = r.error;
             QJsonObject body;
             if (!error.isError()) {
                 body = r.json(&error);
             }
             if (!error.isError() && !body.value(QStringLiteral("items")).isArray() && !body.value(QStringLiteral("items")).isNull()) {
-                error.kind = ApiError::Kind::Malformed;
+                error.kind = Error::Kind::Malformed;
                 error.service = QStringLiteral("kubernetes");
                 error.detail = QStringLiteral("not a NodeList");
             }
@@ -155,8 +170,8 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                 // (or the same one again) ends the list with an error, never a walk without end.
                 if (next == cont || ++*chunks >= 10000) {
                     *step = nullptr;
-                    ApiError endless;
-                    endless.kind = ApiError::Kind::Malformed;
+                    Error endless;
+                    endless.kind = Error::Kind::Malformed;
                     endless.service = QStringLiteral("kubernetes");
                     endless.method = QStringLiteral("GET");
                     endless.path = QStringLiteral("/api/v1/nodes");
@@ -180,17 +195,13 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                 merged.insert(QStringLiteral("items"), *items);
                 bytes = QJsonDocument(merged).toJson(QJsonDocument::Compact);
             }
-            try {
-                m_result.state.nodes = ApiParser::parseNodes(QStringLiteral("nodes"), merged);
-                m_result.state.nodesSource.known = true;
-                m_result.bodies.insert(QStringLiteral("nodes.json"), bytes);
-            } catch (const ParseError &e) {
-                ApiError pe;
-                pe.kind = ApiError::Kind::Malformed;
-                pe.service = QStringLiteral("kubernetes");
-                pe.detail = e.toString();
-                fail(m_result.state.nodesSource, QStringLiteral("nodes"), pe);
-            }
+            KlusterState &s = m_result.state;
+            Error answered;
+            answered.service = QStringLiteral("kubernetes");
+            const Error read = parseAnswer(answered, [&s, &merged] {
+                s.nodes = ApiParser::parseNodes(QStringLiteral("nodes"), merged);
+            });
+            settle(s.nodesSource, QStringLiteral("nodes"), QStringLiteral("nodes.json"), bytes, read);
             partDone();
         });
     };
@@ -216,23 +227,11 @@ void KlusterFetcher::start()
     m_calls.append(klusterCall);
     connect(klusterCall, &HttpCall::finished, this, [this](const ApiResponse &r) {
         KlusterState &s = m_result.state;
-        ApiError error = r.error;
-        QJsonObject body;
-        if (!error.isError()) {
-            body = r.json(&error);
-        }
-        if (!error.isError()) {
-            try {
-                s.kluster = ApiParser::parseKluster(QStringLiteral("kluster"), body);
-                s.klusterSource.known = true;
-                m_result.bodies.insert(QStringLiteral("kluster.json"), r.body);
-            } catch (const ParseError &e) {
-                error.kind = ApiError::Kind::Malformed;
-                error.detail = e.toString();
-            }
-        }
-        if (error.isError()) {
-            fail(s.klusterSource, QStringLiteral("kluster"), error);
+        const Error error = r.read([&s](const QJsonObject &body) {
+            s.kluster = ApiParser::parseKluster(QStringLiteral("kluster"), body);
+        });
+        if (!settle(s.klusterSource, QStringLiteral("kluster"), QStringLiteral("kluster.json"), r.body,
+                    error)) {
             fail(s.routerSource, QStringLiteral("router"), error);
             partDone();
             return;
@@ -241,82 +240,46 @@ void KlusterFetcher::start()
         m_calls.append(routerCall);
         connect(routerCall, &HttpCall::finished, this, [this](const ApiResponse &rr) {
             KlusterState &st = m_result.state;
-            ApiError e = rr.error;
-            QJsonObject b;
-            if (!e.isError()) {
-                b = rr.json(&e);
-            }
-            if (!e.isError()) {
-                try {
-                    st.router = ApiParser::parseRouter(QStringLiteral("router"), b);
-                    st.routerSource.known = true;
-                    m_result.bodies.insert(QStringLiteral("router.json"), rr.body);
-                } catch (const ParseError &pe) {
-                    e.kind = ApiError::Kind::Malformed;
-                    e.detail = pe.toString();
-                }
-            }
-            if (e.isError())
-                fail(st.routerSource, QStringLiteral("router"), e);
+            const Error error = rr.read([&st](const QJsonObject &body) {
+                st.router = ApiParser::parseRouter(QStringLiteral("router"), body);
+            });
+            settle(st.routerSource, QStringLiteral("router"), QStringLiteral("router.json"), rr.body, error);
             partDone();
         });
     });
 
     fetchPages(QStringLiteral("compute"), QStringLiteral("/servers/detail"), QStringLiteral("servers"),
-               [this](const QByteArray &merged, const QJsonObject &object, const ApiError &error) {
+               [this](const QByteArray &merged, const QJsonObject &object, const Error &answer) {
                    KlusterState &s = m_result.state;
-                   ApiError e = error;
-                   if (!e.isError()) {
-                       try {
-                           s.instances = ApiParser::parseServers(QStringLiteral("servers"), object);
-                           s.serversSource.known = true;
-                           m_result.bodies.insert(QStringLiteral("servers.json"), merged);
-                       } catch (const ParseError &pe) {
-                           e.kind = ApiError::Kind::Malformed;
-                           e.service = QStringLiteral("compute");
-                           e.detail = pe.toString();
-                       }
-                   }
-                   if (e.isError())
-                       fail(s.serversSource, QStringLiteral("servers"), e);
+                   const Error error = parseAnswer(answer, [&s, &object] {
+                       s.instances = ApiParser::parseServers(QStringLiteral("servers"), object);
+                   });
+                   settle(s.serversSource, QStringLiteral("servers"), QStringLiteral("servers.json"), merged,
+                          error);
                    partDone();
                });
     fetchPages(QStringLiteral("network"), QStringLiteral("/v2.0/security-groups"), QStringLiteral("security_groups"),
-               [this](const QByteArray &merged, const QJsonObject &object, const ApiError &error) {
+               [this](const QByteArray &merged, const QJsonObject &object, const Error &answer) {
                    KlusterState &s = m_result.state;
-                   ApiError e = error;
-                   if (!e.isError()) {
-                       try {
-                           s.securityGroups = ApiParser::parseSecurityGroups(QStringLiteral("security groups"), object);
-                           s.securityGroupsSource.known = true;
-                           m_result.bodies.insert(QStringLiteral("security-groups.json"), merged);
-                       } catch (const ParseError &pe) {
-                           e.kind = ApiError::Kind::Malformed;
-                           e.service = QStringLiteral("network");
-                           e.detail = pe.toString();
-                       }
-                   }
-                   if (e.isError())
-                       fail(s.securityGroupsSource, QStringLiteral("security groups"), e);
+                   const Error error = parseAnswer(answer, [&s, &object] {
+                       s.securityGroups =
+                           ApiParser::parseSecurityGroups(QStringLiteral("security groups"), object);
+                   });
+                   settle(s.securityGroupsSource, QStringLiteral("security groups"),
+                          QStringLiteral("security-groups.json"), merged, error);
                    partDone();
                });
     HttpCall *extensionsCall = m_session->send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/extensions"));
     m_calls.append(extensionsCall);
     connect(extensionsCall, &HttpCall::finished, this, [this](const ApiResponse &r) {
-        ApiError e = r.error;
-        if (!e.isError()) {
-            const QJsonObject body = r.json(&e);
-            if (!e.isError()) {
-                try {
-                    m_result.state.extensions = ApiParser::parseExtensions(QStringLiteral("extensions"), body);
-                    m_result.state.extensionsKnown = true;
-                    m_result.bodies.insert(QStringLiteral("extensions.json"), r.body);
-                } catch (const ParseError &) {
-                }
-            }
-        }
-        if (e.isError())  // optional: without it, no extraroute-atomic is assumed
-            m_result.errors << QStringLiteral("extensions: %1 (assuming no extraroute-atomic)").arg(e.toString());
+        KlusterState &s = m_result.state;
+        SourceStatus extensions;  // optional: without it, no extraroute-atomic is assumed
+        const Error error = r.read([&s](const QJsonObject &body) {
+            s.extensions = ApiParser::parseExtensions(QStringLiteral("extensions"), body);
+        });
+        s.extensionsKnown = settle(extensions, QStringLiteral("extensions"),
+                                   QStringLiteral("extensions.json"), r.body, error,
+                                   QStringLiteral("no extraroute-atomic"));
         partDone();
     });
 
@@ -327,7 +290,7 @@ void KlusterFetcher::start()
                                                 QStringLiteral("/api/v1/clusters/%1/credentials").arg(m_kluster));
         m_calls.append(credentials);
         connect(credentials, &HttpCall::finished, this, [this](const ApiResponse &r) {
-            ApiError e = r.error;
+            Error e = r.error;
             std::optional<KubeTarget> target;
             if (!e.isError()) {
                 const QString yaml = r.json(&e).value(QStringLiteral("kubeconfig")).toString();
@@ -337,7 +300,7 @@ void KlusterFetcher::start()
                 if (config)
                     target = config->target(QString(), &problem);
                 if (!e.isError() && !target) {
-                    e.kind = ApiError::Kind::Config;
+                    e.kind = Error::Kind::Config;
                     e.service = QStringLiteral("kubernikus");
                     e.detail = problem;
                 }

@@ -39,11 +39,17 @@ signals:
     void finished(const KlusterFetch &result);
 
 private:
+    // `done` gets the merged body and object, or why not; read, the error is empty but names the service.
     void fetchPages(const QString &service, const QString &path, const QString &collection,
-                    std::function<void(const QByteArray &merged, const QJsonObject &object, const ApiError &)> done);
+                    std::function<void(const QByteArray &merged, const QJsonObject &object, const Error &)> done);
     void fetchNodes(KubernetesClient *client);
     void partDone();
-    void fail(SourceStatus &source, const QString &what, const ApiError &error);
+    // Settles one source with what reading it gave: known, its body kept as the snapshot's `file`; or
+    // failed with why. Returns whether it was read.
+    bool settle(SourceStatus &source, const QString &name, const QString &file, const QByteArray &body,
+                const Error &error, const QString &assumed = QString());
+    void fail(SourceStatus &source, const QString &name, const Error &error,
+              const QString &assumed = QString());
 
     KeystoneSession *m_session;
     QString m_kluster;

@@ -46,10 +46,10 @@ QSslConfiguration KubernetesClient::tlsConfiguration(const QByteArray &execCert,
     return tls;
 }
 
-void KubernetesClient::withCredentials(QObject *context, std::function<void(const QString &, const ApiError &)> then)
+void KubernetesClient::withCredentials(QObject *context, std::function<void(const QString &, const Error &)> then)
 {
     // Every outcome is delivered later, never before the caller has connected.
-    then = [context, then](const QString &token, const ApiError &error) {
+    then = [context, then](const QString &token, const Error &error) {
         QMetaObject::invokeMethod(context, [then, token, error] { then(token, error); }, Qt::QueuedConnection);
     };
     if (!m_target.exec) {
@@ -57,8 +57,8 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
         if (!m_target.tokenFile.isEmpty()) {
             QFile f(m_target.tokenFile);
             if (!f.open(QIODevice::ReadOnly)) {
-                ApiError e;
-                e.kind = ApiError::Kind::Config;
+                Error e;
+                e.kind = Error::Kind::Config;
                 e.service = QStringLiteral("kubernetes");
                 e.detail = QStringLiteral("tokenFile %1: %2").arg(m_target.tokenFile, f.errorString());
                 then(QString(), e);
@@ -66,12 +66,12 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
             }
             token = QString::fromUtf8(f.readAll()).trimmed();
         }
-        then(token, ApiError());
+        then(token, Error());
         return;
     }
     if ((!m_execToken.isEmpty() || !m_execCert.isEmpty())
         && (!m_execExpiry.isValid() || QDateTime::currentDateTimeUtc().secsTo(m_execExpiry) > 30)) {
-        then(m_execToken, ApiError());
+        then(m_execToken, Error());
         return;
     }
     m_waiting.append({QPointer<QObject>(context), std::move(then)});
@@ -90,7 +90,7 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
     env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"), QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
     process->setProcessEnvironment(env);
     process->setWorkingDirectory(exec.workingDirectory);
-    auto finish = [this, process](const QString &token, const ApiError &error) {
+    auto finish = [this, process](const QString &token, const Error &error) {
         m_execRunning = false;
         process->deleteLater();
         const auto waiting = std::exchange(m_waiting, {});
@@ -102,17 +102,17 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
     connect(process, &QProcess::errorOccurred, this, [process, finish, exec](QProcess::ProcessError e) {
         if (e != QProcess::FailedToStart)
             return;
-        ApiError error;
-        error.kind = ApiError::Kind::Auth;
+        Error error;
+        error.kind = Error::Kind::Auth;
         error.service = QStringLiteral("kubernetes");
         error.detail = QStringLiteral("the credential plugin %1 could not be started: %2").arg(exec.command, process->errorString());
         finish(QString(), error);
     });
     connect(process, &QProcess::finished, this, [this, process, finish, exec](int code, QProcess::ExitStatus status) {
-        ApiError error;
+        Error error;
         error.service = QStringLiteral("kubernetes");
         if (status != QProcess::NormalExit || code != 0) {
-            error.kind = ApiError::Kind::Auth;
+            error.kind = Error::Kind::Auth;
             error.detail = QStringLiteral("the credential plugin %1 failed (exit %2): %3")
                                .arg(exec.command)
                                .arg(code)
@@ -122,7 +122,7 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
         }
         const std::optional<ExecCredential> cred = parseExecCredential(process->readAllStandardOutput());
         if (!cred) {
-            error.kind = ApiError::Kind::Auth;
+            error.kind = Error::Kind::Auth;
             error.detail = QStringLiteral("the credential plugin %1 printed no ExecCredential").arg(exec.command);
             finish(QString(), error);
             return;
@@ -131,15 +131,15 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
         m_execCert = cred->clientCertificateData;
         m_execKey = cred->clientKeyData;
         m_execExpiry = cred->expirationTimestamp;
-        finish(m_execToken, ApiError());
+        finish(m_execToken, Error());
     });
     process->start(exec.command, exec.args);
     process->closeWriteChannel();  // interactiveMode Never: nothing to read
     auto *deadline = new QTimer(process);
     deadline->setSingleShot(true);
     connect(deadline, &QTimer::timeout, this, [process, finish, exec] {
-        ApiError error;
-        error.kind = ApiError::Kind::Auth;
+        Error error;
+        error.kind = Error::Kind::Auth;
         error.service = QStringLiteral("kubernetes");
         error.detail = QStringLiteral("the credential plugin %1 did not finish within 60 s").arg(exec.command);
         process->disconnect();
@@ -166,7 +166,7 @@ std::optional<KubernetesClient::ExecCredential> KubernetesClient::parseExecCrede
 HttpCall *KubernetesClient::send(const QByteArray &method, const QString &path, const QByteArray &body, const QByteArray &contentType)
 {
     auto *outer = new HttpCall(this);
-    withCredentials(outer, [this, outer, method, path, body, contentType](const QString &token, const ApiError &error) {
+    withCredentials(outer, [this, outer, method, path, body, contentType](const QString &token, const Error &error) {
         if (error.isError()) {
             ApiResponse r;
             r.error = error;

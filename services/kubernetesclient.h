@@ -37,7 +37,7 @@ public:
     static std::optional<ExecCredential> parseExecCredential(const QByteArray &output);
 
 private:
-    void withCredentials(QObject *context, std::function<void(const QString &token, const ApiError &error)> then);
+    void withCredentials(QObject *context, std::function<void(const QString &token, const Error &error)> then);
     QSslConfiguration tlsConfiguration(const QByteArray &execCert, const QByteArray &execKey) const;
 
     HttpClient *m_client;
@@ -47,5 +47,5 @@ private:
     QByteArray m_execKey;
     QDateTime m_execExpiry;
     bool m_execRunning = false;
-    QList<QPair<QPointer<QObject>, std::function<void(const QString &, const ApiError &)>>> m_waiting;
+    QList<QPair<QPointer<QObject>, std::function<void(const QString &, const Error &)>>> m_waiting;
 };

@@ -146,19 +146,9 @@ void RepairExecutor::reportConflict()
     emit progress(QStringLiteral("the router changed meanwhile (412): nothing was overwritten; reading it again"));
     HttpCall *call = m_session->send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + m_state.router.id);
     connect(call, &HttpCall::finished, this, [this](const ApiResponse &r) {
-        ApiError error = r.error;
         Router router;
-        if (!error.isError()) {
-            const QJsonObject body = r.json(&error);
-            if (!error.isError()) {
-                try {
-                    router = ApiParser::parseRouter(QStringLiteral("router"), body);
-                } catch (const ParseError &e) {
-                    error.kind = ApiError::Kind::Malformed;
-                    error.detail = e.toString();
-                }
-            }
-        }
+        const Error error = r.read(
+            [&router](const QJsonObject &body) { router = ApiParser::parseRouter(QStringLiteral("router"), body); });
         if (error.isError()) {
             conclude(Outcome::Result::Failed, QStringLiteral("re-reading the router after a 412: ") + error.toString());
             return;
@@ -187,7 +177,7 @@ void RepairExecutor::verify()
                 && fetch.state.routerSource.known && fetch.state.securityGroupsSource.known && fetch.state.nodesSource.known;
             if (!sourcesSound) {
                 conclude(Outcome::Result::Failed,
-                         QStringLiteral("sent, but could not verify: ") + fetch.errors.join(QStringLiteral("; ")));
+                         QStringLiteral("sent, but could not verify: ") + SourceError::joined(fetch.errors));
                 return;
             }
         }

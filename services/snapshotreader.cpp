@@ -22,30 +22,34 @@ const QStringList &SnapshotReader::optionalFiles()
     return files;
 }
 
-std::optional<QByteArray> SnapshotReader::readBody(const QString &path, QString *error)
+std::optional<QByteArray> SnapshotReader::readBody(const QString &path, Error *error)
 {
+    const auto fail = [&path, error](Error::Kind kind, const QString &why) {
+        *error = Error::inSource(kind, path, why);
+        return std::nullopt;
+    };
     // A regular file (a link to one is fine), and not larger than a body may be: a FIFO would never end,
     // a link to /dev/zero never stop growing.
     const QFileInfo info(path);
-    if (!info.isFile()) {
-        *error = QStringLiteral("not a regular file (a folder, a pipe or a device): only files are read");
-        return std::nullopt;
-    }
-    if (info.size() > InputLimits::maxBodyBytes()) {
-        *error = InputLimits::tooLarge(QStringLiteral("the file (%1 MiB)").arg(info.size() / (1024 * 1024)));
-        return std::nullopt;
-    }
+    if (!info.isFile())
+        return fail(Error::Kind::Io, QStringLiteral("not a regular file (a folder, a pipe or a device): "
+                                                    "only files are read"));
+    if (info.size() > InputLimits::maxBodyBytes())
+        return fail(Error::Kind::TooLarge, InputLimits::tooLarge(QStringLiteral("the file (%1 MiB)")
+                                                                     .arg(info.size() / (1024 * 1024))));
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot be read: ") + file.errorString();
-        return std::nullopt;
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(Error::Kind::Io, QStringLiteral("cannot be read: ") + file.errorString());
     QByteArray bytes = file.read(InputLimits::maxBodyBytes() + 1);  // a file that grew meanwhile is still bounded
-    if (bytes.size() > InputLimits::maxBodyBytes()) {
-        *error = InputLimits::tooLarge(QStringLiteral("the file"));
-        return std::nullopt;
-    }
+    if (bytes.size() > InputLimits::maxBodyBytes())
+        return fail(Error::Kind::TooLarge, InputLimits::tooLarge(QStringLiteral("the file")));
     return bytes;
+}
+
+// A file or folder of the snapshot that is not there (or not what it should be), thrown.
+[[noreturn]] static void refuse(const QString &path, const QString &why)
+{
+    throw ParseError(Error::inSource(Error::Kind::Io, path, why));
 }
 
 static QByteArray readFile(const QString &path, bool required, bool *present)
@@ -53,14 +57,14 @@ static QByteArray readFile(const QString &path, bool required, bool *present)
     if (!QFileInfo::exists(path) && !QFileInfo(path).isSymLink()) {
         *present = false;
         if (required)
-            throw ParseError{path, QString(), QStringLiteral("required file is missing")};
+            refuse(path, QStringLiteral("required file is missing"));
         return QByteArray();
     }
     *present = true;
-    QString error;
+    Error error;
     std::optional<QByteArray> bytes = SnapshotReader::readBody(path, &error);
     if (!bytes)
-        throw ParseError{path, QString(), error};
+        throw ParseError(error);
     return *bytes;
 }
 
@@ -68,9 +72,9 @@ KlusterState SnapshotReader::read(const QString &directory)
 {
     const QFileInfo info(directory);
     if (!info.exists())
-        throw ParseError{directory, QString(), QStringLiteral("no such snapshot folder")};
+        refuse(directory, QStringLiteral("no such snapshot folder"));
     if (!info.isDir())
-        throw ParseError{directory, QString(), QStringLiteral("not a folder; a snapshot is a folder of JSON files")};
+        refuse(directory, QStringLiteral("not a folder; a snapshot is a folder of JSON files"));
     const QDir dir(directory);
     auto pathOf = [&dir](const QString &name) { return QDir::cleanPath(dir.filePath(name)); };
 
@@ -78,7 +82,7 @@ KlusterState SnapshotReader::read(const QString &directory)
     // first error names the first missing file.
     for (const QString &name : requiredFiles()) {
         if (!QFileInfo::exists(pathOf(name)))
-            throw ParseError{pathOf(name), QString(), QStringLiteral("required file is missing")};
+            refuse(pathOf(name), QStringLiteral("required file is missing"));
     }
 
     KlusterState state;

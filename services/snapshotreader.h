@@ -17,7 +17,7 @@ class SnapshotReader
 public:
     static KlusterState read(const QString &directory);
     // One file's bytes, if it is a regular file no larger than a body may be (InputLimits); else why not.
-    static std::optional<QByteArray> readBody(const QString &path, QString *error);
+    static std::optional<QByteArray> readBody(const QString &path, Error *error);
 
     // The files of a snapshot.
     static const QStringList &requiredFiles();

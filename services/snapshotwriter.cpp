@@ -60,7 +60,7 @@ bool SnapshotWriter::write(const QString &directory, const KlusterFetch &fetch, 
     QString writeError;
     const bool written = writeFiles(partial, fetch, &writeError);
     *error = QStringLiteral("incomplete: %1 could not be fetched (%2); %3 was not written%4")
-                 .arg(missing.join(QStringLiteral(", ")), fetch.errors.join(QStringLiteral("; ")), directory,
+                 .arg(missing.join(QStringLiteral(", ")), SourceError::joined(fetch.errors), directory,
                       written ? QStringLiteral("; what could be fetched is in ") + partial : QStringLiteral("; ") + writeError);
     return false;
 }

@@ -92,16 +92,13 @@ QString shortError(const QString &error)
     return line;
 }
 
-// Which sources an "incomplete" error names ("servers", "nodes", …), for one short line.
-QString failedSources(const QString &errors)
+// Which sources could not be read ("servers", "nodes", …), for one short line.
+QString failedSources(const QList<SourceError> &errors)
 {
-    static const QStringList sources{QStringLiteral("kluster"), QStringLiteral("servers"), QStringLiteral("router"),
-                                     QStringLiteral("security groups"), QStringLiteral("nodes"), QStringLiteral("extensions")};
     QStringList named;
-    for (const QString &part : errors.split(QStringLiteral("; "))) {
-        const QString what = part.section(QLatin1Char(':'), 0, 0).trimmed();
-        if (sources.contains(what) && !named.contains(what))
-            named << what;
+    for (const SourceError &e : errors) {
+        if (!e.source.isEmpty() && !named.contains(e.source))
+            named << e.source;
     }
     return named.isEmpty() ? QObject::tr("a source") : QObject::tr("the %1").arg(named.join(QStringLiteral(", ")));
 }
@@ -166,7 +163,8 @@ MainWindow::MainWindow(QWidget *parent)
     // also draws the window (the raster engine fills in parallel and waits for
     // it), so work queued there would stall painting.
     m_workers->setMaxThreadCount(1);
-    for (int severity : {0, 1, 2})  // load the icons now, not in the first paint of the data
+    // The icons loaded now, not in the first paint of the data.
+    for (Severity severity : {Severity::Critical, Severity::Warning, Severity::Info})
         SeverityStyle::icon(severity).pixmap(16);
     // The window's thread first: the network, parsing and row-making threads yield to it when the cores are busy
     // (on a 2-core laptop, a 5,000-node refresh would otherwise take the window's turn).
@@ -187,14 +185,14 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_store, &KlusterStore::klusterFetched, m_klusters, [this](const KlusterKey &key) {
         const KlusterData *d = kluster(key);
-        m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt, d->incomplete);
+        m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt, SourceError::joined(d->incomplete));
     });
     connect(m_store, &KlusterStore::klusterFailed, m_klusters, [this](const KlusterKey &key) {
-        m_klusters->setError(key.connection, key.kluster, kluster(key)->error);
+        m_klusters->setError(key.connection, key.kluster, SourceError::joined(kluster(key)->error));
     });
     // A connection that lists nothing still has a row, with its error, until it is removed.
     connect(m_store, &KlusterStore::listingErrorChanged, m_klusters, [this](const QString &connection) {
-        m_klusters->setConnectionError(connection, m_store->listingError(connection));
+        m_klusters->setConnectionError(connection, m_store->listingError(connection).toString());
     });
     connect(m_store, &KlusterStore::connectionRemoved, m_klusters, &KlustersModel::removeConnection);
 
@@ -222,6 +220,7 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(m_split);
 
     buildActions();
+    connect(m_banner, &MessageBanner::retryRequested, this, &MainWindow::refreshAll);  // every kluster again
 
     connect(m_autoRefresh, &QTimer::timeout, this, &MainWindow::refreshAll);
     m_ageTicker->start(5000);
@@ -394,7 +393,9 @@ void MainWindow::buildPages()
     m_severity->setAccessibleName(tr("Show severities"));
     m_severity->setToolTip(tr("Which severities the table shows"));
     connect(m_severity, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_findingsPage->filter()->setMaximumSeverity(i == 0 ? -1 : i == 1 ? 0 : 1);
+        m_findingsPage->filter()->setMinimumSeverity(i == 0 ? std::nullopt
+                                                     : i == 1 ? std::optional(Severity::Critical)
+                                                              : std::optional(Severity::Warning));
     });
     m_findingsPage->addToolWidget(m_severity);
     QTreeView *findings = m_findingsPage->view();
@@ -829,8 +830,8 @@ QString MainWindow::connectionStatus(const QString &name) const
         return QString();
     if (m_store->isListing(name))
         return tr("listing klusters…");
-    if (const QString error = m_store->listingError(name); !error.isEmpty())
-        return tr("failed: %1").arg(error);
+    if (const Error error = m_store->listingError(name); error.isError())
+        return tr("failed: %1").arg(error.toString());
     const QStringList klusters = m_store->klusters(name);
     int failed = 0;
     for (const QString &k : klusters)
@@ -852,7 +853,7 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
         saveConnections();
     }
     m_store->setListing(spec.name);
-    connect(connection, &Connection::klustersListed, this, [this, connection](const QStringList &klusters, const QString &error) {
+    connect(connection, &Connection::klustersListed, this, [this, connection](const QStringList &klusters, const Error &error) {
         onListed(connection, klusters, error);
     });
     connect(connection, &Connection::refreshStarted, m_store, [this, name = spec.name](const QString &k) {
@@ -869,13 +870,13 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
     return connection;
 }
 
-void MainWindow::onListed(Connection *connection, const QStringList &klusters, const QString &error)
+void MainWindow::onListed(Connection *connection, const QStringList &klusters, const Error &error)
 {
     const QString name = connection->name();
     // Klusters that are gone stay visible, said to be gone.
     m_store->setListed(name, klusters, error);
     QStringList toRefresh = klusters;
-    if (!error.isEmpty())  // the list failed: the klusters known so far are still tried, each on its own
+    if (error.isError())  // the list failed: the klusters known so far are still tried, each on its own
         toRefresh << m_store->klusters(name);
     toRefresh.removeDuplicates();
     for (const QString &k : std::as_const(toRefresh))
@@ -956,9 +957,9 @@ void MainWindow::onRefreshed(const RefreshResult &result)
     } else if (result.fetch) {
         // A source that failed: the rest is fresh.
         m_store->setFetched(key, result.fetch, result.diagnosis, result.fetchedAt, result.elapsedMs,
-                            result.error);
+                            result.errors);
     } else {
-        m_store->setFailed(key, result.error, QDateTime::currentDateTimeUtc());
+        m_store->setFailed(key, result.errors, QDateTime::currentDateTimeUtc());
     }
     if (!result.cancelled)
         notifyChanges(key, before, *kluster(key));
@@ -1007,7 +1008,8 @@ void MainWindow::notifyChanges(const KlusterKey &key, const KlusterData &before,
     if (!c || c->spec().isSnapshot() || m_autoRefreshMinutes <= 0 || isActiveWindow() || (!before.fetch && before.error.isEmpty()))
         return;
     if (after.isStale() && !before.isStale()) {
-        m_notifier->notify(tr("Kluster %1 is unreachable").arg(key.toString()), shortError(after.error), key, QString(), 0);
+        m_notifier->notify(tr("Kluster %1 is unreachable").arg(key.toString()), shortError(SourceError::joined(after.error)), key,
+                           QString(), Severity::Critical);
         return;
     }
     if (!after.diagnosis || after.isStale())
@@ -1029,22 +1031,21 @@ void MainWindow::notifyChanges(const KlusterKey &key, const KlusterData &before,
     QString body = fresh.first() + QStringLiteral("\n") + shortError(first->message());
     if (fresh.size() > 1)
         body += tr("\n…and %1 more").arg(fresh.size() - 1);
-    m_notifier->notify(title, body, key, fresh.first(), 0);
+    m_notifier->notify(title, body, key, fresh.first(), Severity::Critical);
 }
 
 void MainWindow::updateTray()
 {
-    int worst = -1;
+    std::optional<Severity> worst;
     QStringList lines;
     for (int row = 0; row < m_klusters->rowCount(); ++row) {
         const QModelIndex i = m_klusters->index(row, 0);
         Connection *c = connection(i.data(KlustersModel::ConnectionRole).toString());
         if (!c || c->spec().isSnapshot())
             continue;  // nothing to watch in a snapshot
-        const int s = i.data(KlustersModel::SeverityRole).toInt();
-        if (s >= 0 && (worst < 0 || s < worst))
-            worst = s;
-        if (s >= 0 && s <= 1)
+        const std::optional<Severity> s = ConsoleRole::severityOf(i);
+        worst = ConsoleRole::worse(worst, s);
+        if (s == Severity::Critical || s == Severity::Warning)
             lines << QStringLiteral("%1: %2").arg(i.data(KlustersModel::KeyRole).toString(), i.siblingAtColumn(KlustersModel::WorstColumn).data().toString());
     }
     const bool anyLive = std::any_of(m_connections.cbegin(), m_connections.cend(), [](Connection *c) { return !c->spec().isSnapshot(); });
@@ -1136,12 +1137,12 @@ void MainWindow::showCurrent()
         QString message = m_connections.isEmpty() ? tr("No connection yet: add one with File → Add connection… (Ctrl+Shift+N).")
                           : m_klusters->rowCount() == 0 ? tr("Listing the klusters…")
                                                         : tr("Select a kluster in the sidebar (Ctrl+K).");
-        const QString listingError = m_store->listingError(connectionName);
+        const Error listingError = m_store->listingError(connectionName);
         if (!m_current.isNull() && name.isEmpty())
             message = tr("Connection %1 lists no kluster: %2")
-                          .arg(connectionName, listingError.isEmpty() ? tr("it has none") : listingError);
+                          .arg(connectionName, listingError.isError() ? listingError.toString() : tr("it has none"));
         else if (d && !d->error.isEmpty())
-            message = tr("%1 could not be read: %2").arg(name, shortError(d->error));
+            message = tr("%1 could not be read: %2").arg(name, shortError(SourceError::joined(d->error)));
         else if (!name.isEmpty())
             message = tr("%1: fetching…").arg(name);
         m_overview->clear(message);
@@ -1210,7 +1211,8 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
         [this] {
             const KlusterData *d = kluster(m_current);
             m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_nodes, m_routes->routeCount(), m_routes->foreignCount(),
-                             m_routes->limit(), d->incomplete, d->fetch->state.serversSource.known);
+                             m_routes->limit(), SourceError::joined(d->incomplete),
+                             d->fetch->state.serversSource.known);
             for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage})
                 p->updateDetails();
             updateCaptions();
@@ -1259,9 +1261,9 @@ void MainWindow::updateCaptions()
         else if (m_current.kluster.isEmpty())  // a connection's own row
             m_header->setText(tr("<b>Connection %1</b>: its klusters could not be listed<br><b style=\"color:%2\">%3</b>")
                                   .arg(name.toHtmlEscaped(), SeverityStyle::alarmText(palette()).name(),
-                                       shortError(m_store->listingError(name)).toHtmlEscaped()));
+                                       shortError(m_store->listingError(name).toString()).toHtmlEscaped()));
         else
-            m_header->setText(d && d->isStale() ? tr("<b>%1</b><br>Could not be read: %2").arg(m_current.toString().toHtmlEscaped(), shortError(d->error).toHtmlEscaped())
+            m_header->setText(d && d->isStale() ? tr("<b>%1</b><br>Could not be read: %2").arg(m_current.toString().toHtmlEscaped(), shortError(SourceError::joined(d->error)).toHtmlEscaped())
                                                 : tr("<b>%1</b><br>No data yet.").arg(m_current.toString().toHtmlEscaped()));
         for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage})
             p->setCaption(QString());
@@ -1303,17 +1305,19 @@ void MainWindow::updateCaptions()
 
 void MainWindow::updateBanner()
 {
-    // One line per connection, whatever failed in it; the whole story behind Details.
+    // One line per connection, whatever failed in it; the whole story behind Details; Retry when it may help.
     QStringList lines, details;
     bool failures = false;
+    bool retry = false;
     for (Connection *c : std::as_const(m_connections)) {
         const QString name = c->name();
         QStringList problems;
         QString first;
-        if (const QString e = m_store->listingError(name); !e.isEmpty()) {
+        if (const Error e = m_store->listingError(name); e.isError()) {
             problems << tr("its klusters could not be listed");
-            first = e;
-            details << tr("%1: listing the klusters failed: %2").arg(name, e);
+            first = e.toString();
+            retry = retry || e.retryCanHelp();
+            details << tr("%1: listing the klusters failed: %2").arg(name, first);
         }
         QStringList stale, incomplete;
         for (const QString &k : m_store->klusters(name)) {
@@ -1321,16 +1325,20 @@ void MainWindow::updateBanner()
             if (!d)
                 continue;
             if (d->isStale()) {
+                const QString error = SourceError::joined(d->error);
                 stale << k;
                 if (first.isEmpty())
-                    first = d->error;
-                details << tr("%1/%2: refresh failed at %3: %4").arg(name, k, clock(d->errorAt), d->error)
+                    first = error;
+                retry = retry || SourceError::retryCanHelp(d->error);
+                details << tr("%1/%2: refresh failed at %3: %4").arg(name, k, clock(d->errorAt), error)
                                + (d->fetch ? tr(" (showing the data fetched at %1, stale)").arg(clock(d->fetchedAt)) : QString());
             } else if (!d->incomplete.isEmpty()) {
+                const QString error = SourceError::joined(d->incomplete);
                 incomplete << k;
                 if (first.isEmpty())
-                    first = d->incomplete;
-                details << tr("%1/%2: incomplete: %3").arg(name, k, d->incomplete);
+                    first = error;
+                retry = retry || SourceError::retryCanHelp(d->incomplete);
+                details << tr("%1/%2: incomplete: %3").arg(name, k, error);
             }
         }
         if (!stale.isEmpty())
@@ -1343,17 +1351,19 @@ void MainWindow::updateBanner()
         lines << tr("%1: %2 — %3").arg(name, problems.join(QStringLiteral("; ")), shortError(first));
     }
     if (failures) {
-        QList<QAction *> actions{m_refreshAction};
+        QList<QAction *> actions;
         if (m_store->hasListingErrors())
             actions << m_manageAction;
-        m_banner->setMessage(MessageBanner::Type::Error, lines.join(QLatin1Char('\n')), details.join(QLatin1Char('\n')), actions);
+        retry = retry && m_refreshAction->isEnabled();  // snapshots are never fetched again
+        const QString text = lines.join(QLatin1Char('\n'));
+        m_banner->setMessage({MessageBanner::Type::Error, text, details.join(QLatin1Char('\n')), retry, actions});
     } else if (!m_notice.isEmpty()) {
-        m_banner->setMessage(MessageBanner::Type::Warning, m_notice, QString(), {m_manageAction});
+        m_banner->setMessage({MessageBanner::Type::Warning, m_notice, QString(), false, {m_manageAction}});
     } else if (!m_startupMessage.isEmpty() && m_connections.isEmpty()) {
         QList<QAction *> actions{m_addAction};
         if (m_demoAvailable)
             actions << m_demoAction;
-        m_banner->setMessage(MessageBanner::Type::Information, m_startupMessage, QString(), actions);
+        m_banner->setMessage({MessageBanner::Type::Information, m_startupMessage, QString(), false, actions});
     } else {
         m_banner->clear();
     }
@@ -1402,7 +1412,7 @@ void MainWindow::openRepair(const QStringList &findingIds)
         if (now->diagnosis && !now->isStale())
             dialog->dataRefreshed(*now->diagnosis);
         else if (now->isStale())
-            dialog->setStale(now->error);
+            dialog->setStale(SourceError::joined(now->error));
     });
     connect(dialog, &RepairDialog::repairsFinished, this, [this, key, connection = QPointer<Connection>(connection)](int fixed, int total) {
         reloadAudit();
@@ -1652,10 +1662,10 @@ void MainWindow::testConnection(const ConnectionSpec &given, QObject *context, C
     ConnectionSpec spec = given;
     spec.name = tr("test of %1").arg(given.name);
     auto *probe = new Connection(spec, m_network, this);
-    connect(probe, &Connection::klustersListed, context, [probe, done](const QStringList &klusters, const QString &error) {
+    connect(probe, &Connection::klustersListed, context, [probe, done](const QStringList &klusters, const Error &error) {
         probe->deleteLater();
-        if (!error.isEmpty())
-            done(false, error);
+        if (error.isError())
+            done(false, error.toString());
         else
             done(true, klusters.isEmpty() ? tr("Signed in; Kubernikus lists no kluster in this project.")
                                           : tr("Signed in; %1 kluster(s): %2").arg(klusters.size()).arg(klusters.join(QStringLiteral(", "))));

@@ -138,7 +138,7 @@ private:
     void buildActions();
     void placeOnScreen();
     void onRefreshed(const RefreshResult &result);
-    void onListed(Connection *connection, const QStringList &klusters, const QString &error);
+    void onListed(Connection *connection, const QStringList &klusters, const Error &error);
     void showCurrent();
     void updateBanner();
     void updateCaptions();

@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QFrame>
+#include <QList>
+#include <QWidget>
 
 class QAction;
 class QHBoxLayout;
@@ -8,41 +9,56 @@ class QLabel;
 class QToolButton;
 
 // An inline message above the views, never a modal box (after Dolphin's
-// KMessageWidget): a type (error, warning, information) shown by colour and
-// icon, one short text, the full story behind "Details…", and actions
-// (Retry, Add connection…). Dismissing hides it until its text changes.
-class MessageBanner : public QFrame
+// KMessageWidget): a type (error, warning, information, positive) shown by
+// the severity style's colour, icon and word; one short text; and its
+// actions: Retry when trying again may help, the window's own actions
+// ("Connections…", "Add connection…"), Details for the full story, Dismiss.
+// Dismissing hides it until its text changes.
+class MessageBanner : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MessageBanner)
 
 public:
-    enum class Type { Error, Warning, Information };
+    enum class Type { Error, Warning, Information, Positive };
+
+    struct Message
+    {
+        Type type = Type::Information;
+        QString text;               // plain, one line per item; empty hides the banner
+        QString details;            // behind "Details…"; empty: no such button
+        bool retry = false;         // offers "Retry" (retryRequested())
+        QList<QAction *> actions;   // more buttons, after Retry
+    };
 
     explicit MessageBanner(QWidget *parent = nullptr);
 
-    // Shows `text` (plain, one line per item) with `details` behind a button
-    // (empty: no button) and `actions` as buttons. Empty `text` hides the banner.
-    void setMessage(Type type, const QString &text, const QString &details = QString(), const QList<QAction *> &actions = {});
+    void setMessage(const Message &message);
     void clear();
-    Type type() const { return m_type; }
-    QString text() const { return m_text; }
-    QString details() const { return m_details; }
+    Type type() const { return m_message.type; }
+    QString text() const { return m_message.text; }
+    QString details() const { return m_message.details; }
     bool isShown() const { return !isHidden(); }
+    QToolButton *retryButton() const { return m_retry; }
+    QToolButton *detailsButton() const { return m_detailsButton; }
+    QToolButton *dismissButton() const { return m_close; }
 
 signals:
+    void retryRequested();
     void dismissed();
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
 
 private:
     void showDetails();
 
-    Type m_type = Type::Information;
-    QString m_text;
-    QString m_details;
+    Message m_message;
     QString m_dismissedText;  // hidden by the person until the text changes
     QLabel *m_icon;
     QLabel *m_label;
     QHBoxLayout *m_buttons;
+    QToolButton *m_retry;
     QToolButton *m_detailsButton;
     QToolButton *m_close;
     QList<QToolButton *> m_actionButtons;

@@ -62,7 +62,7 @@ void Notifier::setTrayEnabled(bool on)
     ensureTray();
 }
 
-void Notifier::setWorst(int severity, const QString &summary)
+void Notifier::setWorst(std::optional<Severity> severity, const QString &summary)
 {
     m_worst = severity;
     m_summary = summary;
@@ -73,7 +73,7 @@ void Notifier::setWorst(int severity, const QString &summary)
     }
 }
 
-void Notifier::notify(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId, int severity)
+void Notifier::notify(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId, Severity severity)
 {
     if (!m_notifications)
         return;
@@ -87,7 +87,7 @@ void Notifier::notify(const QString &title, const QString &body, const KlusterKe
             m_dbusConnected = true;
         }
         QDBusMessage call = QDBusMessage::createMethodCall(Service, Path, Interface, QStringLiteral("Notify"));
-        const QVariantMap hints{{QStringLiteral("urgency"), QVariant::fromValue(uchar(severity == 0 ? 2 : 1))},
+        const QVariantMap hints{{QStringLiteral("urgency"), QVariant::fromValue(uchar(severity == Severity::Critical ? 2 : 1))},
                                 {QStringLiteral("desktop-entry"), QStringLiteral("flightdeck")},
                                 {QStringLiteral("category"), QStringLiteral("device.error")}};
         call << QStringLiteral("Flightdeck") << uint(0) << QStringLiteral("flightdeck") << title << body
@@ -101,7 +101,7 @@ void Notifier::notify(const QString &title, const QString &body, const KlusterKe
                 ensureTray();
                 if (m_tray) {
                     m_lastTrayTarget = target;
-                    m_tray->showMessage(title, body, severity == 0 ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning);
+                    m_tray->showMessage(title, body, severity == Severity::Critical ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning);
                     m_lastChannel = QStringLiteral("tray");
                 }
                 return;
@@ -114,7 +114,7 @@ void Notifier::notify(const QString &title, const QString &body, const KlusterKe
     ensureTray();
     if (m_tray && QSystemTrayIcon::supportsMessages()) {
         m_lastTrayTarget = {key, findingId};
-        m_tray->showMessage(title, body, severity == 0 ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning);
+        m_tray->showMessage(title, body, severity == Severity::Critical ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning);
         m_lastChannel = QStringLiteral("tray");
         return;
     }

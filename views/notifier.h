@@ -1,11 +1,14 @@
 #pragma once
 
 #include "models/klusterkey.h"
+#include "core/finding.h"
 
 #include <QHash>
 #include <QObject>
 #include <QPair>
 #include <QString>
+
+#include <optional>
 
 class QSystemTrayIcon;
 
@@ -31,12 +34,12 @@ public:
     bool trayAvailable() const;
     QSystemTrayIcon *tray() const { return m_tray; }
 
-    // The worst severity across watched klusters (-1 healthy), and a line per kluster for the tooltip.
-    void setWorst(int severity, const QString &summary);
-    int worst() const { return m_worst; }
+    // The worst severity across watched klusters (none: healthy), and a line per kluster for the tooltip.
+    void setWorst(std::optional<Severity> severity, const QString &summary);
+    std::optional<Severity> worst() const { return m_worst; }
 
     // Tells the desktop; `key` and `findingId` say where a click leads (findingId may be empty).
-    void notify(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId, int severity);
+    void notify(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId, Severity severity);
 
     // Where the last notification went: "dbus", "tray" or "none".
     QString lastChannel() const { return m_lastChannel; }
@@ -57,7 +60,7 @@ private:
     bool m_notifications = true;
     bool m_trayWanted = true;
     QSystemTrayIcon *m_tray = nullptr;
-    int m_worst = -1;
+    std::optional<Severity> m_worst;
     QString m_summary;
     QHash<uint, QPair<KlusterKey, QString>> m_targets;  // D-Bus notification id -> (kluster, finding)
     QPair<KlusterKey, QString> m_lastTrayTarget;

@@ -49,10 +49,7 @@ void styleAxis(QAbstractAxis *axis, const QPalette &palette)
     axis->setLinePenColor(palette.mid().color());
 }
 
-const QColor Critical = SeverityStyle::colour(0);
-const QColor Warning = SeverityStyle::colour(1);
-const QColor Good = SeverityStyle::colour(-1);
-const QColor Neutral(120, 140, 160);
+const QColor Neutral(120, 140, 160);  // what is neither good nor bad: free slots, booting instances
 
 } // namespace
 
@@ -153,7 +150,9 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         auto *series = new QPieSeries;
         series->setHoleSize(0.45);
         const double share = limit > 0 ? double(routes) / limit : 0;
-        const QColor used = share >= 1.0 ? Critical : share >= 0.8 ? Warning : Good;
+        const QColor used = SeverityStyle::colour(share >= 1.0 ? std::optional(Severity::Critical)
+                                                  : share >= 0.8 ? std::optional(Severity::Warning)
+                                                                 : std::nullopt);
         series->append(tr("%1's %2").arg(kluster).arg(routes - foreign), routes - foreign)->setColor(used);
         if (foreign > 0)
             series->append(tr("others' %1").arg(foreign), foreign)->setColor(used.darker(140));
@@ -183,7 +182,8 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
             chart->setTitleBrush(SeverityStyle::alarmText(pal));
         auto *series = new QStackedBarSeries;
         const QStringList labels{tr("registered"), tr("booting"), tr("unregistered")};
-        const QList<QColor> colours{Good, Neutral, Critical};
+        const QList<QColor> colours{SeverityStyle::colour(std::nullopt), Neutral,
+                                    SeverityStyle::colour(Severity::Critical)};
         int most = 1;
         for (int i = 0; i < 3; ++i) {
             auto *set = new QBarSet(labels.at(i));
@@ -218,13 +218,12 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     {
         QChart *chart = newChart(tr("Findings by severity"), pal);
         auto *series = new QHorizontalStackedBarSeries;
-        const QList<QPair<QString, QPair<int, QColor>>> parts{{tr("critical"), {critical, Critical}},
-                                                               {tr("warning"), {warning, Warning}},
-                                                               {tr("info"), {info, Neutral}}};
+        const QList<QPair<Severity, int>> parts{
+            {Severity::Critical, critical}, {Severity::Warning, warning}, {Severity::Info, info}};
         for (const auto &p : parts) {
-            auto *set = new QBarSet(QStringLiteral("%1 %2").arg(p.second.first).arg(p.first));
-            set->setColor(p.second.second);
-            *set << p.second.first;
+            auto *set = new QBarSet(QStringLiteral("%1 %2").arg(p.second).arg(SeverityStyle::word(p.first)));
+            set->setColor(SeverityStyle::colour(p.first));
+            *set << p.second;
             series->append(set);
         }
         chart->addSeries(series);

@@ -292,19 +292,20 @@ void RepairDialog::start()
         disconnect(m_connection.data(), nullptr, this, nullptr);
         m_progress->setVisible(false);
         const int total = int(m_sendable.size());
-        const int severity = m_fixed == total ? -1 : m_fixed == 0 ? 0 : 1;
-        m_resultIcon->setPixmap(severity < 0 ? style()->standardIcon(QStyle::SP_DialogApplyButton).pixmap(32, 32)
-                                             : SeverityStyle::icon(severity).pixmap(32, 32));
+        const std::optional<Severity> severity = m_fixed == total ? std::nullopt
+                                                 : m_fixed == 0   ? std::optional(Severity::Critical)
+                                                                  : std::optional(Severity::Warning);
+        m_resultIcon->setPixmap(SeverityStyle::icon(severity).pixmap(32, 32));
         m_resultIcon->setVisible(true);
-        m_status->setText(severity < 0 ? tr("<b>Fixed:</b> %1 of %2 repaired and verified. The views are being refreshed; the audit log has every request.")
+        m_status->setText(!severity ? tr("<b>Fixed:</b> %1 of %2 repaired and verified. The views are being refreshed; the audit log has every request.")
                                              .arg(m_fixed).arg(total)
-                          : severity == 0 ? (total == 1 ? tr("<b>Failed:</b> the repair did not fix its finding; the reason is below. "
+                          : severity == Severity::Critical ? (total == 1 ? tr("<b>Failed:</b> the repair did not fix its finding; the reason is below. "
                                                              "The audit log has every request that was sent.")
                                                         : tr("<b>Failed:</b> none of the %1 repairs fixed its finding; the reasons are "
                                                              "below. The audit log has every request that was sent.").arg(total))
                                           : tr("<b>Partly done:</b> %1 of %2 fixed and verified; the others are below, with their reasons.")
                                                 .arg(m_fixed).arg(total));
-        setWindowTitle((severity < 0 ? tr("Repaired") : severity == 0 ? tr("Repair failed") : tr("Repair partly done")) + tr(" — kluster %1").arg(m_kluster));
+        setWindowTitle((!severity ? tr("Repaired") : severity == Severity::Critical ? tr("Repair failed") : tr("Repair partly done")) + tr(" — kluster %1").arg(m_kluster));
         m_cancel->setText(tr("Close"));
         m_cancel->setToolTip(QString());
         m_cancel->setEnabled(true);

@@ -11,24 +11,17 @@ SeverityDecorator::SeverityDecorator(QObject *parent)
 {
 }
 
-int SeverityDecorator::severityOf(const QModelIndex &index) const
-{
-    const QVariant v = mapToSource(index).siblingAtColumn(0).data(ConsoleRole::Severity);
-    return v.isValid() ? v.toInt() : -1;
-}
-
 QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
 {
     switch (role) {
     case Qt::DecorationRole:
         if (index.column() == 0) {
-            const int s = severityOf(index);
-            if (s >= 0)
+            if (const std::optional<Severity> s = ConsoleRole::severityOf(mapToSource(index)))
                 return SeverityStyle::icon(s);
         }
         break;
     case Qt::BackgroundRole: {
-        const QColor c = SeverityStyle::tint(severityOf(index));
+        const QColor c = SeverityStyle::tint(ConsoleRole::severityOf(mapToSource(index)));
         if (c.isValid())
             return c;
         break;
@@ -38,8 +31,8 @@ QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
             return SeverityStyle::alarmText(QApplication::palette());
         break;
     case Qt::AccessibleDescriptionRole: {
-        const int s = severityOf(index);
-        if (s == 0 || s == 1)
+        const std::optional<Severity> s = ConsoleRole::severityOf(mapToSource(index));
+        if (s == Severity::Critical || s == Severity::Warning)
             return SeverityStyle::word(s);
         break;
     }

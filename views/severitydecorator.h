@@ -4,8 +4,8 @@
 
 // Marks failing rows of a console table with an icon in the first column and
 // a tinted background, never colour alone: rows with a severity
-// (ConsoleRole::Severity, int(Severity), -1 for none) get the severity's icon
-// and tint, and the accessible text names it. Rows whose `alarmRole` is true
+// (ConsoleRole::Severity) get the severity's icon and tint, and the
+// accessible text names it. Rows whose `alarmRole` is true
 // (data that is itself in doubt: incomplete, stale, unreachable) get their
 // text in the alarm colour.
 class SeverityDecorator : public QIdentityProxyModel
@@ -20,7 +20,5 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
 
 private:
-    int severityOf(const QModelIndex &index) const;
-
     int m_alarmRole = -1;
 };

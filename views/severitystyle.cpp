@@ -8,44 +8,53 @@
 
 namespace SeverityStyle {
 
-QColor colour(int severity)
+QColor colour(std::optional<Severity> severity)
 {
-    switch (severity) {
-    case 0: return QColor(220, 50, 47);
-    case 1: return QColor(230, 160, 0);
-    case 2: return QColor(38, 139, 210);
-    default: return QColor(60, 150, 80);
+    if (!severity)
+        return QColor(60, 150, 80);
+    switch (*severity) {
+    case Severity::Critical: return QColor(220, 50, 47);
+    case Severity::Warning: return QColor(230, 160, 0);
+    case Severity::Info: return QColor(38, 139, 210);
     }
+    return QColor();
 }
 
-QColor tint(int severity)
+QColor tint(std::optional<Severity> severity)
 {
-    switch (severity) {
-    case 0: return QColor(220, 50, 47, 70);
-    case 1: return QColor(230, 160, 0, 70);
-    default: return QColor();
-    }
+    if (severity != Severity::Critical && severity != Severity::Warning)
+        return QColor();
+    QColor c = colour(severity);
+    c.setAlpha(70);
+    return c;
 }
 
-QIcon icon(int severity)
+QColor wash(std::optional<Severity> severity, const QPalette &palette)
+{
+    const QColor strong = colour(severity);
+    const QColor window = palette.color(QPalette::Window);
+    const qreal a = 0.22;  // a fifth of the colour: the palette's own text still reads on it, light or dark
+    const auto mix = [a](qreal under, qreal over) { return under * (1 - a) + over * a; };
+    return QColor::fromRgbF(mix(window.redF(), strong.redF()), mix(window.greenF(), strong.greenF()),
+                            mix(window.blueF(), strong.blueF()));
+}
+
+QIcon icon(std::optional<Severity> severity)
 {
     QStyle *style = QApplication::style();
-    switch (severity) {
-    case 0: return style->standardIcon(QStyle::SP_MessageBoxCritical);
-    case 1: return style->standardIcon(QStyle::SP_MessageBoxWarning);
-    case 2: return style->standardIcon(QStyle::SP_MessageBoxInformation);
-    default: return QIcon();
+    if (!severity)
+        return style->standardIcon(QStyle::SP_DialogApplyButton);
+    switch (*severity) {
+    case Severity::Critical: return style->standardIcon(QStyle::SP_MessageBoxCritical);
+    case Severity::Warning: return style->standardIcon(QStyle::SP_MessageBoxWarning);
+    case Severity::Info: return style->standardIcon(QStyle::SP_MessageBoxInformation);
     }
+    return QIcon();
 }
 
-QString word(int severity)
+QString word(std::optional<Severity> severity)
 {
-    switch (severity) {
-    case 0: return QApplication::translate("SeverityStyle", "critical");
-    case 1: return QApplication::translate("SeverityStyle", "warning");
-    case 2: return QApplication::translate("SeverityStyle", "info");
-    default: return QApplication::translate("SeverityStyle", "healthy");
-    }
+    return severity ? severityName(*severity) : QApplication::translate("SeverityStyle", "healthy");
 }
 
 QColor alarmText(const QPalette &palette)
@@ -54,7 +63,7 @@ QColor alarmText(const QPalette &palette)
     return palette.color(QPalette::Base).lightness() > 128 ? QColor(183, 28, 28) : QColor(255, 138, 128);
 }
 
-QIcon statusIcon(int severity)
+QIcon statusIcon(std::optional<Severity> severity)
 {
     QIcon icon;
     for (int size : {16, 22, 32, 48, 64}) {
@@ -66,7 +75,7 @@ QIcon statusIcon(int severity)
         p.setPen(QPen(QColor(30, 30, 30, 160), qMax(1.0, size / 16.0)));
         p.setBrush(colour(severity));
         p.drawEllipse(QRectF(m, m, size - 2 * m, size - 2 * m));
-        if (severity == 0 || severity == 1) {  // an exclamation mark, never colour alone
+        if (severity == Severity::Critical || severity == Severity::Warning) {  // a "!", never colour alone
             p.setPen(Qt::NoPen);
             p.setBrush(Qt::white);
             const qreal w = size / 9.0;

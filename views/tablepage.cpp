@@ -223,8 +223,6 @@ QStringList TablePage::selectedFindings() const
 
 int TablePage::selectKeys(const QStringList &keys, int role)
 {
-    if (role < 0)
-        role = ConsoleRole::Key;
     const QSet<QString> wanted(keys.cbegin(), keys.cend());
     QItemSelection selection;
     QModelIndex first;
@@ -286,8 +284,7 @@ bool TablePage::step(int delta, bool problemsOnly)
     for (int n = 0; n < rows; ++n) {
         at = ((at + delta) % rows + rows) % rows;
         const QModelIndex candidate = m_filter->index(at, 0);
-        const QVariant s = candidate.data(ConsoleRole::Severity);
-        if (!problemsOnly || (s.isValid() && s.toInt() >= 0)) {
+        if (!problemsOnly || ConsoleRole::severityOf(candidate)) {
             selectOnly(candidate);
             return true;
         }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/consolerole.h"
+
 #include <QModelIndexList>
 #include <QWidget>
 
@@ -57,7 +59,7 @@ public:
     QStringList selectedFindings() const;  // the findings of the selected rows, in view order, each once
     // Selects (and scrolls to) the rows whose `role` value (default: their key) is in `keys`;
     // rows inside a collapsed group are revealed. Returns how many are selected.
-    int selectKeys(const QStringList &keys, int role = -1);
+    int selectKeys(const QStringList &keys, int role = ConsoleRole::Key);
     // Moves the selection (never extends it) to the next (`delta` 1) or previous (-1) row, wrapping;
     // with `problemsOnly`, rows with a severity only. False when there is none.
     bool step(int delta, bool problemsOnly);

@@ -95,10 +95,10 @@ int runCheckCommand(const QStringList &arguments)
     int status = CliOptions::ExitUnknown;
     QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
         if (!fetch.state.klusterSource.known) {
-            status = CliOptions::fail(command, fetch.errors.join(QStringLiteral("; ")));
+            status = CliOptions::fail(command, SourceError::joined(fetch.errors));
         } else {
-            for (const QString &e : fetch.errors)
-                QTextStream(stderr) << "flightdeck-cli check: " << e << Qt::endl;
+            for (const SourceError &e : fetch.errors)
+                QTextStream(stderr) << "flightdeck-cli check: " << e.toString() << Qt::endl;
             status = writeReport(fetch.state, Diagnosis::run(fetch.state, *options), format);
             const KlusterState &s = fetch.state;
             if (!(s.serversSource.known && s.routerSource.known && s.securityGroupsSource.known && s.nodesSource.known))

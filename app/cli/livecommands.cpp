@@ -139,15 +139,15 @@ int runKlustersCommand(const QStringList &arguments)
         if (r.error.isError()) {
             status = CliOptions::fail(command, r.error.toString());
         } else if (!doc.isArray()) {
-            ApiError e;
-            e.kind = ApiError::Kind::Malformed;
+            Error e;
+            e.kind = Error::Kind::Malformed;
             e.service = QStringLiteral("kubernikus");
             e.method = QStringLiteral("GET");
             e.path = QStringLiteral("/api/v1/clusters");
             e.status = r.status;
-            e.detail = QStringLiteral("expected a JSON list of klusters") + (ApiError::messageFromBody(r.body, r.header("content-type")).isEmpty()
-                                                                               ? QString()
-                                                                               : QStringLiteral(": ") + ApiError::messageFromBody(r.body, r.header("content-type")));
+            const QString message = r.serverMessage();
+            e.detail = QStringLiteral("expected a JSON list of klusters")
+                + (message.isEmpty() ? QString() : QStringLiteral(": ") + message);
             status = CliOptions::fail(command, e.toString());
         } else {
             const QJsonArray list = doc.array();
@@ -214,15 +214,15 @@ int runRepairCommand(const QStringList &arguments)
     std::unique_ptr<RepairExecutor> executor;
     QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
         if (!fetch.state.klusterSource.known) {
-            QCoreApplication::exit(CliOptions::fail(command, fetch.errors.join(QStringLiteral("; "))));
+            QCoreApplication::exit(CliOptions::fail(command, SourceError::joined(fetch.errors)));
             return;
         }
         const Diagnosis diagnosis = Diagnosis::run(fetch.state, *options);
         const Finding *finding = diagnosis.find(findingId);
         if (!finding) {
             out << "No finding " << findingId << " in kluster " << p.kluster << " now: nothing to repair." << Qt::endl;
-            for (const QString &e : fetch.errors)
-                out << "  (" << e << ")" << Qt::endl;
+            for (const SourceError &e : fetch.errors)
+                out << "  (" << e.toString() << ")" << Qt::endl;
             QCoreApplication::exit(fetch.errors.isEmpty() ? 0 : CliOptions::ExitUnknown);
             return;
         }
@@ -245,8 +245,8 @@ int runRepairCommand(const QStringList &arguments)
             if (!r.body.isNull())
                 out << "    " << QJsonDocument(r.body.toObject()).toJson(QJsonDocument::Compact) << "\n";
         }
-        for (const QString &e : fetch.errors)
-            out << "Note: " << e << "\n";
+        for (const SourceError &e : fetch.errors)
+            out << "Note: " << e.toString() << "\n";
         const QString refusal = decision.mayBeSent(override)
             ? QString()
             : decision.why(QStringLiteral("--override deletes this one instance anyway"));

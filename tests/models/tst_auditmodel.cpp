@@ -59,7 +59,7 @@ void TestAuditModel::interruptedAndCompletedInPlace()
                               {QStringLiteral("interrupted"), true}};
     model.setRecords({started});
     QCOMPARE(model.index(0, AuditModel::ResultColumn).data().toString(), QStringLiteral("interrupted — check the cloud"));
-    QCOMPARE(model.index(0, 0).data(AuditModel::SeverityRole).toInt(), 0);
+    QCOMPARE(ConsoleRole::severityOf(model.index(0, 0)), std::optional(Severity::Critical));
     // The same repair, in progress then finished: the row changes in place, no reset.
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QJsonObject finished = started;
@@ -69,7 +69,7 @@ void TestAuditModel::interruptedAndCompletedInPlace()
     QCOMPARE(reset.size(), 0);
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(model.index(0, AuditModel::ResultColumn).data().toString(), QStringLiteral("fixed"));
-    QCOMPARE(model.index(0, 0).data(AuditModel::SeverityRole).toInt(), -1);
+    QCOMPARE(ConsoleRole::severityOf(model.index(0, 0)), std::nullopt);
 }
 
 QTEST_GUILESS_MAIN(TestAuditModel)

@@ -73,9 +73,9 @@ void TestFilterModel::filterAndSort()
     filter.setText(QStringLiteral("nexthop:10.0.0.99"));
     QCOMPARE(filter.rowCount(), 1);
     filter.setText(QString());
-    filter.setMaximumSeverity(int(Severity::Critical));
+    filter.setMinimumSeverity(Severity::Critical);
     QCOMPARE(filter.rowCount(), 1);
-    filter.setMaximumSeverity(-1);
+    filter.setMinimumSeverity(std::nullopt);
     filter.sort(FindingsModel::SeverityColumn, Qt::AscendingOrder);
     QCOMPARE(filter.index(0, FindingsModel::SeverityColumn).data().toString(), QStringLiteral("critical"));
     filter.sort(FindingsModel::SeverityColumn, Qt::DescendingOrder);

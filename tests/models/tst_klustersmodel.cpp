@@ -73,7 +73,7 @@ void TestKlustersModel::incompleteKeepsItsRank()
     QVERIFY(model.index(row, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("HTTP 503")));
     // It keeps its rank above the healthy kluster, and its worst severity.
     QCOMPARE(model.index(row, KlustersModel::CriticalColumn).data(KlustersModel::SortRole).toLongLong(), rank);
-    QCOMPARE(model.index(row, 0).data(KlustersModel::SeverityRole).toInt(), int(Severity::Critical));
+    QCOMPARE(ConsoleRole::severityOf(model.index(row, 0)), std::optional(Severity::Critical));
     // Complete again: the counts are what they are.
     model.setDiagnosis(QStringLiteral("prod"), QStringLiteral("k1"), Diagnosis::run(WorldBuilder().state()), at.addSecs(120));
     QCOMPARE(model.index(row, KlustersModel::CriticalColumn).data().toInt(), 0);
@@ -89,7 +89,7 @@ void TestKlustersModel::failedConnectionHasARow()
     const QModelIndex row = model.index(0, 0);
     QCOMPARE(row.data(KlustersModel::KeyRole).toString(), QStringLiteral("prod/"));
     QCOMPARE(KlustersModel::State(row.data(KlustersModel::StateRole).toInt()), KlustersModel::State::ConnectionFailed);
-    QCOMPARE(row.data(KlustersModel::SeverityRole).toInt(), int(Severity::Critical));
+    QCOMPARE(ConsoleRole::severityOf(row), std::optional(Severity::Critical));
     QVERIFY(row.data(Qt::ToolTipRole).toString().contains(QStringLiteral("HTTP 401")));
     // Once it lists a kluster, the kluster stands for it.
     model.setKluster(QStringLiteral("prod"), QStringLiteral("k1"));

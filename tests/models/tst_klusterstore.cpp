@@ -5,6 +5,17 @@
 
 // The console's state without a window: klusters by connection, their data, listings and refreshes under way,
 // listing errors, the retire pool.
+// An error as the connections report it.
+static Error err(const char *text)
+{
+    return Error::of(Error::Kind::Network, QString::fromUtf8(text));
+}
+
+static QList<SourceError> errs(const char *text)
+{
+    return {SourceError{QString(), err(text), QString()}};
+}
+
 class TestKlusterStore : public QObject
 {
     Q_OBJECT
@@ -37,7 +48,7 @@ void TestKlusterStore::listingAddsAndMarksGone()
     store.setListing("sim");
     QVERIFY(store.isListing("sim"));
     QCOMPARE(store.pending(), 1);
-    store.setListed("sim", {"demo", "legacy", "blue"}, QString());
+    store.setListed("sim", {"demo", "legacy", "blue"}, Error());
     QVERIFY(!store.isListing("sim"));
     QCOMPARE(store.pending(), 0);
     QCOMPARE(store.klusters("sim"), (QStringList{"demo", "legacy", "blue"}));
@@ -46,7 +57,7 @@ void TestKlusterStore::listingAddsAndMarksGone()
 
     // Listed again without legacy, with a new one: legacy stays known, said to be gone; the new one is last.
     added.clear();
-    store.setListed("sim", {"blue", "demo", "green"}, QString());
+    store.setListed("sim", {"blue", "demo", "green"}, Error());
     QCOMPARE(store.klusters("sim"), (QStringList{"demo", "legacy", "blue", "green"}));
     QCOMPARE(keysOf(added), QList<KlusterKey>{(KlusterKey{"sim", "green"})});
     QCOMPARE(keysOf(gone), QList<KlusterKey>{(KlusterKey{"sim", "legacy"})});
@@ -58,27 +69,27 @@ void TestKlusterStore::listingErrorPerConnection()
     KlusterStore store;
     QSignalSpy changed(&store, &KlusterStore::listingErrorChanged);
     QSignalSpy gone(&store, &KlusterStore::klusterGone);
-    store.setListed("sim", {"demo"}, QString());
+    store.setListed("sim", {"demo"}, Error());
     QVERIFY(changed.isEmpty());
     QVERIFY(!store.hasListingErrors());
 
     // A failed listing names why; the klusters known so far are kept, none of them gone.
-    store.setListed("sim", {}, "keystone: HTTP 401");
-    QCOMPARE(store.listingError("sim"), QStringLiteral("keystone: HTTP 401"));
-    QVERIFY(store.listingError("lab").isEmpty());
+    store.setListed("sim", {}, err("keystone: HTTP 401"));
+    QCOMPARE(store.listingError("sim").toString(), QStringLiteral("keystone: HTTP 401"));
+    QVERIFY(!store.listingError("lab").isError());
     QVERIFY(store.hasListingErrors());
     QCOMPARE(store.klusters("sim"), QStringList{"demo"});
     QVERIFY(gone.isEmpty());
     QCOMPARE(changed.size(), 1);
     QCOMPARE(changed.first().first().toString(), QStringLiteral("sim"));
 
-    store.setListed("sim", {}, "keystone: HTTP 401");  // the same error: no change
+    store.setListed("sim", {}, err("keystone: HTTP 401"));  // the same error: no change
     QCOMPARE(changed.size(), 1);
-    store.setListed("lab", {}, "no route to host");
+    store.setListed("lab", {}, err("no route to host"));
     QCOMPARE(changed.size(), 2);
 
-    store.setListed("sim", {"demo"}, QString());
-    QVERIFY(store.listingError("sim").isEmpty());
+    store.setListed("sim", {"demo"}, Error());
+    QVERIFY(!store.listingError("sim").isError());
     QCOMPARE(changed.size(), 3);
     QVERIFY(store.hasListingErrors());  // lab's is still there
 }
@@ -87,7 +98,7 @@ void TestKlusterStore::refreshesArePending()
 {
     KlusterStore store;
     store.setListing("sim");
-    store.setListed("sim", {"demo", "legacy"}, QString());
+    store.setListed("sim", {"demo", "legacy"}, Error());
     store.setRefreshing({"sim", "demo"}, true);
     store.setRefreshing({"sim", "legacy"}, true);
     store.setRefreshing({"sim", "demo"}, true);  // asked again while it runs: still one
@@ -96,7 +107,7 @@ void TestKlusterStore::refreshesArePending()
     store.setRefreshing({"sim", "demo"}, false);
     QCOMPARE(store.pending(), 2);
     store.setRefreshing({"sim", "legacy"}, false);
-    store.setListed("lab", {}, "down");
+    store.setListed("lab", {}, err("down"));
     QCOMPARE(store.pending(), 0);
 }
 
@@ -110,7 +121,7 @@ void TestKlusterStore::failedRefreshKeepsTheData()
 
     // Never read: data without a fetch, only the error.
     const QDateTime at = QDateTime::currentDateTimeUtc();
-    store.setFailed(demo, "timeout", at);
+    store.setFailed(demo, errs("timeout"), at);
     QCOMPARE(keysOf(failed), QList<KlusterKey>{demo});
     QVERIFY(store.data(demo)->isStale());
     QVERIFY(!store.data(demo)->fetch);
@@ -118,41 +129,41 @@ void TestKlusterStore::failedRefreshKeepsTheData()
     const auto f = fetch();
     const auto d = diagnosis();
     const QDateTime fetchedAt = at.addSecs(60);
-    store.setFetched(demo, f, d, fetchedAt, 1234, "nodes: HTTP 503");
+    store.setFetched(demo, f, d, fetchedAt, 1234, errs("nodes: HTTP 503"));
     QCOMPARE(keysOf(fetched), QList<KlusterKey>{demo});
     const KlusterData *data = store.data(demo);
     QCOMPARE(data->fetch, f);
     QCOMPARE(data->diagnosis, d);
     QCOMPARE(data->fetchedAt, fetchedAt);
     QCOMPARE(data->elapsedMs, 1234);
-    QCOMPARE(data->incomplete, QStringLiteral("nodes: HTTP 503"));
+    QCOMPARE(SourceError::joined(data->incomplete), QStringLiteral("nodes: HTTP 503"));
     QVERIFY(!data->isStale());
     QVERIFY(data->errorAt.isNull());
 
     // The next refresh fails: the data read stays, stale, with when and why.
     const QDateTime failedAt = at.addSecs(120);
-    store.setFailed(demo, "HTTP 500", failedAt);
+    store.setFailed(demo, errs("HTTP 500"), failedAt);
     data = store.data(demo);
     QVERIFY(data->isStale());
-    QCOMPARE(data->error, QStringLiteral("HTTP 500"));
+    QCOMPARE(SourceError::joined(data->error), QStringLiteral("HTTP 500"));
     QCOMPARE(data->errorAt, failedAt);
     QCOMPARE(data->fetch, f);
     QCOMPARE(data->fetchedAt, fetchedAt);
-    QCOMPARE(data->incomplete, QStringLiteral("nodes: HTTP 503"));
+    QCOMPARE(SourceError::joined(data->incomplete), QStringLiteral("nodes: HTTP 503"));
 }
 
 void TestKlusterStore::replacedDataIsRetired()
 {
     KlusterStore store;
     const KlusterKey demo{"sim", "demo"};
-    store.setFetched(demo, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
+    store.setFetched(demo, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
     QVERIFY(store.takeRetired().isEmpty());  // nothing was replaced
 
     const std::shared_ptr<const void> oldFetch = store.data(demo)->fetch;
     const std::shared_ptr<const void> oldDiagnosis = store.data(demo)->diagnosis;
-    store.setFailed(demo, "down", QDateTime::currentDateTimeUtc());
+    store.setFailed(demo, errs("down"), QDateTime::currentDateTimeUtc());
     QVERIFY(store.takeRetired().isEmpty());  // still shown, stale
-    store.setFetched(demo, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
+    store.setFetched(demo, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
     QCOMPARE(store.takeRetired(), (KlusterStore::Retired{oldFetch, oldDiagnosis}));
     QVERIFY(store.takeRetired().isEmpty());  // handed over once
 
@@ -165,15 +176,15 @@ void TestKlusterStore::replacedDataIsRetired()
 void TestKlusterStore::otherKlustersOfTheConnection()
 {
     KlusterStore store;
-    store.setListed("sim", {"demo", "legacy", "blue", "green"}, QString());
-    store.setListed("lab", {"demo"}, QString());
+    store.setListed("sim", {"demo", "legacy", "blue", "green"}, Error());
+    store.setListed("lab", {"demo"}, Error());
     const auto legacy = fetch();
     const auto green = fetch();
-    store.setFetched({"sim", "green"}, green, diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
-    store.setFetched({"sim", "legacy"}, legacy, diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
-    store.setFetched({"sim", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
-    store.setFetched({"lab", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
-    store.setFailed({"sim", "blue"}, "down", QDateTime::currentDateTimeUtc());  // nothing read
+    store.setFetched({"sim", "green"}, green, diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFetched({"sim", "legacy"}, legacy, diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFetched({"sim", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFetched({"lab", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFailed({"sim", "blue"}, errs("down"), QDateTime::currentDateTimeUtc());  // nothing read
     // In the connection's order, without the kluster itself, another connection's, or one never read.
     using Fetches = QList<std::shared_ptr<const KlusterFetch>>;
     QCOMPARE(store.otherFetches({"sim", "demo"}), (Fetches{legacy, green}));
@@ -183,15 +194,15 @@ void TestKlusterStore::removeConnectionForgetsIt()
 {
     KlusterStore store;
     QSignalSpy removed(&store, &KlusterStore::connectionRemoved);
-    store.setListed("sim", {"demo", "legacy"}, QString());
-    store.setListed("lab", {"demo"}, QString());
-    store.setFetched({"sim", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
-    store.setFetched({"lab", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, QString());
-    store.setFailed({"sim", "legacy"}, "down", QDateTime::currentDateTimeUtc());
+    store.setListed("sim", {"demo", "legacy"}, Error());
+    store.setListed("lab", {"demo"}, Error());
+    store.setFetched({"sim", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFetched({"lab", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFailed({"sim", "legacy"}, errs("down"), QDateTime::currentDateTimeUtc());
     store.setRefreshing({"sim", "legacy"}, true);
     store.setRefreshing({"lab", "demo"}, true);
     store.setListing("sim");
-    store.setListed("sim", {}, "down");
+    store.setListed("sim", {}, err("down"));
     store.setListing("sim");
     const std::shared_ptr<const void> simFetch = store.data({"sim", "demo"})->fetch;
     const std::shared_ptr<const void> simDiagnosis = store.data({"sim", "demo"})->diagnosis;
@@ -203,7 +214,7 @@ void TestKlusterStore::removeConnectionForgetsIt()
     QVERIFY(!store.data({"sim", "demo"}));
     QVERIFY(!store.data({"sim", "legacy"}));
     QVERIFY(!store.isListing("sim"));
-    QVERIFY(store.listingError("sim").isEmpty());
+    QVERIFY(!store.listingError("sim").isError());
     QVERIFY(!store.hasListingErrors());
     QCOMPARE(store.pending(), 1);  // lab's refresh
     // Its data is freed once no view shows it.

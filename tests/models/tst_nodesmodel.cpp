@@ -37,13 +37,13 @@ void TestNodesModel::joinedRows()
     const int z = model.rowOf(QStringLiteral("kks-demo-pool-zzzzz"));
     QCOMPARE(model.data(model.index(z, NodesModel::RegisteredColumn)).toString(), QStringLiteral("no"));
     QCOMPARE(model.data(model.index(z, NodesModel::SecurityGroupColumn)).toString(), QStringLiteral("no"));
-    QCOMPARE(model.data(model.index(z, 0), NodesModel::SeverityRole).toInt(), int(Severity::Critical));
+    QCOMPARE(ConsoleRole::severityOf(model.index(z, 0)), std::optional(Severity::Critical));
     QVERIFY(model.data(model.index(z, 0), NodesModel::FindingsRole).toStringList().contains(QStringLiteral("instance-unregistered:kks-demo-pool-zzzzz")));
     const int m0 = model.rowOf(QStringLiteral("kks-demo-pool-m0aaa"));
     QCOMPARE(model.data(model.index(m0, NodesModel::ReadyColumn)).toString(), QStringLiteral("False"));
     QCOMPARE(model.data(model.index(m0, NodesModel::PodCidrColumn)).toString(), QStringLiteral("100.100.0.0/24"));
     QCOMPARE(model.data(model.index(m0, NodesModel::AgeColumn), NodesModel::SortRole).toLongLong(), 24 * 3600);
-    QCOMPARE(model.data(model.index(m0, 0), NodesModel::SeverityRole).toInt(), int(Severity::Warning));
+    QCOMPARE(ConsoleRole::severityOf(model.index(m0, 0)), std::optional(Severity::Warning));
 }
 
 void TestNodesModel::incrementalRefresh()

@@ -63,7 +63,7 @@ void TestRoutesModel::groupsRolesAndOwners()
              qPrintable(cell(QStringLiteral("198.19.1.0/24"), RoutesModel::RolesColumn)));
     QCOMPARE(model.index(0, 0, group).data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
     QCOMPARE(model.parent(model.index(1, 0, group)), group);
-    QCOMPARE(group.data(RoutesModel::SeverityRole).toInt(), int(Severity::Critical));
+    QCOMPARE(ConsoleRole::severityOf(group), std::optional(Severity::Critical));
 
     const QString wrong = QStringLiteral("198.19.1.0/24 via 10.180.0.3");
     const QString right = QStringLiteral("198.19.1.0/24 via 10.180.0.5");
@@ -73,8 +73,8 @@ void TestRoutesModel::groupsRolesAndOwners()
     // Both belong to the duplicate finding; only the wrong one is marked.
     QCOMPARE(model.indexOf(wrong).data(RoutesModel::FindingsRole).toStringList(), QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")});
     QCOMPARE(model.indexOf(right).data(RoutesModel::FindingsRole).toStringList(), QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")});
-    QCOMPARE(model.indexOf(wrong).data(RoutesModel::SeverityRole).toInt(), int(Severity::Critical));
-    QCOMPARE(model.indexOf(right).data(RoutesModel::SeverityRole).toInt(), -1);
+    QCOMPARE(ConsoleRole::severityOf(model.indexOf(wrong)), std::optional(Severity::Critical));
+    QCOMPARE(ConsoleRole::severityOf(model.indexOf(right)), std::nullopt);
 
     // A destination with one route is one row, keyed by its route.
     QCOMPARE(cell(QStringLiteral("10.0.0.0/8 via 10.180.0.77"), RoutesModel::OwnerColumn), QStringLiteral("kluster red"));
@@ -85,7 +85,8 @@ void TestRoutesModel::groupsRolesAndOwners()
     QCOMPARE(model.indexOf(QStringLiteral("198.19.2.0/24 via 10.180.0.6")).data(RoutesModel::FindingsRole).toStringList(),
              QStringList{QStringLiteral("route-missing:kks-legacy-pool-bbbbb")});
     QVERIFY(model.indexOf(QStringLiteral("198.19.9.0/24 via 10.180.0.99")).data(RoutesModel::ProblemRole).toBool());
-    QCOMPARE(model.indexOf(QStringLiteral("198.19.9.0/24 via 10.180.0.99")).data(RoutesModel::SeverityRole).toInt(), int(Severity::Warning));
+    QCOMPARE(ConsoleRole::severityOf(model.indexOf(QStringLiteral("198.19.9.0/24 via 10.180.0.99"))),
+             std::optional(Severity::Warning));
 }
 
 void TestRoutesModel::incrementalRefresh()
@@ -110,7 +111,7 @@ void TestRoutesModel::incrementalRefresh()
     QVERIFY(group.isValid());
     QCOMPARE(model.rowCount(group), 0);
     QCOMPARE(group.data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24 via 10.180.0.5"));
-    QCOMPARE(group.data(RoutesModel::SeverityRole).toInt(), -1);
+    QCOMPARE(ConsoleRole::severityOf(group), std::nullopt);
     // And back.
     setWorld(model, world(true));
     QCOMPARE(model.rowCount(group), 2);

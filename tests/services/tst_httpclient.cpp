@@ -106,7 +106,7 @@ void TestHttpClient::backoffWithoutRetryAfterIsBounded()
     QVERIFY(fault(R"({"kind": "status", "status": 503, "service": "compute"})"));
     const ApiResponse r = run(servers());
     QCOMPARE(r.attempts, 4);  // maxAttempts, then the error
-    QCOMPARE(r.error.kind, ApiError::Kind::Http);
+    QCOMPARE(r.error.kind, Error::Kind::Http);
     QCOMPARE(r.status, 503);
 }
 
@@ -128,7 +128,7 @@ void TestHttpClient::httpErrorNamesTheServerMessage()
     request.url = QUrl(m_fixture->sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/nope"));
     request.service = QStringLiteral("network");
     const ApiResponse r = run(request);
-    QCOMPARE(r.error.kind, ApiError::Kind::Http);
+    QCOMPARE(r.error.kind, Error::Kind::Http);
     QCOMPARE(r.error.toString(), QStringLiteral("network: GET /v2.0/routers/nope: HTTP 404: Router nope could not be found [RouterNotFound]"));
 }
 
@@ -145,9 +145,9 @@ void TestHttpClient::malformedJson()
     QVERIFY(fault(R"({"kind": "malformed", "service": "compute", "count": 1})"));
     const ApiResponse r = run(servers());
     QVERIFY(r.ok());
-    ApiError error;
+    Error error;
     r.json(&error);
-    QCOMPARE(error.kind, ApiError::Kind::Malformed);
+    QCOMPARE(error.kind, Error::Kind::Malformed);
     QVERIFY2(error.toString().startsWith(QStringLiteral("compute: GET /v2.1/servers: HTTP 200 with a malformed body: not JSON")),
              qPrintable(error.toString()));
 }
@@ -156,7 +156,7 @@ void TestHttpClient::truncatedBody()
 {
     QVERIFY(fault(R"({"kind": "truncated", "service": "compute"})"));
     const ApiResponse r = run(servers());
-    ApiError error = r.error;
+    Error error = r.error;
     if (!error.isError())
         r.json(&error);
     QVERIFY2(error.isError(), "a truncated body must not pass as an answer");
@@ -166,7 +166,7 @@ void TestHttpClient::droppedConnection()
 {
     QVERIFY(fault(R"({"kind": "drop", "service": "compute"})"));
     const ApiResponse r = run(servers());
-    QCOMPARE(r.error.kind, ApiError::Kind::Network);
+    QCOMPARE(r.error.kind, Error::Kind::Network);
     QVERIFY(r.error.toString().startsWith(QStringLiteral("compute: GET /v2.1/servers: network error")));
 }
 
@@ -176,7 +176,7 @@ void TestHttpClient::timeout()
     ApiRequest request = servers();
     request.timeoutMs = 300;
     const ApiResponse r = run(request);
-    QCOMPARE(r.error.kind, ApiError::Kind::Timeout);
+    QCOMPARE(r.error.kind, Error::Kind::Timeout);
 }
 
 void TestHttpClient::cancellation()
@@ -186,7 +186,7 @@ void TestHttpClient::cancellation()
     QSignalSpy spy(call, &HttpCall::finished);
     QTimer::singleShot(100, call, &HttpCall::cancel);
     QVERIFY(spy.wait(2000));
-    QCOMPARE(spy.first().first().value<ApiResponse>().error.kind, ApiError::Kind::Cancelled);
+    QCOMPARE(spy.first().first().value<ApiResponse>().error.kind, Error::Kind::Cancelled);
 }
 
 void TestHttpClient::unknownCertificateAuthority()
@@ -195,7 +195,7 @@ void TestHttpClient::unknownCertificateAuthority()
     request.service = QStringLiteral("kubernetes");
     request.url = QUrl(m_fixture->sim.kubernetesUrl(QStringLiteral("demo")) + QStringLiteral("/version"));
     const ApiResponse r = run(request);  // system CAs only: the simulator's CA is unknown
-    QCOMPARE(r.error.kind, ApiError::Kind::Tls);
+    QCOMPARE(r.error.kind, Error::Kind::Tls);
     QVERIFY2(r.error.toString().contains(QStringLiteral("TLS error")), qPrintable(r.error.toString()));
     request.tls = m_fixture->kubernetesTls();
     m_client->network()->clearConnectionCache();
@@ -225,7 +225,7 @@ void TestHttpClient::tricklingServerMeetsTheDeadline()
     QElapsedTimer clock;
     clock.start();
     const ApiResponse r = run(request);
-    QCOMPARE(r.error.kind, ApiError::Kind::Timeout);
+    QCOMPARE(r.error.kind, Error::Kind::Timeout);
     QVERIFY2(r.error.toString().contains(QStringLiteral("no complete answer within 1.5 s")), qPrintable(r.error.toString()));
     QVERIFY2(r.error.toString().contains(QStringLiteral("compute: GET")), qPrintable(r.error.toString()));
     QVERIFY(clock.elapsed() < 10000);
@@ -248,7 +248,7 @@ void TestHttpClient::answerLargerThanTheLimit()
     request.url = QUrl(m_fixture->sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers/detail?limit=1000"));
     const ApiResponse r = run(request);
     qunsetenv("FLIGHTDECK_MAX_BODY_MB");
-    QCOMPARE(r.error.kind, ApiError::Kind::TooLarge);
+    QCOMPARE(r.error.kind, Error::Kind::TooLarge);
     QVERIFY2(r.error.toString().contains(QStringLiteral("FLIGHTDECK_MAX_BODY_MB")), qPrintable(r.error.toString()));
     QVERIFY(r.body.isEmpty());
 }
@@ -274,7 +274,7 @@ void TestHttpClient::timeoutIsQuiet()
     request.timeoutMs = 300;
     QTest::failOnWarning(QRegularExpression(QStringLiteral("device not open")));
     const ApiResponse r = run(request);
-    QCOMPARE(r.error.kind, ApiError::Kind::Timeout);
+    QCOMPARE(r.error.kind, Error::Kind::Timeout);
 }
 
 QTEST_GUILESS_MAIN(TestHttpClient)

@@ -129,7 +129,7 @@ void TestKeystoneSession::wrongPassword()
     c.password = QStringLiteral("wrong");
     KeystoneSession session(&m_client, c);
     const ApiResponse r = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
-    QCOMPARE(r.error.kind, ApiError::Kind::Auth);
+    QCOMPARE(r.error.kind, Error::Kind::Auth);
     QVERIFY2(r.error.toString().contains(QStringLiteral("requires authentication")), qPrintable(r.error.toString()));
     QVERIFY(!r.error.toString().contains(QStringLiteral("wrong")));  // never the secret
 }
@@ -157,7 +157,7 @@ void TestKeystoneSession::missingEndpoint()
 {
     KeystoneSession session(&m_client, passwordCloud());
     const ApiResponse r = wait(session.send(QStringLiteral("volumev3"), "GET", QStringLiteral("/volumes")));
-    QCOMPARE(r.error.kind, ApiError::Kind::Config);
+    QCOMPARE(r.error.kind, Error::Kind::Config);
     QVERIFY(r.error.toString().contains(QStringLiteral("no volumev3 endpoint")));
 }
 
@@ -167,7 +167,7 @@ void TestKeystoneSession::regionChoice()
     c.regionName = QStringLiteral("RegionTwo");
     KeystoneSession session(&m_client, c);
     const ApiResponse r = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
-    QCOMPARE(r.error.kind, ApiError::Kind::Config);
+    QCOMPARE(r.error.kind, Error::Kind::Config);
     QVERIFY(r.error.toString().contains(QStringLiteral("region RegionTwo")));
 }
 
@@ -176,7 +176,7 @@ void TestKeystoneSession::handlesFinishWhenTheTokenIsFresh()
     KeystoneSession session(&m_client, passwordCloud());
     QVERIFY(wait(session.authenticate()).ok());
     QVERIFY(wait(session.authenticate()).ok());  // a fresh token: still finishes, later
-    QCOMPARE(wait(session.send(QStringLiteral("volumev3"), "GET", QStringLiteral("/volumes"))).error.kind, ApiError::Kind::Config);
+    QCOMPARE(wait(session.send(QStringLiteral("volumev3"), "GET", QStringLiteral("/volumes"))).error.kind, Error::Kind::Config);
 }
 
 void TestKeystoneSession::cancelDuringReauthentication()
@@ -190,7 +190,7 @@ void TestKeystoneSession::cancelDuringReauthentication()
     QSignalSpy spy(call, &HttpCall::finished);
     QTimer::singleShot(500, call, &HttpCall::cancel);  // the 401 came back; re-authentication is under way
     QVERIFY(spy.wait(5000));
-    QCOMPARE(spy.first().first().value<ApiResponse>().error.kind, ApiError::Kind::Cancelled);
+    QCOMPARE(spy.first().first().value<ApiResponse>().error.kind, Error::Kind::Cancelled);
     QTest::qWait(1500);  // the authentication ends after the cancel: nothing may touch the dead call
 }
 

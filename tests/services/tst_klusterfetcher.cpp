@@ -21,6 +21,7 @@ private slots:
     void paginationAcrossPages();
     void failedNodeListIsNotZeroNodes();
     void endlessNodeListEnds();
+    void unreadableExtensionsAreSaid();
     void kubeconfigWithExecPlugin();
     void concurrentRequests();
 
@@ -74,7 +75,7 @@ void TestKlusterFetcher::fetchesEverySource()
     SimFixture f;
     KeystoneSession session(&m_client, cloud(f));
     const KlusterFetch r = fetch(session, QStringLiteral("legacy"));
-    QVERIFY2(r.errors.isEmpty(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+    QVERIFY2(r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
     const KlusterState &s = r.state;
     QVERIFY(s.klusterSource.known && s.serversSource.known && s.routerSource.known && s.securityGroupsSource.known && s.nodesSource.known);
     QCOMPARE(s.kluster.name, QStringLiteral("legacy"));
@@ -130,7 +131,7 @@ void TestKlusterFetcher::paginationAcrossPages()
     c.projectDomainName = QStringLiteral("Default");
     KeystoneSession session(&m_client, c);
     const KlusterFetch r = fetch(session, QStringLiteral("scale"));
-    QVERIFY2(r.errors.isEmpty(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+    QVERIFY2(r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
     QCOMPARE(r.state.instances.size(), 2500);  // three Nova pages of up to 1,000
     QCOMPARE(r.state.nodes.size(), sim.world().klusters.first().nodes.size());  // chunks of 500
     QVERIFY(sim.requestCount(QStringLiteral("compute")) >= 3);
@@ -165,6 +166,28 @@ void TestKlusterFetcher::endlessNodeListEnds()
     QVERIFY(r.state.serversSource.known);
 }
 
+void TestKlusterFetcher::unreadableExtensionsAreSaid()
+{
+    // The defect: an extensions answer that was JSON but no extension list was dropped without a word.
+    SimFixture f;
+    const QByteArray fault = R"({"kind": "status", "status": 200, "service": "network", "path": "^/v2.0/extensions"})";
+    QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"), fault).status, 201);
+    KeystoneSession session(&m_client, cloud(f));
+    const KlusterFetch r = fetch(session, QStringLiteral("demo"));
+    QVERIFY(!r.state.extensionsKnown);
+    QVERIFY(!r.bodies.contains(QStringLiteral("extensions.json")));
+    QCOMPARE(r.errors.size(), 1);
+    QCOMPARE(r.errors.first().source, QStringLiteral("extensions"));
+    QCOMPARE(r.errors.first().error.kind, Error::Kind::Malformed);
+    QVERIFY(!r.errors.first().error.retryCanHelp());
+    const QString line = r.errors.first().toString();
+    QVERIFY2(line.startsWith(QStringLiteral("extensions: network: GET /v2.0/extensions: HTTP 200 with a malformed body: "
+                                            "extensions: $: this is an API error response"))
+                 && line.endsWith(QStringLiteral(" (assuming no extraroute-atomic)")),
+             qPrintable(line));
+    QVERIFY(r.state.klusterSource.known && r.state.serversSource.known && r.state.nodesSource.known);
+}
+
 void TestKlusterFetcher::kubeconfigWithExecPlugin()
 {
     SimFixture f;
@@ -186,7 +209,7 @@ void TestKlusterFetcher::kubeconfigWithExecPlugin()
     QVERIFY2(kube, qPrintable(error));
     KeystoneSession session(&m_client, cloud(f));
     const KlusterFetch r = fetch(session, QStringLiteral("demo"), kube->target(QString(), &error));
-    QVERIFY2(r.state.nodesSource.known, qPrintable(r.errors.join(QLatin1Char('\n'))));
+    QVERIFY2(r.state.nodesSource.known, qPrintable(SourceError::joined(r.errors)));
     QCOMPARE(r.state.nodes.size(), f.sim.world().klusters.first().nodes.size());
 }
 

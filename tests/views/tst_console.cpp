@@ -575,6 +575,7 @@ void TestConsole::partialDataKeepsRankAndSaysIncomplete()
     QVERIFY2(window.bannerText().contains(QStringLiteral("incomplete")) && window.bannerText().contains(QStringLiteral("503")),
              qPrintable(window.bannerText()));
     QVERIFY(!window.bannerText().contains(QStringLiteral("stale")));
+    QVERIFY(!window.banner()->retryButton()->isHidden());  // a 503 may pass
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
         window.resize(1440, 900);
         window.setTab(MainWindow::OverviewTab);
@@ -631,6 +632,12 @@ void TestConsole::deadEndpointIsOneBannerLine()
     }
     QVERIFY2(text.startsWith(QStringLiteral("sim: ")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("refused"), Qt::CaseInsensitive), qPrintable(text));
+    // A refused connection may come back: the banner offers Retry, and it fetches again.
+    QCOMPARE(window.banner()->type(), MessageBanner::Type::Error);
+    QVERIFY(!window.banner()->retryButton()->isHidden());
+    QTest::mouseClick(window.banner()->retryButton(), Qt::LeftButton);
+    QVERIFY(window.pendingRefreshes() > 0);
+    QVERIFY(waitSettled(window));
     // The details name every kluster that failed; the data shown is kept, stale.
     for (const QString &k : {QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue")})
         QVERIFY2(window.banner()->details().contains(QStringLiteral("sim/") + k), qPrintable(window.banner()->details()));

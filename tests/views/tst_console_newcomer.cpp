@@ -30,6 +30,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -233,6 +234,9 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
              qPrintable(sidebar->index(0, 0).data(Qt::ToolTipRole).toString()));
     QVERIFY(window.isBannerVisible());
     QCOMPARE(window.banner()->type(), MessageBanner::Type::Error);
+    QVERIFY2(window.bannerText().contains(QStringLiteral("password")), qPrintable(window.bannerText()));
+    // Trying again cannot bring a secret back: no Retry, but the way to enter it.
+    QVERIFY(window.banner()->retryButton()->isHidden());
 
     // File → Connections… (Ctrl+Shift+M): it is listed with its error; Test says why.
     QPointer<ConnectionsDialog> manager =

@@ -62,7 +62,7 @@ void TestNotifier::sendsToTheDesktopAndLeadsBack()
     Notifier notifier;
     QSignalSpy notified(&notifier, &Notifier::notified);
     notifier.notify(QStringLiteral("prod/k1: new critical finding"), QStringLiteral("route-duplicate:198.19.1.0/24\nThe first route wins"),
-                    KlusterKey{QStringLiteral("prod"), QStringLiteral("k1")}, QStringLiteral("route-duplicate:198.19.1.0/24"), 0);
+                    KlusterKey{QStringLiteral("prod"), QStringLiteral("k1")}, QStringLiteral("route-duplicate:198.19.1.0/24"), Severity::Critical);
     QCOMPARE(notifier.lastChannel(), QStringLiteral("dbus"));
     QTRY_COMPARE(server.sent.size(), 1);
     const FakeNotifications::Sent &n = server.sent.first();
@@ -101,12 +101,12 @@ void TestNotifier::silentWhenSwitchedOff()
     Notifier notifier;
     notifier.setNotificationsEnabled(false);
     QSignalSpy notified(&notifier, &Notifier::notified);
-    notifier.notify(QStringLiteral("t"), QStringLiteral("b"), KlusterKey{QStringLiteral("k"), QString()}, QString(), 0);
+    notifier.notify(QStringLiteral("t"), QStringLiteral("b"), KlusterKey{QStringLiteral("k"), QString()}, QString(), Severity::Critical);
     QCOMPARE(notified.size(), 0);
     QCOMPARE(notifier.sentCount(), 0);
     // No server on the bus (and no tray offscreen): nowhere to go, and said so.
     notifier.setNotificationsEnabled(true);
-    notifier.notify(QStringLiteral("t"), QStringLiteral("b"), KlusterKey{QStringLiteral("k"), QString()}, QString(), 1);
+    notifier.notify(QStringLiteral("t"), QStringLiteral("b"), KlusterKey{QStringLiteral("k"), QString()}, QString(), Severity::Warning);
     QCOMPARE(notifier.lastChannel(), QStringLiteral("none"));
 }
 
