@@ -10,10 +10,6 @@
 #include "views/mainwindow.h"
 #include "views/tablepage.h"
 
-#include <QTreeView>
-
-#include <benchmark/benchmark.h>
-
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -23,6 +19,8 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTimer>
+#include <QTreeView>
+#include <benchmark/benchmark.h>
 
 namespace {
 
@@ -82,7 +80,7 @@ struct Cloud
     Cloud()
     {
         process.setProgram(QStringLiteral(FLIGHTDECK_SIM));
-        process.setArguments({QStringLiteral("--nodes"), QString::number(Nodes), QStringLiteral("--json")});
+        process.setArguments({ QStringLiteral("--nodes"), QString::number(Nodes), QStringLiteral("--json") });
         process.start();
         process.waitForReadyRead(60000);
         const QJsonObject endpoints = QJsonDocument::fromJson(process.readLine()).object();

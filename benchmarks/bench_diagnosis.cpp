@@ -12,10 +12,9 @@
 #include "core/diagnosis.h"
 #include "tests/common/worldbuilder.h"
 
-#include <benchmark/benchmark.h>
-
 #include <QJsonDocument>
 #include <QMap>
+#include <benchmark/benchmark.h>
 
 namespace {
 
@@ -50,28 +49,28 @@ Bodies generate(int nodes)
 {
     WorldBuilder w(QStringLiteral("bench"), QStringLiteral("10.0.0.0/8"));
     w.realisticBulk(true).pool(QStringLiteral("pool"), nodes).maxRoutes(512);
-    const int routed = 250;  // a few hundred routes in all
+    const int routed = 250; // a few hundred routes in all
     for (int i = 0; i < nodes; ++i) {
         const QString name = QStringLiteral("kks-bench-pool-") + suffix(i);
         const QString ip = nodeIp(i);
         const int mod = i % 200;
-        if (mod == 7) {  // unregistered for an hour
+        if (mod == 7) { // unregistered for an hour
             w.server(name, ip, 60);
             continue;
         }
-        if (mod == 11) {  // in ERROR
+        if (mod == 11) { // in ERROR
             w.server(name, ip, 600, QStringLiteral("ERROR"));
             continue;
         }
         w.server(name, ip, 60 * 24 * 3, QStringLiteral("ACTIVE"),
-                 mod == 13 ? QStringList() : QStringList{QStringLiteral("kks-sg")});
+            mod == 13 ? QStringList() : QStringList { QStringLiteral("kks-sg") });
         w.node(name, ip, podCidr(i), mod == 17 ? QStringLiteral("False") : QStringLiteral("True"));
         if (i < routed)
             w.route(podCidr(i), ip);
     }
-    for (int k = 0; k < 25; ++k)  // a recycled CIDR's old route, after the correct one
+    for (int k = 0; k < 25; ++k) // a recycled CIDR's old route, after the correct one
         w.route(podCidr(k * 3), QStringLiteral("172.31.0.%1").arg(k + 2));
-    for (int k = 0; k < 25; ++k)  // orphans of deleted nodes
+    for (int k = 0; k < 25; ++k) // orphans of deleted nodes
         w.route(QStringLiteral("10.250.%1.0/24").arg(k), QStringLiteral("172.31.1.%1").arg(k + 2));
     Bodies b;
     b.kluster = QJsonDocument(w.klusterJson()).toJson(QJsonDocument::Compact);
@@ -97,14 +96,18 @@ KlusterState parse(const Bodies &b)
 {
     KlusterState s;
     s.capturedAt = b.capturedAt;
-    s.kluster = ApiParser::parseKluster(QStringLiteral("kluster.json"), parseJsonObject(QStringLiteral("kluster.json"), b.kluster));
-    s.instances = ApiParser::parseServers(QStringLiteral("servers.json"), parseJsonObject(QStringLiteral("servers.json"), b.servers));
-    s.router = ApiParser::parseRouter(QStringLiteral("router.json"), parseJsonObject(QStringLiteral("router.json"), b.router));
+    s.kluster = ApiParser::parseKluster(
+        QStringLiteral("kluster.json"), parseJsonObject(QStringLiteral("kluster.json"), b.kluster));
+    s.instances = ApiParser::parseServers(
+        QStringLiteral("servers.json"), parseJsonObject(QStringLiteral("servers.json"), b.servers));
+    s.router = ApiParser::parseRouter(
+        QStringLiteral("router.json"), parseJsonObject(QStringLiteral("router.json"), b.router));
     s.securityGroups = ApiParser::parseSecurityGroups(QStringLiteral("security-groups.json"),
-                                                      parseJsonObject(QStringLiteral("security-groups.json"), b.groups));
-    s.nodes = ApiParser::parseNodes(QStringLiteral("nodes.json"), parseJsonObject(QStringLiteral("nodes.json"), b.nodes));
-    s.extensions = ApiParser::parseExtensions(QStringLiteral("extensions.json"),
-                                              parseJsonObject(QStringLiteral("extensions.json"), b.extensions));
+        parseJsonObject(QStringLiteral("security-groups.json"), b.groups));
+    s.nodes = ApiParser::parseNodes(
+        QStringLiteral("nodes.json"), parseJsonObject(QStringLiteral("nodes.json"), b.nodes));
+    s.extensions = ApiParser::parseExtensions(
+        QStringLiteral("extensions.json"), parseJsonObject(QStringLiteral("extensions.json"), b.extensions));
     s.maxRoutes = 512;
     s.klusterSource.known = s.serversSource.known = s.routerSource.known = true;
     s.securityGroupsSource.known = s.nodesSource.known = true;

@@ -9,8 +9,6 @@
 #include "core/diagnosis.h"
 #include "services/klusterfetcher.h"
 
-#include <benchmark/benchmark.h>
-
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QFile>
@@ -21,6 +19,7 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <benchmark/benchmark.h>
 
 namespace {
 
@@ -37,13 +36,15 @@ struct World
     World()
     {
         process.setProgram(QStringLiteral(FLIGHTDECK_SIM));
-        process.setArguments({QStringLiteral("--nodes"), QString::number(Nodes), QStringLiteral("--json")});
+        process.setArguments({ QStringLiteral("--nodes"), QString::number(Nodes), QStringLiteral("--json") });
         process.start();
         process.waitForReadyRead(60000);
         endpoints = QJsonDocument::fromJson(process.readLine()).object();
         QNetworkAccessManager nam;
         QEventLoop loop;
-        QNetworkReply *config = nam.get(QNetworkRequest(QUrl(endpoints.value(QStringLiteral("admin")).toString() + QStringLiteral("/klusters/scale/kubeconfig"))));
+        QNetworkReply *config
+            = nam.get(QNetworkRequest(QUrl(endpoints.value(QStringLiteral("admin")).toString()
+                + QStringLiteral("/klusters/scale/kubeconfig"))));
         QObject::connect(config, &QNetworkReply::finished, &loop, &QEventLoop::quit);
         loop.exec();
         kubeconfig = QString::fromUtf8(config->readAll());
@@ -52,15 +53,17 @@ struct World
     {
         QNetworkAccessManager nam;
         QEventLoop loop;
-        const QString faults = endpoints.value(QStringLiteral("admin")).toString() + QStringLiteral("/faults");
+        const QString faults
+            = endpoints.value(QStringLiteral("admin")).toString() + QStringLiteral("/faults");
         QNetworkReply *cleared = nam.deleteResource(QNetworkRequest(QUrl(faults)));
         QObject::connect(cleared, &QNetworkReply::finished, &loop, &QEventLoop::quit);
         loop.exec();
         if (ms <= 0)
             return;
-        QNetworkRequest request{QUrl(faults)};
+        QNetworkRequest request { QUrl(faults) };
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        QNetworkReply *reply = nam.post(request, QByteArray(R"({"kind": "latency", "latencyMs": )") + QByteArray::number(ms) + "}");
+        QNetworkReply *reply = nam.post(
+            request, QByteArray(R"({"kind": "latency", "latencyMs": )") + QByteArray::number(ms) + "}");
         QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
         loop.exec();
     }
@@ -99,7 +102,7 @@ void BM_LiveCheck(benchmark::State &state)
         HttpClient client;
         KeystoneSession session(&client, w.cloud());
         KlusterFetcher fetcher(&session, QStringLiteral("scale"));
-        QEventLoop loop;  // a benchmark driver, not product code
+        QEventLoop loop; // a benchmark driver, not product code
         KlusterFetch result;
         QObject::connect(&fetcher, &KlusterFetcher::finished, &loop, [&](const KlusterFetch &f) {
             result = f;
@@ -159,10 +162,27 @@ void BM_OpenstackAndKubectl(benchmark::State &state)
     env.insert(QStringLiteral("OS_PROJECT_DOMAIN_NAME"), QStringLiteral("Default"));
     for (auto _ : state) {
         int failures = 0;
-        failures += run(openstack, {QStringLiteral("server"), QStringLiteral("list"), QStringLiteral("-f"), QStringLiteral("value")}, env) != 0;
-        failures += run(openstack, {QStringLiteral("router"), QStringLiteral("show"), QStringLiteral("kks-scale-router"), QStringLiteral("-f"), QStringLiteral("value")}, env) != 0;
-        failures += run(openstack, {QStringLiteral("security"), QStringLiteral("group"), QStringLiteral("list"), QStringLiteral("-f"), QStringLiteral("value")}, env) != 0;
-        failures += run(kubectl, {QStringLiteral("--kubeconfig"), config.fileName(), QStringLiteral("get"), QStringLiteral("nodes"), QStringLiteral("-o"), QStringLiteral("wide")}, env) != 0;
+        failures += run(openstack,
+                        { QStringLiteral("server"), QStringLiteral("list"), QStringLiteral("-f"),
+                            QStringLiteral("value") },
+                        env)
+            != 0;
+        failures
+            += run(openstack,
+                   { QStringLiteral("router"), QStringLiteral("show"), QStringLiteral("kks-scale-router"),
+                       QStringLiteral("-f"), QStringLiteral("value") },
+                   env)
+            != 0;
+        failures += run(openstack,
+                        { QStringLiteral("security"), QStringLiteral("group"), QStringLiteral("list"),
+                            QStringLiteral("-f"), QStringLiteral("value") },
+                        env)
+            != 0;
+        failures += run(kubectl,
+                        { QStringLiteral("--kubeconfig"), config.fileName(), QStringLiteral("get"),
+                            QStringLiteral("nodes"), QStringLiteral("-o"), QStringLiteral("wide") },
+                        env)
+            != 0;
         if (failures)
             state.SkipWithError("a client command failed");
     }

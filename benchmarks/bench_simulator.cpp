@@ -7,8 +7,6 @@
 #include "simulator/scenario.h"
 #include "simulator/simulator.h"
 
-#include <benchmark/benchmark.h>
-
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QJsonArray>
@@ -16,12 +14,13 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <benchmark/benchmark.h>
 
 namespace {
 
 // Waits for a reply in a local event loop: a benchmark driver, not product code.
 QByteArray fetch(QNetworkAccessManager &nam, const QNetworkRequest &request, const QByteArray &method = "GET",
-                 const QByteArray &body = QByteArray(), QByteArray *token = nullptr)
+    const QByteArray &body = QByteArray(), QByteArray *token = nullptr)
 {
     QNetworkReply *reply = nam.sendCustomRequest(request, method, body);
     QEventLoop loop;
@@ -57,16 +56,16 @@ void BM_ServersDetailWalk(benchmark::State &state)
     auth.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QByteArray token;
     fetch(nam, auth, "POST",
-          R"({"auth": {"identity": {"methods": ["password"], "password": {"user": {"name": "scale", "domain": {"name": "Default"},
+        R"({"auth": {"identity": {"methods": ["password"], "password": {"user": {"name": "scale", "domain": {"name": "Default"},
              "password": "scale-password"}}}, "scope": {"project": {"name": "scale", "domain": {"name": "Default"}}}}})",
-          &token);
+        &token);
     qint64 pages = 0;
     qint64 servers = 0;
     const qint64 handlingBefore = sim.handlingNanoseconds();
     for (auto _ : state) {
         QString url = sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers/detail");
         while (!url.isEmpty()) {
-            QNetworkRequest request{QUrl(url)};
+            QNetworkRequest request { QUrl(url) };
             request.setRawHeader("X-Auth-Token", token);
             const QJsonObject body = QJsonDocument::fromJson(fetch(nam, request)).object();
             servers += body.value(QStringLiteral("servers")).toArray().size();
@@ -78,8 +77,8 @@ void BM_ServersDetailWalk(benchmark::State &state)
     }
     state.counters["pages"] = benchmark::Counter(double(pages), benchmark::Counter::kAvgIterations);
     state.counters["servers"] = benchmark::Counter(double(servers), benchmark::Counter::kAvgIterations);
-    state.counters["serverMs"] = benchmark::Counter(double(sim.handlingNanoseconds() - handlingBefore) / 1e6,
-                                                    benchmark::Counter::kAvgIterations);
+    state.counters["serverMs"] = benchmark::Counter(
+        double(sim.handlingNanoseconds() - handlingBefore) / 1e6, benchmark::Counter::kAvgIterations);
 }
 
 } // namespace

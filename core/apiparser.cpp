@@ -1,9 +1,8 @@
 #include "core/apiparser.h"
 
-#include <cmath>
-
 #include <QRegularExpression>
 #include <QTimeZone>
+#include <cmath>
 
 namespace ApiParser {
 
@@ -37,8 +36,8 @@ static Cidr requireCidr(const JsonReader &object, const QString &key, const QStr
 
 QDateTime parseTimestamp(const QString &text, bool requireZone)
 {
-    static const QRegularExpression shape(QStringLiteral(
-        "^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})?$"));
+    static const QRegularExpression shape(
+        QStringLiteral("^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})?$"));
     const QRegularExpressionMatch m = shape.match(text);
     if (!m.hasMatch() || (requireZone && m.captured(2).isEmpty()))
         return QDateTime();
@@ -95,7 +94,8 @@ Kluster parseKluster(const QString &source, const QJsonObject &body)
         pool.requireObject();
         NodePool p;
         p.name = pool.requireString(QStringLiteral("name"));
-        // A pool of more than 100,000 nodes is no Kubernikus pool: anything outside is refused, never wrapped.
+        // A pool of more than 100,000 nodes is no Kubernikus pool: anything outside is refused, never
+        // wrapped.
         p.size = int(pool.optIntegerIn(QStringLiteral("size"), 0, 100000).value_or(0));
         k.nodePools.append(p);
     }
@@ -175,7 +175,8 @@ Router parseRouterObject(const JsonReader &router)
     Router r;
     r.id = router.requireString(QStringLiteral("id"));
     r.name = router.optString(QStringLiteral("name"));
-    r.revisionNumber = router.optIntegerIn(QStringLiteral("revision_number"), 0, Q_INT64_C(9007199254740991)).value_or(-1);
+    r.revisionNumber
+        = router.optIntegerIn(QStringLiteral("revision_number"), 0, Q_INT64_C(9007199254740991)).value_or(-1);
     const QJsonArray routes = router.optArray(QStringLiteral("routes"));
     const JsonReader routesReader = router.child(QStringLiteral("routes"));
     r.routes.reserve(routes.size());
@@ -212,12 +213,12 @@ SecurityGroupRule parseSecurityGroupRule(const JsonReader &rule)
     else if (protocol.isDouble()) {
         const double number = protocol.toDouble();
         if (!(number >= 0 && number <= 255 && number == std::floor(number)))
-            rule.failAt(QStringLiteral("protocol"), QStringLiteral("%1 is no IP protocol number (0 to 255)").arg(number));
+            rule.failAt(QStringLiteral("protocol"),
+                QStringLiteral("%1 is no IP protocol number (0 to 255)").arg(number));
         r.protocol = QString::number(int(number));
-    }
-    else if (!protocol.isNull() && !protocol.isUndefined())
+    } else if (!protocol.isNull() && !protocol.isUndefined())
         rule.failAt(QStringLiteral("protocol"),
-                    QStringLiteral("expected a string, a number or null, got ") + JsonReader::typeName(protocol));
+            QStringLiteral("expected a string, a number or null, got ") + JsonReader::typeName(protocol));
     if (const auto min = rule.optIntegerIn(QStringLiteral("port_range_min"), 0, 65535))
         r.portRangeMin = int(*min);
     if (const auto max = rule.optIntegerIn(QStringLiteral("port_range_max"), 0, 65535))
@@ -276,7 +277,7 @@ Node parseNode(const JsonReader &item)
             n.podCidr = Cidr::parse(n.podCidrText);
             if (!n.podCidr.isValid())
                 spec.failAt(cidrs.isEmpty() ? QStringLiteral("podCIDR") : QStringLiteral("podCIDRs[0]"),
-                            QStringLiteral("not a CIDR: %1").arg(quotedExcerpt(n.podCidrText)));
+                    QStringLiteral("not a CIDR: %1").arg(quotedExcerpt(n.podCidrText)));
         }
         n.providerId = spec.optString(QStringLiteral("providerID"));
         n.unschedulable = spec.optBool(QStringLiteral("unschedulable"));
@@ -329,7 +330,8 @@ QList<Node> parseNodes(const QString &source, const QJsonObject &body)
         root.fail(QStringLiteral("this is an API error response, not the expected body: ") + apiError);
     // `kubectl get nodes -o json` writes the same items as a plain "List".
     if (!kind.isEmpty() && kind != QLatin1String("NodeList") && kind != QLatin1String("List"))
-        root.failAt(QStringLiteral("kind"), QStringLiteral("expected a NodeList, got %1").arg(quotedExcerpt(kind)));
+        root.failAt(
+            QStringLiteral("kind"), QStringLiteral("expected a NodeList, got %1").arg(quotedExcerpt(kind)));
     // The API always sends `items`; a list with nothing in it may come as null.
     const JsonReader items = root.child(QStringLiteral("items"));
     if (items.value().isUndefined())

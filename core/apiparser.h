@@ -11,7 +11,6 @@
 #include <QJsonObject>
 #include <QList>
 #include <QStringList>
-
 #include <optional>
 
 // Parses the bodies of the real API responses into domain types.

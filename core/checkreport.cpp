@@ -7,7 +7,6 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-
 #include <algorithm>
 
 namespace CheckReport {
@@ -38,14 +37,15 @@ constexpr qint64 MaxReportedRouteEntries = 250000;
 static bool hasFullListPlan(const Finding &f)
 {
     return f.context && !f.context->atomicRoutes
-        && (f.kind == FindingKind::RouteDuplicate || f.kind == FindingKind::RouteStale || f.kind == FindingKind::RouteOrphaned
-            || f.kind == FindingKind::RouteMissing);
+        && (f.kind == FindingKind::RouteDuplicate || f.kind == FindingKind::RouteStale
+            || f.kind == FindingKind::RouteOrphaned || f.kind == FindingKind::RouteMissing);
 }
 
 // How many findings have a full-list plan, when they are too many to report; 0 when they are reported.
 static qint64 withheldFullLists(const KlusterState &state, const Diagnosis &diagnosis)
 {
-    const qint64 plans = std::count_if(diagnosis.findings.cbegin(), diagnosis.findings.cend(), hasFullListPlan);
+    const qint64 plans
+        = std::count_if(diagnosis.findings.cbegin(), diagnosis.findings.cend(), hasFullListPlan);
     return plans * qint64(state.router.routes.size()) > MaxReportedRouteEntries ? plans : 0;
 }
 
@@ -55,14 +55,17 @@ static std::optional<RepairPlan> reportedPlan(const KlusterState &state, const F
     if (withheld == 0 || !hasFullListPlan(f))
         return f.repair();
     RepairPlan plan;
-    plan.action = f.kind == FindingKind::RouteMissing ? RepairPlan::Action::AddRoutes : RepairPlan::Action::RemoveRoutes;
-    plan.title = f.kind == FindingKind::RouteMissing ? QStringLiteral("Add the route to router %1 (a full-list update)").arg(state.router.name)
-                                                     : QStringLiteral("Remove the wrong route(s) from router %1 (a full-list update)")
-                                                           .arg(state.router.name);
+    plan.action = f.kind == FindingKind::RouteMissing ? RepairPlan::Action::AddRoutes
+                                                      : RepairPlan::Action::RemoveRoutes;
+    plan.title = f.kind == FindingKind::RouteMissing
+        ? QStringLiteral("Add the route to router %1 (a full-list update)").arg(state.router.name)
+        : QStringLiteral("Remove the wrong route(s) from router %1 (a full-list update)")
+              .arg(state.router.name);
     plan.refusal = Refusal::TooLarge;
-    plan.refusalDetail = QStringLiteral("its exact request is the router's whole list of %1 routes, and %2 findings need one "
-                                        "each: the report would hold %3 routes. Show and send it alone with "
-                                        "flightdeck-cli repair --finding %4")
+    plan.refusalDetail = QStringLiteral(
+        "its exact request is the router's whole list of %1 routes, and %2 findings need one "
+        "each: the report would hold %3 routes. Show and send it alone with "
+        "flightdeck-cli repair --finding %4")
                              .arg(state.router.routes.size())
                              .arg(withheld)
                              .arg(withheld * qint64(state.router.routes.size()))
@@ -172,14 +175,16 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
 {
     QString out;
     const Kluster &k = state.kluster;
-    out += QStringLiteral("Kluster %1 · captured %2").arg(k.name, ApiParser::formatTimestamp(state.capturedAt));
+    out += QStringLiteral("Kluster %1 · captured %2")
+               .arg(k.name, ApiParser::formatTimestamp(state.capturedAt));
     if (!state.cloud.isEmpty())
         out += QStringLiteral(" · cloud %1").arg(state.cloud);
     if (!state.region.isEmpty())
         out += QStringLiteral(" · region %1").arg(state.region);
     out += QLatin1Char('\n');
-    out += QStringLiteral("Pod network %1 · security group %2 · router %3 with %4 route(s) · %5 server(s) in the "
-                          "project · %6 node(s)\n")
+    out += QStringLiteral(
+        "Pod network %1 · security group %2 · router %3 with %4 route(s) · %5 server(s) in the "
+        "project · %6 node(s)\n")
                .arg(k.clusterCidr.toString(), k.securityGroupName, state.router.id)
                .arg(state.router.routes.size())
                .arg(state.instances.size())
@@ -191,7 +196,9 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
     const int critical = diagnosis.count(Severity::Critical);
     const int warning = diagnosis.count(Severity::Warning);
     out += QStringLiteral("\nVerdict: %1 (%2 critical, %3 warning, %4 info)\n")
-               .arg(critical ? QStringLiteral("CRITICAL") : warning ? QStringLiteral("WARNING") : QStringLiteral("OK"))
+               .arg(critical     ? QStringLiteral("CRITICAL")
+                       : warning ? QStringLiteral("WARNING")
+                                 : QStringLiteral("OK"))
                .arg(critical)
                .arg(warning)
                .arg(diagnosis.count(Severity::Info));
@@ -201,8 +208,9 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                    .arg(budget.expected)
                    .arg(budget.maxUnhealthy);
     else if (budget.reason == Refusal::TooManyUnhealthy)
-        out += QStringLiteral("Instance deletions: REFUSED (TooManyUnhealthy: %1); one instance at a time only with an "
-                              "explicit override\n")
+        out += QStringLiteral(
+            "Instance deletions: REFUSED (TooManyUnhealthy: %1); one instance at a time only with an "
+            "explicit override\n")
                    .arg(budget.detail);
     else
         out += QStringLiteral("Instance deletions: REFUSED (%1: %2)\n")
@@ -219,19 +227,23 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                 = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
             const std::optional<RepairPlan> &repair = decision.plan;
             QString action = repair ? repair->title : QStringLiteral("no repair: see below");
-            if (repair && !decision.mayBeSent(false))  // a report overrides nothing
+            if (repair && !decision.mayBeSent(false)) // a report overrides nothing
                 action += QStringLiteral(" (refused: %1)").arg(refusalName(decision.reason));
             routeRepairs = routeRepairs
-                || (repair && (repair->action == RepairPlan::Action::AddRoutes || repair->action == RepairPlan::Action::RemoveRoutes));
-            out += QStringLiteral("  %1  %2\n      -> %3\n").arg(severityName(f.severity).toUpper().leftJustified(8), f.id(), action);
+                || (repair
+                    && (repair->action == RepairPlan::Action::AddRoutes
+                        || repair->action == RepairPlan::Action::RemoveRoutes));
+            out += QStringLiteral("  %1  %2\n      -> %3\n")
+                       .arg(severityName(f.severity).toUpper().leftJustified(8), f.id(), action);
         }
         if (routeRepairs)
-            out += QStringLiteral("Each route repair changes the router: send one, then check again before the next.\n");
+            out += QStringLiteral(
+                "Each route repair changes the router: send one, then check again before the next.\n");
     }
     for (const QString &note : diagnosis.notes)
         out += QStringLiteral("Note: %1\n").arg(note);
 
-    static const Severity order[] = {Severity::Critical, Severity::Warning, Severity::Info};
+    static const Severity order[] = { Severity::Critical, Severity::Warning, Severity::Info };
     for (Severity severity : order) {
         const int n = diagnosis.count(severity);
         if (n == 0)
@@ -269,12 +281,13 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                     if (body.size() <= 400 || routes.isEmpty())
                         out += QStringLiteral("        %1\n").arg(body);
                     else
-                        out += QStringLiteral("        {\"router\": {\"routes\": [the router's full new list: %1 "
-                                              "route(s), %2, in router order]}} (the exact body: --format json)\n")
+                        out += QStringLiteral(
+                            "        {\"router\": {\"routes\": [the router's full new list: %1 "
+                            "route(s), %2, in router order]}} (the exact body: --format json)\n")
                                    .arg(routes.size())
                                    .arg(repair->action == RepairPlan::Action::AddRoutes
-                                            ? QStringLiteral("every current route and the added one")
-                                            : QStringLiteral("every current route but the removed ones"));
+                                           ? QStringLiteral("every current route and the added one")
+                                           : QStringLiteral("every current route but the removed ones"));
                 }
             }
             if (decision.mayBeSent(false))
@@ -288,14 +301,15 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
     }
 
     const RemediationBudget &b = diagnosis.budget;
-    out += QStringLiteral("\nRemediation budget: %1 expected node(s), %2 Ready, %3 unhealthy, at most %4 allowed: ")
+    out += QStringLiteral(
+        "\nRemediation budget: %1 expected node(s), %2 Ready, %3 unhealthy, at most %4 allowed: ")
                .arg(b.expected)
                .arg(b.ready)
                .arg(b.unhealthy)
                .arg(b.maxUnhealthy);
-    out += b.deletionsAllowed ? QStringLiteral("instance deletions allowed\n")
-                              : QStringLiteral("instance deletions refused (%1: %2)\n")
-                                    .arg(refusalName(b.reason), b.detail);
+    out += b.deletionsAllowed
+        ? QStringLiteral("instance deletions allowed\n")
+        : QStringLiteral("instance deletions refused (%1: %2)\n").arg(refusalName(b.reason), b.detail);
     out += QStringLiteral("Summary: %1 critical, %2 warning, %3 info\n")
                .arg(diagnosis.count(Severity::Critical))
                .arg(diagnosis.count(Severity::Warning))

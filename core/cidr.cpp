@@ -1,7 +1,6 @@
 #include "core/cidr.h"
 
 #include <QHashFunctions>
-
 #include <cstring>
 
 namespace {
@@ -37,7 +36,7 @@ bool parseIPv4(QStringView text, quint8 *out)
         if (u < u'0' || u > u'9')
             return false;
         if (digits == 1 && value == 0)
-            return false;  // a leading zero
+            return false; // a leading zero
         value = value * 10 + (u - u'0');
         if (++digits > 3 || value > 255)
             return false;
@@ -49,8 +48,8 @@ bool parseIPv4(QStringView text, quint8 *out)
 // run of zero groups, optionally the last 32 bits as dotted decimal.
 bool parseIPv6(QStringView text, quint8 *out)
 {
-    std::array<quint16, 8> head{};
-    std::array<quint16, 8> tail{};
+    std::array<quint16, 8> head {};
+    std::array<quint16, 8> tail {};
     int heads = 0;
     int tails = 0;
     bool compressed = false;
@@ -71,12 +70,12 @@ bool parseIPv6(QStringView text, quint8 *out)
                 return false;
             const quint16 hi = quint16(v4[0] << 8 | v4[1]);
             const quint16 lo = quint16(v4[2] << 8 | v4[3]);
-            for (quint16 g : {hi, lo}) {
+            for (quint16 g : { hi, lo }) {
                 if (heads + tails >= 8)
                     return false;
                 (compressed ? tail[tails++] : head[heads++]) = g;
             }
-            break;  // the tail ends the text
+            break; // the tail ends the text
         }
         int value = 0;
         int digits = 0;
@@ -98,16 +97,16 @@ bool parseIPv6(QStringView text, quint8 *out)
         ++i;
         if (i < n && text[i] == u':') {
             if (compressed)
-                return false;  // a second "::"
+                return false; // a second "::"
             compressed = true;
             ++i;
         } else if (i == n) {
-            return false;  // a trailing single ':'
+            return false; // a trailing single ':'
         }
     }
     if (compressed ? heads + tails > 7 : heads != 8)
         return false;
-    std::array<quint16, 8> groups{};
+    std::array<quint16, 8> groups {};
     for (int g = 0; g < heads; ++g)
         groups[g] = head[g];
     for (int g = 0; g < tails; ++g)
@@ -119,7 +118,7 @@ bool parseIPv6(QStringView text, quint8 *out)
     return true;
 }
 
-}  // namespace
+} // namespace
 
 IpAddress IpAddress::parse(QStringView text)
 {
@@ -139,7 +138,8 @@ quint32 IpAddress::toIPv4() const
 {
     if (!isIPv4())
         return 0;
-    return quint32(m_bytes[0]) << 24 | quint32(m_bytes[1]) << 16 | quint32(m_bytes[2]) << 8 | quint32(m_bytes[3]);
+    return quint32(m_bytes[0]) << 24 | quint32(m_bytes[1]) << 16 | quint32(m_bytes[2]) << 8
+        | quint32(m_bytes[3]);
 }
 
 IpAddress IpAddress::masked(int prefixLength) const
@@ -166,7 +166,7 @@ QString IpAddress::toString() const
         return QString();
     if (isIPv4())
         return QStringLiteral("%1.%2.%3.%4").arg(m_bytes[0]).arg(m_bytes[1]).arg(m_bytes[2]).arg(m_bytes[3]);
-    std::array<quint16, 8> g{};
+    std::array<quint16, 8> g {};
     for (size_t i = 0; i < g.size(); ++i)
         g[i] = quint16(m_bytes[2 * i] << 8 | m_bytes[2 * i + 1]);
     // IPv4-mapped and IPv4-compatible addresses keep their IPv4 tail: ::ffff:10.0.0.1, ::10.0.0.1
@@ -175,7 +175,10 @@ QString IpAddress::toString() const
         && (g[5] == 0xffff || (g[5] == 0 && g[6] != 0))) {
         return QStringLiteral("::%1%2.%3.%4.%5")
             .arg(g[5] == 0xffff ? QStringLiteral("ffff:") : QString())
-            .arg(m_bytes[12]).arg(m_bytes[13]).arg(m_bytes[14]).arg(m_bytes[15]);
+            .arg(m_bytes[12])
+            .arg(m_bytes[13])
+            .arg(m_bytes[14])
+            .arg(m_bytes[15]);
     }
     // RFC 5952: the longest run of two or more zero groups (the first of equals) becomes "::".
     int bestStart = -1;

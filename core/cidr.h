@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-
 #include <array>
 
 // An IPv4 or IPv6 address, parsed and printed here (the core links Qt Core
@@ -18,7 +17,7 @@ public:
     bool isNull() const { return m_family == Family::None; }
     bool isIPv4() const { return m_family == Family::V4; }
     int bitCount() const { return isIPv4() ? 32 : 128; }
-    quint32 toIPv4() const;  // 0 for anything but IPv4
+    quint32 toIPv4() const; // 0 for anything but IPv4
 
     // Clears every bit past the first `prefixLength`.
     IpAddress masked(int prefixLength) const;
@@ -26,16 +25,24 @@ public:
 
     QString toString() const;
 
-    friend bool operator==(const IpAddress &a, const IpAddress &b) { return a.m_family == b.m_family && a.m_bytes == b.m_bytes; }
+    friend bool operator==(const IpAddress &a, const IpAddress &b)
+    {
+        return a.m_family == b.m_family && a.m_bytes == b.m_bytes;
+    }
     friend bool operator!=(const IpAddress &a, const IpAddress &b) { return !(a == b); }
     friend size_t qHash(const IpAddress &a, size_t seed = 0) noexcept { return a.hash(seed); }
 
 private:
     size_t hash(size_t seed) const noexcept;
 
-    enum class Family : quint8 { None, V4, V6 };
+    enum class Family : quint8
+    {
+        None,
+        V4,
+        V6
+    };
     Family m_family = Family::None;
-    std::array<quint8, 16> m_bytes{};  // IPv4 in the first four
+    std::array<quint8, 16> m_bytes {}; // IPv4 in the first four
 };
 
 // An IPv4 or IPv6 network in CIDR notation.

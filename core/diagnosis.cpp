@@ -29,8 +29,8 @@ QString formatDuration(qint64 seconds)
 
 int Diagnosis::count(Severity severity) const
 {
-    return int(std::count_if(findings.begin(), findings.end(),
-                             [severity](const Finding &f) { return f.severity == severity; }));
+    return int(std::count_if(
+        findings.begin(), findings.end(), [severity](const Finding &f) { return f.severity == severity; }));
 }
 
 Severity Diagnosis::worst() const
@@ -62,8 +62,7 @@ public:
     explicit Detector(std::shared_ptr<DiagnosisContext> context)
         : m_ctx(std::move(context))
         , m_state(m_ctx->state)
-    {
-    }
+    { }
 
     Diagnosis run();
 
@@ -100,7 +99,8 @@ void Detector::checkSecurityGroups()
     m_ctx->groupIndex = groups.first();
     const SecurityGroup &group = m_state.securityGroups.at(m_ctx->groupIndex);
     const Cidr &podNetwork = m_state.kluster.clusterCidr;
-    static const QString required[] = {QStringLiteral("tcp"), QStringLiteral("udp"), QStringLiteral("icmp")};
+    static const QString required[]
+        = { QStringLiteral("tcp"), QStringLiteral("udp"), QStringLiteral("icmp") };
     for (const QString &protocol : required) {
         FindingFacts facts;
         facts.protocol = protocol;
@@ -129,10 +129,11 @@ void Detector::checkInstances()
         facts.instance = i;
         if (instance.isError() && !instance.isDeleting()) {
             m_result.findings.append(make(FindingKind::InstanceError, instance.name, facts));
-            continue;  // one fact, one finding
+            continue; // one fact, one finding
         }
         const int node = nodesKnown ? m_ctx->index.nodeOfInstance(i) : -1;
-        const bool gone = instance.isDeleting() || instance.isError() || instance.status == QLatin1String("DELETED")
+        const bool gone = instance.isDeleting() || instance.isError()
+            || instance.status == QLatin1String("DELETED")
             || instance.status == QLatin1String("SOFT_DELETED");
         const qint64 age = m_ctx->ageOf(instance.created);
         if (nodesKnown && !gone && node < 0 && age >= o.startupTimeoutSeconds) {
@@ -145,8 +146,9 @@ void Detector::checkInstances()
             m_result.findings.append(make(FindingKind::InstanceMissingSecurityGroup, instance.name, facts));
         if (node >= 0 && m_ctx->index.providerIdDisagrees(i, node)) {
             const Node &n = m_state.nodes.at(node);
-            m_result.notes << QStringLiteral("node %1 has the name of instance %2 (%3), but its providerID %4 names "
-                                             "another instance: it may belong to an instance that was replaced")
+            m_result.notes << QStringLiteral(
+                "node %1 has the name of instance %2 (%3), but its providerID %4 names "
+                "another instance: it may belong to an instance that was replaced")
                                   .arg(n.name, instance.name, instance.id, n.providerId);
         }
     }
@@ -169,10 +171,12 @@ void Detector::checkNodes()
         if (node.podCidr.isValid()) {
             const QString ip = canonicalAddress(node.internalIp);
             if (ip.isEmpty() || ip.contains(QLatin1Char(':')) == node.podCidr.isIPv4()) {
-                m_result.notes << QStringLiteral("node %1 has no usable InternalIP for its pod network %2 (InternalIP %3): no route "
-                                                 "can point at it, so its pods cannot be reached from other nodes")
+                m_result.notes << QStringLiteral(
+                    "node %1 has no usable InternalIP for its pod network %2 (InternalIP %3): no route "
+                    "can point at it, so its pods cannot be reached from other nodes")
                                       .arg(node.name, node.podCidrText,
-                                           node.internalIp.isEmpty() ? QStringLiteral("absent") : quotedExcerpt(node.internalIp));
+                                          node.internalIp.isEmpty() ? QStringLiteral("absent")
+                                                                    : quotedExcerpt(node.internalIp));
             }
         }
     }
@@ -224,7 +228,9 @@ Diagnosis Detector::run()
         if (source.known)
             return false;
         m_result.notDiagnosed << QStringLiteral("%1: %2 could not be read (%3)")
-                                     .arg(what, name, source.error.isEmpty() ? QStringLiteral("unknown error") : source.error);
+                                     .arg(what, name,
+                                         source.error.isEmpty() ? QStringLiteral("unknown error")
+                                                                : source.error);
         return true;
     };
     if (skip(m_state.klusterSource, QStringLiteral("everything"), QStringLiteral("the kluster")))
@@ -232,15 +238,17 @@ Diagnosis Detector::run()
 
     m_result.findings.reserve(m_state.nodes.size() + m_state.instances.size() / 8 + 16);
     if (!skip(m_state.securityGroupsSource, QStringLiteral("security groups and memberships"),
-              QStringLiteral("the security groups")))
+            QStringLiteral("the security groups")))
         checkSecurityGroups();
-    if (!skip(m_state.serversSource, QStringLiteral("instances and orphaned routes"), QStringLiteral("the servers")))
+    if (!skip(m_state.serversSource, QStringLiteral("instances and orphaned routes"),
+            QStringLiteral("the servers")))
         checkInstances();
     if (!m_state.serversSource.incomplete.isEmpty())
-        m_result.notes << QStringLiteral("the server list is incomplete (%1): no route is removed as orphaned while it is")
+        m_result.notes << QStringLiteral(
+            "the server list is incomplete (%1): no route is removed as orphaned while it is")
                               .arg(m_state.serversSource.incomplete);
     if (!skip(m_state.nodesSource, QStringLiteral("nodes, unregistered instances, stale and missing routes"),
-              QStringLiteral("the nodes")))
+            QStringLiteral("the nodes")))
         checkNodes();
     if (!skip(m_state.routerSource, QStringLiteral("routes"), QStringLiteral("the router")))
         checkRoutes();

@@ -8,14 +8,13 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
-
 #include <memory>
 
 // The diagnosis of diagnosis.md as a pure function: state in, findings out.
 // No network, no clock (ages are measured against state.capturedAt), no globals.
 struct Diagnosis
 {
-    QList<Finding> findings;  // sorted by severity, kind, subject
+    QList<Finding> findings; // sorted by severity, kind, subject
     RemediationBudget budget;
     QStringList notDiagnosed; // what could not be judged because a source failed, and why
     // Facts worth a look that are no finding of diagnosis.md (a node whose
@@ -23,7 +22,7 @@ struct Diagnosis
     QStringList notes;
 
     int count(Severity severity) const;
-    Severity worst() const;   // Info when there is no finding
+    Severity worst() const; // Info when there is no finding
     const Finding *find(const QString &id) const;
 
     static Diagnosis run(const KlusterState &state, const DiagnosisOptions &options = DiagnosisOptions());

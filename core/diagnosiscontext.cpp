@@ -63,7 +63,8 @@ QList<Route> DiagnosisContext::wrongRoutes(int destinationGroup) const
     for (int idx : group.entries) {
         const RouteAudit::Entry &e = audit.entries().at(idx);
         // While the owner has no address, only routes to nobody or to another node are surely wrong.
-        const bool isWrong = group.undecided ? bool(e.roles & (RouteAudit::Orphaned | RouteAudit::Stale)) : !(e.roles & RouteAudit::Correct);
+        const bool isWrong = group.undecided ? bool(e.roles & (RouteAudit::Orphaned | RouteAudit::Stale))
+                                             : !(e.roles & RouteAudit::Correct);
         if (isWrong)
             wrong.append(e.route);
     }

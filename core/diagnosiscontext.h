@@ -7,7 +7,6 @@
 #include "core/routeaudit.h"
 
 #include <QJsonValue>
-
 #include <optional>
 
 // What one diagnosis was made from, shared by all its findings: a copy of the
@@ -25,11 +24,11 @@ public:
     const KlusterIndex index;
     const RouteAudit audit;
 
-    int groupIndex = -1;            // the kluster's security group, when it can be identified
+    int groupIndex = -1; // the kluster's security group, when it can be identified
     bool nodeEvidenceMissing = false;
     bool atomicRoutes = false;
     int routeLimit = 0;
-    QHash<Cidr, QList<int>> routesByDestination;  // audit entries on the router, by destination
+    QHash<Cidr, QList<int>> routesByDestination; // audit entries on the router, by destination
 
     // The route finding a destination of the kluster gets, if any: route-duplicate,
     // route-stale or route-orphaned (shared by the diagnosis and the route-limit evidence).

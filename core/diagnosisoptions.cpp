@@ -48,6 +48,6 @@ std::optional<int> DiagnosisOptions::parseDurationSeconds(const QString &text)
         return std::nullopt;
     const qint64 seconds = value * unit;
     if (value > qint64(365) * 24 * 3600 || seconds > qint64(365) * 24 * 3600)
-        return std::nullopt;  // more than a year: surely a mistake
+        return std::nullopt; // more than a year: surely a mistake
     return int(seconds);
 }

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-
 #include <optional>
 
 // The remediation budget's threshold: a count of nodes, or a percentage of
@@ -20,10 +19,10 @@ struct MaxUnhealthy
 // The configurable values of the diagnosis. Defaults follow diagnosis.md.
 struct DiagnosisOptions
 {
-    int startupTimeoutSeconds = 10 * 60;  // an instance younger than this is still starting
-    int tokenExpirySeconds = 30 * 60;     // the bootstrap token's lifetime
-    int routeLimit = 30;                  // routes per router, when the snapshot does not say
-    bool routeLimitExplicit = false;      // a given limit overrides the snapshot's maxRoutes
+    int startupTimeoutSeconds = 10 * 60; // an instance younger than this is still starting
+    int tokenExpirySeconds = 30 * 60; // the bootstrap token's lifetime
+    int routeLimit = 30; // routes per router, when the snapshot does not say
+    bool routeLimitExplicit = false; // a given limit overrides the snapshot's maxRoutes
     int routeWarningPercent = 80;
     MaxUnhealthy maxUnhealthy;
     // Plan route changes as the guarded full-list update (PUT with If-Match)

@@ -7,19 +7,24 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
-
 #include <memory>
 #include <optional>
 
-enum class Severity { Critical = 0, Warning = 1, Info = 2 };
+enum class Severity
+{
+    Critical = 0,
+    Warning = 1,
+    Info = 2
+};
 
-QString severityName(Severity severity);  // "critical", "warning", "info"
+QString severityName(Severity severity); // "critical", "warning", "info"
 
 // The finding kinds of the diagnosis (diagnosis.md §2). What each one is
 // called, its family, its severity rule and its words live in one table
 // (core/findingtraits.cpp); the kind is a name only at the edges: reports,
 // ids, filters and audit records.
-enum class FindingKind {
+enum class FindingKind
+{
     InstanceUnregistered,
     InstanceError,
     InstanceMissingSecurityGroup,
@@ -35,17 +40,23 @@ enum class FindingKind {
 };
 
 // What a kind is about; each family's findings are derived in a file of its own.
-enum class FindingFamily { Instance, Node, Security, Route };
+enum class FindingFamily
+{
+    Instance,
+    Node,
+    Security,
+    Route
+};
 
-QString findingKindName(FindingKind kind);  // "route-duplicate", as reports and ids spell it
+QString findingKindName(FindingKind kind); // "route-duplicate", as reports and ids spell it
 FindingFamily findingFamily(FindingKind kind);
 
 // What a finding is about, for views that show and select the affected rows.
 struct AffectedObjects
 {
-    QStringList instances;  // instance names
-    QStringList nodes;      // node names
-    QList<Route> routes;    // routes on the router
+    QStringList instances; // instance names
+    QStringList nodes; // node names
+    QList<Route> routes; // routes on the router
     QStringList securityGroups;
 };
 
@@ -55,13 +66,13 @@ struct AffectedObjects
 // are made when asked for, from these facts.
 struct FindingFacts
 {
-    int instance = -1;          // index into state.instances
-    int node = -1;              // index into state.nodes
-    int routeEntry = -1;        // index into RouteAudit::entries()
-    int destinationGroup = -1;  // index into RouteAudit::klusterDestinations()
-    QString protocol;           // tcp, udp, icmp
-    bool tokenExpired = false;    // instance-unregistered: its bootstrap token expired, it can never join
-    bool routesOverflow = false;  // route-limit: the router is full, or the routes nodes lack would not fit
+    int instance = -1; // index into state.instances
+    int node = -1; // index into state.nodes
+    int routeEntry = -1; // index into RouteAudit::entries()
+    int destinationGroup = -1; // index into RouteAudit::klusterDestinations()
+    QString protocol; // tcp, udp, icmp
+    bool tokenExpired = false; // instance-unregistered: its bootstrap token expired, it can never join
+    bool routesOverflow = false; // route-limit: the router is full, or the routes nodes lack would not fit
     // security-group-rule-missing: the rules about the protocol that do not satisfy it, and why.
     QList<RuleVerdict> rulesFallingShort;
 };

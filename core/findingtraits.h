@@ -4,7 +4,6 @@
 
 #include <QJsonObject>
 #include <QLatin1String>
-
 #include <optional>
 
 class DiagnosisContext;
@@ -18,7 +17,7 @@ struct FindingTraits
     FindingKind kind;
     QLatin1String name;
     FindingFamily family;
-    Severity (*severity)(const FindingFacts &facts);  // the severity rule, on what detection decided
+    Severity (*severity)(const FindingFacts &facts); // the severity rule, on what detection decided
     QString (*message)(const DiagnosisContext &context, const Finding &finding);
     QJsonObject (*evidence)(const DiagnosisContext &context, const Finding &finding);
     // Null: none of its own.

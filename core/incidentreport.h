@@ -11,5 +11,5 @@
 namespace IncidentReport {
 QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis);
 QByteArray findingsCsv(const Diagnosis &diagnosis);
-QByteArray csvField(const QString &value);  // quoted when it must be
+QByteArray csvField(const QString &value); // quoted when it must be
 } // namespace IncidentReport

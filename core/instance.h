@@ -7,9 +7,9 @@
 
 struct InstanceAddress
 {
-    QString network;  // the key of `addresses`
+    QString network; // the key of `addresses`
     QString address;
-    QString type;     // OS-EXT-IPS:type: "fixed" or "floating" (empty if not given)
+    QString type; // OS-EXT-IPS:type: "fixed" or "floating" (empty if not given)
 };
 
 // A Nova server as `GET /servers/detail` describes it.
@@ -17,13 +17,13 @@ struct Instance
 {
     QString id;
     QString name;
-    QString status;     // ACTIVE, BUILD, ERROR, SHUTOFF, ...
-    QString vmState;    // OS-EXT-STS:vm_state
-    QString taskState;  // OS-EXT-STS:task_state (empty when null)
+    QString status; // ACTIVE, BUILD, ERROR, SHUTOFF, ...
+    QString vmState; // OS-EXT-STS:vm_state
+    QString taskState; // OS-EXT-STS:task_state (empty when null)
     QDateTime created;
     QList<InstanceAddress> addresses;
-    QStringList securityGroups;  // names; Nova omits the key when there are none
-    QString faultMessage;        // fault.message, when Nova recorded one
+    QStringList securityGroups; // names; Nova omits the key when there are none
+    QString faultMessage; // fault.message, when Nova recorded one
 
     // vm_state when Nova shows it; otherwise the status derived from it.
     bool isError() const

@@ -16,15 +16,14 @@ static QJsonObject instanceJson(const DiagnosisContext &c, const Instance &insta
     QJsonArray addresses;
     for (const InstanceAddress &a : instance.addresses)
         addresses.append(a.address);
-    QJsonObject o{{QStringLiteral("id"), instance.id},
-                  {QStringLiteral("name"), instance.name},
-                  {QStringLiteral("status"), instance.status},
-                  {QStringLiteral("vm_state"), stringOrNull(instance.vmState)},
-                  {QStringLiteral("task_state"), stringOrNull(instance.taskState)},
-                  {QStringLiteral("created"), ApiParser::formatTimestamp(instance.created)},
-                  {QStringLiteral("ageSeconds"), c.ageOf(instance.created)},
-                  {QStringLiteral("addresses"), addresses},
-                  {QStringLiteral("security_groups"), QJsonArray::fromStringList(instance.securityGroups)}};
+    QJsonObject o { { QStringLiteral("id"), instance.id }, { QStringLiteral("name"), instance.name },
+        { QStringLiteral("status"), instance.status },
+        { QStringLiteral("vm_state"), stringOrNull(instance.vmState) },
+        { QStringLiteral("task_state"), stringOrNull(instance.taskState) },
+        { QStringLiteral("created"), ApiParser::formatTimestamp(instance.created) },
+        { QStringLiteral("ageSeconds"), c.ageOf(instance.created) },
+        { QStringLiteral("addresses"), addresses },
+        { QStringLiteral("security_groups"), QJsonArray::fromStringList(instance.securityGroups) } };
     if (!instance.faultMessage.isEmpty())
         o.insert(QStringLiteral("fault"), instance.faultMessage);
     return o;
@@ -40,49 +39,55 @@ QString unregisteredMessage(const DiagnosisContext &c, const Finding &f)
     const Instance &instance = c.state.instances.at(f.facts.instance);
     const qint64 age = c.ageOf(instance.created);
     if (c.nodeEvidenceMissing) {
-        return QStringLiteral("Instance %1 (%2, created %3 ago) has no node, but the node list is empty while the "
-                              "kluster's instances are active: check the Kubernetes API first. Do not delete "
-                              "instances on this evidence.")
+        return QStringLiteral(
+            "Instance %1 (%2, created %3 ago) has no node, but the node list is empty while the "
+            "kluster's instances are active: check the Kubernetes API first. Do not delete "
+            "instances on this evidence.")
             .arg(instance.name, instance.status, formatDuration(age));
     }
     if (f.facts.tokenExpired) {
-        return QStringLiteral("Instance %1 (%2) was created %3 ago and never registered as a node. Its bootstrap "
-                              "token expired after %4, so it can never join: delete it and Kubernikus launches a "
-                              "replacement.")
-            .arg(instance.name, instance.status, formatDuration(age), formatDuration(c.options.tokenExpirySeconds));
+        return QStringLiteral(
+            "Instance %1 (%2) was created %3 ago and never registered as a node. Its bootstrap "
+            "token expired after %4, so it can never join: delete it and Kubernikus launches a "
+            "replacement.")
+            .arg(instance.name, instance.status, formatDuration(age),
+                formatDuration(c.options.tokenExpirySeconds));
     }
-    return QStringLiteral("Instance %1 (%2) was created %3 ago and has not registered as a node (startup timeout "
-                          "%4). Check its console log; after %5 its bootstrap token expires and it can never join.")
-        .arg(instance.name, instance.status, formatDuration(age), formatDuration(c.options.startupTimeoutSeconds),
-             formatDuration(c.options.tokenExpirySeconds));
+    return QStringLiteral(
+        "Instance %1 (%2) was created %3 ago and has not registered as a node (startup timeout "
+        "%4). Check its console log; after %5 its bootstrap token expires and it can never join.")
+        .arg(instance.name, instance.status, formatDuration(age),
+            formatDuration(c.options.startupTimeoutSeconds), formatDuration(c.options.tokenExpirySeconds));
 }
 
 QString errorMessage(const DiagnosisContext &c, const Finding &f)
 {
     const Instance &instance = c.state.instances.at(f.facts.instance);
-    return QStringLiteral("Instance %1 is in ERROR%2. It will not recover by itself: delete it and Kubernikus "
-                          "launches a replacement.")
-        .arg(instance.name, instance.faultMessage.isEmpty()
-                                ? QString()
-                                : QStringLiteral(" (Nova: \"%1\")").arg(instance.faultMessage));
+    return QStringLiteral(
+        "Instance %1 is in ERROR%2. It will not recover by itself: delete it and Kubernikus "
+        "launches a replacement.")
+        .arg(instance.name,
+            instance.faultMessage.isEmpty() ? QString()
+                                            : QStringLiteral(" (Nova: \"%1\")").arg(instance.faultMessage));
 }
 
 QString missingGroupMessage(const DiagnosisContext &c, const Finding &f)
 {
     const Instance &instance = c.state.instances.at(f.facts.instance);
-    return QStringLiteral("Instance %1 is ACTIVE but not in the kluster's security group %2%3: it is cut off the "
-                          "network (no SSH, no kubelet, no pod traffic). Add the group.")
+    return QStringLiteral(
+        "Instance %1 is ACTIVE but not in the kluster's security group %2%3: it is cut off the "
+        "network (no SSH, no kubelet, no pod traffic). Add the group.")
         .arg(instance.name, c.state.kluster.securityGroupName,
-             instance.securityGroups.isEmpty()
-                 ? QStringLiteral(" (it has no security group at all)")
-                 : QStringLiteral(" (it has: %1)").arg(instance.securityGroups.join(QStringLiteral(", "))));
+            instance.securityGroups.isEmpty()
+                ? QStringLiteral(" (it has no security group at all)")
+                : QStringLiteral(" (it has: %1)").arg(instance.securityGroups.join(QStringLiteral(", "))));
 }
 
 QJsonObject errorEvidence(const DiagnosisContext &c, const Finding &f)
 {
     const Instance &instance = c.state.instances.at(f.facts.instance);
-    return QJsonObject{{QStringLiteral("instance"), instanceJson(c, instance)},
-                       {QStringLiteral("pool"), c.index.poolOf(instance.name)}};
+    return QJsonObject { { QStringLiteral("instance"), instanceJson(c, instance) },
+        { QStringLiteral("pool"), c.index.poolOf(instance.name) } };
 }
 
 QJsonObject unregisteredEvidence(const DiagnosisContext &c, const Finding &f)
@@ -109,7 +114,8 @@ std::optional<RepairPlan> deleteInstance(const DiagnosisContext &c, const Findin
 
 std::optional<RepairPlan> addGroup(const DiagnosisContext &c, const Finding &f)
 {
-    return RepairPlanner::addSecurityGroup(c.state.instances.at(f.facts.instance), c.state.kluster.securityGroupName);
+    return RepairPlanner::addSecurityGroup(
+        c.state.instances.at(f.facts.instance), c.state.kluster.securityGroupName);
 }
 
 AffectedObjects affectedInstance(const DiagnosisContext &c, const Finding &f)

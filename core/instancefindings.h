@@ -8,7 +8,7 @@ class DiagnosisContext;
 // instance-missing-security-group (their entries in core/findingtraits.cpp).
 namespace InstanceFindings {
 
-Severity unregisteredSeverity(const FindingFacts &facts);  // critical once its bootstrap token expired
+Severity unregisteredSeverity(const FindingFacts &facts); // critical once its bootstrap token expired
 
 QString unregisteredMessage(const DiagnosisContext &c, const Finding &f);
 QString errorMessage(const DiagnosisContext &c, const Finding &f);

@@ -2,18 +2,15 @@
 
 #include <QJsonDocument>
 #include <QJsonParseError>
-
 #include <cmath>
 
 ParseError::ParseError(const QString &source, const QString &jsonPath, const QString &message)
     : Error(inSource(Kind::Malformed, source, message, jsonPath))
-{
-}
+{ }
 
 ParseError::ParseError(const Error &error)
     : Error(error)
-{
-}
+{ }
 
 Error parseAnswer(Error answer, const std::function<void()> &parse)
 {
@@ -33,8 +30,7 @@ Error parseAnswer(Error answer, const std::function<void()> &parse)
 JsonReader::JsonReader(const QString &source, const QJsonValue &value)
     : m_source(source)
     , m_value(value)
-{
-}
+{ }
 
 JsonReader::JsonReader(const JsonReader *parent, const QJsonValue &value, const QString &key, qsizetype index)
     : m_parent(parent)
@@ -42,8 +38,7 @@ JsonReader::JsonReader(const JsonReader *parent, const QJsonValue &value, const 
     , m_value(value)
     , m_key(key)
     , m_index(index)
-{
-}
+{ }
 
 QString JsonReader::path() const
 {
@@ -98,12 +93,12 @@ QString JsonReader::typeName(const QJsonValue &value)
 
 void JsonReader::fail(const QString &message) const
 {
-    throw ParseError{m_source, path(), message};
+    throw ParseError { m_source, path(), message };
 }
 
 void JsonReader::failAt(const QString &key, const QString &message) const
 {
-    throw ParseError{m_source, childPath(key), message};
+    throw ParseError { m_source, childPath(key), message };
 }
 
 QJsonObject JsonReader::requireObject() const
@@ -129,17 +124,26 @@ QString apiErrorIn(const QJsonObject &body)
     // Neutron, Keystone, Nova faults, Kubernetes Status, Kubernikus.
     const QJsonObject neutron = body.value(QStringLiteral("NeutronError")).toObject();
     if (!neutron.isEmpty())
-        return neutron.value(QStringLiteral("type")).toString() + QStringLiteral(": ") + neutron.value(QStringLiteral("message")).toString();
-    if (body.value(QStringLiteral("kind")).toString() == QLatin1String("Status") && body.value(QStringLiteral("message")).isString())
-        return body.value(QStringLiteral("reason")).toString() + QStringLiteral(": ") + body.value(QStringLiteral("message")).toString();
+        return neutron.value(QStringLiteral("type")).toString() + QStringLiteral(": ")
+            + neutron.value(QStringLiteral("message")).toString();
+    if (body.value(QStringLiteral("kind")).toString() == QLatin1String("Status")
+        && body.value(QStringLiteral("message")).isString())
+        return body.value(QStringLiteral("reason")).toString() + QStringLiteral(": ")
+            + body.value(QStringLiteral("message")).toString();
     if (body.size() == 1) {
         const QString name = body.begin().key();
         const QJsonObject inner = body.begin().value().toObject();
         if (inner.contains(QStringLiteral("message")) && inner.contains(QStringLiteral("code")))
-            return QStringLiteral("%1 %2: %3").arg(name).arg(inner.value(QStringLiteral("code")).toInt()).arg(inner.value(QStringLiteral("message")).toString());
+            return QStringLiteral("%1 %2: %3")
+                .arg(name)
+                .arg(inner.value(QStringLiteral("code")).toInt())
+                .arg(inner.value(QStringLiteral("message")).toString());
     }
-    if (body.size() <= 3 && body.value(QStringLiteral("code")).isDouble() && body.value(QStringLiteral("message")).isString())
-        return QStringLiteral("%1: %2").arg(body.value(QStringLiteral("code")).toInt()).arg(body.value(QStringLiteral("message")).toString());
+    if (body.size() <= 3 && body.value(QStringLiteral("code")).isDouble()
+        && body.value(QStringLiteral("message")).isString())
+        return QStringLiteral("%1: %2")
+            .arg(body.value(QStringLiteral("code")).toInt())
+            .arg(body.value(QStringLiteral("message")).toString());
     return QString();
 }
 
@@ -248,7 +252,7 @@ bool JsonReader::isArrayAt(const QString &key) const
 QJsonObject parseJsonObject(const QString &source, const QByteArray &bytes)
 {
     if (bytes.trimmed().isEmpty())
-        throw ParseError{source, QString(), QStringLiteral("the file is empty")};
+        throw ParseError { source, QString(), QStringLiteral("the file is empty") };
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
     if (error.error != QJsonParseError::NoError) {
@@ -257,16 +261,16 @@ QJsonObject parseJsonObject(const QString &source, const QByteArray &bytes)
         if (head == "<")
             hint = QStringLiteral(" (it looks like an HTML or XML page, not JSON)");
         else if (error.error == QJsonParseError::UnterminatedObject
-                 || error.error == QJsonParseError::UnterminatedArray
-                 || error.error == QJsonParseError::UnterminatedString
-                 || error.offset >= bytes.size() - 1)
+            || error.error == QJsonParseError::UnterminatedArray
+            || error.error == QJsonParseError::UnterminatedString || error.offset >= bytes.size() - 1)
             hint = QStringLiteral(" (the file looks truncated)");
-        throw ParseError{source, QString(),
-                         QStringLiteral("not valid JSON at byte %1: %2%3")
-                             .arg(error.offset)
-                             .arg(error.errorString(), hint)};
+        throw ParseError {
+            source, QString(),
+            QStringLiteral("not valid JSON at byte %1: %2%3").arg(error.offset).arg(error.errorString(), hint)
+        };
     }
     if (!doc.isObject())
-        throw ParseError{source, QStringLiteral("$"), QStringLiteral("expected a JSON object at the top level")};
+        throw ParseError { source, QStringLiteral("$"),
+            QStringLiteral("expected a JSON object at the top level") };
     return doc.object();
 }

@@ -6,7 +6,6 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
-
 #include <functional>
 #include <optional>
 
@@ -32,14 +31,14 @@ public:
     const QJsonValue &value() const { return m_value; }
 
     bool isObject() const { return m_value.isObject(); }
-    bool has(const QString &key) const;                // present and not null
-    JsonReader child(const QString &key) const;        // may be undefined
+    bool has(const QString &key) const; // present and not null
+    JsonReader child(const QString &key) const; // may be undefined
     JsonReader at(qsizetype index) const;
 
     // Required values: throw ParseError when missing, null or of the wrong type.
     QJsonObject requireObject() const;
     QJsonArray requireArray() const;
-    JsonReader requireField(const QString &key) const;  // present and not null
+    JsonReader requireField(const QString &key) const; // present and not null
     QString requireString(const QString &key) const;
     qint64 requireInteger(const QString &key) const;
 
@@ -50,7 +49,7 @@ public:
     // An optional integer that must lie in [min, max]: out of range is an error naming the range.
     std::optional<qint64> optIntegerIn(const QString &key, qint64 min, qint64 max) const;
     bool optBool(const QString &key, bool fallback = false) const;
-    QJsonArray optArray(const QString &key) const;     // absent or null: empty
+    QJsonArray optArray(const QString &key) const; // absent or null: empty
     bool isArrayAt(const QString &key) const;
 
     [[noreturn]] void fail(const QString &message) const;

@@ -2,7 +2,6 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
-
 #include <cmath>
 
 void JsonWriter::newline()

@@ -15,13 +15,13 @@ struct NodePool
 struct Kluster
 {
     QString name;
-    QString clusterCidrText;  // spec.clusterCIDR as given
-    Cidr clusterCidr;         // the pod network
-    QString routerId;         // spec.openstack.routerID
-    QString projectId;        // spec.openstack.projectID
+    QString clusterCidrText; // spec.clusterCIDR as given
+    Cidr clusterCidr; // the pod network
+    QString routerId; // spec.openstack.routerID
+    QString projectId; // spec.openstack.projectID
     QString securityGroupName = QStringLiteral("default");
     QList<NodePool> nodePools;
-    QString phase;            // status.phase
+    QString phase; // status.phase
 
     // 64 bits: many pools of the largest size never wrap into a small (or negative) count.
     qint64 expectedNodes() const

@@ -22,6 +22,6 @@ QString SourceError::joined(const QList<SourceError> &errors)
 
 bool SourceError::retryCanHelp(const QList<SourceError> &errors)
 {
-    return std::any_of(errors.cbegin(), errors.cend(),
-                       [](const SourceError &e) { return e.error.retryCanHelp(); });
+    return std::any_of(
+        errors.cbegin(), errors.cend(), [](const SourceError &e) { return e.error.retryCanHelp(); });
 }

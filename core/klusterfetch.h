@@ -15,7 +15,7 @@ struct SourceError
 {
     QString source;
     Error error;
-    QString assumed;  // e.g. "no extraroute-atomic"
+    QString assumed; // e.g. "no extraroute-atomic"
 
     // "servers: compute: GET /v2.1/servers/detail: HTTP 503: …"
     QString toString() const;
@@ -30,7 +30,7 @@ struct SourceError
 struct KlusterFetch
 {
     KlusterState state;
-    QHash<QString, QByteArray> bodies;  // snapshot file name -> body
-    int requests = 0;                   // HTTP requests it took
-    QList<SourceError> errors;          // one per source that failed
+    QHash<QString, QByteArray> bodies; // snapshot file name -> body
+    int requests = 0; // HTTP requests it took
+    QList<SourceError> errors; // one per source that failed
 };

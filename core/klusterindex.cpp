@@ -5,7 +5,8 @@ static bool isNameSuffix(QStringView suffix)
     if (suffix.size() != 5)
         return false;
     for (QChar c : suffix) {
-        if (!((c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('0') && c <= QLatin1Char('9'))))
+        if (!((c >= QLatin1Char('a') && c <= QLatin1Char('z'))
+                || (c >= QLatin1Char('0') && c <= QLatin1Char('9'))))
             return false;
     }
     return true;
@@ -16,8 +17,8 @@ KlusterIndex::KlusterIndex(const KlusterState &state)
 {
     const Kluster &k = state.kluster;
     for (const NodePool &pool : k.nodePools) {
-        m_poolByPrefix.insert(QStringLiteral("kks-") + k.name + QLatin1Char('-') + pool.name + QLatin1Char('-'),
-                              pool.name);
+        m_poolByPrefix.insert(
+            QStringLiteral("kks-") + k.name + QLatin1Char('-') + pool.name + QLatin1Char('-'), pool.name);
         m_poolByPrefix.insert(k.name + QLatin1Char('-') + pool.name + QLatin1Char('-'), pool.name);
     }
 

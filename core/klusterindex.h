@@ -25,8 +25,8 @@ public:
     // -1 when there is none.
     int nodeByName(const QString &name) const { return m_nodeByName.value(name, -1); }
     int instanceByName(const QString &name) const { return m_instanceByName.value(name, -1); }
-    int instanceByAddress(const QString &address) const;  // any project instance, fixed or floating
-    int nodeByAddress(const QString &address) const;      // by InternalIP
+    int instanceByAddress(const QString &address) const; // any project instance, fixed or floating
+    int nodeByAddress(const QString &address) const; // by InternalIP
     int nodeByPodCidr(const Cidr &cidr) const { return m_nodeByPodCidr.value(cidr, -1); }
 
     // The node registered for an instance (same name), or -1.
@@ -39,7 +39,7 @@ public:
 
 private:
     const KlusterState &m_state;
-    QHash<QString, QString> m_poolByPrefix;  // "kks-<kluster>-<pool>-" and "<kluster>-<pool>-"
+    QHash<QString, QString> m_poolByPrefix; // "kks-<kluster>-<pool>-" and "<kluster>-<pool>-"
     QList<int> m_klusterInstances;
     QHash<QString, int> m_nodeByName;
     QHash<QString, int> m_instanceByName;

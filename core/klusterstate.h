@@ -10,7 +10,6 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 // Where one part of a kluster's state came from, and whether it could be read.
@@ -19,26 +18,26 @@
 struct SourceStatus
 {
     bool known = false;
-    QString error;       // why it is not known
-    QString incomplete;  // known, but some of it is missing, and why (empty: complete)
+    QString error; // why it is not known
+    QString incomplete; // known, but some of it is missing, and why (empty: complete)
 };
 
 // Everything a snapshot holds about one kluster: the raw API state, parsed,
 // stamped with the instant it was fetched.
 struct KlusterState
 {
-    QDateTime capturedAt;              // the reference instant for every age
-    std::optional<int> maxRoutes;      // the router's route limit, if known
+    QDateTime capturedAt; // the reference instant for every age
+    std::optional<int> maxRoutes; // the router's route limit, if known
     QString cloud;
     QString region;
     QString tool;
 
     Kluster kluster;
-    QList<Instance> instances;         // the whole project's servers
+    QList<Instance> instances; // the whole project's servers
     Router router;
     QList<SecurityGroup> securityGroups;
     QList<Node> nodes;
-    QStringList extensions;            // Neutron extension aliases
+    QStringList extensions; // Neutron extension aliases
     bool extensionsKnown = false;
 
     SourceStatus klusterSource;
@@ -47,10 +46,7 @@ struct KlusterState
     SourceStatus securityGroupsSource;
     SourceStatus nodesSource;
 
-    bool hasAtomicExtraRoutes() const
-    {
-        return extensions.contains(QStringLiteral("extraroute-atomic"));
-    }
+    bool hasAtomicExtraRoutes() const { return extensions.contains(QStringLiteral("extraroute-atomic")); }
 
     // Servers of an unreachable Nova cell come back as partial records: the
     // server list is then known to be incomplete.
@@ -61,6 +57,7 @@ struct KlusterState
             partial += i.isPartial() ? 1 : 0;
         serversSource.incomplete = partial == 0
             ? QString()
-            : QStringLiteral("%1 server(s) of an unreachable cell came back without their details").arg(partial);
+            : QStringLiteral("%1 server(s) of an unreachable cell came back without their details")
+                  .arg(partial);
     }
 };

@@ -9,7 +9,7 @@
 struct NodeCondition
 {
     QString type;
-    QString status;  // "True", "False" or "Unknown"
+    QString status; // "True", "False" or "Unknown"
     QString reason;
     QString message;
 };
@@ -19,10 +19,10 @@ struct Node
 {
     QString name;
     QDateTime created;
-    QString podCidrText;  // spec.podCIDRs[0], else spec.podCIDR; empty when unassigned
+    QString podCidrText; // spec.podCIDRs[0], else spec.podCIDR; empty when unassigned
     Cidr podCidr;
-    QString providerId;   // spec.providerID
-    QString internalIp;   // status.addresses[type=InternalIP]
+    QString providerId; // spec.providerID
+    QString internalIp; // status.addresses[type=InternalIP]
     bool unschedulable = false;
     QString kubeletVersion;
     QList<NodeCondition> conditions;

@@ -7,7 +7,15 @@
 // full-list update nothing guards), RouteLimit (the router is full) or TooLarge
 // (withheld from a report); the remediation budget refuses instance deletions
 // with NoEvidence or TooManyUnhealthy.
-enum class Refusal { None, NoEvidence, NoRevision, RouteLimit, TooLarge, TooManyUnhealthy };
+enum class Refusal
+{
+    None,
+    NoEvidence,
+    NoRevision,
+    RouteLimit,
+    TooLarge,
+    TooManyUnhealthy
+};
 
 // The reason as the reports, the console and the command line name it ("NoEvidence", …); empty for None.
 QString refusalName(Refusal refusal);

@@ -16,8 +16,10 @@ RemediationBudget RemediationBudget::compute(const KlusterState &state, const Di
     if (!state.nodesSource.known) {
         b.deletionsAllowed = false;
         b.reason = Refusal::NoEvidence;
-        b.detail = QStringLiteral("the node list could not be fetched (%1); no instance is deleted without it")
-                       .arg(state.nodesSource.error.isEmpty() ? QStringLiteral("unknown error") : state.nodesSource.error);
+        b.detail
+            = QStringLiteral("the node list could not be fetched (%1); no instance is deleted without it")
+                  .arg(state.nodesSource.error.isEmpty() ? QStringLiteral("unknown error")
+                                                         : state.nodesSource.error);
         return b;
     }
     if (state.nodes.isEmpty()) {
@@ -30,16 +32,18 @@ RemediationBudget RemediationBudget::compute(const KlusterState &state, const Di
         if (active > 0) {
             b.deletionsAllowed = false;
             b.reason = Refusal::NoEvidence;
-            b.detail = QStringLiteral("the node list is empty while %1 of the kluster's instances are active; "
-                                      "the likely cause is the Kubernetes API, not the nodes")
-                           .arg(active);
+            b.detail
+                = QStringLiteral("the node list is empty while %1 of the kluster's instances are active; "
+                                 "the likely cause is the Kubernetes API, not the nodes")
+                      .arg(active);
             return b;
         }
     }
     if (b.unhealthy > b.maxUnhealthy) {
         b.deletionsAllowed = false;
         b.reason = Refusal::TooManyUnhealthy;
-        b.detail = QStringLiteral("%1 of %2 expected nodes are unhealthy, more than the %3 allowed (maxUnhealthy %4)")
+        b.detail = QStringLiteral(
+            "%1 of %2 expected nodes are unhealthy, more than the %3 allowed (maxUnhealthy %4)")
                        .arg(b.unhealthy)
                        .arg(b.expected)
                        .arg(b.maxUnhealthy)
@@ -65,7 +69,7 @@ QJsonObject RemediationBudget::toJson() const
     o.insert(QStringLiteral("unhealthy"), unhealthy);
     o.insert(QStringLiteral("maxUnhealthy"), maxUnhealthy);
     o.insert(QStringLiteral("deletionsAllowed"), deletionsAllowed);
-    o.insert(QStringLiteral("reason"),
-             reason == Refusal::None ? QJsonValue() : QJsonValue(refusalName(reason)));
+    o.insert(
+        QStringLiteral("reason"), reason == Refusal::None ? QJsonValue() : QJsonValue(refusalName(reason)));
     return o;
 }

@@ -12,13 +12,13 @@
 // while the evidence to judge them is missing.
 struct RemediationBudget
 {
-    qint64 expected = 0;      // sum of the pool sizes (64 bits: a sum of many pools never wraps)
-    qint64 ready = 0;         // Ready nodes
-    qint64 unhealthy = 0;     // max(0, expected - ready)
-    qint64 maxUnhealthy = 0;  // as configured, resolved against `expected`
+    qint64 expected = 0; // sum of the pool sizes (64 bits: a sum of many pools never wraps)
+    qint64 ready = 0; // Ready nodes
+    qint64 unhealthy = 0; // max(0, expected - ready)
+    qint64 maxUnhealthy = 0; // as configured, resolved against `expected`
     bool deletionsAllowed = true;
-    Refusal reason = Refusal::None;  // while deletions are refused: TooManyUnhealthy or NoEvidence
-    QString detail;                  // the reason in words
+    Refusal reason = Refusal::None; // while deletions are refused: TooManyUnhealthy or NoEvidence
+    QString detail; // the reason in words
 
     static RemediationBudget compute(const KlusterState &state, const DiagnosisOptions &options);
 

@@ -54,8 +54,8 @@ RepairGate::RepairGate(const QList<const Finding *> &findings, const Remediation
         = m_deletions > 1 && !budget.allowsDeletion(m_deletions, false) && budget.allowsDeletion(1, true);
 }
 
-RepairGate::Decision RepairGate::judge(const Finding &finding, std::optional<RepairPlan> plan,
-                                       const RemediationBudget &budget)
+RepairGate::Decision RepairGate::judge(
+    const Finding &finding, std::optional<RepairPlan> plan, const RemediationBudget &budget)
 {
     Decision d = planDecision(finding, std::move(plan));
     weighDeletion(d, budget, 1);
@@ -75,13 +75,13 @@ QStringList RepairGate::sendable() const
 bool RepairGate::needsOverride() const
 {
     return std::any_of(m_decisions.cbegin(), m_decisions.cend(),
-                       [](const Decision &d) { return d.verdict == Verdict::NeedsOverride; });
+        [](const Decision &d) { return d.verdict == Verdict::NeedsOverride; });
 }
 
 bool RepairGate::deletionsAllowed() const
 {
-    return std::none_of(m_decisions.cbegin(), m_decisions.cend(),
-                        [](const Decision &d) { return d.byBudget; });
+    return std::none_of(
+        m_decisions.cbegin(), m_decisions.cend(), [](const Decision &d) { return d.byBudget; });
 }
 
 QStringList RepairGate::deletedInstances() const

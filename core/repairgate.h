@@ -6,7 +6,6 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 // What of the repairs chosen may be sent (diagnosis.md §3), decided in one
@@ -19,11 +18,12 @@
 class RepairGate
 {
 public:
-    enum class Verdict {
-        Sendable,       // may be sent once confirmed
-        NoRepair,       // the finding has no repair of its own
-        Refused,        // its plan or the remediation budget refuses it
-        NeedsOverride,  // one instance deletion past the budget: sent only with the override
+    enum class Verdict
+    {
+        Sendable, // may be sent once confirmed
+        NoRepair, // the finding has no repair of its own
+        Refused, // its plan or the remediation budget refuses it
+        NeedsOverride, // one instance deletion past the budget: sent only with the override
     };
 
     struct Decision
@@ -31,9 +31,9 @@ public:
         const Finding *finding = nullptr;
         std::optional<RepairPlan> plan;
         Verdict verdict = Verdict::NoRepair;
-        Refusal reason = Refusal::None;  // Refused and NeedsOverride: why
-        QString detail;                  // the reason in words
-        bool byBudget = false;           // the remediation budget's reason, not the plan's
+        Refusal reason = Refusal::None; // Refused and NeedsOverride: why
+        QString detail; // the reason in words
+        bool byBudget = false; // the remediation budget's reason, not the plan's
 
         bool mayBeSent(bool overridden) const
         {
@@ -48,17 +48,17 @@ public:
     RepairGate(const QList<const Finding *> &findings, const RemediationBudget &budget);
 
     // One finding alone, with its plan as it will be shown (a report may show a withheld one).
-    static Decision judge(const Finding &finding, std::optional<RepairPlan> plan,
-                          const RemediationBudget &budget);
+    static Decision judge(
+        const Finding &finding, std::optional<RepairPlan> plan, const RemediationBudget &budget);
 
     const QList<Decision> &decisions() const { return m_decisions; }
-    QStringList sendable() const;  // the findings a confirmation sends, the one needing the override included
-    bool needsOverride() const;    // the confirmation needs the override as well
+    QStringList sendable() const; // the findings a confirmation sends, the one needing the override included
+    bool needsOverride() const; // the confirmation needs the override as well
 
     // The instance deletions among the chosen plans that may be sent, before the budget weighs them.
     qint64 deletions() const { return m_deletions; }
-    bool deletionsAllowed() const;  // the budget lets them through (or there are none)
-    bool refusedInBulk() const { return m_refusedInBulk; }  // one alone could be overridden; several never
+    bool deletionsAllowed() const; // the budget lets them through (or there are none)
+    bool refusedInBulk() const { return m_refusedInBulk; } // one alone could be overridden; several never
 
     // The instances a confirmation deletes, and what must be typed to confirm it:
     // the instance's name for one, the kluster's name for several, nothing for none.

@@ -11,10 +11,10 @@
 // One HTTP request of a repair, exactly as it will be sent (minus the token).
 struct PlannedRequest
 {
-    QString service;      // catalog type: "compute", "network", "kubernetes"
-    QString method;       // "DELETE", "POST", "PUT"
-    QString path;         // relative to the service's endpoint
-    QJsonObject headers;  // the headers that matter to the repair (If-Match), never a token
+    QString service; // catalog type: "compute", "network", "kubernetes"
+    QString method; // "DELETE", "POST", "PUT"
+    QString path; // relative to the service's endpoint
+    QJsonObject headers; // the headers that matter to the repair (If-Match), never a token
     QJsonValue body = QJsonValue::Null;
 
     QJsonObject toJson() const;
@@ -24,7 +24,8 @@ struct PlannedRequest
 // before anything is sent, printable as a dry run, recorded in the audit log.
 struct RepairPlan
 {
-    enum class Action {
+    enum class Action
+    {
         DeleteInstance,
         AddSecurityGroup,
         CreateSecurityGroupRule,

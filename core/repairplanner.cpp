@@ -64,7 +64,8 @@ RepairPlan addSecurityGroup(const Instance &instance, const QString &groupName)
     return plan;
 }
 
-RepairPlan createSecurityGroupRule(const SecurityGroup &group, const QString &protocol, const QString &remoteIpPrefix)
+RepairPlan createSecurityGroupRule(
+    const SecurityGroup &group, const QString &protocol, const QString &remoteIpPrefix)
 {
     RepairPlan plan;
     plan.action = RepairPlan::Action::CreateSecurityGroupRule;
@@ -113,8 +114,9 @@ static RepairPlan changeRoutes(const Router &router, const QList<Route> &routes,
     RepairPlan plan;
     plan.action = remove ? RepairPlan::Action::RemoveRoutes : RepairPlan::Action::AddRoutes;
     plan.routes = routes;
-    plan.title = (remove ? QStringLiteral("Remove from router %1: %2") : QStringLiteral("Add to router %1: %2"))
-                     .arg(router.name.isEmpty() ? router.id : router.name, describeRoutes(routes));
+    plan.title
+        = (remove ? QStringLiteral("Remove from router %1: %2") : QStringLiteral("Add to router %1: %2"))
+              .arg(router.name.isEmpty() ? router.id : router.name, describeRoutes(routes));
     PlannedRequest request;
     request.service = QStringLiteral("network");
     request.method = QStringLiteral("PUT");
@@ -124,15 +126,17 @@ static RepairPlan changeRoutes(const Router &router, const QList<Route> &routes,
         request.body = routesBody(routes);
     } else {
         request.path = QStringLiteral("/v2.0/routers/") + router.id;
-        const QList<Route> next = remove ? routesWithout(router.routes, routes) : routesWith(router.routes, routes);
+        const QList<Route> next
+            = remove ? routesWithout(router.routes, routes) : routesWith(router.routes, routes);
         request.body = routesBody(next);
         if (router.revisionNumber >= 0) {
             request.headers.insert(QStringLiteral("If-Match"),
-                                   QString(QStringLiteral("revision_number=") + QString::number(router.revisionNumber)));
+                QString(QStringLiteral("revision_number=") + QString::number(router.revisionNumber)));
         } else {
             plan.refusal = Refusal::NoRevision;
-            plan.refusalDetail = QStringLiteral("the router has no revision_number and no extraroute-atomic "
-                                                "extension; a full-list update could overwrite a concurrent change");
+            plan.refusalDetail
+                = QStringLiteral("the router has no revision_number and no extraroute-atomic "
+                                 "extension; a full-list update could overwrite a concurrent change");
         }
     }
     plan.requests.append(request);

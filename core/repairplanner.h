@@ -15,7 +15,8 @@ namespace RepairPlanner {
 
 RepairPlan deleteInstance(const Instance &instance);
 RepairPlan addSecurityGroup(const Instance &instance, const QString &groupName);
-RepairPlan createSecurityGroupRule(const SecurityGroup &group, const QString &protocol, const QString &remoteIpPrefix);
+RepairPlan createSecurityGroupRule(
+    const SecurityGroup &group, const QString &protocol, const QString &remoteIpPrefix);
 
 // Route changes: the atomic remove_extraroutes/add_extraroutes where the
 // `extraroute-atomic` extension exists; otherwise the full new list, PUT with

@@ -19,8 +19,8 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
     m_routeCount = int(routes.size());
     m_entries.reserve(routes.size() + state.nodes.size());
 
-    QHash<Cidr, int> groupOf;  // destination -> index in m_groups
-    QSet<std::pair<Cidr, QString>> present;  // (destination, canonical nexthop)
+    QHash<Cidr, int> groupOf; // destination -> index in m_groups
+    QSet<std::pair<Cidr, QString>> present; // (destination, canonical nexthop)
     present.reserve(routes.size());
 
     for (int i = 0; i < routes.size(); ++i) {
@@ -29,7 +29,7 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
         e.route = routes.at(i);
         e.destination = Cidr::parse(e.route.destination);
         const QString hop = canonicalAddress(e.route.nexthop);
-        present.insert({e.destination, hop});
+        present.insert({ e.destination, hop });
 
         const int instance = index.instanceByAddress(hop);
         if (instance >= 0)
@@ -59,7 +59,7 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
             auto it = groupOf.find(e.destination);
             if (it == groupOf.end()) {
                 it = groupOf.insert(e.destination, int(m_groups.size()));
-                m_groups.append(DestinationGroup{e.destination, {}, undecided});
+                m_groups.append(DestinationGroup { e.destination, {}, undecided });
             }
             m_groups[it.value()].entries.append(int(m_entries.size()));
         }
@@ -78,7 +78,8 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
                 continue;
             // The owner has no usable address: which route is right cannot be told, but a route to *another
             // node's* address is surely wrong (that node is not the owner), and the owner is cut off.
-            const bool anotherNode = group.undecided && !e.nexthopNode.isEmpty() && e.nexthopNode != e.destinationNode;
+            const bool anotherNode
+                = group.undecided && !e.nexthopNode.isEmpty() && e.nexthopNode != e.destinationNode;
             if (duplicated) {
                 // Within a duplicate set a wrong route is orphaned when nobody
                 // has its nexthop, stale when somebody does.
@@ -101,11 +102,11 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
 
     for (const Node &node : state.nodes) {
         if (!node.podCidr.isValid() || !hasAddressFor(node, node.podCidr))
-            continue;  // nothing to route yet
-        if (present.contains({node.podCidr, canonicalAddress(node.internalIp)}))
+            continue; // nothing to route yet
+        if (present.contains({ node.podCidr, canonicalAddress(node.internalIp) }))
             continue;
         Entry e;
-        e.route = Route{node.podCidrText, node.internalIp};
+        e.route = Route { node.podCidrText, node.internalIp };
         e.destination = node.podCidr;
         e.roles = Missing;
         e.destinationNode = node.name;

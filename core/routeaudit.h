@@ -14,34 +14,35 @@
 class RouteAudit
 {
 public:
-    enum Role {
-        Correct = 0x01,    // points at the InternalIP of the node that owns the destination
-        Effective = 0x02,  // the first route for its destination: the one traffic takes
-        Duplicate = 0x04,  // shares its destination with another of the kluster's routes
-        Stale = 0x08,      // the destination is a node's pod CIDR, the nexthop is not that node
-        Orphaned = 0x10,   // the nexthop is no address of any instance in the project
-        Foreign = 0x20,    // not wholly inside the kluster's pod network: never touched
-        Missing = 0x40,    // a route a node needs that the router does not have
+    enum Role
+    {
+        Correct = 0x01, // points at the InternalIP of the node that owns the destination
+        Effective = 0x02, // the first route for its destination: the one traffic takes
+        Duplicate = 0x04, // shares its destination with another of the kluster's routes
+        Stale = 0x08, // the destination is a node's pod CIDR, the nexthop is not that node
+        Orphaned = 0x10, // the nexthop is no address of any instance in the project
+        Foreign = 0x20, // not wholly inside the kluster's pod network: never touched
+        Missing = 0x40, // a route a node needs that the router does not have
     };
     Q_DECLARE_FLAGS(Roles, Role)
 
     struct Entry
     {
-        int position = -1;          // index in router order; -1 for a missing route
+        int position = -1; // index in router order; -1 for a missing route
         Route route;
         Cidr destination;
         Roles roles;
-        QString nexthopInstance;    // the instance that has the nexthop address, if any
-        QString nexthopNode;        // the node whose InternalIP it is, if any
-        QString destinationNode;    // the node whose pod CIDR is the destination, if any
-        QString correctNexthop;     // that node's InternalIP (empty when it has none of the family)
-        QString destinationNodeAddress;  // that node's InternalIP as it reads, usable or not
+        QString nexthopInstance; // the instance that has the nexthop address, if any
+        QString nexthopNode; // the node whose InternalIP it is, if any
+        QString destinationNode; // the node whose pod CIDR is the destination, if any
+        QString correctNexthop; // that node's InternalIP (empty when it has none of the family)
+        QString destinationNodeAddress; // that node's InternalIP as it reads, usable or not
     };
 
     struct DestinationGroup
     {
         Cidr destination;
-        QList<int> entries;         // indices into entries(), router order
+        QList<int> entries; // indices into entries(), router order
         // A node owns the destination but has no address of its family yet:
         // which route is correct cannot be told, so none is called stale.
         bool undecided = false;
@@ -49,9 +50,9 @@ public:
 
     explicit RouteAudit(const KlusterIndex &index);
 
-    const QList<Entry> &entries() const { return m_entries; }       // router order, then missing
+    const QList<Entry> &entries() const { return m_entries; } // router order, then missing
     const QList<DestinationGroup> &klusterDestinations() const { return m_groups; }
-    int routeCount() const { return m_routeCount; }                 // routes on the router, all of them
+    int routeCount() const { return m_routeCount; } // routes on the router, all of them
     int foreignCount() const { return m_foreignCount; }
     int missingCount() const { return m_missingCount; }
 

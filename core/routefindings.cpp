@@ -12,12 +12,11 @@ namespace RouteFindings {
 
 static QJsonObject auditEntryJson(const RouteAudit::Entry &e)
 {
-    return QJsonObject{{QStringLiteral("destination"), e.route.destination},
-                       {QStringLiteral("nexthop"), e.route.nexthop},
-                       {QStringLiteral("position"), e.position},
-                       {QStringLiteral("roles"), QJsonArray::fromStringList(RouteAudit::roleNames(e.roles))},
-                       {QStringLiteral("nexthopInstance"), stringOrNull(e.nexthopInstance)},
-                       {QStringLiteral("nexthopNode"), stringOrNull(e.nexthopNode)}};
+    return QJsonObject { { QStringLiteral("destination"), e.route.destination },
+        { QStringLiteral("nexthop"), e.route.nexthop }, { QStringLiteral("position"), e.position },
+        { QStringLiteral("roles"), QJsonArray::fromStringList(RouteAudit::roleNames(e.roles)) },
+        { QStringLiteral("nexthopInstance"), stringOrNull(e.nexthopInstance) },
+        { QStringLiteral("nexthopNode"), stringOrNull(e.nexthopNode) } };
 }
 
 // The slots the route repairs would free, and (when asked) the ids of the findings that free or need them.
@@ -46,31 +45,37 @@ static int routeLimitFreeable(const DiagnosisContext &c, QStringList *related)
 
 static void refuseUnguarded(const DiagnosisContext &c, RepairPlan &plan)
 {
-    if (plan.refusal != Refusal::None || c.atomicRoutes || c.state.extensions.contains(QStringLiteral("revision-if-match")))
+    if (plan.refusal != Refusal::None || c.atomicRoutes
+        || c.state.extensions.contains(QStringLiteral("revision-if-match")))
         return;
     plan.refusal = Refusal::NoRevision;
     plan.refusalDetail = c.state.extensionsKnown
-        ? QStringLiteral("the cloud lists neither extraroute-atomic nor revision-if-match: Neutron would ignore If-Match, "
-                         "and a full-list update could overwrite a concurrent change")
-        : QStringLiteral("the Neutron extensions are unknown: without extraroute-atomic or revision-if-match a full-list "
-                         "update could overwrite a concurrent change");
+        ? QStringLiteral(
+            "the cloud lists neither extraroute-atomic nor revision-if-match: Neutron would ignore If-Match, "
+            "and a full-list update could overwrite a concurrent change")
+        : QStringLiteral(
+            "the Neutron extensions are unknown: without extraroute-atomic or revision-if-match a full-list "
+            "update could overwrite a concurrent change");
 }
 
 static void refuseWithoutEvidence(const DiagnosisContext &c, RepairPlan &plan, bool needsNodes)
 {
     if (!c.state.serversSource.known) {
         plan.refusal = Refusal::NoEvidence;
-        plan.refusalDetail = QStringLiteral("the instance list could not be fetched: whether a nexthop belongs to "
-                                            "anything is unknown");
+        plan.refusalDetail
+            = QStringLiteral("the instance list could not be fetched: whether a nexthop belongs to "
+                             "anything is unknown");
     } else if (!c.state.serversSource.incomplete.isEmpty()) {
         plan.refusal = Refusal::NoEvidence;
-        plan.refusalDetail = QStringLiteral("the instance list is incomplete (%1): a nexthop may belong to one of the "
-                                            "missing servers")
-                                 .arg(c.state.serversSource.incomplete);
+        plan.refusalDetail
+            = QStringLiteral("the instance list is incomplete (%1): a nexthop may belong to one of the "
+                             "missing servers")
+                  .arg(c.state.serversSource.incomplete);
     } else if (needsNodes && c.nodeEvidenceMissing) {
         plan.refusal = Refusal::NoEvidence;
-        plan.refusalDetail = QStringLiteral("the node list is missing or empty while instances are active: which "
-                                            "route is correct is unknown");
+        plan.refusalDetail
+            = QStringLiteral("the node list is missing or empty while instances are active: which "
+                             "route is correct is unknown");
     }
 }
 
@@ -88,21 +93,25 @@ QString duplicateMessage(const DiagnosisContext &c, const Finding &f)
         const RouteAudit::Entry &e = c.audit.entries().at(idx);
         described << QStringLiteral("via %1 (%2%3)")
                          .arg(e.route.nexthop,
-                              RouteAudit::roleNames(e.roles & ~RouteAudit::Roles(RouteAudit::Duplicate)).join(QStringLiteral(", ")),
-                              e.nexthopInstance.isEmpty() ? QStringLiteral(", belongs to nobody")
-                                                          : QStringLiteral(", instance ") + e.nexthopInstance);
+                             RouteAudit::roleNames(e.roles & ~RouteAudit::Roles(RouteAudit::Duplicate))
+                                 .join(QStringLiteral(", ")),
+                             e.nexthopInstance.isEmpty() ? QStringLiteral(", belongs to nobody")
+                                                         : QStringLiteral(", instance ") + e.nexthopInstance);
     }
     QString outcome;
     if (group.undecided)
-        outcome = QStringLiteral("Node %1 owns this pod network but has no InternalIP yet, so which route is correct "
-                                 "cannot be told; only routes to nobody are removed.")
+        outcome = QStringLiteral(
+            "Node %1 owns this pod network but has no InternalIP yet, so which route is correct "
+            "cannot be told; only routes to nobody are removed.")
                       .arg(first.destinationNode);
     else if (first.roles & RouteAudit::Correct)
-        outcome = QStringLiteral("Traffic still takes the correct one first, but the extra routes waste slots and "
-                                 "win as soon as the order changes.");
+        outcome = QStringLiteral(
+            "Traffic still takes the correct one first, but the extra routes waste slots and "
+            "win as soon as the order changes.");
     else if (!first.destinationNode.isEmpty())
-        outcome = QStringLiteral("Traffic takes the first, wrong one, so pods on node %1 (%2) are unreachable.")
-                      .arg(first.destinationNode, first.correctNexthop);
+        outcome
+            = QStringLiteral("Traffic takes the first, wrong one, so pods on node %1 (%2) are unreachable.")
+                  .arg(first.destinationNode, first.correctNexthop);
     else
         outcome = QStringLiteral("No node owns this pod network any more.");
     return QStringLiteral("The router has %1 routes for %2: %3. %4 Remove the %5 wrong route(s).")
@@ -115,26 +124,31 @@ QString staleMessage(const DiagnosisContext &c, const Finding &f)
 {
     const RouteAudit::Entry &e = c.audit.entries().at(f.facts.routeEntry);
     const QString where = e.nexthopInstance.isEmpty() ? QStringLiteral("an address no instance has")
-                          : !e.nexthopNode.isEmpty() && e.nexthopNode != e.destinationNode ? QStringLiteral("node ") + e.nexthopNode
-                                                                                         : QStringLiteral("instance ") + e.nexthopInstance;
+        : !e.nexthopNode.isEmpty() && e.nexthopNode != e.destinationNode
+        ? QStringLiteral("node ") + e.nexthopNode
+        : QStringLiteral("instance ") + e.nexthopInstance;
     if (e.correctNexthop.isEmpty()) {
-        return QStringLiteral("The route for node %1's pod network %2 points at %3 (%4), and node %1 has no usable "
-                              "address to route to (InternalIP %5): pods on %1 are unreachable. Remove the route; fix "
-                              "the node's address, and its route is then added by its own repair.")
+        return QStringLiteral(
+            "The route for node %1's pod network %2 points at %3 (%4), and node %1 has no usable "
+            "address to route to (InternalIP %5): pods on %1 are unreachable. Remove the route; fix "
+            "the node's address, and its route is then added by its own repair.")
             .arg(e.destinationNode, e.route.destination, e.route.nexthop, where,
-                 e.destinationNodeAddress.isEmpty() ? QStringLiteral("absent") : quotedExcerpt(e.destinationNodeAddress));
+                e.destinationNodeAddress.isEmpty() ? QStringLiteral("absent")
+                                                   : quotedExcerpt(e.destinationNodeAddress));
     }
-    return QStringLiteral("The route for node %1's pod network %2 points at %3 (%4) instead of the node's own "
-                          "address %5: pods on %1 are unreachable. Remove it; the correct route is then added by "
-                          "its own repair.")
+    return QStringLiteral(
+        "The route for node %1's pod network %2 points at %3 (%4) instead of the node's own "
+        "address %5: pods on %1 are unreachable. Remove it; the correct route is then added by "
+        "its own repair.")
         .arg(e.destinationNode, e.route.destination, e.route.nexthop, where, e.correctNexthop);
 }
 
 QString orphanedMessage(const DiagnosisContext &c, const Finding &f)
 {
     const RouteAudit::Entry &e = c.audit.entries().at(f.facts.routeEntry);
-    return QStringLiteral("The route %1 points at %2, which is no address of any instance in the project (its node "
-                          "is gone). It routes nothing and takes one of the router's route slots. Remove it.")
+    return QStringLiteral(
+        "The route %1 points at %2, which is no address of any instance in the project (its node "
+        "is gone). It routes nothing and takes one of the router's route slots. Remove it.")
         .arg(e.route.destination, e.route.nexthop);
 }
 
@@ -144,11 +158,13 @@ QString missingMessage(const DiagnosisContext &c, const Finding &f)
     QStringList elsewhere;
     for (int idx : c.routesByDestination.value(e.destination))
         elsewhere << c.audit.entries().at(idx).route.nexthop;
-    return QStringLiteral("Node %1 has the pod network %2 but the router has no route to it via the node's address "
-                          "%3%4: pods on %1 cannot be reached from other nodes. Add the route.")
+    return QStringLiteral(
+        "Node %1 has the pod network %2 but the router has no route to it via the node's address "
+        "%3%4: pods on %1 cannot be reached from other nodes. Add the route.")
         .arg(e.destinationNode, e.route.destination, e.route.nexthop,
-             elsewhere.isEmpty() ? QString()
-                                 : QStringLiteral(" (the router sends it via %1 instead)").arg(elsewhere.join(QStringLiteral(", "))));
+            elsewhere.isEmpty() ? QString()
+                                : QStringLiteral(" (the router sends it via %1 instead)")
+                                      .arg(elsewhere.join(QStringLiteral(", "))));
 }
 
 QString limitMessage(const DiagnosisContext &c, const Finding &f)
@@ -165,14 +181,16 @@ QString limitMessage(const DiagnosisContext &c, const Finding &f)
                     .arg(int(qint64(count) * 100 / c.routeLimit))
                     .arg(audit.foreignCount());
     if (atLimit)
-        m += QStringLiteral(" It is at its limit: the next route is refused (400 RoutesExhausted or 409 OverQuota) "
-                            "and new nodes get no pod network route.");
+        m += QStringLiteral(
+            " It is at its limit: the next route is refused (400 RoutesExhausted or 409 OverQuota) "
+            "and new nodes get no pod network route.");
     if (missing > 0)
         m += QStringLiteral(" %1 route(s) that nodes need are missing%2.")
                  .arg(missing)
                  .arg(count + missing > c.routeLimit ? QStringLiteral(" and would not fit") : QString());
     if (freeable > 0)
-        m += QStringLiteral(" Repairing the duplicate, stale and orphaned routes frees %1 slot(s).").arg(freeable);
+        m += QStringLiteral(" Repairing the duplicate, stale and orphaned routes frees %1 slot(s).")
+                 .arg(freeable);
     else if (f.facts.routesOverflow)
         m += QStringLiteral(" No route can be freed safely; ask for a higher route limit.");
     return m;
@@ -185,20 +203,19 @@ QJsonObject duplicateEvidence(const DiagnosisContext &c, const Finding &f)
     QJsonArray routes;
     for (int idx : group.entries)
         routes.append(auditEntryJson(c.audit.entries().at(idx)));
-    return QJsonObject{{QStringLiteral("destination"), f.subject},
-                       {QStringLiteral("routes"), routes},
-                       {QStringLiteral("node"), stringOrNull(first.destinationNode)},
-                       {QStringLiteral("correctNexthop"), stringOrNull(first.correctNexthop)},
-                       {QStringLiteral("routerId"), c.state.router.id}};
+    return QJsonObject { { QStringLiteral("destination"), f.subject }, { QStringLiteral("routes"), routes },
+        { QStringLiteral("node"), stringOrNull(first.destinationNode) },
+        { QStringLiteral("correctNexthop"), stringOrNull(first.correctNexthop) },
+        { QStringLiteral("routerId"), c.state.router.id } };
 }
 
 QJsonObject staleEvidence(const DiagnosisContext &c, const Finding &f)
 {
     const RouteAudit::Entry &e = c.audit.entries().at(f.facts.routeEntry);
-    QJsonObject evidence{{QStringLiteral("route"), auditEntryJson(e)},
-                         {QStringLiteral("node"), e.destinationNode},
-                         {QStringLiteral("correctNexthop"), stringOrNull(e.correctNexthop)},
-                         {QStringLiteral("routerId"), c.state.router.id}};
+    QJsonObject evidence { { QStringLiteral("route"), auditEntryJson(e) },
+        { QStringLiteral("node"), e.destinationNode },
+        { QStringLiteral("correctNexthop"), stringOrNull(e.correctNexthop) },
+        { QStringLiteral("routerId"), c.state.router.id } };
     if (e.correctNexthop.isEmpty())
         evidence.insert(QStringLiteral("nodeInternalIP"), stringOrNull(e.destinationNodeAddress));
     return evidence;
@@ -207,9 +224,9 @@ QJsonObject staleEvidence(const DiagnosisContext &c, const Finding &f)
 QJsonObject orphanedEvidence(const DiagnosisContext &c, const Finding &f)
 {
     const RouteAudit::Entry &e = c.audit.entries().at(f.facts.routeEntry);
-    return QJsonObject{{QStringLiteral("route"), auditEntryJson(e)},
-                       {QStringLiteral("instancesInProject"), int(c.state.instances.size())},
-                       {QStringLiteral("routerId"), c.state.router.id}};
+    return QJsonObject { { QStringLiteral("route"), auditEntryJson(e) },
+        { QStringLiteral("instancesInProject"), int(c.state.instances.size()) },
+        { QStringLiteral("routerId"), c.state.router.id } };
 }
 
 QJsonObject missingEvidence(const DiagnosisContext &c, const Finding &f)
@@ -218,11 +235,10 @@ QJsonObject missingEvidence(const DiagnosisContext &c, const Finding &f)
     QJsonArray existing;
     for (int idx : c.routesByDestination.value(e.destination))
         existing.append(auditEntryJson(c.audit.entries().at(idx)));
-    return QJsonObject{{QStringLiteral("node"), e.destinationNode},
-                       {QStringLiteral("podCIDR"), e.route.destination},
-                       {QStringLiteral("internalIP"), e.route.nexthop},
-                       {QStringLiteral("routesForDestination"), existing},
-                       {QStringLiteral("routerId"), c.state.router.id}};
+    return QJsonObject { { QStringLiteral("node"), e.destinationNode },
+        { QStringLiteral("podCIDR"), e.route.destination }, { QStringLiteral("internalIP"), e.route.nexthop },
+        { QStringLiteral("routesForDestination"), existing },
+        { QStringLiteral("routerId"), c.state.router.id } };
 }
 
 QJsonObject limitEvidence(const DiagnosisContext &c, const Finding &)
@@ -230,15 +246,14 @@ QJsonObject limitEvidence(const DiagnosisContext &c, const Finding &)
     QStringList related;
     const int freeable = routeLimitFreeable(c, &related);
     const int count = c.audit.routeCount();
-    return QJsonObject{{QStringLiteral("routerId"), c.state.router.id},
-                       {QStringLiteral("routes"), count},
-                       {QStringLiteral("limit"), c.routeLimit},
-                       {QStringLiteral("foreign"), c.audit.foreignCount()},
-                       {QStringLiteral("kluster"), count - c.audit.foreignCount()},
-                       {QStringLiteral("missing"), c.state.nodesSource.known ? c.audit.missingCount() : 0},
-                       {QStringLiteral("freeable"), freeable},
-                       {QStringLiteral("warningPercent"), c.options.routeWarningPercent},
-                       {QStringLiteral("relatedFindings"), QJsonArray::fromStringList(related)}};
+    return QJsonObject { { QStringLiteral("routerId"), c.state.router.id },
+        { QStringLiteral("routes"), count }, { QStringLiteral("limit"), c.routeLimit },
+        { QStringLiteral("foreign"), c.audit.foreignCount() },
+        { QStringLiteral("kluster"), count - c.audit.foreignCount() },
+        { QStringLiteral("missing"), c.state.nodesSource.known ? c.audit.missingCount() : 0 },
+        { QStringLiteral("freeable"), freeable },
+        { QStringLiteral("warningPercent"), c.options.routeWarningPercent },
+        { QStringLiteral("relatedFindings"), QJsonArray::fromStringList(related) } };
 }
 
 static std::optional<RepairPlan> removeRoutes(const DiagnosisContext &c, const Finding &f, bool needsNodes)
@@ -264,14 +279,16 @@ std::optional<RepairPlan> removeOrphanedRoutes(const DiagnosisContext &c, const 
 
 std::optional<RepairPlan> addMissingRoute(const DiagnosisContext &c, const Finding &f)
 {
-    RepairPlan plan = RepairPlanner::addRoutes(c.state.router, {c.audit.entries().at(f.facts.routeEntry).route}, c.atomicRoutes);
+    RepairPlan plan = RepairPlanner::addRoutes(
+        c.state.router, { c.audit.entries().at(f.facts.routeEntry).route }, c.atomicRoutes);
     refuseUnguarded(c, plan);
     if (plan.refusal == Refusal::None && c.audit.routeCount() >= c.routeLimit) {
         plan.refusal = Refusal::RouteLimit;
-        plan.refusalDetail = QStringLiteral("the router holds %1 of its %2 routes: Neutron would refuse one more "
-                                            "(400 RoutesExhausted or 409 OverQuota); free a slot first (see route-limit)")
-                                 .arg(c.audit.routeCount())
-                                 .arg(c.routeLimit);
+        plan.refusalDetail
+            = QStringLiteral("the router holds %1 of its %2 routes: Neutron would refuse one more "
+                             "(400 RoutesExhausted or 409 OverQuota); free a slot first (see route-limit)")
+                  .arg(c.audit.routeCount())
+                  .arg(c.routeLimit);
     }
     return plan;
 }

@@ -8,7 +8,7 @@ class DiagnosisContext;
 // route-missing and route-limit (their entries in core/findingtraits.cpp).
 namespace RouteFindings {
 
-Severity limitSeverity(const FindingFacts &facts);  // critical when the router is full or would overflow
+Severity limitSeverity(const FindingFacts &facts); // critical when the router is full or would overflow
 
 QString duplicateMessage(const DiagnosisContext &c, const Finding &f);
 QString staleMessage(const DiagnosisContext &c, const Finding &f);

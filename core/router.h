@@ -19,6 +19,6 @@ struct Router
 {
     QString id;
     QString name;
-    qint64 revisionNumber = -1;  // -1 when the server did not give one
+    qint64 revisionNumber = -1; // -1 when the server did not give one
     QList<Route> routes;
 };

@@ -8,7 +8,7 @@ static QString normalizedProtocol(const std::optional<QString> &protocol)
         return QString();
     const QString p = protocol->trimmed().toLower();
     if (p.isEmpty())
-        return QStringLiteral("(empty)");  // not "any": only null (or "any") means every protocol
+        return QStringLiteral("(empty)"); // not "any": only null (or "any") means every protocol
     if (p == QLatin1String("6"))
         return QStringLiteral("tcp");
     if (p == QLatin1String("17"))
@@ -31,15 +31,15 @@ RuleVerdict judgeRule(const SecurityGroupRule &rule, const QString &protocol, co
     v.relevant = true;
     if (rule.remoteIpPrefix)
         v.narrowRemote = !Cidr::parse(*rule.remoteIpPrefix).contains(podNetwork);
-    else  // only members of a group: pod addresses are not
+    else // only members of a group: pod addresses are not
         v.groupRemote = rule.remoteGroupId || rule.remoteAddressGroupId;
-    v.somePorts = rule.portRangeMin || rule.portRangeMax;  // only some ports: not pod-to-pod traffic
+    v.somePorts = rule.portRangeMin || rule.portRangeMax; // only some ports: not pod-to-pod traffic
     v.satisfies = !v.narrowRemote && !v.groupRemote && !v.somePorts;
     return v;
 }
 
 QString ruleProblem(const SecurityGroupRule &rule, const RuleVerdict &verdict, const QString &protocol,
-                    const Cidr &podNetwork)
+    const Cidr &podNetwork)
 {
     QString problem;
     if (verdict.narrowRemote)

@@ -11,12 +11,12 @@
 // the rules that fall short, so that its words say what the rule decided.
 struct RuleVerdict
 {
-    int rule = -1;              // index into the group's rules, when a finding keeps the verdict
+    int rule = -1; // index into the group's rules, when a finding keeps the verdict
     bool relevant = false;
     bool satisfies = false;
-    bool narrowRemote = false;  // its remote prefix does not hold the whole pod network
-    bool groupRemote = false;   // it admits only members of another group, not pod addresses
-    bool somePorts = false;     // it opens only some ports (for ICMP: some types and codes)
+    bool narrowRemote = false; // its remote prefix does not hold the whole pod network
+    bool groupRemote = false; // it admits only members of another group, not pod addresses
+    bool somePorts = false; // it opens only some ports (for ICMP: some types and codes)
 };
 
 // `protocol` is tcp, udp or icmp; a rule's "6", "17" and "1" count as those, "any" as any.
@@ -24,4 +24,4 @@ RuleVerdict judgeRule(const SecurityGroupRule &rule, const QString &protocol, co
 
 // Why a rule about `protocol` does not satisfy it, in words ("it opens only ports 22-22").
 QString ruleProblem(const SecurityGroupRule &rule, const RuleVerdict &verdict, const QString &protocol,
-                    const Cidr &podNetwork);
+    const Cidr &podNetwork);

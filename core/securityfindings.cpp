@@ -6,7 +6,6 @@
 #include "core/repairplanner.h"
 
 #include <QJsonArray>
-
 #include <algorithm>
 
 namespace SecurityFindings {
@@ -15,13 +14,15 @@ QString groupMissingMessage(const DiagnosisContext &c, const Finding &)
 {
     const int n = int(c.index.klusterGroups().size());
     if (n == 0) {
-        return QStringLiteral("The kluster's security group %1 does not exist in the project: new instances cannot "
-                              "get it and are cut off the network. Recreate it (with its rules) or fix "
-                              "spec.openstack.securityGroupName.")
+        return QStringLiteral(
+            "The kluster's security group %1 does not exist in the project: new instances cannot "
+            "get it and are cut off the network. Recreate it (with its rules) or fix "
+            "spec.openstack.securityGroupName.")
             .arg(c.state.kluster.securityGroupName);
     }
-    return QStringLiteral("The kluster's security group name %1 is ambiguous: %2 groups have it. Nova cannot add it "
-                          "to instances by name (409). Rename or delete the extra groups.")
+    return QStringLiteral(
+        "The kluster's security group name %1 is ambiguous: %2 groups have it. Nova cannot add it "
+        "to instances by name (409). Rename or delete the extra groups.")
         .arg(c.state.kluster.securityGroupName)
         .arg(n);
 }
@@ -50,7 +51,8 @@ QString ruleMissingMessage(const DiagnosisContext &c, const Finding &f)
             + QStringLiteral(" (pod traffic needs every port, from the whole pod network).");
     const auto onlySomePorts = [](const RuleVerdict &v) { return v.somePorts; };
     if (std::any_of(fallingShort.cbegin(), fallingShort.cend(), onlySomePorts))
-        message += QStringLiteral(" Kubernikus' own check accepts such a rule, so its controllers will not fix it.");
+        message += QStringLiteral(
+            " Kubernikus' own check accepts such a rule, so its controllers will not fix it.");
     return message;
 }
 
@@ -59,9 +61,9 @@ QJsonObject groupMissingEvidence(const DiagnosisContext &c, const Finding &)
     QJsonArray ids;
     for (int g : c.index.klusterGroups())
         ids.append(c.state.securityGroups.at(g).id);
-    return QJsonObject{{QStringLiteral("securityGroupName"), c.state.kluster.securityGroupName},
-                       {QStringLiteral("matchingGroupIds"), ids},
-                       {QStringLiteral("groupsInProject"), int(c.state.securityGroups.size())}};
+    return QJsonObject { { QStringLiteral("securityGroupName"), c.state.kluster.securityGroupName },
+        { QStringLiteral("matchingGroupIds"), ids },
+        { QStringLiteral("groupsInProject"), int(c.state.securityGroups.size()) } };
 }
 
 QJsonObject ruleMissingEvidence(const DiagnosisContext &c, const Finding &f)
@@ -70,25 +72,26 @@ QJsonObject ruleMissingEvidence(const DiagnosisContext &c, const Finding &f)
     QJsonArray nearMisses;
     for (const RuleVerdict &v : f.facts.rulesFallingShort) {
         const SecurityGroupRule &rule = group.rules.at(v.rule);
-        nearMisses.append(QJsonObject{
-            {QStringLiteral("ruleId"), rule.id},
-            {QStringLiteral("protocol"), rule.protocol ? QJsonValue(*rule.protocol) : QJsonValue()},
-            {QStringLiteral("port_range_min"), rule.portRangeMin ? QJsonValue(*rule.portRangeMin) : QJsonValue()},
-            {QStringLiteral("port_range_max"), rule.portRangeMax ? QJsonValue(*rule.portRangeMax) : QJsonValue()},
-            {QStringLiteral("remote_ip_prefix"), rule.remoteIpPrefix ? QJsonValue(*rule.remoteIpPrefix) : QJsonValue()},
-            {QStringLiteral("why"), problemOf(c, f, v)}});
+        nearMisses.append(QJsonObject { { QStringLiteral("ruleId"), rule.id },
+            { QStringLiteral("protocol"), rule.protocol ? QJsonValue(*rule.protocol) : QJsonValue() },
+            { QStringLiteral("port_range_min"),
+                rule.portRangeMin ? QJsonValue(*rule.portRangeMin) : QJsonValue() },
+            { QStringLiteral("port_range_max"),
+                rule.portRangeMax ? QJsonValue(*rule.portRangeMax) : QJsonValue() },
+            { QStringLiteral("remote_ip_prefix"),
+                rule.remoteIpPrefix ? QJsonValue(*rule.remoteIpPrefix) : QJsonValue() },
+            { QStringLiteral("why"), problemOf(c, f, v) } });
     }
-    return QJsonObject{{QStringLiteral("securityGroup"), group.name},
-                       {QStringLiteral("securityGroupId"), group.id},
-                       {QStringLiteral("protocol"), f.facts.protocol},
-                       {QStringLiteral("podCIDR"), c.state.kluster.clusterCidr.toString()},
-                       {QStringLiteral("rulesThatDoNotSatisfy"), nearMisses}};
+    return QJsonObject { { QStringLiteral("securityGroup"), group.name },
+        { QStringLiteral("securityGroupId"), group.id }, { QStringLiteral("protocol"), f.facts.protocol },
+        { QStringLiteral("podCIDR"), c.state.kluster.clusterCidr.toString() },
+        { QStringLiteral("rulesThatDoNotSatisfy"), nearMisses } };
 }
 
 std::optional<RepairPlan> createRule(const DiagnosisContext &c, const Finding &f)
 {
-    return RepairPlanner::createSecurityGroupRule(c.state.securityGroups.at(c.groupIndex), f.facts.protocol,
-                                                  c.state.kluster.clusterCidr.toString());
+    return RepairPlanner::createSecurityGroupRule(
+        c.state.securityGroups.at(c.groupIndex), f.facts.protocol, c.state.kluster.clusterCidr.toString());
 }
 
 AffectedObjects affectedGroup(const DiagnosisContext &c, const Finding &)

@@ -2,16 +2,15 @@
 
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 struct SecurityGroupRule
 {
     QString id;
     QString securityGroupId;
-    QString direction;                // ingress or egress
-    QString ethertype;                // IPv4 or IPv6
-    std::optional<QString> protocol;  // name or number; nullopt means any
+    QString direction; // ingress or egress
+    QString ethertype; // IPv4 or IPv6
+    std::optional<QString> protocol; // name or number; nullopt means any
     std::optional<int> portRangeMin;
     std::optional<int> portRangeMax;
     std::optional<QString> remoteIpPrefix;

@@ -6,10 +6,9 @@
 // Expected: no exception at all; a message of at most a few hundred characters
 // for text bodies.
 
-#include "fuzz/fuzzcommon.h"
-
-#include "services/httpclient.h"
 #include "core/jsonreader.h"
+#include "fuzz/fuzzcommon.h"
+#include "services/httpclient.h"
 
 #include <QJsonDocument>
 
@@ -23,8 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    static const QByteArray types[] = {QByteArrayLiteral("application/json"), QByteArrayLiteral("text/html; charset=utf-8"),
-                                       QByteArrayLiteral("text/plain"), QByteArray()};
+    static const QByteArray types[] = { QByteArrayLiteral("application/json"),
+        QByteArrayLiteral("text/html; charset=utf-8"), QByteArrayLiteral("text/plain"), QByteArray() };
     const QByteArray &contentType = types[data[0] % 4];
     const QByteArray body = fuzz::bytes(data + 1, size - 1);
 

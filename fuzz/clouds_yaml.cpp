@@ -10,7 +10,6 @@
 // (yaml-cpp's exceptions must be caught inside the loader).
 
 #include "fuzz/fuzzcommon.h"
-
 #include "services/cloudconfig.h"
 
 #include <QProcessEnvironment>
@@ -58,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(!config->authUrl.isEmpty(), "a cloud without auth_url was accepted");
             (void)config->secretKey();
         } else {
-            FUZZ_CHECK(!loadError.isEmpty(), "load(\"%s\") failed without an error", qPrintable(name.left(80)));
+            FUZZ_CHECK(
+                !loadError.isEmpty(), "load(\"%s\") failed without an error", qPrintable(name.left(80)));
         }
     }
     return 0;

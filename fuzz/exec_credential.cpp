@@ -4,7 +4,6 @@
 // no crash; nullopt for anything that is not an ExecCredential with a status.
 
 #include "fuzz/fuzzcommon.h"
-
 #include "services/kubernetesclient.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
@@ -15,7 +14,8 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const std::optional<KubernetesClient::ExecCredential> cred = KubernetesClient::parseExecCredential(fuzz::bytes(data, size));
+    const std::optional<KubernetesClient::ExecCredential> cred
+        = KubernetesClient::parseExecCredential(fuzz::bytes(data, size));
     if (cred) {
         // What the client does with it next: the bearer header and the expiry check.
         const QByteArray header = "Bearer " + cred->token.toUtf8();

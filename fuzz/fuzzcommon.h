@@ -10,7 +10,6 @@
 #include <QFile>
 #include <QString>
 #include <QtGlobal>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -36,7 +35,7 @@ inline void initQt()
 {
     static int argc = 1;
     static char name[] = "flightdeck-fuzz";
-    static char *argv[] = {name, nullptr};
+    static char *argv[] = { name, nullptr };
     qInstallMessageHandler(quietMessages);
     // No plugins, no locale surprises: the C locale, UTC.
     qputenv("LC_ALL", "C");
@@ -70,10 +69,10 @@ inline Split splitAt(const QByteArray &input, const QByteArray &marker)
     const qsizetype at = input.indexOf(line);
     if (at < 0) {
         if (input.startsWith(QByteArray(marker + '\n')))
-            return Split{QByteArray(), input.mid(marker.size() + 1), true};
-        return Split{input, QByteArray(), false};
+            return Split { QByteArray(), input.mid(marker.size() + 1), true };
+        return Split { input, QByteArray(), false };
     }
-    return Split{input.left(at + 1), input.mid(at + line.size()), true};
+    return Split { input.left(at + 1), input.mid(at + line.size()), true };
 }
 
 // A private scratch folder for targets that must go through files, removed at
@@ -85,7 +84,8 @@ inline QString scratchDir()
         QString base = qEnvironmentVariable("TMPDIR");
         if (base.isEmpty())
             base = QStringLiteral("/tmp");
-        dir = new QString(QStringLiteral("%1/flightdeck-fuzz-%2").arg(base).arg(QCoreApplication::applicationPid()));
+        dir = new QString(
+            QStringLiteral("%1/flightdeck-fuzz-%2").arg(base).arg(QCoreApplication::applicationPid()));
         QDir().mkpath(*dir);
         std::atexit([] { QDir(*dir).removeRecursively(); });
     }
@@ -113,14 +113,14 @@ inline QByteArray readFile(const QString &path)
 }
 
 // A check of the fuzzer's own: a broken promise of the code under test.
-#define FUZZ_CHECK(cond, ...)                                                                                       \
-    do {                                                                                                            \
-        if (!(cond)) {                                                                                              \
-            std::fprintf(stderr, "fuzz check failed at %s:%d: %s: ", __FILE__, __LINE__, #cond);                    \
-            std::fprintf(stderr, __VA_ARGS__);                                                                      \
-            std::fprintf(stderr, "\n");                                                                             \
-            std::abort();                                                                                           \
-        }                                                                                                           \
+#define FUZZ_CHECK(cond, ...)                                                                                \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            std::fprintf(stderr, "fuzz check failed at %s:%d: %s: ", __FILE__, __LINE__, #cond);             \
+            std::fprintf(stderr, __VA_ARGS__);                                                               \
+            std::fprintf(stderr, "\n");                                                                      \
+            std::abort();                                                                                    \
+        }                                                                                                    \
     } while (0)
 
 } // namespace fuzz

@@ -5,9 +5,8 @@
 // Flightdeck uses, each interface, with and without a region.
 // Input: the body of the answer. Expected: no exception, no crash.
 
-#include "fuzz/fuzzcommon.h"
-
 #include "core/apiparser.h"
+#include "fuzz/fuzzcommon.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 
@@ -32,10 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (parsed.expiresAt.isValid())
         (void)ApiParser::formatTimestamp(parsed.expiresAt);
 
-    static const QString types[] = {QStringLiteral("compute"), QStringLiteral("network"), QStringLiteral("identity"),
-                                    QStringLiteral("kubernikus"), QStringLiteral("image")};
-    static const QString interfaces[] = {QStringLiteral("public"), QStringLiteral("internal"), QStringLiteral("admin")};
-    static const QString regions[] = {QString(), QStringLiteral("eu-de-1"), QStringLiteral("RegionOne")};
+    static const QString types[] = { QStringLiteral("compute"), QStringLiteral("network"),
+        QStringLiteral("identity"), QStringLiteral("kubernikus"), QStringLiteral("image") };
+    static const QString interfaces[]
+        = { QStringLiteral("public"), QStringLiteral("internal"), QStringLiteral("admin") };
+    static const QString regions[] = { QString(), QStringLiteral("eu-de-1"), QStringLiteral("RegionOne") };
     for (const QString &type : types) {
         for (const QString &interface : interfaces) {
             for (const QString &region : regions) {

@@ -6,9 +6,9 @@
 // Input: the YAML. Expected: nullopt with an error, or a kubeconfig; no
 // exception (yaml-cpp's exceptions must be caught inside Kubeconfig).
 
-#include "fuzz/fuzzcommon.h"
-
 #include "services/kubeconfig.h"
+
+#include "fuzz/fuzzcommon.h"
 
 static QString g_source;
 
@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     QStringList contexts = config->contexts();
-    contexts.prepend(QString());  // the current context
+    contexts.prepend(QString()); // the current context
     int tried = 0;
     for (const QString &context : contexts) {
         if (++tried > 8)
@@ -40,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (target)
             FUZZ_CHECK(!target->server.isEmpty(), "a context without a server was resolved");
         else
-            FUZZ_CHECK(!targetError.isEmpty(), "target(\"%s\") failed without an error", qPrintable(context.left(80)));
+            FUZZ_CHECK(!targetError.isEmpty(), "target(\"%s\") failed without an error",
+                qPrintable(context.left(80)));
     }
     return 0;
 }

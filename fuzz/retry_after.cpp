@@ -5,7 +5,6 @@
 // [0, maxDelayMs].
 
 #include "fuzz/fuzzcommon.h"
-
 #include "services/httpclient.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
@@ -18,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const QByteArray value = fuzz::bytes(data, size);
     const int ms = RetryPolicy::parseRetryAfterMs(value);
-    FUZZ_CHECK(ms >= -1, "parseRetryAfterMs(\"%s\") = %d", value.left(80).toPercentEncoding(" :,").constData(), ms);
+    FUZZ_CHECK(
+        ms >= -1, "parseRetryAfterMs(\"%s\") = %d", value.left(80).toPercentEncoding(" :,").constData(), ms);
     const RetryPolicy policy;
     for (int attempt = 2; attempt <= policy.maxAttempts + 1; ++attempt) {
         const int delay = policy.delayFor(attempt, value);
@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(delay == -1, "delayFor(%d) = %d past the last attempt", attempt, delay);
         else
             FUZZ_CHECK(delay >= 0 && delay <= policy.maxDelayMs, "delayFor(%d, \"%s\") = %d", attempt,
-                       value.left(80).toPercentEncoding(" :,").constData(), delay);
+                value.left(80).toPercentEncoding(" :,").constData(), delay);
     }
     return 0;
 }

@@ -2,10 +2,10 @@
 // a fresh World and FaultInjector per input.
 // Input: the JSON. Expected: false with an error, or true; no crash.
 
-#include "fuzz/fuzzcommon.h"
-
-#include "simulator/faults.h"
 #include "simulator/scenario.h"
+
+#include "fuzz/fuzzcommon.h"
+#include "simulator/faults.h"
 #include "simulator/world.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)

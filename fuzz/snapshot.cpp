@@ -14,12 +14,11 @@
 // are only read inside SnapshotReader::read, so those go through a folder.
 // Expected: ParseError for anything the parsers refuse; nothing else.
 
-#include "fuzz/fuzzcommon.h"
-
 #include "core/apiparser.h"
 #include "core/jsonreader.h"
 #include "core/klusterstate.h"
 #include "core/securitygroup.h"
+#include "fuzz/fuzzcommon.h"
 #include "services/snapshotreader.h"
 
 static QString g_snapshot;
@@ -47,7 +46,7 @@ static void throughFolder(const QString &name, const QByteArray &body)
         const KlusterState state = SnapshotReader::read(g_snapshot);
         FUZZ_CHECK(state.capturedAt.isValid(), "a snapshot read without error has an invalid capturedAt");
         FUZZ_CHECK(!state.maxRoutes || (*state.maxRoutes > 0 && *state.maxRoutes <= 100000), "maxRoutes %d",
-                   *state.maxRoutes);
+            *state.maxRoutes);
     } catch (const ParseError &e) {
         (void)e.toString();
     }
@@ -63,8 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const int kind = data[0] % 8;
     const QByteArray body = fuzz::bytes(data + 1, size - 1);
-    static const char *const names[] = {"kluster.json", "servers.json", "router.json", "security-groups.json",
-                                        "nodes.json",   "extensions.json", "capture.json", "ports.json"};
+    static const char *const names[] = { "kluster.json", "servers.json", "router.json",
+        "security-groups.json", "nodes.json", "extensions.json", "capture.json", "ports.json" };
     const QString source = QString::fromLatin1(names[kind]);
     if (kind >= 6) {
         throughFolder(source, body);
@@ -76,17 +75,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         switch (kind) {
         case 0: {
             const Kluster k = ApiParser::parseKluster(source, object);
-            FUZZ_CHECK(!k.name.isEmpty() || object.value(QStringLiteral("name")).isString(), "kluster without a name");
+            FUZZ_CHECK(!k.name.isEmpty() || object.value(QStringLiteral("name")).isString(),
+                "kluster without a name");
             FUZZ_CHECK(k.clusterCidr.isValid(), "kluster with an invalid clusterCIDR accepted");
             // A pool size is taken as given or refused, never silently changed
             // (an integer wider than int must not wrap into a small count).
-            const QJsonArray pools = object.value(QStringLiteral("spec")).toObject().value(QStringLiteral("nodePools")).toArray();
+            const QJsonArray pools = object.value(QStringLiteral("spec"))
+                                         .toObject()
+                                         .value(QStringLiteral("nodePools"))
+                                         .toArray();
             for (qsizetype i = 0; i < k.nodePools.size(); ++i) {
                 const NodePool &p = k.nodePools.at(i);
                 const QJsonValue given = pools.at(i).toObject().value(QStringLiteral("size"));
                 FUZZ_CHECK(p.size >= 0, "negative pool size %d accepted", p.size);
                 FUZZ_CHECK(!given.isDouble() || given.toDouble() == double(p.size),
-                           "nodePools[%lld].size %.17g read as %d", qlonglong(i), given.toDouble(), p.size);
+                    "nodePools[%lld].size %.17g read as %d", qlonglong(i), given.toDouble(), p.size);
             }
             (void)k.expectedNodes();
             break;
@@ -105,16 +108,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const QList<SecurityGroup> groups = ApiParser::parseSecurityGroups(source, object);
             const QJsonArray list = object.value(QStringLiteral("security_groups")).toArray();
             for (qsizetype g = 0; g < groups.size(); ++g) {
-                const QJsonArray rules = list.at(g).toObject().value(QStringLiteral("security_group_rules")).toArray();
+                const QJsonArray rules
+                    = list.at(g).toObject().value(QStringLiteral("security_group_rules")).toArray();
                 for (qsizetype r = 0; r < groups.at(g).rules.size(); ++r) {
                     const SecurityGroupRule &rule = groups.at(g).rules.at(r);
                     const QJsonObject given = rules.at(r).toObject();
-                    for (const auto &[key, value] : {std::pair{"port_range_min", rule.portRangeMin},
-                                                     std::pair{"port_range_max", rule.portRangeMax}}) {
+                    for (const auto &[key, value] : { std::pair { "port_range_min", rule.portRangeMin },
+                             std::pair { "port_range_max", rule.portRangeMax } }) {
                         const QJsonValue v = given.value(QLatin1String(key));
                         FUZZ_CHECK(!v.isDouble() || (value && double(*value) == v.toDouble()),
-                                   "security_groups[%lld].security_group_rules[%lld].%s %.17g read as %d",
-                                   qlonglong(g), qlonglong(r), key, v.toDouble(), value.value_or(-1));
+                            "security_groups[%lld].security_group_rules[%lld].%s %.17g read as %d",
+                            qlonglong(g), qlonglong(r), key, v.toDouble(), value.value_or(-1));
                     }
                 }
             }

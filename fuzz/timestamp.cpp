@@ -4,9 +4,8 @@
 // Input: the text (UTF-8). Expected: no crash; an accepted timestamp formats to
 // a text that parses back to the same instant (to the second).
 
-#include "fuzz/fuzzcommon.h"
-
 #include "core/apiparser.h"
+#include "fuzz/fuzzcommon.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {
@@ -17,17 +16,17 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const QString text = QString::fromUtf8(fuzz::bytes(data, size));
-    for (const bool requireZone : {false, true}) {
+    for (const bool requireZone : { false, true }) {
         const QDateTime t = ApiParser::parseTimestamp(text, requireZone);
         if (!t.isValid())
             continue;
         const QString formatted = ApiParser::formatTimestamp(t);
         const QDateTime again = ApiParser::parseTimestamp(formatted, true);
         FUZZ_CHECK(again.isValid(), "\"%s\" was accepted but its formatted form \"%s\" is refused",
-                   qPrintable(text.left(80)), qPrintable(formatted));
+            qPrintable(text.left(80)), qPrintable(formatted));
         const QDateTime toTheSecond = t.addMSecs(-t.time().msec());
         FUZZ_CHECK(again == toTheSecond, "\"%s\" round-trips to \"%s\"", qPrintable(text.left(80)),
-                   qPrintable(formatted));
+            qPrintable(formatted));
     }
     return 0;
 }

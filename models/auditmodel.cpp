@@ -5,13 +5,12 @@
 
 AuditModel::AuditModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void AuditModel::setRecords(const QList<QJsonObject> &records)
 {
     if (records.size() < m_records.size()) {
-        beginResetModel();  // the log was replaced under us (rotated, cleared): nothing to keep
+        beginResetModel(); // the log was replaced under us (rotated, cleared): nothing to keep
         m_records = records;
         endResetModel();
         return;
@@ -58,13 +57,15 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
         return ConsoleRole::severityData(failed ? Severity::Critical : Severity::Warning);
     }
     if (role == FilterRole) {
-        return QVariantMap{{QStringLiteral("kluster"), QStringList{r.value(QStringLiteral("kluster")).toString()}},
-                           {QStringLiteral("id"), QStringList{finding}},
-                           {QStringLiteral("kind"), QStringList{finding.section(QLatin1Char(':'), 0, 0)}},
-                           {QStringLiteral("who"), QStringList{r.value(QStringLiteral("user")).toString(),
-                                                               r.value(QStringLiteral("project")).toString()}},
-                           {QStringLiteral("cloud"), QStringList{r.value(QStringLiteral("cloud")).toString()}},
-                           {QStringLiteral("result"), QStringList{result}}};
+        return QVariantMap { { QStringLiteral("kluster"),
+                                 QStringList { r.value(QStringLiteral("kluster")).toString() } },
+            { QStringLiteral("id"), QStringList { finding } },
+            { QStringLiteral("kind"), QStringList { finding.section(QLatin1Char(':'), 0, 0) } },
+            { QStringLiteral("who"),
+                QStringList { r.value(QStringLiteral("user")).toString(),
+                    r.value(QStringLiteral("project")).toString() } },
+            { QStringLiteral("cloud"), QStringList { r.value(QStringLiteral("cloud")).toString() } },
+            { QStringLiteral("result"), QStringList { result } } };
     }
     if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole)
         return QVariant();
@@ -72,8 +73,9 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
     case TimeColumn:
         return r.value(QStringLiteral("time")).toString();
     case WhoColumn:
-        return QStringLiteral("%1@%2 (%3)").arg(r.value(QStringLiteral("user")).toString(), r.value(QStringLiteral("project")).toString(),
-                                                r.value(QStringLiteral("cloud")).toString());
+        return QStringLiteral("%1@%2 (%3)")
+            .arg(r.value(QStringLiteral("user")).toString(), r.value(QStringLiteral("project")).toString(),
+                r.value(QStringLiteral("cloud")).toString());
     case KlusterColumn:
         return r.value(QStringLiteral("kluster")).toString();
     case FindingColumn:
@@ -85,8 +87,9 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
         for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
             const QJsonObject q = v.toObject();
             lines << QStringLiteral("%1 %2 %3 -> %4 %5")
-                         .arg(q.value(QStringLiteral("method")).toString(), q.value(QStringLiteral("service")).toString(),
-                              q.value(QStringLiteral("path")).toString())
+                         .arg(q.value(QStringLiteral("method")).toString(),
+                             q.value(QStringLiteral("service")).toString(),
+                             q.value(QStringLiteral("path")).toString())
                          .arg(q.value(QStringLiteral("status")).toInt())
                          .arg(q.value(QStringLiteral("outcome")).toString());
         }
@@ -100,8 +103,8 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
 
 QStringList AuditModel::filterFields()
 {
-    return {QStringLiteral("kluster"), QStringLiteral("id"), QStringLiteral("kind"), QStringLiteral("who"), QStringLiteral("cloud"),
-            QStringLiteral("result")};
+    return { QStringLiteral("kluster"), QStringLiteral("id"), QStringLiteral("kind"), QStringLiteral("who"),
+        QStringLiteral("cloud"), QStringLiteral("result") };
 }
 
 QVariant AuditModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -109,12 +112,18 @@ QVariant AuditModel::headerData(int section, Qt::Orientation orientation, int ro
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case TimeColumn: return tr("When");
-    case WhoColumn: return tr("Who");
-    case KlusterColumn: return tr("Kluster");
-    case FindingColumn: return tr("Finding");
-    case RepairColumn: return tr("Repair");
-    case ResultColumn: return tr("Result");
+    case TimeColumn:
+        return tr("When");
+    case WhoColumn:
+        return tr("Who");
+    case KlusterColumn:
+        return tr("Kluster");
+    case FindingColumn:
+        return tr("Finding");
+    case RepairColumn:
+        return tr("Repair");
+    case ResultColumn:
+        return tr("Result");
     }
     return QVariant();
 }

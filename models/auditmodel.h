@@ -15,12 +15,22 @@ class AuditModel : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(AuditModel)
 
 public:
-    enum Column { TimeColumn, WhoColumn, KlusterColumn, FindingColumn, RepairColumn, ResultColumn, ColumnCount };
-    enum Role {
+    enum Column
+    {
+        TimeColumn,
+        WhoColumn,
+        KlusterColumn,
+        FindingColumn,
+        RepairColumn,
+        ResultColumn,
+        ColumnCount
+    };
+    enum Role
+    {
         SortRole = ConsoleRole::Sort,
-        KeyRole = ConsoleRole::Key,            // "<time> <finding>"
-        SeverityRole = ConsoleRole::Severity,  // a repair that did not fix: warning; failed: critical
-        FilterRole = ConsoleRole::Filter,      // kluster, id, kind, who, cloud, result
+        KeyRole = ConsoleRole::Key, // "<time> <finding>"
+        SeverityRole = ConsoleRole::Severity, // a repair that did not fix: warning; failed: critical
+        FilterRole = ConsoleRole::Filter, // kluster, id, kind, who, cloud, result
         RecordRole = ConsoleRole::FirstModelRole,
     };
     static QStringList filterFields();

@@ -5,7 +5,6 @@
 #include <QModelIndex>
 #include <QStringList>
 #include <QVariant>
-
 #include <optional>
 
 // The item roles every console model answers alike, so that one view class
@@ -13,13 +12,14 @@
 // serves every table: the raw sort value, a stable row key, the worst
 // severity about the row, the findings about it, and its filter fields.
 namespace ConsoleRole {
-enum : int {
-    Sort = Qt::UserRole + 1,  // the raw value a column sorts by (never formatted text)
-    Key,                      // the row's stable key: finding id, node name, "<destination> via <nexthop>", ...
-    Severity,                 // the worst severity about the row (a ::Severity); no value when none
-    Findings,                 // QStringList: the ids of the findings about the row
-    Filter,                   // QVariantMap: filter field -> QStringList of values (see FilterQuery)
-    FirstModelRole = Qt::UserRole + 32,  // the models' own roles start here
+enum : int
+{
+    Sort = Qt::UserRole + 1, // the raw value a column sorts by (never formatted text)
+    Key, // the row's stable key: finding id, node name, "<destination> via <nexthop>", ...
+    Severity, // the worst severity about the row (a ::Severity); no value when none
+    Findings, // QStringList: the ids of the findings about the row
+    Filter, // QVariantMap: filter field -> QStringList of values (see FilterQuery)
+    FirstModelRole = Qt::UserRole + 32, // the models' own roles start here
 };
 
 // The Severity role's data for `severity`: none is no value at all.

@@ -45,11 +45,11 @@ bool FilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParen
             return false;
         if (m_minimumSeverity) {
             const std::optional<Severity> severity = ConsoleRole::severityOf(row);
-            if (!severity || *severity > *m_minimumSeverity)  // Critical is the lowest
+            if (!severity || *severity > *m_minimumSeverity) // Critical is the lowest
                 return false;
         }
     } else if (m_predicate || m_minimumSeverity) {
-        return false;  // a row inside a group is shown with its group, never on its own
+        return false; // a row inside a group is shown with its group, never on its own
     }
     if (m_query.isEmpty())
         return true;

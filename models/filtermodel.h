@@ -4,7 +4,6 @@
 #include "models/filterquery.h"
 
 #include <QSortFilterProxyModel>
-
 #include <functional>
 #include <optional>
 

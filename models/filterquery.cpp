@@ -56,7 +56,7 @@ FilterQuery FilterQuery::parse(const QString &text, const QStringList &knownFiel
             QStringList candidates;
             for (const QString &f : knownFields) {
                 if (f == name) {
-                    candidates = QStringList{f};
+                    candidates = QStringList { f };
                     break;
                 }
                 if (f.startsWith(name))
@@ -66,11 +66,14 @@ FilterQuery FilterQuery::parse(const QString &text, const QStringList &knownFiel
                 t.field = candidates.first();
                 t.value = token.mid(colon + 1);
             } else if (knownFields.isEmpty() || !name.contains(QLatin1Char('-'))) {
-                // Not a field of this table. Finding ids ("route-duplicate:…") are words; a bare unknown name is an error.
+                // Not a field of this table. Finding ids ("route-duplicate:…") are words; a bare unknown name
+                // is an error.
                 if (!knownFields.isEmpty() && candidates.isEmpty() && !name.front().isDigit())
-                    problems << QObject::tr("no field \"%1\" here (fields: %2)").arg(name, knownFields.join(QStringLiteral(", ")));
+                    problems << QObject::tr("no field \"%1\" here (fields: %2)")
+                                    .arg(name, knownFields.join(QStringLiteral(", ")));
                 else if (candidates.size() > 1)
-                    problems << QObject::tr("\"%1\" could be %2").arg(name, candidates.join(QStringLiteral(" or ")));
+                    problems << QObject::tr("\"%1\" could be %2")
+                                    .arg(name, candidates.join(QStringLiteral(" or ")));
                 t.value = token;
             } else {
                 t.value = token;

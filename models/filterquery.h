@@ -17,7 +17,7 @@ class FilterQuery
 public:
     struct Term
     {
-        QString field;  // empty: a free word
+        QString field; // empty: a free word
         QString value;
         bool negated = false;
     };

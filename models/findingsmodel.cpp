@@ -5,18 +5,18 @@
 FindingsModel::FindingsModel(QObject *parent)
     : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.finding.id(); },
-             [](const Row &a, const Row &b) {
-                 return a.message == b.message && a.finding.severity == b.finding.severity && a.hasRepair == b.hasRepair;
-             })
-{
-}
+          [](const Row &a, const Row &b) {
+              return a.message == b.message && a.finding.severity == b.finding.severity
+                  && a.hasRepair == b.hasRepair;
+          })
+{ }
 
 FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
 {
     Prepared p;
     p.rows.reserve(diagnosis.findings.size());
     for (const Finding &f : diagnosis.findings) {
-        Row r{f, f.message(), f.subject, false, {}};
+        Row r { f, f.message(), f.subject, false, {} };
         const std::optional<RepairPlan> plan = f.repair();
         r.hasRepair = plan.has_value();
         const AffectedObjects a = f.affected();
@@ -37,16 +37,15 @@ FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
         }
         pools.removeAll(QString());
         pools.removeDuplicates();
-        r.fields = QVariantMap{{QStringLiteral("id"), QStringList{f.id()}},
-                               {QStringLiteral("kind"), QStringList{findingKindName(f.kind)}},
-                               {QStringLiteral("subject"), QStringList{r.subject}},
-                               {QStringLiteral("severity"), QStringList{severityName(f.severity)}},
-                               {QStringLiteral("node"), nodes},
-                               {QStringLiteral("pool"), pools},
-                               {QStringLiteral("destination"), destinations},
-                               {QStringLiteral("nexthop"), nexthops},
-                               {QStringLiteral("protocol"), f.facts.protocol.isEmpty() ? QStringList() : QStringList{f.facts.protocol}},
-                               {QStringLiteral("repair"), plan ? QStringList{plan->title} : QStringList()}};
+        r.fields = QVariantMap { { QStringLiteral("id"), QStringList { f.id() } },
+            { QStringLiteral("kind"), QStringList { findingKindName(f.kind) } },
+            { QStringLiteral("subject"), QStringList { r.subject } },
+            { QStringLiteral("severity"), QStringList { severityName(f.severity) } },
+            { QStringLiteral("node"), nodes }, { QStringLiteral("pool"), pools },
+            { QStringLiteral("destination"), destinations }, { QStringLiteral("nexthop"), nexthops },
+            { QStringLiteral("protocol"),
+                f.facts.protocol.isEmpty() ? QStringList() : QStringList { f.facts.protocol } },
+            { QStringLiteral("repair"), plan ? QStringList { plan->title } : QStringList() } };
         p.rows.append(std::move(r));
     }
     return p;
@@ -109,7 +108,7 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
     case IdRole:
         return f.id();
     case FindingsRole:
-        return QStringList{f.id()};
+        return QStringList { f.id() };
     case FilterRole:
         return row.fields;
     case SeverityRole:
@@ -143,9 +142,10 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
 
 QStringList FindingsModel::filterFields()
 {
-    return {QStringLiteral("id"), QStringLiteral("kind"), QStringLiteral("subject"), QStringLiteral("severity"),
-            QStringLiteral("node"), QStringLiteral("pool"), QStringLiteral("destination"), QStringLiteral("nexthop"),
-            QStringLiteral("protocol"), QStringLiteral("repair")};
+    return { QStringLiteral("id"), QStringLiteral("kind"), QStringLiteral("subject"),
+        QStringLiteral("severity"), QStringLiteral("node"), QStringLiteral("pool"),
+        QStringLiteral("destination"), QStringLiteral("nexthop"), QStringLiteral("protocol"),
+        QStringLiteral("repair") };
 }
 
 QHash<int, QByteArray> FindingsModel::roleNames() const

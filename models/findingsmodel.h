@@ -1,13 +1,12 @@
 #pragma once
 
-#include "models/consolerole.h"
 #include "core/diagnosis.h"
+#include "models/consolerole.h"
 #include "models/keyedrows.h"
-
-#include <QVariantMap>
 
 #include <QHash>
 #include <QList>
+#include <QVariantMap>
 
 // The findings of one kluster as a table for the console: severity, kind,
 // subject, message. Updated incrementally by finding id: a refresh that
@@ -19,13 +18,22 @@ class FindingsModel : public KeyedTableModel
     Q_DISABLE_COPY_MOVE(FindingsModel)
 
 public:
-    enum Column { SeverityColumn, KindColumn, SubjectColumn, MessageColumn, RepairColumn, ColumnCount };
-    enum Role {
-        SortRole = ConsoleRole::Sort,          // severity rank, kind, subject, ... as raw values
-        IdRole = ConsoleRole::Key,             // "<kind>:<subject>"
+    enum Column
+    {
+        SeverityColumn,
+        KindColumn,
+        SubjectColumn,
+        MessageColumn,
+        RepairColumn,
+        ColumnCount
+    };
+    enum Role
+    {
+        SortRole = ConsoleRole::Sort, // severity rank, kind, subject, ... as raw values
+        IdRole = ConsoleRole::Key, // "<kind>:<subject>"
         SeverityRole = ConsoleRole::Severity,
-        FindingsRole = ConsoleRole::Findings,  // the row's own id, as a list
-        FilterRole = ConsoleRole::Filter,      // id, kind, subject, severity and the objects it is about
+        FindingsRole = ConsoleRole::Findings, // the row's own id, as a list
+        FilterRole = ConsoleRole::Filter, // id, kind, subject, severity and the objects it is about
         HasRepairRole = ConsoleRole::FirstModelRole,
     };
     // The fields of `FilterRole`, for the filter box.
@@ -48,8 +56,8 @@ public:
     struct Row
     {
         Finding finding;
-        QString message;  // words are made once per refresh, not per paint
-        QString subject;  // the subject as shown: a router by name and id
+        QString message; // words are made once per refresh, not per paint
+        QString subject; // the subject as shown: a router by name and id
         bool hasRepair = false;
         QVariantMap fields;
     };

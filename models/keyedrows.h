@@ -4,7 +4,6 @@
 #include <QHash>
 #include <QList>
 #include <QString>
-
 #include <functional>
 #include <memory>
 #include <utility>
@@ -14,8 +13,7 @@
 // new data in place, with dataChanged only where `same` says they look
 // different (in runs), and new rows are appended in one batch. No model reset, so
 // selection and scroll position survive a refresh.
-template<typename Row>
-class KeyedRows
+template<typename Row> class KeyedRows
 {
 public:
     using KeyOf = std::function<QString(const Row &)>;
@@ -24,11 +22,11 @@ public:
     KeyedRows(KeyOf keyOf, Same same)
         : m_keyOf(std::move(keyOf))
         , m_same(std::move(same))
-    {
-    }
+    { }
 
     const QList<Row> &rows() const { return m_rows; }
-    // The rows the updates replaced or removed: freeing thousands of them is left to the caller (a worker thread).
+    // The rows the updates replaced or removed: freeing thousands of them is left to the caller (a worker
+    // thread).
     QList<Row> takeRetired() { return std::exchange(m_retired, {}); }
     int rowOf(const QString &key) const { return m_index.value(key, -1); }
 
@@ -37,7 +35,7 @@ public:
     {
         std::function<void(int, int)> beginRemove, beginInsert;
         std::function<void()> endRemove, endInsert;
-        std::function<void(int, int)> changed;  // first and last row
+        std::function<void(int, int)> changed; // first and last row
     };
 
     void apply(const QList<Row> &next, const Signals &s)
@@ -67,7 +65,8 @@ public:
         for (int i = 0; i < m_rows.size(); ++i) {
             const Row &fresh = next.at(incoming.value(m_keyOf(m_rows.at(i))));
             const bool same = m_same(m_rows.at(i), fresh);
-            m_retired.append(std::exchange(m_rows[i], fresh));  // always the newest data, even when it shows the same
+            m_retired.append(
+                std::exchange(m_rows[i], fresh)); // always the newest data, even when it shows the same
             if (same) {
                 if (runStart >= 0)
                     s.changed(runStart, i - 1);
@@ -124,14 +123,13 @@ public:
 protected:
     using QAbstractTableModel::QAbstractTableModel;
 
-    template<typename Row>
-    void applyRows(KeyedRows<Row> &rows, const QList<Row> &next)
+    template<typename Row> void applyRows(KeyedRows<Row> &rows, const QList<Row> &next)
     {
-        rows.apply(next, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
-                          [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
-                          [this] { endRemoveRows(); },
-                          [this] { endInsertRows(); },
-                          [this](int a, int b) { emit dataChanged(index(a, 0), index(b, columnCount() - 1)); }});
+        rows.apply(next,
+            { [this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
+                [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); }, [this] { endRemoveRows(); },
+                [this] { endInsertRows(); },
+                [this](int a, int b) { emit dataChanged(index(a, 0), index(b, columnCount() - 1)); } });
         QList<Row> old = rows.takeRetired();
         if (!old.isEmpty())
             m_retired.append(std::make_shared<const QList<Row>>(std::move(old)));

@@ -14,7 +14,7 @@ KlusterKey KlusterKey::fromString(const QString &text)
     const qsizetype slash = text.lastIndexOf(QLatin1Char('/'));
     if (slash < 0)
         return {};
-    return {text.left(slash), text.mid(slash + 1)};
+    return { text.left(slash), text.mid(slash + 1) };
 }
 
 size_t qHash(const KlusterKey &key, size_t seed) noexcept

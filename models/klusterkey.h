@@ -7,7 +7,7 @@
 struct KlusterKey
 {
     QString connection;
-    QString kluster;  // empty: the connection itself (its row in the sidebar when it lists no kluster)
+    QString kluster; // empty: the connection itself (its row in the sidebar when it lists no kluster)
 
     bool isNull() const { return connection.isEmpty() && kluster.isEmpty(); }
     // "<connection>/<kluster>", as the sidebar's key and the settings hold it.

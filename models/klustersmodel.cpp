@@ -26,18 +26,18 @@ KlustersModel::Counts KlustersModel::Row::rank() const
 KlustersModel::KlustersModel(QObject *parent)
     : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.key(); }, [](const Row &a, const Row &b) { return a == b; })
-{
-}
+{ }
 
 QStringList KlustersModel::filterFields()
 {
-    return {QStringLiteral("kluster"), QStringLiteral("connection"), QStringLiteral("severity"), QStringLiteral("state")};
+    return { QStringLiteral("kluster"), QStringLiteral("connection"), QStringLiteral("severity"),
+        QStringLiteral("state") };
 }
 
 void KlustersModel::apply(QList<Row> next)
 {
     applyRows(m_rows, next);
-    takeRetired();  // a handful of rows: freed here
+    takeRetired(); // a handful of rows: freed here
 }
 
 void KlustersModel::setKluster(const QString &connection, const QString &kluster)
@@ -50,13 +50,14 @@ void KlustersModel::setKluster(const QString &connection, const QString &kluster
     r.kluster = kluster;
     next.append(r);
     // A connection that lists a kluster needs no row of its own any more.
-    next.erase(std::remove_if(next.begin(), next.end(), [&](const Row &x) { return x.connection == connection && x.kluster.isEmpty(); }),
-               next.end());
+    next.erase(std::remove_if(next.begin(), next.end(),
+                   [&](const Row &x) { return x.connection == connection && x.kluster.isEmpty(); }),
+        next.end());
     apply(next);
 }
 
-void KlustersModel::setDiagnosis(const QString &connection, const QString &kluster, const Diagnosis &diagnosis,
-                                 const QDateTime &fetchedAt, const QString &incomplete)
+void KlustersModel::setDiagnosis(const QString &connection, const QString &kluster,
+    const Diagnosis &diagnosis, const QDateTime &fetchedAt, const QString &incomplete)
 {
     setKluster(connection, kluster);
     QList<Row> next = m_rows.rows();
@@ -86,7 +87,8 @@ void KlustersModel::setError(const QString &connection, const QString &kluster, 
 void KlustersModel::setConnectionError(const QString &connection, const QString &error)
 {
     QList<Row> next = m_rows.rows();
-    const bool hasKlusters = std::any_of(next.cbegin(), next.cend(), [&](const Row &r) { return r.connection == connection && !r.kluster.isEmpty(); });
+    const bool hasKlusters = std::any_of(next.cbegin(), next.cend(),
+        [&](const Row &r) { return r.connection == connection && !r.kluster.isEmpty(); });
     const int own = rowOf(connection, QString());
     if (error.isEmpty() || hasKlusters) {
         if (own < 0)
@@ -136,12 +138,18 @@ int KlustersModel::columnCount(const QModelIndex &parent) const
 static QString stateName(KlustersModel::State s)
 {
     switch (s) {
-    case KlustersModel::State::Pending: return QStringLiteral("pending");
-    case KlustersModel::State::Fresh: return QStringLiteral("fresh");
-    case KlustersModel::State::Incomplete: return QStringLiteral("incomplete");
-    case KlustersModel::State::Stale: return QStringLiteral("stale");
-    case KlustersModel::State::Unreachable: return QStringLiteral("unreachable");
-    case KlustersModel::State::ConnectionFailed: return QStringLiteral("failed");
+    case KlustersModel::State::Pending:
+        return QStringLiteral("pending");
+    case KlustersModel::State::Fresh:
+        return QStringLiteral("fresh");
+    case KlustersModel::State::Incomplete:
+        return QStringLiteral("incomplete");
+    case KlustersModel::State::Stale:
+        return QStringLiteral("stale");
+    case KlustersModel::State::Unreachable:
+        return QStringLiteral("unreachable");
+    case KlustersModel::State::ConnectionFailed:
+        return QStringLiteral("failed");
     }
     return QString();
 }
@@ -154,7 +162,8 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
     const State state = r.state();
     const Counts rank = r.rank();
     const bool lowerBound = state == State::Incomplete;
-    const auto count = [&](int n) { return lowerBound ? QVariant(QStringLiteral("≥ %1").arg(n)) : QVariant(n); };
+    const auto count
+        = [&](int n) { return lowerBound ? QVariant(QStringLiteral("≥ %1").arg(n)) : QVariant(n); };
     switch (role) {
     case KeyRole:
         return r.key();
@@ -177,55 +186,82 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return r.fetchedAt;
     case FilterRole: {
         const std::optional<Severity> severity = ConsoleRole::severityOf(index);
-        return QVariantMap{{QStringLiteral("kluster"), r.kluster.isEmpty() ? QStringList() : QStringList{r.kluster}},
-                           {QStringLiteral("connection"), QStringList{r.connection}},
-                           {QStringLiteral("severity"), ConsoleRole::severityField(severity)},
-                           {QStringLiteral("state"), QStringList{stateName(state)}}};
+        return QVariantMap { { QStringLiteral("kluster"),
+                                 r.kluster.isEmpty() ? QStringList() : QStringList { r.kluster } },
+            { QStringLiteral("connection"), QStringList { r.connection } },
+            { QStringLiteral("severity"), ConsoleRole::severityField(severity) },
+            { QStringLiteral("state"), QStringList { stateName(state) } } };
     }
     case Qt::ToolTipRole:
         switch (state) {
         case State::Stale:
-            return tr("The last refresh failed: %1\nThe data shown was fetched %2.").arg(r.error, r.fetchedAt.toUTC().toString(Qt::ISODate));
-        case State::Unreachable: return tr("Could not be read: %1").arg(r.error);
+            return tr("The last refresh failed: %1\nThe data shown was fetched %2.")
+                .arg(r.error, r.fetchedAt.toUTC().toString(Qt::ISODate));
+        case State::Unreachable:
+            return tr("Could not be read: %1").arg(r.error);
         case State::Incomplete:
-            return tr("Incomplete: %1\nThe counts are lower bounds; the kluster keeps the rank of its last complete result.").arg(r.incomplete);
-        case State::ConnectionFailed: return tr("Connection %1 lists no kluster: %2").arg(r.connection, r.error);
-        default: return QVariant();
+            return tr("Incomplete: %1\nThe counts are lower bounds; the kluster keeps the rank of its last "
+                      "complete result.")
+                .arg(r.incomplete);
+        case State::ConnectionFailed:
+            return tr("Connection %1 lists no kluster: %2").arg(r.connection, r.error);
+        default:
+            return QVariant();
         }
     case Qt::DisplayRole:
         switch (index.column()) {
         case KlusterColumn:
             switch (state) {
-            case State::Stale: return tr("%1 (stale)").arg(r.kluster);
-            case State::Unreachable: return tr("%1 (unreachable)").arg(r.kluster);
-            case State::Incomplete: return tr("%1 (incomplete)").arg(r.kluster);
-            case State::ConnectionFailed: return tr("%1 (connection failed)").arg(r.connection);
-            default: return r.kluster;
+            case State::Stale:
+                return tr("%1 (stale)").arg(r.kluster);
+            case State::Unreachable:
+                return tr("%1 (unreachable)").arg(r.kluster);
+            case State::Incomplete:
+                return tr("%1 (incomplete)").arg(r.kluster);
+            case State::ConnectionFailed:
+                return tr("%1 (connection failed)").arg(r.connection);
+            default:
+                return r.kluster;
             }
-        case ConnectionColumn: return r.connection;
+        case ConnectionColumn:
+            return r.connection;
         case WorstColumn:
             if (state == State::ConnectionFailed)
                 return tr("failed");
             if (!r.diagnosed)
                 return state == State::Unreachable ? tr("unreachable") : tr("not checked yet");
             return rank.worst ? severityName(*rank.worst) : tr("healthy");
-        case CriticalColumn: return r.diagnosed ? count(r.shown.critical) : QVariant(QStringLiteral("—"));
-        case WarningColumn: return r.diagnosed ? count(r.shown.warning) : QVariant(QStringLiteral("—"));
+        case CriticalColumn:
+            return r.diagnosed ? count(r.shown.critical) : QVariant(QStringLiteral("—"));
+        case WarningColumn:
+            return r.diagnosed ? count(r.shown.warning) : QVariant(QStringLiteral("—"));
         case FetchedColumn:
-            return r.fetchedAt.isValid() ? r.fetchedAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")) : QString();
+            return r.fetchedAt.isValid()
+                ? r.fetchedAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"))
+                : QString();
         }
         break;
     case SortRole: {
         // Most critical first when sorted descending; what cannot be read at all above everything,
         // a kluster whose last refresh failed next.
-        const qint64 tier = state == State::ConnectionFailed || state == State::Unreachable ? 2 : state == State::Stale ? 1 : 0;
+        const qint64 tier = state == State::ConnectionFailed || state == State::Unreachable ? 2
+            : state == State::Stale                                                         ? 1
+                                                                                            : 0;
         switch (index.column()) {
-        case WorstColumn: return r.diagnosed ? (rank.worst ? int(*rank.worst) : 3) : 4;
-        case FetchedColumn: return r.fetchedAt;
-        case KlusterColumn: return r.kluster;
-        case CriticalColumn: return tier * 1000000000LL + (r.diagnosed ? rank.critical * 100000LL + rank.warning : 500 * 100000LL);
-        case WarningColumn: return tier * 1000000000LL + (r.diagnosed ? rank.warning * 100000LL + rank.critical : 500 * 100000LL);
-        default: return data(index, Qt::DisplayRole);
+        case WorstColumn:
+            return r.diagnosed ? (rank.worst ? int(*rank.worst) : 3) : 4;
+        case FetchedColumn:
+            return r.fetchedAt;
+        case KlusterColumn:
+            return r.kluster;
+        case CriticalColumn:
+            return tier * 1000000000LL
+                + (r.diagnosed ? rank.critical * 100000LL + rank.warning : 500 * 100000LL);
+        case WarningColumn:
+            return tier * 1000000000LL
+                + (r.diagnosed ? rank.warning * 100000LL + rank.critical : 500 * 100000LL);
+        default:
+            return data(index, Qt::DisplayRole);
         }
     }
     default:
@@ -239,12 +275,18 @@ QVariant KlustersModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case KlusterColumn: return tr("Kluster");
-    case ConnectionColumn: return tr("Connection");
-    case WorstColumn: return tr("Worst");
-    case CriticalColumn: return tr("Critical");
-    case WarningColumn: return tr("Warning");
-    case FetchedColumn: return tr("Fetched");
+    case KlusterColumn:
+        return tr("Kluster");
+    case ConnectionColumn:
+        return tr("Connection");
+    case WorstColumn:
+        return tr("Worst");
+    case CriticalColumn:
+        return tr("Critical");
+    case WarningColumn:
+        return tr("Warning");
+    case FetchedColumn:
+        return tr("Fetched");
     }
     return QVariant();
 }

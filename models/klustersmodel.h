@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/consolerole.h"
 #include "core/diagnosis.h"
+#include "models/consolerole.h"
 #include "models/keyedrows.h"
 
 #include <QDateTime>
@@ -22,38 +22,63 @@ class KlustersModel : public KeyedTableModel
     Q_DISABLE_COPY_MOVE(KlustersModel)
 
 public:
-    enum Column { KlusterColumn, ConnectionColumn, WorstColumn, CriticalColumn, WarningColumn, FetchedColumn, ColumnCount };
-    enum Role {
-        SortRole = ConsoleRole::Sort,
-        KeyRole = ConsoleRole::Key,            // "<connection>/<kluster>"; a connection's own row: "<connection>/"
-        SeverityRole = ConsoleRole::Severity,  // the worst finding's (ranked); critical when unreadable
-        FilterRole = ConsoleRole::Filter,      // kluster, connection, severity, state
-        ErrorRole = ConsoleRole::FirstModelRole,  // what is wrong with the data shown (failed refresh, unread source)
-        FetchedAtRole,   // QDateTime of the data shown
-        StateRole,       // int(State)
-        ConnectionRole,  // the connection's name
-        KlusterRole,     // the kluster's name; empty on a connection's own row
-        AlarmRole,       // bool: the data itself is in doubt (incomplete, stale, unreachable, failed)
+    enum Column
+    {
+        KlusterColumn,
+        ConnectionColumn,
+        WorstColumn,
+        CriticalColumn,
+        WarningColumn,
+        FetchedColumn,
+        ColumnCount
     };
-    enum class State { Pending, Fresh, Incomplete, Stale, Unreachable, ConnectionFailed };
+    enum Role
+    {
+        SortRole = ConsoleRole::Sort,
+        KeyRole = ConsoleRole::Key, // "<connection>/<kluster>"; a connection's own row: "<connection>/"
+        SeverityRole = ConsoleRole::Severity, // the worst finding's (ranked); critical when unreadable
+        FilterRole = ConsoleRole::Filter, // kluster, connection, severity, state
+        ErrorRole
+        = ConsoleRole::FirstModelRole, // what is wrong with the data shown (failed refresh, unread source)
+        FetchedAtRole, // QDateTime of the data shown
+        StateRole, // int(State)
+        ConnectionRole, // the connection's name
+        KlusterRole, // the kluster's name; empty on a connection's own row
+        AlarmRole, // bool: the data itself is in doubt (incomplete, stale, unreachable, failed)
+    };
+    enum class State
+    {
+        Pending,
+        Fresh,
+        Incomplete,
+        Stale,
+        Unreachable,
+        ConnectionFailed
+    };
 
     explicit KlustersModel(QObject *parent = nullptr);
 
     static QStringList filterFields();
-    static QString keyOf(const QString &connection, const QString &kluster) { return connection + QLatin1Char('/') + kluster; }
+    static QString keyOf(const QString &connection, const QString &kluster)
+    {
+        return connection + QLatin1Char('/') + kluster;
+    }
 
     // A kluster seen (no diagnosis yet).
     void setKluster(const QString &connection, const QString &kluster);
     // A refresh came back with data. `incomplete`: what could not be read (empty when everything was).
-    void setDiagnosis(const QString &connection, const QString &kluster, const Diagnosis &diagnosis, const QDateTime &fetchedAt,
-                      const QString &incomplete = QString());
+    void setDiagnosis(const QString &connection, const QString &kluster, const Diagnosis &diagnosis,
+        const QDateTime &fetchedAt, const QString &incomplete = QString());
     // A refresh failed: the diagnosis shown stays the last good one.
     void setError(const QString &connection, const QString &kluster, const QString &error);
     // The connection itself failed (no kluster could be listed), or recovered (`error` empty).
     void setConnectionError(const QString &connection, const QString &error);
     void removeConnection(const QString &connection);
     void removeKluster(const QString &connection, const QString &kluster);
-    int rowOf(const QString &connection, const QString &kluster) const { return m_rows.rowOf(keyOf(connection, kluster)); }
+    int rowOf(const QString &connection, const QString &kluster) const
+    {
+        return m_rows.rowOf(keyOf(connection, kluster));
+    }
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;
@@ -73,21 +98,22 @@ public:
     struct Row
     {
         QString connection;
-        QString kluster;  // empty: the connection's own row
+        QString kluster; // empty: the connection's own row
         bool diagnosed = false;
-        Counts shown;     // of the data shown
-        Counts complete;  // of the last complete data (none yet: all zero)
+        Counts shown; // of the data shown
+        Counts complete; // of the last complete data (none yet: all zero)
         bool hasComplete = false;
         QDateTime fetchedAt;
-        QString error;       // the last refresh failed
-        QString incomplete;  // the data shown lacks a source
+        QString error; // the last refresh failed
+        QString incomplete; // the data shown lacks a source
         QString key() const { return keyOf(connection, kluster); }
         State state() const;
-        Counts rank() const;  // for worst on top
+        Counts rank() const; // for worst on top
         friend bool operator==(const Row &a, const Row &b)
         {
-            return a.key() == b.key() && a.diagnosed == b.diagnosed && a.shown == b.shown && a.complete == b.complete
-                && a.fetchedAt == b.fetchedAt && a.error == b.error && a.incomplete == b.incomplete;
+            return a.key() == b.key() && a.diagnosed == b.diagnosed && a.shown == b.shown
+                && a.complete == b.complete && a.fetchedAt == b.fetchedAt && a.error == b.error
+                && a.incomplete == b.incomplete;
         }
     };
 

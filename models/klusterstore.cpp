@@ -2,8 +2,7 @@
 
 KlusterStore::KlusterStore(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 void KlusterStore::setListing(const QString &connection)
 {
@@ -24,14 +23,14 @@ void KlusterStore::setListed(const QString &connection, const QStringList &klust
     for (const QString &k : klusters) {
         if (!known.contains(k)) {
             known << k;
-            emit klusterAdded({connection, k});
+            emit klusterAdded({ connection, k });
         }
     }
     if (error.isError())
         return;
     for (const QString &k : std::as_const(known)) {
         if (!klusters.contains(k))
-            emit klusterGone({connection, k});
+            emit klusterGone({ connection, k });
     }
 }
 
@@ -61,8 +60,8 @@ void KlusterStore::setRefreshing(const KlusterKey &key, bool refreshing)
 }
 
 void KlusterStore::setFetched(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
-                              const std::shared_ptr<const Diagnosis> &diagnosis, const QDateTime &fetchedAt,
-                              qint64 elapsedMs, const QList<SourceError> &incomplete)
+    const std::shared_ptr<const Diagnosis> &diagnosis, const QDateTime &fetchedAt, qint64 elapsedMs,
+    const QList<SourceError> &incomplete)
 {
     KlusterData &d = m_data[key];
     retire(d);
@@ -94,7 +93,7 @@ QList<std::shared_ptr<const KlusterFetch>> KlusterStore::otherFetches(const Klus
 {
     QList<std::shared_ptr<const KlusterFetch>> fetches;
     for (const QString &k : m_klusters.value(key.connection)) {
-        const KlusterData *d = data({key.connection, k});
+        const KlusterData *d = data({ key.connection, k });
         if (k != key.kluster && d && d->fetch)
             fetches << d->fetch;
     }

@@ -9,7 +9,6 @@
 #include <QObject>
 #include <QSet>
 #include <QStringList>
-
 #include <memory>
 #include <utility>
 
@@ -19,9 +18,9 @@ struct KlusterData
     std::shared_ptr<const KlusterFetch> fetch;
     std::shared_ptr<const Diagnosis> diagnosis;
     QDateTime fetchedAt;
-    QList<SourceError> error;  // the last refresh failed: `fetch` is the last good data, stale (or none)
+    QList<SourceError> error; // the last refresh failed: `fetch` is the last good data, stale (or none)
     QDateTime errorAt;
-    QList<SourceError> incomplete;  // the data shown is new but lacks the sources that could not be read
+    QList<SourceError> incomplete; // the data shown is new but lacks the sources that could not be read
     qint64 elapsedMs = 0;
     bool isStale() const { return !error.isEmpty(); }
 };
@@ -62,8 +61,8 @@ public:
     // A refresh read the kluster; `incomplete`: the sources it could not read (the rest is fresh). The data
     // replaced is retired.
     void setFetched(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
-                    const std::shared_ptr<const Diagnosis> &diagnosis, const QDateTime &fetchedAt,
-                    qint64 elapsedMs, const QList<SourceError> &incomplete);
+        const std::shared_ptr<const Diagnosis> &diagnosis, const QDateTime &fetchedAt, qint64 elapsedMs,
+        const QList<SourceError> &incomplete);
     // A refresh failed: the last good data stays, stale.
     void setFailed(const KlusterKey &key, const QList<SourceError> &error, const QDateTime &at);
     const KlusterData *data(const KlusterKey &key) const;
@@ -76,10 +75,10 @@ public:
 
 signals:
     void klusterAdded(const KlusterKey &key);
-    void klusterGone(const KlusterKey &key);  // listed before, no longer
+    void klusterGone(const KlusterKey &key); // listed before, no longer
     void klusterFetched(const KlusterKey &key);
     void klusterFailed(const KlusterKey &key);
-    void listingErrorChanged(const QString &connection);  // set, changed or cleared
+    void listingErrorChanged(const QString &connection); // set, changed or cleared
     void connectionRemoved(const QString &connection);
 
 private:

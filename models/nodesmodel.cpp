@@ -7,14 +7,13 @@
 NodesModel::NodesModel(QObject *parent)
     : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.name; }, [](const Row &a, const Row &b) { return a == b; })
-{
-}
+{ }
 
 NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagnosis &diagnosis)
 {
     Prepared p;
     const KlusterIndex join(state);
-    QHash<QString, QPair<std::optional<Severity>, QStringList>> worst;  // name -> (severity, finding ids)
+    QHash<QString, QPair<std::optional<Severity>, QStringList>> worst; // name -> (severity, finding ids)
     for (const Finding &f : diagnosis.findings) {
         const AffectedObjects a = f.affected();
         QStringList names = a.instances + a.nodes;
@@ -35,7 +34,9 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
         r.status = instance.status;
         r.ageSeconds = instance.created.isValid() ? instance.created.secsTo(state.capturedAt) : -1;
         r.address = instance.fixedAddress();
-        r.hasGroup = state.securityGroupsSource.known ? (instance.securityGroups.contains(state.kluster.securityGroupName) ? 1 : 0) : -1;
+        r.hasGroup = state.securityGroupsSource.known
+            ? (instance.securityGroups.contains(state.kluster.securityGroupName) ? 1 : 0)
+            : -1;
         const int n = join.nodeOfInstance(i);
         if (n >= 0) {
             const Node &node = state.nodes.at(n);
@@ -73,8 +74,9 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
 
 QStringList NodesModel::filterFields()
 {
-    return {QStringLiteral("node"), QStringLiteral("pool"), QStringLiteral("status"), QStringLiteral("ip"), QStringLiteral("cidr"),
-            QStringLiteral("ready"), QStringLiteral("kind"), QStringLiteral("id"), QStringLiteral("severity")};
+    return { QStringLiteral("node"), QStringLiteral("pool"), QStringLiteral("status"), QStringLiteral("ip"),
+        QStringLiteral("cidr"), QStringLiteral("ready"), QStringLiteral("kind"), QStringLiteral("id"),
+        QStringLiteral("severity") };
 }
 
 void NodesModel::apply(const Prepared &prepared)
@@ -119,28 +121,34 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
         for (const QString &id : r.findings)
             kinds << id.section(QLatin1Char(':'), 0, 0);
         kinds.removeDuplicates();
-        const auto list = [](const QString &v) { return v.isEmpty() ? QStringList() : QStringList{v}; };
-        return QVariantMap{{QStringLiteral("node"), QStringList{r.name}},
-                           {QStringLiteral("pool"), list(r.pool)},
-                           {QStringLiteral("status"), list(r.status)},
-                           {QStringLiteral("ip"), list(r.address)},
-                           {QStringLiteral("cidr"), list(r.podCidr)},
-                           {QStringLiteral("ready"), list(r.ready)},
-                           {QStringLiteral("kind"), kinds},
-                           {QStringLiteral("id"), r.findings},
-                           {QStringLiteral("severity"), ConsoleRole::severityField(r.severity)}};
+        const auto list = [](const QString &v) { return v.isEmpty() ? QStringList() : QStringList { v }; };
+        return QVariantMap { { QStringLiteral("node"), QStringList { r.name } },
+            { QStringLiteral("pool"), list(r.pool) }, { QStringLiteral("status"), list(r.status) },
+            { QStringLiteral("ip"), list(r.address) }, { QStringLiteral("cidr"), list(r.podCidr) },
+            { QStringLiteral("ready"), list(r.ready) }, { QStringLiteral("kind"), kinds },
+            { QStringLiteral("id"), r.findings },
+            { QStringLiteral("severity"), ConsoleRole::severityField(r.severity) } };
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case NameColumn: return r.name;
-        case PoolColumn: return r.pool;
-        case StatusColumn: return r.status;
-        case AgeColumn: return r.ageSeconds < 0 ? QString() : formatDuration(r.ageSeconds);
-        case AddressColumn: return r.address;
-        case PodCidrColumn: return r.podCidr;
-        case SecurityGroupColumn: return yesNo(r.hasGroup);
-        case RegisteredColumn: return r.registered ? tr("yes") : tr("no");
-        case ReadyColumn: return r.ready.isEmpty() ? (r.registered ? tr("(none)") : QString()) : r.ready;
+        case NameColumn:
+            return r.name;
+        case PoolColumn:
+            return r.pool;
+        case StatusColumn:
+            return r.status;
+        case AgeColumn:
+            return r.ageSeconds < 0 ? QString() : formatDuration(r.ageSeconds);
+        case AddressColumn:
+            return r.address;
+        case PodCidrColumn:
+            return r.podCidr;
+        case SecurityGroupColumn:
+            return yesNo(r.hasGroup);
+        case RegisteredColumn:
+            return r.registered ? tr("yes") : tr("no");
+        case ReadyColumn:
+            return r.ready.isEmpty() ? (r.registered ? tr("(none)") : QString()) : r.ready;
         case FindingsColumn: {
             QStringList kinds;
             for (const QString &id : r.findings)
@@ -151,10 +159,14 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
     }
     if (role == SortRole) {
         switch (index.column()) {
-        case AgeColumn: return r.ageSeconds;
-        case SecurityGroupColumn: return r.hasGroup;
-        case RegisteredColumn: return r.registered;
-        default: return data(index, Qt::DisplayRole);
+        case AgeColumn:
+            return r.ageSeconds;
+        case SecurityGroupColumn:
+            return r.hasGroup;
+        case RegisteredColumn:
+            return r.registered;
+        default:
+            return data(index, Qt::DisplayRole);
         }
     }
     if (role == Qt::ToolTipRole && !r.findings.isEmpty())
@@ -167,16 +179,26 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case NameColumn: return tr("Name");
-    case PoolColumn: return tr("Pool");
-    case StatusColumn: return tr("Nova status");
-    case AgeColumn: return tr("Age");
-    case AddressColumn: return tr("IP");
-    case PodCidrColumn: return tr("Pod CIDR");
-    case SecurityGroupColumn: return tr("In group");
-    case RegisteredColumn: return tr("Registered");
-    case ReadyColumn: return tr("Ready");
-    case FindingsColumn: return tr("Findings");
+    case NameColumn:
+        return tr("Name");
+    case PoolColumn:
+        return tr("Pool");
+    case StatusColumn:
+        return tr("Nova status");
+    case AgeColumn:
+        return tr("Age");
+    case AddressColumn:
+        return tr("IP");
+    case PodCidrColumn:
+        return tr("Pod CIDR");
+    case SecurityGroupColumn:
+        return tr("In group");
+    case RegisteredColumn:
+        return tr("Registered");
+    case ReadyColumn:
+        return tr("Ready");
+    case FindingsColumn:
+        return tr("Findings");
     }
     return QVariant();
 }

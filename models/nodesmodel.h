@@ -1,9 +1,9 @@
 #pragma once
 
-#include "models/consolerole.h"
 #include "core/diagnosis.h"
-#include "models/keyedrows.h"
 #include "core/klusterstate.h"
+#include "models/consolerole.h"
+#include "models/keyedrows.h"
 
 #include <QVariantMap>
 
@@ -17,15 +17,26 @@ class NodesModel : public KeyedTableModel
 
 public:
     // What is wrong first: the columns an engineer scans stay visible in a narrow window.
-    enum Column {
-        NameColumn, FindingsColumn, StatusColumn, RegisteredColumn, ReadyColumn, SecurityGroupColumn,
-        AddressColumn, PodCidrColumn, PoolColumn, AgeColumn, ColumnCount
+    enum Column
+    {
+        NameColumn,
+        FindingsColumn,
+        StatusColumn,
+        RegisteredColumn,
+        ReadyColumn,
+        SecurityGroupColumn,
+        AddressColumn,
+        PodCidrColumn,
+        PoolColumn,
+        AgeColumn,
+        ColumnCount
     };
-    enum Role {
+    enum Role
+    {
         SortRole = ConsoleRole::Sort,
         NameRole = ConsoleRole::Key,
-        SeverityRole = ConsoleRole::Severity,  // of the worst finding about the row
-        FindingsRole = ConsoleRole::Findings,  // QStringList of the ids of the findings about the row
+        SeverityRole = ConsoleRole::Severity, // of the worst finding about the row
+        FindingsRole = ConsoleRole::Findings, // QStringList of the ids of the findings about the row
         FilterRole = ConsoleRole::Filter,
     };
     static QStringList filterFields();
@@ -44,20 +55,21 @@ public:
     {
         QString name;
         QString pool;
-        QString status;        // Nova status; "(no instance)" for a node alone
+        QString status; // Nova status; "(no instance)" for a node alone
         qint64 ageSeconds = -1;
         QString address;
         QString podCidr;
-        int hasGroup = -1;     // 1 yes, 0 no, -1 unknown
+        int hasGroup = -1; // 1 yes, 0 no, -1 unknown
         bool registered = false;
-        QString ready;         // True, False, Unknown, or empty
-        std::optional<Severity> severity;  // of the worst finding about the row
+        QString ready; // True, False, Unknown, or empty
+        std::optional<Severity> severity; // of the worst finding about the row
         QStringList findings;
         friend bool operator==(const Row &a, const Row &b)
         {
-            return a.name == b.name && a.pool == b.pool && a.status == b.status && a.ageSeconds / 60 == b.ageSeconds / 60
-                && a.address == b.address && a.podCidr == b.podCidr && a.hasGroup == b.hasGroup && a.registered == b.registered
-                && a.ready == b.ready && a.severity == b.severity && a.findings == b.findings;
+            return a.name == b.name && a.pool == b.pool && a.status == b.status
+                && a.ageSeconds / 60 == b.ageSeconds / 60 && a.address == b.address && a.podCidr == b.podCidr
+                && a.hasGroup == b.hasGroup && a.registered == b.registered && a.ready == b.ready
+                && a.severity == b.severity && a.findings == b.findings;
         }
     };
 

@@ -4,13 +4,13 @@
 
 #include <QMap>
 #include <QSet>
-
 #include <climits>
 
 struct RoutesModel::Node
 {
     QString destination;
-    KeyedRows<Row> routes{[](const Row &r) { return r.key; }, [](const Row &a, const Row &b) { return a == b; }};
+    KeyedRows<Row> routes { [](const Row &r) { return r.key; },
+        [](const Row &a, const Row &b) { return a == b; } };
 };
 
 namespace {
@@ -26,7 +26,8 @@ std::optional<Severity> severityOfRoles(RouteAudit::Roles roles)
 {
     if (!isProblem(roles))
         return std::nullopt;
-    // An orphaned route alone holds a slot (a warning); a route that takes or lacks a node's traffic is critical.
+    // An orphaned route alone holds a slot (a warning); a route that takes or lacks a node's traffic is
+    // critical.
     const bool critical = (roles & (RouteAudit::Stale | RouteAudit::Missing))
         || ((roles & RouteAudit::Duplicate) && !(roles & RouteAudit::Correct));
     return critical ? Severity::Critical : Severity::Warning;
@@ -42,17 +43,17 @@ QString destinationKey(const RouteAudit::Entry &e)
 RoutesModel::RoutesModel(QObject *parent)
     : QAbstractItemModel(parent)
     , m_groups([](const Row &r) { return r.destination; }, [](const Row &a, const Row &b) { return a == b; })
-{
-}
+{ }
 
 QStringList RoutesModel::filterFields()
 {
-    return {QStringLiteral("destination"), QStringLiteral("nexthop"), QStringLiteral("node"), QStringLiteral("owner"),
-            QStringLiteral("role"), QStringLiteral("kind"), QStringLiteral("id"), QStringLiteral("severity")};
+    return { QStringLiteral("destination"), QStringLiteral("nexthop"), QStringLiteral("node"),
+        QStringLiteral("owner"), QStringLiteral("role"), QStringLiteral("kind"), QStringLiteral("id"),
+        QStringLiteral("severity") };
 }
 
-RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diagnosis &diagnosis,
-                                           const QHash<QString, QString> &foreignOwners)
+RoutesModel::Prepared RoutesModel::prepare(
+    const KlusterState &state, const Diagnosis &diagnosis, const QHash<QString, QString> &foreignOwners)
 {
     Prepared p;
     const KlusterIndex join(state);
@@ -67,7 +68,7 @@ RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diag
     QHash<QString, QList<const Finding *>> findingsOf;
     for (const Finding &f : diagnosis.findings) {
         if (f.kind == FindingKind::RouteLimit)
-            continue;  // about the router as a whole
+            continue; // about the router as a whole
         QList<Route> routes = f.affected().routes;
         if (findingFamily(f.kind) == FindingFamily::Route) {
             if (const std::optional<RepairPlan> plan = f.repair())
@@ -83,7 +84,7 @@ RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diag
         }
     }
 
-    QMap<QString, int> order;  // destination -> group, in first-seen order
+    QMap<QString, int> order; // destination -> group, in first-seen order
     QList<QList<Row>> routesOf;
     for (const RouteAudit::Entry &e : audit.entries()) {
         Row r;
@@ -97,14 +98,16 @@ RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diag
         if (!e.nexthopNode.isEmpty())
             r.owner = tr("node %1").arg(e.nexthopNode);
         else if (!foreignOwner.isEmpty())
-            r.owner = foreignOwner;  // another kluster on the shared router
+            r.owner = foreignOwner; // another kluster on the shared router
         else if (!e.nexthopInstance.isEmpty())
             r.owner = tr("instance %1").arg(e.nexthopInstance);
         else
             r.owner = tr("nobody");
         if (e.destination.isValid() && e.destination.isIPv4())
-            r.destinationOrder = (quint64(e.destination.network().toIPv4()) << 8) | quint64(e.destination.prefixLength());
-        // Marked by its own problem only: the correct route of a duplicate set belongs to the finding, but is fine.
+            r.destinationOrder
+                = (quint64(e.destination.network().toIPv4()) << 8) | quint64(e.destination.prefixLength());
+        // Marked by its own problem only: the correct route of a duplicate set belongs to the finding, but is
+        // fine.
         std::optional<Severity> severity = severityOfRoles(e.roles);
         for (const Finding *f : findingsOf.value(r.key)) {
             r.findings << f->id();
@@ -112,7 +115,7 @@ RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diag
                 severity = ConsoleRole::worse(severity, f->severity);
         }
         r.severity = severity;
-        r.names = QStringList{e.nexthopNode, e.nexthopInstance, e.destinationNode};
+        r.names = QStringList { e.nexthopNode, e.nexthopInstance, e.destinationNode };
         r.names.removeAll(QString());
         r.names.removeDuplicates();
         const QString dest = destinationKey(e);
@@ -168,15 +171,19 @@ RoutesModel::Prepared RoutesModel::prepare(const KlusterState &state, const Diag
             else
                 counts[tr("undecided")] += 1;
             if ((roles & RouteAudit::Effective) && !(roles & RouteAudit::Correct))
-                winner = RouteAudit::roleNames(roles & (RouteAudit::Stale | RouteAudit::Orphaned)).join(QLatin1Char('/'));
+                winner = RouteAudit::roleNames(roles & (RouteAudit::Stale | RouteAudit::Orphaned))
+                             .join(QLatin1Char('/'));
         }
-        const int onRouter = int(std::count_if(routes.cbegin(), routes.cend(), [](const Row &r) { return r.position >= 0; }));
-        sum.nexthop = onRouter == routes.size() ? tr("%1 routes").arg(routes.size())
-                                                : tr("%1 routes, %2 missing").arg(routes.size()).arg(routes.size() - onRouter);
+        const int onRouter = int(
+            std::count_if(routes.cbegin(), routes.cend(), [](const Row &r) { return r.position >= 0; }));
+        sum.nexthop = onRouter == routes.size()
+            ? tr("%1 routes").arg(routes.size())
+            : tr("%1 routes, %2 missing").arg(routes.size()).arg(routes.size() - onRouter);
         QStringList parts;
         for (auto c = counts.cbegin(); c != counts.cend(); ++c)
             parts << QStringLiteral("%1 %2").arg(c.value()).arg(c.key());
-        sum.owner = sum.destinationNode.isEmpty() ? tr("no node has this pod CIDR") : tr("pod CIDR of node %1").arg(sum.destinationNode);
+        sum.owner = sum.destinationNode.isEmpty() ? tr("no node has this pod CIDR")
+                                                  : tr("pod CIDR of node %1").arg(sum.destinationNode);
         QString summary = parts.join(QStringLiteral(", "));
         if (!winner.isEmpty())
             summary += tr("; the %1 one wins").arg(winner);
@@ -208,8 +215,9 @@ void RoutesModel::apply(const Prepared &prepared)
         for (const Row &r : g.routes)
             m_groupOf.insert(r.key, g.row.destination);
     }
-    // New groups come with their routes: made before they are inserted, without signals (nobody sees them yet).
-    const KeyedRows<Row>::Signals silent{[](int, int) {}, [](int, int) {}, [] {}, [] {}, [](int, int) {}};
+    // New groups come with their routes: made before they are inserted, without signals (nobody sees them
+    // yet).
+    const KeyedRows<Row>::Signals silent { [](int, int) {}, [](int, int) {}, [] {}, [] {}, [](int, int) {} };
     QSet<QString> added;
     for (const Group &g : prepared.groups) {
         if (m_nodes.contains(g.row.destination))
@@ -221,11 +229,11 @@ void RoutesModel::apply(const Prepared &prepared)
         added.insert(g.row.destination);
     }
     // The groups: gone ones removed, staying ones updated, new ones appended.
-    m_groups.apply(groups, {[this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
-                            [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); },
-                            [this] { endRemoveRows(); },
-                            [this] { endInsertRows(); },
-                            [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); }});
+    m_groups.apply(groups,
+        { [this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
+            [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); }, [this] { endRemoveRows(); },
+            [this] { endInsertRows(); },
+            [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); } });
     QList<std::shared_ptr<Node>> goneNodes;
     for (auto it = m_nodes.begin(); it != m_nodes.end();) {
         if (m_groups.rowOf(it.key()) < 0) {
@@ -242,23 +250,24 @@ void RoutesModel::apply(const Prepared &prepared)
         const QModelIndex parent = index(m_groups.rowOf(it.key()), 0);
         const QList<Row> *next = children.value(it.key());
         it.value()->routes.apply(next ? *next : QList<Row>(),
-                                 {[this, parent](int a, int b) { beginRemoveRows(parent, a, b); },
-                                  [this, parent](int a, int b) { beginInsertRows(parent, a, b); },
-                                  [this] { endRemoveRows(); },
-                                  [this] { endInsertRows(); },
-                                  [this, parent](int a, int b) {
-                                      emit dataChanged(index(a, 0, parent), index(b, ColumnCount - 1, parent));
-                                  }});
+            { [this, parent](int a, int b) { beginRemoveRows(parent, a, b); },
+                [this, parent](int a, int b) { beginInsertRows(parent, a, b); }, [this] { endRemoveRows(); },
+                [this] { endInsertRows(); },
+                [this, parent](int a, int b) {
+                    emit dataChanged(index(a, 0, parent), index(b, ColumnCount - 1, parent));
+                } });
     }
     // What was replaced goes to the caller's retirement, freed off this thread.
     auto retired = std::make_shared<QList<Row>>(m_groups.takeRetired());
     for (auto it = m_nodes.begin(); it != m_nodes.end(); ++it)
         retired->append(it.value()->routes.takeRetired());
-    m_retired << std::shared_ptr<const void>(retired) << std::make_shared<const QList<std::shared_ptr<Node>>>(std::move(goneNodes))
+    m_retired << std::shared_ptr<const void>(retired)
+              << std::make_shared<const QList<std::shared_ptr<Node>>>(std::move(goneNodes))
               << std::make_shared<const QHash<QString, QString>>(std::move(oldGroupOf));
 }
 
-void RoutesModel::setState(const KlusterState &state, const Diagnosis &diagnosis, const QHash<QString, QString> &foreignOwners)
+void RoutesModel::setState(
+    const KlusterState &state, const Diagnosis &diagnosis, const QHash<QString, QString> &foreignOwners)
 {
     apply(prepare(state, diagnosis, foreignOwners));
 }
@@ -268,14 +277,12 @@ QVariantMap RoutesModel::fieldsOf(const Row &r)
     QStringList kinds;
     for (const QString &id : r.findings)
         kinds << id.section(QLatin1Char(':'), 0, 0);
-    return QVariantMap{{QStringLiteral("destination"), QStringList{r.destination}},
-                       {QStringLiteral("nexthop"), QStringList{r.nexthop}},
-                       {QStringLiteral("node"), r.names},
-                       {QStringLiteral("owner"), QStringList{r.owner}},
-                       {QStringLiteral("role"), RouteAudit::roleNames(RouteAudit::Roles::fromInt(r.roles))},
-                       {QStringLiteral("kind"), kinds},
-                       {QStringLiteral("id"), r.findings},
-                       {QStringLiteral("severity"), ConsoleRole::severityField(r.severity)}};
+    return QVariantMap { { QStringLiteral("destination"), QStringList { r.destination } },
+        { QStringLiteral("nexthop"), QStringList { r.nexthop } }, { QStringLiteral("node"), r.names },
+        { QStringLiteral("owner"), QStringList { r.owner } },
+        { QStringLiteral("role"), RouteAudit::roleNames(RouteAudit::Roles::fromInt(r.roles)) },
+        { QStringLiteral("kind"), kinds }, { QStringLiteral("id"), r.findings },
+        { QStringLiteral("severity"), ConsoleRole::severityField(r.severity) } };
 }
 
 QModelIndex RoutesModel::indexOf(const QString &key) const
@@ -307,7 +314,7 @@ QModelIndex RoutesModel::index(int row, int column, const QModelIndex &parent) c
     if (!parent.isValid())
         return row < m_groups.rows().size() ? createIndex(row, column, nullptr) : QModelIndex();
     if (parent.internalPointer())
-        return QModelIndex();  // routes have no children
+        return QModelIndex(); // routes have no children
     const auto node = m_nodes.value(m_groups.rows().at(parent.row()).destination);
     if (!node || row >= node->routes.rows().size())
         return QModelIndex();
@@ -379,11 +386,14 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
         switch (index.column()) {
-        case DestinationColumn: return r.destination;
-        case NexthopColumn: return r.nexthop;
+        case DestinationColumn:
+            return r.destination;
+        case NexthopColumn:
+            return r.nexthop;
         case RolesColumn:
             return r.group ? r.summary : RouteAudit::roleNames(roles).join(QStringLiteral(", "));
-        case OwnerColumn: return r.owner;
+        case OwnerColumn:
+            return r.owner;
         case PositionColumn:
             if (r.position < 0)
                 return tr("(not on the router)");
@@ -392,9 +402,12 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
         break;
     case SortRole:
         switch (index.column()) {
-        case DestinationColumn: return r.destinationOrder;
-        case PositionColumn: return r.position < 0 ? INT_MAX : r.position;
-        default: return data(index, Qt::DisplayRole);
+        case DestinationColumn:
+            return r.destinationOrder;
+        case PositionColumn:
+            return r.position < 0 ? INT_MAX : r.position;
+        default:
+            return data(index, Qt::DisplayRole);
         }
     default:
         break;
@@ -407,11 +420,16 @@ QVariant RoutesModel::headerData(int section, Qt::Orientation orientation, int r
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractItemModel::headerData(section, orientation, role);
     switch (section) {
-    case DestinationColumn: return tr("Destination");
-    case NexthopColumn: return tr("Nexthop");
-    case RolesColumn: return tr("Role");
-    case OwnerColumn: return tr("Nexthop belongs to");
-    case PositionColumn: return tr("Router order");
+    case DestinationColumn:
+        return tr("Destination");
+    case NexthopColumn:
+        return tr("Nexthop");
+    case RolesColumn:
+        return tr("Role");
+    case OwnerColumn:
+        return tr("Nexthop belongs to");
+    case PositionColumn:
+        return tr("Router order");
     }
     return QVariant();
 }

@@ -1,15 +1,14 @@
 #pragma once
 
-#include "models/consolerole.h"
 #include "core/diagnosis.h"
-#include "models/keyedrows.h"
 #include "core/klusterstate.h"
 #include "core/routeaudit.h"
+#include "models/consolerole.h"
+#include "models/keyedrows.h"
 
 #include <QAbstractItemModel>
 #include <QHash>
 #include <QVariantMap>
-
 #include <memory>
 
 // The visual route audit: every route on the kluster's router, and the routes
@@ -26,30 +25,40 @@ class RoutesModel : public QAbstractItemModel
     Q_DISABLE_COPY_MOVE(RoutesModel)
 
 public:
-    enum Column { DestinationColumn, NexthopColumn, OwnerColumn, RolesColumn, PositionColumn, ColumnCount };
-    enum Role {
+    enum Column
+    {
+        DestinationColumn,
+        NexthopColumn,
+        OwnerColumn,
+        RolesColumn,
+        PositionColumn,
+        ColumnCount
+    };
+    enum Role
+    {
         SortRole = ConsoleRole::Sort,
-        KeyRole = ConsoleRole::Key,            // "<destination> via <nexthop>"; a group of several: its destination
-        SeverityRole = ConsoleRole::Severity,  // of the row's problem
+        KeyRole = ConsoleRole::Key, // "<destination> via <nexthop>"; a group of several: its destination
+        SeverityRole = ConsoleRole::Severity, // of the row's problem
         FindingsRole = ConsoleRole::Findings,
         FilterRole = ConsoleRole::Filter,
-        RolesRole = ConsoleRole::FirstModelRole,  // int(RouteAudit::Roles); a group: all its routes' roles
-        ProblemRole,      // bool: duplicate, stale, orphaned or missing
-        ForeignRole,      // bool: not the kluster's (another kluster's, an operator's)
-        GroupRole,        // bool: a group row of several routes
-        PositionRole,     // int: index in router order; -1 when not on the router
+        RolesRole = ConsoleRole::FirstModelRole, // int(RouteAudit::Roles); a group: all its routes' roles
+        ProblemRole, // bool: duplicate, stale, orphaned or missing
+        ForeignRole, // bool: not the kluster's (another kluster's, an operator's)
+        GroupRole, // bool: a group row of several routes
+        PositionRole, // int: index in router order; -1 when not on the router
     };
 
     explicit RoutesModel(QObject *parent = nullptr);
 
     static QStringList filterFields();
 
-    // `foreignOwners`: nexthop address -> "kluster <name> (instance <name>)" for the other klusters on the router.
+    // `foreignOwners`: nexthop address -> "kluster <name> (instance <name>)" for the other klusters on the
+    // router.
     void setState(const KlusterState &state, const Diagnosis &diagnosis = Diagnosis(),
-                  const QHash<QString, QString> &foreignOwners = {});
+        const QHash<QString, QString> &foreignOwners = {});
     // The index of the row with `key` (a route, or a group's destination); invalid when none.
     QModelIndex indexOf(const QString &key) const;
-    int routeCount() const { return m_routeCount; }     // routes on the router
+    int routeCount() const { return m_routeCount; } // routes on the router
     int foreignCount() const { return m_foreignCount; } // of which not the kluster's
     int limit() const { return m_limit; }
     QString routerName() const { return m_routerName; }
@@ -67,16 +76,16 @@ public:
     {
         QString key;
         QString destination;
-        QString nexthop;           // a group: "3 routes"
+        QString nexthop; // a group: "3 routes"
         int roles = 0;
         QString owner;
-        QString destinationNode;   // the node whose pod CIDR the destination is
+        QString destinationNode; // the node whose pod CIDR the destination is
         int position = -1;
         std::optional<Severity> severity;
         QStringList findings;
-        QStringList names;         // the nodes and instances it involves (nexthop's, destination's)
-        QString summary;           // a group: its routes' roles in words
-        quint64 destinationOrder = 0;  // the destination's network address and length
+        QStringList names; // the nodes and instances it involves (nexthop's, destination's)
+        QString summary; // a group: its routes' roles in words
+        quint64 destinationOrder = 0; // the destination's network address and length
         bool group = false;
         friend bool operator==(const Row &a, const Row &b)
         {
@@ -87,7 +96,7 @@ public:
     struct Group
     {
         Row row;
-        QList<Row> routes;  // empty for a destination with one route (the row is the route)
+        QList<Row> routes; // empty for a destination with one route (the row is the route)
     };
 
     // The rows for a state, made anywhere (a worker thread: nothing here touches the model),
@@ -109,19 +118,19 @@ public:
             return p;
         }
     };
-    static Prepared prepare(const KlusterState &state, const Diagnosis &diagnosis,
-                            const QHash<QString, QString> &foreignOwners);
+    static Prepared prepare(
+        const KlusterState &state, const Diagnosis &diagnosis, const QHash<QString, QString> &foreignOwners);
     void apply(const Prepared &prepared);
     // The rows the last updates replaced, to be freed where it costs the window nothing.
     RetiredRows takeRetired() { return std::exchange(m_retired, {}); }
 
 private:
-    struct Node;  // a group's routes, at a stable address (the children's internal pointer)
+    struct Node; // a group's routes, at a stable address (the children's internal pointer)
     const Row *rowAt(const QModelIndex &index) const;
     static QVariantMap fieldsOf(const Row &r);
     KeyedRows<Row> m_groups;
-    QHash<QString, std::shared_ptr<Node>> m_nodes;  // by group key
-    QHash<QString, QString> m_groupOf;              // row key -> group key
+    QHash<QString, std::shared_ptr<Node>> m_nodes; // by group key
+    QHash<QString, QString> m_groupOf; // row key -> group key
     RetiredRows m_retired;
     int m_routeCount = 0;
     int m_foreignCount = 0;

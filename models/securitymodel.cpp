@@ -6,8 +6,7 @@
 SecurityModel::SecurityModel(QObject *parent)
     : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.key; }, [](const Row &a, const Row &b) { return a == b; })
-{
-}
+{ }
 
 SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const Diagnosis &diagnosis)
 {
@@ -19,12 +18,14 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
     if (!state.securityGroupsSource.known) {
         p.summary = tr("The security groups could not be read: %1").arg(state.securityGroupsSource.error);
     } else if (groups.size() != 1) {
-        p.summary = groups.isEmpty() ? tr("Security group %1 does not exist").arg(groupName)
-                                     : tr("Security group %1 is ambiguous: %2 groups have the name").arg(groupName).arg(groups.size());
+        p.summary = groups.isEmpty()
+            ? tr("Security group %1 does not exist").arg(groupName)
+            : tr("Security group %1 is ambiguous: %2 groups have the name").arg(groupName).arg(groups.size());
     } else {
         const SecurityGroup &group = state.securityGroups.at(groups.first());
-        p.summary = tr("Security group %1 (%2), %3 rule(s)").arg(group.name, group.id).arg(group.rules.size());
-        for (const char *p : {"tcp", "udp", "icmp"}) {
+        p.summary
+            = tr("Security group %1 (%2), %3 rule(s)").arg(group.name, group.id).arg(group.rules.size());
+        for (const char *p : { "tcp", "udp", "icmp" }) {
             const QString protocol = QString::fromLatin1(p);
             Row r;
             r.key = QStringLiteral("rule:") + protocol;
@@ -58,7 +59,8 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
         r.subject = instance.name;
         const bool member = instance.securityGroups.contains(groupName);
         r.status = member ? tr("in the group") : tr("not in the group");
-        r.detail = instance.securityGroups.isEmpty() ? tr("no security group at all") : instance.securityGroups.join(QStringLiteral(", "));
+        r.detail = instance.securityGroups.isEmpty() ? tr("no security group at all")
+                                                     : instance.securityGroups.join(QStringLiteral(", "));
         r.problem = !member && instance.isActive();
         next.append(r);
     }
@@ -78,8 +80,8 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
 
 QStringList SecurityModel::filterFields()
 {
-    return {QStringLiteral("what"), QStringLiteral("protocol"), QStringLiteral("node"), QStringLiteral("status"),
-            QStringLiteral("kind"), QStringLiteral("id"), QStringLiteral("severity")};
+    return { QStringLiteral("what"), QStringLiteral("protocol"), QStringLiteral("node"),
+        QStringLiteral("status"), QStringLiteral("kind"), QStringLiteral("id"), QStringLiteral("severity") };
 }
 
 void SecurityModel::apply(const Prepared &prepared)
@@ -122,19 +124,23 @@ QVariant SecurityModel::data(const QModelIndex &index, int role) const
         QStringList kinds;
         for (const QString &id : r.findings)
             kinds << id.section(QLatin1Char(':'), 0, 0);
-        return QVariantMap{{QStringLiteral("what"), QStringList{r.what}},
-                           {rule ? QStringLiteral("protocol") : QStringLiteral("node"), QStringList{rule ? r.key.mid(5) : r.subject}},
-                           {QStringLiteral("status"), QStringList{r.status}},
-                           {QStringLiteral("kind"), kinds},
-                           {QStringLiteral("id"), r.findings},
-                           {QStringLiteral("severity"), ConsoleRole::severityField(severity)}};
+        return QVariantMap { { QStringLiteral("what"), QStringList { r.what } },
+            { rule ? QStringLiteral("protocol") : QStringLiteral("node"),
+                QStringList { rule ? r.key.mid(5) : r.subject } },
+            { QStringLiteral("status"), QStringList { r.status } }, { QStringLiteral("kind"), kinds },
+            { QStringLiteral("id"), r.findings },
+            { QStringLiteral("severity"), ConsoleRole::severityField(severity) } };
     }
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (index.column()) {
-        case WhatColumn: return r.what;
-        case SubjectColumn: return r.subject;
-        case StatusColumn: return r.status;
-        case DetailColumn: return r.detail;
+        case WhatColumn:
+            return r.what;
+        case SubjectColumn:
+            return r.subject;
+        case StatusColumn:
+            return r.status;
+        case DetailColumn:
+            return r.detail;
         }
     }
     return QVariant();
@@ -145,10 +151,14 @@ QVariant SecurityModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case WhatColumn: return tr("What");
-    case SubjectColumn: return tr("Which");
-    case StatusColumn: return tr("Status");
-    case DetailColumn: return tr("Detail");
+    case WhatColumn:
+        return tr("What");
+    case SubjectColumn:
+        return tr("Which");
+    case StatusColumn:
+        return tr("Status");
+    case DetailColumn:
+        return tr("Detail");
     }
     return QVariant();
 }

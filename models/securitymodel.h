@@ -1,9 +1,9 @@
 #pragma once
 
-#include "models/consolerole.h"
 #include "core/diagnosis.h"
-#include "models/keyedrows.h"
 #include "core/klusterstate.h"
+#include "models/consolerole.h"
+#include "models/keyedrows.h"
 
 #include <QVariantMap>
 
@@ -16,11 +16,19 @@ class SecurityModel : public KeyedTableModel
     Q_DISABLE_COPY_MOVE(SecurityModel)
 
 public:
-    enum Column { WhatColumn, SubjectColumn, StatusColumn, DetailColumn, ColumnCount };
-    enum Role {
+    enum Column
+    {
+        WhatColumn,
+        SubjectColumn,
+        StatusColumn,
+        DetailColumn,
+        ColumnCount
+    };
+    enum Role
+    {
         SortRole = ConsoleRole::Sort,
-        KeyRole = ConsoleRole::Key,            // "rule:tcp", "instance:<name>"
-        SeverityRole = ConsoleRole::Severity,  // critical for a problem row; none otherwise
+        KeyRole = ConsoleRole::Key, // "rule:tcp", "instance:<name>"
+        SeverityRole = ConsoleRole::Severity, // critical for a problem row; none otherwise
         FindingsRole = ConsoleRole::Findings,
         FilterRole = ConsoleRole::Filter,
         ProblemRole = ConsoleRole::FirstModelRole,
@@ -40,7 +48,7 @@ public:
 
     struct Row
     {
-        QString key;      // "rule:tcp", "instance:<name>"
+        QString key; // "rule:tcp", "instance:<name>"
         QString what;
         QString subject;
         QString status;

@@ -3,12 +3,11 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
-#include <QJsonDocument>
 #include <QHash>
 #include <QHostInfo>
+#include <QJsonDocument>
 #include <QStandardPaths>
 #include <QUuid>
-
 #include <cerrno>
 #include <csignal>
 #include <sys/types.h>
@@ -17,7 +16,8 @@
 QString AuditLog::path()
 {
     // One log for the console and the command line: <data>/flightdeck/audit.jsonl.
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)).filePath(QStringLiteral("flightdeck/audit.jsonl"));
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+        .filePath(QStringLiteral("flightdeck/audit.jsonl"));
 }
 
 bool AuditLog::append(const QJsonObject &record, QString *error)
@@ -50,8 +50,9 @@ QString AuditLog::begin(const QJsonObject &record, QString *error)
     const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     r.insert(QStringLiteral("id"), id);
     r.insert(QStringLiteral("phase"), QStringLiteral("started"));
-    r.insert(QStringLiteral("process"), QJsonObject{{QStringLiteral("pid"), qint64(::getpid())},
-                                                    {QStringLiteral("host"), QHostInfo::localHostName()}});
+    r.insert(QStringLiteral("process"),
+        QJsonObject { { QStringLiteral("pid"), qint64(::getpid()) },
+            { QStringLiteral("host"), QHostInfo::localHostName() } });
     return append(r, error) ? id : QString();
 }
 
@@ -66,8 +67,9 @@ bool AuditLog::finish(const QString &id, const QJsonObject &outcome, QString *er
 
 QString AuditLog::interruptedMessage()
 {
-    return QStringLiteral("interrupted before its result was recorded: its requests may have been sent, in part or "
-                          "whole; check the cloud");
+    return QStringLiteral(
+        "interrupted before its result was recorded: its requests may have been sent, in part or "
+        "whole; check the cloud");
 }
 
 // Is the process that wrote a started record still running (on this machine)?
@@ -82,7 +84,7 @@ static bool stillRunning(const QJsonObject &process)
 QList<QJsonObject> AuditLog::read(QString *error)
 {
     QList<QJsonObject> records;
-    QHash<QString, int> started;  // id -> index in records
+    QHash<QString, int> started; // id -> index in records
     QFile f(path());
     if (!f.exists())
         return records;

@@ -5,14 +5,14 @@
 #include <QProcessEnvironment>
 #include <QSslCertificate>
 #include <QStandardPaths>
-
 #include <yaml-cpp/yaml.h>
 
 QString CloudConfig::secretKey() const
 {
     if (isApplicationCredential()) {
         return QStringLiteral("application-credential/%1/%2")
-            .arg(name, applicationCredentialId.isEmpty() ? applicationCredentialName : applicationCredentialId);
+            .arg(name,
+                applicationCredentialId.isEmpty() ? applicationCredentialName : applicationCredentialId);
     }
     return QStringLiteral("password/%1/%2").arg(name, username.isEmpty() ? userId : username);
 }
@@ -77,7 +77,7 @@ QStringList CloudConfigLoader::cloudNames(QString *error)
         YAML::Node root;
         if (loadYaml(path, &root, error) && root.IsMap() && root["clouds"] && root["clouds"].IsMap()) {
             for (const auto &entry : root["clouds"]) {
-                if (entry.first.IsScalar())  // a cloud's name; "? [a, b]" is not one
+                if (entry.first.IsScalar()) // a cloud's name; "? [a, b]" is not one
                     names << QString::fromStdString(entry.first.as<std::string>());
             }
         }
@@ -89,7 +89,7 @@ QStringList CloudConfigLoader::cloudNames(QString *error)
 
 static QString scalar(const YAML::Node &node, const char *key)
 {
-    if (!node.IsMap())  // a subscript of a scalar or a list throws
+    if (!node.IsMap()) // a subscript of a scalar or a list throws
         return QString();
     const YAML::Node v = node[key];
     if (!v || !v.IsScalar())
@@ -138,7 +138,7 @@ static void applyEnvironment(CloudConfig &c)
     set(c.applicationCredentialName, "OS_APPLICATION_CREDENTIAL_NAME");
     set(c.applicationCredentialSecret, "OS_APPLICATION_CREDENTIAL_SECRET");
     if (c.interface.endsWith(QLatin1String("URL")))
-        c.interface.chop(3);  // "publicURL" from old rc files
+        c.interface.chop(3); // "publicURL" from old rc files
     const QString domain = env("OS_DOMAIN_NAME");
     if (!domain.isEmpty()) {
         if (c.userDomainName.isEmpty())
@@ -167,8 +167,9 @@ static std::optional<CloudConfig> loadUnguarded(const QString &requested, QStrin
     CloudConfig c;
     if (name.isEmpty() || name == QLatin1String("envvars")) {
         if (env("OS_AUTH_URL").isEmpty()) {
-            *error = QStringLiteral("no cloud given: use --cloud NAME (a cloud of clouds.yaml), set OS_CLOUD, or set the "
-                                    "OS_* variables (OS_AUTH_URL and the rest)");
+            *error = QStringLiteral(
+                "no cloud given: use --cloud NAME (a cloud of clouds.yaml), set OS_CLOUD, or set the "
+                "OS_* variables (OS_AUTH_URL and the rest)");
             return std::nullopt;
         }
         c.name = QStringLiteral("envvars");
@@ -177,14 +178,16 @@ static std::optional<CloudConfig> loadUnguarded(const QString &requested, QStrin
     } else {
         const QString path = firstExisting(CloudConfigLoader::cloudsFiles());
         if (path.isEmpty()) {
-            *error = QStringLiteral("cloud \"%1\": no clouds.yaml found (looked in %2)").arg(name, CloudConfigLoader::cloudsFiles().join(QStringLiteral(", ")));
+            *error = QStringLiteral("cloud \"%1\": no clouds.yaml found (looked in %2)")
+                         .arg(name, CloudConfigLoader::cloudsFiles().join(QStringLiteral(", ")));
             return std::nullopt;
         }
         YAML::Node root;
         if (!loadYaml(path, &root, error))
             return std::nullopt;
-        YAML::Node cloud = root.IsMap() && root["clouds"] && root["clouds"].IsMap() ? root["clouds"][name.toStdString()]
-                                                                                    : YAML::Node();
+        YAML::Node cloud = root.IsMap() && root["clouds"] && root["clouds"].IsMap()
+            ? root["clouds"][name.toStdString()]
+            : YAML::Node();
         if (!cloud || !cloud.IsMap()) {
             *error = QStringLiteral("cloud \"%1\" is not in %2").arg(name, path);
             return std::nullopt;
@@ -196,7 +199,8 @@ static std::optional<CloudConfig> loadUnguarded(const QString &requested, QStrin
             YAML::Node secure;
             if (!loadYaml(securePath, &secure, error))
                 return std::nullopt;
-            if (secure.IsMap() && secure["clouds"] && secure["clouds"].IsMap() && secure["clouds"][name.toStdString()]) {
+            if (secure.IsMap() && secure["clouds"] && secure["clouds"].IsMap()
+                && secure["clouds"][name.toStdString()]) {
                 mergeInto(cloud, secure["clouds"][name.toStdString()]);
                 c.source += QStringLiteral(" + ") + securePath;
             }
@@ -228,14 +232,17 @@ static std::optional<CloudConfig> loadUnguarded(const QString &requested, QStrin
         c.applicationCredentialName = scalar(auth, "application_credential_name");
         c.applicationCredentialSecret = scalar(auth, "application_credential_secret");
         c.regionName = scalar(cloud, "region_name");
-        if (c.regionName.isEmpty() && cloud["regions"] && cloud["regions"].IsSequence() && cloud["regions"].size() > 0)
-            c.regionName = QString::fromStdString(cloud["regions"][0].IsMap() ? cloud["regions"][0]["name"].as<std::string>()
-                                                                             : cloud["regions"][0].as<std::string>());
+        if (c.regionName.isEmpty() && cloud["regions"] && cloud["regions"].IsSequence()
+            && cloud["regions"].size() > 0)
+            c.regionName = QString::fromStdString(cloud["regions"][0].IsMap()
+                    ? cloud["regions"][0]["name"].as<std::string>()
+                    : cloud["regions"][0].as<std::string>());
         if (!scalar(cloud, "interface").isEmpty())
             c.interface = scalar(cloud, "interface");
         c.caCertFile = scalar(cloud, "cacert");
         if (cloud["verify"] && cloud["verify"].IsScalar())
-            c.verify = cloud["verify"].as<std::string>() != "false" && cloud["verify"].as<std::string>() != "False";
+            c.verify = cloud["verify"].as<std::string>() != "false"
+                && cloud["verify"].as<std::string>() != "False";
         // OS_* variables still apply on top, as openstacksdk does for a few of them.
         const QString region = env("OS_REGION_NAME");
         if (!region.isEmpty())
@@ -246,26 +253,31 @@ static std::optional<CloudConfig> loadUnguarded(const QString &requested, QStrin
         return std::nullopt;
     }
     if (!c.verify) {
-        *error = QStringLiteral("cloud \"%1\" (%2) sets verify: false; Flightdeck does not turn TLS verification off. "
-                                "Give the cloud's CA with cacert instead")
+        *error = QStringLiteral(
+            "cloud \"%1\" (%2) sets verify: false; Flightdeck does not turn TLS verification off. "
+            "Give the cloud's CA with cacert instead")
                      .arg(c.name, c.source);
         return std::nullopt;
     }
     if (!c.caCertFile.isEmpty() && QSslCertificate::fromPath(c.caCertFile).isEmpty()) {
-        *error = QStringLiteral("cloud \"%1\" (%2): cacert %3 holds no readable certificate").arg(c.name, c.source, c.caCertFile);
+        *error = QStringLiteral("cloud \"%1\" (%2): cacert %3 holds no readable certificate")
+                     .arg(c.name, c.source, c.caCertFile);
         return std::nullopt;
     }
     if (c.authType == QLatin1String("v3password"))
         c.authType = QStringLiteral("password");
     if (c.isApplicationCredential()) {
         if (c.applicationCredentialId.isEmpty() && c.applicationCredentialName.isEmpty()) {
-            *error = QStringLiteral("cloud \"%1\" (%2): an application credential needs application_credential_id "
-                                    "(or its name)")
+            *error = QStringLiteral(
+                "cloud \"%1\" (%2): an application credential needs application_credential_id "
+                "(or its name)")
                          .arg(c.name, c.source);
             return std::nullopt;
         }
     } else if (c.authType != QLatin1String("password")) {
-        *error = QStringLiteral("cloud \"%1\": auth_type %2 is not supported (password, v3applicationcredential)").arg(c.name, c.authType);
+        *error = QStringLiteral(
+            "cloud \"%1\": auth_type %2 is not supported (password, v3applicationcredential)")
+                     .arg(c.name, c.authType);
         return std::nullopt;
     } else if (c.username.isEmpty() && c.userId.isEmpty()) {
         *error = QStringLiteral("cloud \"%1\" (%2) names no user").arg(c.name, c.source);

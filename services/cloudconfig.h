@@ -2,7 +2,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 // How to reach one OpenStack cloud, as engineers already keep it:
@@ -10,8 +9,8 @@
 // The files are read in place, never copied.
 struct CloudConfig
 {
-    QString name;          // the clouds.yaml key, or "envvars"
-    QString authType = QStringLiteral("password");  // password, v3password, v3applicationcredential
+    QString name; // the clouds.yaml key, or "envvars"
+    QString authType = QStringLiteral("password"); // password, v3password, v3applicationcredential
     QString authUrl;
     QString username;
     QString userId;
@@ -25,9 +24,9 @@ struct CloudConfig
     QString applicationCredentialName;
     QString regionName;
     QString interface = QStringLiteral("public");
-    QString caCertFile;    // `cacert`: an extra CA to trust
-    bool verify = true;    // `verify: false` is refused: TLS is never silently ignored
-    QString source;        // the file(s) it came from, for messages
+    QString caCertFile; // `cacert`: an extra CA to trust
+    bool verify = true; // `verify: false` is refused: TLS is never silently ignored
+    QString source; // the file(s) it came from, for messages
 
     // Secrets: present only when the files or the environment hold them.
     QString password;

@@ -1,6 +1,7 @@
 #include "services/connection.h"
 
 #include "services/connectionworker.h"
+#include "services/kubeconfig.h"
 #include "services/secretstore.h"
 #include "services/snapshotreader.h"
 
@@ -9,7 +10,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include "services/kubeconfig.h"
 #include <QThread>
 
 Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *parent)
@@ -25,7 +25,8 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     connect(m_worker, &ConnectionWorker::refreshed, this, [this](const RefreshResult &r) {
         m_refreshing.remove(r.kluster);
         emit refreshed(r);
-        if (m_again.remove(r.kluster))  // asked for while this one ran (e.g. after a repair): its data may predate it
+        if (m_again.remove(
+                r.kluster)) // asked for while this one ran (e.g. after a repair): its data may predate it
             refresh(r.kluster);
     });
     connect(m_worker, &ConnectionWorker::repairProgress, this, &Connection::repairProgress);
@@ -43,7 +44,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
 
 Connection::~Connection()
 {
-    m_worker->deleteLater();  // on its own thread, with the requests it still has
+    m_worker->deleteLater(); // on its own thread, with the requests it still has
 }
 
 void Connection::listKlusters()
@@ -68,8 +69,8 @@ void Connection::cancelRefresh(const QString &kluster)
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->cancelRefresh(kluster); });
 }
 
-void Connection::repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, const QStringList &findingIds,
-                        bool override)
+void Connection::repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
+    const QStringList &findingIds, bool override)
 {
     if (isReadOnly()) {
         RepairExecutor::Outcome refused;
@@ -95,7 +96,7 @@ namespace {
 // A refresh that failed as a whole, before any source of the kluster was read.
 QList<SourceError> failedAsAWhole(const Error &error)
 {
-    return {SourceError{QString(), error, QString()}};
+    return { SourceError { QString(), error, QString() } };
 }
 
 // The snapshot folders under `path`: itself, or its subfolders (as
@@ -105,10 +106,12 @@ QHash<QString, QString> snapshotFolders(const QString &path)
     QHash<QString, QString> folders;
     const auto klusterName = [](const QString &dir) {
         Error error;
-        const std::optional<QByteArray> bytes = SnapshotReader::readBody(QDir(dir).filePath(QStringLiteral("kluster.json")), &error);
+        const std::optional<QByteArray> bytes
+            = SnapshotReader::readBody(QDir(dir).filePath(QStringLiteral("kluster.json")), &error);
         if (!bytes)
             return QString();
-        const QString name = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("name")).toString();
+        const QString name
+            = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("name")).toString();
         return name.isEmpty() ? QFileInfo(dir).fileName() : name;
     };
     if (QFileInfo::exists(QDir(path).filePath(QStringLiteral("kluster.json")))) {
@@ -128,8 +131,7 @@ QHash<QString, QString> snapshotFolders(const QString &path)
 
 ConnectionWorker::ConnectionWorker(const ConnectionSpec &spec)
     : m_spec(spec)
-{
-}
+{ }
 
 ConnectionWorker::~ConnectionWorker()
 {
@@ -172,16 +174,18 @@ void ConnectionWorker::withSession(std::function<void(const Error &error)> then)
         m_session = std::make_unique<KeystoneSession>(m_client.get(), c);
         ready(Error());
     };
-    const QString secret = config->isApplicationCredential() ? config->applicationCredentialSecret : config->password;
+    const QString secret
+        = config->isApplicationCredential() ? config->applicationCredentialSecret : config->password;
     if (!secret.isEmpty()) {
         open(*config);
         return;
     }
-    // The keychain is read on the GUI thread (QtKeychain has one job queue for the process); the answer comes back here.
+    // The keychain is read on the GUI thread (QtKeychain has one job queue for the process); the answer comes
+    // back here.
     m_secretRead = [config, open, ready](const SecretResult &r) {
         if (!r.found) {
-            const QString what = config->isApplicationCredential() ? tr("application credential secret")
-                                                                   : tr("password");
+            const QString what
+                = config->isApplicationCredential() ? tr("application credential secret") : tr("password");
             const QString where = r.error.isEmpty() ? tr("not in the keychain") : r.error;
             const QString missing = tr("no %1 for cloud \"%2\": put it in secure.yaml, or enter it in File → "
                                        "Connections… → Edit to keep it in the keychain (%3)")
@@ -216,7 +220,8 @@ void ConnectionWorker::listKlusters()
             emit klustersListed({}, error);
             return;
         }
-        HttpCall *call = m_session->send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters"));
+        HttpCall *call
+            = m_session->send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters"));
         connect(call, &HttpCall::finished, this, [this](const ApiResponse &r) {
             if (r.error.isError()) {
                 emit klustersListed({}, r.error);
@@ -248,7 +253,7 @@ void ConnectionWorker::refresh(const QString &kluster)
     }
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
-    const QDateTime started = QDateTime::currentDateTimeUtc();  // the data is at least this old
+    const QDateTime started = QDateTime::currentDateTimeUtc(); // the data is at least this old
     withSession([this, kluster, timer, started](const Error &error) {
         RefreshResult result;
         result.connection = m_spec.name;
@@ -262,7 +267,8 @@ void ConnectionWorker::refresh(const QString &kluster)
         if (!m_spec.kubeContext.isEmpty()) {
             QString kubeError;
             const std::optional<Kubeconfig> kubeconfig = Kubeconfig::load({}, &kubeError);
-            const std::optional<KubeTarget> target = kubeconfig ? kubeconfig->target(m_spec.kubeContext, &kubeError) : std::nullopt;
+            const std::optional<KubeTarget> target
+                = kubeconfig ? kubeconfig->target(m_spec.kubeContext, &kubeError) : std::nullopt;
             if (!target) {
                 delete fetcher;
                 const QString why = tr("kubeconfig context %1: %2").arg(m_spec.kubeContext, kubeError);
@@ -276,26 +282,29 @@ void ConnectionWorker::refresh(const QString &kluster)
         if (m_spec.options.routeLimitExplicit)
             fetcher->setRouteLimit(m_spec.options.routeLimit);
         m_fetchers.insert(kluster, fetcher);
-        connect(fetcher, &KlusterFetcher::finished, this, [this, fetcher, kluster, result, timer, started](const KlusterFetch &fetch) mutable {
-            fetcher->deleteLater();
-            const bool cancelled = m_fetchers.value(kluster) != fetcher;
-            m_fetchers.remove(kluster);
-            result.fetchedAt = started;
-            result.elapsedMs = timer->elapsed();
-            if (cancelled) {
-                result.cancelled = true;
-                result.errors = failedAsAWhole(Error::of(Error::Kind::Cancelled, tr("refresh cancelled")));
-            } else if (!fetch.state.klusterSource.known) {
-                // Nothing to diagnose without the kluster itself: keep the last data.
-                result.errors = fetch.errors;
-            } else {
-                auto f = std::make_shared<KlusterFetch>(fetch);
-                result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
-                result.fetch = std::move(f);
-                result.errors = fetch.errors;
-            }
-            emit refreshed(result);
-        });
+        connect(fetcher, &KlusterFetcher::finished, this,
+            [this, fetcher, kluster, result, timer, started](const KlusterFetch &fetch) mutable {
+                fetcher->deleteLater();
+                const bool cancelled = m_fetchers.value(kluster) != fetcher;
+                m_fetchers.remove(kluster);
+                result.fetchedAt = started;
+                result.elapsedMs = timer->elapsed();
+                if (cancelled) {
+                    result.cancelled = true;
+                    result.errors
+                        = failedAsAWhole(Error::of(Error::Kind::Cancelled, tr("refresh cancelled")));
+                } else if (!fetch.state.klusterSource.known) {
+                    // Nothing to diagnose without the kluster itself: keep the last data.
+                    result.errors = fetch.errors;
+                } else {
+                    auto f = std::make_shared<KlusterFetch>(fetch);
+                    result.diagnosis
+                        = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
+                    result.fetch = std::move(f);
+                    result.errors = fetch.errors;
+                }
+                emit refreshed(result);
+            });
         fetcher->start();
     });
 }
@@ -323,7 +332,8 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
         fetch->state = SnapshotReader::read(folder);
         for (const QString &file : SnapshotReader::requiredFiles() + SnapshotReader::optionalFiles()) {
             Error error;
-            if (const std::optional<QByteArray> bytes = SnapshotReader::readBody(QDir(folder).filePath(file), &error))
+            if (const std::optional<QByteArray> bytes
+                = SnapshotReader::readBody(QDir(folder).filePath(file), &error))
                 fetch->bodies.insert(file, *bytes);
         }
         result.fetchedAt = fetch->state.capturedAt;
@@ -335,8 +345,8 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
     emit refreshed(result);
 }
 
-void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, const QStringList &findingIds,
-                              bool override)
+void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
+    const QStringList &findingIds, bool override)
 {
     m_repairCancelled = false;
     withSession([this, kluster, shown, findingIds, override](const Error &error) {
@@ -352,8 +362,8 @@ void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<cons
     });
 }
 
-void ConnectionWorker::repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, QStringList ids,
-                                  bool override)
+void ConnectionWorker::repairNext(
+    const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, QStringList ids, bool override)
 {
     if (ids.isEmpty()) {
         emit repairFinished();
@@ -377,16 +387,19 @@ void ConnectionWorker::repairNext(const QString &kluster, const std::shared_ptr<
         repairNext(kluster, shown, ids, override);
         return;
     }
-    auto *executor = new RepairExecutor(m_session.get(), kluster, shown->state, *finding, m_spec.options, this);
+    auto *executor
+        = new RepairExecutor(m_session.get(), kluster, shown->state, *finding, m_spec.options, this);
     executor->setOverride(override);
     if (m_kubeTarget)
         executor->setKubeTarget(*m_kubeTarget);
-    connect(executor, &RepairExecutor::progress, this, [this, id](const QString &m) { emit repairProgress(id, m); });
-    connect(executor, &RepairExecutor::finished, this, [this, executor, id, kluster, shown, ids, override](const RepairExecutor::Outcome &o) {
-        executor->deleteLater();
-        emit repairStepFinished(id, o);
-        repairNext(kluster, shown, ids, override);
-    });
+    connect(executor, &RepairExecutor::progress, this,
+        [this, id](const QString &m) { emit repairProgress(id, m); });
+    connect(executor, &RepairExecutor::finished, this,
+        [this, executor, id, kluster, shown, ids, override](const RepairExecutor::Outcome &o) {
+            executor->deleteLater();
+            emit repairStepFinished(id, o);
+            repairNext(kluster, shown, ids, override);
+        });
     emit repairProgress(id, tr("sending: %1").arg(finding->repair() ? finding->repair()->title : id));
     executor->start();
 }

@@ -1,14 +1,13 @@
 #pragma once
 
-#include "services/cloudconfig.h"
 #include "core/diagnosis.h"
+#include "services/cloudconfig.h"
 #include "services/klusterfetcher.h"
 #include "services/repairexecutor.h"
 
 #include <QDateTime>
 #include <QObject>
 #include <QPointer>
-
 #include <memory>
 #include <optional>
 
@@ -18,12 +17,12 @@ class ConnectionWorker;
 // Where a connection's klusters come from and what may be done to them.
 struct ConnectionSpec
 {
-    QString name;                       // shown in the sidebar; unique
-    QString cloud;                      // a clouds.yaml cloud (or "envvars"); empty when `config` is given
-    std::optional<CloudConfig> config;  // an explicit cloud (the demo, one added in the console)
-    QString snapshotPath;               // a snapshot folder, or a folder of them: read-only, offline
-    QString kubeContext;                // nodes from this kubeconfig context instead of Kubernikus' credentials
-    bool readOnly = false;              // hides every repair
+    QString name; // shown in the sidebar; unique
+    QString cloud; // a clouds.yaml cloud (or "envvars"); empty when `config` is given
+    std::optional<CloudConfig> config; // an explicit cloud (the demo, one added in the console)
+    QString snapshotPath; // a snapshot folder, or a folder of them: read-only, offline
+    QString kubeContext; // nodes from this kubeconfig context instead of Kubernikus' credentials
+    bool readOnly = false; // hides every repair
     DiagnosisOptions options;
 
     bool isSnapshot() const { return !snapshotPath.isEmpty(); }
@@ -72,9 +71,9 @@ public:
     bool isRefreshing(const QString &kluster) const { return m_refreshing.contains(kluster); }
     // Sends the repairs of `findingIds`, one after the other, as planned from
     // `state` (what the person saw and confirmed). Refused while read-only.
-    void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, const QStringList &findingIds,
-                bool override);
-    void cancelRepair();  // stops before the next finding; a request in flight completes
+    void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
+        const QStringList &findingIds, bool override);
+    void cancelRepair(); // stops before the next finding; a request in flight completes
 
 signals:
     void klustersListed(const QStringList &klusters, const Error &error);
@@ -89,5 +88,5 @@ private:
     ConnectionSpec m_spec;
     ConnectionWorker *m_worker;
     QSet<QString> m_refreshing;
-    QSet<QString> m_again;  // refresh once more when the one in flight is done
+    QSet<QString> m_again; // refresh once more when the one in flight is done
 };

@@ -8,7 +8,6 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
-
 #include <functional>
 #include <memory>
 
@@ -28,10 +27,10 @@ public:
     void listKlusters();
     void refresh(const QString &kluster);
     void cancelRefresh(const QString &kluster);
-    void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, const QStringList &findingIds,
-                bool override);
+    void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
+        const QStringList &findingIds, bool override);
     void cancelRepair() { m_repairCancelled = true; }
-    void secretRead(const SecretResult &result);  // the answer to secretWanted()
+    void secretRead(const SecretResult &result); // the answer to secretWanted()
 
 signals:
     void klustersListed(const QStringList &klusters, const Error &error);
@@ -47,7 +46,8 @@ private:
     // cloud is loaded and its secret read from the keychain if needed.
     void withSession(std::function<void(const Error &error)> then);
     void refreshSnapshot(const QString &kluster);
-    void repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, QStringList ids, bool override);
+    void repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, QStringList ids,
+        bool override);
 
     ConnectionSpec m_spec;
     std::unique_ptr<HttpClient> m_client;

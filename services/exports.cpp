@@ -21,12 +21,15 @@ QByteArray csvLine(const QStringList &fields)
 } // namespace
 
 bool writeReport(const QString &path, ReportFormat format, const KlusterState &state,
-                 const Diagnosis &diagnosis, QString *error)
+    const Diagnosis &diagnosis, QString *error)
 {
     switch (format) {
-    case ReportFormat::FindingsCsv: return writeFile(path, IncidentReport::findingsCsv(diagnosis), error);
-    case ReportFormat::CheckJson: return writeFile(path, CheckReport::toJson(state, diagnosis), error);
-    case ReportFormat::Html: break;
+    case ReportFormat::FindingsCsv:
+        return writeFile(path, IncidentReport::findingsCsv(diagnosis), error);
+    case ReportFormat::CheckJson:
+        return writeFile(path, CheckReport::toJson(state, diagnosis), error);
+    case ReportFormat::Html:
+        break;
     }
     return writeFile(path, IncidentReport::toHtml(state, diagnosis), error);
 }

@@ -15,13 +15,14 @@
 // function returns false with `error` naming the file and why.
 namespace Exports {
 
-enum class ReportFormat {
-    Html,         // the incident report, a self-contained page
-    FindingsCsv,  // the findings, one per line
-    CheckJson,    // the check report, as `flightdeck-cli check --json` prints it
+enum class ReportFormat
+{
+    Html, // the incident report, a self-contained page
+    FindingsCsv, // the findings, one per line
+    CheckJson, // the check report, as `flightdeck-cli check --json` prints it
 };
 bool writeReport(const QString &path, ReportFormat format, const KlusterState &state,
-                 const Diagnosis &diagnosis, QString *error);
+    const Diagnosis &diagnosis, QString *error);
 // A table as CSV (RFC 4180): the header line, then a line per row.
 bool writeCsv(const QString &path, const QStringList &header, const QList<QStringList> &rows, QString *error);
 // One compact JSON object per line.

@@ -8,11 +8,11 @@
 #include <QLocale>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QRegularExpression>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QSslError>
-#include <QTimer>
 #include <QTimeZone>
+#include <QTimer>
 
 Q_LOGGING_CATEGORY(lcHttp, "flightdeck.http", QtWarningMsg)
 
@@ -33,22 +33,25 @@ QString ApiResponse::serverMessage() const
         }
         if (o.value(QStringLiteral("kind")).toString() == QLatin1String("Status")) {
             const QString reason = o.value(QStringLiteral("reason")).toString();
-            return o.value(QStringLiteral("message")).toString() + (reason.isEmpty() ? QString() : QStringLiteral(" [") + reason + QLatin1Char(']'));
+            return o.value(QStringLiteral("message")).toString()
+                + (reason.isEmpty() ? QString() : QStringLiteral(" [") + reason + QLatin1Char(']'));
         }
         const QJsonObject keystone = o.value(QStringLiteral("error")).toObject();
         if (!keystone.isEmpty())
             return keystone.value(QStringLiteral("message")).toString();
-        if (o.size() == 1 && o.begin().value().isObject()) {  // a Nova fault: {"itemNotFound": {...}}
+        if (o.size() == 1 && o.begin().value().isObject()) { // a Nova fault: {"itemNotFound": {...}}
             const QJsonObject fault = o.begin().value().toObject();
             if (fault.contains(QStringLiteral("message")))
-                return fault.value(QStringLiteral("message")).toString() + QStringLiteral(" [") + o.begin().key() + QLatin1Char(']');
+                return fault.value(QStringLiteral("message")).toString() + QStringLiteral(" [")
+                    + o.begin().key() + QLatin1Char(']');
         }
         if (o.value(QStringLiteral("message")).isString())
             return o.value(QStringLiteral("message")).toString();
     }
     QString text = QString::fromUtf8(trimmed.left(4096));
     if (contentType.contains("html") || text.startsWith(QLatin1Char('<'))) {
-        static const QRegularExpression title(QStringLiteral("<title>([^<]*)</title>"), QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression title(
+            QStringLiteral("<title>([^<]*)</title>"), QRegularExpression::CaseInsensitiveOption);
         const QRegularExpressionMatch m = title.match(text);
         if (m.hasMatch())
             return m.captured(1).trimmed() + QStringLiteral(" (an HTML page, not the API's answer)");
@@ -96,8 +99,7 @@ Error ApiResponse::read(const std::function<void(const QJsonObject &)> &parse) c
 
 HttpCall::HttpCall(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 void HttpCall::cancel()
 {
@@ -106,7 +108,7 @@ void HttpCall::cancel()
     const std::function<void()> abort = std::move(m_canceller);
     ApiResponse r;
     r.error.kind = Error::Kind::Cancelled;
-    finish(r);  // first: the aborted request's own end is then ignored
+    finish(r); // first: the aborted request's own end is then ignored
     if (abort)
         abort();
 }
@@ -132,7 +134,8 @@ int RetryPolicy::parseRetryAfterMs(const QByteArray &value)
         return seconds < 0 ? -1 : int(qMin<qint64>(seconds, 24LL * 3600) * 1000);
     // An HTTP date: "Wed, 21 Oct 2026 07:28:00 GMT". Far in the future is capped like a number of seconds
     // (a date 25 days ahead once wrapped round the 32 bits of the result and was ignored).
-    QDateTime when = QLocale::c().toDateTime(QString::fromLatin1(v), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
+    QDateTime when
+        = QLocale::c().toDateTime(QString::fromLatin1(v), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
     if (!when.isValid())
         return -1;
     when.setTimeZone(QTimeZone::utc());
@@ -202,80 +205,89 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
     auto *deadline = new QTimer(reply);
     deadline->setSingleShot(true);
     connect(deadline, &QTimer::timeout, reply, [reply, givenUp, request] {
-        *givenUp = QStringLiteral("no complete answer within %1 s (the inactivity timeout alone would wait forever for a "
-                                  "server that trickles)")
+        *givenUp = QStringLiteral(
+            "no complete answer within %1 s (the inactivity timeout alone would wait forever for a "
+            "server that trickles)")
                        .arg(request.deadlineMs / 1000.0);
         reply->abort();
     });
     deadline->start(request.deadlineMs);
-    connect(reply, &QNetworkReply::downloadProgress, reply, [reply, givenUp, tooLarge](qint64 received, qint64 total) {
-        const qint64 limit = InputLimits::maxBodyBytes();
-        if (givenUp->isEmpty() && (received > limit || total > limit)) {
-            *givenUp = InputLimits::tooLarge(QStringLiteral("the answer"));
-            *tooLarge = true;
-            reply->abort();
-        }
-    });
-    connect(reply, &QNetworkReply::finished, call, [this, call, request, attemptNumber, reply, tlsErrors, givenUp, tooLarge] {
-        reply->deleteLater();
-        if (call->isFinished())
-            return;
-        ApiResponse r;
-        r.attempts = attemptNumber;
-        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (reply->isOpen())  // an aborted reply is closed: reading it would only warn
-            r.body = reply->readAll();
-        for (const auto &pair : reply->rawHeaderPairs())
-            r.headers.insert(pair.first.toLower(), pair.second);
-        Error &e = r.error;
-        e.service = request.service;
-        e.method = QString::fromLatin1(request.method);
-        e.path = request.path();
-        e.status = r.status;
-        const QNetworkReply::NetworkError netError = reply->error();
-        if (!givenUp->isEmpty()) {
-            e.kind = *tooLarge ? Error::Kind::TooLarge : Error::Kind::Timeout;
-            e.detail = *givenUp;
-            r.body.clear();
-        } else if (r.status >= 400) {
-            e.kind = Error::Kind::Http;
-            e.serverMessage = r.serverMessage();
-        } else if (r.status >= 300) {
-            e.kind = Error::Kind::Http;
-            e.detail = QStringLiteral("an unexpected redirect%1; not followed")
-                           .arg(r.header("location").isEmpty() ? QString() : QStringLiteral(" to ") + QString::fromUtf8(r.header("location")));
-        } else if (netError == QNetworkReply::OperationCanceledError) {
-            e.kind = Error::Kind::Timeout;  // the transfer timeout aborts the reply
-            e.detail = QStringLiteral("after %1 s").arg(request.timeoutMs / 1000.0);
-        } else if (netError >= QNetworkReply::SslHandshakeFailedError && netError <= QNetworkReply::UnknownNetworkError
-                   && (!tlsErrors->isEmpty() || netError == QNetworkReply::SslHandshakeFailedError)) {
-            e.kind = Error::Kind::Tls;
-            e.detail = tlsErrors->isEmpty() ? reply->errorString() : tlsErrors->join(QStringLiteral("; "));
-        } else if (netError != QNetworkReply::NoError && r.status == 0) {
-            e.kind = Error::Kind::Network;
-            e.detail = reply->errorString();
-        } else if (netError != QNetworkReply::NoError) {
-            // An answer that broke off (a truncated body, a reset mid-transfer).
-            e.kind = Error::Kind::Network;
-            e.detail = reply->errorString();
-        } else {
-            e.kind = Error::Kind::None;
-        }
-        const bool retryable = request.idempotent() && (r.status == 429 || r.status == 503 || (r.status == 413 && !r.header("retry-after").isEmpty()));
-        if (retryable) {
-            const int delay = m_retry.delayFor(attemptNumber + 1, r.header("retry-after"));
-            if (delay >= 0) {
-                qCDebug(lcHttp) << request.method << request.url.path() << r.status << "retry in" << delay << "ms";
-                auto *timer = new QTimer(call);
-                timer->setSingleShot(true);
-                connect(timer, &QTimer::timeout, call, [this, call, request, attemptNumber] {
-                    attempt(call, request, attemptNumber + 1);
-                });
-                call->setCanceller([timer] { timer->stop(); });
-                timer->start(delay);
-                return;
+    connect(reply, &QNetworkReply::downloadProgress, reply,
+        [reply, givenUp, tooLarge](qint64 received, qint64 total) {
+            const qint64 limit = InputLimits::maxBodyBytes();
+            if (givenUp->isEmpty() && (received > limit || total > limit)) {
+                *givenUp = InputLimits::tooLarge(QStringLiteral("the answer"));
+                *tooLarge = true;
+                reply->abort();
             }
-        }
-        call->finish(r);
-    });
+        });
+    connect(reply, &QNetworkReply::finished, call,
+        [this, call, request, attemptNumber, reply, tlsErrors, givenUp, tooLarge] {
+            reply->deleteLater();
+            if (call->isFinished())
+                return;
+            ApiResponse r;
+            r.attempts = attemptNumber;
+            r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            if (reply->isOpen()) // an aborted reply is closed: reading it would only warn
+                r.body = reply->readAll();
+            for (const auto &pair : reply->rawHeaderPairs())
+                r.headers.insert(pair.first.toLower(), pair.second);
+            Error &e = r.error;
+            e.service = request.service;
+            e.method = QString::fromLatin1(request.method);
+            e.path = request.path();
+            e.status = r.status;
+            const QNetworkReply::NetworkError netError = reply->error();
+            if (!givenUp->isEmpty()) {
+                e.kind = *tooLarge ? Error::Kind::TooLarge : Error::Kind::Timeout;
+                e.detail = *givenUp;
+                r.body.clear();
+            } else if (r.status >= 400) {
+                e.kind = Error::Kind::Http;
+                e.serverMessage = r.serverMessage();
+            } else if (r.status >= 300) {
+                e.kind = Error::Kind::Http;
+                e.detail = QStringLiteral("an unexpected redirect%1; not followed")
+                               .arg(r.header("location").isEmpty()
+                                       ? QString()
+                                       : QStringLiteral(" to ") + QString::fromUtf8(r.header("location")));
+            } else if (netError == QNetworkReply::OperationCanceledError) {
+                e.kind = Error::Kind::Timeout; // the transfer timeout aborts the reply
+                e.detail = QStringLiteral("after %1 s").arg(request.timeoutMs / 1000.0);
+            } else if (netError >= QNetworkReply::SslHandshakeFailedError
+                && netError <= QNetworkReply::UnknownNetworkError
+                && (!tlsErrors->isEmpty() || netError == QNetworkReply::SslHandshakeFailedError)) {
+                e.kind = Error::Kind::Tls;
+                e.detail
+                    = tlsErrors->isEmpty() ? reply->errorString() : tlsErrors->join(QStringLiteral("; "));
+            } else if (netError != QNetworkReply::NoError && r.status == 0) {
+                e.kind = Error::Kind::Network;
+                e.detail = reply->errorString();
+            } else if (netError != QNetworkReply::NoError) {
+                // An answer that broke off (a truncated body, a reset mid-transfer).
+                e.kind = Error::Kind::Network;
+                e.detail = reply->errorString();
+            } else {
+                e.kind = Error::Kind::None;
+            }
+            const bool retryable = request.idempotent()
+                && (r.status == 429 || r.status == 503
+                    || (r.status == 413 && !r.header("retry-after").isEmpty()));
+            if (retryable) {
+                const int delay = m_retry.delayFor(attemptNumber + 1, r.header("retry-after"));
+                if (delay >= 0) {
+                    qCDebug(lcHttp) << request.method << request.url.path() << r.status << "retry in" << delay
+                                    << "ms";
+                    auto *timer = new QTimer(call);
+                    timer->setSingleShot(true);
+                    connect(timer, &QTimer::timeout, call,
+                        [this, call, request, attemptNumber] { attempt(call, request, attemptNumber + 1); });
+                    call->setCanceller([timer] { timer->stop(); });
+                    timer->start(delay);
+                    return;
+                }
+            }
+            call->finish(r);
+        });
 }

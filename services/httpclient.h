@@ -12,7 +12,6 @@
 #include <QPointer>
 #include <QSslConfiguration>
 #include <QUrl>
-
 #include <functional>
 #include <optional>
 
@@ -24,14 +23,14 @@ Q_DECLARE_LOGGING_CATEGORY(lcHttp)
 
 struct ApiRequest
 {
-    QString service;  // the catalog type, for errors: compute, network, identity, kubernetes, kubernikus
+    QString service; // the catalog type, for errors: compute, network, identity, kubernetes, kubernikus
     QByteArray method = "GET";
     QUrl url;
-    QByteArray body;  // JSON unless a Content-Type header says otherwise
+    QByteArray body; // JSON unless a Content-Type header says otherwise
     QList<QPair<QByteArray, QByteArray>> headers;
-    std::optional<QSslConfiguration> tls;  // CAs and client certificate; system CAs when empty
-    int timeoutMs = 30000;    // without a byte for this long: given up (an inactivity timer)
-    int deadlineMs = 120000;  // the whole answer, however it trickles in, within this long: else given up
+    std::optional<QSslConfiguration> tls; // CAs and client certificate; system CAs when empty
+    int timeoutMs = 30000; // without a byte for this long: given up (an inactivity timer)
+    int deadlineMs = 120000; // the whole answer, however it trickles in, within this long: else given up
 
     // A POST with no side effect (asking Keystone for a token) may be retried like a GET.
     bool retrySafe = false;
@@ -48,7 +47,7 @@ struct ApiResponse
 {
     int status = 0;
     QByteArray body;
-    QHash<QByteArray, QByteArray> headers;  // lower-case names
+    QHash<QByteArray, QByteArray> headers; // lower-case names
     Error error;
     int attempts = 0;
 
@@ -104,7 +103,7 @@ struct RetryPolicy
 
     // The delay before attempt `attempt` (2, 3, ...), or -1 for no retry.
     int delayFor(int attempt, const QByteArray &retryAfter) const;
-    static int parseRetryAfterMs(const QByteArray &value);  // -1 when absent or unreadable
+    static int parseRetryAfterMs(const QByteArray &value); // -1 when absent or unreadable
 };
 
 // The one HTTP core of Flightdeck over one QNetworkAccessManager: every call

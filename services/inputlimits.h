@@ -19,7 +19,8 @@ inline qint64 maxBodyBytes()
 // "<what> is larger than the 256 MiB a body may be (set FLIGHTDECK_MAX_BODY_MB to raise it)".
 inline QString tooLarge(const QString &what)
 {
-    return QStringLiteral("%1 is larger than the %2 MiB a body may be (set FLIGHTDECK_MAX_BODY_MB to raise it)")
+    return QStringLiteral(
+        "%1 is larger than the %2 MiB a body may be (set FLIGHTDECK_MAX_BODY_MB to raise it)")
         .arg(what)
         .arg(maxBodyBytes() / (1024 * 1024));
 }

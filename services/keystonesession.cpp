@@ -1,11 +1,11 @@
 #include "services/keystonesession.h"
 
+#include "core/apiparser.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSslCertificate>
-
-#include "core/apiparser.h"
 
 Q_LOGGING_CATEGORY(lcKeystone, "flightdeck.keystone", QtWarningMsg)
 
@@ -13,8 +13,7 @@ KeystoneSession::KeystoneSession(HttpClient *client, const CloudConfig &config, 
     : QObject(parent)
     , m_client(client)
     , m_config(config)
-{
-}
+{ }
 
 QSslConfiguration KeystoneSession::tlsConfiguration() const
 {
@@ -34,8 +33,8 @@ QString KeystoneSession::endpoint(const QString &serviceType) const
     return endpointIn(m_catalog, serviceType, m_config.interface, m_config.regionName);
 }
 
-QString KeystoneSession::endpointIn(const QJsonArray &catalog, const QString &serviceType, const QString &interface,
-                                    const QString &regionName)
+QString KeystoneSession::endpointIn(const QJsonArray &catalog, const QString &serviceType,
+    const QString &interface, const QString &regionName)
 {
     QString fallback;
     for (const QJsonValue &s : catalog) {
@@ -46,7 +45,8 @@ QString KeystoneSession::endpointIn(const QJsonArray &catalog, const QString &se
             const QJsonObject endpoint = e.toObject();
             if (endpoint.value(QStringLiteral("interface")).toString() != interface)
                 continue;
-            const QString region = endpoint.value(QStringLiteral("region_id")).toString(endpoint.value(QStringLiteral("region")).toString());
+            const QString region = endpoint.value(QStringLiteral("region_id"))
+                                       .toString(endpoint.value(QStringLiteral("region")).toString());
             QString url = endpoint.value(QStringLiteral("url")).toString();
             while (url.endsWith(QLatin1Char('/')))
                 url.chop(1);
@@ -65,7 +65,8 @@ KeystoneSession::Token KeystoneSession::parseToken(const QJsonObject &token)
     t.expiresAt = ApiParser::parseTimestamp(token.value(QStringLiteral("expires_at")).toString());
     t.catalog = token.value(QStringLiteral("catalog")).toArray();
     t.userName = token.value(QStringLiteral("user")).toObject().value(QStringLiteral("name")).toString();
-    t.projectName = token.value(QStringLiteral("project")).toObject().value(QStringLiteral("name")).toString();
+    t.projectName
+        = token.value(QStringLiteral("project")).toObject().value(QStringLiteral("name")).toString();
     t.projectId = token.value(QStringLiteral("project")).toObject().value(QStringLiteral("id")).toString();
     return t;
 }
@@ -73,8 +74,8 @@ KeystoneSession::Token KeystoneSession::parseToken(const QJsonObject &token)
 static QJsonObject domainRef(const QString &name, const QString &id)
 {
     if (!id.isEmpty())
-        return QJsonObject{{QStringLiteral("id"), id}};
-    return QJsonObject{{QStringLiteral("name"), name.isEmpty() ? QStringLiteral("Default") : name}};
+        return QJsonObject { { QStringLiteral("id"), id } };
+    return QJsonObject { { QStringLiteral("name"), name.isEmpty() ? QStringLiteral("Default") : name } };
 }
 
 void KeystoneSession::startAuthentication()
@@ -85,40 +86,44 @@ void KeystoneSession::startAuthentication()
     QJsonObject identity;
     QJsonObject auth;
     if (m_config.isApplicationCredential()) {
-        QJsonObject cred{{QStringLiteral("secret"), m_config.applicationCredentialSecret}};
+        QJsonObject cred { { QStringLiteral("secret"), m_config.applicationCredentialSecret } };
         if (!m_config.applicationCredentialId.isEmpty()) {
             cred.insert(QStringLiteral("id"), m_config.applicationCredentialId);
         } else {
             cred.insert(QStringLiteral("name"), m_config.applicationCredentialName);
             QJsonObject user = m_config.userId.isEmpty()
-                ? QJsonObject{{QStringLiteral("name"), m_config.username},
-                              {QStringLiteral("domain"), domainRef(m_config.userDomainName, m_config.userDomainId)}}
-                : QJsonObject{{QStringLiteral("id"), m_config.userId}};
+                ? QJsonObject { { QStringLiteral("name"), m_config.username },
+                      { QStringLiteral("domain"),
+                          domainRef(m_config.userDomainName, m_config.userDomainId) } }
+                : QJsonObject { { QStringLiteral("id"), m_config.userId } };
             cred.insert(QStringLiteral("user"), user);
         }
-        identity = QJsonObject{{QStringLiteral("methods"), QJsonArray{QStringLiteral("application_credential")}},
-                               {QStringLiteral("application_credential"), cred}};
-        auth.insert(QStringLiteral("identity"), identity);  // no scope: an application credential carries its own
+        identity = QJsonObject { { QStringLiteral("methods"),
+                                     QJsonArray { QStringLiteral("application_credential") } },
+            { QStringLiteral("application_credential"), cred } };
+        auth.insert(
+            QStringLiteral("identity"), identity); // no scope: an application credential carries its own
     } else {
-        QJsonObject user{{QStringLiteral("password"), m_config.password}};
+        QJsonObject user { { QStringLiteral("password"), m_config.password } };
         if (!m_config.userId.isEmpty()) {
             user.insert(QStringLiteral("id"), m_config.userId);
         } else {
             user.insert(QStringLiteral("name"), m_config.username);
             user.insert(QStringLiteral("domain"), domainRef(m_config.userDomainName, m_config.userDomainId));
         }
-        identity = QJsonObject{{QStringLiteral("methods"), QJsonArray{QStringLiteral("password")}},
-                               {QStringLiteral("password"), QJsonObject{{QStringLiteral("user"), user}}}};
+        identity = QJsonObject { { QStringLiteral("methods"), QJsonArray { QStringLiteral("password") } },
+            { QStringLiteral("password"), QJsonObject { { QStringLiteral("user"), user } } } };
         auth.insert(QStringLiteral("identity"), identity);
         QJsonObject project;
         if (!m_config.projectId.isEmpty()) {
             project.insert(QStringLiteral("id"), m_config.projectId);
         } else if (!m_config.projectName.isEmpty()) {
             project.insert(QStringLiteral("name"), m_config.projectName);
-            project.insert(QStringLiteral("domain"), domainRef(m_config.projectDomainName, m_config.projectDomainId));
+            project.insert(
+                QStringLiteral("domain"), domainRef(m_config.projectDomainName, m_config.projectDomainId));
         }
         if (!project.isEmpty())
-            auth.insert(QStringLiteral("scope"), QJsonObject{{QStringLiteral("project"), project}});
+            auth.insert(QStringLiteral("scope"), QJsonObject { { QStringLiteral("project"), project } });
     }
     QString url = m_config.authUrl;
     while (url.endsWith(QLatin1Char('/')))
@@ -129,9 +134,10 @@ void KeystoneSession::startAuthentication()
     request.service = QStringLiteral("identity");
     request.method = "POST";
     request.url = QUrl(url + QStringLiteral("/auth/tokens"));
-    request.body = QJsonDocument(QJsonObject{{QStringLiteral("auth"), auth}}).toJson(QJsonDocument::Compact);
+    request.body
+        = QJsonDocument(QJsonObject { { QStringLiteral("auth"), auth } }).toJson(QJsonDocument::Compact);
     request.tls = tlsConfiguration();
-    request.retrySafe = true;  // asking for a token changes nothing: a 429 or 503 is retried like a GET
+    request.retrySafe = true; // asking for a token changes nothing: a 429 or 503 is retried like a GET
     HttpCall *call = m_client->send(request);
     connect(call, &HttpCall::finished, this, [this, request](const ApiResponse &r) {
         m_authenticating = false;
@@ -151,7 +157,8 @@ void KeystoneSession::startAuthentication()
                     error.kind = Error::Kind::Malformed;
                     error.detail = QStringLiteral("the token answer has no X-Subject-Token or expires_at");
                 }
-                qCDebug(lcKeystone) << "authenticated as" << m_userName << "in" << m_projectName << "until" << m_expiresAt;
+                qCDebug(lcKeystone) << "authenticated as" << m_userName << "in" << m_projectName << "until"
+                                    << m_expiresAt;
             }
         } else if (error.kind == Error::Kind::Http && (error.status == 401 || error.status == 400)) {
             error.kind = Error::Kind::Auth;
@@ -168,10 +175,11 @@ void KeystoneSession::whenAuthenticated(QObject *context, std::function<void(con
 {
     if (hasToken()) {
         // Later, never before the caller has had the handle to connect to.
-        QMetaObject::invokeMethod(context, [then] { then(Error()); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            context, [then] { then(Error()); }, Qt::QueuedConnection);
         return;
     }
-    m_waiting.append({QPointer<QObject>(context), std::move(then)});
+    m_waiting.append({ QPointer<QObject>(context), std::move(then) });
     startAuthentication();
 }
 
@@ -187,7 +195,7 @@ HttpCall *KeystoneSession::authenticate()
 }
 
 HttpCall *KeystoneSession::send(const QString &serviceType, const QByteArray &method, const QString &path,
-                                const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
+    const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     auto *outer = new HttpCall(this);
     whenAuthenticated(outer, [this, outer, serviceType, method, path, body, headers](const Error &error) {
@@ -202,9 +210,11 @@ HttpCall *KeystoneSession::send(const QString &serviceType, const QByteArray &me
             ApiResponse r;
             r.error.kind = Error::Kind::Config;
             r.error.service = serviceType;
-            r.error.detail = QStringLiteral("the catalog has no %1 endpoint (interface %2%3)")
-                                 .arg(serviceType, m_config.interface,
-                                      m_config.regionName.isEmpty() ? QString() : QStringLiteral(", region ") + m_config.regionName);
+            r.error.detail
+                = QStringLiteral("the catalog has no %1 endpoint (interface %2%3)")
+                      .arg(serviceType, m_config.interface,
+                          m_config.regionName.isEmpty() ? QString()
+                                                        : QStringLiteral(", region ") + m_config.regionName);
             outer->finish(r);
             return;
         }
@@ -214,7 +224,7 @@ HttpCall *KeystoneSession::send(const QString &serviceType, const QByteArray &me
 }
 
 HttpCall *KeystoneSession::sendUrl(const QString &serviceType, const QByteArray &method, const QUrl &url,
-                                   const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
+    const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     auto *outer = new HttpCall(this);
     whenAuthenticated(outer, [this, outer, serviceType, method, url, body, headers](const Error &error) {
@@ -229,9 +239,9 @@ HttpCall *KeystoneSession::sendUrl(const QString &serviceType, const QByteArray 
     return outer;
 }
 
-void KeystoneSession::dispatch(HttpCall *outer, const QString &serviceType, const QByteArray &method, const QUrl &url,
-                               const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers,
-                               bool mayReauthenticate)
+void KeystoneSession::dispatch(HttpCall *outer, const QString &serviceType, const QByteArray &method,
+    const QUrl &url, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers,
+    bool mayReauthenticate)
 {
     ApiRequest request;
     request.service = serviceType;
@@ -240,7 +250,7 @@ void KeystoneSession::dispatch(HttpCall *outer, const QString &serviceType, cons
     request.body = body;
     request.headers = headers;
     const QString usedToken = m_token;
-    request.headers.append({"X-Auth-Token", usedToken.toUtf8()});
+    request.headers.append({ "X-Auth-Token", usedToken.toUtf8() });
     request.tls = tlsConfiguration();
     HttpCall *inner = m_client->send(request);
     const QPointer<HttpCall> guard(inner);
@@ -248,23 +258,26 @@ void KeystoneSession::dispatch(HttpCall *outer, const QString &serviceType, cons
         if (guard)
             guard->cancel();
     });
-    connect(inner, &HttpCall::finished, outer, [this, outer, serviceType, method, url, body, headers, mayReauthenticate, usedToken](const ApiResponse &r) {
-        if (r.status == 401 && mayReauthenticate) {
-            // The token expired or was revoked: one fresh authentication, then the request again.
-            qCDebug(lcKeystone) << "401 from" << serviceType << "- re-authenticating once";
-            if (m_token == usedToken)
-                m_token.clear();  // another request may have fetched a fresh one already
-            whenAuthenticated(outer, [this, outer, serviceType, method, url, body, headers](const Error &error) {
-                if (error.isError()) {
-                    ApiResponse failed;
-                    failed.error = error;
-                    outer->finish(failed);
-                    return;
-                }
-                dispatch(outer, serviceType, method, url, body, headers, false);
-            });
-            return;
-        }
-        outer->finish(r);
-    });
+    connect(inner, &HttpCall::finished, outer,
+        [this, outer, serviceType, method, url, body, headers, mayReauthenticate, usedToken](
+            const ApiResponse &r) {
+            if (r.status == 401 && mayReauthenticate) {
+                // The token expired or was revoked: one fresh authentication, then the request again.
+                qCDebug(lcKeystone) << "401 from" << serviceType << "- re-authenticating once";
+                if (m_token == usedToken)
+                    m_token.clear(); // another request may have fetched a fresh one already
+                whenAuthenticated(
+                    outer, [this, outer, serviceType, method, url, body, headers](const Error &error) {
+                        if (error.isError()) {
+                            ApiResponse failed;
+                            failed.error = error;
+                            outer->finish(failed);
+                            return;
+                        }
+                        dispatch(outer, serviceType, method, url, body, headers, false);
+                    });
+                return;
+            }
+            outer->finish(r);
+        });
 }

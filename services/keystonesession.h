@@ -7,7 +7,6 @@
 #include <QJsonArray>
 #include <QList>
 #include <QObject>
-
 #include <functional>
 
 Q_DECLARE_LOGGING_CATEGORY(lcKeystone)
@@ -31,16 +30,16 @@ public:
     // Sends `method` `path` to the catalog endpoint of `serviceType` with the
     // token. `path` is relative to the endpoint ("/servers/detail").
     HttpCall *send(const QString &serviceType, const QByteArray &method, const QString &path,
-                   const QByteArray &body = QByteArray(), const QList<QPair<QByteArray, QByteArray>> &headers = {});
+        const QByteArray &body = QByteArray(), const QList<QPair<QByteArray, QByteArray>> &headers = {});
     // The same, for an absolute URL of one of the catalog's endpoints (a next-page link).
     HttpCall *sendUrl(const QString &serviceType, const QByteArray &method, const QUrl &url,
-                      const QByteArray &body = QByteArray(), const QList<QPair<QByteArray, QByteArray>> &headers = {});
+        const QByteArray &body = QByteArray(), const QList<QPair<QByteArray, QByteArray>> &headers = {});
 
     // Authenticates now if there is no usable token; finished() carries the error, if any.
     HttpCall *authenticate();
 
     bool hasToken() const;
-    QString endpoint(const QString &serviceType) const;  // empty until authenticated, or when absent
+    QString endpoint(const QString &serviceType) const; // empty until authenticated, or when absent
     QString userName() const { return m_userName; }
     QString projectName() const { return m_projectName; }
     QString projectId() const { return m_projectId; }
@@ -55,7 +54,7 @@ public:
     // What the session keeps of a token answer's "token" object.
     struct Token
     {
-        QDateTime expiresAt;  // invalid when absent or unreadable
+        QDateTime expiresAt; // invalid when absent or unreadable
         QJsonArray catalog;
         QString userName;
         QString projectName;
@@ -65,13 +64,13 @@ public:
     // The URL (without trailing '/') of the `serviceType` endpoint of `catalog` with
     // `interface` in `regionName` (empty: the first region); empty when absent.
     static QString endpointIn(const QJsonArray &catalog, const QString &serviceType, const QString &interface,
-                              const QString &regionName);
+        const QString &regionName);
 
 private:
     void startAuthentication();
     void whenAuthenticated(QObject *context, std::function<void(const Error &)> then);
     void dispatch(HttpCall *outer, const QString &serviceType, const QByteArray &method, const QUrl &url,
-                  const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers, bool mayReauthenticate);
+        const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers, bool mayReauthenticate);
 
     HttpClient *m_client;
     CloudConfig m_config;

@@ -1,14 +1,13 @@
 #pragma once
 
-#include "services/httpclient.h"
-#include "services/keystonesession.h"
 #include "core/klusterfetch.h"
 #include "core/klusterstate.h"
+#include "services/httpclient.h"
+#include "services/keystonesession.h"
 #include "services/kubeconfig.h"
 
 #include <QHash>
 #include <QObject>
-
 #include <memory>
 #include <optional>
 
@@ -41,15 +40,15 @@ signals:
 private:
     // `done` gets the merged body and object, or why not; read, the error is empty but names the service.
     void fetchPages(const QString &service, const QString &path, const QString &collection,
-                    std::function<void(const QByteArray &merged, const QJsonObject &object, const Error &)> done);
+        std::function<void(const QByteArray &merged, const QJsonObject &object, const Error &)> done);
     void fetchNodes(KubernetesClient *client);
     void partDone();
     // Settles one source with what reading it gave: known, its body kept as the snapshot's `file`; or
     // failed with why. Returns whether it was read.
     bool settle(SourceStatus &source, const QString &name, const QString &file, const QByteArray &body,
-                const Error &error, const QString &assumed = QString());
-    void fail(SourceStatus &source, const QString &name, const Error &error,
-              const QString &assumed = QString());
+        const Error &error, const QString &assumed = QString());
+    void fail(
+        SourceStatus &source, const QString &name, const Error &error, const QString &assumed = QString());
 
     KeystoneSession *m_session;
     QString m_kluster;

@@ -3,7 +3,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-
 #include <yaml-cpp/yaml.h>
 
 QStringList Kubeconfig::defaultFiles()
@@ -15,12 +14,12 @@ QStringList Kubeconfig::defaultFiles()
             files << f;
         return files;
     }
-    return {QDir::home().filePath(QStringLiteral(".kube/config"))};
+    return { QDir::home().filePath(QStringLiteral(".kube/config")) };
 }
 
 static QString text(const YAML::Node &node, const char *key)
 {
-    if (!node.IsMap())  // a subscript of a scalar or a list throws
+    if (!node.IsMap()) // a subscript of a scalar or a list throws
         return QString();
     const YAML::Node v = node[key];
     if (!v || !v.IsScalar())
@@ -54,10 +53,10 @@ bool Kubeconfig::addFile(const QString &path, const QByteArray &yaml, QString *e
             for (const Entry &e : into)
                 seen = seen || e.name == name;
             if (seen)
-                continue;  // the first file to set a name wins
+                continue; // the first file to set a name wins
             YAML::Emitter out;
             out << item[itemKey];
-            into.append(Entry{name, QByteArray(out.c_str()), directory, path});
+            into.append(Entry { name, QByteArray(out.c_str()), directory, path });
         }
     };
     try {
@@ -85,7 +84,7 @@ std::optional<Kubeconfig> Kubeconfig::load(const QStringList &given, QString *er
                 *error = QStringLiteral("%1: no such kubeconfig").arg(path);
                 return std::nullopt;
             }
-            continue;  // kubectl skips missing files of a $KUBECONFIG list
+            continue; // kubectl skips missing files of a $KUBECONFIG list
         }
         if (!file.open(QIODevice::ReadOnly)) {
             *error = QStringLiteral("%1: %2").arg(path, file.errorString());
@@ -118,7 +117,7 @@ QStringList Kubeconfig::contexts() const
 }
 
 static std::optional<QByteArray> dataOrFile(const YAML::Node &node, const char *dataKey, const char *fileKey,
-                                            const QString &directory, QString *error)
+    const QString &directory, QString *error)
 {
     const QString data = text(node, dataKey);
     if (!data.isEmpty())
@@ -141,7 +140,8 @@ std::optional<KubeTarget> Kubeconfig::target(const QString &requested, QString *
     try {
         return targetUnguarded(requested, error);
     } catch (const YAML::Exception &e) {
-        *error = QStringLiteral("kubeconfig %1: %2").arg(m_files.join(QStringLiteral(", ")), QString::fromStdString(e.what()));
+        *error = QStringLiteral("kubeconfig %1: %2")
+                     .arg(m_files.join(QStringLiteral(", ")), QString::fromStdString(e.what()));
         return std::nullopt;
     }
 }
@@ -150,7 +150,8 @@ std::optional<KubeTarget> Kubeconfig::targetUnguarded(const QString &requested, 
 {
     const QString name = requested.isEmpty() ? m_currentContext : requested;
     if (name.isEmpty()) {
-        *error = QStringLiteral("no context given and no current-context in %1").arg(m_files.join(QStringLiteral(", ")));
+        *error = QStringLiteral("no context given and no current-context in %1")
+                     .arg(m_files.join(QStringLiteral(", ")));
         return std::nullopt;
     }
     auto find = [](const QList<Entry> &list, const QString &n) -> const Entry * {
@@ -169,7 +170,8 @@ std::optional<KubeTarget> Kubeconfig::targetUnguarded(const QString &requested, 
     const Entry *cluster = find(m_clusters, text(ctx, "cluster"));
     const Entry *user = find(m_users, text(ctx, "user"));
     if (!cluster) {
-        *error = QStringLiteral("context \"%1\": cluster \"%2\" is not defined").arg(name, text(ctx, "cluster"));
+        *error
+            = QStringLiteral("context \"%1\": cluster \"%2\" is not defined").arg(name, text(ctx, "cluster"));
         return std::nullopt;
     }
     KubeTarget t;
@@ -179,19 +181,23 @@ std::optional<KubeTarget> Kubeconfig::targetUnguarded(const QString &requested, 
     t.server = text(c, "server");
     t.tlsServerName = text(c, "tls-server-name");
     if (text(c, "insecure-skip-tls-verify") == QLatin1String("true")) {
-        *error = QStringLiteral("context \"%1\" sets insecure-skip-tls-verify; Flightdeck does not turn TLS verification "
-                                "off. Give the cluster's CA (certificate-authority-data) instead")
+        *error = QStringLiteral(
+            "context \"%1\" sets insecure-skip-tls-verify; Flightdeck does not turn TLS verification "
+            "off. Give the cluster's CA (certificate-authority-data) instead")
                      .arg(name);
         return std::nullopt;
     }
-    const auto ca = dataOrFile(c, "certificate-authority-data", "certificate-authority", cluster->directory, error);
+    const auto ca
+        = dataOrFile(c, "certificate-authority-data", "certificate-authority", cluster->directory, error);
     if (!ca)
         return std::nullopt;
     t.caPem = *ca;
     if (user) {
         const YAML::Node u = YAML::Load(user->yaml.toStdString());
-        const auto cert = dataOrFile(u, "client-certificate-data", "client-certificate", user->directory, error);
-        const auto key = cert ? dataOrFile(u, "client-key-data", "client-key", user->directory, error) : std::nullopt;
+        const auto cert
+            = dataOrFile(u, "client-certificate-data", "client-certificate", user->directory, error);
+        const auto key
+            = cert ? dataOrFile(u, "client-key-data", "client-key", user->directory, error) : std::nullopt;
         if (!cert || !key)
             return std::nullopt;
         t.clientCertPem = *cert;
@@ -217,7 +223,7 @@ std::optional<KubeTarget> Kubeconfig::targetUnguarded(const QString &requested, 
             }
             if (exec["env"] && exec["env"].IsSequence()) {
                 for (const YAML::Node &v : exec["env"])
-                    e.env.append({text(v, "name"), text(v, "value")});
+                    e.env.append({ text(v, "name"), text(v, "value") });
             }
             e.workingDirectory = user->directory;
             if (!e.command.contains(QLatin1Char('/')) || QFileInfo(e.command).isAbsolute()) {

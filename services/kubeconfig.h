@@ -6,30 +6,29 @@
 #include <QPair>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 // How to reach one Kubernetes API server, resolved from a kubeconfig context.
 struct KubeTarget
 {
     QString context;
-    QString server;            // https://host:port[/prefix]
+    QString server; // https://host:port[/prefix]
     QString tlsServerName;
-    QByteArray caPem;          // certificate-authority(-data); empty: the system CAs
-    QByteArray clientCertPem;  // client-certificate(-data)
-    QByteArray clientKeyPem;   // client-key(-data)
-    QString token;             // a static bearer token
-    QString tokenFile;         // read at each use (it may be rotated)
+    QByteArray caPem; // certificate-authority(-data); empty: the system CAs
+    QByteArray clientCertPem; // client-certificate(-data)
+    QByteArray clientKeyPem; // client-key(-data)
+    QString token; // a static bearer token
+    QString tokenFile; // read at each use (it may be rotated)
     struct Exec
     {
         QString apiVersion;
         QString command;
         QStringList args;
         QList<QPair<QString, QString>> env;
-        QString workingDirectory;  // the kubeconfig's folder
+        QString workingDirectory; // the kubeconfig's folder
     };
-    std::optional<Exec> exec;  // a client.authentication.k8s.io credential plugin
-    QString source;            // where it came from, for messages
+    std::optional<Exec> exec; // a client.authentication.k8s.io credential plugin
+    QString source; // where it came from, for messages
 };
 
 // Kubeconfig files as kubectl reads them: $KUBECONFIG (a list, merged: the
@@ -56,8 +55,8 @@ private:
     struct Entry
     {
         QString name;
-        QByteArray yaml;     // the entry's body, re-read on resolution
-        QString directory;   // for relative paths
+        QByteArray yaml; // the entry's body, re-read on resolution
+        QString directory; // for relative paths
         QString file;
     };
     bool addFile(const QString &path, const QByteArray &yaml, QString *error);

@@ -14,12 +14,11 @@ KubernetesClient::KubernetesClient(HttpClient *client, const KubeTarget &target,
     : QObject(parent)
     , m_client(client)
     , m_target(target)
-{
-}
+{ }
 
 static QSslKey keyFromPem(const QByteArray &pem)
 {
-    for (QSsl::KeyAlgorithm algorithm : {QSsl::Ec, QSsl::Rsa, QSsl::Dsa}) {
+    for (QSsl::KeyAlgorithm algorithm : { QSsl::Ec, QSsl::Rsa, QSsl::Dsa }) {
         const QSslKey key(pem, algorithm, QSsl::Pem);
         if (!key.isNull())
             return key;
@@ -27,7 +26,8 @@ static QSslKey keyFromPem(const QByteArray &pem)
     return QSslKey();
 }
 
-QSslConfiguration KubernetesClient::tlsConfiguration(const QByteArray &execCert, const QByteArray &execKey) const
+QSslConfiguration KubernetesClient::tlsConfiguration(
+    const QByteArray &execCert, const QByteArray &execKey) const
 {
     QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
     if (!m_target.caPem.isEmpty())
@@ -46,11 +46,13 @@ QSslConfiguration KubernetesClient::tlsConfiguration(const QByteArray &execCert,
     return tls;
 }
 
-void KubernetesClient::withCredentials(QObject *context, std::function<void(const QString &, const Error &)> then)
+void KubernetesClient::withCredentials(
+    QObject *context, std::function<void(const QString &, const Error &)> then)
 {
     // Every outcome is delivered later, never before the caller has connected.
     then = [context, then](const QString &token, const Error &error) {
-        QMetaObject::invokeMethod(context, [then, token, error] { then(token, error); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            context, [then, token, error] { then(token, error); }, Qt::QueuedConnection);
     };
     if (!m_target.exec) {
         QString token = m_target.token;
@@ -74,7 +76,7 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
         then(m_execToken, Error());
         return;
     }
-    m_waiting.append({QPointer<QObject>(context), std::move(then)});
+    m_waiting.append({ QPointer<QObject>(context), std::move(then) });
     if (m_execRunning)
         return;
     m_execRunning = true;
@@ -83,11 +85,13 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const auto &v : exec.env)
         env.insert(v.first, v.second);
-    const QString apiVersion = exec.apiVersion.isEmpty() ? QStringLiteral("client.authentication.k8s.io/v1") : exec.apiVersion;
-    const QJsonObject info{{QStringLiteral("apiVersion"), apiVersion},
-                           {QStringLiteral("kind"), QStringLiteral("ExecCredential")},
-                           {QStringLiteral("spec"), QJsonObject{{QStringLiteral("interactive"), false}}}};
-    env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"), QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
+    const QString apiVersion
+        = exec.apiVersion.isEmpty() ? QStringLiteral("client.authentication.k8s.io/v1") : exec.apiVersion;
+    const QJsonObject info { { QStringLiteral("apiVersion"), apiVersion },
+        { QStringLiteral("kind"), QStringLiteral("ExecCredential") },
+        { QStringLiteral("spec"), QJsonObject { { QStringLiteral("interactive"), false } } } };
+    env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"),
+        QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
     process->setProcessEnvironment(env);
     process->setWorkingDirectory(exec.workingDirectory);
     auto finish = [this, process](const QString &token, const Error &error) {
@@ -105,43 +109,48 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
         Error error;
         error.kind = Error::Kind::Auth;
         error.service = QStringLiteral("kubernetes");
-        error.detail = QStringLiteral("the credential plugin %1 could not be started: %2").arg(exec.command, process->errorString());
+        error.detail = QStringLiteral("the credential plugin %1 could not be started: %2")
+                           .arg(exec.command, process->errorString());
         finish(QString(), error);
     });
-    connect(process, &QProcess::finished, this, [this, process, finish, exec](int code, QProcess::ExitStatus status) {
-        Error error;
-        error.service = QStringLiteral("kubernetes");
-        if (status != QProcess::NormalExit || code != 0) {
-            error.kind = Error::Kind::Auth;
-            error.detail = QStringLiteral("the credential plugin %1 failed (exit %2): %3")
-                               .arg(exec.command)
-                               .arg(code)
-                               .arg(QString::fromUtf8(process->readAllStandardError()).trimmed().left(300));
-            finish(QString(), error);
-            return;
-        }
-        const std::optional<ExecCredential> cred = parseExecCredential(process->readAllStandardOutput());
-        if (!cred) {
-            error.kind = Error::Kind::Auth;
-            error.detail = QStringLiteral("the credential plugin %1 printed no ExecCredential").arg(exec.command);
-            finish(QString(), error);
-            return;
-        }
-        m_execToken = cred->token;
-        m_execCert = cred->clientCertificateData;
-        m_execKey = cred->clientKeyData;
-        m_execExpiry = cred->expirationTimestamp;
-        finish(m_execToken, Error());
-    });
+    connect(process, &QProcess::finished, this,
+        [this, process, finish, exec](int code, QProcess::ExitStatus status) {
+            Error error;
+            error.service = QStringLiteral("kubernetes");
+            if (status != QProcess::NormalExit || code != 0) {
+                error.kind = Error::Kind::Auth;
+                error.detail
+                    = QStringLiteral("the credential plugin %1 failed (exit %2): %3")
+                          .arg(exec.command)
+                          .arg(code)
+                          .arg(QString::fromUtf8(process->readAllStandardError()).trimmed().left(300));
+                finish(QString(), error);
+                return;
+            }
+            const std::optional<ExecCredential> cred = parseExecCredential(process->readAllStandardOutput());
+            if (!cred) {
+                error.kind = Error::Kind::Auth;
+                error.detail
+                    = QStringLiteral("the credential plugin %1 printed no ExecCredential").arg(exec.command);
+                finish(QString(), error);
+                return;
+            }
+            m_execToken = cred->token;
+            m_execCert = cred->clientCertificateData;
+            m_execKey = cred->clientKeyData;
+            m_execExpiry = cred->expirationTimestamp;
+            finish(m_execToken, Error());
+        });
     process->start(exec.command, exec.args);
-    process->closeWriteChannel();  // interactiveMode Never: nothing to read
+    process->closeWriteChannel(); // interactiveMode Never: nothing to read
     auto *deadline = new QTimer(process);
     deadline->setSingleShot(true);
     connect(deadline, &QTimer::timeout, this, [process, finish, exec] {
         Error error;
         error.kind = Error::Kind::Auth;
         error.service = QStringLiteral("kubernetes");
-        error.detail = QStringLiteral("the credential plugin %1 did not finish within 60 s").arg(exec.command);
+        error.detail
+            = QStringLiteral("the credential plugin %1 did not finish within 60 s").arg(exec.command);
         process->disconnect();
         process->kill();
         finish(QString(), error);
@@ -149,7 +158,8 @@ void KubernetesClient::withCredentials(QObject *context, std::function<void(cons
     deadline->start(60000);
 }
 
-std::optional<KubernetesClient::ExecCredential> KubernetesClient::parseExecCredential(const QByteArray &output)
+std::optional<KubernetesClient::ExecCredential> KubernetesClient::parseExecCredential(
+    const QByteArray &output)
 {
     const QJsonObject cred = QJsonDocument::fromJson(output).object();
     const QJsonObject st = cred.value(QStringLiteral("status")).toObject();
@@ -159,40 +169,43 @@ std::optional<KubernetesClient::ExecCredential> KubernetesClient::parseExecCrede
     c.token = st.value(QStringLiteral("token")).toString();
     c.clientCertificateData = st.value(QStringLiteral("clientCertificateData")).toString().toUtf8();
     c.clientKeyData = st.value(QStringLiteral("clientKeyData")).toString().toUtf8();
-    c.expirationTimestamp = ApiParser::parseTimestamp(st.value(QStringLiteral("expirationTimestamp")).toString());
+    c.expirationTimestamp
+        = ApiParser::parseTimestamp(st.value(QStringLiteral("expirationTimestamp")).toString());
     return c;
 }
 
-HttpCall *KubernetesClient::send(const QByteArray &method, const QString &path, const QByteArray &body, const QByteArray &contentType)
+HttpCall *KubernetesClient::send(
+    const QByteArray &method, const QString &path, const QByteArray &body, const QByteArray &contentType)
 {
     auto *outer = new HttpCall(this);
-    withCredentials(outer, [this, outer, method, path, body, contentType](const QString &token, const Error &error) {
-        if (error.isError()) {
-            ApiResponse r;
-            r.error = error;
-            outer->finish(r);
-            return;
-        }
-        ApiRequest request;
-        request.service = QStringLiteral("kubernetes");
-        request.method = method;
-        QString server = m_target.server;
-        while (server.endsWith(QLatin1Char('/')))
-            server.chop(1);
-        request.url = QUrl(server + path);
-        request.body = body;
-        if (!token.isEmpty())
-            request.headers.append({"Authorization", "Bearer " + token.toUtf8()});
-        if (!contentType.isEmpty())
-            request.headers.append({"Content-Type", contentType});
-        request.tls = tlsConfiguration(m_execCert, m_execKey);
-        HttpCall *inner = m_client->send(request);
-        const QPointer<HttpCall> guard(inner);
-        outer->setCanceller([guard] {
-            if (guard)
-                guard->cancel();
+    withCredentials(
+        outer, [this, outer, method, path, body, contentType](const QString &token, const Error &error) {
+            if (error.isError()) {
+                ApiResponse r;
+                r.error = error;
+                outer->finish(r);
+                return;
+            }
+            ApiRequest request;
+            request.service = QStringLiteral("kubernetes");
+            request.method = method;
+            QString server = m_target.server;
+            while (server.endsWith(QLatin1Char('/')))
+                server.chop(1);
+            request.url = QUrl(server + path);
+            request.body = body;
+            if (!token.isEmpty())
+                request.headers.append({ "Authorization", "Bearer " + token.toUtf8() });
+            if (!contentType.isEmpty())
+                request.headers.append({ "Content-Type", contentType });
+            request.tls = tlsConfiguration(m_execCert, m_execKey);
+            HttpCall *inner = m_client->send(request);
+            const QPointer<HttpCall> guard(inner);
+            outer->setCanceller([guard] {
+                if (guard)
+                    guard->cancel();
+            });
+            connect(inner, &HttpCall::finished, outer, [outer](const ApiResponse &r) { outer->finish(r); });
         });
-        connect(inner, &HttpCall::finished, outer, [outer](const ApiResponse &r) { outer->finish(r); });
-    });
     return outer;
 }

@@ -5,7 +5,6 @@
 
 #include <QDateTime>
 #include <QObject>
-
 #include <functional>
 #include <optional>
 
@@ -23,7 +22,7 @@ public:
     const KubeTarget &target() const { return m_target; }
     // `path` relative to the server ("/api/v1/nodes?limit=500").
     HttpCall *send(const QByteArray &method, const QString &path, const QByteArray &body = QByteArray(),
-                   const QByteArray &contentType = QByteArray());
+        const QByteArray &contentType = QByteArray());
 
     // The status of the ExecCredential a credential plugin printed on its
     // standard output; nullopt when the output is not one.
@@ -32,12 +31,13 @@ public:
         QString token;
         QByteArray clientCertificateData;
         QByteArray clientKeyData;
-        QDateTime expirationTimestamp;  // invalid when absent or unreadable
+        QDateTime expirationTimestamp; // invalid when absent or unreadable
     };
     static std::optional<ExecCredential> parseExecCredential(const QByteArray &output);
 
 private:
-    void withCredentials(QObject *context, std::function<void(const QString &token, const Error &error)> then);
+    void withCredentials(
+        QObject *context, std::function<void(const QString &token, const Error &error)> then);
     QSslConfiguration tlsConfiguration(const QByteArray &execCert, const QByteArray &execKey) const;
 
     HttpClient *m_client;

@@ -24,7 +24,7 @@ QString RepairExecutor::Outcome::resultName(Result r)
 }
 
 RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
-                               const Finding &finding, const DiagnosisOptions &options, QObject *parent)
+    const Finding &finding, const DiagnosisOptions &options, QObject *parent)
     : QObject(parent)
     , m_session(session)
     , m_kluster(kluster)
@@ -32,14 +32,14 @@ RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster,
     , m_finding(finding)
     , m_options(options)
     , m_plan(finding.repair())
-{
-}
+{ }
 
 void RepairExecutor::abandon(const QString &why)
 {
     if (!isRunning())
         return;
-    conclude(Outcome::Result::Failed, why + QStringLiteral(" (requests sent so far: %1; check the cloud)").arg(m_outcome.requests.size()));
+    conclude(Outcome::Result::Failed,
+        why + QStringLiteral(" (requests sent so far: %1; check the cloud)").arg(m_outcome.requests.size()));
 }
 
 void RepairExecutor::start()
@@ -49,12 +49,13 @@ void RepairExecutor::start()
         = RepairGate::judge(m_finding, m_plan, RemediationBudget::compute(m_state, m_options));
     if (decision.verdict == RepairGate::Verdict::NoRepair) {
         conclude(Outcome::Result::Refused,
-                 QStringLiteral("%1 has no repair of its own").arg(findingKindName(m_finding.kind)));
+            QStringLiteral("%1 has no repair of its own").arg(findingKindName(m_finding.kind)));
         return;
     }
     if (!decision.mayBeSent(m_override)) {
-        conclude(Outcome::Result::Refused, decision.why(QStringLiteral("one instance at a time can be deleted "
-                                                                       "with an explicit override")));
+        conclude(Outcome::Result::Refused,
+            decision.why(QStringLiteral("one instance at a time can be deleted "
+                                        "with an explicit override")));
         return;
     }
     // Written ahead: the record of what is about to be sent is on disk before the first request leaves.
@@ -62,19 +63,18 @@ void RepairExecutor::start()
     for (const PlannedRequest &r : m_plan->requests)
         planned.append(r.toJson());
     QString error;
-    m_auditId = AuditLog::begin(QJsonObject{{QStringLiteral("cloud"), m_session->config().name},
-                                            {QStringLiteral("user"), m_session->userName()},
-                                            {QStringLiteral("project"), m_session->projectName()},
-                                            {QStringLiteral("projectId"), m_session->projectId()},
-                                            {QStringLiteral("kluster"), m_kluster},
-                                            {QStringLiteral("finding"), m_finding.id()},
-                                            {QStringLiteral("repair"), m_plan->title},
-                                            {QStringLiteral("override"), m_override},
-                                            {QStringLiteral("planned"), planned}},
-                                &error);
+    m_auditId = AuditLog::begin(
+        QJsonObject { { QStringLiteral("cloud"), m_session->config().name },
+            { QStringLiteral("user"), m_session->userName() },
+            { QStringLiteral("project"), m_session->projectName() },
+            { QStringLiteral("projectId"), m_session->projectId() }, { QStringLiteral("kluster"), m_kluster },
+            { QStringLiteral("finding"), m_finding.id() }, { QStringLiteral("repair"), m_plan->title },
+            { QStringLiteral("override"), m_override }, { QStringLiteral("planned"), planned } },
+        &error);
     if (m_auditId.isEmpty()) {
         m_outcome.auditError = error;
-        conclude(Outcome::Result::Failed, QStringLiteral("nothing was sent: the audit record could not be written first (%1)").arg(error));
+        conclude(Outcome::Result::Failed,
+            QStringLiteral("nothing was sent: the audit record could not be written first (%1)").arg(error));
         return;
     }
     sendNext();
@@ -96,7 +96,7 @@ static QString alreadyDone(const PlannedRequest &request, const ApiResponse &r)
 void RepairExecutor::sendNext()
 {
     if (m_done)
-        return;  // given up: nothing more is sent
+        return; // given up: nothing more is sent
     if (m_next >= m_plan->requests.size()) {
         verify();
         return;
@@ -104,9 +104,10 @@ void RepairExecutor::sendNext()
     const PlannedRequest request = m_plan->requests.at(m_next);
     QList<QPair<QByteArray, QByteArray>> headers;
     for (auto it = request.headers.begin(); it != request.headers.end(); ++it)
-        headers.append({it.key().toUtf8(), it.value().toString().toUtf8()});
-    const QByteArray body = request.body.isNull() ? QByteArray()
-                                                  : QJsonDocument(request.body.toObject()).toJson(QJsonDocument::Compact);
+        headers.append({ it.key().toUtf8(), it.value().toString().toUtf8() });
+    const QByteArray body = request.body.isNull()
+        ? QByteArray()
+        : QJsonDocument(request.body.toObject()).toJson(QJsonDocument::Compact);
     emit progress(QStringLiteral("%1 %2 %3").arg(request.method, request.service, request.path));
     HttpCall *call = m_session->send(request.service, request.method.toUtf8(), request.path, body, headers);
     connect(call, &HttpCall::finished, this, [this, request](const ApiResponse &r) {
@@ -119,13 +120,10 @@ void RepairExecutor::sendNext()
         else if (r.error.isError())
             outcome = QStringLiteral("failed: ") + r.error.toString();
         // The request as sent (bodies are route lists and rules: no secret), and its answer.
-        m_outcome.requests.append(QJsonObject{{QStringLiteral("service"), request.service},
-                                              {QStringLiteral("method"), request.method},
-                                              {QStringLiteral("path"), request.path},
-                                              {QStringLiteral("headers"), request.headers},
-                                              {QStringLiteral("body"), request.body},
-                                              {QStringLiteral("status"), r.status},
-                                              {QStringLiteral("outcome"), outcome}});
+        m_outcome.requests.append(QJsonObject { { QStringLiteral("service"), request.service },
+            { QStringLiteral("method"), request.method }, { QStringLiteral("path"), request.path },
+            { QStringLiteral("headers"), request.headers }, { QStringLiteral("body"), request.body },
+            { QStringLiteral("status"), r.status }, { QStringLiteral("outcome"), outcome } });
         if (r.status == 412) {
             // Someone else changed the router between our read and our write:
             // nothing was overwritten. Read it again and report what it holds now.
@@ -143,21 +141,26 @@ void RepairExecutor::sendNext()
 
 void RepairExecutor::reportConflict()
 {
-    emit progress(QStringLiteral("the router changed meanwhile (412): nothing was overwritten; reading it again"));
-    HttpCall *call = m_session->send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + m_state.router.id);
+    emit progress(
+        QStringLiteral("the router changed meanwhile (412): nothing was overwritten; reading it again"));
+    HttpCall *call = m_session->send(
+        QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + m_state.router.id);
     connect(call, &HttpCall::finished, this, [this](const ApiResponse &r) {
         Router router;
-        const Error error = r.read(
-            [&router](const QJsonObject &body) { router = ApiParser::parseRouter(QStringLiteral("router"), body); });
+        const Error error = r.read([&router](const QJsonObject &body) {
+            router = ApiParser::parseRouter(QStringLiteral("router"), body);
+        });
         if (error.isError()) {
-            conclude(Outcome::Result::Failed, QStringLiteral("re-reading the router after a 412: ") + error.toString());
+            conclude(Outcome::Result::Failed,
+                QStringLiteral("re-reading the router after a 412: ") + error.toString());
             return;
         }
         conclude(Outcome::Result::Changed,
-                 QStringLiteral("the router changed while the repair was being sent (412, now revision %1, %2 routes); "
-                                "nothing was overwritten. Check again and confirm the new plan.")
-                     .arg(router.revisionNumber)
-                     .arg(router.routes.size()));
+            QStringLiteral(
+                "the router changed while the repair was being sent (412, now revision %1, %2 routes); "
+                "nothing was overwritten. Check again and confirm the new plan.")
+                .arg(router.revisionNumber)
+                .arg(router.routes.size()));
     });
 }
 
@@ -174,15 +177,17 @@ void RepairExecutor::verify()
         if (!fetch.errors.isEmpty() && after.find(m_finding.id()) == nullptr) {
             // Gone, but maybe only because its source failed: not proof.
             bool sourcesSound = fetch.state.klusterSource.known && fetch.state.serversSource.known
-                && fetch.state.routerSource.known && fetch.state.securityGroupsSource.known && fetch.state.nodesSource.known;
+                && fetch.state.routerSource.known && fetch.state.securityGroupsSource.known
+                && fetch.state.nodesSource.known;
             if (!sourcesSound) {
                 conclude(Outcome::Result::Failed,
-                         QStringLiteral("sent, but could not verify: ") + SourceError::joined(fetch.errors));
+                    QStringLiteral("sent, but could not verify: ") + SourceError::joined(fetch.errors));
                 return;
             }
         }
         if (after.find(m_finding.id()))
-            conclude(Outcome::Result::StillThere, QStringLiteral("sent, but %1 is still there").arg(m_finding.id()));
+            conclude(Outcome::Result::StillThere,
+                QStringLiteral("sent, but %1 is still there").arg(m_finding.id()));
         else
             conclude(Outcome::Result::Fixed, QStringLiteral("%1 is gone").arg(m_finding.id()));
     });
@@ -192,16 +197,17 @@ void RepairExecutor::verify()
 void RepairExecutor::conclude(Outcome::Result result, const QString &message)
 {
     if (m_done)
-        return;  // given up already: a late answer changes nothing
+        return; // given up already: a late answer changes nothing
     m_done = true;
     m_outcome.result = result;
     m_outcome.message = message;
-    if (!m_auditId.isEmpty()) {  // something was (or may have been) sent: its outcome completes the record
+    if (!m_auditId.isEmpty()) { // something was (or may have been) sent: its outcome completes the record
         QString error;
-        if (!AuditLog::finish(m_auditId, QJsonObject{{QStringLiteral("requests"), m_outcome.requests},
-                                                    {QStringLiteral("verification"), Outcome::resultName(result)},
-                                                    {QStringLiteral("message"), message}},
-                              &error))
+        if (!AuditLog::finish(m_auditId,
+                QJsonObject { { QStringLiteral("requests"), m_outcome.requests },
+                    { QStringLiteral("verification"), Outcome::resultName(result) },
+                    { QStringLiteral("message"), message } },
+                &error))
             m_outcome.auditError = error;
     }
     emit finished(m_outcome);

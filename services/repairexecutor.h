@@ -6,7 +6,6 @@
 
 #include <QJsonArray>
 #include <QObject>
-
 #include <optional>
 
 // Carries out one repair (diagnosis.md §3): refuses what the repair gate
@@ -26,19 +25,26 @@ class RepairExecutor : public QObject
 public:
     struct Outcome
     {
-        enum class Result { Fixed, StillThere, Failed, Refused, Changed };  // Changed: 412, re-planned, not sent
+        enum class Result
+        {
+            Fixed,
+            StillThere,
+            Failed,
+            Refused,
+            Changed
+        }; // Changed: 412, re-planned, not sent
         Result result = Result::Failed;
-        QString message;           // what happened, in words
-        QJsonArray requests;       // each request sent, with its status and outcome
-        QString auditError;        // non-empty when the audit record could not be written
+        QString message; // what happened, in words
+        QJsonArray requests; // each request sent, with its status and outcome
+        QString auditError; // non-empty when the audit record could not be written
         static QString resultName(Result r);
     };
 
-    RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state, const Finding &finding,
-                   const DiagnosisOptions &options, QObject *parent = nullptr);
+    RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
+        const Finding &finding, const DiagnosisOptions &options, QObject *parent = nullptr);
 
     void setKubeTarget(const KubeTarget &target) { m_kubeTarget = target; }
-    void setOverride(bool override) { m_override = override; }  // one deletion past TooManyUnhealthy
+    void setOverride(bool override) { m_override = override; } // one deletion past TooManyUnhealthy
 
     void start();
     bool isRunning() const { return m_started && !m_done; }
@@ -66,7 +72,7 @@ private:
     bool m_override = false;
     int m_next = 0;
     Outcome m_outcome;
-    QString m_auditId;  // the started record of this repair, once written
+    QString m_auditId; // the started record of this repair, once written
     bool m_started = false;
     bool m_done = false;
 };

@@ -2,7 +2,6 @@
 
 #include <QPointer>
 #include <QTimer>
-
 #include <qt6keychain/keychain.h>
 
 Q_LOGGING_CATEGORY(lcSecrets, "flightdeck.secrets", QtWarningMsg)
@@ -95,7 +94,7 @@ SecretCall *SecretStore::run(Op op, const QString &key, const QString &secret)
         break;
     }
     job->setAutoDelete(true);
-    job->setInsecureFallback(false);  // never a plaintext file
+    job->setInsecureFallback(false); // never a plaintext file
     job->setKey(key);
     auto *timer = new QTimer(call);
     timer->setSingleShot(true);

@@ -9,11 +9,11 @@ Q_DECLARE_LOGGING_CATEGORY(lcSecrets)
 
 struct SecretResult
 {
-    bool ok = false;         // the operation succeeded (read: a secret was found)
+    bool ok = false; // the operation succeeded (read: a secret was found)
     bool found = false;
-    QString secret;          // read only
-    QString error;           // why not, in words
-    bool inMemoryOnly = false;  // the keychain is unavailable: the secret lives for this process only
+    QString secret; // read only
+    QString error; // why not, in words
+    bool inMemoryOnly = false; // the keychain is unavailable: the secret lives for this process only
 };
 Q_DECLARE_METATYPE(SecretResult)
 
@@ -26,8 +26,7 @@ class SecretCall : public QObject
 public:
     explicit SecretCall(QObject *parent = nullptr)
         : QObject(parent)
-    {
-    }
+    { }
     void finish(const SecretResult &result);
 
 signals:
@@ -60,7 +59,12 @@ public:
     QString memoryOnlyReason() const { return m_memoryReason; }
 
 private:
-    enum class Op { Read, Write, Remove };
+    enum class Op
+    {
+        Read,
+        Write,
+        Remove
+    };
     SecretCall *run(Op op, const QString &key, const QString &secret);
     SecretResult fromMemory(Op op, const QString &key, const QString &secret);
     void switchToMemory(const QString &reason);

@@ -4,52 +4,52 @@ namespace Settings {
 
 Setting<QByteArray> windowGeometry()
 {
-    return {QStringLiteral("console/geometry")};
+    return { QStringLiteral("console/geometry") };
 }
 
 Setting<QByteArray> windowState()
 {
-    return {QStringLiteral("console/state")};
+    return { QStringLiteral("console/state") };
 }
 
 Setting<QByteArray> splitState()
 {
-    return {QStringLiteral("console/split")};
+    return { QStringLiteral("console/split") };
 }
 
 Setting<QString> lastKluster()
 {
-    return {QStringLiteral("console/lastKluster")};
+    return { QStringLiteral("console/lastKluster") };
 }
 
 Setting<int> tab()
 {
-    return {QStringLiteral("console/tab"), 0};
+    return { QStringLiteral("console/tab"), 0 };
 }
 
 Setting<QByteArray> viewHeader(const QString &view)
 {
-    return {QStringLiteral("views/%1/header").arg(view)};
+    return { QStringLiteral("views/%1/header").arg(view) };
 }
 
 Setting<int> routeScope()
 {
-    return {QStringLiteral("routes/scope"), 0};
+    return { QStringLiteral("routes/scope"), 0 };
 }
 
 Setting<int> refreshMinutes()
 {
-    return {QStringLiteral("refresh/intervalMinutes"), 5};
+    return { QStringLiteral("refresh/intervalMinutes"), 5 };
 }
 
 Setting<bool> desktopNotifications()
 {
-    return {QStringLiteral("notifications/desktop"), true};
+    return { QStringLiteral("notifications/desktop"), true };
 }
 
 Setting<bool> trayIcon()
 {
-    return {QStringLiteral("notifications/tray"), true};
+    return { QStringLiteral("notifications/tray"), true };
 }
 
 QList<ConnectionSpec> connections()

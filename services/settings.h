@@ -8,15 +8,13 @@
 #include <QVariant>
 
 // One stored setting: its key, and what it reads as until it is set.
-template<typename T>
-class Setting
+template<typename T> class Setting
 {
 public:
     Setting(QString key, T fallback = T())
         : m_key(std::move(key))
         , m_default(std::move(fallback))
-    {
-    }
+    { }
 
     QString key() const { return m_key; }
     T value() const { return QSettings().value(m_key, QVariant::fromValue(m_default)).template value<T>(); }
@@ -33,17 +31,17 @@ private:
 // are never kept here: they stay in the keychain.
 namespace Settings {
 
-Setting<QByteArray> windowGeometry();  // the window's size and place (QWidget::saveGeometry)
-Setting<QByteArray> windowState();     // its toolbars (QMainWindow::saveState)
-Setting<QByteArray> splitState();      // the sidebar's width (QSplitter::saveState)
-Setting<QString> lastKluster();        // the kluster shown last, "<connection>/<kluster>"
-Setting<int> tab();                    // the view shown last (0: the overview)
+Setting<QByteArray> windowGeometry(); // the window's size and place (QWidget::saveGeometry)
+Setting<QByteArray> windowState(); // its toolbars (QMainWindow::saveState)
+Setting<QByteArray> splitState(); // the sidebar's width (QSplitter::saveState)
+Setting<QString> lastKluster(); // the kluster shown last, "<connection>/<kluster>"
+Setting<int> tab(); // the view shown last (0: the overview)
 // A table's columns: order, widths, sort (QHeaderView::saveState), by the view's object name.
 Setting<QByteArray> viewHeader(const QString &view);
-Setting<int> routeScope();             // which routes the Routes view shows (0: the kluster's own)
-Setting<int> refreshMinutes();         // the auto-refresh interval, 0: off (5 minutes)
-Setting<bool> desktopNotifications();  // desktop notifications while watching (on)
-Setting<bool> trayIcon();              // the tray icon while watching (on)
+Setting<int> routeScope(); // which routes the Routes view shows (0: the kluster's own)
+Setting<int> refreshMinutes(); // the auto-refresh interval, 0: off (5 minutes)
+Setting<bool> desktopNotifications(); // desktop notifications while watching (on)
+Setting<bool> trayIcon(); // the tray icon while watching (on)
 
 // The connections remembered between runs: names, clouds and flags, never a secret.
 QList<ConnectionSpec> connections();

@@ -1,8 +1,7 @@
 #include "services/snapshotreader.h"
 
-#include "services/inputlimits.h"
-
 #include "core/apiparser.h"
+#include "services/inputlimits.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,15 +9,15 @@
 
 const QStringList &SnapshotReader::requiredFiles()
 {
-    static const QStringList files = {QStringLiteral("capture.json"),  QStringLiteral("kluster.json"),
-                                      QStringLiteral("servers.json"),  QStringLiteral("router.json"),
-                                      QStringLiteral("security-groups.json"), QStringLiteral("nodes.json")};
+    static const QStringList files = { QStringLiteral("capture.json"), QStringLiteral("kluster.json"),
+        QStringLiteral("servers.json"), QStringLiteral("router.json"), QStringLiteral("security-groups.json"),
+        QStringLiteral("nodes.json") };
     return files;
 }
 
 const QStringList &SnapshotReader::optionalFiles()
 {
-    static const QStringList files = {QStringLiteral("extensions.json"), QStringLiteral("ports.json")};
+    static const QStringList files = { QStringLiteral("extensions.json"), QStringLiteral("ports.json") };
     return files;
 }
 
@@ -32,15 +31,17 @@ std::optional<QByteArray> SnapshotReader::readBody(const QString &path, Error *e
     // a link to /dev/zero never stop growing.
     const QFileInfo info(path);
     if (!info.isFile())
-        return fail(Error::Kind::Io, QStringLiteral("not a regular file (a folder, a pipe or a device): "
-                                                    "only files are read"));
+        return fail(Error::Kind::Io,
+            QStringLiteral("not a regular file (a folder, a pipe or a device): "
+                           "only files are read"));
     if (info.size() > InputLimits::maxBodyBytes())
-        return fail(Error::Kind::TooLarge, InputLimits::tooLarge(QStringLiteral("the file (%1 MiB)")
-                                                                     .arg(info.size() / (1024 * 1024))));
+        return fail(Error::Kind::TooLarge,
+            InputLimits::tooLarge(QStringLiteral("the file (%1 MiB)").arg(info.size() / (1024 * 1024))));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return fail(Error::Kind::Io, QStringLiteral("cannot be read: ") + file.errorString());
-    QByteArray bytes = file.read(InputLimits::maxBodyBytes() + 1);  // a file that grew meanwhile is still bounded
+    QByteArray bytes
+        = file.read(InputLimits::maxBodyBytes() + 1); // a file that grew meanwhile is still bounded
     if (bytes.size() > InputLimits::maxBodyBytes())
         return fail(Error::Kind::TooLarge, InputLimits::tooLarge(QStringLiteral("the file")));
     return bytes;
@@ -96,8 +97,8 @@ KlusterState SnapshotReader::read(const QString &directory)
         state.capturedAt = ApiParser::parseTimestamp(captured, true);
         if (!state.capturedAt.isValid())
             root.failAt(QStringLiteral("capturedAt"),
-                        QStringLiteral("not an RFC 3339 date-time with a zone (like 2026-11-21T10:00:00Z): %1")
-                            .arg(quotedExcerpt(captured)));
+                QStringLiteral("not an RFC 3339 date-time with a zone (like 2026-11-21T10:00:00Z): %1")
+                    .arg(quotedExcerpt(captured)));
         if (const auto maxRoutes = root.optInteger(QStringLiteral("maxRoutes"))) {
             if (*maxRoutes <= 0 || *maxRoutes > 100000)
                 root.failAt(QStringLiteral("maxRoutes"), QStringLiteral("must be a positive route count"));
@@ -114,7 +115,8 @@ KlusterState SnapshotReader::read(const QString &directory)
     }
     {
         const QString path = pathOf(QStringLiteral("servers.json"));
-        state.instances = ApiParser::parseServers(path, parseJsonObject(path, readFile(path, true, &present)));
+        state.instances
+            = ApiParser::parseServers(path, parseJsonObject(path, readFile(path, true, &present)));
         state.serversSource.known = true;
         state.noteIncompleteServers();
     }
@@ -122,15 +124,16 @@ KlusterState SnapshotReader::read(const QString &directory)
         const QString path = pathOf(QStringLiteral("router.json"));
         state.router = ApiParser::parseRouter(path, parseJsonObject(path, readFile(path, true, &present)));
         if (state.router.id != state.kluster.routerId) {
-            throw ParseError{path, QStringLiteral("$.router.id"),
-                             QStringLiteral("is %1, but the kluster's spec.openstack.routerID is %2")
-                                 .arg(quotedExcerpt(state.router.id), quotedExcerpt(state.kluster.routerId))};
+            throw ParseError { path, QStringLiteral("$.router.id"),
+                QStringLiteral("is %1, but the kluster's spec.openstack.routerID is %2")
+                    .arg(quotedExcerpt(state.router.id), quotedExcerpt(state.kluster.routerId)) };
         }
         state.routerSource.known = true;
     }
     {
         const QString path = pathOf(QStringLiteral("security-groups.json"));
-        state.securityGroups = ApiParser::parseSecurityGroups(path, parseJsonObject(path, readFile(path, true, &present)));
+        state.securityGroups
+            = ApiParser::parseSecurityGroups(path, parseJsonObject(path, readFile(path, true, &present)));
         state.securityGroupsSource.known = true;
     }
     {

@@ -5,7 +5,6 @@
 
 #include <QByteArray>
 #include <QString>
-
 #include <optional>
 
 // Reads a snapshot folder (snapshot-format.md) into a KlusterState. Every

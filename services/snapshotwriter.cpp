@@ -20,9 +20,8 @@ static bool writeFiles(const QString &directory, const KlusterFetch &fetch, QStr
         return Exports::writeFile(dir.filePath(name), bytes, error);
     };
     const KlusterState &s = fetch.state;
-    QJsonObject capture{{QStringLiteral("capturedAt"), ApiParser::formatTimestamp(s.capturedAt)},
-                        {QStringLiteral("cloud"), s.cloud},
-                        {QStringLiteral("tool"), s.tool}};
+    QJsonObject capture { { QStringLiteral("capturedAt"), ApiParser::formatTimestamp(s.capturedAt) },
+        { QStringLiteral("cloud"), s.cloud }, { QStringLiteral("tool"), s.tool } };
     if (s.maxRoutes)
         capture.insert(QStringLiteral("maxRoutes"), *s.maxRoutes);
     if (!s.region.isEmpty())
@@ -61,6 +60,7 @@ bool SnapshotWriter::write(const QString &directory, const KlusterFetch &fetch, 
     const bool written = writeFiles(partial, fetch, &writeError);
     *error = QStringLiteral("incomplete: %1 could not be fetched (%2); %3 was not written%4")
                  .arg(missing.join(QStringLiteral(", ")), SourceError::joined(fetch.errors), directory,
-                      written ? QStringLiteral("; what could be fetched is in ") + partial : QStringLiteral("; ") + writeError);
+                     written ? QStringLiteral("; what could be fetched is in ") + partial
+                             : QStringLiteral("; ") + writeError);
     return false;
 }

@@ -13,7 +13,7 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         return HttpResponse::json(status, QJsonDocument(o).toJson(QJsonDocument::Compact));
     };
     auto error = [&json](int status, const QString &message) {
-        return json(status, QJsonObject{{QStringLiteral("error"), message}});
+        return json(status, QJsonObject { { QStringLiteral("error"), message } });
     };
     const QString method = QString::fromLatin1(request.method);
     const QStringList parts = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
@@ -23,10 +23,10 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         QJsonArray klusters;
         for (const SimKluster &k : m_world.klusters) {
             const int r = m_world.routerIndex(k.routerId);
-            klusters.append(QJsonObject{{QStringLiteral("name"), k.name},
-                                        {QStringLiteral("nodes"), int(k.nodes.size())},
-                                        {QStringLiteral("kubernetes"), kubernetesUrl(k.name)},
-                                        {QStringLiteral("routes"), r >= 0 ? int(m_world.routers.at(r).routes.size()) : 0}});
+            klusters.append(QJsonObject { { QStringLiteral("name"), k.name },
+                { QStringLiteral("nodes"), int(k.nodes.size()) },
+                { QStringLiteral("kubernetes"), kubernetesUrl(k.name) },
+                { QStringLiteral("routes"), r >= 0 ? int(m_world.routers.at(r).routes.size()) : 0 } });
         }
         QJsonObject o = describe();
         o.insert(QStringLiteral("klusters"), klusters);
@@ -39,7 +39,7 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             QJsonArray list;
             for (const FaultRule &f : m_faults.rules())
                 list.append(f.toJson());
-            return json(200, QJsonObject{{QStringLiteral("faults"), list}});
+            return json(200, QJsonObject { { QStringLiteral("faults"), list } });
         }
         if (method == QLatin1String("POST")) {
             QString problem;
@@ -54,7 +54,8 @@ HttpResponse Simulator::admin(const HttpRequest &request)
                 m_faults.clear();
                 return HttpResponse::empty(204);
             }
-            return m_faults.remove(parts.at(1)) ? HttpResponse::empty(204) : error(404, QStringLiteral("no such fault"));
+            return m_faults.remove(parts.at(1)) ? HttpResponse::empty(204)
+                                                : error(404, QStringLiteral("no such fault"));
         }
     }
     if (request.path == QLatin1String("/reset") && method == QLatin1String("POST")) {
@@ -79,13 +80,14 @@ HttpResponse Simulator::admin(const HttpRequest &request)
     if (request.path == QLatin1String("/clock/advance") && method == QLatin1String("POST")) {
         m_world.advance(body.value(QStringLiteral("seconds")).toInt());
         m_world.tick();
-        return json(200, QJsonObject{{QStringLiteral("now"), ApiRender::timestamp(m_world.now())}});
+        return json(200, QJsonObject { { QStringLiteral("now"), ApiRender::timestamp(m_world.now()) } });
     }
     if (request.path == QLatin1String("/settings") && method == QLatin1String("POST")) {
         if (body.contains(QStringLiteral("maxRoutes")))
             m_world.maxRoutes = body.value(QStringLiteral("maxRoutes")).toInt();
         if (body.contains(QStringLiteral("routeLimitError")))
-            m_world.routeLimitAsQuota = body.value(QStringLiteral("routeLimitError")).toString() == QLatin1String("OverQuota");
+            m_world.routeLimitAsQuota
+                = body.value(QStringLiteral("routeLimitError")).toString() == QLatin1String("OverQuota");
         if (body.contains(QStringLiteral("extraRouteAtomic")))
             m_world.extraRouteAtomic = body.value(QStringLiteral("extraRouteAtomic")).toBool();
         if (body.contains(QStringLiteral("registrationDelaySeconds")))
@@ -111,8 +113,8 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             r.header("Content-Type", "application/yaml");
             return r;
         }
-        if (parts.size() == 5 && parts.at(2) == QLatin1String("nodes") && parts.at(4) == QLatin1String("route")
-            && method == QLatin1String("POST")) {
+        if (parts.size() == 5 && parts.at(2) == QLatin1String("nodes")
+            && parts.at(4) == QLatin1String("route") && method == QLatin1String("POST")) {
             SimKluster &kluster = m_world.klusters[k];
             const int n = m_world.nodeIndex(kluster, parts.at(3));
             if (n < 0)

@@ -1,9 +1,8 @@
 #include "simulator/apirender.h"
 
 #include <QJsonDocument>
-
-#include <cstdio>
 #include <QJsonValue>
+#include <cstdio>
 
 namespace ApiRender {
 
@@ -20,8 +19,8 @@ QString timestamp(const QDateTime &t)
     const QDate d = utc.date();
     const QTime tm = utc.time();
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02dZ", d.year(), d.month(), d.day(), tm.hour(),
-                  tm.minute(), tm.second());
+    std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02dZ", d.year(), d.month(), d.day(),
+        tm.hour(), tm.minute(), tm.second());
     return QString::fromLatin1(buffer);
 }
 
@@ -30,20 +29,16 @@ static const char imageId[] = "3f2a8d1c-7b6e-4c5d-9e0f-1a2b3c4d5e6f";
 QJsonObject flavor(const QString &id, int microversion, const QString &computeUrl)
 {
     if (microversion >= 2047) {
-        return QJsonObject{{QStringLiteral("vcpus"), 2},
-                           {QStringLiteral("ram"), 4096},
-                           {QStringLiteral("disk"), 40},
-                           {QStringLiteral("ephemeral"), 0},
-                           {QStringLiteral("swap"), 0},
-                           {QStringLiteral("original_name"), id},
-                           {QStringLiteral("extra_specs"), QJsonObject()}};
+        return QJsonObject { { QStringLiteral("vcpus"), 2 }, { QStringLiteral("ram"), 4096 },
+            { QStringLiteral("disk"), 40 }, { QStringLiteral("ephemeral"), 0 }, { QStringLiteral("swap"), 0 },
+            { QStringLiteral("original_name"), id }, { QStringLiteral("extra_specs"), QJsonObject() } };
     }
     QString root = computeUrl;
     root.remove(QStringLiteral("/v2.1"));
-    return QJsonObject{{QStringLiteral("id"), id},
-                       {QStringLiteral("links"),
-                        QJsonArray{QJsonObject{{QStringLiteral("rel"), QStringLiteral("bookmark")},
-                                               {QStringLiteral("href"), QString(root + QStringLiteral("/flavors/") + id)}}}}};
+    return QJsonObject { { QStringLiteral("id"), id },
+        { QStringLiteral("links"),
+            QJsonArray { QJsonObject { { QStringLiteral("rel"), QStringLiteral("bookmark") },
+                { QStringLiteral("href"), QString(root + QStringLiteral("/flavors/") + id) } } } } };
 }
 
 namespace {
@@ -200,7 +195,7 @@ QByteArray serverJson(const World &w, const SimServer &s, int microversion, cons
     b.key("OS-EXT-STS:power_state").num(s.vmState == QLatin1String("active") ? 1 : 0);
     b.key("os-extended-volumes:volumes_attached").raw("[]");
     const QStringList groups = w.serverGroupNames(s);
-    if (!groups.isEmpty()) {  // Nova leaves the key out when there are none
+    if (!groups.isEmpty()) { // Nova leaves the key out when there are none
         b.key("security_groups").raw("[");
         for (int i = 0; i < groups.size(); ++i) {
             b.raw(i ? ",{" : "{");
@@ -243,112 +238,87 @@ QJsonObject router(const World &w, const SimRouter &r)
     });
     QJsonArray routes;
     for (const SimRoute &route : ordered)
-        routes.append(QJsonObject{{QStringLiteral("destination"), route.destination}, {QStringLiteral("nexthop"), route.nexthop}});
+        routes.append(QJsonObject { { QStringLiteral("destination"), route.destination },
+            { QStringLiteral("nexthop"), route.nexthop } });
     Q_UNUSED(w);
-    return QJsonObject{{QStringLiteral("id"), r.id},
-                       {QStringLiteral("name"), r.name},
-                       {QStringLiteral("tenant_id"), r.projectId},
-                       {QStringLiteral("project_id"), r.projectId},
-                       {QStringLiteral("admin_state_up"), true},
-                       {QStringLiteral("status"), QStringLiteral("ACTIVE")},
-                       {QStringLiteral("external_gateway_info"), QJsonValue()},
-                       {QStringLiteral("description"), QString()},
-                       {QStringLiteral("availability_zones"), QJsonArray{QStringLiteral("nova")}},
-                       {QStringLiteral("availability_zone_hints"), QJsonArray()},
-                       {QStringLiteral("distributed"), false},
-                       {QStringLiteral("ha"), false},
-                       {QStringLiteral("flavor_id"), QJsonValue()},
-                       {QStringLiteral("tags"), QJsonArray()},
-                       {QStringLiteral("created_at"), timestamp(r.created)},
-                       {QStringLiteral("updated_at"), timestamp(r.updated)},
-                       {QStringLiteral("revision_number"), r.revision},
-                       {QStringLiteral("routes"), routes}};
+    return QJsonObject { { QStringLiteral("id"), r.id }, { QStringLiteral("name"), r.name },
+        { QStringLiteral("tenant_id"), r.projectId }, { QStringLiteral("project_id"), r.projectId },
+        { QStringLiteral("admin_state_up"), true }, { QStringLiteral("status"), QStringLiteral("ACTIVE") },
+        { QStringLiteral("external_gateway_info"), QJsonValue() },
+        { QStringLiteral("description"), QString() },
+        { QStringLiteral("availability_zones"), QJsonArray { QStringLiteral("nova") } },
+        { QStringLiteral("availability_zone_hints"), QJsonArray() }, { QStringLiteral("distributed"), false },
+        { QStringLiteral("ha"), false }, { QStringLiteral("flavor_id"), QJsonValue() },
+        { QStringLiteral("tags"), QJsonArray() }, { QStringLiteral("created_at"), timestamp(r.created) },
+        { QStringLiteral("updated_at"), timestamp(r.updated) },
+        { QStringLiteral("revision_number"), r.revision }, { QStringLiteral("routes"), routes } };
 }
 
 QJsonObject network(const SimNetwork &n)
 {
-    return QJsonObject{{QStringLiteral("id"), n.id},
-                       {QStringLiteral("name"), n.name},
-                       {QStringLiteral("tenant_id"), n.projectId},
-                       {QStringLiteral("project_id"), n.projectId},
-                       {QStringLiteral("admin_state_up"), true},
-                       {QStringLiteral("status"), QStringLiteral("ACTIVE")},
-                       {QStringLiteral("shared"), false},
-                       {QStringLiteral("router:external"), false},
-                       {QStringLiteral("mtu"), 1450},
-                       {QStringLiteral("port_security_enabled"), true},
-                       {QStringLiteral("subnets"), QJsonArray{n.subnetId}},
-                       {QStringLiteral("revision_number"), 1},
-                       {QStringLiteral("tags"), QJsonArray()}};
+    return QJsonObject { { QStringLiteral("id"), n.id }, { QStringLiteral("name"), n.name },
+        { QStringLiteral("tenant_id"), n.projectId }, { QStringLiteral("project_id"), n.projectId },
+        { QStringLiteral("admin_state_up"), true }, { QStringLiteral("status"), QStringLiteral("ACTIVE") },
+        { QStringLiteral("shared"), false }, { QStringLiteral("router:external"), false },
+        { QStringLiteral("mtu"), 1450 }, { QStringLiteral("port_security_enabled"), true },
+        { QStringLiteral("subnets"), QJsonArray { n.subnetId } }, { QStringLiteral("revision_number"), 1 },
+        { QStringLiteral("tags"), QJsonArray() } };
 }
 
 QJsonObject subnet(const SimNetwork &n)
 {
-    return QJsonObject{{QStringLiteral("id"), n.subnetId},
-                       {QStringLiteral("name"), QString(n.name + QStringLiteral("-subnet"))},
-                       {QStringLiteral("network_id"), n.id},
-                       {QStringLiteral("tenant_id"), n.projectId},
-                       {QStringLiteral("project_id"), n.projectId},
-                       {QStringLiteral("ip_version"), 4},
-                       {QStringLiteral("cidr"), n.cidr},
-                       {QStringLiteral("gateway_ip"), n.gateway},
-                       {QStringLiteral("enable_dhcp"), true},
-                       {QStringLiteral("allocation_pools"), QJsonArray()},
-                       {QStringLiteral("dns_nameservers"), QJsonArray()},
-                       {QStringLiteral("host_routes"), QJsonArray()},
-                       {QStringLiteral("revision_number"), 1}};
+    return QJsonObject { { QStringLiteral("id"), n.subnetId },
+        { QStringLiteral("name"), QString(n.name + QStringLiteral("-subnet")) },
+        { QStringLiteral("network_id"), n.id }, { QStringLiteral("tenant_id"), n.projectId },
+        { QStringLiteral("project_id"), n.projectId }, { QStringLiteral("ip_version"), 4 },
+        { QStringLiteral("cidr"), n.cidr }, { QStringLiteral("gateway_ip"), n.gateway },
+        { QStringLiteral("enable_dhcp"), true }, { QStringLiteral("allocation_pools"), QJsonArray() },
+        { QStringLiteral("dns_nameservers"), QJsonArray() }, { QStringLiteral("host_routes"), QJsonArray() },
+        { QStringLiteral("revision_number"), 1 } };
 }
 
 QJsonObject port(const World &w, const SimPort &p)
 {
     QJsonArray pairs;
     for (const QString &cidr : p.allowedAddressPairs)
-        pairs.append(QJsonObject{{QStringLiteral("ip_address"), cidr}, {QStringLiteral("mac_address"), p.macAddress}});
+        pairs.append(QJsonObject {
+            { QStringLiteral("ip_address"), cidr }, { QStringLiteral("mac_address"), p.macAddress } });
     const int n = w.networkIndex(p.networkId);
     const QString project = n >= 0 ? w.networks.at(n).projectId : QString();
-    return QJsonObject{{QStringLiteral("id"), p.id},
-                       {QStringLiteral("name"), QString()},
-                       {QStringLiteral("network_id"), p.networkId},
-                       {QStringLiteral("tenant_id"), project},
-                       {QStringLiteral("project_id"), project},
-                       {QStringLiteral("device_id"), p.deviceId},
-                       {QStringLiteral("device_owner"), p.deviceOwner},
-                       {QStringLiteral("mac_address"), p.macAddress},
-                       {QStringLiteral("status"), QStringLiteral("ACTIVE")},
-                       {QStringLiteral("admin_state_up"), true},
-                       {QStringLiteral("port_security_enabled"), true},
-                       {QStringLiteral("fixed_ips"), QJsonArray{QJsonObject{{QStringLiteral("subnet_id"), p.subnetId},
-                                                                            {QStringLiteral("ip_address"), p.ipAddress}}}},
-                       {QStringLiteral("allowed_address_pairs"), pairs},
-                       {QStringLiteral("security_groups"), QJsonArray::fromStringList(p.securityGroupIds)},
-                       {QStringLiteral("revision_number"), p.revision},
-                       {QStringLiteral("created_at"), timestamp(p.created)},
-                       {QStringLiteral("updated_at"), timestamp(p.created)}};
+    return QJsonObject { { QStringLiteral("id"), p.id }, { QStringLiteral("name"), QString() },
+        { QStringLiteral("network_id"), p.networkId }, { QStringLiteral("tenant_id"), project },
+        { QStringLiteral("project_id"), project }, { QStringLiteral("device_id"), p.deviceId },
+        { QStringLiteral("device_owner"), p.deviceOwner }, { QStringLiteral("mac_address"), p.macAddress },
+        { QStringLiteral("status"), QStringLiteral("ACTIVE") }, { QStringLiteral("admin_state_up"), true },
+        { QStringLiteral("port_security_enabled"), true },
+        { QStringLiteral("fixed_ips"),
+            QJsonArray { QJsonObject { { QStringLiteral("subnet_id"), p.subnetId },
+                { QStringLiteral("ip_address"), p.ipAddress } } } },
+        { QStringLiteral("allowed_address_pairs"), pairs },
+        { QStringLiteral("security_groups"), QJsonArray::fromStringList(p.securityGroupIds) },
+        { QStringLiteral("revision_number"), p.revision },
+        { QStringLiteral("created_at"), timestamp(p.created) },
+        { QStringLiteral("updated_at"), timestamp(p.created) } };
 }
 
 QJsonObject rule(const SimSecurityGroup &g, const SimRule &r)
 {
     auto opt = [](const std::optional<QString> &v) { return v ? QJsonValue(*v) : QJsonValue(); };
     auto optInt = [](const std::optional<int> &v) { return v ? QJsonValue(*v) : QJsonValue(); };
-    return QJsonObject{{QStringLiteral("id"), r.id},
-                       {QStringLiteral("security_group_id"), g.id},
-                       {QStringLiteral("tenant_id"), g.projectId},
-                       {QStringLiteral("project_id"), g.projectId},
-                       {QStringLiteral("direction"), r.direction},
-                       {QStringLiteral("ethertype"), r.ethertype},
-                       {QStringLiteral("protocol"), opt(r.protocol)},
-                       {QStringLiteral("port_range_min"), optInt(r.portRangeMin)},
-                       {QStringLiteral("port_range_max"), optInt(r.portRangeMax)},
-                       {QStringLiteral("remote_ip_prefix"), opt(r.remoteIpPrefix)},
-                       {QStringLiteral("remote_group_id"), opt(r.remoteGroupId)},
-                       {QStringLiteral("remote_address_group_id"), QJsonValue()},
-                       {QStringLiteral("normalized_cidr"), opt(r.remoteIpPrefix)},
-                       {QStringLiteral("description"), r.description},
-                       {QStringLiteral("tags"), QJsonArray()},
-                       {QStringLiteral("created_at"), timestamp(r.created)},
-                       {QStringLiteral("updated_at"), timestamp(r.created)},
-                       {QStringLiteral("revision_number"), 0},
-                       {QStringLiteral("belongs_to_default_sg"), g.name == QLatin1String("default")}};
+    return QJsonObject { { QStringLiteral("id"), r.id }, { QStringLiteral("security_group_id"), g.id },
+        { QStringLiteral("tenant_id"), g.projectId }, { QStringLiteral("project_id"), g.projectId },
+        { QStringLiteral("direction"), r.direction }, { QStringLiteral("ethertype"), r.ethertype },
+        { QStringLiteral("protocol"), opt(r.protocol) },
+        { QStringLiteral("port_range_min"), optInt(r.portRangeMin) },
+        { QStringLiteral("port_range_max"), optInt(r.portRangeMax) },
+        { QStringLiteral("remote_ip_prefix"), opt(r.remoteIpPrefix) },
+        { QStringLiteral("remote_group_id"), opt(r.remoteGroupId) },
+        { QStringLiteral("remote_address_group_id"), QJsonValue() },
+        { QStringLiteral("normalized_cidr"), opt(r.remoteIpPrefix) },
+        { QStringLiteral("description"), r.description }, { QStringLiteral("tags"), QJsonArray() },
+        { QStringLiteral("created_at"), timestamp(r.created) },
+        { QStringLiteral("updated_at"), timestamp(r.created) }, { QStringLiteral("revision_number"), 0 },
+        { QStringLiteral("belongs_to_default_sg"), g.name == QLatin1String("default") } };
 }
 
 QJsonObject securityGroup(const SimSecurityGroup &g)
@@ -356,34 +326,22 @@ QJsonObject securityGroup(const SimSecurityGroup &g)
     QJsonArray rules;
     for (const SimRule &r : g.rules)
         rules.append(rule(g, r));
-    return QJsonObject{{QStringLiteral("id"), g.id},
-                       {QStringLiteral("name"), g.name},
-                       {QStringLiteral("tenant_id"), g.projectId},
-                       {QStringLiteral("project_id"), g.projectId},
-                       {QStringLiteral("description"), g.description},
-                       {QStringLiteral("stateful"), true},
-                       {QStringLiteral("shared"), false},
-                       {QStringLiteral("tags"), QJsonArray()},
-                       {QStringLiteral("revision_number"), g.revision},
-                       {QStringLiteral("security_group_rules"), rules}};
+    return QJsonObject { { QStringLiteral("id"), g.id }, { QStringLiteral("name"), g.name },
+        { QStringLiteral("tenant_id"), g.projectId }, { QStringLiteral("project_id"), g.projectId },
+        { QStringLiteral("description"), g.description }, { QStringLiteral("stateful"), true },
+        { QStringLiteral("shared"), false }, { QStringLiteral("tags"), QJsonArray() },
+        { QStringLiteral("revision_number"), g.revision },
+        { QStringLiteral("security_group_rules"), rules } };
 }
 
 QStringList extensionAliases(const World &w)
 {
-    QStringList aliases = {QStringLiteral("agent"),
-                           QStringLiteral("allowed-address-pairs"),
-                           QStringLiteral("empty-string-filtering"),
-                           QStringLiteral("external-net"),
-                           QStringLiteral("extraroute"),
-                           QStringLiteral("filter-validation"),
-                           QStringLiteral("pagination"),
-                           QStringLiteral("port-security"),
-                           QStringLiteral("quotas"),
-                           QStringLiteral("revision-if-match"),
-                           QStringLiteral("router"),
-                           QStringLiteral("security-group"),
-                           QStringLiteral("sorting"),
-                           QStringLiteral("standard-attr-revisions")};
+    QStringList aliases = { QStringLiteral("agent"), QStringLiteral("allowed-address-pairs"),
+        QStringLiteral("empty-string-filtering"), QStringLiteral("external-net"),
+        QStringLiteral("extraroute"), QStringLiteral("filter-validation"), QStringLiteral("pagination"),
+        QStringLiteral("port-security"), QStringLiteral("quotas"), QStringLiteral("revision-if-match"),
+        QStringLiteral("router"), QStringLiteral("security-group"), QStringLiteral("sorting"),
+        QStringLiteral("standard-attr-revisions") };
     if (w.extraRouteAtomic)
         aliases.append(QStringLiteral("extraroute-atomic"));
     aliases.sort();
@@ -394,99 +352,104 @@ QJsonObject extensions(const World &w)
 {
     QJsonArray list;
     for (const QString &alias : extensionAliases(w)) {
-        list.append(QJsonObject{{QStringLiteral("alias"), alias},
-                                {QStringLiteral("name"), alias},
-                                {QStringLiteral("description"), QStringLiteral("The %1 extension.").arg(alias)},
-                                {QStringLiteral("updated"), QStringLiteral("2019-12-17T10:00:00-00:00")},
-                                {QStringLiteral("links"), QJsonArray()}});
+        list.append(QJsonObject { { QStringLiteral("alias"), alias }, { QStringLiteral("name"), alias },
+            { QStringLiteral("description"), QStringLiteral("The %1 extension.").arg(alias) },
+            { QStringLiteral("updated"), QStringLiteral("2019-12-17T10:00:00-00:00") },
+            { QStringLiteral("links"), QJsonArray() } });
     }
-    return QJsonObject{{QStringLiteral("extensions"), list}};
+    return QJsonObject { { QStringLiteral("extensions"), list } };
 }
 
 QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now)
 {
     Q_UNUSED(k);
-    QJsonObject spec{{QStringLiteral("providerID"), n.providerId}};
+    QJsonObject spec { { QStringLiteral("providerID"), n.providerId } };
     if (!n.podCidr.isEmpty()) {
         spec.insert(QStringLiteral("podCIDR"), n.podCidr);
         if (n.podCidrs)
-            spec.insert(QStringLiteral("podCIDRs"), QJsonArray{n.podCidr});
+            spec.insert(QStringLiteral("podCIDRs"), QJsonArray { n.podCidr });
     }
     if (n.unschedulable) {
         spec.insert(QStringLiteral("unschedulable"), true);
         spec.insert(QStringLiteral("taints"),
-                    QJsonArray{QJsonObject{{QStringLiteral("key"), QStringLiteral("node.kubernetes.io/unschedulable")},
-                                           {QStringLiteral("effect"), QStringLiteral("NoSchedule")},
-                                           {QStringLiteral("timeAdded"), timestamp(now)}}});
+            QJsonArray {
+                QJsonObject { { QStringLiteral("key"), QStringLiteral("node.kubernetes.io/unschedulable") },
+                    { QStringLiteral("effect"), QStringLiteral("NoSchedule") },
+                    { QStringLiteral("timeAdded"), timestamp(now) } } });
     }
     QJsonArray conditions;
     const QString beat = timestamp(now.addSecs(-37));
     if (!n.networkUnavailable.isEmpty()) {
-        conditions.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("NetworkUnavailable")},
-                                      {QStringLiteral("status"), n.networkUnavailable},
-                                      {QStringLiteral("reason"), n.networkReason},
-                                      {QStringLiteral("message"), n.networkMessage},
-                                      {QStringLiteral("lastHeartbeatTime"), timestamp(n.created)},
-                                      {QStringLiteral("lastTransitionTime"), timestamp(n.created)}});
+        conditions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("NetworkUnavailable") },
+            { QStringLiteral("status"), n.networkUnavailable }, { QStringLiteral("reason"), n.networkReason },
+            { QStringLiteral("message"), n.networkMessage },
+            { QStringLiteral("lastHeartbeatTime"), timestamp(n.created) },
+            { QStringLiteral("lastTransitionTime"), timestamp(n.created) } });
     }
-    for (const char *type : {"MemoryPressure", "DiskPressure", "PIDPressure"}) {
-        conditions.append(QJsonObject{{QStringLiteral("type"), QString::fromLatin1(type)},
-                                      {QStringLiteral("status"), QStringLiteral("False")},
-                                      {QStringLiteral("reason"), QString(QStringLiteral("KubeletHasSufficient") + QString::fromLatin1(type).remove(QStringLiteral("Pressure")))},
-                                      {QStringLiteral("message"), QStringLiteral("kubelet has no pressure")},
-                                      {QStringLiteral("lastHeartbeatTime"), beat},
-                                      {QStringLiteral("lastTransitionTime"), timestamp(n.created)}});
+    for (const char *type : { "MemoryPressure", "DiskPressure", "PIDPressure" }) {
+        conditions.append(QJsonObject { { QStringLiteral("type"), QString::fromLatin1(type) },
+            { QStringLiteral("status"), QStringLiteral("False") },
+            { QStringLiteral("reason"),
+                QString(QStringLiteral("KubeletHasSufficient")
+                    + QString::fromLatin1(type).remove(QStringLiteral("Pressure"))) },
+            { QStringLiteral("message"), QStringLiteral("kubelet has no pressure") },
+            { QStringLiteral("lastHeartbeatTime"), beat },
+            { QStringLiteral("lastTransitionTime"), timestamp(n.created) } });
     }
     if (!n.ready.isEmpty()) {
-        conditions.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("Ready")},
-                                      {QStringLiteral("status"), n.ready},
-                                      {QStringLiteral("reason"), n.readyReason},
-                                      {QStringLiteral("message"), n.readyMessage},
-                                      {QStringLiteral("lastHeartbeatTime"), beat},
-                                      {QStringLiteral("lastTransitionTime"), timestamp(n.created)}});
+        conditions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("Ready") },
+            { QStringLiteral("status"), n.ready }, { QStringLiteral("reason"), n.readyReason },
+            { QStringLiteral("message"), n.readyMessage }, { QStringLiteral("lastHeartbeatTime"), beat },
+            { QStringLiteral("lastTransitionTime"), timestamp(n.created) } });
     }
     QJsonArray addresses;
     if (!n.internalIp.isEmpty())
-        addresses.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("InternalIP")}, {QStringLiteral("address"), n.internalIp}});
-    addresses.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("Hostname")}, {QStringLiteral("address"), n.name}});
-    const QJsonObject resources{{QStringLiteral("cpu"), QStringLiteral("2")},
-                                {QStringLiteral("ephemeral-storage"), QStringLiteral("40470732Ki")},
-                                {QStringLiteral("memory"), QStringLiteral("4025676Ki")},
-                                {QStringLiteral("pods"), QStringLiteral("110")}};
-    QJsonObject labels{{QStringLiteral("beta.kubernetes.io/arch"), QStringLiteral("amd64")},
-                       {QStringLiteral("beta.kubernetes.io/os"), QStringLiteral("linux")},
-                       {QStringLiteral("kubernetes.io/arch"), QStringLiteral("amd64")},
-                       {QStringLiteral("kubernetes.io/hostname"), n.name},
-                       {QStringLiteral("kubernetes.io/os"), QStringLiteral("linux")},
-                       {QStringLiteral("ccloud.sap.com/nodepool"), n.pool},
-                       {QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("m1.small")},
-                       {QStringLiteral("topology.kubernetes.io/zone"), QStringLiteral("nova")}};
-    return QJsonObject{
-        {QStringLiteral("metadata"),
-         QJsonObject{{QStringLiteral("name"), n.name},
-                     {QStringLiteral("uid"), n.uid},
-                     {QStringLiteral("resourceVersion"), QString::number(n.resourceVersion)},
-                     {QStringLiteral("creationTimestamp"), timestamp(n.created)},
-                     {QStringLiteral("labels"), labels},
-                     {QStringLiteral("annotations"), QJsonObject{{QStringLiteral("node.alpha.kubernetes.io/ttl"), QStringLiteral("0")}}}}},
-        {QStringLiteral("spec"), spec},
-        {QStringLiteral("status"),
-         QJsonObject{{QStringLiteral("capacity"), resources},
-                     {QStringLiteral("allocatable"), resources},
-                     {QStringLiteral("conditions"), conditions},
-                     {QStringLiteral("addresses"), addresses},
-                     {QStringLiteral("daemonEndpoints"), QJsonObject{{QStringLiteral("kubeletEndpoint"), QJsonObject{{QStringLiteral("Port"), 10250}}}}},
-                     {QStringLiteral("nodeInfo"),
-                      QJsonObject{{QStringLiteral("machineID"), n.uid.left(8)},
-                                  {QStringLiteral("systemUUID"), n.providerId.section(QLatin1Char('/'), -1)},
-                                  {QStringLiteral("bootID"), n.uid},
-                                  {QStringLiteral("kernelVersion"), QStringLiteral("6.6.60-flatcar")},
-                                  {QStringLiteral("osImage"), QStringLiteral("Flatcar Container Linux by Kinvolk 4081.2.0 (Oklo)")},
-                                  {QStringLiteral("containerRuntimeVersion"), QStringLiteral("containerd://1.7.23")},
-                                  {QStringLiteral("kubeletVersion"), QStringLiteral("v1.30.6")},
-                                  {QStringLiteral("kubeProxyVersion"), QStringLiteral("v1.30.6")},
-                                  {QStringLiteral("operatingSystem"), QStringLiteral("linux")},
-                                  {QStringLiteral("architecture"), QStringLiteral("amd64")}}}}}};
+        addresses.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("InternalIP") },
+            { QStringLiteral("address"), n.internalIp } });
+    addresses.append(QJsonObject {
+        { QStringLiteral("type"), QStringLiteral("Hostname") }, { QStringLiteral("address"), n.name } });
+    const QJsonObject resources { { QStringLiteral("cpu"), QStringLiteral("2") },
+        { QStringLiteral("ephemeral-storage"), QStringLiteral("40470732Ki") },
+        { QStringLiteral("memory"), QStringLiteral("4025676Ki") },
+        { QStringLiteral("pods"), QStringLiteral("110") } };
+    QJsonObject labels { { QStringLiteral("beta.kubernetes.io/arch"), QStringLiteral("amd64") },
+        { QStringLiteral("beta.kubernetes.io/os"), QStringLiteral("linux") },
+        { QStringLiteral("kubernetes.io/arch"), QStringLiteral("amd64") },
+        { QStringLiteral("kubernetes.io/hostname"), n.name },
+        { QStringLiteral("kubernetes.io/os"), QStringLiteral("linux") },
+        { QStringLiteral("ccloud.sap.com/nodepool"), n.pool },
+        { QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("m1.small") },
+        { QStringLiteral("topology.kubernetes.io/zone"), QStringLiteral("nova") } };
+    return QJsonObject {
+        { QStringLiteral("metadata"),
+            QJsonObject { { QStringLiteral("name"), n.name }, { QStringLiteral("uid"), n.uid },
+                { QStringLiteral("resourceVersion"), QString::number(n.resourceVersion) },
+                { QStringLiteral("creationTimestamp"), timestamp(n.created) },
+                { QStringLiteral("labels"), labels },
+                { QStringLiteral("annotations"),
+                    QJsonObject {
+                        { QStringLiteral("node.alpha.kubernetes.io/ttl"), QStringLiteral("0") } } } } },
+        { QStringLiteral("spec"), spec },
+        { QStringLiteral("status"),
+            QJsonObject { { QStringLiteral("capacity"), resources },
+                { QStringLiteral("allocatable"), resources }, { QStringLiteral("conditions"), conditions },
+                { QStringLiteral("addresses"), addresses },
+                { QStringLiteral("daemonEndpoints"),
+                    QJsonObject { { QStringLiteral("kubeletEndpoint"),
+                        QJsonObject { { QStringLiteral("Port"), 10250 } } } } },
+                { QStringLiteral("nodeInfo"),
+                    QJsonObject { { QStringLiteral("machineID"), n.uid.left(8) },
+                        { QStringLiteral("systemUUID"), n.providerId.section(QLatin1Char('/'), -1) },
+                        { QStringLiteral("bootID"), n.uid },
+                        { QStringLiteral("kernelVersion"), QStringLiteral("6.6.60-flatcar") },
+                        { QStringLiteral("osImage"),
+                            QStringLiteral("Flatcar Container Linux by Kinvolk 4081.2.0 (Oklo)") },
+                        { QStringLiteral("containerRuntimeVersion"), QStringLiteral("containerd://1.7.23") },
+                        { QStringLiteral("kubeletVersion"), QStringLiteral("v1.30.6") },
+                        { QStringLiteral("kubeProxyVersion"), QStringLiteral("v1.30.6") },
+                        { QStringLiteral("operatingSystem"), QStringLiteral("linux") },
+                        { QStringLiteral("architecture"), QStringLiteral("amd64") } } } } }
+    };
 }
 
 static QString humanAge(qint64 seconds)
@@ -501,52 +464,55 @@ static QString humanAge(qint64 seconds)
 }
 
 QJsonObject nodeTable(const SimKluster &k, const QList<const SimNode *> &nodes, const QDateTime &now,
-                      const QString &resourceVersion, const QString &continueToken)
+    const QString &resourceVersion, const QString &continueToken)
 {
-    auto column = [](const char *name, const char *type, const char *format, int priority, const char *description) {
-        return QJsonObject{{QStringLiteral("name"), QString::fromLatin1(name)},
-                           {QStringLiteral("type"), QString::fromLatin1(type)},
-                           {QStringLiteral("format"), QString::fromLatin1(format)},
-                           {QStringLiteral("description"), QString::fromLatin1(description)},
-                           {QStringLiteral("priority"), priority}};
-    };
-    const QJsonArray columns{column("Name", "string", "name", 0, "Name must be unique within a namespace."),
-                             column("Status", "string", "", 0, "The status of the node"),
-                             column("Roles", "string", "", 0, "The roles of the node"),
-                             column("Age", "string", "", 0, "CreationTimestamp is a timestamp"),
-                             column("Version", "string", "", 0, "Kubelet Version reported by the node."),
-                             column("Internal-IP", "string", "", 1, "List of addresses reachable to the node."),
-                             column("External-IP", "string", "", 1, "List of addresses reachable to the node."),
-                             column("OS-Image", "string", "", 1, "OS Image reported by the node."),
-                             column("Kernel-Version", "string", "", 1, "Kernel Version reported by the node."),
-                             column("Container-Runtime", "string", "", 1, "Container Runtime Version reported by the node.")};
+    auto column
+        = [](const char *name, const char *type, const char *format, int priority, const char *description) {
+              return QJsonObject { { QStringLiteral("name"), QString::fromLatin1(name) },
+                  { QStringLiteral("type"), QString::fromLatin1(type) },
+                  { QStringLiteral("format"), QString::fromLatin1(format) },
+                  { QStringLiteral("description"), QString::fromLatin1(description) },
+                  { QStringLiteral("priority"), priority } };
+          };
+    const QJsonArray columns { column("Name", "string", "name", 0, "Name must be unique within a namespace."),
+        column("Status", "string", "", 0, "The status of the node"),
+        column("Roles", "string", "", 0, "The roles of the node"),
+        column("Age", "string", "", 0, "CreationTimestamp is a timestamp"),
+        column("Version", "string", "", 0, "Kubelet Version reported by the node."),
+        column("Internal-IP", "string", "", 1, "List of addresses reachable to the node."),
+        column("External-IP", "string", "", 1, "List of addresses reachable to the node."),
+        column("OS-Image", "string", "", 1, "OS Image reported by the node."),
+        column("Kernel-Version", "string", "", 1, "Kernel Version reported by the node."),
+        column("Container-Runtime", "string", "", 1, "Container Runtime Version reported by the node.") };
     QJsonArray rows;
     for (const SimNode *n : nodes) {
         QString status = n->ready == QLatin1String("True") ? QStringLiteral("Ready")
-            : n->ready == QLatin1String("False")          ? QStringLiteral("NotReady")
+            : n->ready == QLatin1String("False")           ? QStringLiteral("NotReady")
                                                            : QStringLiteral("Unknown");
         if (n->unschedulable)
             status += QStringLiteral(",SchedulingDisabled");
         const QJsonObject full = node(k, *n, now);
         const QJsonObject metadata = full.value(QStringLiteral("metadata")).toObject();
-        rows.append(QJsonObject{
-            {QStringLiteral("cells"),
-             QJsonArray{n->name, status, QStringLiteral("<none>"), humanAge(n->created.secsTo(now)), QStringLiteral("v1.30.6"),
-                        n->internalIp.isEmpty() ? QStringLiteral("<none>") : n->internalIp, QStringLiteral("<none>"),
-                        QStringLiteral("Flatcar Container Linux by Kinvolk 4081.2.0 (Oklo)"), QStringLiteral("6.6.60-flatcar"),
-                        QStringLiteral("containerd://1.7.23")}},
-            {QStringLiteral("object"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("PartialObjectMetadata")},
-                                                   {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
-                                                   {QStringLiteral("metadata"), metadata}}}});
+        rows.append(
+            QJsonObject { { QStringLiteral("cells"),
+                              QJsonArray { n->name, status, QStringLiteral("<none>"),
+                                  humanAge(n->created.secsTo(now)), QStringLiteral("v1.30.6"),
+                                  n->internalIp.isEmpty() ? QStringLiteral("<none>") : n->internalIp,
+                                  QStringLiteral("<none>"),
+                                  QStringLiteral("Flatcar Container Linux by Kinvolk 4081.2.0 (Oklo)"),
+                                  QStringLiteral("6.6.60-flatcar"), QStringLiteral("containerd://1.7.23") } },
+                { QStringLiteral("object"),
+                    QJsonObject { { QStringLiteral("kind"), QStringLiteral("PartialObjectMetadata") },
+                        { QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1") },
+                        { QStringLiteral("metadata"), metadata } } } });
     }
-    QJsonObject meta{{QStringLiteral("resourceVersion"), resourceVersion}};
+    QJsonObject meta { { QStringLiteral("resourceVersion"), resourceVersion } };
     if (!continueToken.isEmpty())
         meta.insert(QStringLiteral("continue"), continueToken);
-    return QJsonObject{{QStringLiteral("kind"), QStringLiteral("Table")},
-                       {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
-                       {QStringLiteral("metadata"), meta},
-                       {QStringLiteral("columnDefinitions"), columns},
-                       {QStringLiteral("rows"), rows}};
+    return QJsonObject { { QStringLiteral("kind"), QStringLiteral("Table") },
+        { QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1") },
+        { QStringLiteral("metadata"), meta }, { QStringLiteral("columnDefinitions"), columns },
+        { QStringLiteral("rows"), rows } };
 }
 
 QJsonObject kluster(const World &w, const SimKluster &k)
@@ -554,13 +520,13 @@ QJsonObject kluster(const World &w, const SimKluster &k)
     QJsonArray pools;
     QJsonArray poolInfo;
     for (const SimNodePool &p : k.pools) {
-        pools.append(QJsonObject{{QStringLiteral("name"), p.name},
-                                 {QStringLiteral("size"), p.size},
-                                 {QStringLiteral("flavor"), QStringLiteral("m1.small")},
-                                 {QStringLiteral("image"), QStringLiteral("flatcar-stable-amd64")},
-                                 {QStringLiteral("availabilityZone"), QStringLiteral("nova")},
-                                 {QStringLiteral("config"), QJsonObject{{QStringLiteral("allowReboot"), true},
-                                                                        {QStringLiteral("allowReplace"), true}}}});
+        pools.append(QJsonObject { { QStringLiteral("name"), p.name }, { QStringLiteral("size"), p.size },
+            { QStringLiteral("flavor"), QStringLiteral("m1.small") },
+            { QStringLiteral("image"), QStringLiteral("flatcar-stable-amd64") },
+            { QStringLiteral("availabilityZone"), QStringLiteral("nova") },
+            { QStringLiteral("config"),
+                QJsonObject {
+                    { QStringLiteral("allowReboot"), true }, { QStringLiteral("allowReplace"), true } } } });
         int running = 0;
         int healthy = 0;
         for (const SimServer &s : w.servers) {
@@ -571,37 +537,34 @@ QJsonObject kluster(const World &w, const SimKluster &k)
             if (n.pool == p.name && n.ready == QLatin1String("True"))
                 ++healthy;
         }
-        poolInfo.append(QJsonObject{{QStringLiteral("name"), p.name},
-                                    {QStringLiteral("size"), p.size},
-                                    {QStringLiteral("running"), running},
-                                    {QStringLiteral("healthy"), healthy},
-                                    {QStringLiteral("schedulable"), healthy}});
+        poolInfo.append(QJsonObject { { QStringLiteral("name"), p.name }, { QStringLiteral("size"), p.size },
+            { QStringLiteral("running"), running }, { QStringLiteral("healthy"), healthy },
+            { QStringLiteral("schedulable"), healthy } });
     }
     const int n = w.networkIndex(k.networkId);
-    return QJsonObject{
-        {QStringLiteral("name"), k.name},
-        {QStringLiteral("spec"),
-         QJsonObject{{QStringLiteral("name"), k.name},
-                     {QStringLiteral("version"), QStringLiteral("1.30.6")},
-                     {QStringLiteral("clusterCIDR"), k.clusterCidr},
-                     {QStringLiteral("serviceCIDR"), k.serviceCidr},
-                     {QStringLiteral("advertiseAddress"), QStringLiteral("1.1.1.1")},
-                     {QStringLiteral("dnsAddress"), QStringLiteral("198.18.128.10")},
-                     {QStringLiteral("dnsDomain"), QStringLiteral("cluster.local")},
-                     {QStringLiteral("sshPublicKey"), QString()},
-                     {QStringLiteral("openstack"),
-                      QJsonObject{{QStringLiteral("projectID"), k.projectId},
-                                  {QStringLiteral("routerID"), k.routerId},
-                                  {QStringLiteral("networkID"), n >= 0 ? w.networks.at(n).id : QString()},
-                                  {QStringLiteral("lbSubnetID"), n >= 0 ? w.networks.at(n).subnetId : QString()},
-                                  {QStringLiteral("lbFloatingNetworkID"), QString()},
-                                  {QStringLiteral("securityGroupName"), k.securityGroupName}}},
-                     {QStringLiteral("nodePools"), pools}}},
-        {QStringLiteral("status"), QJsonObject{{QStringLiteral("phase"), k.phase},
-                                               {QStringLiteral("version"), QStringLiteral("1.30.6")},
-                                               {QStringLiteral("specVersion"), 2},
-                                               {QStringLiteral("migrationsPending"), false},
-                                               {QStringLiteral("nodePools"), poolInfo}}}};
+    return QJsonObject { { QStringLiteral("name"), k.name },
+        { QStringLiteral("spec"),
+            QJsonObject { { QStringLiteral("name"), k.name },
+                { QStringLiteral("version"), QStringLiteral("1.30.6") },
+                { QStringLiteral("clusterCIDR"), k.clusterCidr },
+                { QStringLiteral("serviceCIDR"), k.serviceCidr },
+                { QStringLiteral("advertiseAddress"), QStringLiteral("1.1.1.1") },
+                { QStringLiteral("dnsAddress"), QStringLiteral("198.18.128.10") },
+                { QStringLiteral("dnsDomain"), QStringLiteral("cluster.local") },
+                { QStringLiteral("sshPublicKey"), QString() },
+                { QStringLiteral("openstack"),
+                    QJsonObject { { QStringLiteral("projectID"), k.projectId },
+                        { QStringLiteral("routerID"), k.routerId },
+                        { QStringLiteral("networkID"), n >= 0 ? w.networks.at(n).id : QString() },
+                        { QStringLiteral("lbSubnetID"), n >= 0 ? w.networks.at(n).subnetId : QString() },
+                        { QStringLiteral("lbFloatingNetworkID"), QString() },
+                        { QStringLiteral("securityGroupName"), k.securityGroupName } } },
+                { QStringLiteral("nodePools"), pools } } },
+        { QStringLiteral("status"),
+            QJsonObject { { QStringLiteral("phase"), k.phase },
+                { QStringLiteral("version"), QStringLiteral("1.30.6") }, { QStringLiteral("specVersion"), 2 },
+                { QStringLiteral("migrationsPending"), false },
+                { QStringLiteral("nodePools"), poolInfo } } } };
 }
 
 } // namespace ApiRender

@@ -10,7 +10,7 @@
 // a client would have fetched.
 namespace ApiRender {
 
-QString timestamp(const QDateTime &t);  // 2026-11-21T10:00:00Z
+QString timestamp(const QDateTime &t); // 2026-11-21T10:00:00Z
 
 // Nova, at a microversion given as major*1000+minor (2.1 = 2001, 2.47 = 2047).
 // The bytes are the hot path of a large `GET /servers/detail`: written
@@ -32,7 +32,7 @@ QStringList extensionAliases(const World &w);
 // Kubernetes.
 QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now);
 QJsonObject nodeTable(const SimKluster &k, const QList<const SimNode *> &nodes, const QDateTime &now,
-                      const QString &resourceVersion, const QString &continueToken);
+    const QString &resourceVersion, const QString &continueToken);
 
 // Kubernikus.
 QJsonObject kluster(const World &w, const SimKluster &k);

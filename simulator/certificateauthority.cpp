@@ -1,13 +1,12 @@
 #include "simulator/certificateauthority.h"
 
+#include <memory>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-
-#include <memory>
 #include <stdexcept>
 
 namespace {
@@ -19,8 +18,7 @@ struct Deleter
     void operator()(BIO *p) const { BIO_free(p); }
     void operator()(X509_EXTENSION *p) const { X509_EXTENSION_free(p); }
 };
-template<typename T>
-using Owned = std::unique_ptr<T, Deleter>;
+template<typename T> using Owned = std::unique_ptr<T, Deleter>;
 
 void check(bool ok, const char *what)
 {
@@ -49,7 +47,7 @@ QByteArray toPem(EVP_PKEY *key)
     Owned<BIO> bio(BIO_new(BIO_s_mem()));
     // Traditional "EC PRIVATE KEY" PEM: what kubeconfigs usually carry.
     check(PEM_write_bio_PrivateKey_traditional(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr) == 1,
-          "writing a key");
+        "writing a key");
     char *data = nullptr;
     const long size = BIO_get_mem_data(bio.get(), &data);
     return QByteArray(data, int(size));
@@ -97,10 +95,12 @@ Owned<X509> newCertificate(EVP_PKEY *key, const QString &cn, const QString &org,
     X509_set_pubkey(cert.get(), key);
     X509_NAME *name = X509_get_subject_name(cert.get());
     const QByteArray cnBytes = cn.toUtf8();
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char *>(cnBytes.constData()), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(
+        name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char *>(cnBytes.constData()), -1, -1, 0);
     if (!org.isEmpty()) {
         const QByteArray orgBytes = org.toUtf8();
-        X509_NAME_add_entry_by_txt(name, "O", MBSTRING_UTF8, reinterpret_cast<const unsigned char *>(orgBytes.constData()), -1, -1, 0);
+        X509_NAME_add_entry_by_txt(name, "O", MBSTRING_UTF8,
+            reinterpret_cast<const unsigned char *>(orgBytes.constData()), -1, -1, 0);
     }
     return cert;
 }
@@ -120,8 +120,8 @@ CertificateAuthority::CertificateAuthority(const QString &commonName)
     m_ca.keyPem = toPem(key.get());
 }
 
-CertificateAuthority::Issued CertificateAuthority::issue(const QString &commonName, const QString &organization,
-                                                         bool server) const
+CertificateAuthority::Issued CertificateAuthority::issue(
+    const QString &commonName, const QString &organization, bool server) const
 {
     Owned<X509> caCert = fromPem(m_ca.certificatePem);
     Owned<EVP_PKEY> caKey = keyFromPem(m_ca.keyPem);
@@ -135,7 +135,7 @@ CertificateAuthority::Issued CertificateAuthority::issue(const QString &commonNa
     if (server)
         addExtension(cert.get(), caCert.get(), NID_subject_alt_name, "IP:127.0.0.1,DNS:localhost");
     check(X509_sign(cert.get(), caKey.get(), EVP_sha256()) > 0, "signing a certificate");
-    return Issued{toPem(cert.get()), toPem(key.get())};
+    return Issued { toPem(cert.get()), toPem(key.get()) };
 }
 
 CertificateAuthority::Issued CertificateAuthority::issueServer(const QString &commonName) const
@@ -143,7 +143,8 @@ CertificateAuthority::Issued CertificateAuthority::issueServer(const QString &co
     return issue(commonName, QString(), true);
 }
 
-CertificateAuthority::Issued CertificateAuthority::issueClient(const QString &user, const QString &group) const
+CertificateAuthority::Issued CertificateAuthority::issueClient(
+    const QString &user, const QString &group) const
 {
     return issue(user, group, false);
 }

@@ -26,8 +26,8 @@ public:
     QByteArray certificatePem() const { return m_ca.certificatePem; }
     QSslCertificate certificate() const { return m_ca.certificate(); }
 
-    Issued issueServer(const QString &commonName) const;                      // SAN: 127.0.0.1, localhost
-    Issued issueClient(const QString &user, const QString &group) const;      // CN = user, O = group
+    Issued issueServer(const QString &commonName) const; // SAN: 127.0.0.1, localhost
+    Issued issueClient(const QString &user, const QString &group) const; // CN = user, O = group
 
 private:
     Issued issue(const QString &commonName, const QString &organization, bool server) const;

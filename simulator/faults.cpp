@@ -18,16 +18,26 @@ bool FaultRule::matches(const QString &svc, const HttpRequest &request) const
 QString FaultRule::kindName(Kind kind)
 {
     switch (kind) {
-    case Kind::Latency: return QStringLiteral("latency");
-    case Kind::Status: return QStringLiteral("status");
-    case Kind::Malformed: return QStringLiteral("malformed");
-    case Kind::Truncated: return QStringLiteral("truncated");
-    case Kind::Html: return QStringLiteral("html");
-    case Kind::Drop: return QStringLiteral("drop");
-    case Kind::ExpireTokens: return QStringLiteral("expire-tokens");
-    case Kind::ConcurrentWrite: return QStringLiteral("concurrent-write");
-    case Kind::Trickle: return QStringLiteral("trickle");
-    case Kind::EndlessContinue: return QStringLiteral("endless-continue");
+    case Kind::Latency:
+        return QStringLiteral("latency");
+    case Kind::Status:
+        return QStringLiteral("status");
+    case Kind::Malformed:
+        return QStringLiteral("malformed");
+    case Kind::Truncated:
+        return QStringLiteral("truncated");
+    case Kind::Html:
+        return QStringLiteral("html");
+    case Kind::Drop:
+        return QStringLiteral("drop");
+    case Kind::ExpireTokens:
+        return QStringLiteral("expire-tokens");
+    case Kind::ConcurrentWrite:
+        return QStringLiteral("concurrent-write");
+    case Kind::Trickle:
+        return QStringLiteral("trickle");
+    case Kind::EndlessContinue:
+        return QStringLiteral("endless-continue");
     }
     return QString();
 }
@@ -36,8 +46,8 @@ std::optional<FaultRule> FaultRule::fromJson(const QJsonObject &o, QString *erro
 {
     FaultRule r;
     const QString kind = o.value(QStringLiteral("kind")).toString();
-    static const Kind kinds[] = {Kind::Latency, Kind::Status, Kind::Malformed, Kind::Truncated, Kind::Html,
-                                 Kind::Drop, Kind::ExpireTokens, Kind::ConcurrentWrite, Kind::Trickle, Kind::EndlessContinue};
+    static const Kind kinds[] = { Kind::Latency, Kind::Status, Kind::Malformed, Kind::Truncated, Kind::Html,
+        Kind::Drop, Kind::ExpireTokens, Kind::ConcurrentWrite, Kind::Trickle, Kind::EndlessContinue };
     bool found = false;
     for (Kind k : kinds) {
         if (kindName(k) == kind) {
@@ -46,9 +56,10 @@ std::optional<FaultRule> FaultRule::fromJson(const QJsonObject &o, QString *erro
         }
     }
     if (!found) {
-        *error = QStringLiteral("unknown fault kind \"%1\" (latency, status, malformed, truncated, html, drop, "
-                                "expire-tokens, concurrent-write, trickle, endless-continue)")
-                     .arg(kind);
+        *error
+            = QStringLiteral("unknown fault kind \"%1\" (latency, status, malformed, truncated, html, drop, "
+                             "expire-tokens, concurrent-write, trickle, endless-continue)")
+                  .arg(kind);
         return std::nullopt;
     }
     r.id = o.value(QStringLiteral("id")).toString();
@@ -69,13 +80,10 @@ std::optional<FaultRule> FaultRule::fromJson(const QJsonObject &o, QString *erro
 
 QJsonObject FaultRule::toJson() const
 {
-    QJsonObject o{{QStringLiteral("id"), id},
-                  {QStringLiteral("kind"), kindName(kind)},
-                  {QStringLiteral("service"), service},
-                  {QStringLiteral("method"), method},
-                  {QStringLiteral("path"), path.pattern()},
-                  {QStringLiteral("hits"), hits},
-                  {QStringLiteral("count"), remaining}};
+    QJsonObject o { { QStringLiteral("id"), id }, { QStringLiteral("kind"), kindName(kind) },
+        { QStringLiteral("service"), service }, { QStringLiteral("method"), method },
+        { QStringLiteral("path"), path.pattern() }, { QStringLiteral("hits"), hits },
+        { QStringLiteral("count"), remaining } };
     if (kind == Kind::Status || kind == Kind::Html)
         o.insert(QStringLiteral("status"), status);
     if (!retryAfter.isEmpty())

@@ -6,7 +6,6 @@
 #include <QList>
 #include <QRegularExpression>
 #include <QString>
-
 #include <optional>
 
 // Fault injection: rules that match requests by service, method and path,
@@ -14,28 +13,29 @@
 // switchable while running (the admin API).
 struct FaultRule
 {
-    enum class Kind {
-        Latency,          // answer after `latencyMs`
-        Status,           // answer `status` (429/503 with Retry-After, 500, ...) in the service's error shape
-        Malformed,        // 200 with a body that is not JSON
-        Truncated,        // the right answer, cut off halfway; the connection closes
-        Html,             // an HTML error page from a "proxy" (502 by default)
-        Drop,             // close the connection without an answer
-        ExpireTokens,     // every token expires before the request is handled
-        ConcurrentWrite,  // someone else changes the router before this request is handled
-        Trickle,          // the answer comes one byte every `latencyMs` (never idle long, never done)
-        EndlessContinue,  // a Kubernetes list always says there is more (metadata.continue, the same token)
+    enum class Kind
+    {
+        Latency, // answer after `latencyMs`
+        Status, // answer `status` (429/503 with Retry-After, 500, ...) in the service's error shape
+        Malformed, // 200 with a body that is not JSON
+        Truncated, // the right answer, cut off halfway; the connection closes
+        Html, // an HTML error page from a "proxy" (502 by default)
+        Drop, // close the connection without an answer
+        ExpireTokens, // every token expires before the request is handled
+        ConcurrentWrite, // someone else changes the router before this request is handled
+        Trickle, // the answer comes one byte every `latencyMs` (never idle long, never done)
+        EndlessContinue, // a Kubernetes list always says there is more (metadata.continue, the same token)
     };
 
     QString id;
-    QString service;      // keystone, compute, network, image, kubernetes, kubernikus; empty: any
-    QString method;       // empty: any
-    QRegularExpression path;  // empty pattern: any
+    QString service; // keystone, compute, network, image, kubernetes, kubernikus; empty: any
+    QString method; // empty: any
+    QRegularExpression path; // empty pattern: any
     Kind kind = Kind::Status;
     int status = 503;
-    QString retryAfter;   // seconds or an HTTP date; empty: none
+    QString retryAfter; // seconds or an HTTP date; empty: none
     int latencyMs = 0;
-    int remaining = -1;   // how many more requests it applies to; -1: until removed
+    int remaining = -1; // how many more requests it applies to; -1: until removed
     int hits = 0;
 
     bool matches(const QString &service, const HttpRequest &request) const;

@@ -7,8 +7,8 @@
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
-#include <QTimer>
 #include <QTimeZone>
+#include <QTimer>
 #include <QUrl>
 
 namespace {
@@ -16,29 +16,52 @@ namespace {
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 300: return "Multiple Choices";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 412: return "Precondition Failed";
-    case 413: return "Request Entity Too Large";
-    case 415: return "Unsupported Media Type";
-    case 422: return "Unprocessable Entity";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    default: return "Status";
+    case 200:
+        return "OK";
+    case 201:
+        return "Created";
+    case 202:
+        return "Accepted";
+    case 204:
+        return "No Content";
+    case 300:
+        return "Multiple Choices";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 406:
+        return "Not Acceptable";
+    case 409:
+        return "Conflict";
+    case 410:
+        return "Gone";
+    case 412:
+        return "Precondition Failed";
+    case 413:
+        return "Request Entity Too Large";
+    case 415:
+        return "Unsupported Media Type";
+    case 422:
+        return "Unprocessable Entity";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    default:
+        return "Status";
     }
 }
 
@@ -83,12 +106,12 @@ HttpServer::HttpServer(const QString &name, Handler handler, QObject *parent)
     : QObject(parent)
     , m_name(name)
     , m_handler(std::move(handler))
-{
-}
+{ }
 
 HttpServer::~HttpServer() = default;
 
-bool HttpServer::listen(const QHostAddress &address, quint16 port, const std::optional<QSslConfiguration> &tls)
+bool HttpServer::listen(
+    const QHostAddress &address, quint16 port, const std::optional<QSslConfiguration> &tls)
 {
     if (tls) {
         auto *server = new QSslServer(this);
@@ -126,7 +149,9 @@ quint16 HttpServer::port() const
 
 QString HttpServer::baseUrl() const
 {
-    return QStringLiteral("%1://127.0.0.1:%2").arg(m_tls ? QStringLiteral("https") : QStringLiteral("http")).arg(port());
+    return QStringLiteral("%1://127.0.0.1:%2")
+        .arg(m_tls ? QStringLiteral("https") : QStringLiteral("http"))
+        .arg(port());
 }
 
 void HttpServer::accept(QTcpSocket *socket)
@@ -198,7 +223,7 @@ void HttpServer::readFrom(QTcpSocket *socket)
         if (request.header("transfer-encoding").toLower().contains("chunked")) {
             qsizetype end = 0;
             if (!decodeChunked(buffer, consumed, &request.body, &end))
-                return;  // wait for more
+                return; // wait for more
             consumed = end;
         } else {
             const qsizetype length = request.header("content-length").toLongLong();
@@ -207,7 +232,7 @@ void HttpServer::readFrom(QTcpSocket *socket)
                 return;
             }
             if (buffer.size() < consumed + length)
-                return;  // wait for more
+                return; // wait for more
             request.body = buffer.mid(consumed, length);
             consumed += length;
         }
@@ -225,7 +250,7 @@ void HttpServer::readFrom(QTcpSocket *socket)
         HttpResponse response = m_handler(request);
         respond(socket, request, std::move(response));
         if (!m_buffers.contains(socket))
-            return;  // closed while answering
+            return; // closed while answering
     }
 }
 
@@ -250,7 +275,8 @@ void HttpServer::write(QTcpSocket *socket, const HttpResponse &response, bool cl
         socket->abort();
         return;
     }
-    QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + reasonPhrase(response.status) + "\r\n";
+    QByteArray out
+        = "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + reasonPhrase(response.status) + "\r\n";
     bool hasDate = false;
     for (const auto &h : response.headers) {
         out += h.first + ": " + h.second + "\r\n";
@@ -263,7 +289,7 @@ void HttpServer::write(QTcpSocket *socket, const HttpResponse &response, bool cl
     out += close ? "Connection: close\r\n" : "Connection: keep-alive\r\n";
     out += "\r\n";
     if (response.delivery == HttpResponse::Delivery::Trickle) {
-        socket->write(out);  // the head at once, then the body a byte at a time
+        socket->write(out); // the head at once, then the body a byte at a time
         trickle(socket, response.body, response.trickleMs);
         return;
     }

@@ -10,7 +10,6 @@
 #include <QSslConfiguration>
 #include <QString>
 #include <QUrlQuery>
-
 #include <functional>
 #include <optional>
 
@@ -20,13 +19,13 @@ class QTcpSocket;
 struct HttpRequest
 {
     QByteArray method;
-    QString path;           // decoded path, without the query
-    QByteArray rawTarget;   // the request target as sent
+    QString path; // decoded path, without the query
+    QByteArray rawTarget; // the request target as sent
     QUrlQuery query;
-    QHash<QByteArray, QByteArray> headers;  // names in lower case
+    QHash<QByteArray, QByteArray> headers; // names in lower case
     QByteArray body;
-    QSslCertificate peerCertificate;        // the client certificate, over TLS
-    bool peerVerified = false;              // it is signed by a CA the server trusts
+    QSslCertificate peerCertificate; // the client certificate, over TLS
+    bool peerVerified = false; // it is signed by a CA the server trusts
     bool tls = false;
 
     QByteArray header(const QByteArray &name) const { return headers.value(name.toLower()); }
@@ -38,7 +37,13 @@ struct HttpResponse
     // What happens to the bytes: sent whole, cut off after half the body
     // (the connection then closes), the connection dropped with no answer, or
     // trickled one byte every `trickleMs` (a server that never quite stalls).
-    enum class Delivery { Whole, Truncated, Dropped, Trickle };
+    enum class Delivery
+    {
+        Whole,
+        Truncated,
+        Dropped,
+        Trickle
+    };
 
     int status = 200;
     QList<QPair<QByteArray, QByteArray>> headers;
@@ -49,7 +54,7 @@ struct HttpResponse
 
     HttpResponse &header(const QByteArray &name, const QByteArray &value)
     {
-        headers.append({name, value});
+        headers.append({ name, value });
         return *this;
     }
     QByteArray headerValue(const QByteArray &name) const;
@@ -73,12 +78,13 @@ public:
     ~HttpServer() override;
 
     // Listens on `address`:`port` (0: chosen by the OS); over TLS when a configuration is given.
-    bool listen(const QHostAddress &address, quint16 port, const std::optional<QSslConfiguration> &tls = std::nullopt);
+    bool listen(const QHostAddress &address, quint16 port,
+        const std::optional<QSslConfiguration> &tls = std::nullopt);
     quint16 port() const;
     QString name() const { return m_name; }
     QString errorString() const { return m_error; }
     bool isTls() const { return m_tls; }
-    QString baseUrl() const;  // "http://127.0.0.1:<port>"
+    QString baseUrl() const; // "http://127.0.0.1:<port>"
 
     qint64 requestCount() const { return m_requests; }
 

@@ -16,14 +16,17 @@ QByteArray toJson(const QJsonObject &o)
 
 QJsonObject versionV3(const QString &v3)
 {
-    return QJsonObject{{QStringLiteral("id"), QStringLiteral("v3.14")},
-                       {QStringLiteral("status"), QStringLiteral("stable")},
-                       {QStringLiteral("updated"), QStringLiteral("2020-04-07T00:00:00Z")},
-                       {QStringLiteral("links"), QJsonArray{QJsonObject{{QStringLiteral("rel"), QStringLiteral("self")},
-                                                                        {QStringLiteral("href"), QString(v3 + QLatin1Char('/'))}}}},
-                       {QStringLiteral("media-types"),
-                        QJsonArray{QJsonObject{{QStringLiteral("base"), QStringLiteral("application/json")},
-                                               {QStringLiteral("type"), QStringLiteral("application/vnd.openstack.identity-v3+json")}}}}};
+    return QJsonObject {
+        { QStringLiteral("id"), QStringLiteral("v3.14") },
+        { QStringLiteral("status"), QStringLiteral("stable") },
+        { QStringLiteral("updated"), QStringLiteral("2020-04-07T00:00:00Z") },
+        { QStringLiteral("links"),
+            QJsonArray { QJsonObject { { QStringLiteral("rel"), QStringLiteral("self") },
+                { QStringLiteral("href"), QString(v3 + QLatin1Char('/')) } } } },
+        { QStringLiteral("media-types"),
+            QJsonArray { QJsonObject { { QStringLiteral("base"), QStringLiteral("application/json") },
+                { QStringLiteral("type"), QStringLiteral("application/vnd.openstack.identity-v3+json") } } } }
+    };
 }
 
 // Microseconds, as Keystone writes them.
@@ -39,13 +42,14 @@ HttpResponse Simulator::keystone(const HttpRequest &request)
     const QString v3 = endpoint(QStringLiteral("identity"));
     const QString path = request.path;
     if (request.method == "GET" && path == QLatin1String("/")) {
-        HttpResponse r = HttpResponse::json(300, toJson(QJsonObject{
-            {QStringLiteral("versions"), QJsonObject{{QStringLiteral("values"), QJsonArray{versionV3(v3)}}}}}));
+        HttpResponse r = HttpResponse::json(300,
+            toJson(QJsonObject { { QStringLiteral("versions"),
+                QJsonObject { { QStringLiteral("values"), QJsonArray { versionV3(v3) } } } } }));
         r.header("Location", (v3 + QLatin1Char('/')).toUtf8());
         return r;
     }
     if (request.method == "GET" && (path == QLatin1String("/v3") || path == QLatin1String("/v3/")))
-        return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("version"), versionV3(v3)}}));
+        return HttpResponse::json(200, toJson(QJsonObject { { QStringLiteral("version"), versionV3(v3) } }));
 
     if (path == QLatin1String("/v3/auth/tokens") && request.method == "POST") {
         QJsonParseError parseError;
@@ -54,39 +58,54 @@ HttpResponse Simulator::keystone(const HttpRequest &request)
         const QJsonObject identity = auth.value(QStringLiteral("identity")).toObject();
         const QJsonArray methods = identity.value(QStringLiteral("methods")).toArray();
         if (parseError.error != QJsonParseError::NoError || methods.isEmpty())
-            return errorFor(QStringLiteral("keystone"), 400, QString(), QStringLiteral("The request you have made is malformed: 'identity' and 'methods' are required."));
+            return errorFor(QStringLiteral("keystone"), 400, QString(),
+                QStringLiteral(
+                    "The request you have made is malformed: 'identity' and 'methods' are required."));
         const QString method = methods.first().toString();
         QString userId;
         QString projectId;
         QString appCredId;
         const QJsonObject scope = auth.value(QStringLiteral("scope")).toObject();
         if (method == QLatin1String("password")) {
-            const QJsonObject user = identity.value(QStringLiteral("password")).toObject().value(QStringLiteral("user")).toObject();
+            const QJsonObject user = identity.value(QStringLiteral("password"))
+                                         .toObject()
+                                         .value(QStringLiteral("user"))
+                                         .toObject();
             const QString password = user.value(QStringLiteral("password")).toString();
             int u = -1;
             if (user.contains(QStringLiteral("id"))) {
                 u = m_world.userIndex(user.value(QStringLiteral("id")).toString());
             } else {
                 if (!user.contains(QStringLiteral("domain")))
-                    return errorFor(QStringLiteral("keystone"), 400, QString(), QStringLiteral("Expecting to find domain in user. The server could not comply with the request since it is either malformed or otherwise incorrect. The client is assumed to be in error."));
+                    return errorFor(QStringLiteral("keystone"), 400, QString(),
+                        QStringLiteral("Expecting to find domain in user. The server could not comply with "
+                                       "the request since it is either malformed or otherwise incorrect. The "
+                                       "client is assumed to be in error."));
                 u = m_world.userIndex(user.value(QStringLiteral("name")).toString());
             }
             if (u < 0 || m_world.users.at(u).password != password)
-                return errorFor(QStringLiteral("keystone"), 401, QString(), QStringLiteral("The request you have made requires authentication."));
+                return errorFor(QStringLiteral("keystone"), 401, QString(),
+                    QStringLiteral("The request you have made requires authentication."));
             userId = m_world.users.at(u).id;
             const QJsonObject project = scope.value(QStringLiteral("project")).toObject();
             if (!project.isEmpty()) {
                 if (project.contains(QStringLiteral("name")) && !project.contains(QStringLiteral("domain")))
-                    return errorFor(QStringLiteral("keystone"), 400, QString(), QStringLiteral("Expecting to find domain in project. The server could not comply with the request since it is either malformed or otherwise incorrect. The client is assumed to be in error."));
-                const int p = m_world.projectIndex(project.contains(QStringLiteral("id")) ? project.value(QStringLiteral("id")).toString()
-                                                                                          : project.value(QStringLiteral("name")).toString());
+                    return errorFor(QStringLiteral("keystone"), 400, QString(),
+                        QStringLiteral("Expecting to find domain in project. The server could not comply "
+                                       "with the request since it is either malformed or otherwise "
+                                       "incorrect. The client is assumed to be in error."));
+                const int p = m_world.projectIndex(project.contains(QStringLiteral("id"))
+                        ? project.value(QStringLiteral("id")).toString()
+                        : project.value(QStringLiteral("name")).toString());
                 if (p < 0 || m_world.projects.at(p).id != m_world.users.at(u).projectId)
-                    return errorFor(QStringLiteral("keystone"), 401, QString(), QStringLiteral("The request you have made requires authentication."));
+                    return errorFor(QStringLiteral("keystone"), 401, QString(),
+                        QStringLiteral("The request you have made requires authentication."));
                 projectId = m_world.projects.at(p).id;
             }
         } else if (method == QLatin1String("application_credential")) {
             if (!scope.isEmpty())
-                return errorFor(QStringLiteral("keystone"), 401, QString(), QStringLiteral("Application credentials cannot request a scope."));
+                return errorFor(QStringLiteral("keystone"), 401, QString(),
+                    QStringLiteral("Application credentials cannot request a scope."));
             const QJsonObject cred = identity.value(QStringLiteral("application_credential")).toObject();
             const QString id = cred.value(QStringLiteral("id")).toString();
             const QString name = cred.value(QStringLiteral("name")).toString();
@@ -97,86 +116,103 @@ HttpResponse Simulator::keystone(const HttpRequest &request)
                     found = &c;
             }
             if (!found || found->secret != secret)
-                return errorFor(QStringLiteral("keystone"), 401, QString(), QStringLiteral("The request you have made requires authentication."));
+                return errorFor(QStringLiteral("keystone"), 401, QString(),
+                    QStringLiteral("The request you have made requires authentication."));
             userId = found->userId;
             projectId = found->projectId;
             appCredId = found->id;
         } else {
-            return errorFor(QStringLiteral("keystone"), 401, QString(), QStringLiteral("Attempted to authenticate with an unsupported method."));
+            return errorFor(QStringLiteral("keystone"), 401, QString(),
+                QStringLiteral("Attempted to authenticate with an unsupported method."));
         }
         SimToken token;
         m_world.issueToken(userId, projectId, appCredId, &token);
         const int u = m_world.userIndex(userId);
         const int p = m_world.projectIndex(projectId);
-        QJsonObject t{{QStringLiteral("methods"), QJsonArray{method}},
-                      {QStringLiteral("audit_ids"), QJsonArray{token.id.right(22)}},
-                      {QStringLiteral("is_domain"), false},
-                      {QStringLiteral("expires_at"), keystoneTime(token.expiresAt)},
-                      {QStringLiteral("issued_at"), keystoneTime(token.issuedAt)},
-                      {QStringLiteral("user"), QJsonObject{{QStringLiteral("id"), userId},
-                                                           {QStringLiteral("name"), u >= 0 ? m_world.users.at(u).name : QString()},
-                                                           {QStringLiteral("domain"), QJsonObject{{QStringLiteral("id"), QStringLiteral("default")},
-                                                                                                  {QStringLiteral("name"), QStringLiteral("Default")}}},
-                                                           {QStringLiteral("password_expires_at"), QJsonValue()}}}};
+        QJsonObject t { { QStringLiteral("methods"), QJsonArray { method } },
+            { QStringLiteral("audit_ids"), QJsonArray { token.id.right(22) } },
+            { QStringLiteral("is_domain"), false },
+            { QStringLiteral("expires_at"), keystoneTime(token.expiresAt) },
+            { QStringLiteral("issued_at"), keystoneTime(token.issuedAt) },
+            { QStringLiteral("user"),
+                QJsonObject { { QStringLiteral("id"), userId },
+                    { QStringLiteral("name"), u >= 0 ? m_world.users.at(u).name : QString() },
+                    { QStringLiteral("domain"),
+                        QJsonObject { { QStringLiteral("id"), QStringLiteral("default") },
+                            { QStringLiteral("name"), QStringLiteral("Default") } } },
+                    { QStringLiteral("password_expires_at"), QJsonValue() } } } };
         if (p >= 0) {
-            t.insert(QStringLiteral("project"), QJsonObject{{QStringLiteral("id"), projectId},
-                                                            {QStringLiteral("name"), m_world.projects.at(p).name},
-                                                            {QStringLiteral("domain"), QJsonObject{{QStringLiteral("id"), QStringLiteral("default")},
-                                                                                                   {QStringLiteral("name"), QStringLiteral("Default")}}}});
+            t.insert(QStringLiteral("project"),
+                QJsonObject { { QStringLiteral("id"), projectId },
+                    { QStringLiteral("name"), m_world.projects.at(p).name },
+                    { QStringLiteral("domain"),
+                        QJsonObject { { QStringLiteral("id"), QStringLiteral("default") },
+                            { QStringLiteral("name"), QStringLiteral("Default") } } } });
             QJsonArray roles;
             for (const QString &role : m_world.users.at(u).roles)
-                roles.append(QJsonObject{{QStringLiteral("id"), QString(QStringLiteral("role-") + role)}, {QStringLiteral("name"), role}});
+                roles.append(QJsonObject { { QStringLiteral("id"), QString(QStringLiteral("role-") + role) },
+                    { QStringLiteral("name"), role } });
             t.insert(QStringLiteral("roles"), roles);
             if (!request.query.hasQueryItem(QStringLiteral("nocatalog"))) {
                 QJsonArray catalog;
-                const QList<QPair<QString, QString>> services = {{QStringLiteral("identity"), QStringLiteral("keystone")},
-                                                                 {QStringLiteral("compute"), QStringLiteral("nova")},
-                                                                 {QStringLiteral("network"), QStringLiteral("neutron")},
-                                                                 {QStringLiteral("image"), QStringLiteral("glance")},
-                                                                 {QStringLiteral("kubernikus"), QStringLiteral("kubernikus")}};
+                const QList<QPair<QString, QString>> services
+                    = { { QStringLiteral("identity"), QStringLiteral("keystone") },
+                          { QStringLiteral("compute"), QStringLiteral("nova") },
+                          { QStringLiteral("network"), QStringLiteral("neutron") },
+                          { QStringLiteral("image"), QStringLiteral("glance") },
+                          { QStringLiteral("kubernikus"), QStringLiteral("kubernikus") } };
                 for (const auto &s : services) {
                     QJsonArray endpoints;
-                    for (const char *interface : {"public", "internal", "admin"}) {
-                        endpoints.append(QJsonObject{{QStringLiteral("id"), QString(s.second + QLatin1Char('-') + QString::fromLatin1(interface))},
-                                                     {QStringLiteral("interface"), QString::fromLatin1(interface)},
-                                                     {QStringLiteral("region"), m_world.region},
-                                                     {QStringLiteral("region_id"), m_world.region},
-                                                     {QStringLiteral("url"), endpoint(s.first)}});
+                    for (const char *interface : { "public", "internal", "admin" }) {
+                        endpoints.append(QJsonObject {
+                            { QStringLiteral("id"),
+                                QString(s.second + QLatin1Char('-') + QString::fromLatin1(interface)) },
+                            { QStringLiteral("interface"), QString::fromLatin1(interface) },
+                            { QStringLiteral("region"), m_world.region },
+                            { QStringLiteral("region_id"), m_world.region },
+                            { QStringLiteral("url"), endpoint(s.first) } });
                     }
-                    catalog.append(QJsonObject{{QStringLiteral("type"), s.first},
-                                               {QStringLiteral("name"), s.second},
-                                               {QStringLiteral("id"), QString(s.second + QStringLiteral("-service"))},
-                                               {QStringLiteral("endpoints"), endpoints}});
+                    catalog.append(QJsonObject { { QStringLiteral("type"), s.first },
+                        { QStringLiteral("name"), s.second },
+                        { QStringLiteral("id"), QString(s.second + QStringLiteral("-service")) },
+                        { QStringLiteral("endpoints"), endpoints } });
                 }
                 t.insert(QStringLiteral("catalog"), catalog);
             }
         }
         if (!appCredId.isEmpty()) {
-            t.insert(QStringLiteral("application_credential"), QJsonObject{{QStringLiteral("id"), appCredId},
-                                                                           {QStringLiteral("name"), QStringLiteral("flightdeck")},
-                                                                           {QStringLiteral("restricted"), true}});
+            t.insert(QStringLiteral("application_credential"),
+                QJsonObject { { QStringLiteral("id"), appCredId },
+                    { QStringLiteral("name"), QStringLiteral("flightdeck") },
+                    { QStringLiteral("restricted"), true } });
         }
-        HttpResponse r = HttpResponse::json(201, toJson(QJsonObject{{QStringLiteral("token"), t}}));
+        HttpResponse r = HttpResponse::json(201, toJson(QJsonObject { { QStringLiteral("token"), t } }));
         r.header("X-Subject-Token", token.id.toUtf8());
         return r;
     }
 
     // Validate or revoke a token.
-    if (path == QLatin1String("/v3/auth/tokens") && (request.method == "GET" || request.method == "HEAD" || request.method == "DELETE")) {
+    if (path == QLatin1String("/v3/auth/tokens")
+        && (request.method == "GET" || request.method == "HEAD" || request.method == "DELETE")) {
         if (!m_world.validToken(QString::fromUtf8(request.header("x-auth-token"))))
-            return errorFor(QStringLiteral("keystone"), 401, QString(), QStringLiteral("The request you have made requires authentication."));
+            return errorFor(QStringLiteral("keystone"), 401, QString(),
+                QStringLiteral("The request you have made requires authentication."));
         const QString subject = QString::fromUtf8(request.header("x-subject-token"));
         const SimToken *t = m_world.validToken(subject);
         if (!t)
-            return errorFor(QStringLiteral("keystone"), 404, QString(), QStringLiteral("Could not find token: %1.").arg(subject));
+            return errorFor(QStringLiteral("keystone"), 404, QString(),
+                QStringLiteral("Could not find token: %1.").arg(subject));
         if (request.method == "DELETE") {
             m_world.tokens.remove(subject);
             return HttpResponse::empty(204);
         }
-        HttpResponse r = HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("token"), QJsonObject{
-            {QStringLiteral("expires_at"), keystoneTime(t->expiresAt)}, {QStringLiteral("issued_at"), keystoneTime(t->issuedAt)},
-            {QStringLiteral("user"), QJsonObject{{QStringLiteral("id"), t->userId}}},
-            {QStringLiteral("project"), QJsonObject{{QStringLiteral("id"), t->projectId}}}}}}));
+        HttpResponse r = HttpResponse::json(200,
+            toJson(QJsonObject { { QStringLiteral("token"),
+                QJsonObject { { QStringLiteral("expires_at"), keystoneTime(t->expiresAt) },
+                    { QStringLiteral("issued_at"), keystoneTime(t->issuedAt) },
+                    { QStringLiteral("user"), QJsonObject { { QStringLiteral("id"), t->userId } } },
+                    { QStringLiteral("project"),
+                        QJsonObject { { QStringLiteral("id"), t->projectId } } } } } }));
         r.header("X-Subject-Token", subject.toUtf8());
         return r;
     }
@@ -187,10 +223,15 @@ HttpResponse Simulator::keystone(const HttpRequest &request)
         && parts.at(3) == QLatin1String("application_credentials") && request.method == "POST") {
         const SimToken *t = m_world.validToken(QString::fromUtf8(request.header("x-auth-token")));
         if (!t)
-            return errorFor(QStringLiteral("keystone"), 401, QString(), QStringLiteral("The request you have made requires authentication."));
+            return errorFor(QStringLiteral("keystone"), 401, QString(),
+                QStringLiteral("The request you have made requires authentication."));
         if (t->userId != parts.at(2))
-            return errorFor(QStringLiteral("keystone"), 403, QString(), QStringLiteral("You are not authorized to perform the requested action."));
-        const QJsonObject body = QJsonDocument::fromJson(request.body).object().value(QStringLiteral("application_credential")).toObject();
+            return errorFor(QStringLiteral("keystone"), 403, QString(),
+                QStringLiteral("You are not authorized to perform the requested action."));
+        const QJsonObject body = QJsonDocument::fromJson(request.body)
+                                     .object()
+                                     .value(QStringLiteral("application_credential"))
+                                     .toObject();
         SimApplicationCredential c;
         c.id = m_world.newHexId();
         c.name = body.value(QStringLiteral("name")).toString();
@@ -200,11 +241,14 @@ HttpResponse Simulator::keystone(const HttpRequest &request)
         c.userId = t->userId;
         c.projectId = t->projectId;
         m_world.applicationCredentials.append(c);
-        return HttpResponse::json(201, toJson(QJsonObject{{QStringLiteral("application_credential"),
-            QJsonObject{{QStringLiteral("id"), c.id}, {QStringLiteral("name"), c.name}, {QStringLiteral("secret"), c.secret},
-                        {QStringLiteral("project_id"), c.projectId}, {QStringLiteral("user_id"), c.userId},
-                        {QStringLiteral("unrestricted"), false}, {QStringLiteral("expires_at"), QJsonValue()},
-                        {QStringLiteral("roles"), QJsonArray()}}}}));
+        return HttpResponse::json(201,
+            toJson(QJsonObject { { QStringLiteral("application_credential"),
+                QJsonObject { { QStringLiteral("id"), c.id }, { QStringLiteral("name"), c.name },
+                    { QStringLiteral("secret"), c.secret }, { QStringLiteral("project_id"), c.projectId },
+                    { QStringLiteral("user_id"), c.userId }, { QStringLiteral("unrestricted"), false },
+                    { QStringLiteral("expires_at"), QJsonValue() },
+                    { QStringLiteral("roles"), QJsonArray() } } } }));
     }
-    return errorFor(QStringLiteral("keystone"), 404, QString(), QStringLiteral("Could not find the requested resource: %1.").arg(path));
+    return errorFor(QStringLiteral("keystone"), 404, QString(),
+        QStringLiteral("Could not find the requested resource: %1.").arg(path));
 }

@@ -40,43 +40,47 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
     const QString path = request.path;
     const QString method = QString::fromLatin1(request.method);
     if (method == QLatin1String("GET") && path == QLatin1String("/version")) {
-        return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("major"), QStringLiteral("1")},
-                                                          {QStringLiteral("minor"), QStringLiteral("30")},
-                                                          {QStringLiteral("gitVersion"), QStringLiteral("v1.30.6")},
-                                                          {QStringLiteral("gitCommit"), QStringLiteral("00f20d443ba0cd2b4f4a1b9a44bbd0d6a3e5c9a1")},
-                                                          {QStringLiteral("gitTreeState"), QStringLiteral("clean")},
-                                                          {QStringLiteral("buildDate"), QStringLiteral("2024-10-22T20:28:14Z")},
-                                                          {QStringLiteral("goVersion"), QStringLiteral("go1.22.8")},
-                                                          {QStringLiteral("compiler"), QStringLiteral("gc")},
-                                                          {QStringLiteral("platform"), QStringLiteral("linux/amd64")}}));
+        return HttpResponse::json(200,
+            toJson(QJsonObject { { QStringLiteral("major"), QStringLiteral("1") },
+                { QStringLiteral("minor"), QStringLiteral("30") },
+                { QStringLiteral("gitVersion"), QStringLiteral("v1.30.6") },
+                { QStringLiteral("gitCommit"), QStringLiteral("00f20d443ba0cd2b4f4a1b9a44bbd0d6a3e5c9a1") },
+                { QStringLiteral("gitTreeState"), QStringLiteral("clean") },
+                { QStringLiteral("buildDate"), QStringLiteral("2024-10-22T20:28:14Z") },
+                { QStringLiteral("goVersion"), QStringLiteral("go1.22.8") },
+                { QStringLiteral("compiler"), QStringLiteral("gc") },
+                { QStringLiteral("platform"), QStringLiteral("linux/amd64") } }));
     }
     if (method == QLatin1String("GET") && path == QLatin1String("/api")) {
         const QString host = QString::fromUtf8(request.header("host"));
-        return HttpResponse::json(200, toJson(QJsonObject{
-            {QStringLiteral("kind"), QStringLiteral("APIVersions")},
-            {QStringLiteral("versions"), QJsonArray{QStringLiteral("v1")}},
-            {QStringLiteral("serverAddressByClientCIDRs"),
-             QJsonArray{QJsonObject{{QStringLiteral("clientCIDR"), QStringLiteral("0.0.0.0/0")}, {QStringLiteral("serverAddress"), host}}}}}));
+        return HttpResponse::json(200,
+            toJson(QJsonObject { { QStringLiteral("kind"), QStringLiteral("APIVersions") },
+                { QStringLiteral("versions"), QJsonArray { QStringLiteral("v1") } },
+                { QStringLiteral("serverAddressByClientCIDRs"),
+                    QJsonArray { QJsonObject { { QStringLiteral("clientCIDR"), QStringLiteral("0.0.0.0/0") },
+                        { QStringLiteral("serverAddress"), host } } } } }));
     }
     if (method == QLatin1String("GET") && path == QLatin1String("/apis")) {
-        return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("APIGroupList")},
-                                                          {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                                          {QStringLiteral("groups"), QJsonArray()}}));
+        return HttpResponse::json(200,
+            toJson(QJsonObject { { QStringLiteral("kind"), QStringLiteral("APIGroupList") },
+                { QStringLiteral("apiVersion"), QStringLiteral("v1") },
+                { QStringLiteral("groups"), QJsonArray() } }));
     }
     if (method == QLatin1String("GET") && path == QLatin1String("/api/v1")) {
-        return HttpResponse::json(200, toJson(QJsonObject{
-            {QStringLiteral("kind"), QStringLiteral("APIResourceList")},
-            {QStringLiteral("groupVersion"), QStringLiteral("v1")},
-            {QStringLiteral("resources"),
-             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("nodes")},
-                                    {QStringLiteral("singularName"), QStringLiteral("node")},
-                                    {QStringLiteral("namespaced"), false},
-                                    {QStringLiteral("kind"), QStringLiteral("Node")},
-                                    {QStringLiteral("verbs"), QJsonArray{QStringLiteral("create"), QStringLiteral("delete"),
-                                                                         QStringLiteral("deletecollection"), QStringLiteral("get"),
-                                                                         QStringLiteral("list"), QStringLiteral("patch"),
-                                                                         QStringLiteral("update"), QStringLiteral("watch")}},
-                                    {QStringLiteral("shortNames"), QJsonArray{QStringLiteral("no")}}}}}}));
+        return HttpResponse::json(200,
+            toJson(QJsonObject { { QStringLiteral("kind"), QStringLiteral("APIResourceList") },
+                { QStringLiteral("groupVersion"), QStringLiteral("v1") },
+                { QStringLiteral("resources"),
+                    QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("nodes") },
+                        { QStringLiteral("singularName"), QStringLiteral("node") },
+                        { QStringLiteral("namespaced"), false },
+                        { QStringLiteral("kind"), QStringLiteral("Node") },
+                        { QStringLiteral("verbs"),
+                            QJsonArray { QStringLiteral("create"), QStringLiteral("delete"),
+                                QStringLiteral("deletecollection"), QStringLiteral("get"),
+                                QStringLiteral("list"), QStringLiteral("patch"), QStringLiteral("update"),
+                                QStringLiteral("watch") } },
+                        { QStringLiteral("shortNames"), QJsonArray { QStringLiteral("no") } } } } } }));
     }
 
     const QDateTime now = m_world.now();
@@ -84,7 +88,7 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
         if (request.queryValue(QStringLiteral("watch")) == QLatin1String("true")
             || request.queryValue(QStringLiteral("watch")) == QLatin1String("1")) {
             return errorFor(service, 405, QStringLiteral("MethodNotAllowed"),
-                            QStringLiteral("watch is not served by the simulated API server; list instead"));
+                QStringLiteral("watch is not served by the simulated API server; list instead"));
         }
         QList<const SimNode *> nodes;
         const QString fieldSelector = request.queryValue(QStringLiteral("fieldSelector"));
@@ -95,59 +99,70 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
             if (onlyName.isEmpty() || n.name == onlyName)
                 nodes.append(&n);
         }
-        std::sort(nodes.begin(), nodes.end(), [](const SimNode *a, const SimNode *b) { return a->name < b->name; });
+        std::sort(
+            nodes.begin(), nodes.end(), [](const SimNode *a, const SimNode *b) { return a->name < b->name; });
         const QString resourceVersion = QString::number(m_world.resourceVersionCounter);
         int start = 0;
         const QString cont = request.queryValue(QStringLiteral("continue"));
         if (!cont.isEmpty()) {
-            const QJsonObject token = QJsonDocument::fromJson(QByteArray::fromBase64(cont.toLatin1(), QByteArray::Base64UrlEncoding)).object();
+            const QJsonObject token = QJsonDocument::fromJson(
+                QByteArray::fromBase64(cont.toLatin1(), QByteArray::Base64UrlEncoding))
+                                          .object();
             if (!token.contains(QStringLiteral("start")))
-                return errorFor(service, 400, QStringLiteral("BadRequest"), QStringLiteral("continue key is not valid"));
+                return errorFor(
+                    service, 400, QStringLiteral("BadRequest"), QStringLiteral("continue key is not valid"));
             start = token.value(QStringLiteral("start")).toInt();
         }
         const int limit = request.queryValue(QStringLiteral("limit")).toInt();
         const int end = limit > 0 ? qMin(int(nodes.size()), start + limit) : int(nodes.size());
         QString next;
         if (end < nodes.size()) {
-            next = QString::fromLatin1(QJsonDocument(QJsonObject{{QStringLiteral("v"), QStringLiteral("meta.k8s.io/v1")},
-                                                                 {QStringLiteral("rv"), resourceVersion.toInt()},
-                                                                 {QStringLiteral("start"), end}})
-                                           .toJson(QJsonDocument::Compact)
-                                           .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+            next = QString::fromLatin1(
+                QJsonDocument(
+                    QJsonObject { { QStringLiteral("v"), QStringLiteral("meta.k8s.io/v1") },
+                        { QStringLiteral("rv"), resourceVersion.toInt() }, { QStringLiteral("start"), end } })
+                    .toJson(QJsonDocument::Compact)
+                    .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
         }
         const QList<const SimNode *> page = nodes.mid(start, end - start);
         if (wantsTable(request)) {
-            HttpResponse r = HttpResponse::json(200, toJson(ApiRender::nodeTable(kluster, page, now, resourceVersion, next)));
+            HttpResponse r = HttpResponse::json(
+                200, toJson(ApiRender::nodeTable(kluster, page, now, resourceVersion, next)));
             return r;
         }
         QJsonArray items;
         for (const SimNode *n : page)
             items.append(ApiRender::node(kluster, *n, now));
-        QJsonObject meta{{QStringLiteral("resourceVersion"), resourceVersion}};
+        QJsonObject meta { { QStringLiteral("resourceVersion"), resourceVersion } };
         if (!next.isEmpty()) {
             meta.insert(QStringLiteral("continue"), next);
             meta.insert(QStringLiteral("remainingItemCount"), int(nodes.size()) - end);
         }
-        return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("NodeList")},
-                                                          {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                                          {QStringLiteral("metadata"), meta},
-                                                          {QStringLiteral("items"), items}}));
+        return HttpResponse::json(200,
+            toJson(QJsonObject { { QStringLiteral("kind"), QStringLiteral("NodeList") },
+                { QStringLiteral("apiVersion"), QStringLiteral("v1") }, { QStringLiteral("metadata"), meta },
+                { QStringLiteral("items"), items } }));
     }
 
     if (path.startsWith(QLatin1String("/api/v1/nodes/"))) {
         const QString name = path.mid(14);
         const int n = m_world.nodeIndex(kluster, name);
         if (n < 0) {
-            HttpResponse r = errorFor(service, 404, QStringLiteral("NotFound"), QStringLiteral("nodes \"%1\" not found").arg(name));
+            HttpResponse r = errorFor(
+                service, 404, QStringLiteral("NotFound"), QStringLiteral("nodes \"%1\" not found").arg(name));
             QJsonObject status = QJsonDocument::fromJson(r.body).object();
-            status.insert(QStringLiteral("details"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("kind"), QStringLiteral("nodes")}});
+            status.insert(QStringLiteral("details"),
+                QJsonObject {
+                    { QStringLiteral("name"), name }, { QStringLiteral("kind"), QStringLiteral("nodes") } });
             r.body = toJson(status);
             return r;
         }
         SimNode &node = kluster.nodes[n];
         if (method == QLatin1String("GET")) {
             if (wantsTable(request))
-                return HttpResponse::json(200, toJson(ApiRender::nodeTable(kluster, {&node}, now, QString::number(node.resourceVersion), QString())));
+                return HttpResponse::json(200,
+                    toJson(ApiRender::nodeTable(
+                        kluster, { &node }, now, QString::number(node.resourceVersion), QString())));
             QJsonObject o = ApiRender::node(kluster, node, now);
             o.insert(QStringLiteral("kind"), QStringLiteral("Node"));
             o.insert(QStringLiteral("apiVersion"), QStringLiteral("v1"));
@@ -158,7 +173,8 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
             QJsonParseError error;
             const QJsonDocument doc = QJsonDocument::fromJson(request.body, &error);
             if (error.error != QJsonParseError::NoError)
-                return errorFor(service, 400, QStringLiteral("BadRequest"), QStringLiteral("the body of the request was in an unknown format"));
+                return errorFor(service, 400, QStringLiteral("BadRequest"),
+                    QStringLiteral("the body of the request was in an unknown format"));
             std::optional<bool> unschedulable;
             bool touched = false;
             if (type == "application/merge-patch+json" || type == "application/strategic-merge-patch+json") {
@@ -174,14 +190,16 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
                     if (o.value(QStringLiteral("path")).toString() != QLatin1String("/spec/unschedulable"))
                         continue;
                     touched = true;
-                    unschedulable = o.value(QStringLiteral("op")).toString() == QLatin1String("remove") ? false
-                                                                                                          : o.value(QStringLiteral("value")).toBool();
+                    unschedulable = o.value(QStringLiteral("op")).toString() == QLatin1String("remove")
+                        ? false
+                        : o.value(QStringLiteral("value")).toBool();
                 }
             } else {
                 return errorFor(service, 415, QStringLiteral("UnsupportedMediaType"),
-                                QStringLiteral("the body of the request was in an unknown format - accepted media types include: "
-                                               "application/json-patch+json, application/merge-patch+json, "
-                                               "application/apply-patch+yaml, application/strategic-merge-patch+json"));
+                    QStringLiteral(
+                        "the body of the request was in an unknown format - accepted media types include: "
+                        "application/json-patch+json, application/merge-patch+json, "
+                        "application/apply-patch+yaml, application/strategic-merge-patch+json"));
             }
             if (touched) {
                 node.unschedulable = unschedulable.value_or(false);
@@ -196,16 +214,19 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
             const QString uid = node.uid;
             kluster.nodes.removeAt(n);
             ++m_world.resourceVersionCounter;
-            return HttpResponse::json(200, toJson(QJsonObject{
-                {QStringLiteral("kind"), QStringLiteral("Status")},
-                {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                {QStringLiteral("metadata"), QJsonObject()},
-                {QStringLiteral("status"), QStringLiteral("Success")},
-                {QStringLiteral("details"), QJsonObject{{QStringLiteral("name"), name},
-                                                        {QStringLiteral("kind"), QStringLiteral("nodes")},
-                                                        {QStringLiteral("uid"), uid}}}}));
+            return HttpResponse::json(200,
+                toJson(QJsonObject { { QStringLiteral("kind"), QStringLiteral("Status") },
+                    { QStringLiteral("apiVersion"), QStringLiteral("v1") },
+                    { QStringLiteral("metadata"), QJsonObject() },
+                    { QStringLiteral("status"), QStringLiteral("Success") },
+                    { QStringLiteral("details"),
+                        QJsonObject { { QStringLiteral("name"), name },
+                            { QStringLiteral("kind"), QStringLiteral("nodes") },
+                            { QStringLiteral("uid"), uid } } } }));
         }
-        return errorFor(service, 405, QStringLiteral("MethodNotAllowed"), QStringLiteral("the server does not allow this method on the requested resource"));
+        return errorFor(service, 405, QStringLiteral("MethodNotAllowed"),
+            QStringLiteral("the server does not allow this method on the requested resource"));
     }
-    return errorFor(service, 404, QStringLiteral("NotFound"), QStringLiteral("the server could not find the requested resource"));
+    return errorFor(service, 404, QStringLiteral("NotFound"),
+        QStringLiteral("the server could not find the requested resource"));
 }

@@ -10,13 +10,15 @@ HttpResponse Simulator::kubernikus(const HttpRequest &request, const SimToken &t
 {
     const QString service = QStringLiteral("kubernikus");
     auto json = [](int status, const QJsonValue &v) {
-        return HttpResponse::json(status, v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
-                                                      : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+        return HttpResponse::json(status,
+            v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
+                        : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
     };
     if (request.path == QLatin1String("/info"))
-        return json(200, QJsonObject{{QStringLiteral("version"), QStringLiteral("v1.0.0+flightdeck-sim")}});
+        return json(
+            200, QJsonObject { { QStringLiteral("version"), QStringLiteral("v1.0.0+flightdeck-sim") } });
     if (request.path == QLatin1String("/api") || request.path == QLatin1String("/api/"))
-        return json(200, QJsonObject{{QStringLiteral("versions"), QJsonArray{QStringLiteral("v1")}}});
+        return json(200, QJsonObject { { QStringLiteral("versions"), QJsonArray { QStringLiteral("v1") } } });
     const QStringList parts = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
     if (parts.size() < 3 || parts.at(0) != QLatin1String("api") || parts.at(1) != QLatin1String("v1")
         || parts.at(2) != QLatin1String("clusters") || request.method != "GET")
@@ -35,6 +37,7 @@ HttpResponse Simulator::kubernikus(const HttpRequest &request, const SimToken &t
     if (parts.size() == 4)
         return json(200, ApiRender::kluster(m_world, m_world.klusters.at(k)));
     if (parts.size() == 5 && parts.at(4) == QLatin1String("credentials"))
-        return json(200, QJsonObject{{QStringLiteral("kubeconfig"), QString::fromUtf8(kubeconfig(parts.at(3)))}});
+        return json(200,
+            QJsonObject { { QStringLiteral("kubeconfig"), QString::fromUtf8(kubeconfig(parts.at(3))) } });
     return errorFor(service, 404, QString(), QStringLiteral("path %1 was not found").arg(request.path));
 }

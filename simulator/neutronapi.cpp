@@ -17,7 +17,8 @@ QByteArray toJson(const QJsonObject &o)
 
 // Filters (?name=x&id=a&id=b: repeated keys are ORed, keys ANDed), `fields`,
 // and limit/marker pagination with links, as Neutron does them.
-HttpResponse collection(const QString &url, const QString &name, const QList<QJsonObject> &items, const HttpRequest &request)
+HttpResponse collection(
+    const QString &url, const QString &name, const QList<QJsonObject> &items, const HttpRequest &request)
 {
     QHash<QString, QStringList> filters;
     QStringList fields;
@@ -25,8 +26,8 @@ HttpResponse collection(const QString &url, const QString &name, const QList<QJs
         if (item.first == QLatin1String("fields"))
             fields << item.second;
         else if (item.first != QLatin1String("limit") && item.first != QLatin1String("marker")
-                 && item.first != QLatin1String("page_reverse") && item.first != QLatin1String("sort_key")
-                 && item.first != QLatin1String("sort_dir"))
+            && item.first != QLatin1String("page_reverse") && item.first != QLatin1String("sort_key")
+            && item.first != QLatin1String("sort_dir"))
             filters[item.first] << item.second;
     }
     QList<QJsonObject> matched;
@@ -57,7 +58,9 @@ HttpResponse collection(const QString &url, const QString &name, const QList<QJs
                 start = i + 1;
         }
     }
-    const int limit = request.query.hasQueryItem(QStringLiteral("limit")) ? request.queryValue(QStringLiteral("limit")).toInt() : -1;
+    const int limit = request.query.hasQueryItem(QStringLiteral("limit"))
+        ? request.queryValue(QStringLiteral("limit")).toInt()
+        : -1;
     const int end = limit > 0 ? qMin(int(matched.size()), start + limit) : int(matched.size());
     QJsonArray list;
     for (int i = start; i < end; ++i) {
@@ -70,7 +73,7 @@ HttpResponse collection(const QString &url, const QString &name, const QList<QJs
             list.append(only);
         }
     }
-    QJsonObject body{{name, list}};
+    QJsonObject body { { name, list } };
     if (limit > 0) {
         QJsonArray links;
         auto link = [&](const QString &rel, const QString &m, bool reverse) {
@@ -79,13 +82,17 @@ HttpResponse collection(const QString &url, const QString &name, const QList<QJs
             q.addQueryItem(QStringLiteral("marker"), m);
             if (reverse)
                 q.addQueryItem(QStringLiteral("page_reverse"), QStringLiteral("True"));
-            return QJsonObject{{QStringLiteral("rel"), rel},
-                               {QStringLiteral("href"), QString(url + request.path + QLatin1Char('?') + q.toString(QUrl::FullyEncoded))}};
+            return QJsonObject { { QStringLiteral("rel"), rel },
+                { QStringLiteral("href"),
+                    QString(url + request.path + QLatin1Char('?') + q.toString(QUrl::FullyEncoded)) } };
         };
         if (list.size() == limit)
-            links.append(link(QStringLiteral("next"), matched.at(end - 1).value(QStringLiteral("id")).toString(), false));
+            links.append(link(
+                QStringLiteral("next"), matched.at(end - 1).value(QStringLiteral("id")).toString(), false));
         if (start < matched.size() && !matched.isEmpty())
-            links.append(link(QStringLiteral("previous"), matched.at(qMin(start, int(matched.size()) - 1)).value(QStringLiteral("id")).toString(), true));
+            links.append(link(QStringLiteral("previous"),
+                matched.at(qMin(start, int(matched.size()) - 1)).value(QStringLiteral("id")).toString(),
+                true));
         body.insert(name + QStringLiteral("_links"), links);
     }
     return HttpResponse::json(200, toJson(body));
@@ -103,7 +110,8 @@ QList<SimRoute> routesOf(const QJsonObject &body, bool *ok)
             *ok = false;
             break;
         }
-        list.append(SimRoute{o.value(QStringLiteral("destination")).toString(), o.value(QStringLiteral("nexthop")).toString()});
+        list.append(SimRoute { o.value(QStringLiteral("destination")).toString(),
+            o.value(QStringLiteral("nexthop")).toString() });
     }
     return list;
 }
@@ -116,26 +124,31 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
     const QString url = endpoint(service);
     const QString method = QString::fromLatin1(request.method);
     if (request.path == QLatin1String("/")) {
-        return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("versions"), QJsonArray{QJsonObject{
-            {QStringLiteral("id"), QStringLiteral("v2.0")},
-            {QStringLiteral("status"), QStringLiteral("CURRENT")},
-            {QStringLiteral("links"), QJsonArray{QJsonObject{{QStringLiteral("rel"), QStringLiteral("self")},
-                                                             {QStringLiteral("href"), QString(url + QStringLiteral("/v2.0/"))}}}}}}}}));
+        return HttpResponse::json(200,
+            toJson(QJsonObject { { QStringLiteral("versions"),
+                QJsonArray { QJsonObject { { QStringLiteral("id"), QStringLiteral("v2.0") },
+                    { QStringLiteral("status"), QStringLiteral("CURRENT") },
+                    { QStringLiteral("links"),
+                        QJsonArray { QJsonObject { { QStringLiteral("rel"), QStringLiteral("self") },
+                            { QStringLiteral("href"),
+                                QString(url + QStringLiteral("/v2.0/")) } } } } } } } }));
     }
     QStringList parts = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
     if (parts.value(0) != QLatin1String("v2.0") || request.path == QLatin1String("/v2.0"))
-        return errorFor(service, 404, QStringLiteral("HTTPNotFound"), QStringLiteral("The resource could not be found."));
+        return errorFor(
+            service, 404, QStringLiteral("HTTPNotFound"), QStringLiteral("The resource could not be found."));
     parts.removeFirst();
     if (parts.isEmpty()) {
         QJsonArray resources;
-        for (const char *r : {"networks", "subnets", "ports", "routers", "security-groups", "security-group-rules"}) {
+        for (const char *r :
+            { "networks", "subnets", "ports", "routers", "security-groups", "security-group-rules" }) {
             const QString n = QString::fromLatin1(r);
-            resources.append(QJsonObject{{QStringLiteral("name"), n},
-                                         {QStringLiteral("collection"), n},
-                                         {QStringLiteral("links"), QJsonArray{QJsonObject{{QStringLiteral("rel"), QStringLiteral("self")},
-                                                                                          {QStringLiteral("href"), QString(url + QStringLiteral("/v2.0/") + n)}}}}});
+            resources.append(QJsonObject { { QStringLiteral("name"), n }, { QStringLiteral("collection"), n },
+                { QStringLiteral("links"),
+                    QJsonArray { QJsonObject { { QStringLiteral("rel"), QStringLiteral("self") },
+                        { QStringLiteral("href"), QString(url + QStringLiteral("/v2.0/") + n) } } } } });
         }
-        return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("resources"), resources}}));
+        return HttpResponse::json(200, toJson(QJsonObject { { QStringLiteral("resources"), resources } }));
     }
     // Strip a ".json" suffix some clients add.
     if (parts.last().endsWith(QLatin1String(".json")))
@@ -149,10 +162,13 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
         if (id.isEmpty())
             return HttpResponse::json(200, toJson(ApiRender::extensions(m_world)));
         if (!aliases.contains(id))
-            return errorFor(service, 404, QStringLiteral("HTTPNotFound"), QStringLiteral("Extension with alias %1 does not exist").arg(id));
-        for (const QJsonValue &e : ApiRender::extensions(m_world).value(QStringLiteral("extensions")).toArray()) {
+            return errorFor(service, 404, QStringLiteral("HTTPNotFound"),
+                QStringLiteral("Extension with alias %1 does not exist").arg(id));
+        for (const QJsonValue &e :
+            ApiRender::extensions(m_world).value(QStringLiteral("extensions")).toArray()) {
             if (e.toObject().value(QStringLiteral("alias")).toString() == id)
-                return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("extension"), e.toObject()}}));
+                return HttpResponse::json(
+                    200, toJson(QJsonObject { { QStringLiteral("extension"), e.toObject() } }));
         }
     }
 
@@ -167,56 +183,69 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
         }
         const int r = m_world.routerIndex(id);
         if (r < 0 || m_world.routers.at(r).projectId != project)
-            return errorFor(service, 404, QStringLiteral("RouterNotFound"), QStringLiteral("Router %1 could not be found").arg(id));
+            return errorFor(service, 404, QStringLiteral("RouterNotFound"),
+                QStringLiteral("Router %1 could not be found").arg(id));
         if (parts.size() == 2 && method == QLatin1String("GET"))
-            return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("router"), ApiRender::router(m_world, m_world.routers.at(r))}}));
+            return HttpResponse::json(200,
+                toJson(QJsonObject {
+                    { QStringLiteral("router"), ApiRender::router(m_world, m_world.routers.at(r)) } }));
         if (method == QLatin1String("PUT")) {
             const QString action = parts.value(2);
             if (!action.isEmpty() && !m_world.extraRouteAtomic)
-                return errorFor(service, 404, QStringLiteral("HTTPNotFound"), QStringLiteral("The resource could not be found."));
-            if (!action.isEmpty() && action != QLatin1String("add_extraroutes") && action != QLatin1String("remove_extraroutes"))
-                return errorFor(service, 404, QStringLiteral("HTTPNotFound"), QStringLiteral("The resource could not be found."));
+                return errorFor(service, 404, QStringLiteral("HTTPNotFound"),
+                    QStringLiteral("The resource could not be found."));
+            if (!action.isEmpty() && action != QLatin1String("add_extraroutes")
+                && action != QLatin1String("remove_extraroutes"))
+                return errorFor(service, 404, QStringLiteral("HTTPNotFound"),
+                    QStringLiteral("The resource could not be found."));
             // If-Match: revision_number=N (extension revision-if-match).
             const QByteArray ifMatch = request.header("if-match");
             if (!ifMatch.isEmpty()) {
-                const QByteArray expected = ifMatch.startsWith("revision_number=") ? ifMatch.mid(16) : QByteArray();
+                const QByteArray expected
+                    = ifMatch.startsWith("revision_number=") ? ifMatch.mid(16) : QByteArray();
                 if (expected.toLongLong() != m_world.routers.at(r).revision) {
                     return errorFor(service, 412, QStringLiteral("RevisionNumberConstraintFailed"),
-                                    QStringLiteral("Constrained to %1, but current revision is %2")
-                                        .arg(QString::fromUtf8(expected))
-                                        .arg(m_world.routers.at(r).revision));
+                        QStringLiteral("Constrained to %1, but current revision is %2")
+                            .arg(QString::fromUtf8(expected))
+                            .arg(m_world.routers.at(r).revision));
                 }
             }
             QJsonParseError parseError;
             const QJsonObject body = QJsonDocument::fromJson(request.body, &parseError).object();
             if (parseError.error != QJsonParseError::NoError)
-                return errorFor(service, 400, QStringLiteral("HTTPBadRequest"), QStringLiteral("Malformed request body"));
+                return errorFor(
+                    service, 400, QStringLiteral("HTTPBadRequest"), QStringLiteral("Malformed request body"));
             bool ok = false;
             const QList<SimRoute> given = routesOf(body, &ok);
             if (!ok) {
                 return errorFor(service, 400, QStringLiteral("HTTPBadRequest"),
-                                QStringLiteral("Invalid input for routes. Reason: Invalid data format for hostroute."));
+                    QStringLiteral("Invalid input for routes. Reason: Invalid data format for hostroute."));
             }
             if (!body.value(QStringLiteral("router")).toObject().contains(QStringLiteral("routes"))) {
-                return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("router"), ApiRender::router(m_world, m_world.routers.at(r))}}));
+                return HttpResponse::json(200,
+                    toJson(QJsonObject {
+                        { QStringLiteral("router"), ApiRender::router(m_world, m_world.routers.at(r)) } }));
             }
             QList<SimRoute> next = m_world.routers.at(r).routes;
             if (action == QLatin1String("add_extraroutes")) {
                 for (const SimRoute &route : given) {
-                    if (!next.contains(route))  // an exact duplicate is merged
+                    if (!next.contains(route)) // an exact duplicate is merged
                         next.append(route);
                 }
             } else if (action == QLatin1String("remove_extraroutes")) {
                 for (const SimRoute &route : given)
-                    next.removeAll(route);  // absent routes are ignored
+                    next.removeAll(route); // absent routes are ignored
             } else {
                 next = given;
             }
             if (const auto error = m_world.setRoutes(r, next))
                 return errorFor(service, error->status, error->type, error->message);
-            return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("router"), ApiRender::router(m_world, m_world.routers.at(r))}}));
+            return HttpResponse::json(200,
+                toJson(QJsonObject {
+                    { QStringLiteral("router"), ApiRender::router(m_world, m_world.routers.at(r)) } }));
         }
-        return errorFor(service, 405, QStringLiteral("HTTPMethodNotAllowed"), QStringLiteral("The method is not allowed."));
+        return errorFor(service, 405, QStringLiteral("HTTPMethodNotAllowed"),
+            QStringLiteral("The method is not allowed."));
     }
 
     if (collectionName == QLatin1String("networks") && method == QLatin1String("GET")) {
@@ -227,8 +256,10 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
         }
         if (!id.isEmpty()) {
             if (items.isEmpty())
-                return errorFor(service, 404, QStringLiteral("NetworkNotFound"), QStringLiteral("Network %1 could not be found.").arg(id));
-            return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("network"), items.first()}}));
+                return errorFor(service, 404, QStringLiteral("NetworkNotFound"),
+                    QStringLiteral("Network %1 could not be found.").arg(id));
+            return HttpResponse::json(
+                200, toJson(QJsonObject { { QStringLiteral("network"), items.first() } }));
         }
         return collection(url, QStringLiteral("networks"), items, request);
     }
@@ -240,8 +271,10 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
         }
         if (!id.isEmpty()) {
             if (items.isEmpty())
-                return errorFor(service, 404, QStringLiteral("SubnetNotFound"), QStringLiteral("Subnet %1 could not be found.").arg(id));
-            return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("subnet"), items.first()}}));
+                return errorFor(service, 404, QStringLiteral("SubnetNotFound"),
+                    QStringLiteral("Subnet %1 could not be found.").arg(id));
+            return HttpResponse::json(
+                200, toJson(QJsonObject { { QStringLiteral("subnet"), items.first() } }));
         }
         return collection(url, QStringLiteral("subnets"), items, request);
     }
@@ -259,29 +292,30 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
             for (const SimNetwork &n : m_world.networks) {
                 if (!r.interfaceSubnetIds.contains(n.subnetId))
                     continue;
-                items.append(QJsonObject{{QStringLiteral("id"), QString(r.id.left(24) + n.subnetId.right(12))},
-                                         {QStringLiteral("name"), QString()},
-                                         {QStringLiteral("network_id"), n.id},
-                                         {QStringLiteral("tenant_id"), project},
-                                         {QStringLiteral("project_id"), project},
-                                         {QStringLiteral("device_id"), r.id},
-                                         {QStringLiteral("device_owner"), QStringLiteral("network:router_interface")},
-                                         {QStringLiteral("mac_address"), QStringLiteral("fa:16:3e:00:00:01")},
-                                         {QStringLiteral("status"), QStringLiteral("ACTIVE")},
-                                         {QStringLiteral("admin_state_up"), true},
-                                         {QStringLiteral("fixed_ips"), QJsonArray{QJsonObject{{QStringLiteral("subnet_id"), n.subnetId},
-                                                                                              {QStringLiteral("ip_address"), n.gateway}}}},
-                                         {QStringLiteral("allowed_address_pairs"), QJsonArray()},
-                                         {QStringLiteral("security_groups"), QJsonArray()},
-                                         {QStringLiteral("revision_number"), 1}});
+                items.append(
+                    QJsonObject { { QStringLiteral("id"), QString(r.id.left(24) + n.subnetId.right(12)) },
+                        { QStringLiteral("name"), QString() }, { QStringLiteral("network_id"), n.id },
+                        { QStringLiteral("tenant_id"), project }, { QStringLiteral("project_id"), project },
+                        { QStringLiteral("device_id"), r.id },
+                        { QStringLiteral("device_owner"), QStringLiteral("network:router_interface") },
+                        { QStringLiteral("mac_address"), QStringLiteral("fa:16:3e:00:00:01") },
+                        { QStringLiteral("status"), QStringLiteral("ACTIVE") },
+                        { QStringLiteral("admin_state_up"), true },
+                        { QStringLiteral("fixed_ips"),
+                            QJsonArray { QJsonObject { { QStringLiteral("subnet_id"), n.subnetId },
+                                { QStringLiteral("ip_address"), n.gateway } } } },
+                        { QStringLiteral("allowed_address_pairs"), QJsonArray() },
+                        { QStringLiteral("security_groups"), QJsonArray() },
+                        { QStringLiteral("revision_number"), 1 } });
             }
         }
         if (!id.isEmpty()) {
             for (const QJsonObject &o : items) {
                 if (o.value(QStringLiteral("id")).toString() == id)
-                    return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("port"), o}}));
+                    return HttpResponse::json(200, toJson(QJsonObject { { QStringLiteral("port"), o } }));
             }
-            return errorFor(service, 404, QStringLiteral("PortNotFound"), QStringLiteral("Port %1 could not be found.").arg(id));
+            return errorFor(service, 404, QStringLiteral("PortNotFound"),
+                QStringLiteral("Port %1 could not be found.").arg(id));
         }
         return collection(url, QStringLiteral("ports"), items, request);
     }
@@ -294,8 +328,10 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
         }
         if (!id.isEmpty()) {
             if (items.isEmpty())
-                return errorFor(service, 404, QStringLiteral("SecurityGroupNotFound"), QStringLiteral("Security group %1 does not exist").arg(id));
-            return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("security_group"), items.first()}}));
+                return errorFor(service, 404, QStringLiteral("SecurityGroupNotFound"),
+                    QStringLiteral("Security group %1 does not exist").arg(id));
+            return HttpResponse::json(
+                200, toJson(QJsonObject { { QStringLiteral("security_group"), items.first() } }));
         }
         return collection(url, QStringLiteral("security_groups"), items, request);
     }
@@ -312,18 +348,24 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
             }
             if (!id.isEmpty()) {
                 if (items.isEmpty())
-                    return errorFor(service, 404, QStringLiteral("SecurityGroupRuleNotFound"), QStringLiteral("Security group rule %1 does not exist").arg(id));
-                return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("security_group_rule"), items.first()}}));
+                    return errorFor(service, 404, QStringLiteral("SecurityGroupRuleNotFound"),
+                        QStringLiteral("Security group rule %1 does not exist").arg(id));
+                return HttpResponse::json(
+                    200, toJson(QJsonObject { { QStringLiteral("security_group_rule"), items.first() } }));
             }
             return collection(url, QStringLiteral("security_group_rules"), items, request);
         }
         if (method == QLatin1String("POST") && id.isEmpty()) {
-            const QJsonObject body = QJsonDocument::fromJson(request.body).object().value(QStringLiteral("security_group_rule")).toObject();
+            const QJsonObject body = QJsonDocument::fromJson(request.body)
+                                         .object()
+                                         .value(QStringLiteral("security_group_rule"))
+                                         .toObject();
             SimRule rule;
             rule.groupId = body.value(QStringLiteral("security_group_id")).toString();
             const int g = m_world.groupIndex(rule.groupId);
             if (g < 0 || m_world.securityGroups.at(g).projectId != project)
-                return errorFor(service, 404, QStringLiteral("SecurityGroupNotFound"), QStringLiteral("Security group %1 does not exist").arg(rule.groupId));
+                return errorFor(service, 404, QStringLiteral("SecurityGroupNotFound"),
+                    QStringLiteral("Security group %1 does not exist").arg(rule.groupId));
             rule.direction = body.value(QStringLiteral("direction")).toString();
             rule.ethertype = body.value(QStringLiteral("ethertype")).toString(QStringLiteral("IPv4"));
             const QJsonValue protocol = body.value(QStringLiteral("protocol"));
@@ -343,8 +385,9 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
             SimRule created;
             if (const auto error = m_world.createRule(rule, &created))
                 return errorFor(service, error->status, error->type, error->message);
-            return HttpResponse::json(201, toJson(QJsonObject{{QStringLiteral("security_group_rule"),
-                                                               ApiRender::rule(m_world.securityGroups.at(g), created)}}));
+            return HttpResponse::json(201,
+                toJson(QJsonObject { { QStringLiteral("security_group_rule"),
+                    ApiRender::rule(m_world.securityGroups.at(g), created) } }));
         }
         if (method == QLatin1String("DELETE") && !id.isEmpty()) {
             for (SimSecurityGroup &g : m_world.securityGroups) {
@@ -358,8 +401,10 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
                     }
                 }
             }
-            return errorFor(service, 404, QStringLiteral("SecurityGroupRuleNotFound"), QStringLiteral("Security group rule %1 does not exist").arg(id));
+            return errorFor(service, 404, QStringLiteral("SecurityGroupRuleNotFound"),
+                QStringLiteral("Security group rule %1 does not exist").arg(id));
         }
     }
-    return errorFor(service, 404, QStringLiteral("HTTPNotFound"), QStringLiteral("The resource could not be found."));
+    return errorFor(
+        service, 404, QStringLiteral("HTTPNotFound"), QStringLiteral("The resource could not be found."));
 }

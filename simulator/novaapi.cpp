@@ -7,13 +7,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-
 #include <algorithm>
 
 namespace {
 
-constexpr int MaxMicroversion = 2093;  // 2.93, as Nova in Debian 12 (Zed)
-constexpr int MaxLimit = 1000;         // [api] max_limit
+constexpr int MaxMicroversion = 2093; // 2.93, as Nova in Debian 12 (Zed)
+constexpr int MaxLimit = 1000; // [api] max_limit
 
 QByteArray toJson(const QJsonObject &o)
 {
@@ -50,16 +49,18 @@ int microversion(const HttpRequest &request)
 
 QJsonObject versionV21(const QString &computeUrl)
 {
-    return QJsonObject{{QStringLiteral("id"), QStringLiteral("v2.1")},
-                       {QStringLiteral("status"), QStringLiteral("CURRENT")},
-                       {QStringLiteral("version"), versionText(MaxMicroversion)},
-                       {QStringLiteral("min_version"), QStringLiteral("2.1")},
-                       {QStringLiteral("updated"), QStringLiteral("2013-07-23T11:33:21Z")},
-                       {QStringLiteral("links"), QJsonArray{QJsonObject{{QStringLiteral("rel"), QStringLiteral("self")},
-                                                                        {QStringLiteral("href"), QString(computeUrl + QLatin1Char('/'))}}}},
-                       {QStringLiteral("media-types"),
-                        QJsonArray{QJsonObject{{QStringLiteral("base"), QStringLiteral("application/json")},
-                                               {QStringLiteral("type"), QStringLiteral("application/vnd.openstack.compute+json;version=2.1")}}}}};
+    return QJsonObject { { QStringLiteral("id"), QStringLiteral("v2.1") },
+        { QStringLiteral("status"), QStringLiteral("CURRENT") },
+        { QStringLiteral("version"), versionText(MaxMicroversion) },
+        { QStringLiteral("min_version"), QStringLiteral("2.1") },
+        { QStringLiteral("updated"), QStringLiteral("2013-07-23T11:33:21Z") },
+        { QStringLiteral("links"),
+            QJsonArray { QJsonObject { { QStringLiteral("rel"), QStringLiteral("self") },
+                { QStringLiteral("href"), QString(computeUrl + QLatin1Char('/')) } } } },
+        { QStringLiteral("media-types"),
+            QJsonArray { QJsonObject { { QStringLiteral("base"), QStringLiteral("application/json") },
+                { QStringLiteral("type"),
+                    QStringLiteral("application/vnd.openstack.compute+json;version=2.1") } } } } };
 }
 
 void versionHeaders(HttpResponse &r, int mv)
@@ -77,18 +78,21 @@ HttpResponse Simulator::novaDiscovery(const HttpRequest &request)
     if (request.path == QLatin1String("/")) {
         QString root = url;
         root.chop(5);
-        const QJsonObject v20{{QStringLiteral("id"), QStringLiteral("v2.0")},
-                              {QStringLiteral("status"), QStringLiteral("DEPRECATED")},
-                              {QStringLiteral("version"), QString()},
-                              {QStringLiteral("min_version"), QString()},
-                              {QStringLiteral("updated"), QStringLiteral("2025-07-04T12:00:00Z")},
-                              {QStringLiteral("links"), QJsonArray{QJsonObject{{QStringLiteral("rel"), QStringLiteral("self")},
-                                                                               {QStringLiteral("href"), QString(root + QStringLiteral("/v2/"))}}}}};
-        return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("versions"), QJsonArray{v20, versionV21(url)}}}));
+        const QJsonObject v20 { { QStringLiteral("id"), QStringLiteral("v2.0") },
+            { QStringLiteral("status"), QStringLiteral("DEPRECATED") },
+            { QStringLiteral("version"), QString() }, { QStringLiteral("min_version"), QString() },
+            { QStringLiteral("updated"), QStringLiteral("2025-07-04T12:00:00Z") },
+            { QStringLiteral("links"),
+                QJsonArray { QJsonObject { { QStringLiteral("rel"), QStringLiteral("self") },
+                    { QStringLiteral("href"), QString(root + QStringLiteral("/v2/")) } } } } };
+        return HttpResponse::json(
+            200, toJson(QJsonObject { { QStringLiteral("versions"), QJsonArray { v20, versionV21(url) } } }));
     }
     if (request.path.startsWith(QLatin1String("/v2.1")))
-        return HttpResponse::json(200, toJson(QJsonObject{{QStringLiteral("version"), versionV21(url)}}));
-    return HttpResponse::json(300, toJson(QJsonObject{{QStringLiteral("choices"), QJsonArray{versionV21(url)}}}));
+        return HttpResponse::json(
+            200, toJson(QJsonObject { { QStringLiteral("version"), versionV21(url) } }));
+    return HttpResponse::json(
+        300, toJson(QJsonObject { { QStringLiteral("choices"), QJsonArray { versionV21(url) } } }));
 }
 
 HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
@@ -97,15 +101,16 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
     const int mv = microversion(request);
     if (mv < 0) {
         return errorFor(service, 406, QStringLiteral("notAcceptable"),
-                        QStringLiteral("Version %1 is not supported by the API. Minimum is 2.1 and maximum is %2.")
-                            .arg(QString::fromUtf8(request.header("x-openstack-nova-api-version")), versionText(MaxMicroversion)));
+            QStringLiteral("Version %1 is not supported by the API. Minimum is 2.1 and maximum is %2.")
+                .arg(QString::fromUtf8(request.header("x-openstack-nova-api-version")),
+                    versionText(MaxMicroversion)));
     }
     const QString url = endpoint(service);
     QStringList parts = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
     if (parts.isEmpty() || parts.first() != QLatin1String("v2.1"))
         return errorFor(service, 404, QString(), QStringLiteral("The resource could not be found."));
     parts.removeFirst();
-    if (!parts.isEmpty() && parts.first() == token.projectId)  // the older /v2.1/{project_id}/... form
+    if (!parts.isEmpty() && parts.first() == token.projectId) // the older /v2.1/{project_id}/... form
         parts.removeFirst();
 
     auto reply = [mv](int status, const QJsonObject &body) {
@@ -126,7 +131,8 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
 
     const QString method = QString::fromLatin1(request.method);
     if (parts.value(0) == QLatin1String("servers")) {
-        if (method == QLatin1String("GET") && (parts.size() == 1 || (parts.size() == 2 && parts.at(1) == QLatin1String("detail")))) {
+        if (method == QLatin1String("GET")
+            && (parts.size() == 1 || (parts.size() == 2 && parts.at(1) == QLatin1String("detail")))) {
             const bool detail = parts.size() == 2;
             QList<const SimServer *> list;
             const QString nameFilter = request.queryValue(QStringLiteral("name"));
@@ -137,7 +143,8 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                     continue;
                 if (!nameFilter.isEmpty()) {
                     // Nova matches `name` as a regular expression.
-                    const bool match = nameRe.isValid() ? nameRe.match(s.name).hasMatch() : s.name.contains(nameFilter);
+                    const bool match
+                        = nameRe.isValid() ? nameRe.match(s.name).hasMatch() : s.name.contains(nameFilter);
                     if (!match)
                         continue;
                 }
@@ -160,14 +167,16 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                         start = i + 1;
                 }
                 if (start < 0)
-                    return fault(400, QStringLiteral("badRequest"), QStringLiteral("marker [%1] not found").arg(marker));
+                    return fault(400, QStringLiteral("badRequest"),
+                        QStringLiteral("marker [%1] not found").arg(marker));
             }
             int limit = MaxLimit;
             if (request.query.hasQueryItem(QStringLiteral("limit"))) {
                 bool ok = false;
                 limit = request.queryValue(QStringLiteral("limit")).toInt(&ok);
                 if (!ok || limit < 0)
-                    return fault(400, QStringLiteral("badRequest"), QStringLiteral("Invalid input for query parameters limit."));
+                    return fault(400, QStringLiteral("badRequest"),
+                        QStringLiteral("Invalid input for query parameters limit."));
                 limit = qMin(limit, MaxLimit);
             }
             // Written as bytes: a page of a thousand servers is the hot path.
@@ -180,11 +189,13 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                 if (detail) {
                     out += ApiRender::serverJson(m_world, *list.at(i), mv, url);
                 } else {
-                    out += QJsonDocument(QJsonObject{{QStringLiteral("id"), list.at(i)->id},
-                                                     {QStringLiteral("name"), list.at(i)->name},
-                                                     {QStringLiteral("links"), QJsonArray{QJsonObject{
-                                                          {QStringLiteral("rel"), QStringLiteral("self")},
-                                                          {QStringLiteral("href"), QString(url + QStringLiteral("/servers/") + list.at(i)->id)}}}}})
+                    out += QJsonDocument(
+                        QJsonObject { { QStringLiteral("id"), list.at(i)->id },
+                            { QStringLiteral("name"), list.at(i)->name },
+                            { QStringLiteral("links"),
+                                QJsonArray { QJsonObject { { QStringLiteral("rel"), QStringLiteral("self") },
+                                    { QStringLiteral("href"),
+                                        QString(url + QStringLiteral("/servers/") + list.at(i)->id) } } } } })
                                .toJson(QJsonDocument::Compact);
                 }
             }
@@ -199,10 +210,11 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                 }
                 next.addQueryItem(QStringLiteral("limit"), QString::number(limit));
                 next.addQueryItem(QStringLiteral("marker"), list.at(end - 1)->id);
-                const QJsonArray links{QJsonObject{{QStringLiteral("rel"), QStringLiteral("next")},
-                                                   {QStringLiteral("href"), QString(url + QStringLiteral("/servers") +
-                                                                                    (detail ? QStringLiteral("/detail") : QString()) +
-                                                                                    QLatin1Char('?') + next.toString(QUrl::FullyEncoded))}}};
+                const QJsonArray links { QJsonObject { { QStringLiteral("rel"), QStringLiteral("next") },
+                    { QStringLiteral("href"),
+                        QString(url + QStringLiteral("/servers")
+                            + (detail ? QStringLiteral("/detail") : QString()) + QLatin1Char('?')
+                            + next.toString(QUrl::FullyEncoded)) } } };
                 out += ",\"servers_links\":" + QJsonDocument(links).toJson(QJsonDocument::Compact);
             }
             out += '}';
@@ -214,34 +226,52 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
             const int i = findServer(parts.at(1));
             if (i < 0) {
                 return fault(404, QStringLiteral("itemNotFound"),
-                             QStringLiteral("Instance %1 could not be found.").arg(parts.at(1)));
+                    QStringLiteral("Instance %1 could not be found.").arg(parts.at(1)));
             }
             if (parts.size() == 2 && method == QLatin1String("GET"))
-                return reply(200, QJsonObject{{QStringLiteral("server"), ApiRender::server(m_world, m_world.servers.at(i), mv, url)}});
+                return reply(200,
+                    QJsonObject { { QStringLiteral("server"),
+                        ApiRender::server(m_world, m_world.servers.at(i), mv, url) } });
             if (parts.size() == 2 && method == QLatin1String("DELETE")) {
                 m_world.deleteServer(i);
                 HttpResponse r = HttpResponse::empty(204);
                 versionHeaders(r, mv);
                 return r;
             }
-            if (parts.size() == 3 && parts.at(2) == QLatin1String("action") && method == QLatin1String("POST")) {
+            if (parts.size() == 3 && parts.at(2) == QLatin1String("action")
+                && method == QLatin1String("POST")) {
                 const QJsonObject body = QJsonDocument::fromJson(request.body).object();
                 std::optional<SimError> error;
                 if (body.contains(QStringLiteral("addSecurityGroup"))) {
-                    error = m_world.addSecurityGroup(i, body.value(QStringLiteral("addSecurityGroup")).toObject().value(QStringLiteral("name")).toString());
+                    error = m_world.addSecurityGroup(i,
+                        body.value(QStringLiteral("addSecurityGroup"))
+                            .toObject()
+                            .value(QStringLiteral("name"))
+                            .toString());
                 } else if (body.contains(QStringLiteral("removeSecurityGroup"))) {
-                    error = m_world.removeSecurityGroup(i, body.value(QStringLiteral("removeSecurityGroup")).toObject().value(QStringLiteral("name")).toString());
+                    error = m_world.removeSecurityGroup(i,
+                        body.value(QStringLiteral("removeSecurityGroup"))
+                            .toObject()
+                            .value(QStringLiteral("name"))
+                            .toString());
                 } else if (body.contains(QStringLiteral("reboot"))) {
-                    const QString type = body.value(QStringLiteral("reboot")).toObject().value(QStringLiteral("type")).toString();
+                    const QString type = body.value(QStringLiteral("reboot"))
+                                             .toObject()
+                                             .value(QStringLiteral("type"))
+                                             .toString();
                     SimServer &s = m_world.servers[i];
                     if (type != QLatin1String("SOFT") && type != QLatin1String("HARD"))
-                        return fault(400, QStringLiteral("badRequest"), QStringLiteral("Invalid input for field/attribute type. Value: %1.").arg(type));
-                    if (s.vmState != QLatin1String("active") && !(type == QLatin1String("HARD") && s.vmState == QLatin1String("error")))
+                        return fault(400, QStringLiteral("badRequest"),
+                            QStringLiteral("Invalid input for field/attribute type. Value: %1.").arg(type));
+                    if (s.vmState != QLatin1String("active")
+                        && !(type == QLatin1String("HARD") && s.vmState == QLatin1String("error")))
                         return fault(409, QStringLiteral("conflictingRequest"),
-                                     QStringLiteral("Cannot 'reboot' instance %1 while it is in vm_state %2").arg(s.id, s.vmState));
+                            QStringLiteral("Cannot 'reboot' instance %1 while it is in vm_state %2")
+                                .arg(s.id, s.vmState));
                     s.updated = m_world.now();
                 } else {
-                    return fault(400, QStringLiteral("badRequest"), QStringLiteral("There is no such action: %1").arg(body.keys().value(0)));
+                    return fault(400, QStringLiteral("badRequest"),
+                        QStringLiteral("There is no such action: %1").arg(body.keys().value(0)));
                 }
                 if (error)
                     return fault(error->status, error->type, error->message);
@@ -250,26 +280,25 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                 return r;
             }
         }
-        return fault(405, QStringLiteral("badRequest"), QStringLiteral("The method is not allowed for the requested URL."));
+        return fault(405, QStringLiteral("badRequest"),
+            QStringLiteral("The method is not allowed for the requested URL."));
     }
 
     if (parts.value(0) == QLatin1String("flavors") && method == QLatin1String("GET")) {
-        QJsonObject f{{QStringLiteral("id"), QStringLiteral("m1.small")},
-                      {QStringLiteral("name"), QStringLiteral("m1.small")},
-                      {QStringLiteral("ram"), 4096},
-                      {QStringLiteral("disk"), 40},
-                      {QStringLiteral("vcpus"), 2},
-                      {QStringLiteral("swap"), QString()},
-                      {QStringLiteral("rxtx_factor"), 1.0},
-                      {QStringLiteral("OS-FLV-EXT-DATA:ephemeral"), 0},
-                      {QStringLiteral("OS-FLV-DISABLED:disabled"), false},
-                      {QStringLiteral("os-flavor-access:is_public"), true},
-                      {QStringLiteral("links"), QJsonArray()}};
+        QJsonObject f { { QStringLiteral("id"), QStringLiteral("m1.small") },
+            { QStringLiteral("name"), QStringLiteral("m1.small") }, { QStringLiteral("ram"), 4096 },
+            { QStringLiteral("disk"), 40 }, { QStringLiteral("vcpus"), 2 },
+            { QStringLiteral("swap"), QString() }, { QStringLiteral("rxtx_factor"), 1.0 },
+            { QStringLiteral("OS-FLV-EXT-DATA:ephemeral"), 0 },
+            { QStringLiteral("OS-FLV-DISABLED:disabled"), false },
+            { QStringLiteral("os-flavor-access:is_public"), true },
+            { QStringLiteral("links"), QJsonArray() } };
         if (parts.size() == 1 || parts.value(1) == QLatin1String("detail"))
-            return reply(200, QJsonObject{{QStringLiteral("flavors"), QJsonArray{f}}});
+            return reply(200, QJsonObject { { QStringLiteral("flavors"), QJsonArray { f } } });
         if (parts.value(1) == QLatin1String("m1.small"))
-            return reply(200, QJsonObject{{QStringLiteral("flavor"), f}});
-        return fault(404, QStringLiteral("itemNotFound"), QStringLiteral("Flavor %1 could not be found.").arg(parts.value(1)));
+            return reply(200, QJsonObject { { QStringLiteral("flavor"), f } });
+        return fault(404, QStringLiteral("itemNotFound"),
+            QStringLiteral("Flavor %1 could not be found.").arg(parts.value(1)));
     }
 
     if (parts.value(0) == QLatin1String("os-security-groups") && method == QLatin1String("GET")) {
@@ -278,19 +307,21 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
             for (const SimRule &r : g.rules) {
                 if (r.direction != QLatin1String("ingress"))
                     continue;
-                rules.append(QJsonObject{{QStringLiteral("id"), r.id},
-                                         {QStringLiteral("parent_group_id"), g.id},
-                                         {QStringLiteral("ip_protocol"), r.protocol ? QJsonValue(*r.protocol) : QJsonValue()},
-                                         {QStringLiteral("from_port"), r.portRangeMin ? QJsonValue(*r.portRangeMin) : QJsonValue()},
-                                         {QStringLiteral("to_port"), r.portRangeMax ? QJsonValue(*r.portRangeMax) : QJsonValue()},
-                                         {QStringLiteral("ip_range"), r.remoteIpPrefix ? QJsonObject{{QStringLiteral("cidr"), *r.remoteIpPrefix}} : QJsonObject()},
-                                         {QStringLiteral("group"), QJsonObject()}});
+                rules.append(QJsonObject { { QStringLiteral("id"), r.id },
+                    { QStringLiteral("parent_group_id"), g.id },
+                    { QStringLiteral("ip_protocol"), r.protocol ? QJsonValue(*r.protocol) : QJsonValue() },
+                    { QStringLiteral("from_port"),
+                        r.portRangeMin ? QJsonValue(*r.portRangeMin) : QJsonValue() },
+                    { QStringLiteral("to_port"),
+                        r.portRangeMax ? QJsonValue(*r.portRangeMax) : QJsonValue() },
+                    { QStringLiteral("ip_range"),
+                        r.remoteIpPrefix ? QJsonObject { { QStringLiteral("cidr"), *r.remoteIpPrefix } }
+                                         : QJsonObject() },
+                    { QStringLiteral("group"), QJsonObject() } });
             }
-            return QJsonObject{{QStringLiteral("id"), g.id},
-                               {QStringLiteral("name"), g.name},
-                               {QStringLiteral("description"), g.description},
-                               {QStringLiteral("tenant_id"), g.projectId},
-                               {QStringLiteral("rules"), rules}};
+            return QJsonObject { { QStringLiteral("id"), g.id }, { QStringLiteral("name"), g.name },
+                { QStringLiteral("description"), g.description },
+                { QStringLiteral("tenant_id"), g.projectId }, { QStringLiteral("rules"), rules } };
         };
         if (parts.size() == 1) {
             QJsonArray groups;
@@ -298,12 +329,14 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                 if (g.projectId == token.projectId)
                     groups.append(legacy(g));
             }
-            return reply(200, QJsonObject{{QStringLiteral("security_groups"), groups}});
+            return reply(200, QJsonObject { { QStringLiteral("security_groups"), groups } });
         }
         const int g = m_world.groupIndex(parts.at(1));
         if (g < 0 || m_world.securityGroups.at(g).projectId != token.projectId)
-            return fault(404, QStringLiteral("itemNotFound"), QStringLiteral("Security group %1 not found.").arg(parts.at(1)));
-        return reply(200, QJsonObject{{QStringLiteral("security_group"), legacy(m_world.securityGroups.at(g))}});
+            return fault(404, QStringLiteral("itemNotFound"),
+                QStringLiteral("Security group %1 not found.").arg(parts.at(1)));
+        return reply(
+            200, QJsonObject { { QStringLiteral("security_group"), legacy(m_world.securityGroups.at(g)) } });
     }
     return fault(404, QStringLiteral("itemNotFound"), QStringLiteral("The resource could not be found."));
 }

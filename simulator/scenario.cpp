@@ -6,21 +6,21 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <cmath>
 
 namespace {
 
 QString stableHex(const QString &seed)
 {
-    return QString::fromLatin1(QCryptographicHash::hash(seed.toUtf8(), QCryptographicHash::Sha1).toHex().left(32));
+    return QString::fromLatin1(
+        QCryptographicHash::hash(seed.toUtf8(), QCryptographicHash::Sha1).toHex().left(32));
 }
 
 QString stableUuid(const QString &seed)
 {
     const QString h = stableHex(seed);
-    return h.left(8) + QLatin1Char('-') + h.mid(8, 4) + QStringLiteral("-4") + h.mid(13, 3) + QStringLiteral("-a")
-        + h.mid(17, 3) + QLatin1Char('-') + h.mid(20, 12);
+    return h.left(8) + QLatin1Char('-') + h.mid(8, 4) + QStringLiteral("-4") + h.mid(13, 3)
+        + QStringLiteral("-a") + h.mid(17, 3) + QLatin1Char('-') + h.mid(20, 12);
 }
 
 struct Loader
@@ -52,10 +52,11 @@ struct Loader
         g.name = QStringLiteral("default");
         g.projectId = projectId;
         g.description = QStringLiteral("Default security group");
-        for (const char *ether : {"IPv4", "IPv6"}) {
-            for (const char *dir : {"ingress", "egress"}) {
+        for (const char *ether : { "IPv4", "IPv6" }) {
+            for (const char *dir : { "ingress", "egress" }) {
                 SimRule r;
-                r.id = stableUuid(QStringLiteral("rule:default:%1:%2:%3").arg(projectId, QLatin1String(ether), QLatin1String(dir)));
+                r.id = stableUuid(QStringLiteral("rule:default:%1:%2:%3")
+                                      .arg(projectId, QLatin1String(ether), QLatin1String(dir)));
                 r.groupId = g.id;
                 r.direction = QString::fromLatin1(dir);
                 r.ethertype = QString::fromLatin1(ether);
@@ -92,10 +93,10 @@ struct Loader
     void setStatus(SimServer &s, const QString &status, const QString &fault)
     {
         s.status = status;
-        s.vmState = status == QLatin1String("ERROR")     ? QStringLiteral("error")
-            : status == QLatin1String("BUILD")          ? QStringLiteral("building")
-            : status == QLatin1String("SHUTOFF")        ? QStringLiteral("stopped")
-                                                          : QStringLiteral("active");
+        s.vmState = status == QLatin1String("ERROR") ? QStringLiteral("error")
+            : status == QLatin1String("BUILD")       ? QStringLiteral("building")
+            : status == QLatin1String("SHUTOFF")     ? QStringLiteral("stopped")
+                                                     : QStringLiteral("active");
         s.faultMessage = fault;
     }
 
@@ -116,8 +117,9 @@ struct Loader
         const QString name = p.value(QStringLiteral("name")).toString();
         if (name.isEmpty())
             return fail(where, QStringLiteral("a project needs a name"));
-        const QString projectId = p.value(QStringLiteral("id")).toString(stableHex(QStringLiteral("project:") + name));
-        w.projects.append(SimProject{projectId, name});
+        const QString projectId
+            = p.value(QStringLiteral("id")).toString(stableHex(QStringLiteral("project:") + name));
+        w.projects.append(SimProject { projectId, name });
         for (const QJsonValue &uv : p.value(QStringLiteral("users")).toArray()) {
             const QJsonObject u = uv.toObject();
             SimUser user;
@@ -125,18 +127,20 @@ struct Loader
             user.id = u.value(QStringLiteral("id")).toString(stableHex(QStringLiteral("user:") + user.name));
             user.password = u.value(QStringLiteral("password")).toString();
             user.projectId = projectId;
-            user.roles = {QStringLiteral("member"), QStringLiteral("reader")};
+            user.roles = { QStringLiteral("member"), QStringLiteral("reader") };
             w.users.append(user);
         }
         for (const QJsonValue &cv : p.value(QStringLiteral("applicationCredentials")).toArray()) {
             const QJsonObject c = cv.toObject();
             const int u = w.userIndex(c.value(QStringLiteral("user")).toString());
             if (u < 0)
-                return fail(where, QStringLiteral("application credential of unknown user %1").arg(c.value(QStringLiteral("user")).toString()));
-            w.applicationCredentials.append(SimApplicationCredential{c.value(QStringLiteral("id")).toString(w.newHexId()),
-                                                                     c.value(QStringLiteral("name")).toString(),
-                                                                     c.value(QStringLiteral("secret")).toString(),
-                                                                     w.users.at(u).id, projectId});
+                return fail(where,
+                    QStringLiteral("application credential of unknown user %1")
+                        .arg(c.value(QStringLiteral("user")).toString()));
+            w.applicationCredentials.append(
+                SimApplicationCredential { c.value(QStringLiteral("id")).toString(w.newHexId()),
+                    c.value(QStringLiteral("name")).toString(), c.value(QStringLiteral("secret")).toString(),
+                    w.users.at(u).id, projectId });
         }
         for (const QJsonValue &nv : p.value(QStringLiteral("networks")).toArray()) {
             const QJsonObject n = nv.toObject();
@@ -149,7 +153,8 @@ struct Loader
             const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(net.cidr);
             if (subnet.second < 0)
                 return fail(where, QStringLiteral("network %1: not a CIDR: %2").arg(net.name, net.cidr));
-            net.gateway = n.value(QStringLiteral("gateway")).toString(QHostAddress(subnet.first.toIPv4Address() + 1).toString());
+            net.gateway = n.value(QStringLiteral("gateway"))
+                              .toString(QHostAddress(subnet.first.toIPv4Address() + 1).toString());
             w.networks.append(net);
         }
         addDefaultGroup(projectId);
@@ -157,13 +162,17 @@ struct Loader
             const QJsonObject g = gv.toObject();
             SimSecurityGroup group;
             group.name = g.value(QStringLiteral("name")).toString();
-            group.id = g.value(QStringLiteral("id")).toString(stableUuid(QStringLiteral("sg:%1:%2:%3").arg(projectId, group.name).arg(w.securityGroups.size())));
+            group.id = g.value(QStringLiteral("id"))
+                           .toString(stableUuid(QStringLiteral("sg:%1:%2:%3")
+                                                    .arg(projectId, group.name)
+                                                    .arg(w.securityGroups.size())));
             group.projectId = projectId;
             group.description = g.value(QStringLiteral("description")).toString();
             int n = 0;
-            for (const char *ether : {"IPv4", "IPv6"}) {
+            for (const char *ether : { "IPv4", "IPv6" }) {
                 SimRule egress;
-                egress.id = stableUuid(QStringLiteral("rule:%1:egress:%2").arg(group.id, QLatin1String(ether)));
+                egress.id
+                    = stableUuid(QStringLiteral("rule:%1:egress:%2").arg(group.id, QLatin1String(ether)));
                 egress.groupId = group.id;
                 egress.direction = QStringLiteral("egress");
                 egress.ethertype = QString::fromLatin1(ether);
@@ -178,7 +187,8 @@ struct Loader
             const QJsonObject r = rv.toObject();
             SimRouter router;
             router.name = r.value(QStringLiteral("name")).toString();
-            router.id = r.value(QStringLiteral("id")).toString(stableUuid(QStringLiteral("router:") + projectId + router.name));
+            router.id = r.value(QStringLiteral("id"))
+                            .toString(stableUuid(QStringLiteral("router:") + projectId + router.name));
             router.projectId = projectId;
             router.created = start.addDays(-400);
             router.updated = start.addSecs(-3600);
@@ -186,21 +196,24 @@ struct Loader
             for (const QJsonValue &nv : r.value(QStringLiteral("networks")).toArray()) {
                 const int n = w.networkIndex(nv.toString());
                 if (n < 0 || w.networks.at(n).projectId != projectId)
-                    return fail(where, QStringLiteral("router %1: unknown network %2").arg(router.name, nv.toString()));
+                    return fail(where,
+                        QStringLiteral("router %1: unknown network %2").arg(router.name, nv.toString()));
                 router.interfaceSubnetIds.append(w.networks.at(n).subnetId);
             }
             for (const QJsonValue &route : r.value(QStringLiteral("routes")).toArray()) {
-                router.routes.append(SimRoute{route.toObject().value(QStringLiteral("destination")).toString(),
-                                              route.toObject().value(QStringLiteral("nexthop")).toString()});
+                router.routes.append(
+                    SimRoute { route.toObject().value(QStringLiteral("destination")).toString(),
+                        route.toObject().value(QStringLiteral("nexthop")).toString() });
             }
             w.routers.append(router);
         }
         for (const QJsonValue &sv : p.value(QStringLiteral("servers")).toArray()) {
             const QJsonObject s = sv.toObject();
             SimServer &server = w.addServer(projectId, s.value(QStringLiteral("name")).toString(),
-                                            s.value(QStringLiteral("network")).toString(), s.value(QStringLiteral("ip")).toString(),
-                                            groupNames(s), ago(s, 60 * 24 * 30));
-            setStatus(server, s.value(QStringLiteral("status")).toString(QStringLiteral("ACTIVE")), s.value(QStringLiteral("fault")).toString());
+                s.value(QStringLiteral("network")).toString(), s.value(QStringLiteral("ip")).toString(),
+                groupNames(s), ago(s, 60 * 24 * 30));
+            setStatus(server, s.value(QStringLiteral("status")).toString(QStringLiteral("ACTIVE")),
+                s.value(QStringLiteral("fault")).toString());
             server.floatingIp = s.value(QStringLiteral("floatingIp")).toString();
         }
         int k = 0;
@@ -214,7 +227,7 @@ struct Loader
     static QStringList groupNames(const QJsonObject &o)
     {
         if (!o.contains(QStringLiteral("securityGroups")))
-            return {QStringLiteral("default")};
+            return { QStringLiteral("default") };
         QStringList names;
         for (const QJsonValue &g : o.value(QStringLiteral("securityGroups")).toArray())
             names << g.toString();
@@ -227,11 +240,14 @@ struct Loader
         k.name = o.value(QStringLiteral("name")).toString();
         k.projectId = projectId;
         k.clusterCidr = o.value(QStringLiteral("clusterCIDR")).toString(QStringLiteral("100.100.0.0/16"));
-        k.securityGroupName = o.value(QStringLiteral("securityGroupName")).toString(QStringLiteral("default"));
+        k.securityGroupName
+            = o.value(QStringLiteral("securityGroupName")).toString(QStringLiteral("default"));
         k.phase = o.value(QStringLiteral("phase")).toString(QStringLiteral("Running"));
-        k.bearerToken = stableHex(QStringLiteral("token:") + k.name) + stableHex(QStringLiteral("token2:") + k.name);
+        k.bearerToken
+            = stableHex(QStringLiteral("token:") + k.name) + stableHex(QStringLiteral("token2:") + k.name);
         for (const QJsonValue &pv : o.value(QStringLiteral("pools")).toArray())
-            k.pools.append(SimNodePool{pv.toObject().value(QStringLiteral("name")).toString(), pv.toObject().value(QStringLiteral("size")).toInt()});
+            k.pools.append(SimNodePool { pv.toObject().value(QStringLiteral("name")).toString(),
+                pv.toObject().value(QStringLiteral("size")).toInt() });
         const QJsonObject external = o.value(QStringLiteral("openstack")).toObject();
         if (!external.isEmpty()) {
             // A kluster whose OpenStack side lives in another cloud (a real one): only
@@ -254,7 +270,9 @@ struct Loader
             return fail(where, QStringLiteral("kluster %1: unknown router %2").arg(k.name, routerName));
         const int net = w.networkIndex(o.value(QStringLiteral("network")).toString());
         if (net < 0)
-            return fail(where, QStringLiteral("kluster %1: unknown network %2").arg(k.name, o.value(QStringLiteral("network")).toString()));
+            return fail(where,
+                QStringLiteral("kluster %1: unknown network %2")
+                    .arg(k.name, o.value(QStringLiteral("network")).toString()));
         k.networkId = w.networks.at(net).id;
         const int routerIndex = w.routerIndex(k.routerId);
         int i = 0;
@@ -262,20 +280,26 @@ struct Loader
             const QJsonObject inst = iv.toObject();
             const QString name = inst.value(QStringLiteral("name")).toString();
             if (name.isEmpty())
-                return fail(where + QStringLiteral(".instances[%1]").arg(i), QStringLiteral("an instance needs a name"));
-            QStringList groups = {k.securityGroupName};
+                return fail(where + QStringLiteral(".instances[%1]").arg(i),
+                    QStringLiteral("an instance needs a name"));
+            QStringList groups = { k.securityGroupName };
             if (inst.contains(QStringLiteral("securityGroups")))
                 groups = groupNames(inst);
-            SimServer &server = w.addServer(projectId, name, k.networkId, inst.value(QStringLiteral("ip")).toString(), groups, ago(inst, 60 * 24));
-            setStatus(server, inst.value(QStringLiteral("status")).toString(QStringLiteral("ACTIVE")), inst.value(QStringLiteral("fault")).toString());
+            SimServer &server = w.addServer(projectId, name, k.networkId,
+                inst.value(QStringLiteral("ip")).toString(), groups, ago(inst, 60 * 24));
+            setStatus(server, inst.value(QStringLiteral("status")).toString(QStringLiteral("ACTIVE")),
+                inst.value(QStringLiteral("fault")).toString());
             server.kluster = k.name;
-            server.pool = inst.value(QStringLiteral("pool")).toString(k.pools.isEmpty() ? QString() : k.pools.first().name);
+            server.pool = inst.value(QStringLiteral("pool"))
+                              .toString(k.pools.isEmpty() ? QString() : k.pools.first().name);
             const QString ip = w.serverAddresses(server).value(0);
             if (inst.contains(QStringLiteral("node"))) {
                 const QJsonObject n = inst.value(QStringLiteral("node")).toObject();
-                SimNode node = nodeFrom(n, name, server.pool, ip, QStringLiteral("openstack:///") + server.id, ago(inst, 60 * 24).addSecs(150));
-                if (inst.value(QStringLiteral("route")).toBool(true) && !node.podCidr.isEmpty() && routerIndex >= 0)
-                    w.routers[routerIndex].routes.append(SimRoute{node.podCidr, node.internalIp});
+                SimNode node = nodeFrom(n, name, server.pool, ip, QStringLiteral("openstack:///") + server.id,
+                    ago(inst, 60 * 24).addSecs(150));
+                if (inst.value(QStringLiteral("route")).toBool(true) && !node.podCidr.isEmpty()
+                    && routerIndex >= 0)
+                    w.routers[routerIndex].routes.append(SimRoute { node.podCidr, node.internalIp });
                 k.nodes.append(node);
             }
             ++i;
@@ -290,14 +314,14 @@ struct Loader
     {
         for (const QJsonValue &nv : o.value(QStringLiteral("nodes")).toArray()) {
             const QJsonObject n = nv.toObject();
-            k.nodes.append(nodeFrom(n, n.value(QStringLiteral("name")).toString(), n.value(QStringLiteral("pool")).toString(),
-                                    n.value(QStringLiteral("internalIP")).toString(), n.value(QStringLiteral("providerID")).toString(),
-                                    ago(n, 60 * 24)));
+            k.nodes.append(nodeFrom(n, n.value(QStringLiteral("name")).toString(),
+                n.value(QStringLiteral("pool")).toString(), n.value(QStringLiteral("internalIP")).toString(),
+                n.value(QStringLiteral("providerID")).toString(), ago(n, 60 * 24)));
         }
     }
 
     SimNode nodeFrom(const QJsonObject &n, const QString &name, const QString &pool, const QString &ip,
-                     const QString &providerId, const QDateTime &created)
+        const QString &providerId, const QDateTime &created)
     {
         SimNode node;
         node.name = name;
@@ -311,14 +335,16 @@ struct Loader
         node.ready = n.value(QStringLiteral("ready")).toString(QStringLiteral("True"));
         if (node.ready == QLatin1String("False")) {
             node.readyReason = QStringLiteral("KubeletNotReady");
-            node.readyMessage = QStringLiteral("container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady");
+            node.readyMessage = QStringLiteral(
+                "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady");
         } else if (node.ready == QLatin1String("Unknown")) {
             node.readyReason = QStringLiteral("NodeStatusUnknown");
             node.readyMessage = QStringLiteral("Kubelet stopped posting node status.");
         }
         node.readyReason = n.value(QStringLiteral("readyReason")).toString(node.readyReason);
         node.readyMessage = n.value(QStringLiteral("readyMessage")).toString(node.readyMessage);
-        node.networkUnavailable = n.value(QStringLiteral("networkUnavailable")).toString(QStringLiteral("False"));
+        node.networkUnavailable
+            = n.value(QStringLiteral("networkUnavailable")).toString(QStringLiteral("False"));
         if (node.networkUnavailable == QLatin1String("True")) {
             node.networkReason = QStringLiteral("NoRouteCreated");
             node.networkMessage = QStringLiteral("RouteController failed to create a route");
@@ -338,21 +364,28 @@ bool load(const QByteArray &json, World &world, FaultInjector &faults, QString *
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        *error = QStringLiteral("not a JSON object: %1 at byte %2").arg(parseError.errorString()).arg(parseError.offset);
+        *error = QStringLiteral("not a JSON object: %1 at byte %2")
+                     .arg(parseError.errorString())
+                     .arg(parseError.offset);
         return false;
     }
     const QJsonObject root = doc.object();
-    Loader loader{world, faults, QString(), world.now()};
+    Loader loader { world, faults, QString(), world.now() };
     world.region = root.value(QStringLiteral("region")).toString(world.region);
     world.externalIdentity = root.value(QStringLiteral("externalIdentity")).toBool(world.externalIdentity);
     const QJsonObject cloud = root.value(QStringLiteral("cloud")).toObject();
     world.maxRoutes = cloud.value(QStringLiteral("maxRoutes")).toInt(world.maxRoutes);
-    world.routeLimitAsQuota = cloud.value(QStringLiteral("routeLimitError")).toString() == QLatin1String("OverQuota");
+    world.routeLimitAsQuota
+        = cloud.value(QStringLiteral("routeLimitError")).toString() == QLatin1String("OverQuota");
     world.extraRouteAtomic = cloud.value(QStringLiteral("extraRouteAtomic")).toBool(world.extraRouteAtomic);
-    world.tokenLifetimeSeconds = cloud.value(QStringLiteral("tokenLifetimeSeconds")).toInt(world.tokenLifetimeSeconds);
-    world.replaceDeletedInstances = cloud.value(QStringLiteral("replaceDeletedInstances")).toBool(world.replaceDeletedInstances);
-    world.replacementBootSeconds = cloud.value(QStringLiteral("replacementBootSeconds")).toInt(world.replacementBootSeconds);
-    world.registrationDelaySeconds = cloud.value(QStringLiteral("registrationDelaySeconds")).toInt(world.registrationDelaySeconds);
+    world.tokenLifetimeSeconds
+        = cloud.value(QStringLiteral("tokenLifetimeSeconds")).toInt(world.tokenLifetimeSeconds);
+    world.replaceDeletedInstances
+        = cloud.value(QStringLiteral("replaceDeletedInstances")).toBool(world.replaceDeletedInstances);
+    world.replacementBootSeconds
+        = cloud.value(QStringLiteral("replacementBootSeconds")).toInt(world.replacementBootSeconds);
+    world.registrationDelaySeconds
+        = cloud.value(QStringLiteral("registrationDelaySeconds")).toInt(world.registrationDelaySeconds);
     world.routeController = cloud.value(QStringLiteral("routeController")).toBool(world.routeController);
     int i = 0;
     for (const QJsonValue &p : root.value(QStringLiteral("projects")).toArray()) {
@@ -401,24 +434,26 @@ void generate(World &world, int nodes)
 {
     const QDateTime now = world.now();
     const QString projectId = stableHex(QStringLiteral("project:scale"));
-    world.projects.append(SimProject{projectId, QStringLiteral("scale")});
-    world.users.append(SimUser{stableHex(QStringLiteral("user:scale")), QStringLiteral("scale"), QStringLiteral("scale-password"),
-                               projectId, {QStringLiteral("member")}});
-    world.applicationCredentials.append(SimApplicationCredential{QStringLiteral("scale-appcred"), QStringLiteral("scale"),
-                                                                 QStringLiteral("scale-secret"), world.users.last().id, projectId});
-    SimNetwork net{stableUuid(QStringLiteral("net:scale")), QStringLiteral("scale-net"), projectId,
-                   stableUuid(QStringLiteral("subnet:scale")), QStringLiteral("172.16.0.0/12"), QStringLiteral("172.16.0.1")};
+    world.projects.append(SimProject { projectId, QStringLiteral("scale") });
+    world.users.append(SimUser { stableHex(QStringLiteral("user:scale")), QStringLiteral("scale"),
+        QStringLiteral("scale-password"), projectId, { QStringLiteral("member") } });
+    world.applicationCredentials.append(SimApplicationCredential { QStringLiteral("scale-appcred"),
+        QStringLiteral("scale"), QStringLiteral("scale-secret"), world.users.last().id, projectId });
+    SimNetwork net { stableUuid(QStringLiteral("net:scale")), QStringLiteral("scale-net"), projectId,
+        stableUuid(QStringLiteral("subnet:scale")), QStringLiteral("172.16.0.0/12"),
+        QStringLiteral("172.16.0.1") };
     world.networks.append(net);
     FaultInjector unused;
-    Loader loader{world, unused, QString(), now};
+    Loader loader { world, unused, QString(), now };
     loader.addDefaultGroup(projectId);
     SimSecurityGroup group;
     group.id = stableUuid(QStringLiteral("sg:scale"));
     group.name = QStringLiteral("kks-scale");
     group.projectId = projectId;
     int n = 0;
-    for (const char *p : {"tcp", "udp", "icmp"}) {
-        QJsonObject r{{QStringLiteral("protocol"), QString::fromLatin1(p)}, {QStringLiteral("remoteIpPrefix"), QStringLiteral("10.0.0.0/8")}};
+    for (const char *p : { "tcp", "udp", "icmp" }) {
+        QJsonObject r { { QStringLiteral("protocol"), QString::fromLatin1(p) },
+            { QStringLiteral("remoteIpPrefix"), QStringLiteral("10.0.0.0/8") } };
         group.rules.append(loader.ruleFrom(r, group.id, ++n));
     }
     world.securityGroups.append(group);
@@ -426,7 +461,7 @@ void generate(World &world, int nodes)
     router.id = stableUuid(QStringLiteral("router:scale"));
     router.name = QStringLiteral("kks-scale-router");
     router.projectId = projectId;
-    router.interfaceSubnetIds = {net.subnetId};
+    router.interfaceSubnetIds = { net.subnetId };
     router.created = now.addDays(-300);
     router.updated = now;
     world.maxRoutes = nodes + 100;
@@ -437,7 +472,7 @@ void generate(World &world, int nodes)
     k.routerId = router.id;
     k.networkId = net.id;
     k.securityGroupName = group.name;
-    k.pools = {SimNodePool{QStringLiteral("pool"), nodes}};
+    k.pools = { SimNodePool { QStringLiteral("pool"), nodes } };
     k.bearerToken = stableHex(QStringLiteral("token:scale")) + stableHex(QStringLiteral("token2:scale"));
     static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
     world.servers.reserve(nodes);
@@ -469,13 +504,16 @@ void generate(World &world, int nodes)
         port.subnetId = net.subnetId;
         port.deviceId = s.id;
         port.deviceOwner = QStringLiteral("compute:nova");
-        port.macAddress = QStringLiteral("fa:16:3e:%1:%2:%3").arg((i >> 16) & 0xff, 2, 16, QLatin1Char('0')).arg((i >> 8) & 0xff, 2, 16, QLatin1Char('0')).arg(i & 0xff, 2, 16, QLatin1Char('0'));
+        port.macAddress = QStringLiteral("fa:16:3e:%1:%2:%3")
+                              .arg((i >> 16) & 0xff, 2, 16, QLatin1Char('0'))
+                              .arg((i >> 8) & 0xff, 2, 16, QLatin1Char('0'))
+                              .arg(i & 0xff, 2, 16, QLatin1Char('0'));
         port.ipAddress = ip;
         port.created = s.created;
-        if (mod != 13)  // one in 200 lacks the kluster's group
-            port.securityGroupIds = {group.id};
+        if (mod != 13) // one in 200 lacks the kluster's group
+            port.securityGroupIds = { group.id };
         s.portId = port.id;
-        if (mod == 11) {  // one in 200 in ERROR
+        if (mod == 11) { // one in 200 in ERROR
             s.status = QStringLiteral("ERROR");
             s.vmState = QStringLiteral("error");
             s.faultMessage = QStringLiteral("No valid host was found. There are not enough hosts available.");
@@ -483,7 +521,7 @@ void generate(World &world, int nodes)
         world.ports.append(port);
         world.servers.append(s);
         if (mod == 7 || mod == 11)
-            continue;  // never registered
+            continue; // never registered
         SimNode node;
         node.name = name;
         node.uid = stableUuid(QStringLiteral("node:scale:%1").arg(i));
@@ -500,17 +538,20 @@ void generate(World &world, int nodes)
         node.resourceVersion = ++world.resourceVersionCounter;
         k.nodes.append(node);
         if (mod == 23)
-            continue;  // one in 200 has no route
-        if (mod == 31) {  // one in 200 routed to another node only (stale)
-            router.routes.append(SimRoute{pod, QHostAddress(base + 10 + quint32(i > 0 ? i - 1 : i + 1)).toString()});
+            continue; // one in 200 has no route
+        if (mod == 31) { // one in 200 routed to another node only (stale)
+            router.routes.append(
+                SimRoute { pod, QHostAddress(base + 10 + quint32(i > 0 ? i - 1 : i + 1)).toString() });
             continue;
         }
-        if (mod == 29)  // one in 200 routed to a recycled CIDR's old node first
-            router.routes.append(SimRoute{pod, QHostAddress(base + 10 + quint32(nodes) + quint32(i)).toString()});
-        router.routes.append(SimRoute{pod, ip});
+        if (mod == 29) // one in 200 routed to a recycled CIDR's old node first
+            router.routes.append(
+                SimRoute { pod, QHostAddress(base + 10 + quint32(nodes) + quint32(i)).toString() });
+        router.routes.append(SimRoute { pod, ip });
     }
-    for (int i = 0; i < qMax(1, nodes / 500); ++i)  // orphans of deleted nodes
-        router.routes.append(SimRoute{QStringLiteral("10.255.%1.0/24").arg(i % 256), QHostAddress(base + 5 + quint32(2 * nodes) + quint32(i)).toString()});
+    for (int i = 0; i < qMax(1, nodes / 500); ++i) // orphans of deleted nodes
+        router.routes.append(SimRoute { QStringLiteral("10.255.%1.0/24").arg(i % 256),
+            QHostAddress(base + 5 + quint32(2 * nodes) + quint32(i)).toString() });
     world.maxRoutes = int(router.routes.size()) + 100;
     world.routers.append(router);
     world.klusters.append(k);

@@ -14,16 +14,15 @@ QByteArray toJson(const QJsonObject &o)
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
-const char htmlPage[] =
-    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n"
-    "<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+const char htmlPage[] = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 "
+                        "Bad Gateway</h1></center>\r\n"
+                        "<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
 
 } // namespace
 
 Simulator::Simulator(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 Simulator::~Simulator() = default;
 
@@ -31,38 +30,43 @@ bool Simulator::start(const Ports &ports, QString *error)
 {
     try {
         m_ca = std::make_unique<CertificateAuthority>();
-        m_clientCertificate = m_ca->issueClient(QStringLiteral("kubernikus:admin"), QStringLiteral("system:masters"));
+        m_clientCertificate
+            = m_ca->issueClient(QStringLiteral("kubernikus:admin"), QStringLiteral("system:masters"));
     } catch (const std::exception &e) {
         *error = QString::fromUtf8(e.what());
         return false;
     }
-    const QList<QPair<QString, quint16>> services = {
-        {QStringLiteral("keystone"), ports.keystone}, {QStringLiteral("compute"), ports.compute},
-        {QStringLiteral("network"), ports.network},   {QStringLiteral("image"), ports.image},
-        {QStringLiteral("kubernikus"), ports.kubernikus}, {QStringLiteral("admin"), ports.admin}};
+    const QList<QPair<QString, quint16>> services
+        = { { QStringLiteral("keystone"), ports.keystone }, { QStringLiteral("compute"), ports.compute },
+              { QStringLiteral("network"), ports.network }, { QStringLiteral("image"), ports.image },
+              { QStringLiteral("kubernikus"), ports.kubernikus }, { QStringLiteral("admin"), ports.admin } };
     for (const auto &s : services) {
         const QString service = s.first;
-        auto *server = new HttpServer(service, [this, service](const HttpRequest &r) { return dispatch(service, r); }, this);
+        auto *server = new HttpServer(
+            service, [this, service](const HttpRequest &r) { return dispatch(service, r); }, this);
         if (!server->listen(QHostAddress::LocalHost, s.second)) {
-            *error = QStringLiteral("%1: cannot listen on 127.0.0.1:%2: %3").arg(service).arg(s.second).arg(server->errorString());
+            *error = QStringLiteral("%1: cannot listen on 127.0.0.1:%2: %3")
+                         .arg(service)
+                         .arg(s.second)
+                         .arg(server->errorString());
             return false;
         }
         m_servers.insert(service, server);
     }
     for (const SimKluster &k : std::as_const(m_world.klusters)) {
-        const CertificateAuthority::Issued cert = m_ca->issueServer(QStringLiteral("kube-apiserver-") + k.name);
+        const CertificateAuthority::Issued cert
+            = m_ca->issueServer(QStringLiteral("kube-apiserver-") + k.name);
         QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
         tls.setLocalCertificate(cert.certificate());
         tls.setPrivateKey(cert.key());
-        tls.setCaCertificates({m_ca->certificate()});
+        tls.setCaCertificates({ m_ca->certificate() });
         tls.setPeerVerifyMode(QSslSocket::QueryPeer);
         const QString name = k.name;
         const QString service = QStringLiteral("kubernetes");
-        auto *server = new HttpServer(QStringLiteral("kubernetes:") + name,
-                                      [this, name](const HttpRequest &r) {
-                                          return dispatch(QStringLiteral("kubernetes:") + name, r);
-                                      },
-                                      this);
+        auto *server = new HttpServer(
+            QStringLiteral("kubernetes:") + name,
+            [this, name](const HttpRequest &r) { return dispatch(QStringLiteral("kubernetes:") + name, r); },
+            this);
         if (!server->listen(QHostAddress::LocalHost, 0, tls)) {
             *error = QStringLiteral("kubernetes API of %1: %2").arg(name, server->errorString());
             return false;
@@ -143,24 +147,23 @@ QJsonObject Simulator::describe() const
     QJsonArray users;
     for (const SimUser &u : m_world.users) {
         const int p = m_world.projectIndex(u.projectId);
-        users.append(QJsonObject{{QStringLiteral("name"), u.name},
-                                 {QStringLiteral("password"), u.password},
-                                 {QStringLiteral("project"), p >= 0 ? m_world.projects.at(p).name : QString()},
-                                 {QStringLiteral("domain"), QStringLiteral("Default")}});
+        users.append(
+            QJsonObject { { QStringLiteral("name"), u.name }, { QStringLiteral("password"), u.password },
+                { QStringLiteral("project"), p >= 0 ? m_world.projects.at(p).name : QString() },
+                { QStringLiteral("domain"), QStringLiteral("Default") } });
     }
     QJsonArray credentials;
     for (const SimApplicationCredential &c : m_world.applicationCredentials)
-        credentials.append(QJsonObject{{QStringLiteral("id"), c.id}, {QStringLiteral("name"), c.name}, {QStringLiteral("secret"), c.secret}});
-    return QJsonObject{{QStringLiteral("authUrl"), authUrl()},
-                       {QStringLiteral("region"), m_world.region},
-                       {QStringLiteral("compute"), endpoint(QStringLiteral("compute"))},
-                       {QStringLiteral("network"), endpoint(QStringLiteral("network"))},
-                       {QStringLiteral("image"), endpoint(QStringLiteral("image"))},
-                       {QStringLiteral("kubernikus"), endpoint(QStringLiteral("kubernikus"))},
-                       {QStringLiteral("admin"), adminUrl()},
-                       {QStringLiteral("kubernetes"), k8s},
-                       {QStringLiteral("users"), users},
-                       {QStringLiteral("applicationCredentials"), credentials}};
+        credentials.append(QJsonObject { { QStringLiteral("id"), c.id }, { QStringLiteral("name"), c.name },
+            { QStringLiteral("secret"), c.secret } });
+    return QJsonObject { { QStringLiteral("authUrl"), authUrl() },
+        { QStringLiteral("region"), m_world.region },
+        { QStringLiteral("compute"), endpoint(QStringLiteral("compute")) },
+        { QStringLiteral("network"), endpoint(QStringLiteral("network")) },
+        { QStringLiteral("image"), endpoint(QStringLiteral("image")) },
+        { QStringLiteral("kubernikus"), endpoint(QStringLiteral("kubernikus")) },
+        { QStringLiteral("admin"), adminUrl() }, { QStringLiteral("kubernetes"), k8s },
+        { QStringLiteral("users"), users }, { QStringLiteral("applicationCredentials"), credentials } };
 }
 
 qint64 Simulator::requestCount(const QString &service) const
@@ -175,19 +178,21 @@ qint64 Simulator::requestCount(const QString &service) const
     return n;
 }
 
-HttpResponse Simulator::errorFor(const QString &service, int status, const QString &type, const QString &message) const
+HttpResponse Simulator::errorFor(
+    const QString &service, int status, const QString &type, const QString &message) const
 {
-    static const QHash<int, QString> titles = {{400, QStringLiteral("Bad Request")},  {401, QStringLiteral("Unauthorized")},
-                                               {403, QStringLiteral("Forbidden")},    {404, QStringLiteral("Not Found")},
-                                               {409, QStringLiteral("Conflict")},     {412, QStringLiteral("Precondition Failed")},
-                                               {429, QStringLiteral("Too Many Requests")},
-                                               {500, QStringLiteral("Internal Server Error")},
-                                               {503, QStringLiteral("Service Unavailable")}};
-    if (service == QLatin1String("keystone") || (status == 401 && !service.startsWith(QLatin1String("kubernetes")))) {
-        HttpResponse r = HttpResponse::json(status, toJson(QJsonObject{
-            {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), status},
-                                                  {QStringLiteral("title"), titles.value(status, QStringLiteral("Error"))},
-                                                  {QStringLiteral("message"), message}}}}));
+    static const QHash<int, QString> titles = { { 400, QStringLiteral("Bad Request") },
+        { 401, QStringLiteral("Unauthorized") }, { 403, QStringLiteral("Forbidden") },
+        { 404, QStringLiteral("Not Found") }, { 409, QStringLiteral("Conflict") },
+        { 412, QStringLiteral("Precondition Failed") }, { 429, QStringLiteral("Too Many Requests") },
+        { 500, QStringLiteral("Internal Server Error") }, { 503, QStringLiteral("Service Unavailable") } };
+    if (service == QLatin1String("keystone")
+        || (status == 401 && !service.startsWith(QLatin1String("kubernetes")))) {
+        HttpResponse r = HttpResponse::json(status,
+            toJson(QJsonObject { { QStringLiteral("error"),
+                QJsonObject { { QStringLiteral("code"), status },
+                    { QStringLiteral("title"), titles.value(status, QStringLiteral("Error")) },
+                    { QStringLiteral("message"), message } } } }));
         if (status == 401)
             r.header("WWW-Authenticate", "Keystone uri=\"" + authUrl().toUtf8() + "\"");
         return r;
@@ -195,40 +200,44 @@ HttpResponse Simulator::errorFor(const QString &service, int status, const QStri
     if (service == QLatin1String("compute")) {
         QString fault = type;
         if (fault.isEmpty()) {
-            fault = status == 404 ? QStringLiteral("itemNotFound")
-                : status == 409   ? QStringLiteral("conflictingRequest")
-                : status == 403   ? QStringLiteral("forbidden")
+            fault = status == 404                  ? QStringLiteral("itemNotFound")
+                : status == 409                    ? QStringLiteral("conflictingRequest")
+                : status == 403                    ? QStringLiteral("forbidden")
                 : (status == 413 || status == 429) ? QStringLiteral("overLimit")
-                : status >= 500   ? QStringLiteral("computeFault")
-                                  : QStringLiteral("badRequest");
+                : status >= 500                    ? QStringLiteral("computeFault")
+                                                   : QStringLiteral("badRequest");
         }
-        return HttpResponse::json(status, toJson(QJsonObject{
-            {fault, QJsonObject{{QStringLiteral("code"), status}, {QStringLiteral("message"), message}}}}));
+        return HttpResponse::json(status,
+            toJson(QJsonObject { { fault,
+                QJsonObject {
+                    { QStringLiteral("code"), status }, { QStringLiteral("message"), message } } } }));
     }
     if (service == QLatin1String("network")) {
-        return HttpResponse::json(status, toJson(QJsonObject{
-            {QStringLiteral("NeutronError"), QJsonObject{{QStringLiteral("type"), type.isEmpty() ? QStringLiteral("HTTPError") : type},
-                                                         {QStringLiteral("message"), message},
-                                                         {QStringLiteral("detail"), QString()}}}}));
+        return HttpResponse::json(status,
+            toJson(QJsonObject { { QStringLiteral("NeutronError"),
+                QJsonObject { { QStringLiteral("type"), type.isEmpty() ? QStringLiteral("HTTPError") : type },
+                    { QStringLiteral("message"), message }, { QStringLiteral("detail"), QString() } } } }));
     }
     if (service.startsWith(QLatin1String("kubernetes"))) {
-        static const QHash<int, QString> reasons = {{400, QStringLiteral("BadRequest")}, {401, QStringLiteral("Unauthorized")},
-                                                    {403, QStringLiteral("Forbidden")},  {404, QStringLiteral("NotFound")},
-                                                    {405, QStringLiteral("MethodNotAllowed")}, {406, QStringLiteral("NotAcceptable")},
-                                                    {409, QStringLiteral("Conflict")},   {410, QStringLiteral("Expired")},
-                                                    {415, QStringLiteral("UnsupportedMediaType")}, {422, QStringLiteral("Invalid")},
-                                                    {429, QStringLiteral("TooManyRequests")}, {500, QStringLiteral("InternalError")},
-                                                    {503, QStringLiteral("ServiceUnavailable")}};
-        return HttpResponse::json(status, toJson(QJsonObject{
-            {QStringLiteral("kind"), QStringLiteral("Status")},
-            {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-            {QStringLiteral("metadata"), QJsonObject()},
-            {QStringLiteral("status"), QStringLiteral("Failure")},
-            {QStringLiteral("message"), message},
-            {QStringLiteral("reason"), type.isEmpty() ? reasons.value(status, QStringLiteral("Unknown")) : type},
-            {QStringLiteral("code"), status}}));
+        static const QHash<int, QString> reasons = { { 400, QStringLiteral("BadRequest") },
+            { 401, QStringLiteral("Unauthorized") }, { 403, QStringLiteral("Forbidden") },
+            { 404, QStringLiteral("NotFound") }, { 405, QStringLiteral("MethodNotAllowed") },
+            { 406, QStringLiteral("NotAcceptable") }, { 409, QStringLiteral("Conflict") },
+            { 410, QStringLiteral("Expired") }, { 415, QStringLiteral("UnsupportedMediaType") },
+            { 422, QStringLiteral("Invalid") }, { 429, QStringLiteral("TooManyRequests") },
+            { 500, QStringLiteral("InternalError") }, { 503, QStringLiteral("ServiceUnavailable") } };
+        return HttpResponse::json(status,
+            toJson(QJsonObject { { QStringLiteral("kind"), QStringLiteral("Status") },
+                { QStringLiteral("apiVersion"), QStringLiteral("v1") },
+                { QStringLiteral("metadata"), QJsonObject() },
+                { QStringLiteral("status"), QStringLiteral("Failure") },
+                { QStringLiteral("message"), message },
+                { QStringLiteral("reason"),
+                    type.isEmpty() ? reasons.value(status, QStringLiteral("Unknown")) : type },
+                { QStringLiteral("code"), status } }));
     }
-    return HttpResponse::json(status, toJson(QJsonObject{{QStringLiteral("code"), status}, {QStringLiteral("message"), message}}));
+    return HttpResponse::json(status,
+        toJson(QJsonObject { { QStringLiteral("code"), status }, { QStringLiteral("message"), message } }));
 }
 
 void Simulator::applyConcurrentWrite(const HttpRequest &request)
@@ -236,7 +245,9 @@ void Simulator::applyConcurrentWrite(const HttpRequest &request)
     // Another writer (a route controller, a colleague) changes the router the
     // request is about: one more route, and a new revision.
     const QStringList parts = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    const int r = parts.size() >= 3 && parts.at(1) == QLatin1String("routers") ? m_world.routerIndex(parts.at(2)) : -1;
+    const int r = parts.size() >= 3 && parts.at(1) == QLatin1String("routers")
+        ? m_world.routerIndex(parts.at(2))
+        : -1;
     if (r < 0)
         return;
     SimRouter &router = m_world.routers[r];
@@ -248,7 +259,7 @@ void Simulator::applyConcurrentWrite(const HttpRequest &request)
             break;
         }
     }
-    const SimRoute route{QStringLiteral("198.51.100.%1/32").arg(router.revision % 250 + 1), nexthop};
+    const SimRoute route { QStringLiteral("198.51.100.%1/32").arg(router.revision % 250 + 1), nexthop };
     if (!nexthop.isEmpty() && !router.routes.contains(route))
         router.routes.append(route);
     ++router.revision;
@@ -256,14 +267,16 @@ void Simulator::applyConcurrentWrite(const HttpRequest &request)
 }
 
 namespace {
-const char *const EndlessToken = "c2ltdWxhdGVkLWVuZGxlc3M";  // the continue token of a list without end
+const char *const EndlessToken = "c2ltdWxhdGVkLWVuZGxlc3M"; // the continue token of a list without end
 } // namespace
 
 HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &request)
 {
     m_world.tick();
-    const QString faultService = service.startsWith(QLatin1String("kubernetes")) ? QStringLiteral("kubernetes") : service;
-    const QList<FaultRule> applied = service == QLatin1String("admin") ? QList<FaultRule>() : m_faults.take(faultService, request);
+    const QString faultService
+        = service.startsWith(QLatin1String("kubernetes")) ? QStringLiteral("kubernetes") : service;
+    const QList<FaultRule> applied
+        = service == QLatin1String("admin") ? QList<FaultRule>() : m_faults.take(faultService, request);
     int delay = 0;
     HttpResponse response;
     bool answered = false;
@@ -287,8 +300,10 @@ HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &requ
             break;
         case FaultRule::Kind::Status:
             if (!answered) {
-                const QString message = f.status == 429 ? QStringLiteral("Too many requests, please try again later.")
-                                                        : QStringLiteral("The server is currently unavailable. Please try again at a later time.");
+                const QString message = f.status == 429
+                    ? QStringLiteral("Too many requests, please try again later.")
+                    : QStringLiteral(
+                        "The server is currently unavailable. Please try again at a later time.");
                 if (faultService == QLatin1String("kubernetes") && f.status == 429) {
                     // kube-apiserver's max-in-flight answer is plain text, not a Status.
                     response = HttpResponse();
@@ -315,8 +330,9 @@ HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &requ
         case FaultRule::Kind::EndlessContinue:
             if (!answered && request.queryValue(QStringLiteral("continue")) == QLatin1String(EndlessToken)) {
                 // The next "chunk" of a list without end: nothing in it, and more to come.
-                response = HttpResponse::json(200, QByteArray("{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"metadata\":{\"continue\":\"")
-                                                       + EndlessToken + "\"},\"items\":[]}");
+                response = HttpResponse::json(200,
+                    QByteArray("{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"metadata\":{\"continue\":\"")
+                        + EndlessToken + "\"},\"items\":[]}");
                 answered = true;
             }
             break;
@@ -375,22 +391,24 @@ HttpResponse Simulator::handle(const QString &service, const HttpRequest &reques
         return glance(request, token);
     if (service == QLatin1String("compute")) {
         const QString p = request.path;
-        if (p == QLatin1String("/") || p == QLatin1String("/v2.1") || p == QLatin1String("/v2.1/") || p == QLatin1String("/v2")
-            || p == QLatin1String("/v2/"))
+        if (p == QLatin1String("/") || p == QLatin1String("/v2.1") || p == QLatin1String("/v2.1/")
+            || p == QLatin1String("/v2") || p == QLatin1String("/v2/"))
             return novaDiscovery(request);
     }
     if (service == QLatin1String("network") && request.path == QLatin1String("/"))
         return neutron(request, SimToken());
     if (service == QLatin1String("kubernikus")
-        && (request.path == QLatin1String("/info") || request.path == QLatin1String("/api") || request.path == QLatin1String("/api/")))
+        && (request.path == QLatin1String("/info") || request.path == QLatin1String("/api")
+            || request.path == QLatin1String("/api/")))
         return kubernikus(request, SimToken());
-    if (!token && service == QLatin1String("kubernikus") && m_world.externalIdentity && !request.header("x-auth-token").isEmpty())
-        return kubernikus(request, SimToken());  // Keystone is a real one: its tokens are its to check
+    if (!token && service == QLatin1String("kubernikus") && m_world.externalIdentity
+        && !request.header("x-auth-token").isEmpty())
+        return kubernikus(request, SimToken()); // Keystone is a real one: its tokens are its to check
     if (!token) {
         return errorFor(service, 401, QString(),
-                        request.header("x-auth-token").isEmpty()
-                            ? QStringLiteral("The request you have made requires authentication.")
-                            : QStringLiteral("The request you have made requires authentication."));
+            request.header("x-auth-token").isEmpty()
+                ? QStringLiteral("The request you have made requires authentication.")
+                : QStringLiteral("The request you have made requires authentication."));
     }
     if (service == QLatin1String("compute"))
         return nova(request, *token);

@@ -8,10 +8,8 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
-
-#include <functional>
 #include <QString>
-
+#include <functional>
 #include <memory>
 
 class QTimer;
@@ -28,7 +26,7 @@ class Simulator : public QObject
 public:
     struct Ports
     {
-        quint16 keystone = 0;  // 0: chosen by the OS
+        quint16 keystone = 0; // 0: chosen by the OS
         quint16 compute = 0;
         quint16 network = 0;
         quint16 image = 0;
@@ -50,8 +48,9 @@ public:
     void setWorldLoader(WorldLoader loader) { m_loader = std::move(loader); }
     bool isRunning() const { return m_running; }
 
-    QString authUrl() const;                          // http://127.0.0.1:<port>/v3
-    QString endpoint(const QString &type) const;      // catalog URL of identity, compute, network, image, kubernikus
+    QString authUrl() const; // http://127.0.0.1:<port>/v3
+    QString endpoint(
+        const QString &type) const; // catalog URL of identity, compute, network, image, kubernikus
     QString adminUrl() const;
     QString kubernetesUrl(const QString &kluster) const;
     QByteArray caCertificatePem() const;
@@ -84,14 +83,15 @@ private:
     HttpResponse admin(const HttpRequest &request);
 
     void applyConcurrentWrite(const HttpRequest &request);
-    HttpResponse errorFor(const QString &service, int status, const QString &type, const QString &message) const;
+    HttpResponse errorFor(
+        const QString &service, int status, const QString &type, const QString &message) const;
 
     World m_world;
     FaultInjector m_faults;
     std::unique_ptr<CertificateAuthority> m_ca;
     CertificateAuthority::Issued m_clientCertificate;
-    QHash<QString, HttpServer *> m_servers;           // by service
-    QHash<QString, HttpServer *> m_kubernetesServers;  // by kluster
+    QHash<QString, HttpServer *> m_servers; // by service
+    QHash<QString, HttpServer *> m_kubernetesServers; // by kluster
     QTimer *m_ticker = nullptr;
     bool m_running = false;
     qint64 m_handlingNs = 0;

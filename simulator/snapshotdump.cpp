@@ -8,7 +8,6 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-
 #include <algorithm>
 
 static bool writeJson(const QDir &dir, const QString &name, const QJsonObject &body, QString *error)
@@ -29,8 +28,9 @@ static bool writeJson(const QDir &dir, const QString &name, const QJsonObject &b
 bool Simulator::dumpSnapshots(const QString &directory, const QString &only, QString *error)
 {
     m_world.tick();
-    const QString compute = endpoint(QStringLiteral("compute")).isEmpty() ? QStringLiteral("http://127.0.0.1:8774/v2.1")
-                                                                            : endpoint(QStringLiteral("compute"));
+    const QString compute = endpoint(QStringLiteral("compute")).isEmpty()
+        ? QStringLiteral("http://127.0.0.1:8774/v2.1")
+        : endpoint(QStringLiteral("compute"));
     bool found = false;
     for (const SimKluster &k : std::as_const(m_world.klusters)) {
         if (!only.isEmpty() && k.name != only)
@@ -42,11 +42,11 @@ bool Simulator::dumpSnapshots(const QString &directory, const QString &only, QSt
             return false;
         }
         const QDateTime now = m_world.now();
-        const QJsonObject capture{{QStringLiteral("capturedAt"), ApiRender::timestamp(now)},
-                                  {QStringLiteral("maxRoutes"), m_world.maxRoutes},
-                                  {QStringLiteral("cloud"), QStringLiteral("flightdeck-sim")},
-                                  {QStringLiteral("region"), m_world.region},
-                                  {QStringLiteral("tool"), QStringLiteral("flightdeck-sim/" FLIGHTDECK_VERSION)}};
+        const QJsonObject capture { { QStringLiteral("capturedAt"), ApiRender::timestamp(now) },
+            { QStringLiteral("maxRoutes"), m_world.maxRoutes },
+            { QStringLiteral("cloud"), QStringLiteral("flightdeck-sim") },
+            { QStringLiteral("region"), m_world.region },
+            { QStringLiteral("tool"), QStringLiteral("flightdeck-sim/" FLIGHTDECK_VERSION) } };
         QList<const SimServer *> servers;
         for (const SimServer &s : m_world.servers) {
             if (s.projectId == k.projectId)
@@ -72,7 +72,8 @@ bool Simulator::dumpSnapshots(const QString &directory, const QString &only, QSt
         QList<const SimNode *> nodes;
         for (const SimNode &n : k.nodes)
             nodes.append(&n);
-        std::sort(nodes.begin(), nodes.end(), [](const SimNode *a, const SimNode *b) { return a->name < b->name; });
+        std::sort(
+            nodes.begin(), nodes.end(), [](const SimNode *a, const SimNode *b) { return a->name < b->name; });
         QJsonArray items;
         for (const SimNode *n : nodes)
             items.append(ApiRender::node(k, *n, now));
@@ -83,17 +84,25 @@ bool Simulator::dumpSnapshots(const QString &directory, const QString &only, QSt
         }
         if (!writeJson(dir, QStringLiteral("capture.json"), capture, error)
             || !writeJson(dir, QStringLiteral("kluster.json"), ApiRender::kluster(m_world, k), error)
-            || !writeJson(dir, QStringLiteral("servers.json"), QJsonObject{{QStringLiteral("servers"), serverList}}, error)
-            || !writeJson(dir, QStringLiteral("router.json"), QJsonObject{{QStringLiteral("router"), ApiRender::router(m_world, m_world.routers.at(r))}}, error)
-            || !writeJson(dir, QStringLiteral("security-groups.json"), QJsonObject{{QStringLiteral("security_groups"), groups}}, error)
+            || !writeJson(dir, QStringLiteral("servers.json"),
+                QJsonObject { { QStringLiteral("servers"), serverList } }, error)
+            || !writeJson(dir, QStringLiteral("router.json"),
+                QJsonObject {
+                    { QStringLiteral("router"), ApiRender::router(m_world, m_world.routers.at(r)) } },
+                error)
+            || !writeJson(dir, QStringLiteral("security-groups.json"),
+                QJsonObject { { QStringLiteral("security_groups"), groups } }, error)
             || !writeJson(dir, QStringLiteral("nodes.json"),
-                          QJsonObject{{QStringLiteral("kind"), QStringLiteral("NodeList")},
-                                      {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                      {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QString::number(m_world.resourceVersionCounter)}}},
-                                      {QStringLiteral("items"), items}},
-                          error)
+                QJsonObject { { QStringLiteral("kind"), QStringLiteral("NodeList") },
+                    { QStringLiteral("apiVersion"), QStringLiteral("v1") },
+                    { QStringLiteral("metadata"),
+                        QJsonObject { { QStringLiteral("resourceVersion"),
+                            QString::number(m_world.resourceVersionCounter) } } },
+                    { QStringLiteral("items"), items } },
+                error)
             || !writeJson(dir, QStringLiteral("extensions.json"), ApiRender::extensions(m_world), error)
-            || !writeJson(dir, QStringLiteral("ports.json"), QJsonObject{{QStringLiteral("ports"), ports}}, error))
+            || !writeJson(
+                dir, QStringLiteral("ports.json"), QJsonObject { { QStringLiteral("ports"), ports } }, error))
             return false;
     }
     if (!found) {

@@ -22,11 +22,11 @@ QDateTime World::now() const
 
 QString World::newUuid()
 {
-    const QByteArray h = QCryptographicHash::hash(QByteArray("flightdeck-sim:" + QByteArray::number(++m_counter)),
-                                                  QCryptographicHash::Sha1)
+    const QByteArray h = QCryptographicHash::hash(
+        QByteArray("flightdeck-sim:" + QByteArray::number(++m_counter)), QCryptographicHash::Sha1)
                              .toHex();
-    return QString::fromLatin1(h.left(8) + '-' + h.mid(8, 4) + "-4" + h.mid(13, 3) + "-a" + h.mid(17, 3) + '-'
-                               + h.mid(20, 12));
+    return QString::fromLatin1(
+        h.left(8) + '-' + h.mid(8, 4) + "-4" + h.mid(13, 3) + "-a" + h.mid(17, 3) + '-' + h.mid(20, 12));
 }
 
 QString World::newHexId()
@@ -36,14 +36,16 @@ QString World::newHexId()
 
 QString World::newMac()
 {
-    const QByteArray h = QCryptographicHash::hash(QByteArray("mac:" + QByteArray::number(++m_counter)), QCryptographicHash::Sha1).toHex();
+    const QByteArray h = QCryptographicHash::hash(
+        QByteArray("mac:" + QByteArray::number(++m_counter)), QCryptographicHash::Sha1)
+                             .toHex();
     return QStringLiteral("fa:16:3e:%1:%2:%3")
-        .arg(QString::fromLatin1(h.mid(0, 2)), QString::fromLatin1(h.mid(2, 2)), QString::fromLatin1(h.mid(4, 2)));
+        .arg(QString::fromLatin1(h.mid(0, 2)), QString::fromLatin1(h.mid(2, 2)),
+            QString::fromLatin1(h.mid(4, 2)));
 }
 
 // The position of the first element that matches, or -1.
-template<typename List, typename Pred>
-static int indexWhere(const List &list, Pred matches)
+template<typename List, typename Pred> static int indexWhere(const List &list, Pred matches)
 {
     for (int i = 0; i < list.size(); ++i) {
         if (matches(list.at(i)))
@@ -97,8 +99,8 @@ int World::nodeIndex(const SimKluster &kluster, const QString &name) const
     return indexWhere(kluster.nodes, [&](const auto &x) { return x.name == name; });
 }
 
-std::optional<SimError> World::issueToken(const QString &userId, const QString &projectId, const QString &appCredId,
-                                          SimToken *token)
+std::optional<SimError> World::issueToken(
+    const QString &userId, const QString &projectId, const QString &appCredId, SimToken *token)
 {
     SimToken t;
     t.id = QStringLiteral("gAAAAA") + newHexId() + newHexId();
@@ -144,7 +146,7 @@ QString World::freeAddress(const SimNetwork &network) const
 }
 
 SimServer &World::addServer(const QString &projectId, const QString &name, const QString &networkIdOrName,
-                            const QString &ip, const QStringList &groupNames, const QDateTime &created)
+    const QString &ip, const QStringList &groupNames, const QDateTime &created)
 {
     SimServer s;
     s.id = newUuid();
@@ -205,8 +207,8 @@ QStringList World::serverAddresses(const SimServer &server) const
     return a;
 }
 
-static std::optional<int> resolveGroup(const World &w, const QString &projectId, const QString &nameOrId,
-                                       std::optional<SimError> *error)
+static std::optional<int> resolveGroup(
+    const World &w, const QString &projectId, const QString &nameOrId, std::optional<SimError> *error)
 {
     QList<int> matches;
     for (int i = 0; i < w.securityGroups.size(); ++i) {
@@ -219,14 +221,14 @@ static std::optional<int> resolveGroup(const World &w, const QString &projectId,
             matches.append(i);
     }
     if (matches.isEmpty()) {
-        *error = SimError{404, QStringLiteral("itemNotFound"),
-                          QStringLiteral("Security group %1 not found for project %2.").arg(nameOrId, projectId)};
+        *error = SimError { 404, QStringLiteral("itemNotFound"),
+            QStringLiteral("Security group %1 not found for project %2.").arg(nameOrId, projectId) };
         return std::nullopt;
     }
     if (matches.size() > 1) {
-        *error = SimError{409, QStringLiteral("conflictingRequest"),
-                          QStringLiteral("Multiple security groups found matching '%1'. Use an ID to be more specific.")
-                              .arg(nameOrId)};
+        *error = SimError { 409, QStringLiteral("conflictingRequest"),
+            QStringLiteral("Multiple security groups found matching '%1'. Use an ID to be more specific.")
+                .arg(nameOrId) };
         return std::nullopt;
     }
     return matches.first();
@@ -241,12 +243,14 @@ std::optional<SimError> World::addSecurityGroup(int server, const QString &nameO
         return error;
     const int p = portIndex(s.portId);
     if (p < 0)
-        return SimError{400, QStringLiteral("badRequest"), QStringLiteral("Server %1 has no network port.").arg(s.id)};
+        return SimError { 400, QStringLiteral("badRequest"),
+            QStringLiteral("Server %1 has no network port.").arg(s.id) };
     SimPort &port = ports[p];
     const QString id = securityGroups.at(*g).id;
     if (port.securityGroupIds.contains(id)) {
         // Nova appends the group to the port's list; Neutron refuses the duplicate.
-        return SimError{400, QStringLiteral("badRequest"), QStringLiteral("Duplicate items in the list: '%1'").arg(id)};
+        return SimError { 400, QStringLiteral("badRequest"),
+            QStringLiteral("Duplicate items in the list: '%1'").arg(id) };
     }
     port.securityGroupIds.append(id);
     ++port.revision;
@@ -264,8 +268,8 @@ std::optional<SimError> World::removeSecurityGroup(int server, const QString &na
     const int p = portIndex(s.portId);
     const QString id = securityGroups.at(*g).id;
     if (p < 0 || !ports.at(p).securityGroupIds.contains(id)) {
-        return SimError{404, QStringLiteral("itemNotFound"),
-                        QStringLiteral("Security group %1 not associated with the instance %2").arg(nameOrId, s.id)};
+        return SimError { 404, QStringLiteral("itemNotFound"),
+            QStringLiteral("Security group %1 not associated with the instance %2").arg(nameOrId, s.id) };
     }
     ports[p].securityGroupIds.removeAll(id);
     ++ports[p].revision;
@@ -278,12 +282,12 @@ std::optional<SimError> World::deleteServer(int server)
     const SimServer s = servers.takeAt(server);
     const int p = portIndex(s.portId);
     if (p >= 0)
-        ports.removeAt(p);  // a route whose nexthop was this port's address stays: that is how orphans arise
+        ports.removeAt(p); // a route whose nexthop was this port's address stays: that is how orphans arise
     if (!s.kluster.isEmpty()) {
-        pending.append(Pending{now().addSecs(1), Pending::Kind::RemoveNode, s.kluster, s.pool, s.name});
+        pending.append(Pending { now().addSecs(1), Pending::Kind::RemoveNode, s.kluster, s.pool, s.name });
         if (replaceDeletedInstances) {
-            pending.append(Pending{now().addSecs(replacementBootSeconds), Pending::Kind::BootReplacement, s.kluster,
-                                   s.pool, QString()});
+            pending.append(Pending { now().addSecs(replacementBootSeconds), Pending::Kind::BootReplacement,
+                s.kluster, s.pool, QString() });
         }
     }
     return std::nullopt;
@@ -300,34 +304,38 @@ std::optional<SimError> World::setRoutes(int routerIndex, const QList<SimRoute> 
         const SimRoute &r = routes.at(i);
         const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(r.destination);
         if (subnet.second < 0 || !r.destination.contains(QLatin1Char('/'))) {
-            return SimError{400, QStringLiteral("HTTPBadRequest"),
-                            QStringLiteral("Invalid input for routes. Reason: '%1' is not a valid IP subnet.").arg(r.destination)};
+            return SimError { 400, QStringLiteral("HTTPBadRequest"),
+                QStringLiteral("Invalid input for routes. Reason: '%1' is not a valid IP subnet.")
+                    .arg(r.destination) };
         }
         const QString canonical = subnet.first.toString() + QLatin1Char('/') + QString::number(subnet.second);
         if (canonical != r.destination) {
-            return SimError{400, QStringLiteral("HTTPBadRequest"),
-                            QStringLiteral("Invalid input for routes. Reason: '%1' isn't a recognized IP subnet cidr, "
-                                           "'%2' is recommended.")
-                                .arg(r.destination, canonical)};
+            return SimError { 400, QStringLiteral("HTTPBadRequest"),
+                QStringLiteral("Invalid input for routes. Reason: '%1' isn't a recognized IP subnet cidr, "
+                               "'%2' is recommended.")
+                    .arg(r.destination, canonical) };
         }
         QHostAddress hop;
         if (!hop.setAddress(r.nexthop)) {
-            return SimError{400, QStringLiteral("HTTPBadRequest"),
-                            QStringLiteral("Invalid input for routes. Reason: '%1' is not a valid IP address.").arg(r.nexthop)};
+            return SimError { 400, QStringLiteral("HTTPBadRequest"),
+                QStringLiteral("Invalid input for routes. Reason: '%1' is not a valid IP address.")
+                    .arg(r.nexthop) };
         }
         for (int j = 0; j < i; ++j) {
             if (routes.at(j) == r) {
-                return SimError{400, QStringLiteral("HTTPBadRequest"),
-                                QStringLiteral("Invalid input for routes. Reason: Duplicate hostroute '%1'.").arg(quote(r))};
+                return SimError { 400, QStringLiteral("HTTPBadRequest"),
+                    QStringLiteral("Invalid input for routes. Reason: Duplicate hostroute '%1'.")
+                        .arg(quote(r)) };
             }
         }
     }
     // 2. The route limit, as released Neutron checks it: before the nexthops.
     if (!routeLimitAsQuota && routes.size() > maxRoutes) {
-        return SimError{400, QStringLiteral("RoutesExhausted"),
-                        QStringLiteral("Unable to complete operation for %1. The number of routes exceeds the maximum %2.")
-                            .arg(router.id)
-                            .arg(maxRoutes)};
+        return SimError { 400, QStringLiteral("RoutesExhausted"),
+            QStringLiteral(
+                "Unable to complete operation for %1. The number of routes exceeds the maximum %2.")
+                .arg(router.id)
+                .arg(maxRoutes) };
     }
     // 3. Every nexthop must be on one of the router's subnets, and not the router itself.
     for (const SimRoute &r : routes) {
@@ -344,15 +352,17 @@ std::optional<SimError> World::setRoutes(int routerIndex, const QList<SimRoute> 
             }
         }
         if (!connected || own) {
-            return SimError{400, QStringLiteral("InvalidRoutes"),
-                            QStringLiteral("Invalid format for routes: [%1], the nexthop is %2")
-                                .arg(quote(r), own ? QStringLiteral("used by router")
-                                                   : QStringLiteral("not connected with router"))};
+            return SimError { 400, QStringLiteral("InvalidRoutes"),
+                QStringLiteral("Invalid format for routes: [%1], the nexthop is %2")
+                    .arg(quote(r),
+                        own ? QStringLiteral("used by router")
+                            : QStringLiteral("not connected with router")) };
         }
     }
     // 4. The newest Neutron: a per-router quota, checked last.
     if (routeLimitAsQuota && routes.size() > maxRoutes) {
-        return SimError{409, QStringLiteral("OverQuota"), QStringLiteral("Quota exceeded for resources: ['router_route'].")};
+        return SimError { 409, QStringLiteral("OverQuota"),
+            QStringLiteral("Quota exceeded for resources: ['router_route'].") };
     }
     router.routes = routes;
     ++router.revision;
@@ -389,43 +399,45 @@ std::optional<SimError> World::createRule(const SimRule &rule, SimRule *created)
 {
     const int g = groupIndex(rule.groupId);
     if (g < 0) {
-        return SimError{404, QStringLiteral("SecurityGroupNotFound"),
-                        QStringLiteral("Security group %1 does not exist").arg(rule.groupId)};
+        return SimError { 404, QStringLiteral("SecurityGroupNotFound"),
+            QStringLiteral("Security group %1 does not exist").arg(rule.groupId) };
     }
     if (rule.direction != QLatin1String("ingress") && rule.direction != QLatin1String("egress")) {
-        return SimError{400, QStringLiteral("HTTPBadRequest"),
-                        QStringLiteral("Invalid input for direction. Reason: %1 is not in valid_values.").arg(rule.direction)};
+        return SimError { 400, QStringLiteral("HTTPBadRequest"),
+            QStringLiteral("Invalid input for direction. Reason: %1 is not in valid_values.")
+                .arg(rule.direction) };
     }
     if ((rule.portRangeMin || rule.portRangeMax) && !rule.protocol) {
-        return SimError{400, QStringLiteral("SecurityGroupProtocolRequiredWithPorts"),
-                        QStringLiteral("Must also specify protocol if port range is given.")};
+        return SimError { 400, QStringLiteral("SecurityGroupProtocolRequiredWithPorts"),
+            QStringLiteral("Must also specify protocol if port range is given.") };
     }
     if (rule.portRangeMin && rule.portRangeMax && *rule.portRangeMin > *rule.portRangeMax
         && normalizeProtocol(rule.protocol) != QLatin1String("icmp")) {
-        return SimError{400, QStringLiteral("SecurityGroupInvalidPortRange"),
-                        QStringLiteral("For TCP/UDP protocols, port_range_min must be <= port_range_max")};
+        return SimError { 400, QStringLiteral("SecurityGroupInvalidPortRange"),
+            QStringLiteral("For TCP/UDP protocols, port_range_min must be <= port_range_max") };
     }
     if (rule.remoteIpPrefix && rule.remoteGroupId) {
-        return SimError{400, QStringLiteral("SecurityGroupMultipleRemoteEntites"),
-                        QStringLiteral("Only one of remote_ip_prefix, remote_group_id and remote_address_group_id may "
-                                       "be provided.")};
+        return SimError { 400, QStringLiteral("SecurityGroupMultipleRemoteEntites"),
+            QStringLiteral("Only one of remote_ip_prefix, remote_group_id and remote_address_group_id may "
+                           "be provided.") };
     }
     if (rule.remoteIpPrefix) {
         const bool v6 = rule.remoteIpPrefix->contains(QLatin1Char(':'));
         if (v6 != (rule.ethertype == QLatin1String("IPv6"))) {
-            return SimError{400, QStringLiteral("SecurityGroupRuleParameterConflict"),
-                            QStringLiteral("Conflicting value ethertype %1 for CIDR %2")
-                                .arg(rule.ethertype, *rule.remoteIpPrefix)};
+            return SimError { 400, QStringLiteral("SecurityGroupRuleParameterConflict"),
+                QStringLiteral("Conflicting value ethertype %1 for CIDR %2")
+                    .arg(rule.ethertype, *rule.remoteIpPrefix) };
         }
     }
     SimSecurityGroup &group = securityGroups[g];
     for (const SimRule &r : group.rules) {
         if (r.direction == rule.direction && r.ethertype == rule.ethertype
-            && normalizeProtocol(r.protocol) == normalizeProtocol(rule.protocol) && r.portRangeMin == rule.portRangeMin
-            && r.portRangeMax == rule.portRangeMax && normalizePrefix(r.remoteIpPrefix) == normalizePrefix(rule.remoteIpPrefix)
+            && normalizeProtocol(r.protocol) == normalizeProtocol(rule.protocol)
+            && r.portRangeMin == rule.portRangeMin && r.portRangeMax == rule.portRangeMax
+            && normalizePrefix(r.remoteIpPrefix) == normalizePrefix(rule.remoteIpPrefix)
             && r.remoteGroupId == rule.remoteGroupId) {
-            return SimError{409, QStringLiteral("SecurityGroupRuleExists"),
-                            QStringLiteral("Security group rule already exists. Rule id is %1.").arg(r.id)};
+            return SimError { 409, QStringLiteral("SecurityGroupRuleExists"),
+                QStringLiteral("Security group rule already exists. Rule id is %1.").arg(r.id) };
         }
     }
     SimRule r = rule;
@@ -461,7 +473,7 @@ std::optional<SimError> World::routeNode(SimKluster &kluster, SimNode &node)
     if (r < 0 || node.podCidr.isEmpty() || node.internalIp.isEmpty())
         return std::nullopt;
     QList<SimRoute> routes = routers.at(r).routes;
-    const SimRoute route{node.podCidr, node.internalIp};
+    const SimRoute route { node.podCidr, node.internalIp };
     std::optional<SimError> error;
     if (!routes.contains(route)) {
         routes.append(route);
@@ -483,7 +495,8 @@ std::optional<SimError> World::routeNode(SimKluster &kluster, SimNode &node)
 static QString randomSuffix(quint64 seed)
 {
     static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    const QByteArray h = QCryptographicHash::hash(QByteArray("suffix:" + QByteArray::number(seed)), QCryptographicHash::Sha1);
+    const QByteArray h = QCryptographicHash::hash(
+        QByteArray("suffix:" + QByteArray::number(seed)), QCryptographicHash::Sha1);
     QString s;
     for (int i = 0; i < 5; ++i)
         s.append(QLatin1Char(alphabet[quint8(h.at(i)) % 36]));
@@ -524,11 +537,12 @@ bool World::tick()
                 return false;
             }());
             const int net = networkIndex(kluster.networkId);
-            SimServer &s = addServer(kluster.projectId, name, net >= 0 ? networks.at(net).id : QString(), QString(),
-                                     {kluster.securityGroupName}, t);
+            SimServer &s = addServer(kluster.projectId, name, net >= 0 ? networks.at(net).id : QString(),
+                QString(), { kluster.securityGroupName }, t);
             s.kluster = kluster.name;
             s.pool = job.pool;
-            pending.append(Pending{t.addSecs(registrationDelaySeconds), Pending::Kind::Register, kluster.name, job.pool, name});
+            pending.append(Pending {
+                t.addSecs(registrationDelaySeconds), Pending::Kind::Register, kluster.name, job.pool, name });
             break;
         }
         case Pending::Kind::Register: {

@@ -5,7 +5,6 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 // The simulated cloud's state: one Keystone domain with projects, users and
@@ -35,7 +34,7 @@ struct SimUser
     QString id;
     QString name;
     QString password;
-    QString projectId;   // the project the user has the member role on
+    QString projectId; // the project the user has the member role on
     QStringList roles;
 };
 
@@ -78,7 +77,7 @@ struct SimPort
     QString macAddress;
     QString ipAddress;
     QStringList securityGroupIds;
-    QStringList allowedAddressPairs;  // CIDRs
+    QStringList allowedAddressPairs; // CIDRs
     qint64 revision = 1;
     QDateTime created;
 };
@@ -97,7 +96,7 @@ struct SimServer
     QString portId;
     QString faultMessage;
     QString flavorId = QStringLiteral("m1.small");
-    QString kluster;    // set for a kluster's instance
+    QString kluster; // set for a kluster's instance
     QString pool;
     QString floatingIp;
     QStringList metadataKeys;
@@ -146,11 +145,11 @@ struct SimNode
     QString uid;
     QDateTime created;
     QString podCidr;
-    bool podCidrs = true;  // also write spec.podCIDRs
+    bool podCidrs = true; // also write spec.podCIDRs
     QString providerId;
     QString internalIp;
     bool unschedulable = false;
-    QString ready = QStringLiteral("True");  // "True", "False", "Unknown" or empty for none
+    QString ready = QStringLiteral("True"); // "True", "False", "Unknown" or empty for none
     QString readyReason = QStringLiteral("KubeletReady");
     QString readyMessage = QStringLiteral("kubelet is posting ready status");
     QString networkUnavailable = QStringLiteral("False");
@@ -179,14 +178,14 @@ struct SimKluster
     QList<SimNodePool> pools;
     QList<SimNode> nodes;
     qint64 resourceVersion = 1000;
-    QString bearerToken;  // accepted by its API server, handed out in kubeconfigs
+    QString bearerToken; // accepted by its API server, handed out in kubeconfigs
 };
 
 // An API error, as the HTTP layers render it in each service's own shape.
 struct SimError
 {
     int status = 400;
-    QString type;     // NeutronError type, Nova fault name, Status reason
+    QString type; // NeutronError type, Nova fault name, Status reason
     QString message;
 };
 
@@ -206,12 +205,12 @@ public:
     QString region = QStringLiteral("RegionOne");
     int tokenLifetimeSeconds = 3600;
     int maxRoutes = 30;
-    bool routeLimitAsQuota = false;      // 409 OverQuota (newest Neutron) instead of 400 RoutesExhausted
+    bool routeLimitAsQuota = false; // 409 OverQuota (newest Neutron) instead of 400 RoutesExhausted
     bool extraRouteAtomic = true;
     bool replaceDeletedInstances = true; // Kubernikus' launch control
     int replacementBootSeconds = 2;
     int registrationDelaySeconds = 10;
-    bool routeController = true;         // routes for newly registered nodes
+    bool routeController = true; // routes for newly registered nodes
 
     QList<SimProject> projects;
     QList<SimUser> users;
@@ -241,14 +240,14 @@ public:
     QString newMac();
 
     // Keystone.
-    std::optional<SimError> issueToken(const QString &userId, const QString &projectId, const QString &appCredId,
-                                       SimToken *token);
+    std::optional<SimError> issueToken(
+        const QString &userId, const QString &projectId, const QString &appCredId, SimToken *token);
     const SimToken *validToken(const QString &id) const;
     void expireAllTokens();
 
     // Nova and Neutron.
     SimServer &addServer(const QString &projectId, const QString &name, const QString &networkIdOrName,
-                         const QString &ip, const QStringList &groupNames, const QDateTime &created);
+        const QString &ip, const QStringList &groupNames, const QDateTime &created);
     QStringList serverGroupNames(const SimServer &server) const;
     QStringList serverAddresses(const SimServer &server) const;
     std::optional<SimError> addSecurityGroup(int server, const QString &nameOrId);
@@ -269,7 +268,12 @@ public:
     struct Pending
     {
         QDateTime due;
-        enum class Kind { BootReplacement, Register, RemoveNode } kind;
+        enum class Kind
+        {
+            BootReplacement,
+            Register,
+            RemoveNode
+        } kind;
         QString kluster;
         QString pool;
         QString name;

@@ -14,7 +14,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-ConnectionDialog::ConnectionDialog(const QStringList &takenNames, const std::optional<ConnectionSpec> &existing, QWidget *parent)
+ConnectionDialog::ConnectionDialog(
+    const QStringList &takenNames, const std::optional<ConnectionSpec> &existing, QWidget *parent)
     : QDialog(parent)
     , m_taken(takenNames)
     , m_edit(existing.has_value())
@@ -39,11 +40,13 @@ ConnectionDialog::ConnectionDialog(const QStringList &takenNames, const std::opt
     setWindowTitle(m_edit ? tr("Edit connection %1").arg(existing->name) : tr("Add a connection"));
     QString error;
     const QStringList clouds = CloudConfigLoader::cloudNames(&error);
-    QStringList problems;  // why a cloud or context may be missing from the lists
+    QStringList problems; // why a cloud or context may be missing from the lists
     if (!error.isEmpty())
         problems << tr("clouds.yaml: %1").arg(error);
     for (const QString &c : clouds)
-        m_source->addItem(c == QLatin1String("envvars") ? tr("OS_* environment variables") : tr("clouds.yaml: %1").arg(c), c);
+        m_source->addItem(
+            c == QLatin1String("envvars") ? tr("OS_* environment variables") : tr("clouds.yaml: %1").arg(c),
+            c);
     m_source->addItem(tr("Another cloud (enter it below)"), QString());
     m_source->setAccessibleName(tr("Cloud"));
 
@@ -88,19 +91,22 @@ ConnectionDialog::ConnectionDialog(const QStringList &takenNames, const std::opt
     form->addRow(tr("Pass&word or secret:"), m_secret);
     form->addRow(tr("N&odes from:"), m_kubeContext);
     form->addRow(m_readOnly);
-    for (QLineEdit *e : {m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region, m_caFile, m_secret}) {
+    for (QLineEdit *e : { m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region,
+             m_caFile, m_secret }) {
         QWidget *label = form->labelForField(e) ? form->labelForField(e) : custom->labelForField(e);
         if (auto *l = qobject_cast<QLabel *>(label))
             e->setAccessibleName(l->text().remove(QLatin1Char('&')).remove(QLatin1Char(':')));
     }
-    auto *hint = new QLabel(tr("Clouds come from clouds.yaml and secure.yaml in the usual places, read in place. A secret "
-                               "entered here is kept in the system keychain, never in a file; leave it empty when "
-                               "secure.yaml or OS_PASSWORD has it."),
-                            this);
+    auto *hint = new QLabel(
+        tr("Clouds come from clouds.yaml and secure.yaml in the usual places, read in place. A secret "
+           "entered here is kept in the system keychain, never in a file; leave it empty when "
+           "secure.yaml or OS_PASSWORD has it."),
+        this);
     hint->setWordWrap(true);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(m_edit ? tr("Sa&ve") : tr("&Add connection"));
-    buttons->button(QDialogButtonBox::Ok)->setDefault(true);  // Enter adds (the desktop's button order puts Cancel first)
+    buttons->button(QDialogButtonBox::Ok)
+        ->setDefault(true); // Enter adds (the desktop's button order puts Cancel first)
     buttons->addButton(m_test, QDialogButtonBox::ActionRole);
     m_test->setToolTip(tr("Sign in and list the klusters now, before saving"));
     m_test->setAutoDefault(false);
@@ -201,7 +207,8 @@ QString ConnectionDialog::problem() const
     if (s.name.contains(QLatin1Char('/')))
         return tr("A connection's name cannot contain \"/\".");
     if (!m_edit && m_taken.contains(s.name))
-        return tr("There is already a connection named %1: edit or remove it in File → Connections….").arg(s.name);
+        return tr("There is already a connection named %1: edit or remove it in File → Connections….")
+            .arg(s.name);
     if (!s.config) {
         QString error;
         CloudConfigLoader::load(s.cloud, &error);
@@ -209,7 +216,9 @@ QString ConnectionDialog::problem() const
     }
     if (s.cloud.isEmpty() && !s.config->authUrl.startsWith(QLatin1String("http")))
         return tr("Give the Keystone auth URL (https://…/v3).");
-    if (s.cloud.isEmpty() && (s.config->isApplicationCredential() ? s.config->applicationCredentialId : s.config->username).isEmpty())
+    if (s.cloud.isEmpty()
+        && (s.config->isApplicationCredential() ? s.config->applicationCredentialId : s.config->username)
+               .isEmpty())
         return tr("Give the user name or the application credential id.");
     return QString();
 }
@@ -234,7 +243,8 @@ void ConnectionDialog::runTest()
         if (generation != m_testGeneration)
             return;
         QPalette p = m_error->palette();
-        p.setColor(QPalette::WindowText, ok ? palette().color(QPalette::WindowText) : SeverityStyle::alarmText(palette()));
+        p.setColor(QPalette::WindowText,
+            ok ? palette().color(QPalette::WindowText) : SeverityStyle::alarmText(palette()));
         m_error->setPalette(p);
         m_error->setText(ok ? tr("✔ %1").arg(what) : tr("✖ %1").arg(what));
         emit tested(ok, what);

@@ -3,7 +3,6 @@
 #include "services/connection.h"
 
 #include <QDialog>
-
 #include <functional>
 
 class QCheckBox;
@@ -29,8 +28,8 @@ public:
     using Tester = std::function<void(const ConnectionSpec &spec, QObject *context, TestDone done)>;
 
     // `existing`: the connection to edit (its name cannot change); none: a new one.
-    explicit ConnectionDialog(const QStringList &takenNames, const std::optional<ConnectionSpec> &existing = std::nullopt,
-                              QWidget *parent = nullptr);
+    explicit ConnectionDialog(const QStringList &takenNames,
+        const std::optional<ConnectionSpec> &existing = std::nullopt, QWidget *parent = nullptr);
 
     void setTester(Tester tester);
     // The connection as entered (its config carries the secret for this run only).
@@ -53,7 +52,7 @@ signals:
 
 private:
     void updateForm();
-    QString problem() const;  // what keeps the form from being saved or tested; empty when nothing
+    QString problem() const; // what keeps the form from being saved or tested; empty when nothing
     void runTest();
 
     QStringList m_taken;

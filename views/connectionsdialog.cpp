@@ -24,7 +24,7 @@ ConnectionsDialog::ConnectionsDialog(MainWindow *window)
     setObjectName(QStringLiteral("ConnectionsDialog"));
     setWindowTitle(tr("Connections"));
     m_list->setColumnCount(4);
-    m_list->setHeaderLabels({tr("Name"), tr("Where from"), tr("Status"), tr("Mode")});
+    m_list->setHeaderLabels({ tr("Name"), tr("Where from"), tr("Status"), tr("Mode") });
     m_list->setRootIsDecorated(false);
     m_list->setAllColumnsShowFocus(true);
     m_list->setAccessibleName(tr("Connections"));
@@ -37,22 +37,25 @@ ConnectionsDialog::ConnectionsDialog(MainWindow *window)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setAccessibleName(tr("Test result"));
 
-    for (QPushButton *b : {m_add, m_edit, m_test, m_remove})
+    for (QPushButton *b : { m_add, m_edit, m_test, m_remove })
         b->setAutoDefault(false);
     m_add->setToolTip(tr("Add a cloud from clouds.yaml, the OS_* variables, or entered by hand"));
-    m_edit->setToolTip(tr("Change how the selected connection signs in, its secret, its nodes' kubeconfig, read-only"));
+    m_edit->setToolTip(
+        tr("Change how the selected connection signs in, its secret, its nodes' kubeconfig, read-only"));
     m_test->setToolTip(tr("Sign in and list the klusters now, and show the server's answer"));
     m_remove->setToolTip(tr("Remove the selected connection, and its secret from the keychain"));
     connect(m_add, &QPushButton::clicked, this, [this] { m_window->addConnectionInteractively(this); });
-    connect(m_edit, &QPushButton::clicked, this, [this] { m_window->editConnectionInteractively(selected(), this); });
+    connect(m_edit, &QPushButton::clicked, this,
+        [this] { m_window->editConnectionInteractively(selected(), this); });
     connect(m_test, &QPushButton::clicked, this, &ConnectionsDialog::test);
     connect(m_remove, &QPushButton::clicked, this, &ConnectionsDialog::confirmRemove);
     connect(m_list, &QTreeWidget::currentItemChanged, this, &ConnectionsDialog::updateButtons);
-    connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this] { m_window->editConnectionInteractively(selected(), this); });
+    connect(m_list, &QTreeWidget::itemDoubleClicked, this,
+        [this] { m_window->editConnectionInteractively(selected(), this); });
     connect(m_window, &MainWindow::connectionsChanged, this, &ConnectionsDialog::reload);
 
     auto *side = new QVBoxLayout;
-    for (QPushButton *b : {m_add, m_edit, m_test, m_remove})
+    for (QPushButton *b : { m_add, m_edit, m_test, m_remove })
         side->addWidget(b);
     side->addStretch(1);
     auto *row = new QHBoxLayout;
@@ -78,15 +81,17 @@ void ConnectionsDialog::reload()
     for (Connection *c : m_window->connections()) {
         const ConnectionSpec &s = c->spec();
         QString source = s.isSnapshot() ? tr("snapshot %1").arg(s.snapshotPath)
-                         : !s.cloud.isEmpty() ? (s.cloud == QLatin1String("envvars") ? tr("OS_* variables") : tr("clouds.yaml: %1").arg(s.cloud))
-                         : s.config ? s.config->authUrl
-                                    : QString();
+            : !s.cloud.isEmpty()        ? (s.cloud == QLatin1String("envvars") ? tr("OS_* variables")
+                                                                               : tr("clouds.yaml: %1").arg(s.cloud))
+            : s.config                  ? s.config->authUrl
+                                        : QString();
         if (!s.kubeContext.isEmpty())
             source += tr(" · nodes from context %1").arg(s.kubeContext);
         QString mode = c->isReadOnly() ? tr("read-only") : tr("repairs");
         if (!m_window->isRemembered(s.name))
             mode += tr(", this run");
-        auto *item = new QTreeWidgetItem(m_list, {s.name, source, m_window->connectionStatus(s.name), mode});
+        auto *item
+            = new QTreeWidgetItem(m_list, { s.name, source, m_window->connectionStatus(s.name), mode });
         item->setToolTip(2, item->text(2));
         item->setData(0, Qt::UserRole, s.name);
         if (item->text(2).startsWith(tr("failed")))
@@ -142,10 +147,10 @@ void ConnectionsDialog::confirmRemove()
     if (!c)
         return;
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Remove connection %1?").arg(name),
-                                tr("Remove connection %1? Its klusters leave the sidebar and its secret is deleted from the "
-                                   "keychain. clouds.yaml and kubeconfig files are not touched; the audit log keeps its records.")
-                                    .arg(name),
-                                QMessageBox::Cancel, this);
+        tr("Remove connection %1? Its klusters leave the sidebar and its secret is deleted from the "
+           "keychain. clouds.yaml and kubeconfig files are not touched; the audit log keeps its records.")
+            .arg(name),
+        QMessageBox::Cancel, this);
     QPushButton *yes = box->addButton(tr("Remove %1").arg(name), QMessageBox::DestructiveRole);
     box->setDefaultButton(QMessageBox::Cancel);
     box->setAttribute(Qt::WA_DeleteOnClose);

@@ -32,7 +32,8 @@ void collect(QMenu *menu, const QString &path, QTreeWidget *list)
         QStringList keys;
         for (const QKeySequence &k : a->shortcuts())
             keys << k.toString(QKeySequence::NativeText);
-        new QTreeWidgetItem(list, {keys.join(QStringLiteral(", ")), a->text().remove(QLatin1Char('&')), path});
+        new QTreeWidgetItem(
+            list, { keys.join(QStringLiteral(", ")), a->text().remove(QLatin1Char('&')), path });
     }
 }
 
@@ -46,21 +47,30 @@ QDialog *shortcuts(QMainWindow *window)
     dialog->setWindowTitle(QObject::tr("Keyboard shortcuts"));
     auto *list = new QTreeWidget(dialog);
     list->setColumnCount(3);
-    list->setHeaderLabels({QObject::tr("Keys"), QObject::tr("Does"), QObject::tr("Where")});
+    list->setHeaderLabels({ QObject::tr("Keys"), QObject::tr("Does"), QObject::tr("Where") });
     list->setRootIsDecorated(false);
     list->setAccessibleName(QObject::tr("Keyboard shortcuts"));
     for (QAction *top : window->menuBar()->actions()) {
         if (top->menu())
             collect(top->menu(), top->text().remove(QLatin1Char('&')), list);
     }
-    const QList<QStringList> views{
-        {QObject::tr("Ctrl+K, then type"), QObject::tr("Go to the kluster list and filter it; Enter opens the kluster's views"), QObject::tr("Klusters")},
-        {QObject::tr("Ctrl+F, type, Enter"), QObject::tr("Filter the view, then go to the first match, selected"), QObject::tr("Every table")},
-        {QObject::tr("kind:… severity:… node:… pool:… nexthop:… -word"), QObject::tr("The filter's fields; a leading - excludes"), QObject::tr("Every table")},
-        {QObject::tr("Escape"), QObject::tr("Clear the filter"), QObject::tr("Filter boxes")},
-        {QObject::tr("Tab"), QObject::tr("Into the table: the row under the cursor is selected"), QObject::tr("Every table")},
-        {QObject::tr("Double-click, context menu"), QObject::tr("Repair the row's findings"), QObject::tr("Findings, Nodes, Routes, Security group")},
-        {QObject::tr("Alt+letter"), QObject::tr("Open a menu (File, View, Kluster, Help) or press a dialog's button"), QObject::tr("Everywhere")},
+    const QList<QStringList> views {
+        { QObject::tr("Ctrl+K, then type"),
+            QObject::tr("Go to the kluster list and filter it; Enter opens the kluster's views"),
+            QObject::tr("Klusters") },
+        { QObject::tr("Ctrl+F, type, Enter"),
+            QObject::tr("Filter the view, then go to the first match, selected"),
+            QObject::tr("Every table") },
+        { QObject::tr("kind:… severity:… node:… pool:… nexthop:… -word"),
+            QObject::tr("The filter's fields; a leading - excludes"), QObject::tr("Every table") },
+        { QObject::tr("Escape"), QObject::tr("Clear the filter"), QObject::tr("Filter boxes") },
+        { QObject::tr("Tab"), QObject::tr("Into the table: the row under the cursor is selected"),
+            QObject::tr("Every table") },
+        { QObject::tr("Double-click, context menu"), QObject::tr("Repair the row's findings"),
+            QObject::tr("Findings, Nodes, Routes, Security group") },
+        { QObject::tr("Alt+letter"),
+            QObject::tr("Open a menu (File, View, Kluster, Help) or press a dialog's button"),
+            QObject::tr("Everywhere") },
     };
     for (const QStringList &row : views)
         new QTreeWidgetItem(list, row);
@@ -85,29 +95,31 @@ QDialog *about(QMainWindow *window)
     dialog->setWindowTitle(QObject::tr("About Flightdeck"));
     auto *icon = new QLabel(dialog);
     icon->setPixmap(QApplication::windowIcon().pixmap(64, 64));
-    const QString text = QObject::tr(
-        "<h2>Flightdeck %1</h2>"
-        "<p>The operations console for Kubernikus klusters: every kluster's health at a glance, the route audit, and "
-        "guided, verified, audited repairs.</p>"
-        "<p><b>Build:</b> Qt %2 (running on Qt %3), %4, %5 build, %6</p>"
-        "<p><b>Audit log:</b> <a href=\"file://%7\">%7</a><br>"
-        "<b>Settings:</b> %8<br>"
-        "<b>Command line twin:</b> <tt>flightdeck-cli check | snapshot | repair | audit</tt> (see <tt>flightdeck-cli --help</tt>)</p>")
-        .arg(QApplication::applicationVersion(), QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion()),
+    const QString text = QObject::tr("<h2>Flightdeck %1</h2>"
+                                     "<p>The operations console for Kubernikus klusters: every kluster's "
+                                     "health at a glance, the route audit, and "
+                                     "guided, verified, audited repairs.</p>"
+                                     "<p><b>Build:</b> Qt %2 (running on Qt %3), %4, %5 build, %6</p>"
+                                     "<p><b>Audit log:</b> <a href=\"file://%7\">%7</a><br>"
+                                     "<b>Settings:</b> %8<br>"
+                                     "<b>Command line twin:</b> <tt>flightdeck-cli check | snapshot | repair "
+                                     "| audit</tt> (see <tt>flightdeck-cli --help</tt>)</p>")
+                             .arg(QApplication::applicationVersion(), QStringLiteral(QT_VERSION_STR),
+                                 QString::fromLatin1(qVersion()),
 #if defined(__clang__)
-             QStringLiteral("clang " __clang_version__),
+                                 QStringLiteral("clang " __clang_version__),
 #elif defined(__GNUC__)
-             QStringLiteral("GCC " __VERSION__),
+                                 QStringLiteral("GCC " __VERSION__),
 #else
-             QStringLiteral("unknown compiler"),
+                                 QStringLiteral("unknown compiler"),
 #endif
 #ifdef NDEBUG
-             QObject::tr("release"),
+                                 QObject::tr("release"),
 #else
-             QObject::tr("debug"),
+                                 QObject::tr("debug"),
 #endif
-             QSysInfo::prettyProductName().toHtmlEscaped(), AuditLog::path().toHtmlEscaped(),
-             Settings::fileName().toHtmlEscaped());
+                                 QSysInfo::prettyProductName().toHtmlEscaped(),
+                                 AuditLog::path().toHtmlEscaped(), Settings::fileName().toHtmlEscaped());
     auto *label = new QLabel(text, dialog);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextBrowserInteraction);

@@ -1,24 +1,24 @@
 #include "views/mainwindow.h"
 
-#include "services/auditlog.h"
-#include "models/auditmodel.h"
-#include "views/connectionsdialog.h"
-#include "models/filtermodel.h"
-#include "views/helpdialogs.h"
 #include "core/klusterindex.h"
+#include "models/auditmodel.h"
+#include "models/filtermodel.h"
 #include "models/klustersmodel.h"
 #include "models/klusterstore.h"
+#include "services/auditlog.h"
+#include "services/exports.h"
+#include "services/secretstore.h"
+#include "services/settings.h"
+#include "services/snapshotwriter.h"
+#include "views/connectionsdialog.h"
+#include "views/helpdialogs.h"
 #include "views/messagebanner.h"
 #include "views/notifier.h"
 #include "views/overviewpage.h"
 #include "views/repairdialog.h"
 #include "views/repairtext.h"
-#include "services/exports.h"
-#include "services/secretstore.h"
-#include "services/settings.h"
 #include "views/severitydecorator.h"
 #include "views/severitystyle.h"
-#include "services/snapshotwriter.h"
 #include "views/tablepage.h"
 
 #include <QAction>
@@ -52,7 +52,6 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <climits>
 
 #ifdef Q_OS_LINUX
@@ -68,8 +67,8 @@ namespace {
 // The kluster of a sidebar row (a connection's own row: its kluster is empty).
 KlusterKey keyAt(const QModelIndex &row)
 {
-    return {row.data(KlustersModel::ConnectionRole).toString(),
-            row.data(KlustersModel::KlusterRole).toString()};
+    return { row.data(KlustersModel::ConnectionRole).toString(),
+        row.data(KlustersModel::KlusterRole).toString() };
 }
 
 QString clock(const QDateTime &t)
@@ -100,7 +99,8 @@ QString failedSources(const QList<SourceError> &errors)
         if (!e.source.isEmpty() && !named.contains(e.source))
             named << e.source;
     }
-    return named.isEmpty() ? QObject::tr("a source") : QObject::tr("the %1").arg(named.join(QStringLiteral(", ")));
+    return named.isEmpty() ? QObject::tr("a source")
+                           : QObject::tr("the %1").arg(named.join(QStringLiteral(", ")));
 }
 
 // Lowers the calling thread's scheduling priority a little (Linux: a thread's own nice value).
@@ -110,15 +110,21 @@ void yieldToTheWindow()
     errno = 0;
     const int now = getpriority(PRIO_PROCESS, 0);
     if (errno == 0)
-        (void)setpriority(PRIO_PROCESS, 0, qMin(19, now + 5));  // 0: this thread, on Linux
+        (void)setpriority(PRIO_PROCESS, 0, qMin(19, now + 5)); // 0: this thread, on Linux
 #endif
 }
 
-const char *const TabNames[] = {QT_TRANSLATE_NOOP("MainWindow", "Overview"), QT_TRANSLATE_NOOP("MainWindow", "Findings"),
-                                QT_TRANSLATE_NOOP("MainWindow", "Nodes"), QT_TRANSLATE_NOOP("MainWindow", "Routes"),
-                                QT_TRANSLATE_NOOP("MainWindow", "Security group"), QT_TRANSLATE_NOOP("MainWindow", "Audit log")};
+const char *const TabNames[]
+    = { QT_TRANSLATE_NOOP("MainWindow", "Overview"), QT_TRANSLATE_NOOP("MainWindow", "Findings"),
+          QT_TRANSLATE_NOOP("MainWindow", "Nodes"), QT_TRANSLATE_NOOP("MainWindow", "Routes"),
+          QT_TRANSLATE_NOOP("MainWindow", "Security group"), QT_TRANSLATE_NOOP("MainWindow", "Audit log") };
 
-enum RouteScope { KlusterRoutes, ProblemRoutes, AllRoutes };
+enum RouteScope
+{
+    KlusterRoutes,
+    ProblemRoutes,
+    AllRoutes
+};
 
 } // namespace
 
@@ -164,11 +170,12 @@ MainWindow::MainWindow(QWidget *parent)
     // it), so work queued there would stall painting.
     m_workers->setMaxThreadCount(1);
     // The icons loaded now, not in the first paint of the data.
-    for (Severity severity : {Severity::Critical, Severity::Warning, Severity::Info})
+    for (Severity severity : { Severity::Critical, Severity::Warning, Severity::Info })
         SeverityStyle::icon(severity).pixmap(16);
-    // The window's thread first: the network, parsing and row-making threads yield to it when the cores are busy
-    // (on a 2-core laptop, a 5,000-node refresh would otherwise take the window's turn).
-    connect(m_network, &QThread::started, m_network, [] { yieldToTheWindow(); }, Qt::DirectConnection);
+    // The window's thread first: the network, parsing and row-making threads yield to it when the cores are
+    // busy (on a 2-core laptop, a 5,000-node refresh would otherwise take the window's turn).
+    connect(
+        m_network, &QThread::started, m_network, [] { yieldToTheWindow(); }, Qt::DirectConnection);
     m_workers->setExpiryTimeout(-1);
     (void)QtConcurrent::run(m_workers, [] { yieldToTheWindow(); });
     m_network->start();
@@ -177,15 +184,15 @@ MainWindow::MainWindow(QWidget *parent)
     buildPages();
 
     // The sidebar follows the store.
-    connect(m_store, &KlusterStore::klusterAdded, m_klusters, [this](const KlusterKey &key) {
-        m_klusters->setKluster(key.connection, key.kluster);
-    });
+    connect(m_store, &KlusterStore::klusterAdded, m_klusters,
+        [this](const KlusterKey &key) { m_klusters->setKluster(key.connection, key.kluster); });
     connect(m_store, &KlusterStore::klusterGone, m_klusters, [this](const KlusterKey &key) {
         m_klusters->setError(key.connection, key.kluster, tr("Kubernikus no longer lists this kluster"));
     });
     connect(m_store, &KlusterStore::klusterFetched, m_klusters, [this](const KlusterKey &key) {
         const KlusterData *d = kluster(key);
-        m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt, SourceError::joined(d->incomplete));
+        m_klusters->setDiagnosis(
+            key.connection, key.kluster, *d->diagnosis, d->fetchedAt, SourceError::joined(d->incomplete));
     });
     connect(m_store, &KlusterStore::klusterFailed, m_klusters, [this](const KlusterKey &key) {
         m_klusters->setError(key.connection, key.kluster, SourceError::joined(kluster(key)->error));
@@ -216,11 +223,11 @@ MainWindow::MainWindow(QWidget *parent)
     m_split->addWidget(right);
     m_split->setStretchFactor(1, 1);
     m_split->setCollapsible(1, false);
-    m_split->setSizes({290, 1150});
+    m_split->setSizes({ 290, 1150 });
     setCentralWidget(m_split);
 
     buildActions();
-    connect(m_banner, &MessageBanner::retryRequested, this, &MainWindow::refreshAll);  // every kluster again
+    connect(m_banner, &MessageBanner::retryRequested, this, &MainWindow::refreshAll); // every kluster again
 
     connect(m_autoRefresh, &QTimer::timeout, this, &MainWindow::refreshAll);
     m_ageTicker->start(5000);
@@ -244,7 +251,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_split->restoreState(Settings::splitState().value());
     m_wantedKey = KlusterKey::fromString(Settings::lastKluster().value());
     m_tabs->setCurrentIndex(Settings::tab().value());
-    for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage, m_auditPage})
+    for (TablePage *p : { m_findingsPage, m_nodesPage, m_routesPage, m_securityPage, m_auditPage })
         p->restoreHeader();
     m_notifier->setNotificationsEnabled(Settings::desktopNotifications().value());
     m_notifyAction->setChecked(m_notifier->notificationsEnabled());
@@ -253,7 +260,7 @@ MainWindow::MainWindow(QWidget *parent)
     reloadAudit();
     updateLiveActions();
     showCurrent();
-    m_sidebar->setFocus(Qt::OtherFocusReason);  // arrows choose a kluster, Enter goes into its views
+    m_sidebar->setFocus(Qt::OtherFocusReason); // arrows choose a kluster, Enter goes into its views
 }
 
 QIcon MainWindow::applicationIcon()
@@ -262,17 +269,18 @@ QIcon MainWindow::applicationIcon()
     if (!icon.isNull())
         return icon;
     Q_INIT_RESOURCE(flightdeck);
-    for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
-        icon.addFile(QStringLiteral(":/flightdeck/icons/hicolor/%1x%1/apps/flightdeck.png").arg(size), QSize(size, size));
+    for (int size : { 16, 22, 24, 32, 48, 64, 128, 256 })
+        icon.addFile(QStringLiteral(":/flightdeck/icons/hicolor/%1x%1/apps/flightdeck.png").arg(size),
+            QSize(size, size));
     return icon;
 }
 
 MainWindow::~MainWindow()
 {
-    qDeleteAll(m_connections);  // their workers are deleted on the network thread
+    qDeleteAll(m_connections); // their workers are deleted on the network thread
     m_connections.clear();
     m_network->quit();
-    m_network->wait();  // at exit only: the workers' last deletions
+    m_network->wait(); // at exit only: the workers' last deletions
     m_workers->waitForDone();
 }
 
@@ -289,8 +297,10 @@ void MainWindow::placeOnScreen()
         resize(size - (frameGeometry().size() - this->size()).expandedTo(QSize(0, 0)));
         QRect frame = frameGeometry();
         if (!available.contains(frame)) {
-            frame.moveLeft(qBound(available.left(), frame.left(), qMax(available.left(), available.right() - frame.width())));
-            frame.moveTop(qBound(available.top(), frame.top(), qMax(available.top(), available.bottom() - frame.height())));
+            frame.moveLeft(qBound(
+                available.left(), frame.left(), qMax(available.left(), available.right() - frame.width())));
+            frame.moveTop(qBound(
+                available.top(), frame.top(), qMax(available.top(), available.bottom() - frame.height())));
             move(frame.topLeft());
         }
     }
@@ -315,7 +325,7 @@ void MainWindow::buildSidebar()
     m_sidebar->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_sidebar->setSelectionMode(QAbstractItemView::SingleSelection);
     m_sidebar->setSortingEnabled(true);
-    m_sidebar->sortByColumn(KlustersModel::CriticalColumn, Qt::DescendingOrder);  // the worst on top
+    m_sidebar->sortByColumn(KlustersModel::CriticalColumn, Qt::DescendingOrder); // the worst on top
     m_sidebar->setColumnHidden(KlustersModel::WorstColumn, true);
     m_sidebar->setColumnHidden(KlustersModel::FetchedColumn, true);
     m_sidebar->header()->setStretchLastSection(false);
@@ -324,7 +334,8 @@ void MainWindow::buildSidebar()
     m_sidebar->setColumnWidth(KlustersModel::ConnectionColumn, 80);
     m_sidebar->setColumnWidth(KlustersModel::CriticalColumn, 64);
     m_sidebar->setColumnWidth(KlustersModel::WarningColumn, 68);
-    m_sidebar->setColumnHidden(KlustersModel::ConnectionColumn, true);  // shown once there are several connections
+    m_sidebar->setColumnHidden(
+        KlustersModel::ConnectionColumn, true); // shown once there are several connections
     m_sidebar->setMinimumWidth(150);
     m_sidebar->installEventFilter(this);
     m_sidebarFilter->setPlaceholderText(tr("Filter klusters (Ctrl+K)"));
@@ -343,8 +354,8 @@ void MainWindow::buildSidebar()
         if (m_sidebar->model()->rowCount() == 0)
             return;
         m_sidebar->setFocus(Qt::OtherFocusReason);
-        m_sidebar->selectionModel()->setCurrentIndex(m_sidebar->model()->index(0, 0),
-                                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_sidebar->selectionModel()->setCurrentIndex(
+            m_sidebar->model()->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     });
     auto *layout = new QVBoxLayout(m_sidebarPanel);
     layout->setContentsMargins(4, 4, 0, 4);
@@ -353,17 +364,18 @@ void MainWindow::buildSidebar()
     layout->addWidget(m_sidebar, 1);
     m_sidebarPanel->setMinimumWidth(150);
 
-    connect(m_sidebar->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
-        const KlusterKey key = keyAt(current);
-        if (key.isNull() || key == m_current)
-            return;
-        m_current = key;
-        m_findingsPage->view()->clearSelection();  // ids mean nothing in another kluster
-        m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(key.toString().toHtmlEscaped()));
-        if (!key.kluster.isEmpty())
-            Settings::lastKluster().setValue(key.toString());
-        showCurrent();
-    });
+    connect(m_sidebar->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex &current) {
+            const KlusterKey key = keyAt(current);
+            if (key.isNull() || key == m_current)
+                return;
+            m_current = key;
+            m_findingsPage->view()->clearSelection(); // ids mean nothing in another kluster
+            m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(key.toString().toHtmlEscaped()));
+            if (!key.kluster.isEmpty())
+                Settings::lastKluster().setValue(key.toString());
+            showCurrent();
+        });
 }
 
 void MainWindow::buildPages()
@@ -388,14 +400,15 @@ void MainWindow::buildPages()
         updateRepairAction();
     });
 
-    // Findings: what is wrong, worst first; the message has the rest of the width, and the detail pane the whole story.
-    m_severity->addItems({tr("All severities"), tr("Critical only"), tr("Critical and warning")});
+    // Findings: what is wrong, worst first; the message has the rest of the width, and the detail pane the
+    // whole story.
+    m_severity->addItems({ tr("All severities"), tr("Critical only"), tr("Critical and warning") });
     m_severity->setAccessibleName(tr("Show severities"));
     m_severity->setToolTip(tr("Which severities the table shows"));
     connect(m_severity, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_findingsPage->filter()->setMinimumSeverity(i == 0 ? std::nullopt
-                                                     : i == 1 ? std::optional(Severity::Critical)
-                                                              : std::optional(Severity::Warning));
+                : i == 1                                    ? std::optional(Severity::Critical)
+                                                            : std::optional(Severity::Warning));
     });
     m_findingsPage->addToolWidget(m_severity);
     QTreeView *findings = m_findingsPage->view();
@@ -405,7 +418,7 @@ void MainWindow::buildPages()
     findings->setColumnWidth(FindingsModel::SubjectColumn, 190);
     findings->setColumnWidth(FindingsModel::RepairColumn, 64);
     findings->header()->moveSection(findings->header()->visualIndex(FindingsModel::RepairColumn),
-                                    findings->header()->visualIndex(FindingsModel::MessageColumn));
+        findings->header()->visualIndex(FindingsModel::MessageColumn));
 
     QTreeView *nodes = m_nodesPage->view();
     nodes->sortByColumn(NodesModel::NameColumn, Qt::AscendingOrder);
@@ -424,8 +437,9 @@ void MainWindow::buildPages()
     m_routeScope->addItem(tr("Problems only"), ProblemRoutes);
     m_routeScope->addItem(tr("All routes on the router"), AllRoutes);
     m_routeScope->setAccessibleName(tr("Which routes to show"));
-    m_routeScope->setToolTip(tr("This kluster's routes (and those it lacks), only the ones with a problem, or every route on "
-                                "the shared router (other klusters' and operators' too)"));
+    m_routeScope->setToolTip(
+        tr("This kluster's routes (and those it lacks), only the ones with a problem, or every route on "
+           "the shared router (other klusters' and operators' too)"));
     connect(m_routeScope, &QComboBox::currentIndexChanged, this, [this] {
         const int scope = m_routeScope->currentData().toInt();
         m_routesPage->filter()->setPredicate([scope](const QModelIndex &row) {
@@ -448,12 +462,12 @@ void MainWindow::buildPages()
     routes->setColumnWidth(RoutesModel::NexthopColumn, 125);
     routes->setColumnWidth(RoutesModel::OwnerColumn, 230);
     routes->setColumnWidth(RoutesModel::RolesColumn, 230);
-    // Groups open as they appear: a duplicate's routes are the point. Only groups are expanded (an expanded row is
-    // a persistent index the proxy keeps up to date: thousands of them would cost every update).
+    // Groups open as they appear: a duplicate's routes are the point. Only groups are expanded (an expanded
+    // row is a persistent index the proxy keeps up to date: thousands of them would cost every update).
     const auto expandGroups = [routes](const QModelIndex &parent, int first, int last) {
         QAbstractItemModel *m = routes->model();
         if (parent.isValid()) {
-            routes->expand(parent);  // a destination that became a group
+            routes->expand(parent); // a destination that became a group
             return;
         }
         for (int row = first; row <= last; ++row) {
@@ -463,9 +477,8 @@ void MainWindow::buildPages()
         }
     };
     connect(m_routesPage->filter(), &QAbstractItemModel::rowsInserted, routes, expandGroups);
-    connect(m_routesPage->filter(), &QAbstractItemModel::modelReset, routes, [routes, expandGroups] {
-        expandGroups(QModelIndex(), 0, routes->model()->rowCount() - 1);
-    });
+    connect(m_routesPage->filter(), &QAbstractItemModel::modelReset, routes,
+        [routes, expandGroups] { expandGroups(QModelIndex(), 0, routes->model()->rowCount() - 1); });
     m_routeScope->setCurrentIndex(qMax(0, m_routeScope->findData(Settings::routeScope().value())));
     emit m_routeScope->currentIndexChanged(m_routeScope->currentIndex());
 
@@ -482,11 +495,14 @@ void MainWindow::buildPages()
     audit->setColumnWidth(AuditModel::FindingColumn, 230);
     audit->setColumnWidth(AuditModel::RepairColumn, 200);
     // The result is what matters most after the finding: next to it.
-    audit->header()->moveSection(audit->header()->visualIndex(AuditModel::ResultColumn), audit->header()->visualIndex(AuditModel::RepairColumn));
-    m_auditPage->setCaption(tr("Every repair sent from this machine (console and command line), newest first: %1").arg(AuditLog::path()));
+    audit->header()->moveSection(audit->header()->visualIndex(AuditModel::ResultColumn),
+        audit->header()->visualIndex(AuditModel::RepairColumn));
+    m_auditPage->setCaption(
+        tr("Every repair sent from this machine (console and command line), newest first: %1")
+            .arg(AuditLog::path()));
     m_auditPage->setRepairable(0, true);
 
-    for (Tab tab : {FindingsTab, NodesTab, RoutesTab, SecurityTab, AuditTab}) {
+    for (Tab tab : { FindingsTab, NodesTab, RoutesTab, SecurityTab, AuditTab }) {
         TablePage *p = page(tab);
         p->setDetailsProvider([this, tab](const QModelIndexList &rows) { return detailsHtml(tab, rows); });
         connect(p, &TablePage::selectionChanged, this, [this, p] {
@@ -507,12 +523,18 @@ void MainWindow::buildPages()
 TablePage *MainWindow::page(Tab tab) const
 {
     switch (tab) {
-    case FindingsTab: return m_findingsPage;
-    case NodesTab: return m_nodesPage;
-    case RoutesTab: return m_routesPage;
-    case SecurityTab: return m_securityPage;
-    case AuditTab: return m_auditPage;
-    case OverviewTab: break;
+    case FindingsTab:
+        return m_findingsPage;
+    case NodesTab:
+        return m_nodesPage;
+    case RoutesTab:
+        return m_routesPage;
+    case SecurityTab:
+        return m_securityPage;
+    case AuditTab:
+        return m_auditPage;
+    case OverviewTab:
+        break;
     }
     return nullptr;
 }
@@ -539,16 +561,19 @@ void MainWindow::buildActions()
     m_manageAction->setToolTip(tr("List, add, edit, test and remove connections"));
     m_demoAction = new QAction(tr("Open the &demo cloud"), this);
     connect(m_demoAction, &QAction::triggered, this, &MainWindow::demoRequested);
-    file->addAction(tr("&Open snapshot…"), QKeySequence(tr("Ctrl+O")), this, &MainWindow::openSnapshotInteractively);
+    file->addAction(
+        tr("&Open snapshot…"), QKeySequence(tr("Ctrl+O")), this, &MainWindow::openSnapshotInteractively);
     file->addSeparator();
-    file->addAction(tr("Save kluster as &snapshot…"), QKeySequence(tr("Ctrl+Shift+S")), this, &MainWindow::exportSnapshot);
-    file->addAction(tr("&Export report (HTML, CSV, JSON)…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportReport);
+    file->addAction(tr("Save kluster as &snapshot…"), QKeySequence(tr("Ctrl+Shift+S")), this,
+        &MainWindow::exportSnapshot);
+    file->addAction(
+        tr("&Export report (HTML, CSV, JSON)…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportReport);
     file->addAction(tr("Export the audit &log…"), this, &MainWindow::exportAudit);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), this, &QWidget::close);
 
     m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh"), this);
-    m_refreshAction->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(tr("Ctrl+Shift+R"))});
+    m_refreshAction->setShortcuts({ QKeySequence(Qt::Key_F5), QKeySequence(tr("Ctrl+Shift+R")) });
     m_refreshAction->setToolTip(tr("Fetch every kluster again (F5)"));
     connect(m_refreshAction, &QAction::triggered, this, &MainWindow::refreshAll);
     m_cancelAction = new QAction(style()->standardIcon(QStyle::SP_BrowserStop), tr("&Cancel refresh"), this);
@@ -579,18 +604,18 @@ void MainWindow::buildActions()
         if (!m_sidebar->currentIndex().isValid() && m_sidebar->model()->rowCount() > 0)
             m_sidebar->setCurrentIndex(m_sidebar->model()->index(0, 0));
     });
-    kluster->addActions({m_refreshAction, m_cancelAction});
+    kluster->addActions({ m_refreshAction, m_cancelAction });
     kluster->addMenu(m_intervalMenu);
     kluster->addSeparator();
-    kluster->addActions({m_nextAction, m_previousAction, m_repairAction, m_findAction, focusKlusters});
+    kluster->addActions({ m_nextAction, m_previousAction, m_repairAction, m_findAction, focusKlusters });
     addAction(focusKlusters);
-    bar->addActions({m_refreshAction, m_cancelAction});
+    bar->addActions({ m_refreshAction, m_cancelAction });
     bar->addSeparator();
-    bar->addActions({m_previousAction, m_nextAction, m_repairAction});
+    bar->addActions({ m_previousAction, m_nextAction, m_repairAction });
     bar->addSeparator();
 
     // Auto-refresh: a menu of intervals, on the toolbar and in the Kluster menu.
-    for (int m : {0, 1, 2, 5, 10, 15, 30}) {
+    for (int m : { 0, 1, 2, 5, 10, 15, 30 }) {
         QAction *a = m_intervalMenu->addAction(m == 0 ? tr("Off") : tr("Every %1 min").arg(m));
         a->setCheckable(true);
         a->setData(m);
@@ -624,8 +649,9 @@ void MainWindow::buildActions()
     view->addSeparator();
     m_notifyAction = view->addAction(tr("Desktop &notifications while watching"));
     m_notifyAction->setCheckable(true);
-    m_notifyAction->setToolTip(tr("With auto-refresh on and the window in the background: a new critical finding or an "
-                                  "unreachable kluster is announced on the desktop"));
+    m_notifyAction->setToolTip(
+        tr("With auto-refresh on and the window in the background: a new critical finding or an "
+           "unreachable kluster is announced on the desktop"));
     connect(m_notifyAction, &QAction::toggled, this, [this](bool on) {
         m_notifier->setNotificationsEnabled(on);
         Settings::desktopNotifications().setValue(on);
@@ -639,11 +665,11 @@ void MainWindow::buildActions()
     });
 
     QAction *shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
-    shortcuts->setShortcuts({QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question)});
+    shortcuts->setShortcuts({ QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question) });
     help->addAction(tr("&About Flightdeck"), this, &MainWindow::showAbout);
 
     // The rows' context menus: what the person can do with what they point at.
-    for (Tab tab : {FindingsTab, NodesTab, RoutesTab, SecurityTab}) {
+    for (Tab tab : { FindingsTab, NodesTab, RoutesTab, SecurityTab }) {
         QTreeView *v = page(tab)->view();
         v->setContextMenuPolicy(Qt::ActionsContextMenu);
         v->addAction(m_repairAction);
@@ -664,10 +690,12 @@ void MainWindow::updateRepairAction()
     Connection *connection = connectionOf(m_current);
     const bool readOnly = !connection || connection->isReadOnly();
     m_repairAction->setEnabled(!targets.isEmpty());
-    m_repairAction->setText(targets.size() > 1 ? tr("Re&pair %1 findings…").arg(targets.size()) : tr("Re&pair…"));
-    m_repairAction->setToolTip(!targets.isEmpty() ? tr("Preview and send the repair of the selected rows' findings (Ctrl+R)")
-                                                  : tr("Select a row with a finding that has a repair (Ctrl+R)"));
-    for (Tab tab : {FindingsTab, NodesTab, RoutesTab, SecurityTab}) {
+    m_repairAction->setText(
+        targets.size() > 1 ? tr("Re&pair %1 findings…").arg(targets.size()) : tr("Re&pair…"));
+    m_repairAction->setToolTip(!targets.isEmpty()
+            ? tr("Preview and send the repair of the selected rows' findings (Ctrl+R)")
+            : tr("Select a row with a finding that has a repair (Ctrl+R)"));
+    for (Tab tab : { FindingsTab, NodesTab, RoutesTab, SecurityTab }) {
         TablePage *p = page(tab);
         int count = 0;
         if (const KlusterData *d = kluster(m_current); d && d->diagnosis) {
@@ -685,7 +713,8 @@ QStringList MainWindow::repairTargets() const
     Connection *connection = connectionOf(m_current);
     const KlusterData *d = kluster(m_current);
     TablePage *p = page(currentTab());
-    if (!connection || connection->isReadOnly() || !d || !d->diagnosis || !p || p == m_auditPage || m_shownKey != m_current)
+    if (!connection || connection->isReadOnly() || !d || !d->diagnosis || !p || p == m_auditPage
+        || m_shownKey != m_current)
         return {};
     QStringList ids;
     for (const QString &id : p->selectedFindings()) {
@@ -729,13 +758,14 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
         if (!text.isEmpty() && text.at(0).isPrint() && !text.at(0).isSpace()
             && !(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))) {
             m_sidebarFilter->setFocus(Qt::OtherFocusReason);
-            m_sidebarFilter->setText(text);  // typing from the list starts a new filter
+            m_sidebarFilter->setText(text); // typing from the list starts a new filter
             return true;
         }
         if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
             // Into the kluster's views.
             if (QWidget *w = m_tabs->currentWidget())
-                (page(currentTab()) ? static_cast<QWidget *>(page(currentTab())->view()) : w)->setFocus(Qt::OtherFocusReason);
+                (page(currentTab()) ? static_cast<QWidget *>(page(currentTab())->view()) : w)
+                    ->setFocus(Qt::OtherFocusReason);
             return true;
         }
     } else if (watched == m_sidebarFilter) {
@@ -766,8 +796,9 @@ void MainWindow::setAutoRefreshMinutes(int minutes)
     for (QAction *a : m_intervalGroup->actions())
         a->setChecked(a->data().toInt() == m_autoRefreshMinutes);
     // (The trailing spaces keep the menu's arrow clear of the text.)
-    m_intervalButton->setText(m_autoRefreshMinutes > 0 ? tr("Auto-refresh: every %1 min   ").arg(m_autoRefreshMinutes)
-                                                       : tr("Auto-refresh: off   "));
+    m_intervalButton->setText(m_autoRefreshMinutes > 0
+            ? tr("Auto-refresh: every %1 min   ").arg(m_autoRefreshMinutes)
+            : tr("Auto-refresh: off   "));
     m_intervalButton->setAccessibleDescription(m_intervalButton->text().trimmed());
     m_autoRefresh->stop();
     if (m_autoRefreshMinutes > 0)
@@ -777,14 +808,15 @@ void MainWindow::setAutoRefreshMinutes(int minutes)
 
 void MainWindow::setAutoRefreshMilliseconds(int milliseconds)
 {
-    m_autoRefreshMinutes = 1;  // watching, as far as notifications are concerned
+    m_autoRefreshMinutes = 1; // watching, as far as notifications are concerned
     m_autoRefresh->start(qMax(100, milliseconds));
 }
 
 void MainWindow::updateLiveActions()
 {
     // Snapshots are what they are: nothing to refresh.
-    const bool live = std::any_of(m_connections.cbegin(), m_connections.cend(), [](Connection *c) { return !c->spec().isSnapshot(); });
+    const bool live = std::any_of(
+        m_connections.cbegin(), m_connections.cend(), [](Connection *c) { return !c->spec().isSnapshot(); });
     m_refreshAction->setEnabled(live);
     m_intervalButton->setEnabled(live);
     m_intervalMenu->setEnabled(live);
@@ -792,9 +824,9 @@ void MainWindow::updateLiveActions()
         m_autoRefresh->stop();
     else if (m_autoRefreshMinutes > 0 && !m_autoRefresh->isActive())
         m_autoRefresh->start(m_autoRefreshMinutes * 60 * 1000);
-    m_refreshAction->setToolTip(live                     ? tr("Fetch every kluster again (F5)")
-                                : m_connections.isEmpty() ? tr("Add a connection first (File → Add connection…)")
-                                                          : tr("Snapshots are opened offline: there is nothing to refresh"));
+    m_refreshAction->setToolTip(live  ? tr("Fetch every kluster again (F5)")
+            : m_connections.isEmpty() ? tr("Add a connection first (File → Add connection…)")
+                                      : tr("Snapshots are opened offline: there is nothing to refresh"));
 }
 
 void MainWindow::setTab(Tab tab)
@@ -820,7 +852,8 @@ Connection *MainWindow::connection(const QString &name) const
 
 bool MainWindow::isRemembered(const QString &name) const
 {
-    return std::any_of(m_remembered.cbegin(), m_remembered.cend(), [&](const ConnectionSpec &s) { return s.name == name; });
+    return std::any_of(
+        m_remembered.cbegin(), m_remembered.cend(), [&](const ConnectionSpec &s) { return s.name == name; });
 }
 
 QString MainWindow::connectionStatus(const QString &name) const
@@ -835,7 +868,7 @@ QString MainWindow::connectionStatus(const QString &name) const
     const QStringList klusters = m_store->klusters(name);
     int failed = 0;
     for (const QString &k : klusters)
-        failed += kluster({name, k}) && kluster({name, k})->isStale() ? 1 : 0;
+        failed += kluster({ name, k }) && kluster({ name, k })->isStale() ? 1 : 0;
     QString status = klusters.size() == 1 ? tr("1 kluster") : tr("%1 klusters").arg(klusters.size());
     if (failed > 0)
         status += tr(", %1 could not be refreshed").arg(failed);
@@ -853,11 +886,11 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
         saveConnections();
     }
     m_store->setListing(spec.name);
-    connect(connection, &Connection::klustersListed, this, [this, connection](const QStringList &klusters, const Error &error) {
-        onListed(connection, klusters, error);
-    });
+    connect(connection, &Connection::klustersListed, this,
+        [this, connection](
+            const QStringList &klusters, const Error &error) { onListed(connection, klusters, error); });
     connect(connection, &Connection::refreshStarted, m_store, [this, name = spec.name](const QString &k) {
-        m_store->setRefreshing({name, k}, true);
+        m_store->setRefreshing({ name, k }, true);
     });
     connect(connection, &Connection::refreshed, this, &MainWindow::onRefreshed);
     connection->listKlusters();
@@ -876,14 +909,15 @@ void MainWindow::onListed(Connection *connection, const QStringList &klusters, c
     // Klusters that are gone stay visible, said to be gone.
     m_store->setListed(name, klusters, error);
     QStringList toRefresh = klusters;
-    if (error.isError())  // the list failed: the klusters known so far are still tried, each on its own
+    if (error.isError()) // the list failed: the klusters known so far are still tried, each on its own
         toRefresh << m_store->klusters(name);
     toRefresh.removeDuplicates();
     for (const QString &k : std::as_const(toRefresh))
         connection->refresh(k);
-    const KlusterKey own{name, QString()};  // the connection's own row
-    if (m_current.isNull() && m_store->klusters(name).isEmpty() && m_sidebar->model()->rowCount() > 0 && m_connections.size() == 1)
-        selectKluster(own);  // the failed connection's own row: its error is what there is to see
+    const KlusterKey own { name, QString() }; // the connection's own row
+    if (m_current.isNull() && m_store->klusters(name).isEmpty() && m_sidebar->model()->rowCount() > 0
+        && m_connections.size() == 1)
+        selectKluster(own); // the failed connection's own row: its error is what there is to see
     m_cancelAction->setEnabled(pendingRefreshes() > 0);
     updateBanner();
     if (m_current == own)
@@ -906,9 +940,10 @@ void MainWindow::startFromSettings(bool demoAvailable)
     restoreConnections();
     if (!m_connections.isEmpty())
         return;
-    showStartupMessage(tr("No connection yet. Add one (File → Add connection…, Ctrl+Shift+N): the clouds of clouds.yaml and "
-                          "OS_* are offered, or enter a cloud by hand. Or try the built-in simulated cloud."),
-                       demoAvailable);
+    showStartupMessage(
+        tr("No connection yet. Add one (File → Add connection…, Ctrl+Shift+N): the clouds of clouds.yaml and "
+           "OS_* are offered, or enter a cloud by hand. Or try the built-in simulated cloud."),
+        demoAvailable);
     QTimer::singleShot(0, this, [this] { addConnectionInteractively(); });
 }
 
@@ -919,7 +954,8 @@ void MainWindow::saveConnections()
 
 void MainWindow::refreshAll()
 {
-    // Listing first: klusters made since appear, gone ones are marked; every listed kluster is then refreshed.
+    // Listing first: klusters made since appear, gone ones are marked; every listed kluster is then
+    // refreshed.
     bool any = false;
     for (Connection *c : std::as_const(m_connections)) {
         if (c->spec().isSnapshot() || m_store->isListing(c->name()))
@@ -944,28 +980,29 @@ void MainWindow::cancelRefreshes()
 
 void MainWindow::onRefreshed(const RefreshResult &result)
 {
-    const KlusterKey key{result.connection, result.kluster};
+    const KlusterKey key { result.connection, result.kluster };
     if (!connection(result.connection))
-        return;  // removed meanwhile
+        return; // removed meanwhile
     m_store->setRefreshing(key, false);
     const KlusterData before = kluster(key) ? *kluster(key) : KlusterData();
     if (result.cancelled) {
         // A cancel is no failure: the data shown stays what it was, and says its age.
         m_cancelled << key.kluster;
-        statusBar()->showMessage(tr("Refresh cancelled for %1; the data shown stays as it was.").arg(m_cancelled.join(QStringLiteral(", "))),
-                                 10000);
+        statusBar()->showMessage(tr("Refresh cancelled for %1; the data shown stays as it was.")
+                                     .arg(m_cancelled.join(QStringLiteral(", "))),
+            10000);
     } else if (result.fetch) {
         // A source that failed: the rest is fresh.
-        m_store->setFetched(key, result.fetch, result.diagnosis, result.fetchedAt, result.elapsedMs,
-                            result.errors);
+        m_store->setFetched(
+            key, result.fetch, result.diagnosis, result.fetchedAt, result.elapsedMs, result.errors);
     } else {
         m_store->setFailed(key, result.errors, QDateTime::currentDateTimeUtc());
     }
     if (!result.cancelled)
         notifyChanges(key, before, *kluster(key));
     if (key == m_wantedKey)
-        selectKluster(key);  // the selection of the last run
-    updateBanner();  // at once: what failed is said now, not once the rows are made
+        selectKluster(key); // the selection of the last run
+    updateBanner(); // at once: what failed is said now, not once the rows are made
     if (key == m_current) {
         if (result.fetch)
             showCurrent();
@@ -975,41 +1012,51 @@ void MainWindow::onRefreshed(const RefreshResult &result)
     const int pending = pendingRefreshes();
     m_cancelAction->setEnabled(pending > 0);
     if (pending == 0) {
-        if (m_current.isNull() && m_sidebar->model()->rowCount() > 0)  // the worst kluster first
+        if (m_current.isNull() && m_sidebar->model()->rowCount() > 0) // the worst kluster first
             selectKluster(keyAt(m_sidebar->model()->index(0, 0)));
         int failed = 0;
         for (int row = 0; row < m_klusters->rowCount(); ++row) {
-            const auto state = KlustersModel::State(m_klusters->index(row, 0).data(KlustersModel::StateRole).toInt());
-            failed += state == KlustersModel::State::Stale || state == KlustersModel::State::Unreachable ? 1 : 0;
+            const auto state
+                = KlustersModel::State(m_klusters->index(row, 0).data(KlustersModel::StateRole).toInt());
+            failed
+                += state == KlustersModel::State::Stale || state == KlustersModel::State::Unreachable ? 1 : 0;
         }
         m_cancelled.clear();
-        const bool snapshots = std::all_of(m_connections.cbegin(), m_connections.cend(), [](Connection *c) { return c->spec().isSnapshot(); });
+        const bool snapshots = std::all_of(m_connections.cbegin(), m_connections.cend(),
+            [](Connection *c) { return c->spec().isSnapshot(); });
         if (snapshots)
             statusBar()->showMessage(tr("Opened %1 snapshot(s), offline").arg(m_klusters->rowCount()));
         else if (!result.cancelled) {
-            statusBar()->showMessage(failed == 0 ? tr("Refreshed %1 kluster(s) at %2").arg(m_klusters->rowCount()).arg(clock(QDateTime::currentDateTimeUtc()))
-                                                 : tr("Refreshed at %1: %2 of %3 kluster(s) could not be read (marked in the sidebar)")
-                                                       .arg(clock(QDateTime::currentDateTimeUtc())).arg(failed).arg(m_klusters->rowCount()));
+            statusBar()->showMessage(failed == 0
+                    ? tr("Refreshed %1 kluster(s) at %2")
+                          .arg(m_klusters->rowCount())
+                          .arg(clock(QDateTime::currentDateTimeUtc()))
+                    : tr("Refreshed at %1: %2 of %3 kluster(s) could not be read (marked in the sidebar)")
+                          .arg(clock(QDateTime::currentDateTimeUtc()))
+                          .arg(failed)
+                          .arg(m_klusters->rowCount()));
         }
         m_settleWanted = true;
         settleIfIdle();
     }
     updateTray();
     if (key != m_current)
-        retire();  // no view shows it
+        retire(); // no view shows it
     emit klusterUpdated(key);
     emit connectionsChanged();
 }
 
 void MainWindow::notifyChanges(const KlusterKey &key, const KlusterData &before, const KlusterData &after)
 {
-    // Only while watching: auto-refresh on, the window in the background, a live cloud, and something to compare with.
+    // Only while watching: auto-refresh on, the window in the background, a live cloud, and something to
+    // compare with.
     Connection *c = connectionOf(key);
-    if (!c || c->spec().isSnapshot() || m_autoRefreshMinutes <= 0 || isActiveWindow() || (!before.fetch && before.error.isEmpty()))
+    if (!c || c->spec().isSnapshot() || m_autoRefreshMinutes <= 0 || isActiveWindow()
+        || (!before.fetch && before.error.isEmpty()))
         return;
     if (after.isStale() && !before.isStale()) {
-        m_notifier->notify(tr("Kluster %1 is unreachable").arg(key.toString()), shortError(SourceError::joined(after.error)), key,
-                           QString(), Severity::Critical);
+        m_notifier->notify(tr("Kluster %1 is unreachable").arg(key.toString()),
+            shortError(SourceError::joined(after.error)), key, QString(), Severity::Critical);
         return;
     }
     if (!after.diagnosis || after.isStale())
@@ -1026,8 +1073,8 @@ void MainWindow::notifyChanges(const KlusterKey &key, const KlusterData &before,
         return;
     const Finding *first = after.diagnosis->find(fresh.first());
     const QString title = fresh.size() == 1
-                              ? tr("%1: new critical finding").arg(key.toString())
-                              : tr("%1: %2 new critical findings").arg(key.toString()).arg(fresh.size());
+        ? tr("%1: new critical finding").arg(key.toString())
+        : tr("%1: %2 new critical findings").arg(key.toString()).arg(fresh.size());
     QString body = fresh.first() + QStringLiteral("\n") + shortError(first->message());
     if (fresh.size() > 1)
         body += tr("\n…and %1 more").arg(fresh.size() - 1);
@@ -1042,19 +1089,23 @@ void MainWindow::updateTray()
         const QModelIndex i = m_klusters->index(row, 0);
         Connection *c = connection(i.data(KlustersModel::ConnectionRole).toString());
         if (!c || c->spec().isSnapshot())
-            continue;  // nothing to watch in a snapshot
+            continue; // nothing to watch in a snapshot
         const std::optional<Severity> s = ConsoleRole::severityOf(i);
         worst = ConsoleRole::worse(worst, s);
         if (s == Severity::Critical || s == Severity::Warning)
-            lines << QStringLiteral("%1: %2").arg(i.data(KlustersModel::KeyRole).toString(), i.siblingAtColumn(KlustersModel::WorstColumn).data().toString());
+            lines << QStringLiteral("%1: %2").arg(i.data(KlustersModel::KeyRole).toString(),
+                i.siblingAtColumn(KlustersModel::WorstColumn).data().toString());
     }
-    const bool anyLive = std::any_of(m_connections.cbegin(), m_connections.cend(), [](Connection *c) { return !c->spec().isSnapshot(); });
+    const bool anyLive = std::any_of(
+        m_connections.cbegin(), m_connections.cend(), [](Connection *c) { return !c->spec().isSnapshot(); });
     if (!anyLive || !m_trayAction->isChecked()) {
         m_notifier->setTrayEnabled(false);
         return;
     }
     m_notifier->setTrayEnabled(true);
-    m_notifier->setWorst(worst, lines.isEmpty() ? tr("Flightdeck: every kluster healthy") : tr("Flightdeck\n") + lines.join(QLatin1Char('\n')));
+    m_notifier->setWorst(worst,
+        lines.isEmpty() ? tr("Flightdeck: every kluster healthy")
+                        : tr("Flightdeck\n") + lines.join(QLatin1Char('\n')));
 }
 
 void MainWindow::retire()
@@ -1080,7 +1131,8 @@ bool MainWindow::selectKluster(const KlusterKey &key)
     for (int row = 0; row < proxy->rowCount(); ++row) {
         const QModelIndex i = proxy->index(row, 0);
         if (keyAt(i) == key) {
-            m_sidebar->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_sidebar->selectionModel()->setCurrentIndex(
+                i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             if (key == m_wantedKey)
                 m_wantedKey = {};
             return true;
@@ -1101,13 +1153,15 @@ void MainWindow::showFinding(const KlusterKey &key, const QString &findingId)
 
 void MainWindow::applyWantedFinding()
 {
-    if (m_wantedFinding.isEmpty() || m_shownKey != m_current || (!m_wantedKey.isNull() && m_wantedKey != m_current))
+    if (m_wantedFinding.isEmpty() || m_shownKey != m_current
+        || (!m_wantedKey.isNull() && m_wantedKey != m_current))
         return;
-    if (m_findingsPage->selectKeys({m_wantedFinding}) > 0)
+    if (m_findingsPage->selectKeys({ m_wantedFinding }) > 0)
         m_wantedFinding.clear();
 }
 
-QHash<QString, QString> MainWindow::foreignOwners(const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others)
+QHash<QString, QString> MainWindow::foreignOwners(
+    const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others)
 {
     QHash<QString, QString> owners;
     for (const auto &fetch : others) {
@@ -1117,7 +1171,8 @@ QHash<QString, QString> MainWindow::foreignOwners(const KlusterState &mine, cons
         const KlusterIndex index(other);
         for (int i : index.klusterInstances()) {
             for (const auto &a : other.instances.at(i).addresses)
-                owners.insert(a.address, tr("kluster %1 (instance %2)").arg(other.kluster.name, other.instances.at(i).name));
+                owners.insert(a.address,
+                    tr("kluster %1 (instance %2)").arg(other.kluster.name, other.instances.at(i).name));
         }
     }
     return owners;
@@ -1127,20 +1182,24 @@ void MainWindow::showCurrent()
 {
     Connection *connection = connectionOf(m_current);
     const bool readOnly = !connection || connection->isReadOnly();
-    m_repairAction->setVisible(!connection || !connection->isReadOnly());  // disabled when there is nothing to repair
+    m_repairAction->setVisible(
+        !connection || !connection->isReadOnly()); // disabled when there is nothing to repair
     m_findingsPage->view()->setColumnHidden(FindingsModel::RepairColumn, readOnly);
-    setWindowTitle((m_current.isNull() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(m_current.toString())) + (m_forceReadOnly ? tr(" (read-only)") : QString()));
+    setWindowTitle((m_current.isNull() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(m_current.toString()))
+        + (m_forceReadOnly ? tr(" (read-only)") : QString()));
     const KlusterData *d = kluster(m_current);
     if (!d || !d->fetch) {
         const QString name = m_current.kluster;
         const QString connectionName = m_current.connection;
-        QString message = m_connections.isEmpty() ? tr("No connection yet: add one with File → Add connection… (Ctrl+Shift+N).")
-                          : m_klusters->rowCount() == 0 ? tr("Listing the klusters…")
-                                                        : tr("Select a kluster in the sidebar (Ctrl+K).");
+        QString message = m_connections.isEmpty()
+            ? tr("No connection yet: add one with File → Add connection… (Ctrl+Shift+N).")
+            : m_klusters->rowCount() == 0 ? tr("Listing the klusters…")
+                                          : tr("Select a kluster in the sidebar (Ctrl+K).");
         const Error listingError = m_store->listingError(connectionName);
         if (!m_current.isNull() && name.isEmpty())
             message = tr("Connection %1 lists no kluster: %2")
-                          .arg(connectionName, listingError.isError() ? listingError.toString() : tr("it has none"));
+                          .arg(connectionName,
+                              listingError.isError() ? listingError.toString() : tr("it has none"));
         else if (d && !d->error.isEmpty())
             message = tr("%1 could not be read: %2").arg(name, shortError(SourceError::joined(d->error)));
         else if (!name.isEmpty())
@@ -1186,7 +1245,8 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
     using Step = std::function<void()>;
     m_steps.clear();
     // Another kluster's rows (or the first): each table is emptied, then filled a slice per turn, so that
-    // thousands of rows never arrive in one go. A refresh of the kluster shown changes rows in place, in one step.
+    // thousands of rows never arrive in one go. A refresh of the kluster shown changes rows in place, in one
+    // step.
     const bool fresh = m_shownKey != m_current;
     const auto add = [this, fresh](auto *model, const auto &prepared) {
         constexpr int Slice = 1000;
@@ -1207,22 +1267,21 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
     add(m_nodes, views->nodes);
     add(m_routes, views->routes);
     add(m_security, views->security);
-    m_steps << Step{
-        [this] {
-            const KlusterData *d = kluster(m_current);
-            m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_nodes, m_routes->routeCount(), m_routes->foreignCount(),
-                             m_routes->limit(), SourceError::joined(d->incomplete),
-                             d->fetch->state.serversSource.known);
-            for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage})
-                p->updateDetails();
-            updateCaptions();
-            updateBanner();
-            retire();
-            m_shownKey = m_current;
-            updateRepairAction();
-            applyWantedFinding();
-            emit viewsShown(m_current);
-        }};
+    m_steps << Step { [this] {
+        const KlusterData *d = kluster(m_current);
+        m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_nodes, m_routes->routeCount(),
+            m_routes->foreignCount(), m_routes->limit(), SourceError::joined(d->incomplete),
+            d->fetch->state.serversSource.known);
+        for (TablePage *p : { m_findingsPage, m_nodesPage, m_routesPage, m_securityPage })
+            p->updateDetails();
+        updateCaptions();
+        updateBanner();
+        retire();
+        m_shownKey = m_current;
+        updateRepairAction();
+        applyWantedFinding();
+        emit viewsShown(m_current);
+    } };
     m_stepsGeneration = generation;
     runNextStep();
 }
@@ -1258,44 +1317,70 @@ void MainWindow::updateCaptions()
         const QString name = m_current.connection;
         if (m_current.isNull())
             m_header->clear();
-        else if (m_current.kluster.isEmpty())  // a connection's own row
-            m_header->setText(tr("<b>Connection %1</b>: its klusters could not be listed<br><b style=\"color:%2\">%3</b>")
-                                  .arg(name.toHtmlEscaped(), SeverityStyle::alarmText(palette()).name(),
-                                       shortError(m_store->listingError(name).toString()).toHtmlEscaped()));
+        else if (m_current.kluster.isEmpty()) // a connection's own row
+            m_header->setText(
+                tr("<b>Connection %1</b>: its klusters could not be listed<br><b style=\"color:%2\">%3</b>")
+                    .arg(name.toHtmlEscaped(), SeverityStyle::alarmText(palette()).name(),
+                        shortError(m_store->listingError(name).toString()).toHtmlEscaped()));
         else
-            m_header->setText(d && d->isStale() ? tr("<b>%1</b><br>Could not be read: %2").arg(m_current.toString().toHtmlEscaped(), shortError(SourceError::joined(d->error)).toHtmlEscaped())
-                                                : tr("<b>%1</b><br>No data yet.").arg(m_current.toString().toHtmlEscaped()));
-        for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage})
+            m_header->setText(d && d->isStale()
+                    ? tr("<b>%1</b><br>Could not be read: %2")
+                          .arg(m_current.toString().toHtmlEscaped(),
+                              shortError(SourceError::joined(d->error)).toHtmlEscaped())
+                    : tr("<b>%1</b><br>No data yet.").arg(m_current.toString().toHtmlEscaped()));
+        for (TablePage *p : { m_findingsPage, m_nodesPage, m_routesPage, m_securityPage })
             p->setCaption(QString());
         return;
     }
     const bool snapshot = connection && connection->spec().isSnapshot();
-    QString when = snapshot ? tr("Snapshot captured %1 (%2), opened offline, read-only").arg(clock(d->fetchedAt), ago(d->fetchedAt))
-                            : tr("Fetched %1 (%2) in %3 ms, %4 requests").arg(clock(d->fetchedAt), ago(d->fetchedAt)).arg(d->elapsedMs).arg(d->fetch->requests);
+    QString when = snapshot ? tr("Snapshot captured %1 (%2), opened offline, read-only")
+                                  .arg(clock(d->fetchedAt), ago(d->fetchedAt))
+                            : tr("Fetched %1 (%2) in %3 ms, %4 requests")
+                                  .arg(clock(d->fetchedAt), ago(d->fetchedAt))
+                                  .arg(d->elapsedMs)
+                                  .arg(d->fetch->requests);
     QString alarm;
-    const QString shortWhen = (snapshot ? tr("captured %1 (%2)") : tr("fetched %1 (%2)"))
-                                  .arg(d->fetchedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")), ago(d->fetchedAt));
+    const QString shortWhen
+        = (snapshot ? tr("captured %1 (%2)") : tr("fetched %1 (%2)"))
+              .arg(d->fetchedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")), ago(d->fetchedAt));
     if (d->isStale())
-        alarm = tr("STALE: the last refresh failed at %1; this is older data,").arg(d->errorAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")));
+        alarm = tr("STALE: the last refresh failed at %1; this is older data,")
+                    .arg(d->errorAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")));
     else if (!d->incomplete.isEmpty())
-        alarm = tr("INCOMPLETE: %1 could not be read; counts are lower bounds.").arg(failedSources(d->incomplete));
+        alarm = tr("INCOMPLETE: %1 could not be read; counts are lower bounds.")
+                    .arg(failedSources(d->incomplete));
     const KlusterState &s = d->fetch->state;
-    const QString router = s.router.name.isEmpty() ? s.router.id : tr("%1 (%2)").arg(s.router.name, s.router.id.left(8) + QStringLiteral("…"));
-    const QString where = tr("Kluster %1 · cloud %2 · router %3").arg(s.kluster.name, connection ? connection->name() : QString(), router);
+    const QString router = s.router.name.isEmpty()
+        ? s.router.id
+        : tr("%1 (%2)").arg(s.router.name, s.router.id.left(8) + QStringLiteral("…"));
+    const QString where = tr("Kluster %1 · cloud %2 · router %3")
+                              .arg(s.kluster.name, connection ? connection->name() : QString(), router);
     const QString red = SeverityStyle::alarmText(palette()).name();
-    m_header->setText(QStringLiteral("<b>%1</b>%4<br>%2%3")
-                          .arg(where.toHtmlEscaped(),
-                               alarm.isEmpty() ? when.toHtmlEscaped()
-                                               : QStringLiteral("<b style=\"color:%1\">%2</b> %3").arg(red, alarm.toHtmlEscaped(), shortWhen.toHtmlEscaped()),
-                               QString(), connection && connection->isReadOnly() ? tr(" · <i>read-only: repairs hidden</i>") : QString()));
-    const QString state = d->isStale() ? tr("STALE — ") : !d->incomplete.isEmpty() ? tr("INCOMPLETE — ") : QString();
-    const QString caption = state + (snapshot ? tr("Captured %1") : tr("Fetched %1")).arg(clock(d->fetchedAt));
+    m_header->setText(
+        QStringLiteral("<b>%1</b>%4<br>%2%3")
+            .arg(where.toHtmlEscaped(),
+                alarm.isEmpty() ? when.toHtmlEscaped()
+                                : QStringLiteral("<b style=\"color:%1\">%2</b> %3")
+                                      .arg(red, alarm.toHtmlEscaped(), shortWhen.toHtmlEscaped()),
+                QString(),
+                connection && connection->isReadOnly() ? tr(" · <i>read-only: repairs hidden</i>")
+                                                       : QString()));
+    const QString state = d->isStale() ? tr("STALE — ")
+        : !d->incomplete.isEmpty()     ? tr("INCOMPLETE — ")
+                                       : QString();
+    const QString caption
+        = state + (snapshot ? tr("Captured %1") : tr("Fetched %1")).arg(clock(d->fetchedAt));
     const QString atLeast = d->incomplete.isEmpty() ? QString() : QStringLiteral("≥ ");
-    m_findingsPage->setCaption(tr("%1 · %2%3 critical, %2%4 warning").arg(caption, atLeast).arg(d->diagnosis->count(Severity::Critical)).arg(d->diagnosis->count(Severity::Warning)));
-    m_nodesPage->setCaption(tr("%1 · instances and nodes joined by name; marked rows have a finding").arg(caption));
+    m_findingsPage->setCaption(tr("%1 · %2%3 critical, %2%4 warning")
+                                   .arg(caption, atLeast)
+                                   .arg(d->diagnosis->count(Severity::Critical))
+                                   .arg(d->diagnosis->count(Severity::Warning)));
+    m_nodesPage->setCaption(
+        tr("%1 · instances and nodes joined by name; marked rows have a finding").arg(caption));
     const int limit = m_routes->limit();
-    m_routesPage->setCaption(tr("%1 · router %2: %3 of %4 routes used (%5 other klusters' or operators') · grouped by destination; "
-                                "the first route of a destination wins")
+    m_routesPage->setCaption(tr(
+        "%1 · router %2: %3 of %4 routes used (%5 other klusters' or operators') · grouped by destination; "
+        "the first route of a destination wins")
                                  .arg(caption, router)
                                  .arg(m_routes->routeCount())
                                  .arg(limit > 0 ? QString::number(limit) : tr("?"))
@@ -1321,7 +1406,7 @@ void MainWindow::updateBanner()
         }
         QStringList stale, incomplete;
         for (const QString &k : m_store->klusters(name)) {
-            const KlusterData *d = kluster({name, k});
+            const KlusterData *d = kluster({ name, k });
             if (!d)
                 continue;
             if (d->isStale()) {
@@ -1331,7 +1416,8 @@ void MainWindow::updateBanner()
                     first = error;
                 retry = retry || SourceError::retryCanHelp(d->error);
                 details << tr("%1/%2: refresh failed at %3: %4").arg(name, k, clock(d->errorAt), error)
-                               + (d->fetch ? tr(" (showing the data fetched at %1, stale)").arg(clock(d->fetchedAt)) : QString());
+                        + (d->fetch ? tr(" (showing the data fetched at %1, stale)").arg(clock(d->fetchedAt))
+                                    : QString());
             } else if (!d->incomplete.isEmpty()) {
                 const QString error = SourceError::joined(d->incomplete);
                 incomplete << k;
@@ -1342,9 +1428,11 @@ void MainWindow::updateBanner()
             }
         }
         if (!stale.isEmpty())
-            problems << tr("%1 could not be refreshed (older data shown, stale)").arg(stale.join(QStringLiteral(", ")));
+            problems << tr("%1 could not be refreshed (older data shown, stale)")
+                            .arg(stale.join(QStringLiteral(", ")));
         if (!incomplete.isEmpty())
-            problems << tr("%1 incomplete (counts are lower bounds)").arg(incomplete.join(QStringLiteral(", ")));
+            problems
+                << tr("%1 incomplete (counts are lower bounds)").arg(incomplete.join(QStringLiteral(", ")));
         if (problems.isEmpty())
             continue;
         failures = true;
@@ -1354,16 +1442,19 @@ void MainWindow::updateBanner()
         QList<QAction *> actions;
         if (m_store->hasListingErrors())
             actions << m_manageAction;
-        retry = retry && m_refreshAction->isEnabled();  // snapshots are never fetched again
+        retry = retry && m_refreshAction->isEnabled(); // snapshots are never fetched again
         const QString text = lines.join(QLatin1Char('\n'));
-        m_banner->setMessage({MessageBanner::Type::Error, text, details.join(QLatin1Char('\n')), retry, actions});
+        m_banner->setMessage(
+            { MessageBanner::Type::Error, text, details.join(QLatin1Char('\n')), retry, actions });
     } else if (!m_notice.isEmpty()) {
-        m_banner->setMessage({MessageBanner::Type::Warning, m_notice, QString(), false, {m_manageAction}});
+        m_banner->setMessage(
+            { MessageBanner::Type::Warning, m_notice, QString(), false, { m_manageAction } });
     } else if (!m_startupMessage.isEmpty() && m_connections.isEmpty()) {
-        QList<QAction *> actions{m_addAction};
+        QList<QAction *> actions { m_addAction };
         if (m_demoAvailable)
             actions << m_demoAction;
-        m_banner->setMessage({MessageBanner::Type::Information, m_startupMessage, QString(), false, actions});
+        m_banner->setMessage(
+            { MessageBanner::Type::Information, m_startupMessage, QString(), false, actions });
     } else {
         m_banner->clear();
     }
@@ -1398,8 +1489,9 @@ void MainWindow::openRepair(const QStringList &findingIds)
 {
     Connection *connection = connectionOf(m_current);
     const KlusterData *d = kluster(m_current);
-    if (!connection || connection->isReadOnly() || !d || !d->fetch || findingIds.isEmpty() || m_shownKey != m_current)
-        return;  // nothing to repair, or the views do not show this kluster yet
+    if (!connection || connection->isReadOnly() || !d || !d->fetch || findingIds.isEmpty()
+        || m_shownKey != m_current)
+        return; // nothing to repair, or the views do not show this kluster yet
     auto *dialog = new RepairDialog(connection, m_current.kluster, d->fetch, d->diagnosis, findingIds, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const KlusterKey key = m_current;
@@ -1414,15 +1506,23 @@ void MainWindow::openRepair(const QStringList &findingIds)
         else if (now->isStale())
             dialog->setStale(SourceError::joined(now->error));
     });
-    connect(dialog, &RepairDialog::repairsFinished, this, [this, key, connection = QPointer<Connection>(connection)](int fixed, int total) {
-        reloadAudit();
-        if (connection)
-            connection->refresh(key.kluster);
-        m_cancelAction->setEnabled(true);
-        statusBar()->showMessage(fixed == total ? tr("Repair: %1 of %2 fixed and verified; refreshing %3").arg(fixed).arg(total).arg(key.toString())
-                                                : tr("Repair: only %1 of %2 fixed; see the dialog and the audit log; refreshing %3").arg(fixed).arg(total).arg(key.toString()),
-                                 15000);
-    });
+    connect(dialog, &RepairDialog::repairsFinished, this,
+        [this, key, connection = QPointer<Connection>(connection)](int fixed, int total) {
+            reloadAudit();
+            if (connection)
+                connection->refresh(key.kluster);
+            m_cancelAction->setEnabled(true);
+            statusBar()->showMessage(fixed == total
+                    ? tr("Repair: %1 of %2 fixed and verified; refreshing %3")
+                          .arg(fixed)
+                          .arg(total)
+                          .arg(key.toString())
+                    : tr("Repair: only %1 of %2 fixed; see the dialog and the audit log; refreshing %3")
+                          .arg(fixed)
+                          .arg(total)
+                          .arg(key.toString()),
+                15000);
+        });
     openDialog(dialog);
     emit repairDialogOpened(dialog);
 }
@@ -1431,7 +1531,7 @@ void MainWindow::openDialog(QDialog *dialog)
 {
     dialog->open();
     dialog->raise();
-    dialog->activateWindow();  // the keyboard goes to the dialog, whatever the window manager does
+    dialog->activateWindow(); // the keyboard goes to the dialog, whatever the window manager does
     emit dialogOpened(dialog);
 }
 
@@ -1443,11 +1543,14 @@ QString MainWindow::detailsHtml(Tab tab, const QModelIndexList &rows) const
     if (rows.isEmpty()) {
         switch (tab) {
         case FindingsTab:
-            return tr("<p>Select a finding to see its evidence and its repair. F8 and Shift+F8 step through the findings; "
+            return tr("<p>Select a finding to see its evidence and its repair. F8 and Shift+F8 step through "
+                      "the findings; "
                       "Ctrl+R repairs the selected ones.</p>");
-        case AuditTab: return tr("<p>Select a record to see each request it sent and its answer.</p>");
+        case AuditTab:
+            return tr("<p>Select a record to see each request it sent and its answer.</p>");
         default:
-            return tr("<p>Select a row to see the findings about it, their evidence and repair. F8 and Shift+F8 step "
+            return tr("<p>Select a row to see the findings about it, their evidence and repair. F8 and "
+                      "Shift+F8 step "
                       "through the rows with a finding; Ctrl+R repairs them.</p>");
         }
     }
@@ -1455,27 +1558,35 @@ QString MainWindow::detailsHtml(Tab tab, const QModelIndexList &rows) const
     if (tab == AuditTab) {
         for (const QModelIndex &row : rows.mid(0, 3)) {
             const QJsonObject r = row.data(AuditModel::RecordRole).toJsonObject();
-            html += tr("<h3>%1 — %2</h3>").arg(r.value(QStringLiteral("finding")).toString().toHtmlEscaped(),
-                                               r.value(QStringLiteral("verification")).toString().toHtmlEscaped());
+            html += tr("<h3>%1 — %2</h3>")
+                        .arg(r.value(QStringLiteral("finding")).toString().toHtmlEscaped(),
+                            r.value(QStringLiteral("verification")).toString().toHtmlEscaped());
             html += tr("<p>%1 by %2@%3 (cloud %4), kluster %5: %6</p>")
-                        .arg(r.value(QStringLiteral("time")).toString(), r.value(QStringLiteral("user")).toString().toHtmlEscaped(),
-                             r.value(QStringLiteral("project")).toString().toHtmlEscaped(), r.value(QStringLiteral("cloud")).toString().toHtmlEscaped(),
-                             r.value(QStringLiteral("kluster")).toString().toHtmlEscaped(), r.value(QStringLiteral("repair")).toString().toHtmlEscaped());
-            html += QStringLiteral("<p>%1</p><pre>").arg(r.value(QStringLiteral("message")).toString().toHtmlEscaped());
+                        .arg(r.value(QStringLiteral("time")).toString(),
+                            r.value(QStringLiteral("user")).toString().toHtmlEscaped(),
+                            r.value(QStringLiteral("project")).toString().toHtmlEscaped(),
+                            r.value(QStringLiteral("cloud")).toString().toHtmlEscaped(),
+                            r.value(QStringLiteral("kluster")).toString().toHtmlEscaped(),
+                            r.value(QStringLiteral("repair")).toString().toHtmlEscaped());
+            html += QStringLiteral("<p>%1</p><pre>")
+                        .arg(r.value(QStringLiteral("message")).toString().toHtmlEscaped());
             if (!r.contains(QStringLiteral("requests"))) {
-                // Interrupted (or in progress): what was about to be sent; whether it reached the cloud is unknown.
+                // Interrupted (or in progress): what was about to be sent; whether it reached the cloud is
+                // unknown.
                 for (const QJsonValue &v : r.value(QStringLiteral("planned")).toArray()) {
                     const QJsonObject q = v.toObject();
                     html += tr("%1 %2 %3 → unknown: check the cloud\n")
-                                .arg(q.value(QStringLiteral("method")).toString(), q.value(QStringLiteral("service")).toString(),
-                                     q.value(QStringLiteral("path")).toString().toHtmlEscaped());
+                                .arg(q.value(QStringLiteral("method")).toString(),
+                                    q.value(QStringLiteral("service")).toString(),
+                                    q.value(QStringLiteral("path")).toString().toHtmlEscaped());
                 }
             }
             for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
                 const QJsonObject q = v.toObject();
                 html += QStringLiteral("%1 %2 %3 → %4 %5\n")
-                            .arg(q.value(QStringLiteral("method")).toString(), q.value(QStringLiteral("service")).toString(),
-                                 q.value(QStringLiteral("path")).toString().toHtmlEscaped())
+                            .arg(q.value(QStringLiteral("method")).toString(),
+                                q.value(QStringLiteral("service")).toString(),
+                                q.value(QStringLiteral("path")).toString().toHtmlEscaped())
                             .arg(q.value(QStringLiteral("status")).toInt())
                             .arg(q.value(QStringLiteral("outcome")).toString().toHtmlEscaped());
             }
@@ -1508,27 +1619,35 @@ QString MainWindow::detailsHtml(Tab tab, const QModelIndexList &rows) const
         }
         if (tab == RoutesTab && row.data(RoutesModel::GroupRole).toBool()) {
             // A destination with several routes: the router's order, the one that wins first.
-            html += tr("<h3>%1: %2</h3>").arg(row.data(ConsoleRole::Key).toString().toHtmlEscaped(),
-                                              row.siblingAtColumn(RoutesModel::OwnerColumn).data().toString().toHtmlEscaped());
-            html += tr("<p>The router's routes for this destination, in the order it uses them: the first one carries the traffic.</p><ol>");
+            html += tr("<h3>%1: %2</h3>")
+                        .arg(row.data(ConsoleRole::Key).toString().toHtmlEscaped(),
+                            row.siblingAtColumn(RoutesModel::OwnerColumn).data().toString().toHtmlEscaped());
+            html += tr("<p>The router's routes for this destination, in the order it uses them: the first "
+                       "one carries the traffic.</p><ol>");
             const QAbstractItemModel *m = row.model();
             QList<QModelIndex> children;
             for (int i = 0; i < m->rowCount(row); ++i)
                 children << m->index(i, 0, row);
             const auto order = [](const QModelIndex &i) {
                 const int p = i.data(RoutesModel::PositionRole).toInt();
-                return p < 0 ? INT_MAX : p;  // the missing ones after those on the router
+                return p < 0 ? INT_MAX : p; // the missing ones after those on the router
             };
-            std::stable_sort(children.begin(), children.end(), [&](const QModelIndex &a, const QModelIndex &b) { return order(a) < order(b); });
+            std::stable_sort(children.begin(), children.end(),
+                [&](const QModelIndex &a, const QModelIndex &b) { return order(a) < order(b); });
             for (const QModelIndex &c : std::as_const(children)) {
                 const int roles = c.data(RoutesModel::RolesRole).toInt();
                 const bool wins = roles & RouteAudit::Effective;
                 html += QStringLiteral("<li>%1via <b>%2</b> — %3; nexthop: %4%5</li>")
-                            .arg(c.data(RoutesModel::PositionRole).toInt() < 0 ? tr("(not on the router: needed) ") : QString(),
-                                 c.siblingAtColumn(RoutesModel::NexthopColumn).data().toString().toHtmlEscaped(),
-                                 c.siblingAtColumn(RoutesModel::RolesColumn).data().toString().toHtmlEscaped(),
-                                 c.siblingAtColumn(RoutesModel::OwnerColumn).data().toString().toHtmlEscaped(),
-                                 wins ? tr(" <b>← carries the traffic</b>") : QString());
+                            .arg(c.data(RoutesModel::PositionRole).toInt() < 0
+                                    ? tr("(not on the router: needed) ")
+                                    : QString(),
+                                c.siblingAtColumn(RoutesModel::NexthopColumn)
+                                    .data()
+                                    .toString()
+                                    .toHtmlEscaped(),
+                                c.siblingAtColumn(RoutesModel::RolesColumn).data().toString().toHtmlEscaped(),
+                                c.siblingAtColumn(RoutesModel::OwnerColumn).data().toString().toHtmlEscaped(),
+                                wins ? tr(" <b>← carries the traffic</b>") : QString());
             }
             html += QStringLiteral("</ol>");
         } else {
@@ -1538,7 +1657,9 @@ QString MainWindow::detailsHtml(Tab tab, const QModelIndexList &rows) const
             for (int c = 0; c < m->columnCount(row.parent()); ++c) {
                 const QString v = row.siblingAtColumn(c).data().toString();
                 if (!v.isEmpty())
-                    facts << QStringLiteral("%1: <b>%2</b>").arg(m->headerData(c, Qt::Horizontal).toString().toHtmlEscaped(), v.toHtmlEscaped());
+                    facts << QStringLiteral("%1: <b>%2</b>")
+                                 .arg(m->headerData(c, Qt::Horizontal).toString().toHtmlEscaped(),
+                                     v.toHtmlEscaped());
             }
             html += QStringLiteral("<p>%1</p>").arg(facts.join(QStringLiteral(" · ")));
         }
@@ -1572,11 +1693,12 @@ void MainWindow::exportSnapshot()
         statusBar()->showMessage(tr("No kluster data to save yet."), 8000);
         return;
     }
-    auto *dialog = new QFileDialog(this, tr("Save %1 as a snapshot folder (a new folder's name)").arg(m_current.toString()));
+    auto *dialog = new QFileDialog(
+        this, tr("Save %1 as a snapshot folder (a new folder's name)").arg(m_current.toString()));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setFileMode(QFileDialog::AnyFile);
-    dialog->selectFile(QStringLiteral("%1-%2").arg(d->fetch->state.kluster.name,
-                                                   d->fetchedAt.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    dialog->selectFile(QStringLiteral("%1-%2").arg(
+        d->fetch->state.kluster.name, d->fetchedAt.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const auto fetch = d->fetch;
     connect(dialog, &QFileDialog::fileSelected, this, [this, fetch](const QString &dir) {
@@ -1584,7 +1706,8 @@ void MainWindow::exportSnapshot()
         if (SnapshotWriter::write(dir, *fetch, &error))
             statusBar()->showMessage(tr("Snapshot written to %1").arg(dir), 10000);
         else
-            statusBar()->showMessage(tr("The snapshot could not be written completely: %1").arg(error), 15000);
+            statusBar()->showMessage(
+                tr("The snapshot could not be written completely: %1").arg(error), 15000);
     });
     openDialog(dialog);
 }
@@ -1598,7 +1721,8 @@ void MainWindow::exportReport()
     }
     auto *dialog = new QFileDialog(this, tr("Export the report of %1").arg(m_current.toString()));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
-    dialog->setNameFilters({tr("HTML report (*.html)"), tr("Findings as CSV (*.csv)"), tr("Check report as JSON (*.json)")});
+    dialog->setNameFilters(
+        { tr("HTML report (*.html)"), tr("Findings as CSV (*.csv)"), tr("Check report as JSON (*.json)") });
     dialog->selectFile(d->fetch->state.kluster.name + QStringLiteral("-report.html"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const auto fetch = d->fetch;
@@ -1606,15 +1730,17 @@ void MainWindow::exportReport()
     connect(dialog, &QFileDialog::fileSelected, this, [this, fetch, diagnosis, dialog](const QString &path) {
         const QString filter = dialog->selectedNameFilter();
         Exports::ReportFormat format = Exports::ReportFormat::Html;
-        if (path.endsWith(QLatin1String(".csv")) || (filter.contains(QLatin1String("CSV")) && !path.endsWith(QLatin1String(".html"))))
+        if (path.endsWith(QLatin1String(".csv"))
+            || (filter.contains(QLatin1String("CSV")) && !path.endsWith(QLatin1String(".html"))))
             format = Exports::ReportFormat::FindingsCsv;
-        else if (path.endsWith(QLatin1String(".json")) || (filter.contains(QLatin1String("JSON")) && !path.endsWith(QLatin1String(".html"))))
+        else if (path.endsWith(QLatin1String(".json"))
+            || (filter.contains(QLatin1String("JSON")) && !path.endsWith(QLatin1String(".html"))))
             format = Exports::ReportFormat::CheckJson;
         QString error;
         const bool written = Exports::writeReport(path, format, fetch->state, *diagnosis, &error);
         statusBar()->showMessage(written ? tr("Report written to %1").arg(path)
                                          : tr("The report could not be written: %1").arg(error),
-                                 10000);
+            10000);
     });
     openDialog(dialog);
 }
@@ -1623,7 +1749,7 @@ void MainWindow::exportAudit()
 {
     auto *dialog = new QFileDialog(this, tr("Export the audit log"));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
-    dialog->setNameFilters({tr("JSON Lines (*.jsonl)"), tr("CSV (*.csv)")});
+    dialog->setNameFilters({ tr("JSON Lines (*.jsonl)"), tr("CSV (*.csv)") });
     dialog->selectFile(QStringLiteral("flightdeck-audit.jsonl"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
@@ -1649,27 +1775,31 @@ void MainWindow::exportAudit()
                 records << view->index(row, 0).data(AuditModel::RecordRole).toJsonObject();
             written = Exports::writeJsonLines(path, records, &error);
         }
-        statusBar()->showMessage(written ? tr("Audit log exported to %1").arg(path)
-                                         : tr("Not exported: %1").arg(error),
-                                 10000);
+        statusBar()->showMessage(
+            written ? tr("Audit log exported to %1").arg(path) : tr("Not exported: %1").arg(error), 10000);
     });
     openDialog(dialog);
 }
 
-void MainWindow::testConnection(const ConnectionSpec &given, QObject *context, ConnectionDialog::TestDone done)
+void MainWindow::testConnection(
+    const ConnectionSpec &given, QObject *context, ConnectionDialog::TestDone done)
 {
     // A connection of its own, on the network thread, gone once it has answered.
     ConnectionSpec spec = given;
     spec.name = tr("test of %1").arg(given.name);
     auto *probe = new Connection(spec, m_network, this);
-    connect(probe, &Connection::klustersListed, context, [probe, done](const QStringList &klusters, const Error &error) {
-        probe->deleteLater();
-        if (error.isError())
-            done(false, error.toString());
-        else
-            done(true, klusters.isEmpty() ? tr("Signed in; Kubernikus lists no kluster in this project.")
-                                          : tr("Signed in; %1 kluster(s): %2").arg(klusters.size()).arg(klusters.join(QStringLiteral(", "))));
-    });
+    connect(probe, &Connection::klustersListed, context,
+        [probe, done](const QStringList &klusters, const Error &error) {
+            probe->deleteLater();
+            if (error.isError())
+                done(false, error.toString());
+            else
+                done(true,
+                    klusters.isEmpty() ? tr("Signed in; Kubernikus lists no kluster in this project.")
+                                       : tr("Signed in; %1 kluster(s): %2")
+                                             .arg(klusters.size())
+                                             .arg(klusters.join(QStringLiteral(", "))));
+        });
     connect(context, &QObject::destroyed, probe, &QObject::deleteLater);
     probe->listKlusters();
 }
@@ -1698,7 +1828,7 @@ void MainWindow::addConnectionInteractively(QWidget *parent)
 void MainWindow::remember(const ConnectionSpec &spec)
 {
     ConnectionSpec remembered = spec;
-    if (remembered.config) {  // what is remembered never holds the secret
+    if (remembered.config) { // what is remembered never holds the secret
         remembered.config->password.clear();
         remembered.config->applicationCredentialSecret.clear();
     }
@@ -1712,18 +1842,21 @@ void MainWindow::storeSecret(const ConnectionSpec &spec, const QString &secret)
         return;
     auto *store = new SecretStore(this);
     const QString name = spec.name;
-    connect(store->write(spec.config->secretKey(), secret), &SecretCall::finished, this, [this, store, name](const SecretResult &r) {
-        store->deleteLater();
-        if (r.ok && !r.inMemoryOnly) {
-            statusBar()->showMessage(tr("The secret of %1 is stored in the keychain").arg(name), 15000);
-            return;
-        }
-        // Not kept: the connection works now, and will not sign in next time. Said until dismissed, not in passing.
-        m_notice = tr("The secret of %1 is kept for this session only (%2). Next time, enter it again in File → Connections… → Edit, "
-                      "or put it in secure.yaml.")
-                       .arg(name, r.inMemoryOnly ? tr("no keychain is available") : r.error);
-        updateBanner();
-    });
+    connect(store->write(spec.config->secretKey(), secret), &SecretCall::finished, this,
+        [this, store, name](const SecretResult &r) {
+            store->deleteLater();
+            if (r.ok && !r.inMemoryOnly) {
+                statusBar()->showMessage(tr("The secret of %1 is stored in the keychain").arg(name), 15000);
+                return;
+            }
+            // Not kept: the connection works now, and will not sign in next time. Said until dismissed, not
+            // in passing.
+            m_notice = tr("The secret of %1 is kept for this session only (%2). Next time, enter it again in "
+                          "File → Connections… → Edit, "
+                          "or put it in secure.yaml.")
+                           .arg(name, r.inMemoryOnly ? tr("no keychain is available") : r.error);
+            updateBanner();
+        });
 }
 
 void MainWindow::editConnectionInteractively(const QString &name, QWidget *parent)
@@ -1734,7 +1867,7 @@ void MainWindow::editConnectionInteractively(const QString &name, QWidget *paren
     ConnectionSpec current = c->spec();
     for (const ConnectionSpec &s : std::as_const(m_remembered)) {
         if (s.name == name)
-            current = s;  // as remembered (without the --read-only of this run)
+            current = s; // as remembered (without the --read-only of this run)
     }
     auto *dialog = new ConnectionDialog({}, current, parent ? parent : this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -1746,9 +1879,12 @@ void MainWindow::editConnectionInteractively(const QString &name, QWidget *paren
         ConnectionSpec spec = dialog->spec();
         const QString secret = dialog->secret();
         if (secret.isEmpty() && spec.config && old.config && spec.cloud.isEmpty()) {
-            // The secret stays where it was: the keychain (read again by the new connection), or this run's memory.
-            (spec.config->isApplicationCredential() ? spec.config->applicationCredentialSecret : spec.config->password) =
-                old.config->isApplicationCredential() ? old.config->applicationCredentialSecret : old.config->password;
+            // The secret stays where it was: the keychain (read again by the new connection), or this run's
+            // memory.
+            (spec.config->isApplicationCredential() ? spec.config->applicationCredentialSecret
+                                                    : spec.config->password)
+                = old.config->isApplicationCredential() ? old.config->applicationCredentialSecret
+                                                        : old.config->password;
         }
         removeConnection(name, false);
         if (wasRemembered)
@@ -1790,15 +1926,16 @@ void MainWindow::removeConnection(const QString &name, bool forgetSecret)
         return;
     const ConnectionSpec spec = c->spec();
     m_connections.removeAll(c);
-    m_remembered.erase(std::remove_if(m_remembered.begin(), m_remembered.end(), [&](const ConnectionSpec &s) { return s.name == name; }),
-                       m_remembered.end());
+    m_remembered.erase(std::remove_if(m_remembered.begin(), m_remembered.end(),
+                           [&](const ConnectionSpec &s) { return s.name == name; }),
+        m_remembered.end());
     saveConnections();
     if (m_current.connection == name)
         m_current = {};
     m_store->removeConnection(name);
     delete c;
     if (m_sidebar->model()->rowCount() == 0)
-        m_sidebarFilter->clear();  // a filter that now matches nothing would hide the klusters left
+        m_sidebarFilter->clear(); // a filter that now matches nothing would hide the klusters left
     if (forgetSecret && !spec.isSnapshot()) {
         // The keychain entry goes with it (a clouds.yaml cloud's files stay as they are).
         QString error;
@@ -1836,7 +1973,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     Settings::windowGeometry().setValue(saveGeometry());
     Settings::windowState().setValue(saveState());
     Settings::splitState().setValue(m_split->saveState());
-    for (TablePage *p : {m_findingsPage, m_nodesPage, m_routesPage, m_securityPage, m_auditPage})
+    for (TablePage *p : { m_findingsPage, m_nodesPage, m_routesPage, m_securityPage, m_auditPage })
         p->saveHeader();
     QMainWindow::closeEvent(event);
 }

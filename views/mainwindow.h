@@ -1,16 +1,15 @@
 #pragma once
 
-#include "services/connection.h"
-#include "views/connectiondialog.h"
 #include "models/findingsmodel.h"
 #include "models/klusterstore.h"
 #include "models/nodesmodel.h"
 #include "models/routesmodel.h"
 #include "models/securitymodel.h"
+#include "services/connection.h"
+#include "views/connectiondialog.h"
 
 #include <QHash>
 #include <QMainWindow>
-
 #include <memory>
 
 class AuditModel;
@@ -46,7 +45,15 @@ class MainWindow : public QMainWindow
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
-    enum Tab { OverviewTab, FindingsTab, NodesTab, RoutesTab, SecurityTab, AuditTab };
+    enum Tab
+    {
+        OverviewTab,
+        FindingsTab,
+        NodesTab,
+        RoutesTab,
+        SecurityTab,
+        AuditTab
+    };
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -65,7 +72,8 @@ public:
     // How `flightdeck` starts without options: the remembered connections, or on a fresh desktop the
     // first-run message and the Add connection dialog.
     void startFromSettings(bool demoAvailable);
-    // Shown (with "Add connection…" and, when `demoAvailable`, "Open the demo cloud") until a connection is added.
+    // Shown (with "Add connection…" and, when `demoAvailable`, "Open the demo cloud") until a connection is
+    // added.
     void showStartupMessage(const QString &message, bool demoAvailable = false);
 
     // The data shown for one kluster.
@@ -95,7 +103,10 @@ public:
     QAction *refreshAction() const { return m_refreshAction; }
     Notifier *notifier() const { return m_notifier; }
     int pendingRefreshes() const { return m_store->pending(); }
-    bool isSettled() const { return m_preparing == 0 && pendingRefreshes() == 0; }  // nothing asked for is still under way
+    bool isSettled() const
+    {
+        return m_preparing == 0 && pendingRefreshes() == 0;
+    } // nothing asked for is still under way
     // The findings Repair acts on now: those of the current view's selection that can be repaired.
     QStringList repairTargets() const;
 
@@ -105,10 +116,11 @@ public:
     void openConnectionsManager();
     // Removes the connection, its klusters and (when `forgetSecret`) its keychain entry.
     void removeConnection(const QString &name, bool forgetSecret = true);
-    // Signs in with `spec` and lists its klusters, off the GUI thread; `done` is called on `context`'s thread.
+    // Signs in with `spec` and lists its klusters, off the GUI thread; `done` is called on `context`'s
+    // thread.
     void testConnection(const ConnectionSpec &spec, QObject *context, ConnectionDialog::TestDone done);
     void cancelRefreshes();
-    void setAutoRefreshMinutes(int minutes);  // 0: off
+    void setAutoRefreshMinutes(int minutes); // 0: off
     // A refresh every `milliseconds` (the soak test's pace; people choose minutes).
     void setAutoRefreshMilliseconds(int milliseconds);
     int autoRefreshMinutes() const { return m_autoRefreshMinutes; }
@@ -124,9 +136,9 @@ signals:
     void viewsShown(const KlusterKey &key);
     void klusterUpdated(const KlusterKey &key);
     void repairDialogOpened(QDialog *dialog);
-    void dialogOpened(QDialog *dialog);  // any dialog of the console, when opened
+    void dialogOpened(QDialog *dialog); // any dialog of the console, when opened
     void connectionsChanged();
-    void demoRequested();  // "Open the demo cloud" in the first-run banner
+    void demoRequested(); // "Open the demo cloud" in the first-run banner
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -159,7 +171,8 @@ private:
     Connection *connectionOf(const KlusterKey &key) const { return connection(key.connection); }
     QString detailsHtml(Tab tab, const QModelIndexList &rows) const;
     // nexthop address -> "kluster <name> (instance <name>)" for the other klusters on `mine`'s router.
-    static QHash<QString, QString> foreignOwners(const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others);
+    static QHash<QString, QString> foreignOwners(
+        const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others);
     struct PreparedViews
     {
         FindingsModel::Prepared findings;
@@ -172,8 +185,8 @@ private:
     void settleIfIdle();
     void retire();
     void saveConnections();
-    void remember(const ConnectionSpec &spec);                             // between runs, without its secret
-    void storeSecret(const ConnectionSpec &spec, const QString &secret);  // in the keychain (none: nothing)
+    void remember(const ConnectionSpec &spec); // between runs, without its secret
+    void storeSecret(const ConnectionSpec &spec, const QString &secret); // in the keychain (none: nothing)
     void applyWantedFinding();
 
     QThread *m_network;
@@ -182,10 +195,10 @@ private:
     QList<ConnectionSpec> m_remembered;
     KlusterStore *m_store;
     KlusterKey m_current;
-    KlusterKey m_wantedKey;   // the selection to restore once its kluster is listed
-    QString m_wantedFinding;  // the finding to select once m_wantedKey's views show it
+    KlusterKey m_wantedKey; // the selection to restore once its kluster is listed
+    QString m_wantedFinding; // the finding to select once m_wantedKey's views show it
     QString m_startupMessage;
-    QString m_notice;  // a warning that stays until dismissed (a secret kept for this session only)
+    QString m_notice; // a warning that stays until dismissed (a secret kept for this session only)
     bool m_demoAvailable = false;
 
     KlustersModel *m_klusters;
@@ -230,12 +243,12 @@ private:
     QAction *m_manageAction = nullptr;
     QAction *m_notifyAction = nullptr;
     QAction *m_trayAction = nullptr;
-    QStringList m_cancelled;  // klusters whose refresh was cancelled, since the last settle
-    KlusterKey m_shownKey;    // the kluster the views show (m_current, once its rows are applied)
+    QStringList m_cancelled; // klusters whose refresh was cancelled, since the last settle
+    KlusterKey m_shownKey; // the kluster the views show (m_current, once its rows are applied)
     bool m_forceReadOnly = false;
     int m_showGeneration = 0;
     int m_preparing = 0;
     bool m_settleWanted = false;
-    QList<std::function<void()>> m_steps;  // the model updates still to apply, one per event-loop turn
+    QList<std::function<void()>> m_steps; // the model updates still to apply, one per event-loop turn
     int m_stepsGeneration = 0;
 };

@@ -19,10 +19,14 @@ namespace {
 std::optional<Severity> severityOf(MessageBanner::Type type)
 {
     switch (type) {
-    case MessageBanner::Type::Error: return Severity::Critical;
-    case MessageBanner::Type::Warning: return Severity::Warning;
-    case MessageBanner::Type::Information: return Severity::Info;
-    case MessageBanner::Type::Positive: break;
+    case MessageBanner::Type::Error:
+        return Severity::Critical;
+    case MessageBanner::Type::Warning:
+        return Severity::Warning;
+    case MessageBanner::Type::Information:
+        return Severity::Info;
+    case MessageBanner::Type::Positive:
+        break;
     }
     return std::nullopt;
 }
@@ -30,10 +34,14 @@ std::optional<Severity> severityOf(MessageBanner::Type type)
 QString wordOf(MessageBanner::Type type)
 {
     switch (type) {
-    case MessageBanner::Type::Error: return MessageBanner::tr("Error");
-    case MessageBanner::Type::Warning: return MessageBanner::tr("Warning");
-    case MessageBanner::Type::Information: return MessageBanner::tr("Information");
-    case MessageBanner::Type::Positive: break;
+    case MessageBanner::Type::Error:
+        return MessageBanner::tr("Error");
+    case MessageBanner::Type::Warning:
+        return MessageBanner::tr("Warning");
+    case MessageBanner::Type::Information:
+        return MessageBanner::tr("Information");
+    case MessageBanner::Type::Positive:
+        break;
     }
     return MessageBanner::tr("Done");
 }

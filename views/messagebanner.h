@@ -20,15 +20,21 @@ class MessageBanner : public QWidget
     Q_DISABLE_COPY_MOVE(MessageBanner)
 
 public:
-    enum class Type { Error, Warning, Information, Positive };
+    enum class Type
+    {
+        Error,
+        Warning,
+        Information,
+        Positive
+    };
 
     struct Message
     {
         Type type = Type::Information;
-        QString text;               // plain, one line per item; empty hides the banner
-        QString details;            // behind "Details…"; empty: no such button
-        bool retry = false;         // offers "Retry" (retryRequested())
-        QList<QAction *> actions;   // more buttons, after Retry
+        QString text; // plain, one line per item; empty hides the banner
+        QString details; // behind "Details…"; empty: no such button
+        bool retry = false; // offers "Retry" (retryRequested())
+        QList<QAction *> actions; // more buttons, after Retry
     };
 
     explicit MessageBanner(QWidget *parent = nullptr);
@@ -54,7 +60,7 @@ private:
     void showDetails();
 
     Message m_message;
-    QString m_dismissedText;  // hidden by the person until the text changes
+    QString m_dismissedText; // hidden by the person until the text changes
     QLabel *m_icon;
     QLabel *m_label;
     QHBoxLayout *m_buttons;

@@ -19,8 +19,7 @@ const QString Interface = QStringLiteral("org.freedesktop.Notifications");
 
 Notifier::Notifier(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 Notifier::~Notifier() = default;
 
@@ -45,9 +44,8 @@ void Notifier::ensureTray()
         if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick)
             emit showWindowRequested();
     });
-    connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] {
-        emit activated(m_lastTrayTarget.first, m_lastTrayTarget.second);
-    });
+    connect(m_tray, &QSystemTrayIcon::messageClicked, this,
+        [this] { emit activated(m_lastTrayTarget.first, m_lastTrayTarget.second); });
     m_tray->show();
 }
 
@@ -73,7 +71,8 @@ void Notifier::setWorst(std::optional<Severity> severity, const QString &summary
     }
 }
 
-void Notifier::notify(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId, Severity severity)
+void Notifier::notify(const QString &title, const QString &body, const KlusterKey &key,
+    const QString &findingId, Severity severity)
 {
     if (!m_notifications)
         return;
@@ -82,39 +81,47 @@ void Notifier::notify(const QString &title, const QString &body, const KlusterKe
     QDBusConnection bus = QDBusConnection::sessionBus();
     if (bus.isConnected() && bus.interface() && bus.interface()->isServiceRegistered(Service)) {
         if (!m_dbusConnected) {
-            bus.connect(Service, Path, Interface, QStringLiteral("ActionInvoked"), this, SLOT(onActionInvoked(uint, QString)));
-            bus.connect(Service, Path, Interface, QStringLiteral("NotificationClosed"), this, SLOT(onClosed(uint, uint)));
+            bus.connect(Service, Path, Interface, QStringLiteral("ActionInvoked"), this,
+                SLOT(onActionInvoked(uint, QString)));
+            bus.connect(Service, Path, Interface, QStringLiteral("NotificationClosed"), this,
+                SLOT(onClosed(uint, uint)));
             m_dbusConnected = true;
         }
-        QDBusMessage call = QDBusMessage::createMethodCall(Service, Path, Interface, QStringLiteral("Notify"));
-        const QVariantMap hints{{QStringLiteral("urgency"), QVariant::fromValue(uchar(severity == Severity::Critical ? 2 : 1))},
-                                {QStringLiteral("desktop-entry"), QStringLiteral("flightdeck")},
-                                {QStringLiteral("category"), QStringLiteral("device.error")}};
+        QDBusMessage call
+            = QDBusMessage::createMethodCall(Service, Path, Interface, QStringLiteral("Notify"));
+        const QVariantMap hints { { QStringLiteral("urgency"),
+                                      QVariant::fromValue(uchar(severity == Severity::Critical ? 2 : 1)) },
+            { QStringLiteral("desktop-entry"), QStringLiteral("flightdeck") },
+            { QStringLiteral("category"), QStringLiteral("device.error") } };
         call << QStringLiteral("Flightdeck") << uint(0) << QStringLiteral("flightdeck") << title << body
-             << QStringList{QStringLiteral("default"), tr("Open in Flightdeck")} << hints << int(-1);
+             << QStringList { QStringLiteral("default"), tr("Open in Flightdeck") } << hints << int(-1);
         auto *watcher = new QDBusPendingCallWatcher(bus.asyncCall(call), this);
-        const QPair<KlusterKey, QString> target{key, findingId};
-        connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, watcher, target, title, body, severity] {
-            watcher->deleteLater();
-            const QDBusPendingReply<uint> reply = *watcher;
-            if (reply.isError()) {  // the server went away: the tray's message instead
-                ensureTray();
-                if (m_tray) {
-                    m_lastTrayTarget = target;
-                    m_tray->showMessage(title, body, severity == Severity::Critical ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning);
-                    m_lastChannel = QStringLiteral("tray");
+        const QPair<KlusterKey, QString> target { key, findingId };
+        connect(watcher, &QDBusPendingCallWatcher::finished, this,
+            [this, watcher, target, title, body, severity] {
+                watcher->deleteLater();
+                const QDBusPendingReply<uint> reply = *watcher;
+                if (reply.isError()) { // the server went away: the tray's message instead
+                    ensureTray();
+                    if (m_tray) {
+                        m_lastTrayTarget = target;
+                        m_tray->showMessage(title, body,
+                            severity == Severity::Critical ? QSystemTrayIcon::Critical
+                                                           : QSystemTrayIcon::Warning);
+                        m_lastChannel = QStringLiteral("tray");
+                    }
+                    return;
                 }
-                return;
-            }
-            m_targets.insert(reply.value(), target);
-        });
+                m_targets.insert(reply.value(), target);
+            });
         m_lastChannel = QStringLiteral("dbus");
         return;
     }
     ensureTray();
     if (m_tray && QSystemTrayIcon::supportsMessages()) {
-        m_lastTrayTarget = {key, findingId};
-        m_tray->showMessage(title, body, severity == Severity::Critical ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning);
+        m_lastTrayTarget = { key, findingId };
+        m_tray->showMessage(title, body,
+            severity == Severity::Critical ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning);
         m_lastChannel = QStringLiteral("tray");
         return;
     }
@@ -126,7 +133,7 @@ void Notifier::onActionInvoked(uint id, const QString &action)
     Q_UNUSED(action);
     const auto it = m_targets.constFind(id);
     if (it == m_targets.cend())
-        return;  // another program's notification
+        return; // another program's notification
     emit activated(it->first, it->second);
 }
 

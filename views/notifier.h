@@ -1,13 +1,12 @@
 #pragma once
 
-#include "models/klusterkey.h"
 #include "core/finding.h"
+#include "models/klusterkey.h"
 
 #include <QHash>
 #include <QObject>
 #include <QPair>
 #include <QString>
-
 #include <optional>
 
 class QSystemTrayIcon;
@@ -39,7 +38,8 @@ public:
     std::optional<Severity> worst() const { return m_worst; }
 
     // Tells the desktop; `key` and `findingId` say where a click leads (findingId may be empty).
-    void notify(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId, Severity severity);
+    void notify(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId,
+        Severity severity);
 
     // Where the last notification went: "dbus", "tray" or "none".
     QString lastChannel() const { return m_lastChannel; }
@@ -62,7 +62,7 @@ private:
     QSystemTrayIcon *m_tray = nullptr;
     std::optional<Severity> m_worst;
     QString m_summary;
-    QHash<uint, QPair<KlusterKey, QString>> m_targets;  // D-Bus notification id -> (kluster, finding)
+    QHash<uint, QPair<KlusterKey, QString>> m_targets; // D-Bus notification id -> (kluster, finding)
     QPair<KlusterKey, QString> m_lastTrayTarget;
     QString m_lastChannel = QStringLiteral("none");
     int m_sent = 0;

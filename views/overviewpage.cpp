@@ -49,7 +49,7 @@ void styleAxis(QAbstractAxis *axis, const QPalette &palette)
     axis->setLinePenColor(palette.mid().color());
 }
 
-const QColor Neutral(120, 140, 160);  // what is neither good nor bad: free slots, booting instances
+const QColor Neutral(120, 140, 160); // what is neither good nor bad: free slots, booting instances
 
 } // namespace
 
@@ -87,33 +87,36 @@ void OverviewPage::clear(const QString &message)
     m_title->setText(message);
     m_summary->clear();
     m_caption->clear();
-    for (QChartView *v : {m_routes, m_instances, m_findings}) {
+    for (QChartView *v : { m_routes, m_instances, m_findings }) {
         QChart *old = v->chart();
         v->setChart(newChart(v->accessibleName(), palette()));
         delete old;
     }
 }
 
-void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int foreign, int limit,
-                        const QString &incomplete, bool serversKnown)
+void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes,
+    int routes, int foreign, int limit, const QString &incomplete, bool serversKnown)
 {
     const int critical = diagnosis.count(Severity::Critical);
     const int warning = diagnosis.count(Severity::Warning);
     const int info = diagnosis.count(Severity::Info);
     // Missing data never reads as health: with a source missing, the counts are at least what was found.
     const QString atLeast = incomplete.isEmpty() ? QString() : QStringLiteral("≥ ");
-    m_title->setText(critical > 0  ? (critical == 1 && atLeast.isEmpty() ? tr("%1: 1 critical finding").arg(kluster)
-                                                                         : tr("%1: %2%3 critical findings").arg(kluster, atLeast).arg(critical))
-                     : warning > 0 ? (warning == 1 && atLeast.isEmpty() ? tr("%1: 1 warning").arg(kluster)
-                                                                        : tr("%1: %2%3 warnings").arg(kluster, atLeast).arg(warning))
-                     : incomplete.isEmpty() ? tr("%1: healthy").arg(kluster)
-                                            : tr("%1: unknown — incomplete data").arg(kluster));
+    m_title->setText(critical > 0 ? (critical == 1 && atLeast.isEmpty()
+                             ? tr("%1: 1 critical finding").arg(kluster)
+                             : tr("%1: %2%3 critical findings").arg(kluster, atLeast).arg(critical))
+            : warning > 0
+            ? (warning == 1 && atLeast.isEmpty() ? tr("%1: 1 warning").arg(kluster)
+                                                 : tr("%1: %2%3 warnings").arg(kluster, atLeast).arg(warning))
+            : incomplete.isEmpty() ? tr("%1: healthy").arg(kluster)
+                                   : tr("%1: unknown — incomplete data").arg(kluster));
     QPalette captionPalette = m_caption->palette();
     captionPalette.setColor(QPalette::WindowText, SeverityStyle::alarmText(palette()));
     m_caption->setPalette(incomplete.isEmpty() ? palette() : captionPalette);
-    m_caption->setText(incomplete.isEmpty() ? QString()
-                                            : tr("INCOMPLETE: %1. The counts are lower bounds; what depends on it is not diagnosed.")
-                                                  .arg(incomplete));
+    m_caption->setText(incomplete.isEmpty()
+            ? QString()
+            : tr("INCOMPLETE: %1. The counts are lower bounds; what depends on it is not diagnosed.")
+                  .arg(incomplete));
 
     QStringList lines;
     if (critical + warning > 0) {
@@ -125,18 +128,21 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         QStringList kinds;
         for (auto it = byKind.cbegin(); it != byKind.cend(); ++it)
             kinds << QStringLiteral("%1 × <b>%2</b>").arg(it.value()).arg(it.key().toHtmlEscaped());
-        lines << tr("What is wrong: %1. Open <b>Findings</b> (Ctrl+2) to see each with its evidence and repair.")
+        lines << tr(
+            "What is wrong: %1. Open <b>Findings</b> (Ctrl+2) to see each with its evidence and repair.")
                      .arg(kinds.join(QStringLiteral(", ")));
     } else {
         lines << tr("No warning or critical finding.");
     }
     const RemediationBudget &b = diagnosis.budget;
     lines << (b.deletionsAllowed
-                  ? tr("Remediation budget: instance deletions are allowed. %1 of %2 expected nodes are unhealthy; "
-                       "deletions stop once more than %3 are.")
-                        .arg(b.unhealthy).arg(b.expected).arg(b.maxUnhealthy)
-                  : tr("Remediation budget: <b>instance deletions refused</b> (%1): %2")
-                        .arg(refusalName(b.reason), b.detail.toHtmlEscaped()));
+            ? tr("Remediation budget: instance deletions are allowed. %1 of %2 expected nodes are unhealthy; "
+                 "deletions stop once more than %3 are.")
+                  .arg(b.unhealthy)
+                  .arg(b.expected)
+                  .arg(b.maxUnhealthy)
+            : tr("Remediation budget: <b>instance deletions refused</b> (%1): %2")
+                  .arg(refusalName(b.reason), b.detail.toHtmlEscaped()));
     for (const QString &n : diagnosis.notDiagnosed)
         lines << tr("<b>Not diagnosed:</b> %1").arg(n.toHtmlEscaped());
     for (const QString &n : diagnosis.notes)
@@ -146,13 +152,15 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     const QPalette pal = palette();
     // Routes against the limit.
     {
-        QChart *chart = newChart(limit > 0 ? tr("Routes: %1 of %2").arg(routes).arg(limit) : tr("Routes: %1 (limit unknown)").arg(routes), pal);
+        QChart *chart = newChart(limit > 0 ? tr("Routes: %1 of %2").arg(routes).arg(limit)
+                                           : tr("Routes: %1 (limit unknown)").arg(routes),
+            pal);
         auto *series = new QPieSeries;
         series->setHoleSize(0.45);
         const double share = limit > 0 ? double(routes) / limit : 0;
         const QColor used = SeverityStyle::colour(share >= 1.0 ? std::optional(Severity::Critical)
-                                                  : share >= 0.8 ? std::optional(Severity::Warning)
-                                                                 : std::nullopt);
+                : share >= 0.8                                 ? std::optional(Severity::Warning)
+                                                               : std::nullopt);
         series->append(tr("%1's %2").arg(kluster).arg(routes - foreign), routes - foreign)->setColor(used);
         if (foreign > 0)
             series->append(tr("others' %1").arg(foreign), foreign)->setColor(used.darker(140));
@@ -165,25 +173,28 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     }
     // Instances by state and registration.
     {
-        QMap<QString, QList<int>> byStatus;  // status -> registered, young unregistered, old unregistered
+        QMap<QString, QList<int>> byStatus; // status -> registered, young unregistered, old unregistered
         for (int row = 0; row < nodes.rowCount(); ++row) {
             const QString status = nodes.index(row, NodesModel::StatusColumn).data().toString();
             if (status.startsWith(QLatin1Char('(')))
-                continue;  // a node without an instance
-            const bool registered = nodes.index(row, NodesModel::RegisteredColumn).data(NodesModel::SortRole).toBool();
-            const qint64 age = nodes.index(row, NodesModel::AgeColumn).data(NodesModel::SortRole).toLongLong();
+                continue; // a node without an instance
+            const bool registered
+                = nodes.index(row, NodesModel::RegisteredColumn).data(NodesModel::SortRole).toBool();
+            const qint64 age
+                = nodes.index(row, NodesModel::AgeColumn).data(NodesModel::SortRole).toLongLong();
             QList<int> &counts = byStatus[status];
             counts.resize(3);
             counts[registered ? 0 : (age >= 0 && age < 600) ? 1 : 2] += 1;
         }
         QChart *chart = newChart(serversKnown ? tr("Instances by Nova state and registration")
-                                              : tr("Instances: unknown, the servers could not be read"), pal);
+                                              : tr("Instances: unknown, the servers could not be read"),
+            pal);
         if (!serversKnown)
             chart->setTitleBrush(SeverityStyle::alarmText(pal));
         auto *series = new QStackedBarSeries;
-        const QStringList labels{tr("registered"), tr("booting"), tr("unregistered")};
-        const QList<QColor> colours{SeverityStyle::colour(std::nullopt), Neutral,
-                                    SeverityStyle::colour(Severity::Critical)};
+        const QStringList labels { tr("registered"), tr("booting"), tr("unregistered") };
+        const QList<QColor> colours { SeverityStyle::colour(std::nullopt), Neutral,
+            SeverityStyle::colour(Severity::Critical) };
         int most = 1;
         for (int i = 0; i < 3; ++i) {
             auto *set = new QBarSet(labels.at(i));
@@ -218,8 +229,8 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     {
         QChart *chart = newChart(tr("Findings by severity"), pal);
         auto *series = new QHorizontalStackedBarSeries;
-        const QList<QPair<Severity, int>> parts{
-            {Severity::Critical, critical}, {Severity::Warning, warning}, {Severity::Info, info}};
+        const QList<QPair<Severity, int>> parts { { Severity::Critical, critical },
+            { Severity::Warning, warning }, { Severity::Info, info } };
         for (const auto &p : parts) {
             auto *set = new QBarSet(QStringLiteral("%1 %2").arg(p.second).arg(SeverityStyle::word(p.first)));
             set->setColor(SeverityStyle::colour(p.first));

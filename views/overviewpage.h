@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QWidget>
-
 #include <memory>
 
 class NodesModel;
@@ -25,8 +24,8 @@ public:
     // `foreign`: how many of the router's routes are not the kluster's (other klusters', other uses).
     // `incomplete`: what could not be read (the counts are then lower bounds); empty when everything was.
     // `serversKnown`: the instances could be read (else their chart says so instead of showing none).
-    void show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes, int foreign, int limit,
-              const QString &incomplete, bool serversKnown = true);
+    void show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes,
+        int foreign, int limit, const QString &incomplete, bool serversKnown = true);
     void clear(const QString &message);
 
 private:

@@ -5,17 +5,17 @@
 #include "views/severitystyle.h"
 
 #include <QCheckBox>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QDialogButtonBox>
 #include <QEvent>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QKeyEvent>
-#include <QScreen>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
-#include <QHBoxLayout>
 #include <QPushButton>
+#include <QScreen>
 #include <QStyle>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -43,8 +43,9 @@ protected:
 
 } // namespace
 
-RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
-                           const std::shared_ptr<const Diagnosis> &diagnosis, const QStringList &findingIds, QWidget *parent)
+RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
+    const std::shared_ptr<const KlusterFetch> &shown, const std::shared_ptr<const Diagnosis> &diagnosis,
+    const QStringList &findingIds, QWidget *parent)
     : QDialog(parent)
     , m_connection(connection)
     , m_kluster(kluster)
@@ -63,7 +64,8 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
 {
     setObjectName(QStringLiteral("RepairDialog"));
     setWindowTitle(tr("Repair in kluster %1").arg(kluster));
-    const QRect available = parent && parent->screen() ? parent->screen()->availableGeometry() : QRect(0, 0, 1024, 768);
+    const QRect available
+        = parent && parent->screen() ? parent->screen()->availableGeometry() : QRect(0, 0, 1024, 768);
     resize(qMin(820, available.width() - 40), qMin(640, available.height() - 60));
 
     // What will be sent, what is refused, and why: the repair gate decides, the dialog shows it.
@@ -102,7 +104,9 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
                      "deletions stop once more than %4 are.")
                       .arg(gate.deletions() == 1 ? tr("this instance")
                                                  : tr("these %1 instances").arg(gate.deletions()))
-                      .arg(budget.unhealthy).arg(budget.expected).arg(budget.maxUnhealthy);
+                      .arg(budget.unhealthy)
+                      .arg(budget.expected)
+                      .arg(budget.maxUnhealthy);
     } else {
         verdict = tr("Remediation budget refuses instance deletions (%1): %2")
                       .arg(refusalName(budget.reason), budget.detail);
@@ -126,11 +130,12 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     const QStringList deleteNames = gate.deletedInstances();
     m_typeToConfirm = gate.typeToConfirm(kluster);
     m_typeLabel->setText(deleteNames.size() == 1
-                             ? tr("This deletes instance <b>%1</b>; Kubernikus creates a replacement. Type its name to confirm:")
-                                   .arg(m_typeToConfirm.toHtmlEscaped())
-                             : tr("This deletes %1 instances (%2). Type the kluster's name <b>%3</b> to confirm:")
-                                   .arg(deleteNames.size())
-                                   .arg(deleteNames.join(QStringLiteral(", ")).toHtmlEscaped(), kluster.toHtmlEscaped()));
+            ? tr("This deletes instance <b>%1</b>; Kubernikus creates a replacement. Type its name to "
+                 "confirm:")
+                  .arg(m_typeToConfirm.toHtmlEscaped())
+            : tr("This deletes %1 instances (%2). Type the kluster's name <b>%3</b> to confirm:")
+                  .arg(deleteNames.size())
+                  .arg(deleteNames.join(QStringLiteral(", ")).toHtmlEscaped(), kluster.toHtmlEscaped()));
     m_typeLabel->setWordWrap(true);
     m_typeLabel->setVisible(!m_typeToConfirm.isEmpty());
     m_confirmation->setVisible(!m_typeToConfirm.isEmpty());
@@ -147,9 +152,11 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     QString action;
     if (m_sendable.size() == 1) {
         const Finding *f = diagnosis->find(m_sendable.first());
-        action = f->repair()->deletesInstance() ? tr("Delete instance %1").arg(f->repair()->instanceName) : f->repair()->title;
+        action = f->repair()->deletesInstance() ? tr("Delete instance %1").arg(f->repair()->instanceName)
+                                                : f->repair()->title;
     } else {
-        action = m_sendable.isEmpty() ? tr("Nothing can be sent") : tr("Send %1 repairs").arg(m_sendable.size());
+        action
+            = m_sendable.isEmpty() ? tr("Nothing can be sent") : tr("Send %1 repairs").arg(m_sendable.size());
     }
     // Alt+ the action's first letter confirms from the keyboard (Cancel keeps Alt+C and Escape).
     QString label = QString(action).replace(QLatin1Char('&'), QStringLiteral("&&"));
@@ -178,11 +185,14 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
 
     auto *layout = new QVBoxLayout(this);
     const qint64 age = qMax<qint64>(0, shown->state.capturedAt.secsTo(QDateTime::currentDateTimeUtc()));
-    auto *title = m_title = new QLabel(tr("<b>Review the repair</b> in kluster <b>%1</b> (cloud %2), planned from the data fetched %3 (%4 ago). "
-                                "Nothing is sent until you confirm; every request is recorded in the audit log.")
-                                 .arg(kluster.toHtmlEscaped(), connection->name().toHtmlEscaped(),
-                                      shown->state.capturedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")), age < 60 ? tr("%1 s").arg(age) : formatDuration(age)),
-                             this);
+    auto *title = m_title
+        = new QLabel(tr("<b>Review the repair</b> in kluster <b>%1</b> (cloud %2), planned from the data "
+                        "fetched %3 (%4 ago). "
+                        "Nothing is sent until you confirm; every request is recorded in the audit log.")
+                         .arg(kluster.toHtmlEscaped(), connection->name().toHtmlEscaped(),
+                             shown->state.capturedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")),
+                             age < 60 ? tr("%1 s").arg(age) : formatDuration(age)),
+            this);
     title->setWordWrap(true);
     layout->addWidget(title);
     layout->addWidget(m_plan, 1);
@@ -198,14 +208,15 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster, const
     layout->addLayout(statusRow);
     layout->addWidget(m_results);
     layout->addWidget(m_buttons);
-    // Enter in the name box neither confirms nor cancels: a deletion is confirmed with its button (or Alt+its letter).
+    // Enter in the name box neither confirms nor cancels: a deletion is confirmed with its button (or Alt+its
+    // letter).
     m_confirmation->installEventFilter(this);
     auto *mark = new FocusMark(this);
-    for (QPushButton *b : {m_confirm, m_cancel}) {
+    for (QPushButton *b : { m_confirm, m_cancel }) {
         QFont bold = b->font();
         bold.setBold(true);
         b->setMinimumWidth(QFontMetrics(bold).horizontalAdvance(b->text()) + b->sizeHint().width()
-                           - b->fontMetrics().horizontalAdvance(b->text()) + 4);  // no jump when it turns bold
+            - b->fontMetrics().horizontalAdvance(b->text()) + 4); // no jump when it turns bold
         b->installEventFilter(mark);
     }
     // Tab walks what a person acts on: the name to type, the override, the buttons, then the plan to read.
@@ -237,7 +248,9 @@ void RepairDialog::setStale(const QString &why)
 {
     if (m_running || m_done)
         return;
-    m_blocked = tr("The data shown is stale (%1). Close this dialog, refresh (F5) and repair from fresh data.").arg(why);
+    m_blocked
+        = tr("The data shown is stale (%1). Close this dialog, refresh (F5) and repair from fresh data.")
+              .arg(why);
     m_status->setText(m_blocked);
     updateConfirm();
 }
@@ -257,7 +270,8 @@ void RepairDialog::dataRefreshed(const Diagnosis &fresh)
     }
     if (changed.isEmpty())
         return;
-    m_blocked = tr("The kluster was refreshed meanwhile, and %1 is no longer what this dialog shows (gone, or a different plan). "
+    m_blocked = tr("The kluster was refreshed meanwhile, and %1 is no longer what this dialog shows (gone, "
+                   "or a different plan). "
                    "Close it and repair again from the fresh data.")
                     .arg(changed.join(QStringLiteral(", ")));
     m_status->setText(m_blocked);
@@ -276,13 +290,17 @@ void RepairDialog::start()
     m_progress->setRange(0, int(m_sendable.size()));
     m_progress->setValue(0);
     m_status->setText(tr("Sending…"));
-    m_title->setText(tr("<b>Sending the repair</b> in kluster <b>%1</b>: every request is recorded in the audit log.").arg(m_kluster.toHtmlEscaped()));
+    m_title->setText(
+        tr("<b>Sending the repair</b> in kluster <b>%1</b>: every request is recorded in the audit log.")
+            .arg(m_kluster.toHtmlEscaped()));
     m_results->setVisible(true);
     m_cancel->setText(tr("Stop"));
-    m_cancel->setToolTip(tr("Stops before the next repair; a request already sent completes and is verified"));
-    connect(m_connection.data(), &Connection::repairProgress, this, [this](const QString &id, const QString &message) {
-        m_status->setText(QStringLiteral("%1: %2").arg(id, message));
-    });
+    m_cancel->setToolTip(
+        tr("Stops before the next repair; a request already sent completes and is verified"));
+    connect(m_connection.data(), &Connection::repairProgress, this,
+        [this](const QString &id, const QString &message) {
+            m_status->setText(QStringLiteral("%1: %2").arg(id, message));
+        });
     connect(m_connection.data(), &Connection::repairStepFinished, this, &RepairDialog::showStep);
     connect(m_connection.data(), &Connection::repairFinished, this, [this] {
         if (!m_running)
@@ -293,19 +311,28 @@ void RepairDialog::start()
         m_progress->setVisible(false);
         const int total = int(m_sendable.size());
         const std::optional<Severity> severity = m_fixed == total ? std::nullopt
-                                                 : m_fixed == 0   ? std::optional(Severity::Critical)
+            : m_fixed == 0                                        ? std::optional(Severity::Critical)
                                                                   : std::optional(Severity::Warning);
         m_resultIcon->setPixmap(SeverityStyle::icon(severity).pixmap(32, 32));
         m_resultIcon->setVisible(true);
-        m_status->setText(!severity ? tr("<b>Fixed:</b> %1 of %2 repaired and verified. The views are being refreshed; the audit log has every request.")
-                                             .arg(m_fixed).arg(total)
-                          : severity == Severity::Critical ? (total == 1 ? tr("<b>Failed:</b> the repair did not fix its finding; the reason is below. "
-                                                             "The audit log has every request that was sent.")
-                                                        : tr("<b>Failed:</b> none of the %1 repairs fixed its finding; the reasons are "
-                                                             "below. The audit log has every request that was sent.").arg(total))
-                                          : tr("<b>Partly done:</b> %1 of %2 fixed and verified; the others are below, with their reasons.")
-                                                .arg(m_fixed).arg(total));
-        setWindowTitle((!severity ? tr("Repaired") : severity == Severity::Critical ? tr("Repair failed") : tr("Repair partly done")) + tr(" — kluster %1").arg(m_kluster));
+        m_status->setText(!severity ? tr("<b>Fixed:</b> %1 of %2 repaired and verified. The views are being "
+                                         "refreshed; the audit log has every request.")
+                                          .arg(m_fixed)
+                                          .arg(total)
+                : severity == Severity::Critical
+                ? (total == 1 ? tr("<b>Failed:</b> the repair did not fix its finding; the reason is below. "
+                                   "The audit log has every request that was sent.")
+                              : tr("<b>Failed:</b> none of the %1 repairs fixed its finding; the reasons are "
+                                   "below. The audit log has every request that was sent.")
+                                    .arg(total))
+                : tr("<b>Partly done:</b> %1 of %2 fixed and verified; the others are below, with their "
+                     "reasons.")
+                      .arg(m_fixed)
+                      .arg(total));
+        setWindowTitle((!severity                               ? tr("Repaired")
+                               : severity == Severity::Critical ? tr("Repair failed")
+                                                                : tr("Repair partly done"))
+            + tr(" — kluster %1").arg(m_kluster));
         m_cancel->setText(tr("Close"));
         m_cancel->setToolTip(QString());
         m_cancel->setEnabled(true);
@@ -321,18 +348,22 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
     m_progress->setValue(m_finished);
     if (outcome.result == R::Fixed)
         ++m_fixed;
-    const QString mark = outcome.result == R::Fixed ? QStringLiteral("✔") : outcome.result == R::StillThere ? QStringLiteral("●") : QStringLiteral("✖");
-    const QString words = outcome.result == R::Fixed        ? tr("fixed (verified)")
-                          : outcome.result == R::StillThere ? tr("sent, but the finding is still there")
-                          : outcome.result == R::Changed    ? tr("not sent: the router changed meanwhile; refresh and repair again")
-                          : outcome.result == R::Refused    ? tr("refused")
-                                                            : tr("failed");
+    const QString mark = outcome.result == R::Fixed ? QStringLiteral("✔")
+        : outcome.result == R::StillThere           ? QStringLiteral("●")
+                                                    : QStringLiteral("✖");
+    const QString words = outcome.result == R::Fixed ? tr("fixed (verified)")
+        : outcome.result == R::StillThere            ? tr("sent, but the finding is still there")
+        : outcome.result == R::Changed
+        ? tr("not sent: the router changed meanwhile; refresh and repair again")
+        : outcome.result == R::Refused ? tr("refused")
+                                       : tr("failed");
     QString line = QStringLiteral("%1 %2: %3. %4").arg(mark, findingId, words, outcome.message);
     for (const QJsonValue &v : outcome.requests) {
         const QJsonObject r = v.toObject();
         line += QStringLiteral("\n    %1 %2 %3 → %4 %5")
-                    .arg(r.value(QStringLiteral("method")).toString(), r.value(QStringLiteral("service")).toString(),
-                         r.value(QStringLiteral("path")).toString())
+                    .arg(r.value(QStringLiteral("method")).toString(),
+                        r.value(QStringLiteral("service")).toString(),
+                        r.value(QStringLiteral("path")).toString())
                     .arg(r.value(QStringLiteral("status")).toInt())
                     .arg(r.value(QStringLiteral("outcome")).toString());
     }
@@ -350,10 +381,11 @@ bool RepairDialog::eventFilter(QObject *watched, QEvent *event)
     if (watched == m_confirmation && event->type() == QEvent::KeyPress) {
         const int key = static_cast<QKeyEvent *>(event)->key();
         if (key == Qt::Key_Return || key == Qt::Key_Enter) {
-            m_status->setText(m_confirm->isEnabled()
-                                  ? tr("Press the button \"%1\" (or Alt and its underlined letter) to delete; Escape cancels.")
-                                        .arg(m_confirm->text().remove(QLatin1Char('&')))
-                                  : tr("Type the name exactly as shown above to enable the button."));
+            m_status->setText(
+                m_confirm->isEnabled() ? tr(
+                    "Press the button \"%1\" (or Alt and its underlined letter) to delete; Escape cancels.")
+                                             .arg(m_confirm->text().remove(QLatin1Char('&')))
+                                       : tr("Type the name exactly as shown above to enable the button."));
             return true;
         }
     }

@@ -5,7 +5,6 @@
 #include <QDialog>
 #include <QJsonArray>
 #include <QPointer>
-
 #include <memory>
 
 class QCheckBox;
@@ -28,16 +27,17 @@ class RepairDialog : public QDialog
     Q_DISABLE_COPY_MOVE(RepairDialog)
 
 public:
-    RepairDialog(Connection *connection, const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
-                 const std::shared_ptr<const Diagnosis> &diagnosis, const QStringList &findingIds, QWidget *parent = nullptr);
+    RepairDialog(Connection *connection, const QString &kluster,
+        const std::shared_ptr<const KlusterFetch> &shown, const std::shared_ptr<const Diagnosis> &diagnosis,
+        const QStringList &findingIds, QWidget *parent = nullptr);
 
-    QStringList sendable() const { return m_sendable; }   // the findings the confirm button sends
-    QJsonArray plannedRequests() const;                   // the requests it sends, in order (as the dialog shows them)
+    QStringList sendable() const { return m_sendable; } // the findings the confirm button sends
+    QJsonArray plannedRequests() const; // the requests it sends, in order (as the dialog shows them)
     QLineEdit *confirmationBox() const { return m_confirmation; }
     QPushButton *confirmButton() const { return m_confirm; }
     QCheckBox *overrideBox() const { return m_override; }
-    QString resultsText() const;  // the results as shown, in plain text
-    QString statusText() const;   // the line above the results (progress, then the verdict)
+    QString resultsText() const; // the results as shown, in plain text
+    QString statusText() const; // the line above the results (progress, then the verdict)
     bool isRunning() const { return m_running; }
     // The kluster was refreshed while the dialog is open: when a finding it
     // would repair is gone or its plan changed, nothing may be sent from the
@@ -65,7 +65,7 @@ private:
     std::shared_ptr<const KlusterFetch> m_shown;
     std::shared_ptr<const Diagnosis> m_diagnosis;
     QStringList m_sendable;
-    QString m_typeToConfirm;   // empty: no typing needed
+    QString m_typeToConfirm; // empty: no typing needed
     QTextBrowser *m_plan;
     QLabel *m_verdict;
     QLabel *m_typeLabel;
@@ -84,5 +84,5 @@ private:
     int m_finished = 0;
     int m_fixed = 0;
     QStringList m_resultLines;
-    QString m_blocked;  // why nothing may be sent (stale or changed data); empty: it may
+    QString m_blocked; // why nothing may be sent (stale or changed data); empty: it may
 };

@@ -21,8 +21,10 @@ QString planHtml(const RepairPlan &plan)
     for (const PlannedRequest &r : plan.requests) {
         html += requestLine(r).toHtmlEscaped() + QLatin1Char('\n');
         if (!r.body.isNull()) {
-            const QJsonDocument body = r.body.isArray() ? QJsonDocument(r.body.toArray()) : QJsonDocument(r.body.toObject());
-            html += QStringLiteral("    ") + QString::fromUtf8(body.toJson(QJsonDocument::Compact)).toHtmlEscaped() + QLatin1Char('\n');
+            const QJsonDocument body
+                = r.body.isArray() ? QJsonDocument(r.body.toArray()) : QJsonDocument(r.body.toObject());
+            html += QStringLiteral("    ")
+                + QString::fromUtf8(body.toJson(QJsonDocument::Compact)).toHtmlEscaped() + QLatin1Char('\n');
         }
     }
     html += QStringLiteral("</pre>");
@@ -31,7 +33,8 @@ QString planHtml(const RepairPlan &plan)
 
 QString headerHtml(const Finding &f)
 {
-    return QStringLiteral("<h3>[%1] %2</h3><p>%3</p>").arg(severityName(f.severity).toUpper(), f.id().toHtmlEscaped(), f.message().toHtmlEscaped());
+    return QStringLiteral("<h3>[%1] %2</h3><p>%3</p>")
+        .arg(severityName(f.severity).toUpper(), f.id().toHtmlEscaped(), f.message().toHtmlEscaped());
 }
 
 QString evidenceHtml(const Finding &f)
@@ -49,8 +52,10 @@ QString findingHtml(const Finding &f, bool withPlan)
         return html + evidence;
     const std::optional<RepairPlan> plan = f.repair();
     if (!plan)
-        return html + QObject::tr("<p><b>Repair:</b> none of its own (the message says what to look at).</p>") + evidence;
-    html += QObject::tr("<p><b>Repair</b> (Ctrl+R previews it; nothing is sent before you confirm): %1</p>").arg(plan->title.toHtmlEscaped())
+        return html + QObject::tr("<p><b>Repair:</b> none of its own (the message says what to look at).</p>")
+            + evidence;
+    html += QObject::tr("<p><b>Repair</b> (Ctrl+R previews it; nothing is sent before you confirm): %1</p>")
+                .arg(plan->title.toHtmlEscaped())
         + planHtml(*plan);
     if (plan->refusal != Refusal::None)
         html += QObject::tr("<p><b>Refused as it stands (%1):</b> %2</p>")

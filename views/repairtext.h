@@ -9,9 +9,9 @@ struct RepairPlan;
 // A finding and its repair plan in words and HTML, for the findings view,
 // the repair dialog and the exported report: the same text everywhere.
 namespace RepairText {
-QString requestLine(const PlannedRequest &request);  // "PUT network /v2.0/routers/…  [If-Match: …]"
-QString planHtml(const RepairPlan &plan);            // the requests, with their bodies
+QString requestLine(const PlannedRequest &request); // "PUT network /v2.0/routers/…  [If-Match: …]"
+QString planHtml(const RepairPlan &plan); // the requests, with their bodies
 QString findingHtml(const Finding &finding, bool withPlan);
-QString headerHtml(const Finding &finding);    // severity, id and message
+QString headerHtml(const Finding &finding); // severity, id and message
 QString evidenceHtml(const Finding &finding);
 } // namespace RepairText

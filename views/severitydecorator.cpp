@@ -8,8 +8,7 @@
 
 SeverityDecorator::SeverityDecorator(QObject *parent)
     : QIdentityProxyModel(parent)
-{
-}
+{ }
 
 QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
 {

@@ -13,9 +13,12 @@ QColor colour(std::optional<Severity> severity)
     if (!severity)
         return QColor(60, 150, 80);
     switch (*severity) {
-    case Severity::Critical: return QColor(220, 50, 47);
-    case Severity::Warning: return QColor(230, 160, 0);
-    case Severity::Info: return QColor(38, 139, 210);
+    case Severity::Critical:
+        return QColor(220, 50, 47);
+    case Severity::Warning:
+        return QColor(230, 160, 0);
+    case Severity::Info:
+        return QColor(38, 139, 210);
     }
     return QColor();
 }
@@ -33,10 +36,10 @@ QColor wash(std::optional<Severity> severity, const QPalette &palette)
 {
     const QColor strong = colour(severity);
     const QColor window = palette.color(QPalette::Window);
-    const qreal a = 0.22;  // a fifth of the colour: the palette's own text still reads on it, light or dark
+    const qreal a = 0.22; // a fifth of the colour: the palette's own text still reads on it, light or dark
     const auto mix = [a](qreal under, qreal over) { return under * (1 - a) + over * a; };
     return QColor::fromRgbF(mix(window.redF(), strong.redF()), mix(window.greenF(), strong.greenF()),
-                            mix(window.blueF(), strong.blueF()));
+        mix(window.blueF(), strong.blueF()));
 }
 
 QIcon icon(std::optional<Severity> severity)
@@ -45,9 +48,12 @@ QIcon icon(std::optional<Severity> severity)
     if (!severity)
         return style->standardIcon(QStyle::SP_DialogApplyButton);
     switch (*severity) {
-    case Severity::Critical: return style->standardIcon(QStyle::SP_MessageBoxCritical);
-    case Severity::Warning: return style->standardIcon(QStyle::SP_MessageBoxWarning);
-    case Severity::Info: return style->standardIcon(QStyle::SP_MessageBoxInformation);
+    case Severity::Critical:
+        return style->standardIcon(QStyle::SP_MessageBoxCritical);
+    case Severity::Warning:
+        return style->standardIcon(QStyle::SP_MessageBoxWarning);
+    case Severity::Info:
+        return style->standardIcon(QStyle::SP_MessageBoxInformation);
     }
     return QIcon();
 }
@@ -66,7 +72,7 @@ QColor alarmText(const QPalette &palette)
 QIcon statusIcon(std::optional<Severity> severity)
 {
     QIcon icon;
-    for (int size : {16, 22, 32, 48, 64}) {
+    for (int size : { 16, 22, 32, 48, 64 }) {
         QPixmap pixmap(size, size);
         pixmap.fill(Qt::transparent);
         QPainter p(&pixmap);
@@ -75,7 +81,7 @@ QIcon statusIcon(std::optional<Severity> severity)
         p.setPen(QPen(QColor(30, 30, 30, 160), qMax(1.0, size / 16.0)));
         p.setBrush(colour(severity));
         p.drawEllipse(QRectF(m, m, size - 2 * m, size - 2 * m));
-        if (severity == Severity::Critical || severity == Severity::Warning) {  // a "!", never colour alone
+        if (severity == Severity::Critical || severity == Severity::Warning) { // a "!", never colour alone
             p.setPen(Qt::NoPen);
             p.setBrush(Qt::white);
             const qreal w = size / 9.0;

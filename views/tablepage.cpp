@@ -19,7 +19,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-TablePage::TablePage(const QString &name, QAbstractItemModel *model, const QStringList &filterFields, QWidget *parent)
+TablePage::TablePage(
+    const QString &name, QAbstractItemModel *model, const QStringList &filterFields, QWidget *parent)
     : QWidget(parent)
     , m_name(name)
     , m_source(model)
@@ -71,11 +72,13 @@ TablePage::TablePage(const QString &name, QAbstractItemModel *model, const QStri
     m_caption->setWordWrap(true);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_filterBox->setPlaceholderText(filterFields.isEmpty()
-                                        ? tr("Filter %1").arg(name.toLower())
-                                        : tr("Filter: words, or %1:…, -word to exclude (Ctrl+F)").arg(filterFields.mid(0, 3).join(QStringLiteral(":…, "))));
-    m_filterBox->setToolTip(tr("Every term must match. Free words match names and ids; field:value matches one field (%1); "
-                               "-term excludes; \"double quotes\" keep spaces. Enter goes to the first match.")
-                                .arg(filterFields.join(QStringLiteral(", "))));
+            ? tr("Filter %1").arg(name.toLower())
+            : tr("Filter: words, or %1:…, -word to exclude (Ctrl+F)")
+                  .arg(filterFields.mid(0, 3).join(QStringLiteral(":…, "))));
+    m_filterBox->setToolTip(
+        tr("Every term must match. Free words match names and ids; field:value matches one field (%1); "
+           "-term excludes; \"double quotes\" keep spaces. Enter goes to the first match.")
+            .arg(filterFields.join(QStringLiteral(", "))));
     m_filterBox->setClearButtonEnabled(true);
     m_filterBox->setAccessibleName(tr("Filter %1").arg(name.toLower()));
     m_filterBox->installEventFilter(this);
@@ -83,9 +86,11 @@ TablePage::TablePage(const QString &name, QAbstractItemModel *model, const QStri
     m_filterProblem->setWordWrap(true);
     connect(m_filterBox, &QLineEdit::textChanged, m_filter, &FilterModel::setText);
     const auto sayWhy = [this] {
-        // An unknown field, or a filter that matches nothing: said below the box, never an unexplained empty table.
+        // An unknown field, or a filter that matches nothing: said below the box, never an unexplained empty
+        // table.
         QString problem = m_filter->query().error();
-        if (problem.isEmpty() && !m_filter->query().isEmpty() && m_filter->rowCount() == 0 && m_source->rowCount() > 0)
+        if (problem.isEmpty() && !m_filter->query().isEmpty() && m_filter->rowCount() == 0
+            && m_source->rowCount() > 0)
             problem = tr("No row matches the filter (Escape clears it).");
         m_filterProblem->setText(problem);
         m_filterProblem->setVisible(!problem.isEmpty());
@@ -99,7 +104,8 @@ TablePage::TablePage(const QString &name, QAbstractItemModel *model, const QStri
     m_details->setOpenLinks(false);
     m_details->setMinimumHeight(60);
     m_repair->setAccessibleName(tr("Repair the selected findings"));
-    m_repair->setToolTip(tr("Preview, confirm and send the repair of the findings of the selected rows (Ctrl+R)"));
+    m_repair->setToolTip(
+        tr("Preview, confirm and send the repair of the findings of the selected rows (Ctrl+R)"));
     m_repair->setEnabled(false);
     connect(m_repair, &QPushButton::clicked, this, &TablePage::repairRequested);
 
@@ -193,7 +199,8 @@ QModelIndexList TablePage::selectedSourceRows() const
     const auto position = [](const QModelIndex &i) {
         return i.parent().isValid() ? std::make_pair(i.parent().row(), i.row()) : std::make_pair(i.row(), -1);
     };
-    std::sort(rows.begin(), rows.end(), [&](const QModelIndex &a, const QModelIndex &b) { return position(a) < position(b); });
+    std::sort(rows.begin(), rows.end(),
+        [&](const QModelIndex &a, const QModelIndex &b) { return position(a) < position(b); });
     QModelIndexList out;
     out.reserve(rows.size());
     for (const QModelIndex &i : std::as_const(rows))
@@ -264,7 +271,8 @@ void TablePage::selectOnly(const QModelIndex &proxyRow)
 {
     // Through the selection model, never QAbstractItemView::selectRow: that one reads the keyboard's
     // modifiers, so Shift+F8 would extend the selection instead of moving it.
-    m_view->selectionModel()->setCurrentIndex(proxyRow, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->selectionModel()->setCurrentIndex(
+        proxyRow, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_view->scrollTo(proxyRow);
 }
 
@@ -275,8 +283,9 @@ bool TablePage::step(int delta, bool problemsOnly)
         return false;
     QModelIndex current = m_view->currentIndex();
     while (current.isValid() && current.parent().isValid())
-        current = current.parent();  // from a route inside a group: its group
-    const bool currentSelected = current.isValid() && m_view->selectionModel()->isRowSelected(current.row(), current.parent());
+        current = current.parent(); // from a route inside a group: its group
+    const bool currentSelected
+        = current.isValid() && m_view->selectionModel()->isRowSelected(current.row(), current.parent());
     // A row that has the cursor but is not selected is where the walk starts, not a row to skip.
     int at = current.isValid() ? current.row() : (delta > 0 ? -1 : rows);
     if (current.isValid() && !currentSelected)
@@ -306,7 +315,8 @@ bool TablePage::eventFilter(QObject *watched, QEvent *event)
     if (watched == m_view && event->type() == QEvent::FocusIn) {
         const auto reason = static_cast<QFocusEvent *>(event)->reason();
         // Tabbing in: the row under the cursor (or the first) becomes the selection.
-        if ((reason == Qt::TabFocusReason || reason == Qt::BacktabFocusReason || reason == Qt::ShortcutFocusReason)
+        if ((reason == Qt::TabFocusReason || reason == Qt::BacktabFocusReason
+                || reason == Qt::ShortcutFocusReason)
             && !m_view->selectionModel()->hasSelection() && m_filter->rowCount() > 0) {
             const QModelIndex current = m_view->currentIndex();
             selectOnly(current.isValid() ? current.siblingAtColumn(0) : m_filter->index(0, 0));

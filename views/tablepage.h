@@ -4,7 +4,6 @@
 
 #include <QModelIndexList>
 #include <QWidget>
-
 #include <functional>
 
 class FilterModel;
@@ -34,7 +33,8 @@ class TablePage : public QWidget
 
 public:
     // `name`: what the rows are ("Findings", "Nodes", …); `filterFields`: the model's filter fields.
-    TablePage(const QString &name, QAbstractItemModel *model, const QStringList &filterFields, QWidget *parent = nullptr);
+    TablePage(const QString &name, QAbstractItemModel *model, const QStringList &filterFields,
+        QWidget *parent = nullptr);
 
     QString name() const { return m_name; }
     QTreeView *view() const { return m_view; }
@@ -56,7 +56,7 @@ public:
 
     QModelIndexList selectedSourceRows() const;
     QStringList selectedKeys() const;
-    QStringList selectedFindings() const;  // the findings of the selected rows, in view order, each once
+    QStringList selectedFindings() const; // the findings of the selected rows, in view order, each once
     // Selects (and scrolls to) the rows whose `role` value (default: their key) is in `keys`;
     // rows inside a collapsed group are revealed. Returns how many are selected.
     int selectKeys(const QStringList &keys, int role = ConsoleRole::Key);
@@ -72,8 +72,8 @@ public:
 
 signals:
     void selectionChanged();
-    void rowActivated();     // a double-click on a row
-    void repairRequested();  // the detail pane's Repair button
+    void rowActivated(); // a double-click on a row
+    void repairRequested(); // the detail pane's Repair button
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

@@ -1,9 +1,9 @@
 #include "app/cli/checkcommand.h"
 
-#include "core/checkreport.h"
 #include "app/cli/clioptions.h"
-#include "services/cloudconfig.h"
+#include "core/checkreport.h"
 #include "core/diagnosis.h"
+#include "services/cloudconfig.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
@@ -22,7 +22,8 @@ int writeReport(const KlusterState &state, const Diagnosis &diagnosis, const QSt
                                                               : CheckReport::toText(state, diagnosis);
     QFile out;
     if (!out.open(stdout, QIODevice::WriteOnly) || out.write(report) != report.size())
-        return CliOptions::fail(QStringLiteral("check"), QStringLiteral("cannot write the report to standard output"));
+        return CliOptions::fail(
+            QStringLiteral("check"), QStringLiteral("cannot write the report to standard output"));
     out.flush();
     return CheckReport::exitStatus(diagnosis);
 }
@@ -33,15 +34,17 @@ int runCheckCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Diagnose one kluster and print its findings, their evidence and their repair plans: from a snapshot folder\n"
+        "Diagnose one kluster and print its findings, their evidence and their repair plans: from a snapshot "
+        "folder\n"
         "(--snapshot), or live from the cloud (--cloud/--kluster).\n"
         "Exit status: 0 no warning or critical finding, 1 warnings only, 2 at least one critical finding,\n"
-        "3 the check could not run (bad snapshot, unreachable API, authentication failure, a source that failed)."));
+        "3 the check could not run (bad snapshot, unreachable API, authentication failure, a source that "
+        "failed)."));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("snapshot"), QStringLiteral("Diagnose the snapshot folder <dir> (see snapshot-format)."),
-                      QStringLiteral("dir")});
-    parser.addOption({QStringLiteral("format"), QStringLiteral("Report format: text (default) or json."),
-                      QStringLiteral("text|json"), QStringLiteral("text")});
+    parser.addOption({ QStringLiteral("snapshot"),
+        QStringLiteral("Diagnose the snapshot folder <dir> (see snapshot-format)."), QStringLiteral("dir") });
+    parser.addOption({ QStringLiteral("format"), QStringLiteral("Report format: text (default) or json."),
+        QStringLiteral("text|json"), QStringLiteral("text") });
     CliOptions::addCloud(parser, true);
     CliOptions::addDiagnosis(parser);
     const QString command = QStringLiteral("check");
@@ -49,12 +52,13 @@ int runCheckCommand(const QStringList &arguments)
     if (!parser.parse(arguments))
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText().replace(QStringLiteral("flightdeck-cli [options]"),
-                                                         QStringLiteral("flightdeck-cli check [options]"));
+        QTextStream(stdout) << parser.helpText().replace(
+            QStringLiteral("flightdeck-cli [options]"), QStringLiteral("flightdeck-cli check [options]"));
         return 0;
     }
     if (!parser.positionalArguments().isEmpty())
-        return CliOptions::fail(command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+        return CliOptions::fail(
+            command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
     QString error;
     const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
     if (!options)
@@ -74,8 +78,9 @@ int runCheckCommand(const QStringList &arguments)
     }
 
     if (!parser.isSet(QStringLiteral("kluster")))
-        return CliOptions::fail(command, QStringLiteral("nothing to check: give --snapshot DIR, or --kluster NAME (with "
-                                                        "--cloud NAME or the OS_* variables); see --help"));
+        return CliOptions::fail(command,
+            QStringLiteral("nothing to check: give --snapshot DIR, or --kluster NAME (with "
+                           "--cloud NAME or the OS_* variables); see --help"));
     std::optional<CloudConfig> cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
     if (!cloud || !CliOptions::completeSecret(*cloud, &error))
         return CliOptions::fail(command, error);
@@ -101,13 +106,15 @@ int runCheckCommand(const QStringList &arguments)
                 QTextStream(stderr) << "flightdeck-cli check: " << e.toString() << Qt::endl;
             status = writeReport(fetch.state, Diagnosis::run(fetch.state, *options), format);
             const KlusterState &s = fetch.state;
-            if (!(s.serversSource.known && s.routerSource.known && s.securityGroupsSource.known && s.nodesSource.known))
-                status = CliOptions::ExitUnknown;  // an incomplete check is no all-clear
+            if (!(s.serversSource.known && s.routerSource.known && s.securityGroupsSource.known
+                    && s.nodesSource.known))
+                status = CliOptions::ExitUnknown; // an incomplete check is no all-clear
         }
         QCoreApplication::exit(status);
     });
     CliOptions::armDeadline(*deadline, &fetcher, [command, seconds = *deadline] {
-        QCoreApplication::exit(CliOptions::fail(command, QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(seconds)));
+        QCoreApplication::exit(CliOptions::fail(
+            command, QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(seconds)));
     });
     fetcher.start();
     QCoreApplication::exec();

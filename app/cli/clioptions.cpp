@@ -5,7 +5,6 @@
 #include <QCoreApplication>
 #include <QTextStream>
 #include <QTimer>
-
 #include <chrono>
 
 namespace CliOptions {
@@ -20,49 +19,53 @@ int fail(const QString &command, const QString &message)
 
 void addDiagnosis(QCommandLineParser &parser)
 {
-    parser.addOption({QStringLiteral("startup-timeout"),
-                      QStringLiteral("An instance without a node is reported from this age on (default 10m; s, m, h; a "
-                                     "bare number is minutes)."),
-                      QStringLiteral("duration"), QStringLiteral("10m")});
-    parser.addOption({QStringLiteral("token-expiry"),
-                      QStringLiteral("Bootstrap token lifetime: an unregistered instance older than this can never join "
-                                     "and is critical (default 30m)."),
-                      QStringLiteral("duration"), QStringLiteral("30m")});
-    parser.addOption({QStringLiteral("route-limit"),
-                      QStringLiteral("Routes allowed per router (default: the snapshot's maxRoutes, else 30)."),
-                      QStringLiteral("count")});
-    parser.addOption({QStringLiteral("route-warning"),
-                      QStringLiteral("Warn when the router's routes reach this percentage of the limit (default 80)."),
-                      QStringLiteral("percent"), QStringLiteral("80")});
-    parser.addOption({QStringLiteral("max-unhealthy"),
-                      QStringLiteral("Remediation budget: refuse instance deletions while more expected nodes than this "
-                                     "are unhealthy; a count or a percentage, rounded down (default 40%)."),
-                      QStringLiteral("count|percent%"), QStringLiteral("40%")});
-    parser.addOption({QStringLiteral("full-route-updates"),
-                      QStringLiteral("Plan route changes as the full route list guarded by If-Match, even where the cloud "
-                                     "has extraroute-atomic.")});
+    parser.addOption({ QStringLiteral("startup-timeout"),
+        QStringLiteral("An instance without a node is reported from this age on (default 10m; s, m, h; a "
+                       "bare number is minutes)."),
+        QStringLiteral("duration"), QStringLiteral("10m") });
+    parser.addOption({ QStringLiteral("token-expiry"),
+        QStringLiteral("Bootstrap token lifetime: an unregistered instance older than this can never join "
+                       "and is critical (default 30m)."),
+        QStringLiteral("duration"), QStringLiteral("30m") });
+    parser.addOption({ QStringLiteral("route-limit"),
+        QStringLiteral("Routes allowed per router (default: the snapshot's maxRoutes, else 30)."),
+        QStringLiteral("count") });
+    parser.addOption({ QStringLiteral("route-warning"),
+        QStringLiteral("Warn when the router's routes reach this percentage of the limit (default 80)."),
+        QStringLiteral("percent"), QStringLiteral("80") });
+    parser.addOption({ QStringLiteral("max-unhealthy"),
+        QStringLiteral("Remediation budget: refuse instance deletions while more expected nodes than this "
+                       "are unhealthy; a count or a percentage, rounded down (default 40%)."),
+        QStringLiteral("count|percent%"), QStringLiteral("40%") });
+    parser.addOption({ QStringLiteral("full-route-updates"),
+        QStringLiteral("Plan route changes as the full route list guarded by If-Match, even where the cloud "
+                       "has extraroute-atomic.") });
 }
 
 std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, QString *error)
 {
     DiagnosisOptions options;
-    if (const auto s = DiagnosisOptions::parseDurationSeconds(parser.value(QStringLiteral("startup-timeout")))) {
+    if (const auto s
+        = DiagnosisOptions::parseDurationSeconds(parser.value(QStringLiteral("startup-timeout")))) {
         options.startupTimeoutSeconds = *s;
     } else {
-        *error = QStringLiteral("--startup-timeout: \"%1\" is not a duration").arg(parser.value(QStringLiteral("startup-timeout")));
+        *error = QStringLiteral("--startup-timeout: \"%1\" is not a duration")
+                     .arg(parser.value(QStringLiteral("startup-timeout")));
         return std::nullopt;
     }
     if (const auto s = DiagnosisOptions::parseDurationSeconds(parser.value(QStringLiteral("token-expiry")))) {
         options.tokenExpirySeconds = *s;
     } else {
-        *error = QStringLiteral("--token-expiry: \"%1\" is not a duration").arg(parser.value(QStringLiteral("token-expiry")));
+        *error = QStringLiteral("--token-expiry: \"%1\" is not a duration")
+                     .arg(parser.value(QStringLiteral("token-expiry")));
         return std::nullopt;
     }
     if (parser.isSet(QStringLiteral("route-limit"))) {
         bool ok = false;
         const int n = parser.value(QStringLiteral("route-limit")).toInt(&ok);
         if (!ok || n <= 0) {
-            *error = QStringLiteral("--route-limit: \"%1\" is not a positive count").arg(parser.value(QStringLiteral("route-limit")));
+            *error = QStringLiteral("--route-limit: \"%1\" is not a positive count")
+                         .arg(parser.value(QStringLiteral("route-limit")));
             return std::nullopt;
         }
         options.routeLimit = n;
@@ -74,7 +77,8 @@ std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, 
     bool ok = false;
     const int percent = warning.toInt(&ok);
     if (!ok || percent <= 0 || percent > 100) {
-        *error = QStringLiteral("--route-warning: \"%1\" is not a percentage from 1 to 100").arg(parser.value(QStringLiteral("route-warning")));
+        *error = QStringLiteral("--route-warning: \"%1\" is not a percentage from 1 to 100")
+                     .arg(parser.value(QStringLiteral("route-warning")));
         return std::nullopt;
     }
     options.routeWarningPercent = percent;
@@ -82,7 +86,8 @@ std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, 
     if (const auto m = MaxUnhealthy::parse(parser.value(QStringLiteral("max-unhealthy")))) {
         options.maxUnhealthy = *m;
     } else {
-        *error = QStringLiteral("--max-unhealthy: \"%1\" is neither a count nor a percentage").arg(parser.value(QStringLiteral("max-unhealthy")));
+        *error = QStringLiteral("--max-unhealthy: \"%1\" is neither a count nor a percentage")
+                     .arg(parser.value(QStringLiteral("max-unhealthy")));
         return std::nullopt;
     }
     return options;
@@ -90,27 +95,30 @@ std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, 
 
 void addCloud(QCommandLineParser &parser, bool klusterRequired)
 {
-    parser.addOption({QStringLiteral("cloud"),
-                      QStringLiteral("The cloud of clouds.yaml to use (default: $OS_CLOUD, else the OS_* variables)."),
-                      QStringLiteral("name")});
+    parser.addOption({ QStringLiteral("cloud"),
+        QStringLiteral("The cloud of clouds.yaml to use (default: $OS_CLOUD, else the OS_* variables)."),
+        QStringLiteral("name") });
     if (klusterRequired)
-        parser.addOption({QStringLiteral("kluster"), QStringLiteral("The kluster, by name."), QStringLiteral("name")});
-    parser.addOption({QStringLiteral("kubeconfig"),
-                      QStringLiteral("Read nodes with this kubeconfig (a list like $KUBECONFIG) instead of the credentials "
-                                     "Kubernikus hands out."),
-                      QStringLiteral("files")});
-    parser.addOption({QStringLiteral("context"), QStringLiteral("The kubeconfig context (default: its current one)."),
-                      QStringLiteral("name")});
-    parser.addOption({QStringLiteral("deadline"),
-                      QStringLiteral("Give up (exit 3) when the command has not finished within D (s, m, h; default 10m)."),
-                      QStringLiteral("D"), QStringLiteral("10m")});
+        parser.addOption(
+            { QStringLiteral("kluster"), QStringLiteral("The kluster, by name."), QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("kubeconfig"),
+        QStringLiteral("Read nodes with this kubeconfig (a list like $KUBECONFIG) instead of the credentials "
+                       "Kubernikus hands out."),
+        QStringLiteral("files") });
+    parser.addOption({ QStringLiteral("context"),
+        QStringLiteral("The kubeconfig context (default: its current one)."), QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("deadline"),
+        QStringLiteral("Give up (exit 3) when the command has not finished within D (s, m, h; default 10m)."),
+        QStringLiteral("D"), QStringLiteral("10m") });
 }
 
 std::optional<int> readDeadline(const QCommandLineParser &parser, QString *error)
 {
-    const std::optional<int> seconds = DiagnosisOptions::parseDurationSeconds(parser.value(QStringLiteral("deadline")));
+    const std::optional<int> seconds
+        = DiagnosisOptions::parseDurationSeconds(parser.value(QStringLiteral("deadline")));
     if (!seconds || *seconds <= 0 || *seconds > 24 * 3600) {
-        *error = QStringLiteral("--deadline: \"%1\" is not a duration from 1 s to 24 h").arg(parser.value(QStringLiteral("deadline")).left(40));
+        *error = QStringLiteral("--deadline: \"%1\" is not a duration from 1 s to 24 h")
+                     .arg(parser.value(QStringLiteral("deadline")).left(40));
         return std::nullopt;
     }
     return seconds;
@@ -150,17 +158,20 @@ bool completeSecret(CloudConfig &cloud, QString *error)
         result = r;
         QCoreApplication::exit(0);
     });
-    QCoreApplication::exec();  // until the keychain answers (or its timeout)
+    QCoreApplication::exec(); // until the keychain answers (or its timeout)
     if (result.found) {
         secret = result.secret;
         return true;
     }
-    *error = QStringLiteral("no %1 for cloud \"%2\" (%3): put it in secure.yaml or %4, or store it in the keychain with "
-                            "`flightdeck-cli credentials set --cloud %2` (%5)")
-                 .arg(cloud.isApplicationCredential() ? QStringLiteral("application credential secret") : QStringLiteral("password"),
-                      cloud.name, cloud.source,
-                      cloud.isApplicationCredential() ? QStringLiteral("OS_APPLICATION_CREDENTIAL_SECRET") : QStringLiteral("OS_PASSWORD"),
-                      result.error);
+    *error = QStringLiteral(
+        "no %1 for cloud \"%2\" (%3): put it in secure.yaml or %4, or store it in the keychain with "
+        "`flightdeck-cli credentials set --cloud %2` (%5)")
+                 .arg(cloud.isApplicationCredential() ? QStringLiteral("application credential secret")
+                                                      : QStringLiteral("password"),
+                     cloud.name, cloud.source,
+                     cloud.isApplicationCredential() ? QStringLiteral("OS_APPLICATION_CREDENTIAL_SECRET")
+                                                     : QStringLiteral("OS_PASSWORD"),
+                     result.error);
     return false;
 }
 

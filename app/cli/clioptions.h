@@ -1,14 +1,13 @@
 #pragma once
 
-#include "services/cloudconfig.h"
 #include "core/diagnosisoptions.h"
+#include "services/cloudconfig.h"
 #include "services/kubeconfig.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QObject>
 #include <QString>
-
 #include <functional>
 #include <optional>
 
@@ -17,7 +16,7 @@ namespace CliOptions {
 
 constexpr int ExitUnknown = 3;
 
-int fail(const QString &command, const QString &message);  // prints one line on stderr, returns 3
+int fail(const QString &command, const QString &message); // prints one line on stderr, returns 3
 
 // --startup-timeout, --token-expiry, --route-limit, --route-warning, --max-unhealthy
 void addDiagnosis(QCommandLineParser &parser);
@@ -25,7 +24,8 @@ std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, 
 
 // --cloud, --kluster, --kubeconfig, --context, --deadline
 void addCloud(QCommandLineParser &parser, bool klusterRequired);
-// The whole command's deadline (--deadline, default 10 min), in seconds; nullopt with `error` when unreadable.
+// The whole command's deadline (--deadline, default 10 min), in seconds; nullopt with `error` when
+// unreadable.
 std::optional<int> readDeadline(const QCommandLineParser &parser, QString *error);
 // Calls `expired` once the command has run for `seconds` (a server that trickles, a paging that does not
 // end): a live command never runs forever.

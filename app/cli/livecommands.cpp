@@ -1,11 +1,11 @@
 #include "app/cli/livecommands.h"
 
-#include "services/auditlog.h"
-#include "core/checkreport.h"
 #include "app/cli/clioptions.h"
-#include "services/cloudconfig.h"
+#include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "core/repairgate.h"
+#include "services/auditlog.h"
+#include "services/cloudconfig.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
@@ -30,8 +30,8 @@ struct Parsed
 };
 
 // Parses the shared cloud options; returns -1 to go on, else the exit status.
-int parse(QCommandLineParser &parser, const QStringList &arguments, const QString &command, const QString &description,
-          bool klusterRequired, Parsed *out)
+int parse(QCommandLineParser &parser, const QStringList &arguments, const QString &command,
+    const QString &description, bool klusterRequired, Parsed *out)
 {
     parser.setApplicationDescription(description);
     parser.addHelpOption();
@@ -40,11 +40,12 @@ int parse(QCommandLineParser &parser, const QStringList &arguments, const QStrin
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
         QTextStream(stdout) << parser.helpText().replace(QStringLiteral("flightdeck-cli [options]"),
-                                                         QStringLiteral("flightdeck-cli ") + command + QStringLiteral(" [options]"));
+            QStringLiteral("flightdeck-cli ") + command + QStringLiteral(" [options]"));
         return 0;
     }
     if (!parser.positionalArguments().isEmpty())
-        return CliOptions::fail(command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+        return CliOptions::fail(
+            command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
     QString error;
     if (klusterRequired) {
         if (!parser.isSet(QStringLiteral("kluster")))
@@ -69,7 +70,8 @@ int parse(QCommandLineParser &parser, const QStringList &arguments, const QStrin
 void armDeadline(const Parsed &p, const QString &command, QObject *context)
 {
     CliOptions::armDeadline(p.deadlineSeconds, context, [command, seconds = p.deadlineSeconds] {
-        QCoreApplication::exit(CliOptions::fail(command, QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(seconds)));
+        QCoreApplication::exit(CliOptions::fail(
+            command, QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(seconds)));
     });
 }
 
@@ -79,14 +81,15 @@ int runSnapshotCommand(const QStringList &arguments)
 {
     const QString command = QStringLiteral("snapshot");
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("out"), QStringLiteral("The snapshot folder to write."), QStringLiteral("dir")});
-    parser.addOption({QStringLiteral("route-limit"), QStringLiteral("Record the router's route limit in capture.json."),
-                      QStringLiteral("count")});
+    parser.addOption(
+        { QStringLiteral("out"), QStringLiteral("The snapshot folder to write."), QStringLiteral("dir") });
+    parser.addOption({ QStringLiteral("route-limit"),
+        QStringLiteral("Record the router's route limit in capture.json."), QStringLiteral("count") });
     Parsed p;
     if (const int status = parse(parser, arguments, command,
-                                 QStringLiteral("Fetch one kluster and write it as a snapshot folder (snapshot-format): the "
-                                                "unmodified API bodies, pages merged; never a token, password or key."),
-                                 true, &p);
+            QStringLiteral("Fetch one kluster and write it as a snapshot folder (snapshot-format): the "
+                           "unmodified API bodies, pages merged; never a token, password or key."),
+            true, &p);
         status >= 0)
         return status;
     if (!parser.isSet(QStringLiteral("out")))
@@ -100,7 +103,9 @@ int runSnapshotCommand(const QStringList &arguments)
         bool ok = false;
         const int limit = parser.value(QStringLiteral("route-limit")).toInt(&ok);
         if (!ok || limit <= 0)
-            return CliOptions::fail(command, QStringLiteral("--route-limit: \"%1\" is not a positive count").arg(parser.value(QStringLiteral("route-limit"))));
+            return CliOptions::fail(command,
+                QStringLiteral("--route-limit: \"%1\" is not a positive count")
+                    .arg(parser.value(QStringLiteral("route-limit"))));
         fetcher.setRouteLimit(limit);
     }
     int status = CliOptions::ExitUnknown;
@@ -109,8 +114,9 @@ int runSnapshotCommand(const QStringList &arguments)
         if (!SnapshotWriter::write(parser.value(QStringLiteral("out")), fetch, &error)) {
             status = CliOptions::fail(command, error);
         } else {
-            QTextStream(stdout) << "snapshot of " << p.kluster << " written to " << parser.value(QStringLiteral("out"))
-                                << " (" << fetch.requests << " requests)" << Qt::endl;
+            QTextStream(stdout) << "snapshot of " << p.kluster << " written to "
+                                << parser.value(QStringLiteral("out")) << " (" << fetch.requests
+                                << " requests)" << Qt::endl;
             status = 0;
         }
         QCoreApplication::exit(status);
@@ -127,7 +133,7 @@ int runKlustersCommand(const QStringList &arguments)
     QCommandLineParser parser;
     Parsed p;
     if (const int status = parse(parser, arguments, command,
-                                 QStringLiteral("List the klusters of the cloud's project (the Kubernikus API)."), false, &p);
+            QStringLiteral("List the klusters of the cloud's project (the Kubernikus API)."), false, &p);
         status >= 0)
         return status;
     HttpClient client;
@@ -152,8 +158,11 @@ int runKlustersCommand(const QStringList &arguments)
         } else {
             const QJsonArray list = doc.array();
             QTextStream out(stdout);
-            out << QStringLiteral("%1 %2 %3 %4\n").arg(QStringLiteral("NAME"), -20).arg(QStringLiteral("PHASE"), -12)
-                       .arg(QStringLiteral("POD NETWORK"), -18).arg(QStringLiteral("NODES"));
+            out << QStringLiteral("%1 %2 %3 %4\n")
+                       .arg(QStringLiteral("NAME"), -20)
+                       .arg(QStringLiteral("PHASE"), -12)
+                       .arg(QStringLiteral("POD NETWORK"), -18)
+                       .arg(QStringLiteral("NODES"));
             for (const QJsonValue &v : list) {
                 const QJsonObject k = v.toObject();
                 const QJsonObject spec = k.value(QStringLiteral("spec")).toObject();
@@ -162,7 +171,11 @@ int runKlustersCommand(const QStringList &arguments)
                     size += pool.toObject().value(QStringLiteral("size")).toInt();
                 out << QStringLiteral("%1 %2 %3 %4\n")
                            .arg(k.value(QStringLiteral("name")).toString(), -20)
-                           .arg(k.value(QStringLiteral("status")).toObject().value(QStringLiteral("phase")).toString(), -12)
+                           .arg(k.value(QStringLiteral("status"))
+                                    .toObject()
+                                    .value(QStringLiteral("phase"))
+                                    .toString(),
+                               -12)
                            .arg(spec.value(QStringLiteral("clusterCIDR")).toString(), -18)
                            .arg(size);
             }
@@ -179,19 +192,22 @@ int runRepairCommand(const QStringList &arguments)
 {
     const QString command = QStringLiteral("repair");
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("finding"), QStringLiteral("The finding to repair, by id (<kind>:<subject>, as check prints it)."),
-                      QStringLiteral("id")});
-    parser.addOption({QStringLiteral("yes"), QStringLiteral("Send the plan. Without it, the plan is only printed.")});
-    parser.addOption({QStringLiteral("override"),
-                      QStringLiteral("Delete this one instance although the remediation budget refuses (TooManyUnhealthy).")});
+    parser.addOption({ QStringLiteral("finding"),
+        QStringLiteral("The finding to repair, by id (<kind>:<subject>, as check prints it)."),
+        QStringLiteral("id") });
+    parser.addOption(
+        { QStringLiteral("yes"), QStringLiteral("Send the plan. Without it, the plan is only printed.") });
+    parser.addOption({ QStringLiteral("override"),
+        QStringLiteral(
+            "Delete this one instance although the remediation budget refuses (TooManyUnhealthy).") });
     CliOptions::addDiagnosis(parser);
     Parsed p;
     if (const int status = parse(parser, arguments, command,
-                                 QStringLiteral("Repair one finding: fetch the kluster, print the plan (the exact requests), "
-                                                "send it only with --yes, verify by fetching again, and append the audit log.\n"
-                                                "Exit status: 0 fixed (or the plan printed), 1 sent but still there, 2 refused, "
-                                                "3 failed or could not run."),
-                                 true, &p);
+            QStringLiteral("Repair one finding: fetch the kluster, print the plan (the exact requests), "
+                           "send it only with --yes, verify by fetching again, and append the audit log.\n"
+                           "Exit status: 0 fixed (or the plan printed), 1 sent but still there, 2 refused, "
+                           "3 failed or could not run."),
+            true, &p);
         status >= 0)
         return status;
     QString error;
@@ -220,13 +236,15 @@ int runRepairCommand(const QStringList &arguments)
         const Diagnosis diagnosis = Diagnosis::run(fetch.state, *options);
         const Finding *finding = diagnosis.find(findingId);
         if (!finding) {
-            out << "No finding " << findingId << " in kluster " << p.kluster << " now: nothing to repair." << Qt::endl;
+            out << "No finding " << findingId << " in kluster " << p.kluster << " now: nothing to repair."
+                << Qt::endl;
             for (const SourceError &e : fetch.errors)
                 out << "  (" << e.toString() << ")" << Qt::endl;
             QCoreApplication::exit(fetch.errors.isEmpty() ? 0 : CliOptions::ExitUnknown);
             return;
         }
-        out << "[" << severityName(finding->severity).toUpper() << "] " << finding->id() << "\n  " << finding->message() << "\n";
+        out << "[" << severityName(finding->severity).toUpper() << "] " << finding->id() << "\n  "
+            << finding->message() << "\n";
         const bool override = parser.isSet(QStringLiteral("override"));
         const RepairGate::Decision decision
             = RepairGate::judge(*finding, finding->repair(), diagnosis.budget);
@@ -265,42 +283,48 @@ int runRepairCommand(const QStringList &arguments)
         if (p.kube)
             executor->setKubeTarget(*p.kube);
         executor->setOverride(override);
-        QObject::connect(executor.get(), &RepairExecutor::progress, executor.get(), [&out](const QString &m) {
-            out << "  ... " << m << Qt::endl;
-        });
-        QObject::connect(executor.get(), &RepairExecutor::finished, executor.get(), [&](const RepairExecutor::Outcome &o) {
-            for (const QJsonValue &r : o.requests) {
-                const QJsonObject req = r.toObject();
-                out << "  " << req.value(QStringLiteral("method")).toString() << " " << req.value(QStringLiteral("path")).toString()
-                    << " -> " << req.value(QStringLiteral("status")).toInt() << " " << req.value(QStringLiteral("outcome")).toString() << "\n";
-            }
-            out << "Result: " << RepairExecutor::Outcome::resultName(o.result) << ": " << o.message << Qt::endl;
-            if (!o.auditError.isEmpty())
-                QTextStream(stderr) << "flightdeck-cli repair: the audit record could not be written: " << o.auditError << Qt::endl;
-            switch (o.result) {
-            case RepairExecutor::Outcome::Result::Fixed:
-                QCoreApplication::exit(o.auditError.isEmpty() ? 0 : 3);
-                break;
-            case RepairExecutor::Outcome::Result::StillThere:
-                QCoreApplication::exit(1);
-                break;
-            case RepairExecutor::Outcome::Result::Refused:
-                QTextStream(stderr) << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
-                QCoreApplication::exit(2);
-                break;
-            case RepairExecutor::Outcome::Result::Failed:
-            case RepairExecutor::Outcome::Result::Changed:
-                QTextStream(stderr) << "flightdeck-cli repair: " << o.message << Qt::endl;
-                QCoreApplication::exit(3);
-                break;
-            }
-        });
+        QObject::connect(executor.get(), &RepairExecutor::progress, executor.get(),
+            [&out](const QString &m) { out << "  ... " << m << Qt::endl; });
+        QObject::connect(
+            executor.get(), &RepairExecutor::finished, executor.get(), [&](const RepairExecutor::Outcome &o) {
+                for (const QJsonValue &r : o.requests) {
+                    const QJsonObject req = r.toObject();
+                    out << "  " << req.value(QStringLiteral("method")).toString() << " "
+                        << req.value(QStringLiteral("path")).toString() << " -> "
+                        << req.value(QStringLiteral("status")).toInt() << " "
+                        << req.value(QStringLiteral("outcome")).toString() << "\n";
+                }
+                out << "Result: " << RepairExecutor::Outcome::resultName(o.result) << ": " << o.message
+                    << Qt::endl;
+                if (!o.auditError.isEmpty())
+                    QTextStream(stderr)
+                        << "flightdeck-cli repair: the audit record could not be written: " << o.auditError
+                        << Qt::endl;
+                switch (o.result) {
+                case RepairExecutor::Outcome::Result::Fixed:
+                    QCoreApplication::exit(o.auditError.isEmpty() ? 0 : 3);
+                    break;
+                case RepairExecutor::Outcome::Result::StillThere:
+                    QCoreApplication::exit(1);
+                    break;
+                case RepairExecutor::Outcome::Result::Refused:
+                    QTextStream(stderr) << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
+                    QCoreApplication::exit(2);
+                    break;
+                case RepairExecutor::Outcome::Result::Failed:
+                case RepairExecutor::Outcome::Result::Changed:
+                    QTextStream(stderr) << "flightdeck-cli repair: " << o.message << Qt::endl;
+                    QCoreApplication::exit(3);
+                    break;
+                }
+            });
         executor->start();
     });
     // Past the deadline, a repair in flight is given up through its executor: the audit record is completed
     // (its requests so far, "gave up") before the command ends.
     CliOptions::armDeadline(p.deadlineSeconds, &fetcher, [&, command] {
-        const QString why = QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(p.deadlineSeconds);
+        const QString why
+            = QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(p.deadlineSeconds);
         if (executor && executor->isRunning())
             executor->abandon(why);
         else
@@ -315,15 +339,17 @@ int runCredentialsCommand(const QStringList &arguments)
 {
     const QString command = QStringLiteral("credentials");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Keep a cloud's password or application credential secret in the system keychain (service \"flightdeck\"):\n"
-        "  credentials set --cloud NAME      reads the secret from standard input (one line)\n"
-        "  credentials status --cloud NAME   says whether the keychain holds it\n"
-        "  credentials delete --cloud NAME   removes it\n"
-        "Secrets never go to a file."));
+    parser.setApplicationDescription(
+        QStringLiteral("Keep a cloud's password or application credential secret in the system keychain "
+                       "(service \"flightdeck\"):\n"
+                       "  credentials set --cloud NAME      reads the secret from standard input (one line)\n"
+                       "  credentials status --cloud NAME   says whether the keychain holds it\n"
+                       "  credentials delete --cloud NAME   removes it\n"
+                       "Secrets never go to a file."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("set, status or delete"));
-    parser.addOption({QStringLiteral("cloud"), QStringLiteral("The cloud of clouds.yaml (default: $OS_CLOUD)."), QStringLiteral("name")});
+    parser.addOption({ QStringLiteral("cloud"),
+        QStringLiteral("The cloud of clouds.yaml (default: $OS_CLOUD)."), QStringLiteral("name") });
     if (!parser.parse(arguments))
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -331,10 +357,12 @@ int runCredentialsCommand(const QStringList &arguments)
         return 0;
     }
     const QString action = parser.positionalArguments().value(0);
-    if (action != QLatin1String("set") && action != QLatin1String("status") && action != QLatin1String("delete"))
+    if (action != QLatin1String("set") && action != QLatin1String("status")
+        && action != QLatin1String("delete"))
         return CliOptions::fail(command, QStringLiteral("give set, status or delete (see --help)"));
     QString error;
-    const std::optional<CloudConfig> cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
+    const std::optional<CloudConfig> cloud
+        = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
     if (!cloud)
         return CliOptions::fail(command, error);
     SecretStore store;
@@ -354,15 +382,20 @@ int runCredentialsCommand(const QStringList &arguments)
     QObject::connect(call, &SecretCall::finished, &store, [&](const SecretResult &r) {
         QTextStream out(stdout);
         if (r.inMemoryOnly) {
-            status = CliOptions::fail(command, QStringLiteral("no keychain is available (%1); nothing was stored: secrets are "
-                                                              "never written to a file").arg(store.memoryOnlyReason()));
+            status = CliOptions::fail(command,
+                QStringLiteral("no keychain is available (%1); nothing was stored: secrets are "
+                               "never written to a file")
+                    .arg(store.memoryOnlyReason()));
         } else if (action == QLatin1String("status")) {
-            out << cloud->secretKey() << ": " << (r.found ? "stored in the keychain" : "not in the keychain") << Qt::endl;
+            out << cloud->secretKey() << ": " << (r.found ? "stored in the keychain" : "not in the keychain")
+                << Qt::endl;
             status = r.found ? 0 : 1;
         } else if (!r.ok) {
             status = CliOptions::fail(command, r.error);
         } else {
-            out << cloud->secretKey() << (action == QLatin1String("set") ? ": stored in the keychain" : ": removed from the keychain")
+            out << cloud->secretKey()
+                << (action == QLatin1String("set") ? ": stored in the keychain"
+                                                   : ": removed from the keychain")
                 << Qt::endl;
             status = 0;
         }
@@ -376,10 +409,12 @@ int runAuditCommand(const QStringList &arguments)
 {
     const QString command = QStringLiteral("audit");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Print the audit log of repairs (JSON Lines at %1).").arg(AuditLog::path()));
+    parser.setApplicationDescription(
+        QStringLiteral("Print the audit log of repairs (JSON Lines at %1).").arg(AuditLog::path()));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("format"), QStringLiteral("text (default) or json (the records, one per line)."),
-                      QStringLiteral("text|json"), QStringLiteral("text")});
+    parser.addOption(
+        { QStringLiteral("format"), QStringLiteral("text (default) or json (the records, one per line)."),
+            QStringLiteral("text|json"), QStringLiteral("text") });
     if (!parser.parse(arguments))
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -397,32 +432,41 @@ int runAuditCommand(const QStringList &arguments)
             out << QJsonDocument(r).toJson(QJsonDocument::Compact) << "\n";
             continue;
         }
-        out << r.value(QStringLiteral("time")).toString() << "  " << r.value(QStringLiteral("user")).toString() << "@"
-            << r.value(QStringLiteral("project")).toString() << " (" << r.value(QStringLiteral("cloud")).toString() << ")  "
-            << r.value(QStringLiteral("kluster")).toString() << "  " << r.value(QStringLiteral("finding")).toString() << "\n    "
+        out << r.value(QStringLiteral("time")).toString() << "  "
+            << r.value(QStringLiteral("user")).toString() << "@"
+            << r.value(QStringLiteral("project")).toString() << " ("
+            << r.value(QStringLiteral("cloud")).toString() << ")  "
+            << r.value(QStringLiteral("kluster")).toString() << "  "
+            << r.value(QStringLiteral("finding")).toString() << "\n    "
             << r.value(QStringLiteral("repair")).toString() << "\n";
         const bool interrupted = r.value(QStringLiteral("interrupted")).toBool();
         if (interrupted || !r.contains(QStringLiteral("requests"))) {
             // Only what was about to be sent is known: each request may or may not have reached the cloud.
             for (const QJsonValue &v : r.value(QStringLiteral("planned")).toArray()) {
                 const QJsonObject q = v.toObject();
-                out << "    " << q.value(QStringLiteral("method")).toString() << " " << q.value(QStringLiteral("service")).toString()
-                    << " " << q.value(QStringLiteral("path")).toString() << " -> unknown (about to be sent)\n";
+                out << "    " << q.value(QStringLiteral("method")).toString() << " "
+                    << q.value(QStringLiteral("service")).toString() << " "
+                    << q.value(QStringLiteral("path")).toString() << " -> unknown (about to be sent)\n";
             }
         }
         for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
             const QJsonObject q = v.toObject();
-            out << "    " << q.value(QStringLiteral("method")).toString() << " " << q.value(QStringLiteral("service")).toString() << " "
-                << q.value(QStringLiteral("path")).toString() << " -> " << q.value(QStringLiteral("status")).toInt() << " "
+            out << "    " << q.value(QStringLiteral("method")).toString() << " "
+                << q.value(QStringLiteral("service")).toString() << " "
+                << q.value(QStringLiteral("path")).toString() << " -> "
+                << q.value(QStringLiteral("status")).toInt() << " "
                 << q.value(QStringLiteral("outcome")).toString() << "\n";
         }
-        out << "    verification: " << (interrupted ? QStringLiteral("INTERRUPTED - check the cloud") : r.value(QStringLiteral("verification")).toString())
+        out << "    verification: "
+            << (interrupted ? QStringLiteral("INTERRUPTED - check the cloud")
+                            : r.value(QStringLiteral("verification")).toString())
             << " - " << r.value(QStringLiteral("message")).toString() << "\n";
         if (interrupted)
             ++interruptedCount;
     }
     if (interruptedCount > 0 && parser.value(QStringLiteral("format")) != QLatin1String("json"))
-        out << interruptedCount << " repair(s) were interrupted before their result was recorded: check the cloud, then "
+        out << interruptedCount
+            << " repair(s) were interrupted before their result was recorded: check the cloud, then "
             << "the kluster again (flightdeck-cli check)." << Qt::endl;
     if (records.isEmpty() && parser.value(QStringLiteral("format")) != QLatin1String("json"))
         out << "No repair has been made yet (" << AuditLog::path() << ")." << Qt::endl;

@@ -7,28 +7,28 @@
 #include <QCoreApplication>
 #include <QTextStream>
 
-static const char usage[] =
-    "Usage: flightdeck-cli <command> [options]\n"
-    "\n"
-    "Diagnose Kubernikus klusters: nodes that never registered, instances cut off\n"
-    "from their security group, missing pod-network rules, duplicate, orphaned,\n"
-    "stale or missing routes, a router at its route limit.\n"
-    "\n"
-    "Commands:\n"
-    "  check      Diagnose a kluster (a snapshot folder, or live) and print the findings\n"
-    "  snapshot   Fetch a kluster and write it as a snapshot folder\n"
-    "  klusters   List the klusters of a cloud's project\n"
-    "  repair     Repair one finding: print the plan, send it with --yes, verify, audit\n"
-    "  audit      Print the audit log of repairs\n"
-    "  credentials  Keep a cloud's password in the system keychain (set, status, delete)\n"
-    "  (flightdeck-cli COMMAND --help for each command's options)\n"
-    "\n"
-    "Clouds come from clouds.yaml (+ secure.yaml) or the OS_* variables; nodes from the\n"
-    "kubeconfig Kubernikus hands out, or --kubeconfig/--context.\n"
-    "\n"
-    "Options:\n"
-    "  -h, --help     Show this help\n"
-    "  -v, --version  Show the version\n";
+static const char usage[]
+    = "Usage: flightdeck-cli <command> [options]\n"
+      "\n"
+      "Diagnose Kubernikus klusters: nodes that never registered, instances cut off\n"
+      "from their security group, missing pod-network rules, duplicate, orphaned,\n"
+      "stale or missing routes, a router at its route limit.\n"
+      "\n"
+      "Commands:\n"
+      "  check      Diagnose a kluster (a snapshot folder, or live) and print the findings\n"
+      "  snapshot   Fetch a kluster and write it as a snapshot folder\n"
+      "  klusters   List the klusters of a cloud's project\n"
+      "  repair     Repair one finding: print the plan, send it with --yes, verify, audit\n"
+      "  audit      Print the audit log of repairs\n"
+      "  credentials  Keep a cloud's password in the system keychain (set, status, delete)\n"
+      "  (flightdeck-cli COMMAND --help for each command's options)\n"
+      "\n"
+      "Clouds come from clouds.yaml (+ secure.yaml) or the OS_* variables; nodes from the\n"
+      "kubeconfig Kubernikus hands out, or --kubeconfig/--context.\n"
+      "\n"
+      "Options:\n"
+      "  -h, --help     Show this help\n"
+      "  -v, --version  Show the version\n";
 
 int main(int argc, char *argv[])
 {
@@ -44,15 +44,17 @@ int main(int argc, char *argv[])
         QTextStream(first.isEmpty() ? stderr : stdout) << usage;
         return first.isEmpty() ? 3 : 0;
     }
-    if (first == QLatin1String("-v") || first == QLatin1String("--version") || first == QLatin1String("version")) {
+    if (first == QLatin1String("-v") || first == QLatin1String("--version")
+        || first == QLatin1String("version")) {
         QTextStream(stdout) << "flightdeck-cli " << QCoreApplication::applicationVersion() << Qt::endl;
         return 0;
     }
-    const QHash<QString, int (*)(const QStringList &)> commands = {
-        {QStringLiteral("check"), &runCheckCommand},       {QStringLiteral("snapshot"), &runSnapshotCommand},
-        {QStringLiteral("klusters"), &runKlustersCommand}, {QStringLiteral("repair"), &runRepairCommand},
-        {QStringLiteral("audit"), &runAuditCommand},
-        {QStringLiteral("credentials"), &runCredentialsCommand}};
+    const QHash<QString, int (*)(const QStringList &)> commands
+        = { { QStringLiteral("check"), &runCheckCommand },
+              { QStringLiteral("snapshot"), &runSnapshotCommand },
+              { QStringLiteral("klusters"), &runKlustersCommand },
+              { QStringLiteral("repair"), &runRepairCommand }, { QStringLiteral("audit"), &runAuditCommand },
+              { QStringLiteral("credentials"), &runCredentialsCommand } };
     if (const auto run = commands.value(first)) {
         args.removeAt(1);
         return run(args);

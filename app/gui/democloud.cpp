@@ -19,7 +19,7 @@ DemoCloud::~DemoCloud()
     if (m_simulator)
         m_simulator->deleteLater();
     m_thread->quit();
-    m_thread->wait();  // at exit only
+    m_thread->wait(); // at exit only
 }
 
 void DemoCloud::start(const QString &scenarioFile, int generatedNodes)

@@ -1,7 +1,7 @@
 // flightdeck: the desktop console.
 
-#include "services/connection.h"
 #include "app/gui/democloud.h"
+#include "services/connection.h"
 #include "views/mainwindow.h"
 
 #include <QApplication>
@@ -13,7 +13,6 @@
 #include <QPixmap>
 #include <QTextStream>
 #include <QTimer>
-
 #include <memory>
 
 namespace {
@@ -24,8 +23,8 @@ int fail(const QString &message)
     return 2;
 }
 
-const QStringList ViewNames{QStringLiteral("overview"), QStringLiteral("findings"), QStringLiteral("nodes"),
-                            QStringLiteral("routes"), QStringLiteral("security"), QStringLiteral("audit")};
+const QStringList ViewNames { QStringLiteral("overview"), QStringLiteral("findings"), QStringLiteral("nodes"),
+    QStringLiteral("routes"), QStringLiteral("security"), QStringLiteral("audit") };
 
 void describeApplication()
 {
@@ -36,27 +35,48 @@ void describeApplication()
 
 struct Options
 {
-    QCommandLineOption demo{QStringLiteral("demo"), QStringLiteral("Start the built-in simulated cloud (its demo world) and open the console on it.")};
-    QCommandLineOption scenario{QStringLiteral("scenario"), QStringLiteral("With --demo: load the simulated world from this scenario file."), QStringLiteral("file")};
-    QCommandLineOption nodes{QStringLiteral("nodes"), QStringLiteral("With --demo: a generated world of <n> nodes instead of the demo world."), QStringLiteral("n")};
-    QCommandLineOption snapshot{QStringLiteral("snapshot"), QStringLiteral("Open a snapshot folder (or a folder of them) offline and read-only."), QStringLiteral("dir")};
-    QCommandLineOption readOnly{QStringLiteral("read-only"), QStringLiteral("Hide every repair, on every connection of this run.")};
-    QCommandLineOption kluster{QStringLiteral("kluster"), QStringLiteral("Select this kluster first."), QStringLiteral("name")};
-    QCommandLineOption view{QStringLiteral("view"), QStringLiteral("Show this view first: %1.").arg(ViewNames.join(QStringLiteral(", "))), QStringLiteral("name")};
-    QCommandLineOption finding{QStringLiteral("finding"), QStringLiteral("Select this finding (<kind>:<subject>) and its rows in every view."), QStringLiteral("id")};
-    QCommandLineOption screenshot{QStringLiteral("screenshot"), QStringLiteral("Render the main window to <file> (PNG) after the first refresh, and quit."), QStringLiteral("file")};
-    QCommandLineOption size{QStringLiteral("window-size"), QStringLiteral("The window's size, e.g. 1024x640 (with --screenshot: the picture's)."), QStringLiteral("WxH")};
+    QCommandLineOption demo { QStringLiteral("demo"),
+        QStringLiteral("Start the built-in simulated cloud (its demo world) and open the console on it.") };
+    QCommandLineOption scenario { QStringLiteral("scenario"),
+        QStringLiteral("With --demo: load the simulated world from this scenario file."),
+        QStringLiteral("file") };
+    QCommandLineOption nodes { QStringLiteral("nodes"),
+        QStringLiteral("With --demo: a generated world of <n> nodes instead of the demo world."),
+        QStringLiteral("n") };
+    QCommandLineOption snapshot { QStringLiteral("snapshot"),
+        QStringLiteral("Open a snapshot folder (or a folder of them) offline and read-only."),
+        QStringLiteral("dir") };
+    QCommandLineOption readOnly { QStringLiteral("read-only"),
+        QStringLiteral("Hide every repair, on every connection of this run.") };
+    QCommandLineOption kluster { QStringLiteral("kluster"), QStringLiteral("Select this kluster first."),
+        QStringLiteral("name") };
+    QCommandLineOption view { QStringLiteral("view"),
+        QStringLiteral("Show this view first: %1.").arg(ViewNames.join(QStringLiteral(", "))),
+        QStringLiteral("name") };
+    QCommandLineOption finding { QStringLiteral("finding"),
+        QStringLiteral("Select this finding (<kind>:<subject>) and its rows in every view."),
+        QStringLiteral("id") };
+    QCommandLineOption screenshot { QStringLiteral("screenshot"),
+        QStringLiteral("Render the main window to <file> (PNG) after the first refresh, and quit."),
+        QStringLiteral("file") };
+    QCommandLineOption size { QStringLiteral("window-size"),
+        QStringLiteral("The window's size, e.g. 1024x640 (with --screenshot: the picture's)."),
+        QStringLiteral("WxH") };
 
     void addTo(QCommandLineParser &parser) const
     {
-        parser.setApplicationDescription(QStringLiteral(
-            "The operations console for Kubernikus klusters: every kluster's health at a glance, the visual route audit,\n"
-            "and guided, verified, audited repairs.\n\n"
-            "Without options it opens the connections you added before (File → Connections…), and offers the clouds\n"
-            "of clouds.yaml and the OS_* variables when there are none. F1 in the window lists every shortcut."));
+        parser.setApplicationDescription(
+            QStringLiteral("The operations console for Kubernikus klusters: every kluster's health at a "
+                           "glance, the visual route audit,\n"
+                           "and guided, verified, audited repairs.\n\n"
+                           "Without options it opens the connections you added before (File → Connections…), "
+                           "and offers the clouds\n"
+                           "of clouds.yaml and the OS_* variables when there are none. F1 in the window "
+                           "lists every shortcut."));
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({demo, scenario, nodes, snapshot, readOnly, kluster, view, finding, screenshot, size});
+        parser.addOptions(
+            { demo, scenario, nodes, snapshot, readOnly, kluster, view, finding, screenshot, size });
     }
 };
 
@@ -83,16 +103,17 @@ int main(int argc, char *argv[])
         QCoreApplication core(argc, argv);
         QCommandLineParser parser;
         options.addTo(parser);
-        parser.process(core);  // prints and exits
+        parser.process(core); // prints and exits
         return 0;
     }
 
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
         && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         // Say so, rather than let the platform plugin abort.
-        return fail(QStringLiteral("no display: neither DISPLAY nor WAYLAND_DISPLAY is set. Run it in a desktop session; "
-                                   "without one, `QT_QPA_PLATFORM=offscreen flightdeck --demo --screenshot FILE` renders the "
-                                   "console to a picture, and `flightdeck-cli check` diagnoses on the command line."));
+        return fail(QStringLiteral(
+            "no display: neither DISPLAY nor WAYLAND_DISPLAY is set. Run it in a desktop session; "
+            "without one, `QT_QPA_PLATFORM=offscreen flightdeck --demo --screenshot FILE` renders the "
+            "console to a picture, and `flightdeck-cli check` diagnoses on the command line."));
     }
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QStringLiteral("Flightdeck"));
@@ -107,14 +128,16 @@ int main(int argc, char *argv[])
     if (parser.isSet(options.view)) {
         viewIndex = int(ViewNames.indexOf(parser.value(options.view)));
         if (viewIndex < 0)
-            return fail(QStringLiteral("--view: \"%1\" is none of %2").arg(parser.value(options.view), ViewNames.join(QStringLiteral(", "))));
+            return fail(QStringLiteral("--view: \"%1\" is none of %2")
+                            .arg(parser.value(options.view), ViewNames.join(QStringLiteral(", "))));
     }
     int generated = 0;
     if (parser.isSet(options.nodes)) {
         bool ok = false;
         generated = parser.value(options.nodes).toInt(&ok);
         if (!ok || generated <= 0 || generated > 60000)
-            return fail(QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000").arg(parser.value(options.nodes)));
+            return fail(QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000")
+                            .arg(parser.value(options.nodes)));
     }
     QSize size;
     if (parser.isSet(options.size)) {
@@ -123,7 +146,8 @@ int main(int argc, char *argv[])
         if (wh.size() == 2)
             size = QSize(wh.at(0).toInt(&okW), wh.at(1).toInt(&okH));
         if (!okW || !okH || size.width() < 320 || size.height() < 240)
-            return fail(QStringLiteral("--window-size: \"%1\" is not WIDTHxHEIGHT (at least 320x240)").arg(parser.value(options.size)));
+            return fail(QStringLiteral("--window-size: \"%1\" is not WIDTHxHEIGHT (at least 320x240)")
+                            .arg(parser.value(options.size)));
     }
     if (parser.isSet(options.snapshot) && !QFileInfo(parser.value(options.snapshot)).isDir())
         return fail(QStringLiteral("--snapshot: %1 is not a folder").arg(parser.value(options.snapshot)));
@@ -164,12 +188,13 @@ int main(int argc, char *argv[])
     } else {
         window.startFromSettings(true);
         if (window.connections().isEmpty()) {
-            if (parser.isSet(options.screenshot)) {  // nothing to refresh: render the first screen
+            if (parser.isSet(options.screenshot)) { // nothing to refresh: render the first screen
                 QTimer::singleShot(500, &window, [&] {
                     QPixmap shot = window.grab();
                     if (QWidget *dialog = window.findChild<QDialog *>()) {
                         QPainter painter(&shot);
-                        painter.drawPixmap((shot.width() - dialog->width()) / 2, (shot.height() - dialog->height()) / 2, dialog->grab());
+                        painter.drawPixmap((shot.width() - dialog->width()) / 2,
+                            (shot.height() - dialog->height()) / 2, dialog->grab());
                     }
                     QApplication::exit(shot.save(parser.value(options.screenshot)) ? 0 : 2);
                 });
@@ -182,11 +207,11 @@ int main(int argc, char *argv[])
         if (!first)
             return;
         first = false;
-        const KlusterKey before = window.currentKey();  // shown now
+        const KlusterKey before = window.currentKey(); // shown now
         KlusterKey key;
         for (Connection *c : window.connections()) {
-            if (!wantedKluster.isEmpty() && window.selectKluster({c->name(), wantedKluster}))
-                key = {c->name(), wantedKluster};
+            if (!wantedKluster.isEmpty() && window.selectKluster({ c->name(), wantedKluster }))
+                key = { c->name(), wantedKluster };
         }
         if (viewIndex >= 0)
             window.setTab(MainWindow::Tab(viewIndex));

@@ -9,7 +9,6 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QTextStream>
-
 #include <csignal>
 
 static int fail(const QString &message)
@@ -26,39 +25,46 @@ int main(int argc, char *argv[])
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "The built-in simulated cloud of Flightdeck: Keystone v3, Nova v2.1, Neutron v2.0, a minimal Glance,\n"
+        "The built-in simulated cloud of Flightdeck: Keystone v3, Nova v2.1, Neutron v2.0, a minimal "
+        "Glance,\n"
         "the Kubernikus API and one Kubernetes API server (TLS, its own CA) per kluster, on 127.0.0.1, over\n"
         "one stateful world; real `openstack` and `kubectl` clients work against it. An admin API injects\n"
         "faults while it runs (see docs/simulator.md). Stop it with Ctrl-C."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption scenario(QStringLiteral("scenario"),
-                                      QStringLiteral("Load the world from the scenario <file> (JSON, see docs/simulator.md) "
-                                                     "instead of the built-in demo world."),
-                                      QStringLiteral("file"));
+        QStringLiteral("Load the world from the scenario <file> (JSON, see docs/simulator.md) "
+                       "instead of the built-in demo world."),
+        QStringLiteral("file"));
     const QCommandLineOption nodes(QStringLiteral("nodes"),
-                                   QStringLiteral("Generate a kluster \"scale\" of <n> instances and nodes with their routes "
-                                                  "and a sprinkling of every failure (instead of the demo world, or added "
-                                                  "to --scenario)."),
-                                   QStringLiteral("n"));
+        QStringLiteral("Generate a kluster \"scale\" of <n> instances and nodes with their routes "
+                       "and a sprinkling of every failure (instead of the demo world, or added "
+                       "to --scenario)."),
+        QStringLiteral("n"));
     const QCommandLineOption dump(QStringLiteral("dump-snapshot"),
-                                  QStringLiteral("Write each kluster as a snapshot folder <dir>/<kluster>/ and exit."),
-                                  QStringLiteral("dir"));
+        QStringLiteral("Write each kluster as a snapshot folder <dir>/<kluster>/ and exit."),
+        QStringLiteral("dir"));
     const QCommandLineOption kluster(QStringLiteral("kluster"),
-                                     QStringLiteral("With --dump-snapshot: only this kluster."), QStringLiteral("name"));
+        QStringLiteral("With --dump-snapshot: only this kluster."), QStringLiteral("name"));
     const QCommandLineOption json(QStringLiteral("json"),
-                                  QStringLiteral("Print the endpoints as one JSON object on standard output once listening."));
+        QStringLiteral("Print the endpoints as one JSON object on standard output once listening."));
     const QCommandLineOption kubeconfigs(QStringLiteral("kubeconfig-dir"),
-                                         QStringLiteral("Write a kubeconfig per kluster into <dir> (<kluster>.yaml)."),
-                                         QStringLiteral("dir"));
-    const QCommandLineOption keystonePort(QStringLiteral("keystone-port"), QStringLiteral("Keystone port (default: any free one)."), QStringLiteral("port"), QStringLiteral("0"));
-    const QCommandLineOption computePort(QStringLiteral("compute-port"), QStringLiteral("Nova port."), QStringLiteral("port"), QStringLiteral("0"));
-    const QCommandLineOption networkPort(QStringLiteral("network-port"), QStringLiteral("Neutron port."), QStringLiteral("port"), QStringLiteral("0"));
-    const QCommandLineOption imagePort(QStringLiteral("image-port"), QStringLiteral("Glance port."), QStringLiteral("port"), QStringLiteral("0"));
-    const QCommandLineOption kubernikusPort(QStringLiteral("kubernikus-port"), QStringLiteral("Kubernikus port."), QStringLiteral("port"), QStringLiteral("0"));
-    const QCommandLineOption adminPort(QStringLiteral("admin-port"), QStringLiteral("Admin API port."), QStringLiteral("port"), QStringLiteral("0"));
-    parser.addOptions({scenario, nodes, dump, kluster, json, kubeconfigs, keystonePort, computePort, networkPort, imagePort,
-                       kubernikusPort, adminPort});
+        QStringLiteral("Write a kubeconfig per kluster into <dir> (<kluster>.yaml)."), QStringLiteral("dir"));
+    const QCommandLineOption keystonePort(QStringLiteral("keystone-port"),
+        QStringLiteral("Keystone port (default: any free one)."), QStringLiteral("port"),
+        QStringLiteral("0"));
+    const QCommandLineOption computePort(QStringLiteral("compute-port"), QStringLiteral("Nova port."),
+        QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption networkPort(QStringLiteral("network-port"), QStringLiteral("Neutron port."),
+        QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption imagePort(QStringLiteral("image-port"), QStringLiteral("Glance port."),
+        QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption kubernikusPort(QStringLiteral("kubernikus-port"),
+        QStringLiteral("Kubernikus port."), QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption adminPort(QStringLiteral("admin-port"), QStringLiteral("Admin API port."),
+        QStringLiteral("port"), QStringLiteral("0"));
+    parser.addOptions({ scenario, nodes, dump, kluster, json, kubeconfigs, keystonePort, computePort,
+        networkPort, imagePort, kubernikusPort, adminPort });
     parser.process(app);
 
     Simulator sim;
@@ -68,7 +74,8 @@ int main(int argc, char *argv[])
         bool ok = false;
         generated = parser.value(nodes).toInt(&ok);
         if (!ok || generated <= 0 || generated > 60000)
-            return fail(QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000").arg(parser.value(nodes)));
+            return fail(
+                QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000").arg(parser.value(nodes)));
     }
     // The world, as it is made at start and again on the admin API's POST /reset.
     const QString scenarioFile = parser.value(scenario);
@@ -133,13 +140,15 @@ int main(int argc, char *argv[])
         for (const SimKluster &k : sim.world().klusters)
             out << "  kluster " << k.name.leftJustified(12) << " " << sim.kubernetesUrl(k.name) << "\n";
         out << "\nPoint the openstack client at it:\n\n"
-            << "  export OS_AUTH_URL=" << sim.authUrl() << " OS_IDENTITY_API_VERSION=3 OS_REGION_NAME=" << sim.world().region << "\n"
+            << "  export OS_AUTH_URL=" << sim.authUrl()
+            << " OS_IDENTITY_API_VERSION=3 OS_REGION_NAME=" << sim.world().region << "\n"
             << "  export OS_USERNAME=" << user.name << " OS_PASSWORD=" << user.password
             << " OS_PROJECT_NAME=" << (p >= 0 ? sim.world().projects.at(p).name : QString())
             << " OS_USER_DOMAIN_NAME=Default OS_PROJECT_DOMAIN_NAME=Default\n"
             << "  openstack server list\n\n"
             << "and kubectl at a kluster (kubeconfigs: --kubeconfig-dir DIR, or the admin API):\n\n"
-            << "  curl -s " << sim.adminUrl() << "/klusters/" << sim.world().klusters.value(0).name << "/kubeconfig > kubeconfig.yaml\n"
+            << "  curl -s " << sim.adminUrl() << "/klusters/" << sim.world().klusters.value(0).name
+            << "/kubeconfig > kubeconfig.yaml\n"
             << "  kubectl --kubeconfig kubeconfig.yaml get nodes -o wide\n";
         out.flush();
     }

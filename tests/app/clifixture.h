@@ -32,8 +32,8 @@ public:
         if (!clouds.open(QIODevice::WriteOnly))
             qFatal("cannot write clouds.yaml");
         clouds.write("clouds:\n  sim:\n    auth:\n      auth_url: " + sim.sim.authUrl().toUtf8()
-                     + "\n      username: demo\n      project_name: flightdeck-demo\n      user_domain_name: Default\n"
-                       "      project_domain_name: Default\n    region_name: RegionOne\n");
+            + "\n      username: demo\n      project_name: flightdeck-demo\n      user_domain_name: Default\n"
+              "      project_domain_name: Default\n    region_name: RegionOne\n");
         clouds.close();
         QFile secure(home.filePath(QStringLiteral("config/openstack/secure.yaml")));
         if (!secure.open(QIODevice::WriteOnly))
@@ -75,10 +75,11 @@ public:
             p.kill();
             p.waitForFinished(5000);
         }
-        Run r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-              QString::fromUtf8(p.readAllStandardError())};
+        Run r { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
         if (r.err.contains(QLatin1String("Sanitizer")))
-            qWarning().noquote() << "flightdeck-cli" << args.join(QLatin1Char(' ')) << ":\n" << r.err.left(8000);
+            qWarning().noquote() << "flightdeck-cli" << args.join(QLatin1Char(' ')) << ":\n"
+                                 << r.err.left(8000);
         return r;
     }
 
@@ -87,7 +88,7 @@ public:
     // The repairs as `flightdeck-cli audit --format json` reads them (started and finished records merged).
     QList<QJsonObject> audit() const
     {
-        const Run r = cli({QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json")});
+        const Run r = cli({ QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json") });
         QList<QJsonObject> records;
         for (const QString &line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
             records << QJsonDocument::fromJson(line.toUtf8()).object();
@@ -96,10 +97,11 @@ public:
 
     QStringList findingIds(const QString &kluster) const
     {
-        const Run r = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), kluster,
-                           QStringLiteral("--format"), QStringLiteral("json")});
+        const Run r = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+            QStringLiteral("--kluster"), kluster, QStringLiteral("--format"), QStringLiteral("json") });
         QStringList ids;
-        for (const QJsonValue &f : QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("findings")).toArray())
+        for (const QJsonValue &f :
+            QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("findings")).toArray())
             ids << f.toObject().value(QStringLiteral("id")).toString();
         return ids;
     }

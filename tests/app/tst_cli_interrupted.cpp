@@ -9,7 +9,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QRegularExpression>
-
 #include <csignal>
 
 class TestCliInterrupted : public QObject
@@ -48,8 +47,10 @@ void TestCliInterrupted::cleanup()
 
 bool TestCliInterrupted::startRepair(QProcess &p)
 {
-    m_cli->start(p, {QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                     QStringLiteral("demo"), QStringLiteral("--finding"), Finding, QStringLiteral("--yes")});
+    m_cli->start(p,
+        { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+            QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"), Finding,
+            QStringLiteral("--yes") });
     // The simulated cloud answers from this event loop: wait by spinning it.
     QElapsedTimer clock;
     clock.start();
@@ -84,7 +85,7 @@ void TestCliInterrupted::killedWhileTheRequestIsInFlight()
     m_cli->sim.sim.faults().add(slow);
     QProcess p;
     QVERIFY(startRepair(p));
-    QTest::qWait(300);  // the DELETE is on its way
+    QTest::qWait(300); // the DELETE is on its way
     ::kill(pid_t(p.processId()), signal);
     QVERIFY(p.waitForFinished(10000));
 
@@ -98,9 +99,13 @@ void TestCliInterrupted::killedWhileTheRequestIsInFlight()
     const QJsonArray planned = r.value(QStringLiteral("planned")).toArray();
     QCOMPARE(planned.size(), 1);
     QCOMPARE(planned.first().toObject().value(QStringLiteral("method")).toString(), QStringLiteral("DELETE"));
-    QVERIFY(planned.first().toObject().value(QStringLiteral("path")).toString().startsWith(QStringLiteral("/servers/")));
+    QVERIFY(planned.first()
+                .toObject()
+                .value(QStringLiteral("path"))
+                .toString()
+                .startsWith(QStringLiteral("/servers/")));
     // Said in words by `flightdeck-cli audit`.
-    const CliFixture::Run text = m_cli->cli({QStringLiteral("audit")});
+    const CliFixture::Run text = m_cli->cli({ QStringLiteral("audit") });
     QVERIFY2(text.out.contains(QStringLiteral("INTERRUPTED - check the cloud")), qPrintable(text.out));
     QVERIFY2(text.out.contains(QStringLiteral("1 repair(s) were interrupted")), qPrintable(text.out));
     // Every line of the log is whole JSON.
@@ -144,15 +149,22 @@ void TestCliInterrupted::killedWhileVerifying()
 
 void TestCliInterrupted::completedIsFinished()
 {
-    const CliFixture::Run r = m_cli->cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                                          QStringLiteral("demo"), QStringLiteral("--finding"), Finding, QStringLiteral("--yes")});
+    const CliFixture::Run r = m_cli->cli({ QStringLiteral("repair"), QStringLiteral("--cloud"),
+        QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("demo"),
+        QStringLiteral("--finding"), Finding, QStringLiteral("--yes") });
     QCOMPARE(r.exitCode, 0);
     const QList<QJsonObject> records = audit();
     QCOMPARE(records.size(), 1);
     const QJsonObject &rec = records.first();
     QCOMPARE(rec.value(QStringLiteral("verification")).toString(), QStringLiteral("fixed"));
     QVERIFY(!rec.value(QStringLiteral("interrupted")).toBool());
-    QCOMPARE(rec.value(QStringLiteral("requests")).toArray().first().toObject().value(QStringLiteral("status")).toInt(), 204);
+    QCOMPARE(rec.value(QStringLiteral("requests"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("status"))
+                 .toInt(),
+        204);
     QVERIFY(rec.contains(QStringLiteral("finishedAt")));
     // Two lines on disk: started, then finished.
     QFile log(m_cli->auditPath());
@@ -166,9 +178,10 @@ void TestCliInterrupted::refusedWhenTheRecordCannotBeWritten()
 {
     // The audit log cannot be written: nothing is sent.
     QDir().mkpath(QFileInfo(m_cli->auditPath()).absolutePath());
-    QVERIFY(QDir().mkpath(m_cli->auditPath()));  // a folder where the file should be
-    const CliFixture::Run r = m_cli->cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                                          QStringLiteral("demo"), QStringLiteral("--finding"), Finding, QStringLiteral("--yes")});
+    QVERIFY(QDir().mkpath(m_cli->auditPath())); // a folder where the file should be
+    const CliFixture::Run r = m_cli->cli({ QStringLiteral("repair"), QStringLiteral("--cloud"),
+        QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("demo"),
+        QStringLiteral("--finding"), Finding, QStringLiteral("--yes") });
     QCOMPARE(r.exitCode, 3);
     QVERIFY2(r.err.contains(QStringLiteral("nothing was sent")), qPrintable(r.err));
     const auto &servers = m_cli->sim.sim.world().servers;

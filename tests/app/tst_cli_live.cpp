@@ -1,8 +1,8 @@
 #include "tests/app/clifixture.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QProcess>
@@ -35,7 +35,7 @@ private:
 
     static constexpr const char *Password = CliFixture::Password;
     std::unique_ptr<CliFixture> m_cli;
-    SimFixture *m_fixture = nullptr;  // m_cli's
+    SimFixture *m_fixture = nullptr; // m_cli's
 };
 
 void TestCliLive::init()
@@ -52,33 +52,39 @@ void TestCliLive::cleanup()
 
 void TestCliLive::klusters()
 {
-    const Run r = cli({QStringLiteral("klusters"), QStringLiteral("--cloud"), QStringLiteral("sim")});
+    const Run r = cli({ QStringLiteral("klusters"), QStringLiteral("--cloud"), QStringLiteral("sim") });
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains(QStringLiteral("legacy")) && r.out.contains(QStringLiteral("198.19.0.0/16")));
     QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 4);
     // A broken answer is no empty list.
-    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
-                                R"({"kind": "html", "service": "kubernikus"})").status, 201);
-    const Run broken = cli({QStringLiteral("klusters"), QStringLiteral("--cloud"), QStringLiteral("sim")});
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                     R"({"kind": "html", "service": "kubernikus"})")
+                 .status,
+        201);
+    const Run broken = cli({ QStringLiteral("klusters"), QStringLiteral("--cloud"), QStringLiteral("sim") });
     QCOMPARE(broken.exitCode, 3);
     QVERIFY2(broken.err.contains(QStringLiteral("502 Bad Gateway")), qPrintable(broken.err));
 }
 
 void TestCliLive::liveCheckEqualsSnapshotCheck()
 {
-    for (const QString &kluster : {QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue")}) {
-        const Run live = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                              kluster, QStringLiteral("--format"), QStringLiteral("json")});
+    for (const QString &kluster :
+        { QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue") }) {
+        const Run live = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+            QStringLiteral("--kluster"), kluster, QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(live.exitCode, 2);
         const QString dir = m_cli->home.filePath(QStringLiteral("snap-") + kluster);
-        const Run snap = cli({QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                              kluster, QStringLiteral("--out"), dir});
+        const Run snap = cli({ QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+            QStringLiteral("--kluster"), kluster, QStringLiteral("--out"), dir });
         QVERIFY2(snap.exitCode == 0, qPrintable(snap.err));
-        const Run offline = cli({QStringLiteral("check"), QStringLiteral("--snapshot"), dir, QStringLiteral("--format"), QStringLiteral("json")});
+        const Run offline = cli({ QStringLiteral("check"), QStringLiteral("--snapshot"), dir,
+            QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(offline.exitCode, 2);
         auto ids = [](const QString &json) {
             QStringList list;
-            for (const QJsonValue &f : QJsonDocument::fromJson(json.toUtf8()).object().value(QStringLiteral("findings")).toArray())
+            for (const QJsonValue &f :
+                QJsonDocument::fromJson(json.toUtf8()).object().value(QStringLiteral("findings")).toArray())
                 list << f.toObject().value(QStringLiteral("id")).toString();
             return list;
         };
@@ -90,29 +96,34 @@ void TestCliLive::liveCheckEqualsSnapshotCheck()
 void TestCliLive::repairEveryKind()
 {
     const QList<QPair<QString, QString>> repairs = {
-        {QStringLiteral("demo"), QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n")},
-        {QStringLiteral("demo"), QStringLiteral("instance-error:kks-demo-pool-t5y6u")},
-        {QStringLiteral("demo"), QStringLiteral("instance-missing-security-group:demo-pool-r3s4d")},
-        {QStringLiteral("demo"), QStringLiteral("security-group-rule-missing:tcp")},
-        {QStringLiteral("legacy"), QStringLiteral("route-duplicate:198.19.1.0/24")},
-        {QStringLiteral("legacy"), QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.5")},
-        {QStringLiteral("legacy"), QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99")},
-        {QStringLiteral("legacy"), QStringLiteral("route-missing:kks-legacy-default-k7l8m")},
+        { QStringLiteral("demo"), QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n") },
+        { QStringLiteral("demo"), QStringLiteral("instance-error:kks-demo-pool-t5y6u") },
+        { QStringLiteral("demo"), QStringLiteral("instance-missing-security-group:demo-pool-r3s4d") },
+        { QStringLiteral("demo"), QStringLiteral("security-group-rule-missing:tcp") },
+        { QStringLiteral("legacy"), QStringLiteral("route-duplicate:198.19.1.0/24") },
+        { QStringLiteral("legacy"), QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.5") },
+        { QStringLiteral("legacy"), QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99") },
+        { QStringLiteral("legacy"), QStringLiteral("route-missing:kks-legacy-default-k7l8m") },
     };
     for (const auto &repair : repairs) {
-        const QStringList base = {QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                                  repair.first, QStringLiteral("--finding"), repair.second};
+        const QStringList base = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+            QStringLiteral("--kluster"), repair.first, QStringLiteral("--finding"), repair.second };
         QVERIFY2(findingIds(repair.first).contains(repair.second), qPrintable(repair.second));
         // Without --yes: the plan, and nothing sent.
         Run r = cli(base);
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains(QStringLiteral("Plan: ")) && r.out.contains(QStringLiteral("Dry run: nothing was sent")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("Plan: "))
+                && r.out.contains(QStringLiteral("Dry run: nothing was sent")),
+            qPrintable(r.out));
         QVERIFY(findingIds(repair.first).contains(repair.second));
         // With --yes: sent, verified, audited.
         const int records = int(audit().size());
-        r = cli(base + QStringList{QStringLiteral("--yes")});
-        QVERIFY2(r.exitCode == 0, qPrintable(QStringLiteral("%1: exit %2\nstderr: %3\nstdout: %4")
-                                                 .arg(repair.second).arg(r.exitCode).arg(r.err.left(3000), r.out.right(500))));
+        r = cli(base + QStringList { QStringLiteral("--yes") });
+        QVERIFY2(r.exitCode == 0,
+            qPrintable(QStringLiteral("%1: exit %2\nstderr: %3\nstdout: %4")
+                           .arg(repair.second)
+                           .arg(r.exitCode)
+                           .arg(r.err.left(3000), r.out.right(500))));
         QVERIFY2(r.out.contains(QStringLiteral("Result: fixed")), qPrintable(r.out));
         QVERIFY(!findingIds(repair.first).contains(repair.second));
         const QList<QJsonObject> log = audit();
@@ -124,7 +135,7 @@ void TestCliLive::repairEveryKind()
         QCOMPARE(record.value(QStringLiteral("project")).toString(), QStringLiteral("flightdeck-demo"));
         QVERIFY(!record.value(QStringLiteral("requests")).toArray().isEmpty());
         // Idempotent: once more, the finding is gone and nothing is sent.
-        r = cli(base + QStringList{QStringLiteral("--yes")});
+        r = cli(base + QStringList { QStringLiteral("--yes") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains(QStringLiteral("nothing to repair")));
     }
@@ -132,31 +143,38 @@ void TestCliLive::repairEveryKind()
 
 void TestCliLive::refusedByTheBudgetUnlessOverridden()
 {
-    const QStringList base = {QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                              QStringLiteral("demo"), QStringLiteral("--finding"), QStringLiteral("instance-error:kks-demo-pool-t5y6u"),
-                              QStringLiteral("--max-unhealthy"), QStringLiteral("0"), QStringLiteral("--yes")};
+    const QStringList base = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"),
+        QStringLiteral("instance-error:kks-demo-pool-t5y6u"), QStringLiteral("--max-unhealthy"),
+        QStringLiteral("0"), QStringLiteral("--yes") };
     // The dry run says so too.
     QStringList dry = base;
     dry.removeAll(QStringLiteral("--yes"));
     Run r = cli(dry);
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.out.contains(QStringLiteral("This plan would be refused: TooManyUnhealthy")), qPrintable(r.out));
+    QVERIFY2(
+        r.out.contains(QStringLiteral("This plan would be refused: TooManyUnhealthy")), qPrintable(r.out));
     r = cli(base);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("TooManyUnhealthy")), qPrintable(r.err));
-    QVERIFY(findingIds(QStringLiteral("demo")).contains(QStringLiteral("instance-error:kks-demo-pool-t5y6u")));
-    r = cli(base + QStringList{QStringLiteral("--override")});
+    QVERIFY(
+        findingIds(QStringLiteral("demo")).contains(QStringLiteral("instance-error:kks-demo-pool-t5y6u")));
+    r = cli(base + QStringList { QStringLiteral("--override") });
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     QVERIFY(audit().last().value(QStringLiteral("override")).toBool());
 }
 
 void TestCliLive::refusedWithoutEvidence()
 {
-    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
-                                R"({"kind": "status", "status": 500, "service": "kubernetes", "path": "^/api/v1/nodes"})").status, 201);
-    const Run r = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                       QStringLiteral("demo"), QStringLiteral("--finding"), QStringLiteral("instance-error:kks-demo-pool-t5y6u"),
-                       QStringLiteral("--yes")});
+    QCOMPARE(
+        m_fixture
+            ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                R"({"kind": "status", "status": 500, "service": "kubernetes", "path": "^/api/v1/nodes"})")
+            .status,
+        201);
+    const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"),
+        QStringLiteral("instance-error:kks-demo-pool-t5y6u"), QStringLiteral("--yes") });
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("NoEvidence")), qPrintable(r.err));
     bool present = false;
@@ -165,44 +183,57 @@ void TestCliLive::refusedWithoutEvidence()
     QVERIFY(present);
     // An incomplete snapshot never passes as a complete one.
     const QString snap = m_cli->home.filePath(QStringLiteral("incident"));
-    const Run s = cli({QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                       QStringLiteral("demo"), QStringLiteral("--out"), snap});
+    const Run s = cli({ QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--out"), snap });
     QCOMPARE(s.exitCode, 3);
-    QVERIFY2(s.err.contains(QStringLiteral("incomplete: nodes.json could not be fetched")), qPrintable(s.err));
+    QVERIFY2(
+        s.err.contains(QStringLiteral("incomplete: nodes.json could not be fetched")), qPrintable(s.err));
     QVERIFY(!QFile::exists(snap + QStringLiteral("/servers.json")));
     QVERIFY(QFile::exists(snap + QStringLiteral(".incomplete/servers.json")));
     // A live check with a failed source says so and exits 3: it is no all-clear.
-    const Run check = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                           QStringLiteral("demo")});
+    const Run check = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo") });
     QCOMPARE(check.exitCode, 3);
-    QVERIFY2(check.err.contains(QStringLiteral("nodes: kubernetes: GET /api/v1/nodes: HTTP 500")), qPrintable(check.err));
+    QVERIFY2(check.err.contains(QStringLiteral("nodes: kubernetes: GET /api/v1/nodes: HTTP 500")),
+        qPrintable(check.err));
     QVERIFY(check.out.contains(QStringLiteral("NOT DIAGNOSED")));
 }
 
 void TestCliLive::concurrentWriterLosesNoRoute()
 {
-    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/settings"), R"({"extraRouteAtomic": false})").status, 204);
-    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
-                                R"({"kind": "concurrent-write", "service": "network", "method": "PUT", "count": 1})").status, 201);
-    const QStringList args = {QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                              QStringLiteral("legacy"), QStringLiteral("--finding"), QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99"),
-                              QStringLiteral("--yes")};
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/settings"),
+                     R"({"extraRouteAtomic": false})")
+                 .status,
+        204);
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                     R"({"kind": "concurrent-write", "service": "network", "method": "PUT", "count": 1})")
+                 .status,
+        201);
+    const QStringList args = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("legacy"), QStringLiteral("--finding"),
+        QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99"), QStringLiteral("--yes") };
     // Someone writes between our read and our write: 412, nothing overwritten, ask again.
     Run r = cli(args);
     QCOMPARE(r.exitCode, 3);
     QVERIFY2(r.out.contains(QStringLiteral("-> 412")), qPrintable(r.out));
     QVERIFY(r.out.contains(QStringLiteral("[If-Match: revision_number=")));
     QVERIFY2(r.err.contains(QStringLiteral("nothing was overwritten")), qPrintable(r.err));
-    QCOMPARE(audit().last().value(QStringLiteral("verification")).toString(), QStringLiteral("changed meanwhile"));
+    QCOMPARE(
+        audit().last().value(QStringLiteral("verification")).toString(), QStringLiteral("changed meanwhile"));
     // Confirmed again, on the router as it is now.
     r = cli(args);
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-    const SimRouter &router = m_fixture->sim.world().routers.at(m_fixture->sim.world().routerIndex(m_fixture->sim.world().klusters.first().routerId));
+    const SimRouter &router = m_fixture->sim.world().routers.at(
+        m_fixture->sim.world().routerIndex(m_fixture->sim.world().klusters.first().routerId));
     bool concurrentRouteKept = false;
     for (const SimRoute &route : router.routes)
-        concurrentRouteKept = concurrentRouteKept || route.destination.startsWith(QLatin1String("198.51.100."));
-    QVERIFY(concurrentRouteKept);  // the other writer's route survived
-    QVERIFY(!router.routes.contains(SimRoute{QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.99")}));
+        concurrentRouteKept
+            = concurrentRouteKept || route.destination.startsWith(QLatin1String("198.51.100."));
+    QVERIFY(concurrentRouteKept); // the other writer's route survived
+    QVERIFY(
+        !router.routes.contains(SimRoute { QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.99") }));
 }
 
 void TestCliLive::authenticationFailureExits3()
@@ -211,7 +242,8 @@ void TestCliLive::authenticationFailureExits3()
     QVERIFY(secure.open(QIODevice::WriteOnly | QIODevice::Truncate));
     secure.write("clouds:\n  sim:\n    auth:\n      password: wrong\n");
     secure.close();
-    const Run r = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("demo")});
+    const Run r = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo") });
     QCOMPARE(r.exitCode, 3);
     QVERIFY2(r.err.contains(QStringLiteral("authentication failed")), qPrintable(r.err));
     QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
@@ -220,22 +252,24 @@ void TestCliLive::authenticationFailureExits3()
 void TestCliLive::noSecretInAnyFile()
 {
     // Everything the program writes: snapshot, audit log, and whatever else lands in HOME.
-    cli({QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("demo"),
-         QStringLiteral("--out"), m_cli->home.filePath(QStringLiteral("snap"))});
-    cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("demo"),
-         QStringLiteral("--finding"), QStringLiteral("security-group-rule-missing:tcp"), QStringLiteral("--yes")});
+    cli({ QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--out"),
+        m_cli->home.filePath(QStringLiteral("snap")) });
+    cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"),
+        QStringLiteral("security-group-rule-missing:tcp"), QStringLiteral("--yes") });
     QVERIFY(!audit().isEmpty());
     int files = 0;
     QDirIterator it(m_cli->home.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
         if (path.endsWith(QLatin1String("secure.yaml")))
-            continue;  // the user's own file, read in place
+            continue; // the user's own file, read in place
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();
         QVERIFY2(!bytes.contains(Password), qPrintable(path));
-        QVERIFY2(!bytes.contains("gAAAAA"), qPrintable(path));  // Keystone tokens
+        QVERIFY2(!bytes.contains("gAAAAA"), qPrintable(path)); // Keystone tokens
         QVERIFY2(!bytes.contains("PRIVATE KEY"), qPrintable(path));
         QVERIFY2(!bytes.contains("client-key-data"), qPrintable(path));
         ++files;
@@ -246,17 +280,23 @@ void TestCliLive::noSecretInAnyFile()
 void TestCliLive::deadlineEndsACheck()
 {
     // A server that trickles one byte a second keeps each request alive; the command's deadline ends it.
-    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
-                                R"({"kind": "trickle", "latencyMs": 1000, "service": "compute"})").status, 201);
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                     R"({"kind": "trickle", "latencyMs": 1000, "service": "compute"})")
+                 .status,
+        201);
     QElapsedTimer clock;
     clock.start();
-    const Run r = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                       QStringLiteral("demo"), QStringLiteral("--deadline"), QStringLiteral("3s")});
+    const Run r = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--deadline"),
+        QStringLiteral("3s") });
     QCOMPARE(r.exitCode, 3);
-    QVERIFY2(r.err.contains(QStringLiteral("gave up: not finished within 3 s (--deadline)")), qPrintable(r.err));
+    QVERIFY2(
+        r.err.contains(QStringLiteral("gave up: not finished within 3 s (--deadline)")), qPrintable(r.err));
     QVERIFY(clock.elapsed() < 30000);
-    const Run bad = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"),
-                         QStringLiteral("demo"), QStringLiteral("--deadline"), QStringLiteral("soon")});
+    const Run bad = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--deadline"),
+        QStringLiteral("soon") });
     QCOMPARE(bad.exitCode, 3);
     QVERIFY(bad.err.contains(QStringLiteral("--deadline")));
 }

@@ -11,7 +11,8 @@
 static QString uuidFor(const QString &seed)
 {
     const QByteArray h = QCryptographicHash::hash(seed.toUtf8(), QCryptographicHash::Sha1).toHex();
-    return QString::fromLatin1(h.left(8) + '-' + h.mid(8, 4) + '-' + h.mid(12, 4) + '-' + h.mid(16, 4) + '-' + h.mid(20, 12));
+    return QString::fromLatin1(
+        h.left(8) + '-' + h.mid(8, 4) + '-' + h.mid(12, 4) + '-' + h.mid(16, 4) + '-' + h.mid(20, 12));
 }
 
 WorldBuilder::WorldBuilder(const QString &kluster, const QString &clusterCidr)
@@ -20,7 +21,7 @@ WorldBuilder::WorldBuilder(const QString &kluster, const QString &clusterCidr)
     , m_routerId(uuidFor(QStringLiteral("router:") + kluster))
     , m_capturedAt(defaultCapturedAt())
 {
-    m_pools.append({QStringLiteral("pool"), 0});
+    m_pools.append({ QStringLiteral("pool"), 0 });
     group(m_groupName, true);
 }
 
@@ -49,7 +50,7 @@ WorldBuilder &WorldBuilder::pool(const QString &name, int size)
             return *this;
         }
     }
-    m_pools.append({name, size});
+    m_pools.append({ name, size });
     return *this;
 }
 
@@ -83,7 +84,7 @@ QString WorldBuilder::serverId(const QString &name) const
 }
 
 int WorldBuilder::server(const QString &name, const QString &ip, double ageMinutes, const QString &status,
-                         const QStringList &groups)
+    const QStringList &groups)
 {
     QJsonObject s;
     s.insert(QStringLiteral("id"), serverId(name));
@@ -106,7 +107,7 @@ int WorldBuilder::server(const QString &name, const QString &ip, double ageMinut
         addr.insert(QStringLiteral("OS-EXT-IPS:type"), QStringLiteral("fixed"));
         addr.insert(QStringLiteral("OS-EXT-IPS-MAC:mac_addr"), QStringLiteral("fa:16:3e:00:00:01"));
         QJsonObject addresses;
-        addresses.insert(QStringLiteral("private"), QJsonArray{addr});
+        addresses.insert(QStringLiteral("private"), QJsonArray { addr });
         s.insert(QStringLiteral("addresses"), addresses);
     } else {
         s.insert(QStringLiteral("addresses"), QJsonObject());
@@ -115,12 +116,12 @@ int WorldBuilder::server(const QString &name, const QString &ip, double ageMinut
     if (!groups.isEmpty()) {
         QJsonArray list;
         for (const QString &g : groups)
-            list.append(QJsonObject{{QStringLiteral("name"), g}});
+            list.append(QJsonObject { { QStringLiteral("name"), g } });
         s.insert(QStringLiteral("security_groups"), list);
     }
     const QString vm = status == QLatin1String("ERROR") ? QStringLiteral("error")
-        : status == QLatin1String("BUILD")             ? QStringLiteral("building")
-        : status == QLatin1String("SHUTOFF")           ? QStringLiteral("stopped")
+        : status == QLatin1String("BUILD")              ? QStringLiteral("building")
+        : status == QLatin1String("SHUTOFF")            ? QStringLiteral("stopped")
                                                         : QStringLiteral("active");
     s.insert(QStringLiteral("OS-EXT-STS:vm_state"), vm);
     s.insert(QStringLiteral("OS-EXT-STS:task_state"), QJsonValue());
@@ -128,14 +129,23 @@ int WorldBuilder::server(const QString &name, const QString &ip, double ageMinut
     s.insert(QStringLiteral("links"), QJsonArray());
     if (m_bulk) {
         const QString id = serverId(name);
-        s.insert(QStringLiteral("hostId"), QStringLiteral("9b1f2a6e0c5d4e3f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b"));
-        s.insert(QStringLiteral("image"), QJsonObject{{QStringLiteral("id"), QStringLiteral("70a599e0-31e7-49b7-b260-868f441e862b")},
-                                                      {QStringLiteral("links"), QJsonArray{QJsonObject{
-                                                           {QStringLiteral("rel"), QStringLiteral("bookmark")},
-                                                           {QStringLiteral("href"), QStringLiteral("https://compute.example.cloud/images/70a599e0-31e7-49b7-b260-868f441e862b")}}}}});
-        s.insert(QStringLiteral("links"), QJsonArray{
-            QJsonObject{{QStringLiteral("rel"), QStringLiteral("self")}, {QStringLiteral("href"), QString(QStringLiteral("https://compute.example.cloud/v2.1/servers/") + id)}},
-            QJsonObject{{QStringLiteral("rel"), QStringLiteral("bookmark")}, {QStringLiteral("href"), QString(QStringLiteral("https://compute.example.cloud/servers/") + id)}}});
+        s.insert(QStringLiteral("hostId"),
+            QStringLiteral("9b1f2a6e0c5d4e3f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b"));
+        s.insert(QStringLiteral("image"),
+            QJsonObject { { QStringLiteral("id"), QStringLiteral("70a599e0-31e7-49b7-b260-868f441e862b") },
+                { QStringLiteral("links"),
+                    QJsonArray { QJsonObject { { QStringLiteral("rel"), QStringLiteral("bookmark") },
+                        { QStringLiteral("href"),
+                            QStringLiteral("https://compute.example.cloud/images/"
+                                           "70a599e0-31e7-49b7-b260-868f441e862b") } } } } });
+        s.insert(QStringLiteral("links"),
+            QJsonArray {
+                QJsonObject { { QStringLiteral("rel"), QStringLiteral("self") },
+                    { QStringLiteral("href"),
+                        QString(QStringLiteral("https://compute.example.cloud/v2.1/servers/") + id) } },
+                QJsonObject { { QStringLiteral("rel"), QStringLiteral("bookmark") },
+                    { QStringLiteral("href"),
+                        QString(QStringLiteral("https://compute.example.cloud/servers/") + id) } } });
         s.insert(QStringLiteral("OS-EXT-AZ:availability_zone"), QStringLiteral("eu-de-1a"));
         s.insert(QStringLiteral("OS-DCF:diskConfig"), QStringLiteral("MANUAL"));
         s.insert(QStringLiteral("OS-SRV-USG:launched_at"), s.value(QStringLiteral("created")));
@@ -146,8 +156,9 @@ int WorldBuilder::server(const QString &name, const QString &ip, double ageMinut
         s.insert(QStringLiteral("key_name"), QStringLiteral("kubernikus"));
         s.insert(QStringLiteral("progress"), 0);
         s.insert(QStringLiteral("os-extended-volumes:volumes_attached"), QJsonArray());
-        s.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("kubernikus:kluster"), m_kluster},
-                                                         {QStringLiteral("kubernikus:nodepool"), QStringLiteral("pool")}});
+        s.insert(QStringLiteral("metadata"),
+            QJsonObject { { QStringLiteral("kubernikus:kluster"), m_kluster },
+                { QStringLiteral("kubernikus:nodepool"), QStringLiteral("pool") } });
     }
     m_servers.append(s);
     return int(m_servers.size() - 1);
@@ -158,68 +169,83 @@ int WorldBuilder::node(const QString &name, const QString &ip, const QString &po
     QJsonObject metadata;
     metadata.insert(QStringLiteral("name"), name);
     metadata.insert(QStringLiteral("uid"), uuidFor(QStringLiteral("node:") + name));
-    metadata.insert(QStringLiteral("creationTimestamp"), ApiParser::formatTimestamp(m_capturedAt.addSecs(-3600)));
-    metadata.insert(QStringLiteral("labels"), QJsonObject{{QStringLiteral("kubernetes.io/hostname"), name}});
+    metadata.insert(
+        QStringLiteral("creationTimestamp"), ApiParser::formatTimestamp(m_capturedAt.addSecs(-3600)));
+    metadata.insert(
+        QStringLiteral("labels"), QJsonObject { { QStringLiteral("kubernetes.io/hostname"), name } });
     QJsonObject spec;
     if (!podCidr.isEmpty()) {
         spec.insert(QStringLiteral("podCIDR"), podCidr);
-        spec.insert(QStringLiteral("podCIDRs"), QJsonArray{podCidr});
+        spec.insert(QStringLiteral("podCIDRs"), QJsonArray { podCidr });
     }
     spec.insert(QStringLiteral("providerID"), QString(QStringLiteral("openstack:///") + serverId(name)));
     QJsonObject status;
     QJsonArray addresses;
     if (!ip.isEmpty())
-        addresses.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("InternalIP")}, {QStringLiteral("address"), ip}});
-    addresses.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("Hostname")}, {QStringLiteral("address"), name}});
+        addresses.append(QJsonObject {
+            { QStringLiteral("type"), QStringLiteral("InternalIP") }, { QStringLiteral("address"), ip } });
+    addresses.append(QJsonObject {
+        { QStringLiteral("type"), QStringLiteral("Hostname") }, { QStringLiteral("address"), name } });
     status.insert(QStringLiteral("addresses"), addresses);
     QJsonArray conditions;
-    conditions.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("NetworkUnavailable")},
-                                  {QStringLiteral("status"), QStringLiteral("False")},
-                                  {QStringLiteral("reason"), QStringLiteral("RouteCreated")},
-                                  {QStringLiteral("message"), QStringLiteral("RouteController created a route")}});
+    conditions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("NetworkUnavailable") },
+        { QStringLiteral("status"), QStringLiteral("False") },
+        { QStringLiteral("reason"), QStringLiteral("RouteCreated") },
+        { QStringLiteral("message"), QStringLiteral("RouteController created a route") } });
     if (!ready.isEmpty()) {
-        conditions.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("Ready")},
-                                      {QStringLiteral("status"), ready},
-                                      {QStringLiteral("reason"), ready == QLatin1String("True")
-                                                                      ? QStringLiteral("KubeletReady")
-                                                                      : QStringLiteral("KubeletNotReady")},
-                                      {QStringLiteral("message"), QStringLiteral("kubelet status")}});
+        conditions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("Ready") },
+            { QStringLiteral("status"), ready },
+            { QStringLiteral("reason"),
+                ready == QLatin1String("True") ? QStringLiteral("KubeletReady")
+                                               : QStringLiteral("KubeletNotReady") },
+            { QStringLiteral("message"), QStringLiteral("kubelet status") } });
     }
     status.insert(QStringLiteral("conditions"), conditions);
-    status.insert(QStringLiteral("nodeInfo"), QJsonObject{{QStringLiteral("kubeletVersion"), QStringLiteral("v1.30.6")}});
+    status.insert(QStringLiteral("nodeInfo"),
+        QJsonObject { { QStringLiteral("kubeletVersion"), QStringLiteral("v1.30.6") } });
     if (m_bulk) {
         QJsonObject labels = metadata.value(QStringLiteral("labels")).toObject();
-        for (const char *l : {"beta.kubernetes.io/arch", "beta.kubernetes.io/os", "kubernetes.io/arch", "kubernetes.io/os",
-                              "node.kubernetes.io/instance-type", "topology.kubernetes.io/region",
-                              "topology.kubernetes.io/zone", "ccloud.sap.com/nodepool", "kubernikus.cloud.sap/template-version"})
-            labels.insert(QString::fromLatin1(l), QString(QStringLiteral("value-of-") + QString::fromLatin1(l).section(QLatin1Char('/'), -1)));
+        for (const char *l : { "beta.kubernetes.io/arch", "beta.kubernetes.io/os", "kubernetes.io/arch",
+                 "kubernetes.io/os", "node.kubernetes.io/instance-type", "topology.kubernetes.io/region",
+                 "topology.kubernetes.io/zone", "ccloud.sap.com/nodepool",
+                 "kubernikus.cloud.sap/template-version" })
+            labels.insert(QString::fromLatin1(l),
+                QString(QStringLiteral("value-of-") + QString::fromLatin1(l).section(QLatin1Char('/'), -1)));
         metadata.insert(QStringLiteral("labels"), labels);
         metadata.insert(QStringLiteral("annotations"),
-                        QJsonObject{{QStringLiteral("node.alpha.kubernetes.io/ttl"), QStringLiteral("0")},
-                                    {QStringLiteral("volumes.kubernetes.io/controller-managed-attach-detach"), QStringLiteral("true")}});
+            QJsonObject { { QStringLiteral("node.alpha.kubernetes.io/ttl"), QStringLiteral("0") },
+                { QStringLiteral("volumes.kubernetes.io/controller-managed-attach-detach"),
+                    QStringLiteral("true") } });
         metadata.insert(QStringLiteral("resourceVersion"), QStringLiteral("48213977"));
-        const QJsonObject resources{{QStringLiteral("cpu"), QStringLiteral("8")},
-                                    {QStringLiteral("ephemeral-storage"), QStringLiteral("61714800Ki")},
-                                    {QStringLiteral("memory"), QStringLiteral("32883408Ki")},
-                                    {QStringLiteral("pods"), QStringLiteral("110")}};
+        const QJsonObject resources { { QStringLiteral("cpu"), QStringLiteral("8") },
+            { QStringLiteral("ephemeral-storage"), QStringLiteral("61714800Ki") },
+            { QStringLiteral("memory"), QStringLiteral("32883408Ki") },
+            { QStringLiteral("pods"), QStringLiteral("110") } };
         status.insert(QStringLiteral("capacity"), resources);
         status.insert(QStringLiteral("allocatable"), resources);
         QJsonArray images;
         for (int i = 0; i < 12; ++i) {
-            images.append(QJsonObject{{QStringLiteral("names"), QJsonArray{QStringLiteral("keppel.example.cloud/ccloud/image-%1@sha256:4b1f2a6e0c5d4e3f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f").arg(i),
-                                                                           QStringLiteral("keppel.example.cloud/ccloud/image-%1:v1.%1.0").arg(i)}},
-                                      {QStringLiteral("sizeBytes"), 10485760 + i * 1048576}});
+            images.append(QJsonObject {
+                { QStringLiteral("names"),
+                    QJsonArray {
+                        QStringLiteral("keppel.example.cloud/ccloud/"
+                                       "image-%1@sha256:"
+                                       "4b1f2a6e0c5d4e3f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f")
+                            .arg(i),
+                        QStringLiteral("keppel.example.cloud/ccloud/image-%1:v1.%1.0").arg(i) } },
+                { QStringLiteral("sizeBytes"), 10485760 + i * 1048576 } });
         }
         status.insert(QStringLiteral("images"), images);
         status.insert(QStringLiteral("nodeInfo"),
-                      QJsonObject{{QStringLiteral("kubeletVersion"), QStringLiteral("v1.30.6")},
-                                  {QStringLiteral("kubeProxyVersion"), QStringLiteral("v1.30.6")},
-                                  {QStringLiteral("osImage"), QStringLiteral("Flatcar Container Linux by Kinvolk 4081.2.0 (Oklo)")},
-                                  {QStringLiteral("kernelVersion"), QStringLiteral("6.6.60-flatcar")},
-                                  {QStringLiteral("containerRuntimeVersion"), QStringLiteral("containerd://1.7.23")},
-                                  {QStringLiteral("machineID"), QStringLiteral("9b1f2a6e0c5d4e3f8a7b6c5d4e3f2a1b")},
-                                  {QStringLiteral("operatingSystem"), QStringLiteral("linux")},
-                                  {QStringLiteral("architecture"), QStringLiteral("amd64")}});
+            QJsonObject { { QStringLiteral("kubeletVersion"), QStringLiteral("v1.30.6") },
+                { QStringLiteral("kubeProxyVersion"), QStringLiteral("v1.30.6") },
+                { QStringLiteral("osImage"),
+                    QStringLiteral("Flatcar Container Linux by Kinvolk 4081.2.0 (Oklo)") },
+                { QStringLiteral("kernelVersion"), QStringLiteral("6.6.60-flatcar") },
+                { QStringLiteral("containerRuntimeVersion"), QStringLiteral("containerd://1.7.23") },
+                { QStringLiteral("machineID"), QStringLiteral("9b1f2a6e0c5d4e3f8a7b6c5d4e3f2a1b") },
+                { QStringLiteral("operatingSystem"), QStringLiteral("linux") },
+                { QStringLiteral("architecture"), QStringLiteral("amd64") } });
     }
     QJsonObject n;
     n.insert(QStringLiteral("metadata"), metadata);
@@ -229,12 +255,14 @@ int WorldBuilder::node(const QString &name, const QString &ip, const QString &po
     return int(m_nodes.size() - 1);
 }
 
-void WorldBuilder::setCondition(int nodeIndex, const QString &type, const QString &status, const QString &reason)
+void WorldBuilder::setCondition(
+    int nodeIndex, const QString &type, const QString &status, const QString &reason)
 {
     QJsonObject n = m_nodes.at(nodeIndex);
     QJsonObject st = n.value(QStringLiteral("status")).toObject();
     QJsonArray conditions = st.value(QStringLiteral("conditions")).toArray();
-    QJsonObject c{{QStringLiteral("type"), type}, {QStringLiteral("status"), status}, {QStringLiteral("reason"), reason}};
+    QJsonObject c { { QStringLiteral("type"), type }, { QStringLiteral("status"), status },
+        { QStringLiteral("reason"), reason } };
     bool replaced = false;
     for (qsizetype i = 0; i < conditions.size(); ++i) {
         if (conditions.at(i).toObject().value(QStringLiteral("type")).toString() == type) {
@@ -249,7 +277,8 @@ void WorldBuilder::setCondition(int nodeIndex, const QString &type, const QStrin
     m_nodes[nodeIndex] = n;
 }
 
-void WorldBuilder::healthyMember(const QString &name, const QString &ip, const QString &podCidr, double ageMinutes)
+void WorldBuilder::healthyMember(
+    const QString &name, const QString &ip, const QString &podCidr, double ageMinutes)
 {
     server(name, ip, ageMinutes);
     node(name, ip, podCidr);
@@ -258,7 +287,8 @@ void WorldBuilder::healthyMember(const QString &name, const QString &ip, const Q
 
 void WorldBuilder::route(const QString &destination, const QString &nexthop)
 {
-    m_routes.append(QJsonObject{{QStringLiteral("destination"), destination}, {QStringLiteral("nexthop"), nexthop}});
+    m_routes.append(QJsonObject {
+        { QStringLiteral("destination"), destination }, { QStringLiteral("nexthop"), nexthop } });
 }
 
 int WorldBuilder::group(const QString &name, bool withGoodRules)
@@ -282,8 +312,7 @@ int WorldBuilder::group(const QString &name, bool withGoodRules)
 }
 
 void WorldBuilder::rule(int groupIndex, const QJsonValue &protocol, const QJsonValue &remoteIpPrefix,
-                        const QJsonValue &portMin, const QJsonValue &portMax, const QString &direction,
-                        const QString &ethertype)
+    const QJsonValue &portMin, const QJsonValue &portMax, const QString &direction, const QString &ethertype)
 {
     QJsonObject g = m_groups.at(groupIndex);
     QJsonArray rules = g.value(QStringLiteral("security_group_rules")).toArray();
@@ -320,21 +349,19 @@ QJsonObject WorldBuilder::klusterJson() const
 {
     QJsonArray pools;
     for (const auto &p : m_pools) {
-        pools.append(QJsonObject{{QStringLiteral("name"), p.first},
-                                 {QStringLiteral("size"), p.second},
-                                 {QStringLiteral("flavor"), QStringLiteral("m1.small")},
-                                 {QStringLiteral("image"), QStringLiteral("flatcar-stable-amd64")}});
+        pools.append(QJsonObject { { QStringLiteral("name"), p.first }, { QStringLiteral("size"), p.second },
+            { QStringLiteral("flavor"), QStringLiteral("m1.small") },
+            { QStringLiteral("image"), QStringLiteral("flatcar-stable-amd64") } });
     }
-    QJsonObject openstack{{QStringLiteral("routerID"), m_routerId},
-                          {QStringLiteral("projectID"), QStringLiteral("6f70656e737461636b20726f636b7321")},
-                          {QStringLiteral("securityGroupName"), m_groupName}};
-    QJsonObject spec{{QStringLiteral("clusterCIDR"), m_clusterCidr},
-                     {QStringLiteral("serviceCIDR"), QStringLiteral("198.18.128.0/17")},
-                     {QStringLiteral("openstack"), openstack},
-                     {QStringLiteral("nodePools"), pools}};
-    return QJsonObject{{QStringLiteral("name"), m_kluster},
-                       {QStringLiteral("spec"), spec},
-                       {QStringLiteral("status"), QJsonObject{{QStringLiteral("phase"), QStringLiteral("Running")}}}};
+    QJsonObject openstack { { QStringLiteral("routerID"), m_routerId },
+        { QStringLiteral("projectID"), QStringLiteral("6f70656e737461636b20726f636b7321") },
+        { QStringLiteral("securityGroupName"), m_groupName } };
+    QJsonObject spec { { QStringLiteral("clusterCIDR"), m_clusterCidr },
+        { QStringLiteral("serviceCIDR"), QStringLiteral("198.18.128.0/17") },
+        { QStringLiteral("openstack"), openstack }, { QStringLiteral("nodePools"), pools } };
+    return QJsonObject { { QStringLiteral("name"), m_kluster }, { QStringLiteral("spec"), spec },
+        { QStringLiteral("status"),
+            QJsonObject { { QStringLiteral("phase"), QStringLiteral("Running") } } } };
 }
 
 QJsonObject WorldBuilder::serversJson() const
@@ -342,20 +369,18 @@ QJsonObject WorldBuilder::serversJson() const
     QJsonArray list;
     for (const QJsonObject &s : m_servers)
         list.append(s);
-    return QJsonObject{{QStringLiteral("servers"), list}};
+    return QJsonObject { { QStringLiteral("servers"), list } };
 }
 
 QJsonObject WorldBuilder::routerJson() const
 {
-    QJsonObject r{{QStringLiteral("id"), m_routerId},
-                  {QStringLiteral("name"), QString(QStringLiteral("kks-") + m_kluster)},
-                  {QStringLiteral("status"), QStringLiteral("ACTIVE")},
-                  {QStringLiteral("admin_state_up"), true},
-                  {QStringLiteral("external_gateway_info"), QJsonValue()},
-                  {QStringLiteral("routes"), m_routes}};
+    QJsonObject r { { QStringLiteral("id"), m_routerId },
+        { QStringLiteral("name"), QString(QStringLiteral("kks-") + m_kluster) },
+        { QStringLiteral("status"), QStringLiteral("ACTIVE") }, { QStringLiteral("admin_state_up"), true },
+        { QStringLiteral("external_gateway_info"), QJsonValue() }, { QStringLiteral("routes"), m_routes } };
     if (m_revision >= 0)
         r.insert(QStringLiteral("revision_number"), m_revision);
-    return QJsonObject{{QStringLiteral("router"), r}};
+    return QJsonObject { { QStringLiteral("router"), r } };
 }
 
 QJsonObject WorldBuilder::securityGroupsJson() const
@@ -363,7 +388,7 @@ QJsonObject WorldBuilder::securityGroupsJson() const
     QJsonArray list;
     for (const QJsonObject &g : m_groups)
         list.append(g);
-    return QJsonObject{{QStringLiteral("security_groups"), list}};
+    return QJsonObject { { QStringLiteral("security_groups"), list } };
 }
 
 QJsonObject WorldBuilder::nodesJson() const
@@ -371,22 +396,24 @@ QJsonObject WorldBuilder::nodesJson() const
     QJsonArray items;
     for (const QJsonObject &n : m_nodes)
         items.append(n);
-    return QJsonObject{{QStringLiteral("kind"), QStringLiteral("NodeList")},
-                       {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                       {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QStringLiteral("101")}}},
-                       {QStringLiteral("items"), items}};
+    return QJsonObject { { QStringLiteral("kind"), QStringLiteral("NodeList") },
+        { QStringLiteral("apiVersion"), QStringLiteral("v1") },
+        { QStringLiteral("metadata"),
+            QJsonObject { { QStringLiteral("resourceVersion"), QStringLiteral("101") } } },
+        { QStringLiteral("items"), items } };
 }
 
 QJsonObject WorldBuilder::extensionsJson() const
 {
     QJsonArray list;
-    QStringList aliases = {QStringLiteral("router"), QStringLiteral("extraroute"), QStringLiteral("security-group"),
-                           QStringLiteral("revision-if-match")};
+    QStringList aliases = { QStringLiteral("router"), QStringLiteral("extraroute"),
+        QStringLiteral("security-group"), QStringLiteral("revision-if-match") };
     if (m_atomic)
         aliases.append(QStringLiteral("extraroute-atomic"));
     for (const QString &a : aliases)
-        list.append(QJsonObject{{QStringLiteral("alias"), a}, {QStringLiteral("name"), a}, {QStringLiteral("links"), QJsonArray()}});
-    return QJsonObject{{QStringLiteral("extensions"), list}};
+        list.append(QJsonObject { { QStringLiteral("alias"), a }, { QStringLiteral("name"), a },
+            { QStringLiteral("links"), QJsonArray() } });
+    return QJsonObject { { QStringLiteral("extensions"), list } };
 }
 
 KlusterState WorldBuilder::state() const
@@ -399,7 +426,8 @@ KlusterState WorldBuilder::state() const
     s.kluster = ApiParser::parseKluster(QStringLiteral("kluster.json"), klusterJson());
     s.instances = ApiParser::parseServers(QStringLiteral("servers.json"), serversJson());
     s.router = ApiParser::parseRouter(QStringLiteral("router.json"), routerJson());
-    s.securityGroups = ApiParser::parseSecurityGroups(QStringLiteral("security-groups.json"), securityGroupsJson());
+    s.securityGroups
+        = ApiParser::parseSecurityGroups(QStringLiteral("security-groups.json"), securityGroupsJson());
     s.nodes = ApiParser::parseNodes(QStringLiteral("nodes.json"), nodesJson());
     s.extensions = ApiParser::parseExtensions(QStringLiteral("extensions.json"), extensionsJson());
     s.extensionsKnown = true;
@@ -413,10 +441,13 @@ bool WorldBuilder::writeSnapshot(const QString &directory) const
     if (!QDir().mkpath(directory))
         return false;
     const QList<QPair<QString, QJsonObject>> files = {
-        {QStringLiteral("capture.json"), captureJson()},         {QStringLiteral("kluster.json"), klusterJson()},
-        {QStringLiteral("servers.json"), serversJson()},         {QStringLiteral("router.json"), routerJson()},
-        {QStringLiteral("security-groups.json"), securityGroupsJson()}, {QStringLiteral("nodes.json"), nodesJson()},
-        {QStringLiteral("extensions.json"), extensionsJson()},
+        { QStringLiteral("capture.json"), captureJson() },
+        { QStringLiteral("kluster.json"), klusterJson() },
+        { QStringLiteral("servers.json"), serversJson() },
+        { QStringLiteral("router.json"), routerJson() },
+        { QStringLiteral("security-groups.json"), securityGroupsJson() },
+        { QStringLiteral("nodes.json"), nodesJson() },
+        { QStringLiteral("extensions.json"), extensionsJson() },
     };
     for (const auto &f : files) {
         QFile file(QDir(directory).filePath(f.first));

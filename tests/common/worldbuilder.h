@@ -17,7 +17,7 @@ class WorldBuilder
 {
 public:
     explicit WorldBuilder(const QString &kluster = QStringLiteral("demo"),
-                          const QString &clusterCidr = QStringLiteral("100.100.0.0/16"));
+        const QString &clusterCidr = QStringLiteral("100.100.0.0/16"));
 
     static QDateTime defaultCapturedAt();
 
@@ -33,18 +33,22 @@ public:
     WorldBuilder &realisticBulk(bool on);
 
     // A Nova server created `ageMinutes` before the capture; returns its index.
-    int server(const QString &name, const QString &ip, double ageMinutes, const QString &status = QStringLiteral("ACTIVE"),
-               const QStringList &groups = {QStringLiteral("kks-sg")});
+    int server(const QString &name, const QString &ip, double ageMinutes,
+        const QString &status = QStringLiteral("ACTIVE"),
+        const QStringList &groups = { QStringLiteral("kks-sg") });
     QJsonObject &serverAt(int index) { return m_servers[index]; }
     QString serverId(const QString &name) const;
 
     // A Kubernetes node; pod CIDR and IP may be empty. Returns its index.
-    int node(const QString &name, const QString &ip, const QString &podCidr, const QString &ready = QStringLiteral("True"));
+    int node(const QString &name, const QString &ip, const QString &podCidr,
+        const QString &ready = QStringLiteral("True"));
     QJsonObject &nodeAt(int index) { return m_nodes[index]; }
-    void setCondition(int nodeIndex, const QString &type, const QString &status, const QString &reason = QString());
+    void setCondition(
+        int nodeIndex, const QString &type, const QString &status, const QString &reason = QString());
 
     // A kluster instance plus its Ready node and its correct route, in one call.
-    void healthyMember(const QString &name, const QString &ip, const QString &podCidr, double ageMinutes = 60 * 24);
+    void healthyMember(
+        const QString &name, const QString &ip, const QString &podCidr, double ageMinutes = 60 * 24);
 
     void route(const QString &destination, const QString &nexthop);
 
@@ -52,8 +56,9 @@ public:
     int group(const QString &name, bool withGoodRules = false);
     QJsonObject &groupAt(int index) { return m_groups[index]; }
     void rule(int groupIndex, const QJsonValue &protocol, const QJsonValue &remoteIpPrefix,
-              const QJsonValue &portMin = QJsonValue(), const QJsonValue &portMax = QJsonValue(),
-              const QString &direction = QStringLiteral("ingress"), const QString &ethertype = QStringLiteral("IPv4"));
+        const QJsonValue &portMin = QJsonValue(), const QJsonValue &portMax = QJsonValue(),
+        const QString &direction = QStringLiteral("ingress"),
+        const QString &ethertype = QStringLiteral("IPv4"));
     void clearGroups() { m_groups = QList<QJsonObject>(); }
 
     // The response bodies.

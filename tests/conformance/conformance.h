@@ -17,29 +17,33 @@ namespace Conformance {
 // through the real APIs).
 struct Target
 {
-    QString authUrl;      // http://host:port/v3
+    QString authUrl; // http://host:port/v3
     QString user;
     QString password;
     QString project;
-    QString routerId;     // a router with an interface on `subnetCidr`
-    QString nexthopA;     // addresses on that subnet
+    QString routerId; // a router with an interface on `subnetCidr`
+    QString nexthopA; // addresses on that subnet
     QString nexthopB;
-    QString outsideNexthop;  // an address on no subnet of the router
-    QString securityGroupId;  // a group the user owns, for rules
-    QString serverId;         // a server that has `serverGroup`
+    QString outsideNexthop; // an address on no subnet of the router
+    QString securityGroupId; // a group the user owns, for rules
+    QString serverId; // a server that has `serverGroup`
     QString serverGroup;
-    QString serverToDelete;   // a server the checks may delete
+    QString serverToDelete; // a server the checks may delete
 };
 
 struct Observation
 {
     QString check;
     int status = 0;
-    QString type;    // the error's type (NeutronError type, Nova fault key, Keystone error title), empty on success
-    QString facts;   // what else the check compares, in words
+    QString
+        type; // the error's type (NeutronError type, Nova fault key, Keystone error title), empty on success
+    QString facts; // what else the check compares, in words
     QString message; // the server's message, for people (not compared)
 
-    bool sameAs(const Observation &o) const { return check == o.check && status == o.status && type == o.type && facts == o.facts; }
+    bool sameAs(const Observation &o) const
+    {
+        return check == o.check && status == o.status && type == o.type && facts == o.facts;
+    }
     QString toString() const;
 };
 
@@ -51,12 +55,13 @@ struct Reply
 {
     int status = 0;
     QByteArray body;
-    QHash<QByteArray, QByteArray> headers;  // lower-case names
+    QHash<QByteArray, QByteArray> headers; // lower-case names
     QString networkError;
     QJsonObject json() const;
 };
-Reply request(QNetworkAccessManager &nam, const QByteArray &method, const QString &url, const QByteArray &body = QByteArray(),
-              const QList<QPair<QByteArray, QByteArray>> &headers = {}, int timeoutMs = 60000);
+Reply request(QNetworkAccessManager &nam, const QByteArray &method, const QString &url,
+    const QByteArray &body = QByteArray(), const QList<QPair<QByteArray, QByteArray>> &headers = {},
+    int timeoutMs = 60000);
 
 // A password token and the catalog's public endpoints by type.
 struct Session
@@ -67,7 +72,7 @@ struct Session
     QString userId;
     QString error;
 };
-Session login(QNetworkAccessManager &nam, const QString &authUrl, const QString &user, const QString &password,
-              const QString &project);
+Session login(QNetworkAccessManager &nam, const QString &authUrl, const QString &user,
+    const QString &password, const QString &project);
 
 } // namespace Conformance

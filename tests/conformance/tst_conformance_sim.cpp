@@ -58,7 +58,8 @@ void TestConformanceSim::simulatorAnswersAsTheRealServers()
     QCOMPARE(seen.size(), expected.size());
     for (int i = 0; i < seen.size(); ++i)
         QVERIFY2(seen.at(i).sameAs(expected.at(i)),
-                 qPrintable(QStringLiteral("simulator: %1 (%2)\nreal:      %3").arg(seen.at(i).toString(), seen.at(i).message, expected.at(i).toString())));
+            qPrintable(QStringLiteral("simulator: %1 (%2)\nreal:      %3")
+                           .arg(seen.at(i).toString(), seen.at(i).message, expected.at(i).toString())));
 }
 
 QTEST_MAIN(TestConformanceSim)

@@ -46,7 +46,6 @@ private slots:
     void longValuesQuotedShort();
 };
 
-
 static QJsonObject json(const char *text)
 {
     return QJsonDocument::fromJson(QByteArray(text)).object();
@@ -71,7 +70,7 @@ void TestApiParser::serversUnknownFieldsIgnored()
         "servers_links": [{"rel": "next", "href": "http://nova/v2.1/servers/detail?marker=a"}]})"));
     QCOMPARE(list.size(), 1);
     QCOMPARE(list.first().name, QStringLiteral("kks-demo-pool-abcde"));
-    QCOMPARE(list.first().securityGroups, QStringList{QStringLiteral("kks-sg")});
+    QCOMPARE(list.first().securityGroups, QStringList { QStringLiteral("kks-sg") });
     QCOMPARE(list.first().vmState, QStringLiteral("active"));
     QVERIFY(list.first().taskState.isEmpty());
 }
@@ -119,35 +118,35 @@ void TestApiParser::serverMissingIdNamesPath()
 void TestApiParser::serverWrongTypeNamesPath()
 {
     QCOMPARE(errorOf([] {
-                 ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": [
+        ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": [
             {"id": "a", "name": "x", "status": "ACTIVE", "created": "2026-11-21T09:00:00Z", "addresses": []}]})"));
-             }),
-             QStringLiteral("servers.json: $.servers[0].addresses: expected an object, got an array"));
+    }),
+        QStringLiteral("servers.json: $.servers[0].addresses: expected an object, got an array"));
+    QCOMPARE(
+        errorOf([] { ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": {}})")); }),
+        QStringLiteral("servers.json: $.servers: expected an array, got an object"));
     QCOMPARE(errorOf([] {
-                 ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": {}})"));
-             }),
-             QStringLiteral("servers.json: $.servers: expected an array, got an object"));
-    QCOMPARE(errorOf([] {
-                 ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": [
+        ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": [
             {"id": "a", "name": 5, "status": "ACTIVE", "created": "2026-11-21T09:00:00Z"}]})"));
-             }),
-             QStringLiteral("servers.json: $.servers[0].name: expected a string, got a number"));
+    }),
+        QStringLiteral("servers.json: $.servers[0].name: expected a string, got a number"));
     QCOMPARE(errorOf([] {
-                 ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": [
+        ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": [
             {"id": "a", "name": "x", "status": "ACTIVE", "created": "yesterday"}]})"));
-             }),
-             QStringLiteral("servers.json: $.servers[0].created: not an RFC 3339 timestamp: \"yesterday\""));
+    }),
+        QStringLiteral("servers.json: $.servers[0].created: not an RFC 3339 timestamp: \"yesterday\""));
     QCOMPARE(errorOf([] {
-                 ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": [
+        ApiParser::parseServers(QStringLiteral("servers.json"), json(R"({"servers": [
             {"id": "a", "name": "x", "status": "ACTIVE", "created": "2026-11-21T09:00:00Z",
              "security_groups": [{"id": "no-name"}]}]})"));
-             }),
-             QStringLiteral("servers.json: $.servers[0].security_groups[0].name: required field is missing"));
+    }),
+        QStringLiteral("servers.json: $.servers[0].security_groups[0].name: required field is missing"));
 }
 
 void TestApiParser::nodesPodCidrFallback()
 {
-    const auto nodes = ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "NodeList", "items": [
+    const auto nodes
+        = ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "NodeList", "items": [
         {"metadata": {"name": "n1", "creationTimestamp": "2026-11-21T09:00:00Z"},
          "spec": {"podCIDR": "100.100.1.0/24", "providerID": "openstack:///abc"},
          "status": {"addresses": [{"type": "Hostname", "address": "n1"}, {"type": "InternalIP", "address": "10.0.0.1"}],
@@ -170,7 +169,8 @@ void TestApiParser::nodesPodCidrsWins()
 
 void TestApiParser::nodesWithoutSpecOrStatus()
 {
-    const auto nodes = ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"items": [{"metadata": {"name": "n1"}}]})"));
+    const auto nodes = ApiParser::parseNodes(
+        QStringLiteral("nodes.json"), json(R"({"items": [{"metadata": {"name": "n1"}}]})"));
     QCOMPARE(nodes.size(), 1);
     QVERIFY(nodes.first().podCidrText.isEmpty());
     QVERIFY(!nodes.first().podCidr.isValid());
@@ -179,29 +179,34 @@ void TestApiParser::nodesWithoutSpecOrStatus()
 
 void TestApiParser::nodesItemsNull()
 {
-    QVERIFY(ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "NodeList", "items": null})")).isEmpty());
-    QCOMPARE(errorOf([] { ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "NodeList"})")); }),
-             QStringLiteral("nodes.json: $.items: required field is missing"));
+    QVERIFY(
+        ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "NodeList", "items": null})"))
+            .isEmpty());
+    QCOMPARE(
+        errorOf([] { ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "NodeList"})")); }),
+        QStringLiteral("nodes.json: $.items: required field is missing"));
 }
 
 void TestApiParser::nodesWrongKind()
 {
-    QCOMPARE(errorOf([] { ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "PodList", "items": []})")); }),
-             QStringLiteral("nodes.json: $.kind: expected a NodeList, got \"PodList\""));
+    QCOMPARE(errorOf([] {
+        ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "PodList", "items": []})"));
+    }),
+        QStringLiteral("nodes.json: $.kind: expected a NodeList, got \"PodList\""));
 }
 
 void TestApiParser::nodesBadPodCidr()
 {
     QCOMPARE(errorOf([] {
-                 ApiParser::parseNodes(QStringLiteral("nodes.json"),
-                                       json(R"({"items": [{"metadata": {"name": "n"}, "spec": {"podCIDR": "x"}}]})"));
-             }),
-             QStringLiteral("nodes.json: $.items[0].spec.podCIDR: not a CIDR: \"x\""));
+        ApiParser::parseNodes(QStringLiteral("nodes.json"),
+            json(R"({"items": [{"metadata": {"name": "n"}, "spec": {"podCIDR": "x"}}]})"));
+    }),
+        QStringLiteral("nodes.json: $.items[0].spec.podCIDR: not a CIDR: \"x\""));
     QCOMPARE(errorOf([] {
-                 ApiParser::parseNodes(QStringLiteral("nodes.json"),
-                                       json(R"({"items": [{"metadata": {"name": "n"}, "spec": {"podCIDRs": [7]}}]})"));
-             }),
-             QStringLiteral("nodes.json: $.items[0].spec.podCIDRs[0]: expected a string, got a number"));
+        ApiParser::parseNodes(QStringLiteral("nodes.json"),
+            json(R"({"items": [{"metadata": {"name": "n"}, "spec": {"podCIDRs": [7]}}]})"));
+    }),
+        QStringLiteral("nodes.json: $.items[0].spec.podCIDRs[0]: expected a string, got a number"));
 }
 
 void TestApiParser::routerRoutesInOrder()
@@ -217,7 +222,8 @@ void TestApiParser::routerRoutesInOrder()
 
 void TestApiParser::routerRoutesNullMeansNone()
 {
-    const Router r = ApiParser::parseRouter(QStringLiteral("router.json"), json(R"({"router": {"id": "r1", "routes": null}})"));
+    const Router r = ApiParser::parseRouter(
+        QStringLiteral("router.json"), json(R"({"router": {"id": "r1", "routes": null}})"));
     QVERIFY(r.routes.isEmpty());
     QCOMPARE(r.revisionNumber, -1);
 }
@@ -225,17 +231,19 @@ void TestApiParser::routerRoutesNullMeansNone()
 void TestApiParser::routerRouteBadDestination()
 {
     QCOMPARE(errorOf([] {
-                 ApiParser::parseRouter(QStringLiteral("router.json"),
-                                        json(R"({"router": {"id": "r1", "routes": [{"destination": "nope", "nexthop": "1.2.3.4"}]}})"));
-             }),
-             QStringLiteral("router.json: $.router.routes[0].destination: not a CIDR: \"nope\""));
-    QCOMPARE(errorOf([] { ApiParser::parseRouter(QStringLiteral("router.json"), json(R"({"routers": []})")); }),
-             QStringLiteral("router.json: $.router: required field is missing"));
+        ApiParser::parseRouter(QStringLiteral("router.json"),
+            json(R"({"router": {"id": "r1", "routes": [{"destination": "nope", "nexthop": "1.2.3.4"}]}})"));
+    }),
+        QStringLiteral("router.json: $.router.routes[0].destination: not a CIDR: \"nope\""));
+    QCOMPARE(
+        errorOf([] { ApiParser::parseRouter(QStringLiteral("router.json"), json(R"({"routers": []})")); }),
+        QStringLiteral("router.json: $.router: required field is missing"));
 }
 
 void TestApiParser::securityGroupRuleShapes()
 {
-    const auto groups = ApiParser::parseSecurityGroups(QStringLiteral("security-groups.json"), json(R"({"security_groups": [
+    const auto groups
+        = ApiParser::parseSecurityGroups(QStringLiteral("security-groups.json"), json(R"({"security_groups": [
         {"id": "g1", "name": "kks-sg", "security_group_rules": [
           {"id": "r1", "direction": "ingress", "ethertype": "IPv4", "protocol": null, "port_range_min": null,
            "port_range_max": null, "remote_ip_prefix": "0.0.0.0/0", "remote_group_id": null},
@@ -253,12 +261,12 @@ void TestApiParser::securityGroupRuleShapes()
     QCOMPARE(*rules.at(2).protocol, QStringLiteral("17"));
     QVERIFY(groups.at(1).rules.isEmpty());
     QCOMPARE(errorOf([] {
-                 ApiParser::parseSecurityGroups(QStringLiteral("security-groups.json"), json(R"({"security_groups": [
+        ApiParser::parseSecurityGroups(QStringLiteral("security-groups.json"), json(R"({"security_groups": [
             {"id": "g1", "name": "x", "security_group_rules": [{"direction": "ingress", "ethertype": "IPv4",
              "port_range_min": "80"}]}]})"));
-             }),
-             QStringLiteral("security-groups.json: $.security_groups[0].security_group_rules[0].port_range_min: "
-                            "expected an integer, got a string"));
+    }),
+        QStringLiteral("security-groups.json: $.security_groups[0].security_group_rules[0].port_range_min: "
+                       "expected an integer, got a string"));
 }
 
 void TestApiParser::klusterDefaultsAndRequired()
@@ -277,38 +285,44 @@ void TestApiParser::klusterDefaultsAndRequired()
 void TestApiParser::klusterMissingClusterCidr()
 {
     QCOMPARE(errorOf([] {
-                 ApiParser::parseKluster(QStringLiteral("kluster.json"),
-                                         json(R"({"name": "demo", "spec": {"openstack": {"routerID": "r1"}}})"));
-             }),
-             QStringLiteral("kluster.json: $.spec.clusterCIDR: required field is missing"));
+        ApiParser::parseKluster(QStringLiteral("kluster.json"),
+            json(R"({"name": "demo", "spec": {"openstack": {"routerID": "r1"}}})"));
+    }),
+        QStringLiteral("kluster.json: $.spec.clusterCIDR: required field is missing"));
     QCOMPARE(errorOf([] {
-                 ApiParser::parseKluster(QStringLiteral("kluster.json"),
-                                         json(R"({"name": "demo", "spec": {"clusterCIDR": "100.100.0.0/16", "openstack": {}}})"));
-             }),
-             QStringLiteral("kluster.json: $.spec.openstack.routerID: required field is missing"));
+        ApiParser::parseKluster(QStringLiteral("kluster.json"),
+            json(R"({"name": "demo", "spec": {"clusterCIDR": "100.100.0.0/16", "openstack": {}}})"));
+    }),
+        QStringLiteral("kluster.json: $.spec.openstack.routerID: required field is missing"));
     QCOMPARE(errorOf([] {
-                 ApiParser::parseKluster(QStringLiteral("kluster.json"), json(R"({"name": "demo", "spec": {
+        ApiParser::parseKluster(QStringLiteral("kluster.json"), json(R"({"name": "demo", "spec": {
             "clusterCIDR": "100.100.0.0/16", "openstack": {"routerID": "r"}, "nodePools": [{"size": 1}]}})"));
-             }),
-             QStringLiteral("kluster.json: $.spec.nodePools[0].name: required field is missing"));
+    }),
+        QStringLiteral("kluster.json: $.spec.nodePools[0].name: required field is missing"));
 }
 
 void TestApiParser::extensions()
 {
-    const QStringList aliases = ApiParser::parseExtensions(QStringLiteral("extensions.json"), json(R"({"extensions": [
+    const QStringList aliases
+        = ApiParser::parseExtensions(QStringLiteral("extensions.json"), json(R"({"extensions": [
         {"alias": "extraroute", "name": "Extra Route"}, {"alias": "extraroute-atomic", "links": []}]})"));
-    QCOMPARE(aliases, (QStringList{QStringLiteral("extraroute"), QStringLiteral("extraroute-atomic")}));
+    QCOMPARE(aliases, (QStringList { QStringLiteral("extraroute"), QStringLiteral("extraroute-atomic") }));
 }
 
 void TestApiParser::timestamps_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("utc");
-    QTest::newRow("seconds Z") << "2026-11-21T10:00:00Z" << "2026-11-21T10:00:00Z";
-    QTest::newRow("microseconds") << "2015-11-07T02:58:43.578887Z" << "2015-11-07T02:58:43Z";
-    QTest::newRow("offset") << "2026-11-21T12:00:00+02:00" << "2026-11-21T10:00:00Z";
-    QTest::newRow("no zone is UTC") << "2026-11-21T10:00:00" << "2026-11-21T10:00:00Z";
-    QTest::newRow("invalid") << "21.11.2026" << "";
+    QTest::newRow("seconds Z") << "2026-11-21T10:00:00Z"
+                               << "2026-11-21T10:00:00Z";
+    QTest::newRow("microseconds") << "2015-11-07T02:58:43.578887Z"
+                                  << "2015-11-07T02:58:43Z";
+    QTest::newRow("offset") << "2026-11-21T12:00:00+02:00"
+                            << "2026-11-21T10:00:00Z";
+    QTest::newRow("no zone is UTC") << "2026-11-21T10:00:00"
+                                    << "2026-11-21T10:00:00Z";
+    QTest::newRow("invalid") << "21.11.2026"
+                             << "";
 }
 
 void TestApiParser::timestamps()
@@ -320,7 +334,8 @@ void TestApiParser::timestamps()
 
 void TestApiParser::truncatedJson()
 {
-    const QString e = errorOf([] { parseJsonObject(QStringLiteral("servers.json"), QByteArray(R"({"servers": [{"id": "a")")); });
+    const QString e = errorOf(
+        [] { parseJsonObject(QStringLiteral("servers.json"), QByteArray(R"({"servers": [{"id": "a")")); });
     QVERIFY2(e.startsWith(QStringLiteral("servers.json: not valid JSON at byte")), qPrintable(e));
     QVERIFY2(e.contains(QStringLiteral("truncated")), qPrintable(e));
 }
@@ -328,7 +343,8 @@ void TestApiParser::truncatedJson()
 void TestApiParser::htmlPage()
 {
     const QString e = errorOf([] {
-        parseJsonObject(QStringLiteral("nodes.json"), QByteArray("<html><body><h1>502 Bad Gateway</h1></body></html>"));
+        parseJsonObject(
+            QStringLiteral("nodes.json"), QByteArray("<html><body><h1>502 Bad Gateway</h1></body></html>"));
     });
     QVERIFY2(e.contains(QStringLiteral("HTML")), qPrintable(e));
 }
@@ -336,13 +352,13 @@ void TestApiParser::htmlPage()
 void TestApiParser::emptyFile()
 {
     QCOMPARE(errorOf([] { parseJsonObject(QStringLiteral("router.json"), QByteArray("\n")); }),
-             QStringLiteral("router.json: the file is empty"));
+        QStringLiteral("router.json: the file is empty"));
 }
 
 void TestApiParser::topLevelArray()
 {
     QCOMPARE(errorOf([] { parseJsonObject(QStringLiteral("router.json"), QByteArray("[1,2]")); }),
-             QStringLiteral("router.json: $: expected a JSON object at the top level"));
+        QStringLiteral("router.json: $: expected a JSON object at the top level"));
 }
 
 void TestApiParser::dualStackNodeTakesThePodCidrFamily()
@@ -356,8 +372,9 @@ void TestApiParser::dualStackNodeTakesThePodCidrFamily()
 void TestApiParser::kubectlListKind()
 {
     QCOMPARE(ApiParser::parseNodes(QStringLiteral("nodes.json"),
-                                   json(R"({"apiVersion": "v1", "kind": "List", "items": [{"metadata": {"name": "n"}}]})")).size(),
-             1);
+                 json(R"({"apiVersion": "v1", "kind": "List", "items": [{"metadata": {"name": "n"}}]})"))
+                 .size(),
+        1);
 }
 
 void TestApiParser::partialServerOfUnreachableCell()
@@ -373,15 +390,18 @@ void TestApiParser::partialServerOfUnreachableCell()
 void TestApiParser::apiErrorBodyIsNamed()
 {
     const QString e = errorOf([] {
-        ApiParser::parseRouter(QStringLiteral("router.json"), json(R"({"NeutronError": {"type": "RouterNotFound",
+        ApiParser::parseRouter(
+            QStringLiteral("router.json"), json(R"({"NeutronError": {"type": "RouterNotFound",
             "message": "Router r could not be found", "detail": ""}})"));
     });
-    QCOMPARE(e, QStringLiteral("router.json: $: this is an API error response, not the expected body: RouterNotFound: "
-                               "Router r could not be found"));
+    QCOMPARE(e,
+        QStringLiteral(
+            "router.json: $: this is an API error response, not the expected body: RouterNotFound: "
+            "Router r could not be found"));
     QVERIFY(errorOf([] {
-                ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "Status", "status": "Failure",
+        ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"kind": "Status", "status": "Failure",
                     "message": "nodes is forbidden", "reason": "Forbidden", "code": 403})"));
-            }).contains(QStringLiteral("Forbidden")));
+    }).contains(QStringLiteral("Forbidden")));
 }
 
 void TestApiParser::dateWithoutTimeRefused()
@@ -392,53 +412,67 @@ void TestApiParser::dateWithoutTimeRefused()
     // Offsets that carry the instant past the four-digit years are refused, not written back as "10000-...".
     QVERIFY(!ApiParser::parseTimestamp(QStringLiteral("9999-12-31T23:59:59.999999999-23:59")).isValid());
     QVERIFY(!ApiParser::parseTimestamp(QStringLiteral("0001-01-01T00:00:00+01:00")).isValid());
-    QCOMPARE(ApiParser::formatTimestamp(ApiParser::parseTimestamp(QStringLiteral("9999-12-31T23:59:59+01:00"))),
-             QStringLiteral("9999-12-31T22:59:59Z"));
+    QCOMPARE(
+        ApiParser::formatTimestamp(ApiParser::parseTimestamp(QStringLiteral("9999-12-31T23:59:59+01:00"))),
+        QStringLiteral("9999-12-31T22:59:59Z"));
 }
-
 
 void TestApiParser::numbersOutOfRangeRefused_data()
 {
     QTest::addColumn<QByteArray>("kluster");
     QTest::addColumn<QString>("error");
     // 4294967296 + 2 once read as 2: now refused, naming the range.
-    QTest::newRow("pool size past 32 bits") << QByteArray(R"({"name": "k", "spec": {"clusterCIDR": "198.19.0.0/16",
+    QTest::newRow("pool size past 32 bits")
+        << QByteArray(R"({"name": "k", "spec": {"clusterCIDR": "198.19.0.0/16",
         "openstack": {"routerID": "r1"}, "nodePools": [{"name": "a", "size": 4294967298}]}})")
-                                            << QStringLiteral("kluster.json: $.spec.nodePools[0].size: 4294967298 is out of range (0 to 100000)");
-    QTest::newRow("pool size 2147483647") << QByteArray(R"({"name": "k", "spec": {"clusterCIDR": "198.19.0.0/16",
+        << QStringLiteral("kluster.json: $.spec.nodePools[0].size: 4294967298 is out of range (0 to 100000)");
+    QTest::newRow("pool size 2147483647")
+        << QByteArray(R"({"name": "k", "spec": {"clusterCIDR": "198.19.0.0/16",
         "openstack": {"routerID": "r1"}, "nodePools": [{"name": "a", "size": 2147483647}, {"name": "b", "size": 2147483647}]}})")
-                                          << QStringLiteral("kluster.json: $.spec.nodePools[0].size: 2147483647 is out of range (0 to 100000)");
-    QTest::newRow("negative pool size") << QByteArray(R"({"name": "k", "spec": {"clusterCIDR": "198.19.0.0/16",
+        << QStringLiteral("kluster.json: $.spec.nodePools[0].size: 2147483647 is out of range (0 to 100000)");
+    QTest::newRow("negative pool size")
+        << QByteArray(R"({"name": "k", "spec": {"clusterCIDR": "198.19.0.0/16",
         "openstack": {"routerID": "r1"}, "nodePools": [{"name": "a", "size": -1}]}})")
-                                        << QStringLiteral("kluster.json: $.spec.nodePools[0].size: -1 is out of range (0 to 100000)");
+        << QStringLiteral("kluster.json: $.spec.nodePools[0].size: -1 is out of range (0 to 100000)");
 }
 
 void TestApiParser::numbersOutOfRangeRefused()
 {
     QFETCH(QByteArray, kluster);
     QFETCH(QString, error);
-    QCOMPARE(errorOf([&] { ApiParser::parseKluster(QStringLiteral("kluster.json"), QJsonDocument::fromJson(kluster).object()); }), error);
+    QCOMPARE(errorOf([&] {
+        ApiParser::parseKluster(QStringLiteral("kluster.json"), QJsonDocument::fromJson(kluster).object());
+    }),
+        error);
     // A rule's ports and protocol number, a router's revision: in their ranges or refused.
     QVERIFY(errorOf([] {
-                ApiParser::parseSecurityGroups(QStringLiteral("g.json"), json(R"({"security_groups": [{"id": "g", "name": "n",
+        ApiParser::parseSecurityGroups(
+            QStringLiteral("g.json"), json(R"({"security_groups": [{"id": "g", "name": "n",
                     "security_group_rules": [{"id": "r", "direction": "ingress", "ethertype": "IPv4", "protocol": "tcp",
                     "port_range_min": 70000, "port_range_max": 70000}]}]})"));
-            }).contains(QStringLiteral("port_range_min: 70000 is out of range (0 to 65535)")));
+    }).contains(QStringLiteral("port_range_min: 70000 is out of range (0 to 65535)")));
     QVERIFY(errorOf([] {
-                ApiParser::parseSecurityGroups(QStringLiteral("g.json"), json(R"({"security_groups": [{"id": "g", "name": "n",
+        ApiParser::parseSecurityGroups(
+            QStringLiteral("g.json"), json(R"({"security_groups": [{"id": "g", "name": "n",
                     "security_group_rules": [{"id": "r", "direction": "ingress", "ethertype": "IPv4", "protocol": 4294967302}]}]})"));
-            }).contains(QStringLiteral("no IP protocol number")));
+    }).contains(QStringLiteral("no IP protocol number")));
     QVERIFY(errorOf([] {
-                ApiParser::parseRouter(QStringLiteral("router.json"), json(R"({"router": {"id": "r1", "revision_number": -5, "routes": []}})"));
-            }).contains(QStringLiteral("revision_number: -5 is out of range")));
+        ApiParser::parseRouter(QStringLiteral("router.json"),
+            json(R"({"router": {"id": "r1", "revision_number": -5, "routes": []}})"));
+    }).contains(QStringLiteral("revision_number: -5 is out of range")));
 }
 
 void TestApiParser::longValuesQuotedShort()
 {
     // A 70,000-character value is not quoted whole in an error line.
     const QString huge(70000, QLatin1Char('x'));
-    const QByteArray body = QStringLiteral(R"({"name": "k", "spec": {"clusterCIDR": "%1", "openstack": {"routerID": "r1"}}})").arg(huge).toUtf8();
-    const QString error = errorOf([&] { ApiParser::parseKluster(QStringLiteral("kluster.json"), QJsonDocument::fromJson(body).object()); });
+    const QByteArray body
+        = QStringLiteral(R"({"name": "k", "spec": {"clusterCIDR": "%1", "openstack": {"routerID": "r1"}}})")
+              .arg(huge)
+              .toUtf8();
+    const QString error = errorOf([&] {
+        ApiParser::parseKluster(QStringLiteral("kluster.json"), QJsonDocument::fromJson(body).object());
+    });
     QVERIFY2(error.size() < 300, qPrintable(error.left(400)));
     QVERIFY2(error.contains(QStringLiteral("(70000 characters)")), qPrintable(error));
 }

@@ -22,15 +22,15 @@ private slots:
     void fullListPlansStayLinear();
 };
 
-
 static WorldBuilder brokenWorld()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 3);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
-    w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.99"));  // orphaned: warning
-    w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.98"));  // duplicate: critical
-    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 15);  // unregistered: warning
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.99")); // orphaned: warning
+    w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.98")); // duplicate: critical
+    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 15); // unregistered: warning
     w.server(QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), 60, QStringLiteral("ERROR"));
     return w;
 }
@@ -46,21 +46,26 @@ void TestCheckReport::jsonShape()
     QCOMPARE(findings.size(), 4);
     for (const QJsonValue &v : findings) {
         const QJsonObject f = v.toObject();
-        QCOMPARE(f.keys(), (QStringList{QStringLiteral("evidence"), QStringLiteral("id"), QStringLiteral("kind"),
-                                        QStringLiteral("message"), QStringLiteral("repair"), QStringLiteral("severity"),
-                                        QStringLiteral("subject")}));
+        QCOMPARE(f.keys(),
+            (QStringList { QStringLiteral("evidence"), QStringLiteral("id"), QStringLiteral("kind"),
+                QStringLiteral("message"), QStringLiteral("repair"), QStringLiteral("severity"),
+                QStringLiteral("subject") }));
         QCOMPARE(f.value(QStringLiteral("id")).toString(),
-                 f.value(QStringLiteral("kind")).toString() + QLatin1Char(':') + f.value(QStringLiteral("subject")).toString());
+            f.value(QStringLiteral("kind")).toString() + QLatin1Char(':')
+                + f.value(QStringLiteral("subject")).toString());
         const QJsonObject repair = f.value(QStringLiteral("repair")).toObject();
-        QCOMPARE(repair.keys(), (QStringList{QStringLiteral("requests"), QStringLiteral("title")}));
+        QCOMPARE(repair.keys(), (QStringList { QStringLiteral("requests"), QStringLiteral("title") }));
         for (const QJsonValue &r : repair.value(QStringLiteral("requests")).toArray()) {
-            QCOMPARE(r.toObject().keys(), (QStringList{QStringLiteral("body"), QStringLiteral("headers"), QStringLiteral("method"),
-                                                       QStringLiteral("path"), QStringLiteral("service")}));
+            QCOMPARE(r.toObject().keys(),
+                (QStringList { QStringLiteral("body"), QStringLiteral("headers"), QStringLiteral("method"),
+                    QStringLiteral("path"), QStringLiteral("service") }));
         }
     }
     const QJsonObject budget = o.value(QStringLiteral("budget")).toObject();
-    QCOMPARE(budget.keys(), (QStringList{QStringLiteral("deletionsAllowed"), QStringLiteral("expected"), QStringLiteral("maxUnhealthy"),
-                                         QStringLiteral("ready"), QStringLiteral("reason"), QStringLiteral("unhealthy")}));
+    QCOMPARE(budget.keys(),
+        (QStringList { QStringLiteral("deletionsAllowed"), QStringLiteral("expected"),
+            QStringLiteral("maxUnhealthy"), QStringLiteral("ready"), QStringLiteral("reason"),
+            QStringLiteral("unhealthy") }));
     QCOMPARE(budget.value(QStringLiteral("expected")).toInt(), 3);
     QCOMPARE(budget.value(QStringLiteral("ready")).toInt(), 1);
     QCOMPARE(budget.value(QStringLiteral("unhealthy")).toInt(), 2);
@@ -106,10 +111,11 @@ void TestCheckReport::sortedBySeverityKindSubject()
     QStringList ids;
     for (const Finding &f : d.findings)
         ids << f.id();
-    QCOMPARE(ids, (QStringList{QStringLiteral("instance-error:kks-demo-pool-ccccc"),
-                               QStringLiteral("route-duplicate:100.100.4.0/24"),
-                               QStringLiteral("instance-unregistered:kks-demo-pool-bbbbb"),
-                               QStringLiteral("route-orphaned:100.100.9.0/24 via 10.0.0.99")}));
+    QCOMPARE(ids,
+        (QStringList { QStringLiteral("instance-error:kks-demo-pool-ccccc"),
+            QStringLiteral("route-duplicate:100.100.4.0/24"),
+            QStringLiteral("instance-unregistered:kks-demo-pool-bbbbb"),
+            QStringLiteral("route-orphaned:100.100.9.0/24 via 10.0.0.99") }));
 }
 
 void TestCheckReport::exitStatus()
@@ -139,18 +145,25 @@ void TestCheckReport::textGroupsBySeverity()
 void TestCheckReport::healthyText()
 {
     const KlusterState s = WorldBuilder().state();
-    QVERIFY(QString::fromUtf8(CheckReport::toText(s, Diagnosis::run(s))).contains(QStringLiteral("No findings")));
+    QVERIFY(
+        QString::fromUtf8(CheckReport::toText(s, Diagnosis::run(s))).contains(QStringLiteral("No findings")));
 }
 
 void TestCheckReport::refusalInJson()
 {
     WorldBuilder w;
-    w.atomicRoutes(false).routerRevision(-1);  // no extraroute-atomic, no revision: no safe full-list PUT
+    w.atomicRoutes(false).routerRevision(-1); // no extraroute-atomic, no revision: no safe full-list PUT
     w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.99"));
     const KlusterState s = w.state();
     const QJsonObject o = QJsonDocument::fromJson(CheckReport::toJson(s, Diagnosis::run(s))).object();
-    const QJsonObject repair = o.value(QStringLiteral("findings")).toArray().first().toObject().value(QStringLiteral("repair")).toObject();
-    QCOMPARE(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("NoRevision"));
+    const QJsonObject repair = o.value(QStringLiteral("findings"))
+                                   .toArray()
+                                   .first()
+                                   .toObject()
+                                   .value(QStringLiteral("repair"))
+                                   .toObject();
+    QCOMPARE(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(),
+        QStringLiteral("NoRevision"));
 }
 
 void TestCheckReport::fullListPlansStayLinear()
@@ -161,7 +174,8 @@ void TestCheckReport::fullListPlansStayLinear()
         w.pool(QStringLiteral("pool"), 1);
         w.atomicRoutes(false);
         for (int i = 0; i < routes; ++i)
-            w.route(QStringLiteral("100.100.%1.%2/32").arg(i / 256).arg(i % 256), QStringLiteral("10.9.%1.%2").arg(i / 256).arg(i % 256 + 1));
+            w.route(QStringLiteral("100.100.%1.%2/32").arg(i / 256).arg(i % 256),
+                QStringLiteral("10.9.%1.%2").arg(i / 256).arg(i % 256 + 1));
         return w.state();
     };
     // A few hundred: every plan whole.
@@ -182,24 +196,39 @@ void TestCheckReport::fullListPlansStayLinear()
     {
         const KlusterState state = world(3000);
         const Diagnosis d = Diagnosis::run(state);
-        QCOMPARE(d.count(Severity::Warning), 3000);  // 3000 orphaned routes (and the route limit, critical)
+        QCOMPARE(d.count(Severity::Warning), 3000); // 3000 orphaned routes (and the route limit, critical)
         const QByteArray json = CheckReport::toJson(state, d);
         QVERIFY2(json.size() < 20 * 1024 * 1024, qPrintable(QString::number(json.size())));
         QJsonObject orphaned;
-        for (const QJsonValue &f : QJsonDocument::fromJson(json).object().value(QStringLiteral("findings")).toArray()) {
+        for (const QJsonValue &f :
+            QJsonDocument::fromJson(json).object().value(QStringLiteral("findings")).toArray()) {
             if (f.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("route-orphaned"))
                 orphaned = f.toObject();
         }
         const QJsonObject repair = orphaned.value(QStringLiteral("repair")).toObject();
         QVERIFY(repair.value(QStringLiteral("requests")).toArray().isEmpty());
-        QCOMPARE(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("TooLarge"));
-        QVERIFY(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("detail")).toString().contains(QStringLiteral("flightdeck-cli repair --finding")));
+        QCOMPARE(
+            repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(),
+            QStringLiteral("TooLarge"));
+        QVERIFY(repair.value(QStringLiteral("refusal"))
+                    .toObject()
+                    .value(QStringLiteral("detail"))
+                    .toString()
+                    .contains(QStringLiteral("flightdeck-cli repair --finding")));
         const QByteArray text = CheckReport::toText(state, d);
         QVERIFY(text.size() < 20 * 1024 * 1024);
         QVERIFY(text.contains("TooLarge"));
         // The finding's own plan, asked for alone, is whole.
-        QCOMPARE(d.findings.last().repair()->requests.first().body.toObject().value(QStringLiteral("router")).toObject()
-                     .value(QStringLiteral("routes")).toArray().size(), 2999);
+        QCOMPARE(d.findings.last()
+                     .repair()
+                     ->requests.first()
+                     .body.toObject()
+                     .value(QStringLiteral("router"))
+                     .toObject()
+                     .value(QStringLiteral("routes"))
+                     .toArray()
+                     .size(),
+            2999);
     }
 }
 

@@ -50,13 +50,20 @@ void TestCidr::containsCidr_data()
     QTest::addColumn<QString>("outer");
     QTest::addColumn<QString>("inner");
     QTest::addColumn<bool>("contains");
-    QTest::newRow("same") << "198.19.0.0/16" << "198.19.0.0/16" << true;
-    QTest::newRow("subnet") << "198.19.0.0/16" << "198.19.1.0/24" << true;
-    QTest::newRow("host") << "198.19.0.0/16" << "198.19.255.255/32" << true;
-    QTest::newRow("outside") << "198.19.0.0/16" << "198.20.1.0/24" << false;
-    QTest::newRow("partial overlap: larger") << "198.19.0.0/16" << "198.18.0.0/15" << false;
-    QTest::newRow("everything contains all") << "0.0.0.0/0" << "100.100.0.0/16" << true;
-    QTest::newRow("family mismatch") << "0.0.0.0/0" << "fd00::/64" << false;
+    QTest::newRow("same") << "198.19.0.0/16"
+                          << "198.19.0.0/16" << true;
+    QTest::newRow("subnet") << "198.19.0.0/16"
+                            << "198.19.1.0/24" << true;
+    QTest::newRow("host") << "198.19.0.0/16"
+                          << "198.19.255.255/32" << true;
+    QTest::newRow("outside") << "198.19.0.0/16"
+                             << "198.20.1.0/24" << false;
+    QTest::newRow("partial overlap: larger") << "198.19.0.0/16"
+                                             << "198.18.0.0/15" << false;
+    QTest::newRow("everything contains all") << "0.0.0.0/0"
+                                             << "100.100.0.0/16" << true;
+    QTest::newRow("family mismatch") << "0.0.0.0/0"
+                                     << "fd00::/64" << false;
 }
 
 void TestCidr::containsCidr()
@@ -79,7 +86,8 @@ void TestCidr::hashAndEquality()
 {
     QCOMPARE(Cidr::parse(QStringLiteral("10.0.0.0/8")), Cidr::parse(QStringLiteral("10.1.2.3/8")));
     QVERIFY(Cidr::parse(QStringLiteral("10.0.0.0/8")) != Cidr::parse(QStringLiteral("10.0.0.0/9")));
-    QCOMPARE(qHash(Cidr::parse(QStringLiteral("10.0.0.0/8"))), qHash(Cidr::parse(QStringLiteral("10.1.2.3/8"))));
+    QCOMPARE(
+        qHash(Cidr::parse(QStringLiteral("10.0.0.0/8"))), qHash(Cidr::parse(QStringLiteral("10.1.2.3/8"))));
 }
 
 void TestCidr::canonicalAddresses()
@@ -92,7 +100,6 @@ void TestCidr::canonicalAddresses()
     QCOMPARE(canonicalAddress(QString()), QString());
 }
 
-
 // The core parses addresses itself (Qt Core only); Qt Network's QHostAddress is the reference.
 void TestCidr::sameAsQHostAddress()
 {
@@ -100,7 +107,11 @@ void TestCidr::sameAsQHostAddress()
     for (int i = 0; i < 20000; ++i) {
         QString text;
         if (i % 2 == 0) {
-            text = QStringLiteral("%1.%2.%3.%4").arg(random.bounded(256)).arg(random.bounded(256)).arg(random.bounded(256)).arg(random.bounded(256));
+            text = QStringLiteral("%1.%2.%3.%4")
+                       .arg(random.bounded(256))
+                       .arg(random.bounded(256))
+                       .arg(random.bounded(256))
+                       .arg(random.bounded(256));
         } else {
             // Groups of which some are zero, in runs, so that "::" shows up anywhere.
             QStringList groups;
@@ -123,14 +134,15 @@ void TestCidr::sameAsQHostAddress()
         QCOMPARE(cidr.toString(), ref.first.toString() + QLatin1Char('/') + QString::number(ref.second));
         QCOMPARE(cidr.contains(ours), reference.isInSubnet(ref.first, ref.second));
     }
-    for (const char *text : {"::", "::1", "1::", "fe80::1", "2001:db8::8:800:200c:417a", "::ffff:10.0.0.1", "64:ff9b::10.1.2.3",
-                             "2001:db8:0:0:1:0:0:1", "2001:0db8::0001", "FD00::A", "0:0:0:0:0:0:0:0"}) {
+    for (const char *text : { "::", "::1", "1::", "fe80::1", "2001:db8::8:800:200c:417a", "::ffff:10.0.0.1",
+             "64:ff9b::10.1.2.3", "2001:db8:0:0:1:0:0:1", "2001:0db8::0001", "FD00::A", "0:0:0:0:0:0:0:0" }) {
         const QString t = QString::fromLatin1(text);
         QVERIFY2(!IpAddress::parse(t).isNull(), text);
         QCOMPARE(IpAddress::parse(t).toString(), QHostAddress(t).toString());
     }
-    for (const char *text : {"", "1.2.3.4.5", "256.1.1.1", "1.2.3.-4", "1..2.3", "1:2:3:4:5:6:7:8:9", "1::2::3", ":1::", "1:::2",
-                             "12345::", "g::", "::1.2.3", "1.2.3.4/", "::ffff:1.2.3.256", " ", "1:2:3:4:5:6:7:"}) {
+    for (const char *text :
+        { "", "1.2.3.4.5", "256.1.1.1", "1.2.3.-4", "1..2.3", "1:2:3:4:5:6:7:8:9", "1::2::3", ":1::", "1:::2",
+            "12345::", "g::", "::1.2.3", "1.2.3.4/", "::ffff:1.2.3.256", " ", "1:2:3:4:5:6:7:" }) {
         const QString t = QString::fromLatin1(text);
         QVERIFY2(IpAddress::parse(t).isNull(), text);
         QVERIFY2(QHostAddress(t).isNull(), text);
@@ -142,10 +154,12 @@ void TestCidr::sameAsQHostAddress()
 // 10.0.0.1 to a person).
 void TestCidr::stricterThanQHostAddress()
 {
-    for (const char *text : {"010.0.0.1", "0x0a.0.0.1", "1.2.3.04", "1.2.3", "fe80::1%eth0", "1:2:3:4:5:6:7:8::"}) {
+    for (const char *text :
+        { "010.0.0.1", "0x0a.0.0.1", "1.2.3.04", "1.2.3", "fe80::1%eth0", "1:2:3:4:5:6:7:8::" }) {
         const QString t = QString::fromLatin1(text);
         QVERIFY2(IpAddress::parse(t).isNull(), text);
-        QVERIFY2(!QHostAddress(t).isNull(), text);  // still lenient there: else this case belongs with the others
+        QVERIFY2(
+            !QHostAddress(t).isNull(), text); // still lenient there: else this case belongs with the others
     }
     QVERIFY(!Cidr::parse(QStringLiteral("10.0.0.0/+8")).isValid());
     QVERIFY(!Cidr::parse(QStringLiteral("10.0.0.0/08x")).isValid());

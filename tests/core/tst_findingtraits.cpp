@@ -26,21 +26,29 @@ void TestFindingTraits::namesAndFamilies_data()
     QTest::addColumn<bool>("hasRepair");
     using K = FindingKind;
     using F = FindingFamily;
-    QTest::newRow("instance-unregistered") << K::InstanceUnregistered << QStringLiteral("instance-unregistered") << F::Instance << true;
-    QTest::newRow("instance-error") << K::InstanceError << QStringLiteral("instance-error") << F::Instance << true;
-    QTest::newRow("instance-missing-security-group") << K::InstanceMissingSecurityGroup
-                                                     << QStringLiteral("instance-missing-security-group") << F::Instance << true;
-    QTest::newRow("security-group-missing") << K::SecurityGroupMissing << QStringLiteral("security-group-missing") << F::Security << false;
-    QTest::newRow("security-group-rule-missing") << K::SecurityGroupRuleMissing << QStringLiteral("security-group-rule-missing")
-                                                 << F::Security << true;
-    QTest::newRow("route-duplicate") << K::RouteDuplicate << QStringLiteral("route-duplicate") << F::Route << true;
-    QTest::newRow("route-orphaned") << K::RouteOrphaned << QStringLiteral("route-orphaned") << F::Route << true;
+    QTest::newRow("instance-unregistered")
+        << K::InstanceUnregistered << QStringLiteral("instance-unregistered") << F::Instance << true;
+    QTest::newRow("instance-error") << K::InstanceError << QStringLiteral("instance-error") << F::Instance
+                                    << true;
+    QTest::newRow("instance-missing-security-group")
+        << K::InstanceMissingSecurityGroup << QStringLiteral("instance-missing-security-group") << F::Instance
+        << true;
+    QTest::newRow("security-group-missing")
+        << K::SecurityGroupMissing << QStringLiteral("security-group-missing") << F::Security << false;
+    QTest::newRow("security-group-rule-missing")
+        << K::SecurityGroupRuleMissing << QStringLiteral("security-group-rule-missing") << F::Security
+        << true;
+    QTest::newRow("route-duplicate") << K::RouteDuplicate << QStringLiteral("route-duplicate") << F::Route
+                                     << true;
+    QTest::newRow("route-orphaned") << K::RouteOrphaned << QStringLiteral("route-orphaned") << F::Route
+                                    << true;
     QTest::newRow("route-stale") << K::RouteStale << QStringLiteral("route-stale") << F::Route << true;
     QTest::newRow("route-missing") << K::RouteMissing << QStringLiteral("route-missing") << F::Route << true;
     QTest::newRow("route-limit") << K::RouteLimit << QStringLiteral("route-limit") << F::Route << false;
-    QTest::newRow("node-not-ready") << K::NodeNotReady << QStringLiteral("node-not-ready") << F::Node << false;
-    QTest::newRow("node-network-unavailable") << K::NodeNetworkUnavailable << QStringLiteral("node-network-unavailable") << F::Node
-                                              << false;
+    QTest::newRow("node-not-ready") << K::NodeNotReady << QStringLiteral("node-not-ready") << F::Node
+                                    << false;
+    QTest::newRow("node-network-unavailable")
+        << K::NodeNetworkUnavailable << QStringLiteral("node-network-unavailable") << F::Node << false;
 }
 
 void TestFindingTraits::namesAndFamilies()
@@ -76,7 +84,8 @@ void TestFindingTraits::severityRules()
     QCOMPARE(findingTraits(FindingKind::InstanceUnregistered).severity(facts), Severity::Critical);
     facts.routesOverflow = true;
     QCOMPARE(findingTraits(FindingKind::RouteLimit).severity(facts), Severity::Critical);
-    QCOMPARE(findingTraits(FindingKind::RouteOrphaned).severity(facts), Severity::Warning);  // fixed, whatever the facts
+    QCOMPARE(findingTraits(FindingKind::RouteOrphaned).severity(facts),
+        Severity::Warning); // fixed, whatever the facts
 }
 
 void TestFindingTraits::reportOrderIsByName()
@@ -89,7 +98,7 @@ void TestFindingTraits::reportOrderIsByName()
     b.kind = FindingKind::InstanceError;
     QVERIFY(findingLessThan(b, a));
     QVERIFY(!findingLessThan(a, b));
-    b.kind = FindingKind::NodeNetworkUnavailable;  // after route-missing in the enum, before it by name
+    b.kind = FindingKind::NodeNetworkUnavailable; // after route-missing in the enum, before it by name
     QVERIFY(findingLessThan(b, a));
     b.kind = a.kind;
     b.subject = QStringLiteral("b");

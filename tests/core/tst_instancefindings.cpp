@@ -30,12 +30,12 @@ private slots:
     void emptyNodeListMessageWarnsAgainstDeleting();
 };
 
-
 void TestInstanceFindings::healthyMemberHasNoFinding()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 1);
-    w.healthyMember(QStringLiteral("kks-demo-pool-abcde"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.1.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-abcde"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.1.0/24"));
     const Diagnosis d = Diagnosis::run(w.state());
     QVERIFY2(d.findings.isEmpty(), qPrintable(findingIds(d).join(QLatin1Char(','))));
 }
@@ -57,7 +57,8 @@ void TestInstanceFindings::unregisteredThresholds()
     QFETCH(QString, severity);
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 2);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     w.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), ageMinutes);
     const Diagnosis d = Diagnosis::run(w.state());
     const Finding *f = d.find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p"));
@@ -71,9 +72,14 @@ void TestInstanceFindings::unregisteredThresholds()
     QVERIFY(f->repair());
     QCOMPARE(f->repair()->requests.size(), 1);
     QCOMPARE(f->repair()->requests.first().method, QStringLiteral("DELETE"));
-    QCOMPARE(f->repair()->requests.first().path, QStringLiteral("/servers/") + w.serverId(QStringLiteral("kks-demo-pool-x7k2p")));
-    QCOMPARE(f->evidence().value(QStringLiteral("instance")).toObject().value(QStringLiteral("ageSeconds")).toInt(),
-             int(ageMinutes * 60));
+    QCOMPARE(f->repair()->requests.first().path,
+        QStringLiteral("/servers/") + w.serverId(QStringLiteral("kks-demo-pool-x7k2p")));
+    QCOMPARE(f->evidence()
+                 .value(QStringLiteral("instance"))
+                 .toObject()
+                 .value(QStringLiteral("ageSeconds"))
+                 .toInt(),
+        int(ageMinutes * 60));
 }
 
 void TestInstanceFindings::customTimeouts()
@@ -84,7 +90,8 @@ void TestInstanceFindings::customTimeouts()
     o.startupTimeoutSeconds = 5 * 60;
     o.tokenExpirySeconds = 6 * 60;
     const Diagnosis d = Diagnosis::run(w.state(), o);
-    QCOMPARE(d.find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p"))->severity, Severity::Critical);
+    QCOMPARE(
+        d.find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p"))->severity, Severity::Critical);
     const Diagnosis defaults = Diagnosis::run(w.state());
     QVERIFY(!defaults.find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p")));
 }
@@ -94,7 +101,7 @@ void TestInstanceFindings::errorIsOnlyInstanceError()
     WorldBuilder w;
     w.server(QStringLiteral("kks-demo-pool-t5y6u"), QStringLiteral("10.0.0.6"), 120, QStringLiteral("ERROR"));
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("instance-error:kks-demo-pool-t5y6u")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("instance-error:kks-demo-pool-t5y6u") });
     QCOMPARE(d.findings.first().severity, Severity::Critical);
     QCOMPARE(d.findings.first().repair()->requests.first().method, QStringLiteral("DELETE"));
 }
@@ -102,7 +109,8 @@ void TestInstanceFindings::errorIsOnlyInstanceError()
 void TestInstanceFindings::errorBeingDeletedIsNoFinding()
 {
     WorldBuilder w;
-    const int i = w.server(QStringLiteral("kks-demo-pool-t5y6u"), QStringLiteral("10.0.0.6"), 120, QStringLiteral("ERROR"));
+    const int i = w.server(
+        QStringLiteral("kks-demo-pool-t5y6u"), QStringLiteral("10.0.0.6"), 120, QStringLiteral("ERROR"));
     w.serverAt(i).insert(QStringLiteral("OS-EXT-STS:task_state"), QStringLiteral("deleting"));
     const int j = w.server(QStringLiteral("kks-demo-pool-u7i8o"), QStringLiteral("10.0.0.7"), 120);
     w.serverAt(j).insert(QStringLiteral("OS-EXT-STS:task_state"), QStringLiteral("deleting"));
@@ -117,19 +125,20 @@ void TestInstanceFindings::legacyNamesBelongToKluster()
     w.server(QStringLiteral("demo-pool-r3s4d"), QStringLiteral("10.0.0.5"), 60);
     w.server(QStringLiteral("kks-demo-pool-r3s4e"), QStringLiteral("10.0.0.6"), 60);
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), (QStringList{QStringLiteral("instance-unregistered:demo-pool-r3s4d"),
-                                         QStringLiteral("instance-unregistered:kks-demo-pool-r3s4e")}));
+    QCOMPARE(findingIds(d),
+        (QStringList { QStringLiteral("instance-unregistered:demo-pool-r3s4d"),
+            QStringLiteral("instance-unregistered:kks-demo-pool-r3s4e") }));
 }
 
 void TestInstanceFindings::foreignNamesAreIgnored()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 1);
-    w.server(QStringLiteral("kks-other-pool-r3s4d"), QString(), 60);     // another kluster
-    w.server(QStringLiteral("kks-demo-gpu-r3s4d"), QString(), 60);       // a pool the kluster does not have
-    w.server(QStringLiteral("kks-demo-pool-R3S4D"), QString(), 60);      // not lowercase
-    w.server(QStringLiteral("kks-demo-pool-r3s4"), QString(), 60);       // four characters
-    w.server(QStringLiteral("kks-demo-pool-r3s4dd"), QString(), 60);     // six characters
+    w.server(QStringLiteral("kks-other-pool-r3s4d"), QString(), 60); // another kluster
+    w.server(QStringLiteral("kks-demo-gpu-r3s4d"), QString(), 60); // a pool the kluster does not have
+    w.server(QStringLiteral("kks-demo-pool-R3S4D"), QString(), 60); // not lowercase
+    w.server(QStringLiteral("kks-demo-pool-r3s4"), QString(), 60); // four characters
+    w.server(QStringLiteral("kks-demo-pool-r3s4dd"), QString(), 60); // six characters
     w.server(QStringLiteral("jumphost"), QString(), 60, QStringLiteral("ACTIVE"), {});
     const Diagnosis d = Diagnosis::run(w.state());
     QVERIFY2(d.findings.isEmpty(), qPrintable(findingIds(d).join(QLatin1Char(','))));
@@ -147,38 +156,50 @@ void TestInstanceFindings::agesAgainstCapturedAtNotWallClock()
     later.capturedAt(QDateTime(QDate(2090, 1, 1), QTime(12, 0), QTimeZone::utc()));
     later.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 15);
     const Diagnosis d = Diagnosis::run(later.state());
-    QCOMPARE(d.find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p"))->severity, Severity::Warning);
+    QCOMPARE(
+        d.find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p"))->severity, Severity::Warning);
 }
 
 void TestInstanceFindings::missingSecurityGroup()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 2);
-    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60 * 24, QStringLiteral("ACTIVE"), {});
-    w.node(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60 * 24,
+        QStringLiteral("ACTIVE"), {});
+    w.node(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
-    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 60 * 24, QStringLiteral("ACTIVE"),
-             {QStringLiteral("default")});
-    w.node(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"));
+    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 60 * 24,
+        QStringLiteral("ACTIVE"), { QStringLiteral("default") });
+    w.node(
+        QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"));
     w.route(QStringLiteral("100.100.5.0/24"), QStringLiteral("10.0.0.5"));
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), (QStringList{QStringLiteral("instance-missing-security-group:kks-demo-pool-aaaaa"),
-                                         QStringLiteral("instance-missing-security-group:kks-demo-pool-bbbbb")}));
+    QCOMPARE(findingIds(d),
+        (QStringList { QStringLiteral("instance-missing-security-group:kks-demo-pool-aaaaa"),
+            QStringLiteral("instance-missing-security-group:kks-demo-pool-bbbbb") }));
     const Finding *f = d.find(QStringLiteral("instance-missing-security-group:kks-demo-pool-aaaaa"));
     QCOMPARE(f->severity, Severity::Critical);
     const PlannedRequest r = f->repair()->requests.first();
     QCOMPARE(r.service, QStringLiteral("compute"));
     QCOMPARE(r.method, QStringLiteral("POST"));
-    QCOMPARE(r.path, QStringLiteral("/servers/%1/action").arg(w.serverId(QStringLiteral("kks-demo-pool-aaaaa"))));
-    QCOMPARE(r.body.toObject().value(QStringLiteral("addSecurityGroup")).toObject().value(QStringLiteral("name")).toString(),
-             QStringLiteral("kks-sg"));
+    QCOMPARE(
+        r.path, QStringLiteral("/servers/%1/action").arg(w.serverId(QStringLiteral("kks-demo-pool-aaaaa"))));
+    QCOMPARE(r.body.toObject()
+                 .value(QStringLiteral("addSecurityGroup"))
+                 .toObject()
+                 .value(QStringLiteral("name"))
+                 .toString(),
+        QStringLiteral("kks-sg"));
 }
 
 void TestInstanceFindings::missingSecurityGroupOnlyWhenActive()
 {
     WorldBuilder w;
-    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 5, QStringLiteral("BUILD"), {});
-    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 5, QStringLiteral("SHUTOFF"), {});
+    w.server(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 5, QStringLiteral("BUILD"), {});
+    w.server(
+        QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 5, QStringLiteral("SHUTOFF"), {});
     QVERIFY(Diagnosis::run(w.state()).findings.isEmpty());
 }
 
@@ -186,21 +207,25 @@ void TestInstanceFindings::noMembershipFindingsWhenGroupAmbiguous()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 1);
-    w.group(QStringLiteral("kks-sg"));  // a second group with the kluster's group name
-    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60 * 24, QStringLiteral("ACTIVE"), {});
-    w.node(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.group(QStringLiteral("kks-sg")); // a second group with the kluster's group name
+    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60 * 24,
+        QStringLiteral("ACTIVE"), {});
+    w.node(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("security-group-missing:kks-sg")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("security-group-missing:kks-sg") });
 }
 
 void TestInstanceFindings::providerIdDisagreement()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 1);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     QJsonObject spec = w.nodeAt(0).value(QStringLiteral("spec")).toObject();
-    spec.insert(QStringLiteral("providerID"), QStringLiteral("openstack:///00000000-0000-0000-0000-000000000000"));
+    spec.insert(
+        QStringLiteral("providerID"), QStringLiteral("openstack:///00000000-0000-0000-0000-000000000000"));
     w.nodeAt(0).insert(QStringLiteral("spec"), spec);
     const Diagnosis d = Diagnosis::run(w.state());
     // Not a finding kind of diagnosis.md: a note.
@@ -225,10 +250,11 @@ void TestInstanceFindings::unknownNodeSourceSkipsUnregistered()
 void TestInstanceFindings::errorByStatusWithoutVmState()
 {
     WorldBuilder w;
-    const int i = w.server(QStringLiteral("kks-demo-pool-t5y6u"), QStringLiteral("10.0.0.6"), 120, QStringLiteral("ERROR"));
-    w.serverAt(i).remove(QStringLiteral("OS-EXT-STS:vm_state"));  // not shown by policy
+    const int i = w.server(
+        QStringLiteral("kks-demo-pool-t5y6u"), QStringLiteral("10.0.0.6"), 120, QStringLiteral("ERROR"));
+    w.serverAt(i).remove(QStringLiteral("OS-EXT-STS:vm_state")); // not shown by policy
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("instance-error:kks-demo-pool-t5y6u")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("instance-error:kks-demo-pool-t5y6u") });
 }
 
 void TestInstanceFindings::emptyNodeListMessageWarnsAgainstDeleting()
@@ -239,7 +265,8 @@ void TestInstanceFindings::emptyNodeListMessageWarnsAgainstDeleting()
     const Diagnosis d = Diagnosis::run(w.state());
     const Finding *f = d.find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p"));
     QVERIFY(f);
-    QVERIFY2(f->message().contains(QStringLiteral("check the Kubernetes API first")), qPrintable(f->message()));
+    QVERIFY2(
+        f->message().contains(QStringLiteral("check the Kubernetes API first")), qPrintable(f->message()));
     QCOMPARE(d.budget.reason, Refusal::NoEvidence);
 }
 

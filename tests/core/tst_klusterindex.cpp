@@ -24,7 +24,7 @@ void TestKlusterIndex::membershipByName()
     w.server(QStringLiteral("kks-demox-pool-a1b2c"), QString(), 1);
     const KlusterState s = w.state();
     const KlusterIndex index(s);
-    QCOMPARE(index.klusterInstances(), (QList<int>{0, 1}));
+    QCOMPARE(index.klusterInstances(), (QList<int> { 0, 1 }));
     QCOMPARE(index.poolOf(QStringLiteral("kks-demo-pool-a1b2c")), QStringLiteral("pool"));
     QCOMPARE(index.poolOf(QStringLiteral("demo-gpu-a1b2c")), QStringLiteral("gpu"));
     QVERIFY(index.poolOf(QStringLiteral("kks-demo-pool-a1b2")).isEmpty());
@@ -33,7 +33,8 @@ void TestKlusterIndex::membershipByName()
 void TestKlusterIndex::joinByNameAndOwners()
 {
     WorldBuilder w;
-    w.healthyMember(QStringLiteral("kks-demo-pool-a1b2c"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-a1b2c"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"));
     w.server(QStringLiteral("kks-demo-pool-zzzzz"), QStringLiteral("10.0.0.6"), 1);
     const KlusterState s = w.state();
     const KlusterIndex index(s);

@@ -61,7 +61,7 @@ void TestRemediationBudget::durations()
     QCOMPARE(*DiagnosisOptions::parseDurationSeconds(QStringLiteral("90s")), 90);
     QCOMPARE(*DiagnosisOptions::parseDurationSeconds(QStringLiteral("2h")), 7200);
     QCOMPARE(*DiagnosisOptions::parseDurationSeconds(QStringLiteral("15")), 900);
-    QVERIFY(!DiagnosisOptions::parseDurationSeconds(QStringLiteral("600000h")));  // no overflow
+    QVERIFY(!DiagnosisOptions::parseDurationSeconds(QStringLiteral("600000h"))); // no overflow
     QVERIFY(!DiagnosisOptions::parseDurationSeconds(QStringLiteral("99999999999999999999m")));
     QVERIFY(!DiagnosisOptions::parseDurationSeconds(QStringLiteral("-5m")));
 }
@@ -85,7 +85,8 @@ void TestRemediationBudget::percentRoundedDown()
     QFETCH(int, ready);
     QFETCH(int, maxUnhealthy);
     QFETCH(bool, allowed);
-    const RemediationBudget b = RemediationBudget::compute(world(expected, ready, 1).state(), DiagnosisOptions());
+    const RemediationBudget b
+        = RemediationBudget::compute(world(expected, ready, 1).state(), DiagnosisOptions());
     QCOMPARE(b.expected, expected);
     QCOMPARE(b.ready, ready);
     QCOMPARE(b.unhealthy, expected - ready);
@@ -123,13 +124,13 @@ void TestRemediationBudget::noEvidenceEmptyNodesWithActiveInstances()
     const RemediationBudget b = RemediationBudget::compute(w.state(), DiagnosisOptions());
     QVERIFY(!b.deletionsAllowed);
     QCOMPARE(b.reason, Refusal::NoEvidence);
-    QVERIFY(!b.allowsDeletion(1, true));  // no override for missing evidence
+    QVERIFY(!b.allowsDeletion(1, true)); // no override for missing evidence
 }
 
 void TestRemediationBudget::noEvidenceUnknownNodes()
 {
     KlusterState s = world(3, 3, 0).state();
-    s.nodesSource = SourceStatus{false, QStringLiteral("timeout")};
+    s.nodesSource = SourceStatus { false, QStringLiteral("timeout") };
     const RemediationBudget b = RemediationBudget::compute(s, DiagnosisOptions());
     QCOMPARE(b.reason, Refusal::NoEvidence);
     QVERIFY(b.detail.contains(QStringLiteral("timeout")));
@@ -165,7 +166,7 @@ void TestRemediationBudget::manyLargePoolsNeverWrap()
     KlusterState state = world(2, 1, 0).state();
     state.kluster.nodePools.clear();
     for (int i = 0; i < 30000; ++i)
-        state.kluster.nodePools.append(NodePool{QStringLiteral("p%1").arg(i), 100000});
+        state.kluster.nodePools.append(NodePool { QStringLiteral("p%1").arg(i), 100000 });
     const RemediationBudget b = RemediationBudget::compute(state, DiagnosisOptions());
     QCOMPARE(b.expected, Q_INT64_C(3000000000));
     QVERIFY(b.unhealthy > 0);

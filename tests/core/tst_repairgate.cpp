@@ -29,8 +29,8 @@ static WorldBuilder world(int expected, int ready, const QStringList &inError)
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), expected);
     for (int i = 0; i < ready; ++i)
-        w.healthyMember(QStringLiteral("kks-demo-pool-h%1aaa").arg(i), QStringLiteral("10.0.0.%1").arg(10 + i),
-                        QStringLiteral("100.100.%1.0/24").arg(i));
+        w.healthyMember(QStringLiteral("kks-demo-pool-h%1aaa").arg(i),
+            QStringLiteral("10.0.0.%1").arg(10 + i), QStringLiteral("100.100.%1.0/24").arg(i));
     for (int i = 0; i < inError.size(); ++i)
         w.server(inError.at(i), QStringLiteral("10.0.1.%1").arg(10 + i), 60, QStringLiteral("ERROR"));
     return w;
@@ -53,7 +53,8 @@ static bool choose(const Diagnosis &d, const QStringList &ids, QList<const Findi
 static const QString orphan = QStringLiteral("route-orphaned:100.100.99.0/24 via 10.0.0.99");
 static const QString errorA = QStringLiteral("instance-error:kks-demo-pool-eaaaa");
 static const QString errorB = QStringLiteral("instance-error:kks-demo-pool-ebbbb");
-static const QStringList twoInError = {QStringLiteral("kks-demo-pool-eaaaa"), QStringLiteral("kks-demo-pool-ebbbb")};
+static const QStringList twoInError
+    = { QStringLiteral("kks-demo-pool-eaaaa"), QStringLiteral("kks-demo-pool-ebbbb") };
 
 void TestRepairGate::sendableWithoutDeletion()
 {
@@ -61,7 +62,7 @@ void TestRepairGate::sendableWithoutDeletion()
     w.route(QStringLiteral("100.100.99.0/24"), QStringLiteral("10.0.0.99"));
     const Diagnosis d = Diagnosis::run(w.state());
     QList<const Finding *> chosen;
-    QVERIFY(choose(d, {orphan}, &chosen));
+    QVERIFY(choose(d, { orphan }, &chosen));
     const RepairGate gate(chosen, d.budget);
     QCOMPARE(gate.decisions().size(), 1);
     const RepairGate::Decision &decision = gate.decisions().first();
@@ -69,12 +70,12 @@ void TestRepairGate::sendableWithoutDeletion()
     QCOMPARE(decision.reason, Refusal::None);
     QVERIFY(decision.mayBeSent(false));
     QVERIFY(decision.plan);
-    QCOMPARE(gate.sendable(), QStringList{orphan});
+    QCOMPARE(gate.sendable(), QStringList { orphan });
     QVERIFY(!gate.needsOverride());
     QCOMPARE(gate.deletions(), 0);
     QVERIFY(gate.deletionsAllowed());
     QVERIFY(gate.deletedInstances().isEmpty());
-    QCOMPARE(gate.typeToConfirm(QStringLiteral("demo")), QString());  // nothing to type
+    QCOMPARE(gate.typeToConfirm(QStringLiteral("demo")), QString()); // nothing to type
 }
 
 void TestRepairGate::noRepair()
@@ -84,7 +85,7 @@ void TestRepairGate::noRepair()
     const Diagnosis d = Diagnosis::run(w.state());
     const QString id = QStringLiteral("node-not-ready:kks-demo-pool-h0aaa");
     QList<const Finding *> chosen;
-    QVERIFY(choose(d, {id}, &chosen));
+    QVERIFY(choose(d, { id }, &chosen));
     const RepairGate gate(chosen, d.budget);
     const RepairGate::Decision &decision = gate.decisions().first();
     QCOMPARE(decision.verdict, RepairGate::Verdict::NoRepair);
@@ -96,18 +97,18 @@ void TestRepairGate::noRepair()
 void TestRepairGate::refusedByItsPlan()
 {
     WorldBuilder w = world(2, 2, {});
-    w.atomicRoutes(false).routerRevision(-1);  // a full-list update nothing guards
+    w.atomicRoutes(false).routerRevision(-1); // a full-list update nothing guards
     w.route(QStringLiteral("100.100.99.0/24"), QStringLiteral("10.0.0.99"));
     const Diagnosis d = Diagnosis::run(w.state());
     QList<const Finding *> chosen;
-    QVERIFY(choose(d, {orphan}, &chosen));
+    QVERIFY(choose(d, { orphan }, &chosen));
     const RepairGate gate(chosen, d.budget);
     const RepairGate::Decision &decision = gate.decisions().first();
     QCOMPARE(decision.verdict, RepairGate::Verdict::Refused);
     QCOMPARE(decision.reason, Refusal::NoRevision);
     QVERIFY(!decision.byBudget);
     QCOMPARE(decision.detail, decision.plan->refusalDetail);
-    QVERIFY(!decision.mayBeSent(true));  // no override for a plan's own refusal
+    QVERIFY(!decision.mayBeSent(true)); // no override for a plan's own refusal
     QVERIFY(decision.why(QStringLiteral("never shown")).startsWith(QStringLiteral("NoRevision: ")));
     QVERIFY(!decision.why(QStringLiteral("never shown")).contains(QStringLiteral("never shown")));
     QVERIFY(gate.sendable().isEmpty());
@@ -118,7 +119,7 @@ void TestRepairGate::deletionsTheBudgetAllows()
     const Diagnosis d = Diagnosis::run(world(5, 5, twoInError).state());
     QVERIFY(d.budget.deletionsAllowed);
     QList<const Finding *> oneChosen;
-    QVERIFY(choose(d, {errorA}, &oneChosen));
+    QVERIFY(choose(d, { errorA }, &oneChosen));
     const RepairGate one(oneChosen, d.budget);
     QCOMPARE(one.decisions().first().verdict, RepairGate::Verdict::Sendable);
     QCOMPARE(one.deletions(), 1);
@@ -127,9 +128,9 @@ void TestRepairGate::deletionsTheBudgetAllows()
     QCOMPARE(one.typeToConfirm(QStringLiteral("demo")), QStringLiteral("kks-demo-pool-eaaaa"));
 
     QList<const Finding *> bothChosen;
-    QVERIFY(choose(d, {errorA, errorB}, &bothChosen));
+    QVERIFY(choose(d, { errorA, errorB }, &bothChosen));
     const RepairGate both(bothChosen, d.budget);
-    QCOMPARE(both.sendable(), (QStringList{errorA, errorB}));
+    QCOMPARE(both.sendable(), (QStringList { errorA, errorB }));
     QCOMPARE(both.deletions(), 2);
     QVERIFY(!both.refusedInBulk());
     QCOMPARE(both.deletedInstances(), twoInError);
@@ -139,10 +140,10 @@ void TestRepairGate::deletionsTheBudgetAllows()
 
 void TestRepairGate::oneDeletionNeedsTheOverride()
 {
-    const Diagnosis d = Diagnosis::run(world(6, 2, twoInError).state());  // 4 of 6 unhealthy, 2 allowed
+    const Diagnosis d = Diagnosis::run(world(6, 2, twoInError).state()); // 4 of 6 unhealthy, 2 allowed
     QCOMPARE(d.budget.reason, Refusal::TooManyUnhealthy);
     QList<const Finding *> chosen;
-    QVERIFY(choose(d, {errorA}, &chosen));
+    QVERIFY(choose(d, { errorA }, &chosen));
     const RepairGate gate(chosen, d.budget);
     const RepairGate::Decision &decision = gate.decisions().first();
     QCOMPARE(decision.verdict, RepairGate::Verdict::NeedsOverride);
@@ -152,11 +153,11 @@ void TestRepairGate::oneDeletionNeedsTheOverride()
     QVERIFY(!decision.mayBeSent(false));
     QVERIFY(decision.mayBeSent(true));
     QCOMPARE(decision.why(QStringLiteral("override it")),
-             QStringLiteral("TooManyUnhealthy: %1 (override it)").arg(d.budget.detail));
+        QStringLiteral("TooManyUnhealthy: %1 (override it)").arg(d.budget.detail));
     QVERIFY(gate.needsOverride());
     QVERIFY(!gate.deletionsAllowed());
     QVERIFY(!gate.refusedInBulk());
-    QCOMPARE(gate.sendable(), QStringList{errorA});  // sent once the override is given
+    QCOMPARE(gate.sendable(), QStringList { errorA }); // sent once the override is given
     QCOMPARE(gate.typeToConfirm(QStringLiteral("demo")), QStringLiteral("kks-demo-pool-eaaaa"));
 }
 
@@ -164,7 +165,7 @@ void TestRepairGate::bulkDeletionNeverOverridden()
 {
     const Diagnosis d = Diagnosis::run(world(6, 2, twoInError).state());
     QList<const Finding *> chosen;
-    QVERIFY(choose(d, {errorA, errorB}, &chosen));
+    QVERIFY(choose(d, { errorA, errorB }, &chosen));
     const RepairGate gate(chosen, d.budget);
     for (const RepairGate::Decision &decision : gate.decisions()) {
         QCOMPARE(decision.verdict, RepairGate::Verdict::Refused);
@@ -177,17 +178,17 @@ void TestRepairGate::bulkDeletionNeverOverridden()
     QVERIFY(gate.refusedInBulk());
     QVERIFY(!gate.needsOverride());
     QVERIFY(gate.sendable().isEmpty());
-    QCOMPARE(gate.typeToConfirm(QStringLiteral("demo")), QString());  // nothing is deleted
+    QCOMPARE(gate.typeToConfirm(QStringLiteral("demo")), QString()); // nothing is deleted
 }
 
 void TestRepairGate::noEvidenceNeverOverridden()
 {
     KlusterState state = world(2, 2, twoInError).state();
-    state.nodesSource = SourceStatus{false, QStringLiteral("timeout"), QString()};
+    state.nodesSource = SourceStatus { false, QStringLiteral("timeout"), QString() };
     const Diagnosis d = Diagnosis::run(state);
     QCOMPARE(d.budget.reason, Refusal::NoEvidence);
     QList<const Finding *> chosen;
-    QVERIFY(choose(d, {errorA}, &chosen));
+    QVERIFY(choose(d, { errorA }, &chosen));
     const RepairGate gate(chosen, d.budget);
     const RepairGate::Decision &decision = gate.decisions().first();
     QCOMPARE(decision.verdict, RepairGate::Verdict::Refused);
@@ -195,7 +196,7 @@ void TestRepairGate::noEvidenceNeverOverridden()
     QVERIFY(decision.byBudget);
     QVERIFY(!decision.mayBeSent(true));
     QVERIFY(!gate.needsOverride());
-    QVERIFY(!gate.refusedInBulk());  // one deletion: not a bulk refusal
+    QVERIFY(!gate.refusedInBulk()); // one deletion: not a bulk refusal
     QVERIFY(gate.sendable().isEmpty());
 }
 
@@ -205,14 +206,14 @@ void TestRepairGate::overrideBesideOtherRepairs()
     w.route(QStringLiteral("100.100.99.0/24"), QStringLiteral("10.0.0.99"));
     const Diagnosis d = Diagnosis::run(w.state());
     QList<const Finding *> chosen;
-    QVERIFY(choose(d, {orphan, errorA}, &chosen));
+    QVERIFY(choose(d, { orphan, errorA }, &chosen));
     const RepairGate gate(chosen, d.budget);
     QCOMPARE(gate.decisions().at(0).verdict, RepairGate::Verdict::Sendable);
     QCOMPARE(gate.decisions().at(1).verdict, RepairGate::Verdict::NeedsOverride);
-    QCOMPARE(gate.deletions(), 1);  // only deletions count toward the budget
+    QCOMPARE(gate.deletions(), 1); // only deletions count toward the budget
     QVERIFY(gate.needsOverride());
-    QCOMPARE(gate.sendable(), (QStringList{orphan, errorA}));
-    QCOMPARE(gate.deletedInstances(), QStringList{QStringLiteral("kks-demo-pool-eaaaa")});
+    QCOMPARE(gate.sendable(), (QStringList { orphan, errorA }));
+    QCOMPARE(gate.deletedInstances(), QStringList { QStringLiteral("kks-demo-pool-eaaaa") });
 }
 
 void TestRepairGate::judgeOnePlanAlone()

@@ -1,7 +1,7 @@
 #include "core/diagnosis.h"
-#include "tests/common/findingassert.h"
-#include "core/routeaudit.h"
 #include "core/klusterindex.h"
+#include "core/routeaudit.h"
+#include "tests/common/findingassert.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QJsonArray>
@@ -42,16 +42,18 @@ private slots:
     void incompleteServerListRefusesOrphanRemoval();
 };
 
-
 // Three healthy members on 10.180.0.0/24 with pod CIDRs 198.19.{3,4,5}.0/24
 // and their correct routes; the kluster's pod network is 198.19.0.0/16.
 static WorldBuilder baseWorld()
 {
     WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
     w.pool(QStringLiteral("pool"), 3);
-    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"), QStringLiteral("198.19.3.0/24"));
-    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"), QStringLiteral("198.19.4.0/24"));
-    w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.5.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"),
+        QStringLiteral("198.19.3.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"),
+        QStringLiteral("198.19.4.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"),
+        QStringLiteral("198.19.5.0/24"));
     return w;
 }
 
@@ -71,16 +73,21 @@ void TestRouteFindings::classicRecycledCidr()
     w.pool(QStringLiteral("pool"), 1);
     w.route(QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.3"));
     w.route(QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.4"));
-    w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.1.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"),
+        QStringLiteral("198.19.1.0/24"));
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("route-duplicate:198.19.1.0/24") });
     const Finding &f = d.findings.first();
     QCOMPARE(f.severity, Severity::Critical);
     const QJsonArray routes = f.evidence().value(QStringLiteral("routes")).toArray();
     QCOMPARE(routes.size(), 3);
-    QCOMPARE(rolesOf(routes.at(0).toObject()), (QStringList{QStringLiteral("effective"), QStringLiteral("duplicate"), QStringLiteral("orphaned")}));
-    QCOMPARE(rolesOf(routes.at(1).toObject()), (QStringList{QStringLiteral("duplicate"), QStringLiteral("orphaned")}));
-    QCOMPARE(rolesOf(routes.at(2).toObject()), (QStringList{QStringLiteral("correct"), QStringLiteral("duplicate")}));
+    QCOMPARE(rolesOf(routes.at(0).toObject()),
+        (QStringList {
+            QStringLiteral("effective"), QStringLiteral("duplicate"), QStringLiteral("orphaned") }));
+    QCOMPARE(rolesOf(routes.at(1).toObject()),
+        (QStringList { QStringLiteral("duplicate"), QStringLiteral("orphaned") }));
+    QCOMPARE(rolesOf(routes.at(2).toObject()),
+        (QStringList { QStringLiteral("correct"), QStringLiteral("duplicate") }));
     QCOMPARE(f.evidence().value(QStringLiteral("correctNexthop")).toString(), QStringLiteral("10.180.0.5"));
     // The repair removes exactly the two wrong routes, atomically.
     QVERIFY(f.repair());
@@ -88,10 +95,16 @@ void TestRouteFindings::classicRecycledCidr()
     const PlannedRequest r = f.repair()->requests.first();
     QCOMPARE(r.method, QStringLiteral("PUT"));
     QCOMPARE(r.path, QStringLiteral("/v2.0/routers/%1/remove_extraroutes").arg(w.routerId()));
-    const QJsonArray removed = r.body.toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+    const QJsonArray removed = r.body.toObject()
+                                   .value(QStringLiteral("router"))
+                                   .toObject()
+                                   .value(QStringLiteral("routes"))
+                                   .toArray();
     QCOMPARE(removed.size(), 2);
-    QCOMPARE(removed.at(0).toObject().value(QStringLiteral("nexthop")).toString(), QStringLiteral("10.180.0.3"));
-    QCOMPARE(removed.at(1).toObject().value(QStringLiteral("nexthop")).toString(), QStringLiteral("10.180.0.4"));
+    QCOMPARE(
+        removed.at(0).toObject().value(QStringLiteral("nexthop")).toString(), QStringLiteral("10.180.0.3"));
+    QCOMPARE(
+        removed.at(1).toObject().value(QStringLiteral("nexthop")).toString(), QStringLiteral("10.180.0.4"));
     QVERIFY(r.headers.isEmpty());
     QVERIFY(f.message().contains(QStringLiteral("unreachable")));
 }
@@ -103,7 +116,8 @@ void TestRouteFindings::fullRouteUpdatesOptionGuardsThePut()
     w.pool(QStringLiteral("pool"), 1);
     w.route(QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.3"));
     w.route(QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.4"));
-    w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.1.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"),
+        QStringLiteral("198.19.1.0/24"));
     DiagnosisOptions options;
     options.fullRouteUpdates = true;
     const Diagnosis d = Diagnosis::run(w.state(), options);
@@ -113,7 +127,9 @@ void TestRouteFindings::fullRouteUpdatesOptionGuardsThePut()
     const PlannedRequest r = f->repair()->requests.first();
     QCOMPARE(r.method, QStringLiteral("PUT"));
     QCOMPARE(r.path, QStringLiteral("/v2.0/routers/%1").arg(w.routerId()));
-    QVERIFY(r.headers.value(QStringLiteral("If-Match")).toString().startsWith(QStringLiteral("revision_number=")));
+    QVERIFY(r.headers.value(QStringLiteral("If-Match"))
+                .toString()
+                .startsWith(QStringLiteral("revision_number=")));
 }
 
 void TestRouteFindings::orderDecidesEffective()
@@ -122,11 +138,14 @@ void TestRouteFindings::orderDecidesEffective()
     // A second, wrong route for node c's CIDR, pointing at node a (alive).
     w.route(QStringLiteral("198.19.5.0/24"), QStringLiteral("10.180.0.3"));
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-duplicate:198.19.5.0/24")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("route-duplicate:198.19.5.0/24") });
     const QJsonArray routes = d.findings.first().evidence().value(QStringLiteral("routes")).toArray();
     // The correct route came first: it is the effective one, the late one is stale.
-    QCOMPARE(rolesOf(routes.at(0).toObject()), (QStringList{QStringLiteral("effective"), QStringLiteral("correct"), QStringLiteral("duplicate")}));
-    QCOMPARE(rolesOf(routes.at(1).toObject()), (QStringList{QStringLiteral("duplicate"), QStringLiteral("stale")}));
+    QCOMPARE(rolesOf(routes.at(0).toObject()),
+        (QStringList {
+            QStringLiteral("effective"), QStringLiteral("correct"), QStringLiteral("duplicate") }));
+    QCOMPARE(rolesOf(routes.at(1).toObject()),
+        (QStringList { QStringLiteral("duplicate"), QStringLiteral("stale") }));
     QVERIFY(d.findings.first().message().contains(QStringLiteral("still takes the correct one")));
 }
 
@@ -136,13 +155,22 @@ void TestRouteFindings::duplicateWithCorrectFirst()
     WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
     w.pool(QStringLiteral("pool"), 2);
     w.route(QStringLiteral("198.19.5.0/24"), QStringLiteral("10.180.0.3"));
-    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"), QStringLiteral("198.19.3.0/24"));
-    w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.5.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"),
+        QStringLiteral("198.19.3.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"),
+        QStringLiteral("198.19.5.0/24"));
     const Diagnosis d = Diagnosis::run(w.state());
-    const QJsonArray routes = d.find(QStringLiteral("route-duplicate:198.19.5.0/24"))->evidence().value(QStringLiteral("routes")).toArray();
-    QCOMPARE(rolesOf(routes.at(0).toObject()), (QStringList{QStringLiteral("effective"), QStringLiteral("duplicate"), QStringLiteral("stale")}));
-    QCOMPARE(rolesOf(routes.at(1).toObject()), (QStringList{QStringLiteral("correct"), QStringLiteral("duplicate")}));
-    QVERIFY(d.find(QStringLiteral("route-duplicate:198.19.5.0/24"))->message().contains(QStringLiteral("unreachable")));
+    const QJsonArray routes = d.find(QStringLiteral("route-duplicate:198.19.5.0/24"))
+                                  ->evidence()
+                                  .value(QStringLiteral("routes"))
+                                  .toArray();
+    QCOMPARE(rolesOf(routes.at(0).toObject()),
+        (QStringList { QStringLiteral("effective"), QStringLiteral("duplicate"), QStringLiteral("stale") }));
+    QCOMPARE(rolesOf(routes.at(1).toObject()),
+        (QStringList { QStringLiteral("correct"), QStringLiteral("duplicate") }));
+    QVERIFY(d.find(QStringLiteral("route-duplicate:198.19.5.0/24"))
+                ->message()
+                .contains(QStringLiteral("unreachable")));
 }
 
 void TestRouteFindings::duplicateSuppressesOrphanedAndStale()
@@ -151,7 +179,7 @@ void TestRouteFindings::duplicateSuppressesOrphanedAndStale()
     w.route(QStringLiteral("198.19.9.0/24"), QStringLiteral("10.180.0.99"));
     w.route(QStringLiteral("198.19.9.0/24"), QStringLiteral("10.180.0.98"));
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-duplicate:198.19.9.0/24")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("route-duplicate:198.19.9.0/24") });
     // No node owns the destination: every route of it is wrong.
     QCOMPARE(d.findings.first().repair()->routes.size(), 2);
 }
@@ -161,16 +189,18 @@ void TestRouteFindings::orphaned()
     WorldBuilder w = baseWorld();
     w.route(QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.99"));
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99") });
     const Finding &f = d.findings.first();
     QCOMPARE(f.severity, Severity::Warning);
-    QCOMPARE(f.repair()->requests.first().path, QStringLiteral("/v2.0/routers/%1/remove_extraroutes").arg(w.routerId()));
+    QCOMPARE(f.repair()->requests.first().path,
+        QStringLiteral("/v2.0/routers/%1/remove_extraroutes").arg(w.routerId()));
 }
 
 void TestRouteFindings::nexthopOfAnyProjectInstanceIsNotOrphaned()
 {
     WorldBuilder w = baseWorld();
-    w.server(QStringLiteral("bastion"), QStringLiteral("10.180.0.50"), 600, QStringLiteral("ACTIVE"), {QStringLiteral("default")});
+    w.server(QStringLiteral("bastion"), QStringLiteral("10.180.0.50"), 600, QStringLiteral("ACTIVE"),
+        { QStringLiteral("default") });
     w.route(QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.50"));
     QVERIFY(Diagnosis::run(w.state()).findings.isEmpty());
 }
@@ -180,8 +210,8 @@ void TestRouteFindings::floatingAddressCountsAsInstanceAddress()
     WorldBuilder w = baseWorld();
     QJsonObject addresses = w.serverAt(0).value(QStringLiteral("addresses")).toObject();
     QJsonArray list = addresses.value(QStringLiteral("private")).toArray();
-    list.append(QJsonObject{{QStringLiteral("addr"), QStringLiteral("172.24.4.20")},
-                            {QStringLiteral("OS-EXT-IPS:type"), QStringLiteral("floating")}});
+    list.append(QJsonObject { { QStringLiteral("addr"), QStringLiteral("172.24.4.20") },
+        { QStringLiteral("OS-EXT-IPS:type"), QStringLiteral("floating") } });
     addresses.insert(QStringLiteral("private"), list);
     w.serverAt(0).insert(QStringLiteral("addresses"), addresses);
     w.route(QStringLiteral("198.19.7.0/24"), QStringLiteral("172.24.4.20"));
@@ -192,18 +222,22 @@ void TestRouteFindings::stale()
 {
     WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
     w.pool(QStringLiteral("pool"), 2);
-    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"), QStringLiteral("198.19.3.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"),
+        QStringLiteral("198.19.3.0/24"));
     w.server(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"), 60 * 24);
-    w.node(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"), QStringLiteral("198.19.2.0/24"));
-    w.route(QStringLiteral("198.19.2.0/24"), QStringLiteral("10.180.0.3"));  // the sole route points at node a
+    w.node(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"),
+        QStringLiteral("198.19.2.0/24"));
+    w.route(QStringLiteral("198.19.2.0/24"), QStringLiteral("10.180.0.3")); // the sole route points at node a
     const Diagnosis d = Diagnosis::run(w.state());
     // The wrong route is stale; the node's own route is (literally) missing too.
-    QCOMPARE(findingIds(d), (QStringList{QStringLiteral("route-missing:kks-legacy-pool-ddddd"),
-                                         QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.3")}));
+    QCOMPARE(findingIds(d),
+        (QStringList { QStringLiteral("route-missing:kks-legacy-pool-ddddd"),
+            QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.3") }));
     const Finding *f = d.find(QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.3"));
     QCOMPARE(f->severity, Severity::Critical);
     QCOMPARE(f->evidence().value(QStringLiteral("correctNexthop")).toString(), QStringLiteral("10.180.0.6"));
-    QCOMPARE(f->repair()->routes, (QList<Route>{Route{QStringLiteral("198.19.2.0/24"), QStringLiteral("10.180.0.3")}}));
+    QCOMPARE(f->repair()->routes,
+        (QList<Route> { Route { QStringLiteral("198.19.2.0/24"), QStringLiteral("10.180.0.3") } }));
     const Finding *m = d.find(QStringLiteral("route-missing:kks-legacy-pool-ddddd"));
     QVERIFY(m->message().contains(QStringLiteral("via 10.180.0.3 instead")));
 }
@@ -213,32 +247,41 @@ void TestRouteFindings::staleToNobodyIsOnlyStale()
     WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
     w.pool(QStringLiteral("pool"), 1);
     w.server(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"), 60 * 24);
-    w.node(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"), QStringLiteral("198.19.2.0/24"));
+    w.node(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"),
+        QStringLiteral("198.19.2.0/24"));
     w.route(QStringLiteral("198.19.2.0/24"), QStringLiteral("10.180.0.99"));
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), (QStringList{QStringLiteral("route-missing:kks-legacy-pool-ddddd"),
-                                         QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.99")}));
+    QCOMPARE(findingIds(d),
+        (QStringList { QStringLiteral("route-missing:kks-legacy-pool-ddddd"),
+            QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.99") }));
 }
 
 void TestRouteFindings::missing()
 {
     WorldBuilder w = baseWorld();
     w.server(QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.7"), 60 * 24);
-    w.node(QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.7"), QStringLiteral("198.19.7.0/24"));
+    w.node(QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.7"),
+        QStringLiteral("198.19.7.0/24"));
     w.atomicRoutes(false);
     w.routerRevision(41);
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-missing:kks-legacy-pool-eeeee")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("route-missing:kks-legacy-pool-eeeee") });
     const Finding &f = d.findings.first();
     QCOMPARE(f.severity, Severity::Critical);
     // Without extraroute-atomic: the full new list, guarded by the revision.
     const PlannedRequest r = f.repair()->requests.first();
     QCOMPARE(r.path, QStringLiteral("/v2.0/routers/%1").arg(w.routerId()));
     QCOMPARE(r.headers.value(QStringLiteral("If-Match")).toString(), QStringLiteral("revision_number=41"));
-    const QJsonArray list = r.body.toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+    const QJsonArray list = r.body.toObject()
+                                .value(QStringLiteral("router"))
+                                .toObject()
+                                .value(QStringLiteral("routes"))
+                                .toArray();
     QCOMPARE(list.size(), 4);
-    QCOMPARE(list.last().toObject().value(QStringLiteral("destination")).toString(), QStringLiteral("198.19.7.0/24"));
-    QCOMPARE(list.last().toObject().value(QStringLiteral("nexthop")).toString(), QStringLiteral("10.180.0.7"));
+    QCOMPARE(list.last().toObject().value(QStringLiteral("destination")).toString(),
+        QStringLiteral("198.19.7.0/24"));
+    QCOMPARE(
+        list.last().toObject().value(QStringLiteral("nexthop")).toString(), QStringLiteral("10.180.0.7"));
 }
 
 void TestRouteFindings::nodeWithoutPodCidrNeedsNoRoute()
@@ -252,22 +295,24 @@ void TestRouteFindings::nodeWithoutPodCidrNeedsNoRoute()
 void TestRouteFindings::partlyOverlappingDestinationIsForeign()
 {
     WorldBuilder w = baseWorld();
-    w.route(QStringLiteral("198.18.0.0/15"), QStringLiteral("10.180.0.99"));  // contains the pod network: not inside it
-    w.route(QStringLiteral("198.19.0.0/16"), QStringLiteral("10.180.0.98"));  // exactly the pod network: inside
+    w.route(QStringLiteral("198.18.0.0/15"),
+        QStringLiteral("10.180.0.99")); // contains the pod network: not inside it
+    w.route(
+        QStringLiteral("198.19.0.0/16"), QStringLiteral("10.180.0.98")); // exactly the pod network: inside
     const KlusterState s = w.state();
     const KlusterIndex index(s);
     const RouteAudit audit(index);
     QVERIFY(audit.entries().at(3).roles & RouteAudit::Foreign);
     QVERIFY(!(audit.entries().at(4).roles & RouteAudit::Foreign));
     const Diagnosis d = Diagnosis::run(s);
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-orphaned:198.19.0.0/16 via 10.180.0.98")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("route-orphaned:198.19.0.0/16 via 10.180.0.98") });
 }
 
 void TestRouteFindings::foreignRoutesNeverFindings()
 {
     WorldBuilder w = baseWorld();
     w.route(QStringLiteral("10.0.0.0/8"), QStringLiteral("10.180.0.99"));
-    w.route(QStringLiteral("10.0.0.0/8"), QStringLiteral("10.180.0.98"));  // even duplicated: not ours
+    w.route(QStringLiteral("10.0.0.0/8"), QStringLiteral("10.180.0.98")); // even duplicated: not ours
     QVERIFY(Diagnosis::run(w.state()).findings.isEmpty());
 }
 
@@ -315,14 +360,14 @@ void TestRouteFindings::foreignRoutesCountTowardLimit()
 
 void TestRouteFindings::limitCriticalWhenMissingWouldNotFit()
 {
-    WorldBuilder w = baseWorld();  // 3 routes
+    WorldBuilder w = baseWorld(); // 3 routes
     for (int i = 0; i < 4; ++i) {
         const QString name = QStringLiteral("kks-legacy-pool-m%1aaa").arg(i);
         w.server(name, QStringLiteral("10.180.0.%1").arg(20 + i), 60 * 24);
         w.node(name, QStringLiteral("10.180.0.%1").arg(20 + i), QStringLiteral("198.19.%1.0/24").arg(20 + i));
     }
     DiagnosisOptions o;
-    o.routeLimit = 6;  // 3 present of 6 = 50 %, but 4 missing would not fit
+    o.routeLimit = 6; // 3 present of 6 = 50 %, but 4 missing would not fit
     o.routeLimitExplicit = true;
     const Diagnosis d = Diagnosis::run(w.state(), o);
     const Finding *f = d.find(QStringLiteral("route-limit:") + w.routerId());
@@ -330,18 +375,19 @@ void TestRouteFindings::limitCriticalWhenMissingWouldNotFit()
     QCOMPARE(f->severity, Severity::Critical);
     QCOMPARE(f->evidence().value(QStringLiteral("missing")).toInt(), 4);
     QCOMPARE(findingIds(d, FindingKind::RouteMissing).size(), 4);
-    o.routeLimit = 7;  // 3 + 4 fits exactly: nothing to say at 42 %
+    o.routeLimit = 7; // 3 + 4 fits exactly: nothing to say at 42 %
     QVERIFY(!Diagnosis::run(w.state(), o).find(QStringLiteral("route-limit:") + w.routerId()));
 }
 
 void TestRouteFindings::limitFromSnapshotAndOption()
 {
     WorldBuilder w = baseWorld();
-    w.maxRoutes(3);  // the snapshot says 3: 3 of 3
-    QCOMPARE(Diagnosis::run(w.state()).find(QStringLiteral("route-limit:") + w.routerId())->severity, Severity::Critical);
+    w.maxRoutes(3); // the snapshot says 3: 3 of 3
+    QCOMPARE(Diagnosis::run(w.state()).find(QStringLiteral("route-limit:") + w.routerId())->severity,
+        Severity::Critical);
     DiagnosisOptions o;
     o.routeLimit = 256;
-    o.routeLimitExplicit = true;  // the person said 256: that wins
+    o.routeLimitExplicit = true; // the person said 256: that wins
     QVERIFY(Diagnosis::run(w.state(), o).findings.isEmpty());
 }
 
@@ -394,22 +440,24 @@ void TestRouteFindings::noEvidenceRefusesRouteRemoval()
 
 void TestRouteFindings::nodeWithoutAddressDecidesNothing()
 {
-    // The node owning 198.19.3.0/24 has no InternalIP (yet): its route (via its own instance's address) is not
-    // stale, and in a duplicate set only the routes to nobody or to another node's address are wrong.
+    // The node owning 198.19.3.0/24 has no InternalIP (yet): its route (via its own instance's address) is
+    // not stale, and in a duplicate set only the routes to nobody or to another node's address are wrong.
     WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
     w.pool(QStringLiteral("pool"), 2);
-    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"), QStringLiteral("198.19.4.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"),
+        QStringLiteral("198.19.4.0/24"));
     w.server(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"), 60 * 24);
     w.node(QStringLiteral("kks-legacy-pool-aaaaa"), QString(), QStringLiteral("198.19.3.0/24"));
     w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.3"));
-    QVERIFY2(Diagnosis::run(w.state()).findings.isEmpty(), qPrintable(findingIds(Diagnosis::run(w.state())).join(QLatin1Char(','))));
+    QVERIFY2(Diagnosis::run(w.state()).findings.isEmpty(),
+        qPrintable(findingIds(Diagnosis::run(w.state())).join(QLatin1Char(','))));
     w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.4"));
     w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.99"));
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("route-duplicate:198.19.3.0/24")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("route-duplicate:198.19.3.0/24") });
     QCOMPARE(d.findings.first().repair()->routes,
-             (QList<Route>{Route{QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.4")},
-                           Route{QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.99")}}));
+        (QList<Route> { Route { QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.4") },
+            Route { QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.99") } }));
 }
 
 void TestRouteFindings::nodeWithUnusableAddressRoutedToAnotherNode_data()
@@ -427,7 +475,8 @@ void TestRouteFindings::nodeWithUnusableAddressRoutedToAnotherNode()
     QFETCH(QString, internalIp);
     WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
     w.pool(QStringLiteral("pool"), 2);
-    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"), QStringLiteral("198.19.4.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"),
+        QStringLiteral("198.19.4.0/24"));
     w.server(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.11"), 60 * 24);
     w.node(QStringLiteral("kks-legacy-pool-aaaaa"), internalIp, QStringLiteral("198.19.3.0/24"));
     w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.4"));
@@ -436,11 +485,14 @@ void TestRouteFindings::nodeWithUnusableAddressRoutedToAnotherNode()
     QVERIFY2(stale, qPrintable(findingIds(d).join(QLatin1Char(','))));
     QCOMPARE(stale->severity, Severity::Critical);
     QVERIFY2(stale->message().contains(QStringLiteral("no usable address")), qPrintable(stale->message()));
-    QVERIFY2(stale->message().contains(QStringLiteral("node kks-legacy-pool-bbbbb")), qPrintable(stale->message()));
-    QCOMPARE(stale->repair()->routes, (QList<Route>{Route{QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.4")}}));
+    QVERIFY2(stale->message().contains(QStringLiteral("node kks-legacy-pool-bbbbb")),
+        qPrintable(stale->message()));
+    QCOMPARE(stale->repair()->routes,
+        (QList<Route> { Route { QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.4") } }));
     // And the node's address itself is said.
-    QVERIFY2(d.notes.join(QLatin1Char('\n')).contains(QStringLiteral("node kks-legacy-pool-aaaaa has no usable InternalIP")),
-             qPrintable(d.notes.join(QLatin1Char('\n'))));
+    QVERIFY2(d.notes.join(QLatin1Char('\n'))
+                 .contains(QStringLiteral("node kks-legacy-pool-aaaaa has no usable InternalIP")),
+        qPrintable(d.notes.join(QLatin1Char('\n'))));
 }
 
 void TestRouteFindings::missingRouteRefusedWhenRouterFull()
@@ -448,7 +500,8 @@ void TestRouteFindings::missingRouteRefusedWhenRouterFull()
     WorldBuilder w = baseWorld();
     w.maxRoutes(3);
     w.server(QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.7"), 60 * 24);
-    w.node(QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.7"), QStringLiteral("198.19.7.0/24"));
+    w.node(QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.7"),
+        QStringLiteral("198.19.7.0/24"));
     const Diagnosis d = Diagnosis::run(w.state());
     const auto repair = d.find(QStringLiteral("route-missing:kks-legacy-pool-eeeee"))->repair();
     QVERIFY(repair);
@@ -460,9 +513,8 @@ void TestRouteFindings::incompleteServerListRefusesOrphanRemoval()
     WorldBuilder w = baseWorld();
     w.route(QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.99"));
     const int partial = w.server(QStringLiteral("x"), QString(), 60);
-    w.serverAt(partial) = QJsonObject{{QStringLiteral("id"), QStringLiteral("0c1d9e3a-partial")},
-                                      {QStringLiteral("status"), QStringLiteral("UNKNOWN")},
-                                      {QStringLiteral("links"), QJsonArray()}};
+    w.serverAt(partial) = QJsonObject { { QStringLiteral("id"), QStringLiteral("0c1d9e3a-partial") },
+        { QStringLiteral("status"), QStringLiteral("UNKNOWN") }, { QStringLiteral("links"), QJsonArray() } };
     KlusterState s = w.state();
     s.noteIncompleteServers();
     const Diagnosis d = Diagnosis::run(s);

@@ -59,25 +59,42 @@ void TestSecurityFindings::rules_data()
     const QJsonValue null;
     const QString in = QStringLiteral("ingress");
     const QString v4 = QStringLiteral("IPv4");
-    const QStringList all = {QStringLiteral("icmp"), QStringLiteral("tcp"), QStringLiteral("udp")};
-    QTest::newRow("null protocol, pod CIDR: all") << null << QJsonValue(QStringLiteral("100.100.0.0/16")) << null << null << in << v4 << QStringList();
-    QTest::newRow("null protocol, 0.0.0.0/0: all") << null << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << in << v4 << QStringList();
-    QTest::newRow("null protocol, no remote: all") << null << null << null << null << in << v4 << QStringList();
-    QTest::newRow("tcp from a containing /8") << QJsonValue(QStringLiteral("tcp")) << QJsonValue(QStringLiteral("100.0.0.0/8")) << null << null << in << v4
-                                               << QStringList{QStringLiteral("icmp"), QStringLiteral("udp")};
-    QTest::newRow("tcp by number 6") << QJsonValue(QStringLiteral("6")) << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << in << v4
-                                      << QStringList{QStringLiteral("icmp"), QStringLiteral("udp")};
-    QTest::newRow("tcp with a port range") << QJsonValue(QStringLiteral("tcp")) << QJsonValue(QStringLiteral("0.0.0.0/0")) << QJsonValue(1) << QJsonValue(65535) << in << v4 << all;
-    QTest::newRow("tcp 80 only") << QJsonValue(QStringLiteral("tcp")) << QJsonValue(QStringLiteral("100.100.0.0/16")) << QJsonValue(80) << QJsonValue(80) << in << v4 << all;
-    QTest::newRow("icmp type 8 only") << QJsonValue(QStringLiteral("icmp")) << QJsonValue(QStringLiteral("100.100.0.0/16")) << QJsonValue(8) << null << in << v4 << all;
-    QTest::newRow("narrower remote") << null << QJsonValue(QStringLiteral("100.100.1.0/24")) << null << null << in << v4 << all;
-    QTest::newRow("partly overlapping remote") << null << QJsonValue(QStringLiteral("100.100.128.0/17")) << null << null << in << v4 << all;
-    QTest::newRow("egress") << null << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << QStringLiteral("egress") << v4 << all;
-    QTest::newRow("IPv6") << null << QJsonValue(QStringLiteral("::/0")) << null << null << in << QStringLiteral("IPv6") << all;
+    const QStringList all = { QStringLiteral("icmp"), QStringLiteral("tcp"), QStringLiteral("udp") };
+    QTest::newRow("null protocol, pod CIDR: all")
+        << null << QJsonValue(QStringLiteral("100.100.0.0/16")) << null << null << in << v4 << QStringList();
+    QTest::newRow("null protocol, 0.0.0.0/0: all")
+        << null << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << in << v4 << QStringList();
+    QTest::newRow("null protocol, no remote: all")
+        << null << null << null << null << in << v4 << QStringList();
+    QTest::newRow("tcp from a containing /8")
+        << QJsonValue(QStringLiteral("tcp")) << QJsonValue(QStringLiteral("100.0.0.0/8")) << null << null
+        << in << v4 << QStringList { QStringLiteral("icmp"), QStringLiteral("udp") };
+    QTest::newRow("tcp by number 6") << QJsonValue(QStringLiteral("6"))
+                                     << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << in << v4
+                                     << QStringList { QStringLiteral("icmp"), QStringLiteral("udp") };
+    QTest::newRow("tcp with a port range")
+        << QJsonValue(QStringLiteral("tcp")) << QJsonValue(QStringLiteral("0.0.0.0/0")) << QJsonValue(1)
+        << QJsonValue(65535) << in << v4 << all;
+    QTest::newRow("tcp 80 only") << QJsonValue(QStringLiteral("tcp"))
+                                 << QJsonValue(QStringLiteral("100.100.0.0/16")) << QJsonValue(80)
+                                 << QJsonValue(80) << in << v4 << all;
+    QTest::newRow("icmp type 8 only")
+        << QJsonValue(QStringLiteral("icmp")) << QJsonValue(QStringLiteral("100.100.0.0/16")) << QJsonValue(8)
+        << null << in << v4 << all;
+    QTest::newRow("narrower remote") << null << QJsonValue(QStringLiteral("100.100.1.0/24")) << null << null
+                                     << in << v4 << all;
+    QTest::newRow("partly overlapping remote")
+        << null << QJsonValue(QStringLiteral("100.100.128.0/17")) << null << null << in << v4 << all;
+    QTest::newRow("egress") << null << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null
+                            << QStringLiteral("egress") << v4 << all;
+    QTest::newRow("IPv6") << null << QJsonValue(QStringLiteral("::/0")) << null << null << in
+                          << QStringLiteral("IPv6") << all;
     // An empty protocol is not "any" (only null is): it hides no missing rule.
-    QTest::newRow("empty protocol string") << QJsonValue(QString()) << QJsonValue(QStringLiteral("0.0.0.0/0")) << null << null << in << v4 << all;
-    QTest::newRow("udp only") << QJsonValue(QStringLiteral("udp")) << QJsonValue(QStringLiteral("100.100.0.0/16")) << null << null << in << v4
-                               << QStringList{QStringLiteral("icmp"), QStringLiteral("tcp")};
+    QTest::newRow("empty protocol string") << QJsonValue(QString()) << QJsonValue(QStringLiteral("0.0.0.0/0"))
+                                           << null << null << in << v4 << all;
+    QTest::newRow("udp only") << QJsonValue(QStringLiteral("udp"))
+                              << QJsonValue(QStringLiteral("100.100.0.0/16")) << null << null << in << v4
+                              << QStringList { QStringLiteral("icmp"), QStringLiteral("tcp") };
 }
 
 void TestSecurityFindings::rules()
@@ -113,7 +130,7 @@ void TestSecurityFindings::portRangeIsCalledOut()
 void TestSecurityFindings::verdictsAreKeptInTheFacts()
 {
     // What the rule decided is kept at detection; the words are made from it.
-    WorldBuilder w = bareWorld();  // its rule 0 is an egress rule
+    WorldBuilder w = bareWorld(); // its rule 0 is an egress rule
     w.rule(0, QStringLiteral("tcp"), QStringLiteral("100.100.0.0/16"), 10250, 10250);
     w.rule(0, QStringLiteral("tcp"), QStringLiteral("100.100.1.0/24"));
     w.rule(0, QStringLiteral("udp"), QStringLiteral("100.100.1.0/24"));
@@ -135,7 +152,8 @@ void TestSecurityFindings::verdictsAreKeptInTheFacts()
     QVERIFY(udp);
     QCOMPARE(udp->facts.rulesFallingShort.size(), 1);
     QVERIFY(udp->facts.rulesFallingShort.first().narrowRemote);
-    const QString narrow = QStringLiteral("it allows only 100.100.1.0/24, not the whole pod network 100.100.0.0/16");
+    const QString narrow
+        = QStringLiteral("it allows only 100.100.1.0/24, not the whole pod network 100.100.0.0/16");
     QVERIFY2(udp->message().contains(narrow), qPrintable(udp->message()));
     QVERIFY2(!udp->message().contains(kubernikusAccepts), qPrintable(udp->message()));
     const QJsonArray near = udp->evidence().value(QStringLiteral("rulesThatDoNotSatisfy")).toArray();
@@ -155,12 +173,13 @@ void TestSecurityFindings::groupMissing()
     w.group(QStringLiteral("default"), true);
     w.pool(QStringLiteral("pool"), 1);
     w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60, QStringLiteral("ACTIVE"),
-             {QStringLiteral("default")});
-    w.node(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+        { QStringLiteral("default") });
+    w.node(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
     const Diagnosis d = Diagnosis::run(w.state());
     // One finding stands for the group: no rule or membership findings.
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("security-group-missing:kks-sg")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("security-group-missing:kks-sg") });
     QCOMPARE(d.findings.first().severity, Severity::Critical);
     QVERIFY(!d.findings.first().repair());
 }
@@ -170,7 +189,7 @@ void TestSecurityFindings::groupAmbiguous()
     WorldBuilder w;
     w.group(QStringLiteral("kks-sg"));
     const Diagnosis d = Diagnosis::run(w.state());
-    QCOMPARE(findingIds(d), QStringList{QStringLiteral("security-group-missing:kks-sg")});
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("security-group-missing:kks-sg") });
     QVERIFY(d.findings.first().message().contains(QStringLiteral("ambiguous")));
     QCOMPARE(d.findings.first().evidence().value(QStringLiteral("matchingGroupIds")).toArray().size(), 2);
 }

@@ -10,13 +10,13 @@
 //   FLIGHTDECK_OPENSTACK_STATE=<state dir of `stack up`> build/tests/integration/tst_openstack
 //   FLIGHTDECK_EXAMPLE_DIR=<dir>   also keeps the findings report and the audit log there
 
-#include "tests/conformance/conformance.h"
-#include "tests/conformance/expected.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
 #include "services/repairexecutor.h"
 #include "simulator/scenario.h"
 #include "simulator/simulator.h"
+#include "tests/conformance/conformance.h"
+#include "tests/conformance/expected.h"
 
 #include <QDir>
 #include <QFile>
@@ -73,16 +73,16 @@ private:
     };
     Run cli(const QStringList &args);
     QStringList findingIds(const QStringList &extra = {});
-    Reply api(const QByteArray &method, const QString &service, const QString &path, const QJsonObject &body = {},
-              const QByteArray &microversion = "compute 2.79");
+    Reply api(const QByteArray &method, const QString &service, const QString &path,
+        const QJsonObject &body = {}, const QByteArray &microversion = "compute 2.79");
     QString bootServer(const QString &name, const QString &group, const QString &flavorId);
     QJsonObject waitServer(const QString &id, const QStringList &states);
     void setRoutes(const QList<QPair<QString, QString>> &routes);
     QList<QPair<QString, QString>> routes();
-    QList<RepairExecutor::Outcome> repairFromOneState(const QString &findingId, const DiagnosisOptions &options, int times,
-                                                      const std::function<void()> &beforeSending = {});
+    QList<RepairExecutor::Outcome> repairFromOneState(const QString &findingId,
+        const DiagnosisOptions &options, int times, const std::function<void()> &beforeSending = {});
     RepairExecutor::Outcome repairInProcess(const QString &findingId, const DiagnosisOptions &options,
-                                            const std::function<void()> &beforeSending = {});
+        const std::function<void()> &beforeSending = {});
     QList<int> sendTwice(const QString &findingId);
     CloudConfig memberCloud() const;
 
@@ -93,8 +93,8 @@ private:
     std::unique_ptr<Simulator> m_sim;
     std::unique_ptr<QTemporaryDir> m_home;
     QString m_networkId, m_subnetId, m_routerId, m_groupId, m_imageId, m_tinyFlavor;
-    QHash<QString, QString> m_ids;  // server name -> id
-    QHash<QString, QString> m_ips;  // server name -> fixed IP
+    QHash<QString, QString> m_ids; // server name -> id
+    QHash<QString, QString> m_ips; // server name -> fixed IP
     QString m_orphanIp;
     bool m_errorPlanted = false;
     QStringList m_expected;
@@ -114,27 +114,29 @@ CloudConfig TestOpenStack::memberCloud() const
     return c;
 }
 
-Reply TestOpenStack::api(const QByteArray &method, const QString &service, const QString &path, const QJsonObject &body,
-                         const QByteArray &microversion)
+Reply TestOpenStack::api(const QByteArray &method, const QString &service, const QString &path,
+    const QJsonObject &body, const QByteArray &microversion)
 {
-    QList<QPair<QByteArray, QByteArray>> headers{{"X-Auth-Token", m_member.token.toUtf8()}};
+    QList<QPair<QByteArray, QByteArray>> headers { { "X-Auth-Token", m_member.token.toUtf8() } };
     if (service == QLatin1String("compute"))
-        headers.append({"OpenStack-API-Version", microversion});
+        headers.append({ "OpenStack-API-Version", microversion });
     QString base = m_member.endpoints.value(service);
     if (base.endsWith(QLatin1Char('/')))
         base.chop(1);
-    return Conformance::request(m_nam, method, base + path, body.isEmpty() ? QByteArray() : json(body), headers);
+    return Conformance::request(
+        m_nam, method, base + path, body.isEmpty() ? QByteArray() : json(body), headers);
 }
 
 QString TestOpenStack::bootServer(const QString &name, const QString &group, const QString &flavorId)
 {
     const Reply r = api("POST", QStringLiteral("compute"), QStringLiteral("/servers"),
-                        {{QStringLiteral("server"),
-                          QJsonObject{{QStringLiteral("name"), name},
-                                      {QStringLiteral("flavorRef"), flavorId},
-                                      {QStringLiteral("imageRef"), m_imageId},
-                                      {QStringLiteral("networks"), QJsonArray{QJsonObject{{QStringLiteral("uuid"), m_networkId}}}},
-                                      {QStringLiteral("security_groups"), QJsonArray{QJsonObject{{QStringLiteral("name"), group}}}}}}});
+        { { QStringLiteral("server"),
+            QJsonObject { { QStringLiteral("name"), name }, { QStringLiteral("flavorRef"), flavorId },
+                { QStringLiteral("imageRef"), m_imageId },
+                { QStringLiteral("networks"),
+                    QJsonArray { QJsonObject { { QStringLiteral("uuid"), m_networkId } } } },
+                { QStringLiteral("security_groups"),
+                    QJsonArray { QJsonObject { { QStringLiteral("name"), group } } } } } } });
     if (r.status != 202)
         qWarning("boot %s: %d %s", qPrintable(name), r.status, r.body.left(400).constData());
     return r.json().value(QStringLiteral("server")).toObject().value(QStringLiteral("id")).toString();
@@ -144,7 +146,10 @@ QJsonObject TestOpenStack::waitServer(const QString &id, const QStringList &stat
 {
     QJsonObject server;
     for (int i = 0; i < 240; ++i) {
-        server = api("GET", QStringLiteral("compute"), QStringLiteral("/servers/") + id).json().value(QStringLiteral("server")).toObject();
+        server = api("GET", QStringLiteral("compute"), QStringLiteral("/servers/") + id)
+                     .json()
+                     .value(QStringLiteral("server"))
+                     .toObject();
         if (states.contains(server.value(QStringLiteral("status")).toString()))
             return server;
         QTest::qWait(500);
@@ -155,9 +160,14 @@ QJsonObject TestOpenStack::waitServer(const QString &id, const QStringList &stat
 QList<QPair<QString, QString>> TestOpenStack::routes()
 {
     QList<QPair<QString, QString>> list;
-    const QJsonObject router = api("GET", QStringLiteral("network"), QStringLiteral("/v2.0/routers/") + m_routerId).json().value(QStringLiteral("router")).toObject();
+    const QJsonObject router
+        = api("GET", QStringLiteral("network"), QStringLiteral("/v2.0/routers/") + m_routerId)
+              .json()
+              .value(QStringLiteral("router"))
+              .toObject();
     for (const QJsonValue &v : router.value(QStringLiteral("routes")).toArray())
-        list << qMakePair(v.toObject().value(QStringLiteral("destination")).toString(), v.toObject().value(QStringLiteral("nexthop")).toString());
+        list << qMakePair(v.toObject().value(QStringLiteral("destination")).toString(),
+            v.toObject().value(QStringLiteral("nexthop")).toString());
     return list;
 }
 
@@ -165,9 +175,10 @@ void TestOpenStack::setRoutes(const QList<QPair<QString, QString>> &list)
 {
     QJsonArray a;
     for (const auto &r : list)
-        a.append(QJsonObject{{QStringLiteral("destination"), r.first}, {QStringLiteral("nexthop"), r.second}});
+        a.append(QJsonObject {
+            { QStringLiteral("destination"), r.first }, { QStringLiteral("nexthop"), r.second } });
     const Reply r = api("PUT", QStringLiteral("network"), QStringLiteral("/v2.0/routers/") + m_routerId,
-                        {{QStringLiteral("router"), QJsonObject{{QStringLiteral("routes"), a}}}});
+        { { QStringLiteral("router"), QJsonObject { { QStringLiteral("routes"), a } } } });
     QVERIFY2(r.status == 200, r.body.constData());
 }
 
@@ -175,113 +186,169 @@ void TestOpenStack::initTestCase()
 {
     m_state = qEnvironmentVariable("FLIGHTDECK_OPENSTACK_STATE");
     if (m_state.isEmpty() || !QFile::exists(m_state + QStringLiteral("/clouds.yaml")))
-        QFAIL("The real OpenStack stack is not running: FLIGHTDECK_OPENSTACK_STATE must name the state folder of "
-              "`tests/integration/openstack/stack up DIR` (scripts/test does this). Not skipped: these tests must run.");
-    // The command line and the repairs made in this process share one audit log, in a folder of the test's own.
+        QFAIL("The real OpenStack stack is not running: FLIGHTDECK_OPENSTACK_STATE must name the state "
+              "folder of "
+              "`tests/integration/openstack/stack up DIR` (scripts/test does this). Not skipped: these tests "
+              "must run.");
+    // The command line and the repairs made in this process share one audit log, in a folder of the test's
+    // own.
     m_home = std::make_unique<QTemporaryDir>();
     qputenv("XDG_DATA_HOME", m_home->filePath(QStringLiteral("data")).toUtf8());
     qputenv("XDG_CONFIG_HOME", m_home->filePath(QStringLiteral("config")).toUtf8());
-    m_admin = Conformance::login(m_nam, QStringLiteral("http://127.0.0.1:5000/v3"), QStringLiteral("admin"), QStringLiteral("admin-pass"), QStringLiteral("flightdeck"));
+    m_admin = Conformance::login(m_nam, QStringLiteral("http://127.0.0.1:5000/v3"), QStringLiteral("admin"),
+        QStringLiteral("admin-pass"), QStringLiteral("flightdeck"));
     QVERIFY2(m_admin.error.isEmpty(), qPrintable(m_admin.error));
-    m_member = Conformance::login(m_nam, QStringLiteral("http://127.0.0.1:5000/v3"), QStringLiteral("member"), QStringLiteral("member-pass"), QStringLiteral("flightdeck"));
+    m_member = Conformance::login(m_nam, QStringLiteral("http://127.0.0.1:5000/v3"), QStringLiteral("member"),
+        QStringLiteral("member-pass"), QStringLiteral("flightdeck"));
     QVERIFY2(m_member.error.isEmpty(), qPrintable(m_member.error));
 
     // The network, subnet, router and security group, as Kubernikus makes them.
-    Reply r = api("POST", QStringLiteral("network"), QStringLiteral("/v2.0/networks"), {{QStringLiteral("network"), QJsonObject{{QStringLiteral("name"), QStringLiteral("kks-real-net")}}}});
+    Reply r = api("POST", QStringLiteral("network"), QStringLiteral("/v2.0/networks"),
+        { { QStringLiteral("network"),
+            QJsonObject { { QStringLiteral("name"), QStringLiteral("kks-real-net") } } } });
     QVERIFY2(r.status == 201, r.body.constData());
     m_networkId = r.json().value(QStringLiteral("network")).toObject().value(QStringLiteral("id")).toString();
     r = api("POST", QStringLiteral("network"), QStringLiteral("/v2.0/subnets"),
-            {{QStringLiteral("subnet"), QJsonObject{{QStringLiteral("network_id"), m_networkId}, {QStringLiteral("ip_version"), 4},
-                                                    {QStringLiteral("cidr"), QStringLiteral("10.190.0.0/24")}, {QStringLiteral("name"), QStringLiteral("kks-real-subnet")}}}});
+        { { QStringLiteral("subnet"),
+            QJsonObject { { QStringLiteral("network_id"), m_networkId }, { QStringLiteral("ip_version"), 4 },
+                { QStringLiteral("cidr"), QStringLiteral("10.190.0.0/24") },
+                { QStringLiteral("name"), QStringLiteral("kks-real-subnet") } } } });
     QVERIFY2(r.status == 201, r.body.constData());
     m_subnetId = r.json().value(QStringLiteral("subnet")).toObject().value(QStringLiteral("id")).toString();
-    r = api("POST", QStringLiteral("network"), QStringLiteral("/v2.0/routers"), {{QStringLiteral("router"), QJsonObject{{QStringLiteral("name"), QStringLiteral("kks-real-router")}}}});
+    r = api("POST", QStringLiteral("network"), QStringLiteral("/v2.0/routers"),
+        { { QStringLiteral("router"),
+            QJsonObject { { QStringLiteral("name"), QStringLiteral("kks-real-router") } } } });
     QVERIFY2(r.status == 201, r.body.constData());
     m_routerId = r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("id")).toString();
-    r = api("PUT", QStringLiteral("network"), QStringLiteral("/v2.0/routers/%1/add_router_interface").arg(m_routerId), {{QStringLiteral("subnet_id"), m_subnetId}});
+    r = api("PUT", QStringLiteral("network"),
+        QStringLiteral("/v2.0/routers/%1/add_router_interface").arg(m_routerId),
+        { { QStringLiteral("subnet_id"), m_subnetId } });
     QVERIFY2(r.status == 200, r.body.constData());
-    r = api("POST", QStringLiteral("network"), QStringLiteral("/v2.0/security-groups"), {{QStringLiteral("security_group"), QJsonObject{{QStringLiteral("name"), QStringLiteral("kks-real")}}}});
+    r = api("POST", QStringLiteral("network"), QStringLiteral("/v2.0/security-groups"),
+        { { QStringLiteral("security_group"),
+            QJsonObject { { QStringLiteral("name"), QStringLiteral("kks-real") } } } });
     QVERIFY2(r.status == 201, r.body.constData());
-    m_groupId = r.json().value(QStringLiteral("security_group")).toObject().value(QStringLiteral("id")).toString();
+    m_groupId
+        = r.json().value(QStringLiteral("security_group")).toObject().value(QStringLiteral("id")).toString();
     // UDP from the pod network; TCP only on one port (too narrow); no ICMP.
-    for (const QJsonObject &rule : {QJsonObject{{QStringLiteral("protocol"), QStringLiteral("udp")}},
-                                    QJsonObject{{QStringLiteral("protocol"), QStringLiteral("tcp")}, {QStringLiteral("port_range_min"), 22}, {QStringLiteral("port_range_max"), 22}}}) {
+    for (const QJsonObject &rule : { QJsonObject { { QStringLiteral("protocol"), QStringLiteral("udp") } },
+             QJsonObject { { QStringLiteral("protocol"), QStringLiteral("tcp") },
+                 { QStringLiteral("port_range_min"), 22 }, { QStringLiteral("port_range_max"), 22 } } }) {
         QJsonObject body = rule;
         body.insert(QStringLiteral("security_group_id"), m_groupId);
         body.insert(QStringLiteral("direction"), QStringLiteral("ingress"));
         body.insert(QStringLiteral("ethertype"), QStringLiteral("IPv4"));
         body.insert(QStringLiteral("remote_ip_prefix"), PodNetwork);
-        r = api("POST", QStringLiteral("network"), QStringLiteral("/v2.0/security-group-rules"), {{QStringLiteral("security_group_rule"), body}});
+        r = api("POST", QStringLiteral("network"), QStringLiteral("/v2.0/security-group-rules"),
+            { { QStringLiteral("security_group_rule"), body } });
         QVERIFY2(r.status == 201, r.body.constData());
     }
 
     // The image and flavors of the stack; one flavor no host can take, made by the admin.
     const Reply images = api("GET", QStringLiteral("image"), QStringLiteral("/v2/images"));
     QVERIFY2(!images.json().value(QStringLiteral("images")).toArray().isEmpty(), images.body.constData());
-    m_imageId = images.json().value(QStringLiteral("images")).toArray().first().toObject().value(QStringLiteral("id")).toString();
-    for (const QJsonValue &f : api("GET", QStringLiteral("compute"), QStringLiteral("/flavors")).json().value(QStringLiteral("flavors")).toArray()) {
-        if (m_tinyFlavor.isEmpty() || f.toObject().value(QStringLiteral("name")).toString() == QLatin1String("m1.tiny"))
+    m_imageId = images.json()
+                    .value(QStringLiteral("images"))
+                    .toArray()
+                    .first()
+                    .toObject()
+                    .value(QStringLiteral("id"))
+                    .toString();
+    for (const QJsonValue &f : api("GET", QStringLiteral("compute"), QStringLiteral("/flavors"))
+                                   .json()
+                                   .value(QStringLiteral("flavors"))
+                                   .toArray()) {
+        if (m_tinyFlavor.isEmpty()
+            || f.toObject().value(QStringLiteral("name")).toString() == QLatin1String("m1.tiny"))
             m_tinyFlavor = f.toObject().value(QStringLiteral("id")).toString();
     }
     QVERIFY(!m_tinyFlavor.isEmpty());
-    const Reply huge = Conformance::request(m_nam, "POST", m_admin.endpoints.value(QStringLiteral("compute")) + QStringLiteral("/flavors"),
-                                            json({{QStringLiteral("flavor"), QJsonObject{{QStringLiteral("name"), QStringLiteral("fd-no-host")}, {QStringLiteral("ram"), 100 * 1024},
-                                                                                        {QStringLiteral("vcpus"), 1}, {QStringLiteral("disk"), 1}}}}),
-                                            {{"X-Auth-Token", m_admin.token.toUtf8()}});
-    const QString hugeFlavor = huge.json().value(QStringLiteral("flavor")).toObject().value(QStringLiteral("id")).toString();
+    const Reply huge = Conformance::request(m_nam, "POST",
+        m_admin.endpoints.value(QStringLiteral("compute")) + QStringLiteral("/flavors"),
+        json({ { QStringLiteral("flavor"),
+            QJsonObject { { QStringLiteral("name"), QStringLiteral("fd-no-host") },
+                { QStringLiteral("ram"), 100 * 1024 }, { QStringLiteral("vcpus"), 1 },
+                { QStringLiteral("disk"), 1 } } } }),
+        { { "X-Auth-Token", m_admin.token.toUtf8() } });
+    const QString hugeFlavor
+        = huge.json().value(QStringLiteral("flavor")).toObject().value(QStringLiteral("id")).toString();
 
-    // The kluster's instances: a..d and f become nodes; e never registers; f lacks the group; g cannot be placed.
-    const QStringList names{QStringLiteral("kks-real-pool-aaaaa"), QStringLiteral("kks-real-pool-bbbbb"), QStringLiteral("kks-real-pool-ccccc"),
-                            QStringLiteral("kks-real-pool-ddddd"), QStringLiteral("kks-real-pool-eeeee"), QStringLiteral("kks-real-pool-fffff")};
+    // The kluster's instances: a..d and f become nodes; e never registers; f lacks the group; g cannot be
+    // placed.
+    const QStringList names { QStringLiteral("kks-real-pool-aaaaa"), QStringLiteral("kks-real-pool-bbbbb"),
+        QStringLiteral("kks-real-pool-ccccc"), QStringLiteral("kks-real-pool-ddddd"),
+        QStringLiteral("kks-real-pool-eeeee"), QStringLiteral("kks-real-pool-fffff") };
     for (const QString &name : names)
-        m_ids.insert(name, bootServer(name, name.endsWith(QLatin1String("fffff")) ? QStringLiteral("default") : QStringLiteral("kks-real"), m_tinyFlavor));
+        m_ids.insert(name,
+            bootServer(name,
+                name.endsWith(QLatin1String("fffff")) ? QStringLiteral("default")
+                                                      : QStringLiteral("kks-real"),
+                m_tinyFlavor));
     QString errorId;
     if (!hugeFlavor.isEmpty())
         errorId = bootServer(QStringLiteral("kks-real-pool-ggggg"), QStringLiteral("kks-real"), hugeFlavor);
     for (const QString &name : names) {
-        const QJsonObject server = waitServer(m_ids.value(name), {QStringLiteral("ACTIVE"), QStringLiteral("ERROR")});
-        QVERIFY2(server.value(QStringLiteral("status")).toString() == QLatin1String("ACTIVE"), qPrintable(name + QStringLiteral(": ") + QString::fromUtf8(json(server))));
+        const QJsonObject server
+            = waitServer(m_ids.value(name), { QStringLiteral("ACTIVE"), QStringLiteral("ERROR") });
+        QVERIFY2(server.value(QStringLiteral("status")).toString() == QLatin1String("ACTIVE"),
+            qPrintable(name + QStringLiteral(": ") + QString::fromUtf8(json(server))));
         const QJsonObject addresses = server.value(QStringLiteral("addresses")).toObject();
         QVERIFY(!addresses.isEmpty());
-        m_ips.insert(name, addresses.begin().value().toArray().first().toObject().value(QStringLiteral("addr")).toString());
+        m_ips.insert(name,
+            addresses.begin().value().toArray().first().toObject().value(QStringLiteral("addr")).toString());
     }
     if (!errorId.isEmpty()) {
-        const QJsonObject server = waitServer(errorId, {QStringLiteral("ERROR"), QStringLiteral("ACTIVE")});
+        const QJsonObject server = waitServer(errorId, { QStringLiteral("ERROR"), QStringLiteral("ACTIVE") });
         m_errorPlanted = server.value(QStringLiteral("status")).toString() == QLatin1String("ERROR");
         m_ids.insert(QStringLiteral("kks-real-pool-ggggg"), errorId);
         if (!m_errorPlanted)
-            qWarning("the fake driver placed the no-host flavor: no instance in ERROR is planted (%s)", json(server).constData());
+            qWarning("the fake driver placed the no-host flavor: no instance in ERROR is planted (%s)",
+                json(server).constData());
     }
 
     // An address that nobody will have: a port made and deleted (its route stays).
     r = api("POST", QStringLiteral("network"), QStringLiteral("/v2.0/ports"),
-            {{QStringLiteral("port"), QJsonObject{{QStringLiteral("network_id"), m_networkId}, {QStringLiteral("name"), QStringLiteral("kks-real-gone")}}}});
+        { { QStringLiteral("port"),
+            QJsonObject { { QStringLiteral("network_id"), m_networkId },
+                { QStringLiteral("name"), QStringLiteral("kks-real-gone") } } } });
     QVERIFY2(r.status == 201, r.body.constData());
     const QJsonObject port = r.json().value(QStringLiteral("port")).toObject();
-    m_orphanIp = port.value(QStringLiteral("fixed_ips")).toArray().first().toObject().value(QStringLiteral("ip_address")).toString();
+    m_orphanIp = port.value(QStringLiteral("fixed_ips"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("ip_address"))
+                     .toString();
 
     // Routes: a recycled pod CIDR routed first to the gone address (duplicate),
     // an orphan, c's pod CIDR routed to a (stale), none for d (missing), and
     // foreign routes up to 24 of the 30 (the limit's warning).
     const QString a = m_ips.value(names.at(0)), b = m_ips.value(names.at(1)), f = m_ips.value(names.at(5));
-    QList<QPair<QString, QString>> list{{QStringLiteral("100.110.2.0/24"), m_orphanIp}, {QStringLiteral("100.110.1.0/24"), a},
-                                        {QStringLiteral("100.110.2.0/24"), b}, {QStringLiteral("100.110.3.0/24"), a},
-                                        {QStringLiteral("100.110.6.0/24"), f}, {QStringLiteral("100.110.9.0/24"), m_orphanIp}};
+    QList<QPair<QString, QString>> list { { QStringLiteral("100.110.2.0/24"), m_orphanIp },
+        { QStringLiteral("100.110.1.0/24"), a }, { QStringLiteral("100.110.2.0/24"), b },
+        { QStringLiteral("100.110.3.0/24"), a }, { QStringLiteral("100.110.6.0/24"), f },
+        { QStringLiteral("100.110.9.0/24"), m_orphanIp } };
     for (int i = 0; list.size() < 24; ++i)
         list << qMakePair(QStringLiteral("10.250.%1.0/24").arg(i), a);
     setRoutes(list);
-    r = api("DELETE", QStringLiteral("network"), QStringLiteral("/v2.0/ports/") + port.value(QStringLiteral("id")).toString());
+    r = api("DELETE", QStringLiteral("network"),
+        QStringLiteral("/v2.0/ports/") + port.value(QStringLiteral("id")).toString());
     QVERIFY2(r.status == 204, r.body.constData());
-    QCOMPARE(routes().size(), 24);  // the orphan's routes stay
+    QCOMPARE(routes().size(), 24); // the orphan's routes stay
 
     // The Kubernetes side and Kubernikus: the simulator, joined to these instances.
     QJsonArray nodes;
-    const QList<QPair<QString, QJsonObject>> nodeSpecs{
-        {names.at(0), {{QStringLiteral("podCIDR"), QStringLiteral("100.110.1.0/24")}}},
-        {names.at(1), {{QStringLiteral("podCIDR"), QStringLiteral("100.110.2.0/24")}}},
-        {names.at(2), {{QStringLiteral("podCIDR"), QStringLiteral("100.110.3.0/24")}, {QStringLiteral("ready"), QStringLiteral("Unknown")}}},
-        {names.at(3), {{QStringLiteral("podCIDR"), QStringLiteral("100.110.4.0/24")}, {QStringLiteral("networkUnavailable"), QStringLiteral("True")}}},
-        {names.at(5), {{QStringLiteral("podCIDR"), QStringLiteral("100.110.6.0/24")}}}};
+    const QList<QPair<QString, QJsonObject>> nodeSpecs {
+        { names.at(0), { { QStringLiteral("podCIDR"), QStringLiteral("100.110.1.0/24") } } },
+        { names.at(1), { { QStringLiteral("podCIDR"), QStringLiteral("100.110.2.0/24") } } },
+        { names.at(2),
+            { { QStringLiteral("podCIDR"), QStringLiteral("100.110.3.0/24") },
+                { QStringLiteral("ready"), QStringLiteral("Unknown") } } },
+        { names.at(3),
+            { { QStringLiteral("podCIDR"), QStringLiteral("100.110.4.0/24") },
+                { QStringLiteral("networkUnavailable"), QStringLiteral("True") } } },
+        { names.at(5), { { QStringLiteral("podCIDR"), QStringLiteral("100.110.6.0/24") } } }
+    };
     for (const auto &spec : nodeSpecs) {
         QJsonObject n = spec.second;
         n.insert(QStringLiteral("name"), spec.first);
@@ -297,7 +364,7 @@ void TestOpenStack::initTestCase()
     QJsonObject pool;
     pool.insert(QStringLiteral("name"), QStringLiteral("pool"));
     pool.insert(QStringLiteral("size"), m_errorPlanted ? 7 : 6);
-    kluster.insert(QStringLiteral("pools"), QJsonArray{pool});
+    kluster.insert(QStringLiteral("pools"), QJsonArray { pool });
     QJsonObject openstack;
     openstack.insert(QStringLiteral("projectID"), m_member.projectId);
     openstack.insert(QStringLiteral("routerID"), m_routerId);
@@ -306,37 +373,54 @@ void TestOpenStack::initTestCase()
     kluster.insert(QStringLiteral("nodes"), nodes);
     QJsonObject project;
     project.insert(QStringLiteral("name"), QStringLiteral("flightdeck"));
-    project.insert(QStringLiteral("klusters"), QJsonArray{kluster});
+    project.insert(QStringLiteral("klusters"), QJsonArray { kluster });
     QJsonObject scenario;
-    scenario.insert(QStringLiteral("description"), QStringLiteral("The Kubernetes side of a kluster whose OpenStack side is a real cloud"));
+    scenario.insert(QStringLiteral("description"),
+        QStringLiteral("The Kubernetes side of a kluster whose OpenStack side is a real cloud"));
     scenario.insert(QStringLiteral("region"), QStringLiteral("RegionOne"));
     scenario.insert(QStringLiteral("externalIdentity"), true);
-    scenario.insert(QStringLiteral("cloud"), QJsonObject{{QStringLiteral("routeController"), false}, {QStringLiteral("replaceDeletedInstances"), false}});
-    scenario.insert(QStringLiteral("projects"), QJsonArray{project});
+    scenario.insert(QStringLiteral("cloud"),
+        QJsonObject { { QStringLiteral("routeController"), false },
+            { QStringLiteral("replaceDeletedInstances"), false } });
+    scenario.insert(QStringLiteral("projects"), QJsonArray { project });
     m_sim = std::make_unique<Simulator>();
     QString error;
     QVERIFY2(Scenario::load(json(scenario), m_sim->world(), m_sim->faults(), &error), qPrintable(error));
     QVERIFY2(m_sim->start(Simulator::Ports(), &error), qPrintable(error));
 
     // Kubernikus in the real catalog (the admin's doing, as an operator's).
-    const QList<QPair<QByteArray, QByteArray>> admin{{"X-Auth-Token", m_admin.token.toUtf8()}};
+    const QList<QPair<QByteArray, QByteArray>> admin { { "X-Auth-Token", m_admin.token.toUtf8() } };
     const QString keystone = QStringLiteral("http://127.0.0.1:5000/v3");
-    for (const QJsonValue &s : Conformance::request(m_nam, "GET", keystone + QStringLiteral("/services?type=kubernikus"), {}, admin).json().value(QStringLiteral("services")).toArray())
-        Conformance::request(m_nam, "DELETE", keystone + QStringLiteral("/services/") + s.toObject().value(QStringLiteral("id")).toString(), {}, admin);
+    for (const QJsonValue &s :
+        Conformance::request(m_nam, "GET", keystone + QStringLiteral("/services?type=kubernikus"), {}, admin)
+            .json()
+            .value(QStringLiteral("services"))
+            .toArray())
+        Conformance::request(m_nam, "DELETE",
+            keystone + QStringLiteral("/services/") + s.toObject().value(QStringLiteral("id")).toString(), {},
+            admin);
     r = Conformance::request(m_nam, "POST", keystone + QStringLiteral("/services"),
-                             json({{QStringLiteral("service"), QJsonObject{{QStringLiteral("type"), QStringLiteral("kubernikus")}, {QStringLiteral("name"), QStringLiteral("kubernikus")}}}}), admin);
+        json({ { QStringLiteral("service"),
+            QJsonObject { { QStringLiteral("type"), QStringLiteral("kubernikus") },
+                { QStringLiteral("name"), QStringLiteral("kubernikus") } } } }),
+        admin);
     QVERIFY2(r.status == 201, r.body.constData());
-    const QString serviceId = r.json().value(QStringLiteral("service")).toObject().value(QStringLiteral("id")).toString();
-    for (const QString &iface : {QStringLiteral("public"), QStringLiteral("internal")}) {
+    const QString serviceId
+        = r.json().value(QStringLiteral("service")).toObject().value(QStringLiteral("id")).toString();
+    for (const QString &iface : { QStringLiteral("public"), QStringLiteral("internal") }) {
         r = Conformance::request(m_nam, "POST", keystone + QStringLiteral("/endpoints"),
-                                 json({{QStringLiteral("endpoint"), QJsonObject{{QStringLiteral("service_id"), serviceId}, {QStringLiteral("interface"), iface},
-                                                                               {QStringLiteral("region_id"), QStringLiteral("RegionOne")},
-                                                                               {QStringLiteral("url"), m_sim->endpoint(QStringLiteral("kubernikus"))}}}}), admin);
+            json({ { QStringLiteral("endpoint"),
+                QJsonObject { { QStringLiteral("service_id"), serviceId },
+                    { QStringLiteral("interface"), iface },
+                    { QStringLiteral("region_id"), QStringLiteral("RegionOne") },
+                    { QStringLiteral("url"), m_sim->endpoint(QStringLiteral("kubernikus")) } } } }),
+            admin);
         QVERIFY2(r.status == 201, r.body.constData());
     }
-    m_member = Conformance::login(m_nam, keystone, QStringLiteral("member"), QStringLiteral("member-pass"), QStringLiteral("flightdeck"));  // the new catalog
+    m_member = Conformance::login(m_nam, keystone, QStringLiteral("member"), QStringLiteral("member-pass"),
+        QStringLiteral("flightdeck")); // the new catalog
 
-    m_expected = QStringList{
+    m_expected = QStringList {
         QStringLiteral("instance-missing-security-group:kks-real-pool-fffff"),
         QStringLiteral("instance-unregistered:kks-real-pool-eeeee"),
         QStringLiteral("node-network-unavailable:kks-real-pool-ddddd"),
@@ -384,24 +468,28 @@ TestOpenStack::Run TestOpenStack::cli(const QStringList &args)
     p.setProcessEnvironment(env);
     QSignalSpy finished(&p, &QProcess::finished);
     p.start(QStringLiteral(FLIGHTDECK_CLI), args);
-    if (!finished.wait(180000)) {  // the simulator answers from this event loop meanwhile
+    if (!finished.wait(180000)) { // the simulator answers from this event loop meanwhile
         p.kill();
         p.waitForFinished(5000);
     }
-    Run r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
+    Run r { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+        QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
     if (r.exit != 0 && r.exit != 1 && r.exit != 2)
-        qWarning().noquote() << "flightdeck-cli" << args.join(QLatin1Char(' ')) << "->" << r.exit << "\n" << r.out.right(3000) << r.err.right(3000);
+        qWarning().noquote() << "flightdeck-cli" << args.join(QLatin1Char(' ')) << "->" << r.exit << "\n"
+                             << r.out.right(3000) << r.err.right(3000);
     return r;
 }
 
 QStringList TestOpenStack::findingIds(const QStringList &extra)
 {
-    const Run r = cli(QStringList{QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"),
-                                  QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--format"),
-                                  QStringLiteral("json")} + extra);
+    const Run r = cli(QStringList { QStringLiteral("check"), QStringLiteral("--cloud"),
+                          QStringLiteral("fd-member"), QStringLiteral("--kluster"),
+                          QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
+                          QStringLiteral("1s"), QStringLiteral("--format"), QStringLiteral("json") }
+        + extra);
     QStringList ids;
-    for (const QJsonValue &f : QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("findings")).toArray())
+    for (const QJsonValue &f :
+        QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("findings")).toArray())
         ids << f.toObject().value(QStringLiteral("id")).toString();
     ids.sort();
     return ids;
@@ -425,10 +513,12 @@ void TestOpenStack::passwordLogin()
 
 void TestOpenStack::applicationCredentialLogin()
 {
-    const Reply created = Conformance::request(
-        m_nam, "POST", QStringLiteral("http://127.0.0.1:5000/v3/users/%1/application_credentials").arg(m_member.userId),
-        json({{QStringLiteral("application_credential"), QJsonObject{{QStringLiteral("name"), QStringLiteral("flightdeck-%1").arg(QDateTime::currentMSecsSinceEpoch())}}}}),
-        {{"X-Auth-Token", m_member.token.toUtf8()}});
+    const Reply created = Conformance::request(m_nam, "POST",
+        QStringLiteral("http://127.0.0.1:5000/v3/users/%1/application_credentials").arg(m_member.userId),
+        json({ { QStringLiteral("application_credential"),
+            QJsonObject { { QStringLiteral("name"),
+                QStringLiteral("flightdeck-%1").arg(QDateTime::currentMSecsSinceEpoch()) } } } }),
+        { { "X-Auth-Token", m_member.token.toUtf8() } });
     QVERIFY2(created.status == 201, created.body.constData());
     const QJsonObject credential = created.json().value(QStringLiteral("application_credential")).toObject();
     CloudConfig c;
@@ -439,7 +529,8 @@ void TestOpenStack::applicationCredentialLogin()
     c.applicationCredentialSecret = credential.value(QStringLiteral("secret")).toString();
     HttpClient client;
     KeystoneSession session(&client, c);
-    QSignalSpy routers(session.send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers")), &HttpCall::finished);
+    QSignalSpy routers(
+        session.send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers")), &HttpCall::finished);
     QVERIFY(routers.wait(60000));
     const ApiResponse r = routers.first().first().value<ApiResponse>();
     QVERIFY2(!r.error.isError(), qPrintable(r.error.toString()));
@@ -461,17 +552,20 @@ void TestOpenStack::liveCheckFindsThePlantedFailures()
 {
     const QStringList ids = findingIds();
     QCOMPARE(ids, m_expected);
-    const Run report = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"),
-                            QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"), QStringLiteral("1s")});
-    QCOMPARE(report.exit, 2);  // critical findings
+    const Run report = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
+        QStringLiteral("1s") });
+    QCOMPARE(report.exit, 2); // critical findings
     const QString keep = qEnvironmentVariable("FLIGHTDECK_EXAMPLE_DIR");
     if (!keep.isEmpty()) {
         QDir().mkpath(keep);
         QFile text(keep + QStringLiteral("/findings.txt"));
         QVERIFY(text.open(QIODevice::WriteOnly));
         text.write(report.out.toUtf8());
-        const Run json = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"),
-                              QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--format"), QStringLiteral("json")});
+        const Run json = cli({ QStringLiteral("check"), QStringLiteral("--cloud"),
+            QStringLiteral("fd-member"), QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
+            QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--format"),
+            QStringLiteral("json") });
         QFile file(keep + QStringLiteral("/findings.json"));
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(json.out.toUtf8());
@@ -481,13 +575,15 @@ void TestOpenStack::liveCheckFindsThePlantedFailures()
 void TestOpenStack::snapshotThenCheckGivesTheSameFindings()
 {
     const QString dir = m_home->filePath(QStringLiteral("snapshot"));
-    const Run snap = cli({QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"),
-                          QString::fromLatin1(KlusterName), QStringLiteral("--out"), dir});
+    const Run snap = cli({ QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--out"), dir });
     QVERIFY2(snap.exit == 0, qPrintable(snap.err));
-    const Run check = cli({QStringLiteral("check"), QStringLiteral("--snapshot"), dir, QStringLiteral("--startup-timeout"), QStringLiteral("1s"),
-                           QStringLiteral("--format"), QStringLiteral("json")});
+    const Run check = cli(
+        { QStringLiteral("check"), QStringLiteral("--snapshot"), dir, QStringLiteral("--startup-timeout"),
+            QStringLiteral("1s"), QStringLiteral("--format"), QStringLiteral("json") });
     QStringList ids;
-    for (const QJsonValue &f : QJsonDocument::fromJson(check.out.toUtf8()).object().value(QStringLiteral("findings")).toArray())
+    for (const QJsonValue &f :
+        QJsonDocument::fromJson(check.out.toUtf8()).object().value(QStringLiteral("findings")).toArray())
         ids << f.toObject().value(QStringLiteral("id")).toString();
     ids.sort();
     QCOMPARE(ids, m_expected);
@@ -503,55 +599,68 @@ void TestOpenStack::snapshotThenCheckGivesTheSameFindings()
 void TestOpenStack::removeRouteAtomically()
 {
     const QString id = QStringLiteral("route-orphaned:100.110.9.0/24 via ") + m_orphanIp;
-    const Run r = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
-                       QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--finding"), id, QStringLiteral("--yes")});
+    const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
+        QStringLiteral("1s"), QStringLiteral("--finding"), id, QStringLiteral("--yes") });
     QVERIFY2(r.exit == 0, qPrintable(r.out + r.err));
     QVERIFY2(r.out.contains(QStringLiteral("remove_extraroutes")), qPrintable(r.out));
     QVERIFY(!routes().contains(qMakePair(QStringLiteral("100.110.9.0/24"), m_orphanIp)));
     // The duplicate too: the wrong first route goes, the correct one stays.
-    const Run d = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
-                       QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--finding"), QStringLiteral("route-duplicate:100.110.2.0/24"), QStringLiteral("--yes")});
+    const Run d = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
+        QStringLiteral("1s"), QStringLiteral("--finding"), QStringLiteral("route-duplicate:100.110.2.0/24"),
+        QStringLiteral("--yes") });
     QVERIFY2(d.exit == 0, qPrintable(d.out + d.err));
-    QVERIFY(routes().contains(qMakePair(QStringLiteral("100.110.2.0/24"), m_ips.value(QStringLiteral("kks-real-pool-bbbbb")))));
+    QVERIFY(routes().contains(
+        qMakePair(QStringLiteral("100.110.2.0/24"), m_ips.value(QStringLiteral("kks-real-pool-bbbbb")))));
     QVERIFY(!routes().contains(qMakePair(QStringLiteral("100.110.2.0/24"), m_orphanIp)));
 }
 
 void TestOpenStack::addRouteAtomically()
 {
-    const Run r = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
-                       QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--finding"), QStringLiteral("route-missing:kks-real-pool-ddddd"), QStringLiteral("--yes")});
+    const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
+        QStringLiteral("1s"), QStringLiteral("--finding"),
+        QStringLiteral("route-missing:kks-real-pool-ddddd"), QStringLiteral("--yes") });
     QVERIFY2(r.exit == 0, qPrintable(r.out + r.err));
     QVERIFY2(r.out.contains(QStringLiteral("add_extraroutes")), qPrintable(r.out));
-    QVERIFY(routes().contains(qMakePair(QStringLiteral("100.110.4.0/24"), m_ips.value(QStringLiteral("kks-real-pool-ddddd")))));
+    QVERIFY(routes().contains(
+        qMakePair(QStringLiteral("100.110.4.0/24"), m_ips.value(QStringLiteral("kks-real-pool-ddddd")))));
 }
 
 void TestOpenStack::removeRouteByGuardedFullUpdate()
 {
-    const QString id = QStringLiteral("route-stale:100.110.3.0/24 via ") + m_ips.value(QStringLiteral("kks-real-pool-aaaaa"));
-    const Run r = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
-                       QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--full-route-updates"), QStringLiteral("--finding"), id, QStringLiteral("--yes")});
+    const QString id = QStringLiteral("route-stale:100.110.3.0/24 via ")
+        + m_ips.value(QStringLiteral("kks-real-pool-aaaaa"));
+    const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
+        QStringLiteral("1s"), QStringLiteral("--full-route-updates"), QStringLiteral("--finding"), id,
+        QStringLiteral("--yes") });
     QVERIFY2(r.exit == 0, qPrintable(r.out + r.err));
     QVERIFY2(r.out.contains(QStringLiteral("If-Match: revision_number=")), qPrintable(r.out));
-    QVERIFY(!routes().contains(qMakePair(QStringLiteral("100.110.3.0/24"), m_ips.value(QStringLiteral("kks-real-pool-aaaaa")))));
+    QVERIFY(!routes().contains(
+        qMakePair(QStringLiteral("100.110.3.0/24"), m_ips.value(QStringLiteral("kks-real-pool-aaaaa")))));
 }
 
 void TestOpenStack::addRouteByGuardedFullUpdate()
 {
     const QList<QPair<QString, QString>> before = routes();
-    const Run r = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
-                       QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--full-route-updates"), QStringLiteral("--finding"),
-                       QStringLiteral("route-missing:kks-real-pool-ccccc"), QStringLiteral("--yes")});
+    const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
+        QStringLiteral("1s"), QStringLiteral("--full-route-updates"), QStringLiteral("--finding"),
+        QStringLiteral("route-missing:kks-real-pool-ccccc"), QStringLiteral("--yes") });
     QVERIFY2(r.exit == 0, qPrintable(r.out + r.err));
     QVERIFY2(r.out.contains(QStringLiteral("If-Match: revision_number=")), qPrintable(r.out));
     const QList<QPair<QString, QString>> after = routes();
     QCOMPARE(after.size(), before.size() + 1);
-    for (const auto &route : before)  // the others kept (Neutron answers them in its own order)
+    for (const auto &route : before) // the others kept (Neutron answers them in its own order)
         QVERIFY(after.contains(route));
-    QVERIFY(after.contains(qMakePair(QStringLiteral("100.110.3.0/24"), m_ips.value(QStringLiteral("kks-real-pool-ccccc")))));
+    QVERIFY(after.contains(
+        qMakePair(QStringLiteral("100.110.3.0/24"), m_ips.value(QStringLiteral("kks-real-pool-ccccc")))));
 }
 
-QList<RepairExecutor::Outcome> TestOpenStack::repairFromOneState(const QString &findingId, const DiagnosisOptions &options, int times,
-                                                                const std::function<void()> &beforeSending)
+QList<RepairExecutor::Outcome> TestOpenStack::repairFromOneState(const QString &findingId,
+    const DiagnosisOptions &options, int times, const std::function<void()> &beforeSending)
 {
     HttpClient client;
     KeystoneSession session(&client, memberCloud());
@@ -566,7 +675,7 @@ QList<RepairExecutor::Outcome> TestOpenStack::repairFromOneState(const QString &
     if (!finding) {
         RepairExecutor::Outcome none;
         none.message = QStringLiteral("no finding ") + findingId;
-        return {none};
+        return { none };
     }
     if (beforeSending)
         beforeSending();
@@ -583,8 +692,8 @@ QList<RepairExecutor::Outcome> TestOpenStack::repairFromOneState(const QString &
     return outcomes;
 }
 
-RepairExecutor::Outcome TestOpenStack::repairInProcess(const QString &findingId, const DiagnosisOptions &options,
-                                                       const std::function<void()> &beforeSending)
+RepairExecutor::Outcome TestOpenStack::repairInProcess(
+    const QString &findingId, const DiagnosisOptions &options, const std::function<void()> &beforeSending)
 {
     return repairFromOneState(findingId, options, 1, beforeSending).value(0);
 }
@@ -607,11 +716,12 @@ void TestOpenStack::concurrentChangeGivesA412AndNothingIsOverwritten()
         theirs << someoneElse;
         setRoutes(theirs);
     });
-    QVERIFY2(o.result == RepairExecutor::Outcome::Result::Changed, qPrintable(RepairExecutor::Outcome::resultName(o.result) + QStringLiteral(": ") + o.message));
+    QVERIFY2(o.result == RepairExecutor::Outcome::Result::Changed,
+        qPrintable(RepairExecutor::Outcome::resultName(o.result) + QStringLiteral(": ") + o.message));
     QCOMPARE(o.requests.first().toObject().value(QStringLiteral("status")).toInt(), 412);
     const QList<QPair<QString, QString>> now = routes();
-    QVERIFY(now.contains(someoneElse));  // nothing overwritten
-    QVERIFY(now.contains(qMakePair(QStringLiteral("100.110.6.0/24"), a)));  // and nothing removed
+    QVERIFY(now.contains(someoneElse)); // nothing overwritten
+    QVERIFY(now.contains(qMakePair(QStringLiteral("100.110.6.0/24"), a))); // and nothing removed
     // Re-planned on the new revision, it goes through.
     const RepairExecutor::Outcome again = repairInProcess(id, options);
     QVERIFY2(again.result == RepairExecutor::Outcome::Result::Fixed, qPrintable(again.message));
@@ -629,7 +739,9 @@ QList<int> TestOpenStack::sendTwice(const QString &findingId)
     for (const RepairExecutor::Outcome &o : repairFromOneState(findingId, options, 2)) {
         if (o.result != RepairExecutor::Outcome::Result::Fixed)
             qWarning("%s: %s", qPrintable(findingId), qPrintable(o.message));
-        statuses << (o.result == RepairExecutor::Outcome::Result::Fixed ? o.requests.first().toObject().value(QStringLiteral("status")).toInt() : -1);
+        statuses << (o.result == RepairExecutor::Outcome::Result::Fixed
+                ? o.requests.first().toObject().value(QStringLiteral("status")).toInt()
+                : -1);
     }
     return statuses;
 }
@@ -637,36 +749,44 @@ QList<int> TestOpenStack::sendTwice(const QString &findingId)
 void TestOpenStack::createRuleThenItsRepeatIsAlreadyDone()
 {
     // The second plan meets the rule the first made.
-    QCOMPARE(sendTwice(QStringLiteral("security-group-rule-missing:icmp")), (QList<int>{201, 409}));
+    QCOMPARE(sendTwice(QStringLiteral("security-group-rule-missing:icmp")), (QList<int> { 201, 409 }));
     // And the TCP rule through the command line.
-    const Run r = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
-                       QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--finding"), QStringLiteral("security-group-rule-missing:tcp"), QStringLiteral("--yes")});
+    const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
+        QStringLiteral("1s"), QStringLiteral("--finding"), QStringLiteral("security-group-rule-missing:tcp"),
+        QStringLiteral("--yes") });
     QVERIFY2(r.exit == 0, qPrintable(r.out + r.err));
 }
 
 void TestOpenStack::addGroupThenItsRepeatIsAlreadyDone()
 {
     // Nova: "Duplicate items in the list" means already done.
-    QCOMPARE(sendTwice(QStringLiteral("instance-missing-security-group:kks-real-pool-fffff")), (QList<int>{202, 400}));
+    QCOMPARE(sendTwice(QStringLiteral("instance-missing-security-group:kks-real-pool-fffff")),
+        (QList<int> { 202, 400 }));
 }
 
 void TestOpenStack::deleteInstances()
 {
-    QStringList ids{QStringLiteral("instance-unregistered:kks-real-pool-eeeee")};
+    QStringList ids { QStringLiteral("instance-unregistered:kks-real-pool-eeeee") };
     if (m_errorPlanted)
         ids << QStringLiteral("instance-error:kks-real-pool-ggggg");
     for (const QString &id : ids) {
-        const Run r = cli({QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
-                           QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--max-unhealthy"), QStringLiteral("100%"),
-                           QStringLiteral("--finding"), id, QStringLiteral("--yes")});
+        const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+            QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
+            QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--max-unhealthy"),
+            QStringLiteral("100%"), QStringLiteral("--finding"), id, QStringLiteral("--yes") });
         QVERIFY2(r.exit == 0, qPrintable(r.out + r.err));
         const QString name = id.section(QLatin1Char(':'), 1);
-        QTRY_COMPARE_WITH_TIMEOUT(api("GET", QStringLiteral("compute"), QStringLiteral("/servers/") + m_ids.value(name)).status, 404, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            api("GET", QStringLiteral("compute"), QStringLiteral("/servers/") + m_ids.value(name)).status,
+            404, 60000);
     }
     // What is left: the node problems, which have no repair, and the route limit's warning.
     const QStringList left = findingIds();
-    QCOMPARE(left, (QStringList{QStringLiteral("node-network-unavailable:kks-real-pool-ddddd"), QStringLiteral("node-not-ready:kks-real-pool-ccccc"),
-                                QStringLiteral("route-limit:") + m_routerId}));
+    QCOMPARE(left,
+        (QStringList { QStringLiteral("node-network-unavailable:kks-real-pool-ddddd"),
+            QStringLiteral("node-not-ready:kks-real-pool-ccccc"),
+            QStringLiteral("route-limit:") + m_routerId }));
 }
 
 void TestOpenStack::routeLimitForReal()
@@ -679,19 +799,24 @@ void TestOpenStack::routeLimitForReal()
     // The 31st, through Flightdeck's own client: refused, and the error says why.
     HttpClient client;
     KeystoneSession session(&client, memberCloud());
-    QSignalSpy done(session.send(QStringLiteral("network"), "PUT", QStringLiteral("/v2.0/routers/%1/add_extraroutes").arg(m_routerId),
-                                 R"({"router": {"routes": [{"destination": "10.252.0.0/24", "nexthop": ")" + a.toUtf8() + R"("}]}})"),
-                    &HttpCall::finished);
+    QSignalSpy done(session.send(QStringLiteral("network"), "PUT",
+                        QStringLiteral("/v2.0/routers/%1/add_extraroutes").arg(m_routerId),
+                        R"({"router": {"routes": [{"destination": "10.252.0.0/24", "nexthop": ")" + a.toUtf8()
+                            + R"("}]}})"),
+        &HttpCall::finished);
     QVERIFY(done.wait(60000));
     const ApiResponse r = done.first().first().value<ApiResponse>();
     QCOMPARE(r.status, 400);
-    QVERIFY2(r.error.toString().contains(QStringLiteral("RoutesExhausted")) || r.error.toString().contains(QStringLiteral("exceeds the maximum")),
-             qPrintable(r.error.toString()));
+    QVERIFY2(r.error.toString().contains(QStringLiteral("RoutesExhausted"))
+            || r.error.toString().contains(QStringLiteral("exceeds the maximum")),
+        qPrintable(r.error.toString()));
     // The check sees the router at its limit: critical.
-    const Run check = cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("fd-member"), QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
-                           QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--format"), QStringLiteral("json")});
+    const Run check = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
+        QStringLiteral("1s"), QStringLiteral("--format"), QStringLiteral("json") });
     bool critical = false;
-    for (const QJsonValue &f : QJsonDocument::fromJson(check.out.toUtf8()).object().value(QStringLiteral("findings")).toArray()) {
+    for (const QJsonValue &f :
+        QJsonDocument::fromJson(check.out.toUtf8()).object().value(QStringLiteral("findings")).toArray()) {
         if (f.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("route-limit"))
             critical = f.toObject().value(QStringLiteral("severity")).toString() == QLatin1String("critical");
     }
@@ -725,7 +850,8 @@ void TestOpenStack::conformanceOfTheSimulator()
         const Conformance::Observation s = seen.value(i), e = expected.value(i);
         qInfo("real: %s  (%s)", qPrintable(s.toString()), qPrintable(s.message));
         if (!s.sameAs(e))
-            differences << QStringLiteral("real: %1\nexpected (and simulated): %2").arg(s.toString(), e.toString());
+            differences
+                << QStringLiteral("real: %1\nexpected (and simulated): %2").arg(s.toString(), e.toString());
     }
     QVERIFY2(differences.isEmpty(), qPrintable(differences.join(QLatin1Char('\n'))));
 }

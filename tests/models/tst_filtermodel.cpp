@@ -21,40 +21,45 @@ private slots:
 
 void TestFilterModel::querySyntax()
 {
-    const QStringList fields{QStringLiteral("kind"), QStringLiteral("severity"), QStringLiteral("node"), QStringLiteral("nexthop")};
-    const QVariantMap row{{QStringLiteral("kind"), QStringList{QStringLiteral("route-duplicate")}},
-                          {QStringLiteral("severity"), QStringList{QStringLiteral("critical")}},
-                          {QStringLiteral("node"), QStringList{QStringLiteral("kks-demo-pool-a1b2c"), QStringLiteral("kks demo spaced")}},
-                          {QStringLiteral("nexthop"), QStringList{QStringLiteral("10.180.0.3")}}};
+    const QStringList fields { QStringLiteral("kind"), QStringLiteral("severity"), QStringLiteral("node"),
+        QStringLiteral("nexthop") };
+    const QVariantMap row { { QStringLiteral("kind"), QStringList { QStringLiteral("route-duplicate") } },
+        { QStringLiteral("severity"), QStringList { QStringLiteral("critical") } },
+        { QStringLiteral("node"),
+            QStringList { QStringLiteral("kks-demo-pool-a1b2c"), QStringLiteral("kks demo spaced") } },
+        { QStringLiteral("nexthop"), QStringList { QStringLiteral("10.180.0.3") } } };
     const auto matches = [&](const QString &text) { return FilterQuery::parse(text, fields).matches(row); };
     QVERIFY(matches(QString()));
     QVERIFY(matches(QStringLiteral("duplicate")));
     QVERIFY(matches(QStringLiteral("kind:route-duplicate")));
     QVERIFY(!matches(QStringLiteral("kind:route-orphaned")));
-    QVERIFY(matches(QStringLiteral("sev:crit")));          // a field abbreviated
+    QVERIFY(matches(QStringLiteral("sev:crit"))); // a field abbreviated
     QVERIFY(!matches(QStringLiteral("-severity:critical")));
-    QVERIFY(matches(QStringLiteral("-kind:stale A1B2C")));  // case-insensitive, every term
+    QVERIFY(matches(QStringLiteral("-kind:stale A1B2C"))); // case-insensitive, every term
     QVERIFY(!matches(QStringLiteral("a1b2c nothere")));
     QVERIFY(matches(QStringLiteral("node:\"demo spaced\"")));
-    QVERIFY(!matches(QStringLiteral("node:10.180")));      // a field means that field only
-    QVERIFY(matches(QStringLiteral("10.180")));            // a free word means any field
+    QVERIFY(!matches(QStringLiteral("node:10.180"))); // a field means that field only
+    QVERIFY(matches(QStringLiteral("10.180"))); // a free word means any field
     // A finding id is a word, not a field.
     const FilterQuery id = FilterQuery::parse(QStringLiteral("route-duplicate:198.19.1.0/24"), fields);
     QVERIFY(id.error().isEmpty());
     QCOMPARE(id.terms().size(), 1);
     QVERIFY(id.terms().first().field.isEmpty());
     // An unknown field is said, not silently ignored.
-    QVERIFY(FilterQuery::parse(QStringLiteral("colour:red"), fields).error().contains(QStringLiteral("colour")));
-    QVERIFY(FilterQuery::parse(QStringLiteral("n:x"), fields).error().contains(QStringLiteral("node or nexthop")));
+    QVERIFY(
+        FilterQuery::parse(QStringLiteral("colour:red"), fields).error().contains(QStringLiteral("colour")));
+    QVERIFY(FilterQuery::parse(QStringLiteral("n:x"), fields)
+                .error()
+                .contains(QStringLiteral("node or nexthop")));
 }
 
 void TestFilterModel::filterAndSort()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 2);
-    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 45);  // critical
-    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 15);  // warning
-    w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.99"));           // warning
+    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 45); // critical
+    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 15); // warning
+    w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.99")); // warning
     FindingsModel findings;
     findings.setDiagnosis(Diagnosis::run(w.state()));
     FilterModel filter;
@@ -88,11 +93,14 @@ void TestFilterModel::wordsMatchNamesNotProse()
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 1);
     w.route(QStringLiteral("100.100.1.0/24"), QStringLiteral("10.0.0.99"));
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.1.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.1.0/24"));
     w.route(QStringLiteral("100.100.7.0/24"), QStringLiteral("10.0.0.98"));
     const Diagnosis diagnosis = Diagnosis::run(w.state());
     QVERIFY(diagnosis.find(QStringLiteral("route-duplicate:100.100.1.0/24")));
-    QVERIFY(diagnosis.find(QStringLiteral("route-duplicate:100.100.1.0/24"))->message().contains(QStringLiteral("orphaned")));
+    QVERIFY(diagnosis.find(QStringLiteral("route-duplicate:100.100.1.0/24"))
+                ->message()
+                .contains(QStringLiteral("orphaned")));
     FindingsModel findings;
     findings.setDiagnosis(diagnosis);
     FilterModel filter;
@@ -100,7 +108,8 @@ void TestFilterModel::wordsMatchNamesNotProse()
     filter.setSourceModel(&findings);
     filter.setText(QStringLiteral("orphaned"));
     QCOMPARE(filter.rowCount(), 1);
-    QCOMPARE(filter.index(0, 0).data(FindingsModel::IdRole).toString(), QStringLiteral("route-orphaned:100.100.7.0/24 via 10.0.0.98"));
+    QCOMPARE(filter.index(0, 0).data(FindingsModel::IdRole).toString(),
+        QStringLiteral("route-orphaned:100.100.7.0/24 via 10.0.0.98"));
 }
 
 void TestFilterModel::equalRowsKeepTheirOrder()
@@ -108,7 +117,8 @@ void TestFilterModel::equalRowsKeepTheirOrder()
     // Findings of one severity, given in two orders: the view shows them in one order.
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 4);
-    for (const char *name : {"kks-demo-pool-ddddd", "kks-demo-pool-aaaaa", "kks-demo-pool-ccccc", "kks-demo-pool-bbbbb"})
+    for (const char *name :
+        { "kks-demo-pool-ddddd", "kks-demo-pool-aaaaa", "kks-demo-pool-ccccc", "kks-demo-pool-bbbbb" })
         w.server(QString::fromLatin1(name), QStringLiteral("10.0.0.4"), 45);
     Diagnosis diagnosis = Diagnosis::run(w.state());
     QStringList orders[2];

@@ -20,7 +20,8 @@ static WorldBuilder world(int broken, int unregisteredMinutes = 15)
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 2);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), unregisteredMinutes);
     for (int i = 0; i < broken; ++i)
         w.route(QStringLiteral("100.100.%1.0/24").arg(100 + i), QStringLiteral("10.0.0.99"));
@@ -46,7 +47,8 @@ void TestFindingsModel::refreshChangingThreeRowsChangesThreeRows()
     FindingsModel model;
     model.setDiagnosis(Diagnosis::run(world(10).state()));
     QCOMPARE(model.rowCount(), 11);
-    const QPersistentModelIndex kept = model.index(model.rowOf(QStringLiteral("route-orphaned:100.100.100.0/24 via 10.0.0.99")), 0);
+    const QPersistentModelIndex kept
+        = model.index(model.rowOf(QStringLiteral("route-orphaned:100.100.100.0/24 via 10.0.0.99")), 0);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
@@ -63,9 +65,10 @@ void TestFindingsModel::refreshChangingThreeRowsChangesThreeRows()
     QCOMPARE(changed.count(), 1);
     const QModelIndex topLeft = changed.first().at(0).toModelIndex();
     const QModelIndex bottomRight = changed.first().at(1).toModelIndex();
-    QCOMPARE(topLeft.row(), bottomRight.row());  // exactly the one row that changed
-    QCOMPARE(model.data(topLeft, FindingsModel::IdRole).toString(), QStringLiteral("instance-unregistered:kks-demo-pool-bbbbb"));
-    QVERIFY(!kept.isValid());  // the fixed one is gone; the others keep their identity
+    QCOMPARE(topLeft.row(), bottomRight.row()); // exactly the one row that changed
+    QCOMPARE(model.data(topLeft, FindingsModel::IdRole).toString(),
+        QStringLiteral("instance-unregistered:kks-demo-pool-bbbbb"));
+    QVERIFY(!kept.isValid()); // the fixed one is gone; the others keep their identity
     QCOMPARE(model.rowCount(), 11);
 }
 
@@ -74,9 +77,13 @@ void TestFindingsModel::sortRoleHoldsRawValues()
     FindingsModel model;
     model.setDiagnosis(Diagnosis::run(world(1, 45).state()));
     const int row = model.rowOf(QStringLiteral("instance-unregistered:kks-demo-pool-bbbbb"));
-    QCOMPARE(model.data(model.index(row, FindingsModel::SeverityColumn), FindingsModel::SortRole).toInt(), int(Severity::Critical));
-    QCOMPARE(model.data(model.index(row, FindingsModel::SeverityColumn)).toString(), QStringLiteral("critical"));
-    QVERIFY(model.data(model.index(row, FindingsModel::MessageColumn)).toString().contains(QStringLiteral("never registered")));
+    QCOMPARE(model.data(model.index(row, FindingsModel::SeverityColumn), FindingsModel::SortRole).toInt(),
+        int(Severity::Critical));
+    QCOMPARE(
+        model.data(model.index(row, FindingsModel::SeverityColumn)).toString(), QStringLiteral("critical"));
+    QVERIFY(model.data(model.index(row, FindingsModel::MessageColumn))
+                .toString()
+                .contains(QStringLiteral("never registered")));
     QVERIFY(model.data(model.index(row, 0), FindingsModel::HasRepairRole).toBool());
 }
 

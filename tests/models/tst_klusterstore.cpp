@@ -13,7 +13,7 @@ static Error err(const char *text)
 
 static QList<SourceError> errs(const char *text)
 {
-    return {SourceError{QString(), err(text), QString()}};
+    return { SourceError { QString(), err(text), QString() } };
 }
 
 class TestKlusterStore : public QObject
@@ -48,19 +48,20 @@ void TestKlusterStore::listingAddsAndMarksGone()
     store.setListing("sim");
     QVERIFY(store.isListing("sim"));
     QCOMPARE(store.pending(), 1);
-    store.setListed("sim", {"demo", "legacy", "blue"}, Error());
+    store.setListed("sim", { "demo", "legacy", "blue" }, Error());
     QVERIFY(!store.isListing("sim"));
     QCOMPARE(store.pending(), 0);
-    QCOMPARE(store.klusters("sim"), (QStringList{"demo", "legacy", "blue"}));
-    QCOMPARE(keysOf(added), (QList<KlusterKey>{{"sim", "demo"}, {"sim", "legacy"}, {"sim", "blue"}}));
+    QCOMPARE(store.klusters("sim"), (QStringList { "demo", "legacy", "blue" }));
+    QCOMPARE(
+        keysOf(added), (QList<KlusterKey> { { "sim", "demo" }, { "sim", "legacy" }, { "sim", "blue" } }));
     QVERIFY(gone.isEmpty());
 
     // Listed again without legacy, with a new one: legacy stays known, said to be gone; the new one is last.
     added.clear();
-    store.setListed("sim", {"blue", "demo", "green"}, Error());
-    QCOMPARE(store.klusters("sim"), (QStringList{"demo", "legacy", "blue", "green"}));
-    QCOMPARE(keysOf(added), QList<KlusterKey>{(KlusterKey{"sim", "green"})});
-    QCOMPARE(keysOf(gone), QList<KlusterKey>{(KlusterKey{"sim", "legacy"})});
+    store.setListed("sim", { "blue", "demo", "green" }, Error());
+    QCOMPARE(store.klusters("sim"), (QStringList { "demo", "legacy", "blue", "green" }));
+    QCOMPARE(keysOf(added), QList<KlusterKey> { (KlusterKey { "sim", "green" }) });
+    QCOMPARE(keysOf(gone), QList<KlusterKey> { (KlusterKey { "sim", "legacy" }) });
     QVERIFY(store.klusters("lab").isEmpty());
 }
 
@@ -69,7 +70,7 @@ void TestKlusterStore::listingErrorPerConnection()
     KlusterStore store;
     QSignalSpy changed(&store, &KlusterStore::listingErrorChanged);
     QSignalSpy gone(&store, &KlusterStore::klusterGone);
-    store.setListed("sim", {"demo"}, Error());
+    store.setListed("sim", { "demo" }, Error());
     QVERIFY(changed.isEmpty());
     QVERIFY(!store.hasListingErrors());
 
@@ -78,35 +79,35 @@ void TestKlusterStore::listingErrorPerConnection()
     QCOMPARE(store.listingError("sim").toString(), QStringLiteral("keystone: HTTP 401"));
     QVERIFY(!store.listingError("lab").isError());
     QVERIFY(store.hasListingErrors());
-    QCOMPARE(store.klusters("sim"), QStringList{"demo"});
+    QCOMPARE(store.klusters("sim"), QStringList { "demo" });
     QVERIFY(gone.isEmpty());
     QCOMPARE(changed.size(), 1);
     QCOMPARE(changed.first().first().toString(), QStringLiteral("sim"));
 
-    store.setListed("sim", {}, err("keystone: HTTP 401"));  // the same error: no change
+    store.setListed("sim", {}, err("keystone: HTTP 401")); // the same error: no change
     QCOMPARE(changed.size(), 1);
     store.setListed("lab", {}, err("no route to host"));
     QCOMPARE(changed.size(), 2);
 
-    store.setListed("sim", {"demo"}, Error());
+    store.setListed("sim", { "demo" }, Error());
     QVERIFY(!store.listingError("sim").isError());
     QCOMPARE(changed.size(), 3);
-    QVERIFY(store.hasListingErrors());  // lab's is still there
+    QVERIFY(store.hasListingErrors()); // lab's is still there
 }
 
 void TestKlusterStore::refreshesArePending()
 {
     KlusterStore store;
     store.setListing("sim");
-    store.setListed("sim", {"demo", "legacy"}, Error());
-    store.setRefreshing({"sim", "demo"}, true);
-    store.setRefreshing({"sim", "legacy"}, true);
-    store.setRefreshing({"sim", "demo"}, true);  // asked again while it runs: still one
+    store.setListed("sim", { "demo", "legacy" }, Error());
+    store.setRefreshing({ "sim", "demo" }, true);
+    store.setRefreshing({ "sim", "legacy" }, true);
+    store.setRefreshing({ "sim", "demo" }, true); // asked again while it runs: still one
     store.setListing("lab");
     QCOMPARE(store.pending(), 3);
-    store.setRefreshing({"sim", "demo"}, false);
+    store.setRefreshing({ "sim", "demo" }, false);
     QCOMPARE(store.pending(), 2);
-    store.setRefreshing({"sim", "legacy"}, false);
+    store.setRefreshing({ "sim", "legacy" }, false);
     store.setListed("lab", {}, err("down"));
     QCOMPARE(store.pending(), 0);
 }
@@ -114,7 +115,7 @@ void TestKlusterStore::refreshesArePending()
 void TestKlusterStore::failedRefreshKeepsTheData()
 {
     KlusterStore store;
-    const KlusterKey demo{"sim", "demo"};
+    const KlusterKey demo { "sim", "demo" };
     QSignalSpy fetched(&store, &KlusterStore::klusterFetched);
     QSignalSpy failed(&store, &KlusterStore::klusterFailed);
     QVERIFY(!store.data(demo));
@@ -122,7 +123,7 @@ void TestKlusterStore::failedRefreshKeepsTheData()
     // Never read: data without a fetch, only the error.
     const QDateTime at = QDateTime::currentDateTimeUtc();
     store.setFailed(demo, errs("timeout"), at);
-    QCOMPARE(keysOf(failed), QList<KlusterKey>{demo});
+    QCOMPARE(keysOf(failed), QList<KlusterKey> { demo });
     QVERIFY(store.data(demo)->isStale());
     QVERIFY(!store.data(demo)->fetch);
 
@@ -130,7 +131,7 @@ void TestKlusterStore::failedRefreshKeepsTheData()
     const auto d = diagnosis();
     const QDateTime fetchedAt = at.addSecs(60);
     store.setFetched(demo, f, d, fetchedAt, 1234, errs("nodes: HTTP 503"));
-    QCOMPARE(keysOf(fetched), QList<KlusterKey>{demo});
+    QCOMPARE(keysOf(fetched), QList<KlusterKey> { demo });
     const KlusterData *data = store.data(demo);
     QCOMPARE(data->fetch, f);
     QCOMPARE(data->diagnosis, d);
@@ -155,20 +156,20 @@ void TestKlusterStore::failedRefreshKeepsTheData()
 void TestKlusterStore::replacedDataIsRetired()
 {
     KlusterStore store;
-    const KlusterKey demo{"sim", "demo"};
+    const KlusterKey demo { "sim", "demo" };
     store.setFetched(demo, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
-    QVERIFY(store.takeRetired().isEmpty());  // nothing was replaced
+    QVERIFY(store.takeRetired().isEmpty()); // nothing was replaced
 
     const std::shared_ptr<const void> oldFetch = store.data(demo)->fetch;
     const std::shared_ptr<const void> oldDiagnosis = store.data(demo)->diagnosis;
     store.setFailed(demo, errs("down"), QDateTime::currentDateTimeUtc());
-    QVERIFY(store.takeRetired().isEmpty());  // still shown, stale
+    QVERIFY(store.takeRetired().isEmpty()); // still shown, stale
     store.setFetched(demo, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
-    QCOMPARE(store.takeRetired(), (KlusterStore::Retired{oldFetch, oldDiagnosis}));
-    QVERIFY(store.takeRetired().isEmpty());  // handed over once
+    QCOMPARE(store.takeRetired(), (KlusterStore::Retired { oldFetch, oldDiagnosis }));
+    QVERIFY(store.takeRetired().isEmpty()); // handed over once
 
     // What the views replaced joins the pool until it is taken.
-    const KlusterStore::Retired rows{std::make_shared<const QList<int>>(QList<int>{1, 2})};
+    const KlusterStore::Retired rows { std::make_shared<const QList<int>>(QList<int> { 1, 2 }) };
     store.retire(rows);
     QCOMPARE(store.takeRetired(), rows);
 }
@@ -176,52 +177,52 @@ void TestKlusterStore::replacedDataIsRetired()
 void TestKlusterStore::otherKlustersOfTheConnection()
 {
     KlusterStore store;
-    store.setListed("sim", {"demo", "legacy", "blue", "green"}, Error());
-    store.setListed("lab", {"demo"}, Error());
+    store.setListed("sim", { "demo", "legacy", "blue", "green" }, Error());
+    store.setListed("lab", { "demo" }, Error());
     const auto legacy = fetch();
     const auto green = fetch();
-    store.setFetched({"sim", "green"}, green, diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
-    store.setFetched({"sim", "legacy"}, legacy, diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
-    store.setFetched({"sim", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
-    store.setFetched({"lab", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
-    store.setFailed({"sim", "blue"}, errs("down"), QDateTime::currentDateTimeUtc());  // nothing read
+    store.setFetched({ "sim", "green" }, green, diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFetched({ "sim", "legacy" }, legacy, diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFetched({ "sim", "demo" }, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFetched({ "lab", "demo" }, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFailed({ "sim", "blue" }, errs("down"), QDateTime::currentDateTimeUtc()); // nothing read
     // In the connection's order, without the kluster itself, another connection's, or one never read.
     using Fetches = QList<std::shared_ptr<const KlusterFetch>>;
-    QCOMPARE(store.otherFetches({"sim", "demo"}), (Fetches{legacy, green}));
+    QCOMPARE(store.otherFetches({ "sim", "demo" }), (Fetches { legacy, green }));
 }
 
 void TestKlusterStore::removeConnectionForgetsIt()
 {
     KlusterStore store;
     QSignalSpy removed(&store, &KlusterStore::connectionRemoved);
-    store.setListed("sim", {"demo", "legacy"}, Error());
-    store.setListed("lab", {"demo"}, Error());
-    store.setFetched({"sim", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
-    store.setFetched({"lab", "demo"}, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
-    store.setFailed({"sim", "legacy"}, errs("down"), QDateTime::currentDateTimeUtc());
-    store.setRefreshing({"sim", "legacy"}, true);
-    store.setRefreshing({"lab", "demo"}, true);
+    store.setListed("sim", { "demo", "legacy" }, Error());
+    store.setListed("lab", { "demo" }, Error());
+    store.setFetched({ "sim", "demo" }, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFetched({ "lab", "demo" }, fetch(), diagnosis(), QDateTime::currentDateTimeUtc(), 1, {});
+    store.setFailed({ "sim", "legacy" }, errs("down"), QDateTime::currentDateTimeUtc());
+    store.setRefreshing({ "sim", "legacy" }, true);
+    store.setRefreshing({ "lab", "demo" }, true);
     store.setListing("sim");
     store.setListed("sim", {}, err("down"));
     store.setListing("sim");
-    const std::shared_ptr<const void> simFetch = store.data({"sim", "demo"})->fetch;
-    const std::shared_ptr<const void> simDiagnosis = store.data({"sim", "demo"})->diagnosis;
+    const std::shared_ptr<const void> simFetch = store.data({ "sim", "demo" })->fetch;
+    const std::shared_ptr<const void> simDiagnosis = store.data({ "sim", "demo" })->diagnosis;
 
     store.removeConnection("sim");
     QCOMPARE(removed.size(), 1);
     QCOMPARE(removed.first().first().toString(), QStringLiteral("sim"));
     QVERIFY(store.klusters("sim").isEmpty());
-    QVERIFY(!store.data({"sim", "demo"}));
-    QVERIFY(!store.data({"sim", "legacy"}));
+    QVERIFY(!store.data({ "sim", "demo" }));
+    QVERIFY(!store.data({ "sim", "legacy" }));
     QVERIFY(!store.isListing("sim"));
     QVERIFY(!store.listingError("sim").isError());
     QVERIFY(!store.hasListingErrors());
-    QCOMPARE(store.pending(), 1);  // lab's refresh
+    QCOMPARE(store.pending(), 1); // lab's refresh
     // Its data is freed once no view shows it.
-    QCOMPARE(store.takeRetired(), (KlusterStore::Retired{simFetch, simDiagnosis}));
+    QCOMPARE(store.takeRetired(), (KlusterStore::Retired { simFetch, simDiagnosis }));
     // The other connection is untouched.
-    QCOMPARE(store.klusters("lab"), QStringList{"demo"});
-    QVERIFY(store.data({"lab", "demo"})->fetch);
+    QCOMPARE(store.klusters("lab"), QStringList { "demo" });
+    QVERIFY(store.data({ "lab", "demo" })->fetch);
 }
 
 QTEST_GUILESS_MAIN(TestKlusterStore)

@@ -18,16 +18,19 @@ private slots:
     void filterAndScope();
 };
 
-// 198.19.1.0/24 twice (an orphan first, then the node's), a missing route, a foreign one, optionally an orphan.
+// 198.19.1.0/24 twice (an orphan first, then the node's), a missing route, a foreign one, optionally an
+// orphan.
 static WorldBuilder world(bool orphan, bool duplicate = true)
 {
     WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
     w.pool(QStringLiteral("pool"), 2);
     if (duplicate)
         w.route(QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.3"));
-    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.1.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.5"),
+        QStringLiteral("198.19.1.0/24"));
     w.server(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.6"), 60 * 24);
-    w.node(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.6"), QStringLiteral("198.19.2.0/24"));
+    w.node(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.6"),
+        QStringLiteral("198.19.2.0/24"));
     w.route(QStringLiteral("10.0.0.0/8"), QStringLiteral("10.180.0.77"));
     if (orphan)
         w.route(QStringLiteral("198.19.9.0/24"), QStringLiteral("10.180.0.99"));
@@ -37,7 +40,8 @@ static WorldBuilder world(bool orphan, bool duplicate = true)
 static void setWorld(RoutesModel &model, const WorldBuilder &w)
 {
     const KlusterState state = w.state();
-    model.setState(state, Diagnosis::run(state), {{QStringLiteral("10.180.0.77"), QStringLiteral("kluster red")}});
+    model.setState(
+        state, Diagnosis::run(state), { { QStringLiteral("10.180.0.77"), QStringLiteral("kluster red") } });
 }
 
 void TestRoutesModel::groupsRolesAndOwners()
@@ -45,7 +49,7 @@ void TestRoutesModel::groupsRolesAndOwners()
     RoutesModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     setWorld(model, world(true));
-    QCOMPARE(model.rowCount(), 4);  // 3 destinations on the router + 1 missing
+    QCOMPARE(model.rowCount(), 4); // 3 destinations on the router + 1 missing
     QCOMPARE(model.routeCount(), 4);
     QCOMPARE(model.foreignCount(), 1);
     const auto cell = [&model](const QString &key, int column) {
@@ -59,9 +63,11 @@ void TestRoutesModel::groupsRolesAndOwners()
     QVERIFY(group.data(RoutesModel::GroupRole).toBool());
     QCOMPARE(model.rowCount(group), 2);
     QCOMPARE(cell(QStringLiteral("198.19.1.0/24"), RoutesModel::NexthopColumn), QStringLiteral("2 routes"));
-    QVERIFY2(cell(QStringLiteral("198.19.1.0/24"), RoutesModel::RolesColumn).contains(QStringLiteral("the orphaned one wins")),
-             qPrintable(cell(QStringLiteral("198.19.1.0/24"), RoutesModel::RolesColumn)));
-    QCOMPARE(model.index(0, 0, group).data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
+    QVERIFY2(cell(QStringLiteral("198.19.1.0/24"), RoutesModel::RolesColumn)
+                 .contains(QStringLiteral("the orphaned one wins")),
+        qPrintable(cell(QStringLiteral("198.19.1.0/24"), RoutesModel::RolesColumn)));
+    QCOMPARE(model.index(0, 0, group).data(RoutesModel::KeyRole).toString(),
+        QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
     QCOMPARE(model.parent(model.index(1, 0, group)), group);
     QCOMPARE(ConsoleRole::severityOf(group), std::optional(Severity::Critical));
 
@@ -71,22 +77,33 @@ void TestRoutesModel::groupsRolesAndOwners()
     QCOMPARE(cell(wrong, RoutesModel::OwnerColumn), QStringLiteral("nobody"));
     QCOMPARE(cell(right, RoutesModel::OwnerColumn), QStringLiteral("node kks-legacy-pool-aaaaa"));
     // Both belong to the duplicate finding; only the wrong one is marked.
-    QCOMPARE(model.indexOf(wrong).data(RoutesModel::FindingsRole).toStringList(), QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")});
-    QCOMPARE(model.indexOf(right).data(RoutesModel::FindingsRole).toStringList(), QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")});
+    QCOMPARE(model.indexOf(wrong).data(RoutesModel::FindingsRole).toStringList(),
+        QStringList { QStringLiteral("route-duplicate:198.19.1.0/24") });
+    QCOMPARE(model.indexOf(right).data(RoutesModel::FindingsRole).toStringList(),
+        QStringList { QStringLiteral("route-duplicate:198.19.1.0/24") });
     QCOMPARE(ConsoleRole::severityOf(model.indexOf(wrong)), std::optional(Severity::Critical));
     QCOMPARE(ConsoleRole::severityOf(model.indexOf(right)), std::nullopt);
 
     // A destination with one route is one row, keyed by its route.
-    QCOMPARE(cell(QStringLiteral("10.0.0.0/8 via 10.180.0.77"), RoutesModel::OwnerColumn), QStringLiteral("kluster red"));
-    QCOMPARE(cell(QStringLiteral("10.0.0.0/8 via 10.180.0.77"), RoutesModel::RolesColumn), QStringLiteral("foreign"));
-    QVERIFY(model.indexOf(QStringLiteral("10.0.0.0/8 via 10.180.0.77")).data(RoutesModel::ForeignRole).toBool());
-    QCOMPARE(cell(QStringLiteral("198.19.2.0/24 via 10.180.0.6"), RoutesModel::RolesColumn), QStringLiteral("missing"));
-    QCOMPARE(cell(QStringLiteral("198.19.2.0/24 via 10.180.0.6"), RoutesModel::PositionColumn), QStringLiteral("(not on the router)"));
-    QCOMPARE(model.indexOf(QStringLiteral("198.19.2.0/24 via 10.180.0.6")).data(RoutesModel::FindingsRole).toStringList(),
-             QStringList{QStringLiteral("route-missing:kks-legacy-pool-bbbbb")});
-    QVERIFY(model.indexOf(QStringLiteral("198.19.9.0/24 via 10.180.0.99")).data(RoutesModel::ProblemRole).toBool());
+    QCOMPARE(cell(QStringLiteral("10.0.0.0/8 via 10.180.0.77"), RoutesModel::OwnerColumn),
+        QStringLiteral("kluster red"));
+    QCOMPARE(cell(QStringLiteral("10.0.0.0/8 via 10.180.0.77"), RoutesModel::RolesColumn),
+        QStringLiteral("foreign"));
+    QVERIFY(
+        model.indexOf(QStringLiteral("10.0.0.0/8 via 10.180.0.77")).data(RoutesModel::ForeignRole).toBool());
+    QCOMPARE(cell(QStringLiteral("198.19.2.0/24 via 10.180.0.6"), RoutesModel::RolesColumn),
+        QStringLiteral("missing"));
+    QCOMPARE(cell(QStringLiteral("198.19.2.0/24 via 10.180.0.6"), RoutesModel::PositionColumn),
+        QStringLiteral("(not on the router)"));
+    QCOMPARE(model.indexOf(QStringLiteral("198.19.2.0/24 via 10.180.0.6"))
+                 .data(RoutesModel::FindingsRole)
+                 .toStringList(),
+        QStringList { QStringLiteral("route-missing:kks-legacy-pool-bbbbb") });
+    QVERIFY(model.indexOf(QStringLiteral("198.19.9.0/24 via 10.180.0.99"))
+                .data(RoutesModel::ProblemRole)
+                .toBool());
     QCOMPARE(ConsoleRole::severityOf(model.indexOf(QStringLiteral("198.19.9.0/24 via 10.180.0.99"))),
-             std::optional(Severity::Warning));
+        std::optional(Severity::Warning));
 }
 
 void TestRoutesModel::incrementalRefresh()
@@ -97,7 +114,7 @@ void TestRoutesModel::incrementalRefresh()
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
     const QPersistentModelIndex foreign = model.indexOf(QStringLiteral("10.0.0.0/8 via 10.180.0.77"));
-    setWorld(model, world(false));  // the orphan was removed
+    setWorld(model, world(false)); // the orphan was removed
     QCOMPARE(reset.count(), 0);
     QCOMPARE(removed.count(), 1);
     QCOMPARE(model.rowCount(), 3);
@@ -141,14 +158,16 @@ void TestRoutesModel::filterAndScope()
 
     // Problems only, as the view's scope.
     filter.setPredicate([](const QModelIndex &row) { return row.data(RoutesModel::ProblemRole).toBool(); });
-    QCOMPARE(filter.rowCount(), 3);  // the duplicate, the missing, the orphan
+    QCOMPARE(filter.rowCount(), 3); // the duplicate, the missing, the orphan
     // Sorting sorts groups; a group's routes keep the router's order either way.
     filter.sort(RoutesModel::DestinationColumn, Qt::DescendingOrder);
     const QModelIndex group = filter.index(filter.rowCount() - 1, 0);
     QCOMPARE(group.data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24"));
-    QCOMPARE(filter.index(0, 0, group).data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
+    QCOMPARE(filter.index(0, 0, group).data(RoutesModel::KeyRole).toString(),
+        QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
     filter.sort(RoutesModel::DestinationColumn, Qt::AscendingOrder);
-    QCOMPARE(filter.index(0, 0, filter.index(0, 0)).data(RoutesModel::KeyRole).toString(), QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
+    QCOMPARE(filter.index(0, 0, filter.index(0, 0)).data(RoutesModel::KeyRole).toString(),
+        QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
 }
 
 QTEST_GUILESS_MAIN(TestRoutesModel)

@@ -21,20 +21,29 @@ void TestSecurityModel::rulesAndMembers()
     w.rule(g, QStringLiteral("tcp"), QStringLiteral("100.100.0.0/16"), 10250, 10250);
     w.rule(g, QStringLiteral("udp"), QStringLiteral("100.100.0.0/16"));
     w.pool(QStringLiteral("pool"), 2);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
-    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 60, QStringLiteral("ACTIVE"), {});
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.server(
+        QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 60, QStringLiteral("ACTIVE"), {});
     SecurityModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     KlusterState s = w.state();
     model.setState(s, Diagnosis::run(s));
     QCOMPARE(model.rowCount(), 5);
-    auto status = [&model](const QString &key) { return model.data(model.index(model.rowOf(key), SecurityModel::StatusColumn)).toString(); };
+    auto status = [&model](const QString &key) {
+        return model.data(model.index(model.rowOf(key), SecurityModel::StatusColumn)).toString();
+    };
     QCOMPARE(status(QStringLiteral("rule:tcp")), QStringLiteral("too narrow"));
-    QVERIFY(model.data(model.index(model.rowOf(QStringLiteral("rule:tcp")), SecurityModel::DetailColumn)).toString().contains(QStringLiteral("10250")));
+    QVERIFY(model.data(model.index(model.rowOf(QStringLiteral("rule:tcp")), SecurityModel::DetailColumn))
+                .toString()
+                .contains(QStringLiteral("10250")));
     QCOMPARE(status(QStringLiteral("rule:udp")), QStringLiteral("present"));
     QCOMPARE(status(QStringLiteral("rule:icmp")), QStringLiteral("missing"));
     QCOMPARE(status(QStringLiteral("instance:kks-demo-pool-bbbbb")), QStringLiteral("not in the group"));
-    QVERIFY(model.data(model.index(model.rowOf(QStringLiteral("instance:kks-demo-pool-bbbbb")), 0), SecurityModel::ProblemRole).toBool());
+    QVERIFY(model
+                .data(model.index(model.rowOf(QStringLiteral("instance:kks-demo-pool-bbbbb")), 0),
+                    SecurityModel::ProblemRole)
+                .toBool());
     // The missing rule is created: one row changes.
     w.rule(g, QStringLiteral("icmp"), QStringLiteral("100.100.0.0/16"));
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);

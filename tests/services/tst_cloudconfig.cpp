@@ -31,9 +31,9 @@ private:
 
 void TestCredentialFiles::init()
 {
-    for (const char *v : {"OS_CLOUD", "OS_AUTH_URL", "OS_USERNAME", "OS_PASSWORD", "OS_PROJECT_NAME", "OS_REGION_NAME",
-                          "OS_USER_DOMAIN_NAME", "OS_PROJECT_DOMAIN_NAME", "OS_AUTH_TYPE", "OS_APPLICATION_CREDENTIAL_ID",
-                          "OS_APPLICATION_CREDENTIAL_SECRET", "KUBECONFIG"})
+    for (const char *v : { "OS_CLOUD", "OS_AUTH_URL", "OS_USERNAME", "OS_PASSWORD", "OS_PROJECT_NAME",
+             "OS_REGION_NAME", "OS_USER_DOMAIN_NAME", "OS_PROJECT_DOMAIN_NAME", "OS_AUTH_TYPE",
+             "OS_APPLICATION_CREDENTIAL_ID", "OS_APPLICATION_CREDENTIAL_SECRET", "KUBECONFIG" })
         qunsetenv(v);
     qputenv("OS_CLIENT_CONFIG_FILE", (m_data + QStringLiteral("openstack/clouds.yaml")).toUtf8());
     qputenv("OS_CLIENT_SECURE_FILE", (m_data + QStringLiteral("openstack/secure.yaml")).toUtf8());
@@ -43,8 +43,8 @@ void TestCredentialFiles::init()
 void TestCredentialFiles::cloudNames()
 {
     QCOMPARE(CloudConfigLoader::cloudNames(),
-             (QStringList{QStringLiteral("prod"), QStringLiteral("by-ids"), QStringLiteral("ci"), QStringLiteral("insecure"),
-                          QStringLiteral("with-ca")}));
+        (QStringList { QStringLiteral("prod"), QStringLiteral("by-ids"), QStringLiteral("ci"),
+            QStringLiteral("insecure"), QStringLiteral("with-ca") }));
 }
 
 void TestCredentialFiles::passwordCloudWithSecureYaml()
@@ -57,7 +57,7 @@ void TestCredentialFiles::passwordCloudWithSecureYaml()
     QCOMPARE(c->userDomainName, QStringLiteral("Example"));
     QCOMPARE(c->projectName, QStringLiteral("kks-prod"));
     QCOMPARE(c->regionName, QStringLiteral("eu-de-1"));
-    QCOMPARE(c->password, QStringLiteral("correct-horse-battery-staple"));  // from secure.yaml
+    QCOMPARE(c->password, QStringLiteral("correct-horse-battery-staple")); // from secure.yaml
     QVERIFY(c->source.contains(QStringLiteral("secure.yaml")));
     QCOMPARE(c->secretKey(), QStringLiteral("password/prod/oncall"));
     // OS_CLOUD selects it too.
@@ -73,7 +73,7 @@ void TestCredentialFiles::cloudByIdsAndRegionList()
     QCOMPARE(c->userId, QStringLiteral("5f1e2d3c4b5a69788796a5b4c3d2e1f0"));
     QCOMPARE(c->projectId, QStringLiteral("8a3c1f0e5b7d4e2f9c6a1b3d5e7f9a2c"));
     QCOMPARE(c->regionName, QStringLiteral("eu-de-2"));
-    QVERIFY(c->password.isEmpty());  // not in any file: the keychain's job
+    QVERIFY(c->password.isEmpty()); // not in any file: the keychain's job
 }
 
 void TestCredentialFiles::applicationCredentialCloud()
@@ -130,28 +130,35 @@ void TestCredentialFiles::environmentVariables()
 void TestCredentialFiles::kubeconfigMergeFirstWins()
 {
     QString error;
-    const auto config = Kubeconfig::load({m_data + QStringLiteral("kube/config-a.yaml"), m_data + QStringLiteral("kube/missing.yaml"),
-                                          m_data + QStringLiteral("kube/config-b.yaml")},
-                                         &error);
+    const auto config = Kubeconfig::load(
+        { m_data + QStringLiteral("kube/config-a.yaml"), m_data + QStringLiteral("kube/missing.yaml"),
+            m_data + QStringLiteral("kube/config-b.yaml") },
+        &error);
     QVERIFY2(config, qPrintable(error));
-    QCOMPARE(config->currentContext(), QStringLiteral("prod"));  // the first file's
-    QCOMPARE(config->contexts(), (QStringList{QStringLiteral("prod"), QStringLiteral("shared"), QStringLiteral("staging"),
-                                              QStringLiteral("from-file")}));
+    QCOMPARE(config->currentContext(), QStringLiteral("prod")); // the first file's
+    QCOMPARE(config->contexts(),
+        (QStringList { QStringLiteral("prod"), QStringLiteral("shared"), QStringLiteral("staging"),
+            QStringLiteral("from-file") }));
     const auto shared = config->target(QStringLiteral("shared"), &error);
-    QCOMPARE(shared->server, QStringLiteral("https://first.example:6443"));  // the first definition wins
+    QCOMPARE(shared->server, QStringLiteral("https://first.example:6443")); // the first definition wins
     QCOMPARE(shared->caPem, QByteArray("first\n"));
     QCOMPARE(shared->token, QStringLiteral("abc.def.ghi"));
     // $KUBECONFIG is a list.
-    qputenv("KUBECONFIG", (m_data + QStringLiteral("kube/config-b.yaml:") + m_data + QStringLiteral("kube/config-a.yaml")).toUtf8());
+    qputenv("KUBECONFIG",
+        (m_data + QStringLiteral("kube/config-b.yaml:") + m_data + QStringLiteral("kube/config-a.yaml"))
+            .toUtf8());
     const auto reversed = Kubeconfig::load({}, &error);
     QCOMPARE(reversed->currentContext(), QStringLiteral("staging"));
-    QCOMPARE(reversed->target(QStringLiteral("shared"), &error)->server, QStringLiteral("https://second.example:6443"));
+    QCOMPARE(reversed->target(QStringLiteral("shared"), &error)->server,
+        QStringLiteral("https://second.example:6443"));
 }
 
 void TestCredentialFiles::kubeconfigRelativeFilesAndTokens()
 {
     QString error;
-    const auto config = Kubeconfig::load({m_data + QStringLiteral("kube/config-a.yaml"), m_data + QStringLiteral("kube/config-b.yaml")}, &error);
+    const auto config = Kubeconfig::load(
+        { m_data + QStringLiteral("kube/config-a.yaml"), m_data + QStringLiteral("kube/config-b.yaml") },
+        &error);
     const auto prod = config->target(QString(), &error);
     QVERIFY2(prod, qPrintable(error));
     QCOMPARE(prod->caPem, QByteArray("ca-pem-bytes\n"));
@@ -165,22 +172,22 @@ void TestCredentialFiles::kubeconfigRelativeFilesAndTokens()
 void TestCredentialFiles::kubeconfigExecPlugin()
 {
     QString error;
-    const auto config = Kubeconfig::load({m_data + QStringLiteral("kube/config-b.yaml")}, &error);
+    const auto config = Kubeconfig::load({ m_data + QStringLiteral("kube/config-b.yaml") }, &error);
     const auto staging = config->target(QString(), &error);
     QVERIFY2(staging, qPrintable(error));
     QVERIFY(staging->exec);
     QCOMPARE(staging->exec->apiVersion, QStringLiteral("client.authentication.k8s.io/v1"));
     QCOMPARE(staging->exec->command, m_data + QStringLiteral("kube/./exec-credential.sh"));
-    QCOMPARE(staging->exec->args, (QStringList{QStringLiteral("--kluster"), QStringLiteral("staging")}));
+    QCOMPARE(staging->exec->args, (QStringList { QStringLiteral("--kluster"), QStringLiteral("staging") }));
     QCOMPARE(staging->exec->env.first().first, QStringLiteral("EXEC_TOKEN"));
 }
 
 void TestCredentialFiles::kubeconfigErrors()
 {
     QString error;
-    QVERIFY(!Kubeconfig::load({m_data + QStringLiteral("kube/none.yaml")}, &error));
+    QVERIFY(!Kubeconfig::load({ m_data + QStringLiteral("kube/none.yaml") }, &error));
     QVERIFY(error.contains(QStringLiteral("no such kubeconfig")));
-    const auto config = Kubeconfig::load({m_data + QStringLiteral("kube/config-a.yaml")}, &error);
+    const auto config = Kubeconfig::load({ m_data + QStringLiteral("kube/config-a.yaml") }, &error);
     QVERIFY(!config->target(QStringLiteral("nope"), &error));
     QVERIFY(error.contains(QStringLiteral("context \"nope\"")));
     const auto insecure = Kubeconfig::fromYaml(R"(
@@ -188,7 +195,8 @@ clusters: [{name: c, cluster: {server: "https://x", insecure-skip-tls-verify: tr
 contexts: [{name: c, context: {cluster: c, user: u}}]
 users: [{name: u, user: {token: t}}]
 current-context: c
-)", QStringLiteral("inline"), &error);
+)",
+        QStringLiteral("inline"), &error);
     QVERIFY(!insecure->target(QString(), &error));
     QVERIFY(error.contains(QStringLiteral("insecure-skip-tls-verify")));
 }
@@ -198,8 +206,9 @@ void TestCredentialFiles::oddShapesAreErrorsNotExceptions()
 {
     QString error;
     // A context that is a scalar, not a mapping, is skipped; the file is still a kubeconfig.
-    const auto scalarItem = Kubeconfig::fromYaml("contexts:\n- name prod\nclusters: [{name: c, cluster: {server: s}}]\n",
-                                                 QStringLiteral("inline"), &error);
+    const auto scalarItem
+        = Kubeconfig::fromYaml("contexts:\n- name prod\nclusters: [{name: c, cluster: {server: s}}]\n",
+            QStringLiteral("inline"), &error);
     QVERIFY2(scalarItem, qPrintable(error));
     QVERIFY(scalarItem->contexts().isEmpty());
     const auto args = Kubeconfig::fromYaml(R"(
@@ -207,7 +216,8 @@ clusters: [{name: c, cluster: {server: "https://x"}}]
 contexts: [{name: c, context: {cluster: c, user: u}}]
 users: [{name: u, user: {exec: {command: x, args: [[nested]]}}}]
 current-context: c
-)", QStringLiteral("inline"), &error);
+)",
+        QStringLiteral("inline"), &error);
     QVERIFY(args);
     QVERIFY(!args->target(QString(), &error));
     QVERIFY2(error.contains(QStringLiteral("exec args must be strings")), qPrintable(error));
@@ -226,7 +236,7 @@ current-context: c
     QVERIFY(!CloudConfigLoader::load(QStringLiteral("prod"), &error));
     QVERIFY2(error.contains(QStringLiteral("is not in")), qPrintable(error));
     write("clouds:\n  ? [a, b]\n  : {auth: {auth_url: x}}\n  prod: {auth: scalar, region_name: [r]}\n");
-    QCOMPARE(CloudConfigLoader::cloudNames(&error), QStringList{QStringLiteral("prod")});
+    QCOMPARE(CloudConfigLoader::cloudNames(&error), QStringList { QStringLiteral("prod") });
     QVERIFY(!CloudConfigLoader::load(QStringLiteral("prod"), &error));
     QVERIFY2(error.contains(QStringLiteral("has no auth_url")), qPrintable(error));
 }

@@ -62,8 +62,10 @@ void TestKeystoneSession::passwordLoginAndCatalog()
     QCOMPARE(session.userName(), QStringLiteral("demo"));
     QCOMPARE(session.projectName(), QStringLiteral("flightdeck-demo"));
     QCOMPARE(session.endpoint(QStringLiteral("compute")), m_fixture->sim.endpoint(QStringLiteral("compute")));
-    QCOMPARE(session.endpoint(QStringLiteral("kubernikus")), m_fixture->sim.endpoint(QStringLiteral("kubernikus")));
-    const ApiResponse servers = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
+    QCOMPARE(session.endpoint(QStringLiteral("kubernikus")),
+        m_fixture->sim.endpoint(QStringLiteral("kubernikus")));
+    const ApiResponse servers
+        = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
     QVERIFY2(servers.ok(), qPrintable(servers.error.toString()));
 }
 
@@ -76,7 +78,8 @@ void TestKeystoneSession::applicationCredentialLogin()
     c.applicationCredentialId = QStringLiteral("6b1c7e0d2f8a4b3c9d5e0f1a2b3c4d5e");
     c.applicationCredentialSecret = QStringLiteral("flightdeck-demo-secret");
     KeystoneSession session(&m_client, c);
-    const ApiResponse r = wait(session.send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers")));
+    const ApiResponse r
+        = wait(session.send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers")));
     QVERIFY2(r.ok(), qPrintable(r.error.toString()));
     QCOMPARE(session.projectName(), QStringLiteral("flightdeck-demo"));
 }
@@ -91,10 +94,13 @@ void TestKeystoneSession::applicationCredentialCreatedThroughTheApi()
             userId = u.id;
     }
     const ApiResponse created = wait(password.send(QStringLiteral("identity"), "POST",
-                                                   QStringLiteral("/users/%1/application_credentials").arg(userId),
-                                                   R"({"application_credential": {"name": "made-by-test"}})"));
+        QStringLiteral("/users/%1/application_credentials").arg(userId),
+        R"({"application_credential": {"name": "made-by-test"}})"));
     QVERIFY2(created.ok(), qPrintable(created.error.toString()));
-    const QJsonObject cred = QJsonDocument::fromJson(created.body).object().value(QStringLiteral("application_credential")).toObject();
+    const QJsonObject cred = QJsonDocument::fromJson(created.body)
+                                 .object()
+                                 .value(QStringLiteral("application_credential"))
+                                 .toObject();
     CloudConfig c;
     c.name = QStringLiteral("made");
     c.authType = QStringLiteral("v3applicationcredential");
@@ -117,8 +123,10 @@ void TestKeystoneSession::expiredTokenMidRunReauthenticatesOnce()
 {
     KeystoneSession session(&m_client, passwordCloud());
     QVERIFY(wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers"))).ok());
-    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/tokens/expire")).status, 204);
-    const ApiResponse r = wait(session.send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers")));
+    QCOMPARE(
+        m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/tokens/expire")).status, 204);
+    const ApiResponse r
+        = wait(session.send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers")));
     QVERIFY2(r.ok(), qPrintable(r.error.toString()));
     QCOMPARE(session.authentications(), 2);
 }
@@ -130,23 +138,30 @@ void TestKeystoneSession::wrongPassword()
     KeystoneSession session(&m_client, c);
     const ApiResponse r = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
     QCOMPARE(r.error.kind, Error::Kind::Auth);
-    QVERIFY2(r.error.toString().contains(QStringLiteral("requires authentication")), qPrintable(r.error.toString()));
-    QVERIFY(!r.error.toString().contains(QStringLiteral("wrong")));  // never the secret
+    QVERIFY2(r.error.toString().contains(QStringLiteral("requires authentication")),
+        qPrintable(r.error.toString()));
+    QVERIFY(!r.error.toString().contains(QStringLiteral("wrong"))); // never the secret
 }
 
 void TestKeystoneSession::tokenRetriedOn503()
 {
     // Asking for a token changes nothing: one 503 (or 429) from Keystone no longer fails a whole check.
-    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
-                                R"({"kind": "status", "status": 503, "retryAfter": "0", "service": "keystone", "method": "POST", "count": 1})").status,
-             201);
+    QCOMPARE(
+        m_fixture
+            ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                R"({"kind": "status", "status": 503, "retryAfter": "0", "service": "keystone", "method": "POST", "count": 1})")
+            .status,
+        201);
     KeystoneSession session(&m_client, passwordCloud());
     const ApiResponse r = wait(session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
     QVERIFY2(r.ok(), qPrintable(r.error.toString()));
     // A lasting outage is still reported, after a bounded number of tries.
-    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
-                                R"({"kind": "status", "status": 503, "retryAfter": "0", "service": "keystone", "method": "POST"})").status,
-             201);
+    QCOMPARE(
+        m_fixture
+            ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                R"({"kind": "status", "status": 503, "retryAfter": "0", "service": "keystone", "method": "POST"})")
+            .status,
+        201);
     KeystoneSession again(&m_client, passwordCloud());
     const ApiResponse down = wait(again.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers")));
     QVERIFY(!down.ok());
@@ -175,23 +190,28 @@ void TestKeystoneSession::handlesFinishWhenTheTokenIsFresh()
 {
     KeystoneSession session(&m_client, passwordCloud());
     QVERIFY(wait(session.authenticate()).ok());
-    QVERIFY(wait(session.authenticate()).ok());  // a fresh token: still finishes, later
-    QCOMPARE(wait(session.send(QStringLiteral("volumev3"), "GET", QStringLiteral("/volumes"))).error.kind, Error::Kind::Config);
+    QVERIFY(wait(session.authenticate()).ok()); // a fresh token: still finishes, later
+    QCOMPARE(wait(session.send(QStringLiteral("volumev3"), "GET", QStringLiteral("/volumes"))).error.kind,
+        Error::Kind::Config);
 }
 
 void TestKeystoneSession::cancelDuringReauthentication()
 {
     KeystoneSession session(&m_client, passwordCloud());
     QVERIFY(wait(session.authenticate()).ok());
-    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/tokens/expire")).status, 204);
-    QCOMPARE(m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
-                                R"({"kind": "latency", "latencyMs": 1500, "service": "keystone"})").status, 201);
+    QCOMPARE(
+        m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/tokens/expire")).status, 204);
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                     R"({"kind": "latency", "latencyMs": 1500, "service": "keystone"})")
+                 .status,
+        201);
     HttpCall *call = session.send(QStringLiteral("compute"), "GET", QStringLiteral("/servers"));
     QSignalSpy spy(call, &HttpCall::finished);
-    QTimer::singleShot(500, call, &HttpCall::cancel);  // the 401 came back; re-authentication is under way
+    QTimer::singleShot(500, call, &HttpCall::cancel); // the 401 came back; re-authentication is under way
     QVERIFY(spy.wait(5000));
     QCOMPARE(spy.first().first().value<ApiResponse>().error.kind, Error::Kind::Cancelled);
-    QTest::qWait(1500);  // the authentication ends after the cancel: nothing may touch the dead call
+    QTest::qWait(1500); // the authentication ends after the cancel: nothing may touch the dead call
 }
 
 QTEST_GUILESS_MAIN(TestKeystoneSession)

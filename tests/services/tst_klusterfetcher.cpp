@@ -1,8 +1,8 @@
 #include "core/diagnosis.h"
 #include "services/klusterfetcher.h"
-#include "tests/simulator/simfixture.h"
 #include "services/snapshotreader.h"
 #include "services/snapshotwriter.h"
+#include "tests/simulator/simfixture.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -27,7 +27,8 @@ private slots:
 
 private:
     static CloudConfig cloud(const SimFixture &f, const QString &user = QStringLiteral("demo"),
-                             const QString &password = QStringLiteral("flightdeck-demo"), const QString &project = QStringLiteral("flightdeck-demo"))
+        const QString &password = QStringLiteral("flightdeck-demo"),
+        const QString &project = QStringLiteral("flightdeck-demo"))
     {
         CloudConfig c;
         c.name = QStringLiteral("sim");
@@ -39,7 +40,8 @@ private:
         c.projectDomainName = QStringLiteral("Default");
         return c;
     }
-    KlusterFetch fetch(KeystoneSession &session, const QString &kluster, const std::optional<KubeTarget> &target = std::nullopt)
+    KlusterFetch fetch(KeystoneSession &session, const QString &kluster,
+        const std::optional<KubeTarget> &target = std::nullopt)
     {
         KlusterFetcher fetcher(&session, kluster);
         if (target)
@@ -77,7 +79,8 @@ void TestKlusterFetcher::fetchesEverySource()
     const KlusterFetch r = fetch(session, QStringLiteral("legacy"));
     QVERIFY2(r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
     const KlusterState &s = r.state;
-    QVERIFY(s.klusterSource.known && s.serversSource.known && s.routerSource.known && s.securityGroupsSource.known && s.nodesSource.known);
+    QVERIFY(s.klusterSource.known && s.serversSource.known && s.routerSource.known
+        && s.securityGroupsSource.known && s.nodesSource.known);
     QCOMPARE(s.kluster.name, QStringLiteral("legacy"));
     QCOMPARE(s.instances.size(), f.sim.world().servers.size());
     QCOMPARE(s.nodes.size(), 5);
@@ -109,9 +112,9 @@ void TestKlusterFetcher::snapshotRoundTrip()
         QFile file(QDir(dir.path()).filePath(name));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray bytes = file.readAll();
-        QVERIFY2(!bytes.contains("flightdeck-demo-secret") && !bytes.contains("\"password\"") && !bytes.contains("PRIVATE KEY")
-                     && !bytes.contains("gAAAAA"),
-                 qPrintable(name));
+        QVERIFY2(!bytes.contains("flightdeck-demo-secret") && !bytes.contains("\"password\"")
+                && !bytes.contains("PRIVATE KEY") && !bytes.contains("gAAAAA"),
+            qPrintable(name));
     }
 }
 
@@ -132,8 +135,8 @@ void TestKlusterFetcher::paginationAcrossPages()
     KeystoneSession session(&m_client, c);
     const KlusterFetch r = fetch(session, QStringLiteral("scale"));
     QVERIFY2(r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
-    QCOMPARE(r.state.instances.size(), 2500);  // three Nova pages of up to 1,000
-    QCOMPARE(r.state.nodes.size(), sim.world().klusters.first().nodes.size());  // chunks of 500
+    QCOMPARE(r.state.instances.size(), 2500); // three Nova pages of up to 1,000
+    QCOMPARE(r.state.nodes.size(), sim.world().klusters.first().nodes.size()); // chunks of 500
     QVERIFY(sim.requestCount(QStringLiteral("compute")) >= 3);
 }
 
@@ -141,11 +144,14 @@ void TestKlusterFetcher::failedNodeListIsNotZeroNodes()
 {
     SimFixture f;
     QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"),
-                       R"({"kind": "status", "status": 500, "service": "kubernetes", "path": "^/api/v1/nodes"})").status, 201);
+                  R"({"kind": "status", "status": 500, "service": "kubernetes", "path": "^/api/v1/nodes"})")
+                 .status,
+        201);
     KeystoneSession session(&m_client, cloud(f));
     const KlusterFetch r = fetch(session, QStringLiteral("demo"));
     QVERIFY(!r.state.nodesSource.known);
-    QVERIFY2(r.state.nodesSource.error.contains(QStringLiteral("HTTP 500")), qPrintable(r.state.nodesSource.error));
+    QVERIFY2(r.state.nodesSource.error.contains(QStringLiteral("HTTP 500")),
+        qPrintable(r.state.nodesSource.error));
     QVERIFY(r.state.serversSource.known && r.state.routerSource.known);
     const Diagnosis d = Diagnosis::run(r.state);
     QCOMPARE(d.budget.reason, Refusal::NoEvidence);
@@ -158,11 +164,14 @@ void TestKlusterFetcher::endlessNodeListEnds()
     // The defect: a server that always answers with a continue token held the fetch for good.
     SimFixture f;
     QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"),
-                       R"({"kind": "endless-continue", "service": "kubernetes", "path": "^/api/v1/nodes"})").status, 201);
+                  R"({"kind": "endless-continue", "service": "kubernetes", "path": "^/api/v1/nodes"})")
+                 .status,
+        201);
     KeystoneSession session(&m_client, cloud(f));
     const KlusterFetch r = fetch(session, QStringLiteral("demo"));
     QVERIFY(!r.state.nodesSource.known);
-    QVERIFY2(r.state.nodesSource.error.contains(QStringLiteral("same continue token")), qPrintable(r.state.nodesSource.error));
+    QVERIFY2(r.state.nodesSource.error.contains(QStringLiteral("same continue token")),
+        qPrintable(r.state.nodesSource.error));
     QVERIFY(r.state.serversSource.known);
 }
 
@@ -170,7 +179,8 @@ void TestKlusterFetcher::unreadableExtensionsAreSaid()
 {
     // The defect: an extensions answer that was JSON but no extension list was dropped without a word.
     SimFixture f;
-    const QByteArray fault = R"({"kind": "status", "status": 200, "service": "network", "path": "^/v2.0/extensions"})";
+    const QByteArray fault
+        = R"({"kind": "status", "status": 200, "service": "network", "path": "^/v2.0/extensions"})";
     QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"), fault).status, 201);
     KeystoneSession session(&m_client, cloud(f));
     const KlusterFetch r = fetch(session, QStringLiteral("demo"));
@@ -181,10 +191,11 @@ void TestKlusterFetcher::unreadableExtensionsAreSaid()
     QCOMPARE(r.errors.first().error.kind, Error::Kind::Malformed);
     QVERIFY(!r.errors.first().error.retryCanHelp());
     const QString line = r.errors.first().toString();
-    QVERIFY2(line.startsWith(QStringLiteral("extensions: network: GET /v2.0/extensions: HTTP 200 with a malformed body: "
-                                            "extensions: $: this is an API error response"))
-                 && line.endsWith(QStringLiteral(" (assuming no extraroute-atomic)")),
-             qPrintable(line));
+    QVERIFY2(line.startsWith(
+                 QStringLiteral("extensions: network: GET /v2.0/extensions: HTTP 200 with a malformed body: "
+                                "extensions: $: this is an API error response"))
+            && line.endsWith(QStringLiteral(" (assuming no extraroute-atomic)")),
+        qPrintable(line));
     QVERIFY(r.state.klusterSource.known && r.state.serversSource.known && r.state.nodesSource.known);
 }
 
@@ -195,17 +206,19 @@ void TestKlusterFetcher::kubeconfigWithExecPlugin()
     const QString script = QStringLiteral(FLIGHTDECK_SOURCE_DIR "/tests/data/kube/exec-credential.sh");
     const QByteArray config = QByteArray("apiVersion: v1\nkind: Config\ncurrent-context: demo\n"
                                          "clusters:\n- name: demo\n  cluster:\n    server: ")
-        + f.sim.kubernetesUrl(QStringLiteral("demo")).toUtf8() + "\n    certificate-authority-data: " + f.sim.caCertificatePem().toBase64()
-        + "\ncontexts:\n- name: demo\n  context: {cluster: demo, user: plugin}\nusers:\n- name: plugin\n  user:\n    exec:\n"
+        + f.sim.kubernetesUrl(QStringLiteral("demo")).toUtf8()
+        + "\n    certificate-authority-data: " + f.sim.caCertificatePem().toBase64()
+        + "\ncontexts:\n- name: demo\n  context: {cluster: demo, user: plugin}\nusers:\n- name: plugin\n  "
+          "user:\n    exec:\n"
           "      apiVersion: client.authentication.k8s.io/v1\n      command: "
-        + script.toUtf8() + "\n      env:\n      - name: EXEC_TOKEN\n        value: " + f.sim.world().klusters.first().bearerToken.toUtf8()
-        + "\n      interactiveMode: Never\n";
+        + script.toUtf8() + "\n      env:\n      - name: EXEC_TOKEN\n        value: "
+        + f.sim.world().klusters.first().bearerToken.toUtf8() + "\n      interactiveMode: Never\n";
     QFile file(dir.filePath(QStringLiteral("kubeconfig")));
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(config);
     file.close();
     QString error;
-    const auto kube = Kubeconfig::load({file.fileName()}, &error);
+    const auto kube = Kubeconfig::load({ file.fileName() }, &error);
     QVERIFY2(kube, qPrintable(error));
     KeystoneSession session(&m_client, cloud(f));
     const KlusterFetch r = fetch(session, QStringLiteral("demo"), kube->target(QString(), &error));
@@ -217,7 +230,9 @@ void TestKlusterFetcher::concurrentRequests()
 {
     SimFixture f;
     QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"),
-                       R"({"kind": "latency", "latencyMs": 400})").status, 201);
+                  R"({"kind": "latency", "latencyMs": 400})")
+                 .status,
+        201);
     KeystoneSession session(&m_client, cloud(f));
     QVERIFY(QSignalSpy(session.authenticate(), &HttpCall::finished).wait(10000));
     QElapsedTimer timer;

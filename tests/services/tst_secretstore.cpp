@@ -24,7 +24,8 @@ private:
             qFatal("the keychain job never finished");
         return spy.first().first().value<SecretResult>();
     }
-    int cli(const QStringList &args, const QByteArray &input, const QProcessEnvironment &env, QString *out = nullptr)
+    int cli(const QStringList &args, const QByteArray &input, const QProcessEnvironment &env,
+        QString *out = nullptr)
     {
         QProcess p;
         p.setProcessEnvironment(env);
@@ -53,9 +54,9 @@ void TestSecretStore::roundTrip()
         SecretStore store;
         const SecretResult written = wait(store.write(key, QStringLiteral("correct horse")));
         QVERIFY2(written.ok, qPrintable(written.error));
-        QVERIFY2(!written.inMemoryOnly, qPrintable(store.memoryOnlyReason()));  // the real keychain
+        QVERIFY2(!written.inMemoryOnly, qPrintable(store.memoryOnlyReason())); // the real keychain
     }
-    SecretStore fresh;  // a new store: the secret comes from the keychain, not memory
+    SecretStore fresh; // a new store: the secret comes from the keychain, not memory
     SecretResult read = wait(fresh.read(key));
     QVERIFY(read.found);
     QCOMPARE(read.secret, QStringLiteral("correct horse"));
@@ -75,8 +76,8 @@ void TestSecretStore::cliUsesTheKeychain()
     QFile clouds(home.filePath(QStringLiteral("config/openstack/clouds.yaml")));
     QVERIFY(clouds.open(QIODevice::WriteOnly));
     clouds.write("clouds:\n  sim:\n    auth:\n      auth_url: " + f.sim.authUrl().toUtf8()
-                 + "\n      username: demo\n      project_name: flightdeck-demo\n      user_domain_name: Default\n"
-                   "      project_domain_name: Default\n");  // no password anywhere in files
+        + "\n      username: demo\n      project_name: flightdeck-demo\n      user_domain_name: Default\n"
+          "      project_domain_name: Default\n"); // no password anywhere in files
     clouds.close();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const QString &k : env.keys()) {
@@ -86,18 +87,24 @@ void TestSecretStore::cliUsesTheKeychain()
     env.insert(QStringLiteral("HOME"), home.path());
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
     QString out;
-    QCOMPARE(cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("blue")},
+    QCOMPARE(cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+                     QStringLiteral("--kluster"), QStringLiteral("blue") },
                  QByteArray(), env, &out),
-             3);
+        3);
     QVERIFY2(out.contains(QStringLiteral("credentials set --cloud sim")), qPrintable(out));
-    QCOMPARE(cli({QStringLiteral("credentials"), QStringLiteral("set"), QStringLiteral("--cloud"), QStringLiteral("sim")},
+    QCOMPARE(cli({ QStringLiteral("credentials"), QStringLiteral("set"), QStringLiteral("--cloud"),
+                     QStringLiteral("sim") },
                  "kc-s3cret-9f2\n", env, &out),
-             0);
-    QCOMPARE(cli({QStringLiteral("credentials"), QStringLiteral("status"), QStringLiteral("--cloud"), QStringLiteral("sim")}, QByteArray(), env, &out), 0);
-    QVERIFY(out.contains(QStringLiteral("password/sim/demo: stored in the keychain")));
-    QCOMPARE(cli({QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"), QStringLiteral("--kluster"), QStringLiteral("blue")},
+        0);
+    QCOMPARE(cli({ QStringLiteral("credentials"), QStringLiteral("status"), QStringLiteral("--cloud"),
+                     QStringLiteral("sim") },
                  QByteArray(), env, &out),
-             2);  // logged in with the keychain's password: the kluster's findings
+        0);
+    QVERIFY(out.contains(QStringLiteral("password/sim/demo: stored in the keychain")));
+    QCOMPARE(cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+                     QStringLiteral("--kluster"), QStringLiteral("blue") },
+                 QByteArray(), env, &out),
+        2); // logged in with the keychain's password: the kluster's findings
     QVERIFY(out.contains(QStringLiteral("security-group-missing:kks-blue")));
     // The password is in no file the program could have written.
     QDirIterator it(home.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
@@ -106,7 +113,10 @@ void TestSecretStore::cliUsesTheKeychain()
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY2(!file.readAll().contains("kc-s3cret-9f2"), qPrintable(file.fileName()));
     }
-    QCOMPARE(cli({QStringLiteral("credentials"), QStringLiteral("delete"), QStringLiteral("--cloud"), QStringLiteral("sim")}, QByteArray(), env), 0);
+    QCOMPARE(cli({ QStringLiteral("credentials"), QStringLiteral("delete"), QStringLiteral("--cloud"),
+                     QStringLiteral("sim") },
+                 QByteArray(), env),
+        0);
 }
 
 void TestSecretStore::withoutKeychainNothingIsStored()
@@ -119,7 +129,7 @@ void TestSecretStore::withoutKeychainNothingIsStored()
     env.insert(QStringLiteral("OS_AUTH_URL"), QStringLiteral("http://127.0.0.1:9/v3"));
     env.insert(QStringLiteral("OS_USERNAME"), QStringLiteral("demo"));
     QString out;
-    QCOMPARE(cli({QStringLiteral("credentials"), QStringLiteral("set")}, "never-on-disk\n", env, &out), 3);
+    QCOMPARE(cli({ QStringLiteral("credentials"), QStringLiteral("set") }, "never-on-disk\n", env, &out), 3);
     QVERIFY2(out.contains(QStringLiteral("no keychain is available")), qPrintable(out));
     QDirIterator it(home.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
     while (it.hasNext()) {

@@ -76,7 +76,7 @@ void TestSettings::storedUnderTheirKeys()
     Settings::splitState().setValue("split");
     Settings::viewHeader("Nodes").setValue("header");
     Settings::lastKluster().setValue("sim/demo");
-    Settings::refreshMinutes().setValue(0);  // off
+    Settings::refreshMinutes().setValue(0); // off
     Settings::trayIcon().setValue(false);
     QSettings settings;
     QCOMPARE(settings.value("console/geometry").toByteArray(), QByteArray("geometry"));
@@ -85,7 +85,7 @@ void TestSettings::storedUnderTheirKeys()
     QCOMPARE(settings.value("views/Nodes/header").toByteArray(), QByteArray("header"));
     QCOMPARE(settings.value("console/lastKluster").toString(), QStringLiteral("sim/demo"));
     QCOMPARE(settings.value("refresh/intervalMinutes").toInt(), 0);
-    QCOMPARE(Settings::refreshMinutes().value(), 0);  // a value set wins over the default
+    QCOMPARE(Settings::refreshMinutes().value(), 0); // a value set wins over the default
     QCOMPARE(settings.value("notifications/tray").toBool(), false);
 }
 
@@ -103,7 +103,7 @@ void TestSettings::connectionsWithoutSecrets()
     snapshot.name = "snapshot";
     snapshot.snapshotPath = "/srv/snapshots";
     snapshot.readOnly = true;
-    Settings::setConnections({byHand, snapshot});
+    Settings::setConnections({ byHand, snapshot });
 
     const QList<ConnectionSpec> loaded = Settings::connections();
     QCOMPARE(loaded.size(), 2);
@@ -120,7 +120,7 @@ void TestSettings::connectionsWithoutSecrets()
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(!file.readAll().contains("hunter2"));
 
-    Settings::setConnections({snapshot});  // one fewer: the rest is gone
+    Settings::setConnections({ snapshot }); // one fewer: the rest is gone
     QCOMPARE(Settings::connections().size(), 1);
 }
 

@@ -5,7 +5,6 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <sys/stat.h>
 
 // Reading snapshot folders: every required file, real-shaped bodies, and a
@@ -65,7 +64,8 @@ void TestSnapshotReader::readsWrittenWorld()
 {
     WorldBuilder w;
     w.maxRoutes(31);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     const KlusterState s = SnapshotReader::read(writeWorld(w));
     QCOMPARE(s.kluster.name, QStringLiteral("demo"));
     QCOMPARE(s.capturedAt, WorldBuilder::defaultCapturedAt());
@@ -94,12 +94,13 @@ void TestSnapshotReader::extensionsOptional()
     QVERIFY(QFile::remove(QDir(dir).filePath(QStringLiteral("extensions.json"))));
     const KlusterState s = SnapshotReader::read(dir);
     QVERIFY(!s.extensionsKnown);
-    QVERIFY(!s.hasAtomicExtraRoutes());  // absent: assume no extraroute-atomic
+    QVERIFY(!s.hasAtomicExtraRoutes()); // absent: assume no extraroute-atomic
 }
 
 void TestSnapshotReader::missingFolder()
 {
-    QCOMPARE(errorOf(m_tmp.filePath(QStringLiteral("nope"))), m_tmp.filePath(QStringLiteral("nope")) + QStringLiteral(": no such snapshot folder"));
+    QCOMPARE(errorOf(m_tmp.filePath(QStringLiteral("nope"))),
+        m_tmp.filePath(QStringLiteral("nope")) + QStringLiteral(": no such snapshot folder"));
 }
 
 void TestSnapshotReader::missingRequiredFile_data()
@@ -120,7 +121,8 @@ void TestSnapshotReader::missingRequiredFile()
 void TestSnapshotReader::truncatedFile()
 {
     WorldBuilder w;
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     const QString dir = writeWorld(w);
     const QString path = QDir(dir).filePath(QStringLiteral("servers.json"));
     QFile f(path);
@@ -137,7 +139,8 @@ void TestSnapshotReader::htmlInsteadOfJson()
 {
     const QString dir = writeWorld(WorldBuilder());
     const QString path = QDir(dir).filePath(QStringLiteral("nodes.json"));
-    QVERIFY(overwrite(path, "<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head></html>"));
+    QVERIFY(
+        overwrite(path, "<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head></html>"));
     const QString e = errorOf(dir);
     QVERIFY2(e.startsWith(path + QStringLiteral(": not valid JSON")), qPrintable(e));
     QVERIFY2(e.contains(QStringLiteral("HTML")), qPrintable(e));
@@ -147,8 +150,10 @@ void TestSnapshotReader::wrongTypes()
 {
     const QString dir = writeWorld(WorldBuilder());
     const QString path = QDir(dir).filePath(QStringLiteral("router.json"));
-    QVERIFY(overwrite(path, R"({"router": {"id": "x", "routes": [{"destination": "10.0.0.0/8", "nexthop": 17}]}})"));
-    QCOMPARE(errorOf(dir), path + QStringLiteral(": $.router.routes[0].nexthop: expected a string, got a number"));
+    QVERIFY(overwrite(
+        path, R"({"router": {"id": "x", "routes": [{"destination": "10.0.0.0/8", "nexthop": 17}]}})"));
+    QCOMPARE(
+        errorOf(dir), path + QStringLiteral(": $.router.routes[0].nexthop: expected a string, got a number"));
 }
 
 void TestSnapshotReader::badCapturedAt()
@@ -192,7 +197,8 @@ void TestSnapshotReader::onlyRegularFilesAreRead_data()
     QTest::addColumn<QString>("kind");
     QTest::newRow("servers.json -> /dev/zero") << QStringLiteral("servers.json") << QStringLiteral("zero");
     QTest::newRow("ports.json -> /dev/zero") << QStringLiteral("ports.json") << QStringLiteral("zero");
-    QTest::newRow("extensions.json -> /dev/zero") << QStringLiteral("extensions.json") << QStringLiteral("zero");
+    QTest::newRow("extensions.json -> /dev/zero")
+        << QStringLiteral("extensions.json") << QStringLiteral("zero");
     QTest::newRow("nodes.json a FIFO") << QStringLiteral("nodes.json") << QStringLiteral("fifo");
 }
 
@@ -226,8 +232,10 @@ void TestSnapshotReader::fileLargerThanTheLimit()
     qputenv("FLIGHTDECK_MAX_BODY_MB", "1");
     const QString error = errorOf(dir);
     qunsetenv("FLIGHTDECK_MAX_BODY_MB");
-    QVERIFY2(error.contains(QStringLiteral("larger than the 1 MiB a body may be (set FLIGHTDECK_MAX_BODY_MB to raise it)")), qPrintable(error));
-    QVERIFY(errorOf(dir).isEmpty());  // within the default limit it reads
+    QVERIFY2(error.contains(QStringLiteral(
+                 "larger than the 1 MiB a body may be (set FLIGHTDECK_MAX_BODY_MB to raise it)")),
+        qPrintable(error));
+    QVERIFY(errorOf(dir).isEmpty()); // within the default limit it reads
 }
 
 QTEST_GUILESS_MAIN(TestSnapshotReader)

@@ -13,7 +13,6 @@
 #include <QSslConfiguration>
 #include <QSslKey>
 #include <QTest>
-
 #include <memory>
 
 // A running simulated cloud for a test, and a small HTTP client that waits
@@ -25,7 +24,7 @@ struct Reply
     QByteArray body;
     QNetworkReply::NetworkError error = QNetworkReply::NoError;
     QString errorString;
-    QHash<QByteArray, QByteArray> headers;  // lower-case names
+    QHash<QByteArray, QByteArray> headers; // lower-case names
 
     QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
 };
@@ -59,18 +58,22 @@ public:
     }
     void forgetToken() { m_token.clear(); }
 
-    static QByteArray passwordAuth(const QString &user = QStringLiteral("demo"), const QString &password = QStringLiteral("flightdeck-demo"))
+    static QByteArray passwordAuth(const QString &user = QStringLiteral("demo"),
+        const QString &password = QStringLiteral("flightdeck-demo"))
     {
-        return QStringLiteral(R"({"auth": {"identity": {"methods": ["password"], "password": {"user": {"name": "%1",
+        return QStringLiteral(
+            R"({"auth": {"identity": {"methods": ["password"], "password": {"user": {"name": "%1",
             "domain": {"name": "Default"}, "password": "%2"}}}, "scope": {"project": {"name": "flightdeck-demo",
-            "domain": {"name": "Default"}}}}})").arg(user, password).toUtf8();
+            "domain": {"name": "Default"}}}}})")
+            .arg(user, password)
+            .toUtf8();
     }
 
     Reply request(const QByteArray &method, const QString &url, const QByteArray &body = QByteArray(),
-                  const QList<QPair<QByteArray, QByteArray>> &headers = {}, bool auth = false,
-                  const std::optional<QSslConfiguration> &tls = std::nullopt, int timeoutMs = 15000)
+        const QList<QPair<QByteArray, QByteArray>> &headers = {}, bool auth = false,
+        const std::optional<QSslConfiguration> &tls = std::nullopt, int timeoutMs = 15000)
     {
-        QNetworkRequest req{QUrl(url)};
+        QNetworkRequest req { QUrl(url) };
         req.setTransferTimeout(timeoutMs);
         if (!body.isEmpty())
             req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
@@ -104,7 +107,7 @@ public:
     QSslConfiguration kubernetesTls(bool withClientCertificate = true) const
     {
         QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-        tls.setCaCertificates({QSslCertificate(sim.caCertificatePem())});
+        tls.setCaCertificates({ QSslCertificate(sim.caCertificatePem()) });
         if (withClientCertificate) {
             const QByteArray config = sim.kubeconfig(QStringLiteral("demo"));
             auto field = [&config](const QByteArray &key) {

@@ -42,16 +42,24 @@ void TestSimulatorApis::keystoneDiscovery()
     const Reply r = f.request("GET", root);
     QCOMPARE(r.status, 300);
     QCOMPARE(r.headers.value("location"), (f.sim.authUrl() + QLatin1Char('/')).toUtf8());
-    QCOMPARE(r.json().value(QStringLiteral("versions")).toObject().value(QStringLiteral("values")).toArray().size(), 1);
+    QCOMPARE(r.json()
+                 .value(QStringLiteral("versions"))
+                 .toObject()
+                 .value(QStringLiteral("values"))
+                 .toArray()
+                 .size(),
+        1);
     const Reply v3 = f.request("GET", f.sim.authUrl());
     QCOMPARE(v3.status, 200);
-    QCOMPARE(v3.json().value(QStringLiteral("version")).toObject().value(QStringLiteral("id")).toString(), QStringLiteral("v3.14"));
+    QCOMPARE(v3.json().value(QStringLiteral("version")).toObject().value(QStringLiteral("id")).toString(),
+        QStringLiteral("v3.14"));
 }
 
 void TestSimulatorApis::passwordToken()
 {
     SimFixture f;
-    const Reply r = f.request("POST", f.sim.authUrl() + QStringLiteral("/auth/tokens"), SimFixture::passwordAuth());
+    const Reply r
+        = f.request("POST", f.sim.authUrl() + QStringLiteral("/auth/tokens"), SimFixture::passwordAuth());
     QCOMPARE(r.status, 201);
     QVERIFY(!r.headers.value("x-subject-token").isEmpty());
     const QJsonObject token = r.json().value(QStringLiteral("token")).toObject();
@@ -59,40 +67,60 @@ void TestSimulatorApis::passwordToken()
     QStringList types;
     for (const QJsonValue &s : token.value(QStringLiteral("catalog")).toArray())
         types << s.toObject().value(QStringLiteral("type")).toString();
-    QCOMPARE(types, (QStringList{QStringLiteral("identity"), QStringLiteral("compute"), QStringLiteral("network"),
-                                 QStringLiteral("image"), QStringLiteral("kubernikus")}));
-    QCOMPARE(token.value(QStringLiteral("project")).toObject().value(QStringLiteral("name")).toString(), QStringLiteral("flightdeck-demo"));
+    QCOMPARE(types,
+        (QStringList { QStringLiteral("identity"), QStringLiteral("compute"), QStringLiteral("network"),
+            QStringLiteral("image"), QStringLiteral("kubernikus") }));
+    QCOMPARE(token.value(QStringLiteral("project")).toObject().value(QStringLiteral("name")).toString(),
+        QStringLiteral("flightdeck-demo"));
 }
 
 void TestSimulatorApis::passwordTokenErrors()
 {
     SimFixture f;
     const QString url = f.sim.authUrl() + QStringLiteral("/auth/tokens");
-    Reply r = f.request("POST", url, SimFixture::passwordAuth(QStringLiteral("demo"), QStringLiteral("wrong")));
+    Reply r
+        = f.request("POST", url, SimFixture::passwordAuth(QStringLiteral("demo"), QStringLiteral("wrong")));
     QCOMPARE(r.status, 401);
     QCOMPARE(r.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), 401);
     QVERIFY(r.headers.value("www-authenticate").startsWith("Keystone uri="));
-    r = f.request("POST", url, R"({"auth": {"identity": {"methods": ["password"], "password": {"user": {"name": "demo", "password": "flightdeck-demo"}}}}})");
+    r = f.request("POST", url,
+        R"({"auth": {"identity": {"methods": ["password"], "password": {"user": {"name": "demo", "password": "flightdeck-demo"}}}}})");
     QCOMPARE(r.status, 400);
-    QVERIFY(r.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().startsWith(QLatin1String("Expecting to find domain in user")));
+    QVERIFY(r.json()
+                .value(QStringLiteral("error"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .startsWith(QLatin1String("Expecting to find domain in user")));
 }
 
 void TestSimulatorApis::applicationCredential()
 {
     SimFixture f;
     const QString url = f.sim.authUrl() + QStringLiteral("/auth/tokens");
-    const QByteArray body = R"({"auth": {"identity": {"methods": ["application_credential"], "application_credential":
+    const QByteArray body
+        = R"({"auth": {"identity": {"methods": ["application_credential"], "application_credential":
         {"id": "6b1c7e0d2f8a4b3c9d5e0f1a2b3c4d5e", "secret": "flightdeck-demo-secret"}}}})";
     Reply r = f.request("POST", url, body);
     QCOMPARE(r.status, 201);
-    QCOMPARE(r.json().value(QStringLiteral("token")).toObject().value(QStringLiteral("methods")).toArray().first().toString(),
-             QStringLiteral("application_credential"));
-    QVERIFY(r.json().value(QStringLiteral("token")).toObject().contains(QStringLiteral("application_credential")));
-    r = f.request("POST", url, R"({"auth": {"identity": {"methods": ["application_credential"], "application_credential":
+    QCOMPARE(r.json()
+                 .value(QStringLiteral("token"))
+                 .toObject()
+                 .value(QStringLiteral("methods"))
+                 .toArray()
+                 .first()
+                 .toString(),
+        QStringLiteral("application_credential"));
+    QVERIFY(r.json()
+                .value(QStringLiteral("token"))
+                .toObject()
+                .contains(QStringLiteral("application_credential")));
+    r = f.request("POST", url,
+        R"({"auth": {"identity": {"methods": ["application_credential"], "application_credential":
         {"id": "6b1c7e0d2f8a4b3c9d5e0f1a2b3c4d5e", "secret": "flightdeck-demo-secret"}}, "scope": {"project": {"id": "x"}}}})");
     QCOMPARE(r.status, 401);
     QCOMPARE(r.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString(),
-             QStringLiteral("Application credentials cannot request a scope."));
+        QStringLiteral("Application credentials cannot request a scope."));
 }
 
 void TestSimulatorApis::expiredAndUnknownTokens()
@@ -100,11 +128,12 @@ void TestSimulatorApis::expiredAndUnknownTokens()
     SimFixture f;
     const QString servers = f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers");
     QCOMPARE(f.get(servers).status, 200);
-    Reply r = f.request("GET", servers, QByteArray(), {{"X-Auth-Token", "not-a-token"}});
+    Reply r = f.request("GET", servers, QByteArray(), { { "X-Auth-Token", "not-a-token" } });
     QCOMPARE(r.status, 401);
     f.sim.world().advance(f.sim.world().tokenLifetimeSeconds + 1);
-    for (const QString &url : {servers, f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers"),
-                               f.sim.endpoint(QStringLiteral("kubernikus")) + QStringLiteral("/api/v1/clusters")}) {
+    for (const QString &url :
+        { servers, f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers"),
+            f.sim.endpoint(QStringLiteral("kubernikus")) + QStringLiteral("/api/v1/clusters") }) {
         r = f.get(url);
         QVERIFY2(r.status == 401, qPrintable(url));
     }
@@ -132,11 +161,13 @@ void TestSimulatorApis::novaPagination()
     }
     QCOMPARE(seen.size(), total);
     QCOMPARE(QSet<QString>(seen.begin(), seen.end()).size(), total);
-    QCOMPARE(pages, total / 4 + 1);  // a full last page still has a next link only when exactly full
-    const Reply bad = f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers/detail?marker=nope"));
+    QCOMPARE(pages, total / 4 + 1); // a full last page still has a next link only when exactly full
+    const Reply bad
+        = f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers/detail?marker=nope"));
     QCOMPARE(bad.status, 400);
-    QCOMPARE(bad.json().value(QStringLiteral("badRequest")).toObject().value(QStringLiteral("message")).toString(),
-             QStringLiteral("marker [nope] not found"));
+    QCOMPARE(
+        bad.json().value(QStringLiteral("badRequest")).toObject().value(QStringLiteral("message")).toString(),
+        QStringLiteral("marker [nope] not found"));
 }
 
 void TestSimulatorApis::novaMicroversions()
@@ -145,22 +176,37 @@ void TestSimulatorApis::novaMicroversions()
     const QString url = f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers/detail?limit=1");
     Reply r = f.get(url);
     QCOMPARE(r.headers.value("x-openstack-nova-api-version"), QByteArray("2.1"));
-    QVERIFY(r.json().value(QStringLiteral("servers")).toArray().first().toObject().value(QStringLiteral("flavor")).toObject().contains(QStringLiteral("id")));
-    r = f.request("GET", url, QByteArray(), {{"OpenStack-API-Version", "compute 2.47"}, {"X-OpenStack-Nova-API-Version", "2.47"}}, true);
+    QVERIFY(r.json()
+                .value(QStringLiteral("servers"))
+                .toArray()
+                .first()
+                .toObject()
+                .value(QStringLiteral("flavor"))
+                .toObject()
+                .contains(QStringLiteral("id")));
+    r = f.request("GET", url, QByteArray(),
+        { { "OpenStack-API-Version", "compute 2.47" }, { "X-OpenStack-Nova-API-Version", "2.47" } }, true);
     QCOMPARE(r.status, 200);
-    const QJsonObject flavor = r.json().value(QStringLiteral("servers")).toArray().first().toObject().value(QStringLiteral("flavor")).toObject();
+    const QJsonObject flavor = r.json()
+                                   .value(QStringLiteral("servers"))
+                                   .toArray()
+                                   .first()
+                                   .toObject()
+                                   .value(QStringLiteral("flavor"))
+                                   .toObject();
     QVERIFY(!flavor.contains(QStringLiteral("id")));
     QCOMPARE(flavor.value(QStringLiteral("original_name")).toString(), QStringLiteral("m1.small"));
     QCOMPARE(r.headers.value("openstack-api-version"), QByteArray("compute 2.47"));
-    r = f.request("GET", url, QByteArray(), {{"X-OpenStack-Nova-API-Version", "2.200"}}, true);
+    r = f.request("GET", url, QByteArray(), { { "X-OpenStack-Nova-API-Version", "2.200" } }, true);
     QCOMPARE(r.status, 406);
 }
 
 void TestSimulatorApis::novaNameFilterIsARegex()
 {
     SimFixture f;
-    const Reply r = f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers?name=kks-legacy"));
-    QCOMPARE(r.json().value(QStringLiteral("servers")).toArray().size(), 5);  // a regex: prefixes match
+    const Reply r
+        = f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers?name=kks-legacy"));
+    QCOMPARE(r.json().value(QStringLiteral("servers")).toArray().size(), 5); // a regex: prefixes match
 }
 
 void TestSimulatorApis::novaSecurityGroupActions()
@@ -171,13 +217,19 @@ void TestSimulatorApis::novaSecurityGroupActions()
         if (f.sim.world().servers.at(k).name == QLatin1String("demo-pool-r3s4d"))
             i = k;
     }
-    const QString action = f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers/%1/action").arg(f.sim.world().servers.at(i).id);
+    const QString action = f.sim.endpoint(QStringLiteral("compute"))
+        + QStringLiteral("/servers/%1/action").arg(f.sim.world().servers.at(i).id);
     Reply r = f.request("POST", action, R"({"addSecurityGroup": {"name": "kks-demo"}})", {}, true);
     QCOMPARE(r.status, 202);
     QVERIFY(f.sim.world().serverGroupNames(f.sim.world().servers.at(i)).contains(QStringLiteral("kks-demo")));
     r = f.request("POST", action, R"({"addSecurityGroup": {"name": "kks-demo"}})", {}, true);
     QCOMPARE(r.status, 400);
-    QVERIFY(r.json().value(QStringLiteral("badRequest")).toObject().value(QStringLiteral("message")).toString().startsWith(QLatin1String("Duplicate items in the list")));
+    QVERIFY(r.json()
+                .value(QStringLiteral("badRequest"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .startsWith(QLatin1String("Duplicate items in the list")));
     r = f.request("POST", action, R"({"addSecurityGroup": {"name": "no-such-group"}})", {}, true);
     QCOMPARE(r.status, 404);
     QVERIFY(r.json().contains(QStringLiteral("itemNotFound")));
@@ -197,7 +249,9 @@ void TestSimulatorApis::novaDeleteAndReplacement()
     QCOMPARE(f.request("DELETE", url, QByteArray(), {}, true).status, 204);
     const Reply gone = f.get(url);
     QCOMPARE(gone.status, 404);
-    QCOMPARE(gone.json().value(QStringLiteral("itemNotFound")).toObject().value(QStringLiteral("code")).toInt(), 404);
+    QCOMPARE(
+        gone.json().value(QStringLiteral("itemNotFound")).toObject().value(QStringLiteral("code")).toInt(),
+        404);
     QCOMPARE(f.request("DELETE", url, QByteArray(), {}, true).status, 404);
     // Launch control: a replacement instance in the pool, which registers as a node.
     const int nodesBefore = int(f.sim.world().klusters.first().nodes.size());
@@ -217,7 +271,7 @@ void TestSimulatorApis::novaDeleteAndReplacement()
     QVERIFY(!demo.nodes.last().podCidr.isEmpty());
     // The route controller gave it its route.
     const SimRouter &router = f.sim.world().routers.at(f.sim.world().routerIndex(demo.routerId));
-    QVERIFY(router.routes.contains(SimRoute{demo.nodes.last().podCidr, demo.nodes.last().internalIp}));
+    QVERIFY(router.routes.contains(SimRoute { demo.nodes.last().podCidr, demo.nodes.last().internalIp }));
 }
 
 void TestSimulatorApis::neutronDiscovery()
@@ -233,85 +287,166 @@ void TestSimulatorApis::neutronDiscovery()
     QCOMPARE(f.get(base + QStringLiteral("/v2.0/extensions/extraroute-atomic")).status, 404);
     const Reply missing = f.get(base + QStringLiteral("/v2.0/routers/nope"));
     QCOMPARE(missing.status, 404);
-    QCOMPARE(missing.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("type")).toString(), QStringLiteral("RouterNotFound"));
+    QCOMPARE(missing.json()
+                 .value(QStringLiteral("NeutronError"))
+                 .toObject()
+                 .value(QStringLiteral("type"))
+                 .toString(),
+        QStringLiteral("RouterNotFound"));
 }
 
 void TestSimulatorApis::neutronRevisionGuard()
 {
     SimFixture f;
-    const QString url = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + routerId(f);
+    const QString url
+        = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + routerId(f);
     const QJsonObject router = f.get(url).json().value(QStringLiteral("router")).toObject();
     const qint64 revision = router.value(QStringLiteral("revision_number")).toInteger();
     QJsonArray routes = router.value(QStringLiteral("routes")).toArray();
     routes.removeAt(0);
-    const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("router"), QJsonObject{{QStringLiteral("routes"), routes}}}}).toJson();
-    Reply r = f.request("PUT", url, body, {{"If-Match", "revision_number=" + QByteArray::number(revision - 1)}}, true);
+    const QByteArray body = QJsonDocument(
+        QJsonObject { { QStringLiteral("router"), QJsonObject { { QStringLiteral("routes"), routes } } } })
+                                .toJson();
+    Reply r = f.request(
+        "PUT", url, body, { { "If-Match", "revision_number=" + QByteArray::number(revision - 1) } }, true);
     QCOMPARE(r.status, 412);
-    r = f.request("PUT", url, body, {{"If-Match", "revision_number=" + QByteArray::number(revision)}}, true);
+    r = f.request(
+        "PUT", url, body, { { "If-Match", "revision_number=" + QByteArray::number(revision) } }, true);
     QCOMPARE(r.status, 200);
-    QCOMPARE(r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("revision_number")).toInteger(), revision + 1);
-    QCOMPARE(r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size(), routes.size());
+    QCOMPARE(r.json()
+                 .value(QStringLiteral("router"))
+                 .toObject()
+                 .value(QStringLiteral("revision_number"))
+                 .toInteger(),
+        revision + 1);
+    QCOMPARE(
+        r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size(),
+        routes.size());
 }
 
 void TestSimulatorApis::neutronRouteValidation()
 {
     SimFixture f;
-    const QString url = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + routerId(f) + QStringLiteral("/add_extraroutes");
-    Reply r = f.request("PUT", url, R"({"router": {"routes": [{"destination": "10.9.0.0/24", "nexthop": "192.0.2.1"}]}})", {}, true);
+    const QString url = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/")
+        + routerId(f) + QStringLiteral("/add_extraroutes");
+    Reply r = f.request("PUT", url,
+        R"({"router": {"routes": [{"destination": "10.9.0.0/24", "nexthop": "192.0.2.1"}]}})", {}, true);
     QCOMPARE(r.status, 400);
-    QCOMPARE(r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("type")).toString(), QStringLiteral("InvalidRoutes"));
-    QVERIFY(r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("message")).toString().endsWith(QLatin1String("the nexthop is not connected with router")));
-    r = f.request("PUT", url, R"({"router": {"routes": [{"destination": "10.9.0.0/24", "nexthop": "10.180.0.1"}]}})", {}, true);
-    QVERIFY(r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("message")).toString().endsWith(QLatin1String("the nexthop is used by router")));
-    r = f.request("PUT", url, R"({"router": {"routes": [{"destination": "192.168.9.5/24", "nexthop": "10.180.0.5"}]}})", {}, true);
+    QCOMPARE(
+        r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("type")).toString(),
+        QStringLiteral("InvalidRoutes"));
+    QVERIFY(r.json()
+                .value(QStringLiteral("NeutronError"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .endsWith(QLatin1String("the nexthop is not connected with router")));
+    r = f.request("PUT", url,
+        R"({"router": {"routes": [{"destination": "10.9.0.0/24", "nexthop": "10.180.0.1"}]}})", {}, true);
+    QVERIFY(r.json()
+                .value(QStringLiteral("NeutronError"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .endsWith(QLatin1String("the nexthop is used by router")));
+    r = f.request("PUT", url,
+        R"({"router": {"routes": [{"destination": "192.168.9.5/24", "nexthop": "10.180.0.5"}]}})", {}, true);
     QCOMPARE(r.status, 400);
-    QVERIFY(r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("message")).toString().contains(QLatin1String("'192.168.9.0/24' is recommended")));
-    const QString full = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + routerId(f);
-    r = f.request("PUT", full, R"({"router": {"routes": [{"destination": "10.9.0.0/24", "nexthop": "10.180.0.5"},
-                                                          {"destination": "10.9.0.0/24", "nexthop": "10.180.0.5"}]}})", {}, true);
+    QVERIFY(r.json()
+                .value(QStringLiteral("NeutronError"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .contains(QLatin1String("'192.168.9.0/24' is recommended")));
+    const QString full
+        = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + routerId(f);
+    r = f.request("PUT", full,
+        R"({"router": {"routes": [{"destination": "10.9.0.0/24", "nexthop": "10.180.0.5"},
+                                                          {"destination": "10.9.0.0/24", "nexthop": "10.180.0.5"}]}})",
+        {}, true);
     QCOMPARE(r.status, 400);
-    QVERIFY(r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("message")).toString().contains(QLatin1String("Duplicate hostroute")));
+    QVERIFY(r.json()
+                .value(QStringLiteral("NeutronError"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .contains(QLatin1String("Duplicate hostroute")));
     // The same destination twice with different nexthops is how duplicates arise: allowed.
-    r = f.request("PUT", full, R"({"router": {"routes": [{"destination": "10.9.0.0/24", "nexthop": "10.180.0.5"},
-                                                          {"destination": "10.9.0.0/24", "nexthop": "10.180.0.6"}]}})", {}, true);
+    r = f.request("PUT", full,
+        R"({"router": {"routes": [{"destination": "10.9.0.0/24", "nexthop": "10.180.0.5"},
+                                                          {"destination": "10.9.0.0/24", "nexthop": "10.180.0.6"}]}})",
+        {}, true);
     QCOMPARE(r.status, 200);
 }
 
 void TestSimulatorApis::neutronRouteLimitBothForms()
 {
     SimFixture f;
-    const QString url = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + routerId(f);
+    const QString url
+        = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + routerId(f);
     QJsonArray routes;
     for (int i = 0; i < 31; ++i)
-        routes.append(QJsonObject{{QStringLiteral("destination"), QStringLiteral("10.50.%1.0/24").arg(i)}, {QStringLiteral("nexthop"), QStringLiteral("10.180.0.5")}});
-    const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("router"), QJsonObject{{QStringLiteral("routes"), routes}}}}).toJson();
+        routes.append(QJsonObject { { QStringLiteral("destination"), QStringLiteral("10.50.%1.0/24").arg(i) },
+            { QStringLiteral("nexthop"), QStringLiteral("10.180.0.5") } });
+    const QByteArray body = QJsonDocument(
+        QJsonObject { { QStringLiteral("router"), QJsonObject { { QStringLiteral("routes"), routes } } } })
+                                .toJson();
     Reply r = f.request("PUT", url, body, {}, true);
     QCOMPARE(r.status, 400);
-    QCOMPARE(r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("type")).toString(), QStringLiteral("RoutesExhausted"));
-    QVERIFY(r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("message")).toString().endsWith(QLatin1String("exceeds the maximum 30.")));
+    QCOMPARE(
+        r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("type")).toString(),
+        QStringLiteral("RoutesExhausted"));
+    QVERIFY(r.json()
+                .value(QStringLiteral("NeutronError"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .endsWith(QLatin1String("exceeds the maximum 30.")));
     f.sim.world().routeLimitAsQuota = true;
     r = f.request("PUT", url, body, {}, true);
     QCOMPARE(r.status, 409);
-    QCOMPARE(r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("type")).toString(), QStringLiteral("OverQuota"));
+    QCOMPARE(
+        r.json().value(QStringLiteral("NeutronError")).toObject().value(QStringLiteral("type")).toString(),
+        QStringLiteral("OverQuota"));
     routes.removeLast();
-    r = f.request("PUT", url, QJsonDocument(QJsonObject{{QStringLiteral("router"), QJsonObject{{QStringLiteral("routes"), routes}}}}).toJson(), {}, true);
+    r = f.request("PUT", url,
+        QJsonDocument(QJsonObject { { QStringLiteral("router"),
+                          QJsonObject { { QStringLiteral("routes"), routes } } } })
+            .toJson(),
+        {}, true);
     QCOMPARE(r.status, 200);
 }
 
 void TestSimulatorApis::neutronAtomicExtraRoutes()
 {
     SimFixture f;
-    const QString base = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + routerId(f);
-    const int before = int(f.get(base).json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size());
+    const QString base
+        = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + routerId(f);
+    const int before = int(f.get(base)
+                               .json()
+                               .value(QStringLiteral("router"))
+                               .toObject()
+                               .value(QStringLiteral("routes"))
+                               .toArray()
+                               .size());
     // Adding a present route and removing an absent one change nothing.
-    Reply r = f.request("PUT", base + QStringLiteral("/add_extraroutes"), R"({"router": {"routes": [{"destination": "198.19.7.0/24", "nexthop": "10.180.0.99"}]}})", {}, true);
+    Reply r = f.request("PUT", base + QStringLiteral("/add_extraroutes"),
+        R"({"router": {"routes": [{"destination": "198.19.7.0/24", "nexthop": "10.180.0.99"}]}})", {}, true);
     QCOMPARE(r.status, 200);
-    QCOMPARE(r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size(), before);
-    r = f.request("PUT", base + QStringLiteral("/remove_extraroutes"), R"({"router": {"routes": [{"destination": "10.77.0.0/24", "nexthop": "10.180.0.99"}]}})", {}, true);
+    QCOMPARE(
+        r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size(),
+        before);
+    r = f.request("PUT", base + QStringLiteral("/remove_extraroutes"),
+        R"({"router": {"routes": [{"destination": "10.77.0.0/24", "nexthop": "10.180.0.99"}]}})", {}, true);
     QCOMPARE(r.status, 200);
-    QCOMPARE(r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size(), before);
-    r = f.request("PUT", base + QStringLiteral("/remove_extraroutes"), R"({"router": {"routes": [{"destination": "198.19.7.0/24", "nexthop": "10.180.0.99"}]}})", {}, true);
-    QCOMPARE(r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size(), before - 1);
+    QCOMPARE(
+        r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size(),
+        before);
+    r = f.request("PUT", base + QStringLiteral("/remove_extraroutes"),
+        R"({"router": {"routes": [{"destination": "198.19.7.0/24", "nexthop": "10.180.0.99"}]}})", {}, true);
+    QCOMPARE(
+        r.json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray().size(),
+        before - 1);
 }
 
 void TestSimulatorApis::neutronRuleConflict()
@@ -322,17 +457,26 @@ void TestSimulatorApis::neutronRuleConflict()
         if (g.name == QLatin1String("kks-demo"))
             groupId = g.id;
     }
-    const QString url = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/security-group-rules");
-    const QByteArray body = QStringLiteral(R"({"security_group_rule": {"security_group_id": "%1", "direction": "ingress",
-        "ethertype": "IPv4", "protocol": "tcp", "remote_ip_prefix": "100.100.0.0/16"}})").arg(groupId).toUtf8();
+    const QString url
+        = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/security-group-rules");
+    const QByteArray body
+        = QStringLiteral(R"({"security_group_rule": {"security_group_id": "%1", "direction": "ingress",
+        "ethertype": "IPv4", "protocol": "tcp", "remote_ip_prefix": "100.100.0.0/16"}})")
+              .arg(groupId)
+              .toUtf8();
     Reply r = f.request("POST", url, body, {}, true);
     QCOMPARE(r.status, 201);
-    const QString id = r.json().value(QStringLiteral("security_group_rule")).toObject().value(QStringLiteral("id")).toString();
+    const QString id = r.json()
+                           .value(QStringLiteral("security_group_rule"))
+                           .toObject()
+                           .value(QStringLiteral("id"))
+                           .toString();
     r = f.request("POST", url, body, {}, true);
     QCOMPARE(r.status, 409);
     const QJsonObject error = r.json().value(QStringLiteral("NeutronError")).toObject();
     QCOMPARE(error.value(QStringLiteral("type")).toString(), QStringLiteral("SecurityGroupRuleExists"));
-    QCOMPARE(error.value(QStringLiteral("message")).toString(), QStringLiteral("Security group rule already exists. Rule id is %1.").arg(id));
+    QCOMPARE(error.value(QStringLiteral("message")).toString(),
+        QStringLiteral("Security group rule already exists. Rule id is %1.").arg(id));
     QCOMPARE(f.request("DELETE", url + QLatin1Char('/') + id, QByteArray(), {}, true).status, 204);
 }
 
@@ -346,8 +490,9 @@ void TestSimulatorApis::kubernetesAuthentication()
     QCOMPARE(r.json().value(QStringLiteral("reason")).toString(), QStringLiteral("Unauthorized"));
     r = f.request("GET", url, QByteArray(), {}, false, f.kubernetesTls(true));
     QCOMPARE(r.status, 200);
-    r = f.request("GET", url, QByteArray(), {{"Authorization", "Bearer " + f.sim.world().klusters.first().bearerToken.toUtf8()}},
-                  false, f.kubernetesTls(false));
+    r = f.request("GET", url, QByteArray(),
+        { { "Authorization", "Bearer " + f.sim.world().klusters.first().bearerToken.toUtf8() } }, false,
+        f.kubernetesTls(false));
     QCOMPARE(r.status, 200);
     // Without our CA, the server's certificate is not trusted.
     f.nam.clearConnectionCache();
@@ -370,14 +515,23 @@ void TestSimulatorApis::kubernetesChunkingAndTable()
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json().value(QStringLiteral("kind")).toString(), QStringLiteral("NodeList"));
         for (const QJsonValue &n : r.json().value(QStringLiteral("items")).toArray())
-            names << n.toObject().value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString();
-        cont = r.json().value(QStringLiteral("metadata")).toObject().value(QStringLiteral("continue")).toString();
+            names << n.toObject()
+                         .value(QStringLiteral("metadata"))
+                         .toObject()
+                         .value(QStringLiteral("name"))
+                         .toString();
+        cont = r.json()
+                   .value(QStringLiteral("metadata"))
+                   .toObject()
+                   .value(QStringLiteral("continue"))
+                   .toString();
         ++chunks;
     } while (!cont.isEmpty() && chunks < 20);
     QCOMPARE(names.size(), f.sim.world().klusters.first().nodes.size());
     QCOMPARE(chunks, 3);
     const Reply table = f.request("GET", base + QStringLiteral("?limit=500"), QByteArray(),
-                                  {{"Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"}}, false, f.kubernetesTls());
+        { { "Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json" } }, false,
+        f.kubernetesTls());
     QCOMPARE(table.json().value(QStringLiteral("kind")).toString(), QStringLiteral("Table"));
     QCOMPARE(table.json().value(QStringLiteral("rows")).toArray().size(), names.size());
     QCOMPARE(table.json().value(QStringLiteral("columnDefinitions")).toArray().size(), 10);
@@ -386,20 +540,27 @@ void TestSimulatorApis::kubernetesChunkingAndTable()
 void TestSimulatorApis::kubernetesCordonAndDelete()
 {
     SimFixture f;
-    const QString url = f.sim.kubernetesUrl(QStringLiteral("demo")) + QStringLiteral("/api/v1/nodes/kks-demo-pool-h7k2p");
-    Reply r = f.request("PATCH", url, R"({"spec":{"unschedulable":true}})", {{"Content-Type", "application/strategic-merge-patch+json"}}, false, f.kubernetesTls());
+    const QString url
+        = f.sim.kubernetesUrl(QStringLiteral("demo")) + QStringLiteral("/api/v1/nodes/kks-demo-pool-h7k2p");
+    Reply r = f.request("PATCH", url, R"({"spec":{"unschedulable":true}})",
+        { { "Content-Type", "application/strategic-merge-patch+json" } }, false, f.kubernetesTls());
     QCOMPARE(r.status, 200);
-    QCOMPARE(r.json().value(QStringLiteral("spec")).toObject().value(QStringLiteral("unschedulable")).toBool(), true);
-    r = f.request("PATCH", url, R"({"spec":{"unschedulable":null}})", {{"Content-Type", "application/merge-patch+json"}}, false, f.kubernetesTls());
+    QCOMPARE(
+        r.json().value(QStringLiteral("spec")).toObject().value(QStringLiteral("unschedulable")).toBool(),
+        true);
+    r = f.request("PATCH", url, R"({"spec":{"unschedulable":null}})",
+        { { "Content-Type", "application/merge-patch+json" } }, false, f.kubernetesTls());
     QVERIFY(!r.json().value(QStringLiteral("spec")).toObject().contains(QStringLiteral("unschedulable")));
-    r = f.request("PATCH", url, R"({"spec":{}})", {{"Content-Type", "text/plain"}}, false, f.kubernetesTls());
+    r = f.request(
+        "PATCH", url, R"({"spec":{}})", { { "Content-Type", "text/plain" } }, false, f.kubernetesTls());
     QCOMPARE(r.status, 415);
     r = f.request("DELETE", url, R"({"propagationPolicy":"Background"})", {}, false, f.kubernetesTls());
     QCOMPARE(r.status, 200);
     QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("Success"));
     r = f.request("GET", url, QByteArray(), {}, false, f.kubernetesTls());
     QCOMPARE(r.status, 404);
-    QCOMPARE(r.json().value(QStringLiteral("message")).toString(), QStringLiteral("nodes \"kks-demo-pool-h7k2p\" not found"));
+    QCOMPARE(r.json().value(QStringLiteral("message")).toString(),
+        QStringLiteral("nodes \"kks-demo-pool-h7k2p\" not found"));
 }
 
 void TestSimulatorApis::kubernikusClustersAndCredentials()
@@ -411,7 +572,9 @@ void TestSimulatorApis::kubernikusClustersAndCredentials()
     const QJsonArray list = QJsonDocument::fromJson(r.body).array();
     QCOMPARE(list.size(), 3);
     r = f.get(base + QStringLiteral("/legacy"));
-    QCOMPARE(r.json().value(QStringLiteral("spec")).toObject().value(QStringLiteral("clusterCIDR")).toString(), QStringLiteral("198.19.0.0/16"));
+    QCOMPARE(
+        r.json().value(QStringLiteral("spec")).toObject().value(QStringLiteral("clusterCIDR")).toString(),
+        QStringLiteral("198.19.0.0/16"));
     r = f.get(base + QStringLiteral("/legacy/credentials"));
     const QString kubeconfig = r.json().value(QStringLiteral("kubeconfig")).toString();
     QVERIFY(kubeconfig.contains(f.sim.kubernetesUrl(QStringLiteral("legacy"))));

@@ -33,11 +33,14 @@ void TestSimulatorFaults::latency()
 {
     SimFixture f;
     f.token();
-    QCOMPARE(addFault(f, R"({"kind": "latency", "service": "compute", "path": "^/v2.1/servers", "latencyMs": 300})").status, 201);
+    QCOMPARE(addFault(f,
+                 R"({"kind": "latency", "service": "compute", "path": "^/v2.1/servers", "latencyMs": 300})")
+                 .status,
+        201);
     QElapsedTimer timer;
     timer.start();
     QCOMPARE(f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers")).status, 200);
-    QVERIFY2(timer.elapsed() >= 290, qPrintable(QString::number(timer.elapsed())));  // the delay happened
+    QVERIFY2(timer.elapsed() >= 290, qPrintable(QString::number(timer.elapsed()))); // the delay happened
     // Other services are not slowed.
     QCOMPARE(f.get(f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers")).status, 200);
 }
@@ -50,9 +53,11 @@ void TestSimulatorFaults::tooManyRequestsWithRetryAfter()
     Reply r = f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers"));
     QCOMPARE(r.status, 429);
     QCOMPARE(r.headers.value("retry-after"), QByteArray("2"));
-    QCOMPARE(r.json().value(QStringLiteral("overLimit")).toObject().value(QStringLiteral("code")).toInt(), 429);
+    QCOMPARE(
+        r.json().value(QStringLiteral("overLimit")).toObject().value(QStringLiteral("code")).toInt(), 429);
     QCOMPARE(f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers")).status, 200);
-    addFault(f, R"({"kind": "status", "status": 503, "retryAfter": "Wed, 21 Oct 2026 07:28:00 GMT", "service": "network", "count": 1})");
+    addFault(f,
+        R"({"kind": "status", "status": 503, "retryAfter": "Wed, 21 Oct 2026 07:28:00 GMT", "service": "network", "count": 1})");
     r = f.get(f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers"));
     QCOMPARE(r.status, 503);
     QCOMPARE(r.headers.value("retry-after"), QByteArray("Wed, 21 Oct 2026 07:28:00 GMT"));
@@ -66,7 +71,8 @@ void TestSimulatorFaults::serverErrors()
     addFault(f, R"({"kind": "status", "status": 500, "service": "compute", "count": 1})");
     const Reply r = f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers"));
     QCOMPARE(r.status, 500);
-    QCOMPARE(r.json().value(QStringLiteral("computeFault")).toObject().value(QStringLiteral("code")).toInt(), 500);
+    QCOMPARE(
+        r.json().value(QStringLiteral("computeFault")).toObject().value(QStringLiteral("code")).toInt(), 500);
 }
 
 void TestSimulatorFaults::malformedBody()
@@ -74,7 +80,8 @@ void TestSimulatorFaults::malformedBody()
     SimFixture f;
     f.token();
     addFault(f, R"({"kind": "malformed", "service": "network", "path": "/routers/", "count": 1})");
-    const Reply r = f.get(f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + f.sim.world().routers.first().id);
+    const Reply r = f.get(f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/")
+        + f.sim.world().routers.first().id);
     QCOMPARE(r.status, 200);
     QJsonParseError error;
     QJsonDocument::fromJson(r.body, &error);
@@ -88,7 +95,8 @@ void TestSimulatorFaults::truncatedBody()
     addFault(f, R"({"kind": "truncated", "service": "compute", "count": 1})");
     const Reply r = f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers/detail"));
     // The connection closes before Content-Length bytes arrived.
-    QVERIFY2(r.error != QNetworkReply::NoError || QJsonDocument::fromJson(r.body).isNull(), qPrintable(r.errorString));
+    QVERIFY2(r.error != QNetworkReply::NoError || QJsonDocument::fromJson(r.body).isNull(),
+        qPrintable(r.errorString));
 }
 
 void TestSimulatorFaults::htmlFromAProxy()
@@ -108,7 +116,10 @@ void TestSimulatorFaults::droppedConnection()
     f.token();
     // Every time: HTTP clients may resend an idempotent request once on a
     // connection closed without an answer.
-    const QString id = addFault(f, R"({"kind": "drop", "service": "network"})").json().value(QStringLiteral("id")).toString();
+    const QString id = addFault(f, R"({"kind": "drop", "service": "network"})")
+                           .json()
+                           .value(QStringLiteral("id"))
+                           .toString();
     const Reply r = f.get(f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers"));
     QVERIFY2(r.error != QNetworkReply::NoError, qPrintable(r.errorString));
     QCOMPARE(r.status, 0);
@@ -132,16 +143,28 @@ void TestSimulatorFaults::tokenExpiryMidSession()
 void TestSimulatorFaults::concurrentWriterBetweenReadAndWrite()
 {
     SimFixture f;
-    const QString url = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/") + f.sim.world().klusters.first().routerId;
+    const QString url = f.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/")
+        + f.sim.world().klusters.first().routerId;
     const QJsonObject router = f.get(url).json().value(QStringLiteral("router")).toObject();
     addFault(f, R"({"kind": "concurrent-write", "service": "network", "method": "PUT", "count": 1})");
     QJsonArray routes = router.value(QStringLiteral("routes")).toArray();
     routes.removeAt(0);
-    const Reply r = f.request("PUT", url, QJsonDocument(QJsonObject{{QStringLiteral("router"), QJsonObject{{QStringLiteral("routes"), routes}}}}).toJson(),
-                              {{"If-Match", "revision_number=" + QByteArray::number(router.value(QStringLiteral("revision_number")).toInteger())}}, true);
+    const Reply r = f.request("PUT", url,
+        QJsonDocument(QJsonObject { { QStringLiteral("router"),
+                          QJsonObject { { QStringLiteral("routes"), routes } } } })
+            .toJson(),
+        { { "If-Match",
+            "revision_number="
+                + QByteArray::number(router.value(QStringLiteral("revision_number")).toInteger()) } },
+        true);
     QCOMPARE(r.status, 412);
     // The other writer's route is there; nothing was overwritten.
-    const QJsonArray now = f.get(url).json().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+    const QJsonArray now = f.get(url)
+                               .json()
+                               .value(QStringLiteral("router"))
+                               .toObject()
+                               .value(QStringLiteral("routes"))
+                               .toArray();
     QCOMPARE(now.size(), router.value(QStringLiteral("routes")).toArray().size() + 1);
 }
 
@@ -154,7 +177,14 @@ void TestSimulatorFaults::countAndRemoval()
     for (int i = 0; i < 3; ++i)
         QCOMPARE(f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers")).status, 503);
     const Reply list = f.request("GET", f.sim.adminUrl() + QStringLiteral("/faults"));
-    QCOMPARE(list.json().value(QStringLiteral("faults")).toArray().first().toObject().value(QStringLiteral("hits")).toInt(), 3);
+    QCOMPARE(list.json()
+                 .value(QStringLiteral("faults"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("hits"))
+                 .toInt(),
+        3);
     QCOMPARE(f.request("DELETE", f.sim.adminUrl() + QStringLiteral("/faults/") + id).status, 204);
     QCOMPARE(f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers")).status, 200);
     QCOMPARE(addFault(f, R"({"kind": "explode"})").status, 400);
@@ -163,21 +193,25 @@ void TestSimulatorFaults::countAndRemoval()
 void TestSimulatorFaults::faultsFromTheScenario()
 {
     QJsonObject scenario = QJsonDocument::fromJson(Scenario::defaultScenario()).object();
-    scenario.insert(QStringLiteral("faults"), QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("status")},
-                                                                     {QStringLiteral("status"), 503},
-                                                                     {QStringLiteral("service"), QStringLiteral("kubernikus")},
-                                                                     {QStringLiteral("path"), QStringLiteral("^/api/v1/clusters$")}}});
+    scenario.insert(QStringLiteral("faults"),
+        QJsonArray { QJsonObject { { QStringLiteral("kind"), QStringLiteral("status") },
+            { QStringLiteral("status"), 503 }, { QStringLiteral("service"), QStringLiteral("kubernikus") },
+            { QStringLiteral("path"), QStringLiteral("^/api/v1/clusters$") } } });
     SimFixture f(QJsonDocument(scenario).toJson());
-    QCOMPARE(f.get(f.sim.endpoint(QStringLiteral("kubernikus")) + QStringLiteral("/api/v1/clusters")).status, 503);
-    QCOMPARE(f.get(f.sim.endpoint(QStringLiteral("kubernikus")) + QStringLiteral("/api/v1/clusters/demo")).status, 200);
+    QCOMPARE(
+        f.get(f.sim.endpoint(QStringLiteral("kubernikus")) + QStringLiteral("/api/v1/clusters")).status, 503);
+    QCOMPARE(
+        f.get(f.sim.endpoint(QStringLiteral("kubernikus")) + QStringLiteral("/api/v1/clusters/demo")).status,
+        200);
 }
 
 void TestSimulatorFaults::kubernetesTooManyRequestsIsPlainText()
 {
     SimFixture f;
     addFault(f, R"({"kind": "status", "status": 429, "retryAfter": 1, "service": "kubernetes", "count": 1})");
-    const Reply r = f.request("GET", f.sim.kubernetesUrl(QStringLiteral("demo")) + QStringLiteral("/api/v1/nodes"), QByteArray(), {}, false,
-                              f.kubernetesTls());
+    const Reply r
+        = f.request("GET", f.sim.kubernetesUrl(QStringLiteral("demo")) + QStringLiteral("/api/v1/nodes"),
+            QByteArray(), {}, false, f.kubernetesTls());
     QCOMPARE(r.status, 429);
     QCOMPARE(r.headers.value("retry-after"), QByteArray("1"));
     QVERIFY(r.body.startsWith("Too many requests"));

@@ -1,6 +1,6 @@
 #include "core/diagnosis.h"
-#include "tests/simulator/simfixture.h"
 #include "services/snapshotreader.h"
+#include "tests/simulator/simfixture.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -37,7 +37,7 @@ void TestSimulatorScenarios::defaultScenarioShowsEveryFindingKind()
     QVERIFY2(sim.dumpSnapshots(dir.path(), QString(), &error), qPrintable(error));
     QSet<QString> kinds;
     QHash<QString, QStringList> byKluster;
-    for (const QString &k : {QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue")}) {
+    for (const QString &k : { QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue") }) {
         KlusterState state;
         try {
             state = SnapshotReader::read(QDir(dir.path()).filePath(k));
@@ -49,34 +49,35 @@ void TestSimulatorScenarios::defaultScenarioShowsEveryFindingKind()
         for (const Finding &f : d.findings)
             kinds.insert(findingKindName(f.kind));
     }
-    const QStringList every = {QStringLiteral("instance-unregistered"), QStringLiteral("instance-error"),
-                               QStringLiteral("instance-missing-security-group"), QStringLiteral("security-group-missing"),
-                               QStringLiteral("security-group-rule-missing"), QStringLiteral("route-duplicate"),
-                               QStringLiteral("route-orphaned"), QStringLiteral("route-stale"), QStringLiteral("route-missing"),
-                               QStringLiteral("route-limit"), QStringLiteral("node-not-ready"), QStringLiteral("node-network-unavailable")};
+    const QStringList every = { QStringLiteral("instance-unregistered"), QStringLiteral("instance-error"),
+        QStringLiteral("instance-missing-security-group"), QStringLiteral("security-group-missing"),
+        QStringLiteral("security-group-rule-missing"), QStringLiteral("route-duplicate"),
+        QStringLiteral("route-orphaned"), QStringLiteral("route-stale"), QStringLiteral("route-missing"),
+        QStringLiteral("route-limit"), QStringLiteral("node-not-ready"),
+        QStringLiteral("node-network-unavailable") };
     for (const QString &kind : every)
         QVERIFY2(kinds.contains(kind), qPrintable(kind));
     // Exactly what the scenario planted.
     const QString router = sim.world().klusters.first().routerId;
     QCOMPARE(byKluster.value(QStringLiteral("demo")),
-             (QStringList{QStringLiteral("instance-error:kks-demo-pool-t5y6u"),
-                          QStringLiteral("instance-missing-security-group:demo-pool-r3s4d"),
-                          QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n"),
-                          QStringLiteral("node-network-unavailable:kks-demo-pool-q9w3e"),
-                          QStringLiteral("route-missing:kks-demo-pool-q9w3e"),
-                          QStringLiteral("security-group-rule-missing:tcp"),
-                          QStringLiteral("instance-unregistered:kks-demo-pool-x2c5v"),
-                          QStringLiteral("node-not-ready:kks-demo-pool-m4r8t"),
-                          QStringLiteral("route-limit:") + router}));
+        (QStringList { QStringLiteral("instance-error:kks-demo-pool-t5y6u"),
+            QStringLiteral("instance-missing-security-group:demo-pool-r3s4d"),
+            QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n"),
+            QStringLiteral("node-network-unavailable:kks-demo-pool-q9w3e"),
+            QStringLiteral("route-missing:kks-demo-pool-q9w3e"),
+            QStringLiteral("security-group-rule-missing:tcp"),
+            QStringLiteral("instance-unregistered:kks-demo-pool-x2c5v"),
+            QStringLiteral("node-not-ready:kks-demo-pool-m4r8t"), QStringLiteral("route-limit:") + router }));
     QCOMPARE(byKluster.value(QStringLiteral("legacy")),
-             (QStringList{QStringLiteral("node-network-unavailable:kks-legacy-default-k7l8m"),
-                          QStringLiteral("route-duplicate:198.19.1.0/24"),
-                          QStringLiteral("route-missing:kks-legacy-default-g5h6j"),
-                          QStringLiteral("route-missing:kks-legacy-default-k7l8m"),
-                          QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.5"),
-                          QStringLiteral("route-limit:") + router,
-                          QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99")}));
-    QCOMPARE(byKluster.value(QStringLiteral("blue")), QStringList{QStringLiteral("security-group-missing:kks-blue")});
+        (QStringList { QStringLiteral("node-network-unavailable:kks-legacy-default-k7l8m"),
+            QStringLiteral("route-duplicate:198.19.1.0/24"),
+            QStringLiteral("route-missing:kks-legacy-default-g5h6j"),
+            QStringLiteral("route-missing:kks-legacy-default-k7l8m"),
+            QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.5"),
+            QStringLiteral("route-limit:") + router,
+            QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99") }));
+    QCOMPARE(byKluster.value(QStringLiteral("blue")),
+        QStringList { QStringLiteral("security-group-missing:kks-blue") });
 }
 
 void TestSimulatorScenarios::dumpOnlyOneKluster()
@@ -86,7 +87,8 @@ void TestSimulatorScenarios::dumpOnlyOneKluster()
     QVERIFY(Scenario::load(Scenario::defaultScenario(), sim.world(), sim.faults(), &error));
     QTemporaryDir dir;
     QVERIFY(sim.dumpSnapshots(dir.path(), QStringLiteral("blue"), &error));
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot), QStringList{QStringLiteral("blue")});
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot),
+        QStringList { QStringLiteral("blue") });
     QVERIFY(!sim.dumpSnapshots(dir.path(), QStringLiteral("nope"), &error));
     QVERIFY(error.contains(QStringLiteral("nope")));
 }
@@ -96,10 +98,14 @@ void TestSimulatorScenarios::badScenarios_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("error");
     QTest::newRow("not json") << QByteArray("{") << "not a JSON object";
-    QTest::newRow("nameless project") << QByteArray(R"({"projects": [{}]})") << "projects[0]: a project needs a name";
-    QTest::newRow("unknown router") << QByteArray(R"({"projects": [{"name": "p", "networks": [{"name": "n", "cidr": "10.0.0.0/24"}],
-        "klusters": [{"name": "k", "router": "r", "network": "n"}]}]})") << "kluster k: unknown router r";
-    QTest::newRow("bad fault") << QByteArray(R"({"faults": [{"kind": "meteor"}]})") << "faults[0]: unknown fault kind";
+    QTest::newRow("nameless project")
+        << QByteArray(R"({"projects": [{}]})") << "projects[0]: a project needs a name";
+    QTest::newRow("unknown router") << QByteArray(
+        R"({"projects": [{"name": "p", "networks": [{"name": "n", "cidr": "10.0.0.0/24"}],
+        "klusters": [{"name": "k", "router": "r", "network": "n"}]}]})")
+                                    << "kluster k: unknown router r";
+    QTest::newRow("bad fault") << QByteArray(R"({"faults": [{"kind": "meteor"}]})")
+                               << "faults[0]: unknown fault kind";
 }
 
 void TestSimulatorScenarios::badScenarios()
@@ -126,8 +132,8 @@ void TestSimulatorScenarios::generatedWorld()
     QSet<QString> kinds;
     for (const Finding &f : d.findings)
         kinds.insert(findingKindName(f.kind));
-    for (const char *kind : {"instance-unregistered", "instance-error", "instance-missing-security-group", "route-duplicate",
-                             "route-orphaned", "route-stale", "route-missing", "node-not-ready"})
+    for (const char *kind : { "instance-unregistered", "instance-error", "instance-missing-security-group",
+             "route-duplicate", "route-orphaned", "route-stale", "route-missing", "node-not-ready" })
         QVERIFY2(kinds.contains(QString::fromLatin1(kind)), kind);
 }
 

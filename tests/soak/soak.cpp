@@ -12,9 +12,9 @@
 // trend over the second half of the run.
 
 #include "core/repairgate.h"
+#include "models/klustersmodel.h"
 #include "services/auditlog.h"
 #include "views/mainwindow.h"
-#include "models/klustersmodel.h"
 #include "views/messagebanner.h"
 #include "views/repairdialog.h"
 #include "views/tablepage.h"
@@ -36,7 +36,6 @@
 #include <QTextStream>
 #include <QTimer>
 #include <QTreeView>
-
 #include <cmath>
 
 namespace {
@@ -62,7 +61,9 @@ double residentMegabytes()
 
 int openDescriptors()
 {
-    return int(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System).size());
+    return int(QDir(QStringLiteral("/proc/self/fd"))
+                   .entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System)
+                   .size());
 }
 
 // The slope of a least-squares line through (x, y), per unit of x.
@@ -98,10 +99,13 @@ int main(int argc, char *argv[])
     QStandardPaths::setTestModeEnabled(true);
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption secondsOption(QStringLiteral("seconds"), QStringLiteral("How long (default 600)."), QStringLiteral("s"), QStringLiteral("600"));
-    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the samples to this CSV file."), QStringLiteral("file"));
-    const QCommandLineOption refreshOption(QStringLiteral("refresh-ms"), QStringLiteral("The refresh interval (default 2000)."), QStringLiteral("ms"), QStringLiteral("2000"));
-    parser.addOptions({secondsOption, csvOption, refreshOption});
+    const QCommandLineOption secondsOption(QStringLiteral("seconds"),
+        QStringLiteral("How long (default 600)."), QStringLiteral("s"), QStringLiteral("600"));
+    const QCommandLineOption csvOption(
+        QStringLiteral("csv"), QStringLiteral("Write the samples to this CSV file."), QStringLiteral("file"));
+    const QCommandLineOption refreshOption(QStringLiteral("refresh-ms"),
+        QStringLiteral("The refresh interval (default 2000)."), QStringLiteral("ms"), QStringLiteral("2000"));
+    parser.addOptions({ secondsOption, csvOption, refreshOption });
     parser.process(app);
     const int duration = parser.value(secondsOption).toInt();
     QTextStream out(stdout);
@@ -110,7 +114,7 @@ int main(int argc, char *argv[])
     // The cloud, in a process of its own.
     QProcess cloud;
     cloud.setProgram(QStringLiteral(FLIGHTDECK_SIM));
-    cloud.setArguments({QStringLiteral("--json")});
+    cloud.setArguments({ QStringLiteral("--json") });
     cloud.start();
     if (!cloud.waitForReadyRead(60000)) {
         out << "soak: the simulated cloud did not start" << Qt::endl;
@@ -130,13 +134,15 @@ int main(int argc, char *argv[])
     spec.name = QStringLiteral("sim");
     spec.config = config;
     QNetworkAccessManager nam;
-    const auto adminCall = [&](const QByteArray &method, const QString &path, const QByteArray &body = QByteArray()) {
-        QNetworkRequest request{QUrl(admin + path)};
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        QNetworkReply *reply = nam.sendCustomRequest(request, method, body);
-        QObject::connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
-    };
-    adminCall("POST", QStringLiteral("/settings"), R"({"registrationDelaySeconds": 2, "replacementBootSeconds": 1})");
+    const auto adminCall
+        = [&](const QByteArray &method, const QString &path, const QByteArray &body = QByteArray()) {
+              QNetworkRequest request { QUrl(admin + path) };
+              request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+              QNetworkReply *reply = nam.sendCustomRequest(request, method, body);
+              QObject::connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+          };
+    adminCall("POST", QStringLiteral("/settings"),
+        R"({"registrationDelaySeconds": 2, "replacementBootSeconds": 1})");
 
     MainWindow window;
     window.resize(1280, 800);
@@ -145,7 +151,8 @@ int main(int argc, char *argv[])
     window.setAutoRefreshMilliseconds(parser.value(refreshOption).toInt());
 
     QList<Sample> samples;
-    int repairsSent = 0, repairsFixed = 0, faultsOn = 0, resets = 0, unshown = 0, refreshes = 0, failedRefreshes = 0;
+    int repairsSent = 0, repairsFixed = 0, faultsOn = 0, resets = 0, unshown = 0, refreshes = 0,
+        failedRefreshes = 0;
     QStringList problems;
     QElapsedTimer clock;
     clock.start();
@@ -160,23 +167,28 @@ int main(int argc, char *argv[])
         // Every failure shown: in the banner, under its connection (unless the person dismissed it).
         QTimer::singleShot(0, &window, [&, key] {
             const KlusterData *now = window.kluster(key);
-            if (now && (now->isStale() || !now->incomplete.isEmpty()) && !window.bannerText().contains(QStringLiteral("sim:"))) {
+            if (now && (now->isStale() || !now->incomplete.isEmpty())
+                && !window.bannerText().contains(QStringLiteral("sim:"))) {
                 ++unshown;
-                problems << QStringLiteral("%1 s: %2 failed but the banner says \"%3\"").arg(clock.elapsed() / 1000).arg(key.toString(), window.bannerText());
+                problems << QStringLiteral("%1 s: %2 failed but the banner says \"%3\"")
+                                .arg(clock.elapsed() / 1000)
+                                .arg(key.toString(), window.bannerText());
             }
         });
     });
 
     // Faults: one at a time, on for a few seconds.
-    const QList<QByteArray> faults{R"({"id": "soak", "kind": "status", "status": 503, "retryAfter": "0", "service": "compute"})",
-                                   R"({"id": "soak", "kind": "status", "status": 500, "service": "network"})",
-                                   R"({"id": "soak", "kind": "status", "status": 429, "retryAfter": "0", "service": "kubernetes"})",
-                                   R"({"id": "soak", "kind": "html", "service": "kubernikus"})",
-                                   R"({"id": "soak", "kind": "malformed", "service": "compute"})",
-                                   R"({"id": "soak", "kind": "truncated", "service": "network"})",
-                                   R"({"id": "soak", "kind": "drop", "service": "kubernetes"})",
-                                   R"({"id": "soak", "kind": "latency", "latencyMs": 1500})",
-                                   R"({"id": "soak", "kind": "expire-tokens", "count": 1})"};
+    const QList<QByteArray> faults {
+        R"({"id": "soak", "kind": "status", "status": 503, "retryAfter": "0", "service": "compute"})",
+        R"({"id": "soak", "kind": "status", "status": 500, "service": "network"})",
+        R"({"id": "soak", "kind": "status", "status": 429, "retryAfter": "0", "service": "kubernetes"})",
+        R"({"id": "soak", "kind": "html", "service": "kubernikus"})",
+        R"({"id": "soak", "kind": "malformed", "service": "compute"})",
+        R"({"id": "soak", "kind": "truncated", "service": "network"})",
+        R"({"id": "soak", "kind": "drop", "service": "kubernetes"})",
+        R"({"id": "soak", "kind": "latency", "latencyMs": 1500})",
+        R"({"id": "soak", "kind": "expire-tokens", "count": 1})"
+    };
     QTimer faultTimer;
     bool faultOn = false;
     QObject::connect(&faultTimer, &QTimer::timeout, &window, [&] {
@@ -198,13 +210,15 @@ int main(int argc, char *argv[])
     });
     resetTimer.start(60000);
 
-    // A repair every ten seconds: a finding with a repair in the kluster shown, through the dialog as a person does it.
+    // A repair every ten seconds: a finding with a repair in the kluster shown, through the dialog as a
+    // person does it.
     QPointer<RepairDialog> dialog;
-    QObject::connect(&window, &MainWindow::repairDialogOpened, &window, [&](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    QObject::connect(&window, &MainWindow::repairDialogOpened, &window,
+        [&](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
     QTimer repairTimer;
     QObject::connect(&repairTimer, &QTimer::timeout, &window, [&] {
         if (dialog)
-            return;  // the last one is still running
+            return; // the last one is still running
         const KlusterData *d = window.kluster(window.currentKey());
         if (!d || !d->diagnosis || d->isStale())
             return;
@@ -217,17 +231,20 @@ int main(int argc, char *argv[])
             // Another kluster may have something to repair.
             const QAbstractItemModel *sidebar = window.sidebar()->model();
             const QModelIndex row = sidebar->index(int(random.bounded(qMax(1, sidebar->rowCount()))), 0);
-            window.selectKluster({row.data(KlustersModel::ConnectionRole).toString(), row.data(KlustersModel::KlusterRole).toString()});
+            window.selectKluster({ row.data(KlustersModel::ConnectionRole).toString(),
+                row.data(KlustersModel::KlusterRole).toString() });
             return;
         }
         window.setTab(MainWindow::FindingsTab);
-        if (window.findingsPage()->selectKeys({candidates.at(int(random.bounded(int(candidates.size()))))}) == 0)
+        if (window.findingsPage()->selectKeys({ candidates.at(int(random.bounded(int(candidates.size())))) })
+            == 0)
             return;
         window.repairAction()->trigger();
         if (!dialog)
             return;
         if (dialog->confirmationBox()->isVisible())
-            dialog->confirmationBox()->setText(dialog->confirmationBox()->placeholderText().section(QLatin1Char(' '), 1));
+            dialog->confirmationBox()->setText(
+                dialog->confirmationBox()->placeholderText().section(QLatin1Char(' '), 1));
         if (!dialog->confirmButton()->isEnabled()) {
             dialog->reject();
             return;
@@ -247,7 +264,7 @@ int main(int argc, char *argv[])
     // Samples every five seconds.
     QTimer sampleTimer;
     QObject::connect(&sampleTimer, &QTimer::timeout, &window, [&] {
-        samples << Sample{clock.elapsed() / 1000.0, residentMegabytes(), openDescriptors()};
+        samples << Sample { clock.elapsed() / 1000.0, residentMegabytes(), openDescriptors() };
         if (clock.elapsed() >= qint64(duration) * 1000)
             QApplication::exit(0);
     });
@@ -279,7 +296,11 @@ int main(int argc, char *argv[])
         if (csv.open(QIODevice::WriteOnly)) {
             csv.write("seconds,rss_mb,fds\n");
             for (const Sample &s : std::as_const(samples))
-                csv.write(QStringLiteral("%1,%2,%3\n").arg(s.seconds, 0, 'f', 1).arg(s.rssMb, 0, 'f', 1).arg(s.fds).toUtf8());
+                csv.write(QStringLiteral("%1,%2,%3\n")
+                              .arg(s.seconds, 0, 'f', 1)
+                              .arg(s.rssMb, 0, 'f', 1)
+                              .arg(s.fds)
+                              .toUtf8());
         }
     }
     double minRss = 1e9, maxRss = 0;
@@ -290,19 +311,33 @@ int main(int argc, char *argv[])
         minFds = qMin(minFds, s.fds);
         maxFds = qMax(maxFds, s.fds);
     }
-    out << QStringLiteral("soak: %1 s, %2 refreshes (%3 failed, %4 not shown), %5 faults switched on, %6 world resets, "
-                          "%7 repairs sent (%8 fixed, %9 recorded)\n")
-               .arg(duration).arg(refreshes).arg(failedRefreshes).arg(unshown).arg(faultsOn).arg(resets)
-               .arg(repairsSent).arg(repairsFixed).arg(recorded)
-        << QStringLiteral("soak: second half: resident %1–%2 MB (trend %3 MB/min), descriptors %4–%5 (trend %6/min)\n")
-               .arg(minRss, 0, 'f', 1).arg(maxRss, 0, 'f', 1).arg(rssPerMinute, 0, 'f', 2)
-               .arg(minFds).arg(maxFds).arg(fdsPerMinute, 0, 'f', 2);
+    out << QStringLiteral(
+        "soak: %1 s, %2 refreshes (%3 failed, %4 not shown), %5 faults switched on, %6 world resets, "
+        "%7 repairs sent (%8 fixed, %9 recorded)\n")
+               .arg(duration)
+               .arg(refreshes)
+               .arg(failedRefreshes)
+               .arg(unshown)
+               .arg(faultsOn)
+               .arg(resets)
+               .arg(repairsSent)
+               .arg(repairsFixed)
+               .arg(recorded)
+        << QStringLiteral(
+               "soak: second half: resident %1–%2 MB (trend %3 MB/min), descriptors %4–%5 (trend %6/min)\n")
+               .arg(minRss, 0, 'f', 1)
+               .arg(maxRss, 0, 'f', 1)
+               .arg(rssPerMinute, 0, 'f', 2)
+               .arg(minFds)
+               .arg(maxFds)
+               .arg(fdsPerMinute, 0, 'f', 2);
     if (maxFds > 200)
         problems << QStringLiteral("%1 open descriptors").arg(maxFds);
     if (maxRss > 1024)
         problems << QStringLiteral("%1 MB resident").arg(maxRss, 0, 'f', 1);
     if (!judgeTrend)
-        out << "soak: too short to judge a trend (the second half must span four minutes); bounds judged instead\n";
+        out << "soak: too short to judge a trend (the second half must span four minutes); bounds judged "
+               "instead\n";
     for (const QString &p : std::as_const(problems))
         out << "soak: PROBLEM: " << p << "\n";
     out.flush();

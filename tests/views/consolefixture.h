@@ -4,8 +4,8 @@
 // waits that return whether they came true (check them at the call site).
 
 #include "services/connection.h"
-#include "views/mainwindow.h"
 #include "simulator/simulator.h"
+#include "views/mainwindow.h"
 
 #include <QAbstractItemModel>
 #include <QApplication>
@@ -14,7 +14,8 @@
 
 namespace ConsoleTest {
 
-inline ConnectionSpec simSpec(const Simulator &sim, bool readOnly = false, const QString &password = QStringLiteral("flightdeck-demo"))
+inline ConnectionSpec simSpec(
+    const Simulator &sim, bool readOnly = false, const QString &password = QStringLiteral("flightdeck-demo"))
 {
     CloudConfig cloud;
     cloud.name = QStringLiteral("sim");
@@ -35,7 +36,7 @@ inline ConnectionSpec simSpec(const Simulator &sim, bool readOnly = false, const
 [[nodiscard]] inline bool waitSettled(MainWindow &window, int timeoutMs = 60000)
 {
     if (window.isSettled())
-        return true;  // came back already
+        return true; // came back already
     QSignalSpy settled(&window, &MainWindow::refreshesSettled);
     return settled.wait(timeoutMs) && window.pendingRefreshes() == 0;
 }
@@ -62,7 +63,7 @@ inline FaultRule fault(const QString &service, FaultRule::Kind kind, int status 
 [[nodiscard]] inline bool select(MainWindow &window, const KlusterKey &key)
 {
     if (window.currentKey() == key)
-        return true;  // shown already
+        return true; // shown already
     QSignalSpy shown(&window, &MainWindow::viewsShown);
     if (!window.selectKluster(key))
         return false;

@@ -3,45 +3,44 @@
 // the right rows of the others, a repair driven through its dialog, a failed
 // refresh, read-only connections and snapshots opened offline.
 
-#include "services/auditlog.h"
 #include "models/auditmodel.h"
-#include "tests/views/consolefixture.h"
 #include "models/findingsmodel.h"
-#include "views/mainwindow.h"
+#include "models/klustersmodel.h"
 #include "models/nodesmodel.h"
-#include "views/repairdialog.h"
 #include "models/routesmodel.h"
 #include "models/securitymodel.h"
+#include "services/auditlog.h"
 #include "services/settings.h"
 #include "tests/simulator/simfixture.h"
-#include "views/tablepage.h"
-
-#include <QAction>
-#include <QCheckBox>
-#include <QItemSelectionModel>
-#include <QLineEdit>
-#include <QPushButton>
-#include <QSettings>
-#include <QStandardPaths>
-#include <QTreeView>
-#include <QTemporaryDir>
-#include <QAccessible>
-#include <QApplication>
-#include <QDir>
-#include <QLabel>
-#include <QMenuBar>
-#include <QProgressBar>
-#include <QRegularExpression>
-#include <QTabBar>
-#include <QTextBrowser>
-#include <QTabWidget>
-#include <QTest>
-#include <QToolButton>
-
-#include "models/klustersmodel.h"
+#include "tests/views/consolefixture.h"
+#include "views/mainwindow.h"
 #include "views/messagebanner.h"
 #include "views/notifier.h"
 #include "views/overviewpage.h"
+#include "views/repairdialog.h"
+#include "views/tablepage.h"
+
+#include <QAccessible>
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QTreeView>
 
 using ConsoleTest::select;
 using ConsoleTest::waitSettled;
@@ -79,7 +78,10 @@ private slots:
     void fitsALaptop();
 
 private:
-    ConnectionSpec simSpec(bool readOnly = false) const { return ConsoleTest::simSpec(m_fixture->sim, readOnly); }
+    ConnectionSpec simSpec(bool readOnly = false) const
+    {
+        return ConsoleTest::simSpec(m_fixture->sim, readOnly);
+    }
     QStringList kindsShown(MainWindow &window) const;
 
     std::unique_ptr<SimFixture> m_fixture;
@@ -120,21 +122,23 @@ void TestConsole::demoShowsEveryFindingKind()
     QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/demo"));
 
     QSet<QString> all;
-    for (const QString &k : {QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue")}) {
-        QVERIFY(select(window, {QStringLiteral("sim"), k}));
+    for (const QString &k : { QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue") }) {
+        QVERIFY(select(window, { QStringLiteral("sim"), k }));
         QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/") + k);
         const QStringList kinds = kindsShown(window);
         QVERIFY2(!kinds.isEmpty(), qPrintable(k));
         for (const QString &kind : kinds)
             all.insert(kind);
         // Each view says when its data was fetched.
-        QVERIFY2(window.nodesPage()->caption().startsWith(QStringLiteral("Fetched ")), qPrintable(window.nodesPage()->caption()));
+        QVERIFY2(window.nodesPage()->caption().startsWith(QStringLiteral("Fetched ")),
+            qPrintable(window.nodesPage()->caption()));
     }
-    const QStringList expected{QStringLiteral("instance-unregistered"), QStringLiteral("instance-error"),
-                               QStringLiteral("instance-missing-security-group"), QStringLiteral("security-group-missing"),
-                               QStringLiteral("security-group-rule-missing"), QStringLiteral("route-duplicate"),
-                               QStringLiteral("route-orphaned"), QStringLiteral("route-stale"), QStringLiteral("route-missing"),
-                               QStringLiteral("route-limit"), QStringLiteral("node-not-ready"), QStringLiteral("node-network-unavailable")};
+    const QStringList expected { QStringLiteral("instance-unregistered"), QStringLiteral("instance-error"),
+        QStringLiteral("instance-missing-security-group"), QStringLiteral("security-group-missing"),
+        QStringLiteral("security-group-rule-missing"), QStringLiteral("route-duplicate"),
+        QStringLiteral("route-orphaned"), QStringLiteral("route-stale"), QStringLiteral("route-missing"),
+        QStringLiteral("route-limit"), QStringLiteral("node-not-ready"),
+        QStringLiteral("node-network-unavailable") };
     for (const QString &kind : expected)
         QVERIFY2(all.contains(kind), qPrintable(kind + QStringLiteral(" is not shown")));
     QVERIFY(!window.isBannerVisible());
@@ -152,29 +156,40 @@ void TestConsole::findingSelectsItsRows()
     };
 
     // Demo: an instance in ERROR marks its row in the nodes view, with an icon.
-    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("instance-error:kks-demo-pool-t5y6u")}));
-    QCOMPARE(selectedNames(window.nodesPage(), NodesModel::NameRole), QStringList{QStringLiteral("kks-demo-pool-t5y6u")});
+    QVERIFY(window.findingsPage()->selectKeys({ QStringLiteral("instance-error:kks-demo-pool-t5y6u") }));
+    QCOMPARE(selectedNames(window.nodesPage(), NodesModel::NameRole),
+        QStringList { QStringLiteral("kks-demo-pool-t5y6u") });
     const QModelIndex errorRow = window.nodesPage()->view()->selectionModel()->selectedRows().first();
     QVERIFY(!errorRow.data(Qt::DecorationRole).value<QIcon>().isNull());
     QCOMPARE(errorRow.siblingAtColumn(NodesModel::StatusColumn).data().toString(), QStringLiteral("ERROR"));
 
     // The missing group: the instance's row in the nodes and security views.
-    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("instance-missing-security-group:demo-pool-r3s4d")}));
-    QCOMPARE(selectedNames(window.nodesPage(), NodesModel::NameRole), QStringList{QStringLiteral("demo-pool-r3s4d")});
-    QCOMPARE(selectedNames(window.securityPage(), SecurityModel::KeyRole), QStringList{QStringLiteral("instance:demo-pool-r3s4d")});
+    QVERIFY(window.findingsPage()->selectKeys(
+        { QStringLiteral("instance-missing-security-group:demo-pool-r3s4d") }));
+    QCOMPARE(selectedNames(window.nodesPage(), NodesModel::NameRole),
+        QStringList { QStringLiteral("demo-pool-r3s4d") });
+    QCOMPARE(selectedNames(window.securityPage(), SecurityModel::KeyRole),
+        QStringList { QStringLiteral("instance:demo-pool-r3s4d") });
 
     // The missing rule: its protocol's row in the security view.
-    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("security-group-rule-missing:tcp")}));
-    QCOMPARE(selectedNames(window.securityPage(), SecurityModel::KeyRole), QStringList{QStringLiteral("rule:tcp")});
+    QVERIFY(window.findingsPage()->selectKeys({ QStringLiteral("security-group-rule-missing:tcp") }));
+    QCOMPARE(selectedNames(window.securityPage(), SecurityModel::KeyRole),
+        QStringList { QStringLiteral("rule:tcp") });
 
     // A missing route: its (absent) route's row in the routes view, marked.
-    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("route-missing:kks-demo-pool-q9w3e")}));
+    QVERIFY(window.findingsPage()->selectKeys({ QStringLiteral("route-missing:kks-demo-pool-q9w3e") }));
     const QStringList routes = selectedNames(window.routesPage(), RoutesModel::KeyRole);
-    QCOMPARE(routes, QStringList{QStringLiteral("100.100.25.0/24 via 10.180.0.25")});
-    QVERIFY(window.routesPage()->view()->selectionModel()->selectedRows().first().data(RoutesModel::ProblemRole).toBool());
+    QCOMPARE(routes, QStringList { QStringLiteral("100.100.25.0/24 via 10.180.0.25") });
+    QVERIFY(window.routesPage()
+                ->view()
+                ->selectionModel()
+                ->selectedRows()
+                .first()
+                .data(RoutesModel::ProblemRole)
+                .toBool());
 
     // Legacy: the duplicate routes of a recycled pod CIDR are all selected.
-    QVERIFY(select(window, {QStringLiteral("sim"), QStringLiteral("legacy")}));
+    QVERIFY(select(window, { QStringLiteral("sim"), QStringLiteral("legacy") }));
     QString duplicate;
     for (const QString &kind : kindsShown(window)) {
         if (kind == QLatin1String("route-duplicate"))
@@ -185,12 +200,13 @@ void TestConsole::findingSelectsItsRows()
     QAbstractItemModel *findings = window.findingsPage()->view()->model();
     QString duplicateId;
     for (int row = 0; row < findings->rowCount(); ++row) {
-        if (findings->index(row, FindingsModel::KindColumn).data().toString() == QLatin1String("route-duplicate"))
+        if (findings->index(row, FindingsModel::KindColumn).data().toString()
+            == QLatin1String("route-duplicate"))
             duplicateId = findings->index(row, 0).data(FindingsModel::IdRole).toString();
     }
-    QVERIFY(window.findingsPage()->selectKeys({duplicateId}));
+    QVERIFY(window.findingsPage()->selectKeys({ duplicateId }));
     QVERIFY2(selectedNames(window.routesPage(), RoutesModel::KeyRole).size() >= 2,
-             qPrintable(selectedNames(window.routesPage(), RoutesModel::KeyRole).join(QLatin1Char(','))));
+        qPrintable(selectedNames(window.routesPage(), RoutesModel::KeyRole).join(QLatin1Char(','))));
 }
 
 void TestConsole::repairThroughTheDialog()
@@ -198,20 +214,22 @@ void TestConsole::repairThroughTheDialog()
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
     const QString id = QStringLiteral("instance-error:kks-demo-pool-t5y6u");
-    QVERIFY(window.findingsPage()->selectKeys({id}));
+    QVERIFY(window.findingsPage()->selectKeys({ id }));
     QVERIFY(window.repairAction()->isVisible());
 
     QPointer<RepairDialog> dialog;
-    connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
     window.setTab(MainWindow::FindingsTab);
     window.repairAction()->trigger();
     QVERIFY(dialog);
     QVERIFY(dialog->isVisible());
-    QCOMPARE(dialog->sendable(), QStringList{id});
+    QCOMPARE(dialog->sendable(), QStringList { id });
     // Cancel is the default; the deletion needs its name typed.
     QVERIFY(!dialog->confirmButton()->isEnabled());
-    QCOMPARE(dialog->confirmButton()->text().remove(QLatin1Char('&')), QStringLiteral("Delete instance kks-demo-pool-t5y6u"));
-    QCOMPARE(dialog->focusWidget(), dialog->confirmationBox());  // the name is typed straight away
+    QCOMPARE(dialog->confirmButton()->text().remove(QLatin1Char('&')),
+        QStringLiteral("Delete instance kks-demo-pool-t5y6u"));
+    QCOMPARE(dialog->focusWidget(), dialog->confirmationBox()); // the name is typed straight away
     QVERIFY(!dialog->confirmButton()->isDefault());
     QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("kks-demo-pool-t5y6"));
     QVERIFY(!dialog->confirmButton()->isEnabled());
@@ -221,8 +239,9 @@ void TestConsole::repairThroughTheDialog()
     QTest::keyClick(dialog->confirmationBox(), Qt::Key_Return);
     QVERIFY(dialog->isVisible());
     QVERIFY(!dialog->isRunning());
-    QVERIFY2(dialog->statusText().contains(QStringLiteral("Delete instance kks-demo-pool-t5y6u")), qPrintable(dialog->statusText()));
-    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");  // scripts/screenshots
+    QVERIFY2(dialog->statusText().contains(QStringLiteral("Delete instance kks-demo-pool-t5y6u")),
+        qPrintable(dialog->statusText()));
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); // scripts/screenshots
     if (!shots.isEmpty()) {
         QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-dialog.png")));
         // The confirm button, reached with Tab, shows that it has the focus.
@@ -239,7 +258,8 @@ void TestConsole::repairThroughTheDialog()
     QVERIFY(dialog->isRunning());
     QVERIFY2(finished.wait(60000), "the repair did not finish");
     QCOMPARE(finished.first().at(0).toInt(), 1);
-    QVERIFY2(dialog->resultsText().contains(QStringLiteral("fixed (verified)")), qPrintable(dialog->resultsText()));
+    QVERIFY2(dialog->resultsText().contains(QStringLiteral("fixed (verified)")),
+        qPrintable(dialog->resultsText()));
     if (!shots.isEmpty())
         QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-done.png")));
 
@@ -252,19 +272,24 @@ void TestConsole::repairThroughTheDialog()
     QCOMPARE(window.auditPage()->view()->model()->rowCount(), 1);
     if (!shots.isEmpty()) {
         window.setTab(MainWindow::AuditTab);
-        QVERIFY(window.auditPage()->selectKeys(ConsoleTest::column(window.auditPage()->view()->model(), 0, AuditModel::KeyRole)) == 1);
-        for (const QSize size : {QSize(1024, 640), QSize(1440, 900)}) {
+        QVERIFY(window.auditPage()->selectKeys(
+                    ConsoleTest::column(window.auditPage()->view()->model(), 0, AuditModel::KeyRole))
+            == 1);
+        for (const QSize size : { QSize(1024, 640), QSize(1440, 900) }) {
             window.resize(size);
             QDir().mkpath(QStringLiteral("%1/%2x%3").arg(shots).arg(size.width()).arg(size.height()));
             QTest::qWait(50);
-            QVERIFY(window.grab().save(QStringLiteral("%1/%2x%3/audit.png").arg(shots).arg(size.width()).arg(size.height())));
+            QVERIFY(window.grab().save(
+                QStringLiteral("%1/%2x%3/audit.png").arg(shots).arg(size.width()).arg(size.height())));
         }
     }
 
     // The views are refreshed: the finding is gone from the findings view.
     QTRY_VERIFY_WITH_TIMEOUT(!updated.isEmpty(), 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(!window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->diagnosis->find(id), 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectKeys({id}) == 0, 10000);  // the views follow their data
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") })->diagnosis->find(id), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.findingsPage()->selectKeys({ id }) == 0, 10000); // the views follow their data
     dialog->reject();
     QVERIFY(!dialog || !dialog->isVisible());
 }
@@ -279,7 +304,8 @@ void TestConsole::multiSelectRepairObeysTheBudget()
     window.show();
     QVERIFY(waitSettled(window));
     QPointer<RepairDialog> dialog;
-    connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
 
     // Two deletions and a rule: the deletions are refused as a bulk delete, the rule may go.
     const QString error = QStringLiteral("instance-error:kks-demo-pool-t5y6u");
@@ -287,29 +313,30 @@ void TestConsole::multiSelectRepairObeysTheBudget()
     const QString rule = QStringLiteral("security-group-rule-missing:tcp");
     QTreeView *view = window.findingsPage()->view();
     view->clearSelection();
-    for (const QString &id : {error, unregistered, rule}) {
+    for (const QString &id : { error, unregistered, rule }) {
         for (int row = 0; row < view->model()->rowCount(); ++row) {
             if (view->model()->index(row, 0).data(FindingsModel::IdRole).toString() == id)
-                view->selectionModel()->select(view->model()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+                view->selectionModel()->select(
+                    view->model()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         }
     }
     window.setTab(MainWindow::FindingsTab);
     QCOMPARE(window.repairTargets().size(), 3);
     window.repairAction()->trigger();
     QVERIFY(dialog);
-    QCOMPARE(dialog->sendable(), QStringList{rule});
+    QCOMPARE(dialog->sendable(), QStringList { rule });
     QVERIFY(dialog->overrideBox()->isHidden());
-    QVERIFY(dialog->confirmationBox()->isHidden());  // nothing is deleted
+    QVERIFY(dialog->confirmationBox()->isHidden()); // nothing is deleted
     QVERIFY(dialog->confirmButton()->isEnabled());
     dialog->reject();
     QTRY_VERIFY(!dialog);
 
     // One deletion: only with the explicit override, and its name typed.
-    QVERIFY(window.findingsPage()->selectKeys({error}));
+    QVERIFY(window.findingsPage()->selectKeys({ error }));
     window.setTab(MainWindow::FindingsTab);
     window.repairAction()->trigger();
     QVERIFY(dialog);
-    QCOMPARE(dialog->sendable(), QStringList{error});
+    QCOMPARE(dialog->sendable(), QStringList { error });
     QVERIFY(!dialog->overrideBox()->isHidden());
     QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("kks-demo-pool-t5y6u"));
     QVERIFY(!dialog->confirmButton()->isEnabled());
@@ -323,8 +350,9 @@ void TestConsole::dialogRefusesWhatARefreshChanged()
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
     QPointer<RepairDialog> dialog;
-    connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
-    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("route-missing:kks-demo-pool-q9w3e")}));
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    QVERIFY(window.findingsPage()->selectKeys({ QStringLiteral("route-missing:kks-demo-pool-q9w3e") }));
     window.setTab(MainWindow::FindingsTab);
     window.repairAction()->trigger();
     QVERIFY(dialog);
@@ -332,7 +360,7 @@ void TestConsole::dialogRefusesWhatARefreshChanged()
     // Meanwhile somebody adds the route; the next refresh no longer has the finding.
     for (SimRouter &r : m_fixture->sim.world().routers) {
         if (r.name == QLatin1String("kks-router")) {
-            r.routes.append(SimRoute{QStringLiteral("100.100.25.0/24"), QStringLiteral("10.180.0.25")});
+            r.routes.append(SimRoute { QStringLiteral("100.100.25.0/24"), QStringLiteral("10.180.0.25") });
             ++r.revision;
         }
     }
@@ -348,7 +376,7 @@ void TestConsole::refreshKeepsSelection()
     QVERIFY(ConsoleTest::open(window, simSpec()));
     window.setTab(MainWindow::NodesTab);
     QTreeView *nodes = window.nodesPage()->view();
-    QVERIFY(window.nodesPage()->selectKeys({QStringLiteral("kks-demo-pool-p8l2n")}) == 1);
+    QVERIFY(window.nodesPage()->selectKeys({ QStringLiteral("kks-demo-pool-p8l2n") }) == 1);
     QSignalSpy reset(nodes->model(), &QAbstractItemModel::modelReset);
     QSignalSpy removed(nodes->model(), &QAbstractItemModel::rowsRemoved);
     for (int i = 0; i < 2; ++i) {
@@ -368,7 +396,7 @@ void TestConsole::refreshFailureKeepsTheData()
     QVERIFY(ConsoleTest::open(window, simSpec()));
     const int findings = window.findingsPage()->view()->model()->rowCount();
     QVERIFY(findings > 0);
-    const QDateTime fetched = window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->fetchedAt;
+    const QDateTime fetched = window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") })->fetchedAt;
 
     FaultRule rule;
     rule.id = QStringLiteral("down");
@@ -384,15 +412,16 @@ void TestConsole::refreshFailureKeepsTheData()
     QVERIFY2(window.bannerText().contains(QStringLiteral("stale")), qPrintable(window.bannerText()));
     // The last good data stays, and says how old it is.
     QCOMPARE(window.findingsPage()->view()->model()->rowCount(), findings);
-    QCOMPARE(window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->fetchedAt, fetched);
-    QVERIFY2(window.nodesPage()->caption().startsWith(QStringLiteral("STALE")), qPrintable(window.nodesPage()->caption()));
+    QCOMPARE(window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") })->fetchedAt, fetched);
+    QVERIFY2(window.nodesPage()->caption().startsWith(QStringLiteral("STALE")),
+        qPrintable(window.nodesPage()->caption()));
 
     // It recovers on the next refresh.
     m_fixture->sim.faults().clear();
     window.refreshAll();
     QVERIFY(waitSettled(window));
     QVERIFY(!window.isBannerVisible());
-    QVERIFY(window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->fetchedAt > fetched);
+    QVERIFY(window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") })->fetchedAt > fetched);
 }
 
 void TestConsole::partialFailureIsNamed()
@@ -413,7 +442,8 @@ void TestConsole::malformedKlusterListKeepsTheData()
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
     const int findings = window.findingsPage()->view()->model()->rowCount();
-    for (const FaultRule::Kind kind : {FaultRule::Kind::Malformed, FaultRule::Kind::Truncated, FaultRule::Kind::Html}) {
+    for (const FaultRule::Kind kind :
+        { FaultRule::Kind::Malformed, FaultRule::Kind::Truncated, FaultRule::Kind::Html }) {
         m_fixture->sim.faults().clear();
         FaultRule rule;
         rule.service = QStringLiteral("kubernikus");
@@ -424,8 +454,9 @@ void TestConsole::malformedKlusterListKeepsTheData()
         window.refreshAll();
         QVERIFY(waitSettled(window));
         QVERIFY(window.isBannerVisible());
-        QVERIFY2(window.bannerText().contains(QStringLiteral("could not be listed")) && window.bannerText().contains(QStringLiteral("/api/v1/clusters")),
-                 qPrintable(window.bannerText()));
+        QVERIFY2(window.bannerText().contains(QStringLiteral("could not be listed"))
+                && window.bannerText().contains(QStringLiteral("/api/v1/clusters")),
+            qPrintable(window.bannerText()));
         // The klusters stay, and are refreshed each on its own.
         QCOMPARE(window.sidebar()->model()->rowCount(), 3);
         QCOMPARE(window.findingsPage()->view()->model()->rowCount(), findings);
@@ -438,7 +469,7 @@ void TestConsole::readOnlyHidesRepairs()
     window.addConnection(simSpec(true), false);
     window.show();
     QVERIFY(waitSettled(window));
-    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("instance-error:kks-demo-pool-t5y6u")}));
+    QVERIFY(window.findingsPage()->selectKeys({ QStringLiteral("instance-error:kks-demo-pool-t5y6u") }));
     QVERIFY(!window.repairAction()->isVisible());
     QVERIFY(window.findingsPage()->repairButton()->isHidden());
     QVERIFY(window.findingsPage()->view()->isColumnHidden(FindingsModel::RepairColumn));
@@ -448,7 +479,8 @@ void TestConsole::readOnlyHidesRepairs()
     QCOMPARE(opened.size(), 0);
     // Nothing was sent.
     const auto &servers = m_fixture->sim.world().servers;
-    QVERIFY(std::any_of(servers.cbegin(), servers.cend(), [](const SimServer &s) { return s.name == QLatin1String("kks-demo-pool-t5y6u"); }));
+    QVERIFY(std::any_of(servers.cbegin(), servers.cend(),
+        [](const SimServer &s) { return s.name == QLatin1String("kks-demo-pool-t5y6u"); }));
 }
 
 void TestConsole::snapshotOpensOffline()
@@ -456,7 +488,7 @@ void TestConsole::snapshotOpensOffline()
     QTemporaryDir dir;
     QString error;
     QVERIFY2(m_fixture->sim.dumpSnapshots(dir.path(), QString(), &error), qPrintable(error));
-    m_fixture.reset();  // offline: no cloud at all
+    m_fixture.reset(); // offline: no cloud at all
 
     MainWindow window;
     ConnectionSpec spec;
@@ -466,7 +498,7 @@ void TestConsole::snapshotOpensOffline()
     window.show();
     QVERIFY(waitSettled(window));
     QCOMPARE(window.sidebar()->model()->rowCount(), 3);
-    QVERIFY(select(window, {QStringLiteral("snapshot"), QStringLiteral("demo")}));
+    QVERIFY(select(window, { QStringLiteral("snapshot"), QStringLiteral("demo") }));
     QVERIFY(kindsShown(window).contains(QStringLiteral("instance-error")));
     QVERIFY(!window.repairAction()->isVisible());
     QVERIFY(window.findingsPage()->repairButton()->isHidden());
@@ -504,21 +536,24 @@ void TestConsole::repairActsOnTheCurrentView()
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
     QPointer<RepairDialog> dialog;
-    connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
     window.setTab(MainWindow::FindingsTab);
-    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("instance-error:kks-demo-pool-t5y6u")}));
+    QVERIFY(window.findingsPage()->selectKeys({ QStringLiteral("instance-error:kks-demo-pool-t5y6u") }));
     window.setTab(MainWindow::RoutesTab);
-    QCOMPARE(window.routesPage()->selectKeys({QStringLiteral("100.100.25.0/24 via 10.180.0.25")}), 1);
-    QCOMPARE(window.repairTargets(), QStringList{QStringLiteral("route-missing:kks-demo-pool-q9w3e")});
+    QCOMPARE(window.routesPage()->selectKeys({ QStringLiteral("100.100.25.0/24 via 10.180.0.25") }), 1);
+    QCOMPARE(window.repairTargets(), QStringList { QStringLiteral("route-missing:kks-demo-pool-q9w3e") });
     window.repairAction()->trigger();
     QVERIFY(dialog);
-    QCOMPARE(dialog->sendable(), QStringList{QStringLiteral("route-missing:kks-demo-pool-q9w3e")});
+    QCOMPARE(dialog->sendable(), QStringList { QStringLiteral("route-missing:kks-demo-pool-q9w3e") });
     dialog->reject();
     QTRY_VERIFY(!dialog);
     // The Nodes view: the row's findings; the Overview and the audit log: nothing to repair.
     window.setTab(MainWindow::NodesTab);
-    QCOMPARE(window.nodesPage()->selectKeys({QStringLiteral("kks-demo-pool-q9w3e")}), 1);
-    QCOMPARE(window.repairTargets(), QStringList{QStringLiteral("route-missing:kks-demo-pool-q9w3e")});  // node-network-unavailable has none
+    QCOMPARE(window.nodesPage()->selectKeys({ QStringLiteral("kks-demo-pool-q9w3e") }), 1);
+    QCOMPARE(window.repairTargets(),
+        QStringList {
+            QStringLiteral("route-missing:kks-demo-pool-q9w3e") }); // node-network-unavailable has none
     window.setTab(MainWindow::OverviewTab);
     QVERIFY(window.repairTargets().isEmpty());
     QVERIFY(!window.repairAction()->isEnabled());
@@ -528,10 +563,11 @@ void TestConsole::routeGroupShowsTheRoutersOrder()
 {
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
-    QVERIFY(select(window, {QStringLiteral("sim"), QStringLiteral("legacy")}));
+    QVERIFY(select(window, { QStringLiteral("sim"), QStringLiteral("legacy") }));
     window.setTab(MainWindow::RoutesTab);
-    // A stale route on the router, and the right one missing: the stale one carries the traffic, the missing one is last.
-    QCOMPARE(window.routesPage()->selectKeys({QStringLiteral("198.19.2.0/24")}), 1);
+    // A stale route on the router, and the right one missing: the stale one carries the traffic, the missing
+    // one is last.
+    QCOMPARE(window.routesPage()->selectKeys({ QStringLiteral("198.19.2.0/24") }), 1);
     const QString text = window.routesPage()->details()->toPlainText();
     const qsizetype stale = text.indexOf(QStringLiteral("via 10.180.0.5 "));
     const qsizetype carries = text.indexOf(QStringLiteral("← carries the traffic"));
@@ -562,35 +598,48 @@ void TestConsole::partialDataKeepsRankAndSaysIncomplete()
     window.refreshAll();
     QVERIFY(waitSettled(window));
 
-    // demo keeps its place above legacy; its counts are lower bounds, it says incomplete, in red, and the banner is an error.
+    // demo keeps its place above legacy; its counts are lower bounds, it says incomplete, in red, and the
+    // banner is an error.
     const QStringList order = ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole);
-    QVERIFY2(order.indexOf(QStringLiteral("sim/demo")) < order.indexOf(QStringLiteral("sim/legacy")), qPrintable(order.join(QLatin1Char(','))));
+    QVERIFY2(order.indexOf(QStringLiteral("sim/demo")) < order.indexOf(QStringLiteral("sim/legacy")),
+        qPrintable(order.join(QLatin1Char(','))));
     const int row = int(order.indexOf(QStringLiteral("sim/demo")));
-    QVERIFY2(sidebar->index(row, KlustersModel::CriticalColumn).data().toString().startsWith(QStringLiteral("≥ ")),
-             qPrintable(sidebar->index(row, KlustersModel::CriticalColumn).data().toString()));
-    QCOMPARE(sidebar->index(row, KlustersModel::KlusterColumn).data().toString(), QStringLiteral("demo (incomplete)"));
+    QVERIFY2(
+        sidebar->index(row, KlustersModel::CriticalColumn).data().toString().startsWith(QStringLiteral("≥ ")),
+        qPrintable(sidebar->index(row, KlustersModel::CriticalColumn).data().toString()));
+    QCOMPARE(sidebar->index(row, KlustersModel::KlusterColumn).data().toString(),
+        QStringLiteral("demo (incomplete)"));
     QVERIFY(sidebar->index(row, 0).data(Qt::ForegroundRole).isValid());
     QVERIFY(window.isBannerVisible());
     QCOMPARE(window.banner()->type(), MessageBanner::Type::Error);
-    QVERIFY2(window.bannerText().contains(QStringLiteral("incomplete")) && window.bannerText().contains(QStringLiteral("503")),
-             qPrintable(window.bannerText()));
+    QVERIFY2(window.bannerText().contains(QStringLiteral("incomplete"))
+            && window.bannerText().contains(QStringLiteral("503")),
+        qPrintable(window.bannerText()));
     QVERIFY(!window.bannerText().contains(QStringLiteral("stale")));
-    QVERIFY(!window.banner()->retryButton()->isHidden());  // a 503 may pass
+    QVERIFY(!window.banner()->retryButton()->isHidden()); // a 503 may pass
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
         window.resize(1440, 900);
         window.setTab(MainWindow::OverviewTab);
         QTest::qWait(50);
         QVERIFY(window.grab().save(shots + QStringLiteral("/incomplete.png")));
     }
-    QVERIFY2(window.findingsPage()->caption().startsWith(QStringLiteral("INCOMPLETE")), qPrintable(window.findingsPage()->caption()));
-    QVERIFY2(window.findingsPage()->caption().contains(QStringLiteral("≥ ")), qPrintable(window.findingsPage()->caption()));
+    QVERIFY2(window.findingsPage()->caption().startsWith(QStringLiteral("INCOMPLETE")),
+        qPrintable(window.findingsPage()->caption()));
+    QVERIFY2(window.findingsPage()->caption().contains(QStringLiteral("≥ ")),
+        qPrintable(window.findingsPage()->caption()));
 
     // Nova back: complete again.
     m_fixture->sim.faults().clear();
     window.refreshAll();
     QVERIFY(waitSettled(window));
-    QCOMPARE(sidebar->index(ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole).indexOf(QStringLiteral("sim/demo")), KlustersModel::KlusterColumn).data().toString(),
-             QStringLiteral("demo"));
+    QCOMPARE(
+        sidebar
+            ->index(
+                ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole).indexOf(QStringLiteral("sim/demo")),
+                KlustersModel::KlusterColumn)
+            .data()
+            .toString(),
+        QStringLiteral("demo"));
     QVERIFY(!window.isBannerVisible());
 }
 
@@ -606,25 +655,26 @@ void TestConsole::cancelIsNoFailure()
     QVERIFY(ConsoleTest::activate(&window));
     window.refreshAll();
     QTRY_VERIFY_WITH_TIMEOUT(window.connections().first()->isRefreshing(QStringLiteral("demo")), 10000);
-    QTest::keyClick(&window, Qt::Key_Period, Qt::ControlModifier);  // Ctrl+.
+    QTest::keyClick(&window, Qt::Key_Period, Qt::ControlModifier); // Ctrl+.
     QVERIFY(waitSettled(window));
     QVERIFY2(!window.isBannerVisible(), qPrintable(window.bannerText()));
     QAbstractItemModel *sidebar = window.sidebar()->model();
     for (int row = 0; row < sidebar->rowCount(); ++row)
-        QVERIFY2(!sidebar->index(row, 0).data(KlustersModel::AlarmRole).toBool(), qPrintable(sidebar->index(row, 0).data().toString()));
-    QVERIFY(!window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->isStale());
+        QVERIFY2(!sidebar->index(row, 0).data(KlustersModel::AlarmRole).toBool(),
+            qPrintable(sidebar->index(row, 0).data().toString()));
+    QVERIFY(!window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") })->isStale());
 }
 
 void TestConsole::deadEndpointIsOneBannerLine()
 {
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
-    m_fixture.reset();  // the cloud is gone: every request is refused
+    m_fixture.reset(); // the cloud is gone: every request is refused
     window.refreshAll();
     QVERIFY(waitSettled(window));
     QVERIFY(window.isBannerVisible());
     const QString text = window.bannerText();
-    QCOMPARE(text.count(QLatin1Char('\n')), 0);  // one line for the connection
+    QCOMPARE(text.count(QLatin1Char('\n')), 0); // one line for the connection
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
         window.resize(1440, 900);
         QTest::qWait(50);
@@ -639,10 +689,11 @@ void TestConsole::deadEndpointIsOneBannerLine()
     QVERIFY(window.pendingRefreshes() > 0);
     QVERIFY(waitSettled(window));
     // The details name every kluster that failed; the data shown is kept, stale.
-    for (const QString &k : {QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue")})
-        QVERIFY2(window.banner()->details().contains(QStringLiteral("sim/") + k), qPrintable(window.banner()->details()));
-    QVERIFY(window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->isStale());
-    QVERIFY(window.kluster({QStringLiteral("sim"), QStringLiteral("demo")})->fetch);
+    for (const QString &k : { QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue") })
+        QVERIFY2(window.banner()->details().contains(QStringLiteral("sim/") + k),
+            qPrintable(window.banner()->details()));
+    QVERIFY(window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") })->isStale());
+    QVERIFY(window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") })->fetch);
 }
 
 void TestConsole::failedRepairIsShownAsFailed()
@@ -656,9 +707,10 @@ void TestConsole::failedRepairIsShownAsFailed()
     rule.status = 500;
     m_fixture->sim.faults().add(rule);
     QPointer<RepairDialog> dialog;
-    connect(&window, &MainWindow::repairDialogOpened, this, [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
     window.setTab(MainWindow::FindingsTab);
-    QVERIFY(window.findingsPage()->selectKeys({QStringLiteral("route-missing:kks-demo-pool-q9w3e")}));
+    QVERIFY(window.findingsPage()->selectKeys({ QStringLiteral("route-missing:kks-demo-pool-q9w3e") }));
     window.repairAction()->trigger();
     QVERIFY(dialog);
     QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
@@ -667,7 +719,7 @@ void TestConsole::failedRepairIsShownAsFailed()
     QCOMPARE(finished.first().at(0).toInt(), 0);
     QVERIFY2(dialog->statusText().contains(QStringLiteral("Failed")), qPrintable(dialog->statusText()));
     QVERIFY(dialog->windowTitle().startsWith(QStringLiteral("Repair failed")));
-    QVERIFY(dialog->findChild<QProgressBar *>()->isHidden());  // no blue 100 % bar for a failure
+    QVERIFY(dialog->findChild<QProgressBar *>()->isHidden()); // no blue 100 % bar for a failure
     QVERIFY2(dialog->resultsText().contains(QStringLiteral("500")), qPrintable(dialog->resultsText()));
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty())
         QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-failed.png")));
@@ -687,7 +739,7 @@ void TestConsole::snapshotsOfferNoRefresh()
     QVERIFY(waitSettled(window));
     QVERIFY(!window.refreshAction()->isEnabled());
     QVERIFY(!window.findChild<QToolButton *>(QStringLiteral("autoRefresh"))->isEnabled());
-    QVERIFY(window.notifier()->tray() == nullptr);  // nothing to watch
+    QVERIFY(window.notifier()->tray() == nullptr); // nothing to watch
 }
 
 void TestConsole::findingIsSelectedOnceItsKlusterIsShown()
@@ -697,8 +749,11 @@ void TestConsole::findingIsSelectedOnceItsKlusterIsShown()
     QVERIFY(ConsoleTest::open(window, simSpec()));
     QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/demo"));
     QSignalSpy shown(&window, &MainWindow::viewsShown);
-    window.showFinding({QStringLiteral("sim"), QStringLiteral("legacy")}, QStringLiteral("route-duplicate:198.19.1.0/24"));
-    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectedKeys() == QStringList{QStringLiteral("route-duplicate:198.19.1.0/24")}, 10000);
+    window.showFinding(
+        { QStringLiteral("sim"), QStringLiteral("legacy") }, QStringLiteral("route-duplicate:198.19.1.0/24"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectedKeys()
+            == QStringList { QStringLiteral("route-duplicate:198.19.1.0/24") },
+        10000);
     QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/legacy"));
     QVERIFY(window.routesPage()->view()->selectionModel()->hasSelection());
 }
@@ -714,8 +769,9 @@ void TestConsole::newCriticalFindingNotifiesWhileWatching()
     window.setAutoRefreshMinutes(0);
     for (SimSecurityGroup &g : m_fixture->sim.world().securityGroups) {
         if (g.name == QLatin1String("kks-demo"))
-            g.rules.erase(std::remove_if(g.rules.begin(), g.rules.end(), [](const SimRule &r) { return r.protocol == QStringLiteral("udp"); }),
-                          g.rules.end());
+            g.rules.erase(std::remove_if(g.rules.begin(), g.rules.end(),
+                              [](const SimRule &r) { return r.protocol == QStringLiteral("udp"); }),
+                g.rules.end());
     }
     window.refreshAll();
     QVERIFY(waitSettled(window));
@@ -724,8 +780,9 @@ void TestConsole::newCriticalFindingNotifiesWhileWatching()
     window.setAutoRefreshMinutes(1);
     for (SimSecurityGroup &g : m_fixture->sim.world().securityGroups) {
         if (g.name == QLatin1String("kks-demo"))
-            g.rules.erase(std::remove_if(g.rules.begin(), g.rules.end(), [](const SimRule &r) { return r.protocol == QStringLiteral("icmp"); }),
-                          g.rules.end());
+            g.rules.erase(std::remove_if(g.rules.begin(), g.rules.end(),
+                              [](const SimRule &r) { return r.protocol == QStringLiteral("icmp"); }),
+                g.rules.end());
     }
     window.refreshAll();
     QVERIFY(waitSettled(window));
@@ -738,18 +795,22 @@ void TestConsole::newCriticalFindingNotifiesWhileWatching()
     QVERIFY(waitSettled(window));
     QCOMPARE(notified.size(), 1);
     // Clicked: the console opens on that kluster and finding.
-    QVERIFY(select(window, {QStringLiteral("sim"), QStringLiteral("legacy")}));
-    emit window.notifier()->activated({QStringLiteral("sim"), QStringLiteral("demo")}, QStringLiteral("security-group-rule-missing:icmp"));
-    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectedKeys() == QStringList{QStringLiteral("security-group-rule-missing:icmp")}, 10000);
+    QVERIFY(select(window, { QStringLiteral("sim"), QStringLiteral("legacy") }));
+    emit window.notifier()->activated({ QStringLiteral("sim"), QStringLiteral("demo") },
+        QStringLiteral("security-group-rule-missing:icmp"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectedKeys()
+            == QStringList { QStringLiteral("security-group-rule-missing:icmp") },
+        10000);
     QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/demo"));
     QVERIFY(window.isVisible());
-    window.hide();  // back in the background
+    window.hide(); // back in the background
     // A kluster that becomes unreachable is told too.
     m_fixture.reset();
     window.refreshAll();
     QVERIFY(waitSettled(window));
     QVERIFY(notified.size() >= 2);
-    QVERIFY2(notified.last().at(0).toString().contains(QStringLiteral("unreachable")), qPrintable(notified.last().at(0).toString()));
+    QVERIFY2(notified.last().at(0).toString().contains(QStringLiteral("unreachable")),
+        qPrintable(notified.last().at(0).toString()));
     // Switched off: silent.
     window.setAutoRefreshMinutes(0);
 }
@@ -774,7 +835,8 @@ void TestConsole::namesAndMnemonics()
         if (m.hasMatch())
             letters << m.captured(1).toLower();
     }
-    QCOMPARE(letters, (QStringList{QStringLiteral("f"), QStringLiteral("v"), QStringLiteral("k"), QStringLiteral("h")}));
+    QCOMPARE(letters,
+        (QStringList { QStringLiteral("f"), QStringLiteral("v"), QStringLiteral("k"), QStringLiteral("h") }));
     auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("views"));
     for (int i = 0; i < tabs->count(); ++i)
         QVERIFY2(!mnemonic.match(tabs->tabText(i)).hasMatch(), qPrintable(tabs->tabText(i)));
@@ -784,7 +846,8 @@ void TestConsole::namesAndMnemonics()
         for (QAction *a : top->menu()->actions()) {
             const QRegularExpressionMatch m = mnemonic.match(a->text());
             if (m.hasMatch()) {
-                QVERIFY2(!inMenu.contains(m.captured(1).toLower()), qPrintable(top->text() + QStringLiteral(": ") + a->text()));
+                QVERIFY2(!inMenu.contains(m.captured(1).toLower()),
+                    qPrintable(top->text() + QStringLiteral(": ") + a->text()));
                 inMenu << m.captured(1).toLower();
             }
         }
@@ -810,11 +873,12 @@ void TestConsole::fitsALaptop()
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
     // No view asks for more than a 1024-pixel-wide screen.
-    QVERIFY2(window.minimumSizeHint().width() <= 1024, qPrintable(QString::number(window.minimumSizeHint().width())));
+    QVERIFY2(window.minimumSizeHint().width() <= 1024,
+        qPrintable(QString::number(window.minimumSizeHint().width())));
     auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("views"));
     for (int i = 0; i < tabs->count(); ++i)
         QVERIFY2(tabs->widget(i)->minimumSizeHint().width() <= 1024 - 160, qPrintable(tabs->tabText(i)));
-    for (const QSize size : {QSize(1024, 640), QSize(960, 1040), QSize(1440, 900)}) {
+    for (const QSize size : { QSize(1024, 640), QSize(960, 1040), QSize(1440, 900) }) {
         window.resize(size);
         QTRY_COMPARE(window.size(), size);
     }
@@ -830,25 +894,29 @@ void TestConsole::fitsALaptop()
     const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
     if (shots.isEmpty())
         return;
-    const QList<QPair<MainWindow::Tab, QString>> views{{MainWindow::OverviewTab, QStringLiteral("overview")},
-                                                      {MainWindow::FindingsTab, QStringLiteral("findings")},
-                                                      {MainWindow::NodesTab, QStringLiteral("nodes")},
-                                                      {MainWindow::RoutesTab, QStringLiteral("routes")},
-                                                      {MainWindow::SecurityTab, QStringLiteral("security")}};  // the audit: after a repair
-    for (const QSize size : {QSize(1024, 640), QSize(1440, 900)}) {
+    const QList<QPair<MainWindow::Tab, QString>> views { { MainWindow::OverviewTab,
+                                                             QStringLiteral("overview") },
+        { MainWindow::FindingsTab, QStringLiteral("findings") },
+        { MainWindow::NodesTab, QStringLiteral("nodes") },
+        { MainWindow::RoutesTab, QStringLiteral("routes") },
+        { MainWindow::SecurityTab, QStringLiteral("security") } }; // the audit: after a repair
+    for (const QSize size : { QSize(1024, 640), QSize(1440, 900) }) {
         window.resize(size);
         QDir().mkpath(QStringLiteral("%1/%2x%3").arg(shots).arg(size.width()).arg(size.height()));
         for (const auto &[tab, name] : views) {
             const bool legacy = tab == MainWindow::RoutesTab;
-            QVERIFY(select(window, {QStringLiteral("sim"), legacy ? QStringLiteral("legacy") : QStringLiteral("demo")}));
+            QVERIFY(select(window,
+                { QStringLiteral("sim"), legacy ? QStringLiteral("legacy") : QStringLiteral("demo") }));
             window.setTab(tab);
             if (tab == MainWindow::RoutesTab)
-                QVERIFY(window.routesPage()->selectKeys({QStringLiteral("198.19.1.0/24")}) == 1);
+                QVERIFY(window.routesPage()->selectKeys({ QStringLiteral("198.19.1.0/24") }) == 1);
             else if (tab != MainWindow::OverviewTab && tab != MainWindow::AuditTab)
-                window.findingsPage()->selectKeys({tab == MainWindow::SecurityTab ? QStringLiteral("security-group-rule-missing:tcp")
-                                                                                  : QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n")});
+                window.findingsPage()->selectKeys({ tab == MainWindow::SecurityTab
+                        ? QStringLiteral("security-group-rule-missing:tcp")
+                        : QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n") });
             QTest::qWait(50);
-            QVERIFY(window.grab().save(QStringLiteral("%1/%2x%3/%4.png").arg(shots).arg(size.width()).arg(size.height()).arg(name)));
+            QVERIFY(window.grab().save(
+                QStringLiteral("%1/%2x%3/%4.png").arg(shots).arg(size.width()).arg(size.height()).arg(name)));
         }
     }
 }

@@ -5,11 +5,11 @@
 // tabbing into a table. Each step asserts what is selected and what the
 // dialog will send.
 
-#include "services/auditlog.h"
 #include "models/auditmodel.h"
+#include "services/auditlog.h"
+#include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
 #include "views/repairdialog.h"
-#include "tests/simulator/simfixture.h"
 #include "views/tablepage.h"
 
 #include <QApplication>
@@ -34,7 +34,8 @@ const QString Duplicate = QStringLiteral("route-duplicate:198.19.1.0/24");
 // A key pressed wherever the focus is now.
 void press(int key, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
 {
-    QWidget *target = QApplication::focusWidget() ? QApplication::focusWidget() : QApplication::activeWindow();
+    QWidget *target
+        = QApplication::focusWidget() ? QApplication::focusWidget() : QApplication::activeWindow();
     QTest::keyClick(target, Qt::Key(key), modifiers);
 }
 
@@ -91,11 +92,12 @@ void TestConsoleKeyboard::cleanup()
 bool TestConsoleKeyboard::start()
 {
     m_window = std::make_unique<MainWindow>();
-    connect(m_window.get(), &MainWindow::repairDialogOpened, this, [this](QDialog *d) { m_dialog = qobject_cast<RepairDialog *>(d); });
+    connect(m_window.get(), &MainWindow::repairDialogOpened, this,
+        [this](QDialog *d) { m_dialog = qobject_cast<RepairDialog *>(d); });
     m_window->addConnection(ConsoleTest::simSpec(m_fixture->sim), false);
     m_window->show();
     return ConsoleTest::activate(m_window.get()) && waitSettled(*m_window)
-        && m_window->currentKey().toString() == QStringLiteral("sim/demo");  // the worst kluster first
+        && m_window->currentKey().toString() == QStringLiteral("sim/demo"); // the worst kluster first
 }
 
 // Ctrl+K, type the kluster's name, Enter: the kluster list filtered, the kluster chosen.
@@ -106,11 +108,13 @@ bool TestConsoleKeyboard::goToLegacy()
     if (QApplication::focusWidget() != m_window->sidebar())
         return false;
     type(QStringLiteral("legacy"));
-    if (QApplication::focusWidget() != m_window->sidebarFilter() || m_window->sidebar()->model()->rowCount() != 1)
+    if (QApplication::focusWidget() != m_window->sidebarFilter()
+        || m_window->sidebar()->model()->rowCount() != 1)
         return false;
     press(Qt::Key_Return);
-    const KlusterKey legacy{QStringLiteral("sim"), QStringLiteral("legacy")};
-    while (m_window->currentKey() != legacy || shown.isEmpty() || shown.last().first().value<KlusterKey>() != legacy) {
+    const KlusterKey legacy { QStringLiteral("sim"), QStringLiteral("legacy") };
+    while (m_window->currentKey() != legacy || shown.isEmpty()
+        || shown.last().first().value<KlusterKey>() != legacy) {
         if (!shown.wait(10000))
             return false;
     }
@@ -127,20 +131,26 @@ bool TestConsoleKeyboard::repairByKeyboard(const QString &findingId)
         qWarning("Ctrl+R opened no repair dialog");
         return false;
     }
-    if (m_dialog->sendable() != QStringList{findingId}) {
+    if (m_dialog->sendable() != QStringList { findingId }) {
         qWarning("the dialog would send %s", qPrintable(m_dialog->sendable().join(QLatin1Char(','))));
         return false;
     }
     // What it will send: one removal of the two wrong routes, the right one kept.
     const QJsonArray requests = m_dialog->plannedRequests();
     const QJsonObject request = requests.first().toObject();
-    const QJsonArray routes = request.value(QStringLiteral("body")).toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+    const QJsonArray routes = request.value(QStringLiteral("body"))
+                                  .toObject()
+                                  .value(QStringLiteral("router"))
+                                  .toObject()
+                                  .value(QStringLiteral("routes"))
+                                  .toArray();
     QStringList hops;
     for (const QJsonValue &r : routes)
         hops << r.toObject().value(QStringLiteral("nexthop")).toString();
     hops.sort();
-    if (requests.size() != 1 || !request.value(QStringLiteral("path")).toString().endsWith(QStringLiteral("/remove_extraroutes"))
-        || hops != QStringList{QStringLiteral("10.180.0.3"), QStringLiteral("10.180.0.32")}) {
+    if (requests.size() != 1
+        || !request.value(QStringLiteral("path")).toString().endsWith(QStringLiteral("/remove_extraroutes"))
+        || hops != QStringList { QStringLiteral("10.180.0.3"), QStringLiteral("10.180.0.32") }) {
         qWarning("unexpected plan: %s", QJsonDocument(requests).toJson().constData());
         return false;
     }
@@ -152,7 +162,8 @@ bool TestConsoleKeyboard::repairByKeyboard(const QString &findingId)
     const QString text = m_dialog->confirmButton()->text();
     const int amp = int(text.indexOf(QLatin1Char('&')));
     if (amp < 0 || !m_dialog->confirmButton()->isEnabled()) {
-        qWarning("the confirm button \"%s\" has no shortcut or is disabled; the dialog says: %s", qPrintable(text), qPrintable(m_dialog->statusText()));
+        qWarning("the confirm button \"%s\" has no shortcut or is disabled; the dialog says: %s",
+            qPrintable(text), qPrintable(m_dialog->statusText()));
         return false;
     }
     QSignalSpy finished(m_dialog.data(), &RepairDialog::repairsFinished);
@@ -184,8 +195,8 @@ bool TestConsoleKeyboard::repairByKeyboard(const QString &findingId)
     if (audit->rowCount() != 1 || audit->index(0, AuditModel::FindingColumn).data().toString() != findingId
         || audit->index(0, AuditModel::ResultColumn).data().toString() != QStringLiteral("fixed")) {
         qWarning("the audit log shows %d rows, the first %s: %s", audit->rowCount(),
-                 qPrintable(audit->index(0, AuditModel::FindingColumn).data().toString()),
-                 qPrintable(audit->index(0, AuditModel::ResultColumn).data().toString()));
+            qPrintable(audit->index(0, AuditModel::FindingColumn).data().toString()),
+            qPrintable(audit->index(0, AuditModel::ResultColumn).data().toString()));
         return false;
     }
     return true;
@@ -200,7 +211,7 @@ void TestConsoleKeyboard::fromTheFilter()
     type(QStringLiteral("blue"));
     QCOMPARE(m_window->sidebarFilter()->text(), QStringLiteral("blue"));
     QCOMPARE(m_window->sidebar()->model()->rowCount(), 1);
-    press(Qt::Key_Escape);  // cleared: every kluster again, legacy still the one shown and marked
+    press(Qt::Key_Escape); // cleared: every kluster again, legacy still the one shown and marked
     QCOMPARE(m_window->sidebar()->model()->rowCount(), 3);
     QCOMPARE(m_window->currentKey().toString(), QStringLiteral("sim/legacy"));
     press(Qt::Key_2, Qt::ControlModifier);
@@ -211,7 +222,7 @@ void TestConsoleKeyboard::fromTheFilter()
     press(Qt::Key_Return);
     // Enter: the first match, selected, with the focus.
     QCOMPARE(QApplication::focusWidget(), m_window->findingsPage()->view());
-    QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList{Duplicate});
+    QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList { Duplicate });
     QVERIFY(repairByKeyboard(Duplicate));
 }
 
@@ -223,10 +234,10 @@ void TestConsoleKeyboard::fromTheRoutesView()
     QCOMPARE(m_window->currentTab(), MainWindow::RoutesTab);
     // F8: the first route with a problem, the duplicate destination; its routes in router order below it.
     press(Qt::Key_F8);
-    QCOMPARE(m_window->routesPage()->selectedKeys(), QStringList{QStringLiteral("198.19.1.0/24")});
-    QCOMPARE(m_window->repairTargets(), QStringList{Duplicate});
+    QCOMPARE(m_window->routesPage()->selectedKeys(), QStringList { QStringLiteral("198.19.1.0/24") });
+    QCOMPARE(m_window->repairTargets(), QStringList { Duplicate });
     QVERIFY2(m_window->routesPage()->details()->toPlainText().contains(QStringLiteral("carries the traffic")),
-             qPrintable(m_window->routesPage()->details()->toPlainText()));
+        qPrintable(m_window->routesPage()->details()->toPlainText()));
     QVERIFY(repairByKeyboard(Duplicate));
 }
 
@@ -248,7 +259,7 @@ void TestConsoleKeyboard::fromNextFinding()
     press(Qt::Key_F8);
     const QString after = m_window->findingsPage()->selectedKeys().value(0);
     press(Qt::Key_F8, Qt::ShiftModifier);
-    QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList{Duplicate});
+    QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList { Duplicate });
     QVERIFY(after != Duplicate);
     QVERIFY(repairByKeyboard(Duplicate));
 }
@@ -265,7 +276,7 @@ void TestConsoleKeyboard::tabbingIntoATable()
     for (int i = 0; i < 6 && QApplication::focusWidget() != view; ++i)
         press(Qt::Key_Tab);
     QCOMPARE(QApplication::focusWidget(), view);
-    QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList{Duplicate});
+    QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList { Duplicate });
     QVERIFY(repairByKeyboard(Duplicate));
 }
 

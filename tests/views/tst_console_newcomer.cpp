@@ -5,13 +5,13 @@
 // every dialog opens once. A connection that cannot sign in stays in the
 // sidebar with its error, and can be tested, edited and removed.
 
+#include "models/klustersmodel.h"
+#include "services/settings.h"
+#include "tests/simulator/simfixture.h"
+#include "tests/views/consolefixture.h"
 #include "views/connectiondialog.h"
 #include "views/connectionsdialog.h"
-#include "tests/views/consolefixture.h"
-#include "services/settings.h"
-#include "models/klustersmodel.h"
 #include "views/messagebanner.h"
-#include "tests/simulator/simfixture.h"
 #include "views/tablepage.h"
 
 #include <QApplication>
@@ -43,8 +43,7 @@ class TestConsoleNewcomer : public QObject
 public:
     explicit TestConsoleNewcomer(const QString &home)
         : m_home(home)
-    {
-    }
+    { }
 
 private slots:
     void initTestCase();
@@ -55,8 +54,7 @@ private slots:
 
 private:
     // Waits for the next dialog the window opens, of type D.
-    template<typename D>
-    QPointer<D> nextDialog(MainWindow &window, const std::function<void()> &action);
+    template<typename D> QPointer<D> nextDialog(MainWindow &window, const std::function<void()> &action);
     [[nodiscard]] bool fillIn(ConnectionDialog *dialog, const QString &name, const QString &password);
 
     QString m_home;
@@ -110,7 +108,7 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
 {
     MainWindow window;
     QPointer<ConnectionDialog> dialog = nextDialog<ConnectionDialog>(window, [&window] {
-        window.startFromSettings(false);  // what `flightdeck` does without options
+        window.startFromSettings(false); // what `flightdeck` does without options
         window.show();
     });
     QVERIFY2(dialog, "the first launch does not offer to add a connection");
@@ -118,7 +116,8 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
     QVERIFY(window.isBannerVisible());
     QCOMPARE(window.banner()->type(), MessageBanner::Type::Information);
     // An empty desktop is no error: no complaint about a kubeconfig that nobody has.
-    QVERIFY2(!dialog->messageLabel()->text().contains(QStringLiteral("kubeconfig")), qPrintable(dialog->messageLabel()->text()));
+    QVERIFY2(!dialog->messageLabel()->text().contains(QStringLiteral("kubeconfig")),
+        qPrintable(dialog->messageLabel()->text()));
 
     const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
     if (!shots.isEmpty()) {
@@ -126,7 +125,8 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
         QTest::qWait(50);
         QPixmap shot = window.grab();
         QPainter painter(&shot);
-        painter.drawPixmap((shot.width() - dialog->width()) / 2, (shot.height() - dialog->height()) / 2, dialog->grab());
+        painter.drawPixmap(
+            (shot.width() - dialog->width()) / 2, (shot.height() - dialog->height()) / 2, dialog->grab());
         painter.end();
         QVERIFY(shot.save(shots + QStringLiteral("/first-launch.png")));
     }
@@ -136,7 +136,8 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
     QTest::mouseClick(dialog->testButton(), Qt::LeftButton);
     QVERIFY(tested.wait(30000));
     QCOMPARE(tested.first().at(0).toBool(), false);
-    QVERIFY2(tested.first().at(1).toString().contains(QStringLiteral("401")), qPrintable(tested.first().at(1).toString()));
+    QVERIFY2(tested.first().at(1).toString().contains(QStringLiteral("401")),
+        qPrintable(tested.first().at(1).toString()));
     QVERIFY(Settings::connections().isEmpty());
 
     // The right one: tested, then added with Enter.
@@ -146,7 +147,8 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
     QTest::mouseClick(dialog->testButton(), Qt::LeftButton);
     QVERIFY(tested.wait(30000));
     QVERIFY2(tested.first().at(0).toBool(), qPrintable(tested.first().at(1).toString()));
-    QVERIFY2(tested.first().at(1).toString().contains(QStringLiteral("demo")), qPrintable(tested.first().at(1).toString()));
+    QVERIFY2(tested.first().at(1).toString().contains(QStringLiteral("demo")),
+        qPrintable(tested.first().at(1).toString()));
     QSignalSpy accepted(dialog.data(), &QDialog::accepted);
     QTest::keyClick(dialog->secretBox(), Qt::Key_Return);
     QVERIFY2(accepted.size() == 1, qPrintable(dialog->messageLabel()->text()));
@@ -159,7 +161,8 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
     // No keychain here: said plainly, and until dismissed, that the password will not be there next time.
     QTRY_VERIFY(window.isBannerVisible());
     QCOMPARE(window.banner()->type(), MessageBanner::Type::Warning);
-    QVERIFY2(window.bannerText().contains(QStringLiteral("this session only")), qPrintable(window.bannerText()));
+    QVERIFY2(
+        window.bannerText().contains(QStringLiteral("this session only")), qPrintable(window.bannerText()));
     // Remembered, without its secret (no keychain here: the secret lived for that run only).
     const QList<ConnectionSpec> remembered = Settings::connections();
     QCOMPARE(remembered.size(), 1);
@@ -201,7 +204,8 @@ void TestConsoleNewcomer::everyMenuAndDialogOpens()
     // Every action of every menu, once (but Quit): each dialog opens and closes again.
     QSet<QString> dialogs;
     connect(&window, &MainWindow::dialogOpened, this, [&dialogs](QDialog *d) {
-        dialogs.insert(d->objectName().isEmpty() ? QString::fromLatin1(d->metaObject()->className()) : d->objectName());
+        dialogs.insert(
+            d->objectName().isEmpty() ? QString::fromLatin1(d->metaObject()->className()) : d->objectName());
         QTimer::singleShot(0, d, &QDialog::reject);
     });
     for (QMenu *menu : std::as_const(menus)) {
@@ -213,9 +217,11 @@ void TestConsoleNewcomer::everyMenuAndDialogOpens()
             QVERIFY2(window.isVisible(), qPrintable(a->text()));
         }
     }
-    for (const QString &expected : {QStringLiteral("ConnectionDialog"), QStringLiteral("ConnectionsDialog"), QStringLiteral("QFileDialog"),
-                                    QStringLiteral("ShortcutsDialog"), QStringLiteral("AboutDialog")})
-        QVERIFY2(dialogs.contains(expected), qPrintable(QStringList(dialogs.cbegin(), dialogs.cend()).join(QLatin1Char(','))));
+    for (const QString &expected :
+        { QStringLiteral("ConnectionDialog"), QStringLiteral("ConnectionsDialog"),
+            QStringLiteral("QFileDialog"), QStringLiteral("ShortcutsDialog"), QStringLiteral("AboutDialog") })
+        QVERIFY2(dialogs.contains(expected),
+            qPrintable(QStringList(dialogs.cbegin(), dialogs.cend()).join(QLatin1Char(','))));
     window.close();
 }
 
@@ -231,7 +237,7 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
     QTRY_COMPARE(sidebar->rowCount(), 1);
     QCOMPARE(sidebar->index(0, 0).data(KlustersModel::KeyRole).toString(), QStringLiteral("sim/"));
     QVERIFY2(sidebar->index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("password")),
-             qPrintable(sidebar->index(0, 0).data(Qt::ToolTipRole).toString()));
+        qPrintable(sidebar->index(0, 0).data(Qt::ToolTipRole).toString()));
     QVERIFY(window.isBannerVisible());
     QCOMPARE(window.banner()->type(), MessageBanner::Type::Error);
     QVERIFY2(window.bannerText().contains(QStringLiteral("password")), qPrintable(window.bannerText()));
@@ -239,11 +245,12 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
     QVERIFY(window.banner()->retryButton()->isHidden());
 
     // File → Connections… (Ctrl+Shift+M): it is listed with its error; Test says why.
-    QPointer<ConnectionsDialog> manager =
-        nextDialog<ConnectionsDialog>(window, [&window] { QTest::keyClick(&window, Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier); });
+    QPointer<ConnectionsDialog> manager = nextDialog<ConnectionsDialog>(
+        window, [&window] { QTest::keyClick(&window, Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier); });
     QVERIFY(manager);
     QVERIFY(manager->selectConnection(QStringLiteral("sim")));
-    QVERIFY2(manager->list()->currentItem()->text(2).startsWith(QStringLiteral("failed")), qPrintable(manager->list()->currentItem()->text(2)));
+    QVERIFY2(manager->list()->currentItem()->text(2).startsWith(QStringLiteral("failed")),
+        qPrintable(manager->list()->currentItem()->text(2)));
     QSignalSpy tested(manager.data(), &ConnectionsDialog::tested);
     QTest::mouseClick(manager->testButton(), Qt::LeftButton);
     QVERIFY(tested.wait(30000));
@@ -253,13 +260,15 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
         QTest::qWait(50);
         QPixmap shot = window.grab();
         QPainter painter(&shot);
-        painter.drawPixmap((shot.width() - manager->width()) / 2, (shot.height() - manager->height()) / 2, manager->grab());
+        painter.drawPixmap(
+            (shot.width() - manager->width()) / 2, (shot.height() - manager->height()) / 2, manager->grab());
         painter.end();
         QVERIFY(shot.save(shots + QStringLiteral("/connections.png")));
     }
 
     // Edit: the password typed again, and it works.
-    QPointer<ConnectionDialog> edit = nextDialog<ConnectionDialog>(window, [&manager] { QTest::mouseClick(manager->editButton(), Qt::LeftButton); });
+    QPointer<ConnectionDialog> edit = nextDialog<ConnectionDialog>(
+        window, [&manager] { QTest::mouseClick(manager->editButton(), Qt::LeftButton); });
     QVERIFY(edit);
     QVERIFY(edit->isEdit());
     QVERIFY(edit->nameBox()->isReadOnly());
@@ -274,10 +283,11 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
     // Remove, confirmed: gone from the sidebar and from the settings.
     QVERIFY(manager->selectConnection(QStringLiteral("sim")));
     QPointer<QDialog> confirm;
-    connect(manager.data(), &ConnectionsDialog::removeConfirmationOpened, this, [&confirm](QDialog *box) { confirm = box; });
+    connect(manager.data(), &ConnectionsDialog::removeConfirmationOpened, this,
+        [&confirm](QDialog *box) { confirm = box; });
     QTest::mouseClick(manager->removeButton(), Qt::LeftButton);
     QVERIFY(confirm);
-    QCOMPARE(sidebar->rowCount(), 3);  // nothing before the confirmation
+    QCOMPARE(sidebar->rowCount(), 3); // nothing before the confirmation
     auto *box = qobject_cast<QMessageBox *>(confirm.data());
     QVERIFY(box);
     QCOMPARE(box->defaultButton(), box->button(QMessageBox::Cancel));
@@ -308,9 +318,11 @@ int main(int argc, char *argv[])
     qputenv("XDG_CACHE_HOME", h + "/.cache");
     qputenv("XDG_STATE_HOME", h + "/.local/state");
     QDir(home.path()).mkpath(QStringLiteral("run"));
-    QFile::setPermissions(home.path() + QStringLiteral("/run"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QFile::setPermissions(home.path() + QStringLiteral("/run"),
+        QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     qputenv("XDG_RUNTIME_DIR", h + "/run");
-    qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=" + h + "/run/no-bus");  // no session bus: no keychain, no notification server
+    qputenv("DBUS_SESSION_BUS_ADDRESS",
+        "unix:path=" + h + "/run/no-bus"); // no session bus: no keychain, no notification server
     for (const QString &name : QProcessEnvironment::systemEnvironment().keys()) {
         if (name.startsWith(QStringLiteral("OS_")) || name == QStringLiteral("KUBECONFIG"))
             qunsetenv(name.toLocal8Bit().constData());

@@ -29,16 +29,16 @@ public:
     QList<Sent> sent;
 
 public slots:
-    uint Notify(const QString &app, uint replaces, const QString &icon, const QString &summary, const QString &body,
-                const QStringList &actions, const QVariantMap &hints, int timeout)
+    uint Notify(const QString &app, uint replaces, const QString &icon, const QString &summary,
+        const QString &body, const QStringList &actions, const QVariantMap &hints, int timeout)
     {
         Q_UNUSED(replaces);
         Q_UNUSED(icon);
         Q_UNUSED(timeout);
-        sent.append({app, summary, body, actions, hints});
+        sent.append({ app, summary, body, actions, hints });
         return uint(41 + sent.size());
     }
-    QStringList GetCapabilities() { return {QStringLiteral("actions"), QStringLiteral("body")}; }
+    QStringList GetCapabilities() { return { QStringLiteral("actions"), QStringLiteral("body") }; }
 };
 
 class TestNotifier : public QObject
@@ -56,13 +56,16 @@ void TestNotifier::sendsToTheDesktopAndLeadsBack()
     if (!bus.isConnected())
         QFAIL("no D-Bus session: run under dbus-run-session");
     FakeNotifications server;
-    QVERIFY(bus.registerObject(QStringLiteral("/org/freedesktop/Notifications"), &server, QDBusConnection::ExportAllSlots));
+    QVERIFY(bus.registerObject(
+        QStringLiteral("/org/freedesktop/Notifications"), &server, QDBusConnection::ExportAllSlots));
     QVERIFY(bus.registerService(QStringLiteral("org.freedesktop.Notifications")));
 
     Notifier notifier;
     QSignalSpy notified(&notifier, &Notifier::notified);
-    notifier.notify(QStringLiteral("prod/k1: new critical finding"), QStringLiteral("route-duplicate:198.19.1.0/24\nThe first route wins"),
-                    KlusterKey{QStringLiteral("prod"), QStringLiteral("k1")}, QStringLiteral("route-duplicate:198.19.1.0/24"), Severity::Critical);
+    notifier.notify(QStringLiteral("prod/k1: new critical finding"),
+        QStringLiteral("route-duplicate:198.19.1.0/24\nThe first route wins"),
+        KlusterKey { QStringLiteral("prod"), QStringLiteral("k1") },
+        QStringLiteral("route-duplicate:198.19.1.0/24"), Severity::Critical);
     QCOMPARE(notifier.lastChannel(), QStringLiteral("dbus"));
     QTRY_COMPARE(server.sent.size(), 1);
     const FakeNotifications::Sent &n = server.sent.first();
@@ -70,14 +73,14 @@ void TestNotifier::sendsToTheDesktopAndLeadsBack()
     QCOMPARE(n.summary, QStringLiteral("prod/k1: new critical finding"));
     QVERIFY(n.body.startsWith(QStringLiteral("route-duplicate:198.19.1.0/24")));
     QVERIFY(n.actions.contains(QStringLiteral("default")));
-    QCOMPARE(n.hints.value(QStringLiteral("urgency")).toInt(), 2);  // critical
+    QCOMPARE(n.hints.value(QStringLiteral("urgency")).toInt(), 2); // critical
     QCOMPARE(notified.size(), 1);
 
     // The person clicks it: the server says ActionInvoked(id, "default").
     QSignalSpy activated(&notifier, &Notifier::activated);
-    QTest::qWait(50);  // the reply with the id has come back
+    QTest::qWait(50); // the reply with the id has come back
     QDBusMessage click = QDBusMessage::createSignal(QStringLiteral("/org/freedesktop/Notifications"),
-                                                   QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("ActionInvoked"));
+        QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("ActionInvoked"));
     click << uint(42) << QStringLiteral("default");
     QVERIFY(bus.send(click));
     QVERIFY(activated.wait(5000));
@@ -87,7 +90,7 @@ void TestNotifier::sendsToTheDesktopAndLeadsBack()
     // Another program's notification clicked: nothing.
     activated.clear();
     QDBusMessage other = QDBusMessage::createSignal(QStringLiteral("/org/freedesktop/Notifications"),
-                                                   QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("ActionInvoked"));
+        QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("ActionInvoked"));
     other << uint(7) << QStringLiteral("default");
     QVERIFY(bus.send(other));
     QVERIFY(!activated.wait(300));
@@ -101,12 +104,14 @@ void TestNotifier::silentWhenSwitchedOff()
     Notifier notifier;
     notifier.setNotificationsEnabled(false);
     QSignalSpy notified(&notifier, &Notifier::notified);
-    notifier.notify(QStringLiteral("t"), QStringLiteral("b"), KlusterKey{QStringLiteral("k"), QString()}, QString(), Severity::Critical);
+    notifier.notify(QStringLiteral("t"), QStringLiteral("b"), KlusterKey { QStringLiteral("k"), QString() },
+        QString(), Severity::Critical);
     QCOMPARE(notified.size(), 0);
     QCOMPARE(notifier.sentCount(), 0);
     // No server on the bus (and no tray offscreen): nowhere to go, and said so.
     notifier.setNotificationsEnabled(true);
-    notifier.notify(QStringLiteral("t"), QStringLiteral("b"), KlusterKey{QStringLiteral("k"), QString()}, QString(), Severity::Warning);
+    notifier.notify(QStringLiteral("t"), QStringLiteral("b"), KlusterKey { QStringLiteral("k"), QString() },
+        QString(), Severity::Warning);
     QCOMPARE(notifier.lastChannel(), QStringLiteral("none"));
 }
 
