@@ -9,7 +9,7 @@ namespace ApiParser {
 static QDateTime requireTimestamp(const JsonReader &object, const QString &key)
 {
     const QString text = object.requireString(key);
-    const QDateTime t = parseTimestamp(text);
+    QDateTime t = parseTimestamp(text);
     if (!t.isValid())
         object.failAt(key, QStringLiteral("not an RFC 3339 timestamp: %1").arg(quotedExcerpt(text)));
     return t;
@@ -20,7 +20,7 @@ static QDateTime optTimestamp(const JsonReader &object, const QString &key)
     const std::optional<QString> text = object.optNullableString(key);
     if (!text)
         return QDateTime();
-    const QDateTime t = parseTimestamp(*text);
+    QDateTime t = parseTimestamp(*text);
     if (!t.isValid())
         object.failAt(key, QStringLiteral("not an RFC 3339 timestamp: %1").arg(quotedExcerpt(*text)));
     return t;

@@ -132,7 +132,7 @@ void JsonWriter::writeValue(const QJsonValue &value)
     case QJsonValue::Array: {
         const QJsonArray a = value.toArray();
         beginArray();
-        for (const QJsonValue &v : a)
+        for (const QJsonValue v : a)
             this->value(v);
         endArray();
         return;

@@ -6,7 +6,7 @@ static QString normalizedProtocol(const std::optional<QString> &protocol)
 {
     if (!protocol)
         return QString();
-    const QString p = protocol->trimmed().toLower();
+    QString p = protocol->trimmed().toLower();
     if (p.isEmpty())
         return QStringLiteral("(empty)"); // not "any": only null (or "any") means every protocol
     if (p == QLatin1String("6"))

@@ -84,7 +84,7 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
         if (role != Qt::ToolTipRole)
             return r.value(QStringLiteral("repair")).toString();
         QStringList lines;
-        for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
+        for (const QJsonValue v : r.value(QStringLiteral("requests")).toArray()) {
             const QJsonObject q = v.toObject();
             lines << QStringLiteral("%1 %2 %3 -> %4 %5")
                          .arg(q.value(QStringLiteral("method")).toString(),

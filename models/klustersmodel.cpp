@@ -34,7 +34,7 @@ QStringList KlustersModel::filterFields()
         QStringLiteral("state") };
 }
 
-void KlustersModel::apply(QList<Row> next)
+void KlustersModel::apply(const QList<Row> &next)
 {
     applyRows(m_rows, next);
     takeRetired(); // a handful of rows: freed here

@@ -118,7 +118,7 @@ public:
     };
 
 private:
-    void apply(QList<Row> next);
+    void apply(const QList<Row> &next);
 
     KeyedRows<Row> m_rows;
 };

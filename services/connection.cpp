@@ -236,7 +236,7 @@ void ConnectionWorker::listKlusters()
                 return;
             }
             QStringList names;
-            for (const QJsonValue &v : doc.array())
+            for (const QJsonValue v : doc.array())
                 names << v.toObject().value(QStringLiteral("name")).toString();
             names.removeAll(QString());
             names.sort();

@@ -261,11 +261,8 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
                 e.kind = Error::Kind::Tls;
                 e.detail
                     = tlsErrors->isEmpty() ? reply->errorString() : tlsErrors->join(QStringLiteral("; "));
-            } else if (netError != QNetworkReply::NoError && r.status == 0) {
-                e.kind = Error::Kind::Network;
-                e.detail = reply->errorString();
             } else if (netError != QNetworkReply::NoError) {
-                // An answer that broke off (a truncated body, a reset mid-transfer).
+                // No answer, or one that broke off (a truncated body, a reset mid-transfer).
                 e.kind = Error::Kind::Network;
                 e.detail = reply->errorString();
             } else {

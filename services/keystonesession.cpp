@@ -37,11 +37,11 @@ QString KeystoneSession::endpointIn(const QJsonArray &catalog, const QString &se
     const QString &interface, const QString &regionName)
 {
     QString fallback;
-    for (const QJsonValue &s : catalog) {
+    for (const QJsonValue s : catalog) {
         const QJsonObject service = s.toObject();
         if (service.value(QStringLiteral("type")).toString() != serviceType)
             continue;
-        for (const QJsonValue &e : service.value(QStringLiteral("endpoints")).toArray()) {
+        for (const QJsonValue e : service.value(QStringLiteral("endpoints")).toArray()) {
             const QJsonObject endpoint = e.toObject();
             if (endpoint.value(QStringLiteral("interface")).toString() != interface)
                 continue;

@@ -57,7 +57,7 @@ void KlusterFetcher::partDone()
 // Follows Nova's `servers_links` and Neutron's `<collection>_links` to the
 // end; the merged body holds every item, as a snapshot file does.
 void KlusterFetcher::fetchPages(const QString &service, const QString &path, const QString &collection,
-    std::function<void(const QByteArray &, const QJsonObject &, const Error &)> done)
+    const std::function<void(const QByteArray &, const QJsonObject &, const Error &)> &done)
 {
     auto items = std::make_shared<QJsonArray>();
     auto firstBody = std::make_shared<QByteArray>();
@@ -91,10 +91,10 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                     *firstBody = r.body;
                     *firstObject = body;
                 }
-                for (const QJsonValue &v : page)
+                for (const QJsonValue v : page)
                     items->append(v);
                 QString next;
-                for (const QJsonValue &l : body.value(collection + QStringLiteral("_links")).toArray()) {
+                for (const QJsonValue l : body.value(collection + QStringLiteral("_links")).toArray()) {
                     if (l.toObject().value(QStringLiteral("rel")).toString() == QLatin1String("next"))
                         next = l.toObject().value(QStringLiteral("href")).toString();
                 }
@@ -167,7 +167,7 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                 }
                 if (first->isEmpty())
                     *first = body;
-                for (const QJsonValue &v : body.value(QStringLiteral("items")).toArray())
+                for (const QJsonValue v : body.value(QStringLiteral("items")).toArray())
                     items->append(v);
                 const QString next = body.value(QStringLiteral("metadata"))
                                          .toObject()

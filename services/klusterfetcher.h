@@ -40,7 +40,7 @@ signals:
 private:
     // `done` gets the merged body and object, or why not; read, the error is empty but names the service.
     void fetchPages(const QString &service, const QString &path, const QString &collection,
-        std::function<void(const QByteArray &merged, const QJsonObject &object, const Error &)> done);
+        const std::function<void(const QByteArray &merged, const QJsonObject &object, const Error &)> &done);
     void fetchNodes(KubernetesClient *client);
     void partDone();
     // Settles one source with what reading it gave: known, its body kept as the snapshot's `file`; or

@@ -19,7 +19,7 @@ KubernetesClient::KubernetesClient(HttpClient *client, const KubeTarget &target,
 static QSslKey keyFromPem(const QByteArray &pem)
 {
     for (QSsl::KeyAlgorithm algorithm : { QSsl::Ec, QSsl::Rsa, QSsl::Dsa }) {
-        const QSslKey key(pem, algorithm, QSsl::Pem);
+        QSslKey key(pem, algorithm, QSsl::Pem);
         if (!key.isNull())
             return key;
     }

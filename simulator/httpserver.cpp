@@ -248,13 +248,13 @@ void HttpServer::readFrom(QTcpSocket *socket)
         }
         ++m_requests;
         HttpResponse response = m_handler(request);
-        respond(socket, request, std::move(response));
+        respond(socket, request, response);
         if (!m_buffers.contains(socket))
             return; // closed while answering
     }
 }
 
-void HttpServer::respond(QTcpSocket *socket, const HttpRequest &request, HttpResponse response)
+void HttpServer::respond(QTcpSocket *socket, const HttpRequest &request, const HttpResponse &response)
 {
     const bool close = request.header("connection").toLower() == "close"
         || response.delivery != HttpResponse::Delivery::Whole;

@@ -91,7 +91,7 @@ public:
 private:
     void accept(QTcpSocket *socket);
     void readFrom(QTcpSocket *socket);
-    void respond(QTcpSocket *socket, const HttpRequest &request, HttpResponse response);
+    void respond(QTcpSocket *socket, const HttpRequest &request, const HttpResponse &response);
     void trickle(QTcpSocket *socket, const QByteArray &bytes, int intervalMs);
     void write(QTcpSocket *socket, const HttpResponse &response, bool close);
 

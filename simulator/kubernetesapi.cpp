@@ -185,7 +185,7 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
                     unschedulable = v.isBool() ? v.toBool() : false;
                 }
             } else if (type == "application/json-patch+json") {
-                for (const QJsonValue &op : doc.array()) {
+                for (const QJsonValue op : doc.array()) {
                     const QJsonObject o = op.toObject();
                     if (o.value(QStringLiteral("path")).toString() != QLatin1String("/spec/unschedulable"))
                         continue;

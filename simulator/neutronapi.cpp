@@ -103,7 +103,7 @@ QList<SimRoute> routesOf(const QJsonObject &body, bool *ok)
     const QJsonValue routes = body.value(QStringLiteral("router")).toObject().value(QStringLiteral("routes"));
     QList<SimRoute> list;
     *ok = routes.isArray() || routes.isNull();
-    for (const QJsonValue &v : routes.toArray()) {
+    for (const QJsonValue v : routes.toArray()) {
         const QJsonObject o = v.toObject();
         if (!v.isObject() || o.size() != 2 || !o.value(QStringLiteral("destination")).isString()
             || !o.value(QStringLiteral("nexthop")).isString()) {
@@ -164,7 +164,7 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
         if (!aliases.contains(id))
             return errorFor(service, 404, QStringLiteral("HTTPNotFound"),
                 QStringLiteral("Extension with alias %1 does not exist").arg(id));
-        for (const QJsonValue &e :
+        for (const QJsonValue e :
             ApiRender::extensions(m_world).value(QStringLiteral("extensions")).toArray()) {
             if (e.toObject().value(QStringLiteral("alias")).toString() == id)
                 return HttpResponse::json(

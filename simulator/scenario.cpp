@@ -120,7 +120,7 @@ struct Loader
         const QString projectId
             = p.value(QStringLiteral("id")).toString(stableHex(QStringLiteral("project:") + name));
         w.projects.append(SimProject { projectId, name });
-        for (const QJsonValue &uv : p.value(QStringLiteral("users")).toArray()) {
+        for (const QJsonValue uv : p.value(QStringLiteral("users")).toArray()) {
             const QJsonObject u = uv.toObject();
             SimUser user;
             user.name = u.value(QStringLiteral("name")).toString();
@@ -130,7 +130,7 @@ struct Loader
             user.roles = { QStringLiteral("member"), QStringLiteral("reader") };
             w.users.append(user);
         }
-        for (const QJsonValue &cv : p.value(QStringLiteral("applicationCredentials")).toArray()) {
+        for (const QJsonValue cv : p.value(QStringLiteral("applicationCredentials")).toArray()) {
             const QJsonObject c = cv.toObject();
             const int u = w.userIndex(c.value(QStringLiteral("user")).toString());
             if (u < 0)
@@ -142,7 +142,7 @@ struct Loader
                     c.value(QStringLiteral("name")).toString(), c.value(QStringLiteral("secret")).toString(),
                     w.users.at(u).id, projectId });
         }
-        for (const QJsonValue &nv : p.value(QStringLiteral("networks")).toArray()) {
+        for (const QJsonValue nv : p.value(QStringLiteral("networks")).toArray()) {
             const QJsonObject n = nv.toObject();
             SimNetwork net;
             net.name = n.value(QStringLiteral("name")).toString();
@@ -158,7 +158,7 @@ struct Loader
             w.networks.append(net);
         }
         addDefaultGroup(projectId);
-        for (const QJsonValue &gv : p.value(QStringLiteral("securityGroups")).toArray()) {
+        for (const QJsonValue gv : p.value(QStringLiteral("securityGroups")).toArray()) {
             const QJsonObject g = gv.toObject();
             SimSecurityGroup group;
             group.name = g.value(QStringLiteral("name")).toString();
@@ -179,11 +179,11 @@ struct Loader
                 egress.created = start;
                 group.rules.append(egress);
             }
-            for (const QJsonValue &rv : g.value(QStringLiteral("rules")).toArray())
+            for (const QJsonValue rv : g.value(QStringLiteral("rules")).toArray())
                 group.rules.append(ruleFrom(rv.toObject(), group.id, ++n));
             w.securityGroups.append(group);
         }
-        for (const QJsonValue &rv : p.value(QStringLiteral("routers")).toArray()) {
+        for (const QJsonValue rv : p.value(QStringLiteral("routers")).toArray()) {
             const QJsonObject r = rv.toObject();
             SimRouter router;
             router.name = r.value(QStringLiteral("name")).toString();
@@ -193,21 +193,21 @@ struct Loader
             router.created = start.addDays(-400);
             router.updated = start.addSecs(-3600);
             router.revision = r.value(QStringLiteral("revision")).toInt(3);
-            for (const QJsonValue &nv : r.value(QStringLiteral("networks")).toArray()) {
+            for (const QJsonValue nv : r.value(QStringLiteral("networks")).toArray()) {
                 const int n = w.networkIndex(nv.toString());
                 if (n < 0 || w.networks.at(n).projectId != projectId)
                     return fail(where,
                         QStringLiteral("router %1: unknown network %2").arg(router.name, nv.toString()));
                 router.interfaceSubnetIds.append(w.networks.at(n).subnetId);
             }
-            for (const QJsonValue &route : r.value(QStringLiteral("routes")).toArray()) {
+            for (const QJsonValue route : r.value(QStringLiteral("routes")).toArray()) {
                 router.routes.append(
                     SimRoute { route.toObject().value(QStringLiteral("destination")).toString(),
                         route.toObject().value(QStringLiteral("nexthop")).toString() });
             }
             w.routers.append(router);
         }
-        for (const QJsonValue &sv : p.value(QStringLiteral("servers")).toArray()) {
+        for (const QJsonValue sv : p.value(QStringLiteral("servers")).toArray()) {
             const QJsonObject s = sv.toObject();
             SimServer &server = w.addServer(projectId, s.value(QStringLiteral("name")).toString(),
                 s.value(QStringLiteral("network")).toString(), s.value(QStringLiteral("ip")).toString(),
@@ -217,7 +217,7 @@ struct Loader
             server.floatingIp = s.value(QStringLiteral("floatingIp")).toString();
         }
         int k = 0;
-        for (const QJsonValue &kv : p.value(QStringLiteral("klusters")).toArray()) {
+        for (const QJsonValue kv : p.value(QStringLiteral("klusters")).toArray()) {
             if (!kluster(kv.toObject(), projectId, where + QStringLiteral(".klusters[%1]").arg(k++)))
                 return false;
         }
@@ -229,7 +229,7 @@ struct Loader
         if (!o.contains(QStringLiteral("securityGroups")))
             return { QStringLiteral("default") };
         QStringList names;
-        for (const QJsonValue &g : o.value(QStringLiteral("securityGroups")).toArray())
+        for (const QJsonValue g : o.value(QStringLiteral("securityGroups")).toArray())
             names << g.toString();
         return names;
     }
@@ -245,7 +245,7 @@ struct Loader
         k.phase = o.value(QStringLiteral("phase")).toString(QStringLiteral("Running"));
         k.bearerToken
             = stableHex(QStringLiteral("token:") + k.name) + stableHex(QStringLiteral("token2:") + k.name);
-        for (const QJsonValue &pv : o.value(QStringLiteral("pools")).toArray())
+        for (const QJsonValue pv : o.value(QStringLiteral("pools")).toArray())
             k.pools.append(SimNodePool { pv.toObject().value(QStringLiteral("name")).toString(),
                 pv.toObject().value(QStringLiteral("size")).toInt() });
         const QJsonObject external = o.value(QStringLiteral("openstack")).toObject();
@@ -276,7 +276,7 @@ struct Loader
         k.networkId = w.networks.at(net).id;
         const int routerIndex = w.routerIndex(k.routerId);
         int i = 0;
-        for (const QJsonValue &iv : o.value(QStringLiteral("instances")).toArray()) {
+        for (const QJsonValue iv : o.value(QStringLiteral("instances")).toArray()) {
             const QJsonObject inst = iv.toObject();
             const QString name = inst.value(QStringLiteral("name")).toString();
             if (name.isEmpty())
@@ -312,7 +312,7 @@ struct Loader
     // The kluster's `nodes`: nodes given on their own (without an instance of this world).
     void addListedNodes(const QJsonObject &o, SimKluster &k)
     {
-        for (const QJsonValue &nv : o.value(QStringLiteral("nodes")).toArray()) {
+        for (const QJsonValue nv : o.value(QStringLiteral("nodes")).toArray()) {
             const QJsonObject n = nv.toObject();
             k.nodes.append(nodeFrom(n, n.value(QStringLiteral("name")).toString(),
                 n.value(QStringLiteral("pool")).toString(), n.value(QStringLiteral("internalIP")).toString(),
@@ -388,14 +388,14 @@ bool load(const QByteArray &json, World &world, FaultInjector &faults, QString *
         = cloud.value(QStringLiteral("registrationDelaySeconds")).toInt(world.registrationDelaySeconds);
     world.routeController = cloud.value(QStringLiteral("routeController")).toBool(world.routeController);
     int i = 0;
-    for (const QJsonValue &p : root.value(QStringLiteral("projects")).toArray()) {
+    for (const QJsonValue p : root.value(QStringLiteral("projects")).toArray()) {
         if (!loader.project(p.toObject(), i++)) {
             *error = loader.error;
             return false;
         }
     }
     i = 0;
-    for (const QJsonValue &f : root.value(QStringLiteral("faults")).toArray()) {
+    for (const QJsonValue f : root.value(QStringLiteral("faults")).toArray()) {
         QString problem;
         const std::optional<FaultRule> rule = FaultRule::fromJson(f.toObject(), &problem);
         if (!rule) {

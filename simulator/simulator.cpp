@@ -405,10 +405,8 @@ HttpResponse Simulator::handle(const QString &service, const HttpRequest &reques
         && !request.header("x-auth-token").isEmpty())
         return kubernikus(request, SimToken()); // Keystone is a real one: its tokens are its to check
     if (!token) {
-        return errorFor(service, 401, QString(),
-            request.header("x-auth-token").isEmpty()
-                ? QStringLiteral("The request you have made requires authentication.")
-                : QStringLiteral("The request you have made requires authentication."));
+        return errorFor(
+            service, 401, QString(), QStringLiteral("The request you have made requires authentication."));
     }
     if (service == QLatin1String("compute"))
         return nova(request, *token);

@@ -138,7 +138,7 @@ QString World::freeAddress(const SimNetwork &network) const
     const quint32 base = subnet.first.toIPv4Address();
     const quint32 size = subnet.second >= 32 ? 1u : (1u << (32 - subnet.second));
     for (quint32 i = 10; i + 1 < size; ++i) {
-        const QString candidate = QHostAddress(base + i).toString();
+        QString candidate = QHostAddress(base + i).toString();
         if (!used.contains(candidate))
             return candidate;
     }
@@ -374,7 +374,7 @@ static QString normalizeProtocol(const std::optional<QString> &p)
 {
     if (!p)
         return QString();
-    const QString l = p->toLower();
+    QString l = p->toLower();
     if (l == QLatin1String("6"))
         return QStringLiteral("tcp");
     if (l == QLatin1String("17"))
@@ -460,7 +460,7 @@ QString World::freePodCidr(const SimKluster &kluster) const
     const quint32 base = net.first.toIPv4Address();
     const quint32 count = 1u << (24 - net.second);
     for (quint32 i = 0; i < count; ++i) {
-        const QString candidate = QHostAddress(base + (i << 8)).toString() + QStringLiteral("/24");
+        QString candidate = QHostAddress(base + (i << 8)).toString() + QStringLiteral("/24");
         if (!used.contains(candidate))
             return candidate;
     }

@@ -732,6 +732,7 @@ void MainWindow::stepFinding(int delta)
         setTab(FindingsTab);
         p = m_findingsPage;
     }
+    // NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): the pages are made in the constructor, never null
     p->step(delta, p != m_findingsPage);
     p->view()->setFocus(Qt::ShortcutFocusReason);
 }
@@ -743,6 +744,7 @@ void MainWindow::focusFilter()
         setTab(FindingsTab);
         p = m_findingsPage;
     }
+    // NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): the pages are made in the constructor, never null
     p->filterBox()->setFocus(Qt::ShortcutFocusReason);
     p->filterBox()->selectAll();
 }
@@ -1573,7 +1575,7 @@ QString MainWindow::detailsHtml(Tab tab, const QModelIndexList &rows) const
             if (!r.contains(QStringLiteral("requests"))) {
                 // Interrupted (or in progress): what was about to be sent; whether it reached the cloud is
                 // unknown.
-                for (const QJsonValue &v : r.value(QStringLiteral("planned")).toArray()) {
+                for (const QJsonValue v : r.value(QStringLiteral("planned")).toArray()) {
                     const QJsonObject q = v.toObject();
                     html += tr("%1 %2 %3 → unknown: check the cloud\n")
                                 .arg(q.value(QStringLiteral("method")).toString(),
@@ -1581,7 +1583,7 @@ QString MainWindow::detailsHtml(Tab tab, const QModelIndexList &rows) const
                                     q.value(QStringLiteral("path")).toString().toHtmlEscaped());
                 }
             }
-            for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
+            for (const QJsonValue v : r.value(QStringLiteral("requests")).toArray()) {
                 const QJsonObject q = v.toObject();
                 html += QStringLiteral("%1 %2 %3 → %4 %5\n")
                             .arg(q.value(QStringLiteral("method")).toString(),
@@ -1782,7 +1784,7 @@ void MainWindow::exportAudit()
 }
 
 void MainWindow::testConnection(
-    const ConnectionSpec &given, QObject *context, ConnectionDialog::TestDone done)
+    const ConnectionSpec &given, QObject *context, const ConnectionDialog::TestDone &done)
 {
     // A connection of its own, on the network thread, gone once it has answered.
     ConnectionSpec spec = given;
@@ -1813,9 +1815,8 @@ void MainWindow::addConnectionInteractively(QWidget *parent)
         taken << s.name;
     auto *dialog = new ConnectionDialog(taken, std::nullopt, parent ? parent : this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setTester([this](const ConnectionSpec &spec, QObject *context, ConnectionDialog::TestDone done) {
-        testConnection(spec, context, std::move(done));
-    });
+    dialog->setTester([this](const ConnectionSpec &spec, QObject *context,
+                          const ConnectionDialog::TestDone &done) { testConnection(spec, context, done); });
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const ConnectionSpec spec = dialog->spec();
         remember(spec);
@@ -1871,9 +1872,8 @@ void MainWindow::editConnectionInteractively(const QString &name, QWidget *paren
     }
     auto *dialog = new ConnectionDialog({}, current, parent ? parent : this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setTester([this](const ConnectionSpec &spec, QObject *context, ConnectionDialog::TestDone done) {
-        testConnection(spec, context, std::move(done));
-    });
+    dialog->setTester([this](const ConnectionSpec &spec, QObject *context,
+                          const ConnectionDialog::TestDone &done) { testConnection(spec, context, done); });
     const bool wasRemembered = isRemembered(name);
     connect(dialog, &QDialog::accepted, this, [this, dialog, name, wasRemembered, old = c->spec()] {
         ConnectionSpec spec = dialog->spec();

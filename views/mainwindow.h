@@ -118,7 +118,7 @@ public:
     void removeConnection(const QString &name, bool forgetSecret = true);
     // Signs in with `spec` and lists its klusters, off the GUI thread; `done` is called on `context`'s
     // thread.
-    void testConnection(const ConnectionSpec &spec, QObject *context, ConnectionDialog::TestDone done);
+    void testConnection(const ConnectionSpec &spec, QObject *context, const ConnectionDialog::TestDone &done);
     void cancelRefreshes();
     void setAutoRefreshMinutes(int minutes); // 0: off
     // A refresh every `milliseconds` (the soak test's pace; people choose minutes).

@@ -358,7 +358,7 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
         : outcome.result == R::Refused ? tr("refused")
                                        : tr("failed");
     QString line = QStringLiteral("%1 %2: %3. %4").arg(mark, findingId, words, outcome.message);
-    for (const QJsonValue &v : outcome.requests) {
+    for (const QJsonValue v : outcome.requests) {
         const QJsonObject r = v.toObject();
         line += QStringLiteral("\n    %1 %2 %3 → %4 %5")
                     .arg(r.value(QStringLiteral("method")).toString(),

@@ -163,11 +163,11 @@ int runKlustersCommand(const QStringList &arguments)
                        .arg(QStringLiteral("PHASE"), -12)
                        .arg(QStringLiteral("POD NETWORK"), -18)
                        .arg(QStringLiteral("NODES"));
-            for (const QJsonValue &v : list) {
+            for (const QJsonValue v : list) {
                 const QJsonObject k = v.toObject();
                 const QJsonObject spec = k.value(QStringLiteral("spec")).toObject();
                 int size = 0;
-                for (const QJsonValue &pool : spec.value(QStringLiteral("nodePools")).toArray())
+                for (const QJsonValue pool : spec.value(QStringLiteral("nodePools")).toArray())
                     size += pool.toObject().value(QStringLiteral("size")).toInt();
                 out << QStringLiteral("%1 %2 %3 %4\n")
                            .arg(k.value(QStringLiteral("name")).toString(), -20)
@@ -287,7 +287,7 @@ int runRepairCommand(const QStringList &arguments)
             [&out](const QString &m) { out << "  ... " << m << Qt::endl; });
         QObject::connect(
             executor.get(), &RepairExecutor::finished, executor.get(), [&](const RepairExecutor::Outcome &o) {
-                for (const QJsonValue &r : o.requests) {
+                for (const QJsonValue r : o.requests) {
                     const QJsonObject req = r.toObject();
                     out << "  " << req.value(QStringLiteral("method")).toString() << " "
                         << req.value(QStringLiteral("path")).toString() << " -> "
@@ -442,14 +442,14 @@ int runAuditCommand(const QStringList &arguments)
         const bool interrupted = r.value(QStringLiteral("interrupted")).toBool();
         if (interrupted || !r.contains(QStringLiteral("requests"))) {
             // Only what was about to be sent is known: each request may or may not have reached the cloud.
-            for (const QJsonValue &v : r.value(QStringLiteral("planned")).toArray()) {
+            for (const QJsonValue v : r.value(QStringLiteral("planned")).toArray()) {
                 const QJsonObject q = v.toObject();
                 out << "    " << q.value(QStringLiteral("method")).toString() << " "
                     << q.value(QStringLiteral("service")).toString() << " "
                     << q.value(QStringLiteral("path")).toString() << " -> unknown (about to be sent)\n";
             }
         }
-        for (const QJsonValue &v : r.value(QStringLiteral("requests")).toArray()) {
+        for (const QJsonValue v : r.value(QStringLiteral("requests")).toArray()) {
             const QJsonObject q = v.toObject();
             out << "    " << q.value(QStringLiteral("method")).toString() << " "
                 << q.value(QStringLiteral("service")).toString() << " "
