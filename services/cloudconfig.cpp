@@ -1,5 +1,7 @@
 #include "services/cloudconfig.h"
 
+#include "services/yamltext.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QProcessEnvironment>
@@ -85,16 +87,6 @@ QStringList CloudConfigLoader::cloudNames(QString *error)
     if (!env("OS_AUTH_URL").isEmpty())
         names << QStringLiteral("envvars");
     return names;
-}
-
-static QString scalar(const YAML::Node &node, const char *key)
-{
-    if (!node.IsMap()) // a subscript of a scalar or a list throws
-        return QString();
-    const YAML::Node v = node[key];
-    if (!v || !v.IsScalar())
-        return QString();
-    return QString::fromStdString(v.as<std::string>());
 }
 
 static void mergeInto(YAML::Node target, const YAML::Node &source)
@@ -207,39 +199,39 @@ static std::optional<CloudConfig> loadUnguarded(const QString &requested, QStrin
         }
         c.name = name;
         const YAML::Node auth = cloud["auth"];
-        if (!scalar(cloud, "auth_type").isEmpty())
-            c.authType = scalar(cloud, "auth_type");
-        c.authUrl = scalar(auth, "auth_url");
-        c.username = scalar(auth, "username");
-        c.userId = scalar(auth, "user_id");
-        c.userDomainName = scalar(auth, "user_domain_name");
-        c.userDomainId = scalar(auth, "user_domain_id");
-        c.projectName = scalar(auth, "project_name");
+        if (!yamlText(cloud, "auth_type").isEmpty())
+            c.authType = yamlText(cloud, "auth_type");
+        c.authUrl = yamlText(auth, "auth_url");
+        c.username = yamlText(auth, "username");
+        c.userId = yamlText(auth, "user_id");
+        c.userDomainName = yamlText(auth, "user_domain_name");
+        c.userDomainId = yamlText(auth, "user_domain_id");
+        c.projectName = yamlText(auth, "project_name");
         if (c.projectName.isEmpty())
-            c.projectName = scalar(auth, "tenant_name");
-        c.projectId = scalar(auth, "project_id");
-        c.projectDomainName = scalar(auth, "project_domain_name");
-        c.projectDomainId = scalar(auth, "project_domain_id");
-        const QString domain = scalar(auth, "domain_name");
+            c.projectName = yamlText(auth, "tenant_name");
+        c.projectId = yamlText(auth, "project_id");
+        c.projectDomainName = yamlText(auth, "project_domain_name");
+        c.projectDomainId = yamlText(auth, "project_domain_id");
+        const QString domain = yamlText(auth, "domain_name");
         if (!domain.isEmpty()) {
             if (c.userDomainName.isEmpty())
                 c.userDomainName = domain;
             if (c.projectDomainName.isEmpty())
                 c.projectDomainName = domain;
         }
-        c.password = scalar(auth, "password");
-        c.applicationCredentialId = scalar(auth, "application_credential_id");
-        c.applicationCredentialName = scalar(auth, "application_credential_name");
-        c.applicationCredentialSecret = scalar(auth, "application_credential_secret");
-        c.regionName = scalar(cloud, "region_name");
+        c.password = yamlText(auth, "password");
+        c.applicationCredentialId = yamlText(auth, "application_credential_id");
+        c.applicationCredentialName = yamlText(auth, "application_credential_name");
+        c.applicationCredentialSecret = yamlText(auth, "application_credential_secret");
+        c.regionName = yamlText(cloud, "region_name");
         if (c.regionName.isEmpty() && cloud["regions"] && cloud["regions"].IsSequence()
             && cloud["regions"].size() > 0)
             c.regionName = QString::fromStdString(cloud["regions"][0].IsMap()
                     ? cloud["regions"][0]["name"].as<std::string>()
                     : cloud["regions"][0].as<std::string>());
-        if (!scalar(cloud, "interface").isEmpty())
-            c.interface = scalar(cloud, "interface");
-        c.caCertFile = scalar(cloud, "cacert");
+        if (!yamlText(cloud, "interface").isEmpty())
+            c.interface = yamlText(cloud, "interface");
+        c.caCertFile = yamlText(cloud, "cacert");
         if (cloud["verify"] && cloud["verify"].IsScalar())
             c.verify = cloud["verify"].as<std::string>() != "false"
                 && cloud["verify"].as<std::string>() != "False";

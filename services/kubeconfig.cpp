@@ -1,5 +1,7 @@
 #include "services/kubeconfig.h"
 
+#include "services/yamltext.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -15,16 +17,6 @@ QStringList Kubeconfig::defaultFiles()
         return files;
     }
     return { QDir::home().filePath(QStringLiteral(".kube/config")) };
-}
-
-static QString text(const YAML::Node &node, const char *key)
-{
-    if (!node.IsMap()) // a subscript of a scalar or a list throws
-        return QString();
-    const YAML::Node v = node[key];
-    if (!v || !v.IsScalar())
-        return QString();
-    return QString::fromStdString(v.as<std::string>());
 }
 
 bool Kubeconfig::addFile(const QString &path, const QByteArray &yaml, QString *error)
@@ -46,7 +38,7 @@ bool Kubeconfig::addFile(const QString &path, const QByteArray &yaml, QString *e
         if (!list || !list.IsSequence())
             return;
         for (const YAML::Node &item : list) {
-            const QString name = text(item, "name");
+            const QString name = yamlText(item, "name");
             if (name.isEmpty() || !item.IsMap())
                 continue;
             bool seen = false;
@@ -68,7 +60,7 @@ bool Kubeconfig::addFile(const QString &path, const QByteArray &yaml, QString *e
         return false;
     }
     if (m_currentContext.isEmpty())
-        m_currentContext = text(root, "current-context");
+        m_currentContext = yamlText(root, "current-context");
     m_files << path;
     return true;
 }
@@ -119,10 +111,10 @@ QStringList Kubeconfig::contexts() const
 static std::optional<QByteArray> dataOrFile(const YAML::Node &node, const char *dataKey, const char *fileKey,
     const QString &directory, QString *error)
 {
-    const QString data = text(node, dataKey);
+    const QString data = yamlText(node, dataKey);
     if (!data.isEmpty())
         return QByteArray::fromBase64(data.toLatin1());
-    QString path = text(node, fileKey);
+    QString path = yamlText(node, fileKey);
     if (path.isEmpty())
         return QByteArray();
     if (QFileInfo(path).isRelative())
@@ -167,20 +159,20 @@ std::optional<KubeTarget> Kubeconfig::targetUnguarded(const QString &requested, 
         return std::nullopt;
     }
     const YAML::Node ctx = YAML::Load(context->yaml.toStdString());
-    const Entry *cluster = find(m_clusters, text(ctx, "cluster"));
-    const Entry *user = find(m_users, text(ctx, "user"));
+    const Entry *cluster = find(m_clusters, yamlText(ctx, "cluster"));
+    const Entry *user = find(m_users, yamlText(ctx, "user"));
     if (!cluster) {
-        *error
-            = QStringLiteral("context \"%1\": cluster \"%2\" is not defined").arg(name, text(ctx, "cluster"));
+        *error = QStringLiteral("context \"%1\": cluster \"%2\" is not defined")
+                     .arg(name, yamlText(ctx, "cluster"));
         return std::nullopt;
     }
     KubeTarget t;
     t.context = name;
     t.source = context->file;
     const YAML::Node c = YAML::Load(cluster->yaml.toStdString());
-    t.server = text(c, "server");
-    t.tlsServerName = text(c, "tls-server-name");
-    if (text(c, "insecure-skip-tls-verify") == QLatin1String("true")) {
+    t.server = yamlText(c, "server");
+    t.tlsServerName = yamlText(c, "tls-server-name");
+    if (yamlText(c, "insecure-skip-tls-verify") == QLatin1String("true")) {
         *error = QStringLiteral(
             "context \"%1\" sets insecure-skip-tls-verify; Flightdeck does not turn TLS verification "
             "off. Give the cluster's CA (certificate-authority-data) instead")
@@ -202,15 +194,15 @@ std::optional<KubeTarget> Kubeconfig::targetUnguarded(const QString &requested, 
             return std::nullopt;
         t.clientCertPem = *cert;
         t.clientKeyPem = *key;
-        t.token = text(u, "token");
-        t.tokenFile = text(u, "tokenFile");
+        t.token = yamlText(u, "token");
+        t.tokenFile = yamlText(u, "tokenFile");
         if (!t.tokenFile.isEmpty() && QFileInfo(t.tokenFile).isRelative())
             t.tokenFile = QDir(user->directory).filePath(t.tokenFile);
         const YAML::Node exec = u["exec"];
         if (exec && exec.IsMap()) {
             KubeTarget::Exec e;
-            e.apiVersion = text(exec, "apiVersion");
-            e.command = text(exec, "command");
+            e.apiVersion = yamlText(exec, "apiVersion");
+            e.command = yamlText(exec, "command");
             if (exec["args"] && exec["args"].IsSequence()) {
                 for (const YAML::Node &a : exec["args"]) {
                     if (!a.IsScalar()) {
@@ -223,7 +215,7 @@ std::optional<KubeTarget> Kubeconfig::targetUnguarded(const QString &requested, 
             }
             if (exec["env"] && exec["env"].IsSequence()) {
                 for (const YAML::Node &v : exec["env"])
-                    e.env.append({ text(v, "name"), text(v, "value") });
+                    e.env.append({ yamlText(v, "name"), yamlText(v, "value") });
             }
             e.workingDirectory = user->directory;
             if (!e.command.contains(QLatin1Char('/')) || QFileInfo(e.command).isAbsolute()) {
