@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-
 #include <yaml-cpp/yaml.h>
 
 // The text of `key` in a YAML map, or empty: when the node is no map (a
