@@ -7,6 +7,7 @@
 //
 //   QT_QPA_PLATFORM=offscreen build/benchmarks/bench_console
 
+#include "tests/common/processmemory.h"
 #include "views/mainwindow.h"
 #include "views/tablepage.h"
 
@@ -25,18 +26,6 @@
 namespace {
 
 constexpr int Nodes = 5000;
-
-double residentMegabytes(const QByteArray &field)
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith(field))
-            return line.mid(field.size()).trimmed().split(' ').first().toDouble() / 1024.0;
-    }
-    return 0;
-}
 
 // Measures the longest gap between ticks of the event loop it runs in.
 class StallMeter : public QObject
@@ -145,8 +134,8 @@ void BM_ConsoleRefresh5000(benchmark::State &state)
     state.counters["first_load_ms"] = firstWall;
     state.counters["first_load_longest_stall_ms"] = firstStall;
     state.counters["refresh_longest_stall_ms"] = longest;
-    state.counters["rss_mb"] = residentMegabytes("VmRSS:");
-    state.counters["peak_rss_mb"] = residentMegabytes("VmHWM:");
+    state.counters["rss_mb"] = processMegabytes("VmRSS:");
+    state.counters["peak_rss_mb"] = processMegabytes("VmHWM:");
     state.counters["rows"] = double(window.nodesPage()->view()->model()->rowCount());
 }
 BENCHMARK(BM_ConsoleRefresh5000)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);

@@ -14,6 +14,7 @@
 #include "core/repairgate.h"
 #include "models/klustersmodel.h"
 #include "services/auditlog.h"
+#include "tests/common/processmemory.h"
 #include "views/mainwindow.h"
 #include "views/messagebanner.h"
 #include "views/repairdialog.h"
@@ -46,18 +47,6 @@ struct Sample
     double rssMb;
     int fds;
 };
-
-double residentMegabytes()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-    }
-    return 0;
-}
 
 int openDescriptors()
 {
@@ -264,7 +253,7 @@ int main(int argc, char *argv[])
     // Samples every five seconds.
     QTimer sampleTimer;
     QObject::connect(&sampleTimer, &QTimer::timeout, &window, [&] {
-        samples << Sample { clock.elapsed() / 1000.0, residentMegabytes(), openDescriptors() };
+        samples << Sample { clock.elapsed() / 1000.0, processMegabytes("VmRSS:"), openDescriptors() };
         if (clock.elapsed() >= qint64(duration) * 1000)
             QApplication::exit(0);
     });
