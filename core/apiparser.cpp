@@ -310,6 +310,7 @@ Node parseNode(const JsonReader &item)
             cond.status = c.requireString(QStringLiteral("status"));
             cond.reason = c.optString(QStringLiteral("reason"));
             cond.message = c.optString(QStringLiteral("message"));
+            cond.lastTransition = optTimestamp(c, QStringLiteral("lastTransitionTime"));
             n.conditions.append(cond);
         }
         if (status.has(QStringLiteral("nodeInfo"))) {

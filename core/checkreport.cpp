@@ -37,8 +37,7 @@ constexpr qint64 MaxReportedRouteEntries = 250000;
 static bool hasFullListPlan(const Finding &f)
 {
     return f.context && !f.context->atomicRoutes
-        && (f.kind == FindingKind::RouteDuplicate || f.kind == FindingKind::RouteStale
-            || f.kind == FindingKind::RouteOrphaned || f.kind == FindingKind::RouteMissing);
+        && findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit;
 }
 
 // How many findings have a full-list plan, when they are too many to report; 0 when they are reported.
@@ -203,17 +202,17 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                .arg(warning)
                .arg(diagnosis.count(Severity::Info));
     if (budget.deletionsAllowed)
-        out += QStringLiteral("Instance deletions: allowed (%1 of %2 expected nodes unhealthy, at most %3)\n")
+        out += QStringLiteral("Deletions of instances and nodes: allowed (%1 of %2 expected nodes unhealthy, at most %3)\n")
                    .arg(budget.unhealthy)
                    .arg(budget.expected)
                    .arg(budget.maxUnhealthy);
     else if (budget.reason == Refusal::TooManyUnhealthy)
         out += QStringLiteral(
-            "Instance deletions: REFUSED (TooManyUnhealthy: %1); one instance at a time only with an "
+            "Deletions of instances and nodes: REFUSED (TooManyUnhealthy: %1); one at a time only with an "
             "explicit override\n")
                    .arg(budget.detail);
     else
-        out += QStringLiteral("Instance deletions: REFUSED (%1: %2)\n")
+        out += QStringLiteral("Deletions of instances and nodes: REFUSED (%1: %2)\n")
                    .arg(refusalName(budget.reason), budget.detail);
 
     const qint64 withheld = withheldFullLists(state, diagnosis);
@@ -221,7 +220,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
         out += QStringLiteral("\nNo findings: the kluster looks healthy.\n");
     } else {
         out += QStringLiteral("\nAt a glance:\n");
-        bool routeRepairs = false;
+        int routeRepairs = 0;
         for (const Finding &f : diagnosis.findings) {
             const RepairGate::Decision decision
                 = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
@@ -229,16 +228,15 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             QString action = repair ? repair->title : QStringLiteral("no repair: see below");
             if (repair && !decision.mayBeSent(false)) // a report overrides nothing
                 action += QStringLiteral(" (refused: %1)").arg(refusalName(decision.reason));
-            routeRepairs = routeRepairs
-                || (repair
-                    && (repair->action == RepairPlan::Action::AddRoutes
-                        || repair->action == RepairPlan::Action::RemoveRoutes));
+            if (repair && repair->changesRoutes())
+                ++routeRepairs;
             out += QStringLiteral("  %1  %2\n      -> %3\n")
                        .arg(severityName(f.severity).toUpper().leftJustified(8), f.id(), action);
         }
-        if (routeRepairs)
+        if (routeRepairs > 1)
             out += QStringLiteral(
-                "Each route repair changes the router: send one, then check again before the next.\n");
+                "The route repairs of this router can be sent as one change, verified once: "
+                "flightdeck-cli repair --all-routes (or --finding ID once per finding).\n");
     }
     for (const QString &note : diagnosis.notes)
         out += QStringLiteral("Note: %1\n").arg(note);

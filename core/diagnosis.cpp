@@ -79,6 +79,7 @@ private:
         return f;
     }
 
+    bool routedToNode(const Node &node) const;
     void checkSecurityGroups();
     void checkInstances();
     void checkNodes();
@@ -139,6 +140,8 @@ void Detector::checkInstances()
         if (nodesKnown && !gone && node < 0 && age >= o.startupTimeoutSeconds) {
             FindingFacts unregistered = facts;
             unregistered.tokenExpired = age >= o.tokenExpirySeconds;
+            // Routes lead to it: it was a node (the route controller routes only registered nodes) and lost it.
+            unregistered.routed = !m_ctx->nodeEvidenceMissing && !m_ctx->audit.routesVia(i).isEmpty();
             m_result.findings.append(
                 make(FindingKind::InstanceUnregistered, instance.name, std::move(unregistered)));
         }
@@ -154,12 +157,34 @@ void Detector::checkInstances()
     }
 }
 
+// The router routes the node's pod CIDR to the node's own address.
+bool Detector::routedToNode(const Node &node) const
+{
+    if (!node.podCidr.isValid() || !m_state.routerSource.known)
+        return false;
+    const QString ip = canonicalAddress(node.internalIp);
+    if (ip.isEmpty())
+        return false;
+    const RouteAudit &audit = m_ctx->audit;
+    for (int idx : m_ctx->routesByDestination.value(node.podCidr)) {
+        if (canonicalAddress(audit.entries().at(idx).route.nexthop) == ip)
+            return true;
+    }
+    return false;
+}
+
 void Detector::checkNodes()
 {
     for (int i = 0; i < m_state.nodes.size(); ++i) {
         const Node &node = m_state.nodes.at(i);
         FindingFacts facts;
         facts.node = i;
+        if (m_ctx->index.isGhost(i)) {
+            // A ghost is one finding: its conditions and its route are the ghost's, not news.
+            facts.routed = routedToNode(node);
+            m_result.findings.append(make(FindingKind::NodeWithoutInstance, node.name, std::move(facts)));
+            continue;
+        }
         const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
         if (!ready || ready->status != QLatin1String("True"))
             m_result.findings.append(make(FindingKind::NodeNotReady, node.name, facts));

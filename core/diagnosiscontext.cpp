@@ -44,6 +44,9 @@ std::optional<FindingKind> DiagnosisContext::routeFindingKind(int destinationGro
         return FindingKind::RouteStale;
     if ((e.roles & RouteAudit::Orphaned) && state.serversSource.known)
         return FindingKind::RouteOrphaned;
+    // Whether a node has the destination needs the node list; whether the nexthop lives, the servers.
+    if ((e.roles & RouteAudit::Unassigned) && state.serversSource.known && !nodeEvidenceMissing)
+        return FindingKind::RouteUnassigned;
     return std::nullopt;
 }
 
@@ -65,6 +68,9 @@ QList<Route> DiagnosisContext::wrongRoutes(int destinationGroup) const
         // While the owner has no address, only routes to nobody or to another node are surely wrong.
         const bool isWrong = group.undecided ? bool(e.roles & (RouteAudit::Orphaned | RouteAudit::Stale))
                                              : !(e.roles & RouteAudit::Correct);
+        // Never another kluster's route: it is that kluster's to keep or remove.
+        if (e.roles & RouteAudit::OtherKluster)
+            continue;
         if (isWrong)
             wrong.append(e.route);
     }

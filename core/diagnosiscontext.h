@@ -31,7 +31,7 @@ public:
     QHash<Cidr, QList<int>> routesByDestination; // audit entries on the router, by destination
 
     // The route finding a destination of the kluster gets, if any: route-duplicate,
-    // route-stale or route-orphaned (shared by the diagnosis and the route-limit evidence).
+    // route-stale, route-orphaned or route-unassigned (shared by the diagnosis and the route-limit evidence).
     std::optional<FindingKind> routeFindingKind(int destinationGroup) const;
     QString routeSubject(int destinationGroup) const;
     QList<Route> wrongRoutes(int destinationGroup) const;

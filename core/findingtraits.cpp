@@ -43,6 +43,8 @@ constexpr FindingTraits table[] = {
         removeOrphanedRoutes, affectedDestination },
     { K::RouteStale, QLatin1String("route-stale"), F::Route, critical, staleMessage, staleEvidence,
         removeWrongRoutes, affectedDestinationAndNexthops },
+    { K::RouteUnassigned, QLatin1String("route-unassigned"), F::Route, warning, unassignedMessage,
+        unassignedEvidence, removeWrongRoutes, affectedDestinationAndNexthops },
     { K::RouteMissing, QLatin1String("route-missing"), F::Route, critical, missingMessage, missingEvidence,
         addMissingRoute, affectedMissingRoute },
     { K::RouteLimit, QLatin1String("route-limit"), F::Route, limitSeverity, limitMessage, limitEvidence,
@@ -51,6 +53,8 @@ constexpr FindingTraits table[] = {
         NodeFindings::evidence, nullptr, NodeFindings::affected },
     { K::NodeNetworkUnavailable, QLatin1String("node-network-unavailable"), F::Node, critical,
         networkUnavailableMessage, NodeFindings::evidence, nullptr, NodeFindings::affected },
+    { K::NodeWithoutInstance, QLatin1String("node-without-instance"), F::Node, ghostSeverity, ghostMessage,
+        ghostEvidence, deleteNode, NodeFindings::affected },
 };
 
 constexpr bool inEnumOrder()

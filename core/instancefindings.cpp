@@ -31,7 +31,17 @@ static QJsonObject instanceJson(const DiagnosisContext &c, const Instance &insta
 
 Severity unregisteredSeverity(const FindingFacts &facts)
 {
-    return facts.tokenExpired ? Severity::Critical : Severity::Warning;
+    // A lost node is critical once the startup timeout has passed: no token expiry applies.
+    return facts.tokenExpired || facts.routed ? Severity::Critical : Severity::Warning;
+}
+
+// The pod CIDRs the kluster's routes still send to the instance.
+static QStringList routedPodCidrs(const DiagnosisContext &c, const Finding &f)
+{
+    QStringList cidrs;
+    for (int idx : c.audit.routesVia(f.facts.instance))
+        cidrs << c.audit.entries().at(idx).route.destination;
+    return cidrs;
 }
 
 QString unregisteredMessage(const DiagnosisContext &c, const Finding &f)
@@ -44,6 +54,14 @@ QString unregisteredMessage(const DiagnosisContext &c, const Finding &f)
             "kluster's instances are active: check the Kubernetes API first. Do not delete "
             "instances on this evidence.")
             .arg(instance.name, instance.status, formatDuration(age));
+    }
+    if (f.facts.routed) {
+        return QStringLiteral(
+            "Instance %1 (%2, created %3 ago) was a node and lost it: its node is gone; the router still "
+            "routes %4 to it. It will not register again by itself: delete it and Kubernikus launches a "
+            "replacement (the route is route-unassigned).")
+            .arg(instance.name, instance.status, formatDuration(age),
+                routedPodCidrs(c, f).join(QStringLiteral(", ")));
     }
     if (f.facts.tokenExpired) {
         return QStringLiteral(
@@ -96,6 +114,7 @@ QJsonObject unregisteredEvidence(const DiagnosisContext &c, const Finding &f)
     o.insert(QStringLiteral("node"), QJsonValue());
     o.insert(QStringLiteral("startupTimeoutSeconds"), c.options.startupTimeoutSeconds);
     o.insert(QStringLiteral("tokenExpirySeconds"), c.options.tokenExpirySeconds);
+    o.insert(QStringLiteral("routedPodCIDRs"), QJsonArray::fromStringList(routedPodCidrs(c, f)));
     return o;
 }
 

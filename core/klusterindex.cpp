@@ -51,6 +51,22 @@ KlusterIndex::KlusterIndex(const KlusterState &state)
             m_nodeByPodCidr.insert(node.podCidr, i);
     }
 
+    if (state.serversSource.known && state.serversSource.incomplete.isEmpty()) {
+        QSet<QString> instanceIds;
+        instanceIds.reserve(state.instances.size());
+        for (const Instance &instance : state.instances)
+            instanceIds.insert(instance.id);
+        for (int i = 0; i < state.nodes.size(); ++i) {
+            const Node &node = state.nodes.at(i);
+            if (m_instanceByName.contains(node.name))
+                continue;
+            const QString providerInstance = node.providerInstanceId();
+            if (!providerInstance.isEmpty() && instanceIds.contains(providerInstance))
+                continue;
+            m_ghosts.insert(i);
+        }
+    }
+
     for (int i = 0; i < state.securityGroups.size(); ++i) {
         if (state.securityGroups.at(i).name == k.securityGroupName)
             m_klusterGroups.append(i);
@@ -65,6 +81,22 @@ QString KlusterIndex::poolOf(const QString &instanceName) const
     if (!isNameSuffix(QStringView(instanceName).right(5)))
         return QString();
     return m_poolByPrefix.value(instanceName.left(instanceName.size() - 5));
+}
+
+bool KlusterIndex::isAnotherKlustersInstance(int instanceIndex) const
+{
+    if (instanceIndex < 0)
+        return false;
+    const QString &name = m_state.instances.at(instanceIndex).name;
+    // kks-<kluster>-<pool>-<5 lowercase alphanumerics>: at least one character for kluster and pool.
+    if (!name.startsWith(QLatin1String("kks-")) || name.size() < 4 + 2 + 2 + 5
+        || name.at(name.size() - 6) != QLatin1Char('-') || !isNameSuffix(QStringView(name).right(5)))
+        return false;
+    const QStringView middle = QStringView(name).mid(4, name.size() - 4 - 6); // <kluster>-<pool>
+    const qsizetype dash = middle.indexOf(QLatin1Char('-'));
+    if (dash <= 0 || dash == middle.size() - 1)
+        return false;
+    return poolOf(name).isEmpty();
 }
 
 int KlusterIndex::instanceByAddress(const QString &address) const

@@ -5,6 +5,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
 
 // The join of a kluster's OpenStack and Kubernetes views: which instances are
@@ -34,6 +35,14 @@ public:
     // True when the node's providerID names a different instance than the one of its name.
     bool providerIdDisagrees(int instanceIndex, int nodeIndex) const;
 
+    // A ghost: a node with no instance of its name in the project, whose providerID (if set) names no
+    // instance either. Only decided on a complete server list: false when it failed or is partial.
+    bool isGhost(int nodeIndex) const { return m_ghosts.contains(nodeIndex); }
+    int ghostCount() const { return int(m_ghosts.size()); }
+    // The instance is named like a Kubernikus node (`kks-<kluster>-<pool>-<5 chars>`) but is not one of
+    // this kluster's: it is another kluster's, and so are the routes that lead to it.
+    bool isAnotherKlustersInstance(int instanceIndex) const;
+
     // Indices into state().securityGroups of the groups named like the kluster's group.
     const QList<int> &klusterGroups() const { return m_klusterGroups; }
 
@@ -47,4 +56,5 @@ private:
     QHash<QString, int> m_nodeByAddress;
     QHash<Cidr, int> m_nodeByPodCidr;
     QList<int> m_klusterGroups;
+    QSet<int> m_ghosts;
 };

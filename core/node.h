@@ -12,6 +12,7 @@ struct NodeCondition
     QString status; // "True", "False" or "Unknown"
     QString reason;
     QString message;
+    QDateTime lastTransition; // lastTransitionTime: since when the status holds (invalid when absent)
 };
 
 // A Kubernetes node as `GET /api/v1/nodes` describes it.

@@ -3,7 +3,9 @@
 #include "core/nodefindings.h"
 
 #include "core/apiparser.h"
+#include "core/diagnosis.h"
 #include "core/diagnosiscontext.h"
+#include "core/repairplanner.h"
 
 #include <QJsonArray>
 
@@ -16,7 +18,10 @@ static QJsonObject nodeJson(const DiagnosisContext &c, const Node &node)
         conditions.append(
             QJsonObject { { QStringLiteral("type"), cond.type }, { QStringLiteral("status"), cond.status },
                 { QStringLiteral("reason"), stringOrNull(cond.reason) },
-                { QStringLiteral("message"), stringOrNull(cond.message) } });
+                { QStringLiteral("message"), stringOrNull(cond.message) },
+                { QStringLiteral("lastTransitionTime"),
+                    cond.lastTransition.isValid() ? QJsonValue(ApiParser::formatTimestamp(cond.lastTransition))
+                                                  : QJsonValue() } });
     }
     QJsonObject o { { QStringLiteral("name"), node.name },
         { QStringLiteral("internalIP"), stringOrNull(node.internalIp) },
@@ -30,6 +35,14 @@ static QJsonObject nodeJson(const DiagnosisContext &c, const Node &node)
     return o;
 }
 
+// " for 42 min": how long the condition has held, measured against the time the data was fetched.
+static QString heldFor(const DiagnosisContext &c, const NodeCondition *condition)
+{
+    if (!condition || !condition->lastTransition.isValid())
+        return QString();
+    return QStringLiteral(" for ") + formatDuration(c.ageOf(condition->lastTransition));
+}
+
 QString notReadyMessage(const DiagnosisContext &c, const Finding &f)
 {
     const Node &node = c.state.nodes.at(f.facts.node);
@@ -41,9 +54,9 @@ QString notReadyMessage(const DiagnosisContext &c, const Finding &f)
             .arg(node.name);
     }
     return QStringLiteral(
-        "Node %1 is not Ready (Ready=%2%3%4). Look at the kubelet and the container runtime on "
+        "Node %1 has been NotReady%2 (Ready=%3%4%5). Look at the kubelet and the container runtime on "
         "the instance; there is no automatic repair.")
-        .arg(node.name, ready->status,
+        .arg(node.name, heldFor(c, ready), ready->status,
             ready->reason.isEmpty() ? QString() : QStringLiteral(", ") + ready->reason,
             ready->message.isEmpty() ? QString() : QStringLiteral(": ") + ready->message);
 }
@@ -57,14 +70,77 @@ QString networkUnavailableMessage(const DiagnosisContext &c, const Finding &f)
         why = QStringLiteral(" (%1%2)").arg(network->reason,
             network->message.isEmpty() ? QString() : QStringLiteral(": ") + network->message);
     return QStringLiteral(
-        "Node %1 has NetworkUnavailable=True%2: the route controller could not set up its pod "
+        "Node %1 has had NetworkUnavailable=True%2%3: the route controller could not set up its pod "
         "network route. Check the router's routes and its route limit.")
-        .arg(node.name, why);
+        .arg(node.name, heldFor(c, network), why);
+}
+
+Severity ghostSeverity(const FindingFacts &facts)
+{
+    return facts.routed ? Severity::Critical : Severity::Warning;
+}
+
+QString ghostMessage(const DiagnosisContext &c, const Finding &f)
+{
+    const Node &node = c.state.nodes.at(f.facts.node);
+    QString holds;
+    if (f.facts.routed)
+        holds = QStringLiteral(
+            " It still holds the pod network %1, and the router routes it to %2, the address of a machine "
+            "that is gone: the route looks correct but leads nowhere, and the CIDR cannot be given to a new "
+            "node.")
+                    .arg(node.podCidrText, node.internalIp);
+    else if (node.podCidr.isValid())
+        holds = QStringLiteral(" It still holds the pod network %1, so no new node can get it.").arg(node.podCidrText);
+    return QStringLiteral(
+        "Node %1 has no instance: no server in the project has its name%2.%3 The cloud controller did not "
+        "delete it. Delete the node object; its pod network is then freed%4.")
+        .arg(node.name,
+            node.providerId.isEmpty() ? QString()
+                                      : QStringLiteral(" or the id of its providerID %1").arg(node.providerId),
+            holds, f.facts.routed ? QStringLiteral(" and its route shows as orphaned") : QString());
+}
+
+// The condition that a node finding is about, with since when it holds.
+static QJsonValue conditionSince(const DiagnosisContext &c, const NodeCondition *condition)
+{
+    if (!condition || !condition->lastTransition.isValid())
+        return QJsonValue();
+    return QJsonObject { { QStringLiteral("type"), condition->type },
+        { QStringLiteral("status"), condition->status },
+        { QStringLiteral("lastTransitionTime"), ApiParser::formatTimestamp(condition->lastTransition) },
+        { QStringLiteral("forSeconds"), c.ageOf(condition->lastTransition) } };
 }
 
 QJsonObject evidence(const DiagnosisContext &c, const Finding &f)
 {
-    return QJsonObject { { QStringLiteral("node"), nodeJson(c, c.state.nodes.at(f.facts.node)) } };
+    const Node &node = c.state.nodes.at(f.facts.node);
+    const NodeCondition *condition = node.condition(f.kind == FindingKind::NodeNetworkUnavailable
+            ? QStringLiteral("NetworkUnavailable")
+            : QStringLiteral("Ready"));
+    return QJsonObject { { QStringLiteral("node"), nodeJson(c, node) },
+        { QStringLiteral("since"), conditionSince(c, condition) } };
+}
+
+QJsonObject ghostEvidence(const DiagnosisContext &c, const Finding &f)
+{
+    const Node &node = c.state.nodes.at(f.facts.node);
+    QJsonArray routes;
+    for (int idx : c.routesByDestination.value(node.podCidr)) {
+        const Route &r = c.audit.entries().at(idx).route;
+        routes.append(QJsonObject { { QStringLiteral("destination"), r.destination },
+            { QStringLiteral("nexthop"), r.nexthop } });
+    }
+    return QJsonObject { { QStringLiteral("node"), nodeJson(c, node) },
+        { QStringLiteral("instance"), QJsonValue() },
+        { QStringLiteral("providerInstanceId"), stringOrNull(node.providerInstanceId()) },
+        { QStringLiteral("instancesInProject"), int(c.state.instances.size()) },
+        { QStringLiteral("routedToIt"), f.facts.routed }, { QStringLiteral("routesForPodCIDR"), routes } };
+}
+
+std::optional<RepairPlan> deleteNode(const DiagnosisContext &c, const Finding &f)
+{
+    return RepairPlanner::deleteNode(c.state.nodes.at(f.facts.node));
 }
 
 AffectedObjects affected(const DiagnosisContext &c, const Finding &f)

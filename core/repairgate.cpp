@@ -1,5 +1,8 @@
 #include "core/repairgate.h"
 
+#include "core/diagnosiscontext.h"
+#include "core/repairplanner.h"
+
 #include <algorithm>
 
 QString RepairGate::Decision::why(const QString &howToOverride) const
@@ -28,16 +31,18 @@ static RepairGate::Decision planDecision(const Finding &finding, std::optional<R
 
 static bool isSendableDeletion(const RepairGate::Decision &d)
 {
-    return d.verdict == RepairGate::Verdict::Sendable && d.plan->deletesInstance();
+    return d.verdict == RepairGate::Verdict::Sendable && d.plan->deletes();
 }
 
-// A deletion, one of `deletions` sent together, as the remediation budget weighs it.
-static void weighDeletion(RepairGate::Decision &d, const RemediationBudget &budget, qint64 deletions)
+// A deletion, one of `deletions` sent together, as the remediation budget weighs it; an override only
+// ever lets a deletion chosen alone through.
+static void weighDeletion(
+    RepairGate::Decision &d, const RemediationBudget &budget, qint64 deletions, bool overridable)
 {
     if (!isSendableDeletion(d) || budget.allowsDeletion(deletions, false))
         return;
-    d.verdict = budget.allowsDeletion(deletions, true) ? RepairGate::Verdict::NeedsOverride
-                                                       : RepairGate::Verdict::Refused;
+    d.verdict = overridable && budget.allowsDeletion(deletions, true) ? RepairGate::Verdict::NeedsOverride
+                                                                      : RepairGate::Verdict::Refused;
     d.reason = budget.reason;
     d.detail = budget.detail;
     d.byBudget = true;
@@ -48,17 +53,146 @@ RepairGate::RepairGate(const QList<const Finding *> &findings, const Remediation
     for (const Finding *f : findings)
         m_decisions.append(planDecision(*f, f->repair()));
     m_deletions = std::count_if(m_decisions.cbegin(), m_decisions.cend(), isSendableDeletion);
+    const bool alone = m_decisions.size() == 1;
     for (Decision &d : m_decisions)
-        weighDeletion(d, budget, m_deletions);
-    m_refusedInBulk
-        = m_deletions > 1 && !budget.allowsDeletion(m_deletions, false) && budget.allowsDeletion(1, true);
+        weighDeletion(d, budget, m_deletions, alone);
+    m_refusedInBulk = !alone && m_deletions > 0 && !budget.allowsDeletion(m_deletions, false)
+        && budget.allowsDeletion(1, true);
+    combineRouteChanges();
+}
+
+// A route plan that may join the one change: sendable, or an addition refused only because the router is
+// full (the removals of the same change may make room).
+static bool joinsRouteChange(const RepairGate::Decision &d)
+{
+    if (!d.plan || !d.plan->changesRoutes() || !d.finding->context)
+        return false;
+    return d.verdict == RepairGate::Verdict::Sendable
+        || (d.verdict == RepairGate::Verdict::Refused && d.reason == Refusal::RouteLimit
+            && d.plan->action == RepairPlan::Action::AddRoutes);
+}
+
+void RepairGate::combineRouteChanges()
+{
+    QList<int> members;
+    for (int i = 0; i < m_decisions.size(); ++i) {
+        if (joinsRouteChange(m_decisions.at(i)))
+            members << i;
+    }
+    if (members.size() < 2)
+        return;
+    const DiagnosisContext &c = *m_decisions.at(members.first()).finding->context;
+    QList<Route> removed;
+    for (int i : members) {
+        const RepairPlan &plan = *m_decisions.at(i).plan;
+        if (plan.action == RepairPlan::Action::RemoveRoutes) {
+            for (const Route &r : plan.routes) {
+                if (!removed.contains(r))
+                    removed << r;
+            }
+        }
+    }
+    // Removals first, so the limit is not crossed on the way; an addition that still does not fit stays out.
+    qint64 room = qint64(c.routeLimit) - (c.audit.routeCount() - removed.size());
+    QList<Route> added;
+    QList<int> joined;
+    for (int i : members) {
+        Decision &d = m_decisions[i];
+        if (d.plan->action == RepairPlan::Action::RemoveRoutes) {
+            joined << i;
+            continue;
+        }
+        QList<Route> fresh;
+        for (const Route &r : d.plan->routes) {
+            if (!added.contains(r))
+                fresh << r;
+        }
+        if (fresh.size() > room) {
+            d.verdict = Verdict::Refused;
+            d.reason = Refusal::RouteLimit;
+            d.detail = QStringLiteral(
+                "the router holds %1 of its %2 routes, and even after the removals of this change there is "
+                "no slot for it")
+                           .arg(c.audit.routeCount())
+                           .arg(c.routeLimit);
+            continue;
+        }
+        room -= fresh.size();
+        added << fresh;
+        joined << i;
+    }
+    if (joined.size() < 2)
+        return; // one plan alone is sent as it is (a refused addition stays refused)
+    RepairPlan plan = RepairPlanner::changeRoutes(c.state.router, removed, added, c.atomicRoutes);
+    for (int i : joined) {
+        Decision &d = m_decisions[i];
+        d.combined = true;
+        if (plan.refusal != Refusal::None) {
+            d.verdict = Verdict::Refused;
+            d.reason = plan.refusal;
+            d.detail = plan.refusalDetail;
+        } else {
+            d.verdict = Verdict::Sendable;
+            d.reason = Refusal::None;
+            d.detail.clear();
+        }
+    }
+    m_routesBefore = c.state.router.routes;
+    m_routeChange = std::move(plan);
+}
+
+QStringList RepairGate::routeChangeFindings() const
+{
+    QStringList ids;
+    for (const Decision &d : m_decisions) {
+        if (d.combined)
+            ids << d.finding->id();
+    }
+    return ids;
+}
+
+QList<RepairGate::Step> RepairGate::steps() const
+{
+    QList<Step> steps;
+    bool routeChangeAdded = false;
+    for (const Decision &d : m_decisions) {
+        if (!d.mayBeSent(true))
+            continue;
+        if (!d.combined) {
+            steps.append(Step { { d.finding->id() }, *d.plan });
+        } else if (!routeChangeAdded) {
+            routeChangeAdded = true;
+            steps.append(Step { routeChangeFindings(), *m_routeChange });
+        }
+    }
+    return steps;
+}
+
+QList<RepairGate::RouteLine> RepairGate::routeChangeLines() const
+{
+    QList<RouteLine> lines;
+    if (!m_routeChange)
+        return lines;
+    for (const Route &r : m_routesBefore)
+        lines.append(RouteLine { r,
+            m_routeChange->routes.contains(r) && m_routeChange->action != RepairPlan::Action::AddRoutes
+                ? RouteLine::Change::Removed
+                : RouteLine::Change::Kept });
+    const QList<Route> &added = m_routeChange->action == RepairPlan::Action::ChangeRoutes ? m_routeChange->addedRoutes
+        : m_routeChange->action == RepairPlan::Action::AddRoutes                           ? m_routeChange->routes
+                                                                                           : QList<Route>();
+    for (const Route &r : added) {
+        if (!m_routesBefore.contains(r))
+            lines.append(RouteLine { r, RouteLine::Change::Added });
+    }
+    return lines;
 }
 
 RepairGate::Decision RepairGate::judge(
     const Finding &finding, std::optional<RepairPlan> plan, const RemediationBudget &budget)
 {
     Decision d = planDecision(finding, std::move(plan));
-    weighDeletion(d, budget, 1);
+    weighDeletion(d, budget, 1, true);
     return d;
 }
 
@@ -88,8 +222,8 @@ QStringList RepairGate::deletedInstances() const
 {
     QStringList names;
     for (const Decision &d : m_decisions) {
-        if (d.mayBeSent(true) && d.plan->deletesInstance())
-            names << d.plan->instanceName;
+        if (d.mayBeSent(true) && d.plan->deletes())
+            names << d.plan->deletedName();
     }
     return names;
 }

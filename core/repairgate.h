@@ -11,10 +11,12 @@
 // What of the repairs chosen may be sent (diagnosis.md §3), decided in one
 // place for the console's repair dialog, `flightdeck-cli repair`, the repair
 // executor and the check report. A plan's own refusal (missing evidence, no
-// revision, a full router, withheld as too large) stops it. Instance deletions
-// answer to the remediation budget, together: refused while it refuses, except
-// one deletion alone past TooManyUnhealthy, which an explicit override lets
-// through; a bulk delete never. Deleting asks for a name to be typed.
+// revision, a full router, withheld as too large) stops it. Deletions (of
+// instances and of nodes) answer to the remediation budget, together: refused
+// while it refuses, except one deletion chosen alone past TooManyUnhealthy,
+// which an explicit override lets through; in a batch never. Deleting asks for
+// a name to be typed. The route changes of several findings are combined into
+// one change of the router (diagnosis.md §3, "Several findings at once").
 class RepairGate
 {
 public:
@@ -34,6 +36,7 @@ public:
         Refusal reason = Refusal::None; // Refused and NeedsOverride: why
         QString detail; // the reason in words
         bool byBudget = false; // the remediation budget's reason, not the plan's
+        bool combined = false; // sent as part of the one route change of the batch
 
         bool mayBeSent(bool overridden) const
         {
@@ -52,6 +55,30 @@ public:
         const Finding &finding, std::optional<RepairPlan> plan, const RemediationBudget &budget);
 
     const QList<Decision> &decisions() const { return m_decisions; }
+
+    // What a confirmation sends, in order: each plan on its own, except the route changes of several
+    // findings, which are one step (one combined plan) where the first of them stands.
+    struct Step
+    {
+        QStringList findingIds;
+        RepairPlan plan;
+    };
+    QList<Step> steps() const;
+    // The combined route change, when several findings change routes (empty otherwise).
+    const std::optional<RepairPlan> &routeChange() const { return m_routeChange; }
+    QStringList routeChangeFindings() const;
+    // The router's route list before and after the combined change, each route marked.
+    struct RouteLine
+    {
+        Route route;
+        enum class Change
+        {
+            Kept,
+            Removed,
+            Added
+        } change = Change::Kept;
+    };
+    QList<RouteLine> routeChangeLines() const;
     QStringList sendable() const; // the findings a confirmation sends, the one needing the override included
     bool needsOverride() const; // the confirmation needs the override as well
 
@@ -60,13 +87,17 @@ public:
     bool deletionsAllowed() const; // the budget lets them through (or there are none)
     bool refusedInBulk() const { return m_refusedInBulk; } // one alone could be overridden; several never
 
-    // The instances a confirmation deletes, and what must be typed to confirm it:
-    // the instance's name for one, the kluster's name for several, nothing for none.
+    // The instances and nodes a confirmation deletes, and what must be typed to confirm it:
+    // the name for one, the kluster's name for several, nothing for none.
     QStringList deletedInstances() const;
     QString typeToConfirm(const QString &kluster) const;
 
 private:
+    void combineRouteChanges();
+
     QList<Decision> m_decisions;
+    std::optional<RepairPlan> m_routeChange;
+    QList<Route> m_routesBefore;
     qint64 m_deletions = 0;
     bool m_refusedInBulk = false;
 };

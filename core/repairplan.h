@@ -31,6 +31,8 @@ struct RepairPlan
         CreateSecurityGroupRule,
         RemoveRoutes,
         AddRoutes,
+        ChangeRoutes, // several route findings of one router as one change: removals, then additions
+        DeleteNode, // a Kubernetes node object
     };
 
     Action action = Action::DeleteInstance;
@@ -45,8 +47,17 @@ struct RepairPlan
     // The objects it acts on, for verification and for naming them in dialogs.
     QString instanceId;
     QString instanceName;
-    QList<Route> routes;
+    QString nodeName;
+    QList<Route> routes; // removed (RemoveRoutes, ChangeRoutes) or added (AddRoutes)
+    QList<Route> addedRoutes; // ChangeRoutes: added after the removals
 
     bool deletesInstance() const { return action == Action::DeleteInstance; }
+    // Deletes an instance or a node: confirmed by typing its name, weighed by the remediation budget.
+    bool deletes() const { return action == Action::DeleteInstance || action == Action::DeleteNode; }
+    QString deletedName() const { return action == Action::DeleteNode ? nodeName : instanceName; }
+    bool changesRoutes() const
+    {
+        return action == Action::RemoveRoutes || action == Action::AddRoutes || action == Action::ChangeRoutes;
+    }
     QJsonObject toJson() const;
 };

@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QUrl>
 
 namespace RepairPlanner {
 
@@ -40,6 +41,20 @@ RepairPlan deleteInstance(const Instance &instance)
     request.service = QStringLiteral("compute");
     request.method = QStringLiteral("DELETE");
     request.path = QStringLiteral("/servers/") + instance.id;
+    plan.requests.append(request);
+    return plan;
+}
+
+RepairPlan deleteNode(const Node &node)
+{
+    RepairPlan plan;
+    plan.action = RepairPlan::Action::DeleteNode;
+    plan.title = QStringLiteral("Delete node %1 (a node without instance); its pod network is freed").arg(node.name);
+    plan.nodeName = node.name;
+    PlannedRequest request;
+    request.service = QStringLiteral("kubernetes");
+    request.method = QStringLiteral("DELETE");
+    request.path = QStringLiteral("/api/v1/nodes/") + QString::fromLatin1(QUrl::toPercentEncoding(node.name));
     plan.requests.append(request);
     return plan;
 }
@@ -109,7 +124,7 @@ QList<Route> routesWith(const QList<Route> &current, const QList<Route> &added)
     return result;
 }
 
-static RepairPlan changeRoutes(const Router &router, const QList<Route> &routes, bool atomic, bool remove)
+static RepairPlan oneChange(const Router &router, const QList<Route> &routes, bool atomic, bool remove)
 {
     RepairPlan plan;
     plan.action = remove ? RepairPlan::Action::RemoveRoutes : RepairPlan::Action::AddRoutes;
@@ -143,14 +158,41 @@ static RepairPlan changeRoutes(const Router &router, const QList<Route> &routes,
     return plan;
 }
 
+RepairPlan changeRoutes(const Router &router, const QList<Route> &removed, const QList<Route> &added, bool atomic)
+{
+    if (added.isEmpty())
+        return removeRoutes(router, removed, atomic);
+    if (removed.isEmpty())
+        return addRoutes(router, added, atomic);
+    RepairPlan plan;
+    plan.action = RepairPlan::Action::ChangeRoutes;
+    plan.routes = removed;
+    plan.addedRoutes = added;
+    plan.title = QStringLiteral("Change router %1 in one go: remove %2; add %3")
+                     .arg(router.name.isEmpty() ? router.id : router.name, describeRoutes(removed),
+                         describeRoutes(added));
+    if (atomic) {
+        plan.requests.append(oneChange(router, removed, true, true).requests);
+        plan.requests.append(oneChange(router, added, true, false).requests);
+        return plan;
+    }
+    Router afterRemoval = router;
+    afterRemoval.routes = routesWithout(router.routes, removed);
+    const RepairPlan full = oneChange(afterRemoval, added, false, false); // the final list, guarded by
+    plan.requests = full.requests; // the revision that was read
+    plan.refusal = full.refusal;
+    plan.refusalDetail = full.refusalDetail;
+    return plan;
+}
+
 RepairPlan removeRoutes(const Router &router, const QList<Route> &routes, bool atomic)
 {
-    return changeRoutes(router, routes, atomic, true);
+    return oneChange(router, routes, atomic, true);
 }
 
 RepairPlan addRoutes(const Router &router, const QList<Route> &routes, bool atomic)
 {
-    return changeRoutes(router, routes, atomic, false);
+    return oneChange(router, routes, atomic, false);
 }
 
 } // namespace RepairPlanner

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/instance.h"
+#include "core/node.h"
 #include "core/repairplan.h"
 #include "core/router.h"
 #include "core/securitygroup.h"
@@ -14,6 +15,7 @@
 namespace RepairPlanner {
 
 RepairPlan deleteInstance(const Instance &instance);
+RepairPlan deleteNode(const Node &node); // Kubernetes DELETE /api/v1/nodes/{name}
 RepairPlan addSecurityGroup(const Instance &instance, const QString &groupName);
 RepairPlan createSecurityGroupRule(
     const SecurityGroup &group, const QString &protocol, const QString &remoteIpPrefix);
@@ -25,6 +27,10 @@ RepairPlan createSecurityGroupRule(
 // and the plan carries the refusal NoRevision.
 RepairPlan removeRoutes(const Router &router, const QList<Route> &routes, bool atomic);
 RepairPlan addRoutes(const Router &router, const QList<Route> &routes, bool atomic);
+// Several route findings of one router as one change: one remove_extraroutes with every route to remove,
+// then one add_extraroutes with every route to add (removals first, so the limit is not crossed on the
+// way), or one guarded full-list PUT with the final list.
+RepairPlan changeRoutes(const Router &router, const QList<Route> &removed, const QList<Route> &added, bool atomic);
 
 // The route list a router would have after removing or adding routes, in router order.
 QList<Route> routesWithout(const QList<Route> &current, const QList<Route> &removed);

@@ -32,8 +32,12 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
         present.insert({ e.destination, hop });
 
         const int instance = index.instanceByAddress(hop);
-        if (instance >= 0)
+        if (instance >= 0) {
             e.nexthopInstance = state.instances.at(instance).name;
+            e.nexthopInstanceIndex = instance;
+            if (index.isAnotherKlustersInstance(instance))
+                e.roles |= OtherKluster;
+        }
         const int hopNode = index.nodeByAddress(hop);
         if (hopNode >= 0)
             e.nexthopNode = state.nodes.at(hopNode).name;
@@ -62,6 +66,8 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
                 m_groups.append(DestinationGroup { e.destination, {}, undecided });
             }
             m_groups[it.value()].entries.append(int(m_entries.size()));
+            if (instance >= 0)
+                m_routesVia[instance].append(int(m_entries.size()));
         }
         m_entries.append(e);
     }
@@ -96,13 +102,18 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
                     e.roles |= Orphaned;
             } else if (e.nexthopInstance.isEmpty()) {
                 e.roles |= Orphaned;
+            } else if (e.destinationNode.isEmpty() && !(e.roles & OtherKluster)) {
+                e.roles |= Unassigned; // no node has the destination, a live instance the nexthop
             }
         }
     }
 
-    for (const Node &node : state.nodes) {
+    for (int n = 0; n < state.nodes.size(); ++n) {
+        const Node &node = state.nodes.at(n);
         if (!node.podCidr.isValid() || !hasAddressFor(node, node.podCidr))
             continue; // nothing to route yet
+        if (index.isGhost(n))
+            continue; // its instance is gone: a route to its address would lead nowhere
         if (present.contains({ node.podCidr, canonicalAddress(node.internalIp) }))
             continue;
         Entry e;
@@ -113,8 +124,10 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
         e.correctNexthop = node.internalIp;
         e.nexthopNode = node.name;
         const int instance = index.instanceByAddress(node.internalIp);
-        if (instance >= 0)
+        if (instance >= 0) {
             e.nexthopInstance = state.instances.at(instance).name;
+            e.nexthopInstanceIndex = instance;
+        }
         m_entries.append(e);
         ++m_missingCount;
     }
@@ -135,6 +148,10 @@ QStringList RouteAudit::roleNames(Roles roles)
         names << QStringLiteral("orphaned");
     if (roles & Foreign)
         names << QStringLiteral("foreign");
+    if (roles & Unassigned)
+        names << QStringLiteral("unassigned");
+    if (roles & OtherKluster)
+        names << QStringLiteral("other-kluster");
     if (roles & Missing)
         names << QStringLiteral("missing");
     return names;

@@ -4,6 +4,7 @@
 #include "core/klusterindex.h"
 #include "core/router.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -23,6 +24,11 @@ public:
         Orphaned = 0x10, // the nexthop is no address of any instance in the project
         Foreign = 0x20, // not wholly inside the kluster's pod network: never touched
         Missing = 0x40, // a route a node needs that the router does not have
+        // The destination is no node's pod CIDR, the nexthop a live instance of the project (not another
+        // kluster's): the route holds a slot and wins once the CIDR is given to a new node.
+        Unassigned = 0x80,
+        // The nexthop is another kluster's instance (`kks-<other>-…`): that kluster's route, never removed here.
+        OtherKluster = 0x100,
     };
     Q_DECLARE_FLAGS(Roles, Role)
 
@@ -33,6 +39,7 @@ public:
         Cidr destination;
         Roles roles;
         QString nexthopInstance; // the instance that has the nexthop address, if any
+        int nexthopInstanceIndex = -1; // its index in the state's instances
         QString nexthopNode; // the node whose InternalIP it is, if any
         QString destinationNode; // the node whose pod CIDR is the destination, if any
         QString correctNexthop; // that node's InternalIP (empty when it has none of the family)
@@ -55,6 +62,8 @@ public:
     int routeCount() const { return m_routeCount; } // routes on the router, all of them
     int foreignCount() const { return m_foreignCount; }
     int missingCount() const { return m_missingCount; }
+    // The kluster's routes (not foreign) whose nexthop is an address of this instance, in router order.
+    QList<int> routesVia(int instanceIndex) const { return m_routesVia.value(instanceIndex); }
 
     static QStringList roleNames(Roles roles);
 
@@ -64,6 +73,7 @@ private:
     int m_routeCount = 0;
     int m_foreignCount = 0;
     int m_missingCount = 0;
+    QHash<int, QList<int>> m_routesVia; // instance index -> entries
 };
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(RouteAudit::Roles)

@@ -127,6 +127,13 @@ QString staleMessage(const DiagnosisContext &c, const Finding &f)
         : !e.nexthopNode.isEmpty() && e.nexthopNode != e.destinationNode
         ? QStringLiteral("node ") + e.nexthopNode
         : QStringLiteral("instance ") + e.nexthopInstance;
+    if (e.roles & RouteAudit::OtherKluster) {
+        return QStringLiteral(
+            "The route for node %1's pod network %2 points at %3 (%4, another kluster's node): both klusters "
+            "use this pod network on one router, and pods on %1 are unreachable. The route is the other "
+            "kluster's, so it is not removed from here: give the klusters distinct pod networks.")
+            .arg(e.destinationNode, e.route.destination, e.route.nexthop, where);
+    }
     if (e.correctNexthop.isEmpty()) {
         return QStringLiteral(
             "The route for node %1's pod network %2 points at %3 (%4), and node %1 has no usable "
@@ -150,6 +157,19 @@ QString orphanedMessage(const DiagnosisContext &c, const Finding &f)
         "The route %1 points at %2, which is no address of any instance in the project (its node "
         "is gone). It routes nothing and takes one of the router's route slots. Remove it.")
         .arg(e.route.destination, e.route.nexthop);
+}
+
+QString unassignedMessage(const DiagnosisContext &c, const Finding &f)
+{
+    const RouteAudit::Entry &e = c.audit.entries().at(f.facts.routeEntry);
+    const bool instanceIsNode = !e.nexthopNode.isEmpty();
+    return QStringLiteral(
+        "The route %1 points at %2 (instance %3%4), but no node has the pod network %1%5. It holds one of "
+        "the router's route slots, and once the CIDR is given to a new node this route is listed first and "
+        "wins: that node would be cut off. Remove it.")
+        .arg(e.route.destination, e.route.nexthop, e.nexthopInstance,
+            instanceIsNode ? QStringLiteral(", node ") + e.nexthopNode : QString(),
+            instanceIsNode ? QString() : QStringLiteral(" (the instance's node is gone)"));
 }
 
 QString missingMessage(const DiagnosisContext &c, const Finding &f)
@@ -189,7 +209,7 @@ QString limitMessage(const DiagnosisContext &c, const Finding &f)
                  .arg(missing)
                  .arg(count + missing > c.routeLimit ? QStringLiteral(" and would not fit") : QString());
     if (freeable > 0)
-        m += QStringLiteral(" Repairing the duplicate, stale and orphaned routes frees %1 slot(s).")
+        m += QStringLiteral(" Repairing the duplicate, stale, orphaned and unassigned routes frees %1 slot(s).")
                  .arg(freeable);
     else if (f.facts.routesOverflow)
         m += QStringLiteral(" No route can be freed safely; ask for a higher route limit.");
@@ -226,6 +246,14 @@ QJsonObject orphanedEvidence(const DiagnosisContext &c, const Finding &f)
     const RouteAudit::Entry &e = c.audit.entries().at(f.facts.routeEntry);
     return QJsonObject { { QStringLiteral("route"), auditEntryJson(e) },
         { QStringLiteral("instancesInProject"), int(c.state.instances.size()) },
+        { QStringLiteral("routerId"), c.state.router.id } };
+}
+
+QJsonObject unassignedEvidence(const DiagnosisContext &c, const Finding &f)
+{
+    const RouteAudit::Entry &e = c.audit.entries().at(f.facts.routeEntry);
+    return QJsonObject { { QStringLiteral("route"), auditEntryJson(e) }, { QStringLiteral("node"), QJsonValue() },
+        { QStringLiteral("nexthopInstanceId"), c.state.instances.at(e.nexthopInstanceIndex).id },
         { QStringLiteral("routerId"), c.state.router.id } };
 }
 

@@ -5,7 +5,7 @@
 class DiagnosisContext;
 
 // The route findings: route-duplicate, route-stale, route-orphaned,
-// route-missing and route-limit (their entries in core/findingtraits.cpp).
+// route-unassigned, route-missing and route-limit (their entries in core/findingtraits.cpp).
 namespace RouteFindings {
 
 Severity limitSeverity(const FindingFacts &facts); // critical when the router is full or would overflow
@@ -13,12 +13,14 @@ Severity limitSeverity(const FindingFacts &facts); // critical when the router i
 QString duplicateMessage(const DiagnosisContext &c, const Finding &f);
 QString staleMessage(const DiagnosisContext &c, const Finding &f);
 QString orphanedMessage(const DiagnosisContext &c, const Finding &f);
+QString unassignedMessage(const DiagnosisContext &c, const Finding &f);
 QString missingMessage(const DiagnosisContext &c, const Finding &f);
 QString limitMessage(const DiagnosisContext &c, const Finding &f);
 
 QJsonObject duplicateEvidence(const DiagnosisContext &c, const Finding &f);
 QJsonObject staleEvidence(const DiagnosisContext &c, const Finding &f);
 QJsonObject orphanedEvidence(const DiagnosisContext &c, const Finding &f);
+QJsonObject unassignedEvidence(const DiagnosisContext &c, const Finding &f);
 QJsonObject missingEvidence(const DiagnosisContext &c, const Finding &f);
 QJsonObject limitEvidence(const DiagnosisContext &c, const Finding &f);
 

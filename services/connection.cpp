@@ -1,5 +1,7 @@
 #include "services/connection.h"
 
+#include "core/repairgate.h"
+
 #include "services/connectionworker.h"
 #include "services/kubeconfig.h"
 #include "services/secretstore.h"
@@ -358,48 +360,81 @@ void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<cons
             emit repairFinished();
             return;
         }
-        repairNext(kluster, shown, findingIds, override);
+        // What the confirmation sends, as the dialog showed it: the same data, the same gate.
+        const auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(shown->state, m_spec.options));
+        QList<const Finding *> chosen;
+        for (const QString &id : findingIds) {
+            if (const Finding *f = diagnosis->find(id)) {
+                chosen << f;
+            } else {
+                RepairExecutor::Outcome gone;
+                gone.message = tr("no finding %1 in the data shown").arg(id);
+                emit repairStepFinished(id, gone);
+            }
+        }
+        const RepairGate gate(chosen, diagnosis->budget);
+        QStringList inSteps;
+        for (const RepairGate::Step &step : gate.steps())
+            inSteps << step.findingIds;
+        for (const RepairGate::Decision &d : gate.decisions()) {
+            if (!inSteps.contains(d.finding->id())) {
+                RepairExecutor::Outcome refused;
+                refused.result = RepairExecutor::Outcome::Result::Refused;
+                refused.message = d.why(tr("repair this one instance alone to override"));
+                emit repairStepFinished(d.finding->id(), refused);
+            }
+        }
+        repairNext(kluster, shown, diagnosis, gate.steps(), override);
     });
 }
 
-void ConnectionWorker::repairNext(
-    const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, QStringList ids, bool override)
+void ConnectionWorker::repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
+    const std::shared_ptr<const Diagnosis> &diagnosis, QList<RepairGate::Step> steps, bool override)
 {
-    if (ids.isEmpty()) {
+    if (steps.isEmpty()) {
         emit repairFinished();
         return;
     }
-    const QString id = ids.takeFirst();
+    const RepairGate::Step step = steps.takeFirst();
+    const QString label = step.findingIds.join(QStringLiteral(", "));
     if (m_repairCancelled) {
         RepairExecutor::Outcome cancelled;
         cancelled.result = RepairExecutor::Outcome::Result::Refused;
         cancelled.message = tr("cancelled before it was sent");
-        emit repairStepFinished(id, cancelled);
-        repairNext(kluster, shown, ids, override);
+        for (const QString &id : step.findingIds)
+            emit repairStepFinished(id, cancelled);
+        repairNext(kluster, shown, diagnosis, steps, override);
         return;
     }
-    const Diagnosis diagnosis = Diagnosis::run(shown->state, m_spec.options);
-    const Finding *finding = diagnosis.find(id);
-    if (!finding) {
-        RepairExecutor::Outcome gone;
-        gone.message = tr("no finding %1 in the data shown").arg(id);
-        emit repairStepFinished(id, gone);
-        repairNext(kluster, shown, ids, override);
-        return;
-    }
-    auto *executor
-        = new RepairExecutor(m_session.get(), kluster, shown->state, *finding, m_spec.options, this);
+    QList<Finding> findings;
+    for (const QString &id : step.findingIds)
+        findings << *diagnosis->find(id);
+    auto *executor = new RepairExecutor(
+        m_session.get(), kluster, shown->state, findings, step.plan, m_spec.options, this);
     executor->setOverride(override);
     if (m_kubeTarget)
         executor->setKubeTarget(*m_kubeTarget);
     connect(executor, &RepairExecutor::progress, this,
-        [this, id](const QString &m) { emit repairProgress(id, m); });
+        [this, label](const QString &m) { emit repairProgress(label, m); });
     connect(executor, &RepairExecutor::finished, this,
-        [this, executor, id, kluster, shown, ids, override](const RepairExecutor::Outcome &o) {
+        [this, executor, step, kluster, shown, diagnosis, steps, override](const RepairExecutor::Outcome &o) {
             executor->deleteLater();
-            emit repairStepFinished(id, o);
-            repairNext(kluster, shown, ids, override);
+            // One change for several findings: each finding gets its own verdict from the one verification.
+            for (int i = 0; i < step.findingIds.size(); ++i) {
+                const QString &id = step.findingIds.at(i);
+                RepairExecutor::Outcome mine = o;
+                if (o.result == RepairExecutor::Outcome::Result::StillThere && !o.remaining.contains(id)) {
+                    mine.result = RepairExecutor::Outcome::Result::Fixed;
+                    mine.message = tr("%1 is gone").arg(id);
+                }
+                if (i > 0) {
+                    mine.requests = QJsonArray();
+                    mine.message += tr(" (in the one route change with %1)").arg(step.findingIds.first());
+                }
+                emit repairStepFinished(id, mine);
+            }
+            repairNext(kluster, shown, diagnosis, steps, override);
         });
-    emit repairProgress(id, tr("sending: %1").arg(finding->repair() ? finding->repair()->title : id));
+    emit repairProgress(label, tr("sending: %1").arg(step.plan.title));
     executor->start();
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/repairgate.h"
 #include "services/connection.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
@@ -46,8 +47,8 @@ private:
     // cloud is loaded and its secret read from the keychain if needed.
     void withSession(std::function<void(const Error &error)> then);
     void refreshSnapshot(const QString &kluster);
-    void repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown, QStringList ids,
-        bool override);
+    void repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
+        const std::shared_ptr<const Diagnosis> &diagnosis, QList<RepairGate::Step> steps, bool override);
 
     ConnectionSpec m_spec;
     std::unique_ptr<HttpClient> m_client;

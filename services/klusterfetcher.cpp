@@ -64,13 +64,16 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
     auto firstObject = std::make_shared<QJsonObject>();
     auto seen = std::make_shared<int>(0);
     auto step = std::make_shared<std::function<void(HttpCall *)>>();
-    *step = [this, service, collection, items, firstBody, firstObject, seen, step, done](HttpCall *call) {
+    // The function knows itself only weakly: the pending call's connection holds it, so
+    // it ends with that call, finished or abandoned (a deadline, a closed window).
+    const std::weak_ptr<std::function<void(HttpCall *)>> self = step;
+    *step = [this, service, collection, items, firstBody, firstObject, seen, self, done](HttpCall *call) {
+        const auto step = self.lock();
         m_calls.append(call);
         connect(call, &HttpCall::finished, this,
             [this, service, collection, items, firstBody, firstObject, seen, step, done](
                 const ApiResponse &r) {
                 if (r.error.isError()) {
-                    *step = nullptr; // the function held itself: let it go
                     done(QByteArray(), QJsonObject(), r.error);
                     return;
                 }
@@ -82,7 +85,6 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                         error.service = service;
                         error.detail = QStringLiteral("no \"%1\" list in the answer").arg(collection);
                     }
-                    *step = nullptr;
                     done(QByteArray(), QJsonObject(), error);
                     return;
                 }
@@ -100,7 +102,6 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                 }
                 if (!next.isEmpty() && !page.isEmpty()) {
                     if (++*seen >= 10000) {
-                        *step = nullptr;
                         Error tooMany;
                         tooMany.kind = Error::Kind::Malformed;
                         tooMany.service = service;
@@ -120,7 +121,6 @@ void KlusterFetcher::fetchPages(const QString &service, const QString &path, con
                     (*step)(m_session->sendUrl(service, "GET", url));
                     return;
                 }
-                *step = nullptr;
                 Error answered; // what a refusal of the merged list names
                 answered.service = service;
                 if (*seen == 0) {
@@ -140,7 +140,9 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
     auto first = std::make_shared<QJsonObject>();
     auto chunks = std::make_shared<int>(0);
     auto step = std::make_shared<std::function<void(const QString &)>>();
-    *step = [this, client, items, first, chunks, step](const QString &cont) {
+    const std::weak_ptr<std::function<void(const QString &)>> self = step; // as in fetchPages
+    *step = [this, client, items, first, chunks, self](const QString &cont) {
+        const auto step = self.lock();
         QString path = QStringLiteral("/api/v1/nodes?limit=500");
         if (!cont.isEmpty())
             path += QStringLiteral("&continue=") + QString::fromLatin1(QUrl::toPercentEncoding(cont));
@@ -160,7 +162,6 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                     error.detail = QStringLiteral("not a NodeList");
                 }
                 if (error.isError()) {
-                    *step = nullptr; // the function held itself: let it go
                     fail(m_result.state.nodesSource, QStringLiteral("nodes"), error);
                     partDone();
                     return;
@@ -177,7 +178,6 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                     // Bounded like Nova's and Neutron's pages: a server that keeps handing out continue
                     // tokens (or the same one again) ends the list with an error, never a walk without end.
                     if (next == cont || ++*chunks >= 10000) {
-                        *step = nullptr;
                         Error endless;
                         endless.kind = Error::Kind::Malformed;
                         endless.service = QStringLiteral("kubernetes");
@@ -194,7 +194,6 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                     (*step)(next);
                     return;
                 }
-                *step = nullptr;
                 QJsonObject merged = *first;
                 QByteArray bytes = r.body;
                 if (items->size() != body.value(QStringLiteral("items")).toArray().size()) { // several chunks
@@ -296,33 +295,41 @@ void KlusterFetcher::start()
     if (m_kubeTarget) {
         fetchNodes(new KubernetesClient(m_session->client(), *m_kubeTarget, this));
     } else {
-        HttpCall *credentials = m_session->send(QStringLiteral("kubernikus"), "GET",
-            QStringLiteral("/api/v1/clusters/%1/credentials").arg(m_kluster));
-        m_calls.append(credentials);
-        connect(credentials, &HttpCall::finished, this, [this](const ApiResponse &r) {
-            Error e = r.error;
-            std::optional<KubeTarget> target;
-            if (!e.isError()) {
-                const QString yaml = r.json(&e).value(QStringLiteral("kubeconfig")).toString();
-                QString problem;
-                const std::optional<Kubeconfig> config = e.isError()
-                    ? std::nullopt
-                    : Kubeconfig::fromYaml(
-                        yaml.toUtf8(), QStringLiteral("the Kubernikus credentials"), &problem);
-                if (config)
-                    target = config->target(QString(), &problem);
-                if (!e.isError() && !target) {
-                    e.kind = Error::Kind::Config;
-                    e.service = QStringLiteral("kubernikus");
-                    e.detail = problem;
+        m_calls.append(requestCredentials(m_session, m_kluster, this,
+            [this](const std::optional<KubeTarget> &target, const Error &e) {
+                if (!target) {
+                    fail(m_result.state.nodesSource, QStringLiteral("nodes"), e);
+                    partDone();
+                    return;
                 }
-            }
-            if (!target) {
-                fail(m_result.state.nodesSource, QStringLiteral("nodes"), e);
-                partDone();
-                return;
-            }
-            fetchNodes(new KubernetesClient(m_session->client(), *target, this));
-        });
+                fetchNodes(new KubernetesClient(m_session->client(), *target, this));
+            }));
     }
+}
+
+HttpCall *KlusterFetcher::requestCredentials(KeystoneSession *session, const QString &kluster,
+    QObject *context, const std::function<void(const std::optional<KubeTarget> &, const Error &)> &done)
+{
+    HttpCall *credentials = session->send(
+        QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters/%1/credentials").arg(kluster));
+    connect(credentials, &HttpCall::finished, context, [done](const ApiResponse &r) {
+        Error e = r.error;
+        std::optional<KubeTarget> target;
+        if (!e.isError()) {
+            const QString yaml = r.json(&e).value(QStringLiteral("kubeconfig")).toString();
+            QString problem;
+            const std::optional<Kubeconfig> config = e.isError()
+                ? std::nullopt
+                : Kubeconfig::fromYaml(yaml.toUtf8(), QStringLiteral("the Kubernikus credentials"), &problem);
+            if (config)
+                target = config->target(QString(), &problem);
+            if (!e.isError() && !target) {
+                e.kind = Error::Kind::Config;
+                e.service = QStringLiteral("kubernikus");
+                e.detail = problem;
+            }
+        }
+        done(target, e);
+    });
+    return credentials;
 }

@@ -34,6 +34,11 @@ public:
     void start();
     void cancel();
 
+    // The kluster's Kubernetes API as Kubernikus hands it out (`GET /api/v1/clusters/{name}/credentials`):
+    // `done` gets the target, or why not, in `context`. Returns the call (to abort it with the context).
+    static HttpCall *requestCredentials(KeystoneSession *session, const QString &kluster, QObject *context,
+        const std::function<void(const std::optional<KubeTarget> &, const Error &)> &done);
+
 signals:
     void finished(const KlusterFetch &result);
 

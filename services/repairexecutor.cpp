@@ -29,10 +29,29 @@ RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster,
     , m_session(session)
     , m_kluster(kluster)
     , m_state(state)
-    , m_finding(finding)
+    , m_findings { finding }
     , m_options(options)
     , m_plan(finding.repair())
 { }
+
+RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
+    const QList<Finding> &findings, const RepairPlan &plan, const DiagnosisOptions &options, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_kluster(kluster)
+    , m_state(state)
+    , m_findings(findings)
+    , m_options(options)
+    , m_plan(plan)
+{ }
+
+QStringList RepairExecutor::findingIds() const
+{
+    QStringList ids;
+    for (const Finding &f : m_findings)
+        ids << f.id();
+    return ids;
+}
 
 void RepairExecutor::abandon(const QString &why)
 {
@@ -45,14 +64,24 @@ void RepairExecutor::abandon(const QString &why)
 void RepairExecutor::start()
 {
     m_started = true;
-    const RepairGate::Decision decision
-        = RepairGate::judge(m_finding, m_plan, RemediationBudget::compute(m_state, m_options));
-    if (decision.verdict == RepairGate::Verdict::NoRepair) {
-        conclude(Outcome::Result::Refused,
-            QStringLiteral("%1 has no repair of its own").arg(findingKindName(m_finding.kind)));
+    if (m_findings.isEmpty()) {
+        conclude(Outcome::Result::Refused, QStringLiteral("no finding to repair"));
         return;
     }
-    if (!decision.mayBeSent(m_override)) {
+    // Several findings share one plan only as a route change; it carries its own refusal, and no deletion
+    // (a batch deletes only what the gate let through one by one, never on an override).
+    RepairGate::Decision decision
+        = RepairGate::judge(m_findings.first(), m_plan, RemediationBudget::compute(m_state, m_options));
+    if (m_findings.size() > 1 && (!m_plan || !m_plan->changesRoutes())) {
+        conclude(Outcome::Result::Refused, QStringLiteral("several findings are sent as one only as a route change"));
+        return;
+    }
+    if (decision.verdict == RepairGate::Verdict::NoRepair) {
+        conclude(Outcome::Result::Refused,
+            QStringLiteral("%1 has no repair of its own").arg(findingKindName(m_findings.first().kind)));
+        return;
+    }
+    if (!decision.mayBeSent(m_override && m_findings.size() == 1)) {
         conclude(Outcome::Result::Refused,
             decision.why(QStringLiteral("one instance at a time can be deleted "
                                         "with an explicit override")));
@@ -68,7 +97,9 @@ void RepairExecutor::start()
             { QStringLiteral("user"), m_session->userName() },
             { QStringLiteral("project"), m_session->projectName() },
             { QStringLiteral("projectId"), m_session->projectId() }, { QStringLiteral("kluster"), m_kluster },
-            { QStringLiteral("finding"), m_finding.id() }, { QStringLiteral("repair"), m_plan->title },
+            { QStringLiteral("finding"), findingIds().join(QStringLiteral(", ")) },
+            { QStringLiteral("findings"), QJsonArray::fromStringList(findingIds()) },
+            { QStringLiteral("repair"), m_plan->title },
             { QStringLiteral("override"), m_override }, { QStringLiteral("planned"), planned } },
         &error);
     if (m_auditId.isEmpty()) {
@@ -109,7 +140,34 @@ void RepairExecutor::sendNext()
         ? QByteArray()
         : QJsonDocument(request.body.toObject()).toJson(QJsonDocument::Compact);
     emit progress(QStringLiteral("%1 %2 %3").arg(request.method, request.service, request.path));
-    HttpCall *call = m_session->send(request.service, request.method.toUtf8(), request.path, body, headers);
+    if (request.service != QLatin1String("kubernetes")) {
+        send(request, m_session->send(request.service, request.method.toUtf8(), request.path, body, headers));
+        return;
+    }
+    // The kluster's own API server: as given (a kubeconfig), else as Kubernikus hands it out.
+    if (m_kube) {
+        send(request, m_kube->send(request.method.toUtf8(), request.path, body));
+        return;
+    }
+    auto withTarget = [this, request, body](const std::optional<KubeTarget> &target, const Error &error) {
+        if (m_done)
+            return;
+        if (!target) {
+            conclude(Outcome::Result::Failed,
+                QStringLiteral("nothing was sent: the kluster's Kubernetes API is unknown (%1)").arg(error.toString()));
+            return;
+        }
+        m_kube = new KubernetesClient(m_session->client(), *target, this);
+        send(request, m_kube->send(request.method.toUtf8(), request.path, body));
+    };
+    if (m_kubeTarget)
+        withTarget(m_kubeTarget, Error());
+    else
+        KlusterFetcher::requestCredentials(m_session, m_kluster, this, withTarget);
+}
+
+void RepairExecutor::send(const PlannedRequest &request, HttpCall *call)
+{
     connect(call, &HttpCall::finished, this, [this, request](const ApiResponse &r) {
         if (m_done)
             return;
@@ -174,7 +232,12 @@ void RepairExecutor::verify()
     connect(fetcher, &KlusterFetcher::finished, this, [this, fetcher](const KlusterFetch &fetch) {
         fetcher->deleteLater();
         const Diagnosis after = Diagnosis::run(fetch.state, m_options);
-        if (!fetch.errors.isEmpty() && after.find(m_finding.id()) == nullptr) {
+        for (const Finding &f : std::as_const(m_findings)) {
+            if (after.find(f.id()))
+                m_outcome.remaining << f.id();
+        }
+        const QString ids = findingIds().join(QStringLiteral(", "));
+        if (!fetch.errors.isEmpty() && m_outcome.remaining.size() < m_findings.size()) {
             // Gone, but maybe only because its source failed: not proof.
             bool sourcesSound = fetch.state.klusterSource.known && fetch.state.serversSource.known
                 && fetch.state.routerSource.known && fetch.state.securityGroupsSource.known
@@ -185,11 +248,14 @@ void RepairExecutor::verify()
                 return;
             }
         }
-        if (after.find(m_finding.id()))
+        if (!m_outcome.remaining.isEmpty())
             conclude(Outcome::Result::StillThere,
-                QStringLiteral("sent, but %1 is still there").arg(m_finding.id()));
+                QStringLiteral("sent, but %1 %2 still there")
+                    .arg(m_outcome.remaining.join(QStringLiteral(", ")),
+                        m_outcome.remaining.size() == 1 ? QStringLiteral("is") : QStringLiteral("are")));
         else
-            conclude(Outcome::Result::Fixed, QStringLiteral("%1 is gone").arg(m_finding.id()));
+            conclude(Outcome::Result::Fixed,
+                QStringLiteral("%1 %2 gone").arg(ids, m_findings.size() == 1 ? QStringLiteral("is") : QStringLiteral("are")));
     });
     fetcher->start();
 }

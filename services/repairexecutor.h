@@ -3,12 +3,14 @@
 #include "core/diagnosis.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
+#include "services/kubernetesclient.h"
 
 #include <QJsonArray>
 #include <QObject>
 #include <optional>
 
-// Carries out one repair (diagnosis.md §3): refuses what the repair gate
+// Carries out one repair (diagnosis.md §3), or one combined route change of
+// several findings (RepairGate::Step): refuses what the repair gate
 // refuses (a refused plan, the remediation budget, missing evidence), sends the
 // plan's requests in order, treats "already done" answers as done, stops when
 // a guarded full-list update meets a concurrent change (412): it reads the
@@ -37,11 +39,16 @@ public:
         QString message; // what happened, in words
         QJsonArray requests; // each request sent, with its status and outcome
         QString auditError; // non-empty when the audit record could not be written
+        QStringList remaining; // after a verification: the findings of the step still there
         static QString resultName(Result r);
     };
 
     RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
         const Finding &finding, const DiagnosisOptions &options, QObject *parent = nullptr);
+    // Several findings repaired by one plan (the combined route change of RepairGate::steps()).
+    RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
+        const QList<Finding> &findings, const RepairPlan &plan, const DiagnosisOptions &options,
+        QObject *parent = nullptr);
 
     void setKubeTarget(const KubeTarget &target) { m_kubeTarget = target; }
     void setOverride(bool override) { m_override = override; } // one deletion past TooManyUnhealthy
@@ -58,6 +65,8 @@ signals:
 
 private:
     void sendNext();
+    void send(const PlannedRequest &request, HttpCall *call);
+    QStringList findingIds() const;
     void verify();
     void conclude(Outcome::Result result, const QString &message);
     void reportConflict();
@@ -65,10 +74,11 @@ private:
     KeystoneSession *m_session;
     QString m_kluster;
     KlusterState m_state;
-    Finding m_finding;
+    QList<Finding> m_findings;
     DiagnosisOptions m_options;
     std::optional<RepairPlan> m_plan;
     std::optional<KubeTarget> m_kubeTarget;
+    KubernetesClient *m_kube = nullptr; // for Kubernetes requests (node deletion), made when first needed
     bool m_override = false;
     int m_next = 0;
     Outcome m_outcome;

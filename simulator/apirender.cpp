@@ -378,13 +378,14 @@ QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now)
                     { QStringLiteral("timeAdded"), timestamp(now) } } });
     }
     QJsonArray conditions;
+    const QDateTime since = n.transition.isValid() ? n.transition : n.created;
     const QString beat = timestamp(now.addSecs(-37));
     if (!n.networkUnavailable.isEmpty()) {
         conditions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("NetworkUnavailable") },
             { QStringLiteral("status"), n.networkUnavailable }, { QStringLiteral("reason"), n.networkReason },
             { QStringLiteral("message"), n.networkMessage },
             { QStringLiteral("lastHeartbeatTime"), timestamp(n.created) },
-            { QStringLiteral("lastTransitionTime"), timestamp(n.created) } });
+            { QStringLiteral("lastTransitionTime"), timestamp(since) } });
     }
     for (const char *type : { "MemoryPressure", "DiskPressure", "PIDPressure" }) {
         conditions.append(QJsonObject { { QStringLiteral("type"), QString::fromLatin1(type) },
@@ -400,7 +401,7 @@ QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now)
         conditions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("Ready") },
             { QStringLiteral("status"), n.ready }, { QStringLiteral("reason"), n.readyReason },
             { QStringLiteral("message"), n.readyMessage }, { QStringLiteral("lastHeartbeatTime"), beat },
-            { QStringLiteral("lastTransitionTime"), timestamp(n.created) } });
+            { QStringLiteral("lastTransitionTime"), timestamp(since) } });
     }
     QJsonArray addresses;
     if (!n.internalIp.isEmpty())

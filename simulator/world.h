@@ -157,6 +157,7 @@ struct SimNode
     QString networkMessage = QStringLiteral("RouteController created a route");
     QString pool;
     qint64 resourceVersion = 1;
+    QDateTime transition; // when Ready and NetworkUnavailable last changed (invalid: when it was created)
 };
 
 struct SimNodePool

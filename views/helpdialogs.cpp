@@ -68,6 +68,10 @@ QDialog *shortcuts(QMainWindow *window)
             QObject::tr("Every table") },
         { QObject::tr("Double-click, context menu"), QObject::tr("Repair the row's findings"),
             QObject::tr("Findings, Nodes, Routes, Security group") },
+        { QObject::tr("Shift+Up/Down, Ctrl+click"),
+            QObject::tr("Select several rows; Ctrl+R repairs their findings together, the route changes as "
+                        "one change of the router"),
+            QObject::tr("Findings, Nodes, Routes, Security group") },
         { QObject::tr("Alt+letter"),
             QObject::tr("Open a menu (File, View, Kluster, Help) or press a dialog's button"),
             QObject::tr("Everywhere") },

@@ -584,6 +584,11 @@ void MainWindow::buildActions()
     m_repairAction = new QAction(style()->standardIcon(QStyle::SP_DialogApplyButton), tr("Re&pair…"), this);
     m_repairAction->setShortcut(QKeySequence(tr("Ctrl+R")));
     connect(m_repairAction, &QAction::triggered, this, [this] { openRepair(repairTargets()); });
+    m_repairRoutesAction = new QAction(tr("Repair &all route findings of this router…"), this);
+    m_repairRoutesAction->setShortcut(QKeySequence(tr("Ctrl+Alt+R")));
+    m_repairRoutesAction->setToolTip(
+        tr("Preview and send every route repair of the kluster's router as one change (Ctrl+Alt+R)"));
+    connect(m_repairRoutesAction, &QAction::triggered, this, [this] { openRepair(routeRepairTargets()); });
     m_findAction = new QAction(tr("&Filter the view…"), this);
     m_findAction->setShortcut(QKeySequence(tr("Ctrl+F")));
     connect(m_findAction, &QAction::triggered, this, &MainWindow::focusFilter);
@@ -607,7 +612,8 @@ void MainWindow::buildActions()
     kluster->addActions({ m_refreshAction, m_cancelAction });
     kluster->addMenu(m_intervalMenu);
     kluster->addSeparator();
-    kluster->addActions({ m_nextAction, m_previousAction, m_repairAction, m_findAction, focusKlusters });
+    kluster->addActions(
+        { m_nextAction, m_previousAction, m_repairAction, m_repairRoutesAction, m_findAction, focusKlusters });
     addAction(focusKlusters);
     bar->addActions({ m_refreshAction, m_cancelAction });
     bar->addSeparator();
@@ -681,6 +687,8 @@ void MainWindow::buildActions()
         });
         if (tab != FindingsTab)
             v->addAction(show);
+        if (tab == FindingsTab || tab == RoutesTab)
+            v->addAction(m_repairRoutesAction);
     }
 }
 
@@ -690,6 +698,11 @@ void MainWindow::updateRepairAction()
     Connection *connection = connectionOf(m_current);
     const bool readOnly = !connection || connection->isReadOnly();
     m_repairAction->setEnabled(!targets.isEmpty());
+    const qsizetype routeTargets = routeRepairTargets().size();
+    m_repairRoutesAction->setEnabled(routeTargets > 0);
+    m_repairRoutesAction->setText(routeTargets > 0
+            ? tr("Repair &all %1 route findings of this router…").arg(routeTargets)
+            : tr("Repair &all route findings of this router…"));
     m_repairAction->setText(
         targets.size() > 1 ? tr("Re&pair %1 findings…").arg(targets.size()) : tr("Re&pair…"));
     m_repairAction->setToolTip(!targets.isEmpty()
@@ -706,6 +719,20 @@ void MainWindow::updateRepairAction()
         }
         p->setRepairable(m_shownKey == m_current ? count : 0, readOnly);
     }
+}
+
+QStringList MainWindow::routeRepairTargets() const
+{
+    Connection *connection = connectionOf(m_current);
+    const KlusterData *d = kluster(m_current);
+    if (!connection || connection->isReadOnly() || !d || !d->diagnosis || m_shownKey != m_current)
+        return {};
+    QStringList ids;
+    for (const Finding &f : d->diagnosis->findings) {
+        if (findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit && f.repair())
+            ids << f.id();
+    }
+    return ids;
 }
 
 QStringList MainWindow::repairTargets() const
@@ -1186,6 +1213,7 @@ void MainWindow::showCurrent()
     const bool readOnly = !connection || connection->isReadOnly();
     m_repairAction->setVisible(
         !connection || !connection->isReadOnly()); // disabled when there is nothing to repair
+    m_repairRoutesAction->setVisible(m_repairAction->isVisible());
     m_findingsPage->view()->setColumnHidden(FindingsModel::RepairColumn, readOnly);
     setWindowTitle((m_current.isNull() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(m_current.toString()))
         + (m_forceReadOnly ? tr(" (read-only)") : QString()));

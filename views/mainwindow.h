@@ -100,6 +100,7 @@ public:
     QString bannerText() const;
     bool isBannerVisible() const;
     QAction *repairAction() const { return m_repairAction; }
+    QAction *repairRoutesAction() const { return m_repairRoutesAction; }
     QAction *refreshAction() const { return m_refreshAction; }
     Notifier *notifier() const { return m_notifier; }
     int pendingRefreshes() const { return m_store->pending(); }
@@ -109,6 +110,7 @@ public:
     } // nothing asked for is still under way
     // The findings Repair acts on now: those of the current view's selection that can be repaired.
     QStringList repairTargets() const;
+    QStringList routeRepairTargets() const; // every route finding of the router with a repair
 
     void refreshAll();
     void addConnectionInteractively(QWidget *parent = nullptr);
@@ -234,6 +236,7 @@ private:
     QAction *m_refreshAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_repairAction = nullptr;
+    QAction *m_repairRoutesAction = nullptr;
     QAction *m_findAction = nullptr;
     QAction *m_nextAction = nullptr;
     QAction *m_previousAction = nullptr;

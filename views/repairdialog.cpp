@@ -76,7 +76,18 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     }
     const RepairGate gate(chosen, diagnosis->budget);
     m_sendable = gate.sendable();
+    m_steps = gate.steps();
     QString html;
+    // Several route findings: one change of the router, its list before and after, then each finding.
+    if (const std::optional<RepairPlan> &change = gate.routeChange()) {
+        const QStringList ids = gate.routeChangeFindings();
+        html += tr("<h3>One change of the router for %1 findings</h3>"
+                   "<p>%2 are repaired together: sent as one change and verified once.</p>"
+                   "<p><b>What will be done:</b> %3</p>")
+                    .arg(ids.size())
+                    .arg(ids.join(QStringLiteral(", ")).toHtmlEscaped(), change->title.toHtmlEscaped())
+            + RepairText::planHtml(*change) + RepairText::routeChangeHtml(gate.routeChangeLines());
+    }
     QStringList refused;
     QStringList refusedByBudget;
     for (const RepairGate::Decision &d : gate.decisions()) {
@@ -87,8 +98,13 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
             refused << tr("%1: it has no repair of its own").arg(id);
             continue;
         }
-        html += tr("<p><b>What will be done:</b> %1</p>").arg(d.plan->title.toHtmlEscaped())
-            + RepairText::planHtml(*d.plan) + RepairText::evidenceHtml(*d.finding);
+        if (d.combined)
+            html += tr("<p><b>What will be done:</b> part of the one change of the router above (%1)</p>")
+                        .arg(d.plan->title.toHtmlEscaped())
+                + RepairText::evidenceHtml(*d.finding);
+        else
+            html += tr("<p><b>What will be done:</b> %1</p>").arg(d.plan->title.toHtmlEscaped())
+                + RepairText::planHtml(*d.plan) + RepairText::evidenceHtml(*d.finding);
         if (d.verdict == RepairGate::Verdict::Refused && d.byBudget)
             refusedByBudget << tr("%1: %2 (remediation budget)").arg(id, refusalName(d.reason));
         else if (d.verdict == RepairGate::Verdict::Refused)
@@ -98,21 +114,20 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     const RemediationBudget &budget = diagnosis->budget;
     QString verdict;
     if (gate.deletions() == 0) {
-        verdict = tr("No instance is deleted: the remediation budget does not apply.");
+        verdict = tr("Nothing is deleted: the remediation budget does not apply.");
     } else if (gate.deletionsAllowed()) {
         verdict = tr("Remediation budget: deleting %1 is allowed. %2 of %3 expected nodes are unhealthy; "
                      "deletions stop once more than %4 are.")
-                      .arg(gate.deletions() == 1 ? tr("this instance")
-                                                 : tr("these %1 instances").arg(gate.deletions()))
+                      .arg(gate.deletions() == 1 ? tr("this one") : tr("these %1").arg(gate.deletions()))
                       .arg(budget.unhealthy)
                       .arg(budget.expected)
                       .arg(budget.maxUnhealthy);
     } else {
-        verdict = tr("Remediation budget refuses instance deletions (%1): %2")
+        verdict = tr("Remediation budget refuses deletions (%1): %2")
                       .arg(refusalName(budget.reason), budget.detail);
         if (gate.refusedInBulk())
-            verdict += tr(" A bulk delete is never allowed past the budget; "
-                          "repair one instance at a time to override.");
+            verdict += tr(" A deletion in a batch is never allowed past the budget; "
+                          "repair one instance or node alone to override.");
     }
     if (!refused.isEmpty())
         verdict += QStringLiteral("\n") + tr("Not sent: %1").arg(refused.join(QStringLiteral("; ")));
@@ -122,18 +137,23 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     m_verdict->setWordWrap(true);
     m_verdict->setAccessibleName(tr("Remediation budget verdict"));
 
-    m_override->setText(tr("Override the remediation budget for this one instance"));
+    m_override->setText(tr("Override the remediation budget for this one deletion"));
     m_override->setVisible(gate.needsOverride());
     m_override->setAccessibleName(m_override->text());
 
     // Deleting instances asks for more than one click: type the name.
     const QStringList deleteNames = gate.deletedInstances();
     m_typeToConfirm = gate.typeToConfirm(kluster);
+    bool deletesNode = false;
+    for (const RepairGate::Decision &d : gate.decisions())
+        deletesNode = deletesNode || (d.plan && d.plan->action == RepairPlan::Action::DeleteNode);
     m_typeLabel->setText(deleteNames.size() == 1
-            ? tr("This deletes instance <b>%1</b>; Kubernikus creates a replacement. Type its name to "
-                 "confirm:")
+            ? (deletesNode ? tr("This deletes the Kubernetes node <b>%1</b> (its instance is gone); its pod "
+                                "network is freed. Type its name to confirm:")
+                           : tr("This deletes instance <b>%1</b>; Kubernikus creates a replacement. Type its "
+                                "name to confirm:"))
                   .arg(m_typeToConfirm.toHtmlEscaped())
-            : tr("This deletes %1 instances (%2). Type the kluster's name <b>%3</b> to confirm:")
+            : tr("This deletes %1 instances and nodes (%2). Type the kluster's name <b>%3</b> to confirm:")
                   .arg(deleteNames.size())
                   .arg(deleteNames.join(QStringLiteral(", ")).toHtmlEscaped(), kluster.toHtmlEscaped()));
     m_typeLabel->setWordWrap(true);
@@ -152,8 +172,12 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     QString action;
     if (m_sendable.size() == 1) {
         const Finding *f = diagnosis->find(m_sendable.first());
-        action = f->repair()->deletesInstance() ? tr("Delete instance %1").arg(f->repair()->instanceName)
-                                                : f->repair()->title;
+        const std::optional<RepairPlan> plan = f->repair();
+        action = plan->deletesInstance()                          ? tr("Delete instance %1").arg(plan->instanceName)
+            : plan->action == RepairPlan::Action::DeleteNode ? tr("Delete node %1").arg(plan->nodeName)
+                                                             : plan->title;
+    } else if (m_steps.size() == 1 && gate.routeChange()) {
+        action = tr("Change the router (%1 findings)").arg(m_sendable.size());
     } else {
         action
             = m_sendable.isEmpty() ? tr("Nothing can be sent") : tr("Send %1 repairs").arg(m_sendable.size());
@@ -395,12 +419,9 @@ bool RepairDialog::eventFilter(QObject *watched, QEvent *event)
 QJsonArray RepairDialog::plannedRequests() const
 {
     QJsonArray requests;
-    for (const QString &id : m_sendable) {
-        const Finding *f = m_diagnosis->find(id);
-        if (const std::optional<RepairPlan> plan = f ? f->repair() : std::nullopt) {
-            for (const PlannedRequest &r : plan->requests)
-                requests.append(r.toJson());
-        }
+    for (const RepairGate::Step &step : m_steps) {
+        for (const PlannedRequest &r : step.plan.requests)
+            requests.append(r.toJson());
     }
     return requests;
 }

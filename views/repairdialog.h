@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/repairgate.h"
 #include "services/connection.h"
 
 #include <QDialog>
@@ -65,6 +66,7 @@ private:
     std::shared_ptr<const KlusterFetch> m_shown;
     std::shared_ptr<const Diagnosis> m_diagnosis;
     QStringList m_sendable;
+    QList<RepairGate::Step> m_steps; // what the confirmation sends, in order
     QString m_typeToConfirm; // empty: no typing needed
     QTextBrowser *m_plan;
     QLabel *m_verdict;

@@ -31,6 +31,32 @@ QString planHtml(const RepairPlan &plan)
     return html;
 }
 
+QString routeChangeHtml(const QList<RepairGate::RouteLine> &lines)
+{
+    using Change = RepairGate::RouteLine::Change;
+    int removed = 0;
+    int added = 0;
+    QString rows;
+    for (const RepairGate::RouteLine &line : lines) {
+        const QString route = QStringLiteral("%1 via %2").arg(line.route.destination, line.route.nexthop).toHtmlEscaped();
+        if (line.change == Change::Removed) {
+            ++removed;
+            rows += QStringLiteral("<tr><td><b>−</b></td><td><s>%1</s></td><td>%2</td></tr>").arg(route, QObject::tr("removed"));
+        } else if (line.change == Change::Added) {
+            ++added;
+            rows += QStringLiteral("<tr><td><b>+</b></td><td><b>%1</b></td><td>%2</td></tr>").arg(route, QObject::tr("added"));
+        } else {
+            rows += QStringLiteral("<tr><td></td><td>%1</td><td></td></tr>").arg(route);
+        }
+    }
+    return QObject::tr("<p><b>The router's routes</b>: %1 before, %2 after (%3 removed, %4 added)</p>")
+               .arg(lines.size() - added)
+               .arg(lines.size() - removed)
+               .arg(removed)
+               .arg(added)
+        + QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">") + rows + QStringLiteral("</table>");
+}
+
 QString headerHtml(const Finding &f)
 {
     return QStringLiteral("<h3>[%1] %2</h3><p>%3</p>")

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "core/repairgate.h"
+
+#include <QList>
 #include <QString>
 
 struct Finding;
@@ -11,6 +14,8 @@ struct RepairPlan;
 namespace RepairText {
 QString requestLine(const PlannedRequest &request); // "PUT network /v2.0/routers/…  [If-Match: …]"
 QString planHtml(const RepairPlan &plan); // the requests, with their bodies
+// A router's route list before and after a change, each route marked (removed struck out, added in bold).
+QString routeChangeHtml(const QList<RepairGate::RouteLine> &lines);
 QString findingHtml(const Finding &finding, bool withPlan);
 QString headerHtml(const Finding &finding); // severity, id and message
 QString evidenceHtml(const Finding &finding);

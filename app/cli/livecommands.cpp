@@ -188,25 +188,72 @@ int runKlustersCommand(const QStringList &arguments)
     return status;
 }
 
+static void printPlan(QTextStream &out, const RepairPlan &plan)
+{
+    out << "Plan: " << plan.title << "\n";
+    for (const PlannedRequest &r : plan.requests) {
+        out << "  " << r.method << " " << r.service << " " << r.path;
+        for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
+            out << " [" << h.key() << ": " << h.value().toString() << "]";
+        out << "\n";
+        if (!r.body.isNull())
+            out << "    " << QJsonDocument(r.body.toObject()).toJson(QJsonDocument::Compact) << "\n";
+    }
+}
+
+// The router's routes before and after the one change, each marked: "-" removed, "+" added.
+static void printRouteChange(QTextStream &out, const RepairGate &gate)
+{
+    out << "The router's routes, before and after (- removed, + added):\n";
+    for (const RepairGate::RouteLine &line : gate.routeChangeLines()) {
+        const char *mark = line.change == RepairGate::RouteLine::Change::Removed ? "-"
+            : line.change == RepairGate::RouteLine::Change::Added                ? "+"
+                                                                                 : " ";
+        out << "  " << mark << " " << line.route.destination << " via " << line.route.nexthop << "\n";
+    }
+}
+
+// The exit status of several outcomes: the worst of 0 fixed, 1 still there, 2 refused, 3 failed.
+static int exitStatusOf(RepairExecutor::Outcome::Result result)
+{
+    using R = RepairExecutor::Outcome::Result;
+    switch (result) {
+    case R::Fixed:
+        return 0;
+    case R::StillThere:
+        return 1;
+    case R::Refused:
+        return 2;
+    case R::Failed:
+    case R::Changed:
+        return 3;
+    }
+    return 3;
+}
+
 int runRepairCommand(const QStringList &arguments)
 {
     const QString command = QStringLiteral("repair");
     QCommandLineParser parser;
     parser.addOption({ QStringLiteral("finding"),
-        QStringLiteral("The finding to repair, by id (<kind>:<subject>, as check prints it)."),
+        QStringLiteral("A finding to repair, by id (<kind>:<subject>, as check prints it). Give it once per "
+                       "finding to repair several; their route changes are sent as one change."),
         QStringLiteral("id") });
+    parser.addOption({ QStringLiteral("all-routes"),
+        QStringLiteral("Repair every route finding of the kluster's router that has a repair, as one change "
+                       "of the router.") });
     parser.addOption(
         { QStringLiteral("yes"), QStringLiteral("Send the plan. Without it, the plan is only printed.") });
     parser.addOption({ QStringLiteral("override"),
-        QStringLiteral(
-            "Delete this one instance although the remediation budget refuses (TooManyUnhealthy).") });
+        QStringLiteral("Delete this one instance or node although the remediation budget refuses "
+                       "(TooManyUnhealthy); only with a single --finding.") });
     CliOptions::addDiagnosis(parser);
     Parsed p;
     if (const int status = parse(parser, arguments, command,
-            QStringLiteral("Repair one finding: fetch the kluster, print the plan (the exact requests), "
+            QStringLiteral("Repair findings: fetch the kluster, print the plan (the exact requests), "
                            "send it only with --yes, verify by fetching again, and append the audit log.\n"
                            "Exit status: 0 fixed (or the plan printed), 1 sent but still there, 2 refused, "
-                           "3 failed or could not run."),
+                           "3 failed or could not run (with several findings: the worst of them)."),
             true, &p);
         status >= 0)
         return status;
@@ -214,9 +261,14 @@ int runRepairCommand(const QStringList &arguments)
     const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
     if (!options)
         return CliOptions::fail(command, error);
-    if (!parser.isSet(QStringLiteral("finding")))
-        return CliOptions::fail(command, QStringLiteral("give --finding ID (from check)"));
-    const QString findingId = parser.value(QStringLiteral("finding"));
+    const bool allRoutes = parser.isSet(QStringLiteral("all-routes"));
+    const QStringList findingIds = parser.values(QStringLiteral("finding"));
+    if (findingIds.isEmpty() && !allRoutes)
+        return CliOptions::fail(command, QStringLiteral("give --finding ID (from check), or --all-routes"));
+    const bool override = parser.isSet(QStringLiteral("override"));
+    if (override && (findingIds.size() != 1 || allRoutes))
+        return CliOptions::fail(
+            command, QStringLiteral("--override lets one deletion through, alone: give exactly one --finding"));
 
     HttpClient client;
     KeystoneSession session(&client, *p.cloud);
@@ -228,61 +280,24 @@ int runRepairCommand(const QStringList &arguments)
     int status = CliOptions::ExitUnknown;
     QTextStream out(stdout);
     std::unique_ptr<RepairExecutor> executor;
-    QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
-        if (!fetch.state.klusterSource.known) {
-            QCoreApplication::exit(CliOptions::fail(command, SourceError::joined(fetch.errors)));
+    KlusterState fetched;
+    std::shared_ptr<const Diagnosis> diagnosis;
+    QList<RepairGate::Step> steps;
+    int worst = 0;
+    std::function<void()> sendNext = [&] {
+        if (steps.isEmpty()) {
+            QCoreApplication::exit(worst);
             return;
         }
-        const Diagnosis diagnosis = Diagnosis::run(fetch.state, *options);
-        const Finding *finding = diagnosis.find(findingId);
-        if (!finding) {
-            out << "No finding " << findingId << " in kluster " << p.kluster << " now: nothing to repair."
-                << Qt::endl;
-            for (const SourceError &e : fetch.errors)
-                out << "  (" << e.toString() << ")" << Qt::endl;
-            QCoreApplication::exit(fetch.errors.isEmpty() ? 0 : CliOptions::ExitUnknown);
-            return;
-        }
-        out << "[" << severityName(finding->severity).toUpper() << "] " << finding->id() << "\n  "
-            << finding->message() << "\n";
-        const bool override = parser.isSet(QStringLiteral("override"));
-        const RepairGate::Decision decision
-            = RepairGate::judge(*finding, finding->repair(), diagnosis.budget);
-        const std::optional<RepairPlan> &plan = decision.plan;
-        if (decision.verdict == RepairGate::Verdict::NoRepair) {
-            out << "This finding has no repair of its own." << Qt::endl;
-            QCoreApplication::exit(2);
-            return;
-        }
-        out << "Plan: " << plan->title << "\n";
-        for (const PlannedRequest &r : plan->requests) {
-            out << "  " << r.method << " " << r.service << " " << r.path;
-            for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
-                out << " [" << h.key() << ": " << h.value().toString() << "]";
-            out << "\n";
-            if (!r.body.isNull())
-                out << "    " << QJsonDocument(r.body.toObject()).toJson(QJsonDocument::Compact) << "\n";
-        }
-        for (const SourceError &e : fetch.errors)
-            out << "Note: " << e.toString() << "\n";
-        const QString refusal = decision.mayBeSent(override)
-            ? QString()
-            : decision.why(QStringLiteral("--override deletes this one instance anyway"));
-        out.flush();
-        if (!parser.isSet(QStringLiteral("yes"))) {
-            if (!refusal.isEmpty()) {
-                out << "This plan would be refused: " << refusal << Qt::endl;
-                QCoreApplication::exit(2);
-                return;
-            }
-            out << "Dry run: nothing was sent. Add --yes to send this plan." << Qt::endl;
-            QCoreApplication::exit(0);
-            return;
-        }
-        executor = std::make_unique<RepairExecutor>(&session, p.kluster, fetch.state, *finding, *options);
+        const RepairGate::Step step = steps.takeFirst();
+        QList<Finding> findings;
+        for (const QString &id : step.findingIds)
+            findings << *diagnosis->find(id);
+        executor = std::make_unique<RepairExecutor>(&session, p.kluster, fetched, findings, step.plan, *options);
         if (p.kube)
             executor->setKubeTarget(*p.kube);
         executor->setOverride(override);
+        out << "Sending: " << step.plan.title << Qt::endl;
         QObject::connect(executor.get(), &RepairExecutor::progress, executor.get(),
             [&out](const QString &m) { out << "  ... " << m << Qt::endl; });
         QObject::connect(
@@ -296,35 +311,118 @@ int runRepairCommand(const QStringList &arguments)
                 }
                 out << "Result: " << RepairExecutor::Outcome::resultName(o.result) << ": " << o.message
                     << Qt::endl;
-                if (!o.auditError.isEmpty())
+                int mine = exitStatusOf(o.result);
+                if (!o.auditError.isEmpty()) {
                     QTextStream(stderr)
                         << "flightdeck-cli repair: the audit record could not be written: " << o.auditError
                         << Qt::endl;
-                switch (o.result) {
-                case RepairExecutor::Outcome::Result::Fixed:
-                    QCoreApplication::exit(o.auditError.isEmpty() ? 0 : 3);
-                    break;
-                case RepairExecutor::Outcome::Result::StillThere:
-                    QCoreApplication::exit(1);
-                    break;
-                case RepairExecutor::Outcome::Result::Refused:
-                    QTextStream(stderr) << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
-                    QCoreApplication::exit(2);
-                    break;
-                case RepairExecutor::Outcome::Result::Failed:
-                case RepairExecutor::Outcome::Result::Changed:
-                    QTextStream(stderr) << "flightdeck-cli repair: " << o.message << Qt::endl;
-                    QCoreApplication::exit(3);
-                    break;
+                    mine = 3;
                 }
+                if (o.result == RepairExecutor::Outcome::Result::Refused)
+                    QTextStream(stderr) << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
+                else if (exitStatusOf(o.result) == 3)
+                    QTextStream(stderr) << "flightdeck-cli repair: " << o.message << Qt::endl;
+                worst = qMax(worst, mine);
+                // A failed or overtaken change ends the run: what follows was planned from the same data.
+                if (mine == 3) {
+                    QCoreApplication::exit(worst);
+                    return;
+                }
+                QMetaObject::invokeMethod(qApp, [&] { sendNext(); }, Qt::QueuedConnection);
             });
         executor->start();
+    };
+    QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
+        if (!fetch.state.klusterSource.known) {
+            QCoreApplication::exit(CliOptions::fail(command, SourceError::joined(fetch.errors)));
+            return;
+        }
+        fetched = fetch.state;
+        diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch.state, *options));
+        QList<const Finding *> chosen;
+        QStringList absent;
+        for (const QString &id : findingIds) {
+            if (const Finding *f = diagnosis->find(id); f && !chosen.contains(f))
+                chosen << f;
+            else if (!f)
+                absent << id;
+        }
+        if (allRoutes) {
+            for (const Finding &f : diagnosis->findings) {
+                if (findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit
+                    && !chosen.contains(&f))
+                    chosen << &f;
+            }
+        }
+        for (const QString &id : absent)
+            out << "No finding " << id << " in kluster " << p.kluster << " now: nothing to repair." << Qt::endl;
+        if (chosen.isEmpty()) {
+            if (allRoutes && absent.isEmpty())
+                out << "No route finding in kluster " << p.kluster << ": nothing to repair." << Qt::endl;
+            for (const SourceError &e : fetch.errors)
+                out << "  (" << e.toString() << ")" << Qt::endl;
+            QCoreApplication::exit(fetch.errors.isEmpty() ? 0 : CliOptions::ExitUnknown);
+            return;
+        }
+        const RepairGate gate(chosen, diagnosis->budget);
+        QStringList refusals;
+        for (const RepairGate::Decision &d : gate.decisions()) {
+            const Finding &finding = *d.finding;
+            out << "[" << severityName(finding.severity).toUpper() << "] " << finding.id() << "\n  "
+                << finding.message() << "\n";
+            if (d.verdict == RepairGate::Verdict::NoRepair) {
+                out << "This finding has no repair of its own." << Qt::endl;
+                refusals << finding.id() + QStringLiteral(": it has no repair of its own");
+                continue;
+            }
+            if (d.combined) {
+                out << "Repaired by the one route change below.\n";
+            } else {
+                printPlan(out, *d.plan);
+            }
+            if (!d.mayBeSent(override))
+                refusals << finding.id() + QStringLiteral(": ")
+                        + d.why(QStringLiteral("--override deletes this one instance or node anyway"));
+        }
+        if (const std::optional<RepairPlan> &change = gate.routeChange()) {
+            out << "One change of the router for " << gate.routeChangeFindings().size()
+                << " findings (" << gate.routeChangeFindings().join(QStringLiteral(", ")) << "):\n";
+            printPlan(out, *change);
+            printRouteChange(out, gate);
+        }
+        for (const SourceError &e : fetch.errors)
+            out << "Note: " << e.toString() << "\n";
+        out.flush();
+        if (!parser.isSet(QStringLiteral("yes"))) {
+            if (!refusals.isEmpty()) {
+                out << (chosen.size() == 1 && refusals.size() == 1 ? "This plan would be refused: "
+                                                                   : "Would be refused: ")
+                    << (chosen.size() == 1 ? refusals.first().section(QStringLiteral(": "), 1)
+                                           : refusals.join(QStringLiteral("; ")))
+                    << Qt::endl;
+                QCoreApplication::exit(2);
+                return;
+            }
+            out << "Dry run: nothing was sent. Add --yes to send this plan." << Qt::endl;
+            QCoreApplication::exit(0);
+            return;
+        }
+        for (const QString &r : std::as_const(refusals))
+            QTextStream(stderr) << "flightdeck-cli repair: not sent: " << r << Qt::endl;
+        worst = refusals.isEmpty() ? 0 : 2;
+        steps = gate.steps();
+        if (steps.isEmpty()) {
+            QCoreApplication::exit(worst);
+            return;
+        }
+        sendNext();
     });
     // Past the deadline, a repair in flight is given up through its executor: the audit record is completed
     // (its requests so far, "gave up") before the command ends.
     CliOptions::armDeadline(p.deadlineSeconds, &fetcher, [&, command] {
         const QString why
             = QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(p.deadlineSeconds);
+        steps.clear();
         if (executor && executor->isRunning())
             executor->abandon(why);
         else

@@ -68,10 +68,13 @@ void TestCliCheck::examples_data()
     QTest::newRow("broken-nodes") << "broken-nodes" << 2
                                   << QStringList { "instance-error:kks-demo-pool-t5y6u critical",
                                          "instance-missing-security-group:demo-pool-r3s4d critical",
+                                         "instance-unregistered:kks-demo-pool-w7e2r critical",
                                          "instance-unregistered:kks-demo-pool-z8b1n critical",
                                          "node-network-unavailable:kks-demo-pool-q9w3e critical",
+                                         "node-without-instance:kks-demo-pool-g4h0s critical",
                                          "instance-unregistered:kks-demo-pool-x2c5v warning",
-                                         "node-not-ready:kks-demo-pool-m4r8t warning" }
+                                         "node-not-ready:kks-demo-pool-m4r8t warning",
+                                         "route-unassigned:100.100.31.0/24 via 10.180.0.31 warning" }
                                   << "TooManyUnhealthy";
     QTest::newRow("broken-routes") << "broken-routes" << 2
                                    << QStringList { "route-duplicate:198.19.1.0/24 critical",

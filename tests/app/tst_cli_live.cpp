@@ -20,6 +20,9 @@ private slots:
     void klusters();
     void liveCheckEqualsSnapshotCheck();
     void repairEveryKind();
+    void severalFindingsAsOneChange_data();
+    void severalFindingsAsOneChange();
+    void severalFindingsByName();
     void refusedByTheBudgetUnlessOverridden();
     void refusedWithoutEvidence();
     void concurrentWriterLosesNoRoute();
@@ -104,6 +107,8 @@ void TestCliLive::repairEveryKind()
         { QStringLiteral("legacy"), QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.5") },
         { QStringLiteral("legacy"), QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99") },
         { QStringLiteral("legacy"), QStringLiteral("route-missing:kks-legacy-default-k7l8m") },
+        { QStringLiteral("demo"), QStringLiteral("route-unassigned:100.100.31.0/24 via 10.180.0.31") },
+        { QStringLiteral("demo"), QStringLiteral("node-without-instance:kks-demo-pool-g4h0s") },
     };
     for (const auto &repair : repairs) {
         const QStringList base = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
@@ -139,6 +144,93 @@ void TestCliLive::repairEveryKind()
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains(QStringLiteral("nothing to repair")));
     }
+    // The ghost's node object is gone (a Kubernetes DELETE), its pod CIDR is free, and its route, which led
+    // nowhere, now shows for what it is.
+    QCOMPARE(audit().last().value(QStringLiteral("requests")).toArray().first().toObject().value(
+                 QStringLiteral("service")),
+        QStringLiteral("kubernetes"));
+    QVERIFY(findingIds(QStringLiteral("demo")).contains(QStringLiteral("route-orphaned:100.100.30.0/24 via 10.180.0.40")));
+}
+
+void TestCliLive::severalFindingsAsOneChange_data()
+{
+    QTest::addColumn<bool>("atomic");
+    QTest::newRow("extraroute-atomic") << true;
+    QTest::newRow("guarded full list") << false;
+}
+
+void TestCliLive::severalFindingsAsOneChange()
+{
+    QFETCH(bool, atomic);
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/settings"),
+                     atomic ? R"({"extraRouteAtomic": true})" : R"({"extraRouteAtomic": false})")
+                 .status,
+        204);
+    const QStringList base = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("legacy"), QStringLiteral("--all-routes") };
+    QStringList routeFindings;
+    for (const QString &id : findingIds(QStringLiteral("legacy"))) {
+        if (id.startsWith(QLatin1String("route-")) && !id.startsWith(QLatin1String("route-limit:")))
+            routeFindings << id;
+    }
+    QCOMPARE(routeFindings.size(), 5); // duplicate, stale, orphaned, two missing
+    // The dry run: one change, the list before and after, the exact requests.
+    Run r = cli(base);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("One change of the router for 5 findings")), qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("before and after (- removed, + added)")));
+    QVERIFY(r.out.contains(QStringLiteral("  - 198.19.7.0/24 via 10.180.0.99")));
+    if (atomic) {
+        QCOMPARE(r.out.count(QStringLiteral("/remove_extraroutes")), 1);
+        QCOMPARE(r.out.count(QStringLiteral("/add_extraroutes")), 1);
+        QVERIFY(r.out.indexOf(QStringLiteral("/remove_extraroutes")) < r.out.indexOf(QStringLiteral("/add_extraroutes")));
+    } else {
+        QCOMPARE(r.out.count(QStringLiteral("[If-Match: revision_number=")), 1);
+    }
+    QCOMPARE(findingIds(QStringLiteral("legacy")).size(), routeFindings.size() + 2); // nothing sent
+    const qint64 revision = m_fixture->sim.world().routers.at(m_fixture->sim.world().routerIndex(
+        m_fixture->sim.world().klusters.at(1).routerId)).revision;
+    // Sent: one change, verified once, one audit record naming every finding.
+    const int records = int(audit().size());
+    r = cli(base + QStringList { QStringLiteral("--yes") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("Result: fixed")), qPrintable(r.out));
+    const QList<QJsonObject> log = audit();
+    QCOMPARE(log.size(), records + 1);
+    QCOMPARE(log.last().value(QStringLiteral("findings")).toArray().size(), 5);
+    QCOMPARE(log.last().value(QStringLiteral("requests")).toArray().size(), atomic ? 2 : 1);
+    QCOMPARE(log.last().value(QStringLiteral("verification")).toString(), QStringLiteral("fixed"));
+    const qint64 after = m_fixture->sim.world().routers.at(m_fixture->sim.world().routerIndex(
+        m_fixture->sim.world().klusters.at(1).routerId)).revision;
+    QCOMPARE(after - revision, atomic ? 2 : 1); // one change (a pair of atomic calls, or one PUT)
+    for (const QString &id : findingIds(QStringLiteral("legacy")))
+        QVERIFY2(!routeFindings.contains(id), qPrintable(id));
+    // Idempotent: nothing left to change.
+    r = cli(base + QStringList { QStringLiteral("--yes") });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("No route finding")), qPrintable(r.out));
+}
+
+void TestCliLive::severalFindingsByName()
+{
+    // --finding twice: the two route changes go as one; a deletion in the batch past an override never.
+    const QStringList base = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("legacy"), QStringLiteral("--finding"),
+        QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99"), QStringLiteral("--finding"),
+        QStringLiteral("route-missing:kks-legacy-default-g5h6j") };
+    Run r = cli(base);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY(r.out.contains(QStringLiteral("One change of the router for 2 findings")));
+    r = cli(base + QStringList { QStringLiteral("--yes") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    const QStringList now = findingIds(QStringLiteral("legacy"));
+    QVERIFY(!now.contains(QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99")));
+    QVERIFY(!now.contains(QStringLiteral("route-missing:kks-legacy-default-g5h6j")));
+    QVERIFY(now.contains(QStringLiteral("route-missing:kks-legacy-default-k7l8m"))); // not chosen: untouched
+    r = cli(base + QStringList { QStringLiteral("--override") });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY(r.err.contains(QStringLiteral("--override")));
 }
 
 void TestCliLive::refusedByTheBudgetUnlessOverridden()

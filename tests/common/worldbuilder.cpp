@@ -255,14 +255,26 @@ int WorldBuilder::node(const QString &name, const QString &ip, const QString &po
     return int(m_nodes.size() - 1);
 }
 
+int WorldBuilder::ghostNode(const QString &name, const QString &ip, const QString &podCidr)
+{
+    const int n = node(name, ip, podCidr, QStringLiteral("Unknown"));
+    QJsonObject spec = m_nodes.at(n).value(QStringLiteral("spec")).toObject();
+    spec.insert(QStringLiteral("providerID"), QStringLiteral("openstack:///0f0f0f0f-dead-4bad-8bad-0f0f0f0f0f0f"));
+    m_nodes[n].insert(QStringLiteral("spec"), spec);
+    return n;
+}
+
 void WorldBuilder::setCondition(
-    int nodeIndex, const QString &type, const QString &status, const QString &reason)
+    int nodeIndex, const QString &type, const QString &status, const QString &reason, double sinceMinutes)
 {
     QJsonObject n = m_nodes.at(nodeIndex);
     QJsonObject st = n.value(QStringLiteral("status")).toObject();
     QJsonArray conditions = st.value(QStringLiteral("conditions")).toArray();
     QJsonObject c { { QStringLiteral("type"), type }, { QStringLiteral("status"), status },
         { QStringLiteral("reason"), reason } };
+    if (sinceMinutes >= 0)
+        c.insert(QStringLiteral("lastTransitionTime"),
+            m_capturedAt.addSecs(qint64(-sinceMinutes * 60)).toString(Qt::ISODate));
     bool replaced = false;
     for (qsizetype i = 0; i < conditions.size(); ++i) {
         if (conditions.at(i).toObject().value(QStringLiteral("type")).toString() == type) {

@@ -43,8 +43,11 @@ public:
     int node(const QString &name, const QString &ip, const QString &podCidr,
         const QString &ready = QStringLiteral("True"));
     QJsonObject &nodeAt(int index) { return m_nodes[index]; }
-    void setCondition(
-        int nodeIndex, const QString &type, const QString &status, const QString &reason = QString());
+    // `sinceMinutes` >= 0: its lastTransitionTime, that many minutes before the capture.
+    void setCondition(int nodeIndex, const QString &type, const QString &status, const QString &reason = QString(),
+        double sinceMinutes = -1);
+    // A node with no instance (a ghost), with its providerID naming none either.
+    int ghostNode(const QString &name, const QString &ip, const QString &podCidr);
 
     // A kluster instance plus its Ready node and its correct route, in one call.
     void healthyMember(

@@ -67,9 +67,9 @@ void TestFindingTraits::namesAndFamilies()
 void TestFindingTraits::everyKindHasItsOwnName()
 {
     QSet<QString> names;
-    for (int k = 0; k <= int(FindingKind::NodeNetworkUnavailable); ++k)
+    for (int k = 0; k <= int(FindingKind::NodeWithoutInstance); ++k)
         names.insert(findingKindName(FindingKind(k)));
-    QCOMPARE(names.size(), int(FindingKind::NodeNetworkUnavailable) + 1);
+    QCOMPARE(names.size(), int(FindingKind::NodeWithoutInstance) + 1);
 }
 
 void TestFindingTraits::severityRules()
@@ -86,6 +86,13 @@ void TestFindingTraits::severityRules()
     QCOMPARE(findingTraits(FindingKind::RouteLimit).severity(facts), Severity::Critical);
     QCOMPARE(findingTraits(FindingKind::RouteOrphaned).severity(facts),
         Severity::Warning); // fixed, whatever the facts
+    QCOMPARE(findingTraits(FindingKind::RouteUnassigned).severity(facts), Severity::Warning);
+    // A lost node (routes lead to it) is critical without token expiry; a routed ghost is critical.
+    FindingFacts routed;
+    QCOMPARE(findingTraits(FindingKind::NodeWithoutInstance).severity(routed), Severity::Warning);
+    routed.routed = true;
+    QCOMPARE(findingTraits(FindingKind::InstanceUnregistered).severity(routed), Severity::Critical);
+    QCOMPARE(findingTraits(FindingKind::NodeWithoutInstance).severity(routed), Severity::Critical);
 }
 
 void TestFindingTraits::reportOrderIsByName()

@@ -28,6 +28,7 @@ private slots:
     void unknownNodeSourceSkipsUnregistered();
     void errorByStatusWithoutVmState();
     void emptyNodeListMessageWarnsAgainstDeleting();
+    void lostNodeIsNotNeverJoined();
 };
 
 void TestInstanceFindings::healthyMemberHasNoFinding()
@@ -268,6 +269,37 @@ void TestInstanceFindings::emptyNodeListMessageWarnsAgainstDeleting()
     QVERIFY2(
         f->message().contains(QStringLiteral("check the Kubernetes API first")), qPrintable(f->message()));
     QCOMPARE(d.budget.reason, Refusal::NoEvidence);
+}
+
+void TestInstanceFindings::lostNodeIsNotNeverJoined()
+{
+    // 15 min old (past the startup timeout, long before the token expires), no node, and the router still
+    // routes a pod CIDR to it: it was a node and lost it.
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 2);
+    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.server(QStringLiteral("kks-demo-pool-lllll"), QStringLiteral("10.0.0.7"), 15);
+    w.route(QStringLiteral("100.100.7.0/24"), QStringLiteral("10.0.0.7"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(findingIds(d),
+        (QStringList { QStringLiteral("instance-unregistered:kks-demo-pool-lllll"),
+            QStringLiteral("route-unassigned:100.100.7.0/24 via 10.0.0.7") }));
+    const Finding *f = d.find(QStringLiteral("instance-unregistered:kks-demo-pool-lllll"));
+    QCOMPARE(f->severity, Severity::Critical);
+    QVERIFY2(f->message().contains(QStringLiteral("its node is gone; the router still routes 100.100.7.0/24 to it")),
+        qPrintable(f->message()));
+    QVERIFY(!f->message().contains(QStringLiteral("never registered")));
+    QCOMPARE(f->evidence().value(QStringLiteral("routedPodCIDRs")).toArray(),
+        QJsonArray { QStringLiteral("100.100.7.0/24") });
+    // Without the route it is an instance that has not joined yet: a warning, as before.
+    WorldBuilder plain;
+    plain.pool(QStringLiteral("pool"), 1);
+    plain.server(QStringLiteral("kks-demo-pool-lllll"), QStringLiteral("10.0.0.7"), 15);
+    const Diagnosis p = Diagnosis::run(plain.state());
+    const Finding *g = p.find(QStringLiteral("instance-unregistered:kks-demo-pool-lllll"));
+    QVERIFY(g);
+    QCOMPARE(g->severity, Severity::Warning);
+    QCOMPARE(g->evidence().value(QStringLiteral("routedPodCIDRs")).toArray(), QJsonArray());
 }
 
 QTEST_GUILESS_MAIN(TestInstanceFindings)

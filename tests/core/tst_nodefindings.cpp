@@ -12,6 +12,12 @@ private slots:
     void notReady();
     void networkUnavailable();
     void bothConditions();
+    void sinceWhen();
+    void ghost();
+    void ghostRoutedIsCritical();
+    void ghostIsOneFinding();
+    void ghostKnownByProviderId();
+    void noGhostWithoutServerEvidence();
 };
 
 void TestNodeFindings::notReady_data()
@@ -72,6 +78,125 @@ void TestNodeFindings::bothConditions()
     QCOMPARE(findingIds(d),
         (QStringList { QStringLiteral("node-network-unavailable:kks-demo-pool-aaaaa"),
             QStringLiteral("node-not-ready:kks-demo-pool-aaaaa") }));
+}
+
+void TestNodeFindings::sinceWhen()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 1);
+    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60 * 24 * 3);
+    const int n = w.node(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"),
+        QStringLiteral("100.100.4.0/24"), QStringLiteral("True"));
+    w.setCondition(n, QStringLiteral("Ready"), QStringLiteral("False"), QStringLiteral("KubeletNotReady"), 42);
+    w.setCondition(n, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"), QStringLiteral("NoRouteCreated"),
+        60 * 27 + 5);
+    w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    const Finding *notReady = d.find(QStringLiteral("node-not-ready:kks-demo-pool-aaaaa"));
+    QVERIFY(notReady);
+    QVERIFY2(notReady->message().contains(QStringLiteral("NotReady for 42 min")), qPrintable(notReady->message()));
+    const QJsonObject since = notReady->evidence().value(QStringLiteral("since")).toObject();
+    QCOMPARE(since.value(QStringLiteral("forSeconds")).toInt(), 42 * 60);
+    QCOMPARE(since.value(QStringLiteral("lastTransitionTime")).toString(),
+        WorldBuilder::defaultCapturedAt().addSecs(-42 * 60).toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ")));
+    const Finding *network = d.find(QStringLiteral("node-network-unavailable:kks-demo-pool-aaaaa"));
+    QVERIFY(network);
+    QVERIFY2(network->message().contains(QStringLiteral("for 1 d 3 h")), qPrintable(network->message()));
+    QCOMPARE(network->evidence().value(QStringLiteral("since")).toObject().value(QStringLiteral("type")).toString(),
+        QStringLiteral("NetworkUnavailable"));
+    // Without lastTransitionTime, nothing is made up.
+    WorldBuilder bare;
+    bare.pool(QStringLiteral("pool"), 1);
+    bare.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60);
+    bare.node(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"),
+        QStringLiteral("False"));
+    bare.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
+    const Finding *plain = Diagnosis::run(bare.state()).find(QStringLiteral("node-not-ready:kks-demo-pool-aaaaa"));
+    QVERIFY(plain);
+    QVERIFY(!plain->message().contains(QStringLiteral(" for ")));
+    QVERIFY(plain->evidence().value(QStringLiteral("since")).isNull());
+}
+
+static WorldBuilder withGhost(bool routed)
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 2);
+    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.ghostNode(QStringLiteral("kks-demo-pool-ggggg"), QStringLiteral("10.0.0.9"), QStringLiteral("100.100.9.0/24"));
+    if (routed)
+        w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.9"));
+    return w;
+}
+
+void TestNodeFindings::ghost()
+{
+    const Diagnosis d = Diagnosis::run(withGhost(false).state());
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("node-without-instance:kks-demo-pool-ggggg") });
+    const Finding &f = d.findings.first();
+    QCOMPARE(f.severity, Severity::Warning);
+    QVERIFY2(f.message().contains(QStringLiteral("no instance")), qPrintable(f.message()));
+    QCOMPARE(f.evidence().value(QStringLiteral("routedToIt")).toBool(), false);
+    const std::optional<RepairPlan> plan = f.repair();
+    QVERIFY(plan);
+    QCOMPARE(plan->action, RepairPlan::Action::DeleteNode);
+    QVERIFY(plan->deletes());
+    QCOMPARE(plan->deletedName(), QStringLiteral("kks-demo-pool-ggggg"));
+    QCOMPARE(plan->requests.size(), 1);
+    QCOMPARE(plan->requests.first().service, QStringLiteral("kubernetes"));
+    QCOMPARE(plan->requests.first().method, QStringLiteral("DELETE"));
+    QCOMPARE(plan->requests.first().path, QStringLiteral("/api/v1/nodes/kks-demo-pool-ggggg"));
+}
+
+void TestNodeFindings::ghostRoutedIsCritical()
+{
+    const Diagnosis d = Diagnosis::run(withGhost(true).state());
+    // Its route points at its own address: it looks correct, so it is no route finding of its own.
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("node-without-instance:kks-demo-pool-ggggg") });
+    const Finding &f = d.findings.first();
+    QCOMPARE(f.severity, Severity::Critical);
+    QVERIFY2(f.message().contains(QStringLiteral("leads nowhere")), qPrintable(f.message()));
+    QCOMPARE(f.evidence().value(QStringLiteral("routesForPodCIDR")).toArray().size(), 1);
+}
+
+void TestNodeFindings::ghostIsOneFinding()
+{
+    // NotReady, NetworkUnavailable and without its route: still only node-without-instance.
+    WorldBuilder w = withGhost(false);
+    w.setCondition(1, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"), QStringLiteral("NoRouteCreated"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("node-without-instance:kks-demo-pool-ggggg") });
+    // It counts in the budget like any node: two expected, one Ready.
+    QCOMPARE(d.budget.unhealthy, 1);
+}
+
+void TestNodeFindings::ghostKnownByProviderId()
+{
+    // A node whose name no instance has, but whose providerID names one, is no ghost (a renamed instance).
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 1);
+    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60);
+    const int n = w.node(QStringLiteral("other-name"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    QJsonObject spec = w.nodeAt(n).value(QStringLiteral("spec")).toObject();
+    spec.insert(QStringLiteral("providerID"),
+        QString(QStringLiteral("openstack:///") + w.serverId(QStringLiteral("kks-demo-pool-aaaaa"))));
+    w.nodeAt(n).insert(QStringLiteral("spec"), spec);
+    w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
+    QVERIFY(findingIds(Diagnosis::run(w.state()), FindingKind::NodeWithoutInstance).isEmpty());
+}
+
+void TestNodeFindings::noGhostWithoutServerEvidence()
+{
+    // The server list failed: nothing is a ghost, and the node is judged as any other.
+    KlusterState failed = withGhost(true).state();
+    failed.serversSource = SourceStatus { false, QStringLiteral("503 Service Unavailable"), QString() };
+    failed.instances.clear();
+    const Diagnosis a = Diagnosis::run(failed);
+    QVERIFY(findingIds(a, FindingKind::NodeWithoutInstance).isEmpty());
+    QVERIFY(!findingIds(a, FindingKind::NodeNotReady).isEmpty());
+    // It is partial (a cell did not answer): nothing is a ghost either.
+    KlusterState partial = withGhost(true).state();
+    partial.serversSource.incomplete = QStringLiteral("1 server without details");
+    QVERIFY(findingIds(Diagnosis::run(partial), FindingKind::NodeWithoutInstance).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestNodeFindings)

@@ -1,7 +1,9 @@
 #include "core/diagnosis.h"
+#include "core/diagnosiscontext.h"
 #include "core/repairgate.h"
 #include "tests/common/worldbuilder.h"
 
+#include <QJsonArray>
 #include <QTest>
 
 // The repair gate (diagnosis.md §3): what of the repairs chosen may be sent,
@@ -18,6 +20,10 @@ private slots:
     void bulkDeletionNeverOverridden();
     void noEvidenceNeverOverridden();
     void overrideBesideOtherRepairs();
+    void routeFindingsAsOneAtomicChange();
+    void routeFindingsAsOneGuardedPut();
+    void removalsMakeRoomForAdditions();
+    void deletionsInABatchOnlyWithinTheBudget();
     void judgeOnePlanAlone();
     void reasonsAsTheReportsNameThem();
 };
@@ -202,6 +208,7 @@ void TestRepairGate::noEvidenceNeverOverridden()
 
 void TestRepairGate::overrideBesideOtherRepairs()
 {
+    // In a batch, a deletion past the budget is never overridden (diagnosis.md §3): the rest is sent.
     WorldBuilder w = world(6, 2, twoInError);
     w.route(QStringLiteral("100.100.99.0/24"), QStringLiteral("10.0.0.99"));
     const Diagnosis d = Diagnosis::run(w.state());
@@ -209,11 +216,119 @@ void TestRepairGate::overrideBesideOtherRepairs()
     QVERIFY(choose(d, { orphan, errorA }, &chosen));
     const RepairGate gate(chosen, d.budget);
     QCOMPARE(gate.decisions().at(0).verdict, RepairGate::Verdict::Sendable);
-    QCOMPARE(gate.decisions().at(1).verdict, RepairGate::Verdict::NeedsOverride);
+    QCOMPARE(gate.decisions().at(1).verdict, RepairGate::Verdict::Refused);
+    QVERIFY(gate.decisions().at(1).byBudget);
     QCOMPARE(gate.deletions(), 1); // only deletions count toward the budget
-    QVERIFY(gate.needsOverride());
-    QCOMPARE(gate.sendable(), (QStringList { orphan, errorA }));
-    QCOMPARE(gate.deletedInstances(), QStringList { QStringLiteral("kks-demo-pool-eaaaa") });
+    QVERIFY(!gate.needsOverride());
+    QVERIFY(gate.refusedInBulk());
+    QCOMPARE(gate.sendable(), (QStringList { orphan }));
+    QVERIFY(gate.deletedInstances().isEmpty());
+}
+
+// legacy-like: a duplicate, a stale, an orphaned, an unassigned route and a missing one on one router.
+static WorldBuilder brokenRouter(bool atomic, int limit = 30)
+{
+    WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
+    w.atomicRoutes(atomic).maxRoutes(limit).routerRevision(41);
+    w.pool(QStringLiteral("pool"), 4);
+    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"), QStringLiteral("198.19.3.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"), QStringLiteral("198.19.4.0/24"));
+    w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.98")); // duplicate (orphaned second)
+    w.route(QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.99")); // orphaned
+    w.server(QStringLiteral("bastion"), QStringLiteral("10.180.0.50"), 600, QStringLiteral("ACTIVE"),
+        { QStringLiteral("default") });
+    w.route(QStringLiteral("198.19.8.0/24"), QStringLiteral("10.180.0.50")); // unassigned
+    w.server(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), 600);
+    w.node(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.5.0/24"));
+    return w; // ccccc has no route: route-missing
+}
+
+static QList<const Finding *> routeFindings(const Diagnosis &d)
+{
+    QList<const Finding *> chosen;
+    for (const Finding &f : d.findings) {
+        if (findingFamily(f.kind) == FindingFamily::Route && f.repair())
+            chosen << &f;
+    }
+    return chosen;
+}
+
+void TestRepairGate::routeFindingsAsOneAtomicChange()
+{
+    const Diagnosis d = Diagnosis::run(brokenRouter(true).state());
+    const QList<const Finding *> chosen = routeFindings(d);
+    QCOMPARE(chosen.size(), 4); // duplicate, orphaned, unassigned, missing
+    const RepairGate gate(chosen, d.budget);
+    QCOMPARE(gate.sendable().size(), 4);
+    QCOMPARE(gate.routeChangeFindings().size(), 4);
+    const QList<RepairGate::Step> steps = gate.steps();
+    QCOMPARE(steps.size(), 1);
+    const RepairPlan &plan = steps.first().plan;
+    QCOMPARE(plan.action, RepairPlan::Action::ChangeRoutes);
+    // One remove_extraroutes with every route to remove, then one add_extraroutes.
+    QCOMPARE(plan.requests.size(), 2);
+    QVERIFY(plan.requests.at(0).path.endsWith(QStringLiteral("/remove_extraroutes")));
+    QVERIFY(plan.requests.at(1).path.endsWith(QStringLiteral("/add_extraroutes")));
+    const QJsonArray removed = plan.requests.at(0).body.toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+    QCOMPARE(removed.size(), 3);
+    const QJsonArray added = plan.requests.at(1).body.toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+    QCOMPARE(added, (QJsonArray { QJsonObject { { QStringLiteral("destination"), QStringLiteral("198.19.5.0/24") }, { QStringLiteral("nexthop"), QStringLiteral("10.180.0.5") } } }));
+    // Before and after, each route marked.
+    int kept = 0, gone = 0, fresh = 0;
+    for (const RepairGate::RouteLine &l : gate.routeChangeLines()) {
+        kept += l.change == RepairGate::RouteLine::Change::Kept;
+        gone += l.change == RepairGate::RouteLine::Change::Removed;
+        fresh += l.change == RepairGate::RouteLine::Change::Added;
+    }
+    QCOMPARE(kept, 2);
+    QCOMPARE(gone, 3);
+    QCOMPARE(fresh, 1);
+}
+
+void TestRepairGate::routeFindingsAsOneGuardedPut()
+{
+    const Diagnosis d = Diagnosis::run(brokenRouter(false).state());
+    const RepairGate gate(routeFindings(d), d.budget);
+    const QList<RepairGate::Step> steps = gate.steps();
+    QCOMPARE(steps.size(), 1);
+    const RepairPlan &plan = steps.first().plan;
+    QCOMPARE(plan.requests.size(), 1);
+    const PlannedRequest &put = plan.requests.first();
+    QCOMPARE(put.method, QStringLiteral("PUT"));
+    QCOMPARE(put.path, QStringLiteral("/v2.0/routers/%1").arg(d.findings.first().context->state.router.id));
+    QCOMPARE(put.headers.value(QStringLiteral("If-Match")).toString(), QStringLiteral("revision_number=41"));
+    const QJsonArray list = put.body.toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+    QCOMPARE(list.size(), 3); // the two correct routes kept, the missing one added
+    QCOMPARE(list.last().toObject().value(QStringLiteral("destination")).toString(), QStringLiteral("198.19.5.0/24"));
+}
+
+void TestRepairGate::removalsMakeRoomForAdditions()
+{
+    // The router is full (5 of 5): the missing route alone is refused, with the removals it fits.
+    const Diagnosis d = Diagnosis::run(brokenRouter(true, 5).state());
+    const Finding *missing = d.find(QStringLiteral("route-missing:kks-legacy-pool-ccccc"));
+    QVERIFY(missing);
+    QCOMPARE(missing->repair()->refusal, Refusal::RouteLimit);
+    const RepairGate gate(routeFindings(d), d.budget);
+    QVERIFY(gate.sendable().contains(missing->id()));
+    QCOMPARE(gate.steps().size(), 1);
+    // Alone (or with nothing to remove) it stays refused.
+    const RepairGate alone({ missing }, d.budget);
+    QVERIFY(alone.sendable().isEmpty());
+}
+
+void TestRepairGate::deletionsInABatchOnlyWithinTheBudget()
+{
+    // Within the budget, a deletion goes beside the route change as a step of its own.
+    WorldBuilder w = brokenRouter(true);
+    w.server(QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.9"), 60, QStringLiteral("ERROR"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QList<const Finding *> chosen = routeFindings(d);
+    chosen << d.find(QStringLiteral("instance-error:kks-legacy-pool-eeeee"));
+    const RepairGate gate(chosen, d.budget);
+    QVERIFY(d.budget.deletionsAllowed);
+    QCOMPARE(gate.steps().size(), 2);
+    QCOMPARE(gate.deletedInstances(), QStringList { QStringLiteral("kks-legacy-pool-eeeee") });
 }
 
 void TestRepairGate::judgeOnePlanAlone()

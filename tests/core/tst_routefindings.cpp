@@ -20,6 +20,9 @@ private slots:
     void duplicateSuppressesOrphanedAndStale();
     void orphaned();
     void nexthopOfAnyProjectInstanceIsNotOrphaned();
+    void anotherKlustersRouteIsNeverUnassigned();
+    void staleBeforeOrphaned();
+    void unassignedNeedsEvidence();
     void floatingAddressCountsAsInstanceAddress();
     void stale();
     void staleToNobodyIsOnlyStale();
@@ -198,11 +201,75 @@ void TestRouteFindings::orphaned()
 
 void TestRouteFindings::nexthopOfAnyProjectInstanceIsNotOrphaned()
 {
+    // A live instance has the nexthop: not orphaned, but no node has the destination: unassigned.
     WorldBuilder w = baseWorld();
     w.server(QStringLiteral("bastion"), QStringLiteral("10.180.0.50"), 600, QStringLiteral("ACTIVE"),
         { QStringLiteral("default") });
     w.route(QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.50"));
-    QVERIFY(Diagnosis::run(w.state()).findings.isEmpty());
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("route-unassigned:198.19.7.0/24 via 10.180.0.50") });
+    const Finding &f = d.findings.first();
+    QCOMPARE(f.severity, Severity::Warning);
+    QVERIFY2(f.message().contains(QStringLiteral("no node has the pod network")), qPrintable(f.message()));
+    QCOMPARE(rolesOf(f.evidence().value(QStringLiteral("route")).toObject()),
+        (QStringList { QStringLiteral("effective"), QStringLiteral("unassigned") }));
+    QCOMPARE(f.repair()->requests.first().path,
+        QStringLiteral("/v2.0/routers/%1/remove_extraroutes").arg(w.routerId()));
+    QCOMPARE(f.repair()->routes, (QList<Route> { Route { QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.50") } }));
+}
+
+void TestRouteFindings::anotherKlustersRouteIsNeverUnassigned()
+{
+    // Two klusters on one router and one pod network: the other's node route is not this kluster's to remove.
+    WorldBuilder w = baseWorld();
+    w.server(QStringLiteral("kks-other-pool-zzzzz"), QStringLiteral("10.180.0.60"), 600);
+    w.route(QStringLiteral("198.19.8.0/24"), QStringLiteral("10.180.0.60"));
+    QVERIFY2(Diagnosis::run(w.state()).findings.isEmpty(), qPrintable(findingIds(Diagnosis::run(w.state())).join(',')));
+    // Where both use one CIDR it shows as a duplicate, and its repair leaves the other kluster's route alone.
+    w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.60"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("route-duplicate:198.19.3.0/24") });
+    QVERIFY(!d.findings.first().repair()); // the only wrong route is the other kluster's
+}
+
+void TestRouteFindings::staleBeforeOrphaned()
+{
+    // A sole route to node c's CIDR via a dead address is stale (node c is cut off), not orphaned; via a live
+    // instance, stale, not unassigned.
+    for (const QString &hop : { QStringLiteral("10.180.0.99"), QStringLiteral("10.180.0.50") }) {
+        WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
+        w.pool(QStringLiteral("pool"), 1);
+        w.server(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), 600);
+        w.node(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.5.0/24"));
+        w.server(QStringLiteral("bastion"), QStringLiteral("10.180.0.50"), 600, QStringLiteral("ACTIVE"),
+            { QStringLiteral("default") });
+        w.route(QStringLiteral("198.19.5.0/24"), hop);
+        const Diagnosis d = Diagnosis::run(w.state());
+        QCOMPARE(findingIds(d, FindingKind::RouteStale).size(), 1);
+        QVERIFY(findingIds(d, FindingKind::RouteOrphaned).isEmpty());
+        QVERIFY(findingIds(d, FindingKind::RouteUnassigned).isEmpty());
+    }
+}
+
+void TestRouteFindings::unassignedNeedsEvidence()
+{
+    WorldBuilder w = baseWorld();
+    w.server(QStringLiteral("bastion"), QStringLiteral("10.180.0.50"), 600, QStringLiteral("ACTIVE"),
+        { QStringLiteral("default") });
+    w.route(QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.50"));
+    // The server list failed: whether the nexthop lives is unknown.
+    KlusterState noServers = w.state();
+    noServers.serversSource = SourceStatus { false, QStringLiteral("timeout"), QString() };
+    noServers.instances.clear();
+    QVERIFY(findingIds(Diagnosis::run(noServers), FindingKind::RouteUnassigned).isEmpty());
+    // The node list failed, or is empty while instances are active: whether a node has the CIDR is unknown.
+    KlusterState noNodes = w.state();
+    noNodes.nodesSource = SourceStatus { false, QStringLiteral("timeout"), QString() };
+    noNodes.nodes.clear();
+    QVERIFY(findingIds(Diagnosis::run(noNodes), FindingKind::RouteUnassigned).isEmpty());
+    KlusterState emptyNodes = w.state();
+    emptyNodes.nodes.clear();
+    QVERIFY(findingIds(Diagnosis::run(emptyNodes), FindingKind::RouteUnassigned).isEmpty());
 }
 
 void TestRouteFindings::floatingAddressCountsAsInstanceAddress()
@@ -215,7 +282,8 @@ void TestRouteFindings::floatingAddressCountsAsInstanceAddress()
     addresses.insert(QStringLiteral("private"), list);
     w.serverAt(0).insert(QStringLiteral("addresses"), addresses);
     w.route(QStringLiteral("198.19.7.0/24"), QStringLiteral("172.24.4.20"));
-    QVERIFY(Diagnosis::run(w.state()).findings.isEmpty());
+    QCOMPARE(findingIds(Diagnosis::run(w.state())),
+        QStringList { QStringLiteral("route-unassigned:198.19.7.0/24 via 172.24.4.20") });
 }
 
 void TestRouteFindings::stale()

@@ -528,7 +528,7 @@ void TestSimulatorApis::kubernetesChunkingAndTable()
         ++chunks;
     } while (!cont.isEmpty() && chunks < 20);
     QCOMPARE(names.size(), f.sim.world().klusters.first().nodes.size());
-    QCOMPARE(chunks, 3);
+    QCOMPARE(chunks, 4); // seven nodes, two per chunk
     const Reply table = f.request("GET", base + QStringLiteral("?limit=500"), QByteArray(),
         { { "Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json" } }, false,
         f.kubernetesTls());

@@ -54,7 +54,8 @@ void TestSimulatorScenarios::defaultScenarioShowsEveryFindingKind()
         QStringLiteral("security-group-rule-missing"), QStringLiteral("route-duplicate"),
         QStringLiteral("route-orphaned"), QStringLiteral("route-stale"), QStringLiteral("route-missing"),
         QStringLiteral("route-limit"), QStringLiteral("node-not-ready"),
-        QStringLiteral("node-network-unavailable") };
+        QStringLiteral("node-network-unavailable"), QStringLiteral("route-unassigned"),
+        QStringLiteral("node-without-instance") };
     for (const QString &kind : every)
         QVERIFY2(kinds.contains(kind), qPrintable(kind));
     // Exactly what the scenario planted.
@@ -62,12 +63,15 @@ void TestSimulatorScenarios::defaultScenarioShowsEveryFindingKind()
     QCOMPARE(byKluster.value(QStringLiteral("demo")),
         (QStringList { QStringLiteral("instance-error:kks-demo-pool-t5y6u"),
             QStringLiteral("instance-missing-security-group:demo-pool-r3s4d"),
+            QStringLiteral("instance-unregistered:kks-demo-pool-w7e2r"), // lost its node: critical
             QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n"),
             QStringLiteral("node-network-unavailable:kks-demo-pool-q9w3e"),
+            QStringLiteral("node-without-instance:kks-demo-pool-g4h0s"), // routed ghost: critical
             QStringLiteral("route-missing:kks-demo-pool-q9w3e"),
             QStringLiteral("security-group-rule-missing:tcp"),
             QStringLiteral("instance-unregistered:kks-demo-pool-x2c5v"),
-            QStringLiteral("node-not-ready:kks-demo-pool-m4r8t"), QStringLiteral("route-limit:") + router }));
+            QStringLiteral("node-not-ready:kks-demo-pool-m4r8t"), QStringLiteral("route-limit:") + router,
+            QStringLiteral("route-unassigned:100.100.31.0/24 via 10.180.0.31") }));
     QCOMPARE(byKluster.value(QStringLiteral("legacy")),
         (QStringList { QStringLiteral("node-network-unavailable:kks-legacy-default-k7l8m"),
             QStringLiteral("route-duplicate:198.19.1.0/24"),

@@ -585,7 +585,7 @@ void TestConsole::partialDataKeepsRankAndSaysIncomplete()
     QVERIFY(ConsoleTest::open(window, simSpec()));
     QAbstractItemModel *sidebar = window.sidebar()->model();
     QCOMPARE(ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole).first(), QStringLiteral("sim/demo"));
-    QCOMPARE(sidebar->index(0, KlustersModel::CriticalColumn).data().toInt(), 6);
+    QCOMPARE(sidebar->index(0, KlustersModel::CriticalColumn).data().toInt(), 8);
 
     // Nova answers 503: the instances cannot be read.
     FaultRule rule;
