@@ -6,7 +6,8 @@
 // Kubernetes bodies, with the bulk real ones carry), a pod CIDR per node, and
 // a router with a few hundred routes: correct ones, duplicates for recycled
 // CIDRs and orphans; plus a sprinkling of unregistered, failed, ungrouped and
-// NotReady instances.
+// NotReady instances, ghost nodes (no instance) and lost nodes (an instance
+// without node that the router still routes a pod CIDR to).
 
 #include "core/apiparser.h"
 #include "core/diagnosis.h"
@@ -62,9 +63,23 @@ Bodies generate(int nodes)
             w.server(name, ip, 600, QStringLiteral("ERROR"));
             continue;
         }
+        if (mod == 19) { // a ghost: its instance is gone, its node and route stay
+            w.ghostNode(name, ip, podCidr(i));
+            w.route(podCidr(i), ip);
+            continue;
+        }
+        if (mod == 23) { // a lost node: its node is gone, its route stays
+            w.server(name, ip, 60 * 24 * 3);
+            w.route(podCidr(i), ip);
+            continue;
+        }
         w.server(name, ip, 60 * 24 * 3, QStringLiteral("ACTIVE"),
             mod == 13 ? QStringList() : QStringList { QStringLiteral("kks-sg") });
-        w.node(name, ip, podCidr(i), mod == 17 ? QStringLiteral("False") : QStringLiteral("True"));
+        const int node
+            = w.node(name, ip, podCidr(i), mod == 17 ? QStringLiteral("False") : QStringLiteral("True"));
+        if (mod == 17)
+            w.setCondition(node, QStringLiteral("Ready"), QStringLiteral("False"),
+                QStringLiteral("KubeletNotReady"), 42);
         if (i < routed)
             w.route(podCidr(i), ip);
     }

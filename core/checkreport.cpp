@@ -36,8 +36,8 @@ constexpr qint64 MaxReportedRouteEntries = 250000;
 
 static bool hasFullListPlan(const Finding &f)
 {
-    return f.context && !f.context->atomicRoutes
-        && findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit;
+    return f.context && !f.context->atomicRoutes && findingFamily(f.kind) == FindingFamily::Route
+        && f.kind != FindingKind::RouteLimit;
 }
 
 // How many findings have a full-list plan, when they are too many to report; 0 when they are reported.
@@ -202,7 +202,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                .arg(warning)
                .arg(diagnosis.count(Severity::Info));
     if (budget.deletionsAllowed)
-        out += QStringLiteral("Deletions of instances and nodes: allowed (%1 of %2 expected nodes unhealthy, at most %3)\n")
+        out += QStringLiteral(
+            "Deletions of instances and nodes: allowed (%1 of %2 expected nodes unhealthy, at most %3)\n")
                    .arg(budget.unhealthy)
                    .arg(budget.expected)
                    .arg(budget.maxUnhealthy);

@@ -164,8 +164,27 @@ QString IpAddress::toString() const
 {
     if (isNull())
         return QString();
-    if (isIPv4())
-        return QStringLiteral("%1.%2.%3.%4").arg(m_bytes[0]).arg(m_bytes[1]).arg(m_bytes[2]).arg(m_bytes[3]);
+    if (isIPv4()) {
+        // Written by hand: this runs for every address of every instance, node and route of a kluster.
+        char text[16];
+        char *p = text;
+        for (size_t i = 0; i < 4; ++i) {
+            if (i > 0)
+                *p++ = '.';
+            int v = m_bytes[i];
+            if (v >= 100) {
+                *p++ = char('0' + v / 100);
+                v %= 100;
+                *p++ = char('0' + v / 10);
+                v %= 10;
+            } else if (v >= 10) {
+                *p++ = char('0' + v / 10);
+                v %= 10;
+            }
+            *p++ = char('0' + v);
+        }
+        return QString::fromLatin1(text, p - text);
+    }
     std::array<quint16, 8> g {};
     for (size_t i = 0; i < g.size(); ++i)
         g[i] = quint16(m_bytes[2 * i] << 8 | m_bytes[2 * i + 1]);

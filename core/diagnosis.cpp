@@ -140,7 +140,8 @@ void Detector::checkInstances()
         if (nodesKnown && !gone && node < 0 && age >= o.startupTimeoutSeconds) {
             FindingFacts unregistered = facts;
             unregistered.tokenExpired = age >= o.tokenExpirySeconds;
-            // Routes lead to it: it was a node (the route controller routes only registered nodes) and lost it.
+            // Routes lead to it: it was a node (the route controller routes only registered nodes) and lost
+            // it.
             unregistered.routed = !m_ctx->nodeEvidenceMissing && !m_ctx->audit.routesVia(i).isEmpty();
             m_result.findings.append(
                 make(FindingKind::InstanceUnregistered, instance.name, std::move(unregistered)));

@@ -74,8 +74,8 @@ struct FindingFacts
     int destinationGroup = -1; // index into RouteAudit::klusterDestinations()
     QString protocol; // tcp, udp, icmp
     bool tokenExpired = false; // instance-unregistered: its bootstrap token expired, it can never join
-    // instance-unregistered: kluster routes lead to it, so it was a node and lost it (no token expiry applies);
-    // node-without-instance: the router routes the ghost's pod CIDR to it.
+    // instance-unregistered: kluster routes lead to it, so it was a node and lost it (no token expiry
+    // applies); node-without-instance: the router routes the ghost's pod CIDR to it.
     bool routed = false;
     bool routesOverflow = false; // route-limit: the router is full, or the routes nodes lack would not fit
     // security-group-rule-missing: the rules about the protocol that do not satisfy it, and why.

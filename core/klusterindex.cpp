@@ -52,14 +52,16 @@ KlusterIndex::KlusterIndex(const KlusterState &state)
     }
 
     if (state.serversSource.known && state.serversSource.incomplete.isEmpty()) {
-        QSet<QString> instanceIds;
-        instanceIds.reserve(state.instances.size());
-        for (const Instance &instance : state.instances)
-            instanceIds.insert(instance.id);
+        QSet<QString> instanceIds; // made only when a node has no instance of its name
         for (int i = 0; i < state.nodes.size(); ++i) {
             const Node &node = state.nodes.at(i);
             if (m_instanceByName.contains(node.name))
                 continue;
+            if (instanceIds.isEmpty()) {
+                instanceIds.reserve(state.instances.size());
+                for (const Instance &instance : state.instances)
+                    instanceIds.insert(instance.id);
+            }
             const QString providerInstance = node.providerInstanceId();
             if (!providerInstance.isEmpty() && instanceIds.contains(providerInstance))
                 continue;

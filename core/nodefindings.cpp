@@ -15,13 +15,13 @@ static QJsonObject nodeJson(const DiagnosisContext &c, const Node &node)
 {
     QJsonArray conditions;
     for (const NodeCondition &cond : node.conditions) {
-        conditions.append(
-            QJsonObject { { QStringLiteral("type"), cond.type }, { QStringLiteral("status"), cond.status },
-                { QStringLiteral("reason"), stringOrNull(cond.reason) },
-                { QStringLiteral("message"), stringOrNull(cond.message) },
-                { QStringLiteral("lastTransitionTime"),
-                    cond.lastTransition.isValid() ? QJsonValue(ApiParser::formatTimestamp(cond.lastTransition))
-                                                  : QJsonValue() } });
+        conditions.append(QJsonObject { { QStringLiteral("type"), cond.type },
+            { QStringLiteral("status"), cond.status },
+            { QStringLiteral("reason"), stringOrNull(cond.reason) },
+            { QStringLiteral("message"), stringOrNull(cond.message) },
+            { QStringLiteral("lastTransitionTime"),
+                cond.lastTransition.isValid() ? QJsonValue(ApiParser::formatTimestamp(cond.lastTransition))
+                                              : QJsonValue() } });
     }
     QJsonObject o { { QStringLiteral("name"), node.name },
         { QStringLiteral("internalIP"), stringOrNull(node.internalIp) },
@@ -91,13 +91,15 @@ QString ghostMessage(const DiagnosisContext &c, const Finding &f)
             "node.")
                     .arg(node.podCidrText, node.internalIp);
     else if (node.podCidr.isValid())
-        holds = QStringLiteral(" It still holds the pod network %1, so no new node can get it.").arg(node.podCidrText);
+        holds = QStringLiteral(" It still holds the pod network %1, so no new node can get it.")
+                    .arg(node.podCidrText);
     return QStringLiteral(
         "Node %1 has no instance: no server in the project has its name%2.%3 The cloud controller did not "
         "delete it. Delete the node object; its pod network is then freed%4.")
         .arg(node.name,
-            node.providerId.isEmpty() ? QString()
-                                      : QStringLiteral(" or the id of its providerID %1").arg(node.providerId),
+            node.providerId.isEmpty()
+                ? QString()
+                : QStringLiteral(" or the id of its providerID %1").arg(node.providerId),
             holds, f.facts.routed ? QStringLiteral(" and its route shows as orphaned") : QString());
 }
 
@@ -115,9 +117,9 @@ static QJsonValue conditionSince(const DiagnosisContext &c, const NodeCondition 
 QJsonObject evidence(const DiagnosisContext &c, const Finding &f)
 {
     const Node &node = c.state.nodes.at(f.facts.node);
-    const NodeCondition *condition = node.condition(f.kind == FindingKind::NodeNetworkUnavailable
-            ? QStringLiteral("NetworkUnavailable")
-            : QStringLiteral("Ready"));
+    const NodeCondition *condition
+        = node.condition(f.kind == FindingKind::NodeNetworkUnavailable ? QStringLiteral("NetworkUnavailable")
+                                                                       : QStringLiteral("Ready"));
     return QJsonObject { { QStringLiteral("node"), nodeJson(c, node) },
         { QStringLiteral("since"), conditionSince(c, condition) } };
 }
@@ -128,8 +130,8 @@ QJsonObject ghostEvidence(const DiagnosisContext &c, const Finding &f)
     QJsonArray routes;
     for (int idx : c.routesByDestination.value(node.podCidr)) {
         const Route &r = c.audit.entries().at(idx).route;
-        routes.append(QJsonObject { { QStringLiteral("destination"), r.destination },
-            { QStringLiteral("nexthop"), r.nexthop } });
+        routes.append(QJsonObject {
+            { QStringLiteral("destination"), r.destination }, { QStringLiteral("nexthop"), r.nexthop } });
     }
     return QJsonObject { { QStringLiteral("node"), nodeJson(c, node) },
         { QStringLiteral("instance"), QJsonValue() },

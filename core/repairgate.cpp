@@ -178,9 +178,10 @@ QList<RepairGate::RouteLine> RepairGate::routeChangeLines() const
             m_routeChange->routes.contains(r) && m_routeChange->action != RepairPlan::Action::AddRoutes
                 ? RouteLine::Change::Removed
                 : RouteLine::Change::Kept });
-    const QList<Route> &added = m_routeChange->action == RepairPlan::Action::ChangeRoutes ? m_routeChange->addedRoutes
-        : m_routeChange->action == RepairPlan::Action::AddRoutes                           ? m_routeChange->routes
-                                                                                           : QList<Route>();
+    const QList<Route> &added = m_routeChange->action == RepairPlan::Action::ChangeRoutes
+        ? m_routeChange->addedRoutes
+        : m_routeChange->action == RepairPlan::Action::AddRoutes ? m_routeChange->routes
+                                                                 : QList<Route>();
     for (const Route &r : added) {
         if (!m_routesBefore.contains(r))
             lines.append(RouteLine { r, RouteLine::Change::Added });

@@ -76,7 +76,8 @@ public:
             Kept,
             Removed,
             Added
-        } change = Change::Kept;
+        } change
+            = Change::Kept;
     };
     QList<RouteLine> routeChangeLines() const;
     QStringList sendable() const; // the findings a confirmation sends, the one needing the override included

@@ -57,7 +57,8 @@ struct RepairPlan
     QString deletedName() const { return action == Action::DeleteNode ? nodeName : instanceName; }
     bool changesRoutes() const
     {
-        return action == Action::RemoveRoutes || action == Action::AddRoutes || action == Action::ChangeRoutes;
+        return action == Action::RemoveRoutes || action == Action::AddRoutes
+            || action == Action::ChangeRoutes;
     }
     QJsonObject toJson() const;
 };

@@ -49,7 +49,8 @@ RepairPlan deleteNode(const Node &node)
 {
     RepairPlan plan;
     plan.action = RepairPlan::Action::DeleteNode;
-    plan.title = QStringLiteral("Delete node %1 (a node without instance); its pod network is freed").arg(node.name);
+    plan.title
+        = QStringLiteral("Delete node %1 (a node without instance); its pod network is freed").arg(node.name);
     plan.nodeName = node.name;
     PlannedRequest request;
     request.service = QStringLiteral("kubernetes");
@@ -158,7 +159,8 @@ static RepairPlan oneChange(const Router &router, const QList<Route> &routes, bo
     return plan;
 }
 
-RepairPlan changeRoutes(const Router &router, const QList<Route> &removed, const QList<Route> &added, bool atomic)
+RepairPlan changeRoutes(
+    const Router &router, const QList<Route> &removed, const QList<Route> &added, bool atomic)
 {
     if (added.isEmpty())
         return removeRoutes(router, removed, atomic);

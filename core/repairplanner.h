@@ -30,7 +30,8 @@ RepairPlan addRoutes(const Router &router, const QList<Route> &routes, bool atom
 // Several route findings of one router as one change: one remove_extraroutes with every route to remove,
 // then one add_extraroutes with every route to add (removals first, so the limit is not crossed on the
 // way), or one guarded full-list PUT with the final list.
-RepairPlan changeRoutes(const Router &router, const QList<Route> &removed, const QList<Route> &added, bool atomic);
+RepairPlan changeRoutes(
+    const Router &router, const QList<Route> &removed, const QList<Route> &added, bool atomic);
 
 // The route list a router would have after removing or adding routes, in router order.
 QList<Route> routesWithout(const QList<Route> &current, const QList<Route> &removed);

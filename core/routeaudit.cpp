@@ -80,8 +80,10 @@ RouteAudit::RouteAudit(const KlusterIndex &index)
                 e.roles |= Effective;
             if (duplicated)
                 e.roles |= Duplicate;
-            if (e.roles & Correct)
+            if (e.roles & Correct) {
+                e.roles &= ~Roles(OtherKluster); // the owner's own address: whoever's instance it is
                 continue;
+            }
             // The owner has no usable address: which route is right cannot be told, but a route to *another
             // node's* address is surely wrong (that node is not the owner), and the owner is cut off.
             const bool anotherNode

@@ -27,7 +27,8 @@ public:
         // The destination is no node's pod CIDR, the nexthop a live instance of the project (not another
         // kluster's): the route holds a slot and wins once the CIDR is given to a new node.
         Unassigned = 0x80,
-        // The nexthop is another kluster's instance (`kks-<other>-…`): that kluster's route, never removed here.
+        // The nexthop is another kluster's instance (`kks-<other>-…`): that kluster's route, never removed
+        // here.
         OtherKluster = 0x100,
     };
     Q_DECLARE_FLAGS(Roles, Role)

@@ -209,7 +209,8 @@ QString limitMessage(const DiagnosisContext &c, const Finding &f)
                  .arg(missing)
                  .arg(count + missing > c.routeLimit ? QStringLiteral(" and would not fit") : QString());
     if (freeable > 0)
-        m += QStringLiteral(" Repairing the duplicate, stale, orphaned and unassigned routes frees %1 slot(s).")
+        m += QStringLiteral(
+            " Repairing the duplicate, stale, orphaned and unassigned routes frees %1 slot(s).")
                  .arg(freeable);
     else if (f.facts.routesOverflow)
         m += QStringLiteral(" No route can be freed safely; ask for a higher route limit.");
@@ -252,7 +253,8 @@ QJsonObject orphanedEvidence(const DiagnosisContext &c, const Finding &f)
 QJsonObject unassignedEvidence(const DiagnosisContext &c, const Finding &f)
 {
     const RouteAudit::Entry &e = c.audit.entries().at(f.facts.routeEntry);
-    return QJsonObject { { QStringLiteral("route"), auditEntryJson(e) }, { QStringLiteral("node"), QJsonValue() },
+    return QJsonObject { { QStringLiteral("route"), auditEntryJson(e) },
+        { QStringLiteral("node"), QJsonValue() },
         { QStringLiteral("nexthopInstanceId"), c.state.instances.at(e.nexthopInstanceIndex).id },
         { QStringLiteral("routerId"), c.state.router.id } };
 }

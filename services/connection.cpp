@@ -1,7 +1,6 @@
 #include "services/connection.h"
 
 #include "core/repairgate.h"
-
 #include "services/connectionworker.h"
 #include "services/kubeconfig.h"
 #include "services/secretstore.h"
@@ -361,7 +360,8 @@ void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<cons
             return;
         }
         // What the confirmation sends, as the dialog showed it: the same data, the same gate.
-        const auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(shown->state, m_spec.options));
+        const auto diagnosis
+            = std::make_shared<const Diagnosis>(Diagnosis::run(shown->state, m_spec.options));
         QList<const Finding *> chosen;
         for (const QString &id : findingIds) {
             if (const Finding *f = diagnosis->find(id)) {

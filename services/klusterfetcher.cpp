@@ -295,8 +295,8 @@ void KlusterFetcher::start()
     if (m_kubeTarget) {
         fetchNodes(new KubernetesClient(m_session->client(), *m_kubeTarget, this));
     } else {
-        m_calls.append(requestCredentials(m_session, m_kluster, this,
-            [this](const std::optional<KubeTarget> &target, const Error &e) {
+        m_calls.append(requestCredentials(
+            m_session, m_kluster, this, [this](const std::optional<KubeTarget> &target, const Error &e) {
                 if (!target) {
                     fail(m_result.state.nodesSource, QStringLiteral("nodes"), e);
                     partDone();

@@ -73,7 +73,8 @@ void RepairExecutor::start()
     RepairGate::Decision decision
         = RepairGate::judge(m_findings.first(), m_plan, RemediationBudget::compute(m_state, m_options));
     if (m_findings.size() > 1 && (!m_plan || !m_plan->changesRoutes())) {
-        conclude(Outcome::Result::Refused, QStringLiteral("several findings are sent as one only as a route change"));
+        conclude(Outcome::Result::Refused,
+            QStringLiteral("several findings are sent as one only as a route change"));
         return;
     }
     if (decision.verdict == RepairGate::Verdict::NoRepair) {
@@ -99,8 +100,8 @@ void RepairExecutor::start()
             { QStringLiteral("projectId"), m_session->projectId() }, { QStringLiteral("kluster"), m_kluster },
             { QStringLiteral("finding"), findingIds().join(QStringLiteral(", ")) },
             { QStringLiteral("findings"), QJsonArray::fromStringList(findingIds()) },
-            { QStringLiteral("repair"), m_plan->title },
-            { QStringLiteral("override"), m_override }, { QStringLiteral("planned"), planned } },
+            { QStringLiteral("repair"), m_plan->title }, { QStringLiteral("override"), m_override },
+            { QStringLiteral("planned"), planned } },
         &error);
     if (m_auditId.isEmpty()) {
         m_outcome.auditError = error;
@@ -154,7 +155,8 @@ void RepairExecutor::sendNext()
             return;
         if (!target) {
             conclude(Outcome::Result::Failed,
-                QStringLiteral("nothing was sent: the kluster's Kubernetes API is unknown (%1)").arg(error.toString()));
+                QStringLiteral("nothing was sent: the kluster's Kubernetes API is unknown (%1)")
+                    .arg(error.toString()));
             return;
         }
         m_kube = new KubernetesClient(m_session->client(), *target, this);
@@ -255,7 +257,8 @@ void RepairExecutor::verify()
                         m_outcome.remaining.size() == 1 ? QStringLiteral("is") : QStringLiteral("are")));
         else
             conclude(Outcome::Result::Fixed,
-                QStringLiteral("%1 %2 gone").arg(ids, m_findings.size() == 1 ? QStringLiteral("is") : QStringLiteral("are")));
+                QStringLiteral("%1 %2 gone")
+                    .arg(ids, m_findings.size() == 1 ? QStringLiteral("is") : QStringLiteral("are")));
     });
     fetcher->start();
 }

@@ -352,7 +352,8 @@ struct Loader
         node.unschedulable = n.value(QStringLiteral("unschedulable")).toBool(false);
         // Minutes since Ready and NetworkUnavailable last changed (default: since the node was created).
         if (n.contains(QStringLiteral("transitionMinutes")))
-            node.transition = start.addSecs(qint64(-qBound(0.0, n.value(QStringLiteral("transitionMinutes")).toDouble(), 1e7) * 60));
+            node.transition = start.addSecs(
+                qint64(-qBound(0.0, n.value(QStringLiteral("transitionMinutes")).toDouble(), 1e7) * 60));
         node.resourceVersion = ++w.resourceVersionCounter;
         return node;
     }

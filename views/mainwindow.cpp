@@ -612,8 +612,8 @@ void MainWindow::buildActions()
     kluster->addActions({ m_refreshAction, m_cancelAction });
     kluster->addMenu(m_intervalMenu);
     kluster->addSeparator();
-    kluster->addActions(
-        { m_nextAction, m_previousAction, m_repairAction, m_repairRoutesAction, m_findAction, focusKlusters });
+    kluster->addActions({ m_nextAction, m_previousAction, m_repairAction, m_repairRoutesAction, m_findAction,
+        focusKlusters });
     addAction(focusKlusters);
     bar->addActions({ m_refreshAction, m_cancelAction });
     bar->addSeparator();

@@ -86,7 +86,8 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
                    "<p><b>What will be done:</b> %3</p>")
                     .arg(ids.size())
                     .arg(ids.join(QStringLiteral(", ")).toHtmlEscaped(), change->title.toHtmlEscaped())
-            + RepairText::planHtml(*change) + RepairText::routeChangeHtml(gate.routeChangeLines());
+            + RepairText::routeChangeHtml(gate.routeChangeLines()) + tr("<p><b>The exact requests:</b></p>")
+            + RepairText::planHtml(*change);
     }
     QStringList refused;
     QStringList refusedByBudget;
@@ -173,7 +174,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     if (m_sendable.size() == 1) {
         const Finding *f = diagnosis->find(m_sendable.first());
         const std::optional<RepairPlan> plan = f->repair();
-        action = plan->deletesInstance()                          ? tr("Delete instance %1").arg(plan->instanceName)
+        action = plan->deletesInstance() ? tr("Delete instance %1").arg(plan->instanceName)
             : plan->action == RepairPlan::Action::DeleteNode ? tr("Delete node %1").arg(plan->nodeName)
                                                              : plan->title;
     } else if (m_steps.size() == 1 && gate.routeChange()) {

@@ -1,6 +1,7 @@
 #include "views/repairtext.h"
 
 #include "core/finding.h"
+#include "views/severitystyle.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -34,27 +35,44 @@ QString planHtml(const RepairPlan &plan)
 QString routeChangeHtml(const QList<RepairGate::RouteLine> &lines)
 {
     using Change = RepairGate::RouteLine::Change;
+    const QString removedColour = SeverityStyle::colour(Severity::Critical).name();
+    const QString addedColour = SeverityStyle::colour(std::nullopt).name();
+    auto text = [](const Route &r) {
+        return QStringLiteral("%1 via %2").arg(r.destination, r.nexthop).toHtmlEscaped();
+    };
+    auto removedCell = [&](const Route &r) {
+        return QStringLiteral("<span style=\"color:%1\"><s>%2</s></span>").arg(removedColour, text(r));
+    };
+    auto addedCell = [&](const Route &r) {
+        return QStringLiteral("<span style=\"color:%1\"><b>%2</b></span>").arg(addedColour, text(r));
+    };
     int removed = 0;
     int added = 0;
+    QString changes;
     QString rows;
     for (const RepairGate::RouteLine &line : lines) {
-        const QString route = QStringLiteral("%1 via %2").arg(line.route.destination, line.route.nexthop).toHtmlEscaped();
         if (line.change == Change::Removed) {
             ++removed;
-            rows += QStringLiteral("<tr><td><b>−</b></td><td><s>%1</s></td><td>%2</td></tr>").arg(route, QObject::tr("removed"));
+            changes += QStringLiteral("<tr><td><b>−</b></td><td>%1</td></tr>").arg(removedCell(line.route));
+            rows += QStringLiteral("<tr><td>−</td><td>%1</td><td></td></tr>").arg(removedCell(line.route));
         } else if (line.change == Change::Added) {
             ++added;
-            rows += QStringLiteral("<tr><td><b>+</b></td><td><b>%1</b></td><td>%2</td></tr>").arg(route, QObject::tr("added"));
+            changes += QStringLiteral("<tr><td><b>+</b></td><td>%1</td></tr>").arg(addedCell(line.route));
+            rows += QStringLiteral("<tr><td>+</td><td></td><td>%1</td></tr>").arg(addedCell(line.route));
         } else {
-            rows += QStringLiteral("<tr><td></td><td>%1</td><td></td></tr>").arg(route);
+            rows += QStringLiteral("<tr><td></td><td>%1</td><td>%1</td></tr>").arg(text(line.route));
         }
     }
-    return QObject::tr("<p><b>The router's routes</b>: %1 before, %2 after (%3 removed, %4 added)</p>")
-               .arg(lines.size() - added)
-               .arg(lines.size() - removed)
-               .arg(removed)
-               .arg(added)
-        + QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">") + rows + QStringLiteral("</table>");
+    // The changes first, where they are seen; then the whole list in router order, before and after.
+    return QObject::tr("<p><b>Changes:</b> %1 removed, %2 added</p>").arg(removed).arg(added)
+        + QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\">") + changes + QStringLiteral("</table>")
+        + QObject::tr("<p><b>The router's routes in router order</b>, before (%1) and after (%2):</p>")
+              .arg(lines.size() - added)
+              .arg(lines.size() - removed)
+        + QStringLiteral("<table cellspacing=\"4\" cellpadding=\"0\"><tr><th></th><th align=\"left\">%1</th>"
+                         "<th align=\"left\">%2</th></tr>")
+              .arg(QObject::tr("Before"), QObject::tr("After"))
+        + rows + QStringLiteral("</table>");
 }
 
 QString headerHtml(const Finding &f)

@@ -267,8 +267,8 @@ int runRepairCommand(const QStringList &arguments)
         return CliOptions::fail(command, QStringLiteral("give --finding ID (from check), or --all-routes"));
     const bool override = parser.isSet(QStringLiteral("override"));
     if (override && (findingIds.size() != 1 || allRoutes))
-        return CliOptions::fail(
-            command, QStringLiteral("--override lets one deletion through, alone: give exactly one --finding"));
+        return CliOptions::fail(command,
+            QStringLiteral("--override lets one deletion through, alone: give exactly one --finding"));
 
     HttpClient client;
     KeystoneSession session(&client, *p.cloud);
@@ -293,7 +293,8 @@ int runRepairCommand(const QStringList &arguments)
         QList<Finding> findings;
         for (const QString &id : step.findingIds)
             findings << *diagnosis->find(id);
-        executor = std::make_unique<RepairExecutor>(&session, p.kluster, fetched, findings, step.plan, *options);
+        executor
+            = std::make_unique<RepairExecutor>(&session, p.kluster, fetched, findings, step.plan, *options);
         if (p.kube)
             executor->setKubeTarget(*p.kube);
         executor->setOverride(override);
@@ -328,7 +329,8 @@ int runRepairCommand(const QStringList &arguments)
                     QCoreApplication::exit(worst);
                     return;
                 }
-                QMetaObject::invokeMethod(qApp, [&] { sendNext(); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    qApp, [&] { sendNext(); }, Qt::QueuedConnection);
             });
         executor->start();
     };
@@ -355,7 +357,8 @@ int runRepairCommand(const QStringList &arguments)
             }
         }
         for (const QString &id : absent)
-            out << "No finding " << id << " in kluster " << p.kluster << " now: nothing to repair." << Qt::endl;
+            out << "No finding " << id << " in kluster " << p.kluster << " now: nothing to repair."
+                << Qt::endl;
         if (chosen.isEmpty()) {
             if (allRoutes && absent.isEmpty())
                 out << "No route finding in kluster " << p.kluster << ": nothing to repair." << Qt::endl;
@@ -385,8 +388,8 @@ int runRepairCommand(const QStringList &arguments)
                         + d.why(QStringLiteral("--override deletes this one instance or node anyway"));
         }
         if (const std::optional<RepairPlan> &change = gate.routeChange()) {
-            out << "One change of the router for " << gate.routeChangeFindings().size()
-                << " findings (" << gate.routeChangeFindings().join(QStringLiteral(", ")) << "):\n";
+            out << "One change of the router for " << gate.routeChangeFindings().size() << " findings ("
+                << gate.routeChangeFindings().join(QStringLiteral(", ")) << "):\n";
             printPlan(out, *change);
             printRouteChange(out, gate);
         }

@@ -224,7 +224,7 @@ _flightdeck_cli()
         check)       opts="--snapshot --format --kluster $cloudopts $diagopts" ;;
         snapshot)    opts="--out --route-limit --kluster $cloudopts" ;;
         klusters)    opts="$cloudopts" ;;
-        repair)      opts="--finding --yes --override --kluster $cloudopts $diagopts" ;;
+        repair)      opts="--finding --all-routes --yes --override --kluster $cloudopts $diagopts" ;;
         audit)       opts="--format" ;;
         credentials) opts="--cloud"
                      if [[ -z $action ]]; then words="set status delete"; fi ;;

@@ -107,7 +107,7 @@ void TestCliLive::repairEveryKind()
         { QStringLiteral("legacy"), QStringLiteral("route-stale:198.19.2.0/24 via 10.180.0.5") },
         { QStringLiteral("legacy"), QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99") },
         { QStringLiteral("legacy"), QStringLiteral("route-missing:kks-legacy-default-k7l8m") },
-        { QStringLiteral("demo"), QStringLiteral("route-unassigned:100.100.31.0/24 via 10.180.0.31") },
+        { QStringLiteral("demo"), QStringLiteral("route-unassigned:100.100.31.0/24 via 10.180.0.41") },
         { QStringLiteral("demo"), QStringLiteral("node-without-instance:kks-demo-pool-g4h0s") },
     };
     for (const auto &repair : repairs) {
@@ -146,10 +146,16 @@ void TestCliLive::repairEveryKind()
     }
     // The ghost's node object is gone (a Kubernetes DELETE), its pod CIDR is free, and its route, which led
     // nowhere, now shows for what it is.
-    QCOMPARE(audit().last().value(QStringLiteral("requests")).toArray().first().toObject().value(
-                 QStringLiteral("service")),
+    QCOMPARE(audit()
+                 .last()
+                 .value(QStringLiteral("requests"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("service")),
         QStringLiteral("kubernetes"));
-    QVERIFY(findingIds(QStringLiteral("demo")).contains(QStringLiteral("route-orphaned:100.100.30.0/24 via 10.180.0.40")));
+    QVERIFY(findingIds(QStringLiteral("demo"))
+                .contains(QStringLiteral("route-orphaned:100.100.30.0/24 via 10.180.0.40")));
 }
 
 void TestCliLive::severalFindingsAsOneChange_data()
@@ -184,13 +190,16 @@ void TestCliLive::severalFindingsAsOneChange()
     if (atomic) {
         QCOMPARE(r.out.count(QStringLiteral("/remove_extraroutes")), 1);
         QCOMPARE(r.out.count(QStringLiteral("/add_extraroutes")), 1);
-        QVERIFY(r.out.indexOf(QStringLiteral("/remove_extraroutes")) < r.out.indexOf(QStringLiteral("/add_extraroutes")));
+        QVERIFY(r.out.indexOf(QStringLiteral("/remove_extraroutes"))
+            < r.out.indexOf(QStringLiteral("/add_extraroutes")));
     } else {
         QCOMPARE(r.out.count(QStringLiteral("[If-Match: revision_number=")), 1);
     }
     QCOMPARE(findingIds(QStringLiteral("legacy")).size(), routeFindings.size() + 2); // nothing sent
-    const qint64 revision = m_fixture->sim.world().routers.at(m_fixture->sim.world().routerIndex(
-        m_fixture->sim.world().klusters.at(1).routerId)).revision;
+    const qint64 revision
+        = m_fixture->sim.world()
+              .routers.at(m_fixture->sim.world().routerIndex(m_fixture->sim.world().klusters.at(1).routerId))
+              .revision;
     // Sent: one change, verified once, one audit record naming every finding.
     const int records = int(audit().size());
     r = cli(base + QStringList { QStringLiteral("--yes") });
@@ -201,8 +210,10 @@ void TestCliLive::severalFindingsAsOneChange()
     QCOMPARE(log.last().value(QStringLiteral("findings")).toArray().size(), 5);
     QCOMPARE(log.last().value(QStringLiteral("requests")).toArray().size(), atomic ? 2 : 1);
     QCOMPARE(log.last().value(QStringLiteral("verification")).toString(), QStringLiteral("fixed"));
-    const qint64 after = m_fixture->sim.world().routers.at(m_fixture->sim.world().routerIndex(
-        m_fixture->sim.world().klusters.at(1).routerId)).revision;
+    const qint64 after
+        = m_fixture->sim.world()
+              .routers.at(m_fixture->sim.world().routerIndex(m_fixture->sim.world().klusters.at(1).routerId))
+              .revision;
     QCOMPARE(after - revision, atomic ? 2 : 1); // one change (a pair of atomic calls, or one PUT)
     for (const QString &id : findingIds(QStringLiteral("legacy")))
         QVERIFY2(!routeFindings.contains(id), qPrintable(id));

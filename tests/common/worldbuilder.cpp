@@ -259,7 +259,8 @@ int WorldBuilder::ghostNode(const QString &name, const QString &ip, const QStrin
 {
     const int n = node(name, ip, podCidr, QStringLiteral("Unknown"));
     QJsonObject spec = m_nodes.at(n).value(QStringLiteral("spec")).toObject();
-    spec.insert(QStringLiteral("providerID"), QStringLiteral("openstack:///0f0f0f0f-dead-4bad-8bad-0f0f0f0f0f0f"));
+    spec.insert(
+        QStringLiteral("providerID"), QStringLiteral("openstack:///0f0f0f0f-dead-4bad-8bad-0f0f0f0f0f0f"));
     m_nodes[n].insert(QStringLiteral("spec"), spec);
     return n;
 }

@@ -44,8 +44,8 @@ public:
         const QString &ready = QStringLiteral("True"));
     QJsonObject &nodeAt(int index) { return m_nodes[index]; }
     // `sinceMinutes` >= 0: its lastTransitionTime, that many minutes before the capture.
-    void setCondition(int nodeIndex, const QString &type, const QString &status, const QString &reason = QString(),
-        double sinceMinutes = -1);
+    void setCondition(int nodeIndex, const QString &type, const QString &status,
+        const QString &reason = QString(), double sinceMinutes = -1);
     // A node with no instance (a ghost), with its providerID naming none either.
     int ghostNode(const QString &name, const QString &ip, const QString &podCidr);
 

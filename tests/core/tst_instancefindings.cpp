@@ -277,7 +277,8 @@ void TestInstanceFindings::lostNodeIsNotNeverJoined()
     // routes a pod CIDR to it: it was a node and lost it.
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 2);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     w.server(QStringLiteral("kks-demo-pool-lllll"), QStringLiteral("10.0.0.7"), 15);
     w.route(QStringLiteral("100.100.7.0/24"), QStringLiteral("10.0.0.7"));
     const Diagnosis d = Diagnosis::run(w.state());
@@ -286,7 +287,8 @@ void TestInstanceFindings::lostNodeIsNotNeverJoined()
             QStringLiteral("route-unassigned:100.100.7.0/24 via 10.0.0.7") }));
     const Finding *f = d.find(QStringLiteral("instance-unregistered:kks-demo-pool-lllll"));
     QCOMPARE(f->severity, Severity::Critical);
-    QVERIFY2(f->message().contains(QStringLiteral("its node is gone; the router still routes 100.100.7.0/24 to it")),
+    QVERIFY2(f->message().contains(
+                 QStringLiteral("its node is gone; the router still routes 100.100.7.0/24 to it")),
         qPrintable(f->message()));
     QVERIFY(!f->message().contains(QStringLiteral("never registered")));
     QCOMPARE(f->evidence().value(QStringLiteral("routedPodCIDRs")).toArray(),

@@ -87,14 +87,16 @@ void TestNodeFindings::sinceWhen()
     w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60 * 24 * 3);
     const int n = w.node(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"),
         QStringLiteral("100.100.4.0/24"), QStringLiteral("True"));
-    w.setCondition(n, QStringLiteral("Ready"), QStringLiteral("False"), QStringLiteral("KubeletNotReady"), 42);
-    w.setCondition(n, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"), QStringLiteral("NoRouteCreated"),
-        60 * 27 + 5);
+    w.setCondition(
+        n, QStringLiteral("Ready"), QStringLiteral("False"), QStringLiteral("KubeletNotReady"), 42);
+    w.setCondition(n, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"),
+        QStringLiteral("NoRouteCreated"), 60 * 27 + 5);
     w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
     const Diagnosis d = Diagnosis::run(w.state());
     const Finding *notReady = d.find(QStringLiteral("node-not-ready:kks-demo-pool-aaaaa"));
     QVERIFY(notReady);
-    QVERIFY2(notReady->message().contains(QStringLiteral("NotReady for 42 min")), qPrintable(notReady->message()));
+    QVERIFY2(
+        notReady->message().contains(QStringLiteral("NotReady for 42 min")), qPrintable(notReady->message()));
     const QJsonObject since = notReady->evidence().value(QStringLiteral("since")).toObject();
     QCOMPARE(since.value(QStringLiteral("forSeconds")).toInt(), 42 * 60);
     QCOMPARE(since.value(QStringLiteral("lastTransitionTime")).toString(),
@@ -102,16 +104,21 @@ void TestNodeFindings::sinceWhen()
     const Finding *network = d.find(QStringLiteral("node-network-unavailable:kks-demo-pool-aaaaa"));
     QVERIFY(network);
     QVERIFY2(network->message().contains(QStringLiteral("for 1 d 3 h")), qPrintable(network->message()));
-    QCOMPARE(network->evidence().value(QStringLiteral("since")).toObject().value(QStringLiteral("type")).toString(),
+    QCOMPARE(network->evidence()
+                 .value(QStringLiteral("since"))
+                 .toObject()
+                 .value(QStringLiteral("type"))
+                 .toString(),
         QStringLiteral("NetworkUnavailable"));
     // Without lastTransitionTime, nothing is made up.
     WorldBuilder bare;
     bare.pool(QStringLiteral("pool"), 1);
     bare.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60);
-    bare.node(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"),
-        QStringLiteral("False"));
+    bare.node(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"),
+        QStringLiteral("100.100.4.0/24"), QStringLiteral("False"));
     bare.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
-    const Finding *plain = Diagnosis::run(bare.state()).find(QStringLiteral("node-not-ready:kks-demo-pool-aaaaa"));
+    const Finding *plain
+        = Diagnosis::run(bare.state()).find(QStringLiteral("node-not-ready:kks-demo-pool-aaaaa"));
     QVERIFY(plain);
     QVERIFY(!plain->message().contains(QStringLiteral(" for ")));
     QVERIFY(plain->evidence().value(QStringLiteral("since")).isNull());
@@ -121,8 +128,10 @@ static WorldBuilder withGhost(bool routed)
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 2);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
-    w.ghostNode(QStringLiteral("kks-demo-pool-ggggg"), QStringLiteral("10.0.0.9"), QStringLiteral("100.100.9.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.ghostNode(
+        QStringLiteral("kks-demo-pool-ggggg"), QStringLiteral("10.0.0.9"), QStringLiteral("100.100.9.0/24"));
     if (routed)
         w.route(QStringLiteral("100.100.9.0/24"), QStringLiteral("10.0.0.9"));
     return w;
@@ -162,7 +171,8 @@ void TestNodeFindings::ghostIsOneFinding()
 {
     // NotReady, NetworkUnavailable and without its route: still only node-without-instance.
     WorldBuilder w = withGhost(false);
-    w.setCondition(1, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"), QStringLiteral("NoRouteCreated"));
+    w.setCondition(
+        1, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"), QStringLiteral("NoRouteCreated"));
     const Diagnosis d = Diagnosis::run(w.state());
     QCOMPARE(findingIds(d), QStringList { QStringLiteral("node-without-instance:kks-demo-pool-ggggg") });
     // It counts in the budget like any node: two expected, one Ready.
@@ -175,7 +185,8 @@ void TestNodeFindings::ghostKnownByProviderId()
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 1);
     w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 60);
-    const int n = w.node(QStringLiteral("other-name"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    const int n
+        = w.node(QStringLiteral("other-name"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     QJsonObject spec = w.nodeAt(n).value(QStringLiteral("spec")).toObject();
     spec.insert(QStringLiteral("providerID"),
         QString(QStringLiteral("openstack:///") + w.serverId(QStringLiteral("kks-demo-pool-aaaaa"))));

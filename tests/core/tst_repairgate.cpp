@@ -231,15 +231,18 @@ static WorldBuilder brokenRouter(bool atomic, int limit = 30)
     WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
     w.atomicRoutes(atomic).maxRoutes(limit).routerRevision(41);
     w.pool(QStringLiteral("pool"), 4);
-    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"), QStringLiteral("198.19.3.0/24"));
-    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"), QStringLiteral("198.19.4.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"),
+        QStringLiteral("198.19.3.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"),
+        QStringLiteral("198.19.4.0/24"));
     w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.98")); // duplicate (orphaned second)
     w.route(QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.99")); // orphaned
     w.server(QStringLiteral("bastion"), QStringLiteral("10.180.0.50"), 600, QStringLiteral("ACTIVE"),
         { QStringLiteral("default") });
     w.route(QStringLiteral("198.19.8.0/24"), QStringLiteral("10.180.0.50")); // unassigned
     w.server(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), 600);
-    w.node(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.5.0/24"));
+    w.node(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"),
+        QStringLiteral("198.19.5.0/24"));
     return w; // ccccc has no route: route-missing
 }
 
@@ -269,10 +272,22 @@ void TestRepairGate::routeFindingsAsOneAtomicChange()
     QCOMPARE(plan.requests.size(), 2);
     QVERIFY(plan.requests.at(0).path.endsWith(QStringLiteral("/remove_extraroutes")));
     QVERIFY(plan.requests.at(1).path.endsWith(QStringLiteral("/add_extraroutes")));
-    const QJsonArray removed = plan.requests.at(0).body.toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+    const QJsonArray removed = plan.requests.at(0)
+                                   .body.toObject()
+                                   .value(QStringLiteral("router"))
+                                   .toObject()
+                                   .value(QStringLiteral("routes"))
+                                   .toArray();
     QCOMPARE(removed.size(), 3);
-    const QJsonArray added = plan.requests.at(1).body.toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
-    QCOMPARE(added, (QJsonArray { QJsonObject { { QStringLiteral("destination"), QStringLiteral("198.19.5.0/24") }, { QStringLiteral("nexthop"), QStringLiteral("10.180.0.5") } } }));
+    const QJsonArray added = plan.requests.at(1)
+                                 .body.toObject()
+                                 .value(QStringLiteral("router"))
+                                 .toObject()
+                                 .value(QStringLiteral("routes"))
+                                 .toArray();
+    QCOMPARE(added,
+        (QJsonArray { QJsonObject { { QStringLiteral("destination"), QStringLiteral("198.19.5.0/24") },
+            { QStringLiteral("nexthop"), QStringLiteral("10.180.0.5") } } }));
     // Before and after, each route marked.
     int kept = 0, gone = 0, fresh = 0;
     for (const RepairGate::RouteLine &l : gate.routeChangeLines()) {
@@ -297,9 +312,14 @@ void TestRepairGate::routeFindingsAsOneGuardedPut()
     QCOMPARE(put.method, QStringLiteral("PUT"));
     QCOMPARE(put.path, QStringLiteral("/v2.0/routers/%1").arg(d.findings.first().context->state.router.id));
     QCOMPARE(put.headers.value(QStringLiteral("If-Match")).toString(), QStringLiteral("revision_number=41"));
-    const QJsonArray list = put.body.toObject().value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+    const QJsonArray list = put.body.toObject()
+                                .value(QStringLiteral("router"))
+                                .toObject()
+                                .value(QStringLiteral("routes"))
+                                .toArray();
     QCOMPARE(list.size(), 3); // the two correct routes kept, the missing one added
-    QCOMPARE(list.last().toObject().value(QStringLiteral("destination")).toString(), QStringLiteral("198.19.5.0/24"));
+    QCOMPARE(list.last().toObject().value(QStringLiteral("destination")).toString(),
+        QStringLiteral("198.19.5.0/24"));
 }
 
 void TestRepairGate::removalsMakeRoomForAdditions()
@@ -321,7 +341,8 @@ void TestRepairGate::deletionsInABatchOnlyWithinTheBudget()
 {
     // Within the budget, a deletion goes beside the route change as a step of its own.
     WorldBuilder w = brokenRouter(true);
-    w.server(QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.9"), 60, QStringLiteral("ERROR"));
+    w.server(
+        QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.9"), 60, QStringLiteral("ERROR"));
     const Diagnosis d = Diagnosis::run(w.state());
     QList<const Finding *> chosen = routeFindings(d);
     chosen << d.find(QStringLiteral("instance-error:kks-legacy-pool-eeeee"));

@@ -215,7 +215,8 @@ void TestRouteFindings::nexthopOfAnyProjectInstanceIsNotOrphaned()
         (QStringList { QStringLiteral("effective"), QStringLiteral("unassigned") }));
     QCOMPARE(f.repair()->requests.first().path,
         QStringLiteral("/v2.0/routers/%1/remove_extraroutes").arg(w.routerId()));
-    QCOMPARE(f.repair()->routes, (QList<Route> { Route { QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.50") } }));
+    QCOMPARE(f.repair()->routes,
+        (QList<Route> { Route { QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.50") } }));
 }
 
 void TestRouteFindings::anotherKlustersRouteIsNeverUnassigned()
@@ -224,7 +225,8 @@ void TestRouteFindings::anotherKlustersRouteIsNeverUnassigned()
     WorldBuilder w = baseWorld();
     w.server(QStringLiteral("kks-other-pool-zzzzz"), QStringLiteral("10.180.0.60"), 600);
     w.route(QStringLiteral("198.19.8.0/24"), QStringLiteral("10.180.0.60"));
-    QVERIFY2(Diagnosis::run(w.state()).findings.isEmpty(), qPrintable(findingIds(Diagnosis::run(w.state())).join(',')));
+    QVERIFY2(Diagnosis::run(w.state()).findings.isEmpty(),
+        qPrintable(findingIds(Diagnosis::run(w.state())).join(',')));
     // Where both use one CIDR it shows as a duplicate, and its repair leaves the other kluster's route alone.
     w.route(QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.60"));
     const Diagnosis d = Diagnosis::run(w.state());
@@ -240,7 +242,8 @@ void TestRouteFindings::staleBeforeOrphaned()
         WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
         w.pool(QStringLiteral("pool"), 1);
         w.server(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), 600);
-        w.node(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"), QStringLiteral("198.19.5.0/24"));
+        w.node(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"),
+            QStringLiteral("198.19.5.0/24"));
         w.server(QStringLiteral("bastion"), QStringLiteral("10.180.0.50"), 600, QStringLiteral("ACTIVE"),
             { QStringLiteral("default") });
         w.route(QStringLiteral("198.19.5.0/24"), hop);

@@ -10,6 +10,7 @@
 //   FLIGHTDECK_OPENSTACK_STATE=<state dir of `stack up`> build/tests/integration/tst_openstack
 //   FLIGHTDECK_EXAMPLE_DIR=<dir>   also keeps the findings report and the audit log there
 
+#include "core/repairgate.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
 #include "services/repairexecutor.h"
@@ -58,6 +59,8 @@ private slots:
     void removeRouteByGuardedFullUpdate();
     void addRouteByGuardedFullUpdate();
     void concurrentChangeGivesA412AndNothingIsOverwritten();
+    void severalRouteFindingsAsOneChange_data();
+    void severalRouteFindingsAsOneChange();
     void createRuleThenItsRepeatIsAlreadyDone();
     void addGroupThenItsRepeatIsAlreadyDone();
     void deleteInstances();
@@ -83,6 +86,9 @@ private:
         const DiagnosisOptions &options, int times, const std::function<void()> &beforeSending = {});
     RepairExecutor::Outcome repairInProcess(const QString &findingId, const DiagnosisOptions &options,
         const std::function<void()> &beforeSending = {});
+    // The findings repaired together, as the console and `repair --finding A --finding B` do: one step.
+    RepairExecutor::Outcome repairTogether(const QStringList &findingIds, const DiagnosisOptions &options,
+        const std::function<void()> &beforeSending, RepairPlan *sent);
     QList<int> sendTwice(const QString &findingId);
     CloudConfig memberCloud() const;
 
@@ -727,6 +733,137 @@ void TestOpenStack::concurrentChangeGivesA412AndNothingIsOverwritten()
     QVERIFY2(again.result == RepairExecutor::Outcome::Result::Fixed, qPrintable(again.message));
     QVERIFY(routes().contains(someoneElse));
     QVERIFY(!routes().contains(qMakePair(QStringLiteral("100.110.6.0/24"), a)));
+}
+
+RepairExecutor::Outcome TestOpenStack::repairTogether(const QStringList &findingIds,
+    const DiagnosisOptions &options, const std::function<void()> &beforeSending, RepairPlan *sent)
+{
+    RepairExecutor::Outcome failed;
+    HttpClient client;
+    KeystoneSession session(&client, memberCloud());
+    KlusterFetcher fetcher(&session, QString::fromLatin1(KlusterName));
+    QSignalSpy fetched(&fetcher, &KlusterFetcher::finished);
+    fetcher.start();
+    if (!fetched.wait(120000)) {
+        failed.message = QStringLiteral("the kluster was not fetched");
+        return failed;
+    }
+    const KlusterFetch state = fetched.first().first().value<KlusterFetch>();
+    const Diagnosis diagnosis = Diagnosis::run(state.state, options);
+    QList<const Finding *> chosen;
+    for (const QString &id : findingIds) {
+        if (const Finding *f = diagnosis.find(id))
+            chosen << f;
+    }
+    const RepairGate gate(chosen, diagnosis.budget);
+    const QList<RepairGate::Step> steps = gate.steps();
+    if (chosen.size() != findingIds.size() || steps.size() != 1) {
+        failed.message = QStringLiteral("expected one step for %1 findings, got %2 steps for %3")
+                             .arg(findingIds.size())
+                             .arg(steps.size())
+                             .arg(chosen.size());
+        return failed;
+    }
+    *sent = steps.first().plan;
+    QList<Finding> findings;
+    for (const QString &id : steps.first().findingIds)
+        findings << *diagnosis.find(id);
+    if (beforeSending)
+        beforeSending();
+    RepairExecutor executor(
+        &session, QString::fromLatin1(KlusterName), state.state, findings, steps.first().plan, options);
+    QSignalSpy finished(&executor, &RepairExecutor::finished);
+    executor.start();
+    if (!finished.wait(180000)) {
+        failed.message = QStringLiteral("the repair did not finish");
+        return failed;
+    }
+    return finished.first().first().value<RepairExecutor::Outcome>();
+}
+
+void TestOpenStack::severalRouteFindingsAsOneChange_data()
+{
+    QTest::addColumn<bool>("atomic");
+    QTest::newRow("remove_extraroutes then add_extraroutes") << true;
+    QTest::newRow("one guarded full PUT, a concurrent writer first") << false;
+}
+
+void TestOpenStack::severalRouteFindingsAsOneChange()
+{
+    // Three route findings on one router: an unassigned route (via a live instance, to a CIDR no node has),
+    // an orphan, and node f's route gone (missing).
+    QFETCH(bool, atomic);
+    const QString a = m_ips.value(QStringLiteral("kks-real-pool-aaaaa"));
+    const QString f = m_ips.value(QStringLiteral("kks-real-pool-fffff"));
+    const auto unassigned = qMakePair(QStringLiteral("100.110.20.0/24"), a);
+    const auto orphan = qMakePair(QStringLiteral("100.110.21.0/24"), m_orphanIp);
+    const auto nodeRoute = qMakePair(QStringLiteral("100.110.6.0/24"), f);
+    QList<QPair<QString, QString>> list = routes();
+    list.removeAll(nodeRoute);
+    list << unassigned << orphan;
+    setRoutes(list);
+    const QStringList ids { QStringLiteral("route-unassigned:100.110.20.0/24 via ") + a,
+        QStringLiteral("route-orphaned:100.110.21.0/24 via ") + m_orphanIp,
+        QStringLiteral("route-missing:kks-real-pool-fffff") };
+    DiagnosisOptions options;
+    options.startupTimeoutSeconds = 1;
+    options.fullRouteUpdates = !atomic;
+    const auto someoneElse = qMakePair(QStringLiteral("10.252.0.0/24"), a);
+    RepairPlan plan;
+    if (!atomic) {
+        // Somebody changes the router between our read and our write: 412, nothing overwritten.
+        const RepairExecutor::Outcome o = repairTogether(
+            ids, options,
+            [&] {
+                QList<QPair<QString, QString>> theirs = routes();
+                theirs << someoneElse;
+                setRoutes(theirs);
+            },
+            &plan);
+        QVERIFY2(o.result == RepairExecutor::Outcome::Result::Changed,
+            qPrintable(RepairExecutor::Outcome::resultName(o.result) + QStringLiteral(": ") + o.message));
+        QCOMPARE(o.requests.size(), 1);
+        QCOMPARE(o.requests.first().toObject().value(QStringLiteral("status")).toInt(), 412);
+        const QList<QPair<QString, QString>> now = routes();
+        QVERIFY(now.contains(someoneElse) && now.contains(unassigned) && now.contains(orphan));
+        QVERIFY(!now.contains(nodeRoute));
+    }
+    // Sent as one change, verified once: every finding gone.
+    const RepairExecutor::Outcome o = repairTogether(ids, options, {}, &plan);
+    QVERIFY2(o.result == RepairExecutor::Outcome::Result::Fixed,
+        qPrintable(RepairExecutor::Outcome::resultName(o.result) + QStringLiteral(": ") + o.message));
+    QCOMPARE(plan.action, RepairPlan::Action::ChangeRoutes);
+    if (atomic) {
+        QCOMPARE(o.requests.size(), 2);
+        QVERIFY(o.requests.at(0)
+                    .toObject()
+                    .value(QStringLiteral("path"))
+                    .toString()
+                    .endsWith(QStringLiteral("/remove_extraroutes")));
+        QVERIFY(o.requests.at(1)
+                    .toObject()
+                    .value(QStringLiteral("path"))
+                    .toString()
+                    .endsWith(QStringLiteral("/add_extraroutes")));
+    } else {
+        QCOMPARE(o.requests.size(), 1);
+        QVERIFY(o.requests.first()
+                    .toObject()
+                    .value(QStringLiteral("headers"))
+                    .toObject()
+                    .contains(QStringLiteral("If-Match")));
+    }
+    const QList<QPair<QString, QString>> now = routes();
+    QVERIFY(!now.contains(unassigned) && !now.contains(orphan));
+    QVERIFY(now.contains(nodeRoute));
+    if (!atomic) {
+        QVERIFY(now.contains(someoneElse)); // the other writer's route survived
+        QList<QPair<QString, QString>> back = now;
+        back.removeAll(someoneElse);
+        setRoutes(back);
+    }
+    for (const QString &id : ids)
+        QVERIFY2(!findingIds().contains(id), qPrintable(id));
 }
 
 // Sends the plan of `findingId` twice from one state; each must count as fixed.

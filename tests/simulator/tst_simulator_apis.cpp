@@ -561,6 +561,12 @@ void TestSimulatorApis::kubernetesCordonAndDelete()
     QCOMPARE(r.status, 404);
     QCOMPARE(r.json().value(QStringLiteral("message")).toString(),
         QStringLiteral("nodes \"kks-demo-pool-h7k2p\" not found"));
+    // Deleting again: 404, which a repair reads as already done.
+    r = f.request("DELETE", url, QByteArray(), {}, false, f.kubernetesTls());
+    QCOMPARE(r.status, 404);
+    // Its pod CIDR is free again: no node holds it, so the next node to register may get it.
+    for (const SimNode &n : f.sim.world().klusters.first().nodes)
+        QVERIFY(n.podCidr != QLatin1String("100.100.21.0/24"));
 }
 
 void TestSimulatorApis::kubernikusClustersAndCredentials()

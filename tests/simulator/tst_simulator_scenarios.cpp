@@ -71,7 +71,7 @@ void TestSimulatorScenarios::defaultScenarioShowsEveryFindingKind()
             QStringLiteral("security-group-rule-missing:tcp"),
             QStringLiteral("instance-unregistered:kks-demo-pool-x2c5v"),
             QStringLiteral("node-not-ready:kks-demo-pool-m4r8t"), QStringLiteral("route-limit:") + router,
-            QStringLiteral("route-unassigned:100.100.31.0/24 via 10.180.0.31") }));
+            QStringLiteral("route-unassigned:100.100.31.0/24 via 10.180.0.41") }));
     QCOMPARE(byKluster.value(QStringLiteral("legacy")),
         (QStringList { QStringLiteral("node-network-unavailable:kks-legacy-default-k7l8m"),
             QStringLiteral("route-duplicate:198.19.1.0/24"),

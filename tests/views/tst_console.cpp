@@ -56,6 +56,8 @@ private slots:
     void demoShowsEveryFindingKind();
     void findingSelectsItsRows();
     void repairThroughTheDialog();
+    void routeRepairsAsOneChange();
+    void ghostNodeDeletedByName();
     void multiSelectRepairObeysTheBudget();
     void dialogRefusesWhatARefreshChanged();
     void refreshKeepsSelection();
@@ -138,7 +140,8 @@ void TestConsole::demoShowsEveryFindingKind()
         QStringLiteral("security-group-rule-missing"), QStringLiteral("route-duplicate"),
         QStringLiteral("route-orphaned"), QStringLiteral("route-stale"), QStringLiteral("route-missing"),
         QStringLiteral("route-limit"), QStringLiteral("node-not-ready"),
-        QStringLiteral("node-network-unavailable") };
+        QStringLiteral("node-network-unavailable"), QStringLiteral("route-unassigned"),
+        QStringLiteral("node-without-instance") };
     for (const QString &kind : expected)
         QVERIFY2(all.contains(kind), qPrintable(kind + QStringLiteral(" is not shown")));
     QVERIFY(!window.isBannerVisible());
@@ -292,6 +295,82 @@ void TestConsole::repairThroughTheDialog()
         window.findingsPage()->selectKeys({ id }) == 0, 10000); // the views follow their data
     dialog->reject();
     QVERIFY(!dialog || !dialog->isVisible());
+}
+
+void TestConsole::routeRepairsAsOneChange()
+{
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    QVERIFY(select(window, { QStringLiteral("sim"), QStringLiteral("legacy") }));
+    window.setTab(MainWindow::RoutesTab);
+    QVERIFY(window.repairRoutesAction()->isEnabled());
+    QVERIFY2(window.repairRoutesAction()->text().contains(QStringLiteral("5 route findings")),
+        qPrintable(window.repairRoutesAction()->text()));
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    window.repairRoutesAction()->trigger();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->sendable().size(), 5);
+    // One change: one remove_extraroutes with every wrong route, then one add_extraroutes.
+    const QJsonArray requests = dialog->plannedRequests();
+    QCOMPARE(requests.size(), 2);
+    QVERIFY(requests.at(0)
+                .toObject()
+                .value(QStringLiteral("path"))
+                .toString()
+                .endsWith(QStringLiteral("/remove_extraroutes")));
+    QVERIFY(requests.at(1)
+                .toObject()
+                .value(QStringLiteral("path"))
+                .toString()
+                .endsWith(QStringLiteral("/add_extraroutes")));
+    QCOMPARE(dialog->confirmButton()->text().remove(QLatin1Char('&')),
+        QStringLiteral("Change the router (5 findings)"));
+    QVERIFY(dialog->confirmationBox()->isHidden()); // nothing is deleted
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-routes.png")));
+    QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
+    QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    QVERIFY2(finished.wait(60000), "the repair did not finish");
+    QCOMPARE(finished.first().at(0).toInt(), 5);
+    QCOMPARE(finished.first().at(1).toInt(), 5);
+    QString error;
+    const QList<QJsonObject> records = AuditLog::read(&error);
+    QCOMPARE(records.size(), 1); // one change, one record
+    QCOMPARE(records.first().value(QStringLiteral("findings")).toArray().size(), 5);
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-routes-done.png")));
+    dialog->reject();
+}
+
+void TestConsole::ghostNodeDeletedByName()
+{
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    const QString id = QStringLiteral("node-without-instance:kks-demo-pool-g4h0s");
+    QVERIFY(window.findingsPage()->selectKeys({ id }));
+    window.setTab(MainWindow::FindingsTab);
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->confirmButton()->text().remove(QLatin1Char('&')),
+        QStringLiteral("Delete node kks-demo-pool-g4h0s"));
+    QVERIFY(!dialog->confirmButton()->isEnabled());
+    QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("kks-demo-pool-g4h0s"));
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    QCOMPARE(dialog->plannedRequests().first().toObject().value(QStringLiteral("service")).toString(),
+        QStringLiteral("kubernetes"));
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-ghost.png")));
+    QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
+    QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    QVERIFY2(finished.wait(60000), "the repair did not finish");
+    QVERIFY2(dialog->resultsText().contains(QStringLiteral("fixed (verified)")),
+        qPrintable(dialog->resultsText()));
+    dialog->reject();
 }
 
 void TestConsole::multiSelectRepairObeysTheBudget()
