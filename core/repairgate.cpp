@@ -3,6 +3,7 @@
 #include "core/diagnosiscontext.h"
 #include "core/repairplanner.h"
 
+#include <QSet>
 #include <algorithm>
 
 QString RepairGate::Decision::why(const QString &howToOverride) const
@@ -83,12 +84,15 @@ void RepairGate::combineRouteChanges()
         return;
     const DiagnosisContext &c = *m_decisions.at(members.first()).finding->context;
     QList<Route> removed;
+    QSet<Route> seen; // thousands of route findings stay linear
     for (int i : members) {
         const RepairPlan &plan = *m_decisions.at(i).plan;
         if (plan.action == RepairPlan::Action::RemoveRoutes) {
             for (const Route &r : plan.routes) {
-                if (!removed.contains(r))
+                if (!seen.contains(r)) {
+                    seen.insert(r);
                     removed << r;
+                }
             }
         }
     }
@@ -104,7 +108,7 @@ void RepairGate::combineRouteChanges()
         }
         QList<Route> fresh;
         for (const Route &r : d.plan->routes) {
-            if (!added.contains(r))
+            if (!seen.contains(r))
                 fresh << r;
         }
         if (fresh.size() > room) {
@@ -118,6 +122,8 @@ void RepairGate::combineRouteChanges()
             continue;
         }
         room -= fresh.size();
+        for (const Route &r : std::as_const(fresh))
+            seen.insert(r);
         added << fresh;
         joined << i;
     }
@@ -173,17 +179,19 @@ QList<RepairGate::RouteLine> RepairGate::routeChangeLines() const
     QList<RouteLine> lines;
     if (!m_routeChange)
         return lines;
+    const QSet<Route> removed = m_routeChange->action == RepairPlan::Action::AddRoutes
+        ? QSet<Route>()
+        : QSet<Route>(m_routeChange->routes.cbegin(), m_routeChange->routes.cend());
+    const QSet<Route> before(m_routesBefore.cbegin(), m_routesBefore.cend());
     for (const Route &r : m_routesBefore)
-        lines.append(RouteLine { r,
-            m_routeChange->routes.contains(r) && m_routeChange->action != RepairPlan::Action::AddRoutes
-                ? RouteLine::Change::Removed
-                : RouteLine::Change::Kept });
+        lines.append(
+            RouteLine { r, removed.contains(r) ? RouteLine::Change::Removed : RouteLine::Change::Kept });
     const QList<Route> &added = m_routeChange->action == RepairPlan::Action::ChangeRoutes
         ? m_routeChange->addedRoutes
         : m_routeChange->action == RepairPlan::Action::AddRoutes ? m_routeChange->routes
                                                                  : QList<Route>();
     for (const Route &r : added) {
-        if (!m_routesBefore.contains(r))
+        if (!before.contains(r))
             lines.append(RouteLine { r, RouteLine::Change::Added });
     }
     return lines;

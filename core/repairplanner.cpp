@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QSet>
 #include <QUrl>
 
 namespace RepairPlanner {
@@ -106,10 +107,11 @@ RepairPlan createSecurityGroupRule(
 
 QList<Route> routesWithout(const QList<Route> &current, const QList<Route> &removed)
 {
+    const QSet<Route> gone(removed.cbegin(), removed.cend());
     QList<Route> result;
     result.reserve(current.size());
     for (const Route &r : current) {
-        if (!removed.contains(r))
+        if (!gone.contains(r))
             result.append(r);
     }
     return result;
@@ -117,10 +119,13 @@ QList<Route> routesWithout(const QList<Route> &current, const QList<Route> &remo
 
 QList<Route> routesWith(const QList<Route> &current, const QList<Route> &added)
 {
+    QSet<Route> present(current.cbegin(), current.cend());
     QList<Route> result = current;
     for (const Route &r : added) {
-        if (!result.contains(r))
+        if (!present.contains(r)) {
+            present.insert(r);
             result.append(r);
+        }
     }
     return result;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHashFunctions>
 #include <QList>
 #include <QString>
 
@@ -11,6 +12,10 @@ struct Route
     friend bool operator==(const Route &a, const Route &b)
     {
         return a.destination == b.destination && a.nexthop == b.nexthop;
+    }
+    friend size_t qHash(const Route &r, size_t seed = 0) noexcept
+    {
+        return qHashMulti(seed, r.destination, r.nexthop);
     }
 };
 

@@ -57,6 +57,7 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
         Row r;
         r.name = node.name;
         r.status = tr("(no instance)");
+        r.pool = join.poolOf(node.name); // a Kubernikus node's name says its pool, instance or not
         r.ageSeconds = node.created.isValid() ? node.created.secsTo(state.capturedAt) : -1;
         r.address = node.internalIp;
         r.podCidr = node.podCidrText;
