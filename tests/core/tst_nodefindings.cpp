@@ -117,8 +117,8 @@ void TestNodeFindings::sinceWhen()
     bare.node(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"),
         QStringLiteral("100.100.4.0/24"), QStringLiteral("False"));
     bare.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
-    const Finding *plain
-        = Diagnosis::run(bare.state()).find(QStringLiteral("node-not-ready:kks-demo-pool-aaaaa"));
+    const Diagnosis bareDiagnosis = Diagnosis::run(bare.state());
+    const Finding *plain = bareDiagnosis.find(QStringLiteral("node-not-ready:kks-demo-pool-aaaaa"));
     QVERIFY(plain);
     QVERIFY(!plain->message().contains(QStringLiteral(" for ")));
     QVERIFY(plain->evidence().value(QStringLiteral("since")).isNull());
