@@ -201,6 +201,23 @@ void TestConsoleNewcomer::everyMenuAndDialogOpens()
         menu->hide();
     }
 
+    // Help → About Flightdeck shows the application's icon and its version.
+    QPointer<QDialog> about = nextDialog<QDialog>(window, [&window] { window.showAbout(); });
+    QVERIFY(about);
+    QCOMPARE(about->objectName(), QStringLiteral("AboutDialog"));
+    bool showsIcon = false, saysVersion = false;
+    for (const QLabel *label : about->findChildren<QLabel *>()) {
+        showsIcon = showsIcon || !label->pixmap().isNull();
+        saysVersion = saysVersion || label->text().contains(QStringLiteral("Flightdeck " FLIGHTDECK_VERSION));
+    }
+    QVERIFY(showsIcon);
+    QVERIFY(saysVersion);
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QTest::qWait(50);
+        QVERIFY(about->grab().save(shots + QStringLiteral("/about.png")));
+    }
+    about->reject();
+
     // Every action of every menu, once (but Quit): each dialog opens and closes again.
     QSet<QString> dialogs;
     connect(&window, &MainWindow::dialogOpened, this, [&dialogs](QDialog *d) {
@@ -332,6 +349,9 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("flightdeck"));
     QApplication::setApplicationName(QStringLiteral("flightdeck"));
+    // As app/gui/main.cpp does: the About dialog shows both.
+    QApplication::setApplicationVersion(QStringLiteral(FLIGHTDECK_VERSION));
+    QApplication::setWindowIcon(MainWindow::applicationIcon());
     TestConsoleNewcomer test(home.path());
     return QTest::qExec(&test, argc, argv);
 }
