@@ -1,6 +1,7 @@
 #include "views/connectionsdialog.h"
 
 #include "views/mainwindow.h"
+#include "views/severitystyle.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -95,7 +96,7 @@ void ConnectionsDialog::reload()
         item->setToolTip(2, item->text(2));
         item->setData(0, Qt::UserRole, s.name);
         if (item->text(2).startsWith(tr("failed")))
-            item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxCritical));
+            item->setIcon(0, SeverityStyle::icon(Severity::Critical));
         if (s.name == keep)
             m_list->setCurrentItem(item);
     }

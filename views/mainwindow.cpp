@@ -12,6 +12,7 @@
 #include "services/snapshotwriter.h"
 #include "views/connectionsdialog.h"
 #include "views/helpdialogs.h"
+#include "views/icons.h"
 #include "views/messagebanner.h"
 #include "views/notifier.h"
 #include "views/overviewpage.h"
@@ -572,16 +573,16 @@ void MainWindow::buildActions()
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), this, &QWidget::close);
 
-    m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh"), this);
+    m_refreshAction = new QAction(Icons::named(QStringLiteral("action-refresh")), tr("&Refresh"), this);
     m_refreshAction->setShortcuts({ QKeySequence(Qt::Key_F5), QKeySequence(tr("Ctrl+Shift+R")) });
     m_refreshAction->setToolTip(tr("Fetch every kluster again (F5)"));
     connect(m_refreshAction, &QAction::triggered, this, &MainWindow::refreshAll);
-    m_cancelAction = new QAction(style()->standardIcon(QStyle::SP_BrowserStop), tr("&Cancel refresh"), this);
+    m_cancelAction = new QAction(Icons::named(QStringLiteral("action-stop")), tr("&Cancel refresh"), this);
     m_cancelAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
     m_cancelAction->setToolTip(tr("Cancel the refreshes in flight; the data shown stays (Ctrl+.)"));
     m_cancelAction->setEnabled(false);
     connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelRefreshes);
-    m_repairAction = new QAction(style()->standardIcon(QStyle::SP_DialogApplyButton), tr("Re&pair…"), this);
+    m_repairAction = new QAction(Icons::named(QStringLiteral("action-repair")), tr("Re&pair…"), this);
     m_repairAction->setShortcut(QKeySequence(tr("Ctrl+R")));
     connect(m_repairAction, &QAction::triggered, this, [this] { openRepair(repairTargets()); });
     m_repairRoutesAction = new QAction(tr("Repair &all route findings of this router…"), this);
@@ -592,11 +593,12 @@ void MainWindow::buildActions()
     m_findAction = new QAction(tr("&Filter the view…"), this);
     m_findAction->setShortcut(QKeySequence(tr("Ctrl+F")));
     connect(m_findAction, &QAction::triggered, this, &MainWindow::focusFilter);
-    m_nextAction = new QAction(style()->standardIcon(QStyle::SP_ArrowDown), tr("&Next finding"), this);
+    m_nextAction = new QAction(Icons::named(QStringLiteral("action-next")), tr("&Next finding"), this);
     m_nextAction->setShortcut(QKeySequence(Qt::Key_F8));
     m_nextAction->setToolTip(tr("Select the next row with a finding in this view (F8)"));
     connect(m_nextAction, &QAction::triggered, this, [this] { stepFinding(1); });
-    m_previousAction = new QAction(style()->standardIcon(QStyle::SP_ArrowUp), tr("Pre&vious finding"), this);
+    m_previousAction
+        = new QAction(Icons::named(QStringLiteral("action-previous")), tr("Pre&vious finding"), this);
     m_previousAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
     m_previousAction->setToolTip(tr("Select the previous row with a finding in this view (Shift+F8)"));
     connect(m_previousAction, &QAction::triggered, this, [this] { stepFinding(-1); });

@@ -1,5 +1,7 @@
 #include "views/severitystyle.h"
 
+#include "views/icons.h"
+
 #include <QApplication>
 #include <QPainter>
 #include <QPalette>
@@ -44,16 +46,15 @@ QColor wash(std::optional<Severity> severity, const QPalette &palette)
 
 QIcon icon(std::optional<Severity> severity)
 {
-    QStyle *style = QApplication::style();
     if (!severity)
-        return style->standardIcon(QStyle::SP_DialogApplyButton);
+        return Icons::named(QStringLiteral("severity-healthy"));
     switch (*severity) {
     case Severity::Critical:
-        return style->standardIcon(QStyle::SP_MessageBoxCritical);
+        return Icons::named(QStringLiteral("severity-critical"));
     case Severity::Warning:
-        return style->standardIcon(QStyle::SP_MessageBoxWarning);
+        return Icons::named(QStringLiteral("severity-warning"));
     case Severity::Info:
-        return style->standardIcon(QStyle::SP_MessageBoxInformation);
+        return Icons::named(QStringLiteral("severity-info"));
     }
     return QIcon();
 }
