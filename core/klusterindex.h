@@ -38,7 +38,6 @@ public:
     // A ghost: a node with no instance of its name in the project, whose providerID (if set) names no
     // instance either. Only decided on a complete server list: false when it failed or is partial.
     bool isGhost(int nodeIndex) const { return m_ghosts.contains(nodeIndex); }
-    int ghostCount() const { return int(m_ghosts.size()); }
     // The instance is named like a Kubernikus node (`kks-<kluster>-<pool>-<5 chars>`) but is not one of
     // this kluster's: it is another kluster's, and so are the routes that lead to it.
     bool isAnotherKlustersInstance(int instanceIndex) const;

@@ -227,7 +227,7 @@ bool RepairGate::deletionsAllowed() const
         m_decisions.cbegin(), m_decisions.cend(), [](const Decision &d) { return d.byBudget; });
 }
 
-QStringList RepairGate::deletedInstances() const
+QStringList RepairGate::deletedNames() const
 {
     QStringList names;
     for (const Decision &d : m_decisions) {
@@ -239,7 +239,7 @@ QStringList RepairGate::deletedInstances() const
 
 QString RepairGate::typeToConfirm(const QString &kluster) const
 {
-    const QStringList names = deletedInstances();
+    const QStringList names = deletedNames();
     if (names.size() == 1)
         return names.first();
     return names.isEmpty() ? QString() : kluster;

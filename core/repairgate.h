@@ -90,7 +90,7 @@ public:
 
     // The instances and nodes a confirmation deletes, and what must be typed to confirm it:
     // the name for one, the kluster's name for several, nothing for none.
-    QStringList deletedInstances() const;
+    QStringList deletedNames() const;
     QString typeToConfirm(const QString &kluster) const;
 
 private:

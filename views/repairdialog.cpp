@@ -143,7 +143,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     m_override->setAccessibleName(m_override->text());
 
     // Deleting instances asks for more than one click: type the name.
-    const QStringList deleteNames = gate.deletedInstances();
+    const QStringList deleteNames = gate.deletedNames();
     m_typeToConfirm = gate.typeToConfirm(kluster);
     bool deletesNode = false;
     for (const RepairGate::Decision &d : gate.decisions())

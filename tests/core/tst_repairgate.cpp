@@ -80,7 +80,7 @@ void TestRepairGate::sendableWithoutDeletion()
     QVERIFY(!gate.needsOverride());
     QCOMPARE(gate.deletions(), 0);
     QVERIFY(gate.deletionsAllowed());
-    QVERIFY(gate.deletedInstances().isEmpty());
+    QVERIFY(gate.deletedNames().isEmpty());
     QCOMPARE(gate.typeToConfirm(QStringLiteral("demo")), QString()); // nothing to type
 }
 
@@ -139,7 +139,7 @@ void TestRepairGate::deletionsTheBudgetAllows()
     QCOMPARE(both.sendable(), (QStringList { errorA, errorB }));
     QCOMPARE(both.deletions(), 2);
     QVERIFY(!both.refusedInBulk());
-    QCOMPARE(both.deletedInstances(), twoInError);
+    QCOMPARE(both.deletedNames(), twoInError);
     // Several: the kluster's name is typed.
     QCOMPARE(both.typeToConfirm(QStringLiteral("demo")), QStringLiteral("demo"));
 }
@@ -222,7 +222,7 @@ void TestRepairGate::overrideBesideOtherRepairs()
     QVERIFY(!gate.needsOverride());
     QVERIFY(gate.refusedInBulk());
     QCOMPARE(gate.sendable(), (QStringList { orphan }));
-    QVERIFY(gate.deletedInstances().isEmpty());
+    QVERIFY(gate.deletedNames().isEmpty());
 }
 
 // legacy-like: a duplicate, a stale, an orphaned, an unassigned route and a missing one on one router.
@@ -349,7 +349,7 @@ void TestRepairGate::deletionsInABatchOnlyWithinTheBudget()
     const RepairGate gate(chosen, d.budget);
     QVERIFY(d.budget.deletionsAllowed);
     QCOMPARE(gate.steps().size(), 2);
-    QCOMPARE(gate.deletedInstances(), QStringList { QStringLiteral("kks-legacy-pool-eeeee") });
+    QCOMPARE(gate.deletedNames(), QStringList { QStringLiteral("kks-legacy-pool-eeeee") });
 }
 
 void TestRepairGate::judgeOnePlanAlone()
