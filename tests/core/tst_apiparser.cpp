@@ -11,6 +11,7 @@ class TestApiParser : public QObject
 {
     Q_OBJECT
 private slots:
+    void conditionSinceWhen();
     void serversUnknownFieldsIgnored();
     void serversWithoutSecurityGroupsKey();
     void serversAddressesFixedAndFloating();
@@ -475,6 +476,26 @@ void TestApiParser::longValuesQuotedShort()
     });
     QVERIFY2(error.size() < 300, qPrintable(error.left(400)));
     QVERIFY2(error.contains(QStringLiteral("(70000 characters)")), qPrintable(error));
+}
+
+// A condition's lastTransitionTime is read (since when it holds); a wrong one is a clear error with its path.
+void TestApiParser::conditionSinceWhen()
+{
+    const QList<Node> nodes = ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"items": [
+        {"metadata": {"name": "n1"}, "status": {"conditions": [
+            {"type": "Ready", "status": "False", "lastTransitionTime": "2026-11-21T09:18:00Z"},
+            {"type": "NetworkUnavailable", "status": "False", "lastTransitionTime": null}]}}]})"));
+    QCOMPARE(nodes.first().condition(QStringLiteral("Ready"))->lastTransition,
+        QDateTime(QDate(2026, 11, 21), QTime(9, 18), Qt::UTC));
+    QVERIFY(!nodes.first().condition(QStringLiteral("NetworkUnavailable"))->lastTransition.isValid());
+    QCOMPARE(errorOf([] {
+        ApiParser::parseNodes(QStringLiteral("nodes.json"), json(R"({"items": [
+            {"metadata": {"name": "n1"}, "status": {"conditions": [
+                {"type": "Ready", "status": "False", "lastTransitionTime": "a while ago"}]}}]})"));
+    }),
+        QStringLiteral(
+            "nodes.json: $.items[0].status.conditions[0].lastTransitionTime: not an RFC 3339 timestamp: "
+            "\"a while ago\""));
 }
 
 QTEST_GUILESS_MAIN(TestApiParser)

@@ -58,6 +58,7 @@ private slots:
     void cleanup();
     void fromTheFilter();
     void fromTheRoutesView();
+    void allRouteFindingsOfTheRouter();
     void fromNextFinding();
     void tabbingIntoATable();
 
@@ -239,6 +240,35 @@ void TestConsoleKeyboard::fromTheRoutesView()
     QVERIFY2(m_window->routesPage()->details()->toPlainText().contains(QStringLiteral("carries the traffic")),
         qPrintable(m_window->routesPage()->details()->toPlainText()));
     QVERIFY(repairByKeyboard(Duplicate));
+}
+
+// From the Routes view, Ctrl+Alt+R: every route finding of the router in one dialog, one change, sent with
+// Alt and the button's letter, verified, one record in the audit log.
+void TestConsoleKeyboard::allRouteFindingsOfTheRouter()
+{
+    QVERIFY(start());
+    QVERIFY(goToLegacy());
+    press(Qt::Key_4, Qt::ControlModifier);
+    QCOMPARE(m_window->currentTab(), MainWindow::RoutesTab);
+    press(Qt::Key_R, Qt::ControlModifier | Qt::AltModifier);
+    QVERIFY2(
+        m_dialog && m_dialog->isVisible() && ConsoleTest::activate(m_dialog), "Ctrl+Alt+R opened no dialog");
+    QCOMPARE(m_dialog->sendable().size(), 5);
+    QCOMPARE(m_dialog->plannedRequests().size(), 2); // remove_extraroutes, then add_extraroutes
+    QVERIFY(QApplication::focusWidget() != m_dialog->confirmButton());
+    const QString text = m_dialog->confirmButton()->text();
+    const int amp = int(text.indexOf(QLatin1Char('&')));
+    QVERIFY2(amp >= 0 && m_dialog->confirmButton()->isEnabled(), qPrintable(text));
+    QSignalSpy finished(m_dialog.data(), &RepairDialog::repairsFinished);
+    press(Qt::Key_A + (text.at(amp + 1).toUpper().unicode() - 'A'), Qt::AltModifier);
+    QVERIFY2(finished.wait(60000), "the change did not finish");
+    QCOMPARE(finished.first().at(0).toInt(), 5);
+    press(Qt::Key_Escape);
+    QVERIFY(!m_dialog || !m_dialog->isVisible());
+    QVERIFY(ConsoleTest::activate(m_window.get()));
+    press(Qt::Key_6, Qt::ControlModifier);
+    QCOMPARE(m_window->currentTab(), MainWindow::AuditTab);
+    QCOMPARE(m_window->auditPage()->view()->model()->rowCount(), 1); // one change, one record
 }
 
 void TestConsoleKeyboard::fromNextFinding()
