@@ -6,6 +6,7 @@
 //
 //   build/benchmarks/bench_livecheck
 
+#include "benchmarks/simprocess.h"
 #include "core/diagnosis.h"
 #include "services/klusterfetcher.h"
 
@@ -26,64 +27,13 @@ namespace {
 constexpr int Nodes = 1000;
 constexpr int LatencyMs = 20;
 
-// The simulated cloud in its own process, as a real cloud would be: its
-// work does not count against the client's wall time.
-struct World
+struct World : SimProcess
 {
-    QProcess process;
-    QJsonObject endpoints;
     QString kubeconfig;
     World()
-    {
-        process.setProgram(QStringLiteral(FLIGHTDECK_SIM));
-        process.setArguments({ QStringLiteral("--nodes"), QString::number(Nodes), QStringLiteral("--json") });
-        process.start();
-        process.waitForReadyRead(60000);
-        endpoints = QJsonDocument::fromJson(process.readLine()).object();
-        QNetworkAccessManager nam;
-        QEventLoop loop;
-        QNetworkReply *config
-            = nam.get(QNetworkRequest(QUrl(endpoints.value(QStringLiteral("admin")).toString()
-                + QStringLiteral("/klusters/scale/kubeconfig"))));
-        QObject::connect(config, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        kubeconfig = QString::fromUtf8(config->readAll());
-    }
-    void setLatency(int ms)
-    {
-        QNetworkAccessManager nam;
-        QEventLoop loop;
-        const QString faults
-            = endpoints.value(QStringLiteral("admin")).toString() + QStringLiteral("/faults");
-        QNetworkReply *cleared = nam.deleteResource(QNetworkRequest(QUrl(faults)));
-        QObject::connect(cleared, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        if (ms <= 0)
-            return;
-        QNetworkRequest request { QUrl(faults) };
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        QNetworkReply *reply = nam.post(
-            request, QByteArray(R"({"kind": "latency", "latencyMs": )") + QByteArray::number(ms) + "}");
-        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    ~World()
-    {
-        process.terminate();
-        process.waitForFinished(5000);
-    }
-    CloudConfig cloud() const
-    {
-        CloudConfig c;
-        c.name = QStringLiteral("scale");
-        c.authUrl = endpoints.value(QStringLiteral("authUrl")).toString();
-        c.username = QStringLiteral("scale");
-        c.password = QStringLiteral("scale-password");
-        c.userDomainName = QStringLiteral("Default");
-        c.projectName = QStringLiteral("scale");
-        c.projectDomainName = QStringLiteral("Default");
-        return c;
-    }
+        : SimProcess(Nodes)
+        , kubeconfig(QString::fromUtf8(admin("GET", QStringLiteral("/klusters/scale/kubeconfig"))))
+    { }
 };
 
 World &world()

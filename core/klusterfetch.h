@@ -33,4 +33,9 @@ struct KlusterFetch
     QHash<QString, QByteArray> bodies; // snapshot file name -> body
     int requests = 0; // HTTP requests it took
     QList<SourceError> errors; // one per source that failed
+    // How the servers were fetched: listed whole (and why), or brought up to date from the list kept since
+    // the last refresh with the records that changed.
+    bool serversIncremental = false;
+    QString serversWhyWhole;
+    int serversReceived = 0; // server records received
 };

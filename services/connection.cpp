@@ -142,6 +142,9 @@ ConnectionWorker::~ConnectionWorker()
     }
     qDeleteAll(findChildren<KlusterFetcher *>(Qt::FindDirectChildrenOnly));
     qDeleteAll(findChildren<RepairExecutor *>(Qt::FindDirectChildrenOnly));
+    m_servers.reset();
+    m_securityGroups.reset();
+    m_extensions.reset();
     m_session.reset();
     m_client.reset();
 }
@@ -173,6 +176,9 @@ void ConnectionWorker::withSession(std::function<void(const Error &error)> then)
     const auto open = [this, ready](const CloudConfig &c) {
         m_client = std::make_unique<HttpClient>();
         m_session = std::make_unique<KeystoneSession>(m_client.get(), c);
+        m_servers = std::make_unique<ServerCache>(m_session.get());
+        m_securityGroups.reset(KlusterFetcher::sharedSecurityGroups(m_session.get(), nullptr));
+        m_extensions.reset(KlusterFetcher::sharedExtensions(m_session.get(), nullptr));
         ready(Error());
     };
     const QString secret
@@ -282,6 +288,8 @@ void ConnectionWorker::refresh(const QString &kluster)
         }
         if (m_spec.options.routeLimitExplicit)
             fetcher->setRouteLimit(m_spec.options.routeLimit);
+        fetcher->setServerCache(m_servers.get(), started);
+        fetcher->setSharedLists(m_securityGroups.get(), m_extensions.get());
         m_fetchers.insert(kluster, fetcher);
         connect(fetcher, &KlusterFetcher::finished, this,
             [this, fetcher, kluster, result, timer, started](const KlusterFetch &fetch) mutable {

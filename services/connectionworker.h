@@ -5,6 +5,7 @@
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/secretstore.h"
+#include "services/servercache.h"
 
 #include <QHash>
 #include <QObject>
@@ -53,6 +54,10 @@ private:
     ConnectionSpec m_spec;
     std::unique_ptr<HttpClient> m_client;
     std::unique_ptr<KeystoneSession> m_session;
+    // What the project's klusters share: its servers (kept between refreshes), security groups, extensions.
+    std::unique_ptr<ServerCache> m_servers;
+    std::unique_ptr<SharedList> m_securityGroups;
+    std::unique_ptr<SharedList> m_extensions;
     bool m_preparing = false;
     QList<std::function<void(const Error &)>> m_waiting;
     QHash<QString, QPointer<KlusterFetcher>> m_fetchers;

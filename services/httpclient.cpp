@@ -231,6 +231,7 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
             r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             if (reply->isOpen()) // an aborted reply is closed: reading it would only warn
                 r.body = reply->readAll();
+            m_received += r.body.size();
             for (const auto &pair : reply->rawHeaderPairs())
                 r.headers.insert(pair.first.toLower(), pair.second);
             Error &e = r.error;

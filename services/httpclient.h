@@ -123,6 +123,7 @@ public:
     void setRetryPolicy(const RetryPolicy &policy) { m_retry = policy; }
     const RetryPolicy &retryPolicy() const { return m_retry; }
     qint64 requestsSent() const { return m_sent; }
+    qint64 bytesReceived() const { return m_received; } // the bytes of every response body (decompressed)
     QNetworkAccessManager *network() const { return m_nam; }
 
 private:
@@ -131,4 +132,5 @@ private:
     QNetworkAccessManager *m_nam;
     RetryPolicy m_retry;
     qint64 m_sent = 0;
+    qint64 m_received = 0;
 };

@@ -3,6 +3,8 @@
 #include "core/apiparser.h"
 #include "core/jsonreader.h"
 #include "services/kubernetesclient.h"
+#include "services/pagedlist.h"
+#include "services/servercache.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,6 +24,33 @@ void KlusterFetcher::cancel()
         if (c)
             c->cancel();
     }
+    // What is shared with other klusters goes on for them; this refresh stops waiting for it.
+    const Error cancelled = Error::of(Error::Kind::Cancelled, tr("refresh cancelled"));
+    if (std::exchange(m_serversPending, false)) {
+        fail(m_result.state.serversSource, QStringLiteral("servers"), cancelled);
+        partDone();
+    }
+    if (std::exchange(m_groupsPending, false)) {
+        fail(m_result.state.securityGroupsSource, QStringLiteral("security groups"), cancelled);
+        partDone();
+    }
+    if (std::exchange(m_extensionsPending, false)) {
+        SourceStatus extensions;
+        fail(extensions, QStringLiteral("extensions"), cancelled, QStringLiteral("no extraroute-atomic"));
+        partDone();
+    }
+}
+
+SharedList *KlusterFetcher::sharedSecurityGroups(KeystoneSession *session, QObject *parent)
+{
+    return new SharedList(session, QStringLiteral("network"), QStringLiteral("/v2.0/security-groups"),
+        QStringLiteral("security_groups"), parent);
+}
+
+SharedList *KlusterFetcher::sharedExtensions(KeystoneSession *session, QObject *parent)
+{
+    return new SharedList(session, QStringLiteral("network"), QStringLiteral("/v2.0/extensions"),
+        QStringLiteral("extensions"), parent);
 }
 
 void KlusterFetcher::fail(
@@ -52,86 +81,6 @@ void KlusterFetcher::partDone()
     m_result.requests = int(m_session->client()->requestsSent() - m_requestsAtStart);
     m_result.state.noteIncompleteServers();
     emit finished(m_result);
-}
-
-// Follows Nova's `servers_links` and Neutron's `<collection>_links` to the
-// end; the merged body holds every item, as a snapshot file does.
-void KlusterFetcher::fetchPages(const QString &service, const QString &path, const QString &collection,
-    const std::function<void(const QByteArray &, const QJsonObject &, const Error &)> &done)
-{
-    auto items = std::make_shared<QJsonArray>();
-    auto firstBody = std::make_shared<QByteArray>();
-    auto firstObject = std::make_shared<QJsonObject>();
-    auto seen = std::make_shared<int>(0);
-    auto step = std::make_shared<std::function<void(HttpCall *)>>();
-    // The function knows itself only weakly: the pending call's connection holds it, so
-    // it ends with that call, finished or abandoned (a deadline, a closed window).
-    const std::weak_ptr<std::function<void(HttpCall *)>> self = step;
-    *step = [this, service, collection, items, firstBody, firstObject, seen, self, done](HttpCall *call) {
-        const auto step = self.lock();
-        m_calls.append(call);
-        connect(call, &HttpCall::finished, this,
-            [this, service, collection, items, firstBody, firstObject, seen, step, done](
-                const ApiResponse &r) {
-                if (r.error.isError()) {
-                    done(QByteArray(), QJsonObject(), r.error);
-                    return;
-                }
-                Error error;
-                const QJsonObject body = r.json(&error);
-                if (error.isError() || !body.value(collection).isArray()) {
-                    if (!error.isError()) {
-                        error.kind = Error::Kind::Malformed;
-                        error.service = service;
-                        error.detail = QStringLiteral("no \"%1\" list in the answer").arg(collection);
-                    }
-                    done(QByteArray(), QJsonObject(), error);
-                    return;
-                }
-                const QJsonArray page = body.value(collection).toArray();
-                if (*seen == 0) {
-                    *firstBody = r.body;
-                    *firstObject = body;
-                }
-                for (const QJsonValue v : page)
-                    items->append(v);
-                QString next;
-                for (const QJsonValue l : body.value(collection + QStringLiteral("_links")).toArray()) {
-                    if (l.toObject().value(QStringLiteral("rel")).toString() == QLatin1String("next"))
-                        next = l.toObject().value(QStringLiteral("href")).toString();
-                }
-                if (!next.isEmpty() && !page.isEmpty()) {
-                    if (++*seen >= 10000) {
-                        Error tooMany;
-                        tooMany.kind = Error::Kind::Malformed;
-                        tooMany.service = service;
-                        tooMany.detail
-                            = QStringLiteral("more than 10,000 pages of %1: the list is not complete")
-                                  .arg(collection);
-                        done(QByteArray(), QJsonObject(), tooMany);
-                        return;
-                    }
-                    // The token goes only to the catalog's endpoint: a link's scheme,
-                    // host and port (an http:// link behind a TLS proxy, say) are not trusted.
-                    QUrl url(next);
-                    const QUrl base(m_session->endpoint(service));
-                    url.setScheme(base.scheme());
-                    url.setHost(base.host());
-                    url.setPort(base.port());
-                    (*step)(m_session->sendUrl(service, "GET", url));
-                    return;
-                }
-                Error answered; // what a refusal of the merged list names
-                answered.service = service;
-                if (*seen == 0) {
-                    done(*firstBody, *firstObject, answered); // one page: the body as it came
-                    return;
-                }
-                const QJsonObject merged { { collection, *items } };
-                done(QJsonDocument(merged).toJson(QJsonDocument::Compact), merged, answered);
-            });
-    };
-    (*step)(m_session->send(service, "GET", path));
 }
 
 void KlusterFetcher::fetchNodes(KubernetesClient *client)
@@ -259,36 +208,51 @@ void KlusterFetcher::start()
         });
     });
 
-    fetchPages(QStringLiteral("compute"), QStringLiteral("/servers/detail"), QStringLiteral("servers"),
-        [this](const QByteArray &merged, const QJsonObject &object, const Error &answer) {
-            KlusterState &s = m_result.state;
-            const Error error = parseAnswer(answer,
-                [&s, &object] { s.instances = ApiParser::parseServers(QStringLiteral("servers"), object); });
-            settle(s.serversSource, QStringLiteral("servers"), QStringLiteral("servers.json"), merged, error);
-            partDone();
+    if (!m_notBefore.isValid())
+        m_notBefore = QDateTime::currentDateTimeUtc();
+    if (!m_serverCache)
+        m_serverCache = new ServerCache(m_session, this); // this refresh alone: listed whole
+    m_serversPending = true;
+    m_serverCache->request(m_notBefore, this, [this](const std::shared_ptr<const ServerList> &list) {
+        if (!std::exchange(m_serversPending, false))
+            return; // cancelled meanwhile
+        KlusterState &s = m_result.state;
+        if (settle(s.serversSource, QStringLiteral("servers"), QStringLiteral("servers.json"), list->body,
+                list->error))
+            s.instances = list->instances;
+        m_result.serversIncremental = list->incremental;
+        m_result.serversWhyWhole = list->whyWhole;
+        m_result.serversReceived = list->received;
+        partDone();
+    });
+    if (!m_securityGroups)
+        m_securityGroups = sharedSecurityGroups(m_session, this);
+    m_groupsPending = true;
+    m_securityGroups->request(m_notBefore, this, [this](const std::shared_ptr<const SharedPage> &page) {
+        if (!std::exchange(m_groupsPending, false))
+            return; // cancelled meanwhile
+        KlusterState &s = m_result.state;
+        const Error error = parseAnswer(page->error, [&s, &page] {
+            s.securityGroups
+                = ApiParser::parseSecurityGroups(QStringLiteral("security groups"), page->object);
         });
-    fetchPages(QStringLiteral("network"), QStringLiteral("/v2.0/security-groups"),
-        QStringLiteral("security_groups"),
-        [this](const QByteArray &merged, const QJsonObject &object, const Error &answer) {
-            KlusterState &s = m_result.state;
-            const Error error = parseAnswer(answer, [&s, &object] {
-                s.securityGroups = ApiParser::parseSecurityGroups(QStringLiteral("security groups"), object);
-            });
-            settle(s.securityGroupsSource, QStringLiteral("security groups"),
-                QStringLiteral("security-groups.json"), merged, error);
-            partDone();
-        });
-    HttpCall *extensionsCall
-        = m_session->send(QStringLiteral("network"), "GET", QStringLiteral("/v2.0/extensions"));
-    m_calls.append(extensionsCall);
-    connect(extensionsCall, &HttpCall::finished, this, [this](const ApiResponse &r) {
+        settle(s.securityGroupsSource, QStringLiteral("security groups"),
+            QStringLiteral("security-groups.json"), page->body, error);
+        partDone();
+    });
+    if (!m_extensions)
+        m_extensions = sharedExtensions(m_session, this);
+    m_extensionsPending = true;
+    m_extensions->request(m_notBefore, this, [this](const std::shared_ptr<const SharedPage> &page) {
+        if (!std::exchange(m_extensionsPending, false))
+            return;
         KlusterState &s = m_result.state;
         SourceStatus extensions; // optional: without it, no extraroute-atomic is assumed
-        const Error error = r.read([&s](const QJsonObject &body) {
-            s.extensions = ApiParser::parseExtensions(QStringLiteral("extensions"), body);
+        const Error error = parseAnswer(page->error, [&s, &page] {
+            s.extensions = ApiParser::parseExtensions(QStringLiteral("extensions"), page->object);
         });
         s.extensionsKnown = settle(extensions, QStringLiteral("extensions"),
-            QStringLiteral("extensions.json"), r.body, error, QStringLiteral("no extraroute-atomic"));
+            QStringLiteral("extensions.json"), page->body, error, QStringLiteral("no extraroute-atomic"));
         partDone();
     });
 

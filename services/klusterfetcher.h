@@ -5,6 +5,8 @@
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/kubeconfig.h"
+#include "services/pagedlist.h"
+#include "services/servercache.h"
 
 #include <QHash>
 #include <QObject>
@@ -12,6 +14,7 @@
 #include <optional>
 
 class KubernetesClient;
+class ServerCache;
 
 // Fetches a kluster concurrently: the kluster (Kubernikus), the project's
 // servers (all pages), the router, the security groups, the Neutron
@@ -30,6 +33,24 @@ public:
     // Nodes from this kubeconfig target instead of the Kubernikus credentials.
     void setKubeTarget(const KubeTarget &target) { m_kubeTarget = target; }
     void setRouteLimit(std::optional<int> limit) { m_routeLimit = limit; }
+    // The project's servers from `cache` (shared with the project's other klusters, kept between refreshes),
+    // fetched no earlier than `notBefore`; without one, they are listed whole.
+    void setServerCache(ServerCache *cache, const QDateTime &notBefore)
+    {
+        m_serverCache = cache;
+        m_notBefore = notBefore;
+    }
+    // The project's security groups and Neutron's extensions from these, shared with its other klusters;
+    // without them, fetched for this refresh alone.
+    void setSharedLists(SharedList *securityGroups, SharedList *extensions)
+    {
+        m_securityGroups = securityGroups;
+        m_extensions = extensions;
+    }
+    // What the project's klusters share: the servers kept between refreshes, the security groups, the
+    // extensions. Made by the caller once per project and handed to each fetcher.
+    static SharedList *sharedSecurityGroups(KeystoneSession *session, QObject *parent);
+    static SharedList *sharedExtensions(KeystoneSession *session, QObject *parent);
 
     void start();
     void cancel();
@@ -43,9 +64,6 @@ signals:
     void finished(const KlusterFetch &result);
 
 private:
-    // `done` gets the merged body and object, or why not; read, the error is empty but names the service.
-    void fetchPages(const QString &service, const QString &path, const QString &collection,
-        const std::function<void(const QByteArray &merged, const QJsonObject &object, const Error &)> &done);
     void fetchNodes(KubernetesClient *client);
     void partDone();
     // Settles one source with what reading it gave: known, its body kept as the snapshot's `file`; or
@@ -59,6 +77,14 @@ private:
     QString m_kluster;
     std::optional<KubeTarget> m_kubeTarget;
     std::optional<int> m_routeLimit;
+    QPointer<ServerCache> m_serverCache;
+    QDateTime m_notBefore;
+    QPointer<SharedList> m_securityGroups;
+    QPointer<SharedList> m_extensions;
+    // Waiting for what is shared: a cancel stops waiting (the fetch goes on for the others).
+    bool m_serversPending = false;
+    bool m_groupsPending = false;
+    bool m_extensionsPending = false;
     KlusterFetch m_result;
     int m_outstanding = 0;
     bool m_done = false;

@@ -63,10 +63,12 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         if (!m_loader)
             return error(409, QStringLiteral("this simulator has no scenario to reset to"));
         World fresh;
+        fresh.advance(m_world.clockOffset()); // time does not run backwards for the clients
         FaultInjector faults;
         QString problem;
         if (!m_loader(fresh, faults, &problem))
             return error(500, QStringLiteral("the scenario could not be loaded again: %1").arg(problem));
+        fresh.succeed(m_world);
         fresh.registrationDelaySeconds = m_world.registrationDelaySeconds;
         fresh.replacementBootSeconds = m_world.replacementBootSeconds;
         m_world = std::move(fresh);
@@ -102,7 +104,7 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             m_world.tokenLifetimeSeconds = body.value(QStringLiteral("tokenLifetimeSeconds")).toInt();
         return HttpResponse::empty(204);
     }
-    // /klusters/<name>/kubeconfig and /klusters/<name>/nodes/<node>/route
+    // /klusters/<name>/kubeconfig, /klusters/<name>/churn and /klusters/<name>/nodes/<node>/route
     if (parts.value(0) == QLatin1String("klusters") && parts.size() >= 3) {
         const int k = m_world.klusterIndex(parts.at(1));
         if (k < 0)
@@ -112,6 +114,13 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             r.body = kubeconfig(parts.at(1));
             r.header("Content-Type", "application/yaml");
             return r;
+        }
+        if (parts.size() == 3 && parts.at(2) == QLatin1String("churn") && method == QLatin1String("POST")) {
+            // Everyday change: `servers` of the kluster's instances stop or start again, `nodes` of its nodes
+            // turn NotReady or Ready again.
+            const int servers = m_world.churn(parts.at(1), body.value(QStringLiteral("servers")).toInt(),
+                body.value(QStringLiteral("nodes")).toInt());
+            return json(200, QJsonObject { { QStringLiteral("changed"), servers } });
         }
         if (parts.size() == 5 && parts.at(2) == QLatin1String("nodes")
             && parts.at(4) == QLatin1String("route") && method == QLatin1String("POST")) {

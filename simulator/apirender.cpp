@@ -189,7 +189,11 @@ QByteArray serverJson(const World &w, const SimServer &s, int microversion, cons
         b.str(timestamp(s.created));
     else
         b.raw("null");
-    b.key("OS-SRV-USG:terminated_at").raw("null");
+    b.key("OS-SRV-USG:terminated_at");
+    if (s.status == QLatin1String("DELETED"))
+        b.str(timestamp(s.updated));
+    else
+        b.raw("null");
     b.key("OS-EXT-STS:task_state").strOrNull(s.taskState);
     b.key("OS-EXT-STS:vm_state").str(s.vmState);
     b.key("OS-EXT-STS:power_state").num(s.vmState == QLatin1String("active") ? 1 : 0);
@@ -298,7 +302,7 @@ QJsonObject port(const World &w, const SimPort &p)
         { QStringLiteral("security_groups"), QJsonArray::fromStringList(p.securityGroupIds) },
         { QStringLiteral("revision_number"), p.revision },
         { QStringLiteral("created_at"), timestamp(p.created) },
-        { QStringLiteral("updated_at"), timestamp(p.created) } };
+        { QStringLiteral("updated_at"), timestamp(p.updated.isValid() ? p.updated : p.created) } };
 }
 
 QJsonObject rule(const SimSecurityGroup &g, const SimRule &r)

@@ -23,9 +23,16 @@ HttpResponse collection(
     QHash<QString, QStringList> filters;
     QStringList fields;
     for (const auto &item : request.query.queryItems(QUrl::FullyDecoded)) {
-        if (item.first == QLatin1String("fields"))
+        if (item.first == QLatin1String("fields")) {
             fields << item.second;
-        else if (item.first != QLatin1String("limit") && item.first != QLatin1String("marker")
+        } else if (item.first == QLatin1String("changed_since")) {
+            // The timestamp extension is listed, yet where filters are validated (Zed) its filter is refused.
+            const QJsonObject error { { QStringLiteral("type"), QStringLiteral("HTTPBadRequest") },
+                { QStringLiteral("message"),
+                    QStringLiteral("['changed_since'] is invalid attribute for filtering") },
+                { QStringLiteral("detail"), QString() } };
+            return HttpResponse::json(400, toJson(QJsonObject { { QStringLiteral("NeutronError"), error } }));
+        } else if (item.first != QLatin1String("limit") && item.first != QLatin1String("marker")
             && item.first != QLatin1String("page_reverse") && item.first != QLatin1String("sort_key")
             && item.first != QLatin1String("sort_dir"))
             filters[item.first] << item.second;

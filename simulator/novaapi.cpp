@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <algorithm>
+#include <optional>
 
 namespace {
 
@@ -138,8 +139,34 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
             const QString nameFilter = request.queryValue(QStringLiteral("name"));
             const QRegularExpression nameRe(nameFilter);
             const QString statusFilter = request.queryValue(QStringLiteral("status"));
-            for (const SimServer &s : m_world.servers) {
+            // changes-since: the servers changed at or after the instant, and the deleted ones Nova still
+            // keeps.
+            std::optional<QDateTime> changesSince;
+            if (request.query.hasQueryItem(QStringLiteral("changes-since"))) {
+                const QString value = request.queryValue(QStringLiteral("changes-since"));
+                QDateTime since = QDateTime::fromString(value, Qt::ISODateWithMs);
+                if (!since.isValid()) {
+                    return fault(400, QStringLiteral("badRequest"),
+                        QStringLiteral(
+                            "Invalid input for query parameters changes-since. Value: %1. '%1' is not "
+                            "a 'date-time'")
+                            .arg(value));
+                }
+                changesSince = since.toUTC();
+            }
+            QList<const SimServer *> candidates;
+            candidates.reserve(m_world.servers.size());
+            for (const SimServer &s : m_world.servers)
+                candidates.append(&s);
+            if (changesSince) {
+                for (const SimServer &s : m_world.deletedServers)
+                    candidates.append(&s);
+            }
+            for (const SimServer *candidate : std::as_const(candidates)) {
+                const SimServer &s = *candidate;
                 if (!visible(s))
+                    continue;
+                if (changesSince && s.updated < *changesSince)
                     continue;
                 if (!nameFilter.isEmpty()) {
                     // Nova matches `name` as a regular expression.

@@ -166,6 +166,7 @@ SimServer &World::addServer(const QString &projectId, const QString &name, const
         port.macAddress = newMac();
         port.ipAddress = ip.isEmpty() ? freeAddress(network) : ip;
         port.created = created;
+        port.updated = created;
         for (const QString &g : groupNames) {
             for (const SimSecurityGroup &group : securityGroups) {
                 if (group.name == g && group.projectId == projectId) {
@@ -254,7 +255,7 @@ std::optional<SimError> World::addSecurityGroup(int server, const QString &nameO
     }
     port.securityGroupIds.append(id);
     ++port.revision;
-    s.updated = now();
+    port.updated = now(); // the port changes; Nova's record of the server does not (its `updated` stays)
     return std::nullopt;
 }
 
@@ -273,13 +274,19 @@ std::optional<SimError> World::removeSecurityGroup(int server, const QString &na
     }
     ports[p].securityGroupIds.removeAll(id);
     ++ports[p].revision;
-    s.updated = now();
+    ports[p].updated = now();
     return std::nullopt;
 }
 
 std::optional<SimError> World::deleteServer(int server)
 {
     const SimServer s = servers.takeAt(server);
+    SimServer deleted = s;
+    deleted.status = QStringLiteral("DELETED");
+    deleted.vmState = QStringLiteral("deleted");
+    deleted.taskState.clear();
+    deleted.updated = now();
+    deletedServers.append(deleted);
     const int p = portIndex(s.portId);
     if (p >= 0)
         ports.removeAt(p); // a route whose nexthop was this port's address stays: that is how orphans arise
@@ -503,10 +510,69 @@ static QString randomSuffix(quint64 seed)
     return s;
 }
 
+void World::succeed(const World &old)
+{
+    const QDateTime t = now();
+    deletedServers = old.deletedServers;
+    QSet<QString> present;
+    for (SimServer &s : servers) {
+        s.updated = t;
+        present.insert(s.id);
+    }
+    for (SimPort &p : ports)
+        p.updated = t;
+    for (const SimServer &s : old.servers) {
+        if (present.contains(s.id))
+            continue;
+        SimServer deleted = s;
+        deleted.status = QStringLiteral("DELETED");
+        deleted.vmState = QStringLiteral("deleted");
+        deleted.taskState.clear();
+        deleted.updated = t;
+        deletedServers.append(deleted);
+    }
+}
+
+int World::churn(const QString &name, int servers, int nodes)
+{
+    const int k = klusterIndex(name);
+    if (k < 0)
+        return 0;
+    const QDateTime t = now();
+    int changed = 0;
+    QList<int> mine;
+    for (int i = 0; i < this->servers.size(); ++i) {
+        if (this->servers.at(i).kluster == name)
+            mine << i;
+    }
+    for (int n = 0; n < servers && !mine.isEmpty(); ++n, ++changed) {
+        SimServer &s = this->servers[mine.at(m_churnServer++ % mine.size())];
+        const bool stop = s.status == QLatin1String("ACTIVE");
+        s.status = stop ? QStringLiteral("SHUTOFF") : QStringLiteral("ACTIVE");
+        s.vmState = stop ? QStringLiteral("stopped") : QStringLiteral("active");
+        s.updated = t;
+    }
+    QList<SimNode> &all = klusters[k].nodes;
+    for (int n = 0; n < nodes && !all.isEmpty(); ++n, ++changed) {
+        SimNode &node = all[m_churnNode++ % all.size()];
+        const bool down = node.ready == QLatin1String("True");
+        node.ready = down ? QStringLiteral("False") : QStringLiteral("True");
+        node.readyReason = down ? QStringLiteral("KubeletNotReady") : QStringLiteral("KubeletReady");
+        node.readyMessage = down ? QStringLiteral("container runtime is down")
+                                 : QStringLiteral("kubelet is posting ready status");
+        node.transition = t;
+        node.resourceVersion = ++resourceVersionCounter;
+    }
+    return changed;
+}
+
 bool World::tick()
 {
     bool changed = false;
     const QDateTime t = now();
+    // Nova's archive of soft-deleted rows.
+    deletedServers.removeIf(
+        [&](const SimServer &s) { return s.updated.secsTo(t) > deletedServerRetentionSeconds; });
     for (int i = 0; i < pending.size();) {
         if (pending.at(i).due > t) {
             ++i;

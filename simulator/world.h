@@ -80,6 +80,7 @@ struct SimPort
     QStringList allowedAddressPairs; // CIDRs
     qint64 revision = 1;
     QDateTime created;
+    QDateTime updated; // Neutron's updated_at: what `changed_since` compares
 };
 
 struct SimServer
@@ -198,6 +199,11 @@ public:
     QDateTime now() const;
     // Moves the world's clock forward (tests, and ages in scenarios).
     void advance(qint64 seconds) { m_offsetSeconds += seconds; }
+    qint64 clockOffset() const { return m_offsetSeconds; }
+    // This world replaces `old` (an admin reset): what a client that remembers the old one must be told.
+    // Every server and port of this world changed now; a server of the old one that is not in this one was
+    // deleted now; the deleted servers Nova still keeps, it keeps.
+    void succeed(const World &old);
 
     // Settings of the cloud.
     // Keystone is another cloud's: the Kubernikus API cannot check tokens and
@@ -220,6 +226,10 @@ public:
     QList<SimNetwork> networks;
     QList<SimPort> ports;
     QList<SimServer> servers;
+    // Deleted servers as Nova keeps them (soft-deleted rows, status DELETED) until they are archived:
+    // `changes-since` lists them. Archived after `deletedServerRetentionSeconds`.
+    QList<SimServer> deletedServers;
+    int deletedServerRetentionSeconds = 86400;
     QList<SimRouter> routers;
     QList<SimSecurityGroup> securityGroups;
     QList<SimKluster> klusters;
@@ -259,6 +269,10 @@ public:
     // Routes: the whole new list, validated as Neutron validates it.
     std::optional<SimError> setRoutes(int router, const QList<SimRoute> &routes);
     std::optional<SimError> createRule(const SimRule &rule, SimRule *created);
+
+    // Everyday change in kluster `name`: the next `servers` of its instances stop (or start again), the next
+    // `nodes` of its nodes turn NotReady (or Ready again), each stamped now. Returns how many things changed.
+    int churn(const QString &name, int servers, int nodes);
 
     // Kubernetes.
     QString freePodCidr(const SimKluster &kluster) const;
@@ -300,6 +314,8 @@ private:
             cache.insert(list.at(i).id, i);
         return cache.value(id, -1);
     }
+    int m_churnServer = 0; // where the next churn begins
+    int m_churnNode = 0;
     mutable QHash<QString, int> m_serverCache;
     mutable QHash<QString, int> m_portCache;
     mutable QHash<QString, int> m_groupCache;

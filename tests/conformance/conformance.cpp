@@ -1,10 +1,12 @@
 #include "tests/conformance/conformance.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkReply>
 #include <QSignalSpy>
 #include <QTest>
+#include <QUrl>
 
 namespace Conformance {
 
@@ -341,6 +343,69 @@ QList<Observation> run(const Target &t, QString *error)
     observe(QStringLiteral("nova: addSecurityGroup of an unknown group"),
         request(nam, "POST", action,
             QByteArrayLiteral(R"({"addSecurityGroup": {"name": "no-such-group-4711"}})"), novaHeaders));
+
+    // What an incremental refresh relies on: a security group removed from a server changes its port
+    // (Neutron's changed_since finds it), not Nova's record of the server (changes-since does not).
+    const auto serverRecord = [&] {
+        return request(nam, "GET", nova + QStringLiteral("/servers/") + t.serverId, {}, novaHeaders)
+            .json()
+            .value(QStringLiteral("server"))
+            .toObject();
+    };
+    const auto iso = [](const QDateTime &d) {
+        return QString::fromLatin1(
+            QUrl::toPercentEncoding(d.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss'Z'"))));
+    };
+    const QJsonObject recordBefore = serverRecord();
+    QTest::qWait(1100); // a changed `updated` would differ by a second at least
+    r = request(nam, "POST", action,
+        QStringLiteral(R"({"removeSecurityGroup": {"name": "%1"}})").arg(t.serverGroup).toUtf8(),
+        novaHeaders);
+    // Nova's own clock: just after the server's last change.
+    QDateTime afterLastChange
+        = QDateTime::fromString(recordBefore.value(QStringLiteral("updated")).toString(), Qt::ISODate)
+              .addSecs(1);
+    observe(QStringLiteral("nova: removeSecurityGroup"), r,
+        serverRecord().value(QStringLiteral("updated")) == recordBefore.value(QStringLiteral("updated"))
+            ? QStringLiteral("the server's updated is as it was")
+            : QStringLiteral("the server's updated changed"));
+    const QString since = iso(afterLastChange);
+    r = request(nam, "GET", nova + QStringLiteral("/servers/detail?changes-since=") + since, {}, novaHeaders);
+    bool serverListed = false;
+    for (const QJsonValue v : r.json().value(QStringLiteral("servers")).toArray())
+        serverListed = serverListed || v.toObject().value(QStringLiteral("id")).toString() == t.serverId;
+    observe(QStringLiteral("nova: changes-since after a security group was removed"), r,
+        serverListed ? QStringLiteral("the server listed") : QStringLiteral("the server not listed"));
+    r = request(nam, "GET",
+        neutron + QStringLiteral("/v2.0/ports?changed_since=%1&fields=id&fields=device_id").arg(since), {},
+        auth);
+    bool portListed = false;
+    for (const QJsonValue v : r.json().value(QStringLiteral("ports")).toArray())
+        portListed = portListed || v.toObject().value(QStringLiteral("device_id")).toString() == t.serverId;
+    observe(QStringLiteral("neutron: ports changed_since after a security group was removed"), r,
+        QStringLiteral("%1, fields %2")
+            .arg(portListed ? QStringLiteral("its port listed") : QStringLiteral("its port not listed"),
+                r.json()
+                    .value(QStringLiteral("ports"))
+                    .toArray()
+                    .first()
+                    .toObject()
+                    .keys()
+                    .join(QLatin1Char(','))));
+    request(nam, "POST", action,
+        QStringLiteral(R"({"addSecurityGroup": {"name": "%1"}})").arg(t.serverGroup).toUtf8(), novaHeaders);
+    observe(QStringLiteral("neutron: ports changed_since that is not a date"),
+        request(nam, "GET", neutron + QStringLiteral("/v2.0/ports?changed_since=yesterday"), {}, auth));
+    observe(QStringLiteral("nova: changes-since that is not a date"),
+        request(
+            nam, "GET", nova + QStringLiteral("/servers/detail?changes-since=yesterday"), {}, novaHeaders));
+    r = request(nam, "GET",
+        nova + QStringLiteral("/servers/detail?changes-since=")
+            + iso(QDateTime::currentDateTimeUtc().addSecs(3600)),
+        {}, novaHeaders);
+    observe(QStringLiteral("nova: changes-since an hour ahead"), r,
+        QStringLiteral("%1 servers").arg(r.json().value(QStringLiteral("servers")).toArray().size()));
+
     observe(QStringLiteral("nova: delete a server"),
         request(nam, "DELETE", nova + QStringLiteral("/servers/") + t.serverToDelete, {}, novaHeaders));
     Reply gone;
@@ -351,6 +416,17 @@ QList<Observation> run(const Target &t, QString *error)
         QTest::qWait(250);
     }
     observe(QStringLiteral("nova: the deleted server"), gone);
+    r = request(nam, "GET", nova + QStringLiteral("/servers/detail?changes-since=") + since, {}, novaHeaders);
+    QString deletedAs = QStringLiteral("not listed");
+    for (const QJsonValue v : r.json().value(QStringLiteral("servers")).toArray()) {
+        const QJsonObject server = v.toObject();
+        if (server.value(QStringLiteral("id")).toString() == t.serverToDelete)
+            deletedAs = QStringLiteral("listed as %1, vm_state %2")
+                            .arg(server.value(QStringLiteral("status")).toString(),
+                                server.value(QStringLiteral("OS-EXT-STS:vm_state")).toString());
+    }
+    observe(QStringLiteral("nova: changes-since after the delete"), r,
+        QStringLiteral("the deleted server ") + deletedAs);
     observe(QStringLiteral("nova: delete it again"),
         request(nam, "DELETE", nova + QStringLiteral("/servers/") + t.serverToDelete, {}, novaHeaders));
     return out;

@@ -1,0 +1,359 @@
+#include "services/servercache.h"
+
+#include "core/apiparser.h"
+#include "core/jsonreader.h"
+#include "services/httpclient.h"
+#include "services/keystonesession.h"
+#include "services/pagedlist.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QSet>
+#include <QUrl>
+#include <algorithm>
+
+namespace {
+
+// Nova's order: newest first, then by id (its default sort keys, both descending).
+bool newerFirst(const Instance &a, const Instance &b)
+{
+    if (a.created != b.created)
+        return a.created > b.created;
+    return a.id > b.id;
+}
+
+QString isoSeconds(const QDateTime &t)
+{
+    return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss'Z'"));
+}
+
+// An HTTP Date header ("Mon, 23 Nov 2026 05:41:35 GMT"); invalid when absent or unreadable.
+QDateTime httpDate(const QByteArray &value)
+{
+    QDateTime t = QLocale::c().toDateTime(
+        QString::fromLatin1(value).trimmed(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
+    t.setTimeSpec(Qt::UTC);
+    return t;
+}
+
+} // namespace
+
+ServerCache::ServerCache(KeystoneSession *session, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+{ }
+
+ServerCache::~ServerCache()
+{
+    for (const QPointer<HttpCall> &c : std::as_const(m_calls)) {
+        if (c)
+            c->cancel();
+    }
+}
+
+void ServerCache::request(const QDateTime &notBefore, QObject *context, const Done &done)
+{
+    if (m_shared.request(notBefore, context, done))
+        startFetch();
+}
+
+void ServerCache::forget()
+{
+    m_kept.clear();
+    m_known = false;
+    m_shared.forget();
+}
+
+void ServerCache::cancel()
+{
+    ++m_generation;
+    const auto calls = std::exchange(m_calls, {});
+    for (const QPointer<HttpCall> &c : calls) {
+        if (c)
+            c->cancel();
+    }
+    forget();
+    auto cancelled = std::make_shared<ServerList>();
+    cancelled->error = Error::of(Error::Kind::Cancelled, tr("refresh cancelled"));
+    cancelled->error.service = QStringLiteral("compute");
+    m_shared.abandon(cancelled);
+}
+
+void ServerCache::startFetch()
+{
+    m_flightStarted = m_shared.start();
+    m_calls.removeAll(QPointer<HttpCall>());
+    const ServerCachePolicy &p = m_policy;
+    const bool partial
+        = std::any_of(m_kept.cbegin(), m_kept.cend(), [](const Record &r) { return r.instance.isPartial(); });
+    if (!p.incremental)
+        fetchWhole(tr("incremental refresh is off"));
+    else if (!m_known)
+        fetchWhole(tr("the first list"));
+    else if (m_sinceWhole + 1 >= p.wholeEvery)
+        fetchWhole(tr("every %1th refresh lists everything").arg(p.wholeEvery));
+    else if (m_lastWhole.secsTo(m_flightStarted) >= p.wholeAfterSeconds)
+        fetchWhole(tr("the last whole list is %1 min old").arg(m_lastWhole.secsTo(m_flightStarted) / 60));
+    else if (m_lastFetch.secsTo(m_flightStarted) >= p.maxGapSeconds)
+        fetchWhole(tr("%1 min since the last fetch: Nova may have archived servers deleted meanwhile")
+                       .arg(m_lastFetch.secsTo(m_flightStarted) / 60));
+    else if (partial)
+        fetchWhole(tr("servers of an unreachable cell came back without details"));
+    else
+        fetchChanges();
+}
+
+void ServerCache::finish(const std::shared_ptr<ServerList> &list)
+{
+    if (m_shared.finish(list))
+        startFetch(); // for those who asked after this fetch began
+}
+
+std::shared_ptr<ServerList> ServerCache::publish(bool incremental, int received)
+{
+    auto list = std::make_shared<ServerList>();
+    list->incremental = incremental;
+    list->received = received;
+    list->error.service = QStringLiteral("compute");
+    QList<const Record *> records;
+    records.reserve(m_kept.size());
+    for (const Record &r : std::as_const(m_kept))
+        records.append(&r);
+    std::sort(records.begin(), records.end(),
+        [](const Record *a, const Record *b) { return newerFirst(a->instance, b->instance); });
+    list->instances.reserve(records.size());
+    qsizetype bytes = 16;
+    for (const Record *r : std::as_const(records)) {
+        list->instances.append(r->instance);
+        bytes += r->json.size() + 1;
+    }
+    list->body.reserve(bytes);
+    list->body += "{\"servers\":[";
+    for (qsizetype i = 0; i < records.size(); ++i) {
+        if (i > 0)
+            list->body += ',';
+        list->body += records.at(i)->json;
+    }
+    list->body += "]}";
+    return list;
+}
+
+void ServerCache::merge(const PagedList &page, bool whole)
+{
+    const QJsonArray servers = page.object.value(QStringLiteral("servers")).toArray();
+    const QList<Instance> parsed = ApiParser::parseServers(QStringLiteral("servers"), page.object); // throws
+    if (whole)
+        m_kept.clear();
+    m_kept.reserve(m_kept.size() + parsed.size());
+    for (qsizetype i = 0; i < parsed.size(); ++i) {
+        const Instance &instance = parsed.at(i);
+        if (instance.status == QLatin1String("DELETED")) {
+            m_kept.remove(instance.id);
+            continue;
+        }
+        m_kept.insert(instance.id,
+            Record { instance, QJsonDocument(servers.at(i).toObject()).toJson(QJsonDocument::Compact) });
+    }
+}
+
+QDateTime ServerCache::watermark(const QDateTime &novaClock, const QDateTime &neutronClock) const
+{
+    // Nova's own clock when it says it (behind a proxy it does); else Neutron's, read just before; else ours.
+    const QDateTime clock
+        = novaClock.isValid() ? novaClock : (neutronClock.isValid() ? neutronClock : m_flightStarted);
+    return clock.addSecs(-m_policy.overlapSeconds);
+}
+
+void ServerCache::fetchPorts(
+    const std::function<void(const Ports &, const Error &, int, const QDateTime &)> &then)
+{
+    fetchPagedList(m_session, this, QStringLiteral("network"),
+        QStringLiteral("/v2.0/ports?fields=id&fields=device_id&fields=revision_number"),
+        QStringLiteral("ports"), &m_calls, [then](const PagedList &page) {
+            Ports ports;
+            Error error = page.error;
+            if (!error.isError()) {
+                const QJsonArray list = page.object.value(QStringLiteral("ports")).toArray();
+                ports.reserve(list.size());
+                for (const QJsonValue v : list) {
+                    const QJsonObject port = v.toObject();
+                    const QJsonValue revision = port.value(QStringLiteral("revision_number"));
+                    if (!revision.isDouble()) { // without revisions nothing can be compared
+                        error.kind = Error::Kind::Malformed;
+                        error.detail = QStringLiteral("a port without a revision_number");
+                        break;
+                    }
+                    ports.insert(port.value(QStringLiteral("id")).toString(),
+                        PortMark { port.value(QStringLiteral("device_id")).toString(),
+                            qint64(revision.toDouble()) });
+                }
+            }
+            then(ports, error, page.pages, httpDate(page.date));
+        });
+}
+
+void ServerCache::fetchWhole(const QString &why)
+{
+    const quint64 generation = m_generation;
+    // The ports first: a port that changes after they were listed shows a new revision next time.
+    fetchPorts([this, generation, why](const Ports &ports, const Error &portsError, int portRequests,
+                   const QDateTime &neutronClock) {
+        if (generation != m_generation)
+            return;
+        fetchPagedList(m_session, this, QStringLiteral("compute"), QStringLiteral("/servers/detail"),
+            QStringLiteral("servers"), &m_calls,
+            [this, generation, why, ports, portsError, portRequests, neutronClock](const PagedList &page) {
+                if (generation != m_generation)
+                    return;
+                auto list = std::make_shared<ServerList>();
+                list->requests = page.pages + portRequests;
+                const Error read
+                    = page.error.isError() ? page.error : parseAnswer(page.error, [&] { merge(page, true); });
+                if (read.isError()) {
+                    list->error = read;
+                    m_known = false;
+                    m_kept.clear();
+                    finish(list);
+                    return;
+                }
+                list = publish(false, int(m_kept.size()));
+                list->requests = page.pages + portRequests;
+                list->whyWhole = why;
+                if (page.pages == 1)
+                    list->body = page.body; // the answer as it came, as before
+                // Without the ports' revisions, the next fetch lists everything again.
+                m_known = !portsError.isError();
+                m_ports = ports;
+                m_watermark = watermark(httpDate(page.date), neutronClock);
+                m_lastFetch = m_lastWhole = m_flightStarted;
+                m_sinceWhole = 0;
+                finish(list);
+            });
+    });
+}
+
+void ServerCache::fetchChanges()
+{
+    const quint64 generation = m_generation;
+    const QString since = QString::fromLatin1(QUrl::toPercentEncoding(isoSeconds(m_watermark)));
+    fetchPorts([this, generation, since](const Ports &ports, const Error &portsError, int portRequests,
+                   const QDateTime &neutronClock) {
+        if (generation != m_generation)
+            return;
+        if (portsError.isError()) {
+            auto list = std::make_shared<ServerList>();
+            list->error
+                = portsError; // the kept list stays as it was; the next fetch asks from the same moment
+            list->requests = portRequests;
+            finish(list);
+            return;
+        }
+        fetchPagedList(m_session, this, QStringLiteral("compute"),
+            QStringLiteral("/servers/detail?changes-since=") + since, QStringLiteral("servers"), &m_calls,
+            [this, generation, ports, portRequests, neutronClock](const PagedList &servers) {
+                if (generation != m_generation)
+                    return;
+                const int requests = servers.pages + portRequests;
+                if (servers.error.kind == Error::Kind::Http && servers.error.status == 400) {
+                    fetchWhole(tr("Nova refused changes-since: %1").arg(servers.error.toString()));
+                    return;
+                }
+                if (servers.error.isError()) {
+                    auto list = std::make_shared<ServerList>();
+                    list->error = servers.error; // as above: kept, and asked again from the same moment
+                    list->requests = requests;
+                    finish(list);
+                    return;
+                }
+                const Error read = parseAnswer(servers.error, [&] { merge(servers, false); });
+                if (read.isError()) {
+                    fetchWhole(tr("the changes could not be read: %1").arg(read.toString()));
+                    return;
+                }
+                const QJsonArray changed = servers.object.value(QStringLiteral("servers")).toArray();
+                QSet<QString> answered;
+                for (const QJsonValue v : changed)
+                    answered.insert(v.toObject().value(QStringLiteral("id")).toString());
+                // Servers whose ports changed (a new revision, a port added or gone) while Nova's record did
+                // not.
+                QSet<QString> portsChanged;
+                const auto note = [&](const QString &device) {
+                    if (m_kept.contains(device) && !answered.contains(device))
+                        portsChanged.insert(device);
+                };
+                for (auto it = ports.cbegin(); it != ports.cend(); ++it) {
+                    const auto was = m_ports.constFind(it.key());
+                    if (was == m_ports.cend() || was->revision != it->revision || was->device != it->device) {
+                        note(it->device);
+                        if (was != m_ports.cend())
+                            note(was->device);
+                    }
+                }
+                for (auto it = m_ports.cbegin(); it != m_ports.cend(); ++it) {
+                    if (!ports.contains(it.key()))
+                        note(it->device);
+                }
+                if (portsChanged.size() > m_policy.maxChangedPorts) {
+                    fetchWhole(tr("%1 servers' ports changed").arg(portsChanged.size()));
+                    return;
+                }
+                const QDateTime novaClock = httpDate(servers.date);
+                auto list = std::make_shared<ServerList>();
+                list->requests = requests;
+                const QStringList reread(portsChanged.cbegin(), portsChanged.cend());
+                const int received = int(changed.size() + reread.size());
+                fetchServersOf(
+                    reread, list, [this, generation, list, received, novaClock, neutronClock, ports] {
+                        if (generation != m_generation)
+                            return;
+                        if (list->error.isError()) {
+                            finish(list);
+                            return;
+                        }
+                        const int requests = list->requests;
+                        const std::shared_ptr<ServerList> published = publish(true, received);
+                        published->requests = requests;
+                        m_ports = ports;
+                        m_watermark = watermark(novaClock, neutronClock);
+                        m_lastFetch = m_flightStarted;
+                        ++m_sinceWhole;
+                        finish(published);
+                    });
+            });
+    });
+}
+
+void ServerCache::fetchServersOf(
+    const QStringList &ids, const std::shared_ptr<ServerList> &list, const std::function<void()> &then)
+{
+    if (ids.isEmpty()) {
+        then();
+        return;
+    }
+    auto outstanding = std::make_shared<int>(int(ids.size()));
+    for (const QString &id : ids) {
+        HttpCall *call = m_session->send(QStringLiteral("compute"), "GET", QStringLiteral("/servers/") + id);
+        m_calls.append(call);
+        ++list->requests;
+        connect(call, &HttpCall::finished, this, [this, id, list, outstanding, then](const ApiResponse &r) {
+            if (r.error.kind == Error::Kind::Http && r.status == 404) {
+                m_kept.remove(id); // deleted since
+            } else if (r.error.isError()) {
+                if (!list->error.isError())
+                    list->error = r.error;
+            } else {
+                const Error read = r.read([&](const QJsonObject &body) {
+                    const QJsonObject server = body.value(QStringLiteral("server")).toObject();
+                    PagedList one;
+                    one.object = QJsonObject { { QStringLiteral("servers"), QJsonArray { server } } };
+                    merge(one, false);
+                });
+                if (read.isError() && !list->error.isError())
+                    list->error = read;
+            }
+            if (--*outstanding == 0)
+                then();
+        });
+    }
+}

@@ -1,0 +1,119 @@
+#pragma once
+
+#include "core/error.h"
+#include "core/instance.h"
+#include "services/sharedresult.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <functional>
+#include <memory>
+
+class HttpCall;
+class KeystoneSession;
+struct PagedList;
+
+// The project's servers as `GET /servers/detail` lists them, at one moment.
+struct ServerList
+{
+    QList<Instance> instances; // in Nova's order: newest first
+    QByteArray body; // servers.json as a snapshot holds it: {"servers": [...]}
+    Error error; // why the list could not be read (then nothing else is set); read, it names the service
+    QDateTime startedAt; // when its fetch began (this machine's clock)
+    bool incremental = false; // brought up to date from the kept list, not listed whole
+    QString whyWhole; // listed whole: why ("the first list", "every 10th refresh", …)
+    int received = 0; // server records received
+    int requests = 0; // requests it took
+};
+
+// When a refresh may bring the kept list up to date instead of listing it whole.
+struct ServerCachePolicy
+{
+    bool incremental = true;
+    int wholeEvery = 10; // every Nth fetch lists everything, whatever changed
+    int wholeAfterSeconds = 3600; // and so does one after this long since the last whole list
+    // Longer than this since the last fetch, Nova may have archived the deleted servers it would report.
+    int maxGapSeconds = 3600;
+    // changes-since reaches this far before the server's clock when the last fetch began (clock skew)
+    int overlapSeconds = 30;
+    int maxChangedPorts = 50; // more servers than this whose ports changed: list everything
+};
+
+// Keeps a project's servers between refreshes and shares them between its
+// klusters. A refresh asks for a list no older than the moment it began: it
+// gets the one in flight or just fetched when that began after, and
+// otherwise a new fetch. After the first whole list, a fetch asks Nova only
+// for what changed (`changes-since`, which also reports deleted servers), and
+// reads again the servers whose ports changed: a security group added to or
+// removed from a server changes its port, not Nova's record of it, and
+// Neutron's own `changed_since` is refused where filters are validated (Zed),
+// so the ports are listed with their revision numbers only and compared. It
+// lists everything again when it cannot be sure (ServerCachePolicy, errors).
+class ServerCache : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ServerCache)
+
+public:
+    explicit ServerCache(KeystoneSession *session, QObject *parent = nullptr);
+    ~ServerCache() override;
+
+    void setPolicy(const ServerCachePolicy &policy) { m_policy = policy; }
+    const ServerCachePolicy &policy() const { return m_policy; }
+
+    using Done = std::function<void(const std::shared_ptr<const ServerList> &)>;
+    // `done` runs in `context` (never before this returns) with a list whose fetch began at or after
+    // `notBefore`.
+    void request(const QDateTime &notBefore, QObject *context, const Done &done);
+    // Ends the fetch in flight (its waiters get a Cancelled error) and forgets what is kept.
+    void cancel();
+    // Forgets what is kept: the next fetch lists everything.
+    void forget();
+
+private:
+    struct Record
+    {
+        Instance instance;
+        QByteArray json; // the record as Nova sent it, compact
+    };
+    struct PortMark
+    {
+        QString device;
+        qint64 revision = -1;
+    };
+    using Ports = QHash<QString, PortMark>;
+    void startFetch();
+    // Lists the ports' revisions, then `then` with them (or the error), and Neutron's clock when it answered.
+    void fetchPorts(
+        const std::function<void(const Ports &, const Error &, int requests, const QDateTime &neutronClock)>
+            &then);
+    void fetchWhole(const QString &why);
+    void fetchChanges();
+    // Where the next changes-since begins: the servers' clock when this fetch began (Nova's Date, else
+    // Neutron's, else this machine's), less the overlap.
+    QDateTime watermark(const QDateTime &novaClock, const QDateTime &neutronClock) const;
+    void finish(const std::shared_ptr<ServerList> &list);
+    std::shared_ptr<ServerList> publish(bool incremental, int received);
+    // Reads `page`'s server records into the kept ones: replaced, added, or (status DELETED) removed.
+    void merge(const PagedList &page, bool whole);
+    void fetchServersOf(
+        const QStringList &ids, const std::shared_ptr<ServerList> &list, const std::function<void()> &then);
+
+    KeystoneSession *m_session;
+    ServerCachePolicy m_policy;
+    QHash<QString, Record> m_kept;
+    bool m_known = false; // m_kept holds a whole list, brought up to date
+    QDateTime m_watermark; // where the next changes-since begins (UTC): see watermark()
+    QDateTime m_lastFetch; // this machine's clock when the last good fetch began
+    QDateTime m_lastWhole;
+    int m_sinceWhole = 0;
+    Ports m_ports; // the project's ports when the last good fetch began: id -> server, revision
+
+    SharedResult<ServerList> m_shared; // who waits for which list, and the last one
+    QDateTime m_flightStarted; // when the fetch in flight began
+    QList<QPointer<HttpCall>> m_calls;
+    quint64 m_generation = 0; // bumped by cancel(): answers of an older fetch are dropped
+};

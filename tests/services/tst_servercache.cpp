@@ -1,0 +1,400 @@
+#include "core/checkreport.h"
+#include "core/diagnosis.h"
+#include "services/klusterfetcher.h"
+#include "services/servercache.h"
+#include "tests/simulator/simfixture.h"
+
+#include <QJsonArray>
+
+// The project's servers kept between refreshes and brought up to date with
+// what changed (Nova's changes-since, Neutron's changed_since on ports), and
+// shared by the klusters of one project: against the simulated cloud, the
+// list brought up to date is the list a whole fetch gives, and the whole list
+// is fetched again whenever the kept one cannot be trusted.
+class TestServerCache : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void firstListIsWhole();
+    void changesGiveTheWholeList();
+    void reportIsTheSameAsAfterAWholeFetch();
+    void securityGroupChangeSeenThroughThePort();
+    void failedFetchKeepsTheListAndAsksAgainFromTheSameMoment();
+    void wholeListAgainWhenItMust();
+    void requestsShareOneFetch();
+    void klustersOfAProjectShareWhatTheProjectHas();
+    void cancelledRefreshStopsWaiting();
+
+private:
+    static CloudConfig cloud(const SimFixture &f)
+    {
+        CloudConfig c;
+        c.name = QStringLiteral("sim");
+        c.authUrl = f.sim.authUrl();
+        c.username = QStringLiteral("demo");
+        c.password = QStringLiteral("flightdeck-demo");
+        c.userDomainName = QStringLiteral("Default");
+        c.projectName = QStringLiteral("flightdeck-demo");
+        c.projectDomainName = QStringLiteral("Default");
+        return c;
+    }
+    static std::shared_ptr<const ServerList> get(ServerCache &cache, const QDateTime &notBefore = QDateTime())
+    {
+        std::shared_ptr<const ServerList> got;
+        QObject context;
+        cache.request(notBefore.isValid() ? notBefore : QDateTime::currentDateTimeUtc(), &context,
+            [&got](const std::shared_ptr<const ServerList> &l) { got = l; });
+        if (!QTest::qWaitFor([&got] { return got != nullptr; }, 60000))
+            qFatal("no server list");
+        return got;
+    }
+    // The servers as a whole fetch lists them now, by id.
+    static QHash<QString, QJsonObject> recordsOf(const ServerList &list)
+    {
+        QHash<QString, QJsonObject> records;
+        const QJsonArray servers
+            = QJsonDocument::fromJson(list.body).object().value(QStringLiteral("servers")).toArray();
+        for (const QJsonValue v : servers)
+            records.insert(v.toObject().value(QStringLiteral("id")).toString(), v.toObject());
+        return records;
+    }
+    static QStringList idsOf(const ServerList &list)
+    {
+        QStringList ids;
+        for (const Instance &i : list.instances)
+            ids << i.id;
+        return ids;
+    }
+    // A new whole list, from a cache that keeps nothing yet.
+    std::shared_ptr<const ServerList> whole(KeystoneSession &session)
+    {
+        ServerCache fresh(&session);
+        return get(fresh);
+    }
+    static int serverOf(World &w, const QString &kluster, int nth = 0)
+    {
+        for (int i = 0; i < w.servers.size(); ++i) {
+            if (w.servers.at(i).kluster == kluster && nth-- == 0)
+                return i;
+        }
+        qFatal("no server of %s", qPrintable(kluster));
+    }
+    HttpClient m_client;
+};
+
+void TestServerCache::init()
+{
+    qRegisterMetaType<ApiResponse>();
+}
+
+void TestServerCache::firstListIsWhole()
+{
+    SimFixture f;
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    const auto list = get(cache);
+    QVERIFY2(!list->error.isError(), qPrintable(list->error.toString()));
+    QVERIFY(!list->incremental);
+    QCOMPARE(list->whyWhole, QStringLiteral("the first list"));
+    QCOMPARE(list->instances.size(), f.sim.world().servers.size());
+    QCOMPARE(list->received, int(f.sim.world().servers.size()));
+    QCOMPARE(recordsOf(*list).size(), f.sim.world().servers.size());
+}
+
+void TestServerCache::changesGiveTheWholeList()
+{
+    SimFixture f;
+    World &w = f.sim.world();
+    w.replaceDeletedInstances = false; // nothing changes but what this test changes
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    const auto first = get(cache);
+    QVERIFY(!first->error.isError());
+
+    // Unchanged: nothing comes back but what changed within the overlap.
+    const auto same = get(cache);
+    QVERIFY2(!same->error.isError(), qPrintable(same->error.toString()));
+    QVERIFY(same->incremental);
+    QCOMPARE(idsOf(*same), idsOf(*first));
+    QCOMPARE(recordsOf(*same), recordsOf(*first));
+
+    // A server deleted, one stopped, one new.
+    const int gone = serverOf(w, QStringLiteral("demo"), 0);
+    const QString goneId = w.servers.at(gone).id;
+    QVERIFY(!w.deleteServer(gone));
+    SimServer &stopped = w.servers[serverOf(w, QStringLiteral("demo"), 1)];
+    stopped.status = QStringLiteral("SHUTOFF");
+    stopped.vmState = QStringLiteral("stopped");
+    stopped.updated = w.now();
+    const QString stoppedId = stopped.id;
+    const QString newId = w.addServer(w.servers.first().projectId, QStringLiteral("bastion-2"),
+                               w.networks.first().id, QString(), { QStringLiteral("default") }, w.now())
+                              .id;
+
+    const auto changed = get(cache);
+    QVERIFY2(!changed->error.isError(), qPrintable(changed->error.toString()));
+    QVERIFY(changed->incremental);
+    QVERIFY(!idsOf(*changed).contains(goneId));
+    QVERIFY(idsOf(*changed).contains(newId));
+    QVERIFY(changed->received < 10); // the changes, not the whole list
+    const auto again = whole(session);
+    QCOMPARE(idsOf(*changed), idsOf(*again)); // Nova's order too: newest first
+    QCOMPARE(recordsOf(*changed), recordsOf(*again));
+    for (const Instance &i : changed->instances) {
+        if (i.id == stoppedId)
+            QCOMPARE(i.status, QStringLiteral("SHUTOFF"));
+    }
+}
+
+void TestServerCache::reportIsTheSameAsAfterAWholeFetch()
+{
+    SimFixture f;
+    World &w = f.sim.world();
+    w.replaceDeletedInstances = false;
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    const auto fetch = [&session](ServerCache *shared) {
+        KlusterFetcher fetcher(&session, QStringLiteral("demo"));
+        if (shared)
+            fetcher.setServerCache(shared, QDateTime::currentDateTimeUtc());
+        KlusterFetch result;
+        bool done = false;
+        QObject::connect(&fetcher, &KlusterFetcher::finished, [&](const KlusterFetch &r) {
+            result = r;
+            done = true;
+        });
+        fetcher.start();
+        if (!QTest::qWaitFor([&done] { return done; }, 60000))
+            qFatal("no fetch");
+        return result;
+    };
+    QVERIFY(fetch(&cache).errors.isEmpty());
+    QVERIFY(!w.deleteServer(serverOf(w, QStringLiteral("demo"), 2))); // a node's instance: now unregistered
+    SimServer &broken = w.servers[serverOf(w, QStringLiteral("demo"), 0)];
+    broken.status = QStringLiteral("ERROR");
+    broken.vmState = QStringLiteral("error");
+    broken.faultMessage = QStringLiteral("No valid host was found.");
+    broken.updated = w.now();
+    QVERIFY(!w.removeSecurityGroup(serverOf(w, QStringLiteral("demo"), 1), QStringLiteral("kks-demo")));
+
+    KlusterFetch incremental = fetch(&cache);
+    QVERIFY2(incremental.errors.isEmpty(), qPrintable(SourceError::joined(incremental.errors)));
+    QVERIFY(incremental.serversIncremental);
+    KlusterFetch full = fetch(nullptr);
+    QVERIFY(!full.serversIncremental);
+    incremental.state.capturedAt = full.state.capturedAt;
+    const Diagnosis a = Diagnosis::run(incremental.state);
+    const Diagnosis b = Diagnosis::run(full.state);
+    QCOMPARE(CheckReport::toJson(incremental.state, a), CheckReport::toJson(full.state, b));
+    QVERIFY(a.findings.size() >= 3);
+}
+
+void TestServerCache::securityGroupChangeSeenThroughThePort()
+{
+    SimFixture f;
+    World &w = f.sim.world();
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    QVERIFY(!get(cache)->error.isError());
+    const int i = serverOf(w, QStringLiteral("demo"), 1);
+    const QString id = w.servers.at(i).id;
+    const QDateTime before = w.servers.at(i).updated;
+    QVERIFY(!w.removeSecurityGroup(i, QStringLiteral("kks-demo")));
+    QCOMPARE(w.servers.at(i).updated, before); // Nova's record does not change: only the port
+
+    const auto list = get(cache);
+    QVERIFY2(!list->error.isError(), qPrintable(list->error.toString()));
+    QVERIFY(list->incremental);
+    bool seen = false;
+    for (const Instance &s : list->instances) {
+        if (s.id == id) {
+            seen = true;
+            QVERIFY2(!s.securityGroups.contains(QStringLiteral("kks-demo")),
+                qPrintable(s.securityGroups.join(',')));
+        }
+    }
+    QVERIFY(seen);
+    QCOMPARE(recordsOf(*list), recordsOf(*whole(session)));
+}
+
+void TestServerCache::failedFetchKeepsTheListAndAsksAgainFromTheSameMoment()
+{
+    SimFixture f;
+    World &w = f.sim.world();
+    w.replaceDeletedInstances = false;
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    const auto first = get(cache);
+    QVERIFY(!first->error.isError());
+
+    FaultRule outage;
+    outage.id = QStringLiteral("outage");
+    outage.service = QStringLiteral("compute");
+    outage.status = 500;
+    f.sim.faults().add(outage);
+    const QString goneId = w.servers.at(serverOf(w, QStringLiteral("demo"))).id;
+    QVERIFY(!w.deleteServer(serverOf(w, QStringLiteral("demo")))); // while Nova cannot be asked
+    const auto failed = get(cache);
+    QVERIFY(failed->error.isError());
+    QCOMPARE(failed->error.status, 500);
+    QVERIFY(failed->instances.isEmpty());
+
+    f.sim.faults().clear();
+    // Far later than the overlap: what changed during the outage must still come.
+    w.advance(300);
+    const auto after = get(cache);
+    QVERIFY2(!after->error.isError(), qPrintable(after->error.toString()));
+    QVERIFY(after->incremental);
+    QVERIFY(!idsOf(*after).contains(goneId));
+    QCOMPARE(recordsOf(*after), recordsOf(*whole(session)));
+}
+
+void TestServerCache::wholeListAgainWhenItMust()
+{
+    SimFixture f;
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    ServerCachePolicy policy;
+    policy.wholeEvery = 3;
+    cache.setPolicy(policy);
+    QCOMPARE(get(cache)->whyWhole, QStringLiteral("the first list"));
+    QVERIFY(get(cache)->incremental);
+    QVERIFY(get(cache)->incremental);
+    const auto third = get(cache);
+    QVERIFY(!third->incremental);
+    QCOMPARE(third->whyWhole, QStringLiteral("every 3th refresh lists everything"));
+
+    // Longer since the last fetch than Nova surely keeps deleted servers.
+    policy.maxGapSeconds = 0;
+    cache.setPolicy(policy);
+    const auto late = get(cache);
+    QVERIFY(!late->incremental);
+    QVERIFY2(late->whyWhole.contains(QStringLiteral("Nova may have archived")), qPrintable(late->whyWhole));
+
+    // A changes-since Nova refuses: the whole list, at once.
+    policy = ServerCachePolicy();
+    cache.setPolicy(policy);
+    FaultRule refused;
+    refused.service = QStringLiteral("compute");
+    refused.path = QRegularExpression(QStringLiteral("/servers/detail$"));
+    refused.status = 400;
+    refused.remaining = 1; // the changes-since; the whole list after it is answered
+    f.sim.faults().add(refused);
+    const auto fallback = get(cache);
+    QVERIFY2(!fallback->error.isError(), qPrintable(fallback->error.toString()));
+    QVERIFY(!fallback->incremental);
+    QVERIFY2(fallback->whyWhole.contains(QStringLiteral("HTTP 400")), qPrintable(fallback->whyWhole));
+
+    // Too many servers whose ports changed: the whole list.
+    policy.maxChangedPorts = 1;
+    cache.setPolicy(policy);
+    World &w = f.sim.world();
+    QVERIFY(!w.removeSecurityGroup(serverOf(w, QStringLiteral("demo"), 0), QStringLiteral("kks-demo")));
+    QVERIFY(!w.removeSecurityGroup(serverOf(w, QStringLiteral("demo"), 1), QStringLiteral("kks-demo")));
+    const auto many = get(cache);
+    QVERIFY(!many->incremental);
+    QCOMPARE(many->whyWhole, QStringLiteral("2 servers' ports changed"));
+
+    // Switched off.
+    policy.incremental = false;
+    cache.setPolicy(policy);
+    QCOMPARE(get(cache)->whyWhole, QStringLiteral("incremental refresh is off"));
+}
+
+void TestServerCache::requestsShareOneFetch()
+{
+    SimFixture f;
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    QVERIFY(!get(cache)->error.isError());
+    const qint64 before = f.sim.requestCount(QStringLiteral("compute"));
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QList<std::shared_ptr<const ServerList>> got;
+    QObject context;
+    for (int i = 0; i < 20; ++i) // twenty klusters of one project refreshed at once
+        cache.request(now, &context, [&got](const std::shared_ptr<const ServerList> &l) { got << l; });
+    QVERIFY(QTest::qWaitFor([&got] { return got.size() == 20; }, 60000));
+    QCOMPARE(f.sim.requestCount(QStringLiteral("compute")) - before, 1); // one changes-since
+    for (const auto &l : got)
+        QCOMPARE(l.get(), got.first().get());
+    // Asked for with what is at least as new: no request at all.
+    QCOMPARE(get(cache, now).get(), got.first().get());
+    QCOMPARE(f.sim.requestCount(QStringLiteral("compute")) - before, 1);
+    // Asked for after that fetch began: a new one.
+    QTest::qWait(20);
+    QVERIFY(get(cache).get() != got.first().get());
+    QCOMPARE(f.sim.requestCount(QStringLiteral("compute")) - before, 2);
+}
+
+void TestServerCache::klustersOfAProjectShareWhatTheProjectHas()
+{
+    SimFixture f;
+    KeystoneSession session(&m_client, cloud(f));
+    QStringList klusters;
+    for (const SimKluster &k : f.sim.world().klusters) {
+        if (k.projectId == f.sim.world().projects.first().id)
+            klusters << k.name;
+    }
+    QVERIFY(klusters.size() >= 2);
+    ServerCache servers(&session);
+    std::unique_ptr<SharedList> groups(KlusterFetcher::sharedSecurityGroups(&session, nullptr));
+    std::unique_ptr<SharedList> extensions(KlusterFetcher::sharedExtensions(&session, nullptr));
+    QVERIFY(!get(servers)->error.isError()); // authenticated, and the first list kept
+    const qint64 compute = f.sim.requestCount(QStringLiteral("compute"));
+    const qint64 network = f.sim.requestCount(QStringLiteral("network"));
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QList<std::shared_ptr<KlusterFetcher>> fetchers;
+    int done = 0;
+    for (const QString &k : std::as_const(klusters)) { // refreshed together, as "Refresh all" does
+        auto fetcher = std::make_shared<KlusterFetcher>(&session, k);
+        fetcher->setServerCache(&servers, now);
+        fetcher->setSharedLists(groups.get(), extensions.get());
+        connect(fetcher.get(), &KlusterFetcher::finished, this, [&done](const KlusterFetch &r) {
+            QVERIFY2(r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
+            QVERIFY(
+                r.state.serversSource.known && r.state.securityGroupsSource.known && r.state.extensionsKnown);
+            ++done;
+        });
+        fetcher->start();
+        fetchers << fetcher;
+    }
+    QVERIFY(QTest::qWaitFor([&] { return done == klusters.size(); }, 60000));
+    QCOMPARE(f.sim.requestCount(QStringLiteral("compute")) - compute, 1); // one changes-since for all
+    // One list of ports, one of security groups, one of extensions; a router each.
+    QCOMPARE(f.sim.requestCount(QStringLiteral("network")) - network, 3 + klusters.size());
+}
+
+void TestServerCache::cancelledRefreshStopsWaiting()
+{
+    SimFixture f;
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    FaultRule slow;
+    slow.service = QStringLiteral("compute");
+    slow.kind = FaultRule::Kind::Latency;
+    slow.latencyMs = 3000;
+    f.sim.faults().add(slow);
+    KlusterFetcher fetcher(&session, QStringLiteral("demo"));
+    fetcher.setServerCache(&cache, QDateTime::currentDateTimeUtc());
+    KlusterFetch result;
+    bool done = false;
+    connect(&fetcher, &KlusterFetcher::finished, [&](const KlusterFetch &r) {
+        result = r;
+        done = true;
+    });
+    fetcher.start();
+    QTest::qWait(300);
+    bool sharedArrived = false;
+    QObject other; // another kluster of the project, waiting for the same list
+    cache.request(QDateTime::currentDateTimeUtc().addSecs(-5), &other,
+        [&sharedArrived](const std::shared_ptr<const ServerList> &) { sharedArrived = true; });
+    fetcher.cancel();
+    QVERIFY(QTest::qWaitFor([&done] { return done; }, 10000));
+    QVERIFY(!sharedArrived); // this refresh was not held until the shared list came
+    QVERIFY(QTest::qWaitFor([&sharedArrived] { return sharedArrived; }, 30000));
+    QVERIFY(!result.state.serversSource.known);
+}
+
+QTEST_GUILESS_MAIN(TestServerCache)
+#include "tst_servercache.moc"
