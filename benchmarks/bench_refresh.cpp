@@ -3,6 +3,9 @@
 // that lists every server again, of one that asks only for what changed when
 // nothing did, and of one after 20 servers and 20 nodes changed. The session
 // and the kept server list live on between refreshes, as in the console.
+// And the first load of a fleet, 100 klusters of 20 nodes in one project, all
+// at once: each kluster fetching its project's servers, groups and extensions
+// for itself, or the project's klusters sharing one fetch of each.
 //
 //   build/benchmarks/bench_refresh
 
@@ -11,6 +14,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <benchmark/benchmark.h>
 
 namespace {
@@ -32,8 +36,10 @@ struct Console
     KlusterFetch refresh(bool keep)
     {
         KlusterFetcher fetcher(&session, QStringLiteral("scale"));
-        if (keep)
+        if (keep) { // as the console does
             fetcher.setServerCache(&servers, QDateTime::currentDateTimeUtc());
+            fetcher.setNodesFromCache(true);
+        }
         QEventLoop loop; // a benchmark driver, not product code
         KlusterFetch result;
         QObject::connect(&fetcher, &KlusterFetcher::finished, &loop, [&](const KlusterFetch &f) {
@@ -83,7 +89,80 @@ void BM_Refresh(benchmark::State &state)
     state.counters["servers_received"] = double(received) / n;
 }
 
+SimProcess &fleet()
+{
+    static SimProcess w(20, 100);
+    return w;
+}
+
+qint64 residentKiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    }
+    return 0;
+}
+
+// range(0): 1 shares what the project has, 0 does not.
+void BM_FleetFirstLoad(benchmark::State &state)
+{
+    const bool share = state.range(0) != 0;
+    SimProcess &w = fleet();
+    QStringList klusters;
+    for (int i = 0; i < 100; ++i)
+        klusters << QStringLiteral("scale-%1").arg(i, 3, 10, QLatin1Char('0'));
+    qint64 bytes = 0, requests = 0, grown = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        HttpClient client;
+        KeystoneSession session(&client, w.cloud());
+        ServerCache servers(&session);
+        std::unique_ptr<SharedList> groups(KlusterFetcher::sharedSecurityGroups(&session, nullptr));
+        std::unique_ptr<SharedList> extensions(KlusterFetcher::sharedExtensions(&session, nullptr));
+        QList<KlusterFetch> results;
+        std::vector<std::unique_ptr<KlusterFetcher>> fetchers;
+        const qint64 before = residentKiB();
+        state.ResumeTiming();
+        QEventLoop loop; // a benchmark driver, not product code
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        for (const QString &k : std::as_const(klusters)) {
+            fetchers.push_back(std::make_unique<KlusterFetcher>(&session, k));
+            KlusterFetcher *f = fetchers.back().get();
+            if (share) {
+                f->setServerCache(&servers, now);
+                f->setSharedLists(groups.get(), extensions.get());
+            }
+            f->setNodesFromCache(true);
+            QObject::connect(f, &KlusterFetcher::finished, &loop, [&](const KlusterFetch &r) {
+                results << r;
+                if (results.size() == klusters.size())
+                    loop.quit();
+            });
+            f->start();
+        }
+        loop.exec();
+        state.PauseTiming();
+        for (const KlusterFetch &r : std::as_const(results)) {
+            if (!r.errors.isEmpty())
+                state.SkipWithError(qPrintable(SourceError::joined(r.errors)));
+        }
+        grown = residentKiB() - before; // what the fetched states hold
+        bytes = client.bytesReceived();
+        requests = client.requestsSent();
+        state.ResumeTiming();
+    }
+    state.counters["MB_received"] = double(bytes) / 1e6;
+    state.counters["requests"] = double(requests);
+    state.counters["MB_resident_grown"] = double(grown) / 1024.0;
+}
+
 } // namespace
+
+BENCHMARK(BM_FleetFirstLoad)->ArgName("shared")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 BENCHMARK(BM_Refresh)
     ->ArgNames({ "incremental", "changed" })

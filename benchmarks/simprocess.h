@@ -16,11 +16,15 @@
 class SimProcess
 {
 public:
-    explicit SimProcess(int nodes)
+    // One kluster "scale" of `nodes`; or, with `klusters`, a fleet of them (scale-000, …) of `nodes` each.
+    explicit SimProcess(int nodes, int klusters = 0)
     {
         m_process.setProgram(QStringLiteral(FLIGHTDECK_SIM));
-        m_process.setArguments(
-            { QStringLiteral("--nodes"), QString::number(nodes), QStringLiteral("--json") });
+        m_process.setArguments(klusters > 0
+                ? QStringList { QStringLiteral("--klusters"), QString::number(klusters),
+                    QStringLiteral("--nodes-per-kluster"), QString::number(nodes), QStringLiteral("--json") }
+                : QStringList {
+                    QStringLiteral("--nodes"), QString::number(nodes), QStringLiteral("--json") });
         m_process.start();
         m_process.waitForReadyRead(120000);
         endpoints = QJsonDocument::fromJson(m_process.readLine()).object();

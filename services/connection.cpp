@@ -290,6 +290,7 @@ void ConnectionWorker::refresh(const QString &kluster)
             fetcher->setRouteLimit(m_spec.options.routeLimit);
         fetcher->setServerCache(m_servers.get(), started);
         fetcher->setSharedLists(m_securityGroups.get(), m_extensions.get());
+        fetcher->setNodesFromCache(true);
         m_fetchers.insert(kluster, fetcher);
         connect(fetcher, &KlusterFetcher::finished, this,
             [this, fetcher, kluster, result, timer, started](const KlusterFetch &fetch) mutable {

@@ -93,6 +93,8 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
     *step = [this, client, items, first, chunks, self](const QString &cont) {
         const auto step = self.lock();
         QString path = QStringLiteral("/api/v1/nodes?limit=500");
+        if (m_nodesFromCache && cont.isEmpty())
+            path += QStringLiteral("&resourceVersion=0");
         if (!cont.isEmpty())
             path += QStringLiteral("&continue=") + QString::fromLatin1(QUrl::toPercentEncoding(cont));
         HttpCall *call = client->send("GET", path);

@@ -33,6 +33,9 @@ public:
     // Nodes from this kubeconfig target instead of the Kubernikus credentials.
     void setKubeTarget(const KubeTarget &target) { m_kubeTarget = target; }
     void setRouteLimit(std::optional<int> limit) { m_routeLimit = limit; }
+    // Nodes as the API server's watch cache has them (`resourceVersion=0`): cheaper for it, as fresh as a
+    // console's periodic refresh needs. Off: the latest, from etcd (the command line).
+    void setNodesFromCache(bool fromCache) { m_nodesFromCache = fromCache; }
     // The project's servers from `cache` (shared with the project's other klusters, kept between refreshes),
     // fetched no earlier than `notBefore`; without one, they are listed whole.
     void setServerCache(ServerCache *cache, const QDateTime &notBefore)
@@ -82,6 +85,7 @@ private:
     QPointer<SharedList> m_securityGroups;
     QPointer<SharedList> m_extensions;
     // Waiting for what is shared: a cancel stops waiting (the fetch goes on for the others).
+    bool m_nodesFromCache = false;
     bool m_serversPending = false;
     bool m_groupsPending = false;
     bool m_extensionsPending = false;

@@ -37,6 +37,18 @@ void fetchPagedList(KeystoneSession *session, QObject *context, const QString &s
                 }
                 Error error;
                 const QJsonObject body = r.json(&error);
+                if (!error.isError() && !body.value(collection).isArray() && walk->first.pages == 0) {
+                    // No list at all: the parser says what it is instead (an API error, say), naming the
+                    // request.
+                    PagedList one;
+                    one.body = r.body;
+                    one.object = body;
+                    one.error = r.error;
+                    one.date = r.header("date");
+                    one.pages = 1;
+                    done(one);
+                    return;
+                }
                 if (error.isError() || !body.value(collection).isArray()) {
                     if (!error.isError()) {
                         error.kind = Error::Kind::Malformed;
@@ -82,7 +94,7 @@ void fetchPagedList(KeystoneSession *session, QObject *context, const QString &s
                     return;
                 }
                 PagedList whole = first;
-                whole.error.service = service; // what a refusal of the merged list names
+                whole.error = r.error; // no error, but the request a refusal of the list names
                 if (whole.pages > 1) {
                     whole.object = QJsonObject { { collection, walk->items } };
                     whole.body = QJsonDocument(whole.object).toJson(QJsonDocument::Compact);

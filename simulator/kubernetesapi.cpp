@@ -113,7 +113,9 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
                     service, 400, QStringLiteral("BadRequest"), QStringLiteral("continue key is not valid"));
             start = token.value(QStringLiteral("start")).toInt();
         }
-        const int limit = request.queryValue(QStringLiteral("limit")).toInt();
+        // resourceVersion=0: any version will do, served from the watch cache, which ignores `limit`.
+        const bool fromCache = request.queryValue(QStringLiteral("resourceVersion")) == QLatin1String("0");
+        const int limit = fromCache ? 0 : request.queryValue(QStringLiteral("limit")).toInt();
         const int end = limit > 0 ? qMin(int(nodes.size()), start + limit) : int(nodes.size());
         QString next;
         if (end < nodes.size()) {

@@ -434,7 +434,7 @@ QByteArray defaultScenario()
     return file.readAll();
 }
 
-void generate(World &world, int nodes)
+void generate(World &world, int nodes, int klusters)
 {
     const QDateTime now = world.now();
     const QString projectId = stableHex(QStringLiteral("project:scale"));
@@ -443,122 +443,134 @@ void generate(World &world, int nodes)
         QStringLiteral("scale-password"), projectId, { QStringLiteral("member") } });
     world.applicationCredentials.append(SimApplicationCredential { QStringLiteral("scale-appcred"),
         QStringLiteral("scale"), QStringLiteral("scale-secret"), world.users.last().id, projectId });
-    SimNetwork net { stableUuid(QStringLiteral("net:scale")), QStringLiteral("scale-net"), projectId,
-        stableUuid(QStringLiteral("subnet:scale")), QStringLiteral("172.16.0.0/12"),
-        QStringLiteral("172.16.0.1") };
-    world.networks.append(net);
     FaultInjector unused;
     Loader loader { world, unused, QString(), now };
     loader.addDefaultGroup(projectId);
-    SimSecurityGroup group;
-    group.id = stableUuid(QStringLiteral("sg:scale"));
-    group.name = QStringLiteral("kks-scale");
-    group.projectId = projectId;
-    int n = 0;
-    for (const char *p : { "tcp", "udp", "icmp" }) {
-        QJsonObject r { { QStringLiteral("protocol"), QString::fromLatin1(p) },
-            { QStringLiteral("remoteIpPrefix"), QStringLiteral("10.0.0.0/8") } };
-        group.rules.append(loader.ruleFrom(r, group.id, ++n));
+    world.servers.reserve(qsizetype(nodes) * klusters);
+    world.ports.reserve(qsizetype(nodes) * klusters);
+    int maxRoutes = 0;
+    for (int kn = 0; kn < klusters; ++kn) {
+        // One kluster keeps the names it always had; a fleet's are scale-000, scale-001, …, each with its
+        // own network, group and router, in the one project.
+        const QString kname = klusters == 1 ? QStringLiteral("scale")
+                                            : QStringLiteral("scale-%1").arg(kn, 3, 10, QLatin1Char('0'));
+        const QString cidr = klusters == 1
+            ? QStringLiteral("172.16.0.0/12")
+            : QStringLiteral("172.%1.%2.0/22").arg(16 + kn / 64).arg((kn % 64) * 4);
+        SimNetwork net { stableUuid(QStringLiteral("net:") + kname), kname + QStringLiteral("-net"),
+            projectId, stableUuid(QStringLiteral("subnet:") + kname), cidr,
+            QHostAddress(QHostAddress::parseSubnet(cidr).first.toIPv4Address() + 1).toString() };
+        world.networks.append(net);
+        SimSecurityGroup group;
+        group.id = stableUuid(QStringLiteral("sg:") + kname);
+        group.name = QStringLiteral("kks-") + kname;
+        group.projectId = projectId;
+        int n = 0;
+        for (const char *p : { "tcp", "udp", "icmp" }) {
+            QJsonObject r { { QStringLiteral("protocol"), QString::fromLatin1(p) },
+                { QStringLiteral("remoteIpPrefix"), QStringLiteral("10.0.0.0/8") } };
+            group.rules.append(loader.ruleFrom(r, group.id, ++n));
+        }
+        world.securityGroups.append(group);
+        SimRouter router;
+        router.id = stableUuid(QStringLiteral("router:") + kname);
+        router.name = QStringLiteral("kks-") + kname + QStringLiteral("-router");
+        router.projectId = projectId;
+        router.interfaceSubnetIds = { net.subnetId };
+        router.created = now.addDays(-300);
+        router.updated = now;
+        SimKluster k;
+        k.name = kname;
+        k.projectId = projectId;
+        k.clusterCidr = QStringLiteral("10.0.0.0/8");
+        k.routerId = router.id;
+        k.networkId = net.id;
+        k.securityGroupName = group.name;
+        k.pools = { SimNodePool { QStringLiteral("pool"), nodes } };
+        k.bearerToken
+            = stableHex(QStringLiteral("token:") + kname) + stableHex(QStringLiteral("token2:") + kname);
+        static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+        const quint32 base = QHostAddress::parseSubnet(cidr).first.toIPv4Address();
+        for (int i = 0; i < nodes; ++i) {
+            QString suffix(5, QLatin1Char('a'));
+            int v = i;
+            for (int c = 4; c >= 0; --c) {
+                suffix[c] = QLatin1Char(alphabet[v % 36]);
+                v /= 36;
+            }
+            const QString name = QStringLiteral("kks-") + kname + QStringLiteral("-pool-") + suffix;
+            const QString ip = QHostAddress(base + 10 + quint32(i)).toString();
+            const QString pod = QStringLiteral("10.%1.%2.0/24").arg(i / 256).arg(i % 256);
+            const int mod = i % 200;
+            SimServer s;
+            s.id = stableUuid(QStringLiteral("server:%1:%2").arg(kname).arg(i));
+            s.name = name;
+            s.projectId = projectId;
+            s.created = now.addSecs(mod == 7 ? -3600 : -86400LL * 5 - i);
+            s.updated = s.created;
+            s.networkName = net.name;
+            s.kluster = k.name;
+            s.pool = QStringLiteral("pool");
+            SimPort port;
+            port.id = stableUuid(QStringLiteral("port:%1:%2").arg(kname).arg(i));
+            port.networkId = net.id;
+            port.subnetId = net.subnetId;
+            port.deviceId = s.id;
+            port.deviceOwner = QStringLiteral("compute:nova");
+            port.macAddress = QStringLiteral("fa:16:3e:%1:%2:%3")
+                                  .arg(((i >> 16) + kn * 4) & 0xff, 2, 16, QLatin1Char('0'))
+                                  .arg((i >> 8) & 0xff, 2, 16, QLatin1Char('0'))
+                                  .arg(i & 0xff, 2, 16, QLatin1Char('0'));
+            port.ipAddress = ip;
+            port.created = s.created;
+            if (mod != 13) // one in 200 lacks the kluster's group
+                port.securityGroupIds = { group.id };
+            s.portId = port.id;
+            if (mod == 11) { // one in 200 in ERROR
+                s.status = QStringLiteral("ERROR");
+                s.vmState = QStringLiteral("error");
+                s.faultMessage
+                    = QStringLiteral("No valid host was found. There are not enough hosts available.");
+            }
+            world.ports.append(port);
+            world.servers.append(s);
+            if (mod == 7 || mod == 11)
+                continue; // never registered
+            SimNode node;
+            node.name = name;
+            node.uid = stableUuid(QStringLiteral("node:%1:%2").arg(kname).arg(i));
+            node.created = s.created.addSecs(150);
+            node.pool = s.pool;
+            node.podCidr = pod;
+            node.internalIp = ip;
+            node.providerId = QStringLiteral("openstack:///") + s.id;
+            if (mod == 17) {
+                node.ready = QStringLiteral("False");
+                node.readyReason = QStringLiteral("KubeletNotReady");
+                node.readyMessage = QStringLiteral("PLEG is not healthy");
+            }
+            node.resourceVersion = ++world.resourceVersionCounter;
+            k.nodes.append(node);
+            if (mod == 23)
+                continue; // one in 200 has no route
+            if (mod == 31) { // one in 200 routed to another node only (stale)
+                router.routes.append(
+                    SimRoute { pod, QHostAddress(base + 10 + quint32(i > 0 ? i - 1 : i + 1)).toString() });
+                continue;
+            }
+            if (mod == 29) // one in 200 routed to a recycled CIDR's old node first
+                router.routes.append(
+                    SimRoute { pod, QHostAddress(base + 10 + quint32(nodes) + quint32(i)).toString() });
+            router.routes.append(SimRoute { pod, ip });
+        }
+        for (int i = 0; i < qMax(1, nodes / 500); ++i) // orphans of deleted nodes
+            router.routes.append(SimRoute { QStringLiteral("10.255.%1.0/24").arg(i % 256),
+                QHostAddress(base + 5 + quint32(2 * nodes) + quint32(i)).toString() });
+        maxRoutes = qMax(maxRoutes, int(router.routes.size()) + 100);
+        world.routers.append(router);
+        world.klusters.append(k);
     }
-    world.securityGroups.append(group);
-    SimRouter router;
-    router.id = stableUuid(QStringLiteral("router:scale"));
-    router.name = QStringLiteral("kks-scale-router");
-    router.projectId = projectId;
-    router.interfaceSubnetIds = { net.subnetId };
-    router.created = now.addDays(-300);
-    router.updated = now;
-    world.maxRoutes = nodes + 100;
-    SimKluster k;
-    k.name = QStringLiteral("scale");
-    k.projectId = projectId;
-    k.clusterCidr = QStringLiteral("10.0.0.0/8");
-    k.routerId = router.id;
-    k.networkId = net.id;
-    k.securityGroupName = group.name;
-    k.pools = { SimNodePool { QStringLiteral("pool"), nodes } };
-    k.bearerToken = stableHex(QStringLiteral("token:scale")) + stableHex(QStringLiteral("token2:scale"));
-    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    world.servers.reserve(nodes);
-    world.ports.reserve(nodes);
-    const quint32 base = QHostAddress(QStringLiteral("172.16.0.0")).toIPv4Address();
-    for (int i = 0; i < nodes; ++i) {
-        QString suffix(5, QLatin1Char('a'));
-        int v = i;
-        for (int c = 4; c >= 0; --c) {
-            suffix[c] = QLatin1Char(alphabet[v % 36]);
-            v /= 36;
-        }
-        const QString name = QStringLiteral("kks-scale-pool-") + suffix;
-        const QString ip = QHostAddress(base + 10 + quint32(i)).toString();
-        const QString pod = QStringLiteral("10.%1.%2.0/24").arg(i / 256).arg(i % 256);
-        const int mod = i % 200;
-        SimServer s;
-        s.id = stableUuid(QStringLiteral("server:scale:%1").arg(i));
-        s.name = name;
-        s.projectId = projectId;
-        s.created = now.addSecs(mod == 7 ? -3600 : -86400LL * 5 - i);
-        s.updated = s.created;
-        s.networkName = net.name;
-        s.kluster = k.name;
-        s.pool = QStringLiteral("pool");
-        SimPort port;
-        port.id = stableUuid(QStringLiteral("port:scale:%1").arg(i));
-        port.networkId = net.id;
-        port.subnetId = net.subnetId;
-        port.deviceId = s.id;
-        port.deviceOwner = QStringLiteral("compute:nova");
-        port.macAddress = QStringLiteral("fa:16:3e:%1:%2:%3")
-                              .arg((i >> 16) & 0xff, 2, 16, QLatin1Char('0'))
-                              .arg((i >> 8) & 0xff, 2, 16, QLatin1Char('0'))
-                              .arg(i & 0xff, 2, 16, QLatin1Char('0'));
-        port.ipAddress = ip;
-        port.created = s.created;
-        if (mod != 13) // one in 200 lacks the kluster's group
-            port.securityGroupIds = { group.id };
-        s.portId = port.id;
-        if (mod == 11) { // one in 200 in ERROR
-            s.status = QStringLiteral("ERROR");
-            s.vmState = QStringLiteral("error");
-            s.faultMessage = QStringLiteral("No valid host was found. There are not enough hosts available.");
-        }
-        world.ports.append(port);
-        world.servers.append(s);
-        if (mod == 7 || mod == 11)
-            continue; // never registered
-        SimNode node;
-        node.name = name;
-        node.uid = stableUuid(QStringLiteral("node:scale:%1").arg(i));
-        node.created = s.created.addSecs(150);
-        node.pool = s.pool;
-        node.podCidr = pod;
-        node.internalIp = ip;
-        node.providerId = QStringLiteral("openstack:///") + s.id;
-        if (mod == 17) {
-            node.ready = QStringLiteral("False");
-            node.readyReason = QStringLiteral("KubeletNotReady");
-            node.readyMessage = QStringLiteral("PLEG is not healthy");
-        }
-        node.resourceVersion = ++world.resourceVersionCounter;
-        k.nodes.append(node);
-        if (mod == 23)
-            continue; // one in 200 has no route
-        if (mod == 31) { // one in 200 routed to another node only (stale)
-            router.routes.append(
-                SimRoute { pod, QHostAddress(base + 10 + quint32(i > 0 ? i - 1 : i + 1)).toString() });
-            continue;
-        }
-        if (mod == 29) // one in 200 routed to a recycled CIDR's old node first
-            router.routes.append(
-                SimRoute { pod, QHostAddress(base + 10 + quint32(nodes) + quint32(i)).toString() });
-        router.routes.append(SimRoute { pod, ip });
-    }
-    for (int i = 0; i < qMax(1, nodes / 500); ++i) // orphans of deleted nodes
-        router.routes.append(SimRoute { QStringLiteral("10.255.%1.0/24").arg(i % 256),
-            QHostAddress(base + 5 + quint32(2 * nodes) + quint32(i)).toString() });
-    world.maxRoutes = int(router.routes.size()) + 100;
-    world.routers.append(router);
-    world.klusters.append(k);
+    world.maxRoutes = maxRoutes;
 }
 
 } // namespace Scenario

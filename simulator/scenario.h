@@ -19,8 +19,11 @@ bool loadFile(const QString &path, World &world, FaultInjector &faults, QString 
 
 QByteArray defaultScenario();
 
-// One project with one kluster of `nodes` instances and nodes, their routes on
-// a router with room for them, and a realistic sprinkling of every failure.
-void generate(World &world, int nodes);
+// One project with one kluster "scale" of `nodes` instances and nodes, their
+// routes on a router with room for them, and a realistic sprinkling of every
+// failure; or, for a fleet, `klusters` such klusters "scale-000", "scale-001",
+// … in the one project (each with its own network, group and router; at most
+// 240 nodes each).
+void generate(World &world, int nodes, int klusters = 1);
 
 } // namespace Scenario

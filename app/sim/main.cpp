@@ -41,6 +41,13 @@ int main(int argc, char *argv[])
                        "and a sprinkling of every failure (instead of the demo world, or added "
                        "to --scenario)."),
         QStringLiteral("n"));
+    const QCommandLineOption fleet(QStringLiteral("klusters"),
+        QStringLiteral("Generate a fleet of <n> klusters \"scale-000\", \"scale-001\", … in the project "
+                       "\"scale\", each like --nodes makes them (with --nodes-per-kluster)."),
+        QStringLiteral("n"));
+    const QCommandLineOption perKluster(QStringLiteral("nodes-per-kluster"),
+        QStringLiteral("The instances and nodes of each kluster of --klusters (default 20, at most 240)."),
+        QStringLiteral("m"), QStringLiteral("20"));
     const QCommandLineOption dump(QStringLiteral("dump-snapshot"),
         QStringLiteral("Write each kluster as a snapshot folder <dir>/<kluster>/ and exit."),
         QStringLiteral("dir"));
@@ -63,8 +70,8 @@ int main(int argc, char *argv[])
         QStringLiteral("Kubernikus port."), QStringLiteral("port"), QStringLiteral("0"));
     const QCommandLineOption adminPort(QStringLiteral("admin-port"), QStringLiteral("Admin API port."),
         QStringLiteral("port"), QStringLiteral("0"));
-    parser.addOptions({ scenario, nodes, dump, kluster, json, kubeconfigs, keystonePort, computePort,
-        networkPort, imagePort, kubernikusPort, adminPort });
+    parser.addOptions({ scenario, nodes, fleet, perKluster, dump, kluster, json, kubeconfigs, keystonePort,
+        computePort, networkPort, imagePort, kubernikusPort, adminPort });
     parser.process(app);
 
     Simulator sim;
@@ -77,9 +84,22 @@ int main(int argc, char *argv[])
             return fail(
                 QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000").arg(parser.value(nodes)));
     }
+    int fleetSize = 1;
+    if (parser.isSet(fleet)) {
+        bool ok = false;
+        fleetSize = parser.value(fleet).toInt(&ok);
+        if (!ok || fleetSize <= 0 || fleetSize > 1000)
+            return fail(
+                QStringLiteral("--klusters: \"%1\" is not a count from 1 to 1000").arg(parser.value(fleet)));
+        generated = parser.value(perKluster).toInt(&ok);
+        if (!ok || generated <= 0 || generated > 240)
+            return fail(QStringLiteral("--nodes-per-kluster: \"%1\" is not a count from 1 to 240")
+                            .arg(parser.value(perKluster)));
+    }
     // The world, as it is made at start and again on the admin API's POST /reset.
     const QString scenarioFile = parser.value(scenario);
-    const auto load = [scenarioFile, generated](World &world, FaultInjector &faults, QString *problem) {
+    const auto load = [scenarioFile, generated, fleetSize](
+                          World &world, FaultInjector &faults, QString *problem) {
         if (!scenarioFile.isEmpty()) {
             if (!Scenario::loadFile(scenarioFile, world, faults, problem))
                 return false;
@@ -88,7 +108,7 @@ int main(int argc, char *argv[])
             return false;
         }
         if (generated > 0)
-            Scenario::generate(world, generated);
+            Scenario::generate(world, generated, fleetSize);
         return true;
     };
     if (!load(sim.world(), sim.faults(), &error))

@@ -41,9 +41,10 @@ private:
         return c;
     }
     KlusterFetch fetch(KeystoneSession &session, const QString &kluster,
-        const std::optional<KubeTarget> &target = std::nullopt)
+        const std::optional<KubeTarget> &target = std::nullopt, bool nodesFromCache = false)
     {
         KlusterFetcher fetcher(&session, kluster);
+        fetcher.setNodesFromCache(nodesFromCache);
         if (target)
             fetcher.setKubeTarget(*target);
         QSignalSpy spy(&fetcher, &KlusterFetcher::finished);
@@ -138,6 +139,13 @@ void TestKlusterFetcher::paginationAcrossPages()
     QCOMPARE(r.state.instances.size(), 2500); // three Nova pages of up to 1,000
     QCOMPARE(r.state.nodes.size(), sim.world().klusters.first().nodes.size()); // chunks of 500
     QVERIFY(sim.requestCount(QStringLiteral("compute")) >= 3);
+
+    // The console's lists: any version will do, from the API server's watch cache, which ignores limit.
+    const qint64 before = sim.requestCount(QStringLiteral("kubernetes"));
+    const KlusterFetch cached = fetch(session, QStringLiteral("scale"), std::nullopt, true);
+    QVERIFY2(cached.errors.isEmpty(), qPrintable(SourceError::joined(cached.errors)));
+    QCOMPARE(cached.state.nodes.size(), r.state.nodes.size());
+    QCOMPARE(sim.requestCount(QStringLiteral("kubernetes")) - before, 1);
 }
 
 void TestKlusterFetcher::failedNodeListIsNotZeroNodes()

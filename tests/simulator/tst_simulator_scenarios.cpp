@@ -18,6 +18,7 @@ private slots:
     void badScenarios_data();
     void badScenarios();
     void generatedWorld();
+    void generatedFleet();
 };
 
 static QStringList ids(const Diagnosis &d)
@@ -139,6 +140,33 @@ void TestSimulatorScenarios::generatedWorld()
     for (const char *kind : { "instance-unregistered", "instance-error", "instance-missing-security-group",
              "route-duplicate", "route-orphaned", "route-stale", "route-missing", "node-not-ready" })
         QVERIFY2(kinds.contains(QString::fromLatin1(kind)), kind);
+}
+
+void TestSimulatorScenarios::generatedFleet()
+{
+    Simulator sim;
+    Scenario::generate(sim.world(), 40, 5);
+    QCOMPARE(sim.world().klusters.size(), 5);
+    QCOMPARE(sim.world().servers.size(), 200);
+    QCOMPARE(sim.world().projects.size(), 1); // one project, what its klusters share
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(sim.dumpSnapshots(dir.path(), QString(), &error), qPrintable(error));
+    QSet<QString> routers;
+    for (int k = 0; k < 5; ++k) {
+        const QString name = QStringLiteral("scale-%1").arg(k, 3, 10, QLatin1Char('0'));
+        const KlusterState state = SnapshotReader::read(QDir(dir.path()).filePath(name));
+        QCOMPARE(state.kluster.name, name);
+        QCOMPARE(state.instances.size(), 200); // the project's servers, every kluster's
+        QCOMPARE(state.nodes.size(), 38); // two of each 200 never registered
+        routers.insert(state.router.id);
+        const Diagnosis d = Diagnosis::run(state);
+        QVERIFY(d.find(QStringLiteral("instance-unregistered:kks-%1-pool-aaaah").arg(name)));
+        for (const Finding &f : d.findings) // another kluster's instances are never this one's findings
+            QVERIFY2(
+                f.id().contains(name) || !f.id().contains(QStringLiteral("kks-scale-")), qPrintable(f.id()));
+    }
+    QCOMPARE(routers.size(), 5);
 }
 
 QTEST_GUILESS_MAIN(TestSimulatorScenarios)

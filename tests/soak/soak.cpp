@@ -94,7 +94,10 @@ int main(int argc, char *argv[])
         QStringLiteral("csv"), QStringLiteral("Write the samples to this CSV file."), QStringLiteral("file"));
     const QCommandLineOption refreshOption(QStringLiteral("refresh-ms"),
         QStringLiteral("The refresh interval (default 2000)."), QStringLiteral("ms"), QStringLiteral("2000"));
-    parser.addOptions({ secondsOption, csvOption, refreshOption });
+    const QCommandLineOption repairOption(QStringLiteral("repair-ms"),
+        QStringLiteral("A repair every this often (default 10000; 0: none)."), QStringLiteral("ms"),
+        QStringLiteral("10000"));
+    parser.addOptions({ secondsOption, csvOption, refreshOption, repairOption });
     parser.process(app);
     const int duration = parser.value(secondsOption).toInt();
     QTextStream out(stdout);
@@ -248,7 +251,8 @@ int main(int argc, char *argv[])
         });
         dialog->confirmButton()->click();
     });
-    repairTimer.start(10000);
+    if (parser.value(repairOption).toInt() > 0)
+        repairTimer.start(parser.value(repairOption).toInt());
 
     // Samples every five seconds.
     QTimer sampleTimer;
