@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QThread>
+#include <algorithm>
 
 Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *parent)
     : QObject(parent)
@@ -258,16 +259,44 @@ void ConnectionWorker::refresh(const QString &kluster)
         refreshSnapshot(kluster);
         return;
     }
+    const QDateTime askedAt = QDateTime::currentDateTimeUtc();
+    const int limit = m_spec.refreshConcurrency;
+    if (limit > 0 && m_running >= limit) { // polite to the APIs: the rest wait their turn
+        const bool waiting = std::any_of(m_queued.cbegin(), m_queued.cend(),
+            [&kluster](const QPair<QString, QDateTime> &q) { return q.first == kluster; });
+        if (!waiting)
+            m_queued.append({ kluster, askedAt });
+        return;
+    }
+    startRefresh(kluster, askedAt);
+}
+
+void ConnectionWorker::finishRefresh(const RefreshResult &result)
+{
+    --m_running;
+    emit refreshed(result);
+    const int limit = m_spec.refreshConcurrency;
+    while (!m_queued.isEmpty() && (limit <= 0 || m_running < limit)) {
+        const QPair<QString, QDateTime> next = m_queued.takeFirst();
+        startRefresh(next.first, next.second);
+    }
+}
+
+void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &askedAt)
+{
+    ++m_running;
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
-    const QDateTime started = QDateTime::currentDateTimeUtc(); // the data is at least this old
+    // The data is at least as old as the moment it was asked for; what the project's klusters share may
+    // come from a fetch that began since.
+    const QDateTime started = askedAt;
     withSession([this, kluster, timer, started](const Error &error) {
         RefreshResult result;
         result.connection = m_spec.name;
         result.kluster = kluster;
         if (error.isError()) {
             result.errors = failedAsAWhole(error);
-            emit refreshed(result);
+            finishRefresh(result);
             return;
         }
         auto *fetcher = new KlusterFetcher(m_session.get(), kluster, this);
@@ -280,7 +309,7 @@ void ConnectionWorker::refresh(const QString &kluster)
                 delete fetcher;
                 const QString why = tr("kubeconfig context %1: %2").arg(m_spec.kubeContext, kubeError);
                 result.errors = failedAsAWhole(Error::of(Error::Kind::Config, why));
-                emit refreshed(result);
+                finishRefresh(result);
                 return;
             }
             fetcher->setKubeTarget(*target);
@@ -313,7 +342,7 @@ void ConnectionWorker::refresh(const QString &kluster)
                     result.fetch = std::move(f);
                     result.errors = fetch.errors;
                 }
-                emit refreshed(result);
+                finishRefresh(result);
             });
         fetcher->start();
     });
@@ -321,6 +350,18 @@ void ConnectionWorker::refresh(const QString &kluster)
 
 void ConnectionWorker::cancelRefresh(const QString &kluster)
 {
+    for (int i = 0; i < m_queued.size(); ++i) {
+        if (m_queued.at(i).first != kluster)
+            continue;
+        m_queued.removeAt(i); // never started: cancelled as it waits
+        RefreshResult result;
+        result.connection = m_spec.name;
+        result.kluster = kluster;
+        result.cancelled = true;
+        result.errors = failedAsAWhole(Error::of(Error::Kind::Cancelled, tr("refresh cancelled")));
+        emit refreshed(result);
+        return;
+    }
     if (QPointer<KlusterFetcher> f = m_fetchers.take(kluster))
         f->cancel();
 }

@@ -23,6 +23,7 @@ struct ConnectionSpec
     QString snapshotPath; // a snapshot folder, or a folder of them: read-only, offline
     QString kubeContext; // nodes from this kubeconfig context instead of Kubernikus' credentials
     bool readOnly = false; // hides every repair
+    int refreshConcurrency = 4; // klusters refreshed at once, the rest wait their turn (0: no bound)
     DiagnosisOptions options;
 
     bool isSnapshot() const { return !snapshotPath.isEmpty(); }

@@ -48,6 +48,10 @@ private:
     // cloud is loaded and its secret read from the keychain if needed.
     void withSession(std::function<void(const Error &error)> then);
     void refreshSnapshot(const QString &kluster);
+    // Refreshes `kluster` with data fetched no earlier than `askedAt`.
+    void startRefresh(const QString &kluster, const QDateTime &askedAt);
+    // Emits refreshed(), and starts the next refresh waiting for its turn.
+    void finishRefresh(const RefreshResult &result);
     void repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
         const std::shared_ptr<const Diagnosis> &diagnosis, QList<RepairGate::Step> steps, bool override);
 
@@ -61,6 +65,9 @@ private:
     bool m_preparing = false;
     QList<std::function<void(const Error &)>> m_waiting;
     QHash<QString, QPointer<KlusterFetcher>> m_fetchers;
+    int m_running = 0; // refreshes under way (a session being opened counts)
+    // Refreshes waiting for their turn (ConnectionSpec::refreshConcurrency), and when each was asked for.
+    QList<QPair<QString, QDateTime>> m_queued;
     bool m_repairCancelled = false;
     std::optional<KubeTarget> m_kubeTarget;
     std::function<void(const SecretResult &)> m_secretRead;

@@ -42,6 +42,11 @@ Setting<int> refreshMinutes()
     return { QStringLiteral("refresh/intervalMinutes"), 5 };
 }
 
+Setting<int> refreshConcurrency()
+{
+    return { QStringLiteral("refresh/concurrency"), 4 };
+}
+
 Setting<bool> desktopNotifications()
 {
     return { QStringLiteral("notifications/desktop"), true };

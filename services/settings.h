@@ -40,6 +40,7 @@ Setting<int> tab(); // the view shown last (0: the overview)
 Setting<QByteArray> viewHeader(const QString &view);
 Setting<int> routeScope(); // which routes the Routes view shows (0: the kluster's own)
 Setting<int> refreshMinutes(); // the auto-refresh interval, 0: off (5 minutes)
+Setting<int> refreshConcurrency(); // klusters of one connection refreshed at once, 0: no bound (4)
 Setting<bool> desktopNotifications(); // desktop notifications while watching (on)
 Setting<bool> trayIcon(); // the tray icon while watching (on)
 

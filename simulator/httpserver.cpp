@@ -262,8 +262,11 @@ void HttpServer::respond(QTcpSocket *socket, const HttpRequest &request, const H
         write(socket, response, close);
         return;
     }
+    // Answered late: in flight until then (what a client's concurrency is measured by).
+    m_maxInFlight = qMax(m_maxInFlight, ++m_inFlight);
     QPointer<QTcpSocket> guard(socket);
     QTimer::singleShot(response.delayMs, this, [this, guard, response, close] {
+        --m_inFlight;
         if (guard && m_buffers.contains(guard.data()))
             write(guard.data(), response, close);
     });

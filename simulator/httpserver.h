@@ -87,6 +87,8 @@ public:
     QString baseUrl() const; // "http://127.0.0.1:<port>"
 
     qint64 requestCount() const { return m_requests; }
+    // The most requests answered late (a latency fault) that were waiting at once.
+    int maxInFlight() const { return m_maxInFlight; }
 
 private:
     void accept(QTcpSocket *socket);
@@ -101,5 +103,7 @@ private:
     bool m_tls = false;
     QString m_error;
     qint64 m_requests = 0;
+    int m_inFlight = 0;
+    int m_maxInFlight = 0;
     QHash<QTcpSocket *, QByteArray> m_buffers;
 };

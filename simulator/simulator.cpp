@@ -179,6 +179,12 @@ qint64 Simulator::requestCount(const QString &service) const
     return n;
 }
 
+int Simulator::maxInFlight(const QString &service) const
+{
+    const HttpServer *s = m_servers.value(service);
+    return s ? s->maxInFlight() : 0;
+}
+
 HttpResponse Simulator::errorFor(
     const QString &service, int status, const QString &type, const QString &message) const
 {

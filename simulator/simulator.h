@@ -60,6 +60,8 @@ public:
     QJsonObject describe() const;
 
     qint64 requestCount(const QString &service) const;
+    // The most of the service's requests answered late (a latency fault) that waited at once.
+    int maxInFlight(const QString &service) const;
     // Time spent producing answers (not sending them), for benchmarks.
     qint64 handlingNanoseconds() const { return m_handlingNs; }
 

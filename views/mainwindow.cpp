@@ -910,6 +910,7 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
 {
     ConnectionSpec spec = given;
     spec.readOnly = spec.readOnly || m_forceReadOnly;
+    spec.refreshConcurrency = qMax(0, Settings::refreshConcurrency().value());
     auto *connection = new Connection(spec, m_network, this);
     m_connections << connection;
     if (remember) {

@@ -1,10 +1,12 @@
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
+#include "services/connection.h"
 #include "services/klusterfetcher.h"
 #include "services/servercache.h"
 #include "tests/simulator/simfixture.h"
 
 #include <QJsonArray>
+#include <QThread>
 
 // The project's servers kept between refreshes and brought up to date with
 // what changed (Nova's changes-since, Neutron's changed_since on ports), and
@@ -24,6 +26,7 @@ private slots:
     void wholeListAgainWhenItMust();
     void requestsShareOneFetch();
     void klustersOfAProjectShareWhatTheProjectHas();
+    void refreshesOfAConnectionWaitTheirTurn();
     void cancelledRefreshStopsWaiting();
 
 private:
@@ -363,6 +366,71 @@ void TestServerCache::klustersOfAProjectShareWhatTheProjectHas()
     QCOMPARE(f.sim.requestCount(QStringLiteral("compute")) - compute, 1); // one changes-since for all
     // One list of ports, one of security groups, one of extensions; a router each.
     QCOMPARE(f.sim.requestCount(QStringLiteral("network")) - network, 3 + klusters.size());
+}
+
+void TestServerCache::refreshesOfAConnectionWaitTheirTurn()
+{
+    qRegisterMetaType<RefreshResult>();
+    const auto run = [](int concurrency, int *maxInFlight, bool cancelOne) {
+        Simulator sim;
+        Scenario::generate(sim.world(), 10, 6); // a fleet of 6 klusters in one project
+        QString error;
+        if (!sim.start(Simulator::Ports(), &error))
+            qFatal("simulator: %s", qPrintable(error));
+        FaultRule slow;
+        slow.service = QStringLiteral("kubernikus");
+        slow.kind = FaultRule::Kind::Latency;
+        slow.latencyMs = 150;
+        sim.faults().add(slow);
+        QThread worker;
+        worker.start();
+        ConnectionSpec spec;
+        spec.name = QStringLiteral("fleet");
+        CloudConfig c;
+        c.name = QStringLiteral("fleet");
+        c.authUrl = sim.authUrl();
+        c.username = QStringLiteral("scale");
+        c.password = QStringLiteral("scale-password");
+        c.userDomainName = QStringLiteral("Default");
+        c.projectName = QStringLiteral("scale");
+        c.projectDomainName = QStringLiteral("Default");
+        spec.config = c;
+        spec.refreshConcurrency = concurrency;
+        QList<RefreshResult> results;
+        {
+            Connection connection(spec, &worker);
+            QObject::connect(
+                &connection, &Connection::refreshed, [&results](const RefreshResult &r) { results << r; });
+            for (const SimKluster &k : sim.world().klusters)
+                connection.refresh(k.name);
+            if (cancelOne)
+                connection.cancelRefresh(sim.world().klusters.last().name); // still waiting for its turn
+            if (!QTest::qWaitFor([&results] { return results.size() == 6; }, 60000))
+                qFatal("refreshes did not end");
+        }
+        worker.quit();
+        worker.wait();
+        *maxInFlight = sim.maxInFlight(QStringLiteral("kubernikus"));
+        return results;
+    };
+    int bounded = 0;
+    const QList<RefreshResult> one = run(1, &bounded, true);
+    int cancelled = 0;
+    for (const RefreshResult &r : one) {
+        if (r.cancelled) {
+            ++cancelled;
+            QCOMPARE(r.kluster, QStringLiteral("scale-005"));
+        } else {
+            QVERIFY2(r.errors.isEmpty() && r.fetch, qPrintable(SourceError::joined(r.errors)));
+        }
+    }
+    QCOMPARE(cancelled, 1);
+    // One kluster at a time asks Kubernikus for two things at once (the kluster and its credentials).
+    QVERIFY2(bounded <= 2, qPrintable(QString::number(bounded)));
+    int unbounded = 0;
+    for (const RefreshResult &r : run(0, &unbounded, false))
+        QVERIFY2(r.errors.isEmpty() && r.fetch, qPrintable(SourceError::joined(r.errors)));
+    QVERIFY2(unbounded > 2, qPrintable(QString::number(unbounded)));
 }
 
 void TestServerCache::cancelledRefreshStopsWaiting()
