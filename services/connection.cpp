@@ -282,14 +282,13 @@ void ConnectionWorker::finishRefresh(const RefreshResult &result)
     }
 }
 
-void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &askedAt)
+void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &started)
 {
     ++m_running;
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
-    // The data is at least as old as the moment it was asked for; what the project's klusters share may
+    // `started`, when it was asked for: the data is at least this old; what the project's klusters share may
     // come from a fetch that began since.
-    const QDateTime started = askedAt;
     withSession([this, kluster, timer, started](const Error &error) {
         RefreshResult result;
         result.connection = m_spec.name;
