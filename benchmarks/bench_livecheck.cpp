@@ -52,14 +52,7 @@ void BM_LiveCheck(benchmark::State &state)
         HttpClient client;
         KeystoneSession session(&client, w.cloud());
         KlusterFetcher fetcher(&session, QStringLiteral("scale"));
-        QEventLoop loop; // a benchmark driver, not product code
-        KlusterFetch result;
-        QObject::connect(&fetcher, &KlusterFetcher::finished, &loop, [&](const KlusterFetch &f) {
-            result = f;
-            loop.quit();
-        });
-        fetcher.start();
-        loop.exec();
+        const KlusterFetch result = fetchToTheEnd(fetcher);
         const Diagnosis d = Diagnosis::run(result.state);
         benchmark::DoNotOptimize(d.findings.size());
         requests = int(client.requestsSent());

@@ -40,15 +40,7 @@ struct Console
             fetcher.setServerCache(&servers, QDateTime::currentDateTimeUtc());
             fetcher.setNodesFromCache(true);
         }
-        QEventLoop loop; // a benchmark driver, not product code
-        KlusterFetch result;
-        QObject::connect(&fetcher, &KlusterFetcher::finished, &loop, [&](const KlusterFetch &f) {
-            result = f;
-            loop.quit();
-        });
-        fetcher.start();
-        loop.exec();
-        return result;
+        return fetchToTheEnd(fetcher);
     }
 };
 

@@ -5,6 +5,7 @@
 // with nested event loops: benchmark drivers, not product code.
 
 #include "services/cloudconfig.h"
+#include "services/klusterfetcher.h"
 
 #include <QEventLoop>
 #include <QJsonDocument>
@@ -78,3 +79,17 @@ public:
 private:
     QProcess m_process;
 };
+
+// Starts `fetcher` and returns what it fetched, once it has.
+inline KlusterFetch fetchToTheEnd(KlusterFetcher &fetcher)
+{
+    QEventLoop loop;
+    KlusterFetch result;
+    QObject::connect(&fetcher, &KlusterFetcher::finished, &loop, [&](const KlusterFetch &f) {
+        result = f;
+        loop.quit();
+    });
+    fetcher.start();
+    loop.exec();
+    return result;
+}

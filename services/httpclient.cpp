@@ -123,6 +123,15 @@ void HttpCall::finish(const ApiResponse &response)
     deleteLater();
 }
 
+QDateTime parseHttpDate(const QByteArray &value)
+{
+    QDateTime when = QLocale::c().toDateTime(
+        QString::fromLatin1(value.trimmed()), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
+    if (when.isValid())
+        when.setTimeZone(QTimeZone::utc());
+    return when;
+}
+
 int RetryPolicy::parseRetryAfterMs(const QByteArray &value)
 {
     const QByteArray v = value.trimmed();
@@ -134,11 +143,9 @@ int RetryPolicy::parseRetryAfterMs(const QByteArray &value)
         return seconds < 0 ? -1 : int(qMin<qint64>(seconds, 24LL * 3600) * 1000);
     // An HTTP date: "Wed, 21 Oct 2026 07:28:00 GMT". Far in the future is capped like a number of seconds
     // (a date 25 days ahead once wrapped round the 32 bits of the result and was ignored).
-    QDateTime when
-        = QLocale::c().toDateTime(QString::fromLatin1(v), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
+    const QDateTime when = parseHttpDate(v);
     if (!when.isValid())
         return -1;
-    when.setTimeZone(QTimeZone::utc());
     return int(qBound<qint64>(0, QDateTime::currentDateTimeUtc().msecsTo(when), 24LL * 3600 * 1000));
 }
 

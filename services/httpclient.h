@@ -3,6 +3,7 @@
 #include "core/error.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -105,6 +106,10 @@ struct RetryPolicy
     int delayFor(int attempt, const QByteArray &retryAfter) const;
     static int parseRetryAfterMs(const QByteArray &value); // -1 when absent or unreadable
 };
+
+// An HTTP date ("Wed, 21 Oct 2026 07:28:00 GMT": a Date or Retry-After header), in UTC; invalid when absent
+// or unreadable.
+QDateTime parseHttpDate(const QByteArray &value);
 
 // The one HTTP core of Flightdeck over one QNetworkAccessManager: every call
 // asynchronous, timed out, cancellable, retried where safe, TLS verified

@@ -8,7 +8,6 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLocale>
 #include <QSet>
 #include <QUrl>
 #include <algorithm>
@@ -26,15 +25,6 @@ bool newerFirst(const Instance &a, const Instance &b)
 QString isoSeconds(const QDateTime &t)
 {
     return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss'Z'"));
-}
-
-// An HTTP Date header ("Mon, 23 Nov 2026 05:41:35 GMT"); invalid when absent or unreadable.
-QDateTime httpDate(const QByteArray &value)
-{
-    QDateTime t = QLocale::c().toDateTime(
-        QString::fromLatin1(value).trimmed(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
-    t.setTimeSpec(Qt::UTC);
-    return t;
 }
 
 } // namespace
@@ -58,31 +48,9 @@ void ServerCache::request(const QDateTime &notBefore, QObject *context, const Do
         startFetch();
 }
 
-void ServerCache::forget()
-{
-    m_kept.clear();
-    m_known = false;
-    m_shared.forget();
-}
-
-void ServerCache::cancel()
-{
-    ++m_generation;
-    const auto calls = std::exchange(m_calls, {});
-    for (const QPointer<HttpCall> &c : calls) {
-        if (c)
-            c->cancel();
-    }
-    forget();
-    auto cancelled = std::make_shared<ServerList>();
-    cancelled->error = Error::of(Error::Kind::Cancelled, tr("refresh cancelled"));
-    cancelled->error.service = QStringLiteral("compute");
-    m_shared.abandon(cancelled);
-}
-
 void ServerCache::startFetch()
 {
-    m_flightStarted = m_shared.start();
+    const QDateTime started = m_shared.start();
     m_calls.removeAll(QPointer<HttpCall>());
     const ServerCachePolicy &p = m_policy;
     const bool partial
@@ -93,11 +61,11 @@ void ServerCache::startFetch()
         fetchWhole(tr("the first list"));
     else if (m_sinceWhole + 1 >= p.wholeEvery)
         fetchWhole(tr("every %1th refresh lists everything").arg(p.wholeEvery));
-    else if (m_lastWhole.secsTo(m_flightStarted) >= p.wholeAfterSeconds)
-        fetchWhole(tr("the last whole list is %1 min old").arg(m_lastWhole.secsTo(m_flightStarted) / 60));
-    else if (m_lastFetch.secsTo(m_flightStarted) >= p.maxGapSeconds)
+    else if (m_lastWhole.secsTo(started) >= p.wholeAfterSeconds)
+        fetchWhole(tr("the last whole list is %1 min old").arg(m_lastWhole.secsTo(started) / 60));
+    else if (m_lastFetch.secsTo(started) >= p.maxGapSeconds)
         fetchWhole(tr("%1 min since the last fetch: Nova may have archived servers deleted meanwhile")
-                       .arg(m_lastFetch.secsTo(m_flightStarted) / 60));
+                       .arg(m_lastFetch.secsTo(started) / 60));
     else if (partial)
         fetchWhole(tr("servers of an unreachable cell came back without details"));
     else
@@ -160,8 +128,9 @@ void ServerCache::merge(const PagedList &page, bool whole)
 QDateTime ServerCache::watermark(const QDateTime &novaClock, const QDateTime &neutronClock) const
 {
     // Nova's own clock when it says it (behind a proxy it does); else Neutron's, read just before; else ours.
-    const QDateTime clock
-        = novaClock.isValid() ? novaClock : (neutronClock.isValid() ? neutronClock : m_flightStarted);
+    const QDateTime clock = novaClock.isValid()
+        ? novaClock
+        : (neutronClock.isValid() ? neutronClock : m_shared.flightStarted());
     return clock.addSecs(-m_policy.overlapSeconds);
 }
 
@@ -189,23 +158,18 @@ void ServerCache::fetchPorts(
                             qint64(revision.toDouble()) });
                 }
             }
-            then(ports, error, page.pages, httpDate(page.date));
+            then(ports, error, page.pages, parseHttpDate(page.date));
         });
 }
 
 void ServerCache::fetchWhole(const QString &why)
 {
-    const quint64 generation = m_generation;
     // The ports first: a port that changes after they were listed shows a new revision next time.
-    fetchPorts([this, generation, why](const Ports &ports, const Error &portsError, int portRequests,
+    fetchPorts([this, why](const Ports &ports, const Error &portsError, int portRequests,
                    const QDateTime &neutronClock) {
-        if (generation != m_generation)
-            return;
         fetchPagedList(m_session, this, QStringLiteral("compute"), QStringLiteral("/servers/detail"),
             QStringLiteral("servers"), &m_calls,
-            [this, generation, why, ports, portsError, portRequests, neutronClock](const PagedList &page) {
-                if (generation != m_generation)
-                    return;
+            [this, why, ports, portsError, portRequests, neutronClock](const PagedList &page) {
                 auto list = std::make_shared<ServerList>();
                 list->requests = page.pages + portRequests;
                 const Error read
@@ -225,8 +189,8 @@ void ServerCache::fetchWhole(const QString &why)
                 // Without the ports' revisions, the next fetch lists everything again.
                 m_known = !portsError.isError();
                 m_ports = ports;
-                m_watermark = watermark(httpDate(page.date), neutronClock);
-                m_lastFetch = m_lastWhole = m_flightStarted;
+                m_watermark = watermark(parseHttpDate(page.date), neutronClock);
+                m_lastFetch = m_lastWhole = m_shared.flightStarted();
                 m_sinceWhole = 0;
                 finish(list);
             });
@@ -235,12 +199,9 @@ void ServerCache::fetchWhole(const QString &why)
 
 void ServerCache::fetchChanges()
 {
-    const quint64 generation = m_generation;
     const QString since = QString::fromLatin1(QUrl::toPercentEncoding(isoSeconds(m_watermark)));
-    fetchPorts([this, generation, since](const Ports &ports, const Error &portsError, int portRequests,
+    fetchPorts([this, since](const Ports &ports, const Error &portsError, int portRequests,
                    const QDateTime &neutronClock) {
-        if (generation != m_generation)
-            return;
         if (portsError.isError()) {
             auto list = std::make_shared<ServerList>();
             list->error
@@ -251,9 +212,7 @@ void ServerCache::fetchChanges()
         }
         fetchPagedList(m_session, this, QStringLiteral("compute"),
             QStringLiteral("/servers/detail?changes-since=") + since, QStringLiteral("servers"), &m_calls,
-            [this, generation, ports, portRequests, neutronClock](const PagedList &servers) {
-                if (generation != m_generation)
-                    return;
+            [this, ports, portRequests, neutronClock](const PagedList &servers) {
                 const int requests = servers.pages + portRequests;
                 if (servers.error.kind == Error::Kind::Http && servers.error.status == 400) {
                     fetchWhole(tr("Nova refused changes-since: %1").arg(servers.error.toString()));
@@ -298,28 +257,25 @@ void ServerCache::fetchChanges()
                     fetchWhole(tr("%1 servers' ports changed").arg(portsChanged.size()));
                     return;
                 }
-                const QDateTime novaClock = httpDate(servers.date);
+                const QDateTime novaClock = parseHttpDate(servers.date);
                 auto list = std::make_shared<ServerList>();
                 list->requests = requests;
                 const QStringList reread(portsChanged.cbegin(), portsChanged.cend());
                 const int received = int(changed.size() + reread.size());
-                fetchServersOf(
-                    reread, list, [this, generation, list, received, novaClock, neutronClock, ports] {
-                        if (generation != m_generation)
-                            return;
-                        if (list->error.isError()) {
-                            finish(list);
-                            return;
-                        }
-                        const int requests = list->requests;
-                        const std::shared_ptr<ServerList> published = publish(true, received);
-                        published->requests = requests;
-                        m_ports = ports;
-                        m_watermark = watermark(novaClock, neutronClock);
-                        m_lastFetch = m_flightStarted;
-                        ++m_sinceWhole;
-                        finish(published);
-                    });
+                fetchServersOf(reread, list, [this, list, received, novaClock, neutronClock, ports] {
+                    if (list->error.isError()) {
+                        finish(list);
+                        return;
+                    }
+                    const int requests = list->requests;
+                    const std::shared_ptr<ServerList> published = publish(true, received);
+                    published->requests = requests;
+                    m_ports = ports;
+                    m_watermark = watermark(novaClock, neutronClock);
+                    m_lastFetch = m_shared.flightStarted();
+                    ++m_sinceWhole;
+                    finish(published);
+                });
             });
     });
 }

@@ -68,10 +68,6 @@ public:
     // `done` runs in `context` (never before this returns) with a list whose fetch began at or after
     // `notBefore`.
     void request(const QDateTime &notBefore, QObject *context, const Done &done);
-    // Ends the fetch in flight (its waiters get a Cancelled error) and forgets what is kept.
-    void cancel();
-    // Forgets what is kept: the next fetch lists everything.
-    void forget();
 
 private:
     struct Record
@@ -112,8 +108,6 @@ private:
     int m_sinceWhole = 0;
     Ports m_ports; // the project's ports when the last good fetch began: id -> server, revision
 
-    SharedResult<ServerList> m_shared; // who waits for which list, and the last one
-    QDateTime m_flightStarted; // when the fetch in flight began
+    SharedResult<ServerList> m_shared; // who waits for which list, the last one, when the one in flight began
     QList<QPointer<HttpCall>> m_calls;
-    quint64 m_generation = 0; // bumped by cancel(): answers of an older fetch are dropped
 };

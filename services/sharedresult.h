@@ -36,8 +36,7 @@ public:
         m_flightStarted = QDateTime::currentDateTimeUtc();
         return m_flightStarted;
     }
-    bool inFlight() const { return m_flightStarted.isValid(); }
-    QDateTime flightStarted() const { return m_flightStarted; }
+    QDateTime flightStarted() const { return m_flightStarted; } // invalid: none in flight
     // The fetch ended with `result`: everyone who asked before it began gets it; a good one is kept for later
     // requests. Returns whether another fetch must start for those who asked after.
     bool finish(const std::shared_ptr<T> &result)
@@ -62,22 +61,6 @@ public:
         m_waiting = later;
         return !m_waiting.isEmpty();
     }
-    // Ends the fetch in flight for everyone waiting with `result` (a cancel), and forgets the last result.
-    void abandon(const std::shared_ptr<T> &result)
-    {
-        m_last.reset();
-        QList<Waiter> none;
-        m_waiting.swap(none);
-        result->startedAt = m_flightStarted;
-        m_flightStarted = QDateTime();
-        for (const Waiter &w : none) {
-            const std::shared_ptr<const T> shared = result;
-            if (w.context)
-                QMetaObject::invokeMethod(
-                    w.context, [w, shared] { w.done(shared); }, Qt::QueuedConnection);
-        }
-    }
-    void forget() { m_last.reset(); }
 
 private:
     struct Waiter

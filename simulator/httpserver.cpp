@@ -65,17 +65,15 @@ QByteArray reasonPhrase(int status)
     }
 }
 
-QByteArray httpDate()
-{
-    return QLocale::c()
-        .toString(QDateTime::currentDateTimeUtc(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"))
-        .toLatin1();
-}
-
 constexpr qsizetype MaxHeaderBytes = 64 * 1024;
 constexpr qsizetype MaxBodyBytes = 16 * 1024 * 1024;
 
 } // namespace
+
+QByteArray httpDate(const QDateTime &when)
+{
+    return QLocale::c().toString(when.toUTC(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'")).toLatin1();
+}
 
 QByteArray HttpResponse::headerValue(const QByteArray &name) const
 {
@@ -286,7 +284,7 @@ void HttpServer::write(QTcpSocket *socket, const HttpResponse &response, bool cl
         hasDate = hasDate || h.first.compare("Date", Qt::CaseInsensitive) == 0;
     }
     if (!hasDate)
-        out += "Date: " + httpDate() + "\r\n";
+        out += "Date: " + httpDate(QDateTime::currentDateTimeUtc()) + "\r\n";
     if (response.status != 204 && response.status != 304)
         out += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n";
     out += close ? "Connection: close\r\n" : "Connection: keep-alive\r\n";

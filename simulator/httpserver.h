@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QHash>
 #include <QHostAddress>
 #include <QList>
@@ -62,6 +63,9 @@ struct HttpResponse
     static HttpResponse json(int status, const QByteArray &body);
     static HttpResponse empty(int status);
 };
+
+// An HTTP date, as a Date header gives it: "Mon, 23 Nov 2026 05:41:35 GMT".
+QByteArray httpDate(const QDateTime &when);
 
 // A small HTTP/1.1 server (keep-alive, Content-Length and chunked request
 // bodies) over TCP or TLS on loopback, built for the simulated cloud: it gives

@@ -5,7 +5,6 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLocale>
 #include <QTimer>
 
 namespace {
@@ -383,10 +382,7 @@ HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &requ
     if (response.headerValue("Date").isEmpty()) {
         // The world's clock, which the admin API may have moved: what `updated` and `changes-since` are read
         // in.
-        response.header("Date",
-            QLocale::c()
-                .toString(m_world.now().toUTC(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"))
-                .toLatin1());
+        response.header("Date", httpDate(m_world.now()));
     }
     emit requestHandled(service, QString::fromLatin1(request.method), request.path, response.status);
     return response;

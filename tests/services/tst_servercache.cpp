@@ -23,6 +23,8 @@ private slots:
     void reportIsTheSameAsAfterAWholeFetch();
     void securityGroupChangeSeenThroughThePort();
     void failedFetchKeepsTheListAndAsksAgainFromTheSameMoment();
+    void badAnswersKeepTheList_data();
+    void badAnswersKeepTheList();
     void wholeListAgainWhenItMust();
     void requestsShareOneFetch();
     void klustersOfAProjectShareWhatTheProjectHas();
@@ -246,6 +248,57 @@ void TestServerCache::failedFetchKeepsTheListAndAsksAgainFromTheSameMoment()
     f.sim.faults().clear();
     // Far later than the overlap: what changed during the outage must still come.
     w.advance(300);
+    const auto after = get(cache);
+    QVERIFY2(!after->error.isError(), qPrintable(after->error.toString()));
+    QVERIFY(after->incremental);
+    QVERIFY(!idsOf(*after).contains(goneId));
+    QCOMPARE(recordsOf(*after), recordsOf(*whole(session)));
+}
+
+void TestServerCache::badAnswersKeepTheList_data()
+{
+    QTest::addColumn<QString>("service");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("the ports list is a proxy's HTML page")
+        << "network"
+        << "/v2.0/ports$" << int(FaultRule::Kind::Html) << "HTTP 502";
+    QTest::newRow("the changes are not JSON")
+        << "compute"
+        << "/servers/detail$" << int(FaultRule::Kind::Malformed) << "compute";
+    QTest::newRow("the changes are cut off")
+        << "compute"
+        << "/servers/detail$" << int(FaultRule::Kind::Truncated) << "compute";
+    QTest::newRow("the ports list is a 403") << "network"
+                                             << "/v2.0/ports$" << int(FaultRule::Kind::Status) << "HTTP 403";
+}
+
+void TestServerCache::badAnswersKeepTheList()
+{
+    QFETCH(QString, service);
+    QFETCH(QString, path);
+    QFETCH(int, kind);
+    QFETCH(QString, said);
+    SimFixture f;
+    World &w = f.sim.world();
+    w.replaceDeletedInstances = false;
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    QVERIFY(!get(cache)->error.isError());
+    FaultRule bad;
+    bad.service = service;
+    bad.path = QRegularExpression(path);
+    bad.kind = FaultRule::Kind(kind);
+    bad.status = bad.kind == FaultRule::Kind::Html ? 502 : 403;
+    bad.remaining = 1;
+    f.sim.faults().add(bad);
+    const QString goneId = w.servers.at(serverOf(w, QStringLiteral("demo"))).id;
+    QVERIFY(!w.deleteServer(serverOf(w, QStringLiteral("demo"))));
+    const auto failed = get(cache);
+    QVERIFY(failed->error.isError());
+    QVERIFY2(failed->error.toString().contains(said), qPrintable(failed->error.toString()));
+    // The kept list was not lost: the next refresh brings it up to date, deletion included.
     const auto after = get(cache);
     QVERIFY2(!after->error.isError(), qPrintable(after->error.toString()));
     QVERIFY(after->incremental);
