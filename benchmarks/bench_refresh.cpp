@@ -7,14 +7,21 @@
 // at once: each kluster fetching its project's servers, groups and extensions
 // for itself, or the project's klusters sharing one fetch of each.
 //
+// And the console's own path (a Connection, its worker thread, the nodes'
+// watch): a refresh while the watch is live (the nodes are not listed), and
+// how long a node's change at the API server takes to reach the console,
+// diagnosed.
+//
 //   build/benchmarks/bench_refresh
 
 #include "benchmarks/simprocess.h"
+#include "services/connection.h"
 #include "services/klusterfetcher.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QThread>
 #include <benchmark/benchmark.h>
 
 namespace {
@@ -152,7 +159,132 @@ void BM_FleetFirstLoad(benchmark::State &state)
     state.counters["MB_resident_grown"] = double(grown) / 1024.0;
 }
 
+// The console's connection to the 5,000-node kluster, on its worker thread, with the nodes watched.
+struct LiveConsole
+{
+    QThread thread;
+    std::unique_ptr<Connection> connection;
+    bool watchConnected = false;
+    int changes = 0;
+    QElapsedTimer clock;
+    qint64 changeArrivedNs = 0;
+
+    LiveConsole()
+    {
+        thread.start();
+        ConnectionSpec spec;
+        spec.name = QStringLiteral("scale");
+        spec.config = world().cloud();
+        connection = std::make_unique<Connection>(spec, &thread);
+        clock.start();
+        QObject::connect(connection.get(), &Connection::watchStatusChanged,
+            [this](const QString &, const NodeWatchStatus &s) { watchConnected = s.connected; });
+        QObject::connect(connection.get(), &Connection::nodesChanged, [this](const RefreshResult &) {
+            ++changes;
+            changeArrivedNs = clock.nsecsElapsed();
+        });
+    }
+    ~LiveConsole()
+    {
+        connection.reset();
+        thread.quit();
+        thread.wait();
+    }
+    LiveConsole(const LiveConsole &) = delete;
+    LiveConsole &operator=(const LiveConsole &) = delete;
+
+    RefreshResult refresh()
+    {
+        QEventLoop loop; // a benchmark driver, not product code
+        RefreshResult result;
+        const auto c
+            = QObject::connect(connection.get(), &Connection::refreshed, &loop, [&](const RefreshResult &r) {
+                  result = r;
+                  loop.quit();
+              });
+        connection->refresh(QStringLiteral("scale"));
+        loop.exec();
+        QObject::disconnect(c);
+        return result;
+    }
+    bool waitFor(const std::function<bool()> &condition)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (!condition() && t.elapsed() < 30000)
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        return condition();
+    }
+};
+
+// range(0): servers and nodes changed before each refresh (20 each, or none). The nodes' changes reach the
+// console through the watch before the refresh begins; the refresh lists neither nodes nor unchanged servers.
+void BM_WatchedRefresh(benchmark::State &state)
+{
+    const int churn = int(state.range(0));
+    LiveConsole console;
+    console.refresh(); // lists everything, and starts the watch
+    if (!console.waitFor([&console] { return console.watchConnected; })) {
+        state.SkipWithError("the node watch did not connect");
+        return;
+    }
+    qint64 bytes = 0;
+    qint64 requests = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        if (churn > 0) {
+            const int before = console.changes;
+            world().admin("POST", QStringLiteral("/klusters/scale/churn"),
+                QStringLiteral(R"({"servers": %1, "nodes": %1})").arg(churn).toUtf8());
+            console.waitFor([&console, before] { return console.changes > before; });
+        }
+        state.ResumeTiming();
+        const RefreshResult result = console.refresh();
+        state.PauseTiming();
+        if (!result.fetch || !result.errors.isEmpty())
+            state.SkipWithError(qPrintable(SourceError::joined(result.errors)));
+        else {
+            bytes += result.fetch->bytesReceived;
+            requests += result.fetch->requests;
+        }
+        state.ResumeTiming();
+    }
+    const double n = double(state.iterations());
+    state.counters["MB_received"] = double(bytes) / n / 1e6;
+    state.counters["requests"] = double(requests) / n;
+}
+
+// From a node's change at the API server (the admin API's churn, answered) to the console's worker handing
+// on the kluster's data with it, diagnosed again.
+void BM_NodeChangeShown(benchmark::State &state)
+{
+    LiveConsole console;
+    console.refresh();
+    if (!console.waitFor([&console] { return console.watchConnected; })) {
+        state.SkipWithError("the node watch did not connect");
+        return;
+    }
+    for (auto _ : state) {
+        const int before = console.changes;
+        const qint64 start = console.clock.nsecsElapsed();
+        world().admin("POST", QStringLiteral("/klusters/scale/churn"), R"({"nodes": 1})");
+        if (!console.waitFor([&console, before] { return console.changes > before; })) {
+            state.SkipWithError("the change did not arrive");
+            return;
+        }
+        state.SetIterationTime(double(console.changeArrivedNs - start) / 1e9);
+    }
+}
+
 } // namespace
+
+BENCHMARK(BM_WatchedRefresh)
+    ->ArgName("changed")
+    ->Arg(0)
+    ->Arg(20)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
+BENCHMARK(BM_NodeChangeShown)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(20);
 
 BENCHMARK(BM_FleetFirstLoad)->ArgName("shared")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(1);
 

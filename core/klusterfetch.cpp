@@ -1,6 +1,51 @@
 #include "core/klusterfetch.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <algorithm>
+
+QByteArray KlusterFetch::body(const QString &file) const
+{
+    QByteArray listed = bodies.value(file);
+    if (file != QLatin1String("nodes.json") || nodesWatched.isEmpty() || listed.isEmpty())
+        return listed;
+    const auto nameOf = [](const QJsonObject &o) {
+        return o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString();
+    };
+    QJsonObject list = QJsonDocument::fromJson(listed).object();
+    QList<QJsonObject> items;
+    QHash<QString, QJsonObject> pending = nodesWatched;
+    for (const QJsonValue item : list.value(QStringLiteral("items")).toArray()) {
+        const QJsonObject o = item.toObject();
+        const auto watched = pending.find(nameOf(o));
+        if (watched == pending.end()) {
+            items.append(o);
+            continue;
+        }
+        if (!watched->isEmpty())
+            items.append(*watched);
+        pending.erase(watched);
+    }
+    for (const QJsonObject &o : std::as_const(pending)) {
+        if (!o.isEmpty())
+            items.append(o);
+    }
+    // In the order a list gives them (by name), without what only a single object carries.
+    std::stable_sort(items.begin(), items.end(),
+        [&nameOf](const QJsonObject &a, const QJsonObject &b) { return nameOf(a) < nameOf(b); });
+    QJsonArray array;
+    for (QJsonObject o : std::as_const(items)) {
+        o.remove(QStringLiteral("kind"));
+        o.remove(QStringLiteral("apiVersion"));
+        array.append(o);
+    }
+    QJsonObject meta = list.value(QStringLiteral("metadata")).toObject();
+    if (!nodesResourceVersion.isEmpty())
+        meta.insert(QStringLiteral("resourceVersion"), nodesResourceVersion);
+    list.insert(QStringLiteral("metadata"), meta);
+    list.insert(QStringLiteral("items"), array);
+    return QJsonDocument(list).toJson(QJsonDocument::Compact);
+}
 
 QString SourceError::toString() const
 {

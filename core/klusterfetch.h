@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -32,10 +33,20 @@ struct KlusterFetch
     KlusterState state;
     QHash<QString, QByteArray> bodies; // snapshot file name -> body
     int requests = 0; // HTTP requests it took
+    qint64 bytesReceived = 0; // the bytes of the response bodies it took (those of the client's other calls
+                              // meanwhile included)
     QList<SourceError> errors; // one per source that failed
     // How the servers were fetched: listed whole (and why), or brought up to date from the list kept since
     // the last refresh with the records that changed.
     bool serversIncremental = false;
     QString serversWhyWhole;
     int serversReceived = 0; // server records received
+    // The nodes' list resourceVersion: where a watch of them starts (empty when unknown).
+    QString nodesResourceVersion;
+    // The nodes their watch changed since they were listed: name -> the node as last sent (an empty object:
+    // deleted). In `state` already; brought into nodes.json only when the body is wanted (body()).
+    QHash<QString, QJsonObject> nodesWatched;
+
+    // A snapshot file's body as a list made now would give it (nodes.json with what the watch changed).
+    QByteArray body(const QString &file) const;
 };

@@ -75,6 +75,25 @@ void KlusterStore::setFetched(const KlusterKey &key, const std::shared_ptr<const
     emit klusterFetched(key);
 }
 
+void KlusterStore::setNodesChanged(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
+    const std::shared_ptr<const Diagnosis> &diagnosis)
+{
+    const auto it = m_data.find(key);
+    if (it == m_data.end() || !it->fetch || it->isStale())
+        return;
+    retire(*it);
+    it->fetch = fetch;
+    it->diagnosis = diagnosis;
+    emit klusterFetched(key);
+}
+
+void KlusterStore::setWatchStatus(const KlusterKey &key, const NodeWatchStatus &status)
+{
+    const auto it = m_data.find(key);
+    if (it != m_data.end())
+        it->watch = status;
+}
+
 void KlusterStore::setFailed(const KlusterKey &key, const QList<SourceError> &error, const QDateTime &at)
 {
     KlusterData &d = m_data[key];

@@ -2,6 +2,7 @@
 
 #include "core/diagnosis.h"
 #include "core/klusterfetch.h"
+#include "core/nodewatchevent.h"
 #include "models/klusterkey.h"
 
 #include <QDateTime>
@@ -22,6 +23,7 @@ struct KlusterData
     QDateTime errorAt;
     QList<SourceError> incomplete; // the data shown is new but lacks the sources that could not be read
     qint64 elapsedMs = 0;
+    NodeWatchStatus watch; // the nodes' watch: connected, last heard, or why not
     bool isStale() const { return !error.isEmpty(); }
 };
 
@@ -63,6 +65,12 @@ public:
     void setFetched(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
         const std::shared_ptr<const Diagnosis> &diagnosis, const QDateTime &fetchedAt, qint64 elapsedMs,
         const QList<SourceError> &incomplete);
+    // The nodes' watch brought changes: `fetch` (the last refresh's with them) replaces the data shown; when
+    // it was fetched and what failed then stay as they were. Ignored while a refresh failed (stale data
+    // stays what it was).
+    void setNodesChanged(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
+        const std::shared_ptr<const Diagnosis> &diagnosis);
+    void setWatchStatus(const KlusterKey &key, const NodeWatchStatus &status);
     // A refresh failed: the last good data stays, stale.
     void setFailed(const KlusterKey &key, const QList<SourceError> &error, const QDateTime &at);
     const KlusterData *data(const KlusterKey &key) const;

@@ -83,43 +83,73 @@ static bool stillRunning(const QJsonObject &process)
 
 QList<QJsonObject> AuditLog::read(QString *error)
 {
-    QList<QJsonObject> records;
-    QHash<QString, int> started; // id -> index in records
+    Reader reader;
+    reader.update(error);
+    return reader.records();
+}
+
+bool AuditLog::Reader::update(QString *error)
+{
     QFile f(path());
-    if (!f.exists())
-        return records;
+    if (!f.exists()) {
+        *this = Reader();
+        return true;
+    }
     if (!f.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("%1: %2").arg(f.fileName(), f.errorString());
-        return records;
+        return false;
     }
-    int line = 0;
+    if (f.size() < m_offset)
+        *this = Reader(); // rotated or cleared under us: nothing read before still holds
+    if (!f.seek(m_offset)) {
+        *error = QStringLiteral("%1: %2").arg(f.fileName(), f.errorString());
+        return false;
+    }
     while (!f.atEnd()) {
-        const QByteArray bytes = f.readLine(1 << 24).trimmed();
-        ++line;
+        const QByteArray raw = f.readLine(1 << 24);
+        const QByteArray bytes = raw.trimmed();
+        const QJsonDocument doc = QJsonDocument::fromJson(bytes);
+        const bool cutOff = !raw.endsWith('\n') && f.atEnd();
+        if (cutOff && !doc.isObject()) {
+            // Being written now, or left torn by a crash: reported, and read again next time.
+            *error = QStringLiteral("%1:%2: not a whole JSON record").arg(f.fileName()).arg(m_line + 1);
+            break;
+        }
+        m_offset += raw.size();
+        ++m_line;
         if (bytes.isEmpty())
             continue;
-        const QJsonDocument doc = QJsonDocument::fromJson(bytes);
         if (!doc.isObject()) {
-            *error = QStringLiteral("%1:%2: not a JSON record").arg(f.fileName()).arg(line);
+            *error = QStringLiteral("%1:%2: not a JSON record").arg(f.fileName()).arg(m_line);
             continue;
         }
-        QJsonObject r = doc.object();
-        const QString id = r.value(QStringLiteral("id")).toString();
-        const QString phase = r.value(QStringLiteral("phase")).toString();
-        if (phase == QLatin1String("finished") && started.contains(id)) {
-            QJsonObject &merged = records[started.take(id)];
-            const QString startedAt = merged.value(QStringLiteral("time")).toString();
-            for (auto it = r.constBegin(); it != r.constEnd(); ++it)
-                merged.insert(it.key(), it.value());
-            merged.insert(QStringLiteral("time"), startedAt);
-            merged.insert(QStringLiteral("finishedAt"), r.value(QStringLiteral("time")));
-            continue;
-        }
-        if (phase == QLatin1String("started"))
-            started.insert(id, int(records.size()));
-        records.append(r);
+        add(doc.object());
     }
-    for (auto it = started.cbegin(); it != started.cend(); ++it) {
+    return true;
+}
+
+void AuditLog::Reader::add(const QJsonObject &r)
+{
+    const QString id = r.value(QStringLiteral("id")).toString();
+    const QString phase = r.value(QStringLiteral("phase")).toString();
+    if (phase == QLatin1String("finished") && m_open.contains(id)) {
+        QJsonObject &merged = m_records[m_open.take(id)];
+        const QString startedAt = merged.value(QStringLiteral("time")).toString();
+        for (auto it = r.constBegin(); it != r.constEnd(); ++it)
+            merged.insert(it.key(), it.value());
+        merged.insert(QStringLiteral("time"), startedAt);
+        merged.insert(QStringLiteral("finishedAt"), r.value(QStringLiteral("time")));
+        return;
+    }
+    if (phase == QLatin1String("started"))
+        m_open.insert(id, m_records.size());
+    m_records.append(r);
+}
+
+QList<QJsonObject> AuditLog::Reader::records() const
+{
+    QList<QJsonObject> records = m_records; // shared, not copied: only the open ones are annotated
+    for (auto it = m_open.cbegin(); it != m_open.cend(); ++it) {
         QJsonObject &r = records[it.value()];
         if (stillRunning(r.value(QStringLiteral("process")).toObject())) {
             r.insert(QStringLiteral("verification"), QStringLiteral("in progress"));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -35,4 +36,22 @@ public:
     // "interrupted": true; one whose process still runs, "verification": "in progress".
     static QList<QJsonObject> read(QString *error);
     static QString interruptedMessage();
+
+    // Reads the log as it grows: each update() parses only the lines appended since the last one (a
+    // shorter file, rotated or cleared, is read again from the start), so a console that re-reads
+    // after every repair does not re-parse the whole log each time. records() is what read() gives.
+    class Reader
+    {
+    public:
+        bool update(QString *error); // false with `error` when the file cannot be read
+        QList<QJsonObject> records() const;
+
+    private:
+        void add(const QJsonObject &record);
+
+        QList<QJsonObject> m_records; // as written, started and finished merged
+        QHash<QString, qsizetype> m_open; // id of a started record without its finish -> index
+        qint64 m_offset = 0; // bytes read: whole lines only
+        int m_line = 0;
+    };
 };

@@ -20,6 +20,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     , m_worker(new ConnectionWorker(spec))
 {
     qRegisterMetaType<RefreshResult>();
+    qRegisterMetaType<NodeWatchStatus>();
     qRegisterMetaType<Error>();
     qRegisterMetaType<RepairExecutor::Outcome>();
     m_worker->moveToThread(thread);
@@ -31,6 +32,9 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
                 r.kluster)) // asked for while this one ran (e.g. after a repair): its data may predate it
             refresh(r.kluster);
     });
+    connect(m_worker, &ConnectionWorker::nodesChanged, this, &Connection::nodesChanged);
+    connect(m_worker, &ConnectionWorker::watchStatusChanged, this, &Connection::watchStatusChanged);
+    connect(m_worker, &ConnectionWorker::relistWanted, this, &Connection::refresh);
     connect(m_worker, &ConnectionWorker::repairProgress, this, &Connection::repairProgress);
     connect(m_worker, &ConnectionWorker::repairStepFinished, this, &Connection::repairStepFinished);
     connect(m_worker, &ConnectionWorker::repairFinished, this, &Connection::repairFinished);
@@ -95,6 +99,8 @@ void Connection::cancelRepair()
 
 namespace {
 
+constexpr int WholeNodeListEvery = 10; // while watched, the nodes are listed again every this many refreshes
+
 // A refresh that failed as a whole, before any source of the kluster was read.
 QList<SourceError> failedAsAWhole(const Error &error)
 {
@@ -143,6 +149,8 @@ ConnectionWorker::~ConnectionWorker()
     }
     qDeleteAll(findChildren<KlusterFetcher *>(Qt::FindDirectChildrenOnly));
     qDeleteAll(findChildren<RepairExecutor *>(Qt::FindDirectChildrenOnly));
+    qDeleteAll(m_watches); // before the client their streams use
+    m_watches.clear();
     m_servers.reset();
     m_securityGroups.reset();
     m_extensions.reset();
@@ -319,12 +327,31 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
         fetcher->setServerCache(m_servers.get(), started);
         fetcher->setSharedLists(m_securityGroups.get(), m_extensions.get());
         fetcher->setNodesFromCache(true);
+        // While the nodes' watch is connected they are not listed again, but for every tenth refresh (a
+        // safety net, as for the servers).
+        const NodeWatch *watch = m_watches.value(kluster);
+        const bool watched = watch && watch->isConnected() && m_latest.contains(kluster)
+            && ++m_refreshesWatched[kluster] % WholeNodeListEvery != 0;
+        if (!watched)
+            m_refreshesWatched.remove(kluster);
+        fetcher->setNodesWatched(watched);
         m_fetchers.insert(kluster, fetcher);
         connect(fetcher, &KlusterFetcher::finished, this,
-            [this, fetcher, kluster, result, timer, started](const KlusterFetch &fetch) mutable {
+            [this, fetcher, kluster, result, timer, started, watched](const KlusterFetch &fetched) mutable {
                 fetcher->deleteLater();
                 const bool cancelled = m_fetchers.value(kluster) != fetcher;
                 m_fetchers.remove(kluster);
+                KlusterFetch fetch = fetched;
+                const std::shared_ptr<const KlusterFetch> latest = m_latest.value(kluster);
+                if (watched && latest) {
+                    // The nodes as their watch has them now (changes during the refresh included).
+                    fetch.state.nodes = latest->state.nodes;
+                    fetch.state.nodesSource = latest->state.nodesSource;
+                    fetch.bodies.insert(
+                        QStringLiteral("nodes.json"), latest->bodies.value(QStringLiteral("nodes.json")));
+                    fetch.nodesResourceVersion = latest->nodesResourceVersion;
+                    fetch.nodesWatched = latest->nodesWatched;
+                }
                 result.fetchedAt = started;
                 result.elapsedMs = timer->elapsed();
                 if (cancelled) {
@@ -340,11 +367,105 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                         = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
                     result.fetch = std::move(f);
                     result.errors = fetch.errors;
+                    if (fetcher->kubeTarget())
+                        m_kubeTargets.insert(kluster, *fetcher->kubeTarget());
+                    watchNodes(kluster, result.fetch, !watched);
+                    m_latestResult.insert(kluster, result);
                 }
                 finishRefresh(result);
             });
         fetcher->start();
     });
+}
+
+void ConnectionWorker::watchNodes(
+    const QString &kluster, const std::shared_ptr<const KlusterFetch> &fetch, bool listed)
+{
+    if (!m_spec.watchNodes)
+        return;
+    NodeWatch *watch = m_watches.value(kluster);
+    if (!listed && watch && watch->isRunning()) {
+        m_latest.insert(kluster, fetch); // the watch goes on from where it is
+        return;
+    }
+    if (!fetch->state.nodesSource.known || fetch->nodesResourceVersion.isEmpty()) {
+        // Nothing to bring up to date: the next refresh that lists the nodes starts it again.
+        if (watch)
+            watch->stop();
+        m_latest.remove(kluster);
+        emitWatchStatus(kluster);
+        return;
+    }
+    m_latest.insert(kluster, fetch);
+    if (!watch) {
+        NodeWatch::Targets targets = [this, kluster](QObject *context, auto done) {
+            // First what the refresh listed the nodes with; after a refusal, fresh credentials.
+            if (m_kubeTargets.contains(kluster)) {
+                done(m_kubeTargets.take(kluster), Error());
+                return;
+            }
+            if (m_kubeTarget) {
+                done(m_kubeTarget, Error());
+                return;
+            }
+            if (!m_session) {
+                done(std::nullopt, Error::of(Error::Kind::Config, tr("not signed in")));
+                return;
+            }
+            KlusterFetcher::requestCredentials(m_session.get(), kluster, context, done);
+        };
+        watch = new NodeWatch(m_client.get(), targets, NodeWatchPolicy(), this);
+        m_watches.insert(kluster, watch);
+        connect(watch, &NodeWatch::changed, this,
+            [this, kluster](const QList<NodeWatchEvent> &events, const QString &version) {
+                applyNodeChanges(kluster, events, version);
+            });
+        connect(watch, &NodeWatch::relistNeeded, this, [this, kluster] {
+            emitWatchStatus(kluster);
+            emit relistWanted(kluster);
+        });
+        connect(watch, &NodeWatch::stateChanged, this, [this, kluster] { emitWatchStatus(kluster); });
+    }
+    watch->start(fetch->nodesResourceVersion); // from what this refresh listed
+    emitWatchStatus(kluster);
+}
+
+void ConnectionWorker::applyNodeChanges(
+    const QString &kluster, const QList<NodeWatchEvent> &events, const QString &version)
+{
+    const std::shared_ptr<const KlusterFetch> latest = m_latest.value(kluster);
+    if (!latest || !m_latestResult.contains(kluster))
+        return;
+    QElapsedTimer timer;
+    timer.start();
+    auto f = std::make_shared<KlusterFetch>(*latest);
+    if (applyNodeEvents(*f, events, version) == 0)
+        return;
+    // Ages are read against now: the nodes are as of now, the rest as of the last refresh.
+    f->state.capturedAt = QDateTime::currentDateTimeUtc();
+    RefreshResult result = m_latestResult.value(kluster);
+    result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
+    result.fetch = f;
+    result.elapsedMs = timer.elapsed();
+    m_latest.insert(kluster, f);
+    m_latestResult.insert(kluster, result);
+    m_lastChange.insert(kluster, QDateTime::currentDateTimeUtc());
+    emit nodesChanged(result);
+    emitWatchStatus(kluster);
+}
+
+void ConnectionWorker::emitWatchStatus(const QString &kluster)
+{
+    NodeWatchStatus status;
+    if (const NodeWatch *w = m_watches.value(kluster)) {
+        status.watching = w->isRunning();
+        status.connected = w->isRunning() && w->isConnected();
+        status.lastHeard = w->lastHeard();
+        if (w->isRunning() && !w->isConnected() && w->problem().isError())
+            status.problem = w->problem().toString();
+    }
+    status.lastChange = m_lastChange.value(kluster);
+    emit watchStatusChanged(kluster, status);
 }
 
 void ConnectionWorker::cancelRefresh(const QString &kluster)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/diagnosis.h"
+#include "core/nodewatchevent.h"
 #include "services/cloudconfig.h"
 #include "services/klusterfetcher.h"
 #include "services/repairexecutor.h"
@@ -24,6 +25,7 @@ struct ConnectionSpec
     QString kubeContext; // nodes from this kubeconfig context instead of Kubernikus' credentials
     bool readOnly = false; // hides every repair
     int refreshConcurrency = 4; // klusters refreshed at once, the rest wait their turn (0: no bound)
+    bool watchNodes = true; // between refreshes, each kluster's nodes are watched and shown as they change
     DiagnosisOptions options;
 
     bool isSnapshot() const { return !snapshotPath.isEmpty(); }
@@ -45,6 +47,8 @@ struct RefreshResult
     qint64 elapsedMs = 0;
 };
 Q_DECLARE_METATYPE(RefreshResult)
+
+Q_DECLARE_METATYPE(NodeWatchStatus)
 
 Q_DECLARE_METATYPE(RepairExecutor::Outcome)
 
@@ -81,6 +85,10 @@ signals:
     // A refresh of `kluster` is under way (asked for, or asked for again while one ran) until refreshed().
     void refreshStarted(const QString &kluster);
     void refreshed(const RefreshResult &result);
+    // The nodes' watch brought changes: the kluster's data with them applied, diagnosed again (the rest is
+    // as the last refresh fetched it).
+    void nodesChanged(const RefreshResult &result);
+    void watchStatusChanged(const QString &kluster, const NodeWatchStatus &status);
     void repairProgress(const QString &findingId, const QString &message);
     void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);
     void repairFinished();

@@ -4,6 +4,7 @@
 #include "services/connection.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
+#include "services/nodewatch.h"
 #include "services/secretstore.h"
 #include "services/servercache.h"
 
@@ -37,6 +38,9 @@ public:
 signals:
     void klustersListed(const QStringList &klusters, const Error &error);
     void refreshed(const RefreshResult &result);
+    void nodesChanged(const RefreshResult &result);
+    void watchStatusChanged(const QString &kluster, const NodeWatchStatus &status);
+    void relistWanted(const QString &kluster); // the node watch cannot go on: refresh the kluster
     void repairProgress(const QString &findingId, const QString &message);
     void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);
     void repairFinished();
@@ -52,6 +56,12 @@ private:
     void startRefresh(const QString &kluster, const QDateTime &askedAt);
     // Emits refreshed(), and starts the next refresh waiting for its turn.
     void finishRefresh(const RefreshResult &result);
+    // After a refresh: the nodes watched from the version it listed (or the watch stopped, when they could
+    // not be listed).
+    void watchNodes(const QString &kluster, const std::shared_ptr<const KlusterFetch> &fetch, bool listed);
+    void applyNodeChanges(
+        const QString &kluster, const QList<NodeWatchEvent> &events, const QString &version);
+    void emitWatchStatus(const QString &kluster);
     void repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
         const std::shared_ptr<const Diagnosis> &diagnosis, QList<RepairGate::Step> steps, bool override);
 
@@ -71,4 +81,11 @@ private:
     bool m_repairCancelled = false;
     std::optional<KubeTarget> m_kubeTarget;
     std::function<void(const SecretResult &)> m_secretRead;
+    // The nodes watched per kluster, and the data they are applied to (the last refresh's, with the changes).
+    QHash<QString, NodeWatch *> m_watches;
+    QHash<QString, std::shared_ptr<const KlusterFetch>> m_latest;
+    QHash<QString, RefreshResult> m_latestResult;
+    QHash<QString, QDateTime> m_lastChange;
+    QHash<QString, int> m_refreshesWatched; // refreshes since the nodes were last listed, while watched
+    QHash<QString, KubeTarget> m_kubeTargets; // what each kluster's last refresh listed its nodes with
 };

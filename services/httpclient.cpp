@@ -218,9 +218,27 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
                        .arg(request.deadlineMs / 1000.0);
         reply->abort();
     });
-    deadline->start(request.deadlineMs);
+    if (request.onData) {
+        connect(reply, &QNetworkReply::metaDataChanged, call, [reply, request] {
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            if (status >= 200 && status < 300)
+                request.onData(QByteArray());
+        });
+        connect(reply, &QNetworkReply::readyRead, call, [this, reply, request] {
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            if (status < 200 || status >= 300)
+                return; // an error's body: read whole at the end
+            const QByteArray piece = reply->readAll();
+            m_received += piece.size();
+            request.onData(piece);
+        });
+    } else {
+        deadline->start(request.deadlineMs);
+    }
     connect(reply, &QNetworkReply::downloadProgress, reply,
-        [reply, givenUp, tooLarge](qint64 received, qint64 total) {
+        [reply, givenUp, tooLarge, streamed = bool(request.onData)](qint64 received, qint64 total) {
+            if (streamed)
+                return;
             const qint64 limit = InputLimits::maxBodyBytes();
             if (givenUp->isEmpty() && (received > limit || total > limit)) {
                 *givenUp = InputLimits::tooLarge(QStringLiteral("the answer"));
@@ -239,6 +257,8 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
             if (reply->isOpen()) // an aborted reply is closed: reading it would only warn
                 r.body = reply->readAll();
             m_received += r.body.size();
+            if (request.onData && r.status >= 200 && r.status < 300 && !r.body.isEmpty())
+                request.onData(std::exchange(r.body, QByteArray()));
             for (const auto &pair : reply->rawHeaderPairs())
                 r.headers.insert(pair.first.toLower(), pair.second);
             Error &e = r.error;

@@ -35,6 +35,11 @@ struct ApiRequest
 
     // A POST with no side effect (asking Keystone for a token) may be retried like a GET.
     bool retrySafe = false;
+    // A stream (a Kubernetes watch): a successful answer's body goes here piece by piece as it arrives, and
+    // is not kept; it has no deadline and no size limit (the inactivity timer still holds). An empty piece
+    // first says the answer's head came, successful: the stream is open. An error answer's body is kept as
+    // usual, to name what failed.
+    std::function<void(const QByteArray &)> onData;
 
     // GET, HEAD, PUT and DELETE are retried on 429 and 503; a POST only when it is retry-safe.
     bool idempotent() const

@@ -79,6 +79,7 @@ void KlusterFetcher::partDone()
         return;
     m_done = true;
     m_result.requests = int(m_session->client()->requestsSent() - m_requestsAtStart);
+    m_result.bytesReceived = m_session->client()->bytesReceived() - m_bytesAtStart;
     m_result.state.noteIncompleteServers();
     emit finished(m_result);
 }
@@ -160,7 +161,11 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                 answered.service = QStringLiteral("kubernetes");
                 const Error read = parseAnswer(answered,
                     [&s, &merged] { s.nodes = ApiParser::parseNodes(QStringLiteral("nodes"), merged); });
-                settle(s.nodesSource, QStringLiteral("nodes"), QStringLiteral("nodes.json"), bytes, read);
+                if (settle(s.nodesSource, QStringLiteral("nodes"), QStringLiteral("nodes.json"), bytes, read))
+                    m_result.nodesResourceVersion = merged.value(QStringLiteral("metadata"))
+                                                        .toObject()
+                                                        .value(QStringLiteral("resourceVersion"))
+                                                        .toString();
                 partDone();
             });
     };
@@ -170,6 +175,7 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
 void KlusterFetcher::start()
 {
     m_requestsAtStart = m_session->client()->requestsSent();
+    m_bytesAtStart = m_session->client()->bytesReceived();
     KlusterState &s = m_result.state;
     s.capturedAt = QDateTime::currentDateTimeUtc();
     s.capturedAt.setTime(
@@ -181,8 +187,8 @@ void KlusterFetcher::start()
     s.klusterSource.error = s.serversSource.error = s.routerSource.error = s.securityGroupsSource.error
         = s.nodesSource.error = QStringLiteral("not fetched");
 
-    // kluster -> router; servers; security groups; extensions; nodes.
-    m_outstanding = 5;
+    // kluster -> router; servers; security groups; extensions; nodes (unless watched).
+    m_outstanding = m_nodesWatched ? 4 : 5;
     HttpCall *klusterCall = m_session->send(
         QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters/") + m_kluster);
     m_calls.append(klusterCall);
@@ -258,7 +264,9 @@ void KlusterFetcher::start()
         partDone();
     });
 
-    if (m_kubeTarget) {
+    if (m_nodesWatched) {
+        // The caller's, from their watch.
+    } else if (m_kubeTarget) {
         fetchNodes(new KubernetesClient(m_session->client(), *m_kubeTarget, this));
     } else {
         m_calls.append(requestCredentials(
@@ -268,6 +276,7 @@ void KlusterFetcher::start()
                     partDone();
                     return;
                 }
+                m_kubeTarget = target; // kept for whoever goes on from this fetch (the nodes' watch)
                 fetchNodes(new KubernetesClient(m_session->client(), *target, this));
             }));
     }

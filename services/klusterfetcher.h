@@ -32,10 +32,15 @@ public:
 
     // Nodes from this kubeconfig target instead of the Kubernikus credentials.
     void setKubeTarget(const KubeTarget &target) { m_kubeTarget = target; }
+    // The API server the nodes were listed from (given, or handed out by Kubernikus), once known.
+    const std::optional<KubeTarget> &kubeTarget() const { return m_kubeTarget; }
     void setRouteLimit(std::optional<int> limit) { m_routeLimit = limit; }
     // Nodes as the API server's watch cache has them (`resourceVersion=0`): cheaper for it, as fresh as a
     // console's periodic refresh needs. Off: the latest, from etcd (the command line).
     void setNodesFromCache(bool fromCache) { m_nodesFromCache = fromCache; }
+    // The nodes are kept up to date by a watch: not listed (nodesSource stays "not fetched"); the caller puts
+    // the watched ones in.
+    void setNodesWatched(bool watched) { m_nodesWatched = watched; }
     // The project's servers from `cache` (shared with the project's other klusters, kept between refreshes),
     // fetched no earlier than `notBefore`; without one, they are listed whole.
     void setServerCache(ServerCache *cache, const QDateTime &notBefore)
@@ -86,6 +91,7 @@ private:
     QPointer<SharedList> m_extensions;
     // Waiting for what is shared: a cancel stops waiting (the fetch goes on for the others).
     bool m_nodesFromCache = false;
+    bool m_nodesWatched = false;
     bool m_serversPending = false;
     bool m_groupsPending = false;
     bool m_extensionsPending = false;
@@ -94,4 +100,5 @@ private:
     bool m_done = false;
     QList<QPointer<HttpCall>> m_calls;
     qint64 m_requestsAtStart = 0;
+    qint64 m_bytesAtStart = 0;
 };

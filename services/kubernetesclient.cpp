@@ -177,9 +177,24 @@ std::optional<KubernetesClient::ExecCredential> KubernetesClient::parseExecCrede
 HttpCall *KubernetesClient::send(
     const QByteArray &method, const QString &path, const QByteArray &body, const QByteArray &contentType)
 {
+    return send(method, path, body, contentType, nullptr);
+}
+
+HttpCall *KubernetesClient::stream(
+    const QString &path, int inactivityMs, const std::function<void(const QByteArray &)> &onData)
+{
+    return send("GET", path, QByteArray(), QByteArray(), [inactivityMs, onData](ApiRequest &request) {
+        request.timeoutMs = inactivityMs;
+        request.onData = onData;
+    });
+}
+
+HttpCall *KubernetesClient::send(const QByteArray &method, const QString &path, const QByteArray &body,
+    const QByteArray &contentType, const std::function<void(ApiRequest &)> &adjust)
+{
     auto *outer = new HttpCall(this);
-    withCredentials(
-        outer, [this, outer, method, path, body, contentType](const QString &token, const Error &error) {
+    withCredentials(outer,
+        [this, outer, method, path, body, contentType, adjust](const QString &token, const Error &error) {
             if (error.isError()) {
                 ApiResponse r;
                 r.error = error;
@@ -199,13 +214,23 @@ HttpCall *KubernetesClient::send(
             if (!contentType.isEmpty())
                 request.headers.append({ "Content-Type", contentType });
             request.tls = tlsConfiguration(m_execCert, m_execKey);
+            if (adjust)
+                adjust(request);
             HttpCall *inner = m_client->send(request);
             const QPointer<HttpCall> guard(inner);
             outer->setCanceller([guard] {
                 if (guard)
                     guard->cancel();
             });
-            connect(inner, &HttpCall::finished, outer, [outer](const ApiResponse &r) { outer->finish(r); });
+            connect(inner, &HttpCall::finished, outer, [this, outer](const ApiResponse &r) {
+                if (r.status == 401 && m_target.exec) {
+                    // Refused: what the credential plugin gave is no longer good; ask it again next time.
+                    m_execToken.clear();
+                    m_execCert.clear();
+                    m_execKey.clear();
+                }
+                outer->finish(r);
+            });
         });
     return outer;
 }

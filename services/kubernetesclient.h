@@ -23,6 +23,10 @@ public:
     // `path` relative to the server ("/api/v1/nodes?limit=500").
     HttpCall *send(const QByteArray &method, const QString &path, const QByteArray &body = QByteArray(),
         const QByteArray &contentType = QByteArray());
+    // A watch (`path` with watch=1): its events' bytes go to `onData` as they arrive; the call finishes when
+    // the stream ends (the server closed it, or `inactivityMs` passed without a byte, or it broke).
+    HttpCall *stream(
+        const QString &path, int inactivityMs, const std::function<void(const QByteArray &)> &onData);
 
     // The status of the ExecCredential a credential plugin printed on its
     // standard output; nullopt when the output is not one.
@@ -36,6 +40,8 @@ public:
     static std::optional<ExecCredential> parseExecCredential(const QByteArray &output);
 
 private:
+    HttpCall *send(const QByteArray &method, const QString &path, const QByteArray &body,
+        const QByteArray &contentType, const std::function<void(ApiRequest &)> &adjust);
     void withCredentials(
         QObject *context, std::function<void(const QString &token, const Error &error)> then);
     QSslConfiguration tlsConfiguration(const QByteArray &execCert, const QByteArray &execKey) const;

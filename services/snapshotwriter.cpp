@@ -29,7 +29,7 @@ static bool writeFiles(const QString &directory, const KlusterFetch &fetch, QStr
     if (!writeFile(QStringLiteral("capture.json"), QJsonDocument(capture).toJson()))
         return false;
     for (auto it = fetch.bodies.cbegin(); it != fetch.bodies.cend(); ++it) {
-        if (!writeFile(it.key(), it.value()))
+        if (!writeFile(it.key(), fetch.body(it.key())))
             return false;
     }
     // An optional file of an earlier snapshot in the same folder would not belong to this one.

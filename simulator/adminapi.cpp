@@ -73,6 +73,7 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         fresh.replacementBootSeconds = m_world.replacementBootSeconds;
         m_world = std::move(fresh);
         m_faults = std::move(faults);
+        m_watches->worldReplaced();
         return HttpResponse::empty(204);
     }
     if (request.path == QLatin1String("/tokens/expire") && method == QLatin1String("POST")) {
@@ -100,6 +101,8 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             m_world.replaceDeletedInstances = body.value(QStringLiteral("replaceDeletedInstances")).toBool();
         if (body.contains(QStringLiteral("routeController")))
             m_world.routeController = body.value(QStringLiteral("routeController")).toBool();
+        if (body.contains(QStringLiteral("watchBookmarkMs")))
+            m_watches->bookmarkMs = qMax(10, body.value(QStringLiteral("watchBookmarkMs")).toInt());
         if (body.contains(QStringLiteral("tokenLifetimeSeconds")))
             m_world.tokenLifetimeSeconds = body.value(QStringLiteral("tokenLifetimeSeconds")).toInt();
         return HttpResponse::empty(204);
@@ -121,6 +124,24 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             const int servers = m_world.churn(parts.at(1), body.value(QStringLiteral("servers")).toInt(),
                 body.value(QStringLiteral("nodes")).toInt());
             return json(200, QJsonObject { { QStringLiteral("changed"), servers } });
+        }
+        if (parts.size() == 3 && parts.at(2) == QLatin1String("watches") && method == QLatin1String("POST")) {
+            // Ends the kluster's node watches: "gone" (the 410 of a compacted history), "close" (the server
+            // ends them, as a timeout does) or "drop" (the connection reset mid-stream).
+            const QString how = body.value(QStringLiteral("end")).toString();
+            NodeWatches::End end = NodeWatches::End::Close;
+            if (how == QLatin1String("gone"))
+                end = NodeWatches::End::Gone;
+            else if (how == QLatin1String("drop"))
+                end = NodeWatches::End::Drop;
+            else if (how != QLatin1String("close"))
+                return error(400, QStringLiteral("\"end\" is one of gone, close, drop"));
+            return json(200, QJsonObject { { QStringLiteral("ended"), m_watches->end(parts.at(1), end) } });
+        }
+        if (parts.size() == 3 && parts.at(2) == QLatin1String("token") && method == QLatin1String("POST")) {
+            // The kluster's bearer token replaced (what an expired one looks like to a client that kept it).
+            m_world.klusters[k].bearerToken = m_world.newHexId();
+            return HttpResponse::empty(204);
         }
         if (parts.size() == 5 && parts.at(2) == QLatin1String("nodes")
             && parts.at(4) == QLatin1String("route") && method == QLatin1String("POST")) {

@@ -285,6 +285,12 @@ void HttpServer::write(QTcpSocket *socket, const HttpResponse &response, bool cl
     }
     if (!hasDate)
         out += "Date: " + httpDate(QDateTime::currentDateTimeUtc()) + "\r\n";
+    if (response.stream) {
+        out += "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+        socket->write(out);
+        response.stream(new HttpStream(socket));
+        return;
+    }
     if (response.status != 204 && response.status != 304)
         out += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n";
     out += close ? "Connection: close\r\n" : "Connection: keep-alive\r\n";
@@ -301,6 +307,30 @@ void HttpServer::write(QTcpSocket *socket, const HttpResponse &response, bool cl
     socket->write(out);
     if (close)
         socket->disconnectFromHost();
+}
+
+HttpStream::HttpStream(QTcpSocket *socket)
+    : QObject(socket)
+    , m_socket(socket)
+{ }
+
+void HttpStream::write(const QByteArray &chunk)
+{
+    if (!chunk.isEmpty())
+        m_socket->write(QByteArray::number(chunk.size(), 16) + "\r\n" + chunk + "\r\n");
+}
+
+void HttpStream::end()
+{
+    m_socket->write("0\r\n\r\n");
+    m_socket->disconnectFromHost();
+    deleteLater();
+}
+
+void HttpStream::drop()
+{
+    m_socket->abort();
+    deleteLater();
 }
 
 void HttpServer::trickle(QTcpSocket *socket, const QByteArray &bytes, int intervalMs)

@@ -16,6 +16,7 @@
 
 class QTcpServer;
 class QTcpSocket;
+class HttpStream;
 
 struct HttpRequest
 {
@@ -52,6 +53,9 @@ struct HttpResponse
     Delivery delivery = Delivery::Whole;
     int delayMs = 0;
     int trickleMs = 0;
+    // A body written over time (a Kubernetes watch): the head goes out with chunked transfer coding, then
+    // `stream` is called with the open stream, which writes the chunks and ends it.
+    std::function<void(HttpStream *)> stream;
 
     HttpResponse &header(const QByteArray &name, const QByteArray &value)
     {
@@ -66,6 +70,23 @@ struct HttpResponse
 
 // An HTTP date, as a Date header gives it: "Mon, 23 Nov 2026 05:41:35 GMT".
 QByteArray httpDate(const QDateTime &when);
+
+// The open body of a streamed response. It lives as long as its connection: hold it by QPointer.
+class HttpStream : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HttpStream)
+
+public:
+    explicit HttpStream(QTcpSocket *socket);
+
+    void write(const QByteArray &chunk); // one chunk, sent now
+    void end(); // the last chunk; the connection then closes
+    void drop(); // the connection reset, mid-stream (no last chunk)
+
+private:
+    QTcpSocket *m_socket;
+};
 
 // A small HTTP/1.1 server (keep-alive, Content-Length and chunked request
 // bodies) over TCP or TLS on loopback, built for the simulated cloud: it gives

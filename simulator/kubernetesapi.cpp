@@ -87,8 +87,7 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
     if (path == QLatin1String("/api/v1/nodes") && method == QLatin1String("GET")) {
         if (request.queryValue(QStringLiteral("watch")) == QLatin1String("true")
             || request.queryValue(QStringLiteral("watch")) == QLatin1String("1")) {
-            return errorFor(service, 405, QStringLiteral("MethodNotAllowed"),
-                QStringLiteral("watch is not served by the simulated API server; list instead"));
+            return m_watches->watch(kluster, request);
         }
         QList<const SimNode *> nodes;
         const QString fieldSelector = request.queryValue(QStringLiteral("fieldSelector"));

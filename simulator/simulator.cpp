@@ -22,6 +22,7 @@ const char htmlPage[] = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r
 
 Simulator::Simulator(QObject *parent)
     : QObject(parent)
+    , m_watches(new NodeWatches(&m_world, this))
 { }
 
 Simulator::~Simulator() = default;
@@ -75,7 +76,10 @@ bool Simulator::start(const Ports &ports, QString *error)
     }
     m_ticker = new QTimer(this);
     m_ticker->setInterval(250);
-    connect(m_ticker, &QTimer::timeout, this, [this] { m_world.tick(); });
+    connect(m_ticker, &QTimer::timeout, this, [this] {
+        if (m_world.tick())
+            m_watches->observe();
+    });
     m_ticker->start();
     m_running = true;
     return true;
@@ -384,6 +388,7 @@ HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &requ
         // in.
         response.header("Date", httpDate(m_world.now()));
     }
+    m_watches->observe(); // what the request changed reaches the node watches
     emit requestHandled(service, QString::fromLatin1(request.method), request.path, response.status);
     return response;
 }

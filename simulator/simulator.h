@@ -3,6 +3,7 @@
 #include "simulator/certificateauthority.h"
 #include "simulator/faults.h"
 #include "simulator/httpserver.h"
+#include "simulator/nodewatches.h"
 #include "simulator/world.h"
 
 #include <QHash>
@@ -40,6 +41,7 @@ public:
     World &world() { return m_world; }
     const World &world() const { return m_world; }
     FaultInjector &faults() { return m_faults; }
+    NodeWatches &watches() { return *m_watches; }
 
     // Starts every server; the world (scenario) must be loaded first.
     bool start(const Ports &ports, QString *error);
@@ -95,6 +97,7 @@ private:
     QHash<QString, HttpServer *> m_servers; // by service
     QHash<QString, HttpServer *> m_kubernetesServers; // by kluster
     QTimer *m_ticker = nullptr;
+    NodeWatches *m_watches;
     bool m_running = false;
     qint64 m_handlingNs = 0;
     WorldLoader m_loader;

@@ -11,6 +11,7 @@
 #include "services/settings.h"
 #include "services/snapshotwriter.h"
 #include "views/connectionsdialog.h"
+#include "views/fleetview.h"
 #include "views/helpdialogs.h"
 #include "views/icons.h"
 #include "views/messagebanner.h"
@@ -115,10 +116,10 @@ void yieldToTheWindow()
 #endif
 }
 
-const char *const TabNames[]
-    = { QT_TRANSLATE_NOOP("MainWindow", "Overview"), QT_TRANSLATE_NOOP("MainWindow", "Findings"),
-          QT_TRANSLATE_NOOP("MainWindow", "Nodes"), QT_TRANSLATE_NOOP("MainWindow", "Routes"),
-          QT_TRANSLATE_NOOP("MainWindow", "Security group"), QT_TRANSLATE_NOOP("MainWindow", "Audit log") };
+const char *const TabNames[] = { QT_TRANSLATE_NOOP("MainWindow", "Overview"),
+    QT_TRANSLATE_NOOP("MainWindow", "Findings"), QT_TRANSLATE_NOOP("MainWindow", "Nodes"),
+    QT_TRANSLATE_NOOP("MainWindow", "Routes"), QT_TRANSLATE_NOOP("MainWindow", "Security group"),
+    QT_TRANSLATE_NOOP("MainWindow", "Audit log"), QT_TRANSLATE_NOOP("MainWindow", "Fleet") };
 
 enum RouteScope
 {
@@ -153,6 +154,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_routesPage(new TablePage(tr("Routes"), m_routes, RoutesModel::filterFields(), this))
     , m_securityPage(new TablePage(tr("Security group"), m_security, SecurityModel::filterFields(), this))
     , m_auditPage(new TablePage(tr("Audit log"), m_audit, AuditModel::filterFields(), this))
+    , m_fleet(new FleetView(this))
     , m_severity(new QComboBox(this))
     , m_routeScope(new QComboBox(this))
     , m_intervalButton(new QToolButton(this))
@@ -388,13 +390,28 @@ void MainWindow::buildPages()
     overviewScroll->setWidget(m_overview);
     overviewScroll->setWidgetResizable(true);
     overviewScroll->setFrameShape(QFrame::NoFrame);
-    // No mnemonics on the tabs: Ctrl+1…6 reach them, and Alt+letter stays the menus'.
+    // No mnemonics on the tabs: Ctrl+1…7 reach them, and Alt+letter stays the menus'.
     m_tabs->addTab(overviewScroll, tr("Overview"));
     m_tabs->addTab(m_findingsPage, tr("Findings"));
     m_tabs->addTab(m_nodesPage, tr("Nodes"));
     m_tabs->addTab(m_routesPage, tr("Routes"));
     m_tabs->addTab(m_securityPage, tr("Security group"));
     m_tabs->addTab(m_auditPage, tr("Audit log"));
+    // Every kluster of every connection at a glance; a tile opens its kluster.
+    auto *fleetScroll = new QScrollArea(this);
+    fleetScroll->setWidget(m_fleet);
+    fleetScroll->setWidgetResizable(true);
+    fleetScroll->setFrameShape(QFrame::NoFrame);
+    m_tabs->addTab(fleetScroll, tr("Fleet"));
+    m_fleet->setModel(m_klusters);
+    m_fleet->setRegionOf([this](const KlusterKey &key) {
+        const KlusterData *d = kluster(key);
+        return d && d->fetch ? d->fetch->state.region : QString();
+    });
+    connect(m_fleet, &FleetView::klusterActivated, this, [this](const KlusterKey &key) {
+        if (selectKluster(key))
+            setTab(OverviewTab);
+    });
     m_tabs->setAccessibleName(tr("Views of the selected kluster"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) {
         Settings::tab().setValue(i);
@@ -925,6 +942,14 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
         m_store->setRefreshing({ name, k }, true);
     });
     connect(connection, &Connection::refreshed, this, &MainWindow::onRefreshed);
+    connect(connection, &Connection::nodesChanged, this, &MainWindow::onNodesChanged);
+    connect(connection, &Connection::watchStatusChanged, this,
+        [this, name = spec.name](const QString &k, const NodeWatchStatus &status) {
+            const KlusterKey key { name, k };
+            m_store->setWatchStatus(key, status);
+            if (key == m_current)
+                updateCaptions();
+        });
     connection->listKlusters();
     m_cancelAction->setEnabled(true);
     m_startupMessage.clear();
@@ -1076,6 +1101,24 @@ void MainWindow::onRefreshed(const RefreshResult &result)
         retire(); // no view shows it
     emit klusterUpdated(key);
     emit connectionsChanged();
+}
+
+void MainWindow::onNodesChanged(const RefreshResult &result)
+{
+    // A node changed between refreshes (its watch): shown in place, as a refresh would show it.
+    const KlusterKey key { result.connection, result.kluster };
+    if (!connection(result.connection) || !kluster(key))
+        return;
+    const KlusterData before = *kluster(key);
+    m_store->setNodesChanged(key, result.fetch, result.diagnosis);
+    notifyChanges(key, before, *kluster(key));
+    updateBanner();
+    if (key == m_current)
+        showCurrent();
+    updateTray();
+    if (key != m_current)
+        retire();
+    emit klusterUpdated(key);
 }
 
 void MainWindow::notifyChanges(const KlusterKey &key, const KlusterData &before, const KlusterData &after)
@@ -1372,6 +1415,16 @@ void MainWindow::updateCaptions()
                                   .arg(clock(d->fetchedAt), ago(d->fetchedAt))
                                   .arg(d->elapsedMs)
                                   .arg(d->fetch->requests);
+    // The nodes, between refreshes: live from their watch, or why not.
+    const NodeWatchStatus &watch = d->watch;
+    if (!snapshot && watch.watching && !d->isStale()) {
+        if (watch.connected)
+            when += tr(" · nodes live (watch; last heard %1)").arg(clock(watch.lastHeard));
+        else if (!watch.problem.isEmpty())
+            when += tr(" · node watch reconnecting (nodes as of %1): %2")
+                        .arg(watch.lastHeard.isValid() ? clock(watch.lastHeard) : clock(d->fetchedAt),
+                            shortError(watch.problem));
+    }
     QString alarm;
     const QString shortWhen
         = (snapshot ? tr("captured %1 (%2)") : tr("fetched %1 (%2)"))
@@ -1401,8 +1454,8 @@ void MainWindow::updateCaptions()
     const QString state = d->isStale() ? tr("STALE — ")
         : !d->incomplete.isEmpty()     ? tr("INCOMPLETE — ")
                                        : QString();
-    const QString caption
-        = state + (snapshot ? tr("Captured %1") : tr("Fetched %1")).arg(clock(d->fetchedAt));
+    const QString caption = state + (snapshot ? tr("Captured %1") : tr("Fetched %1")).arg(clock(d->fetchedAt))
+        + (!snapshot && watch.connected && !d->isStale() ? tr(", nodes live") : QString());
     const QString atLeast = d->incomplete.isEmpty() ? QString() : QStringLiteral("≥ ");
     m_findingsPage->setCaption(tr("%1 · %2%3 critical, %2%4 warning")
                                    .arg(caption, atLeast)
@@ -1714,7 +1767,8 @@ QString MainWindow::detailsHtml(Tab tab, const QModelIndexList &rows) const
 void MainWindow::reloadAudit()
 {
     QString error;
-    m_audit->setRecords(AuditLog::read(&error));
+    m_auditReader.update(&error);
+    m_audit->setRecords(m_auditReader.records());
     if (!error.isEmpty())
         statusBar()->showMessage(tr("The audit log could not be read: %1").arg(error), 10000);
 }

@@ -5,6 +5,7 @@
 #include "models/nodesmodel.h"
 #include "models/routesmodel.h"
 #include "models/securitymodel.h"
+#include "services/auditlog.h"
 #include "services/connection.h"
 #include "views/connectiondialog.h"
 
@@ -25,6 +26,7 @@ class QLineEdit;
 class QMenu;
 class QSplitter;
 class QTabWidget;
+class FleetView;
 class QThread;
 class QThreadPool;
 class QTimer;
@@ -52,7 +54,8 @@ public:
         NodesTab,
         RoutesTab,
         SecurityTab,
-        AuditTab
+        AuditTab,
+        FleetTab
     };
 
     explicit MainWindow(QWidget *parent = nullptr);
@@ -152,6 +155,7 @@ private:
     void buildActions();
     void placeOnScreen();
     void onRefreshed(const RefreshResult &result);
+    void onNodesChanged(const RefreshResult &result);
     void onListed(Connection *connection, const QStringList &klusters, const Error &error);
     void showCurrent();
     void updateBanner();
@@ -209,6 +213,7 @@ private:
     RoutesModel *m_routes;
     SecurityModel *m_security;
     AuditModel *m_audit;
+    AuditLog::Reader m_auditReader; // the log read so far: a reload parses only what was appended
 
     QWidget *m_sidebarPanel;
     QLineEdit *m_sidebarFilter;
@@ -223,6 +228,7 @@ private:
     TablePage *m_routesPage;
     TablePage *m_securityPage;
     TablePage *m_auditPage;
+    FleetView *m_fleet;
     QComboBox *m_severity;
     QComboBox *m_routeScope;
     QToolButton *m_intervalButton;

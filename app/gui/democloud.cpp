@@ -22,12 +22,12 @@ DemoCloud::~DemoCloud()
     m_thread->wait(); // at exit only
 }
 
-void DemoCloud::start(const QString &scenarioFile, int generatedNodes)
+void DemoCloud::start(const QString &scenarioFile, int generatedNodes, int klusters)
 {
     m_thread->start();
     m_simulator = new Simulator;
     m_simulator->moveToThread(m_thread);
-    QMetaObject::invokeMethod(m_simulator, [this, sim = m_simulator, scenarioFile, generatedNodes] {
+    QMetaObject::invokeMethod(m_simulator, [this, sim = m_simulator, scenarioFile, generatedNodes, klusters] {
         QString error;
         bool ok = true;
         if (!scenarioFile.isEmpty())
@@ -35,7 +35,7 @@ void DemoCloud::start(const QString &scenarioFile, int generatedNodes)
         else if (generatedNodes <= 0)
             ok = Scenario::load(Scenario::defaultScenario(), sim->world(), sim->faults(), &error);
         if (ok && generatedNodes > 0)
-            Scenario::generate(sim->world(), generatedNodes);
+            Scenario::generate(sim->world(), generatedNodes, klusters > 0 ? klusters : 1);
         if (ok)
             ok = sim->start(Simulator::Ports(), &error);
         // The world's first user: its password is the simulated cloud's own, not a secret of anybody's.

@@ -21,7 +21,9 @@ public:
     ~DemoCloud() override;
 
     // Starts it; ready() or failed() follows.
-    void start(const QString &scenarioFile, int generatedNodes);
+    // `generatedNodes` > 0: a generated world of that many nodes; with `klusters` > 0, a fleet of that many
+    // klusters of `generatedNodes` each.
+    void start(const QString &scenarioFile, int generatedNodes, int klusters = 0);
     QString adminUrl() const { return m_adminUrl; }
 
 signals:

@@ -24,7 +24,7 @@ int fail(const QString &message)
 }
 
 const QStringList ViewNames { QStringLiteral("overview"), QStringLiteral("findings"), QStringLiteral("nodes"),
-    QStringLiteral("routes"), QStringLiteral("security"), QStringLiteral("audit") };
+    QStringLiteral("routes"), QStringLiteral("security"), QStringLiteral("audit"), QStringLiteral("fleet") };
 
 void describeApplication()
 {
@@ -42,6 +42,9 @@ struct Options
         QStringLiteral("file") };
     QCommandLineOption nodes { QStringLiteral("nodes"),
         QStringLiteral("With --demo: a generated world of <n> nodes instead of the demo world."),
+        QStringLiteral("n") };
+    QCommandLineOption klusters { QStringLiteral("klusters"),
+        QStringLiteral("With --demo: a generated fleet of <n> klusters of --nodes nodes each (default 20)."),
         QStringLiteral("n") };
     QCommandLineOption snapshot { QStringLiteral("snapshot"),
         QStringLiteral("Open a snapshot folder (or a folder of them) offline and read-only."),
@@ -75,8 +78,8 @@ struct Options
                            "lists every shortcut."));
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions(
-            { demo, scenario, nodes, snapshot, readOnly, kluster, view, finding, screenshot, size });
+        parser.addOptions({ demo, scenario, nodes, klusters, snapshot, readOnly, kluster, view, finding,
+            screenshot, size });
     }
 };
 
@@ -139,6 +142,18 @@ int main(int argc, char *argv[])
             return fail(QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000")
                             .arg(parser.value(options.nodes)));
     }
+    int fleet = 0;
+    if (parser.isSet(options.klusters)) {
+        bool ok = false;
+        fleet = parser.value(options.klusters).toInt(&ok);
+        if (!ok || fleet <= 0 || fleet > 500)
+            return fail(QStringLiteral("--klusters: \"%1\" is not a count from 1 to 500")
+                            .arg(parser.value(options.klusters)));
+        if (generated == 0)
+            generated = 20;
+        if (generated > 240)
+            return fail(QStringLiteral("--nodes: at most 240 per kluster of a fleet"));
+    }
     QSize size;
     if (parser.isSet(options.size)) {
         const QStringList wh = parser.value(options.size).split(QLatin1Char('x'));
@@ -173,7 +188,7 @@ int main(int argc, char *argv[])
         QObject::connect(demoCloud.get(), &DemoCloud::failed, &window, [&window](const QString &error) {
             window.showStartupMessage(QObject::tr("The demo cloud could not start: %1").arg(error));
         });
-        demoCloud->start(parser.value(options.scenario), generated);
+        demoCloud->start(parser.value(options.scenario), generated, fleet);
     };
     QObject::connect(&window, &MainWindow::demoRequested, &window, startDemo);
 

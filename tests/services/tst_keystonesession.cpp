@@ -1,4 +1,5 @@
 #include "services/keystonesession.h"
+#include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
 
 #include <QTimer>
@@ -23,18 +24,7 @@ private slots:
     void cancelDuringReauthentication();
 
 private:
-    CloudConfig passwordCloud() const
-    {
-        CloudConfig c;
-        c.name = QStringLiteral("sim");
-        c.authUrl = m_fixture->sim.authUrl();
-        c.username = QStringLiteral("demo");
-        c.password = QStringLiteral("flightdeck-demo");
-        c.userDomainName = QStringLiteral("Default");
-        c.projectName = QStringLiteral("flightdeck-demo");
-        c.projectDomainName = QStringLiteral("Default");
-        return c;
-    }
+    CloudConfig passwordCloud() const { return simCloud(m_fixture->sim); }
     ApiResponse wait(HttpCall *call)
     {
         QSignalSpy spy(call, &HttpCall::finished);

@@ -3,6 +3,7 @@
 #include "services/connection.h"
 #include "services/klusterfetcher.h"
 #include "services/servercache.h"
+#include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
 
 #include <QJsonArray>
@@ -32,18 +33,7 @@ private slots:
     void cancelledRefreshStopsWaiting();
 
 private:
-    static CloudConfig cloud(const SimFixture &f)
-    {
-        CloudConfig c;
-        c.name = QStringLiteral("sim");
-        c.authUrl = f.sim.authUrl();
-        c.username = QStringLiteral("demo");
-        c.password = QStringLiteral("flightdeck-demo");
-        c.userDomainName = QStringLiteral("Default");
-        c.projectName = QStringLiteral("flightdeck-demo");
-        c.projectDomainName = QStringLiteral("Default");
-        return c;
-    }
+    static CloudConfig cloud(const SimFixture &f) { return simCloud(f.sim); }
     static std::shared_ptr<const ServerList> get(ServerCache &cache, const QDateTime &notBefore = QDateTime())
     {
         std::shared_ptr<const ServerList> got;

@@ -5,6 +5,7 @@
 
 #include "services/connection.h"
 #include "simulator/simulator.h"
+#include "tests/simulator/simcloud.h"
 #include "views/mainwindow.h"
 
 #include <QAbstractItemModel>
@@ -17,17 +18,9 @@ namespace ConsoleTest {
 inline ConnectionSpec simSpec(
     const Simulator &sim, bool readOnly = false, const QString &password = QStringLiteral("flightdeck-demo"))
 {
-    CloudConfig cloud;
-    cloud.name = QStringLiteral("sim");
-    cloud.authUrl = sim.authUrl();
-    cloud.username = QStringLiteral("demo");
-    cloud.password = password;
-    cloud.userDomainName = QStringLiteral("Default");
-    cloud.projectName = QStringLiteral("flightdeck-demo");
-    cloud.projectDomainName = QStringLiteral("Default");
     ConnectionSpec spec;
     spec.name = QStringLiteral("sim");
-    spec.config = cloud;
+    spec.config = simCloud(sim, password);
     spec.readOnly = readOnly;
     return spec;
 }

@@ -13,6 +13,7 @@
 #include "services/settings.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
+#include "views/fleetview.h"
 #include "views/mainwindow.h"
 #include "views/messagebanner.h"
 #include "views/notifier.h"
@@ -61,6 +62,8 @@ private slots:
     void multiSelectRepairObeysTheBudget();
     void dialogRefusesWhatARefreshChanged();
     void refreshKeepsSelection();
+    void nodeChangeShownLive();
+    void fleetOpensAKluster();
     void refreshFailureKeepsTheData();
     void partialFailureIsNamed();
     void malformedKlusterListKeepsTheData();
@@ -467,6 +470,107 @@ void TestConsole::refreshKeepsSelection()
     const QModelIndexList selected = nodes->selectionModel()->selectedRows();
     QCOMPARE(selected.size(), 1);
     QCOMPARE(selected.first().data(NodesModel::NameRole).toString(), QStringLiteral("kks-demo-pool-p8l2n"));
+}
+
+void TestConsole::nodeChangeShownLive()
+{
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    window.setTab(MainWindow::NodesTab);
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    // Between refreshes the nodes are watched, and the caption says so.
+    QTRY_VERIFY_WITH_TIMEOUT(window.nodesPage()->caption().contains(QStringLiteral("nodes live")), 10000);
+    QVERIFY2(window.nodesPage()->caption().startsWith(QStringLiteral("Fetched ")),
+        qPrintable(window.nodesPage()->caption()));
+    const QDateTime fetched = window.kluster(demo)->fetchedAt;
+    QAbstractItemModel *nodes = window.nodesPage()->view()->model();
+    const auto readyOf = [nodes](const QString &name) {
+        for (int row = 0; row < nodes->rowCount(); ++row) {
+            if (nodes->index(row, 0).data(NodesModel::NameRole).toString() == name)
+                return nodes->index(row, NodesModel::ReadyColumn).data().toString();
+        }
+        return QString();
+    };
+    const QString name = QStringLiteral("kks-demo-pool-p8l2n");
+    QVERIFY(window.nodesPage()->selectKeys({ name }) == 1);
+    const QString before = readyOf(name);
+    QSignalSpy reset(nodes, &QAbstractItemModel::modelReset);
+
+    // The node stops being Ready at the API server: shown in place, with no refresh, the selection kept.
+    World &w = m_fixture->sim.world();
+    SimKluster &k = w.klusters[w.klusterIndex(QStringLiteral("demo"))];
+    SimNode &node = k.nodes[w.nodeIndex(k, name)];
+    QCOMPARE(node.ready, QStringLiteral("True"));
+    node.ready = QStringLiteral("False");
+    node.readyReason = QStringLiteral("KubeletNotReady");
+    node.readyMessage = QStringLiteral("container runtime is down");
+    node.transition = w.now();
+    node.resourceVersion = ++w.resourceVersionCounter;
+    m_fixture->sim.watches().observe();
+    QTRY_VERIFY_WITH_TIMEOUT(readyOf(name) != before, 5000);
+    QVERIFY2(
+        readyOf(name).contains(QStringLiteral("NotReady")) || readyOf(name).contains(QStringLiteral("False")),
+        qPrintable(readyOf(name)));
+    QCOMPARE(window.kluster(demo)->fetchedAt, fetched);
+    QCOMPARE(reset.size(), 0);
+    QCOMPARE(window.nodesPage()->selectedKeys(), QStringList { name });
+    QVERIFY(window.kluster(demo)->fetch->state.nodes.size() > 0);
+    QVERIFY2(window.nodesPage()->caption().contains(QStringLiteral("nodes live")),
+        qPrintable(window.nodesPage()->caption()));
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1440, 900);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/nodes-live.png")));
+    }
+
+    // A refresh while the watch is connected does not list the nodes again; what the watch brought stays.
+    const qint64 kubernetes = m_fixture->sim.requestCount(QStringLiteral("kubernetes"));
+    window.refreshAll();
+    QVERIFY(waitSettled(window));
+    QVERIFY(window.kluster(demo)->fetchedAt > fetched);
+    QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("kubernetes")), kubernetes);
+    QVERIFY(readyOf(name).contains(QStringLiteral("False")));
+    const QDateTime refreshed = window.kluster(demo)->fetchedAt;
+
+    // The API server forgets the version watched from (410): the console lists the nodes again, and watches
+    // on.
+    const Reply gone = m_fixture->request(
+        "POST", m_fixture->sim.adminUrl() + QStringLiteral("/klusters/demo/watches"), R"({"end": "gone"})");
+    QCOMPARE(gone.json().value(QStringLiteral("ended")).toInt(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(window.kluster(demo)->fetchedAt > refreshed, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_fixture->sim.watches().openWatches() >= 3, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.nodesPage()->caption().contains(QStringLiteral("nodes live")), 10000);
+}
+
+void TestConsole::fleetOpensAKluster()
+{
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    window.setTab(MainWindow::FleetTab);
+    auto *fleet = window.findChild<FleetView *>();
+    QVERIFY(fleet);
+    // Every kluster, worst first.
+    QCOMPARE(fleet->tileCount(), 3);
+    QCOMPARE(fleet->tileKey(0).toString(), QStringLiteral("sim/demo"));
+    QCOMPARE(fleet->tileKey(2).toString(), QStringLiteral("sim/blue"));
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1440, 900);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/fleet.png")));
+    }
+    // By keyboard: to the second tile, and Enter opens it on its overview.
+    fleet->setFocus();
+    QTest::keyClick(fleet, Qt::Key_Right);
+    QCOMPARE(fleet->currentTile(), 1);
+    const KlusterKey second = fleet->tileKey(1);
+    QTest::keyClick(fleet, Qt::Key_Return);
+    QTRY_COMPARE(window.currentKey(), second);
+    QCOMPARE(window.currentTab(), MainWindow::OverviewTab);
+    // A click opens one too.
+    window.setTab(MainWindow::FleetTab);
+    QTest::qWait(20);
+    QTest::mouseClick(fleet, Qt::LeftButton, {}, QPoint(20, 40));
+    QTRY_COMPARE(window.currentKey(), fleet->tileKey(0));
 }
 
 void TestConsole::refreshFailureKeepsTheData()

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "services/cloudconfig.h"
+#include "simulator/simulator.h"
+
+// The demo world's user on a running simulated cloud, as a cloud to sign in to (the tests' one way).
+inline CloudConfig simCloud(const Simulator &sim, const QString &password = QStringLiteral("flightdeck-demo"))
+{
+    CloudConfig c;
+    c.name = QStringLiteral("sim");
+    c.authUrl = sim.authUrl();
+    c.username = QStringLiteral("demo");
+    c.password = password;
+    c.userDomainName = QStringLiteral("Default");
+    c.projectName = QStringLiteral("flightdeck-demo");
+    c.projectDomainName = QStringLiteral("Default");
+    return c;
+}
