@@ -330,7 +330,7 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
         // While the nodes' watch is connected they are not listed again, but for every tenth refresh (a
         // safety net, as for the servers).
         const NodeWatch *watch = m_watches.value(kluster);
-        const bool watched = watch && watch->isConnected() && m_latest.contains(kluster)
+        const bool watched = watch && watch->isConnected() && m_latestResult.contains(kluster)
             && ++m_refreshesWatched[kluster] % WholeNodeListEvery != 0;
         if (!watched)
             m_refreshesWatched.remove(kluster);
@@ -342,7 +342,7 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                 const bool cancelled = m_fetchers.value(kluster) != fetcher;
                 m_fetchers.remove(kluster);
                 KlusterFetch fetch = fetched;
-                const std::shared_ptr<const KlusterFetch> latest = m_latest.value(kluster);
+                const std::shared_ptr<const KlusterFetch> latest = m_latestResult.value(kluster).fetch;
                 if (watched && latest) {
                     // The nodes as their watch has them now (changes during the refresh included).
                     fetch.state.nodes = latest->state.nodes;
@@ -369,8 +369,8 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                     result.errors = fetch.errors;
                     if (fetcher->kubeTarget())
                         m_kubeTargets.insert(kluster, *fetcher->kubeTarget());
-                    watchNodes(kluster, result.fetch, !watched);
                     m_latestResult.insert(kluster, result);
+                    watchNodes(kluster, result.fetch, !watched);
                 }
                 finishRefresh(result);
             });
@@ -384,19 +384,15 @@ void ConnectionWorker::watchNodes(
     if (!m_spec.watchNodes)
         return;
     NodeWatch *watch = m_watches.value(kluster);
-    if (!listed && watch && watch->isRunning()) {
-        m_latest.insert(kluster, fetch); // the watch goes on from where it is
-        return;
-    }
+    if (!listed && watch && watch->isRunning())
+        return; // the watch goes on from where it is
     if (!fetch->state.nodesSource.known || fetch->nodesResourceVersion.isEmpty()) {
         // Nothing to bring up to date: the next refresh that lists the nodes starts it again.
         if (watch)
             watch->stop();
-        m_latest.remove(kluster);
         emitWatchStatus(kluster);
         return;
     }
-    m_latest.insert(kluster, fetch);
     if (!watch) {
         NodeWatch::Targets targets = [this, kluster](QObject *context, auto done) {
             // First what the refresh listed the nodes with; after a refusal, fresh credentials.
@@ -433,21 +429,19 @@ void ConnectionWorker::watchNodes(
 void ConnectionWorker::applyNodeChanges(
     const QString &kluster, const QList<NodeWatchEvent> &events, const QString &version)
 {
-    const std::shared_ptr<const KlusterFetch> latest = m_latest.value(kluster);
-    if (!latest || !m_latestResult.contains(kluster))
+    if (!m_latestResult.contains(kluster))
         return;
+    RefreshResult result = m_latestResult.value(kluster); // the last refresh's, with the changes so far
     QElapsedTimer timer;
     timer.start();
-    auto f = std::make_shared<KlusterFetch>(*latest);
+    auto f = std::make_shared<KlusterFetch>(*result.fetch);
     if (applyNodeEvents(*f, events, version) == 0)
         return;
     // Ages are read against now: the nodes are as of now, the rest as of the last refresh.
     f->state.capturedAt = QDateTime::currentDateTimeUtc();
-    RefreshResult result = m_latestResult.value(kluster);
     result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
     result.fetch = f;
     result.elapsedMs = timer.elapsed();
-    m_latest.insert(kluster, f);
     m_latestResult.insert(kluster, result);
     m_lastChange.insert(kluster, QDateTime::currentDateTimeUtc());
     emit nodesChanged(result);

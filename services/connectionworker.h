@@ -83,7 +83,6 @@ private:
     std::function<void(const SecretResult &)> m_secretRead;
     // The nodes watched per kluster, and the data they are applied to (the last refresh's, with the changes).
     QHash<QString, NodeWatch *> m_watches;
-    QHash<QString, std::shared_ptr<const KlusterFetch>> m_latest;
     QHash<QString, RefreshResult> m_latestResult;
     QHash<QString, QDateTime> m_lastChange;
     QHash<QString, int> m_refreshesWatched; // refreshes since the nodes were last listed, while watched
