@@ -1,4 +1,5 @@
-// Parse and diagnose klusters of 1,000, 5,000 and 20,000 nodes, timed apart.
+// Parse and diagnose klusters of 1,000, 5,000 and 20,000 nodes, timed apart; the parse also as it was
+// before the large bodies were read with simdjson (BM_ParseQt).
 //
 //   build/benchmarks/bench_diagnosis
 //
@@ -107,20 +108,30 @@ const Bodies &bodies(int nodes)
     return it.value();
 }
 
-KlusterState parse(const Bodies &b)
+// How the two large bodies (servers, nodes) are read: from their bytes with simdjson, as the product reads
+// them, or through Qt's QJsonDocument, as it did before.
+enum class Large
+{
+    Bytes,
+    Qt
+};
+
+KlusterState parse(const Bodies &b, Large large = Large::Bytes)
 {
     KlusterState s;
     s.capturedAt = b.capturedAt;
     s.kluster = ApiParser::parseKluster(
         QStringLiteral("kluster.json"), parseJsonObject(QStringLiteral("kluster.json"), b.kluster));
-    s.instances = ApiParser::parseServers(
-        QStringLiteral("servers.json"), parseJsonObject(QStringLiteral("servers.json"), b.servers));
+    s.instances = large == Large::Bytes ? ApiParser::parseServers(QStringLiteral("servers.json"), b.servers)
+                                        : ApiParser::parseServers(QStringLiteral("servers.json"),
+                                            parseJsonObject(QStringLiteral("servers.json"), b.servers));
     s.router = ApiParser::parseRouter(
         QStringLiteral("router.json"), parseJsonObject(QStringLiteral("router.json"), b.router));
     s.securityGroups = ApiParser::parseSecurityGroups(QStringLiteral("security-groups.json"),
         parseJsonObject(QStringLiteral("security-groups.json"), b.groups));
-    s.nodes = ApiParser::parseNodes(
-        QStringLiteral("nodes.json"), parseJsonObject(QStringLiteral("nodes.json"), b.nodes));
+    s.nodes = large == Large::Bytes ? ApiParser::parseNodes(QStringLiteral("nodes.json"), b.nodes)
+                                    : ApiParser::parseNodes(QStringLiteral("nodes.json"),
+                                        parseJsonObject(QStringLiteral("nodes.json"), b.nodes));
     s.extensions = ApiParser::parseExtensions(
         QStringLiteral("extensions.json"), parseJsonObject(QStringLiteral("extensions.json"), b.extensions));
     s.maxRoutes = 512;
@@ -141,6 +152,17 @@ void BM_Parse(benchmark::State &state)
     const Bodies &b = bodies(int(state.range(0)));
     for (auto _ : state) {
         KlusterState s = parse(b);
+        benchmark::DoNotOptimize(s);
+    }
+    setCounters(state, b, nullptr);
+}
+
+// The same through Qt's JSON tree, for comparison.
+void BM_ParseQt(benchmark::State &state)
+{
+    const Bodies &b = bodies(int(state.range(0)));
+    for (auto _ : state) {
+        KlusterState s = parse(b, Large::Qt);
         benchmark::DoNotOptimize(s);
     }
     setCounters(state, b, nullptr);
@@ -173,6 +195,7 @@ void BM_ParseAndDiagnose(benchmark::State &state)
 } // namespace
 
 BENCHMARK(BM_Parse)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ParseQt)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Diagnose)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseAndDiagnose)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 

@@ -17,15 +17,18 @@
 class SimProcess
 {
 public:
-    // One kluster "scale" of `nodes`; or, with `klusters`, a fleet of them (scale-000, …) of `nodes` each.
-    explicit SimProcess(int nodes, int klusters = 0)
+    // One kluster "scale" of `nodes`; or, with `klusters`, a fleet of them (scale-000, …) of `nodes` each;
+    // `region` names the catalog's region (empty: the simulator's own).
+    explicit SimProcess(int nodes, int klusters = 0, const QString &region = QString())
     {
         m_process.setProgram(QStringLiteral(FLIGHTDECK_SIM));
-        m_process.setArguments(klusters > 0
-                ? QStringList { QStringLiteral("--klusters"), QString::number(klusters),
-                    QStringLiteral("--nodes-per-kluster"), QString::number(nodes), QStringLiteral("--json") }
-                : QStringList {
-                    QStringLiteral("--nodes"), QString::number(nodes), QStringLiteral("--json") });
+        QStringList arguments = klusters > 0
+            ? QStringList { QStringLiteral("--klusters"), QString::number(klusters),
+                  QStringLiteral("--nodes-per-kluster"), QString::number(nodes), QStringLiteral("--json") }
+            : QStringList { QStringLiteral("--nodes"), QString::number(nodes), QStringLiteral("--json") };
+        if (!region.isEmpty())
+            arguments << QStringLiteral("--region") << region;
+        m_process.setArguments(arguments);
         m_process.start();
         m_process.waitForReadyRead(120000);
         endpoints = QJsonDocument::fromJson(m_process.readLine()).object();
@@ -65,6 +68,7 @@ public:
     {
         CloudConfig c;
         c.name = QStringLiteral("scale");
+        c.regionName = endpoints.value(QStringLiteral("region")).toString();
         c.authUrl = endpoints.value(QStringLiteral("authUrl")).toString();
         c.username = QStringLiteral("scale");
         c.password = QStringLiteral("scale-password");

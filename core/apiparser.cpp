@@ -1,12 +1,15 @@
 #include "core/apiparser.h"
 
-#include <QRegularExpression>
-#include <QTimeZone>
+#include "core/simdjsonreader.h"
+
 #include <cmath>
 
 namespace ApiParser {
 
-static QDateTime requireTimestamp(const JsonReader &object, const QString &key)
+// The parsers of the large bodies (servers, nodes) are templates over the reader: JsonReader on Qt's
+// tree, SimdJsonReader on simdjson's; one reading, the same results and errors.
+
+template<typename Reader> static QDateTime requireTimestamp(const Reader &object, const QString &key)
 {
     const QString text = object.requireString(key);
     QDateTime t = parseTimestamp(text);
@@ -15,7 +18,7 @@ static QDateTime requireTimestamp(const JsonReader &object, const QString &key)
     return t;
 }
 
-static QDateTime optTimestamp(const JsonReader &object, const QString &key)
+template<typename Reader> static QDateTime optTimestamp(const Reader &object, const QString &key)
 {
     const std::optional<QString> text = object.optNullableString(key);
     if (!text)
@@ -36,31 +39,83 @@ static Cidr requireCidr(const JsonReader &object, const QString &key, const QStr
 
 QDateTime parseTimestamp(const QString &text, bool requireZone)
 {
-    static const QRegularExpression shape(
-        QStringLiteral("^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})?$"));
-    const QRegularExpressionMatch m = shape.match(text);
-    if (!m.hasMatch() || (requireZone && m.captured(2).isEmpty()))
+    // yyyy-MM-ddTHH:mm:ss[.fraction][Z|±hh:mm], ASCII digits, read by hand: a node list holds some 35,000
+    // of them (its conditions'), and a pattern and Qt's ISO reading took a third of a microsecond each.
+    // What it accepts is what that reading accepted (tst_apiparser holds it to it).
+    const QChar *c = text.constData();
+    const qsizetype n = text.size();
+    const auto is = [c, n](qsizetype at, char16_t one, char16_t other = 0) {
+        return at < n && (c[at].unicode() == one || (other && c[at].unicode() == other));
+    };
+    const auto isDigit = [c, n](qsizetype at) { return at < n && c[at] >= u'0' && c[at] <= u'9'; };
+    const auto number = [c, &isDigit](qsizetype at, int count, int *value) {
+        int v = 0;
+        for (qsizetype i = at; i < at + count; ++i) {
+            if (!isDigit(i))
+                return false;
+            v = v * 10 + (c[i].unicode() - u'0');
+        }
+        *value = v;
+        return true;
+    };
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    if (!number(0, 4, &year) || !is(4, u'-') || !number(5, 2, &month) || !is(7, u'-') || !number(8, 2, &day)
+        || !is(10, u'T', u't') || !number(11, 2, &hour) || !is(13, u':') || !number(14, 2, &minute)
+        || !is(16, u':') || !number(17, 2, &second))
         return QDateTime();
-    QString t = text;
-    // Qt keeps milliseconds; trim longer fractions (Keystone writes microseconds).
-    const qsizetype dot = t.indexOf(QLatin1Char('.'));
-    if (dot > 0) {
-        qsizetype end = dot + 1;
-        while (end < t.size() && t.at(end).isDigit())
-            ++end;
-        if (end - dot - 1 > 3)
-            t.remove(dot + 4, end - dot - 4);
+    qsizetype at = 19;
+    int msec = 0;
+    if (is(at, u'.')) {
+        const qsizetype first = ++at;
+        while (isDigit(at))
+            ++at;
+        if (at == first)
+            return QDateTime();
+        // Qt keeps milliseconds: the first three digits ("5" is 500 ms), the rest cut off (Keystone writes
+        // microseconds).
+        for (qsizetype i = first; i < first + 3; ++i)
+            msec = msec * 10 + (i < at ? c[i].unicode() - u'0' : 0);
     }
-    QDateTime result = QDateTime::fromString(t, Qt::ISODateWithMs);
-    if (!result.isValid())
+    bool zone = false;
+    int offset = 0; // seconds east of UTC
+    if (is(at, u'Z', u'z')) {
+        zone = true;
+        ++at;
+    } else if (is(at, u'+', u'-')) {
+        int hours = 0, minutes = 0;
+        if (!number(at + 1, 2, &hours) || !is(at + 3, u':') || !number(at + 4, 2, &minutes) || hours > 23
+            || minutes > 59)
+            return QDateTime();
+        offset = (hours * 60 + minutes) * 60 * (c[at] == u'-' ? -1 : 1);
+        zone = true;
+        at += 6;
+    }
+    if (at != n || (requireZone && !zone))
         return QDateTime();
-    if (result.timeSpec() == Qt::LocalTime)
-        result.setTimeZone(QTimeZone::utc());
-    result = result.toUTC();
+    QDate date(year, month, day);
+    if (year < 1 || !date.isValid() || minute > 59)
+        return QDateTime();
+    // 24:00:00 is the next day's midnight (ISO 8601), as Qt reads it.
+    if (hour == 24 && minute == 0 && second == 0 && msec == 0) {
+        hour = 0;
+        date = date.addDays(1);
+    }
+    const QTime time(hour, minute, second, msec);
+    if (!time.isValid())
+        return QDateTime();
+    // A date-time without a zone is UTC, once it is a valid local time too (Qt read it as local time
+    // first: one in a daylight-saving gap is refused).
+    if (!zone && !QDateTime(date, time, Qt::LocalTime).isValid())
+        return QDateTime();
+    QDateTime result(date, time, Qt::UTC);
+    if (offset != 0)
+        result = result.addSecs(-offset);
     // An offset can carry the instant out of RFC 3339's four-digit years
-    // ("9999-12-31T23:59:59-23:59"), which no one could write back.
-    if (result.date().year() < 1 || result.date().year() > 9999)
-        return QDateTime();
+    // ("9999-12-31T23:59:59-23:59"), which no one could write back: only from the first or the last.
+    if (date.year() <= 1 || date.year() >= 9999) {
+        if (result.date().year() < 1 || result.date().year() > 9999)
+            return QDateTime();
+    }
     return result;
 }
 
@@ -107,7 +162,7 @@ Kluster parseKluster(const QString &source, const QJsonObject &body)
     return k;
 }
 
-Instance parseServer(const JsonReader &server)
+template<typename Reader> static Instance readServer(const Reader &server)
 {
     server.requireObject();
     Instance s;
@@ -123,50 +178,52 @@ Instance parseServer(const JsonReader &server)
     s.vmState = server.optString(QStringLiteral("OS-EXT-STS:vm_state"));
     s.taskState = server.optString(QStringLiteral("OS-EXT-STS:task_state"));
     if (server.has(QStringLiteral("addresses"))) {
-        const JsonReader addresses = server.child(QStringLiteral("addresses"));
-        const QJsonObject networks = addresses.requireObject();
-        for (auto it = networks.begin(); it != networks.end(); ++it) {
-            const JsonReader net = addresses.child(it.key());
-            const QJsonArray list = net.requireArray();
-            for (qsizetype i = 0; i < list.size(); ++i) {
-                const JsonReader entry = net.at(i);
-                entry.requireObject();
-                InstanceAddress a;
-                a.network = it.key();
-                a.address = entry.requireString(QStringLiteral("addr"));
-                a.type = entry.optString(QStringLiteral("OS-EXT-IPS:type"));
-                s.addresses.append(a);
-            }
-        }
+        // Networks in key order, as Qt's object gives them.
+        server.child(QStringLiteral("addresses"))
+            .forEachMember([&s](const QString &network, const Reader &net) {
+                net.forEachElement([&s, &network](const Reader &entry) {
+                    entry.requireObject();
+                    InstanceAddress a;
+                    a.network = network;
+                    a.address = entry.requireString(QStringLiteral("addr"));
+                    a.type = entry.optString(QStringLiteral("OS-EXT-IPS:type"));
+                    s.addresses.append(a);
+                });
+            });
     }
     // Nova leaves `security_groups` out when the server has none.
-    const QJsonArray groups = server.optArray(QStringLiteral("security_groups"));
-    if (!groups.isEmpty()) {
-        const JsonReader groupsReader = server.child(QStringLiteral("security_groups"));
-        for (qsizetype i = 0; i < groups.size(); ++i) {
-            const JsonReader g = groupsReader.at(i);
-            g.requireObject();
-            s.securityGroups.append(g.requireString(QStringLiteral("name")));
-        }
-    }
+    server.forEachElementOf(QStringLiteral("security_groups"), [&s](const Reader &g) {
+        g.requireObject();
+        s.securityGroups.append(g.requireString(QStringLiteral("name")));
+    });
     if (server.has(QStringLiteral("fault"))) {
-        const JsonReader fault = server.child(QStringLiteral("fault"));
+        const Reader fault = server.child(QStringLiteral("fault"));
         fault.requireObject();
         s.faultMessage = fault.optString(QStringLiteral("message"));
     }
     return s;
 }
 
+Instance parseServer(const JsonReader &server)
+{
+    return readServer(server);
+}
+
+template<typename Reader> static QList<Instance> readServers(const Reader &root, QByteArrayList *records)
+{
+    const Reader servers = root.requireField(QStringLiteral("servers"));
+    QList<Instance> result;
+    servers.forEachElement([&result, records](const Reader &server) {
+        result.append(readServer(server));
+        if (records)
+            records->append(server.compact());
+    });
+    return result;
+}
+
 QList<Instance> parseServers(const QString &source, const QJsonObject &body)
 {
-    const JsonReader root(source, body);
-    const JsonReader servers = root.requireField(QStringLiteral("servers"));
-    const QJsonArray list = servers.requireArray();
-    QList<Instance> result;
-    result.reserve(list.size());
-    for (qsizetype i = 0; i < list.size(); ++i)
-        result.append(parseServer(servers.at(i)));
-    return result;
+    return readServers(JsonReader(source, body), nullptr);
 }
 
 Router parseRouterObject(const JsonReader &router)
@@ -251,59 +308,50 @@ QList<SecurityGroup> parseSecurityGroups(const QString &source, const QJsonObjec
     return result;
 }
 
-Node parseNode(const JsonReader &item)
+template<typename Reader> static Node readNode(const Reader &item)
 {
     item.requireObject();
     Node n;
-    const JsonReader metadata = item.requireField(QStringLiteral("metadata"));
+    const Reader metadata = item.requireField(QStringLiteral("metadata"));
     metadata.requireObject();
     n.name = metadata.requireString(QStringLiteral("name"));
     n.created = optTimestamp(metadata, QStringLiteral("creationTimestamp"));
     if (item.has(QStringLiteral("spec"))) {
-        const JsonReader spec = item.child(QStringLiteral("spec"));
+        const Reader spec = item.child(QStringLiteral("spec"));
         spec.requireObject();
         // spec.podCIDRs[0] when present, else spec.podCIDR.
-        const QJsonArray cidrs = spec.optArray(QStringLiteral("podCIDRs"));
-        if (!cidrs.isEmpty()) {
-            const JsonReader cidrsReader = spec.child(QStringLiteral("podCIDRs"));
-            const JsonReader first = cidrsReader.at(0);
-            if (!first.value().isString())
-                first.fail(QStringLiteral("expected a string, got ") + JsonReader::typeName(first.value()));
-            n.podCidrText = first.value().toString();
+        const bool fromCidrs = spec.optArrayLength(QStringLiteral("podCIDRs")) > 0;
+        if (fromCidrs) {
+            const Reader cidrs = spec.child(QStringLiteral("podCIDRs"));
+            n.podCidrText = cidrs.at(0).requireStringValue();
         } else {
             n.podCidrText = spec.optString(QStringLiteral("podCIDR"));
         }
         if (!n.podCidrText.isEmpty()) {
             n.podCidr = Cidr::parse(n.podCidrText);
             if (!n.podCidr.isValid())
-                spec.failAt(cidrs.isEmpty() ? QStringLiteral("podCIDR") : QStringLiteral("podCIDRs[0]"),
+                spec.failAt(fromCidrs ? QStringLiteral("podCIDRs[0]") : QStringLiteral("podCIDR"),
                     QStringLiteral("not a CIDR: %1").arg(quotedExcerpt(n.podCidrText)));
         }
         n.providerId = spec.optString(QStringLiteral("providerID"));
         n.unschedulable = spec.optBool(QStringLiteral("unschedulable"));
     }
     if (item.has(QStringLiteral("status"))) {
-        const JsonReader status = item.child(QStringLiteral("status"));
+        const Reader status = item.child(QStringLiteral("status"));
         status.requireObject();
-        const QJsonArray addresses = status.optArray(QStringLiteral("addresses"));
-        const JsonReader addressesReader = status.child(QStringLiteral("addresses"));
         // Dual-stack nodes list an InternalIP per family: take the one of the
         // pod CIDR's family (IPv4 when there is no pod CIDR yet).
         const bool wantV6 = n.podCidr.isValid() && !n.podCidr.isIPv4();
-        for (qsizetype i = 0; i < addresses.size(); ++i) {
-            const JsonReader a = addressesReader.at(i);
+        status.forEachElementOf(QStringLiteral("addresses"), [&n, wantV6](const Reader &a) {
             a.requireObject();
             if (a.requireString(QStringLiteral("type")) != QLatin1String("InternalIP"))
-                continue;
+                return;
             const QString address = a.requireString(QStringLiteral("address"));
             const bool v6 = address.contains(QLatin1Char(':'));
             if (n.internalIp.isEmpty() || (v6 == wantV6 && n.internalIp.contains(QLatin1Char(':')) != wantV6))
                 n.internalIp = address;
-        }
-        const QJsonArray conditions = status.optArray(QStringLiteral("conditions"));
-        const JsonReader conditionsReader = status.child(QStringLiteral("conditions"));
-        for (qsizetype i = 0; i < conditions.size(); ++i) {
-            const JsonReader c = conditionsReader.at(i);
+        });
+        status.forEachElementOf(QStringLiteral("conditions"), [&n](const Reader &c) {
             c.requireObject();
             NodeCondition cond;
             cond.type = c.requireString(QStringLiteral("type"));
@@ -312,9 +360,9 @@ Node parseNode(const JsonReader &item)
             cond.message = c.optString(QStringLiteral("message"));
             cond.lastTransition = optTimestamp(c, QStringLiteral("lastTransitionTime"));
             n.conditions.append(cond);
-        }
+        });
         if (status.has(QStringLiteral("nodeInfo"))) {
-            const JsonReader info = status.child(QStringLiteral("nodeInfo"));
+            const Reader info = status.child(QStringLiteral("nodeInfo"));
             info.requireObject();
             n.kubeletVersion = info.optString(QStringLiteral("kubeletVersion"));
         }
@@ -322,11 +370,16 @@ Node parseNode(const JsonReader &item)
     return n;
 }
 
-QList<Node> parseNodes(const QString &source, const QJsonObject &body)
+Node parseNode(const JsonReader &item)
 {
-    const JsonReader root(source, body);
+    return readNode(item);
+}
+
+template<typename Reader>
+static QList<Node> readNodes(const Reader &root, NodeListMeta *meta, QByteArrayList *records)
+{
     const QString kind = root.optString(QStringLiteral("kind"));
-    const QString apiError = apiErrorIn(body);
+    const QString apiError = root.apiError();
     if (!apiError.isEmpty())
         root.fail(QStringLiteral("this is an API error response, not the expected body: ") + apiError);
     // `kubectl get nodes -o json` writes the same items as a plain "List".
@@ -334,15 +387,97 @@ QList<Node> parseNodes(const QString &source, const QJsonObject &body)
         root.failAt(
             QStringLiteral("kind"), QStringLiteral("expected a NodeList, got %1").arg(quotedExcerpt(kind)));
     // The API always sends `items`; a list with nothing in it may come as null.
-    const JsonReader items = root.child(QStringLiteral("items"));
-    if (items.value().isUndefined())
+    const Reader items = root.child(QStringLiteral("items"));
+    if (items.isUndefined())
         root.failAt(QStringLiteral("items"), QStringLiteral("required field is missing"));
-    const QJsonArray list = items.value().isNull() ? QJsonArray() : items.requireArray();
     QList<Node> result;
-    result.reserve(list.size());
-    for (qsizetype i = 0; i < list.size(); ++i)
-        result.append(parseNode(items.at(i)));
+    if (!items.isNull())
+        items.forEachElement([&result, records](const Reader &item) {
+            result.append(readNode(item));
+            if (records)
+                records->append(item.compact());
+        });
+    if (meta) {
+        // The rest read leniently, as a walk through chunks reads it: what is no string is none.
+        meta->kind = kind;
+        meta->apiVersion = root.child(QStringLiteral("apiVersion")).toString();
+        const Reader metadata = root.child(QStringLiteral("metadata"));
+        meta->continueToken = metadata.child(QStringLiteral("continue")).toString();
+        meta->resourceVersion = metadata.child(QStringLiteral("resourceVersion")).toString();
+    }
     return result;
+}
+
+QList<Node> parseNodes(const QString &source, const QJsonObject &body)
+{
+    return readNodes(JsonReader(source, body), nullptr, nullptr);
+}
+
+// Reads `body` with `read` (a template over the reader): on simdjson's tree when simdjson reads it, else on
+// Qt's, which says why the body is refused or reads what simdjson does not.
+template<typename Read> static auto readBytes(const QString &source, const QByteArray &body, Read read)
+{
+    // The parser and its buffers are kept for the next body read on this thread: buffers new for each body
+    // cost more than reading it (their pages are faulted in afresh, some 30 MB for a 13 MB body). Those of
+    // a body past 32 MiB are let go after it.
+    thread_local simdjson::dom::parser parser;
+    struct Trim
+    {
+        ~Trim()
+        {
+            if (parser.capacity() > size_t(32) << 20)
+                parser = simdjson::dom::parser();
+        }
+    } trim;
+    try {
+        if (const std::optional<SimdJsonReader> root = SimdJsonReader::parse(parser, source, body))
+            return read(*root);
+    } catch (const SimdJsonReader::QtDecides &) { }
+    return read(JsonReader(source, parseJsonObject(source, body)));
+}
+
+QList<Instance> parseServers(const QString &source, const QByteArray &body, QByteArrayList *records)
+{
+    return readBytes(source, body, [records](const auto &root) { return readServers(root, records); });
+}
+
+QList<Node> parseNodes(
+    const QString &source, const QByteArray &body, NodeListMeta *meta, QByteArrayList *records)
+{
+    return readBytes(
+        source, body, [meta, records](const auto &root) { return readNodes(root, meta, records); });
+}
+
+template<typename Reader> static ListPage readListPageOf(const Reader &page, const QString &collection)
+{
+    ListPage p;
+    p.isList = page.child(collection).isArray();
+    if (p.isList)
+        p.size = page.optArrayLength(collection);
+    // Read leniently: a link that is not an object with strings is no link; the last "next" counts.
+    const Reader links = page.child(collection + QStringLiteral("_links"));
+    if (links.isArray()) {
+        links.forEachElement([&p](const Reader &link) {
+            if (link.child(QStringLiteral("rel")).toString() == QLatin1String("next"))
+                p.next = link.child(QStringLiteral("href")).toString();
+        });
+    }
+    return p;
+}
+
+ListPage readListPage(const QJsonObject &page, const QString &collection)
+{
+    return readListPageOf(JsonReader(QString(), page), collection);
+}
+
+std::optional<ListPage> readListPage(const QByteArray &page, const QString &collection)
+{
+    try {
+        return readBytes(
+            QString(), page, [&collection](const auto &root) { return readListPageOf(root, collection); });
+    } catch (const ParseError &) {
+        return std::nullopt;
+    }
 }
 
 QStringList parseExtensions(const QString &source, const QJsonObject &body)

@@ -7,6 +7,7 @@
 #include "core/router.h"
 #include "core/securitygroup.h"
 
+#include <QByteArrayList>
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
@@ -16,12 +17,31 @@
 // Parses the bodies of the real API responses into domain types.
 // Every function takes the source name used in errors (e.g. "servers.json")
 // and throws ParseError naming the JSON path of a missing or mistyped field.
+//
+// The large bodies (Nova's servers, Kubernetes' nodes) are also read from
+// their bytes, with simdjson: the same results and the same errors as
+// parseJsonObject followed by the function taking an object, several times
+// faster. A body simdjson does not read is read by Qt, which says why it is
+// refused (not JSON at byte N, an HTML page, cut off) or reads it.
 namespace ApiParser {
+
+// What a Kubernetes list says of itself: its kind and version, where the next chunk begins (empty at the
+// end) and the list's version.
+struct NodeListMeta
+{
+    QString kind;
+    QString apiVersion;
+    QString continueToken; // metadata.continue
+    QString resourceVersion; // metadata.resourceVersion
+};
 
 // Kubernikus `GET /api/v1/clusters/{name}`.
 Kluster parseKluster(const QString &source, const QJsonObject &body);
 // Nova `GET /servers/detail`, pages merged: {"servers": [...]}.
 QList<Instance> parseServers(const QString &source, const QJsonObject &body);
+// The same from the bytes; `records`, when given, receives each server as compact JSON, in order.
+QList<Instance> parseServers(
+    const QString &source, const QByteArray &body, QByteArrayList *records = nullptr);
 Instance parseServer(const JsonReader &server);
 // Neutron `GET /v2.0/routers/{id}`: {"router": {...}}.
 Router parseRouter(const QString &source, const QJsonObject &body);
@@ -31,7 +51,22 @@ QList<SecurityGroup> parseSecurityGroups(const QString &source, const QJsonObjec
 SecurityGroupRule parseSecurityGroupRule(const JsonReader &rule);
 // Kubernetes `GET /api/v1/nodes`: a NodeList, chunks merged.
 QList<Node> parseNodes(const QString &source, const QJsonObject &body);
+// The same from the bytes; `meta`, when given, receives what the list says of itself (what is no string:
+// empty), `records` each node as compact JSON, in order.
+QList<Node> parseNodes(const QString &source, const QByteArray &body, NodeListMeta *meta = nullptr,
+    QByteArrayList *records = nullptr);
 Node parseNode(const JsonReader &item);
+// One page of a Nova or Neutron list, as a walk through the pages reads it.
+struct ListPage
+{
+    bool isList = false; // the page holds the list: `collection` is an array
+    qsizetype size = 0; // of the list
+    QString next; // the link to the next page (`<collection>_links`, rel "next"), if any
+};
+ListPage readListPage(const QJsonObject &page, const QString &collection);
+// The same from the bytes; nothing when they are no JSON object (Qt's reading says why).
+std::optional<ListPage> readListPage(const QByteArray &page, const QString &collection);
+
 // Neutron `GET /v2.0/extensions`: the aliases.
 QStringList parseExtensions(const QString &source, const QJsonObject &body);
 

@@ -217,6 +217,30 @@ std::optional<qint64> JsonReader::optIntegerIn(const QString &key, qint64 min, q
     return v;
 }
 
+QString JsonReader::requireStringValue() const
+{
+    if (!m_value.isString())
+        fail(QStringLiteral("expected a string, got ") + typeName(m_value));
+    return m_value.toString();
+}
+
+QString JsonReader::apiError() const
+{
+    return apiErrorIn(m_value.toObject());
+}
+
+QByteArray JsonReader::compact() const
+{
+    if (m_value.isObject())
+        return QJsonDocument(m_value.toObject()).toJson(QJsonDocument::Compact);
+    if (m_value.isArray())
+        return QJsonDocument(m_value.toArray()).toJson(QJsonDocument::Compact);
+    if (m_value.isUndefined())
+        return QByteArray();
+    const QByteArray inArray = QJsonDocument(QJsonArray { m_value }).toJson(QJsonDocument::Compact);
+    return inArray.mid(1, inArray.size() - 2);
+}
+
 QString quotedExcerpt(const QString &text, int max)
 {
     if (text.size() <= max)

@@ -21,6 +21,10 @@ struct ParseError : Error
 // Reads typed values out of a JSON document while keeping track of where it is,
 // so that a missing required field or a wrong type is reported with its path.
 // Unknown fields are never looked at, so they are ignored.
+//
+// SimdJsonReader (core/simdjsonreader.h) reads simdjson's tree with the same
+// methods and errors; a parser written as a template over the reader type
+// (ApiParser's servers and nodes) reads both alike.
 class JsonReader
 {
 public:
@@ -31,6 +35,11 @@ public:
     const QJsonValue &value() const { return m_value; }
 
     bool isObject() const { return m_value.isObject(); }
+    bool isArray() const { return m_value.isArray(); }
+    bool isString() const { return m_value.isString(); }
+    bool isNull() const { return m_value.isNull(); }
+    bool isUndefined() const { return m_value.isUndefined(); }
+    QString toString() const { return m_value.toString(); } // a string's text, else empty
     bool has(const QString &key) const; // present and not null
     JsonReader child(const QString &key) const; // may be undefined
     JsonReader at(qsizetype index) const;
@@ -50,7 +59,40 @@ public:
     std::optional<qint64> optIntegerIn(const QString &key, qint64 min, qint64 max) const;
     bool optBool(const QString &key, bool fallback = false) const;
     QJsonArray optArray(const QString &key) const; // absent or null: empty
+    qsizetype optArrayLength(const QString &key) const { return optArray(key).size(); } // absent or null: 0
     bool isArrayAt(const QString &key) const;
+    // This value as a string: "expected a string, got …" otherwise.
+    QString requireStringValue() const;
+    // The error an API body carries instead of a resource (apiErrorIn), read from this value.
+    QString apiError() const;
+    // This value as compact JSON.
+    QByteArray compact() const;
+
+    // Runs `f(element)` for each element of this value, which must be an array (requireArray).
+    template<typename F> void forEachElement(F &&f) const
+    {
+        const QJsonArray list = requireArray();
+        for (qsizetype i = 0; i < list.size(); ++i)
+            f(JsonReader(this, list.at(i), QString(), i));
+    }
+    // Runs `f(element)` for each element of the optional array `key` (optArray: absent or null is none).
+    template<typename F> void forEachElementOf(const QString &key, F &&f) const
+    {
+        const QJsonArray list = optArray(key);
+        if (list.isEmpty())
+            return;
+        const JsonReader array = child(key);
+        for (qsizetype i = 0; i < list.size(); ++i)
+            f(JsonReader(&array, list.at(i), QString(), i));
+    }
+    // Runs `f(key, value)` for each member of this value, which must be an object (requireObject), in
+    // QJsonObject's order: keys sorted, the last of duplicate keys.
+    template<typename F> void forEachMember(F &&f) const
+    {
+        const QJsonObject object = requireObject();
+        for (auto it = object.begin(); it != object.end(); ++it)
+            f(it.key(), JsonReader(this, it.value(), it.key(), -1));
+    }
 
     [[noreturn]] void fail(const QString &message) const;
     [[noreturn]] void failAt(const QString &key, const QString &message) const;

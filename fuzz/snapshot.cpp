@@ -9,9 +9,11 @@
 //   5 extensions.json       ApiParser::parseExtensions
 //   6 capture.json          SnapshotReader::read (the other files: examples/healthy)
 //   7 ports.json            SnapshotReader::read (the other files: examples/healthy)
-// Kinds 0-5 are parsed in memory exactly as SnapshotReader::read parses them
-// (parseJsonObject, then the ApiParser function); capture.json and ports.json
-// are only read inside SnapshotReader::read, so those go through a folder.
+// Kinds 0-5 are parsed in memory through Qt's tree (parseJsonObject, then the
+// ApiParser function); servers and nodes, which SnapshotReader::read reads
+// from their bytes (simdjson), are read both ways and must give the same
+// values or the same error. capture.json and ports.json are only read inside
+// SnapshotReader::read, so those go through a folder.
 // Expected: ParseError for anything the parsers refuse; nothing else.
 
 #include "core/apiparser.h"
@@ -20,6 +22,7 @@
 #include "core/securitygroup.h"
 #include "fuzz/fuzzcommon.h"
 #include "services/snapshotreader.h"
+#include "tests/common/bothreadings.h"
 
 static QString g_snapshot;
 
@@ -68,6 +71,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (kind >= 6) {
         throughFolder(source, body);
         return 0;
+    }
+    if (kind == 1 || kind == 4) {
+        const bothreadings::Readings r
+            = kind == 1 ? bothreadings::servers(source, body) : bothreadings::nodes(source, body);
+        FUZZ_CHECK(r.qt == r.bytes, "the two readings differ\nQt:    %s\nbytes: %s",
+            qPrintable(r.qt.left(600)), qPrintable(r.bytes.left(600)));
     }
     try {
         const QJsonObject object = parseJsonObject(source, body);

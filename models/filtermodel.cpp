@@ -16,6 +16,13 @@ void FilterModel::setGrouped(int childOrderColumn)
     setAutoAcceptChildRows(true);
 }
 
+void FilterModel::setHeadings()
+{
+    m_headings = true;
+    setRecursiveFilteringEnabled(true);
+    invalidateRowsFilter();
+}
+
 void FilterModel::setText(const QString &text)
 {
     m_query = FilterQuery::parse(text, m_fields);
@@ -39,6 +46,8 @@ bool FilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParen
 {
     const QAbstractItemModel *source = sourceModel();
     const QModelIndex row = source->index(sourceRow, 0, sourceParent);
+    if (m_headings && !sourceParent.isValid())
+        return false; // shown for its rows (recursive filtering), never on its own
     if (!sourceParent.isValid()) {
         // Scope and severity decide for a whole group: its rows follow it (autoAcceptChildRows).
         if (m_predicate && !m_predicate(row))

@@ -35,6 +35,9 @@ public:
     // For a grouped model: a group is shown when it or one of its rows matches, with all its rows, and
     // its rows keep the order of `childOrderColumn`'s sort value.
     void setGrouped(int childOrderColumn);
+    // For a model whose top-level rows are headings (the sidebar's connections): a heading is shown when
+    // one of its rows matches, with only the rows that match; both levels sort by the chosen column.
+    void setHeadings();
 
 signals:
     void queryChanged();
@@ -48,5 +51,6 @@ private:
     FilterQuery m_query;
     std::optional<Severity> m_minimumSeverity;
     int m_childOrderColumn = -1;
+    bool m_headings = false;
     std::function<bool(const QModelIndex &)> m_predicate;
 };

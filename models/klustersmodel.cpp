@@ -30,8 +30,8 @@ KlustersModel::KlustersModel(QObject *parent)
 
 QStringList KlustersModel::filterFields()
 {
-    return { QStringLiteral("kluster"), QStringLiteral("connection"), QStringLiteral("severity"),
-        QStringLiteral("state") };
+    return { QStringLiteral("kluster"), QStringLiteral("connection"), QStringLiteral("region"),
+        QStringLiteral("severity"), QStringLiteral("state") };
 }
 
 void KlustersModel::apply(const QList<Row> &next)
@@ -57,12 +57,14 @@ void KlustersModel::setKluster(const QString &connection, const QString &kluster
 }
 
 void KlustersModel::setDiagnosis(const QString &connection, const QString &kluster,
-    const Diagnosis &diagnosis, const QDateTime &fetchedAt, const QString &incomplete)
+    const Diagnosis &diagnosis, const QDateTime &fetchedAt, const QString &incomplete, const QString &region)
 {
     setKluster(connection, kluster);
     QList<Row> next = m_rows.rows();
     Row &r = next[rowOf(connection, kluster)];
     r.diagnosed = true;
+    if (!region.isEmpty())
+        r.region = region;
     r.shown.critical = diagnosis.count(Severity::Critical);
     r.shown.warning = diagnosis.count(Severity::Warning);
     r.shown.worst = diagnosis.findings.isEmpty() ? std::nullopt : std::optional(diagnosis.worst());
@@ -171,6 +173,12 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return r.connection;
     case KlusterRole:
         return r.kluster;
+    case RegionRole:
+        return r.region;
+    case CriticalCountRole:
+        return r.diagnosed ? r.shown.critical : -1;
+    case WarningCountRole:
+        return r.diagnosed ? r.shown.warning : -1;
     case StateRole:
         return int(state);
     case AlarmRole:
@@ -189,6 +197,7 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return QVariantMap { { QStringLiteral("kluster"),
                                  r.kluster.isEmpty() ? QStringList() : QStringList { r.kluster } },
             { QStringLiteral("connection"), QStringList { r.connection } },
+            { QStringLiteral("region"), r.region.isEmpty() ? QStringList() : QStringList { r.region } },
             { QStringLiteral("severity"), ConsoleRole::severityField(severity) },
             { QStringLiteral("state"), QStringList { stateName(state) } } };
     }

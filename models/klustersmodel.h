@@ -45,6 +45,9 @@ public:
         ConnectionRole, // the connection's name
         KlusterRole, // the kluster's name; empty on a connection's own row
         AlarmRole, // bool: the data itself is in doubt (incomplete, stale, unreachable, failed)
+        RegionRole, // the region the kluster's connection reads (clouds.yaml's region_name); may be empty
+        CriticalCountRole, // int: critical findings in the data shown; -1 when not diagnosed
+        WarningCountRole, // int: warnings in the data shown; -1 when not diagnosed
     };
     enum class State
     {
@@ -68,7 +71,7 @@ public:
     void setKluster(const QString &connection, const QString &kluster);
     // A refresh came back with data. `incomplete`: what could not be read (empty when everything was).
     void setDiagnosis(const QString &connection, const QString &kluster, const Diagnosis &diagnosis,
-        const QDateTime &fetchedAt, const QString &incomplete = QString());
+        const QDateTime &fetchedAt, const QString &incomplete = QString(), const QString &region = QString());
     // A refresh failed: the diagnosis shown stays the last good one.
     void setError(const QString &connection, const QString &kluster, const QString &error);
     // The connection itself failed (no kluster could be listed), or recovered (`error` empty).
@@ -99,6 +102,7 @@ public:
     {
         QString connection;
         QString kluster; // empty: the connection's own row
+        QString region; // known once the kluster was fetched
         bool diagnosed = false;
         Counts shown; // of the data shown
         Counts complete; // of the last complete data (none yet: all zero)
@@ -111,9 +115,9 @@ public:
         Counts rank() const; // for worst on top
         friend bool operator==(const Row &a, const Row &b)
         {
-            return a.key() == b.key() && a.diagnosed == b.diagnosed && a.shown == b.shown
-                && a.complete == b.complete && a.fetchedAt == b.fetchedAt && a.error == b.error
-                && a.incomplete == b.incomplete;
+            return a.key() == b.key() && a.region == b.region && a.diagnosed == b.diagnosed
+                && a.shown == b.shown && a.complete == b.complete && a.fetchedAt == b.fetchedAt
+                && a.error == b.error && a.incomplete == b.incomplete;
         }
     };
 

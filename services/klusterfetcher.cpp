@@ -84,14 +84,38 @@ void KlusterFetcher::partDone()
     emit finished(m_result);
 }
 
+// nodes.json of a list read in chunks: the first chunk's kind and versions with every chunk's items (what
+// only a chunk's metadata says, continue and remainingItemCount, left out).
+static QByteArray mergedNodeList(const ApiParser::NodeListMeta &first, const QByteArrayList &items)
+{
+    QJsonObject list { { QStringLiteral("metadata"),
+        QJsonObject { { QStringLiteral("resourceVersion"), first.resourceVersion } } } };
+    if (!first.kind.isEmpty())
+        list.insert(QStringLiteral("kind"), first.kind);
+    if (!first.apiVersion.isEmpty())
+        list.insert(QStringLiteral("apiVersion"), first.apiVersion);
+    QByteArray bytes = QJsonDocument(list).toJson(QJsonDocument::Compact);
+    bytes.chop(1); // the closing brace: the items follow
+    return bytes + ",\"items\":[" + items.join(',') + "]}";
+}
+
 void KlusterFetcher::fetchNodes(KubernetesClient *client)
 {
-    auto items = std::make_shared<QJsonArray>();
-    auto first = std::make_shared<QJsonObject>();
-    auto chunks = std::make_shared<int>(0);
+    // Each chunk is read as it comes, from its bytes; with several, each node's record is kept too, for
+    // nodes.json.
+    struct Walk
+    {
+        QList<Node> nodes;
+        int chunks = 0;
+        QByteArray firstBody;
+        ApiParser::NodeListMeta first;
+        QByteArrayList records;
+        bool recording = false;
+    };
+    auto walk = std::make_shared<Walk>();
     auto step = std::make_shared<std::function<void(const QString &)>>();
     const std::weak_ptr<std::function<void(const QString &)>> self = step; // as in fetchPages
-    *step = [this, client, items, first, chunks, self](const QString &cont) {
+    *step = [this, client, walk, self](const QString &cont) {
         const auto step = self.lock();
         QString path = QStringLiteral("/api/v1/nodes?limit=500");
         if (m_nodesFromCache && cont.isEmpty())
@@ -100,74 +124,65 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
             path += QStringLiteral("&continue=") + QString::fromLatin1(QUrl::toPercentEncoding(cont));
         HttpCall *call = client->send("GET", path);
         m_calls.append(call);
-        connect(
-            call, &HttpCall::finished, this, [this, items, first, chunks, step, cont](const ApiResponse &r) {
-                Error error = r.error;
-                QJsonObject body;
-                if (!error.isError()) {
-                    body = r.json(&error);
-                }
-                if (!error.isError() && !body.value(QStringLiteral("items")).isArray()
-                    && !body.value(QStringLiteral("items")).isNull()) {
-                    error.kind = Error::Kind::Malformed;
-                    error.service = QStringLiteral("kubernetes");
-                    error.detail = QStringLiteral("not a NodeList");
-                }
+        connect(call, &HttpCall::finished, this, [this, walk, step, cont](const ApiResponse &r) {
+            Error error = r.error;
+            ApiParser::NodeListMeta meta;
+            if (!error.isError()) {
+                error = parseAnswer(r.error, [&walk, &r, &meta] {
+                    if (walk->chunks == 1
+                        && !walk->recording) { // a second chunk: the first one's records too
+                        walk->recording = true;
+                        ApiParser::parseNodes(
+                            QStringLiteral("nodes"), walk->firstBody, nullptr, &walk->records);
+                    }
+                    walk->nodes += ApiParser::parseNodes(
+                        QStringLiteral("nodes"), r.body, &meta, walk->recording ? &walk->records : nullptr);
+                });
                 if (error.isError()) {
-                    fail(m_result.state.nodesSource, QStringLiteral("nodes"), error);
+                    // No JSON object at all: said as for any answer (with the first line of an HTML page).
+                    Error notJson;
+                    r.json(&notJson);
+                    if (notJson.isError())
+                        error = notJson;
+                }
+            }
+            if (error.isError()) {
+                fail(m_result.state.nodesSource, QStringLiteral("nodes"), error);
+                partDone();
+                return;
+            }
+            if (walk->chunks++ == 0) {
+                walk->first = meta;
+                walk->firstBody = r.body;
+            }
+            const QString &next = meta.continueToken;
+            if (!next.isEmpty()) {
+                // Bounded like Nova's and Neutron's pages: a server that keeps handing out continue
+                // tokens (or the same one again) ends the list with an error, never a walk without end.
+                if (next == cont || walk->chunks >= 10000) {
+                    Error endless;
+                    endless.kind = Error::Kind::Malformed;
+                    endless.service = QStringLiteral("kubernetes");
+                    endless.method = QStringLiteral("GET");
+                    endless.path = QStringLiteral("/api/v1/nodes");
+                    endless.detail = next == cont
+                        ? QStringLiteral(
+                            "the server answered the same continue token again: the list does not end")
+                        : QStringLiteral("more than 10,000 chunks of nodes: the list is not complete");
+                    fail(m_result.state.nodesSource, QStringLiteral("nodes"), endless);
                     partDone();
                     return;
                 }
-                if (first->isEmpty())
-                    *first = body;
-                for (const QJsonValue v : body.value(QStringLiteral("items")).toArray())
-                    items->append(v);
-                const QString next = body.value(QStringLiteral("metadata"))
-                                         .toObject()
-                                         .value(QStringLiteral("continue"))
-                                         .toString();
-                if (!next.isEmpty()) {
-                    // Bounded like Nova's and Neutron's pages: a server that keeps handing out continue
-                    // tokens (or the same one again) ends the list with an error, never a walk without end.
-                    if (next == cont || ++*chunks >= 10000) {
-                        Error endless;
-                        endless.kind = Error::Kind::Malformed;
-                        endless.service = QStringLiteral("kubernetes");
-                        endless.method = QStringLiteral("GET");
-                        endless.path = QStringLiteral("/api/v1/nodes");
-                        endless.detail = next == cont
-                            ? QStringLiteral(
-                                "the server answered the same continue token again: the list does not end")
-                            : QStringLiteral("more than 10,000 chunks of nodes: the list is not complete");
-                        fail(m_result.state.nodesSource, QStringLiteral("nodes"), endless);
-                        partDone();
-                        return;
-                    }
-                    (*step)(next);
-                    return;
-                }
-                QJsonObject merged = *first;
-                QByteArray bytes = r.body;
-                if (items->size() != body.value(QStringLiteral("items")).toArray().size()) { // several chunks
-                    QJsonObject meta = merged.value(QStringLiteral("metadata")).toObject();
-                    meta.remove(QStringLiteral("continue"));
-                    meta.remove(QStringLiteral("remainingItemCount"));
-                    merged.insert(QStringLiteral("metadata"), meta);
-                    merged.insert(QStringLiteral("items"), *items);
-                    bytes = QJsonDocument(merged).toJson(QJsonDocument::Compact);
-                }
-                KlusterState &s = m_result.state;
-                Error answered;
-                answered.service = QStringLiteral("kubernetes");
-                const Error read = parseAnswer(answered,
-                    [&s, &merged] { s.nodes = ApiParser::parseNodes(QStringLiteral("nodes"), merged); });
-                if (settle(s.nodesSource, QStringLiteral("nodes"), QStringLiteral("nodes.json"), bytes, read))
-                    m_result.nodesResourceVersion = merged.value(QStringLiteral("metadata"))
-                                                        .toObject()
-                                                        .value(QStringLiteral("resourceVersion"))
-                                                        .toString();
-                partDone();
-            });
+                (*step)(next);
+                return;
+            }
+            KlusterState &s = m_result.state;
+            s.nodes = std::move(walk->nodes);
+            const QByteArray bytes = walk->chunks == 1 ? r.body : mergedNodeList(walk->first, walk->records);
+            if (settle(s.nodesSource, QStringLiteral("nodes"), QStringLiteral("nodes.json"), bytes, Error()))
+                m_result.nodesResourceVersion = walk->first.resourceVersion;
+            partDone();
+        });
     };
     (*step)(QString());
 }

@@ -1,5 +1,6 @@
 #include "services/pagedlist.h"
 
+#include "core/apiparser.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 
@@ -9,7 +10,7 @@
 
 void fetchPagedList(KeystoneSession *session, QObject *context, const QString &service, const QString &path,
     const QString &collection, QList<QPointer<HttpCall>> *calls,
-    const std::function<void(const PagedList &)> &done)
+    const std::function<void(const PagedList &)> &done, PageForm form)
 {
     struct Walk
     {
@@ -26,30 +27,42 @@ void fetchPagedList(KeystoneSession *session, QObject *context, const QString &s
         f.error = error;
         done(f);
     };
-    *step = [session, context, service, collection, calls, walk, self, done, failed](HttpCall *call) {
+    *step = [session, context, service, collection, calls, walk, self, done, failed, form](HttpCall *call) {
         const auto step = self.lock();
         calls->append(call);
         QObject::connect(call, &HttpCall::finished, context,
-            [session, service, collection, walk, step, done, failed](const ApiResponse &r) {
+            [session, service, collection, walk, step, done, failed, form](const ApiResponse &r) {
                 if (r.error.isError()) {
                     failed(r.error);
                     return;
                 }
+                // The page's list and links: from the bytes (simdjson) for pages kept as bytes, else (or
+                // when simdjson does not read them) from Qt's reading, which also says why a body is no JSON.
                 Error error;
-                const QJsonObject body = r.json(&error);
-                if (!error.isError() && !body.value(collection).isArray() && walk->first.pages == 0) {
+                QJsonObject body;
+                std::optional<ApiParser::ListPage> page;
+                if (form == PageForm::Bytes)
+                    page = ApiParser::readListPage(r.body, collection);
+                if (!page) {
+                    body = r.json(&error);
+                    if (!error.isError())
+                        page = ApiParser::readListPage(body, collection);
+                }
+                if (!error.isError() && !page->isList && walk->first.pages == 0) {
                     // No list at all: the parser says what it is instead (an API error, say), naming the
                     // request.
                     PagedList one;
                     one.body = r.body;
                     one.object = body;
+                    if (form == PageForm::Bytes)
+                        one.pageBodies = { r.body };
                     one.error = r.error;
                     one.date = r.header("date");
                     one.pages = 1;
                     done(one);
                     return;
                 }
-                if (error.isError() || !body.value(collection).isArray()) {
+                if (error.isError() || !page->isList) {
                     if (!error.isError()) {
                         error.kind = Error::Kind::Malformed;
                         error.service = service;
@@ -58,21 +71,19 @@ void fetchPagedList(KeystoneSession *session, QObject *context, const QString &s
                     failed(error);
                     return;
                 }
-                const QJsonArray page = body.value(collection).toArray();
                 PagedList &first = walk->first;
                 if (first.pages++ == 0) {
                     first.body = r.body;
                     first.object = body;
                     first.date = r.header("date");
                 }
-                for (const QJsonValue v : page)
-                    walk->items.append(v);
-                QString next;
-                for (const QJsonValue l : body.value(collection + QStringLiteral("_links")).toArray()) {
-                    if (l.toObject().value(QStringLiteral("rel")).toString() == QLatin1String("next"))
-                        next = l.toObject().value(QStringLiteral("href")).toString();
+                if (form == PageForm::Bytes) {
+                    first.pageBodies.append(r.body);
+                } else {
+                    for (const QJsonValue v : body.value(collection).toArray())
+                        walk->items.append(v);
                 }
-                if (!next.isEmpty() && !page.isEmpty()) {
+                if (!page->next.isEmpty() && page->size > 0) {
                     if (first.pages >= 10000) {
                         Error tooMany;
                         tooMany.kind = Error::Kind::Malformed;
@@ -85,7 +96,7 @@ void fetchPagedList(KeystoneSession *session, QObject *context, const QString &s
                     }
                     // The token goes only to the catalog's endpoint: a link's scheme,
                     // host and port (an http:// link behind a TLS proxy, say) are not trusted.
-                    QUrl url(next);
+                    QUrl url(page->next);
                     const QUrl base(session->endpoint(service));
                     url.setScheme(base.scheme());
                     url.setHost(base.host());
@@ -95,7 +106,10 @@ void fetchPagedList(KeystoneSession *session, QObject *context, const QString &s
                 }
                 PagedList whole = first;
                 whole.error = r.error; // no error, but the request a refusal of the list names
-                if (whole.pages > 1) {
+                if (whole.pages > 1 && form == PageForm::Bytes) {
+                    whole.body.clear();
+                    whole.object = QJsonObject();
+                } else if (whole.pages > 1) {
                     whole.object = QJsonObject { { collection, walk->items } };
                     whole.body = QJsonDocument(whole.object).toJson(QJsonDocument::Compact);
                 }

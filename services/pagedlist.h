@@ -14,11 +14,21 @@
 class HttpCall;
 class KeystoneSession;
 
+// How a walk keeps the pages: parsed by Qt and merged into one list (`object`, `body`), or as the bytes they
+// came as (`pageBodies`), for a caller that reads them itself, faster (the servers, with simdjson).
+enum class PageForm
+{
+    Parsed,
+    Bytes,
+};
+
 // A whole list from Nova or Neutron, every page merged.
 struct PagedList
 {
-    QByteArray body; // one page: the body as it came; several: {"<collection>": [every item]}
-    QJsonObject object; // the body, parsed
+    // One page: the body as it came; several: {"<collection>": [every item]} (PageForm::Bytes: not set).
+    QByteArray body;
+    QJsonObject object; // the body, parsed (PageForm::Parsed)
+    QList<QByteArray> pageBodies; // every page's body as it came, in order (PageForm::Bytes)
     Error error; // why the list could not be read; read, it is empty but names the service
     QByteArray date; // the Date header of the first page: the server's clock when the list began
     int pages = 0;
@@ -30,7 +40,7 @@ struct PagedList
 // `context`, once.
 void fetchPagedList(KeystoneSession *session, QObject *context, const QString &service, const QString &path,
     const QString &collection, QList<QPointer<HttpCall>> *calls,
-    const std::function<void(const PagedList &)> &done);
+    const std::function<void(const PagedList &)> &done, PageForm form = PageForm::Parsed);
 
 // A list the klusters of one project share (security groups, Neutron's
 // extensions): fetched once for every refresh that asks no later than the

@@ -107,22 +107,28 @@ std::shared_ptr<ServerList> ServerCache::publish(bool incremental, int received)
     return list;
 }
 
-void ServerCache::merge(const PagedList &page, bool whole)
+QStringList ServerCache::merge(const PagedList &page, bool whole)
 {
-    const QJsonArray servers = page.object.value(QStringLiteral("servers")).toArray();
-    const QList<Instance> parsed = ApiParser::parseServers(QStringLiteral("servers"), page.object); // throws
+    // Each page read from its bytes, with each server's record as compact JSON (throws).
+    QList<Instance> parsed;
+    QByteArrayList records;
+    for (const QByteArray &body : page.pageBodies)
+        parsed += ApiParser::parseServers(QStringLiteral("servers"), body, &records);
     if (whole)
         m_kept.clear();
     m_kept.reserve(m_kept.size() + parsed.size());
+    QStringList ids;
+    ids.reserve(parsed.size());
     for (qsizetype i = 0; i < parsed.size(); ++i) {
         const Instance &instance = parsed.at(i);
+        ids.append(instance.id);
         if (instance.status == QLatin1String("DELETED")) {
             m_kept.remove(instance.id);
             continue;
         }
-        m_kept.insert(instance.id,
-            Record { instance, QJsonDocument(servers.at(i).toObject()).toJson(QJsonDocument::Compact) });
+        m_kept.insert(instance.id, Record { instance, records.at(i) });
     }
+    return ids;
 }
 
 QDateTime ServerCache::watermark(const QDateTime &novaClock, const QDateTime &neutronClock) const
@@ -167,7 +173,8 @@ void ServerCache::fetchWhole(const QString &why)
     // The ports first: a port that changes after they were listed shows a new revision next time.
     fetchPorts([this, why](const Ports &ports, const Error &portsError, int portRequests,
                    const QDateTime &neutronClock) {
-        fetchPagedList(m_session, this, QStringLiteral("compute"), QStringLiteral("/servers/detail"),
+        fetchPagedList(
+            m_session, this, QStringLiteral("compute"), QStringLiteral("/servers/detail"),
             QStringLiteral("servers"), &m_calls,
             [this, why, ports, portsError, portRequests, neutronClock](const PagedList &page) {
                 auto list = std::make_shared<ServerList>();
@@ -193,7 +200,8 @@ void ServerCache::fetchWhole(const QString &why)
                 m_lastFetch = m_lastWhole = m_shared.flightStarted();
                 m_sinceWhole = 0;
                 finish(list);
-            });
+            },
+            PageForm::Bytes);
     });
 }
 
@@ -210,7 +218,8 @@ void ServerCache::fetchChanges()
             finish(list);
             return;
         }
-        fetchPagedList(m_session, this, QStringLiteral("compute"),
+        fetchPagedList(
+            m_session, this, QStringLiteral("compute"),
             QStringLiteral("/servers/detail?changes-since=") + since, QStringLiteral("servers"), &m_calls,
             [this, ports, portRequests, neutronClock](const PagedList &servers) {
                 const int requests = servers.pages + portRequests;
@@ -225,15 +234,13 @@ void ServerCache::fetchChanges()
                     finish(list);
                     return;
                 }
-                const Error read = parseAnswer(servers.error, [&] { merge(servers, false); });
+                QStringList changed;
+                const Error read = parseAnswer(servers.error, [&] { changed = merge(servers, false); });
                 if (read.isError()) {
                     fetchWhole(tr("the changes could not be read: %1").arg(read.toString()));
                     return;
                 }
-                const QJsonArray changed = servers.object.value(QStringLiteral("servers")).toArray();
-                QSet<QString> answered;
-                for (const QJsonValue v : changed)
-                    answered.insert(v.toObject().value(QStringLiteral("id")).toString());
+                const QSet<QString> answered(changed.cbegin(), changed.cend());
                 // Servers whose ports changed (a new revision, a port added or gone) while Nova's record did
                 // not.
                 QSet<QString> portsChanged;
@@ -276,7 +283,8 @@ void ServerCache::fetchChanges()
                     ++m_sinceWhole;
                     finish(published);
                 });
-            });
+            },
+            PageForm::Bytes);
     });
 }
 
@@ -302,7 +310,9 @@ void ServerCache::fetchServersOf(
                 const Error read = r.read([&](const QJsonObject &body) {
                     const QJsonObject server = body.value(QStringLiteral("server")).toObject();
                     PagedList one;
-                    one.object = QJsonObject { { QStringLiteral("servers"), QJsonArray { server } } };
+                    one.pageBodies = { QJsonDocument(
+                        QJsonObject { { QStringLiteral("servers"), QJsonArray { server } } })
+                                           .toJson(QJsonDocument::Compact) };
                     merge(one, false);
                 });
                 if (read.isError() && !list->error.isError())

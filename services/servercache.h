@@ -93,8 +93,9 @@ private:
     QDateTime watermark(const QDateTime &novaClock, const QDateTime &neutronClock) const;
     void finish(const std::shared_ptr<ServerList> &list);
     std::shared_ptr<ServerList> publish(bool incremental, int received);
-    // Reads `page`'s server records into the kept ones: replaced, added, or (status DELETED) removed.
-    void merge(const PagedList &page, bool whole);
+    // Reads `page`'s server records (PageForm::Bytes) into the kept ones: replaced, added, or (status
+    // DELETED) removed. Returns the ids of the records read.
+    QStringList merge(const PagedList &page, bool whole);
     void fetchServersOf(
         const QStringList &ids, const std::shared_ptr<ServerList> &list, const std::function<void()> &then);
 

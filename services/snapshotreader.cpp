@@ -115,8 +115,7 @@ KlusterState SnapshotReader::read(const QString &directory)
     }
     {
         const QString path = pathOf(QStringLiteral("servers.json"));
-        state.instances
-            = ApiParser::parseServers(path, parseJsonObject(path, readFile(path, true, &present)));
+        state.instances = ApiParser::parseServers(path, readFile(path, true, &present));
         state.serversSource.known = true;
         state.noteIncompleteServers();
     }
@@ -138,7 +137,7 @@ KlusterState SnapshotReader::read(const QString &directory)
     }
     {
         const QString path = pathOf(QStringLiteral("nodes.json"));
-        state.nodes = ApiParser::parseNodes(path, parseJsonObject(path, readFile(path, true, &present)));
+        state.nodes = ApiParser::parseNodes(path, readFile(path, true, &present));
         state.nodesSource.known = true;
     }
     {

@@ -3,6 +3,7 @@
 #include "core/klusterindex.h"
 #include "models/auditmodel.h"
 #include "models/filtermodel.h"
+#include "models/klustergroups.h"
 #include "models/klustersmodel.h"
 #include "models/klusterstore.h"
 #include "services/auditlog.h"
@@ -194,8 +195,8 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_store, &KlusterStore::klusterFetched, m_klusters, [this](const KlusterKey &key) {
         const KlusterData *d = kluster(key);
-        m_klusters->setDiagnosis(
-            key.connection, key.kluster, *d->diagnosis, d->fetchedAt, SourceError::joined(d->incomplete));
+        m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt,
+            SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
     });
     connect(m_store, &KlusterStore::klusterFailed, m_klusters, [this](const KlusterKey &key) {
         m_klusters->setError(key.connection, key.kluster, SourceError::joined(kluster(key)->error));
@@ -312,17 +313,47 @@ void MainWindow::placeOnScreen()
 
 void MainWindow::buildSidebar()
 {
-    // The klusters across connections, worst first; its own filter (same syntax as the tables').
-    auto *filter = new FilterModel(this);
-    filter->setKnownFields(KlustersModel::filterFields());
+    // The klusters under their connection and region, worst first at both levels; its own filter (same
+    // syntax as the tables').
+    auto *groups = new KlusterGroups(this);
+    groups->setSourceModel(m_klusters);
     auto *decorator = new SeverityDecorator(this);
     decorator->setAlarmRole(KlustersModel::AlarmRole);
-    decorator->setSourceModel(m_klusters);
+    decorator->setBoldHeadings(true);
+    decorator->setSourceModel(groups);
+    auto *filter = new FilterModel(this);
+    filter->setKnownFields(KlustersModel::filterFields());
+    filter->setHeadings();
     filter->setSourceModel(decorator);
     m_sidebar->setModel(filter);
     m_sidebar->setObjectName(QStringLiteral("Klusters"));
     m_sidebar->setAccessibleName(tr("Klusters"));
-    m_sidebar->setRootIsDecorated(false);
+    m_sidebar->setRootIsDecorated(true);
+    m_sidebar->setIndentation(12);
+    m_sidebar->setTextElideMode(Qt::ElideMiddle); // a long heading keeps its count, a long name its end
+    // Groups open, unless the engineer closed them; a group the filter brings back opens as it was.
+    const auto expandGroups = [this](int first, int last) {
+        QAbstractItemModel *model = m_sidebar->model();
+        for (int row = first; row <= last && row < model->rowCount(); ++row) {
+            const QModelIndex group = model->index(row, 0);
+            if (!m_collapsedGroups.contains(group.data(KlustersModel::KeyRole).toString()))
+                m_sidebar->expand(group);
+        }
+    };
+    connect(filter, &QAbstractItemModel::rowsInserted, this,
+        [expandGroups](const QModelIndex &parent, int first, int last) {
+            if (!parent.isValid())
+                expandGroups(first, last);
+        });
+    const auto expandAll = [this, expandGroups] { expandGroups(0, m_sidebar->model()->rowCount() - 1); };
+    connect(filter, &QAbstractItemModel::modelReset, this, expandAll);
+    connect(filter, &QAbstractItemModel::layoutChanged, this, expandAll);
+    connect(m_sidebar, &QTreeView::collapsed, this, [this](const QModelIndex &group) {
+        m_collapsedGroups.insert(group.data(KlustersModel::KeyRole).toString());
+    });
+    connect(m_sidebar, &QTreeView::expanded, this, [this](const QModelIndex &group) {
+        m_collapsedGroups.remove(group.data(KlustersModel::KeyRole).toString());
+    });
     m_sidebar->setUniformRowHeights(true);
     m_sidebar->setAllColumnsShowFocus(true);
     m_sidebar->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -337,13 +368,13 @@ void MainWindow::buildSidebar()
     m_sidebar->setColumnWidth(KlustersModel::ConnectionColumn, 80);
     m_sidebar->setColumnWidth(KlustersModel::CriticalColumn, 64);
     m_sidebar->setColumnWidth(KlustersModel::WarningColumn, 68);
-    m_sidebar->setColumnHidden(
-        KlustersModel::ConnectionColumn, true); // shown once there are several connections
+    m_sidebar->setColumnHidden(KlustersModel::ConnectionColumn, true); // the groups say it
     m_sidebar->setMinimumWidth(150);
     m_sidebar->installEventFilter(this);
     m_sidebarFilter->setPlaceholderText(tr("Filter klusters (Ctrl+K)"));
-    m_sidebarFilter->setToolTip(tr("Words match kluster and connection names; fields: %1; -word excludes")
-                                    .arg(KlustersModel::filterFields().join(QStringLiteral(", "))));
+    m_sidebarFilter->setToolTip(
+        tr("Words match kluster, connection and region names; fields: %1; -word excludes")
+            .arg(KlustersModel::filterFields().join(QStringLiteral(", "))));
     m_sidebarFilter->setAccessibleName(tr("Filter klusters"));
     m_sidebarFilter->setClearButtonEnabled(true);
     m_sidebarFilter->installEventFilter(this);
@@ -354,11 +385,12 @@ void MainWindow::buildSidebar()
             selectKluster(m_current);
     });
     connect(m_sidebarFilter, &QLineEdit::returnPressed, this, [this] {
-        if (m_sidebar->model()->rowCount() == 0)
+        const QModelIndex first = firstSidebarKluster();
+        if (!first.isValid())
             return;
         m_sidebar->setFocus(Qt::OtherFocusReason);
         m_sidebar->selectionModel()->setCurrentIndex(
-            m_sidebar->model()->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            first, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     });
     auto *layout = new QVBoxLayout(m_sidebarPanel);
     layout->setContentsMargins(4, 4, 0, 4);
@@ -625,8 +657,8 @@ void MainWindow::buildActions()
         m_sidebarPanel->setVisible(true);
         m_sidebarAction->setChecked(true);
         m_sidebar->setFocus(Qt::ShortcutFocusReason);
-        if (!m_sidebar->currentIndex().isValid() && m_sidebar->model()->rowCount() > 0)
-            m_sidebar->setCurrentIndex(m_sidebar->model()->index(0, 0));
+        if (!m_sidebar->currentIndex().isValid() && firstSidebarKluster().isValid())
+            m_sidebar->setCurrentIndex(firstSidebarKluster());
     });
     kluster->addActions({ m_refreshAction, m_cancelAction });
     kluster->addMenu(m_intervalMenu);
@@ -809,6 +841,13 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
             m_sidebarFilter->setText(text); // typing from the list starts a new filter
             return true;
         }
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter)
+            && KlusterGroups::isGroup(m_sidebar->currentIndex())) {
+            // A group opens or closes.
+            const QModelIndex group = m_sidebar->currentIndex().siblingAtColumn(0);
+            m_sidebar->setExpanded(group, !m_sidebar->isExpanded(group));
+            return true;
+        }
         if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
             // Into the kluster's views.
             if (QWidget *w = m_tabs->currentWidget())
@@ -819,8 +858,8 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
     } else if (watched == m_sidebarFilter) {
         if (key->key() == Qt::Key_Down) {
             m_sidebar->setFocus(Qt::OtherFocusReason);
-            if (m_sidebar->model()->rowCount() > 0 && !m_sidebar->currentIndex().isValid())
-                m_sidebar->setCurrentIndex(m_sidebar->model()->index(0, 0));
+            if (firstSidebarKluster().isValid() && !m_sidebar->currentIndex().isValid())
+                m_sidebar->setCurrentIndex(firstSidebarKluster());
             return true;
         }
         if (key->key() == Qt::Key_Escape && !m_sidebarFilter->text().isEmpty()) {
@@ -953,7 +992,6 @@ Connection *MainWindow::addConnection(const ConnectionSpec &given, bool remember
     connection->listKlusters();
     m_cancelAction->setEnabled(true);
     m_startupMessage.clear();
-    m_sidebar->setColumnHidden(KlustersModel::ConnectionColumn, m_connections.size() < 2);
     updateLiveActions();
     updateBanner();
     emit connectionsChanged();
@@ -972,7 +1010,7 @@ void MainWindow::onListed(Connection *connection, const QStringList &klusters, c
     for (const QString &k : std::as_const(toRefresh))
         connection->refresh(k);
     const KlusterKey own { name, QString() }; // the connection's own row
-    if (m_current.isNull() && m_store->klusters(name).isEmpty() && m_sidebar->model()->rowCount() > 0
+    if (m_current.isNull() && m_store->klusters(name).isEmpty() && firstSidebarKluster().isValid()
         && m_connections.size() == 1)
         selectKluster(own); // the failed connection's own row: its error is what there is to see
     m_cancelAction->setEnabled(pendingRefreshes() > 0);
@@ -1069,8 +1107,8 @@ void MainWindow::onRefreshed(const RefreshResult &result)
     const int pending = pendingRefreshes();
     m_cancelAction->setEnabled(pending > 0);
     if (pending == 0) {
-        if (m_current.isNull() && m_sidebar->model()->rowCount() > 0) // the worst kluster first
-            selectKluster(keyAt(m_sidebar->model()->index(0, 0)));
+        if (m_current.isNull() && firstSidebarKluster().isValid()) // the worst kluster first
+            selectKluster(keyAt(firstSidebarKluster()));
         int failed = 0;
         for (int row = 0; row < m_klusters->rowCount(); ++row) {
             const auto state
@@ -1203,9 +1241,13 @@ void MainWindow::retire()
 bool MainWindow::selectKluster(const KlusterKey &key)
 {
     QAbstractItemModel *proxy = m_sidebar->model();
-    for (int row = 0; row < proxy->rowCount(); ++row) {
-        const QModelIndex i = proxy->index(row, 0);
-        if (keyAt(i) == key) {
+    for (int g = 0; g < proxy->rowCount(); ++g) {
+        const QModelIndex group = proxy->index(g, 0);
+        for (int row = 0; row < proxy->rowCount(group); ++row) {
+            const QModelIndex i = proxy->index(row, 0, group);
+            if (keyAt(i) != key)
+                continue;
+            m_sidebar->expand(group); // a kluster chosen elsewhere (the fleet, a notification) is seen
             m_sidebar->selectionModel()->setCurrentIndex(
                 i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             if (key == m_wantedKey)
@@ -1214,6 +1256,18 @@ bool MainWindow::selectKluster(const KlusterKey &key)
         }
     }
     return false;
+}
+
+QModelIndex MainWindow::firstSidebarKluster() const
+{
+    // The first kluster in the list's order: the worst of all when sorted worst first.
+    QAbstractItemModel *proxy = m_sidebar->model();
+    for (int g = 0; g < proxy->rowCount(); ++g) {
+        const QModelIndex group = proxy->index(g, 0);
+        if (proxy->rowCount(group) > 0)
+            return proxy->index(0, 0, group);
+    }
+    return QModelIndex();
 }
 
 void MainWindow::showFinding(const KlusterKey &key, const QString &findingId)
@@ -2019,7 +2073,7 @@ void MainWindow::removeConnection(const QString &name, bool forgetSecret)
         m_current = {};
     m_store->removeConnection(name);
     delete c;
-    if (m_sidebar->model()->rowCount() == 0)
+    if (!firstSidebarKluster().isValid())
         m_sidebarFilter->clear(); // a filter that now matches nothing would hide the klusters left
     if (forgetSecret && !spec.isSnapshot()) {
         // The keychain entry goes with it (a clouds.yaml cloud's files stay as they are).
@@ -2033,7 +2087,6 @@ void MainWindow::removeConnection(const QString &name, bool forgetSecret)
         }
     }
     retire();
-    m_sidebar->setColumnHidden(KlustersModel::ConnectionColumn, m_connections.size() < 2);
     updateLiveActions();
     updateTray();
     showCurrent();

@@ -11,6 +11,7 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <QSet>
 #include <memory>
 
 class AuditModel;
@@ -83,6 +84,8 @@ public:
     const KlusterData *kluster(const KlusterKey &key) const { return m_store->data(key); }
     KlusterKey currentKey() const { return m_current; }
     bool selectKluster(const KlusterKey &key);
+    // The first kluster of the sidebar's first group (the worst, sorted worst first); invalid when none.
+    QModelIndex firstSidebarKluster() const;
     // Selects the kluster and, once its views show it, the finding (in every view).
     void showFinding(const KlusterKey &key, const QString &findingId);
     void setTab(Tab tab);
@@ -202,6 +205,7 @@ private:
     KlusterStore *m_store;
     KlusterKey m_current;
     KlusterKey m_wantedKey; // the selection to restore once its kluster is listed
+    QSet<QString> m_collapsedGroups; // the sidebar's groups (connections) the engineer closed
     QString m_wantedFinding; // the finding to select once m_wantedKey's views show it
     QString m_startupMessage;
     QString m_notice; // a warning that stays until dismissed (a secret kept for this session only)

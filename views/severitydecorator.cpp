@@ -4,6 +4,7 @@
 #include "views/severitystyle.h"
 
 #include <QApplication>
+#include <QFont>
 #include <QPalette>
 
 SeverityDecorator::SeverityDecorator(QObject *parent)
@@ -28,6 +29,13 @@ QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         if (m_alarmRole >= 0 && mapToSource(index).siblingAtColumn(0).data(m_alarmRole).toBool())
             return SeverityStyle::alarmText(QApplication::palette());
+        break;
+    case Qt::FontRole:
+        if (m_boldHeadings && !index.parent().isValid()) {
+            QFont bold = QApplication::font();
+            bold.setBold(true);
+            return bold;
+        }
         break;
     case Qt::AccessibleDescriptionRole: {
         const std::optional<Severity> s = ConsoleRole::severityOf(mapToSource(index));

@@ -17,8 +17,11 @@ public:
     explicit SeverityDecorator(QObject *parent = nullptr);
 
     void setAlarmRole(int role) { m_alarmRole = role; }
+    // Top-level rows are headings (the groups of a grouped list): in bold.
+    void setBoldHeadings(bool bold) { m_boldHeadings = bold; }
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
 
 private:
     int m_alarmRole = -1;
+    bool m_boldHeadings = false;
 };

@@ -48,6 +48,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption perKluster(QStringLiteral("nodes-per-kluster"),
         QStringLiteral("The instances and nodes of each kluster of --klusters (default 20, at most 240)."),
         QStringLiteral("m"), QStringLiteral("20"));
+    const QCommandLineOption region(QStringLiteral("region"),
+        QStringLiteral("The region the catalog names (default: the scenario's, else RegionOne): several "
+                       "simulators are several regions."),
+        QStringLiteral("name"));
     const QCommandLineOption dump(QStringLiteral("dump-snapshot"),
         QStringLiteral("Write each kluster as a snapshot folder <dir>/<kluster>/ and exit."),
         QStringLiteral("dir"));
@@ -70,8 +74,8 @@ int main(int argc, char *argv[])
         QStringLiteral("Kubernikus port."), QStringLiteral("port"), QStringLiteral("0"));
     const QCommandLineOption adminPort(QStringLiteral("admin-port"), QStringLiteral("Admin API port."),
         QStringLiteral("port"), QStringLiteral("0"));
-    parser.addOptions({ scenario, nodes, fleet, perKluster, dump, kluster, json, kubeconfigs, keystonePort,
-        computePort, networkPort, imagePort, kubernikusPort, adminPort });
+    parser.addOptions({ scenario, nodes, fleet, perKluster, region, dump, kluster, json, kubeconfigs,
+        keystonePort, computePort, networkPort, imagePort, kubernikusPort, adminPort });
     parser.process(app);
 
     Simulator sim;
@@ -98,7 +102,8 @@ int main(int argc, char *argv[])
     }
     // The world, as it is made at start and again on the admin API's POST /reset.
     const QString scenarioFile = parser.value(scenario);
-    const auto load = [scenarioFile, generated, fleetSize](
+    const QString regionName = parser.value(region);
+    const auto load = [scenarioFile, generated, fleetSize, regionName](
                           World &world, FaultInjector &faults, QString *problem) {
         if (!scenarioFile.isEmpty()) {
             if (!Scenario::loadFile(scenarioFile, world, faults, problem))
@@ -109,6 +114,8 @@ int main(int argc, char *argv[])
         }
         if (generated > 0)
             Scenario::generate(world, generated, fleetSize);
+        if (!regionName.isEmpty())
+            world.region = regionName;
         return true;
     };
     if (!load(sim.world(), sim.faults(), &error))

@@ -1,6 +1,8 @@
 #include "core/apiparser.h"
+#include "tests/common/referencetimestamp.h"
 #include "tests/common/worldbuilder.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QTest>
 
@@ -33,6 +35,7 @@ private slots:
     void extensions();
     void timestamps_data();
     void timestamps();
+    void timestampsAsTheReference();
     void truncatedJson();
     void htmlPage();
     void emptyFile();
@@ -331,6 +334,63 @@ void TestApiParser::timestamps()
     QFETCH(QString, text);
     QFETCH(QString, utc);
     QCOMPARE(ApiParser::formatTimestamp(ApiParser::parseTimestamp(text)), utc);
+}
+
+// The hand-written timestamp reading accepts and refuses what the pattern and Qt's ISO reading did, to the
+// millisecond: every text made from real ones by replacing, removing or adding a character, cutting it
+// short, and the edge cases of dates, times and offsets; in UTC and in a zone with daylight saving.
+void TestApiParser::timestampsAsTheReference()
+{
+    QStringList texts
+        = { QStringLiteral("2026-11-21T10:00:00Z"), QStringLiteral("2015-11-07T02:58:43.578887Z"),
+              QStringLiteral("2026-11-21T12:00:00+02:00"), QStringLiteral("2026-11-21t10:00:00.5z"),
+              QStringLiteral("2026-11-21T10:00:00"), QStringLiteral("2026-11-21T10:00:00.12-05:30"),
+              QStringLiteral("2024-02-29T00:00:00Z"), QStringLiteral("2026-02-29T00:00:00Z"),
+              QStringLiteral("2026-11-21T24:00:00Z"), QStringLiteral("2026-11-21T24:00:00.0001Z"),
+              QStringLiteral("2026-11-21T24:00:01Z"), QStringLiteral("2026-11-21T23:59:60Z"),
+              QStringLiteral("9999-12-31T23:59:59-23:59"), QStringLiteral("9999-12-31T24:00:00Z"),
+              QStringLiteral("0001-01-01T00:00:00+01:00"), QStringLiteral("0000-01-01T00:00:00Z"),
+              QStringLiteral("2026-03-29T02:30:00"), QStringLiteral("2026-03-29T02:30:00Z"),
+              QStringLiteral("2026-10-25T02:30:00"), QStringLiteral("2026-11-21T10:00:00+24:00"),
+              QStringLiteral("2026-11-21T10:00:00-00:60"), QStringLiteral("2026-13-01T10:00:00Z"),
+              QStringLiteral("2026-11-00T10:00:00Z"), QStringLiteral("2026-11-21T10:00:00.Z"),
+              QStringLiteral("2026-11-21T10:00:00.123456789012345678901234567890Z") };
+    const QString alphabet = QStringLiteral("0159-:.TtZz+ \n\r,x\u00e9\u0663\U0001D7CE");
+    const qsizetype real = texts.size();
+    for (qsizetype k = 0; k < real; ++k) {
+        const QString t = texts.at(k);
+        for (qsizetype i = 0; i <= t.size(); ++i) {
+            texts << t.left(i) << t.left(i) + QLatin1Char('\n') << t.left(i) + t.mid(i + 1);
+            for (const QChar c : alphabet) {
+                texts << t.left(i) + c + t.mid(i) << t.left(i) + c + t.mid(i + 1);
+            }
+        }
+    }
+    const QByteArray zone = qgetenv("TZ");
+    for (const char *tz : { "UTC", "Europe/Berlin" }) {
+        qputenv("TZ", tz);
+        // A local time in the spring's gap is refused where the zone has one (Qt read it as local time).
+        QCOMPARE(ApiParser::parseTimestamp(QStringLiteral("2026-03-29T02:30:00")).isValid(),
+            qstrcmp(tz, "UTC") == 0
+                || !QFileInfo::exists(QStringLiteral("/usr/share/zoneinfo/Europe/Berlin")));
+        for (const QString &text : std::as_const(texts)) {
+            for (const bool requireZone : { false, true }) {
+                const QDateTime ours = ApiParser::parseTimestamp(text, requireZone);
+                const QDateTime reference = referenceParseTimestamp(text, requireZone);
+                const QString said = QStringLiteral("%1 (%2%3)")
+                                         .arg(text, QLatin1String(tz),
+                                             requireZone ? QStringLiteral(", zone required") : QString());
+                QVERIFY2(ours.isValid() == reference.isValid(), qPrintable(said));
+                if (ours.isValid()) {
+                    QVERIFY2(ours == reference && ours.timeSpec() == reference.timeSpec(), qPrintable(said));
+                }
+            }
+        }
+    }
+    if (zone.isNull())
+        qunsetenv("TZ");
+    else
+        qputenv("TZ", zone);
 }
 
 void TestApiParser::truncatedJson()

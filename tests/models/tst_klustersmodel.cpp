@@ -1,3 +1,5 @@
+#include "models/filtermodel.h"
+#include "models/klustergroups.h"
 #include "models/klustersmodel.h"
 #include "tests/common/worldbuilder.h"
 
@@ -13,6 +15,7 @@ private slots:
     void lifecycle();
     void incompleteKeepsItsRank();
     void failedConnectionHasARow();
+    void groupedByConnection();
 };
 
 void TestKlustersModel::lifecycle()
@@ -116,4 +119,93 @@ void TestKlustersModel::failedConnectionHasARow()
 }
 
 QTEST_GUILESS_MAIN(TestKlustersModel)
+void TestKlustersModel::groupedByConnection()
+{
+    KlustersModel model;
+    KlusterGroups groups;
+    groups.setSourceModel(&model);
+    FilterModel filter;
+    filter.setKnownFields(KlustersModel::filterFields());
+    filter.setHeadings();
+    filter.setSourceModel(&groups);
+    filter.sort(KlustersModel::CriticalColumn, Qt::DescendingOrder);
+    QAbstractItemModelTester groupsTester(&groups, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester filterTester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto label = [](const QAbstractItemModel &m, int g) { return m.index(g, 0).data().toString(); };
+    const auto kluster = [](const QAbstractItemModel &m, int g, int row) {
+        return m.index(row, 0, m.index(g, 0)).data(KlustersModel::KlusterRole).toString();
+    };
+
+    model.setKluster(QStringLiteral("prod"), QStringLiteral("a"));
+    model.setKluster(QStringLiteral("lab"), QStringLiteral("b"));
+    model.setKluster(QStringLiteral("prod"), QStringLiteral("c"));
+    QCOMPARE(groups.rowCount(), 2);
+    QCOMPARE(label(groups, 0), QStringLiteral("prod (2)"));
+    QCOMPARE(groups.rowCount(groups.index(0, 0)), 2);
+    QCOMPARE(kluster(groups, 0, 1), QStringLiteral("c"));
+    QVERIFY(!groups.index(0, 0).data(KlustersModel::ConnectionRole).isValid()); // a heading, no kluster
+    QVERIFY(!(groups.flags(groups.index(0, 0)) & Qt::ItemIsSelectable));
+    QCOMPARE(groups.mapToSource(groups.index(1, 0, groups.index(0, 0))),
+        model.index(model.rowOf(QStringLiteral("prod"), QStringLiteral("c")), 0));
+
+    // Diagnosed: the group sums its klusters, names its region, and sorts by its worst kluster.
+    WorldBuilder broken;
+    broken.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 60);
+    broken.server(QStringLiteral("kks-demo-pool-x7k2q"), QStringLiteral("10.0.0.6"), 60);
+    const QDateTime at = WorldBuilder::defaultCapturedAt();
+    const Diagnosis two = Diagnosis::run(broken.state());
+    const int critical = two.count(Severity::Critical);
+    QVERIFY(critical >= 2);
+    model.setDiagnosis(
+        QStringLiteral("lab"), QStringLiteral("b"), two, at, QString(), QStringLiteral("eu-1"));
+    const Diagnosis healthy = Diagnosis::run(WorldBuilder().state());
+    model.setDiagnosis(
+        QStringLiteral("prod"), QStringLiteral("a"), healthy, at, QString(), QStringLiteral("eu-2"));
+    model.setDiagnosis(
+        QStringLiteral("prod"), QStringLiteral("c"), healthy, at, QString(), QStringLiteral("eu-2"));
+    QCOMPARE(label(groups, 1), QStringLiteral("lab · eu-1 (1)"));
+    QCOMPARE(groups.index(1, KlustersModel::CriticalColumn).data().toInt(), critical);
+    QCOMPARE(ConsoleRole::severityOf(groups.index(1, 0)), std::optional(Severity::Critical));
+    QCOMPARE(label(filter, 0), QStringLiteral("lab · eu-1 (1)")); // the worst group first
+    QCOMPARE(kluster(filter, 0, 0), QStringLiteral("b"));
+
+    // A change inside a group reorders its klusters, worst first.
+    model.setDiagnosis(
+        QStringLiteral("prod"), QStringLiteral("c"), two, at, QString(), QStringLiteral("eu-2"));
+    model.setDiagnosis(
+        QStringLiteral("lab"), QStringLiteral("b"), healthy, at, QString(), QStringLiteral("eu-1"));
+    QCOMPARE(label(filter, 0), QStringLiteral("prod · eu-2 (2)"));
+    QCOMPARE(kluster(filter, 0, 0), QStringLiteral("c"));
+    QCOMPARE(filter.index(0, KlustersModel::CriticalColumn).data().toInt(), critical);
+
+    // The filter: a group stays when one of its klusters matches, with only those klusters.
+    filter.setText(QStringLiteral("region:eu-2"));
+    QCOMPARE(filter.rowCount(), 1);
+    QCOMPARE(filter.rowCount(filter.index(0, 0)), 2);
+    filter.setText(QStringLiteral("kluster:a"));
+    QCOMPARE(filter.rowCount(), 1);
+    QCOMPARE(filter.rowCount(filter.index(0, 0)), 1);
+    QCOMPARE(kluster(filter, 0, 0), QStringLiteral("a"));
+    filter.setText(
+        QStringLiteral("severity:critical")); // the group's worst is critical: its other rows hidden
+    QCOMPARE(filter.rowCount(), 1);
+    QCOMPARE(filter.rowCount(filter.index(0, 0)), 1);
+    QCOMPARE(kluster(filter, 0, 0), QStringLiteral("c"));
+    filter.setText(QString());
+
+    // Removals: a kluster, then a whole connection with its group.
+    model.removeKluster(QStringLiteral("prod"), QStringLiteral("a"));
+    QCOMPARE(groups.rowCount(groups.index(0, 0)), 1);
+    QCOMPARE(kluster(groups, 0, 0), QStringLiteral("c"));
+    model.removeConnection(QStringLiteral("prod"));
+    QCOMPARE(groups.rowCount(), 1);
+    QCOMPARE(kluster(groups, 0, 0), QStringLiteral("b"));
+    QCOMPARE(groups.mapFromSource(model.index(0, 0)), groups.index(0, 0, groups.index(0, 0)));
+    // A connection that lists nothing: its own row, in its own group.
+    model.setConnectionError(QStringLiteral("dev"), QStringLiteral("401: the password was refused"));
+    QCOMPARE(groups.rowCount(), 2);
+    QCOMPARE(groups.index(0, 0, groups.index(1, 0)).data(KlustersModel::KeyRole).toString(),
+        QStringLiteral("dev/"));
+}
+
 #include "tst_klustersmodel.moc"

@@ -1,3 +1,4 @@
+#include "core/apiparser.h"
 #include "core/diagnosis.h"
 #include "services/klusterfetcher.h"
 #include "services/snapshotreader.h"
@@ -139,6 +140,20 @@ void TestKlusterFetcher::paginationAcrossPages()
     QCOMPARE(r.state.instances.size(), 2500); // three Nova pages of up to 1,000
     QCOMPARE(r.state.nodes.size(), sim.world().klusters.first().nodes.size()); // chunks of 500
     QVERIFY(sim.requestCount(QStringLiteral("compute")) >= 3);
+    // The bodies a snapshot holds are the pages and chunks merged: they read back to the same servers and
+    // nodes, and the node list keeps its version but no chunk's continue token.
+    const QByteArray nodesJson = r.bodies.value(QStringLiteral("nodes.json"));
+    QCOMPARE(ApiParser::parseNodes(QStringLiteral("nodes.json"), nodesJson).size(), r.state.nodes.size());
+    QCOMPARE(ApiParser::parseServers(
+                 QStringLiteral("servers.json"), r.bodies.value(QStringLiteral("servers.json")))
+                 .size(),
+        2500);
+    ApiParser::NodeListMeta meta;
+    ApiParser::parseNodes(QStringLiteral("nodes.json"), nodesJson, &meta);
+    QCOMPARE(meta.kind, QStringLiteral("NodeList"));
+    QVERIFY(meta.continueToken.isEmpty());
+    QCOMPARE(meta.resourceVersion, r.nodesResourceVersion);
+    QVERIFY(!meta.resourceVersion.isEmpty());
 
     // The console's lists: any version will do, from the API server's watch cache, which ignores limit.
     const qint64 before = sim.requestCount(QStringLiteral("kubernetes"));

@@ -222,7 +222,9 @@ int main(int argc, char *argv[])
         if (candidates.isEmpty()) {
             // Another kluster may have something to repair.
             const QAbstractItemModel *sidebar = window.sidebar()->model();
-            const QModelIndex row = sidebar->index(int(random.bounded(qMax(1, sidebar->rowCount()))), 0);
+            const QModelIndex group = sidebar->index(int(random.bounded(qMax(1, sidebar->rowCount()))), 0);
+            const QModelIndex row
+                = sidebar->index(int(random.bounded(qMax(1, sidebar->rowCount(group)))), 0, group);
             window.selectKluster({ row.data(KlustersModel::ConnectionRole).toString(),
                 row.data(KlustersModel::KlusterRole).toString() });
             return;

@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTreeView>
 
 namespace ConsoleTest {
 
@@ -74,6 +75,28 @@ inline FaultRule fault(const QString &service, FaultRule::Kind kind, int status 
     for (int i = 0; i < 100 && QApplication::activeWindow() != window; ++i)
         QTest::qWait(20);
     return QApplication::activeWindow() == window;
+}
+
+// The klusters in the sidebar (the rows under its connections' headings), top to bottom, in `column`.
+inline QList<QModelIndex> sidebarRows(const QTreeView *sidebar, int column = 0)
+{
+    const QAbstractItemModel *model = sidebar->model();
+    QList<QModelIndex> rows;
+    for (int g = 0; g < model->rowCount(); ++g) {
+        const QModelIndex group = model->index(g, 0);
+        for (int row = 0; row < model->rowCount(group); ++row)
+            rows << model->index(row, column, group);
+    }
+    return rows;
+}
+
+// The values of a role in every kluster row of the sidebar, top to bottom.
+inline QStringList sidebarColumn(const QTreeView *sidebar, int column, int role = Qt::DisplayRole)
+{
+    QStringList values;
+    for (const QModelIndex &row : sidebarRows(sidebar, column))
+        values << row.data(role).toString();
+    return values;
 }
 
 // The values of `column` (or a role) in every row of `model`, top to bottom.

@@ -64,6 +64,7 @@ private slots:
     void refreshKeepsSelection();
     void nodeChangeShownLive();
     void fleetOpensAKluster();
+    void sidebarGroupsByConnection();
     void refreshFailureKeepsTheData();
     void partialFailureIsNamed();
     void malformedKlusterListKeepsTheData();
@@ -122,7 +123,7 @@ void TestConsole::demoShowsEveryFindingKind()
 {
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
-    QCOMPARE(window.sidebar()->model()->rowCount(), 3);
+    QCOMPARE(ConsoleTest::sidebarRows(window.sidebar()).size(), 3);
     // The worst kluster is selected first.
     QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/demo"));
 
@@ -573,6 +574,69 @@ void TestConsole::fleetOpensAKluster()
     QTRY_COMPARE(window.currentKey(), fleet->tileKey(0));
 }
 
+void TestConsole::sidebarGroupsByConnection()
+{
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    ConnectionSpec second = simSpec();
+    second.name = QStringLiteral("lab");
+    second.config->regionName = QStringLiteral("RegionOne");
+    QVERIFY(ConsoleTest::open(window, second));
+    QTreeView *sidebar = window.sidebar();
+    QAbstractItemModel *model = sidebar->model();
+    // A heading per connection, with its region and count, open; its klusters under it, worst first.
+    QCOMPARE(model->rowCount(), 2);
+    QStringList headings { model->index(0, 0).data().toString(), model->index(1, 0).data().toString() };
+    headings.sort();
+    QCOMPARE(headings, QStringList({ QStringLiteral("lab · RegionOne (3)"), QStringLiteral("sim (3)") }));
+    QVERIFY(sidebar->isExpanded(model->index(0, 0)) && sidebar->isExpanded(model->index(1, 0)));
+    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 6);
+    QCOMPARE(model->index(0, 0, model->index(0, 0)).data(KlustersModel::KlusterRole).toString(),
+        QStringLiteral("demo"));
+    QCOMPARE(model->index(0, KlustersModel::CriticalColumn).data().toInt(),
+        window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") })
+                ->diagnosis->count(Severity::Critical)
+            + window.kluster({ QStringLiteral("sim"), QStringLiteral("legacy") })
+                  ->diagnosis->count(Severity::Critical)
+            + window.kluster({ QStringLiteral("sim"), QStringLiteral("blue") })
+                  ->diagnosis->count(Severity::Critical));
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1440, 900);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/sidebar-groups.png")));
+    }
+
+    // By keyboard: Enter on a heading closes it (and opens it again); a kluster chosen elsewhere opens its
+    // group.
+    QVERIFY(ConsoleTest::activate(&window));
+    const QModelIndex lab
+        = model->index(0, 0).data(KlustersModel::KeyRole).toString() == QStringLiteral("lab")
+        ? model->index(0, 0)
+        : model->index(1, 0);
+    sidebar->setFocus();
+    sidebar->setCurrentIndex(lab);
+    QTest::keyClick(sidebar, Qt::Key_Return);
+    QVERIFY(!sidebar->isExpanded(lab));
+    QVERIFY(ConsoleTest::select(window, { QStringLiteral("lab"), QStringLiteral("blue") }));
+    QVERIFY(sidebar->isExpanded(lab));
+    QCOMPARE(sidebar->currentIndex().data(KlustersModel::KeyRole).toString(), QStringLiteral("lab/blue"));
+    // A heading never replaces the kluster shown.
+    sidebar->setCurrentIndex(lab);
+    QCOMPARE(window.currentKey().toString(), QStringLiteral("lab/blue"));
+
+    // The filter keeps the headings of what matches, and only what matches.
+    window.sidebarFilter()->setText(QStringLiteral("kluster:legacy"));
+    QCOMPARE(model->rowCount(), 2);
+    QStringList matches = ConsoleTest::sidebarColumn(sidebar, 0, KlustersModel::KeyRole);
+    matches.sort();
+    QCOMPARE(matches, QStringList({ QStringLiteral("lab/legacy"), QStringLiteral("sim/legacy") }));
+    window.sidebarFilter()->setText(QStringLiteral("connection:lab"));
+    QCOMPARE(model->rowCount(), 1);
+    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 3);
+    window.sidebarFilter()->clear();
+    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 6);
+}
+
 void TestConsole::refreshFailureKeepsTheData()
 {
     MainWindow window;
@@ -641,7 +705,7 @@ void TestConsole::malformedKlusterListKeepsTheData()
                 && window.bannerText().contains(QStringLiteral("/api/v1/clusters")),
             qPrintable(window.bannerText()));
         // The klusters stay, and are refreshed each on its own.
-        QCOMPARE(window.sidebar()->model()->rowCount(), 3);
+        QCOMPARE(ConsoleTest::sidebarRows(window.sidebar()).size(), 3);
         QCOMPARE(window.findingsPage()->view()->model()->rowCount(), findings);
     }
 }
@@ -680,7 +744,7 @@ void TestConsole::snapshotOpensOffline()
     window.addConnection(spec, false);
     window.show();
     QVERIFY(waitSettled(window));
-    QCOMPARE(window.sidebar()->model()->rowCount(), 3);
+    QCOMPARE(ConsoleTest::sidebarRows(window.sidebar()).size(), 3);
     QVERIFY(select(window, { QStringLiteral("snapshot"), QStringLiteral("demo") }));
     QVERIFY(kindsShown(window).contains(QStringLiteral("instance-error")));
     QVERIFY(!window.repairAction()->isVisible());
@@ -766,9 +830,10 @@ void TestConsole::partialDataKeepsRankAndSaysIncomplete()
 {
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
-    QAbstractItemModel *sidebar = window.sidebar()->model();
-    QCOMPARE(ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole).first(), QStringLiteral("sim/demo"));
-    QCOMPARE(sidebar->index(0, KlustersModel::CriticalColumn).data().toInt(), 8);
+    QTreeView *sidebar = window.sidebar();
+    QCOMPARE(
+        ConsoleTest::sidebarColumn(sidebar, 0, KlustersModel::KeyRole).first(), QStringLiteral("sim/demo"));
+    QCOMPARE(ConsoleTest::sidebarRows(sidebar, KlustersModel::CriticalColumn).first().data().toInt(), 8);
 
     // Nova answers 503: the instances cannot be read.
     FaultRule rule;
@@ -783,16 +848,22 @@ void TestConsole::partialDataKeepsRankAndSaysIncomplete()
 
     // demo keeps its place above legacy; its counts are lower bounds, it says incomplete, in red, and the
     // banner is an error.
-    const QStringList order = ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole);
+    const QStringList order = ConsoleTest::sidebarColumn(sidebar, 0, KlustersModel::KeyRole);
     QVERIFY2(order.indexOf(QStringLiteral("sim/demo")) < order.indexOf(QStringLiteral("sim/legacy")),
         qPrintable(order.join(QLatin1Char(','))));
-    const int row = int(order.indexOf(QStringLiteral("sim/demo")));
-    QVERIFY2(
-        sidebar->index(row, KlustersModel::CriticalColumn).data().toString().startsWith(QStringLiteral("≥ ")),
-        qPrintable(sidebar->index(row, KlustersModel::CriticalColumn).data().toString()));
-    QCOMPARE(sidebar->index(row, KlustersModel::KlusterColumn).data().toString(),
+    const QModelIndex row = ConsoleTest::sidebarRows(sidebar).at(order.indexOf(QStringLiteral("sim/demo")));
+    const QString critical = row.siblingAtColumn(KlustersModel::CriticalColumn).data().toString();
+    QVERIFY2(critical.startsWith(QStringLiteral("≥ ")), qPrintable(critical));
+    QCOMPARE(row.siblingAtColumn(KlustersModel::KlusterColumn).data().toString(),
         QStringLiteral("demo (incomplete)"));
-    QVERIFY(sidebar->index(row, 0).data(Qt::ForegroundRole).isValid());
+    QVERIFY(row.data(Qt::ForegroundRole).isValid());
+    // The connection's heading sums it up, its counts lower bounds too.
+    QVERIFY2(row.parent()
+                 .siblingAtColumn(KlustersModel::CriticalColumn)
+                 .data()
+                 .toString()
+                 .startsWith(QStringLiteral("≥ ")),
+        qPrintable(row.parent().siblingAtColumn(KlustersModel::CriticalColumn).data().toString()));
     QVERIFY(window.isBannerVisible());
     QCOMPARE(window.banner()->type(), MessageBanner::Type::Error);
     QVERIFY2(window.bannerText().contains(QStringLiteral("incomplete"))
@@ -815,13 +886,9 @@ void TestConsole::partialDataKeepsRankAndSaysIncomplete()
     m_fixture->sim.faults().clear();
     window.refreshAll();
     QVERIFY(waitSettled(window));
-    QCOMPARE(
-        sidebar
-            ->index(
-                ConsoleTest::column(sidebar, 0, KlustersModel::KeyRole).indexOf(QStringLiteral("sim/demo")),
-                KlustersModel::KlusterColumn)
-            .data()
-            .toString(),
+    QCOMPARE(ConsoleTest::sidebarColumn(sidebar, KlustersModel::KlusterColumn)
+                 .at(ConsoleTest::sidebarColumn(sidebar, 0, KlustersModel::KeyRole)
+                         .indexOf(QStringLiteral("sim/demo"))),
         QStringLiteral("demo"));
     QVERIFY(!window.isBannerVisible());
 }
@@ -841,10 +908,8 @@ void TestConsole::cancelIsNoFailure()
     QTest::keyClick(&window, Qt::Key_Period, Qt::ControlModifier); // Ctrl+.
     QVERIFY(waitSettled(window));
     QVERIFY2(!window.isBannerVisible(), qPrintable(window.bannerText()));
-    QAbstractItemModel *sidebar = window.sidebar()->model();
-    for (int row = 0; row < sidebar->rowCount(); ++row)
-        QVERIFY2(!sidebar->index(row, 0).data(KlustersModel::AlarmRole).toBool(),
-            qPrintable(sidebar->index(row, 0).data().toString()));
+    for (const QModelIndex &row : ConsoleTest::sidebarRows(window.sidebar()))
+        QVERIFY2(!row.data(KlustersModel::AlarmRole).toBool(), qPrintable(row.data().toString()));
     QVERIFY(!window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") })->isStale());
 }
 

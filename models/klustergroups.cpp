@@ -1,0 +1,371 @@
+#include "models/klustergroups.h"
+
+#include "models/klustersmodel.h"
+
+#include <algorithm>
+
+KlusterGroups::KlusterGroups(QObject *parent)
+    : QAbstractProxyModel(parent)
+{ }
+
+KlusterGroups::~KlusterGroups() = default;
+
+void KlusterGroups::setSourceModel(QAbstractItemModel *source)
+{
+    beginResetModel();
+    for (const QMetaObject::Connection &c : std::as_const(m_connections))
+        disconnect(c);
+    m_connections.clear();
+    QAbstractProxyModel::setSourceModel(source);
+    if (source) {
+        m_connections << connect(source, &QAbstractItemModel::rowsAboutToBeRemoved, this,
+            &KlusterGroups::sourceAboutToRemove);
+        m_connections << connect(source, &QAbstractItemModel::rowsRemoved, this, &KlusterGroups::sourceRemoved);
+        m_connections << connect(
+            source, &QAbstractItemModel::rowsInserted, this, &KlusterGroups::sourceInserted);
+        m_connections << connect(source, &QAbstractItemModel::dataChanged, this, &KlusterGroups::sourceChanged);
+        // Anything else the source does at once (a reset, a new order) is taken whole.
+        const auto begin = [this] { beginResetModel(); };
+        const auto end = [this] {
+            rebuild();
+            endResetModel();
+        };
+        m_connections << connect(source, &QAbstractItemModel::modelAboutToBeReset, this, begin);
+        m_connections << connect(source, &QAbstractItemModel::modelReset, this, end);
+        m_connections << connect(source, &QAbstractItemModel::layoutAboutToBeChanged, this, begin);
+        m_connections << connect(source, &QAbstractItemModel::layoutChanged, this, end);
+        m_connections << connect(source, &QAbstractItemModel::rowsAboutToBeMoved, this, begin);
+        m_connections << connect(source, &QAbstractItemModel::rowsMoved, this, end);
+        m_connections << connect(source, &QAbstractItemModel::headerDataChanged, this,
+            &QAbstractItemModel::headerDataChanged);
+    }
+    rebuild();
+    endResetModel();
+}
+
+QString KlusterGroups::groupOf(int sourceRow) const
+{
+    return sourceModel()->index(sourceRow, 0).data(KlustersModel::ConnectionRole).toString();
+}
+
+int KlusterGroups::groupRow(quintptr id) const
+{
+    for (int g = 0; g < m_groups.size(); ++g) {
+        if (m_groups.at(g).id == id)
+            return g;
+    }
+    return -1;
+}
+
+int KlusterGroups::groupRowOf(const QString &connection) const
+{
+    for (int g = 0; g < m_groups.size(); ++g) {
+        if (m_groups.at(g).connection == connection)
+            return g;
+    }
+    return -1;
+}
+
+void KlusterGroups::rebuild()
+{
+    m_groups.clear();
+    if (!sourceModel())
+        return;
+    for (int r = 0; r < sourceModel()->rowCount(); ++r) {
+        const QString connection = groupOf(r);
+        int g = groupRowOf(connection);
+        if (g < 0) {
+            m_groups.append(Group { connection, m_nextId++, {} });
+            g = int(m_groups.size()) - 1;
+        }
+        m_groups[g].rows.append(r);
+    }
+}
+
+void KlusterGroups::addRow(int sourceRow)
+{
+    const QString connection = groupOf(sourceRow);
+    const int g = groupRowOf(connection);
+    if (g < 0) {
+        const int at = int(m_groups.size());
+        beginInsertRows(QModelIndex(), at, at);
+        m_groups.append(Group { connection, m_nextId++, { sourceRow } });
+        endInsertRows();
+        return;
+    }
+    QList<int> &rows = m_groups[g].rows;
+    const int at = int(std::lower_bound(rows.begin(), rows.end(), sourceRow) - rows.begin());
+    beginInsertRows(index(g, 0), at, at);
+    rows.insert(at, sourceRow);
+    endInsertRows();
+    emit dataChanged(index(g, 0), index(g, columnCount() - 1)); // its sums
+}
+
+void KlusterGroups::removeRow(int sourceRow)
+{
+    for (int g = 0; g < m_groups.size(); ++g) {
+        QList<int> &rows = m_groups[g].rows;
+        const auto it = std::lower_bound(rows.begin(), rows.end(), sourceRow);
+        if (it == rows.end() || *it != sourceRow)
+            continue;
+        if (rows.size() == 1) { // the group goes with its last kluster
+            beginRemoveRows(QModelIndex(), g, g);
+            m_groups.removeAt(g);
+            endRemoveRows();
+            return;
+        }
+        const int at = int(it - rows.begin());
+        beginRemoveRows(index(g, 0), at, at);
+        rows.removeAt(at);
+        endRemoveRows();
+        emit dataChanged(index(g, 0), index(g, columnCount() - 1));
+        return;
+    }
+}
+
+void KlusterGroups::sourceAboutToRemove(const QModelIndex &parent, int first, int last)
+{
+    if (parent.isValid())
+        return;
+    // While the source still has them: every other row keeps its number until sourceRemoved.
+    for (int r = last; r >= first; --r)
+        removeRow(r);
+}
+
+void KlusterGroups::sourceRemoved(const QModelIndex &parent, int first, int last)
+{
+    if (parent.isValid())
+        return;
+    shiftRows(last + 1, -(last - first + 1));
+}
+
+void KlusterGroups::shiftRows(int from, int by)
+{
+    for (Group &g : m_groups) {
+        for (int &r : g.rows) {
+            if (r >= from)
+                r += by;
+        }
+    }
+}
+
+void KlusterGroups::sourceInserted(const QModelIndex &parent, int first, int last)
+{
+    if (parent.isValid())
+        return;
+    shiftRows(first, last - first + 1);
+    for (int r = first; r <= last; ++r)
+        addRow(r);
+}
+
+void KlusterGroups::sourceChanged(
+    const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles)
+{
+    if (!topLeft.isValid() || topLeft.parent().isValid())
+        return;
+    QList<int> groupsChanged;
+    for (int r = topLeft.row(); r <= bottomRight.row(); ++r) {
+        const QModelIndex at = mapFromSource(sourceModel()->index(r, 0));
+        if (!at.isValid())
+            continue;
+        if (m_groups.at(at.parent().row()).connection != groupOf(r)) { // moved to another group
+            removeRow(r);
+            addRow(r);
+            continue;
+        }
+        emit dataChanged(at.siblingAtColumn(topLeft.column()), at.siblingAtColumn(bottomRight.column()), roles);
+        if (!groupsChanged.contains(at.parent().row()))
+            groupsChanged.append(at.parent().row());
+    }
+    for (int g : std::as_const(groupsChanged))
+        emit dataChanged(index(g, 0), index(g, columnCount() - 1));
+}
+
+QModelIndex KlusterGroups::index(int row, int column, const QModelIndex &parent) const
+{
+    if (row < 0 || column < 0 || column >= columnCount())
+        return QModelIndex();
+    if (!parent.isValid())
+        return row < m_groups.size() ? createIndex(row, column, quintptr(0)) : QModelIndex();
+    if (!isGroup(parent) || parent.model() != this || parent.column() != 0 || parent.row() >= m_groups.size())
+        return QModelIndex(); // only a group's first column has children
+    const Group &g = m_groups.at(parent.row());
+    return row < g.rows.size() ? createIndex(row, column, g.id) : QModelIndex();
+}
+
+QModelIndex KlusterGroups::parent(const QModelIndex &child) const
+{
+    if (!child.isValid() || child.internalId() == 0)
+        return QModelIndex();
+    const int g = groupRow(child.internalId());
+    return g < 0 ? QModelIndex() : createIndex(g, 0, quintptr(0));
+}
+
+int KlusterGroups::rowCount(const QModelIndex &parent) const
+{
+    if (!parent.isValid())
+        return int(m_groups.size());
+    if (parent.model() != this || parent.internalId() != 0 || parent.column() != 0
+        || parent.row() >= m_groups.size())
+        return 0;
+    return int(m_groups.at(parent.row()).rows.size());
+}
+
+int KlusterGroups::columnCount(const QModelIndex &) const
+{
+    return sourceModel() ? sourceModel()->columnCount() : 0;
+}
+
+bool KlusterGroups::hasChildren(const QModelIndex &parent) const
+{
+    return rowCount(parent) > 0;
+}
+
+QModelIndex KlusterGroups::sibling(int row, int column, const QModelIndex &index) const
+{
+    return this->index(row, column, parent(index));
+}
+
+QModelIndex KlusterGroups::mapToSource(const QModelIndex &proxyIndex) const
+{
+    if (!proxyIndex.isValid() || proxyIndex.internalId() == 0 || !sourceModel())
+        return QModelIndex();
+    const int g = groupRow(proxyIndex.internalId());
+    if (g < 0 || proxyIndex.row() >= m_groups.at(g).rows.size())
+        return QModelIndex();
+    return sourceModel()->index(m_groups.at(g).rows.at(proxyIndex.row()), proxyIndex.column());
+}
+
+QModelIndex KlusterGroups::mapFromSource(const QModelIndex &sourceIndex) const
+{
+    if (!sourceIndex.isValid() || sourceIndex.parent().isValid())
+        return QModelIndex();
+    for (const Group &g : m_groups) {
+        const auto it = std::lower_bound(g.rows.begin(), g.rows.end(), sourceIndex.row());
+        if (it != g.rows.end() && *it == sourceIndex.row())
+            return createIndex(int(it - g.rows.begin()), sourceIndex.column(), g.id);
+    }
+    return QModelIndex();
+}
+
+QVariant KlusterGroups::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    return sourceModel() ? sourceModel()->headerData(section, orientation, role) : QVariant();
+}
+
+Qt::ItemFlags KlusterGroups::flags(const QModelIndex &index) const
+{
+    if (isGroup(index))
+        return Qt::ItemIsEnabled; // a heading: the current row may rest on it, nothing is opened
+    return QAbstractProxyModel::flags(index);
+}
+
+QVariant KlusterGroups::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.model() != this)
+        return QVariant();
+    if (isGroup(index))
+        return index.row() < m_groups.size() ? groupData(m_groups.at(index.row()), index.column(), role)
+                                             : QVariant();
+    return QAbstractProxyModel::data(index, role);
+}
+
+QVariant KlusterGroups::groupData(const Group &group, int column, int role) const
+{
+    // What the group's klusters say, summed up.
+    QStringList regions;
+    std::optional<Severity> worst;
+    int critical = 0, warning = 0, diagnosed = 0, inDoubt = 0, incomplete = 0;
+    QDateTime oldest;
+    for (int r : group.rows) {
+        const QModelIndex k = sourceModel()->index(r, 0);
+        const QString region = k.data(KlustersModel::RegionRole).toString();
+        if (!region.isEmpty() && !regions.contains(region))
+            regions.append(region);
+        worst = ConsoleRole::worse(worst, ConsoleRole::severityOf(k));
+        if (const int c = k.data(KlustersModel::CriticalCountRole).toInt(); c >= 0) {
+            ++diagnosed;
+            critical += c;
+            warning += k.data(KlustersModel::WarningCountRole).toInt();
+        }
+        const auto state = KlustersModel::State(k.data(KlustersModel::StateRole).toInt());
+        inDoubt += k.data(KlustersModel::AlarmRole).toBool() ? 1 : 0;
+        incomplete += state == KlustersModel::State::Incomplete ? 1 : 0;
+        const QDateTime fetched = k.data(KlustersModel::FetchedAtRole).toDateTime();
+        if (fetched.isValid() && (!oldest.isValid() || fetched < oldest))
+            oldest = fetched;
+    }
+    regions.sort();
+    const QString label = regions.isEmpty()
+        ? group.connection
+        : tr("%1 · %2").arg(group.connection, regions.join(QStringLiteral(", ")));
+    const auto count = [&](int n) {
+        if (diagnosed == 0)
+            return QVariant(QStringLiteral("—"));
+        return incomplete > 0 ? QVariant(QStringLiteral("≥ %1").arg(n)) : QVariant(n);
+    };
+
+    switch (role) {
+    case KlustersModel::KeyRole:
+        return group.connection; // a kluster's key always holds a '/'
+    case KlustersModel::SeverityRole:
+        return ConsoleRole::severityData(worst);
+    case KlustersModel::RegionRole:
+        return regions.join(QStringLiteral(", "));
+    case KlustersModel::CriticalCountRole:
+        return diagnosed ? critical : -1;
+    case KlustersModel::WarningCountRole:
+        return diagnosed ? warning : -1;
+    case KlustersModel::FetchedAtRole:
+        return oldest;
+    case KlustersModel::FilterRole:
+        return QVariantMap { { QStringLiteral("connection"), QStringList { group.connection } },
+            { QStringLiteral("region"), regions },
+            { QStringLiteral("severity"), ConsoleRole::severityField(worst) } };
+    case Qt::ToolTipRole: {
+        QString tip = regions.isEmpty()
+            ? tr("Connection %1: %n kluster(s)", nullptr, int(group.rows.size())).arg(group.connection)
+            : tr("Connection %1, region %2: %n kluster(s)", nullptr, int(group.rows.size()))
+                  .arg(group.connection, regions.join(QStringLiteral(", ")));
+        if (diagnosed > 0)
+            tip += tr("\n%1 critical, %2 warning findings in all").arg(critical).arg(warning);
+        if (inDoubt > 0)
+            tip += tr("\n%n kluster(s) with data in doubt (stale, unreachable or incomplete)", nullptr, inDoubt);
+        return tip;
+    }
+    case Qt::DisplayRole:
+        switch (column) {
+        case KlustersModel::KlusterColumn:
+            return tr("%1 (%2)").arg(label).arg(group.rows.size());
+        case KlustersModel::ConnectionColumn:
+            return group.connection;
+        case KlustersModel::WorstColumn:
+            return diagnosed == 0 ? QVariant() : worst ? severityName(*worst) : tr("healthy");
+        case KlustersModel::CriticalColumn:
+            return count(critical);
+        case KlustersModel::WarningColumn:
+            return count(warning);
+        case KlustersModel::FetchedColumn:
+            return oldest.isValid() ? oldest.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"))
+                                    : QString();
+        default:
+            return QVariant();
+        }
+    case KlustersModel::SortRole: {
+        // By its worst kluster: the extreme of its klusters' own sort values.
+        if (column == KlustersModel::KlusterColumn || group.rows.isEmpty())
+            return label;
+        const bool lowestFirst = column == KlustersModel::WorstColumn || column == KlustersModel::FetchedColumn;
+        QVariant best;
+        for (int r : group.rows) {
+            const QVariant v = sourceModel()->index(r, column).data(KlustersModel::SortRole);
+            const QPartialOrdering order = QVariant::compare(v, best);
+            if (!best.isValid() || (lowestFirst ? order == QPartialOrdering::Less : order == QPartialOrdering::Greater))
+                best = v;
+        }
+        return best;
+    }
+    default:
+        return QVariant();
+    }
+}

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QAbstractProxyModel>
+#include <QList>
+#include <QString>
+
+// The sidebar's tree: the rows of a KlustersModel (flat) under one group row
+// per connection, labelled with the connection's region. A group sums up its
+// klusters: the critical and warning findings of all of them, the worst
+// severity of any, how many are in doubt (stale, unreachable, incomplete),
+// and it sorts by its worst kluster, so that sorted worst first, the first
+// kluster of the first group is the worst of all. Groups and klusters keep
+// the source's order (the filter model above sorts both levels). Updated
+// from the source's own inserts, removals and changes: no reset, so the
+// view's selection, current row and expanded groups survive every refresh.
+class KlusterGroups : public QAbstractProxyModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(KlusterGroups)
+
+public:
+    explicit KlusterGroups(QObject *parent = nullptr);
+    ~KlusterGroups() override;
+
+    void setSourceModel(QAbstractItemModel *source) override;
+
+    static bool isGroup(const QModelIndex &index) { return index.isValid() && !index.parent().isValid(); }
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = QModelIndex()) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
+    bool hasChildren(const QModelIndex &parent = QModelIndex()) const override;
+    QModelIndex sibling(int row, int column, const QModelIndex &index) const override;
+    QModelIndex mapToSource(const QModelIndex &proxyIndex) const override;
+    QModelIndex mapFromSource(const QModelIndex &sourceIndex) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+
+private:
+    struct Group
+    {
+        QString connection;
+        quintptr id = 0; // the children's internal id, stable while the group lives
+        QList<int> rows; // source rows, ascending
+    };
+
+    QString groupOf(int sourceRow) const;
+    int groupRow(quintptr id) const;
+    int groupRowOf(const QString &connection) const;
+    void rebuild();
+    void addRow(int sourceRow); // signals the insertion
+    void removeRow(int sourceRow); // signals the removal (the source row still exists)
+    void shiftRows(int from, int by); // the source's rows from `from` on moved by `by`: no signal
+    QVariant groupData(const Group &group, int column, int role) const;
+
+    void sourceAboutToRemove(const QModelIndex &parent, int first, int last);
+    void sourceRemoved(const QModelIndex &parent, int first, int last);
+    void sourceInserted(const QModelIndex &parent, int first, int last);
+    void sourceChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles);
+
+    QList<Group> m_groups;
+    quintptr m_nextId = 1;
+    QList<QMetaObject::Connection> m_connections;
+};
