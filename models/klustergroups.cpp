@@ -18,12 +18,14 @@ void KlusterGroups::setSourceModel(QAbstractItemModel *source)
     m_connections.clear();
     QAbstractProxyModel::setSourceModel(source);
     if (source) {
-        m_connections << connect(source, &QAbstractItemModel::rowsAboutToBeRemoved, this,
-            &KlusterGroups::sourceAboutToRemove);
-        m_connections << connect(source, &QAbstractItemModel::rowsRemoved, this, &KlusterGroups::sourceRemoved);
+        m_connections << connect(
+            source, &QAbstractItemModel::rowsAboutToBeRemoved, this, &KlusterGroups::sourceAboutToRemove);
+        m_connections << connect(
+            source, &QAbstractItemModel::rowsRemoved, this, &KlusterGroups::sourceRemoved);
         m_connections << connect(
             source, &QAbstractItemModel::rowsInserted, this, &KlusterGroups::sourceInserted);
-        m_connections << connect(source, &QAbstractItemModel::dataChanged, this, &KlusterGroups::sourceChanged);
+        m_connections << connect(
+            source, &QAbstractItemModel::dataChanged, this, &KlusterGroups::sourceChanged);
         // Anything else the source does at once (a reset, a new order) is taken whole.
         const auto begin = [this] { beginResetModel(); };
         const auto end = [this] {
@@ -36,8 +38,8 @@ void KlusterGroups::setSourceModel(QAbstractItemModel *source)
         m_connections << connect(source, &QAbstractItemModel::layoutChanged, this, end);
         m_connections << connect(source, &QAbstractItemModel::rowsAboutToBeMoved, this, begin);
         m_connections << connect(source, &QAbstractItemModel::rowsMoved, this, end);
-        m_connections << connect(source, &QAbstractItemModel::headerDataChanged, this,
-            &QAbstractItemModel::headerDataChanged);
+        m_connections << connect(
+            source, &QAbstractItemModel::headerDataChanged, this, &QAbstractItemModel::headerDataChanged);
     }
     rebuild();
     endResetModel();
@@ -173,7 +175,8 @@ void KlusterGroups::sourceChanged(
             addRow(r);
             continue;
         }
-        emit dataChanged(at.siblingAtColumn(topLeft.column()), at.siblingAtColumn(bottomRight.column()), roles);
+        emit dataChanged(
+            at.siblingAtColumn(topLeft.column()), at.siblingAtColumn(bottomRight.column()), roles);
         if (!groupsChanged.contains(at.parent().row()))
             groupsChanged.append(at.parent().row());
     }
@@ -330,7 +333,8 @@ QVariant KlusterGroups::groupData(const Group &group, int column, int role) cons
         if (diagnosed > 0)
             tip += tr("\n%1 critical, %2 warning findings in all").arg(critical).arg(warning);
         if (inDoubt > 0)
-            tip += tr("\n%n kluster(s) with data in doubt (stale, unreachable or incomplete)", nullptr, inDoubt);
+            tip += tr(
+                "\n%n kluster(s) with data in doubt (stale, unreachable or incomplete)", nullptr, inDoubt);
         return tip;
     }
     case Qt::DisplayRole:
@@ -355,12 +359,14 @@ QVariant KlusterGroups::groupData(const Group &group, int column, int role) cons
         // By its worst kluster: the extreme of its klusters' own sort values.
         if (column == KlustersModel::KlusterColumn || group.rows.isEmpty())
             return label;
-        const bool lowestFirst = column == KlustersModel::WorstColumn || column == KlustersModel::FetchedColumn;
+        const bool lowestFirst
+            = column == KlustersModel::WorstColumn || column == KlustersModel::FetchedColumn;
         QVariant best;
         for (int r : group.rows) {
             const QVariant v = sourceModel()->index(r, column).data(KlustersModel::SortRole);
             const QPartialOrdering order = QVariant::compare(v, best);
-            if (!best.isValid() || (lowestFirst ? order == QPartialOrdering::Less : order == QPartialOrdering::Greater))
+            if (!best.isValid()
+                || (lowestFirst ? order == QPartialOrdering::Less : order == QPartialOrdering::Greater))
                 best = v;
         }
         return best;
