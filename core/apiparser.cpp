@@ -415,17 +415,21 @@ QList<Node> parseNodes(const QString &source, const QJsonObject &body)
 
 // Reads `body` with `read` (a template over the reader): on simdjson's tree when simdjson reads it, else on
 // Qt's, which says why the body is refused or reads what simdjson does not.
+constexpr size_t KeptParserCapacity = size_t(8) << 20;
+
 template<typename Read> static auto readBytes(const QString &source, const QByteArray &body, Read read)
 {
     // The parser and its buffers are kept for the next body read on this thread: buffers new for each body
-    // cost more than reading it (their pages are faulted in afresh, some 30 MB for a 13 MB body). Those of
-    // a body past 32 MiB are let go after it.
+    // cost more than reading it (their pages are faulted in afresh, some 30 MB for a 13 MB body). Pages and
+    // chunks (a few MB each) are what a refresh reads again and again; a body past 8 MiB is a whole list read
+    // once (the nodes from the watch cache, which ignores `limit`), and its buffers, some 45 MB resident for
+    // 5,000 nodes, are let go after it.
     thread_local simdjson::dom::parser parser;
     struct Trim
     {
         ~Trim()
         {
-            if (parser.capacity() > size_t(32) << 20)
+            if (parser.capacity() > KeptParserCapacity)
                 parser = simdjson::dom::parser();
         }
     } trim;

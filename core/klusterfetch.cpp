@@ -6,7 +6,7 @@
 
 QByteArray KlusterFetch::body(const QString &file) const
 {
-    QByteArray listed = bodies.value(file);
+    QByteArray listed = bodies.value(file).bytes();
     if (file != QLatin1String("nodes.json") || nodesWatched.isEmpty() || listed.isEmpty())
         return listed;
     const auto nameOf = [](const QJsonObject &o) {

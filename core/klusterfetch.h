@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/error.h"
+#include "core/keptbody.h"
 #include "core/klusterstate.h"
 
 #include <QByteArray>
@@ -31,7 +32,7 @@ struct SourceError
 struct KlusterFetch
 {
     KlusterState state;
-    QHash<QString, QByteArray> bodies; // snapshot file name -> body
+    QHash<QString, KeptBody> bodies; // snapshot file name -> body (as kept: body() gives its bytes)
     int requests = 0; // HTTP requests it took
     qint64 bytesReceived = 0; // the bytes of the response bodies it took (those of the client's other calls
                               // meanwhile included)

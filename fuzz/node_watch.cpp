@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     KlusterFetch fetch;
-    fetch.bodies.insert(QStringLiteral("nodes.json"), Listed);
+    fetch.bodies.insert(QStringLiteral("nodes.json"), KeptBody(Listed));
     fetch.state.nodes
         = ApiParser::parseNodes(QStringLiteral("nodes"), QJsonDocument::fromJson(Listed).object());
     Error answer;

@@ -46,6 +46,7 @@ public:
         incoming.reserve(next.size());
         for (int i = 0; i < next.size(); ++i)
             incoming.insert(m_keyOf(next.at(i)), i);
+        bool removed = false;
         for (int i = int(m_rows.size()) - 1; i >= 0;) {
             if (incoming.contains(m_keyOf(m_rows.at(i)))) {
                 --i;
@@ -59,8 +60,12 @@ public:
                 m_retired.append(std::move(m_rows[k]));
             m_rows.remove(first, i - first + 1);
             s.endRemove();
+            removed = true;
             i = first - 1;
         }
+        if (removed)
+            reindex();
+        m_retired.reserve(m_retired.size() + m_rows.size());
         int runStart = -1;
         for (int i = 0; i < m_rows.size(); ++i) {
             const Row &fresh = next.at(incoming.value(m_keyOf(m_rows.at(i))));
@@ -78,18 +83,27 @@ public:
         }
         if (runStart >= 0)
             s.changed(runStart, int(m_rows.size()) - 1);
-        reindex();
+        append(next, s); // the new ones
+    }
+
+    // Rows after the ones held, as the next slice of a first load: only keys not held yet are appended, and
+    // nothing else is looked at (a slice costs its own rows, not the table's).
+    void append(const QList<Row> &more, const Signals &s)
+    {
         QList<Row> added;
-        for (const Row &r : next) {
-            if (!m_index.contains(m_keyOf(r)))
+        added.reserve(more.size());
+        for (const Row &r : more) {
+            const QString key = m_keyOf(r);
+            if (!m_index.contains(key)) {
+                m_index.insert(key, int(m_rows.size() + added.size()));
                 added.append(r);
+            }
         }
-        if (!added.isEmpty()) {
-            s.beginInsert(int(m_rows.size()), int(m_rows.size() + added.size() - 1));
-            m_rows.append(added);
-            reindex();
-            s.endInsert();
-        }
+        if (added.isEmpty())
+            return;
+        s.beginInsert(int(m_rows.size()), int(m_rows.size() + added.size() - 1));
+        m_rows.append(added);
+        s.endInsert();
     }
 
 private:
@@ -123,13 +137,20 @@ public:
 protected:
     using QAbstractTableModel::QAbstractTableModel;
 
-    template<typename Row> void applyRows(KeyedRows<Row> &rows, const QList<Row> &next)
+    // `next` in place of the rows held, or (`appended`) after them.
+    template<typename Row> void applyRows(KeyedRows<Row> &rows, const QList<Row> &next, bool appended = false)
     {
-        rows.apply(next,
-            { [this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
-                [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); }, [this] { endRemoveRows(); },
-                [this] { endInsertRows(); },
-                [this](int a, int b) { emit dataChanged(index(a, 0), index(b, columnCount() - 1)); } });
+        const typename KeyedRows<Row>::Signals notify { [this](int a, int b) {
+                                                           beginRemoveRows(QModelIndex(), a, b);
+                                                       },
+            [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); }, [this] { endRemoveRows(); },
+            [this] { endInsertRows(); },
+            [this](int a, int b) { emit dataChanged(index(a, 0), index(b, columnCount() - 1)); } };
+        if (appended) {
+            rows.append(next, notify);
+            return;
+        }
+        rows.apply(next, notify);
         QList<Row> old = rows.takeRetired();
         if (!old.isEmpty())
             m_retired.append(std::make_shared<const QList<Row>>(std::move(old)));

@@ -82,7 +82,7 @@ QStringList NodesModel::filterFields()
 
 void NodesModel::apply(const Prepared &prepared)
 {
-    applyRows(m_rows, prepared.rows);
+    applyRows(m_rows, prepared.rows, prepared.appended);
 }
 
 void NodesModel::setState(const KlusterState &state, const Diagnosis &diagnosis)

@@ -191,7 +191,29 @@ RoutesModel::Prepared RoutesModel::prepare(
         g.routes = routes;
         p.groups.append(g);
     }
+    // What apply() needs at once, made here and not on the GUI thread: the groups' rows, and each row's
+    // group.
+    p.groupRows.reserve(p.groups.size());
+    p.groupOf.reserve(p.groups.size());
+    for (const Group &g : std::as_const(p.groups)) {
+        p.groupRows.append(g.row);
+        p.groupOf.insert(g.row.key, g.row.destination);
+        for (const Row &r : g.routes)
+            p.groupOf.insert(r.key, g.row.destination);
+    }
     return p;
+}
+
+bool RoutesModel::addGroup(const Group &group)
+{
+    // A new group comes with its routes: made before it is inserted, without signals (nobody sees them yet).
+    if (m_nodes.contains(group.row.destination))
+        return false;
+    auto node = std::make_shared<Node>();
+    node->destination = group.row.destination;
+    node->routes.apply(group.routes, { [](int, int) {}, [](int, int) {}, [] {}, [] {}, [](int, int) {} });
+    m_nodes.insert(group.row.destination, node);
+    return true;
 }
 
 void RoutesModel::apply(const Prepared &prepared)
@@ -201,39 +223,36 @@ void RoutesModel::apply(const Prepared &prepared)
     m_limit = prepared.limit;
     m_routerName = prepared.routerName;
     m_routerId = prepared.routerId;
+    const KeyedRows<Row>::Signals groupSignals { [this](
+                                                     int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
+        [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); }, [this] { endRemoveRows(); },
+        [this] { endInsertRows(); },
+        [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); } };
 
-    QList<Row> groups;
-    groups.reserve(prepared.groups.size());
-    QHash<QString, const QList<Row> *> children;
-    children.reserve(prepared.groups.size());
-    QHash<QString, QString> oldGroupOf = std::exchange(m_groupOf, {});
-    m_groupOf.reserve(prepared.groups.size());
-    for (const Group &g : prepared.groups) {
-        groups.append(g.row);
-        children.insert(g.row.destination, &g.routes);
-        m_groupOf.insert(g.row.key, g.row.destination);
-        for (const Row &r : g.routes)
-            m_groupOf.insert(r.key, g.row.destination);
+    if (prepared.appended) {
+        // The next slice of a first load: new groups with their routes, after the ones shown.
+        QList<Row> groups;
+        groups.reserve(prepared.groups.size());
+        for (const Group &g : prepared.groups) {
+            if (!addGroup(g))
+                continue;
+            m_groupOf.insert(g.row.key, g.row.destination);
+            for (const Row &r : g.routes)
+                m_groupOf.insert(r.key, g.row.destination);
+            groups.append(g.row);
+        }
+        m_groups.append(groups, groupSignals);
+        return;
     }
-    // New groups come with their routes: made before they are inserted, without signals (nobody sees them
-    // yet).
-    const KeyedRows<Row>::Signals silent { [](int, int) {}, [](int, int) {}, [] {}, [] {}, [](int, int) {} };
+
+    QHash<QString, QString> oldGroupOf = std::exchange(m_groupOf, prepared.groupOf);
     QSet<QString> added;
     for (const Group &g : prepared.groups) {
-        if (m_nodes.contains(g.row.destination))
-            continue;
-        auto node = std::make_shared<Node>();
-        node->destination = g.row.destination;
-        node->routes.apply(g.routes, silent);
-        m_nodes.insert(g.row.destination, node);
-        added.insert(g.row.destination);
+        if (addGroup(g))
+            added.insert(g.row.destination);
     }
     // The groups: gone ones removed, staying ones updated, new ones appended.
-    m_groups.apply(groups,
-        { [this](int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
-            [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); }, [this] { endRemoveRows(); },
-            [this] { endInsertRows(); },
-            [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); } });
+    m_groups.apply(prepared.groupRows, groupSignals);
     QList<std::shared_ptr<Node>> goneNodes;
     for (auto it = m_nodes.begin(); it != m_nodes.end();) {
         if (m_groups.rowOf(it.key()) < 0) {
@@ -243,13 +262,14 @@ void RoutesModel::apply(const Prepared &prepared)
             ++it;
         }
     }
-    // The routes of the groups that stayed.
-    for (auto it = m_nodes.begin(); it != m_nodes.end(); ++it) {
-        if (added.contains(it.key()))
+    // The routes of the groups that stayed (most destinations have one route, and no routes under them).
+    for (const Group &g : prepared.groups) {
+        const std::shared_ptr<Node> node = m_nodes.value(g.row.destination);
+        if (!node || (g.routes.isEmpty() && node->routes.rows().isEmpty())
+            || added.contains(g.row.destination))
             continue;
-        const QModelIndex parent = index(m_groups.rowOf(it.key()), 0);
-        const QList<Row> *next = children.value(it.key());
-        it.value()->routes.apply(next ? *next : QList<Row>(),
+        const QModelIndex parent = index(m_groups.rowOf(g.row.destination), 0);
+        node->routes.apply(g.routes,
             { [this, parent](int a, int b) { beginRemoveRows(parent, a, b); },
                 [this, parent](int a, int b) { beginInsertRows(parent, a, b); }, [this] { endRemoveRows(); },
                 [this] { endInsertRows(); },

@@ -104,17 +104,24 @@ public:
     struct Prepared
     {
         QList<Group> groups;
+        QList<Row> groupRows; // each group's row, in the same order
+        QHash<QString, QString> groupOf; // row key -> its group's (destination), every row
         int routeCount = 0;
         int foreignCount = 0;
         int limit = 0;
         QString routerName;
         QString routerId;
-        // The first `n` rows alone: a large first load is applied a slice per turn of the event loop.
+        // Rows [from, from + n) alone: a large first load is applied a slice per turn of the event loop, the
+        // first slice in place of what the model held, the next ones appended (`appended`: nothing else
+        // changes).
+        bool appended = false;
         int size() const { return int(groups.size()); }
-        Prepared prefix(int n) const
+        Prepared slice(int from, int n) const
         {
             Prepared p = *this;
-            p.groups = groups.mid(0, n);
+            p.groups = groups.mid(from, n);
+            p.groupRows = groupRows.mid(from, n);
+            p.appended = from > 0;
             return p;
         }
     };
@@ -127,6 +134,7 @@ public:
 private:
     struct Node; // a group's routes, at a stable address (the children's internal pointer)
     const Row *rowAt(const QModelIndex &index) const;
+    bool addGroup(const Group &group); // false when it is there already
     static QVariantMap fieldsOf(const Row &r);
     KeyedRows<Row> m_groups;
     QHash<QString, std::shared_ptr<Node>> m_nodes; // by group key

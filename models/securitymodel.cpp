@@ -87,7 +87,7 @@ QStringList SecurityModel::filterFields()
 void SecurityModel::apply(const Prepared &prepared)
 {
     m_summary = prepared.summary;
-    applyRows(m_rows, prepared.rows);
+    applyRows(m_rows, prepared.rows, prepared.appended);
 }
 
 void SecurityModel::setState(const KlusterState &state, const Diagnosis &diagnosis)

@@ -68,12 +68,16 @@ public:
     {
         QList<Row> rows;
         QString summary;
-        // The first `n` rows alone: a large first load is applied a slice per turn of the event loop.
+        // Rows [from, from + n) alone: a large first load is applied a slice per turn of the event loop, the
+        // first slice in place of what the model held, the next ones appended (`appended`: nothing else
+        // changes).
+        bool appended = false;
         int size() const { return int(rows.size()); }
-        Prepared prefix(int n) const
+        Prepared slice(int from, int n) const
         {
             Prepared p = *this;
-            p.rows = rows.mid(0, n);
+            p.rows = rows.mid(from, n);
+            p.appended = from > 0;
             return p;
         }
     };

@@ -499,7 +499,7 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
             Error error;
             if (const std::optional<QByteArray> bytes
                 = SnapshotReader::readBody(QDir(folder).filePath(file), &error))
-                fetch->bodies.insert(file, *bytes);
+                fetch->bodies.insert(file, KeptBody(*bytes));
         }
         result.fetchedAt = fetch->state.capturedAt;
         result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch->state, m_spec.options));

@@ -62,7 +62,7 @@ void KlusterFetcher::fail(
 }
 
 bool KlusterFetcher::settle(SourceStatus &source, const QString &name, const QString &file,
-    const QByteArray &body, const Error &error, const QString &assumed)
+    const KeptBody &body, const Error &error, const QString &assumed)
 {
     if (error.isError()) {
         fail(source, name, error, assumed);

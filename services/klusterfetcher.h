@@ -76,8 +76,13 @@ private:
     void partDone();
     // Settles one source with what reading it gave: known, its body kept as the snapshot's `file`; or
     // failed with why. Returns whether it was read.
-    bool settle(SourceStatus &source, const QString &name, const QString &file, const QByteArray &body,
+    bool settle(SourceStatus &source, const QString &name, const QString &file, const KeptBody &body,
         const Error &error, const QString &assumed = QString());
+    bool settle(SourceStatus &source, const QString &name, const QString &file, const QByteArray &body,
+        const Error &error, const QString &assumed = QString())
+    {
+        return settle(source, name, file, KeptBody(body), error, assumed);
+    }
     void fail(
         SourceStatus &source, const QString &name, const Error &error, const QString &assumed = QString());
 

@@ -208,16 +208,19 @@ void NodeWatch::onFinished(const ApiResponse &response)
         fail(e);
         return;
     }
-    fail(response.error);
+    // A server that says when to come back (429, 503 with Retry-After) is not asked before then, up to a
+    // bound.
+    const int asked = RetryPolicy::parseRetryAfterMs(response.header("Retry-After"));
+    fail(response.error, qMin(asked, MaxRetryAfterMs));
 }
 
-void NodeWatch::fail(const Error &error)
+void NodeWatch::fail(const Error &error, int atLeastMs)
 {
     m_connected = false;
     m_problem = error;
     m_backoffMs = m_backoffMs == 0 ? m_policy.minBackoffMs : qMin(m_backoffMs * 2, m_policy.maxBackoffMs);
     const int jitter = int(QRandomGenerator::global()->bounded(m_backoffMs / 4 + 1));
     ++m_reconnects;
-    m_retry->start(m_backoffMs + jitter);
+    m_retry->start(qMax(m_backoffMs + jitter, atLeastMs));
     emit stateChanged();
 }

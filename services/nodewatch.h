@@ -26,8 +26,9 @@ struct NodeWatchPolicy
 // Watches a kluster's nodes (`GET /api/v1/nodes?watch=1&allowWatchBookmarks=true`) from the resourceVersion
 // of a list, and hands on what changed, coalesced. What breaks a watch is handled: the server closing it (a
 // timeout: resumed from the last version at once), a dropped or silent connection, an error answer (resumed
-// with a bounded backoff), a refused credential (a fresh one is asked for), and `410 Gone` (the version is
-// no longer kept: relistNeeded(), and the watch stops until start() again).
+// with a bounded backoff, or after the server's Retry-After), a refused credential (a fresh one is asked
+// for), and `410 Gone` (the version is no longer kept: relistNeeded(), and the watch stops until start()
+// again).
 class NodeWatch : public QObject
 {
     Q_OBJECT
@@ -60,7 +61,8 @@ private:
     void open();
     void onData(const QByteArray &bytes);
     void onFinished(const ApiResponse &response);
-    void fail(const Error &error);
+    void fail(const Error &error, int atLeastMs = 0); // and connect again after a backoff, or atLeastMs
+    static constexpr int MaxRetryAfterMs = 300000; // a Retry-After beyond five minutes is not waited out
     void flush();
     void heard();
 

@@ -91,19 +91,13 @@ std::shared_ptr<ServerList> ServerCache::publish(bool incremental, int received)
     std::sort(records.begin(), records.end(),
         [](const Record *a, const Record *b) { return newerFirst(a->instance, b->instance); });
     list->instances.reserve(records.size());
-    qsizetype bytes = 16;
+    QByteArrayList json; // shared with the kept records, not copied: joined when a snapshot is written
+    json.reserve(records.size());
     for (const Record *r : std::as_const(records)) {
         list->instances.append(r->instance);
-        bytes += r->json.size() + 1;
+        json.append(r->json);
     }
-    list->body.reserve(bytes);
-    list->body += "{\"servers\":[";
-    for (qsizetype i = 0; i < records.size(); ++i) {
-        if (i > 0)
-            list->body += ',';
-        list->body += records.at(i)->json;
-    }
-    list->body += "]}";
+    list->body = KeptBody::joined("{\"servers\":[", json, "]}");
     return list;
 }
 
@@ -192,7 +186,7 @@ void ServerCache::fetchWhole(const QString &why)
                 list->requests = page.pages + portRequests;
                 list->whyWhole = why;
                 if (page.pages == 1)
-                    list->body = page.body; // the answer as it came, as before
+                    list->body = KeptBody(page.body); // the answer as it came, as before
                 // Without the ports' revisions, the next fetch lists everything again.
                 m_known = !portsError.isError();
                 m_ports = ports;

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/instance.h"
+#include "core/keptbody.h"
 #include "services/sharedresult.h"
 
 #include <QDateTime>
@@ -20,7 +21,7 @@ struct PagedList;
 struct ServerList
 {
     QList<Instance> instances; // in Nova's order: newest first
-    QByteArray body; // servers.json as a snapshot holds it: {"servers": [...]}
+    KeptBody body; // servers.json as a snapshot holds it: {"servers": [...]}, the records kept shared
     Error error; // why the list could not be read (then nothing else is set); read, it names the service
     QDateTime startedAt; // when its fetch began (this machine's clock)
     bool incremental = false; // brought up to date from the kept list, not listed whole

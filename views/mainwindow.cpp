@@ -584,7 +584,8 @@ TablePage *MainWindow::page(Tab tab) const
     case AuditTab:
         return m_auditPage;
     case OverviewTab:
-        break;
+    case FleetTab:
+        break; // not a table
     }
     return nullptr;
 }
@@ -1389,9 +1390,10 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
             m_steps << [apply, prepared] { apply(prepared); };
             return;
         }
-        m_steps << [apply, prepared] { apply(prepared.prefix(0)); };
-        for (int n = Slice; n < prepared.size() + Slice; n += Slice)
-            m_steps << [apply, part = prepared.prefix(n)] { apply(part); };
+        // Each slice made when its turn comes (a copy of its own rows alone), the first in place of what the
+        // table held, the others appended: no step costs more than its slice.
+        for (int from = 0; from < prepared.size(); from += Slice)
+            m_steps << [apply, prepared, from] { apply(prepared.slice(from, Slice)); };
     };
     add(m_findings, views->findings);
     add(m_nodes, views->nodes);

@@ -1,4 +1,5 @@
 #include "models/nodesmodel.h"
+#include "tests/common/modeltext.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QAbstractItemModelTester>
@@ -12,15 +13,21 @@ class TestNodesModel : public QObject
 private slots:
     void joinedRows();
     void incrementalRefresh();
+    void slicedLoadShowsWhatOneLoadShows();
 };
 
 static WorldBuilder world(int members, bool breakOne)
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), members + 1);
-    for (int i = 0; i < members; ++i)
+    for (int i = 0; i < members; ++i) {
+        // A /24 each while they fit, a /28 each beyond.
+        const QString podCidr = members <= 250
+            ? QStringLiteral("100.100.%1.0/24").arg(i)
+            : QStringLiteral("100.100.%1.%2/28").arg(i / 16).arg(i % 16 * 16);
         w.healthyMember(QStringLiteral("kks-demo-pool-m%1aaa").arg(i),
-            QStringLiteral("10.0.0.%1").arg(10 + i), QStringLiteral("100.100.%1.0/24").arg(i));
+            QStringLiteral("10.0.%1.%2").arg(i / 200).arg(10 + i % 200), podCidr);
+    }
     w.server(
         QStringLiteral("kks-demo-pool-zzzzz"), QStringLiteral("10.0.0.99"), 45, QStringLiteral("ACTIVE"), {});
     if (breakOne)
@@ -65,6 +72,33 @@ void TestNodesModel::incrementalRefresh()
     QCOMPARE(changed.count(), 1);
     QCOMPARE(changed.first().at(0).toModelIndex().row(), model.rowOf(QStringLiteral("kks-demo-pool-m0aaa")));
     QCOMPARE(changed.first().at(1).toModelIndex().row(), model.rowOf(QStringLiteral("kks-demo-pool-m0aaa")));
+}
+
+void TestNodesModel::slicedLoadShowsWhatOneLoadShows()
+{
+    // The console's first load of a large kluster applies its rows a thousand at a time, the first slice in
+    // place of what was shown, the others appended.
+    const KlusterState large = world(2500, true).state();
+    const NodesModel::Prepared rows = NodesModel::prepare(large, Diagnosis::run(large));
+    NodesModel whole;
+    whole.apply(rows);
+    NodesModel sliced;
+    QAbstractItemModelTester tester(&sliced, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const KlusterState other = world(3, false).state();
+    sliced.setState(other, Diagnosis::run(other));
+    QSignalSpy inserted(&sliced, &QAbstractItemModel::rowsInserted);
+    for (int from = 0; from < rows.size(); from += 1000)
+        sliced.apply(rows.slice(from, 1000));
+    QCOMPARE(inserted.size(), 3);
+    QCOMPARE(modelText(sliced), modelText(whole));
+    const QString last = QStringLiteral("kks-demo-pool-m2499aaa");
+    QCOMPARE(sliced.rowOf(last), whole.rowOf(last));
+
+    // Then refreshed in place like any other.
+    const KlusterState next = world(2400, false).state();
+    whole.setState(next, Diagnosis::run(next));
+    sliced.setState(next, Diagnosis::run(next));
+    QCOMPARE(modelText(sliced), modelText(whole));
 }
 
 QTEST_GUILESS_MAIN(TestNodesModel)

@@ -1,5 +1,6 @@
 #include "models/filtermodel.h"
 #include "models/routesmodel.h"
+#include "tests/common/modeltext.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QAbstractItemModelTester>
@@ -16,6 +17,7 @@ private slots:
     void groupsRolesAndOwners();
     void incrementalRefresh();
     void filterAndScope();
+    void slicedLoadShowsWhatOneLoadShows();
 };
 
 // 198.19.1.0/24 twice (an orphan first, then the node's), a missing route, a foreign one, optionally an
@@ -168,6 +170,54 @@ void TestRoutesModel::filterAndScope()
     filter.sort(RoutesModel::DestinationColumn, Qt::AscendingOrder);
     QCOMPARE(filter.index(0, 0, filter.index(0, 0)).data(RoutesModel::KeyRole).toString(),
         QStringLiteral("198.19.1.0/24 via 10.180.0.3"));
+}
+
+void TestRoutesModel::slicedLoadShowsWhatOneLoadShows()
+{
+    // 2,500 destinations (some with two routes, some orphaned, some missing): the console's first load of a
+    // large kluster applies them a thousand at a time, the first slice in place of what was shown.
+    const auto large = [](bool changed) {
+        WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
+        w.pool(QStringLiteral("pool"), 2600);
+        for (int i = 0; i < 2500; ++i) {
+            const QString ip = QStringLiteral("10.180.%1.%2").arg(i / 200).arg(10 + i % 200);
+            const QString cidr = QStringLiteral("198.19.%1.%2/28").arg(i / 16).arg((i % 16) * 16);
+            const QString name = QStringLiteral("kks-legacy-pool-%1").arg(i, 5, 10, QLatin1Char('0'));
+            if (i % 97 == 0) { // missing its route
+                w.server(name, ip, 60 * 24);
+                w.node(name, ip, cidr);
+                continue;
+            }
+            w.healthyMember(name, ip, cidr);
+            if (i % 41 == 0 || (changed && i % 43 == 0))
+                w.route(cidr, QStringLiteral("10.181.0.%1").arg(i % 250)); // a second route: a group
+        }
+        for (int i = 0; i < 30; ++i) // orphans
+            w.route(QStringLiteral("198.19.250.%1/32").arg(i), QStringLiteral("10.182.0.%1").arg(i));
+        const KlusterState state = w.state();
+        return RoutesModel::prepare(state, Diagnosis::run(state), {});
+    };
+    const RoutesModel::Prepared first = large(false);
+    QVERIFY(first.size() > 2500);
+
+    RoutesModel whole;
+    whole.apply(first);
+    RoutesModel sliced;
+    QAbstractItemModelTester tester(&sliced, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    setWorld(sliced, world(true)); // what another kluster showed
+    for (int from = 0; from < first.size(); from += 1000)
+        sliced.apply(first.slice(from, 1000));
+    QCOMPARE(sliced.rowCount(), whole.rowCount());
+    QCOMPARE(modelText(sliced), modelText(whole));
+    const QString late = first.groups.constLast().row.key; // in the last slice
+    QVERIFY(sliced.indexOf(late).isValid());
+    QCOMPARE(sliced.indexOf(late).data().toString(), whole.indexOf(late).data().toString());
+
+    // A refresh after it changes rows in place, as after a load in one piece.
+    const RoutesModel::Prepared next = large(true);
+    whole.apply(next);
+    sliced.apply(next);
+    QCOMPARE(modelText(sliced), modelText(whole));
 }
 
 QTEST_GUILESS_MAIN(TestRoutesModel)

@@ -142,10 +142,9 @@ void TestKlusterFetcher::paginationAcrossPages()
     QVERIFY(sim.requestCount(QStringLiteral("compute")) >= 3);
     // The bodies a snapshot holds are the pages and chunks merged: they read back to the same servers and
     // nodes, and the node list keeps its version but no chunk's continue token.
-    const QByteArray nodesJson = r.bodies.value(QStringLiteral("nodes.json"));
+    const QByteArray nodesJson = r.body(QStringLiteral("nodes.json"));
     QCOMPARE(ApiParser::parseNodes(QStringLiteral("nodes.json"), nodesJson).size(), r.state.nodes.size());
-    QCOMPARE(ApiParser::parseServers(
-                 QStringLiteral("servers.json"), r.bodies.value(QStringLiteral("servers.json")))
+    QCOMPARE(ApiParser::parseServers(QStringLiteral("servers.json"), r.body(QStringLiteral("servers.json")))
                  .size(),
         2500);
     ApiParser::NodeListMeta meta;

@@ -8,8 +8,9 @@
 
 // A kluster's nodes watched from the version of a list (the console's live nodes), against the simulated API
 // server over real HTTPS: the list brought up to date with the events equals a new list (and gives the same
-// check report); the watch goes on through a server that closes it, a dropped connection and a replaced
-// credential, and asks for a new list when its version is gone (410).
+// check report); the watch goes on through a server that closes it, a dropped connection, a replaced
+// credential and error answers (an HTML page from a proxy, 5xx, 429), and asks for a new list when its
+// version is gone (410).
 class TestNodeWatch : public QObject
 {
     Q_OBJECT
@@ -19,6 +20,7 @@ private slots:
     void goneAsksForAList();
     void closedAndDroppedWatchesGoOn();
     void refusedCredentialIsAskedForAgain();
+    void errorAnswersAreNamedAndWaitedOut();
     void malformedEventIsNamed();
 
 private:
@@ -259,6 +261,85 @@ void TestNodeWatch::refusedCredentialIsAskedForAgain()
     QVERIFY(QTest::qWaitFor([&changedNodes, &n] { return changedNodes.contains(n.name); }, 10000));
     QCOMPARE(asked, 2);
     QVERIFY(watch.isConnected());
+}
+
+void TestNodeWatch::errorAnswersAreNamedAndWaitedOut()
+{
+    SimFixture f;
+    f.sim.watches().bookmarkMs = 100;
+    KeystoneSession session(&m_client, cloud(f));
+    const KlusterFetch kept = fetch(session);
+    HttpClient client; // no retries of its own: each error answer reaches the watch
+    RetryPolicy once;
+    once.maxAttempts = 1;
+    client.setRetryPolicy(once);
+    NodeWatch watch(
+        &client, [&f](QObject *, auto done) { done(bearerTarget(f), Error()); }, quick());
+    QStringList changedNodes;
+    connect(&watch, &NodeWatch::changed, this, [&changedNodes](const QList<NodeWatchEvent> &events) {
+        for (const NodeWatchEvent &e : events)
+            changedNodes << e.node.name;
+    });
+    watch.start(kept.nodesResourceVersion);
+    QVERIFY(QTest::qWaitFor([&watch] { return watch.isConnected(); }, 10000));
+
+    struct Case
+    {
+        FaultRule::Kind kind;
+        int status;
+        const char *says; // in the problem shown
+    };
+    const QList<Case> cases { { FaultRule::Kind::Html, 502, "502" }, { FaultRule::Kind::Status, 503, "503" },
+        { FaultRule::Kind::Status, 500, "500" }, { FaultRule::Kind::Status, 429, "Too many requests" } };
+    for (const Case &c : cases) {
+        const QByteArray tag = FaultRule::kindName(c.kind).toUtf8() + ' ' + QByteArray::number(c.status);
+        // The next two watches are answered with the error; the open one is ended by the server.
+        FaultRule rule;
+        rule.service = QStringLiteral("kubernetes");
+        rule.path = QRegularExpression(QStringLiteral("^/api/v1/nodes$"));
+        rule.kind = c.kind;
+        rule.status = c.status;
+        rule.remaining = 2;
+        f.sim.faults().add(rule);
+        changedNodes.clear();
+        f.request("POST", f.sim.adminUrl() + QStringLiteral("/klusters/demo/watches"), R"({"end": "close"})");
+        QVERIFY2(QTest::qWaitFor([&watch] { return watch.problem().isError(); }, 10000), tag);
+        QVERIFY2(!watch.isConnected(), tag);
+        QVERIFY(watch.isRunning());
+        const QString shown = watch.problem().toString();
+        QVERIFY2(shown.contains(QLatin1String(c.says)) && shown.contains(QLatin1String("/api/v1/nodes")),
+            qPrintable(tag + ": " + shown));
+        QVERIFY2(!shown.contains(QLatin1String("<html")) && !shown.contains(QLatin1String("<!DOCTYPE")),
+            qPrintable(shown)); // the page's first line of text, not its markup
+
+        // Once the errors stop, the watch is back, from the version it had: nothing changed meanwhile is
+        // lost.
+        SimNode &n = nodeOf(f, 1);
+        n.unschedulable = !n.unschedulable;
+        n.resourceVersion = ++f.sim.world().resourceVersionCounter;
+        f.sim.watches().observe();
+        QVERIFY2(QTest::qWaitFor([&changedNodes, &n] { return changedNodes.contains(n.name); }, 10000), tag);
+        QVERIFY2(QTest::qWaitFor([&watch] { return watch.isConnected(); }, 10000), tag);
+        QVERIFY(!watch.problem().isError());
+        f.sim.faults().clear();
+    }
+
+    // A server that asks for a pause (503 with Retry-After) gets it, though the watch's own backoff is
+    // shorter.
+    FaultRule busy;
+    busy.service = QStringLiteral("kubernetes");
+    busy.path = QRegularExpression(QStringLiteral("^/api/v1/nodes$"));
+    busy.kind = FaultRule::Kind::Status;
+    busy.status = 503;
+    busy.retryAfter = QStringLiteral("3");
+    f.sim.faults().add(busy);
+    f.request("POST", f.sim.adminUrl() + QStringLiteral("/klusters/demo/watches"), R"({"end": "close"})");
+    QVERIFY(QTest::qWaitFor([&watch] { return watch.problem().status == 503; }, 10000));
+    const int hits = f.sim.faults().rules().constFirst().hits;
+    QTest::qWait(1500); // the backoff alone (100 to 400 ms) would have asked again several times by now
+    QCOMPARE(f.sim.faults().rules().constFirst().hits, hits);
+    f.sim.faults().clear();
+    QVERIFY(QTest::qWaitFor([&watch] { return watch.isConnected(); }, 10000));
 }
 
 void TestNodeWatch::malformedEventIsNamed()

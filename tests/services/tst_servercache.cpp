@@ -49,7 +49,7 @@ private:
     {
         QHash<QString, QJsonObject> records;
         const QJsonArray servers
-            = QJsonDocument::fromJson(list.body).object().value(QStringLiteral("servers")).toArray();
+            = QJsonDocument::fromJson(list.body.bytes()).object().value(QStringLiteral("servers")).toArray();
         for (const QJsonValue v : servers)
             records.insert(v.toObject().value(QStringLiteral("id")).toString(), v.toObject());
         return records;

@@ -1,0 +1,42 @@
+#include "core/keptbody.h"
+
+KeptBody::KeptBody(const QByteArray &bytes)
+    : m_data(bytes)
+{
+    if (bytes.size() > CompressAbove) {
+        // Level 1: a tenth of the time of the default for nearly the same size on JSON (23 MB of nodes: about
+        // 70 ms, to 1.2 MB).
+        m_data = qCompress(bytes, 1);
+        m_compressed = true;
+    }
+}
+
+KeptBody KeptBody::joined(const QByteArray &head, const QByteArrayList &records, const QByteArray &tail)
+{
+    KeptBody kept;
+    kept.m_data = head;
+    kept.m_records = records;
+    kept.m_tail = tail;
+    return kept;
+}
+
+QByteArray KeptBody::bytes() const
+{
+    if (m_compressed)
+        return qUncompress(m_data);
+    if (m_records.isEmpty() && m_tail.isEmpty())
+        return m_data;
+    qsizetype size = m_data.size() + m_tail.size();
+    for (const QByteArray &r : m_records)
+        size += r.size() + 1;
+    QByteArray body;
+    body.reserve(size);
+    body += m_data;
+    for (qsizetype i = 0; i < m_records.size(); ++i) {
+        if (i > 0)
+            body += ',';
+        body += m_records.at(i);
+    }
+    body += m_tail;
+    return body;
+}
