@@ -3,6 +3,7 @@
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
+#include <QPair>
 #include <QString>
 #include <functional>
 #include <memory>
@@ -42,6 +43,31 @@ public:
     {
         if (next.isEmpty() && m_rows.isEmpty())
             return;
+        if (sameKeysInOrder(next)) {
+            // A refresh where no row came or went (most of them): the new list is taken whole (shared, not
+            // copied), and only the rows that look different are said to have changed (once they hold the
+            // new data).
+            QList<QPair<int, int>> runs;
+            int runStart = -1;
+            for (int i = 0; i <= m_rows.size(); ++i) {
+                if (i < m_rows.size() && !m_same(m_rows.at(i), next.at(i))) {
+                    if (runStart < 0)
+                        runStart = i;
+                    continue;
+                }
+                if (runStart >= 0)
+                    runs.append({ runStart, i - 1 });
+                runStart = -1;
+            }
+            QList<Row> old = std::exchange(m_rows, next);
+            if (m_retired.isEmpty())
+                m_retired = std::move(old);
+            else
+                m_retired.append(std::move(old));
+            for (const auto &[first, last] : std::as_const(runs))
+                s.changed(first, last);
+            return;
+        }
         QHash<QString, int> incoming;
         incoming.reserve(next.size());
         for (int i = 0; i < next.size(); ++i)
@@ -84,6 +110,18 @@ public:
         if (runStart >= 0)
             s.changed(runStart, int(m_rows.size()) - 1);
         append(next, s); // the new ones
+    }
+
+    // Whether `next` holds the rows held, by key, in the same order.
+    bool sameKeysInOrder(const QList<Row> &next) const
+    {
+        if (next.size() != m_rows.size())
+            return false;
+        for (int i = 0; i < next.size(); ++i) {
+            if (m_keyOf(next.at(i)) != m_keyOf(m_rows.at(i)))
+                return false;
+        }
+        return true;
     }
 
     // Rows after the ones held, as the next slice of a first load: only keys not held yet are appended, and

@@ -1374,7 +1374,8 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
     // One model (or a slice of one) per turn of the event loop: each step is
     // short, and the window keeps answering between them.
     using Step = std::function<void()>;
-    m_steps.clear();
+    dropSteps();
+    m_stepsViews = views; // the steps share its rows: freed off this thread once they are done
     // Another kluster's rows (or the first): each table is emptied, then filled a slice per turn, so that
     // thousands of rows never arrive in one go. A refresh of the kluster shown changes rows in place, in one
     // step.
@@ -1408,6 +1409,7 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
             p->updateDetails();
         updateCaptions();
         updateBanner();
+        dropSteps();
         retire();
         m_shownKey = m_current;
         updateRepairAction();
@@ -1415,22 +1417,36 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
         emit viewsShown(m_current);
     } };
     m_stepsGeneration = generation;
-    runNextStep();
+    nextStepSoon();
 }
 
 void MainWindow::runNextStep()
 {
     const KlusterData *d = kluster(m_current);
     if (m_stepsGeneration != m_showGeneration || !d || !d->fetch || m_steps.isEmpty()) {
-        m_steps.clear();
+        dropSteps();
+        retire();
         --m_preparing;
         settleIfIdle();
         return;
     }
     const std::function<void()> step = m_steps.takeFirst();
     step();
-    // A timer, not a posted call: the event loop paints and takes input before the next step.
-    QTimer::singleShot(0, this, &MainWindow::runNextStep);
+    nextStepSoon();
+}
+
+void MainWindow::dropSteps()
+{
+    m_steps.clear();
+    if (m_stepsViews) // thousands of rows: freed with the other retired data, on a worker thread
+        m_store->retire({ std::exchange(m_stepsViews, nullptr) });
+}
+
+void MainWindow::nextStepSoon()
+{
+    // A timer, not a posted call (which a zero timeout would be): the event loop takes input, paints and runs
+    // the other timers before the next step.
+    QTimer::singleShot(1, Qt::PreciseTimer, this, &MainWindow::runNextStep);
 }
 
 void MainWindow::settleIfIdle()

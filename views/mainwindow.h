@@ -191,6 +191,8 @@ private:
     };
     void applyPrepared(const std::shared_ptr<const PreparedViews> &views, int generation);
     void runNextStep();
+    void nextStepSoon();
+    void dropSteps(); // the steps left, and what they apply handed over to be freed
     void settleIfIdle();
     void retire();
     void saveConnections();
@@ -264,4 +266,5 @@ private:
     bool m_settleWanted = false;
     QList<std::function<void()>> m_steps; // the model updates still to apply, one per event-loop turn
     int m_stepsGeneration = 0;
+    std::shared_ptr<const PreparedViews> m_stepsViews; // what the steps apply
 };

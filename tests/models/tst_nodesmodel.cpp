@@ -94,6 +94,23 @@ void TestNodesModel::slicedLoadShowsWhatOneLoadShows()
     const QString last = QStringLiteral("kks-demo-pool-m2499aaa");
     QCOMPARE(sliced.rowOf(last), whole.rowOf(last));
 
+    // A refresh where no node came or went: the rows that look different are said to have changed, no other.
+    WorldBuilder changed = world(2500, true);
+    changed.setCondition(1700, QStringLiteral("Ready"), QStringLiteral("Unknown"));
+    const KlusterState again = changed.state();
+    QSignalSpy changedRows(&sliced, &QAbstractItemModel::dataChanged);
+    QSignalSpy removed(&sliced, &QAbstractItemModel::rowsRemoved);
+    inserted.clear();
+    sliced.setState(again, Diagnosis::run(again));
+    whole.setState(again, Diagnosis::run(again));
+    QCOMPARE(inserted.size() + removed.size(), 0);
+    QCOMPARE(changedRows.size(), 1);
+    const int row = sliced.rowOf(QStringLiteral("kks-demo-pool-m1700aaa"));
+    QCOMPARE(changedRows.first().at(0).toModelIndex().row(), row);
+    QCOMPARE(changedRows.first().at(1).toModelIndex().row(), row);
+    QCOMPARE(sliced.data(sliced.index(row, NodesModel::ReadyColumn)).toString(), QStringLiteral("Unknown"));
+    QCOMPARE(modelText(sliced), modelText(whole));
+
     // Then refreshed in place like any other.
     const KlusterState next = world(2400, false).state();
     whole.setState(next, Diagnosis::run(next));
