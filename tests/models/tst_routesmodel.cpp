@@ -176,13 +176,15 @@ void TestRoutesModel::slicedLoadShowsWhatOneLoadShows()
 {
     // 2,500 destinations (some with two routes, some orphaned, some missing): the console's first load of a
     // large kluster applies them a thousand at a time, the first slice in place of what was shown.
-    const auto large = [](bool changed) {
+    const auto large = [](bool changed, bool moved = false) {
         WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
         w.pool(QStringLiteral("pool"), 2600);
         for (int i = 0; i < 2500; ++i) {
             const QString ip = QStringLiteral("10.180.%1.%2").arg(i / 200).arg(10 + i % 200);
             const QString cidr = QStringLiteral("198.19.%1.%2/28").arg(i / 16).arg((i % 16) * 16);
             const QString name = QStringLiteral("kks-legacy-pool-%1").arg(i, 5, 10, QLatin1Char('0'));
+            if (moved && ((i >= 500 && i < 510) || i == 1203 || i == 2498))
+                continue; // gone
             if (i % 97 == 0) { // missing its route
                 w.server(name, ip, 60 * 24);
                 w.node(name, ip, cidr);
@@ -194,6 +196,8 @@ void TestRoutesModel::slicedLoadShowsWhatOneLoadShows()
         }
         for (int i = 0; i < 30; ++i) // orphans
             w.route(QStringLiteral("198.19.250.%1/32").arg(i), QStringLiteral("10.182.0.%1").arg(i));
+        for (int i = 0; moved && i < 5; ++i) // new ones
+            w.route(QStringLiteral("198.19.200.%1/32").arg(i), QStringLiteral("10.183.0.%1").arg(i));
         const KlusterState state = w.state();
         return RoutesModel::prepare(state, Diagnosis::run(state), {});
     };
@@ -215,6 +219,29 @@ void TestRoutesModel::slicedLoadShowsWhatOneLoadShows()
 
     // A refresh after it changes rows in place, as after a load in one piece.
     const RoutesModel::Prepared next = large(true);
+    whole.apply(next);
+    sliced.apply(next);
+    QCOMPARE(modelText(sliced), modelText(whole));
+
+    // Destinations gone and new in a few places: removed and inserted where they belong, the tree and a
+    // filter above it consistent at every step.
+    FilterModel filter;
+    filter.setSourceModel(&sliced);
+    QAbstractItemModelTester filterTester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy removed(&sliced, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy inserted(&sliced, &QAbstractItemModel::rowsInserted);
+    const RoutesModel::Prepared moved = large(true, true);
+    whole.apply(moved);
+    sliced.apply(moved);
+    QVERIFY(!removed.isEmpty() && !inserted.isEmpty());
+    QCOMPARE(modelText(sliced), modelText(whole));
+    QCOMPARE(modelText(filter), modelText(whole));
+    for (int row = 0; row < moved.groups.size(); ++row) { // in the order they are made in, and found there
+        const QString key = moved.groups.at(row).row.key;
+        QCOMPARE(sliced.index(row, 0).data(RoutesModel::KeyRole).toString(), key);
+        QCOMPARE(sliced.indexOf(key).row(), row);
+    }
+    // And back.
     whole.apply(next);
     sliced.apply(next);
     QCOMPARE(modelText(sliced), modelText(whole));
