@@ -72,10 +72,7 @@ public:
                 [this, &incoming](const Row &r) { return !incoming.contains(m_keyOf(r)); })) {
             beginMerge(int(m_rows.size()));
             for (int i = 0; i < m_rows.size();) {
-                int gone = i;
-                while (gone < m_rows.size() && !incoming.contains(m_keyOf(m_rows.at(gone))))
-                    ++gone;
-                removeRun(i, gone, s);
+                removeRun(i, keptFrom(i, incoming), s);
                 if (i < m_rows.size()) {
                     m_merged.insert(m_keyOf(m_rows.at(i)), i);
                     ++i;
@@ -182,10 +179,7 @@ private:
         int i = 0; // in the rows held, as they change
         int j = 0; // in next
         while (j < next.size()) {
-            int gone = i;
-            while (gone < m_rows.size() && !incoming.contains(m_keyOf(m_rows.at(gone))))
-                ++gone;
-            removeRun(i, gone, s);
+            removeRun(i, keptFrom(i, incoming), s);
             const int target = i < m_rows.size() ? incoming.value(m_keyOf(m_rows.at(i))) : int(next.size());
             if (target > j) { // next's rows [j, target) are new: inserted before row i
                 const int count = target - j;
@@ -224,6 +218,13 @@ private:
     {
         m_index = std::exchange(m_merged, {});
         m_merging = false;
+    }
+    // The first row at or after `from` that `incoming` keeps (the row count when none is).
+    int keptFrom(int from, const QHash<QString, int> &incoming) const
+    {
+        while (from < m_rows.size() && !incoming.contains(m_keyOf(m_rows.at(from))))
+            ++from;
+        return from;
     }
     // Removes rows [from, to), not merged yet.
     void removeRun(int from, int to, const Signals &s)

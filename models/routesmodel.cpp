@@ -230,16 +230,13 @@ void RoutesModel::apply(const Prepared &prepared)
         [this](int a, int b) { emit dataChanged(index(a, 0), index(b, ColumnCount - 1)); } };
 
     if (prepared.appended) {
-        // The next slice of a first load: new groups with their routes, after the ones shown.
+        // The next slice of a first load: new groups with their routes, after the ones shown (each row's
+        // group came whole with the first slice).
         QList<Row> groups;
         groups.reserve(prepared.groups.size());
         for (const Group &g : prepared.groups) {
-            if (!addGroup(g))
-                continue;
-            m_groupOf.insert(g.row.key, g.row.destination);
-            for (const Row &r : g.routes)
-                m_groupOf.insert(r.key, g.row.destination);
-            groups.append(g.row);
+            if (addGroup(g))
+                groups.append(g.row);
         }
         m_groups.append(groups, groupSignals);
         return;

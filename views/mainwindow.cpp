@@ -1376,9 +1376,9 @@ void MainWindow::applyPrepared(const std::shared_ptr<const PreparedViews> &views
     using Step = std::function<void()>;
     dropSteps();
     m_stepsViews = views; // the steps share its rows: freed off this thread once they are done
-    // Another kluster's rows (or the first): each table is emptied, then filled a slice per turn, so that
-    // thousands of rows never arrive in one go. A refresh of the kluster shown changes rows in place, in one
-    // step.
+    // Another kluster's rows (or the first): each table takes the first slice in place of what it held, then
+    // the others a slice per turn, so that thousands of rows never arrive in one go. A refresh of the kluster
+    // shown changes rows in place, in one step.
     const bool fresh = m_shownKey != m_current;
     const auto add = [this, fresh](auto *model, const auto &prepared) {
         constexpr int Slice = 1000;
