@@ -107,10 +107,17 @@ void BM_ConsoleRefresh(benchmark::State &state)
         state.SkipWithError(qPrintable(QStringLiteral("no data: ") + window.bannerText()));
         return;
     }
+    // With `replaced`, that many members (spread over the node list) are replaced before each refresh, as a
+    // finished rolling upgrade leaves them: nodes and servers gone and new ones in their places, which the
+    // node watch brings and the refresh confirms.
+    const int replaced = int(state.range(1));
     double longest = 0;
     for (auto _ : state) {
-        meter.start();
-        wall.restart();
+        meter.start(); // the watch's events may come while the simulator answers: their stalls count
+        if (replaced > 0)
+            cloud.admin("POST", QStringLiteral("/klusters/scale/churn"),
+                QStringLiteral(R"({"replace": %1})").arg(replaced).toUtf8());
+        wall.restart(); // the simulator's own time does not
         window.refreshAll();
         loop.exec();
         const double stall = meter.stop();
@@ -125,9 +132,8 @@ void BM_ConsoleRefresh(benchmark::State &state)
     state.counters["rows"] = double(window.nodesPage()->view()->model()->rowCount());
 }
 BENCHMARK(BM_ConsoleRefresh)
-    ->ArgName("nodes")
-    ->Arg(5000)
-    ->Arg(20000)
+    ->ArgNames({ "nodes", "replaced" })
+    ->ArgsProduct({ { 5000, 20000 }, { 0, 20 } })
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(5);

@@ -168,6 +168,22 @@ void BM_ParseQt(benchmark::State &state)
     setCounters(state, b, nullptr);
 }
 
+// The node list alone, read whole or a batch of items at a time (ApiParser::NodeListBatches): the time,
+// and the buffers the parser keeps afterwards.
+void BM_ParseNodes(benchmark::State &state)
+{
+    const Bodies &b = bodies(int(state.range(0)));
+    const bool batched = state.range(1) != 0;
+    const ApiParser::NodeListBatches batches
+        = batched ? ApiParser::NodeListBatches { 0 } : ApiParser::NodeListBatches { b.nodes.size() };
+    for (auto _ : state) {
+        QList<Node> nodes
+            = ApiParser::parseNodes(QStringLiteral("nodes.json"), b.nodes, nullptr, nullptr, batches);
+        benchmark::DoNotOptimize(nodes);
+    }
+    state.counters["nodesMB"] = double(b.nodes.size()) / 1e6;
+}
+
 void BM_Diagnose(benchmark::State &state)
 {
     const Bodies &b = bodies(int(state.range(0)));
@@ -196,6 +212,10 @@ void BM_ParseAndDiagnose(benchmark::State &state)
 
 BENCHMARK(BM_Parse)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseQt)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ParseNodes)
+    ->ArgNames({ "nodes", "batched" })
+    ->ArgsProduct({ { 5000, 20000 }, { 0, 1 } })
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Diagnose)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseAndDiagnose)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 

@@ -3,6 +3,8 @@
 #include "core/simdjsonreader.h"
 
 #include <cmath>
+#include <cstring>
+#include <string_view>
 
 namespace ApiParser {
 
@@ -445,11 +447,208 @@ QList<Instance> parseServers(const QString &source, const QByteArray &body, QByt
     return readBytes(source, body, [records](const auto &root) { return readServers(root, records); });
 }
 
-QList<Node> parseNodes(
-    const QString &source, const QByteArray &body, NodeListMeta *meta, QByteArrayList *records)
+namespace {
+
+// Where the items of a list are in its bytes: the top-level object's one "items" array, its elements'
+// byte ranges, separated by commas. A scan, not a parse: every byte is read again by the parser, the
+// elements in batches and the rest (the array emptied) on its own, and the pieces parse only if the whole
+// does. Anything it does not expect (no array, a key escaped or given twice, no object) ends in nullopt:
+// the body is read whole.
+struct ItemsSplit
 {
-    return readBytes(
-        source, body, [meta, records](const auto &root) { return readNodes(root, meta, records); });
+    qsizetype open = 0; // the array's '['
+    qsizetype close = 0; // its ']'
+    QList<std::pair<qsizetype, qsizetype>> batches; // [begin, end): whole elements and the commas between
+};
+
+class Scan
+{
+public:
+    Scan(const QByteArray &body, qsizetype batch)
+        : m_p(body.constData())
+        , m_n(body.size())
+        , m_batch(batch)
+    { }
+
+    std::optional<ItemsSplit> items()
+    {
+        ItemsSplit split;
+        bool found = false;
+        skipSpace();
+        if (!take('{'))
+            return std::nullopt;
+        skipSpace();
+        if (take('}'))
+            return std::nullopt;
+        for (;;) {
+            skipSpace();
+            const qsizetype keyBegin = m_at;
+            bool escaped = false;
+            if (!string(&escaped) || escaped)
+                return std::nullopt;
+            const bool isItems = std::string_view(m_p + keyBegin, size_t(m_at - keyBegin)) == "\"items\"";
+            skipSpace();
+            if (!take(':'))
+                return std::nullopt;
+            skipSpace();
+            if (isItems) {
+                if (found || m_at >= m_n || m_p[m_at] != '[')
+                    return std::nullopt;
+                found = true;
+                split.open = m_at++;
+                skipSpace();
+                if (m_at < m_n && m_p[m_at] != ']') {
+                    for (;;) {
+                        skipSpace();
+                        const qsizetype begin = m_at;
+                        if (!value())
+                            return std::nullopt;
+                        if (split.batches.isEmpty()
+                            || split.batches.last().second - split.batches.last().first + (m_at - begin)
+                                > m_batch)
+                            split.batches.append({ begin, m_at });
+                        else
+                            split.batches.last().second = m_at;
+                        skipSpace();
+                        if (!take(','))
+                            break;
+                    }
+                }
+                if (m_at >= m_n || m_p[m_at] != ']')
+                    return std::nullopt;
+                split.close = m_at++;
+            } else if (!value()) {
+                return std::nullopt;
+            }
+            skipSpace();
+            if (take('}'))
+                break;
+            if (!take(','))
+                return std::nullopt;
+        }
+        if (!found)
+            return std::nullopt;
+        return split;
+    }
+
+private:
+    bool take(char c)
+    {
+        if (m_at < m_n && m_p[m_at] == c) {
+            ++m_at;
+            return true;
+        }
+        return false;
+    }
+    void skipSpace()
+    {
+        while (
+            m_at < m_n && (m_p[m_at] == ' ' || m_p[m_at] == '\n' || m_p[m_at] == '\r' || m_p[m_at] == '\t'))
+            ++m_at;
+    }
+    // At a '"': past its closing quote.
+    bool string(bool *escaped = nullptr)
+    {
+        if (!take('"'))
+            return false;
+        for (;;) {
+            const void *quote = memchr(m_p + m_at, '"', size_t(m_n - m_at));
+            if (!quote)
+                return false;
+            const qsizetype at = static_cast<const char *>(quote) - m_p;
+            qsizetype backslashes = 0;
+            while (at - backslashes > m_at && m_p[at - backslashes - 1] == '\\')
+                ++backslashes;
+            if (escaped && memchr(m_p + m_at, '\\', size_t(at - m_at)))
+                *escaped = true;
+            m_at = at + 1;
+            if (backslashes % 2 == 0)
+                return true;
+        }
+    }
+    // Past one value: a string, an object or array (to its matching bracket), or a scalar's bytes.
+    bool value()
+    {
+        if (m_at >= m_n)
+            return false;
+        const char c = m_p[m_at];
+        if (c == '"')
+            return string();
+        if (c == '{' || c == '[') {
+            int depth = 0;
+            while (m_at < m_n) {
+                switch (m_p[m_at]) {
+                case '"':
+                    if (!string())
+                        return false;
+                    continue;
+                case '{':
+                case '[':
+                    ++depth;
+                    break;
+                case '}':
+                case ']':
+                    if (--depth == 0) {
+                        ++m_at;
+                        return true;
+                    }
+                    break;
+                default:
+                    break;
+                }
+                ++m_at;
+            }
+            return false;
+        }
+        const qsizetype begin = m_at;
+        while (m_at < m_n && !strchr(",}] \n\r\t", m_p[m_at]))
+            ++m_at;
+        return m_at > begin;
+    }
+
+    const char *m_p;
+    qsizetype m_n;
+    qsizetype m_batch;
+    qsizetype m_at = 0;
+};
+
+} // namespace
+
+QList<Node> parseNodes(const QString &source, const QByteArray &body, NodeListMeta *meta,
+    QByteArrayList *records, const NodeListBatches &batches)
+{
+    const auto whole = [&] {
+        return readBytes(
+            source, body, [meta, records](const auto &root) { return readNodes(root, meta, records); });
+    };
+    if (body.size() <= batches.above)
+        return whole();
+    const std::optional<ItemsSplit> split = Scan(body, batches.batch).items();
+    if (!split)
+        return whole();
+    const qsizetype recordsBefore = records ? records->size() : 0;
+    try {
+        // What the list says of itself, and its refusals (an API error, another kind), from the rest.
+        QByteArray rest = body.left(split->open + 1);
+        rest += body.mid(split->close);
+        QList<Node> nodes = readBytes(
+            source, rest, [meta, records](const auto &root) { return readNodes(root, meta, records); });
+        for (const auto &[begin, end] : split->batches) {
+            QByteArray batch;
+            batch.reserve(end - begin + 12 + qsizetype(simdjson::SIMDJSON_PADDING));
+            batch += "{\"items\":[";
+            batch += QByteArrayView(body.constData() + begin, end - begin);
+            batch += "]}";
+            nodes += readBytes(
+                source, batch, [records](const auto &root) { return readNodes(root, nullptr, records); });
+        }
+        return nodes;
+    } catch (const ParseError &) {
+        // Said as one reading says it (the item's place in the whole list, or the whole body refused).
+        if (records)
+            records->resize(recordsBefore);
+    }
+    return whole();
 }
 
 template<typename Reader> static ListPage readListPageOf(const Reader &page, const QString &collection)

@@ -53,8 +53,16 @@ SecurityGroupRule parseSecurityGroupRule(const JsonReader &rule);
 QList<Node> parseNodes(const QString &source, const QJsonObject &body);
 // The same from the bytes; `meta`, when given, receives what the list says of itself (what is no string:
 // empty), `records` each node as compact JSON, in order.
+// A list past `above` bytes (the nodes from the watch cache, which ignores `limit`: 95 MB for 20,000) is
+// read a batch of items of about `batch` bytes at a time, so the parser's buffers are those of a batch, not
+// of the whole body; what it gives is what one reading gives (any doubt, and the body is read whole).
+struct NodeListBatches
+{
+    qsizetype above = qsizetype(8) << 20;
+    qsizetype batch = qsizetype(2) << 20;
+};
 QList<Node> parseNodes(const QString &source, const QByteArray &body, NodeListMeta *meta = nullptr,
-    QByteArrayList *records = nullptr);
+    QByteArrayList *records = nullptr, const NodeListBatches &batches = {});
 Node parseNode(const JsonReader &item);
 // One page of a Nova or Neutron list, as a walk through the pages reads it.
 struct ListPage

@@ -266,18 +266,19 @@ QString SimdJsonReader::apiError() const
 {
     if (m_parent || !isObject())
         return QString();
-    // apiErrorIn finds an error only in a body with one of these members, or with a single one (an object
-    // holding "message" and "code"); a list of resources has neither, and is not read twice.
+    // apiErrorIn finds an error only in a body with one of these members, or with a single one that is an
+    // object (holding "message" and "code"); a list of resources has neither, and is not read twice.
     const simdjson::dom::object body = as<simdjson::dom::object>(m_value);
     bool maybe = has(QStringLiteral("NeutronError")) || lookup(QStringLiteral("message"));
     if (!maybe) {
         std::optional<std::string_view> only;
-        bool single = true;
+        bool single = true, object = false;
         for (const simdjson::dom::key_value_pair m : body) {
             single = single && (!only || *only == m.key);
             only = m.key;
+            object = m.value.is_object(); // of duplicate keys, Qt keeps the last
         }
-        maybe = only && single;
+        maybe = only && single && object;
     }
     return maybe ? apiErrorIn(QJsonDocument::fromJson(root().m_body).object()) : QString();
 }

@@ -77,6 +77,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             = kind == 1 ? bothreadings::servers(source, body) : bothreadings::nodes(source, body);
         FUZZ_CHECK(r.qt == r.bytes, "the two readings differ\nQt:    %s\nbytes: %s",
             qPrintable(r.qt.left(600)), qPrintable(r.bytes.left(600)));
+        FUZZ_CHECK(r.whole == r.batched,
+            "read whole and in batches, the nodes differ\nwhole:   %s\nbatches: %s",
+            qPrintable(r.whole.left(600)), qPrintable(r.batched.left(600)));
     }
     try {
         const QJsonObject object = parseJsonObject(source, body);

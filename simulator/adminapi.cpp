@@ -120,9 +120,10 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         }
         if (parts.size() == 3 && parts.at(2) == QLatin1String("churn") && method == QLatin1String("POST")) {
             // Everyday change: `servers` of the kluster's instances stop or start again, `nodes` of its nodes
-            // turn NotReady or Ready again.
+            // turn NotReady or Ready again, `replace` of its members are replaced by new ones.
             const int servers = m_world.churn(parts.at(1), body.value(QStringLiteral("servers")).toInt(),
-                body.value(QStringLiteral("nodes")).toInt());
+                                    body.value(QStringLiteral("nodes")).toInt())
+                + m_world.replaceMembers(parts.at(1), body.value(QStringLiteral("replace")).toInt());
             return json(200, QJsonObject { { QStringLiteral("changed"), servers } });
         }
         if (parts.size() == 3 && parts.at(2) == QLatin1String("watches") && method == QLatin1String("POST")) {

@@ -307,6 +307,8 @@ std::optional<SimError> World::setRoutes(int routerIndex, const QList<SimRoute> 
         return QStringLiteral("{'destination': '%1', 'nexthop': '%2'}").arg(r.destination, r.nexthop);
     };
     // 1. Attribute validation (type:hostroutes).
+    QSet<std::pair<QString, QString>> seen; // the first duplicate is named
+    seen.reserve(routes.size());
     for (int i = 0; i < routes.size(); ++i) {
         const SimRoute &r = routes.at(i);
         const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(r.destination);
@@ -328,13 +330,11 @@ std::optional<SimError> World::setRoutes(int routerIndex, const QList<SimRoute> 
                 QStringLiteral("Invalid input for routes. Reason: '%1' is not a valid IP address.")
                     .arg(r.nexthop) };
         }
-        for (int j = 0; j < i; ++j) {
-            if (routes.at(j) == r) {
-                return SimError { 400, QStringLiteral("HTTPBadRequest"),
-                    QStringLiteral("Invalid input for routes. Reason: Duplicate hostroute '%1'.")
-                        .arg(quote(r)) };
-            }
+        if (seen.contains({ r.destination, r.nexthop })) {
+            return SimError { 400, QStringLiteral("HTTPBadRequest"),
+                QStringLiteral("Invalid input for routes. Reason: Duplicate hostroute '%1'.").arg(quote(r)) };
         }
+        seen.insert({ r.destination, r.nexthop });
     }
     // 2. The route limit, as released Neutron checks it: before the nexthops.
     if (!routeLimitAsQuota && routes.size() > maxRoutes) {
@@ -564,6 +564,96 @@ int World::churn(const QString &name, int servers, int nodes)
         node.resourceVersion = ++resourceVersionCounter;
     }
     return changed;
+}
+
+int World::replaceMembers(const QString &name, int count)
+{
+    const int k = klusterIndex(name);
+    if (k < 0 || count <= 0)
+        return 0;
+    const QDateTime t = now();
+    const int r = routerIndex(klusters.at(k).routerId);
+    const int net = networkIndex(klusters.at(k).networkId);
+    const int size = int(klusters.at(k).nodes.size());
+    count = qMin(count, size);
+    // Spread out, as a rolling upgrade of several pools leaves them; the last ones first, so the places
+    // still to be taken do not move.
+    QList<int> places;
+    for (int i = count - 1; i >= 0; --i)
+        places << int(qint64(i) * size / count);
+    int replaced = 0;
+    QSet<std::pair<QString, QString>> gone;
+    QSet<QString> joined;
+    for (const int place : std::as_const(places)) {
+        const SimNode old = klusters.at(k).nodes.at(place);
+        int server = -1;
+        for (int i = 0; i < servers.size() && server < 0; ++i) {
+            if (servers.at(i).kluster == name && servers.at(i).name == old.name)
+                server = i;
+        }
+        const QString pool = server >= 0 ? servers.at(server).pool : old.pool;
+        if (server >= 0) {
+            const SimServer s = servers.takeAt(server);
+            SimServer deleted = s;
+            deleted.status = QStringLiteral("DELETED");
+            deleted.vmState = QStringLiteral("deleted");
+            deleted.taskState.clear();
+            deleted.updated = t;
+            deletedServers.append(deleted);
+            const int p = portIndex(s.portId);
+            if (p >= 0)
+                ports.removeAt(p);
+        }
+        klusters[k].nodes.removeAt(place);
+        gone.insert(
+            { old.podCidr, old.internalIp }); // the route controller lets go of a deleted node's route
+        QString newName;
+        do {
+            newName = QStringLiteral("kks-%1-%2-%3").arg(name, pool, randomSuffix(++m_counter));
+        } while (nodeIndex(klusters.at(k), newName) >= 0);
+        SimServer &s = addServer(klusters.at(k).projectId, newName,
+            net >= 0 ? networks.at(net).id : QString(), QString(), { klusters.at(k).securityGroupName }, t);
+        s.kluster = name;
+        s.pool = pool;
+        SimNode node;
+        node.name = newName;
+        node.uid = newUuid();
+        node.created = t;
+        node.pool = pool;
+        node.providerId = QStringLiteral("openstack:///") + s.id;
+        node.internalIp = serverAddresses(s).value(0);
+        node.podCidr = old.podCidr;
+        node.resourceVersion = ++resourceVersionCounter;
+        klusters[k].nodes.insert(place, node);
+        joined << newName;
+        ++replaced;
+    }
+    // The route controller's changes, as one: the new nodes' routes where it routes them.
+    if (r >= 0) {
+        QList<SimRoute> routes = routers.at(r).routes;
+        routes.removeIf([&gone](const SimRoute &route) {
+            return gone.contains({ route.destination, route.nexthop });
+        });
+        QList<SimNode *> routed;
+        for (SimNode &node : klusters[k].nodes) {
+            if (routeController && joined.contains(node.name) && !node.podCidr.isEmpty()
+                && !node.internalIp.isEmpty()) {
+                routes.append(SimRoute { node.podCidr, node.internalIp });
+                routed << &node;
+            }
+        }
+        const bool ok = !setRoutes(r, routes);
+        if (!ok) // as much as is left without them
+            setRoutes(r, routes.mid(0, routes.size() - routed.size()));
+        for (SimNode *node : std::as_const(routed)) {
+            node->networkUnavailable = ok ? QStringLiteral("False") : QStringLiteral("True");
+            node->networkReason = ok ? QStringLiteral("RouteCreated") : QStringLiteral("NoRouteCreated");
+            node->networkMessage = ok ? QStringLiteral("RouteController created a route")
+                                      : QStringLiteral("RouteController failed to create a route");
+            node->resourceVersion = ++resourceVersionCounter;
+        }
+    }
+    return replaced;
 }
 
 bool World::tick()

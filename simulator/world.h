@@ -273,6 +273,10 @@ public:
     // Everyday change in kluster `name`: the next `servers` of its instances stop (or start again), the next
     // `nodes` of its nodes turn NotReady (or Ready again), each stamped now. Returns how many things changed.
     int churn(const QString &name, int servers, int nodes);
+    // A rolling replacement done: `count` of the kluster's members (spread over its node list) are deleted
+    // (server, port, node and route), and as many new ones have booted, registered and been routed (the
+    // old ones' pod CIDRs, new names and addresses), each stamped now. Returns how many were replaced.
+    int replaceMembers(const QString &name, int count);
 
     // Kubernetes.
     QString freePodCidr(const SimKluster &kluster) const;

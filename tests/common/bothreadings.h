@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QStringList>
 #include <functional>
+#include <limits>
 
 namespace bothreadings {
 
@@ -54,6 +55,10 @@ struct Readings
 {
     QString qt;
     QString bytes;
+    // Nodes only: the bytes read whole and a batch of items at a time (ApiParser::NodeListBatches), with
+    // each node's record; the same or the batches are wrong.
+    QString whole;
+    QString batched;
 };
 
 // The servers of `body` both ways; the bytes' way also checks each server's compact record: the same
@@ -113,6 +118,26 @@ inline Readings nodes(const QString &source, const QByteArray &body)
                 + meta.resourceVersion;
         return lines;
     });
+    const auto withRecords = [&](const ApiParser::NodeListBatches &batches) {
+        return outcome([&] {
+            ApiParser::NodeListMeta meta;
+            QByteArrayList records { QByteArrayLiteral("(a record before)") };
+            QStringList lines;
+            for (const Node &n : ApiParser::parseNodes(source, body, &meta, &records, batches))
+                lines << describe(n);
+            lines << meta.kind + QLatin1Char(' ') + meta.apiVersion + QLatin1Char(' ') + meta.continueToken
+                    + QLatin1Char(' ') + meta.resourceVersion;
+            // Keys sorted: a record read through Qt's tree has them so, one read by simdjson as sent.
+            for (const QByteArray &record : std::as_const(records)) {
+                const QJsonDocument object = QJsonDocument::fromJson(record);
+                lines << QString::fromUtf8(
+                    object.isObject() ? object.toJson(QJsonDocument::Compact) : record);
+            }
+            return lines;
+        });
+    };
+    r.whole = withRecords({ std::numeric_limits<qsizetype>::max(), 0 });
+    r.batched = withRecords({ 0, body.size() % 3 == 0 ? 1 : body.size() / 3 });
     return r;
 }
 

@@ -148,6 +148,18 @@ void compare(const bothreadings::Readings &r, const QByteArray &body)
     if (r.qt != r.bytes)
         QFAIL(qPrintable(QStringLiteral("the two readings differ on %1\nQt:    %2\nbytes: %3")
                              .arg(QString::fromUtf8(body.left(600)), r.qt.left(600), r.bytes.left(600))));
+    if (r.whole != r.batched) {
+        const QStringList whole = r.whole.split(QLatin1Char('\n')),
+                          batched = r.batched.split(QLatin1Char('\n'));
+        qsizetype line = 0;
+        while (line < whole.size() && line < batched.size() && whole.at(line) == batched.at(line))
+            ++line;
+        QFAIL(qPrintable(QStringLiteral(
+            "read whole and in batches, the nodes differ on %1\nline %2\nwhole:   %3\nbatches: %4")
+                             .arg(QString::fromUtf8(body.left(600)))
+                             .arg(line)
+                             .arg(whole.value(line).left(600), batched.value(line).left(600))));
+    }
 }
 
 int mutateAll(const QJsonObject &body, bool nodes)
@@ -270,6 +282,24 @@ void TestParseBytes::handWritten_data()
         {"type": "Ready", "status": "False", "lastTransitionTime": "a while ago"}]}}]})");
     nodes("kind a number", R"({"kind": 5, "items": []})");
     nodes("metadata odd", R"({"items": [], "metadata": {"continue": 5, "resourceVersion": null}})");
+    // What the batches' scan must not be fooled by (each is also read a node at a time: compare()).
+    nodes(
+        "items last, brackets in strings", R"({"metadata": {"resourceVersion": "7"}, "items" : [ {"metadata":
+        {"name": "n]1", "labels": {"a\"]}": "[{\\"}}}} , {"metadata": {"name": "n2"}} ] } )");
+    nodes("items twice",
+        R"({"items": [{"metadata": {"name": "n1"}}], "items": [{"metadata": {"name": "n2"}}]})");
+    nodes("items escaped", R"({"it\u0065ms": [{"metadata": {"name": "n1"}}], "items": []})");
+    nodes("items nested", R"({"x": {"items": [1]}, "items": [{"metadata": {"name": "n1"}}]})");
+    nodes("no comma between", R"({"items": [{"metadata": {"name": "n1"}} {"metadata": {"name": "n2"}}]})");
+    nodes("a trailing comma", R"({"items": [{"metadata": {"name": "n1"}},]})");
+    nodes("a bracket too many", R"({"items": [{"metadata": {"name": "n1"}}]], "kind": "NodeList"})");
+    nodes("mismatched brackets", R"({"items": [{"metadata": {"name": "n1"]}], "kind": "NodeList"})");
+    nodes("an item not an object", R"({"items": [{"metadata": {"name": "n1"}}, 5, "x", null]})");
+    nodes("a bad node third", R"({"items": [{"metadata": {"name": "n1"}}, {"metadata": {"name": "n2"}},
+        {"metadata": {"name": "n3"}, "spec": {"podCIDR": "x"}}]})");
+    nodes("an API error beside items", R"({"kind": "Status", "status": "Failure", "message": "m", "code": 500,
+        "items": [{"metadata": {"name": "n1"}}]})");
+    nodes("garbage after", R"({"items": [{"metadata": {"name": "n1"}}]} x)");
 }
 
 void TestParseBytes::handWritten()

@@ -17,6 +17,7 @@ private slots:
     void novaNameFilterIsARegex();
     void novaSecurityGroupActions();
     void novaDeleteAndReplacement();
+    void rollingReplacement();
     void neutronDiscovery();
     void neutronRevisionGuard();
     void neutronRouteValidation();
@@ -272,6 +273,45 @@ void TestSimulatorApis::novaDeleteAndReplacement()
     // The route controller gave it its route.
     const SimRouter &router = f.sim.world().routers.at(f.sim.world().routerIndex(demo.routerId));
     QVERIFY(router.routes.contains(SimRoute { demo.nodes.last().podCidr, demo.nodes.last().internalIp }));
+}
+
+// The admin API's finished rolling replacement: members gone and new ones in their places, as Nova, Neutron
+// and Kubernetes then show them.
+void TestSimulatorApis::rollingReplacement()
+{
+    SimFixture f;
+    World &w = f.sim.world();
+    const SimKluster &demo = w.klusters.first();
+    const QList<SimNode> before = demo.nodes;
+    const qsizetype servers = w.servers.size();
+    const Reply answer
+        = f.request("POST", f.sim.adminUrl() + QStringLiteral("/klusters/demo/churn"), R"({"replace": 2})");
+    QCOMPARE(answer.status, 200);
+    QCOMPARE(answer.json().value(QStringLiteral("changed")).toInt(), 2);
+    QCOMPARE(demo.nodes.size(), before.size());
+    QCOMPARE(w.servers.size(), servers);
+    const SimRouter &router = w.routers.at(w.routerIndex(demo.routerId));
+    int replaced = 0;
+    for (qsizetype i = 0; i < before.size(); ++i) {
+        const SimNode &now = demo.nodes.at(i);
+        if (now.name == before.at(i).name)
+            continue;
+        ++replaced;
+        // In the same place, with the old pod CIDR, a new server and address, and the route moved to it.
+        QVERIFY2(now.name.startsWith(QLatin1String("kks-demo-")), qPrintable(now.name));
+        QCOMPARE(now.podCidr, before.at(i).podCidr);
+        QVERIFY(now.internalIp != before.at(i).internalIp);
+        QVERIFY(!router.routes.contains(SimRoute { before.at(i).podCidr, before.at(i).internalIp }));
+        if (!now.podCidr.isEmpty())
+            QVERIFY(router.routes.contains(SimRoute { now.podCidr, now.internalIp }));
+        const int server = w.serverIndex(now.providerId.section(QLatin1Char('/'), -1));
+        QVERIFY(server >= 0);
+        QCOMPARE(w.servers.at(server).name, now.name);
+        // The old server is among the deleted ones, as `changes-since` lists them.
+        QVERIFY(std::any_of(w.deletedServers.cbegin(), w.deletedServers.cend(),
+            [&](const SimServer &s) { return s.name == before.at(i).name; }));
+    }
+    QCOMPARE(replaced, 2);
 }
 
 void TestSimulatorApis::neutronDiscovery()

@@ -145,8 +145,8 @@ int main(int argc, char *argv[])
     QList<Sample> samples;
     // A repair confirmed may send nothing (no token to be had during a fault, the gate refusing it):
     // what must be in the audit log is every repair that sent a request.
-    int repairsConfirmed = 0, repairsSent = 0, repairsFixed = 0, faultsOn = 0, resets = 0, unshown = 0, refreshes = 0,
-        failedRefreshes = 0;
+    int repairsConfirmed = 0, repairsSent = 0, repairsFixed = 0, faultsOn = 0, resets = 0, unshown = 0,
+        refreshes = 0, failedRefreshes = 0;
     QStringList problems;
     QElapsedTimer clock;
     clock.start();
