@@ -63,12 +63,12 @@ void FindingsModel::setDiagnosis(const Diagnosis &diagnosis)
 
 const Finding *FindingsModel::findingAt(int row) const
 {
-    return row >= 0 && row < m_rows.rows().size() ? &m_rows.rows().at(row).finding : nullptr;
+    return row >= 0 && row < m_rows.size() ? &m_rows.at(row).finding : nullptr;
 }
 
 int FindingsModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.rows().size());
+    return parent.isValid() ? 0 : int(m_rows.size());
 }
 
 int FindingsModel::columnCount(const QModelIndex &parent) const
@@ -80,7 +80,7 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return QVariant();
-    const Row &row = m_rows.rows().at(index.row());
+    const Row &row = m_rows.at(index.row());
     const Finding &f = row.finding;
     switch (role) {
     case SortRole:

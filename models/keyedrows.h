@@ -26,16 +26,44 @@ public:
         , m_same(std::move(same))
     { }
 
-    const QList<Row> &rows() const { return m_rows; }
+    // The rows held, once no update is under way (the models' own functions; a view asks at() and size()).
+    const QList<Row> &rows() const
+    {
+        Q_ASSERT(m_merging != Merge::InOrder);
+        return m_rows;
+    }
+    // The rows as a view sees them, also between the steps of an update (see mergeInOrder).
+    int size() const
+    {
+        return m_merging == Merge::InOrder ? m_done + int(m_rows.size()) - m_oldFrom : int(m_rows.size());
+    }
+    const Row &at(int row) const
+    {
+        if (m_merging == Merge::InOrder)
+            return row < m_done ? m_next.at(row) : m_rows.at(m_oldFrom + row - m_done);
+        return m_rows.at(row);
+    }
     // The rows the updates replaced or removed: freeing thousands of them is left to the caller (a worker
     // thread).
     QList<Row> takeRetired() { return std::exchange(m_retired, {}); }
     int rowOf(const QString &key) const
     {
-        if (!m_merging)
+        switch (m_merging) {
+        case Merge::None:
             return m_index.value(key, -1);
-        // While rows are removed and inserted in turn (mergeInOrder), a view may ask between the steps: the
-        // rows merged so far are in m_merged, the ones after them have moved by the same number of rows.
+        case Merge::InOrder: {
+            // The first m_done rows are the new list's first ones; after them come the old rows not yet
+            // looked at, from m_oldFrom on.
+            if (const auto it = m_incoming->constFind(key); it != m_incoming->cend() && it.value() < m_done)
+                return it.value();
+            const int before = m_index.value(key, -1);
+            return before < m_oldFrom ? -1 : m_done + before - m_oldFrom;
+        }
+        case Merge::Scattered:
+            break;
+        }
+        // While rows are removed run after run, a view may ask between the runs: the rows merged so far are
+        // in m_merged, the ones after them have moved by the same number of rows.
         if (const auto it = m_merged.constFind(key); it != m_merged.cend())
             return it.value();
         const int before = m_index.value(key, -1);
@@ -62,10 +90,8 @@ public:
         incoming.reserve(next.size());
         for (int i = 0; i < next.size(); ++i)
             incoming.insert(m_keyOf(next.at(i)), i);
-        if (mergeInOrder(next, incoming, s)) {
-            adopt(next, s);
+        if (mergeInOrder(next, incoming, s))
             return;
-        }
         // The rows that stay are in another order: the gone ones removed, the others updated where they are,
         // and the new ones appended.
         if (std::any_of(m_rows.cbegin(), m_rows.cend(),
@@ -148,14 +174,15 @@ private:
     }
 
     // Rows came or went, and the ones that stay are in the same order in `next` (both lists in the order
-    // the rows are made in): the gone ones are removed and the new ones inserted where `next` has them, so
-    // that the rows held have `next`'s keys in its order (and adopt() can take it). False, with nothing
-    // done, when the rows that stay are in another order, or when the changes are scattered in more than a
-    // few runs (each run is signalled on its own, and each signal costs a sorting proxy above a pass over
-    // its rows).
-    bool mergeInOrder(const QList<Row> &next, const QHash<QString, int> &incoming, const Signals &s)
+    // the rows are made in): the gone ones are removed and the new ones inserted where `next` has them, then
+    // `next` is taken whole (shared, not copied) and the rows that look different are said to have changed.
+    // Nothing is copied or moved meanwhile: between the runs a view sees the rows through at(), the first
+    // m_done of `next` and then the old ones not yet looked at. False, with nothing done, when the rows that
+    // stay are in another order, or when the changes are scattered in very many runs (each run is signalled
+    // on its own).
+    bool mergeInOrder(const QList<Row> &next, QHash<QString, int> &incoming, const Signals &s)
     {
-        constexpr int MaxRuns = 16;
+        constexpr int MaxRuns = 256;
         int last = -1;
         int runs = 0;
         bool inGone = false;
@@ -175,33 +202,58 @@ private:
         runs += last + 1 < next.size() ? 1 : 0; // new rows after the last
         if (runs > MaxRuns)
             return false;
-        beginMerge(int(next.size()));
-        int i = 0; // in the rows held, as they change
-        int j = 0; // in next
-        while (j < next.size()) {
-            removeRun(i, keptFrom(i, incoming), s);
-            const int target = i < m_rows.size() ? incoming.value(m_keyOf(m_rows.at(i))) : int(next.size());
-            if (target > j) { // next's rows [j, target) are new: inserted before row i
-                const int count = target - j;
-                s.beginInsert(i, i + count - 1);
-                m_rows.insert(i, count, Row());
-                for (int k = 0; k < count; ++k) {
-                    m_rows[i + k] = next.at(j + k);
-                    m_merged.insert(m_keyOf(next.at(j + k)), i + k);
-                }
-                m_mergeShift += count;
-                s.endInsert();
-                i += count;
-                j = target;
+        m_merging = Merge::InOrder;
+        m_next = next;
+        m_incoming = &incoming;
+        m_done = 0;
+        m_oldFrom = 0;
+        QList<QPair<int, int>> changed;
+        int changedFrom = -1;
+        const int old = int(m_rows.size());
+        while (m_oldFrom < old || m_done < next.size()) {
+            int gone = m_oldFrom;
+            while (gone < old && !incoming.contains(m_keyOf(m_rows.at(gone))))
+                ++gone;
+            if (gone > m_oldFrom) {
+                s.beginRemove(m_done, m_done + gone - m_oldFrom - 1);
+                m_oldFrom = gone;
+                s.endRemove();
             }
-            if (i < m_rows.size() && j < next.size()) { // the same row in both: it stays
-                m_merged.insert(m_keyOf(m_rows.at(i)), i);
-                ++i;
-                ++j;
+            const int target
+                = m_oldFrom < old ? incoming.value(m_keyOf(m_rows.at(m_oldFrom))) : int(next.size());
+            if (target > m_done) { // next's rows [m_done, target) are new
+                if (changedFrom >= 0)
+                    changed.append({ changedFrom, m_done - 1 });
+                changedFrom = -1;
+                s.beginInsert(m_done, target - 1);
+                m_done = target;
+                s.endInsert();
+            }
+            if (m_oldFrom < old && m_done < next.size()) { // the same row in both: it stays
+                if (!m_same(m_rows.at(m_oldFrom), next.at(m_done))) {
+                    if (changedFrom < 0)
+                        changedFrom = m_done;
+                } else if (changedFrom >= 0) {
+                    changed.append({ changedFrom, m_done - 1 });
+                    changedFrom = -1;
+                }
+                ++m_done;
+                ++m_oldFrom;
             }
         }
-        removeRun(i, int(m_rows.size()), s);
-        endMerge();
+        if (changedFrom >= 0)
+            changed.append({ changedFrom, m_done - 1 });
+        QList<Row> replaced = std::exchange(m_rows, next);
+        if (m_retired.isEmpty())
+            m_retired = std::move(replaced);
+        else
+            m_retired.append(std::move(replaced));
+        m_index = std::move(incoming);
+        m_next = QList<Row>();
+        m_incoming = nullptr;
+        m_merging = Merge::None;
+        for (const auto &[first, lastRow] : std::as_const(changed))
+            s.changed(first, lastRow);
         return true;
     }
 
@@ -209,7 +261,7 @@ private:
     // for the parents of the rows it maps), without an index made again after each run.
     void beginMerge(int rows)
     {
-        m_merging = true;
+        m_merging = Merge::Scattered;
         m_merged.clear();
         m_merged.reserve(rows);
         m_mergeShift = 0;
@@ -217,7 +269,7 @@ private:
     void endMerge()
     {
         m_index = std::exchange(m_merged, {});
-        m_merging = false;
+        m_merging = Merge::None;
     }
     // The first row at or after `from` that `incoming` keeps (the row count when none is).
     int keptFrom(int from, const QHash<QString, int> &incoming) const
@@ -258,8 +310,17 @@ private:
     QList<Row> m_rows;
     QList<Row> m_retired;
     QHash<QString, int> m_index;
-    // While rows are merged: where the ones merged so far are, and how far the others have moved.
-    bool m_merging = false;
+    enum class Merge
+    {
+        None,
+        InOrder, // mergeInOrder: m_next, m_incoming, m_done and m_oldFrom say where each row is
+        Scattered // m_merged and m_mergeShift do
+    } m_merging
+        = Merge::None;
+    QList<Row> m_next;
+    const QHash<QString, int> *m_incoming = nullptr;
+    int m_done = 0;
+    int m_oldFrom = 0;
     QHash<QString, int> m_merged;
     int m_mergeShift = 0;
 };

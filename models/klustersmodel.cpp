@@ -129,7 +129,7 @@ void KlustersModel::removeKluster(const QString &connection, const QString &klus
 
 int KlustersModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.rows().size());
+    return parent.isValid() ? 0 : int(m_rows.size());
 }
 
 int KlustersModel::columnCount(const QModelIndex &parent) const
@@ -160,7 +160,7 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return QVariant();
-    const Row &r = m_rows.rows().at(index.row());
+    const Row &r = m_rows.at(index.row());
     const State state = r.state();
     const Counts rank = r.rank();
     const bool lowerBound = state == State::Incomplete;

@@ -92,7 +92,7 @@ void NodesModel::setState(const KlusterState &state, const Diagnosis &diagnosis)
 
 int NodesModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.rows().size());
+    return parent.isValid() ? 0 : int(m_rows.size());
 }
 
 int NodesModel::columnCount(const QModelIndex &parent) const
@@ -109,7 +109,7 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return QVariant();
-    const Row &r = m_rows.rows().at(index.row());
+    const Row &r = m_rows.at(index.row());
     if (role == NameRole)
         return r.name;
     if (role == SeverityRole)

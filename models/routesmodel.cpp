@@ -262,8 +262,7 @@ void RoutesModel::apply(const Prepared &prepared)
     // The routes of the groups that stayed (most destinations have one route, and no routes under them).
     for (const Group &g : prepared.groups) {
         const std::shared_ptr<Node> node = m_nodes.value(g.row.destination);
-        if (!node || (g.routes.isEmpty() && node->routes.rows().isEmpty())
-            || added.contains(g.row.destination))
+        if (!node || (g.routes.isEmpty() && node->routes.size() == 0) || added.contains(g.row.destination))
             continue;
         const QModelIndex parent = index(m_groups.rowOf(g.row.destination), 0);
         node->routes.apply(g.routes,
@@ -310,7 +309,7 @@ QModelIndex RoutesModel::indexOf(const QString &key) const
     const QModelIndex g = index(group, 0);
     if (g.data(KeyRole).toString() == key)
         return g;
-    const auto node = m_nodes.value(m_groups.rows().at(group).destination);
+    const auto node = m_nodes.value(m_groups.at(group).destination);
     const int row = node ? node->routes.rowOf(key) : -1;
     return row < 0 ? QModelIndex() : index(row, 0, g);
 }
@@ -320,8 +319,8 @@ const RoutesModel::Row *RoutesModel::rowAt(const QModelIndex &index) const
     if (!index.isValid())
         return nullptr;
     if (const Node *node = static_cast<const Node *>(index.internalPointer()))
-        return index.row() < node->routes.rows().size() ? &node->routes.rows().at(index.row()) : nullptr;
-    return index.row() < m_groups.rows().size() ? &m_groups.rows().at(index.row()) : nullptr;
+        return index.row() < node->routes.size() ? &node->routes.at(index.row()) : nullptr;
+    return index.row() < m_groups.size() ? &m_groups.at(index.row()) : nullptr;
 }
 
 QModelIndex RoutesModel::index(int row, int column, const QModelIndex &parent) const
@@ -329,11 +328,11 @@ QModelIndex RoutesModel::index(int row, int column, const QModelIndex &parent) c
     if (row < 0 || column < 0 || column >= ColumnCount)
         return QModelIndex();
     if (!parent.isValid())
-        return row < m_groups.rows().size() ? createIndex(row, column, nullptr) : QModelIndex();
+        return row < m_groups.size() ? createIndex(row, column, nullptr) : QModelIndex();
     if (parent.internalPointer())
         return QModelIndex(); // routes have no children
-    const auto node = m_nodes.value(m_groups.rows().at(parent.row()).destination);
-    if (!node || row >= node->routes.rows().size())
+    const auto node = m_nodes.value(m_groups.at(parent.row()).destination);
+    if (!node || row >= node->routes.size())
         return QModelIndex();
     return createIndex(row, column, node.get());
 }
@@ -349,11 +348,11 @@ QModelIndex RoutesModel::parent(const QModelIndex &child) const
 int RoutesModel::rowCount(const QModelIndex &parent) const
 {
     if (!parent.isValid())
-        return int(m_groups.rows().size());
+        return int(m_groups.size());
     if (parent.internalPointer() || parent.column() != 0)
         return 0;
-    const auto node = m_nodes.value(m_groups.rows().at(parent.row()).destination);
-    return node ? int(node->routes.rows().size()) : 0;
+    const auto node = m_nodes.value(m_groups.at(parent.row()).destination);
+    return node ? int(node->routes.size()) : 0;
 }
 
 int RoutesModel::columnCount(const QModelIndex &) const
@@ -393,8 +392,8 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
             return fieldsOf(r);
         QVariantMap all;
         const auto node = m_nodes.value(r.destination);
-        for (const Row &child : node ? node->routes.rows() : QList<Row>()) {
-            const QVariantMap f = fieldsOf(child);
+        for (int i = 0; node && i < node->routes.size(); ++i) { // also while its routes are updated
+            const QVariantMap f = fieldsOf(node->routes.at(i));
             for (auto it = f.cbegin(); it != f.cend(); ++it)
                 all.insert(it.key(), all.value(it.key()).toStringList() + it.value().toStringList());
         }

@@ -97,7 +97,7 @@ void SecurityModel::setState(const KlusterState &state, const Diagnosis &diagnos
 
 int SecurityModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.rows().size());
+    return parent.isValid() ? 0 : int(m_rows.size());
 }
 
 int SecurityModel::columnCount(const QModelIndex &parent) const
@@ -109,7 +109,7 @@ QVariant SecurityModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return QVariant();
-    const Row &r = m_rows.rows().at(index.row());
+    const Row &r = m_rows.at(index.row());
     const std::optional<Severity> severity = r.problem ? std::optional(Severity::Critical) : std::nullopt;
     if (role == ProblemRole)
         return r.problem;
