@@ -53,7 +53,7 @@ FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
 
 void FindingsModel::apply(const Prepared &prepared)
 {
-    applyRows(m_rows, prepared.rows, prepared.appended);
+    applyRows(m_rows, prepared.rows, prepared.appended, prepared.plan);
 }
 
 void FindingsModel::setDiagnosis(const Diagnosis &diagnosis)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 
 // Applies a new list of keyed rows to a flat Qt model incrementally: rows
@@ -78,20 +79,60 @@ public:
         std::function<void(int, int)> changed; // first and last row
     };
 
+    // How `old` becomes `next` when the rows that stay keep their order: the runs of rows removed, inserted
+    // and kept, the rows kept that look different, and where each of next's rows is. Made off the GUI thread
+    // for the rows a model holds (snapshot()); apply() follows it if the model still holds those rows.
+    struct Plan
+    {
+        enum Kind
+        {
+            Remove,
+            Insert,
+            Keep
+        };
+        QList<QPair<Kind, int>> steps;
+        QList<QPair<int, int>> changed; // first and last row, in next
+        QHash<QString, int> index; // of next's rows (unless the keys are the same: the index held stays)
+        bool sameKeys = false;
+        quint64 generation = 0; // of the rows it was made for
+    };
+    struct Snapshot
+    {
+        QList<Row> rows;
+        quint64 generation = 0;
+        KeyOf keyOf;
+        Same same;
+    };
+    Snapshot snapshot() const { return { m_rows, m_generation, m_keyOf, m_same }; }
+    static std::optional<Plan> plan(const Snapshot &held, const QList<Row> &next)
+    {
+        std::optional<Plan> p = makePlan(held.rows, next, held.keyOf, held.same);
+        if (p)
+            p->generation = held.generation;
+        return p;
+    }
+
+    // The rows are taken from a plan (if it was made for them) or looked at here.
+    void apply(const QList<Row> &next, const Signals &s, const std::optional<Plan> &plan)
+    {
+        if (plan && plan->generation == m_generation && m_merging == Merge::None) {
+            run(*plan, next, s);
+            return;
+        }
+        apply(next, s);
+    }
+
     void apply(const QList<Row> &next, const Signals &s)
     {
         if (next.isEmpty() && m_rows.isEmpty())
             return;
-        if (sameKeysInOrder(next)) {
-            adopt(next, s);
+        if (mergeInOrder(next, s))
             return;
-        }
+        ++m_generation;
         QHash<QString, int> incoming;
         incoming.reserve(next.size());
         for (int i = 0; i < next.size(); ++i)
             incoming.insert(m_keyOf(next.at(i)), i);
-        if (mergeInOrder(next, incoming, s))
-            return;
         // The rows that stay are in another order: the gone ones removed, the others updated where they are,
         // and the new ones appended.
         if (std::any_of(m_rows.cbegin(), m_rows.cend(),
@@ -142,119 +183,151 @@ public:
         }
         if (added.isEmpty())
             return;
+        ++m_generation;
         s.beginInsert(int(m_rows.size()), int(m_rows.size() + added.size() - 1));
         m_rows.append(added);
         s.endInsert();
     }
 
 private:
-    // A refresh where no row came or went (most of them): the new list is taken whole (shared, not copied),
-    // and only the rows that look different are said to have changed (once they hold the new data).
-    void adopt(const QList<Row> &next, const Signals &s)
+    // Rows came or went (or none did), and the ones that stay are in the same order in `next` (both lists in
+    // the order the rows are made in): the gone ones are removed and the new ones inserted where `next` has
+    // them, then `next` is taken whole (shared, not copied) and the rows that look different are said to
+    // have changed. Nothing is copied or moved meanwhile: between the runs a view sees the rows through at(),
+    // the first m_done of `next` and then the old ones not yet looked at.
+    bool mergeInOrder(const QList<Row> &next, const Signals &s)
     {
-        QList<QPair<int, int>> runs;
-        int runStart = -1;
-        for (int i = 0; i <= m_rows.size(); ++i) {
-            if (i < m_rows.size() && !m_same(m_rows.at(i), next.at(i))) {
-                if (runStart < 0)
-                    runStart = i;
-                continue;
-            }
-            if (runStart >= 0)
-                runs.append({ runStart, i - 1 });
-            runStart = -1;
-        }
-        QList<Row> old = std::exchange(m_rows, next);
-        if (m_retired.isEmpty())
-            m_retired = std::move(old);
-        else
-            m_retired.append(std::move(old));
-        for (const auto &[first, last] : std::as_const(runs))
-            s.changed(first, last);
+        std::optional<Plan> plan = makePlan(m_rows, next, m_keyOf, m_same);
+        if (!plan)
+            return false;
+        run(*plan, next, s);
+        return true;
     }
 
-    // Rows came or went, and the ones that stay are in the same order in `next` (both lists in the order
-    // the rows are made in): the gone ones are removed and the new ones inserted where `next` has them, then
-    // `next` is taken whole (shared, not copied) and the rows that look different are said to have changed.
-    // Nothing is copied or moved meanwhile: between the runs a view sees the rows through at(), the first
-    // m_done of `next` and then the old ones not yet looked at. False, with nothing done, when the rows that
-    // stay are in another order, or when the changes are scattered in very many runs (each run is signalled
-    // on its own).
-    bool mergeInOrder(const QList<Row> &next, QHash<QString, int> &incoming, const Signals &s)
+    static std::optional<Plan> makePlan(
+        const QList<Row> &old, const QList<Row> &next, const KeyOf &keyOf, const Same &same)
     {
-        constexpr int MaxRuns = 256;
+        constexpr int MaxRuns = 256; // each run is signalled on its own
+        Plan p;
+        int changedFrom = -1;
+        const auto looked = [&](int row, bool differs) { // a row kept, at `row` in next
+            if (differs && changedFrom < 0)
+                changedFrom = row;
+            if (!differs && changedFrom >= 0) {
+                p.changed.append({ changedFrom, row - 1 });
+                changedFrom = -1;
+            }
+        };
+        const auto endChanged = [&](int row) {
+            if (changedFrom >= 0)
+                p.changed.append({ changedFrom, row - 1 });
+            changedFrom = -1;
+        };
+        bool sameKeys = old.size() == next.size();
+        for (qsizetype i = 0; sameKeys && i < next.size(); ++i)
+            sameKeys = keyOf(old.at(i)) == keyOf(next.at(i));
+        if (sameKeys) { // most refreshes: no row came or went
+            p.sameKeys = true;
+            if (!next.isEmpty())
+                p.steps.append({ Plan::Keep, int(next.size()) });
+            for (int i = 0; i < next.size(); ++i)
+                looked(i, !same(old.at(i), next.at(i)));
+            endChanged(int(next.size()));
+            return p;
+        }
+        p.index.reserve(next.size());
+        for (int i = 0; i < next.size(); ++i)
+            p.index.insert(keyOf(next.at(i)), i);
         int last = -1;
         int runs = 0;
         bool inGone = false;
-        for (const Row &r : std::as_const(m_rows)) {
-            const auto it = incoming.constFind(m_keyOf(r));
-            if (it == incoming.cend()) {
+        for (const Row &r : old) {
+            const auto it = p.index.constFind(keyOf(r));
+            if (it == p.index.cend()) {
                 runs += inGone ? 0 : 1;
                 inGone = true;
                 continue;
             }
             inGone = false;
             if (it.value() <= last)
-                return false;
+                return std::nullopt; // in another order
             runs += it.value() == last + 1 ? 0 : 1; // new rows before this one
             last = it.value();
         }
         runs += last + 1 < next.size() ? 1 : 0; // new rows after the last
         if (runs > MaxRuns)
-            return false;
-        m_merging = Merge::InOrder;
-        m_next = next;
-        m_incoming = &incoming;
-        m_done = 0;
-        m_oldFrom = 0;
-        QList<QPair<int, int>> changed;
-        int changedFrom = -1;
-        const int old = int(m_rows.size());
-        while (m_oldFrom < old || m_done < next.size()) {
-            int gone = m_oldFrom;
-            while (gone < old && !incoming.contains(m_keyOf(m_rows.at(gone))))
+            return std::nullopt;
+        const auto step = [&p](typename Plan::Kind kind, int count) {
+            if (!p.steps.isEmpty() && p.steps.last().first == kind)
+                p.steps.last().second += count;
+            else
+                p.steps.append({ kind, count });
+        };
+        int o = 0; // in old
+        int d = 0; // in next
+        while (o < old.size() || d < next.size()) {
+            int gone = o;
+            while (gone < old.size() && !p.index.contains(keyOf(old.at(gone))))
                 ++gone;
-            if (gone > m_oldFrom) {
-                s.beginRemove(m_done, m_done + gone - m_oldFrom - 1);
-                m_oldFrom = gone;
-                s.endRemove();
+            if (gone > o) {
+                step(Plan::Remove, gone - o);
+                o = gone;
             }
-            const int target
-                = m_oldFrom < old ? incoming.value(m_keyOf(m_rows.at(m_oldFrom))) : int(next.size());
-            if (target > m_done) { // next's rows [m_done, target) are new
-                if (changedFrom >= 0)
-                    changed.append({ changedFrom, m_done - 1 });
-                changedFrom = -1;
-                s.beginInsert(m_done, target - 1);
-                m_done = target;
-                s.endInsert();
+            const int target = o < old.size() ? p.index.value(keyOf(old.at(o))) : int(next.size());
+            if (target > d) { // next's rows [d, target) are new
+                endChanged(d);
+                step(Plan::Insert, target - d);
+                d = target;
             }
-            if (m_oldFrom < old && m_done < next.size()) { // the same row in both: it stays
-                if (!m_same(m_rows.at(m_oldFrom), next.at(m_done))) {
-                    if (changedFrom < 0)
-                        changedFrom = m_done;
-                } else if (changedFrom >= 0) {
-                    changed.append({ changedFrom, m_done - 1 });
-                    changedFrom = -1;
-                }
-                ++m_done;
-                ++m_oldFrom;
+            if (o < old.size() && d < next.size()) { // the same row in both: it stays
+                looked(d, !same(old.at(o), next.at(d)));
+                step(Plan::Keep, 1);
+                ++o;
+                ++d;
             }
         }
-        if (changedFrom >= 0)
-            changed.append({ changedFrom, m_done - 1 });
+        endChanged(d);
+        return p;
+    }
+
+    void run(const Plan &plan, const QList<Row> &next, const Signals &s)
+    {
+        m_merging = Merge::InOrder;
+        m_next = next;
+        m_incoming = &plan.index;
+        m_done = 0;
+        m_oldFrom = 0;
+        for (const auto &[kind, count] : plan.steps) {
+            switch (kind) {
+            case Plan::Remove:
+                s.beginRemove(m_done, m_done + count - 1);
+                m_oldFrom += count;
+                s.endRemove();
+                break;
+            case Plan::Insert:
+                s.beginInsert(m_done, m_done + count - 1);
+                m_done += count;
+                s.endInsert();
+                break;
+            case Plan::Keep:
+                m_done += count;
+                m_oldFrom += count;
+                break;
+            }
+        }
         QList<Row> replaced = std::exchange(m_rows, next);
         if (m_retired.isEmpty())
             m_retired = std::move(replaced);
         else
             m_retired.append(std::move(replaced));
-        m_index = std::move(incoming);
+        if (!plan.sameKeys)
+            m_index = plan.index;
+        ++m_generation;
         m_next = QList<Row>();
         m_incoming = nullptr;
         m_merging = Merge::None;
-        for (const auto &[first, lastRow] : std::as_const(changed))
-            s.changed(first, lastRow);
-        return true;
+        for (const auto &[first, last] : plan.changed)
+            s.changed(first, last);
     }
 
     // Rows removed and inserted one run after another: rowOf() answers right between the runs (a view asks,
@@ -293,18 +366,6 @@ private:
         s.endRemove();
     }
 
-    // Whether `next` holds the rows held, by key, in the same order.
-    bool sameKeysInOrder(const QList<Row> &next) const
-    {
-        if (next.size() != m_rows.size())
-            return false;
-        for (int i = 0; i < next.size(); ++i) {
-            if (m_keyOf(next.at(i)) != m_keyOf(m_rows.at(i)))
-                return false;
-        }
-        return true;
-    }
-
     KeyOf m_keyOf;
     Same m_same;
     QList<Row> m_rows;
@@ -323,6 +384,7 @@ private:
     int m_oldFrom = 0;
     QHash<QString, int> m_merged;
     int m_mergeShift = 0;
+    quint64 m_generation = 0; // changes with every update: a plan is made for one
 };
 
 // What a model's updates replaced, type-erased: handed to a worker thread to be freed.
@@ -341,7 +403,9 @@ protected:
     using QAbstractTableModel::QAbstractTableModel;
 
     // `next` in place of the rows held, or (`appended`) after them.
-    template<typename Row> void applyRows(KeyedRows<Row> &rows, const QList<Row> &next, bool appended = false)
+    template<typename Row>
+    void applyRows(KeyedRows<Row> &rows, const QList<Row> &next, bool appended = false,
+        const std::optional<typename KeyedRows<Row>::Plan> &plan = std::nullopt)
     {
         const typename KeyedRows<Row>::Signals notify { [this](int a, int b) {
                                                            beginRemoveRows(QModelIndex(), a, b);
@@ -353,7 +417,7 @@ protected:
             rows.append(next, notify);
             return;
         }
-        rows.apply(next, notify);
+        rows.apply(next, notify, plan);
         QList<Row> old = rows.takeRetired();
         if (!old.isEmpty())
             m_retired.append(std::make_shared<const QList<Row>>(std::move(old)));

@@ -3,6 +3,7 @@
 #include "core/klusterindex.h"
 
 #include <QSet>
+#include <algorithm>
 
 NodesModel::NodesModel(QObject *parent)
     : KeyedTableModel(parent)
@@ -69,6 +70,9 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
         r.findings = w.second;
         next.append(r);
     }
+    // By name: the same order whatever order the lists came in (a whole list, or one kept up to date by a
+    // watch and changes-since, new ones last), so that a refresh moves no row.
+    std::sort(next.begin(), next.end(), [](const Row &a, const Row &b) { return a.name < b.name; });
     p.rows = std::move(next);
     return p;
 }
@@ -82,7 +86,7 @@ QStringList NodesModel::filterFields()
 
 void NodesModel::apply(const Prepared &prepared)
 {
-    applyRows(m_rows, prepared.rows, prepared.appended);
+    applyRows(m_rows, prepared.rows, prepared.appended, prepared.plan);
 }
 
 void NodesModel::setState(const KlusterState &state, const Diagnosis &diagnosis)

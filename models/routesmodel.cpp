@@ -249,7 +249,7 @@ void RoutesModel::apply(const Prepared &prepared)
             added.insert(g.row.destination);
     }
     // The groups: gone ones removed, staying ones updated, new ones appended.
-    m_groups.apply(prepared.groupRows, groupSignals);
+    m_groups.apply(prepared.groupRows, groupSignals, prepared.groupPlan);
     QList<std::shared_ptr<Node>> goneNodes;
     for (auto it = m_nodes.begin(); it != m_nodes.end();) {
         if (m_groups.rowOf(it.key()) < 0) {

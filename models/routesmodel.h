@@ -116,9 +116,12 @@ public:
         // changes).
         bool appended = false;
         int size() const { return int(groups.size()); }
+        // How the groups a model held become these (withPlan).
+        std::optional<KeyedRows<Row>::Plan> groupPlan;
         Prepared slice(int from, int n) const
         {
             Prepared p = *this;
+            p.groupPlan.reset();
             p.groups = groups.mid(from, n);
             p.groupRows = groupRows.mid(from, n);
             p.appended = from > 0;
@@ -128,6 +131,12 @@ public:
     static Prepared prepare(
         const KlusterState &state, const Diagnosis &diagnosis, const QHash<QString, QString> &foreignOwners);
     void apply(const Prepared &prepared);
+    // What the model holds, for a plan made on another thread.
+    KeyedRows<Row>::Snapshot snapshot() const { return m_groups.snapshot(); }
+    static void withPlan(Prepared &prepared, const KeyedRows<Row>::Snapshot &held)
+    {
+        prepared.groupPlan = KeyedRows<Row>::plan(held, prepared.groupRows);
+    }
     // The rows the last updates replaced, to be freed where it costs the window nothing.
     RetiredRows takeRetired() { return std::exchange(m_retired, {}); }
 

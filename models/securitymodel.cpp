@@ -3,6 +3,8 @@
 #include "core/klusterindex.h"
 #include "core/ruleverdict.h"
 
+#include <algorithm>
+
 SecurityModel::SecurityModel(QObject *parent)
     : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.key; }, [](const Row &a, const Row &b) { return a == b; })
@@ -51,6 +53,7 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
             next.append(r);
         }
     }
+    const qsizetype rules = next.size();
     for (int i : join.klusterInstances()) {
         const Instance &instance = state.instances.at(i);
         Row r;
@@ -74,6 +77,10 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
     }
     for (Row &r : next)
         r.findings = findingsOf.value(r.key);
+    // The rules, then the instances by name: the same order whatever order the servers came in (a whole list,
+    // or one kept up to date by changes-since, new ones last), so that a refresh moves no row.
+    std::stable_sort(
+        next.begin() + rules, next.end(), [](const Row &a, const Row &b) { return a.key < b.key; });
     p.rows = std::move(next);
     return p;
 }
@@ -87,7 +94,7 @@ QStringList SecurityModel::filterFields()
 void SecurityModel::apply(const Prepared &prepared)
 {
     m_summary = prepared.summary;
-    applyRows(m_rows, prepared.rows, prepared.appended);
+    applyRows(m_rows, prepared.rows, prepared.appended, prepared.plan);
 }
 
 void SecurityModel::setState(const KlusterState &state, const Diagnosis &diagnosis)

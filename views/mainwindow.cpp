@@ -56,6 +56,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <climits>
+#include <tuple>
 
 #ifdef Q_OS_LINUX
 #include <cerrno>
@@ -1359,12 +1360,24 @@ void MainWindow::showCurrent()
         watcher->deleteLater();
         applyPrepared(std::make_shared<const PreparedViews>(watcher->result()), generation);
     });
-    watcher->setFuture(QtConcurrent::run(m_workers, [fetch, diagnosis, others] {
+    // A refresh of the kluster shown: how each table's rows change is worked out there too, against the rows
+    // it holds now (a table that changed meanwhile works it out itself).
+    const bool sameKluster = m_shownKey == m_current;
+    const auto held = sameKluster ? std::make_optional(std::make_tuple(m_findings->snapshot(),
+                          m_nodes->snapshot(), m_routes->snapshot(), m_security->snapshot()))
+                                  : std::nullopt;
+    watcher->setFuture(QtConcurrent::run(m_workers, [fetch, diagnosis, others, held] {
         PreparedViews v;
         v.findings = FindingsModel::prepare(*diagnosis);
         v.nodes = NodesModel::prepare(fetch->state, *diagnosis);
         v.routes = RoutesModel::prepare(fetch->state, *diagnosis, foreignOwners(fetch->state, others));
         v.security = SecurityModel::prepare(fetch->state, *diagnosis);
+        if (held) {
+            FindingsModel::withPlan(v.findings, std::get<0>(*held));
+            NodesModel::withPlan(v.nodes, std::get<1>(*held));
+            RoutesModel::withPlan(v.routes, std::get<2>(*held));
+            SecurityModel::withPlan(v.security, std::get<3>(*held));
+        }
         return v;
     }));
 }
