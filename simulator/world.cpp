@@ -278,15 +278,20 @@ std::optional<SimError> World::removeSecurityGroup(int server, const QString &na
     return std::nullopt;
 }
 
-std::optional<SimError> World::deleteServer(int server)
+void World::keepDeleted(const SimServer &server, const QDateTime &at)
 {
-    const SimServer s = servers.takeAt(server);
-    SimServer deleted = s;
+    SimServer deleted = server;
     deleted.status = QStringLiteral("DELETED");
     deleted.vmState = QStringLiteral("deleted");
     deleted.taskState.clear();
-    deleted.updated = now();
+    deleted.updated = at;
     deletedServers.append(deleted);
+}
+
+std::optional<SimError> World::deleteServer(int server)
+{
+    const SimServer s = servers.takeAt(server);
+    keepDeleted(s, now());
     const int p = portIndex(s.portId);
     if (p >= 0)
         ports.removeAt(p); // a route whose nexthop was this port's address stays: that is how orphans arise
@@ -524,12 +529,7 @@ void World::succeed(const World &old)
     for (const SimServer &s : old.servers) {
         if (present.contains(s.id))
             continue;
-        SimServer deleted = s;
-        deleted.status = QStringLiteral("DELETED");
-        deleted.vmState = QStringLiteral("deleted");
-        deleted.taskState.clear();
-        deleted.updated = t;
-        deletedServers.append(deleted);
+        keepDeleted(s, t);
     }
 }
 
@@ -594,12 +594,7 @@ int World::replaceMembers(const QString &name, int count)
         const QString pool = server >= 0 ? servers.at(server).pool : old.pool;
         if (server >= 0) {
             const SimServer s = servers.takeAt(server);
-            SimServer deleted = s;
-            deleted.status = QStringLiteral("DELETED");
-            deleted.vmState = QStringLiteral("deleted");
-            deleted.taskState.clear();
-            deleted.updated = t;
-            deletedServers.append(deleted);
+            keepDeleted(s, t);
             const int p = portIndex(s.portId);
             if (p >= 0)
                 ports.removeAt(p);

@@ -264,6 +264,8 @@ public:
     std::optional<SimError> addSecurityGroup(int server, const QString &nameOrId);
     std::optional<SimError> removeSecurityGroup(int server, const QString &nameOrId);
     std::optional<SimError> deleteServer(int server);
+    // A server gone at `at`, as Nova keeps it (status DELETED) for `changes-since`.
+    void keepDeleted(const SimServer &server, const QDateTime &at);
     QString freeAddress(const SimNetwork &network) const;
 
     // Routes: the whole new list, validated as Neutron validates it.
