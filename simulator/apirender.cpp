@@ -6,11 +6,6 @@
 
 namespace ApiRender {
 
-static QJsonValue orNull(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
-}
-
 QString timestamp(const QDateTime &t)
 {
     // Formatted by hand: QDateTime::toString parses its format on every call,
