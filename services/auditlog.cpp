@@ -106,17 +106,37 @@ bool AuditLog::Reader::update(QString *error)
         return false;
     }
     while (!f.atEnd()) {
-        const QByteArray raw = f.readLine(1 << 24);
+        // A line at a time, in a buffer of its own size (Qt's readLine(max) sets `max` bytes aside for every
+        // line); one past 16 MiB is no record of ours: read past whole, and named.
+        constexpr qsizetype MaxLine = qsizetype(1) << 24;
+        QByteArray raw;
+        qint64 consumed = 0;
+        bool whole = false;
+        char chunk[16384];
+        for (qint64 n = 0; !whole && (n = f.readLine(chunk, sizeof chunk)) > 0;) {
+            consumed += n;
+            whole = chunk[n - 1] == '\n';
+            if (consumed <= MaxLine)
+                raw.append(chunk, n);
+        }
+        const bool tooLong = consumed > MaxLine;
         const QByteArray bytes = raw.trimmed();
-        const QJsonDocument doc = QJsonDocument::fromJson(bytes);
-        const bool cutOff = !raw.endsWith('\n') && f.atEnd();
-        if (cutOff && !doc.isObject()) {
+        const QJsonDocument doc = tooLong ? QJsonDocument() : QJsonDocument::fromJson(bytes);
+        if (!whole && f.atEnd() && !doc.isObject()) {
             // Being written now, or left torn by a crash: reported, and read again next time.
             *error = QStringLiteral("%1:%2: not a whole JSON record").arg(f.fileName()).arg(m_line + 1);
             break;
         }
-        m_offset += raw.size();
+        m_offset += consumed;
         ++m_line;
+        if (tooLong) {
+            *error = QStringLiteral("%1:%2: a line of %3 bytes, not a record (the limit is %4)")
+                         .arg(f.fileName())
+                         .arg(m_line)
+                         .arg(consumed)
+                         .arg(MaxLine);
+            continue;
+        }
         if (bytes.isEmpty())
             continue;
         if (!doc.isObject()) {

@@ -18,6 +18,7 @@ private slots:
     void growingLogReadsLikeAWholeRead();
     void cutOffLineIsReadWhenWhole();
     void shorterLogIsReadAgain();
+    void overlongLineIsNamedAndSkipped();
 
 private:
     static void appendRaw(const QByteArray &bytes);
@@ -103,6 +104,23 @@ void TestAuditLog::cutOffLineIsReadWhenWhole()
     QVERIFY(reader.update(&error));
     QVERIFY2(error.contains(QStringLiteral(":3: not a JSON record")), qPrintable(error));
     QCOMPARE(reader.records().size(), 3);
+}
+
+void TestAuditLog::overlongLineIsNamedAndSkipped()
+{
+    // A line past 16 MiB (no record of ours) is named with its size and read past whole; the records on
+    // both sides of it are read.
+    appendRaw(R"({"finding":"one"})"
+              "\n");
+    appendRaw(QByteArray("{\"x\":\"") + QByteArray((16 << 20) + 100, 'a') + "\"}\n");
+    appendRaw(R"({"finding":"two"})"
+              "\n");
+    AuditLog::Reader reader;
+    QString error;
+    QVERIFY(reader.update(&error));
+    QVERIFY2(error.contains(QStringLiteral(":2: a line of 16777325 bytes, not a record")), qPrintable(error));
+    QCOMPARE(reader.records().size(), 2);
+    QCOMPARE(reader.records().at(1).value(QStringLiteral("finding")).toString(), QStringLiteral("two"));
 }
 
 void TestAuditLog::shorterLogIsReadAgain()
