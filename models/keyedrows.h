@@ -12,10 +12,12 @@
 #include <utility>
 
 // Applies a new list of keyed rows to a flat Qt model incrementally: rows
-// whose key is gone are removed (in contiguous runs), rows that stay take the
-// new data in place, with dataChanged only where `same` says they look
-// different (in runs), and new rows are appended in one batch. No model reset, so
-// selection and scroll position survive a refresh.
+// whose key is gone are removed and new ones inserted where the new list has
+// them (in runs), and dataChanged is sent only where `same` says a row looks
+// different (in runs). When the rows that stay keep their order (a Plan, made
+// here or off the GUI thread), the new list is then taken whole; otherwise the
+// rows that stay take the new data in place and new ones are appended. No
+// model reset, so selection and scroll position survive a refresh.
 template<typename Row> class KeyedRows
 {
 public:
