@@ -617,22 +617,22 @@ private:
 QList<Node> parseNodes(const QString &source, const QByteArray &body, NodeListMeta *meta,
     QByteArrayList *records, const NodeListBatches &batches)
 {
-    const auto whole = [&] {
+    // A list read whole: the body, or (in batches) the list without its items.
+    const auto list = [&](const QByteArray &bytes) {
         return readBytes(
-            source, body, [meta, records](const auto &root) { return readNodes(root, meta, records); });
+            source, bytes, [meta, records](const auto &root) { return readNodes(root, meta, records); });
     };
     if (body.size() <= batches.above)
-        return whole();
+        return list(body);
     const std::optional<ItemsSplit> split = Scan(body, batches.batch).items();
     if (!split)
-        return whole();
+        return list(body);
     const qsizetype recordsBefore = records ? records->size() : 0;
     try {
         // What the list says of itself, and its refusals (an API error, another kind), from the rest.
         QByteArray rest = body.left(split->open + 1);
         rest += body.mid(split->close);
-        QList<Node> nodes = readBytes(
-            source, rest, [meta, records](const auto &root) { return readNodes(root, meta, records); });
+        QList<Node> nodes = list(rest);
         for (const auto &[begin, end] : split->batches) {
             QByteArray batch;
             batch.reserve(end - begin + 12 + qsizetype(simdjson::SIMDJSON_PADDING));
@@ -648,7 +648,7 @@ QList<Node> parseNodes(const QString &source, const QByteArray &body, NodeListMe
         if (records)
             records->resize(recordsBefore);
     }
-    return whole();
+    return list(body);
 }
 
 template<typename Reader> static ListPage readListPageOf(const Reader &page, const QString &collection)
