@@ -1,5 +1,6 @@
 // Parse and diagnose klusters of 1,000, 5,000 and 20,000 nodes, timed apart; the parse also as it was
-// before the large bodies were read with simdjson (BM_ParseQt).
+// before the large bodies were read with simdjson (BM_ParseQt). And the local history of such a kluster
+// (BM_History*): recording one refresh, a month of refreshes, a week's trend read back.
 //
 //   build/benchmarks/bench_diagnosis
 //
@@ -12,10 +13,13 @@
 
 #include "core/apiparser.h"
 #include "core/diagnosis.h"
+#include "services/historystore.h"
 #include "tests/common/worldbuilder.h"
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QMap>
+#include <QTemporaryDir>
 #include <benchmark/benchmark.h>
 
 namespace {
@@ -208,8 +212,135 @@ void BM_ParseAndDiagnose(benchmark::State &state)
     setCounters(state, b, nullptr);
 }
 
+// One refresh of a 5,000-node kluster recorded, as the console's history thread does it: the record made from
+// the state and diagnosis (numbers, findings, the state's digest) and written in one transaction. `changed`:
+// every other refresh differs (a finding comes and goes, so an interval opens or closes and a state is kept);
+// else every refresh is the same (intervals extended only).
+void BM_HistoryRecord(benchmark::State &state)
+{
+    const Bodies &b = bodies(int(state.range(0)));
+    const bool changed = state.range(1) != 0;
+    const KlusterState s = parse(b);
+    const Diagnosis whole = Diagnosis::run(s);
+    Diagnosis fewer = whole;
+    fewer.findings.removeLast();
+    QTemporaryDir dir;
+    HistoryStore store(dir.filePath(QStringLiteral("history.sqlite")));
+    if (!store.open()) {
+        state.SkipWithError(qPrintable(store.error()));
+        return;
+    }
+    KlusterState at = s;
+    int i = 0;
+    for (auto _ : state) {
+        at.capturedAt = s.capturedAt.addSecs(300LL * ++i);
+        const HistoryRecord r = HistoryRecord::of(at, changed && i % 2 ? fewer : whole, 1000);
+        if (!store.record(r))
+            state.SkipWithError(qPrintable(store.error()));
+    }
+    state.counters["findings"] = double(whole.findings.size());
+    state.counters["digestKB"] = double(HistoryRecord::of(s, whole, 0).digest.size()) / 1e3;
+}
+
+// The record alone (numbers, findings, the state's digest), without writing it.
+void BM_HistoryRecordMade(benchmark::State &state)
+{
+    const Bodies &b = bodies(int(state.range(0)));
+    const KlusterState s = parse(b);
+    const Diagnosis d = Diagnosis::run(s);
+    for (auto _ : state) {
+        HistoryRecord r = HistoryRecord::of(s, d, 1000);
+        benchmark::DoNotOptimize(r);
+    }
+}
+
+// A 5,000-node kluster refreshed every 5 minutes for 30 days (8,640 refreshes) recorded in one file: a few
+// findings flap every hour, a node finding comes and goes every day, the state changes every hour and a
+// refresh fails every 6 hours. The file's size after it, with the default retention (30 days); the time is
+// the month's.
+struct Month
+{
+    std::unique_ptr<QTemporaryDir> dir;
+    std::unique_ptr<HistoryStore> store;
+    QDateTime end;
+    QString key;
+    double seconds = 0;
+};
+
+const Month &month()
+{
+    static Month m = [] {
+        Month month;
+        const Bodies &b = bodies(5000);
+        const KlusterState s = parse(b);
+        const Diagnosis whole = Diagnosis::run(s);
+        // Records made once: the month only varies which of them a refresh writes.
+        QList<HistoryRecord> variants;
+        for (int v = 0; v < 4; ++v) {
+            Diagnosis d = whole;
+            for (int k = 0; k < v; ++k)
+                d.findings.removeAt(k * 7 % d.findings.size());
+            variants << HistoryRecord::of(s, d, 1500);
+        }
+        month.dir = std::make_unique<QTemporaryDir>();
+        month.store = std::make_unique<HistoryStore>(month.dir->filePath(QStringLiteral("history.sqlite")));
+        if (!month.store->open())
+            qFatal("history: %s", qPrintable(month.store->error()));
+        month.key = variants.first().kluster;
+        QElapsedTimer timer;
+        timer.start();
+        constexpr int Refreshes = 30 * 24 * 12;
+        for (int i = 0; i < Refreshes; ++i) {
+            const QDateTime at = s.capturedAt.addSecs(300LL * i);
+            HistoryRecord r = i % 72 == 71
+                ? HistoryRecord::failure(month.key, at, QStringLiteral("compute: 503"), 30000)
+                : variants.at((i / 12 + (i % 288 < 12 ? 3 : 0)) % 4);
+            r.at = at;
+            if (!month.store->record(r))
+                qFatal("history: %s", qPrintable(month.store->error()));
+            if (i % 2016 == 100)
+                month.store->recordRepair(
+                    month.key, at, QStringLiteral("route-missing:x"), QStringLiteral("fixed"));
+        }
+        month.seconds = double(timer.elapsed()) / 1000;
+        month.end = s.capturedAt.addSecs(300LL * Refreshes);
+        return month;
+    }();
+    return m;
+}
+
+void BM_HistoryMonth(benchmark::State &state)
+{
+    for (auto _ : state)
+        state.SetIterationTime(month().seconds);
+    state.counters["fileMB"] = double(month().store->fileBytes()) / 1e6;
+    state.counters["refreshes"] = 30 * 24 * 12;
+}
+
+// The Overview's trend of the last week, read back from that month: 2,016 samples and the repairs.
+void BM_HistoryWeekTrend(benchmark::State &state)
+{
+    const Month &m = month();
+    const QDateTime from = m.end.addDays(-7);
+    qsizetype samples = 0;
+    for (auto _ : state) {
+        const QList<HistorySample> week = m.store->samples(m.key, from, m.end);
+        const auto repairs = m.store->repairs(m.key, from, m.end);
+        samples = week.size();
+        benchmark::DoNotOptimize(repairs);
+    }
+    state.counters["samples"] = double(samples);
+}
+
 } // namespace
 
+BENCHMARK(BM_HistoryRecord)
+    ->ArgNames({ "nodes", "changed" })
+    ->ArgsProduct({ { 5000 }, { 0, 1 } })
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HistoryRecordMade)->ArgName("nodes")->Arg(5000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HistoryMonth)->UseManualTime()->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_HistoryWeekTrend)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Parse)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseQt)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseNodes)

@@ -26,7 +26,7 @@ QByteArray findingsCsv(const Diagnosis &diagnosis)
     return out;
 }
 
-QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis)
+QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis, const History *history)
 {
     const auto esc = [](const QString &s) { return s.toHtmlEscaped(); };
     const QString kluster = state.kluster.name;
@@ -65,11 +65,49 @@ QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis)
             += QStringLiteral("<tr><td class=\"%1\">%1</td><td><a href=\"#%2\">%2</a></td><td>%3</td></tr>\n")
                    .arg(severityName(f.severity), esc(f.id()), esc(f.message()));
     html += QStringLiteral("</table>\n");
+    if (history && history->hasChanges) {
+        html += QStringLiteral("<h2>What changed since %1</h2>\n<p>From %2 (%3) to %4.</p>\n")
+                    .arg(history->fromHealthy ? QStringLiteral("the last healthy state")
+                                              : QStringLiteral("the state before"),
+                        history->changesFrom.toUTC().toString(Qt::ISODate),
+                        history->fromHealthy ? QStringLiteral("no critical or warning finding")
+                                             : QStringLiteral("no healthy state is kept"),
+                        history->changesTo.toUTC().toString(Qt::ISODate));
+        if (history->changes.isEmpty()) {
+            html += QStringLiteral("<p>No change.</p>\n");
+        } else {
+            html += QStringLiteral(
+                "<table><tr><th>change</th><th>what</th><th>subject</th><th>detail</th></tr>\n");
+            for (const StateChange &c : history->changes)
+                html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>\n")
+                            .arg(esc(c.change), esc(c.category), esc(c.subject), esc(c.detail));
+            html += QStringLiteral("</table>\n");
+        }
+    }
     for (const Finding &f : diagnosis.findings) {
         html += QStringLiteral(
             "<h2 id=\"%1\" class=\"%2\">[%2] %1</h2>\n<p>%3</p>\n<h3>Evidence</h3><pre>%4</pre>\n")
                     .arg(esc(f.id()), severityName(f.severity), esc(f.message()),
                         esc(QString::fromUtf8(QJsonDocument(f.evidence()).toJson(QJsonDocument::Indented))));
+        const QList<History::Interval> timeline
+            = history ? history->timelines.value(f.id()) : QList<History::Interval>();
+        if (!timeline.isEmpty()) {
+            html += QStringLiteral("<h3>Timeline</h3><ul>\n");
+            for (const History::Interval &i : timeline) {
+                const QString from = i.firstSeen.toUTC().toString(Qt::ISODate);
+                const QString until = i.resolvedAt.isValid()
+                    ? QStringLiteral("resolved %1 (after %2)")
+                          .arg(i.resolvedAt.toUTC().toString(Qt::ISODate),
+                              formatDuration(qMax<qint64>(0, i.firstSeen.secsTo(i.resolvedAt))))
+                    : QStringLiteral("open at this report (%1)")
+                          .arg(formatDuration(qMax<qint64>(0, i.firstSeen.secsTo(state.capturedAt))));
+                html += QStringLiteral("<li>%1 %2: %3</li>\n")
+                            .arg(i.beforeHistory ? QStringLiteral("seen on the first recorded refresh,")
+                                                 : QStringLiteral("first seen"),
+                                from, until);
+            }
+            html += QStringLiteral("</ul>\n");
+        }
         if (const std::optional<RepairPlan> plan = f.repair()) {
             html += QStringLiteral("<h3>Repair: %1</h3><pre>%2</pre>\n")
                         .arg(esc(plan->title),

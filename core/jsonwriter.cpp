@@ -6,6 +6,8 @@
 
 void JsonWriter::newline()
 {
+    if (m_compact)
+        return;
     m_out.append('\n');
     m_out.append(QByteArray(m_depth * 2, ' '));
 }
@@ -62,7 +64,7 @@ void JsonWriter::key(const QString &name)
 {
     separate();
     writeString(name);
-    m_out.append(": ");
+    m_out.append(m_compact ? ":" : ": ");
     m_afterKey = true;
 }
 
@@ -76,44 +78,52 @@ void JsonWriter::value(const QJsonValue &value)
     writeValue(value);
 }
 
+void JsonWriter::value(const QString &text)
+{
+    separate();
+    writeString(text);
+}
+
 void JsonWriter::writeString(const QString &s)
 {
-    QString escaped;
-    escaped.reserve(s.size() + 2);
-    escaped.append(QLatin1Char('"'));
-    for (QChar c : s) {
-        const char16_t u = c.unicode();
-        switch (u) {
-        case u'"':
-            escaped.append(QLatin1String("\\\""));
+    // UTF-8 first, then only the bytes JSON must escape (every byte of a multi-byte sequence is >= 0x80).
+    const QByteArray utf8 = s.toUtf8();
+    m_out.append('"');
+    qsizetype plain = 0; // start of the bytes not yet appended
+    for (qsizetype i = 0; i < utf8.size(); ++i) {
+        const auto c = static_cast<unsigned char>(utf8.at(i));
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        m_out.append(utf8.constData() + plain, i - plain);
+        plain = i + 1;
+        switch (c) {
+        case '"':
+            m_out.append("\\\"");
             break;
-        case u'\\':
-            escaped.append(QLatin1String("\\\\"));
+        case '\\':
+            m_out.append("\\\\");
             break;
-        case u'\n':
-            escaped.append(QLatin1String("\\n"));
+        case '\n':
+            m_out.append("\\n");
             break;
-        case u'\r':
-            escaped.append(QLatin1String("\\r"));
+        case '\r':
+            m_out.append("\\r");
             break;
-        case u'\t':
-            escaped.append(QLatin1String("\\t"));
+        case '\t':
+            m_out.append("\\t");
             break;
-        case u'\b':
-            escaped.append(QLatin1String("\\b"));
+        case '\b':
+            m_out.append("\\b");
             break;
-        case u'\f':
-            escaped.append(QLatin1String("\\f"));
+        case '\f':
+            m_out.append("\\f");
             break;
         default:
-            if (u < 0x20)
-                escaped.append(QStringLiteral("\\u%1").arg(int(u), 4, 16, QLatin1Char('0')));
-            else
-                escaped.append(c);
+            m_out.append(QByteArray("\\u00") + QByteArray::number(c, 16).rightJustified(2, '0'));
         }
     }
-    escaped.append(QLatin1Char('"'));
-    m_out.append(escaped.toUtf8());
+    m_out.append(utf8.constData() + plain, utf8.size() - plain);
+    m_out.append('"');
 }
 
 void JsonWriter::writeValue(const QJsonValue &value)
@@ -160,6 +170,7 @@ void JsonWriter::writeValue(const QJsonValue &value)
 
 QByteArray JsonWriter::takeBytes()
 {
-    m_out.append('\n');
+    if (!m_compact)
+        m_out.append('\n');
     return std::exchange(m_out, QByteArray());
 }

@@ -5,17 +5,29 @@
 #include <QString>
 
 // Writes JSON with keys in the order they are given (the order a format
-// specifies), indented by two spaces. Nested QJsonObjects keep Qt's sorted
-// key order, so the same input always gives the same bytes.
+// specifies), indented by two spaces, or compact (no space, no newline: as
+// QJsonDocument::Compact writes it, without building the tree first). Nested
+// QJsonObjects keep Qt's sorted key order, so the same input always gives the
+// same bytes.
 class JsonWriter
 {
 public:
+    enum class Style
+    {
+        Indented,
+        Compact
+    };
+    explicit JsonWriter(Style style = Style::Indented)
+        : m_compact(style == Style::Compact)
+    { }
+
     void beginObject();
     void endObject();
     void beginArray();
     void endArray();
     void key(const QString &name);
     void value(const QJsonValue &value);
+    void value(const QString &text); // without a QJsonValue made for it
 
     QByteArray takeBytes();
 
@@ -26,6 +38,7 @@ private:
     void writeValue(const QJsonValue &value);
 
     QByteArray m_out;
+    bool m_compact = false;
     int m_depth = 0;
     bool m_first = true;
     bool m_afterKey = false;

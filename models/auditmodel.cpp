@@ -1,5 +1,7 @@
 #include "models/auditmodel.h"
 
+#include "core/diagnosis.h"
+
 #include <QJsonArray>
 #include <QVariantMap>
 
@@ -97,6 +99,21 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
     }
     case ResultColumn:
         return result == QLatin1String("interrupted") ? tr("interrupted — check the cloud") : result;
+    case OpenForColumn: {
+        const QDateTime seen
+            = QDateTime::fromString(r.value(QStringLiteral("firstSeen")).toString(), Qt::ISODate);
+        const QDateTime done
+            = QDateTime::fromString(r.value(QStringLiteral("finishedAt")).toString(), Qt::ISODateWithMs);
+        if (!seen.isValid() || !done.isValid())
+            return role == Qt::ToolTipRole ? tr("Not known: the history had not seen this finding open")
+                                           : QString();
+        if (role == SortRole)
+            return seen.secsTo(done);
+        if (role == Qt::ToolTipRole)
+            return tr("First seen %1, repair finished %2 (%3)")
+                .arg(seen.toString(Qt::ISODate), done.toString(Qt::ISODate), result);
+        return formatDuration(qMax<qint64>(0, seen.secsTo(done)));
+    }
     }
     return QVariant();
 }
@@ -124,6 +141,8 @@ QVariant AuditModel::headerData(int section, Qt::Orientation orientation, int ro
         return tr("Repair");
     case ResultColumn:
         return tr("Result");
+    case OpenForColumn:
+        return tr("Open for");
     }
     return QVariant();
 }

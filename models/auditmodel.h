@@ -23,6 +23,7 @@ public:
         FindingColumn,
         RepairColumn,
         ResultColumn,
+        OpenForColumn, // from the finding's first sighting (the history's) to the repair's end
         ColumnCount
     };
     enum Role

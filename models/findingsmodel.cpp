@@ -2,6 +2,9 @@
 
 #include "core/diagnosiscontext.h"
 
+#include <QLocale>
+#include <limits>
+
 FindingsModel::FindingsModel(QObject *parent)
     : KeyedTableModel(parent)
     , m_rows([](const Row &r) { return r.finding.id(); },
@@ -61,6 +64,36 @@ void FindingsModel::setDiagnosis(const Diagnosis &diagnosis)
     apply(prepare(diagnosis));
 }
 
+void FindingsModel::setHistory(const QHash<QString, FindingHistory> &history, const QDateTime &at)
+{
+    m_history = history;
+    m_historyAt = at;
+    if (m_rows.size() > 0)
+        emit dataChanged(index(0, SinceColumn), index(int(m_rows.size()) - 1, SinceColumn));
+}
+
+std::optional<FindingHistory> FindingsModel::historyOf(const QString &id) const
+{
+    const auto it = m_history.constFind(id);
+    return it == m_history.cend() ? std::nullopt : std::make_optional(*it);
+}
+
+QString FindingsModel::sinceText(const FindingHistory &h, const QDateTime &at)
+{
+    const QDateTime local = h.firstSeen.toLocalTime();
+    const QString when = local.date() == at.toLocalTime().date()
+        ? local.toString(QStringLiteral("HH:mm"))
+        : local.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    const qint64 seconds = qMax<qint64>(0, h.firstSeen.secsTo(at));
+    QString text;
+    if (h.beforeHistory)
+        text = seconds < 60 ? tr("before %1 (history began)").arg(when)
+                            : tr("before %1 (over %2)").arg(when, formatDuration(seconds));
+    else
+        text = seconds < 60 ? tr("%1 (new)").arg(when) : tr("%1 (%2)").arg(when, formatDuration(seconds));
+    return h.flapping() ? tr("flapping · %1").arg(text) : text;
+}
+
 const Finding *FindingsModel::findingAt(int row) const
 {
     return row >= 0 && row < m_rows.size() ? &m_rows.at(row).finding : nullptr;
@@ -89,9 +122,33 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
             return int(f.severity);
         if (index.column() == RepairColumn)
             return row.hasRepair;
+        if (index.column() == SinceColumn) {
+            // Oldest first; what the history began with sorts as older than anything it saw begin.
+            const auto h = m_history.constFind(f.id());
+            return h == m_history.cend()
+                ? QVariant(std::numeric_limits<qint64>::max())
+                : QVariant(h->firstSeen.toMSecsSinceEpoch() - (h->beforeHistory ? 1 : 0));
+        }
         Q_FALLTHROUGH();
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
+        if (index.column() == SinceColumn) {
+            const auto h = m_history.constFind(f.id());
+            if (h == m_history.cend())
+                return role == Qt::ToolTipRole
+                    ? tr("Not in the history yet: recorded from the next refresh on")
+                    : QVariant();
+            if (role == Qt::DisplayRole)
+                return sinceText(*h, m_historyAt);
+            return tr("First seen %1%2; open since on every refresh.%3")
+                .arg(QLocale().toString(h->firstSeen.toLocalTime(), QLocale::LongFormat),
+                    h->beforeHistory
+                        ? tr(", on the first refresh Flightdeck recorded of this kluster: it may be older")
+                        : QString(),
+                    h->flapping() ? tr(" It resolved and came back: %n interval(s) within the last day.",
+                        nullptr, h->intervalsLastDay)
+                                  : QString());
+        }
         switch (index.column()) {
         case SeverityColumn:
             return severityName(f.severity);
@@ -115,6 +172,10 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
         return ConsoleRole::severityData(f.severity);
     case HasRepairRole:
         return row.hasRepair;
+    case FirstSeenRole:
+        return m_history.contains(f.id()) ? QVariant(m_history.value(f.id()).firstSeen) : QVariant();
+    case FlappingRole:
+        return m_history.value(f.id()).flapping();
     default:
         break;
     }
@@ -132,6 +193,8 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Kind");
     case SubjectColumn:
         return tr("Subject");
+    case SinceColumn:
+        return tr("Since");
     case MessageColumn:
         return tr("What is wrong");
     case RepairColumn:

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/diagnosis.h"
+#include "core/findinghistory.h"
 #include "models/consolerole.h"
 #include "models/keyedrows.h"
 
@@ -23,6 +24,7 @@ public:
         SeverityColumn,
         KindColumn,
         SubjectColumn,
+        SinceColumn, // first seen, from the history (empty until it has recorded the finding)
         MessageColumn,
         RepairColumn,
         ColumnCount
@@ -35,6 +37,8 @@ public:
         FindingsRole = ConsoleRole::Findings, // the row's own id, as a list
         FilterRole = ConsoleRole::Filter, // id, kind, subject, severity and the objects it is about
         HasRepairRole = ConsoleRole::FirstModelRole,
+        FirstSeenRole, // QDateTime: since when the finding is open (invalid: not recorded)
+        FlappingRole, // bool: it resolved and came back several times within a day
     };
     // The fields of `FilterRole`, for the filter box.
     static QStringList filterFields();
@@ -45,6 +49,14 @@ public:
     // updated in place, gone ones removed, new ones appended.
     void setDiagnosis(const Diagnosis &diagnosis);
     const Finding *findingAt(int row) const;
+
+    // Since when each open finding has been seen, as the history recorded it at `at` (the kluster's last
+    // recorded refresh); a finding it does not know shows no time.
+    void setHistory(const QHash<QString, FindingHistory> &history, const QDateTime &at);
+    std::optional<FindingHistory> historyOf(const QString &id) const;
+    // "since 14:05 (2 h 10 min)", "before 14:05 (history began)", with "flapping" when it is: for the
+    // table, the repair dialog and the reports.
+    static QString sinceText(const FindingHistory &history, const QDateTime &at);
     int rowOf(const QString &id) const { return m_rows.rowOf(id); }
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
@@ -93,4 +105,6 @@ public:
 
 private:
     KeyedRows<Row> m_rows;
+    QHash<QString, FindingHistory> m_history;
+    QDateTime m_historyAt;
 };

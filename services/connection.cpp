@@ -439,6 +439,9 @@ void ConnectionWorker::applyNodeChanges(
         return;
     // Ages are read against now: the nodes are as of now, the rest as of the last refresh.
     f->state.capturedAt = QDateTime::currentDateTimeUtc();
+    if (const qint64 offset = m_client ? m_client->serverClockOffsetMs() : 0; qAbs(offset) > 5000)
+        f->state.capturedAt
+            = f->state.capturedAt.addSecs(qRound64(double(offset) / 1000)); // the cloud's clock, as a refresh
     result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
     result.fetch = f;
     result.elapsedMs = timer.elapsed();

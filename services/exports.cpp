@@ -21,7 +21,7 @@ QByteArray csvLine(const QStringList &fields)
 } // namespace
 
 bool writeReport(const QString &path, ReportFormat format, const KlusterState &state,
-    const Diagnosis &diagnosis, QString *error)
+    const Diagnosis &diagnosis, QString *error, const IncidentReport::History *history)
 {
     switch (format) {
     case ReportFormat::FindingsCsv:
@@ -31,7 +31,7 @@ bool writeReport(const QString &path, ReportFormat format, const KlusterState &s
     case ReportFormat::Html:
         break;
     }
-    return writeFile(path, IncidentReport::toHtml(state, diagnosis), error);
+    return writeFile(path, IncidentReport::toHtml(state, diagnosis, history), error);
 }
 
 bool writeCsv(const QString &path, const QStringList &header, const QList<QStringList> &rows, QString *error)

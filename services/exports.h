@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/diagnosis.h"
+#include "core/incidentreport.h"
 #include "core/klusterstate.h"
 
 #include <QByteArray>
@@ -21,8 +22,9 @@ enum class ReportFormat
     FindingsCsv, // the findings, one per line
     CheckJson, // the check report, as `flightdeck-cli check --json` prints it
 };
+// `history` (the HTML report only): the findings' timelines and the changes since the last good state.
 bool writeReport(const QString &path, ReportFormat format, const KlusterState &state,
-    const Diagnosis &diagnosis, QString *error);
+    const Diagnosis &diagnosis, QString *error, const IncidentReport::History *history = nullptr);
 // A table as CSV (RFC 4180): the header line, then a line per row.
 bool writeCsv(const QString &path, const QStringList &header, const QList<QStringList> &rows, QString *error);
 // One compact JSON object per line.

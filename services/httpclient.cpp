@@ -261,6 +261,9 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
                 request.onData(std::exchange(r.body, QByteArray()));
             for (const auto &pair : reply->rawHeaderPairs())
                 r.headers.insert(pair.first.toLower(), pair.second);
+            if (const QDateTime date = parseHttpDate(r.headers.value("date")); date.isValid())
+                m_serverClockOffsetMs
+                    = QDateTime::currentDateTimeUtc().msecsTo(date.addMSecs(500)); // mid-second
             Error &e = r.error;
             e.service = request.service;
             e.method = QString::fromLatin1(request.method);

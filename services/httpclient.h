@@ -134,6 +134,9 @@ public:
     const RetryPolicy &retryPolicy() const { return m_retry; }
     qint64 requestsSent() const { return m_sent; }
     qint64 bytesReceived() const { return m_received; } // the bytes of every response body (decompressed)
+    // How far the servers' clock (the Date header of the last answer) is ahead of this machine's, in ms; 0
+    // before any answer. Whole seconds on the wire: within a second of 0 when both clocks are right.
+    qint64 serverClockOffsetMs() const { return m_serverClockOffsetMs; }
     QNetworkAccessManager *network() const { return m_nam; }
 
 private:
@@ -142,5 +145,6 @@ private:
     QNetworkAccessManager *m_nam;
     RetryPolicy m_retry;
     qint64 m_sent = 0;
+    qint64 m_serverClockOffsetMs = 0;
     qint64 m_received = 0;
 };

@@ -81,6 +81,10 @@ void KlusterFetcher::partDone()
     m_result.requests = int(m_session->client()->requestsSent() - m_requestsAtStart);
     m_result.bytesReceived = m_session->client()->bytesReceived() - m_bytesAtStart;
     m_result.state.noteIncompleteServers();
+    // Ages are measured against the cloud's clock where it differs from this machine's by more than the
+    // Date header's resolution: its timestamps (created, lastTransitionTime) are on that clock.
+    if (const qint64 offset = m_session->client()->serverClockOffsetMs(); qAbs(offset) > 5000)
+        m_result.state.capturedAt = m_result.state.capturedAt.addSecs(qRound64(double(offset) / 1000));
     emit finished(m_result);
 }
 

@@ -3,6 +3,7 @@
 #include "core/apiparser.h"
 #include "core/repairgate.h"
 #include "services/auditlog.h"
+#include "services/historystore.h"
 
 #include <QJsonDocument>
 
@@ -92,17 +93,34 @@ void RepairExecutor::start()
     QJsonArray planned;
     for (const PlannedRequest &r : m_plan->requests)
         planned.append(r.toJson());
+    // Since when the finding was open, from the local history (when it has it): the audit then tells how long
+    // it took from first seen to the repair.
+    QDateTime firstSeen;
+    {
+        HistoryStore history;
+        if (history.open()) {
+            const QHash<QString, FindingHistory> open = history.openFindings(
+                HistoryStore::klusterKey(m_state.cloud, m_state.region, m_state.kluster.name),
+                m_state.capturedAt);
+            for (const QString &id : findingIds()) {
+                const QDateTime seen = open.value(id).firstSeen;
+                if (seen.isValid() && (!firstSeen.isValid() || seen < firstSeen))
+                    firstSeen = seen;
+            }
+        }
+    }
     QString error;
-    m_auditId = AuditLog::begin(
-        QJsonObject { { QStringLiteral("cloud"), m_session->config().name },
-            { QStringLiteral("user"), m_session->userName() },
-            { QStringLiteral("project"), m_session->projectName() },
-            { QStringLiteral("projectId"), m_session->projectId() }, { QStringLiteral("kluster"), m_kluster },
-            { QStringLiteral("finding"), findingIds().join(QStringLiteral(", ")) },
-            { QStringLiteral("findings"), QJsonArray::fromStringList(findingIds()) },
-            { QStringLiteral("repair"), m_plan->title }, { QStringLiteral("override"), m_override },
-            { QStringLiteral("planned"), planned } },
-        &error);
+    QJsonObject started { { QStringLiteral("cloud"), m_session->config().name },
+        { QStringLiteral("user"), m_session->userName() },
+        { QStringLiteral("project"), m_session->projectName() },
+        { QStringLiteral("projectId"), m_session->projectId() }, { QStringLiteral("kluster"), m_kluster },
+        { QStringLiteral("finding"), findingIds().join(QStringLiteral(", ")) },
+        { QStringLiteral("findings"), QJsonArray::fromStringList(findingIds()) },
+        { QStringLiteral("repair"), m_plan->title }, { QStringLiteral("override"), m_override },
+        { QStringLiteral("planned"), planned } };
+    if (firstSeen.isValid())
+        started.insert(QStringLiteral("firstSeen"), firstSeen.toString(Qt::ISODate));
+    m_auditId = AuditLog::begin(started, &error);
     if (m_auditId.isEmpty()) {
         m_outcome.auditError = error;
         conclude(Outcome::Result::Failed,
@@ -278,6 +296,13 @@ void RepairExecutor::conclude(Outcome::Result result, const QString &message)
                     { QStringLiteral("message"), message } },
                 &error))
             m_outcome.auditError = error;
+        // Marked on the kluster's trends; a history that cannot be written changes nothing here.
+        HistoryStore history;
+        if (history.open())
+            history.recordRepair(
+                HistoryStore::klusterKey(m_state.cloud, m_state.region, m_state.kluster.name),
+                QDateTime::currentDateTimeUtc(), findingIds().join(QStringLiteral(", ")),
+                Outcome::resultName(result));
     }
     emit finished(m_outcome);
 }

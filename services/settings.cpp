@@ -32,6 +32,21 @@ Setting<QByteArray> viewHeader(const QString &view)
     return { QStringLiteral("views/%1/header").arg(view) };
 }
 
+Setting<int> viewColumns(const QString &view)
+{
+    return { QStringLiteral("views/%1/columns").arg(view), -1 };
+}
+
+Setting<int> historyDays()
+{
+    return { QStringLiteral("history/retentionDays"), 30 };
+}
+
+Setting<int> historyMegabytes()
+{
+    return { QStringLiteral("history/maxMegabytes"), 200 };
+}
+
 Setting<int> routeScope()
 {
     return { QStringLiteral("routes/scope"), 0 };

@@ -38,6 +38,11 @@ Setting<QString> lastKluster(); // the kluster shown last, "<connection>/<kluste
 Setting<int> tab(); // the view shown last (0: the overview)
 // A table's columns: order, widths, sort (QHeaderView::saveState), by the view's object name.
 Setting<QByteArray> viewHeader(const QString &view);
+// How many columns the table had when its header was saved (-1: before this was kept); a header saved with
+// other columns is not restored.
+Setting<int> viewColumns(const QString &view);
+Setting<int> historyDays(); // how long the history keeps what it records (30 days)
+Setting<int> historyMegabytes(); // how large the history file may grow (200 MB)
 Setting<int> routeScope(); // which routes the Routes view shows (0: the kluster's own)
 Setting<int> refreshMinutes(); // the auto-refresh interval, 0: off (5 minutes)
 Setting<int> refreshConcurrency(); // klusters of one connection refreshed at once, 0: no bound (4)

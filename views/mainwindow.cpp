@@ -11,6 +11,7 @@
 #include "services/secretstore.h"
 #include "services/settings.h"
 #include "services/snapshotwriter.h"
+#include "views/changespage.h"
 #include "views/connectionsdialog.h"
 #include "views/fleetview.h"
 #include "views/helpdialogs.h"
@@ -118,10 +119,11 @@ void yieldToTheWindow()
 #endif
 }
 
-const char *const TabNames[] = { QT_TRANSLATE_NOOP("MainWindow", "Overview"),
-    QT_TRANSLATE_NOOP("MainWindow", "Findings"), QT_TRANSLATE_NOOP("MainWindow", "Nodes"),
-    QT_TRANSLATE_NOOP("MainWindow", "Routes"), QT_TRANSLATE_NOOP("MainWindow", "Security group"),
-    QT_TRANSLATE_NOOP("MainWindow", "Audit log"), QT_TRANSLATE_NOOP("MainWindow", "Fleet") };
+const char *const TabNames[]
+    = { QT_TRANSLATE_NOOP("MainWindow", "Overview"), QT_TRANSLATE_NOOP("MainWindow", "Findings"),
+          QT_TRANSLATE_NOOP("MainWindow", "Nodes"), QT_TRANSLATE_NOOP("MainWindow", "Routes"),
+          QT_TRANSLATE_NOOP("MainWindow", "Security group"), QT_TRANSLATE_NOOP("MainWindow", "Audit log"),
+          QT_TRANSLATE_NOOP("MainWindow", "Fleet"), QT_TRANSLATE_NOOP("MainWindow", "Changes") };
 
 enum RouteScope
 {
@@ -135,6 +137,9 @@ enum RouteScope
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_network(new QThread(this))
+    , m_historyThread(new QThread(this))
+    , m_history(new HistoryRecorder())
+    , m_changes(new ChangesPage(this))
     , m_workers(new QThreadPool(this))
     , m_store(new KlusterStore(this))
     , m_klusters(new KlustersModel(this))
@@ -184,6 +189,39 @@ MainWindow::MainWindow(QWidget *parent)
     m_workers->setExpiryTimeout(-1);
     (void)QtConcurrent::run(m_workers, [] { yieldToTheWindow(); });
     m_network->start();
+    m_historyThread->setObjectName(QStringLiteral("flightdeck-history"));
+    m_history->moveToThread(m_historyThread);
+    connect(m_historyThread, &QThread::finished, m_history, &QObject::deleteLater);
+    m_historyThread->start(QThread::LowPriority);
+    QMetaObject::invokeMethod(m_history,
+        [h = m_history, days = Settings::historyDays().value(), mb = Settings::historyMegabytes().value()] {
+            h->open(days, mb);
+        });
+    connect(m_history, &HistoryRecorder::findingsHistory, this, [this](const FindingsHistory &h) {
+        m_findingsHistory.insert(h.console, h);
+        if (h.console == m_current.toString()) {
+            m_findings->setHistory(h.findings, h.at);
+            requestTrend();
+            requestChanges();
+        }
+    });
+    connect(m_history, &HistoryRecorder::trendLoaded, this, [this](const HistoryTrend &trend) {
+        if (trend.console == m_current.toString())
+            m_overview->showTrend(trend);
+    });
+    connect(m_history, &HistoryRecorder::changesLoaded, this, [this](const HistoryChanges &changes) {
+        if (changes.console == m_current.toString())
+            m_changes->showChanges(changes);
+    });
+    connect(m_changes, &ChangesPage::compareRequested, this, [this](qint64 before, qint64 after) {
+        m_changesBefore = before;
+        m_changesAfter = after;
+        requestChanges();
+    });
+    connect(m_history, &HistoryRecorder::problem, this, [this](const QString &message) {
+        qWarning().noquote() << message;
+        statusBar()->showMessage(message, 30000);
+    });
 
     buildSidebar();
     buildPages();
@@ -286,6 +324,8 @@ MainWindow::~MainWindow()
     m_connections.clear();
     m_network->quit();
     m_network->wait(); // at exit only: the workers' last deletions
+    m_historyThread->quit();
+    m_historyThread->wait(); // at exit only: the last record written whole
     m_workers->waitForDone();
 }
 
@@ -425,6 +465,7 @@ void MainWindow::buildPages()
     overviewScroll->setFrameShape(QFrame::NoFrame);
     // No mnemonics on the tabs: Ctrl+1…7 reach them, and Alt+letter stays the menus'.
     m_tabs->addTab(overviewScroll, tr("Overview"));
+    connect(m_overview, &OverviewPage::trendRangeChanged, this, &MainWindow::requestTrend);
     m_tabs->addTab(m_findingsPage, tr("Findings"));
     m_tabs->addTab(m_nodesPage, tr("Nodes"));
     m_tabs->addTab(m_routesPage, tr("Routes"));
@@ -436,6 +477,8 @@ void MainWindow::buildPages()
     fleetScroll->setWidgetResizable(true);
     fleetScroll->setFrameShape(QFrame::NoFrame);
     m_tabs->addTab(fleetScroll, tr("Fleet"));
+    m_tabs->addTab(m_changes, tr("Changes"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { requestChanges(); });
     m_fleet->setModel(m_klusters);
     m_fleet->setRegionOf([this](const KlusterKey &key) {
         const KlusterData *d = kluster(key);
@@ -586,6 +629,7 @@ TablePage *MainWindow::page(Tab tab) const
         return m_auditPage;
     case OverviewTab:
     case FleetTab:
+    case ChangesTab:
         break; // not a table
     }
     return nullptr;
@@ -1081,6 +1125,8 @@ void MainWindow::onRefreshed(const RefreshResult &result)
     if (!connection(result.connection))
         return; // removed meanwhile
     m_store->setRefreshing(key, false);
+    if (!connection(result.connection)->spec().isSnapshot())
+        QMetaObject::invokeMethod(m_history, [h = m_history, result] { h->record(result); });
     const KlusterData before = kluster(key) ? *kluster(key) : KlusterData();
     if (result.cancelled) {
         // A cancel is no failure: the data shown stays what it was, and says its age.
@@ -1309,8 +1355,41 @@ QHash<QString, QString> MainWindow::foreignOwners(
     return owners;
 }
 
+void MainWindow::requestTrend()
+{
+    // Up to now, or to the last record where the cloud's clock is ahead of this machine's.
+    QDateTime to = QDateTime::currentDateTimeUtc();
+    if (const auto h = m_findingsHistory.constFind(m_current.toString()); h != m_findingsHistory.cend())
+        to = qMax(to, h->at);
+    const QDateTime from = to.addSecs(-3600LL * m_overview->trendHours());
+    QMetaObject::invokeMethod(m_history,
+        [h = m_history, console = m_current.toString(), from, to] { h->loadTrend(console, from, to); });
+}
+
+void MainWindow::requestChanges()
+{
+    if (m_tabs->currentWidget() != m_changes)
+        return; // asked for when it is shown
+    if (m_current.kluster.isEmpty()) {
+        m_changes->clear(tr("Select a kluster in the sidebar."));
+        return;
+    }
+    QMetaObject::invokeMethod(m_history,
+        [h = m_history, console = m_current.toString(), before = m_changesBefore, after = m_changesAfter] {
+            h->loadChanges(console, before, after);
+        });
+}
+
 void MainWindow::showCurrent()
 {
+    if (const auto h = m_findingsHistory.constFind(m_current.toString()); h != m_findingsHistory.cend())
+        m_findings->setHistory(h->findings, h->at);
+    else
+        m_findings->setHistory({}, QDateTime());
+    requestTrend();
+    if (m_shownKey != m_current)
+        m_changesBefore = m_changesAfter = 0; // another kluster's moments
+    requestChanges();
     Connection *connection = connectionOf(m_current);
     const bool readOnly = !connection || connection->isReadOnly();
     m_repairAction->setVisible(
@@ -1664,6 +1743,13 @@ void MainWindow::openRepair(const QStringList &findingIds)
         || m_shownKey != m_current)
         return; // nothing to repair, or the views do not show this kluster yet
     auto *dialog = new RepairDialog(connection, m_current.kluster, d->fetch, d->diagnosis, findingIds, this);
+    QStringList since;
+    const FindingsHistory history = m_findingsHistory.value(m_current.toString());
+    for (const QString &id : findingIds) {
+        if (const auto h = history.findings.constFind(id); h != history.findings.cend())
+            since << QStringLiteral("%1 %2").arg(id, FindingsModel::sinceText(*h, history.at));
+    }
+    dialog->setSince(since);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const KlusterKey key = m_current;
     if (d->isStale())
@@ -1908,11 +1994,27 @@ void MainWindow::exportReport()
         else if (path.endsWith(QLatin1String(".json"))
             || (filter.contains(QLatin1String("JSON")) && !path.endsWith(QLatin1String(".html"))))
             format = Exports::ReportFormat::CheckJson;
-        QString error;
-        const bool written = Exports::writeReport(path, format, fetch->state, *diagnosis, &error);
-        statusBar()->showMessage(written ? tr("Report written to %1").arg(path)
-                                         : tr("The report could not be written: %1").arg(error),
-            10000);
+        const auto write = [this, path, format, fetch, diagnosis](const IncidentReport::History *history) {
+            QString error;
+            const bool written
+                = Exports::writeReport(path, format, fetch->state, *diagnosis, &error, history);
+            statusBar()->showMessage(written ? tr("Report written to %1").arg(path)
+                                             : tr("The report could not be written: %1").arg(error),
+                10000);
+        };
+        if (format != Exports::ReportFormat::Html) {
+            write(nullptr);
+            return;
+        }
+        // The HTML report adds the findings' timelines and what changed, read on the history's thread.
+        QStringList ids;
+        for (const Finding &f : diagnosis->findings)
+            ids << f.id();
+        QMetaObject::invokeMethod(
+            m_history, [this, h = m_history, console = m_current.toString(), ids, write] {
+                const IncidentReport::History history = h->reportHistory(console, ids);
+                QMetaObject::invokeMethod(this, [history, write] { write(&history); });
+            });
     });
     openDialog(dialog);
 }

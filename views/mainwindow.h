@@ -7,6 +7,7 @@
 #include "models/securitymodel.h"
 #include "services/auditlog.h"
 #include "services/connection.h"
+#include "services/historyrecorder.h"
 #include "views/connectiondialog.h"
 
 #include <QHash>
@@ -42,6 +43,8 @@ class TablePage;
 // window, keeps the last good data when it fails and says so in a banner;
 // guided repairs from whatever view is open; connections to manage; exports;
 // desktop notifications and a tray icon while it watches.
+class ChangesPage;
+
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -56,7 +59,8 @@ public:
         RoutesTab,
         SecurityTab,
         AuditTab,
-        FleetTab
+        FleetTab,
+        ChangesTab
     };
 
     explicit MainWindow(QWidget *parent = nullptr);
@@ -99,6 +103,7 @@ public:
     TablePage *auditPage() const { return m_auditPage; }
     TablePage *page(Tab tab) const;
     OverviewPage *overviewPage() const { return m_overview; }
+    ChangesPage *changesPage() const { return m_changes; }
     QTreeView *sidebar() const { return m_sidebar; }
     QLineEdit *sidebarFilter() const { return m_sidebarFilter; }
     QComboBox *routeScope() const { return m_routeScope; }
@@ -161,6 +166,8 @@ private:
     void onNodesChanged(const RefreshResult &result);
     void onListed(Connection *connection, const QStringList &klusters, const Error &error);
     void showCurrent();
+    void requestTrend(); // the Overview's trends of the kluster shown, from the history
+    void requestChanges(); // the Changes view's comparison, when it is shown
     void updateBanner();
     void updateCaptions();
     void updateLiveActions();
@@ -201,6 +208,13 @@ private:
     void applyWantedFinding();
 
     QThread *m_network;
+    // The local history (SQLite) is written and read on a thread of its own.
+    QThread *m_historyThread;
+    HistoryRecorder *m_history;
+    QHash<QString, FindingsHistory> m_findingsHistory; // by console kluster, as of its last recorded refresh
+    ChangesPage *m_changes;
+    qint64 m_changesBefore = 0; // the moments compared (0: the default)
+    qint64 m_changesAfter = 0;
     QThreadPool *m_workers;
     QList<Connection *> m_connections;
     QList<ConnectionSpec> m_remembered;

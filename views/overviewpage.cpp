@@ -2,17 +2,23 @@
 
 #include "core/diagnosis.h"
 #include "models/nodesmodel.h"
+#include "services/historyrecorder.h"
 #include "views/severitystyle.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
+#include <QDateTimeAxis>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
+#include <QLineSeries>
 #include <QMap>
 #include <QPieSeries>
+#include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
@@ -61,6 +67,11 @@ OverviewPage::OverviewPage(QWidget *parent)
     , m_routes(makeChartView(tr("Routes against the router's limit"), this))
     , m_instances(makeChartView(tr("Instances by state and registration"), this))
     , m_findings(makeChartView(tr("Findings by severity"), this))
+    , m_trendRange(new QComboBox(this))
+    , m_trendCaption(new QLabel(this))
+    , m_trendRoutes(makeChartView(tr("Routes over time"), this))
+    , m_trendNodes(makeChartView(tr("Ready nodes over time"), this))
+    , m_trendFindings(makeChartView(tr("Findings over time"), this))
 {
     QFont big = m_title->font();
     big.setPointSizeF(big.pointSizeF() * 1.5);
@@ -78,7 +89,26 @@ OverviewPage::OverviewPage(QWidget *parent)
     layout->addWidget(m_routes, 3, 0);
     layout->addWidget(m_instances, 3, 1);
     layout->addWidget(m_findings, 3, 2);
+    auto *trendBar = new QHBoxLayout;
+    auto *trendLabel = new QLabel(tr("&Trends over the"), this);
+    trendLabel->setBuddy(m_trendRange);
+    m_trendRange->addItem(tr("last 6 hours"), 6);
+    m_trendRange->addItem(tr("last day"), 24);
+    m_trendRange->addItem(tr("last week"), 24 * 7);
+    m_trendRange->setCurrentIndex(1);
+    m_trendRange->setAccessibleName(tr("Trend range"));
+    m_trendCaption->setWordWrap(true);
+    trendBar->addWidget(trendLabel);
+    trendBar->addWidget(m_trendRange);
+    trendBar->addWidget(m_trendCaption, 1);
+    layout->addLayout(trendBar, 4, 0, 1, 3);
+    layout->addWidget(m_trendRoutes, 5, 0);
+    layout->addWidget(m_trendNodes, 5, 1);
+    layout->addWidget(m_trendFindings, 5, 2);
     layout->setRowStretch(3, 1);
+    layout->setRowStretch(5, 1);
+    connect(m_trendRange, &QComboBox::currentIndexChanged, this,
+        [this] { emit trendRangeChanged(trendHours()); });
     clear(tr("Select a kluster in the sidebar."));
 }
 
@@ -87,7 +117,9 @@ void OverviewPage::clear(const QString &message)
     m_title->setText(message);
     m_summary->clear();
     m_caption->clear();
-    for (QChartView *v : { m_routes, m_instances, m_findings }) {
+    m_trendCaption->clear();
+    for (QChartView *v :
+        { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings }) {
         QChart *old = v->chart();
         v->setChart(newChart(v->accessibleName(), palette()));
         delete old;
@@ -211,7 +243,7 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         auto *y = new QValueAxis;
         y->setRange(0, most);
         y->setLabelFormat(QStringLiteral("%d"));
-        if (most <= 10)
+        if (most <= 5)
             y->setTickCount(most + 1);
         else
             y->applyNiceNumbers();
@@ -255,4 +287,119 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         m_findings->setChart(chart);
         delete old;
     }
+}
+
+int OverviewPage::trendHours() const
+{
+    return m_trendRange->currentData().toInt();
+}
+
+QChartView *OverviewPage::trendChart(int which) const
+{
+    return which == 0 ? m_trendRoutes : which == 1 ? m_trendNodes : m_trendFindings;
+}
+
+void OverviewPage::showTrend(const HistoryTrend &trend)
+{
+    const QPalette pal = palette();
+    int failures = 0;
+    for (const HistorySample &s : trend.samples)
+        failures += s.ok ? 0 : 1;
+    m_trendCaption->setText(trend.samples.isEmpty()
+            ? tr(
+                "No refresh of this kluster is recorded in this range yet: the history records every refresh "
+                "from now on.")
+            : tr("%n refresh(es) recorded", nullptr, int(trend.samples.size()))
+                + (failures > 0 ? tr(", %n failed (red marks)", nullptr, failures) : QString())
+                + (trend.repairs.isEmpty()
+                        ? QString()
+                        : tr(", %n repair(s) (green marks)", nullptr, int(trend.repairs.size())))
+                + QStringLiteral("."));
+
+    // One chart: lines over time, a mark at the top for each repair and at the bottom for each failure.
+    struct Line
+    {
+        QString name;
+        QColor colour;
+        std::function<double(const HistorySample &)> value; // < 0: no point
+    };
+    const auto chartOf = [&](QChartView *view, const QString &title, const QList<Line> &lines) {
+        QChart *chart = newChart(title, pal);
+        auto *x = new QDateTimeAxis;
+        x->setFormat(
+            trend.from.secsTo(trend.to) > 2 * 86400 ? QStringLiteral("ddd HH:mm") : QStringLiteral("HH:mm"));
+        x->setRange(trend.from.toLocalTime(), trend.to.toLocalTime());
+        x->setTickCount(5);
+        auto *y = new QValueAxis;
+        y->setLabelFormat(QStringLiteral("%d"));
+        styleAxis(x, pal);
+        styleAxis(y, pal);
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        double top = 1;
+        for (const Line &line : lines) {
+            auto *series = new QLineSeries;
+            series->setName(line.name);
+            series->setColor(line.colour);
+            QList<QPointF> points;
+            points.reserve(trend.samples.size());
+            for (const HistorySample &s : trend.samples) {
+                const double v = s.ok ? line.value(s) : -1;
+                if (v >= 0) {
+                    points.append({ double(s.at.toMSecsSinceEpoch()), v });
+                    top = qMax(top, v);
+                }
+            }
+            series->replace(points);
+            series->setPointsVisible(points.size() < 100); // a few refreshes still show
+            chart->addSeries(series);
+            series->attachAxis(x);
+            series->attachAxis(y);
+        }
+        y->setRange(0, top * 1.15);
+        y->applyNiceNumbers();
+        const auto marks = [&](const QString &name, const QColor &colour, QScatterSeries::MarkerShape shape,
+                               const QList<qint64> &at, double level) {
+            if (at.isEmpty())
+                return;
+            auto *series = new QScatterSeries;
+            series->setName(name);
+            series->setColor(colour);
+            series->setBorderColor(colour);
+            series->setMarkerShape(shape);
+            series->setMarkerSize(9);
+            for (const qint64 t : at)
+                series->append(double(t), level);
+            chart->addSeries(series);
+            series->attachAxis(x);
+            series->attachAxis(y);
+        };
+        QList<qint64> failed, repaired;
+        for (const HistorySample &s : trend.samples) {
+            if (!s.ok)
+                failed << s.at.toMSecsSinceEpoch();
+        }
+        for (const HistoryStore::Repair &r : trend.repairs)
+            repaired << r.at.toMSecsSinceEpoch();
+        marks(tr("refresh failed"), SeverityStyle::colour(Severity::Critical),
+            QScatterSeries::MarkerShapeRectangle, failed, 0);
+        marks(tr("repair"), SeverityStyle::colour(std::nullopt), QScatterSeries::MarkerShapeCircle, repaired,
+            y->max());
+        QChart *old = view->chart();
+        view->setChart(chart);
+        delete old;
+    };
+    const QColor warn = SeverityStyle::colour(Severity::Warning);
+    const QColor crit = SeverityStyle::colour(Severity::Critical);
+    chartOf(m_trendRoutes, tr("Routes against the limit"),
+        { { tr("routes"), SeverityStyle::colour(std::nullopt).darker(130),
+              [](const HistorySample &s) { return double(s.routes); } },
+            { tr("limit"), Neutral, [](const HistorySample &s) { return double(s.maxRoutes); } } });
+    chartOf(m_trendNodes, tr("Ready nodes against expected"),
+        { { tr("Ready"), SeverityStyle::colour(std::nullopt).darker(130),
+              [](const HistorySample &s) { return double(s.nodesReady); } },
+            { tr("expected"), Neutral, [](const HistorySample &s) { return double(s.nodesExpected); } } });
+    chartOf(m_trendFindings, tr("Findings by severity"),
+        { { tr("critical"), crit, [](const HistorySample &s) { return double(s.critical); } },
+            { tr("warning"), warn, [](const HistorySample &s) { return double(s.warning); } } });
 }

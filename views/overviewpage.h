@@ -6,12 +6,17 @@
 class NodesModel;
 class QChart;
 class QChartView;
+class QComboBox;
 class QLabel;
 struct Diagnosis;
+struct HistoryTrend;
 
 // The kluster at a glance: the verdict in words, what could not be judged,
 // and three small charts: the router's routes against its limit, the
-// instances by Nova state and registration age, and the findings by severity.
+// instances by Nova state and registration age, and the findings by severity;
+// below them, the trends from the local history over the last hours, day or
+// week (routes against the limit, Ready nodes against expected, findings by
+// severity), with repairs and failed refreshes marked.
 class OverviewPage : public QWidget
 {
     Q_OBJECT
@@ -27,6 +32,13 @@ public:
     void show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes,
         int foreign, int limit, const QString &incomplete, bool serversKnown = true);
     void clear(const QString &message);
+    // The trends of the kluster shown (from the history recorder).
+    void showTrend(const HistoryTrend &trend);
+    int trendHours() const; // the range chosen: 6, 24 or 168
+    QChartView *trendChart(int which) const; // 0 routes, 1 nodes, 2 findings (tests, screenshots)
+
+signals:
+    void trendRangeChanged(int hours);
 
 private:
     QLabel *m_title;
@@ -35,4 +47,9 @@ private:
     QChartView *m_routes;
     QChartView *m_instances;
     QChartView *m_findings;
+    QComboBox *m_trendRange;
+    QLabel *m_trendCaption;
+    QChartView *m_trendRoutes;
+    QChartView *m_trendNodes;
+    QChartView *m_trendFindings;
 };

@@ -220,6 +220,11 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
             this);
     title->setWordWrap(true);
     layout->addWidget(title);
+    m_since = new QLabel(this);
+    m_since->setWordWrap(true);
+    m_since->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_since->setVisible(false);
+    layout->addWidget(m_since);
     layout->addWidget(m_plan, 1);
     layout->addWidget(m_verdict);
     layout->addWidget(m_override);
@@ -446,4 +451,15 @@ void RepairDialog::reject()
         return;
     }
     QDialog::reject();
+}
+
+void RepairDialog::setSince(const QStringList &lines)
+{
+    m_since->setText(lines.isEmpty() ? QString() : tr("Open: %1").arg(lines.join(QStringLiteral("; "))));
+    m_since->setVisible(!lines.isEmpty());
+}
+
+QString RepairDialog::sinceText() const
+{
+    return m_since->text();
 }

@@ -33,6 +33,9 @@ public:
         const QStringList &findingIds, QWidget *parent = nullptr);
 
     QStringList sendable() const { return m_sendable; } // the findings the confirm button sends
+    // Since when the findings are open, from the history: "<id>: since 14:05 (2 h 10 min)" each.
+    void setSince(const QStringList &lines);
+    QString sinceText() const;
     QJsonArray plannedRequests() const; // the requests it sends, in order (as the dialog shows them)
     QLineEdit *confirmationBox() const { return m_confirmation; }
     QPushButton *confirmButton() const { return m_confirm; }
@@ -77,6 +80,7 @@ private:
     QLabel *m_status;
     QLabel *m_resultIcon;
     QLabel *m_title = nullptr;
+    QLabel *m_since = nullptr;
     QTextBrowser *m_results;
     QDialogButtonBox *m_buttons;
     QPushButton *m_confirm;

@@ -338,11 +338,14 @@ bool TablePage::eventFilter(QObject *watched, QEvent *event)
 void TablePage::saveHeader() const
 {
     Settings::viewHeader(m_view->objectName()).setValue(m_view->header()->saveState());
+    Settings::viewColumns(m_view->objectName()).setValue(m_view->header()->count());
 }
 
 void TablePage::restoreHeader()
 {
     const QByteArray state = Settings::viewHeader(m_view->objectName()).value();
-    if (!state.isEmpty())
+    const int columns = Settings::viewColumns(m_view->objectName()).value();
+    // A header saved with other columns (an older version's) would put them in the wrong places.
+    if (!state.isEmpty() && columns == m_view->header()->count())
         m_view->header()->restoreState(state);
 }

@@ -4,6 +4,7 @@
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "services/cloudconfig.h"
+#include "services/historystore.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
@@ -11,6 +12,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTextStream>
 
@@ -26,6 +28,17 @@ int writeReport(const KlusterState &state, const Diagnosis &diagnosis, const QSt
             QStringLiteral("check"), QStringLiteral("cannot write the report to standard output"));
     out.flush();
     return CheckReport::exitStatus(diagnosis);
+}
+
+// --record: the result goes into the local history, as the console's refreshes do. A history that cannot be
+// written is said on standard error and changes no exit status: the check itself ran.
+void record(const HistoryRecord &record)
+{
+    HistoryStore store;
+    if (!store.open() || !store.record(record))
+        QTextStream(stderr) << "flightdeck-cli check: not recorded: " << store.error() << Qt::endl;
+    if (const QString notice = store.takeNotice(); !notice.isEmpty())
+        QTextStream(stderr) << "flightdeck-cli check: " << notice << Qt::endl;
 }
 
 } // namespace
@@ -45,6 +58,10 @@ int runCheckCommand(const QStringList &arguments)
         QStringLiteral("Diagnose the snapshot folder <dir> (see snapshot-format)."), QStringLiteral("dir") });
     parser.addOption({ QStringLiteral("format"), QStringLiteral("Report format: text (default) or json."),
         QStringLiteral("text|json"), QStringLiteral("text") });
+    parser.addOption({ QStringLiteral("record"),
+        QStringLiteral(
+            "Record the result in the local history (<data>/flightdeck/history.sqlite), as the console "
+            "does: since when each finding is open, the kluster's numbers, its state for diffs.") });
     CliOptions::addCloud(parser, true);
     CliOptions::addDiagnosis(parser);
     const QString command = QStringLiteral("check");
@@ -74,7 +91,11 @@ int runCheckCommand(const QStringList &arguments)
         } catch (const ParseError &e) {
             return CliOptions::fail(command, e.toString());
         }
-        return writeReport(state, Diagnosis::run(state, *options), format);
+        const Diagnosis diagnosis = Diagnosis::run(state, *options);
+        const int status = writeReport(state, diagnosis, format);
+        if (parser.isSet(QStringLiteral("record")))
+            record(HistoryRecord::of(state, diagnosis, 0));
+        return status;
     }
 
     if (!parser.isSet(QStringLiteral("kluster")))
@@ -98,13 +119,23 @@ int runCheckCommand(const QStringList &arguments)
     if (kube)
         fetcher.setKubeTarget(*kube);
     int status = CliOptions::ExitUnknown;
+    const bool recording = parser.isSet(QStringLiteral("record"));
+    QElapsedTimer timer;
+    timer.start();
     QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
         if (!fetch.state.klusterSource.known) {
             status = CliOptions::fail(command, SourceError::joined(fetch.errors));
+            if (recording)
+                record(HistoryRecord::failure(HistoryStore::klusterKey(cloud->name, cloud->regionName,
+                                                  parser.value(QStringLiteral("kluster"))),
+                    fetch.state.capturedAt, SourceError::joined(fetch.errors), timer.elapsed()));
         } else {
             for (const SourceError &e : fetch.errors)
                 QTextStream(stderr) << "flightdeck-cli check: " << e.toString() << Qt::endl;
-            status = writeReport(fetch.state, Diagnosis::run(fetch.state, *options), format);
+            const Diagnosis diagnosis = Diagnosis::run(fetch.state, *options);
+            status = writeReport(fetch.state, diagnosis, format);
+            if (recording)
+                record(HistoryRecord::of(fetch.state, diagnosis, timer.elapsed()));
             const KlusterState &s = fetch.state;
             if (!(s.serversSource.known && s.routerSource.known && s.securityGroupsSource.known
                     && s.nodesSource.known))

@@ -2,6 +2,7 @@
 // systems and incident records.
 
 #include "app/cli/checkcommand.h"
+#include "app/cli/diffcommand.h"
 #include "app/cli/livecommands.h"
 
 #include <QCoreApplication>
@@ -17,6 +18,7 @@ static const char usage[]
       "Commands:\n"
       "  check      Diagnose a kluster (a snapshot folder, or live) and print the findings\n"
       "  snapshot   Fetch a kluster and write it as a snapshot folder\n"
+      "  diff       Say what changed in a kluster between two snapshot folders\n"
       "  klusters   List the klusters of a cloud's project\n"
       "  repair     Repair one finding: print the plan, send it with --yes, verify, audit\n"
       "  audit      Print the audit log of repairs\n"
@@ -49,12 +51,12 @@ int main(int argc, char *argv[])
         QTextStream(stdout) << "flightdeck-cli " << QCoreApplication::applicationVersion() << Qt::endl;
         return 0;
     }
-    const QHash<QString, int (*)(const QStringList &)> commands
-        = { { QStringLiteral("check"), &runCheckCommand },
-              { QStringLiteral("snapshot"), &runSnapshotCommand },
-              { QStringLiteral("klusters"), &runKlustersCommand },
-              { QStringLiteral("repair"), &runRepairCommand }, { QStringLiteral("audit"), &runAuditCommand },
-              { QStringLiteral("credentials"), &runCredentialsCommand } };
+    const QHash<QString, int (*)(const QStringList &)> commands = {
+        { QStringLiteral("check"), &runCheckCommand }, { QStringLiteral("snapshot"), &runSnapshotCommand },
+        { QStringLiteral("diff"), &runDiffCommand }, { QStringLiteral("klusters"), &runKlustersCommand },
+        { QStringLiteral("repair"), &runRepairCommand }, { QStringLiteral("audit"), &runAuditCommand },
+        { QStringLiteral("credentials"), &runCredentialsCommand }
+    };
     if (const auto run = commands.value(first)) {
         args.removeAt(1);
         return run(args);

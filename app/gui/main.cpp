@@ -24,7 +24,8 @@ int fail(const QString &message)
 }
 
 const QStringList ViewNames { QStringLiteral("overview"), QStringLiteral("findings"), QStringLiteral("nodes"),
-    QStringLiteral("routes"), QStringLiteral("security"), QStringLiteral("audit"), QStringLiteral("fleet") };
+    QStringLiteral("routes"), QStringLiteral("security"), QStringLiteral("audit"), QStringLiteral("fleet"),
+    QStringLiteral("changes") };
 
 void describeApplication()
 {

@@ -5,9 +5,9 @@
 #     source /path/to/flightdeck-cli.bash
 #
 # Completes the commands, each command's options, --format values, the
-# credentials actions, cloud names (the top-level keys under `clouds:` of the
-# clouds.yaml flightdeck-cli itself would read, plus "envvars" when OS_AUTH_URL
-# is set), kubeconfig contexts, files and folders, and kluster names (from
+# credentials actions, the two snapshot folders of diff, cloud names (the
+# top-level keys under `clouds:` of the clouds.yaml flightdeck-cli itself
+# would read, plus "envvars" when OS_AUTH_URL is set), kubeconfig contexts, files and folders, and kluster names (from
 # `flightdeck-cli klusters`, bounded by `timeout 3` and remembered per cloud
 # for the shell session, an empty answer too: `unset
 # _flightdeck_cli_kluster_cache_key` asks again; FLIGHTDECK_COMPLETE_KLUSTERS=0
@@ -146,7 +146,7 @@ _flightdeck_cli()
 
     # The command, the cloud and the kubeconfig given so far; the values of
     # options are skipped.
-    local command="" cloud=${OS_CLOUD-} kubeconfig="" action="" i word value
+    local command="" cloud=${OS_CLOUD-} kubeconfig="" action="" folders=0 i word value
     for (( i = 1; i < cword; i++ )); do
         word=${COMP_WORDS[i]-}
         case $word in
@@ -172,12 +172,14 @@ _flightdeck_cli()
                     command=$word
                 elif [[ $command == credentials && -z $action ]]; then
                     action=$word
+                elif [[ $command == diff ]]; then
+                    folders=$(( folders + 1 ))
                 fi
                 ;;
         esac
     done
 
-    local commands="check snapshot klusters repair audit credentials"
+    local commands="check snapshot diff klusters repair audit credentials"
     if [[ -z $command ]]; then
         if [[ $cur == -* ]]; then
             _flightdeck_cli_reply $'-h\n--help\n-v\n--version' "$cur"
@@ -221,8 +223,15 @@ _flightdeck_cli()
     local diagopts="--startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates"
     local opts="" words=""
     case $command in
-        check)       opts="--snapshot --format --kluster $cloudopts $diagopts" ;;
+        check)       opts="--snapshot --format --record --kluster $cloudopts $diagopts" ;;
         snapshot)    opts="--out --route-limit --kluster $cloudopts" ;;
+        diff)        opts="--format $diagopts"
+                     # SNAPSHOT_A and SNAPSHOT_B: folders, until both are given.
+                     if [[ $cur != -* ]] && (( folders < 2 )); then
+                         compopt -o filenames 2>/dev/null || true
+                         mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+                         return 0
+                     fi ;;
         klusters)    opts="$cloudopts" ;;
         repair)      opts="--finding --all-routes --yes --override --kluster $cloudopts $diagopts" ;;
         audit)       opts="--format" ;;

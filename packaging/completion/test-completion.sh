@@ -67,7 +67,7 @@ t() {  # t "expected replies" word...
     fi
 }
 t "check"                          flightdeck-cli ch
-t "check snapshot klusters repair audit credentials" flightdeck-cli ""
+t "check snapshot diff klusters repair audit credentials" flightdeck-cli ""
 t "--help --version"               flightdeck-cli --
 t "--format"                       flightdeck-cli check --fo
 t "--full-route-updates"           flightdeck-cli check --fu
@@ -87,6 +87,15 @@ t "--help --help-all --cloud"      flightdeck-cli credentials set ""
 t "--yes"                          flightdeck-cli repair --kluster k1 --finding x --y
 t "--out"                          flightdeck-cli snapshot --o
 t "snapdir"                        flightdeck-cli check --snapshot sn
+t "diff"                           flightdeck-cli di
+t "snapdir"                        flightdeck-cli diff sn
+t "snapdir"                        flightdeck-cli diff other sn
+t "snapdir"                        flightdeck-cli diff --format json other --max-unhealthy 2 sn
+t "--format --full-route-updates"  flightdeck-cli diff --f
+t "text json"                      flightdeck-cli diff other snapdir --format ""
+t "--route-limit --route-warning"  flightdeck-cli diff other snapdir --route-
+t "--help --help-all --format --startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates" \
+                                   flightdeck-cli diff other snapdir ""
 t "ctx-one ctx-two"                flightdeck-cli check --context ""
 t "ctx-two"                        flightdeck-cli check --kubeconfig "$HOME/.kube/config" --context ctx-t
 t "k1 legacy"                      flightdeck-cli check --cloud prod --kluster ""

@@ -1,0 +1,77 @@
+#include "app/cli/diffcommand.h"
+
+#include "app/cli/clioptions.h"
+#include "core/diagnosis.h"
+#include "core/statediff.h"
+#include "services/snapshotreader.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QTextStream>
+
+int runDiffCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Say what changed in a kluster between two snapshot folders of it: instances added, removed or\n"
+        "changed state; nodes joined, left or changed conditions; routes added and removed; security\n"
+        "group rules and memberships changed; findings opened and resolved.\n"
+        "Exit status: 0 no difference, 1 differences, 3 the diff could not be made (a bad snapshot,\n"
+        "two different klusters)."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(
+        QStringLiteral("SNAPSHOT_A"), QStringLiteral("The earlier snapshot folder."));
+    parser.addPositionalArgument(QStringLiteral("SNAPSHOT_B"), QStringLiteral("The later snapshot folder."));
+    parser.addOption({ QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
+        QStringLiteral("text|json"), QStringLiteral("text") });
+    CliOptions::addDiagnosis(parser);
+    const QString command = QStringLiteral("diff");
+
+    if (!parser.parse(arguments))
+        return CliOptions::fail(command, parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText().replace(
+            QStringLiteral("flightdeck-cli [options]"), QStringLiteral("flightdeck-cli diff [options]"));
+        return 0;
+    }
+    const QStringList folders = parser.positionalArguments();
+    if (folders.size() != 2)
+        return CliOptions::fail(command,
+            folders.size() < 2
+                ? QStringLiteral("give two snapshot folders: diff SNAPSHOT_A SNAPSHOT_B (see --help)")
+                : QStringLiteral("unexpected argument \"%1\": diff compares two snapshot folders")
+                      .arg(folders.at(2)));
+    QString error;
+    const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
+    if (!options)
+        return CliOptions::fail(command, error);
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json"))
+        return CliOptions::fail(command, QStringLiteral("--format: \"%1\" is not text or json").arg(format));
+
+    StateDigest digests[2];
+    for (int i = 0; i < 2; ++i) {
+        KlusterState state;
+        try {
+            state = SnapshotReader::read(folders.at(i));
+        } catch (const ParseError &e) {
+            return CliOptions::fail(command, e.toString());
+        }
+        digests[i] = StateDigest::of(state, Diagnosis::run(state, *options));
+    }
+    const StateDigest &before = digests[0];
+    const StateDigest &after = digests[1];
+    if (before.kluster != after.kluster)
+        return CliOptions::fail(command,
+            QStringLiteral("%1 is kluster %2 and %3 is kluster %4: diff compares two moments of one kluster")
+                .arg(folders.at(0), before.kluster, folders.at(1), after.kluster));
+
+    const QList<StateChange> changes = diffStates(before, after);
+    const QByteArray report = format == QLatin1String("json") ? stateChangesJson(before, after, changes)
+                                                              : stateChangesText(before, after, changes);
+    QFile out;
+    if (!out.open(stdout, QIODevice::WriteOnly) || out.write(report) != report.size())
+        return CliOptions::fail(command, QStringLiteral("cannot write to standard output"));
+    out.flush();
+    return changes.isEmpty() ? 0 : 1;
+}

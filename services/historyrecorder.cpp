@@ -1,0 +1,169 @@
+#include "services/historyrecorder.h"
+
+#include <QCoreApplication>
+
+QString historyConsoleKey(const RefreshResult &result)
+{
+    return result.connection + QLatin1Char('/') + result.kluster;
+}
+
+HistoryRecorder::HistoryRecorder(QString path, QObject *parent)
+    : QObject(parent)
+    , m_path(std::move(path))
+{ }
+
+HistoryRecorder::~HistoryRecorder() = default;
+
+void HistoryRecorder::report(const QString &message)
+{
+    if (message == m_lastProblem)
+        return; // said once, not on every refresh
+    m_lastProblem = message;
+    emit problem(message);
+}
+
+void HistoryRecorder::open(int retentionDays, int maxMegabytes)
+{
+    m_store = std::make_unique<HistoryStore>(m_path);
+    m_store->setRetention(retentionDays, maxMegabytes);
+    m_failed = !m_store->open();
+    if (const QString notice = m_store->takeNotice(); !notice.isEmpty())
+        report(tr("History: %1").arg(notice));
+    if (m_failed)
+        report(tr("No history is kept: %1").arg(m_store->error()));
+}
+
+bool HistoryRecorder::ready()
+{
+    if (!m_store)
+        open(HistoryStore::DefaultRetentionDays, HistoryStore::DefaultMaxMegabytes);
+    return !m_failed;
+}
+
+void HistoryRecorder::record(const RefreshResult &result)
+{
+    if (result.cancelled || !ready())
+        return;
+    const QString console = historyConsoleKey(result);
+    HistoryRecord r;
+    if (result.fetch && result.diagnosis) {
+        r = HistoryRecord::of(result.fetch->state, *result.diagnosis, result.elapsedMs);
+        m_keys.insert(console, r.kluster);
+    } else if (const QString key = m_keys.value(console); !key.isEmpty()) {
+        r = HistoryRecord::failure(
+            key, result.fetchedAt.isValid() ? result.fetchedAt : QDateTime::currentDateTimeUtc(),
+            SourceError::joined(result.errors), result.elapsedMs);
+    } else {
+        return; // never seen: no kluster to file the failure under
+    }
+    if (!m_store->record(r)) {
+        report(tr("History not recorded: %1").arg(m_store->error()));
+        return;
+    }
+    m_lastProblem.clear();
+    if (!r.ok)
+        return;
+    emit findingsHistory({ console, r.kluster, r.at, m_store->openFindings(r.kluster, r.at) });
+}
+
+void HistoryRecorder::loadTrend(const QString &console, const QDateTime &from, const QDateTime &to)
+{
+    HistoryTrend trend { console, from, to, {}, {} };
+    const QString key = m_keys.value(console);
+    if (!key.isEmpty() && ready()) {
+        trend.samples = m_store->samples(key, from, to);
+        trend.repairs = m_store->repairs(key, from, to);
+    }
+    emit trendLoaded(trend);
+}
+
+void HistoryRecorder::loadChanges(const QString &console, qint64 before, qint64 after)
+{
+    emit changesLoaded(changes(console, before, after));
+}
+
+IncidentReport::History HistoryRecorder::reportHistory(const QString &console, const QStringList &findings)
+{
+    IncidentReport::History h;
+    const QString key = m_keys.value(console);
+    if (key.isEmpty() || !ready())
+        return h;
+    for (const QString &id : findings) {
+        QList<IncidentReport::History::Interval> timeline;
+        for (const FindingInterval &i : m_store->intervals(key, id))
+            timeline.append({ i.firstSeen, i.resolvedAt, i.beforeHistory });
+        if (!timeline.isEmpty())
+            h.timelines.insert(id, timeline);
+    }
+    const HistoryChanges c = changes(console, 0, 0);
+    if (c.error.isEmpty() && c.beforeDigest && c.afterDigest) {
+        h.hasChanges = true;
+        h.changesFrom = c.beforeDigest->capturedAt;
+        h.changesTo = c.afterDigest->capturedAt;
+        h.changes = c.changes;
+        for (const HistoryMoment &m : c.moments) {
+            if (m.id == c.before)
+                h.fromHealthy = m.critical == 0 && m.warning == 0;
+        }
+    }
+    return h;
+}
+
+HistoryChanges HistoryRecorder::changes(const QString &console, qint64 before, qint64 after)
+{
+    HistoryChanges c;
+    c.console = console;
+    const QString key = m_keys.value(console);
+    if (key.isEmpty() || !ready()) {
+        c.error = tr("No history of this kluster yet: it is recorded from its first refresh on.");
+        return c;
+    }
+    c.moments = m_store->moments(key);
+    if (c.moments.size() < 2) {
+        c.error = tr("Only one state of this kluster is recorded so far: changes show from its next change on.");
+        return c;
+    }
+    const auto find = [&](qint64 id) {
+        for (const HistoryMoment &m : std::as_const(c.moments)) {
+            if (m.id == id)
+                return std::optional<HistoryMoment>(m);
+        }
+        return std::optional<HistoryMoment>();
+    };
+    const std::optional<HistoryMoment> a = find(after).value_or(c.moments.constFirst());
+    std::optional<HistoryMoment> b = find(before);
+    if (!b) {
+        b = m_store->lastHealthy(key, a->at);
+        if (!b) {
+            for (const HistoryMoment &m : std::as_const(c.moments)) {
+                if (m.at < a->at) {
+                    b = m;
+                    break;
+                }
+            }
+        }
+    }
+    if (!b) {
+        c.error = tr("No state before %1 is recorded.").arg(a->at.toString(Qt::ISODate));
+        return c;
+    }
+    c.before = b->id;
+    c.after = a->id;
+    const auto load = [&](const HistoryMoment &m) {
+        QString error;
+        std::optional<StateDigest> d = StateDigest::fromJson(m_store->digest(m.id), &error);
+        if (d)
+            d->capturedAt = m.at;
+        else
+            c.error = tr("The state of %1 cannot be read back: %2").arg(m.at.toString(Qt::ISODate), error);
+        return d;
+    };
+    c.beforeDigest = load(*b);
+    c.afterDigest = load(*a);
+    if (c.beforeDigest && c.afterDigest) {
+        c.changes = diffStates(*c.beforeDigest, *c.afterDigest);
+        c.notCompared = uncomparedCategories(*c.beforeDigest, *c.afterDigest);
+        c.intervals = m_store->intervalsBetween(key, qMin(b->at, a->at).addMSecs(1), qMax(b->at, a->at));
+    }
+    return c;
+}

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "core/incidentreport.h"
+#include "core/statediff.h"
+#include "services/connection.h"
+#include "services/historystore.h"
+
+#include <QObject>
+#include <memory>
+
+// What the console shows of a kluster's history.
+struct FindingsHistory
+{
+    QString console; // the console's kluster ("<connection>/<kluster>")
+    QString kluster; // the history's key (HistoryStore::klusterKey)
+    QDateTime at; // as of this refresh
+    QHash<QString, FindingHistory> findings; // open findings by id
+};
+Q_DECLARE_METATYPE(FindingsHistory)
+
+struct HistoryTrend
+{
+    QString console;
+    QDateTime from;
+    QDateTime to;
+    QList<HistorySample> samples;
+    QList<HistoryStore::Repair> repairs;
+};
+Q_DECLARE_METATYPE(HistoryTrend)
+
+struct HistoryChanges
+{
+    QString console;
+    QList<HistoryMoment> moments; // newest first
+    qint64 before = 0; // the moments compared (0: none)
+    qint64 after = 0;
+    std::optional<StateDigest> beforeDigest;
+    std::optional<StateDigest> afterDigest;
+    QList<StateChange> changes;
+    QStringList notCompared;
+    QList<FindingInterval> intervals; // findings opened or resolved between the two
+    QString error;
+};
+Q_DECLARE_METATYPE(HistoryChanges)
+
+// The console's side of the history store: lives on a thread of its own, so the window never waits for
+// SQLite. Every refresh is recorded as it arrives; what the views ask for comes back in a signal.
+class HistoryRecorder : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit HistoryRecorder(QString path = HistoryStore::defaultPath(), QObject *parent = nullptr);
+    ~HistoryRecorder() override;
+
+public slots:
+    void open(int retentionDays, int maxMegabytes);
+    // A refresh of a live kluster: its findings, numbers and state (a failure: its error).
+    void record(const RefreshResult &result);
+    void loadTrend(const QString &console, const QDateTime &from, const QDateTime &to);
+    // Two moments of the kluster compared: `before` 0 for the last healthy one before `after` (or the one
+    // before it), `after` 0 for the newest.
+    void loadChanges(const QString &console, qint64 before, qint64 after);
+
+public:
+    // On the recorder's thread (invoked there): the comparison loadChanges() sends, and what an incident
+    // report adds from the history for `findings`.
+    HistoryChanges changes(const QString &console, qint64 before, qint64 after);
+    IncidentReport::History reportHistory(const QString &console, const QStringList &findings);
+
+signals:
+    void findingsHistory(const FindingsHistory &history);
+    void trendLoaded(const HistoryTrend &trend);
+    void changesLoaded(const HistoryChanges &changes);
+    // Something the engineer should know: the file was moved aside, or no history can be kept (and why).
+    void problem(const QString &message);
+
+private:
+    bool ready();
+    void report(const QString &message);
+
+    QString m_path;
+    std::unique_ptr<HistoryStore> m_store;
+    bool m_failed = false;
+    QString m_lastProblem;
+    QHash<QString, QString> m_keys; // console kluster -> history key, from its last good refresh
+};
+
+// One history key for a console kluster, from its refresh.
+QString historyConsoleKey(const RefreshResult &result);

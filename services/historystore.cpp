@@ -1,0 +1,773 @@
+#include "services/historystore.h"
+
+#include "core/diagnosis.h"
+#include "core/statediff.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QSet>
+#include <QVariant>
+#include <atomic>
+
+namespace {
+
+qint64 ms(const QDateTime &t)
+{
+    return t.toMSecsSinceEpoch();
+}
+
+QDateTime fromMs(const QVariant &v)
+{
+    return v.isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(v.toLongLong(), Qt::UTC);
+}
+
+// Each schema version's statements, applied in order from the file's user_version. Never edit a
+// released step: add one.
+const QList<QStringList> &migrations()
+{
+    static const QList<QStringList> steps = {
+        // 1: klusters, finding intervals, the numbers of each refresh, repairs.
+        // klusters.last_seen: the last refresh that saw its findings (an open interval's last sighting).
+        { QStringLiteral("CREATE TABLE klusters (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, "
+                         "first_recorded INTEGER NOT NULL, last_seen INTEGER)"),
+            QStringLiteral("CREATE TABLE intervals (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL "
+                           "REFERENCES klusters(id), finding TEXT NOT NULL, severity TEXT NOT NULL, "
+                           "first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, resolved_at INTEGER, "
+                           "before_history INTEGER NOT NULL DEFAULT 0)"),
+            QStringLiteral("CREATE INDEX intervals_open ON intervals (kluster, resolved_at)"),
+            QStringLiteral("CREATE INDEX intervals_finding ON intervals (kluster, finding, first_seen)"),
+            QStringLiteral("CREATE TABLE samples (kluster INTEGER NOT NULL REFERENCES klusters(id), "
+                           "at INTEGER NOT NULL, ok INTEGER NOT NULL, duration_ms INTEGER NOT NULL, "
+                           "routes INTEGER, max_routes INTEGER, instances_active INTEGER, "
+                           "instances_error INTEGER, instances_other INTEGER, nodes_ready INTEGER, "
+                           "nodes_expected INTEGER, critical INTEGER, warning INTEGER, info INTEGER, "
+                           "error TEXT)"),
+            QStringLiteral("CREATE INDEX samples_at ON samples (kluster, at)"),
+            QStringLiteral("CREATE TABLE repairs (kluster INTEGER NOT NULL REFERENCES klusters(id), "
+                           "at INTEGER NOT NULL, finding TEXT NOT NULL, outcome TEXT NOT NULL)"),
+            QStringLiteral("CREATE INDEX repairs_at ON repairs (kluster, at)") },
+        // 2: the last few states of each kluster, to tell two moments apart.
+        { QStringLiteral("CREATE TABLE states (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL "
+                         "REFERENCES klusters(id), at INTEGER NOT NULL, critical INTEGER NOT NULL, "
+                         "warning INTEGER NOT NULL, digest BLOB NOT NULL, digest_sha1 BLOB NOT NULL)"),
+            QStringLiteral("CREATE INDEX states_at ON states (kluster, at)") },
+    };
+    return steps;
+}
+
+QString sqlError(const QSqlError &e)
+{
+    QString text = e.databaseText().isEmpty() ? e.text() : e.databaseText();
+    return text.isEmpty() ? QStringLiteral("unknown error") : text;
+}
+
+bool isLocked(const QSqlError &e)
+{
+    // SQLITE_BUSY (5) and SQLITE_LOCKED (6)
+    return e.nativeErrorCode() == QLatin1String("5") || e.nativeErrorCode() == QLatin1String("6")
+        || e.databaseText().contains(QLatin1String("locked"));
+}
+
+} // namespace
+
+HistoryRecord HistoryRecord::of(const KlusterState &state, const Diagnosis &diagnosis, qint64 durationMs)
+{
+    HistoryRecord r;
+    r.kluster = HistoryStore::klusterKey(state.cloud, state.region, state.kluster.name);
+    r.at = state.capturedAt;
+    r.durationMs = durationMs;
+    r.complete = state.klusterSource.known && state.serversSource.known && state.serversSource.incomplete.isEmpty()
+        && state.routerSource.known && state.securityGroupsSource.known && state.nodesSource.known;
+    if (state.routerSource.known)
+        r.routes = int(state.router.routes.size());
+    r.maxRoutes = state.maxRoutes.value_or(-1);
+    r.nodesReady = diagnosis.budget.ready;
+    r.nodesExpected = diagnosis.budget.expected;
+    r.critical = diagnosis.count(Severity::Critical);
+    r.warning = diagnosis.count(Severity::Warning);
+    r.info = diagnosis.count(Severity::Info);
+    // Kept without its instant (the row has it): an unchanged kluster then gives the same bytes, and is not
+    // kept again.
+    StateDigest digest = StateDigest::of(state, diagnosis);
+    digest.capturedAt = QDateTime::fromMSecsSinceEpoch(0, Qt::UTC);
+    r.digest = digest.toJson();
+    r.findings.reserve(digest.findings.size());
+    for (auto it = digest.findings.cbegin(); it != digest.findings.cend(); ++it)
+        r.findings.append({ it.key(), severityName(it.value()) });
+    for (const InstanceDigest &instance : std::as_const(digest.instances)) { // the kluster's instances
+        if (instance.status == QLatin1String("ACTIVE"))
+            ++r.instancesActive;
+        else if (instance.status == QLatin1String("ERROR"))
+            ++r.instancesError;
+        else
+            ++r.instancesOther;
+    }
+    return r;
+}
+
+HistoryRecord HistoryRecord::failure(
+    const QString &kluster, const QDateTime &at, const QString &error, qint64 durationMs)
+{
+    HistoryRecord r;
+    r.kluster = kluster;
+    r.at = at;
+    r.ok = false;
+    r.complete = false;
+    r.error = error;
+    r.durationMs = durationMs;
+    return r;
+}
+
+QString HistoryStore::defaultPath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+        .filePath(QStringLiteral("flightdeck/history.sqlite"));
+}
+
+QString HistoryStore::klusterKey(const QString &cloud, const QString &region, const QString &kluster)
+{
+    return QStringLiteral("%1/%2/%3").arg(cloud, region, kluster);
+}
+
+HistoryStore::HistoryStore(QString path)
+    : m_path(std::move(path))
+{
+    static std::atomic<int> counter { 0 };
+    m_connection = QStringLiteral("flightdeck-history-%1").arg(++counter);
+}
+
+HistoryStore::~HistoryStore()
+{
+    if (m_db.isValid()) {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_connection);
+    }
+}
+
+bool HistoryStore::fail(const QString &what, const QString &why)
+{
+    m_error = QStringLiteral("history %1: %2: %3").arg(m_path, what, why);
+    return false;
+}
+
+bool HistoryStore::exec(const QString &sql)
+{
+    QSqlQuery q(m_db);
+    if (q.exec(sql))
+        return true;
+    return fail(sql.section(QLatin1Char(' '), 0, 2), sqlError(q.lastError()));
+}
+
+QString HistoryStore::takeNotice()
+{
+    return std::exchange(m_notice, QString());
+}
+
+void HistoryStore::setRetention(int days, int maxMegabytes)
+{
+    m_retentionDays = qMax(1, days);
+    m_maxMegabytes = qMax(1, maxMegabytes);
+}
+
+bool HistoryStore::open()
+{
+    m_open = false;
+    if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
+        return fail(QStringLiteral("open"), QStringLiteral("cannot create the folder"));
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
+        return fail(QStringLiteral("open"),
+            QStringLiteral("Qt's SQLite driver is not installed (Debian package libqt6sql6-sqlite)"));
+    if (!m_db.isValid()) {
+        m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+        m_db.setDatabaseName(m_path);
+        m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
+    }
+    // A file that cannot be used is moved aside once, then a fresh one is made; a fresh one that fails too
+    // is an error of its own (a full disk, a read-only folder).
+    if (openFile())
+        return m_open = true;
+    if (m_error.isEmpty() || !QFileInfo::exists(m_path))
+        return false;
+    if (!moveAside(m_error))
+        return false;
+    m_error.clear();
+    return m_open = openFile();
+}
+
+bool HistoryStore::openFile()
+{
+    m_error.clear();
+    m_openCache.clear();
+    if (!m_db.open())
+        return fail(QStringLiteral("cannot be opened"), sqlError(m_db.lastError()));
+    QFile::setPermissions(m_path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    QSqlQuery q(m_db);
+    // Reading the header first tells a file that is no database from a locked one.
+    if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next()) {
+        const QSqlError e = q.lastError();
+        m_db.close();
+        return fail(isLocked(e) ? QStringLiteral("is locked by another program") : QStringLiteral("is not readable"),
+            sqlError(e));
+    }
+    const int version = q.value(0).toInt();
+    q.finish();
+    if (version > SchemaVersion) {
+        m_db.close();
+        return fail(QStringLiteral("was written by a newer Flightdeck"),
+            QStringLiteral("schema version %1, this one knows up to %2").arg(version).arg(SchemaVersion));
+    }
+    if (version > 0) {
+        if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next()
+            || q.value(0).toString() != QLatin1String("ok")) {
+            const QString why = q.lastError().isValid() ? sqlError(q.lastError()) : q.value(0).toString();
+            const bool locked = isLocked(q.lastError());
+            m_db.close();
+            return fail(locked ? QStringLiteral("is locked by another program") : QStringLiteral("is corrupt"), why);
+        }
+        q.finish();
+    } else if (!exec(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"))) {
+        m_db.close();
+        return false;
+    }
+    if (!q.exec(QStringLiteral("PRAGMA journal_mode = WAL"))) {
+        const QSqlError e = q.lastError();
+        m_db.close();
+        return fail(isLocked(e) ? QStringLiteral("is locked by another program") : QStringLiteral("is not writable"),
+            sqlError(e));
+    }
+    q.finish();
+    exec(QStringLiteral("PRAGMA synchronous = NORMAL"));
+    exec(QStringLiteral("PRAGMA foreign_keys = ON"));
+    if (!migrate()) {
+        const QString error = m_error;
+        m_db.close();
+        m_error = error;
+        return false;
+    }
+    return true;
+}
+
+bool HistoryStore::migrate()
+{
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return fail(isLocked(q.lastError()) ? QStringLiteral("is locked by another program")
+                                            : QStringLiteral("cannot be written"),
+            sqlError(q.lastError()));
+    // Read again inside the transaction: another process may have migrated it meanwhile.
+    if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next()) {
+        exec(QStringLiteral("ROLLBACK"));
+        return fail(QStringLiteral("is not readable"), sqlError(q.lastError()));
+    }
+    const int version = q.value(0).toInt();
+    q.finish();
+    for (int step = version; step < SchemaVersion; ++step) {
+        for (const QString &sql : migrations().at(step)) {
+            if (!exec(sql)) {
+                const QString error = m_error;
+                exec(QStringLiteral("ROLLBACK"));
+                m_error = QStringLiteral("%1 (migrating from schema version %2 to %3)")
+                              .arg(error)
+                              .arg(step)
+                              .arg(step + 1);
+                return false;
+            }
+        }
+    }
+    if (version < SchemaVersion && !exec(QStringLiteral("PRAGMA user_version = %1").arg(SchemaVersion))) {
+        exec(QStringLiteral("ROLLBACK"));
+        return false;
+    }
+    return exec(QStringLiteral("COMMIT"));
+}
+
+bool HistoryStore::moveAside(const QString &why)
+{
+    m_db.close();
+    const QString aside = QStringLiteral("%1.unusable-%2")
+                              .arg(m_path, QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    QString target = aside;
+    for (int n = 2; QFileInfo::exists(target); ++n)
+        target = QStringLiteral("%1-%2").arg(aside).arg(n);
+    if (!QFile::rename(m_path, target))
+        return fail(QStringLiteral("cannot be moved aside"), why);
+    for (const char *suffix : { "-wal", "-shm" }) {
+        const QString side = m_path + QLatin1String(suffix);
+        if (QFileInfo::exists(side))
+            QFile::rename(side, target + QLatin1String(suffix));
+    }
+    m_notice = QStringLiteral("%1 It was moved to %2 and a new history started.").arg(why, target);
+    return true;
+}
+
+qint64 HistoryStore::klusterId(const QString &kluster, bool create, qint64 at)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT id FROM klusters WHERE key = ?"));
+    q.addBindValue(kluster);
+    if (q.exec() && q.next())
+        return q.value(0).toLongLong();
+    if (!create)
+        return 0;
+    q.prepare(QStringLiteral("INSERT INTO klusters (key, first_recorded) VALUES (?, ?)"));
+    q.addBindValue(kluster);
+    q.addBindValue(at);
+    if (!q.exec()) {
+        fail(QStringLiteral("cannot add the kluster"), sqlError(q.lastError()));
+        return 0;
+    }
+    return q.lastInsertId().toLongLong();
+}
+
+bool HistoryStore::record(const HistoryRecord &r)
+{
+    if (!m_open)
+        return fail(QStringLiteral("record"), QStringLiteral("not open"));
+    const qint64 at = ms(r.at);
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return fail(QStringLiteral("cannot record"), sqlError(q.lastError()));
+    const auto rollback = [&](const QString &what, const QSqlError &e) {
+        fail(what, sqlError(e));
+        const QString error = m_error;
+        exec(QStringLiteral("ROLLBACK"));
+        m_error = error;
+        return false;
+    };
+    // Did this kluster have a completed refresh before this one? If not, what it shows began earlier.
+    qint64 kluster = klusterId(r.kluster, false, at);
+    if (kluster == 0 && (kluster = klusterId(r.kluster, true, at)) == 0)
+        return rollback(QStringLiteral("cannot add the kluster"), q.lastError());
+    q.prepare(QStringLiteral("SELECT last_seen FROM klusters WHERE id = ?"));
+    q.addBindValue(kluster);
+    if (!q.exec() || !q.next())
+        return rollback(QStringLiteral("cannot read"), q.lastError());
+    const QVariant lastSeen = q.value(0); // null: no refresh saw its findings yet
+    const bool firstRecord = lastSeen.isNull();
+    q.finish();
+
+    q.prepare(QStringLiteral("INSERT INTO samples (kluster, at, ok, duration_ms, routes, max_routes, "
+                             "instances_active, instances_error, instances_other, nodes_ready, nodes_expected, "
+                             "critical, warning, info, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    const auto orNull = [](qint64 v) { return v < 0 ? QVariant() : QVariant(v); };
+    for (const QVariant &v : { QVariant(kluster), QVariant(at), QVariant(r.ok ? 1 : 0), QVariant(r.durationMs),
+             r.ok ? orNull(r.routes) : QVariant(), r.ok ? orNull(r.maxRoutes) : QVariant(),
+             r.ok ? QVariant(r.instancesActive) : QVariant(), r.ok ? QVariant(r.instancesError) : QVariant(),
+             r.ok ? QVariant(r.instancesOther) : QVariant(), r.ok ? QVariant(r.nodesReady) : QVariant(),
+             r.ok ? QVariant(r.nodesExpected) : QVariant(), r.ok ? QVariant(r.critical) : QVariant(),
+             r.ok ? QVariant(r.warning) : QVariant(), r.ok ? QVariant(r.info) : QVariant(),
+             r.error.isEmpty() ? QVariant() : QVariant(r.error.left(2000)) })
+        q.addBindValue(v);
+    if (!q.exec())
+        return rollback(QStringLiteral("cannot record the refresh"), q.lastError());
+
+    if (r.ok) {
+        // The open intervals: kept from the last record while no other connection wrote (data_version), read
+        // again inside the transaction otherwise.
+        if (!q.exec(QStringLiteral("PRAGMA data_version")) || !q.next())
+            return rollback(QStringLiteral("cannot read"), q.lastError());
+        const qint64 dataVersion = q.value(0).toLongLong();
+        q.finish();
+        OpenIntervals &cache = m_openCache[kluster];
+        if (!cache.valid || cache.dataVersion != dataVersion) {
+            cache.open.clear();
+            q.setForwardOnly(true);
+            q.prepare(QStringLiteral(
+                "SELECT id, finding, severity FROM intervals WHERE kluster = ? AND resolved_at IS NULL"));
+            q.addBindValue(kluster);
+            if (!q.exec())
+                return rollback(QStringLiteral("cannot read the open findings"), q.lastError());
+            while (q.next())
+                cache.open.insert(q.value(1).toString(), { q.value(0).toLongLong(), q.value(2).toString() });
+            q.finish();
+        }
+        cache.valid = false; // until this transaction commits
+        QHash<QString, OpenIntervals::Open> &open = cache.open;
+
+        QSqlQuery insert(m_db);
+        insert.prepare(QStringLiteral("INSERT INTO intervals (kluster, finding, severity, first_seen, last_seen, "
+                                      "before_history) VALUES (?, ?, ?, ?, ?, ?)"));
+        QSqlQuery severity(m_db);
+        severity.prepare(QStringLiteral("UPDATE intervals SET severity = ? WHERE id = ?"));
+        QSet<QString> seen;
+        seen.reserve(r.findings.size());
+        QHash<QString, OpenIntervals::Open> opened;
+        for (const auto &[id, sev] : r.findings) {
+            seen.insert(id);
+            const auto it = open.find(id);
+            if (it == open.end()) {
+                insert.addBindValue(kluster);
+                insert.addBindValue(id);
+                insert.addBindValue(sev);
+                insert.addBindValue(at);
+                insert.addBindValue(at);
+                insert.addBindValue(firstRecord ? 1 : 0);
+                if (!insert.exec())
+                    return rollback(QStringLiteral("cannot record a finding"), insert.lastError());
+                opened.insert(id, { insert.lastInsertId().toLongLong(), sev });
+            } else if (it->severity != sev) {
+                severity.addBindValue(sev);
+                severity.addBindValue(it->id);
+                if (!severity.exec())
+                    return rollback(QStringLiteral("cannot record a finding"), severity.lastError());
+                it->severity = sev;
+            }
+        }
+        if (r.complete && seen.size() < open.size() + opened.size()) {
+            // Resolved now; last seen on the refresh before.
+            QSqlQuery resolve(m_db);
+            resolve.prepare(QStringLiteral(
+                "UPDATE intervals SET resolved_at = ?, last_seen = MAX(first_seen, ?) WHERE id = ?"));
+            for (auto it = open.begin(); it != open.end();) {
+                if (seen.contains(it.key())) {
+                    ++it;
+                    continue;
+                }
+                resolve.addBindValue(at);
+                resolve.addBindValue(lastSeen.isNull() ? at : lastSeen.toLongLong());
+                resolve.addBindValue(it->id);
+                if (!resolve.exec())
+                    return rollback(QStringLiteral("cannot resolve a finding"), resolve.lastError());
+                it = open.erase(it);
+            }
+        }
+        open.insert(opened);
+
+        // Seen now: every interval still open (an incomplete refresh resolves nothing, and extends what is open).
+        q.prepare(QStringLiteral("UPDATE klusters SET last_seen = MAX(COALESCE(last_seen, 0), ?) WHERE id = ?"));
+        q.addBindValue(at);
+        q.addBindValue(kluster);
+        if (!q.exec())
+            return rollback(QStringLiteral("cannot record the findings"), q.lastError());
+        cache.dataVersion = dataVersion;
+
+        if (!r.digest.isEmpty()) {
+            // A state is kept when it differs from the newest one kept (told by its hash: an unchanged kluster
+            // costs no compression).
+            const QByteArray sha1 = QCryptographicHash::hash(r.digest, QCryptographicHash::Sha1);
+            q.prepare(QStringLiteral(
+                "SELECT digest_sha1 FROM states WHERE kluster = ? ORDER BY at DESC, id DESC LIMIT 1"));
+            q.addBindValue(kluster);
+            if (!q.exec())
+                return rollback(QStringLiteral("cannot read the states"), q.lastError());
+            const bool same = q.next() && q.value(0).toByteArray() == sha1;
+            q.finish();
+            if (!same) {
+                q.prepare(QStringLiteral("INSERT INTO states (kluster, at, critical, warning, digest, digest_sha1) "
+                                         "VALUES (?, ?, ?, ?, ?, ?)"));
+                q.addBindValue(kluster);
+                q.addBindValue(at);
+                q.addBindValue(r.critical);
+                q.addBindValue(r.warning);
+                q.addBindValue(qCompress(r.digest, 1));
+                q.addBindValue(sha1);
+                if (!q.exec())
+                    return rollback(QStringLiteral("cannot record the state"), q.lastError());
+                // The newest few, and the newest healthy one, stay.
+                q.prepare(QStringLiteral(
+                    "DELETE FROM states WHERE kluster = :k AND id NOT IN (SELECT id FROM states WHERE kluster = :k "
+                    "ORDER BY at DESC, id DESC LIMIT :n) AND id IS NOT (SELECT id FROM states WHERE kluster = :k "
+                    "AND critical = 0 AND warning = 0 ORDER BY at DESC, id DESC LIMIT 1)"));
+                q.bindValue(QStringLiteral(":k"), kluster);
+                q.bindValue(QStringLiteral(":n"), KeptStates);
+                if (!q.exec())
+                    return rollback(QStringLiteral("cannot prune the states"), q.lastError());
+            }
+        }
+    }
+    if (!exec(QStringLiteral("COMMIT"))) {
+        const QString error = m_error;
+        exec(QStringLiteral("ROLLBACK"));
+        m_error = error;
+        return false;
+    }
+    if (r.ok)
+        m_openCache[kluster].valid = true; // what this transaction wrote is what the cache holds
+    if (at - m_lastPrune > 3600 * 1000 || at < m_lastPrune) {
+        m_lastPrune = at;
+        return prune(r.at);
+    }
+    return true;
+}
+
+bool HistoryStore::recordRepair(
+    const QString &kluster, const QDateTime &at, const QString &finding, const QString &outcome)
+{
+    if (!m_open)
+        return fail(QStringLiteral("record"), QStringLiteral("not open"));
+    const qint64 id = klusterId(kluster, true, ms(at));
+    if (id == 0)
+        return false;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO repairs (kluster, at, finding, outcome) VALUES (?, ?, ?, ?)"));
+    q.addBindValue(id);
+    q.addBindValue(ms(at));
+    q.addBindValue(finding);
+    q.addBindValue(outcome);
+    return q.exec() || fail(QStringLiteral("cannot record the repair"), sqlError(q.lastError()));
+}
+
+QHash<QString, FindingHistory> HistoryStore::openFindings(const QString &kluster, const QDateTime &now)
+{
+    QHash<QString, FindingHistory> result;
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return result;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT finding, first_seen, before_history FROM intervals WHERE kluster = ? AND "
+                             "resolved_at IS NULL"));
+    q.addBindValue(id);
+    if (!q.exec()) {
+        fail(QStringLiteral("cannot read"), sqlError(q.lastError()));
+        return result;
+    }
+    while (q.next()) {
+        FindingHistory h;
+        h.firstSeen = fromMs(q.value(1));
+        h.beforeHistory = q.value(2).toInt() != 0;
+        result.insert(q.value(0).toString(), h);
+    }
+    q.prepare(QStringLiteral("SELECT finding, COUNT(*) FROM intervals WHERE kluster = ? AND (resolved_at IS NULL "
+                             "OR resolved_at >= ?) GROUP BY finding HAVING COUNT(*) > 1"));
+    q.addBindValue(id);
+    q.addBindValue(ms(now) - 24 * 3600 * 1000);
+    if (q.exec()) {
+        while (q.next()) {
+            const auto it = result.find(q.value(0).toString());
+            if (it != result.end())
+                it->intervalsLastDay = q.value(1).toInt();
+        }
+    }
+    return result;
+}
+
+namespace {
+
+// An open interval was last seen on its kluster's last refresh that saw the findings.
+const QString LastSeen = QStringLiteral(
+    "CASE WHEN resolved_at IS NULL THEN (SELECT last_seen FROM klusters WHERE klusters.id = intervals.kluster) "
+    "ELSE last_seen END");
+
+FindingInterval intervalOf(const QSqlQuery &q)
+{
+    FindingInterval i;
+    i.finding = q.value(0).toString();
+    i.severity = q.value(1).toString();
+    i.firstSeen = fromMs(q.value(2));
+    i.lastSeen = fromMs(q.value(3));
+    i.resolvedAt = fromMs(q.value(4));
+    i.beforeHistory = q.value(5).toInt() != 0;
+    return i;
+}
+
+} // namespace
+
+QList<FindingInterval> HistoryStore::intervals(const QString &kluster, const QString &finding)
+{
+    QList<FindingInterval> result;
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return result;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT finding, severity, first_seen, ") + LastSeen
+        + QStringLiteral(", resolved_at, before_history FROM intervals WHERE kluster = ? AND finding = ? ORDER BY "
+                         "first_seen, id"));
+    q.addBindValue(id);
+    q.addBindValue(finding);
+    if (q.exec()) {
+        while (q.next())
+            result.append(intervalOf(q));
+    }
+    return result;
+}
+
+QList<FindingInterval> HistoryStore::intervalsBetween(
+    const QString &kluster, const QDateTime &from, const QDateTime &to)
+{
+    QList<FindingInterval> result;
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return result;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT finding, severity, first_seen, ") + LastSeen
+        + QStringLiteral(", resolved_at, before_history FROM intervals WHERE kluster = :k AND ((first_seen BETWEEN :f "
+                         "AND :t) OR (resolved_at BETWEEN :f AND :t)) ORDER BY first_seen, id"));
+    q.bindValue(QStringLiteral(":k"), id);
+    q.bindValue(QStringLiteral(":f"), ms(from));
+    q.bindValue(QStringLiteral(":t"), ms(to));
+    if (q.exec()) {
+        while (q.next())
+            result.append(intervalOf(q));
+    }
+    return result;
+}
+
+QList<HistorySample> HistoryStore::samples(const QString &kluster, const QDateTime &from, const QDateTime &to)
+{
+    QList<HistorySample> result;
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return result;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT at, ok, duration_ms, routes, max_routes, instances_active, instances_error, "
+                             "instances_other, nodes_ready, nodes_expected, critical, warning, info, error FROM "
+                             "samples WHERE kluster = ? AND at BETWEEN ? AND ? ORDER BY at"));
+    q.addBindValue(id);
+    q.addBindValue(ms(from));
+    q.addBindValue(ms(to));
+    if (!q.exec()) {
+        fail(QStringLiteral("cannot read"), sqlError(q.lastError()));
+        return result;
+    }
+    const auto orMinus = [](const QVariant &v) { return v.isNull() ? -1 : v.toInt(); };
+    while (q.next()) {
+        HistorySample s;
+        s.at = fromMs(q.value(0));
+        s.ok = q.value(1).toInt() != 0;
+        s.durationMs = q.value(2).toLongLong();
+        s.routes = orMinus(q.value(3));
+        s.maxRoutes = orMinus(q.value(4));
+        s.instancesActive = q.value(5).toInt();
+        s.instancesError = q.value(6).toInt();
+        s.instancesOther = q.value(7).toInt();
+        s.nodesReady = q.value(8).toLongLong();
+        s.nodesExpected = q.value(9).toLongLong();
+        s.critical = q.value(10).toInt();
+        s.warning = q.value(11).toInt();
+        s.info = q.value(12).toInt();
+        s.error = q.value(13).toString();
+        result.append(s);
+    }
+    return result;
+}
+
+QList<HistoryStore::Repair> HistoryStore::repairs(const QString &kluster, const QDateTime &from, const QDateTime &to)
+{
+    QList<Repair> result;
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return result;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral(
+        "SELECT at, finding, outcome FROM repairs WHERE kluster = ? AND at BETWEEN ? AND ? ORDER BY at"));
+    q.addBindValue(id);
+    q.addBindValue(ms(from));
+    q.addBindValue(ms(to));
+    if (q.exec()) {
+        while (q.next())
+            result.append({ fromMs(q.value(0)), q.value(1).toString(), q.value(2).toString() });
+    }
+    return result;
+}
+
+QList<HistoryMoment> HistoryStore::moments(const QString &kluster)
+{
+    QList<HistoryMoment> result;
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return result;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral(
+        "SELECT id, at, critical, warning FROM states WHERE kluster = ? ORDER BY at DESC, id DESC"));
+    q.addBindValue(id);
+    if (q.exec()) {
+        while (q.next())
+            result.append({ q.value(0).toLongLong(), fromMs(q.value(1)), q.value(2).toInt(), q.value(3).toInt() });
+    }
+    return result;
+}
+
+QByteArray HistoryStore::digest(qint64 momentId)
+{
+    if (!m_open)
+        return {};
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT digest FROM states WHERE id = ?"));
+    q.addBindValue(momentId);
+    if (!q.exec() || !q.next())
+        return {};
+    return qUncompress(q.value(0).toByteArray());
+}
+
+std::optional<HistoryMoment> HistoryStore::lastHealthy(const QString &kluster, const QDateTime &before)
+{
+    for (const HistoryMoment &m : moments(kluster)) {
+        if (m.at < before && m.critical == 0 && m.warning == 0)
+            return m;
+    }
+    return std::nullopt;
+}
+
+QStringList HistoryStore::klusters()
+{
+    QStringList result;
+    if (!m_open)
+        return result;
+    QSqlQuery q(m_db);
+    if (q.exec(QStringLiteral("SELECT key FROM klusters ORDER BY key"))) {
+        while (q.next())
+            result.append(q.value(0).toString());
+    }
+    return result;
+}
+
+qint64 HistoryStore::fileBytes() const
+{
+    qint64 bytes = 0;
+    for (const char *suffix : { "", "-wal" })
+        bytes += QFileInfo(m_path + QLatin1String(suffix)).size();
+    return bytes;
+}
+
+bool HistoryStore::prune(const QDateTime &now)
+{
+    if (!m_open)
+        return false;
+    // By age: samples, repairs and resolved intervals older than the retention.
+    qint64 cutoff = ms(now) - qint64(m_retentionDays) * 24 * 3600 * 1000;
+    const auto pruneBefore = [this](qint64 before) {
+        QSqlQuery q(m_db);
+        if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+            return fail(QStringLiteral("cannot prune"), sqlError(q.lastError()));
+        for (const QString &sql : { QStringLiteral("DELETE FROM samples WHERE at < ?"),
+                 QStringLiteral("DELETE FROM repairs WHERE at < ?"),
+                 QStringLiteral("DELETE FROM intervals WHERE resolved_at IS NOT NULL AND resolved_at < ?") }) {
+            q.prepare(sql);
+            q.addBindValue(before);
+            if (!q.exec()) {
+                fail(QStringLiteral("cannot prune"), sqlError(q.lastError()));
+                const QString error = m_error;
+                exec(QStringLiteral("ROLLBACK"));
+                m_error = error;
+                return false;
+            }
+        }
+        return exec(QStringLiteral("COMMIT"));
+    };
+    if (!pruneBefore(cutoff))
+        return false;
+    exec(QStringLiteral("PRAGMA incremental_vacuum"));
+    // By size: the oldest tenth of what is left, until the file fits.
+    const qint64 bound = qint64(m_maxMegabytes) * 1024 * 1024;
+    for (int round = 0; round < 20 && fileBytes() > bound; ++round) {
+        QSqlQuery q(m_db);
+        if (!q.exec(QStringLiteral("SELECT MIN(at) FROM samples")) || !q.next() || q.value(0).isNull())
+            break;
+        const qint64 oldest = q.value(0).toLongLong();
+        q.finish();
+        cutoff = oldest + (ms(now) - oldest) / 10;
+        if (!pruneBefore(cutoff))
+            return false;
+        exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+        exec(QStringLiteral("PRAGMA incremental_vacuum"));
+    }
+    return true;
+}

@@ -1,0 +1,190 @@
+#pragma once
+
+#include "core/findinghistory.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QSqlDatabase>
+#include <QString>
+#include <optional>
+
+struct KlusterState;
+struct Diagnosis;
+
+// What one refresh of a kluster leaves in the history: its findings (by id and
+// severity), a few numbers, and the digest of its state (core/statediff.h) to
+// tell it from another moment. Nothing secret: ids, names, counts.
+struct HistoryRecord
+{
+    QString kluster; // HistoryStore::klusterKey()
+    QDateTime at; // the refresh's instant (the state's capturedAt)
+    bool ok = true; // false: the refresh failed; only `error` and `durationMs` are known
+    // Every source was read: a finding that is not in `findings` is resolved. An incomplete refresh only
+    // extends what it sees and closes nothing (missing evidence decides nothing).
+    bool complete = true;
+    QString error;
+    qint64 durationMs = 0;
+    QList<QPair<QString, QString>> findings; // id, severity name
+    int routes = -1;
+    int maxRoutes = -1; // -1: unknown
+    int instancesActive = 0;
+    int instancesError = 0;
+    int instancesOther = 0;
+    qint64 nodesReady = 0;
+    qint64 nodesExpected = 0;
+    int critical = 0;
+    int warning = 0;
+    int info = 0;
+    QByteArray digest; // StateDigest::toJson(); empty: not kept
+
+    static HistoryRecord of(const KlusterState &state, const Diagnosis &diagnosis, qint64 durationMs);
+    static HistoryRecord failure(const QString &kluster, const QDateTime &at, const QString &error, qint64 durationMs);
+};
+
+// One point of the trends.
+struct HistorySample
+{
+    QDateTime at;
+    bool ok = true;
+    qint64 durationMs = 0;
+    int routes = -1;
+    int maxRoutes = -1;
+    int instancesActive = 0;
+    int instancesError = 0;
+    int instancesOther = 0;
+    qint64 nodesReady = 0;
+    qint64 nodesExpected = 0;
+    int critical = 0;
+    int warning = 0;
+    int info = 0;
+    QString error;
+};
+
+// One interval of a finding: from first seen to resolved (open: resolvedAt invalid).
+struct FindingInterval
+{
+    QString finding;
+    QString severity;
+    QDateTime firstSeen;
+    QDateTime lastSeen;
+    QDateTime resolvedAt;
+    bool beforeHistory = false;
+};
+
+// A stored moment of a kluster: its digest's id, instant and findings' counts.
+struct HistoryMoment
+{
+    qint64 id = 0;
+    QDateTime at;
+    int critical = 0;
+    int warning = 0;
+};
+
+// The local history of every kluster: one SQLite file beside the audit log
+// (<data>/flightdeck/history.sqlite), shared by the console and the command
+// line, written in WAL mode with short transactions so both can write at
+// once. A finding is stored as intervals (first seen, last seen, resolved at),
+// not a row per refresh; the numbers of each refresh are one small row; the
+// last few states' digests are kept to diff. Old rows are pruned by age and,
+// past the size bound, oldest first.
+//
+// A file that is locked past the busy timeout, corrupt, or written by a newer
+// schema is never overwritten: it is moved aside (renamed, with its -wal and
+// -shm) and a fresh one started; notice() says so.
+//
+// One HistoryStore is used on one thread (Qt SQL connections are per thread);
+// the console keeps its own on a worker thread.
+class HistoryStore
+{
+public:
+    static constexpr int SchemaVersion = 2;
+    static constexpr int KeptStates = 12; // digests kept per kluster, besides the last healthy one
+    static constexpr int DefaultRetentionDays = 30;
+    static constexpr int DefaultMaxMegabytes = 200;
+
+    static QString defaultPath();
+    // "<cloud>/<region>/<kluster>": the same kluster from the console and the command line.
+    static QString klusterKey(const QString &cloud, const QString &region, const QString &kluster);
+
+    explicit HistoryStore(QString path = defaultPath());
+    ~HistoryStore();
+    HistoryStore(const HistoryStore &) = delete;
+    HistoryStore &operator=(const HistoryStore &) = delete;
+
+    // Opens (creating or migrating) the file; false with error() when no history can be kept at all.
+    bool open();
+    bool isOpen() const { return m_open; }
+    QString path() const { return m_path; }
+    QString error() const { return m_error; }
+    // What happened to an unusable file (moved aside, and why); empty when nothing did. Taken once.
+    QString takeNotice();
+
+    void setRetention(int days, int maxMegabytes);
+    // How long to wait for another writer before the file counts as locked (5 s; before open()).
+    void setBusyTimeout(int ms) { m_busyTimeoutMs = ms; }
+
+    // Records one refresh in one transaction; false with error().
+    bool record(const HistoryRecord &record);
+    // A repair of a finding, marked on the trends.
+    bool recordRepair(const QString &kluster, const QDateTime &at, const QString &finding, const QString &outcome);
+
+    // The open findings of a kluster and since when, as of `now` (for flapping).
+    QHash<QString, FindingHistory> openFindings(const QString &kluster, const QDateTime &now);
+    // Every interval of one finding, oldest first.
+    QList<FindingInterval> intervals(const QString &kluster, const QString &finding);
+    // Intervals opened or resolved in [from, to].
+    QList<FindingInterval> intervalsBetween(const QString &kluster, const QDateTime &from, const QDateTime &to);
+    QList<HistorySample> samples(const QString &kluster, const QDateTime &from, const QDateTime &to);
+    struct Repair
+    {
+        QDateTime at;
+        QString finding;
+        QString outcome;
+    };
+    QList<Repair> repairs(const QString &kluster, const QDateTime &from, const QDateTime &to);
+    // The stored moments, newest first, and one moment's digest.
+    QList<HistoryMoment> moments(const QString &kluster);
+    QByteArray digest(qint64 momentId);
+    // The newest moment without a critical or warning finding before `before`, if one is kept.
+    std::optional<HistoryMoment> lastHealthy(const QString &kluster, const QDateTime &before);
+    QStringList klusters();
+
+    // Prunes by age and size now (record() does it at most once an hour).
+    bool prune(const QDateTime &now);
+    qint64 fileBytes() const;
+
+private:
+    bool openFile();
+    bool moveAside(const QString &why);
+    bool migrate();
+    bool exec(const QString &sql);
+    bool fail(const QString &what, const QString &why);
+    qint64 klusterId(const QString &kluster, bool create, qint64 at);
+
+    QString m_path;
+    QString m_connection;
+    QSqlDatabase m_db;
+    bool m_open = false;
+    QString m_error;
+    QString m_notice;
+    int m_retentionDays = DefaultRetentionDays;
+    int m_maxMegabytes = DefaultMaxMegabytes;
+    int m_busyTimeoutMs = 5000;
+    // The open intervals of each kluster as of this connection's last record, valid while no other
+    // connection has written since (PRAGMA data_version).
+    struct OpenIntervals
+    {
+        struct Open
+        {
+            qint64 id;
+            QString severity;
+        };
+        QHash<QString, Open> open;
+        qint64 dataVersion = 0;
+        bool valid = false;
+    };
+    QHash<qint64, OpenIntervals> m_openCache;
+    qint64 m_lastPrune = 0; // ms since the epoch of the record that pruned last
+};

@@ -1,0 +1,323 @@
+#include "tests/app/clifixture.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QSet>
+
+// flightdeck-cli diff against the simulated cloud: a snapshot before and after each kind of repair the
+// demo world offers (routes removed and added, a rule, a membership, a ghost node, an instance and its
+// replacement), and the diff says exactly what the repair changed, in text and JSON. One simulator, the
+// repairs in sequence.
+class TestCliDiff : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void routesRemoved();
+    void routeAdded();
+    void ruleCreated();
+    void membershipAdded();
+    void ghostNodeDeleted();
+    void instanceReplaced();
+    void errorsExit3();
+
+private:
+    using Run = CliFixture::Run;
+    Run cli(const QStringList &args) { return m_cli->cli(args); }
+    QString snapshot(const QString &kluster, const QString &name);
+    // A snapshot, the repair sent, another snapshot: the two folders.
+    QPair<QString, QString> aroundRepair(const QString &kluster, const QString &finding);
+    // `diff before after` in JSON and in text: both exit 1 and agree; the changes as
+    // "category change subject | detail".
+    QStringList changes(const QString &before, const QString &after);
+    // Compares changes(before, after) with `expected`, printing both when they differ.
+    void expect(const QString &before, const QString &after, const QStringList &expected);
+    World &world() { return m_cli->sim.sim.world(); }
+    QString routerId(const QString &kluster) // the route-limit finding's subject
+    {
+        return world().klusters.at(world().klusterIndex(kluster)).routerId;
+    }
+
+    std::unique_ptr<CliFixture> m_cli;
+    int m_snapshots = 0;
+};
+
+void TestCliDiff::initTestCase()
+{
+    m_cli = std::make_unique<CliFixture>();
+    // A deleted instance's replacement boots and registers (and is routed) at once, before the repair's
+    // verification: what the snapshot after it holds does not depend on timing.
+    QCOMPARE(m_cli->sim
+                 .request("POST", m_cli->sim.sim.adminUrl() + QStringLiteral("/settings"),
+                     R"({"replacementBootSeconds": 0, "registrationDelaySeconds": 0})")
+                 .status,
+        204);
+}
+
+void TestCliDiff::cleanupTestCase()
+{
+    m_cli.reset();
+}
+
+QString TestCliDiff::snapshot(const QString &kluster, const QString &name)
+{
+    QString dir = m_cli->home.filePath(QStringLiteral("%1-%2").arg(++m_snapshots).arg(name));
+    const Run r = cli({ QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), kluster, QStringLiteral("--out"), dir });
+    if (r.exitCode != 0)
+        qWarning().noquote() << "snapshot" << kluster << "exit" << r.exitCode << r.err;
+    return dir;
+}
+
+QPair<QString, QString> TestCliDiff::aroundRepair(const QString &kluster, const QString &finding)
+{
+    const QString before = snapshot(kluster, QStringLiteral("before"));
+    const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), kluster, QStringLiteral("--finding"), finding,
+        QStringLiteral("--yes") });
+    if (r.exitCode != 0 || !r.out.contains(QStringLiteral("Result: fixed")))
+        qWarning().noquote() << "repair" << finding << "exit" << r.exitCode << r.out.right(500) << r.err;
+    return { before, snapshot(kluster, QStringLiteral("after")) };
+}
+
+QStringList TestCliDiff::changes(const QString &before, const QString &after)
+{
+    const Run json
+        = cli({ QStringLiteral("diff"), before, after, QStringLiteral("--format"), QStringLiteral("json") });
+    const Run text = cli({ QStringLiteral("diff"), before, after });
+    if (json.exitCode != 1 || text.exitCode != 1 || !json.err.isEmpty() || !text.err.isEmpty()) {
+        qWarning().noquote() << "diff exits" << json.exitCode << text.exitCode << json.err << text.err;
+        return { QStringLiteral("(diff failed)") };
+    }
+    const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    QStringList lines;
+    QMap<QString, int> counts;
+    for (const QJsonValue v : report.value(QStringLiteral("changes")).toArray()) {
+        const QJsonObject c = v.toObject();
+        lines << QStringLiteral("%1 %2 %3 | %4")
+                     .arg(c.value(QStringLiteral("category")).toString(),
+                         c.value(QStringLiteral("change")).toString(),
+                         c.value(QStringLiteral("subject")).toString(),
+                         c.value(QStringLiteral("detail")).toString());
+        ++counts[c.value(QStringLiteral("category")).toString()];
+        // The text report lists each change with its mark.
+        const QString change = c.value(QStringLiteral("change")).toString();
+        const QString mark = change == QLatin1String("added") || change == QLatin1String("opened")
+            ? QStringLiteral("+")
+            : change == QLatin1String("changed") ? QStringLiteral("~")
+                                                 : QStringLiteral("-");
+        if (!text.out.contains(QStringLiteral("  %1 %2").arg(mark, change))
+            || !text.out.contains(c.value(QStringLiteral("subject")).toString()))
+            lines << QStringLiteral("(not in the text report: %1)").arg(lines.last());
+    }
+    const QJsonObject summary = report.value(QStringLiteral("summary")).toObject();
+    for (const QString &category :
+        { QStringLiteral("instance"), QStringLiteral("node"), QStringLiteral("route"), QStringLiteral("rule"),
+            QStringLiteral("membership"), QStringLiteral("finding") }) {
+        if (summary.value(category).toInt(-1) != counts.value(category))
+            lines
+                << QStringLiteral("(summary of %1: %2)").arg(category).arg(summary.value(category).toInt(-1));
+    }
+    if (!report.value(QStringLiteral("notCompared")).toArray().isEmpty())
+        lines << QStringLiteral("(not compared: something)");
+    const QString header = text.out.section(QLatin1Char('\n'), 0, 0);
+    if (header
+        != QStringLiteral("Kluster %1: changes from %2 to %3")
+               .arg(report.value(QStringLiteral("kluster")).toString(),
+                   report.value(QStringLiteral("before")).toString(),
+                   report.value(QStringLiteral("after")).toString()))
+        lines << QStringLiteral("(header: %1)").arg(header);
+    const qsizetype n = report.value(QStringLiteral("changes")).toArray().size();
+    if (!text.out.endsWith(QStringLiteral("\n%1 %2\n").arg(n).arg(n == 1 ? "change" : "changes")))
+        lines << QStringLiteral("(last line: %1)").arg(text.out.right(40));
+    return lines;
+}
+
+void TestCliDiff::expect(const QString &before, const QString &after, const QStringList &expected)
+{
+    const QStringList got = changes(before, after);
+    QVERIFY2(got == expected,
+        qPrintable(QStringLiteral("got:\n  %1\nexpected:\n  %2")
+                       .arg(got.join(QStringLiteral("\n  ")), expected.join(QStringLiteral("\n  ")))));
+}
+
+void TestCliDiff::routesRemoved()
+{
+    const auto [before, after]
+        = aroundRepair(QStringLiteral("legacy"), QStringLiteral("route-duplicate:198.19.1.0/24"));
+    expect(before, after,
+        QStringList {
+            "route removed 198.19.1.0/24 via 10.180.0.3 | ",
+            "route removed 198.19.1.0/24 via 10.180.0.32 | ",
+            "finding resolved route-duplicate:198.19.1.0/24 | critical",
+            "finding resolved route-limit:" + routerId(QStringLiteral("legacy")) + " | warning",
+        });
+    // A snapshot against itself: nothing changed.
+    for (const QString &format : { QStringLiteral("text"), QStringLiteral("json") }) {
+        const Run same = cli({ QStringLiteral("diff"), before, before, QStringLiteral("--format"), format });
+        QCOMPARE(same.exitCode, 0);
+        QVERIFY(same.err.isEmpty());
+        if (format == QLatin1String("text")) {
+            QVERIFY2(same.out.endsWith(QStringLiteral("\nno changes\n")), qPrintable(same.out));
+        } else {
+            const QJsonObject o = QJsonDocument::fromJson(same.out.toUtf8()).object();
+            QCOMPARE(o.value(QStringLiteral("changes")).toArray(), QJsonArray());
+            QCOMPARE(o.value(QStringLiteral("kluster")).toString(), QStringLiteral("legacy"));
+            QCOMPARE(
+                o.value(QStringLiteral("summary")).toObject().value(QStringLiteral("route")).toInt(-1), 0);
+        }
+    }
+    // And the other way round: the routes come back, the findings open again.
+    const Run back = cli({ QStringLiteral("diff"), after, before });
+    QCOMPARE(back.exitCode, 1);
+    QVERIFY2(
+        back.out.contains(QStringLiteral("  + added  198.19.1.0/24 via 10.180.0.3\n")), qPrintable(back.out));
+    QVERIFY(back.out.contains(QStringLiteral("  + opened  route-duplicate:198.19.1.0/24")));
+    QVERIFY(back.out.endsWith(QStringLiteral("\n4 changes\n")));
+}
+
+void TestCliDiff::routeAdded()
+{
+    const auto [before, after]
+        = aroundRepair(QStringLiteral("legacy"), QStringLiteral("route-missing:kks-legacy-default-k7l8m"));
+    const int k = world().klusterIndex(QStringLiteral("legacy"));
+    QString route;
+    for (const SimNode &n : world().klusters.at(k).nodes) {
+        if (n.name == QLatin1String("kks-legacy-default-k7l8m"))
+            route = n.podCidr + QStringLiteral(" via ") + n.internalIp;
+    }
+    expect(before, after,
+        QStringList {
+            "route added " + route + " | ",
+            "finding resolved route-missing:kks-legacy-default-k7l8m | critical",
+        });
+}
+
+void TestCliDiff::ruleCreated()
+{
+    const auto [before, after]
+        = aroundRepair(QStringLiteral("demo"), QStringLiteral("security-group-rule-missing:tcp"));
+    expect(before, after,
+        QStringList {
+            "rule added ingress IPv4 tcp from 100.100.0.0/16 | ",
+            "finding resolved security-group-rule-missing:tcp | critical",
+        });
+}
+
+void TestCliDiff::membershipAdded()
+{
+    const auto [before, after] = aroundRepair(
+        QStringLiteral("demo"), QStringLiteral("instance-missing-security-group:demo-pool-r3s4d"));
+    expect(before, after,
+        QStringList {
+            "membership added demo-pool-r3s4d → kks-demo | ",
+            "finding resolved instance-missing-security-group:demo-pool-r3s4d | critical",
+        });
+}
+
+void TestCliDiff::ghostNodeDeleted()
+{
+    // The node object goes; the route that led to it is now seen for what it is: an orphan.
+    const auto [before, after]
+        = aroundRepair(QStringLiteral("demo"), QStringLiteral("node-without-instance:kks-demo-pool-g4h0s"));
+    expect(before, after,
+        QStringList {
+            "node removed kks-demo-pool-g4h0s | Ready Unknown",
+            "finding resolved node-without-instance:kks-demo-pool-g4h0s | critical",
+            "finding opened route-orphaned:100.100.30.0/24 via 10.180.0.40 | warning",
+        });
+}
+
+void TestCliDiff::instanceReplaced()
+{
+    // The instance in ERROR is deleted; launch control boots its replacement, which registers as a node
+    // and is routed.
+    QSet<QString> names;
+    QString errorId;
+    for (const SimServer &s : world().servers) {
+        names.insert(s.name);
+        if (s.name == QLatin1String("kks-demo-pool-t5y6u"))
+            errorId = s.id;
+    }
+    QVERIFY(!errorId.isEmpty());
+    const auto [before, after]
+        = aroundRepair(QStringLiteral("demo"), QStringLiteral("instance-error:kks-demo-pool-t5y6u"));
+    const SimServer *replacement = nullptr;
+    for (const SimServer &s : world().servers) {
+        if (!names.contains(s.name))
+            replacement = &s;
+    }
+    QVERIFY(replacement);
+    QVERIFY(replacement->name.startsWith(QLatin1String("kks-demo-pool-")));
+    const int k = world().klusterIndex(QStringLiteral("demo"));
+    QString route;
+    for (const SimNode &n : world().klusters.at(k).nodes) {
+        if (n.name == replacement->name)
+            route = n.podCidr + QStringLiteral(" via ") + n.internalIp;
+    }
+    QVERIFY(!route.isEmpty());
+    const QStringList expected = {
+        QStringLiteral("instance added %1 (%2) | %3")
+            .arg(replacement->name, replacement->id, replacement->status),
+        QStringLiteral("instance removed kks-demo-pool-t5y6u (%1) | ERROR").arg(errorId),
+        QStringLiteral("node added %1 | Ready True").arg(replacement->name),
+        QStringLiteral("route added %1 | ").arg(route),
+        QStringLiteral("finding resolved instance-error:kks-demo-pool-t5y6u | critical"),
+        // The replacement's route is the 24th on the shared router: 80 % of its 30.
+        QStringLiteral("finding opened route-limit:%1 | warning").arg(routerId(QStringLiteral("demo"))),
+    };
+    expect(before, after, expected);
+}
+
+void TestCliDiff::errorsExit3()
+{
+    const QString demo = snapshot(QStringLiteral("demo"), QStringLiteral("demo"));
+    const QString legacy = snapshot(QStringLiteral("legacy"), QStringLiteral("legacy"));
+    const QString missing = m_cli->home.filePath(QStringLiteral("no-such-snapshot"));
+
+    Run r = cli({ QStringLiteral("diff"), demo, missing });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.startsWith(QStringLiteral("flightdeck-cli diff: ")) && r.err.contains(missing),
+        qPrintable(r.err));
+    QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+
+    // A bad snapshot: named, with the file at fault.
+    QVERIFY(QFile::remove(demo + QStringLiteral("/nodes.json")));
+    r = cli({ QStringLiteral("diff"), demo, demo, QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("nodes.json")), qPrintable(r.err));
+
+    // Two klusters are no two moments of one.
+    const QString demo2 = snapshot(QStringLiteral("demo"), QStringLiteral("demo"));
+    r = cli({ QStringLiteral("diff"), demo2, legacy });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(
+        r.err.contains(QStringLiteral("kluster demo")) && r.err.contains(QStringLiteral("kluster legacy")),
+        qPrintable(r.err));
+
+    for (const QStringList &args :
+        { QStringList { QStringLiteral("diff") }, QStringList { QStringLiteral("diff"), legacy },
+            QStringList { QStringLiteral("diff"), legacy, legacy, legacy },
+            QStringList {
+                QStringLiteral("diff"), legacy, legacy, QStringLiteral("--format"), QStringLiteral("xml") },
+            QStringList { QStringLiteral("diff"), legacy, legacy, QStringLiteral("--max-unhealthy"),
+                QStringLiteral("x") } }) {
+        r = cli(args);
+        QVERIFY2(r.exitCode == 3, qPrintable(args.join(QLatin1Char(' '))));
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
+
+    r = cli({ QStringLiteral("diff"), QStringLiteral("--help") });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("flightdeck-cli diff [options] SNAPSHOT_A SNAPSHOT_B")),
+        qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("--max-unhealthy")));
+    r = cli({ QStringLiteral("--help") });
+    QVERIFY(r.out.contains(QStringLiteral("  diff ")));
+}
+
+QTEST_GUILESS_MAIN(TestCliDiff)
+#include "tst_cli_diff.moc"

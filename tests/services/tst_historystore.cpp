@@ -1,0 +1,486 @@
+#include "services/historystore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+// The history store on a real SQLite file: intervals across refreshes, retention, migrations, files that
+// cannot be used, and writers in several processes at once.
+class TestHistoryStore : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void freshFileIsWalAtTheSchemaVersion();
+    void intervalsOpenAndCloseAcrossRefreshes();
+    void incompleteRefreshResolvesNothing();
+    void failedRefreshIsASampleOnly();
+    void severityChangeKeepsTheInterval();
+    void findingThatKeepsComingBackIsFlapping();
+    void statesKeepTheNewestAndTheLastHealthy();
+    void retentionPrunesByAge();
+    void retentionPrunesBySize();
+    void migratesFromVersionOne();
+    void notADatabaseIsMovedAside();
+    void corruptDatabaseIsMovedAside();
+    void newerSchemaIsMovedAside();
+    void lockedDatabaseIsMovedAside();
+    void unwritableFolderIsAnError();
+    void concurrentWritersFromTheCommandLine();
+
+private:
+    QString path() const { return m_dir->filePath(QStringLiteral("history.sqlite")); }
+    static HistoryRecord refresh(
+        const QDateTime &at, const QStringList &findings, const QString &severity = QStringLiteral("warning"));
+    static QStringList movedAside(const QString &folder);
+    static int count(const QString &file, const QString &sql);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    const QDateTime m_t0 = QDateTime(QDate(2026, 11, 1), QTime(10, 0), Qt::UTC);
+    const QString m_key = QStringLiteral("sim/RegionOne/demo");
+};
+
+HistoryRecord TestHistoryStore::refresh(const QDateTime &at, const QStringList &findings, const QString &severity)
+{
+    HistoryRecord r;
+    r.kluster = QStringLiteral("sim/RegionOne/demo");
+    r.at = at;
+    r.durationMs = 120;
+    r.routes = 10;
+    r.maxRoutes = 30;
+    r.instancesActive = 5;
+    r.nodesReady = 4;
+    r.nodesExpected = 5;
+    for (const QString &f : findings)
+        r.findings.append({ f, severity });
+    r.warning = int(findings.size());
+    r.digest = "{\"findings\":\"" + findings.join(QLatin1Char(',')).toUtf8() + "\"}";
+    return r;
+}
+
+QStringList TestHistoryStore::movedAside(const QString &folder)
+{
+    QStringList files = QDir(folder).entryList({ QStringLiteral("history.sqlite.unusable-*") }, QDir::Files);
+    files.removeIf([](const QString &f) { return f.endsWith(QLatin1String("-wal")) || f.endsWith(QLatin1String("-shm")); });
+    return files;
+}
+
+int TestHistoryStore::count(const QString &file, const QString &sql)
+{
+    int n = -1;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("count"));
+        db.setDatabaseName(file);
+        if (db.open()) {
+            QSqlQuery q(db);
+            if (q.exec(sql) && q.next())
+                n = q.value(0).toInt();
+        }
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("count"));
+    return n;
+}
+
+void TestHistoryStore::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestHistoryStore::freshFileIsWalAtTheSchemaVersion()
+{
+    HistoryStore store(path());
+    QVERIFY2(store.open(), qPrintable(store.error()));
+    QVERIFY(store.takeNotice().isEmpty());
+    QCOMPARE(count(path(), QStringLiteral("PRAGMA user_version")), HistoryStore::SchemaVersion);
+    QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("mode")).setDatabaseName(path());
+    {
+        QSqlDatabase db = QSqlDatabase::database(QStringLiteral("mode"));
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")) && q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("mode"));
+    QCOMPARE(QFileInfo(path()).permissions() & (QFileDevice::ReadOther | QFileDevice::ReadGroup),
+        QFileDevice::Permissions());
+}
+
+void TestHistoryStore::intervalsOpenAndCloseAcrossRefreshes()
+{
+    HistoryStore store(path());
+    QVERIFY2(store.open(), qPrintable(store.error()));
+    const QDateTime t1 = m_t0.addSecs(300), t2 = m_t0.addSecs(600), t3 = m_t0.addSecs(900);
+    QVERIFY2(store.record(refresh(m_t0, { QStringLiteral("a"), QStringLiteral("b") })), qPrintable(store.error()));
+    QVERIFY(store.record(refresh(t1, { QStringLiteral("a") })));
+    QVERIFY(store.record(refresh(t2, { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") })));
+    QVERIFY(store.record(refresh(t3, { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") })));
+
+    const QHash<QString, FindingHistory> open = store.openFindings(m_key, t3);
+    QCOMPARE(open.size(), 3);
+    // Seen on the first refresh ever recorded: it began before the history did.
+    QCOMPARE(open.value(QStringLiteral("a")).firstSeen, m_t0);
+    QVERIFY(open.value(QStringLiteral("a")).beforeHistory);
+    // Came back: a new interval, from when it came back.
+    QCOMPARE(open.value(QStringLiteral("b")).firstSeen, t2);
+    QVERIFY(!open.value(QStringLiteral("b")).beforeHistory);
+    QCOMPARE(open.value(QStringLiteral("b")).intervalsLastDay, 2);
+    QVERIFY(!open.value(QStringLiteral("b")).flapping());
+    QCOMPARE(open.value(QStringLiteral("c")).firstSeen, t2);
+
+    const QList<FindingInterval> b = store.intervals(m_key, QStringLiteral("b"));
+    QCOMPARE(b.size(), 2);
+    QCOMPARE(b[0].firstSeen, m_t0);
+    QCOMPARE(b[0].lastSeen, m_t0);
+    QCOMPARE(b[0].resolvedAt, t1);
+    QCOMPARE(b[1].firstSeen, t2);
+    QCOMPARE(b[1].lastSeen, t3);
+    QVERIFY(!b[1].resolvedAt.isValid());
+    // One interval per stretch, not a row per refresh.
+    QCOMPARE(count(path(), QStringLiteral("SELECT COUNT(*) FROM intervals")), 4);
+    QCOMPARE(count(path(), QStringLiteral("SELECT COUNT(*) FROM samples")), 4);
+    QCOMPARE(store.samples(m_key, m_t0, t3).size(), 4);
+    QCOMPARE(store.intervalsBetween(m_key, t1, t1).size(), 1); // b resolved at t1
+
+    // Another kluster's history is its own.
+    HistoryRecord other = refresh(t3, { QStringLiteral("a") });
+    other.kluster = QStringLiteral("sim/RegionOne/legacy");
+    QVERIFY(store.record(other));
+    QVERIFY(store.openFindings(other.kluster, t3).value(QStringLiteral("a")).beforeHistory);
+    QCOMPARE(store.openFindings(m_key, t3).value(QStringLiteral("a")).firstSeen, m_t0);
+    QCOMPARE(store.klusters(), QStringList({ m_key, other.kluster }));
+}
+
+void TestHistoryStore::incompleteRefreshResolvesNothing()
+{
+    HistoryStore store(path());
+    QVERIFY(store.open());
+    QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a"), QStringLiteral("b") })));
+    HistoryRecord partial = refresh(m_t0.addSecs(300), { QStringLiteral("a") });
+    partial.complete = false; // e.g. the server list failed: b's evidence is missing, not gone
+    QVERIFY(store.record(partial));
+    const QHash<QString, FindingHistory> open = store.openFindings(m_key, m_t0.addSecs(300));
+    QCOMPARE(open.size(), 2);
+    QCOMPARE(store.intervals(m_key, QStringLiteral("b")).constFirst().lastSeen, m_t0.addSecs(300));
+}
+
+void TestHistoryStore::failedRefreshIsASampleOnly()
+{
+    HistoryStore store(path());
+    QVERIFY(store.open());
+    QVERIFY(store.record(HistoryRecord::failure(m_key, m_t0, QStringLiteral("compute: 503"), 30000)));
+    QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") })));
+    // The failed refresh was no look at the kluster: what the first good one sees began before history.
+    QVERIFY(store.openFindings(m_key, m_t0.addSecs(300)).value(QStringLiteral("a")).beforeHistory);
+    QVERIFY(store.record(HistoryRecord::failure(m_key, m_t0.addSecs(600), QStringLiteral("timeout"), 30000)));
+    QCOMPARE(store.openFindings(m_key, m_t0.addSecs(600)).size(), 1);
+    const QList<HistorySample> samples = store.samples(m_key, m_t0, m_t0.addSecs(600));
+    QCOMPARE(samples.size(), 3);
+    QVERIFY(!samples[0].ok);
+    QCOMPARE(samples[0].error, QStringLiteral("compute: 503"));
+    QCOMPARE(samples[0].routes, -1);
+    QVERIFY(samples[1].ok);
+    QCOMPARE(samples[1].routes, 10);
+    QCOMPARE(samples[1].nodesExpected, 5);
+}
+
+void TestHistoryStore::severityChangeKeepsTheInterval()
+{
+    HistoryStore store(path());
+    QVERIFY(store.open());
+    QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
+    QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") }, QStringLiteral("critical"))));
+    const QList<FindingInterval> a = store.intervals(m_key, QStringLiteral("a"));
+    QCOMPARE(a.size(), 1);
+    QCOMPARE(a[0].severity, QStringLiteral("critical"));
+    QCOMPARE(a[0].firstSeen, m_t0);
+}
+
+void TestHistoryStore::findingThatKeepsComingBackIsFlapping()
+{
+    HistoryStore store(path());
+    QVERIFY(store.open());
+    QDateTime t = m_t0;
+    for (int i = 0; i < 3; ++i) {
+        QVERIFY(store.record(refresh(t, { QStringLiteral("a"), QStringLiteral("x") })));
+        t = t.addSecs(600);
+        QVERIFY(store.record(refresh(t, { QStringLiteral("x") })));
+        t = t.addSecs(600);
+    }
+    QVERIFY(store.record(refresh(t, { QStringLiteral("a"), QStringLiteral("x") })));
+    FindingHistory a = store.openFindings(m_key, t).value(QStringLiteral("a"));
+    QCOMPARE(a.intervalsLastDay, 4);
+    QVERIFY(a.flapping());
+    QVERIFY(!store.openFindings(m_key, t).value(QStringLiteral("x")).flapping());
+    // A day later without a return, the old intervals no longer count.
+    a = store.openFindings(m_key, t.addDays(2)).value(QStringLiteral("a"));
+    QCOMPARE(a.intervalsLastDay, 1);
+    QVERIFY(!a.flapping());
+}
+
+void TestHistoryStore::statesKeepTheNewestAndTheLastHealthy()
+{
+    HistoryStore store(path());
+    QVERIFY(store.open());
+    QVERIFY(store.record(refresh(m_t0, {}))); // healthy
+    for (int i = 1; i <= 20; ++i)
+        QVERIFY(store.record(refresh(m_t0.addSecs(300 * i), { QStringLiteral("f%1").arg(i) })));
+    // An unchanged state is not kept again.
+    QVERIFY(store.record(refresh(m_t0.addSecs(300 * 21), { QStringLiteral("f20") })));
+    const QList<HistoryMoment> moments = store.moments(m_key);
+    QCOMPARE(moments.size(), HistoryStore::KeptStates + 1);
+    QCOMPARE(moments.constFirst().at, m_t0.addSecs(300 * 20));
+    QCOMPARE(moments.constLast().at, m_t0);
+    const std::optional<HistoryMoment> healthy = store.lastHealthy(m_key, m_t0.addSecs(300 * 21));
+    QVERIFY(healthy);
+    QCOMPARE(healthy->at, m_t0);
+    QCOMPARE(store.digest(healthy->id), QByteArray("{\"findings\":\"\"}"));
+    QCOMPARE(store.digest(moments.constFirst().id), QByteArray("{\"findings\":\"f20\"}"));
+}
+
+void TestHistoryStore::retentionPrunesByAge()
+{
+    HistoryStore store(path());
+    QVERIFY(store.open());
+    store.setRetention(1, HistoryStore::DefaultMaxMegabytes);
+    QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a"), QStringLiteral("b") })));
+    QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") })));
+    QVERIFY(store.recordRepair(m_key, m_t0.addSecs(200), QStringLiteral("b"), QStringLiteral("fixed")));
+    const QDateTime later = m_t0.addDays(3);
+    QVERIFY(store.record(refresh(later, { QStringLiteral("a") }))); // prunes: the last prune was 3 days ago
+    QCOMPARE(store.samples(m_key, m_t0, later).size(), 1);
+    QCOMPARE(store.repairs(m_key, m_t0, later).size(), 0);
+    QCOMPARE(store.intervals(m_key, QStringLiteral("b")).size(), 0); // resolved long ago
+    // Still open: since when stays known, however old.
+    QCOMPARE(store.openFindings(m_key, later).value(QStringLiteral("a")).firstSeen, m_t0);
+}
+
+void TestHistoryStore::retentionPrunesBySize()
+{
+    HistoryStore store(path());
+    QVERIFY(store.open());
+    store.setRetention(365, 1);
+    // A large error text per sample fills the file quickly.
+    for (int i = 0; i < 1500; ++i) {
+        HistoryRecord r = HistoryRecord::failure(m_key, m_t0.addSecs(60 * i), QString(1900, QLatin1Char('x')), 1);
+        QVERIFY(store.record(r));
+    }
+    QVERIFY(store.fileBytes() > 1024 * 1024);
+    QVERIFY(store.prune(m_t0.addSecs(60 * 1500)));
+    QVERIFY2(store.fileBytes() <= 1024 * 1024, qPrintable(QString::number(store.fileBytes())));
+    const QList<HistorySample> left = store.samples(m_key, m_t0, m_t0.addDays(2));
+    QVERIFY(!left.isEmpty());
+    QCOMPARE(left.constLast().at, m_t0.addSecs(60 * 1499)); // the oldest went first
+}
+
+void TestHistoryStore::migratesFromVersionOne()
+{
+    // A file as the first schema wrote it, with a finding open and a sample.
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v1"));
+        db.setDatabaseName(path());
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        for (const char *sql : {
+                 "CREATE TABLE klusters (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, first_recorded INTEGER "
+                 "NOT NULL, last_seen INTEGER)",
+                 "CREATE TABLE intervals (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL REFERENCES klusters(id), "
+                 "finding TEXT NOT NULL, severity TEXT NOT NULL, first_seen INTEGER NOT NULL, last_seen INTEGER NOT "
+                 "NULL, resolved_at INTEGER, before_history INTEGER NOT NULL DEFAULT 0)",
+                 "CREATE INDEX intervals_open ON intervals (kluster, resolved_at)",
+                 "CREATE INDEX intervals_finding ON intervals (kluster, finding, first_seen)",
+                 "CREATE TABLE samples (kluster INTEGER NOT NULL REFERENCES klusters(id), at INTEGER NOT NULL, ok "
+                 "INTEGER NOT NULL, duration_ms INTEGER NOT NULL, routes INTEGER, max_routes INTEGER, "
+                 "instances_active INTEGER, instances_error INTEGER, instances_other INTEGER, nodes_ready INTEGER, "
+                 "nodes_expected INTEGER, critical INTEGER, warning INTEGER, info INTEGER, error TEXT)",
+                 "CREATE INDEX samples_at ON samples (kluster, at)",
+                 "CREATE TABLE repairs (kluster INTEGER NOT NULL REFERENCES klusters(id), at INTEGER NOT NULL, "
+                 "finding TEXT NOT NULL, outcome TEXT NOT NULL)",
+                 "CREATE INDEX repairs_at ON repairs (kluster, at)",
+                 "INSERT INTO klusters VALUES (1, 'sim/RegionOne/demo', 1793527200000, 1793527200000)",
+                 "INSERT INTO intervals VALUES (1, 1, 'a', 'warning', 1793527200000, 1793527200000, NULL, 1)",
+                 "INSERT INTO samples VALUES (1, 1793527200000, 1, 100, 10, 30, 5, 0, 0, 4, 5, 0, 1, 0, NULL)",
+                 "PRAGMA user_version = 1" })
+            QVERIFY2(q.exec(QString::fromLatin1(sql)), sql);
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("v1"));
+
+    HistoryStore store(path());
+    QVERIFY2(store.open(), qPrintable(store.error()));
+    QVERIFY(store.takeNotice().isEmpty());
+    QCOMPARE(count(path(), QStringLiteral("PRAGMA user_version")), 2);
+    QCOMPARE(store.openFindings(m_key, m_t0).value(QStringLiteral("a")).firstSeen, m_t0);
+    QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") })));
+    QCOMPARE(store.samples(m_key, m_t0, m_t0.addSecs(300)).size(), 2);
+    QCOMPARE(store.moments(m_key).size(), 1);
+    QCOMPARE(store.intervals(m_key, QStringLiteral("a")).size(), 1);
+}
+
+void TestHistoryStore::notADatabaseIsMovedAside()
+{
+    {
+        QFile f(path());
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray("this is not a database, but somebody's notes\n").repeated(200));
+    }
+    HistoryStore store(path());
+    QVERIFY2(store.open(), qPrintable(store.error()));
+    const QString notice = store.takeNotice();
+    const QStringList aside = movedAside(m_dir->path());
+    QCOMPARE(aside.size(), 1);
+    QVERIFY2(notice.contains(QStringLiteral("is not readable")), qPrintable(notice));
+    QVERIFY2(notice.contains(aside.constFirst()), qPrintable(notice));
+    QFile kept(m_dir->filePath(aside.constFirst()));
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QVERIFY(kept.readAll().startsWith("this is not a database")); // nothing lost
+    QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
+}
+
+void TestHistoryStore::corruptDatabaseIsMovedAside()
+{
+    {
+        HistoryStore store(path());
+        QVERIFY(store.open());
+        for (int i = 0; i < 300; ++i)
+            QVERIFY(store.record(refresh(m_t0.addSecs(300 * i), { QStringLiteral("f%1").arg(i % 50) })));
+    }
+    QVERIFY(!QFileInfo::exists(path() + QStringLiteral("-wal")) || QFileInfo(path() + QStringLiteral("-wal")).size() == 0);
+    {
+        // Pages past the first overwritten: the header reads, the tables do not.
+        QFile f(path());
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.size() > 8 * 4096);
+        f.seek(2 * 4096);
+        f.write(QByteArray(5 * 4096, '\xa5'));
+    }
+    HistoryStore store(path());
+    QVERIFY2(store.open(), qPrintable(store.error()));
+    const QString notice = store.takeNotice();
+    QVERIFY2(notice.contains(QStringLiteral("corrupt")) || notice.contains(QStringLiteral("not readable")),
+        qPrintable(notice));
+    QCOMPARE(movedAside(m_dir->path()).size(), 1);
+    QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
+    QCOMPARE(store.samples(m_key, m_t0, m_t0.addDays(10)).size(), 1);
+}
+
+void TestHistoryStore::newerSchemaIsMovedAside()
+{
+    {
+        HistoryStore store(path());
+        QVERIFY(store.open());
+        QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
+    }
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("newer"));
+        db.setDatabaseName(path());
+        QVERIFY(db.open());
+        QVERIFY(QSqlQuery(db).exec(QStringLiteral("PRAGMA user_version = 9")));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("newer"));
+    HistoryStore store(path());
+    QVERIFY2(store.open(), qPrintable(store.error()));
+    const QString notice = store.takeNotice();
+    QVERIFY2(notice.contains(QStringLiteral("newer Flightdeck")) && notice.contains(QStringLiteral("version 9")),
+        qPrintable(notice));
+    const QStringList aside = movedAside(m_dir->path());
+    QCOMPARE(aside.size(), 1);
+    QCOMPARE(count(m_dir->filePath(aside.constFirst()), QStringLiteral("PRAGMA user_version")), 9);
+    QCOMPARE(store.samples(m_key, m_t0, m_t0).size(), 0);
+}
+
+void TestHistoryStore::lockedDatabaseIsMovedAside()
+{
+    {
+        HistoryStore store(path());
+        QVERIFY(store.open());
+    }
+    // Another program holds a write lock for longer than the store waits.
+    QSqlDatabase holder = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("holder"));
+    holder.setDatabaseName(path());
+    QVERIFY(holder.open());
+    QVERIFY(QSqlQuery(holder).exec(QStringLiteral("BEGIN EXCLUSIVE")));
+    {
+        HistoryStore store(path());
+        store.setBusyTimeout(200);
+        QVERIFY2(store.open(), qPrintable(store.error()));
+        const QString notice = store.takeNotice();
+        QVERIFY2(notice.contains(QStringLiteral("locked")), qPrintable(notice));
+        QCOMPARE(movedAside(m_dir->path()).size(), 1);
+        QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
+    }
+    QSqlQuery(holder).exec(QStringLiteral("ROLLBACK"));
+    holder.close();
+    holder = QSqlDatabase();
+    QSqlDatabase::removeDatabase(QStringLiteral("holder"));
+}
+
+void TestHistoryStore::unwritableFolderIsAnError()
+{
+    // Its folder cannot be made (a file stands where it would be): no history, and a clear error.
+    const QString blocker = m_dir->filePath(QStringLiteral("flightdeck"));
+    QFile f(blocker);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    HistoryStore store(blocker + QStringLiteral("/history.sqlite"));
+    QVERIFY(!store.open());
+    QVERIFY2(store.error().contains(QStringLiteral("cannot create the folder")), qPrintable(store.error()));
+    QVERIFY(!store.record(refresh(m_t0, {})));
+    QVERIFY(store.takeNotice().isEmpty());
+}
+
+void TestHistoryStore::concurrentWritersFromTheCommandLine()
+{
+    // Three flightdeck-cli check --record at once, four times each, while this process records too.
+    const QString data = m_dir->filePath(QStringLiteral("data"));
+    const QString file = data + QStringLiteral("/flightdeck/history.sqlite");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_DATA_HOME"), data);
+    env.insert(QStringLiteral("HOME"), m_dir->path());
+    const QString snapshot = QStringLiteral(FLIGHTDECK_SOURCE_DIR "/examples/broken-routes");
+    constexpr int Processes = 3, Rounds = 4, Own = 40;
+    std::vector<std::unique_ptr<QProcess>> running;
+    int started = 0, finished = 0;
+    const auto startOne = [&] {
+        auto p = std::make_unique<QProcess>();
+        p->setProcessEnvironment(env);
+        p->start(QStringLiteral(FLIGHTDECK_CLI),
+            { QStringLiteral("check"), QStringLiteral("--snapshot"), snapshot, QStringLiteral("--record") });
+        running.push_back(std::move(p));
+        ++started;
+    };
+    for (int i = 0; i < Processes; ++i)
+        startOne();
+    HistoryStore store(file);
+    QVERIFY2(store.open(), qPrintable(store.error()));
+    int own = 0;
+    while (finished < Processes * Rounds || own < Own) {
+        if (own < Own) {
+            QVERIFY2(store.record(refresh(m_t0.addSecs(60 * own), { QStringLiteral("a") })), qPrintable(store.error()));
+            ++own;
+        }
+        for (size_t i = 0; i < running.size(); ++i) {
+            std::unique_ptr<QProcess> &p = running[i];
+            if (p && p->waitForFinished(own < Own ? 0 : 30000)) {
+                QCOMPARE(p->exitCode(), 2); // broken-routes: critical findings
+                QVERIFY2(!p->readAllStandardError().contains("history"), "the CLI could not record");
+                p.reset();
+                ++finished;
+                if (started < Processes * Rounds)
+                    startOne();
+            }
+        }
+    }
+    QVERIFY(store.takeNotice().isEmpty());
+    QCOMPARE(count(file, QStringLiteral("PRAGMA integrity_check")), 0); // "ok" reads as 0
+    QCOMPARE(count(file, QStringLiteral("SELECT COUNT(*) FROM samples")), Processes * Rounds + Own);
+    QCOMPARE(count(file, QStringLiteral("SELECT COUNT(*) FROM klusters")), 2);
+    QCOMPARE(store.samples(m_key, m_t0, m_t0.addDays(1)).size(), Own);
+    QVERIFY(movedAside(data + QStringLiteral("/flightdeck")).isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestHistoryStore)
+#include "tst_historystore.moc"

@@ -1,0 +1,140 @@
+#include "services/auditlog.h"
+#include "services/historystore.h"
+#include "tests/simulator/simfixture.h"
+#include "tests/views/consolefixture.h"
+#include "views/changespage.h"
+#include "views/overviewpage.h"
+#include "views/tablepage.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QLineSeries>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTreeWidget>
+
+// The console's history against the simulated cloud, its clock moved forward through the simulator: since
+// when each finding is open, the trends on the Overview, and what changed between two moments.
+class TestConsoleHistory : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void sinceTrendsAndChangesAcrossHours();
+
+private:
+    static QString sinceOf(MainWindow &window, const QString &id);
+};
+
+void TestConsoleHistory::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QFile::remove(AuditLog::path());
+    for (const char *suffix : { "", "-wal", "-shm" })
+        QFile::remove(HistoryStore::defaultPath() + QLatin1String(suffix));
+    QSettings().clear();
+}
+
+QString TestConsoleHistory::sinceOf(MainWindow &window, const QString &id)
+{
+    const QAbstractItemModel *m = window.findingsPage()->view()->model();
+    for (int row = 0; row < m->rowCount(); ++row) {
+        if (m->index(row, 0).data(FindingsModel::IdRole).toString() == id)
+            return m->index(row, FindingsModel::SinceColumn).data().toString();
+    }
+    return QStringLiteral("(no row %1)").arg(id);
+}
+
+void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
+{
+    SimFixture fixture;
+    MainWindow window;
+    window.resize(1440, 900);
+    QVERIFY(ConsoleTest::open(window, ConsoleTest::simSpec(fixture.sim)));
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    QVERIFY(ConsoleTest::select(window, demo));
+    window.setTab(MainWindow::FindingsTab);
+
+    // The first refresh Flightdeck records: everything it sees began before its history.
+    const QString notReady = QStringLiteral("node-not-ready:kks-demo-pool-m4r8t");
+    QTRY_VERIFY_WITH_TIMEOUT(sinceOf(window, notReady).startsWith(QStringLiteral("before ")), 10000);
+    const QStringList first = ConsoleTest::column(window.findingsPage()->view()->model(), FindingsModel::SinceColumn);
+    QVERIFY(!first.isEmpty());
+    for (const QString &since : first)
+        QVERIFY2(since.startsWith(QStringLiteral("before ")), qPrintable(since));
+
+    // An hour later a route is gone: a new finding, seen from this refresh on.
+    World &world = fixture.sim.world();
+    world.advance(3600);
+    SimRouter &router = world.routers[0];
+    const auto gone = std::find_if(router.routes.cbegin(), router.routes.cend(), [](const SimRoute &r) {
+        return r.destination == QLatin1String("100.100.21.0/24");
+    });
+    QVERIFY(gone != router.routes.cend());
+    const QString nexthop = gone->nexthop;
+    router.routes.erase(gone);
+    ++router.revision;
+    window.refreshAll();
+    QVERIFY(ConsoleTest::waitSettled(window));
+    const QAbstractItemModel *findings = window.findingsPage()->view()->model();
+    QString missing;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (int row = 0; row < findings->rowCount(); ++row) {
+                const QString id = findings->index(row, 0).data(FindingsModel::IdRole).toString();
+                if (id.startsWith(QLatin1String("route-missing:"))
+                    && findings->index(row, FindingsModel::SinceColumn).data().toString().endsWith(
+                        QLatin1String("(new)")))
+                    missing = id;
+            }
+            return !missing.isEmpty();
+        }(),
+        10000);
+
+    // Two hours on: the new one is two hours old, the old ones over three.
+    world.advance(7200);
+    window.refreshAll();
+    QVERIFY(ConsoleTest::waitSettled(window));
+    QTRY_VERIFY_WITH_TIMEOUT(sinceOf(window, missing).endsWith(QLatin1String("(2 h)")), 10000);
+    QTRY_VERIFY2_WITH_TIMEOUT(sinceOf(window, notReady).contains(QLatin1String("(over 3 h")),
+        qPrintable(sinceOf(window, notReady)), 10000);
+    QVERIFY2(!sinceOf(window, missing).startsWith(QLatin1String("before")), qPrintable(sinceOf(window, missing)));
+
+    // The trends show the three refreshes.
+    window.setTab(MainWindow::OverviewTab);
+    const auto points = [&](int chart) {
+        const QList<QAbstractSeries *> series = window.overviewPage()->trendChart(chart)->chart()->series();
+        const auto *line = series.isEmpty() ? nullptr : qobject_cast<QLineSeries *>(series.constFirst());
+        return line ? int(line->count()) : -1;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(points(0), 3, 10000);
+    QCOMPARE(points(1), 3);
+    QCOMPARE(points(2), 3);
+
+    // What changed since the state before: the route, and the finding it opened.
+    window.setTab(MainWindow::ChangesTab);
+    QTreeWidget *changes = window.changesPage()->list();
+    QTRY_VERIFY_WITH_TIMEOUT(changes->topLevelItemCount() > 0, 10000);
+    QStringList rows;
+    for (int i = 0; i < changes->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem *item = changes->topLevelItem(i);
+        rows << QStringLiteral("%1|%2|%3").arg(item->text(0), item->text(1), item->text(2));
+    }
+    QVERIFY2(rows.contains(QStringLiteral("− removed|route|100.100.21.0/24 via %1").arg(nexthop)),
+        qPrintable(rows.join(QLatin1Char('\n'))));
+    QVERIFY2(rows.contains(QStringLiteral("+ opened|finding|%1").arg(missing)), qPrintable(rows.join(QLatin1Char('\n'))));
+    QVERIFY2(window.changesPage()->caption().contains(QLatin1String("change")),
+        qPrintable(window.changesPage()->caption()));
+
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QVERIFY(window.grab().save(shots + QStringLiteral("/history-changes.png")));
+        window.setTab(MainWindow::OverviewTab);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/history-trends.png")));
+        window.setTab(MainWindow::FindingsTab);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/history-since.png")));
+    }
+}
+
+QTEST_MAIN(TestConsoleHistory)
+#include "tst_console_history.moc"
