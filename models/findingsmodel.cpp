@@ -140,7 +140,7 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
                     : QVariant();
             if (role == Qt::DisplayRole)
                 return sinceText(*h, m_historyAt);
-            return tr("First seen %1%2; open since on every refresh.%3")
+            return tr("First seen %1%2; open since then.%3")
                 .arg(QLocale().toString(h->firstSeen.toLocalTime(), QLocale::LongFormat),
                     h->beforeHistory
                         ? tr(", on the first refresh Flightdeck recorded of this kluster: it may be older")

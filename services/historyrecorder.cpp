@@ -40,21 +40,32 @@ bool HistoryRecorder::ready()
     return !m_failed;
 }
 
-void HistoryRecorder::record(const RefreshResult &result)
+QDateTime HistoryRecorder::cloudTime(const QString &console, const QDateTime &local) const
+{
+    return local.addMSecs(m_clockOffsetMs.value(console));
+}
+
+void HistoryRecorder::record(const RefreshResult &result, const QString &key)
 {
     if (result.cancelled || !ready())
         return;
     const QString console = historyConsoleKey(result);
+    if (!key.isEmpty())
+        m_keys.insert(console, key);
     HistoryRecord r;
     if (result.fetch && result.diagnosis) {
         r = HistoryRecord::of(result.fetch->state, *result.diagnosis, result.elapsedMs);
         m_keys.insert(console, r.kluster);
-    } else if (const QString key = m_keys.value(console); !key.isEmpty()) {
+        // The refresh began elapsedMs before it was fetched, on the cloud's clock at capturedAt.
+        const qint64 offset = result.fetchedAt.addMSecs(-result.elapsedMs).msecsTo(r.at);
+        m_clockOffsetMs.insert(console, qAbs(offset) > 5000 ? offset : 0);
+    } else if (const QString known = m_keys.value(console); !known.isEmpty()) {
+        const QDateTime local
+            = result.fetchedAt.isValid() ? result.fetchedAt : QDateTime::currentDateTimeUtc();
         r = HistoryRecord::failure(
-            key, result.fetchedAt.isValid() ? result.fetchedAt : QDateTime::currentDateTimeUtc(),
-            SourceError::joined(result.errors), result.elapsedMs);
+            known, cloudTime(console, local), SourceError::joined(result.errors), result.elapsedMs);
     } else {
-        return; // never seen: no kluster to file the failure under
+        return;
     }
     if (!m_store->record(r)) {
         report(tr("History not recorded: %1").arg(m_store->error()));
@@ -64,6 +75,15 @@ void HistoryRecorder::record(const RefreshResult &result)
     if (!r.ok)
         return;
     emit findingsHistory({ console, r.kluster, r.at, m_store->openFindings(r.kluster, r.at) });
+}
+
+void HistoryRecorder::recordRepair(const QString &console, const QString &finding, const QString &outcome)
+{
+    const QString key = m_keys.value(console);
+    if (key.isEmpty() || !ready())
+        return;
+    if (!m_store->recordRepair(key, cloudTime(console, QDateTime::currentDateTimeUtc()), finding, outcome))
+        report(tr("History not recorded: %1").arg(m_store->error()));
 }
 
 void HistoryRecorder::loadTrend(const QString &console, const QDateTime &from, const QDateTime &to)
@@ -103,7 +123,7 @@ IncidentReport::History HistoryRecorder::reportHistory(const QString &console, c
         h.changes = c.changes;
         for (const HistoryMoment &m : c.moments) {
             if (m.id == c.before)
-                h.fromHealthy = m.critical == 0 && m.warning == 0;
+                h.fromHealthy = m.healthy();
         }
     }
     return h;
@@ -120,7 +140,8 @@ HistoryChanges HistoryRecorder::changes(const QString &console, qint64 before, q
     }
     c.moments = m_store->moments(key);
     if (c.moments.size() < 2) {
-        c.error = tr("Only one state of this kluster is recorded so far: changes show from its next change on.");
+        c.error
+            = tr("Only one state of this kluster is recorded so far: changes show from its next change on.");
         return c;
     }
     const auto find = [&](qint64 id) {

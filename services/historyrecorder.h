@@ -55,8 +55,11 @@ public:
 
 public slots:
     void open(int retentionDays, int maxMegabytes);
-    // A refresh of a live kluster: its findings, numbers and state (a failure: its error).
-    void record(const RefreshResult &result);
+    // A refresh of a live kluster: its findings, numbers and state (a failure: its error). `key`: the
+    // kluster's history key as its connection names it (a failure has no state to tell it).
+    void record(const RefreshResult &result, const QString &key);
+    // A repair sent from the console, marked on the trends.
+    void recordRepair(const QString &console, const QString &finding, const QString &outcome);
     void loadTrend(const QString &console, const QDateTime &from, const QDateTime &to);
     // Two moments of the kluster compared: `before` 0 for the last healthy one before `after` (or the one
     // before it), `after` 0 for the newest.
@@ -83,7 +86,9 @@ private:
     std::unique_ptr<HistoryStore> m_store;
     bool m_failed = false;
     QString m_lastProblem;
-    QHash<QString, QString> m_keys; // console kluster -> history key, from its last good refresh
+    QHash<QString, QString> m_keys; // console kluster -> history key
+    QHash<QString, qint64> m_clockOffsetMs; // console kluster -> how far the cloud's clock is ahead
+    QDateTime cloudTime(const QString &console, const QDateTime &local) const;
 };
 
 // One history key for a console kluster, from its refresh.

@@ -7,10 +7,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
-#include <QSet>
 #include <QVariant>
 #include <atomic>
 
@@ -54,7 +54,9 @@ const QList<QStringList> &migrations()
         // 2: the last few states of each kluster, to tell two moments apart.
         { QStringLiteral("CREATE TABLE states (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL "
                          "REFERENCES klusters(id), at INTEGER NOT NULL, critical INTEGER NOT NULL, "
-                         "warning INTEGER NOT NULL, digest BLOB NOT NULL, digest_sha1 BLOB NOT NULL)"),
+                         "warning INTEGER NOT NULL, complete INTEGER NOT NULL, digest BLOB NOT NULL, "
+                         "digest_sha1 BLOB NOT "
+                         "NULL)"),
             QStringLiteral("CREATE INDEX states_at ON states (kluster, at)") },
     };
     return steps;
@@ -81,8 +83,9 @@ HistoryRecord HistoryRecord::of(const KlusterState &state, const Diagnosis &diag
     r.kluster = HistoryStore::klusterKey(state.cloud, state.region, state.kluster.name);
     r.at = state.capturedAt;
     r.durationMs = durationMs;
-    r.complete = state.klusterSource.known && state.serversSource.known && state.serversSource.incomplete.isEmpty()
-        && state.routerSource.known && state.securityGroupsSource.known && state.nodesSource.known;
+    r.complete = state.klusterSource.known && state.serversSource.known
+        && state.serversSource.incomplete.isEmpty() && state.routerSource.known
+        && state.securityGroupsSource.known && state.nodesSource.known;
     if (state.routerSource.known)
         r.routes = int(state.router.routes.size());
     r.maxRoutes = state.maxRoutes.value_or(-1);
@@ -134,6 +137,12 @@ QString HistoryStore::klusterKey(const QString &cloud, const QString &region, co
     return QStringLiteral("%1/%2/%3").arg(cloud, region, kluster);
 }
 
+QDateTime HistoryStore::cloudNow(qint64 serverClockOffsetMs)
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    return qAbs(serverClockOffsetMs) > 5000 ? now.addSecs(qRound64(double(serverClockOffsetMs) / 1000)) : now;
+}
+
 HistoryStore::HistoryStore(QString path)
     : m_path(std::move(path))
 {
@@ -178,7 +187,10 @@ void HistoryStore::setRetention(int days, int maxMegabytes)
 bool HistoryStore::open()
 {
     m_open = false;
-    if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
+    m_unusable = false;
+    if (m_readOnly && !QFileInfo::exists(m_path))
+        return fail(QStringLiteral("open"), QStringLiteral("no history yet"));
+    if (!m_readOnly && !QDir().mkpath(QFileInfo(m_path).absolutePath()))
         return fail(QStringLiteral("open"), QStringLiteral("cannot create the folder"));
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
         return fail(QStringLiteral("open"),
@@ -186,18 +198,28 @@ bool HistoryStore::open()
     if (!m_db.isValid()) {
         m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
         m_db.setDatabaseName(m_path);
-        m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
+        m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1%2")
+                                   .arg(m_busyTimeoutMs)
+                                   .arg(m_readOnly ? QStringLiteral(";QSQLITE_OPEN_READONLY") : QString()));
     }
-    // A file that cannot be used is moved aside once, then a fresh one is made; a fresh one that fails too
-    // is an error of its own (a full disk, a read-only folder).
     if (openFile())
         return m_open = true;
-    if (m_error.isEmpty() || !QFileInfo::exists(m_path))
+    // Only a file that is definitely unusable (no database, corrupt, a schema this version does not know, or
+    // held so long that not even its header can be read) is moved aside, once; a busy moment, a full disk or
+    // a read-only folder is an error, and the file stays as it is.
+    if (m_readOnly || !m_unusable || !QFileInfo::exists(m_path))
         return false;
     if (!moveAside(m_error))
         return false;
     m_error.clear();
     return m_open = openFile();
+}
+
+bool HistoryStore::unusable(const QString &what, const QString &why)
+{
+    m_unusable = true;
+    m_db.close();
+    return fail(what, why);
 }
 
 bool HistoryStore::openFile()
@@ -206,45 +228,58 @@ bool HistoryStore::openFile()
     m_openCache.clear();
     if (!m_db.open())
         return fail(QStringLiteral("cannot be opened"), sqlError(m_db.lastError()));
-    QFile::setPermissions(m_path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    if (!m_readOnly)
+        QFile::setPermissions(m_path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     QSqlQuery q(m_db);
     // Reading the header first tells a file that is no database from a locked one.
     if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next()) {
         const QSqlError e = q.lastError();
+        const bool notADatabase = e.nativeErrorCode() == QLatin1String("26")
+            || e.nativeErrorCode() == QLatin1String("11")
+            || e.databaseText().contains(QLatin1String("not a database"))
+            || e.databaseText().contains(QLatin1String("malformed"));
+        if (isLocked(e))
+            return unusable(QStringLiteral("is locked by another program"), sqlError(e));
+        if (notADatabase)
+            return unusable(QStringLiteral("is not readable"), sqlError(e));
         m_db.close();
-        return fail(isLocked(e) ? QStringLiteral("is locked by another program") : QStringLiteral("is not readable"),
-            sqlError(e));
+        return fail(QStringLiteral("cannot be read"), sqlError(e));
     }
     const int version = q.value(0).toInt();
     q.finish();
-    if (version > SchemaVersion) {
-        m_db.close();
-        return fail(QStringLiteral("was written by a newer Flightdeck"),
-            QStringLiteral("schema version %1, this one knows up to %2").arg(version).arg(SchemaVersion));
-    }
+    if (version > SchemaVersion || version < 0)
+        return unusable(QStringLiteral("was written by a newer Flightdeck"),
+            QStringLiteral("schema version %1, this one knows 0 to %2").arg(version).arg(SchemaVersion));
+    if (m_readOnly)
+        return version == SchemaVersion
+            || (m_db.close(), fail(QStringLiteral("open"), QStringLiteral("not migrated yet")));
     if (version > 0) {
-        if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next()
-            || q.value(0).toString() != QLatin1String("ok")) {
-            const QString why = q.lastError().isValid() ? sqlError(q.lastError()) : q.value(0).toString();
-            const bool locked = isLocked(q.lastError());
-            m_db.close();
-            return fail(locked ? QStringLiteral("is locked by another program") : QStringLiteral("is corrupt"), why);
+        if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next()) {
+            const QSqlError e = q.lastError();
+            if (isLocked(e)) {
+                m_db.close();
+                return fail(QStringLiteral("is busy"), sqlError(e));
+            }
+            return unusable(QStringLiteral("is corrupt"), sqlError(e));
         }
+        if (q.value(0).toString() != QLatin1String("ok"))
+            return unusable(QStringLiteral("is corrupt"), q.value(0).toString());
         q.finish();
-    } else if (!exec(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"))) {
+    } else if (!exec(QStringLiteral("PRAGMA auto_vacuum = FULL"))) { // pages freed go back at each commit
         m_db.close();
         return false;
     }
     if (!q.exec(QStringLiteral("PRAGMA journal_mode = WAL"))) {
         const QSqlError e = q.lastError();
         m_db.close();
-        return fail(isLocked(e) ? QStringLiteral("is locked by another program") : QStringLiteral("is not writable"),
-            sqlError(e));
+        return fail(isLocked(e) ? QStringLiteral("is busy") : QStringLiteral("is not writable"), sqlError(e));
     }
     q.finish();
     exec(QStringLiteral("PRAGMA synchronous = NORMAL"));
     exec(QStringLiteral("PRAGMA foreign_keys = ON"));
-    if (!migrate()) {
+    exec(
+        QStringLiteral("PRAGMA journal_size_limit = 4194304")); // the journal shrinks back after a checkpoint
+    if (version < SchemaVersion && !migrate()) {
         const QString error = m_error;
         m_db.close();
         m_error = error;
@@ -257,8 +292,7 @@ bool HistoryStore::migrate()
 {
     QSqlQuery q(m_db);
     if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
-        return fail(isLocked(q.lastError()) ? QStringLiteral("is locked by another program")
-                                            : QStringLiteral("cannot be written"),
+        return fail(isLocked(q.lastError()) ? QStringLiteral("is busy") : QStringLiteral("cannot be written"),
             sqlError(q.lastError()));
     // Read again inside the transaction: another process may have migrated it meanwhile.
     if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next()) {
@@ -267,6 +301,11 @@ bool HistoryStore::migrate()
     }
     const int version = q.value(0).toInt();
     q.finish();
+    if (version > SchemaVersion || version < 0) {
+        exec(QStringLiteral("ROLLBACK"));
+        return fail(QStringLiteral("was written by a newer Flightdeck meanwhile"),
+            QStringLiteral("schema version %1").arg(version));
+    }
     for (int step = version; step < SchemaVersion; ++step) {
         for (const QString &sql : migrations().at(step)) {
             if (!exec(sql)) {
@@ -284,14 +323,25 @@ bool HistoryStore::migrate()
         exec(QStringLiteral("ROLLBACK"));
         return false;
     }
-    return exec(QStringLiteral("COMMIT"));
+    return commit();
+}
+
+bool HistoryStore::commit()
+{
+    if (exec(QStringLiteral("COMMIT")))
+        return true;
+    const QString error = m_error;
+    exec(QStringLiteral("ROLLBACK"));
+    m_error = error;
+    return false;
 }
 
 bool HistoryStore::moveAside(const QString &why)
 {
     m_db.close();
-    const QString aside = QStringLiteral("%1.unusable-%2")
-                              .arg(m_path, QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    const QString aside
+        = QStringLiteral("%1.unusable-%2")
+              .arg(m_path, QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     QString target = aside;
     for (int n = 2; QFileInfo::exists(target); ++n)
         target = QStringLiteral("%1-%2").arg(aside).arg(n);
@@ -299,8 +349,10 @@ bool HistoryStore::moveAside(const QString &why)
         return fail(QStringLiteral("cannot be moved aside"), why);
     for (const char *suffix : { "-wal", "-shm" }) {
         const QString side = m_path + QLatin1String(suffix);
-        if (QFileInfo::exists(side))
-            QFile::rename(side, target + QLatin1String(suffix));
+        // A journal left beside a fresh file would be read into it.
+        if (QFileInfo::exists(side) && !QFile::rename(side, target + QLatin1String(suffix))
+            && !QFile::remove(side))
+            return fail(QStringLiteral("cannot be moved aside"), QStringLiteral("%1 stays").arg(side));
     }
     m_notice = QStringLiteral("%1 It was moved to %2 and a new history started.").arg(why, target);
     return true;
@@ -342,8 +394,12 @@ bool HistoryStore::record(const HistoryRecord &r)
     };
     // Did this kluster have a completed refresh before this one? If not, what it shows began earlier.
     qint64 kluster = klusterId(r.kluster, false, at);
-    if (kluster == 0 && (kluster = klusterId(r.kluster, true, at)) == 0)
-        return rollback(QStringLiteral("cannot add the kluster"), q.lastError());
+    if (kluster == 0 && (kluster = klusterId(r.kluster, true, at)) == 0) {
+        const QString error = m_error; // klusterId's
+        exec(QStringLiteral("ROLLBACK"));
+        m_error = error;
+        return false;
+    }
     q.prepare(QStringLiteral("SELECT last_seen FROM klusters WHERE id = ?"));
     q.addBindValue(kluster);
     if (!q.exec() || !q.next())
@@ -352,22 +408,27 @@ bool HistoryStore::record(const HistoryRecord &r)
     const bool firstRecord = lastSeen.isNull();
     q.finish();
 
-    q.prepare(QStringLiteral("INSERT INTO samples (kluster, at, ok, duration_ms, routes, max_routes, "
-                             "instances_active, instances_error, instances_other, nodes_ready, nodes_expected, "
-                             "critical, warning, info, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(
+        QStringLiteral("INSERT INTO samples (kluster, at, ok, duration_ms, routes, max_routes, "
+                       "instances_active, instances_error, instances_other, nodes_ready, nodes_expected, "
+                       "critical, warning, info, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     const auto orNull = [](qint64 v) { return v < 0 ? QVariant() : QVariant(v); };
-    for (const QVariant &v : { QVariant(kluster), QVariant(at), QVariant(r.ok ? 1 : 0), QVariant(r.durationMs),
-             r.ok ? orNull(r.routes) : QVariant(), r.ok ? orNull(r.maxRoutes) : QVariant(),
-             r.ok ? QVariant(r.instancesActive) : QVariant(), r.ok ? QVariant(r.instancesError) : QVariant(),
-             r.ok ? QVariant(r.instancesOther) : QVariant(), r.ok ? QVariant(r.nodesReady) : QVariant(),
-             r.ok ? QVariant(r.nodesExpected) : QVariant(), r.ok ? QVariant(r.critical) : QVariant(),
-             r.ok ? QVariant(r.warning) : QVariant(), r.ok ? QVariant(r.info) : QVariant(),
-             r.error.isEmpty() ? QVariant() : QVariant(r.error.left(2000)) })
+    for (const QVariant &v :
+        { QVariant(kluster), QVariant(at), QVariant(r.ok ? 1 : 0), QVariant(r.durationMs),
+            r.ok ? orNull(r.routes) : QVariant(), r.ok ? orNull(r.maxRoutes) : QVariant(),
+            r.ok ? QVariant(r.instancesActive) : QVariant(), r.ok ? QVariant(r.instancesError) : QVariant(),
+            r.ok ? QVariant(r.instancesOther) : QVariant(), r.ok ? QVariant(r.nodesReady) : QVariant(),
+            r.ok ? QVariant(r.nodesExpected) : QVariant(), r.ok ? QVariant(r.critical) : QVariant(),
+            r.ok ? QVariant(r.warning) : QVariant(), r.ok ? QVariant(r.info) : QVariant(),
+            r.error.isEmpty() ? QVariant() : QVariant(r.error.left(2000)) })
         q.addBindValue(v);
     if (!q.exec())
         return rollback(QStringLiteral("cannot record the refresh"), q.lastError());
 
-    if (r.ok) {
+    bool cacheWritten = false; // the open intervals in m_openCache are this transaction's
+    // A refresh older than the last one that saw the findings (another writer's, a snapshot of the past) is a
+    // sample only: it cannot reopen or resolve what later refreshes saw.
+    if (r.ok && (lastSeen.isNull() || at > lastSeen.toLongLong())) {
         // The open intervals: kept from the last record while no other connection wrote (data_version), read
         // again inside the transaction otherwise.
         if (!q.exec(QStringLiteral("PRAGMA data_version")) || !q.next())
@@ -388,11 +449,13 @@ bool HistoryStore::record(const HistoryRecord &r)
             q.finish();
         }
         cache.valid = false; // until this transaction commits
+        cacheWritten = true;
         QHash<QString, OpenIntervals::Open> &open = cache.open;
 
         QSqlQuery insert(m_db);
-        insert.prepare(QStringLiteral("INSERT INTO intervals (kluster, finding, severity, first_seen, last_seen, "
-                                      "before_history) VALUES (?, ?, ?, ?, ?, ?)"));
+        insert.prepare(
+            QStringLiteral("INSERT INTO intervals (kluster, finding, severity, first_seen, last_seen, "
+                           "before_history) VALUES (?, ?, ?, ?, ?, ?)"));
         QSqlQuery severity(m_db);
         severity.prepare(QStringLiteral("UPDATE intervals SET severity = ? WHERE id = ?"));
         QSet<QString> seen;
@@ -439,17 +502,20 @@ bool HistoryStore::record(const HistoryRecord &r)
         }
         open.insert(opened);
 
-        // Seen now: every interval still open (an incomplete refresh resolves nothing, and extends what is open).
-        q.prepare(QStringLiteral("UPDATE klusters SET last_seen = MAX(COALESCE(last_seen, 0), ?) WHERE id = ?"));
-        q.addBindValue(at);
-        q.addBindValue(kluster);
-        if (!q.exec())
-            return rollback(QStringLiteral("cannot record the findings"), q.lastError());
+        // Seen now: every interval still open, when the refresh was complete (an incomplete one resolves
+        // nothing, and is no sighting of what it could not see).
+        if (r.complete) {
+            q.prepare(QStringLiteral("UPDATE klusters SET last_seen = ? WHERE id = ?"));
+            q.addBindValue(at);
+            q.addBindValue(kluster);
+            if (!q.exec())
+                return rollback(QStringLiteral("cannot record the findings"), q.lastError());
+        }
         cache.dataVersion = dataVersion;
 
         if (!r.digest.isEmpty()) {
-            // A state is kept when it differs from the newest one kept (told by its hash: an unchanged kluster
-            // costs no compression).
+            // A state is kept when it differs from the newest one kept (told by its hash: an unchanged
+            // kluster costs no compression).
             const QByteArray sha1 = QCryptographicHash::hash(r.digest, QCryptographicHash::Sha1);
             q.prepare(QStringLiteral(
                 "SELECT digest_sha1 FROM states WHERE kluster = ? ORDER BY at DESC, id DESC LIMIT 1"));
@@ -459,21 +525,25 @@ bool HistoryStore::record(const HistoryRecord &r)
             const bool same = q.next() && q.value(0).toByteArray() == sha1;
             q.finish();
             if (!same) {
-                q.prepare(QStringLiteral("INSERT INTO states (kluster, at, critical, warning, digest, digest_sha1) "
-                                         "VALUES (?, ?, ?, ?, ?, ?)"));
+                q.prepare(
+                    QStringLiteral("INSERT INTO states (kluster, at, critical, warning, complete, digest, "
+                                   "digest_sha1) VALUES (?, ?, ?, ?, ?, ?, ?)"));
                 q.addBindValue(kluster);
                 q.addBindValue(at);
                 q.addBindValue(r.critical);
                 q.addBindValue(r.warning);
+                q.addBindValue(r.complete ? 1 : 0);
                 q.addBindValue(qCompress(r.digest, 1));
                 q.addBindValue(sha1);
                 if (!q.exec())
                     return rollback(QStringLiteral("cannot record the state"), q.lastError());
                 // The newest few, and the newest healthy one, stay.
                 q.prepare(QStringLiteral(
-                    "DELETE FROM states WHERE kluster = :k AND id NOT IN (SELECT id FROM states WHERE kluster = :k "
-                    "ORDER BY at DESC, id DESC LIMIT :n) AND id IS NOT (SELECT id FROM states WHERE kluster = :k "
-                    "AND critical = 0 AND warning = 0 ORDER BY at DESC, id DESC LIMIT 1)"));
+                    "DELETE FROM states WHERE kluster = :k AND id NOT IN (SELECT id FROM states WHERE "
+                    "kluster = :k "
+                    "ORDER BY at DESC, id DESC LIMIT :n) AND id IS NOT (SELECT id FROM states WHERE kluster "
+                    "= :k "
+                    "AND critical = 0 AND warning = 0 AND complete = 1 ORDER BY at DESC, id DESC LIMIT 1)"));
                 q.bindValue(QStringLiteral(":k"), kluster);
                 q.bindValue(QStringLiteral(":n"), KeptStates);
                 if (!q.exec())
@@ -481,17 +551,13 @@ bool HistoryStore::record(const HistoryRecord &r)
             }
         }
     }
-    if (!exec(QStringLiteral("COMMIT"))) {
-        const QString error = m_error;
-        exec(QStringLiteral("ROLLBACK"));
-        m_error = error;
+    if (!commit())
         return false;
-    }
-    if (r.ok)
+    if (cacheWritten)
         m_openCache[kluster].valid = true; // what this transaction wrote is what the cache holds
     if (at - m_lastPrune > 3600 * 1000 || at < m_lastPrune) {
         m_lastPrune = at;
-        return prune(r.at);
+        prune(r.at); // recorded all the same; a prune that failed is tried again in an hour
     }
     return true;
 }
@@ -521,8 +587,9 @@ QHash<QString, FindingHistory> HistoryStore::openFindings(const QString &kluster
         return result;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT finding, first_seen, before_history FROM intervals WHERE kluster = ? AND "
-                             "resolved_at IS NULL"));
+    q.prepare(
+        QStringLiteral("SELECT finding, first_seen, before_history FROM intervals WHERE kluster = ? AND "
+                       "resolved_at IS NULL"));
     q.addBindValue(id);
     if (!q.exec()) {
         fail(QStringLiteral("cannot read"), sqlError(q.lastError()));
@@ -534,8 +601,9 @@ QHash<QString, FindingHistory> HistoryStore::openFindings(const QString &kluster
         h.beforeHistory = q.value(2).toInt() != 0;
         result.insert(q.value(0).toString(), h);
     }
-    q.prepare(QStringLiteral("SELECT finding, COUNT(*) FROM intervals WHERE kluster = ? AND (resolved_at IS NULL "
-                             "OR resolved_at >= ?) GROUP BY finding HAVING COUNT(*) > 1"));
+    q.prepare(
+        QStringLiteral("SELECT finding, COUNT(*) FROM intervals WHERE kluster = ? AND (resolved_at IS NULL "
+                       "OR resolved_at >= ?) GROUP BY finding HAVING COUNT(*) > 1"));
     q.addBindValue(id);
     q.addBindValue(ms(now) - 24 * 3600 * 1000);
     if (q.exec()) {
@@ -551,9 +619,9 @@ QHash<QString, FindingHistory> HistoryStore::openFindings(const QString &kluster
 namespace {
 
 // An open interval was last seen on its kluster's last refresh that saw the findings.
-const QString LastSeen = QStringLiteral(
-    "CASE WHEN resolved_at IS NULL THEN (SELECT last_seen FROM klusters WHERE klusters.id = intervals.kluster) "
-    "ELSE last_seen END");
+const QString LastSeen = QStringLiteral("CASE WHEN resolved_at IS NULL THEN (SELECT last_seen FROM klusters "
+                                        "WHERE klusters.id = intervals.kluster) "
+                                        "ELSE last_seen END");
 
 FindingInterval intervalOf(const QSqlQuery &q)
 {
@@ -577,8 +645,9 @@ QList<FindingInterval> HistoryStore::intervals(const QString &kluster, const QSt
         return result;
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("SELECT finding, severity, first_seen, ") + LastSeen
-        + QStringLiteral(", resolved_at, before_history FROM intervals WHERE kluster = ? AND finding = ? ORDER BY "
-                         "first_seen, id"));
+        + QStringLiteral(
+            ", resolved_at, before_history FROM intervals WHERE kluster = ? AND finding = ? ORDER BY "
+            "first_seen, id"));
     q.addBindValue(id);
     q.addBindValue(finding);
     if (q.exec()) {
@@ -597,8 +666,9 @@ QList<FindingInterval> HistoryStore::intervalsBetween(
         return result;
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("SELECT finding, severity, first_seen, ") + LastSeen
-        + QStringLiteral(", resolved_at, before_history FROM intervals WHERE kluster = :k AND ((first_seen BETWEEN :f "
-                         "AND :t) OR (resolved_at BETWEEN :f AND :t)) ORDER BY first_seen, id"));
+        + QStringLiteral(
+            ", resolved_at, before_history FROM intervals WHERE kluster = :k AND ((first_seen BETWEEN :f "
+            "AND :t) OR (resolved_at BETWEEN :f AND :t)) ORDER BY first_seen, id"));
     q.bindValue(QStringLiteral(":k"), id);
     q.bindValue(QStringLiteral(":f"), ms(from));
     q.bindValue(QStringLiteral(":t"), ms(to));
@@ -617,9 +687,10 @@ QList<HistorySample> HistoryStore::samples(const QString &kluster, const QDateTi
         return result;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT at, ok, duration_ms, routes, max_routes, instances_active, instances_error, "
-                             "instances_other, nodes_ready, nodes_expected, critical, warning, info, error FROM "
-                             "samples WHERE kluster = ? AND at BETWEEN ? AND ? ORDER BY at"));
+    q.prepare(
+        QStringLiteral("SELECT at, ok, duration_ms, routes, max_routes, instances_active, instances_error, "
+                       "instances_other, nodes_ready, nodes_expected, critical, warning, info, error FROM "
+                       "samples WHERE kluster = ? AND at BETWEEN ? AND ? ORDER BY at"));
     q.addBindValue(id);
     q.addBindValue(ms(from));
     q.addBindValue(ms(to));
@@ -649,7 +720,8 @@ QList<HistorySample> HistoryStore::samples(const QString &kluster, const QDateTi
     return result;
 }
 
-QList<HistoryStore::Repair> HistoryStore::repairs(const QString &kluster, const QDateTime &from, const QDateTime &to)
+QList<HistoryStore::Repair> HistoryStore::repairs(
+    const QString &kluster, const QDateTime &from, const QDateTime &to)
 {
     QList<Repair> result;
     const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
@@ -675,12 +747,13 @@ QList<HistoryMoment> HistoryStore::moments(const QString &kluster)
     if (id == 0)
         return result;
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral(
-        "SELECT id, at, critical, warning FROM states WHERE kluster = ? ORDER BY at DESC, id DESC"));
+    q.prepare(QStringLiteral("SELECT id, at, critical, warning, complete FROM states WHERE kluster = ? ORDER "
+                             "BY at DESC, id DESC"));
     q.addBindValue(id);
     if (q.exec()) {
         while (q.next())
-            result.append({ q.value(0).toLongLong(), fromMs(q.value(1)), q.value(2).toInt(), q.value(3).toInt() });
+            result.append({ q.value(0).toLongLong(), fromMs(q.value(1)), q.value(2).toInt(),
+                q.value(3).toInt(), q.value(4).toInt() != 0 });
     }
     return result;
 }
@@ -700,7 +773,7 @@ QByteArray HistoryStore::digest(qint64 momentId)
 std::optional<HistoryMoment> HistoryStore::lastHealthy(const QString &kluster, const QDateTime &before)
 {
     for (const HistoryMoment &m : moments(kluster)) {
-        if (m.at < before && m.critical == 0 && m.warning == 0)
+        if (m.at < before && m.healthy())
             return m;
     }
     return std::nullopt;
@@ -727,11 +800,34 @@ qint64 HistoryStore::fileBytes() const
     return bytes;
 }
 
+qint64 HistoryStore::usedBytes()
+{
+    // The pages in use: what the file shrinks to once its free pages are given back and the journal is
+    // folded in.
+    QSqlQuery q(m_db);
+    qint64 pages = 0, free = 0, size = 4096;
+    if (q.exec(QStringLiteral("PRAGMA page_count")) && q.next())
+        pages = q.value(0).toLongLong();
+    if (q.exec(QStringLiteral("PRAGMA freelist_count")) && q.next())
+        free = q.value(0).toLongLong();
+    if (q.exec(QStringLiteral("PRAGMA page_size")) && q.next())
+        size = q.value(0).toLongLong();
+    return (pages - free) * size;
+}
+
+void HistoryStore::giveBackSpace()
+{
+    // The file is auto_vacuum = FULL: what a delete frees leaves the file at the next checkpoint. Folded in
+    // without waiting for readers (PASSIVE): what cannot be folded now is folded the next time.
+    exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"));
+}
+
 bool HistoryStore::prune(const QDateTime &now)
 {
-    if (!m_open)
+    if (!m_open || m_readOnly)
         return false;
-    // By age: samples, repairs and resolved intervals older than the retention.
+    // By age: samples, repairs and resolved intervals older than the retention, and the states of klusters
+    // not seen since.
     qint64 cutoff = ms(now) - qint64(m_retentionDays) * 24 * 3600 * 1000;
     const auto pruneBefore = [this](qint64 before) {
         QSqlQuery q(m_db);
@@ -739,7 +835,9 @@ bool HistoryStore::prune(const QDateTime &now)
             return fail(QStringLiteral("cannot prune"), sqlError(q.lastError()));
         for (const QString &sql : { QStringLiteral("DELETE FROM samples WHERE at < ?"),
                  QStringLiteral("DELETE FROM repairs WHERE at < ?"),
-                 QStringLiteral("DELETE FROM intervals WHERE resolved_at IS NOT NULL AND resolved_at < ?") }) {
+                 QStringLiteral("DELETE FROM intervals WHERE resolved_at IS NOT NULL AND resolved_at < ?"),
+                 QStringLiteral("DELETE FROM states WHERE kluster IN (SELECT id FROM klusters WHERE "
+                                "COALESCE(last_seen, first_recorded) < ?)") }) {
             q.prepare(sql);
             q.addBindValue(before);
             if (!q.exec()) {
@@ -750,14 +848,13 @@ bool HistoryStore::prune(const QDateTime &now)
                 return false;
             }
         }
-        return exec(QStringLiteral("COMMIT"));
+        return commit();
     };
     if (!pruneBefore(cutoff))
         return false;
-    exec(QStringLiteral("PRAGMA incremental_vacuum"));
-    // By size: the oldest tenth of what is left, until the file fits.
+    // By size: the oldest tenth of what is left, until what is in use fits.
     const qint64 bound = qint64(m_maxMegabytes) * 1024 * 1024;
-    for (int round = 0; round < 20 && fileBytes() > bound; ++round) {
+    for (int round = 0; round < 20 && usedBytes() > bound; ++round) {
         QSqlQuery q(m_db);
         if (!q.exec(QStringLiteral("SELECT MIN(at) FROM samples")) || !q.next() || q.value(0).isNull())
             break;
@@ -766,8 +863,7 @@ bool HistoryStore::prune(const QDateTime &now)
         cutoff = oldest + (ms(now) - oldest) / 10;
         if (!pruneBefore(cutoff))
             return false;
-        exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
-        exec(QStringLiteral("PRAGMA incremental_vacuum"));
     }
+    giveBackSpace();
     return true;
 }

@@ -40,7 +40,8 @@ struct HistoryRecord
     QByteArray digest; // StateDigest::toJson(); empty: not kept
 
     static HistoryRecord of(const KlusterState &state, const Diagnosis &diagnosis, qint64 durationMs);
-    static HistoryRecord failure(const QString &kluster, const QDateTime &at, const QString &error, qint64 durationMs);
+    static HistoryRecord failure(
+        const QString &kluster, const QDateTime &at, const QString &error, qint64 durationMs);
 };
 
 // One point of the trends.
@@ -80,6 +81,8 @@ struct HistoryMoment
     QDateTime at;
     int critical = 0;
     int warning = 0;
+    bool complete = true; // every source was read
+    bool healthy() const { return complete && critical == 0 && warning == 0; }
 };
 
 // The local history of every kluster: one SQLite file beside the audit log
@@ -107,6 +110,8 @@ public:
     static QString defaultPath();
     // "<cloud>/<region>/<kluster>": the same kluster from the console and the command line.
     static QString klusterKey(const QString &cloud, const QString &region, const QString &kluster);
+    // Now on the cloud's clock (HttpClient::serverClockOffsetMs), as the refreshes are recorded.
+    static QDateTime cloudNow(qint64 serverClockOffsetMs);
 
     explicit HistoryStore(QString path = defaultPath());
     ~HistoryStore();
@@ -124,18 +129,23 @@ public:
     void setRetention(int days, int maxMegabytes);
     // How long to wait for another writer before the file counts as locked (5 s; before open()).
     void setBusyTimeout(int ms) { m_busyTimeoutMs = ms; }
+    // Opens for reading only (before open()): no migration, no check, nothing moved aside, a file that is
+    // not there or not at this version is just no history. For a quick look from a busy thread.
+    void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
 
     // Records one refresh in one transaction; false with error().
     bool record(const HistoryRecord &record);
     // A repair of a finding, marked on the trends.
-    bool recordRepair(const QString &kluster, const QDateTime &at, const QString &finding, const QString &outcome);
+    bool recordRepair(
+        const QString &kluster, const QDateTime &at, const QString &finding, const QString &outcome);
 
     // The open findings of a kluster and since when, as of `now` (for flapping).
     QHash<QString, FindingHistory> openFindings(const QString &kluster, const QDateTime &now);
     // Every interval of one finding, oldest first.
     QList<FindingInterval> intervals(const QString &kluster, const QString &finding);
     // Intervals opened or resolved in [from, to].
-    QList<FindingInterval> intervalsBetween(const QString &kluster, const QDateTime &from, const QDateTime &to);
+    QList<FindingInterval> intervalsBetween(
+        const QString &kluster, const QDateTime &from, const QDateTime &to);
     QList<HistorySample> samples(const QString &kluster, const QDateTime &from, const QDateTime &to);
     struct Repair
     {
@@ -153,12 +163,16 @@ public:
 
     // Prunes by age and size now (record() does it at most once an hour).
     bool prune(const QDateTime &now);
+    qint64 usedBytes(); // the pages in use
     qint64 fileBytes() const;
 
 private:
     bool openFile();
     bool moveAside(const QString &why);
+    bool unusable(const QString &what, const QString &why); // fails, and marks the file to be moved aside
     bool migrate();
+    bool commit(); // COMMIT, or ROLLBACK when it fails
+    void giveBackSpace(); // the space deletes freed returned to the file system
     bool exec(const QString &sql);
     bool fail(const QString &what, const QString &why);
     qint64 klusterId(const QString &kluster, bool create, qint64 at);
@@ -167,6 +181,8 @@ private:
     QString m_connection;
     QSqlDatabase m_db;
     bool m_open = false;
+    bool m_unusable = false;
+    bool m_readOnly = false;
     QString m_error;
     QString m_notice;
     int m_retentionDays = DefaultRetentionDays;

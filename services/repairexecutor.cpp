@@ -97,7 +97,9 @@ void RepairExecutor::start()
     // it took from first seen to the repair.
     QDateTime firstSeen;
     {
-        HistoryStore history;
+        HistoryStore history; // a quick look: this thread serves every connection
+        history.setReadOnly(true);
+        history.setBusyTimeout(100);
         if (history.open()) {
             const QHash<QString, FindingHistory> open = history.openFindings(
                 HistoryStore::klusterKey(m_state.cloud, m_state.region, m_state.kluster.name),

@@ -118,7 +118,8 @@ void ChangesPage::showChanges(const HistoryChanges &c)
     const QColor good = SeverityStyle::colour(std::nullopt).darker(140);
     QList<QTreeWidgetItem *> items;
     for (const StateChange &change : c.changes) {
-        const QString sign = change.change == QLatin1String("added") || change.change == QLatin1String("opened")
+        const QString sign
+            = change.change == QLatin1String("added") || change.change == QLatin1String("opened")
             ? QStringLiteral("+")
             : change.change == QLatin1String("removed") || change.change == QLatin1String("resolved")
             ? QStringLiteral("−")
@@ -128,7 +129,7 @@ void ChangesPage::showChanges(const HistoryChanges &c)
         if (change.category == QLatin1String("finding")) {
             const QColor colour = change.change == QLatin1String("opened") ? bad
                 : change.change == QLatin1String("resolved")               ? good
-                                                                            : pal.text().color();
+                                                                           : pal.text().color();
             for (int column = 0; column < 4; ++column)
                 item->setForeground(column, colour);
         }

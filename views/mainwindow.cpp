@@ -1125,8 +1125,14 @@ void MainWindow::onRefreshed(const RefreshResult &result)
     if (!connection(result.connection))
         return; // removed meanwhile
     m_store->setRefreshing(key, false);
-    if (!connection(result.connection)->spec().isSnapshot())
-        QMetaObject::invokeMethod(m_history, [h = m_history, result] { h->record(result); });
+    if (const ConnectionSpec &spec = connection(result.connection)->spec(); !spec.isSnapshot()) {
+        // A failure has no state to name its cloud and region: the connection's own, when it holds them.
+        const QString historyKey = spec.config
+            ? HistoryStore::klusterKey(spec.config->name, spec.config->regionName, result.kluster)
+            : QString();
+        QMetaObject::invokeMethod(
+            m_history, [h = m_history, result, historyKey] { h->record(result, historyKey); });
+    }
     const KlusterData before = kluster(key) ? *kluster(key) : KlusterData();
     if (result.cancelled) {
         // A cancel is no failure: the data shown stays what it was, and says its age.
@@ -1357,6 +1363,8 @@ QHash<QString, QString> MainWindow::foreignOwners(
 
 void MainWindow::requestTrend()
 {
+    if (m_current.kluster.isEmpty())
+        return; // the Overview says to select one
     // Up to now, or to the last record where the cloud's clock is ahead of this machine's.
     QDateTime to = QDateTime::currentDateTimeUtc();
     if (const auto h = m_findingsHistory.constFind(m_current.toString()); h != m_findingsHistory.cend())
@@ -1747,9 +1755,19 @@ void MainWindow::openRepair(const QStringList &findingIds)
     const FindingsHistory history = m_findingsHistory.value(m_current.toString());
     for (const QString &id : findingIds) {
         if (const auto h = history.findings.constFind(id); h != history.findings.cend())
-            since << QStringLiteral("%1 %2").arg(id, FindingsModel::sinceText(*h, history.at));
+            since << tr("%1 since %2").arg(id, FindingsModel::sinceText(*h, history.at));
     }
     dialog->setSince(since);
+    // A repair sent is marked on the kluster's trends.
+    connect(connection, &Connection::repairStepFinished, dialog,
+        [this, console = m_current.toString()](const QString &id, const RepairExecutor::Outcome &outcome) {
+            if (outcome.requests.isEmpty())
+                return; // nothing was sent
+            QMetaObject::invokeMethod(m_history,
+                [h = m_history, console, id, result = RepairExecutor::Outcome::resultName(outcome.result)] {
+                    h->recordRepair(console, id, result);
+                });
+        });
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const KlusterKey key = m_current;
     if (d->isStale())

@@ -455,7 +455,7 @@ void RepairDialog::reject()
 
 void RepairDialog::setSince(const QStringList &lines)
 {
-    m_since->setText(lines.isEmpty() ? QString() : tr("Open: %1").arg(lines.join(QStringLiteral("; "))));
+    m_since->setText(lines.isEmpty() ? QString() : tr("Open: %1.").arg(lines.join(QStringLiteral("; "))));
     m_since->setVisible(!lines.isEmpty());
 }
 

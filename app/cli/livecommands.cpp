@@ -6,6 +6,7 @@
 #include "core/repairgate.h"
 #include "services/auditlog.h"
 #include "services/cloudconfig.h"
+#include "services/historystore.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
@@ -301,8 +302,8 @@ int runRepairCommand(const QStringList &arguments)
         out << "Sending: " << step.plan.title << Qt::endl;
         QObject::connect(executor.get(), &RepairExecutor::progress, executor.get(),
             [&out](const QString &m) { out << "  ... " << m << Qt::endl; });
-        QObject::connect(
-            executor.get(), &RepairExecutor::finished, executor.get(), [&](const RepairExecutor::Outcome &o) {
+        QObject::connect(executor.get(), &RepairExecutor::finished, executor.get(),
+            [&, ids = step.findingIds](const RepairExecutor::Outcome &o) {
                 for (const QJsonValue r : o.requests) {
                     const QJsonObject req = r.toObject();
                     out << "  " << req.value(QStringLiteral("method")).toString() << " "
@@ -312,6 +313,15 @@ int runRepairCommand(const QStringList &arguments)
                 }
                 out << "Result: " << RepairExecutor::Outcome::resultName(o.result) << ": " << o.message
                     << Qt::endl;
+                if (!o.requests.isEmpty()) { // sent: marked on the kluster's trends (a history that cannot be
+                                             // written changes nothing)
+                    HistoryStore history;
+                    if (history.open())
+                        history.recordRepair(
+                            HistoryStore::klusterKey(fetched.cloud, fetched.region, fetched.kluster.name),
+                            HistoryStore::cloudNow(session.client()->serverClockOffsetMs()),
+                            ids.join(QStringLiteral(", ")), RepairExecutor::Outcome::resultName(o.result));
+                }
                 int mine = exitStatusOf(o.result);
                 if (!o.auditError.isEmpty()) {
                     QTextStream(stderr)

@@ -30,22 +30,27 @@ private slots:
     void corruptDatabaseIsMovedAside();
     void newerSchemaIsMovedAside();
     void lockedDatabaseIsMovedAside();
+    void busyDatabaseIsWaitedForNotMovedAside();
+    void negativeSchemaVersionIsMovedAside();
+    void olderRefreshIsASampleOnly();
     void unwritableFolderIsAnError();
     void concurrentWritersFromTheCommandLine();
 
 private:
     QString path() const { return m_dir->filePath(QStringLiteral("history.sqlite")); }
-    static HistoryRecord refresh(
-        const QDateTime &at, const QStringList &findings, const QString &severity = QStringLiteral("warning"));
+    static HistoryRecord refresh(const QDateTime &at, const QStringList &findings,
+        const QString &severity = QStringLiteral("warning"));
     static QStringList movedAside(const QString &folder);
     static int count(const QString &file, const QString &sql);
+    static QString text(const QString &file, const QString &sql);
 
     std::unique_ptr<QTemporaryDir> m_dir;
     const QDateTime m_t0 = QDateTime(QDate(2026, 11, 1), QTime(10, 0), Qt::UTC);
     const QString m_key = QStringLiteral("sim/RegionOne/demo");
 };
 
-HistoryRecord TestHistoryStore::refresh(const QDateTime &at, const QStringList &findings, const QString &severity)
+HistoryRecord TestHistoryStore::refresh(
+    const QDateTime &at, const QStringList &findings, const QString &severity)
 {
     HistoryRecord r;
     r.kluster = QStringLiteral("sim/RegionOne/demo");
@@ -66,20 +71,29 @@ HistoryRecord TestHistoryStore::refresh(const QDateTime &at, const QStringList &
 QStringList TestHistoryStore::movedAside(const QString &folder)
 {
     QStringList files = QDir(folder).entryList({ QStringLiteral("history.sqlite.unusable-*") }, QDir::Files);
-    files.removeIf([](const QString &f) { return f.endsWith(QLatin1String("-wal")) || f.endsWith(QLatin1String("-shm")); });
+    files.removeIf([](const QString &f) {
+        return f.endsWith(QLatin1String("-wal")) || f.endsWith(QLatin1String("-shm"));
+    });
     return files;
 }
 
 int TestHistoryStore::count(const QString &file, const QString &sql)
 {
-    int n = -1;
+    bool ok = false;
+    const int n = text(file, sql).toInt(&ok);
+    return ok ? n : -1;
+}
+
+QString TestHistoryStore::text(const QString &file, const QString &sql)
+{
+    QString n = QStringLiteral("(no answer)");
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("count"));
         db.setDatabaseName(file);
         if (db.open()) {
             QSqlQuery q(db);
             if (q.exec(sql) && q.next())
-                n = q.value(0).toInt();
+                n = q.value(0).toString();
         }
     }
     QSqlDatabase::removeDatabase(QStringLiteral("count"));
@@ -115,7 +129,8 @@ void TestHistoryStore::intervalsOpenAndCloseAcrossRefreshes()
     HistoryStore store(path());
     QVERIFY2(store.open(), qPrintable(store.error()));
     const QDateTime t1 = m_t0.addSecs(300), t2 = m_t0.addSecs(600), t3 = m_t0.addSecs(900);
-    QVERIFY2(store.record(refresh(m_t0, { QStringLiteral("a"), QStringLiteral("b") })), qPrintable(store.error()));
+    QVERIFY2(
+        store.record(refresh(m_t0, { QStringLiteral("a"), QStringLiteral("b") })), qPrintable(store.error()));
     QVERIFY(store.record(refresh(t1, { QStringLiteral("a") })));
     QVERIFY(store.record(refresh(t2, { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") })));
     QVERIFY(store.record(refresh(t3, { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") })));
@@ -165,7 +180,13 @@ void TestHistoryStore::incompleteRefreshResolvesNothing()
     QVERIFY(store.record(partial));
     const QHash<QString, FindingHistory> open = store.openFindings(m_key, m_t0.addSecs(300));
     QCOMPARE(open.size(), 2);
-    QCOMPARE(store.intervals(m_key, QStringLiteral("b")).constFirst().lastSeen, m_t0.addSecs(300));
+    // Nor is it a sighting of what it could not see: b was last seen on the complete refresh.
+    QCOMPARE(store.intervals(m_key, QStringLiteral("b")).constFirst().lastSeen, m_t0);
+    // A healthy-looking incomplete state is no "last healthy" one.
+    HistoryRecord empty = refresh(m_t0.addSecs(600), {});
+    empty.complete = false;
+    QVERIFY(store.record(empty));
+    QVERIFY(!store.lastHealthy(m_key, m_t0.addDays(1)));
 }
 
 void TestHistoryStore::failedRefreshIsASampleOnly()
@@ -263,15 +284,21 @@ void TestHistoryStore::retentionPrunesBySize()
 {
     HistoryStore store(path());
     QVERIFY(store.open());
-    store.setRetention(365, 1);
+    store.setRetention(365, 100);
     // A large error text per sample fills the file quickly.
     for (int i = 0; i < 1500; ++i) {
-        HistoryRecord r = HistoryRecord::failure(m_key, m_t0.addSecs(60 * i), QString(1900, QLatin1Char('x')), 1);
+        HistoryRecord r
+            = HistoryRecord::failure(m_key, m_t0.addSecs(60 * i), QString(1900, QLatin1Char('x')), 1);
         QVERIFY(store.record(r));
     }
-    QVERIFY(store.fileBytes() > 1024 * 1024);
+    QVERIFY(store.usedBytes() > 1024 * 1024);
+    store.setRetention(365, 1);
     QVERIFY(store.prune(m_t0.addSecs(60 * 1500)));
-    QVERIFY2(store.fileBytes() <= 1024 * 1024, qPrintable(QString::number(store.fileBytes())));
+    QVERIFY2(store.usedBytes() <= 1024 * 1024, qPrintable(QString::number(store.usedBytes())));
+    // The space comes back to the file system, and not all of it went: only the oldest.
+    QVERIFY2(QFileInfo(path()).size() <= 1024 * 1024 + 64 * 1024,
+        qPrintable(QString::number(QFileInfo(path()).size())));
+    QVERIFY(store.samples(m_key, m_t0, m_t0.addDays(2)).size() > 100);
     const QList<HistorySample> left = store.samples(m_key, m_t0, m_t0.addDays(2));
     QVERIFY(!left.isEmpty());
     QCOMPARE(left.constLast().at, m_t0.addSecs(60 * 1499)); // the oldest went first
@@ -285,26 +312,32 @@ void TestHistoryStore::migratesFromVersionOne()
         db.setDatabaseName(path());
         QVERIFY(db.open());
         QSqlQuery q(db);
-        for (const char *sql : {
-                 "CREATE TABLE klusters (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, first_recorded INTEGER "
-                 "NOT NULL, last_seen INTEGER)",
-                 "CREATE TABLE intervals (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL REFERENCES klusters(id), "
-                 "finding TEXT NOT NULL, severity TEXT NOT NULL, first_seen INTEGER NOT NULL, last_seen INTEGER NOT "
-                 "NULL, resolved_at INTEGER, before_history INTEGER NOT NULL DEFAULT 0)",
-                 "CREATE INDEX intervals_open ON intervals (kluster, resolved_at)",
-                 "CREATE INDEX intervals_finding ON intervals (kluster, finding, first_seen)",
-                 "CREATE TABLE samples (kluster INTEGER NOT NULL REFERENCES klusters(id), at INTEGER NOT NULL, ok "
-                 "INTEGER NOT NULL, duration_ms INTEGER NOT NULL, routes INTEGER, max_routes INTEGER, "
-                 "instances_active INTEGER, instances_error INTEGER, instances_other INTEGER, nodes_ready INTEGER, "
-                 "nodes_expected INTEGER, critical INTEGER, warning INTEGER, info INTEGER, error TEXT)",
-                 "CREATE INDEX samples_at ON samples (kluster, at)",
-                 "CREATE TABLE repairs (kluster INTEGER NOT NULL REFERENCES klusters(id), at INTEGER NOT NULL, "
-                 "finding TEXT NOT NULL, outcome TEXT NOT NULL)",
-                 "CREATE INDEX repairs_at ON repairs (kluster, at)",
-                 "INSERT INTO klusters VALUES (1, 'sim/RegionOne/demo', 1793527200000, 1793527200000)",
-                 "INSERT INTO intervals VALUES (1, 1, 'a', 'warning', 1793527200000, 1793527200000, NULL, 1)",
-                 "INSERT INTO samples VALUES (1, 1793527200000, 1, 100, 10, 30, 5, 0, 0, 4, 5, 0, 1, 0, NULL)",
-                 "PRAGMA user_version = 1" })
+        for (const char *sql :
+            { "CREATE TABLE klusters (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, first_recorded "
+              "INTEGER "
+              "NOT NULL, last_seen INTEGER)",
+                "CREATE TABLE intervals (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL REFERENCES "
+                "klusters(id), "
+                "finding TEXT NOT NULL, severity TEXT NOT NULL, first_seen INTEGER NOT NULL, last_seen "
+                "INTEGER NOT "
+                "NULL, resolved_at INTEGER, before_history INTEGER NOT NULL DEFAULT 0)",
+                "CREATE INDEX intervals_open ON intervals (kluster, resolved_at)",
+                "CREATE INDEX intervals_finding ON intervals (kluster, finding, first_seen)",
+                "CREATE TABLE samples (kluster INTEGER NOT NULL REFERENCES klusters(id), at INTEGER NOT "
+                "NULL, ok "
+                "INTEGER NOT NULL, duration_ms INTEGER NOT NULL, routes INTEGER, max_routes INTEGER, "
+                "instances_active INTEGER, instances_error INTEGER, instances_other INTEGER, nodes_ready "
+                "INTEGER, "
+                "nodes_expected INTEGER, critical INTEGER, warning INTEGER, info INTEGER, error TEXT)",
+                "CREATE INDEX samples_at ON samples (kluster, at)",
+                "CREATE TABLE repairs (kluster INTEGER NOT NULL REFERENCES klusters(id), at INTEGER NOT "
+                "NULL, "
+                "finding TEXT NOT NULL, outcome TEXT NOT NULL)",
+                "CREATE INDEX repairs_at ON repairs (kluster, at)",
+                "INSERT INTO klusters VALUES (1, 'sim/RegionOne/demo', 1793527200000, 1793527200000)",
+                "INSERT INTO intervals VALUES (1, 1, 'a', 'warning', 1793527200000, 1793527200000, NULL, 1)",
+                "INSERT INTO samples VALUES (1, 1793527200000, 1, 100, 10, 30, 5, 0, 0, 4, 5, 0, 1, 0, NULL)",
+                "PRAGMA user_version = 1" })
             QVERIFY2(q.exec(QString::fromLatin1(sql)), sql);
     }
     QSqlDatabase::removeDatabase(QStringLiteral("v1"));
@@ -348,7 +381,8 @@ void TestHistoryStore::corruptDatabaseIsMovedAside()
         for (int i = 0; i < 300; ++i)
             QVERIFY(store.record(refresh(m_t0.addSecs(300 * i), { QStringLiteral("f%1").arg(i % 50) })));
     }
-    QVERIFY(!QFileInfo::exists(path() + QStringLiteral("-wal")) || QFileInfo(path() + QStringLiteral("-wal")).size() == 0);
+    QVERIFY(!QFileInfo::exists(path() + QStringLiteral("-wal"))
+        || QFileInfo(path() + QStringLiteral("-wal")).size() == 0);
     {
         // Pages past the first overwritten: the header reads, the tables do not.
         QFile f(path());
@@ -384,7 +418,8 @@ void TestHistoryStore::newerSchemaIsMovedAside()
     HistoryStore store(path());
     QVERIFY2(store.open(), qPrintable(store.error()));
     const QString notice = store.takeNotice();
-    QVERIFY2(notice.contains(QStringLiteral("newer Flightdeck")) && notice.contains(QStringLiteral("version 9")),
+    QVERIFY2(
+        notice.contains(QStringLiteral("newer Flightdeck")) && notice.contains(QStringLiteral("version 9")),
         qPrintable(notice));
     const QStringList aside = movedAside(m_dir->path());
     QCOMPARE(aside.size(), 1);
@@ -394,15 +429,17 @@ void TestHistoryStore::newerSchemaIsMovedAside()
 
 void TestHistoryStore::lockedDatabaseIsMovedAside()
 {
-    {
-        HistoryStore store(path());
-        QVERIFY(store.open());
-    }
-    // Another program holds a write lock for longer than the store waits.
+    // A program of its own (a rollback journal, not WAL) holds a write lock: not even the header can be read.
     QSqlDatabase holder = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("holder"));
     holder.setDatabaseName(path());
     QVERIFY(holder.open());
-    QVERIFY(QSqlQuery(holder).exec(QStringLiteral("BEGIN EXCLUSIVE")));
+    {
+        QSqlQuery q(holder);
+        QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode = DELETE")));
+        QVERIFY(q.exec(QStringLiteral("CREATE TABLE theirs (x)")));
+        QVERIFY(q.exec(QStringLiteral("BEGIN EXCLUSIVE")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO theirs VALUES (1)")));
+    }
     {
         HistoryStore store(path());
         store.setBusyTimeout(200);
@@ -416,6 +453,62 @@ void TestHistoryStore::lockedDatabaseIsMovedAside()
     holder.close();
     holder = QSqlDatabase();
     QSqlDatabase::removeDatabase(QStringLiteral("holder"));
+}
+
+void TestHistoryStore::busyDatabaseIsWaitedForNotMovedAside()
+{
+    HistoryStore store(path());
+    store.setBusyTimeout(200);
+    QVERIFY(store.open());
+    QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
+    // Another writer (the CLI, say) holds the history longer than this one waits: this record fails, named,
+    // and nothing is moved aside.
+    QSqlDatabase writer = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("writer"));
+    writer.setDatabaseName(path());
+    QVERIFY(writer.open());
+    QVERIFY(QSqlQuery(writer).exec(QStringLiteral("BEGIN IMMEDIATE")));
+    HistoryStore second(path());
+    second.setBusyTimeout(200);
+    QVERIFY2(second.open(), qPrintable(second.error())); // reading is not blocked in WAL mode
+    QVERIFY(!store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") })));
+    QVERIFY2(store.error().contains(QStringLiteral("locked")), qPrintable(store.error()));
+    QSqlQuery(writer).exec(QStringLiteral("ROLLBACK"));
+    writer.close();
+    writer = QSqlDatabase();
+    QSqlDatabase::removeDatabase(QStringLiteral("writer"));
+    QVERIFY(movedAside(m_dir->path()).isEmpty());
+    QVERIFY2(store.record(refresh(m_t0.addSecs(600), { QStringLiteral("a") })), qPrintable(store.error()));
+    QCOMPARE(store.samples(m_key, m_t0, m_t0.addSecs(600)).size(), 2);
+}
+
+void TestHistoryStore::negativeSchemaVersionIsMovedAside()
+{
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("negative"));
+        db.setDatabaseName(path());
+        QVERIFY(db.open());
+        QVERIFY(QSqlQuery(db).exec(QStringLiteral("PRAGMA user_version = -3")));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("negative"));
+    HistoryStore store(path());
+    QVERIFY2(store.open(), qPrintable(store.error()));
+    QVERIFY(store.takeNotice().contains(QStringLiteral("version -3")));
+    QCOMPARE(movedAside(m_dir->path()).size(), 1);
+    QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
+}
+
+void TestHistoryStore::olderRefreshIsASampleOnly()
+{
+    HistoryStore store(path());
+    QVERIFY(store.open());
+    QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
+    QVERIFY(store.record(refresh(m_t0.addSecs(600), { QStringLiteral("a") })));
+    // A refresh of an earlier moment (another writer's, a snapshot of the past) arrives late.
+    QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("b") })));
+    QCOMPARE(store.samples(m_key, m_t0, m_t0.addSecs(600)).size(), 3);
+    QCOMPARE(store.intervals(m_key, QStringLiteral("a")).size(), 1);
+    QVERIFY(!store.intervals(m_key, QStringLiteral("a")).constFirst().resolvedAt.isValid());
+    QVERIFY(store.intervals(m_key, QStringLiteral("b")).isEmpty());
 }
 
 void TestHistoryStore::unwritableFolderIsAnError()
@@ -459,7 +552,8 @@ void TestHistoryStore::concurrentWritersFromTheCommandLine()
     int own = 0;
     while (finished < Processes * Rounds || own < Own) {
         if (own < Own) {
-            QVERIFY2(store.record(refresh(m_t0.addSecs(60 * own), { QStringLiteral("a") })), qPrintable(store.error()));
+            QVERIFY2(store.record(refresh(m_t0.addSecs(60 * own), { QStringLiteral("a") })),
+                qPrintable(store.error()));
             ++own;
         }
         for (size_t i = 0; i < running.size(); ++i) {
@@ -475,7 +569,7 @@ void TestHistoryStore::concurrentWritersFromTheCommandLine()
         }
     }
     QVERIFY(store.takeNotice().isEmpty());
-    QCOMPARE(count(file, QStringLiteral("PRAGMA integrity_check")), 0); // "ok" reads as 0
+    QCOMPARE(text(file, QStringLiteral("PRAGMA integrity_check")), QStringLiteral("ok"));
     QCOMPARE(count(file, QStringLiteral("SELECT COUNT(*) FROM samples")), Processes * Rounds + Own);
     QCOMPARE(count(file, QStringLiteral("SELECT COUNT(*) FROM klusters")), 2);
     QCOMPARE(store.samples(m_key, m_t0, m_t0.addDays(1)).size(), Own);

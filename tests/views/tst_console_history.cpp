@@ -59,7 +59,8 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
     // The first refresh Flightdeck records: everything it sees began before its history.
     const QString notReady = QStringLiteral("node-not-ready:kks-demo-pool-m4r8t");
     QTRY_VERIFY_WITH_TIMEOUT(sinceOf(window, notReady).startsWith(QStringLiteral("before ")), 10000);
-    const QStringList first = ConsoleTest::column(window.findingsPage()->view()->model(), FindingsModel::SinceColumn);
+    const QStringList first
+        = ConsoleTest::column(window.findingsPage()->view()->model(), FindingsModel::SinceColumn);
     QVERIFY(!first.isEmpty());
     for (const QString &since : first)
         QVERIFY2(since.startsWith(QStringLiteral("before ")), qPrintable(since));
@@ -68,9 +69,8 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
     World &world = fixture.sim.world();
     world.advance(3600);
     SimRouter &router = world.routers[0];
-    const auto gone = std::find_if(router.routes.cbegin(), router.routes.cend(), [](const SimRoute &r) {
-        return r.destination == QLatin1String("100.100.21.0/24");
-    });
+    const auto gone = std::find_if(router.routes.cbegin(), router.routes.cend(),
+        [](const SimRoute &r) { return r.destination == QLatin1String("100.100.21.0/24"); });
     QVERIFY(gone != router.routes.cend());
     const QString nexthop = gone->nexthop;
     router.routes.erase(gone);
@@ -84,8 +84,10 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
             for (int row = 0; row < findings->rowCount(); ++row) {
                 const QString id = findings->index(row, 0).data(FindingsModel::IdRole).toString();
                 if (id.startsWith(QLatin1String("route-missing:"))
-                    && findings->index(row, FindingsModel::SinceColumn).data().toString().endsWith(
-                        QLatin1String("(new)")))
+                    && findings->index(row, FindingsModel::SinceColumn)
+                           .data()
+                           .toString()
+                           .endsWith(QLatin1String("(new)")))
                     missing = id;
             }
             return !missing.isEmpty();
@@ -99,7 +101,8 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
     QTRY_VERIFY_WITH_TIMEOUT(sinceOf(window, missing).endsWith(QLatin1String("(2 h)")), 10000);
     QTRY_VERIFY2_WITH_TIMEOUT(sinceOf(window, notReady).contains(QLatin1String("(over 3 h")),
         qPrintable(sinceOf(window, notReady)), 10000);
-    QVERIFY2(!sinceOf(window, missing).startsWith(QLatin1String("before")), qPrintable(sinceOf(window, missing)));
+    QVERIFY2(
+        !sinceOf(window, missing).startsWith(QLatin1String("before")), qPrintable(sinceOf(window, missing)));
 
     // The trends show the three refreshes.
     window.setTab(MainWindow::OverviewTab);
@@ -123,7 +126,8 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
     }
     QVERIFY2(rows.contains(QStringLiteral("− removed|route|100.100.21.0/24 via %1").arg(nexthop)),
         qPrintable(rows.join(QLatin1Char('\n'))));
-    QVERIFY2(rows.contains(QStringLiteral("+ opened|finding|%1").arg(missing)), qPrintable(rows.join(QLatin1Char('\n'))));
+    QVERIFY2(rows.contains(QStringLiteral("+ opened|finding|%1").arg(missing)),
+        qPrintable(rows.join(QLatin1Char('\n'))));
     QVERIFY2(window.changesPage()->caption().contains(QLatin1String("change")),
         qPrintable(window.changesPage()->caption()));
 
