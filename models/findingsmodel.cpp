@@ -80,17 +80,18 @@ std::optional<FindingHistory> FindingsModel::historyOf(const QString &id) const
 
 QString FindingsModel::sinceText(const FindingHistory &h, const QDateTime &at)
 {
+    // The age first (what matters at 3 am), then the time: today's by the clock, this week's with its day.
     const QDateTime local = h.firstSeen.toLocalTime();
-    const QString when = local.date() == at.toLocalTime().date()
-        ? local.toString(QStringLiteral("HH:mm"))
-        : local.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    const qint64 days = local.date().daysTo(at.toLocalTime().date());
+    const QString when = days == 0 ? local.toString(QStringLiteral("HH:mm"))
+        : days < 7                 ? QLocale().toString(local, QStringLiteral("ddd HH:mm"))
+                                   : local.toString(QStringLiteral("yyyy-MM-dd"));
     const qint64 seconds = qMax<qint64>(0, h.firstSeen.secsTo(at));
     QString text;
-    if (h.beforeHistory)
-        text = seconds < 60 ? tr("before %1 (history began)").arg(when)
-                            : tr("before %1 (over %2)").arg(when, formatDuration(seconds));
+    if (h.beforeHistory) // when it began is not known: only that it was open then
+        text = seconds < 60 ? tr("already open") : tr("over %1").arg(formatDuration(seconds));
     else
-        text = seconds < 60 ? tr("%1 (new)").arg(when) : tr("%1 (%2)").arg(when, formatDuration(seconds));
+        text = seconds < 60 ? tr("new, %1").arg(when) : tr("%1, since %2").arg(formatDuration(seconds), when);
     return h.flapping() ? tr("flapping · %1").arg(text) : text;
 }
 

@@ -54,8 +54,8 @@ public:
     // recorded refresh); a finding it does not know shows no time.
     void setHistory(const QHash<QString, FindingHistory> &history, const QDateTime &at);
     std::optional<FindingHistory> historyOf(const QString &id) const;
-    // "since 14:05 (2 h 10 min)", "before 14:05 (history began)", with "flapping" when it is: for the
-    // table, the repair dialog and the reports.
+    // "2 h 10 min, since 14:05", "new, 14:05", "over 3 h" (open on the first refresh recorded: when it began
+    // is not known), "already open", with "flapping · " before when it is: for the table and the repair dialog.
     static QString sinceText(const FindingHistory &history, const QDateTime &at);
     int rowOf(const QString &id) const { return m_rows.rowOf(id); }
 
