@@ -86,7 +86,25 @@ void JsonWriter::value(const QString &text)
 
 void JsonWriter::writeString(const QString &s)
 {
-    // UTF-8 first, then only the bytes JSON must escape (every byte of a multi-byte sequence is >= 0x80).
+    // Most text here is ASCII without anything to escape (ids, names, addresses): copied as it is.
+    const QChar *u = s.constData();
+    bool plainAscii = true;
+    for (qsizetype i = 0; i < s.size() && plainAscii; ++i) {
+        const char16_t c = u[i].unicode();
+        plainAscii = c >= 0x20 && c < 0x80 && c != u'"' && c != u'\\';
+    }
+    if (plainAscii) {
+        const qsizetype at = m_out.size();
+        m_out.resize(at + s.size() + 2);
+        char *out = m_out.data() + at;
+        *out++ = '"';
+        for (qsizetype i = 0; i < s.size(); ++i)
+            *out++ = char(u[i].unicode());
+        *out = '"';
+        return;
+    }
+    // Else UTF-8 first, then only the bytes JSON must escape (every byte of a multi-byte sequence is >=
+    // 0x80).
     const QByteArray utf8 = s.toUtf8();
     m_out.append('"');
     qsizetype plain = 0; // start of the bytes not yet appended

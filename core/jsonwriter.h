@@ -30,6 +30,7 @@ public:
     void value(const QString &text); // without a QJsonValue made for it
 
     QByteArray takeBytes();
+    void reserve(qsizetype bytes) { m_out.reserve(bytes); }
 
 private:
     void separate();

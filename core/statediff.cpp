@@ -303,6 +303,8 @@ QByteArray StateDigest::toJson() const
     // Written as it goes (thousands of instances and nodes: a QJsonObject built first would insert each key
     // into a sorted array), keys in sorted order at every level, as QJsonDocument::Compact writes them.
     JsonWriter w(JsonWriter::Style::Compact);
+    w.reserve(
+        256 * (instances.size() + nodes.size() + findings.size()) + 64 * (routes.size() + rules.size()));
     const auto strings = [&w](const QStringList &list) {
         w.beginArray();
         for (const QString &s : list)
