@@ -17,9 +17,14 @@ namespace {
 QString momentText(const HistoryMoment &m)
 {
     const QString when = QLocale().toString(m.at.toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-    if (m.critical == 0 && m.warning == 0)
+    const QString incomplete = m.complete ? QString() : ChangesPage::tr(" (incomplete)");
+    if (m.healthy())
         return ChangesPage::tr("%1 · healthy").arg(when);
-    return ChangesPage::tr("%1 · %2 critical, %3 warning").arg(when).arg(m.critical).arg(m.warning);
+    return ChangesPage::tr("%1 · %2 critical, %3 warning%4")
+        .arg(when)
+        .arg(m.critical)
+        .arg(m.warning)
+        .arg(incomplete);
 }
 
 } // namespace
