@@ -68,8 +68,11 @@ void FindingsModel::setHistory(const QHash<QString, FindingHistory> &history, co
 {
     m_history = history;
     m_historyAt = at;
+    // Only what the column shows and sorts by: a sorting and filtering proxy then neither filters 20,000 rows
+    // again nor sorts them unless it is sorted by this column.
     if (m_rows.size() > 0)
-        emit dataChanged(index(0, SinceColumn), index(int(m_rows.size()) - 1, SinceColumn));
+        emit dataChanged(index(0, SinceColumn), index(int(m_rows.size()) - 1, SinceColumn),
+            { Qt::DisplayRole, Qt::ToolTipRole, SortRole, FirstSeenRole, FlappingRole });
 }
 
 std::optional<FindingHistory> FindingsModel::historyOf(const QString &id) const

@@ -1,6 +1,9 @@
 #include "services/historyrecorder.h"
 
 #include <QCoreApplication>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 QString historyConsoleKey(const RefreshResult &result)
 {
@@ -67,14 +70,23 @@ void HistoryRecorder::record(const RefreshResult &result, const QString &key)
     } else {
         return;
     }
-    if (!m_store->record(r)) {
+    const bool recorded = m_store->record(r);
+    const bool ok = r.ok;
+    const QString recordedKey = r.kluster;
+    const QDateTime at = r.at;
+    r = HistoryRecord(); // the digest (megabytes for thousands of nodes) let go now
+#ifdef __GLIBC__
+    // and handed back: this thread's arena would otherwise keep every refresh's peak.
+    malloc_trim(0);
+#endif
+    if (!recorded) {
         report(tr("History not recorded: %1").arg(m_store->error()));
         return;
     }
     m_lastProblem.clear();
-    if (!r.ok)
+    if (!ok)
         return;
-    emit findingsHistory({ console, r.kluster, r.at, m_store->openFindings(r.kluster, r.at) });
+    emit findingsHistory({ console, recordedKey, at, m_store->openFindings(recordedKey, at) });
 }
 
 void HistoryRecorder::recordRepair(const QString &console, const QString &finding, const QString &outcome)
