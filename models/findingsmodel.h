@@ -55,7 +55,8 @@ public:
     void setHistory(const QHash<QString, FindingHistory> &history, const QDateTime &at);
     std::optional<FindingHistory> historyOf(const QString &id) const;
     // "2 h 10 min, since 14:05", "new, 14:05", "over 3 h" (open on the first refresh recorded: when it began
-    // is not known), "already open", with "flapping · " before when it is: for the table and the repair dialog.
+    // is not known), "already open", with "flapping · " before when it is: for the table and the repair
+    // dialog.
     static QString sinceText(const FindingHistory &history, const QDateTime &at);
     int rowOf(const QString &id) const { return m_rows.rowOf(id); }
 
