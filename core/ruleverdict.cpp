@@ -1,8 +1,6 @@
 #include "core/ruleverdict.h"
 
-// A protocol as the required rules name it: "6" is tcp, "17" udp, "1" icmp;
-// empty for any (null or "any").
-static QString normalizedProtocol(const std::optional<QString> &protocol)
+QString normalizedProtocol(const std::optional<QString> &protocol)
 {
     if (!protocol)
         return QString();

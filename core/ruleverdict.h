@@ -19,6 +19,10 @@ struct RuleVerdict
     bool somePorts = false; // it opens only some ports (for ICMP: some types and codes)
 };
 
+// A rule's protocol as the required rules name it: "6" is tcp, "17" udp, "1" icmp; empty for any (null or
+// "any"); "(empty)" for "" (not any).
+QString normalizedProtocol(const std::optional<QString> &protocol);
+
 // `protocol` is tcp, udp or icmp; a rule's "6", "17" and "1" count as those, "any" as any.
 RuleVerdict judgeRule(const SecurityGroupRule &rule, const QString &protocol, const Cidr &podNetwork);
 

@@ -4,6 +4,7 @@
 #include "core/jsonreader.h"
 #include "core/jsonwriter.h"
 #include "core/klusterindex.h"
+#include "core/ruleverdict.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -43,17 +44,9 @@ QString timestamp(const QDateTime &instant)
 // and "any" are any.
 QString protocolText(const std::optional<QString> &protocol)
 {
-    if (!protocol)
-        return QStringLiteral("any");
-    QString p = protocol->trimmed().toLower();
+    const QString p = normalizedProtocol(protocol);
     if (p.isEmpty())
-        return QStringLiteral("(empty)");
-    if (p == QLatin1String("6"))
-        return QStringLiteral("tcp");
-    if (p == QLatin1String("17"))
-        return QStringLiteral("udp");
-    if (p == QLatin1String("1"))
-        return QStringLiteral("icmp");
+        return QStringLiteral("any");
     if (p == QLatin1String("58") || p == QLatin1String("icmpv6"))
         return QStringLiteral("ipv6-icmp");
     return p;

@@ -637,7 +637,8 @@ FindingInterval intervalOf(const QSqlQuery &q)
 
 } // namespace
 
-QList<FindingInterval> HistoryStore::intervals(const QString &kluster, const QString &finding)
+QList<FindingInterval> HistoryStore::intervalsWhere(
+    const QString &kluster, const QString &condition, const QVariantMap &values)
 {
     QList<FindingInterval> result;
     const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
@@ -645,11 +646,12 @@ QList<FindingInterval> HistoryStore::intervals(const QString &kluster, const QSt
         return result;
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("SELECT finding, severity, first_seen, ") + LastSeen
-        + QStringLiteral(
-            ", resolved_at, before_history FROM intervals WHERE kluster = ? AND finding = ? ORDER BY "
-            "first_seen, id"));
-    q.addBindValue(id);
-    q.addBindValue(finding);
+        + QStringLiteral(", resolved_at, before_history FROM intervals WHERE kluster = :k AND (%1) ORDER BY "
+                         "first_seen, id")
+              .arg(condition));
+    q.bindValue(QStringLiteral(":k"), id);
+    for (auto it = values.cbegin(); it != values.cend(); ++it)
+        q.bindValue(it.key(), it.value());
     if (q.exec()) {
         while (q.next())
             result.append(intervalOf(q));
@@ -657,26 +659,18 @@ QList<FindingInterval> HistoryStore::intervals(const QString &kluster, const QSt
     return result;
 }
 
+QList<FindingInterval> HistoryStore::intervals(const QString &kluster, const QString &finding)
+{
+    return intervalsWhere(
+        kluster, QStringLiteral("finding = :finding"), { { QStringLiteral(":finding"), finding } });
+}
+
 QList<FindingInterval> HistoryStore::intervalsBetween(
     const QString &kluster, const QDateTime &from, const QDateTime &to)
 {
-    QList<FindingInterval> result;
-    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
-    if (id == 0)
-        return result;
-    QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("SELECT finding, severity, first_seen, ") + LastSeen
-        + QStringLiteral(
-            ", resolved_at, before_history FROM intervals WHERE kluster = :k AND ((first_seen BETWEEN :f "
-            "AND :t) OR (resolved_at BETWEEN :f AND :t)) ORDER BY first_seen, id"));
-    q.bindValue(QStringLiteral(":k"), id);
-    q.bindValue(QStringLiteral(":f"), ms(from));
-    q.bindValue(QStringLiteral(":t"), ms(to));
-    if (q.exec()) {
-        while (q.next())
-            result.append(intervalOf(q));
-    }
-    return result;
+    return intervalsWhere(kluster,
+        QStringLiteral("first_seen BETWEEN :f AND :t OR resolved_at BETWEEN :f AND :t"),
+        { { QStringLiteral(":f"), ms(from) }, { QStringLiteral(":t"), ms(to) } });
 }
 
 QList<HistorySample> HistoryStore::samples(const QString &kluster, const QDateTime &from, const QDateTime &to)

@@ -8,25 +8,18 @@
 #include <QList>
 #include <QSqlDatabase>
 #include <QString>
+#include <QVariantMap>
 #include <optional>
 
 struct KlusterState;
 struct Diagnosis;
 
-// What one refresh of a kluster leaves in the history: its findings (by id and
-// severity), a few numbers, and the digest of its state (core/statediff.h) to
-// tell it from another moment. Nothing secret: ids, names, counts.
-struct HistoryRecord
+// One point of the trends: a refresh's instant and numbers.
+struct HistorySample
 {
-    QString kluster; // HistoryStore::klusterKey()
     QDateTime at; // the refresh's instant (the state's capturedAt)
     bool ok = true; // false: the refresh failed; only `error` and `durationMs` are known
-    // Every source was read: a finding that is not in `findings` is resolved. An incomplete refresh only
-    // extends what it sees and closes nothing (missing evidence decides nothing).
-    bool complete = true;
-    QString error;
     qint64 durationMs = 0;
-    QList<QPair<QString, QString>> findings; // id, severity name
     int routes = -1;
     int maxRoutes = -1; // -1: unknown
     int instancesActive = 0;
@@ -37,30 +30,24 @@ struct HistoryRecord
     int critical = 0;
     int warning = 0;
     int info = 0;
+    QString error;
+};
+
+// What one refresh of a kluster leaves in the history: its sample, its findings (by id and severity), and
+// the digest of its state (core/statediff.h) to tell it from another moment. Nothing secret: ids, names,
+// counts.
+struct HistoryRecord : HistorySample
+{
+    QString kluster; // HistoryStore::klusterKey()
+    // Every source was read: a finding that is not in `findings` is resolved. An incomplete refresh only
+    // extends what it sees and closes nothing (missing evidence decides nothing).
+    bool complete = true;
+    QList<QPair<QString, QString>> findings; // id, severity name
     QByteArray digest; // StateDigest::toJson(); empty: not kept
 
     static HistoryRecord of(const KlusterState &state, const Diagnosis &diagnosis, qint64 durationMs);
     static HistoryRecord failure(
         const QString &kluster, const QDateTime &at, const QString &error, qint64 durationMs);
-};
-
-// One point of the trends.
-struct HistorySample
-{
-    QDateTime at;
-    bool ok = true;
-    qint64 durationMs = 0;
-    int routes = -1;
-    int maxRoutes = -1;
-    int instancesActive = 0;
-    int instancesError = 0;
-    int instancesOther = 0;
-    qint64 nodesReady = 0;
-    qint64 nodesExpected = 0;
-    int critical = 0;
-    int warning = 0;
-    int info = 0;
-    QString error;
 };
 
 // One interval of a finding: from first seen to resolved (open: resolvedAt invalid).
@@ -176,6 +163,10 @@ private:
     bool exec(const QString &sql);
     bool fail(const QString &what, const QString &why);
     qint64 klusterId(const QString &kluster, bool create, qint64 at);
+    // The kluster's intervals that meet `condition` (SQL over the intervals table, with `values` bound by
+    // name), oldest first.
+    QList<FindingInterval> intervalsWhere(
+        const QString &kluster, const QString &condition, const QVariantMap &values);
 
     QString m_path;
     QString m_connection;
