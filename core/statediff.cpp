@@ -44,7 +44,7 @@ QString timestamp(const QDateTime &instant)
 // and "any" are any.
 QString protocolText(const std::optional<QString> &protocol)
 {
-    const QString p = normalizedProtocol(protocol);
+    QString p = normalizedProtocol(protocol);
     if (p.isEmpty())
         return QStringLiteral("any");
     if (p == QLatin1String("58") || p == QLatin1String("icmpv6"))
