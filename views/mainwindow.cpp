@@ -1755,7 +1755,7 @@ void MainWindow::openRepair(const QStringList &findingIds)
     const FindingsHistory history = m_findingsHistory.value(m_current.toString());
     for (const QString &id : findingIds) {
         if (const auto h = history.findings.constFind(id); h != history.findings.cend())
-            since << tr("%1 since %2").arg(id, FindingsModel::sinceText(*h, history.at));
+            since << tr("%1 (%2)").arg(id, FindingsModel::sinceText(*h, history.at));
     }
     dialog->setSince(since);
     // A repair sent is marked on the kluster's trends.

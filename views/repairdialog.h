@@ -33,7 +33,7 @@ public:
         const QStringList &findingIds, QWidget *parent = nullptr);
 
     QStringList sendable() const { return m_sendable; } // the findings the confirm button sends
-    // Since when the findings are open, from the history: "<id>: since 14:05 (2 h 10 min)" each.
+    // Since when the findings are open, from the history: "<id> (2 h 10 min, since 14:05)" each.
     void setSince(const QStringList &lines);
     QString sinceText() const;
     QJsonArray plannedRequests() const; // the requests it sends, in order (as the dialog shows them)
