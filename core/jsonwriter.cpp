@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <cmath>
+#include <cstring>
 
 void JsonWriter::newline()
 {
@@ -84,23 +85,52 @@ void JsonWriter::value(const QString &text)
     writeString(text);
 }
 
+namespace {
+
+// Four UTF-16 code units at a time: true when all are printable ASCII that JSON copies as they are (no
+// control character, no '"', no '\\'). Lanes are 16 bits; every test is exact for lanes below 0x80.
+bool plainAsciiLanes(quint64 w)
+{
+    constexpr quint64 Ones = 0x0001000100010001ULL;
+    constexpr quint64 Highs = 0x8000800080008000ULL;
+    const auto hasZeroLane = [](quint64 x) { return ((x - Ones) & ~x & Highs) != 0; };
+    if ((w & 0xFF80FF80FF80FF80ULL) != 0) // beyond ASCII
+        return false;
+    if (((w + 0x0060006000600060ULL) & 0x0080008000800080ULL) != 0x0080008000800080ULL) // below 0x20
+        return false;
+    return !hasZeroLane(w ^ (Ones * u'"')) && !hasZeroLane(w ^ (Ones * u'\\'));
+}
+
+bool plainAscii(char16_t c)
+{
+    return c >= 0x20 && c < 0x80 && c != u'"' && c != u'\\';
+}
+
+} // namespace
+
 void JsonWriter::writeString(const QString &s)
 {
-    // Most text here is ASCII without anything to escape (ids, names, addresses): copied as it is.
-    const QChar *u = s.constData();
-    bool plainAscii = true;
-    for (qsizetype i = 0; i < s.size() && plainAscii; ++i) {
-        const char16_t c = u[i].unicode();
-        plainAscii = c >= 0x20 && c < 0x80 && c != u'"' && c != u'\\';
+    // Most text here is ASCII without anything to escape (ids, names, addresses): checked four code units at
+    // a time and copied as it is.
+    const auto *u = reinterpret_cast<const char16_t *>(s.constData());
+    const qsizetype n = s.size();
+    qsizetype at = 0;
+    bool copyAsIs = true;
+    for (; copyAsIs && at + 4 <= n; at += 4) {
+        quint64 w;
+        std::memcpy(&w, u + at, sizeof w);
+        copyAsIs = plainAsciiLanes(w);
     }
-    if (plainAscii) {
-        const qsizetype at = m_out.size();
-        m_out.resize(at + s.size() + 2);
-        char *out = m_out.data() + at;
+    for (; copyAsIs && at < n; ++at)
+        copyAsIs = plainAscii(u[at]);
+    if (copyAsIs) {
+        const qsizetype end = m_out.size();
+        m_out.resize(end + n + 2);
+        char *out = m_out.data() + end;
         *out++ = '"';
-        for (qsizetype i = 0; i < s.size(); ++i)
-            *out++ = char(u[i].unicode());
-        *out = '"';
+        for (qsizetype k = 0; k < n; ++k)
+            out[k] = char(u[k]);
+        out[n] = '"';
         return;
     }
     // Else UTF-8 first, then only the bytes JSON must escape (every byte of a multi-byte sequence is >=

@@ -12,8 +12,7 @@ static bool isNameSuffix(QStringView suffix)
     return true;
 }
 
-KlusterIndex::KlusterIndex(const KlusterState &state)
-    : m_state(state)
+KlusterMembers::KlusterMembers(const KlusterState &state)
 {
     const Kluster &k = state.kluster;
     for (const NodePool &pool : k.nodePools) {
@@ -21,7 +20,30 @@ KlusterIndex::KlusterIndex(const KlusterState &state)
             QStringLiteral("kks-") + k.name + QLatin1Char('-') + pool.name + QLatin1Char('-'), pool.name);
         m_poolByPrefix.insert(k.name + QLatin1Char('-') + pool.name + QLatin1Char('-'), pool.name);
     }
+    for (int i = 0; i < state.instances.size(); ++i) {
+        if (!poolOf(state.instances.at(i).name).isEmpty())
+            m_instances.append(i);
+    }
+    for (int i = 0; i < state.securityGroups.size(); ++i) {
+        if (state.securityGroups.at(i).name == k.securityGroupName)
+            m_groups.append(i);
+    }
+}
 
+QString KlusterMembers::poolOf(const QString &instanceName) const
+{
+    // <prefix><5 lowercase alphanumerics>
+    if (instanceName.size() < 7 || instanceName.at(instanceName.size() - 6) != QLatin1Char('-'))
+        return QString();
+    if (!isNameSuffix(QStringView(instanceName).right(5)))
+        return QString();
+    return m_poolByPrefix.value(instanceName.left(instanceName.size() - 5));
+}
+
+KlusterIndex::KlusterIndex(const KlusterState &state)
+    : m_state(state)
+    , m_members(state)
+{
     m_instanceByName.reserve(state.instances.size());
     m_instanceByAddress.reserve(state.instances.size() * 2);
     for (int i = 0; i < state.instances.size(); ++i) {
@@ -33,8 +55,6 @@ KlusterIndex::KlusterIndex(const KlusterState &state)
             if (!key.isEmpty() && !m_instanceByAddress.contains(key))
                 m_instanceByAddress.insert(key, i);
         }
-        if (!poolOf(instance.name).isEmpty())
-            m_klusterInstances.append(i);
     }
 
     m_nodeByName.reserve(state.nodes.size());
@@ -68,21 +88,6 @@ KlusterIndex::KlusterIndex(const KlusterState &state)
             m_ghosts.insert(i);
         }
     }
-
-    for (int i = 0; i < state.securityGroups.size(); ++i) {
-        if (state.securityGroups.at(i).name == k.securityGroupName)
-            m_klusterGroups.append(i);
-    }
-}
-
-QString KlusterIndex::poolOf(const QString &instanceName) const
-{
-    // <prefix><5 lowercase alphanumerics>
-    if (instanceName.size() < 7 || instanceName.at(instanceName.size() - 6) != QLatin1Char('-'))
-        return QString();
-    if (!isNameSuffix(QStringView(instanceName).right(5)))
-        return QString();
-    return m_poolByPrefix.value(instanceName.left(instanceName.size() - 5));
 }
 
 bool KlusterIndex::isAnotherKlustersInstance(int instanceIndex) const

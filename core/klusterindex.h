@@ -8,6 +8,26 @@
 #include <QSet>
 #include <QString>
 
+// Which of a state's instances and security groups are the kluster's, by Kubernikus' naming: the part of
+// the index that needs no other join (a kluster's state digest needs only this).
+class KlusterMembers
+{
+public:
+    explicit KlusterMembers(const KlusterState &state);
+
+    // Indices into state.instances of the kluster's instances, in Nova order.
+    const QList<int> &instances() const { return m_instances; }
+    // Indices into state.securityGroups of the groups named like the kluster's group.
+    const QList<int> &groups() const { return m_groups; }
+    // The pool an instance belongs to by its name, or empty if it is not the kluster's.
+    QString poolOf(const QString &instanceName) const;
+
+private:
+    QHash<QString, QString> m_poolByPrefix; // "kks-<kluster>-<pool>-" and "<kluster>-<pool>-"
+    QList<int> m_instances;
+    QList<int> m_groups;
+};
+
 // The join of a kluster's OpenStack and Kubernetes views: which instances are
 // the kluster's (by Kubernikus' naming), which node is which instance's, and
 // who owns an IP address or a pod CIDR. Built once per state in linear time.
@@ -19,9 +39,9 @@ public:
     const KlusterState &state() const { return m_state; }
 
     // Indices into state().instances of the kluster's instances, in Nova order.
-    const QList<int> &klusterInstances() const { return m_klusterInstances; }
+    const QList<int> &klusterInstances() const { return m_members.instances(); }
     // The pool an instance belongs to by its name, or empty if it is not the kluster's.
-    QString poolOf(const QString &instanceName) const;
+    QString poolOf(const QString &instanceName) const { return m_members.poolOf(instanceName); }
 
     // -1 when there is none.
     int nodeByName(const QString &name) const { return m_nodeByName.value(name, -1); }
@@ -43,17 +63,15 @@ public:
     bool isAnotherKlustersInstance(int instanceIndex) const;
 
     // Indices into state().securityGroups of the groups named like the kluster's group.
-    const QList<int> &klusterGroups() const { return m_klusterGroups; }
+    const QList<int> &klusterGroups() const { return m_members.groups(); }
 
 private:
     const KlusterState &m_state;
-    QHash<QString, QString> m_poolByPrefix; // "kks-<kluster>-<pool>-" and "<kluster>-<pool>-"
-    QList<int> m_klusterInstances;
+    KlusterMembers m_members;
     QHash<QString, int> m_nodeByName;
     QHash<QString, int> m_instanceByName;
     QHash<QString, int> m_instanceByAddress;
     QHash<QString, int> m_nodeByAddress;
     QHash<Cidr, int> m_nodeByPodCidr;
-    QList<int> m_klusterGroups;
     QSet<int> m_ghosts;
 };

@@ -12,6 +12,7 @@
 #include <QSet>
 #include <algorithm>
 #include <cstdlib>
+#include <numeric>
 
 namespace {
 
@@ -271,17 +272,29 @@ StateDigest StateDigest::of(const KlusterState &state, const Diagnosis &diagnosi
     if (!state.nodesSource.known)
         d.unknownSources << QString(SourceNodes);
 
-    const KlusterIndex index(state);
-    for (int i : index.klusterInstances()) {
+    // Inserted in key order, each at the end (one comparison, not a descent of the tree): thousands of each.
+    // Of two with the same key the later one wins, as an insert would have it.
+    const KlusterMembers members(state);
+    QList<int> instances = members.instances();
+    std::stable_sort(instances.begin(), instances.end(),
+        [&state](int a, int b) { return state.instances.at(a).id < state.instances.at(b).id; });
+    for (int i : std::as_const(instances)) {
         const Instance &instance = state.instances.at(i);
-        d.instances.insert(instance.id, instanceDigest(instance));
+        d.instances.insert(d.instances.cend(), instance.id, instanceDigest(instance));
     }
-    for (const Node &node : state.nodes)
-        d.nodes.insert(node.name, nodeDigest(node));
+    QList<int> nodes(state.nodes.size());
+    std::iota(nodes.begin(), nodes.end(), 0);
+    // Kubernetes lists nodes by name already: then this is one pass.
+    std::stable_sort(nodes.begin(), nodes.end(),
+        [&state](int a, int b) { return state.nodes.at(a).name < state.nodes.at(b).name; });
+    for (int n : std::as_const(nodes)) {
+        const Node &node = state.nodes.at(n);
+        d.nodes.insert(d.nodes.cend(), node.name, nodeDigest(node));
+    }
     d.routes.reserve(state.router.routes.size());
     for (const Route &route : state.router.routes)
         d.routes << route.destination + QStringLiteral(" via ") + route.nexthop;
-    for (int g : index.klusterGroups()) {
+    for (int g : members.groups()) {
         for (const SecurityGroupRule &rule : state.securityGroups.at(g).rules)
             d.rules << ruleText(rule);
     }

@@ -1,5 +1,6 @@
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
+#include "core/jsonwriter.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QJsonArray>
@@ -20,6 +21,7 @@ private slots:
     void healthyText();
     void refusalInJson();
     void fullListPlansStayLinear();
+    void writerStringsAsQtWritesThem();
 };
 
 static WorldBuilder brokenWorld()
@@ -229,6 +231,34 @@ void TestCheckReport::fullListPlansStayLinear()
                      .toArray()
                      .size(),
             2999);
+    }
+}
+
+// Every string the writer copies as it is (checked four UTF-16 code units at a time) or escapes gives the
+// bytes QJsonDocument gives: each character that needs escaping or is not ASCII, at every position of
+// strings of 0 to 11 characters, among plain ones.
+void TestCheckReport::writerStringsAsQtWritesThem()
+{
+    const QList<QChar> specials = { QChar(u'"'), QChar(u'\\'), QChar(0x00), QChar(0x01), QChar(u'\n'),
+        QChar(u'\t'), QChar(0x1F), QChar(u' '), QChar(0x7E), QChar(0x7F), QChar(0x80), QChar(0xE9),
+        QChar(0x2028), QChar(0xFFFF), QChar(u'!'), QChar(u'#'), QChar(u'['), QChar(u']') };
+    QStringList strings = { QString(), QStringLiteral("\U0001F680 launch") };
+    for (int length = 1; length <= 11; ++length) {
+        for (int at = 0; at < length; ++at) {
+            for (QChar special : specials) {
+                QString s(length, QLatin1Char('a' + at));
+                s[at] = special;
+                strings << s;
+            }
+        }
+    }
+    for (const QString &s : std::as_const(strings)) {
+        JsonWriter writer(JsonWriter::Style::Compact);
+        writer.beginArray();
+        writer.value(s);
+        writer.endArray();
+        const QByteArray expected = QJsonDocument(QJsonArray { s }).toJson(QJsonDocument::Compact);
+        QCOMPARE(writer.takeBytes(), expected);
     }
 }
 

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+#include <algorithm>
 
 // The state digest (what an engineer compares between two moments of a kluster) and its diff: digests
 // of the example snapshots, a state against itself, hand-made changes of every category, the reports,
@@ -19,6 +20,7 @@ private slots:
     void examples_data();
     void examples();
     void digestOfExamples();
+    void digestWhateverTheOrder();
     void instances();
     void nodes();
     void routes();
@@ -155,6 +157,35 @@ void TestStateDiff::examples()
     QCOMPARE(back->toJson(), json);
     QVERIFY(*back == digest);
     QVERIFY(diffStates(digest, *back).isEmpty());
+}
+
+// The digest is the same whatever order Nova and Kubernetes list in, and of two with the same id or name
+// the later one counts.
+void TestStateDiff::digestWhateverTheOrder()
+{
+    const KlusterState state = read("broken-nodes");
+    QVERIFY(state.instances.size() >= 3 && state.nodes.size() >= 3);
+    KlusterState reversed = state;
+    std::reverse(reversed.instances.begin(), reversed.instances.end());
+    std::reverse(reversed.nodes.begin(), reversed.nodes.end());
+    const StateDigest digest = bare(state);
+    QCOMPARE(bare(reversed).toJson(), digest.toJson());
+
+    KlusterState twice = state;
+    const int k = KlusterIndex(state).klusterInstances().first();
+    Instance again = state.instances.at(k);
+    again.status = QStringLiteral("SHUTOFF");
+    twice.instances.append(again);
+    Node node = state.nodes.first();
+    node.internalIp = QStringLiteral("192.0.2.99");
+    twice.nodes.append(node);
+    const StateDigest later = bare(twice);
+    QCOMPARE(later.instances.size(), digest.instances.size());
+    QCOMPARE(later.instances.value(again.id).status, QStringLiteral("SHUTOFF"));
+    QCOMPARE(later.nodes.size(), digest.nodes.size());
+    QCOMPARE(later.nodes.value(node.name).internalIp, QStringLiteral("192.0.2.99"));
+    QVERIFY(std::is_sorted(later.nodes.keyBegin(), later.nodes.keyEnd()));
+    QVERIFY(std::is_sorted(later.instances.keyBegin(), later.instances.keyEnd()));
 }
 
 void TestStateDiff::digestOfExamples()
