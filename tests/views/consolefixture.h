@@ -77,6 +77,14 @@ inline FaultRule fault(const QString &service, FaultRule::Kind kind, int status 
     return QApplication::activeWindow() == window;
 }
 
+// A key pressed wherever the focus is now (else on the active window), as a person at the keyboard would.
+inline void press(int key, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QWidget *target
+        = QApplication::focusWidget() ? QApplication::focusWidget() : QApplication::activeWindow();
+    QTest::keyClick(target, Qt::Key(key), modifiers);
+}
+
 // The klusters in the sidebar (the rows under its connections' headings), top to bottom, in `column`.
 inline QList<QModelIndex> sidebarRows(const QTreeView *sidebar, int column = 0)
 {

@@ -6,13 +6,17 @@
 #include "views/overviewpage.h"
 #include "views/tablepage.h"
 
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QFile>
 #include <QLineSeries>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTreeWidget>
+
+using ConsoleTest::press;
 
 // The console's history against the simulated cloud, its clock moved forward through the simulator: since
 // when each finding is open, the trends on the Overview, and what changed between two moments.
@@ -51,6 +55,7 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
     SimFixture fixture;
     MainWindow window;
     window.resize(1440, 900);
+    window.show();
     QVERIFY(ConsoleTest::open(window, ConsoleTest::simSpec(fixture.sim)));
     const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
     QVERIFY(ConsoleTest::select(window, demo));
@@ -122,15 +127,53 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
     QCOMPARE(points(1), 3);
     QCOMPARE(points(2), 3);
 
-    // What changed since the state before: the route, and the finding it opened.
-    window.setTab(MainWindow::ChangesTab);
+    // By keyboard, as an engineer at 3 am: Alt+T to the range, Up to the last 6 hours.
+    QVERIFY(ConsoleTest::activate(&window));
+    QCOMPARE(window.overviewPage()->trendHours(), 24);
+    press(Qt::Key_T, Qt::AltModifier);
+    QVERIFY2(QApplication::focusWidget() && QApplication::focusWidget()->accessibleName() == "Trend range",
+        "Alt+T did not reach the trend range");
+    press(Qt::Key_Up);
+    QCOMPARE(window.overviewPage()->trendHours(), 6);
+    QTRY_COMPARE_WITH_TIMEOUT(points(0), 3, 10000);
+
+    // Ctrl+8 from the Overview: what changed since the state before, the route and the finding it opened.
+    press(Qt::Key_8, Qt::ControlModifier);
+    QCOMPARE(window.currentTab(), MainWindow::ChangesTab);
     QTreeWidget *changes = window.changesPage()->list();
     QTRY_VERIFY_WITH_TIMEOUT(changes->topLevelItemCount() > 0, 10000);
-    QStringList rows;
-    for (int i = 0; i < changes->topLevelItemCount(); ++i) {
-        const QTreeWidgetItem *item = changes->topLevelItem(i);
-        rows << QStringLiteral("%1|%2|%3").arg(item->text(0), item->text(1), item->text(2));
+    const auto listed = [changes] {
+        QStringList rows;
+        for (int i = 0; i < changes->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem *item = changes->topLevelItem(i);
+            rows << QStringLiteral("%1|%2|%3").arg(item->text(0), item->text(1), item->text(2));
+        }
+        return rows;
+    };
+    const QStringList rows = listed();
+    // Alt+I to the later moment, Up to the earlier one: a moment against itself changes nothing; Alt+L
+    // compares the default moments again.
+    press(Qt::Key_I, Qt::AltModifier);
+    QVERIFY2(QApplication::focusWidget() && QApplication::focusWidget()->accessibleName() == "Later moment",
+        "Alt+I did not reach the later moment");
+    QComboBox *before = nullptr;
+    QComboBox *after = nullptr;
+    for (QComboBox *combo : window.changesPage()->findChildren<QComboBox *>()) {
+        if (combo->accessibleName() == QLatin1String("Earlier moment"))
+            before = combo;
+        else if (combo->accessibleName() == QLatin1String("Later moment"))
+            after = combo;
     }
+    QVERIFY(before && after && after->count() >= 2 && before->currentIndex() != after->currentIndex());
+    const int steps = after->currentIndex() - before->currentIndex();
+    for (int i = 0; i < qAbs(steps); ++i)
+        press(steps > 0 ? Qt::Key_Up : Qt::Key_Down);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        changes->topLevelItemCount() == 0, qPrintable(listed().join(QLatin1Char('\n'))), 10000);
+    QTRY_VERIFY2_WITH_TIMEOUT(window.changesPage()->caption().startsWith(QLatin1String("No change")),
+        qPrintable(window.changesPage()->caption()), 10000);
+    press(Qt::Key_L, Qt::AltModifier);
+    QTRY_COMPARE_WITH_TIMEOUT(listed(), rows, 10000);
     QVERIFY2(rows.contains(QStringLiteral("− removed|route|100.100.21.0/24 via %1").arg(nexthop)),
         qPrintable(rows.join(QLatin1Char('\n'))));
     QVERIFY2(rows.contains(QStringLiteral("+ opened|finding|%1").arg(missing)),

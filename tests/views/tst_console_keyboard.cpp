@@ -25,19 +25,12 @@
 #include <QTextBrowser>
 #include <QTreeView>
 
+using ConsoleTest::press;
 using ConsoleTest::waitSettled;
 
 namespace {
 
 const QString Duplicate = QStringLiteral("route-duplicate:198.19.1.0/24");
-
-// A key pressed wherever the focus is now.
-void press(int key, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
-{
-    QWidget *target
-        = QApplication::focusWidget() ? QApplication::focusWidget() : QApplication::activeWindow();
-    QTest::keyClick(target, Qt::Key(key), modifiers);
-}
 
 // Typed a key at a time wherever the focus is then (the first key may move it, as Ctrl+K's list does).
 void type(const QString &text)
