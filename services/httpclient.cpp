@@ -164,9 +164,43 @@ int RetryPolicy::delayFor(int attempt, const QByteArray &retryAfter) const
 
 HttpClient::HttpClient(QObject *parent)
     : QObject(parent)
-    , m_nam(new QNetworkAccessManager(this))
+    , m_nam(newManager())
 {
-    m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    m_namAge.start();
+}
+
+QNetworkAccessManager *HttpClient::newManager()
+{
+    auto *nam = new QNetworkAccessManager(this);
+    nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    return nam;
+}
+
+QNetworkAccessManager *HttpClient::managerForNextRequest()
+{
+    if (m_managerLifetimeMs > 0 && m_namAge.elapsed() >= m_managerLifetimeMs) {
+        // Retired: new requests go to a new one; the old one goes when its last answer is in.
+        QNetworkAccessManager *old = m_nam;
+        m_nam = newManager();
+        m_namAge.restart();
+        ++m_managersRetired;
+        if (m_inFlight.value(old) == 0) {
+            m_inFlight.remove(old);
+            old->deleteLater();
+        } else {
+            m_retired.insert(old);
+        }
+    }
+    return m_nam;
+}
+
+void HttpClient::answered(QNetworkAccessManager *nam)
+{
+    if (--m_inFlight[nam] > 0)
+        return;
+    m_inFlight.remove(nam);
+    if (m_retired.remove(nam))
+        nam->deleteLater();
 }
 
 HttpClient::~HttpClient() = default;
@@ -194,7 +228,9 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
         req.setSslConfiguration(tls);
     }
     ++m_sent;
-    QNetworkReply *reply = m_nam->sendCustomRequest(req, request.method, request.body);
+    QNetworkAccessManager *nam = managerForNextRequest();
+    ++m_inFlight[nam];
+    QNetworkReply *reply = nam->sendCustomRequest(req, request.method, request.body);
     auto tlsErrors = std::make_shared<QStringList>();
     connect(reply, &QNetworkReply::sslErrors, reply, [tlsErrors](const QList<QSslError> &errors) {
         for (const QSslError &e : errors)
@@ -246,6 +282,8 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
                 reply->abort();
             }
         });
+    // Counted when the reply goes (it always does, whatever becomes of the call): its manager may be retired.
+    connect(reply, &QObject::destroyed, this, [this, nam] { answered(nam); });
     connect(reply, &QNetworkReply::finished, call,
         [this, call, request, attemptNumber, reply, tlsErrors, givenUp, tooLarge] {
             reply->deleteLater();

@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -11,6 +12,7 @@
 #include <QObject>
 #include <QPair>
 #include <QPointer>
+#include <QSet>
 #include <QSslConfiguration>
 #include <QUrl>
 #include <functional>
@@ -137,12 +139,31 @@ public:
     // How far the servers' clock (the Date header of the last answer) is ahead of this machine's, in ms; 0
     // before any answer. Whole seconds on the wire: within a second of 0 when both clocks are right.
     qint64 serverClockOffsetMs() const { return m_serverClockOffsetMs; }
-    QNetworkAccessManager *network() const { return m_nam; }
+    QNetworkAccessManager *network() const { return m_nam; } // the one new requests go to
+
+    // How long one QNetworkAccessManager takes new requests before a new one does (0: for ever). The old one
+    // goes, with its connections, when its last answer is in. Qt keeps what it needs to talk TLS to each
+    // server (a context shared by the connections to it, which holds a session with the server's
+    // certificate for each handshake) for as long as requests keep coming: under frequent refreshes and
+    // reconnects it grew without end (the soak, docs/reliability.md). A new manager every two minutes
+    // costs a new handshake per server.
+    void setManagerLifetime(int ms) { m_managerLifetimeMs = ms; }
+    static constexpr int DefaultManagerLifetimeMs = 2 * 60 * 1000;
+    int managersRetired() const { return m_managersRetired; }
+    int managersAlive() const { return int(m_retired.size()) + 1; }
 
 private:
     void attempt(HttpCall *call, const ApiRequest &request, int attempt);
+    QNetworkAccessManager *newManager();
+    QNetworkAccessManager *managerForNextRequest();
+    void answered(QNetworkAccessManager *nam);
 
     QNetworkAccessManager *m_nam;
+    QElapsedTimer m_namAge;
+    int m_managerLifetimeMs = DefaultManagerLifetimeMs;
+    int m_managersRetired = 0;
+    QHash<QNetworkAccessManager *, int> m_inFlight; // replies not yet deleted, by manager
+    QSet<QNetworkAccessManager *> m_retired; // taking no new request; deleted with their last reply
     RetryPolicy m_retry;
     qint64 m_sent = 0;
     qint64 m_serverClockOffsetMs = 0;

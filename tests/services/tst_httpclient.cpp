@@ -3,6 +3,8 @@
 
 #include <QElapsedTimer>
 #include <QLocale>
+#include <QNetworkAccessManager>
+#include <QPointer>
 #include <QRegularExpression>
 #include <QTimer>
 
@@ -32,6 +34,7 @@ private slots:
     void answerLargerThanTheLimit();
     void farRetryAfterDateIsCapped();
     void timeoutIsQuiet();
+    void managersRetireWithTheirLastAnswer();
 
 private:
     ApiResponse run(const ApiRequest &request)
@@ -293,6 +296,36 @@ void TestHttpClient::timeoutIsQuiet()
     QTest::failOnWarning(QRegularExpression(QStringLiteral("device not open")));
     const ApiResponse r = run(request);
     QCOMPARE(r.error.kind, Error::Kind::Timeout);
+}
+
+// After its lifetime a manager takes no new request, and goes (with its connections and their TLS contexts)
+// when its last answer is in: an answer in flight across the change still arrives whole.
+void TestHttpClient::managersRetireWithTheirLastAnswer()
+{
+    m_client->setManagerLifetime(200);
+    QVERIFY(run(servers()).ok());
+    const QPointer<QNetworkAccessManager> first = m_client->network();
+    QVERIFY(fault(R"({"kind": "latency", "latencyMs": 1500, "service": "compute", "count": 1})"));
+    HttpCall *slow = m_client->send(servers()); // on the first manager
+    QSignalSpy slowDone(slow, &HttpCall::finished);
+    QTest::qWait(300);
+    QVERIFY(run(servers()).ok()); // on a new one: the first is retired, with an answer to wait for
+    QCOMPARE(m_client->managersRetired(), 1);
+    QVERIFY(m_client->network() != first.data());
+    QVERIFY(first);
+    QCOMPARE(m_client->managersAlive(), 2);
+    QVERIFY(slowDone.wait(10000));
+    const ApiResponse r = slowDone.first().first().value<ApiResponse>();
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    QTRY_VERIFY_WITH_TIMEOUT(!first, 5000); // gone with its last reply
+    QCOMPARE(m_client->managersAlive(), 1);
+
+    // Never retired (0): the same manager for every request.
+    m_client->setManagerLifetime(0);
+    const QNetworkAccessManager *now = m_client->network();
+    QTest::qWait(250);
+    QVERIFY(run(servers()).ok());
+    QCOMPARE(m_client->network(), now);
 }
 
 QTEST_GUILESS_MAIN(TestHttpClient)

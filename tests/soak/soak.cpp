@@ -38,6 +38,9 @@
 #include <QTimer>
 #include <QTreeView>
 #include <cmath>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace {
 
@@ -46,7 +49,24 @@ struct Sample
     double seconds;
     double rssMb;
     int fds;
+    double anonMb = 0; // resident anonymous memory (the heaps, stacks, backing store)
+    double fileMb = 0; // resident file-backed memory (libraries, fonts)
+    double heapInUseMb = 0; // what malloc has handed out and not had back (all arenas, mmapped chunks)
+    double heapHeldMb = 0; // what malloc holds from the system (all arenas, mmapped chunks)
 };
+
+Sample sampleNow(double seconds, int fds)
+{
+    Sample s { seconds, processMegabytes("VmRSS:"), fds };
+    s.anonMb = processMegabytes("RssAnon:");
+    s.fileMb = processMegabytes("RssFile:");
+#if defined(__GLIBC__)
+    const struct mallinfo2 info = mallinfo2();
+    s.heapInUseMb = double(info.uordblks + info.hblkhd) / (1024.0 * 1024.0);
+    s.heapHeldMb = double(info.arena + info.hblkhd) / (1024.0 * 1024.0);
+#endif
+    return s;
+}
 
 int openDescriptors()
 {
@@ -266,7 +286,7 @@ int main(int argc, char *argv[])
     // Samples every five seconds.
     QTimer sampleTimer;
     QObject::connect(&sampleTimer, &QTimer::timeout, &window, [&] {
-        samples << Sample { clock.elapsed() / 1000.0, processMegabytes("VmRSS:"), openDescriptors() };
+        samples << sampleNow(clock.elapsed() / 1000.0, openDescriptors());
         if (clock.elapsed() >= qint64(duration) * 1000)
             QApplication::exit(0);
     });
@@ -286,6 +306,7 @@ int main(int argc, char *argv[])
     // No upward trend over the second half (after warming up).
     const QList<Sample> second = samples.mid(samples.size() / 2);
     const double rssPerMinute = slope(second, &Sample::rssMb) * 60;
+    const double heapPerMinute = slope(second, &Sample::heapInUseMb) * 60;
     const double fdsPerMinute = slopeFds(second) * 60;
     // A trend needs time to show: over less than four minutes, a few samples of a busy machine's noise
     // would read as growth. A short run judges the bounds instead (what a leak of every refresh would pass).
@@ -297,12 +318,16 @@ int main(int argc, char *argv[])
     if (parser.isSet(csvOption)) {
         QFile csv(parser.value(csvOption));
         if (csv.open(QIODevice::WriteOnly)) {
-            csv.write("seconds,rss_mb,fds\n");
+            csv.write("seconds,rss_mb,fds,anon_mb,file_mb,heap_in_use_mb,heap_held_mb\n");
             for (const Sample &s : std::as_const(samples))
-                csv.write(QStringLiteral("%1,%2,%3\n")
+                csv.write(QStringLiteral("%1,%2,%3,%4,%5,%6,%7\n")
                               .arg(s.seconds, 0, 'f', 1)
                               .arg(s.rssMb, 0, 'f', 1)
                               .arg(s.fds)
+                              .arg(s.anonMb, 0, 'f', 1)
+                              .arg(s.fileMb, 0, 'f', 1)
+                              .arg(s.heapInUseMb, 0, 'f', 2)
+                              .arg(s.heapHeldMb, 0, 'f', 2)
                               .toUtf8());
         }
     }
@@ -327,14 +352,16 @@ int main(int argc, char *argv[])
                .arg(repairsSent)
                .arg(repairsFixed)
                .arg(recorded)
-        << QStringLiteral(
-               "soak: second half: resident %1–%2 MB (trend %3 MB/min), descriptors %4–%5 (trend %6/min)\n")
+        << QStringLiteral("soak: second half: resident %1–%2 MB (trend %3 MB/min), descriptors %4–%5 (trend "
+                          "%6/min), heap "
+                          "in use trend %7 MB/min\n")
                .arg(minRss, 0, 'f', 1)
                .arg(maxRss, 0, 'f', 1)
                .arg(rssPerMinute, 0, 'f', 2)
                .arg(minFds)
                .arg(maxFds)
-               .arg(fdsPerMinute, 0, 'f', 2);
+               .arg(fdsPerMinute, 0, 'f', 2)
+               .arg(heapPerMinute, 0, 'f', 2);
     if (maxFds > 200)
         problems << QStringLiteral("%1 open descriptors").arg(maxFds);
     if (maxRss > 1024)
