@@ -41,8 +41,8 @@ QString timestamp(const QDateTime &instant)
     return instant.toUTC().toString(Qt::ISODateWithMs);
 }
 
-// A rule's protocol as the diagnosis reads it: "6" is tcp, "17" udp, "1" icmp, "58" ipv6-icmp; null
-// and "any" are any.
+// A rule's protocol as the diagnosis reads it (normalizedProtocol): "6" is tcp, "17" udp, "1" icmp, "58"
+// ipv6-icmp; null and "any" are any; "" is "(empty)", not any.
 QString protocolText(const std::optional<QString> &protocol)
 {
     QString p = normalizedProtocol(protocol);

@@ -184,12 +184,10 @@ QNetworkAccessManager *HttpClient::managerForNextRequest()
         m_nam = newManager();
         m_namAge.restart();
         ++m_managersRetired;
-        if (m_inFlight.value(old) == 0) {
-            m_inFlight.remove(old);
-            old->deleteLater();
-        } else {
+        if (m_inFlight.contains(old)) // answers still to come (answered() counts them down)
             m_retired.insert(old);
-        }
+        else
+            old->deleteLater();
     }
     return m_nam;
 }
