@@ -234,6 +234,7 @@ void BM_HistoryRecord(benchmark::State &state)
         return;
     }
     KlusterState at = s;
+    store.setClock([&at] { return at.capturedAt; }); // refreshes of every 5 minutes, as they come
     int i = 0;
     for (auto _ : state) {
         at.capturedAt = s.capturedAt.addSecs(300LL * ++i);
@@ -290,6 +291,8 @@ const Month &month()
         if (!month.store->open())
             qFatal("history: %s", qPrintable(month.store->error()));
         month.key = variants.first().kluster;
+        QDateTime now; // the store's clock: the month's
+        month.store->setClock([&now] { return now; });
         QElapsedTimer timer;
         timer.start();
         constexpr int Refreshes = 30 * 24 * 12;
@@ -299,14 +302,15 @@ const Month &month()
                 ? HistoryRecord::failure(month.key, at, QStringLiteral("compute: 503"), 30000)
                 : variants.at((i / 12 + (i % 288 < 12 ? 3 : 0)) % 4);
             r.at = at;
+            now = at; // the store's clock follows the month
             if (!month.store->record(r))
                 qFatal("history: %s", qPrintable(month.store->error()));
             if (i % 2016 == 100)
-                month.store->recordRepair(
-                    month.key, at, QStringLiteral("route-missing:x"), QStringLiteral("fixed"));
+                month.store->recordRepair(month.key, QStringLiteral("route-missing:x"), QStringLiteral("fixed"));
         }
         month.seconds = double(timer.elapsed()) / 1000;
         month.end = s.capturedAt.addSecs(300LL * Refreshes);
+        month.store->setClock({}); // `now` goes with this scope
         return month;
     }();
     return m;

@@ -3,6 +3,7 @@
 #include "core/apiparser.h"
 #include "core/diagnosiscontext.h"
 #include "core/jsonwriter.h"
+#include "core/printable.h"
 #include "core/repairgate.h"
 
 #include <QJsonArray>
@@ -175,21 +176,21 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
     QString out;
     const Kluster &k = state.kluster;
     out += QStringLiteral("Kluster %1 · captured %2")
-               .arg(k.name, ApiParser::formatTimestamp(state.capturedAt));
+               .arg(printable(k.name), ApiParser::formatTimestamp(state.capturedAt));
     if (!state.cloud.isEmpty())
-        out += QStringLiteral(" · cloud %1").arg(state.cloud);
+        out += QStringLiteral(" · cloud %1").arg(printable(state.cloud));
     if (!state.region.isEmpty())
-        out += QStringLiteral(" · region %1").arg(state.region);
+        out += QStringLiteral(" · region %1").arg(printable(state.region));
     out += QLatin1Char('\n');
     out += QStringLiteral(
         "Pod network %1 · security group %2 · router %3 with %4 route(s) · %5 server(s) in the "
         "project · %6 node(s)\n")
-               .arg(k.clusterCidr.toString(), k.securityGroupName, state.router.id)
+               .arg(k.clusterCidr.toString(), printable(k.securityGroupName), printable(state.router.id))
                .arg(state.router.routes.size())
                .arg(state.instances.size())
                .arg(state.nodes.size());
     for (const QString &note : diagnosis.notDiagnosed)
-        out += QStringLiteral("NOT DIAGNOSED: %1\n").arg(note);
+        out += QStringLiteral("NOT DIAGNOSED: %1\n").arg(printable(note));
 
     const RemediationBudget &budget = diagnosis.budget;
     const int critical = diagnosis.count(Severity::Critical);
@@ -211,10 +212,10 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
         out += QStringLiteral(
             "Deletions of instances and nodes: REFUSED (TooManyUnhealthy: %1); one at a time only with an "
             "explicit override\n")
-                   .arg(budget.detail);
+                   .arg(printable(budget.detail));
     else
         out += QStringLiteral("Deletions of instances and nodes: REFUSED (%1: %2)\n")
-                   .arg(refusalName(budget.reason), budget.detail);
+                   .arg(refusalName(budget.reason), printable(budget.detail));
 
     const qint64 withheld = withheldFullLists(state, diagnosis);
     if (diagnosis.findings.isEmpty()) {
@@ -226,13 +227,13 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             const RepairGate::Decision decision
                 = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
             const std::optional<RepairPlan> &repair = decision.plan;
-            QString action = repair ? repair->title : QStringLiteral("no repair: see below");
+            QString action = repair ? printable(repair->title) : QStringLiteral("no repair: see below");
             if (repair && !decision.mayBeSent(false)) // a report overrides nothing
                 action += QStringLiteral(" (refused: %1)").arg(refusalName(decision.reason));
             if (repair && repair->changesRoutes())
                 ++routeRepairs;
             out += QStringLiteral("  %1  %2\n      -> %3\n")
-                       .arg(severityName(f.severity).toUpper().leftJustified(8), f.id(), action);
+                       .arg(severityName(f.severity).toUpper().leftJustified(8), printable(f.id()), action);
         }
         if (routeRepairs > 1)
             out += QStringLiteral(
@@ -240,7 +241,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                 "flightdeck-cli repair --all-routes (or --finding ID once per finding).\n");
     }
     for (const QString &note : diagnosis.notes)
-        out += QStringLiteral("Note: %1\n").arg(note);
+        out += QStringLiteral("Note: %1\n").arg(printable(note));
 
     static const Severity order[] = { Severity::Critical, Severity::Warning, Severity::Info };
     for (Severity severity : order) {
@@ -251,12 +252,12 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
         for (const Finding &f : diagnosis.findings) {
             if (f.severity != severity)
                 continue;
-            out += QStringLiteral("\n  [%1] %2\n").arg(severityName(severity).toUpper(), f.id());
-            out += QStringLiteral("    %1\n").arg(f.message());
+            out += QStringLiteral("\n  [%1] %2\n").arg(severityName(severity).toUpper(), printable(f.id()));
+            out += QStringLiteral("    %1\n").arg(printable(f.message()));
             out += QStringLiteral("    Evidence:\n");
             const QJsonObject evidence = f.evidence();
             for (auto it = evidence.begin(); it != evidence.end(); ++it)
-                out += QStringLiteral("      %1: %2\n").arg(it.key(), compact(it.value()));
+                out += QStringLiteral("      %1: %2\n").arg(printable(it.key()), printable(compact(it.value())));
             const RepairGate::Decision decision
                 = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
             const std::optional<RepairPlan> &repair = decision.plan;
@@ -264,11 +265,11 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                 out += QStringLiteral("    Repair: none (see the message)\n");
                 continue;
             }
-            out += QStringLiteral("    Repair: %1\n").arg(repair->title);
+            out += QStringLiteral("    Repair: %1\n").arg(printable(repair->title));
             for (const PlannedRequest &r : repair->requests) {
-                out += QStringLiteral("      %1 %2 %3").arg(r.method, r.service, r.path);
+                out += QStringLiteral("      %1 %2 %3").arg(r.method, r.service, printable(r.path));
                 for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
-                    out += QStringLiteral(" [%1: %2]").arg(h.key(), h.value().toString());
+                    out += QStringLiteral(" [%1: %2]").arg(printable(h.key()), printable(h.value().toString()));
                 out += QLatin1Char('\n');
                 if (!r.body.isNull()) {
                     const QString body = compact(r.body);
@@ -278,7 +279,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                                                   .value(QStringLiteral("routes"))
                                                   .toArray();
                     if (body.size() <= 400 || routes.isEmpty())
-                        out += QStringLiteral("        %1\n").arg(body);
+                        out += QStringLiteral("        %1\n").arg(printable(body));
                     else
                         out += QStringLiteral(
                             "        {\"router\": {\"routes\": [the router's full new list: %1 "
@@ -295,7 +296,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             if (decision.byBudget)
                 out += QStringLiteral("      Refused by the remediation budget (%1)\n").arg(reason);
             else
-                out += QStringLiteral("      Refused (%1): %2\n").arg(reason, decision.detail);
+                out += QStringLiteral("      Refused (%1): %2\n").arg(reason, printable(decision.detail));
         }
     }
 
@@ -308,7 +309,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                .arg(b.maxUnhealthy);
     out += b.deletionsAllowed
         ? QStringLiteral("instance deletions allowed\n")
-        : QStringLiteral("instance deletions refused (%1: %2)\n").arg(refusalName(b.reason), b.detail);
+        : QStringLiteral("instance deletions refused (%1: %2)\n").arg(refusalName(b.reason), printable(b.detail));
     out += QStringLiteral("Summary: %1 critical, %2 warning, %3 info\n")
                .arg(diagnosis.count(Severity::Critical))
                .arg(diagnosis.count(Severity::Warning))

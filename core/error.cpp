@@ -1,19 +1,8 @@
 #include "core/error.h"
 
-namespace {
+#include "core/printable.h"
 
-// Values quoted from an input come from the input: keep the error on one line.
-QString oneLine(QString s)
-{
-    s.replace(QLatin1Char('\\'), QStringLiteral("\\\\"));
-    s.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
-    s.replace(QLatin1Char('\r'), QStringLiteral("\\r"));
-    for (QChar &c : s) {
-        if (c.unicode() < 0x20)
-            c = QLatin1Char('?');
-    }
-    return s;
-}
+namespace {
 
 QString whatHappened(const Error &e)
 {
@@ -42,6 +31,8 @@ QString whatHappened(const Error &e)
         return QStringLiteral("configuration error");
     case Error::Kind::Io:
         return QStringLiteral("input or output error");
+    case Error::Kind::Held:
+        return QStringLiteral("not sent");
     }
     return QString();
 }
@@ -70,6 +61,7 @@ bool Error::retryCanHelp() const
     case Kind::Network:
     case Kind::Timeout:
     case Kind::Cancelled:
+    case Kind::Held:
         return true;
     case Kind::Http:
         return status == 408 || status == 429 || status >= 500;
@@ -86,9 +78,11 @@ QString Error::toString() const
     QString why = detail;
     if (!source.isEmpty())
         why = source + QStringLiteral(": ")
-            + (jsonPath.isEmpty() ? QString() : oneLine(jsonPath) + QStringLiteral(": ")) + oneLine(detail);
+            + (jsonPath.isEmpty() ? QString() : jsonPath + QStringLiteral(": ")) + detail;
+    // Values quoted from an input, and the server's words, come from outside: one line, and nothing in it
+    // that could drive a terminal.
     if (service.isEmpty() && method.isEmpty())
-        return why.isEmpty() ? whatHappened(*this) : why;
+        return printable(why.isEmpty() ? whatHappened(*this) : why);
     QString text = service.isEmpty() ? QString() : service + QStringLiteral(": ");
     if (!method.isEmpty())
         text += method + QLatin1Char(' ') + path + QStringLiteral(": ");
@@ -99,5 +93,5 @@ QString Error::toString() const
         text += QStringLiteral(": ") + why;
     else if (!why.isEmpty())
         text += QStringLiteral(" (") + why + QLatin1Char(')');
-    return text;
+    return printable(text);
 }

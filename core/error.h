@@ -25,6 +25,7 @@ struct Error
         Auth, // authentication failed or no credentials
         Config, // bad or missing configuration (clouds.yaml, kubeconfig)
         Io, // a file or folder that is missing, not a regular file, or cannot be read or written
+        Held, // not sent: its endpoint has been failing, and is given a rest (HttpClient's shared backoff)
     };
 
     Kind kind = Kind::None;

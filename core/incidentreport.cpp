@@ -100,7 +100,8 @@ QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis, const H
                           .arg(i.resolvedAt.toUTC().toString(Qt::ISODate),
                               formatDuration(qMax<qint64>(0, i.firstSeen.secsTo(i.resolvedAt))))
                     : QStringLiteral("open at this report (%1)")
-                          .arg(formatDuration(qMax<qint64>(0, i.firstSeen.secsTo(state.capturedAt))));
+                          .arg(formatDuration(qMax<qint64>(0,
+                              i.firstSeen.secsTo(history->asOf.isValid() ? history->asOf : state.capturedAt))));
                 html += QStringLiteral("<li>%1 %2: %3</li>\n")
                             .arg(i.beforeHistory ? QStringLiteral("seen on the first recorded refresh,")
                                                  : QStringLiteral("first seen"),

@@ -23,6 +23,7 @@ struct History
         bool beforeHistory = false;
     };
     QMap<QString, QList<Interval>> timelines; // by finding id
+    QDateTime asOf; // the history's now (its times are this machine's; capturedAt may be the cloud's)
     bool hasChanges = false;
     QDateTime changesFrom; // the state compared with (the last healthy one, or the one before)
     QDateTime changesTo;

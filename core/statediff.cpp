@@ -4,6 +4,7 @@
 #include "core/jsonreader.h"
 #include "core/jsonwriter.h"
 #include "core/klusterindex.h"
+#include "core/printable.h"
 #include "core/ruleverdict.h"
 
 #include <QJsonArray>
@@ -579,7 +580,7 @@ QByteArray stateChangesText(
     constexpr qsizetype MaxSubjectWidth = 60;
 
     QString out = QStringLiteral("Kluster %1: changes from %2 to %3\n")
-                      .arg(after.kluster.isEmpty() ? before.kluster : after.kluster,
+                      .arg(printable(after.kluster.isEmpty() ? before.kluster : after.kluster),
                           timestamp(before.capturedAt), timestamp(after.capturedAt));
     for (const QString &category : stateChangeCategories()) {
         QList<const StateChange *> group;
@@ -593,8 +594,8 @@ QByteArray stateChangesText(
         qsizetype subjectWidth = 0;
         for (const StateChange *c : std::as_const(group)) {
             changeWidth = std::max(changeWidth, c->change.size());
-            if (c->subject.size() <= MaxSubjectWidth)
-                subjectWidth = std::max(subjectWidth, c->subject.size());
+            if (const qsizetype width = printable(c->subject).size(); width <= MaxSubjectWidth)
+                subjectWidth = std::max(subjectWidth, width);
         }
         out += QStringLiteral("\n%1 (%2)\n").arg(headings.value(category, category)).arg(group.size());
         for (const StateChange *c : std::as_const(group)) {
@@ -604,10 +605,12 @@ QByteArray stateChangesText(
                 ? QLatin1Char('-')
                 : QLatin1Char('~');
             QString line = QStringLiteral("  %1 %2  ").arg(mark).arg(c->change.leftJustified(changeWidth));
+            // Names come from the cloud: nothing in them may drive the terminal.
             if (c->detail.isEmpty())
-                line += c->subject;
+                line += printable(c->subject);
             else
-                line += c->subject.leftJustified(subjectWidth) + QStringLiteral("  ") + c->detail;
+                line += printable(c->subject).leftJustified(subjectWidth) + QStringLiteral("  ")
+                    + printable(c->detail);
             out += line + QLatin1Char('\n');
         }
     }

@@ -1,8 +1,11 @@
 #include "services/auditlog.h"
 
+#include "services/localfile.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QHash>
 #include <QHostInfo>
 #include <QJsonDocument>
@@ -10,6 +13,9 @@
 #include <QUuid>
 #include <cerrno>
 #include <csignal>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -20,27 +26,72 @@ QString AuditLog::path()
         .filePath(QStringLiteral("flightdeck/audit.jsonl"));
 }
 
+namespace {
+
+// Writes all of `bytes` at the end of `fd`; false with errno set.
+bool writeAll(int fd, const QByteArray &bytes)
+{
+    for (qsizetype written = 0; written < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.constData() + written, size_t(bytes.size() - written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO;
+            return false;
+        }
+        written += n;
+    }
+    return true;
+}
+
+} // namespace
+
 bool AuditLog::append(const QJsonObject &record, QString *error)
 {
-    const QString file = path();
-    if (!QDir().mkpath(QFileInfo(file).absolutePath())) {
-        *error = QStringLiteral("%1: cannot create the folder").arg(QFileInfo(file).absolutePath());
+    // Only in a folder of this user's that nobody else may write to, to a file that is no link.
+    QString why;
+    if (LocalFile::dataFolder(&why).isEmpty()) {
+        *error = why;
         return false;
     }
+    const QString file = path();
     QJsonObject r = record;
     if (!r.contains(QStringLiteral("time")))
         r.insert(QStringLiteral("time"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
-    QFile f(file);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Append)) {
-        *error = QStringLiteral("%1: %2").arg(file, f.errorString());
+    const int fd = LocalFile::openPrivate(file, O_RDWR | O_APPEND | O_CREAT, &why);
+    if (fd < 0) {
+        *error = why;
         return false;
     }
-    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    const QByteArray line = QJsonDocument(r).toJson(QJsonDocument::Compact) + '\n';
-    if (f.write(line) != line.size() || !f.flush() || ::fsync(f.handle()) != 0) {
-        *error = QStringLiteral("%1: %2").arg(file, f.errorString());
+    const auto fail = [&](const QString &what, int code) {
+        *error = QStringLiteral("%1: %2: %3").arg(file, what, LocalFile::reason(code));
+        ::close(fd);
         return false;
+    };
+    // One writer at a time (the console and every flightdeck-cli): what is rolled back below is ours alone.
+    while (::flock(fd, LOCK_EX) != 0) {
+        if (errno != EINTR)
+            return fail(QStringLiteral("cannot be locked"), errno);
     }
+    struct stat st { };
+    if (::fstat(fd, &st) != 0)
+        return fail(QStringLiteral("cannot be read"), errno);
+    const off_t before = st.st_size;
+    QByteArray line = QJsonDocument(r).toJson(QJsonDocument::Compact) + '\n';
+    // A line left torn (a crash mid-write) is ended first: this record is then a line of its own, read
+    // whole, and the torn one is named alone.
+    char last = '\n';
+    if (before > 0 && ::pread(fd, &last, 1, before - 1) == 1 && last != '\n')
+        line.prepend('\n');
+    if (!writeAll(fd, line) || ::fsync(fd) != 0) {
+        const int code = errno;
+        // Rolled back to the last whole record: half a line would glue the next record onto it.
+        if (::ftruncate(fd, before) == 0)
+            ::fsync(fd);
+        return fail(QStringLiteral("the record could not be written (nothing of it was kept)"), code);
+    }
+    ::close(fd); // the lock goes with it
     return true;
 }
 
@@ -50,9 +101,15 @@ QString AuditLog::begin(const QJsonObject &record, QString *error)
     const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     r.insert(QStringLiteral("id"), id);
     r.insert(QStringLiteral("phase"), QStringLiteral("started"));
-    r.insert(QStringLiteral("process"),
-        QJsonObject { { QStringLiteral("pid"), qint64(::getpid()) },
-            { QStringLiteral("host"), QHostInfo::localHostName() } });
+    QJsonObject process { { QStringLiteral("pid"), qint64(::getpid()) },
+        { QStringLiteral("host"), QHostInfo::localHostName() } };
+    // The process' start (clock ticks since boot) and the boot: a later process given the same id is not
+    // this one.
+    if (const qint64 started = processStartTicks(::getpid()); started >= 0)
+        process.insert(QStringLiteral("started"), QString::number(started));
+    if (const QString boot = bootId(); !boot.isEmpty())
+        process.insert(QStringLiteral("boot"), boot);
+    r.insert(QStringLiteral("process"), process);
     return append(r, error) ? id : QString();
 }
 
@@ -72,13 +129,47 @@ QString AuditLog::interruptedMessage()
         "whole; check the cloud");
 }
 
-// Is the process that wrote a started record still running (on this machine)?
+// Is the process that wrote a started record still running (on this machine, since the same boot, and the
+// same process, not a later one given its id)?
 static bool stillRunning(const QJsonObject &process)
 {
     const qint64 pid = process.value(QStringLiteral("pid")).toInteger();
     if (pid <= 0 || process.value(QStringLiteral("host")).toString() != QHostInfo::localHostName())
         return false;
-    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+    const QString boot = process.value(QStringLiteral("boot")).toString();
+    if (!boot.isEmpty() && boot != AuditLog::bootId())
+        return false; // the machine started again since
+    if (::kill(pid_t(pid), 0) != 0 && errno != EPERM)
+        return false;
+    const QString started = process.value(QStringLiteral("started")).toString();
+    return started.isEmpty() || started == QString::number(AuditLog::processStartTicks(pid));
+}
+
+qint64 AuditLog::processStartTicks(qint64 pid)
+{
+    // /proc/<pid>/stat: "pid (comm) state ppid ..."; the start time is the 22nd field, the 20th after the
+    // command's closing parenthesis (the command may hold spaces and parentheses itself).
+    const std::optional<QByteArray> stat = LocalFile::read(
+        QStringLiteral("/proc/%1/stat").arg(pid), 4096, static_cast<QString *>(nullptr));
+    if (!stat)
+        return -1;
+    const qsizetype close = stat->lastIndexOf(')');
+    if (close < 0)
+        return -1;
+    const QList<QByteArray> fields = stat->mid(close + 2).split(' ');
+    bool ok = false;
+    const qint64 ticks = fields.value(19).toLongLong(&ok);
+    return ok ? ticks : -1;
+}
+
+QString AuditLog::bootId()
+{
+    static const QString id = [] {
+        const std::optional<QByteArray> bytes = LocalFile::read(
+            QStringLiteral("/proc/sys/kernel/random/boot_id"), 4096, static_cast<QString *>(nullptr));
+        return bytes ? QString::fromLatin1(bytes->trimmed()) : QString();
+    }();
+    return id;
 }
 
 QList<QJsonObject> AuditLog::read(QString *error)
@@ -90,13 +181,19 @@ QList<QJsonObject> AuditLog::read(QString *error)
 
 bool AuditLog::Reader::update(QString *error)
 {
-    QFile f(path());
-    if (!f.exists()) {
+    if (!QFileInfo::exists(path()) && !QFileInfo(path()).isSymLink()) {
         *this = Reader();
         return true;
     }
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: %2").arg(f.fileName(), f.errorString());
+    // Read as written: in a folder of this user's alone, a file that is no link.
+    QString why;
+    const QString folder = QFileInfo(path()).absolutePath();
+    const int fd = LocalFile::isPrivateFolder(folder, &why) ? LocalFile::openPrivate(path(), O_RDONLY, &why) : -1;
+    QFile f(path());
+    if (fd < 0 || !f.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        if (fd >= 0)
+            ::close(fd);
+        *error = why.isEmpty() ? QStringLiteral("%1: %2").arg(f.fileName(), f.errorString()) : why;
         return false;
     }
     if (f.size() < m_offset)

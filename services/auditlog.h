@@ -15,8 +15,13 @@
 // and fsync'ed; after it, a *finished* record with the same id adds each
 // request's answer and the verification. A repair interrupted in between (the
 // process killed, the machine down) leaves its started record alone, and it
-// reads as *interrupted: check the cloud*. Appends are whole lines, never
-// rewritten; older records without an id read as they are.
+// reads as *interrupted: check the cloud*; the process is told by its id, its
+// start and the machine's boot, so a later process given the same id does not
+// make it "in progress". Appends are whole lines, never rewritten: one that
+// fails (a full disk) is rolled back to the last whole record, and a line left
+// torn by a crash is ended before the next. The folder must be this user's
+// alone and the file is opened without following links; older records without
+// an id read as they are.
 class AuditLog
 {
 public:
@@ -36,6 +41,11 @@ public:
     // "interrupted": true; one whose process still runs, "verification": "in progress".
     static QList<QJsonObject> read(QString *error);
     static QString interruptedMessage();
+
+    // What tells a process from a later one given the same id: its start on this machine's clock (ticks
+    // since boot, /proc/<pid>/stat; -1 when unknown), and this boot's id.
+    static qint64 processStartTicks(qint64 pid);
+    static QString bootId();
 
     // Reads the log as it grows: each update() parses only the lines appended since the last one (a
     // shorter file, rotated or cleared, is read again from the start), so a console that re-reads

@@ -1,5 +1,6 @@
 #include "services/cloudconfig.h"
 
+#include "services/localfile.h"
 #include "services/yamltext.h"
 
 #include <QDir>
@@ -17,6 +18,13 @@ QString CloudConfig::secretKey() const
                 applicationCredentialId.isEmpty() ? applicationCredentialName : applicationCredentialId);
     }
     return QStringLiteral("password/%1/%2").arg(name, username.isEmpty() ? userId : username);
+}
+
+QList<QSslCertificate> CloudConfig::caCertificates(const QString &path)
+{
+    // Regular files only, bounded, never waited for (OS_CACERT may name anything).
+    const std::optional<QByteArray> bytes = LocalFile::read(path, LocalFile::ConfigLimit, static_cast<QString *>(nullptr));
+    return bytes ? QSslCertificate::fromData(*bytes, QSsl::Pem) : QList<QSslCertificate>();
 }
 
 static QString env(const char *name)
@@ -52,8 +60,9 @@ QStringList CloudConfigLoader::secureFiles()
 
 static QString firstExisting(const QStringList &files)
 {
+    // The first that is there, whatever it is: one that is no regular file is then named, not skipped.
     for (const QString &f : files) {
-        if (QFileInfo(f).isFile())
+        if (QFileInfo::exists(f))
             return f;
     }
     return QString();
@@ -61,8 +70,16 @@ static QString firstExisting(const QStringList &files)
 
 static bool loadYaml(const QString &path, YAML::Node *node, QString *error)
 {
+    // Regular files only, bounded, never waited for.
+    QString why;
+    const std::optional<QByteArray> bytes = LocalFile::read(path, LocalFile::ConfigLimit, &why);
+    if (!bytes) {
+        if (error)
+            *error = why;
+        return false;
+    }
     try {
-        *node = YAML::LoadFile(path.toStdString());
+        *node = YAML::Load(bytes->toStdString());
     } catch (const YAML::Exception &e) {
         if (error)
             *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e.what()));
@@ -251,7 +268,7 @@ static std::optional<CloudConfig> loadUnguarded(const QString &requested, QStrin
                      .arg(c.name, c.source);
         return std::nullopt;
     }
-    if (!c.caCertFile.isEmpty() && QSslCertificate::fromPath(c.caCertFile).isEmpty()) {
+    if (!c.caCertFile.isEmpty() && CloudConfig::caCertificates(c.caCertFile).isEmpty()) {
         *error = QStringLiteral("cloud \"%1\" (%2): cacert %3 holds no readable certificate")
                      .arg(c.name, c.source, c.caCertFile);
         return std::nullopt;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QList>
+#include <QSslCertificate>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -35,6 +37,9 @@ struct CloudConfig
     bool isApplicationCredential() const { return authType.contains(QLatin1String("applicationcredential")); }
     // A key naming this credential in the keychain: "<kind>/<cloud>/<user or credential id>".
     QString secretKey() const;
+    // The certificates of a CA bundle (cacert, OS_CACERT): read as every named file is (regular files only,
+    // bounded); none when it cannot be read.
+    static QList<QSslCertificate> caCertificates(const QString &path);
 };
 
 class CloudConfigLoader

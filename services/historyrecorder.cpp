@@ -25,9 +25,22 @@ void HistoryRecorder::report(const QString &message)
     emit problem(message);
 }
 
+QDateTime HistoryRecorder::onClock(const QDateTime &local) const
+{
+    return m_clock ? local.addMSecs(QDateTime::currentDateTimeUtc().msecsTo(m_clock())) : local;
+}
+
+void HistoryRecorder::setClock(std::function<QDateTime()> clock)
+{
+    m_clock = std::move(clock);
+    if (m_store)
+        m_store->setClock(m_clock);
+}
+
 void HistoryRecorder::open(int retentionDays, int maxMegabytes)
 {
     m_store = std::make_unique<HistoryStore>(m_path);
+    m_store->setClock(m_clock);
     m_store->setRetention(retentionDays, maxMegabytes);
     m_failed = !m_store->open();
     if (const QString notice = m_store->takeNotice(); !notice.isEmpty())
@@ -43,11 +56,6 @@ bool HistoryRecorder::ready()
     return !m_failed;
 }
 
-QDateTime HistoryRecorder::cloudTime(const QString &console, const QDateTime &local) const
-{
-    return local.addMSecs(m_clockOffsetMs.value(console));
-}
-
 void HistoryRecorder::record(const RefreshResult &result, const QString &key)
 {
     if (result.cancelled || !ready())
@@ -59,14 +67,14 @@ void HistoryRecorder::record(const RefreshResult &result, const QString &key)
     if (result.fetch && result.diagnosis) {
         r = HistoryRecord::of(result.fetch->state, *result.diagnosis, result.elapsedMs);
         m_keys.insert(console, r.kluster);
-        // The refresh began elapsedMs before it was fetched, on the cloud's clock at capturedAt.
+        // The history keeps this machine's time: the refresh began elapsedMs before it was fetched, at
+        // capturedAt on the cloud's clock.
         const qint64 offset = result.fetchedAt.addMSecs(-result.elapsedMs).msecsTo(r.at);
-        m_clockOffsetMs.insert(console, qAbs(offset) > 5000 ? offset : 0);
+        r.at = onClock(HistoryStore::localInstant(r.at, offset));
     } else if (const QString known = m_keys.value(console); !known.isEmpty()) {
         const QDateTime local
             = result.fetchedAt.isValid() ? result.fetchedAt : QDateTime::currentDateTimeUtc();
-        r = HistoryRecord::failure(
-            known, cloudTime(console, local), SourceError::joined(result.errors), result.elapsedMs);
+        r = HistoryRecord::failure(known, onClock(local), SourceError::joined(result.errors), result.elapsedMs);
     } else {
         return;
     }
@@ -89,15 +97,6 @@ void HistoryRecorder::record(const RefreshResult &result, const QString &key)
     emit findingsHistory({ console, recordedKey, at, m_store->openFindings(recordedKey, at) });
 }
 
-void HistoryRecorder::recordRepair(const QString &console, const QString &finding, const QString &outcome)
-{
-    const QString key = m_keys.value(console);
-    if (key.isEmpty() || !ready())
-        return;
-    if (!m_store->recordRepair(key, cloudTime(console, QDateTime::currentDateTimeUtc()), finding, outcome))
-        report(tr("History not recorded: %1").arg(m_store->error()));
-}
-
 void HistoryRecorder::loadTrend(const QString &console, const QDateTime &from, const QDateTime &to)
 {
     HistoryTrend trend { console, from, to, {}, {} };
@@ -117,6 +116,7 @@ void HistoryRecorder::loadChanges(const QString &console, qint64 before, qint64 
 IncidentReport::History HistoryRecorder::reportHistory(const QString &console, const QStringList &findings)
 {
     IncidentReport::History h;
+    h.asOf = onClock(QDateTime::currentDateTimeUtc());
     const QString key = m_keys.value(console);
     if (key.isEmpty() || !ready())
         return h;

@@ -6,6 +6,7 @@
 #include "services/historystore.h"
 
 #include <QObject>
+#include <functional>
 #include <memory>
 
 // What the console shows of a kluster's history.
@@ -58,8 +59,6 @@ public slots:
     // A refresh of a live kluster: its findings, numbers and state (a failure: its error). `key`: the
     // kluster's history key as its connection names it (a failure has no state to tell it).
     void record(const RefreshResult &result, const QString &key);
-    // A repair sent from the console, marked on the trends.
-    void recordRepair(const QString &console, const QString &finding, const QString &outcome);
     void loadTrend(const QString &console, const QDateTime &from, const QDateTime &to);
     // Two moments of the kluster compared: `before` 0 for the last healthy one before `after` (or the one
     // before it), `after` 0 for the newest.
@@ -70,6 +69,8 @@ public:
     // report adds from the history for `findings`.
     HistoryChanges changes(const QString &console, qint64 before, qint64 after);
     IncidentReport::History reportHistory(const QString &console, const QStringList &findings);
+    // This machine's clock as the history reads it (tests move it, as they move the simulated cloud's).
+    void setClock(std::function<QDateTime()> clock);
 
 signals:
     void findingsHistory(const FindingsHistory &history);
@@ -87,8 +88,8 @@ private:
     bool m_failed = false;
     QString m_lastProblem;
     QHash<QString, QString> m_keys; // console kluster -> history key
-    QHash<QString, qint64> m_clockOffsetMs; // console kluster -> how far the cloud's clock is ahead
-    QDateTime cloudTime(const QString &console, const QDateTime &local) const;
+    std::function<QDateTime()> m_clock;
+    QDateTime onClock(const QDateTime &local) const; // an instant of this machine's clock, on m_clock
 };
 
 // One history key for a console kluster, from its refresh.

@@ -2,6 +2,7 @@
 
 #include "core/diagnosis.h"
 #include "core/statediff.h"
+#include "services/localfile.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -12,7 +13,16 @@
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QVariant>
+#include <QElapsedTimer>
+#include <QScopeGuard>
+#include <QThread>
 #include <atomic>
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 namespace {
 
@@ -58,6 +68,11 @@ const QList<QStringList> &migrations()
                          "digest_sha1 BLOB NOT "
                          "NULL)"),
             QStringLiteral("CREATE INDEX states_at ON states (kluster, at)") },
+        // 3: when each sample was recorded, on this machine's clock: the retention runs on it, whatever the
+        // instant of a sample (a snapshot of another day, a cloud whose clock is off).
+        { QStringLiteral("ALTER TABLE samples ADD COLUMN recorded_at INTEGER"),
+            QStringLiteral("UPDATE samples SET recorded_at = at"),
+            QStringLiteral("CREATE INDEX samples_recorded ON samples (recorded_at)") },
     };
     return steps;
 }
@@ -66,6 +81,30 @@ QString sqlError(const QSqlError &e)
 {
     QString text = e.databaseText().isEmpty() ? e.text() : e.databaseText();
     return text.isEmpty() ? QStringLiteral("unknown error") : text;
+}
+
+// A device and inode: which file a name held when it was looked at.
+std::optional<std::pair<quint64, quint64>> fileId(const QString &path)
+{
+    struct stat st { };
+    if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
+        return std::nullopt;
+    return std::make_pair(quint64(st.st_dev), quint64(st.st_ino));
+}
+
+// PRAGMA quick_check's rows (one problem each, up to 100), as one line: how many, and the first.
+QString corruption(QSqlQuery &q)
+{
+    QStringList problems;
+    do
+        problems << q.value(0).toString();
+    while (q.next());
+    if (problems.size() == 1)
+        return problems.constFirst().simplified();
+    return QStringLiteral("%1%2 problems; the first: %3")
+        .arg(problems.size() >= 100 ? QStringLiteral("at least ") : QString())
+        .arg(problems.size())
+        .arg(problems.constFirst().simplified());
 }
 
 bool isLocked(const QSqlError &e)
@@ -137,10 +176,36 @@ QString HistoryStore::klusterKey(const QString &cloud, const QString &region, co
     return QStringLiteral("%1/%2/%3").arg(cloud, region, kluster);
 }
 
-QDateTime HistoryStore::cloudNow(qint64 serverClockOffsetMs)
+QDateTime HistoryStore::localInstant(const QDateTime &cloudInstant, qint64 serverClockOffsetMs)
 {
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    return qAbs(serverClockOffsetMs) > 5000 ? now.addSecs(qRound64(double(serverClockOffsetMs) / 1000)) : now;
+    // The same rule KlusterFetcher applies the other way: within 5 s, the clocks agree.
+    return qAbs(serverClockOffsetMs) > 5000 ? cloudInstant.addSecs(-qRound64(double(serverClockOffsetMs) / 1000))
+                                            : cloudInstant;
+}
+
+QDateTime HistoryStore::now() const
+{
+    return m_clock ? m_clock() : QDateTime::currentDateTimeUtc();
+}
+
+QString HistoryStore::explain(const QSqlError &e) const
+{
+    // SQLite says "disk I/O error" for a full disk and "unable to open database file" for a read-only file
+    // system: the file system says which.
+    const QString words = sqlError(e);
+    const QString folder = QFileInfo(m_path).absolutePath();
+    struct statvfs fs { };
+    if (::statvfs(QFile::encodeName(folder).constData(), &fs) == 0) {
+        if (fs.f_flag & ST_RDONLY)
+            return QStringLiteral("%1: the file system is read-only (%2)").arg(words, LocalFile::reason(EROFS));
+        if (fs.f_bavail == 0 && ::geteuid() != 0)
+            return QStringLiteral("%1: the disk is full (%2)").arg(words, LocalFile::reason(ENOSPC));
+        if (fs.f_bfree == 0)
+            return QStringLiteral("%1: the disk is full (%2)").arg(words, LocalFile::reason(ENOSPC));
+    }
+    if (::access(QFile::encodeName(folder).constData(), W_OK) != 0)
+        return QStringLiteral("%1: %2 may not be written (%3)").arg(words, folder, LocalFile::reason(errno));
+    return words;
 }
 
 HistoryStore::HistoryStore(QString path)
@@ -170,7 +235,7 @@ bool HistoryStore::exec(const QString &sql)
     QSqlQuery q(m_db);
     if (q.exec(sql))
         return true;
-    return fail(sql.section(QLatin1Char(' '), 0, 2), sqlError(q.lastError()));
+    return fail(sql.section(QLatin1Char(' '), 0, 2), explain(q.lastError()));
 }
 
 QString HistoryStore::takeNotice()
@@ -190,8 +255,13 @@ bool HistoryStore::open()
     m_unusable = false;
     if (m_readOnly && !QFileInfo::exists(m_path))
         return fail(QStringLiteral("open"), QStringLiteral("no history yet"));
-    if (!m_readOnly && !QDir().mkpath(QFileInfo(m_path).absolutePath()))
-        return fail(QStringLiteral("open"), QStringLiteral("cannot create the folder"));
+    // A folder of this user's alone, a file that is no link: nobody else can plant one there.
+    QString why;
+    const QString folder = QFileInfo(m_path).absolutePath();
+    if (!(m_readOnly ? LocalFile::isPrivateFolder(folder, &why) : LocalFile::makePrivateFolder(folder, &why)))
+        return fail(QStringLiteral("open"), why);
+    if (QFileInfo(m_path).isSymLink())
+        return fail(QStringLiteral("open"), QStringLiteral("it is a link: not followed"));
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
         return fail(QStringLiteral("open"),
             QStringLiteral("Qt's SQLite driver is not installed (Debian package libqt6sql6-sqlite)"));
@@ -202,6 +272,28 @@ bool HistoryStore::open()
                                    .arg(m_busyTimeoutMs)
                                    .arg(m_readOnly ? QStringLiteral(";QSQLITE_OPEN_READONLY") : QString()));
     }
+    // Opening (making, migrating, moving aside) one process at a time: eight flightdeck-cli making a new
+    // history at once lost records (a journal mode changed under another writer's feet), and several
+    // moving an unusable one aside moved each other's fresh one. Recording is concurrent as ever.
+    int lock = -1;
+    if (!m_readOnly) {
+        lock = LocalFile::openPrivate(m_path + QStringLiteral(".lock"), O_RDWR | O_CREAT, &why);
+        if (lock < 0)
+            return fail(QStringLiteral("open"), why);
+        QElapsedTimer waited;
+        waited.start();
+        while (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+            if (waited.elapsed() > 2LL * m_busyTimeoutMs + 5000) {
+                ::close(lock);
+                return fail(QStringLiteral("is busy"), QStringLiteral("another Flightdeck is opening it"));
+            }
+            QThread::msleep(10);
+        }
+    }
+    const auto unlock = qScopeGuard([lock] {
+        if (lock >= 0)
+            ::close(lock);
+    });
     if (openFile())
         return m_open = true;
     // Only a file that is definitely unusable (no database, corrupt, a schema this version does not know, or
@@ -218,6 +310,10 @@ bool HistoryStore::open()
 bool HistoryStore::unusable(const QString &what, const QString &why)
 {
     m_unusable = true;
+    // The file this connection read, if the path still holds the one it held when it was opened: another
+    // process may have moved that aside and started a fresh one meanwhile, which is not the unusable one.
+    const auto now = fileId(m_path);
+    m_unusableFile = now == m_openedFile ? now : std::nullopt;
     m_db.close();
     return fail(what, why);
 }
@@ -226,10 +322,9 @@ bool HistoryStore::openFile()
 {
     m_error.clear();
     m_openCache.clear();
+    m_openedFile = fileId(m_path);
     if (!m_db.open())
-        return fail(QStringLiteral("cannot be opened"), sqlError(m_db.lastError()));
-    if (!m_readOnly)
-        QFile::setPermissions(m_path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        return fail(QStringLiteral("cannot be opened"), explain(m_db.lastError()));
     QSqlQuery q(m_db);
     // Reading the header first tells a file that is no database from a locked one.
     if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next()) {
@@ -243,10 +338,19 @@ bool HistoryStore::openFile()
         if (notADatabase)
             return unusable(QStringLiteral("is not readable"), sqlError(e));
         m_db.close();
-        return fail(QStringLiteral("cannot be read"), sqlError(e));
+        return fail(QStringLiteral("cannot be read"), explain(e));
     }
     const int version = q.value(0).toInt();
     q.finish();
+    if (!m_readOnly) {
+        // This user's file, readable by nobody else; never opened here besides SQLite (a descriptor closed
+        // would drop SQLite's locks on it).
+        QString why;
+        if (!LocalFile::checkPrivateFile(m_path, &why)) {
+            m_db.close();
+            return fail(QStringLiteral("open"), why);
+        }
+    }
     if (version > SchemaVersion || version < 0)
         return unusable(QStringLiteral("was written by a newer Flightdeck"),
             QStringLiteral("schema version %1, this one knows 0 to %2").arg(version).arg(SchemaVersion));
@@ -263,7 +367,7 @@ bool HistoryStore::openFile()
             return unusable(QStringLiteral("is corrupt"), sqlError(e));
         }
         if (q.value(0).toString() != QLatin1String("ok"))
-            return unusable(QStringLiteral("is corrupt"), q.value(0).toString());
+            return unusable(QStringLiteral("is corrupt"), corruption(q));
         q.finish();
     } else if (!exec(QStringLiteral("PRAGMA auto_vacuum = FULL"))) { // pages freed go back at each commit
         m_db.close();
@@ -272,7 +376,7 @@ bool HistoryStore::openFile()
     if (!q.exec(QStringLiteral("PRAGMA journal_mode = WAL"))) {
         const QSqlError e = q.lastError();
         m_db.close();
-        return fail(isLocked(e) ? QStringLiteral("is busy") : QStringLiteral("is not writable"), sqlError(e));
+        return fail(isLocked(e) ? QStringLiteral("is busy") : QStringLiteral("is not writable"), explain(e));
     }
     q.finish();
     exec(QStringLiteral("PRAGMA synchronous = NORMAL"));
@@ -293,7 +397,7 @@ bool HistoryStore::migrate()
     QSqlQuery q(m_db);
     if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
         return fail(isLocked(q.lastError()) ? QStringLiteral("is busy") : QStringLiteral("cannot be written"),
-            sqlError(q.lastError()));
+            explain(q.lastError()));
     // Read again inside the transaction: another process may have migrated it meanwhile.
     if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next()) {
         exec(QStringLiteral("ROLLBACK"));
@@ -339,22 +443,30 @@ bool HistoryStore::commit()
 bool HistoryStore::moveAside(const QString &why)
 {
     m_db.close();
+    // Under open()'s lock, and only the file this one found unusable: several processes meeting it at once
+    // would otherwise move each other's fresh file aside, and the records written into it with it.
+    if (!m_unusableFile || fileId(m_path) != m_unusableFile) {
+        // Moved already by another process, which started a fresh one: that is the one to use.
+        m_notice
+            = QStringLiteral("%1. Another Flightdeck moved it aside meanwhile and started a new history.").arg(why);
+        return true;
+    }
     const QString aside
         = QStringLiteral("%1.unusable-%2")
               .arg(m_path, QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     QString target = aside;
     for (int n = 2; QFileInfo::exists(target); ++n)
         target = QStringLiteral("%1-%2").arg(aside).arg(n);
-    if (!QFile::rename(m_path, target))
-        return fail(QStringLiteral("cannot be moved aside"), why);
+    // Its journal first (a journal left beside a fresh file would be read into it), then the file.
     for (const char *suffix : { "-wal", "-shm" }) {
         const QString side = m_path + QLatin1String(suffix);
-        // A journal left beside a fresh file would be read into it.
         if (QFileInfo::exists(side) && !QFile::rename(side, target + QLatin1String(suffix))
             && !QFile::remove(side))
             return fail(QStringLiteral("cannot be moved aside"), QStringLiteral("%1 stays").arg(side));
     }
-    m_notice = QStringLiteral("%1 It was moved to %2 and a new history started.").arg(why, target);
+    if (!QFile::rename(m_path, target))
+        return fail(QStringLiteral("cannot be moved aside"), why);
+    m_notice = QStringLiteral("%1. It was moved to %2 and a new history started.").arg(why, target);
     return true;
 }
 
@@ -371,7 +483,7 @@ qint64 HistoryStore::klusterId(const QString &kluster, bool create, qint64 at)
     q.addBindValue(kluster);
     q.addBindValue(at);
     if (!q.exec()) {
-        fail(QStringLiteral("cannot add the kluster"), sqlError(q.lastError()));
+        fail(QStringLiteral("cannot add the kluster"), explain(q.lastError()));
         return 0;
     }
     return q.lastInsertId().toLongLong();
@@ -382,19 +494,23 @@ bool HistoryStore::record(const HistoryRecord &r)
     if (!m_open)
         return fail(QStringLiteral("record"), QStringLiteral("not open"));
     const qint64 at = ms(r.at);
+    // This machine's clock decides: a record far from it (a snapshot of another day, a cloud whose clock is
+    // off) is a sample only, and the retention runs on it, never on a record's instant.
+    const qint64 nowMs = ms(now());
+    const bool nearNow = qAbs(at - nowMs) <= qint64(MaxSkewSeconds) * 1000;
     QSqlQuery q(m_db);
     if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
-        return fail(QStringLiteral("cannot record"), sqlError(q.lastError()));
+        return fail(QStringLiteral("cannot record"), explain(q.lastError()));
     const auto rollback = [&](const QString &what, const QSqlError &e) {
-        fail(what, sqlError(e));
+        fail(what, explain(e));
         const QString error = m_error;
         exec(QStringLiteral("ROLLBACK"));
         m_error = error;
         return false;
     };
     // Did this kluster have a completed refresh before this one? If not, what it shows began earlier.
-    qint64 kluster = klusterId(r.kluster, false, at);
-    if (kluster == 0 && (kluster = klusterId(r.kluster, true, at)) == 0) {
+    qint64 kluster = klusterId(r.kluster, false, nowMs);
+    if (kluster == 0 && (kluster = klusterId(r.kluster, true, nowMs)) == 0) {
         const QString error = m_error; // klusterId's
         exec(QStringLiteral("ROLLBACK"));
         m_error = error;
@@ -406,12 +522,16 @@ bool HistoryStore::record(const HistoryRecord &r)
         return rollback(QStringLiteral("cannot read"), q.lastError());
     const QVariant lastSeen = q.value(0); // null: no refresh saw its findings yet
     const bool firstRecord = lastSeen.isNull();
+    // Last seen in the future of this clock: written while a clock ran ahead (or by an earlier Flightdeck on
+    // the cloud's). The record now is the newest all the same, or nothing would be kept until that time.
+    const bool lastSeenAhead
+        = !lastSeen.isNull() && lastSeen.toLongLong() > nowMs + qint64(MaxSkewSeconds) * 1000;
     q.finish();
 
     q.prepare(
         QStringLiteral("INSERT INTO samples (kluster, at, ok, duration_ms, routes, max_routes, "
                        "instances_active, instances_error, instances_other, nodes_ready, nodes_expected, "
-                       "critical, warning, info, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                       "critical, warning, info, error, recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     const auto orNull = [](qint64 v) { return v < 0 ? QVariant() : QVariant(v); };
     for (const QVariant &v :
         { QVariant(kluster), QVariant(at), QVariant(r.ok ? 1 : 0), QVariant(r.durationMs),
@@ -420,15 +540,15 @@ bool HistoryStore::record(const HistoryRecord &r)
             r.ok ? QVariant(r.instancesOther) : QVariant(), r.ok ? QVariant(r.nodesReady) : QVariant(),
             r.ok ? QVariant(r.nodesExpected) : QVariant(), r.ok ? QVariant(r.critical) : QVariant(),
             r.ok ? QVariant(r.warning) : QVariant(), r.ok ? QVariant(r.info) : QVariant(),
-            r.error.isEmpty() ? QVariant() : QVariant(r.error.left(2000)) })
+            r.error.isEmpty() ? QVariant() : QVariant(r.error.left(2000)), QVariant(nowMs) })
         q.addBindValue(v);
     if (!q.exec())
         return rollback(QStringLiteral("cannot record the refresh"), q.lastError());
 
     bool cacheWritten = false; // the open intervals in m_openCache are this transaction's
-    // A refresh older than the last one that saw the findings (another writer's, a snapshot of the past) is a
-    // sample only: it cannot reopen or resolve what later refreshes saw.
-    if (r.ok && (lastSeen.isNull() || at > lastSeen.toLongLong())) {
+    // A refresh older than the last one that saw the findings (another writer's, a snapshot of the past), or
+    // far from this machine's clock, is a sample only: it cannot reopen or resolve what later refreshes saw.
+    if (r.ok && nearNow && (lastSeen.isNull() || at > lastSeen.toLongLong() || lastSeenAhead)) {
         // The open intervals: kept from the last record while no other connection wrote (data_version), read
         // again inside the transaction otherwise.
         if (!q.exec(QStringLiteral("PRAGMA data_version")) || !q.next())
@@ -485,15 +605,15 @@ bool HistoryStore::record(const HistoryRecord &r)
         if (r.complete && seen.size() < open.size() + opened.size()) {
             // Resolved now; last seen on the refresh before.
             QSqlQuery resolve(m_db);
-            resolve.prepare(QStringLiteral(
-                "UPDATE intervals SET resolved_at = ?, last_seen = MAX(first_seen, ?) WHERE id = ?"));
+            resolve.prepare(QStringLiteral("UPDATE intervals SET resolved_at = MAX(first_seen, ?), last_seen = "
+                                           "MAX(first_seen, ?) WHERE id = ?"));
             for (auto it = open.begin(); it != open.end();) {
                 if (seen.contains(it.key())) {
                     ++it;
                     continue;
                 }
                 resolve.addBindValue(at);
-                resolve.addBindValue(lastSeen.isNull() ? at : lastSeen.toLongLong());
+                resolve.addBindValue(lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong());
                 resolve.addBindValue(it->id);
                 if (!resolve.exec())
                     return rollback(QStringLiteral("cannot resolve a finding"), resolve.lastError());
@@ -518,7 +638,7 @@ bool HistoryStore::record(const HistoryRecord &r)
             // kluster costs no compression).
             const QByteArray sha1 = QCryptographicHash::hash(r.digest, QCryptographicHash::Sha1);
             q.prepare(QStringLiteral(
-                "SELECT digest_sha1 FROM states WHERE kluster = ? ORDER BY at DESC, id DESC LIMIT 1"));
+                "SELECT digest_sha1 FROM states WHERE kluster = ? ORDER BY id DESC LIMIT 1"));
             q.addBindValue(kluster);
             if (!q.exec())
                 return rollback(QStringLiteral("cannot read the states"), q.lastError());
@@ -537,13 +657,12 @@ bool HistoryStore::record(const HistoryRecord &r)
                 q.addBindValue(sha1);
                 if (!q.exec())
                     return rollback(QStringLiteral("cannot record the state"), q.lastError());
-                // The newest few, and the newest healthy one, stay.
+                // The newest few, and the newest healthy one, stay (newest as recorded: in the order of this
+                // machine's clock, whatever the instants say after a clock stepped back).
                 q.prepare(QStringLiteral(
                     "DELETE FROM states WHERE kluster = :k AND id NOT IN (SELECT id FROM states WHERE "
-                    "kluster = :k "
-                    "ORDER BY at DESC, id DESC LIMIT :n) AND id IS NOT (SELECT id FROM states WHERE kluster "
-                    "= :k "
-                    "AND critical = 0 AND warning = 0 AND complete = 1 ORDER BY at DESC, id DESC LIMIT 1)"));
+                    "kluster = :k ORDER BY id DESC LIMIT :n) AND id IS NOT (SELECT id FROM states WHERE "
+                    "kluster = :k AND critical = 0 AND warning = 0 AND complete = 1 ORDER BY id DESC LIMIT 1)"));
                 q.bindValue(QStringLiteral(":k"), kluster);
                 q.bindValue(QStringLiteral(":n"), KeptStates);
                 if (!q.exec())
@@ -555,18 +674,19 @@ bool HistoryStore::record(const HistoryRecord &r)
         return false;
     if (cacheWritten)
         m_openCache[kluster].valid = true; // what this transaction wrote is what the cache holds
-    if (at - m_lastPrune > 3600 * 1000 || at < m_lastPrune) {
-        m_lastPrune = at;
-        prune(r.at); // recorded all the same; a prune that failed is tried again in an hour
+    if (nowMs - m_lastPrune > 3600 * 1000 || nowMs < m_lastPrune) {
+        m_lastPrune = nowMs;
+        prune(QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC)); // recorded all the same; a prune that failed is
+                                                                // tried again in an hour
     }
     return true;
 }
 
-bool HistoryStore::recordRepair(
-    const QString &kluster, const QDateTime &at, const QString &finding, const QString &outcome)
+bool HistoryStore::recordRepair(const QString &kluster, const QString &finding, const QString &outcome)
 {
     if (!m_open)
         return fail(QStringLiteral("record"), QStringLiteral("not open"));
+    const QDateTime at = now(); // this machine's clock, as every time the history keeps
     const qint64 id = klusterId(kluster, true, ms(at));
     if (id == 0)
         return false;
@@ -576,7 +696,7 @@ bool HistoryStore::recordRepair(
     q.addBindValue(ms(at));
     q.addBindValue(finding);
     q.addBindValue(outcome);
-    return q.exec() || fail(QStringLiteral("cannot record the repair"), sqlError(q.lastError()));
+    return q.exec() || fail(QStringLiteral("cannot record the repair"), explain(q.lastError()));
 }
 
 QHash<QString, FindingHistory> HistoryStore::openFindings(const QString &kluster, const QDateTime &now)
@@ -741,8 +861,8 @@ QList<HistoryMoment> HistoryStore::moments(const QString &kluster)
     if (id == 0)
         return result;
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("SELECT id, at, critical, warning, complete FROM states WHERE kluster = ? ORDER "
-                             "BY at DESC, id DESC"));
+    q.prepare(QStringLiteral(
+        "SELECT id, at, critical, warning, complete FROM states WHERE kluster = ? ORDER BY id DESC"));
     q.addBindValue(id);
     if (q.exec()) {
         while (q.next())
@@ -826,8 +946,8 @@ bool HistoryStore::prune(const QDateTime &now)
     const auto pruneBefore = [this](qint64 before) {
         QSqlQuery q(m_db);
         if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
-            return fail(QStringLiteral("cannot prune"), sqlError(q.lastError()));
-        for (const QString &sql : { QStringLiteral("DELETE FROM samples WHERE at < ?"),
+            return fail(QStringLiteral("cannot prune"), explain(q.lastError()));
+        for (const QString &sql : { QStringLiteral("DELETE FROM samples WHERE COALESCE(recorded_at, at) < ?"),
                  QStringLiteral("DELETE FROM repairs WHERE at < ?"),
                  QStringLiteral("DELETE FROM intervals WHERE resolved_at IS NOT NULL AND resolved_at < ?"),
                  QStringLiteral("DELETE FROM states WHERE kluster IN (SELECT id FROM klusters WHERE "
@@ -835,7 +955,7 @@ bool HistoryStore::prune(const QDateTime &now)
             q.prepare(sql);
             q.addBindValue(before);
             if (!q.exec()) {
-                fail(QStringLiteral("cannot prune"), sqlError(q.lastError()));
+                fail(QStringLiteral("cannot prune"), explain(q.lastError()));
                 const QString error = m_error;
                 exec(QStringLiteral("ROLLBACK"));
                 m_error = error;
@@ -850,7 +970,8 @@ bool HistoryStore::prune(const QDateTime &now)
     const qint64 bound = qint64(m_maxMegabytes) * 1024 * 1024;
     for (int round = 0; round < 20 && usedBytes() > bound; ++round) {
         QSqlQuery q(m_db);
-        if (!q.exec(QStringLiteral("SELECT MIN(at) FROM samples")) || !q.next() || q.value(0).isNull())
+        if (!q.exec(QStringLiteral("SELECT MIN(COALESCE(recorded_at, at)) FROM samples")) || !q.next()
+            || q.value(0).isNull())
             break;
         const qint64 oldest = q.value(0).toLongLong();
         q.finish();

@@ -9,7 +9,9 @@
 #include <QSqlDatabase>
 #include <QString>
 #include <QVariantMap>
+#include <functional>
 #include <optional>
+#include <utility>
 
 struct KlusterState;
 struct Diagnosis;
@@ -82,23 +84,40 @@ struct HistoryMoment
 //
 // A file that is locked past the busy timeout, corrupt, or written by a newer
 // schema is never overwritten: it is moved aside (renamed, with its -wal and
-// -shm) and a fresh one started; notice() says so.
+// -shm) and a fresh one started; notice() says so. Several processes may find
+// it so at once: under a lock beside it, only the file found unusable (the same
+// device and inode) is moved, never the fresh one another made meanwhile.
+//
+// Time is this machine's: every record's instant is on its clock (a live
+// refresh's is brought from the cloud's, localInstant()), the retention runs on
+// it, and a record far from it (a snapshot of another day, a cloud whose clock
+// is off) is a sample only, which neither opens, resolves nor prunes anything.
+// Of one kluster's records, the newest by that clock is the one that counts; a
+// kluster last seen in the future (a clock that stepped back since) takes the
+// next record as newest. The folder must be this user's alone
+// (LocalFile::isPrivateFolder) and the file no link.
 //
 // One HistoryStore is used on one thread (Qt SQL connections are per thread);
 // the console keeps its own on a worker thread.
 class HistoryStore
 {
 public:
-    static constexpr int SchemaVersion = 2;
+    static constexpr int SchemaVersion = 3;
     static constexpr int KeptStates = 12; // digests kept per kluster, besides the last healthy one
     static constexpr int DefaultRetentionDays = 30;
     static constexpr int DefaultMaxMegabytes = 200;
 
+    // A record whose instant is further than this from this machine's clock (a snapshot of another day, a
+    // cloud whose clock is off) is kept as a sample only: it opens, resolves and prunes nothing.
+    static constexpr int MaxSkewSeconds = 600;
+
     static QString defaultPath();
     // "<cloud>/<region>/<kluster>": the same kluster from the console and the command line.
     static QString klusterKey(const QString &cloud, const QString &region, const QString &kluster);
-    // Now on the cloud's clock (HttpClient::serverClockOffsetMs), as the refreshes are recorded.
-    static QDateTime cloudNow(qint64 serverClockOffsetMs);
+    // An instant of the cloud's clock (a live refresh's capturedAt, which is on the cloud's clock where it is
+    // off by more than the Date header's resolution: KlusterFetcher) on this machine's, as the history keeps
+    // every time.
+    static QDateTime localInstant(const QDateTime &cloudInstant, qint64 serverClockOffsetMs);
 
     explicit HistoryStore(QString path = defaultPath());
     ~HistoryStore();
@@ -119,12 +138,14 @@ public:
     // Opens for reading only (before open()): no migration, no check, nothing moved aside, a file that is
     // not there or not at this version is just no history. For a quick look from a busy thread.
     void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
+    // This machine's clock, which the retention and the order of records run on (tests set their own).
+    void setClock(std::function<QDateTime()> clock) { m_clock = std::move(clock); }
 
     // Records one refresh in one transaction; false with error().
     bool record(const HistoryRecord &record);
-    // A repair of a finding, marked on the trends.
-    bool recordRepair(
-        const QString &kluster, const QDateTime &at, const QString &finding, const QString &outcome);
+    // A repair of a finding, marked on the trends now. Recorded once, by the repair's executor (the
+    // console's and the command line's alike).
+    bool recordRepair(const QString &kluster, const QString &finding, const QString &outcome);
 
     // The open findings of a kluster and since when, as of `now` (for flapping).
     QHash<QString, FindingHistory> openFindings(const QString &kluster, const QDateTime &now);
@@ -148,7 +169,7 @@ public:
     std::optional<HistoryMoment> lastHealthy(const QString &kluster, const QDateTime &before);
     QStringList klusters();
 
-    // Prunes by age and size now (record() does it at most once an hour).
+    // Prunes by age and size as of `now` on this machine's clock (record() does it at most once an hour).
     bool prune(const QDateTime &now);
     qint64 usedBytes(); // the pages in use
     qint64 fileBytes() const;
@@ -156,6 +177,8 @@ public:
 private:
     bool openFile();
     bool moveAside(const QString &why);
+    QDateTime now() const;
+    QString explain(const QSqlError &e) const; // SQLite's words, and the file system's reason where it has one
     bool unusable(const QString &what, const QString &why); // fails, and marks the file to be moved aside
     bool migrate();
     bool commit(); // COMMIT, or ROLLBACK when it fails
@@ -173,6 +196,11 @@ private:
     QSqlDatabase m_db;
     bool m_open = false;
     bool m_unusable = false;
+    // The file found unusable (device, inode): only that one is moved aside, never a fresh one another
+    // process has made at the path meanwhile.
+    std::optional<std::pair<quint64, quint64>> m_unusableFile;
+    std::optional<std::pair<quint64, quint64>> m_openedFile; // what the path held when it was last opened
+    std::function<QDateTime()> m_clock;
     bool m_readOnly = false;
     QString m_error;
     QString m_notice;

@@ -1,6 +1,7 @@
 #include "services/httpclient.h"
 
 #include "core/jsonreader.h"
+#include "services/endpointhealth.h"
 #include "services/inputlimits.h"
 
 #include <QDateTime>
@@ -165,6 +166,7 @@ int RetryPolicy::delayFor(int attempt, const QByteArray &retryAfter) const
 HttpClient::HttpClient(QObject *parent)
     : QObject(parent)
     , m_nam(newManager())
+    , m_health(&EndpointHealth::shared())
 {
     m_namAge.start();
 }
@@ -201,16 +203,80 @@ void HttpClient::answered(QNetworkAccessManager *nam)
         nam->deleteLater();
 }
 
-HttpClient::~HttpClient() = default;
+HttpClient::~HttpClient()
+{
+    // Waits in the shared backoff end with this client: nothing may resume them later.
+    for (auto it = m_waiting.cbegin(); it != m_waiting.cend(); ++it)
+        m_health->withdraw(it->first, it->second);
+}
 
 HttpCall *HttpClient::send(const ApiRequest &request)
 {
     auto *call = new HttpCall(this);
-    attempt(call, request, 1);
+    attempt(call, request, 1, std::nullopt);
     return call;
 }
 
-void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptNumber)
+void HttpClient::attempt(
+    HttpCall *call, const ApiRequest &request, int attemptNumber, const std::optional<ApiResponse> &previous)
+{
+    // The endpoint's health, shared by every client of the process: a failing API is given a rest.
+    const QString endpoint = EndpointHealth::endpointOf(request.url);
+    QString why;
+    quint64 ticket = 0;
+    const auto resume = [this, call, request, attemptNumber, previous](
+                            EndpointHealth::Verdict verdict, const QString &why) {
+        // Called with the backoff locked, maybe on another thread: only posted to the call's.
+        QMetaObject::invokeMethod(
+            call,
+            [this, call, request, attemptNumber, previous, verdict, why] {
+                m_waiting.remove(call);
+                call->setCanceller({});
+                if (verdict == EndpointHealth::Verdict::Held)
+                    hold(call, request, previous, why);
+                else
+                    transmit(call, request, attemptNumber, verdict == EndpointHealth::Verdict::Probe);
+            },
+            Qt::QueuedConnection);
+    };
+    switch (m_health->admit(endpoint, &why, resume, &ticket)) {
+    case EndpointHealth::Verdict::Send:
+        transmit(call, request, attemptNumber, false);
+        return;
+    case EndpointHealth::Verdict::Probe:
+        transmit(call, request, attemptNumber, true);
+        return;
+    case EndpointHealth::Verdict::Wait:
+        m_waiting.insert(call, { endpoint, ticket });
+        call->setCanceller([this, call, endpoint, ticket] {
+            m_waiting.remove(call);
+            m_health->withdraw(endpoint, ticket);
+        });
+        return;
+    case EndpointHealth::Verdict::Held:
+        hold(call, request, previous, why);
+        return;
+    }
+}
+
+void HttpClient::hold(HttpCall *call, const ApiRequest &request, const std::optional<ApiResponse> &previous,
+    const QString &why)
+{
+    if (previous) { // a retry that is not sent: the last answer stands
+        call->finish(*previous);
+        return;
+    }
+    ApiResponse r;
+    r.error.kind = Error::Kind::Held;
+    r.error.service = request.service;
+    r.error.method = QString::fromLatin1(request.method);
+    r.error.path = request.path();
+    r.error.detail = QStringLiteral("%1 is failing: %2").arg(EndpointHealth::endpointOf(request.url), why);
+    // Later, never before the caller has connected.
+    QMetaObject::invokeMethod(call, [call, r] { call->finish(r); }, Qt::QueuedConnection);
+}
+
+void HttpClient::transmit(HttpCall *call, const ApiRequest &request, int attemptNumber, bool probe)
 {
     QNetworkRequest req(request.url);
     req.setTransferTimeout(request.timeoutMs);
@@ -283,10 +349,13 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
     // Counted when the reply goes (it always does, whatever becomes of the call): its manager may be retired.
     connect(reply, &QObject::destroyed, this, [this, nam] { answered(nam); });
     connect(reply, &QNetworkReply::finished, call,
-        [this, call, request, attemptNumber, reply, tlsErrors, givenUp, tooLarge] {
+        [this, call, request, attemptNumber, reply, tlsErrors, givenUp, tooLarge, probe] {
             reply->deleteLater();
-            if (call->isFinished())
+            const QString endpoint = EndpointHealth::endpointOf(request.url);
+            if (call->isFinished()) { // cancelled: no word on the endpoint
+                m_health->report(endpoint, EndpointHealth::Outcome::Abandoned, probe);
                 return;
+            }
             ApiResponse r;
             r.attempts = attemptNumber;
             r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -335,6 +404,13 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
             } else {
                 e.kind = Error::Kind::None;
             }
+            // What this says of the endpoint, for every client of the process: failing (overloaded, down,
+            // unreachable), or answering.
+            const bool failing = r.status == 429 || (r.status >= 500 && r.status <= 504)
+                || (r.status == 0 && (e.kind == Error::Kind::Network || e.kind == Error::Kind::Timeout));
+            m_health->report(endpoint,
+                failing ? EndpointHealth::Outcome::Failed : EndpointHealth::Outcome::Answered, probe,
+                RetryPolicy::parseRetryAfterMs(r.header("retry-after")));
             const bool retryable = request.idempotent()
                 && (r.status == 429 || r.status == 503
                     || (r.status == 413 && !r.header("retry-after").isEmpty()));
@@ -345,8 +421,9 @@ void HttpClient::attempt(HttpCall *call, const ApiRequest &request, int attemptN
                                     << "ms";
                     auto *timer = new QTimer(call);
                     timer->setSingleShot(true);
-                    connect(timer, &QTimer::timeout, call,
-                        [this, call, request, attemptNumber] { attempt(call, request, attemptNumber + 1); });
+                    connect(timer, &QTimer::timeout, call, [this, call, request, attemptNumber, r] {
+                        attempt(call, request, attemptNumber + 1, r);
+                    });
                     call->setCanceller([timer] { timer->stop(); });
                     timer->start(delay);
                     return;

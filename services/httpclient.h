@@ -18,6 +18,7 @@
 #include <functional>
 #include <optional>
 
+class EndpointHealth;
 class QNetworkAccessManager;
 class QNetworkReply;
 class QTimer;
@@ -120,7 +121,10 @@ QDateTime parseHttpDate(const QByteArray &value);
 
 // The one HTTP core of Flightdeck over one QNetworkAccessManager: every call
 // asynchronous, timed out, cancellable, retried where safe, TLS verified
-// (system CAs plus any configured CA, never a silent "ignore TLS errors").
+// (system CAs plus any configured CA, never a silent "ignore TLS errors"),
+// and polite to a failing API: every client of the process shares one
+// backoff per endpoint (EndpointHealth), so a request to an endpoint that has
+// been failing is held, not sent, until one probe finds it answering again.
 class HttpClient : public QObject
 {
     Q_OBJECT
@@ -152,8 +156,18 @@ public:
     int managersRetired() const { return m_managersRetired; }
     int managersAlive() const { return int(m_retired.size()) + 1; }
 
+    // The endpoints' health this client reports to and asks (the process' one by default; tests give their
+    // own).
+    void setEndpointHealth(EndpointHealth *health) { m_health = health; }
+
 private:
-    void attempt(HttpCall *call, const ApiRequest &request, int attempt);
+    // Sends attempt `attempt` when the endpoint's health allows, else holds it (`previous`: the answer of
+    // the attempt before, which then stands).
+    void attempt(
+        HttpCall *call, const ApiRequest &request, int attempt, const std::optional<ApiResponse> &previous);
+    void transmit(HttpCall *call, const ApiRequest &request, int attempt, bool probe);
+    void hold(HttpCall *call, const ApiRequest &request, const std::optional<ApiResponse> &previous,
+        const QString &why);
     QNetworkAccessManager *newManager();
     QNetworkAccessManager *managerForNextRequest();
     void answered(QNetworkAccessManager *nam);
@@ -168,4 +182,6 @@ private:
     qint64 m_sent = 0;
     qint64 m_serverClockOffsetMs = 0;
     qint64 m_received = 0;
+    EndpointHealth *m_health;
+    QHash<HttpCall *, QPair<QString, quint64>> m_waiting; // calls waiting for a probe: endpoint, ticket
 };

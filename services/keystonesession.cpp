@@ -19,7 +19,7 @@ QSslConfiguration KeystoneSession::tlsConfiguration() const
 {
     QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
     if (!m_config.caCertFile.isEmpty())
-        tls.addCaCertificates(QSslCertificate::fromPath(m_config.caCertFile));
+        tls.addCaCertificates(CloudConfig::caCertificates(m_config.caCertFile));
     return tls;
 }
 

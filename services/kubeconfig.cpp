@@ -1,5 +1,6 @@
 #include "services/kubeconfig.h"
 
+#include "services/localfile.h"
 #include "services/yamltext.h"
 
 #include <QDir>
@@ -78,11 +79,9 @@ std::optional<Kubeconfig> Kubeconfig::load(const QStringList &given, QString *er
             }
             continue; // kubectl skips missing files of a $KUBECONFIG list
         }
-        if (!file.open(QIODevice::ReadOnly)) {
-            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-            return std::nullopt;
-        }
-        if (!config.addFile(path, file.readAll(), error))
+        // Regular files only, bounded, never waited for (a FIFO, /dev/zero).
+        const std::optional<QByteArray> bytes = LocalFile::read(path, LocalFile::ConfigLimit, error);
+        if (!bytes || !config.addFile(path, *bytes, error))
             return std::nullopt;
     }
     if (config.m_files.isEmpty()) {
@@ -119,12 +118,11 @@ static std::optional<QByteArray> dataOrFile(const YAML::Node &node, const char *
         return QByteArray();
     if (QFileInfo(path).isRelative())
         path = QDir(directory).filePath(path);
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1 %2: %3").arg(QString::fromLatin1(fileKey), path, file.errorString());
-        return std::nullopt;
-    }
-    return file.readAll();
+    QString why;
+    std::optional<QByteArray> bytes = LocalFile::read(path, LocalFile::ConfigLimit, &why);
+    if (!bytes)
+        *error = QStringLiteral("%1 %2").arg(QString::fromLatin1(fileKey), why);
+    return bytes;
 }
 
 std::optional<KubeTarget> Kubeconfig::target(const QString &requested, QString *error) const

@@ -1,6 +1,7 @@
 #include "services/kubernetesclient.h"
 
 #include "core/apiparser.h"
+#include "services/localfile.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -57,16 +58,20 @@ void KubernetesClient::withCredentials(
     if (!m_target.exec) {
         QString token = m_target.token;
         if (!m_target.tokenFile.isEmpty()) {
-            QFile f(m_target.tokenFile);
-            if (!f.open(QIODevice::ReadOnly)) {
+            // A regular file, bounded, never waited for: a FIFO named here once hung the event loop (and
+            // with it every deadline).
+            QString why;
+            const std::optional<QByteArray> bytes
+                = LocalFile::read(m_target.tokenFile, LocalFile::ConfigLimit, &why);
+            if (!bytes) {
                 Error e;
                 e.kind = Error::Kind::Config;
                 e.service = QStringLiteral("kubernetes");
-                e.detail = QStringLiteral("tokenFile %1: %2").arg(m_target.tokenFile, f.errorString());
+                e.detail = QStringLiteral("tokenFile %1").arg(why);
                 then(QString(), e);
                 return;
             }
-            token = QString::fromUtf8(f.readAll()).trimmed();
+            token = QString::fromUtf8(*bytes).trimmed();
         }
         then(token, Error());
         return;

@@ -58,8 +58,33 @@ void RepairExecutor::abandon(const QString &why)
 {
     if (!isRunning())
         return;
+    const qsizetype answered = m_outcome.requests.size();
+    if (m_inFlight) {
+        // Sent, and its answer never came: the cloud may well have acted on it. Recorded as such, never as
+        // not sent.
+        QJsonObject sent = requestRecord(*m_inFlight);
+        sent.insert(QStringLiteral("status"), 0);
+        sent.insert(QStringLiteral("outcome"), QStringLiteral("no answer: may have been carried out"));
+        sent.insert(QStringLiteral("mayHaveBeenSent"), true);
+        m_outcome.requests.append(sent);
+        m_inFlight.reset();
+        conclude(Outcome::Result::Failed,
+            why
+                + QStringLiteral(" (requests answered: %1; one more was sent and not answered: it may have "
+                                 "changed the cloud; check the cloud)")
+                      .arg(answered));
+        return;
+    }
     conclude(Outcome::Result::Failed,
-        why + QStringLiteral(" (requests sent so far: %1; check the cloud)").arg(m_outcome.requests.size()));
+        why + QStringLiteral(" (requests sent so far: %1; check the cloud)").arg(answered));
+}
+
+QJsonObject RepairExecutor::requestRecord(const PlannedRequest &request)
+{
+    // The request as sent (bodies are route lists and rules: no secret).
+    return QJsonObject { { QStringLiteral("service"), request.service },
+        { QStringLiteral("method"), request.method }, { QStringLiteral("path"), request.path },
+        { QStringLiteral("headers"), request.headers }, { QStringLiteral("body"), request.body } };
 }
 
 void RepairExecutor::start()
@@ -103,7 +128,7 @@ void RepairExecutor::start()
         if (history.open()) {
             const QHash<QString, FindingHistory> open = history.openFindings(
                 HistoryStore::klusterKey(m_state.cloud, m_state.region, m_state.kluster.name),
-                m_state.capturedAt);
+                QDateTime::currentDateTimeUtc());
             for (const QString &id : findingIds()) {
                 const QDateTime seen = open.value(id).firstSeen;
                 if (seen.isValid() && (!firstSeen.isValid() || seen < firstSeen))
@@ -190,20 +215,22 @@ void RepairExecutor::sendNext()
 
 void RepairExecutor::send(const PlannedRequest &request, HttpCall *call)
 {
+    m_inFlight = request;
     connect(call, &HttpCall::finished, this, [this, request](const ApiResponse &r) {
         if (m_done)
             return;
+        m_inFlight.reset();
         QString outcome = QStringLiteral("done");
         const QString already = r.error.isError() ? alreadyDone(request, r) : QString();
         if (!already.isEmpty())
             outcome = QStringLiteral("already done: ") + already;
         else if (r.error.isError())
             outcome = QStringLiteral("failed: ") + r.error.toString();
-        // The request as sent (bodies are route lists and rules: no secret), and its answer.
-        m_outcome.requests.append(QJsonObject { { QStringLiteral("service"), request.service },
-            { QStringLiteral("method"), request.method }, { QStringLiteral("path"), request.path },
-            { QStringLiteral("headers"), request.headers }, { QStringLiteral("body"), request.body },
-            { QStringLiteral("status"), r.status }, { QStringLiteral("outcome"), outcome } });
+        // The request as sent, and its answer.
+        QJsonObject sent = requestRecord(request);
+        sent.insert(QStringLiteral("status"), r.status);
+        sent.insert(QStringLiteral("outcome"), outcome);
+        m_outcome.requests.append(sent);
         if (r.status == 412) {
             // Someone else changed the router between our read and our write:
             // nothing was overwritten. Read it again and report what it holds now.
@@ -303,8 +330,7 @@ void RepairExecutor::conclude(Outcome::Result result, const QString &message)
         if (history.open())
             history.recordRepair(
                 HistoryStore::klusterKey(m_state.cloud, m_state.region, m_state.kluster.name),
-                QDateTime::currentDateTimeUtc(), findingIds().join(QStringLiteral(", ")),
-                Outcome::resultName(result));
+                findingIds().join(QStringLiteral(", ")), Outcome::resultName(result));
     }
     emit finished(m_outcome);
 }

@@ -56,7 +56,8 @@ public:
     void start();
     bool isRunning() const { return m_started && !m_done; }
     // Gives the repair up now (a deadline passed): it ends Failed with `why`, and the audit record is
-    // completed with the requests sent so far. A request in flight is not waited for.
+    // completed with the requests sent so far. A request in flight is not waited for: it is recorded as
+    // sent without an answer ("mayHaveBeenSent"), since the cloud may have carried it out.
     void abandon(const QString &why);
 
 signals:
@@ -66,6 +67,7 @@ signals:
 private:
     void sendNext();
     void send(const PlannedRequest &request, HttpCall *call);
+    static QJsonObject requestRecord(const PlannedRequest &request);
     QStringList findingIds() const;
     void verify();
     void conclude(Outcome::Result result, const QString &message);
@@ -81,6 +83,7 @@ private:
     KubernetesClient *m_kube = nullptr; // for Kubernetes requests (node deletion), made when first needed
     bool m_override = false;
     int m_next = 0;
+    std::optional<PlannedRequest> m_inFlight; // sent, its answer not yet in
     Outcome m_outcome;
     QString m_auditId; // the started record of this repair, once written
     bool m_started = false;

@@ -125,13 +125,26 @@ QStringList ServerCache::merge(const PagedList &page, bool whole)
     return ids;
 }
 
-QDateTime ServerCache::watermark(const QDateTime &novaClock, const QDateTime &neutronClock) const
+QDateTime ServerCache::serverClock(const QDateTime &novaClock, const QDateTime &neutronClock) const
 {
     // Nova's own clock when it says it (behind a proxy it does); else Neutron's, read just before; else ours.
-    const QDateTime clock = novaClock.isValid()
-        ? novaClock
-        : (neutronClock.isValid() ? neutronClock : m_shared.flightStarted());
-    return clock.addSecs(-m_policy.overlapSeconds);
+    return novaClock.isValid() ? novaClock : (neutronClock.isValid() ? neutronClock : m_shared.flightStarted());
+}
+
+void ServerCache::setWatermark(const QDateTime &novaClock, const QDateTime &neutronClock)
+{
+    m_serverClock = serverClock(novaClock, neutronClock);
+    m_watermark = m_serverClock.addSecs(-m_policy.overlapSeconds);
+}
+
+qint64 ServerCache::clockStepBack(const QDateTime &novaClock, const QDateTime &neutronClock) const
+{
+    // Where the servers' clock should be now, had it run as this machine's did since the last fetch.
+    const QDateTime now = serverClock(novaClock, neutronClock);
+    if (!m_serverClock.isValid() || !m_lastFetch.isValid() || !now.isValid())
+        return 0;
+    const QDateTime expected = m_serverClock.addMSecs(m_lastFetch.msecsTo(m_shared.flightStarted()));
+    return qMax<qint64>(0, now.secsTo(expected));
 }
 
 void ServerCache::fetchPorts(
@@ -190,7 +203,7 @@ void ServerCache::fetchWhole(const QString &why)
                 // Without the ports' revisions, the next fetch lists everything again.
                 m_known = !portsError.isError();
                 m_ports = ports;
-                m_watermark = watermark(parseHttpDate(page.date), neutronClock);
+                setWatermark(parseHttpDate(page.date), neutronClock);
                 m_lastFetch = m_lastWhole = m_shared.flightStarted();
                 m_sinceWhole = 0;
                 finish(list);
@@ -226,6 +239,16 @@ void ServerCache::fetchChanges()
                     list->error = servers.error; // as above: kept, and asked again from the same moment
                     list->requests = requests;
                     finish(list);
+                    return;
+                }
+                // The hosts stamp the changes on the servers' clock: when it stepped back further than the
+                // overlap since the last fetch, what changed since may be stamped before where that fetch
+                // left off, and changes-since would not list it.
+                if (const qint64 back = clockStepBack(parseHttpDate(servers.date), neutronClock);
+                    back > m_policy.overlapSeconds) {
+                    fetchWhole(tr("the servers' clock stepped back %1 s since the last refresh: changes made "
+                                  "since may be stamped before where it left off")
+                                   .arg(back));
                     return;
                 }
                 QStringList changed;
@@ -272,7 +295,7 @@ void ServerCache::fetchChanges()
                     const std::shared_ptr<ServerList> published = publish(true, received);
                     published->requests = requests;
                     m_ports = ports;
-                    m_watermark = watermark(novaClock, neutronClock);
+                    setWatermark(novaClock, neutronClock);
                     m_lastFetch = m_shared.flightStarted();
                     ++m_sinceWhole;
                     finish(published);

@@ -89,9 +89,13 @@ private:
             &then);
     void fetchWhole(const QString &why);
     void fetchChanges();
-    // Where the next changes-since begins: the servers' clock when this fetch began (Nova's Date, else
-    // Neutron's, else this machine's), less the overlap.
-    QDateTime watermark(const QDateTime &novaClock, const QDateTime &neutronClock) const;
+    // The servers' clock as this fetch saw it: Nova's Date, else Neutron's, else this machine's.
+    QDateTime serverClock(const QDateTime &novaClock, const QDateTime &neutronClock) const;
+    // Where the next changes-since begins: that clock, less the overlap.
+    void setWatermark(const QDateTime &novaClock, const QDateTime &neutronClock);
+    // How many seconds the servers' clock is behind where it would be had it run as this machine's since the
+    // last fetch (0 when it is not, or cannot be told).
+    qint64 clockStepBack(const QDateTime &novaClock, const QDateTime &neutronClock) const;
     void finish(const std::shared_ptr<ServerList> &list);
     std::shared_ptr<ServerList> publish(bool incremental, int received);
     // Reads `page`'s server records (PageForm::Bytes) into the kept ones: replaced, added, or (status
@@ -104,7 +108,8 @@ private:
     ServerCachePolicy m_policy;
     QHash<QString, Record> m_kept;
     bool m_known = false; // m_kept holds a whole list, brought up to date
-    QDateTime m_watermark; // where the next changes-since begins (UTC): see watermark()
+    QDateTime m_watermark; // where the next changes-since begins (UTC): see setWatermark()
+    QDateTime m_serverClock; // the servers' clock at the last good fetch
     QDateTime m_lastFetch; // this machine's clock when the last good fetch began
     QDateTime m_lastWhole;
     int m_sinceWhole = 0;

@@ -2,6 +2,7 @@
 
 #include "core/apiparser.h"
 #include "services/inputlimits.h"
+#include "services/localfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,27 +24,11 @@ const QStringList &SnapshotReader::optionalFiles()
 
 std::optional<QByteArray> SnapshotReader::readBody(const QString &path, Error *error)
 {
-    const auto fail = [&path, error](Error::Kind kind, const QString &why) {
-        *error = Error::inSource(kind, path, why);
-        return std::nullopt;
-    };
     // A regular file (a link to one is fine), and not larger than a body may be: a FIFO would never end,
     // a link to /dev/zero never stop growing.
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return fail(Error::Kind::Io,
-            QStringLiteral("not a regular file (a folder, a pipe or a device): "
-                           "only files are read"));
-    if (info.size() > InputLimits::maxBodyBytes())
-        return fail(Error::Kind::TooLarge,
-            InputLimits::tooLarge(QStringLiteral("the file (%1 MiB)").arg(info.size() / (1024 * 1024))));
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(Error::Kind::Io, QStringLiteral("cannot be read: ") + file.errorString());
-    QByteArray bytes
-        = file.read(InputLimits::maxBodyBytes() + 1); // a file that grew meanwhile is still bounded
-    if (bytes.size() > InputLimits::maxBodyBytes())
-        return fail(Error::Kind::TooLarge, InputLimits::tooLarge(QStringLiteral("the file")));
+    std::optional<QByteArray> bytes = LocalFile::read(path, InputLimits::maxBodyBytes(), error);
+    if (!bytes && error->kind == Error::Kind::TooLarge)
+        *error = Error::inSource(Error::Kind::TooLarge, path, InputLimits::tooLarge(QStringLiteral("the file")));
     return bytes;
 }
 

@@ -2,9 +2,11 @@
 
 #include "core/apiparser.h"
 #include "services/exports.h"
+#include "services/localfile.h"
 #include "services/snapshotreader.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -14,10 +16,15 @@ static bool writeFiles(const QString &directory, const KlusterFetch &fetch, QStr
         *error = QStringLiteral("%1: cannot create the folder").arg(directory);
         return false;
     }
+    // Only into a folder of this user's that nobody else may write to: in one prepared by another user, a
+    // file could be a link to one of this user's, and writing it would overwrite that.
+    if (!LocalFile::isPrivateFolder(QFileInfo(directory).absoluteFilePath(), error))
+        return false;
     const QDir dir(directory);
-    // Each file replaced whole, or not at all.
+    // Each file replaced whole, or not at all; never through a link.
     auto writeFile = [&dir, error](const QString &name, const QByteArray &bytes) {
-        return Exports::writeFile(dir.filePath(name), bytes, error);
+        return LocalFile::isWritableName(dir.filePath(name), error)
+            && Exports::writeFile(dir.filePath(name), bytes, error);
     };
     const KlusterState &s = fetch.state;
     QJsonObject capture { { QStringLiteral("capturedAt"), ApiParser::formatTimestamp(s.capturedAt) },

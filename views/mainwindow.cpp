@@ -1365,7 +1365,7 @@ void MainWindow::requestTrend()
 {
     if (m_current.kluster.isEmpty())
         return; // the Overview says to select one
-    // Up to now, or to the last record where the cloud's clock is ahead of this machine's.
+    // Up to now, or to the last record (the history's clock).
     QDateTime to = QDateTime::currentDateTimeUtc();
     if (const auto h = m_findingsHistory.constFind(m_current.toString()); h != m_findingsHistory.cend())
         to = qMax(to, h->at);
@@ -1758,16 +1758,6 @@ void MainWindow::openRepair(const QStringList &findingIds)
             since << tr("%1 (%2)").arg(id, FindingsModel::sinceText(*h, history.at));
     }
     dialog->setSince(since);
-    // A repair sent is marked on the kluster's trends.
-    connect(connection, &Connection::repairStepFinished, dialog,
-        [this, console = m_current.toString()](const QString &id, const RepairExecutor::Outcome &outcome) {
-            if (outcome.requests.isEmpty())
-                return; // nothing was sent
-            QMetaObject::invokeMethod(m_history,
-                [h = m_history, console, id, result = RepairExecutor::Outcome::resultName(outcome.result)] {
-                    h->recordRepair(console, id, result);
-                });
-        });
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const KlusterKey key = m_current;
     if (d->isStale())

@@ -97,6 +97,7 @@ public:
 
     // For tests and --screenshot: the views.
     TablePage *findingsPage() const { return m_findingsPage; }
+    HistoryRecorder *historyRecorder() const { return m_history; } // lives on a thread of its own
     TablePage *nodesPage() const { return m_nodesPage; }
     TablePage *routesPage() const { return m_routesPage; }
     TablePage *securityPage() const { return m_securityPage; }

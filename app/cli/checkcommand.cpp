@@ -1,6 +1,7 @@
 #include "app/cli/checkcommand.h"
 
 #include "app/cli/clioptions.h"
+#include "app/cli/terminal.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "services/cloudconfig.h"
@@ -22,11 +23,18 @@ int writeReport(const KlusterState &state, const Diagnosis &diagnosis, const QSt
 {
     const QByteArray report = format == QLatin1String("json") ? CheckReport::toJson(state, diagnosis)
                                                               : CheckReport::toText(state, diagnosis);
-    QFile out;
-    if (!out.open(stdout, QIODevice::WriteOnly) || out.write(report) != report.size())
+    // JSON as written (its writer escapes every control character); the text through the terminal's guard.
+    QFile raw;
+    QIODevice *out = Terminal::out();
+    if (format == QLatin1String("json")) {
+        raw.open(stdout, QIODevice::WriteOnly);
+        out = &raw;
+    }
+    if (!out->isOpen() || out->write(report) != report.size())
         return CliOptions::fail(
             QStringLiteral("check"), QStringLiteral("cannot write the report to standard output"));
-    out.flush();
+    if (raw.isOpen())
+        raw.flush();
     return CheckReport::exitStatus(diagnosis);
 }
 
@@ -36,9 +44,9 @@ void record(const HistoryRecord &record)
 {
     HistoryStore store;
     if (!store.open() || !store.record(record))
-        QTextStream(stderr) << "flightdeck-cli check: not recorded: " << store.error() << Qt::endl;
+        QTextStream(Terminal::err()) << "flightdeck-cli check: not recorded: " << store.error() << Qt::endl;
     if (const QString notice = store.takeNotice(); !notice.isEmpty())
-        QTextStream(stderr) << "flightdeck-cli check: " << notice << Qt::endl;
+        QTextStream(Terminal::err()) << "flightdeck-cli check: " << notice << Qt::endl;
 }
 
 } // namespace
@@ -69,7 +77,7 @@ int runCheckCommand(const QStringList &arguments)
     if (!parser.parse(arguments))
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText().replace(
+        QTextStream(Terminal::out()) << parser.helpText().replace(
             QStringLiteral("flightdeck-cli [options]"), QStringLiteral("flightdeck-cli check [options]"));
         return 0;
     }
@@ -128,14 +136,19 @@ int runCheckCommand(const QStringList &arguments)
             if (recording)
                 record(HistoryRecord::failure(HistoryStore::klusterKey(cloud->name, cloud->regionName,
                                                   parser.value(QStringLiteral("kluster"))),
-                    fetch.state.capturedAt, SourceError::joined(fetch.errors), timer.elapsed()));
+                    HistoryStore::localInstant(fetch.state.capturedAt, client.serverClockOffsetMs()),
+                    SourceError::joined(fetch.errors), timer.elapsed()));
         } else {
             for (const SourceError &e : fetch.errors)
-                QTextStream(stderr) << "flightdeck-cli check: " << e.toString() << Qt::endl;
+                QTextStream(Terminal::err()) << "flightdeck-cli check: " << e.toString() << Qt::endl;
             const Diagnosis diagnosis = Diagnosis::run(fetch.state, *options);
             status = writeReport(fetch.state, diagnosis, format);
-            if (recording)
-                record(HistoryRecord::of(fetch.state, diagnosis, timer.elapsed()));
+            if (recording) {
+                // The history keeps this machine's time; capturedAt is on the cloud's clock.
+                HistoryRecord r = HistoryRecord::of(fetch.state, diagnosis, timer.elapsed());
+                r.at = HistoryStore::localInstant(r.at, client.serverClockOffsetMs());
+                record(r);
+            }
             const KlusterState &s = fetch.state;
             if (!(s.serversSource.known && s.routerSource.known && s.securityGroupsSource.known
                     && s.nodesSource.known))

@@ -1,4 +1,5 @@
 #include "app/cli/clioptions.h"
+#include "app/cli/terminal.h"
 
 #include "services/secretstore.h"
 
@@ -13,7 +14,7 @@ int fail(const QString &command, const QString &message)
 {
     QString line = message;
     line.replace(QLatin1Char('\n'), QLatin1Char(' '));
-    QTextStream(stderr) << "flightdeck-cli " << command << ": " << line << Qt::endl;
+    QTextStream(Terminal::err()) << "flightdeck-cli " << command << ": " << line << Qt::endl;
     return ExitUnknown;
 }
 

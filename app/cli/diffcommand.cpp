@@ -1,6 +1,7 @@
 #include "app/cli/diffcommand.h"
 
 #include "app/cli/clioptions.h"
+#include "app/cli/terminal.h"
 #include "core/diagnosis.h"
 #include "core/statediff.h"
 #include "services/snapshotreader.h"
@@ -30,7 +31,7 @@ int runDiffCommand(const QStringList &arguments)
     if (!parser.parse(arguments))
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText().replace(
+        QTextStream(Terminal::out()) << parser.helpText().replace(
             QStringLiteral("flightdeck-cli [options]"), QStringLiteral("flightdeck-cli diff [options]"));
         return 0;
     }
@@ -69,9 +70,16 @@ int runDiffCommand(const QStringList &arguments)
     const QList<StateChange> changes = diffStates(before, after);
     const QByteArray report = format == QLatin1String("json") ? stateChangesJson(before, after, changes)
                                                               : stateChangesText(before, after, changes);
-    QFile out;
-    if (!out.open(stdout, QIODevice::WriteOnly) || out.write(report) != report.size())
+    // JSON as written (its writer escapes every control character); the text through the terminal's guard.
+    QFile raw;
+    QIODevice *out = Terminal::out();
+    if (format == QLatin1String("json")) {
+        raw.open(stdout, QIODevice::WriteOnly);
+        out = &raw;
+    }
+    if (!out->isOpen() || out->write(report) != report.size())
         return CliOptions::fail(command, QStringLiteral("cannot write to standard output"));
-    out.flush();
+    if (raw.isOpen())
+        raw.flush();
     return changes.isEmpty() ? 0 : 1;
 }

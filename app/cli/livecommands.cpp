@@ -1,8 +1,10 @@
 #include "app/cli/livecommands.h"
 
 #include "app/cli/clioptions.h"
+#include "app/cli/terminal.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
+#include "core/printable.h"
 #include "core/repairgate.h"
 #include "services/auditlog.h"
 #include "services/cloudconfig.h"
@@ -16,6 +18,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
@@ -40,7 +43,7 @@ int parse(QCommandLineParser &parser, const QStringList &arguments, const QStrin
     if (!parser.parse(arguments))
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText().replace(QStringLiteral("flightdeck-cli [options]"),
+        QTextStream(Terminal::out()) << parser.helpText().replace(QStringLiteral("flightdeck-cli [options]"),
             QStringLiteral("flightdeck-cli ") + command + QStringLiteral(" [options]"));
         return 0;
     }
@@ -115,7 +118,7 @@ int runSnapshotCommand(const QStringList &arguments)
         if (!SnapshotWriter::write(parser.value(QStringLiteral("out")), fetch, &error)) {
             status = CliOptions::fail(command, error);
         } else {
-            QTextStream(stdout) << "snapshot of " << p.kluster << " written to "
+            QTextStream(Terminal::out()) << "snapshot of " << p.kluster << " written to "
                                 << parser.value(QStringLiteral("out")) << " (" << fetch.requests
                                 << " requests)" << Qt::endl;
             status = 0;
@@ -158,7 +161,7 @@ int runKlustersCommand(const QStringList &arguments)
             status = CliOptions::fail(command, e.toString());
         } else {
             const QJsonArray list = doc.array();
-            QTextStream out(stdout);
+            QTextStream out(Terminal::out());
             out << QStringLiteral("%1 %2 %3 %4\n")
                        .arg(QStringLiteral("NAME"), -20)
                        .arg(QStringLiteral("PHASE"), -12)
@@ -191,11 +194,11 @@ int runKlustersCommand(const QStringList &arguments)
 
 static void printPlan(QTextStream &out, const RepairPlan &plan)
 {
-    out << "Plan: " << plan.title << "\n";
+    out << "Plan: " << printable(plan.title) << "\n";
     for (const PlannedRequest &r : plan.requests) {
-        out << "  " << r.method << " " << r.service << " " << r.path;
+        out << "  " << r.method << " " << r.service << " " << printable(r.path);
         for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
-            out << " [" << h.key() << ": " << h.value().toString() << "]";
+            out << " [" << printable(h.key()) << ": " << printable(h.value().toString()) << "]";
         out << "\n";
         if (!r.body.isNull())
             out << "    " << QJsonDocument(r.body.toObject()).toJson(QJsonDocument::Compact) << "\n";
@@ -279,7 +282,7 @@ int runRepairCommand(const QStringList &arguments)
     if (options->routeLimitExplicit)
         fetcher.setRouteLimit(options->routeLimit);
     int status = CliOptions::ExitUnknown;
-    QTextStream out(stdout);
+    QTextStream out(Terminal::out());
     std::unique_ptr<RepairExecutor> executor;
     KlusterState fetched;
     std::shared_ptr<const Diagnosis> diagnosis;
@@ -299,40 +302,31 @@ int runRepairCommand(const QStringList &arguments)
         if (p.kube)
             executor->setKubeTarget(*p.kube);
         executor->setOverride(override);
-        out << "Sending: " << step.plan.title << Qt::endl;
+        out << "Sending: " << printable(step.plan.title) << Qt::endl;
         QObject::connect(executor.get(), &RepairExecutor::progress, executor.get(),
-            [&out](const QString &m) { out << "  ... " << m << Qt::endl; });
+            [&out](const QString &m) { out << "  ... " << printable(m) << Qt::endl; });
         QObject::connect(executor.get(), &RepairExecutor::finished, executor.get(),
-            [&, ids = step.findingIds](const RepairExecutor::Outcome &o) {
+            [&](const RepairExecutor::Outcome &o) {
                 for (const QJsonValue r : o.requests) {
                     const QJsonObject req = r.toObject();
                     out << "  " << req.value(QStringLiteral("method")).toString() << " "
-                        << req.value(QStringLiteral("path")).toString() << " -> "
+                        << printable(req.value(QStringLiteral("path")).toString()) << " -> "
                         << req.value(QStringLiteral("status")).toInt() << " "
-                        << req.value(QStringLiteral("outcome")).toString() << "\n";
+                        << printable(req.value(QStringLiteral("outcome")).toString()) << "\n";
                 }
-                out << "Result: " << RepairExecutor::Outcome::resultName(o.result) << ": " << o.message
-                    << Qt::endl;
-                if (!o.requests.isEmpty()) { // sent: marked on the kluster's trends (a history that cannot be
-                                             // written changes nothing)
-                    HistoryStore history;
-                    if (history.open())
-                        history.recordRepair(
-                            HistoryStore::klusterKey(fetched.cloud, fetched.region, fetched.kluster.name),
-                            HistoryStore::cloudNow(session.client()->serverClockOffsetMs()),
-                            ids.join(QStringLiteral(", ")), RepairExecutor::Outcome::resultName(o.result));
-                }
+                out << "Result: " << RepairExecutor::Outcome::resultName(o.result) << ": "
+                    << printable(o.message) << Qt::endl;
                 int mine = exitStatusOf(o.result);
                 if (!o.auditError.isEmpty()) {
-                    QTextStream(stderr)
+                    QTextStream(Terminal::err())
                         << "flightdeck-cli repair: the audit record could not be written: " << o.auditError
                         << Qt::endl;
                     mine = 3;
                 }
                 if (o.result == RepairExecutor::Outcome::Result::Refused)
-                    QTextStream(stderr) << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
+                    QTextStream(Terminal::err()) << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
                 else if (exitStatusOf(o.result) == 3)
-                    QTextStream(stderr) << "flightdeck-cli repair: " << o.message << Qt::endl;
+                    QTextStream(Terminal::err()) << "flightdeck-cli repair: " << o.message << Qt::endl;
                 worst = qMax(worst, mine);
                 // A failed or overtaken change ends the run: what follows was planned from the same data.
                 if (mine == 3) {
@@ -381,8 +375,8 @@ int runRepairCommand(const QStringList &arguments)
         QStringList refusals;
         for (const RepairGate::Decision &d : gate.decisions()) {
             const Finding &finding = *d.finding;
-            out << "[" << severityName(finding.severity).toUpper() << "] " << finding.id() << "\n  "
-                << finding.message() << "\n";
+            out << "[" << severityName(finding.severity).toUpper() << "] " << printable(finding.id()) << "\n  "
+                << printable(finding.message()) << "\n";
             if (d.verdict == RepairGate::Verdict::NoRepair) {
                 out << "This finding has no repair of its own." << Qt::endl;
                 refusals << finding.id() + QStringLiteral(": it has no repair of its own");
@@ -399,7 +393,7 @@ int runRepairCommand(const QStringList &arguments)
         }
         if (const std::optional<RepairPlan> &change = gate.routeChange()) {
             out << "One change of the router for " << gate.routeChangeFindings().size() << " findings ("
-                << gate.routeChangeFindings().join(QStringLiteral(", ")) << "):\n";
+                << printable(gate.routeChangeFindings().join(QStringLiteral(", "))) << "):\n";
             printPlan(out, *change);
             printRouteChange(out, gate);
         }
@@ -421,7 +415,7 @@ int runRepairCommand(const QStringList &arguments)
             return;
         }
         for (const QString &r : std::as_const(refusals))
-            QTextStream(stderr) << "flightdeck-cli repair: not sent: " << r << Qt::endl;
+            QTextStream(Terminal::err()) << "flightdeck-cli repair: not sent: " << r << Qt::endl;
         worst = refusals.isEmpty() ? 0 : 2;
         steps = gate.steps();
         if (steps.isEmpty()) {
@@ -464,7 +458,7 @@ int runCredentialsCommand(const QStringList &arguments)
     if (!parser.parse(arguments))
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
+        QTextStream(Terminal::out()) << parser.helpText();
         return 0;
     }
     const QString action = parser.positionalArguments().value(0);
@@ -491,7 +485,7 @@ int runCredentialsCommand(const QStringList &arguments)
     }
     int status = CliOptions::ExitUnknown;
     QObject::connect(call, &SecretCall::finished, &store, [&](const SecretResult &r) {
-        QTextStream out(stdout);
+        QTextStream out(Terminal::out());
         if (r.inMemoryOnly) {
             status = CliOptions::fail(command,
                 QStringLiteral("no keychain is available (%1); nothing was stored: secrets are "
@@ -529,49 +523,50 @@ int runAuditCommand(const QStringList &arguments)
     if (!parser.parse(arguments))
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
+        QTextStream(Terminal::out()) << parser.helpText();
         return 0;
     }
     QString error;
     const QList<QJsonObject> records = AuditLog::read(&error);
     if (!error.isEmpty())
         CliOptions::fail(command, error);
-    QTextStream out(stdout);
+    const bool json = parser.value(QStringLiteral("format")) == QLatin1String("json");
+    // JSON as it is (its writer escapes every control character), the text through the terminal's guard.
+    QFile raw;
+    if (json)
+        raw.open(stdout, QIODevice::WriteOnly);
+    QTextStream out(json ? static_cast<QIODevice *>(&raw) : Terminal::out());
     int interruptedCount = 0;
     for (const QJsonObject &r : records) {
         if (parser.value(QStringLiteral("format")) == QLatin1String("json")) {
             out << QJsonDocument(r).toJson(QJsonDocument::Compact) << "\n";
             continue;
         }
-        out << r.value(QStringLiteral("time")).toString() << "  "
-            << r.value(QStringLiteral("user")).toString() << "@"
-            << r.value(QStringLiteral("project")).toString() << " ("
-            << r.value(QStringLiteral("cloud")).toString() << ")  "
-            << r.value(QStringLiteral("kluster")).toString() << "  "
-            << r.value(QStringLiteral("finding")).toString() << "\n    "
-            << r.value(QStringLiteral("repair")).toString() << "\n";
+        // Every value of a record may have come from the cloud (a router's name, a server's words): printed
+        // so that none of it drives the terminal.
+        const auto text = [](const QJsonObject &o, const char *key) {
+            return printable(o.value(QLatin1String(key)).toString());
+        };
+        out << text(r, "time") << "  " << text(r, "user") << "@" << text(r, "project") << " ("
+            << text(r, "cloud") << ")  " << text(r, "kluster") << "  " << text(r, "finding") << "\n    "
+            << text(r, "repair") << "\n";
         const bool interrupted = r.value(QStringLiteral("interrupted")).toBool();
         if (interrupted || !r.contains(QStringLiteral("requests"))) {
             // Only what was about to be sent is known: each request may or may not have reached the cloud.
             for (const QJsonValue v : r.value(QStringLiteral("planned")).toArray()) {
                 const QJsonObject q = v.toObject();
-                out << "    " << q.value(QStringLiteral("method")).toString() << " "
-                    << q.value(QStringLiteral("service")).toString() << " "
-                    << q.value(QStringLiteral("path")).toString() << " -> unknown (about to be sent)\n";
+                out << "    " << text(q, "method") << " " << text(q, "service") << " " << text(q, "path")
+                    << " -> unknown (about to be sent)\n";
             }
         }
         for (const QJsonValue v : r.value(QStringLiteral("requests")).toArray()) {
             const QJsonObject q = v.toObject();
-            out << "    " << q.value(QStringLiteral("method")).toString() << " "
-                << q.value(QStringLiteral("service")).toString() << " "
-                << q.value(QStringLiteral("path")).toString() << " -> "
-                << q.value(QStringLiteral("status")).toInt() << " "
-                << q.value(QStringLiteral("outcome")).toString() << "\n";
+            out << "    " << text(q, "method") << " " << text(q, "service") << " " << text(q, "path") << " -> "
+                << q.value(QStringLiteral("status")).toInt() << " " << text(q, "outcome") << "\n";
         }
         out << "    verification: "
-            << (interrupted ? QStringLiteral("INTERRUPTED - check the cloud")
-                            : r.value(QStringLiteral("verification")).toString())
-            << " - " << r.value(QStringLiteral("message")).toString() << "\n";
+            << (interrupted ? QStringLiteral("INTERRUPTED - check the cloud") : text(r, "verification"))
+            << " - " << text(r, "message") << "\n";
         if (interrupted)
             ++interruptedCount;
     }

@@ -4,6 +4,8 @@
 #include "app/cli/checkcommand.h"
 #include "app/cli/diffcommand.h"
 #include "app/cli/livecommands.h"
+#include "app/cli/terminal.h"
+#include "services/hardening.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -34,6 +36,7 @@ static const char usage[]
 
 int main(int argc, char *argv[])
 {
+    Hardening::noCoreDumps(); // before anything holds a secret
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("flightdeck-cli"));
     QCoreApplication::setOrganizationName(QStringLiteral("flightdeck"));
@@ -43,12 +46,12 @@ int main(int argc, char *argv[])
     const QString first = args.value(1);
     if (first.isEmpty() || first == QLatin1String("-h") || first == QLatin1String("--help")
         || first == QLatin1String("help")) {
-        QTextStream(first.isEmpty() ? stderr : stdout) << usage;
+        QTextStream(first.isEmpty() ? Terminal::err() : Terminal::out()) << usage;
         return first.isEmpty() ? 3 : 0;
     }
     if (first == QLatin1String("-v") || first == QLatin1String("--version")
         || first == QLatin1String("version")) {
-        QTextStream(stdout) << "flightdeck-cli " << QCoreApplication::applicationVersion() << Qt::endl;
+        QTextStream(Terminal::out()) << "flightdeck-cli " << QCoreApplication::applicationVersion() << Qt::endl;
         return 0;
     }
     const QHash<QString, int (*)(const QStringList &)> commands = {
@@ -61,6 +64,6 @@ int main(int argc, char *argv[])
         args.removeAt(1);
         return run(args);
     }
-    QTextStream(stderr) << "flightdeck-cli: unknown command \"" << first << "\"\n\n" << usage;
+    QTextStream(Terminal::err()) << "flightdeck-cli: unknown command \"" << first << "\"\n\n" << usage;
     return 3;
 }

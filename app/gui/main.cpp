@@ -3,6 +3,7 @@
 #include "app/gui/democloud.h"
 #include "services/connection.h"
 #include "views/mainwindow.h"
+#include "services/hardening.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -101,6 +102,7 @@ bool wantsOnlyText(int argc, char *argv[])
 
 int main(int argc, char *argv[])
 {
+    Hardening::noCoreDumps(); // before anything holds a secret
     describeApplication();
     const Options options;
     if (wantsOnlyText(argc, argv)) {

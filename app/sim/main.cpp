@@ -10,6 +10,8 @@
 #include <QJsonDocument>
 #include <QTextStream>
 #include <csignal>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 
 static int fail(const QString &message)
 {
@@ -19,6 +21,10 @@ static int fail(const QString &message)
 
 int main(int argc, char *argv[])
 {
+    // No core dump: the simulated cloud holds its users' passwords and tokens too.
+    const rlimit noCore { 0, 0 };
+    ::setrlimit(RLIMIT_CORE, &noCore);
+    ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("flightdeck-sim"));
     QCoreApplication::setApplicationVersion(QStringLiteral(FLIGHTDECK_VERSION));

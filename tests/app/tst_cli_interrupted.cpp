@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <csignal>
+#include <sys/resource.h>
 
 class TestCliInterrupted : public QObject
 {
@@ -22,6 +23,7 @@ private slots:
     void killedWhileVerifying();
     void completedIsFinished();
     void refusedWhenTheRecordCannotBeWritten();
+    void abortLeavesNoCoreDump();
 
 private:
     // Starts the repair of the ERROR instance with --yes; returns once its started record is on disk.
@@ -188,6 +190,37 @@ void TestCliInterrupted::refusedWhenTheRecordCannotBeWritten()
     QVERIFY(std::any_of(servers.cbegin(), servers.cend(), [](const SimServer &s) {
         return s.name == QLatin1String("kks-demo-pool-t5y6u") && s.status == QLatin1String("ERROR");
     }));
+}
+
+// An abort while the password is in memory, with core dumps allowed by whoever started it: the process turned
+// them off itself, so no core file holds the password.
+void TestCliInterrupted::abortLeavesNoCoreDump()
+{
+    FaultRule slow;
+    slow.service = QStringLiteral("compute");
+    slow.method = QStringLiteral("DELETE");
+    slow.kind = FaultRule::Kind::Latency;
+    slow.latencyMs = 5000;
+    m_cli->sim.sim.faults().add(slow);
+    QProcess p;
+    p.setChildProcessModifier([] {
+        const rlimit unlimited { RLIM_INFINITY, RLIM_INFINITY };
+        ::setrlimit(RLIMIT_CORE, &unlimited);
+    });
+    QVERIFY(startRepair(p));
+    QFile limits(QStringLiteral("/proc/%1/limits").arg(p.processId()));
+    QVERIFY(limits.open(QIODevice::ReadOnly));
+    const QString text = QString::fromLatin1(limits.readAll());
+    static const QRegularExpression core(QStringLiteral("Max core file size\\s+(\\S+)\\s+(\\S+)"));
+    const QRegularExpressionMatch m = core.match(text);
+    QVERIFY2(m.hasMatch(), qPrintable(text));
+    QCOMPARE(m.captured(1), QStringLiteral("0"));
+    QCOMPARE(m.captured(2), QStringLiteral("0"));
+    ::kill(pid_t(p.processId()), SIGABRT);
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+    const QStringList cores = QDir(m_cli->home.path()).entryList({ QStringLiteral("core*") }, QDir::Files);
+    QVERIFY2(cores.isEmpty(), qPrintable(cores.join(QLatin1Char(' '))));
 }
 
 QTEST_GUILESS_MAIN(TestCliInterrupted)

@@ -67,6 +67,10 @@ void TestError::oneLine_data()
     QTest::newRow("input, one line") << Error::inSource(
         Error::Kind::Malformed, QStringLiteral("capture.json"), QStringLiteral("not \"a\nb\""))
                                      << "capture.json: not \"a\\nb\"";
+    Error hostile = call(Error::Kind::Http, 409);
+    hostile.serverMessage = QStringLiteral("Router \x1b[2J\x1b[32mOK\x07 in use\u202e");
+    QTest::newRow("server's words that would drive a terminal")
+        << hostile << "network: PUT /v2.0/routers/r1: HTTP 409: Router \\e[2J\\e[32mOK\\x07 in use\\u202e";
     QTest::newRow("a file") << Error::inSource(
         Error::Kind::Io, QStringLiteral("/tmp/s/nodes.json"), QStringLiteral("required file is missing"))
                             << "/tmp/s/nodes.json: required file is missing";

@@ -1,11 +1,19 @@
 #include "services/auditlog.h"
 
+#include "services/localfile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
+#include <csignal>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 // The audit log read as it grows: a reader that parses only what was appended gives, after every
 // append, exactly what a whole read gives.
@@ -19,6 +27,11 @@ private slots:
     void cutOffLineIsReadWhenWhole();
     void shorterLogIsReadAgain();
     void overlongLineIsNamedAndSkipped();
+    void tornLineIsEndedBeforeTheNextRecord();
+    void failedAppendIsRolledBack();
+    void laterProcessWithTheSameIdIsNotInProgress();
+    void linkIsNotFollowed();
+    void sharedFolderIsRefused();
 
 private:
     static void appendRaw(const QByteArray &bytes);
@@ -143,6 +156,154 @@ void TestAuditLog::shorterLogIsReadAgain()
     QVERIFY(QFile::remove(AuditLog::path()));
     QVERIFY(reader.update(&error));
     QVERIFY(reader.records().isEmpty());
+}
+
+void TestAuditLog::tornLineIsEndedBeforeTheNextRecord()
+{
+    // A crash left half a record; the next repair's record must not be glued onto it.
+    QString error;
+    QVERIFY(AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("one") } }, &error));
+    appendRaw(R"({"finding":"tw)");
+    const QString id
+        = AuditLog::begin(QJsonObject { { QStringLiteral("finding"), QStringLiteral("three") } }, &error);
+    QVERIFY2(!id.isEmpty(), qPrintable(error));
+    const QList<QJsonObject> records = AuditLog::read(&error);
+    QVERIFY2(error.contains(QStringLiteral(":2: not a JSON record")), qPrintable(error));
+    QCOMPARE(records.size(), 2);
+    QCOMPARE(records.at(1).value(QStringLiteral("id")).toString(), id);
+    QCOMPARE(records.at(1).value(QStringLiteral("verification")).toString(), QStringLiteral("in progress"));
+}
+
+void TestAuditLog::failedAppendIsRolledBack()
+{
+    // The data folder on a file system of 64 KiB, nearly full: an append that does not fit leaves nothing of
+    // itself, and says why.
+    QTemporaryDir home;
+    const QByteArray oldHome = qgetenv("HOME");
+    qputenv("HOME", QFile::encodeName(home.path()));
+    const QString folder = QFileInfo(AuditLog::path()).absolutePath();
+    QVERIFY(QDir().mkpath(folder));
+    if (::mount("tmpfs", QFile::encodeName(folder).constData(), "tmpfs", 0, "size=64k,mode=0700") != 0) {
+        qputenv("HOME", oldHome);
+        QSKIP("no tmpfs can be mounted here (it takes root): the full disk is not tried");
+    }
+    const auto unmount = qScopeGuard([&] {
+        ::umount2(QFile::encodeName(folder).constData(), MNT_DETACH);
+        qputenv("HOME", oldHome);
+    });
+    QString error;
+    QVERIFY2(AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("one") } }, &error),
+        qPrintable(error));
+    const qint64 before = QFileInfo(AuditLog::path()).size();
+    // Fill the rest but for a few bytes.
+    {
+        QFile filler(QDir(folder).filePath(QStringLiteral("filler")));
+        QVERIFY(filler.open(QIODevice::WriteOnly));
+        while (filler.write(QByteArray(512, 'x')) == 512 && filler.flush()) { }
+    }
+    const QString id = AuditLog::begin(
+        QJsonObject { { QStringLiteral("finding"), QStringLiteral("two") },
+            { QStringLiteral("planned"), QString(4096, QLatin1Char('p')) } },
+        &error);
+    QVERIFY(id.isEmpty());
+    QVERIFY2(error.contains(QStringLiteral("No space left on device (ENOSPC)")), qPrintable(error));
+    QCOMPARE(QFileInfo(AuditLog::path()).size(), before);
+    // Room again: the next record is whole, and so is the log.
+    QVERIFY(QFile::remove(QDir(folder).filePath(QStringLiteral("filler"))));
+    error.clear();
+    QVERIFY2(AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("three") } }, &error),
+        qPrintable(error));
+    const QList<QJsonObject> records = AuditLog::read(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(records.size(), 2);
+    QCOMPARE(records.at(1).value(QStringLiteral("finding")).toString(), QStringLiteral("three"));
+}
+
+void TestAuditLog::laterProcessWithTheSameIdIsNotInProgress()
+{
+    // A started record of this very process id, but of a process that began at another moment (the id was
+    // given again after it died): interrupted, not "in progress".
+    QString error;
+    const QString mine
+        = AuditLog::begin(QJsonObject { { QStringLiteral("finding"), QStringLiteral("mine") } }, &error);
+    QVERIFY(!mine.isEmpty());
+    QList<QJsonObject> records = AuditLog::read(&error);
+    const QJsonObject process = records.at(0).value(QStringLiteral("process")).toObject();
+    QVERIFY(process.contains(QStringLiteral("started")));
+    QVERIFY(process.contains(QStringLiteral("boot")));
+    const auto startedBy = [&](const QString &id, const QJsonObject &p) {
+        QJsonObject r { { QStringLiteral("id"), id }, { QStringLiteral("phase"), QStringLiteral("started") },
+            { QStringLiteral("finding"), id }, { QStringLiteral("process"), p } };
+        QVERIFY(AuditLog::append(r, &error));
+    };
+    QJsonObject earlier = process;
+    earlier.insert(QStringLiteral("started"),
+        QString::number(process.value(QStringLiteral("started")).toString().toLongLong() - 100));
+    startedBy(QStringLiteral("earlier"), earlier);
+    QJsonObject otherBoot = process;
+    otherBoot.insert(QStringLiteral("boot"), QStringLiteral("00000000-0000-0000-0000-000000000000"));
+    startedBy(QStringLiteral("before-a-reboot"), otherBoot);
+    QJsonObject old = process; // written before process start times were recorded: the id alone
+    old.remove(QStringLiteral("started"));
+    old.remove(QStringLiteral("boot"));
+    startedBy(QStringLiteral("old"), old);
+    records = AuditLog::read(&error);
+    QCOMPARE(records.size(), 4);
+    QCOMPARE(records.at(0).value(QStringLiteral("verification")).toString(), QStringLiteral("in progress"));
+    QCOMPARE(records.at(1).value(QStringLiteral("verification")).toString(), QStringLiteral("interrupted"));
+    QCOMPARE(records.at(2).value(QStringLiteral("verification")).toString(), QStringLiteral("interrupted"));
+    QCOMPARE(records.at(3).value(QStringLiteral("verification")).toString(), QStringLiteral("in progress"));
+}
+
+void TestAuditLog::linkIsNotFollowed()
+{
+    // Somebody planted a link where the log goes, to a file of theirs: a repair must not append to it (nor
+    // change its mode).
+    QTemporaryDir elsewhere;
+    const QString victim = elsewhere.filePath(QStringLiteral("theirs.txt"));
+    {
+        QFile f(victim);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("their notes\n");
+    }
+    QVERIFY(QFile::setPermissions(victim, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther));
+    QVERIFY(QDir().mkpath(QFileInfo(AuditLog::path()).absolutePath()));
+    QVERIFY(QFile::link(victim, AuditLog::path()));
+    QString error;
+    QVERIFY(!AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("x") } }, &error));
+    QVERIFY2(error.contains(QStringLiteral("is a link")), qPrintable(error));
+    QFile f(victim);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("their notes\n"));
+    QVERIFY(QFileInfo(victim).permissions() & QFileDevice::ReadOther);
+    error.clear();
+    QVERIFY(AuditLog::read(&error).isEmpty());
+    QVERIFY2(error.contains(QStringLiteral("is a link")), qPrintable(error));
+    QVERIFY(QFile::remove(AuditLog::path()));
+}
+
+void TestAuditLog::sharedFolderIsRefused()
+{
+    const QString folder = QFileInfo(AuditLog::path()).absolutePath();
+    QVERIFY(QDir().mkpath(folder));
+    const QByteArray name = QFile::encodeName(folder);
+    const auto restore = qScopeGuard([&] {
+        ::chmod(name.constData(), 0700);
+        if (::geteuid() == 0)
+            (void)::chown(name.constData(), ::geteuid(), ::getegid());
+    });
+    QString error;
+    QVERIFY(::chmod(name.constData(), 0777) == 0);
+    QVERIFY(!AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("x") } }, &error));
+    QVERIFY2(error.contains(QStringLiteral("may be written by everybody")), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(AuditLog::path()));
+    QVERIFY(::chmod(name.constData(), 0700) == 0);
+    if (::geteuid() == 0) { // a folder of another user's (only root can give one away)
+        QVERIFY(::chown(name.constData(), 65534, 65534) == 0);
+        error.clear();
+        QVERIFY(!AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("x") } }, &error));
+        QVERIFY2(error.contains(QStringLiteral("belongs to another user")), qPrintable(error));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestAuditLog)

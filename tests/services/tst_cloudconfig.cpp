@@ -1,5 +1,10 @@
 #include "services/cloudconfig.h"
+#include "services/httpclient.h"
 #include "services/kubeconfig.h"
+#include "services/kubernetesclient.h"
+
+#include <QSignalSpy>
+#include <sys/stat.h>
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,6 +29,8 @@ private slots:
     void kubeconfigExecPlugin();
     void kubeconfigErrors();
     void oddShapesAreErrorsNotExceptions();
+    void namedFilesAreBoundedAndNeverWaitedFor_data();
+    void namedFilesAreBoundedAndNeverWaitedFor();
 
 private:
     const QString m_data = QStringLiteral(FLIGHTDECK_SOURCE_DIR "/tests/data/");
@@ -239,6 +246,85 @@ current-context: c
     QCOMPARE(CloudConfigLoader::cloudNames(&error), QStringList { QStringLiteral("prod") });
     QVERIFY(!CloudConfigLoader::load(QStringLiteral("prod"), &error));
     QVERIFY2(error.contains(QStringLiteral("has no auth_url")), qPrintable(error));
+}
+
+// Every file a kubeconfig or clouds.yaml names (and the kubeconfig itself) is read as a snapshot's bodies
+// are: a link to /dev/zero once aborted with bad_alloc, a FIFO hung for ever (the token file on the event
+// loop, so that not even --deadline fired).
+void TestCredentialFiles::namedFilesAreBoundedAndNeverWaitedFor_data()
+{
+    QTest::addColumn<QString>("what");
+    QTest::addColumn<QString>("target");
+    for (const char *what : { "kubeconfig", "certificate-authority", "client-certificate", "client-key",
+             "tokenFile", "clouds.yaml", "cacert" }) {
+        QTest::addRow("%s, a link to /dev/zero", what) << QString::fromLatin1(what) << QStringLiteral("zero");
+        QTest::addRow("%s, a FIFO", what) << QString::fromLatin1(what) << QStringLiteral("fifo");
+        QTest::addRow("%s, 17 MiB", what) << QString::fromLatin1(what) << QStringLiteral("large");
+    }
+}
+
+void TestCredentialFiles::namedFilesAreBoundedAndNeverWaitedFor()
+{
+    QFETCH(QString, what);
+    QFETCH(QString, target);
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("bad"));
+    if (target == QLatin1String("zero")) {
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), bad));
+    } else if (target == QLatin1String("fifo")) {
+        QCOMPARE(::mkfifo(QFile::encodeName(bad).constData(), 0600), 0);
+    } else {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.resize(17 << 20)); // sparse: larger than a credential file may be
+    }
+    // A FIFO waited for would hang this test until its time runs out.
+    QString error;
+    const auto kubeconfig = [&](const QString &cluster, const QString &user) {
+        const QString file = dir.filePath(QStringLiteral("config.yaml"));
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly))
+            return file;
+        f.write(QStringLiteral("clusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\"%1}}]\n"
+                               "contexts: [{name: c, context: {cluster: c, user: u}}]\n"
+                               "users: [{name: u, user: {%2}}]\ncurrent-context: c\n")
+                    .arg(cluster, user)
+                    .toUtf8());
+        return file;
+    };
+    if (what == QLatin1String("kubeconfig")) {
+        QVERIFY(!Kubeconfig::load({ bad }, &error));
+    } else if (what == QLatin1String("tokenFile")) {
+        const auto config = Kubeconfig::load({ kubeconfig(QString(), QStringLiteral("tokenFile: bad")) }, &error);
+        QVERIFY2(config, qPrintable(error));
+        const std::optional<KubeTarget> t = config->target(QString(), &error);
+        QVERIFY2(t, qPrintable(error));
+        HttpClient http;
+        KubernetesClient client(&http, *t);
+        HttpCall *call = client.send("GET", QStringLiteral("/api/v1/nodes"));
+        QSignalSpy done(call, &HttpCall::finished);
+        QVERIFY(done.wait(5000));
+        error = done.first().first().value<ApiResponse>().error.toString();
+    } else if (what == QLatin1String("clouds.yaml")) {
+        qputenv("OS_CLIENT_CONFIG_FILE", QFile::encodeName(bad));
+        QVERIFY(CloudConfigLoader::cloudNames(&error).isEmpty());
+    } else if (what == QLatin1String("cacert")) {
+        QVERIFY(CloudConfig::caCertificates(bad).isEmpty());
+        error = QStringLiteral("not a regular file"); // read as nothing: "holds no readable certificate"
+    } else {
+        const QString key = what == QLatin1String("certificate-authority")
+            ? QStringLiteral(", certificate-authority: bad")
+            : QString();
+        const QString user = what == QLatin1String("client-certificate")
+            ? QStringLiteral("client-certificate: bad, client-key-data: eA==")
+            : what == QLatin1String("client-key") ? QStringLiteral("client-certificate-data: eA==, client-key: bad")
+                                                  : QStringLiteral("token: t");
+        const auto config = Kubeconfig::load({ kubeconfig(key, user) }, &error);
+        QVERIFY2(config, qPrintable(error));
+        QVERIFY(!config->target(QString(), &error));
+    }
+    QVERIFY2(error.contains(QStringLiteral("not a regular file")) || error.contains(QStringLiteral("larger than")),
+        qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestCredentialFiles)

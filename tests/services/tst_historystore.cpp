@@ -7,7 +7,9 @@
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
+#include <QScopeGuard>
 #include <QTest>
+#include <sys/mount.h>
 
 // The history store on a real SQLite file: intervals across refreshes, retention, migrations, files that
 // cannot be used, and writers in several processes at once.
@@ -35,11 +37,21 @@ private slots:
     void olderRefreshIsASampleOnly();
     void unwritableFolderIsAnError();
     void concurrentWritersFromTheCommandLine();
+    void futureRecordIsASampleThatPrunesNothing();
+    void clockSteppedBackStillResolves();
+    void processesMoveAsideOnlyTheFileFoundUnusable();
+    void fullDiskIsNamed();
+    void linkIsNotFollowed();
 
 private:
     QString path() const { return m_dir->filePath(QStringLiteral("history.sqlite")); }
-    static HistoryRecord refresh(const QDateTime &at, const QStringList &findings,
+    // A refresh at `at`; this machine's clock (m_now) follows the refreshes the test makes.
+    HistoryRecord refresh(const QDateTime &at, const QStringList &findings,
         const QString &severity = QStringLiteral("warning"));
+    void clocked(HistoryStore &store)
+    {
+        store.setClock([this] { return m_now; });
+    }
     static QStringList movedAside(const QString &folder);
     static int count(const QString &file, const QString &sql);
     static QString text(const QString &file, const QString &sql);
@@ -47,6 +59,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
     const QDateTime m_t0 = QDateTime(QDate(2026, 11, 1), QTime(10, 0), Qt::UTC);
     const QString m_key = QStringLiteral("sim/RegionOne/demo");
+    QDateTime m_now;
 };
 
 HistoryRecord TestHistoryStore::refresh(
@@ -55,6 +68,7 @@ HistoryRecord TestHistoryStore::refresh(
     HistoryRecord r;
     r.kluster = QStringLiteral("sim/RegionOne/demo");
     r.at = at;
+    m_now = qMax(m_now, at);
     r.durationMs = 120;
     r.routes = 10;
     r.maxRoutes = 30;
@@ -104,11 +118,13 @@ void TestHistoryStore::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
+    m_now = m_t0;
 }
 
 void TestHistoryStore::freshFileIsWalAtTheSchemaVersion()
 {
     HistoryStore store(path());
+    clocked(store);
     QVERIFY2(store.open(), qPrintable(store.error()));
     QVERIFY(store.takeNotice().isEmpty());
     QCOMPARE(count(path(), QStringLiteral("PRAGMA user_version")), HistoryStore::SchemaVersion);
@@ -127,6 +143,7 @@ void TestHistoryStore::freshFileIsWalAtTheSchemaVersion()
 void TestHistoryStore::intervalsOpenAndCloseAcrossRefreshes()
 {
     HistoryStore store(path());
+    clocked(store);
     QVERIFY2(store.open(), qPrintable(store.error()));
     const QDateTime t1 = m_t0.addSecs(300), t2 = m_t0.addSecs(600), t3 = m_t0.addSecs(900);
     QVERIFY2(
@@ -173,6 +190,7 @@ void TestHistoryStore::intervalsOpenAndCloseAcrossRefreshes()
 void TestHistoryStore::incompleteRefreshResolvesNothing()
 {
     HistoryStore store(path());
+    clocked(store);
     QVERIFY(store.open());
     QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a"), QStringLiteral("b") })));
     HistoryRecord partial = refresh(m_t0.addSecs(300), { QStringLiteral("a") });
@@ -192,6 +210,7 @@ void TestHistoryStore::incompleteRefreshResolvesNothing()
 void TestHistoryStore::failedRefreshIsASampleOnly()
 {
     HistoryStore store(path());
+    clocked(store);
     QVERIFY(store.open());
     QVERIFY(store.record(HistoryRecord::failure(m_key, m_t0, QStringLiteral("compute: 503"), 30000)));
     QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") })));
@@ -212,6 +231,7 @@ void TestHistoryStore::failedRefreshIsASampleOnly()
 void TestHistoryStore::severityChangeKeepsTheInterval()
 {
     HistoryStore store(path());
+    clocked(store);
     QVERIFY(store.open());
     QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
     QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") }, QStringLiteral("critical"))));
@@ -224,6 +244,7 @@ void TestHistoryStore::severityChangeKeepsTheInterval()
 void TestHistoryStore::findingThatKeepsComingBackIsFlapping()
 {
     HistoryStore store(path());
+    clocked(store);
     QVERIFY(store.open());
     QDateTime t = m_t0;
     for (int i = 0; i < 3; ++i) {
@@ -246,6 +267,7 @@ void TestHistoryStore::findingThatKeepsComingBackIsFlapping()
 void TestHistoryStore::statesKeepTheNewestAndTheLastHealthy()
 {
     HistoryStore store(path());
+    clocked(store);
     QVERIFY(store.open());
     QVERIFY(store.record(refresh(m_t0, {}))); // healthy
     for (int i = 1; i <= 20; ++i)
@@ -266,11 +288,12 @@ void TestHistoryStore::statesKeepTheNewestAndTheLastHealthy()
 void TestHistoryStore::retentionPrunesByAge()
 {
     HistoryStore store(path());
+    clocked(store);
     QVERIFY(store.open());
     store.setRetention(1, HistoryStore::DefaultMaxMegabytes);
     QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a"), QStringLiteral("b") })));
     QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") })));
-    QVERIFY(store.recordRepair(m_key, m_t0.addSecs(200), QStringLiteral("b"), QStringLiteral("fixed")));
+    QVERIFY(store.recordRepair(m_key, QStringLiteral("b"), QStringLiteral("fixed")));
     const QDateTime later = m_t0.addDays(3);
     QVERIFY(store.record(refresh(later, { QStringLiteral("a") }))); // prunes: the last prune was 3 days ago
     QCOMPARE(store.samples(m_key, m_t0, later).size(), 1);
@@ -283,10 +306,12 @@ void TestHistoryStore::retentionPrunesByAge()
 void TestHistoryStore::retentionPrunesBySize()
 {
     HistoryStore store(path());
+    clocked(store);
     QVERIFY(store.open());
     store.setRetention(365, 100);
     // A large error text per sample fills the file quickly.
     for (int i = 0; i < 1500; ++i) {
+        m_now = m_t0.addSecs(60 * i);
         HistoryRecord r
             = HistoryRecord::failure(m_key, m_t0.addSecs(60 * i), QString(1900, QLatin1Char('x')), 1);
         QVERIFY(store.record(r));
@@ -343,9 +368,11 @@ void TestHistoryStore::migratesFromVersionOne()
     QSqlDatabase::removeDatabase(QStringLiteral("v1"));
 
     HistoryStore store(path());
+
+    clocked(store);
     QVERIFY2(store.open(), qPrintable(store.error()));
     QVERIFY(store.takeNotice().isEmpty());
-    QCOMPARE(count(path(), QStringLiteral("PRAGMA user_version")), 2);
+    QCOMPARE(count(path(), QStringLiteral("PRAGMA user_version")), HistoryStore::SchemaVersion);
     QCOMPARE(store.openFindings(m_key, m_t0).value(QStringLiteral("a")).firstSeen, m_t0);
     QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") })));
     QCOMPARE(store.samples(m_key, m_t0, m_t0.addSecs(300)).size(), 2);
@@ -361,6 +388,7 @@ void TestHistoryStore::notADatabaseIsMovedAside()
         f.write(QByteArray("this is not a database, but somebody's notes\n").repeated(200));
     }
     HistoryStore store(path());
+    clocked(store);
     QVERIFY2(store.open(), qPrintable(store.error()));
     const QString notice = store.takeNotice();
     const QStringList aside = movedAside(m_dir->path());
@@ -377,6 +405,7 @@ void TestHistoryStore::corruptDatabaseIsMovedAside()
 {
     {
         HistoryStore store(path());
+        clocked(store);
         QVERIFY(store.open());
         for (int i = 0; i < 300; ++i)
             QVERIFY(store.record(refresh(m_t0.addSecs(300 * i), { QStringLiteral("f%1").arg(i % 50) })));
@@ -392,6 +421,7 @@ void TestHistoryStore::corruptDatabaseIsMovedAside()
         f.write(QByteArray(5 * 4096, '\xa5'));
     }
     HistoryStore store(path());
+    clocked(store);
     QVERIFY2(store.open(), qPrintable(store.error()));
     const QString notice = store.takeNotice();
     QVERIFY2(notice.contains(QStringLiteral("corrupt")) || notice.contains(QStringLiteral("not readable")),
@@ -405,6 +435,7 @@ void TestHistoryStore::newerSchemaIsMovedAside()
 {
     {
         HistoryStore store(path());
+        clocked(store);
         QVERIFY(store.open());
         QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
     }
@@ -416,6 +447,7 @@ void TestHistoryStore::newerSchemaIsMovedAside()
     }
     QSqlDatabase::removeDatabase(QStringLiteral("newer"));
     HistoryStore store(path());
+    clocked(store);
     QVERIFY2(store.open(), qPrintable(store.error()));
     const QString notice = store.takeNotice();
     QVERIFY2(
@@ -442,6 +474,7 @@ void TestHistoryStore::lockedDatabaseIsMovedAside()
     }
     {
         HistoryStore store(path());
+        clocked(store);
         store.setBusyTimeout(200);
         QVERIFY2(store.open(), qPrintable(store.error()));
         const QString notice = store.takeNotice();
@@ -458,6 +491,7 @@ void TestHistoryStore::lockedDatabaseIsMovedAside()
 void TestHistoryStore::busyDatabaseIsWaitedForNotMovedAside()
 {
     HistoryStore store(path());
+    clocked(store);
     store.setBusyTimeout(200);
     QVERIFY(store.open());
     QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
@@ -468,6 +502,7 @@ void TestHistoryStore::busyDatabaseIsWaitedForNotMovedAside()
     QVERIFY(writer.open());
     QVERIFY(QSqlQuery(writer).exec(QStringLiteral("BEGIN IMMEDIATE")));
     HistoryStore second(path());
+    clocked(second);
     second.setBusyTimeout(200);
     QVERIFY2(second.open(), qPrintable(second.error())); // reading is not blocked in WAL mode
     QVERIFY(!store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") })));
@@ -491,6 +526,7 @@ void TestHistoryStore::negativeSchemaVersionIsMovedAside()
     }
     QSqlDatabase::removeDatabase(QStringLiteral("negative"));
     HistoryStore store(path());
+    clocked(store);
     QVERIFY2(store.open(), qPrintable(store.error()));
     QVERIFY(store.takeNotice().contains(QStringLiteral("version -3")));
     QCOMPARE(movedAside(m_dir->path()).size(), 1);
@@ -500,6 +536,7 @@ void TestHistoryStore::negativeSchemaVersionIsMovedAside()
 void TestHistoryStore::olderRefreshIsASampleOnly()
 {
     HistoryStore store(path());
+    clocked(store);
     QVERIFY(store.open());
     QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
     QVERIFY(store.record(refresh(m_t0.addSecs(600), { QStringLiteral("a") })));
@@ -548,6 +585,7 @@ void TestHistoryStore::concurrentWritersFromTheCommandLine()
     for (int i = 0; i < Processes; ++i)
         startOne();
     HistoryStore store(file);
+    clocked(store);
     QVERIFY2(store.open(), qPrintable(store.error()));
     int own = 0;
     while (finished < Processes * Rounds || own < Own) {
@@ -574,6 +612,146 @@ void TestHistoryStore::concurrentWritersFromTheCommandLine()
     QCOMPARE(count(file, QStringLiteral("SELECT COUNT(*) FROM klusters")), 2);
     QCOMPARE(store.samples(m_key, m_t0, m_t0.addDays(1)).size(), Own);
     QVERIFY(movedAside(data + QStringLiteral("/flightdeck")).isEmpty());
+}
+
+void TestHistoryStore::futureRecordIsASampleThatPrunesNothing()
+{
+    HistoryStore store(path());
+    clocked(store);
+    QVERIFY(store.open());
+    for (int i = 0; i < 6; ++i)
+        QVERIFY(store.record(refresh(m_t0.addSecs(60 * i), { QStringLiteral("a") })));
+    // Another cloud's snapshot captured in 2031 (or a cloud whose clock runs 40 days ahead), recorded now.
+    HistoryRecord future = refresh(QDateTime(QDate(2031, 3, 1), QTime(12, 0), Qt::UTC), { QStringLiteral("x") });
+    m_now = m_t0.addSecs(400); // this machine's clock did not move
+    future.kluster = QStringLiteral("other/RegionOne/far");
+    QVERIFY(store.record(future));
+    QVERIFY(store.prune(m_now));
+    // Every kluster keeps its history: retention runs on this machine's clock, never on a record's.
+    QCOMPARE(store.samples(m_key, m_t0, m_t0.addDays(1)).size(), 6);
+    QCOMPARE(store.intervals(m_key, QStringLiteral("a")).size(), 1);
+    // The far record is a sample only: nothing opened, no state kept.
+    QCOMPARE(store.samples(future.kluster, future.at, future.at).size(), 1);
+    QVERIFY(store.openFindings(future.kluster, future.at).isEmpty());
+    QVERIFY(store.moments(future.kluster).isEmpty());
+    // And a snapshot of last month, recorded today: a sample as well, which neither resolves nor reopens.
+    HistoryRecord past = refresh(m_t0.addDays(-30), {});
+    QVERIFY(store.record(past));
+    QVERIFY(!store.intervals(m_key, QStringLiteral("a")).constFirst().resolvedAt.isValid());
+}
+
+void TestHistoryStore::clockSteppedBackStillResolves()
+{
+    HistoryStore store(path());
+    clocked(store);
+    QVERIFY(store.open());
+    // Recorded while the clock ran 40 days ahead (or by an earlier Flightdeck on a skewed cloud's clock).
+    m_now = m_t0.addDays(40);
+    QVERIFY(store.record(refresh(m_now, { QStringLiteral("a") })));
+    // The clock steps back to the truth; the finding is repaired.
+    m_now = m_t0;
+    HistoryRecord repaired = refresh(m_t0, {});
+    m_now = m_t0;
+    QVERIFY(store.record(repaired));
+    const QList<FindingInterval> a = store.intervals(m_key, QStringLiteral("a"));
+    QCOMPARE(a.size(), 1);
+    QVERIFY2(a.constFirst().resolvedAt.isValid(), "a repaired finding stayed open");
+    QVERIFY(store.openFindings(m_key, m_t0).isEmpty());
+    // The healthy state is kept, and is the newest moment.
+    const QList<HistoryMoment> moments = store.moments(m_key);
+    QCOMPARE(moments.size(), 2);
+    QCOMPARE(moments.constFirst().at, m_t0);
+    QVERIFY(moments.constFirst().healthy());
+    // What follows on the true clock goes on as usual.
+    QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("b") })));
+    QCOMPARE(store.openFindings(m_key, m_now).size(), 1);
+}
+
+void TestHistoryStore::processesMoveAsideOnlyTheFileFoundUnusable()
+{
+    // Several flightdeck-cli check --record meet an unusable history at once: one moves it aside, the others
+    // use the fresh one it started. No record ends in a file nothing reads, none vanishes.
+    const QString data = m_dir->filePath(QStringLiteral("data"));
+    const QString folder = data + QStringLiteral("/flightdeck");
+    const QString file = folder + QStringLiteral("/history.sqlite");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_DATA_HOME"), data);
+    env.insert(QStringLiteral("HOME"), m_dir->path());
+    const QString snapshot = QStringLiteral(FLIGHTDECK_SOURCE_DIR "/examples/broken-routes");
+    constexpr int Rounds = 3, Processes = 8;
+    for (int round = 0; round < Rounds; ++round) {
+        QVERIFY(QDir().mkpath(folder));
+        for (const QString &f : QDir(folder).entryList(QDir::Files))
+            QVERIFY(QFile::remove(QDir(folder).filePath(f)));
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray("not a database\n").repeated(100));
+        }
+        std::vector<std::unique_ptr<QProcess>> running;
+        for (int i = 0; i < Processes; ++i) {
+            auto p = std::make_unique<QProcess>();
+            p->setProcessEnvironment(env);
+            p->start(QStringLiteral(FLIGHTDECK_CLI),
+                { QStringLiteral("check"), QStringLiteral("--snapshot"), snapshot, QStringLiteral("--record") });
+            running.push_back(std::move(p));
+        }
+        int told = 0;
+        for (auto &p : running) {
+            QVERIFY(p->waitForFinished(60000));
+            QCOMPARE(p->exitCode(), 2);
+            const QByteArray err = p->readAllStandardError();
+            QVERIFY2(!err.contains("not recorded"), err.constData());
+            told += err.contains("moved") ? 1 : 0;
+        }
+        QCOMPARE(movedAside(folder).size(), 1); // the one unusable file, once
+        QVERIFY(told >= 1);
+        QCOMPARE(count(file, QStringLiteral("SELECT COUNT(*) FROM samples")), Processes);
+    }
+}
+
+void TestHistoryStore::fullDiskIsNamed()
+{
+    // The history on a file system of 256 KiB that fills up: the error says the disk is full, not "disk I/O
+    // error", and the file is not moved aside for it.
+    const QString folder = m_dir->filePath(QStringLiteral("small"));
+    QVERIFY(QDir().mkpath(folder));
+    if (::mount("tmpfs", QFile::encodeName(folder).constData(), "tmpfs", 0, "size=256k,mode=0700") != 0)
+        QSKIP("no tmpfs can be mounted here (it takes root): the full disk is not tried");
+    const auto unmount = qScopeGuard([&] { ::umount2(QFile::encodeName(folder).constData(), MNT_DETACH); });
+    QString error;
+    {
+        HistoryStore store(folder + QStringLiteral("/history.sqlite"));
+        clocked(store);
+        QVERIFY2(store.open(), qPrintable(store.error()));
+        bool failed = false;
+        for (int i = 0; i < 2000 && !failed; ++i) {
+            HistoryRecord r = HistoryRecord::failure(m_key, m_now, QString(1900, QLatin1Char('x')), 1);
+            failed = !store.record(r);
+            error = store.error();
+        }
+        QVERIFY2(failed, "256 KiB never filled");
+        QVERIFY2(error.contains(QStringLiteral("the disk is full")), qPrintable(error));
+        QVERIFY(store.takeNotice().isEmpty());
+    }
+    QVERIFY(movedAside(folder).isEmpty());
+}
+
+void TestHistoryStore::linkIsNotFollowed()
+{
+    QTemporaryDir elsewhere;
+    const QString theirs = elsewhere.filePath(QStringLiteral("theirs.sqlite"));
+    {
+        QFile f(theirs);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+    }
+    QVERIFY(QFile::link(theirs, path()));
+    HistoryStore store(path());
+    clocked(store);
+    QVERIFY(!store.open());
+    QVERIFY2(store.error().contains(QStringLiteral("link")), qPrintable(store.error()));
+    QCOMPARE(QFileInfo(theirs).size(), 0);
+    QVERIFY(movedAside(m_dir->path()).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestHistoryStore)

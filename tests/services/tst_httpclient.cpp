@@ -1,3 +1,4 @@
+#include "services/endpointhealth.h"
 #include "services/httpclient.h"
 #include "tests/simulator/simfixture.h"
 
@@ -35,6 +36,8 @@ private slots:
     void farRetryAfterDateIsCapped();
     void timeoutIsQuiet();
     void managersRetireWithTheirLastAnswer();
+    void failingEndpointIsGivenARest();
+    void oneProbeAnswersForThoseWaiting();
 
 private:
     ApiResponse run(const ApiRequest &request)
@@ -326,6 +329,84 @@ void TestHttpClient::managersRetireWithTheirLastAnswer()
     QTest::qWait(250);
     QVERIFY(run(servers()).ok());
     QCOMPARE(m_client->network(), now);
+}
+
+// A failing API sees fewer requests, not more: every client of the process (every connection, every
+// kluster) shares one backoff per endpoint. Without it, each retried on its own: four tries of every
+// request, from every kluster.
+void TestHttpClient::failingEndpointIsGivenARest()
+{
+    EndpointHealth health;
+    health.setPolicy({ 3, 400, 1600 });
+    m_client->setEndpointHealth(&health);
+    HttpClient other; // another connection
+    other.setRetryPolicy(m_client->retryPolicy());
+    other.setEndpointHealth(&health);
+    QVERIFY(fault(R"({"kind": "status", "status": 503, "service": "compute", "count": 1000})"));
+    const qint64 before = m_fixture->sim.requestCount(QStringLiteral("compute"));
+
+    // The first request tries three times; then the endpoint is given a rest, and its fourth try is not
+    // sent: its last answer stands.
+    const ApiResponse first = run(servers());
+    QCOMPARE(first.status, 503);
+    QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 3);
+    QVERIFY(health.isOpen(EndpointHealth::endpointOf(servers().url)));
+    // What follows from either client is held, not sent, and says so.
+    for (HttpClient *client : { m_client.get(), &other, m_client.get(), &other }) {
+        HttpCall *call = client->send(servers());
+        QSignalSpy spy(call, &HttpCall::finished);
+        QVERIFY(spy.wait(5000));
+        const ApiResponse r = spy.first().first().value<ApiResponse>();
+        QCOMPARE(r.error.kind, Error::Kind::Held);
+        QVERIFY2(r.error.toString().startsWith(QStringLiteral("compute: GET /v2.1/servers: not sent: http://127.0.0.1:")),
+            qPrintable(r.error.toString()));
+        QVERIFY2(r.error.toString().contains(QStringLiteral("its last 3 answers failed")),
+            qPrintable(r.error.toString()));
+        QVERIFY(r.error.retryCanHelp());
+    }
+    QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 3);
+    QCOMPARE(health.heldCount(), 5);
+
+    // After the rest, one probe; it fails, and the rest is longer.
+    QTest::qWait(450);
+    QCOMPARE(run(servers()).status, 503);
+    QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 4);
+    QCOMPARE(run(servers()).error.kind, Error::Kind::Held);
+    QTest::qWait(450); // not long enough now (800 ms)
+    QCOMPARE(run(servers()).error.kind, Error::Kind::Held);
+    QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 4);
+    m_client->setEndpointHealth(&EndpointHealth::shared());
+}
+
+void TestHttpClient::oneProbeAnswersForThoseWaiting()
+{
+    EndpointHealth health;
+    health.setPolicy({ 2, 300, 1000 });
+    m_client->setRetryPolicy(RetryPolicy { 1, 50, 2000 }); // no retries: each failure is one request
+    m_client->setEndpointHealth(&health);
+    QVERIFY(fault(R"({"kind": "status", "status": 503, "service": "compute", "count": 2})"));
+    QCOMPARE(run(servers()).status, 503);
+    QCOMPARE(run(servers()).status, 503);
+    QVERIFY(health.isOpen(EndpointHealth::endpointOf(servers().url)));
+    QCOMPARE(run(servers()).error.kind, Error::Kind::Held);
+    // The API is back (the fault's count is used up). After the rest, three requests at once: one goes as
+    // the probe, the others wait for it and go once it answers.
+    QTest::qWait(350);
+    const qint64 before = m_fixture->sim.requestCount(QStringLiteral("compute"));
+    QList<HttpCall *> calls;
+    for (int i = 0; i < 3; ++i)
+        calls << m_client->send(servers());
+    QList<std::shared_ptr<QSignalSpy>> spies;
+    for (HttpCall *c : calls)
+        spies << std::make_shared<QSignalSpy>(c, &HttpCall::finished);
+    for (const auto &spy : spies) {
+        QVERIFY(spy->count() == 1 || spy->wait(5000));
+        const ApiResponse r = spy->first().first().value<ApiResponse>();
+        QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    }
+    QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 3);
+    QVERIFY(!health.isOpen(EndpointHealth::endpointOf(servers().url)));
+    m_client->setEndpointHealth(&EndpointHealth::shared());
 }
 
 QTEST_GUILESS_MAIN(TestHttpClient)

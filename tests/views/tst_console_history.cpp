@@ -15,6 +15,8 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTreeWidget>
+#include <atomic>
+#include <memory>
 
 using ConsoleTest::press;
 
@@ -72,7 +74,17 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
 
     // An hour later a route is gone: a new finding, seen from this refresh on.
     // The simulator's clock, moved through its admin API as a person driving it would.
-    const auto advance = [&fixture](int seconds) {
+    // Time passes for the console as well: the history keeps this machine's clock, which the test moves
+    // with the cloud's.
+    auto passed = std::make_shared<std::atomic<qint64>>(0);
+    QMetaObject::invokeMethod(
+        window.historyRecorder(),
+        [h = window.historyRecorder(), passed] {
+            h->setClock([passed] { return QDateTime::currentDateTimeUtc().addSecs(passed->load()); });
+        },
+        Qt::BlockingQueuedConnection);
+    const auto advance = [&fixture, passed](int seconds) {
+        passed->fetch_add(seconds);
         return fixture
             .request("POST", fixture.sim.adminUrl() + QStringLiteral("/clock/advance"),
                 QStringLiteral(R"({"seconds": %1})").arg(seconds).toUtf8())
