@@ -582,6 +582,10 @@ QByteArray stateChangesText(
     QString out = QStringLiteral("Kluster %1: changes from %2 to %3\n")
                       .arg(printable(after.kluster.isEmpty() ? before.kluster : after.kluster),
                           timestamp(before.capturedAt), timestamp(after.capturedAt));
+    if (before.capturedAt > after.capturedAt)
+        out += QStringLiteral("Note: the first moment is the later one: these are the changes from %1 back to "
+                              "%2 (give the earlier first to see what happened since)\n")
+                   .arg(timestamp(before.capturedAt), timestamp(after.capturedAt));
     for (const QString &category : stateChangeCategories()) {
         QList<const StateChange *> group;
         for (const StateChange &c : changes) {
@@ -639,6 +643,8 @@ QByteArray stateChangesJson(
     w.value(timestamp(before.capturedAt));
     w.key(QStringLiteral("after"));
     w.value(timestamp(after.capturedAt));
+    w.key(QStringLiteral("reversed")); // the first moment is the later one
+    w.value(before.capturedAt > after.capturedAt);
     w.key(QStringLiteral("changes"));
     w.beginArray();
     for (const StateChange &c : changes) {

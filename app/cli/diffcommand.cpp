@@ -51,6 +51,7 @@ int runDiffCommand(const QStringList &arguments)
         return CliOptions::fail(command, QStringLiteral("--format: \"%1\" is not text or json").arg(format));
 
     StateDigest digests[2];
+    QString cloud[2], region[2];
     for (int i = 0; i < 2; ++i) {
         KlusterState state;
         try {
@@ -59,14 +60,24 @@ int runDiffCommand(const QStringList &arguments)
             return CliOptions::fail(command, e.toString());
         }
         digests[i] = StateDigest::of(state, Diagnosis::run(state, *options));
+        cloud[i] = state.cloud;
+        region[i] = state.region;
     }
     const StateDigest &before = digests[0];
     const StateDigest &after = digests[1];
-    if (before.kluster != after.kluster)
+    // One kluster: the same name, and the same cloud and region wherever both snapshots say them (two
+    // klusters named alike in two clouds or regions are two klusters, and their "no changes" a lie).
+    const auto differ = [](const QString &a, const QString &b) { return !a.isEmpty() && !b.isEmpty() && a != b; };
+    if (before.kluster != after.kluster || differ(cloud[0], cloud[1]) || differ(region[0], region[1])) {
+        const auto name = [&](int i) {
+            return QStringLiteral("%1 (cloud %2, region %3)")
+                .arg(digests[i].kluster, cloud[i].isEmpty() ? QStringLiteral("not said") : cloud[i],
+                    region[i].isEmpty() ? QStringLiteral("not said") : region[i]);
+        };
         return CliOptions::fail(command,
             QStringLiteral("%1 is kluster %2 and %3 is kluster %4: diff compares two moments of one kluster")
-                .arg(folders.at(0), before.kluster, folders.at(1), after.kluster));
-
+                .arg(folders.at(0), name(0), folders.at(1), name(1)));
+    }
     const QList<StateChange> changes = diffStates(before, after);
     const QByteArray report = format == QLatin1String("json") ? stateChangesJson(before, after, changes)
                                                               : stateChangesText(before, after, changes);

@@ -21,6 +21,8 @@ private slots:
     void ghostNodeDeleted();
     void instanceReplaced();
     void errorsExit3();
+    void sameNameInAnotherRegionIsAnotherKluster();
+    void laterMomentFirstIsSaid();
 
 private:
     using Run = CliFixture::Run;
@@ -317,6 +319,49 @@ void TestCliDiff::errorsExit3()
     QVERIFY(r.out.contains(QStringLiteral("--max-unhealthy")));
     r = cli({ QStringLiteral("--help") });
     QVERIFY(r.out.contains(QStringLiteral("  diff ")));
+}
+
+void TestCliDiff::sameNameInAnotherRegionIsAnotherKluster()
+{
+    // Two klusters named demo, in two regions: no "no changes", exit 0.
+    const QString one = snapshot(QStringLiteral("demo"), QStringLiteral("region-one"));
+    const QString other = m_cli->home.filePath(QStringLiteral("region-two"));
+    QVERIFY(QDir().mkpath(other));
+    for (const QString &name : QDir(one).entryList(QDir::Files))
+        QVERIFY(QFile::copy(QDir(one).filePath(name), QDir(other).filePath(name)));
+    QFile capture(QDir(other).filePath(QStringLiteral("capture.json")));
+    QVERIFY(capture.open(QIODevice::ReadWrite));
+    QJsonObject c = QJsonDocument::fromJson(capture.readAll()).object();
+    c.insert(QStringLiteral("region"), QStringLiteral("RegionTwo"));
+    capture.resize(0);
+    capture.write(QJsonDocument(c).toJson());
+    capture.close();
+    const Run r = cli({ QStringLiteral("diff"), one, other });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.contains(QStringLiteral("region RegionOne")) && r.err.contains(QStringLiteral("region RegionTwo")),
+        qPrintable(r.err));
+}
+
+void TestCliDiff::laterMomentFirstIsSaid()
+{
+    // Two moments with a change between them: a route of legacy's router gone.
+    const QString before = snapshot(QStringLiteral("legacy"), QStringLiteral("earlier"));
+    SimRouter &router = world().routers[world().routerIndex(routerId(QStringLiteral("legacy")))];
+    QVERIFY(!router.routes.isEmpty());
+    router.routes.removeLast();
+    ++router.revision;
+    QTest::qWait(1100); // a later second: capturedAt has whole seconds
+    const QString after = snapshot(QStringLiteral("legacy"), QStringLiteral("later"));
+    const Run text = cli({ QStringLiteral("diff"), after, before });
+    QCOMPARE(text.exitCode, 1);
+    QVERIFY2(text.out.contains(QStringLiteral("Note: the first moment is the later one")), qPrintable(text.out));
+    const Run json = cli({ QStringLiteral("diff"), after, before, QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("reversed")), QJsonValue(true));
+    const Run forward = cli({ QStringLiteral("diff"), before, after, QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(
+        QJsonDocument::fromJson(forward.out.toUtf8()).object().value(QStringLiteral("reversed")), QJsonValue(false));
+    QVERIFY(!cli({ QStringLiteral("diff"), before, after }).out.contains(QStringLiteral("Note: the first")));
 }
 
 QTEST_GUILESS_MAIN(TestCliDiff)

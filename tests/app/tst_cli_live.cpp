@@ -6,7 +6,10 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
+#include <sys/stat.h>
 
 // flightdeck-cli against the simulated cloud, as a person or a script runs
 // it: live check, snapshot, klusters, and repair for every kind that has one
@@ -29,6 +32,9 @@ private slots:
     void authenticationFailureExits3();
     void noSecretInAnyFile();
     void deadlineEndsACheck();
+    void deadlineDuringARequestIsNoRequestNotSent();
+    void namesFromTheCloudNeverDriveTheTerminal();
+    void snapshotIntoAPreparedFolderOverwritesNothing();
 
 private:
     using Run = CliFixture::Run;
@@ -139,6 +145,19 @@ void TestCliLive::repairEveryKind()
         QCOMPARE(record.value(QStringLiteral("user")).toString(), QStringLiteral("demo"));
         QCOMPARE(record.value(QStringLiteral("project")).toString(), QStringLiteral("flightdeck-demo"));
         QVERIFY(!record.value(QStringLiteral("requests")).toArray().isEmpty());
+        // Marked once on the kluster's trends, on this machine's clock (it was once written twice).
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("repairs"));
+            db.setDatabaseName(m_cli->home.filePath(QStringLiteral("data/flightdeck/history.sqlite")));
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*), MAX(at) FROM repairs WHERE finding = '%1'")
+                               .arg(repair.second)));
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toInt(), 1);
+            QVERIFY(qAbs(q.value(1).toLongLong() - QDateTime::currentMSecsSinceEpoch()) < 60000);
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("repairs"));
         // Idempotent: once more, the finding is gone and nothing is sent.
         r = cli(base + QStringList { QStringLiteral("--yes") });
         QCOMPARE(r.exitCode, 0);
@@ -402,6 +421,123 @@ void TestCliLive::deadlineEndsACheck()
         QStringLiteral("soon") });
     QCOMPARE(bad.exitCode, 3);
     QVERIFY(bad.err.contains(QStringLiteral("--deadline")));
+}
+
+void TestCliLive::deadlineDuringARequestIsNoRequestNotSent()
+{
+    // Nova takes 5 s to answer the DELETE; the command's deadline comes first. The request was sent: the
+    // cloud may well have carried it out, and the audit says so (it once said "requests sent so far: 0").
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                     R"({"kind": "latency", "latencyMs": 5000, "service": "compute", "method": "DELETE"})")
+                 .status,
+        201);
+    const QString finding = QStringLiteral("instance-error:kks-demo-pool-t5y6u");
+    const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"), finding,
+        QStringLiteral("--yes"), QStringLiteral("--deadline"), QStringLiteral("2s") });
+    QCOMPARE(r.exitCode, 3);
+    const QJsonObject record = audit().last();
+    QCOMPARE(record.value(QStringLiteral("finding")).toString(), finding);
+    const QJsonArray requests = record.value(QStringLiteral("requests")).toArray();
+    QCOMPARE(requests.size(), 1);
+    QCOMPARE(requests.first().toObject().value(QStringLiteral("method")).toString(), QStringLiteral("DELETE"));
+    QVERIFY(requests.first().toObject().value(QStringLiteral("mayHaveBeenSent")).toBool());
+    const QString message = record.value(QStringLiteral("message")).toString();
+    QVERIFY2(!message.contains(QStringLiteral("sent so far: 0")) && message.contains(QStringLiteral("may have")),
+        qPrintable(message));
+    const Run text = cli({ QStringLiteral("audit") });
+    QVERIFY2(text.out.contains(QStringLiteral("no answer: may have been carried out")), qPrintable(text.out));
+}
+
+void TestCliLive::namesFromTheCloudNeverDriveTheTerminal()
+{
+    // A router's name (any project member may set one) and a node condition's message (whatever the kubelet
+    // wrote) with escape sequences: clear the screen, home the cursor, a green "OK", a bell, and a line break
+    // that would start a verdict of its own.
+    const QString hostile
+        = QStringLiteral("evil\x1b[2J\x1b[H\x1b[32mVerdict: OK\x07\nNo findings: the kluster looks healthy.\u202e");
+    World &world = m_fixture->sim.world();
+    const int legacy = world.klusterIndex(QStringLiteral("legacy"));
+    world.routers[world.routerIndex(world.klusters.at(legacy).routerId)].name = hostile;
+    const int demo = world.klusterIndex(QStringLiteral("demo"));
+    for (SimNode &n : world.klusters[demo].nodes) {
+        if (n.name == QLatin1String("kks-demo-pool-m4r8t"))
+            n.readyMessage = hostile;
+    }
+    const auto safe = [&hostile](const QString &out) {
+        if (out.contains(QChar(0x1b)) || out.contains(QChar(0x07)) || out.contains(QChar(0x202e)))
+            return false;
+        // The line break is shown, not followed.
+        for (const QString &line : out.split(QLatin1Char('\n'))) {
+            if (line.startsWith(QLatin1String("No findings")))
+                return false;
+        }
+        return !hostile.isEmpty();
+    };
+    const Run legacyCheck = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("legacy") });
+    QVERIFY2(legacyCheck.out.contains(QStringLiteral("Router evil\\e[2J\\e[H\\e[32mVerdict: OK\\x07\\nNo findings")),
+        qPrintable(legacyCheck.out));
+    QVERIFY2(safe(legacyCheck.out), qPrintable(legacyCheck.out));
+    const Run demoCheck = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo") });
+    QVERIFY2(demoCheck.out.contains(QStringLiteral("\\e[2J")), qPrintable(demoCheck.out));
+    QVERIFY2(safe(demoCheck.out), qPrintable(demoCheck.out));
+    // JSON keeps the value exactly (escaped as JSON escapes it).
+    const Run json = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY(!json.out.contains(QChar(0x1b)));
+    QVERIFY(json.out.contains(QStringLiteral("\\u001b[2J")));
+    // The repair command's plan and message.
+    const Run repair = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"),
+        QStringLiteral("node-not-ready:kks-demo-pool-m4r8t") });
+    QVERIFY2(repair.out.contains(QStringLiteral("\\e[2J")), qPrintable(repair.out));
+    QVERIFY2(safe(repair.out), qPrintable(repair.out));
+    // The audit's text view: a record whose values came from the cloud.
+    {
+        QDir().mkpath(QFileInfo(m_cli->auditPath()).absolutePath());
+        QFile log(m_cli->auditPath());
+        QVERIFY(log.open(QIODevice::WriteOnly | QIODevice::Append));
+        log.write(QJsonDocument(QJsonObject { { QStringLiteral("kluster"), hostile },
+                                    { QStringLiteral("finding"), hostile }, { QStringLiteral("message"), hostile },
+                                    { QStringLiteral("verification"), QStringLiteral("failed") } })
+                      .toJson(QJsonDocument::Compact)
+            + '\n');
+    }
+    const Run text = cli({ QStringLiteral("audit") });
+    QVERIFY2(text.out.contains(QStringLiteral("\\e[2J")), qPrintable(text.out));
+    QVERIFY2(safe(text.out), qPrintable(text.out));
+}
+
+void TestCliLive::snapshotIntoAPreparedFolderOverwritesNothing()
+{
+    // Another user prepared the folder: open to all, with nodes.json a link to a file of this user's.
+    QTemporaryDir mine;
+    const QString victim = mine.filePath(QStringLiteral("precious.txt"));
+    {
+        QFile f(victim);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("precious\n");
+    }
+    const QString prepared = m_cli->home.filePath(QStringLiteral("prepared"));
+    QVERIFY(QDir().mkpath(prepared));
+    QVERIFY(QFile::link(victim, QDir(prepared).filePath(QStringLiteral("nodes.json"))));
+    QVERIFY(::chmod(QFile::encodeName(prepared).constData(), 0777) == 0);
+    const QStringList args = { QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--out"), prepared };
+    Run r = cli(args);
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("may be written by everybody")), qPrintable(r.err));
+    // Made this user's alone, the link is still not written through.
+    QVERIFY(::chmod(QFile::encodeName(prepared).constData(), 0700) == 0);
+    r = cli(args);
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("is a link")), qPrintable(r.err));
+    QFile f(victim);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("precious\n"));
 }
 
 QTEST_GUILESS_MAIN(TestCliLive)

@@ -31,6 +31,7 @@ private slots:
     void klustersOfAProjectShareWhatTheProjectHas();
     void refreshesOfAConnectionWaitTheirTurn();
     void cancelledRefreshStopsWaiting();
+    void clockSteppedBackListsEverything();
 
 private:
     static CloudConfig cloud(const SimFixture &f) { return simCloud(f.sim); }
@@ -505,6 +506,42 @@ void TestServerCache::cancelledRefreshStopsWaiting()
     QVERIFY(!sharedArrived); // this refresh was not held until the shared list came
     QVERIFY(QTest::qWaitFor([&sharedArrived] { return sharedArrived; }, 30000));
     QVERIFY(!result.state.serversSource.known);
+}
+
+void TestServerCache::clockSteppedBackListsEverything()
+{
+    // Nova's clock steps back an hour (its Date says so): a server stopped after the step is stamped before
+    // where the last fetch left off, and changes-since would not list it. The cache notices the step and
+    // lists everything; the stopped server is shown as stopped on this very refresh.
+    SimFixture f;
+    World &w = f.sim.world();
+    w.replaceDeletedInstances = false;
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    QVERIFY(!get(cache)->error.isError());
+    QVERIFY(get(cache)->incremental);
+    QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/clock/advance"), R"({"seconds": -3600})")
+                 .status,
+        200);
+    SimServer &stopped = w.servers[serverOf(w, QStringLiteral("demo"), 1)];
+    stopped.status = QStringLiteral("SHUTOFF");
+    stopped.vmState = QStringLiteral("stopped");
+    stopped.updated = w.now();
+    const QString stoppedId = stopped.id;
+    const auto after = get(cache);
+    QVERIFY2(!after->error.isError(), qPrintable(after->error.toString()));
+    QVERIFY(!after->incremental);
+    QVERIFY2(after->whyWhole.contains(QStringLiteral("clock stepped back")), qPrintable(after->whyWhole));
+    bool seen = false;
+    for (const Instance &i : after->instances) {
+        if (i.id == stoppedId) {
+            QCOMPARE(i.status, QStringLiteral("SHUTOFF"));
+            seen = true;
+        }
+    }
+    QVERIFY(seen);
+    // And from there on, changes again.
+    QVERIFY(get(cache)->incremental);
 }
 
 QTEST_GUILESS_MAIN(TestServerCache)
