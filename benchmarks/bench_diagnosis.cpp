@@ -306,7 +306,8 @@ const Month &month()
             if (!month.store->record(r))
                 qFatal("history: %s", qPrintable(month.store->error()));
             if (i % 2016 == 100)
-                month.store->recordRepair(month.key, QStringLiteral("route-missing:x"), QStringLiteral("fixed"));
+                month.store->recordRepair(
+                    month.key, QStringLiteral("route-missing:x"), QStringLiteral("fixed"));
         }
         month.seconds = double(timer.elapsed()) / 1000;
         month.end = s.capturedAt.addSecs(300LL * Refreshes);

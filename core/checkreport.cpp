@@ -257,7 +257,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             out += QStringLiteral("    Evidence:\n");
             const QJsonObject evidence = f.evidence();
             for (auto it = evidence.begin(); it != evidence.end(); ++it)
-                out += QStringLiteral("      %1: %2\n").arg(printable(it.key()), printable(compact(it.value())));
+                out += QStringLiteral("      %1: %2\n")
+                           .arg(printable(it.key()), printable(compact(it.value())));
             const RepairGate::Decision decision
                 = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
             const std::optional<RepairPlan> &repair = decision.plan;
@@ -269,7 +270,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             for (const PlannedRequest &r : repair->requests) {
                 out += QStringLiteral("      %1 %2 %3").arg(r.method, r.service, printable(r.path));
                 for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
-                    out += QStringLiteral(" [%1: %2]").arg(printable(h.key()), printable(h.value().toString()));
+                    out += QStringLiteral(" [%1: %2]")
+                               .arg(printable(h.key()), printable(h.value().toString()));
                 out += QLatin1Char('\n');
                 if (!r.body.isNull()) {
                     const QString body = compact(r.body);
@@ -307,9 +309,9 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                .arg(b.ready)
                .arg(b.unhealthy)
                .arg(b.maxUnhealthy);
-    out += b.deletionsAllowed
-        ? QStringLiteral("instance deletions allowed\n")
-        : QStringLiteral("instance deletions refused (%1: %2)\n").arg(refusalName(b.reason), printable(b.detail));
+    out += b.deletionsAllowed ? QStringLiteral("instance deletions allowed\n")
+                              : QStringLiteral("instance deletions refused (%1: %2)\n")
+                                    .arg(refusalName(b.reason), printable(b.detail));
     out += QStringLiteral("Summary: %1 critical, %2 warning, %3 info\n")
                .arg(diagnosis.count(Severity::Critical))
                .arg(diagnosis.count(Severity::Warning))

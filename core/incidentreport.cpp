@@ -91,6 +91,8 @@ QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis, const H
                         esc(QString::fromUtf8(QJsonDocument(f.evidence()).toJson(QJsonDocument::Indented))));
         const QList<History::Interval> timeline
             = history ? history->timelines.value(f.id()) : QList<History::Interval>();
+        // The history's now (its times are this machine's), else the state's.
+        const QDateTime asOf = history && history->asOf.isValid() ? history->asOf : state.capturedAt;
         if (!timeline.isEmpty()) {
             html += QStringLiteral("<h3>Timeline</h3><ul>\n");
             for (const History::Interval &i : timeline) {
@@ -100,8 +102,7 @@ QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis, const H
                           .arg(i.resolvedAt.toUTC().toString(Qt::ISODate),
                               formatDuration(qMax<qint64>(0, i.firstSeen.secsTo(i.resolvedAt))))
                     : QStringLiteral("open at this report (%1)")
-                          .arg(formatDuration(qMax<qint64>(0,
-                              i.firstSeen.secsTo(history->asOf.isValid() ? history->asOf : state.capturedAt))));
+                          .arg(formatDuration(qMax<qint64>(0, i.firstSeen.secsTo(asOf))));
                 html += QStringLiteral("<li>%1 %2: %3</li>\n")
                             .arg(i.beforeHistory ? QStringLiteral("seen on the first recorded refresh,")
                                                  : QStringLiteral("first seen"),

@@ -583,8 +583,9 @@ QByteArray stateChangesText(
                       .arg(printable(after.kluster.isEmpty() ? before.kluster : after.kluster),
                           timestamp(before.capturedAt), timestamp(after.capturedAt));
     if (before.capturedAt > after.capturedAt)
-        out += QStringLiteral("Note: the first moment is the later one: these are the changes from %1 back to "
-                              "%2 (give the earlier first to see what happened since)\n")
+        out += QStringLiteral(
+            "Note: the first moment is the later one: these are the changes from %1 back to "
+            "%2 (give the earlier first to see what happened since)\n")
                    .arg(timestamp(before.capturedAt), timestamp(after.capturedAt));
     for (const QString &category : stateChangeCategories()) {
         QList<const StateChange *> group;

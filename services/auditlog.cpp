@@ -74,7 +74,9 @@ bool AuditLog::append(const QJsonObject &record, QString *error)
         if (errno != EINTR)
             return fail(QStringLiteral("cannot be locked"), errno);
     }
-    struct stat st { };
+    struct stat st
+    {
+    };
     if (::fstat(fd, &st) != 0)
         return fail(QStringLiteral("cannot be read"), errno);
     const off_t before = st.st_size;
@@ -149,8 +151,8 @@ qint64 AuditLog::processStartTicks(qint64 pid)
 {
     // /proc/<pid>/stat: "pid (comm) state ppid ..."; the start time is the 22nd field, the 20th after the
     // command's closing parenthesis (the command may hold spaces and parentheses itself).
-    const std::optional<QByteArray> stat = LocalFile::read(
-        QStringLiteral("/proc/%1/stat").arg(pid), 4096, static_cast<QString *>(nullptr));
+    const std::optional<QByteArray> stat
+        = LocalFile::read(QStringLiteral("/proc/%1/stat").arg(pid), 4096, static_cast<QString *>(nullptr));
     if (!stat)
         return -1;
     const qsizetype close = stat->lastIndexOf(')');
@@ -188,7 +190,8 @@ bool AuditLog::Reader::update(QString *error)
     // Read as written: in a folder of this user's alone, a file that is no link.
     QString why;
     const QString folder = QFileInfo(path()).absolutePath();
-    const int fd = LocalFile::isPrivateFolder(folder, &why) ? LocalFile::openPrivate(path(), O_RDONLY, &why) : -1;
+    const int fd
+        = LocalFile::isPrivateFolder(folder, &why) ? LocalFile::openPrivate(path(), O_RDONLY, &why) : -1;
     QFile f(path());
     if (fd < 0 || !f.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
         if (fd >= 0)
@@ -196,10 +199,15 @@ bool AuditLog::Reader::update(QString *error)
         *error = why.isEmpty() ? QStringLiteral("%1: %2").arg(f.fileName(), f.errorString()) : why;
         return false;
     }
+    return update(f, f.fileName(), error);
+}
+
+bool AuditLog::Reader::update(QIODevice &f, const QString &name, QString *error)
+{
     if (f.size() < m_offset)
         *this = Reader(); // rotated or cleared under us: nothing read before still holds
     if (!f.seek(m_offset)) {
-        *error = QStringLiteral("%1: %2").arg(f.fileName(), f.errorString());
+        *error = QStringLiteral("%1: %2").arg(name, f.errorString());
         return false;
     }
     while (!f.atEnd()) {
@@ -219,16 +227,18 @@ bool AuditLog::Reader::update(QString *error)
         const bool tooLong = consumed > MaxLine;
         const QByteArray bytes = raw.trimmed();
         const QJsonDocument doc = tooLong ? QJsonDocument() : QJsonDocument::fromJson(bytes);
-        if (!whole && f.atEnd() && !doc.isObject()) {
-            // Being written now, or left torn by a crash: reported, and read again next time.
-            *error = QStringLiteral("%1:%2: not a whole JSON record").arg(f.fileName()).arg(m_line + 1);
+        if (!whole && f.atEnd()) {
+            // Being written now, or left torn by a crash: reported, and read again next time. Never taken as
+            // it is, even when what came so far reads as JSON: the rest of its line may follow.
+            if (!bytes.isEmpty())
+                *error = QStringLiteral("%1:%2: not a whole JSON record").arg(name).arg(m_line + 1);
             break;
         }
         m_offset += consumed;
         ++m_line;
         if (tooLong) {
             *error = QStringLiteral("%1:%2: a line of %3 bytes, not a record (the limit is %4)")
-                         .arg(f.fileName())
+                         .arg(name)
                          .arg(m_line)
                          .arg(consumed)
                          .arg(MaxLine);
@@ -237,7 +247,7 @@ bool AuditLog::Reader::update(QString *error)
         if (bytes.isEmpty())
             continue;
         if (!doc.isObject()) {
-            *error = QStringLiteral("%1:%2: not a JSON record").arg(f.fileName()).arg(m_line);
+            *error = QStringLiteral("%1:%2: not a JSON record").arg(name).arg(m_line);
             continue;
         }
         add(doc.object());

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QHash>
+#include <QIODevice>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -54,6 +55,8 @@ public:
     {
     public:
         bool update(QString *error); // false with `error` when the file cannot be read
+        // The same from `device` (the log's bytes from its start; its name in errors is `name`).
+        bool update(QIODevice &device, const QString &name, QString *error);
         QList<QJsonObject> records() const;
 
     private:

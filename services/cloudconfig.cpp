@@ -23,7 +23,8 @@ QString CloudConfig::secretKey() const
 QList<QSslCertificate> CloudConfig::caCertificates(const QString &path)
 {
     // Regular files only, bounded, never waited for (OS_CACERT may name anything).
-    const std::optional<QByteArray> bytes = LocalFile::read(path, LocalFile::ConfigLimit, static_cast<QString *>(nullptr));
+    const std::optional<QByteArray> bytes
+        = LocalFile::read(path, LocalFile::ConfigLimit, static_cast<QString *>(nullptr));
     return bytes ? QSslCertificate::fromData(*bytes, QSsl::Pem) : QList<QSslCertificate>();
 }
 

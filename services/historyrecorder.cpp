@@ -74,7 +74,8 @@ void HistoryRecorder::record(const RefreshResult &result, const QString &key)
     } else if (const QString known = m_keys.value(console); !known.isEmpty()) {
         const QDateTime local
             = result.fetchedAt.isValid() ? result.fetchedAt : QDateTime::currentDateTimeUtc();
-        r = HistoryRecord::failure(known, onClock(local), SourceError::joined(result.errors), result.elapsedMs);
+        r = HistoryRecord::failure(
+            known, onClock(local), SourceError::joined(result.errors), result.elapsedMs);
     } else {
         return;
     }

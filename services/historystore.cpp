@@ -2,20 +2,21 @@
 
 #include "core/diagnosis.h"
 #include "core/statediff.h"
+#include "services/inputlimits.h"
 #include "services/localfile.h"
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
-#include <QVariant>
-#include <QElapsedTimer>
-#include <QScopeGuard>
 #include <QThread>
+#include <QVariant>
 #include <atomic>
 #include <cerrno>
 #include <fcntl.h>
@@ -86,7 +87,9 @@ QString sqlError(const QSqlError &e)
 // A device and inode: which file a name held when it was looked at.
 std::optional<std::pair<quint64, quint64>> fileId(const QString &path)
 {
-    struct stat st { };
+    struct stat st
+    {
+    };
     if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
         return std::nullopt;
     return std::make_pair(quint64(st.st_dev), quint64(st.st_ino));
@@ -179,8 +182,9 @@ QString HistoryStore::klusterKey(const QString &cloud, const QString &region, co
 QDateTime HistoryStore::localInstant(const QDateTime &cloudInstant, qint64 serverClockOffsetMs)
 {
     // The same rule KlusterFetcher applies the other way: within 5 s, the clocks agree.
-    return qAbs(serverClockOffsetMs) > 5000 ? cloudInstant.addSecs(-qRound64(double(serverClockOffsetMs) / 1000))
-                                            : cloudInstant;
+    return qAbs(serverClockOffsetMs) > 5000
+        ? cloudInstant.addSecs(-qRound64(double(serverClockOffsetMs) / 1000))
+        : cloudInstant;
 }
 
 QDateTime HistoryStore::now() const
@@ -192,12 +196,15 @@ QString HistoryStore::explain(const QSqlError &e) const
 {
     // SQLite says "disk I/O error" for a full disk and "unable to open database file" for a read-only file
     // system: the file system says which.
-    const QString words = sqlError(e);
+    QString words = sqlError(e);
     const QString folder = QFileInfo(m_path).absolutePath();
-    struct statvfs fs { };
+    struct statvfs fs
+    {
+    };
     if (::statvfs(QFile::encodeName(folder).constData(), &fs) == 0) {
         if (fs.f_flag & ST_RDONLY)
-            return QStringLiteral("%1: the file system is read-only (%2)").arg(words, LocalFile::reason(EROFS));
+            return QStringLiteral("%1: the file system is read-only (%2)")
+                .arg(words, LocalFile::reason(EROFS));
         if (fs.f_bavail == 0 && ::geteuid() != 0)
             return QStringLiteral("%1: the disk is full (%2)").arg(words, LocalFile::reason(ENOSPC));
         if (fs.f_bfree == 0)
@@ -448,7 +455,8 @@ bool HistoryStore::moveAside(const QString &why)
     if (!m_unusableFile || fileId(m_path) != m_unusableFile) {
         // Moved already by another process, which started a fresh one: that is the one to use.
         m_notice
-            = QStringLiteral("%1. Another Flightdeck moved it aside meanwhile and started a new history.").arg(why);
+            = QStringLiteral("%1. Another Flightdeck moved it aside meanwhile and started a new history.")
+                  .arg(why);
         return true;
     }
     const QString aside
@@ -528,10 +536,10 @@ bool HistoryStore::record(const HistoryRecord &r)
         = !lastSeen.isNull() && lastSeen.toLongLong() > nowMs + qint64(MaxSkewSeconds) * 1000;
     q.finish();
 
-    q.prepare(
-        QStringLiteral("INSERT INTO samples (kluster, at, ok, duration_ms, routes, max_routes, "
-                       "instances_active, instances_error, instances_other, nodes_ready, nodes_expected, "
-                       "critical, warning, info, error, recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO samples (kluster, at, ok, duration_ms, routes, max_routes, "
+        "instances_active, instances_error, instances_other, nodes_ready, nodes_expected, "
+        "critical, warning, info, error, recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     const auto orNull = [](qint64 v) { return v < 0 ? QVariant() : QVariant(v); };
     for (const QVariant &v :
         { QVariant(kluster), QVariant(at), QVariant(r.ok ? 1 : 0), QVariant(r.durationMs),
@@ -605,8 +613,9 @@ bool HistoryStore::record(const HistoryRecord &r)
         if (r.complete && seen.size() < open.size() + opened.size()) {
             // Resolved now; last seen on the refresh before.
             QSqlQuery resolve(m_db);
-            resolve.prepare(QStringLiteral("UPDATE intervals SET resolved_at = MAX(first_seen, ?), last_seen = "
-                                           "MAX(first_seen, ?) WHERE id = ?"));
+            resolve.prepare(
+                QStringLiteral("UPDATE intervals SET resolved_at = MAX(first_seen, ?), last_seen = "
+                               "MAX(first_seen, ?) WHERE id = ?"));
             for (auto it = open.begin(); it != open.end();) {
                 if (seen.contains(it.key())) {
                     ++it;
@@ -637,8 +646,8 @@ bool HistoryStore::record(const HistoryRecord &r)
             // A state is kept when it differs from the newest one kept (told by its hash: an unchanged
             // kluster costs no compression).
             const QByteArray sha1 = QCryptographicHash::hash(r.digest, QCryptographicHash::Sha1);
-            q.prepare(QStringLiteral(
-                "SELECT digest_sha1 FROM states WHERE kluster = ? ORDER BY id DESC LIMIT 1"));
+            q.prepare(
+                QStringLiteral("SELECT digest_sha1 FROM states WHERE kluster = ? ORDER BY id DESC LIMIT 1"));
             q.addBindValue(kluster);
             if (!q.exec())
                 return rollback(QStringLiteral("cannot read the states"), q.lastError());
@@ -662,7 +671,8 @@ bool HistoryStore::record(const HistoryRecord &r)
                 q.prepare(QStringLiteral(
                     "DELETE FROM states WHERE kluster = :k AND id NOT IN (SELECT id FROM states WHERE "
                     "kluster = :k ORDER BY id DESC LIMIT :n) AND id IS NOT (SELECT id FROM states WHERE "
-                    "kluster = :k AND critical = 0 AND warning = 0 AND complete = 1 ORDER BY id DESC LIMIT 1)"));
+                    "kluster = :k AND critical = 0 AND warning = 0 AND complete = 1 ORDER BY id DESC LIMIT "
+                    "1)"));
                 q.bindValue(QStringLiteral(":k"), kluster);
                 q.bindValue(QStringLiteral(":n"), KeptStates);
                 if (!q.exec())
@@ -676,8 +686,8 @@ bool HistoryStore::record(const HistoryRecord &r)
         m_openCache[kluster].valid = true; // what this transaction wrote is what the cache holds
     if (nowMs - m_lastPrune > 3600 * 1000 || nowMs < m_lastPrune) {
         m_lastPrune = nowMs;
-        prune(QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC)); // recorded all the same; a prune that failed is
-                                                                // tried again in an hour
+        prune(QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC)); // recorded all the same; a prune that failed
+                                                               // is tried again in an hour
     }
     return true;
 }
@@ -881,7 +891,20 @@ QByteArray HistoryStore::digest(qint64 momentId)
     q.addBindValue(momentId);
     if (!q.exec() || !q.next())
         return {};
-    return qUncompress(q.value(0).toByteArray());
+    return unpackDigest(q.value(0).toByteArray());
+}
+
+QByteArray HistoryStore::unpackDigest(const QByteArray &stored)
+{
+    // qCompress' form: the size unpacked (4 bytes, big-endian), then zlib. A damaged file may claim
+    // gigabytes: what a body may be is the most unpacked.
+    if (stored.size() < 4)
+        return {};
+    const quint32 claimed = (quint32(uchar(stored[0])) << 24) | (quint32(uchar(stored[1])) << 16)
+        | (quint32(uchar(stored[2])) << 8) | quint32(uchar(stored[3]));
+    if (claimed > quint64(InputLimits::maxBodyBytes()))
+        return {};
+    return qUncompress(stored);
 }
 
 std::optional<HistoryMoment> HistoryStore::lastHealthy(const QString &kluster, const QDateTime &before)

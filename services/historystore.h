@@ -165,6 +165,9 @@ public:
     // The stored moments, newest first, and one moment's digest.
     QList<HistoryMoment> moments(const QString &kluster);
     QByteArray digest(qint64 momentId);
+    // A digest as the file keeps it (compressed), unpacked; empty when it is damaged or claims more than a
+    // body may be.
+    static QByteArray unpackDigest(const QByteArray &stored);
     // The newest moment without a critical or warning finding before `before`, if one is kept.
     std::optional<HistoryMoment> lastHealthy(const QString &kluster, const QDateTime &before);
     QStringList klusters();
@@ -178,7 +181,8 @@ private:
     bool openFile();
     bool moveAside(const QString &why);
     QDateTime now() const;
-    QString explain(const QSqlError &e) const; // SQLite's words, and the file system's reason where it has one
+    QString explain(
+        const QSqlError &e) const; // SQLite's words, and the file system's reason where it has one
     bool unusable(const QString &what, const QString &why); // fails, and marks the file to be moved aside
     bool migrate();
     bool commit(); // COMMIT, or ROLLBACK when it fails

@@ -259,8 +259,8 @@ void HttpClient::attempt(
     }
 }
 
-void HttpClient::hold(HttpCall *call, const ApiRequest &request, const std::optional<ApiResponse> &previous,
-    const QString &why)
+void HttpClient::hold(
+    HttpCall *call, const ApiRequest &request, const std::optional<ApiResponse> &previous, const QString &why)
 {
     if (previous) { // a retry that is not sent: the last answer stands
         call->finish(*previous);
@@ -273,7 +273,8 @@ void HttpClient::hold(HttpCall *call, const ApiRequest &request, const std::opti
     r.error.path = request.path();
     r.error.detail = QStringLiteral("%1 is failing: %2").arg(EndpointHealth::endpointOf(request.url), why);
     // Later, never before the caller has connected.
-    QMetaObject::invokeMethod(call, [call, r] { call->finish(r); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        call, [call, r] { call->finish(r); }, Qt::QueuedConnection);
 }
 
 void HttpClient::transmit(HttpCall *call, const ApiRequest &request, int attemptNumber, bool probe)

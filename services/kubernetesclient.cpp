@@ -30,11 +30,17 @@ static QSslKey keyFromPem(const QByteArray &pem)
 QSslConfiguration KubernetesClient::tlsConfiguration(
     const QByteArray &execCert, const QByteArray &execKey) const
 {
+    return tlsFor(m_target, execCert, execKey);
+}
+
+QSslConfiguration KubernetesClient::tlsFor(
+    const KubeTarget &target, const QByteArray &execCert, const QByteArray &execKey)
+{
     QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-    if (!m_target.caPem.isEmpty())
-        tls.addCaCertificates(QSslCertificate::fromData(m_target.caPem, QSsl::Pem));
-    const QByteArray cert = execCert.isEmpty() ? m_target.clientCertPem : execCert;
-    const QByteArray key = execKey.isEmpty() ? m_target.clientKeyPem : execKey;
+    if (!target.caPem.isEmpty())
+        tls.addCaCertificates(QSslCertificate::fromData(target.caPem, QSsl::Pem));
+    const QByteArray cert = execCert.isEmpty() ? target.clientCertPem : execCert;
+    const QByteArray key = execKey.isEmpty() ? target.clientKeyPem : execKey;
     if (!cert.isEmpty() && !key.isEmpty()) {
         const QList<QSslCertificate> chain = QSslCertificate::fromData(cert, QSsl::Pem);
         if (!chain.isEmpty()) {

@@ -38,6 +38,10 @@ public:
         QDateTime expirationTimestamp; // invalid when absent or unreadable
     };
     static std::optional<ExecCredential> parseExecCredential(const QByteArray &output);
+    // The TLS a target's certificates and key (or an exec plugin's) make: its CA added to the system's, the
+    // client certificate chain and key where both read.
+    static QSslConfiguration tlsFor(
+        const KubeTarget &target, const QByteArray &execCert = {}, const QByteArray &execKey = {});
 
 private:
     HttpCall *send(const QByteArray &method, const QString &path, const QByteArray &body,

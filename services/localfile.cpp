@@ -15,7 +15,7 @@ namespace LocalFile {
 
 QString reason(int code)
 {
-    const QString text = QString::fromLocal8Bit(std::strerror(code));
+    QString text = QString::fromLocal8Bit(std::strerror(code));
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
     if (const char *name = strerrorname_np(code))
         return QStringLiteral("%1 (%2)").arg(text, QString::fromLatin1(name));
@@ -57,7 +57,9 @@ std::optional<QByteArray> read(const QString &path, qint64 limit, Error *error)
     while (file.fd < 0 && errno == EINTR);
     if (file.fd < 0)
         return fail(Error::Kind::Io, QStringLiteral("cannot be read: ") + reason(errno));
-    struct stat st { };
+    struct stat st
+    {
+    };
     if (::fstat(file.fd, &st) != 0)
         return fail(Error::Kind::Io, QStringLiteral("cannot be read: ") + reason(errno));
     if (!S_ISREG(st.st_mode))
@@ -66,7 +68,7 @@ std::optional<QByteArray> read(const QString &path, qint64 limit, Error *error)
     const auto tooLarge = [limit]() {
         return QStringLiteral("larger than the %1 a file may be here")
             .arg(limit >= (qint64(1) << 20) ? QStringLiteral("%1 MiB").arg(limit >> 20)
-                                             : QStringLiteral("%1 bytes").arg(limit));
+                                            : QStringLiteral("%1 bytes").arg(limit));
     };
     if (st.st_size > limit)
         return fail(Error::Kind::TooLarge, tooLarge());
@@ -108,7 +110,9 @@ std::optional<QByteArray> read(const QString &path, qint64 limit, QString *error
 
 bool isPrivateFolder(const QString &folder, QString *why)
 {
-    struct stat st { };
+    struct stat st
+    {
+    };
     if (::lstat(native(folder).constData(), &st) != 0) {
         *why = QStringLiteral("%1: %2").arg(folder, reason(errno));
         return false;
@@ -144,7 +148,9 @@ bool isPrivateFolder(const QString &folder, QString *why)
 bool makePrivateFolder(const QString &folder, QString *why)
 {
     const QByteArray name = native(folder);
-    struct stat st { };
+    struct stat st
+    {
+    };
     const int found = ::lstat(name.constData(), &st);
     if (found == 0 && !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode)) {
         *why = QStringLiteral("%1: cannot create the folder: a file of that name is there").arg(folder);
@@ -183,7 +189,9 @@ int openPrivate(const QString &path, int flags, QString *why)
             : QStringLiteral("%1: %2").arg(path, reason(errno));
         return -1;
     }
-    struct stat st { };
+    struct stat st
+    {
+    };
     if (::fstat(file.fd, &st) != 0) {
         *why = QStringLiteral("%1: %2").arg(path, reason(errno));
         return -1;
@@ -205,12 +213,15 @@ int openPrivate(const QString &path, int flags, QString *why)
 
 bool checkPrivateFile(const QString &path, QString *why)
 {
-    struct stat st { };
+    struct stat st
+    {
+    };
     const QByteArray name = native(path);
     if (::lstat(name.constData(), &st) != 0)
         return errno == ENOENT || (*why = QStringLiteral("%1: %2").arg(path, reason(errno)), false);
     if (S_ISLNK(st.st_mode)) {
-        *why = QStringLiteral("%1 is a link: not followed (a file of Flightdeck's is never a link)").arg(path);
+        *why
+            = QStringLiteral("%1 is a link: not followed (a file of Flightdeck's is never a link)").arg(path);
         return false;
     }
     if (!S_ISREG(st.st_mode)) {
@@ -231,7 +242,9 @@ bool checkPrivateFile(const QString &path, QString *why)
 
 bool isWritableName(const QString &path, QString *why)
 {
-    struct stat st { };
+    struct stat st
+    {
+    };
     if (::lstat(native(path).constData(), &st) != 0)
         return errno == ENOENT || (*why = QStringLiteral("%1: %2").arg(path, reason(errno)), false);
     if (S_ISLNK(st.st_mode)) {

@@ -128,7 +128,8 @@ QStringList ServerCache::merge(const PagedList &page, bool whole)
 QDateTime ServerCache::serverClock(const QDateTime &novaClock, const QDateTime &neutronClock) const
 {
     // Nova's own clock when it says it (behind a proxy it does); else Neutron's, read just before; else ours.
-    return novaClock.isValid() ? novaClock : (neutronClock.isValid() ? neutronClock : m_shared.flightStarted());
+    return novaClock.isValid() ? novaClock
+                               : (neutronClock.isValid() ? neutronClock : m_shared.flightStarted());
 }
 
 void ServerCache::setWatermark(const QDateTime &novaClock, const QDateTime &neutronClock)

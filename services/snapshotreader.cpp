@@ -28,7 +28,8 @@ std::optional<QByteArray> SnapshotReader::readBody(const QString &path, Error *e
     // a link to /dev/zero never stop growing.
     std::optional<QByteArray> bytes = LocalFile::read(path, InputLimits::maxBodyBytes(), error);
     if (!bytes && error->kind == Error::Kind::TooLarge)
-        *error = Error::inSource(Error::Kind::TooLarge, path, InputLimits::tooLarge(QStringLiteral("the file")));
+        *error
+            = Error::inSource(Error::Kind::TooLarge, path, InputLimits::tooLarge(QStringLiteral("the file")));
     return bytes;
 }
 

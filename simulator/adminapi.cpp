@@ -32,6 +32,12 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         o.insert(QStringLiteral("klusters"), klusters);
         o.insert(QStringLiteral("servers"), int(m_world.servers.size()));
         o.insert(QStringLiteral("now"), ApiRender::timestamp(m_world.now()));
+        // Every request each service was sent since the simulator started (what a client's politeness is
+        // measured by).
+        QJsonObject requests;
+        for (const char *service : { "keystone", "compute", "network", "kubernikus", "kubernetes", "image" })
+            requests.insert(QLatin1String(service), requestCount(QLatin1String(service)));
+        o.insert(QStringLiteral("requests"), requests);
         return json(200, o);
     }
     if (parts.value(0) == QLatin1String("faults")) {

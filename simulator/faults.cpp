@@ -74,7 +74,8 @@ std::optional<FaultRule> FaultRule::fromJson(const QJsonObject &o, QString *erro
     r.status = o.value(QStringLiteral("status")).toInt(r.kind == Kind::Html ? 502 : 503);
     const QJsonValue retry = o.value(QStringLiteral("retryAfter"));
     // A number as its whole seconds, however large (toInt() made one past 32 bits "0"); a string as given.
-    r.retryAfter = retry.isDouble() ? QString::number(std::floor(retry.toDouble()), 'f', 0) : retry.toString();
+    r.retryAfter
+        = retry.isDouble() ? QString::number(std::floor(retry.toDouble()), 'f', 0) : retry.toString();
     r.latencyMs = o.value(QStringLiteral("latencyMs")).toInt(0);
     r.remaining = o.value(QStringLiteral("count")).toInt(-1);
     return r;

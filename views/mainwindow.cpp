@@ -1,6 +1,7 @@
 #include "views/mainwindow.h"
 
 #include "core/klusterindex.h"
+#include "core/printable.h"
 #include "models/auditmodel.h"
 #include "models/filtermodel.h"
 #include "models/klustergroups.h"
@@ -598,7 +599,10 @@ void MainWindow::buildPages()
 
     for (Tab tab : { FindingsTab, NodesTab, RoutesTab, SecurityTab, AuditTab }) {
         TablePage *p = page(tab);
-        p->setDetailsProvider([this, tab](const QModelIndexList &rows) { return detailsHtml(tab, rows); });
+        // Names and words from the cloud (a router's name, a condition's message) with every control
+        // character shown as an escape: what is copied from the details never drives a terminal.
+        p->setDetailsProvider(
+            [this, tab](const QModelIndexList &rows) { return printableLines(detailsHtml(tab, rows)); });
         connect(p, &TablePage::selectionChanged, this, [this, p] {
             if (p == m_findingsPage)
                 syncSelection();

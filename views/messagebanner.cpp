@@ -1,5 +1,6 @@
 #include "views/messagebanner.h"
 
+#include "core/printable.h"
 #include "views/severitystyle.h"
 
 #include <QAction>
@@ -147,7 +148,8 @@ void MessageBanner::showDetails()
     dialog->setWindowTitle(tr("Details"));
     auto *text = new QPlainTextEdit(dialog);
     text->setReadOnly(true);
-    text->setPlainText(m_message.details.isEmpty() ? m_message.text : m_message.details);
+    // Plain text people copy into a terminal or a ticket: nothing in it may drive a terminal.
+    text->setPlainText(printableLines(m_message.details.isEmpty() ? m_message.text : m_message.details));
     text->setAccessibleName(tr("Details of the message"));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);

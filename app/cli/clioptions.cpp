@@ -1,6 +1,6 @@
 #include "app/cli/clioptions.h"
-#include "app/cli/terminal.h"
 
+#include "app/cli/terminal.h"
 #include "services/secretstore.h"
 
 #include <QCoreApplication>

@@ -67,7 +67,8 @@ int runDiffCommand(const QStringList &arguments)
     const StateDigest &after = digests[1];
     // One kluster: the same name, and the same cloud and region wherever both snapshots say them (two
     // klusters named alike in two clouds or regions are two klusters, and their "no changes" a lie).
-    const auto differ = [](const QString &a, const QString &b) { return !a.isEmpty() && !b.isEmpty() && a != b; };
+    const auto differ
+        = [](const QString &a, const QString &b) { return !a.isEmpty() && !b.isEmpty() && a != b; };
     if (before.kluster != after.kluster || differ(cloud[0], cloud[1]) || differ(region[0], region[1])) {
         const auto name = [&](int i) {
             return QStringLiteral("%1 (cloud %2, region %3)")

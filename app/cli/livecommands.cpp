@@ -118,9 +118,9 @@ int runSnapshotCommand(const QStringList &arguments)
         if (!SnapshotWriter::write(parser.value(QStringLiteral("out")), fetch, &error)) {
             status = CliOptions::fail(command, error);
         } else {
-            QTextStream(Terminal::out()) << "snapshot of " << p.kluster << " written to "
-                                << parser.value(QStringLiteral("out")) << " (" << fetch.requests
-                                << " requests)" << Qt::endl;
+            QTextStream(Terminal::out())
+                << "snapshot of " << p.kluster << " written to " << parser.value(QStringLiteral("out"))
+                << " (" << fetch.requests << " requests)" << Qt::endl;
             status = 0;
         }
         QCoreApplication::exit(status);
@@ -305,8 +305,8 @@ int runRepairCommand(const QStringList &arguments)
         out << "Sending: " << printable(step.plan.title) << Qt::endl;
         QObject::connect(executor.get(), &RepairExecutor::progress, executor.get(),
             [&out](const QString &m) { out << "  ... " << printable(m) << Qt::endl; });
-        QObject::connect(executor.get(), &RepairExecutor::finished, executor.get(),
-            [&](const RepairExecutor::Outcome &o) {
+        QObject::connect(
+            executor.get(), &RepairExecutor::finished, executor.get(), [&](const RepairExecutor::Outcome &o) {
                 for (const QJsonValue r : o.requests) {
                     const QJsonObject req = r.toObject();
                     out << "  " << req.value(QStringLiteral("method")).toString() << " "
@@ -324,7 +324,8 @@ int runRepairCommand(const QStringList &arguments)
                     mine = 3;
                 }
                 if (o.result == RepairExecutor::Outcome::Result::Refused)
-                    QTextStream(Terminal::err()) << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
+                    QTextStream(Terminal::err())
+                        << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
                 else if (exitStatusOf(o.result) == 3)
                     QTextStream(Terminal::err()) << "flightdeck-cli repair: " << o.message << Qt::endl;
                 worst = qMax(worst, mine);
@@ -375,8 +376,8 @@ int runRepairCommand(const QStringList &arguments)
         QStringList refusals;
         for (const RepairGate::Decision &d : gate.decisions()) {
             const Finding &finding = *d.finding;
-            out << "[" << severityName(finding.severity).toUpper() << "] " << printable(finding.id()) << "\n  "
-                << printable(finding.message()) << "\n";
+            out << "[" << severityName(finding.severity).toUpper() << "] " << printable(finding.id())
+                << "\n  " << printable(finding.message()) << "\n";
             if (d.verdict == RepairGate::Verdict::NoRepair) {
                 out << "This finding has no repair of its own." << Qt::endl;
                 refusals << finding.id() + QStringLiteral(": it has no repair of its own");
@@ -561,8 +562,8 @@ int runAuditCommand(const QStringList &arguments)
         }
         for (const QJsonValue v : r.value(QStringLiteral("requests")).toArray()) {
             const QJsonObject q = v.toObject();
-            out << "    " << text(q, "method") << " " << text(q, "service") << " " << text(q, "path") << " -> "
-                << q.value(QStringLiteral("status")).toInt() << " " << text(q, "outcome") << "\n";
+            out << "    " << text(q, "method") << " " << text(q, "service") << " " << text(q, "path")
+                << " -> " << q.value(QStringLiteral("status")).toInt() << " " << text(q, "outcome") << "\n";
         }
         out << "    verification: "
             << (interrupted ? QStringLiteral("INTERRUPTED - check the cloud") : text(r, "verification"))

@@ -51,7 +51,8 @@ int main(int argc, char *argv[])
     }
     if (first == QLatin1String("-v") || first == QLatin1String("--version")
         || first == QLatin1String("version")) {
-        QTextStream(Terminal::out()) << "flightdeck-cli " << QCoreApplication::applicationVersion() << Qt::endl;
+        QTextStream(Terminal::out()) << "flightdeck-cli " << QCoreApplication::applicationVersion()
+                                     << Qt::endl;
         return 0;
     }
     const QHash<QString, int (*)(const QStringList &)> commands = {

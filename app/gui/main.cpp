@@ -2,8 +2,8 @@
 
 #include "app/gui/democloud.h"
 #include "services/connection.h"
-#include "views/mainwindow.h"
 #include "services/hardening.h"
+#include "views/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

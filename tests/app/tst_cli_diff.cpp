@@ -339,7 +339,8 @@ void TestCliDiff::sameNameInAnotherRegionIsAnotherKluster()
     const Run r = cli({ QStringLiteral("diff"), one, other });
     QCOMPARE(r.exitCode, 3);
     QVERIFY(r.out.isEmpty());
-    QVERIFY2(r.err.contains(QStringLiteral("region RegionOne")) && r.err.contains(QStringLiteral("region RegionTwo")),
+    QVERIFY2(r.err.contains(QStringLiteral("region RegionOne"))
+            && r.err.contains(QStringLiteral("region RegionTwo")),
         qPrintable(r.err));
 }
 
@@ -355,12 +356,16 @@ void TestCliDiff::laterMomentFirstIsSaid()
     const QString after = snapshot(QStringLiteral("legacy"), QStringLiteral("later"));
     const Run text = cli({ QStringLiteral("diff"), after, before });
     QCOMPARE(text.exitCode, 1);
-    QVERIFY2(text.out.contains(QStringLiteral("Note: the first moment is the later one")), qPrintable(text.out));
-    const Run json = cli({ QStringLiteral("diff"), after, before, QStringLiteral("--format"), QStringLiteral("json") });
-    QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("reversed")), QJsonValue(true));
-    const Run forward = cli({ QStringLiteral("diff"), before, after, QStringLiteral("--format"), QStringLiteral("json") });
-    QCOMPARE(
-        QJsonDocument::fromJson(forward.out.toUtf8()).object().value(QStringLiteral("reversed")), QJsonValue(false));
+    QVERIFY2(
+        text.out.contains(QStringLiteral("Note: the first moment is the later one")), qPrintable(text.out));
+    const Run json
+        = cli({ QStringLiteral("diff"), after, before, QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("reversed")),
+        QJsonValue(true));
+    const Run forward
+        = cli({ QStringLiteral("diff"), before, after, QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(QJsonDocument::fromJson(forward.out.toUtf8()).object().value(QStringLiteral("reversed")),
+        QJsonValue(false));
     QVERIFY(!cli({ QStringLiteral("diff"), before, after }).out.contains(QStringLiteral("Note: the first")));
 }
 

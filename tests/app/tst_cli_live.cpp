@@ -441,10 +441,12 @@ void TestCliLive::deadlineDuringARequestIsNoRequestNotSent()
     QCOMPARE(record.value(QStringLiteral("finding")).toString(), finding);
     const QJsonArray requests = record.value(QStringLiteral("requests")).toArray();
     QCOMPARE(requests.size(), 1);
-    QCOMPARE(requests.first().toObject().value(QStringLiteral("method")).toString(), QStringLiteral("DELETE"));
+    QCOMPARE(
+        requests.first().toObject().value(QStringLiteral("method")).toString(), QStringLiteral("DELETE"));
     QVERIFY(requests.first().toObject().value(QStringLiteral("mayHaveBeenSent")).toBool());
     const QString message = record.value(QStringLiteral("message")).toString();
-    QVERIFY2(!message.contains(QStringLiteral("sent so far: 0")) && message.contains(QStringLiteral("may have")),
+    QVERIFY2(
+        !message.contains(QStringLiteral("sent so far: 0")) && message.contains(QStringLiteral("may have")),
         qPrintable(message));
     const Run text = cli({ QStringLiteral("audit") });
     QVERIFY2(text.out.contains(QStringLiteral("no answer: may have been carried out")), qPrintable(text.out));
@@ -455,8 +457,8 @@ void TestCliLive::namesFromTheCloudNeverDriveTheTerminal()
     // A router's name (any project member may set one) and a node condition's message (whatever the kubelet
     // wrote) with escape sequences: clear the screen, home the cursor, a green "OK", a bell, and a line break
     // that would start a verdict of its own.
-    const QString hostile
-        = QStringLiteral("evil\x1b[2J\x1b[H\x1b[32mVerdict: OK\x07\nNo findings: the kluster looks healthy.\u202e");
+    const QString hostile = QStringLiteral(
+        "evil\x1b[2J\x1b[H\x1b[32mVerdict: OK\x07\nNo findings: the kluster looks healthy.\u202e");
     World &world = m_fixture->sim.world();
     const int legacy = world.klusterIndex(QStringLiteral("legacy"));
     world.routers[world.routerIndex(world.klusters.at(legacy).routerId)].name = hostile;
@@ -477,7 +479,8 @@ void TestCliLive::namesFromTheCloudNeverDriveTheTerminal()
     };
     const Run legacyCheck = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
         QStringLiteral("--kluster"), QStringLiteral("legacy") });
-    QVERIFY2(legacyCheck.out.contains(QStringLiteral("Router evil\\e[2J\\e[H\\e[32mVerdict: OK\\x07\\nNo findings")),
+    QVERIFY2(legacyCheck.out.contains(
+                 QStringLiteral("Router evil\\e[2J\\e[H\\e[32mVerdict: OK\\x07\\nNo findings")),
         qPrintable(legacyCheck.out));
     QVERIFY2(safe(legacyCheck.out), qPrintable(legacyCheck.out));
     const Run demoCheck = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
@@ -486,7 +489,8 @@ void TestCliLive::namesFromTheCloudNeverDriveTheTerminal()
     QVERIFY2(safe(demoCheck.out), qPrintable(demoCheck.out));
     // JSON keeps the value exactly (escaped as JSON escapes it).
     const Run json = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
-        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--format"), QStringLiteral("json") });
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--format"),
+        QStringLiteral("json") });
     QVERIFY(!json.out.contains(QChar(0x1b)));
     QVERIFY(json.out.contains(QStringLiteral("\\u001b[2J")));
     // The repair command's plan and message.
@@ -500,10 +504,11 @@ void TestCliLive::namesFromTheCloudNeverDriveTheTerminal()
         QDir().mkpath(QFileInfo(m_cli->auditPath()).absolutePath());
         QFile log(m_cli->auditPath());
         QVERIFY(log.open(QIODevice::WriteOnly | QIODevice::Append));
-        log.write(QJsonDocument(QJsonObject { { QStringLiteral("kluster"), hostile },
-                                    { QStringLiteral("finding"), hostile }, { QStringLiteral("message"), hostile },
-                                    { QStringLiteral("verification"), QStringLiteral("failed") } })
-                      .toJson(QJsonDocument::Compact)
+        log.write(
+            QJsonDocument(QJsonObject { { QStringLiteral("kluster"), hostile },
+                              { QStringLiteral("finding"), hostile }, { QStringLiteral("message"), hostile },
+                              { QStringLiteral("verification"), QStringLiteral("failed") } })
+                .toJson(QJsonDocument::Compact)
             + '\n');
     }
     const Run text = cli({ QStringLiteral("audit") });

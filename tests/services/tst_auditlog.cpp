@@ -1,5 +1,4 @@
 #include "services/auditlog.h"
-
 #include "services/localfile.h"
 
 #include <QDir>
@@ -201,9 +200,8 @@ void TestAuditLog::failedAppendIsRolledBack()
         QVERIFY(filler.open(QIODevice::WriteOnly));
         while (filler.write(QByteArray(512, 'x')) == 512 && filler.flush()) { }
     }
-    const QString id = AuditLog::begin(
-        QJsonObject { { QStringLiteral("finding"), QStringLiteral("two") },
-            { QStringLiteral("planned"), QString(4096, QLatin1Char('p')) } },
+    const QString id = AuditLog::begin(QJsonObject { { QStringLiteral("finding"), QStringLiteral("two") },
+                                           { QStringLiteral("planned"), QString(4096, QLatin1Char('p')) } },
         &error);
     QVERIFY(id.isEmpty());
     QVERIFY2(error.contains(QStringLiteral("No space left on device (ENOSPC)")), qPrintable(error));
@@ -266,7 +264,8 @@ void TestAuditLog::linkIsNotFollowed()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("their notes\n");
     }
-    QVERIFY(QFile::setPermissions(victim, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther));
+    QVERIFY(QFile::setPermissions(
+        victim, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther));
     QVERIFY(QDir().mkpath(QFileInfo(AuditLog::path()).absolutePath()));
     QVERIFY(QFile::link(victim, AuditLog::path()));
     QString error;
@@ -301,7 +300,8 @@ void TestAuditLog::sharedFolderIsRefused()
     if (::geteuid() == 0) { // a folder of another user's (only root can give one away)
         QVERIFY(::chown(name.constData(), 65534, 65534) == 0);
         error.clear();
-        QVERIFY(!AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("x") } }, &error));
+        QVERIFY(
+            !AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("x") } }, &error));
         QVERIFY2(error.contains(QStringLiteral("belongs to another user")), qPrintable(error));
     }
 }

@@ -4,10 +4,9 @@
 #include "services/kubernetesclient.h"
 
 #include <QSignalSpy>
-#include <sys/stat.h>
-
 #include <QTemporaryDir>
 #include <QTest>
+#include <sys/stat.h>
 
 // Where credentials come from: clouds.yaml + secure.yaml, OS_* variables,
 // kubeconfig files, read from real-shaped files in tests/data.
@@ -295,7 +294,8 @@ void TestCredentialFiles::namedFilesAreBoundedAndNeverWaitedFor()
     if (what == QLatin1String("kubeconfig")) {
         QVERIFY(!Kubeconfig::load({ bad }, &error));
     } else if (what == QLatin1String("tokenFile")) {
-        const auto config = Kubeconfig::load({ kubeconfig(QString(), QStringLiteral("tokenFile: bad")) }, &error);
+        const auto config
+            = Kubeconfig::load({ kubeconfig(QString(), QStringLiteral("tokenFile: bad")) }, &error);
         QVERIFY2(config, qPrintable(error));
         const std::optional<KubeTarget> t = config->target(QString(), &error);
         QVERIFY2(t, qPrintable(error));
@@ -317,13 +317,15 @@ void TestCredentialFiles::namedFilesAreBoundedAndNeverWaitedFor()
             : QString();
         const QString user = what == QLatin1String("client-certificate")
             ? QStringLiteral("client-certificate: bad, client-key-data: eA==")
-            : what == QLatin1String("client-key") ? QStringLiteral("client-certificate-data: eA==, client-key: bad")
-                                                  : QStringLiteral("token: t");
+            : what == QLatin1String("client-key")
+            ? QStringLiteral("client-certificate-data: eA==, client-key: bad")
+            : QStringLiteral("token: t");
         const auto config = Kubeconfig::load({ kubeconfig(key, user) }, &error);
         QVERIFY2(config, qPrintable(error));
         QVERIFY(!config->target(QString(), &error));
     }
-    QVERIFY2(error.contains(QStringLiteral("not a regular file")) || error.contains(QStringLiteral("larger than")),
+    QVERIFY2(
+        error.contains(QStringLiteral("not a regular file")) || error.contains(QStringLiteral("larger than")),
         qPrintable(error));
 }
 

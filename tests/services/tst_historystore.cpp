@@ -4,10 +4,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
-#include <QScopeGuard>
 #include <QTest>
 #include <sys/mount.h>
 
@@ -41,6 +41,7 @@ private slots:
     void clockSteppedBackStillResolves();
     void processesMoveAsideOnlyTheFileFoundUnusable();
     void fullDiskIsNamed();
+    void readOnlyFileSystemIsNamed();
     void linkIsNotFollowed();
 
 private:
@@ -426,6 +427,7 @@ void TestHistoryStore::corruptDatabaseIsMovedAside()
     const QString notice = store.takeNotice();
     QVERIFY2(notice.contains(QStringLiteral("corrupt")) || notice.contains(QStringLiteral("not readable")),
         qPrintable(notice));
+    QVERIFY2(!notice.contains(QLatin1Char('\n')), qPrintable(notice)); // one line, however many problems
     QCOMPARE(movedAside(m_dir->path()).size(), 1);
     QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
     QCOMPARE(store.samples(m_key, m_t0, m_t0.addDays(10)).size(), 1);
@@ -622,7 +624,8 @@ void TestHistoryStore::futureRecordIsASampleThatPrunesNothing()
     for (int i = 0; i < 6; ++i)
         QVERIFY(store.record(refresh(m_t0.addSecs(60 * i), { QStringLiteral("a") })));
     // Another cloud's snapshot captured in 2031 (or a cloud whose clock runs 40 days ahead), recorded now.
-    HistoryRecord future = refresh(QDateTime(QDate(2031, 3, 1), QTime(12, 0), Qt::UTC), { QStringLiteral("x") });
+    HistoryRecord future
+        = refresh(QDateTime(QDate(2031, 3, 1), QTime(12, 0), Qt::UTC), { QStringLiteral("x") });
     m_now = m_t0.addSecs(400); // this machine's clock did not move
     future.kluster = QStringLiteral("other/RegionOne/far");
     QVERIFY(store.record(future));
@@ -693,7 +696,8 @@ void TestHistoryStore::processesMoveAsideOnlyTheFileFoundUnusable()
             auto p = std::make_unique<QProcess>();
             p->setProcessEnvironment(env);
             p->start(QStringLiteral(FLIGHTDECK_CLI),
-                { QStringLiteral("check"), QStringLiteral("--snapshot"), snapshot, QStringLiteral("--record") });
+                { QStringLiteral("check"), QStringLiteral("--snapshot"), snapshot,
+                    QStringLiteral("--record") });
             running.push_back(std::move(p));
         }
         int told = 0;
@@ -735,6 +739,24 @@ void TestHistoryStore::fullDiskIsNamed()
         QVERIFY(store.takeNotice().isEmpty());
     }
     QVERIFY(movedAside(folder).isEmpty());
+}
+
+void TestHistoryStore::readOnlyFileSystemIsNamed()
+{
+    const QString folder = m_dir->filePath(QStringLiteral("ro"));
+    QVERIFY(QDir().mkpath(folder));
+    const QByteArray name = QFile::encodeName(folder);
+    if (::mount("tmpfs", name.constData(), "tmpfs", 0, "size=1m,mode=0700") != 0)
+        QSKIP("no tmpfs can be mounted here (it takes root): the read-only file system is not tried");
+    const auto unmount = qScopeGuard([&] { ::umount2(name.constData(), MNT_DETACH); });
+    QVERIFY(::mount("tmpfs", name.constData(), "tmpfs", MS_REMOUNT | MS_RDONLY, "size=1m,mode=0700") == 0);
+    HistoryStore store(folder + QStringLiteral("/history.sqlite"));
+    clocked(store);
+    QVERIFY(!store.open());
+    QVERIFY2(store.error().contains(QStringLiteral("read-only"), Qt::CaseInsensitive)
+            && store.error().contains(QStringLiteral("EROFS")),
+        qPrintable(store.error()));
+    QVERIFY(store.takeNotice().isEmpty());
 }
 
 void TestHistoryStore::linkIsNotFollowed()

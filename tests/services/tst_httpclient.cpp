@@ -358,7 +358,8 @@ void TestHttpClient::failingEndpointIsGivenARest()
         QVERIFY(spy.wait(5000));
         const ApiResponse r = spy.first().first().value<ApiResponse>();
         QCOMPARE(r.error.kind, Error::Kind::Held);
-        QVERIFY2(r.error.toString().startsWith(QStringLiteral("compute: GET /v2.1/servers: not sent: http://127.0.0.1:")),
+        QVERIFY2(r.error.toString().startsWith(
+                     QStringLiteral("compute: GET /v2.1/servers: not sent: http://127.0.0.1:")),
             qPrintable(r.error.toString()));
         QVERIFY2(r.error.toString().contains(QStringLiteral("its last 3 answers failed")),
             qPrintable(r.error.toString()));

@@ -63,7 +63,8 @@ void TestSimulatorFaults::tooManyRequestsWithRetryAfter()
     QCOMPARE(r.headers.value("retry-after"), QByteArray("Wed, 21 Oct 2026 07:28:00 GMT"));
     QVERIFY(r.json().contains(QStringLiteral("NeutronError")));
     // A number past 32 bits is sent as it was asked for (it once became "0": retry at once).
-    addFault(f, R"({"kind": "status", "status": 429, "retryAfter": 9900214748400, "service": "compute", "count": 1})");
+    addFault(f,
+        R"({"kind": "status", "status": 429, "retryAfter": 9900214748400, "service": "compute", "count": 1})");
     r = f.get(f.sim.endpoint(QStringLiteral("compute")) + QStringLiteral("/servers"));
     QCOMPARE(r.headers.value("retry-after"), QByteArray("9900214748400"));
 }

@@ -14,6 +14,7 @@
 #include "core/repairgate.h"
 #include "models/klustersmodel.h"
 #include "services/auditlog.h"
+#include "services/endpointhealth.h"
 #include "tests/common/processmemory.h"
 #include "views/mainwindow.h"
 #include "views/messagebanner.h"
@@ -24,6 +25,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -38,6 +40,7 @@
 #include <QTimer>
 #include <QTreeView>
 #include <cmath>
+#include <limits>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -117,7 +120,23 @@ int main(int argc, char *argv[])
     const QCommandLineOption repairOption(QStringLiteral("repair-ms"),
         QStringLiteral("A repair every this often (default 10000; 0: none)."), QStringLiteral("ms"),
         QStringLiteral("10000"));
-    parser.addOptions({ secondsOption, csvOption, refreshOption, repairOption });
+    const QCommandLineOption klustersOption(QStringLiteral("klusters"),
+        QStringLiteral("A generated fleet of this many klusters of 20 nodes instead of the demo world."),
+        QStringLiteral("n"));
+    const QCommandLineOption faultOption(QStringLiteral("fault"),
+        QStringLiteral("This fault (a rule of the simulator's admin API) on for the whole run, instead of "
+                       "random ones switched on and off; no world resets."),
+        QStringLiteral("json"));
+    const QCommandLineOption faultAfterOption(QStringLiteral("fault-after"),
+        QStringLiteral(
+            "With --fault: switch it on after this many seconds (default 0); the requests are then "
+            "counted from that moment."),
+        QStringLiteral("s"), QStringLiteral("0"));
+    const QCommandLineOption noBackoffOption(QStringLiteral("no-shared-backoff"),
+        QStringLiteral("Every request sent, whatever its endpoint's health (as before the shared backoff): "
+                       "to measure what it saves."));
+    parser.addOptions({ secondsOption, csvOption, refreshOption, repairOption, klustersOption, faultOption,
+        faultAfterOption, noBackoffOption });
     parser.process(app);
     const int duration = parser.value(secondsOption).toInt();
     QTextStream out(stdout);
@@ -126,7 +145,13 @@ int main(int argc, char *argv[])
     // The cloud, in a process of its own.
     QProcess cloud;
     cloud.setProgram(QStringLiteral(FLIGHTDECK_SIM));
-    cloud.setArguments({ QStringLiteral("--json") });
+    const int fleet = parser.value(klustersOption).toInt();
+    cloud.setArguments(fleet > 0
+            ? QStringList { QStringLiteral("--klusters"), QString::number(fleet),
+                QStringLiteral("--nodes-per-kluster"), QStringLiteral("20"), QStringLiteral("--json") }
+            : QStringList { QStringLiteral("--json") });
+    if (parser.isSet(noBackoffOption))
+        EndpointHealth::shared().setPolicy({ std::numeric_limits<int>::max(), 0, 0 });
     cloud.start();
     if (!cloud.waitForReadyRead(60000)) {
         out << "soak: the simulated cloud did not start" << Qt::endl;
@@ -137,10 +162,10 @@ int main(int argc, char *argv[])
     CloudConfig config;
     config.name = QStringLiteral("sim");
     config.authUrl = endpoints.value(QStringLiteral("authUrl")).toString();
-    config.username = QStringLiteral("demo");
-    config.password = QStringLiteral("flightdeck-demo");
+    config.username = fleet > 0 ? QStringLiteral("scale") : QStringLiteral("demo");
+    config.password = fleet > 0 ? QStringLiteral("scale-password") : QStringLiteral("flightdeck-demo");
     config.userDomainName = QStringLiteral("Default");
-    config.projectName = QStringLiteral("flightdeck-demo");
+    config.projectName = fleet > 0 ? QStringLiteral("scale") : QStringLiteral("flightdeck-demo");
     config.projectDomainName = QStringLiteral("Default");
     ConnectionSpec spec;
     spec.name = QStringLiteral("sim");
@@ -205,6 +230,31 @@ int main(int argc, char *argv[])
     };
     QTimer faultTimer;
     bool faultOn = false;
+    // What the cloud was sent so far, by service (the admin API's count).
+    const auto worldRequests = [&] {
+        QNetworkReply *reply = nam.get(QNetworkRequest { QUrl(admin + QStringLiteral("/world")) });
+        QElapsedTimer waited;
+        waited.start();
+        while (!reply->isFinished() && waited.elapsed() < 10000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        const QJsonObject requests
+            = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("requests")).toObject();
+        delete reply;
+        return requests;
+    };
+    const bool fixedFault = parser.isSet(faultOption);
+    QJsonObject requestsBefore; // at the moment the fixed fault came on
+    qint64 heldBefore = 0;
+    QTimer fixedFaultTimer;
+    fixedFaultTimer.setSingleShot(true);
+    QObject::connect(&fixedFaultTimer, &QTimer::timeout, &window, [&] {
+        requestsBefore = worldRequests();
+        heldBefore = EndpointHealth::shared().heldCount();
+        adminCall("POST", QStringLiteral("/faults"), parser.value(faultOption).toUtf8());
+        ++faultsOn;
+    });
+    if (fixedFault)
+        fixedFaultTimer.start(parser.value(faultAfterOption).toInt() * 1000);
     QObject::connect(&faultTimer, &QTimer::timeout, &window, [&] {
         if (faultOn) {
             adminCall("DELETE", QStringLiteral("/faults/soak"));
@@ -214,7 +264,8 @@ int main(int argc, char *argv[])
         }
         faultOn = !faultOn;
     });
-    faultTimer.start(4000);
+    if (!fixedFault)
+        faultTimer.start(4000);
 
     // The world broken again every minute.
     QTimer resetTimer;
@@ -222,7 +273,8 @@ int main(int argc, char *argv[])
         adminCall("POST", QStringLiteral("/reset"));
         ++resets;
     });
-    resetTimer.start(60000);
+    if (!fixedFault)
+        resetTimer.start(60000);
 
     // A repair every ten seconds: a finding with a repair in the kluster shown, through the dialog as a
     // person does it.
@@ -369,6 +421,16 @@ int main(int argc, char *argv[])
     if (!judgeTrend)
         out << "soak: too short to judge a trend (the second half must span four minutes); bounds judged "
                "instead\n";
+    // What the cloud was sent, by service: how polite the console was (since the fixed fault came on).
+    {
+        const QJsonObject requests = worldRequests();
+        out << (fixedFault ? "soak: requests the cloud was sent since the fault came on:"
+                           : "soak: requests the cloud was sent:");
+        for (auto it = requests.begin(); it != requests.end(); ++it)
+            out << " " << it.key() << " "
+                << it.value().toInteger() - requestsBefore.value(it.key()).toInteger();
+        out << " (held by the shared backoff: " << EndpointHealth::shared().heldCount() - heldBefore << ")\n";
+    }
     for (const QString &p : std::as_const(problems))
         out << "soak: PROBLEM: " << p << "\n";
     out.flush();
