@@ -14,6 +14,7 @@
 #include "benchmarks/simprocess.h"
 #include "models/klustersmodel.h"
 #include "tests/common/processmemory.h"
+#include "views/findingspage.h"
 #include "views/mainwindow.h"
 #include "views/tablepage.h"
 

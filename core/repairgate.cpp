@@ -244,3 +244,13 @@ QString RepairGate::typeToConfirm(const QString &kluster) const
         return names.first();
     return names.isEmpty() ? QString() : kluster;
 }
+
+QList<const Finding *> RepairGate::routeFindings(const QList<Finding> &findings)
+{
+    QList<const Finding *> route;
+    for (const Finding &f : findings) {
+        if (findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit && f.repair())
+            route << &f;
+    }
+    return route;
+}

@@ -51,6 +51,10 @@ public:
     RepairGate(const QList<const Finding *> &findings, const RemediationBudget &budget);
 
     // One finding alone, with its plan as it will be shown (a report may show a withheld one).
+    // Every route finding of the kluster's router that has a repair (route-limit has none of its own): what
+    // "repair all route findings of this router" sends as one change, in the console and the command line.
+    static QList<const Finding *> routeFindings(const QList<Finding> &findings);
+
     static Decision judge(
         const Finding &finding, std::optional<RepairPlan> plan, const RemediationBudget &budget);
 

@@ -21,6 +21,7 @@ void KlusterStore::setListed(const QString &connection, const QStringList &klust
     }
     QStringList &known = m_klusters[connection];
     for (const QString &k : klusters) {
+        m_gone.remove({ connection, k });
         if (!known.contains(k)) {
             known << k;
             emit klusterAdded({ connection, k });
@@ -29,8 +30,10 @@ void KlusterStore::setListed(const QString &connection, const QStringList &klust
     if (error.isError())
         return;
     for (const QString &k : std::as_const(known)) {
-        if (!klusters.contains(k))
+        if (!klusters.contains(k)) {
+            m_gone.insert({ connection, k });
             emit klusterGone({ connection, k });
+        }
     }
 }
 
@@ -40,6 +43,7 @@ void KlusterStore::removeConnection(const QString &connection)
     m_listingErrors.remove(connection);
     m_klusters.remove(connection);
     m_refreshing.removeIf([&](const KlusterKey &key) { return key.connection == connection; });
+    m_gone.removeIf([&](const KlusterKey &key) { return key.connection == connection; });
     for (auto it = m_data.begin(); it != m_data.end();) {
         if (it.key().connection == connection) {
             retire(it.value());
@@ -106,6 +110,29 @@ const KlusterData *KlusterStore::data(const KlusterKey &key) const
 {
     const auto it = m_data.constFind(key);
     return it == m_data.cend() ? nullptr : &it.value();
+}
+
+KlusterStore::Counts KlusterStore::counts() const
+{
+    Counts c;
+    for (auto it = m_klusters.cbegin(); it != m_klusters.cend(); ++it) {
+        if (it->isEmpty()) {
+            // A connection that lists nothing is one row of its own (its error, when it has one).
+            c.klusters += m_listingErrors.contains(it.key()) ? 1 : 0;
+            continue;
+        }
+        for (const QString &k : *it) {
+            ++c.klusters;
+            const KlusterData *d = data({ it.key(), k });
+            if ((d && d->isStale()) || m_gone.contains({ it.key(), k }))
+                ++c.failed;
+        }
+    }
+    for (auto it = m_listingErrors.cbegin(); it != m_listingErrors.cend(); ++it) {
+        if (!m_klusters.contains(it.key()))
+            ++c.klusters;
+    }
+    return c;
 }
 
 QList<std::shared_ptr<const KlusterFetch>> KlusterStore::otherFetches(const KlusterKey &key) const

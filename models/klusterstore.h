@@ -3,7 +3,7 @@
 #include "core/diagnosis.h"
 #include "core/klusterfetch.h"
 #include "core/nodewatchevent.h"
-#include "models/klusterkey.h"
+#include "core/klusterkey.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -74,6 +74,16 @@ public:
     // A refresh failed: the last good data stays, stale.
     void setFailed(const KlusterKey &key, const QList<SourceError> &error, const QDateTime &at);
     const KlusterData *data(const KlusterKey &key) const;
+    // Kubernikus listed it before, and no longer does.
+    bool isGone(const KlusterKey &key) const { return m_gone.contains(key); }
+    // The klusters known (a connection that lists none and failed counts as one) and those whose last
+    // refresh failed or that are gone: what a round of refreshes came to.
+    struct Counts
+    {
+        int klusters = 0;
+        int failed = 0;
+    };
+    Counts counts() const;
     // The data of the connection's other klusters, in their order.
     QList<std::shared_ptr<const KlusterFetch>> otherFetches(const KlusterKey &key) const;
 
@@ -97,5 +107,6 @@ private:
     QSet<QString> m_listing;
     QHash<QString, Error> m_listingErrors;
     QSet<KlusterKey> m_refreshing;
+    QSet<KlusterKey> m_gone;
     Retired m_retired;
 };

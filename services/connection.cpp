@@ -26,11 +26,11 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     m_worker->moveToThread(thread);
     connect(m_worker, &ConnectionWorker::klustersListed, this, &Connection::klustersListed);
     connect(m_worker, &ConnectionWorker::refreshed, this, [this](const RefreshResult &r) {
-        m_refreshing.remove(r.kluster);
+        m_refreshing.remove(r.key.kluster);
         emit refreshed(r);
         if (m_again.remove(
-                r.kluster)) // asked for while this one ran (e.g. after a repair): its data may predate it
-            refresh(r.kluster);
+                r.key.kluster)) // asked for while this one ran (e.g. after a repair): its data may predate it
+            refresh(r.key.kluster);
     });
     connect(m_worker, &ConnectionWorker::nodesChanged, this, &Connection::nodesChanged);
     connect(m_worker, &ConnectionWorker::watchStatusChanged, this, &Connection::watchStatusChanged);
@@ -299,8 +299,8 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
     // come from a fetch that began since.
     withSession([this, kluster, timer, started](const Error &error) {
         RefreshResult result;
-        result.connection = m_spec.name;
-        result.kluster = kluster;
+        result.key.connection = m_spec.name;
+        result.key.kluster = kluster;
         if (error.isError()) {
             result.errors = failedAsAWhole(error);
             finishRefresh(result);
@@ -472,8 +472,8 @@ void ConnectionWorker::cancelRefresh(const QString &kluster)
             continue;
         m_queued.removeAt(i); // never started: cancelled as it waits
         RefreshResult result;
-        result.connection = m_spec.name;
-        result.kluster = kluster;
+        result.key.connection = m_spec.name;
+        result.key.kluster = kluster;
         result.cancelled = true;
         result.errors = failedAsAWhole(Error::of(Error::Kind::Cancelled, tr("refresh cancelled")));
         emit refreshed(result);
@@ -486,8 +486,8 @@ void ConnectionWorker::cancelRefresh(const QString &kluster)
 void ConnectionWorker::refreshSnapshot(const QString &kluster)
 {
     RefreshResult result;
-    result.connection = m_spec.name;
-    result.kluster = kluster;
+    result.key.connection = m_spec.name;
+    result.key.kluster = kluster;
     const QString folder = snapshotFolders(m_spec.snapshotPath).value(kluster);
     if (folder.isEmpty()) {
         const QString none = tr("no snapshot of kluster %1 in %2").arg(kluster, m_spec.snapshotPath);
@@ -516,7 +516,6 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
 void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
     const QStringList &findingIds, bool override)
 {
-    m_repairCancelled = false;
     withSession([this, kluster, shown, findingIds, override](const Error &error) {
         if (error.isError()) {
             RepairExecutor::Outcome failed;
@@ -551,57 +550,30 @@ void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<cons
                 emit repairStepFinished(d.finding->id(), refused);
             }
         }
-        repairNext(kluster, shown, diagnosis, gate.steps(), override);
+        RepairRun::Options options;
+        options.diagnosis = m_spec.options;
+        options.override = override;
+        options.kube = m_kubeTarget;
+        m_repair
+            = new RepairRun(m_session.get(), kluster, shown->state, diagnosis, gate.steps(), options, this);
+        connect(m_repair, &RepairRun::stepStarted, this, [this](const RepairGate::Step &step) {
+            emit repairProgress(
+                step.findingIds.join(QStringLiteral(", ")), tr("sending: %1").arg(step.plan.title));
+        });
+        connect(m_repair, &RepairRun::progress, this, &ConnectionWorker::repairProgress);
+        connect(m_repair, &RepairRun::findingFinished, this, &ConnectionWorker::repairStepFinished);
+        connect(m_repair, &RepairRun::finished, this, [this, run = m_repair] {
+            run->deleteLater();
+            if (m_repair == run)
+                m_repair = nullptr;
+            emit repairFinished();
+        });
+        m_repair->start();
     });
 }
 
-void ConnectionWorker::repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
-    const std::shared_ptr<const Diagnosis> &diagnosis, QList<RepairGate::Step> steps, bool override)
+void ConnectionWorker::cancelRepair()
 {
-    if (steps.isEmpty()) {
-        emit repairFinished();
-        return;
-    }
-    const RepairGate::Step step = steps.takeFirst();
-    const QString label = step.findingIds.join(QStringLiteral(", "));
-    if (m_repairCancelled) {
-        RepairExecutor::Outcome cancelled;
-        cancelled.result = RepairExecutor::Outcome::Result::Refused;
-        cancelled.message = tr("cancelled before it was sent");
-        for (const QString &id : step.findingIds)
-            emit repairStepFinished(id, cancelled);
-        repairNext(kluster, shown, diagnosis, steps, override);
-        return;
-    }
-    QList<Finding> findings;
-    for (const QString &id : step.findingIds)
-        findings << *diagnosis->find(id);
-    auto *executor = new RepairExecutor(
-        m_session.get(), kluster, shown->state, findings, step.plan, m_spec.options, this);
-    executor->setOverride(override);
-    if (m_kubeTarget)
-        executor->setKubeTarget(*m_kubeTarget);
-    connect(executor, &RepairExecutor::progress, this,
-        [this, label](const QString &m) { emit repairProgress(label, m); });
-    connect(executor, &RepairExecutor::finished, this,
-        [this, executor, step, kluster, shown, diagnosis, steps, override](const RepairExecutor::Outcome &o) {
-            executor->deleteLater();
-            // One change for several findings: each finding gets its own verdict from the one verification.
-            for (int i = 0; i < step.findingIds.size(); ++i) {
-                const QString &id = step.findingIds.at(i);
-                RepairExecutor::Outcome mine = o;
-                if (o.result == RepairExecutor::Outcome::Result::StillThere && !o.remaining.contains(id)) {
-                    mine.result = RepairExecutor::Outcome::Result::Fixed;
-                    mine.message = tr("%1 is gone").arg(id);
-                }
-                if (i > 0) {
-                    mine.requests = QJsonArray();
-                    mine.message += tr(" (in the one route change with %1)").arg(step.findingIds.first());
-                }
-                emit repairStepFinished(id, mine);
-            }
-            repairNext(kluster, shown, diagnosis, steps, override);
-        });
-    emit repairProgress(label, tr("sending: %1").arg(step.plan.title));
-    executor->start();
+    if (m_repair)
+        m_repair->cancel();
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/klusterkey.h"
 #include "core/diagnosis.h"
 #include "core/nodewatchevent.h"
 #include "services/cloudconfig.h"
@@ -35,8 +36,7 @@ struct ConnectionSpec
 // and what failed. `fetch` is null when nothing could be read at all.
 struct RefreshResult
 {
-    QString connection;
-    QString kluster;
+    KlusterKey key; // the connection's name and the kluster's
     std::shared_ptr<const KlusterFetch> fetch;
     std::shared_ptr<const Diagnosis> diagnosis;
     QDateTime fetchedAt;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/repairgate.h"
+#include "services/repairrun.h"
 #include "services/connection.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
@@ -10,6 +11,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QPointer>
 #include <functional>
 #include <memory>
@@ -32,7 +34,7 @@ public:
     void cancelRefresh(const QString &kluster);
     void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
         const QStringList &findingIds, bool override);
-    void cancelRepair() { m_repairCancelled = true; }
+    void cancelRepair(); // before the next step
     void secretRead(const SecretResult &result); // the answer to secretWanted()
 
 signals:
@@ -62,8 +64,6 @@ private:
     void applyNodeChanges(
         const QString &kluster, const QList<NodeWatchEvent> &events, const QString &version);
     void emitWatchStatus(const QString &kluster);
-    void repairNext(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
-        const std::shared_ptr<const Diagnosis> &diagnosis, QList<RepairGate::Step> steps, bool override);
 
     ConnectionSpec m_spec;
     std::unique_ptr<HttpClient> m_client;
@@ -78,7 +78,7 @@ private:
     int m_running = 0; // refreshes under way (a session being opened counts)
     // Refreshes waiting for their turn (ConnectionSpec::refreshConcurrency), and when each was asked for.
     QList<QPair<QString, QDateTime>> m_queued;
-    bool m_repairCancelled = false;
+    QPointer<RepairRun> m_repair; // the run under way
     std::optional<KubeTarget> m_kubeTarget;
     std::function<void(const SecretResult &)> m_secretRead;
     // The nodes watched per kluster, and the data they are applied to (the last refresh's, with the changes).

@@ -5,11 +5,6 @@
 #include <malloc.h>
 #endif
 
-QString historyConsoleKey(const RefreshResult &result)
-{
-    return result.connection + QLatin1Char('/') + result.kluster;
-}
-
 HistoryRecorder::HistoryRecorder(QString path, QObject *parent)
     : QObject(parent)
     , m_path(std::move(path))
@@ -56,13 +51,13 @@ bool HistoryRecorder::ready()
     return !m_failed;
 }
 
-void HistoryRecorder::record(const RefreshResult &result, const QString &key)
+void HistoryRecorder::record(const RefreshResult &result, const QString &historyKey)
 {
     if (result.cancelled || !ready())
         return;
-    const QString console = historyConsoleKey(result);
-    if (!key.isEmpty())
-        m_keys.insert(console, key);
+    const KlusterKey &console = result.key;
+    if (!historyKey.isEmpty())
+        m_keys.insert(console, historyKey);
     HistoryRecord r;
     if (result.fetch && result.diagnosis) {
         r = HistoryRecord::of(result.fetch->state, *result.diagnosis, result.elapsedMs);
@@ -95,26 +90,26 @@ void HistoryRecorder::record(const RefreshResult &result, const QString &key)
     m_lastProblem.clear();
     if (!ok)
         return;
-    emit findingsHistory({ console, recordedKey, at, m_store->openFindings(recordedKey, at) });
+    emit findingsSince({ console, recordedKey, at, m_store->openFindings(recordedKey, at) });
 }
 
-void HistoryRecorder::loadTrend(const QString &console, const QDateTime &from, const QDateTime &to)
+void HistoryRecorder::loadTrend(const KlusterKey &key, const QDateTime &from, const QDateTime &to)
 {
-    HistoryTrend trend { console, from, to, {}, {} };
-    const QString key = m_keys.value(console);
-    if (!key.isEmpty() && ready()) {
-        trend.samples = m_store->samples(key, from, to);
-        trend.repairs = m_store->repairs(key, from, to);
+    HistoryTrend trend { key, from, to, {}, {} };
+    const QString historyKey = m_keys.value(key);
+    if (!historyKey.isEmpty() && ready()) {
+        trend.samples = m_store->samples(historyKey, from, to);
+        trend.repairs = m_store->repairs(historyKey, from, to);
     }
     emit trendLoaded(trend);
 }
 
-void HistoryRecorder::loadChanges(const QString &console, qint64 before, qint64 after)
+void HistoryRecorder::loadChanges(const KlusterKey &key, qint64 before, qint64 after)
 {
-    emit changesLoaded(changes(console, before, after));
+    emit changesLoaded(changes(key, before, after));
 }
 
-IncidentReport::History HistoryRecorder::reportHistory(const QString &console, const QStringList &findings)
+IncidentReport::History HistoryRecorder::reportHistory(const KlusterKey &console, const QStringList &findings)
 {
     IncidentReport::History h;
     h.asOf = onClock(QDateTime::currentDateTimeUtc());
@@ -142,10 +137,10 @@ IncidentReport::History HistoryRecorder::reportHistory(const QString &console, c
     return h;
 }
 
-HistoryChanges HistoryRecorder::changes(const QString &console, qint64 before, qint64 after)
+HistoryChanges HistoryRecorder::changes(const KlusterKey &console, qint64 before, qint64 after)
 {
     HistoryChanges c;
-    c.console = console;
+    c.key = console;
     const QString key = m_keys.value(console);
     if (key.isEmpty() || !ready()) {
         c.error = tr("No history of this kluster yet: it is recorded from its first refresh on.");

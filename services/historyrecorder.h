@@ -9,19 +9,20 @@
 #include <functional>
 #include <memory>
 
-// What the console shows of a kluster's history.
-struct FindingsHistory
+// Since when each open finding of a kluster is open, as of one recorded refresh: what the Findings view's
+// Since column and the repair dialog show.
+struct FindingsSince
 {
-    QString console; // the console's kluster ("<connection>/<kluster>")
-    QString kluster; // the history's key (HistoryStore::klusterKey)
-    QDateTime at; // as of this refresh
+    KlusterKey key; // the console's kluster
+    QString historyKey; // the history's key (HistoryStore::klusterKey)
+    QDateTime at; // as of this refresh (this machine's clock)
     QHash<QString, FindingHistory> findings; // open findings by id
 };
-Q_DECLARE_METATYPE(FindingsHistory)
+Q_DECLARE_METATYPE(FindingsSince)
 
 struct HistoryTrend
 {
-    QString console;
+    KlusterKey key;
     QDateTime from;
     QDateTime to;
     QList<HistorySample> samples;
@@ -31,7 +32,7 @@ Q_DECLARE_METATYPE(HistoryTrend)
 
 struct HistoryChanges
 {
-    QString console;
+    KlusterKey key;
     QList<HistoryMoment> moments; // newest first
     qint64 before = 0; // the moments compared (0: none)
     qint64 after = 0;
@@ -58,22 +59,22 @@ public slots:
     void open(int retentionDays, int maxMegabytes);
     // A refresh of a live kluster: its findings, numbers and state (a failure: its error). `key`: the
     // kluster's history key as its connection names it (a failure has no state to tell it).
-    void record(const RefreshResult &result, const QString &key);
-    void loadTrend(const QString &console, const QDateTime &from, const QDateTime &to);
+    void record(const RefreshResult &result, const QString &historyKey);
+    void loadTrend(const KlusterKey &key, const QDateTime &from, const QDateTime &to);
     // Two moments of the kluster compared: `before` 0 for the last healthy one before `after` (or the one
     // before it), `after` 0 for the newest.
-    void loadChanges(const QString &console, qint64 before, qint64 after);
+    void loadChanges(const KlusterKey &key, qint64 before, qint64 after);
 
 public:
     // On the recorder's thread (invoked there): the comparison loadChanges() sends, and what an incident
     // report adds from the history for `findings`.
-    HistoryChanges changes(const QString &console, qint64 before, qint64 after);
-    IncidentReport::History reportHistory(const QString &console, const QStringList &findings);
+    HistoryChanges changes(const KlusterKey &console, qint64 before, qint64 after);
+    IncidentReport::History reportHistory(const KlusterKey &console, const QStringList &findings);
     // This machine's clock as the history reads it (tests move it, as they move the simulated cloud's).
     void setClock(std::function<QDateTime()> clock);
 
 signals:
-    void findingsHistory(const FindingsHistory &history);
+    void findingsSince(const FindingsSince &since);
     void trendLoaded(const HistoryTrend &trend);
     void changesLoaded(const HistoryChanges &changes);
     // Something the engineer should know: the file was moved aside, or no history can be kept (and why).
@@ -87,10 +88,7 @@ private:
     std::unique_ptr<HistoryStore> m_store;
     bool m_failed = false;
     QString m_lastProblem;
-    QHash<QString, QString> m_keys; // console kluster -> history key
+    QHash<KlusterKey, QString> m_keys; // the console's kluster -> its history key
     std::function<QDateTime()> m_clock;
     QDateTime onClock(const QDateTime &local) const; // an instant of this machine's clock, on m_clock
 };
-
-// One history key for a console kluster, from its refresh.
-QString historyConsoleKey(const RefreshResult &result);

@@ -1,6 +1,7 @@
 #include "views/connectionsdialog.h"
 
-#include "views/mainwindow.h"
+#include "console/connectionregistry.h"
+#include "views/connectioncommands.h"
 #include "views/severitystyle.h"
 
 #include <QDialogButtonBox>
@@ -12,9 +13,11 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-ConnectionsDialog::ConnectionsDialog(MainWindow *window)
-    : QDialog(window)
-    , m_window(window)
+ConnectionsDialog::ConnectionsDialog(
+    ConnectionRegistry *registry, ConnectionCommands *commands, QWidget *parent)
+    : QDialog(parent)
+    , m_registry(registry)
+    , m_commands(commands)
     , m_list(new QTreeWidget(this))
     , m_add(new QPushButton(tr("&Add…"), this))
     , m_edit(new QPushButton(tr("&Edit…"), this))
@@ -45,15 +48,13 @@ ConnectionsDialog::ConnectionsDialog(MainWindow *window)
         tr("Change how the selected connection signs in, its secret, its nodes' kubeconfig, read-only"));
     m_test->setToolTip(tr("Sign in and list the klusters now, and show the server's answer"));
     m_remove->setToolTip(tr("Remove the selected connection, and its secret from the keychain"));
-    connect(m_add, &QPushButton::clicked, this, [this] { m_window->addConnectionInteractively(this); });
-    connect(m_edit, &QPushButton::clicked, this,
-        [this] { m_window->editConnectionInteractively(selected(), this); });
+    connect(m_add, &QPushButton::clicked, this, [this] { m_commands->add(this); });
+    connect(m_edit, &QPushButton::clicked, this, [this] { m_commands->edit(selected(), this); });
     connect(m_test, &QPushButton::clicked, this, &ConnectionsDialog::test);
     connect(m_remove, &QPushButton::clicked, this, &ConnectionsDialog::confirmRemove);
     connect(m_list, &QTreeWidget::currentItemChanged, this, &ConnectionsDialog::updateButtons);
-    connect(m_list, &QTreeWidget::itemDoubleClicked, this,
-        [this] { m_window->editConnectionInteractively(selected(), this); });
-    connect(m_window, &MainWindow::connectionsChanged, this, &ConnectionsDialog::reload);
+    connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this] { m_commands->edit(selected(), this); });
+    connect(m_registry, &ConnectionRegistry::changed, this, &ConnectionsDialog::reload);
 
     auto *side = new QVBoxLayout;
     for (QPushButton *b : { m_add, m_edit, m_test, m_remove })
@@ -79,7 +80,7 @@ void ConnectionsDialog::reload()
 {
     const QString keep = selected();
     m_list->clear();
-    for (Connection *c : m_window->connections()) {
+    for (Connection *c : m_registry->connections()) {
         const ConnectionSpec &s = c->spec();
         QString source = s.isSnapshot() ? tr("snapshot %1").arg(s.snapshotPath)
             : !s.cloud.isEmpty()        ? (s.cloud == QLatin1String("envvars") ? tr("OS_* variables")
@@ -89,13 +90,13 @@ void ConnectionsDialog::reload()
         if (!s.kubeContext.isEmpty())
             source += tr(" · nodes from context %1").arg(s.kubeContext);
         QString mode = c->isReadOnly() ? tr("read-only") : tr("repairs");
-        if (!m_window->isRemembered(s.name))
+        if (!m_registry->isRemembered(s.name))
             mode += tr(", this run");
-        auto *item
-            = new QTreeWidgetItem(m_list, { s.name, source, m_window->connectionStatus(s.name), mode });
+        const ConnectionStatus status = m_registry->status(s.name);
+        auto *item = new QTreeWidgetItem(m_list, { s.name, source, status.toText(), mode });
         item->setToolTip(2, item->text(2));
         item->setData(0, Qt::UserRole, s.name);
-        if (item->text(2).startsWith(tr("failed")))
+        if (status.state == ConnectionStatus::State::Failed)
             item->setIcon(0, SeverityStyle::icon(Severity::Critical));
         if (s.name == keep)
             m_list->setCurrentItem(item);
@@ -122,7 +123,7 @@ bool ConnectionsDialog::selectConnection(const QString &name)
 
 void ConnectionsDialog::updateButtons()
 {
-    Connection *c = m_window->connection(selected());
+    Connection *c = m_registry->connection(selected());
     m_edit->setEnabled(c && !c->spec().isSnapshot());
     m_test->setEnabled(c && !c->spec().isSnapshot());
     m_remove->setEnabled(c != nullptr);
@@ -131,11 +132,11 @@ void ConnectionsDialog::updateButtons()
 void ConnectionsDialog::test()
 {
     const QString name = selected();
-    Connection *c = m_window->connection(name);
+    Connection *c = m_registry->connection(name);
     if (!c)
         return;
     m_message->setText(tr("Testing %1: signing in and listing its klusters…").arg(name));
-    m_window->testConnection(c->spec(), this, [this, name](bool ok, const QString &what) {
+    m_registry->test(c->spec(), this, [this, name](bool ok, const QString &what) {
         m_message->setText(ok ? tr("✔ %1: %2").arg(name, what) : tr("✖ %1: %2").arg(name, what));
         emit tested(name, ok, what);
     });
@@ -144,7 +145,7 @@ void ConnectionsDialog::test()
 void ConnectionsDialog::confirmRemove()
 {
     const QString name = selected();
-    Connection *c = m_window->connection(name);
+    Connection *c = m_registry->connection(name);
     if (!c)
         return;
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Remove connection %1?").arg(name),
@@ -158,7 +159,7 @@ void ConnectionsDialog::confirmRemove()
     connect(box, &QMessageBox::buttonClicked, this, [this, box, yes, name](QAbstractButton *clicked) {
         if (clicked != yes)
             return;
-        m_window->removeConnection(name);
+        m_registry->remove(name);
         m_message->setText(tr("Connection %1 removed.").arg(name));
         Q_UNUSED(box);
     });

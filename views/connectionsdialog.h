@@ -2,7 +2,8 @@
 
 #include <QDialog>
 
-class MainWindow;
+class ConnectionCommands;
+class ConnectionRegistry;
 class QLabel;
 class QPushButton;
 class QTreeWidget;
@@ -17,7 +18,7 @@ class ConnectionsDialog : public QDialog
     Q_DISABLE_COPY_MOVE(ConnectionsDialog)
 
 public:
-    explicit ConnectionsDialog(MainWindow *window);
+    ConnectionsDialog(ConnectionRegistry *registry, ConnectionCommands *commands, QWidget *parent = nullptr);
 
     QTreeWidget *list() const { return m_list; }
     QPushButton *addButton() const { return m_add; }
@@ -38,7 +39,8 @@ private:
     void confirmRemove();
     void test();
 
-    MainWindow *m_window;
+    ConnectionRegistry *m_registry;
+    ConnectionCommands *m_commands; // the add and edit dialogs
     QTreeWidget *m_list;
     QPushButton *m_add;
     QPushButton *m_edit;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/klusterkey.h"
+#include "core/klusterkey.h"
 
 #include <QPointer>
 #include <QWidget>

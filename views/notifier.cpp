@@ -1,5 +1,6 @@
 #include "views/notifier.h"
 
+#include "models/klustersmodel.h"
 #include "views/severitystyle.h"
 
 #include <QApplication>
@@ -141,4 +142,24 @@ void Notifier::onClosed(uint id, uint reason)
 {
     Q_UNUSED(reason);
     m_targets.remove(id);
+}
+
+void Notifier::showWorstOf(
+    const QAbstractItemModel *klusters, const std::function<bool(const QString &connection)> &watched)
+{
+    std::optional<Severity> worst;
+    QStringList lines;
+    for (int row = 0; row < klusters->rowCount(); ++row) {
+        const QModelIndex i = klusters->index(row, 0);
+        if (!watched(i.data(KlustersModel::ConnectionRole).toString()))
+            continue;
+        const std::optional<Severity> s = ConsoleRole::severityOf(i);
+        worst = ConsoleRole::worse(worst, s);
+        if (s == Severity::Critical || s == Severity::Warning)
+            lines << QStringLiteral("%1: %2").arg(i.data(KlustersModel::KeyRole).toString(),
+                i.siblingAtColumn(KlustersModel::WorstColumn).data().toString());
+    }
+    setWorst(worst,
+        lines.isEmpty() ? tr("Flightdeck: every kluster healthy")
+                        : tr("Flightdeck\n") + lines.join(QLatin1Char('\n')));
 }

@@ -1,14 +1,16 @@
 #pragma once
 
 #include "core/finding.h"
-#include "models/klusterkey.h"
+#include "core/klusterkey.h"
 
 #include <QHash>
 #include <QObject>
 #include <QPair>
 #include <QString>
+#include <functional>
 #include <optional>
 
+class QAbstractItemModel;
 class QSystemTrayIcon;
 
 // While the console watches (auto-refresh on), tells the desktop when a
@@ -35,6 +37,10 @@ public:
 
     // The worst severity across watched klusters (none: healthy), and a line per kluster for the tooltip.
     void setWorst(std::optional<Severity> severity, const QString &summary);
+    // The same from the klusters' list (the sidebar's model): the worst of those `watched` says to watch, and
+    // a line for each in trouble.
+    void showWorstOf(
+        const QAbstractItemModel *klusters, const std::function<bool(const QString &connection)> &watched);
     std::optional<Severity> worst() const { return m_worst; }
 
     // Tells the desktop; `key` and `findingId` say where a click leads (findingId may be empty).

@@ -176,4 +176,40 @@ bool completeSecret(CloudConfig &cloud, QString *error)
     return false;
 }
 
+int parseCloudCommand(QCommandLineParser &parser, const QStringList &arguments, const QString &command,
+    const QString &description, bool klusterRequired, Parsed *out)
+{
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
+    addCloud(parser, klusterRequired);
+    if (!parser.parse(arguments))
+        return fail(command, parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(Terminal::out()) << parser.helpText().replace(QStringLiteral("flightdeck-cli [options]"),
+            QStringLiteral("flightdeck-cli ") + command + QStringLiteral(" [options]"));
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return fail(
+            command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    QString error;
+    if (klusterRequired) {
+        if (!parser.isSet(QStringLiteral("kluster")))
+            return fail(command, QStringLiteral("give --kluster NAME (see --help)"));
+        out->kluster = parser.value(QStringLiteral("kluster"));
+    }
+    out->cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
+    if (!out->cloud || !completeSecret(*out->cloud, &error))
+        return fail(command, error);
+    bool given = false;
+    out->kube = readKubeTarget(parser, &error, &given);
+    if (given && !out->kube)
+        return fail(command, error);
+    const std::optional<int> deadline = readDeadline(parser, &error);
+    if (!deadline)
+        return fail(command, error);
+    out->deadlineSeconds = *deadline;
+    return -1;
+}
+
 } // namespace CliOptions

@@ -33,6 +33,19 @@ void armDeadline(int seconds, QObject *context, std::function<void()> expired);
 // The kubeconfig target given with --kubeconfig/--context, if any.
 std::optional<KubeTarget> readKubeTarget(const QCommandLineParser &parser, QString *error, bool *given);
 
+// What a command that talks to a cloud was given.
+struct Parsed
+{
+    std::optional<CloudConfig> cloud;
+    std::optional<KubeTarget> kube;
+    QString kluster;
+    int deadlineSeconds = 600;
+};
+// Parses the shared cloud options (--cloud with its secret completed, --kluster when required, the
+// kubeconfig, --deadline) after `parser`'s own; returns -1 to go on, else the exit status (--help: 0).
+int parseCloudCommand(QCommandLineParser &parser, const QStringList &arguments, const QString &command,
+    const QString &description, bool klusterRequired, Parsed *out);
+
 // Completes a cloud's secret from the keychain when neither its files nor
 // the environment hold it; false with `error` when there is none anywhere.
 bool completeSecret(CloudConfig &cloud, QString *error);

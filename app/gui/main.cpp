@@ -3,7 +3,9 @@
 #include "app/gui/democloud.h"
 #include "services/connection.h"
 #include "services/hardening.h"
+#include "views/findingspage.h"
 #include "views/mainwindow.h"
+#include "views/tabs.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -23,10 +25,6 @@ int fail(const QString &message)
     QTextStream(stderr) << "flightdeck: " << message << Qt::endl;
     return 2;
 }
-
-const QStringList ViewNames { QStringLiteral("overview"), QStringLiteral("findings"), QStringLiteral("nodes"),
-    QStringLiteral("routes"), QStringLiteral("security"), QStringLiteral("audit"), QStringLiteral("fleet"),
-    QStringLiteral("changes") };
 
 void describeApplication()
 {
@@ -56,7 +54,7 @@ struct Options
     QCommandLineOption kluster { QStringLiteral("kluster"), QStringLiteral("Select this kluster first."),
         QStringLiteral("name") };
     QCommandLineOption view { QStringLiteral("view"),
-        QStringLiteral("Show this view first: %1.").arg(ViewNames.join(QStringLiteral(", "))),
+        QStringLiteral("Show this view first: %1.").arg(Tabs::names().join(QStringLiteral(", "))),
         QStringLiteral("name") };
     QCommandLineOption finding { QStringLiteral("finding"),
         QStringLiteral("Select this finding (<kind>:<subject>) and its rows in every view."),
@@ -130,12 +128,12 @@ int main(int argc, char *argv[])
     options.addTo(parser);
     parser.process(app);
 
-    int viewIndex = -1;
+    std::optional<Tab> view;
     if (parser.isSet(options.view)) {
-        viewIndex = int(ViewNames.indexOf(parser.value(options.view)));
-        if (viewIndex < 0)
+        view = Tabs::fromName(parser.value(options.view));
+        if (!view)
             return fail(QStringLiteral("--view: \"%1\" is none of %2")
-                            .arg(parser.value(options.view), ViewNames.join(QStringLiteral(", "))));
+                            .arg(parser.value(options.view), Tabs::names().join(QStringLiteral(", "))));
     }
     int generated = 0;
     if (parser.isSet(options.nodes)) {
@@ -231,8 +229,8 @@ int main(int argc, char *argv[])
             if (!wantedKluster.isEmpty() && window.selectKluster({ c->name(), wantedKluster }))
                 key = { c->name(), wantedKluster };
         }
-        if (viewIndex >= 0)
-            window.setTab(MainWindow::Tab(viewIndex));
+        if (view)
+            window.setTab(*view);
         if (!wantedFinding.isEmpty())
             window.showFinding(key.isNull() ? window.currentKey() : key, wantedFinding);
         if (!parser.isSet(options.screenshot))

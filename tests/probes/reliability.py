@@ -117,29 +117,32 @@ def interrupted_repairs(programs, args):
     home = Home(sim.endpoints["authUrl"])
     rng = random.Random(args.seed)
     signals = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL]
-    changed = recorded_when_changed = missing = 0
+    changed = recorded_when_changed = missing = interrupted_runs = changed_interrupted = 0
     by_signal = {s.name: 0 for s in signals}
     try:
         for run in range(args.count):
             sim.admin("DELETE", "/faults")
             sim.admin("POST", "/reset")
             kluster, finding, service, method = REPAIRS[run % len(REPAIRS)]
-            sim.admin("POST", "/faults", {"kind": "latency", "latencyMs": rng.randint(0, 1500),
+            sim.admin("POST", "/faults", {"kind": "latency", "latencyMs": rng.randint(200, 2000),
                                           "service": service, "method": method})
             before = len([l for l in audit_lines(home) if b'"phase":"started"' in l])
             p = subprocess.Popen([programs.cli, "repair", "--cloud", "sim", "--kluster", kluster, "--finding",
                                   finding, "--yes"], env=home.env, cwd=home.dir, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
-            time.sleep(rng.uniform(0.0, 2.5))
+            time.sleep(rng.uniform(0.0, 1.8))
             sig = rng.choice(signals)
-            if p.poll() is None:
+            signalled = p.poll() is None
+            if signalled:
                 p.send_signal(sig)
                 by_signal[sig.name] += 1
+                interrupted_runs += 1
             p.wait(30)
             sim.admin("DELETE", "/faults")
             after = len([l for l in audit_lines(home) if b'"phase":"started"' in l])
             if finding not in finding_ids(programs, home, kluster):
                 changed += 1
+                changed_interrupted += signalled
                 if after == before + 1:
                     recorded_when_changed += 1
                 else:
@@ -149,10 +152,10 @@ def interrupted_repairs(programs, args):
         interrupted = [r for r in unfinished if r.get("verification") == "interrupted"]
         torn = [l for l in audit_lines(home) if l and not l.startswith(b"{")]
         whole = all(json.loads(l) is not None for l in audit_lines(home) if l)
-        print("interrupted-repairs: %d repairs over %d kinds, signals sent %s" % (args.count, len(REPAIRS),
-                                                                                   by_signal))
-        print("  %d changed the cloud; %d of them have their write-ahead record (%d without)" %
-              (changed, recorded_when_changed, missing))
+        print("interrupted-repairs: %d repairs over %d kinds, %d interrupted (signals %s)" %
+              (args.count, len(REPAIRS), interrupted_runs, by_signal))
+        print("  %d changed the cloud (%d of them interrupted); %d have their write-ahead record (%d without)" %
+              (changed, changed_interrupted, recorded_when_changed, missing))
         print("  %d records, %d unfinished, %d of those read \"interrupted\"; %d torn lines; every line JSON: %s" %
               (len(records), len(unfinished), len(interrupted), len(torn), whole))
         return 0 if missing == 0 and len(interrupted) == len(unfinished) and not torn and whole else 1
@@ -180,7 +183,7 @@ def killed_recording(programs, args):
     db.close()
     again = cli(programs, home, "check", "--snapshot", snapshot, "--record")
     aside = [f for f in os.listdir(os.path.dirname(home.data("x"))) if ".unusable-" in f]
-    print("killed-recording: %d runs killed with SIGKILL at random (%d had finished first)" %
+    print("killed-recording: %d runs sent SIGKILL at random (%d had finished first)" %
           (args.count, finished))
     print("  integrity_check: %s; %d samples kept (at least the %d finished runs); moved aside: %d; "
           "the next record: %s" % (integrity, samples, finished, len(aside),

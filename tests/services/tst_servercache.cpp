@@ -463,7 +463,7 @@ void TestServerCache::refreshesOfAConnectionWaitTheirTurn()
     for (const RefreshResult &r : one) {
         if (r.cancelled) {
             ++cancelled;
-            QCOMPARE(r.kluster, QStringLiteral("scale-005"));
+            QCOMPARE(r.key.kluster, QStringLiteral("scale-005"));
         } else {
             QVERIFY2(r.errors.isEmpty() && r.fetch, qPrintable(SourceError::joined(r.errors)));
         }

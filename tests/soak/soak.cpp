@@ -16,6 +16,7 @@
 #include "services/auditlog.h"
 #include "services/endpointhealth.h"
 #include "tests/common/processmemory.h"
+#include "views/findingspage.h"
 #include "views/mainwindow.h"
 #include "views/messagebanner.h"
 #include "views/repairdialog.h"
@@ -303,7 +304,7 @@ int main(int argc, char *argv[])
                 row.data(KlustersModel::KlusterRole).toString() });
             return;
         }
-        window.setTab(MainWindow::FindingsTab);
+        window.setTab(Tab::Findings);
         if (window.findingsPage()->selectKeys({ candidates.at(int(random.bounded(int(candidates.size())))) })
             == 0)
             return;

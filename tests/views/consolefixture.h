@@ -3,10 +3,21 @@
 // What the console's tests share: a connection to the simulated cloud, and
 // waits that return whether they came true (check them at the call site).
 
+#include "models/auditmodel.h"
+#include "models/findingsmodel.h"
+#include "models/klustersmodel.h"
+#include "models/nodesmodel.h"
+#include "models/routesmodel.h"
+#include "models/securitymodel.h"
+#include "services/auditlog.h"
 #include "services/connection.h"
+#include "services/historyrecorder.h"
 #include "simulator/simulator.h"
 #include "tests/simulator/simcloud.h"
+#include "views/auditpage.h"
+#include "views/findingspage.h"
 #include "views/mainwindow.h"
+#include "views/routespage.h"
 
 #include <QAbstractItemModel>
 #include <QApplication>

@@ -203,7 +203,7 @@ void TestConsole::findingSelectsItsRows()
             duplicate = kind;
     }
     QVERIFY(!duplicate.isEmpty());
-    window.setTab(MainWindow::FindingsTab);
+    window.setTab(Tab::Findings);
     QAbstractItemModel *findings = window.findingsPage()->view()->model();
     QString duplicateId;
     for (int row = 0; row < findings->rowCount(); ++row) {
@@ -227,7 +227,7 @@ void TestConsole::repairThroughTheDialog()
     QPointer<RepairDialog> dialog;
     connect(&window, &MainWindow::repairDialogOpened, this,
         [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
-    window.setTab(MainWindow::FindingsTab);
+    window.setTab(Tab::Findings);
     window.repairAction()->trigger();
     QVERIFY(dialog);
     QVERIFY(dialog->isVisible());
@@ -278,7 +278,7 @@ void TestConsole::repairThroughTheDialog()
     QCOMPARE(records.first().value(QStringLiteral("finding")).toString(), id);
     QCOMPARE(window.auditPage()->view()->model()->rowCount(), 1);
     if (!shots.isEmpty()) {
-        window.setTab(MainWindow::AuditTab);
+        window.setTab(Tab::Audit);
         QVERIFY(window.auditPage()->selectKeys(
                     ConsoleTest::column(window.auditPage()->view()->model(), 0, AuditModel::KeyRole))
             == 1);
@@ -306,7 +306,7 @@ void TestConsole::routeRepairsAsOneChange()
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
     QVERIFY(select(window, { QStringLiteral("sim"), QStringLiteral("legacy") }));
-    window.setTab(MainWindow::RoutesTab);
+    window.setTab(Tab::Routes);
     QVERIFY(window.repairRoutesAction()->isEnabled());
     QVERIFY2(window.repairRoutesAction()->text().contains(QStringLiteral("5 route findings")),
         qPrintable(window.repairRoutesAction()->text()));
@@ -354,7 +354,7 @@ void TestConsole::ghostNodeDeletedByName()
     QVERIFY(ConsoleTest::open(window, simSpec()));
     const QString id = QStringLiteral("node-without-instance:kks-demo-pool-g4h0s");
     QVERIFY(window.findingsPage()->selectKeys({ id }));
-    window.setTab(MainWindow::FindingsTab);
+    window.setTab(Tab::Findings);
     QPointer<RepairDialog> dialog;
     connect(&window, &MainWindow::repairDialogOpened, this,
         [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
@@ -403,7 +403,7 @@ void TestConsole::multiSelectRepairObeysTheBudget()
                     view->model()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         }
     }
-    window.setTab(MainWindow::FindingsTab);
+    window.setTab(Tab::Findings);
     QCOMPARE(window.repairTargets().size(), 3);
     window.repairAction()->trigger();
     QVERIFY(dialog);
@@ -416,7 +416,7 @@ void TestConsole::multiSelectRepairObeysTheBudget()
 
     // One deletion: only with the explicit override, and its name typed.
     QVERIFY(window.findingsPage()->selectKeys({ error }));
-    window.setTab(MainWindow::FindingsTab);
+    window.setTab(Tab::Findings);
     window.repairAction()->trigger();
     QVERIFY(dialog);
     QCOMPARE(dialog->sendable(), QStringList { error });
@@ -436,7 +436,7 @@ void TestConsole::dialogRefusesWhatARefreshChanged()
     connect(&window, &MainWindow::repairDialogOpened, this,
         [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
     QVERIFY(window.findingsPage()->selectKeys({ QStringLiteral("route-missing:kks-demo-pool-q9w3e") }));
-    window.setTab(MainWindow::FindingsTab);
+    window.setTab(Tab::Findings);
     window.repairAction()->trigger();
     QVERIFY(dialog);
     QVERIFY(dialog->confirmButton()->isEnabled());
@@ -457,7 +457,7 @@ void TestConsole::refreshKeepsSelection()
 {
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
-    window.setTab(MainWindow::NodesTab);
+    window.setTab(Tab::Nodes);
     QTreeView *nodes = window.nodesPage()->view();
     QVERIFY(window.nodesPage()->selectKeys({ QStringLiteral("kks-demo-pool-p8l2n") }) == 1);
     QSignalSpy reset(nodes->model(), &QAbstractItemModel::modelReset);
@@ -477,7 +477,7 @@ void TestConsole::nodeChangeShownLive()
 {
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
-    window.setTab(MainWindow::NodesTab);
+    window.setTab(Tab::Nodes);
     const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
     // Between refreshes the nodes are watched, and the caption says so.
     QTRY_VERIFY_WITH_TIMEOUT(window.nodesPage()->caption().contains(QStringLiteral("nodes live")), 10000);
@@ -547,7 +547,7 @@ void TestConsole::fleetOpensAKluster()
 {
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
-    window.setTab(MainWindow::FleetTab);
+    window.setTab(Tab::Fleet);
     auto *fleet = window.findChild<FleetView *>();
     QVERIFY(fleet);
     // Every kluster, worst first.
@@ -566,9 +566,9 @@ void TestConsole::fleetOpensAKluster()
     const KlusterKey second = fleet->tileKey(1);
     QTest::keyClick(fleet, Qt::Key_Return);
     QTRY_COMPARE(window.currentKey(), second);
-    QCOMPARE(window.currentTab(), MainWindow::OverviewTab);
+    QCOMPARE(window.currentTab(), Tab::Overview);
     // A click opens one too.
-    window.setTab(MainWindow::FleetTab);
+    window.setTab(Tab::Fleet);
     QTest::qWait(20);
     QTest::mouseClick(fleet, Qt::LeftButton, {}, QPoint(20, 40));
     QTRY_COMPARE(window.currentKey(), fleet->tileKey(0));
@@ -721,7 +721,7 @@ void TestConsole::readOnlyHidesRepairs()
     QVERIFY(window.findingsPage()->repairButton()->isHidden());
     QVERIFY(window.findingsPage()->view()->isColumnHidden(FindingsModel::RepairColumn));
     QSignalSpy opened(&window, &MainWindow::repairDialogOpened);
-    window.setTab(MainWindow::FindingsTab);
+    window.setTab(Tab::Findings);
     window.repairAction()->trigger();
     QCOMPARE(opened.size(), 0);
     // Nothing was sent.
@@ -785,9 +785,9 @@ void TestConsole::repairActsOnTheCurrentView()
     QPointer<RepairDialog> dialog;
     connect(&window, &MainWindow::repairDialogOpened, this,
         [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
-    window.setTab(MainWindow::FindingsTab);
+    window.setTab(Tab::Findings);
     QVERIFY(window.findingsPage()->selectKeys({ QStringLiteral("instance-error:kks-demo-pool-t5y6u") }));
-    window.setTab(MainWindow::RoutesTab);
+    window.setTab(Tab::Routes);
     QCOMPARE(window.routesPage()->selectKeys({ QStringLiteral("100.100.25.0/24 via 10.180.0.25") }), 1);
     QCOMPARE(window.repairTargets(), QStringList { QStringLiteral("route-missing:kks-demo-pool-q9w3e") });
     window.repairAction()->trigger();
@@ -796,12 +796,12 @@ void TestConsole::repairActsOnTheCurrentView()
     dialog->reject();
     QTRY_VERIFY(!dialog);
     // The Nodes view: the row's findings; the Overview and the audit log: nothing to repair.
-    window.setTab(MainWindow::NodesTab);
+    window.setTab(Tab::Nodes);
     QCOMPARE(window.nodesPage()->selectKeys({ QStringLiteral("kks-demo-pool-q9w3e") }), 1);
     QCOMPARE(window.repairTargets(),
         QStringList {
             QStringLiteral("route-missing:kks-demo-pool-q9w3e") }); // node-network-unavailable has none
-    window.setTab(MainWindow::OverviewTab);
+    window.setTab(Tab::Overview);
     QVERIFY(window.repairTargets().isEmpty());
     QVERIFY(!window.repairAction()->isEnabled());
 }
@@ -811,7 +811,7 @@ void TestConsole::routeGroupShowsTheRoutersOrder()
     MainWindow window;
     QVERIFY(ConsoleTest::open(window, simSpec()));
     QVERIFY(select(window, { QStringLiteral("sim"), QStringLiteral("legacy") }));
-    window.setTab(MainWindow::RoutesTab);
+    window.setTab(Tab::Routes);
     // A stale route on the router, and the right one missing: the stale one carries the traffic, the missing
     // one is last.
     QCOMPARE(window.routesPage()->selectKeys({ QStringLiteral("198.19.2.0/24") }), 1);
@@ -873,7 +873,7 @@ void TestConsole::partialDataKeepsRankAndSaysIncomplete()
     QVERIFY(!window.banner()->retryButton()->isHidden()); // a 503 may pass
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
         window.resize(1440, 900);
-        window.setTab(MainWindow::OverviewTab);
+        window.setTab(Tab::Overview);
         QTest::qWait(50);
         QVERIFY(window.grab().save(shots + QStringLiteral("/incomplete.png")));
     }
@@ -957,7 +957,7 @@ void TestConsole::failedRepairIsShownAsFailed()
     QPointer<RepairDialog> dialog;
     connect(&window, &MainWindow::repairDialogOpened, this,
         [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
-    window.setTab(MainWindow::FindingsTab);
+    window.setTab(Tab::Findings);
     QVERIFY(window.findingsPage()->selectKeys({ QStringLiteral("route-missing:kks-demo-pool-q9w3e") }));
     window.repairAction()->trigger();
     QVERIFY(dialog);
@@ -1142,24 +1142,24 @@ void TestConsole::fitsALaptop()
     const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
     if (shots.isEmpty())
         return;
-    const QList<QPair<MainWindow::Tab, QString>> views { { MainWindow::OverviewTab,
+    const QList<QPair<Tab, QString>> views { { Tab::Overview,
                                                              QStringLiteral("overview") },
-        { MainWindow::FindingsTab, QStringLiteral("findings") },
-        { MainWindow::NodesTab, QStringLiteral("nodes") },
-        { MainWindow::RoutesTab, QStringLiteral("routes") },
-        { MainWindow::SecurityTab, QStringLiteral("security") } }; // the audit: after a repair
+        { Tab::Findings, QStringLiteral("findings") },
+        { Tab::Nodes, QStringLiteral("nodes") },
+        { Tab::Routes, QStringLiteral("routes") },
+        { Tab::Security, QStringLiteral("security") } }; // the audit: after a repair
     for (const QSize size : { QSize(1024, 640), QSize(1440, 900) }) {
         window.resize(size);
         QDir().mkpath(QStringLiteral("%1/%2x%3").arg(shots).arg(size.width()).arg(size.height()));
         for (const auto &[tab, name] : views) {
-            const bool legacy = tab == MainWindow::RoutesTab;
+            const bool legacy = tab == Tab::Routes;
             QVERIFY(select(window,
                 { QStringLiteral("sim"), legacy ? QStringLiteral("legacy") : QStringLiteral("demo") }));
             window.setTab(tab);
-            if (tab == MainWindow::RoutesTab)
+            if (tab == Tab::Routes)
                 QVERIFY(window.routesPage()->selectKeys({ QStringLiteral("198.19.1.0/24") }) == 1);
-            else if (tab != MainWindow::OverviewTab && tab != MainWindow::AuditTab)
-                window.findingsPage()->selectKeys({ tab == MainWindow::SecurityTab
+            else if (tab != Tab::Overview && tab != Tab::Audit)
+                window.findingsPage()->selectKeys({ tab == Tab::Security
                         ? QStringLiteral("security-group-rule-missing:tcp")
                         : QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n") });
             QTest::qWait(50);

@@ -61,7 +61,7 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
     QVERIFY(ConsoleTest::open(window, ConsoleTest::simSpec(fixture.sim)));
     const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
     QVERIFY(ConsoleTest::select(window, demo));
-    window.setTab(MainWindow::FindingsTab);
+    window.setTab(Tab::Findings);
 
     // The first refresh Flightdeck records: everything it sees began before its history.
     const QString notReady = QStringLiteral("node-not-ready:kks-demo-pool-m4r8t");
@@ -129,7 +129,7 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
         !sinceOf(window, missing).startsWith(QLatin1String("over")), qPrintable(sinceOf(window, missing)));
 
     // The trends show the three refreshes.
-    window.setTab(MainWindow::OverviewTab);
+    window.setTab(Tab::Overview);
     const auto points = [&](int chart) {
         const QList<QAbstractSeries *> series = window.overviewPage()->trendChart(chart)->chart()->series();
         const auto *line = series.isEmpty() ? nullptr : qobject_cast<QLineSeries *>(series.constFirst());
@@ -151,7 +151,7 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
 
     // Ctrl+8 from the Overview: what changed since the state before, the route and the finding it opened.
     press(Qt::Key_8, Qt::ControlModifier);
-    QCOMPARE(window.currentTab(), MainWindow::ChangesTab);
+    QCOMPARE(window.currentTab(), Tab::Changes);
     QTreeWidget *changes = window.changesPage()->list();
     QTRY_VERIFY_WITH_TIMEOUT(changes->topLevelItemCount() > 0, 10000);
     const auto listed = [changes] {
@@ -195,9 +195,9 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
 
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
         QVERIFY(window.grab().save(shots + QStringLiteral("/history-changes.png")));
-        window.setTab(MainWindow::OverviewTab);
+        window.setTab(Tab::Overview);
         QVERIFY(window.grab().save(shots + QStringLiteral("/history-trends.png")));
-        window.setTab(MainWindow::FindingsTab);
+        window.setTab(Tab::Findings);
         QVERIFY(window.grab().save(shots + QStringLiteral("/history-since.png")));
     }
 }

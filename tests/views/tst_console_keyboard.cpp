@@ -181,7 +181,7 @@ bool TestConsoleKeyboard::repairByKeyboard(const QString &findingId)
         return false;
     }
     press(Qt::Key_6, Qt::ControlModifier);
-    if (m_window->currentTab() != MainWindow::AuditTab) {
+    if (m_window->currentTab() != Tab::Audit) {
         qWarning("Ctrl+6 did not show the audit log");
         return false;
     }
@@ -209,7 +209,7 @@ void TestConsoleKeyboard::fromTheFilter()
     QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 3);
     QCOMPARE(m_window->currentKey().toString(), QStringLiteral("sim/legacy"));
     press(Qt::Key_2, Qt::ControlModifier);
-    QCOMPARE(m_window->currentTab(), MainWindow::FindingsTab);
+    QCOMPARE(m_window->currentTab(), Tab::Findings);
     press(Qt::Key_F, Qt::ControlModifier);
     QCOMPARE(QApplication::focusWidget(), m_window->findingsPage()->filterBox());
     type(QStringLiteral("kind:route-duplicate"));
@@ -225,7 +225,7 @@ void TestConsoleKeyboard::fromTheRoutesView()
     QVERIFY(start());
     QVERIFY(goToLegacy());
     press(Qt::Key_4, Qt::ControlModifier);
-    QCOMPARE(m_window->currentTab(), MainWindow::RoutesTab);
+    QCOMPARE(m_window->currentTab(), Tab::Routes);
     // F8: the first route with a problem, the duplicate destination; its routes in router order below it.
     press(Qt::Key_F8);
     QCOMPARE(m_window->routesPage()->selectedKeys(), QStringList { QStringLiteral("198.19.1.0/24") });
@@ -242,7 +242,7 @@ void TestConsoleKeyboard::allRouteFindingsOfTheRouter()
     QVERIFY(start());
     QVERIFY(goToLegacy());
     press(Qt::Key_4, Qt::ControlModifier);
-    QCOMPARE(m_window->currentTab(), MainWindow::RoutesTab);
+    QCOMPARE(m_window->currentTab(), Tab::Routes);
     press(Qt::Key_R, Qt::ControlModifier | Qt::AltModifier);
     QVERIFY2(
         m_dialog && m_dialog->isVisible() && ConsoleTest::activate(m_dialog), "Ctrl+Alt+R opened no dialog");
@@ -260,7 +260,7 @@ void TestConsoleKeyboard::allRouteFindingsOfTheRouter()
     QVERIFY(!m_dialog || !m_dialog->isVisible());
     QVERIFY(ConsoleTest::activate(m_window.get()));
     press(Qt::Key_6, Qt::ControlModifier);
-    QCOMPARE(m_window->currentTab(), MainWindow::AuditTab);
+    QCOMPARE(m_window->currentTab(), Tab::Audit);
     QCOMPARE(m_window->auditPage()->view()->model()->rowCount(), 1); // one change, one record
 }
 

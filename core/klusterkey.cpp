@@ -1,4 +1,4 @@
-#include "models/klusterkey.h"
+#include "core/klusterkey.h"
 
 #include "models/klustersmodel.h"
 

@@ -1,0 +1,258 @@
+// flightdeck-cli repair: fetch the kluster, print the plan, send it with --yes through the one repair run the
+// console uses too (services/repairrun.h), verify, audit.
+
+#include "app/cli/clioptions.h"
+#include "app/cli/livecommands.h"
+#include "app/cli/terminal.h"
+#include "core/printable.h"
+#include "core/repairgate.h"
+#include "services/httpclient.h"
+#include "services/keystonesession.h"
+#include "services/klusterfetcher.h"
+#include "services/repairrun.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+
+namespace {
+
+void printPlan(QTextStream &out, const RepairPlan &plan)
+{
+    out << "Plan: " << printable(plan.title) << "\n";
+    for (const PlannedRequest &r : plan.requests) {
+        out << "  " << r.method << " " << r.service << " " << printable(r.path);
+        for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
+            out << " [" << printable(h.key()) << ": " << printable(h.value().toString()) << "]";
+        out << "\n";
+        if (!r.body.isNull())
+            out << "    " << QJsonDocument(r.body.toObject()).toJson(QJsonDocument::Compact) << "\n";
+    }
+}
+
+// The router's routes before and after the one change, each marked: "-" removed, "+" added.
+void printRouteChange(QTextStream &out, const RepairGate &gate)
+{
+    out << "The router's routes, before and after (- removed, + added):\n";
+    for (const RepairGate::RouteLine &line : gate.routeChangeLines()) {
+        const char *mark = line.change == RepairGate::RouteLine::Change::Removed ? "-"
+            : line.change == RepairGate::RouteLine::Change::Added                ? "+"
+                                                                                 : " ";
+        out << "  " << mark << " " << line.route.destination << " via " << line.route.nexthop << "\n";
+    }
+}
+
+// The exit status of several outcomes: the worst of 0 fixed, 1 still there, 2 refused, 3 failed.
+int exitStatusOf(RepairExecutor::Outcome::Result result)
+{
+    using R = RepairExecutor::Outcome::Result;
+    switch (result) {
+    case R::Fixed:
+        return 0;
+    case R::StillThere:
+        return 1;
+    case R::Refused:
+        return 2;
+    case R::Failed:
+    case R::Changed:
+        return 3;
+    }
+    return 3;
+}
+
+void printOutcome(QTextStream &out, const RepairExecutor::Outcome &o)
+{
+    for (const QJsonValue r : o.requests) {
+        const QJsonObject req = r.toObject();
+        out << "  " << req.value(QStringLiteral("method")).toString() << " "
+            << printable(req.value(QStringLiteral("path")).toString()) << " -> "
+            << req.value(QStringLiteral("status")).toInt() << " "
+            << printable(req.value(QStringLiteral("outcome")).toString()) << "\n";
+    }
+    out << "Result: " << RepairExecutor::Outcome::resultName(o.result) << ": " << printable(o.message)
+        << Qt::endl;
+    QTextStream err(Terminal::err());
+    if (!o.auditError.isEmpty())
+        err << "flightdeck-cli repair: the audit record could not be written: " << o.auditError << Qt::endl;
+    if (o.result == RepairExecutor::Outcome::Result::Refused)
+        err << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
+    else if (exitStatusOf(o.result) == 3)
+        err << "flightdeck-cli repair: " << o.message << Qt::endl;
+}
+
+// The findings asked for (by id, or every route finding with a repair), and those not there now.
+QList<const Finding *> chosenFindings(
+    const Diagnosis &diagnosis, const QStringList &ids, bool allRoutes, QStringList *absent)
+{
+    QList<const Finding *> chosen;
+    for (const QString &id : ids) {
+        if (const Finding *f = diagnosis.find(id); f && !chosen.contains(f))
+            chosen << f;
+        else if (!f)
+            *absent << id;
+    }
+    if (allRoutes) {
+        for (const Finding *f : RepairGate::routeFindings(diagnosis.findings)) {
+            if (!chosen.contains(f))
+                chosen << f;
+        }
+    }
+    return chosen;
+}
+
+// Prints each finding chosen with its plan (a combined route change once), and says why each refused one
+// would be refused. Returns those reasons.
+QStringList printDecisions(QTextStream &out, const RepairGate &gate, bool override)
+{
+    QStringList refusals;
+    for (const RepairGate::Decision &d : gate.decisions()) {
+        const Finding &finding = *d.finding;
+        out << "[" << severityName(finding.severity).toUpper() << "] " << printable(finding.id()) << "\n  "
+            << printable(finding.message()) << "\n";
+        if (d.verdict == RepairGate::Verdict::NoRepair) {
+            out << "This finding has no repair of its own." << Qt::endl;
+            refusals << finding.id() + QStringLiteral(": it has no repair of its own");
+            continue;
+        }
+        if (d.combined)
+            out << "Repaired by the one route change below.\n";
+        else
+            printPlan(out, *d.plan);
+        if (!d.mayBeSent(override))
+            refusals << finding.id() + QStringLiteral(": ")
+                    + d.why(QStringLiteral("--override deletes this one instance or node anyway"));
+    }
+    if (const std::optional<RepairPlan> &change = gate.routeChange()) {
+        out << "One change of the router for " << gate.routeChangeFindings().size() << " findings ("
+            << printable(gate.routeChangeFindings().join(QStringLiteral(", "))) << "):\n";
+        printPlan(out, *change);
+        printRouteChange(out, gate);
+    }
+    return refusals;
+}
+
+} // namespace
+
+int runRepairCommand(const QStringList &arguments)
+{
+    const QString command = QStringLiteral("repair");
+    QCommandLineParser parser;
+    parser.addOption({ QStringLiteral("finding"),
+        QStringLiteral("A finding to repair, by id (<kind>:<subject>, as check prints it). Give it once per "
+                       "finding to repair several; their route changes are sent as one change."),
+        QStringLiteral("id") });
+    parser.addOption({ QStringLiteral("all-routes"),
+        QStringLiteral("Repair every route finding of the kluster's router that has a repair, as one change "
+                       "of the router.") });
+    parser.addOption(
+        { QStringLiteral("yes"), QStringLiteral("Send the plan. Without it, the plan is only printed.") });
+    parser.addOption({ QStringLiteral("override"),
+        QStringLiteral("Delete this one instance or node although the remediation budget refuses "
+                       "(TooManyUnhealthy); only with a single --finding.") });
+    CliOptions::addDiagnosis(parser);
+    CliOptions::Parsed p;
+    if (const int status = CliOptions::parseCloudCommand(parser, arguments, command,
+            QStringLiteral("Repair findings: fetch the kluster, print the plan (the exact requests), "
+                           "send it only with --yes, verify by fetching again, and append the audit log.\n"
+                           "Exit status: 0 fixed (or the plan printed), 1 sent but still there, 2 refused, "
+                           "3 failed or could not run (with several findings: the worst of them)."),
+            true, &p);
+        status >= 0)
+        return status;
+    QString error;
+    const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
+    if (!options)
+        return CliOptions::fail(command, error);
+    const bool allRoutes = parser.isSet(QStringLiteral("all-routes"));
+    const QStringList findingIds = parser.values(QStringLiteral("finding"));
+    if (findingIds.isEmpty() && !allRoutes)
+        return CliOptions::fail(command, QStringLiteral("give --finding ID (from check), or --all-routes"));
+    const bool override = parser.isSet(QStringLiteral("override"));
+    if (override && (findingIds.size() != 1 || allRoutes))
+        return CliOptions::fail(command,
+            QStringLiteral("--override lets one deletion through, alone: give exactly one --finding"));
+
+    HttpClient client;
+    KeystoneSession session(&client, *p.cloud);
+    KlusterFetcher fetcher(&session, p.kluster);
+    if (p.kube)
+        fetcher.setKubeTarget(*p.kube);
+    if (options->routeLimitExplicit)
+        fetcher.setRouteLimit(options->routeLimit);
+    QTextStream out(Terminal::out());
+    std::unique_ptr<RepairRun> run;
+    int worst = 0;
+    QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
+        if (!fetch.state.klusterSource.known) {
+            QCoreApplication::exit(CliOptions::fail(command, SourceError::joined(fetch.errors)));
+            return;
+        }
+        const auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch.state, *options));
+        QStringList absent;
+        const QList<const Finding *> chosen = chosenFindings(*diagnosis, findingIds, allRoutes, &absent);
+        for (const QString &id : absent)
+            out << "No finding " << id << " in kluster " << p.kluster << " now: nothing to repair."
+                << Qt::endl;
+        if (chosen.isEmpty()) {
+            if (allRoutes && absent.isEmpty())
+                out << "No route finding in kluster " << p.kluster << ": nothing to repair." << Qt::endl;
+            for (const SourceError &e : fetch.errors)
+                out << "  (" << e.toString() << ")" << Qt::endl;
+            QCoreApplication::exit(fetch.errors.isEmpty() ? 0 : CliOptions::ExitUnknown);
+            return;
+        }
+        const RepairGate gate(chosen, diagnosis->budget);
+        const QStringList refusals = printDecisions(out, gate, override);
+        for (const SourceError &e : fetch.errors)
+            out << "Note: " << e.toString() << "\n";
+        out.flush();
+        if (!parser.isSet(QStringLiteral("yes"))) {
+            if (!refusals.isEmpty()) {
+                out << (chosen.size() == 1 && refusals.size() == 1 ? "This plan would be refused: "
+                                                                   : "Would be refused: ")
+                    << (chosen.size() == 1 ? refusals.first().section(QStringLiteral(": "), 1)
+                                           : refusals.join(QStringLiteral("; ")))
+                    << Qt::endl;
+                QCoreApplication::exit(2);
+                return;
+            }
+            out << "Dry run: nothing was sent. Add --yes to send this plan." << Qt::endl;
+            QCoreApplication::exit(0);
+            return;
+        }
+        for (const QString &r : refusals)
+            QTextStream(Terminal::err()) << "flightdeck-cli repair: not sent: " << r << Qt::endl;
+        worst = refusals.isEmpty() ? 0 : 2;
+        RepairRun::Options runOptions;
+        runOptions.diagnosis = *options;
+        runOptions.override = override;
+        runOptions.kube = p.kube;
+        runOptions.stopOnFailure = true; // what follows a failed change was planned from the same data
+        run = std::make_unique<RepairRun>(
+            &session, p.kluster, fetch.state, diagnosis, gate.steps(), runOptions);
+        QObject::connect(run.get(), &RepairRun::stepStarted, run.get(), [&out](const RepairGate::Step &step) {
+            out << "Sending: " << printable(step.plan.title) << Qt::endl;
+        });
+        QObject::connect(run.get(), &RepairRun::progress, run.get(),
+            [&out](const QString &, const QString &m) { out << "  ... " << printable(m) << Qt::endl; });
+        QObject::connect(run.get(), &RepairRun::stepFinished, run.get(),
+            [&](const RepairGate::Step &, const RepairExecutor::Outcome &o) {
+                printOutcome(out, o);
+                worst = qMax(worst, o.auditError.isEmpty() ? exitStatusOf(o.result) : 3);
+            });
+        QObject::connect(run.get(), &RepairRun::finished, run.get(), [&] { QCoreApplication::exit(worst); });
+        run->start();
+    });
+    // Past the deadline, a repair in flight is given up through its executor: the audit record is completed
+    // (its requests so far, "gave up") before the command ends.
+    CliOptions::armDeadline(p.deadlineSeconds, &fetcher, [&, command] {
+        const QString why
+            = QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(p.deadlineSeconds);
+        if (!run || !run->abandon(why))
+            QCoreApplication::exit(CliOptions::fail(command, why));
+    });
+    fetcher.start();
+    return QCoreApplication::exec();
+}

@@ -1,0 +1,106 @@
+#include "console/consolesession.h"
+
+#include "console/connectionregistry.h"
+#include "console/historyclient.h"
+#include "console/refreshcoordinator.h"
+#include "console/viewpreparer.h"
+#include "models/auditmodel.h"
+#include "models/klustersmodel.h"
+#include "models/klusterstore.h"
+#include "services/settings.h"
+
+ConsoleSession::ConsoleSession(QObject *parent)
+    : QObject(parent)
+    , m_store(new KlusterStore(this))
+    , m_registry(new ConnectionRegistry(m_store, this))
+    , m_refreshes(new RefreshCoordinator(m_registry, m_store, this))
+    , m_history(new HistoryClient(this))
+    , m_klusters(new KlustersModel(this))
+    , m_findings(new FindingsModel(this))
+    , m_nodes(new NodesModel(this))
+    , m_routes(new RoutesModel(this))
+    , m_security(new SecurityModel(this))
+    , m_audit(new AuditModel(this))
+    , m_preparer(new ViewPreparer(m_store, { m_findings, m_nodes, m_routes, m_security }, this))
+{
+    m_history->open(Settings::historyDays().value(), Settings::historyMegabytes().value());
+    m_klusters->follow(m_store);
+    connect(m_refreshes, &RefreshCoordinator::recordable, m_history, &HistoryClient::record);
+    m_refreshes->setViewsBusy([this] { return m_preparer->isBusy(); });
+    connect(m_preparer, &ViewPreparer::idle, m_refreshes, &RefreshCoordinator::settleIfIdle);
+    connect(m_preparer, &ViewPreparer::shown, this, &ConsoleSession::shown);
+    // Since when the findings of the kluster shown are open: its Since column follows each record.
+    connect(m_history, &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
+        if (key == m_current)
+            m_findings->setHistory(
+                m_history->findingsSince(key)->findings, m_history->findingsSince(key)->at);
+    });
+}
+
+ConsoleSession::~ConsoleSession()
+{
+    delete m_registry; // the connections first (their workers on the network thread), then that thread
+    delete m_history; // the last record written whole
+    delete m_preparer; // the pool's last job
+}
+
+void ConsoleSession::setCurrent(const KlusterKey &key)
+{
+    if (key == m_current)
+        return;
+    m_current = key;
+    if (!key.kluster.isEmpty())
+        Settings::lastKluster().setValue(key.toString());
+}
+
+void ConsoleSession::showCurrent()
+{
+    const FindingsSince *since = m_history->findingsSince(m_current);
+    m_findings->setHistory(
+        since ? since->findings : QHash<QString, FindingHistory>(), since ? since->at : QDateTime());
+    m_preparer->show(m_current);
+}
+
+bool ConsoleSession::isCurrentShown() const
+{
+    return m_preparer->shownKey() == m_current;
+}
+
+ConsoleText::CaptionFacts ConsoleSession::captionFacts(const QString &alarmColor) const
+{
+    ConsoleText::CaptionFacts facts;
+    facts.key = m_current;
+    facts.data = m_store->data(m_current);
+    if (const Connection *c = m_registry->connection(m_current.connection)) {
+        facts.connection = c->name();
+        facts.snapshot = c->spec().isSnapshot();
+        facts.readOnly = c->isReadOnly();
+    }
+    facts.listingError = m_store->listingError(m_current.connection);
+    facts.routes = m_routes->routeCount();
+    facts.foreignRoutes = m_routes->foreignCount();
+    facts.routeLimit = m_routes->limit();
+    facts.securitySummary = m_security->groupSummary();
+    facts.alarmColor = alarmColor;
+    facts.now = QDateTime::currentDateTimeUtc();
+    return facts;
+}
+
+ConsoleText::Banner ConsoleSession::banner(const QString &notice, const QString &startupMessage) const
+{
+    QStringList names;
+    for (const Connection *c : m_registry->connections())
+        names << c->name();
+    return ConsoleText::banner(names, *m_store, notice, startupMessage, m_registry->anyLive());
+}
+
+std::optional<ConsoleText::Notification> ConsoleSession::notification(
+    const KlusterKey &key, const KlusterData &before, bool windowActive) const
+{
+    // Only while watching: auto-refresh on, the window in the background, a live cloud.
+    const Connection *c = m_registry->connection(key.connection);
+    const KlusterData *after = m_store->data(key);
+    if (!c || c->spec().isSnapshot() || !m_refreshes->isWatching() || windowActive || !after)
+        return std::nullopt;
+    return ConsoleText::notification(key, before, *after);
+}

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "console/consoletext.h"
+#include "core/klusterkey.h"
+
+#include <QObject>
+
+class AuditModel;
+class ConnectionRegistry;
+class FindingsModel;
+class HistoryClient;
+class KlusterStore;
+class KlustersModel;
+class NodesModel;
+class RefreshCoordinator;
+class RoutesModel;
+class SecurityModel;
+class ViewPreparer;
+
+// The console without its window (Wireshark's CaptureFile, qBittorrent's Session): the klusters and their
+// data (KlusterStore), the connections, the refreshes, the history, the views' rows made off the window's
+// thread, and the item models every view shows, kept up to date; and which kluster is shown. The window
+// arranges widgets over it and follows its signals; tests drive it without a window.
+class ConsoleSession : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConsoleSession)
+
+public:
+    explicit ConsoleSession(QObject *parent = nullptr);
+    ~ConsoleSession() override;
+
+    KlusterStore *store() const { return m_store; }
+    ConnectionRegistry *registry() const { return m_registry; }
+    RefreshCoordinator *refreshes() const { return m_refreshes; }
+    HistoryClient *history() const { return m_history; }
+    ViewPreparer *preparer() const { return m_preparer; }
+    KlustersModel *klusters() const { return m_klusters; }
+    FindingsModel *findings() const { return m_findings; }
+    NodesModel *nodes() const { return m_nodes; }
+    RoutesModel *routes() const { return m_routes; }
+    SecurityModel *security() const { return m_security; }
+    AuditModel *audit() const { return m_audit; }
+
+    // The kluster shown (a connection's own row: its kluster is empty), remembered for the next run.
+    // showCurrent() shows its data: since when its findings are open, then its rows (shown() once they are
+    // in).
+    KlusterKey current() const { return m_current; }
+    void setCurrent(const KlusterKey &key);
+    void showCurrent(); // its data again (a refresh brought new data)
+    bool isCurrentShown() const; // the views' rows are the current kluster's
+    void forgetCurrent() { m_current = {}; } // its connection went
+
+    // What the header and the tables' captions say of the kluster shown.
+    ConsoleText::CaptionFacts captionFacts(const QString &alarmColor) const;
+    ConsoleText::Banner banner(const QString &notice, const QString &startupMessage) const;
+    // The desktop notification a change of `key` calls for while watching (auto-refresh on, a live cloud), if
+    // any; `windowActive`: the person is looking, nothing to announce.
+    std::optional<ConsoleText::Notification> notification(
+        const KlusterKey &key, const KlusterData &before, bool windowActive) const;
+
+signals:
+    void shown(const KlusterKey &key); // the views' rows are the kluster's
+
+private:
+    KlusterStore *m_store;
+    ConnectionRegistry *m_registry;
+    RefreshCoordinator *m_refreshes;
+    HistoryClient *m_history;
+    KlustersModel *m_klusters;
+    FindingsModel *m_findings;
+    NodesModel *m_nodes;
+    RoutesModel *m_routes;
+    SecurityModel *m_security;
+    AuditModel *m_audit;
+    ViewPreparer *m_preparer;
+    KlusterKey m_current;
+};

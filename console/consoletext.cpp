@@ -1,0 +1,243 @@
+#include "console/consoletext.h"
+
+#include "core/diagnosis.h"
+
+#include <QCoreApplication>
+
+namespace ConsoleText {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ConsoleText", text);
+}
+
+} // namespace
+
+QString clock(const QDateTime &t)
+{
+    return t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
+}
+
+QString ago(const QDateTime &t, const QDateTime &now)
+{
+    const qint64 s = qMax<qint64>(0, t.secsTo(now));
+    return s < 60 ? tr("%1 s ago").arg(s) : tr("%1 ago").arg(formatDuration(s));
+}
+
+QString shortError(const QString &error)
+{
+    QString line = error.section(QLatin1Char('\n'), 0, 0);
+    if (line.size() > 180)
+        line = line.left(177) + QStringLiteral("…");
+    return line;
+}
+
+QString failedSources(const QList<SourceError> &errors)
+{
+    QStringList named;
+    for (const SourceError &e : errors) {
+        if (!e.source.isEmpty() && !named.contains(e.source))
+            named << e.source;
+    }
+    return named.isEmpty() ? tr("a source") : tr("the %1").arg(named.join(QStringLiteral(", ")));
+}
+
+Banner banner(const QStringList &connections, const KlusterStore &store, const QString &notice,
+    const QString &startupMessage, bool live)
+{
+    // One line per connection, whatever failed in it; the whole story behind Details; Retry when it may help.
+    QStringList lines, details;
+    bool retry = false;
+    for (const QString &name : connections) {
+        QStringList problems;
+        QString first;
+        if (const Error e = store.listingError(name); e.isError()) {
+            problems << tr("its klusters could not be listed");
+            first = e.toString();
+            retry = retry || e.retryCanHelp();
+            details << tr("%1: listing the klusters failed: %2").arg(name, first);
+        }
+        QStringList stale, incomplete;
+        for (const QString &k : store.klusters(name)) {
+            const KlusterData *d = store.data({ name, k });
+            if (!d)
+                continue;
+            if (d->isStale()) {
+                const QString error = SourceError::joined(d->error);
+                stale << k;
+                if (first.isEmpty())
+                    first = error;
+                retry = retry || SourceError::retryCanHelp(d->error);
+                details << tr("%1/%2: refresh failed at %3: %4").arg(name, k, clock(d->errorAt), error)
+                        + (d->fetch ? tr(" (showing the data fetched at %1, stale)").arg(clock(d->fetchedAt))
+                                    : QString());
+            } else if (!d->incomplete.isEmpty()) {
+                const QString error = SourceError::joined(d->incomplete);
+                incomplete << k;
+                if (first.isEmpty())
+                    first = error;
+                retry = retry || SourceError::retryCanHelp(d->incomplete);
+                details << tr("%1/%2: incomplete: %3").arg(name, k, error);
+            }
+        }
+        if (!stale.isEmpty())
+            problems << tr("%1 could not be refreshed (older data shown, stale)")
+                            .arg(stale.join(QStringLiteral(", ")));
+        if (!incomplete.isEmpty())
+            problems
+                << tr("%1 incomplete (counts are lower bounds)").arg(incomplete.join(QStringLiteral(", ")));
+        if (problems.isEmpty())
+            continue;
+        lines << tr("%1: %2 — %3").arg(name, problems.join(QStringLiteral("; ")), shortError(first));
+    }
+    Banner b;
+    if (!lines.isEmpty()) {
+        b.kind = Banner::Kind::Failures;
+        b.text = lines.join(QLatin1Char('\n'));
+        b.details = details.join(QLatin1Char('\n'));
+        b.retry = retry && live; // snapshots are never fetched again
+        b.listingFailed = store.hasListingErrors();
+    } else if (!notice.isEmpty()) {
+        b.kind = Banner::Kind::Notice;
+        b.text = notice;
+    } else if (!startupMessage.isEmpty() && connections.isEmpty()) {
+        b.kind = Banner::Kind::Startup;
+        b.text = startupMessage;
+    }
+    return b;
+}
+
+Captions captions(const CaptionFacts &f)
+{
+    Captions c;
+    const KlusterData *d = f.data;
+    if (!d || !d->fetch) {
+        if (f.key.isNull())
+            return c;
+        if (f.key.kluster.isEmpty()) // a connection's own row
+            c.header
+                = tr("<b>Connection %1</b>: its klusters could not be listed<br><b style=\"color:%2\">%3</b>")
+                      .arg(f.key.connection.toHtmlEscaped(), f.alarmColor,
+                          shortError(f.listingError.toString()).toHtmlEscaped());
+        else
+            c.header = d && d->isStale()
+                ? tr("<b>%1</b><br>Could not be read: %2")
+                      .arg(f.key.toString().toHtmlEscaped(),
+                          shortError(SourceError::joined(d->error)).toHtmlEscaped())
+                : tr("<b>%1</b><br>No data yet.").arg(f.key.toString().toHtmlEscaped());
+        return c;
+    }
+    QString when = f.snapshot ? tr("Snapshot captured %1 (%2), opened offline, read-only")
+                                    .arg(clock(d->fetchedAt), ago(d->fetchedAt, f.now))
+                              : tr("Fetched %1 (%2) in %3 ms, %4 requests")
+                                    .arg(clock(d->fetchedAt), ago(d->fetchedAt, f.now))
+                                    .arg(d->elapsedMs)
+                                    .arg(d->fetch->requests);
+    // The nodes, between refreshes: live from their watch, or why not.
+    const NodeWatchStatus &watch = d->watch;
+    if (!f.snapshot && watch.watching && !d->isStale()) {
+        if (watch.connected)
+            when += tr(" · nodes live (watch; last heard %1)").arg(clock(watch.lastHeard));
+        else if (!watch.problem.isEmpty())
+            when += tr(" · node watch reconnecting (nodes as of %1): %2")
+                        .arg(watch.lastHeard.isValid() ? clock(watch.lastHeard) : clock(d->fetchedAt),
+                            shortError(watch.problem));
+    }
+    QString alarm;
+    const QString shortWhen
+        = (f.snapshot ? tr("captured %1 (%2)") : tr("fetched %1 (%2)"))
+              .arg(d->fetchedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")), ago(d->fetchedAt, f.now));
+    if (d->isStale())
+        alarm = tr("STALE: the last refresh failed at %1; this is older data,")
+                    .arg(d->errorAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")));
+    else if (!d->incomplete.isEmpty())
+        alarm = tr("INCOMPLETE: %1 could not be read; counts are lower bounds.")
+                    .arg(failedSources(d->incomplete));
+    const KlusterState &s = d->fetch->state;
+    const QString router = s.router.name.isEmpty()
+        ? s.router.id
+        : tr("%1 (%2)").arg(s.router.name, s.router.id.left(8) + QStringLiteral("…"));
+    const QString where = tr("Kluster %1 · cloud %2 · router %3").arg(s.kluster.name, f.connection, router);
+    c.header
+        = QStringLiteral("<b>%1</b>%4<br>%2%3")
+              .arg(where.toHtmlEscaped(),
+                  alarm.isEmpty() ? when.toHtmlEscaped()
+                                  : QStringLiteral("<b style=\"color:%1\">%2</b> %3")
+                                        .arg(f.alarmColor, alarm.toHtmlEscaped(), shortWhen.toHtmlEscaped()),
+                  QString(), f.readOnly ? tr(" · <i>read-only: repairs hidden</i>") : QString());
+    const QString state = d->isStale() ? tr("STALE — ")
+        : !d->incomplete.isEmpty()     ? tr("INCOMPLETE — ")
+                                       : QString();
+    const QString caption = state
+        + (f.snapshot ? tr("Captured %1") : tr("Fetched %1")).arg(clock(d->fetchedAt))
+        + (!f.snapshot && watch.connected && !d->isStale() ? tr(", nodes live") : QString());
+    const QString atLeast = d->incomplete.isEmpty() ? QString() : QStringLiteral("≥ ");
+    c.findings = tr("%1 · %2%3 critical, %2%4 warning")
+                     .arg(caption, atLeast)
+                     .arg(d->diagnosis->count(Severity::Critical))
+                     .arg(d->diagnosis->count(Severity::Warning));
+    c.nodes = tr("%1 · instances and nodes joined by name; marked rows have a finding").arg(caption);
+    c.routes = tr("%1 · router %2: %3 of %4 routes used (%5 other klusters' or operators') · grouped by "
+                  "destination; the first route of a destination wins")
+                   .arg(caption, router)
+                   .arg(f.routes)
+                   .arg(f.routeLimit > 0 ? QString::number(f.routeLimit) : tr("?"))
+                   .arg(f.foreignRoutes);
+    c.security = tr("%1 · %2").arg(caption, f.securitySummary);
+    return c;
+}
+
+std::optional<Notification> notification(
+    const KlusterKey &key, const KlusterData &before, const KlusterData &after)
+{
+    if (!before.fetch && before.error.isEmpty())
+        return std::nullopt; // nothing to compare with
+    if (after.isStale() && !before.isStale())
+        return Notification { tr("Kluster %1 is unreachable").arg(key.toString()),
+            shortError(SourceError::joined(after.error)), QString(), Severity::Critical };
+    if (!after.diagnosis || after.isStale())
+        return std::nullopt;
+    QStringList fresh;
+    for (const Finding &f : after.diagnosis->findings) {
+        if (f.severity != Severity::Critical)
+            continue;
+        const Finding *old = before.diagnosis ? before.diagnosis->find(f.id()) : nullptr;
+        if (!old || old->severity != Severity::Critical)
+            fresh << f.id();
+    }
+    if (fresh.isEmpty())
+        return std::nullopt;
+    const Finding *first = after.diagnosis->find(fresh.first());
+    Notification n;
+    n.title = fresh.size() == 1 ? tr("%1: new critical finding").arg(key.toString())
+                                : tr("%1: %2 new critical findings").arg(key.toString()).arg(fresh.size());
+    n.body = fresh.first() + QStringLiteral("\n") + shortError(first->message());
+    if (fresh.size() > 1)
+        n.body += tr("\n…and %1 more").arg(fresh.size() - 1);
+    n.finding = fresh.first();
+    return n;
+}
+
+QString roundDone(const RefreshSummary &s, const QDateTime &now)
+{
+    if (s.snapshots)
+        return tr("Opened %1 snapshot(s), offline").arg(s.klusters);
+    if (s.cancelled)
+        return QString();
+    return s.failed == 0
+        ? tr("Refreshed %1 kluster(s) at %2").arg(s.klusters).arg(clock(now))
+        : tr("Refreshed at %1: %2 of %3 kluster(s) could not be read (marked in the sidebar)")
+              .arg(clock(now))
+              .arg(s.failed)
+              .arg(s.klusters);
+}
+
+QString windowTitle(const KlusterKey &key, bool forceReadOnly)
+{
+    return (key.isNull() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(key.toString()))
+        + (forceReadOnly ? tr(" (read-only)") : QString());
+}
+
+} // namespace ConsoleText

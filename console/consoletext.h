@@ -1,0 +1,93 @@
+#pragma once
+
+#include "console/refreshcoordinator.h"
+#include "core/error.h"
+#include "core/finding.h"
+#include "core/klusterkey.h"
+#include "models/klusterstore.h"
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+struct ConnectionSpec;
+
+// What the console says, made without a widget from what it knows: the banner, the captions over the views,
+// the desktop notification of a change, the status line after a round of refreshes. Pure functions of their
+// arguments (now included), tested alone (tst_consoletext).
+namespace ConsoleText {
+
+QString clock(const QDateTime &t); // "2026-11-26 13:05:00 UTC"
+QString ago(const QDateTime &t, const QDateTime &now); // "42 s ago", "2 h 10 min ago"
+QString shortError(const QString &error); // its first line, at most 180 characters
+// Which sources could not be read ("the servers, nodes"), for one short line.
+QString failedSources(const QList<SourceError> &errors);
+
+// The banner over the views: one line per connection with what failed in it (the details behind a button,
+// Retry when trying again may help), else a notice that stays until dismissed, else the first-run message.
+struct Banner
+{
+    enum class Kind
+    {
+        None,
+        Failures, // an error: offer Connections… when a listing failed (`listingFailed`)
+        Notice, // a warning (a secret kept for this session only): offer Connections…
+        Startup, // the first run: offer Add connection… (and the demo cloud)
+    };
+    Kind kind = Kind::None;
+    QString text;
+    QString details;
+    bool retry = false;
+    bool listingFailed = false;
+};
+// `connections`: the connections' names in their order; `live`: whether any can be fetched again (Retry is
+// offered only then).
+Banner banner(const QStringList &connections, const KlusterStore &store, const QString &notice,
+    const QString &startupMessage, bool live);
+
+// The texts over the views of the kluster shown: the header (rich text: where, and how old or why stale), and
+// each table's caption.
+struct Captions
+{
+    QString header;
+    QString findings;
+    QString nodes;
+    QString routes;
+    QString security;
+};
+struct CaptionFacts
+{
+    KlusterKey key;
+    const KlusterData *data = nullptr;
+    QString connection; // the connection's name, empty when it is gone
+    bool snapshot = false;
+    bool readOnly = false;
+    Error listingError; // the connection's, for its own row
+    int routes = 0; // the Routes view's counts
+    int foreignRoutes = 0;
+    int routeLimit = 0;
+    QString securitySummary; // the Security view's groups in words
+    QString alarmColor; // the palette's colour for alarms ("#c62828")
+    QDateTime now;
+};
+Captions captions(const CaptionFacts &facts);
+
+// The desktop notification a refresh calls for, comparing what was known before with what is known now: the
+// kluster became unreachable, or critical findings appeared (or became critical). None for anything else.
+struct Notification
+{
+    QString title;
+    QString body;
+    QString finding; // the first new finding, to open on a click (empty: the kluster)
+    Severity severity = Severity::Critical;
+};
+std::optional<Notification> notification(
+    const KlusterKey &key, const KlusterData &before, const KlusterData &after);
+
+// The status line once a round of refreshes is back: how many klusters, how many could not be read.
+QString roundDone(const RefreshSummary &summary, const QDateTime &now);
+// A kluster's heading while its views are made, and the window's title.
+QString windowTitle(const KlusterKey &key, bool forceReadOnly);
+
+} // namespace ConsoleText

@@ -1,0 +1,176 @@
+#include "console/refreshcoordinator.h"
+
+#include "console/connectionregistry.h"
+#include "services/connection.h"
+#include "services/historystore.h"
+
+#include <QTimer>
+
+RefreshCoordinator::RefreshCoordinator(ConnectionRegistry *registry, KlusterStore *store, QObject *parent)
+    : QObject(parent)
+    , m_registry(registry)
+    , m_store(store)
+    , m_timer(new QTimer(this))
+{
+    connect(m_timer, &QTimer::timeout, this, &RefreshCoordinator::refreshAll);
+    connect(registry, &ConnectionRegistry::added, this, &RefreshCoordinator::wire);
+    connect(registry, &ConnectionRegistry::changed, this, &RefreshCoordinator::connectionsChanged);
+}
+
+void RefreshCoordinator::wire(Connection *connection)
+{
+    const QString name = connection->name();
+    m_store->setListing(name);
+    connect(connection, &Connection::klustersListed, this,
+        [this, connection](
+            const QStringList &klusters, const Error &error) { onListed(connection, klusters, error); });
+    connect(connection, &Connection::refreshStarted, m_store, [this, name](const QString &k) {
+        m_store->setRefreshing({ name, k }, true);
+    });
+    connect(connection, &Connection::refreshed, this, &RefreshCoordinator::onRefreshed);
+    connect(connection, &Connection::nodesChanged, this, &RefreshCoordinator::onNodesChanged);
+    connect(connection, &Connection::watchStatusChanged, this,
+        [this, name](const QString &k, const NodeWatchStatus &status) {
+            const KlusterKey key { name, k };
+            m_store->setWatchStatus(key, status);
+            emit watchStatusChanged(key);
+        });
+    connection->listKlusters();
+}
+
+void RefreshCoordinator::onListed(Connection *connection, const QStringList &klusters, const Error &error)
+{
+    const QString name = connection->name();
+    // Klusters that are gone stay known, said to be gone.
+    m_store->setListed(name, klusters, error);
+    QStringList toRefresh = klusters;
+    if (error.isError()) // the list failed: the klusters known so far are still tried, each on its own
+        toRefresh << m_store->klusters(name);
+    toRefresh.removeDuplicates();
+    for (const QString &k : std::as_const(toRefresh))
+        connection->refresh(k);
+    emit listed(name);
+    m_registry->noteStatusChanged();
+    m_settleWanted = true;
+    settleIfIdle();
+}
+
+void RefreshCoordinator::refreshAll()
+{
+    // Listing first: klusters made since appear, gone ones are marked; every listed kluster is then
+    // refreshed.
+    bool any = false;
+    for (Connection *c : m_registry->connections()) {
+        if (c->spec().isSnapshot() || m_store->isListing(c->name()))
+            continue;
+        any = true;
+        m_store->setListing(c->name());
+        c->listKlusters();
+    }
+    if (any)
+        emit refreshStarted();
+}
+
+void RefreshCoordinator::refresh(const KlusterKey &key)
+{
+    if (Connection *c = m_registry->connection(key.connection))
+        c->refresh(key.kluster);
+}
+
+void RefreshCoordinator::cancelAll()
+{
+    for (Connection *c : m_registry->connections()) {
+        for (const QString &k : m_store->klusters(c->name()))
+            c->cancelRefresh(k);
+    }
+}
+
+void RefreshCoordinator::onRefreshed(const RefreshResult &result)
+{
+    const KlusterKey &key = result.key;
+    Connection *connection = m_registry->connection(key.connection);
+    if (!connection)
+        return; // removed meanwhile
+    m_store->setRefreshing(key, false);
+    if (const ConnectionSpec &spec = connection->spec(); !spec.isSnapshot()) {
+        // A failure has no state to name its cloud and region: the connection's own, when it holds them.
+        emit recordable(result,
+            spec.config ? HistoryStore::klusterKey(spec.config->name, spec.config->regionName, key.kluster)
+                        : QString());
+    }
+    const KlusterData before = m_store->data(key) ? *m_store->data(key) : KlusterData();
+    if (result.cancelled) {
+        // A cancel is no failure: the data stays what it was, and says its age.
+        if (!m_cancelled.contains(key))
+            m_cancelled << key;
+        emit cancelled(m_cancelled);
+    } else if (result.fetch) {
+        // A source that failed: the rest is fresh.
+        m_store->setFetched(
+            key, result.fetch, result.diagnosis, result.fetchedAt, result.elapsedMs, result.errors);
+    } else {
+        m_store->setFailed(key, result.errors, QDateTime::currentDateTimeUtc());
+    }
+    emit refreshed(key, before, result.cancelled);
+    m_registry->noteStatusChanged();
+    if (pending() == 0) {
+        m_cancelled.clear();
+        emit roundDone(summary(result.cancelled));
+        m_settleWanted = true;
+        settleIfIdle();
+    }
+}
+
+void RefreshCoordinator::onNodesChanged(const RefreshResult &result)
+{
+    // A node changed between refreshes (its watch): in place, as a refresh would bring it.
+    const KlusterKey &key = result.key;
+    if (!m_registry->connection(key.connection) || !m_store->data(key))
+        return;
+    const KlusterData before = *m_store->data(key);
+    m_store->setNodesChanged(key, result.fetch, result.diagnosis);
+    emit nodesChanged(key, before);
+}
+
+RefreshSummary RefreshCoordinator::summary(bool cancelled) const
+{
+    const KlusterStore::Counts counts = m_store->counts();
+    RefreshSummary s;
+    s.klusters = counts.klusters;
+    s.failed = counts.failed;
+    s.cancelled = cancelled;
+    const QList<Connection *> connections = m_registry->connections();
+    s.snapshots = std::all_of(
+        connections.cbegin(), connections.cend(), [](const Connection *c) { return c->spec().isSnapshot(); });
+    return s;
+}
+
+void RefreshCoordinator::settleIfIdle()
+{
+    if (m_settleWanted && isSettled()) {
+        m_settleWanted = false;
+        emit settled();
+    }
+}
+
+void RefreshCoordinator::setAutoRefreshMinutes(int minutes)
+{
+    m_autoRefreshMinutes = qMax(0, minutes);
+    m_timer->stop();
+    connectionsChanged();
+}
+
+void RefreshCoordinator::setAutoRefreshMilliseconds(int milliseconds)
+{
+    m_autoRefreshMinutes = 1; // watching, as far as notifications are concerned
+    m_timer->start(qMax(100, milliseconds));
+}
+
+void RefreshCoordinator::connectionsChanged()
+{
+    // Snapshots are what they are: nothing to refresh.
+    if (!m_registry->anyLive() && !m_registry->isEmpty())
+        m_timer->stop();
+    else if (m_autoRefreshMinutes > 0 && !m_timer->isActive())
+        m_timer->start(m_autoRefreshMinutes * 60 * 1000);
+}

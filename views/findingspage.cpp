@@ -1,0 +1,62 @@
+#include "views/findingspage.h"
+
+#include "core/diagnosis.h"
+#include "models/filtermodel.h"
+#include "models/findingsmodel.h"
+#include "views/repairtext.h"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QTreeView>
+
+FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
+    : KlusterTablePage(tr("Findings"), model, FindingsModel::filterFields(), parent)
+    , m_severity(new QComboBox(this))
+{
+    m_severity->addItems({ tr("All severities"), tr("Critical only"), tr("Critical and warning") });
+    m_severity->setAccessibleName(tr("Show severities"));
+    m_severity->setToolTip(tr("Which severities the table shows"));
+    connect(m_severity, &QComboBox::currentIndexChanged, this, [this](int i) {
+        filter()->setMinimumSeverity(i == 0 ? std::nullopt
+                : i == 1                    ? std::optional(Severity::Critical)
+                                            : std::optional(Severity::Warning));
+    });
+    addToolWidget(m_severity);
+    QTreeView *findings = view();
+    findings->sortByColumn(FindingsModel::SeverityColumn, Qt::AscendingOrder);
+    findings->setColumnWidth(FindingsModel::SeverityColumn, 90);
+    findings->setColumnWidth(FindingsModel::KindColumn, 200);
+    findings->setColumnWidth(FindingsModel::SubjectColumn, 190);
+    findings->setColumnWidth(FindingsModel::RepairColumn, 64);
+    findings->header()->moveSection(findings->header()->visualIndex(FindingsModel::RepairColumn),
+        findings->header()->visualIndex(FindingsModel::MessageColumn));
+}
+
+QString FindingsPage::placeholder() const
+{
+    return tr(
+        "<p>Select a finding to see its evidence and its repair. F8 and Shift+F8 step through the findings; "
+        "Ctrl+R repairs the selected ones.</p>");
+}
+
+QString FindingsPage::detailsHtml(const QModelIndexList &rows) const
+{
+    if (rows.isEmpty())
+        return placeholder();
+    if (!diagnosis())
+        return QString();
+    QString html;
+    int shown = 0;
+    for (const QModelIndex &row : rows) {
+        if (shown == 5) {
+            html += tr("<p>… and %1 more selected.</p>").arg(rows.size() - shown);
+            break;
+        }
+        ++shown;
+        if (const Finding *f = diagnosis()->find(row.data(ConsoleRole::Key).toString()))
+            html += RepairText::findingHtml(*f, withPlan());
+    }
+    if (!withPlan())
+        html += tr("<p><i>This connection is read-only: repairs are hidden.</i></p>");
+    return html;
+}

@@ -1,0 +1,190 @@
+#include "views/klustersidebar.h"
+
+#include "models/filtermodel.h"
+#include "models/klustergroups.h"
+#include "models/klustersmodel.h"
+#include "views/severitydecorator.h"
+
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLineEdit>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+KlusterKey KlusterSidebar::keyAt(const QModelIndex &row)
+{
+    return { row.data(KlustersModel::ConnectionRole).toString(),
+        row.data(KlustersModel::KlusterRole).toString() };
+}
+
+KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
+    : QWidget(parent)
+    , m_filter(new QLineEdit(this))
+    , m_view(new QTreeView(this))
+{
+    // The klusters under their connection and region, worst first at both levels; its own filter (same
+    // syntax as the tables').
+    auto *groups = new KlusterGroups(this);
+    groups->setSourceModel(klusters);
+    auto *decorator = new SeverityDecorator(this);
+    decorator->setAlarmRole(KlustersModel::AlarmRole);
+    decorator->setBoldHeadings(true);
+    decorator->setSourceModel(groups);
+    auto *filter = new FilterModel(this);
+    filter->setKnownFields(KlustersModel::filterFields());
+    filter->setHeadings();
+    filter->setSourceModel(decorator);
+    m_view->setModel(filter);
+    m_view->setObjectName(QStringLiteral("Klusters"));
+    m_view->setAccessibleName(tr("Klusters"));
+    m_view->setRootIsDecorated(true);
+    m_view->setIndentation(12);
+    m_view->setTextElideMode(Qt::ElideMiddle); // a long heading keeps its count, a long name its end
+    // Groups open, unless the engineer closed them; a group the filter brings back opens as it was.
+    connect(filter, &QAbstractItemModel::rowsInserted, this,
+        [this](const QModelIndex &parent, int first, int last) {
+            if (!parent.isValid())
+                expandGroups(first, last);
+        });
+    const auto expandAll = [this] { expandGroups(0, m_view->model()->rowCount() - 1); };
+    connect(filter, &QAbstractItemModel::modelReset, this, expandAll);
+    connect(filter, &QAbstractItemModel::layoutChanged, this, expandAll);
+    connect(m_view, &QTreeView::collapsed, this, [this](const QModelIndex &group) {
+        m_collapsed.insert(group.data(KlustersModel::KeyRole).toString());
+    });
+    connect(m_view, &QTreeView::expanded, this, [this](const QModelIndex &group) {
+        m_collapsed.remove(group.data(KlustersModel::KeyRole).toString());
+    });
+    m_view->setUniformRowHeights(true);
+    m_view->setAllColumnsShowFocus(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(KlustersModel::CriticalColumn, Qt::DescendingOrder); // the worst on top
+    m_view->setColumnHidden(KlustersModel::WorstColumn, true);
+    m_view->setColumnHidden(KlustersModel::FetchedColumn, true);
+    m_view->header()->setStretchLastSection(false);
+    m_view->header()->setSectionResizeMode(KlustersModel::KlusterColumn, QHeaderView::Stretch);
+    m_view->header()->setMinimumSectionSize(30);
+    m_view->setColumnWidth(KlustersModel::ConnectionColumn, 80);
+    m_view->setColumnWidth(KlustersModel::CriticalColumn, 64);
+    m_view->setColumnWidth(KlustersModel::WarningColumn, 68);
+    m_view->setColumnHidden(KlustersModel::ConnectionColumn, true); // the groups say it
+    m_view->setMinimumWidth(150);
+    m_view->installEventFilter(this);
+    m_filter->setPlaceholderText(tr("Filter klusters (Ctrl+K)"));
+    m_filter->setToolTip(tr("Words match kluster, connection and region names; fields: %1; -word excludes")
+                             .arg(KlustersModel::filterFields().join(QStringLiteral(", "))));
+    m_filter->setAccessibleName(tr("Filter klusters"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->installEventFilter(this);
+    connect(m_filter, &QLineEdit::textChanged, filter, &FilterModel::setText);
+    connect(m_filter, &QLineEdit::textChanged, this, &KlusterSidebar::filterChanged);
+    connect(m_filter, &QLineEdit::returnPressed, this, [this] {
+        const QModelIndex first = firstKluster();
+        if (!first.isValid())
+            return;
+        m_view->setFocus(Qt::OtherFocusReason);
+        m_view->selectionModel()->setCurrentIndex(
+            first, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    });
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 0, 4);
+    layout->setSpacing(4);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_view, 1);
+    setMinimumWidth(150);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex &current) {
+            const KlusterKey key = keyAt(current);
+            if (!key.isNull())
+                emit currentChanged(key);
+        });
+}
+
+void KlusterSidebar::expandGroups(int first, int last)
+{
+    QAbstractItemModel *model = m_view->model();
+    for (int row = first; row <= last && row < model->rowCount(); ++row) {
+        const QModelIndex group = model->index(row, 0);
+        if (!m_collapsed.contains(group.data(KlustersModel::KeyRole).toString()))
+            m_view->expand(group);
+    }
+}
+
+bool KlusterSidebar::select(const KlusterKey &key)
+{
+    QAbstractItemModel *proxy = m_view->model();
+    for (int g = 0; g < proxy->rowCount(); ++g) {
+        const QModelIndex group = proxy->index(g, 0);
+        for (int row = 0; row < proxy->rowCount(group); ++row) {
+            const QModelIndex i = proxy->index(row, 0, group);
+            if (keyAt(i) != key)
+                continue;
+            m_view->expand(group); // a kluster chosen elsewhere (the fleet, a notification) is seen
+            m_view->selectionModel()->setCurrentIndex(
+                i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            return true;
+        }
+    }
+    return false;
+}
+
+QModelIndex KlusterSidebar::firstKluster() const
+{
+    // The first kluster in the list's order: the worst of all when sorted worst first.
+    QAbstractItemModel *proxy = m_view->model();
+    for (int g = 0; g < proxy->rowCount(); ++g) {
+        const QModelIndex group = proxy->index(g, 0);
+        if (proxy->rowCount(group) > 0)
+            return proxy->index(0, 0, group);
+    }
+    return QModelIndex();
+}
+
+void KlusterSidebar::focusList(Qt::FocusReason reason)
+{
+    m_view->setFocus(reason);
+    if (!m_view->currentIndex().isValid() && firstKluster().isValid())
+        m_view->setCurrentIndex(firstKluster());
+}
+
+bool KlusterSidebar::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::KeyPress)
+        return QWidget::eventFilter(watched, event);
+    const auto *key = static_cast<QKeyEvent *>(event);
+    if (watched == m_view) {
+        // The kluster list filters as you type.
+        const QString text = key->text();
+        if (!text.isEmpty() && text.at(0).isPrint() && !text.at(0).isSpace()
+            && !(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))) {
+            m_filter->setFocus(Qt::OtherFocusReason);
+            m_filter->setText(text); // typing from the list starts a new filter
+            return true;
+        }
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter)
+            && KlusterGroups::isGroup(m_view->currentIndex())) {
+            // A group opens or closes.
+            const QModelIndex group = m_view->currentIndex().siblingAtColumn(0);
+            m_view->setExpanded(group, !m_view->isExpanded(group));
+            return true;
+        }
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+            emit enterRequested();
+            return true;
+        }
+    } else if (watched == m_filter) {
+        if (key->key() == Qt::Key_Down) {
+            m_view->setFocus(Qt::OtherFocusReason);
+            if (firstKluster().isValid() && !m_view->currentIndex().isValid())
+                m_view->setCurrentIndex(firstKluster());
+            return true;
+        }
+        if (key->key() == Qt::Key_Escape && !m_filter->text().isEmpty()) {
+            m_filter->clear();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}

@@ -1,0 +1,281 @@
+#include "views/klusterviews.h"
+
+#include "console/connectionregistry.h"
+#include "console/consolesession.h"
+#include "console/historyclient.h"
+#include "models/findingsmodel.h"
+#include "models/klustersmodel.h"
+#include "models/nodesmodel.h"
+#include "models/routesmodel.h"
+#include "services/settings.h"
+#include "views/auditpage.h"
+#include "views/changespage.h"
+#include "views/findingspage.h"
+#include "views/fleetview.h"
+#include "views/nodespage.h"
+#include "views/overviewpage.h"
+#include "views/routespage.h"
+#include "views/securitypage.h"
+#include "views/severitystyle.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_header(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_overview(new OverviewPage(this))
+    , m_findingsPage(new FindingsPage(session->findings(), this))
+    , m_routesPage(new RoutesPage(session->routes(), this))
+    , m_auditPage(new AuditPage(session->audit(), this))
+    , m_fleet(new FleetView(this))
+    , m_changes(new ChangesPage(this))
+{
+    m_klusterPages = { m_findingsPage, new NodesPage(session->nodes(), this), m_routesPage,
+        new SecurityPage(session->security(), this) };
+    // Always two lines high: new data never shifts (and re-lays out) the views below.
+    m_header->setObjectName(QStringLiteral("header"));
+    m_header->setWordWrap(true);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setMinimumWidth(100);
+    m_header->setFixedHeight(2 * m_header->fontMetrics().lineSpacing() + 6);
+    m_tabs->setObjectName(QStringLiteral("views"));
+    m_tabs->setUsesScrollButtons(true);
+    m_tabs->setDocumentMode(true);
+    m_tabs->setAccessibleName(tr("Views of the selected kluster"));
+    const auto scrolled = [this](QWidget *w) {
+        auto *scroll = new QScrollArea(this);
+        scroll->setWidget(w);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        return scroll;
+    };
+    // No mnemonics on the tabs: Ctrl+1… reach them, and Alt+letter stays the menus'.
+    for (const TabInfo &t : Tabs::all()) {
+        QWidget *w = t.tab == Tab::Overview ? scrolled(m_overview)
+            : t.tab == Tab::Fleet           ? scrolled(m_fleet) // every kluster at a glance; a tile opens it
+            : t.tab == Tab::Changes         ? static_cast<QWidget *>(m_changes)
+                                            : page(t.tab);
+        m_tabs->addTab(w, Tabs::title(t.tab));
+    }
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_header);
+    layout->addWidget(m_tabs, 1);
+
+    HistoryClient *history = session->history();
+    connect(history, &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
+        if (key == m_session->current()) {
+            requestTrend();
+            requestChanges();
+        }
+    });
+    connect(history, &HistoryClient::trendLoaded, this, [this](const HistoryTrend &trend) {
+        if (trend.key == m_session->current())
+            m_overview->showTrend(trend);
+    });
+    connect(history, &HistoryClient::changesLoaded, this, [this](const HistoryChanges &changes) {
+        if (changes.key == m_session->current())
+            m_changes->showChanges(changes);
+    });
+    connect(m_overview, &OverviewPage::trendRangeChanged, this, &KlusterViews::requestTrend);
+    connect(m_changes, &ChangesPage::compareRequested, this, [this](qint64 before, qint64 after) {
+        m_changesBefore = before;
+        m_changesAfter = after;
+        requestChanges();
+    });
+    m_fleet->setModel(session->klusters());
+    m_fleet->setRegionOf([this](const KlusterKey &key) {
+        const KlusterData *d = m_session->store()->data(key);
+        return d && d->fetch ? d->fetch->state.region : QString();
+    });
+    connect(m_fleet, &FleetView::klusterActivated, this, &KlusterViews::klusterActivated);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) {
+        requestChanges();
+        Settings::tab().setValue(i);
+        emit selectionChanged(); // what the commands act on is the new view's
+    });
+    for (TablePage *p : m_klusterPages) {
+        connect(p, &TablePage::selectionChanged, this, [this, p] {
+            if (p == m_findingsPage)
+                syncSelection();
+            emit selectionChanged();
+        });
+    }
+    connect(m_auditPage, &TablePage::selectionChanged, this, &KlusterViews::selectionChanged);
+}
+
+Tab KlusterViews::currentTab() const
+{
+    return Tab(m_tabs->currentIndex());
+}
+
+void KlusterViews::setTab(Tab tab)
+{
+    m_tabs->setCurrentIndex(int(tab));
+}
+
+TablePage *KlusterViews::page(Tab tab) const
+{
+    switch (tab) {
+    case Tab::Findings:
+    case Tab::Nodes:
+    case Tab::Routes:
+    case Tab::Security:
+        return m_klusterPages.at(int(tab) - int(Tab::Findings));
+    case Tab::Audit:
+        return m_auditPage;
+    case Tab::Overview:
+    case Tab::Fleet:
+    case Tab::Changes:
+        break; // not a table
+    }
+    return nullptr;
+}
+
+QStringList KlusterViews::selectedFindings() const
+{
+    TablePage *p = page(currentTab());
+    return p && p != m_auditPage ? p->selectedFindings() : QStringList();
+}
+
+void KlusterViews::preparing(const KlusterKey &key)
+{
+    m_findingsPage->view()->clearSelection(); // ids mean nothing in another kluster
+    m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(key.toString().toHtmlEscaped()));
+}
+
+void KlusterViews::showCurrent()
+{
+    const KlusterKey current = m_session->current();
+    requestTrend();
+    if (!m_session->isCurrentShown())
+        m_changesBefore = m_changesAfter = 0; // another kluster's moments
+    requestChanges();
+    const Connection *connection = m_session->registry()->connection(current.connection);
+    m_findingsPage->view()->setColumnHidden(
+        FindingsModel::RepairColumn, !connection || connection->isReadOnly());
+    const KlusterData *d = m_session->store()->data(current);
+    if (d && d->fetch)
+        return; // the overview shows it once its rows are in
+    QString message = m_session->registry()->isEmpty()
+        ? tr("No connection yet: add one with File → Add connection… (Ctrl+Shift+N).")
+        : m_session->klusters()->rowCount() == 0 ? tr("Listing the klusters…")
+                                                 : tr("Select a kluster in the sidebar (Ctrl+K).");
+    const Error listingError = m_session->store()->listingError(current.connection);
+    if (!current.isNull() && current.kluster.isEmpty())
+        message = tr("Connection %1 lists no kluster: %2")
+                      .arg(current.connection,
+                          listingError.isError() ? listingError.toString() : tr("it has none"));
+    else if (d && !d->error.isEmpty())
+        message = tr("%1 could not be read: %2")
+                      .arg(current.kluster, ConsoleText::shortError(SourceError::joined(d->error)));
+    else if (!current.kluster.isEmpty())
+        message = tr("%1: fetching…").arg(current.kluster);
+    m_overview->clear(message);
+}
+
+void KlusterViews::shown(const KlusterKey &key)
+{
+    const KlusterData *d = m_session->store()->data(key);
+    const Connection *connection = m_session->registry()->connection(key.connection);
+    const bool withPlan = connection && !connection->isReadOnly();
+    if (d && d->fetch)
+        m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_session->nodes(),
+            m_session->routes()->routeCount(), m_session->routes()->foreignCount(),
+            m_session->routes()->limit(), SourceError::joined(d->incomplete),
+            d->fetch->state.serversSource.known);
+    for (TablePage *p : m_klusterPages)
+        static_cast<KlusterTablePage *>(p)->setShown(d && d->fetch ? d->diagnosis : nullptr, withPlan);
+    updateCaptions();
+}
+
+void KlusterViews::updateCaptions()
+{
+    const ConsoleText::Captions c
+        = ConsoleText::captions(m_session->captionFacts(SeverityStyle::alarmText(palette()).name()));
+    if (m_session->current().isNull())
+        m_header->clear();
+    else if (!c.header.isEmpty())
+        m_header->setText(c.header);
+    const QStringList captions { c.findings, c.nodes, c.routes, c.security };
+    for (int i = 0; i < m_klusterPages.size(); ++i)
+        m_klusterPages.at(i)->setCaption(captions.at(i));
+}
+
+void KlusterViews::requestTrend()
+{
+    if (!m_session->current().kluster.isEmpty()) // else the Overview says to select one
+        m_session->history()->loadTrend(m_session->current(), m_overview->trendHours());
+}
+
+void KlusterViews::requestChanges()
+{
+    if (m_tabs->currentWidget() != m_changes)
+        return; // asked for when it is shown
+    if (m_session->current().kluster.isEmpty())
+        m_changes->clear(tr("Select a kluster in the sidebar."));
+    else
+        m_session->history()->loadChanges(m_session->current(), m_changesBefore, m_changesAfter);
+}
+
+void KlusterViews::syncSelection()
+{
+    // The findings selected in the Findings view select the rows they are about in the other views.
+    const KlusterData *d = m_session->store()->data(m_session->current());
+    if (!d || !d->diagnosis)
+        return;
+    const QStringList ids = m_findingsPage->selectedKeys();
+    for (Tab tab : { Tab::Nodes, Tab::Routes, Tab::Security }) {
+        const int n = page(tab)->selectKeys(ids, ConsoleRole::Findings);
+        m_tabs->setTabText(int(tab), n ? tr("%1 (%2)").arg(Tabs::title(tab)).arg(n) : Tabs::title(tab));
+    }
+}
+
+void KlusterViews::stepFinding(int delta)
+{
+    TablePage *p = page(currentTab());
+    if (!p || p == m_auditPage) {
+        setTab(Tab::Findings);
+        p = m_findingsPage;
+    }
+    p->step(delta, p != m_findingsPage);
+    p->view()->setFocus(Qt::ShortcutFocusReason);
+}
+
+void KlusterViews::focusFilter()
+{
+    TablePage *p = page(currentTab());
+    if (!p) {
+        setTab(Tab::Findings);
+        p = m_findingsPage;
+    }
+    p->filterBox()->setFocus(Qt::ShortcutFocusReason);
+    p->filterBox()->selectAll();
+}
+
+void KlusterViews::focusCurrent()
+{
+    if (QWidget *w = m_tabs->currentWidget())
+        (page(currentTab()) ? static_cast<QWidget *>(page(currentTab())->view()) : w)
+            ->setFocus(Qt::OtherFocusReason);
+}
+
+void KlusterViews::restoreHeaders()
+{
+    for (TablePage *p : m_klusterPages + QList<TablePage *> { m_auditPage })
+        p->restoreHeader();
+}
+
+void KlusterViews::saveHeaders() const
+{
+    for (TablePage *p : m_klusterPages + QList<TablePage *> { m_auditPage })
+        p->saveHeader();
+}

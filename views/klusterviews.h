@@ -1,0 +1,87 @@
+#pragma once
+
+#include "core/klusterkey.h"
+#include "views/tabs.h"
+
+#include <QWidget>
+
+class AuditPage;
+class ChangesPage;
+class ConsoleSession;
+class FindingsPage;
+class FleetView;
+class OverviewPage;
+class QLabel;
+class QTabWidget;
+class RoutesPage;
+class TablePage;
+
+// The views of the kluster shown (Dolphin's view container): the header over them (where, and how old or why
+// stale), and a tab per view of the table in views/tabs.h: the overview with its trends, the findings, nodes,
+// routes and security group tables, the audit log, the fleet, and what changed. Each table page configures
+// itself; this container shows the session's current kluster in all of them, keeps the selections in step
+// (findings selected select the rows they are about), and steps and filters whichever table is open.
+class KlusterViews : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(KlusterViews)
+
+public:
+    explicit KlusterViews(ConsoleSession *session, QWidget *parent = nullptr);
+
+    Tab currentTab() const;
+    void setTab(Tab tab);
+    QTabWidget *tabs() const { return m_tabs; }
+    TablePage *page(Tab tab) const; // a kluster's table, or the audit log's; null for the others
+    const QList<TablePage *> &klusterPages() const
+    {
+        return m_klusterPages;
+    } // findings, nodes, routes, security
+    FindingsPage *findingsPage() const { return m_findingsPage; }
+    RoutesPage *routesPage() const { return m_routesPage; }
+    AuditPage *auditPage() const { return m_auditPage; }
+    OverviewPage *overviewPage() const { return m_overview; }
+    ChangesPage *changesPage() const { return m_changes; }
+    FleetView *fleet() const { return m_fleet; }
+    QLabel *header() const { return m_header; }
+    // The findings of the rows selected in the kluster table open (none for the other views).
+    QStringList selectedFindings() const;
+
+    // The session's current kluster chosen: its header says the views are being made, no finding is
+    // selected (ids mean nothing in another kluster).
+    void preparing(const KlusterKey &key);
+    // The session's current kluster, in every view: its trends and changes asked for, the repair column
+    // hidden on a read-only connection, and until its rows are in, what the overview can say.
+    void showCurrent();
+    // Its rows are in (ConsoleSession::shown): the overview, the details, the captions.
+    void shown(const KlusterKey &key);
+    void updateCaptions();
+    // The next (1) or previous (-1) row with a finding in the table open (the findings when none is).
+    void stepFinding(int delta);
+    void focusFilter(); // the open table's filter box (the findings' when none is open)
+    void focusCurrent(); // the keyboard into the view open
+    void restoreHeaders(); // column widths, order and sort, as the last run left them
+    void saveHeaders() const;
+
+signals:
+    void selectionChanged(); // in any table
+    void klusterActivated(const KlusterKey &key); // a tile of the fleet
+
+private:
+    void syncSelection();
+    void requestTrend();
+    void requestChanges();
+
+    ConsoleSession *m_session;
+    QLabel *m_header;
+    QTabWidget *m_tabs;
+    OverviewPage *m_overview;
+    FindingsPage *m_findingsPage;
+    RoutesPage *m_routesPage;
+    AuditPage *m_auditPage;
+    QList<TablePage *> m_klusterPages;
+    FleetView *m_fleet;
+    ChangesPage *m_changes;
+    qint64 m_changesBefore = 0; // the moments the Changes view compares (0: the default)
+    qint64 m_changesAfter = 0;
+};

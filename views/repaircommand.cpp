@@ -1,0 +1,114 @@
+#include "views/repaircommand.h"
+
+#include "console/consoletext.h"
+#include "console/historyclient.h"
+#include "console/refreshcoordinator.h"
+#include "core/repairgate.h"
+#include "models/findingsmodel.h"
+#include "views/icons.h"
+#include "views/repairdialog.h"
+
+#include <QAction>
+
+namespace {
+
+QAction *actionFor(RepairCommand::Scope scope)
+{
+    if (scope == RepairCommand::Scope::Selected) {
+        auto *a = new QAction(Icons::named(QStringLiteral("action-repair")), QObject::tr("Re&pair…"));
+        a->setShortcut(QKeySequence(QObject::tr("Ctrl+R")));
+        return a;
+    }
+    auto *a = new QAction(QObject::tr("Repair &all route findings of this router…"));
+    a->setShortcut(QKeySequence(QObject::tr("Ctrl+Alt+R")));
+    a->setToolTip(QObject::tr(
+        "Preview and send every route repair of the kluster's router as one change (Ctrl+Alt+R)"));
+    return a;
+}
+
+} // namespace
+
+RepairCommand::RepairCommand(Scope scope, Context context, KlusterStore *store, RefreshCoordinator *refreshes,
+    HistoryClient *history, QWidget *window, QObject *parent)
+    : Command(std::move(context), actionFor(scope), parent)
+    , m_scope(scope)
+    , m_store(store)
+    , m_refreshes(refreshes)
+    , m_history(history)
+    , m_window(window)
+{ }
+
+QStringList RepairCommand::targets() const
+{
+    const CommandContext c = context();
+    if (!c.repairable())
+        return {};
+    QStringList ids;
+    if (m_scope == Scope::RouterRoutes) {
+        for (const Finding *f : RepairGate::routeFindings(c.data->diagnosis->findings))
+            ids << f->id();
+        return ids;
+    }
+    for (const QString &id : c.selectedFindings) {
+        const Finding *f = c.data->diagnosis->find(id);
+        if (f && f->repair())
+            ids << id;
+    }
+    return ids;
+}
+
+void RepairCommand::update()
+{
+    const CommandContext c = context();
+    // Hidden on a read-only connection; disabled when there is nothing to repair.
+    action()->setVisible(!c.connection || !c.connection->isReadOnly());
+    const qsizetype n = targets().size();
+    action()->setEnabled(n > 0);
+    if (m_scope == Scope::RouterRoutes) {
+        action()->setText(n > 0 ? tr("Repair &all %1 route findings of this router…").arg(n)
+                                : tr("Repair &all route findings of this router…"));
+        return;
+    }
+    action()->setText(n > 1 ? tr("Re&pair %1 findings…").arg(n) : tr("Re&pair…"));
+    action()->setToolTip(n > 0 ? tr("Preview and send the repair of the selected rows' findings (Ctrl+R)")
+                               : tr("Select a row with a finding that has a repair (Ctrl+R)"));
+}
+
+void RepairCommand::run()
+{
+    const CommandContext c = context();
+    const QStringList ids = targets();
+    if (ids.isEmpty() || !c.data->fetch)
+        return; // nothing to repair, or the views do not show this kluster yet
+    auto *dialog
+        = new RepairDialog(c.connection, c.key.kluster, c.data->fetch, c.data->diagnosis, ids, m_window);
+    QStringList since;
+    if (const FindingsSince *history = m_history->findingsSince(c.key)) {
+        for (const QString &id : ids) {
+            if (const auto h = history->findings.constFind(id); h != history->findings.cend())
+                since << tr("%1 (%2)").arg(id, FindingsModel::sinceText(*h, history->at));
+        }
+    }
+    dialog->setSince(since);
+    const KlusterKey key = c.key;
+    if (c.data->isStale())
+        dialog->setStale(tr("the last refresh failed at %1").arg(ConsoleText::clock(c.data->errorAt)));
+    // The kluster refreshed while the dialog is open: nothing is sent from data that no longer holds.
+    const auto follow = [this, dialog, key](const KlusterKey &updated) {
+        const KlusterData *now = m_store->data(updated);
+        if (updated != key || !now)
+            return;
+        if (now->diagnosis && !now->isStale())
+            dialog->dataRefreshed(*now->diagnosis);
+        else if (now->isStale())
+            dialog->setStale(SourceError::joined(now->error));
+    };
+    connect(m_refreshes, &RefreshCoordinator::refreshed, dialog, follow);
+    connect(m_refreshes, &RefreshCoordinator::nodesChanged, dialog, follow);
+    connect(dialog, &RepairDialog::repairsFinished, this, [this, key](int fixed, int total) {
+        m_refreshes->refresh(key);
+        emit repairsFinished(key, fixed, total);
+    });
+    open(dialog);
+    emit repairDialogOpened(dialog);
+}

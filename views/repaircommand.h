@@ -1,0 +1,46 @@
+#pragma once
+
+#include "views/command.h"
+
+class HistoryClient;
+class KlusterStore;
+class RefreshCoordinator;
+class QWidget;
+
+// Repair: previews and sends, through the repair dialog, the repairs of the findings selected in the view
+// open (Ctrl+R), or of every route finding of the kluster's router as one change (Ctrl+Alt+R). Enabled while
+// there is something to repair and the views show the kluster the person chose; hidden on a read-only
+// connection. Once sent, the kluster is refreshed; the dialog follows the refreshes that come while it is
+// open.
+class RepairCommand : public Command
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RepairCommand)
+
+public:
+    enum class Scope
+    {
+        Selected,
+        RouterRoutes,
+    };
+
+    RepairCommand(Scope scope, Context context, KlusterStore *store, RefreshCoordinator *refreshes,
+        HistoryClient *history, QWidget *window, QObject *parent = nullptr);
+
+    QStringList targets() const; // what it would repair now
+    void update() override;
+
+signals:
+    void repairDialogOpened(QDialog *dialog);
+    void repairsFinished(const KlusterKey &key, int fixed, int total);
+
+protected:
+    void run() override;
+
+private:
+    Scope m_scope;
+    KlusterStore *m_store;
+    RefreshCoordinator *m_refreshes;
+    HistoryClient *m_history;
+    QWidget *m_window;
+};
