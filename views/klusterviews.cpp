@@ -18,6 +18,7 @@
 #include "views/securitypage.h"
 #include "views/severitystyle.h"
 
+#include <QAction>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
@@ -266,6 +267,31 @@ void KlusterViews::focusCurrent()
     if (QWidget *w = m_tabs->currentWidget())
         (page(currentTab()) ? static_cast<QWidget *>(page(currentTab())->view()) : w)
             ->setFocus(Qt::OtherFocusReason);
+}
+
+void KlusterViews::setRowActions(QAction *repair, QAction *repairRoutes)
+{
+    for (TablePage *p : m_klusterPages) {
+        QTreeView *v = p->view();
+        v->setContextMenuPolicy(Qt::ActionsContextMenu);
+        v->addAction(repair);
+        if (p != m_findingsPage) {
+            auto *show = new QAction(tr("Show in Findings"), v);
+            connect(show, &QAction::triggered, this, [this, p] {
+                const QStringList ids = p->selectedFindings();
+                setTab(Tab::Findings);
+                m_findingsPage->selectKeys(ids);
+            });
+            v->addAction(show);
+        }
+        if (p == m_findingsPage || p == m_routesPage)
+            v->addAction(repairRoutes);
+        connect(p, &TablePage::repairRequested, repair, &QAction::trigger);
+        connect(p, &TablePage::rowActivated, this, [this, p, repair] {
+            if (m_tabs->currentWidget() == p && repair->isEnabled())
+                repair->trigger();
+        });
+    }
 }
 
 void KlusterViews::restoreHeaders()

@@ -60,6 +60,10 @@ public:
     void stepFinding(int delta);
     void focusFilter(); // the open table's filter box (the findings' when none is open)
     void focusCurrent(); // the keyboard into the view open
+    // The rows' context menus and the pages' Repair buttons: `repair` for the rows selected (also a double
+    // click on a row with something to repair), `repairRoutes` for the router's route findings, and Show in
+    // Findings.
+    void setRowActions(QAction *repair, QAction *repairRoutes);
     void restoreHeaders(); // column widths, order and sort, as the last run left them
     void saveHeaders() const;
 

@@ -80,9 +80,6 @@ MainWindow::MainWindow(QWidget *parent)
     m_wantedKey = KlusterKey::fromString(Settings::lastKluster().value());
     m_views->tabs()->setCurrentIndex(Settings::tab().value());
     m_views->restoreHeaders();
-    m_notifier->setNotificationsEnabled(Settings::desktopNotifications().value());
-    m_notifyAction->setChecked(m_notifier->notificationsEnabled());
-    m_trayAction->setChecked(Settings::trayIcon().value());
     setAutoRefreshMinutes(Settings::refreshMinutes().value());
     reloadAudit();
     updateLiveActions();
@@ -251,28 +248,7 @@ void MainWindow::buildCommands()
         addCommand(c);
     connect(m_connectionCommands, &ConnectionCommands::dialogOpened, this, &MainWindow::dialogOpened);
     connect(m_connectionCommands, &ConnectionCommands::message, this, &MainWindow::status);
-    // The rows' context menus and the pages' Repair: what the person can do with what they point at.
-    for (TablePage *p : m_views->klusterPages()) {
-        QTreeView *v = p->view();
-        v->setContextMenuPolicy(Qt::ActionsContextMenu);
-        v->addAction(m_repair->action());
-        if (p != findingsPage()) {
-            auto *show = new QAction(tr("Show in Findings"), v);
-            connect(show, &QAction::triggered, this, [this, p] {
-                const QStringList ids = p->selectedFindings();
-                setTab(Tab::Findings);
-                findingsPage()->selectKeys(ids);
-            });
-            v->addAction(show);
-        }
-        if (p == findingsPage() || p == routesPage())
-            v->addAction(m_repairRoutes->action());
-        connect(p, &TablePage::repairRequested, m_repair->action(), &QAction::trigger);
-        connect(p, &TablePage::rowActivated, this, [this, p] {
-            if (m_views->tabs()->currentWidget() == p && !repairTargets().isEmpty())
-                m_repair->action()->trigger();
-        });
-    }
+    m_views->setRowActions(m_repair->action(), m_repairRoutes->action());
 }
 
 void MainWindow::buildMenus()
@@ -354,22 +330,8 @@ void MainWindow::buildMenus()
         a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(int(t.tab) + 1)));
     }
     view->addSeparator();
-    m_notifyAction = view->addAction(tr("Desktop &notifications while watching"));
-    m_notifyAction->setCheckable(true);
-    m_notifyAction->setToolTip(
-        tr("With auto-refresh on and the window in the background: a new critical finding or "
-           "an unreachable kluster is announced on the desktop"));
-    connect(m_notifyAction, &QAction::toggled, this, [this](bool on) {
-        m_notifier->setNotificationsEnabled(on);
-        Settings::desktopNotifications().setValue(on);
-    });
-    m_trayAction = view->addAction(tr("&Tray icon"));
-    m_trayAction->setCheckable(true);
-    connect(m_trayAction, &QAction::toggled, this, [this](bool on) {
-        m_notifier->setTrayEnabled(on);
-        Settings::trayIcon().setValue(on);
-        updateTray();
-    });
+    view->addActions({ m_notifier->notificationsAction(), m_notifier->trayAction() });
+    connect(m_notifier, &Notifier::trayWantedChanged, this, &MainWindow::updateTray);
     QAction *shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
     shortcuts->setShortcuts({ QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question) });
     help->addAction(tr("&About Flightdeck"), this, &MainWindow::showAbout);
@@ -384,116 +346,6 @@ CommandContext MainWindow::commandContext() const
     c.shown = m_session->isCurrentShown();
     c.selectedFindings = m_views->selectedFindings();
     return c;
-}
-
-TablePage *MainWindow::page(Tab tab) const
-{
-    return m_views->page(tab);
-}
-
-FindingsPage *MainWindow::findingsPage() const
-{
-    return m_views->findingsPage();
-}
-
-RoutesPage *MainWindow::routesPage() const
-{
-    return m_views->routesPage();
-}
-
-AuditPage *MainWindow::auditPage() const
-{
-    return m_views->auditPage();
-}
-
-OverviewPage *MainWindow::overviewPage() const
-{
-    return m_views->overviewPage();
-}
-
-ChangesPage *MainWindow::changesPage() const
-{
-    return m_views->changesPage();
-}
-
-Tab MainWindow::currentTab() const
-{
-    return m_views->currentTab();
-}
-
-void MainWindow::setTab(Tab tab)
-{
-    m_views->setTab(tab);
-}
-
-QTreeView *MainWindow::sidebar() const
-{
-    return m_sidebar->view();
-}
-
-QLineEdit *MainWindow::sidebarFilter() const
-{
-    return m_sidebar->filterBox();
-}
-
-QComboBox *MainWindow::routeScope() const
-{
-    return m_views->routesPage()->scopeChoice();
-}
-
-QAction *MainWindow::repairAction() const
-{
-    return m_repair->action();
-}
-
-QAction *MainWindow::repairRoutesAction() const
-{
-    return m_repairRoutes->action();
-}
-
-HistoryRecorder *MainWindow::historyRecorder() const
-{
-    return m_session->history()->recorder();
-}
-
-QStringList MainWindow::repairTargets() const
-{
-    return m_repair->targets();
-}
-
-QStringList MainWindow::routeRepairTargets() const
-{
-    return m_repairRoutes->targets();
-}
-
-int MainWindow::pendingRefreshes() const
-{
-    return m_session->refreshes()->pending();
-}
-
-bool MainWindow::isSettled() const
-{
-    return m_session->refreshes()->isSettled();
-}
-
-QString MainWindow::bannerText() const
-{
-    return m_banner->text();
-}
-
-bool MainWindow::isBannerVisible() const
-{
-    return m_banner->isShown();
-}
-
-void MainWindow::status(const QString &text, int milliseconds)
-{
-    statusBar()->showMessage(text, milliseconds);
-}
-
-Connection *MainWindow::addConnection(const ConnectionSpec &spec, bool remember)
-{
-    return m_session->registry()->add(spec, remember);
 }
 
 void MainWindow::startFromSettings(bool demoAvailable)
@@ -528,21 +380,11 @@ void MainWindow::refreshAll()
     reloadAudit();
 }
 
-void MainWindow::cancelRefreshes()
-{
-    m_session->refreshes()->cancelAll();
-}
-
 void MainWindow::setAutoRefreshMinutes(int minutes)
 {
     m_session->refreshes()->setAutoRefreshMinutes(minutes);
     m_autoRefresh->setMinutes(m_session->refreshes()->autoRefreshMinutes());
     updateLiveActions();
-}
-
-void MainWindow::setAutoRefreshMilliseconds(int milliseconds)
-{
-    m_session->refreshes()->setAutoRefreshMilliseconds(milliseconds);
 }
 
 bool MainWindow::selectKluster(const KlusterKey &key)
@@ -635,7 +477,7 @@ void MainWindow::notifyChanges(const KlusterKey &key, const KlusterData &before)
 
 void MainWindow::updateTray()
 {
-    const bool on = m_session->registry()->anyLive() && m_trayAction->isChecked();
+    const bool on = m_session->registry()->anyLive() && m_notifier->trayWanted();
     m_notifier->setTrayEnabled(on);
     if (on)
         m_notifier->showWorstOf(m_session->klusters(), [this](const QString &connection) {

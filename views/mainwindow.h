@@ -2,10 +2,18 @@
 
 #include "console/connectionregistry.h"
 #include "console/consolesession.h"
+#include "console/historyclient.h"
+#include "console/refreshcoordinator.h"
 #include "models/klusterstore.h"
+#include "views/klustersidebar.h"
+#include "views/klusterviews.h"
+#include "views/messagebanner.h"
+#include "views/repaircommand.h"
+#include "views/routespage.h"
 #include "views/tabs.h"
 
 #include <QMainWindow>
+#include <QStatusBar>
 
 class AuditPage;
 class AutoRefreshMenu;
@@ -14,17 +22,12 @@ class Command;
 class ConnectionCommands;
 class FindingsPage;
 class HistoryRecorder;
-class KlusterSidebar;
-class KlusterViews;
-class MessageBanner;
 class Notifier;
 class OverviewPage;
 class QComboBox;
 class QLineEdit;
 class QSplitter;
 class QTreeView;
-class RepairCommand;
-class RoutesPage;
 class TablePage;
 struct CommandContext;
 struct RefreshSummary;
@@ -48,7 +51,10 @@ public:
     ConsoleSession *session() const { return m_session; }
 
     // Adds a connection and lists its klusters; `remember`: keep it between runs.
-    Connection *addConnection(const ConnectionSpec &spec, bool remember);
+    Connection *addConnection(const ConnectionSpec &spec, bool remember)
+    {
+        return m_session->registry()->add(spec, remember);
+    }
     QList<Connection *> connections() const { return m_session->registry()->connections(); }
     // How `flightdeck` starts without options: the remembered connections, or on a fresh desktop the
     // first-run message and the Add connection dialog.
@@ -64,38 +70,53 @@ public:
     bool selectKluster(const KlusterKey &key);
     // Selects the kluster and, once its views show it, the finding (in every view).
     void showFinding(const KlusterKey &key, const QString &findingId);
-    void setTab(Tab tab);
-    Tab currentTab() const;
+    void setTab(Tab tab) { m_views->setTab(tab); }
+    Tab currentTab() const { return m_views->currentTab(); }
 
     // The views, for tests and --screenshot.
-    TablePage *page(Tab tab) const; // a kluster's table, or the audit log's; null for the others
-    FindingsPage *findingsPage() const;
+    TablePage *page(Tab tab) const
+    {
+        return m_views->page(tab);
+    } // a kluster's table, or the audit log's; null for the others
+    FindingsPage *findingsPage() const { return m_views->findingsPage(); }
     TablePage *nodesPage() const { return page(Tab::Nodes); }
-    RoutesPage *routesPage() const;
+    RoutesPage *routesPage() const { return m_views->routesPage(); }
     TablePage *securityPage() const { return page(Tab::Security); }
-    AuditPage *auditPage() const;
-    OverviewPage *overviewPage() const;
-    ChangesPage *changesPage() const;
-    QTreeView *sidebar() const;
-    QLineEdit *sidebarFilter() const;
-    QComboBox *routeScope() const;
+    AuditPage *auditPage() const { return m_views->auditPage(); }
+    OverviewPage *overviewPage() const { return m_views->overviewPage(); }
+    ChangesPage *changesPage() const { return m_views->changesPage(); }
+    QTreeView *sidebar() const { return m_sidebar->view(); }
+    QLineEdit *sidebarFilter() const { return m_sidebar->filterBox(); }
+    QComboBox *routeScope() const { return m_views->routesPage()->scopeChoice(); }
     MessageBanner *banner() const { return m_banner; }
-    QString bannerText() const;
-    bool isBannerVisible() const;
-    QAction *repairAction() const;
-    QAction *repairRoutesAction() const;
+    QString bannerText() const { return m_banner->text(); }
+    bool isBannerVisible() const { return m_banner->isShown(); }
+    QAction *repairAction() const { return m_repair->action(); }
+    QAction *repairRoutesAction() const { return m_repairRoutes->action(); }
     QAction *refreshAction() const { return m_refreshAction; }
     Notifier *notifier() const { return m_notifier; }
-    HistoryRecorder *historyRecorder() const; // lives on a thread of its own
-    QStringList repairTargets() const; // the findings Repair acts on now
-    QStringList routeRepairTargets() const; // every route finding of the router with a repair
+    HistoryRecorder *historyRecorder() const
+    {
+        return m_session->history()->recorder();
+    } // lives on a thread of its own
+    QStringList repairTargets() const { return m_repair->targets(); } // the findings Repair acts on now
+    QStringList routeRepairTargets() const
+    {
+        return m_repairRoutes->targets();
+    } // every route finding of the router with a repair
 
-    int pendingRefreshes() const;
-    bool isSettled() const; // nothing asked for is still under way
+    int pendingRefreshes() const { return m_session->refreshes()->pending(); }
+    bool isSettled() const
+    {
+        return m_session->refreshes()->isSettled();
+    } // nothing asked for is still under way
     void refreshAll();
-    void cancelRefreshes();
+    void cancelRefreshes() { m_session->refreshes()->cancelAll(); }
     void setAutoRefreshMinutes(int minutes); // 0: off
-    void setAutoRefreshMilliseconds(int milliseconds); // the soak test's pace; people choose minutes
+    void setAutoRefreshMilliseconds(int milliseconds)
+    {
+        m_session->refreshes()->setAutoRefreshMilliseconds(milliseconds);
+    } // the soak test's pace; people choose minutes
     void showShortcuts();
     void showAbout();
 
@@ -132,7 +153,7 @@ private:
     void notifyChanges(const KlusterKey &key, const KlusterData &before);
     void reloadAudit();
     void applyWantedFinding();
-    void status(const QString &text, int milliseconds = 0);
+    void status(const QString &text, int milliseconds = 0) { statusBar()->showMessage(text, milliseconds); }
 
     ConsoleSession *m_session;
     KlusterSidebar *m_sidebar;
@@ -152,8 +173,6 @@ private:
     QAction *m_refreshAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_demoAction = nullptr;
-    QAction *m_trayAction = nullptr;
-    QAction *m_notifyAction = nullptr;
 
     KlusterKey m_wantedKey; // the selection to restore once its kluster is listed
     QString m_wantedFinding; // the finding to select once m_wantedKey's views show it

@@ -1,8 +1,10 @@
 #include "views/notifier.h"
 
 #include "models/klustersmodel.h"
+#include "services/settings.h"
 #include "views/severitystyle.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
@@ -20,7 +22,31 @@ const QString Interface = QStringLiteral("org.freedesktop.Notifications");
 
 Notifier::Notifier(QObject *parent)
     : QObject(parent)
-{ }
+    , m_notificationsAction(new QAction(tr("Desktop &notifications while watching"), this))
+    , m_trayAction(new QAction(tr("&Tray icon"), this))
+{
+    m_notifications = Settings::desktopNotifications().value();
+    m_notificationsAction->setCheckable(true);
+    m_notificationsAction->setChecked(m_notifications);
+    m_notificationsAction->setToolTip(
+        tr("With auto-refresh on and the window in the background: a new critical "
+           "finding or an unreachable kluster is announced on the desktop"));
+    connect(m_notificationsAction, &QAction::toggled, this, [this](bool on) {
+        setNotificationsEnabled(on);
+        Settings::desktopNotifications().setValue(on);
+    });
+    m_trayAction->setCheckable(true);
+    m_trayAction->setChecked(Settings::trayIcon().value());
+    connect(m_trayAction, &QAction::toggled, this, [this](bool on) {
+        Settings::trayIcon().setValue(on);
+        emit trayWantedChanged();
+    });
+}
+
+bool Notifier::trayWanted() const
+{
+    return m_trayAction->isChecked();
+}
 
 Notifier::~Notifier() = default;
 

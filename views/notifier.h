@@ -11,6 +11,7 @@
 #include <optional>
 
 class QAbstractItemModel;
+class QAction;
 class QSystemTrayIcon;
 
 // While the console watches (auto-refresh on), tells the desktop when a
@@ -27,6 +28,12 @@ class Notifier : public QObject
 public:
     explicit Notifier(QObject *parent = nullptr);
     ~Notifier() override;
+
+    // The View menu's switches, remembered between runs: desktop notifications while watching, and the tray
+    // icon (shown while a live connection is watched: trayWanted()).
+    QAction *notificationsAction() const { return m_notificationsAction; }
+    QAction *trayAction() const { return m_trayAction; }
+    bool trayWanted() const;
 
     void setNotificationsEnabled(bool on) { m_notifications = on; }
     bool notificationsEnabled() const { return m_notifications; }
@@ -55,6 +62,7 @@ signals:
     void activated(const KlusterKey &key, const QString &findingId);
     void notified(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId);
     void showWindowRequested();
+    void trayWantedChanged();
 
 private slots:
     void onActionInvoked(uint id, const QString &action);
@@ -64,6 +72,8 @@ private:
     void ensureTray();
 
     bool m_notifications = true;
+    QAction *m_notificationsAction;
+    QAction *m_trayAction;
     bool m_trayWanted = true;
     QSystemTrayIcon *m_tray = nullptr;
     std::optional<Severity> m_worst;

@@ -68,6 +68,8 @@ private:
 
 void TestHttpClient::init()
 {
+    // A simulator of an earlier test may have listened on the same port: its failures are not this one's.
+    EndpointHealth::shared().reset();
     qRegisterMetaType<ApiResponse>();
     m_fixture = std::make_unique<SimFixture>();
     m_client = std::make_unique<HttpClient>();

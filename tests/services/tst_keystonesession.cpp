@@ -1,3 +1,4 @@
+#include "services/endpointhealth.h"
 #include "services/keystonesession.h"
 #include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
@@ -39,6 +40,8 @@ private:
 
 void TestKeystoneSession::init()
 {
+    // A simulator of an earlier test may have listened on the same port: its failures are not this one's.
+    EndpointHealth::shared().reset();
     qRegisterMetaType<ApiResponse>();
     m_fixture = std::make_unique<SimFixture>();
 }

@@ -1,5 +1,6 @@
 #include "core/apiparser.h"
 #include "core/diagnosis.h"
+#include "services/endpointhealth.h"
 #include "services/klusterfetcher.h"
 #include "services/snapshotreader.h"
 #include "services/snapshotwriter.h"
@@ -70,6 +71,8 @@ static QStringList findingIdsOf(const Diagnosis &d)
 
 void TestKlusterFetcher::init()
 {
+    // A simulator of an earlier test may have listened on the same port: its failures are not this one's.
+    EndpointHealth::shared().reset();
     qRegisterMetaType<ApiResponse>();
     qRegisterMetaType<KlusterFetch>();
 }

@@ -1,6 +1,7 @@
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "core/jsonreader.h"
+#include "services/endpointhealth.h"
 #include "services/klusterfetcher.h"
 #include "services/nodewatch.h"
 #include "tests/simulator/simcloud.h"
@@ -74,6 +75,8 @@ private:
 
 void TestNodeWatch::init()
 {
+    // A simulator of an earlier test may have listened on the same port: its failures are not this one's.
+    EndpointHealth::shared().reset();
     qRegisterMetaType<ApiResponse>();
 }
 

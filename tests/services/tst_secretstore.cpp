@@ -1,3 +1,4 @@
+#include "services/endpointhealth.h"
 #include "services/secretstore.h"
 #include "tests/simulator/simfixture.h"
 
@@ -11,6 +12,7 @@ class TestSecretStore : public QObject
 {
     Q_OBJECT
 private slots:
+    void init();
     void initTestCase();
     void roundTrip();
     void cliUsesTheKeychain();
@@ -137,6 +139,12 @@ void TestSecretStore::withoutKeychainNothingIsStored()
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY2(!file.readAll().contains("never-on-disk"), qPrintable(file.fileName()));
     }
+}
+
+void TestSecretStore::init()
+{
+    // A simulator of an earlier test may have listened on the same port: its failures are not this one's.
+    EndpointHealth::shared().reset();
 }
 
 QTEST_GUILESS_MAIN(TestSecretStore)

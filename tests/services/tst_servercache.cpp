@@ -1,6 +1,7 @@
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "services/connection.h"
+#include "services/endpointhealth.h"
 #include "services/klusterfetcher.h"
 #include "services/servercache.h"
 #include "tests/simulator/simcloud.h"
@@ -81,6 +82,8 @@ private:
 
 void TestServerCache::init()
 {
+    // A simulator of an earlier test may have listened on the same port: its failures are not this one's.
+    EndpointHealth::shared().reset();
     qRegisterMetaType<ApiResponse>();
 }
 

@@ -10,6 +10,7 @@
 #include "models/routesmodel.h"
 #include "models/securitymodel.h"
 #include "services/auditlog.h"
+#include "services/endpointhealth.h"
 #include "services/settings.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
@@ -100,6 +101,8 @@ void TestConsole::initTestCase()
 
 void TestConsole::init()
 {
+    // A simulator of an earlier test may have listened on the same port: its failures are not this one's.
+    EndpointHealth::shared().reset();
     QFile::remove(AuditLog::path());
     QSettings().clear();
     m_fixture = std::make_unique<SimFixture>();
@@ -1142,10 +1145,8 @@ void TestConsole::fitsALaptop()
     const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
     if (shots.isEmpty())
         return;
-    const QList<QPair<Tab, QString>> views { { Tab::Overview,
-                                                             QStringLiteral("overview") },
-        { Tab::Findings, QStringLiteral("findings") },
-        { Tab::Nodes, QStringLiteral("nodes") },
+    const QList<QPair<Tab, QString>> views { { Tab::Overview, QStringLiteral("overview") },
+        { Tab::Findings, QStringLiteral("findings") }, { Tab::Nodes, QStringLiteral("nodes") },
         { Tab::Routes, QStringLiteral("routes") },
         { Tab::Security, QStringLiteral("security") } }; // the audit: after a repair
     for (const QSize size : { QSize(1024, 640), QSize(1440, 900) }) {
@@ -1159,9 +1160,9 @@ void TestConsole::fitsALaptop()
             if (tab == Tab::Routes)
                 QVERIFY(window.routesPage()->selectKeys({ QStringLiteral("198.19.1.0/24") }) == 1);
             else if (tab != Tab::Overview && tab != Tab::Audit)
-                window.findingsPage()->selectKeys({ tab == Tab::Security
-                        ? QStringLiteral("security-group-rule-missing:tcp")
-                        : QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n") });
+                window.findingsPage()->selectKeys(
+                    { tab == Tab::Security ? QStringLiteral("security-group-rule-missing:tcp")
+                                           : QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n") });
             QTest::qWait(50);
             QVERIFY(window.grab().save(
                 QStringLiteral("%1/%2x%3/%4.png").arg(shots).arg(size.width()).arg(size.height()).arg(name)));

@@ -1,4 +1,5 @@
 #include "services/auditlog.h"
+#include "services/endpointhealth.h"
 #include "services/historystore.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
@@ -26,6 +27,7 @@ class TestConsoleHistory : public QObject
 {
     Q_OBJECT
 private slots:
+    void init();
     void initTestCase();
     void sinceTrendsAndChangesAcrossHours();
 
@@ -200,6 +202,12 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
         window.setTab(Tab::Findings);
         QVERIFY(window.grab().save(shots + QStringLiteral("/history-since.png")));
     }
+}
+
+void TestConsoleHistory::init()
+{
+    // A simulator of an earlier test may have listened on the same port: its failures are not this one's.
+    EndpointHealth::shared().reset();
 }
 
 QTEST_MAIN(TestConsoleHistory)

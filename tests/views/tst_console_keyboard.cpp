@@ -7,6 +7,7 @@
 
 #include "models/auditmodel.h"
 #include "services/auditlog.h"
+#include "services/endpointhealth.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
 #include "views/repairdialog.h"
@@ -72,6 +73,8 @@ void TestConsoleKeyboard::initTestCase()
 
 void TestConsoleKeyboard::init()
 {
+    // A simulator of an earlier test may have listened on the same port: its failures are not this one's.
+    EndpointHealth::shared().reset();
     QFile::remove(AuditLog::path());
     QSettings().clear();
     m_fixture = std::make_unique<SimFixture>();

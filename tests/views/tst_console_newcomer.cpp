@@ -6,6 +6,7 @@
 // sidebar with its error, and can be tested, edited and removed.
 
 #include "models/klustersmodel.h"
+#include "services/endpointhealth.h"
 #include "services/settings.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
@@ -47,6 +48,7 @@ public:
 
 private slots:
     void initTestCase();
+    void init();
     void firstLaunchAddsACloudByHand();
     void everyMenuAndDialogOpens();
     void aConnectionThatFailsCanBeFixedAndRemoved();
@@ -87,6 +89,12 @@ QPointer<D> TestConsoleNewcomer::nextDialog(MainWindow &window, const std::funct
         QTest::qWait(20);
     disconnect(c);
     return found;
+}
+
+void TestConsoleNewcomer::init()
+{
+    // A simulator of an earlier test may have listened on the same port: its failures are not this one's.
+    EndpointHealth::shared().reset();
 }
 
 bool TestConsoleNewcomer::fillIn(ConnectionDialog *dialog, const QString &name, const QString &password)
