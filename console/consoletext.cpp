@@ -38,8 +38,8 @@ QString failedSources(const QList<SourceError> &errors)
 {
     QStringList named;
     for (const SourceError &e : errors) {
-        if (!e.source.isEmpty() && !named.contains(e.source))
-            named << e.source;
+        if (e.source && !named.contains(Sources::name(*e.source)))
+            named << Sources::name(*e.source);
     }
     return named.isEmpty() ? tr("a source") : tr("the %1").arg(named.join(QStringLiteral(", ")));
 }

@@ -80,7 +80,8 @@ QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis, const H
                 "<table><tr><th>change</th><th>what</th><th>subject</th><th>detail</th></tr>\n");
             for (const StateChange &c : history->changes)
                 html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>\n")
-                            .arg(esc(c.change), esc(c.category), esc(c.subject), esc(c.detail));
+                            .arg(esc(StateChanges::name(c.change)), esc(StateChanges::name(c.category)),
+                                esc(c.subject), esc(c.detail));
             html += QStringLiteral("</table>\n");
         }
     }

@@ -4,10 +4,10 @@
 #include <QJsonDocument>
 #include <algorithm>
 
-QByteArray KlusterFetch::body(const QString &file) const
+QByteArray KlusterFetch::body(Source source) const
 {
-    QByteArray listed = bodies.value(file).bytes();
-    if (file != QLatin1String("nodes.json") || nodesWatched.isEmpty() || listed.isEmpty())
+    QByteArray listed = bodies.value(source).bytes();
+    if (source != Source::Nodes || nodesWatched.isEmpty() || listed.isEmpty())
         return listed;
     const auto nameOf = [](const QJsonObject &o) {
         return o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString();
@@ -50,8 +50,8 @@ QByteArray KlusterFetch::body(const QString &file) const
 QString SourceError::toString() const
 {
     QString text = error.toString();
-    if (!source.isEmpty())
-        text = source + QStringLiteral(": ") + text;
+    if (source)
+        text = Sources::name(*source) + QStringLiteral(": ") + text;
     if (!assumed.isEmpty())
         text += QStringLiteral(" (assuming %1)").arg(assumed);
     return text;

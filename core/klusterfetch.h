@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/keptbody.h"
 #include "core/klusterstate.h"
+#include "core/source.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -10,12 +11,11 @@
 #include <QList>
 #include <QString>
 
-// A source of a kluster that could not be fetched or read ("servers",
-// "nodes", …; empty when the whole refresh failed before any), and why. An
-// optional source says what is assumed without it.
+// A source of a kluster that could not be fetched or read (none when the whole refresh failed before
+// any), and why. An optional source says what is assumed without it.
 struct SourceError
 {
-    QString source;
+    std::optional<Source> source;
     Error error;
     QString assumed; // e.g. "no extraroute-atomic"
 
@@ -32,7 +32,7 @@ struct SourceError
 struct KlusterFetch
 {
     KlusterState state;
-    QHash<QString, KeptBody> bodies; // snapshot file name -> body (as kept: body() gives its bytes)
+    QHash<Source, KeptBody> bodies; // as kept: body() gives their bytes
     int requests = 0; // HTTP requests it took
     qint64 bytesReceived = 0; // the bytes of the response bodies it took (those of the client's other calls
                               // meanwhile included)
@@ -48,6 +48,6 @@ struct KlusterFetch
     // deleted). In `state` already; brought into nodes.json only when the body is wanted (body()).
     QHash<QString, QJsonObject> nodesWatched;
 
-    // A snapshot file's body as a list made now would give it (nodes.json with what the watch changed).
-    QByteArray body(const QString &file) const;
+    // A source's body as a list made now would give it (the nodes with what the watch changed).
+    QByteArray body(Source source) const;
 };

@@ -3,7 +3,7 @@
 // Input: the digest's JSON. Expected: no crash; a refused digest comes with an error; an accepted one writes
 // back (toJson) to a digest that reads the same, and differs from itself in nothing.
 
-#include "core/statediff.h"
+#include "core/statechangereport.h"
 #include "fuzz/fuzzcommon.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)

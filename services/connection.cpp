@@ -104,7 +104,7 @@ constexpr int WholeNodeListEvery = 10; // while watched, the nodes are listed ag
 // A refresh that failed as a whole, before any source of the kluster was read.
 QList<SourceError> failedAsAWhole(const Error &error)
 {
-    return { SourceError { QString(), error, QString() } };
+    return { SourceError { std::nullopt, error, QString() } };
 }
 
 // The snapshot folders under `path`: itself, or its subfolders (as
@@ -115,21 +115,21 @@ QHash<QString, QString> snapshotFolders(const QString &path)
     const auto klusterName = [](const QString &dir) {
         Error error;
         const std::optional<QByteArray> bytes
-            = SnapshotReader::readBody(QDir(dir).filePath(QStringLiteral("kluster.json")), &error);
+            = SnapshotReader::readBody(QDir(dir).filePath(Sources::file(Source::Kluster)), &error);
         if (!bytes)
             return QString();
         const QString name
             = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("name")).toString();
         return name.isEmpty() ? QFileInfo(dir).fileName() : name;
     };
-    if (QFileInfo::exists(QDir(path).filePath(QStringLiteral("kluster.json")))) {
+    if (QFileInfo::exists(QDir(path).filePath(Sources::file(Source::Kluster)))) {
         folders.insert(klusterName(path), path);
         return folders;
     }
     const QStringList subdirs = QDir(path).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     for (const QString &sub : subdirs) {
         const QString dir = QDir(path).filePath(sub);
-        if (QFileInfo::exists(QDir(dir).filePath(QStringLiteral("kluster.json"))))
+        if (QFileInfo::exists(QDir(dir).filePath(Sources::file(Source::Kluster))))
             folders.insert(klusterName(dir), dir);
     }
     return folders;
@@ -347,8 +347,7 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                     // The nodes as their watch has them now (changes during the refresh included).
                     fetch.state.nodes = latest->state.nodes;
                     fetch.state.nodesSource = latest->state.nodesSource;
-                    fetch.bodies.insert(
-                        QStringLiteral("nodes.json"), latest->bodies.value(QStringLiteral("nodes.json")));
+                    fetch.bodies.insert(Source::Nodes, latest->bodies.value(Source::Nodes));
                     fetch.nodesResourceVersion = latest->nodesResourceVersion;
                     fetch.nodesWatched = latest->nodesWatched;
                 }
@@ -498,11 +497,11 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
     try {
         auto fetch = std::make_shared<KlusterFetch>();
         fetch->state = SnapshotReader::read(folder);
-        for (const QString &file : SnapshotReader::requiredFiles() + SnapshotReader::optionalFiles()) {
+        for (Source source : Sources::all()) {
             Error error;
             if (const std::optional<QByteArray> bytes
-                = SnapshotReader::readBody(QDir(folder).filePath(file), &error))
-                fetch->bodies.insert(file, KeptBody(*bytes));
+                = SnapshotReader::readBody(QDir(folder).filePath(Sources::file(source)), &error))
+                fetch->bodies.insert(source, KeptBody(*bytes));
         }
         result.fetchedAt = fetch->state.capturedAt;
         result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch->state, m_spec.options));

@@ -39,7 +39,7 @@ struct HistoryChanges
     std::optional<StateDigest> beforeDigest;
     std::optional<StateDigest> afterDigest;
     QList<StateChange> changes;
-    QStringList notCompared;
+    QList<ChangeCategory> notCompared;
     QList<FindingInterval> intervals; // findings opened or resolved between the two
     QString error;
 };

@@ -1,7 +1,7 @@
 #include "services/historystore.h"
 
 #include "core/diagnosis.h"
-#include "core/statediff.h"
+#include "core/statedigest.h"
 #include "services/inputlimits.h"
 #include "services/localfile.h"
 

@@ -27,16 +27,16 @@ void KlusterFetcher::cancel()
     // What is shared with other klusters goes on for them; this refresh stops waiting for it.
     const Error cancelled = Error::of(Error::Kind::Cancelled, tr("refresh cancelled"));
     if (std::exchange(m_serversPending, false)) {
-        fail(m_result.state.serversSource, QStringLiteral("servers"), cancelled);
+        fail(m_result.state.serversSource, Source::Servers, cancelled);
         partDone();
     }
     if (std::exchange(m_groupsPending, false)) {
-        fail(m_result.state.securityGroupsSource, QStringLiteral("security groups"), cancelled);
+        fail(m_result.state.securityGroupsSource, Source::SecurityGroups, cancelled);
         partDone();
     }
     if (std::exchange(m_extensionsPending, false)) {
         SourceStatus extensions;
-        fail(extensions, QStringLiteral("extensions"), cancelled, QStringLiteral("no extraroute-atomic"));
+        fail(extensions, Source::Extensions, cancelled, QStringLiteral("no extraroute-atomic"));
         partDone();
     }
 }
@@ -53,23 +53,22 @@ SharedList *KlusterFetcher::sharedExtensions(KeystoneSession *session, QObject *
         QStringLiteral("extensions"), parent);
 }
 
-void KlusterFetcher::fail(
-    SourceStatus &source, const QString &name, const Error &error, const QString &assumed)
+void KlusterFetcher::fail(SourceStatus &status, Source source, const Error &error, const QString &assumed)
 {
-    source.known = false;
-    source.error = error.toString();
-    m_result.errors << SourceError { name, error, assumed };
+    status.known = false;
+    status.error = error.toString();
+    m_result.errors << SourceError { source, error, assumed };
 }
 
-bool KlusterFetcher::settle(SourceStatus &source, const QString &name, const QString &file,
-    const KeptBody &body, const Error &error, const QString &assumed)
+bool KlusterFetcher::settle(
+    SourceStatus &status, Source source, const KeptBody &body, const Error &error, const QString &assumed)
 {
     if (error.isError()) {
-        fail(source, name, error, assumed);
+        fail(status, source, error, assumed);
         return false;
     }
-    source.known = true;
-    m_result.bodies.insert(file, body);
+    status.known = true;
+    m_result.bodies.insert(source, body);
     return true;
 }
 
@@ -137,10 +136,10 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                         && !walk->recording) { // a second chunk: the first one's records too
                         walk->recording = true;
                         ApiParser::parseNodes(
-                            QStringLiteral("nodes"), walk->firstBody, nullptr, &walk->records);
+                            Sources::name(Source::Nodes), walk->firstBody, nullptr, &walk->records);
                     }
-                    walk->nodes += ApiParser::parseNodes(
-                        QStringLiteral("nodes"), r.body, &meta, walk->recording ? &walk->records : nullptr);
+                    walk->nodes += ApiParser::parseNodes(Sources::name(Source::Nodes), r.body, &meta,
+                        walk->recording ? &walk->records : nullptr);
                 });
                 if (error.isError()) {
                     // No JSON object at all: said as for any answer (with the first line of an HTML page).
@@ -151,7 +150,7 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                 }
             }
             if (error.isError()) {
-                fail(m_result.state.nodesSource, QStringLiteral("nodes"), error);
+                fail(m_result.state.nodesSource, Source::Nodes, error);
                 partDone();
                 return;
             }
@@ -173,7 +172,7 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
                         ? QStringLiteral(
                             "the server answered the same continue token again: the list does not end")
                         : QStringLiteral("more than 10,000 chunks of nodes: the list is not complete");
-                    fail(m_result.state.nodesSource, QStringLiteral("nodes"), endless);
+                    fail(m_result.state.nodesSource, Source::Nodes, endless);
                     partDone();
                     return;
                 }
@@ -183,7 +182,7 @@ void KlusterFetcher::fetchNodes(KubernetesClient *client)
             KlusterState &s = m_result.state;
             s.nodes = std::move(walk->nodes);
             const QByteArray bytes = walk->chunks == 1 ? r.body : mergedNodeList(walk->first, walk->records);
-            if (settle(s.nodesSource, QStringLiteral("nodes"), QStringLiteral("nodes.json"), bytes, Error()))
+            if (settle(s.nodesSource, Source::Nodes, bytes, Error()))
                 m_result.nodesResourceVersion = walk->first.resourceVersion;
             partDone();
         });
@@ -214,11 +213,10 @@ void KlusterFetcher::start()
     connect(klusterCall, &HttpCall::finished, this, [this](const ApiResponse &r) {
         KlusterState &s = m_result.state;
         const Error error = r.read([&s](const QJsonObject &body) {
-            s.kluster = ApiParser::parseKluster(QStringLiteral("kluster"), body);
+            s.kluster = ApiParser::parseKluster(Sources::name(Source::Kluster), body);
         });
-        if (!settle(
-                s.klusterSource, QStringLiteral("kluster"), QStringLiteral("kluster.json"), r.body, error)) {
-            fail(s.routerSource, QStringLiteral("router"), error);
+        if (!settle(s.klusterSource, Source::Kluster, r.body, error)) {
+            fail(s.routerSource, Source::Router, error);
             partDone();
             return;
         }
@@ -228,9 +226,9 @@ void KlusterFetcher::start()
         connect(routerCall, &HttpCall::finished, this, [this](const ApiResponse &rr) {
             KlusterState &st = m_result.state;
             const Error error = rr.read([&st](const QJsonObject &body) {
-                st.router = ApiParser::parseRouter(QStringLiteral("router"), body);
+                st.router = ApiParser::parseRouter(Sources::name(Source::Router), body);
             });
-            settle(st.routerSource, QStringLiteral("router"), QStringLiteral("router.json"), rr.body, error);
+            settle(st.routerSource, Source::Router, rr.body, error);
             partDone();
         });
     });
@@ -244,8 +242,7 @@ void KlusterFetcher::start()
         if (!std::exchange(m_serversPending, false))
             return; // cancelled meanwhile
         KlusterState &s = m_result.state;
-        if (settle(s.serversSource, QStringLiteral("servers"), QStringLiteral("servers.json"), list->body,
-                list->error))
+        if (settle(s.serversSource, Source::Servers, list->body, list->error))
             s.instances = list->instances;
         m_result.serversIncremental = list->incremental;
         m_result.serversWhyWhole = list->whyWhole;
@@ -261,10 +258,9 @@ void KlusterFetcher::start()
         KlusterState &s = m_result.state;
         const Error error = parseAnswer(page->error, [&s, &page] {
             s.securityGroups
-                = ApiParser::parseSecurityGroups(QStringLiteral("security groups"), page->object);
+                = ApiParser::parseSecurityGroups(Sources::name(Source::SecurityGroups), page->object);
         });
-        settle(s.securityGroupsSource, QStringLiteral("security groups"),
-            QStringLiteral("security-groups.json"), page->body, error);
+        settle(s.securityGroupsSource, Source::SecurityGroups, page->body, error);
         partDone();
     });
     if (!m_extensions)
@@ -276,10 +272,10 @@ void KlusterFetcher::start()
         KlusterState &s = m_result.state;
         SourceStatus extensions; // optional: without it, no extraroute-atomic is assumed
         const Error error = parseAnswer(page->error, [&s, &page] {
-            s.extensions = ApiParser::parseExtensions(QStringLiteral("extensions"), page->object);
+            s.extensions = ApiParser::parseExtensions(Sources::name(Source::Extensions), page->object);
         });
-        s.extensionsKnown = settle(extensions, QStringLiteral("extensions"),
-            QStringLiteral("extensions.json"), page->body, error, QStringLiteral("no extraroute-atomic"));
+        s.extensionsKnown = settle(
+            extensions, Source::Extensions, page->body, error, QStringLiteral("no extraroute-atomic"));
         partDone();
     });
 
@@ -291,7 +287,7 @@ void KlusterFetcher::start()
         m_calls.append(requestCredentials(
             m_session, m_kluster, this, [this](const std::optional<KubeTarget> &target, const Error &e) {
                 if (!target) {
-                    fail(m_result.state.nodesSource, QStringLiteral("nodes"), e);
+                    fail(m_result.state.nodesSource, Source::Nodes, e);
                     partDone();
                     return;
                 }

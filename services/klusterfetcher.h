@@ -74,17 +74,16 @@ signals:
 private:
     void fetchNodes(KubernetesClient *client);
     void partDone();
-    // Settles one source with what reading it gave: known, its body kept as the snapshot's `file`; or
-    // failed with why. Returns whether it was read.
-    bool settle(SourceStatus &source, const QString &name, const QString &file, const KeptBody &body,
-        const Error &error, const QString &assumed = QString());
-    bool settle(SourceStatus &source, const QString &name, const QString &file, const QByteArray &body,
-        const Error &error, const QString &assumed = QString())
+    // Settles one source with what reading it gave: known, its body kept; or failed with why. Returns
+    // whether it was read.
+    bool settle(SourceStatus &status, Source source, const KeptBody &body, const Error &error,
+        const QString &assumed = QString());
+    bool settle(SourceStatus &status, Source source, const QByteArray &body, const Error &error,
+        const QString &assumed = QString())
     {
-        return settle(source, name, file, KeptBody(body), error, assumed);
+        return settle(status, source, KeptBody(body), error, assumed);
     }
-    void fail(
-        SourceStatus &source, const QString &name, const Error &error, const QString &assumed = QString());
+    void fail(SourceStatus &status, Source source, const Error &error, const QString &assumed = QString());
 
     KeystoneSession *m_session;
     QString m_kluster;

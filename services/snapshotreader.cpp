@@ -10,15 +10,23 @@
 
 const QStringList &SnapshotReader::requiredFiles()
 {
-    static const QStringList files = { QStringLiteral("capture.json"), QStringLiteral("kluster.json"),
-        QStringLiteral("servers.json"), QStringLiteral("router.json"), QStringLiteral("security-groups.json"),
-        QStringLiteral("nodes.json") };
+    static const QStringList files = [] {
+        QStringList names { captureFile() };
+        for (Source s : Sources::required())
+            names << Sources::file(s);
+        return names;
+    }();
     return files;
 }
 
 const QStringList &SnapshotReader::optionalFiles()
 {
-    static const QStringList files = { QStringLiteral("extensions.json"), QStringLiteral("ports.json") };
+    static const QStringList files = [] {
+        QStringList names;
+        for (Source s : Sources::optional())
+            names << Sources::file(s);
+        return names;
+    }();
     return files;
 }
 
@@ -76,7 +84,7 @@ KlusterState SnapshotReader::read(const QString &directory)
     bool present = false;
 
     {
-        const QString path = pathOf(QStringLiteral("capture.json"));
+        const QString path = pathOf(captureFile());
         const QJsonObject body = parseJsonObject(path, readFile(path, true, &present));
         const JsonReader root(path, body);
         const QString captured = root.requireString(QStringLiteral("capturedAt"));
@@ -95,18 +103,18 @@ KlusterState SnapshotReader::read(const QString &directory)
         state.tool = root.optString(QStringLiteral("tool"));
     }
     {
-        const QString path = pathOf(QStringLiteral("kluster.json"));
+        const QString path = pathOf(Sources::file(Source::Kluster));
         state.kluster = ApiParser::parseKluster(path, parseJsonObject(path, readFile(path, true, &present)));
         state.klusterSource.known = true;
     }
     {
-        const QString path = pathOf(QStringLiteral("servers.json"));
+        const QString path = pathOf(Sources::file(Source::Servers));
         state.instances = ApiParser::parseServers(path, readFile(path, true, &present));
         state.serversSource.known = true;
         state.noteIncompleteServers();
     }
     {
-        const QString path = pathOf(QStringLiteral("router.json"));
+        const QString path = pathOf(Sources::file(Source::Router));
         state.router = ApiParser::parseRouter(path, parseJsonObject(path, readFile(path, true, &present)));
         if (state.router.id != state.kluster.routerId) {
             throw ParseError { path, QStringLiteral("$.router.id"),
@@ -116,18 +124,18 @@ KlusterState SnapshotReader::read(const QString &directory)
         state.routerSource.known = true;
     }
     {
-        const QString path = pathOf(QStringLiteral("security-groups.json"));
+        const QString path = pathOf(Sources::file(Source::SecurityGroups));
         state.securityGroups
             = ApiParser::parseSecurityGroups(path, parseJsonObject(path, readFile(path, true, &present)));
         state.securityGroupsSource.known = true;
     }
     {
-        const QString path = pathOf(QStringLiteral("nodes.json"));
+        const QString path = pathOf(Sources::file(Source::Nodes));
         state.nodes = ApiParser::parseNodes(path, readFile(path, true, &present));
         state.nodesSource.known = true;
     }
     {
-        const QString path = pathOf(QStringLiteral("extensions.json"));
+        const QString path = pathOf(Sources::file(Source::Extensions));
         const QByteArray bytes = readFile(path, false, &present);
         if (present) {
             state.extensions = ApiParser::parseExtensions(path, parseJsonObject(path, bytes));
@@ -135,7 +143,7 @@ KlusterState SnapshotReader::read(const QString &directory)
         }
     }
     {
-        const QString path = pathOf(QStringLiteral("ports.json"));
+        const QString path = pathOf(Sources::file(Source::Ports));
         const QByteArray bytes = readFile(path, false, &present);
         if (present) {
             const QJsonObject body = parseJsonObject(path, bytes);

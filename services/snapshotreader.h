@@ -2,6 +2,7 @@
 
 #include "core/jsonreader.h"
 #include "core/klusterstate.h"
+#include "core/source.h"
 
 #include <QByteArray>
 #include <QString>
@@ -18,7 +19,7 @@ public:
     // One file's bytes, if it is a regular file no larger than a body may be (InputLimits); else why not.
     static std::optional<QByteArray> readBody(const QString &path, Error *error);
 
-    // The files of a snapshot.
+    // The files of a snapshot: capture.json and the sources' (Sources::required, Sources::optional).
     static const QStringList &requiredFiles();
     static const QStringList &optionalFiles();
 };

@@ -33,16 +33,16 @@ static bool writeFiles(const QString &directory, const KlusterFetch &fetch, QStr
         capture.insert(QStringLiteral("maxRoutes"), *s.maxRoutes);
     if (!s.region.isEmpty())
         capture.insert(QStringLiteral("region"), s.region);
-    if (!writeFile(QStringLiteral("capture.json"), QJsonDocument(capture).toJson()))
+    if (!writeFile(captureFile(), QJsonDocument(capture).toJson()))
         return false;
-    for (auto it = fetch.bodies.cbegin(); it != fetch.bodies.cend(); ++it) {
-        if (!writeFile(it.key(), fetch.body(it.key())))
+    for (Source source : Sources::all()) {
+        if (fetch.bodies.contains(source) && !writeFile(Sources::file(source), fetch.body(source)))
             return false;
     }
     // An optional file of an earlier snapshot in the same folder would not belong to this one.
-    for (const QString &name : SnapshotReader::optionalFiles()) {
-        if (!fetch.bodies.contains(name))
-            QFile::remove(dir.filePath(name));
+    for (Source source : Sources::optional()) {
+        if (!fetch.bodies.contains(source))
+            QFile::remove(dir.filePath(Sources::file(source)));
     }
     return true;
 }
@@ -50,9 +50,9 @@ static bool writeFiles(const QString &directory, const KlusterFetch &fetch, QStr
 bool SnapshotWriter::write(const QString &directory, const KlusterFetch &fetch, QString *error)
 {
     QStringList missing;
-    for (const QString &name : SnapshotReader::requiredFiles()) {
-        if (name != QLatin1String("capture.json") && !fetch.bodies.contains(name))
-            missing << name;
+    for (Source source : Sources::required()) {
+        if (!fetch.bodies.contains(source))
+            missing << Sources::file(source);
     }
     if (missing.isEmpty())
         return writeFiles(directory, fetch, error);

@@ -123,18 +123,17 @@ void ChangesPage::showChanges(const HistoryChanges &c)
     const QColor good = SeverityStyle::colour(std::nullopt).darker(140);
     QList<QTreeWidgetItem *> items;
     for (const StateChange &change : c.changes) {
-        const QString sign
-            = change.change == QLatin1String("added") || change.change == QLatin1String("opened")
-            ? QStringLiteral("+")
-            : change.change == QLatin1String("removed") || change.change == QLatin1String("resolved")
-            ? QStringLiteral("−")
-            : QStringLiteral("~");
-        auto *item = new QTreeWidgetItem({ QStringLiteral("%1 %2").arg(sign, change.change), change.category,
-            change.subject, change.detail });
-        if (change.category == QLatin1String("finding")) {
-            const QColor colour = change.change == QLatin1String("opened") ? bad
-                : change.change == QLatin1String("resolved")               ? good
-                                                                           : pal.text().color();
+        const QString kind = QStringLiteral("%1 %2").arg(
+            StateChanges::mark(change.change, StateChanges::MarkStyle::Typographic),
+            StateChanges::name(change.change));
+        auto *item = new QTreeWidgetItem(
+            { kind, StateChanges::name(change.category), change.subject, change.detail });
+        if (change.category == ChangeCategory::Finding) {
+            using D = StateChanges::Direction;
+            const D direction = StateChanges::direction(change.change);
+            const QColor colour = direction == D::Came ? bad
+                : direction == D::Went                 ? good
+                                                       : pal.text().color();
             for (int column = 0; column < 4; ++column)
                 item->setForeground(column, colour);
         }
@@ -147,8 +146,12 @@ void ChangesPage::showChanges(const HistoryChanges &c)
     QString text = c.changes.isEmpty()
         ? tr("No change between %1 and %2.").arg(from, to)
         : tr("%n change(s) between %1 and %2.", nullptr, int(c.changes.size())).arg(from, to);
-    if (!c.notCompared.isEmpty())
+    if (!c.notCompared.isEmpty()) {
+        QStringList categories;
+        for (ChangeCategory category : c.notCompared)
+            categories << StateChanges::name(category);
         text += tr(" Not compared (a source could not be read at one of the moments): %1.")
-                    .arg(c.notCompared.join(QStringLiteral(", ")));
+                    .arg(categories.join(QStringLiteral(", ")));
+    }
     m_caption->setText(text);
 }

@@ -3,7 +3,7 @@
 #include "app/cli/clioptions.h"
 #include "app/cli/terminal.h"
 #include "core/diagnosis.h"
-#include "core/statediff.h"
+#include "core/statechangereport.h"
 #include "services/snapshotreader.h"
 
 #include <QCommandLineParser>

@@ -1,6 +1,6 @@
 #include "core/diagnosis.h"
 #include "core/klusterindex.h"
-#include "core/statediff.h"
+#include "core/statechangereport.h"
 #include "services/snapshotreader.h"
 
 #include <QDir>
@@ -63,7 +63,8 @@ static QStringList lines(const QList<StateChange> &changes)
 {
     QStringList out;
     for (const StateChange &c : changes)
-        out << QStringLiteral("%1 %2 %3 | %4").arg(c.category, c.change, c.subject, c.detail);
+        out << QStringLiteral("%1 %2 %3 | %4")
+                   .arg(StateChanges::name(c.category), StateChanges::name(c.change), c.subject, c.detail);
     return out;
 }
 
@@ -453,12 +454,14 @@ void TestStateDiff::orderIsCategoryThenSubject()
     removeNode(state, "kks-demo-pool-g4h0s");
     instanceNamed(state, "demo-pool-r3s4d")->securityGroups = QStringList { "kks-sg" };
     const QList<StateChange> changes = diffStates(diagnosed(base), diagnosed(state));
-    QStringList categories;
+    QList<ChangeCategory> categories;
     for (const StateChange &c : changes) {
         if (categories.isEmpty() || categories.last() != c.category)
             categories << c.category;
     }
-    QCOMPARE(categories, (QStringList { "node", "route", "membership", "finding" }));
+    QCOMPARE(categories,
+        (QList<ChangeCategory> { ChangeCategory::Node, ChangeCategory::Route, ChangeCategory::Membership,
+            ChangeCategory::Finding }));
     for (qsizetype i = 1; i < changes.size(); ++i) {
         if (changes.at(i).category == changes.at(i - 1).category)
             QVERIFY2(changes.at(i - 1).subject <= changes.at(i).subject, qPrintable(changes.at(i).subject));
@@ -474,8 +477,9 @@ void TestStateDiff::unknownSourcesAreNotCompared()
     failed.nodesSource = SourceStatus { false, "kubernetes: GET /api/v1/nodes: HTTP 500", QString() };
     const StateDigest before = diagnosed(base);
     const StateDigest after = diagnosed(failed);
-    QCOMPARE(after.unknownSources, QStringList { "nodes" });
-    QCOMPARE(uncomparedCategories(before, after), (QStringList { "node", "finding" }));
+    QCOMPARE(after.unknownSources, QList<Source> { Source::Nodes });
+    QCOMPARE(uncomparedCategories(before, after),
+        (QList<ChangeCategory> { ChangeCategory::Node, ChangeCategory::Finding }));
     // Nodes that could not be read are not "removed", nor their findings "resolved".
     QVERIFY(diffStates(before, after).isEmpty());
     QVERIFY(stateChangesText(before, after, {}).contains("Not compared: node, finding"));
@@ -487,9 +491,10 @@ void TestStateDiff::unknownSourcesAreNotCompared()
     partial.instances[0].name.clear();
     partial.instances[0].status = "UNKNOWN";
     partial.noteIncompleteServers();
-    QCOMPARE(bare(partial).unknownSources, QStringList { "servers" });
+    QCOMPARE(bare(partial).unknownSources, QList<Source> { Source::Servers });
     QCOMPARE(uncomparedCategories(bare(base), bare(partial)),
-        (QStringList { "instance", "membership", "finding" }));
+        (QList<ChangeCategory> {
+            ChangeCategory::Instance, ChangeCategory::Membership, ChangeCategory::Finding }));
     QVERIFY(diffStates(bare(base), bare(partial)).isEmpty());
     // Once known again, everything is compared.
     QVERIFY(uncomparedCategories(before, before).isEmpty());
@@ -566,7 +571,7 @@ void TestStateDiff::roundTripKeepsMilliseconds()
 {
     StateDigest d = diagnosed(read("broken-nodes"));
     d.capturedAt = d.capturedAt.addMSecs(250);
-    d.unknownSources = QStringList { "router" };
+    d.unknownSources = QList<Source> { Source::Router, Source::SecurityGroups };
     QString error;
     const std::optional<StateDigest> back = StateDigest::fromJson(d.toJson(), &error);
     QVERIFY2(back, qPrintable(error));
@@ -605,6 +610,9 @@ void TestStateDiff::malformedJson_data()
     QTest::newRow("a bad severity") << edited("\"critical\"", "\"dire\"") << "is no severity";
     QTest::newRow("routes not strings") << edited("\"routes\":[\"", "\"routes\":[1,\"") << "$.routes[0]";
     QTest::newRow("no rules") << edited("\"rules\":", "\"rulez\":") << "$.rules";
+    QTest::newRow("an unknown source")
+        << edited("\"unknownSources\":[]", "\"unknownSources\":[\"security groups\"]")
+        << "$.unknownSources[0]: \"security groups\" is no source of a kluster";
 }
 
 void TestStateDiff::malformedJson()

@@ -13,7 +13,7 @@ static Error err(const char *text)
 
 static QList<SourceError> errs(const char *text)
 {
-    return { SourceError { QString(), err(text), QString() } };
+    return { SourceError { std::nullopt, err(text), QString() } };
 }
 
 class TestKlusterStore : public QObject

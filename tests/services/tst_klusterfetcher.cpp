@@ -145,11 +145,9 @@ void TestKlusterFetcher::paginationAcrossPages()
     QVERIFY(sim.requestCount(QStringLiteral("compute")) >= 3);
     // The bodies a snapshot holds are the pages and chunks merged: they read back to the same servers and
     // nodes, and the node list keeps its version but no chunk's continue token.
-    const QByteArray nodesJson = r.body(QStringLiteral("nodes.json"));
+    const QByteArray nodesJson = r.body(Source::Nodes);
     QCOMPARE(ApiParser::parseNodes(QStringLiteral("nodes.json"), nodesJson).size(), r.state.nodes.size());
-    QCOMPARE(ApiParser::parseServers(QStringLiteral("servers.json"), r.body(QStringLiteral("servers.json")))
-                 .size(),
-        2500);
+    QCOMPARE(ApiParser::parseServers(QStringLiteral("servers.json"), r.body(Source::Servers)).size(), 2500);
     ApiParser::NodeListMeta meta;
     ApiParser::parseNodes(QStringLiteral("nodes.json"), nodesJson, &meta);
     QCOMPARE(meta.kind, QStringLiteral("NodeList"));
@@ -210,9 +208,9 @@ void TestKlusterFetcher::unreadableExtensionsAreSaid()
     KeystoneSession session(&m_client, cloud(f));
     const KlusterFetch r = fetch(session, QStringLiteral("demo"));
     QVERIFY(!r.state.extensionsKnown);
-    QVERIFY(!r.bodies.contains(QStringLiteral("extensions.json")));
+    QVERIFY(!r.bodies.contains(Source::Extensions));
     QCOMPARE(r.errors.size(), 1);
-    QCOMPARE(r.errors.first().source, QStringLiteral("extensions"));
+    QVERIFY(r.errors.first().source == Source::Extensions);
     QCOMPARE(r.errors.first().error.kind, Error::Kind::Malformed);
     QVERIFY(!r.errors.first().error.retryCanHelp());
     const QString line = r.errors.first().toString();

@@ -147,7 +147,7 @@ void TestNodeWatch::eventsGiveWhatAListGives()
     const KlusterFetch relisted = fetch(session);
     QCOMPARE(namesOf(kept.state.nodes), namesOf(relisted.state.nodes));
     const auto itemsOf = [](const KlusterFetch &x) {
-        return QJsonDocument::fromJson(x.body(QStringLiteral("nodes.json")))
+        return QJsonDocument::fromJson(x.body(Source::Nodes))
             .object()
             .value(QStringLiteral("items"))
             .toArray();
