@@ -12,22 +12,6 @@
 
 namespace CheckReport {
 
-static void writeRequest(JsonWriter &w, const PlannedRequest &r)
-{
-    w.beginObject();
-    w.key(QStringLiteral("service"));
-    w.value(r.service);
-    w.key(QStringLiteral("method"));
-    w.value(r.method);
-    w.key(QStringLiteral("path"));
-    w.value(r.path);
-    w.key(QStringLiteral("headers"));
-    w.value(r.headers);
-    w.key(QStringLiteral("body"));
-    w.value(r.body);
-    w.endObject();
-}
-
 // A route finding's plan on a router without extraroute-atomic is a full-list update: PUT
 // /v2.0/routers/{id} with every route the router is to hold. With thousands of routes and as many route
 // findings, the report would hold the square of the count (millions of routes, minutes to build). Past
@@ -107,7 +91,7 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
             w.key(QStringLiteral("requests"));
             w.beginArray();
             for (const PlannedRequest &r : repair->requests)
-                writeRequest(w, r);
+                r.write(w);
             w.endArray();
             if (repair->refusal != Refusal::None) {
                 // Why this plan must not be sent as it stands (NoEvidence,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/jsonwriter.h"
 #include "core/refusal.h"
 #include "core/router.h"
 
@@ -7,6 +8,7 @@
 #include <QJsonValue>
 #include <QList>
 #include <QString>
+#include <optional>
 
 // One HTTP request of a repair, exactly as it will be sent (minus the token).
 struct PlannedRequest
@@ -17,7 +19,20 @@ struct PlannedRequest
     QJsonObject headers; // the headers that matter to the repair (If-Match), never a token
     QJsonValue body = QJsonValue::Null;
 
-    QJsonObject toJson() const;
+    // The one way a request is written (the check report, the audit log, a dry run): {"service",
+    // "method", "path", "headers", "body"}, in that order.
+    void write(JsonWriter &writer) const;
+    QJsonObject toJson() const; // the same, as an object
+    // Read back from what write() wrote; nullopt when a field is missing or of another type.
+    static std::optional<PlannedRequest> fromJson(const QJsonObject &json);
+    // "DELETE compute /servers/…" (as it came: print it escaped).
+    QString summary() const;
+
+    friend bool operator==(const PlannedRequest &a, const PlannedRequest &b)
+    {
+        return a.service == b.service && a.method == b.method && a.path == b.path && a.headers == b.headers
+            && a.body == b.body;
+    }
 };
 
 // What a repair will do, as the exact list of requests: shown to a person

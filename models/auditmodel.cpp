@@ -2,14 +2,13 @@
 
 #include "core/diagnosis.h"
 
-#include <QJsonArray>
 #include <QVariantMap>
 
 AuditModel::AuditModel(QObject *parent)
     : QAbstractTableModel(parent)
 { }
 
-void AuditModel::setRecords(const QList<QJsonObject> &records)
+void AuditModel::setRecords(const QList<AuditRecord> &records)
 {
     if (records.size() < m_records.size()) {
         beginResetModel(); // the log was replaced under us (rotated, cleared): nothing to keep
@@ -45,65 +44,53 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return QVariant();
-    const QJsonObject &r = m_records.at(index.row());
-    const QString result = r.value(QStringLiteral("verification")).toString();
-    const QString finding = r.value(QStringLiteral("finding")).toString();
+    const AuditRecord &r = m_records.at(index.row());
+    const RepairResult result = r.verification;
+    const QString resultName = RepairResults::name(result);
+    const QString finding = r.finding();
+    const QString time = r.time.isValid() ? r.time.toUTC().toString(Qt::ISODateWithMs) : QString();
     if (role == RecordRole)
-        return r;
+        return QVariant::fromValue(r);
     if (role == KeyRole)
-        return QString(r.value(QStringLiteral("time")).toString() + QLatin1Char(' ') + finding);
+        return QString(time + QLatin1Char(' ') + finding);
     if (role == SeverityRole) {
-        if (result == QLatin1String("fixed") || result == QLatin1String("in progress"))
+        if (RepairResults::settled(result))
             return ConsoleRole::severityData(std::nullopt);
-        const bool failed = result == QLatin1String("failed") || result == QLatin1String("interrupted");
-        return ConsoleRole::severityData(failed ? Severity::Critical : Severity::Warning);
+        return ConsoleRole::severityData(
+            RepairResults::failed(result) ? Severity::Critical : Severity::Warning);
     }
     if (role == FilterRole) {
-        return QVariantMap { { QStringLiteral("kluster"),
-                                 QStringList { r.value(QStringLiteral("kluster")).toString() } },
+        return QVariantMap { { QStringLiteral("kluster"), QStringList { r.kluster } },
             { QStringLiteral("id"), QStringList { finding } },
             { QStringLiteral("kind"), QStringList { finding.section(QLatin1Char(':'), 0, 0) } },
-            { QStringLiteral("who"),
-                QStringList { r.value(QStringLiteral("user")).toString(),
-                    r.value(QStringLiteral("project")).toString() } },
-            { QStringLiteral("cloud"), QStringList { r.value(QStringLiteral("cloud")).toString() } },
-            { QStringLiteral("result"), QStringList { result } } };
+            { QStringLiteral("who"), QStringList { r.user, r.project } },
+            { QStringLiteral("cloud"), QStringList { r.cloud } },
+            { QStringLiteral("result"), QStringList { resultName } } };
     }
     if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole)
         return QVariant();
     switch (index.column()) {
     case TimeColumn:
-        return r.value(QStringLiteral("time")).toString();
+        return time;
     case WhoColumn:
-        return QStringLiteral("%1@%2 (%3)")
-            .arg(r.value(QStringLiteral("user")).toString(), r.value(QStringLiteral("project")).toString(),
-                r.value(QStringLiteral("cloud")).toString());
+        return QStringLiteral("%1@%2 (%3)").arg(r.user, r.project, r.cloud);
     case KlusterColumn:
-        return r.value(QStringLiteral("kluster")).toString();
+        return r.kluster;
     case FindingColumn:
-        return r.value(QStringLiteral("finding")).toString();
+        return finding;
     case RepairColumn: {
         if (role != Qt::ToolTipRole)
-            return r.value(QStringLiteral("repair")).toString();
+            return r.repair;
         QStringList lines;
-        for (const QJsonValue v : r.value(QStringLiteral("requests")).toArray()) {
-            const QJsonObject q = v.toObject();
-            lines << QStringLiteral("%1 %2 %3 -> %4 %5")
-                         .arg(q.value(QStringLiteral("method")).toString(),
-                             q.value(QStringLiteral("service")).toString(),
-                             q.value(QStringLiteral("path")).toString())
-                         .arg(q.value(QStringLiteral("status")).toInt())
-                         .arg(q.value(QStringLiteral("outcome")).toString());
-        }
+        for (const AuditRequest &q : r.requests.value_or(QList<AuditRequest>()))
+            lines << QStringLiteral("%1 -> %2 %3").arg(q.summary()).arg(q.status).arg(q.outcome);
         return lines.join(QLatin1Char('\n'));
     }
     case ResultColumn:
-        return result == QLatin1String("interrupted") ? tr("interrupted — check the cloud") : result;
+        return r.interrupted() ? tr("interrupted — check the cloud") : resultName;
     case OpenForColumn: {
-        const QDateTime seen
-            = QDateTime::fromString(r.value(QStringLiteral("firstSeen")).toString(), Qt::ISODate);
-        const QDateTime done
-            = QDateTime::fromString(r.value(QStringLiteral("finishedAt")).toString(), Qt::ISODateWithMs);
+        const QDateTime &seen = r.firstSeen;
+        const QDateTime &done = r.finishedAt;
         if (!seen.isValid() || !done.isValid())
             return role == Qt::ToolTipRole ? tr("Not known: the history had not seen this finding open")
                                            : QString();
@@ -111,7 +98,7 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
             return seen.secsTo(done);
         if (role == Qt::ToolTipRole)
             return tr("First seen %1, repair finished %2 (%3)")
-                .arg(seen.toString(Qt::ISODate), done.toString(Qt::ISODate), result);
+                .arg(seen.toUTC().toString(Qt::ISODate), done.toUTC().toString(Qt::ISODate), resultName);
         return formatDuration(qMax<qint64>(0, seen.secsTo(done)));
     }
     }

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "core/auditrecord.h"
 #include "models/consolerole.h"
 
 #include <QAbstractTableModel>
-#include <QJsonObject>
 #include <QList>
 
 // The audit log of repairs (JSON Lines records, newest last) as a table for
@@ -32,7 +32,7 @@ public:
         KeyRole = ConsoleRole::Key, // "<time> <finding>"
         SeverityRole = ConsoleRole::Severity, // a repair that did not fix: warning; failed: critical
         FilterRole = ConsoleRole::Filter, // kluster, id, kind, who, cloud, result
-        RecordRole = ConsoleRole::FirstModelRole,
+        RecordRole = ConsoleRole::FirstModelRole, // the AuditRecord
     };
     static QStringList filterFields();
 
@@ -40,7 +40,7 @@ public:
 
     // The whole log as read now: records beyond the ones shown are appended;
     // a shorter log (rotated or cleared) replaces them.
-    void setRecords(const QList<QJsonObject> &records);
+    void setRecords(const QList<AuditRecord> &records);
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;
@@ -48,5 +48,5 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QList<QJsonObject> m_records;
+    QList<AuditRecord> m_records;
 };

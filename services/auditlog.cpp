@@ -47,7 +47,7 @@ bool writeAll(int fd, const QByteArray &bytes)
 
 } // namespace
 
-bool AuditLog::append(const QJsonObject &record, QString *error)
+bool AuditLog::append(AuditRecord record, QString *error)
 {
     // Only in a folder of this user's that nobody else may write to, to a file that is no link.
     QString why;
@@ -56,9 +56,8 @@ bool AuditLog::append(const QJsonObject &record, QString *error)
         return false;
     }
     const QString file = path();
-    QJsonObject r = record;
-    if (!r.contains(QStringLiteral("time")))
-        r.insert(QStringLiteral("time"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    if (!record.time.isValid())
+        record.time = QDateTime::currentDateTimeUtc();
     const int fd = LocalFile::openPrivate(file, O_RDWR | O_APPEND | O_CREAT, &why);
     if (fd < 0) {
         *error = why;
@@ -80,7 +79,7 @@ bool AuditLog::append(const QJsonObject &record, QString *error)
     if (::fstat(fd, &st) != 0)
         return fail(QStringLiteral("cannot be read"), errno);
     const off_t before = st.st_size;
-    QByteArray line = QJsonDocument(r).toJson(QJsonDocument::Compact) + '\n';
+    QByteArray line = record.toJson() + '\n';
     // A line left torn (a crash mid-write) is ended first: this record is then a line of its own, read
     // whole, and the torn one is named alone.
     char last = '\n';
@@ -97,30 +96,31 @@ bool AuditLog::append(const QJsonObject &record, QString *error)
     return true;
 }
 
-QString AuditLog::begin(const QJsonObject &record, QString *error)
+QString AuditLog::begin(AuditRecord record, QString *error)
 {
-    QJsonObject r = record;
-    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    r.insert(QStringLiteral("id"), id);
-    r.insert(QStringLiteral("phase"), QStringLiteral("started"));
-    QJsonObject process { { QStringLiteral("pid"), qint64(::getpid()) },
-        { QStringLiteral("host"), QHostInfo::localHostName() } };
+    record.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    record.phase = AuditRecord::Phase::Started;
+    record.requests.reset();
+    record.verification = RepairResult::Unknown;
+    AuditProcess process { qint64(::getpid()), QHostInfo::localHostName(), QString(), QString() };
     // The process' start (clock ticks since boot) and the boot: a later process given the same id is not
     // this one.
     if (const qint64 started = processStartTicks(::getpid()); started >= 0)
-        process.insert(QStringLiteral("started"), QString::number(started));
-    if (const QString boot = bootId(); !boot.isEmpty())
-        process.insert(QStringLiteral("boot"), boot);
-    r.insert(QStringLiteral("process"), process);
-    return append(r, error) ? id : QString();
+        process.started = QString::number(started);
+    process.boot = bootId();
+    record.process = process;
+    return append(record, error) ? record.id : QString();
 }
 
-bool AuditLog::finish(const QString &id, const QJsonObject &outcome, QString *error)
+bool AuditLog::finish(const QString &id, const QList<AuditRequest> &requests, RepairResult verification,
+    const QString &message, QString *error)
 {
-    QJsonObject r = outcome;
-    r.insert(QStringLiteral("id"), id);
-    r.insert(QStringLiteral("phase"), QStringLiteral("finished"));
-    r.insert(QStringLiteral("time"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    AuditRecord r;
+    r.id = id;
+    r.phase = AuditRecord::Phase::Finished;
+    r.requests = requests;
+    r.verification = verification;
+    r.message = message;
     return append(r, error);
 }
 
@@ -133,18 +133,19 @@ QString AuditLog::interruptedMessage()
 
 // Is the process that wrote a started record still running (on this machine, since the same boot, and the
 // same process, not a later one given its id)?
-static bool stillRunning(const QJsonObject &process)
+static bool stillRunning(const std::optional<AuditProcess> &process)
 {
-    const qint64 pid = process.value(QStringLiteral("pid")).toInteger();
-    if (pid <= 0 || process.value(QStringLiteral("host")).toString() != QHostInfo::localHostName())
+    if (!process)
         return false;
-    const QString boot = process.value(QStringLiteral("boot")).toString();
-    if (!boot.isEmpty() && boot != AuditLog::bootId())
+    const qint64 pid = process->pid;
+    if (pid <= 0 || process->host != QHostInfo::localHostName())
+        return false;
+    if (!process->boot.isEmpty() && process->boot != AuditLog::bootId())
         return false; // the machine started again since
     if (::kill(pid_t(pid), 0) != 0 && errno != EPERM)
         return false;
-    const QString started = process.value(QStringLiteral("started")).toString();
-    return started.isEmpty() || started == QString::number(AuditLog::processStartTicks(pid));
+    return process->started.isEmpty()
+        || process->started == QString::number(AuditLog::processStartTicks(pid));
 }
 
 qint64 AuditLog::processStartTicks(qint64 pid)
@@ -174,7 +175,7 @@ QString AuditLog::bootId()
     return id;
 }
 
-QList<QJsonObject> AuditLog::read(QString *error)
+QList<AuditRecord> AuditLog::read(QString *error)
 {
     Reader reader;
     reader.update(error);
@@ -250,41 +251,33 @@ bool AuditLog::Reader::update(QIODevice &f, const QString &name, QString *error)
             *error = QStringLiteral("%1:%2: not a JSON record").arg(name).arg(m_line);
             continue;
         }
-        add(doc.object());
+        add(AuditRecord::fromJson(doc.object()));
     }
     return true;
 }
 
-void AuditLog::Reader::add(const QJsonObject &r)
+void AuditLog::Reader::add(const AuditRecord &r)
 {
-    const QString id = r.value(QStringLiteral("id")).toString();
-    const QString phase = r.value(QStringLiteral("phase")).toString();
-    if (phase == QLatin1String("finished") && m_open.contains(id)) {
-        QJsonObject &merged = m_records[m_open.take(id)];
-        const QString startedAt = merged.value(QStringLiteral("time")).toString();
-        for (auto it = r.constBegin(); it != r.constEnd(); ++it)
-            merged.insert(it.key(), it.value());
-        merged.insert(QStringLiteral("time"), startedAt);
-        merged.insert(QStringLiteral("finishedAt"), r.value(QStringLiteral("time")));
+    if (r.phase == AuditRecord::Phase::Finished && m_open.contains(r.id)) {
+        m_records[m_open.take(r.id)].complete(r);
         return;
     }
-    if (phase == QLatin1String("started"))
-        m_open.insert(id, m_records.size());
+    if (r.phase == AuditRecord::Phase::Started)
+        m_open.insert(r.id, m_records.size());
     m_records.append(r);
 }
 
-QList<QJsonObject> AuditLog::Reader::records() const
+QList<AuditRecord> AuditLog::Reader::records() const
 {
-    QList<QJsonObject> records = m_records; // shared, not copied: only the open ones are annotated
+    QList<AuditRecord> records = m_records; // shared, not copied: only the open ones are annotated
     for (auto it = m_open.cbegin(); it != m_open.cend(); ++it) {
-        QJsonObject &r = records[it.value()];
-        if (stillRunning(r.value(QStringLiteral("process")).toObject())) {
-            r.insert(QStringLiteral("verification"), QStringLiteral("in progress"));
-            r.insert(QStringLiteral("message"), QStringLiteral("being sent now"));
+        AuditRecord &r = records[it.value()];
+        if (stillRunning(r.process)) {
+            r.verification = RepairResult::InProgress;
+            r.message = QStringLiteral("being sent now");
         } else {
-            r.insert(QStringLiteral("verification"), QStringLiteral("interrupted"));
-            r.insert(QStringLiteral("interrupted"), true);
-            r.insert(QStringLiteral("message"), interruptedMessage());
+            r.verification = RepairResult::Interrupted;
+            r.message = interruptedMessage();
         }
     }
     return records;

@@ -1,8 +1,9 @@
 #pragma once
 
+#include "core/auditrecord.h"
+
 #include <QHash>
 #include <QIODevice>
-#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -27,20 +28,21 @@ class AuditLog
 {
 public:
     static QString path();
-    // Appends `record` (with "time" added when absent); false with `error` on failure.
-    static bool append(const QJsonObject &record, QString *error);
+    // Appends `record` (its time now when it has none); false with `error` on failure.
+    static bool append(AuditRecord record, QString *error);
 
-    // The started record of a repair about to be sent: `record` with an id, "phase": "started", the
-    // time and this process (to tell a repair in progress from an interrupted one). The id, or empty
-    // with `error`: then nothing may be sent.
-    static QString begin(const QJsonObject &record, QString *error);
-    // The finished record of the repair `id`: its outcome (requests with their answers, verification).
-    static bool finish(const QString &id, const QJsonObject &outcome, QString *error);
+    // The started record of a repair about to be sent: `record` with an id, the phase, the time and this
+    // process (to tell a repair in progress from an interrupted one). The id, or empty with `error`: then
+    // nothing may be sent.
+    static QString begin(AuditRecord record, QString *error);
+    // The finished record of the repair `id`: each request sent with its answer, the verification.
+    static bool finish(const QString &id, const QList<AuditRequest> &requests, RepairResult verification,
+        const QString &message, QString *error);
 
     // The repairs, oldest first: started and finished records merged into one each. A repair that was
-    // started and never finished by a process that is gone has "verification": "interrupted" and
-    // "interrupted": true; one whose process still runs, "verification": "in progress".
-    static QList<QJsonObject> read(QString *error);
+    // started and never finished by a process that is gone reads as Interrupted; one whose process still
+    // runs, InProgress.
+    static QList<AuditRecord> read(QString *error);
     static QString interruptedMessage();
 
     // What tells a process from a later one given the same id: its start on this machine's clock (ticks
@@ -57,12 +59,12 @@ public:
         bool update(QString *error); // false with `error` when the file cannot be read
         // The same from `device` (the log's bytes from its start; its name in errors is `name`).
         bool update(QIODevice &device, const QString &name, QString *error);
-        QList<QJsonObject> records() const;
+        QList<AuditRecord> records() const;
 
     private:
-        void add(const QJsonObject &record);
+        void add(const AuditRecord &record);
 
-        QList<QJsonObject> m_records; // as written, started and finished merged
+        QList<AuditRecord> m_records; // as written, started and finished merged
         QHash<QString, qsizetype> m_open; // id of a started record without its finish -> index
         qint64 m_offset = 0; // bytes read: whole lines only
         int m_line = 0;

@@ -7,23 +7,6 @@
 
 #include <QJsonDocument>
 
-QString RepairExecutor::Outcome::resultName(Result r)
-{
-    switch (r) {
-    case Result::Fixed:
-        return QStringLiteral("fixed");
-    case Result::StillThere:
-        return QStringLiteral("still there");
-    case Result::Failed:
-        return QStringLiteral("failed");
-    case Result::Refused:
-        return QStringLiteral("refused");
-    case Result::Changed:
-        return QStringLiteral("changed meanwhile");
-    }
-    return QString();
-}
-
 RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
     const Finding &finding, const DiagnosisOptions &options, QObject *parent)
     : QObject(parent)
@@ -62,11 +45,8 @@ void RepairExecutor::abandon(const QString &why)
     if (m_inFlight) {
         // Sent, and its answer never came: the cloud may well have acted on it. Recorded as such, never as
         // not sent.
-        QJsonObject sent = requestRecord(*m_inFlight);
-        sent.insert(QStringLiteral("status"), 0);
-        sent.insert(QStringLiteral("outcome"), QStringLiteral("no answer: may have been carried out"));
-        sent.insert(QStringLiteral("mayHaveBeenSent"), true);
-        m_outcome.requests.append(sent);
+        m_outcome.requests.append(
+            AuditRequest { *m_inFlight, 0, QStringLiteral("no answer: may have been carried out"), true });
         m_inFlight.reset();
         conclude(Outcome::Result::Failed,
             why
@@ -77,14 +57,6 @@ void RepairExecutor::abandon(const QString &why)
     }
     conclude(Outcome::Result::Failed,
         why + QStringLiteral(" (requests sent so far: %1; check the cloud)").arg(answered));
-}
-
-QJsonObject RepairExecutor::requestRecord(const PlannedRequest &request)
-{
-    // The request as sent (bodies are route lists and rules: no secret).
-    return QJsonObject { { QStringLiteral("service"), request.service },
-        { QStringLiteral("method"), request.method }, { QStringLiteral("path"), request.path },
-        { QStringLiteral("headers"), request.headers }, { QStringLiteral("body"), request.body } };
 }
 
 void RepairExecutor::start()
@@ -115,9 +87,6 @@ void RepairExecutor::start()
         return;
     }
     // Written ahead: the record of what is about to be sent is on disk before the first request leaves.
-    QJsonArray planned;
-    for (const PlannedRequest &r : m_plan->requests)
-        planned.append(r.toJson());
     // Since when the finding was open, from the local history (when it has it): the audit then tells how long
     // it took from first seen to the repair.
     QDateTime firstSeen;
@@ -137,16 +106,17 @@ void RepairExecutor::start()
         }
     }
     QString error;
-    QJsonObject started { { QStringLiteral("cloud"), m_session->config().name },
-        { QStringLiteral("user"), m_session->userName() },
-        { QStringLiteral("project"), m_session->projectName() },
-        { QStringLiteral("projectId"), m_session->projectId() }, { QStringLiteral("kluster"), m_kluster },
-        { QStringLiteral("finding"), findingIds().join(QStringLiteral(", ")) },
-        { QStringLiteral("findings"), QJsonArray::fromStringList(findingIds()) },
-        { QStringLiteral("repair"), m_plan->title }, { QStringLiteral("override"), m_override },
-        { QStringLiteral("planned"), planned } };
-    if (firstSeen.isValid())
-        started.insert(QStringLiteral("firstSeen"), firstSeen.toString(Qt::ISODate));
+    AuditRecord started;
+    started.cloud = m_session->config().name;
+    started.user = m_session->userName();
+    started.project = m_session->projectName();
+    started.projectId = m_session->projectId();
+    started.kluster = m_kluster;
+    started.findings = findingIds();
+    started.repair = m_plan->title;
+    started.override = m_override;
+    started.planned = m_plan->requests;
+    started.firstSeen = firstSeen;
     m_auditId = AuditLog::begin(started, &error);
     if (m_auditId.isEmpty()) {
         m_outcome.auditError = error;
@@ -227,10 +197,7 @@ void RepairExecutor::send(const PlannedRequest &request, HttpCall *call)
         else if (r.error.isError())
             outcome = QStringLiteral("failed: ") + r.error.toString();
         // The request as sent, and its answer.
-        QJsonObject sent = requestRecord(request);
-        sent.insert(QStringLiteral("status"), r.status);
-        sent.insert(QStringLiteral("outcome"), outcome);
-        m_outcome.requests.append(sent);
+        m_outcome.requests.append(AuditRequest { request, r.status, outcome, false });
         if (r.status == 412) {
             // Someone else changed the router between our read and our write:
             // nothing was overwritten. Read it again and report what it holds now.
@@ -319,11 +286,7 @@ void RepairExecutor::conclude(Outcome::Result result, const QString &message)
     m_outcome.message = message;
     if (!m_auditId.isEmpty()) { // something was (or may have been) sent: its outcome completes the record
         QString error;
-        if (!AuditLog::finish(m_auditId,
-                QJsonObject { { QStringLiteral("requests"), m_outcome.requests },
-                    { QStringLiteral("verification"), Outcome::resultName(result) },
-                    { QStringLiteral("message"), message } },
-                &error))
+        if (!AuditLog::finish(m_auditId, m_outcome.requests, result, message, &error))
             m_outcome.auditError = error;
         // Marked on the kluster's trends; a history that cannot be written changes nothing here.
         HistoryStore history;

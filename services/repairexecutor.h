@@ -1,11 +1,11 @@
 #pragma once
 
+#include "core/auditrecord.h"
 #include "core/diagnosis.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
 #include "services/kubernetesclient.h"
 
-#include <QJsonArray>
 #include <QObject>
 #include <optional>
 
@@ -27,20 +27,14 @@ class RepairExecutor : public QObject
 public:
     struct Outcome
     {
-        enum class Result
-        {
-            Fixed,
-            StillThere,
-            Failed,
-            Refused,
-            Changed
-        }; // Changed: 412, re-planned, not sent
+        using Result
+            = RepairResult; // Fixed, StillThere, Failed, Refused or Changed (412: re-planned, not sent)
         Result result = Result::Failed;
         QString message; // what happened, in words
-        QJsonArray requests; // each request sent, with its status and outcome
+        QList<AuditRequest> requests; // each request sent, with its status and outcome
         QString auditError; // non-empty when the audit record could not be written
         QStringList remaining; // after a verification: the findings of the step still there
-        static QString resultName(Result r);
+        static QString resultName(Result r) { return RepairResults::name(r); }
     };
 
     RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
@@ -67,7 +61,6 @@ signals:
 private:
     void sendNext();
     void send(const PlannedRequest &request, HttpCall *call);
-    static QJsonObject requestRecord(const PlannedRequest &request);
     QStringList findingIds() const;
     void verify();
     void conclude(Outcome::Result result, const QString &message);

@@ -68,7 +68,7 @@ void RepairRun::next()
                 mine.message = tr("%1 is gone").arg(id);
             }
             if (i > 0) {
-                mine.requests = QJsonArray();
+                mine.requests.clear();
                 mine.message += tr(" (in the one route change with %1)").arg(step.findingIds.first());
             }
             emit findingFinished(id, mine);

@@ -4,8 +4,6 @@
 #include "models/auditmodel.h"
 
 #include <QHeaderView>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QTreeView>
 
 AuditPage::AuditPage(AuditModel *model, QWidget *parent)
@@ -42,39 +40,25 @@ QString AuditPage::detailsHtml(const QModelIndexList &rows) const
         return tr("<p>Select a record to see each request it sent and its answer.</p>");
     QString html;
     for (const QModelIndex &row : rows.mid(0, 3)) {
-        const QJsonObject r = row.data(AuditModel::RecordRole).toJsonObject();
+        const AuditRecord r = row.data(AuditModel::RecordRole).value<AuditRecord>();
         html += tr("<h3>%1 — %2</h3>")
-                    .arg(r.value(QStringLiteral("finding")).toString().toHtmlEscaped(),
-                        r.value(QStringLiteral("verification")).toString().toHtmlEscaped());
+                    .arg(r.finding().toHtmlEscaped(), RepairResults::name(r.verification).toHtmlEscaped());
         html += tr("<p>%1 by %2@%3 (cloud %4), kluster %5: %6</p>")
-                    .arg(r.value(QStringLiteral("time")).toString(),
-                        r.value(QStringLiteral("user")).toString().toHtmlEscaped(),
-                        r.value(QStringLiteral("project")).toString().toHtmlEscaped(),
-                        r.value(QStringLiteral("cloud")).toString().toHtmlEscaped(),
-                        r.value(QStringLiteral("kluster")).toString().toHtmlEscaped(),
-                        r.value(QStringLiteral("repair")).toString().toHtmlEscaped());
-        html += QStringLiteral("<p>%1</p><pre>")
-                    .arg(r.value(QStringLiteral("message")).toString().toHtmlEscaped());
-        if (!r.contains(QStringLiteral("requests"))) {
+                    .arg(r.time.toUTC().toString(Qt::ISODateWithMs), r.user.toHtmlEscaped(),
+                        r.project.toHtmlEscaped(), r.cloud.toHtmlEscaped(), r.kluster.toHtmlEscaped(),
+                        r.repair.toHtmlEscaped());
+        html += QStringLiteral("<p>%1</p><pre>").arg(r.message.toHtmlEscaped());
+        if (!r.requests) {
             // Interrupted (or in progress): what was about to be sent; whether it reached the cloud is
             // unknown.
-            for (const QJsonValue v : r.value(QStringLiteral("planned")).toArray()) {
-                const QJsonObject q = v.toObject();
-                html += tr("%1 %2 %3 → unknown: check the cloud\n")
-                            .arg(q.value(QStringLiteral("method")).toString(),
-                                q.value(QStringLiteral("service")).toString(),
-                                q.value(QStringLiteral("path")).toString().toHtmlEscaped());
-            }
+            for (const PlannedRequest &q : r.planned)
+                html += tr("%1 → unknown: check the cloud\n").arg(q.summary().toHtmlEscaped());
         }
-        for (const QJsonValue v : r.value(QStringLiteral("requests")).toArray()) {
-            const QJsonObject q = v.toObject();
-            html += QStringLiteral("%1 %2 %3 → %4 %5\n")
-                        .arg(q.value(QStringLiteral("method")).toString(),
-                            q.value(QStringLiteral("service")).toString(),
-                            q.value(QStringLiteral("path")).toString().toHtmlEscaped())
-                        .arg(q.value(QStringLiteral("status")).toInt())
-                        .arg(q.value(QStringLiteral("outcome")).toString().toHtmlEscaped());
-        }
+        for (const AuditRequest &q : r.requests.value_or(QList<AuditRequest>()))
+            html += QStringLiteral("%1 → %2 %3\n")
+                        .arg(q.summary().toHtmlEscaped())
+                        .arg(q.status)
+                        .arg(q.outcome.toHtmlEscaped());
         html += QStringLiteral("</pre>");
     }
     return html;

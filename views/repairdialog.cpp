@@ -388,15 +388,8 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
         : outcome.result == R::Refused ? tr("refused")
                                        : tr("failed");
     QString line = QStringLiteral("%1 %2: %3. %4").arg(mark, findingId, words, outcome.message);
-    for (const QJsonValue v : outcome.requests) {
-        const QJsonObject r = v.toObject();
-        line += QStringLiteral("\n    %1 %2 %3 → %4 %5")
-                    .arg(r.value(QStringLiteral("method")).toString(),
-                        r.value(QStringLiteral("service")).toString(),
-                        r.value(QStringLiteral("path")).toString())
-                    .arg(r.value(QStringLiteral("status")).toInt())
-                    .arg(r.value(QStringLiteral("outcome")).toString());
-    }
+    for (const AuditRequest &r : outcome.requests)
+        line += QStringLiteral("\n    %1 → %2 %3").arg(r.summary()).arg(r.status).arg(r.outcome);
     if (!outcome.auditError.isEmpty())
         line += tr(" The audit record could not be written: %1").arg(outcome.auditError);
     m_resultLines << line;

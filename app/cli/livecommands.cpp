@@ -242,7 +242,7 @@ int runAuditCommand(const QStringList &arguments)
         return 0;
     }
     QString error;
-    const QList<QJsonObject> records = AuditLog::read(&error);
+    const QList<AuditRecord> records = AuditLog::read(&error);
     if (!error.isEmpty())
         CliOptions::fail(command, error);
     const bool json = parser.value(QStringLiteral("format")) == QLatin1String("json");
@@ -252,44 +252,36 @@ int runAuditCommand(const QStringList &arguments)
         raw.open(stdout, QIODevice::WriteOnly);
     QTextStream out(json ? static_cast<QIODevice *>(&raw) : Terminal::out());
     int interruptedCount = 0;
-    for (const QJsonObject &r : records) {
-        if (parser.value(QStringLiteral("format")) == QLatin1String("json")) {
-            out << QJsonDocument(r).toJson(QJsonDocument::Compact) << "\n";
+    for (const AuditRecord &r : records) {
+        if (json) {
+            out << r.toJson() << "\n";
             continue;
         }
         // Every value of a record may have come from the cloud (a router's name, a server's words): printed
         // so that none of it drives the terminal.
-        const auto text = [](const QJsonObject &o, const char *key) {
-            return printable(o.value(QLatin1String(key)).toString());
-        };
-        out << text(r, "time") << "  " << text(r, "user") << "@" << text(r, "project") << " ("
-            << text(r, "cloud") << ")  " << text(r, "kluster") << "  " << text(r, "finding") << "\n    "
-            << text(r, "repair") << "\n";
-        const bool interrupted = r.value(QStringLiteral("interrupted")).toBool();
-        if (interrupted || !r.contains(QStringLiteral("requests"))) {
+        out << r.time.toUTC().toString(Qt::ISODateWithMs) << "  " << printable(r.user) << "@"
+            << printable(r.project) << " (" << printable(r.cloud) << ")  " << printable(r.kluster) << "  "
+            << printable(r.finding()) << "\n    " << printable(r.repair) << "\n";
+        if (!r.requests) {
             // Only what was about to be sent is known: each request may or may not have reached the cloud.
-            for (const QJsonValue v : r.value(QStringLiteral("planned")).toArray()) {
-                const QJsonObject q = v.toObject();
-                out << "    " << text(q, "method") << " " << text(q, "service") << " " << text(q, "path")
-                    << " -> unknown (about to be sent)\n";
-            }
+            for (const PlannedRequest &q : r.planned)
+                out << "    " << printable(q.summary()) << " -> unknown (about to be sent)\n";
         }
-        for (const QJsonValue v : r.value(QStringLiteral("requests")).toArray()) {
-            const QJsonObject q = v.toObject();
-            out << "    " << text(q, "method") << " " << text(q, "service") << " " << text(q, "path")
-                << " -> " << q.value(QStringLiteral("status")).toInt() << " " << text(q, "outcome") << "\n";
-        }
+        for (const AuditRequest &q : r.requests.value_or(QList<AuditRequest>()))
+            out << "    " << printable(q.summary()) << " -> " << q.status << " " << printable(q.outcome)
+                << "\n";
         out << "    verification: "
-            << (interrupted ? QStringLiteral("INTERRUPTED - check the cloud") : text(r, "verification"))
-            << " - " << text(r, "message") << "\n";
-        if (interrupted)
+            << (r.interrupted() ? QStringLiteral("INTERRUPTED - check the cloud")
+                                : printable(RepairResults::name(r.verification)))
+            << " - " << printable(r.message) << "\n";
+        if (r.interrupted())
             ++interruptedCount;
     }
-    if (interruptedCount > 0 && parser.value(QStringLiteral("format")) != QLatin1String("json"))
+    if (interruptedCount > 0 && !json)
         out << interruptedCount
             << " repair(s) were interrupted before their result was recorded: check the cloud, then "
             << "the kluster again (flightdeck-cli check)." << Qt::endl;
-    if (records.isEmpty() && parser.value(QStringLiteral("format")) != QLatin1String("json"))
+    if (records.isEmpty() && !json)
         out << "No repair has been made yet (" << AuditLog::path() << ")." << Qt::endl;
     return error.isEmpty() ? 0 : 3;
 }

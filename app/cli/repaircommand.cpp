@@ -13,7 +13,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
 
@@ -57,6 +56,9 @@ int exitStatusOf(RepairExecutor::Outcome::Result result)
         return 2;
     case R::Failed:
     case R::Changed:
+    case R::InProgress: // not an executor's outcome
+    case R::Interrupted:
+    case R::Unknown:
         return 3;
     }
     return 3;
@@ -64,12 +66,9 @@ int exitStatusOf(RepairExecutor::Outcome::Result result)
 
 void printOutcome(QTextStream &out, const RepairExecutor::Outcome &o)
 {
-    for (const QJsonValue r : o.requests) {
-        const QJsonObject req = r.toObject();
-        out << "  " << req.value(QStringLiteral("method")).toString() << " "
-            << printable(req.value(QStringLiteral("path")).toString()) << " -> "
-            << req.value(QStringLiteral("status")).toInt() << " "
-            << printable(req.value(QStringLiteral("outcome")).toString()) << "\n";
+    for (const AuditRequest &r : o.requests) {
+        out << "  " << r.request.method << " " << printable(r.request.path) << " -> " << r.status << " "
+            << printable(r.outcome) << "\n";
     }
     out << "Result: " << RepairExecutor::Outcome::resultName(o.result) << ": " << printable(o.message)
         << Qt::endl;

@@ -724,7 +724,7 @@ void TestOpenStack::concurrentChangeGivesA412AndNothingIsOverwritten()
     });
     QVERIFY2(o.result == RepairExecutor::Outcome::Result::Changed,
         qPrintable(RepairExecutor::Outcome::resultName(o.result) + QStringLiteral(": ") + o.message));
-    QCOMPARE(o.requests.first().toObject().value(QStringLiteral("status")).toInt(), 412);
+    QCOMPARE(o.requests.first().status, 412);
     const QList<QPair<QString, QString>> now = routes();
     QVERIFY(now.contains(someoneElse)); // nothing overwritten
     QVERIFY(now.contains(qMakePair(QStringLiteral("100.110.6.0/24"), a))); // and nothing removed
@@ -823,7 +823,7 @@ void TestOpenStack::severalRouteFindingsAsOneChange()
         QVERIFY2(o.result == RepairExecutor::Outcome::Result::Changed,
             qPrintable(RepairExecutor::Outcome::resultName(o.result) + QStringLiteral(": ") + o.message));
         QCOMPARE(o.requests.size(), 1);
-        QCOMPARE(o.requests.first().toObject().value(QStringLiteral("status")).toInt(), 412);
+        QCOMPARE(o.requests.first().status, 412);
         const QList<QPair<QString, QString>> now = routes();
         QVERIFY(now.contains(someoneElse) && now.contains(unassigned) && now.contains(orphan));
         QVERIFY(!now.contains(nodeRoute));
@@ -835,23 +835,11 @@ void TestOpenStack::severalRouteFindingsAsOneChange()
     QCOMPARE(plan.action, RepairPlan::Action::ChangeRoutes);
     if (atomic) {
         QCOMPARE(o.requests.size(), 2);
-        QVERIFY(o.requests.at(0)
-                    .toObject()
-                    .value(QStringLiteral("path"))
-                    .toString()
-                    .endsWith(QStringLiteral("/remove_extraroutes")));
-        QVERIFY(o.requests.at(1)
-                    .toObject()
-                    .value(QStringLiteral("path"))
-                    .toString()
-                    .endsWith(QStringLiteral("/add_extraroutes")));
+        QVERIFY(o.requests.at(0).request.path.endsWith(QStringLiteral("/remove_extraroutes")));
+        QVERIFY(o.requests.at(1).request.path.endsWith(QStringLiteral("/add_extraroutes")));
     } else {
         QCOMPARE(o.requests.size(), 1);
-        QVERIFY(o.requests.first()
-                    .toObject()
-                    .value(QStringLiteral("headers"))
-                    .toObject()
-                    .contains(QStringLiteral("If-Match")));
+        QVERIFY(o.requests.first().request.headers.contains(QStringLiteral("If-Match")));
     }
     const QList<QPair<QString, QString>> now = routes();
     QVERIFY(!now.contains(unassigned) && !now.contains(orphan));
@@ -877,7 +865,7 @@ QList<int> TestOpenStack::sendTwice(const QString &findingId)
         if (o.result != RepairExecutor::Outcome::Result::Fixed)
             qWarning("%s: %s", qPrintable(findingId), qPrintable(o.message));
         statuses << (o.result == RepairExecutor::Outcome::Result::Fixed
-                ? o.requests.first().toObject().value(QStringLiteral("status")).toInt()
+                ? o.requests.first().status
                 : -1);
     }
     return statuses;

@@ -14,21 +14,22 @@ private slots:
     void interruptedAndCompletedInPlace();
 };
 
-static QJsonObject record(const QString &finding)
+static AuditRecord record(const QString &finding)
 {
-    return QJsonObject { { QStringLiteral("time"), QStringLiteral("2026-11-21T10:00:00.000Z") },
-        { QStringLiteral("user"), QStringLiteral("demo") },
-        { QStringLiteral("project"), QStringLiteral("p") },
-        { QStringLiteral("cloud"), QStringLiteral("sim") },
-        { QStringLiteral("kluster"), QStringLiteral("legacy") }, { QStringLiteral("finding"), finding },
-        { QStringLiteral("repair"), QStringLiteral("Remove from router r") },
-        { QStringLiteral("requests"),
-            QJsonArray { QJsonObject { { QStringLiteral("method"), QStringLiteral("PUT") },
-                { QStringLiteral("service"), QStringLiteral("network") },
-                { QStringLiteral("path"), QStringLiteral("/v2.0/routers/r/remove_extraroutes") },
-                { QStringLiteral("status"), 200 },
-                { QStringLiteral("outcome"), QStringLiteral("done") } } } },
-        { QStringLiteral("verification"), QStringLiteral("fixed") } };
+    return AuditRecord::fromJson(
+        QJsonObject { { QStringLiteral("time"), QStringLiteral("2026-11-21T10:00:00.000Z") },
+            { QStringLiteral("user"), QStringLiteral("demo") },
+            { QStringLiteral("project"), QStringLiteral("p") },
+            { QStringLiteral("cloud"), QStringLiteral("sim") },
+            { QStringLiteral("kluster"), QStringLiteral("legacy") }, { QStringLiteral("finding"), finding },
+            { QStringLiteral("repair"), QStringLiteral("Remove from router r") },
+            { QStringLiteral("requests"),
+                QJsonArray { QJsonObject { { QStringLiteral("method"), QStringLiteral("PUT") },
+                    { QStringLiteral("service"), QStringLiteral("network") },
+                    { QStringLiteral("path"), QStringLiteral("/v2.0/routers/r/remove_extraroutes") },
+                    { QStringLiteral("status"), 200 },
+                    { QStringLiteral("outcome"), QStringLiteral("done") } } } },
+            { QStringLiteral("verification"), QStringLiteral("fixed") } });
 }
 
 void TestAuditModel::appendsAndReplaces()
@@ -62,7 +63,7 @@ void TestAuditModel::interruptedAndCompletedInPlace()
         { QStringLiteral("finding"), QStringLiteral("instance-error:x") },
         { QStringLiteral("verification"), QStringLiteral("interrupted") },
         { QStringLiteral("interrupted"), true } };
-    model.setRecords({ started });
+    model.setRecords({ AuditRecord::fromJson(started) });
     QCOMPARE(model.index(0, AuditModel::ResultColumn).data().toString(),
         QStringLiteral("interrupted — check the cloud"));
     QCOMPARE(ConsoleRole::severityOf(model.index(0, 0)), std::optional(Severity::Critical));
@@ -71,7 +72,7 @@ void TestAuditModel::interruptedAndCompletedInPlace()
     QJsonObject finished = started;
     finished.insert(QStringLiteral("verification"), QStringLiteral("fixed"));
     finished.remove(QStringLiteral("interrupted"));
-    model.setRecords({ finished });
+    model.setRecords({ AuditRecord::fromJson(finished) });
     QCOMPARE(reset.size(), 0);
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(model.index(0, AuditModel::ResultColumn).data().toString(), QStringLiteral("fixed"));

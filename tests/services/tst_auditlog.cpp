@@ -46,6 +46,13 @@ void TestAuditLog::init()
     QFile::remove(AuditLog::path());
 }
 
+static AuditRecord forFinding(const QString &finding)
+{
+    AuditRecord r;
+    r.findings = QStringList { finding };
+    return r;
+}
+
 void TestAuditLog::appendRaw(const QByteArray &bytes)
 {
     QVERIFY(QDir().mkpath(QFileInfo(AuditLog::path()).absolutePath()));
@@ -62,28 +69,25 @@ void TestAuditLog::growingLogReadsLikeAWholeRead()
     QVERIFY(reader.records().isEmpty());
 
     // An old record without an id, then a repair started: in progress while this process runs.
-    QVERIFY(AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("old") } }, &error));
-    const QString id
-        = AuditLog::begin(QJsonObject { { QStringLiteral("finding"), QStringLiteral("route:a") } }, &error);
+    QVERIFY(AuditLog::append(forFinding(QStringLiteral("old")), &error));
+    const QString id = AuditLog::begin(forFinding(QStringLiteral("route:a")), &error);
     QVERIFY2(!id.isEmpty(), qPrintable(error));
     QVERIFY(reader.update(&error));
-    QList<QJsonObject> records = reader.records();
+    QList<AuditRecord> records = reader.records();
     QCOMPARE(records, AuditLog::read(&error));
     QCOMPARE(records.size(), 2);
-    QCOMPARE(records.at(1).value(QStringLiteral("verification")).toString(), QStringLiteral("in progress"));
+    QCOMPARE(records.at(1).verification, RepairResult::InProgress);
 
     // Its finish completes the same record; a second repair is appended.
-    QVERIFY(AuditLog::finish(
-        id, QJsonObject { { QStringLiteral("verification"), QStringLiteral("fixed") } }, &error));
-    QVERIFY(
-        AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("route:b") } }, &error));
+    QVERIFY(AuditLog::finish(id, {}, RepairResult::Fixed, QString(), &error));
+    QVERIFY(AuditLog::append(forFinding(QStringLiteral("route:b")), &error));
     QVERIFY(reader.update(&error));
     records = reader.records();
     QCOMPARE(records, AuditLog::read(&error));
     QCOMPARE(records.size(), 3);
-    QCOMPARE(records.at(1).value(QStringLiteral("verification")).toString(), QStringLiteral("fixed"));
-    QVERIFY(records.at(1).contains(QStringLiteral("finishedAt")));
-    QVERIFY(!records.at(1).contains(QStringLiteral("message")));
+    QCOMPARE(records.at(1).verification, RepairResult::Fixed);
+    QVERIFY(records.at(1).finishedAt.isValid());
+    QVERIFY(records.at(1).message.isEmpty());
     QVERIFY2(error.isEmpty(), qPrintable(error));
 
     // Nothing new: the same records again.
@@ -108,7 +112,7 @@ void TestAuditLog::cutOffLineIsReadWhenWhole()
     QVERIFY(reader.update(&error));
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(reader.records().size(), 2);
-    QCOMPARE(reader.records().at(1).value(QStringLiteral("finding")).toString(), QStringLiteral("two"));
+    QCOMPARE(reader.records().at(1).finding(), QStringLiteral("two"));
     QCOMPARE(reader.records(), AuditLog::read(&error));
 
     // A malformed whole line is named and skipped; what follows is read.
@@ -132,24 +136,24 @@ void TestAuditLog::overlongLineIsNamedAndSkipped()
     QVERIFY(reader.update(&error));
     QVERIFY2(error.contains(QStringLiteral(":2: a line of 16777325 bytes, not a record")), qPrintable(error));
     QCOMPARE(reader.records().size(), 2);
-    QCOMPARE(reader.records().at(1).value(QStringLiteral("finding")).toString(), QStringLiteral("two"));
+    QCOMPARE(reader.records().at(1).finding(), QStringLiteral("two"));
 }
 
 void TestAuditLog::shorterLogIsReadAgain()
 {
     QString error;
     for (int i = 0; i < 3; ++i)
-        QVERIFY(AuditLog::append(QJsonObject { { QStringLiteral("finding"), QString::number(i) } }, &error));
+        QVERIFY(AuditLog::append(forFinding(QString::number(i)), &error));
     AuditLog::Reader reader;
     QVERIFY(reader.update(&error));
     QCOMPARE(reader.records().size(), 3);
 
     // Rotated: a new, shorter log.
     QVERIFY(QFile::remove(AuditLog::path()));
-    QVERIFY(AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("new") } }, &error));
+    QVERIFY(AuditLog::append(forFinding(QStringLiteral("new")), &error));
     QVERIFY(reader.update(&error));
     QCOMPARE(reader.records().size(), 1);
-    QCOMPARE(reader.records().at(0).value(QStringLiteral("finding")).toString(), QStringLiteral("new"));
+    QCOMPARE(reader.records().at(0).finding(), QStringLiteral("new"));
 
     // Removed: nothing.
     QVERIFY(QFile::remove(AuditLog::path()));
@@ -161,16 +165,15 @@ void TestAuditLog::tornLineIsEndedBeforeTheNextRecord()
 {
     // A crash left half a record; the next repair's record must not be glued onto it.
     QString error;
-    QVERIFY(AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("one") } }, &error));
+    QVERIFY(AuditLog::append(forFinding(QStringLiteral("one")), &error));
     appendRaw(R"({"finding":"tw)");
-    const QString id
-        = AuditLog::begin(QJsonObject { { QStringLiteral("finding"), QStringLiteral("three") } }, &error);
+    const QString id = AuditLog::begin(forFinding(QStringLiteral("three")), &error);
     QVERIFY2(!id.isEmpty(), qPrintable(error));
-    const QList<QJsonObject> records = AuditLog::read(&error);
+    const QList<AuditRecord> records = AuditLog::read(&error);
     QVERIFY2(error.contains(QStringLiteral(":2: not a JSON record")), qPrintable(error));
     QCOMPARE(records.size(), 2);
-    QCOMPARE(records.at(1).value(QStringLiteral("id")).toString(), id);
-    QCOMPARE(records.at(1).value(QStringLiteral("verification")).toString(), QStringLiteral("in progress"));
+    QCOMPARE(records.at(1).id, id);
+    QCOMPARE(records.at(1).verification, RepairResult::InProgress);
 }
 
 void TestAuditLog::failedAppendIsRolledBack()
@@ -191,8 +194,7 @@ void TestAuditLog::failedAppendIsRolledBack()
         qputenv("HOME", oldHome);
     });
     QString error;
-    QVERIFY2(AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("one") } }, &error),
-        qPrintable(error));
+    QVERIFY2(AuditLog::append(forFinding(QStringLiteral("one")), &error), qPrintable(error));
     const qint64 before = QFileInfo(AuditLog::path()).size();
     // Fill the rest but for a few bytes.
     {
@@ -200,8 +202,9 @@ void TestAuditLog::failedAppendIsRolledBack()
         QVERIFY(filler.open(QIODevice::WriteOnly));
         while (filler.write(QByteArray(512, 'x')) == 512 && filler.flush()) { }
     }
-    const QString id = AuditLog::begin(QJsonObject { { QStringLiteral("finding"), QStringLiteral("two") },
-                                           { QStringLiteral("planned"), QString(4096, QLatin1Char('p')) } },
+    const QString id = AuditLog::begin(
+        AuditRecord::fromJson(QJsonObject { { QStringLiteral("finding"), QStringLiteral("two") },
+            { QStringLiteral("repair"), QString(4096, QLatin1Char('p')) } }),
         &error);
     QVERIFY(id.isEmpty());
     QVERIFY2(error.contains(QStringLiteral("No space left on device (ENOSPC)")), qPrintable(error));
@@ -209,12 +212,11 @@ void TestAuditLog::failedAppendIsRolledBack()
     // Room again: the next record is whole, and so is the log.
     QVERIFY(QFile::remove(QDir(folder).filePath(QStringLiteral("filler"))));
     error.clear();
-    QVERIFY2(AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("three") } }, &error),
-        qPrintable(error));
-    const QList<QJsonObject> records = AuditLog::read(&error);
+    QVERIFY2(AuditLog::append(forFinding(QStringLiteral("three")), &error), qPrintable(error));
+    const QList<AuditRecord> records = AuditLog::read(&error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(records.size(), 2);
-    QCOMPARE(records.at(1).value(QStringLiteral("finding")).toString(), QStringLiteral("three"));
+    QCOMPARE(records.at(1).finding(), QStringLiteral("three"));
 }
 
 void TestAuditLog::laterProcessWithTheSameIdIsNotInProgress()
@@ -222,35 +224,37 @@ void TestAuditLog::laterProcessWithTheSameIdIsNotInProgress()
     // A started record of this very process id, but of a process that began at another moment (the id was
     // given again after it died): interrupted, not "in progress".
     QString error;
-    const QString mine
-        = AuditLog::begin(QJsonObject { { QStringLiteral("finding"), QStringLiteral("mine") } }, &error);
+    const QString mine = AuditLog::begin(forFinding(QStringLiteral("mine")), &error);
     QVERIFY(!mine.isEmpty());
-    QList<QJsonObject> records = AuditLog::read(&error);
-    const QJsonObject process = records.at(0).value(QStringLiteral("process")).toObject();
-    QVERIFY(process.contains(QStringLiteral("started")));
-    QVERIFY(process.contains(QStringLiteral("boot")));
-    const auto startedBy = [&](const QString &id, const QJsonObject &p) {
-        QJsonObject r { { QStringLiteral("id"), id }, { QStringLiteral("phase"), QStringLiteral("started") },
-            { QStringLiteral("finding"), id }, { QStringLiteral("process"), p } };
+    QList<AuditRecord> records = AuditLog::read(&error);
+    QVERIFY(records.at(0).process);
+    const AuditProcess process = *records.at(0).process;
+    QVERIFY(!process.started.isEmpty());
+    QVERIFY(!process.boot.isEmpty());
+    const auto startedBy = [&](const QString &id, const AuditProcess &p) {
+        AuditRecord r;
+        r.id = id;
+        r.phase = AuditRecord::Phase::Started;
+        r.findings = QStringList { id };
+        r.process = p;
         QVERIFY(AuditLog::append(r, &error));
     };
-    QJsonObject earlier = process;
-    earlier.insert(QStringLiteral("started"),
-        QString::number(process.value(QStringLiteral("started")).toString().toLongLong() - 100));
+    AuditProcess earlier = process;
+    earlier.started = QString::number(process.started.toLongLong() - 100);
     startedBy(QStringLiteral("earlier"), earlier);
-    QJsonObject otherBoot = process;
-    otherBoot.insert(QStringLiteral("boot"), QStringLiteral("00000000-0000-0000-0000-000000000000"));
+    AuditProcess otherBoot = process;
+    otherBoot.boot = QStringLiteral("00000000-0000-0000-0000-000000000000");
     startedBy(QStringLiteral("before-a-reboot"), otherBoot);
-    QJsonObject old = process; // written before process start times were recorded: the id alone
-    old.remove(QStringLiteral("started"));
-    old.remove(QStringLiteral("boot"));
+    AuditProcess old = process; // written before process start times were recorded: the id alone
+    old.started.clear();
+    old.boot.clear();
     startedBy(QStringLiteral("old"), old);
     records = AuditLog::read(&error);
     QCOMPARE(records.size(), 4);
-    QCOMPARE(records.at(0).value(QStringLiteral("verification")).toString(), QStringLiteral("in progress"));
-    QCOMPARE(records.at(1).value(QStringLiteral("verification")).toString(), QStringLiteral("interrupted"));
-    QCOMPARE(records.at(2).value(QStringLiteral("verification")).toString(), QStringLiteral("interrupted"));
-    QCOMPARE(records.at(3).value(QStringLiteral("verification")).toString(), QStringLiteral("in progress"));
+    QCOMPARE(records.at(0).verification, RepairResult::InProgress);
+    QCOMPARE(records.at(1).verification, RepairResult::Interrupted);
+    QCOMPARE(records.at(2).verification, RepairResult::Interrupted);
+    QCOMPARE(records.at(3).verification, RepairResult::InProgress);
 }
 
 void TestAuditLog::linkIsNotFollowed()
@@ -269,7 +273,7 @@ void TestAuditLog::linkIsNotFollowed()
     QVERIFY(QDir().mkpath(QFileInfo(AuditLog::path()).absolutePath()));
     QVERIFY(QFile::link(victim, AuditLog::path()));
     QString error;
-    QVERIFY(!AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("x") } }, &error));
+    QVERIFY(!AuditLog::append(forFinding(QStringLiteral("x")), &error));
     QVERIFY2(error.contains(QStringLiteral("is a link")), qPrintable(error));
     QFile f(victim);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -293,15 +297,14 @@ void TestAuditLog::sharedFolderIsRefused()
     });
     QString error;
     QVERIFY(::chmod(name.constData(), 0777) == 0);
-    QVERIFY(!AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("x") } }, &error));
+    QVERIFY(!AuditLog::append(forFinding(QStringLiteral("x")), &error));
     QVERIFY2(error.contains(QStringLiteral("may be written by everybody")), qPrintable(error));
     QVERIFY(!QFileInfo::exists(AuditLog::path()));
     QVERIFY(::chmod(name.constData(), 0700) == 0);
     if (::geteuid() == 0) { // a folder of another user's (only root can give one away)
         QVERIFY(::chown(name.constData(), 65534, 65534) == 0);
         error.clear();
-        QVERIFY(
-            !AuditLog::append(QJsonObject { { QStringLiteral("finding"), QStringLiteral("x") } }, &error));
+        QVERIFY(!AuditLog::append(forFinding(QStringLiteral("x")), &error));
         QVERIFY2(error.contains(QStringLiteral("belongs to another user")), qPrintable(error));
     }
 }

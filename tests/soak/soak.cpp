@@ -352,7 +352,7 @@ int main(int argc, char *argv[])
     // Every repair that sent a request is in the audit log (a repair still running at the very end may
     // be there too).
     QString error;
-    const QList<QJsonObject> records = AuditLog::read(&error);
+    const QList<AuditRecord> records = AuditLog::read(&error);
     const qsizetype recorded = records.size();
     if (recorded < repairsSent)
         problems << QStringLiteral("%1 repairs sent, %2 recorded").arg(repairsSent).arg(recorded);

@@ -275,10 +275,10 @@ void TestConsole::repairThroughTheDialog()
 
     // The audit log has it, and the audit view shows it.
     QString error;
-    const QList<QJsonObject> records = AuditLog::read(&error);
+    const QList<AuditRecord> records = AuditLog::read(&error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(records.size(), 1);
-    QCOMPARE(records.first().value(QStringLiteral("finding")).toString(), id);
+    QCOMPARE(records.first().finding(), id);
     QCOMPARE(window.auditPage()->view()->model()->rowCount(), 1);
     if (!shots.isEmpty()) {
         window.setTab(Tab::Audit);
@@ -343,9 +343,9 @@ void TestConsole::routeRepairsAsOneChange()
     QCOMPARE(finished.first().at(0).toInt(), 5);
     QCOMPARE(finished.first().at(1).toInt(), 5);
     QString error;
-    const QList<QJsonObject> records = AuditLog::read(&error);
+    const QList<AuditRecord> records = AuditLog::read(&error);
     QCOMPARE(records.size(), 1); // one change, one record
-    QCOMPARE(records.first().value(QStringLiteral("findings")).toArray().size(), 5);
+    QCOMPARE(records.first().findings.size(), 5);
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty())
         QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-routes-done.png")));
     dialog->reject();
