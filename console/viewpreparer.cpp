@@ -91,10 +91,10 @@ void ViewPreparer::show(const KlusterKey &key)
         v.routes = RoutesModel::prepare(fetch->state, *diagnosis, foreignOwners(fetch->state, others));
         v.security = SecurityModel::prepare(fetch->state, *diagnosis);
         if (held) {
-            FindingsModel::withPlan(v.findings, std::get<0>(*held));
-            NodesModel::withPlan(v.nodes, std::get<1>(*held));
-            RoutesModel::withPlan(v.routes, std::get<2>(*held));
-            SecurityModel::withPlan(v.security, std::get<3>(*held));
+            v.findings.planFrom(std::get<0>(*held));
+            v.nodes.planFrom(std::get<1>(*held));
+            v.routes.planFrom(std::get<2>(*held));
+            v.security.planFrom(std::get<3>(*held));
         }
         return v;
     }));

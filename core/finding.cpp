@@ -15,6 +15,15 @@ QString severityName(Severity severity)
     return QStringLiteral("info");
 }
 
+std::optional<Severity> severityFromName(QStringView name)
+{
+    for (Severity s : { Severity::Critical, Severity::Warning, Severity::Info }) {
+        if (severityName(s) == name)
+            return s;
+    }
+    return std::nullopt;
+}
+
 QString findingKindName(FindingKind kind)
 {
     return findingTraits(kind).name;

@@ -18,6 +18,7 @@ enum class Severity
 };
 
 QString severityName(Severity severity); // "critical", "warning", "info"
+std::optional<Severity> severityFromName(QStringView name);
 
 // The finding kinds of the diagnosis (diagnosis.md §2). What each one is
 // called, its family, its severity rule and its words live in one table

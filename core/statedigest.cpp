@@ -96,15 +96,6 @@ NodeDigest nodeDigest(const Node &node)
     return d;
 }
 
-std::optional<Severity> severityOf(const QString &name)
-{
-    for (Severity s : { Severity::Critical, Severity::Warning, Severity::Info }) {
-        if (severityName(s) == name)
-            return s;
-    }
-    return std::nullopt;
-}
-
 QStringList readStrings(const JsonReader &reader, const QString &key)
 {
     QStringList list;
@@ -291,7 +282,7 @@ std::optional<StateDigest> StateDigest::fromJson(const QByteArray &json, QString
         root.requireField(QStringLiteral("findings"))
             .forEachMember([&d](const QString &id, const JsonReader &r) {
                 const QString name = r.requireStringValue();
-                const std::optional<Severity> severity = severityOf(name);
+                const std::optional<Severity> severity = severityFromName(name);
                 if (!severity)
                     r.fail(QStringLiteral("%1 is no severity (critical, warning, info)")
                                .arg(quotedExcerpt(name)));

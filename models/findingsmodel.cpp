@@ -56,7 +56,7 @@ FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
 
 void FindingsModel::apply(const Prepared &prepared)
 {
-    applyRows(m_rows, prepared.rows, prepared.appended, prepared.plan);
+    applyRows(m_rows, prepared);
 }
 
 void FindingsModel::setDiagnosis(const Diagnosis &diagnosis)

@@ -389,6 +389,32 @@ private:
     quint64 m_generation = 0; // changes with every update: a plan is made for one
 };
 
+// A model's rows made anywhere (a worker thread), applied on the model's thread: the rows, how the rows a
+// model held become these (a plan made beside them: the model follows it if it still holds those rows), and
+// for a large first load, slices applied a turn of the event loop each (the first in place of what the
+// model held, the next ones appended: nothing else changes).
+template<typename Row> struct PreparedRows
+{
+    QList<Row> rows;
+    bool appended = false;
+    std::optional<typename KeyedRows<Row>::Plan> plan;
+
+    int size() const { return int(rows.size()); }
+    // Rows [from, from + n) alone.
+    PreparedRows slice(int from, int n) const { return sliceOf(*this, from, n); }
+    // The same of a type made from this one, with whatever else it carries (a summary, groups) kept.
+    template<typename Prepared> static Prepared sliceOf(const Prepared &whole, int from, int n)
+    {
+        Prepared p = whole;
+        p.plan.reset();
+        p.rows = whole.rows.mid(from, n);
+        p.appended = from > 0;
+        return p;
+    }
+    // The plan from what a model holds (its snapshot()), made here.
+    void planFrom(const typename KeyedRows<Row>::Snapshot &held) { plan = KeyedRows<Row>::plan(held, rows); }
+};
+
 // What a model's updates replaced, type-erased: handed to a worker thread to be freed.
 using RetiredRows = QList<std::shared_ptr<const void>>;
 
@@ -404,6 +430,11 @@ public:
 protected:
     using QAbstractTableModel::QAbstractTableModel;
 
+    // Prepared rows (or a slice of them).
+    template<typename Row> void applyRows(KeyedRows<Row> &rows, const PreparedRows<Row> &prepared)
+    {
+        applyRows(rows, prepared.rows, prepared.appended, prepared.plan);
+    }
     // `next` in place of the rows held, or (`appended`) after them.
     template<typename Row>
     void applyRows(KeyedRows<Row> &rows, const QList<Row> &next, bool appended = false,

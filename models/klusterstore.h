@@ -2,8 +2,8 @@
 
 #include "core/diagnosis.h"
 #include "core/klusterfetch.h"
-#include "core/nodewatchevent.h"
 #include "core/klusterkey.h"
+#include "core/nodewatchevent.h"
 
 #include <QDateTime>
 #include <QHash>

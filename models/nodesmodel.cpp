@@ -86,7 +86,7 @@ QStringList NodesModel::filterFields()
 
 void NodesModel::apply(const Prepared &prepared)
 {
-    applyRows(m_rows, prepared.rows, prepared.appended, prepared.plan);
+    applyRows(m_rows, prepared);
 }
 
 void NodesModel::setState(const KlusterState &state, const Diagnosis &diagnosis)

@@ -75,34 +75,11 @@ public:
 
     // The rows for a state, made anywhere (a worker thread: nothing here touches the model),
     // then applied on the model's thread: the expensive part never runs on the GUI thread.
-    struct Prepared
-    {
-        QList<Row> rows;
-        // Rows [from, from + n) alone: a large first load is applied a slice per turn of the event loop, the
-        // first slice in place of what the model held, the next ones appended (`appended`: nothing else
-        // changes).
-        bool appended = false;
-        // How the rows a model held become these, made beside them (withPlan): the model follows it if it
-        // still holds those rows.
-        std::optional<KeyedRows<Row>::Plan> plan;
-        int size() const { return int(rows.size()); }
-        Prepared slice(int from, int n) const
-        {
-            Prepared p = *this;
-            p.plan.reset();
-            p.rows = rows.mid(from, n);
-            p.appended = from > 0;
-            return p;
-        }
-    };
+    using Prepared = PreparedRows<Row>;
     static Prepared prepare(const KlusterState &state, const Diagnosis &diagnosis);
     void apply(const Prepared &prepared);
     // What the model holds, for a plan made on another thread.
     KeyedRows<Row>::Snapshot snapshot() const { return m_rows.snapshot(); }
-    static void withPlan(Prepared &prepared, const KeyedRows<Row>::Snapshot &held)
-    {
-        prepared.plan = KeyedRows<Row>::plan(held, prepared.rows);
-    }
 
 private:
     KeyedRows<Row> m_rows;

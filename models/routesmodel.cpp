@@ -193,10 +193,10 @@ RoutesModel::Prepared RoutesModel::prepare(
     }
     // What apply() needs at once, made here and not on the GUI thread: the groups' rows, and each row's
     // group.
-    p.groupRows.reserve(p.groups.size());
+    p.rows.reserve(p.groups.size());
     p.groupOf.reserve(p.groups.size());
     for (const Group &g : std::as_const(p.groups)) {
-        p.groupRows.append(g.row);
+        p.rows.append(g.row);
         p.groupOf.insert(g.row.key, g.row.destination);
         for (const Row &r : g.routes)
             p.groupOf.insert(r.key, g.row.destination);
@@ -249,7 +249,7 @@ void RoutesModel::apply(const Prepared &prepared)
             added.insert(g.row.destination);
     }
     // The groups: gone ones removed, staying ones updated, new ones appended.
-    m_groups.apply(prepared.groupRows, groupSignals, prepared.groupPlan);
+    m_groups.apply(prepared.rows, groupSignals, prepared.plan);
     QList<std::shared_ptr<Node>> goneNodes;
     for (auto it = m_nodes.begin(); it != m_nodes.end();) {
         if (m_groups.rowOf(it.key()) < 0) {

@@ -101,30 +101,19 @@ public:
 
     // The rows for a state, made anywhere (a worker thread: nothing here touches the model),
     // then applied on the model's thread: the expensive part never runs on the GUI thread.
-    struct Prepared
+    struct Prepared : PreparedRows<Row> // `rows`: each group's row, in the order of `groups`
     {
         QList<Group> groups;
-        QList<Row> groupRows; // each group's row, in the same order
         QHash<QString, QString> groupOf; // row key -> its group's (destination), every row
         int routeCount = 0;
         int foreignCount = 0;
         int limit = 0;
         QString routerName;
         QString routerId;
-        // Rows [from, from + n) alone: a large first load is applied a slice per turn of the event loop, the
-        // first slice in place of what the model held, the next ones appended (`appended`: nothing else
-        // changes).
-        bool appended = false;
-        int size() const { return int(groups.size()); }
-        // How the groups a model held become these (withPlan).
-        std::optional<KeyedRows<Row>::Plan> groupPlan;
         Prepared slice(int from, int n) const
         {
-            Prepared p = *this;
-            p.groupPlan.reset();
+            Prepared p = sliceOf(*this, from, n);
             p.groups = groups.mid(from, n);
-            p.groupRows = groupRows.mid(from, n);
-            p.appended = from > 0;
             return p;
         }
     };
@@ -133,10 +122,6 @@ public:
     void apply(const Prepared &prepared);
     // What the model holds, for a plan made on another thread.
     KeyedRows<Row>::Snapshot snapshot() const { return m_groups.snapshot(); }
-    static void withPlan(Prepared &prepared, const KeyedRows<Row>::Snapshot &held)
-    {
-        prepared.groupPlan = KeyedRows<Row>::plan(held, prepared.groupRows);
-    }
     // The rows the last updates replaced, to be freed where it costs the window nothing.
     RetiredRows takeRetired() { return std::exchange(m_retired, {}); }
 

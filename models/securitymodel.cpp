@@ -94,7 +94,7 @@ QStringList SecurityModel::filterFields()
 void SecurityModel::apply(const Prepared &prepared)
 {
     m_summary = prepared.summary;
-    applyRows(m_rows, prepared.rows, prepared.appended, prepared.plan);
+    applyRows(m_rows, prepared);
 }
 
 void SecurityModel::setState(const KlusterState &state, const Diagnosis &diagnosis)

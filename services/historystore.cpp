@@ -117,6 +117,12 @@ bool isLocked(const QSqlError &e)
         || e.databaseText().contains(QLatin1String("locked"));
 }
 
+// A stored severity; a name no version of this program wrote reads as a warning.
+Severity severityOf(const QVariant &stored)
+{
+    return severityFromName(stored.toString()).value_or(Severity::Warning);
+}
+
 } // namespace
 
 HistoryRecord HistoryRecord::of(const KlusterState &state, const Diagnosis &diagnosis, qint64 durationMs)
@@ -143,7 +149,7 @@ HistoryRecord HistoryRecord::of(const KlusterState &state, const Diagnosis &diag
     r.digest = digest.toJson();
     r.findings.reserve(digest.findings.size());
     for (auto it = digest.findings.cbegin(); it != digest.findings.cend(); ++it)
-        r.findings.append({ it.key(), severityName(it.value()) });
+        r.findings.append({ it.key(), it.value() });
     for (const InstanceDigest &instance : std::as_const(digest.instances)) { // the kluster's instances
         if (instance.status == QLatin1String("ACTIVE"))
             ++r.instancesActive;
@@ -573,7 +579,7 @@ bool HistoryStore::record(const HistoryRecord &r)
             if (!q.exec())
                 return rollback(QStringLiteral("cannot read the open findings"), q.lastError());
             while (q.next())
-                cache.open.insert(q.value(1).toString(), { q.value(0).toLongLong(), q.value(2).toString() });
+                cache.open.insert(q.value(1).toString(), { q.value(0).toLongLong(), severityOf(q.value(2)) });
             q.finish();
         }
         cache.valid = false; // until this transaction commits
@@ -595,7 +601,7 @@ bool HistoryStore::record(const HistoryRecord &r)
             if (it == open.end()) {
                 insert.addBindValue(kluster);
                 insert.addBindValue(id);
-                insert.addBindValue(sev);
+                insert.addBindValue(severityName(sev));
                 insert.addBindValue(at);
                 insert.addBindValue(at);
                 insert.addBindValue(firstRecord ? 1 : 0);
@@ -603,7 +609,7 @@ bool HistoryStore::record(const HistoryRecord &r)
                     return rollback(QStringLiteral("cannot record a finding"), insert.lastError());
                 opened.insert(id, { insert.lastInsertId().toLongLong(), sev });
             } else if (it->severity != sev) {
-                severity.addBindValue(sev);
+                severity.addBindValue(severityName(sev));
                 severity.addBindValue(it->id);
                 if (!severity.exec())
                     return rollback(QStringLiteral("cannot record a finding"), severity.lastError());
@@ -757,7 +763,7 @@ FindingInterval intervalOf(const QSqlQuery &q)
 {
     FindingInterval i;
     i.finding = q.value(0).toString();
-    i.severity = q.value(1).toString();
+    i.severity = severityOf(q.value(1));
     i.firstSeen = fromMs(q.value(2));
     i.lastSeen = fromMs(q.value(3));
     i.resolvedAt = fromMs(q.value(4));

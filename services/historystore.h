@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/finding.h"
 #include "core/findinghistory.h"
 
 #include <QByteArray>
@@ -44,7 +45,7 @@ struct HistoryRecord : HistorySample
     // Every source was read: a finding that is not in `findings` is resolved. An incomplete refresh only
     // extends what it sees and closes nothing (missing evidence decides nothing).
     bool complete = true;
-    QList<QPair<QString, QString>> findings; // id, severity name
+    QList<QPair<QString, Severity>> findings; // id, severity
     QByteArray digest; // StateDigest::toJson(); empty: not kept
 
     static HistoryRecord of(const KlusterState &state, const Diagnosis &diagnosis, qint64 durationMs);
@@ -56,7 +57,7 @@ struct HistoryRecord : HistorySample
 struct FindingInterval
 {
     QString finding;
-    QString severity;
+    Severity severity = Severity::Warning; // the latest; a name no version wrote reads as a warning
     QDateTime firstSeen;
     QDateTime lastSeen;
     QDateTime resolvedAt;
@@ -218,7 +219,7 @@ private:
         struct Open
         {
             qint64 id;
-            QString severity;
+            Severity severity;
         };
         QHash<QString, Open> open;
         qint64 dataVersion = 0;

@@ -47,8 +47,8 @@ private slots:
 private:
     QString path() const { return m_dir->filePath(QStringLiteral("history.sqlite")); }
     // A refresh at `at`; this machine's clock (m_now) follows the refreshes the test makes.
-    HistoryRecord refresh(const QDateTime &at, const QStringList &findings,
-        const QString &severity = QStringLiteral("warning"));
+    HistoryRecord refresh(
+        const QDateTime &at, const QStringList &findings, Severity severity = Severity::Warning);
     void clocked(HistoryStore &store)
     {
         store.setClock([this] { return m_now; });
@@ -63,8 +63,7 @@ private:
     QDateTime m_now;
 };
 
-HistoryRecord TestHistoryStore::refresh(
-    const QDateTime &at, const QStringList &findings, const QString &severity)
+HistoryRecord TestHistoryStore::refresh(const QDateTime &at, const QStringList &findings, Severity severity)
 {
     HistoryRecord r;
     r.kluster = QStringLiteral("sim/RegionOne/demo");
@@ -235,10 +234,10 @@ void TestHistoryStore::severityChangeKeepsTheInterval()
     clocked(store);
     QVERIFY(store.open());
     QVERIFY(store.record(refresh(m_t0, { QStringLiteral("a") })));
-    QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") }, QStringLiteral("critical"))));
+    QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") }, Severity::Critical)));
     const QList<FindingInterval> a = store.intervals(m_key, QStringLiteral("a"));
     QCOMPARE(a.size(), 1);
-    QCOMPARE(a[0].severity, QStringLiteral("critical"));
+    QCOMPARE(a[0].severity, Severity::Critical);
     QCOMPARE(a[0].firstSeen, m_t0);
 }
 
