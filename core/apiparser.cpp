@@ -1,10 +1,9 @@
 #include "core/apiparser.h"
 
-#include "core/simdjsonreader.h"
+#include "core/json/bodyreader.h"
+#include "core/json/itemsscan.h"
 
 #include <cmath>
-#include <cstring>
-#include <string_view>
 
 namespace ApiParser {
 
@@ -415,216 +414,22 @@ QList<Node> parseNodes(const QString &source, const QJsonObject &body)
     return readNodes(JsonReader(source, body), nullptr, nullptr);
 }
 
-// Reads `body` with `read` (a template over the reader): on simdjson's tree when simdjson reads it, else on
-// Qt's, which says why the body is refused or reads what simdjson does not.
-constexpr size_t KeptParserCapacity = size_t(8) << 20;
-
-template<typename Read> static auto readBytes(const QString &source, const QByteArray &body, Read read)
-{
-    // The parser and its buffers are kept for the next body read on this thread: buffers new for each body
-    // cost more than reading it (their pages are faulted in afresh, some 30 MB for a 13 MB body). Pages and
-    // chunks (a few MB each) are what a refresh reads again and again; a body past 8 MiB is a whole list read
-    // once (the nodes from the watch cache, which ignores `limit`), and its buffers, some 45 MB resident for
-    // 5,000 nodes, are let go after it.
-    thread_local simdjson::dom::parser parser;
-    struct Trim
-    {
-        ~Trim()
-        {
-            if (parser.capacity() > KeptParserCapacity)
-                parser = simdjson::dom::parser();
-        }
-    } trim;
-    try {
-        if (const std::optional<SimdJsonReader> root = SimdJsonReader::parse(parser, source, body))
-            return read(*root);
-    } catch (const SimdJsonReader::QtDecides &) { }
-    return read(JsonReader(source, parseJsonObject(source, body)));
-}
-
 QList<Instance> parseServers(const QString &source, const QByteArray &body, QByteArrayList *records)
 {
-    return readBytes(source, body, [records](const auto &root) { return readServers(root, records); });
+    return JsonBodies::read(source, body, [records](const auto &root) { return readServers(root, records); });
 }
-
-namespace {
-
-// Where the items of a list are in its bytes: the top-level object's one "items" array, its elements'
-// byte ranges, separated by commas. A scan, not a parse: every byte is read again by the parser, the
-// elements in batches and the rest (the array emptied) on its own, and the pieces parse only if the whole
-// does. Anything it does not expect (no array, a key escaped or given twice, no object) ends in nullopt:
-// the body is read whole.
-struct ItemsSplit
-{
-    qsizetype open = 0; // the array's '['
-    qsizetype close = 0; // its ']'
-    QList<std::pair<qsizetype, qsizetype>> batches; // [begin, end): whole elements and the commas between
-};
-
-class Scan
-{
-public:
-    Scan(const QByteArray &body, qsizetype batch)
-        : m_p(body.constData())
-        , m_n(body.size())
-        , m_batch(batch)
-    { }
-
-    std::optional<ItemsSplit> items()
-    {
-        ItemsSplit split;
-        bool found = false;
-        skipSpace();
-        if (!take('{'))
-            return std::nullopt;
-        skipSpace();
-        if (take('}'))
-            return std::nullopt;
-        for (;;) {
-            skipSpace();
-            const qsizetype keyBegin = m_at;
-            bool escaped = false;
-            if (!string(&escaped) || escaped)
-                return std::nullopt;
-            const bool isItems = std::string_view(m_p + keyBegin, size_t(m_at - keyBegin)) == "\"items\"";
-            skipSpace();
-            if (!take(':'))
-                return std::nullopt;
-            skipSpace();
-            if (isItems) {
-                if (found || m_at >= m_n || m_p[m_at] != '[')
-                    return std::nullopt;
-                found = true;
-                split.open = m_at++;
-                skipSpace();
-                if (m_at < m_n && m_p[m_at] != ']') {
-                    for (;;) {
-                        skipSpace();
-                        const qsizetype begin = m_at;
-                        if (!value())
-                            return std::nullopt;
-                        if (split.batches.isEmpty()
-                            || split.batches.last().second - split.batches.last().first + (m_at - begin)
-                                > m_batch)
-                            split.batches.append({ begin, m_at });
-                        else
-                            split.batches.last().second = m_at;
-                        skipSpace();
-                        if (!take(','))
-                            break;
-                    }
-                }
-                if (m_at >= m_n || m_p[m_at] != ']')
-                    return std::nullopt;
-                split.close = m_at++;
-            } else if (!value()) {
-                return std::nullopt;
-            }
-            skipSpace();
-            if (take('}'))
-                break;
-            if (!take(','))
-                return std::nullopt;
-        }
-        if (!found)
-            return std::nullopt;
-        return split;
-    }
-
-private:
-    bool take(char c)
-    {
-        if (m_at < m_n && m_p[m_at] == c) {
-            ++m_at;
-            return true;
-        }
-        return false;
-    }
-    void skipSpace()
-    {
-        while (
-            m_at < m_n && (m_p[m_at] == ' ' || m_p[m_at] == '\n' || m_p[m_at] == '\r' || m_p[m_at] == '\t'))
-            ++m_at;
-    }
-    // At a '"': past its closing quote.
-    bool string(bool *escaped = nullptr)
-    {
-        if (!take('"'))
-            return false;
-        for (;;) {
-            const void *quote = memchr(m_p + m_at, '"', size_t(m_n - m_at));
-            if (!quote)
-                return false;
-            const qsizetype at = static_cast<const char *>(quote) - m_p;
-            qsizetype backslashes = 0;
-            while (at - backslashes > m_at && m_p[at - backslashes - 1] == '\\')
-                ++backslashes;
-            if (escaped && memchr(m_p + m_at, '\\', size_t(at - m_at)))
-                *escaped = true;
-            m_at = at + 1;
-            if (backslashes % 2 == 0)
-                return true;
-        }
-    }
-    // Past one value: a string, an object or array (to its matching bracket), or a scalar's bytes.
-    bool value()
-    {
-        if (m_at >= m_n)
-            return false;
-        const char c = m_p[m_at];
-        if (c == '"')
-            return string();
-        if (c == '{' || c == '[') {
-            int depth = 0;
-            while (m_at < m_n) {
-                switch (m_p[m_at]) {
-                case '"':
-                    if (!string())
-                        return false;
-                    continue;
-                case '{':
-                case '[':
-                    ++depth;
-                    break;
-                case '}':
-                case ']':
-                    if (--depth == 0) {
-                        ++m_at;
-                        return true;
-                    }
-                    break;
-                default:
-                    break;
-                }
-                ++m_at;
-            }
-            return false;
-        }
-        const qsizetype begin = m_at;
-        while (m_at < m_n && !strchr(",}] \n\r\t", m_p[m_at]))
-            ++m_at;
-        return m_at > begin;
-    }
-
-    const char *m_p;
-    qsizetype m_n;
-    qsizetype m_batch;
-    qsizetype m_at = 0;
-};
-
-} // namespace
 
 QList<Node> parseNodes(const QString &source, const QByteArray &body, NodeListMeta *meta,
     QByteArrayList *records, const NodeListBatches &batches)
 {
     // A list read whole: the body, or (in batches) the list without its items.
     const auto list = [&](const QByteArray &bytes) {
-        return readBytes(
+        return JsonBodies::read(
             source, bytes, [meta, records](const auto &root) { return readNodes(root, meta, records); });
     };
     if (body.size() <= batches.above)
         return list(body);
-    const std::optional<ItemsSplit> split = Scan(body, batches.batch).items();
+    const std::optional<ItemsSplit> split = scanItems(body, batches.batch);
     if (!split)
         return list(body);
     const qsizetype recordsBefore = records ? records->size() : 0;
@@ -635,11 +440,11 @@ QList<Node> parseNodes(const QString &source, const QByteArray &body, NodeListMe
         QList<Node> nodes = list(rest);
         for (const auto &[begin, end] : split->batches) {
             QByteArray batch;
-            batch.reserve(end - begin + 12 + qsizetype(simdjson::SIMDJSON_PADDING));
+            batch.reserve(end - begin + 12 + JsonBodies::Padding);
             batch += "{\"items\":[";
             batch += QByteArrayView(body.constData() + begin, end - begin);
             batch += "]}";
-            nodes += readBytes(
+            nodes += JsonBodies::read(
                 source, batch, [records](const auto &root) { return readNodes(root, nullptr, records); });
         }
         return nodes;
@@ -676,7 +481,7 @@ ListPage readListPage(const QJsonObject &page, const QString &collection)
 std::optional<ListPage> readListPage(const QByteArray &page, const QString &collection)
 {
     try {
-        return readBytes(
+        return JsonBodies::read(
             QString(), page, [&collection](const auto &root) { return readListPageOf(root, collection); });
     } catch (const ParseError &) {
         return std::nullopt;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/instance.h"
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 #include "core/kluster.h"
 #include "core/node.h"
 #include "core/router.h"

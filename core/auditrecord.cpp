@@ -1,6 +1,6 @@
 #include "core/auditrecord.h"
 
-#include "core/jsonwriter.h"
+#include "core/json/jsonwriter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,7 +2,7 @@
 
 #include "core/apiparser.h"
 #include "core/diagnosiscontext.h"
-#include "core/jsonwriter.h"
+#include "core/json/jsonwriter.h"
 #include "core/printable.h"
 #include "core/repairgate.h"
 

@@ -2,7 +2,7 @@
 
 #include "core/diagnosiscontext.h"
 #include "core/findingtraits.h"
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 
 #include <algorithm>
 

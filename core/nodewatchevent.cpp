@@ -1,7 +1,7 @@
 #include "core/nodewatchevent.h"
 
 #include "core/apiparser.h"
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 
 #include <QHash>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/jsonwriter.h"
+#include "core/json/jsonwriter.h"
 #include "core/refusal.h"
 #include "core/router.h"
 

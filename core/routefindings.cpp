@@ -3,7 +3,7 @@
 #include "core/routefindings.h"
 
 #include "core/diagnosiscontext.h"
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 #include "core/repairplanner.h"
 
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #include "core/statechangereport.h"
 
-#include "core/jsonwriter.h"
+#include "core/json/jsonwriter.h"
 #include "core/printable.h"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 #include "core/statedigest.h"
 
 #include "core/apiparser.h"
-#include "core/jsonreader.h"
-#include "core/jsonwriter.h"
+#include "core/json/jsonreader.h"
+#include "core/json/jsonwriter.h"
 #include "core/klusterindex.h"
 #include "core/ruleverdict.h"
 

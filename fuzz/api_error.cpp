@@ -6,7 +6,7 @@
 // Expected: no exception at all; a message of at most a few hundred characters
 // for text bodies.
 
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 #include "fuzz/fuzzcommon.h"
 #include "services/httpclient.h"
 

@@ -17,7 +17,7 @@
 // Expected: ParseError for anything the parsers refuse; nothing else.
 
 #include "core/apiparser.h"
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 #include "core/klusterstate.h"
 #include "core/securitygroup.h"
 #include "fuzz/fuzzcommon.h"

@@ -515,8 +515,7 @@ bool HistoryStore::record(const HistoryRecord &r)
     QSqlQuery q(m_db);
     if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
         return fail(QStringLiteral("cannot record"), explain(q.lastError()));
-    const auto rollback = [&](const QString &what, const QSqlError &e) {
-        fail(what, explain(e));
+    const auto rollback = [this] {
         const QString error = m_error;
         exec(QStringLiteral("ROLLBACK"));
         m_error = error;
@@ -524,24 +523,46 @@ bool HistoryStore::record(const HistoryRecord &r)
     };
     // Did this kluster have a completed refresh before this one? If not, what it shows began earlier.
     qint64 kluster = klusterId(r.kluster, false, nowMs);
-    if (kluster == 0 && (kluster = klusterId(r.kluster, true, nowMs)) == 0) {
-        const QString error = m_error; // klusterId's
-        exec(QStringLiteral("ROLLBACK"));
-        m_error = error;
-        return false;
-    }
+    if (kluster == 0 && (kluster = klusterId(r.kluster, true, nowMs)) == 0)
+        return rollback(); // klusterId's error
     q.prepare(QStringLiteral("SELECT last_seen FROM klusters WHERE id = ?"));
     q.addBindValue(kluster);
-    if (!q.exec() || !q.next())
-        return rollback(QStringLiteral("cannot read"), q.lastError());
+    if (!q.exec() || !q.next()) {
+        failed(QStringLiteral("cannot read"), q.lastError());
+        return rollback();
+    }
     const QVariant lastSeen = q.value(0); // null: no refresh saw its findings yet
-    const bool firstRecord = lastSeen.isNull();
     // Last seen in the future of this clock: written while a clock ran ahead (or by an earlier Flightdeck on
     // the cloud's). The record now is the newest all the same, or nothing would be kept until that time.
     const bool lastSeenAhead
         = !lastSeen.isNull() && lastSeen.toLongLong() > nowMs + qint64(MaxSkewSeconds) * 1000;
     q.finish();
 
+    if (!recordSample(kluster, r, at, nowMs))
+        return rollback();
+    // A refresh older than the last one that saw the findings (another writer's, a snapshot of the past), or
+    // far from this machine's clock, is a sample only: it cannot reopen or resolve what later refreshes saw.
+    const bool findings
+        = r.ok && nearNow && (lastSeen.isNull() || at > lastSeen.toLongLong() || lastSeenAhead);
+    if (findings
+        && (!recordFindings(kluster, r, at, lastSeen, lastSeenAhead)
+            || (!r.digest.isEmpty() && !recordState(kluster, r, at))))
+        return rollback();
+    if (!commit())
+        return false;
+    if (findings)
+        m_openCache[kluster].valid = true; // what this transaction wrote is what the cache holds
+    if (nowMs - m_lastPrune > 3600 * 1000 || nowMs < m_lastPrune) {
+        m_lastPrune = nowMs;
+        prune(QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC)); // recorded all the same; a prune that failed
+                                                               // is tried again in an hour
+    }
+    return true;
+}
+
+bool HistoryStore::recordSample(qint64 kluster, const HistoryRecord &r, qint64 at, qint64 recordedAt)
+{
+    QSqlQuery q(m_db);
     q.prepare(QStringLiteral(
         "INSERT INTO samples (kluster, at, ok, duration_ms, routes, max_routes, "
         "instances_active, instances_error, instances_other, nodes_ready, nodes_expected, "
@@ -554,148 +575,134 @@ bool HistoryStore::record(const HistoryRecord &r)
             r.ok ? QVariant(r.instancesOther) : QVariant(), r.ok ? QVariant(r.nodesReady) : QVariant(),
             r.ok ? QVariant(r.nodesExpected) : QVariant(), r.ok ? QVariant(r.critical) : QVariant(),
             r.ok ? QVariant(r.warning) : QVariant(), r.ok ? QVariant(r.info) : QVariant(),
-            r.error.isEmpty() ? QVariant() : QVariant(r.error.left(2000)), QVariant(nowMs) })
+            r.error.isEmpty() ? QVariant() : QVariant(r.error.left(2000)), QVariant(recordedAt) })
         q.addBindValue(v);
-    if (!q.exec())
-        return rollback(QStringLiteral("cannot record the refresh"), q.lastError());
+    return q.exec() || failed(QStringLiteral("cannot record the refresh"), q.lastError());
+}
 
-    bool cacheWritten = false; // the open intervals in m_openCache are this transaction's
-    // A refresh older than the last one that saw the findings (another writer's, a snapshot of the past), or
-    // far from this machine's clock, is a sample only: it cannot reopen or resolve what later refreshes saw.
-    if (r.ok && nearNow && (lastSeen.isNull() || at > lastSeen.toLongLong() || lastSeenAhead)) {
-        // The open intervals: kept from the last record while no other connection wrote (data_version), read
-        // again inside the transaction otherwise.
-        if (!q.exec(QStringLiteral("PRAGMA data_version")) || !q.next())
-            return rollback(QStringLiteral("cannot read"), q.lastError());
-        const qint64 dataVersion = q.value(0).toLongLong();
+bool HistoryStore::recordFindings(
+    qint64 kluster, const HistoryRecord &r, qint64 at, const QVariant &lastSeen, bool lastSeenAhead)
+{
+    // The open intervals: kept from the last record while no other connection wrote (data_version), read
+    // again inside the transaction otherwise.
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("PRAGMA data_version")) || !q.next())
+        return failed(QStringLiteral("cannot read"), q.lastError());
+    const qint64 dataVersion = q.value(0).toLongLong();
+    q.finish();
+    OpenIntervals &cache = m_openCache[kluster];
+    if (!cache.valid || cache.dataVersion != dataVersion) {
+        cache.open.clear();
+        q.setForwardOnly(true);
+        q.prepare(QStringLiteral(
+            "SELECT id, finding, severity FROM intervals WHERE kluster = ? AND resolved_at IS NULL"));
+        q.addBindValue(kluster);
+        if (!q.exec())
+            return failed(QStringLiteral("cannot read the open findings"), q.lastError());
+        while (q.next())
+            cache.open.insert(q.value(1).toString(), { q.value(0).toLongLong(), severityOf(q.value(2)) });
         q.finish();
-        OpenIntervals &cache = m_openCache[kluster];
-        if (!cache.valid || cache.dataVersion != dataVersion) {
-            cache.open.clear();
-            q.setForwardOnly(true);
-            q.prepare(QStringLiteral(
-                "SELECT id, finding, severity FROM intervals WHERE kluster = ? AND resolved_at IS NULL"));
-            q.addBindValue(kluster);
-            if (!q.exec())
-                return rollback(QStringLiteral("cannot read the open findings"), q.lastError());
-            while (q.next())
-                cache.open.insert(q.value(1).toString(), { q.value(0).toLongLong(), severityOf(q.value(2)) });
-            q.finish();
-        }
-        cache.valid = false; // until this transaction commits
-        cacheWritten = true;
-        QHash<QString, OpenIntervals::Open> &open = cache.open;
+    }
+    cache.valid = false; // until this transaction commits
+    QHash<QString, OpenIntervals::Open> &open = cache.open;
 
-        QSqlQuery insert(m_db);
-        insert.prepare(
-            QStringLiteral("INSERT INTO intervals (kluster, finding, severity, first_seen, last_seen, "
-                           "before_history) VALUES (?, ?, ?, ?, ?, ?)"));
-        QSqlQuery severity(m_db);
-        severity.prepare(QStringLiteral("UPDATE intervals SET severity = ? WHERE id = ?"));
-        QSet<QString> seen;
-        seen.reserve(r.findings.size());
-        QHash<QString, OpenIntervals::Open> opened;
-        for (const auto &[id, sev] : r.findings) {
-            seen.insert(id);
-            const auto it = open.find(id);
-            if (it == open.end()) {
-                insert.addBindValue(kluster);
-                insert.addBindValue(id);
-                insert.addBindValue(severityName(sev));
-                insert.addBindValue(at);
-                insert.addBindValue(at);
-                insert.addBindValue(firstRecord ? 1 : 0);
-                if (!insert.exec())
-                    return rollback(QStringLiteral("cannot record a finding"), insert.lastError());
-                opened.insert(id, { insert.lastInsertId().toLongLong(), sev });
-            } else if (it->severity != sev) {
-                severity.addBindValue(severityName(sev));
-                severity.addBindValue(it->id);
-                if (!severity.exec())
-                    return rollback(QStringLiteral("cannot record a finding"), severity.lastError());
-                it->severity = sev;
-            }
-        }
-        if (r.complete && seen.size() < open.size() + opened.size()) {
-            // Resolved now; last seen on the refresh before.
-            QSqlQuery resolve(m_db);
-            resolve.prepare(
-                QStringLiteral("UPDATE intervals SET resolved_at = MAX(first_seen, ?), last_seen = "
-                               "MAX(first_seen, ?) WHERE id = ?"));
-            for (auto it = open.begin(); it != open.end();) {
-                if (seen.contains(it.key())) {
-                    ++it;
-                    continue;
-                }
-                resolve.addBindValue(at);
-                resolve.addBindValue(lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong());
-                resolve.addBindValue(it->id);
-                if (!resolve.exec())
-                    return rollback(QStringLiteral("cannot resolve a finding"), resolve.lastError());
-                it = open.erase(it);
-            }
-        }
-        open.insert(opened);
-
-        // Seen now: every interval still open, when the refresh was complete (an incomplete one resolves
-        // nothing, and is no sighting of what it could not see).
-        if (r.complete) {
-            q.prepare(QStringLiteral("UPDATE klusters SET last_seen = ? WHERE id = ?"));
-            q.addBindValue(at);
-            q.addBindValue(kluster);
-            if (!q.exec())
-                return rollback(QStringLiteral("cannot record the findings"), q.lastError());
-        }
-        cache.dataVersion = dataVersion;
-
-        if (!r.digest.isEmpty()) {
-            // A state is kept when it differs from the newest one kept (told by its hash: an unchanged
-            // kluster costs no compression).
-            const QByteArray sha1 = QCryptographicHash::hash(r.digest, QCryptographicHash::Sha1);
-            q.prepare(
-                QStringLiteral("SELECT digest_sha1 FROM states WHERE kluster = ? ORDER BY id DESC LIMIT 1"));
-            q.addBindValue(kluster);
-            if (!q.exec())
-                return rollback(QStringLiteral("cannot read the states"), q.lastError());
-            const bool same = q.next() && q.value(0).toByteArray() == sha1;
-            q.finish();
-            if (!same) {
-                q.prepare(
-                    QStringLiteral("INSERT INTO states (kluster, at, critical, warning, complete, digest, "
-                                   "digest_sha1) VALUES (?, ?, ?, ?, ?, ?, ?)"));
-                q.addBindValue(kluster);
-                q.addBindValue(at);
-                q.addBindValue(r.critical);
-                q.addBindValue(r.warning);
-                q.addBindValue(r.complete ? 1 : 0);
-                q.addBindValue(qCompress(r.digest, 1));
-                q.addBindValue(sha1);
-                if (!q.exec())
-                    return rollback(QStringLiteral("cannot record the state"), q.lastError());
-                // The newest few, and the newest healthy one, stay (newest as recorded: in the order of this
-                // machine's clock, whatever the instants say after a clock stepped back).
-                q.prepare(QStringLiteral(
-                    "DELETE FROM states WHERE kluster = :k AND id NOT IN (SELECT id FROM states WHERE "
-                    "kluster = :k ORDER BY id DESC LIMIT :n) AND id IS NOT (SELECT id FROM states WHERE "
-                    "kluster = :k AND critical = 0 AND warning = 0 AND complete = 1 ORDER BY id DESC LIMIT "
-                    "1)"));
-                q.bindValue(QStringLiteral(":k"), kluster);
-                q.bindValue(QStringLiteral(":n"), KeptStates);
-                if (!q.exec())
-                    return rollback(QStringLiteral("cannot prune the states"), q.lastError());
-            }
+    QSqlQuery insert(m_db);
+    insert.prepare(QStringLiteral("INSERT INTO intervals (kluster, finding, severity, first_seen, last_seen, "
+                                  "before_history) VALUES (?, ?, ?, ?, ?, ?)"));
+    QSqlQuery severity(m_db);
+    severity.prepare(QStringLiteral("UPDATE intervals SET severity = ? WHERE id = ?"));
+    QSet<QString> seen;
+    seen.reserve(r.findings.size());
+    QHash<QString, OpenIntervals::Open> opened;
+    for (const auto &[id, sev] : r.findings) {
+        seen.insert(id);
+        const auto it = open.find(id);
+        if (it == open.end()) {
+            insert.addBindValue(kluster);
+            insert.addBindValue(id);
+            insert.addBindValue(severityName(sev));
+            insert.addBindValue(at);
+            insert.addBindValue(at);
+            insert.addBindValue(lastSeen.isNull() ? 1 : 0); // the kluster's first: it began before
+            if (!insert.exec())
+                return failed(QStringLiteral("cannot record a finding"), insert.lastError());
+            opened.insert(id, { insert.lastInsertId().toLongLong(), sev });
+        } else if (it->severity != sev) {
+            severity.addBindValue(severityName(sev));
+            severity.addBindValue(it->id);
+            if (!severity.exec())
+                return failed(QStringLiteral("cannot record a finding"), severity.lastError());
+            it->severity = sev;
         }
     }
-    if (!commit())
-        return false;
-    if (cacheWritten)
-        m_openCache[kluster].valid = true; // what this transaction wrote is what the cache holds
-    if (nowMs - m_lastPrune > 3600 * 1000 || nowMs < m_lastPrune) {
-        m_lastPrune = nowMs;
-        prune(QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC)); // recorded all the same; a prune that failed
-                                                               // is tried again in an hour
+    if (r.complete && seen.size() < open.size() + opened.size()) {
+        // Resolved now; last seen on the refresh before.
+        QSqlQuery resolve(m_db);
+        resolve.prepare(QStringLiteral("UPDATE intervals SET resolved_at = MAX(first_seen, ?), last_seen = "
+                                       "MAX(first_seen, ?) WHERE id = ?"));
+        for (auto it = open.begin(); it != open.end();) {
+            if (seen.contains(it.key())) {
+                ++it;
+                continue;
+            }
+            resolve.addBindValue(at);
+            resolve.addBindValue(lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong());
+            resolve.addBindValue(it->id);
+            if (!resolve.exec())
+                return failed(QStringLiteral("cannot resolve a finding"), resolve.lastError());
+            it = open.erase(it);
+        }
     }
+    open.insert(opened);
+
+    // Seen now: every interval still open, when the refresh was complete (an incomplete one resolves
+    // nothing, and is no sighting of what it could not see).
+    if (r.complete) {
+        q.prepare(QStringLiteral("UPDATE klusters SET last_seen = ? WHERE id = ?"));
+        q.addBindValue(at);
+        q.addBindValue(kluster);
+        if (!q.exec())
+            return failed(QStringLiteral("cannot record the findings"), q.lastError());
+    }
+    cache.dataVersion = dataVersion;
     return true;
+}
+
+bool HistoryStore::recordState(qint64 kluster, const HistoryRecord &r, qint64 at)
+{
+    // A state is kept when it differs from the newest one kept (told by its hash: an unchanged kluster costs
+    // no compression).
+    const QByteArray sha1 = QCryptographicHash::hash(r.digest, QCryptographicHash::Sha1);
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT digest_sha1 FROM states WHERE kluster = ? ORDER BY id DESC LIMIT 1"));
+    q.addBindValue(kluster);
+    if (!q.exec())
+        return failed(QStringLiteral("cannot read the states"), q.lastError());
+    const bool same = q.next() && q.value(0).toByteArray() == sha1;
+    q.finish();
+    if (same)
+        return true;
+    q.prepare(QStringLiteral("INSERT INTO states (kluster, at, critical, warning, complete, digest, "
+                             "digest_sha1) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(kluster);
+    q.addBindValue(at);
+    q.addBindValue(r.critical);
+    q.addBindValue(r.warning);
+    q.addBindValue(r.complete ? 1 : 0);
+    q.addBindValue(qCompress(r.digest, 1));
+    q.addBindValue(sha1);
+    if (!q.exec())
+        return failed(QStringLiteral("cannot record the state"), q.lastError());
+    // The newest few, and the newest healthy one, stay (newest as recorded: in the order of this machine's
+    // clock, whatever the instants say after a clock stepped back).
+    q.prepare(
+        QStringLiteral("DELETE FROM states WHERE kluster = :k AND id NOT IN (SELECT id FROM states WHERE "
+                       "kluster = :k ORDER BY id DESC LIMIT :n) AND id IS NOT (SELECT id FROM states "
+                       "WHERE kluster = :k AND critical = 0 AND warning = 0 AND complete = 1 ORDER BY "
+                       "id DESC LIMIT 1)"));
+    q.bindValue(QStringLiteral(":k"), kluster);
+    q.bindValue(QStringLiteral(":n"), KeptStates);
+    return q.exec() || failed(QStringLiteral("cannot prune the states"), q.lastError());
 }
 
 bool HistoryStore::recordRepair(const QString &kluster, const QString &finding, const QString &outcome)

@@ -191,6 +191,15 @@ private:
     bool exec(const QString &sql);
     bool fail(const QString &what, const QString &why);
     qint64 klusterId(const QString &kluster, bool create, qint64 at);
+    // The parts of record(), a table each, inside its transaction; false (m_error set) to roll it back.
+    bool failed(const QString &what, const QSqlError &error) { return fail(what, explain(error)); }
+    bool recordSample(qint64 kluster, const HistoryRecord &r, qint64 at, qint64 recordedAt);
+    // The findings' intervals opened, changed and resolved, and the kluster's last sighting. `lastSeen`:
+    // the last refresh that saw its findings (null: none yet); `lastSeenAhead`: that one is in this clock's
+    // future.
+    bool recordFindings(
+        qint64 kluster, const HistoryRecord &r, qint64 at, const QVariant &lastSeen, bool lastSeenAhead);
+    bool recordState(qint64 kluster, const HistoryRecord &r, qint64 at);
     // The kluster's intervals that meet `condition` (SQL over the intervals table, with `values` bound by
     // name), oldest first.
     QList<FindingInterval> intervalsWhere(

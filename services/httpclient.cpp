@@ -1,6 +1,6 @@
 #include "services/httpclient.h"
 
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 #include "services/endpointhealth.h"
 #include "services/inputlimits.h"
 

@@ -1,7 +1,7 @@
 #include "services/klusterfetcher.h"
 
 #include "core/apiparser.h"
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 #include "services/kubernetesclient.h"
 #include "services/pagedlist.h"
 #include "services/servercache.h"

@@ -1,7 +1,7 @@
 #include "services/servercache.h"
 
 #include "core/apiparser.h"
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/pagedlist.h"

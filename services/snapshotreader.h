@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 #include "core/klusterstate.h"
 #include "core/source.h"
 

@@ -20,11 +20,16 @@ Command::Command(Context context, QAction *action, QObject *parent)
     connect(m_action, &QAction::triggered, this, [this] { run(); });
 }
 
-void Command::open(QDialog *dialog)
+void presentDialog(QDialog *dialog)
 {
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
     dialog->raise();
     dialog->activateWindow(); // the keyboard goes to the dialog, whatever the window manager does
+}
+
+void Command::open(QDialog *dialog)
+{
+    presentDialog(dialog);
     emit dialogOpened(dialog);
 }

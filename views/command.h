@@ -27,6 +27,9 @@ struct CommandContext
 // One thing a person does (Kleopatra's commands): it owns its action, which it enables and names from the
 // context (what is selected and shown) whenever the window asks (update()), and runs when triggered. What a
 // command opens is said in dialogOpened; what happened, in message (for the status bar).
+// A dialog shown, raised and given the keyboard (whatever the window manager does), deleted on close.
+void presentDialog(QDialog *dialog);
+
 class Command : public QObject
 {
     Q_OBJECT

@@ -1,6 +1,7 @@
 #include "views/connectioncommands.h"
 
 #include "console/connectionregistry.h"
+#include "views/command.h"
 #include "views/connectiondialog.h"
 #include "views/connectionsdialog.h"
 
@@ -22,10 +23,7 @@ ConnectionCommands::ConnectionCommands(ConnectionRegistry *registry, QWidget *wi
 
 void ConnectionCommands::open(QDialog *dialog)
 {
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->open();
-    dialog->raise();
-    dialog->activateWindow(); // the keyboard goes to the dialog, whatever the window manager does
+    presentDialog(dialog);
     emit dialogOpened(dialog);
 }
 

@@ -24,17 +24,9 @@ int writeReport(const KlusterState &state, const Diagnosis &diagnosis, const QSt
     const QByteArray report = format == QLatin1String("json") ? CheckReport::toJson(state, diagnosis)
                                                               : CheckReport::toText(state, diagnosis);
     // JSON as written (its writer escapes every control character); the text through the terminal's guard.
-    QFile raw;
-    QIODevice *out = Terminal::out();
-    if (format == QLatin1String("json")) {
-        raw.open(stdout, QIODevice::WriteOnly);
-        out = &raw;
-    }
-    if (!out->isOpen() || out->write(report) != report.size())
+    if (!Terminal::writeReport(report, format == QLatin1String("json")))
         return CliOptions::fail(
             QStringLiteral("check"), QStringLiteral("cannot write the report to standard output"));
-    if (raw.isOpen())
-        raw.flush();
     return CheckReport::exitStatus(diagnosis);
 }
 

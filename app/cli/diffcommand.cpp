@@ -83,15 +83,7 @@ int runDiffCommand(const QStringList &arguments)
     const QByteArray report = format == QLatin1String("json") ? stateChangesJson(before, after, changes)
                                                               : stateChangesText(before, after, changes);
     // JSON as written (its writer escapes every control character); the text through the terminal's guard.
-    QFile raw;
-    QIODevice *out = Terminal::out();
-    if (format == QLatin1String("json")) {
-        raw.open(stdout, QIODevice::WriteOnly);
-        out = &raw;
-    }
-    if (!out->isOpen() || out->write(report) != report.size())
+    if (!Terminal::writeReport(report, format == QLatin1String("json")))
         return CliOptions::fail(command, QStringLiteral("cannot write to standard output"));
-    if (raw.isOpen())
-        raw.flush();
     return changes.isEmpty() ? 0 : 1;
 }

@@ -2,7 +2,9 @@
 
 #include "core/printable.h"
 
+#include <QFile>
 #include <cerrno>
+#include <cstdio>
 #include <unistd.h>
 
 namespace {
@@ -56,3 +58,16 @@ QIODevice *err()
 }
 
 } // namespace Terminal
+
+bool Terminal::writeReport(const QByteArray &report, bool json)
+{
+    QFile raw;
+    QIODevice *device = out();
+    if (json) {
+        raw.open(stdout, QIODevice::WriteOnly);
+        device = &raw;
+    }
+    if (!device->isOpen() || device->write(report) != report.size())
+        return false;
+    return !raw.isOpen() || raw.flush();
+}

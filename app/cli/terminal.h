@@ -13,4 +13,8 @@ namespace Terminal {
 QIODevice *out(); // standard output
 QIODevice *err(); // standard error
 
+// A whole report on standard output: JSON as written, text through the guard. False when not all of it
+// could be written.
+bool writeReport(const QByteArray &report, bool json);
+
 } // namespace Terminal

@@ -1,6 +1,6 @@
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
-#include "core/jsonwriter.h"
+#include "core/json/jsonwriter.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QJsonArray>

@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 
 #include <QTest>
 

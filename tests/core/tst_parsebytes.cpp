@@ -1,5 +1,5 @@
 #include "core/apiparser.h"
-#include "core/simdjsonreader.h"
+#include "core/json/simdjsonreader.h"
 #include "tests/common/bothreadings.h"
 #include "tests/common/worldbuilder.h"
 

@@ -1,6 +1,6 @@
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 #include "services/endpointhealth.h"
 #include "services/klusterfetcher.h"
 #include "services/nodewatch.h"

@@ -1,4 +1,4 @@
-#include "core/simdjsonreader.h"
+#include "core/json/simdjsonreader.h"
 
 #include <QJsonDocument>
 #include <algorithm>

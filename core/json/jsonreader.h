@@ -22,7 +22,7 @@ struct ParseError : Error
 // so that a missing required field or a wrong type is reported with its path.
 // Unknown fields are never looked at, so they are ignored.
 //
-// SimdJsonReader (core/simdjsonreader.h) reads simdjson's tree with the same
+// SimdJsonReader (core/json/simdjsonreader.h) reads simdjson's tree with the same
 // methods and errors; a parser written as a template over the reader type
 // (ApiParser's servers and nodes) reads both alike.
 class JsonReader

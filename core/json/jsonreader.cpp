@@ -1,4 +1,4 @@
-#include "core/jsonreader.h"
+#include "core/json/jsonreader.h"
 
 #include <QJsonDocument>
 #include <QJsonParseError>
