@@ -46,7 +46,6 @@ public:
 
     // Every connection read-only, whatever it says (`flightdeck --read-only`); before adding connections.
     void setForceReadOnly(bool readOnly) { m_forceReadOnly = readOnly; }
-    bool isForceReadOnly() const { return m_forceReadOnly; }
 
     // Adds a connection; `remember`: keep it (without its secret) between runs.
     Connection *add(const ConnectionSpec &spec, bool remember);

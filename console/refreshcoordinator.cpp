@@ -41,6 +41,15 @@ void RefreshCoordinator::wire(Connection *connection)
 void RefreshCoordinator::onListed(Connection *connection, const QStringList &klusters, const Error &error)
 {
     const QString name = connection->name();
+    if (error.kind == Error::Kind::Cancelled) {
+        // No failure: the klusters known stay as they are, not refreshed.
+        m_store->setListingCancelled(name);
+        emit listed(name);
+        m_registry->noteStatusChanged();
+        m_settleWanted = true;
+        settleIfIdle();
+        return;
+    }
     // Klusters that are gone stay known, said to be gone.
     m_store->setListed(name, klusters, error);
     QStringList toRefresh = klusters;
@@ -80,6 +89,8 @@ void RefreshCoordinator::refresh(const KlusterKey &key)
 void RefreshCoordinator::cancelAll()
 {
     for (Connection *c : m_registry->connections()) {
+        if (m_store->isListing(c->name()))
+            c->cancelListing();
         for (const QString &k : m_store->klusters(c->name()))
             c->cancelRefresh(k);
     }

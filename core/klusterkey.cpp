@@ -1,12 +1,10 @@
 #include "core/klusterkey.h"
 
-#include "models/klustersmodel.h"
-
 #include <QHashFunctions>
 
 QString KlusterKey::toString() const
 {
-    return KlustersModel::keyOf(connection, kluster);
+    return connection + QLatin1Char('/') + kluster;
 }
 
 KlusterKey KlusterKey::fromString(const QString &text)

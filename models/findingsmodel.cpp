@@ -75,12 +75,6 @@ void FindingsModel::setHistory(const QHash<QString, FindingHistory> &history, co
             { Qt::DisplayRole, Qt::ToolTipRole, SortRole, FirstSeenRole, FlappingRole });
 }
 
-std::optional<FindingHistory> FindingsModel::historyOf(const QString &id) const
-{
-    const auto it = m_history.constFind(id);
-    return it == m_history.cend() ? std::nullopt : std::make_optional(*it);
-}
-
 QString FindingsModel::sinceText(const FindingHistory &h, const QDateTime &at)
 {
     // The age first (what matters at 3 am), then the time: today's by the clock, this week's with its day.

@@ -53,7 +53,6 @@ public:
     // Since when each open finding has been seen, as the history recorded it at `at` (the kluster's last
     // recorded refresh); a finding it does not know shows no time.
     void setHistory(const QHash<QString, FindingHistory> &history, const QDateTime &at);
-    std::optional<FindingHistory> historyOf(const QString &id) const;
     // "2 h 10 min, since 14:05", "new, 14:05", "over 3 h" (open on the first refresh recorded: when it began
     // is not known), "already open", with "flapping · " before when it is: for the table and the repair
     // dialog.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/diagnosis.h"
+#include "core/klusterkey.h"
 #include "models/consolerole.h"
 #include "models/keyedrows.h"
 
@@ -68,7 +69,7 @@ public:
     static QStringList filterFields();
     static QString keyOf(const QString &connection, const QString &kluster)
     {
-        return connection + QLatin1Char('/') + kluster;
+        return KlusterKey { connection, kluster }.toString();
     }
 
     // A kluster seen (no diagnosis yet).

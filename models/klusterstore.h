@@ -49,6 +49,8 @@ public:
     // The listing came back: `klusters`, or `error` (the klusters known so far stay). New klusters are added
     // (klusterAdded); when it succeeded, those it no longer lists are said to be gone (klusterGone).
     void setListed(const QString &connection, const QStringList &klusters, const Error &error);
+    // The listing was cancelled: the klusters known and how the last listing went stay as they were.
+    void setListingCancelled(const QString &connection) { m_listing.remove(connection); }
     Error listingError(const QString &connection) const { return m_listingErrors.value(connection); }
     bool hasListingErrors() const { return !m_listingErrors.isEmpty(); }
     // The connection's klusters, listed now or before.

@@ -58,6 +58,11 @@ void Connection::listKlusters()
     QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->listKlusters(); });
 }
 
+void Connection::cancelListing()
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->cancelListing(); });
+}
+
 void Connection::refresh(const QString &kluster)
 {
     if (m_refreshing.contains(kluster)) {
@@ -231,16 +236,23 @@ void ConnectionWorker::listKlusters()
         emit klustersListed(names, names.isEmpty() ? Error::of(Error::Kind::Io, none) : Error());
         return;
     }
-    withSession([this](const Error &error) {
+    const int generation = ++m_listGeneration;
+    m_listing = true;
+    const auto listed = [this, generation](const QStringList &names, const Error &error) {
+        if (generation != m_listGeneration)
+            return; // cancelled, or asked for again meanwhile
+        m_listing = false;
+        emit klustersListed(names, error);
+    };
+    withSession([this, listed](const Error &error) {
         if (error.isError()) {
-            emit klustersListed({}, error);
+            listed({}, error);
             return;
         }
-        HttpCall *call
-            = m_session->send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters"));
-        connect(call, &HttpCall::finished, this, [this](const ApiResponse &r) {
+        m_listCall = m_session->send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters"));
+        connect(m_listCall, &HttpCall::finished, this, [listed](const ApiResponse &r) {
             if (r.error.isError()) {
-                emit klustersListed({}, r.error);
+                listed({}, r.error);
                 return;
             }
             const QJsonDocument doc = QJsonDocument::fromJson(r.body);
@@ -248,7 +260,7 @@ void ConnectionWorker::listKlusters()
                 const QString notAList = tr("kubernikus GET /api/v1/clusters: HTTP %1: expected a JSON list "
                                             "of klusters")
                                              .arg(r.status);
-                emit klustersListed({}, Error::of(Error::Kind::Malformed, notAList));
+                listed({}, Error::of(Error::Kind::Malformed, notAList));
                 return;
             }
             QStringList names;
@@ -256,9 +268,20 @@ void ConnectionWorker::listKlusters()
                 names << v.toObject().value(QStringLiteral("name")).toString();
             names.removeAll(QString());
             names.sort();
-            emit klustersListed(names, Error());
+            listed(names, Error());
         });
     });
+}
+
+void ConnectionWorker::cancelListing()
+{
+    if (!m_listing)
+        return;
+    m_listing = false;
+    ++m_listGeneration; // its answer, when it comes, is dropped
+    if (m_listCall)
+        m_listCall->cancel();
+    emit klustersListed({}, Error::of(Error::Kind::Cancelled, tr("listing cancelled")));
 }
 
 void ConnectionWorker::refresh(const QString &kluster)

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/klusterkey.h"
 #include "core/diagnosis.h"
+#include "core/klusterkey.h"
 #include "core/nodewatchevent.h"
 #include "services/cloudconfig.h"
 #include "services/klusterfetcher.h"
@@ -71,6 +71,7 @@ public:
     bool isReadOnly() const { return m_spec.readOnly || m_spec.isSnapshot(); }
 
     void listKlusters();
+    void cancelListing(); // said as a listing that failed Cancelled: no failure, the klusters known stay
     void refresh(const QString &kluster);
     void cancelRefresh(const QString &kluster);
     bool isRefreshing(const QString &kluster) const { return m_refreshing.contains(kluster); }

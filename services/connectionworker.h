@@ -1,17 +1,16 @@
 #pragma once
 
 #include "core/repairgate.h"
-#include "services/repairrun.h"
 #include "services/connection.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/nodewatch.h"
+#include "services/repairrun.h"
 #include "services/secretstore.h"
 #include "services/servercache.h"
 
 #include <QHash>
 #include <QObject>
-#include <QPointer>
 #include <QPointer>
 #include <functional>
 #include <memory>
@@ -30,6 +29,8 @@ public:
     ~ConnectionWorker() override;
 
     void listKlusters();
+    // Stops waiting for a listing under way: said at once as a cancelled listing; its answer is dropped.
+    void cancelListing();
     void refresh(const QString &kluster);
     void cancelRefresh(const QString &kluster);
     void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
@@ -73,6 +74,9 @@ private:
     std::unique_ptr<SharedList> m_securityGroups;
     std::unique_ptr<SharedList> m_extensions;
     bool m_preparing = false;
+    int m_listGeneration = 0; // of the listing under way (an answer of an earlier one is dropped)
+    bool m_listing = false;
+    QPointer<HttpCall> m_listCall;
     QList<std::function<void(const Error &)>> m_waiting;
     QHash<QString, QPointer<KlusterFetcher>> m_fetchers;
     int m_running = 0; // refreshes under way (a session being opened counts)

@@ -55,7 +55,6 @@ public:
     SecretCall *write(const QString &key, const QString &secret);
     SecretCall *remove(const QString &key);
 
-    bool usesMemoryOnly() const { return m_memoryOnly; }
     QString memoryOnlyReason() const { return m_memoryReason; }
 
 private:

@@ -15,8 +15,6 @@ class FindingsPage : public KlusterTablePage
 public:
     explicit FindingsPage(FindingsModel *model, QWidget *parent = nullptr);
 
-    QComboBox *severityChoice() const { return m_severity; }
-
 protected:
     QString detailsHtml(const QModelIndexList &rows) const override;
     QString placeholder() const override;

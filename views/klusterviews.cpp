@@ -57,7 +57,7 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
         scroll->setFrameShape(QFrame::NoFrame);
         return scroll;
     };
-    // No mnemonics on the tabs: Ctrl+1… reach them, and Alt+letter stays the menus'.
+    // No mnemonics on the tabs: their shortcuts (Tabs::shortcut) reach them, and Alt+letter stays the menus'.
     for (const TabInfo &t : Tabs::all()) {
         QWidget *w = t.tab == Tab::Overview ? scrolled(m_overview)
             : t.tab == Tab::Fleet           ? scrolled(m_fleet) // every kluster at a glance; a tile opens it

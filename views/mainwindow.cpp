@@ -327,7 +327,7 @@ void MainWindow::buildMenus()
     view->addSeparator();
     for (const TabInfo &t : Tabs::all()) {
         QAction *a = view->addAction(Tabs::title(t.tab), this, [this, tab = t.tab] { setTab(tab); });
-        a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(int(t.tab) + 1)));
+        a->setShortcut(Tabs::shortcut(t.tab));
     }
     view->addSeparator();
     view->addActions({ m_notifier->notificationsAction(), m_notifier->trayAction() });

@@ -36,9 +36,7 @@ public:
     bool trayWanted() const;
 
     void setNotificationsEnabled(bool on) { m_notifications = on; }
-    bool notificationsEnabled() const { return m_notifications; }
     void setTrayEnabled(bool on);
-    bool trayEnabled() const { return m_trayWanted; }
     bool trayAvailable() const;
     QSystemTrayIcon *tray() const { return m_tray; }
 

@@ -187,11 +187,6 @@ QModelIndex TablePage::toSource(const QModelIndex &proxy) const
     return m_decorator->mapToSource(m_filter->mapToSource(proxy));
 }
 
-QModelIndex TablePage::fromSource(const QModelIndex &source) const
-{
-    return m_filter->mapFromSource(m_decorator->mapFromSource(source));
-}
-
 QModelIndexList TablePage::selectedSourceRows() const
 {
     QModelIndexList rows = m_view->selectionModel()->selectedRows();

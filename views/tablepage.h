@@ -80,7 +80,6 @@ protected:
 
 private:
     QModelIndex toSource(const QModelIndex &proxy) const;
-    QModelIndex fromSource(const QModelIndex &source) const;
     void selectOnly(const QModelIndex &proxyRow);
 
     QString m_name;

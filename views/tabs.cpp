@@ -29,6 +29,11 @@ QString name(Tab tab)
     return QString::fromLatin1(all().at(int(tab)).name);
 }
 
+QKeySequence shortcut(Tab tab)
+{
+    return QKeySequence(QStringLiteral("Ctrl+%1").arg(int(tab) + 1));
+}
+
 std::optional<Tab> fromName(const QString &name)
 {
     for (const TabInfo &t : all()) {

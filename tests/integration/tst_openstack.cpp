@@ -864,9 +864,7 @@ QList<int> TestOpenStack::sendTwice(const QString &findingId)
     for (const RepairExecutor::Outcome &o : repairFromOneState(findingId, options, 2)) {
         if (o.result != RepairExecutor::Outcome::Result::Fixed)
             qWarning("%s: %s", qPrintable(findingId), qPrintable(o.message));
-        statuses << (o.result == RepairExecutor::Outcome::Result::Fixed
-                ? o.requests.first().status
-                : -1);
+        statuses << (o.result == RepairExecutor::Outcome::Result::Fixed ? o.requests.first().status : -1);
     }
     return statuses;
 }

@@ -1,0 +1,240 @@
+#include "console/connectionregistry.h"
+#include "console/consolesession.h"
+#include "console/refreshcoordinator.h"
+#include "console/viewpreparer.h"
+#include "models/findingsmodel.h"
+#include "models/klusterstore.h"
+#include "models/nodesmodel.h"
+#include "services/endpointhealth.h"
+#include "services/settings.h"
+#include "tests/simulator/simcloud.h"
+#include "tests/simulator/simfixture.h"
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+// The console without a window, against the simulated cloud over real HTTP: the connection registry (a typed
+// status, never prose), the refresh coordinator (rounds, cancel, settled, counts from the store), the
+// connections remembered between runs, and the session's views made off the window's thread.
+class TestConsoleSession : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void addedConnectionIsListedAndRefreshed();
+    void failedListingIsATypedStatus();
+    void cancelKeepsTheData();
+    void removedConnectionLeavesNothing();
+    void rememberedWithoutTheSecret();
+    void testSignsInWithoutAConnection();
+    void currentKlustersRowsAreMadeOffTheThread();
+
+private:
+    ConnectionSpec simSpec(const QString &password = QStringLiteral("flightdeck-demo")) const
+    {
+        ConnectionSpec spec;
+        spec.name = QStringLiteral("sim");
+        spec.config = simCloud(m_fixture->sim, password);
+        spec.watchNodes = false;
+        return spec;
+    }
+    // Every refresh asked for is back and the views show it.
+    [[nodiscard]] static bool waitSettled(ConsoleSession &session)
+    {
+        if (session.refreshes()->isSettled() && session.store()->pending() == 0
+            && !session.store()->klusters(QStringLiteral("sim")).isEmpty())
+            return true;
+        QSignalSpy settled(session.refreshes(), &RefreshCoordinator::settled);
+        return settled.wait(60000) && session.refreshes()->pending() == 0;
+    }
+
+    std::unique_ptr<SimFixture> m_fixture;
+};
+
+void TestConsoleSession::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestConsoleSession::init()
+{
+    EndpointHealth::shared().reset(); // a simulator of an earlier test may have had this port
+    QSettings().clear();
+    m_fixture = std::make_unique<SimFixture>();
+}
+
+void TestConsoleSession::cleanup()
+{
+    m_fixture.reset();
+}
+
+void TestConsoleSession::addedConnectionIsListedAndRefreshed()
+{
+    ConsoleSession session;
+    QSignalSpy rounds(session.refreshes(), &RefreshCoordinator::roundDone);
+    QSignalSpy refreshed(session.refreshes(), &RefreshCoordinator::refreshed);
+    QSignalSpy changed(session.registry(), &ConnectionRegistry::changed);
+    session.registry()->add(simSpec(), false);
+    QCOMPARE(session.registry()->status(QStringLiteral("sim")).state, ConnectionStatus::State::Listing);
+    QVERIFY(waitSettled(session));
+
+    const QStringList klusters = session.store()->klusters(QStringLiteral("sim"));
+    QCOMPARE(klusters.size(), 3);
+    for (const QString &k : klusters) {
+        const KlusterData *d = session.store()->data({ QStringLiteral("sim"), k });
+        QVERIFY2(d && d->fetch && d->diagnosis && !d->isStale(), qPrintable(k));
+    }
+    QCOMPARE(refreshed.size(), 3);
+    QVERIFY(!refreshed.first().at(2).toBool()); // not cancelled
+    const ConnectionStatus status = session.registry()->status(QStringLiteral("sim"));
+    QCOMPARE(status.state, ConnectionStatus::State::Listed);
+    QCOMPARE(status.klusters, 3);
+    QCOMPARE(status.stale, 0);
+    QCOMPARE(status.toText(), QStringLiteral("3 klusters"));
+    QVERIFY(!changed.isEmpty());
+    // The round's counts come from the store.
+    QVERIFY(!rounds.isEmpty());
+    const RefreshSummary summary = rounds.last().first().value<RefreshSummary>();
+    QCOMPARE(summary.klusters, 3);
+    QCOMPARE(summary.failed, 0);
+    QVERIFY(!summary.snapshots);
+    QVERIFY(session.registry()->anyLive());
+}
+
+void TestConsoleSession::failedListingIsATypedStatus()
+{
+    ConsoleSession session;
+    QSignalSpy listed(session.refreshes(), &RefreshCoordinator::listed);
+    session.registry()->add(simSpec(QStringLiteral("wrong")), false);
+    QVERIFY(listed.wait(30000));
+    const ConnectionStatus status = session.registry()->status(QStringLiteral("sim"));
+    QCOMPARE(status.state, ConnectionStatus::State::Failed);
+    QVERIFY(status.error.isError());
+    QCOMPARE(status.error.kind, Error::Kind::Auth);
+    QVERIFY2(status.toText().startsWith(QStringLiteral("failed: ")), qPrintable(status.toText()));
+    const ConsoleText::Banner banner = session.banner(QString(), QString());
+    QCOMPARE(banner.kind, ConsoleText::Banner::Kind::Failures);
+    QVERIFY(banner.listingFailed);
+    QVERIFY(!banner.retry); // a wrong password does not pass by trying again
+    QCOMPARE(session.registry()->status(QStringLiteral("nonesuch")).state, ConnectionStatus::State::Unknown);
+}
+
+void TestConsoleSession::cancelKeepsTheData()
+{
+    ConsoleSession session;
+    session.registry()->add(simSpec(), false);
+    QVERIFY(waitSettled(session));
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    const auto before = session.store()->data(demo)->fetch;
+    // Every answer held back: the round is under way when it is cancelled.
+    FaultRule slow;
+    slow.kind = FaultRule::Kind::Latency;
+    slow.latencyMs = 20000;
+    m_fixture->sim.faults().add(slow);
+    QSignalSpy cancelled(session.refreshes(), &RefreshCoordinator::cancelled);
+    QSignalSpy settled(session.refreshes(), &RefreshCoordinator::settled);
+    session.refreshes()->refreshAll();
+    QVERIFY(session.refreshes()->pending() > 0);
+    session.refreshes()->cancelAll();
+    QVERIFY(settled.wait(30000));
+    QCOMPARE(session.refreshes()->pending(), 0);
+    // A cancel is no failure: the data stays as it was, not stale.
+    const KlusterData *d = session.store()->data(demo);
+    QVERIFY(d && !d->isStale());
+    QCOMPARE(d->fetch, before);
+}
+
+void TestConsoleSession::removedConnectionLeavesNothing()
+{
+    ConsoleSession session;
+    session.registry()->add(simSpec(), false);
+    QVERIFY(waitSettled(session));
+    QSignalSpy removed(session.registry(), &ConnectionRegistry::removed);
+    session.registry()->remove(QStringLiteral("sim"), false);
+    QCOMPARE(removed.size(), 1);
+    QVERIFY(session.registry()->isEmpty());
+    QVERIFY(session.store()->klusters(QStringLiteral("sim")).isEmpty());
+    QVERIFY(!session.store()->data({ QStringLiteral("sim"), QStringLiteral("demo") }));
+    QCOMPARE(session.registry()->status(QStringLiteral("sim")).state, ConnectionStatus::State::Unknown);
+}
+
+void TestConsoleSession::rememberedWithoutTheSecret()
+{
+    {
+        ConsoleSession session;
+        session.registry()->add(simSpec(), true);
+        QVERIFY(session.registry()->isRemembered(QStringLiteral("sim")));
+        QVERIFY(session.registry()->namesTaken().contains(QStringLiteral("sim")));
+    }
+    // The settings hold where the cloud is and who signs in, never the password.
+    QSettings settings;
+    const QStringList keys = settings.allKeys();
+    QVERIFY(keys.contains(QStringLiteral("connections/1/authUrl")));
+    for (const QString &key : keys) {
+        QVERIFY2(!key.contains(QStringLiteral("password"), Qt::CaseInsensitive)
+                && !key.contains(QStringLiteral("secret"), Qt::CaseInsensitive),
+            qPrintable(key));
+    }
+    // The next run has it again.
+    ConsoleSession next;
+    next.registry()->restore();
+    QVERIFY(next.registry()->connection(QStringLiteral("sim")));
+    QCOMPARE(next.registry()->editableSpec(QStringLiteral("sim")).config->authUrl, m_fixture->sim.authUrl());
+    QVERIFY(next.registry()->editableSpec(QStringLiteral("sim")).config->password.isEmpty());
+}
+
+void TestConsoleSession::testSignsInWithoutAConnection()
+{
+    ConsoleSession session;
+    bool done = false;
+    bool ok = false;
+    QString what;
+    session.registry()->test(simSpec(), this, [&](bool good, const QString &text) {
+        done = true;
+        ok = good;
+        what = text;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    QVERIFY2(ok, qPrintable(what));
+    QVERIFY2(what.contains(QStringLiteral("3 kluster(s)")), qPrintable(what));
+    QVERIFY(session.registry()->isEmpty()); // a test adds no connection
+
+    done = false;
+    session.registry()->test(simSpec(QStringLiteral("wrong")), this, [&](bool good, const QString &text) {
+        done = true;
+        ok = good;
+        what = text;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    QVERIFY(!ok);
+    QVERIFY2(what.contains(QStringLiteral("401")), qPrintable(what));
+}
+
+void TestConsoleSession::currentKlustersRowsAreMadeOffTheThread()
+{
+    ConsoleSession session;
+    session.registry()->add(simSpec(), false);
+    QVERIFY(waitSettled(session));
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    QSignalSpy shown(&session, &ConsoleSession::shown);
+    session.setCurrent(demo);
+    session.showCurrent();
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && shown.last().first().value<KlusterKey>() == demo, 30000);
+    QVERIFY(session.isCurrentShown());
+    const KlusterData *d = session.store()->data(demo);
+    QCOMPARE(session.findings()->rowCount(), int(d->diagnosis->findings.size()));
+    QVERIFY(session.nodes()->rowCount() > 0);
+    // What the captions say of it comes from the session, with no widget.
+    const ConsoleText::Captions captions
+        = ConsoleText::captions(session.captionFacts(QStringLiteral("#c62828")));
+    QVERIFY2(
+        captions.header.contains(QStringLiteral("Kluster demo · cloud sim")), qPrintable(captions.header));
+    QVERIFY2(captions.findings.contains(QStringLiteral("critical")), qPrintable(captions.findings));
+}
+
+QTEST_GUILESS_MAIN(TestConsoleSession)
+#include "tst_consolesession.moc"

@@ -1,0 +1,237 @@
+#include "console/consoletext.h"
+#include "console/refreshcoordinator.h"
+#include "core/diagnosis.h"
+#include "services/snapshotreader.h"
+
+#include <QTest>
+
+// What the console says, from what it knows, without a window: the banner over the views, the captions, the
+// desktop notification of a change, the status line after a round, the window's title.
+class TestConsoleText : public QObject
+{
+    Q_OBJECT
+private slots:
+    void clockAgoAndShortError();
+    void failedSourcesNamesEachOnce();
+    void bannerSaysEachConnectionsFailures();
+    void bannerNoticeAndStartup();
+    void captionsOfAConnectionThatCouldNotList();
+    void captionsOfStaleAndIncompleteData();
+    void notificationOfUnreachableAndNewCritical();
+    void roundDoneAndWindowTitle();
+};
+
+namespace {
+
+const QDateTime Now = QDateTime(QDate(2026, 11, 26), QTime(13, 5, 0), Qt::UTC);
+
+std::shared_ptr<const KlusterFetch> fetchOf(const char *example)
+{
+    auto fetch = std::make_shared<KlusterFetch>();
+    fetch->state
+        = SnapshotReader::read(QStringLiteral(FLIGHTDECK_SOURCE_DIR "/examples/") + QLatin1String(example));
+    fetch->requests = 12;
+    return fetch;
+}
+
+void fetched(KlusterStore &store, const KlusterKey &key, const char *example,
+    const QList<SourceError> &incomplete = {})
+{
+    const auto fetch = fetchOf(example);
+    store.setFetched(key, fetch, std::make_shared<const Diagnosis>(Diagnosis::run(fetch->state)),
+        Now.addSecs(-42), 850, incomplete);
+}
+
+Error httpError(int status)
+{
+    Error e = Error::of(Error::Kind::Http, QStringLiteral("Service Unavailable"));
+    e.service = QStringLiteral("compute");
+    e.method = QStringLiteral("GET");
+    e.path = QStringLiteral("/v2.1/servers/detail");
+    e.status = status;
+    return e;
+}
+
+} // namespace
+
+void TestConsoleText::clockAgoAndShortError()
+{
+    QCOMPARE(ConsoleText::clock(Now), QStringLiteral("2026-11-26 13:05:00 UTC"));
+    QCOMPARE(ConsoleText::ago(Now.addSecs(-42), Now), QStringLiteral("42 s ago"));
+    QVERIFY(ConsoleText::ago(Now.addSecs(-7800), Now).contains(QStringLiteral("2 h")));
+    QCOMPARE(
+        ConsoleText::ago(Now.addSecs(30), Now), QStringLiteral("0 s ago")); // a clock ahead: never negative
+    QCOMPARE(ConsoleText::shortError(QStringLiteral("first line\nsecond")), QStringLiteral("first line"));
+    const QString longLine = ConsoleText::shortError(QString(400, QLatin1Char('x')));
+    QCOMPARE(longLine.size(), 178);
+    QVERIFY(longLine.endsWith(QStringLiteral("…")));
+}
+
+void TestConsoleText::failedSourcesNamesEachOnce()
+{
+    const QList<SourceError> errors { { Source::Servers, httpError(503), QString() },
+        { Source::SecurityGroups, httpError(500), QString() },
+        { Source::Servers, httpError(502), QString() } };
+    QCOMPARE(ConsoleText::failedSources(errors), QStringLiteral("the servers, security groups"));
+    // A refresh that failed as a whole names no source.
+    QCOMPARE(ConsoleText::failedSources({ { std::nullopt, httpError(503), QString() } }),
+        QStringLiteral("a source"));
+}
+
+void TestConsoleText::bannerSaysEachConnectionsFailures()
+{
+    KlusterStore store;
+    store.setListed(QStringLiteral("eu"), { QStringLiteral("prod"), QStringLiteral("legacy") }, Error());
+    fetched(store, { QStringLiteral("eu"), QStringLiteral("prod") }, "healthy");
+    fetched(store, { QStringLiteral("eu"), QStringLiteral("legacy") }, "broken-routes");
+    // A refresh failed: the data stays, stale; a 503 may pass, so Retry is offered on a live cloud.
+    store.setFailed({ QStringLiteral("eu"), QStringLiteral("legacy") },
+        { { std::nullopt, httpError(503), QString() } }, Now);
+    // Another connection could not list its klusters at all.
+    store.setListed(
+        QStringLiteral("us"), {}, Error::of(Error::Kind::Auth, QStringLiteral("401: bad password")));
+
+    ConsoleText::Banner b = ConsoleText::banner(
+        { QStringLiteral("eu"), QStringLiteral("us") }, store, QString(), QString(), true);
+    QCOMPARE(b.kind, ConsoleText::Banner::Kind::Failures);
+    const QStringList lines = b.text.split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(
+        lines.at(0).startsWith(QStringLiteral("eu: legacy could not be refreshed (older data shown, stale)")),
+        qPrintable(lines.at(0)));
+    QVERIFY2(lines.at(1).startsWith(QStringLiteral("us: its klusters could not be listed")),
+        qPrintable(lines.at(1)));
+    QVERIFY(b.details.contains(QStringLiteral("eu/legacy: refresh failed at 2026-11-26 13:05:00 UTC")));
+    QVERIFY(b.details.contains(QStringLiteral("(showing the data fetched at")));
+    QVERIFY(b.retry);
+    QVERIFY(b.listingFailed);
+    // Snapshots are never fetched again: no Retry.
+    QVERIFY(!ConsoleText::banner({ QStringLiteral("eu") }, store, QString(), QString(), false).retry);
+    // The healthy connection alone says nothing.
+    KlusterStore healthy;
+    healthy.setListed(QStringLiteral("eu"), { QStringLiteral("prod") }, Error());
+    fetched(healthy, { QStringLiteral("eu"), QStringLiteral("prod") }, "healthy");
+    QCOMPARE(ConsoleText::banner({ QStringLiteral("eu") }, healthy, QString(), QString(), true).kind,
+        ConsoleText::Banner::Kind::None);
+}
+
+void TestConsoleText::bannerNoticeAndStartup()
+{
+    KlusterStore store;
+    const QString notice = QStringLiteral("The password is kept for this session only");
+    const QString startup = QStringLiteral("No connection yet");
+    ConsoleText::Banner b = ConsoleText::banner({}, store, notice, startup, false);
+    QCOMPARE(b.kind, ConsoleText::Banner::Kind::Notice); // a notice before the first-run message
+    QCOMPARE(b.text, notice);
+    b = ConsoleText::banner({}, store, QString(), startup, false);
+    QCOMPARE(b.kind, ConsoleText::Banner::Kind::Startup);
+    // Once a connection is there, the first-run message is gone.
+    store.setListed(QStringLiteral("eu"), {}, Error());
+    QCOMPARE(ConsoleText::banner({ QStringLiteral("eu") }, store, QString(), startup, true).kind,
+        ConsoleText::Banner::Kind::None);
+}
+
+void TestConsoleText::captionsOfAConnectionThatCouldNotList()
+{
+    ConsoleText::CaptionFacts f;
+    f.key = { QStringLiteral("us"), QString() };
+    f.listingError = Error::of(Error::Kind::Auth, QStringLiteral("401: <bad> password"));
+    f.alarmColor = QStringLiteral("#c62828");
+    f.now = Now;
+    const ConsoleText::Captions c = ConsoleText::captions(f);
+    QVERIFY2(c.header.contains(QStringLiteral("<b>Connection us</b>: its klusters could not be listed")),
+        qPrintable(c.header));
+    QVERIFY(c.header.contains(QStringLiteral("&lt;bad&gt;"))); // the server's words escaped
+    QVERIFY(c.findings.isEmpty());
+    // No kluster at all: nothing said.
+    QVERIFY(ConsoleText::captions(ConsoleText::CaptionFacts()).header.isEmpty());
+}
+
+void TestConsoleText::captionsOfStaleAndIncompleteData()
+{
+    KlusterStore store;
+    const KlusterKey key { QStringLiteral("eu"), QStringLiteral("legacy") };
+    store.setListed(key.connection, { key.kluster }, Error());
+    fetched(store, key, "broken-routes");
+    ConsoleText::CaptionFacts f;
+    f.key = key;
+    f.data = store.data(key);
+    f.connection = key.connection;
+    f.routes = 12;
+    f.foreignRoutes = 3;
+    f.routeLimit = 30;
+    f.securitySummary = QStringLiteral("1 group");
+    f.alarmColor = QStringLiteral("#c62828");
+    f.now = Now;
+    ConsoleText::Captions c = ConsoleText::captions(f);
+    QVERIFY2(c.header.contains(
+                 QStringLiteral("Fetched 2026-11-26 13:04:18 UTC (42 s ago) in 850 ms, 12 requests")),
+        qPrintable(c.header));
+    QVERIFY2(
+        c.routes.contains(QStringLiteral("12 of 30 routes used (3 other klusters")), qPrintable(c.routes));
+    QVERIFY(!c.findings.contains(QStringLiteral("STALE")));
+
+    store.setFailed(key, { { std::nullopt, httpError(503), QString() } }, Now);
+    f.data = store.data(key);
+    c = ConsoleText::captions(f);
+    QVERIFY2(c.header.contains(QStringLiteral("STALE: the last refresh failed at 13:05:00 UTC")),
+        qPrintable(c.header));
+    QVERIFY(c.findings.startsWith(QStringLiteral("STALE — ")));
+
+    KlusterStore partial;
+    partial.setListed(key.connection, { key.kluster }, Error());
+    fetched(partial, key, "broken-routes", { { Source::Nodes, httpError(503), QString() } });
+    f.data = partial.data(key);
+    c = ConsoleText::captions(f);
+    QVERIFY2(
+        c.header.contains(QStringLiteral("INCOMPLETE: the nodes could not be read")), qPrintable(c.header));
+    QVERIFY2(c.findings.contains(QStringLiteral("≥ ")), qPrintable(c.findings)); // counts are lower bounds
+}
+
+void TestConsoleText::notificationOfUnreachableAndNewCritical()
+{
+    const KlusterKey key { QStringLiteral("eu"), QStringLiteral("prod") };
+    KlusterStore store;
+    store.setListed(key.connection, { key.kluster }, Error());
+    // The first data: nothing to compare with, nothing to say.
+    fetched(store, key, "healthy");
+    const KlusterData healthy = *store.data(key);
+    QVERIFY(!ConsoleText::notification(key, KlusterData(), healthy));
+    // Critical findings appeared.
+    fetched(store, key, "broken-nodes");
+    const KlusterData broken = *store.data(key);
+    const std::optional<ConsoleText::Notification> n = ConsoleText::notification(key, healthy, broken);
+    QVERIFY(n);
+    QVERIFY2(n->title.startsWith(QStringLiteral("eu/prod: ")), qPrintable(n->title));
+    QVERIFY(n->title.contains(QStringLiteral("critical")));
+    QVERIFY(broken.diagnosis->find(n->finding));
+    QCOMPARE(broken.diagnosis->find(n->finding)->severity, Severity::Critical);
+    // The same findings again: nothing new.
+    QVERIFY(!ConsoleText::notification(key, broken, broken));
+    // Unreachable now.
+    store.setFailed(key, { { std::nullopt, httpError(503), QString() } }, Now);
+    const std::optional<ConsoleText::Notification> down
+        = ConsoleText::notification(key, broken, *store.data(key));
+    QVERIFY(down);
+    QCOMPARE(down->title, QStringLiteral("Kluster eu/prod is unreachable"));
+    QVERIFY(down->finding.isEmpty());
+    // Still unreachable: said once.
+    QVERIFY(!ConsoleText::notification(key, *store.data(key), *store.data(key)));
+}
+
+void TestConsoleText::roundDoneAndWindowTitle()
+{
+    QCOMPARE(ConsoleText::roundDone({ 3, 0, false, false }, Now),
+        QStringLiteral("Refreshed 3 kluster(s) at 2026-11-26 13:05:00 UTC"));
+    QVERIFY(ConsoleText::roundDone({ 3, 1, false, false }, Now)
+                .contains(QStringLiteral("1 of 3 kluster(s) could not be read")));
+    QCOMPARE(
+        ConsoleText::roundDone({ 2, 0, true, false }, Now), QStringLiteral("Opened 2 snapshot(s), offline"));
+    QVERIFY(ConsoleText::roundDone({ 3, 0, false, true }, Now).isEmpty()); // a cancel is no news
+    QCOMPARE(ConsoleText::windowTitle({}, false), QStringLiteral("Flightdeck"));
+    QCOMPARE(ConsoleText::windowTitle({ QStringLiteral("eu"), QStringLiteral("prod") }, true),
+        QStringLiteral("eu/prod — Flightdeck (read-only)"));
+}
+
+QTEST_GUILESS_MAIN(TestConsoleText)
+#include "tst_consoletext.moc"
