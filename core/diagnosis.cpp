@@ -4,6 +4,7 @@
 #include "core/findingtraits.h"
 #include "core/json/jsonreader.h"
 
+#include <QSet>
 #include <algorithm>
 
 QString formatDuration(qint64 seconds)
@@ -88,6 +89,7 @@ private:
     std::shared_ptr<DiagnosisContext> m_ctx;
     const KlusterState &m_state;
     Diagnosis m_result;
+    QSet<int> m_stoppedNodes; // nodes whose instance is instance-stopped: not also node-not-ready
 };
 
 void Detector::checkSecurityGroups()
@@ -133,10 +135,23 @@ void Detector::checkInstances()
             continue; // one fact, one finding
         }
         const int node = nodesKnown ? m_ctx->index.nodeOfInstance(i) : -1;
+        const qint64 age = m_ctx->ageOf(instance.created);
+        if (instance.isStopped()) {
+            // One fact, one finding: not also instance-unregistered, and its node not also node-not-ready.
+            // Nova stopping or starting it now (a task state) is not yet news.
+            if (!instance.isBusy() && age >= o.startupTimeoutSeconds) {
+                FindingFacts stopped = facts;
+                stopped.node = node;
+                if (node >= 0)
+                    m_stoppedNodes.insert(node);
+                m_result.findings.append(
+                    make(FindingKind::InstanceStopped, instance.name, std::move(stopped)));
+            }
+            continue;
+        }
         const bool gone = instance.isDeleting() || instance.isError()
             || instance.status == QLatin1String("DELETED")
             || instance.status == QLatin1String("SOFT_DELETED");
-        const qint64 age = m_ctx->ageOf(instance.created);
         if (nodesKnown && !gone && node < 0 && age >= o.startupTimeoutSeconds) {
             FindingFacts unregistered = facts;
             unregistered.tokenExpired = age >= o.tokenExpirySeconds;
@@ -187,7 +202,7 @@ void Detector::checkNodes()
             continue;
         }
         const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
-        if (!ready || ready->status != QLatin1String("True"))
+        if ((!ready || ready->status != QLatin1String("True")) && !m_stoppedNodes.contains(i))
             m_result.findings.append(make(FindingKind::NodeNotReady, node.name, facts));
         const NodeCondition *network = node.condition(QStringLiteral("NetworkUnavailable"));
         if (network && network->status == QLatin1String("True"))

@@ -28,6 +28,7 @@ enum class FindingKind
 {
     InstanceUnregistered,
     InstanceError,
+    InstanceStopped,
     InstanceMissingSecurityGroup,
     SecurityGroupMissing,
     SecurityGroupRuleMissing,

@@ -31,6 +31,8 @@ constexpr FindingTraits table[] = {
         unregisteredMessage, unregisteredEvidence, deleteInstance, affectedInstance },
     { K::InstanceError, QLatin1String("instance-error"), F::Instance, critical, errorMessage, errorEvidence,
         deleteInstance, affectedInstance },
+    { K::InstanceStopped, QLatin1String("instance-stopped"), F::Instance, stoppedSeverity, stoppedMessage,
+        stoppedEvidence, startInstance, affectedInstanceAndNode },
     { K::InstanceMissingSecurityGroup, QLatin1String("instance-missing-security-group"), F::Instance,
         critical, missingGroupMessage, missingGroupEvidence, addGroup, affectedInstanceAndGroup },
     { K::SecurityGroupMissing, QLatin1String("security-group-missing"), F::Security, critical,

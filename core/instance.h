@@ -33,6 +33,18 @@ struct Instance
     // A partial record from an unreachable cell (microversion >= 2.69): no name, status UNKNOWN.
     bool isPartial() const { return status == QLatin1String("UNKNOWN") && name.isEmpty(); }
     bool isDeleting() const { return taskState == QLatin1String("deleting"); }
+    // Was running and is not: SHUTOFF, SUSPENDED or PAUSED (vm_state stopped, suspended, paused).
+    bool isStopped() const
+    {
+        if (!vmState.isEmpty()) {
+            return vmState == QLatin1String("stopped") || vmState == QLatin1String("suspended")
+                || vmState == QLatin1String("paused");
+        }
+        return status == QLatin1String("SHUTOFF") || status == QLatin1String("SUSPENDED")
+            || status == QLatin1String("PAUSED");
+    }
+    // Nova is changing it now (task_state set): a stop or a start under way.
+    bool isBusy() const { return !taskState.isEmpty(); }
     bool isActive() const { return status == QLatin1String("ACTIVE"); }
     QString fixedAddress() const
     {

@@ -44,6 +44,35 @@ static QStringList routedPodCidrs(const DiagnosisContext &c, const Finding &f)
     return cidrs;
 }
 
+Severity stoppedSeverity(const FindingFacts &facts)
+{
+    return facts.node >= 0 ? Severity::Critical : Severity::Warning;
+}
+
+// "SHUTOFF", or "SHUTOFF (vm_state stopped)" when Nova says both.
+static QString stateOf(const Instance &instance)
+{
+    if (instance.vmState.isEmpty() || instance.status.isEmpty())
+        return instance.status.isEmpty() ? instance.vmState : instance.status;
+    return QStringLiteral("%1 (vm_state %2)").arg(instance.status, instance.vmState);
+}
+
+QString stoppedMessage(const DiagnosisContext &c, const Finding &f)
+{
+    const Instance &instance = c.state.instances.at(f.facts.instance);
+    const QString how = RepairPlanner::startAction(instance);
+    if (f.facts.node >= 0) {
+        return QStringLiteral(
+            "Instance %1 is %2: its node %3 is lost (its kubelet has stopped, its pods are gone). "
+            "Start it again (%4); nothing is deleted.")
+            .arg(instance.name, stateOf(instance), c.state.nodes.at(f.facts.node).name, how);
+    }
+    return QStringLiteral(
+        "Instance %1 is %2 and has no node (created %3 ago): it will not join while it is stopped. "
+        "Start it again (%4); nothing is deleted.")
+        .arg(instance.name, stateOf(instance), formatDuration(c.ageOf(instance.created)), how);
+}
+
 QString unregisteredMessage(const DiagnosisContext &c, const Finding &f)
 {
     const Instance &instance = c.state.instances.at(f.facts.instance);
@@ -126,6 +155,15 @@ QJsonObject missingGroupEvidence(const DiagnosisContext &c, const Finding &f)
     return o;
 }
 
+QJsonObject stoppedEvidence(const DiagnosisContext &c, const Finding &f)
+{
+    QJsonObject o = errorEvidence(c, f);
+    o.insert(QStringLiteral("node"),
+        f.facts.node >= 0 ? QJsonValue(c.state.nodes.at(f.facts.node).name) : QJsonValue());
+    o.insert(QStringLiteral("startupTimeoutSeconds"), c.options.startupTimeoutSeconds);
+    return o;
+}
+
 std::optional<RepairPlan> deleteInstance(const DiagnosisContext &c, const Finding &f)
 {
     return RepairPlanner::deleteInstance(c.state.instances.at(f.facts.instance));
@@ -135,6 +173,11 @@ std::optional<RepairPlan> addGroup(const DiagnosisContext &c, const Finding &f)
 {
     return RepairPlanner::addSecurityGroup(
         c.state.instances.at(f.facts.instance), c.state.kluster.securityGroupName);
+}
+
+std::optional<RepairPlan> startInstance(const DiagnosisContext &c, const Finding &f)
+{
+    return RepairPlanner::startInstance(c.state.instances.at(f.facts.instance));
 }
 
 AffectedObjects affectedInstance(const DiagnosisContext &c, const Finding &f)
@@ -148,6 +191,14 @@ AffectedObjects affectedInstanceAndGroup(const DiagnosisContext &c, const Findin
 {
     AffectedObjects a = affectedInstance(c, f);
     a.securityGroups << c.state.kluster.securityGroupName;
+    return a;
+}
+
+AffectedObjects affectedInstanceAndNode(const DiagnosisContext &c, const Finding &f)
+{
+    AffectedObjects a = affectedInstance(c, f);
+    if (f.facts.node >= 0)
+        a.nodes << c.state.nodes.at(f.facts.node).name;
     return a;
 }
 

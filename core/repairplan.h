@@ -48,6 +48,7 @@ struct RepairPlan
         AddRoutes,
         ChangeRoutes, // several route findings of one router as one change: removals, then additions
         DeleteNode, // a Kubernetes node object
+        StartInstance, // a stopped instance started again (os-start, resume, unpause)
     };
 
     Action action = Action::DeleteInstance;

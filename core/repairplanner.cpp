@@ -81,6 +81,35 @@ RepairPlan addSecurityGroup(const Instance &instance, const QString &groupName)
     return plan;
 }
 
+QString startAction(const Instance &instance)
+{
+    const bool suspended = instance.vmState.isEmpty() ? instance.status == QLatin1String("SUSPENDED")
+                                                      : instance.vmState == QLatin1String("suspended");
+    const bool paused = instance.vmState.isEmpty() ? instance.status == QLatin1String("PAUSED")
+                                                   : instance.vmState == QLatin1String("paused");
+    return suspended ? QStringLiteral("resume")
+        : paused     ? QStringLiteral("unpause")
+                     : QStringLiteral("os-start");
+}
+
+RepairPlan startInstance(const Instance &instance)
+{
+    RepairPlan plan;
+    plan.action = RepairPlan::Action::StartInstance;
+    const QString action = startAction(instance);
+    plan.title
+        = QStringLiteral("Start instance %1 again (%2); nothing is deleted").arg(instance.name, action);
+    plan.instanceId = instance.id;
+    plan.instanceName = instance.name;
+    PlannedRequest request;
+    request.service = QStringLiteral("compute");
+    request.method = QStringLiteral("POST");
+    request.path = QStringLiteral("/servers/") + instance.id + QStringLiteral("/action");
+    request.body = QJsonObject { { action, QJsonValue::Null } };
+    plan.requests.append(request);
+    return plan;
+}
+
 RepairPlan createSecurityGroupRule(
     const SecurityGroup &group, const QString &protocol, const QString &remoteIpPrefix)
 {

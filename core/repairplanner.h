@@ -17,6 +17,9 @@ namespace RepairPlanner {
 RepairPlan deleteInstance(const Instance &instance);
 RepairPlan deleteNode(const Node &node); // Kubernetes DELETE /api/v1/nodes/{name}
 RepairPlan addSecurityGroup(const Instance &instance, const QString &groupName);
+// A stopped instance started again: Nova's os-start (SHUTOFF), resume (SUSPENDED) or unpause (PAUSED).
+RepairPlan startInstance(const Instance &instance);
+QString startAction(const Instance &instance); // "os-start", "resume" or "unpause"
 RepairPlan createSecurityGroupRule(
     const SecurityGroup &group, const QString &protocol, const QString &remoteIpPrefix);
 

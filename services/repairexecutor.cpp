@@ -137,6 +137,16 @@ static QString alreadyDone(const PlannedRequest &request, const ApiResponse &r)
     if (r.status == 400 && request.path.endsWith(QLatin1String("/action"))
         && r.error.serverMessage.contains(QStringLiteral("Duplicate items in the list")))
         return QStringLiteral("the server already has the group");
+    if (r.status == 409 && request.path.endsWith(QLatin1String("/action"))
+        && (r.error.serverMessage.contains(QStringLiteral("vm_state active"))
+            || r.error.serverMessage.contains(QStringLiteral("task_state powering-on"))
+            || r.error.serverMessage.contains(QStringLiteral("task_state resuming"))
+            || r.error.serverMessage.contains(QStringLiteral("task_state unpausing")))) {
+        const QJsonObject body = request.body.toObject();
+        if (body.contains(QStringLiteral("os-start")) || body.contains(QStringLiteral("resume"))
+            || body.contains(QStringLiteral("unpause")))
+            return QStringLiteral("the server is already running or starting");
+    }
     return QString();
 }
 

@@ -281,6 +281,12 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                             .toObject()
                             .value(QStringLiteral("name"))
                             .toString());
+                } else if (const QString power = body.keys().value(0); body.size() == 1
+                           && QStringList { QStringLiteral("os-stop"), QStringLiteral("os-start"),
+                               QStringLiteral("suspend"), QStringLiteral("resume"), QStringLiteral("pause"),
+                               QStringLiteral("unpause") }
+                                  .contains(power)) {
+                    error = m_world.powerAction(i, power);
                 } else if (body.contains(QStringLiteral("reboot"))) {
                     const QString type = body.value(QStringLiteral("reboot"))
                                              .toObject()

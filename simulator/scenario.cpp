@@ -96,6 +96,8 @@ struct Loader
         s.vmState = status == QLatin1String("ERROR") ? QStringLiteral("error")
             : status == QLatin1String("BUILD")       ? QStringLiteral("building")
             : status == QLatin1String("SHUTOFF")     ? QStringLiteral("stopped")
+            : status == QLatin1String("SUSPENDED")   ? QStringLiteral("suspended")
+            : status == QLatin1String("PAUSED")      ? QStringLiteral("paused")
                                                      : QStringLiteral("active");
         s.faultMessage = fault;
     }

@@ -533,6 +533,62 @@ void World::succeed(const World &old)
     }
 }
 
+std::optional<SimError> World::powerAction(int server, const QString &action)
+{
+    struct Transition
+    {
+        const char *action;
+        const char *from; // vm_state
+        const char *to;
+        const char *status;
+        const char *verb; // as Nova's conflict names it
+    };
+    static const Transition transitions[] = {
+        { "os-stop", "active", "stopped", "SHUTOFF", "stop" },
+        { "os-start", "stopped", "active", "ACTIVE", "start" },
+        { "suspend", "active", "suspended", "SUSPENDED", "suspend" },
+        { "resume", "suspended", "active", "ACTIVE", "resume" },
+        { "pause", "active", "paused", "PAUSED", "pause" },
+        { "unpause", "paused", "active", "ACTIVE", "unpause" },
+    };
+    SimServer &s = servers[server];
+    for (const Transition &t : transitions) {
+        if (action != QLatin1String(t.action))
+            continue;
+        if (s.vmState != QLatin1String(t.from) || !s.taskState.isEmpty()) {
+            return SimError { 409, QStringLiteral("conflictingRequest"),
+                QStringLiteral("Cannot '%1' instance %2 while it is in vm_state %3")
+                    .arg(QLatin1String(t.verb), s.id, s.vmState) };
+        }
+        setPower(
+            s, QLatin1String(t.to) == QLatin1String("active"), QLatin1String(t.status), QLatin1String(t.to));
+        return std::nullopt;
+    }
+    return SimError { 400, QStringLiteral("badRequest"),
+        QStringLiteral("There is no such action: %1").arg(action) };
+}
+
+void World::setPower(SimServer &s, bool running, const QString &status, const QString &vmState)
+{
+    const QDateTime t = now();
+    s.status = status;
+    s.vmState = vmState;
+    s.updated = t;
+    if (!s.kluster.isEmpty()) {
+        pending.append(Pending { t.addSecs(running ? kubeletStartSeconds : nodeMonitorGraceSeconds),
+            running ? Pending::Kind::NodeBack : Pending::Kind::NodeLost, s.kluster, s.pool, s.name });
+    }
+}
+
+int World::serverIndexByName(const QString &name) const
+{
+    for (int i = 0; i < servers.size(); ++i) {
+        if (servers.at(i).name == name)
+            return i;
+    }
+    return -1;
+}
+
 int World::churn(const QString &name, int servers, int nodes)
 {
     const int k = klusterIndex(name);
@@ -548,9 +604,8 @@ int World::churn(const QString &name, int servers, int nodes)
     for (int n = 0; n < servers && !mine.isEmpty(); ++n, ++changed) {
         SimServer &s = this->servers[mine.at(m_churnServer++ % mine.size())];
         const bool stop = s.status == QLatin1String("ACTIVE");
-        s.status = stop ? QStringLiteral("SHUTOFF") : QStringLiteral("ACTIVE");
-        s.vmState = stop ? QStringLiteral("stopped") : QStringLiteral("active");
-        s.updated = t;
+        setPower(s, !stop, stop ? QStringLiteral("SHUTOFF") : QStringLiteral("ACTIVE"),
+            stop ? QStringLiteral("stopped") : QStringLiteral("active"));
     }
     QList<SimNode> &all = klusters[k].nodes;
     for (int n = 0; n < nodes && !all.isEmpty(); ++n, ++changed) {
@@ -694,6 +749,30 @@ bool World::tick()
             s.pool = job.pool;
             pending.append(Pending {
                 t.addSecs(registrationDelaySeconds), Pending::Kind::Register, kluster.name, job.pool, name });
+            break;
+        }
+        case Pending::Kind::NodeLost:
+        case Pending::Kind::NodeBack: {
+            const int n = nodeIndex(kluster, job.name);
+            const int s = serverIndexByName(job.name);
+            if (n < 0 || s < 0)
+                break;
+            const bool running = servers.at(s).vmState == QLatin1String("active");
+            SimNode &node = kluster.nodes[n];
+            if (job.kind == Pending::Kind::NodeLost && !running && node.ready != QLatin1String("Unknown")) {
+                node.ready = QStringLiteral("Unknown");
+                node.readyReason = QStringLiteral("NodeStatusUnknown");
+                node.readyMessage = QStringLiteral("Kubelet stopped posting node status.");
+            } else if (job.kind == Pending::Kind::NodeBack && running
+                && node.readyReason == QLatin1String("NodeStatusUnknown")) {
+                node.ready = QStringLiteral("True");
+                node.readyReason = QStringLiteral("KubeletReady");
+                node.readyMessage = QStringLiteral("kubelet is posting ready status");
+            } else {
+                break;
+            }
+            node.transition = t;
+            node.resourceVersion = ++resourceVersionCounter;
             break;
         }
         case Pending::Kind::Register: {

@@ -217,6 +217,11 @@ public:
     bool replaceDeletedInstances = true; // Kubernikus' launch control
     int replacementBootSeconds = 2;
     int registrationDelaySeconds = 10;
+    // A stopped instance's node: the node lifecycle controller marks it Unknown once the kubelet has not
+    // posted its status for the grace period (kube-controller-manager's --node-monitor-grace-period, 40 s);
+    // started again, its kubelet posts Ready after it has booted.
+    int nodeMonitorGraceSeconds = 40;
+    int kubeletStartSeconds = 20;
     bool routeController = true; // routes for newly registered nodes
 
     QList<SimProject> projects;
@@ -238,6 +243,7 @@ public:
     int projectIndex(const QString &idOrName) const;
     int userIndex(const QString &idOrName) const;
     int serverIndex(const QString &id) const;
+    int serverIndexByName(const QString &name) const; // -1 when none
     int routerIndex(const QString &id) const;
     int networkIndex(const QString &idOrName) const;
     int portIndex(const QString &id) const;
@@ -262,6 +268,9 @@ public:
     QStringList serverGroupNames(const SimServer &server) const;
     QStringList serverAddresses(const SimServer &server) const;
     std::optional<SimError> addSecurityGroup(int server, const QString &nameOrId);
+    // Nova's power actions (os-stop, os-start, suspend, resume, pause, unpause): 409 when the server is not
+    // in the state the action starts from, as Nova answers.
+    std::optional<SimError> powerAction(int server, const QString &action);
     std::optional<SimError> removeSecurityGroup(int server, const QString &nameOrId);
     std::optional<SimError> deleteServer(int server);
     // A server gone at `at`, as Nova keeps it (status DELETED) for `changes-since`.
@@ -293,7 +302,9 @@ public:
         {
             BootReplacement,
             Register,
-            RemoveNode
+            RemoveNode,
+            NodeLost, // its instance stopped: the kubelet no longer posts status
+            NodeBack // its instance started: the kubelet posts Ready again
         } kind;
         QString kluster;
         QString pool;
@@ -306,6 +317,9 @@ public:
     int resourceVersionCounter = 1000;
 
 private:
+    // The server's power state changed: its node follows after the node monitor's grace or the kubelet's
+    // start.
+    void setPower(SimServer &s, bool running, const QString &status, const QString &vmState);
     // Lookups by id at scale: a cache that is checked on every hit and
     // rebuilt when the list changed under it.
     template<typename T>

@@ -100,6 +100,10 @@ void TestCliCheck::examples_data()
                                         "instance-unregistered:kks-ghost-pool-s3t4u critical",
                                         "instance-unregistered:kks-ghost-pool-v5w6x critical" }
                                  << "NoEvidence";
+    QTest::newRow("stopped-instances") << "stopped-instances" << 2
+                                       << QStringList { "instance-stopped:kks-prod-workers-4xk2p critical",
+                                              "instance-stopped:kks-prod-workers-p4u5e warning" }
+                                       << "";
 }
 
 void TestCliCheck::examples()

@@ -114,6 +114,7 @@ void TestCliLive::repairEveryKind()
         { QStringLiteral("legacy"), QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99") },
         { QStringLiteral("legacy"), QStringLiteral("route-missing:kks-legacy-default-k7l8m") },
         { QStringLiteral("demo"), QStringLiteral("route-unassigned:100.100.31.0/24 via 10.180.0.41") },
+        { QStringLiteral("blue"), QStringLiteral("instance-stopped:kks-blue-pool-f7g6h") },
         { QStringLiteral("demo"), QStringLiteral("node-without-instance:kks-demo-pool-g4h0s") },
     };
     for (const auto &repair : repairs) {

@@ -122,6 +122,8 @@ int WorldBuilder::server(const QString &name, const QString &ip, double ageMinut
     const QString vm = status == QLatin1String("ERROR") ? QStringLiteral("error")
         : status == QLatin1String("BUILD")              ? QStringLiteral("building")
         : status == QLatin1String("SHUTOFF")            ? QStringLiteral("stopped")
+        : status == QLatin1String("SUSPENDED")          ? QStringLiteral("suspended")
+        : status == QLatin1String("PAUSED")             ? QStringLiteral("paused")
                                                         : QStringLiteral("active");
     s.insert(QStringLiteral("OS-EXT-STS:vm_state"), vm);
     s.insert(QStringLiteral("OS-EXT-STS:task_state"), QJsonValue());

@@ -30,6 +30,8 @@ void TestFindingTraits::namesAndFamilies_data()
         << K::InstanceUnregistered << QStringLiteral("instance-unregistered") << F::Instance << true;
     QTest::newRow("instance-error") << K::InstanceError << QStringLiteral("instance-error") << F::Instance
                                     << true;
+    QTest::newRow("instance-stopped")
+        << K::InstanceStopped << QStringLiteral("instance-stopped") << F::Instance << true;
     QTest::newRow("instance-missing-security-group")
         << K::InstanceMissingSecurityGroup << QStringLiteral("instance-missing-security-group") << F::Instance
         << true;

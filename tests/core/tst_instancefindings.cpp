@@ -29,6 +29,10 @@ private slots:
     void errorByStatusWithoutVmState();
     void emptyNodeListMessageWarnsAgainstDeleting();
     void lostNodeIsNotNeverJoined();
+    void stopped_data();
+    void stopped();
+    void stoppedNodeIsNotAlsoNotReady();
+    void stoppedWithoutVmState();
 };
 
 void TestInstanceFindings::healthyMemberHasNoFinding()
@@ -302,6 +306,108 @@ void TestInstanceFindings::lostNodeIsNotNeverJoined()
     QVERIFY(g);
     QCOMPARE(g->severity, Severity::Warning);
     QCOMPARE(g->evidence().value(QStringLiteral("routedPodCIDRs")).toArray(), QJsonArray());
+}
+
+// instance-stopped (diagnosis.md §2, §3): SHUTOFF, SUSPENDED or PAUSED with no task under way, older than the
+// startup timeout; critical with a node, warning without; started again, never deleted.
+void TestInstanceFindings::stopped_data()
+{
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<bool>("withNode");
+    QTest::addColumn<QString>("taskState");
+    QTest::addColumn<double>("ageMinutes");
+    QTest::addColumn<QString>("severity"); // empty: no finding
+    QTest::addColumn<QString>("action");
+    QTest::newRow("SHUTOFF with a node") << "SHUTOFF" << true << "" << 600.0 << "critical"
+                                         << "os-start";
+    QTest::newRow("SHUTOFF without a node") << "SHUTOFF" << false << "" << 600.0 << "warning"
+                                            << "os-start";
+    QTest::newRow("SUSPENDED") << "SUSPENDED" << true << "" << 600.0 << "critical"
+                               << "resume";
+    QTest::newRow("PAUSED") << "PAUSED" << false << "" << 600.0 << "warning"
+                            << "unpause";
+    QTest::newRow("stopping now") << "ACTIVE" << true << "powering-off" << 600.0 << ""
+                                  << "";
+    QTest::newRow("being started") << "SHUTOFF" << true << "powering-on" << 600.0 << ""
+                                   << "";
+    QTest::newRow("younger than the startup timeout") << "SHUTOFF" << false << "" << 9.0 << ""
+                                                      << "";
+    QTest::newRow("exactly the startup timeout") << "SHUTOFF" << false << "" << 10.0 << "warning"
+                                                 << "os-start";
+}
+
+void TestInstanceFindings::stopped()
+{
+    QFETCH(QString, status);
+    QFETCH(bool, withNode);
+    QFETCH(QString, taskState);
+    QFETCH(double, ageMinutes);
+    QFETCH(QString, severity);
+    QFETCH(QString, action);
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 2);
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    const QString name = QStringLiteral("kks-demo-pool-s70p5");
+    const int i = w.server(name, QStringLiteral("10.0.0.5"), ageMinutes, status);
+    if (!taskState.isEmpty())
+        w.serverAt(i).insert(QStringLiteral("OS-EXT-STS:task_state"), taskState);
+    if (withNode) {
+        w.node(name, QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"), QStringLiteral("Unknown"));
+        w.route(QStringLiteral("100.100.5.0/24"), QStringLiteral("10.0.0.5"));
+    }
+    const Diagnosis d = Diagnosis::run(w.state());
+    const Finding *f = d.find(QStringLiteral("instance-stopped:") + name);
+    // Never also unregistered: a stopped instance is why it has no node.
+    QVERIFY(!d.find(QStringLiteral("instance-unregistered:") + name));
+    if (severity.isEmpty()) {
+        QVERIFY2(!f, qPrintable(findingIds(d).join(QLatin1Char(','))));
+        return;
+    }
+    QVERIFY2(f, qPrintable(findingIds(d).join(QLatin1Char(','))));
+    QCOMPARE(severityName(f->severity), severity);
+    QVERIFY(f->message().contains(status));
+    QVERIFY(f->message().contains(QStringLiteral("nothing is deleted")));
+    const std::optional<RepairPlan> plan = f->repair();
+    QVERIFY(plan);
+    QCOMPARE(plan->action, RepairPlan::Action::StartInstance);
+    QVERIFY(!plan->deletes());
+    QCOMPARE(plan->requests.size(), 1);
+    const PlannedRequest &r = plan->requests.first();
+    QCOMPARE(r.service, QStringLiteral("compute"));
+    QCOMPARE(r.method, QStringLiteral("POST"));
+    QCOMPARE(r.path, QStringLiteral("/servers/%1/action").arg(w.serverId(name)));
+    QCOMPARE(r.body.toObject(), (QJsonObject { { action, QJsonValue::Null } }));
+    QCOMPARE(f->evidence().value(QStringLiteral("node")).toString(), withNode ? name : QString());
+    QCOMPARE(f->affected().nodes, withNode ? QStringList { name } : QStringList());
+}
+
+void TestInstanceFindings::stoppedNodeIsNotAlsoNotReady()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 1);
+    const QString name = QStringLiteral("kks-demo-pool-s70p5");
+    w.server(name, QStringLiteral("10.0.0.5"), 600, QStringLiteral("SHUTOFF"));
+    const int n = w.node(
+        name, QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"), QStringLiteral("Unknown"));
+    w.setCondition(
+        n, QStringLiteral("Ready"), QStringLiteral("Unknown"), QStringLiteral("NodeStatusUnknown"), 30);
+    w.route(QStringLiteral("100.100.5.0/24"), QStringLiteral("10.0.0.5"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("instance-stopped:") + name });
+    QCOMPARE(d.findings.first().severity, Severity::Critical);
+    QVERIFY(d.findings.first().message().contains(QStringLiteral("its node %1 is lost").arg(name)));
+}
+
+void TestInstanceFindings::stoppedWithoutVmState()
+{
+    WorldBuilder w;
+    const int i = w.server(QStringLiteral("kks-demo-pool-s70p5"), QStringLiteral("10.0.0.5"), 600,
+        QStringLiteral("SHUTOFF"), { QStringLiteral("kks-sg") });
+    w.serverAt(i).remove(QStringLiteral("OS-EXT-STS:vm_state")); // not shown by policy
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(findingIds(d), QStringList { QStringLiteral("instance-stopped:kks-demo-pool-s70p5") });
+    QCOMPARE(d.findings.first().severity, Severity::Warning);
 }
 
 QTEST_GUILESS_MAIN(TestInstanceFindings)

@@ -63,6 +63,7 @@ private slots:
     void severalRouteFindingsAsOneChange();
     void createRuleThenItsRepeatIsAlreadyDone();
     void addGroupThenItsRepeatIsAlreadyDone();
+    void stoppedInstanceStartedAgain();
     void deleteInstances();
     void routeLimitForReal();
     void conformanceOfTheSimulator();
@@ -886,6 +887,25 @@ void TestOpenStack::addGroupThenItsRepeatIsAlreadyDone()
     // Nova: "Duplicate items in the list" means already done.
     QCOMPARE(sendTwice(QStringLiteral("instance-missing-security-group:kks-real-pool-fffff")),
         (QList<int> { 202, 400 }));
+}
+
+// instance-stopped against the real Nova: a member stopped (os-stop), found critical (it has a node), started
+// again by its repair (os-start, 202), and the repeat is already done (409 while it starts or runs).
+void TestOpenStack::stoppedInstanceStartedAgain()
+{
+    const QString name = QStringLiteral("kks-real-pool-bbbbb");
+    const QString id = m_ids.value(name);
+    const QString finding = QStringLiteral("instance-stopped:") + name;
+    Reply r = api("POST", QStringLiteral("compute"), QStringLiteral("/servers/%1/action").arg(id),
+        { { QStringLiteral("os-stop"), QJsonValue() } });
+    QVERIFY2(r.status == 202, r.body.constData());
+    QJsonObject server = waitServer(id, { QStringLiteral("SHUTOFF") });
+    QCOMPARE(server.value(QStringLiteral("status")).toString(), QStringLiteral("SHUTOFF"));
+    QTRY_VERIFY_WITH_TIMEOUT(findingIds().contains(finding), 30000);
+    QCOMPARE(sendTwice(finding), (QList<int> { 202, 409 }));
+    server = waitServer(id, { QStringLiteral("ACTIVE") });
+    QCOMPARE(server.value(QStringLiteral("status")).toString(), QStringLiteral("ACTIVE"));
+    QVERIFY(!findingIds().contains(finding));
 }
 
 void TestOpenStack::deleteInstances()

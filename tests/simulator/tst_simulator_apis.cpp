@@ -17,6 +17,7 @@ private slots:
     void novaNameFilterIsARegex();
     void novaSecurityGroupActions();
     void novaDeleteAndReplacement();
+    void novaPowerActionsAndTheNodeMonitor();
     void rollingReplacement();
     void neutronDiscovery();
     void neutronRevisionGuard();
@@ -236,6 +237,53 @@ void TestSimulatorApis::novaSecurityGroupActions()
     QVERIFY(r.json().contains(QStringLiteral("itemNotFound")));
     r = f.request("POST", action, R"({"reboot": {"type": "SOFT"}})", {}, true);
     QCOMPARE(r.status, 202);
+}
+
+// os-stop, os-start, suspend, resume, pause and unpause as Nova answers them (202, or 409 from the wrong
+// state); a stopped instance's node turns Unknown after the node monitor's grace, and Ready after a start.
+void TestSimulatorApis::novaPowerActionsAndTheNodeMonitor()
+{
+    SimFixture f;
+    World &w = f.sim.world();
+    const int i = w.serverIndexByName(QStringLiteral("kks-demo-pool-h7k2p"));
+    QVERIFY(i >= 0);
+    const QString action = f.sim.endpoint(QStringLiteral("compute"))
+        + QStringLiteral("/servers/%1/action").arg(w.servers.at(i).id);
+    auto node = [&w]() -> const SimNode & {
+        return w.klusters.first().nodes.at(
+            w.nodeIndex(w.klusters.first(), QStringLiteral("kks-demo-pool-h7k2p")));
+    };
+    Reply r = f.request("POST", action, R"({"os-start": null})", {}, true);
+    QCOMPARE(r.status, 409);
+    QVERIFY(r.json()
+                .value(QStringLiteral("conflictingRequest"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .contains(QStringLiteral("while it is in vm_state active")));
+    QCOMPARE(f.request("POST", action, R"({"os-stop": null})", {}, true).status, 202);
+    QCOMPARE(w.servers.at(i).status, QStringLiteral("SHUTOFF"));
+    QCOMPARE(w.servers.at(i).vmState, QStringLiteral("stopped"));
+    w.advance(w.nodeMonitorGraceSeconds - 5);
+    w.tick();
+    QCOMPARE(node().ready, QStringLiteral("True")); // within the grace: nothing known yet
+    w.advance(10);
+    w.tick();
+    QCOMPARE(node().ready, QStringLiteral("Unknown"));
+    QCOMPARE(node().readyReason, QStringLiteral("NodeStatusUnknown"));
+    QCOMPARE(f.request("POST", action, R"({"os-start": null})", {}, true).status, 202);
+    QCOMPARE(w.servers.at(i).status, QStringLiteral("ACTIVE"));
+    w.advance(w.kubeletStartSeconds + 1);
+    w.tick();
+    QCOMPARE(node().ready, QStringLiteral("True"));
+    QCOMPARE(f.request("POST", action, R"({"suspend": null})", {}, true).status, 202);
+    QCOMPARE(w.servers.at(i).status, QStringLiteral("SUSPENDED"));
+    QCOMPARE(f.request("POST", action, R"({"unpause": null})", {}, true).status, 409);
+    QCOMPARE(f.request("POST", action, R"({"resume": null})", {}, true).status, 202);
+    QCOMPARE(f.request("POST", action, R"({"pause": null})", {}, true).status, 202);
+    QCOMPARE(w.servers.at(i).vmState, QStringLiteral("paused"));
+    QCOMPARE(f.request("POST", action, R"({"unpause": null})", {}, true).status, 202);
+    QCOMPARE(w.servers.at(i).status, QStringLiteral("ACTIVE"));
 }
 
 void TestSimulatorApis::novaDeleteAndReplacement()

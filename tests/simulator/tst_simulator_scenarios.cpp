@@ -82,7 +82,8 @@ void TestSimulatorScenarios::defaultScenarioShowsEveryFindingKind()
             QStringLiteral("route-limit:") + router,
             QStringLiteral("route-orphaned:198.19.7.0/24 via 10.180.0.99") }));
     QCOMPARE(byKluster.value(QStringLiteral("blue")),
-        QStringList { QStringLiteral("security-group-missing:kks-blue") });
+        (QStringList { QStringLiteral("instance-stopped:kks-blue-pool-f7g6h"),
+            QStringLiteral("security-group-missing:kks-blue") }));
 }
 
 void TestSimulatorScenarios::dumpOnlyOneKluster()
