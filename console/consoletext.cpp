@@ -1,6 +1,7 @@
 #include "console/consoletext.h"
 
 #include "core/diagnosis.h"
+#include "core/knowledge.h"
 
 #include <QCoreApplication>
 
@@ -156,9 +157,11 @@ Captions captions(const CaptionFacts &f)
         alarm = tr("INCOMPLETE: %1 could not be read; counts are lower bounds.")
                     .arg(failedSources(d->incomplete));
     const KlusterState &s = d->fetch->state;
+    // The router as read; when it could not be read, the id the kluster names.
+    const QString routerId = s.router.id.isEmpty() ? s.kluster.routerId : s.router.id;
     const QString router = s.router.name.isEmpty()
-        ? s.router.id
-        : tr("%1 (%2)").arg(s.router.name, s.router.id.left(8) + QStringLiteral("…"));
+        ? (routerId.isEmpty() ? tr("(unknown)") : routerId.left(8) + QStringLiteral("…"))
+        : tr("%1 (%2)").arg(s.router.name, routerId.left(8) + QStringLiteral("…"));
     const QString where = tr("Kluster %1 · cloud %2 · router %3").arg(s.kluster.name, f.connection, router);
     c.header
         = QStringLiteral("<b>%1</b>%4<br>%2%3")
@@ -179,12 +182,24 @@ Captions captions(const CaptionFacts &f)
                      .arg(d->diagnosis->count(Severity::Critical))
                      .arg(d->diagnosis->count(Severity::Warning));
     c.nodes = tr("%1 · instances and nodes joined by name; marked rows have a finding").arg(caption);
-    c.routes = tr("%1 · router %2: %3 of %4 routes used (%5 other klusters' or operators') · grouped by "
-                  "destination; the first route of a destination wins")
-                   .arg(caption, router)
-                   .arg(f.routes)
-                   .arg(f.routeLimit > 0 ? QString::number(f.routeLimit) : tr("?"))
-                   .arg(f.foreignRoutes);
+    const Knowledge known(s);
+    for (const Source source : { Source::Servers, Source::Nodes }) {
+        if (!known.known(source))
+            c.nodes += QStringLiteral(" · ") + known.unknown(source);
+    }
+    if (!known.routes()) {
+        c.routes = tr("%1 · router %2: %3 — no route is shown, and none is called missing")
+                       .arg(caption, router, known.unknown(Source::Router));
+    } else {
+        c.routes = tr("%1 · router %2: %3 of %4 routes used (%5 other klusters' or operators') · grouped by "
+                      "destination; the first route of a destination wins")
+                       .arg(caption, router)
+                       .arg(f.routes)
+                       .arg(f.routeLimit > 0 ? QString::number(f.routeLimit) : tr("?"))
+                       .arg(f.foreignRoutes);
+        if (!known.routeRoles())
+            c.routes += tr(" · roles and owners %1").arg(known.unknown(known.firstUnknownOfRoutes()));
+    }
     c.security = tr("%1 · %2").arg(caption, f.securitySummary);
     return c;
 }

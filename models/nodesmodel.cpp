@@ -1,9 +1,15 @@
 #include "models/nodesmodel.h"
 
 #include "core/klusterindex.h"
+#include "core/knowledge.h"
 
 #include <QSet>
 #include <algorithm>
+
+static QString yesNo(int v)
+{
+    return v < 0 ? QObject::tr("?") : v ? QObject::tr("yes") : QObject::tr("no");
+}
 
 NodesModel::NodesModel(QObject *parent)
     : KeyedTableModel(parent)
@@ -14,6 +20,9 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
 {
     Prepared p;
     const KlusterIndex join(state);
+    const Knowledge known(state);
+    const bool nodesKnown = known.known(Source::Nodes);
+    const bool serversKnown = known.known(Source::Servers);
     QHash<QString, QPair<std::optional<Severity>, QStringList>> worst; // name -> (severity, finding ids)
     for (const Finding &f : diagnosis.findings) {
         const AffectedObjects a = f.affected();
@@ -38,10 +47,12 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
         r.hasGroup = state.securityGroupsSource.known
             ? (instance.securityGroups.contains(state.kluster.securityGroupName) ? 1 : 0)
             : -1;
-        const int n = join.nodeOfInstance(i);
+        if (!nodesKnown)
+            r.registered = -1; // not "no": the node list could not be read
+        const int n = nodesKnown ? join.nodeOfInstance(i) : -1;
         if (n >= 0) {
             const Node &node = state.nodes.at(n);
-            r.registered = true;
+            r.registered = 1;
             r.podCidr = node.podCidrText;
             const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
             r.ready = ready ? ready->status : QString();
@@ -57,12 +68,13 @@ NodesModel::Prepared NodesModel::prepare(const KlusterState &state, const Diagno
             continue;
         Row r;
         r.name = node.name;
-        r.status = tr("(no instance)");
+        // Without the servers, whether it has an instance cannot be told.
+        r.status = serversKnown ? tr("(no instance)") : tr("(unknown)");
         r.pool = join.poolOf(node.name); // a Kubernikus node's name says its pool, instance or not
         r.ageSeconds = node.created.isValid() ? node.created.secsTo(state.capturedAt) : -1;
         r.address = node.internalIp;
         r.podCidr = node.podCidrText;
-        r.registered = true;
+        r.registered = 1;
         const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
         r.ready = ready ? ready->status : QString();
         const auto w = worst.value(r.name);
@@ -102,11 +114,6 @@ int NodesModel::rowCount(const QModelIndex &parent) const
 int NodesModel::columnCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : ColumnCount;
-}
-
-static QString yesNo(int v)
-{
-    return v < 0 ? QObject::tr("?") : v ? QObject::tr("yes") : QObject::tr("no");
 }
 
 QVariant NodesModel::data(const QModelIndex &index, int role) const
@@ -151,9 +158,12 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
         case SecurityGroupColumn:
             return yesNo(r.hasGroup);
         case RegisteredColumn:
-            return r.registered ? tr("yes") : tr("no");
+            return yesNo(r.registered);
         case ReadyColumn:
-            return r.ready.isEmpty() ? (r.registered ? tr("(none)") : QString()) : r.ready;
+            return r.ready.isEmpty() ? (r.registered > 0 ? tr("(none)")
+                           : r.registered < 0            ? tr("?")
+                                                         : QString())
+                                     : r.ready;
         case FindingsColumn: {
             QStringList kinds;
             for (const QString &id : r.findings)

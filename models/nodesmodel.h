@@ -55,12 +55,12 @@ public:
     {
         QString name;
         QString pool;
-        QString status; // Nova status; "(no instance)" for a node alone
+        QString status; // Nova status; "(no instance)" for a node alone, "(unknown)" without the servers
         qint64 ageSeconds = -1;
         QString address;
         QString podCidr;
         int hasGroup = -1; // 1 yes, 0 no, -1 unknown
-        bool registered = false;
+        int registered = 0; // 1 yes, 0 no, -1 unknown (the nodes could not be read)
         QString ready; // True, False, Unknown, or empty
         std::optional<Severity> severity; // of the worst finding about the row
         QStringList findings;

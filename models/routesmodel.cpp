@@ -1,6 +1,7 @@
 #include "models/routesmodel.h"
 
 #include "core/klusterindex.h"
+#include "core/knowledge.h"
 
 #include <QMap>
 #include <QSet>
@@ -56,6 +57,14 @@ RoutesModel::Prepared RoutesModel::prepare(
     const KlusterState &state, const Diagnosis &diagnosis, const QHash<QString, QString> &foreignOwners)
 {
     Prepared p;
+    // Nothing is made up: without the router there is no route to show (none missing either), and without
+    // the servers or the nodes no route's role or owner can be told (diagnosis.md: missing evidence decides
+    // nothing).
+    const Knowledge known(state);
+    if (!known.routes())
+        return p;
+    const bool rolesKnown = known.routeRoles();
+    const QString unknownWhy = rolesKnown ? QString() : known.unknown(known.firstUnknownOfRoutes());
     const KlusterIndex join(state);
     const RouteAudit audit(join);
     p.routeCount = audit.routeCount();
@@ -87,6 +96,8 @@ RoutesModel::Prepared RoutesModel::prepare(
     QMap<QString, int> order; // destination -> group, in first-seen order
     QList<QList<Row>> routesOf;
     for (const RouteAudit::Entry &e : audit.entries()) {
+        if (!rolesKnown && e.position < 0)
+            continue; // a missing route is one a node needs: not known without the nodes and servers
         Row r;
         r.destination = e.route.destination;
         r.nexthop = e.route.nexthop;
@@ -102,16 +113,21 @@ RoutesModel::Prepared RoutesModel::prepare(
         else if (!e.nexthopInstance.isEmpty())
             r.owner = tr("instance %1").arg(e.nexthopInstance);
         else
-            r.owner = tr("nobody");
+            r.owner = known.routeOwners() ? tr("nobody") : tr("unknown");
         if (e.destination.isValid() && e.destination.isIPv4())
             r.destinationOrder
                 = (quint64(e.destination.network().toIPv4()) << 8) | quint64(e.destination.prefixLength());
         // Marked by its own problem only: the correct route of a duplicate set belongs to the finding, but is
         // fine.
-        std::optional<Severity> severity = severityOfRoles(e.roles);
+        std::optional<Severity> severity = rolesKnown ? severityOfRoles(e.roles) : std::nullopt;
+        if (!rolesKnown) {
+            // What the router alone says (its order, its duplicates, what lies outside the pod network).
+            r.roles = int(e.roles & (RouteAudit::Effective | RouteAudit::Duplicate | RouteAudit::Foreign));
+            r.unknown = unknownWhy;
+        }
         for (const Finding *f : findingsOf.value(r.key)) {
             r.findings << f->id();
-            if (severity)
+            if (severity || !rolesKnown)
                 severity = ConsoleRole::worse(severity, f->severity);
         }
         r.severity = severity;
@@ -152,6 +168,8 @@ RoutesModel::Prepared RoutesModel::prepare(
         QString winner;
         for (const Row &r : std::as_const(routes)) {
             sum.roles |= r.roles;
+            if (!r.unknown.isEmpty())
+                sum.unknown = r.unknown;
             sum.severity = ConsoleRole::worse(sum.severity, r.severity);
             for (const QString &id : r.findings) {
                 if (!sum.findings.contains(id))
@@ -169,7 +187,7 @@ RoutesModel::Prepared RoutesModel::prepare(
             else if (roles & RouteAudit::Foreign)
                 counts[tr("foreign")] += 1;
             else
-                counts[tr("undecided")] += 1;
+                counts[r.unknown.isEmpty() ? tr("undecided") : tr("unknown")] += 1;
             if ((roles & RouteAudit::Effective) && !(roles & RouteAudit::Correct))
                 winner = RouteAudit::roleNames(roles & (RouteAudit::Stale | RouteAudit::Orphaned))
                              .join(QLatin1Char('/'));
@@ -375,7 +393,7 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
     case KeyRole:
         return r.key;
     case ProblemRole:
-        return r.group ? r.severity.has_value() : isProblem(roles);
+        return r.group || !r.unknown.isEmpty() ? r.severity.has_value() : isProblem(roles);
     case ForeignRole:
         return r.group ? roles == RouteAudit::Roles(RouteAudit::Foreign) : bool(roles & RouteAudit::Foreign);
     case GroupRole:
@@ -407,7 +425,14 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
         case NexthopColumn:
             return r.nexthop;
         case RolesColumn:
-            return r.group ? r.summary : RouteAudit::roleNames(roles).join(QStringLiteral(", "));
+            if (r.group)
+                return r.summary;
+            if (!r.unknown.isEmpty()) {
+                const QStringList names = RouteAudit::roleNames(roles);
+                return names.isEmpty() ? tr("role %1").arg(r.unknown)
+                                       : tr("%1; role %2").arg(names.join(QStringLiteral(", ")), r.unknown);
+            }
+            return RouteAudit::roleNames(roles).join(QStringLiteral(", "));
         case OwnerColumn:
             return r.owner;
         case PositionColumn:

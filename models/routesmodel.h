@@ -85,12 +85,14 @@ public:
         QStringList findings;
         QStringList names; // the nodes and instances it involves (nexthop's, destination's)
         QString summary; // a group: its routes' roles in words
+        QString unknown; // why its role and owner cannot be told (a source not read); empty: they can
         quint64 destinationOrder = 0; // the destination's network address and length
         bool group = false;
         friend bool operator==(const Row &a, const Row &b)
         {
             return a.key == b.key && a.nexthop == b.nexthop && a.roles == b.roles && a.owner == b.owner
-                && a.position == b.position && a.severity == b.severity && a.findings == b.findings;
+                && a.position == b.position && a.severity == b.severity && a.findings == b.findings
+                && a.unknown == b.unknown;
         }
     };
     struct Group

@@ -74,6 +74,8 @@ const QList<QStringList> &migrations()
         { QStringLiteral("ALTER TABLE samples ADD COLUMN recorded_at INTEGER"),
             QStringLiteral("UPDATE samples SET recorded_at = at"),
             QStringLiteral("CREATE INDEX samples_recorded ON samples (recorded_at)") },
+        // 4: whether every source of a sample was read (NULL in older samples: taken as complete).
+        { QStringLiteral("ALTER TABLE samples ADD COLUMN complete INTEGER") },
     };
     return steps;
 }
@@ -566,7 +568,7 @@ bool HistoryStore::recordSample(qint64 kluster, const HistoryRecord &r, qint64 a
     q.prepare(QStringLiteral(
         "INSERT INTO samples (kluster, at, ok, duration_ms, routes, max_routes, "
         "instances_active, instances_error, instances_other, nodes_ready, nodes_expected, "
-        "critical, warning, info, error, recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+        "critical, warning, info, error, recorded_at, complete) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     const auto orNull = [](qint64 v) { return v < 0 ? QVariant() : QVariant(v); };
     for (const QVariant &v :
         { QVariant(kluster), QVariant(at), QVariant(r.ok ? 1 : 0), QVariant(r.durationMs),
@@ -575,7 +577,8 @@ bool HistoryStore::recordSample(qint64 kluster, const HistoryRecord &r, qint64 a
             r.ok ? QVariant(r.instancesOther) : QVariant(), r.ok ? QVariant(r.nodesReady) : QVariant(),
             r.ok ? QVariant(r.nodesExpected) : QVariant(), r.ok ? QVariant(r.critical) : QVariant(),
             r.ok ? QVariant(r.warning) : QVariant(), r.ok ? QVariant(r.info) : QVariant(),
-            r.error.isEmpty() ? QVariant() : QVariant(r.error.left(2000)), QVariant(recordedAt) })
+            r.error.isEmpty() ? QVariant() : QVariant(r.error.left(2000)), QVariant(recordedAt),
+            r.ok ? QVariant(r.complete ? 1 : 0) : QVariant() })
         q.addBindValue(v);
     return q.exec() || failed(QStringLiteral("cannot record the refresh"), q.lastError());
 }
@@ -824,10 +827,10 @@ QList<HistorySample> HistoryStore::samples(const QString &kluster, const QDateTi
         return result;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(
-        QStringLiteral("SELECT at, ok, duration_ms, routes, max_routes, instances_active, instances_error, "
-                       "instances_other, nodes_ready, nodes_expected, critical, warning, info, error FROM "
-                       "samples WHERE kluster = ? AND at BETWEEN ? AND ? ORDER BY at"));
+    q.prepare(QStringLiteral(
+        "SELECT at, ok, duration_ms, routes, max_routes, instances_active, instances_error, "
+        "instances_other, nodes_ready, nodes_expected, critical, warning, info, error, complete FROM "
+        "samples WHERE kluster = ? AND at BETWEEN ? AND ? ORDER BY at"));
     q.addBindValue(id);
     q.addBindValue(ms(from));
     q.addBindValue(ms(to));
@@ -852,6 +855,7 @@ QList<HistorySample> HistoryStore::samples(const QString &kluster, const QDateTi
         s.warning = q.value(11).toInt();
         s.info = q.value(12).toInt();
         s.error = q.value(13).toString();
+        s.complete = q.value(14).isNull() || q.value(14).toInt() != 0;
         result.append(s);
     }
     return result;

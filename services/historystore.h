@@ -34,6 +34,9 @@ struct HistorySample
     int warning = 0;
     int info = 0;
     QString error;
+    // Every source was read. An incomplete refresh's numbers are lower bounds: the trends mark it, never draw
+    // it as a value.
+    bool complete = true;
 };
 
 // What one refresh of a kluster leaves in the history: its sample, its findings (by id and severity), and
@@ -42,9 +45,8 @@ struct HistorySample
 struct HistoryRecord : HistorySample
 {
     QString kluster; // HistoryStore::klusterKey()
-    // Every source was read: a finding that is not in `findings` is resolved. An incomplete refresh only
-    // extends what it sees and closes nothing (missing evidence decides nothing).
-    bool complete = true;
+    // `complete` (every source was read): a finding that is not in `findings` is resolved. An incomplete
+    // refresh only extends what it sees and closes nothing (missing evidence decides nothing).
     QList<QPair<QString, Severity>> findings; // id, severity
     QByteArray digest; // StateDigest::toJson(); empty: not kept
 
@@ -103,7 +105,7 @@ struct HistoryMoment
 class HistoryStore
 {
 public:
-    static constexpr int SchemaVersion = 3;
+    static constexpr int SchemaVersion = 4;
     static constexpr int KeptStates = 12; // digests kept per kluster, besides the last healthy one
     static constexpr int DefaultRetentionDays = 30;
     static constexpr int DefaultMaxMegabytes = 200;

@@ -191,8 +191,7 @@ void KlusterViews::shown(const KlusterKey &key)
     if (d && d->fetch)
         m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_session->nodes(),
             m_session->routes()->routeCount(), m_session->routes()->foreignCount(),
-            m_session->routes()->limit(), SourceError::joined(d->incomplete),
-            d->fetch->state.serversSource.known);
+            m_session->routes()->limit(), SourceError::joined(d->incomplete), Knowledge(d->fetch->state));
     for (TablePage *p : m_klusterPages)
         static_cast<KlusterTablePage *>(p)->setShown(d && d->fetch ? d->diagnosis : nullptr, withPlan);
     updateCaptions();

@@ -15,6 +15,8 @@
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMap>
 #include <QPieSeries>
@@ -127,7 +129,7 @@ void OverviewPage::clear(const QString &message)
 }
 
 void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes,
-    int routes, int foreign, int limit, const QString &incomplete, bool serversKnown)
+    int routes, int foreign, int limit, const QString &incomplete, const Knowledge &known)
 {
     const int critical = diagnosis.count(Severity::Critical);
     const int warning = diagnosis.count(Severity::Warning);
@@ -184,6 +186,15 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     const QPalette pal = palette();
     // Routes against the limit.
     {
+        if (!known.routes()) {
+            // Nothing on the router is known: no donut, not an empty router.
+            QChart *chart = newChart(tr("Routes: unknown, the router could not be read"), pal);
+            chart->setTitleBrush(SeverityStyle::alarmText(pal));
+            chart->setToolTip(known.unknown(Source::Router));
+            QChart *old = m_routes->chart();
+            m_routes->setChart(chart);
+            delete old;
+        }
         QChart *chart = newChart(limit > 0 ? tr("Routes: %1 of %2").arg(routes).arg(limit)
                                            : tr("Routes: %1 (limit unknown)").arg(routes),
             pal);
@@ -199,12 +210,18 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         if (limit > routes)
             series->append(tr("free %1").arg(limit - routes), limit - routes)->setColor(Neutral.lighter(150));
         chart->addSeries(series);
-        QChart *old = m_routes->chart();
-        m_routes->setChart(chart);
-        delete old;
+        if (known.routes()) {
+            QChart *old = m_routes->chart();
+            m_routes->setChart(chart);
+            delete old;
+        } else {
+            delete chart;
+        }
     }
     // Instances by state and registration.
     {
+        const bool serversKnown = known.known(Source::Servers);
+        const bool nodesKnown = known.known(Source::Nodes);
         QMap<QString, QList<int>> byStatus; // status -> registered, young unregistered, old unregistered
         for (int row = 0; row < nodes.rowCount(); ++row) {
             const QString status = nodes.index(row, NodesModel::StatusColumn).data().toString();
@@ -216,15 +233,19 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
                 = nodes.index(row, NodesModel::AgeColumn).data(NodesModel::SortRole).toLongLong();
             QList<int> &counts = byStatus[status];
             counts.resize(3);
-            counts[registered ? 0 : (age >= 0 && age < 600) ? 1 : 2] += 1;
+            // Without the nodes, registration is unknown: one neutral bar, never red "unregistered".
+            counts[!nodesKnown ? 1 : registered ? 0 : (age >= 0 && age < 600) ? 1 : 2] += 1;
         }
-        QChart *chart = newChart(serversKnown ? tr("Instances by Nova state and registration")
-                                              : tr("Instances: unknown, the servers could not be read"),
+        QChart *chart = newChart(!serversKnown ? tr("Instances: unknown, the servers could not be read")
+                : !nodesKnown
+                ? tr("Instances by Nova state; registration unknown, the nodes could not be read")
+                : tr("Instances by Nova state and registration"),
             pal);
-        if (!serversKnown)
+        if (!serversKnown || !nodesKnown)
             chart->setTitleBrush(SeverityStyle::alarmText(pal));
         auto *series = new QStackedBarSeries;
-        const QStringList labels { tr("registered"), tr("booting"), tr("unregistered") };
+        const QStringList labels { tr("registered"), nodesKnown ? tr("booting") : tr("registration unknown"),
+            tr("unregistered") };
         const QList<QColor> colours { SeverityStyle::colour(std::nullopt), Neutral,
             SeverityStyle::colour(Severity::Critical) };
         int most = 1;
@@ -303,14 +324,20 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
 {
     const QPalette pal = palette();
     int failures = 0;
-    for (const HistorySample &s : trend.samples)
+    int incomplete = 0;
+    for (const HistorySample &s : trend.samples) {
         failures += s.ok ? 0 : 1;
+        incomplete += s.ok && !s.complete ? 1 : 0;
+    }
     m_trendCaption->setText(trend.samples.isEmpty()
             ? tr(
                 "No refresh of this kluster is recorded in this range yet: the history records every refresh "
                 "from now on.")
             : tr("%n refresh(es) recorded", nullptr, int(trend.samples.size()))
                 + (failures > 0 ? tr(", %n failed (red marks)", nullptr, failures) : QString())
+                + (incomplete > 0
+                        ? tr(", %n incomplete (amber marks; not drawn as values)", nullptr, incomplete)
+                        : QString())
                 + (trend.repairs.isEmpty()
                         ? QString()
                         : tr(", %n repair(s) (green marks)", nullptr, int(trend.repairs.size())))
@@ -338,23 +365,35 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
         chart->addAxis(y, Qt::AlignLeft);
         double top = 1;
         for (const Line &line : lines) {
-            auto *series = new QLineSeries;
-            series->setName(line.name);
-            series->setColor(line.colour);
-            QList<QPointF> points;
-            points.reserve(trend.samples.size());
+            // A failed or incomplete refresh is no value: the line breaks there (one series per stretch of
+            // complete refreshes, named once in the legend), and a mark at the bottom says why.
+            QList<QList<QPointF>> stretches(1);
             for (const HistorySample &s : trend.samples) {
-                const double v = s.ok ? line.value(s) : -1;
-                if (v >= 0) {
-                    points.append({ double(s.at.toMSecsSinceEpoch()), v });
-                    top = qMax(top, v);
+                const double v = s.ok && s.complete ? line.value(s) : -1;
+                if (v < 0) {
+                    if (!stretches.last().isEmpty())
+                        stretches.append(QList<QPointF>());
+                    continue;
+                }
+                stretches.last().append({ double(s.at.toMSecsSinceEpoch()), v });
+                top = qMax(top, v);
+            }
+            if (stretches.size() > 1 && stretches.last().isEmpty())
+                stretches.removeLast();
+            for (int i = 0; i < stretches.size(); ++i) {
+                auto *series = new QLineSeries;
+                series->setName(line.name);
+                series->setColor(line.colour);
+                series->replace(stretches.at(i));
+                series->setPointsVisible(stretches.at(i).size() < 100); // a few refreshes still show
+                chart->addSeries(series);
+                series->attachAxis(x);
+                series->attachAxis(y);
+                if (i > 0) {
+                    for (QLegendMarker *m : chart->legend()->markers(series))
+                        m->setVisible(false);
                 }
             }
-            series->replace(points);
-            series->setPointsVisible(points.size() < 100); // a few refreshes still show
-            chart->addSeries(series);
-            series->attachAxis(x);
-            series->attachAxis(y);
         }
         y->setRange(0, top * 1.15);
         y->applyNiceNumbers();
@@ -374,15 +413,19 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
             series->attachAxis(x);
             series->attachAxis(y);
         };
-        QList<qint64> failed, repaired;
+        QList<qint64> failed, incomplete, repaired;
         for (const HistorySample &s : trend.samples) {
             if (!s.ok)
                 failed << s.at.toMSecsSinceEpoch();
+            else if (!s.complete)
+                incomplete << s.at.toMSecsSinceEpoch();
         }
         for (const HistoryStore::Repair &r : trend.repairs)
             repaired << r.at.toMSecsSinceEpoch();
         marks(tr("refresh failed"), SeverityStyle::colour(Severity::Critical),
             QScatterSeries::MarkerShapeRectangle, failed, 0);
+        marks(tr("incomplete"), SeverityStyle::colour(Severity::Warning), QScatterSeries::MarkerShapeTriangle,
+            incomplete, 0);
         marks(tr("repair"), SeverityStyle::colour(std::nullopt), QScatterSeries::MarkerShapeCircle, repaired,
             y->max());
         QChart *old = view->chart();

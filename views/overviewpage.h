@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/knowledge.h"
+
 #include <QWidget>
 #include <memory>
 
@@ -29,8 +31,9 @@ public:
     // `foreign`: how many of the router's routes are not the kluster's (other klusters', other uses).
     // `incomplete`: what could not be read (the counts are then lower bounds); empty when everything was.
     // `serversKnown`: the instances could be read (else their chart says so instead of showing none).
+    // `known`: what the sources let be said; a chart that rests on a source not read says so, drawn empty.
     void show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes,
-        int foreign, int limit, const QString &incomplete, bool serversKnown = true);
+        int foreign, int limit, const QString &incomplete, const Knowledge &known);
     void clear(const QString &message);
     // The trends of the kluster shown (from the history recorder).
     void showTrend(const HistoryTrend &trend);

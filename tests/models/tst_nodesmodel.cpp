@@ -14,6 +14,7 @@ private slots:
     void joinedRows();
     void incrementalRefresh();
     void slicedLoadShowsWhatOneLoadShows();
+    void unknownSourcesMakeNothingUp();
 };
 
 static WorldBuilder world(int members, bool breakOne)
@@ -116,6 +117,33 @@ void TestNodesModel::slicedLoadShowsWhatOneLoadShows()
     whole.setState(next, Diagnosis::run(next));
     sliced.setState(next, Diagnosis::run(next));
     QCOMPARE(modelText(sliced), modelText(whole));
+}
+
+// Without the nodes, an instance's registration is unknown ("?"), not "no"; without the servers, a node's
+// instance is unknown, not "(no instance)".
+void TestNodesModel::unknownSourcesMakeNothingUp()
+{
+    NodesModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    SourceStatus failed;
+    failed.error = QStringLiteral("HTTP 503");
+    KlusterState s = world(3, false).state();
+    s.nodesSource = failed;
+    s.nodes.clear();
+    model.setState(s, Diagnosis::run(s));
+    QCOMPARE(model.rowCount(), 4);
+    for (int row = 0; row < model.rowCount(); ++row) {
+        QCOMPARE(model.data(model.index(row, NodesModel::RegisteredColumn)).toString(), QStringLiteral("?"));
+        QCOMPARE(model.data(model.index(row, NodesModel::ReadyColumn)).toString(), QStringLiteral("?"));
+    }
+    s = world(3, false).state();
+    s.serversSource = failed;
+    s.instances.clear();
+    model.setState(s, Diagnosis::run(s));
+    QCOMPARE(model.rowCount(), 3);
+    const QString text = modelText(model).join(QLatin1Char('\n'));
+    QVERIFY2(!text.contains(QStringLiteral("(no instance)")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("(unknown)")), qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(TestNodesModel)

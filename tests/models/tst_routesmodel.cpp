@@ -18,6 +18,8 @@ private slots:
     void incrementalRefresh();
     void filterAndScope();
     void slicedLoadShowsWhatOneLoadShows();
+    void unknownSourcesMakeNothingUp_data();
+    void unknownSourcesMakeNothingUp();
 };
 
 // 198.19.1.0/24 twice (an orphan first, then the node's), a missing route, a foreign one, optionally an
@@ -245,6 +247,57 @@ void TestRoutesModel::slicedLoadShowsWhatOneLoadShows()
     whole.apply(next);
     sliced.apply(next);
     QCOMPARE(modelText(sliced), modelText(whole));
+}
+
+void TestRoutesModel::unknownSourcesMakeNothingUp_data()
+{
+    QTest::addColumn<QString>("source"); // the one that could not be read
+    QTest::newRow("router") << "router";
+    QTest::newRow("servers") << "servers";
+    QTest::newRow("nodes") << "nodes";
+}
+
+// A source that could not be read makes what rests on it unknown, never a made-up state: without the router
+// no route (and none "missing"); without the servers or the nodes no route's role or owner, and no missing
+// route.
+void TestRoutesModel::unknownSourcesMakeNothingUp()
+{
+    QFETCH(QString, source);
+    RoutesModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    KlusterState state = world(true).state();
+    SourceStatus failed;
+    failed.error = QStringLiteral("network: GET /v2.0/routers: connection closed");
+    if (source == QLatin1String("router")) {
+        state.routerSource = failed;
+        state.router = Router();
+    } else if (source == QLatin1String("servers")) {
+        state.serversSource = failed;
+        state.instances.clear();
+    } else {
+        state.nodesSource = failed;
+        state.nodes.clear();
+    }
+    model.setState(state, Diagnosis::run(state), {});
+    if (source == QLatin1String("router")) {
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(model.routeCount(), 0);
+        return;
+    }
+    QCOMPARE(model.rowCount(), 3); // the router's 3 destinations; no missing one
+    const QString text = modelText(model).join(QLatin1Char('\n'));
+    QVERIFY2(!text.contains(QStringLiteral("missing")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("orphaned")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("nobody")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("(not on the router)")), qPrintable(text));
+    const QModelIndex orphan = model.indexOf(QStringLiteral("198.19.9.0/24 via 10.180.0.99"));
+    QVERIFY(orphan.isValid());
+    QVERIFY2(orphan.siblingAtColumn(RoutesModel::RolesColumn)
+                 .data()
+                 .toString()
+                 .contains(QStringLiteral("unknown: the %1 could not be read").arg(source)),
+        qPrintable(orphan.siblingAtColumn(RoutesModel::RolesColumn).data().toString()));
+    QCOMPARE(orphan.siblingAtColumn(RoutesModel::OwnerColumn).data().toString(), QStringLiteral("unknown"));
 }
 
 QTEST_GUILESS_MAIN(TestRoutesModel)

@@ -205,6 +205,12 @@ void TestHistoryStore::incompleteRefreshResolvesNothing()
     empty.complete = false;
     QVERIFY(store.record(empty));
     QVERIFY(!store.lastHealthy(m_key, m_t0.addDays(1)));
+    // Its sample says so: the trends mark it and draw no value from it.
+    const QList<HistorySample> samples = store.samples(m_key, m_t0, m_t0.addSecs(600));
+    QCOMPARE(samples.size(), 3);
+    QVERIFY(samples.at(0).complete);
+    QVERIFY(!samples.at(1).complete);
+    QVERIFY(!samples.at(2).complete);
 }
 
 void TestHistoryStore::failedRefreshIsASampleOnly()
@@ -375,7 +381,9 @@ void TestHistoryStore::migratesFromVersionOne()
     QCOMPARE(count(path(), QStringLiteral("PRAGMA user_version")), HistoryStore::SchemaVersion);
     QCOMPARE(store.openFindings(m_key, m_t0).value(QStringLiteral("a")).firstSeen, m_t0);
     QVERIFY(store.record(refresh(m_t0.addSecs(300), { QStringLiteral("a") })));
-    QCOMPARE(store.samples(m_key, m_t0, m_t0.addSecs(300)).size(), 2);
+    const QList<HistorySample> samples = store.samples(m_key, m_t0, m_t0.addSecs(300));
+    QCOMPARE(samples.size(), 2);
+    QVERIFY(samples.first().complete); // a sample of a version that did not say: complete
     QCOMPARE(store.moments(m_key).size(), 1);
     QCOMPARE(store.intervals(m_key, QStringLiteral("a")).size(), 1);
 }

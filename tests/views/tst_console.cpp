@@ -3,6 +3,7 @@
 // the right rows of the others, a repair driven through its dialog, a failed
 // refresh, read-only connections and snapshots opened offline.
 
+#include "core/knowledge.h"
 #include "models/auditmodel.h"
 #include "models/findingsmodel.h"
 #include "models/klustersmodel.h"
@@ -12,6 +13,7 @@
 #include "services/auditlog.h"
 #include "services/endpointhealth.h"
 #include "services/settings.h"
+#include "tests/common/modeltext.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
 #include "views/fleetview.h"
@@ -25,6 +27,8 @@
 #include <QAccessible>
 #include <QAction>
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QDir>
 #include <QItemSelectionModel>
@@ -75,6 +79,8 @@ private slots:
     void repairActsOnTheCurrentView();
     void routeGroupShowsTheRoutersOrder();
     void partialDataKeepsRankAndSaysIncomplete();
+    void unreadSourceMakesNothingUp_data();
+    void unreadSourceMakesNothingUp();
     void cancelIsNoFailure();
     void deadEndpointIsOneBannerLine();
     void failedRepairIsShownAsFailed();
@@ -894,6 +900,116 @@ void TestConsole::partialDataKeepsRankAndSaysIncomplete()
                          .indexOf(QStringLiteral("sim/demo"))),
         QStringLiteral("demo"));
     QVERIFY(!window.isBannerVisible());
+}
+
+void TestConsole::unreadSourceMakesNothingUp_data()
+{
+    QTest::addColumn<QString>("service");
+    QTest::addColumn<FaultRule::Kind>("kind");
+    const QList<QPair<const char *, FaultRule::Kind>> faults { { "drop", FaultRule::Kind::Drop },
+        { "503", FaultRule::Kind::Status }, { "HTML", FaultRule::Kind::Html },
+        { "truncated", FaultRule::Kind::Truncated } };
+    for (const char *service : { "keystone", "compute", "network", "kubernetes", "kubernikus" }) {
+        for (const auto &fault : faults)
+            QTest::addRow("%s %s", service, fault.first) << QString::fromLatin1(service) << fault.second;
+    }
+}
+
+// The fault matrix: whatever source fails and however, each view of the console shows what rests on it as
+// unknown (or the last good data, marked stale), never a made-up role, count or state.
+void TestConsole::unreadSourceMakesNothingUp()
+{
+    QFETCH(QString, service);
+    QFETCH(FaultRule::Kind, kind);
+    FaultRule rule;
+    rule.service = service;
+    rule.kind = kind;
+    rule.status = 503;
+    rule.retryAfter = QStringLiteral("0");
+    // A node watch once open stays current whatever a new request meets: the Kubernetes API fails from the
+    // start, the others after a first good load.
+    const bool fromTheStart = service == QLatin1String("kubernetes");
+    if (fromTheStart)
+        m_fixture->sim.faults().add(rule);
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    const KlusterKey legacy { QStringLiteral("sim"), QStringLiteral("legacy") };
+    QVERIFY(select(window, legacy));
+    if (!fromTheStart)
+        m_fixture->sim.faults().add(rule);
+    window.refreshAll();
+    QVERIFY(waitSettled(window));
+    QVERIFY(select(window, legacy));
+    const KlusterData *d = window.kluster(legacy);
+    QVERIFY(d && d->fetch);
+    const Knowledge known(d->fetch->state);
+    const QString routes = modelText(*window.routesPage()->view()->model()).join(QLatin1Char('\n'));
+    const QString nodes = modelText(*window.nodesPage()->view()->model()).join(QLatin1Char('\n'));
+    QStringList charts;
+    for (const QChartView *v : window.overviewPage()->findChildren<QChartView *>())
+        charts << v->chart()->title();
+    const QString context
+        = QStringLiteral("%1\n--- routes:\n%2\n--- nodes:\n%3\n--- charts: %4")
+              .arg(window.routesPage()->caption(), routes, nodes, charts.join(QLatin1String(" | ")));
+    if (d->isStale()) {
+        // The last good data, said to be stale on every page.
+        for (const TablePage *page : { static_cast<const TablePage *>(window.findingsPage()),
+                 static_cast<const TablePage *>(window.nodesPage()),
+                 static_cast<const TablePage *>(window.routesPage()) })
+            QVERIFY2(page->caption().startsWith(QStringLiteral("STALE")), qPrintable(page->caption()));
+        return;
+    }
+    // The worst of them, as the engineer sees them.
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
+    const QHash<QString, QPair<Tab, QString>> shotOf {
+        { QStringLiteral("network drop"), { Tab::Routes, QStringLiteral("unknown-router") } },
+        { QStringLiteral("compute 503"), { Tab::Nodes, QStringLiteral("unknown-servers") } },
+        { QStringLiteral("kubernetes 503"), { Tab::Routes, QStringLiteral("unknown-nodes") } },
+        { QStringLiteral("network HTML"), { Tab::Overview, QStringLiteral("unknown-router-overview") } }
+    };
+    if (const auto shot = shotOf.value(QString::fromLatin1(QTest::currentDataTag()));
+        !shots.isEmpty() && !shot.second.isEmpty()) {
+        window.resize(1440, 900);
+        window.setTab(shot.first);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(shots + QLatin1Char('/') + shot.second + QStringLiteral(".png")));
+    }
+    // The fault took: the source it hits is not known.
+    if (service == QLatin1String("network"))
+        QVERIFY2(!known.routes(), qPrintable(context));
+    if (service == QLatin1String("compute"))
+        QVERIFY2(!known.known(Source::Servers), qPrintable(context));
+    if (service == QLatin1String("kubernetes"))
+        QVERIFY2(!known.known(Source::Nodes), qPrintable(context));
+    if (!known.routes()) {
+        QCOMPARE(window.routesPage()->view()->model()->rowCount(), 0);
+        QVERIFY2(
+            window.routesPage()->caption().contains(QStringLiteral("unknown: the router could not be read")),
+            qPrintable(context));
+        QVERIFY2(charts.contains(QStringLiteral("Routes: unknown, the router could not be read")),
+            qPrintable(context));
+    } else if (!known.routeRoles()) {
+        for (const char *madeUp :
+            { "missing", "orphaned", "stale", "correct", "nobody", "(not on the router)" })
+            QVERIFY2(
+                !routes.contains(QLatin1String(madeUp)), qPrintable(madeUp + QStringLiteral(": ") + context));
+        QVERIFY2(routes.contains(QStringLiteral("role unknown")), qPrintable(context));
+    }
+    if (!known.known(Source::Servers)) {
+        QVERIFY2(!nodes.contains(QStringLiteral("(no instance)")), qPrintable(context));
+        QVERIFY2(charts.contains(QStringLiteral("Instances: unknown, the servers could not be read")),
+            qPrintable(context));
+    }
+    if (!known.known(Source::Nodes)) {
+        QVERIFY2(!nodes.contains(QStringLiteral("(none)")), qPrintable(context));
+        QVERIFY2(!charts.contains(QStringLiteral("Instances by Nova state and registration")),
+            qPrintable(context));
+    }
+    // Some source failed here (or the data is stale): it is said.
+    if (!known.complete(Source::Servers) || !known.routes() || !known.known(Source::Nodes)
+        || !known.known(Source::SecurityGroups))
+        QVERIFY2(
+            window.routesPage()->caption().startsWith(QStringLiteral("INCOMPLETE")), qPrintable(context));
 }
 
 void TestConsole::cancelIsNoFailure()

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "core/klusterstate.h"
+#include "core/source.h"
+
+#include <QString>
+
+// What may be said about a kluster's objects, decided once from which of its sources could be read: the
+// diagnosis's rule (missing evidence decides nothing) for every view. A view asks it before it shows a role,
+// a count, a state or a chart that rests on a source, and shows "unknown" with the reason instead of making
+// one up from an empty list.
+class Knowledge
+{
+public:
+    Knowledge() = default;
+    explicit Knowledge(const KlusterState &state);
+
+    bool known(Source source) const;
+    // Known and whole: no part of it came back incomplete.
+    bool complete(Source source) const;
+    // Why it is not known (or not whole): the source's own error, or what is missing of it.
+    QString why(Source source) const;
+    // "unknown: the router could not be read (…)", for a cell, a caption or a chart's title.
+    QString unknown(Source source) const;
+
+    // What the route view may show of a route: its place on the router needs the router; who owns its nexthop
+    // needs the servers and the nodes; its role (correct, stale, orphaned, missing) needs all three.
+    bool routes() const { return known(Source::Router); }
+    bool routeOwners() const { return known(Source::Servers) && known(Source::Nodes); }
+    bool routeRoles() const { return routes() && routeOwners(); }
+    // The first source of the route roles that is not known (the router first), for the words.
+    Source firstUnknownOfRoutes() const;
+
+private:
+    const SourceStatus *status(Source source) const;
+
+    SourceStatus m_kluster;
+    SourceStatus m_servers;
+    SourceStatus m_router;
+    SourceStatus m_securityGroups;
+    SourceStatus m_nodes;
+    bool m_extensions = false;
+};
