@@ -6,6 +6,7 @@
 
 #include <QSet>
 #include <algorithm>
+#include <climits>
 
 QString formatDuration(qint64 seconds)
 {
@@ -42,6 +43,14 @@ Severity Diagnosis::worst() const
             worst = f.severity;
     }
     return worst;
+}
+
+int Diagnosis::worstRank() const
+{
+    int rank = INT_MAX;
+    for (const Finding &f : findings)
+        rank = qMin(rank, findingRank(f));
+    return rank;
 }
 
 const Finding *Diagnosis::find(const QString &id) const

@@ -23,6 +23,7 @@ struct Diagnosis
 
     int count(Severity severity) const;
     Severity worst() const; // Info when there is no finding
+    int worstRank() const; // findingRank() of the worst finding by severity and impact; INT_MAX when none
     const Finding *find(const QString &id) const;
 
     static Diagnosis run(const KlusterState &state, const DiagnosisOptions &options = DiagnosisOptions());

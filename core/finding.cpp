@@ -61,6 +61,58 @@ AffectedObjects Finding::affected() const
     return context && traits.affected ? traits.affected(*context, *this) : AffectedObjects();
 }
 
+QString impactName(Impact impact)
+{
+    switch (impact) {
+    case Impact::Kluster:
+        return QStringLiteral("kluster");
+    case Impact::Node:
+        return QStringLiteral("node");
+    case Impact::Slot:
+        return QStringLiteral("slot");
+    }
+    return QString();
+}
+
+Impact findingImpact(const Finding &finding)
+{
+    switch (finding.kind) {
+    case FindingKind::SecurityGroupMissing:
+    case FindingKind::SecurityGroupRuleMissing:
+        return Impact::Kluster; // every pod's traffic, or every node's
+    case FindingKind::RouteLimit:
+        // At the limit (critical) no new node gets its route; near it, only slots are at stake.
+        return finding.severity == Severity::Critical ? Impact::Kluster : Impact::Slot;
+    case FindingKind::RouteOrphaned:
+    case FindingKind::RouteUnassigned:
+        return Impact::Slot;
+    case FindingKind::InstanceUnregistered:
+    case FindingKind::InstanceError:
+    case FindingKind::InstanceStopped:
+    case FindingKind::InstanceMissingSecurityGroup:
+    case FindingKind::RouteDuplicate:
+    case FindingKind::RouteStale:
+    case FindingKind::RouteMissing:
+    case FindingKind::NodeNotReady:
+    case FindingKind::NodeNetworkUnavailable:
+    case FindingKind::NodeWithoutInstance:
+        break;
+    }
+    return Impact::Node;
+}
+
+int findingRank(const Finding &finding)
+{
+    return int(finding.severity) * 3 + int(findingImpact(finding));
+}
+
+bool worstFirst(const Finding &a, const Finding &b)
+{
+    const int ra = findingRank(a);
+    const int rb = findingRank(b);
+    return ra != rb ? ra < rb : findingLessThan(a, b);
+}
+
 bool findingLessThan(const Finding &a, const Finding &b)
 {
     if (a.severity != b.severity)

@@ -110,3 +110,19 @@ struct Finding
 
 // Severity, then kind (by name), then subject: the order of every report.
 bool findingLessThan(const Finding &a, const Finding &b);
+
+// How much of the kluster a finding takes down: all of it (a pod-network rule, the group, a full router), one
+// node or instance, or a router slot. The console orders by it within a severity ("worst first"); reports
+// keep findingLessThan's order.
+enum class Impact
+{
+    Kluster = 0,
+    Node = 1,
+    Slot = 2,
+};
+QString impactName(Impact impact); // "kluster", "node", "slot"
+Impact findingImpact(const Finding &finding);
+// Lower is worse: severity first, then impact. One number for sorting a finding, or a kluster by its worst.
+int findingRank(const Finding &finding);
+// Severity, impact, then kind and subject: the console's order.
+bool worstFirst(const Finding &a, const Finding &b);

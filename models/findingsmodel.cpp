@@ -115,9 +115,10 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
     const Finding &f = row.finding;
     switch (role) {
     case SortRole:
-        // Severity sorts by rank and Repair by availability; the rest by the text shown.
+        // Severity sorts by rank (severity, then impact: what takes down the whole kluster before what takes
+        // one node) and Repair by availability; the rest by the text shown.
         if (index.column() == SeverityColumn)
-            return int(f.severity);
+            return findingRank(f);
         if (index.column() == RepairColumn)
             return row.hasRepair;
         if (index.column() == SinceColumn) {

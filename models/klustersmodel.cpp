@@ -22,6 +22,7 @@ KlustersModel::Counts KlustersModel::Row::rank() const
     c.critical = qMax(shown.critical, complete.critical);
     c.warning = qMax(shown.warning, complete.warning);
     c.worst = ConsoleRole::worse(shown.worst, complete.worst);
+    c.worstRank = qMin(shown.worstRank, complete.worstRank);
     return c;
 }
 
@@ -70,6 +71,7 @@ void KlustersModel::setDiagnosis(const QString &connection, const QString &klust
     r.shown.critical = diagnosis.count(Severity::Critical);
     r.shown.warning = diagnosis.count(Severity::Warning);
     r.shown.worst = diagnosis.findings.isEmpty() ? std::nullopt : std::optional(diagnosis.worst());
+    r.shown.worstRank = diagnosis.worstRank();
     r.fetchedAt = fetchedAt;
     r.error.clear();
     r.incomplete = incomplete;
@@ -253,11 +255,13 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         }
         break;
     case SortRole: {
-        // Most critical first when sorted descending; what cannot be read at all above everything,
-        // a kluster whose last refresh failed next.
+        // Worst first when sorted descending: what cannot be read at all above everything, a kluster whose
+        // last refresh failed next; then by the worst finding's severity and impact (a missing pod-network
+        // rule above one failed instance), then by the counts.
         const qint64 tier = state == State::ConnectionFailed || state == State::Unreachable ? 2
             : state == State::Stale                                                         ? 1
                                                                                             : 0;
+        const qint64 impact = !r.diagnosed ? 17 : rank.worstRank != INT_MAX ? 16 - rank.worstRank : 0;
         switch (index.column()) {
         case WorstColumn:
             return r.diagnosed ? (rank.worst ? int(*rank.worst) : 3) : 4;
@@ -266,11 +270,11 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         case KlusterColumn:
             return r.kluster;
         case CriticalColumn:
-            return tier * 1000000000LL
-                + (r.diagnosed ? rank.critical * 100000LL + rank.warning : 500 * 100000LL);
+            return tier * 100000000000000000LL + impact * 1000000000000LL
+                + (r.diagnosed ? rank.critical * 1000000LL + rank.warning : 500000 * 1000000LL);
         case WarningColumn:
-            return tier * 1000000000LL
-                + (r.diagnosed ? rank.warning * 100000LL + rank.critical : 500 * 100000LL);
+            return tier * 100000000000000000LL
+                + (r.diagnosed ? rank.warning * 1000000LL + rank.critical : 500000 * 1000000LL);
         default:
             return data(index, Qt::DisplayRole);
         }

@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QVariantMap>
+#include <climits>
 
 class KlusterStore;
 
@@ -96,11 +97,13 @@ public:
     struct Counts
     {
         std::optional<Severity> worst;
+        int worstRank = INT_MAX; // findingRank() of the worst finding: severity, then impact
         int critical = 0;
         int warning = 0;
         friend bool operator==(const Counts &a, const Counts &b)
         {
-            return a.worst == b.worst && a.critical == b.critical && a.warning == b.warning;
+            return a.worst == b.worst && a.worstRank == b.worstRank && a.critical == b.critical
+                && a.warning == b.warning;
         }
     };
     struct Row

@@ -77,8 +77,9 @@ void TestFindingsModel::sortRoleHoldsRawValues()
     FindingsModel model;
     model.setDiagnosis(Diagnosis::run(world(1, 45).state()));
     const int row = model.rowOf(QStringLiteral("instance-unregistered:kks-demo-pool-bbbbb"));
+    // The rank: critical, about one node (after critical findings about the whole kluster).
     QCOMPARE(model.data(model.index(row, FindingsModel::SeverityColumn), FindingsModel::SortRole).toInt(),
-        int(Severity::Critical));
+        int(Severity::Critical) * 3 + int(Impact::Node));
     QCOMPARE(
         model.data(model.index(row, FindingsModel::SeverityColumn)).toString(), QStringLiteral("critical"));
     QVERIFY(model.data(model.index(row, FindingsModel::MessageColumn))

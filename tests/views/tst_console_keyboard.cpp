@@ -6,6 +6,7 @@
 // dialog will send.
 
 #include "models/auditmodel.h"
+#include "models/findingsmodel.h"
 #include "services/auditlog.h"
 #include "services/endpointhealth.h"
 #include "tests/simulator/simfixture.h"
@@ -54,6 +55,7 @@ private slots:
     void fromTheRoutesView();
     void allRouteFindingsOfTheRouter();
     void fromNextFinding();
+    void worstFirstByImpact();
     void tabbingIntoATable();
 
 private:
@@ -288,6 +290,22 @@ void TestConsoleKeyboard::fromNextFinding()
     QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList { Duplicate });
     QVERIFY(after != Duplicate);
     QVERIFY(repairByKeyboard(Duplicate));
+}
+
+// Within a severity, what takes down the whole kluster comes first: in demo, F8 lands first on the missing
+// TCP rule (every pod's traffic), not on one failed instance; the Findings view lists it first.
+void TestConsoleKeyboard::worstFirstByImpact()
+{
+    QVERIFY(start());
+    QCOMPARE(m_window->currentKey().toString(), QStringLiteral("sim/demo"));
+    press(Qt::Key_2, Qt::ControlModifier);
+    QCOMPARE(m_window->currentTab(), Tab::Findings);
+    press(Qt::Key_F8);
+    QCOMPARE(m_window->findingsPage()->selectedKeys(),
+        QStringList { QStringLiteral("security-group-rule-missing:tcp") });
+    const QAbstractItemModel *view = m_window->findingsPage()->view()->model();
+    QCOMPARE(view->index(0, FindingsModel::KindColumn).data().toString(),
+        QStringLiteral("security-group-rule-missing"));
 }
 
 void TestConsoleKeyboard::tabbingIntoATable()
