@@ -7,6 +7,7 @@
 
 #include <QHeaderView>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -20,6 +21,7 @@ KlusterKey KlusterSidebar::keyAt(const QModelIndex &row)
 KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
     : QWidget(parent)
     , m_filter(new QLineEdit(this))
+    , m_noMatch(new QLabel(this))
     , m_view(new QTreeView(this))
 {
     // The klusters under their connection and region, worst first at both levels; its own filter (same
@@ -92,7 +94,22 @@ KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
     layout->setContentsMargins(4, 4, 0, 4);
     layout->setSpacing(4);
     layout->addWidget(m_filter);
+    layout->addWidget(m_noMatch);
     layout->addWidget(m_view, 1);
+    // A filter that leaves no kluster says so, and how to get them back: never an unexplained empty list.
+    m_noMatch->setWordWrap(true);
+    m_noMatch->setVisible(false);
+    const auto sayWhy = [this, filter] {
+        const bool none = !m_filter->text().isEmpty() && filter->rowCount() == 0;
+        m_noMatch->setText(none
+                ? tr("No kluster matches “%1” (Escape clears the filter).").arg(m_filter->text())
+                : QString());
+        m_noMatch->setVisible(none);
+    };
+    connect(m_filter, &QLineEdit::textChanged, this, sayWhy);
+    connect(filter, &QAbstractItemModel::rowsInserted, this, sayWhy);
+    connect(filter, &QAbstractItemModel::rowsRemoved, this, sayWhy);
+    connect(filter, &QAbstractItemModel::modelReset, this, sayWhy);
     setMinimumWidth(150);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) {
@@ -130,6 +147,18 @@ bool KlusterSidebar::select(const KlusterKey &key)
     return false;
 }
 
+bool KlusterSidebar::reveal(const KlusterKey &key)
+{
+    if (select(key))
+        return true;
+    // Asked for elsewhere (a notification, the fleet) but hidden by the filter: the filter gives way, rather
+    // than another kluster staying shown in its place.
+    if (m_filter->text().isEmpty())
+        return false;
+    m_filter->clear();
+    return select(key);
+}
+
 QModelIndex KlusterSidebar::firstKluster() const
 {
     // The first kluster in the list's order: the worst of all when sorted worst first.
@@ -155,6 +184,23 @@ bool KlusterSidebar::eventFilter(QObject *watched, QEvent *event)
         return QWidget::eventFilter(watched, event);
     const auto *key = static_cast<QKeyEvent *>(event);
     if (watched == m_view) {
+        // Escape and Backspace act on the filter from the list too: it is the list's filter.
+        if (key->key() == Qt::Key_Escape && !m_filter->text().isEmpty()) {
+            m_filter->clear();
+            return true;
+        }
+        if (key->key() == Qt::Key_Backspace && !m_filter->text().isEmpty()) {
+            m_filter->setFocus(Qt::OtherFocusReason);
+            m_filter->end(false);
+            m_filter->backspace();
+            return true;
+        }
+        // A k9s reflex, "/" (and ":"), asks for the filter: it goes there empty-handed, not typed into it.
+        if (key->text() == QLatin1String("/") || key->text() == QLatin1String(":")) {
+            m_filter->setFocus(Qt::ShortcutFocusReason);
+            m_filter->selectAll();
+            return true;
+        }
         // The kluster list filters as you type.
         const QString text = key->text();
         if (!text.isEmpty() && text.at(0).isPrint() && !text.at(0).isSpace()

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class KlustersModel;
+class QLabel;
 class QLineEdit;
 class QTreeView;
 
@@ -24,8 +25,12 @@ public:
 
     QTreeView *view() const { return m_view; }
     QLineEdit *filterBox() const { return m_filter; }
+    QLabel *noMatch() const { return m_noMatch; } // "No kluster matches …", shown only then
     // Selects the kluster (its group opened); false when the list does not show it.
     bool select(const KlusterKey &key);
+    // The same, for a kluster asked for from elsewhere (a notification, the fleet): the filter is cleared
+    // when it hides it. False when the list has no such kluster.
+    bool reveal(const KlusterKey &key);
     // The first kluster in the list's order (the worst of all, sorted worst first); invalid when none.
     QModelIndex firstKluster() const;
     // The keyboard to the list (its first kluster made current when none is).
@@ -44,6 +49,7 @@ private:
     void expandGroups(int first, int last);
 
     QLineEdit *m_filter;
+    QLabel *m_noMatch;
     QTreeView *m_view;
     QSet<QString> m_collapsed; // the groups (connections) the engineer closed
 };

@@ -189,7 +189,7 @@ void MainWindow::followSession()
     });
     connect(m_views, &KlusterViews::selectionChanged, this, &MainWindow::updateActions);
     connect(m_views, &KlusterViews::klusterActivated, this, [this](const KlusterKey &key) {
-        if (selectKluster(key))
+        if (selectKluster(key, true))
             setTab(Tab::Overview);
     });
     const auto raiseWindow = [this] {
@@ -201,7 +201,7 @@ void MainWindow::followSession()
         [this, raiseWindow](const KlusterKey &key, const QString &finding) {
             raiseWindow();
             if (finding.isEmpty())
-                selectKluster(key);
+                selectKluster(key, true);
             else
                 showFinding(key, finding);
         });
@@ -286,6 +286,8 @@ void MainWindow::buildMenus()
     m_cancelAction->setEnabled(false);
     QAction *find = action(QString(), tr("&Filter the view…"), QKeySequence(tr("Ctrl+F")), QString(),
         [this] { m_views->focusFilter(); });
+    // "/" as in k9s, less and vim; a text box that has the focus types it instead.
+    find->setShortcuts({ QKeySequence(tr("Ctrl+F")), QKeySequence(Qt::Key_Slash) });
     QAction *next = action(QStringLiteral("action-next"), tr("&Next finding"), Qt::Key_F8,
         tr("Select the next row with a finding in this view (F8)"), [this] { m_views->stepFinding(1); });
     QAction *previous = action(QStringLiteral("action-previous"), tr("Pre&vious finding"),
@@ -387,9 +389,9 @@ void MainWindow::setAutoRefreshMinutes(int minutes)
     updateLiveActions();
 }
 
-bool MainWindow::selectKluster(const KlusterKey &key)
+bool MainWindow::selectKluster(const KlusterKey &key, bool reveal)
 {
-    if (!m_sidebar->select(key))
+    if (!(reveal ? m_sidebar->reveal(key) : m_sidebar->select(key)))
         return false;
     if (key == m_wantedKey)
         m_wantedKey = {};
@@ -401,7 +403,7 @@ void MainWindow::showFinding(const KlusterKey &key, const QString &findingId)
     m_wantedFinding = findingId;
     if (currentKey() != key) {
         m_wantedKey = key;
-        selectKluster(key);
+        selectKluster(key, true);
     }
     applyWantedFinding();
 }

@@ -25,6 +25,7 @@ class HistoryRecorder;
 class Notifier;
 class OverviewPage;
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QSplitter;
 class QTreeView;
@@ -67,7 +68,8 @@ public:
 
     const KlusterData *kluster(const KlusterKey &key) const { return m_session->store()->data(key); }
     KlusterKey currentKey() const { return m_session->current(); }
-    bool selectKluster(const KlusterKey &key);
+    // `reveal`: asked for from elsewhere (a notification, the fleet): a filter that hides it gives way.
+    bool selectKluster(const KlusterKey &key, bool reveal = false);
     // Selects the kluster and, once its views show it, the finding (in every view).
     void showFinding(const KlusterKey &key, const QString &findingId);
     void setTab(Tab tab) { m_views->setTab(tab); }
@@ -87,6 +89,7 @@ public:
     ChangesPage *changesPage() const { return m_views->changesPage(); }
     QTreeView *sidebar() const { return m_sidebar->view(); }
     QLineEdit *sidebarFilter() const { return m_sidebar->filterBox(); }
+    QLabel *sidebarNoMatch() const { return m_sidebar->noMatch(); }
     QComboBox *routeScope() const { return m_views->routesPage()->scopeChoice(); }
     MessageBanner *banner() const { return m_banner; }
     QString bannerText() const { return m_banner->text(); }

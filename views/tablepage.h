@@ -41,6 +41,7 @@ public:
     FilterModel *filter() const { return m_filter; }
     SeverityDecorator *decorator() const { return m_decorator; }
     QLineEdit *filterBox() const { return m_filterBox; }
+    QLabel *filterProblem() const { return m_filterProblem; } // why the filter shows nothing, when it does
     QTextBrowser *details() const { return m_details; }
     QPushButton *repairButton() const { return m_repair; }
     // Adds a widget (a severity or scope choice) to the row of the filter box.

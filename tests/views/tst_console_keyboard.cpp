@@ -11,6 +11,8 @@
 #include "services/endpointhealth.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
+#include "views/nodespage.h"
+#include "views/notifier.h"
 #include "views/repairdialog.h"
 #include "views/tablepage.h"
 
@@ -19,6 +21,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -56,6 +59,7 @@ private slots:
     void allRouteFindingsOfTheRouter();
     void fromNextFinding();
     void worstFirstByImpact();
+    void filtersAreNoTrap();
     void tabbingIntoATable();
 
 private:
@@ -306,6 +310,49 @@ void TestConsoleKeyboard::worstFirstByImpact()
     const QAbstractItemModel *view = m_window->findingsPage()->view()->model();
     QCOMPARE(view->index(0, FindingsModel::KindColumn).data().toString(),
         QStringLiteral("security-group-rule-missing"));
+}
+
+// The kluster list's filter from the list itself: Backspace edits it, Escape clears it, a filter that leaves
+// no kluster says so; "/" filters the current table from wherever the focus is (not in a text box).
+void TestConsoleKeyboard::filtersAreNoTrap()
+{
+    QVERIFY(start());
+    press(Qt::Key_K, Qt::ControlModifier);
+    type(QStringLiteral("legx"));
+    QCOMPARE(m_window->sidebarFilter()->text(), QStringLiteral("legx"));
+    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 0);
+    QVERIFY(m_window->sidebarNoMatch()->isVisible());
+    QVERIFY(m_window->sidebarNoMatch()->text().contains(QStringLiteral("legx")));
+    // Away to a table and back: the focus is on the list, and Backspace edits its filter.
+    press(Qt::Key_3, Qt::ControlModifier);
+    press(Qt::Key_K, Qt::ControlModifier);
+    QCOMPARE(QApplication::focusWidget(), m_window->sidebar());
+    press(Qt::Key_Backspace);
+    QCOMPARE(m_window->sidebarFilter()->text(), QStringLiteral("leg"));
+    QVERIFY(!m_window->sidebarNoMatch()->isVisible());
+    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 1);
+    // Escape from the list clears it.
+    press(Qt::Key_3, Qt::ControlModifier);
+    press(Qt::Key_K, Qt::ControlModifier);
+    press(Qt::Key_Escape);
+    QCOMPARE(m_window->sidebarFilter()->text(), QString());
+    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 3);
+    // "/" from a table: its filter, empty-handed; a filter that matches nothing says so.
+    press(Qt::Key_3, Qt::ControlModifier);
+    QTest::keyClick(m_window->nodesPage()->view(), Qt::Key_Slash);
+    QCOMPARE(QApplication::focusWidget(), m_window->nodesPage()->filterBox());
+    QCOMPARE(m_window->nodesPage()->filterBox()->text(), QString());
+    type(QStringLiteral("zzzz"));
+    QVERIFY(m_window->nodesPage()->filterProblem()->isVisible());
+    press(Qt::Key_Escape);
+    QCOMPARE(m_window->nodesPage()->filterBox()->text(), QString());
+    // A notification's click on a kluster the filter hides opens that kluster, not the one shown.
+    press(Qt::Key_K, Qt::ControlModifier);
+    type(QStringLiteral("leg"));
+    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 1);
+    emit m_window->notifier()->activated({ QStringLiteral("sim"), QStringLiteral("blue") }, QString());
+    QCOMPARE(m_window->currentKey().toString(), QStringLiteral("sim/blue"));
+    QCOMPARE(m_window->sidebarFilter()->text(), QString());
 }
 
 void TestConsoleKeyboard::tabbingIntoATable()
