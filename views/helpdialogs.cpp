@@ -68,6 +68,11 @@ QDialog *shortcuts(QMainWindow *window)
         { QObject::tr("Backspace"), QObject::tr("Edit the filter"), QObject::tr("The kluster list") },
         { QObject::tr("Tab"), QObject::tr("Into the table: the row under the cursor is selected"),
             QObject::tr("Every table") },
+        { QObject::tr("Ctrl+C, context menu → Copy"),
+            QObject::tr(
+                "Copy the selected rows as text; or a row's name, addresses, ids and the openstack or "
+                "kubectl command that shows it"),
+            QObject::tr("Findings, Nodes, Routes, Security group") },
         { QObject::tr("Double-click, context menu"), QObject::tr("Repair the row's findings"),
             QObject::tr("Findings, Nodes, Routes, Security group") },
         { QObject::tr("Shift+Up/Down, Ctrl+click"),

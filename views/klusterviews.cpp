@@ -3,6 +3,7 @@
 #include "console/connectionregistry.h"
 #include "console/consolesession.h"
 #include "console/historyclient.h"
+#include "console/rowcopies.h"
 #include "models/findingsmodel.h"
 #include "models/klustersmodel.h"
 #include "models/nodesmodel.h"
@@ -19,8 +20,11 @@
 #include "views/severitystyle.h"
 
 #include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTreeView>
@@ -268,6 +272,59 @@ void KlusterViews::focusCurrent()
             ->setFocus(Qt::OtherFocusReason);
 }
 
+// "Copy" in a row's context menu: its names, addresses, ids and the command that shows it; Ctrl+C copies the
+// selected rows as text (tab-separated, with the header line).
+void KlusterViews::addCopyActions(TablePage *page, RowCopies::RowKind kind)
+{
+    QTreeView *v = page->view();
+    auto *copy = new QAction(tr("Copy"), v);
+    auto *menu = new QMenu(v);
+    copy->setMenu(menu);
+    connect(menu, &QMenu::aboutToShow, this, [this, v, menu, kind] {
+        menu->clear();
+        const KlusterData *d = m_session->store()->data(m_session->current());
+        const QString key = v->currentIndex().siblingAtColumn(0).data(ConsoleRole::Key).toString();
+        if (!d || !d->fetch || !d->diagnosis || key.isEmpty()) {
+            menu->addAction(tr("(no row)"))->setEnabled(false);
+            return;
+        }
+        for (const RowCopies::Copyable &c : RowCopies::of(kind, key, d->fetch->state, *d->diagnosis)) {
+            const QString text = c.text;
+            connect(menu->addAction(c.label), &QAction::triggered, this,
+                [text] { QGuiApplication::clipboard()->setText(text); });
+        }
+    });
+    v->addAction(copy);
+    auto *rows = new QAction(tr("Copy the selected rows"), v);
+    rows->setShortcut(QKeySequence::Copy);
+    rows->setShortcutContext(Qt::WidgetShortcut);
+    connect(rows, &QAction::triggered, this, [v] {
+        const QAbstractItemModel *m = v->model();
+        QStringList header;
+        for (int c = 0; c < m->columnCount(); ++c) {
+            if (!v->isColumnHidden(c))
+                header << m->headerData(c, Qt::Horizontal).toString();
+        }
+        QModelIndexList selected = v->selectionModel()->selectedRows();
+        if (selected.isEmpty() && v->currentIndex().isValid())
+            selected << v->currentIndex().siblingAtColumn(0);
+        std::sort(selected.begin(), selected.end(), [v](const QModelIndex &a, const QModelIndex &b) {
+            return v->visualRect(a).top() < v->visualRect(b).top();
+        });
+        QList<QStringList> lines;
+        for (const QModelIndex &row : std::as_const(selected)) {
+            QStringList cells;
+            for (int c = 0; c < m->columnCount(); ++c) {
+                if (!v->isColumnHidden(c))
+                    cells << row.siblingAtColumn(c).data().toString();
+            }
+            lines << cells;
+        }
+        QGuiApplication::clipboard()->setText(RowCopies::rowsText(header, lines));
+    });
+    v->addAction(rows);
+}
+
 void KlusterViews::setRowActions(QAction *repair, QAction *repairRoutes)
 {
     for (TablePage *p : m_klusterPages) {
@@ -285,6 +342,7 @@ void KlusterViews::setRowActions(QAction *repair, QAction *repairRoutes)
         }
         if (p == m_findingsPage || p == m_routesPage)
             v->addAction(repairRoutes);
+        addCopyActions(p, RowCopies::RowKind(m_klusterPages.indexOf(p)));
         connect(p, &TablePage::repairRequested, repair, &QAction::trigger);
         connect(p, &TablePage::rowActivated, this, [this, p, repair] {
             if (m_tabs->currentWidget() == p && repair->isEnabled())

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "console/rowcopies.h"
 #include "core/klusterkey.h"
 #include "views/tabs.h"
 
@@ -72,6 +73,7 @@ signals:
     void klusterActivated(const KlusterKey &key); // a tile of the fleet
 
 private:
+    void addCopyActions(TablePage *page, RowCopies::RowKind kind);
     void syncSelection();
     void requestTrend();
     void requestChanges();

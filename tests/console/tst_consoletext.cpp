@@ -1,5 +1,6 @@
 #include "console/consoletext.h"
 #include "console/refreshcoordinator.h"
+#include "console/rowcopies.h"
 #include "core/diagnosis.h"
 #include "services/snapshotreader.h"
 
@@ -19,6 +20,7 @@ private slots:
     void captionsOfStaleAndIncompleteData();
     void notificationOfUnreachableAndNewCritical();
     void roundDoneAndWindowTitle();
+    void rowCopies();
 };
 
 namespace {
@@ -231,6 +233,46 @@ void TestConsoleText::roundDoneAndWindowTitle()
     QCOMPARE(ConsoleText::windowTitle({}, false), QStringLiteral("Flightdeck"));
     QCOMPARE(ConsoleText::windowTitle({ QStringLiteral("eu"), QStringLiteral("prod") }, true),
         QStringLiteral("eu/prod — Flightdeck (read-only)"));
+}
+
+// What a row copies as: names, addresses, ids and the command that shows the object, from the state itself.
+void TestConsoleText::rowCopies()
+{
+    const KlusterState state
+        = SnapshotReader::read(QStringLiteral(FLIGHTDECK_SOURCE_DIR "/examples/stopped-instances"));
+    const Diagnosis d = Diagnosis::run(state);
+    const auto texts = [](const QList<RowCopies::Copyable> &list) {
+        QStringList out;
+        for (const RowCopies::Copyable &c : list)
+            out << c.text;
+        return out;
+    };
+    const QStringList node
+        = texts(RowCopies::of(RowCopies::RowKind::Node, QStringLiteral("kks-prod-workers-4xk2p"), state, d));
+    QVERIFY2(node.contains(QStringLiteral("kks-prod-workers-4xk2p")), qPrintable(node.join('\n')));
+    QVERIFY(node.contains(QStringLiteral("10.180.0.11")));
+    QVERIFY(node.contains(QStringLiteral("100.100.0.0/24")));
+    QVERIFY(node.contains(QStringLiteral("openstack server show 972f9228-4ac0-7df9-cb4e-9532f7f99668")));
+    QVERIFY(node.contains(QStringLiteral("kubectl get node kks-prod-workers-4xk2p -o yaml")));
+    const QStringList finding = texts(RowCopies::of(
+        RowCopies::RowKind::Finding, QStringLiteral("instance-stopped:kks-prod-workers-4xk2p"), state, d));
+    QCOMPARE(finding.first(), QStringLiteral("instance-stopped:kks-prod-workers-4xk2p"));
+    QVERIFY(finding.contains(QStringLiteral("openstack server show 972f9228-4ac0-7df9-cb4e-9532f7f99668")));
+    const QStringList route = texts(
+        RowCopies::of(RowCopies::RowKind::Route, QStringLiteral("100.100.1.0/24 via 10.180.0.12"), state, d));
+    QVERIFY(route.contains(QStringLiteral("100.100.1.0/24")));
+    QVERIFY(route.contains(QStringLiteral("10.180.0.12")));
+    QVERIFY2(route.last().startsWith(QStringLiteral("openstack router show ")), qPrintable(route.join('\n')));
+    // A name a shell would read otherwise is quoted.
+    KlusterState odd = state;
+    odd.nodes.first().name = QStringLiteral("a b;rm");
+    const QStringList quoted
+        = texts(RowCopies::of(RowCopies::RowKind::Node, QStringLiteral("a b;rm"), odd, Diagnosis::run(odd)));
+    QVERIFY2(
+        quoted.contains(QStringLiteral("kubectl get node 'a b;rm' -o yaml")), qPrintable(quoted.join('\n')));
+    QCOMPARE(RowCopies::rowsText({ QStringLiteral("Name"), QStringLiteral("IP") },
+                 { { QStringLiteral("n1"), QStringLiteral("10.0.0.1") } }),
+        QStringLiteral("Name\tIP\nn1\t10.0.0.1\n"));
 }
 
 QTEST_GUILESS_MAIN(TestConsoleText)

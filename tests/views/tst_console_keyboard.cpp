@@ -17,12 +17,14 @@
 #include "views/tablepage.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
@@ -60,6 +62,7 @@ private slots:
     void fromNextFinding();
     void worstFirstByImpact();
     void filtersAreNoTrap();
+    void copyRowsAndTheirFacts();
     void tabbingIntoATable();
 
 private:
@@ -353,6 +356,36 @@ void TestConsoleKeyboard::filtersAreNoTrap()
     emit m_window->notifier()->activated({ QStringLiteral("sim"), QStringLiteral("blue") }, QString());
     QCOMPARE(m_window->currentKey().toString(), QStringLiteral("sim/blue"));
     QCOMPARE(m_window->sidebarFilter()->text(), QString());
+}
+
+// Ctrl+C copies the selected rows as text with their header; the row's context menu copies its facts.
+void TestConsoleKeyboard::copyRowsAndTheirFacts()
+{
+    QVERIFY(start());
+    press(Qt::Key_3, Qt::ControlModifier);
+    QTreeView *view = m_window->nodesPage()->view();
+    view->setFocus();
+    view->setCurrentIndex(view->model()->index(0, 0));
+    const QString name = view->currentIndex().data().toString();
+    QTest::keyClick(view, Qt::Key_C, Qt::ControlModifier);
+    const QString text = QGuiApplication::clipboard()->text();
+    QVERIFY2(text.startsWith(QStringLiteral("Name\t")), qPrintable(text));
+    QVERIFY2(text.section(QLatin1Char('\n'), 1, 1).startsWith(name + QLatin1Char('\t')), qPrintable(text));
+    QAction *copy = nullptr;
+    for (QAction *a : view->actions()) {
+        if (a->text() == QStringLiteral("Copy"))
+            copy = a;
+    }
+    QVERIFY(copy && copy->menu());
+    emit copy->menu()->aboutToShow();
+    QStringList labels;
+    for (QAction *a : copy->menu()->actions())
+        labels << a->text();
+    QVERIFY2(labels.contains(QStringLiteral("Name ") + name), qPrintable(labels.join(QLatin1Char('|'))));
+    QVERIFY2(labels.join(QLatin1Char('|')).contains(QStringLiteral("openstack server show")),
+        qPrintable(labels.join(QLatin1Char('|'))));
+    copy->menu()->actions().constLast()->trigger();
+    QVERIFY(!QGuiApplication::clipboard()->text().isEmpty());
 }
 
 void TestConsoleKeyboard::tabbingIntoATable()
