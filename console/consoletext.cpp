@@ -136,6 +136,17 @@ Captions captions(const CaptionFacts &f)
                                     .arg(clock(d->fetchedAt), ago(d->fetchedAt, f.now))
                                     .arg(d->elapsedMs)
                                     .arg(d->fetch->requests);
+    // Two clocks, said as two: ages, the Since column, the trends and the repair dialog read the cloud's
+    // instant (its Date header); "fetched" and "ago" read this machine's. Named when they disagree.
+    const QDateTime cloudAt = d->fetch->state.capturedAt;
+    if (!f.snapshot && cloudAt.isValid() && d->fetchedAt.isValid()
+        && qAbs(d->fetchedAt.secsTo(cloudAt)) >= 60) {
+        const qint64 skew = d->fetchedAt.secsTo(cloudAt);
+        when
+            += tr(" · the cloud's clock read %1, %2 %3 this machine's: ages and times of findings are on the "
+                  "cloud's clock")
+                   .arg(clock(cloudAt), formatDuration(qAbs(skew)), skew > 0 ? tr("ahead of") : tr("behind"));
+    }
     // The nodes, between refreshes: live from their watch, or why not.
     const NodeWatchStatus &watch = d->watch;
     if (!f.snapshot && watch.watching && !d->isStale()) {

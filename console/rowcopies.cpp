@@ -1,6 +1,5 @@
 #include "console/rowcopies.h"
 
-
 #include <QCoreApplication>
 
 namespace RowCopies {
@@ -15,8 +14,8 @@ QString tr(const char *text)
 // A shell word: quoted when it holds anything a shell would read otherwise.
 QString shellWord(const QString &word)
 {
-    static const QString plain = QStringLiteral(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,");
+    static const QString plain
+        = QStringLiteral("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,");
     for (const QChar c : word) {
         if (!plain.contains(c)) {
             QString quoted = word;
@@ -57,7 +56,8 @@ void node(QList<Copyable> &out, const KlusterState &state, const QString &name)
             continue;
         add(out, tr("InternalIP %1"), n.internalIp);
         add(out, tr("Pod CIDR %1"), n.podCidrText);
-        add(out, tr("%1"), QStringLiteral("kubectl get node ") + shellWord(n.name) + QStringLiteral(" -o yaml"));
+        add(out, tr("%1"),
+            QStringLiteral("kubectl get node ") + shellWord(n.name) + QStringLiteral(" -o yaml"));
         return;
     }
 }
@@ -67,7 +67,8 @@ void router(QList<Copyable> &out, const KlusterState &state)
     const QString id = state.router.id.isEmpty() ? state.kluster.routerId : state.router.id;
     add(out, tr("Router id %1"), id);
     if (!id.isEmpty())
-        add(out, tr("%1"), QStringLiteral("openstack router show ") + shellWord(id) + QStringLiteral(" -c routes"));
+        add(out, tr("%1"),
+            QStringLiteral("openstack router show ") + shellWord(id) + QStringLiteral(" -c routes"));
 }
 
 void group(QList<Copyable> &out, const KlusterState &state)

@@ -172,6 +172,11 @@ void TestConsoleText::captionsOfStaleAndIncompleteData()
     QVERIFY2(
         c.routes.contains(QStringLiteral("12 of 30 routes used (3 other klusters")), qPrintable(c.routes));
     QVERIFY(!c.findings.contains(QStringLiteral("STALE")));
+    // The example was captured at 10:00 on the 21st by the cloud's clock: two clocks, said as two.
+    QVERIFY2(
+        c.header.contains(QStringLiteral("the cloud's clock read 2026-11-21 10:00:00 UTC, 5 d 3 h behind "
+                                         "this machine's")),
+        qPrintable(c.header));
 
     store.setFailed(key, { { std::nullopt, httpError(503), QString() } }, Now);
     f.data = store.data(key);
