@@ -112,8 +112,10 @@ RoutesModel::Prepared RoutesModel::prepare(
             r.owner = foreignOwner; // another kluster on the shared router
         else if (!e.nexthopInstance.isEmpty())
             r.owner = tr("instance %1").arg(e.nexthopInstance);
+        else if (!known.known(Source::Servers))
+            r.owner = tr("unknown"); // no instance is known to have it, nor known not to
         else
-            r.owner = known.routeOwners() ? tr("nobody") : tr("unknown");
+            r.owner = known.known(Source::Nodes) ? tr("nobody") : tr("no instance (nodes unknown)");
         if (e.destination.isValid() && e.destination.isIPv4())
             r.destinationOrder
                 = (quint64(e.destination.network().toIPv4()) << 8) | quint64(e.destination.prefixLength());
@@ -200,8 +202,9 @@ RoutesModel::Prepared RoutesModel::prepare(
         QStringList parts;
         for (auto c = counts.cbegin(); c != counts.cend(); ++c)
             parts << QStringLiteral("%1 %2").arg(c.value()).arg(c.key());
-        sum.owner = sum.destinationNode.isEmpty() ? tr("no node has this pod CIDR")
-                                                  : tr("pod CIDR of node %1").arg(sum.destinationNode);
+        sum.owner = !sum.destinationNode.isEmpty() ? tr("pod CIDR of node %1").arg(sum.destinationNode)
+            : known.known(Source::Nodes)           ? tr("no node has this pod CIDR")
+                                                   : tr("whose pod CIDR: unknown (nodes not read)");
         QString summary = parts.join(QStringLiteral(", "));
         if (!winner.isEmpty())
             summary += tr("; the %1 one wins").arg(winner);
