@@ -1,5 +1,7 @@
 #include "console/rowcopies.h"
 
+#include "core/printable.h"
+
 #include <QCoreApplication>
 
 namespace RowCopies {
@@ -26,10 +28,12 @@ QString shellWord(const QString &word)
     return word.isEmpty() ? QStringLiteral("''") : word;
 }
 
-void add(QList<Copyable> &out, const QString &label, const QString &text)
+// Names from the cloud reach a terminal when pasted: control characters shown as escapes (core/printable).
+void add(QList<Copyable> &out, const QString &label, const QString &raw)
 {
-    if (text.isEmpty())
+    if (raw.isEmpty())
         return;
+    const QString text = printable(raw);
     for (const Copyable &c : std::as_const(out)) {
         if (c.text == text)
             return;
@@ -140,8 +144,12 @@ QList<Copyable> of(RowKind kind, const QString &key, const KlusterState &state, 
 QString rowsText(const QStringList &header, const QList<QStringList> &rows)
 {
     QStringList lines { header.join(QLatin1Char('\t')) };
-    for (const QStringList &row : rows)
-        lines << row.join(QLatin1Char('\t'));
+    for (const QStringList &row : rows) {
+        QStringList cells;
+        for (const QString &cell : row)
+            cells << printable(cell); // a tab or a line break in a cell would move the columns
+        lines << cells.join(QLatin1Char('\t'));
+    }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 

@@ -27,7 +27,8 @@ struct Copyable
 
 QList<Copyable> of(RowKind kind, const QString &key, const KlusterState &state, const Diagnosis &diagnosis);
 
-// Rows as text: one line each, cells separated by tabs, the header line first.
+// Rows as text: one line each, cells separated by tabs, the header line first; control characters in a cell
+// shown as escapes. Every text of of() is printable() too.
 QString rowsText(const QStringList &header, const QList<QStringList> &rows);
 
 } // namespace RowCopies

@@ -278,6 +278,9 @@ void TestConsoleText::rowCopies()
     QCOMPARE(RowCopies::rowsText({ QStringLiteral("Name"), QStringLiteral("IP") },
                  { { QStringLiteral("n1"), QStringLiteral("10.0.0.1") } }),
         QStringLiteral("Name\tIP\nn1\t10.0.0.1\n"));
+    // What the cloud names never drives the terminal it is pasted into.
+    QCOMPARE(RowCopies::rowsText({ QStringLiteral("Name") }, { { QStringLiteral("x\x1b[2Jy\tz") } }),
+        QStringLiteral("Name\nx\\e[2Jy\\tz\n"));
 }
 
 QTEST_GUILESS_MAIN(TestConsoleText)
