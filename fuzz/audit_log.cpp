@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         buffer.open(QIODevice::ReadOnly);
         FUZZ_CHECK(whole.update(buffer, QStringLiteral("audit.jsonl"), &error), "a buffer could not be read");
     }
-    const QList<QJsonObject> records = whole.records();
+    const QList<AuditRecord> records = whole.records();
     // Grown: the first half, then all of it.
     AuditLog::Reader grown;
     QByteArray growing = log.left(log.size() / 2);

@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     KlusterFetch fetch;
-    fetch.bodies.insert(QStringLiteral("nodes.json"), KeptBody(Listed));
+    fetch.bodies.insert(Source::Nodes, KeptBody(Listed));
     fetch.state.nodes
         = ApiParser::parseNodes(QStringLiteral("nodes"), QJsonDocument::fromJson(Listed).object());
     Error answer;
@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         events.append(event);
     }
     applyNodeEvents(fetch, events, version);
-    const QByteArray body = fetch.body(QStringLiteral("nodes.json"));
+    const QByteArray body = fetch.body(Source::Nodes);
     // What it makes is a list the parser reads back, with the nodes the state has.
     const QList<Node> back
         = ApiParser::parseNodes(QStringLiteral("nodes"), QJsonDocument::fromJson(body).object());
