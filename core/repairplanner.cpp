@@ -61,24 +61,30 @@ RepairPlan deleteNode(const Node &node)
     return plan;
 }
 
-RepairPlan addSecurityGroup(const Instance &instance, const QString &groupName)
+// One Nova server action (POST /servers/{id}/action) as a plan of its own.
+static RepairPlan serverAction(
+    const Instance &instance, RepairPlan::Action action, const QString &title, const QJsonObject &body)
 {
     RepairPlan plan;
-    plan.action = RepairPlan::Action::AddSecurityGroup;
-    plan.title = QStringLiteral("Add security group %1 to instance %2").arg(groupName, instance.name);
+    plan.action = action;
+    plan.title = title;
     plan.instanceId = instance.id;
     plan.instanceName = instance.name;
     PlannedRequest request;
     request.service = QStringLiteral("compute");
     request.method = QStringLiteral("POST");
     request.path = QStringLiteral("/servers/") + instance.id + QStringLiteral("/action");
-    QJsonObject group;
-    group.insert(QStringLiteral("name"), groupName);
-    QJsonObject body;
-    body.insert(QStringLiteral("addSecurityGroup"), group);
     request.body = body;
     plan.requests.append(request);
     return plan;
+}
+
+RepairPlan addSecurityGroup(const Instance &instance, const QString &groupName)
+{
+    return serverAction(instance, RepairPlan::Action::AddSecurityGroup,
+        QStringLiteral("Add security group %1 to instance %2").arg(groupName, instance.name),
+        QJsonObject {
+            { QStringLiteral("addSecurityGroup"), QJsonObject { { QStringLiteral("name"), groupName } } } });
 }
 
 QString startAction(const Instance &instance)
@@ -94,20 +100,10 @@ QString startAction(const Instance &instance)
 
 RepairPlan startInstance(const Instance &instance)
 {
-    RepairPlan plan;
-    plan.action = RepairPlan::Action::StartInstance;
     const QString action = startAction(instance);
-    plan.title
-        = QStringLiteral("Start instance %1 again (%2); nothing is deleted").arg(instance.name, action);
-    plan.instanceId = instance.id;
-    plan.instanceName = instance.name;
-    PlannedRequest request;
-    request.service = QStringLiteral("compute");
-    request.method = QStringLiteral("POST");
-    request.path = QStringLiteral("/servers/") + instance.id + QStringLiteral("/action");
-    request.body = QJsonObject { { action, QJsonValue::Null } };
-    plan.requests.append(request);
-    return plan;
+    return serverAction(instance, RepairPlan::Action::StartInstance,
+        QStringLiteral("Start instance %1 again (%2); nothing is deleted").arg(instance.name, action),
+        QJsonObject { { action, QJsonValue::Null } });
 }
 
 RepairPlan createSecurityGroupRule(
