@@ -20,6 +20,7 @@
 #include <QLineSeries>
 #include <QMap>
 #include <QPieSeries>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
@@ -59,7 +60,39 @@ void styleAxis(QAbstractAxis *axis, const QPalette &palette)
 
 const QColor Neutral(120, 140, 160); // what is neither good nor bad: free slots, booting instances
 
+// The width under which a chart's labels are made small and its axes sparse.
+constexpr int NarrowChart = 330;
+
 } // namespace
+
+void OverviewPage::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitCharts();
+}
+
+void OverviewPage::fitCharts()
+{
+    for (QChartView *v :
+        { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings }) {
+        QChart *chart = v->chart();
+        if (!chart)
+            continue;
+        const bool narrow = v->width() < NarrowChart;
+        QFont small = font();
+        if (narrow)
+            small.setPointSizeF(qMax(6.5, small.pointSizeF() * 0.8));
+        chart->legend()->setFont(small);
+        chart->setMargins(narrow ? QMargins(0, 2, 0, 2) : QMargins(4, 4, 4, 4));
+        for (QAbstractAxis *axis : chart->axes()) {
+            axis->setLabelsFont(small);
+            if (auto *time = qobject_cast<QDateTimeAxis *>(axis))
+                time->setTickCount(narrow ? 3 : 5);
+            else if (auto *value = qobject_cast<QValueAxis *>(axis))
+                value->setTickCount(narrow ? 3 : 5);
+        }
+    }
+}
 
 OverviewPage::OverviewPage(QWidget *parent)
     : QWidget(parent)
@@ -308,6 +341,7 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         m_findings->setChart(chart);
         delete old;
     }
+    fitCharts();
 }
 
 int OverviewPage::trendHours() const
@@ -445,4 +479,5 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
     chartOf(m_trendFindings, tr("Findings by severity"),
         { { tr("critical"), crit, [](const HistorySample &s) { return double(s.critical); } },
             { tr("warning"), warn, [](const HistorySample &s) { return double(s.warning); } } });
+    fitCharts();
 }

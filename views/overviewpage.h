@@ -43,7 +43,14 @@ public:
 signals:
     void trendRangeChanged(int hours);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    // Charts fit their width: on a laptop (a chart narrower than about 330 px) smaller labels and fewer
+    // ticks, the legend's words kept whole, never "de…" or "…" on an axis.
+    void fitCharts();
+
     QLabel *m_title;
     QLabel *m_summary;
     QLabel *m_caption;
