@@ -33,16 +33,21 @@ struct Instance
     // A partial record from an unreachable cell (microversion >= 2.69): no name, status UNKNOWN.
     bool isPartial() const { return status == QLatin1String("UNKNOWN") && name.isEmpty(); }
     bool isDeleting() const { return taskState == QLatin1String("deleting"); }
-    // Was running and is not: SHUTOFF, SUSPENDED or PAUSED (vm_state stopped, suspended, paused).
-    bool isStopped() const
+    // Was running and is not: "stopped", "suspended" or "paused" (the vm_state, or read from the status
+    // SHUTOFF, SUSPENDED, PAUSED when Nova does not show it); empty otherwise.
+    QString stoppedAs() const
     {
-        if (!vmState.isEmpty()) {
-            return vmState == QLatin1String("stopped") || vmState == QLatin1String("suspended")
-                || vmState == QLatin1String("paused");
-        }
-        return status == QLatin1String("SHUTOFF") || status == QLatin1String("SUSPENDED")
-            || status == QLatin1String("PAUSED");
+        const QString state = !vmState.isEmpty()   ? vmState
+            : status == QLatin1String("SHUTOFF")   ? QStringLiteral("stopped")
+            : status == QLatin1String("SUSPENDED") ? QStringLiteral("suspended")
+            : status == QLatin1String("PAUSED")    ? QStringLiteral("paused")
+                                                   : QString();
+        return state == QLatin1String("stopped") || state == QLatin1String("suspended")
+                || state == QLatin1String("paused")
+            ? state
+            : QString();
     }
+    bool isStopped() const { return !stoppedAs().isEmpty(); }
     // Nova is changing it now (task_state set): a stop or a start under way.
     bool isBusy() const { return !taskState.isEmpty(); }
     bool isActive() const { return status == QLatin1String("ACTIVE"); }

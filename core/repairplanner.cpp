@@ -89,13 +89,10 @@ RepairPlan addSecurityGroup(const Instance &instance, const QString &groupName)
 
 QString startAction(const Instance &instance)
 {
-    const bool suspended = instance.vmState.isEmpty() ? instance.status == QLatin1String("SUSPENDED")
-                                                      : instance.vmState == QLatin1String("suspended");
-    const bool paused = instance.vmState.isEmpty() ? instance.status == QLatin1String("PAUSED")
-                                                   : instance.vmState == QLatin1String("paused");
-    return suspended ? QStringLiteral("resume")
-        : paused     ? QStringLiteral("unpause")
-                     : QStringLiteral("os-start");
+    const QString state = instance.stoppedAs();
+    return state == QLatin1String("suspended") ? QStringLiteral("resume")
+        : state == QLatin1String("paused")     ? QStringLiteral("unpause")
+                                               : QStringLiteral("os-start");
 }
 
 RepairPlan startInstance(const Instance &instance)

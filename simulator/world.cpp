@@ -582,7 +582,7 @@ void World::setPower(SimServer &s, bool running, const QString &status, const QS
 
 int World::serverIndexByName(const QString &name) const
 {
-    for (int i = 0; i < servers.size(); ++i) {
+    for (int i = int(servers.size()) - 1; i >= 0; --i) { // the newest of a name
         if (servers.at(i).name == name)
             return i;
     }
@@ -776,11 +776,8 @@ bool World::tick()
             break;
         }
         case Pending::Kind::Register: {
-            const SimServer *server = nullptr;
-            for (const SimServer &s : servers) {
-                if (s.name == job.name)
-                    server = &s;
-            }
+            const int found = serverIndexByName(job.name);
+            const SimServer *server = found >= 0 ? &servers.at(found) : nullptr;
             if (!server || nodeIndex(kluster, job.name) >= 0)
                 break;
             SimNode node;

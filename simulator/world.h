@@ -243,7 +243,7 @@ public:
     int projectIndex(const QString &idOrName) const;
     int userIndex(const QString &idOrName) const;
     int serverIndex(const QString &id) const;
-    int serverIndexByName(const QString &name) const; // -1 when none
+    int serverIndexByName(const QString &name) const; // the newest server of the name; -1 when none
     int routerIndex(const QString &id) const;
     int networkIndex(const QString &idOrName) const;
     int portIndex(const QString &id) const;

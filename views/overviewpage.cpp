@@ -219,37 +219,32 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     const QPalette pal = palette();
     // Routes against the limit.
     {
+        QChart *chart = !known.routes() ? newChart(tr("Routes: unknown, the router could not be read"), pal)
+            : limit > 0                 ? newChart(tr("Routes: %1 of %2").arg(routes).arg(limit), pal)
+                                        : newChart(tr("Routes: %1 (limit unknown)").arg(routes), pal);
         if (!known.routes()) {
             // Nothing on the router is known: no donut, not an empty router.
-            QChart *chart = newChart(tr("Routes: unknown, the router could not be read"), pal);
             chart->setTitleBrush(SeverityStyle::alarmText(pal));
             chart->setToolTip(known.unknown(Source::Router));
-            QChart *old = m_routes->chart();
-            m_routes->setChart(chart);
-            delete old;
-        }
-        QChart *chart = newChart(limit > 0 ? tr("Routes: %1 of %2").arg(routes).arg(limit)
-                                           : tr("Routes: %1 (limit unknown)").arg(routes),
-            pal);
-        auto *series = new QPieSeries;
-        series->setHoleSize(0.45);
-        const double share = limit > 0 ? double(routes) / limit : 0;
-        const QColor used = SeverityStyle::colour(share >= 1.0 ? std::optional(Severity::Critical)
-                : share >= 0.8                                 ? std::optional(Severity::Warning)
-                                                               : std::nullopt);
-        series->append(tr("%1's %2").arg(kluster).arg(routes - foreign), routes - foreign)->setColor(used);
-        if (foreign > 0)
-            series->append(tr("others' %1").arg(foreign), foreign)->setColor(used.darker(140));
-        if (limit > routes)
-            series->append(tr("free %1").arg(limit - routes), limit - routes)->setColor(Neutral.lighter(150));
-        chart->addSeries(series);
-        if (known.routes()) {
-            QChart *old = m_routes->chart();
-            m_routes->setChart(chart);
-            delete old;
         } else {
-            delete chart;
+            auto *series = new QPieSeries;
+            series->setHoleSize(0.45);
+            const double share = limit > 0 ? double(routes) / limit : 0;
+            const QColor used = SeverityStyle::colour(share >= 1.0 ? std::optional(Severity::Critical)
+                    : share >= 0.8                                 ? std::optional(Severity::Warning)
+                                                                   : std::nullopt);
+            series->append(tr("%1's %2").arg(kluster).arg(routes - foreign), routes - foreign)
+                ->setColor(used);
+            if (foreign > 0)
+                series->append(tr("others' %1").arg(foreign), foreign)->setColor(used.darker(140));
+            if (limit > routes)
+                series->append(tr("free %1").arg(limit - routes), limit - routes)
+                    ->setColor(Neutral.lighter(150));
+            chart->addSeries(series);
         }
+        QChart *old = m_routes->chart();
+        m_routes->setChart(chart);
+        delete old;
     }
     // Instances by state and registration.
     {

@@ -1,0 +1,513 @@
+// The worker of a connection, on its network thread: sessions, listings, refreshes, node watches, repairs.
+#include "services/connectionworker.h"
+
+#include "core/repairgate.h"
+#include "services/kubeconfig.h"
+#include "services/secretstore.h"
+#include "services/snapshotreader.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QThread>
+#include <algorithm>
+
+namespace {
+
+constexpr int WholeNodeListEvery = 10; // while watched, the nodes are listed again every this many refreshes
+
+// A refresh that failed as a whole, before any source of the kluster was read.
+QList<SourceError> failedAsAWhole(const Error &error)
+{
+    return { SourceError { std::nullopt, error, QString() } };
+}
+
+// The snapshot folders under `path`: itself, or its subfolders (as
+// `flightdeck-sim --dump-snapshot` writes them), by kluster name.
+QHash<QString, QString> snapshotFolders(const QString &path)
+{
+    QHash<QString, QString> folders;
+    const auto klusterName = [](const QString &dir) {
+        Error error;
+        const std::optional<QByteArray> bytes
+            = SnapshotReader::readBody(QDir(dir).filePath(Sources::file(Source::Kluster)), &error);
+        if (!bytes)
+            return QString();
+        const QString name
+            = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("name")).toString();
+        return name.isEmpty() ? QFileInfo(dir).fileName() : name;
+    };
+    if (QFileInfo::exists(QDir(path).filePath(Sources::file(Source::Kluster)))) {
+        folders.insert(klusterName(path), path);
+        return folders;
+    }
+    const QStringList subdirs = QDir(path).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString &sub : subdirs) {
+        const QString dir = QDir(path).filePath(sub);
+        if (QFileInfo::exists(QDir(dir).filePath(Sources::file(Source::Kluster))))
+            folders.insert(klusterName(dir), dir);
+    }
+    return folders;
+}
+
+} // namespace
+
+ConnectionWorker::ConnectionWorker(const ConnectionSpec &spec)
+    : m_spec(spec)
+{ }
+
+ConnectionWorker::~ConnectionWorker()
+{
+    for (const QPointer<KlusterFetcher> &f : std::as_const(m_fetchers)) {
+        if (f)
+            f->cancel();
+    }
+    qDeleteAll(findChildren<KlusterFetcher *>(Qt::FindDirectChildrenOnly));
+    qDeleteAll(findChildren<RepairExecutor *>(Qt::FindDirectChildrenOnly));
+    qDeleteAll(m_watches); // before the client their streams use
+    m_watches.clear();
+    m_servers.reset();
+    m_securityGroups.reset();
+    m_extensions.reset();
+    m_session.reset();
+    m_client.reset();
+}
+
+void ConnectionWorker::withSession(std::function<void(const Error &error)> then)
+{
+    if (m_session) {
+        then(Error());
+        return;
+    }
+    m_waiting.append(std::move(then));
+    if (m_preparing)
+        return;
+    m_preparing = true;
+    const auto ready = [this](const Error &error) {
+        m_preparing = false;
+        const auto waiting = std::exchange(m_waiting, {});
+        for (const auto &w : waiting)
+            w(error);
+    };
+    QString error;
+    std::optional<CloudConfig> config = m_spec.config;
+    if (!config)
+        config = CloudConfigLoader::load(m_spec.cloud, &error);
+    if (!config) {
+        ready(Error::of(Error::Kind::Config, error));
+        return;
+    }
+    const auto open = [this, ready](const CloudConfig &c) {
+        m_client = std::make_unique<HttpClient>();
+        m_session = std::make_unique<KeystoneSession>(m_client.get(), c);
+        m_servers = std::make_unique<ServerCache>(m_session.get());
+        m_securityGroups.reset(KlusterFetcher::sharedSecurityGroups(m_session.get(), nullptr));
+        m_extensions.reset(KlusterFetcher::sharedExtensions(m_session.get(), nullptr));
+        ready(Error());
+    };
+    const QString secret
+        = config->isApplicationCredential() ? config->applicationCredentialSecret : config->password;
+    if (!secret.isEmpty()) {
+        open(*config);
+        return;
+    }
+    // The keychain is read on the GUI thread (QtKeychain has one job queue for the process); the answer comes
+    // back here.
+    m_secretRead = [config, open, ready](const SecretResult &r) {
+        if (!r.found) {
+            const QString what
+                = config->isApplicationCredential() ? tr("application credential secret") : tr("password");
+            const QString where = r.error.isEmpty() ? tr("not in the keychain") : r.error;
+            const QString missing = tr("no %1 for cloud \"%2\": put it in secure.yaml, or enter it in File → "
+                                       "Connections… → Edit to keep it in the keychain (%3)")
+                                        .arg(what, config->name, where);
+            ready(Error::of(Error::Kind::Config, missing));
+            return;
+        }
+        CloudConfig c = *config;
+        (c.isApplicationCredential() ? c.applicationCredentialSecret : c.password) = r.secret;
+        open(c);
+    };
+    emit secretWanted(config->secretKey());
+}
+
+void ConnectionWorker::secretRead(const SecretResult &result)
+{
+    if (const auto read = std::exchange(m_secretRead, {}))
+        read(result);
+}
+
+void ConnectionWorker::listKlusters()
+{
+    if (m_spec.isSnapshot()) {
+        QStringList names = snapshotFolders(m_spec.snapshotPath).keys();
+        names.sort();
+        const QString none = tr("%1 holds no snapshot folder (no kluster.json)").arg(m_spec.snapshotPath);
+        emit klustersListed(names, names.isEmpty() ? Error::of(Error::Kind::Io, none) : Error());
+        return;
+    }
+    const int generation = ++m_listGeneration;
+    m_listing = true;
+    const auto listed = [this, generation](const QStringList &names, const Error &error) {
+        if (generation != m_listGeneration)
+            return; // cancelled, or asked for again meanwhile
+        m_listing = false;
+        emit klustersListed(names, error);
+    };
+    withSession([this, listed](const Error &error) {
+        if (error.isError()) {
+            listed({}, error);
+            return;
+        }
+        m_listCall = m_session->send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters"));
+        connect(m_listCall, &HttpCall::finished, this, [listed](const ApiResponse &r) {
+            if (r.error.isError()) {
+                listed({}, r.error);
+                return;
+            }
+            const QJsonDocument doc = QJsonDocument::fromJson(r.body);
+            if (!doc.isArray()) {
+                const QString notAList = tr("kubernikus GET /api/v1/clusters: HTTP %1: expected a JSON list "
+                                            "of klusters")
+                                             .arg(r.status);
+                listed({}, Error::of(Error::Kind::Malformed, notAList));
+                return;
+            }
+            QStringList names;
+            for (const QJsonValue v : doc.array())
+                names << v.toObject().value(QStringLiteral("name")).toString();
+            names.removeAll(QString());
+            names.sort();
+            listed(names, Error());
+        });
+    });
+}
+
+void ConnectionWorker::cancelListing()
+{
+    if (!m_listing)
+        return;
+    m_listing = false;
+    ++m_listGeneration; // its answer, when it comes, is dropped
+    if (m_listCall)
+        m_listCall->cancel();
+    emit klustersListed({}, Error::of(Error::Kind::Cancelled, tr("listing cancelled")));
+}
+
+void ConnectionWorker::refresh(const QString &kluster)
+{
+    if (m_spec.isSnapshot()) {
+        refreshSnapshot(kluster);
+        return;
+    }
+    const QDateTime askedAt = QDateTime::currentDateTimeUtc();
+    const int limit = m_spec.refreshConcurrency;
+    if (limit > 0 && m_running >= limit) { // polite to the APIs: the rest wait their turn
+        const bool waiting = std::any_of(m_queued.cbegin(), m_queued.cend(),
+            [&kluster](const QPair<QString, QDateTime> &q) { return q.first == kluster; });
+        if (!waiting)
+            m_queued.append({ kluster, askedAt });
+        return;
+    }
+    startRefresh(kluster, askedAt);
+}
+
+void ConnectionWorker::finishRefresh(const RefreshResult &result)
+{
+    --m_running;
+    emit refreshed(result);
+    const int limit = m_spec.refreshConcurrency;
+    while (!m_queued.isEmpty() && (limit <= 0 || m_running < limit)) {
+        const QPair<QString, QDateTime> next = m_queued.takeFirst();
+        startRefresh(next.first, next.second);
+    }
+}
+
+void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &started)
+{
+    ++m_running;
+    auto timer = std::make_shared<QElapsedTimer>();
+    timer->start();
+    // `started`, when it was asked for: the data is at least this old; what the project's klusters share may
+    // come from a fetch that began since.
+    withSession([this, kluster, timer, started](const Error &error) {
+        RefreshResult result;
+        result.key.connection = m_spec.name;
+        result.key.kluster = kluster;
+        if (error.isError()) {
+            result.errors = failedAsAWhole(error);
+            finishRefresh(result);
+            return;
+        }
+        auto *fetcher = new KlusterFetcher(m_session.get(), kluster, this);
+        if (!m_spec.kubeContext.isEmpty()) {
+            QString kubeError;
+            const std::optional<Kubeconfig> kubeconfig = Kubeconfig::load({}, &kubeError);
+            const std::optional<KubeTarget> target
+                = kubeconfig ? kubeconfig->target(m_spec.kubeContext, &kubeError) : std::nullopt;
+            if (!target) {
+                delete fetcher;
+                const QString why = tr("kubeconfig context %1: %2").arg(m_spec.kubeContext, kubeError);
+                result.errors = failedAsAWhole(Error::of(Error::Kind::Config, why));
+                finishRefresh(result);
+                return;
+            }
+            fetcher->setKubeTarget(*target);
+            m_kubeTarget = target;
+        }
+        if (m_spec.options.routeLimitExplicit)
+            fetcher->setRouteLimit(m_spec.options.routeLimit);
+        fetcher->setServerCache(m_servers.get(), started);
+        fetcher->setSharedLists(m_securityGroups.get(), m_extensions.get());
+        fetcher->setNodesFromCache(true);
+        // While the nodes' watch is connected they are not listed again, but for every tenth refresh (a
+        // safety net, as for the servers).
+        const NodeWatch *watch = m_watches.value(kluster);
+        const bool watched = watch && watch->isConnected() && m_latestResult.contains(kluster)
+            && ++m_refreshesWatched[kluster] % WholeNodeListEvery != 0;
+        if (!watched)
+            m_refreshesWatched.remove(kluster);
+        fetcher->setNodesWatched(watched);
+        m_fetchers.insert(kluster, fetcher);
+        connect(fetcher, &KlusterFetcher::finished, this,
+            [this, fetcher, kluster, result, timer, started, watched](const KlusterFetch &fetched) mutable {
+                fetcher->deleteLater();
+                const bool cancelled = m_fetchers.value(kluster) != fetcher;
+                m_fetchers.remove(kluster);
+                KlusterFetch fetch = fetched;
+                const std::shared_ptr<const KlusterFetch> latest = m_latestResult.value(kluster).fetch;
+                if (watched && latest) {
+                    // The nodes as their watch has them now (changes during the refresh included).
+                    fetch.state.nodes = latest->state.nodes;
+                    fetch.state.nodesSource = latest->state.nodesSource;
+                    fetch.bodies.insert(Source::Nodes, latest->bodies.value(Source::Nodes));
+                    fetch.nodesResourceVersion = latest->nodesResourceVersion;
+                    fetch.nodesWatched = latest->nodesWatched;
+                }
+                result.fetchedAt = started;
+                result.elapsedMs = timer->elapsed();
+                if (cancelled) {
+                    result.cancelled = true;
+                    result.errors
+                        = failedAsAWhole(Error::of(Error::Kind::Cancelled, tr("refresh cancelled")));
+                } else if (!fetch.state.klusterSource.known) {
+                    // Nothing to diagnose without the kluster itself: keep the last data.
+                    result.errors = fetch.errors;
+                } else {
+                    auto f = std::make_shared<KlusterFetch>(fetch);
+                    result.diagnosis
+                        = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
+                    result.fetch = std::move(f);
+                    result.errors = fetch.errors;
+                    if (fetcher->kubeTarget())
+                        m_kubeTargets.insert(kluster, *fetcher->kubeTarget());
+                    m_latestResult.insert(kluster, result);
+                    watchNodes(kluster, result.fetch, !watched);
+                }
+                finishRefresh(result);
+            });
+        fetcher->start();
+    });
+}
+
+void ConnectionWorker::watchNodes(
+    const QString &kluster, const std::shared_ptr<const KlusterFetch> &fetch, bool listed)
+{
+    if (!m_spec.watchNodes)
+        return;
+    NodeWatch *watch = m_watches.value(kluster);
+    if (!listed && watch && watch->isRunning())
+        return; // the watch goes on from where it is
+    if (!fetch->state.nodesSource.known || fetch->nodesResourceVersion.isEmpty()) {
+        // Nothing to bring up to date: the next refresh that lists the nodes starts it again.
+        if (watch)
+            watch->stop();
+        emitWatchStatus(kluster);
+        return;
+    }
+    if (!watch) {
+        NodeWatch::Targets targets = [this, kluster](QObject *context, auto done) {
+            // First what the refresh listed the nodes with; after a refusal, fresh credentials.
+            if (m_kubeTargets.contains(kluster)) {
+                done(m_kubeTargets.take(kluster), Error());
+                return;
+            }
+            if (m_kubeTarget) {
+                done(m_kubeTarget, Error());
+                return;
+            }
+            if (!m_session) {
+                done(std::nullopt, Error::of(Error::Kind::Config, tr("not signed in")));
+                return;
+            }
+            KlusterFetcher::requestCredentials(m_session.get(), kluster, context, done);
+        };
+        watch = new NodeWatch(m_client.get(), targets, NodeWatchPolicy(), this);
+        m_watches.insert(kluster, watch);
+        connect(watch, &NodeWatch::changed, this,
+            [this, kluster](const QList<NodeWatchEvent> &events, const QString &version) {
+                applyNodeChanges(kluster, events, version);
+            });
+        connect(watch, &NodeWatch::relistNeeded, this, [this, kluster] {
+            emitWatchStatus(kluster);
+            emit relistWanted(kluster);
+        });
+        connect(watch, &NodeWatch::stateChanged, this, [this, kluster] { emitWatchStatus(kluster); });
+    }
+    watch->start(fetch->nodesResourceVersion); // from what this refresh listed
+    emitWatchStatus(kluster);
+}
+
+void ConnectionWorker::applyNodeChanges(
+    const QString &kluster, const QList<NodeWatchEvent> &events, const QString &version)
+{
+    if (!m_latestResult.contains(kluster))
+        return;
+    RefreshResult result = m_latestResult.value(kluster); // the last refresh's, with the changes so far
+    QElapsedTimer timer;
+    timer.start();
+    auto f = std::make_shared<KlusterFetch>(*result.fetch);
+    if (applyNodeEvents(*f, events, version) == 0)
+        return;
+    // Ages are read against now: the nodes are as of now, the rest as of the last refresh.
+    f->state.capturedAt = QDateTime::currentDateTimeUtc();
+    if (const qint64 offset = m_client ? m_client->serverClockOffsetMs() : 0; qAbs(offset) > 5000)
+        f->state.capturedAt
+            = f->state.capturedAt.addSecs(qRound64(double(offset) / 1000)); // the cloud's clock, as a refresh
+    result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
+    result.fetch = f;
+    result.elapsedMs = timer.elapsed();
+    m_latestResult.insert(kluster, result);
+    m_lastChange.insert(kluster, QDateTime::currentDateTimeUtc());
+    emit nodesChanged(result);
+    emitWatchStatus(kluster);
+}
+
+void ConnectionWorker::emitWatchStatus(const QString &kluster)
+{
+    NodeWatchStatus status;
+    if (const NodeWatch *w = m_watches.value(kluster)) {
+        status.watching = w->isRunning();
+        status.connected = w->isRunning() && w->isConnected();
+        status.lastHeard = w->lastHeard();
+        if (w->isRunning() && !w->isConnected() && w->problem().isError())
+            status.problem = w->problem().toString();
+    }
+    status.lastChange = m_lastChange.value(kluster);
+    emit watchStatusChanged(kluster, status);
+}
+
+void ConnectionWorker::cancelRefresh(const QString &kluster)
+{
+    for (int i = 0; i < m_queued.size(); ++i) {
+        if (m_queued.at(i).first != kluster)
+            continue;
+        m_queued.removeAt(i); // never started: cancelled as it waits
+        RefreshResult result;
+        result.key.connection = m_spec.name;
+        result.key.kluster = kluster;
+        result.cancelled = true;
+        result.errors = failedAsAWhole(Error::of(Error::Kind::Cancelled, tr("refresh cancelled")));
+        emit refreshed(result);
+        return;
+    }
+    if (QPointer<KlusterFetcher> f = m_fetchers.take(kluster))
+        f->cancel();
+}
+
+void ConnectionWorker::refreshSnapshot(const QString &kluster)
+{
+    RefreshResult result;
+    result.key.connection = m_spec.name;
+    result.key.kluster = kluster;
+    const QString folder = snapshotFolders(m_spec.snapshotPath).value(kluster);
+    if (folder.isEmpty()) {
+        const QString none = tr("no snapshot of kluster %1 in %2").arg(kluster, m_spec.snapshotPath);
+        result.errors = failedAsAWhole(Error::of(Error::Kind::Io, none));
+        emit refreshed(result);
+        return;
+    }
+    try {
+        auto fetch = std::make_shared<KlusterFetch>();
+        fetch->state = SnapshotReader::read(folder);
+        for (Source source : Sources::all()) {
+            Error error;
+            if (const std::optional<QByteArray> bytes
+                = SnapshotReader::readBody(QDir(folder).filePath(Sources::file(source)), &error))
+                fetch->bodies.insert(source, KeptBody(*bytes));
+        }
+        result.fetchedAt = fetch->state.capturedAt;
+        result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch->state, m_spec.options));
+        result.fetch = std::move(fetch);
+    } catch (const ParseError &e) {
+        result.errors = failedAsAWhole(e);
+    }
+    emit refreshed(result);
+}
+
+void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
+    const QStringList &findingIds, bool override)
+{
+    withSession([this, kluster, shown, findingIds, override](const Error &error) {
+        if (error.isError()) {
+            RepairExecutor::Outcome failed;
+            failed.message = error.toString();
+            for (const QString &id : findingIds)
+                emit repairStepFinished(id, failed);
+            emit repairFinished();
+            return;
+        }
+        // What the confirmation sends, as the dialog showed it: the same data, the same gate.
+        const auto diagnosis
+            = std::make_shared<const Diagnosis>(Diagnosis::run(shown->state, m_spec.options));
+        QList<const Finding *> chosen;
+        for (const QString &id : findingIds) {
+            if (const Finding *f = diagnosis->find(id)) {
+                chosen << f;
+            } else {
+                RepairExecutor::Outcome gone;
+                gone.message = tr("no finding %1 in the data shown").arg(id);
+                emit repairStepFinished(id, gone);
+            }
+        }
+        const RepairGate gate(chosen, diagnosis->budget);
+        QStringList inSteps;
+        for (const RepairGate::Step &step : gate.steps())
+            inSteps << step.findingIds;
+        for (const RepairGate::Decision &d : gate.decisions()) {
+            if (!inSteps.contains(d.finding->id())) {
+                RepairExecutor::Outcome refused;
+                refused.result = RepairExecutor::Outcome::Result::Refused;
+                refused.message = d.why(tr("repair this one instance alone to override"));
+                emit repairStepFinished(d.finding->id(), refused);
+            }
+        }
+        RepairRun::Options options;
+        options.diagnosis = m_spec.options;
+        options.override = override;
+        options.kube = m_kubeTarget;
+        m_repair
+            = new RepairRun(m_session.get(), kluster, shown->state, diagnosis, gate.steps(), options, this);
+        connect(m_repair, &RepairRun::stepStarted, this, [this](const RepairGate::Step &step) {
+            emit repairProgress(
+                step.findingIds.join(QStringLiteral(", ")), tr("sending: %1").arg(step.plan.title));
+        });
+        connect(m_repair, &RepairRun::progress, this, &ConnectionWorker::repairProgress);
+        connect(m_repair, &RepairRun::findingFinished, this, &ConnectionWorker::repairStepFinished);
+        connect(m_repair, &RepairRun::finished, this, [this, run = m_repair] {
+            run->deleteLater();
+            if (m_repair == run)
+                m_repair = nullptr;
+            emit repairFinished();
+        });
+        m_repair->start();
+    });
+}
+
+void ConnectionWorker::cancelRepair()
+{
+    if (m_repair)
+        m_repair->cancel();
+}
