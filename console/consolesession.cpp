@@ -31,9 +31,11 @@ ConsoleSession::ConsoleSession(QObject *parent)
     connect(m_preparer, &ViewPreparer::shown, this, &ConsoleSession::shown);
     // Since when the findings of the kluster shown are open: its Since column follows each record.
     connect(m_history, &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
-        if (key == m_current)
-            m_findings->setHistory(
-                m_history->findingsSince(key)->findings, m_history->findingsSince(key)->at);
+        if (key == m_current) {
+            const FindingsSince *since = m_history->findingsSince(key);
+            m_findings->setHistory(since->findings, since->at);
+            m_findings->setAcknowledgements(since->acknowledged, QDateTime::currentDateTimeUtc());
+        }
     });
 }
 
@@ -58,6 +60,8 @@ void ConsoleSession::showCurrent()
     const FindingsSince *since = m_history->findingsSince(m_current);
     m_findings->setHistory(
         since ? since->findings : QHash<QString, FindingHistory>(), since ? since->at : QDateTime());
+    m_findings->setAcknowledgements(
+        since ? since->acknowledged : QHash<QString, Acknowledgement>(), QDateTime::currentDateTimeUtc());
     m_preparer->show(m_current);
 }
 
@@ -102,5 +106,7 @@ std::optional<ConsoleText::Notification> ConsoleSession::notification(
     const KlusterData *after = m_store->data(key);
     if (!c || c->spec().isSnapshot() || !m_refreshes->isWatching() || windowActive || !after)
         return std::nullopt;
-    return ConsoleText::notification(key, before, *after);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    return ConsoleText::notification(key, before, *after,
+        [this, key, now](const Finding &f) { return m_history->acknowledgement(key, f, now) != nullptr; });
 }

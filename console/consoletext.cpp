@@ -215,8 +215,8 @@ Captions captions(const CaptionFacts &f)
     return c;
 }
 
-std::optional<Notification> notification(
-    const KlusterKey &key, const KlusterData &before, const KlusterData &after)
+std::optional<Notification> notification(const KlusterKey &key, const KlusterData &before,
+    const KlusterData &after, const std::function<bool(const Finding &)> &acknowledged)
 {
     if (!before.fetch && before.error.isEmpty())
         return std::nullopt; // nothing to compare with
@@ -227,10 +227,11 @@ std::optional<Notification> notification(
         return std::nullopt;
     QStringList fresh;
     for (const Finding &f : after.diagnosis->findings) {
-        if (f.severity != Severity::Critical)
-            continue;
+        if (f.severity != Severity::Critical || (acknowledged && acknowledged(f)))
+            continue; // someone is handling it
+        // New, newly critical, or no longer what someone acknowledged (it changed: it is news again).
         const Finding *old = before.diagnosis ? before.diagnosis->find(f.id()) : nullptr;
-        if (!old || old->severity != Severity::Critical)
+        if (!old || old->severity != Severity::Critical || (acknowledged && acknowledged(*old)))
             fresh << f.id();
     }
     if (fresh.isEmpty())

@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <optional>
 
 struct ConnectionSpec;
@@ -74,7 +75,8 @@ struct CaptionFacts
 Captions captions(const CaptionFacts &facts);
 
 // The desktop notification a refresh calls for, comparing what was known before with what is known now: the
-// kluster became unreachable, or critical findings appeared (or became critical). None for anything else.
+// kluster became unreachable, or critical findings appeared (or became critical, or changed from what someone
+// acknowledged). None for anything else, nor for what `acknowledged` says someone is handling.
 struct Notification
 {
     QString title;
@@ -82,8 +84,8 @@ struct Notification
     QString finding; // the first new finding, to open on a click (empty: the kluster)
     Severity severity = Severity::Critical;
 };
-std::optional<Notification> notification(
-    const KlusterKey &key, const KlusterData &before, const KlusterData &after);
+std::optional<Notification> notification(const KlusterKey &key, const KlusterData &before,
+    const KlusterData &after, const std::function<bool(const Finding &)> &acknowledged = {});
 
 // The status line once a round of refreshes is back: how many klusters, how many could not be read.
 QString roundDone(const RefreshSummary &summary, const QDateTime &now);

@@ -75,3 +75,24 @@ const FindingsSince *HistoryClient::findingsSince(const KlusterKey &key) const
     const auto it = m_since.constFind(key);
     return it == m_since.cend() ? nullptr : &it.value();
 }
+
+void HistoryClient::acknowledge(const KlusterKey &key, const Acknowledgement &acknowledgement)
+{
+    QMetaObject::invokeMethod(
+        m_recorder, [h = m_recorder, key, acknowledgement] { h->acknowledge(key, acknowledgement); });
+}
+
+void HistoryClient::unacknowledge(const KlusterKey &key, const QString &finding)
+{
+    QMetaObject::invokeMethod(m_recorder, [h = m_recorder, key, finding] { h->unacknowledge(key, finding); });
+}
+
+const Acknowledgement *HistoryClient::acknowledgement(
+    const KlusterKey &key, const Finding &finding, const QDateTime &now) const
+{
+    const FindingsSince *since = findingsSince(key);
+    if (!since)
+        return nullptr;
+    const auto it = since->acknowledged.constFind(finding.id());
+    return it != since->acknowledged.cend() && it->holds(finding, now) ? &it.value() : nullptr;
+}

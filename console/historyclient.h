@@ -32,6 +32,16 @@ public:
     void reportHistory(const KlusterKey &key, const QStringList &findings, QObject *context,
         const std::function<void(const IncidentReport::History &)> &done);
 
+    // Someone is handling a finding of the kluster, or no longer is (written on the recorder's thread;
+    // findingsSinceChanged() follows).
+    void acknowledge(const KlusterKey &key, const Acknowledgement &acknowledgement);
+    void unacknowledge(const KlusterKey &key, const QString &finding);
+    // The finding's acknowledgement that holds at `now` (null: none, run out, or the finding changed).
+    const Acknowledgement *acknowledgement(
+        const KlusterKey &key, const Finding &finding, const QDateTime &now) const;
+    // Acknowledgements can be kept for the kluster: the history has recorded a refresh of it.
+    bool canAcknowledge(const KlusterKey &key) const { return findingsSince(key) != nullptr; }
+
     // Since when each open finding of the kluster is open, as of its last recorded refresh (null: none yet).
     const FindingsSince *findingsSince(const KlusterKey &key) const;
     // The recorder, on its own thread (tests move its clock).

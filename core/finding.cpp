@@ -106,6 +106,11 @@ int findingRank(const Finding &finding)
     return int(finding.severity) * 3 + int(findingImpact(finding));
 }
 
+int findingRank(const Finding &finding, bool acknowledged)
+{
+    return int(finding.severity) * 6 + (acknowledged ? 3 : 0) + int(findingImpact(finding));
+}
+
 bool worstFirst(const Finding &a, const Finding &b)
 {
     const int ra = findingRank(a);

@@ -124,5 +124,9 @@ QString impactName(Impact impact); // "kluster", "node", "slot"
 Impact findingImpact(const Finding &finding);
 // Lower is worse: severity first, then impact. One number for sorting a finding, or a kluster by its worst.
 int findingRank(const Finding &finding);
+// The console's order of one kluster's findings: severity, then whether someone is handling it (an
+// acknowledged finding sinks below the unacknowledged of its severity, never below a lesser severity), then
+// impact.
+int findingRank(const Finding &finding, bool acknowledged);
 // Severity, impact, then kind and subject: the console's order.
 bool worstFirst(const Finding &a, const Finding &b);

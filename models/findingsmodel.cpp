@@ -3,6 +3,7 @@
 #include "core/diagnosiscontext.h"
 
 #include <QLocale>
+#include <QSet>
 #include <limits>
 
 FindingsModel::FindingsModel(QObject *parent)
@@ -57,6 +58,42 @@ FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
 void FindingsModel::apply(const Prepared &prepared)
 {
     applyRows(m_rows, prepared);
+    if (!m_acknowledgements.isEmpty())
+        updateHolding();
+}
+
+void FindingsModel::setAcknowledgements(
+    const QHash<QString, Acknowledgement> &acknowledgements, const QDateTime &now)
+{
+    m_acknowledgements = acknowledgements;
+    m_acknowledgementsAt = now;
+    updateHolding();
+}
+
+void FindingsModel::updateHolding()
+{
+    QHash<QString, Acknowledgement> holding;
+    for (auto it = m_acknowledgements.cbegin(); it != m_acknowledgements.cend(); ++it) {
+        const int row = m_rows.rowOf(it.key());
+        if (row >= 0 && it->holds(m_rows.at(row).finding, m_acknowledgementsAt))
+            holding.insert(it.key(), it.value());
+    }
+    if (holding.keys() == m_holding.keys() && holding.isEmpty())
+        return;
+    const QSet<QString> changed = QSet<QString>(m_holding.keyBegin(), m_holding.keyEnd())
+        + QSet<QString>(holding.keyBegin(), holding.keyEnd());
+    m_holding = holding;
+    for (const QString &id : changed) {
+        const int row = m_rows.rowOf(id);
+        if (row >= 0)
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
+}
+
+const Acknowledgement *FindingsModel::acknowledgement(const QString &id) const
+{
+    const auto it = m_holding.constFind(id);
+    return it == m_holding.cend() ? nullptr : &it.value();
 }
 
 void FindingsModel::setDiagnosis(const Diagnosis &diagnosis)
@@ -92,6 +129,13 @@ QString FindingsModel::sinceText(const FindingHistory &h, const QDateTime &at)
     return h.flapping() ? tr("flapping · %1").arg(text) : text;
 }
 
+QString FindingsModel::acknowledgementTime(const QDateTime &t, const QDateTime &now)
+{
+    const QDateTime local = t.toLocalTime();
+    return local.date() == now.toLocalTime().date() ? local.toString(QStringLiteral("HH:mm"))
+                                                    : QLocale().toString(local, QStringLiteral("ddd HH:mm"));
+}
+
 const Finding *FindingsModel::findingAt(int row) const
 {
     return row >= 0 && row < m_rows.size() ? &m_rows.at(row).finding : nullptr;
@@ -118,7 +162,11 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
         // Severity sorts by rank (severity, then impact: what takes down the whole kluster before what takes
         // one node) and Repair by availability; the rest by the text shown.
         if (index.column() == SeverityColumn)
-            return findingRank(f);
+            return findingRank(f, m_holding.contains(f.id()));
+        if (index.column() == AcknowledgedColumn) {
+            const Acknowledgement *a = acknowledgement(f.id());
+            return a ? a->until.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max();
+        }
         if (index.column() == RepairColumn)
             return row.hasRepair;
         if (index.column() == SinceColumn) {
@@ -148,6 +196,20 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
                         nullptr, h->intervalsLastDay)
                                   : QString());
         }
+        if (index.column() == AcknowledgedColumn) {
+            const Acknowledgement *a = acknowledgement(f.id());
+            if (!a)
+                return role == Qt::ToolTipRole
+                    ? tr("Nobody has acknowledged it: Ctrl+Shift+A says you are handling it")
+                    : QVariant();
+            const QString until = acknowledgementTime(a->until, m_acknowledgementsAt);
+            return role == Qt::DisplayRole
+                ? a->text(until)
+                : tr("Acknowledged by %1 at %2, until %3%4. It notifies again and rises to its rank when "
+                     "it changes (severity or evidence) or the time runs out.")
+                      .arg(a->by, acknowledgementTime(a->at, m_acknowledgementsAt), until,
+                          a->note.isEmpty() ? QString() : tr(": \"%1\"").arg(a->note));
+        }
         switch (index.column()) {
         case SeverityColumn:
             return severityName(f.severity);
@@ -175,6 +237,9 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
         return m_history.contains(f.id()) ? QVariant(m_history.value(f.id()).firstSeen) : QVariant();
     case FlappingRole:
         return m_history.value(f.id()).flapping();
+    case AcknowledgedRole:
+        return m_holding.contains(f.id());
+
     default:
         break;
     }
@@ -198,6 +263,8 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         return tr("What is wrong");
     case RepairColumn:
         return tr("Repair");
+    case AcknowledgedColumn:
+        return tr("Acknowledged");
     }
     return QVariant();
 }

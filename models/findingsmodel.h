@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/acknowledgement.h"
 #include "core/diagnosis.h"
 #include "core/findinghistory.h"
 #include "models/consolerole.h"
@@ -27,6 +28,7 @@ public:
         SinceColumn, // first seen, from the history (empty until it has recorded the finding)
         MessageColumn,
         RepairColumn,
+        AcknowledgedColumn, // who handles it and until when (shown before the message)
         ColumnCount
     };
     enum Role
@@ -39,6 +41,7 @@ public:
         HasRepairRole = ConsoleRole::FirstModelRole,
         FirstSeenRole, // QDateTime: since when the finding is open (invalid: not recorded)
         FlappingRole, // bool: it resolved and came back several times within a day
+        AcknowledgedRole, // bool: someone is handling it (an acknowledgement that holds)
     };
     // The fields of `FilterRole`, for the filter box.
     static QStringList filterFields();
@@ -57,6 +60,13 @@ public:
     // is not known), "already open", with "flapping · " before when it is: for the table and the repair
     // dialog.
     static QString sinceText(const FindingHistory &history, const QDateTime &at);
+    // Who handles which finding (by id) and until when, as the history keeps it; those that hold at `now`
+    // for the finding as it is (Acknowledgement::holds) show, and sink below the unacknowledged of their
+    // severity.
+    void setAcknowledgements(const QHash<QString, Acknowledgement> &acknowledgements, const QDateTime &now);
+    const Acknowledgement *acknowledgement(const QString &id) const;
+    // "16:40" today, "Fri 09:10" another day: when an acknowledgement was made or runs out (local time).
+    static QString acknowledgementTime(const QDateTime &t, const QDateTime &now);
     int rowOf(const QString &id) const { return m_rows.rowOf(id); }
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
@@ -81,7 +91,11 @@ public:
     KeyedRows<Row>::Snapshot snapshot() const { return m_rows.snapshot(); }
 
 private:
+    void updateHolding(); // m_holding from m_acknowledgements and the rows
     KeyedRows<Row> m_rows;
+    QHash<QString, Acknowledgement> m_acknowledgements;
+    QDateTime m_acknowledgementsAt;
+    QHash<QString, Acknowledgement> m_holding; // those that hold for the rows' findings
     QHash<QString, FindingHistory> m_history;
     QDateTime m_historyAt;
 };

@@ -90,7 +90,45 @@ void HistoryRecorder::record(const RefreshResult &result, const QString &history
     m_lastProblem.clear();
     if (!ok)
         return;
-    emit findingsSince({ console, recordedKey, at, m_store->openFindings(recordedKey, at) });
+    m_lastAt.insert(console, at);
+    sendSince(console);
+}
+
+void HistoryRecorder::sendSince(const KlusterKey &key)
+{
+    const QString historyKey = m_keys.value(key);
+    const QDateTime at = m_lastAt.value(key);
+    if (historyKey.isEmpty() || !at.isValid())
+        return;
+    const QDateTime now = onClock(QDateTime::currentDateTimeUtc());
+    emit findingsSince({ key, historyKey, at, m_store->openFindings(historyKey, at),
+        m_store->acknowledgements(historyKey, qMax(now, at)) });
+}
+
+void HistoryRecorder::acknowledge(const KlusterKey &key, const Acknowledgement &acknowledgement)
+{
+    const QString historyKey = m_keys.value(key);
+    if (historyKey.isEmpty() || !m_lastAt.contains(key) || !ready()) {
+        report(tr("Not acknowledged: %1 has no refresh in the history yet").arg(key.toString()));
+        return;
+    }
+    if (!m_store->acknowledge(historyKey, acknowledgement)) {
+        report(tr("Not acknowledged: %1").arg(m_store->error()));
+        return;
+    }
+    sendSince(key);
+}
+
+void HistoryRecorder::unacknowledge(const KlusterKey &key, const QString &finding)
+{
+    const QString historyKey = m_keys.value(key);
+    if (historyKey.isEmpty() || !ready())
+        return;
+    if (!m_store->unacknowledge(historyKey, finding)) {
+        report(tr("Acknowledgement not withdrawn: %1").arg(m_store->error()));
+        return;
+    }
+    sendSince(key);
 }
 
 void HistoryRecorder::loadTrend(const KlusterKey &key, const QDateTime &from, const QDateTime &to)

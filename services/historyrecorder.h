@@ -17,6 +17,7 @@ struct FindingsSince
     QString historyKey; // the history's key (HistoryStore::klusterKey)
     QDateTime at; // as of this refresh (this machine's clock)
     QHash<QString, FindingHistory> findings; // open findings by id
+    QHash<QString, Acknowledgement> acknowledged; // by finding: those not ended nor run out at `at`
 };
 Q_DECLARE_METATYPE(FindingsSince)
 
@@ -61,6 +62,10 @@ public slots:
     // kluster's history key as its connection names it (a failure has no state to tell it).
     void record(const RefreshResult &result, const QString &historyKey);
     void loadTrend(const KlusterKey &key, const QDateTime &from, const QDateTime &to);
+    // Someone is handling a finding of the kluster (a recorded live one), or no longer is: kept, and
+    // findingsSince() sent again with it.
+    void acknowledge(const KlusterKey &key, const Acknowledgement &acknowledgement);
+    void unacknowledge(const KlusterKey &key, const QString &finding);
     // Two moments of the kluster compared: `before` 0 for the last healthy one before `after` (or the one
     // before it), `after` 0 for the newest.
     void loadChanges(const KlusterKey &key, qint64 before, qint64 after);
@@ -89,6 +94,8 @@ private:
     bool m_failed = false;
     QString m_lastProblem;
     QHash<KlusterKey, QString> m_keys; // the console's kluster -> its history key
+    QHash<KlusterKey, QDateTime> m_lastAt; // the console's kluster -> its last recorded refresh
+    void sendSince(const KlusterKey &key);
     std::function<QDateTime()> m_clock;
     QDateTime onClock(const QDateTime &local) const; // an instant of this machine's clock, on m_clock
 };

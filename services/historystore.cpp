@@ -76,6 +76,13 @@ const QList<QStringList> &migrations()
             QStringLiteral("CREATE INDEX samples_recorded ON samples (recorded_at)") },
         // 4: whether every source of a sample was read (NULL in older samples: taken as complete).
         { QStringLiteral("ALTER TABLE samples ADD COLUMN complete INTEGER") },
+        // 5: acknowledgements: who is handling a finding, until when, and what it was then. Kept when they
+        // end (ended_at, and how: "withdrawn", "replaced").
+        { QStringLiteral("CREATE TABLE acknowledgements (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL "
+                         "REFERENCES klusters(id), finding TEXT NOT NULL, by TEXT NOT NULL, note TEXT NOT "
+                         "NULL, at INTEGER NOT NULL, until INTEGER NOT NULL, severity TEXT NOT NULL, "
+                         "fingerprint BLOB NOT NULL, ended_at INTEGER, ended TEXT)"),
+            QStringLiteral("CREATE INDEX acknowledgements_finding ON acknowledgements (kluster, finding)") },
     };
     return steps;
 }
@@ -989,6 +996,7 @@ bool HistoryStore::prune(const QDateTime &now)
             return fail(QStringLiteral("cannot prune"), explain(q.lastError()));
         for (const QString &sql : { QStringLiteral("DELETE FROM samples WHERE COALESCE(recorded_at, at) < ?"),
                  QStringLiteral("DELETE FROM repairs WHERE at < ?"),
+                 QStringLiteral("DELETE FROM acknowledgements WHERE until < ?"),
                  QStringLiteral("DELETE FROM intervals WHERE resolved_at IS NOT NULL AND resolved_at < ?"),
                  QStringLiteral("DELETE FROM states WHERE kluster IN (SELECT id FROM klusters WHERE "
                                 "COALESCE(last_seen, first_recorded) < ?)") }) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/acknowledgement.h"
 #include "core/finding.h"
 #include "core/findinghistory.h"
 
@@ -105,7 +106,7 @@ struct HistoryMoment
 class HistoryStore
 {
 public:
-    static constexpr int SchemaVersion = 4;
+    static constexpr int SchemaVersion = 5;
     static constexpr int KeptStates = 12; // digests kept per kluster, besides the last healthy one
     static constexpr int DefaultRetentionDays = 30;
     static constexpr int DefaultMaxMegabytes = 200;
@@ -149,6 +150,18 @@ public:
     // A repair of a finding, marked on the trends now. Recorded once, by the repair's executor (the
     // console's and the command line's alike).
     bool recordRepair(const QString &kluster, const QString &finding, const QString &outcome);
+
+    // Acknowledgements (historyacknowledgements.cpp). acknowledge() ends the finding's earlier one
+    // ("replaced"); unacknowledge() ends it ("withdrawn") at now. Both are kept until the retention prunes
+    // them.
+    bool acknowledge(const QString &kluster, const Acknowledgement &acknowledgement);
+    bool unacknowledge(const QString &kluster, const QString &finding);
+    // The kluster's acknowledgements not ended nor run out at `now`, by finding.
+    QHash<QString, Acknowledgement> acknowledgements(const QString &kluster, const QDateTime &now);
+    // Every acknowledgement of one finding, oldest first, with how it ended (empty: it has not; "expired"
+    // when its time ran out).
+    QList<QPair<Acknowledgement, QString>> acknowledgementHistory(
+        const QString &kluster, const QString &finding);
 
     // The open findings of a kluster and since when, as of `now` (for flapping).
     QHash<QString, FindingHistory> openFindings(const QString &kluster, const QDateTime &now);
@@ -202,6 +215,8 @@ private:
     bool recordFindings(
         qint64 kluster, const HistoryRecord &r, qint64 at, const QVariant &lastSeen, bool lastSeenAhead);
     bool recordState(qint64 kluster, const HistoryRecord &r, qint64 at);
+    // Ends the finding's open acknowledgement (`how`) at `at`.
+    bool endAcknowledgement(qint64 kluster, const QString &finding, qint64 at, const QString &how);
     // The kluster's intervals that meet `condition` (SQL over the intervals table, with `values` bound by
     // name), oldest first.
     QList<FindingInterval> intervalsWhere(

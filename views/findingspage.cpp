@@ -4,6 +4,7 @@
 #include "models/filtermodel.h"
 #include "models/findingsmodel.h"
 #include "views/repairtext.h"
+#include "views/severitydecorator.h"
 
 #include <QComboBox>
 #include <QHeaderView>
@@ -28,15 +29,20 @@ FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
     findings->setColumnWidth(FindingsModel::KindColumn, 200);
     findings->setColumnWidth(FindingsModel::SubjectColumn, 190);
     findings->setColumnWidth(FindingsModel::RepairColumn, 64);
+    findings->setColumnWidth(FindingsModel::AcknowledgedColumn, 150);
     findings->header()->moveSection(findings->header()->visualIndex(FindingsModel::RepairColumn),
         findings->header()->visualIndex(FindingsModel::MessageColumn));
+    findings->header()->moveSection(findings->header()->visualIndex(FindingsModel::AcknowledgedColumn),
+        findings->header()->visualIndex(FindingsModel::MessageColumn));
+    decorator()->setQuietRole(FindingsModel::AcknowledgedRole);
 }
 
 QString FindingsPage::placeholder() const
 {
     return tr(
         "<p>Select a finding to see its evidence and its repair. F8 and Shift+F8 step through the findings; "
-        "Ctrl+R repairs the selected ones.</p>");
+        "Ctrl+R repairs the selected ones; Ctrl+Shift+A acknowledges them (you are handling them: they stop "
+        "notifying and sink below the others of their severity).</p>");
 }
 
 QString FindingsPage::detailsHtml(const QModelIndexList &rows) const

@@ -195,8 +195,9 @@ bool KlusterSidebar::eventFilter(QObject *watched, QEvent *event)
             m_filter->backspace();
             return true;
         }
-        // A k9s reflex, "/" (and ":"), asks for the filter: it goes there empty-handed, not typed into it.
-        if (key->text() == QLatin1String("/") || key->text() == QLatin1String(":")) {
+        // A k9s reflex, "/", asks for the filter: it goes there empty-handed, not typed into it (":" is the
+        // window's command palette).
+        if (key->text() == QLatin1String("/")) {
             m_filter->setFocus(Qt::ShortcutFocusReason);
             m_filter->selectAll();
             return true;

@@ -325,7 +325,7 @@ void KlusterViews::addCopyActions(TablePage *page, RowCopies::RowKind kind)
     v->addAction(rows);
 }
 
-void KlusterViews::setRowActions(QAction *repair, QAction *repairRoutes)
+void KlusterViews::setRowActions(QAction *repair, QAction *repairRoutes, const QList<QAction *> &acknowledge)
 {
     for (TablePage *p : m_klusterPages) {
         QTreeView *v = p->view();
@@ -342,6 +342,8 @@ void KlusterViews::setRowActions(QAction *repair, QAction *repairRoutes)
         }
         if (p == m_findingsPage || p == m_routesPage)
             v->addAction(repairRoutes);
+        if (p == m_findingsPage)
+            v->addActions(acknowledge);
         addCopyActions(p, RowCopies::RowKind(m_klusterPages.indexOf(p)));
         connect(p, &TablePage::repairRequested, repair, &QAction::trigger);
         connect(p, &TablePage::rowActivated, this, [this, p, repair] {

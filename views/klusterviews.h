@@ -64,7 +64,8 @@ public:
     // The rows' context menus and the pages' Repair buttons: `repair` for the rows selected (also a double
     // click on a row with something to repair), `repairRoutes` for the router's route findings, and Show in
     // Findings.
-    void setRowActions(QAction *repair, QAction *repairRoutes);
+    // `acknowledge`: the findings table's own (acknowledge, withdraw).
+    void setRowActions(QAction *repair, QAction *repairRoutes, const QList<QAction *> &acknowledge);
     void restoreHeaders(); // column widths, order and sort, as the last run left them
     void saveHeaders() const;
 

@@ -6,8 +6,10 @@
 #include "console/viewpreparer.h"
 #include "models/klustersmodel.h"
 #include "services/settings.h"
+#include "views/acknowledgecommand.h"
 #include "views/auditpage.h"
 #include "views/autorefreshmenu.h"
+#include "views/commandpalette.h"
 #include "views/connectioncommands.h"
 #include "views/exportcommands.h"
 #include "views/findingspage.h"
@@ -131,6 +133,11 @@ void MainWindow::followSession()
         qWarning().noquote() << message;
         status(message, 30000);
     });
+    // An acknowledgement kept (or a first record, which makes them possible): the commands follow.
+    connect(m_session->history(), &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
+        if (key == currentKey())
+            updateActions();
+    });
     ConnectionRegistry *registry = m_session->registry();
     connect(registry, &ConnectionRegistry::added, this, [this] {
         m_cancelAction->setEnabled(true);
@@ -206,6 +213,10 @@ void MainWindow::followSession()
                 showFinding(key, finding);
         });
     connect(m_notifier, &Notifier::showWindowRequested, this, raiseWindow);
+    connect(m_notifier, &Notifier::acknowledgeRequested, this,
+        [this](const KlusterKey &key, const QString &finding) {
+            m_acknowledge->acknowledge(key, { finding }, 3600, tr("from the notification"));
+        });
 }
 
 void MainWindow::addCommand(Command *command)
@@ -248,7 +259,14 @@ void MainWindow::buildCommands()
         addCommand(c);
     connect(m_connectionCommands, &ConnectionCommands::dialogOpened, this, &MainWindow::dialogOpened);
     connect(m_connectionCommands, &ConnectionCommands::message, this, &MainWindow::status);
-    m_views->setRowActions(m_repair->action(), m_repairRoutes->action());
+    m_acknowledge = new AcknowledgeCommand(AcknowledgeCommand::Scope::Acknowledge, context,
+        m_session->store(), m_session->history(), this, this);
+    m_withdraw = new AcknowledgeCommand(
+        AcknowledgeCommand::Scope::Withdraw, context, m_session->store(), m_session->history(), this, this);
+    for (Command *c : { static_cast<Command *>(m_acknowledge), static_cast<Command *>(m_withdraw) })
+        addCommand(c);
+    m_views->setRowActions(
+        m_repair->action(), m_repairRoutes->action(), { m_acknowledge->action(), m_withdraw->action() });
 }
 
 void MainWindow::buildMenus()
@@ -304,8 +322,8 @@ void MainWindow::buildMenus()
     klusterMenu->addActions({ m_refreshAction, m_cancelAction });
     klusterMenu->addMenu(m_autoRefresh->menu());
     klusterMenu->addSeparator();
-    klusterMenu->addActions(
-        { next, previous, m_repair->action(), m_repairRoutes->action(), find, focusKlusters });
+    klusterMenu->addActions({ next, previous, m_repair->action(), m_repairRoutes->action(),
+        m_acknowledge->action(), m_withdraw->action(), find, focusKlusters });
     addAction(focusKlusters);
     bar->addActions({ m_refreshAction, m_cancelAction });
     bar->addSeparator();
@@ -326,6 +344,11 @@ void MainWindow::buildMenus()
         if (!on && sidebar()->hasFocus())
             m_views->tabs()->currentWidget()->setFocus();
     });
+    // ":" as in k9s and vim, Ctrl+Shift+P as in an editor: any kluster, view or action by a few letters.
+    QAction *palette = action(QString(), tr("&Go to…"), QKeySequence(Qt::Key_Colon),
+        tr("A kluster, a view or an action, by a few of its letters (:)"), [this] { openPalette(); });
+    palette->setShortcuts({ QKeySequence(Qt::Key_Colon), QKeySequence(tr("Ctrl+Shift+P")) });
+    view->addAction(palette);
     view->addSeparator();
     for (const TabInfo &t : Tabs::all()) {
         QAction *a = view->addAction(Tabs::title(t.tab), this, [this, tab = t.tab] { setTab(tab); });
@@ -337,6 +360,21 @@ void MainWindow::buildMenus()
     QAction *shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
     shortcuts->setShortcuts({ QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question) });
     help->addAction(tr("&About Flightdeck"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::openPalette()
+{
+    auto *palette = new CommandPalette(m_session->klusters(), menuBar(), this);
+    connect(palette, &CommandPalette::klusterChosen, this, [this](const KlusterKey &key) {
+        selectKluster(key, true);
+        m_views->focusCurrent();
+    });
+    connect(palette, &CommandPalette::viewChosen, this, [this](Tab tab) {
+        setTab(tab);
+        m_views->focusCurrent();
+    });
+    presentDialog(palette);
+    emit dialogOpened(palette);
 }
 
 CommandContext MainWindow::commandContext() const

@@ -18,6 +18,7 @@
 class AuditPage;
 class AutoRefreshMenu;
 class ChangesPage;
+class AcknowledgeCommand;
 class Command;
 class ConnectionCommands;
 class FindingsPage;
@@ -96,6 +97,8 @@ public:
     bool isBannerVisible() const { return m_banner->isShown(); }
     QAction *repairAction() const { return m_repair->action(); }
     QAction *repairRoutesAction() const { return m_repairRoutes->action(); }
+    AcknowledgeCommand *acknowledgeCommand() const { return m_acknowledge; }
+    AcknowledgeCommand *withdrawCommand() const { return m_withdraw; }
     QAction *refreshAction() const { return m_refreshAction; }
     Notifier *notifier() const { return m_notifier; }
     HistoryRecorder *historyRecorder() const
@@ -121,6 +124,7 @@ public:
         m_session->refreshes()->setAutoRefreshMilliseconds(milliseconds);
     } // the soak test's pace; people choose minutes
     void showShortcuts();
+    void openPalette(); // ":": a kluster, a view or an action by a few letters
     void showAbout();
 
 signals:
@@ -169,6 +173,8 @@ private:
     QList<Command *> m_commands;
     RepairCommand *m_repair = nullptr;
     RepairCommand *m_repairRoutes = nullptr;
+    AcknowledgeCommand *m_acknowledge = nullptr;
+    AcknowledgeCommand *m_withdraw = nullptr;
     Command *m_openSnapshot = nullptr;
     Command *m_saveSnapshot = nullptr;
     Command *m_report = nullptr;

@@ -24,7 +24,13 @@ Notifier::Notifier(QObject *parent)
     : QObject(parent)
     , m_notificationsAction(new QAction(tr("Desktop &notifications while watching"), this))
     , m_trayAction(new QAction(tr("&Tray icon"), this))
+    , m_acknowledgeLast(new QAction(tr("Acknowledge the last notified finding for an hour"), this))
 {
+    m_acknowledgeLast->setEnabled(false); // nothing notified yet
+    connect(m_acknowledgeLast, &QAction::triggered, this, [this] {
+        if (!m_lastNotified.second.isEmpty())
+            emit acknowledgeRequested(m_lastNotified.first, m_lastNotified.second);
+    });
     m_notifications = Settings::desktopNotifications().value();
     m_notificationsAction->setCheckable(true);
     m_notificationsAction->setChecked(m_notifications);
@@ -64,6 +70,10 @@ void Notifier::ensureTray()
     m_tray->setToolTip(m_summary);
     auto *menu = new QMenu;
     menu->addAction(tr("Show Flightdeck"), this, &Notifier::showWindowRequested);
+    menu->addSeparator();
+    menu->addAction(m_acknowledgeLast);
+    menu->addAction(m_notificationsAction);
+    menu->addSeparator();
     menu->addAction(tr("Quit"), qApp, &QApplication::quit);
     m_tray->setContextMenu(menu);
     connect(m_tray, &QObject::destroyed, menu, &QObject::deleteLater);
@@ -105,6 +115,11 @@ void Notifier::notify(const QString &title, const QString &body, const KlusterKe
         return;
     ++m_sent;
     emit notified(title, body, key, findingId);
+    if (!findingId.isEmpty()) {
+        m_lastNotified = { key, findingId };
+        m_acknowledgeLast->setText(tr("Acknowledge %1 on %2 for an hour").arg(findingId, key.toString()));
+        m_acknowledgeLast->setEnabled(true);
+    }
     QDBusConnection bus = QDBusConnection::sessionBus();
     if (bus.isConnected() && bus.interface() && bus.interface()->isServiceRegistered(Service)) {
         if (!m_dbusConnected) {
@@ -121,7 +136,10 @@ void Notifier::notify(const QString &title, const QString &body, const KlusterKe
             { QStringLiteral("desktop-entry"), QStringLiteral("flightdeck") },
             { QStringLiteral("category"), QStringLiteral("device.error") } };
         call << QStringLiteral("Flightdeck") << uint(0) << QStringLiteral("flightdeck") << title << body
-             << QStringList { QStringLiteral("default"), tr("Open in Flightdeck") } << hints << int(-1);
+             << (findingId.isEmpty() ? QStringList { QStringLiteral("default"), tr("Open in Flightdeck") }
+                                     : QStringList { QStringLiteral("default"), tr("Open in Flightdeck"),
+                                         QStringLiteral("acknowledge"), tr("Acknowledge for an hour") })
+             << hints << int(-1);
         auto *watcher = new QDBusPendingCallWatcher(bus.asyncCall(call), this);
         const QPair<KlusterKey, QString> target { key, findingId };
         connect(watcher, &QDBusPendingCallWatcher::finished, this,
@@ -157,11 +175,13 @@ void Notifier::notify(const QString &title, const QString &body, const KlusterKe
 
 void Notifier::onActionInvoked(uint id, const QString &action)
 {
-    Q_UNUSED(action);
     const auto it = m_targets.constFind(id);
     if (it == m_targets.cend())
         return; // another program's notification
-    emit activated(it->first, it->second);
+    if (action == QLatin1String("acknowledge") && !it->second.isEmpty())
+        emit acknowledgeRequested(it->first, it->second);
+    else
+        emit activated(it->first, it->second);
 }
 
 void Notifier::onClosed(uint id, uint reason)

@@ -55,11 +55,14 @@ public:
     // Where the last notification went: "dbus", "tray" or "none".
     QString lastChannel() const { return m_lastChannel; }
     int sentCount() const { return m_sent; }
+    QAction *acknowledgeLastAction() const { return m_acknowledgeLast; }
 
 signals:
     void activated(const KlusterKey &key, const QString &findingId);
     void notified(const QString &title, const QString &body, const KlusterKey &key, const QString &findingId);
     void showWindowRequested();
+    // "Acknowledge for an hour", from a notification's button or the tray's menu: the last finding notified.
+    void acknowledgeRequested(const KlusterKey &key, const QString &findingId);
     void trayWantedChanged();
 
 private slots:
@@ -78,6 +81,8 @@ private:
     QString m_summary;
     QHash<uint, QPair<KlusterKey, QString>> m_targets; // D-Bus notification id -> (kluster, finding)
     QPair<KlusterKey, QString> m_lastTrayTarget;
+    QPair<KlusterKey, QString> m_lastNotified; // the last finding notified, for the tray's "acknowledge"
+    QAction *m_acknowledgeLast; // the tray's "Acknowledge … for an hour"
     QString m_lastChannel = QStringLiteral("none");
     int m_sent = 0;
     bool m_dbusConnected = false;

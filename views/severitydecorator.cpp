@@ -11,6 +11,11 @@ SeverityDecorator::SeverityDecorator(QObject *parent)
     : QIdentityProxyModel(parent)
 { }
 
+bool SeverityDecorator::quiet(const QModelIndex &index) const
+{
+    return m_quietRole >= 0 && mapToSource(index).siblingAtColumn(0).data(m_quietRole).toBool();
+}
+
 QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
 {
     switch (role) {
@@ -21,6 +26,8 @@ QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
         }
         break;
     case Qt::BackgroundRole: {
+        if (quiet(index))
+            break;
         const QColor c = SeverityStyle::tint(ConsoleRole::severityOf(mapToSource(index)));
         if (c.isValid())
             return c;
@@ -31,6 +38,11 @@ QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
             return SeverityStyle::alarmText(QApplication::palette());
         break;
     case Qt::FontRole:
+        if (quiet(index)) {
+            QFont italic = QApplication::font();
+            italic.setItalic(true);
+            return italic;
+        }
         if (m_boldHeadings && !index.parent().isValid()) {
             QFont bold = QApplication::font();
             bold.setBold(true);
@@ -40,7 +52,7 @@ QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
     case Qt::AccessibleDescriptionRole: {
         const std::optional<Severity> s = ConsoleRole::severityOf(mapToSource(index));
         if (s == Severity::Critical || s == Severity::Warning)
-            return SeverityStyle::word(s);
+            return quiet(index) ? tr("%1, acknowledged").arg(SeverityStyle::word(s)) : SeverityStyle::word(s);
         break;
     }
     default:

@@ -17,11 +17,16 @@ public:
     explicit SeverityDecorator(QObject *parent = nullptr);
 
     void setAlarmRole(int role) { m_alarmRole = role; }
+    // Rows whose `quietRole` is true (someone is handling them) keep their icon but lose the tint, in
+    // italics: still there, no longer shouting.
+    void setQuietRole(int role) { m_quietRole = role; }
     // Top-level rows are headings (the groups of a grouped list): in bold.
     void setBoldHeadings(bool bold) { m_boldHeadings = bold; }
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
 
 private:
+    bool quiet(const QModelIndex &index) const;
     int m_alarmRole = -1;
+    int m_quietRole = -1;
     bool m_boldHeadings = false;
 };

@@ -1,4 +1,5 @@
 #include "console/consoletext.h"
+#include "console/palette.h"
 #include "console/refreshcoordinator.h"
 #include "console/rowcopies.h"
 #include "core/diagnosis.h"
@@ -13,6 +14,7 @@ class TestConsoleText : public QObject
     Q_OBJECT
 private slots:
     void clockAgoAndShortError();
+    void paletteMatchesFuzzilyBestFirst();
     void failedSourcesNamesEachOnce();
     void bannerSaysEachConnectionsFailures();
     void bannerNoticeAndStartup();
@@ -281,6 +283,27 @@ void TestConsoleText::rowCopies()
     // What the cloud names never drives the terminal it is pasted into.
     QCOMPARE(RowCopies::rowsText({ QStringLiteral("Name") }, { { QStringLiteral("x\x1b[2Jy\tz") } }),
         QStringLiteral("Name\nx\\e[2Jy\\tz\n"));
+}
+
+// The palette's letters in order, anywhere; runs and word starts first; nothing for letters out of order.
+void TestConsoleText::paletteMatchesFuzzilyBestFirst()
+{
+    QVERIFY(Palette::score(u"lgcy", u"sim/legacy") > 0);
+    QCOMPARE(Palette::score(u"ycgl", u"sim/legacy"), -1);
+    QCOMPARE(Palette::score(u"", u"anything"), 0);
+    QVERIFY(Palette::score(u"LEG", u"sim/legacy") > 0); // any case
+    const QList<Palette::Entry> entries { { Palette::Kind::Kluster, QStringLiteral("sim/blue"), {}, {} },
+        { Palette::Kind::Kluster, QStringLiteral("sim/legacy"), {}, {} },
+        { Palette::Kind::View, QStringLiteral("Routes"), {}, {} },
+        { Palette::Kind::Action, QStringLiteral("Repair all route findings of this router…"), {}, {} },
+        { Palette::Kind::Action, QStringLiteral("Refresh"), {}, {} } };
+    QCOMPARE(Palette::matches(entries, QStringLiteral("routes")).value(0), 2); // the name itself first
+    QCOMPARE(Palette::matches(entries, QStringLiteral("ref")).value(0), 4); // a run at the start first
+    QCOMPARE(Palette::matches(entries, QStringLiteral("leg")).value(0), 1);
+    QCOMPARE(Palette::matches(entries, QString()).size(), entries.size()); // all, in their order
+    QCOMPARE(Palette::matches(entries, QString()).value(0), 0);
+    QVERIFY(Palette::matches(entries, QStringLiteral("zzz")).isEmpty());
+    QCOMPARE(Palette::kindName(Palette::Kind::View), QStringLiteral("view"));
 }
 
 QTEST_GUILESS_MAIN(TestConsoleText)

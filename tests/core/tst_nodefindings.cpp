@@ -1,3 +1,4 @@
+#include "core/acknowledgement.h"
 #include "core/diagnosis.h"
 #include "tests/common/findingassert.h"
 #include "tests/common/worldbuilder.h"
@@ -18,7 +19,50 @@ private slots:
     void ghostIsOneFinding();
     void ghostKnownByProviderId();
     void noGhostWithoutServerEvidence();
+    void acknowledgementHoldsUntilItChanges();
 };
+
+// An acknowledgement of a node that is not ready holds while the node just stays so (its ages grow), and
+// lapses when its evidence or severity changes, or its time runs out.
+void TestNodeFindings::acknowledgementHoldsUntilItChanges()
+{
+    const QDateTime t0 = QDateTime(QDate(2026, 11, 26), QTime(3, 0), Qt::UTC);
+    // The same world, read at `at` (its nodes and conditions as old as that makes them).
+    const auto diagnose = [t0](const QDateTime &at, const QString &reason) {
+        WorldBuilder w;
+        w.capturedAt(t0);
+        w.pool(QStringLiteral("pool"), 1);
+        w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"),
+            QStringLiteral("100.100.4.0/24"));
+        w.setCondition(0, QStringLiteral("Ready"), QStringLiteral("False"), reason);
+        KlusterState state = w.state();
+        state.capturedAt = at;
+        return Diagnosis::run(state);
+    };
+    const Diagnosis first = diagnose(t0, QStringLiteral("KubeletNotReady"));
+    QCOMPARE(first.findings.size(), 1);
+    const Acknowledgement a = Acknowledgement::of(
+        first.findings.first(), QStringLiteral("alice"), QStringLiteral("  on   it "), t0, 3600);
+    QCOMPARE(a.note, QStringLiteral("on it"));
+    QVERIFY(a.holds(first.findings.first(), t0.addSecs(60)));
+    // Ten minutes later, the same fault: it holds.
+    const Diagnosis later = diagnose(t0.addSecs(600), QStringLiteral("KubeletNotReady"));
+    QCOMPARE(Acknowledgement::fingerprintOf(later.findings.first()), a.fingerprint);
+    QVERIFY(a.holds(later.findings.first(), t0.addSecs(600)));
+    // Its time ran out.
+    QCOMPARE(a.standing(later.findings.first(), t0.addSecs(3600)), Acknowledgement::Standing::Expired);
+    // Another reason: the evidence changed.
+    const Diagnosis other = diagnose(t0.addSecs(600), QStringLiteral("ContainerRuntimeDown"));
+    QCOMPARE(a.standing(other.findings.first(), t0.addSecs(600)), Acknowledgement::Standing::Changed);
+    // Another severity.
+    Finding worse = later.findings.first();
+    worse.severity = Severity::Critical;
+    QCOMPARE(a.standing(worse, t0.addSecs(600)), Acknowledgement::Standing::Changed);
+    // Ranked below the unacknowledged of its severity, above the next severity.
+    QVERIFY(findingRank(worse, true) > findingRank(worse, false));
+    Finding warning = later.findings.first();
+    QVERIFY(findingRank(worse, true) < findingRank(warning, false));
+}
 
 void TestNodeFindings::notReady_data()
 {

@@ -18,6 +18,7 @@ class TestHistoryStore : public QObject
     Q_OBJECT
 private slots:
     void init();
+    void acknowledgementsAreKeptAndEnd();
     void freshFileIsWalAtTheSchemaVersion();
     void intervalsOpenAndCloseAcrossRefreshes();
     void incompleteRefreshResolvesNothing();
@@ -80,6 +81,66 @@ HistoryRecord TestHistoryStore::refresh(const QDateTime &at, const QStringList &
     r.warning = int(findings.size());
     r.digest = "{\"findings\":\"" + findings.join(QLatin1Char(',')).toUtf8() + "\"}";
     return r;
+}
+
+// An acknowledgement lists while it holds; a second replaces the first; withdrawn or run out, it lists no
+// more; every one stays in the history with how it ended, until the retention prunes it.
+void TestHistoryStore::acknowledgementsAreKeptAndEnd()
+{
+    HistoryStore store(path());
+    clocked(store);
+    QVERIFY(store.open());
+    QVERIFY(store.record(
+        refresh(m_t0, { QStringLiteral("route-missing:a"), QStringLiteral("route-missing:b") })));
+    Acknowledgement a;
+    a.finding = QStringLiteral("route-missing:a");
+    a.by = QStringLiteral("alice");
+    a.note = QStringLiteral("on it");
+    a.at = m_t0;
+    a.until = m_t0.addSecs(3600);
+    a.severity = Severity::Critical;
+    a.fingerprint = "f1";
+    QVERIFY(store.acknowledge(m_key, a));
+    QHash<QString, Acknowledgement> open = store.acknowledgements(m_key, m_t0.addSecs(60));
+    QCOMPARE(open.size(), 1);
+    QCOMPARE(open.value(a.finding).by, QStringLiteral("alice"));
+    QCOMPARE(open.value(a.finding).note, QStringLiteral("on it"));
+    QCOMPARE(open.value(a.finding).until, a.until);
+    QCOMPARE(open.value(a.finding).severity, Severity::Critical);
+    QCOMPARE(open.value(a.finding).fingerprint, QByteArray("f1"));
+    // Bob takes it over: one open, Alice's replaced.
+    m_now = m_t0.addSecs(120);
+    Acknowledgement b = a;
+    b.by = QStringLiteral("bob");
+    b.at = m_now;
+    b.until = m_now.addSecs(4 * 3600);
+    QVERIFY(store.acknowledge(m_key, b));
+    open = store.acknowledgements(m_key, m_now);
+    QCOMPARE(open.size(), 1);
+    QCOMPARE(open.value(a.finding).by, QStringLiteral("bob"));
+    // The other finding, for half an hour: past it, only Bob's lists.
+    Acknowledgement c = a;
+    c.finding = QStringLiteral("route-missing:b");
+    c.at = m_now;
+    c.until = m_now.addSecs(1800);
+    QVERIFY(store.acknowledge(m_key, c));
+    QCOMPARE(store.acknowledgements(m_key, m_now.addSecs(60)).size(), 2);
+    QCOMPARE(store.acknowledgements(m_key, m_now.addSecs(1801)).keys(), QStringList { a.finding });
+    // Withdrawn: none of a.
+    m_now = m_now.addSecs(1900);
+    QVERIFY(store.unacknowledge(m_key, a.finding));
+    QVERIFY(store.acknowledgements(m_key, m_now).isEmpty());
+    const auto kept = store.acknowledgementHistory(m_key, a.finding);
+    QCOMPARE(kept.size(), 2);
+    QCOMPARE(kept.at(0).first.by, QStringLiteral("alice"));
+    QCOMPARE(kept.at(0).second, QStringLiteral("replaced"));
+    QCOMPARE(kept.at(1).second, QStringLiteral("withdrawn"));
+    QCOMPARE(store.acknowledgementHistory(m_key, c.finding).value(0).second, QStringLiteral("expired"));
+    // Another kluster has none; a kluster never recorded is no error.
+    QVERIFY(store.acknowledgements(QStringLiteral("sim/RegionOne/other"), m_now).isEmpty());
+    // Past the retention, pruned.
+    QVERIFY(store.prune(m_now.addDays(HistoryStore::DefaultRetentionDays + 1)));
+    QVERIFY(store.acknowledgementHistory(m_key, a.finding).isEmpty());
 }
 
 QStringList TestHistoryStore::movedAside(const QString &folder)

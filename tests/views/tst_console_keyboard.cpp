@@ -5,12 +5,16 @@
 // tabbing into a table. Each step asserts what is selected and what the
 // dialog will send.
 
+#include "console/consolesession.h"
+#include "console/historyclient.h"
 #include "models/auditmodel.h"
 #include "models/findingsmodel.h"
 #include "services/auditlog.h"
 #include "services/endpointhealth.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
+#include "views/acknowledgecommand.h"
+#include "views/commandpalette.h"
 #include "views/nodespage.h"
 #include "views/notifier.h"
 #include "views/repairdialog.h"
@@ -31,6 +35,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QTreeView>
+#include <QTreeWidget>
 
 using ConsoleTest::press;
 using ConsoleTest::waitSettled;
@@ -64,6 +69,8 @@ private slots:
     void filtersAreNoTrap();
     void copyRowsAndTheirFacts();
     void tabbingIntoATable();
+    void acknowledgeAndWithdraw();
+    void paletteToAKlusterAViewAndAnAction();
 
 private:
     [[nodiscard]] bool start();
@@ -402,6 +409,131 @@ void TestConsoleKeyboard::tabbingIntoATable()
     QCOMPARE(QApplication::focusWidget(), view);
     QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList { Duplicate });
     QVERIFY(repairByKeyboard(Duplicate));
+}
+
+// Ctrl+Shift+A on the worst finding: a dialog (an hour, a note), Enter keeps it; the finding sinks below the
+// other criticals, says by whom and until when, and notifies no more; Ctrl+Shift+U withdraws it and it is
+// first again.
+void TestConsoleKeyboard::acknowledgeAndWithdraw()
+{
+    QVERIFY(start());
+    const QString rule = QStringLiteral("security-group-rule-missing:tcp");
+    HistoryClient *history = m_window->session()->history();
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    QSignalSpy since(history, &HistoryClient::findingsSinceChanged);
+    QVERIFY(history->canAcknowledge(demo) || since.wait(20000));
+    press(Qt::Key_2, Qt::ControlModifier);
+    press(Qt::Key_F8);
+    QCOMPARE(m_window->findingsPage()->selectedKeys(), QStringList { rule });
+    QVERIFY(m_window->acknowledgeCommand()->action()->isEnabled());
+    QVERIFY(!m_window->withdrawCommand()->action()->isEnabled()); // nothing to withdraw yet
+    QPointer<QDialog> dialog;
+    connect(m_window.get(), &MainWindow::dialogOpened, this, [&dialog](QDialog *d) { dialog = d; });
+    press(Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY2(dialog && dialog->isVisible() && ConsoleTest::activate(dialog), "Ctrl+Shift+A opened no dialog");
+    press(Qt::Key_Tab); // from the duration to the note
+    type(QStringLiteral("on it"));
+    since.clear();
+    press(Qt::Key_Return);
+    QVERIFY(!dialog || !dialog->isVisible());
+    QVERIFY(since.wait(10000));
+    QVERIFY(ConsoleTest::activate(m_window.get()));
+    const FindingsModel *model = m_window->session()->findings();
+    const Acknowledgement *ack = model->acknowledgement(rule);
+    QVERIFY(ack);
+    QCOMPARE(ack->by, AcknowledgeCommand::localUser());
+    QCOMPARE(ack->note, QStringLiteral("on it"));
+    QCOMPARE(ack->at.secsTo(ack->until), 3600);
+    // Sunk below the other criticals, not below a warning; it says who and until when.
+    const QAbstractItemModel *view = m_window->findingsPage()->view()->model();
+    const QStringList severities = ConsoleTest::column(view, FindingsModel::SeverityColumn);
+    const QStringList ids = ConsoleTest::column(view, 0, FindingsModel::IdRole);
+    const int at = int(ids.indexOf(rule));
+    QVERIFY2(
+        at > 0 && severities.at(at) == QStringLiteral("critical"), qPrintable(ids.join(QLatin1Char(','))));
+    QCOMPARE(severities.lastIndexOf(QStringLiteral("critical")), at);
+    QVERIFY(ConsoleTest::column(view, FindingsModel::AcknowledgedColumn)
+                .at(at)
+                .startsWith(QStringLiteral("by %1 until ").arg(ack->by)));
+    // F8 from the top lands on an unacknowledged finding first.
+    m_window->findingsPage()->view()->clearSelection();
+    m_window->findingsPage()->view()->setCurrentIndex(QModelIndex());
+    press(Qt::Key_F8);
+    QVERIFY(m_window->findingsPage()->selectedKeys() != QStringList { rule });
+    // A refresh that brings it critical again announces nothing: someone is on it.
+    const KlusterData *data = m_window->session()->store()->data(demo);
+    QVERIFY(data && data->diagnosis);
+    KlusterData before = *data;
+    auto diagnosis = std::make_shared<Diagnosis>(*data->diagnosis);
+    diagnosis->findings.erase(std::remove_if(diagnosis->findings.begin(), diagnosis->findings.end(),
+                                  [&](const Finding &f) { return f.id() == rule; }),
+        diagnosis->findings.end());
+    before.diagnosis = diagnosis;
+    const auto acknowledged = [&](const Finding &f) {
+        return history->acknowledgement(demo, f, QDateTime::currentDateTimeUtc()) != nullptr;
+    };
+    const auto unheeded = ConsoleText::notification(demo, before, *data);
+    QVERIFY(unheeded && unheeded->finding == rule);
+    QVERIFY(!ConsoleText::notification(demo, before, *data, acknowledged));
+    // Withdrawn: first again.
+    m_window->findingsPage()->selectKeys({ rule });
+    QVERIFY(m_window->withdrawCommand()->action()->isEnabled());
+    since.clear();
+    press(Qt::Key_U, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(since.wait(10000));
+    QVERIFY(!model->acknowledgement(rule));
+    QCOMPARE(ConsoleTest::column(view, 0, FindingsModel::IdRole).value(0), rule);
+}
+
+// ":" from wherever the focus is: a few letters of a kluster, Enter, it is shown; ":" from its table, a view;
+// ":" and an action's letters run it; letters that match nothing say so.
+void TestConsoleKeyboard::paletteToAKlusterAViewAndAnAction()
+{
+    QVERIFY(start());
+    QPointer<CommandPalette> palette;
+    connect(m_window.get(), &MainWindow::dialogOpened, this,
+        [&palette](QDialog *d) { palette = qobject_cast<CommandPalette *>(d); });
+    QCOMPARE(QApplication::focusWidget(), m_window->sidebar());
+    press(Qt::Key_Colon);
+    QVERIFY2(palette && palette->isVisible() && ConsoleTest::activate(palette), "\":\" opened no palette");
+    QCOMPARE(QApplication::focusWidget(), palette->queryBox());
+    type(QStringLiteral("lgcy"));
+    QCOMPARE(palette->shown().value(0).text, QStringLiteral("sim/legacy"));
+    QSignalSpy shown(m_window.get(), &MainWindow::viewsShown);
+    press(Qt::Key_Return);
+    QVERIFY(!palette || !palette->isVisible());
+    QVERIFY(ConsoleTest::activate(m_window.get()));
+    QCOMPARE(m_window->currentKey().toString(), QStringLiteral("sim/legacy"));
+    QVERIFY(shown.wait(10000));
+    // From a table: a view by name.
+    press(Qt::Key_2, Qt::ControlModifier);
+    m_window->findingsPage()->view()->setFocus();
+    press(Qt::Key_Colon);
+    QVERIFY(palette && ConsoleTest::activate(palette));
+    type(QStringLiteral("routes"));
+    QCOMPARE(palette->shown().value(0).kind, Palette::Kind::View);
+    press(Qt::Key_Return);
+    QVERIFY(ConsoleTest::activate(m_window.get()));
+    QCOMPARE(m_window->currentTab(), Tab::Routes);
+    QCOMPARE(QApplication::focusWidget(), m_window->routesPage()->view());
+    // Nothing matches: it says so; Escape leaves.
+    press(Qt::Key_Colon);
+    QVERIFY(palette && ConsoleTest::activate(palette));
+    type(QStringLiteral("qqqq"));
+    QVERIFY(palette->shown().isEmpty());
+    QVERIFY(palette->list()->topLevelItem(0)->text(0).contains(QStringLiteral("No match")));
+    press(Qt::Key_Escape);
+    QVERIFY(!palette || !palette->isVisible());
+    // An action: Down to the second match and Enter runs it once the palette has gone (a refresh here).
+    QVERIFY(ConsoleTest::activate(m_window.get()));
+    press(Qt::Key_Colon);
+    QVERIFY(palette && ConsoleTest::activate(palette));
+    type(QStringLiteral("refresh"));
+    const QList<Palette::Entry> matches = palette->shown();
+    QVERIFY(matches.size() >= 1 && matches.first().text == QStringLiteral("Refresh"));
+    QSignalSpy settled(m_window.get(), &MainWindow::refreshesSettled);
+    press(Qt::Key_Return);
+    QVERIFY(settled.wait(30000));
 }
 
 QTEST_MAIN(TestConsoleKeyboard)
