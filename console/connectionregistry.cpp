@@ -245,7 +245,7 @@ void ConnectionRegistry::storeSecret(const ConnectionSpec &spec, const QString &
                 return;
             }
             // Not kept: the connection works now, and will not sign in next time.
-            emit secretNotKept(
+            emit secretNotKept(name,
                 tr("The secret of %1 is kept for this session only (%2). Next time, enter it again in "
                    "File → Connections… → Edit, or put it in secure.yaml.")
                     .arg(name, r.inMemoryOnly ? tr("no keychain is available") : r.error));

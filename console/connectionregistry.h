@@ -84,7 +84,7 @@ signals:
     void secretStored(const QString &name);
     // A secret given is kept for this session only (no keychain, or it refused): `notice` says so and what
     // to do next time.
-    void secretNotKept(const QString &notice);
+    void secretNotKept(const QString &connection, const QString &notice);
 
 private:
     void remember(const ConnectionSpec &spec);

@@ -110,6 +110,14 @@ Banner banner(const QStringList &connections, const KlusterStore &store, const Q
     return b;
 }
 
+QString gist(const QString &error)
+{
+    QString first = error.section(QLatin1Char('\n'), 0, 0).simplified();
+    if (first.size() > 60)
+        first = first.left(59) + QChar(0x2026);
+    return first;
+}
+
 Captions captions(const CaptionFacts &f)
 {
     Captions c;
@@ -118,10 +126,11 @@ Captions captions(const CaptionFacts &f)
         if (f.key.isNull())
             return c;
         if (f.key.kluster.isEmpty()) // a connection's own row
-            c.header
-                = tr("<b>Connection %1</b>: its klusters could not be listed<br><b style=\"color:%2\">%3</b>")
-                      .arg(f.key.connection.toHtmlEscaped(), f.alarmColor,
-                          shortError(f.listingError.toString()).toHtmlEscaped());
+            // The banner above has the whole message: here, only its gist (one line that is never cut).
+            c.header = tr("<b>Connection %1</b>: its klusters could not be listed<br><b style=\"color:%2\">%3"
+                          "</b> (the message above says what to do)")
+                           .arg(f.key.connection.toHtmlEscaped(), f.alarmColor,
+                               gist(f.listingError.toString()).toHtmlEscaped());
         else
             c.header = d && d->isStale()
                 ? tr("<b>%1</b><br>Could not be read: %2")

@@ -73,6 +73,9 @@ struct CaptionFacts
     QDateTime now;
 };
 Captions captions(const CaptionFacts &facts);
+// An error's first line, at most 60 characters: what a one-line heading says when the whole message is
+// shown elsewhere.
+QString gist(const QString &error);
 
 // The desktop notification a refresh calls for, comparing what was known before with what is known now: the
 // kluster became unreachable, or critical findings appeared (or became critical, or changed from what someone

@@ -60,7 +60,7 @@ ConnectionDialog::ConnectionDialog(
     custom->setContentsMargins(0, 0, 0, 0);
     custom->addRow(tr("Aut&hentication:"), m_authType);
     custom->addRow(tr("Auth &URL:"), m_authUrl);
-    custom->addRow(tr("U&ser or credential id:"), m_user);
+    custom->addRow(tr("User or credential &id:"), m_user);
     custom->addRow(tr("User &domain:"), m_userDomain);
     custom->addRow(tr("&Project:"), m_project);
     custom->addRow(tr("Pro&ject domain:"), m_projectDomain);
@@ -104,9 +104,10 @@ ConnectionDialog::ConnectionDialog(
         this);
     hint->setWordWrap(true);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(m_edit ? tr("Sa&ve") : tr("&Add connection"));
-    buttons->button(QDialogButtonBox::Ok)
-        ->setDefault(true); // Enter adds (the desktop's button order puts Cancel first)
+    m_save = buttons->button(QDialogButtonBox::Ok);
+    m_saveText = m_edit ? tr("&Save") : tr("&Add connection");
+    m_save->setText(m_saveText);
+    m_save->setDefault(true); // Enter tests, then adds (the desktop's button order puts Cancel first)
     buttons->addButton(m_test, QDialogButtonBox::ActionRole);
     m_test->setToolTip(tr("Sign in and list the klusters now, before saving"));
     m_test->setAutoDefault(false);
@@ -114,6 +115,11 @@ ConnectionDialog::ConnectionDialog(
     connect(buttons, &QDialogButtonBox::accepted, this, &ConnectionDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &ConnectionDialog::reject);
     connect(m_source, &QComboBox::currentIndexChanged, this, &ConnectionDialog::updateForm);
+    for (QLineEdit *e : { m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region, m_caFile,
+             m_secret })
+        connect(e, &QLineEdit::textEdited, this, &ConnectionDialog::formChanged);
+    for (QComboBox *c : { m_source, m_authType, m_kubeContext })
+        connect(c, &QComboBox::activated, this, &ConnectionDialog::formChanged);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(hint);
@@ -223,14 +229,30 @@ QString ConnectionDialog::problem() const
     return QString();
 }
 
+void ConnectionDialog::showProblem(const QString &why)
+{
+    QPalette pal = m_error->palette();
+    pal.setColor(QPalette::WindowText, SeverityStyle::alarmText(palette()));
+    m_error->setPalette(pal);
+    m_error->setText(why);
+}
+
+void ConnectionDialog::formChanged()
+{
+    ++m_testGeneration; // a test under way no longer speaks for the form
+    m_tested = Tested::No;
+    m_saveAfterTest = false;
+    m_save->setText(m_saveText);
+    m_test->setDefault(false);
+    m_save->setDefault(true);
+}
+
 void ConnectionDialog::runTest()
 {
     const QString why = problem();
-    QPalette pal = m_error->palette();
     if (!why.isEmpty()) {
-        pal.setColor(QPalette::WindowText, SeverityStyle::alarmText(palette()));
-        m_error->setPalette(pal);
-        m_error->setText(why);
+        m_saveAfterTest = false;
+        showProblem(why);
         return;
     }
     if (!m_tester)
@@ -246,8 +268,26 @@ void ConnectionDialog::runTest()
         p.setColor(QPalette::WindowText,
             ok ? palette().color(QPalette::WindowText) : SeverityStyle::alarmText(palette()));
         m_error->setPalette(p);
-        m_error->setText(ok ? tr("✔ %1").arg(what) : tr("✖ %1").arg(what));
+        m_tested = ok ? Tested::Passed : Tested::Failed;
+        const bool save = std::exchange(m_saveAfterTest, false);
+        if (!ok) {
+            // Enter tests again; keeping it as it is takes the button itself (or Alt and its letter).
+            m_save->setText(m_edit ? tr("&Save anyway") : tr("&Add anyway"));
+            m_save->setDefault(false);
+            m_test->setDefault(true);
+            m_error->setText(tr("✖ %1").arg(what)
+                + (save ? tr("\nNot saved: correct it and press Enter to test again, or \"%1\" to keep it as it is.")
+                              .arg(m_save->text().remove(QLatin1Char('&')))
+                        : QString()));
+        } else {
+            m_error->setText(tr("✔ %1").arg(what));
+            m_save->setText(m_saveText);
+            m_test->setDefault(false);
+            m_save->setDefault(true); // tested: Enter saves
+        }
         emit tested(ok, what);
+        if (ok && save)
+            QDialog::accept();
     });
 }
 
@@ -255,10 +295,13 @@ void ConnectionDialog::accept()
 {
     const QString why = problem();
     if (!why.isEmpty()) {
-        QPalette pal = m_error->palette();
-        pal.setColor(QPalette::WindowText, SeverityStyle::alarmText(palette()));
-        m_error->setPalette(pal);
-        m_error->setText(why);
+        showProblem(why);
+        return;
+    }
+    // Tested first: a wrong password is said here, not after the dialog has gone.
+    if (m_tester && m_tested == Tested::No) {
+        m_saveAfterTest = true;
+        runTest();
         return;
     }
     QDialog::accept();

@@ -44,7 +44,11 @@ public:
     QLineEdit *projectBox() const { return m_project; }
     QPushButton *testButton() const { return m_test; }
     QLabel *messageLabel() const { return m_error; }
+    QPushButton *saveButton() const { return m_save; }
 
+    // Enter or the save button: with a tester, the connection is tested first and saved only when it signs
+    // in and lists its klusters; a failed test says why and turns the button into "… anyway" (a cloud that
+    // is down now may still be worth keeping). Any change to the form takes that back.
     void accept() override;
 
 signals:
@@ -54,6 +58,8 @@ private:
     void updateForm();
     QString problem() const; // what keeps the form from being saved or tested; empty when nothing
     void runTest();
+    void formChanged(); // a passed or failed test no longer speaks for the form
+    void showProblem(const QString &why);
 
     QStringList m_taken;
     bool m_edit = false;
@@ -73,6 +79,16 @@ private:
     QCheckBox *m_readOnly;
     QLabel *m_error;
     QPushButton *m_test;
+    QPushButton *m_save = nullptr;
+    QString m_saveText; // the save button's own words
+    enum class Tested
+    {
+        No,
+        Passed,
+        Failed,
+    };
+    Tested m_tested = Tested::No; // the last test of the form as it is now
+    bool m_saveAfterTest = false; // the test under way was asked for by Enter or the save button
     Tester m_tester;
     int m_testGeneration = 0;
 };

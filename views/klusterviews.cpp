@@ -176,9 +176,11 @@ void KlusterViews::showCurrent()
                                                  : tr("Select a kluster in the sidebar (Ctrl+K).");
     const Error listingError = m_session->store()->listingError(current.connection);
     if (!current.isNull() && current.kluster.isEmpty())
-        message = tr("Connection %1 lists no kluster: %2")
-                      .arg(current.connection,
-                          listingError.isError() ? listingError.toString() : tr("it has none"));
+        message = listingError.isError()
+            ? tr("Connection %1 lists no kluster: its klusters could not be listed (the message above says "
+                 "why). Fix it in File → Connections… (Ctrl+Shift+N adds another), then Refresh (F5).")
+                  .arg(current.connection)
+            : tr("Connection %1 lists no kluster: it has none.").arg(current.connection);
     else if (d && !d->error.isEmpty())
         message = tr("%1 could not be read: %2")
                       .arg(current.kluster, ConsoleText::shortError(SourceError::joined(d->error)));

@@ -149,8 +149,10 @@ void MainWindow::followSession()
     connect(registry, &ConnectionRegistry::secretStored, this, [this](const QString &name) {
         status(tr("The secret of %1 is stored in the keychain").arg(name), 15000);
     });
-    connect(registry, &ConnectionRegistry::secretNotKept, this, [this](const QString &notice) {
-        m_notice = notice; // said until dismissed, not in passing
+    connect(registry, &ConnectionRegistry::secretNotKept, this,
+        [this](const QString &connection, const QString &notice) {
+        m_notice = notice; // said until dismissed (or the connection removed), not in passing
+        m_noticeConnection = connection;
         updateBanner();
     });
     RefreshCoordinator *refreshes = m_session->refreshes();
@@ -362,6 +364,11 @@ void MainWindow::buildMenus()
     help->addAction(tr("&About Flightdeck"), this, &MainWindow::showAbout);
 }
 
+QLabel *MainWindow::viewsHeader() const
+{
+    return m_views->header();
+}
+
 void MainWindow::openPalette()
 {
     auto *palette = new CommandPalette(m_session->klusters(), menuBar(), this);
@@ -498,6 +505,8 @@ void MainWindow::onRoundDone(const RefreshSummary &summary)
 
 void MainWindow::onConnectionRemoved(const QString &name)
 {
+    if (m_noticeConnection == name)
+        m_notice.clear(); // about a connection that is no more
     if (currentKey().connection == name)
         m_session->forgetCurrent();
     if (!m_sidebar->firstKluster().isValid())

@@ -87,6 +87,7 @@ public:
     TablePage *securityPage() const { return page(Tab::Security); }
     AuditPage *auditPage() const { return m_views->auditPage(); }
     OverviewPage *overviewPage() const { return m_views->overviewPage(); }
+    QLabel *viewsHeader() const; // the heading over the views (where, how old, or why not)
     ChangesPage *changesPage() const { return m_views->changesPage(); }
     QTreeView *sidebar() const { return m_sidebar->view(); }
     QLineEdit *sidebarFilter() const { return m_sidebar->filterBox(); }
@@ -187,6 +188,7 @@ private:
     QString m_wantedFinding; // the finding to select once m_wantedKey's views show it
     QString m_startupMessage;
     QString m_notice; // a warning that stays until dismissed (a secret kept for this session only)
+    QString m_noticeConnection; // the connection m_notice is about
     bool m_demoAvailable = false;
     bool m_forceReadOnly = false;
 };

@@ -137,6 +137,9 @@ OverviewPage::OverviewPage(QWidget *parent)
     trendBar->addWidget(m_trendRange);
     trendBar->addWidget(m_trendCaption, 1);
     layout->addLayout(trendBar, 4, 0, 1, 3);
+    m_dataWidgets = { m_routes, m_instances, m_findings, trendLabel, m_trendRange, m_trendRoutes, m_trendNodes,
+        m_trendFindings };
+    layout->setRowStretch(6, 1); // without charts, the words at the top
     layout->addWidget(m_trendRoutes, 5, 0);
     layout->addWidget(m_trendNodes, 5, 1);
     layout->addWidget(m_trendFindings, 5, 2);
@@ -147,9 +150,16 @@ OverviewPage::OverviewPage(QWidget *parent)
     clear(tr("Select a kluster in the sidebar."));
 }
 
+QString OverviewPage::title() const
+{
+    return m_title->text();
+}
+
 void OverviewPage::clear(const QString &message)
 {
     m_title->setText(message);
+    for (QWidget *w : std::as_const(m_dataWidgets))
+        w->setVisible(false); // nothing to draw: no empty frames that read as an empty router
     m_summary->clear();
     m_caption->clear();
     m_trendCaption->clear();
@@ -164,6 +174,8 @@ void OverviewPage::clear(const QString &message)
 void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes,
     int routes, int foreign, int limit, const QString &incomplete, const Knowledge &known)
 {
+    for (QWidget *w : std::as_const(m_dataWidgets))
+        w->setVisible(true);
     const int critical = diagnosis.count(Severity::Critical);
     const int warning = diagnosis.count(Severity::Warning);
     const int info = diagnosis.count(Severity::Info);

@@ -39,6 +39,7 @@ public:
     void showTrend(const HistoryTrend &trend);
     int trendHours() const; // the range chosen: 6, 24 or 168
     QChartView *trendChart(int which) const; // 0 routes, 1 nodes, 2 findings (tests, screenshots)
+    QString title() const; // the line at the top: the kluster's verdict, or why there is none
 
 signals:
     void trendRangeChanged(int hours);
@@ -62,4 +63,5 @@ private:
     QChartView *m_trendRoutes;
     QChartView *m_trendNodes;
     QChartView *m_trendFindings;
+    QList<QWidget *> m_dataWidgets; // the charts and the trends' range: hidden while there is no data
 };

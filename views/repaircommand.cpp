@@ -76,9 +76,13 @@ void RepairCommand::update()
 
 void RepairCommand::run()
 {
+    openDialog(targets());
+}
+
+void RepairCommand::openDialog(const QStringList &ids)
+{
     const CommandContext c = context();
-    const QStringList ids = targets();
-    if (ids.isEmpty() || !c.data->fetch)
+    if (ids.isEmpty() || !c.repairable() || !c.data->fetch)
         return; // nothing to repair, or the views do not show this kluster yet
     auto *dialog
         = new RepairDialog(c.connection, c.key.kluster, c.data->fetch, c.data->diagnosis, ids, m_window);
@@ -108,6 +112,16 @@ void RepairCommand::run()
     connect(dialog, &RepairDialog::repairsFinished, this, [this, key](int fixed, int total) {
         m_refreshes->refresh(key);
         emit repairsFinished(key, fixed, total);
+    });
+    // Retry: this dialog closes and a new one previews the repair from the data just read.
+    connect(dialog, &RepairDialog::retryRequested, this, [this, dialog, key](const QStringList &findings) {
+        dialog->accept();
+        if (context().key == key)
+            openDialog(findings);
+        else
+            emit message(tr("Retry: %1 is no longer the kluster shown; select it and repair again")
+                             .arg(key.toString()),
+                8000);
     });
     open(dialog);
     emit repairDialogOpened(dialog);

@@ -38,6 +38,9 @@ protected:
     void run() override;
 
 private:
+    // The repair dialog for `ids` of the kluster shown (a retry: those a finished repair did not fix).
+    void openDialog(const QStringList &ids);
+
     Scope m_scope;
     KlusterStore *m_store;
     RefreshCoordinator *m_refreshes;

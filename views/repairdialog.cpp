@@ -195,6 +195,14 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     m_confirm->setAccessibleName(action);
     m_confirm->setObjectName(QStringLiteral("confirm"));
     m_cancel = m_buttons->addButton(QDialogButtonBox::Cancel);
+    m_retry = m_buttons->addButton(tr("&Retry…"), QDialogButtonBox::ActionRole);
+    m_retry->setObjectName(QStringLiteral("retry"));
+    m_retry->setAutoDefault(false);
+    m_retry->setVisible(false);
+    connect(m_retry, &QPushButton::clicked, this, [this] {
+        if (!m_retryable.isEmpty())
+            emit retryRequested(m_retryable);
+    });
     m_cancel->setDefault(true);
     m_cancel->setAutoDefault(true);
     m_confirm->setAutoDefault(false);
@@ -276,6 +284,8 @@ void RepairDialog::updateConfirm()
 
 void RepairDialog::setStale(const QString &why)
 {
+    if (m_done)
+        offerRetry(nullptr, tr("the kluster could not be read again (%1): refresh (F5) first").arg(why));
     if (m_running || m_done)
         return;
     m_blocked
@@ -285,8 +295,34 @@ void RepairDialog::setStale(const QString &why)
     updateConfirm();
 }
 
+void RepairDialog::offerRetry(const Diagnosis *fresh, const QString &why)
+{
+    if (m_unfixed.isEmpty())
+        return;
+    m_retryable.clear();
+    if (fresh) {
+        for (const QString &id : std::as_const(m_unfixed)) {
+            const Finding *f = fresh->find(id);
+            if (f && f->repair())
+                m_retryable << id;
+        }
+    }
+    m_retry->setVisible(true);
+    m_confirm->setVisible(false); // what it sent is done; a retry is a new preview
+    m_retry->setEnabled(!m_retryable.isEmpty());
+    m_retry->setToolTip(!fresh ? tr("Not yet: %1").arg(why)
+            : m_retryable.isEmpty()
+            ? tr("Nothing to retry: the kluster, read again, no longer has these findings (or no repair for them)")
+            : tr("Preview and confirm the repair of %1 again, planned from the data just read")
+                  .arg(m_retryable.join(QStringLiteral(", "))));
+    if (fresh && m_retryable.isEmpty())
+        m_status->setText(m_status->text() + tr(" Read again since: nothing left to retry."));
+}
+
 void RepairDialog::dataRefreshed(const Diagnosis &fresh)
 {
+    if (m_done)
+        offerRetry(&fresh, QString());
     if (m_running || m_done)
         return;
     QStringList changed;
@@ -366,6 +402,7 @@ void RepairDialog::start()
         m_cancel->setText(tr("Close"));
         m_cancel->setToolTip(QString());
         m_cancel->setEnabled(true);
+        offerRetry(nullptr, tr("the kluster is being read again"));
         emit repairsFinished(m_fixed, int(m_sendable.size()));
     });
     m_connection->repair(m_kluster, m_shown, m_sendable, m_override->isVisible() && m_override->isChecked());
@@ -378,6 +415,8 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
     m_progress->setValue(m_finished);
     if (outcome.result == R::Fixed)
         ++m_fixed;
+    else
+        m_unfixed << findingId;
     const QString mark = outcome.result == R::Fixed ? QStringLiteral("✔")
         : outcome.result == R::StillThere           ? QStringLiteral("●")
                                                     : QStringLiteral("✖");

@@ -39,6 +39,10 @@ public:
     QJsonArray plannedRequests() const; // the requests it sends, in order (as the dialog shows them)
     QLineEdit *confirmationBox() const { return m_confirmation; }
     QPushButton *confirmButton() const { return m_confirm; }
+    // After a repair that did not fix everything: "Retry…", enabled once the kluster has been read again
+    // (a retry is planned, previewed and confirmed anew from fresh data, never resent from the old).
+    QPushButton *retryButton() const { return m_retry; }
+    QStringList unfixed() const { return m_unfixed; }
     QCheckBox *overrideBox() const { return m_override; }
     QString resultsText() const; // the results as shown, in plain text
     QString statusText() const; // the line above the results (progress, then the verdict)
@@ -58,11 +62,14 @@ protected:
 
 signals:
     void repairsFinished(int fixed, int total);
+    // Retry pressed: the findings not fixed that the fresh data still has, each with a repair.
+    void retryRequested(const QStringList &findings);
 
 private:
     void updateConfirm();
     void start();
     void showStep(const QString &findingId, const RepairExecutor::Outcome &outcome);
+    void offerRetry(const Diagnosis *fresh, const QString &why); // after the repair: what can be retried
 
     QPointer<Connection> m_connection;
     QString m_kluster;
@@ -85,6 +92,9 @@ private:
     QDialogButtonBox *m_buttons;
     QPushButton *m_confirm;
     QPushButton *m_cancel;
+    QPushButton *m_retry;
+    QStringList m_unfixed; // the findings this repair did not fix
+    QStringList m_retryable; // of those, what the fresh data still has with a repair
     bool m_running = false;
     bool m_done = false;
     int m_finished = 0;

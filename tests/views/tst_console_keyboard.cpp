@@ -71,6 +71,7 @@ private slots:
     void tabbingIntoATable();
     void acknowledgeAndWithdraw();
     void paletteToAKlusterAViewAndAnAction();
+    void retryAfterAFailedRepair();
 
 private:
     [[nodiscard]] bool start();
@@ -534,6 +535,47 @@ void TestConsoleKeyboard::paletteToAKlusterAViewAndAnAction()
     QSignalSpy settled(m_window.get(), &MainWindow::refreshesSettled);
     press(Qt::Key_Return);
     QVERIFY(settled.wait(30000));
+}
+
+// Neutron answers the repair with a 500 once: the dialog says it failed and offers Retry once the kluster has
+// been read again; Alt+R previews it anew from the fresh data, and it is sent, fixed and verified.
+void TestConsoleKeyboard::retryAfterAFailedRepair()
+{
+    QVERIFY(start());
+    QVERIFY(goToLegacy());
+    press(Qt::Key_2, Qt::ControlModifier);
+    QVERIFY(m_window->findingsPage()->selectKeys({ Duplicate }) == 1);
+    m_window->findingsPage()->view()->setFocus();
+    FaultRule rule = ConsoleTest::fault(QStringLiteral("network"), FaultRule::Kind::Status, 500);
+    rule.method = QStringLiteral("PUT");
+    rule.remaining = 1;
+    m_fixture->sim.faults().add(rule);
+    press(Qt::Key_R, Qt::ControlModifier);
+    QVERIFY(m_dialog && ConsoleTest::activate(m_dialog));
+    QPointer<RepairDialog> first = m_dialog;
+    const QString text = first->confirmButton()->text();
+    const int amp = int(text.indexOf(QLatin1Char('&')));
+    QVERIFY(amp >= 0);
+    QSignalSpy finished(first.data(), &RepairDialog::repairsFinished);
+    press(Qt::Key_A + (text.at(amp + 1).toUpper().unicode() - 'A'), Qt::AltModifier);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.first().at(0).toInt(), 0);
+    QVERIFY2(first->resultsText().contains(QStringLiteral("500")), qPrintable(first->resultsText()));
+    QCOMPARE(first->unfixed(), QStringList { Duplicate });
+    QVERIFY(first->retryButton()->isVisible());
+    // Enabled once the kluster has been read again (the console refreshes it after every repair).
+    QTRY_VERIFY_WITH_TIMEOUT(first->retryButton()->isEnabled(), 30000);
+    press(Qt::Key_R, Qt::AltModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(m_dialog && m_dialog != first, 5000);
+    QVERIFY(!first || !first->isVisible());
+    QVERIFY(ConsoleTest::activate(m_dialog));
+    QCOMPARE(m_dialog->sendable(), QStringList { Duplicate });
+    QVERIFY(m_dialog->confirmButton()->isEnabled());
+    QSignalSpy again(m_dialog.data(), &RepairDialog::repairsFinished);
+    press(Qt::Key_A + (text.at(amp + 1).toUpper().unicode() - 'A'), Qt::AltModifier);
+    QVERIFY(again.wait(60000));
+    QCOMPARE(again.first().at(0).toInt(), 1);
+    QVERIFY(!m_dialog->retryButton()->isVisible()); // nothing left to retry
 }
 
 QTEST_MAIN(TestConsoleKeyboard)

@@ -13,6 +13,7 @@
 #include "views/connectiondialog.h"
 #include "views/connectionsdialog.h"
 #include "views/messagebanner.h"
+#include "views/overviewpage.h"
 #include "views/tablepage.h"
 
 #include <QApplication>
@@ -28,7 +29,9 @@
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QSettings>
+#include <QChartView>
 #include <QTemporaryDir>
+#include <QTextDocumentFragment>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
@@ -138,14 +141,25 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
         painter.end();
         QVERIFY(shot.save(shots + QStringLiteral("/first-launch.png")));
     }
-    // A wrong password: Test says what the server said, before anything is saved.
+    // A wrong password and Enter: it is tested first, and what the server said is shown; nothing is saved.
     QVERIFY(fillIn(dialog, QStringLiteral("sim"), QStringLiteral("wrong")));
     QSignalSpy tested(dialog.data(), &ConnectionDialog::tested);
-    QTest::mouseClick(dialog->testButton(), Qt::LeftButton);
+    QTest::keyClick(dialog->secretBox(), Qt::Key_Return);
     QVERIFY(tested.wait(30000));
     QCOMPARE(tested.first().at(0).toBool(), false);
     QVERIFY2(tested.first().at(1).toString().contains(QStringLiteral("401")),
         qPrintable(tested.first().at(1).toString()));
+    QVERIFY(dialog && dialog->isVisible());
+    QVERIFY(Settings::connections().isEmpty());
+    QVERIFY2(dialog->messageLabel()->text().contains(QStringLiteral("Not saved")),
+        qPrintable(dialog->messageLabel()->text()));
+    // Enter again tests again (keeping it as it is takes the button "Add anyway" itself).
+    QCOMPARE(dialog->saveButton()->text(), QStringLiteral("&Add anyway"));
+    QVERIFY(!dialog->saveButton()->isDefault());
+    tested.clear();
+    QTest::keyClick(dialog->secretBox(), Qt::Key_Return);
+    QVERIFY(tested.wait(30000));
+    QVERIFY(dialog && dialog->isVisible());
     QVERIFY(Settings::connections().isEmpty());
 
     // The right one: tested, then added with Enter.
@@ -244,7 +258,8 @@ void TestConsoleNewcomer::everyMenuAndDialogOpens()
     }
     for (const QString &expected :
         { QStringLiteral("ConnectionDialog"), QStringLiteral("ConnectionsDialog"),
-            QStringLiteral("QFileDialog"), QStringLiteral("ShortcutsDialog"), QStringLiteral("AboutDialog") })
+            QStringLiteral("QFileDialog"), QStringLiteral("ShortcutsDialog"), QStringLiteral("AboutDialog"),
+            QStringLiteral("commandPalette") })
         QVERIFY2(dialogs.contains(expected),
             qPrintable(QStringList(dialogs.cbegin(), dialogs.cend()).join(QLatin1Char(','))));
     window.close();
@@ -268,6 +283,20 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
     QVERIFY2(window.bannerText().contains(QStringLiteral("password")), qPrintable(window.bannerText()));
     // Trying again cannot bring a secret back: no Retry, but the way to enter it.
     QVERIFY(window.banner()->retryButton()->isHidden());
+    // Said once in full (the banner); the heading over the views says its gist on one line, and the overview
+    // what to do, without empty charts.
+    window.resize(1024, 640); // a laptop's
+    QVERIFY(window.selectKluster({ QStringLiteral("sim"), QString() }));
+    QTest::qWait(50);
+    const QString header = window.viewsHeader()->text();
+    QVERIFY2(header.contains(QStringLiteral("the message above")) && !header.contains(QStringLiteral("keychain")),
+        qPrintable(header));
+    QVERIFY(QFontMetrics(window.viewsHeader()->font()).horizontalAdvance(
+                QTextDocumentFragment::fromHtml(header).toPlainText().section(QLatin1Char('\n'), 1, 1))
+        < window.viewsHeader()->width());
+    const QString overview = window.overviewPage()->title();
+    QVERIFY2(!overview.contains(QStringLiteral("keychain")), qPrintable(overview));
+    QVERIFY(!window.overviewPage()->trendChart(0)->isVisible());
 
     // File → Connections… (Ctrl+Shift+M): it is listed with its error; Test says why.
     QPointer<ConnectionsDialog> manager = nextDialog<ConnectionsDialog>(
@@ -299,11 +328,15 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
     QVERIFY(edit->nameBox()->isReadOnly());
     QCOMPARE(edit->authUrlBox()->text(), m_fixture->sim.authUrl());
     QTest::keyClicks(edit->secretBox(), QStringLiteral("flightdeck-demo"));
-    QTest::keyClick(edit->secretBox(), Qt::Key_Return);
-    QTRY_VERIFY(!edit);
+    // Alt+S saves (tested first: it signs in), from the box being typed in.
+    QCOMPARE(edit->saveButton()->text(), QStringLiteral("&Save"));
+    QVERIFY(ConsoleTest::activate(edit));
+    QTest::keyClick(edit->secretBox(), Qt::Key_S, Qt::AltModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(!edit, 30000);
     QVERIFY(waitSettled(window));
     QTRY_COMPARE(klusters().size(), 3);
     QCOMPARE(Settings::connections().size(), 1);
+    QTRY_VERIFY(window.bannerText().contains(QStringLiteral("this session only"))); // no keychain here
 
     // Remove, confirmed: gone from the sidebar and from the settings.
     QVERIFY(manager->selectConnection(QStringLiteral("sim")));
@@ -328,6 +361,9 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
     QVERIFY(window.connections().isEmpty());
     QVERIFY(Settings::connections().isEmpty());
     QCOMPARE(manager->list()->topLevelItemCount(), 0);
+    // Nothing is said any more of the connection removed (its secret "kept for this session only").
+    QVERIFY2(!window.isBannerVisible() || !window.bannerText().contains(QStringLiteral("sim")),
+        qPrintable(window.bannerText()));
     manager->reject();
 }
 
