@@ -4,6 +4,7 @@
 #include "views/severitystyle.h"
 
 #include <QComboBox>
+#include <algorithm>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -97,7 +98,7 @@ void ChangesPage::clear(const QString &message)
     m_caption->setText(message);
 }
 
-void ChangesPage::showChanges(const HistoryChanges &c)
+void ChangesPage::showChanges(const HistoryChanges &c, int shownCritical, int shownWarning)
 {
     m_filling = true;
     m_before->clear();
@@ -141,8 +142,20 @@ void ChangesPage::showChanges(const HistoryChanges &c)
         items << item;
     }
     m_list->addTopLevelItems(items);
-    const QString from = QLocale().toString(c.beforeDigest->capturedAt.toLocalTime(), QLocale::ShortFormat);
-    const QString to = QLocale().toString(c.afterDigest->capturedAt.toLocalTime(), QLocale::ShortFormat);
+    // The moments' instants, on this machine's clock as the lists above show them (a digest's capturedAt is
+    // the cloud's, which may be hours off).
+    const auto momentOf = [&c](qint64 id) {
+        const auto it = std::find_if(
+            c.moments.cbegin(), c.moments.cend(), [id](const HistoryMoment &m) { return m.id == id; });
+        return it == c.moments.cend() ? std::optional<HistoryMoment>() : std::optional(*it);
+    };
+    const std::optional<HistoryMoment> before = momentOf(c.before);
+    const std::optional<HistoryMoment> after = momentOf(c.after);
+    const auto when = [](const std::optional<HistoryMoment> &m, const QDateTime &cloud) {
+        return QLocale().toString((m ? m->at : cloud).toLocalTime(), QLocale::ShortFormat);
+    };
+    const QString from = when(before, c.beforeDigest->capturedAt);
+    const QString to = when(after, c.afterDigest->capturedAt);
     QString text = c.changes.isEmpty()
         ? tr("No change between %1 and %2.").arg(from, to)
         : tr("%n change(s) between %1 and %2.", nullptr, int(c.changes.size())).arg(from, to);
@@ -153,5 +166,13 @@ void ChangesPage::showChanges(const HistoryChanges &c)
         text += tr(" Not compared (a source could not be read at one of the moments): %1.")
                     .arg(categories.join(QStringLiteral(", ")));
     }
+    // The newest moment is the last refresh recorded; the nodes' watch may have changed the findings since.
+    if (after && !c.moments.isEmpty() && after->id == c.moments.first().id && shownCritical >= 0
+        && (after->critical != shownCritical || after->warning != shownWarning))
+        text += tr(" Newer than %1: the nodes' watch has changed findings since, and the Findings view shows "
+                   "%2 critical, %3 warning now (the next refresh records it).")
+                    .arg(to)
+                    .arg(shownCritical)
+                    .arg(shownWarning);
     m_caption->setText(text);
 }

@@ -20,7 +20,9 @@ class ChangesPage : public QWidget
 public:
     explicit ChangesPage(QWidget *parent = nullptr);
 
-    void showChanges(const HistoryChanges &changes);
+    // `shownCritical`/`shownWarning`: what the Findings view shows now (the nodes' watch updates it between
+    // the refreshes the history records): said when the newest moment compared counts otherwise.
+    void showChanges(const HistoryChanges &changes, int shownCritical = -1, int shownWarning = -1);
     void clear(const QString &message);
     QTreeWidget *list() const { return m_list; }
     QString caption() const;

@@ -87,8 +87,12 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
             m_overview->showTrend(trend);
     });
     connect(history, &HistoryClient::changesLoaded, this, [this](const HistoryChanges &changes) {
-        if (changes.key == m_session->current())
-            m_changes->showChanges(changes);
+        if (changes.key != m_session->current())
+            return;
+        const KlusterData *d = m_session->store()->data(changes.key);
+        const bool shown = d && d->diagnosis && !d->isStale();
+        m_changes->showChanges(changes, shown ? d->diagnosis->count(Severity::Critical) : -1,
+            shown ? d->diagnosis->count(Severity::Warning) : -1);
     });
     connect(m_overview, &OverviewPage::trendRangeChanged, this, &KlusterViews::requestTrend);
     connect(m_changes, &ChangesPage::compareRequested, this, [this](qint64 before, qint64 after) {

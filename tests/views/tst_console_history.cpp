@@ -12,6 +12,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QFile>
+#include <QLocale>
 #include <QLineSeries>
 #include <QSettings>
 #include <QStandardPaths>
@@ -30,6 +31,7 @@ private slots:
     void init();
     void initTestCase();
     void sinceTrendsAndChangesAcrossHours();
+    void changesSayTheirClockAndWhenTheViewsAreNewer();
 
 private:
     static QString sinceOf(MainWindow &window, const QString &id);
@@ -42,6 +44,32 @@ void TestConsoleHistory::initTestCase()
     for (const char *suffix : { "", "-wal", "-shm" })
         QFile::remove(HistoryStore::defaultPath() + QLatin1String(suffix));
     QSettings().clear();
+}
+
+// A cloud four hours ahead: the Changes view says its moments on this machine's clock (as its lists and the
+// header do), not the cloud's; and when the nodes' watch has changed the findings since the newest moment,
+// it says the Findings view is newer, with the numbers it shows.
+void TestConsoleHistory::changesSayTheirClockAndWhenTheViewsAreNewer()
+{
+    const QDateTime local(QDate(2026, 11, 26), QTime(12, 8), Qt::UTC);
+    HistoryChanges c;
+    c.moments = { { 2, local, 11, 3, true }, { 1, local.addSecs(-3600), 12, 3, true } };
+    c.before = 1;
+    c.after = 2;
+    c.beforeDigest = StateDigest();
+    c.beforeDigest->capturedAt = local.addSecs(-3600 + 4 * 3600); // the cloud's clock
+    c.afterDigest = StateDigest();
+    c.afterDigest->capturedAt = local.addSecs(4 * 3600);
+    ChangesPage page;
+    page.showChanges(c, 10, 3);
+    const QString caption = page.caption();
+    const QString localTo = QLocale().toString(local.toLocalTime(), QLocale::ShortFormat);
+    const QString cloudTo = QLocale().toString(c.afterDigest->capturedAt.toLocalTime(), QLocale::ShortFormat);
+    QVERIFY2(caption.contains(localTo) && !caption.contains(cloudTo), qPrintable(caption));
+    QVERIFY2(caption.contains(QStringLiteral("10 critical, 3 warning now")), qPrintable(caption));
+    // The same numbers: nothing to say.
+    page.showChanges(c, 11, 3);
+    QVERIFY2(!page.caption().contains(QStringLiteral("now")), qPrintable(page.caption()));
 }
 
 QString TestConsoleHistory::sinceOf(MainWindow &window, const QString &id)
