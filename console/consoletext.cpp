@@ -21,6 +21,12 @@ QString clock(const QDateTime &t)
     return t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
 }
 
+QString clock(const QDateTime &t, const QDateTime &now)
+{
+    return t.toUTC().date() == now.toUTC().date() ? t.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'"))
+                                                  : clock(t);
+}
+
 QString ago(const QDateTime &t, const QDateTime &now)
 {
     const qint64 s = qMax<qint64>(0, t.secsTo(now));
@@ -142,7 +148,7 @@ Captions captions(const CaptionFacts &f)
     QString when = f.snapshot ? tr("Snapshot captured %1 (%2), opened offline, read-only")
                                     .arg(clock(d->fetchedAt), ago(d->fetchedAt, f.now))
                               : tr("Fetched %1 (%2) in %3 ms, %4 requests")
-                                    .arg(clock(d->fetchedAt), ago(d->fetchedAt, f.now))
+                                    .arg(clock(d->fetchedAt, f.now), ago(d->fetchedAt, f.now))
                                     .arg(d->elapsedMs)
                                     .arg(d->fetch->requests);
     // Two clocks, said as two: ages, the Since column, the trends and the repair dialog read the cloud's
@@ -160,7 +166,7 @@ Captions captions(const CaptionFacts &f)
     const NodeWatchStatus &watch = d->watch;
     if (!f.snapshot && watch.watching && !d->isStale()) {
         if (watch.connected)
-            when += tr(" · nodes live (watch; last heard %1)").arg(clock(watch.lastHeard));
+            when += tr(" · nodes live (watch; last heard %1)").arg(clock(watch.lastHeard, f.now));
         else if (!watch.problem.isEmpty())
             when += tr(" · node watch reconnecting (nodes as of %1): %2")
                         .arg(watch.lastHeard.isValid() ? clock(watch.lastHeard) : clock(d->fetchedAt),

@@ -20,6 +20,7 @@ struct ConnectionSpec;
 namespace ConsoleText {
 
 QString clock(const QDateTime &t); // "2026-11-26 13:05:00 UTC"
+QString clock(const QDateTime &t, const QDateTime &now); // "13:05:00 UTC" on now's day, else with the date
 QString ago(const QDateTime &t, const QDateTime &now); // "42 s ago", "2 h 10 min ago"
 QString shortError(const QString &error); // its first line, at most 180 characters
 // Which sources could not be read ("the servers, nodes"), for one short line.

@@ -82,7 +82,10 @@ void FindingsModel::updateHolding()
         return;
     const QSet<QString> changed = QSet<QString>(m_holding.keyBegin(), m_holding.keyEnd())
         + QSet<QString>(holding.keyBegin(), holding.keyEnd());
+    const bool was = !m_holding.isEmpty();
     m_holding = holding;
+    if (was != !m_holding.isEmpty())
+        emit acknowledgedChanged(!m_holding.isEmpty());
     for (const QString &id : changed) {
         const int row = m_rows.rowOf(id);
         if (row >= 0)

@@ -65,9 +65,15 @@ public:
     // severity.
     void setAcknowledgements(const QHash<QString, Acknowledgement> &acknowledgements, const QDateTime &now);
     const Acknowledgement *acknowledgement(const QString &id) const;
+    bool anyAcknowledged() const { return !m_holding.isEmpty(); }
     // "16:40" today, "Fri 09:10" another day: when an acknowledgement was made or runs out (local time).
     static QString acknowledgementTime(const QDateTime &t, const QDateTime &now);
     int rowOf(const QString &id) const { return m_rows.rowOf(id); }
+
+signals:
+    void acknowledgedChanged(bool any); // whether any finding shown is acknowledged
+
+public:
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;

@@ -26,8 +26,9 @@ FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
     QTreeView *findings = view();
     findings->sortByColumn(FindingsModel::SeverityColumn, Qt::AscendingOrder);
     findings->setColumnWidth(FindingsModel::SeverityColumn, 90);
-    findings->setColumnWidth(FindingsModel::KindColumn, 200);
-    findings->setColumnWidth(FindingsModel::SubjectColumn, 190);
+    findings->setColumnWidth(FindingsModel::KindColumn, 180);
+    findings->setColumnWidth(FindingsModel::SubjectColumn, 160);
+    findings->setColumnWidth(FindingsModel::SinceColumn, 90);
     findings->setColumnWidth(FindingsModel::RepairColumn, 64);
     findings->setColumnWidth(FindingsModel::AcknowledgedColumn, 150);
     findings->header()->moveSection(findings->header()->visualIndex(FindingsModel::RepairColumn),
@@ -35,6 +36,10 @@ FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
     findings->header()->moveSection(findings->header()->visualIndex(FindingsModel::AcknowledgedColumn),
         findings->header()->visualIndex(FindingsModel::MessageColumn));
     decorator()->setQuietRole(FindingsModel::AcknowledgedRole);
+    // Shown while someone handles a finding: on a laptop, the message keeps the width otherwise.
+    findings->setColumnHidden(FindingsModel::AcknowledgedColumn, !model->anyAcknowledged());
+    connect(model, &FindingsModel::acknowledgedChanged, this,
+        [findings](bool any) { findings->setColumnHidden(FindingsModel::AcknowledgedColumn, !any); });
 }
 
 QString FindingsPage::placeholder() const

@@ -84,6 +84,18 @@ void OverviewPage::fitCharts()
             small.setPointSizeF(qMax(6.5, small.pointSizeF() * 0.8));
         chart->legend()->setFont(small);
         chart->setMargins(narrow ? QMargins(0, 2, 0, 2) : QMargins(4, 4, 4, 4));
+        // The legend whole, or (too narrow) left out with its entries in the tooltip: never "regi…".
+        const QFontMetrics metrics(small);
+        int across = 0;
+        QStringList entries;
+        for (QLegendMarker *marker : chart->legend()->markers()) {
+            const int w = metrics.horizontalAdvance(marker->label()) + metrics.height() + 12;
+            across += w;
+            entries << marker->label();
+        }
+        const int room = v->width() - 16;
+        chart->legend()->setVisible(across <= room); // at the side, Qt Charts elides it as well
+        v->setToolTip(chart->legend()->isVisible() ? QString() : entries.join(QStringLiteral(" · ")));
         for (QAbstractAxis *axis : chart->axes()) {
             axis->setLabelsFont(small);
             if (auto *time = qobject_cast<QDateTimeAxis *>(axis))
@@ -279,7 +291,7 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         QChart *chart = newChart(!serversKnown ? tr("Instances: unknown, the servers could not be read")
                 : !nodesKnown
                 ? tr("Instances by Nova state; registration unknown, the nodes could not be read")
-                : tr("Instances by Nova state and registration"),
+                : tr("Instances: state, registration"),
             pal);
         if (!serversKnown || !nodesKnown)
             chart->setTitleBrush(SeverityStyle::alarmText(pal));

@@ -49,6 +49,18 @@ QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
             return bold;
         }
         break;
+    case Qt::ToolTipRole: {
+        // A cell without a tooltip of its own shows its whole text in one: what elision cut is never lost.
+        const QVariant own = QIdentityProxyModel::data(index, role);
+        if (own.isValid())
+            return own;
+        const QString text = QIdentityProxyModel::data(index, Qt::DisplayRole).toString();
+        return text.size() > 12 ? QVariant(text) : QVariant();
+    }
+    case Qt::AccessibleTextRole: {
+        const QVariant own = QIdentityProxyModel::data(index, role);
+        return own.isValid() ? own : QIdentityProxyModel::data(index, Qt::DisplayRole); // whole, never elided
+    }
     case Qt::AccessibleDescriptionRole: {
         const std::optional<Severity> s = ConsoleRole::severityOf(mapToSource(index));
         if (s == Severity::Critical || s == Severity::Warning)

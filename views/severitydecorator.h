@@ -7,7 +7,8 @@
 // (ConsoleRole::Severity) get the severity's icon and tint, and the
 // accessible text names it. Rows whose `alarmRole` is true
 // (data that is itself in doubt: incomplete, stale, unreachable) get their
-// text in the alarm colour.
+// text in the alarm colour. A cell's whole text is its tooltip (unless it has
+// its own) and its accessible text, whatever the view elides.
 class SeverityDecorator : public QIdentityProxyModel
 {
     Q_OBJECT

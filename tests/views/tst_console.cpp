@@ -1005,7 +1005,7 @@ void TestConsole::unreadSourceMakesNothingUp()
     }
     if (!known.known(Source::Nodes)) {
         QVERIFY2(!nodes.contains(QStringLiteral("(none)")), qPrintable(context));
-        QVERIFY2(!charts.contains(QStringLiteral("Instances by Nova state and registration")),
+        QVERIFY2(!charts.contains(QStringLiteral("Instances: state, registration")),
             qPrintable(context));
     }
     // Some source failed here (or the data is stale): it is said.
@@ -1266,9 +1266,10 @@ void TestConsole::fitsALaptop()
         return;
     const QList<QPair<Tab, QString>> views { { Tab::Overview, QStringLiteral("overview") },
         { Tab::Findings, QStringLiteral("findings") }, { Tab::Nodes, QStringLiteral("nodes") },
-        { Tab::Routes, QStringLiteral("routes") },
-        { Tab::Security, QStringLiteral("security") } }; // the audit: after a repair
-    for (const QSize size : { QSize(1024, 640), QSize(1440, 900) }) {
+        { Tab::Routes, QStringLiteral("routes") }, { Tab::Security, QStringLiteral("security") },
+        { Tab::Audit, QStringLiteral("audit") }, { Tab::Fleet, QStringLiteral("fleet") },
+        { Tab::Changes, QStringLiteral("changes") } };
+    for (const QSize size : { QSize(1024, 640), QSize(1280, 720), QSize(1440, 900) }) {
         window.resize(size);
         QDir().mkpath(QStringLiteral("%1/%2x%3").arg(shots).arg(size.width()).arg(size.height()));
         for (const auto &[tab, name] : views) {
@@ -1278,7 +1279,7 @@ void TestConsole::fitsALaptop()
             window.setTab(tab);
             if (tab == Tab::Routes)
                 QVERIFY(window.routesPage()->selectKeys({ QStringLiteral("198.19.1.0/24") }) == 1);
-            else if (tab != Tab::Overview && tab != Tab::Audit)
+            else if (tab == Tab::Findings || tab == Tab::Nodes || tab == Tab::Security)
                 window.findingsPage()->selectKeys(
                     { tab == Tab::Security ? QStringLiteral("security-group-rule-missing:tcp")
                                            : QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n") });
