@@ -13,6 +13,7 @@
 FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
     : KlusterTablePage(tr("Findings"), model, FindingsModel::filterFields(), parent)
     , m_severity(new QComboBox(this))
+    , m_model(model)
 {
     m_severity->addItems({ tr("All severities"), tr("Critical only"), tr("Critical and warning") });
     m_severity->setAccessibleName(tr("Show severities"));
@@ -64,8 +65,15 @@ QString FindingsPage::detailsHtml(const QModelIndexList &rows) const
             break;
         }
         ++shown;
-        if (const Finding *f = diagnosis()->find(row.data(ConsoleRole::Key).toString()))
+        const QString id = row.data(ConsoleRole::Key).toString();
+        if (const Finding *f = diagnosis()->find(id)) {
             html += RepairText::findingHtml(*f, withPlan());
+            if (const Acknowledgement *a = m_model->acknowledgement(id))
+                html += tr("<p><i>Acknowledged %1 (Ctrl+Shift+U withdraws it). It notifies again and rises to "
+                           "its rank when it changes or the time runs out.</i></p>")
+                            .arg(a->text(FindingsModel::acknowledgementTime(a->until, QDateTime::currentDateTimeUtc()))
+                                     .toHtmlEscaped());
+        }
     }
     if (!withPlan())
         html += tr("<p><i>This connection is read-only: repairs are hidden.</i></p>");

@@ -21,4 +21,5 @@ protected:
 
 private:
     QComboBox *m_severity;
+    FindingsModel *m_model;
 };

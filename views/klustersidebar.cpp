@@ -41,7 +41,9 @@ KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
     m_view->setAccessibleName(tr("Klusters"));
     m_view->setRootIsDecorated(true);
     m_view->setIndentation(12);
-    m_view->setTextElideMode(Qt::ElideMiddle); // a long heading keeps its count, a long name its end
+    // A name keeps its start, and a state after it ("legacy (incomplete)") is cut before the name is; the
+    // whole text is in the tooltip.
+    m_view->setTextElideMode(Qt::ElideRight);
     // Groups open, unless the engineer closed them; a group the filter brings back opens as it was.
     connect(filter, &QAbstractItemModel::rowsInserted, this,
         [this](const QModelIndex &parent, int first, int last) {

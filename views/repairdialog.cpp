@@ -399,6 +399,9 @@ void RepairDialog::start()
                                : severity == Severity::Critical ? tr("Repair failed")
                                                                 : tr("Repair partly done"))
             + tr(" — kluster %1").arg(m_kluster));
+        m_title->setText(tr("<b>The repair was sent</b> in kluster <b>%1</b>: every request is recorded in the "
+                            "audit log.")
+                             .arg(m_kluster.toHtmlEscaped()));
         m_cancel->setText(tr("Close"));
         m_cancel->setToolTip(QString());
         m_cancel->setEnabled(true);

@@ -29,6 +29,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPainter>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
@@ -49,6 +50,23 @@ void type(const QString &text)
 {
     for (const QChar c : text)
         QTest::keyClicks(QApplication::focusWidget(), QString(c));
+}
+
+// scripts/screenshots: `window` (and a dialog over it, centred) as docs/screenshots/<name>.png.
+void shoot(QWidget *window, QWidget *dialog, const QString &name)
+{
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
+    if (shots.isEmpty())
+        return;
+    window->resize(1280, 720);
+    QTest::qWait(50);
+    QPixmap shot = window->grab();
+    if (dialog) {
+        QPainter painter(&shot);
+        painter.drawPixmap(
+            (shot.width() - dialog->width()) / 2, (shot.height() - dialog->height()) / 2, dialog->grab());
+    }
+    shot.save(shots + QStringLiteral("/") + name + QStringLiteral(".png"));
 }
 
 } // namespace
@@ -434,6 +452,7 @@ void TestConsoleKeyboard::acknowledgeAndWithdraw()
     QVERIFY2(dialog && dialog->isVisible() && ConsoleTest::activate(dialog), "Ctrl+Shift+A opened no dialog");
     press(Qt::Key_Tab); // from the duration to the note
     type(QStringLiteral("on it"));
+    shoot(m_window.get(), dialog, QStringLiteral("acknowledge-dialog"));
     since.clear();
     press(Qt::Key_Return);
     QVERIFY(!dialog || !dialog->isVisible());
@@ -456,6 +475,8 @@ void TestConsoleKeyboard::acknowledgeAndWithdraw()
     QVERIFY(ConsoleTest::column(view, FindingsModel::AcknowledgedColumn)
                 .at(at)
                 .startsWith(QStringLiteral("by %1 until ").arg(ack->by)));
+    QVERIFY(!m_window->findingsPage()->view()->isColumnHidden(FindingsModel::AcknowledgedColumn));
+    shoot(m_window.get(), nullptr, QStringLiteral("acknowledged"));
     // F8 from the top lands on an unacknowledged finding first.
     m_window->findingsPage()->view()->clearSelection();
     m_window->findingsPage()->view()->setCurrentIndex(QModelIndex());
@@ -500,6 +521,7 @@ void TestConsoleKeyboard::paletteToAKlusterAViewAndAnAction()
     QCOMPARE(QApplication::focusWidget(), palette->queryBox());
     type(QStringLiteral("lgcy"));
     QCOMPARE(palette->shown().value(0).text, QStringLiteral("sim/legacy"));
+    shoot(m_window.get(), palette, QStringLiteral("palette"));
     QSignalSpy shown(m_window.get(), &MainWindow::viewsShown);
     press(Qt::Key_Return);
     QVERIFY(!palette || !palette->isVisible());
@@ -565,6 +587,7 @@ void TestConsoleKeyboard::retryAfterAFailedRepair()
     QVERIFY(first->retryButton()->isVisible());
     // Enabled once the kluster has been read again (the console refreshes it after every repair).
     QTRY_VERIFY_WITH_TIMEOUT(first->retryButton()->isEnabled(), 30000);
+    shoot(m_window.get(), first, QStringLiteral("repair-retry"));
     press(Qt::Key_R, Qt::AltModifier);
     QTRY_VERIFY_WITH_TIMEOUT(m_dialog && m_dialog != first, 5000);
     QVERIFY(!first || !first->isVisible());

@@ -11,6 +11,7 @@
 #include <QDBusConnectionInterface>
 #include <QDBusMessage>
 #include <QSignalSpy>
+#include <QAction>
 #include <QTest>
 
 // The freedesktop notification server's interface, the part the notifier uses.
@@ -86,6 +87,23 @@ void TestNotifier::sendsToTheDesktopAndLeadsBack()
     QVERIFY(activated.wait(5000));
     QCOMPARE(activated.first().at(0).value<KlusterKey>().toString(), QStringLiteral("prod/k1"));
     QCOMPARE(activated.first().at(1).toString(), QStringLiteral("route-duplicate:198.19.1.0/24"));
+
+    // Its "Acknowledge for an hour" button: asks for exactly that finding; the tray's menu offers the same.
+    QVERIFY(n.actions.contains(QStringLiteral("acknowledge")));
+    QSignalSpy acknowledge(&notifier, &Notifier::acknowledgeRequested);
+    QDBusMessage ack = QDBusMessage::createSignal(QStringLiteral("/org/freedesktop/Notifications"),
+        QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("ActionInvoked"));
+    ack << uint(42) << QStringLiteral("acknowledge");
+    QVERIFY(bus.send(ack));
+    QVERIFY(acknowledge.wait(5000));
+    QCOMPARE(acknowledge.first().at(1).toString(), QStringLiteral("route-duplicate:198.19.1.0/24"));
+    QCOMPARE(activated.size(), 1); // not opened as well
+    QVERIFY(notifier.acknowledgeLastAction()->isEnabled());
+    QVERIFY(notifier.acknowledgeLastAction()->text().contains(QStringLiteral("prod/k1")));
+    acknowledge.clear();
+    notifier.acknowledgeLastAction()->trigger();
+    QCOMPARE(acknowledge.size(), 1);
+    QCOMPARE(acknowledge.first().at(0).value<KlusterKey>().toString(), QStringLiteral("prod/k1"));
 
     // Another program's notification clicked: nothing.
     activated.clear();
