@@ -13,6 +13,7 @@
 
 #include "core/apiparser.h"
 #include "core/diagnosis.h"
+#include "core/diagnosiscontext.h"
 #include "services/historystore.h"
 #include "tests/common/worldbuilder.h"
 
@@ -201,6 +202,21 @@ void BM_Diagnose(benchmark::State &state)
     setCounters(state, b, &last);
 }
 
+// diagnosis.md §5 alone: the incidents of a diagnosed kluster's findings (part of BM_Diagnose).
+void BM_Incidents(benchmark::State &state)
+{
+    const Bodies &b = bodies(int(state.range(0)));
+    const KlusterState s = parse(b);
+    const Diagnosis d = Diagnosis::run(s);
+    const DiagnosisContext &context = *d.findings.first().context;
+    for (auto _ : state) {
+        QList<Incident> incidents = Incidents::find(d.findings, context);
+        benchmark::DoNotOptimize(incidents);
+    }
+    state.counters["findings"] = double(d.findings.size());
+    state.counters["incidents"] = double(d.incidents.size());
+}
+
 void BM_ParseAndDiagnose(benchmark::State &state)
 {
     const Bodies &b = bodies(int(state.range(0)));
@@ -356,6 +372,7 @@ BENCHMARK(BM_ParseNodes)
     ->ArgsProduct({ { 5000, 20000 }, { 0, 1 } })
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Diagnose)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Incidents)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseAndDiagnose)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -178,6 +178,7 @@ template<typename Reader> static Instance readServer(const Reader &server)
     s.created = requireTimestamp(server, QStringLiteral("created"));
     s.vmState = server.optString(QStringLiteral("OS-EXT-STS:vm_state"));
     s.taskState = server.optString(QStringLiteral("OS-EXT-STS:task_state"));
+    s.zone = server.optString(QStringLiteral("OS-EXT-AZ:availability_zone"));
     if (server.has(QStringLiteral("addresses"))) {
         // Networks in key order, as Qt's object gives them.
         server.child(QStringLiteral("addresses"))
@@ -317,6 +318,14 @@ template<typename Reader> static Node readNode(const Reader &item)
     metadata.requireObject();
     n.name = metadata.requireString(QStringLiteral("name"));
     n.created = optTimestamp(metadata, QStringLiteral("creationTimestamp"));
+    if (metadata.has(QStringLiteral("labels"))) {
+        // Its zone (diagnosis.md §5): the topology label, else the beta one it replaced.
+        const Reader labels = metadata.child(QStringLiteral("labels"));
+        labels.requireObject();
+        n.zone = labels.optString(QStringLiteral("topology.kubernetes.io/zone"));
+        if (n.zone.isEmpty())
+            n.zone = labels.optString(QStringLiteral("failure-domain.beta.kubernetes.io/zone"));
+    }
     if (item.has(QStringLiteral("spec"))) {
         const Reader spec = item.child(QStringLiteral("spec"));
         spec.requireObject();

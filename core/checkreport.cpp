@@ -57,6 +57,36 @@ static std::optional<RepairPlan> reportedPlan(const KlusterState &state, const F
     return plan;
 }
 
+// A plan as the report gives it (a finding's and an incident's alike): its title, its exact requests, and
+// why it must not be sent as it stands; null when there is none.
+static void writePlan(JsonWriter &w, const std::optional<RepairPlan> &repair)
+{
+    if (!repair) {
+        w.value(QJsonValue());
+        return;
+    }
+    w.beginObject();
+    w.key(QStringLiteral("title"));
+    w.value(repair->title);
+    w.key(QStringLiteral("requests"));
+    w.beginArray();
+    for (const PlannedRequest &r : repair->requests)
+        r.write(w);
+    w.endArray();
+    if (repair->refusal != Refusal::None) {
+        // Why this plan must not be sent as it stands (NoEvidence, NoRevision, RouteLimit): a script must not
+        // send it.
+        w.key(QStringLiteral("refusal"));
+        w.beginObject();
+        w.key(QStringLiteral("reason"));
+        w.value(refusalName(repair->refusal));
+        w.key(QStringLiteral("detail"));
+        w.value(repair->refusalDetail);
+        w.endObject();
+    }
+    w.endObject();
+}
+
 QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
 {
     const qint64 withheld = withheldFullLists(state, diagnosis);
@@ -83,31 +113,32 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
         w.key(QStringLiteral("evidence"));
         w.value(f.evidence());
         w.key(QStringLiteral("repair"));
-        const std::optional<RepairPlan> repair = reportedPlan(state, f, withheld);
-        if (repair) {
-            w.beginObject();
-            w.key(QStringLiteral("title"));
-            w.value(repair->title);
-            w.key(QStringLiteral("requests"));
-            w.beginArray();
-            for (const PlannedRequest &r : repair->requests)
-                r.write(w);
-            w.endArray();
-            if (repair->refusal != Refusal::None) {
-                // Why this plan must not be sent as it stands (NoEvidence,
-                // NoRevision, RouteLimit): a script must not send it.
-                w.key(QStringLiteral("refusal"));
-                w.beginObject();
-                w.key(QStringLiteral("reason"));
-                w.value(refusalName(repair->refusal));
-                w.key(QStringLiteral("detail"));
-                w.value(repair->refusalDetail);
-                w.endObject();
-            }
-            w.endObject();
-        } else {
-            w.value(QJsonValue());
+        writePlan(w, reportedPlan(state, f, withheld));
+        if (const Incident *incident = diagnosis.incidentOf(f.id())) {
+            w.key(QStringLiteral("incident"));
+            w.value(incident->id());
         }
+        w.endObject();
+    }
+    w.endArray();
+    w.key(QStringLiteral("incidents"));
+    w.beginArray();
+    for (const Incident &i : diagnosis.incidents) {
+        w.beginObject();
+        w.key(QStringLiteral("id"));
+        w.value(i.id());
+        w.key(QStringLiteral("rule"));
+        w.value(incidentRuleName(i.rule));
+        w.key(QStringLiteral("key"));
+        w.value(i.key);
+        w.key(QStringLiteral("severity"));
+        w.value(severityName(i.severity));
+        w.key(QStringLiteral("title"));
+        w.value(i.title);
+        w.key(QStringLiteral("members"));
+        w.value(QJsonArray::fromStringList(i.members));
+        w.key(QStringLiteral("repair"));
+        writePlan(w, i.repair());
         w.endObject();
     }
     w.endArray();
@@ -207,7 +238,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
     } else {
         out += QStringLiteral("\nAt a glance:\n");
         int routeRepairs = 0;
-        for (const Finding &f : diagnosis.findings) {
+        // One finding's line (indented under its incident when it has one).
+        const auto glance = [&](const Finding &f, const QString &indent) {
             const RepairGate::Decision decision
                 = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
             const std::optional<RepairPlan> &repair = decision.plan;
@@ -216,8 +248,25 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                 action += QStringLiteral(" (refused: %1)").arg(refusalName(decision.reason));
             if (repair && repair->changesRoutes())
                 ++routeRepairs;
-            out += QStringLiteral("  %1  %2\n      -> %3\n")
-                       .arg(severityName(f.severity).toUpper().leftJustified(8), printable(f.id()), action);
+            out += QStringLiteral("%1%2  %3\n%1    -> %4\n")
+                       .arg(indent, severityName(f.severity).toUpper().leftJustified(8), printable(f.id()), action);
+        };
+        // The incidents first (one cause, its one repair), their members under them; then the findings in
+        // none.
+        for (const Incident &i : diagnosis.incidents) {
+            out += QStringLiteral("  %1  INCIDENT %2\n      %3\n      -> %4\n")
+                       .arg(severityName(i.severity).toUpper().leftJustified(8), printable(i.id()),
+                           printable(i.title),
+                           i.repairStyle != Incident::Repair::None ? printable(i.repairTitle)
+                                   : QStringLiteral("no repair of its own: see its members"));
+            for (const QString &id : i.members) {
+                if (const Finding *f = diagnosis.find(id))
+                    glance(*f, QStringLiteral("      "));
+            }
+        }
+        for (const Finding &f : diagnosis.findings) {
+            if (!diagnosis.incidentOf(f.id()))
+                glance(f, QStringLiteral("  "));
         }
         if (routeRepairs > 1)
             out += QStringLiteral(

@@ -62,6 +62,15 @@ const Finding *Diagnosis::find(const QString &id) const
     return nullptr;
 }
 
+const Incident *Diagnosis::incidentOf(const QString &findingId) const
+{
+    for (const Incident &i : incidents) {
+        if (i.members.contains(findingId))
+            return &i;
+    }
+    return nullptr;
+}
+
 namespace {
 
 // Detection only: decides which findings exist, with their kind, subject,
@@ -304,6 +313,7 @@ Diagnosis Detector::run()
         checkRoutes();
 
     std::sort(m_result.findings.begin(), m_result.findings.end(), findingLessThan);
+    m_result.incidents = Incidents::find(m_result.findings, *m_ctx);
     return m_result;
 }
 

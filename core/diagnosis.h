@@ -2,6 +2,7 @@
 
 #include "core/diagnosisoptions.h"
 #include "core/finding.h"
+#include "core/incidents.h"
 #include "core/klusterstate.h"
 #include "core/remediationbudget.h"
 
@@ -20,11 +21,14 @@ struct Diagnosis
     // Facts worth a look that are no finding of diagnosis.md (a node whose
     // providerID names another instance than its name, an incomplete server list).
     QStringList notes;
+    // The findings that share one cause (diagnosis.md §5), by severity, then id; each finding in at most one.
+    QList<Incident> incidents;
 
     int count(Severity severity) const;
     Severity worst() const; // Info when there is no finding
     int worstRank() const; // findingRank() of the worst finding by severity and impact; INT_MAX when none
     const Finding *find(const QString &id) const;
+    const Incident *incidentOf(const QString &findingId) const; // null: it stands alone
 
     static Diagnosis run(const KlusterState &state, const DiagnosisOptions &options = DiagnosisOptions());
 };

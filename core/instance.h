@@ -20,6 +20,7 @@ struct Instance
     QString status; // ACTIVE, BUILD, ERROR, SHUTOFF, ...
     QString vmState; // OS-EXT-STS:vm_state
     QString taskState; // OS-EXT-STS:task_state (empty when null)
+    QString zone; // OS-EXT-AZ:availability_zone
     QDateTime created;
     QList<InstanceAddress> addresses;
     QStringList securityGroups; // names; Nova omits the key when there are none

@@ -23,6 +23,7 @@ struct Node
     QString podCidrText; // spec.podCIDRs[0], else spec.podCIDR; empty when unassigned
     Cidr podCidr;
     QString providerId; // spec.providerID
+    QString zone; // label topology.kubernetes.io/zone, else failure-domain.beta.kubernetes.io/zone
     QString internalIp; // status.addresses[type=InternalIP]
     bool unschedulable = false;
     QString kubeletVersion;

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "core/finding.h"
+#include "core/repairplan.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+class DiagnosisContext;
+
+// diagnosis.md §5: findings that share one cause, grouped, named and repaired as one. The rules, in the order
+// they claim findings (a finding belongs to the first that claims it; an incident needs two members).
+enum class IncidentRule
+{
+    RecycledPodCidr,
+    ZoneOutage,
+    SecurityGroupDetached,
+    PodNetworkClosed,
+    RouterFull,
+};
+QString incidentRuleName(IncidentRule rule); // "recycled-pod-cidr", …
+const QList<IncidentRule> &incidentRules(); // in the order they are applied
+
+struct Incident
+{
+    IncidentRule rule = IncidentRule::RecycledPodCidr;
+    QString key;
+    Severity severity = Severity::Critical;
+    QString title; // one line: the cause and the count
+    QStringList members; // finding ids, in the order of the findings
+    QString zone; // zone-outage: the zone no instance may be deleted in while it is open
+
+    QString id() const { return incidentRuleName(rule) + QLatin1Char(':') + key; }
+    // The one repair that removes the cause (none for a zone outage), made on demand like a finding's: from
+    // the plans of the findings it rests on, as one route change of the router or their requests in turn.
+    std::optional<RepairPlan> repair() const;
+
+    // What repair() is made from (set by the rules).
+    enum class Repair
+    {
+        None,
+        RouteChange, // the combined route change of `planFrom` (removals first)
+        InTurn, // the requests of `planFrom`'s plans, one after another
+    };
+    Repair repairStyle = Repair::None;
+    QString repairTitle;
+    QList<Finding> planFrom;
+};
+
+namespace Incidents {
+
+// The incidents of one kluster's findings (sorted as a diagnosis sorts them), by severity, then id. Derived
+// from no source that failed or is partial: their findings then stand alone.
+QList<Incident> find(const QList<Finding> &findings, const DiagnosisContext &context);
+
+} // namespace Incidents

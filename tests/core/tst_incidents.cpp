@@ -1,0 +1,268 @@
+// diagnosis.md §5 as a table of worlds: each rule's incident, its members and repair, and what makes none (one
+// member, the node lifecycle controller's thresholds not met, a source partial), and the rules' order.
+
+#include "core/diagnosis.h"
+#include "tests/common/worldbuilder.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+namespace {
+
+QStringList ids(const Diagnosis &d)
+{
+    QStringList out;
+    for (const Incident &i : d.incidents)
+        out << i.id();
+    return out;
+}
+
+// A node in `zone` (its label), with its instance in it too.
+void inZone(WorldBuilder &w, int server, int node, const QString &zone)
+{
+    w.serverAt(server).insert(QStringLiteral("OS-EXT-AZ:availability_zone"), zone);
+    QJsonObject metadata = w.nodeAt(node).value(QStringLiteral("metadata")).toObject();
+    metadata.insert(QStringLiteral("labels"), QJsonObject { { QStringLiteral("topology.kubernetes.io/zone"), zone } });
+    w.nodeAt(node).insert(QStringLiteral("metadata"), metadata);
+}
+
+} // namespace
+
+class TestIncidents : public QObject
+{
+    Q_OBJECT
+private slots:
+    void recycledPodCidr();
+    void oneMemberIsNoIncident();
+    void zoneOutage_data();
+    void zoneOutage();
+    void zoneWithoutLabelsUsesNova();
+    void securityGroupDetached();
+    void podNetworkClosed();
+    void routerFull();
+    void recycledClaimsBeforeTheDetachedGroup();
+    void partialSourceMakesNone();
+};
+
+// Node b got a's old pod CIDR: the router still sends it to a (whose node is gone), b's route is missing, its
+// network unavailable: one incident, one route change (removal first), its members in the findings' order.
+void TestIncidents::recycledPodCidr()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 3);
+    w.healthyMember(QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), QStringLiteral("100.100.6.0/24"));
+    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 600); // lost its node
+    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 600);
+    const int b = w.node(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.4.0/24"));
+    w.setCondition(b, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"), QStringLiteral("NoRouteCreated"));
+    w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(ids(d), QStringList { QStringLiteral("recycled-pod-cidr:100.100.4.0/24") });
+    const Incident &i = d.incidents.first();
+    QCOMPARE(i.severity, Severity::Critical);
+    QVERIFY2(i.members.contains(QStringLiteral("route-missing:kks-demo-pool-bbbbb"))
+            && i.members.contains(QStringLiteral("node-network-unavailable:kks-demo-pool-bbbbb"))
+            && i.members.contains(QStringLiteral("instance-unregistered:kks-demo-pool-aaaaa")),
+        qPrintable(i.members.join(QLatin1Char(','))));
+    QVERIFY(i.title.contains(QStringLiteral("routed to 10.0.0.4")));
+    // In the order of the findings, each marked.
+    QStringList order;
+    for (const Finding &f : d.findings) {
+        if (i.members.contains(f.id()))
+            order << f.id();
+        QCOMPARE(d.incidentOf(f.id()) != nullptr, i.members.contains(f.id()));
+    }
+    QCOMPARE(i.members, order);
+    // One change: the wrong route out, the right one in.
+    const std::optional<RepairPlan> plan = i.repair();
+    QVERIFY(plan);
+    QCOMPARE(plan->action, RepairPlan::Action::ChangeRoutes);
+    QCOMPARE(plan->routes.size(), 1);
+    QCOMPARE(plan->routes.first().nexthop, QStringLiteral("10.0.0.4"));
+    QCOMPARE(plan->addedRoutes.size(), 1);
+    QCOMPARE(plan->addedRoutes.first().nexthop, QStringLiteral("10.0.0.5"));
+    // The members keep their own repairs.
+    QVERIFY(d.find(QStringLiteral("route-missing:kks-demo-pool-bbbbb"))->repair());
+}
+
+void TestIncidents::oneMemberIsNoIncident()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 2);
+    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"));
+    w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.5")); // a duplicate: one finding
+    const Diagnosis d = Diagnosis::run(w.state());
+    QVERIFY(!d.findings.isEmpty());
+    QVERIFY2(d.incidents.isEmpty(), qPrintable(ids(d).join(QLatin1Char(','))));
+}
+
+void TestIncidents::zoneOutage_data()
+{
+    QTest::addColumn<int>("nodes");
+    QTest::addColumn<int>("notReady");
+    QTest::addColumn<bool>("incident");
+    QTest::newRow("2 of 3: no outage") << 3 << 2 << false;
+    QTest::newRow("3 of 5: partial") << 5 << 3 << true;
+    QTest::newRow("3 of 6: under 55 %") << 6 << 3 << false;
+    QTest::newRow("2 of 2: full") << 2 << 2 << true;
+    QTest::newRow("1 of 1: full, one member") << 1 << 1 << false;
+}
+
+void TestIncidents::zoneOutage()
+{
+    QFETCH(int, nodes);
+    QFETCH(int, notReady);
+    QFETCH(bool, incident);
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), nodes + 1);
+    // Another zone, healthy.
+    w.healthyMember(QStringLiteral("kks-demo-pool-zzzzz"), QStringLiteral("10.0.1.9"), QStringLiteral("100.100.99.0/24"));
+    inZone(w, 0, 0, QStringLiteral("eu-de-1a"));
+    for (int n = 0; n < nodes; ++n) {
+        const QString name = QStringLiteral("kks-demo-pool-n%1xxx").arg(n);
+        const QString ip = QStringLiteral("10.0.0.%1").arg(10 + n);
+        const QString cidr = QStringLiteral("100.100.%1.0/24").arg(10 + n);
+        const int s = w.server(name, ip, 600);
+        const int k = w.node(name, ip, cidr, n < notReady ? QStringLiteral("Unknown") : QStringLiteral("True"));
+        w.route(cidr, ip);
+        inZone(w, s, k, QStringLiteral("eu-de-1b"));
+    }
+    const Diagnosis d = Diagnosis::run(w.state());
+    if (!incident) {
+        QVERIFY2(d.incidents.isEmpty(), qPrintable(ids(d).join(QLatin1Char(','))));
+        return;
+    }
+    QCOMPARE(ids(d), QStringList { QStringLiteral("zone-outage:eu-de-1b") });
+    QCOMPARE(d.incidents.first().members.size(), notReady);
+    QCOMPARE(d.incidents.first().title,
+        QStringLiteral("Zone eu-de-1b: %1 of %2 nodes NotReady").arg(notReady).arg(nodes));
+    QVERIFY(!d.incidents.first().repair()); // the zone is down, not the nodes
+}
+
+// Without a zone label, a node is in its instance's Nova zone.
+void TestIncidents::zoneWithoutLabelsUsesNova()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 2);
+    for (int n = 0; n < 2; ++n) {
+        const QString name = QStringLiteral("kks-demo-pool-n%1xxx").arg(n);
+        const int s = w.server(name, QStringLiteral("10.0.0.%1").arg(10 + n), 600);
+        w.node(name, QStringLiteral("10.0.0.%1").arg(10 + n), QStringLiteral("100.100.%1.0/24").arg(10 + n),
+            QStringLiteral("False"));
+        w.route(QStringLiteral("100.100.%1.0/24").arg(10 + n), QStringLiteral("10.0.0.%1").arg(10 + n));
+        w.serverAt(s).insert(QStringLiteral("OS-EXT-AZ:availability_zone"), QStringLiteral("az-2"));
+    }
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(ids(d), QStringList { QStringLiteral("zone-outage:az-2") });
+}
+
+void TestIncidents::securityGroupDetached()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 3);
+    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"));
+    w.server(QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), 600, QStringLiteral("ACTIVE"), {});
+    w.serverAt(0).remove(QStringLiteral("security_groups"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(ids(d), QStringList { QStringLiteral("security-group-detached:kks-sg") });
+    const Incident &i = d.incidents.first();
+    QVERIFY2(i.members.contains(QStringLiteral("instance-missing-security-group:kks-demo-pool-aaaaa"))
+            && i.members.contains(QStringLiteral("instance-missing-security-group:kks-demo-pool-ccccc"))
+            && i.members.contains(QStringLiteral("instance-unregistered:kks-demo-pool-ccccc")),
+        qPrintable(i.members.join(QLatin1Char(','))));
+    QVERIFY2(i.title.startsWith(QStringLiteral("kks-sg missing from 2 instance(s) (1 never registered")),
+        qPrintable(i.title));
+    QVERIFY(i.repair());
+    QCOMPARE(i.repair()->requests.size(), 2); // one addSecurityGroup each
+}
+
+void TestIncidents::podNetworkClosed()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 1);
+    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.clearGroups();
+    const int g = w.group(QStringLiteral("kks-sg"));
+    w.rule(g, QStringLiteral("icmp"), QStringLiteral("100.100.0.0/16"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(ids(d), QStringList { QStringLiteral("pod-network-closed:kks-sg") });
+    QCOMPARE(d.incidents.first().members,
+        (QStringList { QStringLiteral("security-group-rule-missing:tcp"),
+            QStringLiteral("security-group-rule-missing:udp") }));
+    QVERIFY(d.incidents.first().repair());
+    QCOMPARE(d.incidents.first().repair()->requests.size(), 2);
+}
+
+// A full router and routes still missing: the limit and the missing routes, one change over all of them.
+void TestIncidents::routerFull()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 4);
+    w.maxRoutes(3);
+    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.route(QStringLiteral("100.100.7.0/24"), QStringLiteral("10.0.0.99")); // orphaned: a slot to free
+    w.route(QStringLiteral("192.168.0.0/24"), QStringLiteral("10.0.0.1")); // foreign
+    for (const QString &name : { QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("kks-demo-pool-ccccc") }) {
+        const QString ip = name.endsWith(QLatin1Char('b')) ? QStringLiteral("10.0.0.5") : QStringLiteral("10.0.0.6");
+        const QString cidr = name.endsWith(QLatin1Char('b')) ? QStringLiteral("100.100.5.0/24") : QStringLiteral("100.100.6.0/24");
+        w.server(name, ip, 600);
+        w.node(name, ip, cidr);
+    }
+    const Diagnosis d = Diagnosis::run(w.state());
+    QVERIFY2(ids(d).contains(QStringLiteral("router-full:%1").arg(w.routerId())), qPrintable(ids(d).join(QLatin1Char(','))));
+    const Incident *i = d.incidentOf(QStringLiteral("route-limit:%1").arg(w.routerId()));
+    QVERIFY(i);
+    QVERIFY(i->members.contains(QStringLiteral("route-missing:kks-demo-pool-bbbbb")));
+    QVERIFY(i->members.contains(QStringLiteral("route-missing:kks-demo-pool-ccccc")));
+    QVERIFY(i->repair());
+    QCOMPARE(i->repair()->action, RepairPlan::Action::ChangeRoutes);
+}
+
+// A node NotReady because its CIDR was recycled belongs to that incident, not to the detached group's.
+void TestIncidents::recycledClaimsBeforeTheDetachedGroup()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 3);
+    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 600);
+    const int s = w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 600, QStringLiteral("ACTIVE"), {});
+    Q_UNUSED(s);
+    const int b = w.node(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.4.0/24"),
+        QStringLiteral("False"));
+    Q_UNUSED(b);
+    w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
+    w.server(QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), 600, QStringLiteral("ACTIVE"), {});
+    const Diagnosis d = Diagnosis::run(w.state());
+    const Incident *recycled = d.incidentOf(QStringLiteral("node-not-ready:kks-demo-pool-bbbbb"));
+    QVERIFY2(recycled, qPrintable(ids(d).join(QLatin1Char(','))));
+    QCOMPARE(recycled->rule, IncidentRule::RecycledPodCidr);
+    const Incident *detached = d.incidentOf(QStringLiteral("instance-missing-security-group:kks-demo-pool-bbbbb"));
+    QVERIFY(detached);
+    QCOMPARE(detached->rule, IncidentRule::SecurityGroupDetached);
+    QVERIFY(!detached->members.contains(QStringLiteral("node-not-ready:kks-demo-pool-bbbbb")));
+}
+
+// The nodes could be read only in part: no zone outage, no recycled CIDR; their findings stand alone.
+void TestIncidents::partialSourceMakesNone()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 2);
+    for (int n = 0; n < 2; ++n) {
+        const QString name = QStringLiteral("kks-demo-pool-n%1xxx").arg(n);
+        const int s = w.server(name, QStringLiteral("10.0.0.%1").arg(10 + n), 600);
+        const int k = w.node(name, QStringLiteral("10.0.0.%1").arg(10 + n),
+            QStringLiteral("100.100.%1.0/24").arg(10 + n), QStringLiteral("False"));
+        w.route(QStringLiteral("100.100.%1.0/24").arg(10 + n), QStringLiteral("10.0.0.%1").arg(10 + n));
+        inZone(w, s, k, QStringLiteral("az-1"));
+    }
+    KlusterState state = w.state();
+    QCOMPARE(Diagnosis::run(state).incidents.size(), 1);
+    state.nodesSource.incomplete = QStringLiteral("the list was cut short");
+    const Diagnosis d = Diagnosis::run(state);
+    QVERIFY(!d.findings.isEmpty());
+    QVERIFY(d.incidents.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestIncidents)
+#include "tst_incidents.moc"
