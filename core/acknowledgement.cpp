@@ -26,7 +26,8 @@ QJsonValue timeless(const QJsonValue &v)
     }
     if (v.isArray()) {
         QJsonArray a;
-        for (const QJsonValue &e : v.toArray())
+        const QJsonArray in = v.toArray();
+        for (const auto &e : in)
             a.append(timeless(e));
         return a;
     }

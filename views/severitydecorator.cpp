@@ -51,7 +51,7 @@ QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
         break;
     case Qt::ToolTipRole: {
         // A cell without a tooltip of its own shows its whole text in one: what elision cut is never lost.
-        const QVariant own = QIdentityProxyModel::data(index, role);
+        QVariant own = QIdentityProxyModel::data(index, role);
         if (own.isValid())
             return own;
         const QString text = QIdentityProxyModel::data(index, Qt::DisplayRole).toString();

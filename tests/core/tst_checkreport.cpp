@@ -22,6 +22,7 @@ private slots:
     void refusalInJson();
     void fullListPlansStayLinear();
     void writerStringsAsQtWritesThem();
+    void incidentsInJsonAndText();
 };
 
 static WorldBuilder brokenWorld()
@@ -86,7 +87,8 @@ void TestCheckReport::keyOrderFollowsTheFormat()
     auto pos = [&json](const char *key) { return json.indexOf(QByteArray(QByteArray("\"") + key + "\":")); };
     QVERIFY(pos("kluster") < pos("capturedAt"));
     QVERIFY(pos("capturedAt") < pos("findings"));
-    QVERIFY(pos("findings") < pos("budget"));
+    QVERIFY(pos("findings") < pos("incidents"));
+    QVERIFY(pos("incidents") < pos("budget"));
     QVERIFY(pos("budget") < pos("summary"));
     QVERIFY(pos("id") < pos("kind"));
     QVERIFY(pos("kind") < pos("subject"));
@@ -95,6 +97,49 @@ void TestCheckReport::keyOrderFollowsTheFormat()
     QVERIFY(pos("service") < pos("method"));
     QVERIFY(pos("method") < pos("path"));
     QVERIFY(json.endsWith("}\n"));
+}
+
+// diagnosis.md §5 in the report: "incidents" (here one: the kluster's group lacks two pod-network rules) with
+// its keys in order, each member finding's "incident", and the text report leading with it.
+void TestCheckReport::incidentsInJsonAndText()
+{
+    WorldBuilder w = brokenWorld();
+    w.clearGroups();
+    w.rule(w.group(QStringLiteral("kks-sg")), QStringLiteral("icmp"), QStringLiteral("100.100.0.0/16"));
+    const KlusterState s = w.state();
+    const Diagnosis d = Diagnosis::run(s);
+    const QByteArray json = CheckReport::toJson(s, d);
+    const QJsonObject o = QJsonDocument::fromJson(json).object();
+    const QJsonArray incidents = o.value(QStringLiteral("incidents")).toArray();
+    QCOMPARE(incidents.size(), 1);
+    const QJsonObject i = incidents.first().toObject();
+    QCOMPARE(i.value(QStringLiteral("id")).toString(), QStringLiteral("pod-network-closed:kks-sg"));
+    QCOMPARE(i.value(QStringLiteral("rule")).toString(), QStringLiteral("pod-network-closed"));
+    QCOMPARE(i.value(QStringLiteral("key")).toString(), QStringLiteral("kks-sg"));
+    QCOMPARE(i.value(QStringLiteral("severity")).toString(), QStringLiteral("critical"));
+    QCOMPARE(i.value(QStringLiteral("members")).toArray().size(), 2);
+    QCOMPARE(i.value(QStringLiteral("repair")).toObject().value(QStringLiteral("requests")).toArray().size(), 2);
+    const int at = int(json.indexOf("\"incidents\""));
+    for (const char *key : { "\"id\"", "\"rule\"", "\"key\"", "\"severity\"", "\"title\"", "\"members\"" })
+        QVERIFY2(json.indexOf(key, at) >= 0, key);
+    QVERIFY(json.indexOf("\"rule\"", at) < json.indexOf("\"key\"", at));
+    QVERIFY(json.indexOf("\"title\"", at) < json.indexOf("\"members\"", at));
+    int marked = 0;
+    for (const QJsonValue &v : o.value(QStringLiteral("findings")).toArray()) {
+        const QJsonObject f = v.toObject();
+        const bool member = f.value(QStringLiteral("kind")).toString() == QStringLiteral("security-group-rule-missing");
+        QCOMPARE(f.value(QStringLiteral("incident")).toString(), member ? QStringLiteral("pod-network-closed:kks-sg") : QString());
+        marked += member ? 1 : 0;
+    }
+    QCOMPARE(marked, 2);
+    // None: "incidents": [] all the same.
+    const KlusterState healthy = WorldBuilder().state();
+    QVERIFY(CheckReport::toJson(healthy, Diagnosis::run(healthy)).contains("\"incidents\": []"));
+    // The text report opens with it, its members under it.
+    const QString text = CheckReport::toText(s, d);
+    const int incident = int(text.indexOf(QStringLiteral("INCIDENT pod-network-closed:kks-sg")));
+    QVERIFY2(incident > 0 && incident < text.indexOf(QStringLiteral("security-group-rule-missing:tcp")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("      CRITICAL  security-group-rule-missing:tcp")));
 }
 
 void TestCheckReport::byteIdentical()
