@@ -27,9 +27,9 @@ FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
     QTreeView *findings = view();
     findings->sortByColumn(FindingsModel::SeverityColumn, Qt::AscendingOrder);
     findings->setColumnWidth(FindingsModel::SeverityColumn, 90);
-    findings->setColumnWidth(FindingsModel::KindColumn, 180);
-    findings->setColumnWidth(FindingsModel::SubjectColumn, 160);
-    findings->setColumnWidth(FindingsModel::SinceColumn, 90);
+    findings->setColumnWidth(FindingsModel::KindColumn, 175);
+    findings->setColumnWidth(FindingsModel::SubjectColumn, 150);
+    findings->setColumnWidth(FindingsModel::SinceColumn, 115); // "over 1 h 15 min" whole
     findings->setColumnWidth(FindingsModel::RepairColumn, 64);
     findings->setColumnWidth(FindingsModel::AcknowledgedColumn, 150);
     findings->header()->moveSection(findings->header()->visualIndex(FindingsModel::RepairColumn),
