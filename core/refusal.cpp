@@ -15,6 +15,8 @@ QString refusalName(Refusal refusal)
         return QStringLiteral("TooLarge");
     case Refusal::TooManyUnhealthy:
         return QStringLiteral("TooManyUnhealthy");
+    case Refusal::ZoneDisruption:
+        return QStringLiteral("ZoneDisruption");
     }
     return QString();
 }

@@ -14,7 +14,8 @@ enum class Refusal
     NoRevision,
     RouteLimit,
     TooLarge,
-    TooManyUnhealthy
+    TooManyUnhealthy,
+    ZoneDisruption, // an instance deletion in a zone a zone-outage incident holds (diagnosis.md §5)
 };
 
 // The reason as the reports, the console and the command line name it ("NoEvidence", …); empty for None.

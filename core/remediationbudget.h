@@ -19,6 +19,9 @@ struct RemediationBudget
     bool deletionsAllowed = true;
     Refusal reason = Refusal::None; // while deletions are refused: TooManyUnhealthy or NoEvidence
     QString detail; // the reason in words
+    // The zones a zone-outage incident holds (diagnosis.md §5): no instance in them is deleted while it is
+    // open (ZoneDisruption; an explicit override lets one through, alone). Not part of the budget's JSON.
+    QStringList disruptedZones;
 
     static RemediationBudget compute(const KlusterState &state, const DiagnosisOptions &options);
 

@@ -37,10 +37,35 @@ static bool isSendableDeletion(const RepairGate::Decision &d)
 
 // A deletion, one of `deletions` sent together, as the remediation budget weighs it; an override only
 // ever lets a deletion chosen alone through.
+// The zone of the instance a plan deletes, when a zone-outage incident holds it (empty otherwise).
+static QString disruptedZoneOf(const RepairGate::Decision &d, const RemediationBudget &budget)
+{
+    if (budget.disruptedZones.isEmpty() || !d.plan || !d.plan->deletesInstance() || !d.finding->context)
+        return QString();
+    for (const Instance &instance : d.finding->context->state.instances) {
+        if (instance.id == d.plan->instanceId)
+            return budget.disruptedZones.contains(instance.zone) ? instance.zone : QString();
+    }
+    return QString();
+}
+
 static void weighDeletion(
     RepairGate::Decision &d, const RemediationBudget &budget, qint64 deletions, bool overridable)
 {
-    if (!isSendableDeletion(d) || budget.allowsDeletion(deletions, false))
+    if (!isSendableDeletion(d))
+        return;
+    // The node lifecycle controller stops evicting in a disrupted zone; so does Flightdeck: the zone is down,
+    // not the instance. One alone may pass with the explicit override.
+    if (const QString zone = disruptedZoneOf(d, budget); !zone.isEmpty()) {
+        d.verdict = overridable ? RepairGate::Verdict::NeedsOverride : RepairGate::Verdict::Refused;
+        d.reason = Refusal::ZoneDisruption;
+        d.detail = QStringLiteral("zone %1 is disrupted (incident zone-outage:%1): deleting its instances "
+                                  "fixes nothing while it is down")
+                       .arg(zone);
+        d.byBudget = true;
+        return;
+    }
+    if (budget.allowsDeletion(deletions, false))
         return;
     d.verdict = overridable && budget.allowsDeletion(deletions, true) ? RepairGate::Verdict::NeedsOverride
                                                                       : RepairGate::Verdict::Refused;

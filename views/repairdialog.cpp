@@ -4,6 +4,7 @@
 #include "views/repairtext.h"
 #include "views/severitystyle.h"
 
+#include <algorithm>
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QEvent>
@@ -114,7 +115,13 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     refused << refusedByBudget;
     const RemediationBudget &budget = diagnosis->budget;
     QString verdict;
-    if (gate.deletions() == 0) {
+    const auto zone = std::find_if(gate.decisions().cbegin(), gate.decisions().cend(),
+        [](const RepairGate::Decision &d) { return d.reason == Refusal::ZoneDisruption; });
+    if (zone != gate.decisions().cend()) {
+        verdict = tr("Deletion refused (ZoneDisruption): %1. One instance alone may be deleted with the "
+                     "override.")
+                      .arg(zone->detail);
+    } else if (gate.deletions() == 0) {
         verdict = tr("Nothing is deleted: the remediation budget does not apply.");
     } else if (gate.deletionsAllowed()) {
         verdict = tr("Remediation budget: deleting %1 is allowed. %2 of %3 expected nodes are unhealthy; "
@@ -138,7 +145,9 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     m_verdict->setWordWrap(true);
     m_verdict->setAccessibleName(tr("Remediation budget verdict"));
 
-    m_override->setText(tr("Override the remediation budget for this one deletion"));
+    m_override->setText(zone != gate.decisions().cend()
+            ? tr("Delete this one instance although its zone is down")
+            : tr("Override the remediation budget for this one deletion"));
     m_override->setVisible(gate.needsOverride());
     m_override->setAccessibleName(m_override->text());
 

@@ -149,7 +149,8 @@ int runRepairCommand(const QStringList &arguments)
         { QStringLiteral("yes"), QStringLiteral("Send the plan. Without it, the plan is only printed.") });
     parser.addOption({ QStringLiteral("override"),
         QStringLiteral("Delete this one instance or node although the remediation budget refuses "
-                       "(TooManyUnhealthy); only with a single --finding.") });
+                       "(TooManyUnhealthy) or its zone is down (ZoneDisruption); only with a single "
+                       "--finding.") });
     CliOptions::addDiagnosis(parser);
     CliOptions::Parsed p;
     if (const int status = CliOptions::parseCloudCommand(parser, arguments, command,

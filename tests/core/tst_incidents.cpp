@@ -2,6 +2,7 @@
 // member, the node lifecycle controller's thresholds not met, a source partial), and the rules' order.
 
 #include "core/diagnosis.h"
+#include "core/repairgate.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QJsonArray>
@@ -42,7 +43,49 @@ private slots:
     void routerFull();
     void recycledClaimsBeforeTheDetachedGroup();
     void partialSourceMakesNone();
+    void noDeletionInADisruptedZone();
 };
+
+// While zone az-1 is down, its unregistered instance is not deleted (ZoneDisruption; one alone with the
+// override), though the budget allows deletions; an instance of a healthy zone still may be; the budget's
+// own verdict and JSON are unchanged.
+void TestIncidents::noDeletionInADisruptedZone()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 10); // 3 of 10 expected unhealthy: within the budget (4)
+    for (int n = 0; n < 10; ++n) {
+        const QString name = QStringLiteral("kks-demo-pool-n%1xxx").arg(n);
+        const QString ip = QStringLiteral("10.0.0.%1").arg(10 + n);
+        const QString cidr = QStringLiteral("100.100.%1.0/24").arg(10 + n);
+        const int s = w.server(name, ip, 600);
+        const int k = w.node(name, ip, cidr, n < 3 ? QStringLiteral("Unknown") : QStringLiteral("True"));
+        w.route(cidr, ip);
+        inZone(w, s, k, n < 3 ? QStringLiteral("az-1") : QStringLiteral("az-2"));
+    }
+    const int lost = w.server(QStringLiteral("kks-demo-pool-lostx"), QStringLiteral("10.0.0.40"), 600);
+    w.serverAt(lost).insert(QStringLiteral("OS-EXT-AZ:availability_zone"), QStringLiteral("az-1"));
+    const int other = w.server(QStringLiteral("kks-demo-pool-othrx"), QStringLiteral("10.0.0.41"), 600);
+    w.serverAt(other).insert(QStringLiteral("OS-EXT-AZ:availability_zone"), QStringLiteral("az-2"));
+    const Diagnosis d = Diagnosis::run(w.state());
+    QCOMPARE(ids(d), QStringList { QStringLiteral("zone-outage:az-1") });
+    QVERIFY(d.budget.deletionsAllowed);
+    QCOMPARE(d.budget.disruptedZones, QStringList { QStringLiteral("az-1") });
+    QVERIFY(!d.budget.toJson().contains(QStringLiteral("disruptedZones")));
+    const Finding *inZoneA = d.find(QStringLiteral("instance-unregistered:kks-demo-pool-lostx"));
+    const Finding *inZoneB = d.find(QStringLiteral("instance-unregistered:kks-demo-pool-othrx"));
+    QVERIFY(inZoneA && inZoneB);
+    QCOMPARE(d.incidentOf(inZoneA->id())->rule, IncidentRule::ZoneOutage);
+    QVERIFY(inZoneA->repair() && inZoneA->repair()->deletesInstance());
+    const RepairGate::Decision a = RepairGate::judge(*inZoneA, inZoneA->repair(), d.budget);
+    QCOMPARE(a.verdict, RepairGate::Verdict::NeedsOverride);
+    QCOMPARE(a.reason, Refusal::ZoneDisruption);
+    QVERIFY(a.detail.contains(QStringLiteral("az-1")));
+    const RepairGate::Decision b = RepairGate::judge(*inZoneB, inZoneB->repair(), d.budget);
+    QCOMPARE(b.verdict, RepairGate::Verdict::Sendable);
+    // Chosen together: the one in the disrupted zone is refused outright, the other goes.
+    const RepairGate gate({ inZoneA, inZoneB }, d.budget);
+    QCOMPARE(gate.sendable(), QStringList { inZoneB->id() });
+}
 
 // Node b got a's old pod CIDR: the router still sends it to a (whose node is gone), b's route is missing, its
 // network unavailable: one incident, one route change (removal first), its members in the findings' order.
