@@ -315,8 +315,8 @@ Diagnosis Detector::run()
     std::sort(m_result.findings.begin(), m_result.findings.end(), findingLessThan);
     m_result.incidents = Incidents::find(m_result.findings, *m_ctx);
     for (const Incident &i : std::as_const(m_result.incidents)) {
-        if (!i.zone.isEmpty())
-            m_result.budget.disruptedZones << i.zone;
+        if (!i.zone().isEmpty())
+            m_result.budget.disruptedZones << i.zone();
     }
     return m_result;
 }

@@ -304,7 +304,6 @@ void Finder::zoneOutages()
         Incident incident;
         incident.rule = IncidentRule::ZoneOutage;
         incident.key = it.key();
-        incident.zone = it.key();
         incident.title = QStringLiteral("Zone %1: %2 of %3 nodes NotReady").arg(it.key()).arg(z.notReady).arg(z.nodes);
         add(m_claims.make(incident, members));
     }

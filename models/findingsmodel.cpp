@@ -78,8 +78,8 @@ void FindingsModel::updateHolding()
         if (row >= 0 && it->holds(m_rows.at(row).finding, m_acknowledgementsAt))
             holding.insert(it.key(), it.value());
     }
-    if (holding.keys() == m_holding.keys() && holding.isEmpty())
-        return;
+    if (holding.isEmpty() && m_holding.isEmpty())
+        return; // nothing held before or now: no row changes
     const QSet<QString> changed = QSet<QString>(m_holding.keyBegin(), m_holding.keyEnd())
         + QSet<QString>(holding.keyBegin(), holding.keyEnd());
     const bool was = !m_holding.isEmpty();
