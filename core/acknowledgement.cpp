@@ -59,8 +59,8 @@ Acknowledgement Acknowledgement::of(
 QByteArray Acknowledgement::fingerprintOf(const Finding &finding)
 {
     const QJsonObject evidence = timeless(finding.evidence()).toObject();
-    return QCryptographicHash::hash(QJsonDocument(evidence).toJson(QJsonDocument::Compact),
-        QCryptographicHash::Sha1)
+    return QCryptographicHash::hash(
+        QJsonDocument(evidence).toJson(QJsonDocument::Compact), QCryptographicHash::Sha1)
         .toHex();
 }
 
@@ -75,7 +75,8 @@ Acknowledgement::Standing Acknowledgement::standing(const Finding &f, const QDat
 
 QString Acknowledgement::text(const QString &untilText) const
 {
-    QString s = QStringLiteral("by %1 until %2").arg(by.isEmpty() ? QStringLiteral("someone") : by, untilText);
+    QString s
+        = QStringLiteral("by %1 until %2").arg(by.isEmpty() ? QStringLiteral("someone") : by, untilText);
     if (!note.isEmpty())
         s += QStringLiteral(" · ") + note;
     return s;

@@ -31,8 +31,8 @@ struct Acknowledgement
     Severity severity = Severity::Warning; // the finding's, when acknowledged
     QByteArray fingerprint; // of its evidence, when acknowledged (fingerprintOf)
 
-    static Acknowledgement of(const Finding &finding, const QString &by, const QString &note,
-        const QDateTime &at, qint64 seconds);
+    static Acknowledgement of(
+        const Finding &finding, const QString &by, const QString &note, const QDateTime &at, qint64 seconds);
     // The evidence without what only time changes (ages, "for how long"): the same fault on the next refresh
     // has the same fingerprint.
     static QByteArray fingerprintOf(const Finding &finding);

@@ -249,7 +249,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             if (repair && repair->changesRoutes())
                 ++routeRepairs;
             out += QStringLiteral("%1%2  %3\n%1    -> %4\n")
-                       .arg(indent, severityName(f.severity).toUpper().leftJustified(8), printable(f.id()), action);
+                       .arg(indent, severityName(f.severity).toUpper().leftJustified(8), printable(f.id()),
+                           action);
         };
         // The incidents first (one cause, its one repair), their members under them; then the findings in
         // none.
@@ -257,8 +258,9 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
             out += QStringLiteral("  %1  INCIDENT %2\n      %3\n      -> %4\n")
                        .arg(severityName(i.severity).toUpper().leftJustified(8), printable(i.id()),
                            printable(i.title),
-                           i.repairStyle != Incident::Repair::None ? printable(i.repairTitle)
-                                   : QStringLiteral("no repair of its own: see its members"));
+                           i.repairStyle != Incident::Repair::None
+                               ? printable(i.repairTitle)
+                               : QStringLiteral("no repair of its own: see its members"));
             for (const QString &id : i.members) {
                 if (const Finding *f = diagnosis.find(id))
                     glance(*f, QStringLiteral("      "));

@@ -250,8 +250,8 @@ void Finder::recycledPodCidrs()
                              .arg(cidr, node.name, elsewhere.join(QStringLiteral(", ")));
         incident.repairStyle = Incident::Repair::RouteChange;
         incident.planFrom = m_claims.freeOf(members);
-        incident.repairTitle
-            = QStringLiteral("Route %1 to node %2 (%3) only, in one change of the router").arg(cidr, node.name, node.internalIp);
+        incident.repairTitle = QStringLiteral("Route %1 to node %2 (%3) only, in one change of the router")
+                                   .arg(cidr, node.name, node.internalIp);
         add(m_claims.make(incident, members));
     }
 }
@@ -297,14 +297,15 @@ void Finder::zoneOutages()
             const Instance &instance = m_state.instances.at(i);
             if (instance.zone != it.key())
                 continue;
-            for (const FindingKind kind :
-                { FindingKind::InstanceUnregistered, FindingKind::InstanceError, FindingKind::InstanceStopped })
+            for (const FindingKind kind : { FindingKind::InstanceUnregistered, FindingKind::InstanceError,
+                     FindingKind::InstanceStopped })
                 members << Finding::idOf(kind, instance.name);
         }
         Incident incident;
         incident.rule = IncidentRule::ZoneOutage;
         incident.key = it.key();
-        incident.title = QStringLiteral("Zone %1: %2 of %3 nodes NotReady").arg(it.key()).arg(z.notReady).arg(z.nodes);
+        incident.title
+            = QStringLiteral("Zone %1: %2 of %3 nodes NotReady").arg(it.key()).arg(z.notReady).arg(z.nodes);
         add(m_claims.make(incident, members));
     }
 }
@@ -338,7 +339,8 @@ void Finder::securityGroupDetached()
                                      .arg(neverRegistered)
                                : QString());
     incident.repairStyle = Incident::Repair::InTurn;
-    incident.repairTitle = QStringLiteral("Add security group %1 to %2 instance(s)").arg(group).arg(detached.size());
+    incident.repairTitle
+        = QStringLiteral("Add security group %1 to %2 instance(s)").arg(group).arg(detached.size());
     incident.planFrom = detached;
     add(m_claims.make(incident, members));
 }
@@ -362,11 +364,13 @@ void Finder::podNetworkClosed()
     Incident incident;
     incident.rule = IncidentRule::PodNetworkClosed;
     incident.key = group;
-    incident.title = QStringLiteral("%1 lets no %2 in from the pod network %3")
-                         .arg(group, protocols.join(QStringLiteral(", ")), m_state.kluster.clusterCidr.toString());
+    incident.title
+        = QStringLiteral("%1 lets no %2 in from the pod network %3")
+              .arg(group, protocols.join(QStringLiteral(", ")), m_state.kluster.clusterCidr.toString());
     incident.repairStyle = Incident::Repair::InTurn;
-    incident.repairTitle = QStringLiteral("Allow %1 from the pod network %2 into security group %3")
-                               .arg(protocols.join(QStringLiteral(", ")), m_state.kluster.clusterCidr.toString(), group);
+    incident.repairTitle
+        = QStringLiteral("Allow %1 from the pod network %2 into security group %3")
+              .arg(protocols.join(QStringLiteral(", ")), m_state.kluster.clusterCidr.toString(), group);
     incident.planFrom = missing;
     add(m_claims.make(incident, members));
 }

@@ -31,7 +31,8 @@ struct Incident
     QString title; // one line: the cause and the count
     QStringList members; // finding ids, in the order of the findings
     QString id() const { return incidentRuleName(rule) + QLatin1Char(':') + key; }
-    // A zone outage's zone (its key): no instance in it may be deleted while it is open. Empty for the others.
+    // A zone outage's zone (its key): no instance in it may be deleted while it is open. Empty for the
+    // others.
     QString zone() const { return rule == IncidentRule::ZoneOutage ? key : QString(); }
     // The one repair that removes the cause (none for a zone outage), made on demand like a finding's: from
     // the plans of the findings it rests on, as one route change of the router or their requests in turn.

@@ -74,7 +74,6 @@ signals:
     void acknowledgedChanged(bool any); // whether any finding shown is acknowledged
 
 public:
-
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;

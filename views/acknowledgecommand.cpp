@@ -84,7 +84,8 @@ void AcknowledgeCommand::update()
     const QStringList ids = targets();
     action()->setEnabled(!ids.isEmpty());
     if (m_scope == Scope::Acknowledge)
-        action()->setText(ids.size() > 1 ? tr("Acknowle&dge %1 findings…").arg(ids.size()) : tr("Acknowle&dge…"));
+        action()->setText(
+            ids.size() > 1 ? tr("Acknowle&dge %1 findings…").arg(ids.size()) : tr("Acknowle&dge…"));
 }
 
 void AcknowledgeCommand::acknowledge(

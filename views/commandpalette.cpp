@@ -4,12 +4,12 @@
 
 #include <QAction>
 #include <QHeaderView>
-#include <QMenu>
-#include <QMenuBar>
-#include <QTimer>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -59,8 +59,8 @@ void collect(const QList<QAction *> &actions, const QString &path, QList<Palette
         QString text = a->text();
         text.remove(QLatin1Char('&'));
         if (a->menu()) {
-            collect(a->menu()->actions(), path.isEmpty() ? text : path + QStringLiteral(" › ") + text, entries,
-                found);
+            collect(a->menu()->actions(), path.isEmpty() ? text : path + QStringLiteral(" › ") + text,
+                entries, found);
             continue;
         }
         if (!a->isEnabled() || text.isEmpty() || text.contains(QLatin1String("Go to…")))

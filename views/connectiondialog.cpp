@@ -115,8 +115,8 @@ ConnectionDialog::ConnectionDialog(
     connect(buttons, &QDialogButtonBox::accepted, this, &ConnectionDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &ConnectionDialog::reject);
     connect(m_source, &QComboBox::currentIndexChanged, this, &ConnectionDialog::updateForm);
-    for (QLineEdit *e : { m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region, m_caFile,
-             m_secret })
+    for (QLineEdit *e :
+        { m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region, m_caFile, m_secret })
         connect(e, &QLineEdit::textEdited, this, &ConnectionDialog::formChanged);
     for (QComboBox *c : { m_source, m_authType, m_kubeContext })
         connect(c, &QComboBox::activated, this, &ConnectionDialog::formChanged);
@@ -276,7 +276,8 @@ void ConnectionDialog::runTest()
             m_save->setDefault(false);
             m_test->setDefault(true);
             m_error->setText(tr("✖ %1").arg(what)
-                + (save ? tr("\nNot saved: correct it and press Enter to test again, or \"%1\" to keep it as it is.")
+                + (save ? tr("\nNot saved: correct it and press Enter to test again, or \"%1\" to keep it as "
+                             "it is.")
                               .arg(m_save->text().remove(QLatin1Char('&')))
                         : QString()));
         } else {

@@ -69,10 +69,12 @@ QString FindingsPage::detailsHtml(const QModelIndexList &rows) const
         if (const Finding *f = diagnosis()->find(id)) {
             html += RepairText::findingHtml(*f, withPlan());
             if (const Acknowledgement *a = m_model->acknowledgement(id))
-                html += tr("<p><i>Acknowledged %1 (Ctrl+Shift+U withdraws it). It notifies again and rises to "
-                           "its rank when it changes or the time runs out.</i></p>")
-                            .arg(a->text(FindingsModel::acknowledgementTime(a->until, QDateTime::currentDateTimeUtc()))
-                                     .toHtmlEscaped());
+                html
+                    += tr("<p><i>Acknowledged %1 (Ctrl+Shift+U withdraws it). It notifies again and rises to "
+                          "its rank when it changes or the time runs out.</i></p>")
+                           .arg(a->text(FindingsModel::acknowledgementTime(
+                                            a->until, QDateTime::currentDateTimeUtc()))
+                                    .toHtmlEscaped());
         }
     }
     if (!withPlan())

@@ -83,7 +83,8 @@ QDialog *shortcuts(QMainWindow *window)
             QObject::tr("Retry a repair that did not fix everything: planned again from the data read since, "
                         "previewed and confirmed anew"),
             QObject::tr("The repair dialog, after a failure") },
-        { QObject::tr("Up/Down, Enter"), QObject::tr("Choose a kluster, a view or an action by a few letters"),
+        { QObject::tr("Up/Down, Enter"),
+            QObject::tr("Choose a kluster, a view or an action by a few letters"),
             QObject::tr("The : palette") },
         { QObject::tr("Alt+letter"),
             QObject::tr("Open a menu (File, View, Kluster, Help) or press a dialog's button"),

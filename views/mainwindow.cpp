@@ -151,10 +151,10 @@ void MainWindow::followSession()
     });
     connect(registry, &ConnectionRegistry::secretNotKept, this,
         [this](const QString &connection, const QString &notice) {
-        m_notice = notice; // said until dismissed (or the connection removed), not in passing
-        m_noticeConnection = connection;
-        updateBanner();
-    });
+            m_notice = notice; // said until dismissed (or the connection removed), not in passing
+            m_noticeConnection = connection;
+            updateBanner();
+        });
     RefreshCoordinator *refreshes = m_session->refreshes();
     connect(refreshes, &RefreshCoordinator::refreshStarted, this, [this] {
         m_cancelAction->setEnabled(pendingRefreshes() > 0);

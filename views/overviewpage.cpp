@@ -149,8 +149,8 @@ OverviewPage::OverviewPage(QWidget *parent)
     trendBar->addWidget(m_trendRange);
     trendBar->addWidget(m_trendCaption, 1);
     layout->addLayout(trendBar, 4, 0, 1, 3);
-    m_dataWidgets = { m_routes, m_instances, m_findings, trendLabel, m_trendRange, m_trendRoutes, m_trendNodes,
-        m_trendFindings };
+    m_dataWidgets = { m_routes, m_instances, m_findings, trendLabel, m_trendRange, m_trendRoutes,
+        m_trendNodes, m_trendFindings };
     layout->setRowStretch(6, 1); // without charts, the words at the top
     layout->addWidget(m_trendRoutes, 5, 0);
     layout->addWidget(m_trendNodes, 5, 1);

@@ -4,7 +4,6 @@
 #include "views/repairtext.h"
 #include "views/severitystyle.h"
 
-#include <algorithm>
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QEvent>
@@ -20,6 +19,7 @@
 #include <QStyle>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace {
 
@@ -321,7 +321,8 @@ void RepairDialog::offerRetry(const Diagnosis *fresh, const QString &why)
     m_retry->setEnabled(!m_retryable.isEmpty());
     m_retry->setToolTip(!fresh ? tr("Not yet: %1").arg(why)
             : m_retryable.isEmpty()
-            ? tr("Nothing to retry: the kluster, read again, no longer has these findings (or no repair for them)")
+            ? tr("Nothing to retry: the kluster, read again, no longer has these findings (or no repair for "
+                 "them)")
             : tr("Preview and confirm the repair of %1 again, planned from the data just read")
                   .arg(m_retryable.join(QStringLiteral(", "))));
     if (fresh && m_retryable.isEmpty())
@@ -408,9 +409,10 @@ void RepairDialog::start()
                                : severity == Severity::Critical ? tr("Repair failed")
                                                                 : tr("Repair partly done"))
             + tr(" — kluster %1").arg(m_kluster));
-        m_title->setText(tr("<b>The repair was sent</b> in kluster <b>%1</b>: every request is recorded in the "
-                            "audit log.")
-                             .arg(m_kluster.toHtmlEscaped()));
+        m_title->setText(
+            tr("<b>The repair was sent</b> in kluster <b>%1</b>: every request is recorded in the "
+               "audit log.")
+                .arg(m_kluster.toHtmlEscaped()));
         m_cancel->setText(tr("Close"));
         m_cancel->setToolTip(QString());
         m_cancel->setEnabled(true);

@@ -168,8 +168,7 @@ void TestConsoleText::captionsOfStaleAndIncompleteData()
     f.alarmColor = QStringLiteral("#c62828");
     f.now = Now;
     ConsoleText::Captions c = ConsoleText::captions(f);
-    QVERIFY2(c.header.contains(
-                 QStringLiteral("Fetched 13:04:18 UTC (42 s ago) in 850 ms, 12 requests")),
+    QVERIFY2(c.header.contains(QStringLiteral("Fetched 13:04:18 UTC (42 s ago) in 850 ms, 12 requests")),
         qPrintable(c.header));
     QVERIFY2(
         c.routes.contains(QStringLiteral("12 of 30 routes used (3 other klusters")), qPrintable(c.routes));

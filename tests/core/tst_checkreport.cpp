@@ -118,7 +118,8 @@ void TestCheckReport::incidentsInJsonAndText()
     QCOMPARE(i.value(QStringLiteral("key")).toString(), QStringLiteral("kks-sg"));
     QCOMPARE(i.value(QStringLiteral("severity")).toString(), QStringLiteral("critical"));
     QCOMPARE(i.value(QStringLiteral("members")).toArray().size(), 2);
-    QCOMPARE(i.value(QStringLiteral("repair")).toObject().value(QStringLiteral("requests")).toArray().size(), 2);
+    QCOMPARE(
+        i.value(QStringLiteral("repair")).toObject().value(QStringLiteral("requests")).toArray().size(), 2);
     const int at = int(json.indexOf("\"incidents\""));
     for (const char *key : { "\"id\"", "\"rule\"", "\"key\"", "\"severity\"", "\"title\"", "\"members\"" })
         QVERIFY2(json.indexOf(key, at) >= 0, key);
@@ -127,8 +128,10 @@ void TestCheckReport::incidentsInJsonAndText()
     int marked = 0;
     for (const QJsonValue &v : o.value(QStringLiteral("findings")).toArray()) {
         const QJsonObject f = v.toObject();
-        const bool member = f.value(QStringLiteral("kind")).toString() == QStringLiteral("security-group-rule-missing");
-        QCOMPARE(f.value(QStringLiteral("incident")).toString(), member ? QStringLiteral("pod-network-closed:kks-sg") : QString());
+        const bool member
+            = f.value(QStringLiteral("kind")).toString() == QStringLiteral("security-group-rule-missing");
+        QCOMPARE(f.value(QStringLiteral("incident")).toString(),
+            member ? QStringLiteral("pod-network-closed:kks-sg") : QString());
         marked += member ? 1 : 0;
     }
     QCOMPARE(marked, 2);
@@ -138,7 +141,8 @@ void TestCheckReport::incidentsInJsonAndText()
     // The text report opens with it, its members under it.
     const QString text = CheckReport::toText(s, d);
     const int incident = int(text.indexOf(QStringLiteral("INCIDENT pod-network-closed:kks-sg")));
-    QVERIFY2(incident > 0 && incident < text.indexOf(QStringLiteral("security-group-rule-missing:tcp")), qPrintable(text));
+    QVERIFY2(incident > 0 && incident < text.indexOf(QStringLiteral("security-group-rule-missing:tcp")),
+        qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("      CRITICAL  security-group-rule-missing:tcp")));
 }
 

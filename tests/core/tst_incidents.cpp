@@ -1,5 +1,5 @@
-// diagnosis.md §5 as a table of worlds: each rule's incident, its members and repair, and what makes none (one
-// member, the node lifecycle controller's thresholds not met, a source partial), and the rules' order.
+// diagnosis.md §5 as a table of worlds: each rule's incident, its members and repair, and what makes none
+// (one member, the node lifecycle controller's thresholds not met, a source partial), and the rules' order.
 
 #include "core/diagnosis.h"
 #include "core/repairgate.h"
@@ -23,7 +23,8 @@ void inZone(WorldBuilder &w, int server, int node, const QString &zone)
 {
     w.serverAt(server).insert(QStringLiteral("OS-EXT-AZ:availability_zone"), zone);
     QJsonObject metadata = w.nodeAt(node).value(QStringLiteral("metadata")).toObject();
-    metadata.insert(QStringLiteral("labels"), QJsonObject { { QStringLiteral("topology.kubernetes.io/zone"), zone } });
+    metadata.insert(
+        QStringLiteral("labels"), QJsonObject { { QStringLiteral("topology.kubernetes.io/zone"), zone } });
     w.nodeAt(node).insert(QStringLiteral("metadata"), metadata);
 }
 
@@ -93,11 +94,14 @@ void TestIncidents::recycledPodCidr()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 3);
-    w.healthyMember(QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), QStringLiteral("100.100.6.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), QStringLiteral("100.100.6.0/24"));
     w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 600); // lost its node
     w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 600);
-    const int b = w.node(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.4.0/24"));
-    w.setCondition(b, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"), QStringLiteral("NoRouteCreated"));
+    const int b = w.node(
+        QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.4.0/24"));
+    w.setCondition(
+        b, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"), QStringLiteral("NoRouteCreated"));
     w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
     const Diagnosis d = Diagnosis::run(w.state());
     QCOMPARE(ids(d), QStringList { QStringLiteral("recycled-pod-cidr:100.100.4.0/24") });
@@ -132,8 +136,10 @@ void TestIncidents::oneMemberIsNoIncident()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 2);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
-    w.healthyMember(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"));
     w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.5")); // a duplicate: one finding
     const Diagnosis d = Diagnosis::run(w.state());
     QVERIFY(!d.findings.isEmpty());
@@ -160,14 +166,16 @@ void TestIncidents::zoneOutage()
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), nodes + 1);
     // Another zone, healthy.
-    w.healthyMember(QStringLiteral("kks-demo-pool-zzzzz"), QStringLiteral("10.0.1.9"), QStringLiteral("100.100.99.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-zzzzz"), QStringLiteral("10.0.1.9"), QStringLiteral("100.100.99.0/24"));
     inZone(w, 0, 0, QStringLiteral("eu-de-1a"));
     for (int n = 0; n < nodes; ++n) {
         const QString name = QStringLiteral("kks-demo-pool-n%1xxx").arg(n);
         const QString ip = QStringLiteral("10.0.0.%1").arg(10 + n);
         const QString cidr = QStringLiteral("100.100.%1.0/24").arg(10 + n);
         const int s = w.server(name, ip, 600);
-        const int k = w.node(name, ip, cidr, n < notReady ? QStringLiteral("Unknown") : QStringLiteral("True"));
+        const int k
+            = w.node(name, ip, cidr, n < notReady ? QStringLiteral("Unknown") : QStringLiteral("True"));
         w.route(cidr, ip);
         inZone(w, s, k, QStringLiteral("eu-de-1b"));
     }
@@ -204,9 +212,12 @@ void TestIncidents::securityGroupDetached()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 3);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
-    w.healthyMember(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"));
-    w.server(QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), 600, QStringLiteral("ACTIVE"), {});
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"));
+    w.server(
+        QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), 600, QStringLiteral("ACTIVE"), {});
     w.serverAt(0).remove(QStringLiteral("security_groups"));
     const Diagnosis d = Diagnosis::run(w.state());
     QCOMPARE(ids(d), QStringList { QStringLiteral("security-group-detached:kks-sg") });
@@ -225,7 +236,8 @@ void TestIncidents::podNetworkClosed()
 {
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 1);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     w.clearGroups();
     const int g = w.group(QStringLiteral("kks-sg"));
     w.rule(g, QStringLiteral("icmp"), QStringLiteral("100.100.0.0/16"));
@@ -244,17 +256,22 @@ void TestIncidents::routerFull()
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 4);
     w.maxRoutes(3);
-    w.healthyMember(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
     w.route(QStringLiteral("100.100.7.0/24"), QStringLiteral("10.0.0.99")); // orphaned: a slot to free
     w.route(QStringLiteral("192.168.0.0/24"), QStringLiteral("10.0.0.1")); // foreign
-    for (const QString &name : { QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("kks-demo-pool-ccccc") }) {
-        const QString ip = name.endsWith(QLatin1Char('b')) ? QStringLiteral("10.0.0.5") : QStringLiteral("10.0.0.6");
-        const QString cidr = name.endsWith(QLatin1Char('b')) ? QStringLiteral("100.100.5.0/24") : QStringLiteral("100.100.6.0/24");
+    for (const QString &name :
+        { QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("kks-demo-pool-ccccc") }) {
+        const QString ip
+            = name.endsWith(QLatin1Char('b')) ? QStringLiteral("10.0.0.5") : QStringLiteral("10.0.0.6");
+        const QString cidr = name.endsWith(QLatin1Char('b')) ? QStringLiteral("100.100.5.0/24")
+                                                             : QStringLiteral("100.100.6.0/24");
         w.server(name, ip, 600);
         w.node(name, ip, cidr);
     }
     const Diagnosis d = Diagnosis::run(w.state());
-    QVERIFY2(ids(d).contains(QStringLiteral("router-full:%1").arg(w.routerId())), qPrintable(ids(d).join(QLatin1Char(','))));
+    QVERIFY2(ids(d).contains(QStringLiteral("router-full:%1").arg(w.routerId())),
+        qPrintable(ids(d).join(QLatin1Char(','))));
     const Incident *i = d.incidentOf(QStringLiteral("route-limit:%1").arg(w.routerId()));
     QVERIFY(i);
     QVERIFY(i->members.contains(QStringLiteral("route-missing:kks-demo-pool-bbbbb")));
@@ -269,18 +286,21 @@ void TestIncidents::recycledClaimsBeforeTheDetachedGroup()
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 3);
     w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 600);
-    const int s = w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 600, QStringLiteral("ACTIVE"), {});
+    const int s = w.server(
+        QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 600, QStringLiteral("ACTIVE"), {});
     Q_UNUSED(s);
-    const int b = w.node(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.4.0/24"),
-        QStringLiteral("False"));
+    const int b = w.node(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"),
+        QStringLiteral("100.100.4.0/24"), QStringLiteral("False"));
     Q_UNUSED(b);
     w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
-    w.server(QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), 600, QStringLiteral("ACTIVE"), {});
+    w.server(
+        QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), 600, QStringLiteral("ACTIVE"), {});
     const Diagnosis d = Diagnosis::run(w.state());
     const Incident *recycled = d.incidentOf(QStringLiteral("node-not-ready:kks-demo-pool-bbbbb"));
     QVERIFY2(recycled, qPrintable(ids(d).join(QLatin1Char(','))));
     QCOMPARE(recycled->rule, IncidentRule::RecycledPodCidr);
-    const Incident *detached = d.incidentOf(QStringLiteral("instance-missing-security-group:kks-demo-pool-bbbbb"));
+    const Incident *detached
+        = d.incidentOf(QStringLiteral("instance-missing-security-group:kks-demo-pool-bbbbb"));
     QVERIFY(detached);
     QCOMPARE(detached->rule, IncidentRule::SecurityGroupDetached);
     QVERIFY(!detached->members.contains(QStringLiteral("node-not-ready:kks-demo-pool-bbbbb")));

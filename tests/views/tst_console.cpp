@@ -1005,8 +1005,7 @@ void TestConsole::unreadSourceMakesNothingUp()
     }
     if (!known.known(Source::Nodes)) {
         QVERIFY2(!nodes.contains(QStringLiteral("(none)")), qPrintable(context));
-        QVERIFY2(!charts.contains(QStringLiteral("Instances: state, registration")),
-            qPrintable(context));
+        QVERIFY2(!charts.contains(QStringLiteral("Instances: state, registration")), qPrintable(context));
     }
     // Some source failed here (or the data is stale): it is said.
     if (!known.complete(Source::Servers) || !known.routes() || !known.known(Source::Nodes)

@@ -12,8 +12,8 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QFile>
-#include <QLocale>
 #include <QLineSeries>
+#include <QLocale>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTreeWidget>

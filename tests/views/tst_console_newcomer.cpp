@@ -17,6 +17,7 @@
 #include "views/tablepage.h"
 
 #include <QApplication>
+#include <QChartView>
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
@@ -29,10 +30,9 @@
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QSettings>
-#include <QChartView>
 #include <QTemporaryDir>
-#include <QTextDocumentFragment>
 #include <QTest>
+#include <QTextDocumentFragment>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
@@ -256,10 +256,9 @@ void TestConsoleNewcomer::everyMenuAndDialogOpens()
             QVERIFY2(window.isVisible(), qPrintable(a->text()));
         }
     }
-    for (const QString &expected :
-        { QStringLiteral("ConnectionDialog"), QStringLiteral("ConnectionsDialog"),
-            QStringLiteral("QFileDialog"), QStringLiteral("ShortcutsDialog"), QStringLiteral("AboutDialog"),
-            QStringLiteral("commandPalette") })
+    for (const QString &expected : { QStringLiteral("ConnectionDialog"), QStringLiteral("ConnectionsDialog"),
+             QStringLiteral("QFileDialog"), QStringLiteral("ShortcutsDialog"), QStringLiteral("AboutDialog"),
+             QStringLiteral("commandPalette") })
         QVERIFY2(dialogs.contains(expected),
             qPrintable(QStringList(dialogs.cbegin(), dialogs.cend()).join(QLatin1Char(','))));
     window.close();
@@ -289,10 +288,12 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
     QVERIFY(window.selectKluster({ QStringLiteral("sim"), QString() }));
     QTest::qWait(50);
     const QString header = window.viewsHeader()->text();
-    QVERIFY2(header.contains(QStringLiteral("the message above")) && !header.contains(QStringLiteral("keychain")),
+    QVERIFY2(
+        header.contains(QStringLiteral("the message above")) && !header.contains(QStringLiteral("keychain")),
         qPrintable(header));
-    QVERIFY(QFontMetrics(window.viewsHeader()->font()).horizontalAdvance(
-                QTextDocumentFragment::fromHtml(header).toPlainText().section(QLatin1Char('\n'), 1, 1))
+    QVERIFY(QFontMetrics(window.viewsHeader()->font())
+                .horizontalAdvance(
+                    QTextDocumentFragment::fromHtml(header).toPlainText().section(QLatin1Char('\n'), 1, 1))
         < window.viewsHeader()->width());
     const QString overview = window.overviewPage()->title();
     QVERIFY2(!overview.contains(QStringLiteral("keychain")), qPrintable(overview));

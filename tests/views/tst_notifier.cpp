@@ -5,13 +5,13 @@
 
 #include "views/notifier.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDBusAbstractAdaptor>
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
 #include <QDBusMessage>
 #include <QSignalSpy>
-#include <QAction>
 #include <QTest>
 
 // The freedesktop notification server's interface, the part the notifier uses.
