@@ -8,12 +8,14 @@
 #include <QMap>
 
 // Reports for an incident ticket: a self-contained HTML page (verdict,
-// budget, every finding with its message, evidence and planned repair) and
-// the findings as CSV (RFC 4180). The JSON report is CheckReport::toJson.
+// budget, the incidents of diagnosis.md §5 first, each with its members, its
+// repair and its timeline, then the findings in none; every finding with its
+// message, evidence and planned repair) and the findings as CSV (RFC 4180).
+// The JSON report is CheckReport::toJson.
 namespace IncidentReport {
 
-// What the local history adds to a report: each finding's timeline (its intervals, oldest first) and what
-// changed since the last good state.
+// What the local history adds to a report: each finding's and incident's timeline (its intervals, oldest
+// first) and what changed since the last good state.
 struct History
 {
     struct Interval
@@ -23,6 +25,7 @@ struct History
         bool beforeHistory = false;
     };
     QMap<QString, QList<Interval>> timelines; // by finding id
+    QMap<QString, QList<Interval>> incidentTimelines; // by incident id ("<rule>:<key>")
     QDateTime asOf; // the history's now (its times are this machine's; capturedAt may be the cloud's)
     bool hasChanges = false;
     QDateTime changesFrom; // the state compared with (the last healthy one, or the one before)

@@ -102,7 +102,7 @@ void HistoryRecorder::sendSince(const KlusterKey &key)
         return;
     const QDateTime now = onClock(QDateTime::currentDateTimeUtc());
     emit findingsSince({ key, historyKey, at, m_store->openFindings(historyKey, at),
-        m_store->acknowledgements(historyKey, qMax(now, at)) });
+        m_store->openIncidents(historyKey, at), m_store->acknowledgements(historyKey, qMax(now, at)) });
 }
 
 void HistoryRecorder::acknowledge(const KlusterKey &key, const Acknowledgement &acknowledgement)
@@ -161,6 +161,9 @@ IncidentReport::History HistoryRecorder::reportHistory(const KlusterKey &console
         if (!timeline.isEmpty())
             h.timelines.insert(id, timeline);
     }
+    // Every incident kept (a few per kluster): the report shows those of its diagnosis.
+    for (const IncidentInterval &i : m_store->incidentIntervals(key))
+        h.incidentTimelines[i.incident].append({ i.firstSeen, i.resolvedAt, i.beforeHistory });
     const HistoryChanges c = changes(console, 0, 0);
     if (c.error.isEmpty() && c.beforeDigest && c.afterDigest) {
         h.hasChanges = true;
@@ -230,7 +233,9 @@ HistoryChanges HistoryRecorder::changes(const KlusterKey &console, qint64 before
     if (c.beforeDigest && c.afterDigest) {
         c.changes = diffStates(*c.beforeDigest, *c.afterDigest);
         c.notCompared = uncomparedCategories(*c.beforeDigest, *c.afterDigest);
-        c.intervals = m_store->intervalsBetween(key, qMin(b->at, a->at).addMSecs(1), qMax(b->at, a->at));
+        const QDateTime from = qMin(b->at, a->at).addMSecs(1), to = qMax(b->at, a->at);
+        c.intervals = m_store->intervalsBetween(key, from, to);
+        c.incidentIntervals = m_store->incidentIntervalsBetween(key, from, to);
     }
     return c;
 }

@@ -9,14 +9,15 @@
 #include <functional>
 #include <memory>
 
-// Since when each open finding of a kluster is open, as of one recorded refresh: what the Findings view's
-// Since column and the repair dialog show.
+// Since when each open finding and incident of a kluster is open, as of one recorded refresh: what the
+// Findings view's Since column and the repair dialog show.
 struct FindingsSince
 {
     KlusterKey key; // the console's kluster
     QString historyKey; // the history's key (HistoryStore::klusterKey)
     QDateTime at; // as of this refresh (this machine's clock)
     QHash<QString, FindingHistory> findings; // open findings by id
+    QHash<QString, IncidentHistory> incidents; // open incidents by id ("<rule>:<key>")
     QHash<QString, Acknowledgement> acknowledged; // by finding: those not ended nor run out at `at`
 };
 Q_DECLARE_METATYPE(FindingsSince)
@@ -42,6 +43,7 @@ struct HistoryChanges
     QList<StateChange> changes;
     QList<ChangeCategory> notCompared;
     QList<FindingInterval> intervals; // findings opened or resolved between the two
+    QList<IncidentInterval> incidentIntervals; // incidents opened or resolved between the two
     QString error;
 };
 Q_DECLARE_METATYPE(HistoryChanges)
@@ -72,7 +74,7 @@ public slots:
 
 public:
     // On the recorder's thread (invoked there): the comparison loadChanges() sends, and what an incident
-    // report adds from the history for `findings`.
+    // report adds from the history for `findings` (and for every incident the kluster's history keeps).
     HistoryChanges changes(const KlusterKey &console, qint64 before, qint64 after);
     IncidentReport::History reportHistory(const KlusterKey &console, const QStringList &findings);
     // This machine's clock as the history reads it (tests move it, as they move the simulated cloud's).

@@ -83,6 +83,18 @@ const QList<QStringList> &migrations()
                          "NULL, at INTEGER NOT NULL, until INTEGER NOT NULL, severity TEXT NOT NULL, "
                          "fingerprint BLOB NOT NULL, ended_at INTEGER, ended TEXT)"),
             QStringLiteral("CREATE INDEX acknowledgements_finding ON acknowledgements (kluster, finding)") },
+        // 6: incidents (diagnosis.md §5) as intervals, like the findings, with their latest title, severity
+        // and number of members. klusters.incidents_from: the first refresh that recorded them (NULL until
+        // one has: what it sees began before, also in a history an older version kept).
+        { QStringLiteral("CREATE TABLE incident_intervals (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL "
+                         "REFERENCES klusters(id), incident TEXT NOT NULL, title TEXT NOT NULL, severity "
+                         "TEXT NOT NULL, members INTEGER NOT NULL, first_seen INTEGER NOT NULL, last_seen "
+                         "INTEGER NOT NULL, resolved_at INTEGER, before_history INTEGER NOT NULL DEFAULT 0)"),
+            QStringLiteral(
+                "CREATE INDEX incident_intervals_open ON incident_intervals (kluster, resolved_at)"),
+            QStringLiteral("CREATE INDEX incident_intervals_incident ON incident_intervals (kluster, "
+                           "incident, first_seen)"),
+            QStringLiteral("ALTER TABLE klusters ADD COLUMN incidents_from INTEGER") },
     };
     return steps;
 }
@@ -159,6 +171,10 @@ HistoryRecord HistoryRecord::of(const KlusterState &state, const Diagnosis &diag
     r.findings.reserve(digest.findings.size());
     for (auto it = digest.findings.cbegin(); it != digest.findings.cend(); ++it)
         r.findings.append({ it.key(), it.value() });
+    r.incidents.reserve(diagnosis.incidents.size());
+    for (const Incident &incident : diagnosis.incidents)
+        r.incidents.append(
+            { incident.id(), incident.title, incident.severity, int(incident.members.size()) });
     for (const InstanceDigest &instance : std::as_const(digest.instances)) { // the kluster's instances
         if (instance.status == QLatin1String("ACTIVE"))
             ++r.instancesActive;
@@ -554,7 +570,8 @@ bool HistoryStore::record(const HistoryRecord &r)
     const bool findings
         = r.ok && nearNow && (lastSeen.isNull() || at > lastSeen.toLongLong() || lastSeenAhead);
     if (findings
-        && (!recordFindings(kluster, r, at, lastSeen, lastSeenAhead)
+        && (!recordIncidents(kluster, r, at, lastSeen, lastSeenAhead)
+            || !recordFindings(kluster, r, at, lastSeen, lastSeenAhead)
             || (!r.digest.isEmpty() && !recordState(kluster, r, at))))
         return rollback();
     if (!commit())
@@ -987,8 +1004,8 @@ bool HistoryStore::prune(const QDateTime &now)
 {
     if (!m_open || m_readOnly)
         return false;
-    // By age: samples, repairs and resolved intervals older than the retention, and the states of klusters
-    // not seen since.
+    // By age: samples, repairs and resolved intervals (of findings and incidents) older than the retention,
+    // and the states of klusters not seen since.
     qint64 cutoff = ms(now) - qint64(m_retentionDays) * 24 * 3600 * 1000;
     const auto pruneBefore = [this](qint64 before) {
         QSqlQuery q(m_db);
@@ -998,6 +1015,8 @@ bool HistoryStore::prune(const QDateTime &now)
                  QStringLiteral("DELETE FROM repairs WHERE at < ?"),
                  QStringLiteral("DELETE FROM acknowledgements WHERE until < ?"),
                  QStringLiteral("DELETE FROM intervals WHERE resolved_at IS NOT NULL AND resolved_at < ?"),
+                 QStringLiteral(
+                     "DELETE FROM incident_intervals WHERE resolved_at IS NOT NULL AND resolved_at < ?"),
                  QStringLiteral("DELETE FROM states WHERE kluster IN (SELECT id FROM klusters WHERE "
                                 "COALESCE(last_seen, first_recorded) < ?)") }) {
             q.prepare(sql);

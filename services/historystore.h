@@ -40,15 +40,27 @@ struct HistorySample
     bool complete = true;
 };
 
-// What one refresh of a kluster leaves in the history: its sample, its findings (by id and severity), and
-// the digest of its state (core/statediff.h) to tell it from another moment. Nothing secret: ids, names,
-// counts.
+// An incident (diagnosis.md §5) as one refresh saw it.
+struct HistoryIncident
+{
+    QString id; // Incident::id(): "<rule>:<key>"
+    QString title;
+    Severity severity = Severity::Critical;
+    int members = 0; // how many findings it groups
+};
+
+// What one refresh of a kluster leaves in the history: its sample, its findings (by id and severity), its
+// incidents, and the digest of its state (core/statediff.h) to tell it from another moment. Nothing secret:
+// ids, names, counts.
 struct HistoryRecord : HistorySample
 {
     QString kluster; // HistoryStore::klusterKey()
     // `complete` (every source was read): a finding that is not in `findings` is resolved. An incomplete
     // refresh only extends what it sees and closes nothing (missing evidence decides nothing).
     QList<QPair<QString, Severity>> findings; // id, severity
+    // Opened, kept open and resolved like the findings (by the same rules: an incomplete refresh resolves
+    // none).
+    QList<HistoryIncident> incidents;
     QByteArray digest; // StateDigest::toJson(); empty: not kept
 
     static HistoryRecord of(const KlusterState &state, const Diagnosis &diagnosis, qint64 durationMs);
@@ -67,6 +79,22 @@ struct FindingInterval
     bool beforeHistory = false;
 };
 
+// One interval of an incident: from first seen to resolved (open: resolvedAt invalid), with its latest
+// title, severity and number of members.
+struct IncidentInterval
+{
+    QString incident; // its id, "<rule>:<key>"
+    QString title;
+    Severity severity = Severity::Critical;
+    int members = 0;
+    QDateTime firstSeen;
+    QDateTime lastSeen;
+    QDateTime resolvedAt;
+    // Seen on the first refresh that recorded incidents (the kluster's first, or the first after a history
+    // of an older Flightdeck was migrated): it began earlier.
+    bool beforeHistory = false;
+};
+
 // A stored moment of a kluster: its digest's id, instant and findings' counts.
 struct HistoryMoment
 {
@@ -82,9 +110,9 @@ struct HistoryMoment
 // (<data>/flightdeck/history.sqlite), shared by the console and the command
 // line, written in WAL mode with short transactions so both can write at
 // once. A finding is stored as intervals (first seen, last seen, resolved at),
-// not a row per refresh; the numbers of each refresh are one small row; the
-// last few states' digests are kept to diff. Old rows are pruned by age and,
-// past the size bound, oldest first.
+// not a row per refresh, and so is an incident (historyincidents.cpp); the numbers of each refresh are one
+// small row; the last few states' digests are kept to diff. Old rows are pruned by age and, past the size
+// bound, oldest first.
 //
 // A file that is locked past the busy timeout, corrupt, or written by a newer
 // schema is never overwritten: it is moved aside (renamed, with its -wal and
@@ -106,7 +134,7 @@ struct HistoryMoment
 class HistoryStore
 {
 public:
-    static constexpr int SchemaVersion = 5;
+    static constexpr int SchemaVersion = 6;
     static constexpr int KeptStates = 12; // digests kept per kluster, besides the last healthy one
     static constexpr int DefaultRetentionDays = 30;
     static constexpr int DefaultMaxMegabytes = 200;
@@ -171,6 +199,18 @@ public:
     QList<FindingInterval> intervalsBetween(
         const QString &kluster, const QDateTime &from, const QDateTime &to);
     QList<HistorySample> samples(const QString &kluster, const QDateTime &from, const QDateTime &to);
+
+    // Incidents (historyincidents.cpp), by their id: the kluster's open ones and since when, as of `now`
+    // (flapping: reopened within a day as often as a flapping finding).
+    QHash<QString, IncidentHistory> openIncidents(const QString &kluster, const QDateTime &now);
+    // Every interval of one incident, oldest first.
+    QList<IncidentInterval> incidentIntervals(const QString &kluster, const QString &incident);
+    // Every interval of every incident the kluster's history keeps, oldest first.
+    QList<IncidentInterval> incidentIntervals(const QString &kluster);
+    // Incident intervals opened or resolved in [from, to].
+    QList<IncidentInterval> incidentIntervalsBetween(
+        const QString &kluster, const QDateTime &from, const QDateTime &to);
+
     struct Repair
     {
         QDateTime at;
@@ -214,12 +254,17 @@ private:
     // future.
     bool recordFindings(
         qint64 kluster, const HistoryRecord &r, qint64 at, const QVariant &lastSeen, bool lastSeenAhead);
+    // The incidents' intervals, as recordFindings() does the findings' (before it moves the last sighting).
+    bool recordIncidents(
+        qint64 kluster, const HistoryRecord &r, qint64 at, const QVariant &lastSeen, bool lastSeenAhead);
     bool recordState(qint64 kluster, const HistoryRecord &r, qint64 at);
     // Ends the finding's open acknowledgement (`how`) at `at`.
     bool endAcknowledgement(qint64 kluster, const QString &finding, qint64 at, const QString &how);
     // The kluster's intervals that meet `condition` (SQL over the intervals table, with `values` bound by
     // name), oldest first.
     QList<FindingInterval> intervalsWhere(
+        const QString &kluster, const QString &condition, const QVariantMap &values);
+    QList<IncidentInterval> incidentIntervalsWhere(
         const QString &kluster, const QString &condition, const QVariantMap &values);
 
     QString m_path;

@@ -1,4 +1,6 @@
+#include "core/diagnosis.h"
 #include "services/historystore.h"
+#include "services/snapshotreader.h"
 
 #include <QDir>
 #include <QFile>
@@ -29,6 +31,10 @@ private slots:
     void retentionPrunesByAge();
     void retentionPrunesBySize();
     void migratesFromVersionOne();
+    void incidentsOpenAndCloseLikeFindings();
+    void incidentThatKeepsComingBackIsFlapping();
+    void incidentsOfADiagnosisAreRecorded();
+    void migratesFromVersionFive();
     void notADatabaseIsMovedAside();
     void corruptDatabaseIsMovedAside();
     void newerSchemaIsMovedAside();
@@ -53,6 +59,11 @@ private:
     void clocked(HistoryStore &store)
     {
         store.setClock([this] { return m_now; });
+    }
+    // An incident of `members` findings, as a refresh sees it.
+    static HistoryIncident incident(const QString &id, int members = 2)
+    {
+        return { id, QStringLiteral("%1: %2 findings").arg(id).arg(members), Severity::Critical, members };
     }
     static QStringList movedAside(const QString &folder);
     static int count(const QString &file, const QString &sql);
@@ -447,6 +458,237 @@ void TestHistoryStore::migratesFromVersionOne()
     QVERIFY(samples.first().complete); // a sample of a version that did not say: complete
     QCOMPARE(store.moments(m_key).size(), 1);
     QCOMPARE(store.intervals(m_key, QStringLiteral("a")).size(), 1);
+}
+
+// An incident is kept as intervals, as a finding is: opened, kept open while seen (its latest title, severity
+// and member count), resolved by a complete refresh that no longer sees it (never by an incomplete one),
+// opened again as a new interval; resolved ones pruned with the retention.
+void TestHistoryStore::incidentsOpenAndCloseLikeFindings()
+{
+    HistoryStore store(path());
+    clocked(store);
+    QVERIFY2(store.open(), qPrintable(store.error()));
+    const QString zone = QStringLiteral("zone-outage:eu-de-1b");
+    const QString cidr = QStringLiteral("recycled-pod-cidr:100.100.4.0/24");
+    const QDateTime t1 = m_t0.addSecs(300), t2 = m_t0.addSecs(600), t3 = m_t0.addSecs(900),
+                    t4 = m_t0.addSecs(1200);
+    HistoryRecord r = refresh(m_t0, { QStringLiteral("a") });
+    r.incidents = { incident(zone, 3) };
+    QVERIFY2(store.record(r), qPrintable(store.error()));
+    r = refresh(t1, { QStringLiteral("a") });
+    r.incidents = { incident(zone, 5), incident(cidr) };
+    QVERIFY(store.record(r));
+
+    QHash<QString, IncidentHistory> open = store.openIncidents(m_key, t1);
+    QCOMPARE(open.size(), 2);
+    // On the kluster's first refresh: it began before the history did.
+    QCOMPARE(open.value(zone).firstSeen, m_t0);
+    QVERIFY(open.value(zone).beforeHistory);
+    QCOMPARE(open.value(cidr).firstSeen, t1);
+    QVERIFY(!open.value(cidr).beforeHistory);
+    // One interval while it lasts, with its latest words.
+    QList<IncidentInterval> zoneIntervals = store.incidentIntervals(m_key, zone);
+    QCOMPARE(zoneIntervals.size(), 1);
+    QCOMPARE(zoneIntervals[0].members, 5);
+    QCOMPARE(zoneIntervals[0].title, incident(zone, 5).title);
+    QCOMPARE(zoneIntervals[0].severity, Severity::Critical);
+    QCOMPARE(zoneIntervals[0].lastSeen, t1);
+    QVERIFY(!zoneIntervals[0].resolvedAt.isValid());
+
+    // An incomplete refresh without them resolves neither (no incident comes from a partial source).
+    r = refresh(t2, { QStringLiteral("a") });
+    r.complete = false;
+    QVERIFY(store.record(r));
+    QCOMPARE(store.openIncidents(m_key, t2).size(), 2);
+
+    // A complete one without the zone's resolves it (last seen on the refresh before), and the CIDR's stays.
+    r = refresh(t3, { QStringLiteral("a") });
+    r.incidents = { incident(cidr) };
+    QVERIFY(store.record(r));
+    open = store.openIncidents(m_key, t3);
+    QCOMPARE(open.keys(), QStringList { cidr });
+    zoneIntervals = store.incidentIntervals(m_key, zone);
+    QCOMPARE(zoneIntervals.size(), 1);
+    QCOMPARE(zoneIntervals[0].resolvedAt, t3);
+    QCOMPARE(zoneIntervals[0].lastSeen, t1);
+    QCOMPARE(store.incidentIntervalsBetween(m_key, t3, t3).size(), 1); // the zone's, resolved at t3
+    QCOMPARE(store.incidentIntervalsBetween(m_key, t1, t1).size(), 1); // the CIDR's, opened at t1
+
+    // Back: a new interval, from when it came back; the findings' history is untouched by all this.
+    r = refresh(t4, { QStringLiteral("a") });
+    r.incidents = { incident(cidr), incident(zone, 4) };
+    QVERIFY(store.record(r));
+    zoneIntervals = store.incidentIntervals(m_key, zone);
+    QCOMPARE(zoneIntervals.size(), 2);
+    QCOMPARE(zoneIntervals[1].firstSeen, t4);
+    QVERIFY(!zoneIntervals[1].beforeHistory);
+    QCOMPARE(store.openIncidents(m_key, t4).value(zone).intervalsLastDay, 2);
+    QCOMPARE(store.openIncidents(m_key, t4).value(cidr).firstSeen, t1);
+    QCOMPARE(store.incidentIntervals(m_key).size(), 3);
+    QCOMPARE(store.intervals(m_key, QStringLiteral("a")).size(), 1);
+    QCOMPARE(count(path(), QStringLiteral("SELECT COUNT(*) FROM incident_intervals")), 3);
+
+    // Another kluster's incidents are its own.
+    HistoryRecord other = refresh(t4, {});
+    other.kluster = QStringLiteral("sim/RegionOne/legacy");
+    QVERIFY(store.record(other));
+    QVERIFY(store.openIncidents(other.kluster, t4).isEmpty());
+    QVERIFY(store.incidentIntervals(other.kluster, zone).isEmpty());
+
+    // The retention prunes the resolved interval, never an open one however old.
+    store.setRetention(1, HistoryStore::DefaultMaxMegabytes);
+    const QDateTime later = t4.addDays(3);
+    r = refresh(later, {});
+    r.incidents = { incident(cidr) };
+    QVERIFY(store.record(r)); // prunes: the last prune was 3 days ago
+    // The zone's first interval (resolved at t3) went; its second, resolved just now, stays.
+    zoneIntervals = store.incidentIntervals(m_key, zone);
+    QCOMPARE(zoneIntervals.size(), 1);
+    QCOMPARE(zoneIntervals[0].firstSeen, t4);
+    QCOMPARE(zoneIntervals[0].resolvedAt, later);
+    QCOMPARE(store.openIncidents(m_key, later).value(cidr).firstSeen, t1);
+}
+
+void TestHistoryStore::incidentThatKeepsComingBackIsFlapping()
+{
+    HistoryStore store(path());
+    clocked(store);
+    QVERIFY(store.open());
+    const QString group = QStringLiteral("security-group-detached:kks-demo");
+    const QString closed = QStringLiteral("pod-network-closed:kks-demo");
+    QDateTime t = m_t0;
+    for (int i = 0; i < 3; ++i) {
+        HistoryRecord r = refresh(t, {});
+        r.incidents = { incident(group), incident(closed) };
+        QVERIFY(store.record(r));
+        t = t.addSecs(600);
+        r = refresh(t, {});
+        r.incidents = { incident(closed) };
+        QVERIFY(store.record(r));
+        t = t.addSecs(600);
+    }
+    HistoryRecord r = refresh(t, {});
+    r.incidents = { incident(group), incident(closed) };
+    QVERIFY(store.record(r));
+    IncidentHistory h = store.openIncidents(m_key, t).value(group);
+    QCOMPARE(h.intervalsLastDay, 4);
+    QVERIFY(h.flapping());
+    QVERIFY(!store.openIncidents(m_key, t).value(closed).flapping());
+    // A day later without a return, the old intervals no longer count.
+    h = store.openIncidents(m_key, t.addDays(2)).value(group);
+    QCOMPARE(h.intervalsLastDay, 1);
+    QVERIFY(!h.flapping());
+}
+
+// What a diagnosis' incidents leave in the record: their ids, titles, severities and member counts.
+void TestHistoryStore::incidentsOfADiagnosisAreRecorded()
+{
+    const KlusterState state
+        = SnapshotReader::read(QStringLiteral(FLIGHTDECK_SOURCE_DIR "/examples/broken-routes"));
+    const Diagnosis diagnosis = Diagnosis::run(state);
+    QVERIFY(!diagnosis.incidents.isEmpty());
+    HistoryRecord r = HistoryRecord::of(state, diagnosis, 10);
+    QCOMPARE(r.incidents.size(), diagnosis.incidents.size());
+    for (int i = 0; i < r.incidents.size(); ++i) {
+        const Incident &incident = diagnosis.incidents.at(i);
+        QCOMPARE(r.incidents.at(i).id, incident.id());
+        QCOMPARE(r.incidents.at(i).title, incident.title);
+        QCOMPARE(r.incidents.at(i).severity, incident.severity);
+        QCOMPARE(r.incidents.at(i).members, int(incident.members.size()));
+    }
+    r.at = m_now;
+    HistoryStore store(path());
+    clocked(store);
+    QVERIFY(store.open());
+    QVERIFY(store.record(r));
+    const QList<IncidentInterval> kept
+        = store.incidentIntervals(r.kluster, diagnosis.incidents.constFirst().id());
+    QCOMPARE(kept.size(), 1);
+    QCOMPARE(kept[0].title, diagnosis.incidents.constFirst().title);
+}
+
+// A file as schema 5 left it (acknowledgements, no incidents), with a finding open: it is migrated in place,
+// its findings read as before, and the incidents its first refresh after sees began earlier.
+void TestHistoryStore::migratesFromVersionFive()
+{
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v5"));
+        db.setDatabaseName(path());
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        for (const char *sql :
+            { "PRAGMA auto_vacuum = FULL",
+                "CREATE TABLE klusters (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, first_recorded "
+                "INTEGER NOT NULL, last_seen INTEGER)",
+                "CREATE TABLE intervals (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL REFERENCES "
+                "klusters(id), finding TEXT NOT NULL, severity TEXT NOT NULL, first_seen INTEGER NOT NULL, "
+                "last_seen INTEGER NOT NULL, resolved_at INTEGER, before_history INTEGER NOT NULL DEFAULT 0)",
+                "CREATE INDEX intervals_open ON intervals (kluster, resolved_at)",
+                "CREATE INDEX intervals_finding ON intervals (kluster, finding, first_seen)",
+                "CREATE TABLE samples (kluster INTEGER NOT NULL REFERENCES klusters(id), at INTEGER NOT "
+                "NULL, "
+                "ok INTEGER NOT NULL, duration_ms INTEGER NOT NULL, routes INTEGER, max_routes INTEGER, "
+                "instances_active INTEGER, instances_error INTEGER, instances_other INTEGER, nodes_ready "
+                "INTEGER, nodes_expected INTEGER, critical INTEGER, warning INTEGER, info INTEGER, error "
+                "TEXT, "
+                "recorded_at INTEGER, complete INTEGER)",
+                "CREATE INDEX samples_at ON samples (kluster, at)",
+                "CREATE INDEX samples_recorded ON samples (recorded_at)",
+                "CREATE TABLE repairs (kluster INTEGER NOT NULL REFERENCES klusters(id), at INTEGER NOT "
+                "NULL, "
+                "finding TEXT NOT NULL, outcome TEXT NOT NULL)",
+                "CREATE INDEX repairs_at ON repairs (kluster, at)",
+                "CREATE TABLE states (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL REFERENCES "
+                "klusters(id), at INTEGER NOT NULL, critical INTEGER NOT NULL, warning INTEGER NOT NULL, "
+                "complete INTEGER NOT NULL, digest BLOB NOT NULL, digest_sha1 BLOB NOT NULL)",
+                "CREATE INDEX states_at ON states (kluster, at)",
+                "CREATE TABLE acknowledgements (id INTEGER PRIMARY KEY, kluster INTEGER NOT NULL REFERENCES "
+                "klusters(id), finding TEXT NOT NULL, by TEXT NOT NULL, note TEXT NOT NULL, at INTEGER NOT "
+                "NULL, until INTEGER NOT NULL, severity TEXT NOT NULL, fingerprint BLOB NOT NULL, ended_at "
+                "INTEGER, ended TEXT)",
+                "CREATE INDEX acknowledgements_finding ON acknowledgements (kluster, finding)",
+                // 10:00 on 2026-11-01: a kluster seen since, finding a open from the start, acknowledged.
+                "INSERT INTO klusters VALUES (1, 'sim/RegionOne/demo', 1793527200000, 1793527200000)",
+                "INSERT INTO intervals VALUES (1, 1, 'a', 'critical', 1793527200000, 1793527200000, NULL, 1)",
+                "INSERT INTO samples VALUES (1, 1793527200000, 1, 100, 10, 30, 5, 0, 0, 4, 5, 1, 0, 0, NULL, "
+                "1793527200000, 1)",
+                "INSERT INTO acknowledgements VALUES (1, 1, 'a', 'alice', 'on it', 1793527200000, "
+                "1793534400000, 'critical', x'00', NULL, NULL)",
+                "PRAGMA user_version = 5" })
+            QVERIFY2(q.exec(QString::fromLatin1(sql)), sql);
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("v5"));
+    QCOMPARE(m_now.toMSecsSinceEpoch(), Q_INT64_C(1793527200000)); // the instant the file was written at
+
+    HistoryStore store(path());
+    clocked(store);
+    QVERIFY2(store.open(), qPrintable(store.error()));
+    QVERIFY(store.takeNotice().isEmpty()); // migrated, not moved aside
+    QCOMPARE(count(path(), QStringLiteral("PRAGMA user_version")), HistoryStore::SchemaVersion);
+    // What schema 5 kept reads as it did.
+    QCOMPARE(store.openFindings(m_key, m_t0).value(QStringLiteral("a")).firstSeen, m_t0);
+    QCOMPARE(store.acknowledgements(m_key, m_t0).value(QStringLiteral("a")).by, QStringLiteral("alice"));
+    QVERIFY(store.openIncidents(m_key, m_t0).isEmpty());
+
+    // The first refresh after: its incident began before incidents were recorded, although the kluster's
+    // history is older; finding a goes on in its interval.
+    const QString cidr = QStringLiteral("recycled-pod-cidr:100.100.4.0/24");
+    const QString group = QStringLiteral("security-group-detached:kks-demo");
+    HistoryRecord r = refresh(m_t0.addSecs(300), { QStringLiteral("a"), QStringLiteral("b") });
+    r.incidents = { incident(cidr) };
+    QVERIFY2(store.record(r), qPrintable(store.error()));
+    QVERIFY(store.openIncidents(m_key, r.at).value(cidr).beforeHistory);
+    QVERIFY(!store.openFindings(m_key, r.at).value(QStringLiteral("b")).beforeHistory);
+    QCOMPARE(store.intervals(m_key, QStringLiteral("a")).size(), 1);
+    // One that opens later is seen opening.
+    r = refresh(m_t0.addSecs(600), { QStringLiteral("a"), QStringLiteral("b") });
+    r.incidents = { incident(cidr), incident(group) };
+    QVERIFY(store.record(r));
+    const QHash<QString, IncidentHistory> open = store.openIncidents(m_key, r.at);
+    QVERIFY(open.value(cidr).beforeHistory);
+    QCOMPARE(open.value(cidr).firstSeen, m_t0.addSecs(300));
+    QVERIFY(!open.value(group).beforeHistory);
+    QCOMPARE(open.value(group).firstSeen, m_t0.addSecs(600));
 }
 
 void TestHistoryStore::notADatabaseIsMovedAside()
