@@ -22,8 +22,8 @@ QStringList categoryNames(const QList<ChangeCategory> &categories)
 
 } // namespace
 
-QByteArray stateChangesText(
-    const StateDigest &before, const StateDigest &after, const QList<StateChange> &changes)
+QByteArray stateChangesText(const StateDigest &before, const StateDigest &after,
+    const QList<StateChange> &changes, const QList<IncidentChange> &incidents)
 {
     constexpr qsizetype MaxSubjectWidth = 60;
 
@@ -36,6 +36,13 @@ QByteArray stateChangesText(
             "Note: the first moment is the later one: these are the changes from %1 back to "
             "%2 (give the earlier first to see what happened since)\n")
                    .arg(StateDigest::timestamp(before.capturedAt), StateDigest::timestamp(after.capturedAt));
+    // The incidents first: one cause each, named (diagnosis.md §5).
+    if (!incidents.isEmpty())
+        out += QLatin1Char('\n');
+    for (const IncidentChange &i : incidents)
+        out += QStringLiteral("Incident %1: %2 (%3, %4)\n")
+                   .arg(StateChanges::name(i.change), printable(i.title), printable(i.id),
+                       plural(i.members.size(), QStringLiteral("finding"), QStringLiteral("findings")));
     for (ChangeCategory category : StateChanges::categories()) {
         QList<const StateChange *> group;
         for (const StateChange &c : changes) {
@@ -75,14 +82,17 @@ QByteArray stateChangesText(
             "\nNot compared: %1 (not known, or not complete, at one of the two moments: %2)\n")
                    .arg(skipped.join(QStringLiteral(", ")), unknown.join(QStringLiteral(", ")));
     }
-    out += changes.isEmpty() ? QStringLiteral("\nno changes\n")
-                             : QStringLiteral("\n%1\n").arg(
-                                 plural(changes.size(), QStringLiteral("change"), QStringLiteral("changes")));
+    if (!changes.isEmpty())
+        out += QStringLiteral("\n%1\n").arg(
+            plural(changes.size(), QStringLiteral("change"), QStringLiteral("changes")));
+    else
+        out += incidents.isEmpty() ? QStringLiteral("\nno changes\n")
+                                   : QStringLiteral("\nno other changes\n");
     return out.toUtf8();
 }
 
-QByteArray stateChangesJson(
-    const StateDigest &before, const StateDigest &after, const QList<StateChange> &changes)
+QByteArray stateChangesJson(const StateDigest &before, const StateDigest &after,
+    const QList<StateChange> &changes, const QList<IncidentChange> &incidents)
 {
     JsonWriter w;
     w.beginObject();
@@ -94,6 +104,28 @@ QByteArray stateChangesJson(
     w.value(StateDigest::timestamp(after.capturedAt));
     w.key(QStringLiteral("reversed")); // the first moment is the later one
     w.value(before.capturedAt > after.capturedAt);
+    w.key(QStringLiteral("incidents"));
+    w.beginArray();
+    for (const IncidentChange &i : incidents) {
+        w.beginObject();
+        w.key(QStringLiteral("change"));
+        w.value(StateChanges::name(i.change));
+        w.key(QStringLiteral("id"));
+        w.value(i.id);
+        w.key(QStringLiteral("rule"));
+        w.value(incidentRuleName(i.rule));
+        w.key(QStringLiteral("severity"));
+        w.value(severityName(i.severity));
+        w.key(QStringLiteral("title"));
+        w.value(i.title);
+        w.key(QStringLiteral("members"));
+        w.beginArray();
+        for (const QString &member : i.members)
+            w.value(member);
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
     w.key(QStringLiteral("changes"));
     w.beginArray();
     for (const StateChange &c : changes) {

@@ -227,3 +227,34 @@ QList<StateChange> diffStates(const StateDigest &before, const StateDigest &afte
     });
     return changes;
 }
+
+QList<IncidentChange> diffIncidents(const StateDigest &before, const QList<Incident> &beforeIncidents,
+    const StateDigest &after, const QList<Incident> &afterIncidents)
+{
+    QList<IncidentChange> changes;
+    if (uncomparedCategories(before, after).contains(ChangeCategory::Finding))
+        return changes;
+    const auto ids = [](const QList<Incident> &incidents) {
+        QSet<QString> set;
+        for (const Incident &i : incidents)
+            set.insert(i.id());
+        return set;
+    };
+    const QSet<QString> was = ids(beforeIncidents);
+    const QSet<QString> is = ids(afterIncidents);
+    const auto add
+        = [&changes](ChangeKind change, const QList<Incident> &incidents, const QSet<QString> &other) {
+              for (const Incident &i : incidents) {
+                  if (!other.contains(i.id()))
+                      changes.append({ change, i.id(), i.rule, i.severity, i.title, i.members });
+              }
+          };
+    add(ChangeKind::Opened, afterIncidents, was);
+    add(ChangeKind::Resolved, beforeIncidents, is);
+    std::stable_sort(changes.begin(), changes.end(), [](const IncidentChange &a, const IncidentChange &b) {
+        if (a.change != b.change)
+            return a.change < b.change; // opened, then resolved
+        return a.id < b.id;
+    });
+    return changes;
+}

@@ -16,7 +16,8 @@ int runDiffCommand(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Say what changed in a kluster between two snapshot folders of it: instances added, removed or\n"
         "changed state; nodes joined, left or changed conditions; routes added and removed; security\n"
-        "group rules and memberships changed; findings opened and resolved.\n"
+        "group rules and memberships changed; findings opened and resolved. Incidents (findings that\n"
+        "share one cause) opened and resolved come first.\n"
         "Exit status: 0 no difference, 1 differences, 3 the diff could not be made (a bad snapshot,\n"
         "two different klusters)."));
     parser.addHelpOption();
@@ -51,6 +52,7 @@ int runDiffCommand(const QStringList &arguments)
         return CliOptions::fail(command, QStringLiteral("--format: \"%1\" is not text or json").arg(format));
 
     StateDigest digests[2];
+    QList<Incident> incidents[2];
     QString cloud[2], region[2];
     for (int i = 0; i < 2; ++i) {
         KlusterState state;
@@ -59,7 +61,9 @@ int runDiffCommand(const QStringList &arguments)
         } catch (const ParseError &e) {
             return CliOptions::fail(command, e.toString());
         }
-        digests[i] = StateDigest::of(state, Diagnosis::run(state, *options));
+        const Diagnosis diagnosis = Diagnosis::run(state, *options);
+        digests[i] = StateDigest::of(state, diagnosis);
+        incidents[i] = diagnosis.incidents;
         cloud[i] = state.cloud;
         region[i] = state.region;
     }
@@ -80,10 +84,12 @@ int runDiffCommand(const QStringList &arguments)
                 .arg(folders.at(0), name(0), folders.at(1), name(1)));
     }
     const QList<StateChange> changes = diffStates(before, after);
-    const QByteArray report = format == QLatin1String("json") ? stateChangesJson(before, after, changes)
-                                                              : stateChangesText(before, after, changes);
+    const QList<IncidentChange> incidentChanges = diffIncidents(before, incidents[0], after, incidents[1]);
+    const QByteArray report = format == QLatin1String("json")
+        ? stateChangesJson(before, after, changes, incidentChanges)
+        : stateChangesText(before, after, changes, incidentChanges);
     // JSON as written (its writer escapes every control character); the text through the terminal's guard.
     if (!Terminal::writeReport(report, format == QLatin1String("json")))
         return CliOptions::fail(command, QStringLiteral("cannot write to standard output"));
-    return changes.isEmpty() ? 0 : 1;
+    return changes.isEmpty() && incidentChanges.isEmpty() ? 0 : 1;
 }

@@ -23,11 +23,25 @@ private slots:
     void errorsExit3();
     void sameNameInAnotherRegionIsAnotherKluster();
     void laterMomentFirstIsSaid();
+    void incidentOpenedAndResolved();
+    void incidentResolvedWhileAMemberStays();
 
 private:
     using Run = CliFixture::Run;
     Run cli(const QStringList &args) { return m_cli->cli(args); }
     QString snapshot(const QString &kluster, const QString &name);
+    // A copy of examples/<example> as `name`, changed by `edit` (given the folder) and captured `later`
+    // seconds after it.
+    QString variant(const QString &example, const QString &name, int later,
+        const std::function<void(const QDir &)> &edit = {});
+    static QJsonObject readJson(const QString &path);
+    static void writeJson(const QString &path, const QJsonObject &object);
+    // The incidents `check --format json` gives for a snapshot folder, by id.
+    QMap<QString, QJsonObject> checkIncidents(const QString &folder);
+    // Compares `diff before after`'s incidents with `expected` (change and incident, as check gives it), in
+    // JSON and text, the text naming them before the changes.
+    void expectIncidents(
+        const QString &before, const QString &after, const QList<QPair<QString, QJsonObject>> &expected);
     // A snapshot, the repair sent, another snapshot: the two folders.
     QPair<QString, QString> aroundRepair(const QString &kluster, const QString &finding);
     // `diff before after` in JSON and in text: both exit 1 and agree; the changes as
@@ -367,6 +381,206 @@ void TestCliDiff::laterMomentFirstIsSaid()
     QCOMPARE(QJsonDocument::fromJson(forward.out.toUtf8()).object().value(QStringLiteral("reversed")),
         QJsonValue(false));
     QVERIFY(!cli({ QStringLiteral("diff"), before, after }).out.contains(QStringLiteral("Note: the first")));
+}
+
+QJsonObject TestCliDiff::readJson(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qWarning() << "cannot read" << path;
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+void TestCliDiff::writeJson(const QString &path, const QJsonObject &object)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(QJsonDocument(object).toJson()) < 0)
+        qWarning() << "cannot write" << path;
+}
+
+QString TestCliDiff::variant(
+    const QString &example, const QString &name, int later, const std::function<void(const QDir &)> &edit)
+{
+    const QDir from(QStringLiteral(FLIGHTDECK_SOURCE_DIR "/examples/") + example);
+    const QString to = m_cli->home.filePath(QStringLiteral("%1-%2").arg(++m_snapshots).arg(name));
+    QDir().mkpath(to);
+    for (const QString &file : from.entryList(QDir::Files))
+        QFile::copy(from.filePath(file), QDir(to).filePath(file));
+    const QString capture = QDir(to).filePath(QStringLiteral("capture.json"));
+    QJsonObject c = readJson(capture);
+    const QDateTime at = QDateTime::fromString(c.value(QStringLiteral("capturedAt")).toString(), Qt::ISODate);
+    c.insert(QStringLiteral("capturedAt"), at.addSecs(later).toUTC().toString(Qt::ISODate));
+    writeJson(capture, c);
+    if (edit)
+        edit(QDir(to));
+    return to;
+}
+
+QMap<QString, QJsonObject> TestCliDiff::checkIncidents(const QString &folder)
+{
+    const Run r = cli({ QStringLiteral("check"), QStringLiteral("--snapshot"), folder,
+        QStringLiteral("--format"), QStringLiteral("json") });
+    QMap<QString, QJsonObject> incidents;
+    for (const QJsonValue v :
+        QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("incidents")).toArray())
+        incidents.insert(v.toObject().value(QStringLiteral("id")).toString(), v.toObject());
+    return incidents;
+}
+
+void TestCliDiff::expectIncidents(
+    const QString &before, const QString &after, const QList<QPair<QString, QJsonObject>> &expected)
+{
+    const Run json
+        = cli({ QStringLiteral("diff"), before, after, QStringLiteral("--format"), QStringLiteral("json") });
+    const Run text = cli({ QStringLiteral("diff"), before, after });
+    QCOMPARE(json.exitCode, 1);
+    QCOMPARE(text.exitCode, 1);
+    QVERIFY2(json.err.isEmpty() && text.err.isEmpty(), qPrintable(json.err + text.err));
+    const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    // Before the changes, in JSON as in text.
+    QVERIFY(
+        json.out.indexOf(QStringLiteral("\"incidents\"")) < json.out.indexOf(QStringLiteral("\"changes\"")));
+    const QJsonArray incidents = report.value(QStringLiteral("incidents")).toArray();
+    QCOMPARE(incidents.size(), expected.size());
+    const qsizetype firstChange
+        = text.out.indexOf(QStringLiteral("\n\n"), text.out.indexOf(QStringLiteral("\nIncident ")) + 1);
+    for (int i = 0; i < expected.size(); ++i) {
+        const auto &[change, incident] = expected.at(i);
+        const QJsonObject got = incidents.at(i).toObject();
+        QCOMPARE(got.value(QStringLiteral("change")).toString(), change);
+        for (const char *key : { "id", "rule", "severity", "title", "members" })
+            QVERIFY2(got.value(QLatin1String(key)) == incident.value(QLatin1String(key)), key);
+        const QString line = QStringLiteral("\nIncident %1: %2 (%3, %4 findings)\n")
+                                 .arg(change, incident.value(QStringLiteral("title")).toString(),
+                                     incident.value(QStringLiteral("id")).toString())
+                                 .arg(incident.value(QStringLiteral("members")).toArray().size());
+        const qsizetype at = text.out.indexOf(line);
+        QVERIFY2(at > 0 && at < firstChange, qPrintable(text.out));
+        QVERIFY(at > text.out.indexOf(QStringLiteral("Kluster ")));
+    }
+    // The changes follow as ever, and say the same in both.
+    QVERIFY(!report.value(QStringLiteral("changes")).toArray().isEmpty());
+    const qsizetype n = report.value(QStringLiteral("changes")).toArray().size();
+    QVERIFY(text.out.endsWith(QStringLiteral("\n%1 %2\n").arg(n).arg(n == 1 ? "change" : "changes")));
+}
+
+// A recycled pod CIDR repaired between two snapshot folders: its route now leads to its owner. The
+// incident resolves (named as the earlier diagnosis named it), and comes back the other way round.
+void TestCliDiff::incidentOpenedAndResolved()
+{
+    const QString broken = variant(QStringLiteral("broken-routes"), QStringLiteral("recycled"), 0);
+    const QMap<QString, QJsonObject> incidents = checkIncidents(broken);
+    QString cidr;
+    for (const QJsonObject &i : incidents) {
+        if (i.value(QStringLiteral("rule")).toString() == QLatin1String("recycled-pod-cidr"))
+            cidr = i.value(QStringLiteral("key")).toString();
+    }
+    QVERIFY2(!cidr.isEmpty(), "examples/broken-routes has a recycled pod CIDR");
+    const QString recycled = QStringLiteral("recycled-pod-cidr:") + cidr;
+    const QString repaired = variant(
+        QStringLiteral("broken-routes"), QStringLiteral("repaired"), 600, [&cidr](const QDir &dir) {
+            // The CIDR's owner and its address, from the node list.
+            QString owner;
+            for (const QJsonValue n : readJson(dir.filePath(QStringLiteral("nodes.json")))
+                                          .value(QStringLiteral("items"))
+                                          .toArray()) {
+                const QJsonObject node = n.toObject();
+                if (node.value(QStringLiteral("spec")).toObject().value(QStringLiteral("podCIDR")).toString()
+                    != cidr)
+                    continue;
+                for (const QJsonValue a : node.value(QStringLiteral("status"))
+                                              .toObject()
+                                              .value(QStringLiteral("addresses"))
+                                              .toArray()) {
+                    if (a.toObject().value(QStringLiteral("type")).toString() == QLatin1String("InternalIP"))
+                        owner = a.toObject().value(QStringLiteral("address")).toString();
+                }
+            }
+            QVERIFY(!owner.isEmpty());
+            QJsonObject body = readJson(dir.filePath(QStringLiteral("router.json")));
+            QJsonObject router = body.value(QStringLiteral("router")).toObject();
+            QJsonArray routes = router.value(QStringLiteral("routes")).toArray();
+            for (qsizetype i = 0; i < routes.size(); ++i) {
+                QJsonObject route = routes.at(i).toObject();
+                if (route.value(QStringLiteral("destination")).toString() == cidr) {
+                    route.insert(QStringLiteral("nexthop"), owner);
+                    routes[i] = route;
+                }
+            }
+            router.insert(QStringLiteral("routes"), routes);
+            body.insert(QStringLiteral("router"), router);
+            writeJson(dir.filePath(QStringLiteral("router.json")), body);
+        });
+    QVERIFY(!checkIncidents(repaired).contains(recycled));
+    expectIncidents(broken, repaired, { { QStringLiteral("resolved"), incidents.value(recycled) } });
+    expectIncidents(repaired, broken, { { QStringLiteral("opened"), incidents.value(recycled) } });
+    // The members' own findings are still listed among the changes.
+    const Run text = cli({ QStringLiteral("diff"), broken, repaired });
+    for (const QJsonValue member : incidents.value(recycled).value(QStringLiteral("members")).toArray())
+        QVERIFY2(
+            text.out.contains(QStringLiteral("  - resolved  ") + member.toString()), qPrintable(text.out));
+
+    // Unchanged: no incident named, exit 0.
+    const Run same
+        = cli({ QStringLiteral("diff"), broken, broken, QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(same.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(same.out.toUtf8()).object().value(QStringLiteral("incidents")),
+        QJsonValue(QJsonArray()));
+    QVERIFY(!cli({ QStringLiteral("diff"), broken, broken }).out.contains(QStringLiteral("Incident")));
+}
+
+// A closed pod network half reopened: one rule back, the other still missing. The incident needs two members,
+// so it resolves while the remaining finding stays open.
+void TestCliDiff::incidentResolvedWhileAMemberStays()
+{
+    const QString closed = variant(QStringLiteral("broken-security"), QStringLiteral("closed"), 0);
+    const QMap<QString, QJsonObject> incidents = checkIncidents(closed);
+    QString group;
+    for (const QJsonObject &i : incidents) {
+        if (i.value(QStringLiteral("rule")).toString() == QLatin1String("pod-network-closed"))
+            group = i.value(QStringLiteral("key")).toString();
+    }
+    QVERIFY2(!group.isEmpty(), "examples/broken-security has a closed pod network");
+    const QString incident = QStringLiteral("pod-network-closed:") + group;
+    const QStringList members
+        = incidents.value(incident).value(QStringLiteral("members")).toVariant().toStringList();
+    QVERIFY(members.contains(QStringLiteral("security-group-rule-missing:tcp")));
+    QVERIFY(members.size() == 2);
+    const QString half = variant(
+        QStringLiteral("broken-security"), QStringLiteral("half-open"), 600, [&group](const QDir &dir) {
+            const QString clusterCidr = readJson(dir.filePath(QStringLiteral("kluster.json")))
+                                            .value(QStringLiteral("spec"))
+                                            .toObject()
+                                            .value(QStringLiteral("clusterCIDR"))
+                                            .toString();
+            QJsonObject body = readJson(dir.filePath(QStringLiteral("security-groups.json")));
+            QJsonArray groups = body.value(QStringLiteral("security_groups")).toArray();
+            for (qsizetype i = 0; i < groups.size(); ++i) {
+                QJsonObject g = groups.at(i).toObject();
+                if (g.value(QStringLiteral("name")).toString() != group)
+                    continue;
+                QJsonArray rules = g.value(QStringLiteral("security_group_rules")).toArray();
+                rules.append(QJsonObject { { QStringLiteral("id"), QStringLiteral("tcp-from-pods") },
+                    { QStringLiteral("security_group_id"), g.value(QStringLiteral("id")) },
+                    { QStringLiteral("direction"), QStringLiteral("ingress") },
+                    { QStringLiteral("ethertype"), QStringLiteral("IPv4") },
+                    { QStringLiteral("protocol"), QStringLiteral("tcp") },
+                    { QStringLiteral("port_range_min"), QJsonValue() },
+                    { QStringLiteral("port_range_max"), QJsonValue() },
+                    { QStringLiteral("remote_ip_prefix"), clusterCidr },
+                    { QStringLiteral("remote_group_id"), QJsonValue() } });
+                g.insert(QStringLiteral("security_group_rules"), rules);
+                groups[i] = g;
+            }
+            body.insert(QStringLiteral("security_groups"), groups);
+            writeJson(dir.filePath(QStringLiteral("security-groups.json")), body);
+        });
+    QVERIFY(checkIncidents(half).isEmpty());
+    expectIncidents(closed, half, { { QStringLiteral("resolved"), incidents.value(incident) } });
+    const Run text = cli({ QStringLiteral("diff"), closed, half });
+    QVERIFY2(text.out.contains(QStringLiteral("  - resolved  security-group-rule-missing:tcp")),
+        qPrintable(text.out));
+    QVERIFY(!text.out.contains(QStringLiteral("security-group-rule-missing:udp")));
 }
 
 QTEST_GUILESS_MAIN(TestCliDiff)

@@ -30,6 +30,7 @@ private slots:
     void findingsOfARealRepair();
     void orderIsCategoryThenSubject();
     void unknownSourcesAreNotCompared();
+    void incidents();
     void textReport();
     void jsonReport();
     void roundTripKeepsMilliseconds();
@@ -467,6 +468,64 @@ void TestStateDiff::orderIsCategoryThenSubject()
             QVERIFY2(changes.at(i - 1).subject <= changes.at(i).subject, qPrintable(changes.at(i).subject));
     }
     QCOMPARE(diffStates(diagnosed(base), diagnosed(state)), changes); // deterministic
+}
+
+// Incidents opened and resolved: by id, opened first; none where the findings are not compared (a source
+// failed at one moment: its incidents were not derived, not resolved); the reports name them first.
+void TestStateDiff::incidents()
+{
+    const KlusterState routes = read("broken-routes");
+    const Diagnosis diagnosis = Diagnosis::run(routes);
+    QVERIFY(!diagnosis.incidents.isEmpty());
+    const StateDigest digest = StateDigest::of(routes, diagnosis);
+    QVERIFY(diffIncidents(digest, diagnosis.incidents, digest, diagnosis.incidents).isEmpty());
+
+    Incident other = diagnosis.incidents.constFirst();
+    other.rule = IncidentRule::RouterFull;
+    other.key = "router-x";
+    other.title = "router x is full";
+    const QList<IncidentChange> changes = diffIncidents(digest, { diagnosis.incidents.constFirst(), other },
+        digest, { other, diagnosis.incidents.constFirst() });
+    QVERIFY(changes.isEmpty()); // the same ids, in another order
+    const Incident &recycled = diagnosis.incidents.constFirst();
+    const QList<IncidentChange> both = diffIncidents(digest, { other }, digest, { recycled });
+    QCOMPARE(both.size(), 2);
+    QCOMPARE(both[0].change, ChangeKind::Opened);
+    QCOMPARE(both[0].id, recycled.id());
+    QCOMPARE(both[0].rule, recycled.rule);
+    QCOMPARE(both[0].title, recycled.title);
+    QCOMPARE(both[0].members, recycled.members);
+    QCOMPARE(both[1].change, ChangeKind::Resolved);
+    QCOMPARE(both[1].id, QStringLiteral("router-full:router-x"));
+
+    // Only the incidents differ: said, and not "no changes".
+    const QString text = QString::fromUtf8(stateChangesText(digest, digest, {}, both));
+    QVERIFY2(text.contains(QStringLiteral("\nIncident opened: %1 (%2, %3 findings)\n")
+                               .arg(recycled.title, recycled.id())
+                               .arg(recycled.members.size())),
+        qPrintable(text));
+    QVERIFY(text.contains("\nIncident resolved: router x is full (router-full:router-x, "));
+    QVERIFY(text.indexOf("Incident opened") < text.indexOf("Incident resolved"));
+    QVERIFY(text.endsWith("\nno other changes\n"));
+    const QJsonObject json = QJsonDocument::fromJson(stateChangesJson(digest, digest, {}, both)).object();
+    const QJsonArray incidents = json.value("incidents").toArray();
+    QCOMPARE(incidents.size(), 2);
+    QCOMPARE(incidents[0].toObject().value("change").toString(), QStringLiteral("opened"));
+    QCOMPARE(incidents[0].toObject().value("rule").toString(), QStringLiteral("recycled-pod-cidr"));
+    QCOMPARE(incidents[1].toObject().value("change").toString(), QStringLiteral("resolved"));
+    QCOMPARE(incidents[1].toObject().value("members").toArray().size(), recycled.members.size());
+    QCOMPARE(QJsonDocument::fromJson(stateChangesJson(digest, digest, {})).object().value("incidents"),
+        QJsonValue(QJsonArray()));
+
+    // The router could not be read at the later moment: no incident of it is resolved.
+    KlusterState failed = routes;
+    failed.router = Router();
+    failed.routerSource = SourceStatus { false, "network: GET /v2.0/routers/x: HTTP 500", QString() };
+    const Diagnosis failedDiagnosis = Diagnosis::run(failed);
+    QVERIFY(failedDiagnosis.incidents.isEmpty());
+    QVERIFY(diffIncidents(
+        digest, diagnosis.incidents, StateDigest::of(failed, failedDiagnosis), failedDiagnosis.incidents)
+                .isEmpty());
 }
 
 void TestStateDiff::unknownSourcesAreNotCompared()
