@@ -497,6 +497,51 @@ std::optional<ListPage> readListPage(const QByteArray &page, const QString &coll
     }
 }
 
+Port parsePortObject(const JsonReader &port)
+{
+    port.requireObject();
+    Port p;
+    p.id = port.requireString(QStringLiteral("id"));
+    p.deviceId = port.optString(QStringLiteral("device_id"));
+    const JsonReader fixed = port.child(QStringLiteral("fixed_ips"));
+    const QJsonArray fixedList = port.optArray(QStringLiteral("fixed_ips"));
+    for (qsizetype f = 0; f < fixedList.size(); ++f) {
+        const JsonReader ip = fixed.at(f);
+        ip.requireObject();
+        p.fixedIps.append(ip.optString(QStringLiteral("ip_address")));
+    }
+    if (port.has(QStringLiteral("port_security_enabled")))
+        p.portSecurityEnabled = port.optBool(QStringLiteral("port_security_enabled"));
+    const JsonReader pairs = port.child(QStringLiteral("allowed_address_pairs"));
+    const QJsonArray pairList = port.optArray(QStringLiteral("allowed_address_pairs"));
+    for (qsizetype a = 0; a < pairList.size(); ++a) {
+        const JsonReader pair = pairs.at(a);
+        pair.requireObject();
+        p.allowedAddressPairs.append(AddressPair { pair.requireString(QStringLiteral("ip_address")),
+            pair.optString(QStringLiteral("mac_address")) });
+    }
+    p.revision
+        = port.optIntegerIn(QStringLiteral("revision_number"), 0, Q_INT64_C(9007199254740991)).value_or(-1);
+    return p;
+}
+
+QList<Port> parsePorts(const QString &source, const QJsonObject &body)
+{
+    const JsonReader root(source, body);
+    const JsonReader ports = root.requireField(QStringLiteral("ports"));
+    const QJsonArray list = ports.requireArray();
+    QList<Port> result;
+    result.reserve(list.size());
+    for (qsizetype i = 0; i < list.size(); ++i)
+        result.append(parsePortObject(ports.at(i)));
+    return result;
+}
+
+Port parsePort(const QString &source, const QJsonObject &body)
+{
+    return parsePortObject(JsonReader(source, body).requireField(QStringLiteral("port")));
+}
+
 QStringList parseExtensions(const QString &source, const QJsonObject &body)
 {
     const JsonReader root(source, body);

@@ -4,6 +4,7 @@
 #include "core/json/jsonreader.h"
 #include "core/kluster.h"
 #include "core/node.h"
+#include "core/port.h"
 #include "core/router.h"
 #include "core/securitygroup.h"
 
@@ -74,6 +75,13 @@ struct ListPage
 ListPage readListPage(const QJsonObject &page, const QString &collection);
 // The same from the bytes; nothing when they are no JSON object (Qt's reading says why).
 std::optional<ListPage> readListPage(const QByteArray &page, const QString &collection);
+
+// Neutron `GET /v2.0/ports`: {"ports": [...]} (every field but the id optional, so that a list trimmed with
+// `fields=` reads as well as a whole one).
+QList<Port> parsePorts(const QString &source, const QJsonObject &body);
+// Neutron `GET /v2.0/ports/{id}`: {"port": {...}}.
+Port parsePort(const QString &source, const QJsonObject &body);
+Port parsePortObject(const JsonReader &port);
 
 // Neutron `GET /v2.0/extensions`: the aliases.
 QStringList parseExtensions(const QString &source, const QJsonObject &body);

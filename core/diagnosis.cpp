@@ -3,6 +3,7 @@
 #include "core/diagnosiscontext.h"
 #include "core/findingtraits.h"
 #include "core/json/jsonreader.h"
+#include "core/portfindings.h"
 
 #include <QSet>
 #include <algorithm>
@@ -103,6 +104,7 @@ private:
     void checkInstances();
     void checkNodes();
     void checkRoutes();
+    void checkPorts();
 
     std::shared_ptr<DiagnosisContext> m_ctx;
     const KlusterState &m_state;
@@ -280,6 +282,46 @@ void Detector::checkRoutes()
     }
 }
 
+// port-address-pair-missing: only where the cloud has the extension and the ports are known (the port list is
+// optional), for each kluster node with a pod network whose own port (its instance's, holding its InternalIP)
+// filters spoofed traffic.
+void Detector::checkPorts()
+{
+    if (!m_state.portsSource.known || !m_state.portsSource.incomplete.isEmpty()
+        || !m_state.hasExtension("allowed-address-pairs") || !m_state.nodesSource.known
+        || !m_state.serversSource.known)
+        return;
+    QHash<QString, QList<int>> byDevice;
+    for (int p = 0; p < m_state.ports.size(); ++p)
+        byDevice[m_state.ports.at(p).deviceId].append(p);
+    for (int i : m_ctx->index.klusterInstances()) {
+        const int n = m_ctx->index.nodeOfInstance(i);
+        if (n < 0)
+            continue;
+        const Node &node = m_state.nodes.at(n);
+        const QString ip = canonicalAddress(node.internalIp);
+        if (!node.podCidr.isValid() || ip.isEmpty())
+            continue;
+        for (int p : byDevice.value(m_state.instances.at(i).id)) {
+            const Port &port = m_state.ports.at(p);
+            const bool holdsIp = std::any_of(port.fixedIps.cbegin(), port.fixedIps.cend(),
+                [&ip](const QString &a) { return canonicalAddress(a) == ip; });
+            if (!holdsIp)
+                continue;
+            if (port.portSecurityEnabled.value_or(false)
+                && !PortFindings::pairsCover(port.allowedAddressPairs, node.podCidr)) {
+                FindingFacts facts;
+                facts.instance = i;
+                facts.node = n;
+                facts.port = p;
+                m_result.findings.append(
+                    make(FindingKind::PortAddressPairMissing, node.name, std::move(facts)));
+            }
+            break;
+        }
+    }
+}
+
 Diagnosis Detector::run()
 {
     m_result.budget = RemediationBudget::compute(m_state, m_ctx->options);
@@ -311,6 +353,11 @@ Diagnosis Detector::run()
         checkNodes();
     if (!skip(m_state.routerSource, QStringLiteral("routes"), QStringLiteral("the router")))
         checkRoutes();
+    if (m_state.portsSource.known)
+        checkPorts();
+    else if (!m_state.portsSource.error.isEmpty())
+        m_result.notDiagnosed << QStringLiteral("allowed address pairs: the ports could not be read (%1)")
+                                     .arg(m_state.portsSource.error);
 
     std::sort(m_result.findings.begin(), m_result.findings.end(), findingLessThan);
     m_result.incidents = Incidents::find(m_result.findings, *m_ctx);

@@ -93,6 +93,7 @@ Impact findingImpact(const Finding &finding)
     case FindingKind::RouteDuplicate:
     case FindingKind::RouteStale:
     case FindingKind::RouteMissing:
+    case FindingKind::PortAddressPairMissing:
     case FindingKind::NodeNotReady:
     case FindingKind::NodeNetworkUnavailable:
     case FindingKind::NodeWithoutInstance:

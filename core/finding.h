@@ -37,6 +37,7 @@ enum class FindingKind
     RouteStale,
     RouteUnassigned,
     RouteMissing,
+    PortAddressPairMissing,
     RouteLimit,
     NodeNotReady,
     NodeNetworkUnavailable,
@@ -74,6 +75,7 @@ struct FindingFacts
     int node = -1; // index into state.nodes
     int routeEntry = -1; // index into RouteAudit::entries()
     int destinationGroup = -1; // index into RouteAudit::klusterDestinations()
+    int port = -1; // index into state.ports
     QString protocol; // tcp, udp, icmp
     bool tokenExpired = false; // instance-unregistered: its bootstrap token expired, it can never join
     // instance-unregistered: kluster routes lead to it, so it was a node and lost it (no token expiry

@@ -2,6 +2,7 @@
 
 #include "core/instancefindings.h"
 #include "core/nodefindings.h"
+#include "core/portfindings.h"
 #include "core/routefindings.h"
 #include "core/securityfindings.h"
 
@@ -19,6 +20,7 @@ constexpr Severity (*warning)(const FindingFacts &) = always<Severity::Warning>;
 
 using namespace InstanceFindings;
 using namespace NodeFindings;
+using namespace PortFindings;
 using namespace RouteFindings;
 using namespace SecurityFindings;
 using K = FindingKind;
@@ -49,6 +51,8 @@ constexpr FindingTraits table[] = {
         unassignedEvidence, removeWrongRoutes, affectedDestinationAndNexthops },
     { K::RouteMissing, QLatin1String("route-missing"), F::Route, critical, missingMessage, missingEvidence,
         addMissingRoute, affectedMissingRoute },
+    { K::PortAddressPairMissing, QLatin1String("port-address-pair-missing"), F::Security, critical,
+        pairMissingMessage, pairMissingEvidence, addPair, affectedNodeAndInstance },
     { K::RouteLimit, QLatin1String("route-limit"), F::Route, limitSeverity, limitMessage, limitEvidence,
         nullptr, nullptr },
     { K::NodeNotReady, QLatin1String("node-not-ready"), F::Node, warning, notReadyMessage,

@@ -3,6 +3,7 @@
 #include "core/instance.h"
 #include "core/kluster.h"
 #include "core/node.h"
+#include "core/port.h"
 #include "core/router.h"
 #include "core/securitygroup.h"
 
@@ -39,12 +40,16 @@ struct KlusterState
     QList<Node> nodes;
     QStringList extensions; // Neutron extension aliases
     bool extensionsKnown = false;
+    QList<Port> ports; // the project's ports (optional: portsSource says whether they are known)
 
     SourceStatus klusterSource;
     SourceStatus serversSource;
     SourceStatus routerSource;
     SourceStatus securityGroupsSource;
     SourceStatus nodesSource;
+    SourceStatus portsSource; // optional: unknown, port-address-pair-missing is not diagnosed
+
+    bool hasExtension(const char *alias) const { return extensions.contains(QLatin1String(alias)); }
 
     bool hasAtomicExtraRoutes() const { return extensions.contains(QStringLiteral("extraroute-atomic")); }
 

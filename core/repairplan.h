@@ -49,6 +49,7 @@ struct RepairPlan
         ChangeRoutes, // several route findings of one router as one change: removals, then additions
         DeleteNode, // a Kubernetes node object
         StartInstance, // a stopped instance started again (os-start, resume, unpause)
+        AddAddressPair, // a pod network added to a port's allowed address pairs, the others kept
     };
 
     Action action = Action::DeleteInstance;
@@ -66,6 +67,7 @@ struct RepairPlan
     QString nodeName;
     QList<Route> routes; // removed (RemoveRoutes, ChangeRoutes) or added (AddRoutes)
     QList<Route> addedRoutes; // ChangeRoutes: added after the removals
+    QString portId; // AddAddressPair
 
     bool deletesInstance() const { return action == Action::DeleteInstance; }
     // Deletes an instance or a node: confirmed by typing its name, weighed by the remediation budget.

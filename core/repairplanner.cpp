@@ -127,6 +127,37 @@ RepairPlan createSecurityGroupRule(
     return plan;
 }
 
+RepairPlan addAddressPair(const Port &port, const QString &cidr, bool guarded)
+{
+    RepairPlan plan;
+    plan.action = RepairPlan::Action::AddAddressPair;
+    plan.portId = port.id;
+    plan.title = port.allowedAddressPairs.isEmpty()
+        ? QStringLiteral("Allow the pod network %1 on port %2 (an allowed address pair)").arg(cidr, port.id)
+        : QStringLiteral("Allow the pod network %1 on port %2 (an allowed address pair; the %3 there kept)")
+              .arg(cidr, port.id)
+              .arg(port.allowedAddressPairs.size());
+    QJsonArray pairs;
+    for (const AddressPair &p : port.allowedAddressPairs) {
+        QJsonObject pair { { QStringLiteral("ip_address"), p.ipAddress } };
+        if (!p.macAddress.isEmpty())
+            pair.insert(QStringLiteral("mac_address"), p.macAddress);
+        pairs.append(pair);
+    }
+    pairs.append(QJsonObject { { QStringLiteral("ip_address"), cidr } });
+    PlannedRequest request;
+    request.service = QStringLiteral("network");
+    request.method = QStringLiteral("PUT");
+    request.path = QStringLiteral("/v2.0/ports/") + port.id;
+    if (guarded && port.revision >= 0)
+        request.headers.insert(QStringLiteral("If-Match"),
+            QString(QStringLiteral("revision_number=") + QString::number(port.revision)));
+    request.body = QJsonObject { { QStringLiteral("port"),
+        QJsonObject { { QStringLiteral("allowed_address_pairs"), pairs } } } };
+    plan.requests.append(request);
+    return plan;
+}
+
 QList<Route> routesWithout(const QList<Route> &current, const QList<Route> &removed)
 {
     const QSet<Route> gone(removed.cbegin(), removed.cend());

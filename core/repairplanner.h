@@ -2,6 +2,7 @@
 
 #include "core/instance.h"
 #include "core/node.h"
+#include "core/port.h"
 #include "core/repairplan.h"
 #include "core/router.h"
 #include "core/securitygroup.h"
@@ -22,6 +23,10 @@ RepairPlan startInstance(const Instance &instance);
 QString startAction(const Instance &instance); // "os-start", "resume" or "unpause"
 RepairPlan createSecurityGroupRule(
     const SecurityGroup &group, const QString &protocol, const QString &remoteIpPrefix);
+// The pod network `cidr` added to the port's allowed address pairs, every pair it has kept: one PUT of the
+// port, guarded with `If-Match: revision_number=<n>` where the cloud honours it (`guarded`) and the revision
+// is known, so that a concurrent change is refused (412) rather than overwritten.
+RepairPlan addAddressPair(const Port &port, const QString &cidr, bool guarded);
 
 // Route changes: the atomic remove_extraroutes/add_extraroutes where the
 // `extraroute-atomic` extension exists; otherwise the full new list, PUT with

@@ -16,7 +16,7 @@ enum class Source
     SecurityGroups,
     Nodes,
     Extensions, // optional: without it, no extraroute-atomic is assumed
-    Ports, // optional: read only to check its shape
+    Ports, // optional: without it, no port-address-pair-missing is diagnosed
 };
 
 namespace Sources {

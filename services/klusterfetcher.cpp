@@ -242,8 +242,13 @@ void KlusterFetcher::start()
         if (!std::exchange(m_serversPending, false))
             return; // cancelled meanwhile
         KlusterState &s = m_result.state;
-        if (settle(s.serversSource, Source::Servers, list->body, list->error))
+        if (settle(s.serversSource, Source::Servers, list->body, list->error)) {
             s.instances = list->instances;
+            // Optional: without them, no port-address-pair-missing is diagnosed.
+            if (settle(s.portsSource, Source::Ports, list->portsBody, list->portsError,
+                    QStringLiteral("no allowed address pairs checked")))
+                s.ports = list->ports;
+        }
         m_result.serversIncremental = list->incremental;
         m_result.serversWhyWhole = list->whyWhole;
         m_result.serversReceived = list->received;

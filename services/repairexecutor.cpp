@@ -68,8 +68,10 @@ void RepairExecutor::start()
     }
     // Several findings share one plan only as a route change; it carries its own refusal, and no deletion
     // (a batch deletes only what the gate let through one by one, never on an override).
+    // The budget as the diagnosis of this state makes it: the zones its zone-outage incidents hold included
+    // (ZoneDisruption), not only the count of unhealthy nodes.
     RepairGate::Decision decision
-        = RepairGate::judge(m_findings.first(), m_plan, RemediationBudget::compute(m_state, m_options));
+        = RepairGate::judge(m_findings.first(), m_plan, Diagnosis::run(m_state, m_options).budget);
     if (m_findings.size() > 1 && (!m_plan || !m_plan->changesRoutes())) {
         conclude(Outcome::Result::Refused,
             QStringLiteral("several findings are sent as one only as a route change"));
@@ -147,6 +149,9 @@ static QString alreadyDone(const PlannedRequest &request, const ApiResponse &r)
             || body.contains(QStringLiteral("unpause")))
             return QStringLiteral("the server is already running or starting");
     }
+    if (r.status == 400 && request.path.startsWith(QLatin1String("/v2.0/ports/"))
+        && r.error.serverMessage.contains(QStringLiteral("DuplicateAddressPairInRequest")))
+        return QStringLiteral("the port already allows the pod network");
     return QString();
 }
 
@@ -211,7 +216,7 @@ void RepairExecutor::send(const PlannedRequest &request, HttpCall *call)
         if (r.status == 412) {
             // Someone else changed the router between our read and our write:
             // nothing was overwritten. Read it again and report what it holds now.
-            reportConflict();
+            reportConflict(request);
             return;
         }
         if (r.error.isError() && already.isEmpty()) {
@@ -223,28 +228,40 @@ void RepairExecutor::send(const PlannedRequest &request, HttpCall *call)
     });
 }
 
-void RepairExecutor::reportConflict()
+void RepairExecutor::reportConflict(const PlannedRequest &request)
 {
-    emit progress(
-        QStringLiteral("the router changed meanwhile (412): nothing was overwritten; reading it again"));
-    HttpCall *call = m_session->send(
-        QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + m_state.router.id);
-    connect(call, &HttpCall::finished, this, [this](const ApiResponse &r) {
-        Router router;
-        const Error error = r.read([&router](const QJsonObject &body) {
-            router = ApiParser::parseRouter(QStringLiteral("router"), body);
+    // The port or the router the request changes: read it again and say what it holds now.
+    const bool port = request.path.startsWith(QLatin1String("/v2.0/ports/"));
+    const QString what = port ? QStringLiteral("port") : QStringLiteral("router");
+    emit progress(QStringLiteral("the %1 changed meanwhile (412): nothing was overwritten; reading it again")
+                      .arg(what));
+    const QString path = port ? request.path : QStringLiteral("/v2.0/routers/") + m_state.router.id;
+    HttpCall *call = m_session->send(QStringLiteral("network"), "GET", path);
+    connect(call, &HttpCall::finished, this, [this, port, what](const ApiResponse &r) {
+        qint64 revision = -1;
+        QString holds;
+        const Error error = r.read([&](const QJsonObject &body) {
+            if (port) {
+                const Port now = ApiParser::parsePort(QStringLiteral("port"), body);
+                revision = now.revision;
+                holds = QStringLiteral("%1 allowed address pair(s)").arg(now.allowedAddressPairs.size());
+            } else {
+                const Router router = ApiParser::parseRouter(QStringLiteral("router"), body);
+                revision = router.revisionNumber;
+                holds = QStringLiteral("%1 routes").arg(router.routes.size());
+            }
         });
         if (error.isError()) {
             conclude(Outcome::Result::Failed,
-                QStringLiteral("re-reading the router after a 412: ") + error.toString());
+                QStringLiteral("re-reading the %1 after a 412: %2").arg(what, error.toString()));
             return;
         }
         conclude(Outcome::Result::Changed,
-            QStringLiteral(
-                "the router changed while the repair was being sent (412, now revision %1, %2 routes); "
-                "nothing was overwritten. Check again and confirm the new plan.")
-                .arg(router.revisionNumber)
-                .arg(router.routes.size()));
+            QStringLiteral("the %1 changed while the repair was being sent (412, now revision %2, %3); "
+                           "nothing was overwritten. Check again and confirm the new plan.")
+                .arg(what)
+                .arg(revision)
+                .arg(holds));
     });
 }
 

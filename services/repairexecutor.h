@@ -64,7 +64,7 @@ private:
     QStringList findingIds() const;
     void verify();
     void conclude(Outcome::Result result, const QString &message);
-    void reportConflict();
+    void reportConflict(const PlannedRequest &request);
 
     KeystoneSession *m_session;
     QString m_kluster;

@@ -2,6 +2,7 @@
 
 #include "core/apiparser.h"
 #include "core/json/jsonreader.h"
+#include "core/source.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/pagedlist.h"
@@ -148,45 +149,59 @@ qint64 ServerCache::clockStepBack(const QDateTime &novaClock, const QDateTime &n
     return qMax<qint64>(0, now.secsTo(expected));
 }
 
-void ServerCache::fetchPorts(
-    const std::function<void(const Ports &, const Error &, int, const QDateTime &)> &then)
+void ServerCache::fetchPorts(const std::function<void(const PortListing &)> &then)
 {
-    fetchPagedList(m_session, this, QStringLiteral("network"),
-        QStringLiteral("/v2.0/ports?fields=id&fields=device_id&fields=revision_number"),
-        QStringLiteral("ports"), &m_calls, [then](const PagedList &page) {
-            Ports ports;
-            Error error = page.error;
-            if (!error.isError()) {
-                const QJsonArray list = page.object.value(QStringLiteral("ports")).toArray();
-                ports.reserve(list.size());
-                for (const QJsonValue v : list) {
-                    const QJsonObject port = v.toObject();
-                    const QJsonValue revision = port.value(QStringLiteral("revision_number"));
-                    if (!revision.isDouble()) { // without revisions nothing can be compared
-                        error.kind = Error::Kind::Malformed;
-                        error.detail = QStringLiteral("a port without a revision_number");
+    // Trimmed to what is compared and diagnosed: a whole port is some 1.5 kB, these fields a fifth of it.
+    static const QString path
+        = QStringLiteral("/v2.0/ports?fields=id&fields=device_id&fields=revision_number&fields=fixed_ips"
+                         "&fields=port_security_enabled&fields=allowed_address_pairs");
+    fetchPagedList(m_session, this, QStringLiteral("network"), path, QStringLiteral("ports"), &m_calls,
+        [then](const PagedList &page) {
+            PortListing listing;
+            listing.requests = page.pages;
+            listing.neutronClock = parseHttpDate(page.date);
+            listing.error = parseAnswer(page.error, [&listing, &page] {
+                listing.ports = ApiParser::parsePorts(Sources::name(Source::Ports), page.object);
+            });
+            if (!listing.error.isError()) {
+                listing.marks.reserve(listing.ports.size());
+                for (const Port &port : std::as_const(listing.ports)) {
+                    if (port.revision < 0) { // without revisions nothing can be compared
+                        listing.error.kind = Error::Kind::Malformed;
+                        listing.error.detail = QStringLiteral("a port without a revision_number");
+                        listing.marks.clear();
+                        listing.ports.clear();
                         break;
                     }
-                    ports.insert(port.value(QStringLiteral("id")).toString(),
-                        PortMark { port.value(QStringLiteral("device_id")).toString(),
-                            qint64(revision.toDouble()) });
+                    listing.marks.insert(port.id, PortMark { port.deviceId, port.revision });
                 }
             }
-            then(ports, error, page.pages, parseHttpDate(page.date));
+            if (!listing.error.isError())
+                listing.body = KeptBody(
+                    page.pages == 1 ? page.body : QJsonDocument(page.object).toJson(QJsonDocument::Compact));
+            then(listing);
         });
+}
+
+void ServerCache::keepPorts(ServerList &list, const PortListing &ports)
+{
+    list.portsError = ports.error;
+    if (!ports.error.isError()) {
+        list.ports = ports.ports;
+        list.portsBody = ports.body;
+    }
 }
 
 void ServerCache::fetchWhole(const QString &why)
 {
     // The ports first: a port that changes after they were listed shows a new revision next time.
-    fetchPorts([this, why](const Ports &ports, const Error &portsError, int portRequests,
-                   const QDateTime &neutronClock) {
+    fetchPorts([this, why](const PortListing &ports) {
         fetchPagedList(
             m_session, this, QStringLiteral("compute"), QStringLiteral("/servers/detail"),
             QStringLiteral("servers"), &m_calls,
-            [this, why, ports, portsError, portRequests, neutronClock](const PagedList &page) {
+            [this, why, ports](const PagedList &page) {
                 auto list = std::make_shared<ServerList>();
-                list->requests = page.pages + portRequests;
+                list->requests = page.pages + ports.requests;
                 const Error read
                     = page.error.isError() ? page.error : parseAnswer(page.error, [&] { merge(page, true); });
                 if (read.isError()) {
@@ -197,14 +212,15 @@ void ServerCache::fetchWhole(const QString &why)
                     return;
                 }
                 list = publish(false, int(m_kept.size()));
-                list->requests = page.pages + portRequests;
+                list->requests = page.pages + ports.requests;
                 list->whyWhole = why;
+                keepPorts(*list, ports);
                 if (page.pages == 1)
                     list->body = KeptBody(page.body); // the answer as it came, as before
                 // Without the ports' revisions, the next fetch lists everything again.
-                m_known = !portsError.isError();
-                m_ports = ports;
-                setWatermark(parseHttpDate(page.date), neutronClock);
+                m_known = !ports.error.isError();
+                m_ports = ports.marks;
+                setWatermark(parseHttpDate(page.date), ports.neutronClock);
                 m_lastFetch = m_lastWhole = m_shared.flightStarted();
                 m_sinceWhole = 0;
                 finish(list);
@@ -216,12 +232,14 @@ void ServerCache::fetchWhole(const QString &why)
 void ServerCache::fetchChanges()
 {
     const QString since = QString::fromLatin1(QUrl::toPercentEncoding(isoSeconds(m_watermark)));
-    fetchPorts([this, since](const Ports &ports, const Error &portsError, int portRequests,
-                   const QDateTime &neutronClock) {
-        if (portsError.isError()) {
+    fetchPorts([this, since](const PortListing &portListing) {
+        const int portRequests = portListing.requests;
+        const QDateTime neutronClock = portListing.neutronClock;
+        if (portListing.error.isError()) {
             auto list = std::make_shared<ServerList>();
             list->error
-                = portsError; // the kept list stays as it was; the next fetch asks from the same moment
+                = portListing
+                      .error; // the kept list stays as it was; the next fetch asks from the same moment
             list->requests = portRequests;
             finish(list);
             return;
@@ -229,7 +247,8 @@ void ServerCache::fetchChanges()
         fetchPagedList(
             m_session, this, QStringLiteral("compute"),
             QStringLiteral("/servers/detail?changes-since=") + since, QStringLiteral("servers"), &m_calls,
-            [this, ports, portRequests, neutronClock](const PagedList &servers) {
+            [this, portListing, portRequests, neutronClock](const PagedList &servers) {
+                const Ports &ports = portListing.marks;
                 const int requests = servers.pages + portRequests;
                 if (servers.error.kind == Error::Kind::Http && servers.error.status == 400) {
                     fetchWhole(tr("Nova refused changes-since: %1").arg(servers.error.toString()));
@@ -287,7 +306,7 @@ void ServerCache::fetchChanges()
                 list->requests = requests;
                 const QStringList reread(portsChanged.cbegin(), portsChanged.cend());
                 const int received = int(changed.size() + reread.size());
-                fetchServersOf(reread, list, [this, list, received, novaClock, neutronClock, ports] {
+                fetchServersOf(reread, list, [this, list, received, novaClock, neutronClock, portListing] {
                     if (list->error.isError()) {
                         finish(list);
                         return;
@@ -295,7 +314,8 @@ void ServerCache::fetchChanges()
                     const int requests = list->requests;
                     const std::shared_ptr<ServerList> published = publish(true, received);
                     published->requests = requests;
-                    m_ports = ports;
+                    keepPorts(*published, portListing);
+                    m_ports = portListing.marks;
                     setWatermark(novaClock, neutronClock);
                     m_lastFetch = m_shared.flightStarted();
                     ++m_sinceWhole;

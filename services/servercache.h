@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/instance.h"
 #include "core/keptbody.h"
+#include "core/port.h"
 #include "services/sharedresult.h"
 
 #include <QDateTime>
@@ -27,6 +28,11 @@ struct ServerList
     bool incremental = false; // brought up to date from the kept list, not listed whole
     QString whyWhole; // listed whole: why ("the first list", "every 10th refresh", …)
     int received = 0; // server records received
+    // The project's ports, listed with the servers (trimmed with `fields=` to what diagnosis reads), and
+    // ports.json as a snapshot holds it. portsError: why they could not be read (the servers may still be).
+    QList<Port> ports;
+    KeptBody portsBody;
+    Error portsError;
     int requests = 0; // requests it took
 };
 
@@ -83,10 +89,19 @@ private:
     };
     using Ports = QHash<QString, PortMark>;
     void startFetch();
-    // Lists the ports' revisions, then `then` with them (or the error), and Neutron's clock when it answered.
-    void fetchPorts(
-        const std::function<void(const Ports &, const Error &, int requests, const QDateTime &neutronClock)>
-            &then);
+    // What one listing of the ports gave: their revisions by id, the ports, their body, or why not.
+    struct PortListing
+    {
+        Ports marks;
+        QList<Port> ports;
+        KeptBody body;
+        Error error;
+        int requests = 0;
+        QDateTime neutronClock; // Neutron's clock when it answered
+    };
+    // Lists the ports (their revisions, and what diagnosis reads of them), then `then` with them.
+    void fetchPorts(const std::function<void(const PortListing &)> &then);
+    static void keepPorts(ServerList &list, const PortListing &ports);
     void fetchWhole(const QString &why);
     void fetchChanges();
     // The servers' clock as this fetch saw it: Nova's Date, else Neutron's, else this machine's.

@@ -146,8 +146,8 @@ KlusterState SnapshotReader::read(const QString &directory)
         const QString path = pathOf(Sources::file(Source::Ports));
         const QByteArray bytes = readFile(path, false, &present);
         if (present) {
-            const QJsonObject body = parseJsonObject(path, bytes);
-            JsonReader(path, body).requireField(QStringLiteral("ports")).requireArray();
+            state.ports = ApiParser::parsePorts(path, parseJsonObject(path, bytes));
+            state.portsSource.known = true;
         }
     }
     return state;

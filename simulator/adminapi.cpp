@@ -2,6 +2,7 @@
 // injection while running, the clock, and the cloud's own controllers.
 
 #include "simulator/apirender.h"
+#include "simulator/causes.h"
 #include "simulator/simulator.h"
 
 #include <QJsonArray>
@@ -148,6 +149,29 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         if (parts.size() == 3 && parts.at(2) == QLatin1String("token") && method == QLatin1String("POST")) {
             // The kluster's bearer token replaced (what an expired one looks like to a client that kept it).
             m_world.klusters[k].bearerToken = m_world.newHexId();
+            return HttpResponse::empty(204);
+        }
+        if (parts.size() == 3 && parts.at(2) == QLatin1String("cause") && method == QLatin1String("POST")) {
+            // The fault behind one of Flightdeck's incidents (or a lost port update), caused now.
+            QString problem;
+            const QString rule = body.value(QStringLiteral("rule")).toString();
+            const QString did = Causes::cause(
+                m_world, m_world.klusters[k], rule, body.value(QStringLiteral("zone")).toString(), &problem);
+            if (did.isEmpty())
+                return error(Causes::names().contains(rule) ? 409 : 400, problem);
+            return json(200, QJsonObject { { QStringLiteral("caused"), did } });
+        }
+        if (parts.size() == 5 && parts.at(2) == QLatin1String("nodes") && parts.at(4) == QLatin1String("pair")
+            && method == QLatin1String("POST")) {
+            // The node's pod CIDR on its port's allowed address pairs: {"present": false} drops it (the
+            // cloud provider's lost update), true adds it back.
+            const SimKluster &kluster = m_world.klusters.at(k);
+            const int n = m_world.nodeIndex(kluster, parts.at(3));
+            if (n < 0)
+                return error(404, QStringLiteral("no such node"));
+            if (!m_world.setNodePair(
+                    kluster.nodes.at(n), body.value(QStringLiteral("present")).toBool(false)))
+                return error(409, QStringLiteral("the node has no pod CIDR or no port"));
             return HttpResponse::empty(204);
         }
         if (parts.size() == 5 && parts.at(2) == QLatin1String("nodes")

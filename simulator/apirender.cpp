@@ -176,7 +176,7 @@ QByteArray serverJson(const World &w, const SimServer &s, int microversion, cons
     b.raw("}]");
     b.key("OS-DCF:diskConfig").str(QStringLiteral("MANUAL"));
     b.key("progress").num(0);
-    b.key("OS-EXT-AZ:availability_zone").str(QStringLiteral("nova"));
+    b.key("OS-EXT-AZ:availability_zone").str(s.zone);
     b.key("config_drive").str(QString());
     b.key("key_name").raw("null");
     b.key("OS-SRV-USG:launched_at");
@@ -419,7 +419,7 @@ QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now)
         { QStringLiteral("kubernetes.io/os"), QStringLiteral("linux") },
         { QStringLiteral("ccloud.sap.com/nodepool"), n.pool },
         { QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("m1.small") },
-        { QStringLiteral("topology.kubernetes.io/zone"), QStringLiteral("nova") } };
+        { QStringLiteral("topology.kubernetes.io/zone"), n.zone } };
     return QJsonObject {
         { QStringLiteral("metadata"),
             QJsonObject { { QStringLiteral("name"), n.name }, { QStringLiteral("uid"), n.uid },

@@ -5,6 +5,7 @@
 #include "simulator/apirender.h"
 #include "simulator/simulator.h"
 
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -325,6 +326,59 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
                 QStringLiteral("Port %1 could not be found.").arg(id));
         }
         return collection(url, QStringLiteral("ports"), items, request);
+    }
+
+    if (collectionName == QLatin1String("ports") && method == QLatin1String("PUT") && !id.isEmpty()) {
+        const int p = m_world.portIndex(id);
+        if (p < 0
+            || ApiRender::port(m_world, m_world.ports.at(p)).value(QStringLiteral("project_id")).toString()
+                != project)
+            return errorFor(service, 404, QStringLiteral("PortNotFound"),
+                QStringLiteral("Port %1 could not be found.").arg(id));
+        SimPort &port = m_world.ports[p];
+        const QByteArray ifMatch = request.header("if-match");
+        if (!ifMatch.isEmpty()) {
+            const QByteArray expected
+                = ifMatch.startsWith("revision_number=") ? ifMatch.mid(16) : QByteArray();
+            if (expected.toLongLong() != port.revision)
+                return errorFor(service, 412, QStringLiteral("RevisionNumberConstraintFailed"),
+                    QStringLiteral("Constrained to %1, but current revision is %2")
+                        .arg(QString::fromUtf8(expected))
+                        .arg(port.revision));
+        }
+        QJsonParseError parseError;
+        const QJsonObject body = QJsonDocument::fromJson(request.body, &parseError).object();
+        const QJsonObject update = body.value(QStringLiteral("port")).toObject();
+        if (parseError.error != QJsonParseError::NoError || update.isEmpty())
+            return errorFor(
+                service, 400, QStringLiteral("HTTPBadRequest"), QStringLiteral("Malformed request body"));
+        if (update.contains(QStringLiteral("allowed_address_pairs"))) {
+            QStringList pairs;
+            for (const QJsonValue v : update.value(QStringLiteral("allowed_address_pairs")).toArray()) {
+                const QString ip = v.toObject().value(QStringLiteral("ip_address")).toString();
+                const QString mac
+                    = v.toObject().value(QStringLiteral("mac_address")).toString(port.macAddress);
+                const bool isCidr = ip.contains(QLatin1Char('/'));
+                if (ip.isEmpty()
+                    || (isCidr ? QHostAddress::parseSubnet(ip).second < 0 : QHostAddress(ip).isNull()))
+                    return errorFor(service, 400, QStringLiteral("HTTPBadRequest"),
+                        QStringLiteral(
+                            "Invalid input for allowed_address_pairs. Reason: '%1' is not a valid IP "
+                            "address.")
+                            .arg(ip));
+                if (pairs.contains(ip))
+                    return errorFor(service, 400, QStringLiteral("DuplicateAddressPairInRequest"),
+                        QStringLiteral(
+                            "Request contains duplicate address pair: mac_address %1 ip_address %2.")
+                            .arg(mac, ip));
+                pairs.append(ip);
+            }
+            port.allowedAddressPairs = pairs;
+        }
+        ++port.revision;
+        port.updated = m_world.now();
+        return HttpResponse::json(
+            200, toJson(QJsonObject { { QStringLiteral("port"), ApiRender::port(m_world, port) } }));
     }
 
     if (collectionName == QLatin1String("security-groups") && method == QLatin1String("GET")) {

@@ -292,6 +292,7 @@ struct Loader
             setStatus(server, inst.value(QStringLiteral("status")).toString(QStringLiteral("ACTIVE")),
                 inst.value(QStringLiteral("fault")).toString());
             server.kluster = k.name;
+            server.zone = inst.value(QStringLiteral("zone")).toString(server.zone);
             server.pool = inst.value(QStringLiteral("pool"))
                               .toString(k.pools.isEmpty() ? QString() : k.pools.first().name);
             const QString ip = w.serverAddresses(server).value(0);
@@ -299,10 +300,14 @@ struct Loader
                 const QJsonObject n = inst.value(QStringLiteral("node")).toObject();
                 SimNode node = nodeFrom(n, name, server.pool, ip, QStringLiteral("openstack:///") + server.id,
                     ago(inst, 60 * 24).addSecs(150));
+                node.zone = server.zone;
                 if (inst.value(QStringLiteral("route")).toBool(true) && !node.podCidr.isEmpty()
                     && routerIndex >= 0)
                     w.routers[routerIndex].routes.append(SimRoute { node.podCidr, node.internalIp });
+                // The cloud provider allowed the pod CIDR on the node's port, unless its update was lost.
                 k.nodes.append(node);
+                if (inst.value(QStringLiteral("addressPair")).toBool(true) && !node.podCidr.isEmpty())
+                    w.setPortPair(server.portId, node.podCidr, true);
             }
             ++i;
         }
@@ -527,6 +532,8 @@ void generate(World &world, int nodes, int klusters)
             port.created = s.created;
             if (mod != 13) // one in 200 lacks the kluster's group
                 port.securityGroupIds = { group.id };
+            if (mod != 7 && mod != 11 && mod != 37) // a registered node's pod CIDR; one in 200 lost it
+                port.allowedAddressPairs = { pod };
             s.portId = port.id;
             if (mod == 11) { // one in 200 in ERROR
                 s.status = QStringLiteral("ERROR");

@@ -253,8 +253,20 @@ HttpResponse Simulator::errorFor(
 void Simulator::applyConcurrentWrite(const HttpRequest &request)
 {
     // Another writer (a route controller, a colleague) changes the router the
-    // request is about: one more route, and a new revision.
+    // request is about: one more route, and a new revision; or the port: one more allowed address pair.
     const QStringList parts = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    if (parts.size() >= 3 && parts.at(1) == QLatin1String("ports")) {
+        const int p = m_world.portIndex(parts.at(2));
+        if (p < 0)
+            return;
+        SimPort &port = m_world.ports[p];
+        const QString pair = QStringLiteral("198.51.100.%1").arg(port.revision % 250 + 1);
+        if (!port.allowedAddressPairs.contains(pair))
+            port.allowedAddressPairs.append(pair);
+        ++port.revision;
+        port.updated = m_world.now();
+        return;
+    }
     const int r = parts.size() >= 3 && parts.at(1) == QLatin1String("routers")
         ? m_world.routerIndex(parts.at(2))
         : -1;

@@ -484,6 +484,7 @@ std::optional<SimError> World::routeNode(SimKluster &kluster, SimNode &node)
     const int r = routerIndex(kluster.routerId);
     if (r < 0 || node.podCidr.isEmpty() || node.internalIp.isEmpty())
         return std::nullopt;
+    setNodePair(node, true);
     QList<SimRoute> routes = routers.at(r).routes;
     const SimRoute route { node.podCidr, node.internalIp };
     std::optional<SimError> error;
@@ -502,6 +503,30 @@ std::optional<SimError> World::routeNode(SimKluster &kluster, SimNode &node)
     }
     node.resourceVersion = ++resourceVersionCounter;
     return error;
+}
+
+bool World::setNodePair(const SimNode &node, bool present)
+{
+    const int server = serverIndexByName(node.name);
+    return server >= 0 && !node.podCidr.isEmpty()
+        && setPortPair(servers.at(server).portId, node.podCidr, present);
+}
+
+bool World::setPortPair(const QString &portId, const QString &cidr, bool present)
+{
+    const int p = portIndex(portId);
+    if (p < 0)
+        return false;
+    SimPort &port = ports[p];
+    if (port.allowedAddressPairs.contains(cidr) == present)
+        return true;
+    if (present)
+        port.allowedAddressPairs.append(cidr);
+    else
+        port.allowedAddressPairs.removeAll(cidr);
+    ++port.revision;
+    port.updated = now();
+    return true;
 }
 
 static QString randomSuffix(quint64 seed)
@@ -788,6 +813,7 @@ bool World::tick()
             node.providerId = QStringLiteral("openstack:///") + server->id;
             node.internalIp = serverAddresses(*server).value(0);
             node.podCidr = freePodCidr(kluster);
+            node.zone = server->zone;
             node.resourceVersion = ++resourceVersionCounter;
             kluster.nodes.append(node);
             if (routeController)

@@ -99,6 +99,7 @@ struct SimServer
     QString flavorId = QStringLiteral("m1.small");
     QString kluster; // set for a kluster's instance
     QString pool;
+    QString zone = QStringLiteral("nova"); // OS-EXT-AZ:availability_zone
     QString floatingIp;
     QStringList metadataKeys;
 };
@@ -149,6 +150,7 @@ struct SimNode
     bool podCidrs = true; // also write spec.podCIDRs
     QString providerId;
     QString internalIp;
+    QString zone = QStringLiteral("nova"); // topology.kubernetes.io/zone
     bool unschedulable = false;
     QString ready = QStringLiteral("True"); // "True", "False", "Unknown" or empty for none
     QString readyReason = QStringLiteral("KubeletReady");
@@ -291,8 +293,13 @@ public:
 
     // Kubernetes.
     QString freePodCidr(const SimKluster &kluster) const;
-    // The route controller: adds {podCIDR -> InternalIP} for a node, or marks it NetworkUnavailable.
+    // The route controller: adds {podCIDR -> InternalIP} for a node, or marks it NetworkUnavailable; and the
+    // cloud provider's part of it: the pod CIDR added to the node's port as an allowed address pair.
     std::optional<SimError> routeNode(SimKluster &kluster, SimNode &node);
+    // The node's pod CIDR allowed on its instance's port (`present`), or the pair dropped (the lost update of
+    // the seeds' "security group update event missed"). False when the node has no port or no pod CIDR.
+    bool setNodePair(const SimNode &node, bool present);
+    bool setPortPair(const QString &portId, const QString &cidr, bool present);
 
     // Launch control: the replacement of a deleted instance, and its registration.
     struct Pending

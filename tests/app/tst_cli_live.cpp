@@ -29,6 +29,10 @@ private slots:
     void refusedByTheBudgetUnlessOverridden();
     void refusedWithoutEvidence();
     void concurrentWriterLosesNoRoute();
+    void portPairAddedKeepingAConcurrentWritersPair();
+    void zoneDisruptionRefusesDeletionUnlessOverridden();
+    void everyIncidentRuleCausedLive_data();
+    void everyIncidentRuleCausedLive();
     void authenticationFailureExits3();
     void noSecretInAnyFile();
     void deadlineEndsACheck();
@@ -64,7 +68,7 @@ void TestCliLive::klusters()
     const Run r = cli({ QStringLiteral("klusters"), QStringLiteral("--cloud"), QStringLiteral("sim") });
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains(QStringLiteral("legacy")) && r.out.contains(QStringLiteral("198.19.0.0/16")));
-    QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 4);
+    QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 5); // a heading and four klusters
     // A broken answer is no empty list.
     QCOMPARE(m_fixture
                  ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
@@ -78,8 +82,9 @@ void TestCliLive::klusters()
 
 void TestCliLive::liveCheckEqualsSnapshotCheck()
 {
-    for (const QString &kluster :
-        { QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue") }) {
+    // edge's snapshot holds ports.json: its port-address-pair-missing is found offline as live.
+    for (const QString &kluster : { QStringLiteral("demo"), QStringLiteral("legacy"), QStringLiteral("blue"),
+             QStringLiteral("edge") }) {
         const Run live = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
             QStringLiteral("--kluster"), kluster, QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(live.exitCode, 2);
@@ -99,7 +104,10 @@ void TestCliLive::liveCheckEqualsSnapshotCheck()
         };
         QVERIFY(!ids(live.out).isEmpty());
         QCOMPARE(ids(offline.out), ids(live.out));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/ports.json")));
     }
+    QVERIFY(findingIds(QStringLiteral("edge"))
+                .contains(QStringLiteral("port-address-pair-missing:kks-edge-pool-e3c4d")));
 }
 
 void TestCliLive::repairEveryKind()
@@ -115,6 +123,7 @@ void TestCliLive::repairEveryKind()
         { QStringLiteral("legacy"), QStringLiteral("route-missing:kks-legacy-default-k7l8m") },
         { QStringLiteral("demo"), QStringLiteral("route-unassigned:100.100.31.0/24 via 10.180.0.41") },
         { QStringLiteral("blue"), QStringLiteral("instance-stopped:kks-blue-pool-f7g6h") },
+        { QStringLiteral("edge"), QStringLiteral("port-address-pair-missing:kks-edge-pool-e3c4d") },
         { QStringLiteral("demo"), QStringLiteral("node-without-instance:kks-demo-pool-g4h0s") },
     };
     for (const auto &repair : repairs) {
@@ -357,6 +366,108 @@ void TestCliLive::concurrentWriterLosesNoRoute()
     QVERIFY(concurrentRouteKept); // the other writer's route survived
     QVERIFY(
         !router.routes.contains(SimRoute { QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.99") }));
+}
+
+void TestCliLive::portPairAddedKeepingAConcurrentWritersPair()
+{
+    // The cloud provider's update of one of demo's ports is lost (the simulator's admin API), and someone
+    // changes that port between our read and our write.
+    const Reply caused
+        = m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/klusters/demo/cause"),
+            R"({"rule": "port-address-pair-missing"})");
+    QVERIFY2(caused.status == 200, caused.body.constData());
+    QString finding;
+    for (const QString &id : findingIds(QStringLiteral("demo"))) {
+        if (id.startsWith(QLatin1String("port-address-pair-missing:")))
+            finding = id;
+    }
+    QVERIFY(!finding.isEmpty());
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                     R"({"kind": "concurrent-write", "service": "network", "method": "PUT", "count": 1})")
+                 .status,
+        201);
+    const QStringList args = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"), finding,
+        QStringLiteral("--yes") };
+    Run r = cli(args);
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.out.contains(QStringLiteral("-> 412")), qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("[If-Match: revision_number=")));
+    QVERIFY2(r.err.contains(QStringLiteral("the port changed"))
+            && r.err.contains(QStringLiteral("nothing was overwritten")),
+        qPrintable(r.err));
+    QVERIFY(findingIds(QStringLiteral("demo")).contains(finding));
+    // Confirmed again, on the port as it is now: the other writer's pair is kept.
+    r = cli(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY(r.out.contains(QStringLiteral("Result: fixed")));
+    const QString node = finding.section(QLatin1Char(':'), 1);
+    const World &world = m_fixture->sim.world();
+    const SimPort &port
+        = world.ports.at(world.portIndex(world.servers.at(world.serverIndexByName(node)).portId));
+    QCOMPARE(port.allowedAddressPairs.size(), 2);
+    QVERIFY(port.allowedAddressPairs.first().startsWith(QLatin1String("198.51.100.")));
+    QVERIFY(!findingIds(QStringLiteral("demo")).contains(finding));
+}
+
+void TestCliLive::zoneDisruptionRefusesDeletionUnlessOverridden()
+{
+    // edge's zone eu-de-1b is down; the instance there that never registered is one of the outage's members.
+    const QString finding = QStringLiteral("instance-unregistered:kks-edge-pool-b7t8u");
+    QVERIFY(findingIds(QStringLiteral("edge")).contains(finding));
+    const QStringList base = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("edge"), QStringLiteral("--finding"), finding,
+        QStringLiteral("--yes") };
+    Run r = cli(base);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("ZoneDisruption")) && r.err.contains(QStringLiteral("eu-de-1b")),
+        qPrintable(r.err));
+    QVERIFY(findingIds(QStringLiteral("edge")).contains(finding));
+    // The budget itself allows it: the zone is what refuses.
+    QVERIFY2(!r.err.contains(QStringLiteral("TooManyUnhealthy")), qPrintable(r.err));
+    r = cli(base + QStringList { QStringLiteral("--override") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY(audit().last().value(QStringLiteral("override")).toBool());
+    QVERIFY(!findingIds(QStringLiteral("edge")).contains(finding));
+}
+
+void TestCliLive::everyIncidentRuleCausedLive_data()
+{
+    QTest::addColumn<QString>("rule");
+    for (const char *rule : { "recycled-pod-cidr", "zone-outage", "security-group-detached",
+             "pod-network-closed", "router-full", "port-address-pair-missing" })
+        QTest::newRow(rule) << QString::fromLatin1(rule);
+}
+
+// The simulator's admin API causes each fault on demo, which has none of these incidents: a check over real
+// HTTP then names it (an incident, or the finding for the port).
+void TestCliLive::everyIncidentRuleCausedLive()
+{
+    QFETCH(QString, rule);
+    auto check = [this] {
+        const Run r = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+            QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--format"),
+            QStringLiteral("json") });
+        const QJsonObject report = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QStringList ids;
+        for (const char *list : { "incidents", "findings" }) {
+            for (const QJsonValue &v : report.value(QLatin1String(list)).toArray())
+                ids << v.toObject().value(QStringLiteral("id")).toString();
+        }
+        return ids;
+    };
+    const auto named = [&rule](const QStringList &ids) {
+        return std::any_of(ids.cbegin(), ids.cend(),
+            [&rule](const QString &id) { return id.startsWith(rule + QLatin1Char(':')); });
+    };
+    QVERIFY(!named(check()));
+    const Reply caused
+        = m_fixture->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/klusters/demo/cause"),
+            QJsonDocument(QJsonObject { { QStringLiteral("rule"), rule } }).toJson());
+    QVERIFY2(caused.status == 200, caused.body.constData());
+    const QStringList after = check();
+    QVERIFY2(named(after), qPrintable(after.join(QLatin1Char('\n'))));
 }
 
 void TestCliLive::authenticationFailureExits3()

@@ -425,10 +425,70 @@ QJsonObject WorldBuilder::extensionsJson() const
         QStringLiteral("security-group"), QStringLiteral("revision-if-match") };
     if (m_atomic)
         aliases.append(QStringLiteral("extraroute-atomic"));
+    if (m_ports)
+        aliases.append(QStringLiteral("allowed-address-pairs"));
     for (const QString &a : aliases)
         list.append(QJsonObject { { QStringLiteral("alias"), a }, { QStringLiteral("name"), a },
             { QStringLiteral("links"), QJsonArray() } });
     return QJsonObject { { QStringLiteral("extensions"), list } };
+}
+
+WorldBuilder &WorldBuilder::withPorts(bool on)
+{
+    m_ports = on;
+    return *this;
+}
+
+void WorldBuilder::port(const QString &serverName, const QJsonArray &pairs, const QJsonValue &portSecurity)
+{
+    m_ports = true;
+    m_portChanges.insert(serverName,
+        QJsonObject { { QStringLiteral("allowed_address_pairs"), pairs },
+            { QStringLiteral("port_security_enabled"), portSecurity } });
+}
+
+QString WorldBuilder::portId(const QString &serverName) const
+{
+    return uuidFor(QStringLiteral("port:") + serverName);
+}
+
+QJsonObject WorldBuilder::portsJson() const
+{
+    QHash<QString, QString> podCidrs; // node name -> pod CIDR
+    for (const QJsonObject &n : m_nodes)
+        podCidrs.insert(
+            n.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString(),
+            n.value(QStringLiteral("spec")).toObject().value(QStringLiteral("podCIDR")).toString());
+    QJsonArray list;
+    int revision = 3;
+    for (const QJsonObject &server : m_servers) {
+        const QString name = server.value(QStringLiteral("name")).toString();
+        QJsonArray fixed;
+        const QJsonObject addresses = server.value(QStringLiteral("addresses")).toObject();
+        for (const QJsonValue net : addresses) {
+            for (const QJsonValue a : net.toArray())
+                fixed.append(QJsonObject { { QStringLiteral("subnet_id"), uuidFor(QStringLiteral("subnet")) },
+                    { QStringLiteral("ip_address"), a.toObject().value(QStringLiteral("addr")) } });
+        }
+        QJsonArray pairs;
+        if (const QString pod = podCidrs.value(name); !pod.isEmpty())
+            pairs.append(QJsonObject { { QStringLiteral("ip_address"), pod },
+                { QStringLiteral("mac_address"), QStringLiteral("fa:16:3e:00:00:01") } });
+        QJsonObject port { { QStringLiteral("id"), portId(name) },
+            { QStringLiteral("device_id"), server.value(QStringLiteral("id")) },
+            { QStringLiteral("fixed_ips"), fixed }, { QStringLiteral("port_security_enabled"), true },
+            { QStringLiteral("allowed_address_pairs"), pairs },
+            { QStringLiteral("revision_number"), revision++ } };
+        const QJsonObject change = m_portChanges.value(name);
+        for (auto it = change.begin(); it != change.end(); ++it) {
+            if (it.value().isNull())
+                port.remove(it.key());
+            else
+                port.insert(it.key(), it.value());
+        }
+        list.append(port);
+    }
+    return QJsonObject { { QStringLiteral("ports"), list } };
 }
 
 KlusterState WorldBuilder::state() const
@@ -448,6 +508,10 @@ KlusterState WorldBuilder::state() const
     s.extensionsKnown = true;
     s.klusterSource.known = s.serversSource.known = s.routerSource.known = true;
     s.securityGroupsSource.known = s.nodesSource.known = true;
+    if (m_ports) {
+        s.ports = ApiParser::parsePorts(QStringLiteral("ports.json"), portsJson());
+        s.portsSource.known = true;
+    }
     return s;
 }
 
@@ -464,6 +528,12 @@ bool WorldBuilder::writeSnapshot(const QString &directory) const
         { QStringLiteral("nodes.json"), nodesJson() },
         { QStringLiteral("extensions.json"), extensionsJson() },
     };
+    if (m_ports) {
+        QFile file(QDir(directory).filePath(QStringLiteral("ports.json")));
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+            || file.write(QJsonDocument(portsJson()).toJson()) < 0)
+            return false;
+    }
     for (const auto &f : files) {
         QFile file(QDir(directory).filePath(f.first));
         if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))

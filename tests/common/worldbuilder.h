@@ -3,6 +3,7 @@
 #include "core/klusterstate.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -55,6 +56,14 @@ public:
 
     void route(const QString &destination, const QString &nexthop);
 
+    // The project's ports (ports.json, and the allowed-address-pairs extension): once called, every server
+    // has a port on its address with port security on, allowing the pod CIDR of the node of its name (the
+    // cloud provider's update made). `port` changes one server's port: its pairs and port security (null:
+    // the field absent).
+    WorldBuilder &withPorts(bool on = true);
+    void port(const QString &serverName, const QJsonArray &pairs, const QJsonValue &portSecurity = true);
+    QString portId(const QString &serverName) const;
+
     // A security group; returns its index. `kks-sg` with the three good rules is added by default.
     int group(const QString &name, bool withGoodRules = false);
     QJsonObject &groupAt(int index) { return m_groups[index]; }
@@ -72,6 +81,7 @@ public:
     QJsonObject securityGroupsJson() const;
     QJsonObject nodesJson() const;
     QJsonObject extensionsJson() const;
+    QJsonObject portsJson() const;
 
     // Parsed as a snapshot would be.
     KlusterState state() const;
@@ -96,4 +106,6 @@ private:
     QList<QJsonObject> m_groups;
     QJsonArray m_routes;
     int m_ruleCounter = 0;
+    bool m_ports = false;
+    QHash<QString, QJsonObject> m_portChanges; // by server name: the fields that differ
 };

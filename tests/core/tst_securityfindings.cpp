@@ -20,7 +20,34 @@ private slots:
     void groupAmbiguous();
     void repairCreatesTheRule();
     void defaultGroupName();
+    // port-address-pair-missing (diagnosis.md §2): the node's own port and its allowed address pairs.
+    void portPairs_data();
+    void portPairs();
+    void noPortFindingWithoutItsEvidence_data();
+    void noPortFindingWithoutItsEvidence();
+    void portRepairKeepsEveryPair();
+    void portRepairUnguardedWithoutRevisionIfMatch();
 };
+
+// Two healthy members whose ports the test changes.
+static WorldBuilder portWorld()
+{
+    WorldBuilder w;
+    w.withPorts();
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.11"), QStringLiteral("100.100.1.0/24"));
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.12"), QStringLiteral("100.100.2.0/24"));
+    return w;
+}
+
+static QJsonObject pair(const QString &ip, const QString &mac = QString())
+{
+    QJsonObject p { { QStringLiteral("ip_address"), ip } };
+    if (!mac.isEmpty())
+        p.insert(QStringLiteral("mac_address"), mac);
+    return p;
+}
 
 // A world whose kluster group has only the rules given by the test.
 static WorldBuilder bareWorld()
@@ -226,3 +253,135 @@ void TestSecurityFindings::defaultGroupName()
 
 QTEST_GUILESS_MAIN(TestSecurityFindings)
 #include "tst_securityfindings.moc"
+
+void TestSecurityFindings::portPairs_data()
+{
+    QTest::addColumn<QJsonArray>("pairs");
+    QTest::addColumn<QJsonValue>("portSecurity");
+    QTest::addColumn<bool>("missing");
+    const QJsonValue on = true;
+    QTest::newRow("the pod CIDR itself")
+        << QJsonArray { pair(QStringLiteral("100.100.1.0/24")) } << on << false;
+    QTest::newRow("a CIDR containing it")
+        << QJsonArray { pair(QStringLiteral("100.100.0.0/16")) } << on << false;
+    QTest::newRow("everything") << QJsonArray { pair(QStringLiteral("0.0.0.0/0")) } << on << false;
+    QTest::newRow("among others") << QJsonArray { pair(QStringLiteral("10.9.9.9")),
+        pair(QStringLiteral("100.100.1.0/24")) }
+                                  << on << false;
+    QTest::newRow("no pairs") << QJsonArray() << on << true;
+    QTest::newRow("another node's CIDR")
+        << QJsonArray { pair(QStringLiteral("100.100.2.0/24")) } << on << true;
+    QTest::newRow("a narrower CIDR") << QJsonArray { pair(QStringLiteral("100.100.1.0/25")) } << on << true;
+    QTest::newRow("one address of it") << QJsonArray { pair(QStringLiteral("100.100.1.1")) } << on << true;
+    QTest::newRow("port security off") << QJsonArray() << QJsonValue(false) << false;
+    QTest::newRow("port security not listed") << QJsonArray() << QJsonValue() << false;
+}
+
+void TestSecurityFindings::portPairs()
+{
+    QFETCH(QJsonArray, pairs);
+    QFETCH(QJsonValue, portSecurity);
+    QFETCH(bool, missing);
+    WorldBuilder w = portWorld();
+    w.port(QStringLiteral("kks-demo-pool-aaaaa"), pairs, portSecurity);
+    const Diagnosis d = Diagnosis::run(w.state());
+    const QString id = QStringLiteral("port-address-pair-missing:kks-demo-pool-aaaaa");
+    QCOMPARE(findingIds(d), missing ? QStringList { id } : QStringList());
+    if (!missing)
+        return;
+    const Finding *f = d.find(id);
+    QCOMPARE(f->severity, Severity::Critical);
+    QVERIFY2(f->message().contains(QStringLiteral("spoofed")), qPrintable(f->message()));
+    QVERIFY(f->message().contains(QStringLiteral("100.100.1.0/24")));
+    QCOMPARE(f->evidence().value(QStringLiteral("portId")).toString(),
+        w.portId(QStringLiteral("kks-demo-pool-aaaaa")));
+    QCOMPARE(f->affected().nodes, QStringList { QStringLiteral("kks-demo-pool-aaaaa") });
+    QCOMPARE(f->affected().instances, QStringList { QStringLiteral("kks-demo-pool-aaaaa") });
+}
+
+void TestSecurityFindings::noPortFindingWithoutItsEvidence_data()
+{
+    QTest::addColumn<QString>("what");
+    QTest::newRow("no allowed-address-pairs extension") << QStringLiteral("extension");
+    QTest::newRow("extensions unknown") << QStringLiteral("extensions");
+    QTest::newRow("no port list") << QStringLiteral("ports");
+    QTest::newRow("the port list failed") << QStringLiteral("failed");
+    QTest::newRow("the port holds another address") << QStringLiteral("address");
+    QTest::newRow("the nodes unknown") << QStringLiteral("nodes");
+}
+
+void TestSecurityFindings::noPortFindingWithoutItsEvidence()
+{
+    QFETCH(QString, what);
+    WorldBuilder w = portWorld();
+    w.port(QStringLiteral("kks-demo-pool-aaaaa"), QJsonArray());
+    KlusterState s = w.state();
+    QCOMPARE(findingIds(Diagnosis::run(s), FindingKind::PortAddressPairMissing).size(), 1);
+    if (what == QLatin1String("extension"))
+        s.extensions.removeAll(QStringLiteral("allowed-address-pairs"));
+    else if (what == QLatin1String("extensions"))
+        s.extensionsKnown = false, s.extensions.clear();
+    else if (what == QLatin1String("ports"))
+        s.portsSource = SourceStatus(), s.ports.clear();
+    else if (what == QLatin1String("failed"))
+        s.portsSource = SourceStatus { false, QStringLiteral("network: HTTP 503"), QString() },
+        s.ports.clear();
+    else if (what == QLatin1String("address"))
+        s.ports[0].fixedIps = QStringList { QStringLiteral("10.0.0.99") };
+    else if (what == QLatin1String("nodes"))
+        s.nodesSource = SourceStatus { false, QStringLiteral("kubernetes: HTTP 503"), QString() },
+        s.nodes.clear();
+    const Diagnosis d = Diagnosis::run(s);
+    QCOMPARE(findingIds(d, FindingKind::PortAddressPairMissing), QStringList());
+    if (what == QLatin1String("failed")) {
+        QCOMPARE(d.notDiagnosed.size(), 1);
+        QVERIFY2(
+            d.notDiagnosed.first().contains(QStringLiteral("HTTP 503")), qPrintable(d.notDiagnosed.first()));
+    }
+}
+
+void TestSecurityFindings::portRepairKeepsEveryPair()
+{
+    WorldBuilder w = portWorld();
+    w.port(QStringLiteral("kks-demo-pool-aaaaa"),
+        QJsonArray { pair(QStringLiteral("10.0.0.200"), QStringLiteral("fa:16:3e:aa:bb:cc")),
+            pair(QStringLiteral("192.168.5.0/24")) });
+    const KlusterState s = w.state();
+    const Diagnosis d = Diagnosis::run(s);
+    const Finding *f = d.find(QStringLiteral("port-address-pair-missing:kks-demo-pool-aaaaa"));
+    QVERIFY(f);
+    const std::optional<RepairPlan> plan = f->repair();
+    QVERIFY(plan);
+    QCOMPARE(plan->action, RepairPlan::Action::AddAddressPair);
+    QCOMPARE(plan->nodeName, QStringLiteral("kks-demo-pool-aaaaa"));
+    QCOMPARE(plan->requests.size(), 1);
+    const PlannedRequest &r = plan->requests.first();
+    QCOMPARE(r.service, QStringLiteral("network"));
+    QCOMPARE(r.method, QStringLiteral("PUT"));
+    QCOMPARE(r.path, QStringLiteral("/v2.0/ports/") + w.portId(QStringLiteral("kks-demo-pool-aaaaa")));
+    qint64 revision = -1;
+    for (const Port &p : s.ports) {
+        if (p.id == w.portId(QStringLiteral("kks-demo-pool-aaaaa")))
+            revision = p.revision;
+    }
+    QVERIFY(revision > 0);
+    QCOMPARE(r.headers.value(QStringLiteral("If-Match")).toString(),
+        QStringLiteral("revision_number=%1").arg(revision));
+    const QJsonArray expected { pair(QStringLiteral("10.0.0.200"), QStringLiteral("fa:16:3e:aa:bb:cc")),
+        pair(QStringLiteral("192.168.5.0/24")), pair(QStringLiteral("100.100.1.0/24")) };
+    QCOMPARE(r.body.toObject(),
+        (QJsonObject { { QStringLiteral("port"),
+            QJsonObject { { QStringLiteral("allowed_address_pairs"), expected } } } }));
+}
+
+void TestSecurityFindings::portRepairUnguardedWithoutRevisionIfMatch()
+{
+    WorldBuilder w = portWorld();
+    w.port(QStringLiteral("kks-demo-pool-bbbbb"), QJsonArray());
+    KlusterState s = w.state();
+    s.extensions.removeAll(QStringLiteral("revision-if-match"));
+    const Diagnosis d = Diagnosis::run(s);
+    const Finding *f = d.find(QStringLiteral("port-address-pair-missing:kks-demo-pool-bbbbb"));
+    QVERIFY(f);
+    QVERIFY(f->repair()->requests.first().headers.isEmpty());
+}

@@ -22,6 +22,7 @@ private slots:
     void neutronDiscovery();
     void neutronRevisionGuard();
     void neutronRouteValidation();
+    void neutronPortAddressPairs();
     void neutronRouteLimitBothForms();
     void neutronAtomicExtraRoutes();
     void neutronRuleConflict();
@@ -412,6 +413,54 @@ void TestSimulatorApis::neutronRevisionGuard()
         routes.size());
 }
 
+// A registered node's port allows its pod CIDR (the cloud provider's update); a PUT of the pairs is guarded
+// by If-Match and refuses duplicates as Neutron does.
+void TestSimulatorApis::neutronPortAddressPairs()
+{
+    SimFixture f;
+    const QString network = f.sim.endpoint(QStringLiteral("network"));
+    const QJsonArray ports = f.get(network
+                                  + QStringLiteral("/v2.0/ports?fields=id&fields=device_id&fields=fixed_ips"
+                                                   "&fields=allowed_address_pairs&fields=revision_number"))
+                                 .json()
+                                 .value(QStringLiteral("ports"))
+                                 .toArray();
+    QJsonObject port;
+    for (const QJsonValue v : ports) {
+        const QJsonArray fixed = v.toObject().value(QStringLiteral("fixed_ips")).toArray();
+        if (!fixed.isEmpty()
+            && fixed.first().toObject().value(QStringLiteral("ip_address")) == QLatin1String("10.180.0.21"))
+            port = v.toObject();
+    }
+    QVERIFY(!port.isEmpty());
+    QCOMPARE(port.keys().size(), 5); // trimmed to the fields asked for
+    const QJsonArray pairs = port.value(QStringLiteral("allowed_address_pairs")).toArray();
+    QCOMPARE(pairs.size(), 1);
+    QCOMPARE(pairs.first().toObject().value(QStringLiteral("ip_address")).toString(),
+        QStringLiteral("100.100.21.0/24"));
+    const QString url
+        = network + QStringLiteral("/v2.0/ports/") + port.value(QStringLiteral("id")).toString();
+    const qint64 revision = port.value(QStringLiteral("revision_number")).toInteger();
+    auto put = [&](const QJsonArray &list, qint64 rev) {
+        const QByteArray body = QJsonDocument(
+            QJsonObject { { QStringLiteral("port"),
+                QJsonObject { { QStringLiteral("allowed_address_pairs"),
+                    list } } } }).toJson();
+        return f.request(
+            "PUT", url, body, { { "If-Match", "revision_number=" + QByteArray::number(rev) } }, true);
+    };
+    const QJsonObject extra { { QStringLiteral("ip_address"), QStringLiteral("10.9.9.9") } };
+    QCOMPARE(put(QJsonArray { pairs.first(), extra }, revision - 1).status, 412);
+    Reply r = put(QJsonArray { pairs.first(), pairs.first() }, revision);
+    QCOMPARE(r.status, 400);
+    QVERIFY(r.body.contains("DuplicateAddressPairInRequest"));
+    r = put(QJsonArray { pairs.first(), extra }, revision);
+    QCOMPARE(r.status, 200);
+    const QJsonObject now = r.json().value(QStringLiteral("port")).toObject();
+    QCOMPARE(now.value(QStringLiteral("revision_number")).toInteger(), revision + 1);
+    QCOMPARE(now.value(QStringLiteral("allowed_address_pairs")).toArray().size(), 2);
+}
+
 void TestSimulatorApis::neutronRouteValidation()
 {
     SimFixture f;
@@ -664,7 +713,7 @@ void TestSimulatorApis::kubernikusClustersAndCredentials()
     Reply r = f.get(base);
     QCOMPARE(r.status, 200);
     const QJsonArray list = QJsonDocument::fromJson(r.body).array();
-    QCOMPARE(list.size(), 3);
+    QCOMPARE(list.size(), 4); // demo, legacy, blue, edge
     r = f.get(base + QStringLiteral("/legacy"));
     QCOMPARE(
         r.json().value(QStringLiteral("spec")).toObject().value(QStringLiteral("clusterCIDR")).toString(),

@@ -1,0 +1,217 @@
+#include "simulator/causes.h"
+
+#include <QHostAddress>
+
+namespace Causes {
+
+namespace {
+
+using Cause = QString (*)(World &, SimKluster &, const QString &zone, QString *error);
+
+SimRouter *routerOf(World &w, const SimKluster &k)
+{
+    const int r = w.routerIndex(k.routerId);
+    return r >= 0 ? &w.routers[r] : nullptr;
+}
+
+void touch(World &w, SimRouter &router)
+{
+    ++router.revision;
+    router.updated = w.now();
+}
+
+void networkDown(World &w, SimNode &node)
+{
+    node.networkUnavailable = QStringLiteral("True");
+    node.networkReason = QStringLiteral("NoRouteCreated");
+    node.networkMessage = QStringLiteral("RouteController failed to create a route");
+    node.transition = w.now();
+    node.resourceVersion = ++w.resourceVersionCounter;
+}
+
+// A routed member: a node with an instance whose {podCIDR -> InternalIP} is on the router (from the end of the
+// list: the newest).
+int routedNode(const World &w, const SimKluster &k, const SimRouter &router)
+{
+    for (int n = int(k.nodes.size()) - 1; n >= 0; --n) {
+        const SimNode &node = k.nodes.at(n);
+        if (!node.podCidr.isEmpty() && router.routes.contains(SimRoute { node.podCidr, node.internalIp })
+            && w.serverIndexByName(node.name) >= 0)
+            return n;
+    }
+    return -1;
+}
+
+// The route to a node's pod CIDR points at another member (its previous owner's address, still first), and
+// the node's own route was never added: the route controller gave up.
+QString recycledPodCidr(World &w, SimKluster &k, const QString &, QString *error)
+{
+    SimRouter *router = routerOf(w, k);
+    const int n = router ? routedNode(w, k, *router) : -1;
+    if (n < 0) {
+        *error = QStringLiteral("no node of the kluster is routed");
+        return QString();
+    }
+    SimNode &node = k.nodes[n];
+    QString previous;
+    for (const SimNode &other : std::as_const(k.nodes)) {
+        if (other.name != node.name && !other.internalIp.isEmpty()) {
+            previous = other.internalIp;
+            break;
+        }
+    }
+    if (previous.isEmpty()) {
+        *error = QStringLiteral("the kluster needs a second node whose address the route can lead to");
+        return QString();
+    }
+    router->routes.removeAll(SimRoute { node.podCidr, node.internalIp });
+    router->routes.prepend(SimRoute { node.podCidr, previous });
+    touch(w, *router);
+    networkDown(w, node);
+    return QStringLiteral("%1 (node %2's pod CIDR) now routed to %3").arg(node.podCidr, node.name, previous);
+}
+
+// Every node of a zone stops posting status: the node lifecycle controller marks them Unknown.
+QString zoneOutage(World &w, SimKluster &k, const QString &zone, QString *error)
+{
+    const QString z = !zone.isEmpty() ? zone : k.nodes.isEmpty() ? QString() : k.nodes.first().zone;
+    int down = 0;
+    for (SimNode &node : k.nodes) {
+        if (node.zone != z || z.isEmpty())
+            continue;
+        node.ready = QStringLiteral("Unknown");
+        node.readyReason = QStringLiteral("NodeStatusUnknown");
+        node.readyMessage = QStringLiteral("Kubelet stopped posting node status.");
+        node.transition = w.now();
+        node.resourceVersion = ++w.resourceVersionCounter;
+        ++down;
+    }
+    if (down == 0) {
+        *error = QStringLiteral("no node of the kluster is in zone %1")
+                     .arg(z.isEmpty() ? QStringLiteral("(none)") : z);
+        return QString();
+    }
+    return QStringLiteral("zone %1: %2 node(s) stopped posting status").arg(z).arg(down);
+}
+
+// The kluster's group taken off two of its running instances (their ports).
+QString securityGroupDetached(World &w, SimKluster &k, const QString &, QString *error)
+{
+    QStringList detached;
+    for (int s = 0; s < w.servers.size() && detached.size() < 2; ++s) {
+        const SimServer &server = w.servers.at(s);
+        if (server.kluster != k.name || server.status != QLatin1String("ACTIVE"))
+            continue;
+        if (!w.removeSecurityGroup(s, k.securityGroupName))
+            detached << server.name;
+    }
+    if (detached.size() < 2) {
+        *error = QStringLiteral("fewer than two running instances of the kluster have its group");
+        return QString();
+    }
+    return QStringLiteral("%1 removed from %2").arg(k.securityGroupName, detached.join(QStringLiteral(", ")));
+}
+
+// The group's rules that open whole protocols deleted (those with a port range, like SSH's, stay).
+QString podNetworkClosed(World &w, SimKluster &k, const QString &, QString *error)
+{
+    for (SimSecurityGroup &group : w.securityGroups) {
+        if (group.projectId != k.projectId || group.name != k.securityGroupName)
+            continue;
+        const auto opensAll = [](const SimRule &r) {
+            return r.direction == QLatin1String("ingress") && !r.portRangeMin && !r.portRangeMax
+                && !r.remoteGroupId;
+        };
+        const qsizetype removed = group.rules.removeIf(opensAll);
+        if (removed == 0)
+            break;
+        ++group.revision;
+        return QStringLiteral("%1 rule(s) of %2 deleted").arg(removed).arg(group.name);
+    }
+    *error = QStringLiteral("the kluster's group has no rule opening a whole protocol");
+    return QString();
+}
+
+// A node's route dropped (its network unavailable) and the router filled with an operator's routes up to the
+// limit: the route cannot come back.
+QString routerFull(World &w, SimKluster &k, const QString &, QString *error)
+{
+    SimRouter *router = routerOf(w, k);
+    const int n = router ? routedNode(w, k, *router) : -1;
+    if (n < 0 || w.maxRoutes <= 0) {
+        *error = QStringLiteral("no node of the kluster is routed, or the cloud has no route limit");
+        return QString();
+    }
+    SimNode &node = k.nodes[n];
+    router->routes.removeAll(SimRoute { node.podCidr, node.internalIp });
+    networkDown(w, node);
+    int added = 0;
+    for (int i = 0; router->routes.size() < w.maxRoutes && i < 256; ++i) {
+        const SimRoute foreign { QStringLiteral("10.201.%1.0/24").arg(i), node.internalIp };
+        if (!router->routes.contains(foreign)) {
+            router->routes.append(foreign);
+            ++added;
+        }
+    }
+    touch(w, *router);
+    return QStringLiteral("node %1's route dropped; %2 operator route(s) fill the router to its limit of %3")
+        .arg(node.name)
+        .arg(added)
+        .arg(w.maxRoutes);
+}
+
+// The cloud provider's update of a node's port lost: its pod CIDR no longer an allowed address pair.
+QString portPairMissing(World &w, SimKluster &k, const QString &, QString *error)
+{
+    for (const SimNode &node : std::as_const(k.nodes)) {
+        const int s = w.serverIndexByName(node.name);
+        const int p = s >= 0 ? w.portIndex(w.servers.at(s).portId) : -1;
+        if (p >= 0 && w.ports.at(p).allowedAddressPairs.contains(node.podCidr)) {
+            w.setNodePair(node, false);
+            return QStringLiteral("%1 dropped from node %2's port %3")
+                .arg(node.podCidr, node.name, w.ports.at(p).id);
+        }
+    }
+    *error = QStringLiteral("no node of the kluster has its pod CIDR on its port");
+    return QString();
+}
+
+struct Entry
+{
+    const char *name;
+    Cause cause;
+};
+
+const Entry table[] = {
+    { "recycled-pod-cidr", recycledPodCidr },
+    { "zone-outage", zoneOutage },
+    { "security-group-detached", securityGroupDetached },
+    { "pod-network-closed", podNetworkClosed },
+    { "router-full", routerFull },
+    { "port-address-pair-missing", portPairMissing },
+};
+
+} // namespace
+
+const QStringList &names()
+{
+    static const QStringList list = [] {
+        QStringList l;
+        for (const Entry &e : table)
+            l << QLatin1String(e.name);
+        return l;
+    }();
+    return list;
+}
+
+QString cause(World &world, SimKluster &kluster, const QString &rule, const QString &zone, QString *error)
+{
+    for (const Entry &e : table) {
+        if (rule == QLatin1String(e.name))
+            return e.cause(world, kluster, zone, error);
+    }
+    *error = QStringLiteral("\"rule\" is one of %1").arg(names().join(QStringLiteral(", ")));
+    return QString();
+}
+
+} // namespace Causes

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "simulator/world.h"
+
+#include <QString>
+#include <QStringList>
+
+// The faults behind Flightdeck's incidents (diagnosis.md §5) and port-address-pair-missing, caused live on
+// one kluster of the world by the admin API (`POST /klusters/<k>/cause {"rule": …}`), so that tests and a
+// person trying the demo can watch each appear over real HTTP.
+namespace Causes {
+
+// The rules it can cause, as the admin API names them: "recycled-pod-cidr", "zone-outage",
+// "security-group-detached", "pod-network-closed", "router-full", "port-address-pair-missing".
+const QStringList &names();
+
+// Causes `rule` on `kluster` (`zone`: for zone-outage, the zone to take down; empty: its first node's).
+// Returns what it did, in words; empty with `error` set when it could not (no such rule, nothing to act on).
+QString cause(World &world, SimKluster &kluster, const QString &rule, const QString &zone, QString *error);
+
+} // namespace Causes
