@@ -4,6 +4,7 @@
 #include "core/knowledge.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace ConsoleText {
 
@@ -249,16 +250,48 @@ std::optional<Notification> notification(const KlusterKey &key, const KlusterDat
         if (!old || old->severity != Severity::Critical || (acknowledged && acknowledged(*old)))
             fresh << f.id();
     }
-    if (fresh.isEmpty())
+    // One notification per cause (diagnosis.md §5): the new findings of one new incident are that incident,
+    // told once; a finding of an incident known before was told with it.
+    QList<const Incident *> incidents; // new incidents, in the order of their first new finding
+    QStringList lone;
+    for (const QString &id : std::as_const(fresh)) {
+        const Incident *incident = after.diagnosis->incidentOf(id);
+        if (!incident) {
+            lone << id;
+            continue;
+        }
+        const bool known = before.diagnosis
+            && std::any_of(before.diagnosis->incidents.cbegin(), before.diagnosis->incidents.cend(),
+                [incident](const Incident &i) { return i.id() == incident->id(); });
+        if (!known && !incidents.contains(incident))
+            incidents << incident;
+    }
+    if (incidents.isEmpty() && lone.isEmpty())
         return std::nullopt;
-    const Finding *first = after.diagnosis->find(fresh.first());
     Notification n;
-    n.title = fresh.size() == 1 ? tr("%1: new critical finding").arg(key.toString())
-                                : tr("%1: %2 new critical findings").arg(key.toString()).arg(fresh.size());
-    n.body = fresh.first() + QStringLiteral("\n") + shortError(first->message());
-    if (fresh.size() > 1)
-        n.body += tr("\n…and %1 more").arg(fresh.size() - 1);
-    n.finding = fresh.first();
+    if (!incidents.isEmpty()) {
+        const Incident *first = incidents.first();
+        n.title = incidents.size() == 1 && lone.isEmpty()
+            ? tr("%1: new incident").arg(key.toString())
+            : tr("%1: %2 new incident(s), %3 other new critical finding(s)")
+                  .arg(key.toString())
+                  .arg(incidents.size())
+                  .arg(lone.size());
+        n.body
+            = first->title + QStringLiteral("\n") + tr("%1 findings, one cause").arg(first->members.size());
+        if (incidents.size() + lone.size() > 1)
+            n.body += tr("\n…and %1 more").arg(incidents.size() + lone.size() - 1);
+        n.finding = first->id(); // a click shows the incident (flat: its findings)
+        n.severity = first->severity;
+        return n;
+    }
+    const Finding *first = after.diagnosis->find(lone.first());
+    n.title = lone.size() == 1 ? tr("%1: new critical finding").arg(key.toString())
+                               : tr("%1: %2 new critical findings").arg(key.toString()).arg(lone.size());
+    n.body = lone.first() + QStringLiteral("\n") + shortError(first->message());
+    if (lone.size() > 1)
+        n.body += tr("\n…and %1 more").arg(lone.size() - 1);
+    n.finding = lone.first();
     return n;
 }
 

@@ -80,12 +80,14 @@ QString gist(const QString &error);
 
 // The desktop notification a refresh calls for, comparing what was known before with what is known now: the
 // kluster became unreachable, or critical findings appeared (or became critical, or changed from what someone
-// acknowledged). None for anything else, nor for what `acknowledged` says someone is handling.
+// acknowledged). None for anything else, nor for what `acknowledged` says someone is handling. One per cause:
+// new findings of one new incident (diagnosis.md §5) are told as that incident, once (its title; `finding` is
+// the incident's id); a new finding of an incident known before is not told again.
 struct Notification
 {
     QString title;
     QString body;
-    QString finding; // the first new finding, to open on a click (empty: the kluster)
+    QString finding; // the first new finding or incident, to open on a click (empty: the kluster)
     Severity severity = Severity::Critical;
 };
 std::optional<Notification> notification(const KlusterKey &key, const KlusterData &before,

@@ -438,6 +438,20 @@ std::optional<RepairPlan> Incident::repair() const
     return plan;
 }
 
+QStringList Incident::repairFindings() const
+{
+    QStringList ids;
+    if (repairStyle == Repair::None)
+        return ids;
+    for (const Finding &f : planFrom) {
+        const std::optional<RepairPlan> plan = f.repair();
+        // As repair() takes them: the route changes alone for a route change, every plan in turn otherwise.
+        if (plan && (repairStyle != Repair::RouteChange || plan->changesRoutes()))
+            ids << f.id();
+    }
+    return ids;
+}
+
 namespace Incidents {
 
 QList<Incident> find(const QList<Finding> &findings, const DiagnosisContext &context)

@@ -37,6 +37,9 @@ struct Incident
     // The one repair that removes the cause (none for a zone outage), made on demand like a finding's: from
     // the plans of the findings it rests on, as one route change of the router or their requests in turn.
     std::optional<RepairPlan> repair() const;
+    // The findings whose own plans make repair(), in order: what a repair of the incident sends and verifies
+    // (each is gone once it worked). Empty when it has none.
+    QStringList repairFindings() const;
 
     // What repair() is made from (set by the rules).
     enum class Repair

@@ -32,3 +32,8 @@ std::optional<::Severity> worse(std::optional<::Severity> a, std::optional<::Sev
 }
 
 } // namespace ConsoleRole
+
+QString ConsoleRole::counted(qsizetype n, const QString &one, const QString &many)
+{
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+}

@@ -28,6 +28,8 @@ QVariant severityData(std::optional<::Severity> severity);
 std::optional<::Severity> severityOf(const QModelIndex &index);
 // A severity as a filter field's values: its name, or none.
 QStringList severityField(std::optional<::Severity> severity);
+// "1 finding", "3 findings": a count with its noun, for words a person reads.
+QString counted(qsizetype n, const QString &one, const QString &many);
 // The worse of two severities (critical before warning before info before none).
 std::optional<::Severity> worse(std::optional<::Severity> a, std::optional<::Severity> b);
 } // namespace ConsoleRole

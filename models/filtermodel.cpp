@@ -23,6 +23,14 @@ void FilterModel::setHeadings()
     invalidateRowsFilter();
 }
 
+void FilterModel::setGroupsFirst(bool on)
+{
+    m_groupsFirst = on;
+    setRecursiveFilteringEnabled(on);
+    setAutoAcceptChildRows(on);
+    invalidate();
+}
+
 void FilterModel::setText(const QString &text)
 {
     m_query = FilterQuery::parse(text, m_fields);
@@ -48,6 +56,25 @@ bool FilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParen
     const QModelIndex row = source->index(sourceRow, 0, sourceParent);
     if (m_headings && !sourceParent.isValid())
         return false; // shown for its rows (recursive filtering), never on its own
+    if (m_groupsFirst && !sourceParent.isValid() && source->hasChildren(row)) {
+        // A group: shown for its rows (recursive filtering), or with all of them when the filter names it.
+        if (m_query.isEmpty() || (m_predicate && !m_predicate(row)))
+            return false;
+        const QVariant fields = row.data(ConsoleRole::Filter);
+        return fields.isValid() && m_query.matches(fields.toMap());
+    }
+    if (m_groupsFirst) {
+        // Any row, in a group or not, is filtered as in a flat table.
+        if (m_minimumSeverity) {
+            const std::optional<Severity> severity = ConsoleRole::severityOf(row);
+            if (!severity || *severity > *m_minimumSeverity)
+                return false;
+        }
+        if (m_query.isEmpty())
+            return true;
+        const QVariant fields = row.data(ConsoleRole::Filter);
+        return !fields.isValid() || m_query.matches(fields.toMap());
+    }
     if (!sourceParent.isValid()) {
         // Scope and severity decide for a whole group: its rows follow it (autoAcceptChildRows).
         if (m_predicate && !m_predicate(row))
@@ -73,6 +100,13 @@ bool FilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParen
 
 bool FilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
 {
+    if (m_groupsFirst && !left.parent().isValid()) {
+        // The groups before the single rows, whichever way the column sorts.
+        const bool a = sourceModel()->hasChildren(left.siblingAtColumn(0));
+        const bool b = sourceModel()->hasChildren(right.siblingAtColumn(0));
+        if (a != b)
+            return sortOrder() == Qt::AscendingOrder ? a : b;
+    }
     if (left.parent().isValid() && m_childOrderColumn >= 0) {
         // Inside a group: always the group's own order, whichever way the groups are sorted.
         const QVariant a = left.siblingAtColumn(m_childOrderColumn).data(ConsoleRole::Sort);

@@ -38,6 +38,12 @@ public:
     // For a model whose top-level rows are headings (the sidebar's connections): a heading is shown when
     // one of its rows matches, with only the rows that match; both levels sort by the chosen column.
     void setHeadings();
+    // For a tree of groups among single rows (the findings grouped by incident), on or off: every row is
+    // filtered as in a flat table, so grouping hides no row the flat table shows; a group is shown when one
+    // of its rows is, or when the filter names the group itself (then with all its rows). The groups come
+    // first whichever way the column sorts; rows sort by it within their group.
+    void setGroupsFirst(bool on);
+    bool groupsFirst() const { return m_groupsFirst; }
 
 signals:
     void queryChanged();
@@ -52,5 +58,6 @@ private:
     std::optional<Severity> m_minimumSeverity;
     int m_childOrderColumn = -1;
     bool m_headings = false;
+    bool m_groupsFirst = false;
     std::function<bool(const QModelIndex &)> m_predicate;
 };

@@ -11,16 +11,24 @@ FindingsModel::FindingsModel(QObject *parent)
     , m_rows([](const Row &r) { return r.finding.id(); },
           [](const Row &a, const Row &b) {
               return a.message == b.message && a.finding.severity == b.finding.severity
-                  && a.hasRepair == b.hasRepair;
+                  && a.hasRepair == b.hasRepair && a.incident == b.incident;
           })
 { }
 
 FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
 {
     Prepared p;
+    QHash<QString, QString> incidentOf;
+    for (const Incident &i : diagnosis.incidents) {
+        const std::optional<RepairPlan> plan = i.repair();
+        p.incidents.append({ i.id(), i.rule, i.key, i.severity, i.title, i.members, i.repairFindings(),
+            plan ? plan->title : QString() });
+        for (const QString &id : i.members)
+            incidentOf.insert(id, i.id());
+    }
     p.rows.reserve(diagnosis.findings.size());
     for (const Finding &f : diagnosis.findings) {
-        Row r { f, f.message(), f.subject, false, {} };
+        Row r { f, f.message(), f.subject, false, {}, incidentOf.value(f.id()) };
         const std::optional<RepairPlan> plan = f.repair();
         r.hasRepair = plan.has_value();
         const AffectedObjects a = f.affected();
@@ -49,7 +57,9 @@ FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
             { QStringLiteral("destination"), destinations }, { QStringLiteral("nexthop"), nexthops },
             { QStringLiteral("protocol"),
                 f.facts.protocol.isEmpty() ? QStringList() : QStringList { f.facts.protocol } },
-            { QStringLiteral("repair"), plan ? QStringList { plan->title } : QStringList() } };
+            { QStringLiteral("repair"), plan ? QStringList { plan->title } : QStringList() },
+            { QStringLiteral("incident"),
+                r.incident.isEmpty() ? QStringList() : QStringList { r.incident } } };
         p.rows.append(std::move(r));
     }
     return p;
@@ -58,8 +68,40 @@ FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
 void FindingsModel::apply(const Prepared &prepared)
 {
     applyRows(m_rows, prepared);
+    m_incidents = prepared.incidents;
     if (!m_acknowledgements.isEmpty())
         updateHolding();
+    emit applied();
+}
+
+const FindingsModel::IncidentRow *FindingsModel::incident(const QString &id) const
+{
+    for (const IncidentRow &i : m_incidents) {
+        if (i.id == id)
+            return &i;
+    }
+    return nullptr;
+}
+
+const FindingHistory *FindingsModel::history(const QString &id) const
+{
+    const auto it = m_history.constFind(id);
+    return it == m_history.cend() ? nullptr : &it.value();
+}
+
+QString FindingsModel::noRepairReason(IncidentRule rule)
+{
+    switch (rule) {
+    case IncidentRule::ZoneOutage:
+        return tr(
+            "No repair: the zone is down, not the nodes; no instance in it is deleted while it is open.");
+    case IncidentRule::RecycledPodCidr:
+    case IncidentRule::SecurityGroupDetached:
+    case IncidentRule::PodNetworkClosed:
+    case IncidentRule::RouterFull:
+        break;
+    }
+    return tr("No repair: its plan could not be made from the data shown (see its findings).");
 }
 
 void FindingsModel::setAcknowledgements(
@@ -68,6 +110,7 @@ void FindingsModel::setAcknowledgements(
     m_acknowledgements = acknowledgements;
     m_acknowledgementsAt = now;
     updateHolding();
+    emit historyChanged();
 }
 
 void FindingsModel::updateHolding()
@@ -113,6 +156,7 @@ void FindingsModel::setHistory(const QHash<QString, FindingHistory> &history, co
     if (m_rows.size() > 0)
         emit dataChanged(index(0, SinceColumn), index(int(m_rows.size()) - 1, SinceColumn),
             { Qt::DisplayRole, Qt::ToolTipRole, SortRole, FirstSeenRole, FlappingRole });
+    emit historyChanged();
 }
 
 QString FindingsModel::sinceText(const FindingHistory &h, const QDateTime &at)
@@ -242,6 +286,10 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
         return m_history.value(f.id()).flapping();
     case AcknowledgedRole:
         return m_holding.contains(f.id());
+    case IncidentRole:
+        return row.incident;
+    case IncidentRowRole:
+        return false;
 
     default:
         break;
@@ -277,7 +325,7 @@ QStringList FindingsModel::filterFields()
     return { QStringLiteral("id"), QStringLiteral("kind"), QStringLiteral("subject"),
         QStringLiteral("severity"), QStringLiteral("node"), QStringLiteral("pool"),
         QStringLiteral("destination"), QStringLiteral("nexthop"), QStringLiteral("protocol"),
-        QStringLiteral("repair") };
+        QStringLiteral("repair"), QStringLiteral("incident") };
 }
 
 QHash<int, QByteArray> FindingsModel::roleNames() const

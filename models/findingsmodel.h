@@ -37,11 +37,13 @@ public:
         IdRole = ConsoleRole::Key, // "<kind>:<subject>"
         SeverityRole = ConsoleRole::Severity,
         FindingsRole = ConsoleRole::Findings, // the row's own id, as a list
-        FilterRole = ConsoleRole::Filter, // id, kind, subject, severity and the objects it is about
+        FilterRole = ConsoleRole::Filter, // id, kind, subject, severity, incident and the objects it is about
         HasRepairRole = ConsoleRole::FirstModelRole,
         FirstSeenRole, // QDateTime: since when the finding is open (invalid: not recorded)
         FlappingRole, // bool: it resolved and came back several times within a day
         AcknowledgedRole, // bool: someone is handling it (an acknowledgement that holds)
+        IncidentRole, // QString: the id of the incident it belongs to (FindingsTreeModel: an incident's own)
+        IncidentRowRole, // bool: the row is an incident (FindingsTreeModel), its members below it
     };
     // The fields of `FilterRole`, for the filter box.
     static QStringList filterFields();
@@ -70,8 +72,16 @@ public:
     static QString acknowledgementTime(const QDateTime &t, const QDateTime &now);
     int rowOf(const QString &id) const { return m_rows.rowOf(id); }
 
+    // What the history knows of a finding (null: not recorded yet), and when it was read.
+    const FindingHistory *history(const QString &id) const;
+    QDateTime historyAt() const { return m_historyAt; }
+
 signals:
     void acknowledgedChanged(bool any); // whether any finding shown is acknowledged
+    // The rows and incidents now are those of the last apply(): groupings follow (FindingsTreeModel).
+    void applied();
+    // Since when the findings are open (setHistory), or who handles them (setAcknowledgements), changed.
+    void historyChanged();
 
 public:
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
@@ -87,9 +97,36 @@ public:
         QString subject; // the subject as shown: a router by name and id
         bool hasRepair = false;
         QVariantMap fields;
+        QString incident; // the id of the incident it belongs to; empty: it stands alone
     };
+    // An incident of the diagnosis (diagnosis.md §5), as the console shows it: its members are rows.
+    struct IncidentRow
+    {
+        QString id;
+        IncidentRule rule = IncidentRule::RecycledPodCidr;
+        QString key;
+        Severity severity = Severity::Critical;
+        QString title;
+        QStringList members; // finding ids, in the order of the findings
+        QStringList repairFindings; // the findings whose plans make its repair (Incident::repairFindings)
+        QString repairTitle; // its one repair's title; empty when it has none
+        friend bool operator==(const IncidentRow &a, const IncidentRow &b)
+        {
+            return a.id == b.id && a.severity == b.severity && a.title == b.title && a.members == b.members
+                && a.repairFindings == b.repairFindings && a.repairTitle == b.repairTitle;
+        }
+    };
+    // The kluster's incidents, by severity, then id; each finding's (its row's `incident`).
+    const QList<IncidentRow> &incidents() const { return m_incidents; }
+    const IncidentRow *incident(const QString &id) const;
+    // Why an incident of `rule` has no repair of its own (empty when it has one).
+    static QString noRepairReason(IncidentRule rule);
     // The rows for a diagnosis, made anywhere (a worker thread), applied on the model's thread.
-    using Prepared = PreparedRows<Row>;
+    struct Prepared : PreparedRows<Row>
+    {
+        QList<IncidentRow> incidents; // by severity, then id
+        Prepared slice(int from, int n) const { return sliceOf(*this, from, n); }
+    };
     static Prepared prepare(const Diagnosis &diagnosis);
     void apply(const Prepared &prepared);
     // What the model holds, for a plan made on another thread.
@@ -98,6 +135,7 @@ public:
 private:
     void updateHolding(); // m_holding from m_acknowledgements and the rows
     KeyedRows<Row> m_rows;
+    QList<IncidentRow> m_incidents;
     QHash<QString, Acknowledgement> m_acknowledgements;
     QDateTime m_acknowledgementsAt;
     QHash<QString, Acknowledgement> m_holding; // those that hold for the rows' findings

@@ -2,6 +2,8 @@
 
 #include "models/klusterstore.h"
 
+#include <QSet>
+
 KlustersModel::State KlustersModel::Row::state() const
 {
     if (kluster.isEmpty())
@@ -24,6 +26,43 @@ KlustersModel::Counts KlustersModel::Row::rank() const
     c.worst = ConsoleRole::worse(shown.worst, complete.worst);
     c.worstRank = qMin(shown.worstRank, complete.worstRank);
     return c;
+}
+
+KlustersModel::Counts KlustersModel::Counts::of(const Diagnosis &diagnosis)
+{
+    Counts c;
+    QSet<QString> members;
+    for (const Incident &i : diagnosis.incidents) {
+        c.critical += i.severity == Severity::Critical ? 1 : 0;
+        c.warning += i.severity == Severity::Warning ? 1 : 0;
+        c.incidents += 1;
+        c.members += int(i.members.size());
+        for (const QString &id : i.members)
+            members.insert(id);
+    }
+    for (const Finding &f : diagnosis.findings) {
+        if (f.severity == Severity::Info || (!members.isEmpty() && members.contains(f.id())))
+            continue;
+        c.critical += f.severity == Severity::Critical ? 1 : 0;
+        c.warning += f.severity == Severity::Warning ? 1 : 0;
+        c.lone += 1;
+    }
+    c.worst = diagnosis.findings.isEmpty() ? std::nullopt : std::optional(diagnosis.worst());
+    c.worstRank = diagnosis.worstRank();
+    return c;
+}
+
+QString KlustersModel::Counts::text() const
+{
+    if (incidents == 0)
+        return KlustersModel::tr("%1 critical · %2 warning").arg(critical).arg(warning);
+    const QString causes = KlustersModel::tr("%1 (%2)").arg(
+        ConsoleRole::counted(incidents, KlustersModel::tr("incident"), KlustersModel::tr("incidents")),
+        ConsoleRole::counted(members, KlustersModel::tr("finding"), KlustersModel::tr("findings")));
+    return lone == 0 ? causes
+                     : causes + QStringLiteral(" · ")
+            + ConsoleRole::counted(
+                lone, KlustersModel::tr("other finding"), KlustersModel::tr("other findings"));
 }
 
 KlustersModel::KlustersModel(QObject *parent)
@@ -68,10 +107,7 @@ void KlustersModel::setDiagnosis(const QString &connection, const QString &klust
     r.diagnosed = true;
     if (!region.isEmpty())
         r.region = region;
-    r.shown.critical = diagnosis.count(Severity::Critical);
-    r.shown.warning = diagnosis.count(Severity::Warning);
-    r.shown.worst = diagnosis.findings.isEmpty() ? std::nullopt : std::optional(diagnosis.worst());
-    r.shown.worstRank = diagnosis.worstRank();
+    r.shown = Counts::of(diagnosis);
     r.fetchedAt = fetchedAt;
     r.error.clear();
     r.incomplete = incomplete;
@@ -183,6 +219,10 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return r.diagnosed ? r.shown.critical : -1;
     case WarningCountRole:
         return r.diagnosed ? r.shown.warning : -1;
+    case IncidentCountRole:
+        return r.diagnosed ? r.shown.incidents : -1;
+    case LoneCountRole:
+        return r.diagnosed ? r.shown.lone : -1;
     case StateRole:
         return int(state);
     case AlarmRole:
@@ -219,6 +259,9 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         case State::ConnectionFailed:
             return tr("Connection %1 lists no kluster: %2").arg(r.connection, r.error);
         default:
+            // The counts are of causes: what they are made of.
+            if (r.diagnosed && (index.column() == CriticalColumn || index.column() == WarningColumn))
+                return r.shown.incidents > 0 ? QVariant(r.shown.text()) : QVariant();
             return QVariant();
         }
     case Qt::DisplayRole:

@@ -50,8 +50,12 @@ public:
         KlusterRole, // the kluster's name; empty on a connection's own row
         AlarmRole, // bool: the data itself is in doubt (incomplete, stale, unreachable, failed)
         RegionRole, // the region the kluster's connection reads (clouds.yaml's region_name); may be empty
-        CriticalCountRole, // int: critical findings in the data shown; -1 when not diagnosed
-        WarningCountRole, // int: warnings in the data shown; -1 when not diagnosed
+        // Counted as causes, not symptoms: an incident once, whatever its findings, and the findings in none.
+        CriticalCountRole, // int: critical incidents and findings in none in the data shown; -1: not
+                           // diagnosed
+        WarningCountRole, // int: the same, warnings; -1 when not diagnosed
+        IncidentCountRole, // int: incidents in the data shown; -1 when not diagnosed
+        LoneCountRole, // int: critical and warning findings in no incident; -1 when not diagnosed
     };
     enum class State
     {
@@ -94,17 +98,26 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    // What is wrong, counted as causes: an incident (diagnosis.md §5) counts once, in its severity, and so
+    // does each critical or warning finding in no incident.
     struct Counts
     {
         std::optional<Severity> worst;
         int worstRank = INT_MAX; // findingRank() of the worst finding: severity, then impact
         int critical = 0;
         int warning = 0;
+        int incidents = 0;
+        int members = 0; // the findings of the incidents
+        int lone = 0; // critical and warning findings in no incident
         friend bool operator==(const Counts &a, const Counts &b)
         {
             return a.worst == b.worst && a.worstRank == b.worstRank && a.critical == b.critical
-                && a.warning == b.warning;
+                && a.warning == b.warning && a.incidents == b.incidents && a.members == b.members
+                && a.lone == b.lone;
         }
+        static Counts of(const Diagnosis &diagnosis);
+        // "1 incident (4 findings) · 2 findings", for a tooltip and the fleet.
+        QString text() const;
     };
     struct Row
     {

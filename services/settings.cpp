@@ -52,6 +52,11 @@ Setting<int> routeScope()
     return { QStringLiteral("routes/scope"), 0 };
 }
 
+Setting<bool> findingsByIncident()
+{
+    return { QStringLiteral("findings/byIncident"), false };
+}
+
 Setting<int> refreshMinutes()
 {
     return { QStringLiteral("refresh/intervalMinutes"), 5 };

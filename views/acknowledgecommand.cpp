@@ -99,7 +99,13 @@ void AcknowledgeCommand::acknowledge(
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QString by = localUser();
     int done = 0;
-    for (const QString &id : findings) {
+    QStringList ids;
+    for (const QString &id : findings) { // an incident (a notification's): its findings
+        const auto incident = std::find_if(data->diagnosis->incidents.cbegin(),
+            data->diagnosis->incidents.cend(), [&id](const Incident &i) { return i.id() == id; });
+        ids << (incident != data->diagnosis->incidents.cend() ? incident->members : QStringList { id });
+    }
+    for (const QString &id : std::as_const(ids)) {
         if (const Finding *f = data->diagnosis->find(id)) {
             m_history->acknowledge(key, Acknowledgement::of(*f, by, note, now, seconds));
             ++done;

@@ -20,6 +20,7 @@ struct CommandContext
     Connection *connection = nullptr;
     bool shown = false; // the views show this kluster's rows
     QStringList selectedFindings; // of the kluster table open (none for the other views)
+    QStringList selectedIncidents; // the incidents selected in the Findings view (grouped by incident)
 
     bool repairable() const; // a live, writable connection whose kluster's data the views show
 };

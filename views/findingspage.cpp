@@ -3,17 +3,23 @@
 #include "core/diagnosis.h"
 #include "models/filtermodel.h"
 #include "models/findingsmodel.h"
+#include "models/findingstreemodel.h"
+#include "services/settings.h"
 #include "views/repairtext.h"
 #include "views/severitydecorator.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QHeaderView>
+#include <QStyle>
 #include <QTreeView>
 
 FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
     : KlusterTablePage(tr("Findings"), model, FindingsModel::filterFields(), parent)
     , m_severity(new QComboBox(this))
     , m_model(model)
+    , m_tree(new FindingsTreeModel(model, this))
+    , m_groupAction(new QAction(tr("Group findings by &incident"), this))
 {
     m_severity->addItems({ tr("All severities"), tr("Critical only"), tr("Critical and warning") });
     m_severity->setAccessibleName(tr("Show severities"));
@@ -37,18 +43,94 @@ FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
     findings->header()->moveSection(findings->header()->visualIndex(FindingsModel::AcknowledgedColumn),
         findings->header()->visualIndex(FindingsModel::MessageColumn));
     decorator()->setQuietRole(FindingsModel::AcknowledgedRole);
+    decorator()->setBoldRole(FindingsModel::IncidentRowRole);
     // Shown while someone handles a finding: on a laptop, the message keeps the width otherwise.
     findings->setColumnHidden(FindingsModel::AcknowledgedColumn, !model->anyAcknowledged());
     connect(model, &FindingsModel::acknowledgedChanged, this,
         [findings](bool any) { findings->setColumnHidden(FindingsModel::AcknowledgedColumn, !any); });
+
+    // Grouped by incident: the incidents open (their findings are what they are made of: never hidden).
+    m_groupAction->setCheckable(true);
+    m_groupAction->setShortcut(QKeySequence(tr("Ctrl+G")));
+    m_groupAction->setToolTip(
+        tr("Findings: the incidents first, each with the findings it explains beneath it, then the findings "
+           "in none (Ctrl+G)"));
+    connect(m_groupAction, &QAction::toggled, this, [this](bool on) {
+        Settings::findingsByIncident().setValue(on);
+        setGrouped(on);
+    });
+    connect(
+        filter(), &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent, int a, int b) {
+            if (!parent.isValid())
+                expandIncidents(a, b);
+        });
+    const auto expandAll = [this] { expandIncidents(0, filter()->rowCount() - 1); };
+    connect(filter(), &QAbstractItemModel::modelReset, this, expandAll);
+    connect(filter(), &QAbstractItemModel::layoutChanged, this, expandAll);
+    m_groupAction->setChecked(Settings::findingsByIncident().value());
+}
+
+void FindingsPage::expandIncidents(int first, int last)
+{
+    if (!m_grouped)
+        return;
+    for (int row = first; row <= last && row < filter()->rowCount(); ++row) {
+        const QModelIndex i = filter()->index(row, 0);
+        if (filter()->hasChildren(i))
+            view()->expand(i);
+    }
+}
+
+void FindingsPage::setGrouped(bool grouped)
+{
+    if (grouped == m_grouped)
+        return;
+    // What was selected stays selected: a finding is a row in both; an incident, its findings when flat.
+    const QStringList keys = selectedKeys();
+    m_grouped = grouped;
+    m_groupAction->setChecked(grouped);
+    filter()->setGroupsFirst(grouped);
+    setModel(grouped ? static_cast<QAbstractItemModel *>(m_tree) : m_model);
+    view()->setRootIsDecorated(grouped);
+    // The incident's findings are indented: their severity keeps its word whole.
+    view()->setIndentation(grouped ? 14 : view()->style()->pixelMetric(QStyle::PM_TreeViewIndentation));
+    if (grouped && view()->columnWidth(FindingsModel::SeverityColumn) < 90 + 14)
+        view()->setColumnWidth(FindingsModel::SeverityColumn, 90 + 14);
+    expandIncidents(0, filter()->rowCount() - 1);
+    if (!keys.isEmpty())
+        selectFindings(keys);
+}
+
+QStringList FindingsPage::selectedIncidents() const
+{
+    QStringList ids;
+    for (const QModelIndex &row : selectedSourceRows()) {
+        if (row.data(FindingsModel::IncidentRowRole).toBool())
+            ids << row.data(ConsoleRole::Key).toString();
+    }
+    return ids;
+}
+
+int FindingsPage::selectFindings(const QStringList &ids)
+{
+    if (m_grouped)
+        return selectKeys(ids);
+    QStringList findings;
+    for (const QString &id : ids) {
+        const FindingsModel::IncidentRow *incident = m_model->incident(id);
+        findings << (incident ? incident->members : QStringList { id });
+    }
+    return selectKeys(findings);
 }
 
 QString FindingsPage::placeholder() const
 {
     return tr(
-        "<p>Select a finding to see its evidence and its repair. F8 and Shift+F8 step through the findings; "
-        "Ctrl+R repairs the selected ones; Ctrl+Shift+A acknowledges them (you are handling them: they stop "
-        "notifying and sink below the others of their severity).</p>");
+        "<p>Select a finding to see its evidence and its repair. F8 and Shift+F8 step through the findings "
+        "(grouped: the incidents and the findings in none); Ctrl+R repairs the selected ones (an incident: "
+        "its "
+        "one repair); Ctrl+G groups them by incident; Ctrl+Shift+A acknowledges them (you are handling them: "
+        "they stop notifying and sink below the others of their severity).</p>");
 }
 
 QString FindingsPage::detailsHtml(const QModelIndexList &rows) const
@@ -66,7 +148,17 @@ QString FindingsPage::detailsHtml(const QModelIndexList &rows) const
         }
         ++shown;
         const QString id = row.data(ConsoleRole::Key).toString();
+        if (row.data(FindingsModel::IncidentRowRole).toBool()) {
+            for (const Incident &i : diagnosis()->incidents) {
+                if (i.id() == id)
+                    html += RepairText::incidentHtml(i, *diagnosis(), withPlan());
+            }
+            continue;
+        }
         if (const Finding *f = diagnosis()->find(id)) {
+            if (const Incident *i = diagnosis()->incidentOf(id))
+                html += tr("<p><i>Part of the incident <b>%1</b>: %2</i></p>")
+                            .arg(i->id().toHtmlEscaped(), i->title.toHtmlEscaped());
             html += RepairText::findingHtml(*f, withPlan());
             if (const Acknowledgement *a = m_model->acknowledgement(id))
                 html

@@ -3,10 +3,14 @@
 #include "views/klustertablepage.h"
 
 class FindingsModel;
+class FindingsTreeModel;
+class QAction;
 class QComboBox;
 
 // Findings: what is wrong with the kluster shown, worst first; which severities to show; the message has the
-// rest of the width, and the detail pane the whole story of each selected finding (evidence, plan).
+// rest of the width, and the detail pane the whole story of each selected finding (evidence, plan). Grouped
+// by incident (Ctrl+G, remembered): a tree, the incidents first with their findings beneath them, then the
+// findings in none; F8 then steps through the incidents and the lone findings.
 class FindingsPage : public KlusterTablePage
 {
     Q_OBJECT
@@ -15,11 +19,26 @@ class FindingsPage : public KlusterTablePage
 public:
     explicit FindingsPage(FindingsModel *model, QWidget *parent = nullptr);
 
+    // The View menu's switch: grouped by incident, or one flat table.
+    QAction *groupAction() const { return m_groupAction; }
+    bool isGrouped() const { return m_grouped; }
+    void setGrouped(bool grouped);
+    FindingsTreeModel *tree() const { return m_tree; }
+    // The incidents among the selected rows (grouped), by id, in view order.
+    QStringList selectedIncidents() const;
+    // Selects findings and incidents by id: grouped, the rows themselves; flat, an incident's findings.
+    int selectFindings(const QStringList &ids);
+
 protected:
     QString detailsHtml(const QModelIndexList &rows) const override;
     QString placeholder() const override;
 
 private:
+    void expandIncidents(int first, int last);
+
     QComboBox *m_severity;
     FindingsModel *m_model;
+    FindingsTreeModel *m_tree;
+    QAction *m_groupAction;
+    bool m_grouped = false;
 };

@@ -91,8 +91,15 @@ void FleetView::rebuild()
                 t.counts = tr("CONNECTION FAILED");
                 break;
             default:
-                t.counts = critical.toInt() + warning.toInt() == 0
-                    ? worst
+                // Causes, not symptoms: an incident once, then the findings in none.
+                t.counts = critical.toInt() + warning.toInt() == 0 ? worst
+                    : first.data(KlustersModel::IncidentCountRole).toInt() > 0
+                    ? ConsoleRole::counted(first.data(KlustersModel::IncidentCountRole).toInt(),
+                          tr("incident"), tr("incidents"))
+                        + (first.data(KlustersModel::LoneCountRole).toInt() > 0 ? QStringLiteral(" · ")
+                                    + ConsoleRole::counted(first.data(KlustersModel::LoneCountRole).toInt(),
+                                        tr("finding"), tr("findings"))
+                                                                                : QString())
                     : tr("%1 critical · %2 warning").arg(critical.toString(), warning.toString());
                 if (state == KlustersModel::State::Stale)
                     t.counts.prepend(tr("STALE · "));

@@ -79,6 +79,10 @@ QDialog *shortcuts(QMainWindow *window)
             QObject::tr("Select several rows; Ctrl+R repairs their findings together, the route changes as "
                         "one change of the router"),
             QObject::tr("Findings, Nodes, Routes, Security group") },
+        { QObject::tr("Ctrl+R on an incident, F8"),
+            QObject::tr("Its one repair, naming each of its findings (a route change: the router before and "
+                        "after); F8 steps through the incidents and the findings in none"),
+            QObject::tr("Findings grouped by incident (Ctrl+G)") },
         { QObject::tr("Alt+R"),
             QObject::tr("Retry a repair that did not fix everything: planned again from the data read since, "
                         "previewed and confirmed anew"),

@@ -80,6 +80,7 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
         if (key == m_session->current()) {
             requestTrend();
             requestChanges();
+            showIncidents(); // since when
         }
     });
     connect(history, &HistoryClient::trendLoaded, this, [this](const HistoryTrend &trend) {
@@ -95,6 +96,11 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
             shown ? d->diagnosis->count(Severity::Warning) : -1);
     });
     connect(m_overview, &OverviewPage::trendRangeChanged, this, &KlusterViews::requestTrend);
+    connect(m_overview, &OverviewPage::incidentShowRequested, this, [this](const QString &id) {
+        setTab(Tab::Findings);
+        m_findingsPage->selectFindings({ id });
+        m_findingsPage->view()->setFocus(Qt::OtherFocusReason);
+    });
     connect(m_changes, &ChangesPage::compareRequested, this, [this](qint64 before, qint64 after) {
         m_changesBefore = before;
         m_changesAfter = after;
@@ -155,6 +161,11 @@ QStringList KlusterViews::selectedFindings() const
     return p && p != m_auditPage ? p->selectedFindings() : QStringList();
 }
 
+QStringList KlusterViews::selectedIncidents() const
+{
+    return currentTab() == Tab::Findings ? m_findingsPage->selectedIncidents() : QStringList();
+}
+
 void KlusterViews::preparing(const KlusterKey &key)
 {
     m_findingsPage->view()->clearSelection(); // ids mean nothing in another kluster
@@ -204,7 +215,19 @@ void KlusterViews::shown(const KlusterKey &key)
             m_session->routes()->limit(), SourceError::joined(d->incomplete), Knowledge(d->fetch->state));
     for (TablePage *p : m_klusterPages)
         static_cast<KlusterTablePage *>(p)->setShown(d && d->fetch ? d->diagnosis : nullptr, withPlan);
+    showIncidents();
     updateCaptions();
+}
+
+void KlusterViews::showIncidents()
+{
+    const KlusterData *d = m_session->store()->data(m_session->current());
+    const Connection *connection = m_session->registry()->connection(m_session->current().connection);
+    if (!d || !d->fetch || !d->diagnosis || !m_session->isCurrentShown())
+        return;
+    const FindingsSince *since = m_session->history()->findingsSince(m_session->current());
+    m_overview->showIncidents(*d->diagnosis, since ? since->findings : QHash<QString, FindingHistory>(),
+        since ? since->at : QDateTime(), connection && !connection->isReadOnly());
 }
 
 void KlusterViews::updateCaptions()
@@ -242,7 +265,7 @@ void KlusterViews::syncSelection()
     const KlusterData *d = m_session->store()->data(m_session->current());
     if (!d || !d->diagnosis)
         return;
-    const QStringList ids = m_findingsPage->selectedKeys();
+    const QStringList ids = m_findingsPage->selectedFindings(); // an incident's: its findings
     for (Tab tab : { Tab::Nodes, Tab::Routes, Tab::Security }) {
         const int n = page(tab)->selectKeys(ids, ConsoleRole::Findings);
         m_tabs->setTabText(int(tab), n ? tr("%1 (%2)").arg(Tabs::title(tab)).arg(n) : Tabs::title(tab));

@@ -47,6 +47,7 @@ public:
     QLabel *header() const { return m_header; }
     // The findings of the rows selected in the kluster table open (none for the other views).
     QStringList selectedFindings() const;
+    QStringList selectedIncidents() const; // the incidents selected in the Findings view, when it is open
 
     // The session's current kluster chosen: its header says the views are being made, no finding is
     // selected (ids mean nothing in another kluster).
@@ -77,6 +78,7 @@ private:
     void addCopyActions(TablePage *page, RowCopies::RowKind kind);
     void syncSelection();
     void requestTrend();
+    void showIncidents(); // the Overview's, with since when from the history
     void requestChanges();
 
     ConsoleSession *m_session;

@@ -19,6 +19,7 @@
 #include "views/klusterviews.h"
 #include "views/messagebanner.h"
 #include "views/notifier.h"
+#include "views/overviewpage.h"
 #include "views/repaircommand.h"
 #include "views/routespage.h"
 #include "views/severitystyle.h"
@@ -237,6 +238,9 @@ void MainWindow::buildCommands()
         (scope == RepairCommand::Scope::Selected ? m_repair : m_repairRoutes) = r;
         addCommand(r);
         connect(r, &RepairCommand::repairDialogOpened, this, &MainWindow::repairDialogOpened);
+        if (scope == RepairCommand::Scope::Selected) // the Overview's Repair of an incident
+            connect(
+                overviewPage(), &OverviewPage::incidentRepairRequested, r, &RepairCommand::repairIncident);
         connect(
             r, &RepairCommand::repairsFinished, this, [this](const KlusterKey &key, int fixed, int total) {
                 reloadAudit();
@@ -357,6 +361,7 @@ void MainWindow::buildMenus()
         a->setShortcut(Tabs::shortcut(t.tab));
     }
     view->addSeparator();
+    view->addAction(findingsPage()->groupAction());
     view->addActions({ m_notifier->notificationsAction(), m_notifier->trayAction() });
     connect(m_notifier, &Notifier::trayWantedChanged, this, &MainWindow::updateTray);
     QAction *shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
@@ -392,6 +397,7 @@ CommandContext MainWindow::commandContext() const
     c.connection = m_session->registry()->connection(c.key.connection);
     c.shown = m_session->isCurrentShown();
     c.selectedFindings = m_views->selectedFindings();
+    c.selectedIncidents = m_views->selectedIncidents();
     return c;
 }
 
@@ -458,7 +464,7 @@ void MainWindow::applyWantedFinding()
     if (m_wantedFinding.isEmpty() || !m_session->isCurrentShown()
         || (!m_wantedKey.isNull() && m_wantedKey != currentKey()))
         return;
-    if (findingsPage()->selectKeys({ m_wantedFinding }) > 0)
+    if (findingsPage()->selectFindings({ m_wantedFinding }) > 0)
         m_wantedFinding.clear();
 }
 
@@ -585,14 +591,12 @@ void MainWindow::updateActions()
     const CommandContext c = commandContext();
     const bool readOnly = !c.connection || c.connection->isReadOnly();
     for (TablePage *p : m_views->klusterPages()) {
-        int count = 0;
-        if (c.data && c.data->diagnosis && c.shown) {
-            for (const QString &id : p->selectedFindings()) {
-                const Finding *f = c.data->diagnosis->find(id);
-                count += f && f->repair() ? 1 : 0;
-            }
-        }
-        p->setRepairable(count, readOnly);
+        const QStringList incidents
+            = p == findingsPage() ? findingsPage()->selectedIncidents() : QStringList();
+        const qsizetype count = c.data && c.data->diagnosis && c.shown
+            ? RepairCommand::targetsOf(*c.data->diagnosis, p->selectedFindings(), incidents).size()
+            : 0;
+        p->setRepairable(int(count), readOnly, incidents.isEmpty() ? QString() : tr("Repair the incident…"));
     }
 }
 

@@ -1,6 +1,8 @@
 #include "views/overviewpage.h"
 
 #include "core/diagnosis.h"
+#include "models/findingsmodel.h"
+#include "models/findingstreemodel.h"
 #include "models/nodesmodel.h"
 #include "services/historyrecorder.h"
 #include "views/severitystyle.h"
@@ -11,6 +13,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDateTimeAxis>
+#include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
@@ -20,9 +23,11 @@
 #include <QLineSeries>
 #include <QMap>
 #include <QPieSeries>
+#include <QPushButton>
 #include <QResizeEvent>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 namespace {
@@ -109,6 +114,8 @@ void OverviewPage::fitCharts()
 OverviewPage::OverviewPage(QWidget *parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
+    , m_incidents(new QWidget(this))
+    , m_incidentRows(new QVBoxLayout(m_incidents))
     , m_summary(new QLabel(this))
     , m_caption(new QLabel(this))
     , m_routes(makeChartView(tr("Routes against the router's limit"), this))
@@ -130,12 +137,17 @@ OverviewPage::OverviewPage(QWidget *parent)
     m_caption->setWordWrap(true);
     m_title->setWordWrap(true);
     auto *layout = new QGridLayout(this);
+    m_incidents->setObjectName(QStringLiteral("incidents"));
+    m_incidentRows->setContentsMargins(0, 0, 0, 0);
+    m_incidentRows->setSpacing(4);
+    m_incidents->setVisible(false);
     layout->addWidget(m_title, 0, 0, 1, 3);
     layout->addWidget(m_caption, 1, 0, 1, 3);
-    layout->addWidget(m_summary, 2, 0, 1, 3);
-    layout->addWidget(m_routes, 3, 0);
-    layout->addWidget(m_instances, 3, 1);
-    layout->addWidget(m_findings, 3, 2);
+    layout->addWidget(m_incidents, 2, 0, 1, 3);
+    layout->addWidget(m_summary, 3, 0, 1, 3);
+    layout->addWidget(m_routes, 4, 0);
+    layout->addWidget(m_instances, 4, 1);
+    layout->addWidget(m_findings, 4, 2);
     auto *trendBar = new QHBoxLayout;
     auto *trendLabel = new QLabel(tr("&Trends over the"), this);
     trendLabel->setBuddy(m_trendRange);
@@ -148,15 +160,15 @@ OverviewPage::OverviewPage(QWidget *parent)
     trendBar->addWidget(trendLabel);
     trendBar->addWidget(m_trendRange);
     trendBar->addWidget(m_trendCaption, 1);
-    layout->addLayout(trendBar, 4, 0, 1, 3);
+    layout->addLayout(trendBar, 5, 0, 1, 3);
     m_dataWidgets = { m_routes, m_instances, m_findings, trendLabel, m_trendRange, m_trendRoutes,
         m_trendNodes, m_trendFindings };
-    layout->setRowStretch(6, 1); // without charts, the words at the top
-    layout->addWidget(m_trendRoutes, 5, 0);
-    layout->addWidget(m_trendNodes, 5, 1);
-    layout->addWidget(m_trendFindings, 5, 2);
-    layout->setRowStretch(3, 1);
-    layout->setRowStretch(5, 1);
+    layout->setRowStretch(7, 1); // without charts, the words at the top
+    layout->addWidget(m_trendRoutes, 6, 0);
+    layout->addWidget(m_trendNodes, 6, 1);
+    layout->addWidget(m_trendFindings, 6, 2);
+    layout->setRowStretch(4, 1);
+    layout->setRowStretch(6, 1);
     connect(m_trendRange, &QComboBox::currentIndexChanged, this,
         [this] { emit trendRangeChanged(trendHours()); });
     clear(tr("Select a kluster in the sidebar."));
@@ -174,6 +186,7 @@ void OverviewPage::clear(const QString &message)
         w->setVisible(false); // nothing to draw: no empty frames that read as an empty router
     m_summary->clear();
     m_caption->clear();
+    showIncidents({}, {}, {}, false);
     m_trendCaption->clear();
     for (QChartView *v :
         { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings }) {
@@ -181,6 +194,80 @@ void OverviewPage::clear(const QString &message)
         v->setChart(newChart(v->accessibleName(), palette()));
         delete old;
     }
+}
+
+void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString, FindingHistory> &since,
+    const QDateTime &at, bool withRepair)
+{
+    while (QLayoutItem *item = m_incidentRows->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_incidentLines.clear();
+    for (const Incident &i : diagnosis.incidents) {
+        // Since when: the oldest of its findings the history has seen (nothing when it has seen none).
+        const FindingHistory *oldest = nullptr;
+        for (const QString &id : i.members) {
+            const auto h = since.constFind(id);
+            if (h != since.cend() && (!oldest || h->firstSeen < oldest->firstSeen))
+                oldest = &h.value();
+        }
+        QString facts = QStringLiteral("%1 · %2").arg(
+            severityName(i.severity), FindingsTreeModel::memberCount(int(i.members.size())));
+        if (oldest) {
+            // "open 2 h 10 min, since 14:05", "open over 3 h"; "new, 14:05" and "already open" say it
+            // already.
+            const QString since = FindingsModel::sinceText(*oldest, at);
+            facts += QStringLiteral(" · ")
+                + (oldest->firstSeen.secsTo(at) >= 60 && !oldest->flapping() ? tr("open %1").arg(since)
+                                                                             : since);
+        }
+        auto *row = new QFrame(m_incidents);
+        row->setFrameShape(QFrame::StyledPanel);
+        row->setAutoFillBackground(true);
+        QPalette tinted = row->palette();
+        tinted.setColor(QPalette::Window, SeverityStyle::tint(i.severity));
+        row->setPalette(tinted);
+        auto *h = new QHBoxLayout(row);
+        h->setContentsMargins(6, 4, 6, 4);
+        auto *icon = new QLabel(row);
+        icon->setPixmap(SeverityStyle::icon(i.severity).pixmap(22, 22));
+        h->addWidget(icon, 0, Qt::AlignTop);
+        auto *text = new QLabel(row);
+        text->setWordWrap(true);
+        text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        const std::optional<RepairPlan> plan = withRepair ? i.repair() : std::nullopt;
+        const QString next = !withRepair ? QString()
+            : plan                       ? tr("Repair: %1").arg(plan->title)
+                                         : FindingsModel::noRepairReason(i.rule);
+        text->setText(QStringLiteral("<b>%1</b><br>%2%3")
+                          .arg(i.title.toHtmlEscaped(), facts.toHtmlEscaped(),
+                              next.isEmpty() ? QString() : QStringLiteral("<br>") + next.toHtmlEscaped()));
+        m_incidentLines << QStringLiteral("%1\n%2\n%3").arg(i.title, facts, next);
+        h->addWidget(text, 1);
+        const QString id = i.id();
+        auto *show = new QPushButton(tr("Findings"), row);
+        show->setToolTip(tr("Select its findings in the Findings view (grouped by incident: the incident, "
+                            "its findings beneath it)"));
+        show->setAccessibleName(tr("Show the findings of incident %1").arg(id));
+        connect(show, &QPushButton::clicked, this, [this, id] { emit incidentShowRequested(id); });
+        h->addWidget(show, 0, Qt::AlignVCenter);
+        if (plan) {
+            auto *repair = new QPushButton(tr("Repair…"), row);
+            repair->setToolTip(tr("Preview its one repair; nothing is sent before you confirm"));
+            repair->setAccessibleName(tr("Repair incident %1").arg(id));
+            repair->setObjectName(QStringLiteral("repair ") + id);
+            connect(repair, &QPushButton::clicked, this, [this, id] { emit incidentRepairRequested(id); });
+            h->addWidget(repair, 0, Qt::AlignVCenter);
+        }
+        m_incidentRows->addWidget(row);
+    }
+    m_incidents->setVisible(!diagnosis.incidents.isEmpty());
+}
+
+QStringList OverviewPage::incidentLines() const
+{
+    return m_incidentLines;
 }
 
 void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes,
@@ -193,9 +280,22 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     const int info = diagnosis.count(Severity::Info);
     // Missing data never reads as health: with a source missing, the counts are at least what was found.
     const QString atLeast = incomplete.isEmpty() ? QString() : QStringLiteral("≥ ");
-    m_title->setText(critical > 0 ? (critical == 1 && atLeast.isEmpty()
-                             ? tr("%1: 1 critical finding").arg(kluster)
-                             : tr("%1: %2%3 critical findings").arg(kluster, atLeast).arg(critical))
+    // The causes first: an incident counts once, whatever its findings, and the findings in none after it.
+    int lone = 0;
+    for (const Finding &f : diagnosis.findings)
+        lone += f.severity == Severity::Critical && !diagnosis.incidentOf(f.id()) ? 1 : 0;
+    const int incidents = int(diagnosis.incidents.size());
+    const QString causes
+        = tr("%1: %2").arg(kluster, ConsoleRole::counted(incidents, tr("incident"), tr("incidents")));
+    m_title->setText(incidents > 0
+            ? (lone == 0 ? causes
+                         : tr("%1 · %2%3")
+                               .arg(causes, atLeast,
+                                   ConsoleRole::counted(
+                                       lone, tr("other critical finding"), tr("other critical findings"))))
+            : critical > 0 ? (critical == 1 && atLeast.isEmpty()
+                      ? tr("%1: 1 critical finding").arg(kluster)
+                      : tr("%1: %2%3 critical findings").arg(kluster, atLeast).arg(critical))
             : warning > 0
             ? (warning == 1 && atLeast.isEmpty() ? tr("%1: 1 warning").arg(kluster)
                                                  : tr("%1: %2%3 warnings").arg(kluster, atLeast).arg(warning))

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/findinghistory.h"
 #include "core/knowledge.h"
 
 #include <QWidget>
@@ -10,10 +11,12 @@ class QChart;
 class QChartView;
 class QComboBox;
 class QLabel;
+class QVBoxLayout;
 struct Diagnosis;
 struct HistoryTrend;
 
-// The kluster at a glance: the verdict in words, what could not be judged,
+// The kluster at a glance: its incidents first (each cause with its severity, how many findings, since when,
+// and its one repair or why it has none), the verdict in words, what could not be judged,
 // and three small charts: the router's routes against its limit, the
 // instances by Nova state and registration age, and the findings by severity;
 // below them, the trends from the local history over the last hours, day or
@@ -35,6 +38,11 @@ public:
     void show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes, int routes,
         int foreign, int limit, const QString &incomplete, const Knowledge &known);
     void clear(const QString &message);
+    // The kluster's incidents, leading the page: since when from `since` (the history, when it has them: else
+    // no time), at `at`; `withRepair`: repairs are offered (a writable connection).
+    void showIncidents(const Diagnosis &diagnosis, const QHash<QString, FindingHistory> &since,
+        const QDateTime &at, bool withRepair);
+    QStringList incidentLines() const; // each incident's words as shown (tests)
     // The trends of the kluster shown (from the history recorder).
     void showTrend(const HistoryTrend &trend);
     int trendHours() const; // the range chosen: 6, 24 or 168
@@ -43,6 +51,8 @@ public:
 
 signals:
     void trendRangeChanged(int hours);
+    void incidentRepairRequested(const QString &incidentId); // an incident's Repair button
+    void incidentShowRequested(const QString &incidentId); // its "Findings" button
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -53,6 +63,9 @@ private:
     void fitCharts();
 
     QLabel *m_title;
+    QWidget *m_incidents;
+    QVBoxLayout *m_incidentRows;
+    QStringList m_incidentLines;
     QLabel *m_summary;
     QLabel *m_caption;
     QChartView *m_routes;

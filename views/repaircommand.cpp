@@ -49,12 +49,39 @@ QStringList RepairCommand::targets() const
             ids << f->id();
         return ids;
     }
-    for (const QString &id : c.selectedFindings) {
-        const Finding *f = c.data->diagnosis->find(id);
+    return targetsOf(*c.data->diagnosis, c.selectedFindings, c.selectedIncidents);
+}
+
+QStringList RepairCommand::targetsOf(
+    const Diagnosis &diagnosis, const QStringList &findings, const QStringList &incidents)
+{
+    QStringList ids;
+    QStringList members;
+    for (const Incident &i : diagnosis.incidents) {
+        if (!incidents.contains(i.id()))
+            continue;
+        members << i.members;
+        for (const QString &id : i.repairFindings()) {
+            if (!ids.contains(id))
+                ids << id;
+        }
+    }
+    for (const QString &id : findings) {
+        if (members.contains(id) || ids.contains(id))
+            continue; // the incident's one repair stands for its members' own
+        const Finding *f = diagnosis.find(id);
         if (f && f->repair())
             ids << id;
     }
     return ids;
+}
+
+void RepairCommand::repairIncident(const QString &incidentId)
+{
+    const CommandContext c = context();
+    if (!c.repairable())
+        return;
+    openDialog(targetsOf(*c.data->diagnosis, {}, { incidentId }), { incidentId });
 }
 
 void RepairCommand::update()
@@ -69,6 +96,13 @@ void RepairCommand::update()
                                 : tr("Repair &all route findings of this router…"));
         return;
     }
+    if (n > 0 && !c.selectedIncidents.isEmpty()) {
+        action()->setText(c.selectedIncidents.size() == 1
+                ? tr("Re&pair the incident…")
+                : tr("Re&pair %1 incidents…").arg(c.selectedIncidents.size()));
+        action()->setToolTip(tr("Preview and send the one repair of the selected incident's cause (Ctrl+R)"));
+        return;
+    }
     action()->setText(n > 1 ? tr("Re&pair %1 findings…").arg(n) : tr("Re&pair…"));
     action()->setToolTip(n > 0 ? tr("Preview and send the repair of the selected rows' findings (Ctrl+R)")
                                : tr("Select a row with a finding that has a repair (Ctrl+R)"));
@@ -76,10 +110,10 @@ void RepairCommand::update()
 
 void RepairCommand::run()
 {
-    openDialog(targets());
+    openDialog(targets(), m_scope == Scope::Selected ? context().selectedIncidents : QStringList());
 }
 
-void RepairCommand::openDialog(const QStringList &ids)
+void RepairCommand::openDialog(const QStringList &ids, const QStringList &incidents)
 {
     const CommandContext c = context();
     if (ids.isEmpty() || !c.repairable() || !c.data->fetch)
@@ -94,6 +128,8 @@ void RepairCommand::openDialog(const QStringList &ids)
         }
     }
     dialog->setSince(since);
+    if (!incidents.isEmpty())
+        dialog->setIncidents(incidents);
     const KlusterKey key = c.key;
     if (c.data->isStale())
         dialog->setStale(tr("the last refresh failed at %1").arg(ConsoleText::clock(c.data->errorAt)));

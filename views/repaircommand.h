@@ -5,10 +5,12 @@
 class HistoryClient;
 class KlusterStore;
 class RefreshCoordinator;
+struct Diagnosis;
 class QWidget;
 
 // Repair: previews and sends, through the repair dialog, the repairs of the findings selected in the view
-// open (Ctrl+R), or of every route finding of the kluster's router as one change (Ctrl+Alt+R). Enabled while
+// open (Ctrl+R; an incident selected: its one repair, naming each of its findings), or of every route finding
+// of the kluster's router as one change (Ctrl+Alt+R). Enabled while
 // there is something to repair and the views show the kluster the person chose; hidden on a read-only
 // connection. Once sent, the kluster is refreshed; the dialog follows the refreshes that come while it is
 // open.
@@ -29,6 +31,12 @@ public:
 
     QStringList targets() const; // what it would repair now
     void update() override;
+    // The findings a repair of `findings` and `incidents` sends: an incident's repair findings (its one
+    // repair), then each finding's own repair, but not of an incident's members chosen with it.
+    static QStringList targetsOf(
+        const Diagnosis &diagnosis, const QStringList &findings, const QStringList &incidents);
+    // The repair dialog on an incident's one repair (the Overview's Repair button).
+    void repairIncident(const QString &incidentId);
 
 signals:
     void repairDialogOpened(QDialog *dialog);
@@ -39,7 +47,7 @@ protected:
 
 private:
     // The repair dialog for `ids` of the kluster shown (a retry: those a finished repair did not fix).
-    void openDialog(const QStringList &ids);
+    void openDialog(const QStringList &ids, const QStringList &incidents = {});
 
     Scope m_scope;
     KlusterStore *m_store;

@@ -1,6 +1,7 @@
 #include "views/repairdialog.h"
 
 #include "core/repairgate.h"
+#include "models/findingsmodel.h"
 #include "views/repairtext.h"
 #include "views/severitystyle.h"
 
@@ -139,6 +140,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     }
     if (!refused.isEmpty())
         verdict += QStringLiteral("\n") + tr("Not sent: %1").arg(refused.join(QStringLiteral("; ")));
+    m_planHtml = html;
     m_plan->setHtml(html);
     m_plan->setAccessibleName(tr("What is wrong and the planned requests"));
     m_verdict->setText(verdict);
@@ -253,6 +255,12 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     statusRow->addWidget(m_status, 1);
     m_resultIcon->setVisible(false);
     layout->addLayout(statusRow);
+    m_incidentLabel = new QLabel(this);
+    m_incidentLabel->setWordWrap(true);
+    m_incidentLabel->setTextFormat(Qt::PlainText);
+    m_incidentLabel->setAccessibleName(tr("The incident's findings after the repair"));
+    m_incidentLabel->setVisible(false);
+    layout->addWidget(m_incidentLabel);
     layout->addWidget(m_results);
     layout->addWidget(m_buttons);
     // Enter in the name box neither confirms nor cancels: a deletion is confirmed with its button (or Alt+its
@@ -329,8 +337,55 @@ void RepairDialog::offerRetry(const Diagnosis *fresh, const QString &why)
         m_status->setText(m_status->text() + tr(" Read again since: nothing left to retry."));
 }
 
+void RepairDialog::setIncidents(const QStringList &incidentIds)
+{
+    m_incidents.clear();
+    QString html;
+    for (const Incident &i : m_diagnosis->incidents) {
+        if (!incidentIds.contains(i.id()))
+            continue;
+        m_incidents << i;
+        const std::optional<RepairPlan> plan = i.repair();
+        html += RepairText::incidentMembersHtml(i, *m_diagnosis, true)
+            + (plan ? tr("<p><b>One repair for the cause:</b> %1. It is sent as the findings marked above, "
+                         "each verified gone%2.</p>")
+                          .arg(plan->title.toHtmlEscaped(),
+                              i.repairFindings().size() < i.members.size()
+                                  ? tr("; the others are its symptoms, read again afterwards")
+                                  : QString())
+                    : tr("<p><b>%1</b></p>").arg(FindingsModel::noRepairReason(i.rule).toHtmlEscaped()));
+    }
+    if (m_incidents.isEmpty())
+        return;
+    setWindowTitle(m_incidents.size() == 1
+            ? tr("Repair incident %1 in kluster %2").arg(m_incidents.first().id(), m_kluster)
+            : tr("Repair %1 incidents in kluster %2").arg(m_incidents.size()).arg(m_kluster));
+    m_plan->setHtml(html + QStringLiteral("<hr>") + m_planHtml);
+}
+
 void RepairDialog::dataRefreshed(const Diagnosis &fresh)
 {
+    if (m_done && !m_incidents.isEmpty()) {
+        // Verified as the repair verifies each finding: the incidents' findings read again, gone or not.
+        QStringList open;
+        int members = 0;
+        for (const Incident &i : std::as_const(m_incidents)) {
+            members += int(i.members.size());
+            for (const QString &id : i.members) {
+                if (fresh.find(id))
+                    open << id;
+            }
+        }
+        m_incidentResult = open.isEmpty()
+            ? tr("The incident's findings now: all %1 gone.").arg(members)
+            : tr("The incident's findings now: %1 of %2 gone; still open: %3 (each with its own repair in "
+                 "Findings).")
+                  .arg(members - open.size())
+                  .arg(members)
+                  .arg(open.join(QStringLiteral(", ")));
+        m_incidentLabel->setText(m_incidentResult);
+        m_incidentLabel->setVisible(true);
+    }
     if (m_done)
         offerRetry(&fresh, QString());
     if (m_running || m_done)

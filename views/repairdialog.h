@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/incidents.h"
 #include "core/repairgate.h"
 #include "services/connection.h"
 
@@ -36,6 +37,11 @@ public:
     // Since when the findings are open, from the history: "<id> (2 h 10 min, since 14:05)" each.
     void setSince(const QStringList &lines);
     QString sinceText() const;
+    // The repair is of these incidents' cause (diagnosis.md §5): each is named with its findings, which of
+    // them the repair resolves, and, once the kluster is read again after it, which are gone.
+    void setIncidents(const QStringList &incidentIds);
+    // After the repair, once read again: "The incident's findings now: 2 of 2 gone." (empty before).
+    QString incidentResultText() const { return m_incidentResult; }
     QJsonArray plannedRequests() const; // the requests it sends, in order (as the dialog shows them)
     QLineEdit *confirmationBox() const { return m_confirmation; }
     QPushButton *confirmButton() const { return m_confirm; }
@@ -88,6 +94,7 @@ private:
     QLabel *m_resultIcon;
     QLabel *m_title = nullptr;
     QLabel *m_since = nullptr;
+    QLabel *m_incidentLabel = nullptr;
     QTextBrowser *m_results;
     QDialogButtonBox *m_buttons;
     QPushButton *m_confirm;
@@ -101,4 +108,7 @@ private:
     int m_fixed = 0;
     QStringList m_resultLines;
     QString m_blocked; // why nothing may be sent (stale or changed data); empty: it may
+    QString m_planHtml; // what is wrong and the planned requests, as the plan pane shows them
+    QList<Incident> m_incidents; // whose cause this repairs (none: findings alone)
+    QString m_incidentResult;
 };

@@ -1,6 +1,9 @@
 #include "views/repairtext.h"
 
+#include "core/diagnosis.h"
 #include "core/finding.h"
+#include "models/findingsmodel.h"
+#include "models/findingstreemodel.h"
 #include "views/severitystyle.h"
 
 #include <QJsonArray>
@@ -105,6 +108,48 @@ QString findingHtml(const Finding &f, bool withPlan)
         html += QObject::tr("<p><b>Refused as it stands (%1):</b> %2</p>")
                     .arg(refusalName(plan->refusal), plan->refusalDetail.toHtmlEscaped());
     return html + evidence;
+}
+
+QString incidentMembersHtml(const Incident &incident, const Diagnosis &diagnosis, bool markResolved)
+{
+    QString html = QObject::tr("<h3>[%1] Incident: %2</h3><p>One cause (%3), %4:</p><ul>")
+                       .arg(severityName(incident.severity).toUpper(), incident.title.toHtmlEscaped(),
+                           incident.id().toHtmlEscaped(),
+                           FindingsTreeModel::memberCount(int(incident.members.size())));
+    const QStringList resolved = incident.repairFindings();
+    for (const QString &id : incident.members) {
+        const Finding *f = diagnosis.find(id);
+        html += QStringLiteral("<li><b>%1</b>%2: %3</li>")
+                    .arg(id.toHtmlEscaped(),
+                        markResolved && resolved.contains(id) ? QObject::tr(" (resolved by the repair)")
+                                                              : QString(),
+                        f ? f->message().toHtmlEscaped() : QString());
+    }
+    return html + QStringLiteral("</ul>");
+}
+
+QString incidentHtml(const Incident &incident, const Diagnosis &diagnosis, bool withPlan)
+{
+    QString html = incidentMembersHtml(incident, diagnosis, withPlan);
+    const QStringList resolved = incident.repairFindings();
+    if (!withPlan)
+        return html;
+    const std::optional<RepairPlan> plan = incident.repair();
+    if (!plan)
+        return html
+            + QObject::tr("<p><b>%1</b></p>")
+                  .arg(FindingsModel::noRepairReason(incident.rule).toHtmlEscaped());
+    html += QObject::tr("<p><b>Its one repair</b> (Ctrl+R previews it; nothing is sent before you confirm): "
+                        "%1.</p>")
+                .arg(plan->title.toHtmlEscaped());
+    if (resolved.size() < incident.members.size())
+        html
+            += QObject::tr("<p>The other findings are its symptoms: look at them again once it is sent; each "
+                           "keeps its own repair.</p>");
+    if (plan->refusal != Refusal::None)
+        html += QObject::tr("<p><b>Refused as it stands (%1):</b> %2</p>")
+                    .arg(refusalName(plan->refusal), plan->refusalDetail.toHtmlEscaped());
+    return html;
 }
 
 } // namespace RepairText

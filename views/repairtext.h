@@ -5,7 +5,9 @@
 #include <QList>
 #include <QString>
 
+struct Diagnosis;
 struct Finding;
+struct Incident;
 struct PlannedRequest;
 struct RepairPlan;
 
@@ -19,4 +21,9 @@ QString routeChangeHtml(const QList<RepairGate::RouteLine> &lines);
 QString findingHtml(const Finding &finding, bool withPlan);
 QString headerHtml(const Finding &finding); // severity, id and message
 QString evidenceHtml(const Finding &finding);
+// An incident: its cause, each member finding with its message, and its one repair (or why it has none); what
+// the repair resolves and what the other members are.
+QString incidentHtml(const Incident &incident, const Diagnosis &diagnosis, bool withPlan);
+// Its heading and member findings alone (`markResolved`: which of them its repair resolves).
+QString incidentMembersHtml(const Incident &incident, const Diagnosis &diagnosis, bool markResolved);
 } // namespace RepairText

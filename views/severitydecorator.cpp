@@ -43,7 +43,8 @@ QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
             italic.setItalic(true);
             return italic;
         }
-        if (m_boldHeadings && !index.parent().isValid()) {
+        if ((m_boldHeadings && !index.parent().isValid())
+            || (m_boldRole >= 0 && mapToSource(index).siblingAtColumn(0).data(m_boldRole).toBool())) {
             QFont bold = QApplication::font();
             bold.setBold(true);
             return bold;

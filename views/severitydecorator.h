@@ -23,6 +23,8 @@ public:
     void setQuietRole(int role) { m_quietRole = role; }
     // Top-level rows are headings (the groups of a grouped list): in bold.
     void setBoldHeadings(bool bold) { m_boldHeadings = bold; }
+    // Rows whose `boldRole` is true (an incident over its findings) in bold.
+    void setBoldRole(int role) { m_boldRole = role; }
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
 
 private:
@@ -30,4 +32,5 @@ private:
     int m_alarmRole = -1;
     int m_quietRole = -1;
     bool m_boldHeadings = false;
+    int m_boldRole = -1;
 };

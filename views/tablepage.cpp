@@ -175,11 +175,21 @@ void TablePage::updateDetails()
         m_details->setHtml(html);
 }
 
-void TablePage::setRepairable(int count, bool readOnly)
+void TablePage::setRepairable(int count, bool readOnly, const QString &text)
 {
     m_repair->setVisible(!readOnly);
     m_repair->setEnabled(count > 0);
-    m_repair->setText(count > 1 ? tr("Repair %1 findings…").arg(count) : tr("Repair…"));
+    m_repair->setText(!text.isEmpty() ? text
+            : count > 1               ? tr("Repair %1 findings…").arg(count)
+                                      : tr("Repair…"));
+}
+
+void TablePage::setModel(QAbstractItemModel *model)
+{
+    if (model == m_source)
+        return;
+    m_source = model;
+    m_decorator->setSourceModel(model);
 }
 
 QModelIndex TablePage::toSource(const QModelIndex &proxy) const

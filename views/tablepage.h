@@ -53,7 +53,12 @@ public:
     void setDetailsProvider(std::function<QString(const QModelIndexList &rows)> provider);
     void updateDetails();
     // How many of the selected findings can be repaired (the button's text and state); hidden when read-only.
-    void setRepairable(int count, bool readOnly);
+    // `text`: the button's words when not the count's ("Repair the incident…").
+    void setRepairable(int count, bool readOnly, const QString &text = QString());
+    // Another model in place of the one shown (the same columns: a grouping of it); the filter, the sort and
+    // the columns stay, the selection is the caller's to restore.
+    void setModel(QAbstractItemModel *model);
+    QAbstractItemModel *model() const { return m_source; }
 
     QModelIndexList selectedSourceRows() const;
     QStringList selectedKeys() const;

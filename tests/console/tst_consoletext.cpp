@@ -21,6 +21,7 @@ private slots:
     void captionsOfAConnectionThatCouldNotList();
     void captionsOfStaleAndIncompleteData();
     void notificationOfUnreachableAndNewCritical();
+    void notificationOnePerIncident();
     void roundDoneAndWindowTitle();
     void rowCopies();
 };
@@ -225,6 +226,64 @@ void TestConsoleText::notificationOfUnreachableAndNewCritical()
     QVERIFY(down->finding.isEmpty());
     // Still unreachable: said once.
     QVERIFY(!ConsoleText::notification(key, *store.data(key), *store.data(key)));
+}
+
+// diagnosis.md §5: new findings of one new incident are one notification naming the incident; a new finding
+// of an incident known before says nothing; a new finding in no incident is told as before.
+void TestConsoleText::notificationOnePerIncident()
+{
+    const KlusterKey key { QStringLiteral("eu"), QStringLiteral("legacy") };
+    const auto fetch = fetchOf("broken-routes");
+    const Diagnosis now = Diagnosis::run(fetch->state);
+    QCOMPARE(now.incidents.size(), 1);
+    const Incident incident = now.incidents.first();
+    QCOMPARE(incident.members.size(), 2);
+    const auto data = [&fetch](const Diagnosis &d) {
+        KlusterData k;
+        k.fetch = fetch;
+        k.diagnosis = std::make_shared<const Diagnosis>(d);
+        return k;
+    };
+    // Before: everything but the incident (its findings, and it).
+    Diagnosis before = now;
+    before.incidents.clear();
+    before.findings.erase(std::remove_if(before.findings.begin(), before.findings.end(),
+                              [&](const Finding &f) { return incident.members.contains(f.id()); }),
+        before.findings.end());
+    const std::optional<ConsoleText::Notification> n
+        = ConsoleText::notification(key, data(before), data(now));
+    QVERIFY(n);
+    QCOMPARE(n->title, QStringLiteral("eu/legacy: new incident")); // one, not one per finding
+    QVERIFY2(n->body.startsWith(incident.title), qPrintable(n->body));
+    QVERIFY2(n->body.contains(QStringLiteral("2 findings, one cause")), qPrintable(n->body));
+    QCOMPARE(n->finding, incident.id()); // a click shows the incident
+    QCOMPARE(n->severity, Severity::Critical);
+
+    // A member of an incident known (and told) before is not told again.
+    Diagnosis known = now;
+    known.findings.removeIf([&](const Finding &f) { return f.id() == incident.members.first(); });
+    QVERIFY(!ConsoleText::notification(key, data(known), data(now)));
+
+    // A new finding in no incident is told as before, alone.
+    Diagnosis lone = now;
+    const QString duplicate = QStringLiteral("route-duplicate:198.19.1.0/24");
+    QVERIFY(lone.find(duplicate) && !now.incidentOf(duplicate));
+    lone.findings.removeIf([&](const Finding &f) { return f.id() == duplicate; });
+    const std::optional<ConsoleText::Notification> single
+        = ConsoleText::notification(key, data(lone), data(now));
+    QVERIFY(single);
+    QCOMPARE(single->title, QStringLiteral("eu/legacy: new critical finding"));
+    QCOMPARE(single->finding, duplicate);
+
+    // A new incident and a new finding in none: one notification that counts both, the incident first.
+    Diagnosis both = before;
+    both.findings.removeIf([&](const Finding &f) { return f.id() == duplicate; });
+    const std::optional<ConsoleText::Notification> two
+        = ConsoleText::notification(key, data(both), data(now));
+    QVERIFY(two);
+    QVERIFY2(two->title.contains(QStringLiteral("1 new incident")), qPrintable(two->title));
+    QVERIFY2(two->body.contains(QStringLiteral("…and 1 more")), qPrintable(two->body));
+    QCOMPARE(two->finding, incident.id());
 }
 
 void TestConsoleText::roundDoneAndWindowTitle()

@@ -11,17 +11,20 @@
 #include "models/findingsmodel.h"
 #include "services/auditlog.h"
 #include "services/endpointhealth.h"
+#include "services/settings.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
 #include "views/acknowledgecommand.h"
 #include "views/commandpalette.h"
 #include "views/nodespage.h"
 #include "views/notifier.h"
+#include "views/overviewpage.h"
 #include "views/repairdialog.h"
 #include "views/tablepage.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -90,6 +93,7 @@ private slots:
     void acknowledgeAndWithdraw();
     void paletteToAKlusterAViewAndAnAction();
     void retryAfterAFailedRepair();
+    void incidentsByKeyboard();
 
 private:
     [[nodiscard]] bool start();
@@ -599,6 +603,175 @@ void TestConsoleKeyboard::retryAfterAFailedRepair()
     QVERIFY(again.wait(60000));
     QCOMPARE(again.first().at(0).toInt(), 1);
     QVERIFY(!m_dialog->retryButton()->isVisible()); // nothing left to retry
+}
+
+// diagnosis.md §5 in the console, by keyboard: the Overview leads with legacy's incident (its recycled pod
+// CIDR: a stale route and the missing one); Ctrl+G groups the findings by incident (remembered), the
+// incident first with its findings beneath it, hiding none; F8 steps through the incident and the findings in
+// none, never through its members; the filter still works; Ctrl+R on the incident previews its one repair,
+// naming each of its findings, with the router's routes before and after; sent, verified, its findings gone.
+void TestConsoleKeyboard::incidentsByKeyboard()
+{
+    QVERIFY(start());
+    QVERIFY(goToLegacy());
+    const KlusterKey legacy { QStringLiteral("sim"), QStringLiteral("legacy") };
+    const Diagnosis &diagnosis = *m_window->kluster(legacy)->diagnosis;
+    const auto found = std::find_if(diagnosis.incidents.cbegin(), diagnosis.incidents.cend(),
+        [](const Incident &i) { return i.rule == IncidentRule::RecycledPodCidr; });
+    QVERIFY(found != diagnosis.incidents.cend());
+    const Incident incident = *found;
+    QCOMPARE(incident.repairFindings().size(), 2);
+
+    // The Overview leads with it: its title, how many findings, and its Repair.
+    press(Qt::Key_1, Qt::ControlModifier);
+    QCOMPARE(m_window->currentTab(), Tab::Overview);
+    const QStringList lines = m_window->overviewPage()->incidentLines();
+    QVERIFY2(!lines.isEmpty() && lines.first().startsWith(incident.title)
+            && lines.first().contains(QStringLiteral("%1 findings").arg(incident.members.size())),
+        qPrintable(lines.join(QLatin1Char('|'))));
+    QVERIFY2(m_window->overviewPage()->title().contains(QStringLiteral("1 incident")),
+        qPrintable(m_window->overviewPage()->title()));
+    auto *overviewRepair
+        = m_window->overviewPage()->findChild<QPushButton *>(QStringLiteral("repair ") + incident.id());
+    QVERIFY(overviewRepair && overviewRepair->isVisible());
+    // The kluster list counts it once, with the findings in none.
+    const QModelIndex row
+        = ConsoleTest::sidebarRows(m_window->sidebar(), KlustersModel::CriticalColumn).first();
+    QVERIFY2(row.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("1 incident (2 findings)")),
+        qPrintable(row.data(Qt::ToolTipRole).toString()));
+    QCOMPARE(row.data().toInt(), KlustersModel::Counts::of(diagnosis).critical);
+    QCOMPARE(row.data().toInt(), diagnosis.count(Severity::Critical) - 1);
+
+    // Ctrl+G: the findings grouped by incident, remembered.
+    press(Qt::Key_2, Qt::ControlModifier);
+    QCOMPARE(m_window->currentTab(), Tab::Findings);
+    FindingsPage *page = m_window->findingsPage();
+    QTreeView *tree = page->view();
+    const QAbstractItemModel *view = tree->model();
+    const int flat = view->rowCount();
+    QVERIFY(!page->isGrouped());
+    press(Qt::Key_G, Qt::ControlModifier);
+    QVERIFY(page->isGrouped());
+    QVERIFY(Settings::findingsByIncident().value());
+    QCOMPARE(view->index(0, 0).data(ConsoleRole::Key).toString(), incident.id());
+    QVERIFY(view->index(0, 0).data(FindingsModel::IncidentRowRole).toBool());
+    QVERIFY2(
+        view->index(0, FindingsModel::MessageColumn).data().toString().contains(QStringLiteral("2 findings")),
+        qPrintable(view->index(0, FindingsModel::MessageColumn).data().toString()));
+    QCOMPARE(view->rowCount(view->index(0, 0)), incident.members.size());
+    QVERIFY(tree->isExpanded(view->index(0, 0)));
+    // Grouping hides no finding: the members beneath it, the others after it.
+    QStringList all;
+    for (int r = 0; r < view->rowCount(); ++r) {
+        const QModelIndex top = view->index(r, 0);
+        if (!top.data(FindingsModel::IncidentRowRole).toBool())
+            all << top.data(ConsoleRole::Key).toString();
+        for (int c = 0; c < view->rowCount(top); ++c)
+            all << view->index(c, 0, top).data(ConsoleRole::Key).toString();
+    }
+    QCOMPARE(all.size(), flat);
+    QCOMPARE(view->rowCount(), flat - int(incident.members.size()) + 1);
+
+    // F8 steps through the incident and the findings in none, never through its members.
+    QStringList stepped;
+    for (int i = 0; i < view->rowCount(); ++i) {
+        press(Qt::Key_F8);
+        QCOMPARE(page->selectedKeys().size(), 1);
+        stepped << page->selectedKeys().first();
+    }
+    QCOMPARE(stepped.first(), incident.id());
+    QCOMPARE(QSet<QString>(stepped.cbegin(), stepped.cend()).size(), view->rowCount());
+    for (const QString &member : incident.members)
+        QVERIFY2(!stepped.contains(member), qPrintable(stepped.join(QLatin1Char(','))));
+
+    // The filter still works, and keeps the incident over the member that matches.
+    press(Qt::Key_F, Qt::ControlModifier);
+    type(QStringLiteral("kind:route-missing"));
+    QStringList shown;
+    for (int r = 0; r < view->rowCount(); ++r) {
+        const QModelIndex top = view->index(r, 0);
+        shown << top.data(ConsoleRole::Key).toString();
+        for (int c = 0; c < view->rowCount(top); ++c)
+            shown << QStringLiteral(">") + view->index(c, 0, top).data(ConsoleRole::Key).toString();
+    }
+    QCOMPARE(shown,
+        QStringList({ incident.id(), QStringLiteral(">route-missing:kks-legacy-default-g5h6j"),
+            QStringLiteral("route-missing:kks-legacy-default-k7l8m") }));
+    press(Qt::Key_Escape);
+    QCOMPARE(view->rowCount(), flat - int(incident.members.size()) + 1);
+
+    // scripts/screenshots: the grouped Findings and the Overview with its incident, on a laptop and a
+    // desktop.
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QVERIFY(page->selectKeys({ incident.id() }) == 1);
+        for (const QSize size : { QSize(1024, 640), QSize(1440, 900) }) {
+            const QString dir = QStringLiteral("%1/%2x%3").arg(shots).arg(size.width()).arg(size.height());
+            QDir().mkpath(dir);
+            m_window->resize(size);
+            for (const Tab tab : { Tab::Overview, Tab::Findings }) {
+                m_window->setTab(tab);
+                QTest::qWait(50);
+                QVERIFY(m_window->grab().save(dir
+                    + (tab == Tab::Overview ? QStringLiteral("/overview-incidents.png")
+                                            : QStringLiteral("/findings-grouped.png"))));
+            }
+        }
+        m_window->setTab(Tab::Findings);
+    }
+
+    // Ctrl+R on the incident: its one repair, naming each of its findings, the router before and after.
+    tree->setFocus(Qt::OtherFocusReason);
+    QVERIFY(page->selectKeys({ incident.id() }) == 1);
+    QCOMPARE(m_window->repairTargets(), incident.repairFindings());
+    QCOMPARE(page->repairButton()->text(), QStringLiteral("Repair the incident…"));
+    press(Qt::Key_R, Qt::ControlModifier);
+    QVERIFY2(m_dialog && m_dialog->isVisible() && ConsoleTest::activate(m_dialog), "Ctrl+R opened no dialog");
+    QCOMPARE(m_dialog->sendable(), incident.repairFindings());
+    QVERIFY2(m_dialog->windowTitle().contains(incident.id()), qPrintable(m_dialog->windowTitle()));
+    auto *plan = m_dialog->findChild<QTextBrowser *>();
+    QVERIFY(plan);
+    const QString planText = plan->toPlainText();
+    QVERIFY2(planText.contains(incident.title), qPrintable(planText));
+    for (const QString &member : incident.members)
+        QVERIFY2(
+            planText.contains(member + QStringLiteral(" (resolved by the repair)")), qPrintable(planText));
+    QVERIFY2(planText.contains(QStringLiteral("Before")) && planText.contains(QStringLiteral("After")),
+        qPrintable(planText));
+    const QJsonArray requests = m_dialog->plannedRequests();
+    QCOMPARE(requests.size(), 2); // one change of the router: the stale route out, then the right one in
+    QVERIFY(requests.at(0)
+                .toObject()
+                .value(QStringLiteral("path"))
+                .toString()
+                .endsWith(QStringLiteral("/remove_extraroutes")));
+    QVERIFY(requests.at(1)
+                .toObject()
+                .value(QStringLiteral("path"))
+                .toString()
+                .endsWith(QStringLiteral("/add_extraroutes")));
+    shoot(m_window.get(), m_dialog, QStringLiteral("repair-incident"));
+    QVERIFY(QApplication::focusWidget() != m_dialog->confirmButton());
+    const QString text = m_dialog->confirmButton()->text();
+    const int amp = int(text.indexOf(QLatin1Char('&')));
+    QVERIFY2(amp >= 0 && m_dialog->confirmButton()->isEnabled(), qPrintable(text));
+    QSignalSpy finished(m_dialog.data(), &RepairDialog::repairsFinished);
+    press(Qt::Key_A + (text.at(amp + 1).toUpper().unicode() - 'A'), Qt::AltModifier);
+    QVERIFY2(finished.wait(60000), "the repair did not finish");
+    QCOMPARE(finished.first().at(0).toInt(), 2);
+    // Verified, then read again: the incident's findings are gone.
+    QTRY_VERIFY2_WITH_TIMEOUT(m_dialog->incidentResultText().contains(QStringLiteral("all 2 gone")),
+        qPrintable(m_dialog->incidentResultText()), 30000);
+    press(Qt::Key_Escape);
+    QVERIFY(!m_dialog || !m_dialog->isVisible());
+    QVERIFY(ConsoleTest::activate(m_window.get()));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !m_window->kluster(legacy)->diagnosis->incidentOf(incident.members.first()), 30000);
+
+    // Ctrl+G again: one flat table, remembered.
+    press(Qt::Key_2, Qt::ControlModifier);
+    press(Qt::Key_G, Qt::ControlModifier);
+    QVERIFY(!page->isGrouped());
+    QVERIFY(!Settings::findingsByIncident().value());
 }
 
 QTEST_MAIN(TestConsoleKeyboard)
