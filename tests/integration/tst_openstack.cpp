@@ -59,6 +59,9 @@ private slots:
     void removeRouteByGuardedFullUpdate();
     void addRouteByGuardedFullUpdate();
     void concurrentChangeGivesA412AndNothingIsOverwritten();
+    void portPairAddedUnderTheRevisionGuard();
+    void recycledCidrIncidentAsOneChange_data();
+    void recycledCidrIncidentAsOneChange();
     void severalRouteFindingsAsOneChange_data();
     void severalRouteFindingsAsOneChange();
     void createRuleThenItsRepeatIsAlreadyDone();
@@ -91,6 +94,9 @@ private:
     RepairExecutor::Outcome repairTogether(const QStringList &findingIds, const DiagnosisOptions &options,
         const std::function<void()> &beforeSending, RepairPlan *sent);
     QList<int> sendTwice(const QString &findingId);
+    QString portOf(const QString &server);
+    QStringList pairsOf(const QString &portId);
+    Reply setPairs(const QString &portId, const QStringList &pairs);
     CloudConfig memberCloud() const;
 
     QString m_state;
@@ -162,6 +168,38 @@ QJsonObject TestOpenStack::waitServer(const QString &id, const QStringList &stat
         QTest::qWait(500);
     }
     return server;
+}
+
+QString TestOpenStack::portOf(const QString &server)
+{
+    const QJsonArray ports = api(
+        "GET", QStringLiteral("network"), QStringLiteral("/v2.0/ports?device_id=") + m_ids.value(server))
+                                 .json()
+                                 .value(QStringLiteral("ports"))
+                                 .toArray();
+    return ports.isEmpty() ? QString() : ports.first().toObject().value(QStringLiteral("id")).toString();
+}
+
+QStringList TestOpenStack::pairsOf(const QString &portId)
+{
+    QStringList pairs;
+    for (const QJsonValue &p : api("GET", QStringLiteral("network"), QStringLiteral("/v2.0/ports/") + portId)
+                                   .json()
+                                   .value(QStringLiteral("port"))
+                                   .toObject()
+                                   .value(QStringLiteral("allowed_address_pairs"))
+                                   .toArray())
+        pairs << p.toObject().value(QStringLiteral("ip_address")).toString();
+    return pairs;
+}
+
+Reply TestOpenStack::setPairs(const QString &portId, const QStringList &pairs)
+{
+    QJsonArray list;
+    for (const QString &p : pairs)
+        list.append(QJsonObject { { QStringLiteral("ip_address"), p } });
+    return api("PUT", QStringLiteral("network"), QStringLiteral("/v2.0/ports/") + portId,
+        { { QStringLiteral("port"), QJsonObject { { QStringLiteral("allowed_address_pairs"), list } } } });
 }
 
 QList<QPair<QString, QString>> TestOpenStack::routes()
@@ -427,8 +465,21 @@ void TestOpenStack::initTestCase()
     m_member = Conformance::login(m_nam, keystone, QStringLiteral("member"), QStringLiteral("member-pass"),
         QStringLiteral("flightdeck")); // the new catalog
 
+    // The cloud provider allowed each node's pod CIDR on its port, but for b, whose update was lost: its port
+    // allows only an address of an operator's.
+    for (const auto &spec : nodeSpecs) {
+        const QString port = portOf(spec.first);
+        QVERIFY2(!port.isEmpty(), qPrintable(spec.first));
+        const QStringList pairs = spec.first == names.at(1)
+            ? QStringList { QStringLiteral("10.190.0.250") }
+            : QStringList { spec.second.value(QStringLiteral("podCIDR")).toString() };
+        r = setPairs(port, pairs);
+        QVERIFY2(r.status == 200, r.body.constData());
+    }
+
     m_expected = QStringList {
         QStringLiteral("instance-missing-security-group:kks-real-pool-fffff"),
+        QStringLiteral("port-address-pair-missing:kks-real-pool-bbbbb"),
         QStringLiteral("instance-unregistered:kks-real-pool-eeeee"),
         QStringLiteral("node-network-unavailable:kks-real-pool-ddddd"),
         QStringLiteral("node-not-ready:kks-real-pool-ccccc"),
@@ -736,6 +787,94 @@ void TestOpenStack::concurrentChangeGivesA412AndNothingIsOverwritten()
     QVERIFY(!routes().contains(qMakePair(QStringLiteral("100.110.6.0/24"), a)));
 }
 
+void TestOpenStack::portPairAddedUnderTheRevisionGuard()
+{
+    const QString id = QStringLiteral("port-address-pair-missing:kks-real-pool-bbbbb");
+    const QString port = portOf(QStringLiteral("kks-real-pool-bbbbb"));
+    DiagnosisOptions options;
+    options.startupTimeoutSeconds = 1;
+    // Somebody changes the port between our read and our write: Neutron refuses ours (412), theirs stays.
+    const RepairExecutor::Outcome o = repairInProcess(id, options, [&] {
+        const Reply r = setPairs(port, { QStringLiteral("10.190.0.250"), QStringLiteral("10.190.0.251") });
+        QVERIFY2(r.status == 200, r.body.constData());
+    });
+    QVERIFY2(o.result == RepairExecutor::Outcome::Result::Changed,
+        qPrintable(RepairExecutor::Outcome::resultName(o.result) + QStringLiteral(": ") + o.message));
+    QCOMPARE(o.requests.first().status, 412);
+    QVERIFY(o.requests.first().request.headers.contains(QStringLiteral("If-Match")));
+    QCOMPARE(pairsOf(port), (QStringList { QStringLiteral("10.190.0.250"), QStringLiteral("10.190.0.251") }));
+    // Planned again from the port as it is: every pair kept, the pod CIDR added, the finding gone.
+    const RepairExecutor::Outcome again = repairInProcess(id, options);
+    QVERIFY2(again.result == RepairExecutor::Outcome::Result::Fixed, qPrintable(again.message));
+    QCOMPARE(pairsOf(port),
+        (QStringList { QStringLiteral("10.190.0.250"), QStringLiteral("10.190.0.251"),
+            QStringLiteral("100.110.2.0/24") }));
+    QVERIFY(!findingIds().contains(id));
+}
+
+void TestOpenStack::recycledCidrIncidentAsOneChange_data()
+{
+    QTest::addColumn<bool>("atomic");
+    QTest::newRow("remove_extraroutes then add_extraroutes") << true;
+    QTest::newRow("one guarded full PUT, a concurrent writer first") << false;
+}
+
+// Node c's pod CIDR routed to a (its previous owner, say) and c's own route never made: the stale route, the
+// missing one and c NotReady are one incident, repaired as one change of the router.
+void TestOpenStack::recycledCidrIncidentAsOneChange()
+{
+    QFETCH(bool, atomic);
+    const QString a = m_ips.value(QStringLiteral("kks-real-pool-aaaaa"));
+    const QString c = m_ips.value(QStringLiteral("kks-real-pool-ccccc"));
+    const QString cidr = QStringLiteral("100.110.3.0/24");
+    QList<QPair<QString, QString>> list;
+    for (const auto &route : routes()) {
+        if (route.first != cidr)
+            list << route;
+    }
+    list.prepend(qMakePair(cidr, a));
+    setRoutes(list);
+    const QString incident = QStringLiteral("recycled-pod-cidr:") + cidr;
+    DiagnosisOptions options;
+    options.startupTimeoutSeconds = 1;
+    options.fullRouteUpdates = !atomic;
+    const auto someoneElse = qMakePair(QStringLiteral("10.253.0.0/24"), a);
+    RepairPlan sent;
+    if (!atomic) {
+        const RepairExecutor::Outcome o = repairTogether(
+            { incident }, options,
+            [&] {
+                QList<QPair<QString, QString>> theirs = routes();
+                theirs << someoneElse;
+                setRoutes(theirs);
+            },
+            &sent);
+        QVERIFY2(o.result == RepairExecutor::Outcome::Result::Changed,
+            qPrintable(RepairExecutor::Outcome::resultName(o.result) + QStringLiteral(": ") + o.message));
+        QCOMPARE(o.requests.first().status, 412);
+        QVERIFY(routes().contains(someoneElse));
+        QVERIFY(routes().contains(qMakePair(cidr, a))); // nothing removed
+    }
+    const RepairExecutor::Outcome o = repairTogether({ incident }, options, {}, &sent);
+    QVERIFY2(o.result == RepairExecutor::Outcome::Result::Fixed,
+        qPrintable(RepairExecutor::Outcome::resultName(o.result) + QStringLiteral(": ") + o.message));
+    if (atomic) {
+        QCOMPARE(sent.requests.size(), 2); // one removal, then one addition
+        QVERIFY(sent.requests.at(0).path.endsWith(QLatin1String("/remove_extraroutes")));
+        QVERIFY(sent.requests.at(1).path.endsWith(QLatin1String("/add_extraroutes")));
+    } else {
+        QCOMPARE(sent.requests.size(), 1);
+        QVERIFY(sent.requests.first().headers.contains(QStringLiteral("If-Match")));
+        QVERIFY(routes().contains(someoneElse)); // the other writer's route survived
+    }
+    const QList<QPair<QString, QString>> now = routes();
+    QVERIFY(now.contains(qMakePair(cidr, c)));
+    QVERIFY(!now.contains(qMakePair(cidr, a)));
+    const QStringList ids = findingIds();
+    QVERIFY(!ids.contains(QStringLiteral("route-missing:kks-real-pool-ccccc")));
+    QVERIFY(!ids.contains(QStringLiteral("route-stale:") + cidr + QStringLiteral(" via ") + a));
+}
+
 RepairExecutor::Outcome TestOpenStack::repairTogether(const QStringList &findingIds,
     const DiagnosisOptions &options, const std::function<void()> &beforeSending, RepairPlan *sent)
 {
@@ -755,6 +894,31 @@ RepairExecutor::Outcome TestOpenStack::repairTogether(const QStringList &finding
     for (const QString &id : findingIds) {
         if (const Finding *f = diagnosis.find(id))
             chosen << f;
+    }
+    // An incident: its one repair, verified on the findings it is made from.
+    for (const Incident &incident : diagnosis.incidents) {
+        if (findingIds != QStringList { incident.id() })
+            continue;
+        const std::optional<RepairPlan> plan = incident.repair();
+        if (!plan) {
+            failed.message = QStringLiteral("%1 has no repair").arg(incident.id());
+            return failed;
+        }
+        *sent = *plan;
+        if (beforeSending)
+            beforeSending();
+        QList<Finding> resolved;
+        for (const QString &id : incident.repairFindings())
+            resolved << *diagnosis.find(id);
+        RepairExecutor executor(
+            &session, QString::fromLatin1(KlusterName), state.state, resolved, *plan, options);
+        QSignalSpy finished(&executor, &RepairExecutor::finished);
+        executor.start();
+        if (!finished.wait(180000)) {
+            failed.message = QStringLiteral("the repair did not finish");
+            return failed;
+        }
+        return finished.first().first().value<RepairExecutor::Outcome>();
     }
     const RepairGate gate(chosen, diagnosis.budget);
     const QList<RepairGate::Step> steps = gate.steps();
