@@ -13,10 +13,12 @@
 // ApiParser function); servers and nodes, which SnapshotReader::read reads
 // from their bytes (simdjson), are read both ways and must give the same
 // values or the same error. capture.json and ports.json are only read inside
-// SnapshotReader::read, so those go through a folder.
+// SnapshotReader::read, so those go through a folder; the ports read are then diagnosed
+// (port-address-pair-missing against examples/healthy's nodes).
 // Expected: ParseError for anything the parsers refuse; nothing else.
 
 #include "core/apiparser.h"
+#include "core/diagnosis.h"
 #include "core/json/jsonreader.h"
 #include "core/klusterstate.h"
 #include "core/securitygroup.h"
@@ -50,6 +52,17 @@ static void throughFolder(const QString &name, const QByteArray &body)
         FUZZ_CHECK(state.capturedAt.isValid(), "a snapshot read without error has an invalid capturedAt");
         FUZZ_CHECK(!state.maxRoutes || (*state.maxRoutes > 0 && *state.maxRoutes <= 100000), "maxRoutes %d",
             *state.maxRoutes);
+        if (name == QLatin1String("ports.json")) {
+            // The ports are diagnosed against the healthy kluster's nodes: port-address-pair-missing's words,
+            // evidence and repair from whatever was read.
+            FUZZ_CHECK(state.portsSource.known, "ports.json read but the ports not known");
+            const Diagnosis d = Diagnosis::run(state);
+            for (const Finding &f : d.findings) {
+                (void)f.message();
+                (void)f.evidence();
+                (void)f.repair();
+            }
+        }
     } catch (const ParseError &e) {
         (void)e.toString();
     }

@@ -104,6 +104,9 @@ void TestCliCheck::examples_data()
                                        << QStringList { "instance-stopped:kks-prod-workers-4xk2p critical",
                                               "instance-stopped:kks-prod-workers-p4u5e warning" }
                                        << "";
+    QTest::newRow("port-address-pairs")
+        << "port-address-pairs" << 2
+        << QStringList { "port-address-pair-missing:kks-prod-workers-9zq7m critical" } << "";
 }
 
 void TestCliCheck::examples()
