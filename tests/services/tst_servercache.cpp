@@ -1,3 +1,4 @@
+#include "core/apiparser.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "services/connection.h"
@@ -24,6 +25,7 @@ private slots:
     void changesGiveTheWholeList();
     void reportIsTheSameAsAfterAWholeFetch();
     void securityGroupChangeSeenThroughThePort();
+    void portsComeWithEveryList();
     void failedFetchKeepsTheListAndAsksAgainFromTheSameMoment();
     void badAnswersKeepTheList_data();
     void badAnswersKeepTheList();
@@ -215,6 +217,43 @@ void TestServerCache::securityGroupChangeSeenThroughThePort()
     }
     QVERIFY(seen);
     QCOMPARE(recordsOf(*list), recordsOf(*whole(session)));
+}
+
+// The ports come with the servers, whole or incremental: a pair dropped since the last list is in the next,
+// the snapshot's ports.json with it.
+void TestServerCache::portsComeWithEveryList()
+{
+    SimFixture f;
+    World &w = f.sim.world();
+    KeystoneSession session(&m_client, cloud(f));
+    ServerCache cache(&session);
+    const auto first = get(cache);
+    QVERIFY(!first->error.isError() && !first->portsError.isError());
+    const int i = serverOf(w, QStringLiteral("demo"), 0);
+    const QString portId = w.servers.at(i).portId;
+    auto pairsOf = [&portId](const ServerList &list) {
+        for (const Port &p : list.ports) {
+            if (p.id == portId) {
+                QStringList pairs;
+                for (const AddressPair &a : p.allowedAddressPairs)
+                    pairs << a.ipAddress;
+                return pairs;
+            }
+        }
+        return QStringList { QStringLiteral("(no such port)") };
+    };
+    const QStringList before = pairsOf(*first);
+    QCOMPARE(before.size(), 1);
+    QVERIFY(first->portsBody.bytes().contains(portId.toUtf8()));
+    QVERIFY(w.setPortPair(portId, before.first(), false));
+
+    const auto list = get(cache);
+    QVERIFY(list->incremental);
+    QVERIFY(!list->portsError.isError());
+    QCOMPARE(pairsOf(*list), QStringList());
+    const QList<Port> read = ApiParser::parsePorts(
+        QStringLiteral("ports.json"), QJsonDocument::fromJson(list->portsBody.bytes()).object());
+    QCOMPARE(read.size(), list->ports.size());
 }
 
 void TestServerCache::failedFetchKeepsTheListAndAsksAgainFromTheSameMoment()
