@@ -27,7 +27,7 @@ namespace {
 
 struct Bodies
 {
-    QByteArray kluster, servers, router, groups, nodes, extensions;
+    QByteArray kluster, servers, router, groups, nodes, extensions, ports;
     QDateTime capturedAt;
 };
 
@@ -56,6 +56,7 @@ Bodies generate(int nodes)
 {
     WorldBuilder w(QStringLiteral("bench"), QStringLiteral("10.0.0.0/8"));
     w.realisticBulk(true).pool(QStringLiteral("pool"), nodes).maxRoutes(512);
+    w.withPorts(); // every server's port, its node's pod CIDR allowed (but for one in 200)
     const int routed = 250; // a few hundred routes in all
     for (int i = 0; i < nodes; ++i) {
         const QString name = QStringLiteral("kks-bench-pool-") + suffix(i);
@@ -83,6 +84,8 @@ Bodies generate(int nodes)
             mod == 13 ? QStringList() : QStringList { QStringLiteral("kks-sg") });
         const int node
             = w.node(name, ip, podCidr(i), mod == 17 ? QStringLiteral("False") : QStringLiteral("True"));
+        if (mod == 29) // the cloud provider's update of its port lost
+            w.port(name, QJsonArray());
         if (mod == 17)
             w.setCondition(node, QStringLiteral("Ready"), QStringLiteral("False"),
                 QStringLiteral("KubeletNotReady"), 42);
@@ -100,6 +103,7 @@ Bodies generate(int nodes)
     b.groups = QJsonDocument(w.securityGroupsJson()).toJson(QJsonDocument::Compact);
     b.nodes = QJsonDocument(w.nodesJson()).toJson(QJsonDocument::Compact);
     b.extensions = QJsonDocument(w.extensionsJson()).toJson(QJsonDocument::Compact);
+    b.ports = QJsonDocument(w.portsJson()).toJson(QJsonDocument::Compact);
     b.capturedAt = WorldBuilder::defaultCapturedAt();
     return b;
 }
@@ -139,6 +143,9 @@ KlusterState parse(const Bodies &b, Large large = Large::Bytes)
                                         parseJsonObject(QStringLiteral("nodes.json"), b.nodes));
     s.extensions = ApiParser::parseExtensions(
         QStringLiteral("extensions.json"), parseJsonObject(QStringLiteral("extensions.json"), b.extensions));
+    s.ports = ApiParser::parsePorts(
+        QStringLiteral("ports.json"), parseJsonObject(QStringLiteral("ports.json"), b.ports));
+    s.extensionsKnown = s.portsSource.known = true;
     s.maxRoutes = 512;
     s.klusterSource.known = s.serversSource.known = s.routerSource.known = true;
     s.securityGroupsSource.known = s.nodesSource.known = true;

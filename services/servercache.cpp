@@ -149,38 +149,128 @@ qint64 ServerCache::clockStepBack(const QDateTime &novaClock, const QDateTime &n
     return qMax<qint64>(0, now.secsTo(expected));
 }
 
+namespace {
+
+// What diagnosis reads of a port: a whole one is some 1.5 kB, these fields a fifth of it.
+const QLatin1String PortDetailFields("fields=id&fields=device_id&fields=revision_number&fields=fixed_ips"
+                                     "&fields=port_security_enabled&fields=allowed_address_pairs");
+// A port's revision and device only: what tells whether it changed (about 100 bytes).
+const QLatin1String PortMarkFields("fields=id&fields=device_id&fields=revision_number");
+constexpr int PortsPerRequest = 40; // ids in one `?id=…&id=…` (some 2 kB of URL)
+constexpr int MaxChangedPortDetails = 200; // more ports changed than this: listed whole again
+
+} // namespace
+
 void ServerCache::fetchPorts(const std::function<void(const PortListing &)> &then)
 {
-    // Trimmed to what is compared and diagnosed: a whole port is some 1.5 kB, these fields a fifth of it.
-    static const QString path
-        = QStringLiteral("/v2.0/ports?fields=id&fields=device_id&fields=revision_number&fields=fixed_ips"
-                         "&fields=port_security_enabled&fields=allowed_address_pairs");
+    // The first time, and whenever the kept details cannot be trusted, every port in detail; then only their
+    // revisions, and the details of those new or changed.
+    const bool whole = m_portDetails.isEmpty();
+    const QString path = QStringLiteral("/v2.0/ports?") + (whole ? PortDetailFields : PortMarkFields);
     fetchPagedList(m_session, this, QStringLiteral("network"), path, QStringLiteral("ports"), &m_calls,
-        [then](const PagedList &page) {
-            PortListing listing;
-            listing.requests = page.pages;
-            listing.neutronClock = parseHttpDate(page.date);
-            listing.error = parseAnswer(page.error, [&listing, &page] {
-                listing.ports = ApiParser::parsePorts(Sources::name(Source::Ports), page.object);
+        [this, then, whole](const PagedList &page) {
+            auto listing = std::make_shared<PortListing>();
+            listing->requests = page.pages;
+            listing->neutronClock = parseHttpDate(page.date);
+            QList<Port> listed;
+            listing->error = parseAnswer(page.error, [&listed, &page] {
+                listed = ApiParser::parsePorts(Sources::name(Source::Ports), page.object);
             });
-            if (!listing.error.isError()) {
-                listing.marks.reserve(listing.ports.size());
-                for (const Port &port : std::as_const(listing.ports)) {
+            if (!listing->error.isError()) {
+                listing->marks.reserve(listed.size());
+                for (const Port &port : std::as_const(listed)) {
                     if (port.revision < 0) { // without revisions nothing can be compared
-                        listing.error.kind = Error::Kind::Malformed;
-                        listing.error.detail = QStringLiteral("a port without a revision_number");
-                        listing.marks.clear();
-                        listing.ports.clear();
+                        listing->error.kind = Error::Kind::Malformed;
+                        listing->error.detail = QStringLiteral("a port without a revision_number");
+                        listing->marks.clear();
                         break;
                     }
-                    listing.marks.insert(port.id, PortMark { port.deviceId, port.revision });
+                    listing->marks.insert(port.id, PortMark { port.deviceId, port.revision });
                 }
             }
-            if (!listing.error.isError())
-                listing.body = KeptBody(
-                    page.pages == 1 ? page.body : QJsonDocument(page.object).toJson(QJsonDocument::Compact));
-            then(listing);
+            if (listing->error.isError()) {
+                m_portDetails.clear(); // listed whole next time
+                then(*listing);
+                return;
+            }
+            if (whole) {
+                m_portDetails.clear();
+                keepPortDetails(listed, page.object);
+                finishPorts(listing, then);
+                return;
+            }
+            QStringList changed;
+            for (auto it = listing->marks.cbegin(); it != listing->marks.cend(); ++it) {
+                const auto kept = m_portDetails.constFind(it.key());
+                if (kept == m_portDetails.cend() || kept->port.revision != it->revision)
+                    changed << it.key();
+            }
+            m_portDetails.removeIf(
+                [&listing](const auto &kept) { return !listing->marks.contains(kept.key()); });
+            if (changed.size() > MaxChangedPortDetails) {
+                m_portDetails.clear();
+                fetchPorts(then);
+                return;
+            }
+            fetchPortDetails(changed, listing, then);
         });
+}
+
+void ServerCache::keepPortDetails(const QList<Port> &ports, const QJsonObject &page)
+{
+    const QJsonArray records = page.value(QStringLiteral("ports")).toArray();
+    for (qsizetype i = 0; i < ports.size() && i < records.size(); ++i)
+        m_portDetails.insert(ports.at(i).id,
+            PortRecord {
+                ports.at(i), QJsonDocument(records.at(i).toObject()).toJson(QJsonDocument::Compact) });
+}
+
+void ServerCache::fetchPortDetails(QStringList ids, const std::shared_ptr<PortListing> &listing,
+    const std::function<void(const PortListing &)> &then)
+{
+    if (ids.isEmpty()) {
+        finishPorts(listing, then);
+        return;
+    }
+    const QStringList batch = ids.mid(0, PortsPerRequest);
+    ids = ids.mid(PortsPerRequest);
+    const QString path = QStringLiteral("/v2.0/ports?") + PortDetailFields + QStringLiteral("&id=")
+        + batch.join(QStringLiteral("&id="));
+    fetchPagedList(m_session, this, QStringLiteral("network"), path, QStringLiteral("ports"), &m_calls,
+        [this, ids, listing, then](const PagedList &page) {
+            listing->requests += page.pages;
+            QList<Port> read;
+            listing->error = parseAnswer(page.error,
+                [&read, &page] { read = ApiParser::parsePorts(Sources::name(Source::Ports), page.object); });
+            if (listing->error.isError()) {
+                listing->marks.clear();
+                m_portDetails.clear();
+                then(*listing);
+                return;
+            }
+            keepPortDetails(read, page.object);
+            fetchPortDetails(ids, listing, then);
+        });
+}
+
+void ServerCache::finishPorts(
+    const std::shared_ptr<PortListing> &listing, const std::function<void(const PortListing &)> &then)
+{
+    // Every listed port as last read in full (a port gone between the list and its details is gone), by id.
+    QStringList ids = listing->marks.keys();
+    ids.sort();
+    QByteArrayList records;
+    records.reserve(ids.size());
+    listing->ports.reserve(ids.size());
+    for (const QString &id : std::as_const(ids)) {
+        const auto kept = m_portDetails.constFind(id);
+        if (kept == m_portDetails.cend())
+            continue;
+        listing->ports.append(kept->port);
+        records.append(kept->json);
+    }
+    listing->body = KeptBody::joined("{\"ports\":[", records, "]}");
+    then(*listing);
 }
 
 void ServerCache::keepPorts(ServerList &list, const PortListing &ports)

@@ -8,6 +8,7 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -99,8 +100,14 @@ private:
         int requests = 0;
         QDateTime neutronClock; // Neutron's clock when it answered
     };
-    // Lists the ports (their revisions, and what diagnosis reads of them), then `then` with them.
+    // Lists the ports' revisions (the first time, every port in detail), reads in detail those new or changed
+    // since, then `then` with them all.
     void fetchPorts(const std::function<void(const PortListing &)> &then);
+    void fetchPortDetails(QStringList ids, const std::shared_ptr<PortListing> &listing,
+        const std::function<void(const PortListing &)> &then);
+    void keepPortDetails(const QList<Port> &ports, const QJsonObject &page);
+    void finishPorts(
+        const std::shared_ptr<PortListing> &listing, const std::function<void(const PortListing &)> &then);
     static void keepPorts(ServerList &list, const PortListing &ports);
     void fetchWhole(const QString &why);
     void fetchChanges();
@@ -129,6 +136,12 @@ private:
     QDateTime m_lastWhole;
     int m_sinceWhole = 0;
     Ports m_ports; // the project's ports when the last good fetch began: id -> server, revision
+    struct PortRecord
+    {
+        Port port;
+        QByteArray json; // as Neutron sent it (the detail fields), compact
+    };
+    QHash<QString, PortRecord> m_portDetails; // the ports as last read in detail, by id
 
     SharedResult<ServerList> m_shared; // who waits for which list, the last one, when the one in flight began
     QList<QPointer<HttpCall>> m_calls;
