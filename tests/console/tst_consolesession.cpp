@@ -83,23 +83,27 @@ void TestConsoleSession::addedConnectionIsListedAndRefreshed()
     QVERIFY(waitSettled(session));
 
     const QStringList klusters = session.store()->klusters(QStringLiteral("sim"));
-    QCOMPARE(klusters.size(), 3);
+    QStringList names = klusters;
+    names.sort();
+    QCOMPARE(names,
+        QStringList({ QStringLiteral("blue"), QStringLiteral("demo"), QStringLiteral("edge"),
+            QStringLiteral("legacy") }));
     for (const QString &k : klusters) {
         const KlusterData *d = session.store()->data({ QStringLiteral("sim"), k });
         QVERIFY2(d && d->fetch && d->diagnosis && !d->isStale(), qPrintable(k));
     }
-    QCOMPARE(refreshed.size(), 3);
+    QCOMPARE(refreshed.size(), 4);
     QVERIFY(!refreshed.first().at(2).toBool()); // not cancelled
     const ConnectionStatus status = session.registry()->status(QStringLiteral("sim"));
     QCOMPARE(status.state, ConnectionStatus::State::Listed);
-    QCOMPARE(status.klusters, 3);
+    QCOMPARE(status.klusters, 4);
     QCOMPARE(status.stale, 0);
-    QCOMPARE(status.toText(), QStringLiteral("3 klusters"));
+    QCOMPARE(status.toText(), QStringLiteral("4 klusters"));
     QVERIFY(!changed.isEmpty());
     // The round's counts come from the store.
     QVERIFY(!rounds.isEmpty());
     const RefreshSummary summary = rounds.last().first().value<RefreshSummary>();
-    QCOMPARE(summary.klusters, 3);
+    QCOMPARE(summary.klusters, 4);
     QCOMPARE(summary.failed, 0);
     QVERIFY(!summary.snapshots);
     QVERIFY(session.registry()->anyLive());
@@ -200,7 +204,7 @@ void TestConsoleSession::testSignsInWithoutAConnection()
     });
     QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
     QVERIFY2(ok, qPrintable(what));
-    QVERIFY2(what.contains(QStringLiteral("3 kluster(s)")), qPrintable(what));
+    QVERIFY2(what.contains(QStringLiteral("4 kluster(s): blue, demo, edge, legacy")), qPrintable(what));
     QVERIFY(session.registry()->isEmpty()); // a test adds no connection
 
     done = false;

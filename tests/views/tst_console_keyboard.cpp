@@ -248,7 +248,7 @@ void TestConsoleKeyboard::fromTheFilter()
     QCOMPARE(m_window->sidebarFilter()->text(), QStringLiteral("blue"));
     QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 1);
     press(Qt::Key_Escape); // cleared: every kluster again, legacy still the one shown and marked
-    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 3);
+    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 4);
     QCOMPARE(m_window->currentKey().toString(), QStringLiteral("sim/legacy"));
     press(Qt::Key_2, Qt::ControlModifier);
     QCOMPARE(m_window->currentTab(), Tab::Findings);
@@ -369,7 +369,7 @@ void TestConsoleKeyboard::filtersAreNoTrap()
     press(Qt::Key_K, Qt::ControlModifier);
     press(Qt::Key_Escape);
     QCOMPARE(m_window->sidebarFilter()->text(), QString());
-    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 3);
+    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 4);
     // "/" from a table: its filter, empty-handed; a filter that matches nothing says so.
     press(Qt::Key_3, Qt::ControlModifier);
     QTest::keyClick(m_window->nodesPage()->view(), Qt::Key_Slash);
