@@ -291,9 +291,10 @@ void Detector::checkPorts()
         || !m_state.hasExtension("allowed-address-pairs") || !m_state.nodesSource.known
         || !m_state.serversSource.known)
         return;
-    QHash<QString, QList<int>> byDevice;
+    QMultiHash<QString, int> byDevice; // most instances have one port
+    byDevice.reserve(m_state.ports.size());
     for (int p = 0; p < m_state.ports.size(); ++p)
-        byDevice[m_state.ports.at(p).deviceId].append(p);
+        byDevice.insert(m_state.ports.at(p).deviceId, p);
     for (int i : m_ctx->index.klusterInstances()) {
         const int n = m_ctx->index.nodeOfInstance(i);
         if (n < 0)
@@ -302,10 +303,12 @@ void Detector::checkPorts()
         const QString ip = canonicalAddress(node.internalIp);
         if (!node.podCidr.isValid() || ip.isEmpty())
             continue;
-        for (int p : byDevice.value(m_state.instances.at(i).id)) {
+        for (auto it = byDevice.constFind(m_state.instances.at(i).id);
+             it != byDevice.cend() && it.key() == m_state.instances.at(i).id; ++it) {
+            const int p = it.value();
             const Port &port = m_state.ports.at(p);
             const bool holdsIp = std::any_of(port.fixedIps.cbegin(), port.fixedIps.cend(),
-                [&ip](const QString &a) { return canonicalAddress(a) == ip; });
+                [&ip, &node](const QString &a) { return a == node.internalIp || canonicalAddress(a) == ip; });
             if (!holdsIp)
                 continue;
             if (port.portSecurityEnabled.value_or(false)
