@@ -29,8 +29,8 @@ void networkDown(World &w, SimNode &node)
     node.resourceVersion = ++w.resourceVersionCounter;
 }
 
-// A routed member: a node with an instance whose {podCIDR -> InternalIP} is on the router (from the end of the
-// list: the newest).
+// A routed member: a node with an instance whose {podCIDR -> InternalIP} is on the router (from the end of
+// the list: the newest).
 int routedNode(const World &w, const SimKluster &k, const SimRouter &router)
 {
     for (int n = int(k.nodes.size()) - 1; n >= 0; --n) {
