@@ -66,6 +66,7 @@ private slots:
     void routeRepairsAsOneChange();
     void ghostNodeDeletedByName();
     void multiSelectRepairObeysTheBudget();
+    void zoneOutageRefusesTheDeletionInTheDialog();
     void dialogRefusesWhatARefreshChanged();
     void refreshKeepsSelection();
     void nodeChangeShownLive();
@@ -445,6 +446,38 @@ void TestConsole::multiSelectRepairObeysTheBudget()
     QVERIFY(!dialog->overrideBox()->isHidden());
     QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("kks-demo-pool-t5y6u"));
     QVERIFY(!dialog->confirmButton()->isEnabled());
+    dialog->overrideBox()->setChecked(true);
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    dialog->reject();
+}
+
+// edge's zone eu-de-1b is down: the instance there that never registered is not deleted (ZoneDisruption,
+// although the budget allows it), but for one alone with the override, which says why.
+void TestConsole::zoneOutageRefusesTheDeletionInTheDialog()
+{
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    QVERIFY(select(window, { QStringLiteral("sim"), QStringLiteral("edge") }));
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    const QString id = QStringLiteral("instance-unregistered:kks-edge-pool-b7t8u");
+    QVERIFY(window.findingsPage()->selectKeys({ id }));
+    window.setTab(Tab::Findings);
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QString verdict;
+    for (const QLabel *l : dialog->findChildren<QLabel *>()) {
+        if (l->accessibleName() == QLatin1String("Remediation budget verdict"))
+            verdict = l->text();
+    }
+    QVERIFY2(
+        verdict.contains(QStringLiteral("ZoneDisruption")) && verdict.contains(QStringLiteral("eu-de-1b")),
+        qPrintable(verdict));
+    QVERIFY(!dialog->overrideBox()->isHidden());
+    QVERIFY(dialog->overrideBox()->text().contains(QStringLiteral("zone is down")));
+    QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("kks-edge-pool-b7t8u"));
+    QVERIFY(!dialog->confirmButton()->isEnabled()); // refused until overridden
     dialog->overrideBox()->setChecked(true);
     QVERIFY(dialog->confirmButton()->isEnabled());
     dialog->reject();
