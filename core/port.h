@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -23,3 +25,16 @@ struct Port
     QList<AddressPair> allowedAddressPairs;
     qint64 revision = -1; // revision_number; -1 when not given
 };
+
+// The pairs as Neutron writes them: [{"ip_address", "mac_address" (when set)}].
+inline QJsonArray addressPairsJson(const QList<AddressPair> &pairs)
+{
+    QJsonArray list;
+    for (const AddressPair &p : pairs) {
+        QJsonObject pair { { QStringLiteral("ip_address"), p.ipAddress } };
+        if (!p.macAddress.isEmpty())
+            pair.insert(QStringLiteral("mac_address"), p.macAddress);
+        list.append(pair);
+    }
+    return list;
+}

@@ -47,13 +47,7 @@ QJsonObject pairMissingEvidence(const DiagnosisContext &c, const Finding &f)
 {
     const Node &node = c.state.nodes.at(f.facts.node);
     const Port &port = c.state.ports.at(f.facts.port);
-    QJsonArray pairs;
-    for (const AddressPair &p : port.allowedAddressPairs) {
-        QJsonObject pair { { QStringLiteral("ip_address"), p.ipAddress } };
-        if (!p.macAddress.isEmpty())
-            pair.insert(QStringLiteral("mac_address"), p.macAddress);
-        pairs.append(pair);
-    }
+    const QJsonArray pairs = addressPairsJson(port.allowedAddressPairs);
     return QJsonObject { { QStringLiteral("node"), node.name },
         { QStringLiteral("instanceId"),
             f.facts.instance >= 0 ? c.state.instances.at(f.facts.instance).id : QString() },

@@ -137,13 +137,7 @@ RepairPlan addAddressPair(const Port &port, const QString &cidr, bool guarded)
         : QStringLiteral("Allow the pod network %1 on port %2 (an allowed address pair; the %3 there kept)")
               .arg(cidr, port.id)
               .arg(port.allowedAddressPairs.size());
-    QJsonArray pairs;
-    for (const AddressPair &p : port.allowedAddressPairs) {
-        QJsonObject pair { { QStringLiteral("ip_address"), p.ipAddress } };
-        if (!p.macAddress.isEmpty())
-            pair.insert(QStringLiteral("mac_address"), p.macAddress);
-        pairs.append(pair);
-    }
+    QJsonArray pairs = addressPairsJson(port.allowedAddressPairs);
     pairs.append(QJsonObject { { QStringLiteral("ip_address"), cidr } });
     PlannedRequest request;
     request.service = QStringLiteral("network");
