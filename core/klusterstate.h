@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 #include <optional>
+#include <utility>
 
 // Where one part of a kluster's state came from, and whether it could be read.
 // Diagnosis only uses the parts that are known; a failed source is never
@@ -58,7 +59,9 @@ struct KlusterState
     void noteIncompleteServers()
     {
         int partial = 0;
-        for (const Instance &i : instances)
+        // std::as_const: the list is the project's, shared by every kluster of it; a non-const walk would make
+        // each kluster its own copy of every server.
+        for (const Instance &i : std::as_const(instances))
             partial += i.isPartial() ? 1 : 0;
         serversSource.incomplete = partial == 0
             ? QString()
