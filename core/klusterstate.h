@@ -59,8 +59,8 @@ struct KlusterState
     void noteIncompleteServers()
     {
         int partial = 0;
-        // std::as_const: the list is the project's, shared by every kluster of it; a non-const walk would make
-        // each kluster its own copy of every server.
+        // std::as_const: the list is the project's, shared by every kluster of it; a non-const walk would
+        // make each kluster its own copy of every server.
         for (const Instance &i : std::as_const(instances))
             partial += i.isPartial() ? 1 : 0;
         serversSource.incomplete = partial == 0
