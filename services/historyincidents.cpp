@@ -173,21 +173,11 @@ QList<IncidentInterval> HistoryStore::incidentIntervalsWhere(
     const QString &kluster, const QString &condition, const QVariantMap &values)
 {
     QList<IncidentInterval> result;
-    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
-    if (id == 0)
-        return result;
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT %1 FROM incident_intervals WHERE kluster = :k AND (%2) ORDER BY "
-                             "first_seen, id")
-                  .arg(Columns, condition));
-    q.bindValue(QStringLiteral(":k"), id);
-    for (auto it = values.cbegin(); it != values.cend(); ++it)
-        q.bindValue(it.key(), it.value());
-    if (q.exec()) {
-        while (q.next())
-            result.append(intervalOf(q));
-    }
+    eachRow(kluster,
+        QStringLiteral(
+            "SELECT %1 FROM incident_intervals WHERE kluster = :k AND (%2) ORDER BY first_seen, id")
+            .arg(Columns, condition),
+        values, [&result](const QSqlQuery &q) { result.append(intervalOf(q)); });
     return result;
 }
 

@@ -807,25 +807,35 @@ FindingInterval intervalOf(const QSqlQuery &q)
 
 } // namespace
 
-QList<FindingInterval> HistoryStore::intervalsWhere(
-    const QString &kluster, const QString &condition, const QVariantMap &values)
+void HistoryStore::eachRow(const QString &kluster, const QString &select, const QVariantMap &values,
+    const std::function<void(const QSqlQuery &)> &row)
 {
-    QList<FindingInterval> result;
     const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
     if (id == 0)
-        return result;
+        return;
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("SELECT finding, severity, first_seen, ") + LastSeen
-        + QStringLiteral(", resolved_at, before_history FROM intervals WHERE kluster = :k AND (%1) ORDER BY "
-                         "first_seen, id")
-              .arg(condition));
+    q.setForwardOnly(true);
+    q.prepare(select);
     q.bindValue(QStringLiteral(":k"), id);
     for (auto it = values.cbegin(); it != values.cend(); ++it)
         q.bindValue(it.key(), it.value());
     if (q.exec()) {
         while (q.next())
-            result.append(intervalOf(q));
+            row(q);
     }
+}
+
+QList<FindingInterval> HistoryStore::intervalsWhere(
+    const QString &kluster, const QString &condition, const QVariantMap &values)
+{
+    QList<FindingInterval> result;
+    eachRow(kluster,
+        QStringLiteral("SELECT finding, severity, first_seen, ") + LastSeen
+            + QStringLiteral(
+                ", resolved_at, before_history FROM intervals WHERE kluster = :k AND (%1) ORDER BY "
+                "first_seen, id")
+                  .arg(condition),
+        values, [&result](const QSqlQuery &q) { result.append(intervalOf(q)); });
     return result;
 }
 

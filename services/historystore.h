@@ -15,6 +15,8 @@
 #include <optional>
 #include <utility>
 
+class QSqlQuery;
+
 struct KlusterState;
 struct Diagnosis;
 
@@ -260,6 +262,10 @@ private:
     bool recordState(qint64 kluster, const HistoryRecord &r, qint64 at);
     // Ends the finding's open acknowledgement (`how`) at `at`.
     bool endAcknowledgement(qint64 kluster, const QString &finding, qint64 at, const QString &how);
+    // Runs `select` (which names the kluster as `:k`) for the kluster, binding `values`, and hands each row
+    // to `row`; nothing when the kluster is not recorded or the query fails.
+    void eachRow(const QString &kluster, const QString &select, const QVariantMap &values,
+        const std::function<void(const QSqlQuery &)> &row);
     // The kluster's intervals that meet `condition` (SQL over the intervals table, with `values` bound by
     // name), oldest first.
     QList<FindingInterval> intervalsWhere(
