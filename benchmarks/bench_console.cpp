@@ -234,6 +234,7 @@ BENCHMARK(BM_ConsoleFleet)
     ->ArgNames({ "klusters", "nodes", "connections" })
     ->Args({ 100, 20, 1 })
     ->Args({ 100, 50, 3 })
+    ->Args({ 1000, 20, 1 })
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);

@@ -51,6 +51,7 @@ void ConsoleSession::setCurrent(const KlusterKey &key)
     if (key == m_current)
         return;
     m_current = key;
+    m_refreshes->setShown(key); // its nodes watched, its refresh first
     if (!key.kluster.isEmpty())
         Settings::lastKluster().setValue(key.toString());
 }

@@ -5,6 +5,7 @@
 #include "services/historystore.h"
 
 #include <QTimer>
+#include <algorithm>
 
 RefreshCoordinator::RefreshCoordinator(ConnectionRegistry *registry, KlusterStore *store, QObject *parent)
     : QObject(parent)
@@ -21,6 +22,8 @@ void RefreshCoordinator::wire(Connection *connection)
 {
     const QString name = connection->name();
     m_store->setListing(name);
+    if (m_shown.connection == name)
+        connection->setShown(m_shown.kluster);
     connect(connection, &Connection::klustersListed, this,
         [this, connection](
             const QStringList &klusters, const Error &error) { onListed(connection, klusters, error); });
@@ -56,6 +59,7 @@ void RefreshCoordinator::onListed(Connection *connection, const QStringList &klu
     if (error.isError()) // the list failed: the klusters known so far are still tried, each on its own
         toRefresh << m_store->klusters(name);
     toRefresh.removeDuplicates();
+    orderForRound(toRefresh, name);
     for (const QString &k : std::as_const(toRefresh))
         connection->refresh(k);
     emit listed(name);
@@ -83,7 +87,48 @@ void RefreshCoordinator::refreshAll()
 void RefreshCoordinator::refresh(const KlusterKey &key)
 {
     if (Connection *c = m_registry->connection(key.connection))
-        c->refresh(key.kluster);
+        c->refresh(key.kluster, true);
+}
+
+void RefreshCoordinator::setShown(const KlusterKey &key)
+{
+    const KlusterKey before = std::exchange(m_shown, key);
+    if (before.connection != key.connection) {
+        if (Connection *c = m_registry->connection(before.connection))
+            c->setShown(QString());
+    }
+    if (Connection *c = m_registry->connection(key.connection))
+        c->setShown(key.kluster);
+}
+
+void RefreshCoordinator::orderForRound(QStringList &klusters, const QString &connection) const
+{
+    // Lower first; the order listed (by name) among equals.
+    const auto urgency = [this, &connection](const QString &k) {
+        const KlusterKey key { connection, k };
+        if (key == m_shown)
+            return 0;
+        const KlusterData *d = m_store->data(key);
+        if (!d || !d->diagnosis)
+            return d && d->isStale() ? 2 : 3;
+        const auto &findings = d->diagnosis->findings;
+        if (std::any_of(findings.cbegin(), findings.cend(),
+                [](const Finding &f) { return f.severity == Severity::Critical; }))
+            return 1;
+        if (d->isStale() || std::any_of(findings.cbegin(), findings.cend(), [](const Finding &f) {
+                return f.severity == Severity::Warning;
+            }))
+            return 2;
+        return 3;
+    };
+    QList<QPair<int, QString>> ranked;
+    ranked.reserve(klusters.size());
+    for (const QString &k : std::as_const(klusters))
+        ranked.append({ urgency(k), k });
+    std::stable_sort(ranked.begin(), ranked.end(),
+        [](const QPair<int, QString> &a, const QPair<int, QString> &b) { return a.first < b.first; });
+    for (int i = 0; i < ranked.size(); ++i)
+        klusters[i] = ranked.at(i).second;
 }
 
 void RefreshCoordinator::cancelAll()

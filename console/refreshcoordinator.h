@@ -34,7 +34,9 @@ public:
     RefreshCoordinator(ConnectionRegistry *registry, KlusterStore *store, QObject *parent = nullptr);
 
     void refreshAll(); // every live connection listed again, and each of its klusters refreshed
-    void refresh(const KlusterKey &key); // one kluster again (after a repair)
+    void refresh(const KlusterKey &key); // one kluster again (after a repair): before any waiting its turn
+    // The kluster a person looks at: refreshed first in each round, its nodes watched whatever the bound.
+    void setShown(const KlusterKey &key);
     void cancelAll();
     int pending() const { return m_store->pending(); }
 
@@ -75,6 +77,8 @@ private:
     void onRefreshed(const RefreshResult &result);
     void onNodesChanged(const RefreshResult &result);
     RefreshSummary summary(bool cancelled) const;
+    // A round's order: the kluster shown, then the worst (critical, then warning or failed), then the rest.
+    void orderForRound(QStringList &klusters, const QString &connection) const;
 
     ConnectionRegistry *m_registry;
     KlusterStore *m_store;
@@ -82,5 +86,6 @@ private:
     int m_autoRefreshMinutes = 0;
     bool m_settleWanted = false;
     QList<KlusterKey> m_cancelled; // since the last round came back
+    KlusterKey m_shown;
     std::function<bool()> m_viewsBusy;
 };

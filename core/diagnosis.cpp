@@ -291,10 +291,6 @@ void Detector::checkPorts()
         || !m_state.hasExtension("allowed-address-pairs") || !m_state.nodesSource.known
         || !m_state.serversSource.known)
         return;
-    QMultiHash<QString, int> byDevice; // most instances have one port
-    byDevice.reserve(m_state.ports.size());
-    for (int p = 0; p < m_state.ports.size(); ++p)
-        byDevice.insert(m_state.ports.at(p).deviceId, p);
     for (int i : m_ctx->index.klusterInstances()) {
         const int n = m_ctx->index.nodeOfInstance(i);
         if (n < 0)
@@ -303,9 +299,7 @@ void Detector::checkPorts()
         const QString ip = canonicalAddress(node.internalIp);
         if (!node.podCidr.isValid() || ip.isEmpty())
             continue;
-        for (auto it = byDevice.constFind(m_state.instances.at(i).id);
-             it != byDevice.cend() && it.key() == m_state.instances.at(i).id; ++it) {
-            const int p = it.value();
+        for (const int p : m_ctx->index.project().portsOf(m_state.instances.at(i).id)) {
             const Port &port = m_state.ports.at(p);
             const bool holdsIp = std::any_of(port.fixedIps.cbegin(), port.fixedIps.cend(),
                 [&ip, &node](const QString &a) { return a == node.internalIp || canonicalAddress(a) == ip; });
@@ -340,7 +334,7 @@ Diagnosis Detector::run()
     if (skip(m_state.klusterSource, QStringLiteral("everything"), QStringLiteral("the kluster")))
         return m_result;
 
-    m_result.findings.reserve(m_state.nodes.size() + m_state.instances.size() / 8 + 16);
+    m_result.findings.reserve(m_state.nodes.size() + m_ctx->index.klusterInstances().size() / 8 + 16);
     if (!skip(m_state.securityGroupsSource, QStringLiteral("security groups and memberships"),
             QStringLiteral("the security groups")))
         checkSecurityGroups();

@@ -1,62 +1,54 @@
 #include "core/klusterindex.h"
 
-static bool isNameSuffix(QStringView suffix)
+#include <algorithm>
+
+std::shared_ptr<const ProjectIndex> projectIndexOf(const KlusterState &state)
 {
-    if (suffix.size() != 5)
-        return false;
-    for (QChar c : suffix) {
-        if (!((c >= QLatin1Char('a') && c <= QLatin1Char('z'))
-                || (c >= QLatin1Char('0') && c <= QLatin1Char('9'))))
-            return false;
-    }
-    return true;
+    if (state.projectIndex && state.projectIndex->indexes(state.instances, state.ports))
+        return state.projectIndex;
+    return std::make_shared<const ProjectIndex>(state.instances, state.ports);
 }
 
 KlusterMembers::KlusterMembers(const KlusterState &state)
+    : KlusterMembers(state, *projectIndexOf(state))
+{ }
+
+KlusterMembers::KlusterMembers(const KlusterState &state, const ProjectIndex &project)
 {
     const Kluster &k = state.kluster;
     for (const NodePool &pool : k.nodePools) {
-        m_poolByPrefix.insert(
-            QStringLiteral("kks-") + k.name + QLatin1Char('-') + pool.name + QLatin1Char('-'), pool.name);
-        m_poolByPrefix.insert(k.name + QLatin1Char('-') + pool.name + QLatin1Char('-'), pool.name);
+        addPool(QStringLiteral("kks-") + k.name + QLatin1Char('-') + pool.name + QLatin1Char('-'), pool.name,
+            project);
+        addPool(k.name + QLatin1Char('-') + pool.name + QLatin1Char('-'), pool.name, project);
     }
-    for (int i = 0; i < state.instances.size(); ++i) {
-        if (!poolOf(state.instances.at(i).name).isEmpty())
-            m_instances.append(i);
-    }
+    std::sort(m_instances.begin(), m_instances.end()); // Nova order
+    m_instances.erase(std::unique(m_instances.begin(), m_instances.end()), m_instances.end());
     for (int i = 0; i < state.securityGroups.size(); ++i) {
         if (state.securityGroups.at(i).name == k.securityGroupName)
             m_groups.append(i);
     }
 }
 
+void KlusterMembers::addPool(const QString &prefix, const QString &pool, const ProjectIndex &project)
+{
+    if (m_poolByPrefix.contains(prefix))
+        return;
+    m_poolByPrefix.insert(prefix, pool);
+    m_instances += project.instancesNamed(prefix);
+}
+
 QString KlusterMembers::poolOf(const QString &instanceName) const
 {
     // <prefix><5 lowercase alphanumerics>
-    if (instanceName.size() < 7 || instanceName.at(instanceName.size() - 6) != QLatin1Char('-'))
-        return QString();
-    if (!isNameSuffix(QStringView(instanceName).right(5)))
-        return QString();
-    return m_poolByPrefix.value(instanceName.left(instanceName.size() - 5));
+    const QString prefix = ProjectIndex::nodePrefixOf(instanceName);
+    return prefix.isEmpty() ? QString() : m_poolByPrefix.value(prefix);
 }
 
 KlusterIndex::KlusterIndex(const KlusterState &state)
     : m_state(state)
-    , m_members(state)
+    , m_project(projectIndexOf(state))
+    , m_members(state, *m_project)
 {
-    m_instanceByName.reserve(state.instances.size());
-    m_instanceByAddress.reserve(state.instances.size() * 2);
-    for (int i = 0; i < state.instances.size(); ++i) {
-        const Instance &instance = state.instances.at(i);
-        if (!m_instanceByName.contains(instance.name))
-            m_instanceByName.insert(instance.name, i);
-        for (const InstanceAddress &a : instance.addresses) {
-            const QString key = canonicalAddress(a.address);
-            if (!key.isEmpty() && !m_instanceByAddress.contains(key))
-                m_instanceByAddress.insert(key, i);
-        }
-    }
-
     m_nodeByName.reserve(state.nodes.size());
     m_nodeByAddress.reserve(state.nodes.size());
     m_nodeByPodCidr.reserve(state.nodes.size());
@@ -72,18 +64,12 @@ KlusterIndex::KlusterIndex(const KlusterState &state)
     }
 
     if (state.serversSource.known && state.serversSource.incomplete.isEmpty()) {
-        QSet<QString> instanceIds; // made only when a node has no instance of its name
         for (int i = 0; i < state.nodes.size(); ++i) {
             const Node &node = state.nodes.at(i);
-            if (m_instanceByName.contains(node.name))
+            if (m_project->instanceByName(node.name) >= 0)
                 continue;
-            if (instanceIds.isEmpty()) {
-                instanceIds.reserve(state.instances.size());
-                for (const Instance &instance : state.instances)
-                    instanceIds.insert(instance.id);
-            }
             const QString providerInstance = node.providerInstanceId();
-            if (!providerInstance.isEmpty() && instanceIds.contains(providerInstance))
+            if (!providerInstance.isEmpty() && m_project->hasInstanceId(providerInstance))
                 continue;
             m_ghosts.insert(i);
         }
@@ -96,19 +82,19 @@ bool KlusterIndex::isAnotherKlustersInstance(int instanceIndex) const
         return false;
     const QString &name = m_state.instances.at(instanceIndex).name;
     // kks-<kluster>-<pool>-<5 lowercase alphanumerics>: at least one character for kluster and pool.
-    if (!name.startsWith(QLatin1String("kks-")) || name.size() < 4 + 2 + 2 + 5
-        || name.at(name.size() - 6) != QLatin1Char('-') || !isNameSuffix(QStringView(name).right(5)))
+    const QString prefix = ProjectIndex::nodePrefixOf(name);
+    if (!prefix.startsWith(QLatin1String("kks-")) || prefix.size() < 4 + 2 + 2)
         return false;
-    const QStringView middle = QStringView(name).mid(4, name.size() - 4 - 6); // <kluster>-<pool>
+    const QStringView middle = QStringView(prefix).mid(4, prefix.size() - 4 - 1); // <kluster>-<pool>
     const qsizetype dash = middle.indexOf(QLatin1Char('-'));
     if (dash <= 0 || dash == middle.size() - 1)
         return false;
-    return poolOf(name).isEmpty();
+    return m_members.poolOf(name).isEmpty();
 }
 
 int KlusterIndex::instanceByAddress(const QString &address) const
 {
-    return m_instanceByAddress.value(canonicalAddress(address), -1);
+    return m_project->instanceByCanonicalAddress(canonicalAddress(address));
 }
 
 int KlusterIndex::nodeByAddress(const QString &address) const

@@ -2,11 +2,17 @@
 
 #include "core/cidr.h"
 #include "core/klusterstate.h"
+#include "core/projectindex.h"
 
 #include <QHash>
 #include <QList>
 #include <QSet>
 #include <QString>
+#include <memory>
+
+// The state's project index when it indexes the state's lists (set where the project's lists are kept),
+// else one made for it.
+std::shared_ptr<const ProjectIndex> projectIndexOf(const KlusterState &state);
 
 // Which of a state's instances and security groups are the kluster's, by Kubernikus' naming: the part of
 // the index that needs no other join (a kluster's state digest needs only this).
@@ -14,6 +20,7 @@ class KlusterMembers
 {
 public:
     explicit KlusterMembers(const KlusterState &state);
+    KlusterMembers(const KlusterState &state, const ProjectIndex &project);
 
     // Indices into state.instances of the kluster's instances, in Nova order.
     const QList<int> &instances() const { return m_instances; }
@@ -23,6 +30,8 @@ public:
     QString poolOf(const QString &instanceName) const;
 
 private:
+    void addPool(const QString &prefix, const QString &pool, const ProjectIndex &project);
+
     QHash<QString, QString> m_poolByPrefix; // "kks-<kluster>-<pool>-" and "<kluster>-<pool>-"
     QList<int> m_instances;
     QList<int> m_groups;
@@ -30,7 +39,8 @@ private:
 
 // The join of a kluster's OpenStack and Kubernetes views: which instances are
 // the kluster's (by Kubernikus' naming), which node is which instance's, and
-// who owns an IP address or a pod CIDR. Built once per state in linear time.
+// who owns an IP address or a pod CIDR. What is the project's (its servers by name and address) is the
+// project index's, shared by its klusters; the rest is built once per state in time linear in the kluster.
 class KlusterIndex
 {
 public:
@@ -45,7 +55,7 @@ public:
 
     // -1 when there is none.
     int nodeByName(const QString &name) const { return m_nodeByName.value(name, -1); }
-    int instanceByName(const QString &name) const { return m_instanceByName.value(name, -1); }
+    int instanceByName(const QString &name) const { return m_project->instanceByName(name); }
     int instanceByAddress(const QString &address) const; // any project instance, fixed or floating
     int nodeByAddress(const QString &address) const; // by InternalIP
     int nodeByPodCidr(const Cidr &cidr) const { return m_nodeByPodCidr.value(cidr, -1); }
@@ -64,13 +74,14 @@ public:
 
     // Indices into state().securityGroups of the groups named like the kluster's group.
     const QList<int> &klusterGroups() const { return m_members.groups(); }
+    // The project's servers and ports, indexed.
+    const ProjectIndex &project() const { return *m_project; }
 
 private:
     const KlusterState &m_state;
+    std::shared_ptr<const ProjectIndex> m_project;
     KlusterMembers m_members;
     QHash<QString, int> m_nodeByName;
-    QHash<QString, int> m_instanceByName;
-    QHash<QString, int> m_instanceByAddress;
     QHash<QString, int> m_nodeByAddress;
     QHash<Cidr, int> m_nodeByPodCidr;
     QSet<int> m_ghosts;

@@ -11,6 +11,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -23,6 +24,8 @@ struct SourceStatus
     QString error; // why it is not known
     QString incomplete; // known, but some of it is missing, and why (empty: complete)
 };
+
+class ProjectIndex;
 
 // Everything a snapshot holds about one kluster: the raw API state, parsed,
 // stamped with the instant it was fetched.
@@ -42,6 +45,9 @@ struct KlusterState
     QStringList extensions; // Neutron extension aliases
     bool extensionsKnown = false;
     QList<Port> ports; // the project's ports (optional: portsSource says whether they are known)
+    // The instances and ports indexed once for the whole project, where they are kept (null: each index
+    // makes its own; one that no longer indexes these lists is not used).
+    std::shared_ptr<const ProjectIndex> projectIndex;
 
     SourceStatus klusterSource;
     SourceStatus serversSource;

@@ -191,6 +191,18 @@ public:
         s.endInsert();
     }
 
+    // One row held takes new data with the same key (no update under way): said to have changed if it looks
+    // different. A row's change costs that row, not the table's.
+    void replace(int row, const Row &r, const Signals &s)
+    {
+        Q_ASSERT(m_merging == Merge::None && m_keyOf(m_rows.at(row)) == m_keyOf(r));
+        if (m_same(m_rows.at(row), r))
+            return;
+        ++m_generation;
+        m_rows[row] = r;
+        s.changed(row, row);
+    }
+
 private:
     // Rows came or went (or none did), and the ones that stay are in the same order in `next` (both lists in
     // the order the rows are made in): the gone ones are removed and the new ones inserted where `next` has
@@ -454,6 +466,14 @@ protected:
         QList<Row> old = rows.takeRetired();
         if (!old.isEmpty())
             m_retired.append(std::make_shared<const QList<Row>>(std::move(old)));
+    }
+
+    // One row's new data (the same key), in place: a change of one kluster costs one row.
+    template<typename Row> void replaceRow(KeyedRows<Row> &rows, int row, const Row &next)
+    {
+        typename KeyedRows<Row>::Signals notify;
+        notify.changed = [this](int a, int b) { emit dataChanged(index(a, 0), index(b, columnCount() - 1)); };
+        rows.replace(row, next, notify);
     }
 
 private:

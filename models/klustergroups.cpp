@@ -77,7 +77,7 @@ void KlusterGroups::rebuild()
         const QString connection = groupOf(r);
         int g = groupRowOf(connection);
         if (g < 0) {
-            m_groups.append(Group { connection, m_nextId++, {} });
+            m_groups.append(Group { connection, m_nextId++, {}, {} });
             g = int(m_groups.size()) - 1;
         }
         m_groups[g].rows.append(r);
@@ -91,7 +91,7 @@ void KlusterGroups::addRow(int sourceRow)
     if (g < 0) {
         const int at = int(m_groups.size());
         beginInsertRows(QModelIndex(), at, at);
-        m_groups.append(Group { connection, m_nextId++, { sourceRow } });
+        m_groups.append(Group { connection, m_nextId++, { sourceRow }, {} });
         endInsertRows();
         return;
     }
@@ -99,6 +99,7 @@ void KlusterGroups::addRow(int sourceRow)
     const int at = int(std::lower_bound(rows.begin(), rows.end(), sourceRow) - rows.begin());
     beginInsertRows(index(g, 0), at, at);
     rows.insert(at, sourceRow);
+    m_groups[g].answers.clear();
     endInsertRows();
     emit dataChanged(index(g, 0), index(g, columnCount() - 1)); // its sums
 }
@@ -119,6 +120,7 @@ void KlusterGroups::removeRow(int sourceRow)
         const int at = int(it - rows.begin());
         beginRemoveRows(index(g, 0), at, at);
         rows.removeAt(at);
+        m_groups[g].answers.clear();
         endRemoveRows();
         emit dataChanged(index(g, 0), index(g, columnCount() - 1));
         return;
@@ -180,8 +182,10 @@ void KlusterGroups::sourceChanged(
         if (!groupsChanged.contains(at.parent().row()))
             groupsChanged.append(at.parent().row());
     }
-    for (int g : std::as_const(groupsChanged))
+    for (int g : std::as_const(groupsChanged)) {
+        m_groups.at(g).answers.clear();
         emit dataChanged(index(g, 0), index(g, columnCount() - 1));
+    }
 }
 
 QModelIndex KlusterGroups::index(int row, int column, const QModelIndex &parent) const
@@ -267,9 +271,17 @@ QVariant KlusterGroups::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.model() != this)
         return QVariant();
-    if (isGroup(index))
-        return index.row() < m_groups.size() ? groupData(m_groups.at(index.row()), index.column(), role)
-                                             : QVariant();
+    if (isGroup(index)) {
+        if (index.row() >= m_groups.size())
+            return QVariant();
+        const Group &group = m_groups.at(index.row());
+        const quint64 key = (quint64(quint32(index.column())) << 32) | quint32(role);
+        if (const auto it = group.answers.constFind(key); it != group.answers.cend())
+            return it.value();
+        const QVariant answer = groupData(group, index.column(), role);
+        group.answers.insert(key, answer);
+        return answer;
+    }
     return QAbstractProxyModel::data(index, role);
 }
 

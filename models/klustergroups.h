@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QAbstractProxyModel>
+#include <QHash>
 #include <QList>
 #include <QString>
 
@@ -44,6 +45,9 @@ private:
         QString connection;
         quintptr id = 0; // the children's internal id, stable while the group lives
         QList<int> rows; // source rows, ascending
+        // What data() answered for it, by column and role, until one of its klusters changes: a group's sums
+        // walk all its klusters, and a view asks for them on every paint.
+        mutable QHash<quint64, QVariant> answers;
     };
 
     QString groupOf(int sourceRow) const;

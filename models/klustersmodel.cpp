@@ -86,12 +86,16 @@ void KlustersModel::setKluster(const QString &connection, const QString &kluster
 {
     if (rowOf(connection, kluster) >= 0)
         return;
-    QList<Row> next = m_rows.rows();
     Row r;
     r.connection = connection;
     r.kluster = kluster;
-    next.append(r);
     // A connection that lists a kluster needs no row of its own any more.
+    if (rowOf(connection, QString()) < 0) {
+        applyRows(m_rows, { r }, true); // appended: the rows held are not looked at
+        return;
+    }
+    QList<Row> next = m_rows.rows();
+    next.append(r);
     next.erase(std::remove_if(next.begin(), next.end(),
                    [&](const Row &x) { return x.connection == connection && x.kluster.isEmpty(); }),
         next.end());
@@ -102,8 +106,8 @@ void KlustersModel::setDiagnosis(const QString &connection, const QString &klust
     const Diagnosis &diagnosis, const QDateTime &fetchedAt, const QString &incomplete, const QString &region)
 {
     setKluster(connection, kluster);
-    QList<Row> next = m_rows.rows();
-    Row &r = next[rowOf(connection, kluster)];
+    const int row = rowOf(connection, kluster);
+    Row r = m_rows.rows().at(row);
     r.diagnosed = true;
     if (!region.isEmpty())
         r.region = region;
@@ -115,15 +119,16 @@ void KlustersModel::setDiagnosis(const QString &connection, const QString &klust
         r.complete = r.shown;
         r.hasComplete = true;
     }
-    apply(next);
+    replaceRow(m_rows, row, r);
 }
 
 void KlustersModel::setError(const QString &connection, const QString &kluster, const QString &error)
 {
     setKluster(connection, kluster);
-    QList<Row> next = m_rows.rows();
-    next[rowOf(connection, kluster)].error = error;
-    apply(next);
+    const int row = rowOf(connection, kluster);
+    Row r = m_rows.rows().at(row);
+    r.error = error;
+    replaceRow(m_rows, row, r);
 }
 
 void KlustersModel::setConnectionError(const QString &connection, const QString &error)

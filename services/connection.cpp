@@ -24,7 +24,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     });
     connect(m_worker, &ConnectionWorker::nodesChanged, this, &Connection::nodesChanged);
     connect(m_worker, &ConnectionWorker::watchStatusChanged, this, &Connection::watchStatusChanged);
-    connect(m_worker, &ConnectionWorker::relistWanted, this, &Connection::refresh);
+    connect(m_worker, &ConnectionWorker::relistWanted, this, [this](const QString &k) { refresh(k); });
     connect(m_worker, &ConnectionWorker::repairProgress, this, &Connection::repairProgress);
     connect(m_worker, &ConnectionWorker::repairStepFinished, this, &Connection::repairStepFinished);
     connect(m_worker, &ConnectionWorker::repairFinished, this, &Connection::repairFinished);
@@ -53,14 +53,19 @@ void Connection::cancelListing()
     QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->cancelListing(); });
 }
 
-void Connection::refresh(const QString &kluster)
+void Connection::setShown(const QString &kluster)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->setShown(kluster); });
+}
+
+void Connection::refresh(const QString &kluster, bool urgent)
 {
     if (m_refreshing.contains(kluster)) {
         m_again.insert(kluster);
         return;
     }
     m_refreshing.insert(kluster);
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->refresh(kluster); });
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster, urgent] { w->refresh(kluster, urgent); });
     emit refreshStarted(kluster);
 }
 

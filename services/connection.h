@@ -72,8 +72,11 @@ public:
 
     void listKlusters();
     void cancelListing(); // said as a listing that failed Cancelled: no failure, the klusters known stay
-    void refresh(const QString &kluster);
+    // `urgent` (one asked for by a person, or after a repair): before the klusters waiting their turn.
+    void refresh(const QString &kluster, bool urgent = false);
     void cancelRefresh(const QString &kluster);
+    // The kluster a person looks at (empty: none of this connection's): its nodes are watched first.
+    void setShown(const QString &kluster);
     bool isRefreshing(const QString &kluster) const { return m_refreshing.contains(kluster); }
     // Sends the repairs of `findingIds`, one after the other, as planned from
     // `state` (what the person saw and confirmed). Refused while read-only.

@@ -2,9 +2,11 @@
 #include "services/connectionworker.h"
 
 #include "core/repairgate.h"
+#include "services/endpointhealth.h"
 #include "services/kubeconfig.h"
 #include "services/secretstore.h"
 #include "services/snapshotreader.h"
+#include "services/watchbudget.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -17,6 +19,19 @@
 namespace {
 
 constexpr int WholeNodeListEvery = 10; // while watched, the nodes are listed again every this many refreshes
+constexpr int RecentChangeSeconds = 15 * 60; // nodes that changed this lately stay watched
+constexpr int TurnedAwayAtMost = 8; // a refresh the cloud turns away goes back in line this often (minutes,
+                                    // as the pauses grow), then fails
+constexpr int PauseAtLeastMs = 1000;
+
+// Whether the nodes' source failed because the kluster's API refused the credentials.
+bool nodesRefused(const KlusterFetch &fetch)
+{
+    return std::any_of(fetch.errors.cbegin(), fetch.errors.cend(), [](const SourceError &e) {
+        return e.source == Source::Nodes
+            && (e.error.kind == Error::Kind::Auth || e.error.status == 401 || e.error.status == 403);
+    });
+}
 
 // A refresh that failed as a whole, before any source of the kluster was read.
 QList<SourceError> failedAsAWhole(const Error &error)
@@ -56,7 +71,11 @@ QHash<QString, QString> snapshotFolders(const QString &path)
 
 ConnectionWorker::ConnectionWorker(const ConnectionSpec &spec)
     : m_spec(spec)
-{ }
+    , m_resume(new QTimer(this))
+{
+    m_resume->setSingleShot(true);
+    connect(m_resume, &QTimer::timeout, this, &ConnectionWorker::startWaiting);
+}
 
 ConnectionWorker::~ConnectionWorker()
 {
@@ -66,6 +85,8 @@ ConnectionWorker::~ConnectionWorker()
     }
     qDeleteAll(findChildren<KlusterFetcher *>(Qt::FindDirectChildrenOnly));
     qDeleteAll(findChildren<RepairExecutor *>(Qt::FindDirectChildrenOnly));
+    for (NodeWatch *w : std::as_const(m_watches))
+        WatchBudget::shared().give();
     qDeleteAll(m_watches); // before the client their streams use
     m_watches.clear();
     m_servers.reset();
@@ -162,7 +183,7 @@ void ConnectionWorker::listKlusters()
             return;
         }
         m_listCall = m_session->send(QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters"));
-        connect(m_listCall, &HttpCall::finished, this, [listed](const ApiResponse &r) {
+        connect(m_listCall, &HttpCall::finished, this, [this, listed](const ApiResponse &r) {
             if (r.error.isError()) {
                 listed({}, r.error);
                 return;
@@ -176,8 +197,14 @@ void ConnectionWorker::listKlusters()
                 return;
             }
             QStringList names;
-            for (const QJsonValue v : doc.array())
-                names << v.toObject().value(QStringLiteral("name")).toString();
+            m_listed.clear();
+            for (const QJsonValue v : doc.array()) {
+                const QJsonObject kluster = v.toObject();
+                const QString name = kluster.value(QStringLiteral("name")).toString();
+                names << name;
+                if (!name.isEmpty()) // what the refreshes this listing asks for read
+                    m_listed.insert(name, QJsonDocument(kluster).toJson(QJsonDocument::Compact));
+            }
             names.removeAll(QString());
             names.sort();
             listed(names, Error());
@@ -196,7 +223,7 @@ void ConnectionWorker::cancelListing()
     emit klustersListed({}, Error::of(Error::Kind::Cancelled, tr("listing cancelled")));
 }
 
-void ConnectionWorker::refresh(const QString &kluster)
+void ConnectionWorker::refresh(const QString &kluster, bool urgent)
 {
     if (m_spec.isSnapshot()) {
         refreshSnapshot(kluster);
@@ -204,10 +231,17 @@ void ConnectionWorker::refresh(const QString &kluster)
     }
     const QDateTime askedAt = QDateTime::currentDateTimeUtc();
     const int limit = m_spec.refreshConcurrency;
-    if (limit > 0 && m_running >= limit) { // polite to the APIs: the rest wait their turn
-        const bool waiting = std::any_of(m_queued.cbegin(), m_queued.cend(),
+    const bool paused = m_pausedUntil.isValid() && askedAt < m_pausedUntil;
+    if (paused || (limit > 0 && m_running >= limit)) { // polite to the APIs: the rest wait their turn
+        const auto at = std::find_if(m_queued.begin(), m_queued.end(),
             [&kluster](const QPair<QString, QDateTime> &q) { return q.first == kluster; });
-        if (!waiting)
+        if (at != m_queued.end() && urgent)
+            m_queued.erase(at);
+        else if (at != m_queued.end())
+            return;
+        if (urgent) // one a person asked for: before the fleet's round
+            m_queued.prepend({ kluster, askedAt });
+        else
             m_queued.append({ kluster, askedAt });
         return;
     }
@@ -218,11 +252,57 @@ void ConnectionWorker::finishRefresh(const RefreshResult &result)
 {
     --m_running;
     emit refreshed(result);
+    startWaiting();
+}
+
+void ConnectionWorker::startWaiting()
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    if (m_pausedUntil.isValid() && now < m_pausedUntil) {
+        m_resume->start(int(qBound<qint64>(1, now.msecsTo(m_pausedUntil), qint64(3600) * 1000)));
+        return;
+    }
+    m_pausedUntil = QDateTime();
     const int limit = m_spec.refreshConcurrency;
     while (!m_queued.isEmpty() && (limit <= 0 || m_running < limit)) {
         const QPair<QString, QDateTime> next = m_queued.takeFirst();
         startRefresh(next.first, next.second);
     }
+}
+
+bool ConnectionWorker::requeueTurnedAway(const RefreshResult &result, const QDateTime &askedAt)
+{
+    // Only what the project's klusters share (Keystone, Nova, Neutron, Kubernikus) slows the connection: a
+    // kluster's own API turning it away is that kluster's.
+    qint64 pauseMs = -1;
+    for (const SourceError &e : result.errors) {
+        const bool shared = e.error.service != QLatin1String("kubernetes");
+        const bool turnedAway = e.error.kind == Error::Kind::Held || e.error.status == 429;
+        if (!shared || !turnedAway || !m_session)
+            continue;
+        // Held for failing (down, refusing): the refresh fails as it is; held as the cloud asked: it waits.
+        const QString endpoint = EndpointHealth::endpointOf(QUrl(m_session->endpoint(e.error.service)));
+        const qint64 asked = EndpointHealth::shared().pauseLeftMs(endpoint);
+        if (e.error.kind == Error::Kind::Held && asked <= 0)
+            continue;
+        pauseMs = qMax(pauseMs, qMax<qint64>(PauseAtLeastMs, asked));
+    }
+    const QString &kluster = result.key.kluster;
+    if (pauseMs < 0) {
+        m_turnedAway.remove(kluster);
+        return false;
+    }
+    if (++m_turnedAway[kluster] > TurnedAwayAtMost) {
+        m_turnedAway.remove(kluster);
+        return false; // said as it is: the cloud keeps turning it away
+    }
+    const QDateTime until = QDateTime::currentDateTimeUtc().addMSecs(pauseMs);
+    if (!m_pausedUntil.isValid() || until > m_pausedUntil)
+        m_pausedUntil = until;
+    m_queued.prepend({ kluster, askedAt });
+    --m_running;
+    startWaiting();
+    return true;
 }
 
 void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &started)
@@ -257,6 +337,11 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
             fetcher->setKubeTarget(*target);
             m_kubeTarget = target;
         }
+        const bool cachedCredentials = m_spec.kubeContext.isEmpty() && m_credentials.contains(kluster);
+        if (cachedCredentials)
+            fetcher->setKubeTarget(m_credentials.value(kluster));
+        if (const QByteArray listed = m_listed.take(kluster); !listed.isEmpty())
+            fetcher->setListedKluster(listed);
         if (m_spec.options.routeLimitExplicit)
             fetcher->setRouteLimit(m_spec.options.routeLimit);
         fetcher->setServerCache(m_servers.get(), started);
@@ -272,10 +357,18 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
         fetcher->setNodesWatched(watched);
         m_fetchers.insert(kluster, fetcher);
         connect(fetcher, &KlusterFetcher::finished, this,
-            [this, fetcher, kluster, result, timer, started, watched](const KlusterFetch &fetched) mutable {
+            [this, fetcher, kluster, result, timer, started, watched, cachedCredentials](
+                const KlusterFetch &fetched) mutable {
                 fetcher->deleteLater();
                 const bool cancelled = m_fetchers.value(kluster) != fetcher;
                 m_fetchers.remove(kluster);
+                if (!cancelled && cachedCredentials && nodesRefused(fetched)) {
+                    // The credentials kept from the last refresh are no longer good: again, with new ones.
+                    m_credentials.remove(kluster);
+                    --m_running;
+                    startRefresh(kluster, started);
+                    return;
+                }
                 KlusterFetch fetch = fetched;
                 const std::shared_ptr<const KlusterFetch> latest = m_latestResult.value(kluster).fetch;
                 if (watched && latest) {
@@ -301,22 +394,69 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                         = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
                     result.fetch = std::move(f);
                     result.errors = fetch.errors;
-                    if (fetcher->kubeTarget())
+                    if (fetcher->kubeTarget()) {
                         m_kubeTargets.insert(kluster, *fetcher->kubeTarget());
+                        if (!nodesRefused(*result.fetch))
+                            m_credentials.insert(kluster, *fetcher->kubeTarget());
+                    }
                     m_latestResult.insert(kluster, result);
-                    watchNodes(kluster, result.fetch, !watched);
+                    watchNodes(kluster, result.fetch, !watched, result.diagnosis.get());
                 }
+                if (!cancelled && requeueTurnedAway(result, started))
+                    return;
                 finishRefresh(result);
             });
         fetcher->start();
     });
 }
 
-void ConnectionWorker::watchNodes(
-    const QString &kluster, const std::shared_ptr<const KlusterFetch> &fetch, bool listed)
+bool ConnectionWorker::wantsWatch(const QString &kluster, const Diagnosis *diagnosis) const
+{
+    if (kluster == m_shown)
+        return true;
+    const QDateTime changed = m_lastChange.value(kluster);
+    if (changed.isValid() && changed.secsTo(QDateTime::currentDateTimeUtc()) < RecentChangeSeconds)
+        return true;
+    return diagnosis
+        && std::any_of(diagnosis->findings.cbegin(), diagnosis->findings.cend(), [](const Finding &f) {
+               return f.severity == Severity::Critical || f.severity == Severity::Warning;
+           });
+}
+
+void ConnectionWorker::dropWatch(const QString &kluster)
+{
+    if (NodeWatch *w = m_watches.take(kluster)) {
+        w->stop();
+        w->deleteLater();
+        WatchBudget::shared().give();
+    }
+    m_refreshesWatched.remove(kluster);
+}
+
+void ConnectionWorker::setShown(const QString &kluster)
+{
+    m_shown = kluster;
+    // Shown, its nodes are watched from now on (from what the last refresh listed), whatever the bound.
+    if (!kluster.isEmpty() && !m_watches.contains(kluster) && m_latestResult.contains(kluster)) {
+        const RefreshResult &latest = m_latestResult[kluster];
+        watchNodes(kluster, latest.fetch, true, latest.diagnosis.get());
+    }
+}
+
+void ConnectionWorker::watchNodes(const QString &kluster, const std::shared_ptr<const KlusterFetch> &fetch,
+    bool listed, const Diagnosis *diagnosis)
 {
     if (!m_spec.watchNodes)
         return;
+    if (!wantsWatch(kluster, diagnosis)) {
+        // Healthy and out of sight: its nodes are listed (cheaply, from the API server's cache) with each
+        // refresh, and its watch's connection goes back to the fleet's bound.
+        if (m_watches.contains(kluster)) {
+            dropWatch(kluster);
+            emitWatchStatus(kluster);
+        }
+        return;
+    }
     NodeWatch *watch = m_watches.value(kluster);
     if (!listed && watch && watch->isRunning())
         return; // the watch goes on from where it is
@@ -328,6 +468,10 @@ void ConnectionWorker::watchNodes(
         return;
     }
     if (!watch) {
+        if (!WatchBudget::shared().take(kluster == m_shown)) {
+            emitWatchStatus(kluster); // the bound is reached: listed with each refresh
+            return;
+        }
         NodeWatch::Targets targets = [this, kluster](QObject *context, auto done) {
             // First what the refresh listed the nodes with; after a refusal, fresh credentials.
             if (m_kubeTargets.contains(kluster)) {

@@ -12,6 +12,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QTimer>
 #include <functional>
 #include <memory>
 
@@ -31,8 +32,9 @@ public:
     void listKlusters();
     // Stops waiting for a listing under way: said at once as a cancelled listing; its answer is dropped.
     void cancelListing();
-    void refresh(const QString &kluster);
+    void refresh(const QString &kluster, bool urgent = false);
     void cancelRefresh(const QString &kluster);
+    void setShown(const QString &kluster);
     void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
         const QStringList &findingIds, bool override);
     void cancelRepair(); // before the next step
@@ -59,9 +61,18 @@ private:
     void startRefresh(const QString &kluster, const QDateTime &askedAt);
     // Emits refreshed(), and starts the next refresh waiting for its turn.
     void finishRefresh(const RefreshResult &result);
+    // Starts the refreshes waiting, as many as the bound allows, unless the cloud asked for a pause.
+    void startWaiting();
+    // A refresh the cloud turned away (429, or held by the endpoint's backoff): back in line, first, and the
+    // whole connection pauses for as long as the cloud asked. False when it has been turned away too often.
+    bool requeueTurnedAway(const RefreshResult &result, const QDateTime &askedAt);
+    // Whether the kluster's nodes deserve a watch: shown, in trouble, or changed lately.
+    bool wantsWatch(const QString &kluster, const Diagnosis *diagnosis) const;
+    void dropWatch(const QString &kluster);
     // After a refresh: the nodes watched from the version it listed (or the watch stopped, when they could
     // not be listed).
-    void watchNodes(const QString &kluster, const std::shared_ptr<const KlusterFetch> &fetch, bool listed);
+    void watchNodes(const QString &kluster, const std::shared_ptr<const KlusterFetch> &fetch, bool listed,
+        const Diagnosis *diagnosis);
     void applyNodeChanges(
         const QString &kluster, const QList<NodeWatchEvent> &events, const QString &version);
     void emitWatchStatus(const QString &kluster);
@@ -91,4 +102,14 @@ private:
     QHash<QString, QDateTime> m_lastChange;
     QHash<QString, int> m_refreshesWatched; // refreshes since the nodes were last listed, while watched
     QHash<QString, KubeTarget> m_kubeTargets; // what each kluster's last refresh listed its nodes with
+    // The credentials each kluster's nodes were last listed with, for the next refresh (one request fewer);
+    // dropped when the kluster's API refuses them.
+    QHash<QString, KubeTarget> m_credentials;
+    // Each kluster as the last listing gave it (compact JSON): the refresh that listing asked for reads it
+    // instead of asking again.
+    QHash<QString, QByteArray> m_listed;
+    QString m_shown; // the kluster a person looks at
+    QDateTime m_pausedUntil; // the cloud asked for a pause (429, Retry-After): nothing new starts until then
+    QHash<QString, int> m_turnedAway; // refreshes of a kluster turned away in a row
+    QTimer *m_resume = nullptr;
 };

@@ -47,6 +47,7 @@ void EndpointHealth::open(State &s, int retryAfterMs)
     s.pauseMs = s.pauseMs == 0 ? m_policy.firstPauseMs : qMin(s.pauseMs * 2, m_policy.maxPauseMs);
     const int pause = qMax(s.pauseMs, qMin(retryAfterMs, 24 * 3600 * 1000));
     s.openUntil = nowMs() + pause;
+    s.askedToWait = retryAfterMs >= 0;
 }
 
 EndpointHealth::Verdict EndpointHealth::admit(
@@ -131,6 +132,15 @@ qint64 EndpointHealth::heldCount() const
 {
     QMutexLocker lock(&m_mutex);
     return m_held;
+}
+
+qint64 EndpointHealth::pauseLeftMs(const QString &endpoint) const
+{
+    const QMutexLocker lock(&m_mutex);
+    const auto it = m_states.constFind(endpoint);
+    if (it == m_states.cend() || it->openUntil == 0 || !it->askedToWait)
+        return 0;
+    return qMax<qint64>(0, it->openUntil - nowMs());
 }
 
 bool EndpointHealth::isOpen(const QString &endpoint) const

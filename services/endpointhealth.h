@@ -67,6 +67,9 @@ public:
     // How many requests have been held since the process began (for tests and the reliability figures).
     qint64 heldCount() const;
     bool isOpen(const QString &endpoint) const;
+    // How long requests to `endpoint` are still held because the endpoint asked for the pause (a
+    // Retry-After); 0 when none are, or when it is held for failing.
+    qint64 pauseLeftMs(const QString &endpoint) const;
     // Forgets every endpoint (tests).
     void reset();
 
@@ -77,6 +80,7 @@ private:
         qint64 openUntil = 0; // steady ms; 0: closed
         int pauseMs = 0; // the last pause
         bool probing = false;
+        bool askedToWait = false; // the pause is the one a Retry-After asked for
         QList<QPair<quint64, Resume>> waiting;
     };
     static qint64 nowMs();

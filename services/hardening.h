@@ -9,4 +9,8 @@ namespace Hardening {
 
 void noCoreDumps();
 
+// Raises the open-file limit to what the system allows this user (the soft limit is often 1,024, the hard
+// one far more): a fleet holds a socket per kluster API it reads and per node watch. Returns the limit now.
+int moreOpenFiles();
+
 } // namespace Hardening

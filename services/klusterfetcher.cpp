@@ -104,6 +104,7 @@ static QByteArray mergedNodeList(const ApiParser::NodeListMeta &first, const QBy
 
 void KlusterFetcher::fetchNodes(KubernetesClient *client)
 {
+    client->setCloseAfterEach(true); // one list a refresh: no connection kept open per kluster
     // Each chunk is read as it comes, from its bytes; with several, each node's record is kept too, for
     // nodes.json.
     struct Walk
@@ -207,10 +208,7 @@ void KlusterFetcher::start()
 
     // kluster -> router; servers; security groups; extensions; nodes (unless watched).
     m_outstanding = m_nodesWatched ? 4 : 5;
-    HttpCall *klusterCall = m_session->send(
-        QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters/") + m_kluster);
-    m_calls.append(klusterCall);
-    connect(klusterCall, &HttpCall::finished, this, [this](const ApiResponse &r) {
+    const auto klusterRead = [this](const ApiResponse &r) {
         KlusterState &s = m_result.state;
         const Error error = r.read([&s](const QJsonObject &body) {
             s.kluster = ApiParser::parseKluster(Sources::name(Source::Kluster), body);
@@ -231,7 +229,22 @@ void KlusterFetcher::start()
             settle(st.routerSource, Source::Router, rr.body, error);
             partDone();
         });
-    });
+    };
+    const QString klusterPath = QStringLiteral("/api/v1/clusters/") + m_kluster;
+    if (!m_listedKluster.isEmpty()) {
+        // As the listing this refresh was asked from gave it: one request fewer per kluster.
+        ApiResponse listed;
+        listed.status = 200;
+        listed.body = std::exchange(m_listedKluster, {});
+        listed.error.service = QStringLiteral("kubernikus");
+        listed.error.method = QStringLiteral("GET");
+        listed.error.path = klusterPath;
+        klusterRead(listed);
+    } else {
+        HttpCall *klusterCall = m_session->send(QStringLiteral("kubernikus"), "GET", klusterPath);
+        m_calls.append(klusterCall);
+        connect(klusterCall, &HttpCall::finished, this, klusterRead);
+    }
 
     if (!m_notBefore.isValid())
         m_notBefore = QDateTime::currentDateTimeUtc();
@@ -248,6 +261,7 @@ void KlusterFetcher::start()
             if (settle(s.portsSource, Source::Ports, list->portsBody, list->portsError,
                     QStringLiteral("no allowed address pairs checked")))
                 s.ports = list->ports;
+            s.projectIndex = list->index; // used while it indexes these very lists
         }
         m_result.serversIncremental = list->incremental;
         m_result.serversWhyWhole = list->whyWhole;
@@ -262,10 +276,12 @@ void KlusterFetcher::start()
             return; // cancelled meanwhile
         KlusterState &s = m_result.state;
         const Error error = parseAnswer(page->error, [&s, &page] {
-            s.securityGroups
-                = ApiParser::parseSecurityGroups(Sources::name(Source::SecurityGroups), page->object);
+            // Parsed once for the project: every kluster's state shares the list.
+            s.securityGroups = page->parsed<QList<SecurityGroup>>([&page] {
+                return ApiParser::parseSecurityGroups(Sources::name(Source::SecurityGroups), page->object);
+            });
         });
-        settle(s.securityGroupsSource, Source::SecurityGroups, page->body, error);
+        settle(s.securityGroupsSource, Source::SecurityGroups, page->kept(), error);
         partDone();
     });
     if (!m_extensions)
@@ -277,10 +293,12 @@ void KlusterFetcher::start()
         KlusterState &s = m_result.state;
         SourceStatus extensions; // optional: without it, no extraroute-atomic is assumed
         const Error error = parseAnswer(page->error, [&s, &page] {
-            s.extensions = ApiParser::parseExtensions(Sources::name(Source::Extensions), page->object);
+            s.extensions = page->parsed<QStringList>([&page] {
+                return ApiParser::parseExtensions(Sources::name(Source::Extensions), page->object);
+            });
         });
         s.extensionsKnown = settle(
-            extensions, Source::Extensions, page->body, error, QStringLiteral("no extraroute-atomic"));
+            extensions, Source::Extensions, page->kept(), error, QStringLiteral("no extraroute-atomic"));
         partDone();
     });
 

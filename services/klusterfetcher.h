@@ -50,6 +50,8 @@ public:
     }
     // The project's security groups and Neutron's extensions from these, shared with its other klusters;
     // without them, fetched for this refresh alone.
+    // The kluster as a listing just gave it (compact JSON): read instead of asking for it again.
+    void setListedKluster(const QByteArray &body) { m_listedKluster = body; }
     void setSharedLists(SharedList *securityGroups, SharedList *extensions)
     {
         m_securityGroups = securityGroups;
@@ -92,6 +94,7 @@ private:
     QPointer<ServerCache> m_serverCache;
     QDateTime m_notBefore;
     QPointer<SharedList> m_securityGroups;
+    QByteArray m_listedKluster;
     QPointer<SharedList> m_extensions;
     // Waiting for what is shared: a cancel stops waiting (the fetch goes on for the others).
     bool m_nodesFromCache = false;

@@ -225,6 +225,8 @@ HttpCall *KubernetesClient::send(const QByteArray &method, const QString &path, 
             if (!contentType.isEmpty())
                 request.headers.append({ "Content-Type", contentType });
             request.tls = tlsConfiguration(m_execCert, m_execKey);
+            if (m_closeAfterEach)
+                request.headers.append({ QByteArrayLiteral("Connection"), QByteArrayLiteral("close") });
             if (adjust)
                 adjust(request);
             HttpCall *inner = m_client->send(request);

@@ -23,6 +23,10 @@ public:
     // `path` relative to the server ("/api/v1/nodes?limit=500").
     HttpCall *send(const QByteArray &method, const QString &path, const QByteArray &body = QByteArray(),
         const QByteArray &contentType = QByteArray());
+    // Each request asks the server to close the connection after its answer: a refresh of a
+    // fleet's kluster once a minute gains nothing from a connection kept open, and a thousand kept open hold
+    // a thousand descriptors and their buffers.
+    void setCloseAfterEach(bool close) { m_closeAfterEach = close; }
     // A watch (`path` with watch=1): its events' bytes go to `onData` as they arrive; the call finishes when
     // the stream ends (the server closed it, or `inactivityMs` passed without a byte, or it broke).
     HttpCall *stream(
@@ -44,6 +48,7 @@ public:
         const KubeTarget &target, const QByteArray &execCert = {}, const QByteArray &execKey = {});
 
 private:
+    bool m_closeAfterEach = false;
     HttpCall *send(const QByteArray &method, const QString &path, const QByteArray &body,
         const QByteArray &contentType, const std::function<void(ApiRequest &)> &adjust);
     void withCredentials(

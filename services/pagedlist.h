@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/error.h"
+#include "core/keptbody.h"
 #include "services/sharedresult.h"
 
 #include <QByteArray>
@@ -9,7 +10,9 @@
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <any>
 #include <functional>
+#include <vector>
 
 class HttpCall;
 class KeystoneSession;
@@ -48,6 +51,27 @@ void fetchPagedList(KeystoneSession *session, QObject *context, const QString &s
 struct SharedPage : PagedList
 {
     QDateTime startedAt;
+
+    // What its readers make of it, made once for all of them (the project's klusters each read the same
+    // page, on the connection's thread). A parse that throws is not kept: the next reader parses again.
+    // One of each type: the groups parsed, the body as a snapshot keeps it.
+    template<typename T> const T &parsed(const std::function<T()> &parse) const
+    {
+        for (const std::any &made : m_parsed) {
+            if (const T *it = std::any_cast<T>(&made))
+                return *it;
+        }
+        m_parsed.push_back(parse()); // a parse that throws leaves nothing
+        return *std::any_cast<T>(&m_parsed.back());
+    }
+    // The body as a snapshot keeps it (compressed when large): one for every kluster, not one each.
+    const KeptBody &kept() const
+    {
+        return parsed<KeptBody>([this] { return KeptBody(body); });
+    }
+
+private:
+    mutable std::vector<std::any> m_parsed; // a handful: looked through
 };
 
 class SharedList : public QObject

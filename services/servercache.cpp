@@ -75,6 +75,8 @@ void ServerCache::startFetch()
 
 void ServerCache::finish(const std::shared_ptr<ServerList> &list)
 {
+    if (!list->error.isError())
+        list->index = std::make_shared<const ProjectIndex>(list->instances, list->ports);
     if (m_shared.finish(list))
         startFetch(); // for those who asked after this fetch began
 }

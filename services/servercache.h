@@ -4,6 +4,7 @@
 #include "core/instance.h"
 #include "core/keptbody.h"
 #include "core/port.h"
+#include "core/projectindex.h"
 #include "services/sharedresult.h"
 
 #include <QDateTime>
@@ -35,6 +36,8 @@ struct ServerList
     KeptBody portsBody;
     Error portsError;
     int requests = 0; // requests it took
+    // The servers and ports indexed once for every kluster of the project (set with the list).
+    std::shared_ptr<const ProjectIndex> index;
 };
 
 // When a refresh may bring the kept list up to date instead of listing it whole.

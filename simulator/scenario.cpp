@@ -443,20 +443,50 @@ QByteArray defaultScenario()
 
 void generate(World &world, int nodes, int klusters)
 {
+    RegionShape shape;
+    shape.klusters = klusters;
+    shape.nodes = nodes;
+    generateRegion(world, shape);
+}
+
+int mixedSize(int n)
+{
+    // A fixed scramble of the number: the same region every run, the sizes spread over it.
+    const quint32 h = quint32(n) * 2654435761U;
+    const int bucket = int((h >> 8) % 100);
+    const int within = int((h >> 16) % 1000);
+    if (bucket < 85)
+        return 3 + within % 28; // 3–30
+    if (bucket < 97)
+        return 31 + within % 70; // 31–100
+    return 101 + within % 200; // 101–300
+}
+
+void generateRegion(World &world, const RegionShape &shape)
+{
+    const int klusters = shape.klusters;
     const QDateTime now = world.now();
-    const QString projectId = stableHex(QStringLiteral("project:scale"));
-    world.projects.append(SimProject { projectId, QStringLiteral("scale") });
-    world.users.append(SimUser { stableHex(QStringLiteral("user:scale")), QStringLiteral("scale"),
-        QStringLiteral("scale-password"), projectId, { QStringLiteral("member") } });
-    world.applicationCredentials.append(SimApplicationCredential { QStringLiteral("scale-appcred"),
-        QStringLiteral("scale"), QStringLiteral("scale-secret"), world.users.last().id, projectId });
     FaultInjector unused;
     Loader loader { world, unused, QString(), now };
-    loader.addDefaultGroup(projectId);
-    world.servers.reserve(qsizetype(nodes) * klusters);
-    world.ports.reserve(qsizetype(nodes) * klusters);
+    QStringList projectIds;
+    for (int p = 0; p < qMax(1, shape.projects); ++p) {
+        const QString name = shape.projects > 1 ? QStringLiteral("scale-p%1").arg(p, 2, 10, QLatin1Char('0'))
+                                                : QStringLiteral("scale");
+        const QString projectId = stableHex(QStringLiteral("project:") + name);
+        projectIds << projectId;
+        world.projects.append(SimProject { projectId, name });
+        world.users.append(SimUser { stableHex(QStringLiteral("user:") + name), name,
+            QStringLiteral("scale-password"), projectId, { QStringLiteral("member") } });
+        world.applicationCredentials.append(SimApplicationCredential { name + QStringLiteral("-appcred"),
+            name, QStringLiteral("scale-secret"), world.users.last().id, projectId });
+        loader.addDefaultGroup(projectId);
+    }
+    world.servers.reserve(qsizetype(shape.nodes) * klusters);
+    world.ports.reserve(qsizetype(shape.nodes) * klusters);
     int maxRoutes = 0;
     for (int kn = 0; kn < klusters; ++kn) {
+        const QString projectId = projectIds.at(kn % projectIds.size());
+        const int nodes = shape.mixedSizes ? mixedSize(kn) : shape.nodes;
         // One kluster keeps the names it always had; a fleet's are scale-000, scale-001, …, each with its
         // own network, group and router, in the one project.
         const QString kname = klusters == 1 ? QStringLiteral("scale")

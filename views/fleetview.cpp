@@ -41,6 +41,13 @@ FleetView::FleetView(QWidget *parent)
             rebuild();
     });
     ages->start();
+    m_rebuildTimer = new QTimer(this);
+    m_rebuildTimer->setSingleShot(true);
+    m_rebuildTimer->setInterval(150);
+    connect(m_rebuildTimer, &QTimer::timeout, this, [this] {
+        if (m_dirty)
+            rebuild();
+    });
 }
 
 void FleetView::setModel(QAbstractItemModel *klusters)
@@ -48,16 +55,33 @@ void FleetView::setModel(QAbstractItemModel *klusters)
     if (m_model)
         m_model->disconnect(this);
     m_model = klusters;
-    connect(klusters, &QAbstractItemModel::modelReset, this, &FleetView::rebuild);
-    connect(klusters, &QAbstractItemModel::rowsInserted, this, &FleetView::rebuild);
-    connect(klusters, &QAbstractItemModel::rowsRemoved, this, &FleetView::rebuild);
-    connect(klusters, &QAbstractItemModel::dataChanged, this, &FleetView::rebuild);
-    connect(klusters, &QAbstractItemModel::layoutChanged, this, &FleetView::rebuild);
+    connect(klusters, &QAbstractItemModel::modelReset, this, &FleetView::scheduleRebuild);
+    connect(klusters, &QAbstractItemModel::rowsInserted, this, &FleetView::scheduleRebuild);
+    connect(klusters, &QAbstractItemModel::rowsRemoved, this, &FleetView::scheduleRebuild);
+    connect(klusters, &QAbstractItemModel::dataChanged, this, &FleetView::scheduleRebuild);
+    connect(klusters, &QAbstractItemModel::layoutChanged, this, &FleetView::scheduleRebuild);
     rebuild();
+}
+
+void FleetView::scheduleRebuild()
+{
+    // A thousand klusters refreshed one after another: one rebuild for a burst of changes, none while hidden
+    // (shown, it is made afresh).
+    m_dirty = true;
+    if (isVisible() && !m_rebuildTimer->isActive())
+        m_rebuildTimer->start();
+}
+
+void FleetView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        rebuild();
 }
 
 void FleetView::rebuild()
 {
+    m_dirty = false;
     const KlusterKey current = tileKey(m_current);
     m_tiles.clear();
     QStringList connections; // in the order first listed

@@ -7,6 +7,7 @@
 #include <functional>
 
 class QAbstractItemModel;
+class QTimer;
 
 // The whole fleet at a glance: a tile per kluster of every connection, grouped by connection and region,
 // worst first, coloured by the worst finding (hatched when the data itself is in doubt: stale,
@@ -43,6 +44,7 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
     bool event(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     struct Tile
@@ -59,6 +61,7 @@ private:
         QRect rect;
     };
     void rebuild();
+    void scheduleRebuild();
     void layoutTiles(int width);
     int tileAt(const QPoint &p) const;
     void setCurrent(int i);
@@ -69,4 +72,6 @@ private:
     QList<QPair<QString, QRect>> m_headers;
     int m_current = -1;
     int m_height = 0;
+    bool m_dirty = false;
+    QTimer *m_rebuildTimer = nullptr;
 };

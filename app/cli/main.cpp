@@ -38,6 +38,7 @@ static const char usage[]
 int main(int argc, char *argv[])
 {
     Hardening::noCoreDumps(); // before anything holds a secret
+    Hardening::moreOpenFiles(); // a fleet: a socket per kluster API and node watch
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("flightdeck-cli"));
     QCoreApplication::setOrganizationName(QStringLiteral("flightdeck"));

@@ -101,6 +101,7 @@ bool wantsOnlyText(int argc, char *argv[])
 int main(int argc, char *argv[])
 {
     Hardening::noCoreDumps(); // before anything holds a secret
+    Hardening::moreOpenFiles(); // a fleet: a socket per kluster API and node watch
     describeApplication();
     const Options options;
     if (wantsOnlyText(argc, argv)) {
@@ -147,8 +148,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(options.klusters)) {
         bool ok = false;
         fleet = parser.value(options.klusters).toInt(&ok);
-        if (!ok || fleet <= 0 || fleet > 500)
-            return fail(QStringLiteral("--klusters: \"%1\" is not a count from 1 to 500")
+        if (!ok || fleet <= 0 || fleet > 1000)
+            return fail(QStringLiteral("--klusters: \"%1\" is not a count from 1 to 1000")
                             .arg(parser.value(options.klusters)));
         if (generated == 0)
             generated = 20;

@@ -25,6 +25,12 @@ int main(int argc, char *argv[])
     const rlimit noCore { 0, 0 };
     ::setrlimit(RLIMIT_CORE, &noCore);
     ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    // A region: a listening socket per kluster API server, and the clients' connections to each.
+    rlimit files {};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("flightdeck-sim"));
     QCoreApplication::setApplicationVersion(QStringLiteral(FLIGHTDECK_VERSION));
@@ -54,6 +60,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption perKluster(QStringLiteral("nodes-per-kluster"),
         QStringLiteral("The instances and nodes of each kluster of --klusters (default 20, at most 240)."),
         QStringLiteral("m"), QStringLiteral("20"));
+    const QCommandLineOption projects(QStringLiteral("projects"),
+        QStringLiteral("Spread the klusters of --klusters over <p> projects \"scale-p00\", … (a user of the "
+                       "same name each, password \"scale-password\")."),
+        QStringLiteral("p"), QStringLiteral("1"));
+    const QCommandLineOption mixed(QStringLiteral("mixed-sizes"),
+        QStringLiteral("Give the klusters of --klusters the sizes of a real region instead of "
+                       "--nodes-per-kluster: most 3–30 nodes, some up to 100, a few up to 300."));
     const QCommandLineOption region(QStringLiteral("region"),
         QStringLiteral("The region the catalog names (default: the scenario's, else RegionOne): several "
                        "simulators are several regions."),
@@ -80,8 +93,8 @@ int main(int argc, char *argv[])
         QStringLiteral("Kubernikus port."), QStringLiteral("port"), QStringLiteral("0"));
     const QCommandLineOption adminPort(QStringLiteral("admin-port"), QStringLiteral("Admin API port."),
         QStringLiteral("port"), QStringLiteral("0"));
-    parser.addOptions({ scenario, nodes, fleet, perKluster, region, dump, kluster, json, kubeconfigs,
-        keystonePort, computePort, networkPort, imagePort, kubernikusPort, adminPort });
+    parser.addOptions({ scenario, nodes, fleet, perKluster, projects, mixed, region, dump, kluster, json,
+        kubeconfigs, keystonePort, computePort, networkPort, imagePort, kubernikusPort, adminPort });
     parser.process(app);
 
     Simulator sim;
@@ -95,6 +108,7 @@ int main(int argc, char *argv[])
                 QStringLiteral("--nodes: \"%1\" is not a count from 1 to 60000").arg(parser.value(nodes)));
     }
     int fleetSize = 1;
+    Scenario::RegionShape shape;
     if (parser.isSet(fleet)) {
         bool ok = false;
         fleetSize = parser.value(fleet).toInt(&ok);
@@ -105,11 +119,21 @@ int main(int argc, char *argv[])
         if (!ok || generated <= 0 || generated > 240)
             return fail(QStringLiteral("--nodes-per-kluster: \"%1\" is not a count from 1 to 240")
                             .arg(parser.value(perKluster)));
+        shape.projects = parser.value(projects).toInt(&ok);
+        if (!ok || shape.projects <= 0 || shape.projects > fleetSize)
+            return fail(QStringLiteral("--projects: \"%1\" is not a count from 1 to the klusters' %2")
+                            .arg(parser.value(projects))
+                            .arg(fleetSize));
+        shape.mixedSizes = parser.isSet(mixed);
+    } else if (parser.isSet(projects) || parser.isSet(mixed)) {
+        return fail(QStringLiteral("--projects and --mixed-sizes shape a fleet: give --klusters too"));
     }
     // The world, as it is made at start and again on the admin API's POST /reset.
     const QString scenarioFile = parser.value(scenario);
     const QString regionName = parser.value(region);
-    const auto load = [scenarioFile, generated, fleetSize, regionName](
+    shape.klusters = fleetSize;
+    shape.nodes = generated;
+    const auto load = [scenarioFile, generated, shape, regionName](
                           World &world, FaultInjector &faults, QString *problem) {
         if (!scenarioFile.isEmpty()) {
             if (!Scenario::loadFile(scenarioFile, world, faults, problem))
@@ -119,7 +143,7 @@ int main(int argc, char *argv[])
             return false;
         }
         if (generated > 0)
-            Scenario::generate(world, generated, fleetSize);
+            Scenario::generateRegion(world, shape);
         if (!regionName.isEmpty())
             world.region = regionName;
         return true;

@@ -5,9 +5,11 @@
 #include "services/endpointhealth.h"
 #include "services/klusterfetcher.h"
 #include "services/servercache.h"
+#include "services/watchbudget.h"
 #include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QThread>
 
@@ -35,6 +37,8 @@ private slots:
     void refreshesOfAConnectionWaitTheirTurn();
     void cancelledRefreshStopsWaiting();
     void clockSteppedBackListsEverything();
+    void fleetBeyondTheWatchBoundIsFreshAndCheap();
+    void tooManyRequestsSlowTheWholeConnection();
 
 private:
     static CloudConfig cloud(const SimFixture &f) { return simCloud(f.sim); }
@@ -454,6 +458,34 @@ void TestServerCache::klustersOfAProjectShareWhatTheProjectHas()
     QCOMPARE(f.sim.requestCount(QStringLiteral("network")) - network, 3 + klusters.size());
 }
 
+namespace {
+
+// A connection to a generated fleet of `sim` (project "scale"), refreshing `concurrency` klusters at once.
+ConnectionSpec fleetSpec(const Simulator &sim, int concurrency)
+{
+    ConnectionSpec spec;
+    spec.name = QStringLiteral("fleet");
+    CloudConfig c;
+    c.name = QStringLiteral("fleet");
+    c.authUrl = sim.authUrl();
+    c.username = QStringLiteral("scale");
+    c.password = QStringLiteral("scale-password");
+    c.userDomainName = QStringLiteral("Default");
+    c.projectName = QStringLiteral("scale");
+    c.projectDomainName = QStringLiteral("Default");
+    spec.config = c;
+    spec.refreshConcurrency = concurrency;
+    return spec;
+}
+
+int openFiles()
+{
+    return int(
+        QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).size());
+}
+
+} // namespace
+
 void TestServerCache::refreshesOfAConnectionWaitTheirTurn()
 {
     qRegisterMetaType<RefreshResult>();
@@ -470,18 +502,7 @@ void TestServerCache::refreshesOfAConnectionWaitTheirTurn()
         sim.faults().add(slow);
         QThread worker;
         worker.start();
-        ConnectionSpec spec;
-        spec.name = QStringLiteral("fleet");
-        CloudConfig c;
-        c.name = QStringLiteral("fleet");
-        c.authUrl = sim.authUrl();
-        c.username = QStringLiteral("scale");
-        c.password = QStringLiteral("scale-password");
-        c.userDomainName = QStringLiteral("Default");
-        c.projectName = QStringLiteral("scale");
-        c.projectDomainName = QStringLiteral("Default");
-        spec.config = c;
-        spec.refreshConcurrency = concurrency;
+        const ConnectionSpec spec = fleetSpec(sim, concurrency);
         QList<RefreshResult> results;
         {
             Connection connection(spec, &worker);
@@ -588,3 +609,125 @@ void TestServerCache::clockSteppedBackListsEverything()
 
 QTEST_GUILESS_MAIN(TestServerCache)
 #include "tst_servercache.moc"
+
+void TestServerCache::fleetBeyondTheWatchBoundIsFreshAndCheap()
+{
+    // More klusters than node watches allowed: every kluster still comes back fresh, round after round; the
+    // watches stay within the bound, but the kluster shown always has one; a round asks Kubernikus only for
+    // the list (each kluster as the list gave it, the credentials kept); and no connection stays open per
+    // kluster (a descriptor each would run a desktop's 1,024 out at a region's size).
+    qRegisterMetaType<RefreshResult>();
+    qRegisterMetaType<NodeWatchStatus>();
+    EndpointHealth::shared().reset();
+    constexpr int Klusters = 48;
+    constexpr int Bound = 3;
+    Simulator sim;
+    Scenario::generate(sim.world(), 8, Klusters); // each with an unregistered instance: in trouble
+    QString error;
+    QVERIFY2(sim.start(Simulator::Ports(), &error), qPrintable(error));
+    WatchBudget &budget = WatchBudget::shared();
+    const int limitBefore = budget.limit();
+    budget.setLimit(Bound);
+    QThread worker;
+    worker.start();
+    {
+        Connection connection(fleetSpec(sim, 8), &worker);
+        QHash<QString, NodeWatchStatus> watches;
+        QObject::connect(&connection, &Connection::watchStatusChanged,
+            [&watches](const QString &k, const NodeWatchStatus &s) { watches.insert(k, s); });
+        const auto round = [&]() {
+            QStringList listed;
+            bool done = false;
+            const auto l = QObject::connect(
+                &connection, &Connection::klustersListed, [&](const QStringList &names, const Error &e) {
+                    QVERIFY2(!e.isError(), qPrintable(e.toString()));
+                    listed = names;
+                    done = true;
+                });
+            connection.listKlusters();
+            if (!QTest::qWaitFor([&done] { return done; }, 60000))
+                qFatal("no listing");
+            QObject::disconnect(l);
+            QList<RefreshResult> results;
+            const auto r = QObject::connect(
+                &connection, &Connection::refreshed, [&results](const RefreshResult &x) { results << x; });
+            for (const QString &k : std::as_const(listed))
+                connection.refresh(k);
+            if (!QTest::qWaitFor([&] { return results.size() == listed.size(); }, 120000))
+                qFatal("refreshes did not end");
+            QObject::disconnect(r);
+            return results;
+        };
+        const int filesBefore = openFiles();
+        for (const RefreshResult &r : round()) {
+            QVERIFY2(r.fetch && r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
+            QVERIFY(r.diagnosis && !r.diagnosis->findings.isEmpty()); // in trouble: each wants a watch
+        }
+        QTest::qWait(200); // the watches' status
+        const auto watching = [&watches] {
+            int n = 0;
+            for (const NodeWatchStatus &s : std::as_const(watches))
+                n += s.watching ? 1 : 0;
+            return n;
+        };
+        QCOMPARE(budget.inUse(), Bound);
+        QCOMPARE(watching(), Bound);
+        const qint64 kubernikus = sim.requestCount(QStringLiteral("kubernikus"));
+        for (const RefreshResult &r : round())
+            QVERIFY2(r.fetch && r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
+        QCOMPARE(sim.requestCount(QStringLiteral("kubernikus")) - kubernikus, 1); // the list alone
+        QVERIFY2(openFiles() - filesBefore < Klusters,
+            qPrintable(QStringLiteral("%1 descriptors more").arg(openFiles() - filesBefore)));
+        // The kluster shown is watched, whatever the bound.
+        QString unwatched;
+        for (const SimKluster &k : sim.world().klusters) {
+            if (!watches.value(k.name).watching)
+                unwatched = k.name;
+        }
+        QVERIFY(!unwatched.isEmpty());
+        connection.setShown(unwatched);
+        QVERIFY(QTest::qWaitFor([&] { return watches.value(unwatched).watching; }, 10000));
+        QCOMPARE(budget.inUse(), Bound + 1);
+    }
+    worker.quit();
+    worker.wait();
+    QCOMPARE(budget.inUse(), 0); // every watch gave its place back
+    budget.setLimit(limitBefore);
+}
+
+void TestServerCache::tooManyRequestsSlowTheWholeConnection()
+{
+    // Neutron turns the routers away for a while (429, Retry-After: 1): the connection waits as asked and
+    // then goes on; no kluster fails for it.
+    qRegisterMetaType<RefreshResult>();
+    EndpointHealth::shared().reset();
+    Simulator sim;
+    Scenario::generate(sim.world(), 5, 12);
+    QString error;
+    QVERIFY2(sim.start(Simulator::Ports(), &error), qPrintable(error));
+    FaultRule storm;
+    storm.service = QStringLiteral("network");
+    storm.path = QRegularExpression(QStringLiteral("^/v2.0/routers/"));
+    storm.status = 429;
+    storm.retryAfter = QStringLiteral("1");
+    storm.remaining = 10;
+    sim.faults().add(storm);
+    QThread worker;
+    worker.start();
+    QList<RefreshResult> results;
+    {
+        Connection connection(fleetSpec(sim, 4), &worker);
+        QObject::connect(
+            &connection, &Connection::refreshed, [&results](const RefreshResult &r) { results << r; });
+        for (const SimKluster &k : sim.world().klusters)
+            connection.refresh(k.name);
+        QVERIFY(QTest::qWaitFor([&results] { return results.size() == 12; }, 90000));
+    }
+    worker.quit();
+    worker.wait();
+    for (const RefreshResult &r : std::as_const(results))
+        QVERIFY2(r.fetch && r.errors.isEmpty(),
+            qPrintable(r.key.kluster + QStringLiteral(": ") + SourceError::joined(r.errors)));
+    QVERIFY(EndpointHealth::shared().heldCount() > 0); // the cloud's pause was kept, not hammered through
+    EndpointHealth::shared().reset();
+}
