@@ -109,15 +109,12 @@ void RefreshCoordinator::orderForRound(QStringList &klusters, const QString &con
         if (key == m_shown)
             return 0;
         const KlusterData *d = m_store->data(key);
-        if (!d || !d->diagnosis)
-            return d && d->isStale() ? 2 : 3;
-        const auto &findings = d->diagnosis->findings;
-        if (std::any_of(findings.cbegin(), findings.cend(),
-                [](const Finding &f) { return f.severity == Severity::Critical; }))
+        if (!d)
+            return 3;
+        const Severity worst = d->diagnosis ? d->diagnosis->worst() : Severity::Info; // Info: none
+        if (worst == Severity::Critical)
             return 1;
-        if (d->isStale() || std::any_of(findings.cbegin(), findings.cend(), [](const Finding &f) {
-                return f.severity == Severity::Warning;
-            }))
+        if (d->isStale() || worst == Severity::Warning)
             return 2;
         return 3;
     };

@@ -71,11 +71,10 @@ QHash<QString, QString> snapshotFolders(const QString &path)
 
 ConnectionWorker::ConnectionWorker(const ConnectionSpec &spec)
     : m_spec(spec)
-    , m_resume(new QTimer(this))
-{
-    m_resume->setSingleShot(true);
-    connect(m_resume, &QTimer::timeout, this, &ConnectionWorker::startWaiting);
-}
+    , m_queue(new RefreshQueue(
+          spec.refreshConcurrency,
+          [this](const QString &kluster, const QDateTime &askedAt) { startRefresh(kluster, askedAt); }, this))
+{ }
 
 ConnectionWorker::~ConnectionWorker()
 {
@@ -85,8 +84,7 @@ ConnectionWorker::~ConnectionWorker()
     }
     qDeleteAll(findChildren<KlusterFetcher *>(Qt::FindDirectChildrenOnly));
     qDeleteAll(findChildren<RepairExecutor *>(Qt::FindDirectChildrenOnly));
-    for (NodeWatch *w : std::as_const(m_watches))
-        WatchBudget::shared().give();
+    WatchBudget::shared().give(int(m_watches.size()));
     qDeleteAll(m_watches); // before the client their streams use
     m_watches.clear();
     m_servers.reset();
@@ -229,45 +227,13 @@ void ConnectionWorker::refresh(const QString &kluster, bool urgent)
         refreshSnapshot(kluster);
         return;
     }
-    const QDateTime askedAt = QDateTime::currentDateTimeUtc();
-    const int limit = m_spec.refreshConcurrency;
-    const bool paused = m_pausedUntil.isValid() && askedAt < m_pausedUntil;
-    if (paused || (limit > 0 && m_running >= limit)) { // polite to the APIs: the rest wait their turn
-        const auto at = std::find_if(m_queued.begin(), m_queued.end(),
-            [&kluster](const QPair<QString, QDateTime> &q) { return q.first == kluster; });
-        if (at != m_queued.end() && urgent)
-            m_queued.erase(at);
-        else if (at != m_queued.end())
-            return;
-        if (urgent) // one a person asked for: before the fleet's round
-            m_queued.prepend({ kluster, askedAt });
-        else
-            m_queued.append({ kluster, askedAt });
-        return;
-    }
-    startRefresh(kluster, askedAt);
+    m_queue->ask(kluster, QDateTime::currentDateTimeUtc(), urgent);
 }
 
 void ConnectionWorker::finishRefresh(const RefreshResult &result)
 {
-    --m_running;
     emit refreshed(result);
-    startWaiting();
-}
-
-void ConnectionWorker::startWaiting()
-{
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    if (m_pausedUntil.isValid() && now < m_pausedUntil) {
-        m_resume->start(int(qBound<qint64>(1, now.msecsTo(m_pausedUntil), qint64(3600) * 1000)));
-        return;
-    }
-    m_pausedUntil = QDateTime();
-    const int limit = m_spec.refreshConcurrency;
-    while (!m_queued.isEmpty() && (limit <= 0 || m_running < limit)) {
-        const QPair<QString, QDateTime> next = m_queued.takeFirst();
-        startRefresh(next.first, next.second);
-    }
+    m_queue->finished();
 }
 
 bool ConnectionWorker::requeueTurnedAway(const RefreshResult &result, const QDateTime &askedAt)
@@ -280,7 +246,7 @@ bool ConnectionWorker::requeueTurnedAway(const RefreshResult &result, const QDat
         const bool turnedAway = e.error.kind == Error::Kind::Held || e.error.status == 429;
         if (!shared || !turnedAway || !m_session)
             continue;
-        // Held for failing (down, refusing): the refresh fails as it is; held as the cloud asked: it waits.
+        // Held for failing (down, refusing, 5xx): the refresh fails as it is; held after a 429: it waits.
         const QString endpoint = EndpointHealth::endpointOf(QUrl(m_session->endpoint(e.error.service)));
         const qint64 asked = EndpointHealth::shared().pauseLeftMs(endpoint);
         if (e.error.kind == Error::Kind::Held && asked <= 0)
@@ -296,18 +262,12 @@ bool ConnectionWorker::requeueTurnedAway(const RefreshResult &result, const QDat
         m_turnedAway.remove(kluster);
         return false; // said as it is: the cloud keeps turning it away
     }
-    const QDateTime until = QDateTime::currentDateTimeUtc().addMSecs(pauseMs);
-    if (!m_pausedUntil.isValid() || until > m_pausedUntil)
-        m_pausedUntil = until;
-    m_queued.prepend({ kluster, askedAt });
-    --m_running;
-    startWaiting();
+    m_queue->again(kluster, askedAt, pauseMs);
     return true;
 }
 
 void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &started)
 {
-    ++m_running;
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
     // `started`, when it was asked for: the data is at least this old; what the project's klusters share may
@@ -365,8 +325,7 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                 if (!cancelled && cachedCredentials && nodesRefused(fetched)) {
                     // The credentials kept from the last refresh are no longer good: again, with new ones.
                     m_credentials.remove(kluster);
-                    --m_running;
-                    startRefresh(kluster, started);
+                    startRefresh(kluster, started); // in the place it has in line
                     return;
                 }
                 KlusterFetch fetch = fetched;
@@ -417,10 +376,7 @@ bool ConnectionWorker::wantsWatch(const QString &kluster, const Diagnosis *diagn
     const QDateTime changed = m_lastChange.value(kluster);
     if (changed.isValid() && changed.secsTo(QDateTime::currentDateTimeUtc()) < RecentChangeSeconds)
         return true;
-    return diagnosis
-        && std::any_of(diagnosis->findings.cbegin(), diagnosis->findings.cend(), [](const Finding &f) {
-               return f.severity == Severity::Critical || f.severity == Severity::Warning;
-           });
+    return diagnosis && diagnosis->worst() != Severity::Info; // in trouble
 }
 
 void ConnectionWorker::dropWatch(const QString &kluster)
@@ -545,10 +501,7 @@ void ConnectionWorker::emitWatchStatus(const QString &kluster)
 
 void ConnectionWorker::cancelRefresh(const QString &kluster)
 {
-    for (int i = 0; i < m_queued.size(); ++i) {
-        if (m_queued.at(i).first != kluster)
-            continue;
-        m_queued.removeAt(i); // never started: cancelled as it waits
+    if (m_queue->withdraw(kluster)) { // never started: cancelled as it waits
         RefreshResult result;
         result.key.connection = m_spec.name;
         result.key.kluster = kluster;

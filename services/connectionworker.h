@@ -5,6 +5,7 @@
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/nodewatch.h"
+#include "services/refreshqueue.h"
 #include "services/repairrun.h"
 #include "services/secretstore.h"
 #include "services/servercache.h"
@@ -12,7 +13,6 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
-#include <QTimer>
 #include <functional>
 #include <memory>
 
@@ -59,10 +59,8 @@ private:
     void refreshSnapshot(const QString &kluster);
     // Refreshes `kluster` with data fetched no earlier than `askedAt`.
     void startRefresh(const QString &kluster, const QDateTime &askedAt);
-    // Emits refreshed(), and starts the next refresh waiting for its turn.
+    // Emits refreshed(), and lets the next refresh in line go.
     void finishRefresh(const RefreshResult &result);
-    // Starts the refreshes waiting, as many as the bound allows, unless the cloud asked for a pause.
-    void startWaiting();
     // A refresh the cloud turned away (429, or held by the endpoint's backoff): back in line, first, and the
     // whole connection pauses for as long as the cloud asked. False when it has been turned away too often.
     bool requeueTurnedAway(const RefreshResult &result, const QDateTime &askedAt);
@@ -90,9 +88,8 @@ private:
     QPointer<HttpCall> m_listCall;
     QList<std::function<void(const Error &)>> m_waiting;
     QHash<QString, QPointer<KlusterFetcher>> m_fetchers;
-    int m_running = 0; // refreshes under way (a session being opened counts)
-    // Refreshes waiting for their turn (ConnectionSpec::refreshConcurrency), and when each was asked for.
-    QList<QPair<QString, QDateTime>> m_queued;
+    // Refreshes in line (ConnectionSpec::refreshConcurrency at once; a session being opened counts).
+    RefreshQueue *m_queue;
     QPointer<RepairRun> m_repair; // the run under way
     std::optional<KubeTarget> m_kubeTarget;
     std::function<void(const SecretResult &)> m_secretRead;
@@ -109,7 +106,5 @@ private:
     // instead of asking again.
     QHash<QString, QByteArray> m_listed;
     QString m_shown; // the kluster a person looks at
-    QDateTime m_pausedUntil; // the cloud asked for a pause (429, Retry-After): nothing new starts until then
     QHash<QString, int> m_turnedAway; // refreshes of a kluster turned away in a row
-    QTimer *m_resume = nullptr;
 };

@@ -42,12 +42,12 @@ QString EndpointHealth::heldWhy(const State &s, qint64 now) const
         .arg(double(qMax<qint64>(left, 100)) / 1000, 0, 'f', 1);
 }
 
-void EndpointHealth::open(State &s, int retryAfterMs)
+void EndpointHealth::open(State &s, int retryAfterMs, bool tooMany)
 {
     s.pauseMs = s.pauseMs == 0 ? m_policy.firstPauseMs : qMin(s.pauseMs * 2, m_policy.maxPauseMs);
     const int pause = qMax(s.pauseMs, qMin(retryAfterMs, 24 * 3600 * 1000));
     s.openUntil = nowMs() + pause;
-    s.askedToWait = retryAfterMs >= 0;
+    s.askedToWait = tooMany;
 }
 
 EndpointHealth::Verdict EndpointHealth::admit(
@@ -89,7 +89,8 @@ void EndpointHealth::withdraw(const QString &endpoint, quint64 ticket)
     it->waiting.removeIf([ticket](const QPair<quint64, Resume> &w) { return w.first == ticket; });
 }
 
-void EndpointHealth::report(const QString &endpoint, Outcome outcome, bool probe, int retryAfterMs)
+void EndpointHealth::report(
+    const QString &endpoint, Outcome outcome, bool probe, int retryAfterMs, bool tooMany)
 {
     // Those waiting are resumed under the lock: a wait withdrawn (its request gone) is then never resumed.
     QMutexLocker lock(&m_mutex);
@@ -116,7 +117,7 @@ void EndpointHealth::report(const QString &endpoint, Outcome outcome, bool probe
     ++s.failures;
     if (probe) {
         s.probing = false;
-        open(s, retryAfterMs);
+        open(s, retryAfterMs, tooMany);
         const QList<QPair<quint64, Resume>> waiting = std::move(s.waiting);
         s.waiting.clear();
         m_held += waiting.size();
@@ -124,7 +125,7 @@ void EndpointHealth::report(const QString &endpoint, Outcome outcome, bool probe
         for (const auto &w : waiting)
             w.second(Verdict::Held, why);
     } else if (s.openUntil == 0 && s.failures >= m_policy.failuresToOpen) {
-        open(s, retryAfterMs);
+        open(s, retryAfterMs, tooMany);
     }
 }
 

@@ -62,7 +62,10 @@ public:
     void withdraw(const QString &endpoint, quint64 ticket);
     // What became of a request that was sent (`probe`: it was admitted as the probe). `retryAfterMs` (or -1)
     // lengthens the pause to what the server asked.
-    void report(const QString &endpoint, Outcome outcome, bool probe, int retryAfterMs = -1);
+    // `tooMany`: the failure was a 429, the endpoint asking its clients to slow down (its pause is then one
+    // a client waits out rather than fails on: pauseLeftMs()).
+    void report(
+        const QString &endpoint, Outcome outcome, bool probe, int retryAfterMs = -1, bool tooMany = false);
 
     // How many requests have been held since the process began (for tests and the reliability figures).
     qint64 heldCount() const;
@@ -80,12 +83,12 @@ private:
         qint64 openUntil = 0; // steady ms; 0: closed
         int pauseMs = 0; // the last pause
         bool probing = false;
-        bool askedToWait = false; // the pause is the one a Retry-After asked for
+        bool askedToWait = false; // opened by a 429: the endpoint asked its clients to slow down
         QList<QPair<quint64, Resume>> waiting;
     };
     static qint64 nowMs();
     QString heldWhy(const State &s, qint64 now) const;
-    void open(State &s, int retryAfterMs);
+    void open(State &s, int retryAfterMs, bool tooMany);
 
     mutable QMutex m_mutex;
     Policy m_policy;

@@ -411,7 +411,7 @@ void HttpClient::transmit(HttpCall *call, const ApiRequest &request, int attempt
                 || (r.status == 0 && (e.kind == Error::Kind::Network || e.kind == Error::Kind::Timeout));
             m_health->report(endpoint,
                 failing ? EndpointHealth::Outcome::Failed : EndpointHealth::Outcome::Answered, probe,
-                RetryPolicy::parseRetryAfterMs(r.header("retry-after")));
+                RetryPolicy::parseRetryAfterMs(r.header("retry-after")), r.status == 429);
             const bool retryable = request.idempotent()
                 && (r.status == 429 || r.status == 503
                     || (r.status == 413 && !r.header("retry-after").isEmpty()));

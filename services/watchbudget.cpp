@@ -25,7 +25,7 @@ bool WatchBudget::take(bool always)
     return false;
 }
 
-void WatchBudget::give()
+void WatchBudget::give(int count)
 {
-    m_inUse.fetch_sub(1);
+    m_inUse.fetch_sub(count);
 }

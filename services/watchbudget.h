@@ -17,7 +17,7 @@ public:
     int inUse() const { return m_inUse; }
     // Takes one if there is one left (or, `always`, in any case: the kluster shown).
     bool take(bool always = false);
-    void give();
+    void give(int count = 1);
 
 private:
     std::atomic<int> m_limit { 256 };

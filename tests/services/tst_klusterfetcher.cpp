@@ -4,6 +4,7 @@
 #include "services/klusterfetcher.h"
 #include "services/snapshotreader.h"
 #include "services/snapshotwriter.h"
+#include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
 
 #include <QDir>
@@ -129,15 +130,7 @@ void TestKlusterFetcher::paginationAcrossPages()
     Scenario::generate(sim.world(), 2500);
     QString error;
     QVERIFY(sim.start(Simulator::Ports(), &error));
-    CloudConfig c;
-    c.name = QStringLiteral("scale");
-    c.authUrl = sim.authUrl();
-    c.username = QStringLiteral("scale");
-    c.password = QStringLiteral("scale-password");
-    c.userDomainName = QStringLiteral("Default");
-    c.projectName = QStringLiteral("scale");
-    c.projectDomainName = QStringLiteral("Default");
-    KeystoneSession session(&m_client, c);
+    KeystoneSession session(&m_client, scaleCloud(sim));
     const KlusterFetch r = fetch(session, QStringLiteral("scale"));
     QVERIFY2(r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
     QCOMPARE(r.state.instances.size(), 2500); // three Nova pages of up to 1,000

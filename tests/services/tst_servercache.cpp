@@ -465,15 +465,7 @@ ConnectionSpec fleetSpec(const Simulator &sim, int concurrency)
 {
     ConnectionSpec spec;
     spec.name = QStringLiteral("fleet");
-    CloudConfig c;
-    c.name = QStringLiteral("fleet");
-    c.authUrl = sim.authUrl();
-    c.username = QStringLiteral("scale");
-    c.password = QStringLiteral("scale-password");
-    c.userDomainName = QStringLiteral("Default");
-    c.projectName = QStringLiteral("scale");
-    c.projectDomainName = QStringLiteral("Default");
-    spec.config = c;
+    spec.config = scaleCloud(sim, spec.name);
     spec.refreshConcurrency = concurrency;
     return spec;
 }

@@ -16,3 +16,13 @@ inline CloudConfig simCloud(const Simulator &sim, const QString &password = QStr
     c.projectDomainName = QStringLiteral("Default");
     return c;
 }
+
+// The user of a generated fleet (`Scenario::generate`: project "scale") on a running simulated cloud.
+inline CloudConfig scaleCloud(const Simulator &sim, const QString &name = QStringLiteral("scale"))
+{
+    CloudConfig c = simCloud(sim, QStringLiteral("scale-password"));
+    c.name = name;
+    c.username = QStringLiteral("scale");
+    c.projectName = QStringLiteral("scale");
+    return c;
+}
