@@ -278,7 +278,7 @@ QVariant KlusterGroups::data(const QModelIndex &index, int role) const
         const quint64 key = (quint64(quint32(index.column())) << 32) | quint32(role);
         if (const auto it = group.answers.constFind(key); it != group.answers.cend())
             return it.value();
-        const QVariant answer = groupData(group, index.column(), role);
+        QVariant answer = groupData(group, index.column(), role);
         group.answers.insert(key, answer);
         return answer;
     }

@@ -485,7 +485,7 @@ void generateRegion(World &world, const RegionShape &shape)
     world.ports.reserve(qsizetype(shape.nodes) * klusters);
     int maxRoutes = 0;
     for (int kn = 0; kn < klusters; ++kn) {
-        const QString projectId = projectIds.at(kn % projectIds.size());
+        const QString &projectId = projectIds.at(kn % projectIds.size());
         const int nodes = shape.mixedSizes ? mixedSize(kn) : shape.nodes;
         // One kluster keeps the names it always had; a fleet's are scale-000, scale-001, …, each with its
         // own network, group and router, in the one project.
