@@ -57,6 +57,16 @@ Setting<bool> findingsByIncident()
     return { QStringLiteral("findings/byIncident"), false };
 }
 
+Setting<QString> fleetGrouping()
+{
+    return { QStringLiteral("fleet/grouping"), QStringLiteral("connection") };
+}
+
+Setting<QString> fleetLayout()
+{
+    return { QStringLiteral("fleet/layout"), QStringLiteral("auto") };
+}
+
 Setting<int> refreshMinutes()
 {
     return { QStringLiteral("refresh/intervalMinutes"), 5 };

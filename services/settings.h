@@ -44,7 +44,10 @@ Setting<int> viewColumns(const QString &view);
 Setting<int> historyDays(); // how long the history keeps what it records (30 days)
 Setting<int> historyMegabytes(); // how large the history file may grow (200 MB)
 Setting<int> routeScope(); // which routes the Routes view shows (0: the kluster's own)
-Setting<bool> findingsByIncident(); // the Findings view grouped by incident (off: one flat table)
+Setting<bool> findingsByIncident();
+Setting<QString> fleetGrouping(); // how the Fleet view groups its tiles ("connection", "state", "none")
+Setting<QString> fleetLayout(); // the Fleet view's tiles or heat map ("auto", "tiles", "heatmap") // the
+                                // Findings view grouped by incident (off: one flat table)
 Setting<int> refreshMinutes(); // the auto-refresh interval, 0: off (5 minutes)
 Setting<int> refreshConcurrency(); // klusters of one connection refreshed at once, 0: no bound (4)
 Setting<bool> desktopNotifications(); // desktop notifications while watching (on)

@@ -487,6 +487,14 @@ void generateRegion(World &world, const RegionShape &shape)
     for (int kn = 0; kn < klusters; ++kn) {
         const QString &projectId = projectIds.at(kn % projectIds.size());
         const int nodes = shape.mixedSizes ? mixedSize(kn) : shape.nodes;
+        // A real region's faults sit in some klusters, not in all: there, a quarter of the klusters have the
+        // pattern of faults (one in 200 nodes of each kind, from a place of their own in it), the others
+        // nodes only from its part without faults; a few have routes left by deleted nodes. A uniform fleet
+        // has them all, the same in every kluster.
+        const quint32 scramble = quint32(kn) * 2246822519U + 374761393U;
+        const bool faulty = !shape.mixedSizes || (scramble >> 20) % 100 < 25;
+        const int faultOffset = shape.mixedSizes ? int((scramble >> 5) % 40) : 0;
+        const bool orphans = !shape.mixedSizes || (scramble >> 13) % 100 < 8;
         // One kluster keeps the names it always had; a fleet's are scale-000, scale-001, …, each with its
         // own network, group and router, in the one project.
         const QString kname = klusters == 1 ? QStringLiteral("scale")
@@ -538,7 +546,7 @@ void generateRegion(World &world, const RegionShape &shape)
             const QString name = QStringLiteral("kks-") + kname + QStringLiteral("-pool-") + suffix;
             const QString ip = QHostAddress(base + 10 + quint32(i)).toString();
             const QString pod = QStringLiteral("10.%1.%2.0/24").arg(i / 256).arg(i % 256);
-            const int mod = i % 200;
+            const int mod = faulty ? (i + faultOffset) % 200 : 100 + i % 100;
             SimServer s;
             s.id = stableUuid(QStringLiteral("server:%1:%2").arg(kname).arg(i));
             s.name = name;
@@ -602,7 +610,7 @@ void generateRegion(World &world, const RegionShape &shape)
                     SimRoute { pod, QHostAddress(base + 10 + quint32(nodes) + quint32(i)).toString() });
             router.routes.append(SimRoute { pod, ip });
         }
-        for (int i = 0; i < qMax(1, nodes / 500); ++i) // orphans of deleted nodes
+        for (int i = 0; i < (orphans ? qMax(1, nodes / 500) : 0); ++i) // orphans of deleted nodes
             router.routes.append(SimRoute { QStringLiteral("10.255.%1.0/24").arg(i % 256),
                 QHostAddress(base + 5 + quint32(2 * nodes) + quint32(i)).toString() });
         maxRoutes = qMax(maxRoutes, int(router.routes.size()) + 100);

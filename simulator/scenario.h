@@ -29,7 +29,8 @@ void generate(World &world, int nodes, int klusters = 1);
 // A region's shape: `klusters` klusters "scale-000", … spread over `projects` projects "scale-p00", …
 // (one user of the same name each, password "scale-password"; a single project is "scale"), each kluster of
 // `nodes` nodes, or with `mixedSizes` of the sizes a real region has: most 3–30 nodes, some up to 100, a
-// few 100–300 (fixed by the kluster's number, so every run is the same region).
+// few 100–300, and its faults in some klusters only (each fixed by the kluster's number, so every run is the
+// same region).
 struct RegionShape
 {
     int klusters = 1;

@@ -1,18 +1,20 @@
 #pragma once
 
 #include "core/klusterkey.h"
+#include "models/fleettiles.h"
 
 #include <QPointer>
 #include <QWidget>
-#include <functional>
 
 class QAbstractItemModel;
 class QTimer;
 
-// The whole fleet at a glance: a tile per kluster of every connection, grouped by connection and region,
-// worst first, coloured by the worst finding (hatched when the data itself is in doubt: stale,
-// unreachable, incomplete), with the counts and the age of the data. A click, Enter or Space opens the
-// kluster; the arrow keys move between tiles. Fed by the sidebar's model (KlustersModel).
+// The whole fleet at a glance: a tile per kluster of every connection (FleetTiles: grouped by connection
+// and region, by state, or not at all; worst first), coloured by the worst finding (hatched when the data
+// itself is in doubt: stale, unreachable, incomplete), with the counts and the age of the data; or, for a
+// region's hundreds, a heat map of small cells, one per kluster, the current one's details in a line above
+// them. A click, Enter or Space opens the kluster; the arrow keys, Home and End move between tiles. Fed by
+// the kluster list's model (KlustersModel, or a filter over it).
 class FleetView : public QWidget
 {
     Q_OBJECT
@@ -22,14 +24,30 @@ public:
     explicit FleetView(QWidget *parent = nullptr);
 
     void setModel(QAbstractItemModel *klusters);
-    // The region of a kluster's data ("" when not known yet): the tiles are grouped by it.
-    void setRegionOf(std::function<QString(const KlusterKey &)> regionOf)
-    {
-        m_regionOf = std::move(regionOf);
-    }
+    void setGrouping(FleetGrouping grouping);
+    FleetGrouping grouping() const { return m_grouping; }
+    // Small cells without text: a thousand klusters on one screen.
+    void setCompact(bool compact);
+    bool isCompact() const { return m_compact; }
     int tileCount() const { return int(m_tiles.size()); }
-    KlusterKey tileKey(int i) const { return m_tiles.value(i).key; }
+    KlusterKey tileKey(int i) const
+    {
+        return i >= 0 && i < m_tiles.size() ? m_tiles.at(i).key : KlusterKey();
+    }
+    const FleetTile *tile(int i) const
+    {
+        return i >= 0 && i < m_tiles.size() ? &m_tiles.at(i).tile : nullptr;
+    }
     int currentTile() const { return m_current; }
+    void setCurrentTile(int i);
+    // Changes not yet shown (they wait for a burst to end) shown now.
+    void settle()
+    {
+        if (m_dirty)
+            rebuild();
+    }
+    // What the tiles hold, counted.
+    FleetSummary summary() const { return m_summary; }
 
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
@@ -37,6 +55,8 @@ public:
 
 signals:
     void klusterActivated(const KlusterKey &key);
+    void currentChanged(); // the current tile, or what it says
+    void tilesChanged(); // rebuilt: the summary may differ
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -47,28 +67,25 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
-    struct Tile
+    struct Placed
     {
+        FleetTile tile;
         KlusterKey key;
-        QString group; // "<connection> · <region>"
-        QString title;
-        QString counts;
-        QString age;
-        QString tooltip;
-        int severity = -1; // -1 none, else int(Severity)
-        bool doubtful = false; // stale, unreachable, incomplete, not yet read
-        int rank = 0;
         QRect rect;
     };
     void rebuild();
     void scheduleRebuild();
     void layoutTiles(int width);
     int tileAt(const QPoint &p) const;
-    void setCurrent(int i);
+    QSize cellSize() const;
+    void paintTile(QPainter &p, const Placed &t, bool current) const;
+    void paintCell(QPainter &p, const Placed &t, bool current) const;
 
     QPointer<QAbstractItemModel> m_model;
-    std::function<QString(const KlusterKey &)> m_regionOf;
-    QList<Tile> m_tiles;
+    FleetGrouping m_grouping = FleetGrouping::ConnectionRegion;
+    bool m_compact = false;
+    QList<Placed> m_tiles;
+    FleetSummary m_summary;
     QList<QPair<QString, QRect>> m_headers;
     int m_current = -1;
     int m_height = 0;

@@ -12,6 +12,7 @@
 #include "views/auditpage.h"
 #include "views/changespage.h"
 #include "views/findingspage.h"
+#include "views/fleetpage.h"
 #include "views/fleetview.h"
 #include "views/nodespage.h"
 #include "views/overviewpage.h"
@@ -39,7 +40,7 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
     , m_findingsPage(new FindingsPage(session->findings(), this))
     , m_routesPage(new RoutesPage(session->routes(), this))
     , m_auditPage(new AuditPage(session->audit(), this))
-    , m_fleet(new FleetView(this))
+    , m_fleet(new FleetPage(session->klusters(), this))
     , m_changes(new ChangesPage(this))
 {
     m_klusterPages = { m_findingsPage, new NodesPage(session->nodes(), this), m_routesPage,
@@ -64,9 +65,9 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
     // No mnemonics on the tabs: their shortcuts (Tabs::shortcut) reach them, and Alt+letter stays the menus'.
     for (const TabInfo &t : Tabs::all()) {
         QWidget *w = t.tab == Tab::Overview ? scrolled(m_overview)
-            : t.tab == Tab::Fleet           ? scrolled(m_fleet) // every kluster at a glance; a tile opens it
-            : t.tab == Tab::Changes         ? static_cast<QWidget *>(m_changes)
-                                            : page(t.tab);
+            : t.tab == Tab::Fleet   ? static_cast<QWidget *>(m_fleet) // every kluster; a tile opens it
+            : t.tab == Tab::Changes ? static_cast<QWidget *>(m_changes)
+                                    : page(t.tab);
         m_tabs->addTab(w, Tabs::title(t.tab));
     }
     auto *layout = new QVBoxLayout(this);
@@ -106,12 +107,7 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
         m_changesAfter = after;
         requestChanges();
     });
-    m_fleet->setModel(session->klusters());
-    m_fleet->setRegionOf([this](const KlusterKey &key) {
-        const KlusterData *d = m_session->store()->data(key);
-        return d && d->fetch ? d->fetch->state.region : QString();
-    });
-    connect(m_fleet, &FleetView::klusterActivated, this, &KlusterViews::klusterActivated);
+    connect(m_fleet, &FleetPage::klusterActivated, this, &KlusterViews::klusterActivated);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) {
         requestChanges();
         Settings::tab().setValue(i);
@@ -283,8 +279,17 @@ void KlusterViews::stepFinding(int delta)
     p->view()->setFocus(Qt::ShortcutFocusReason);
 }
 
+FleetView *KlusterViews::fleet() const
+{
+    return m_fleet->view();
+}
+
 void KlusterViews::focusFilter()
 {
+    if (currentTab() == Tab::Fleet) {
+        m_fleet->focusFilter();
+        return;
+    }
     TablePage *p = page(currentTab());
     if (!p) {
         setTab(Tab::Findings);

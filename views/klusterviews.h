@@ -10,6 +10,7 @@ class AuditPage;
 class ChangesPage;
 class ConsoleSession;
 class FindingsPage;
+class FleetPage;
 class FleetView;
 class OverviewPage;
 class QLabel;
@@ -43,7 +44,8 @@ public:
     AuditPage *auditPage() const { return m_auditPage; }
     OverviewPage *overviewPage() const { return m_overview; }
     ChangesPage *changesPage() const { return m_changes; }
-    FleetView *fleet() const { return m_fleet; }
+    FleetView *fleet() const;
+    FleetPage *fleetPage() const { return m_fleet; }
     QLabel *header() const { return m_header; }
     // The findings of the rows selected in the kluster table open (none for the other views).
     QStringList selectedFindings() const;
@@ -89,7 +91,7 @@ private:
     RoutesPage *m_routesPage;
     AuditPage *m_auditPage;
     QList<TablePage *> m_klusterPages;
-    FleetView *m_fleet;
+    FleetPage *m_fleet;
     ChangesPage *m_changes;
     qint64 m_changesBefore = 0; // the moments the Changes view compares (0: the default)
     qint64 m_changesAfter = 0;

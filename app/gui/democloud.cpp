@@ -22,42 +22,53 @@ DemoCloud::~DemoCloud()
     m_thread->wait(); // at exit only
 }
 
-void DemoCloud::start(const QString &scenarioFile, int generatedNodes, int klusters)
+void DemoCloud::start(const QString &scenarioFile, int generatedNodes, int klusters, bool mixedSizes)
 {
     m_thread->start();
     m_simulator = new Simulator;
     m_simulator->moveToThread(m_thread);
-    QMetaObject::invokeMethod(m_simulator, [this, sim = m_simulator, scenarioFile, generatedNodes, klusters] {
-        QString error;
-        bool ok = true;
-        if (!scenarioFile.isEmpty())
-            ok = Scenario::loadFile(scenarioFile, sim->world(), sim->faults(), &error);
-        else if (generatedNodes <= 0)
-            ok = Scenario::load(Scenario::defaultScenario(), sim->world(), sim->faults(), &error);
-        if (ok && generatedNodes > 0)
-            Scenario::generate(sim->world(), generatedNodes, klusters > 0 ? klusters : 1);
-        if (ok)
-            ok = sim->start(Simulator::Ports(), &error);
-        // The world's first user: its password is the simulated cloud's own, not a secret of anybody's.
-        const QJsonObject user = sim->describe().value(QStringLiteral("users")).toArray().first().toObject();
-        CloudConfig cloud;
-        cloud.name = QStringLiteral("demo");
-        cloud.authUrl = sim->authUrl();
-        cloud.username = user.value(QStringLiteral("name")).toString();
-        cloud.password = user.value(QStringLiteral("password")).toString();
-        cloud.userDomainName = QStringLiteral("Default");
-        cloud.projectName = user.value(QStringLiteral("project")).toString();
-        cloud.projectDomainName = QStringLiteral("Default");
-        cloud.regionName = QStringLiteral("RegionOne");
-        cloud.source = QStringLiteral("the built-in simulated cloud");
-        const QString admin = sim->adminUrl();
-        QMetaObject::invokeMethod(this, [this, ok, error, cloud, admin] {
-            if (!ok) {
-                emit failed(tr("the built-in simulated cloud did not start: %1").arg(error));
-                return;
+    QMetaObject::invokeMethod(
+        m_simulator, [this, sim = m_simulator, scenarioFile, generatedNodes, klusters, mixedSizes] {
+            QString error;
+            bool ok = true;
+            if (!scenarioFile.isEmpty())
+                ok = Scenario::loadFile(scenarioFile, sim->world(), sim->faults(), &error);
+            else if (generatedNodes <= 0)
+                ok = Scenario::load(Scenario::defaultScenario(), sim->world(), sim->faults(), &error);
+            if (ok && generatedNodes > 0) {
+                Scenario::RegionShape shape;
+                shape.klusters = klusters > 0 ? klusters : 1;
+                shape.nodes = generatedNodes;
+                shape.mixedSizes = mixedSizes;
+                Scenario::generateRegion(sim->world(), shape);
             }
-            m_adminUrl = admin;
-            emit ready(cloud);
+            if (ok)
+                ok = sim->start(Simulator::Ports(), &error);
+            // The world's first user: its password is the simulated cloud's own, not a secret of anybody's.
+            const QJsonObject user
+                = sim->describe().value(QStringLiteral("users")).toArray().first().toObject();
+            CloudConfig cloud;
+            cloud.name = QStringLiteral("demo");
+            cloud.authUrl = sim->authUrl();
+            cloud.username = user.value(QStringLiteral("name")).toString();
+            cloud.password = user.value(QStringLiteral("password")).toString();
+            cloud.userDomainName = QStringLiteral("Default");
+            cloud.projectName = user.value(QStringLiteral("project")).toString();
+            cloud.projectDomainName = QStringLiteral("Default");
+            cloud.regionName = QStringLiteral("RegionOne");
+            cloud.source = QStringLiteral("the built-in simulated cloud");
+            const QString admin = sim->adminUrl();
+            // A real region's routers allow what its klusters need (its Neutron raised max_routes): the
+            // generated region's say how many. Elsewhere the console's default (upstream's 30) stands.
+            const int routeLimit = mixedSizes ? sim->world().maxRoutes : 0;
+            QMetaObject::invokeMethod(this, [this, ok, error, cloud, admin, routeLimit] {
+                if (!ok) {
+                    emit failed(tr("the built-in simulated cloud did not start: %1").arg(error));
+                    return;
+                }
+                m_adminUrl = admin;
+                m_routeLimit = routeLimit;
+                emit ready(cloud);
+            });
         });
-    });
 }

@@ -22,9 +22,11 @@ public:
 
     // Starts it; ready() or failed() follows.
     // `generatedNodes` > 0: a generated world of that many nodes; with `klusters` > 0, a fleet of that many
-    // klusters of `generatedNodes` each.
-    void start(const QString &scenarioFile, int generatedNodes, int klusters = 0);
+    // klusters of `generatedNodes` each, or with `mixedSizes` of the sizes and faults of a real region.
+    void start(const QString &scenarioFile, int generatedNodes, int klusters = 0, bool mixedSizes = false);
     QString adminUrl() const { return m_adminUrl; }
+    // The routes a router of a generated region allows (its Neutron's max_routes); 0: not said.
+    int routeLimit() const { return m_routeLimit; }
 
 signals:
     void ready(const CloudConfig &cloud);
@@ -34,4 +36,5 @@ private:
     QThread *m_thread;
     Simulator *m_simulator = nullptr;
     QString m_adminUrl;
+    int m_routeLimit = 0;
 };

@@ -44,7 +44,9 @@ struct Options
         QStringLiteral("With --demo: a generated world of <n> nodes instead of the demo world."),
         QStringLiteral("n") };
     QCommandLineOption klusters { QStringLiteral("klusters"),
-        QStringLiteral("With --demo: a generated fleet of <n> klusters of --nodes nodes each (default 20)."),
+        QStringLiteral(
+            "With --demo: a generated region of <n> klusters, of the sizes a real region has (most "
+            "3–30 nodes, a few hundreds) and faults in some; with --nodes, of that many nodes each."),
         QStringLiteral("n") };
     QCommandLineOption snapshot { QStringLiteral("snapshot"),
         QStringLiteral("Open a snapshot folder (or a folder of them) offline and read-only."),
@@ -145,12 +147,14 @@ int main(int argc, char *argv[])
                             .arg(parser.value(options.nodes)));
     }
     int fleet = 0;
+    bool mixedSizes = false;
     if (parser.isSet(options.klusters)) {
         bool ok = false;
         fleet = parser.value(options.klusters).toInt(&ok);
         if (!ok || fleet <= 0 || fleet > 1000)
             return fail(QStringLiteral("--klusters: \"%1\" is not a count from 1 to 1000")
                             .arg(parser.value(options.klusters)));
+        mixedSizes = generated == 0;
         if (generated == 0)
             generated = 20;
         if (generated > 240)
@@ -181,16 +185,21 @@ int main(int argc, char *argv[])
         if (demoCloud)
             return;
         demoCloud = std::make_unique<DemoCloud>();
-        QObject::connect(demoCloud.get(), &DemoCloud::ready, &window, [&window](const CloudConfig &cloud) {
-            ConnectionSpec spec;
-            spec.name = QStringLiteral("demo");
-            spec.config = cloud;
-            window.addConnection(spec, false);
-        });
+        QObject::connect(
+            demoCloud.get(), &DemoCloud::ready, &window, [&window, &demoCloud](const CloudConfig &cloud) {
+                ConnectionSpec spec;
+                spec.name = QStringLiteral("demo");
+                spec.config = cloud;
+                if (demoCloud->routeLimit() > 0) {
+                    spec.options.routeLimit = demoCloud->routeLimit();
+                    spec.options.routeLimitExplicit = true;
+                }
+                window.addConnection(spec, false);
+            });
         QObject::connect(demoCloud.get(), &DemoCloud::failed, &window, [&window](const QString &error) {
             window.showStartupMessage(QObject::tr("The demo cloud could not start: %1").arg(error));
         });
-        demoCloud->start(parser.value(options.scenario), generated, fleet);
+        demoCloud->start(parser.value(options.scenario), generated, fleet, mixedSizes);
     };
     QObject::connect(&window, &MainWindow::demoRequested, &window, startDemo);
 

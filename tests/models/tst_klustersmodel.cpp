@@ -1,4 +1,5 @@
 #include "models/filtermodel.h"
+#include "models/fleettiles.h"
 #include "models/klustergroups.h"
 #include "models/klustersmodel.h"
 #include "tests/common/worldbuilder.h"
@@ -16,6 +17,7 @@ private slots:
     void incompleteKeepsItsRank();
     void failedConnectionHasARow();
     void groupedByConnection();
+    void fleetTilesGroupFilterAndCount();
 };
 
 void TestKlustersModel::lifecycle()
@@ -116,6 +118,78 @@ void TestKlustersModel::failedConnectionHasARow()
     QCOMPARE(model.rowCount(), 1); // its klusters carry on, each with its own state
     model.removeConnection(QStringLiteral("prod"));
     QCOMPARE(model.rowCount(), 0);
+}
+
+// The Fleet view's tiles: grouped by connection and region, by state or not at all, worst first within each
+// group, filtered with the kluster list's fields, counted.
+void TestKlustersModel::fleetTilesGroupFilterAndCount()
+{
+    KlustersModel model;
+    const QDateTime at = WorldBuilder::defaultCapturedAt();
+    WorldBuilder broken;
+    broken.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 60);
+    model.setKluster(QStringLiteral("prod"), QStringLiteral("healthy"));
+    model.setKluster(QStringLiteral("prod"), QStringLiteral("broken"));
+    model.setKluster(QStringLiteral("lab"), QStringLiteral("gone"));
+    model.setKluster(QStringLiteral("lab"), QStringLiteral("waiting"));
+    model.setDiagnosis(QStringLiteral("prod"), QStringLiteral("healthy"),
+        Diagnosis::run(WorldBuilder().state()), at, QString(), QStringLiteral("eu-de-1"));
+    model.setDiagnosis(QStringLiteral("prod"), QStringLiteral("broken"), Diagnosis::run(broken.state()), at,
+        QString(), QStringLiteral("eu-de-1"));
+    model.setError(QStringLiteral("lab"), QStringLiteral("gone"), QStringLiteral("kluster API: no answer"));
+    const QDateTime now = at.addSecs(90);
+    const auto keys = [](const QList<FleetTile> &tiles) {
+        QStringList k;
+        for (const FleetTile &t : tiles)
+            k << t.group + QLatin1Char('|') + t.key.toString();
+        return k;
+    };
+
+    const QList<FleetTile> byConnection = fleetTiles(model, FleetGrouping::ConnectionRegion, now);
+    QCOMPARE(keys(byConnection),
+        QStringList(
+            { QStringLiteral("prod · eu-de-1|prod/broken"), QStringLiteral("prod · eu-de-1|prod/healthy"),
+                QStringLiteral("lab|lab/gone"), QStringLiteral("lab|lab/waiting") }));
+    QCOMPARE(byConnection.at(0).counts, QStringLiteral("1 critical · 0 warning"));
+    QCOMPARE(byConnection.at(0).age, QStringLiteral("data 1 min old"));
+    QCOMPARE(byConnection.at(2).counts, QStringLiteral("UNREACHABLE"));
+    QVERIFY(byConnection.at(2).doubtful);
+    QCOMPARE(byConnection.at(2).error, QStringLiteral("kluster API: no answer"));
+    QVERIFY(byConnection.at(3).doubtful); // not checked yet
+
+    QCOMPARE(keys(fleetTiles(model, FleetGrouping::State, now)),
+        QStringList({ QStringLiteral("Critical|prod/broken"), QStringLiteral("Unreachable|lab/gone"),
+            QStringLiteral("Not checked yet|lab/waiting"), QStringLiteral("Healthy|prod/healthy") }));
+    const QList<FleetTile> none = fleetTiles(model, FleetGrouping::None, now);
+    QCOMPARE(none.first().key.toString(), QStringLiteral("prod/broken"));
+    QCOMPARE(none.last().key.toString(), QStringLiteral("prod/healthy"));
+
+    const FleetSummary all = fleetSummary(none);
+    QCOMPARE(all.klusters, 4);
+    QCOMPARE(all.critical, 2); // an unreachable kluster counts as critical
+    QCOMPARE(all.healthy, 1);
+    QCOMPARE(all.doubtful, 2);
+    QCOMPARE(all.text(), QStringLiteral("4 klusters · 2 critical · 1 healthy · 2 with data in doubt"));
+
+    // The kluster list's field syntax.
+    FilterModel filter;
+    filter.setKnownFields(KlustersModel::filterFields());
+    filter.setSourceModel(&model);
+    filter.setText(QStringLiteral("region:eu-de sev:crit"));
+    QCOMPARE(
+        keys(fleetTiles(filter, FleetGrouping::None, now)), QStringList({ QStringLiteral("|prod/broken") }));
+    filter.setText(QStringLiteral("-connection:prod"));
+    QCOMPARE(fleetTiles(filter, FleetGrouping::None, now).size(), 2);
+
+    // Tiles up to a hundred klusters, a heat map beyond, unless chosen.
+    QVERIFY(!FleetLayouts::heatMap(FleetLayout::Auto, FleetLayouts::AutoHeatMapAbove));
+    QVERIFY(FleetLayouts::heatMap(FleetLayout::Auto, FleetLayouts::AutoHeatMapAbove + 1));
+    QVERIFY(!FleetLayouts::heatMap(FleetLayout::Tiles, 1000));
+    QVERIFY(FleetLayouts::heatMap(FleetLayout::HeatMap, 1));
+    for (const FleetGroupings::Info &g : FleetGroupings::all())
+        QCOMPARE(FleetGroupings::fromName(FleetGroupings::name(g.grouping)), g.grouping);
+    for (const FleetLayouts::Info &l : FleetLayouts::all())
+        QCOMPARE(FleetLayouts::fromName(FleetLayouts::name(l.layout)), l.layout);
 }
 
 QTEST_GUILESS_MAIN(TestKlustersModel)

@@ -16,6 +16,8 @@
 #include "tests/views/consolefixture.h"
 #include "views/acknowledgecommand.h"
 #include "views/commandpalette.h"
+#include "views/fleetpage.h"
+#include "views/fleetview.h"
 #include "views/nodespage.h"
 #include "views/notifier.h"
 #include "views/overviewpage.h"
@@ -24,6 +26,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QItemSelectionModel>
 #include <QJsonArray>
@@ -94,6 +97,7 @@ private slots:
     void paletteToAKlusterAViewAndAnAction();
     void retryAfterAFailedRepair();
     void incidentsByKeyboard();
+    void fleetByKeyboard();
 
 private:
     [[nodiscard]] bool start();
@@ -774,5 +778,63 @@ void TestConsoleKeyboard::incidentsByKeyboard()
     QVERIFY(!Settings::findingsByIncident().value());
 }
 
+// The Fleet view by keyboard: Ctrl+7, "/" to its filter, Enter opens the worst kluster that matches; Down
+// from the filter moves to the tiles, End to the last, Enter opens it; grouped by state, as a heat map, the
+// same walk.
+void TestConsoleKeyboard::fleetByKeyboard()
+{
+    QVERIFY(start());
+    press(Qt::Key_7, Qt::ControlModifier);
+    QCOMPARE(m_window->currentTab(), Tab::Fleet);
+    auto *page = m_window->findChild<FleetPage *>();
+    QVERIFY(page);
+    FleetView *fleet = page->view();
+    QCOMPARE(fleet->tileCount(), 4);
+    QVERIFY(!fleet->isCompact()); // four klusters: tiles
+    QVERIFY(page->summary()->text().startsWith(QStringLiteral("4 klusters")));
+    fleet->setFocus(Qt::ShortcutFocusReason);
+    QTest::keyClick(fleet, Qt::Key_Slash);
+    QCOMPARE(QApplication::focusWidget(), page->filterBox());
+    type(QStringLiteral("state:fresh leg"));
+    press(Qt::Key_Return);
+    QTRY_COMPARE(m_window->currentKey().toString(), QStringLiteral("sim/legacy"));
+    QCOMPARE(m_window->currentTab(), Tab::Overview);
+
+    press(Qt::Key_7, Qt::ControlModifier);
+    page->filterBox()->setFocus(Qt::ShortcutFocusReason);
+    press(Qt::Key_Escape);
+    QCOMPARE(page->filterBox()->text(), QString());
+    fleet->settle();
+    QCOMPARE(fleet->tileCount(), 4);
+    press(Qt::Key_Down);
+    QCOMPARE(QApplication::focusWidget(), fleet);
+    QCOMPARE(fleet->tileKey(fleet->currentTile()).kluster, QStringLiteral("legacy")); // where it was
+    QVERIFY(page->currentLine()->text().startsWith(QStringLiteral("legacy (sim)")));
+    press(Qt::Key_End);
+    QCOMPARE(fleet->currentTile(), 3);
+    const KlusterKey last = fleet->tileKey(3);
+    press(Qt::Key_Return);
+    QTRY_COMPARE(m_window->currentKey(), last);
+
+    // By state, as a heat map: the worst group first, the keys walk the cells.
+    press(Qt::Key_7, Qt::ControlModifier);
+    auto *grouping = page->findChild<QComboBox *>();
+    QVERIFY(grouping);
+    grouping->setCurrentIndex(grouping->findData(int(FleetGrouping::State)));
+    const QList<QComboBox *> combos = page->findChildren<QComboBox *>();
+    QCOMPARE(combos.size(), 2);
+    combos.last()->setCurrentIndex(combos.last()->findData(int(FleetLayout::HeatMap)));
+    QVERIFY(fleet->isCompact());
+    QCOMPARE(fleet->tile(0)->group, QStringLiteral("Critical"));
+    fleet->setFocus(Qt::ShortcutFocusReason);
+    press(Qt::Key_Home);
+    press(Qt::Key_Right);
+    QCOMPARE(fleet->currentTile(), 1);
+    const KlusterKey second = fleet->tileKey(1);
+    press(Qt::Key_Space);
+    QTRY_COMPARE(m_window->currentKey(), second);
+    QCOMPARE(Settings::fleetLayout().value(), QStringLiteral("heatmap"));
+    QCOMPARE(Settings::fleetGrouping().value(), QStringLiteral("state"));
+}
 QTEST_MAIN(TestConsoleKeyboard)
 #include "tst_console_keyboard.moc"

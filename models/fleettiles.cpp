@@ -1,0 +1,240 @@
+#include "models/fleettiles.h"
+
+#include "core/diagnosis.h"
+#include "models/consolerole.h"
+#include "models/klustersmodel.h"
+
+#include <QAbstractItemModel>
+#include <QCoreApplication>
+#include <QHash>
+#include <QLocale>
+#include <algorithm>
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("FleetTiles", text);
+}
+
+int severityRank(std::optional<Severity> severity)
+{
+    // Critical first, then warning, info, healthy.
+    return severity ? 4 - int(*severity) : 0;
+}
+
+// The tile's counts: causes, not symptoms (an incident once, then the findings in none), or what the state
+// says instead.
+QString countsOf(const QAbstractItemModel &m, int row, KlustersModel::State state)
+{
+    const QModelIndex first = m.index(row, 0);
+    switch (state) {
+    case KlustersModel::State::Pending:
+        return tr("not checked yet");
+    case KlustersModel::State::Unreachable:
+        return tr("UNREACHABLE");
+    case KlustersModel::State::ConnectionFailed:
+        return tr("CONNECTION FAILED");
+    default:
+        break;
+    }
+    const int critical = m.index(row, KlustersModel::CriticalColumn).data().toInt();
+    const int warning = m.index(row, KlustersModel::WarningColumn).data().toInt();
+    const int incidents = first.data(KlustersModel::IncidentCountRole).toInt();
+    const int lone = first.data(KlustersModel::LoneCountRole).toInt();
+    QString counts;
+    if (critical + warning == 0)
+        counts = m.index(row, KlustersModel::WorstColumn).data().toString();
+    else if (incidents > 0)
+        counts = ConsoleRole::counted(incidents, tr("incident"), tr("incidents"))
+            + (lone > 0 ? QStringLiteral(" · ") + ConsoleRole::counted(lone, tr("finding"), tr("findings"))
+                        : QString());
+    else
+        counts = tr("%1 critical · %2 warning").arg(critical).arg(warning);
+    if (state == KlustersModel::State::Stale)
+        counts.prepend(tr("STALE · "));
+    else if (state == KlustersModel::State::Incomplete)
+        counts.prepend(tr("INCOMPLETE · "));
+    return counts;
+}
+
+// The state a tile is grouped under, in the order shown.
+std::pair<int, QString> stateGroup(std::optional<Severity> severity, KlustersModel::State state)
+{
+    if (state == KlustersModel::State::Unreachable || state == KlustersModel::State::ConnectionFailed)
+        return { 1, tr("Unreachable") };
+    if (state == KlustersModel::State::Pending)
+        return { 3, tr("Not checked yet") };
+    if (severity == Severity::Critical)
+        return { 0, tr("Critical") };
+    if (severity == Severity::Warning)
+        return { 2, tr("Warning") };
+    return { 4, tr("Healthy") };
+}
+
+} // namespace
+
+const QList<FleetGroupings::Info> &FleetGroupings::all()
+{
+    static const QList<Info> groupings {
+        { FleetGrouping::ConnectionRegion, "connection",
+            QT_TRANSLATE_NOOP("FleetTiles", "Connection and region") },
+        { FleetGrouping::State, "state", QT_TRANSLATE_NOOP("FleetTiles", "State") },
+        { FleetGrouping::None, "none", QT_TRANSLATE_NOOP("FleetTiles", "No groups") },
+    };
+    return groupings;
+}
+
+QString FleetGroupings::name(FleetGrouping grouping)
+{
+    for (const Info &i : all()) {
+        if (i.grouping == grouping)
+            return QString::fromLatin1(i.name);
+    }
+    return QString();
+}
+
+QString FleetGroupings::title(FleetGrouping grouping)
+{
+    for (const Info &i : all()) {
+        if (i.grouping == grouping)
+            return tr(i.title);
+    }
+    return QString();
+}
+
+std::optional<FleetGrouping> FleetGroupings::fromName(const QString &name)
+{
+    for (const Info &i : all()) {
+        if (name == QLatin1String(i.name))
+            return i.grouping;
+    }
+    return std::nullopt;
+}
+
+const QList<FleetLayouts::Info> &FleetLayouts::all()
+{
+    static const QList<Info> layouts {
+        { FleetLayout::Auto, "auto", QT_TRANSLATE_NOOP("FleetTiles", "Automatic") },
+        { FleetLayout::Tiles, "tiles", QT_TRANSLATE_NOOP("FleetTiles", "Tiles") },
+        { FleetLayout::HeatMap, "heatmap", QT_TRANSLATE_NOOP("FleetTiles", "Heat map") },
+    };
+    return layouts;
+}
+
+QString FleetLayouts::name(FleetLayout layout)
+{
+    for (const Info &i : all()) {
+        if (i.layout == layout)
+            return QString::fromLatin1(i.name);
+    }
+    return QString();
+}
+
+std::optional<FleetLayout> FleetLayouts::fromName(const QString &name)
+{
+    for (const Info &i : all()) {
+        if (name == QLatin1String(i.name))
+            return i.layout;
+    }
+    return std::nullopt;
+}
+
+bool FleetLayouts::heatMap(FleetLayout layout, int klusters)
+{
+    return layout == FleetLayout::HeatMap || (layout == FleetLayout::Auto && klusters > AutoHeatMapAbove);
+}
+
+QString FleetSummary::text() const
+{
+    const QLocale locale;
+    QStringList parts { klusters == 1 ? tr("1 kluster") : tr("%1 klusters").arg(locale.toString(klusters)) };
+    if (critical > 0)
+        parts << tr("%1 critical").arg(locale.toString(critical));
+    if (warning > 0)
+        parts << tr("%1 warning").arg(locale.toString(warning));
+    if (healthy > 0)
+        parts << tr("%1 healthy").arg(locale.toString(healthy));
+    if (doubtful > 0)
+        parts << tr("%1 with data in doubt").arg(locale.toString(doubtful));
+    return parts.join(QStringLiteral(" · "));
+}
+
+QList<FleetTile> fleetTiles(const QAbstractItemModel &m, FleetGrouping grouping, const QDateTime &now)
+{
+    QList<FleetTile> tiles;
+    tiles.reserve(m.rowCount());
+    QHash<QString, int> connections; // in the order first listed
+    for (int row = 0; row < m.rowCount(); ++row) {
+        const QModelIndex first = m.index(row, 0);
+        FleetTile t;
+        t.key = { first.data(KlustersModel::ConnectionRole).toString(),
+            first.data(KlustersModel::KlusterRole).toString() };
+        t.severity = ConsoleRole::severityOf(first);
+        const auto state = KlustersModel::State(first.data(KlustersModel::StateRole).toInt());
+        t.doubtful = first.data(KlustersModel::AlarmRole).toBool() || state == KlustersModel::State::Pending;
+        t.title = t.key.kluster.isEmpty() ? tr("%1 (connection)").arg(t.key.connection) : t.key.kluster;
+        t.counts = countsOf(m, row, state);
+        t.error = first.data(KlustersModel::ErrorRole).toString();
+        const QDateTime fetched = first.data(KlustersModel::FetchedAtRole).toDateTime();
+        if (fetched.isValid()) {
+            const qint64 s = qMax<qint64>(0, fetched.secsTo(now));
+            t.age = s < 60 ? tr("data %1 s old").arg(s) : tr("data %1 old").arg(formatDuration(s));
+        }
+        const int critical = qMax(0, first.data(KlustersModel::CriticalCountRole).toInt());
+        const int warning = qMax(0, first.data(KlustersModel::WarningCountRole).toInt());
+        // Worst first: by severity (a kluster not checked yet above a healthy one), then its counts; data in
+        // doubt before data that is not, at the same.
+        const qint64 base = severityRank(t.severity) * 2 + (state == KlustersModel::State::Pending ? 3 : 0);
+        t.rank = ((base * 100000 + qMin(critical, 99999)) * 10000 + qMin(warning, 9999)) * 2
+            + (t.doubtful ? 1 : 0);
+        switch (grouping) {
+        case FleetGrouping::ConnectionRegion: {
+            const QString region = first.data(KlustersModel::RegionRole).toString();
+            t.group = region.isEmpty() ? t.key.connection : tr("%1 · %2").arg(t.key.connection, region);
+            const auto it = connections.constFind(t.key.connection);
+            t.groupOrder = it != connections.cend()
+                ? it.value()
+                : *connections.insert(t.key.connection, int(connections.size()));
+            break;
+        }
+        case FleetGrouping::State:
+            std::tie(t.groupOrder, t.group) = stateGroup(t.severity, state);
+            break;
+        case FleetGrouping::None:
+            break;
+        }
+        tiles << t;
+    }
+    std::stable_sort(tiles.begin(), tiles.end(), [](const FleetTile &a, const FleetTile &b) {
+        if (a.groupOrder != b.groupOrder)
+            return a.groupOrder < b.groupOrder;
+        if (a.group != b.group)
+            return a.group < b.group;
+        if (a.rank != b.rank)
+            return a.rank > b.rank;
+        if (a.key.kluster != b.key.kluster)
+            return a.key.kluster < b.key.kluster;
+        return a.key.connection < b.key.connection;
+    });
+    return tiles;
+}
+
+FleetSummary fleetSummary(const QList<FleetTile> &tiles)
+{
+    FleetSummary s;
+    for (const FleetTile &t : tiles) {
+        if (t.key.kluster.isEmpty())
+            continue; // a connection's own row
+        ++s.klusters;
+        if (t.severity == Severity::Critical)
+            ++s.critical;
+        else if (t.severity == Severity::Warning)
+            ++s.warning;
+        else if (!t.doubtful)
+            ++s.healthy;
+        if (t.doubtful)
+            ++s.doubtful;
+    }
+    return s;
+}
