@@ -65,9 +65,10 @@ int main(int argc, char *argv[])
                        "same name each, password \"scale-password\")."),
         QStringLiteral("p"), QStringLiteral("1"));
     const QCommandLineOption mixed(QStringLiteral("mixed-sizes"),
-        QStringLiteral("Give the klusters of --klusters the sizes of a real region instead of "
-                       "--nodes-per-kluster: most 3–30 nodes, some up to 100, a few up to 300; faults in some "
-                       "klusters, not in all."));
+        QStringLiteral(
+            "Give the klusters of --klusters the sizes of a real region instead of "
+            "--nodes-per-kluster: most 3–30 nodes, some up to 100, a few up to 300; faults in some "
+            "klusters, not in all."));
     const QCommandLineOption region(QStringLiteral("region"),
         QStringLiteral("The region the catalog names (default: the scenario's, else RegionOne): several "
                        "simulators are several regions."),
