@@ -17,20 +17,39 @@
 class SimProcess
 {
 public:
-    // One kluster "scale" of `nodes`; or, with `klusters`, a fleet of them (scale-000, …) of `nodes` each;
+    // What to start: one kluster "scale" of `nodes`; or, with `klusters`, a fleet of them (scale-000, …) of
+    // `nodes` each, over `projects` projects (scale-p00, …), of a real region's sizes with `mixedSizes`;
     // `region` names the catalog's region (empty: the simulator's own).
+    struct Shape
+    {
+        int nodes = 20;
+        int klusters = 0;
+        QString region;
+        int projects = 1;
+        bool mixedSizes = false;
+    };
     explicit SimProcess(int nodes, int klusters = 0, const QString &region = QString())
+        : SimProcess(Shape { nodes, klusters, region })
+    { }
+    explicit SimProcess(const Shape &shape)
     {
         m_process.setProgram(QStringLiteral(FLIGHTDECK_SIM));
-        QStringList arguments = klusters > 0
-            ? QStringList { QStringLiteral("--klusters"), QString::number(klusters),
-                  QStringLiteral("--nodes-per-kluster"), QString::number(nodes), QStringLiteral("--json") }
-            : QStringList { QStringLiteral("--nodes"), QString::number(nodes), QStringLiteral("--json") };
-        if (!region.isEmpty())
-            arguments << QStringLiteral("--region") << region;
+        QStringList arguments = shape.klusters > 0
+            ? QStringList { QStringLiteral("--klusters"), QString::number(shape.klusters),
+                  QStringLiteral("--nodes-per-kluster"), QString::number(shape.nodes),
+                  QStringLiteral("--json") }
+            : QStringList { QStringLiteral("--nodes"), QString::number(shape.nodes),
+                  QStringLiteral("--json") };
+        if (!shape.region.isEmpty())
+            arguments << QStringLiteral("--region") << shape.region;
+        if (shape.projects > 1)
+            arguments << QStringLiteral("--projects") << QString::number(shape.projects);
+        if (shape.mixedSizes)
+            arguments << QStringLiteral("--mixed-sizes");
         m_process.setArguments(arguments);
         m_process.start();
-        m_process.waitForReadyRead(120000);
+        // The line of endpoints (a thousand klusters' make it long) may come in several reads.
+        while (!m_process.canReadLine() && m_process.waitForReadyRead(120000)) { }
         endpoints = QJsonDocument::fromJson(m_process.readLine()).object();
     }
     ~SimProcess()
@@ -64,18 +83,38 @@ public:
             admin("POST", QStringLiteral("/faults"),
                 QByteArray(R"({"kind": "latency", "latencyMs": )") + QByteArray::number(ms) + "}");
     }
-    CloudConfig cloud() const
+    // The connection to project `project` ("scale", or "scale-p00", … of a fleet over several projects).
+    CloudConfig cloud(const QString &project = QStringLiteral("scale")) const
     {
         CloudConfig c;
-        c.name = QStringLiteral("scale");
+        c.name = project;
         c.regionName = endpoints.value(QStringLiteral("region")).toString();
         c.authUrl = endpoints.value(QStringLiteral("authUrl")).toString();
-        c.username = QStringLiteral("scale");
+        c.username = project;
         c.password = QStringLiteral("scale-password");
         c.userDomainName = QStringLiteral("Default");
-        c.projectName = QStringLiteral("scale");
+        c.projectName = project;
         c.projectDomainName = QStringLiteral("Default");
         return c;
+    }
+    // The requests every service was sent so far, and the bytes of their answers.
+    std::pair<qint64, qint64> served()
+    {
+        const QJsonObject world = QJsonDocument::fromJson(admin("GET", QStringLiteral("/world"))).object();
+        qint64 requests = 0, bytes = 0;
+        for (const QJsonValue v : world.value(QStringLiteral("requests")).toObject())
+            requests += v.toInteger();
+        if (qEnvironmentVariableIsSet("SIM_DEBUG"))
+            qWarning("%s %s",
+                QJsonDocument(world.value(QStringLiteral("requests")).toObject())
+                    .toJson(QJsonDocument::Compact)
+                    .constData(),
+                QJsonDocument(world.value(QStringLiteral("bytesSent")).toObject())
+                    .toJson(QJsonDocument::Compact)
+                    .constData());
+        for (const QJsonValue v : world.value(QStringLiteral("bytesSent")).toObject())
+            bytes += v.toInteger();
+        return { requests, bytes };
     }
 
     QJsonObject endpoints;

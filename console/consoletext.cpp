@@ -173,6 +173,10 @@ Captions captions(const CaptionFacts &f)
                         .arg(watch.lastHeard.isValid() ? clock(watch.lastHeard) : clock(d->fetchedAt),
                             shortError(watch.problem));
     }
+    if (!f.snapshot && d->fetch->nodesListedAt.isValid() && !d->isStale())
+        when += tr(" · nodes as listed %1 (%2; a healthy kluster's are listed every 10 min, and at once when "
+                   "its instances change)")
+                    .arg(clock(d->fetch->nodesListedAt, f.now), ago(d->fetch->nodesListedAt, f.now));
     QString alarm;
     const QString shortWhen
         = (f.snapshot ? tr("captured %1 (%2)") : tr("fetched %1 (%2)"))

@@ -6,6 +6,7 @@
 #include "core/source.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -47,6 +48,9 @@ struct KlusterFetch
     // The nodes their watch changed since they were listed: name -> the node as last sent (an empty object:
     // deleted). In `state` already; brought into nodes.json only when the body is wanted (body()).
     QHash<QString, QJsonObject> nodesWatched;
+    // When the nodes shown were listed, when an earlier refresh did (a healthy kluster nobody looks at has
+    // them listed at a slower pace); empty when this fetch listed them, or a watch keeps them.
+    QDateTime nodesListedAt;
 
     // A source's body as a list made now would give it (the nodes with what the watch changed).
     QByteArray body(Source source) const;

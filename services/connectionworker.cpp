@@ -1,6 +1,7 @@
 // The worker of a connection, on its network thread: sessions, listings, refreshes, node watches, repairs.
 #include "services/connectionworker.h"
 
+#include "core/klusterindex.h"
 #include "core/repairgate.h"
 #include "services/endpointhealth.h"
 #include "services/kubeconfig.h"
@@ -8,6 +9,7 @@
 #include "services/snapshotreader.h"
 #include "services/watchbudget.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -20,6 +22,25 @@ namespace {
 
 constexpr int WholeNodeListEvery = 10; // while watched, the nodes are listed again every this many refreshes
 constexpr int RecentChangeSeconds = 15 * 60; // nodes that changed this lately stay watched
+// A healthy kluster nobody looks at, not watched: its nodes are listed this often, and at once when one of
+// its instances changed (the project's servers, fetched every refresh, say so); in between its last list
+// stands, with its age.
+constexpr int SlowNodeListSeconds = 10 * 60;
+
+// What a kluster's instances are, in short: their ids and states. A change (an instance made, deleted,
+// stopped, failed) means its nodes are listed again.
+QByteArray membersDigest(const KlusterState &state)
+{
+    QStringList members;
+    const KlusterMembers kluster(state);
+    for (const int i : kluster.instances()) {
+        const Instance &in = state.instances.at(i);
+        members << in.id + QLatin1Char(' ') + in.status + QLatin1Char(' ') + in.vmState + QLatin1Char(' ')
+                + in.taskState;
+    }
+    members.sort();
+    return QCryptographicHash::hash(members.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha1);
+}
 constexpr int TurnedAwayAtMost = 8; // a refresh the cloud turns away goes back in line this often (minutes,
                                     // as the pauses grow), then fails
 constexpr int PauseAtLeastMs = 1000;
@@ -314,10 +335,20 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
             && ++m_refreshesWatched[kluster] % WholeNodeListEvery != 0;
         if (!watched)
             m_refreshesWatched.remove(kluster);
-        fetcher->setNodesWatched(watched);
+        // A healthy kluster nobody looks at: its last node list stands while young enough (checked against
+        // its instances once the refresh is in).
+        const RefreshResult *last = m_latestResult.contains(kluster) ? &m_latestResult[kluster] : nullptr;
+        const QDateTime listedAt = !last || !last->fetch ? QDateTime()
+            : last->fetch->nodesListedAt.isValid()       ? last->fetch->nodesListedAt
+                                                         : last->fetchedAt;
+        const bool reused = !watched && !m_listNodesNext.remove(kluster) && last && last->fetch
+            && last->diagnosis && last->errors.isEmpty() && last->fetch->state.nodesSource.known
+            && !wantsWatch(kluster, last->diagnosis.get()) && listedAt.isValid()
+            && listedAt.secsTo(started) < SlowNodeListSeconds;
+        fetcher->setNodesWatched(watched || reused);
         m_fetchers.insert(kluster, fetcher);
         connect(fetcher, &KlusterFetcher::finished, this,
-            [this, fetcher, kluster, result, timer, started, watched, cachedCredentials](
+            [this, fetcher, kluster, result, timer, started, watched, reused, listedAt, cachedCredentials](
                 const KlusterFetch &fetched) mutable {
                 fetcher->deleteLater();
                 const bool cancelled = m_fetchers.value(kluster) != fetcher;
@@ -330,13 +361,22 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                 }
                 KlusterFetch fetch = fetched;
                 const std::shared_ptr<const KlusterFetch> latest = m_latestResult.value(kluster).fetch;
-                if (watched && latest) {
+                if (reused && latest && !cancelled
+                    && membersDigest(fetched.state) != membersDigest(latest->state)) {
+                    // One of its instances changed: its nodes listed after all, now.
+                    m_listNodesNext.insert(kluster);
+                    startRefresh(kluster, started);
+                    return;
+                }
+                if ((watched || reused) && latest) {
                     // The nodes as their watch has them now (changes during the refresh included).
                     fetch.state.nodes = latest->state.nodes;
                     fetch.state.nodesSource = latest->state.nodesSource;
                     fetch.bodies.insert(Source::Nodes, latest->bodies.value(Source::Nodes));
                     fetch.nodesResourceVersion = latest->nodesResourceVersion;
                     fetch.nodesWatched = latest->nodesWatched;
+                    if (reused)
+                        fetch.nodesListedAt = listedAt;
                 }
                 result.fetchedAt = started;
                 result.elapsedMs = timer->elapsed();

@@ -13,6 +13,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <functional>
 #include <memory>
 
@@ -106,5 +107,6 @@ private:
     // instead of asking again.
     QHash<QString, QByteArray> m_listed;
     QString m_shown; // the kluster a person looks at
+    QSet<QString> m_listNodesNext; // klusters whose nodes the next refresh lists, whatever their pace
     QHash<QString, int> m_turnedAway; // refreshes of a kluster turned away in a row
 };

@@ -1,6 +1,7 @@
 #include "services/historyrecorder.h"
 
 #include <QCoreApplication>
+#include <QTimer>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -11,6 +12,23 @@ HistoryRecorder::HistoryRecorder(QString path, QObject *parent)
 { }
 
 HistoryRecorder::~HistoryRecorder() = default;
+
+void HistoryRecorder::trimSoon()
+{
+#ifdef __GLIBC__
+    // What the records let go handed back, so that this thread's arena does not keep every refresh's peak;
+    // once for a burst of records (a thousand klusters refreshed at once), not once for each: a trim walks
+    // the whole heap.
+    if (!m_trim) {
+        m_trim = new QTimer(this);
+        m_trim->setSingleShot(true);
+        m_trim->setInterval(2000);
+        connect(m_trim, &QTimer::timeout, this, [] { malloc_trim(0); });
+    }
+    if (!m_trim->isActive())
+        m_trim->start();
+#endif
+}
 
 void HistoryRecorder::report(const QString &message)
 {
@@ -79,10 +97,7 @@ void HistoryRecorder::record(const RefreshResult &result, const QString &history
     const QString recordedKey = r.kluster;
     const QDateTime at = r.at;
     r = HistoryRecord(); // the digest (megabytes for thousands of nodes) let go now
-#ifdef __GLIBC__
-    // and handed back: this thread's arena would otherwise keep every refresh's peak.
-    malloc_trim(0);
-#endif
+    trimSoon();
     if (!recorded) {
         report(tr("History not recorded: %1").arg(m_store->error()));
         return;

@@ -9,6 +9,8 @@
 #include <functional>
 #include <memory>
 
+class QTimer;
+
 // Since when each open finding and incident of a kluster is open, as of one recorded refresh: what the
 // Findings view's Since column and the repair dialog show.
 struct FindingsSince
@@ -90,6 +92,7 @@ signals:
 private:
     bool ready();
     void report(const QString &message);
+    void trimSoon();
 
     QString m_path;
     std::unique_ptr<HistoryStore> m_store;
@@ -99,5 +102,6 @@ private:
     QHash<KlusterKey, QDateTime> m_lastAt; // the console's kluster -> its last recorded refresh
     void sendSince(const KlusterKey &key);
     std::function<QDateTime()> m_clock;
+    QTimer *m_trim = nullptr; // the heap trimmed once a burst of records is over
     QDateTime onClock(const QDateTime &local) const; // an instant of this machine's clock, on m_clock
 };

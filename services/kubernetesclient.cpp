@@ -3,9 +3,11 @@
 #include "core/apiparser.h"
 #include "services/localfile.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMutex>
 #include <QProcess>
 #include <QSslCertificate>
 #include <QSslKey>
@@ -36,11 +38,27 @@ QSslConfiguration KubernetesClient::tlsConfiguration(
 QSslConfiguration KubernetesClient::tlsFor(
     const KubeTarget &target, const QByteArray &execCert, const QByteArray &execKey)
 {
+    const QByteArray cert = execCert.isEmpty() ? target.clientCertPem : execCert;
+    const QByteArray key = execKey.isEmpty() ? target.clientKeyPem : execKey;
+    // Made once for each set of certificates and key, not for every request: parsing them and copying the
+    // system's CAs again for each node list of a thousand klusters was a third of the connections' threads'
+    // time. Held in memory only, at most a few thousand.
+    QCryptographicHash id(QCryptographicHash::Sha256);
+    for (const QByteArray *part : { &target.caPem, &cert, &key }) {
+        id.addData(QByteArray(QByteArray::number(part->size()) + ":"));
+        id.addData(*part);
+    }
+    const QByteArray made = id.result();
+    static QMutex mutex;
+    static QHash<QByteArray, QSslConfiguration> kept;
+    {
+        const QMutexLocker lock(&mutex);
+        if (const auto it = kept.constFind(made); it != kept.cend())
+            return it.value();
+    }
     QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
     if (!target.caPem.isEmpty())
         tls.addCaCertificates(QSslCertificate::fromData(target.caPem, QSsl::Pem));
-    const QByteArray cert = execCert.isEmpty() ? target.clientCertPem : execCert;
-    const QByteArray key = execKey.isEmpty() ? target.clientKeyPem : execKey;
     if (!cert.isEmpty() && !key.isEmpty()) {
         const QList<QSslCertificate> chain = QSslCertificate::fromData(cert, QSsl::Pem);
         if (!chain.isEmpty()) {
@@ -50,6 +68,10 @@ QSslConfiguration KubernetesClient::tlsFor(
         }
         tls.setPrivateKey(keyFromPem(key));
     }
+    const QMutexLocker lock(&mutex);
+    if (kept.size() >= 4096)
+        kept.clear();
+    kept.insert(made, tls);
     return tls;
 }
 

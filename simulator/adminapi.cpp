@@ -36,9 +36,14 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         // Every request each service was sent since the simulator started (what a client's politeness is
         // measured by).
         QJsonObject requests;
-        for (const char *service : { "keystone", "compute", "network", "kubernikus", "kubernetes", "image" })
+        QJsonObject bytes;
+        for (const char *service :
+            { "keystone", "compute", "network", "kubernikus", "kubernetes", "image" }) {
             requests.insert(QLatin1String(service), requestCount(QLatin1String(service)));
+            bytes.insert(QLatin1String(service), bytesSent(QLatin1String(service)));
+        }
         o.insert(QStringLiteral("requests"), requests);
+        o.insert(QStringLiteral("bytesSent"), bytes);
         return json(200, o);
     }
     if (parts.value(0) == QLatin1String("faults")) {

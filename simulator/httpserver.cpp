@@ -287,6 +287,7 @@ void HttpServer::write(QTcpSocket *socket, const HttpResponse &response, bool cl
         out += "Date: " + httpDate(QDateTime::currentDateTimeUtc()) + "\r\n";
     if (response.stream) {
         out += "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+        m_bytesSent += out.size();
         socket->write(out);
         response.stream(new HttpStream(socket));
         return;
@@ -295,6 +296,7 @@ void HttpServer::write(QTcpSocket *socket, const HttpResponse &response, bool cl
         out += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n";
     out += close ? "Connection: close\r\n" : "Connection: keep-alive\r\n";
     out += "\r\n";
+    m_bytesSent += out.size() + response.body.size();
     if (response.delivery == HttpResponse::Delivery::Trickle) {
         socket->write(out); // the head at once, then the body a byte at a time
         trickle(socket, response.body, response.trickleMs);

@@ -112,6 +112,8 @@ public:
     QString baseUrl() const; // "http://127.0.0.1:<port>"
 
     qint64 requestCount() const { return m_requests; }
+    // The bytes of the answers written (head and body, before TLS; a watch's stream only its head).
+    qint64 bytesSent() const { return m_bytesSent; }
     // The most requests answered late (a latency fault) that were waiting at once.
     int maxInFlight() const { return m_maxInFlight; }
 
@@ -128,6 +130,7 @@ private:
     bool m_tls = false;
     QString m_error;
     qint64 m_requests = 0;
+    qint64 m_bytesSent = 0;
     int m_inFlight = 0;
     int m_maxInFlight = 0;
     QHash<QTcpSocket *, QByteArray> m_buffers;

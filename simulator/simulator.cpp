@@ -182,6 +182,18 @@ qint64 Simulator::requestCount(const QString &service) const
     return n;
 }
 
+qint64 Simulator::bytesSent(const QString &service) const
+{
+    if (const HttpServer *s = m_servers.value(service))
+        return s->bytesSent();
+    qint64 n = 0;
+    if (service == QLatin1String("kubernetes")) {
+        for (const HttpServer *s : m_kubernetesServers)
+            n += s->bytesSent();
+    }
+    return n;
+}
+
 int Simulator::maxInFlight(const QString &service) const
 {
     const HttpServer *s = m_servers.value(service);

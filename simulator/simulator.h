@@ -62,6 +62,7 @@ public:
     QJsonObject describe() const;
 
     qint64 requestCount(const QString &service) const;
+    qint64 bytesSent(const QString &service) const; // the answers' bytes (HttpServer::bytesSent)
     // The most of the service's requests answered late (a latency fault) that waited at once.
     int maxInFlight(const QString &service) const;
     // Time spent producing answers (not sending them), for benchmarks.

@@ -76,7 +76,8 @@ int World::routerIndex(const QString &id) const
 
 int World::networkIndex(const QString &idOrName) const
 {
-    return indexWhere(networks, [&](const auto &x) { return x.id == idOrName || x.name == idOrName; });
+    const int byId = cachedIndex(networks, m_networkCache, idOrName);
+    return byId >= 0 ? byId : indexWhere(networks, [&](const auto &x) { return x.name == idOrName; });
 }
 
 int World::portIndex(const QString &id) const

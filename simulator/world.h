@@ -346,6 +346,7 @@ private:
     mutable QHash<QString, int> m_serverCache;
     mutable QHash<QString, int> m_portCache;
     mutable QHash<QString, int> m_groupCache;
+    mutable QHash<QString, int> m_networkCache;
     qint64 m_offsetSeconds = 0;
     quint64 m_counter = 0;
 };

@@ -49,7 +49,11 @@ MainWindow::MainWindow(QWidget *parent)
     , m_autoRefresh(new AutoRefreshMenu(this))
     , m_notifier(new Notifier(this))
     , m_connectionCommands(new ConnectionCommands(m_session->registry(), this, this))
+    , m_trayTimer(new QTimer(this))
 {
+    m_trayTimer->setSingleShot(true);
+    m_trayTimer->setInterval(200);
+    connect(m_trayTimer, &QTimer::timeout, this, &MainWindow::updateTray);
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(tr("Flightdeck"));
     setWindowIcon(applicationIcon());
@@ -494,7 +498,7 @@ void MainWindow::onRefreshed(const KlusterKey &key, const KlusterData &before, b
             m_views->updateCaptions();
     }
     m_cancelAction->setEnabled(pendingRefreshes() > 0);
-    updateTray();
+    m_trayTimer->start(); // once for a burst of a thousand klusters refreshed, not for each
     if (key != currentKey())
         m_session->preparer()->retire(); // no view shows it
     emit klusterUpdated(key);

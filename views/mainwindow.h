@@ -29,6 +29,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSplitter;
+class QTimer;
 class QTreeView;
 class TablePage;
 struct CommandContext;
@@ -171,6 +172,7 @@ private:
     AutoRefreshMenu *m_autoRefresh;
     Notifier *m_notifier;
     ConnectionCommands *m_connectionCommands;
+    QTimer *m_trayTimer; // the tray's worst, once for a burst of refreshes
     QList<Command *> m_commands;
     RepairCommand *m_repair = nullptr;
     RepairCommand *m_repairRoutes = nullptr;

@@ -11,6 +11,7 @@
 #include <QDBusMessage>
 #include <QDBusPendingCallWatcher>
 #include <QDBusPendingReply>
+#include <QHash>
 #include <QMenu>
 #include <QSystemTrayIcon>
 
@@ -195,16 +196,28 @@ void Notifier::showWorstOf(
 {
     std::optional<Severity> worst;
     QStringList lines;
+    int more = 0;
+    QHash<QString, bool> isWatched; // a connection asked once, not once for each of its klusters
     for (int row = 0; row < klusters->rowCount(); ++row) {
         const QModelIndex i = klusters->index(row, 0);
-        if (!watched(i.data(KlustersModel::ConnectionRole).toString()))
+        const QString connection = i.data(KlustersModel::ConnectionRole).toString();
+        auto known = isWatched.constFind(connection);
+        if (known == isWatched.cend())
+            known = isWatched.insert(connection, watched(connection));
+        if (!known.value())
             continue;
         const std::optional<Severity> s = ConsoleRole::severityOf(i);
         worst = ConsoleRole::worse(worst, s);
-        if (s == Severity::Critical || s == Severity::Warning)
+        if (s != Severity::Critical && s != Severity::Warning)
+            continue;
+        if (lines.size() < MaxTrayLines)
             lines << QStringLiteral("%1: %2").arg(i.data(KlustersModel::KeyRole).toString(),
                 i.siblingAtColumn(KlustersModel::WorstColumn).data().toString());
+        else
+            ++more;
     }
+    if (more > 0)
+        lines << tr("… and %n more", nullptr, more);
     setWorst(worst,
         lines.isEmpty() ? tr("Flightdeck: every kluster healthy")
                         : tr("Flightdeck\n") + lines.join(QLatin1Char('\n')));

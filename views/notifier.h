@@ -43,7 +43,8 @@ public:
     // The worst severity across watched klusters (none: healthy), and a line per kluster for the tooltip.
     void setWorst(std::optional<Severity> severity, const QString &summary);
     // The same from the klusters' list (the sidebar's model): the worst of those `watched` says to watch, and
-    // a line for each in trouble.
+    // a line for each in trouble (the first MaxTrayLines, then how many more).
+    static constexpr int MaxTrayLines = 20;
     void showWorstOf(
         const QAbstractItemModel *klusters, const std::function<bool(const QString &connection)> &watched);
     std::optional<Severity> worst() const { return m_worst; }

@@ -39,6 +39,7 @@ private slots:
     void clockSteppedBackListsEverything();
     void fleetBeyondTheWatchBoundIsFreshAndCheap();
     void tooManyRequestsSlowTheWholeConnection();
+    void healthyKlustersAreListedAtASlowerPace();
 
 private:
     static CloudConfig cloud(const SimFixture &f) { return simCloud(f.sim); }
@@ -599,8 +600,74 @@ void TestServerCache::clockSteppedBackListsEverything()
     QVERIFY(get(cache)->incremental);
 }
 
-QTEST_GUILESS_MAIN(TestServerCache)
-#include "tst_servercache.moc"
+void TestServerCache::healthyKlustersAreListedAtASlowerPace()
+{
+    // Healthy klusters nobody looks at: a round lists none of their nodes again (their last list stands, with
+    // its age), but the kluster one of whose instances changed has its nodes listed in the same round.
+    qRegisterMetaType<RefreshResult>();
+    EndpointHealth::shared().reset();
+    Simulator sim;
+    Scenario::generate(sim.world(), 5, 6);
+    for (SimRouter &r : sim.world().routers) // no routes of deleted nodes: every kluster healthy
+        r.routes.removeIf(
+            [](const SimRoute &route) { return route.destination.startsWith(QLatin1String("10.255.")); });
+    QString error;
+    QVERIFY2(sim.start(Simulator::Ports(), &error), qPrintable(error));
+    QThread worker;
+    worker.start();
+    {
+        Connection connection(fleetSpec(sim, 8), &worker);
+        const auto round = [&connection]() {
+            QStringList listed;
+            bool done = false;
+            const auto l = QObject::connect(
+                &connection, &Connection::klustersListed, [&](const QStringList &names, const Error &) {
+                    listed = names;
+                    done = true;
+                });
+            connection.listKlusters();
+            if (!QTest::qWaitFor([&done] { return done; }, 60000))
+                qFatal("no listing");
+            QObject::disconnect(l);
+            QHash<QString, RefreshResult> results;
+            const auto r = QObject::connect(&connection, &Connection::refreshed,
+                [&results](const RefreshResult &x) { results.insert(x.key.kluster, x); });
+            for (const QString &k : std::as_const(listed))
+                connection.refresh(k);
+            if (!QTest::qWaitFor([&] { return results.size() == listed.size(); }, 60000))
+                qFatal("refreshes did not end");
+            QObject::disconnect(r);
+            return results;
+        };
+        const QHash<QString, RefreshResult> first = round();
+        QCOMPARE(first.size(), 6);
+        for (const RefreshResult &r : first) {
+            QVERIFY2(r.fetch && r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
+            QCOMPARE(r.diagnosis->worst(), Severity::Info);
+            QVERIFY(!r.fetch->nodesListedAt.isValid()); // listed now
+        }
+        qint64 nodeLists = sim.requestCount(QStringLiteral("kubernetes"));
+        for (const RefreshResult &r : round()) {
+            QVERIFY2(r.fetch && r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
+            QCOMPARE(r.fetch->nodesListedAt, first.value(r.key.kluster).fetchedAt); // the first round's, said
+            QCOMPARE(r.fetch->state.nodes.size(), 5);
+        }
+        QCOMPARE(sim.requestCount(QStringLiteral("kubernetes")) - nodeLists, 0);
+
+        // An instance of scale-002 stops: its nodes are listed in the very round that sees it.
+        SimServer &stopped = sim.world().servers[serverOf(sim.world(), QStringLiteral("scale-002"))];
+        stopped.status = QStringLiteral("SHUTOFF");
+        stopped.vmState = QStringLiteral("stopped");
+        stopped.updated = sim.world().now();
+        nodeLists = sim.requestCount(QStringLiteral("kubernetes"));
+        const QHash<QString, RefreshResult> third = round();
+        QCOMPARE(sim.requestCount(QStringLiteral("kubernetes")) - nodeLists, 1);
+        QVERIFY(!third.value(QStringLiteral("scale-002")).fetch->nodesListedAt.isValid());
+        QVERIFY(third.value(QStringLiteral("scale-001")).fetch->nodesListedAt.isValid());
+    }
+    worker.quit();
+    worker.wait();
+}
 
 void TestServerCache::fleetBeyondTheWatchBoundIsFreshAndCheap()
 {
@@ -723,3 +790,6 @@ void TestServerCache::tooManyRequestsSlowTheWholeConnection()
     QVERIFY(EndpointHealth::shared().heldCount() > 0); // the cloud's pause was kept, not hammered through
     EndpointHealth::shared().reset();
 }
+
+QTEST_GUILESS_MAIN(TestServerCache)
+#include "tst_servercache.moc"
