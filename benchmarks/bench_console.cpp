@@ -229,7 +229,8 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
     }
     const double firstPeakMb = processMegabytes("VmHWM:");
     // A refresh of everything, once the first load has settled; nothing changed in the clouds meanwhile.
-    // The next round comes minutes later, when the node watches the first load started are connected: here 15 s.
+    // The next round comes minutes later, when the node watches the first load started are connected: here 15
+    // s.
     QTimer::singleShot(15000, &loop, &QEventLoop::quit);
     loop.exec();
     qint64 requestsBefore = 0, bytesBefore = 0;
