@@ -104,14 +104,6 @@ public:
         qint64 requests = 0, bytes = 0;
         for (const QJsonValue v : world.value(QStringLiteral("requests")).toObject())
             requests += v.toInteger();
-        if (qEnvironmentVariableIsSet("SIM_DEBUG"))
-            qWarning("%s %s",
-                QJsonDocument(world.value(QStringLiteral("requests")).toObject())
-                    .toJson(QJsonDocument::Compact)
-                    .constData(),
-                QJsonDocument(world.value(QStringLiteral("bytesSent")).toObject())
-                    .toJson(QJsonDocument::Compact)
-                    .constData());
         for (const QJsonValue v : world.value(QStringLiteral("bytesSent")).toObject())
             bytes += v.toInteger();
         return { requests, bytes };
