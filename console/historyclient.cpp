@@ -1,5 +1,7 @@
 #include "console/historyclient.h"
 
+#include "console/lowpriority.h"
+
 #include <QPointer>
 #include <QThread>
 
@@ -11,6 +13,10 @@ HistoryClient::HistoryClient(QObject *parent)
     m_thread->setObjectName(QStringLiteral("flightdeck-history"));
     m_recorder->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_recorder, &QObject::deleteLater);
+    // The window's thread first: recording a thousand klusters' refreshes yields to it when the cores are
+    // busy.
+    connect(
+        m_thread, &QThread::started, m_thread, [] { Threads::yieldToTheWindow(); }, Qt::DirectConnection);
     m_thread->start(QThread::LowPriority);
     connect(m_recorder, &HistoryRecorder::findingsSince, this, [this](const FindingsSince &since) {
         m_since.insert(since.key, since);

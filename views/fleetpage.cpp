@@ -31,8 +31,7 @@ FleetPage::FleetPage(QAbstractItemModel *klusters, QWidget *parent)
     m_view->setModel(m_filter);
 
     m_filterBox->setObjectName(QStringLiteral("fleet-filter"));
-    m_filterBox->setPlaceholderText(tr("Filter: words, or %1:…, -word to exclude (/)")
-                                        .arg(KlustersModel::filterFields().join(QStringLiteral(":…, "))));
+    m_filterBox->setPlaceholderText(tr("Filter: words, severity:…, state:…, region:…, -word (/)"));
     m_filterBox->setToolTip(tr("Words match kluster, connection and region names; fields: %1 "
                                "(severity:critical, state:stale); -word excludes. Enter opens the first "
                                "kluster that matches, Down moves to the tiles.")

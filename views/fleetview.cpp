@@ -143,7 +143,7 @@ void FleetView::layoutTiles(int width)
         if (t.tile.group != group || m_headers.isEmpty()) {
             closeGroup();
             if (!m_headers.isEmpty())
-                y += cell.height() + (m_compact ? Gap : Gap);
+                y += cell.height() + Gap;
             group = t.tile.group;
             m_headers.append({ group.isEmpty() ? tr("Every kluster") : group,
                 QRect(Margin, y, width - 2 * Margin, lineHeight + 4) });
