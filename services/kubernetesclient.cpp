@@ -50,7 +50,8 @@ QSslConfiguration KubernetesClient::tlsFor(
     }
     const QByteArray made = id.result();
     static QMutex mutex;
-    static QHash<QByteArray, QSslConfiguration> kept;
+    // Never destroyed: a TLS key freed after the TLS backend at exit would call into it.
+    static auto &kept = *new QHash<QByteArray, QSslConfiguration>;
     {
         const QMutexLocker lock(&mutex);
         if (const auto it = kept.constFind(made); it != kept.cend())
