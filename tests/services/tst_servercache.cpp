@@ -84,6 +84,32 @@ private:
         }
         qFatal("no server of %s", qPrintable(kluster));
     }
+    // A round of a connection: its klusters listed, then each refreshed; their results.
+    static QList<RefreshResult> refreshRound(Connection &connection)
+    {
+        QStringList listed;
+        bool done = false;
+        const auto l = QObject::connect(
+            &connection, &Connection::klustersListed, [&](const QStringList &names, const Error &e) {
+                if (e.isError())
+                    qFatal("listing failed: %s", qPrintable(e.toString()));
+                listed = names;
+                done = true;
+            });
+        connection.listKlusters();
+        if (!QTest::qWaitFor([&done] { return done; }, 60000))
+            qFatal("no listing");
+        QObject::disconnect(l);
+        QList<RefreshResult> results;
+        const auto r = QObject::connect(
+            &connection, &Connection::refreshed, [&results](const RefreshResult &x) { results << x; });
+        for (const QString &k : std::as_const(listed))
+            connection.refresh(k);
+        if (!QTest::qWaitFor([&] { return results.size() == listed.size(); }, 120000))
+            qFatal("refreshes did not end");
+        QObject::disconnect(r);
+        return results;
+    }
     HttpClient m_client;
 };
 
@@ -617,26 +643,10 @@ void TestServerCache::healthyKlustersAreListedAtASlowerPace()
     worker.start();
     {
         Connection connection(fleetSpec(sim, 8), &worker);
-        const auto round = [&connection]() {
-            QStringList listed;
-            bool done = false;
-            const auto l = QObject::connect(
-                &connection, &Connection::klustersListed, [&](const QStringList &names, const Error &) {
-                    listed = names;
-                    done = true;
-                });
-            connection.listKlusters();
-            if (!QTest::qWaitFor([&done] { return done; }, 60000))
-                qFatal("no listing");
-            QObject::disconnect(l);
+        const auto round = [&connection] {
             QHash<QString, RefreshResult> results;
-            const auto r = QObject::connect(&connection, &Connection::refreshed,
-                [&results](const RefreshResult &x) { results.insert(x.key.kluster, x); });
-            for (const QString &k : std::as_const(listed))
-                connection.refresh(k);
-            if (!QTest::qWaitFor([&] { return results.size() == listed.size(); }, 60000))
-                qFatal("refreshes did not end");
-            QObject::disconnect(r);
+            for (const RefreshResult &r : refreshRound(connection))
+                results.insert(r.key.kluster, r);
             return results;
         };
         const QHash<QString, RefreshResult> first = round();
@@ -694,29 +704,7 @@ void TestServerCache::fleetBeyondTheWatchBoundIsFreshAndCheap()
         QHash<QString, NodeWatchStatus> watches;
         QObject::connect(&connection, &Connection::watchStatusChanged,
             [&watches](const QString &k, const NodeWatchStatus &s) { watches.insert(k, s); });
-        const auto round = [&]() {
-            QStringList listed;
-            bool done = false;
-            const auto l = QObject::connect(
-                &connection, &Connection::klustersListed, [&](const QStringList &names, const Error &e) {
-                    QVERIFY2(!e.isError(), qPrintable(e.toString()));
-                    listed = names;
-                    done = true;
-                });
-            connection.listKlusters();
-            if (!QTest::qWaitFor([&done] { return done; }, 60000))
-                qFatal("no listing");
-            QObject::disconnect(l);
-            QList<RefreshResult> results;
-            const auto r = QObject::connect(
-                &connection, &Connection::refreshed, [&results](const RefreshResult &x) { results << x; });
-            for (const QString &k : std::as_const(listed))
-                connection.refresh(k);
-            if (!QTest::qWaitFor([&] { return results.size() == listed.size(); }, 120000))
-                qFatal("refreshes did not end");
-            QObject::disconnect(r);
-            return results;
-        };
+        const auto round = [&connection] { return refreshRound(connection); };
         const int filesBefore = openFiles();
         for (const RefreshResult &r : round()) {
             QVERIFY2(r.fetch && r.errors.isEmpty(), qPrintable(SourceError::joined(r.errors)));
