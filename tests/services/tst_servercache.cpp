@@ -762,20 +762,25 @@ void TestServerCache::tooManyRequestsSlowTheWholeConnection()
     QThread worker;
     worker.start();
     QList<RefreshResult> results;
+    bool allBack = false;
     {
         Connection connection(fleetSpec(sim, 4), &worker);
         QObject::connect(
             &connection, &Connection::refreshed, [&results](const RefreshResult &r) { results << r; });
         for (const SimKluster &k : sim.world().klusters)
             connection.refresh(k.name);
-        QVERIFY(QTest::qWaitFor([&results] { return results.size() == 12; }, 90000));
+        // The pauses the cloud asks for add up (the endpoint's rest doubles while it keeps refusing): on a
+        // loaded machine under the sanitizers, a good minute.
+        allBack = QTest::qWaitFor([&results] { return results.size() == 12; }, 240000);
     }
     worker.quit();
     worker.wait();
+    QVERIFY(allBack);
     for (const RefreshResult &r : std::as_const(results))
         QVERIFY2(r.fetch && r.errors.isEmpty(),
             qPrintable(r.key.kluster + QStringLiteral(": ") + SourceError::joined(r.errors)));
-    QVERIFY(EndpointHealth::shared().heldCount() > 0); // the cloud's pause was kept, not hammered through
+    // Every refusal was met (twelve klusters, a router each, ten refused), and none failed a kluster.
+    QCOMPARE(sim.faults().rules().value(0).remaining, 0);
     EndpointHealth::shared().reset();
 }
 
