@@ -2,6 +2,7 @@
 
 #include "models/klustersmodel.h"
 
+#include <QTimer>
 #include <algorithm>
 
 KlusterGroups::KlusterGroups(QObject *parent)
@@ -99,7 +100,7 @@ void KlusterGroups::addRow(int sourceRow)
     const int at = int(std::lower_bound(rows.begin(), rows.end(), sourceRow) - rows.begin());
     beginInsertRows(index(g, 0), at, at);
     rows.insert(at, sourceRow);
-    m_groups[g].answers.clear();
+    m_groups[g].forget();
     endInsertRows();
     emit dataChanged(index(g, 0), index(g, columnCount() - 1)); // its sums
 }
@@ -120,7 +121,7 @@ void KlusterGroups::removeRow(int sourceRow)
         const int at = int(it - rows.begin());
         beginRemoveRows(index(g, 0), at, at);
         rows.removeAt(at);
-        m_groups[g].answers.clear();
+        m_groups[g].forget();
         endRemoveRows();
         emit dataChanged(index(g, 0), index(g, columnCount() - 1));
         return;
@@ -183,7 +184,7 @@ void KlusterGroups::sourceChanged(
             groupsChanged.append(at.parent().row());
     }
     for (int g : std::as_const(groupsChanged)) {
-        m_groups.at(g).answers.clear();
+        m_groups.at(g).forget();
         emit dataChanged(index(g, 0), index(g, columnCount() - 1));
     }
 }
@@ -285,32 +286,43 @@ QVariant KlusterGroups::data(const QModelIndex &index, int role) const
     return QAbstractProxyModel::data(index, role);
 }
 
-QVariant KlusterGroups::groupData(const Group &group, int column, int role) const
+const KlusterGroups::Group::Sums &KlusterGroups::sumsOf(const Group &group) const
 {
-    // What the group's klusters say, summed up.
-    QStringList regions;
-    std::optional<Severity> worst;
-    int critical = 0, warning = 0, diagnosed = 0, inDoubt = 0, incomplete = 0;
-    QDateTime oldest;
+    if (group.sums)
+        return *group.sums;
+    Group::Sums s;
     for (int r : group.rows) {
         const QModelIndex k = sourceModel()->index(r, 0);
         const QString region = k.data(KlustersModel::RegionRole).toString();
-        if (!region.isEmpty() && !regions.contains(region))
-            regions.append(region);
-        worst = ConsoleRole::worse(worst, ConsoleRole::severityOf(k));
+        if (!region.isEmpty() && !s.regions.contains(region))
+            s.regions.append(region);
+        s.worst = ConsoleRole::worse(s.worst, ConsoleRole::severityOf(k));
         if (const int c = k.data(KlustersModel::CriticalCountRole).toInt(); c >= 0) {
-            ++diagnosed;
-            critical += c;
-            warning += k.data(KlustersModel::WarningCountRole).toInt();
+            ++s.diagnosed;
+            s.critical += c;
+            s.warning += k.data(KlustersModel::WarningCountRole).toInt();
         }
         const auto state = KlustersModel::State(k.data(KlustersModel::StateRole).toInt());
-        inDoubt += k.data(KlustersModel::AlarmRole).toBool() ? 1 : 0;
-        incomplete += state == KlustersModel::State::Incomplete ? 1 : 0;
+        s.inDoubt += k.data(KlustersModel::AlarmRole).toBool() ? 1 : 0;
+        s.incomplete += state == KlustersModel::State::Incomplete ? 1 : 0;
         const QDateTime fetched = k.data(KlustersModel::FetchedAtRole).toDateTime();
-        if (fetched.isValid() && (!oldest.isValid() || fetched < oldest))
-            oldest = fetched;
+        if (fetched.isValid() && (!s.oldest.isValid() || fetched < s.oldest))
+            s.oldest = fetched;
     }
-    regions.sort();
+    s.regions.sort();
+    group.sums = std::move(s);
+    return *group.sums;
+}
+
+QVariant KlusterGroups::groupData(const Group &group, int column, int role) const
+{
+    // What the group's klusters say, summed up.
+    const Group::Sums &sums = sumsOf(group);
+    const QStringList &regions = sums.regions;
+    const std::optional<Severity> worst = sums.worst;
+    const int critical = sums.critical, warning = sums.warning, diagnosed = sums.diagnosed,
+              inDoubt = sums.inDoubt, incomplete = sums.incomplete;
+    const QDateTime &oldest = sums.oldest;
     const QString label = regions.isEmpty()
         ? group.connection
         : tr("%1 · %2").arg(group.connection, regions.join(QStringLiteral(", ")));

@@ -1,9 +1,14 @@
 #pragma once
 
+#include "core/finding.h"
+
 #include <QAbstractProxyModel>
+#include <QDateTime>
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <QStringList>
+#include <optional>
 
 // The sidebar's tree: the rows of a KlustersModel (flat) under one group row
 // per connection, labelled with the connection's region. A group sums up its
@@ -48,6 +53,24 @@ private:
         // What data() answered for it, by column and role, until one of its klusters changes: a group's sums
         // walk all its klusters, and a view asks for them on every paint.
         mutable QHash<quint64, QVariant> answers;
+        void forget() const
+        {
+            answers.clear();
+            sums.reset();
+        }
+        // What its klusters say, summed up: one walk over them for every column and role asked.
+        struct Sums
+        {
+            QStringList regions; // sorted
+            std::optional<Severity> worst;
+            int critical = 0;
+            int warning = 0;
+            int diagnosed = 0;
+            int inDoubt = 0;
+            int incomplete = 0;
+            QDateTime oldest;
+        };
+        mutable std::optional<Sums> sums;
     };
 
     QString groupOf(int sourceRow) const;
@@ -58,6 +81,7 @@ private:
     void removeRow(int sourceRow); // signals the removal (the source row still exists)
     void shiftRows(int from, int by); // the source's rows from `from` on moved by `by`: no signal
     QVariant groupData(const Group &group, int column, int role) const;
+    const Group::Sums &sumsOf(const Group &group) const;
 
     void sourceAboutToRemove(const QModelIndex &parent, int first, int last);
     void sourceRemoved(const QModelIndex &parent, int first, int last);
