@@ -1,5 +1,6 @@
 #include "core/klusterindex.h"
 
+#include <QCryptographicHash>
 #include <algorithm>
 
 std::shared_ptr<const ProjectIndex> projectIndexOf(const KlusterState &state)
@@ -12,6 +13,19 @@ std::shared_ptr<const ProjectIndex> projectIndexOf(const KlusterState &state)
 KlusterMembers::KlusterMembers(const KlusterState &state)
     : KlusterMembers(state, *projectIndexOf(state))
 { }
+
+QByteArray KlusterMembers::digest(const KlusterState &state)
+{
+    QStringList members;
+    const KlusterMembers kluster(state); // held: instances() is its own
+    for (const int i : kluster.instances()) {
+        const Instance &in = state.instances.at(i);
+        members << in.id + QLatin1Char(' ') + in.status + QLatin1Char(' ') + in.vmState + QLatin1Char(' ')
+                + in.taskState;
+    }
+    members.sort();
+    return QCryptographicHash::hash(members.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha1);
+}
 
 KlusterMembers::KlusterMembers(const KlusterState &state, const ProjectIndex &project)
 {

@@ -4,6 +4,7 @@
 #include "core/klusterstate.h"
 #include "core/projectindex.h"
 
+#include <QByteArray>
 #include <QHash>
 #include <QList>
 #include <QSet>
@@ -28,6 +29,9 @@ public:
     const QList<int> &groups() const { return m_groups; }
     // The pool an instance belongs to by its name, or empty if it is not the kluster's.
     QString poolOf(const QString &instanceName) const;
+    // What the kluster's instances are, in short: their ids and states (status, vm and task state). Two
+    // states with the same digest have the same instances in the same states.
+    static QByteArray digest(const KlusterState &state);
 
 private:
     void addPool(const QString &prefix, const QString &pool, const ProjectIndex &project);

@@ -72,6 +72,26 @@ std::pair<int, QString> stateGroup(std::optional<Severity> severity, KlustersMod
     return { 4, tr("Healthy") };
 }
 
+// A name table's entry for a value, or for a name; none when it has none.
+template<typename Info, typename Value>
+const Info *entryOf(const QList<Info> &table, Value Info::*field, Value value)
+{
+    for (const Info &i : table) {
+        if (i.*field == value)
+            return &i;
+    }
+    return nullptr;
+}
+
+template<typename Info> const Info *entryNamed(const QList<Info> &table, const QString &name)
+{
+    for (const Info &i : table) {
+        if (name == QLatin1String(i.name))
+            return &i;
+    }
+    return nullptr;
+}
+
 } // namespace
 
 const QList<FleetGroupings::Info> &FleetGroupings::all()
@@ -87,29 +107,20 @@ const QList<FleetGroupings::Info> &FleetGroupings::all()
 
 QString FleetGroupings::name(FleetGrouping grouping)
 {
-    for (const Info &i : all()) {
-        if (i.grouping == grouping)
-            return QString::fromLatin1(i.name);
-    }
-    return QString();
+    const Info *i = entryOf(all(), &Info::grouping, grouping);
+    return i ? QString::fromLatin1(i->name) : QString();
 }
 
 QString FleetGroupings::title(FleetGrouping grouping)
 {
-    for (const Info &i : all()) {
-        if (i.grouping == grouping)
-            return tr(i.title);
-    }
-    return QString();
+    const Info *i = entryOf(all(), &Info::grouping, grouping);
+    return i ? tr(i->title) : QString();
 }
 
 std::optional<FleetGrouping> FleetGroupings::fromName(const QString &name)
 {
-    for (const Info &i : all()) {
-        if (name == QLatin1String(i.name))
-            return i.grouping;
-    }
-    return std::nullopt;
+    const Info *i = entryNamed(all(), name);
+    return i ? std::optional(i->grouping) : std::nullopt;
 }
 
 const QList<FleetLayouts::Info> &FleetLayouts::all()
@@ -124,20 +135,14 @@ const QList<FleetLayouts::Info> &FleetLayouts::all()
 
 QString FleetLayouts::name(FleetLayout layout)
 {
-    for (const Info &i : all()) {
-        if (i.layout == layout)
-            return QString::fromLatin1(i.name);
-    }
-    return QString();
+    const Info *i = entryOf(all(), &Info::layout, layout);
+    return i ? QString::fromLatin1(i->name) : QString();
 }
 
 std::optional<FleetLayout> FleetLayouts::fromName(const QString &name)
 {
-    for (const Info &i : all()) {
-        if (name == QLatin1String(i.name))
-            return i.layout;
-    }
-    return std::nullopt;
+    const Info *i = entryNamed(all(), name);
+    return i ? std::optional(i->layout) : std::nullopt;
 }
 
 bool FleetLayouts::heatMap(FleetLayout layout, int klusters)

@@ -9,7 +9,6 @@
 #include "services/snapshotreader.h"
 #include "services/watchbudget.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -27,20 +26,6 @@ constexpr int RecentChangeSeconds = 15 * 60; // nodes that changed this lately s
 // stands, with its age.
 constexpr int SlowNodeListSeconds = 10 * 60;
 
-// What a kluster's instances are, in short: their ids and states. A change (an instance made, deleted,
-// stopped, failed) means its nodes are listed again.
-QByteArray membersDigest(const KlusterState &state)
-{
-    QStringList members;
-    const KlusterMembers kluster(state);
-    for (const int i : kluster.instances()) {
-        const Instance &in = state.instances.at(i);
-        members << in.id + QLatin1Char(' ') + in.status + QLatin1Char(' ') + in.vmState + QLatin1Char(' ')
-                + in.taskState;
-    }
-    members.sort();
-    return QCryptographicHash::hash(members.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha1);
-}
 constexpr int TurnedAwayAtMost = 8; // a refresh the cloud turns away goes back in line this often (minutes,
                                     // as the pauses grow), then fails
 constexpr int PauseAtLeastMs = 1000;
@@ -362,7 +347,7 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                 KlusterFetch fetch = fetched;
                 const std::shared_ptr<const KlusterFetch> latest = m_latestResult.value(kluster).fetch;
                 if (reused && latest && !cancelled
-                    && membersDigest(fetched.state) != membersDigest(latest->state)) {
+                    && KlusterMembers::digest(fetched.state) != KlusterMembers::digest(latest->state)) {
                     // One of its instances changed: its nodes listed after all, now.
                     m_listNodesNext.insert(kluster);
                     startRefresh(kluster, started);

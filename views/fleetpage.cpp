@@ -41,6 +41,7 @@ FleetPage::FleetPage(QAbstractItemModel *klusters, QWidget *parent)
     m_filterBox->installEventFilter(this);
     connect(m_filterBox, &QLineEdit::textChanged, this, [this](const QString &text) {
         m_filter->setText(text);
+        m_view->setPlaceholder(text.trimmed().isEmpty() ? QString() : tr("No kluster matches the filter."));
         showSummary();
     });
 
@@ -163,13 +164,16 @@ bool FleetPage::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_filterBox && event->type() == QEvent::KeyPress) {
         const auto *key = static_cast<QKeyEvent *>(event);
-        m_view->settle(); // what was just typed, filtered
-        if ((key->key() == Qt::Key_Down && key->modifiers() == Qt::NoModifier) && m_view->tileCount() > 0) {
+        const bool down = key->key() == Qt::Key_Down && key->modifiers() == Qt::NoModifier;
+        const bool open = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
+        if (down || open)
+            m_view->settle(); // what was just typed, filtered (typing itself waits for the burst to end)
+        if (down && m_view->tileCount() > 0) {
             m_view->setFocus(Qt::ShortcutFocusReason);
             m_view->setCurrentTile(qMax(0, m_view->currentTile()));
             return true;
         }
-        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && m_view->tileCount() > 0) {
+        if (open && m_view->tileCount() > 0) {
             m_view->setCurrentTile(0);
             emit klusterActivated(m_view->tileKey(0));
             return true;

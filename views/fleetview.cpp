@@ -103,13 +103,13 @@ void FleetView::rebuild()
         m_summary = fleetSummary(tiles);
         m_tiles.reserve(tiles.size());
         for (const FleetTile &t : tiles)
-            m_tiles.append({ t, t.key, QRect() });
+            m_tiles.append({ t, QRect() });
     } else {
         m_summary = FleetSummary();
     }
     m_current = -1;
     for (int i = 0; i < m_tiles.size(); ++i) {
-        if (m_tiles.at(i).key == current)
+        if (m_tiles.at(i).tile.key == current)
             m_current = i;
     }
     layoutTiles(width());
@@ -189,9 +189,9 @@ void FleetView::paintEvent(QPaintEvent *event)
     if (m_tiles.isEmpty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect().adjusted(Margin, Margin, -Margin, -Margin), Qt::AlignLeft | Qt::AlignTop,
-            m_model && m_model->rowCount() == 0 && m_summary.klusters == 0
+            m_placeholder.isEmpty()
                 ? tr("No kluster yet: add a connection (File ▸ Add connection), or start with --demo.")
-                : tr("No kluster matches the filter."));
+                : m_placeholder);
         return;
     }
     QFont bold = font();
@@ -305,7 +305,7 @@ void FleetView::mousePressEvent(QMouseEvent *event)
         return;
     }
     setCurrentTile(i);
-    emit klusterActivated(m_tiles.at(i).key);
+    emit klusterActivated(m_tiles.at(i).tile.key);
 }
 
 void FleetView::keyPressEvent(QKeyEvent *event)
@@ -369,7 +369,7 @@ void FleetView::keyPressEvent(QKeyEvent *event)
     case Qt::Key_Enter:
     case Qt::Key_Space:
         if (m_current >= 0)
-            emit klusterActivated(m_tiles.at(m_current).key);
+            emit klusterActivated(m_tiles.at(m_current).tile.key);
         return;
     default:
         QWidget::keyPressEvent(event);

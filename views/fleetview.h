@@ -26,13 +26,19 @@ public:
     void setModel(QAbstractItemModel *klusters);
     void setGrouping(FleetGrouping grouping);
     FleetGrouping grouping() const { return m_grouping; }
+    // What it says when it has no tile (no kluster yet; none that matches a filter).
+    void setPlaceholder(const QString &text)
+    {
+        m_placeholder = text;
+        update();
+    }
     // Small cells without text: a thousand klusters on one screen.
     void setCompact(bool compact);
     bool isCompact() const { return m_compact; }
     int tileCount() const { return int(m_tiles.size()); }
     KlusterKey tileKey(int i) const
     {
-        return i >= 0 && i < m_tiles.size() ? m_tiles.at(i).key : KlusterKey();
+        return i >= 0 && i < m_tiles.size() ? m_tiles.at(i).tile.key : KlusterKey();
     }
     const FleetTile *tile(int i) const
     {
@@ -70,7 +76,6 @@ private:
     struct Placed
     {
         FleetTile tile;
-        KlusterKey key;
         QRect rect;
     };
     void rebuild();
@@ -91,4 +96,5 @@ private:
     int m_height = 0;
     bool m_dirty = false;
     QTimer *m_rebuildTimer = nullptr;
+    QString m_placeholder;
 };

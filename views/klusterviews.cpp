@@ -13,7 +13,6 @@
 #include "views/changespage.h"
 #include "views/findingspage.h"
 #include "views/fleetpage.h"
-#include "views/fleetview.h"
 #include "views/nodespage.h"
 #include "views/overviewpage.h"
 #include "views/routespage.h"
@@ -277,11 +276,6 @@ void KlusterViews::stepFinding(int delta)
     }
     p->step(delta, p != m_findingsPage);
     p->view()->setFocus(Qt::ShortcutFocusReason);
-}
-
-FleetView *KlusterViews::fleet() const
-{
-    return m_fleet->view();
 }
 
 void KlusterViews::focusFilter()

@@ -11,7 +11,6 @@ class ChangesPage;
 class ConsoleSession;
 class FindingsPage;
 class FleetPage;
-class FleetView;
 class OverviewPage;
 class QLabel;
 class QTabWidget;
@@ -44,7 +43,6 @@ public:
     AuditPage *auditPage() const { return m_auditPage; }
     OverviewPage *overviewPage() const { return m_overview; }
     ChangesPage *changesPage() const { return m_changes; }
-    FleetView *fleet() const;
     FleetPage *fleetPage() const { return m_fleet; }
     QLabel *header() const { return m_header; }
     // The findings of the rows selected in the kluster table open (none for the other views).
