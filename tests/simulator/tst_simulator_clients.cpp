@@ -185,6 +185,9 @@ void TestSimulatorClients::kubectlGetNodesWide()
 {
     if (m_kubectl.isEmpty())
         QSKIP("kubectl is not installed on this machine");
+    // The server deleted before has its node removed and a replacement registered a moment later: let the
+    // world settle first, or the count below races the replacement's registration.
+    QTRY_VERIFY_WITH_TIMEOUT(m_fixture->sim.world().pending.isEmpty(), 10000);
     const Result r = kubectl(
         { QStringLiteral("get"), QStringLiteral("nodes"), QStringLiteral("-o"), QStringLiteral("wide") });
     QCOMPARE(r.exitCode, 0);
