@@ -14,6 +14,7 @@
 
 #include "benchmarks/simprocess.h"
 #include "models/klustersmodel.h"
+#include "services/endpointslots.h"
 #include "tests/common/processmemory.h"
 #include "views/findingspage.h"
 #include "views/mainwindow.h"
@@ -275,6 +276,9 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
     state.counters["first_load_peak_rss_mb"] = firstPeakMb;
     state.counters["rss_mb"] = processMegabytes("VmRSS:");
     state.counters["peak_rss_mb"] = processMegabytes("VmHWM:");
+    // The bound on requests in flight per endpoint: how many waited their turn, the most at once to one.
+    state.counters["requests_waited"] = double(EndpointSlots::shared().waitedCount());
+    state.counters["most_in_flight_per_endpoint"] = EndpointSlots::shared().mostInFlight();
 }
 
 // Arguments: klusters in all, nodes per kluster, connections (one simulated region each, one project).

@@ -3,10 +3,12 @@
 #include "console/lowpriority.h"
 #include "models/klusterstore.h"
 #include "services/cloudconfig.h"
+#include "services/endpointslots.h"
 #include "services/secretstore.h"
 #include "services/settings.h"
 
 #include <QThread>
+#include <QTimer>
 #include <algorithm>
 
 QString ConnectionStatus::toText() const
@@ -36,8 +38,20 @@ ConnectionRegistry::ConnectionRegistry(KlusterStore *store, QObject *parent)
     // The window's thread first: the network and parsing thread yields to it when the cores are busy (on a
     // 2-core laptop, a 5,000-node refresh would otherwise take the window's turn).
     connect(
-        m_network, &QThread::started, m_network, [] { Threads::yieldToTheWindow(); }, Qt::DirectConnection);
+        m_network, &QThread::started, m_network,
+        [this] {
+            Threads::yieldToTheWindow();
+            // Qt starts a thread of its own for each connection's downloads: lowered too, as they come.
+            auto *lower = new QTimer;
+            lower->setInterval(2000);
+            connect(lower, &QTimer::timeout, lower, [] { Threads::yieldHttpThreadsToTheWindow(); });
+            connect(
+                m_network, &QThread::finished, m_network, [lower] { delete lower; }, Qt::DirectConnection);
+            lower->start();
+        },
+        Qt::DirectConnection);
     m_network->start();
+    EndpointSlots::shared().setLimit(Settings::requestsPerEndpoint().value());
 }
 
 ConnectionRegistry::~ConnectionRegistry()

@@ -7,4 +7,9 @@ namespace Threads {
 
 void yieldToTheWindow();
 
+// The same for the threads Qt's network access starts on its own (one per connection's manager, named
+// "QNetworkAccessManager thread"): a region's 150 connections download on 150 of them, and each took the
+// window's turn as often as the window did. Lowers those not lowered yet; any thread may call it.
+void yieldHttpThreadsToTheWindow();
+
 } // namespace Threads

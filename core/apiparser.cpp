@@ -1,5 +1,6 @@
 #include "core/apiparser.h"
 
+#include "core/interned.h"
 #include "core/json/bodyreader.h"
 #include "core/json/itemsscan.h"
 
@@ -168,7 +169,7 @@ template<typename Reader> static Instance readServer(const Reader &server)
     server.requireObject();
     Instance s;
     s.id = server.requireString(QStringLiteral("id"));
-    s.status = server.requireString(QStringLiteral("status"));
+    s.status = interned(server.requireString(QStringLiteral("status")));
     // Servers in an unreachable cell come back as partial records without a name.
     if (s.status == QLatin1String("UNKNOWN") && !server.has(QStringLiteral("name"))) {
         s.created = optTimestamp(server, QStringLiteral("created"));
@@ -176,9 +177,10 @@ template<typename Reader> static Instance readServer(const Reader &server)
     }
     s.name = server.requireString(QStringLiteral("name"));
     s.created = requireTimestamp(server, QStringLiteral("created"));
-    s.vmState = server.optString(QStringLiteral("OS-EXT-STS:vm_state"));
-    s.taskState = server.optString(QStringLiteral("OS-EXT-STS:task_state"));
-    s.zone = server.optString(QStringLiteral("OS-EXT-AZ:availability_zone"));
+    // What thousands of servers repeat is kept once (core/interned.h).
+    s.vmState = interned(server.optString(QStringLiteral("OS-EXT-STS:vm_state")));
+    s.taskState = interned(server.optString(QStringLiteral("OS-EXT-STS:task_state")));
+    s.zone = interned(server.optString(QStringLiteral("OS-EXT-AZ:availability_zone")));
     if (server.has(QStringLiteral("addresses"))) {
         // Networks in key order, as Qt's object gives them.
         server.child(QStringLiteral("addresses"))
@@ -186,9 +188,9 @@ template<typename Reader> static Instance readServer(const Reader &server)
                 net.forEachElement([&s, &network](const Reader &entry) {
                     entry.requireObject();
                     InstanceAddress a;
-                    a.network = network;
+                    a.network = interned(network);
                     a.address = entry.requireString(QStringLiteral("addr"));
-                    a.type = entry.optString(QStringLiteral("OS-EXT-IPS:type"));
+                    a.type = interned(entry.optString(QStringLiteral("OS-EXT-IPS:type")));
                     s.addresses.append(a);
                 });
             });
@@ -196,7 +198,7 @@ template<typename Reader> static Instance readServer(const Reader &server)
     // Nova leaves `security_groups` out when the server has none.
     server.forEachElementOf(QStringLiteral("security_groups"), [&s](const Reader &g) {
         g.requireObject();
-        s.securityGroups.append(g.requireString(QStringLiteral("name")));
+        s.securityGroups.append(interned(g.requireString(QStringLiteral("name"))));
     });
     if (server.has(QStringLiteral("fault"))) {
         const Reader fault = server.child(QStringLiteral("fault"));
@@ -322,9 +324,9 @@ template<typename Reader> static Node readNode(const Reader &item)
         // Its zone (diagnosis.md §5): the topology label, else the beta one it replaced.
         const Reader labels = metadata.child(QStringLiteral("labels"));
         labels.requireObject();
-        n.zone = labels.optString(QStringLiteral("topology.kubernetes.io/zone"));
+        n.zone = interned(labels.optString(QStringLiteral("topology.kubernetes.io/zone")));
         if (n.zone.isEmpty())
-            n.zone = labels.optString(QStringLiteral("failure-domain.beta.kubernetes.io/zone"));
+            n.zone = interned(labels.optString(QStringLiteral("failure-domain.beta.kubernetes.io/zone")));
     }
     if (item.has(QStringLiteral("spec"))) {
         const Reader spec = item.child(QStringLiteral("spec"));
@@ -364,17 +366,19 @@ template<typename Reader> static Node readNode(const Reader &item)
         status.forEachElementOf(QStringLiteral("conditions"), [&n](const Reader &c) {
             c.requireObject();
             NodeCondition cond;
-            cond.type = c.requireString(QStringLiteral("type"));
-            cond.status = c.requireString(QStringLiteral("status"));
-            cond.reason = c.optString(QStringLiteral("reason"));
-            cond.message = c.optString(QStringLiteral("message"));
+            // Every node repeats its conditions' words: kept once (core/interned.h).
+            cond.type = interned(c.requireString(QStringLiteral("type")));
+            cond.status = interned(c.requireString(QStringLiteral("status")));
+            cond.reason = interned(c.optString(QStringLiteral("reason")));
+            cond.message = interned(c.optString(QStringLiteral("message")));
             cond.lastTransition = optTimestamp(c, QStringLiteral("lastTransitionTime"));
             n.conditions.append(cond);
         });
+        n.conditions.squeeze();
         if (status.has(QStringLiteral("nodeInfo"))) {
             const Reader info = status.child(QStringLiteral("nodeInfo"));
             info.requireObject();
-            n.kubeletVersion = info.optString(QStringLiteral("kubeletVersion"));
+            n.kubeletVersion = interned(info.optString(QStringLiteral("kubeletVersion")));
         }
     }
     return n;

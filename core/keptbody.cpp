@@ -1,5 +1,7 @@
 #include "core/keptbody.h"
 
+#include "core/recordpack.h"
+
 KeptBody::KeptBody(const QByteArray &bytes)
     : m_data(bytes)
 {
@@ -14,12 +16,14 @@ KeptBody::KeptBody(const QByteArray &bytes)
     }
 }
 
-KeptBody KeptBody::joined(const QByteArray &head, const QByteArrayList &records, const QByteArray &tail)
+KeptBody KeptBody::joined(const QByteArray &head, const QByteArrayList &records, const QByteArray &tail,
+    const std::shared_ptr<const RecordPack> &pack)
 {
     KeptBody kept;
     kept.m_data = head;
     kept.m_records = records;
     kept.m_tail = tail;
+    kept.m_pack = pack;
     return kept;
 }
 
@@ -29,16 +33,21 @@ QByteArray KeptBody::bytes() const
         return qUncompress(m_data);
     if (m_records.isEmpty() && m_tail.isEmpty())
         return m_data;
+    QByteArrayList records = m_records;
+    if (m_pack) {
+        for (QByteArray &r : records)
+            r = m_pack->unpack(r);
+    }
     qsizetype size = m_data.size() + m_tail.size();
-    for (const QByteArray &r : m_records)
+    for (const QByteArray &r : std::as_const(records))
         size += r.size() + 1;
     QByteArray body;
     body.reserve(size);
     body += m_data;
-    for (qsizetype i = 0; i < m_records.size(); ++i) {
+    for (qsizetype i = 0; i < records.size(); ++i) {
         if (i > 0)
             body += ',';
-        body += m_records.at(i);
+        body += records.at(i);
     }
     body += m_tail;
     return body;

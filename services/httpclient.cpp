@@ -167,6 +167,7 @@ HttpClient::HttpClient(QObject *parent)
     : QObject(parent)
     , m_nam(newManager())
     , m_health(&EndpointHealth::shared())
+    , m_slots(&EndpointSlots::shared())
 {
     m_namAge.start();
 }
@@ -208,6 +209,8 @@ HttpClient::~HttpClient()
     // Waits in the shared backoff end with this client: nothing may resume them later.
     for (auto it = m_waiting.cbegin(); it != m_waiting.cend(); ++it)
         m_health->withdraw(it->first, it->second);
+    for (auto it = m_queued.cbegin(); it != m_queued.cend(); ++it)
+        m_slots->withdraw(it->first, it->second);
 }
 
 HttpCall *HttpClient::send(const ApiRequest &request)
@@ -235,16 +238,16 @@ void HttpClient::attempt(
                 if (verdict == EndpointHealth::Verdict::Held)
                     hold(call, request, previous, why);
                 else
-                    transmit(call, request, attemptNumber, verdict == EndpointHealth::Verdict::Probe);
+                    sendInTurn(call, request, attemptNumber, verdict == EndpointHealth::Verdict::Probe);
             },
             Qt::QueuedConnection);
     };
     switch (m_health->admit(endpoint, &why, resume, &ticket)) {
     case EndpointHealth::Verdict::Send:
-        transmit(call, request, attemptNumber, false);
+        sendInTurn(call, request, attemptNumber, false);
         return;
     case EndpointHealth::Verdict::Probe:
-        transmit(call, request, attemptNumber, true);
+        sendInTurn(call, request, attemptNumber, true);
         return;
     case EndpointHealth::Verdict::Wait:
         m_waiting.insert(call, { endpoint, ticket });
@@ -277,7 +280,47 @@ void HttpClient::hold(
         call, [call, r] { call->finish(r); }, Qt::QueuedConnection);
 }
 
-void HttpClient::transmit(HttpCall *call, const ApiRequest &request, int attemptNumber, bool probe)
+void HttpClient::sendInTurn(HttpCall *call, const ApiRequest &request, int attemptNumber, bool probe)
+{
+    if (request.onData) { // a stream stays open for hours: it takes no place
+        transmit(call, request, attemptNumber, probe, nullptr);
+        return;
+    }
+    const QString endpoint = EndpointHealth::endpointOf(request.url);
+    quint64 ticket = 0;
+    const auto go = [this, call, request, attemptNumber, probe, endpoint](const EndpointSlots::Lease &lease) {
+        // Called on whichever thread gave a place back: only posted to the call's. Dropped unrun (the call
+        // gone), the lease goes with it and the place is given back.
+        QMetaObject::invokeMethod(
+            call,
+            [this, call, request, attemptNumber, probe, endpoint, lease] {
+                m_queued.remove(call);
+                if (call->isFinished()) { // cancelled just as its turn came
+                    if (probe)
+                        m_health->report(endpoint, EndpointHealth::Outcome::Abandoned, true);
+                    return;
+                }
+                call->setCanceller({});
+                transmit(call, request, attemptNumber, probe, lease);
+            },
+            Qt::QueuedConnection);
+    };
+    EndpointSlots::Lease lease = m_slots->take(endpoint, go, &ticket);
+    if (lease) {
+        transmit(call, request, attemptNumber, probe, lease);
+        return;
+    }
+    m_queued.insert(call, { endpoint, ticket });
+    call->setCanceller([this, call, endpoint, ticket, probe] {
+        m_queued.remove(call);
+        m_slots->withdraw(endpoint, ticket);
+        if (probe) // admitted as the probe and never sent: the endpoint is for the next one to try
+            m_health->report(endpoint, EndpointHealth::Outcome::Abandoned, true);
+    });
+}
+
+void HttpClient::transmit(HttpCall *call, const ApiRequest &request, int attemptNumber, bool probe,
+    const EndpointSlots::Lease &lease)
 {
     QNetworkRequest req(request.url);
     req.setTransferTimeout(request.timeoutMs);
@@ -347,8 +390,12 @@ void HttpClient::transmit(HttpCall *call, const ApiRequest &request, int attempt
                 reply->abort();
             }
         });
-    // Counted when the reply goes (it always does, whatever becomes of the call): its manager may be retired.
-    connect(reply, &QObject::destroyed, this, [this, nam] { answered(nam); });
+    // Counted when the reply goes (it always does, whatever becomes of the call): its manager may be retired,
+    // and its place given back to the endpoint.
+    connect(reply, &QObject::destroyed, this, [this, nam, lease] {
+        answered(nam);
+        (void)lease; // held until here
+    });
     connect(reply, &QNetworkReply::finished, call,
         [this, call, request, attemptNumber, reply, tlsErrors, givenUp, tooLarge, probe] {
             reply->deleteLater();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/error.h"
+#include "services/endpointslots.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -159,13 +160,18 @@ public:
     // The endpoints' health this client reports to and asks (the process' one by default; tests give their
     // own).
     void setEndpointHealth(EndpointHealth *health) { m_health = health; }
+    // The bound on requests in flight per endpoint this client keeps to (the process' one by default).
+    void setEndpointSlots(EndpointSlots *places) { m_slots = places; }
 
 private:
     // Sends attempt `attempt` when the endpoint's health allows, else holds it (`previous`: the answer of
     // the attempt before, which then stands).
     void attempt(
         HttpCall *call, const ApiRequest &request, int attempt, const std::optional<ApiResponse> &previous);
-    void transmit(HttpCall *call, const ApiRequest &request, int attempt, bool probe);
+    // Sends it once the endpoint has a place for it (a stream goes at once).
+    void sendInTurn(HttpCall *call, const ApiRequest &request, int attempt, bool probe);
+    void transmit(HttpCall *call, const ApiRequest &request, int attempt, bool probe,
+        const EndpointSlots::Lease &lease);
     void hold(HttpCall *call, const ApiRequest &request, const std::optional<ApiResponse> &previous,
         const QString &why);
     QNetworkAccessManager *newManager();
@@ -183,5 +189,7 @@ private:
     qint64 m_serverClockOffsetMs = 0;
     qint64 m_received = 0;
     EndpointHealth *m_health;
+    EndpointSlots *m_slots;
     QHash<HttpCall *, QPair<QString, quint64>> m_waiting; // calls waiting for a probe: endpoint, ticket
+    QHash<HttpCall *, QPair<QString, quint64>> m_queued; // calls waiting for a place: endpoint, ticket
 };

@@ -100,7 +100,7 @@ std::shared_ptr<ServerList> ServerCache::publish(bool incremental, int received)
         list->instances.append(r->instance);
         json.append(r->json);
     }
-    list->body = KeptBody::joined("{\"servers\":[", json, "]}");
+    list->body = KeptBody::joined("{\"servers\":[", json, "]}", m_serverPack);
     return list;
 }
 
@@ -123,7 +123,9 @@ QStringList ServerCache::merge(const PagedList &page, bool whole)
             m_kept.remove(instance.id);
             continue;
         }
-        m_kept.insert(instance.id, Record { instance, records.at(i) });
+        if (!m_serverPack)
+            m_serverPack = RecordPack::make(records.at(i));
+        m_kept.insert(instance.id, Record { instance, m_serverPack->pack(records.at(i)) });
     }
     return ids;
 }
@@ -221,10 +223,12 @@ void ServerCache::fetchPorts(const std::function<void(const PortListing &)> &the
 void ServerCache::keepPortDetails(const QList<Port> &ports, const QJsonObject &page)
 {
     const QJsonArray records = page.value(QStringLiteral("ports")).toArray();
-    for (qsizetype i = 0; i < ports.size() && i < records.size(); ++i)
-        m_portDetails.insert(ports.at(i).id,
-            PortRecord {
-                ports.at(i), QJsonDocument(records.at(i).toObject()).toJson(QJsonDocument::Compact) });
+    for (qsizetype i = 0; i < ports.size() && i < records.size(); ++i) {
+        const QByteArray json = QJsonDocument(records.at(i).toObject()).toJson(QJsonDocument::Compact);
+        if (!m_portPack)
+            m_portPack = RecordPack::make(json);
+        m_portDetails.insert(ports.at(i).id, PortRecord { ports.at(i), m_portPack->pack(json) });
+    }
 }
 
 void ServerCache::fetchPortDetails(QStringList ids, const std::shared_ptr<PortListing> &listing,
@@ -271,7 +275,7 @@ void ServerCache::finishPorts(
         listing->ports.append(kept->port);
         records.append(kept->json);
     }
-    listing->body = KeptBody::joined("{\"ports\":[", records, "]}");
+    listing->body = KeptBody::joined("{\"ports\":[", records, "]}", m_portPack);
     then(*listing);
 }
 

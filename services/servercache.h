@@ -5,6 +5,7 @@
 #include "core/keptbody.h"
 #include "core/port.h"
 #include "core/projectindex.h"
+#include "core/recordpack.h"
 #include "services/sharedresult.h"
 
 #include <QDateTime>
@@ -84,7 +85,7 @@ private:
     struct Record
     {
         Instance instance;
-        QByteArray json; // the record as Nova sent it, compact
+        QByteArray json; // the record as Nova sent it, compact, packed with m_serverPack
     };
     struct PortMark
     {
@@ -142,9 +143,12 @@ private:
     struct PortRecord
     {
         Port port;
-        QByteArray json; // as Neutron sent it (the detail fields), compact
+        QByteArray json; // as Neutron sent it (the detail fields), compact, packed with m_portPack
     };
     QHash<QString, PortRecord> m_portDetails; // the ports as last read in detail, by id
+    // The records kept packed against the first one read (a project's servers are alike, and its ports).
+    std::shared_ptr<const RecordPack> m_serverPack;
+    std::shared_ptr<const RecordPack> m_portPack;
 
     SharedResult<ServerList> m_shared; // who waits for which list, the last one, when the one in flight began
     QList<QPointer<HttpCall>> m_calls;

@@ -1,5 +1,7 @@
 #include "services/settings.h"
 
+#include "services/endpointslots.h"
+
 namespace Settings {
 
 Setting<QByteArray> windowGeometry()
@@ -75,6 +77,11 @@ Setting<int> refreshMinutes()
 Setting<int> refreshConcurrency()
 {
     return { QStringLiteral("refresh/concurrency"), 4 };
+}
+
+Setting<int> requestsPerEndpoint()
+{
+    return { QStringLiteral("refresh/requestsPerEndpoint"), EndpointSlots::DefaultPerEndpoint };
 }
 
 Setting<bool> desktopNotifications()

@@ -44,12 +44,14 @@ Setting<int> viewColumns(const QString &view);
 Setting<int> historyDays(); // how long the history keeps what it records (30 days)
 Setting<int> historyMegabytes(); // how large the history file may grow (200 MB)
 Setting<int> routeScope(); // which routes the Routes view shows (0: the kluster's own)
-Setting<bool> findingsByIncident();
+Setting<bool> findingsByIncident(); // the Findings view grouped by incident (off: one flat table)
 Setting<QString> fleetGrouping(); // how the Fleet view groups its tiles ("connection", "state", "none")
-Setting<QString> fleetLayout(); // the Fleet view's tiles or heat map ("auto", "tiles", "heatmap") // the
-                                // Findings view grouped by incident (off: one flat table)
+Setting<QString> fleetLayout(); // the Fleet view's tiles or heat map ("auto", "tiles", "heatmap")
 Setting<int> refreshMinutes(); // the auto-refresh interval, 0: off (5 minutes)
 Setting<int> refreshConcurrency(); // klusters of one connection refreshed at once, 0: no bound (4)
+// Requests in flight at once to one endpoint (one Nova, one Keystone), across every connection, 0: no bound
+// (16)
+Setting<int> requestsPerEndpoint();
 Setting<bool> desktopNotifications(); // desktop notifications while watching (on)
 Setting<bool> trayIcon(); // the tray icon while watching (on)
 

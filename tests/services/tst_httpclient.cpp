@@ -38,6 +38,7 @@ private slots:
     void managersRetireWithTheirLastAnswer();
     void failingEndpointIsGivenARest();
     void oneProbeAnswersForThoseWaiting();
+    void endpointIsSentABoundedNumberAtOnce();
 
 private:
     ApiResponse run(const ApiRequest &request)
@@ -410,6 +411,58 @@ void TestHttpClient::oneProbeAnswersForThoseWaiting()
     QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 3);
     QVERIFY(!health.isOpen(EndpointHealth::endpointOf(servers().url)));
     m_client->setEndpointHealth(&EndpointHealth::shared());
+}
+
+void TestHttpClient::endpointIsSentABoundedNumberAtOnce()
+{
+    // Two clients (two connections of a region) share one Nova, at most 3 requests at once between them.
+    EndpointSlots places;
+    places.setLimit(3);
+    auto other = std::make_unique<HttpClient>();
+    m_client->setEndpointSlots(&places);
+    other->setEndpointSlots(&places);
+    QVERIFY(fault(R"({"kind": "latency", "latencyMs": 400, "service": "compute"})"));
+    const QString endpoint = EndpointHealth::endpointOf(servers().url);
+    const qint64 before = m_fixture->sim.requestCount(QStringLiteral("compute"));
+    QList<std::shared_ptr<QSignalSpy>> spies;
+    for (int i = 0; i < 10; ++i) {
+        HttpCall *call = (i % 2 ? other.get() : m_client.get())->send(servers());
+        spies << std::make_shared<QSignalSpy>(call, &HttpCall::finished);
+    }
+    // One more waits its turn and is cancelled meanwhile: it never reaches the server, and takes no place.
+    HttpCall *cancelled = m_client->send(servers());
+    QSignalSpy cancelledSpy(cancelled, &HttpCall::finished);
+    QCOMPARE(places.inFlight(endpoint), 3);
+    QCOMPARE(places.waiting(endpoint), 8);
+    cancelled->cancel();
+    QCOMPARE(cancelledSpy.count(), 1);
+    QCOMPARE(places.waiting(endpoint), 7);
+    // The server sees the first three, and no fourth before one of them is answered (400 ms later).
+    QTRY_COMPARE_WITH_TIMEOUT(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 3, 5000);
+    QTest::qWait(150);
+    QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 3);
+    for (const auto &spy : spies) {
+        QVERIFY(spy->count() == 1 || spy->wait(10000));
+        const ApiResponse r = spy->first().first().value<ApiResponse>();
+        QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    }
+    QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 10);
+    QCOMPARE(places.mostInFlight(), 3);
+    QCOMPARE(places.waitedCount(), 8);
+    QTRY_COMPARE(places.inFlight(endpoint), 0);
+
+    // A client that goes with requests in flight and in line gives every place back.
+    for (int i = 0; i < 6; ++i)
+        other->send(servers());
+    QCOMPARE(places.inFlight(endpoint), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 13, 5000);
+    other.reset();
+    QCOMPARE(places.waiting(endpoint), 0);
+    QTRY_COMPARE(places.inFlight(endpoint), 0);
+    // And the endpoint answers the next at once.
+    const ApiResponse r = run(servers());
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    m_client->setEndpointSlots(&EndpointSlots::shared());
 }
 
 QTEST_GUILESS_MAIN(TestHttpClient)
