@@ -437,9 +437,9 @@ void TestHttpClient::endpointIsSentABoundedNumberAtOnce()
     cancelled->cancel();
     QCOMPARE(cancelledSpy.count(), 1);
     QCOMPARE(places.waiting(endpoint), 7);
-    // The server sees the first three, and no fourth before one of them is answered (400 ms later).
+    // The server sees the first three, and no fourth before one of them is answered (400 ms after it came).
     QTRY_COMPARE_WITH_TIMEOUT(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 3, 5000);
-    QTest::qWait(150);
+    QTest::qWait(100);
     QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("compute")) - before, 3);
     for (const auto &spy : spies) {
         QVERIFY(spy->count() == 1 || spy->wait(10000));
