@@ -7,10 +7,11 @@
 class RecordPack;
 
 // A snapshot file's body as a refresh keeps it until it is written, if ever: the bytes a snapshot holds, in
-// less memory. A body over 16 KB (the nodes of a kluster of a few dozen; some 20 MB for 5,000) is kept
-// compressed, about ten to twenty times smaller (a fleet of a thousand klusters keeps a thousand); a list
-// made of records kept elsewhere anyway (Nova's servers, which the server cache keeps one by one) is kept as
-// those records, shared, and joined only when it is written. bytes() gives the body either way.
+// less memory. A body over 2 KB (the nodes of a small kluster; some 20 MB for 5,000) is kept compressed,
+// about ten to twenty times smaller (a fleet of a thousand klusters keeps a thousand); a list made of records
+// kept elsewhere anyway (Nova's servers and Neutron's ports, which the server cache keeps one by one, packed
+// with a RecordPack) is kept as those records, shared, and unpacked and joined only when it is written.
+// bytes() gives the body either way.
 class KeptBody
 {
 public:
