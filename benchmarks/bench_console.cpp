@@ -13,6 +13,7 @@
 // (--benchmark_filter=nodes:5000, nodes:20000, Fleet.*connections:1, ...).
 
 #include "benchmarks/simprocess.h"
+#include "benchmarks/stallmeter.h"
 #include "models/klustersmodel.h"
 #include "services/endpointslots.h"
 #include "tests/common/processmemory.h"
@@ -31,41 +32,6 @@
 #include <vector>
 
 namespace {
-
-// Measures the longest gap between ticks of the event loop it runs in.
-class StallMeter : public QObject
-{
-public:
-    StallMeter()
-    {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        m_timer.setInterval(1);
-        QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
-            const qint64 now = m_clock.nsecsElapsed();
-            m_longest = qMax(m_longest, now - m_last);
-            m_last = now;
-        });
-    }
-    void start()
-    {
-        m_clock.start();
-        m_last = 0;
-        m_longest = 0;
-        m_timer.start();
-    }
-    double stop()
-    {
-        m_timer.stop();
-        const qint64 now = m_clock.nsecsElapsed();
-        return double(qMax(m_longest, now - m_last)) / 1e6;
-    }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_clock;
-    qint64 m_last = 0;
-    qint64 m_longest = 0;
-};
 
 // The window, shown and past its own start-up (fonts, styles, the first paint: not the data's work).
 struct ShownWindow
@@ -185,12 +151,14 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
     const double baseMb = processMegabytes("VmRSS:");
 
     QTimer poll;
+    poll.setObjectName(QStringLiteral("bench-poll"));
     poll.setInterval(100); // walking a thousand rows costs the GUI thread too
     QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
         if (klustersShown(window) >= klusters)
             loop.quit();
     });
     double longestFirst = 0, firstMs = 0, longestRefresh = 0;
+    StallMeter::Gap firstGap;
     for (auto _ : state) {
         meter.start();
         QElapsedTimer wall;
@@ -219,6 +187,7 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
         poll.stop();
         firstMs = double(wall.elapsed());
         longestFirst = meter.stop();
+        firstGap = meter.longest();
         state.SetIterationTime(firstMs / 1000);
     }
     if (klustersShown(window) < klusters) {
@@ -269,6 +238,14 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
     state.counters["first_load_longest_stall_ms"] = longestFirst;
     state.counters["refresh_ms"] = refreshMs;
     state.counters["refresh_longest_stall_ms"] = longestRefresh;
+    // What the window's thread did in those two gaps: its own work (CPU time), switched out waiting
+    // (voluntary) or for another thread (involuntary).
+    state.counters["first_load_stall_cpu_ms"] = firstGap.cpuMs;
+    state.counters["first_load_stall_waited"] = double(firstGap.waited);
+    state.counters["first_load_stall_preempted"] = double(firstGap.preempted);
+    state.counters["refresh_stall_cpu_ms"] = meter.longest().cpuMs;
+    state.counters["refresh_stall_waited"] = double(meter.longest().waited);
+    state.counters["refresh_stall_preempted"] = double(meter.longest().preempted);
     state.counters["refresh_MB"] = double(bytes) / 1e6;
     state.counters["refresh_requests_per_kluster"] = double(requests) / klusters;
     state.counters["refreshed"] = refreshed;
@@ -312,7 +289,8 @@ BENCHMARK(BM_ConsoleRegion)
 
 int main(int argc, char **argv)
 {
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
+    StallSampler::shared(); // on this, the window's thread (when asked for)
     QStandardPaths::setTestModeEnabled(true);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();

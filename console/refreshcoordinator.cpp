@@ -1,6 +1,7 @@
 #include "console/refreshcoordinator.h"
 
 #include "console/connectionregistry.h"
+#include "console/pacedwork.h"
 #include "services/connection.h"
 #include "services/historystore.h"
 
@@ -12,9 +13,14 @@ RefreshCoordinator::RefreshCoordinator(ConnectionRegistry *registry, KlusterStor
     , m_registry(registry)
     , m_store(store)
     , m_timer(new QTimer(this))
+    , m_incoming(new PacedWork(IncomingBudgetMs, this))
 {
     connect(m_timer, &QTimer::timeout, this, &RefreshCoordinator::refreshAll);
     connect(registry, &ConnectionRegistry::added, this, &RefreshCoordinator::wire);
+    connect(registry, &ConnectionRegistry::removed, this, [this](const QString &name) {
+        m_incoming->drop(name);
+        m_awaited.removeIf([&name](const auto &awaited) { return awaited.key().connection == name; });
+    });
     connect(registry, &ConnectionRegistry::changed, this, &RefreshCoordinator::connectionsChanged);
 }
 
@@ -24,19 +30,37 @@ void RefreshCoordinator::wire(Connection *connection)
     m_store->setListing(name);
     if (m_shown.connection == name)
         connection->setShown(m_shown.kluster);
+    // What the connection reports is applied in the order it came, a few milliseconds of it per turn of the
+    // window's event loop (a round's thousand results never hold the window at once). A refresh asked for
+    // here (a person's, a repair's) keeps its place after the results still waiting.
     connect(connection, &Connection::klustersListed, this,
-        [this, connection](
-            const QStringList &klusters, const Error &error) { onListed(connection, klusters, error); });
-    connect(connection, &Connection::refreshStarted, m_store, [this, name](const QString &k) {
-        m_store->setRefreshing({ name, k }, true);
+        [this, name](const QStringList &klusters, const Error &error) {
+            m_incoming->post(name, [this, name, klusters, error] {
+                if (Connection *c = m_registry->connection(name))
+                    onListed(c, klusters, error);
+            });
+        });
+    // Under way at once (the round is not settled while its results wait their turn), counted: a refresh
+    // asked for again may start before the last one's result, still waiting, is applied.
+    connect(connection, &Connection::refreshStarted, this, [this, name](const QString &k) {
+        const KlusterKey key { name, k };
+        ++m_awaited[key];
+        m_store->setRefreshing(key, true);
     });
-    connect(connection, &Connection::refreshed, this, &RefreshCoordinator::onRefreshed);
-    connect(connection, &Connection::nodesChanged, this, &RefreshCoordinator::onNodesChanged);
+    connect(connection, &Connection::refreshed, this, [this, name](const RefreshResult &result) {
+        m_incoming->post(name, [this, result] { onRefreshed(result); });
+    });
+    connect(connection, &Connection::nodesChanged, this, [this, name](const RefreshResult &result) {
+        m_incoming->post(name, [this, result] { onNodesChanged(result); });
+    });
     connect(connection, &Connection::watchStatusChanged, this,
         [this, name](const QString &k, const NodeWatchStatus &status) {
-            const KlusterKey key { name, k };
-            m_store->setWatchStatus(key, status);
-            emit watchStatusChanged(key);
+            m_incoming->post(name, [this, key = KlusterKey { name, k }, status] {
+                if (!m_registry->connection(key.connection))
+                    return;
+                m_store->setWatchStatus(key, status);
+                emit watchStatusChanged(key);
+            });
         });
     connection->listKlusters();
 }
@@ -144,7 +168,12 @@ void RefreshCoordinator::onRefreshed(const RefreshResult &result)
     Connection *connection = m_registry->connection(key.connection);
     if (!connection)
         return; // removed meanwhile
-    m_store->setRefreshing(key, false);
+    if (const auto awaited = m_awaited.find(key); awaited != m_awaited.end() && --awaited.value() > 0)
+        m_store->setRefreshing(key, true); // another is under way
+    else {
+        m_awaited.remove(key);
+        m_store->setRefreshing(key, false);
+    }
     if (const ConnectionSpec &spec = connection->spec(); !spec.isSnapshot()) {
         // A failure has no state to name its cloud and region: the connection's own, when it holds them.
         emit recordable(result,

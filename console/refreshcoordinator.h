@@ -3,12 +3,14 @@
 #include "core/klusterkey.h"
 #include "models/klusterstore.h"
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <functional>
 
 class Connection;
 class ConnectionRegistry;
+class PacedWork;
 class QTimer;
 struct RefreshResult;
 
@@ -80,9 +82,14 @@ private:
     // A round's order: the kluster shown, then the worst (critical, then warning or failed), then the rest.
     void orderForRound(QStringList &klusters, const QString &connection) const;
 
+    // How long the window's thread spends on reported results in one turn of its event loop.
+    static constexpr int IncomingBudgetMs = 8;
+
     ConnectionRegistry *m_registry;
     KlusterStore *m_store;
     QTimer *m_timer;
+    PacedWork *m_incoming; // what the connections reported, applied in order
+    QHash<KlusterKey, int> m_awaited; // results of refreshes started, not applied yet
     int m_autoRefreshMinutes = 0;
     bool m_settleWanted = false;
     QList<KlusterKey> m_cancelled; // since the last round came back

@@ -1,4 +1,5 @@
-// The worker of a connection, on its network thread: sessions, listings, refreshes, node watches, repairs.
+// The worker of a connection, on its network thread: sessions, listings, refreshes (their node watches in
+// WatchedKlusters), repairs.
 #include "services/connectionworker.h"
 
 #include "core/klusterindex.h"
@@ -7,7 +8,6 @@
 #include "services/kubeconfig.h"
 #include "services/secretstore.h"
 #include "services/snapshotreader.h"
-#include "services/watchbudget.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -19,8 +19,6 @@
 
 namespace {
 
-constexpr int WholeNodeListEvery = 10; // while watched, the nodes are listed again every this many refreshes
-constexpr int RecentChangeSeconds = 15 * 60; // nodes that changed this lately stay watched
 // A healthy kluster nobody looks at, not watched: its nodes are listed this often, and at once when one of
 // its instances changed (the project's servers, fetched every refresh, say so); in between its last list
 // stands, with its age.
@@ -80,7 +78,32 @@ ConnectionWorker::ConnectionWorker(const ConnectionSpec &spec)
     , m_queue(new RefreshQueue(
           spec.refreshConcurrency,
           [this](const QString &kluster, const QDateTime &askedAt) { startRefresh(kluster, askedAt); }, this))
-{ }
+    , m_watches(new WatchedKlusters(
+          spec,
+          [this](const QString &kluster) -> NodeWatch::Targets {
+              return [this, kluster](QObject *context, auto done) {
+                  // First what the refresh listed the nodes with; after a refusal, fresh credentials.
+                  if (m_kubeTargets.contains(kluster)) {
+                      done(m_kubeTargets.take(kluster), Error());
+                      return;
+                  }
+                  if (m_kubeTarget) {
+                      done(m_kubeTarget, Error());
+                      return;
+                  }
+                  if (!m_session) {
+                      done(std::nullopt, Error::of(Error::Kind::Config, tr("not signed in")));
+                      return;
+                  }
+                  KlusterFetcher::requestCredentials(m_session.get(), kluster, context, done);
+              };
+          },
+          this))
+{
+    connect(m_watches, &WatchedKlusters::nodesChanged, this, &ConnectionWorker::nodesChanged);
+    connect(m_watches, &WatchedKlusters::statusChanged, this, &ConnectionWorker::watchStatusChanged);
+    connect(m_watches, &WatchedKlusters::relistWanted, this, &ConnectionWorker::relistWanted);
+}
 
 ConnectionWorker::~ConnectionWorker()
 {
@@ -90,9 +113,7 @@ ConnectionWorker::~ConnectionWorker()
     }
     qDeleteAll(findChildren<KlusterFetcher *>(Qt::FindDirectChildrenOnly));
     qDeleteAll(findChildren<RepairExecutor *>(Qt::FindDirectChildrenOnly));
-    WatchBudget::shared().give(int(m_watches.size()));
-    qDeleteAll(m_watches); // before the client their streams use
-    m_watches.clear();
+    m_watches->stopAll(); // before the client their streams use
     m_servers.reset();
     m_securityGroups.reset();
     m_extensions.reset();
@@ -126,6 +147,7 @@ void ConnectionWorker::withSession(std::function<void(const Error &error)> then)
     }
     const auto open = [this, ready](const CloudConfig &c) {
         m_client = std::make_unique<HttpClient>();
+        m_watches->setClient(m_client.get());
         m_session = std::make_unique<KeystoneSession>(m_client.get(), c);
         m_servers = std::make_unique<ServerCache>(m_session.get());
         m_securityGroups.reset(KlusterFetcher::sharedSecurityGroups(m_session.get(), nullptr));
@@ -315,20 +337,16 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
         fetcher->setNodesFromCache(true);
         // While the nodes' watch is connected they are not listed again, but for every tenth refresh (a
         // safety net, as for the servers).
-        const NodeWatch *watch = m_watches.value(kluster);
-        const bool watched = watch && watch->isConnected() && m_latestResult.contains(kluster)
-            && ++m_refreshesWatched[kluster] % WholeNodeListEvery != 0;
-        if (!watched)
-            m_refreshesWatched.remove(kluster);
+        const bool watched = m_watches->coversNextRefresh(kluster);
         // A healthy kluster nobody looks at: its last node list stands while young enough (checked against
         // its instances once the refresh is in).
-        const RefreshResult *last = m_latestResult.contains(kluster) ? &m_latestResult[kluster] : nullptr;
+        const RefreshResult *last = m_watches->latest(kluster);
         const QDateTime listedAt = !last || !last->fetch ? QDateTime()
             : last->fetch->nodesListedAt.isValid()       ? last->fetch->nodesListedAt
                                                          : last->fetchedAt;
         const bool reused = !watched && !m_listNodesNext.remove(kluster) && last && last->fetch
             && last->diagnosis && last->errors.isEmpty() && last->fetch->state.nodesSource.known
-            && !wantsWatch(kluster, last->diagnosis.get()) && listedAt.isValid()
+            && !m_watches->wants(kluster, last->diagnosis.get()) && listedAt.isValid()
             && listedAt.secsTo(started) < SlowNodeListSeconds;
         fetcher->setNodesWatched(watched || reused);
         m_fetchers.insert(kluster, fetcher);
@@ -345,7 +363,8 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                     return;
                 }
                 KlusterFetch fetch = fetched;
-                const std::shared_ptr<const KlusterFetch> latest = m_latestResult.value(kluster).fetch;
+                const RefreshResult *kept = m_watches->latest(kluster);
+                const std::shared_ptr<const KlusterFetch> latest = kept ? kept->fetch : nullptr;
                 if (reused && latest && !cancelled
                     && KlusterMembers::digest(fetched.state) != KlusterMembers::digest(latest->state)) {
                     // One of its instances changed: its nodes listed after all, now.
@@ -383,8 +402,7 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                         if (!nodesRefused(*result.fetch))
                             m_credentials.insert(kluster, *fetcher->kubeTarget());
                     }
-                    m_latestResult.insert(kluster, result);
-                    watchNodes(kluster, result.fetch, !watched, result.diagnosis.get());
+                    m_watches->follow(kluster, result, !watched);
                 }
                 if (!cancelled && requeueTurnedAway(result, started))
                     return;
@@ -394,134 +412,9 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
     });
 }
 
-bool ConnectionWorker::wantsWatch(const QString &kluster, const Diagnosis *diagnosis) const
-{
-    if (kluster == m_shown)
-        return true;
-    const QDateTime changed = m_lastChange.value(kluster);
-    if (changed.isValid() && changed.secsTo(QDateTime::currentDateTimeUtc()) < RecentChangeSeconds)
-        return true;
-    return diagnosis && diagnosis->worst() != Severity::Info; // in trouble
-}
-
-void ConnectionWorker::dropWatch(const QString &kluster)
-{
-    if (NodeWatch *w = m_watches.take(kluster)) {
-        w->stop();
-        w->deleteLater();
-        WatchBudget::shared().give();
-    }
-    m_refreshesWatched.remove(kluster);
-}
-
 void ConnectionWorker::setShown(const QString &kluster)
 {
-    m_shown = kluster;
-    // Shown, its nodes are watched from now on (from what the last refresh listed), whatever the bound.
-    if (!kluster.isEmpty() && !m_watches.contains(kluster) && m_latestResult.contains(kluster)) {
-        const RefreshResult &latest = m_latestResult[kluster];
-        watchNodes(kluster, latest.fetch, true, latest.diagnosis.get());
-    }
-}
-
-void ConnectionWorker::watchNodes(const QString &kluster, const std::shared_ptr<const KlusterFetch> &fetch,
-    bool listed, const Diagnosis *diagnosis)
-{
-    if (!m_spec.watchNodes)
-        return;
-    if (!wantsWatch(kluster, diagnosis)) {
-        // Healthy and out of sight: its nodes are listed (cheaply, from the API server's cache) with each
-        // refresh, and its watch's connection goes back to the fleet's bound.
-        if (m_watches.contains(kluster)) {
-            dropWatch(kluster);
-            emitWatchStatus(kluster);
-        }
-        return;
-    }
-    NodeWatch *watch = m_watches.value(kluster);
-    if (!listed && watch && watch->isRunning())
-        return; // the watch goes on from where it is
-    if (!fetch->state.nodesSource.known || fetch->nodesResourceVersion.isEmpty()) {
-        // Nothing to bring up to date: the next refresh that lists the nodes starts it again.
-        if (watch)
-            watch->stop();
-        emitWatchStatus(kluster);
-        return;
-    }
-    if (!watch) {
-        if (!WatchBudget::shared().take(kluster == m_shown)) {
-            emitWatchStatus(kluster); // the bound is reached: listed with each refresh
-            return;
-        }
-        NodeWatch::Targets targets = [this, kluster](QObject *context, auto done) {
-            // First what the refresh listed the nodes with; after a refusal, fresh credentials.
-            if (m_kubeTargets.contains(kluster)) {
-                done(m_kubeTargets.take(kluster), Error());
-                return;
-            }
-            if (m_kubeTarget) {
-                done(m_kubeTarget, Error());
-                return;
-            }
-            if (!m_session) {
-                done(std::nullopt, Error::of(Error::Kind::Config, tr("not signed in")));
-                return;
-            }
-            KlusterFetcher::requestCredentials(m_session.get(), kluster, context, done);
-        };
-        watch = new NodeWatch(m_client.get(), targets, NodeWatchPolicy(), this);
-        m_watches.insert(kluster, watch);
-        connect(watch, &NodeWatch::changed, this,
-            [this, kluster](const QList<NodeWatchEvent> &events, const QString &version) {
-                applyNodeChanges(kluster, events, version);
-            });
-        connect(watch, &NodeWatch::relistNeeded, this, [this, kluster] {
-            emitWatchStatus(kluster);
-            emit relistWanted(kluster);
-        });
-        connect(watch, &NodeWatch::stateChanged, this, [this, kluster] { emitWatchStatus(kluster); });
-    }
-    watch->start(fetch->nodesResourceVersion); // from what this refresh listed
-    emitWatchStatus(kluster);
-}
-
-void ConnectionWorker::applyNodeChanges(
-    const QString &kluster, const QList<NodeWatchEvent> &events, const QString &version)
-{
-    if (!m_latestResult.contains(kluster))
-        return;
-    RefreshResult result = m_latestResult.value(kluster); // the last refresh's, with the changes so far
-    QElapsedTimer timer;
-    timer.start();
-    auto f = std::make_shared<KlusterFetch>(*result.fetch);
-    if (applyNodeEvents(*f, events, version) == 0)
-        return;
-    // Ages are read against now: the nodes are as of now, the rest as of the last refresh.
-    f->state.capturedAt = QDateTime::currentDateTimeUtc();
-    if (const qint64 offset = m_client ? m_client->serverClockOffsetMs() : 0; qAbs(offset) > 5000)
-        f->state.capturedAt
-            = f->state.capturedAt.addSecs(qRound64(double(offset) / 1000)); // the cloud's clock, as a refresh
-    result.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
-    result.fetch = f;
-    result.elapsedMs = timer.elapsed();
-    m_latestResult.insert(kluster, result);
-    m_lastChange.insert(kluster, QDateTime::currentDateTimeUtc());
-    emit nodesChanged(result);
-    emitWatchStatus(kluster);
-}
-
-void ConnectionWorker::emitWatchStatus(const QString &kluster)
-{
-    NodeWatchStatus status;
-    if (const NodeWatch *w = m_watches.value(kluster)) {
-        status.watching = w->isRunning();
-        status.connected = w->isRunning() && w->isConnected();
-        status.lastHeard = w->lastHeard();
-        if (w->isRunning() && !w->isConnected() && w->problem().isError())
-            status.problem = w->problem().toString();
-    }
-    status.lastChange = m_lastChange.value(kluster);
-    emit watchStatusChanged(kluster, status);
+    m_watches->setShown(kluster);
 }
 
 void ConnectionWorker::cancelRefresh(const QString &kluster)

@@ -4,11 +4,11 @@
 #include "services/connection.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
-#include "services/nodewatch.h"
 #include "services/refreshqueue.h"
 #include "services/repairrun.h"
 #include "services/secretstore.h"
 #include "services/servercache.h"
+#include "services/watchedklusters.h"
 
 #include <QHash>
 #include <QObject>
@@ -65,16 +65,6 @@ private:
     // A refresh the cloud turned away (429, or held by the endpoint's backoff): back in line, first, and the
     // whole connection pauses for as long as the cloud asked. False when it has been turned away too often.
     bool requeueTurnedAway(const RefreshResult &result, const QDateTime &askedAt);
-    // Whether the kluster's nodes deserve a watch: shown, in trouble, or changed lately.
-    bool wantsWatch(const QString &kluster, const Diagnosis *diagnosis) const;
-    void dropWatch(const QString &kluster);
-    // After a refresh: the nodes watched from the version it listed (or the watch stopped, when they could
-    // not be listed).
-    void watchNodes(const QString &kluster, const std::shared_ptr<const KlusterFetch> &fetch, bool listed,
-        const Diagnosis *diagnosis);
-    void applyNodeChanges(
-        const QString &kluster, const QList<NodeWatchEvent> &events, const QString &version);
-    void emitWatchStatus(const QString &kluster);
 
     ConnectionSpec m_spec;
     std::unique_ptr<HttpClient> m_client;
@@ -94,11 +84,8 @@ private:
     QPointer<RepairRun> m_repair; // the run under way
     std::optional<KubeTarget> m_kubeTarget;
     std::function<void(const SecretResult &)> m_secretRead;
-    // The nodes watched per kluster, and the data they are applied to (the last refresh's, with the changes).
-    QHash<QString, NodeWatch *> m_watches;
-    QHash<QString, RefreshResult> m_latestResult;
-    QHash<QString, QDateTime> m_lastChange;
-    QHash<QString, int> m_refreshesWatched; // refreshes since the nodes were last listed, while watched
+    // The nodes watched, and the data they are applied to (each kluster's last refresh, with the changes).
+    WatchedKlusters *m_watches;
     QHash<QString, KubeTarget> m_kubeTargets; // what each kluster's last refresh listed its nodes with
     // The credentials each kluster's nodes were last listed with, for the next refresh (one request fewer);
     // dropped when the kluster's API refuses them.
@@ -106,7 +93,6 @@ private:
     // Each kluster as the last listing gave it (compact JSON): the refresh that listing asked for reads it
     // instead of asking again.
     QHash<QString, QByteArray> m_listed;
-    QString m_shown; // the kluster a person looks at
     QSet<QString> m_listNodesNext; // klusters whose nodes the next refresh lists, whatever their pace
     QHash<QString, int> m_turnedAway; // refreshes of a kluster turned away in a row
 };

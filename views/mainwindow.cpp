@@ -50,10 +50,15 @@ MainWindow::MainWindow(QWidget *parent)
     , m_notifier(new Notifier(this))
     , m_connectionCommands(new ConnectionCommands(m_session->registry(), this, this))
     , m_trayTimer(new QTimer(this))
+    , m_bannerTimer(new QTimer(this))
 {
     m_trayTimer->setSingleShot(true);
     m_trayTimer->setInterval(200);
     connect(m_trayTimer, &QTimer::timeout, this, &MainWindow::updateTray);
+    // The banner, made once for every healthy result that came meanwhile (it looks at every kluster).
+    m_bannerTimer->setSingleShot(true);
+    m_bannerTimer->setInterval(100);
+    connect(m_bannerTimer, &QTimer::timeout, this, &MainWindow::updateBanner);
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(tr("Flightdeck"));
     setWindowIcon(applicationIcon());
@@ -490,7 +495,13 @@ void MainWindow::onRefreshed(const KlusterKey &key, const KlusterData &before, b
         notifyChanges(key, before);
     if (key == m_wantedKey)
         selectKluster(key); // the selection of the last run
-    updateBanner(); // at once: what failed is said now, not once the rows are made
+    // What failed, in whole or in part (or no longer does), is said now, not once the rows are made; the rest
+    // of a burst within a tenth of a second.
+    const auto failing = [](const KlusterData &d) { return d.isStale() || !d.incomplete.isEmpty(); };
+    if (const KlusterData *d = kluster(key); failing(before) || (d && failing(*d)))
+        updateBanner();
+    else if (!m_bannerTimer->isActive())
+        m_bannerTimer->start();
     if (key == currentKey()) {
         if (!cancelled && kluster(key) && !kluster(key)->isStale())
             showCurrent();

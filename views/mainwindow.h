@@ -173,6 +173,7 @@ private:
     Notifier *m_notifier;
     ConnectionCommands *m_connectionCommands;
     QTimer *m_trayTimer; // the tray's worst, once for a burst of refreshes
+    QTimer *m_bannerTimer; // the banner, at most every 100 ms while refreshes come back
     QList<Command *> m_commands;
     RepairCommand *m_repair = nullptr;
     RepairCommand *m_repairRoutes = nullptr;

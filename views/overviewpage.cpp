@@ -5,7 +5,9 @@
 #include "models/findingstreemodel.h"
 #include "models/nodesmodel.h"
 #include "services/historyrecorder.h"
+#include "views/chartstyle.h"
 #include "views/severitystyle.h"
+#include "views/trendchart.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -20,12 +22,10 @@
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
-#include <QLineSeries>
 #include <QMap>
 #include <QPieSeries>
 #include <QPushButton>
 #include <QResizeEvent>
-#include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -41,29 +41,6 @@ QChartView *makeChartView(const QString &name, QWidget *parent)
     view->setObjectName(name);
     return view;
 }
-
-// A chart that follows the window's palette (light or dark).
-QChart *newChart(const QString &title, const QPalette &palette)
-{
-    auto *chart = new QChart;
-    chart->setTitle(title);
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->setBackgroundBrush(palette.base());
-    chart->setTitleBrush(palette.text());
-    chart->legend()->setLabelBrush(palette.text());
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    return chart;
-}
-
-void styleAxis(QAbstractAxis *axis, const QPalette &palette)
-{
-    axis->setLabelsBrush(palette.text());
-    axis->setGridLineColor(palette.mid().color());
-    axis->setLinePenColor(palette.mid().color());
-}
-
-const QColor Neutral(120, 140, 160); // what is neither good nor bad: free slots, booting instances
 
 // The width under which a chart's labels are made small and its axes sparse.
 constexpr int NarrowChart = 330;
@@ -188,22 +165,40 @@ void OverviewPage::clear(const QString &message)
     m_caption->clear();
     showIncidents({}, {}, {}, false);
     m_trendCaption->clear();
+    m_drawn.clear();
+    m_trendShapes.clear();
     for (QChartView *v :
         { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings }) {
         QChart *old = v->chart();
-        v->setChart(newChart(v->accessibleName(), palette()));
+        v->setChart(ChartStyle::newChart(v->accessibleName(), palette()));
         delete old;
     }
+}
+
+bool OverviewPage::alreadyDrawn(QChartView *view, const QString &what)
+{
+    const QString drawn = what + u'|' + QString::number(palette().cacheKey());
+    QString &was = m_drawn[view];
+    if (was == drawn)
+        return true;
+    was = drawn;
+    return false;
 }
 
 void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString, FindingHistory> &since,
     const QDateTime &at, bool withRepair)
 {
-    while (QLayoutItem *item = m_incidentRows->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    m_incidentLines.clear();
+    // The rows' words first: when they and the buttons are what is shown already, nothing is made again.
+    struct Row
+    {
+        const Incident *incident;
+        QString facts;
+        std::optional<RepairPlan> plan;
+        QString next;
+    };
+    QList<Row> rows;
+    QStringList lines;
+    QString shown = QString::number(palette().cacheKey()); // with each row's incident, for its buttons
     for (const Incident &i : diagnosis.incidents) {
         // Since when: the oldest of its findings the history has seen (nothing when it has seen none).
         const FindingHistory *oldest = nullptr;
@@ -222,6 +217,29 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
                 + (oldest->firstSeen.secsTo(at) >= 60 && !oldest->flapping() ? tr("open %1").arg(since)
                                                                              : since);
         }
+        const std::optional<RepairPlan> plan = withRepair ? i.repair() : std::nullopt;
+        const QString next = !withRepair ? QString()
+            : plan                       ? tr("Repair: %1").arg(plan->title)
+                                         : FindingsModel::noRepairReason(i.rule);
+        rows.append({ &i, facts, plan, next });
+        lines << QStringLiteral("%1\n%2\n%3").arg(i.title, facts, next);
+        shown += u'\x1e' + i.id() + u'\x1f' + lines.last();
+    }
+    if (shown == m_incidentsShown) {
+        m_incidents->setVisible(!diagnosis.incidents.isEmpty());
+        return;
+    }
+    m_incidentsShown = shown;
+    while (QLayoutItem *item = m_incidentRows->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_incidentLines = lines;
+    for (const Row &r : std::as_const(rows)) {
+        const Incident &i = *r.incident;
+        const QString &facts = r.facts;
+        const std::optional<RepairPlan> &plan = r.plan;
+        const QString &next = r.next;
         auto *row = new QFrame(m_incidents);
         row->setFrameShape(QFrame::StyledPanel);
         row->setAutoFillBackground(true);
@@ -236,14 +254,9 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
         auto *text = new QLabel(row);
         text->setWordWrap(true);
         text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        const std::optional<RepairPlan> plan = withRepair ? i.repair() : std::nullopt;
-        const QString next = !withRepair ? QString()
-            : plan                       ? tr("Repair: %1").arg(plan->title)
-                                         : FindingsModel::noRepairReason(i.rule);
         text->setText(QStringLiteral("<b>%1</b><br>%2%3")
                           .arg(i.title.toHtmlEscaped(), facts.toHtmlEscaped(),
                               next.isEmpty() ? QString() : QStringLiteral("<br>") + next.toHtmlEscaped()));
-        m_incidentLines << QStringLiteral("%1\n%2\n%3").arg(i.title, facts, next);
         h->addWidget(text, 1);
         const QString id = i.id();
         auto *show = new QPushButton(tr("Findings"), row);
@@ -341,11 +354,17 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     m_summary->setText(lines.join(QStringLiteral("<br>")));
 
     const QPalette pal = palette();
+    bool redrawn = false;
     // Routes against the limit.
-    {
-        QChart *chart = !known.routes() ? newChart(tr("Routes: unknown, the router could not be read"), pal)
-            : limit > 0                 ? newChart(tr("Routes: %1 of %2").arg(routes).arg(limit), pal)
-                                        : newChart(tr("Routes: %1 (limit unknown)").arg(routes), pal);
+    if (!alreadyDrawn(m_routes,
+            QStringList { kluster, QString::number(int(known.routes())), QString::number(routes),
+                QString::number(foreign), QString::number(limit), known.unknown(Source::Router) }
+                .join(u'|'))) {
+        redrawn = true;
+        QChart *chart = !known.routes()
+            ? ChartStyle::newChart(tr("Routes: unknown, the router could not be read"), pal)
+            : limit > 0 ? ChartStyle::newChart(tr("Routes: %1 of %2").arg(routes).arg(limit), pal)
+                        : ChartStyle::newChart(tr("Routes: %1 (limit unknown)").arg(routes), pal);
         if (!known.routes()) {
             // Nothing on the router is known: no donut, not an empty router.
             chart->setTitleBrush(SeverityStyle::alarmText(pal));
@@ -363,7 +382,7 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
                 series->append(tr("others' %1").arg(foreign), foreign)->setColor(used.darker(140));
             if (limit > routes)
                 series->append(tr("free %1").arg(limit - routes), limit - routes)
-                    ->setColor(Neutral.lighter(150));
+                    ->setColor(ChartStyle::Neutral.lighter(150));
             chart->addSeries(series);
         }
         QChart *old = m_routes->chart();
@@ -388,51 +407,63 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
             // Without the nodes, registration is unknown: one neutral bar, never red "unregistered".
             counts[!nodesKnown ? 1 : registered ? 0 : (age >= 0 && age < 600) ? 1 : 2] += 1;
         }
-        QChart *chart = newChart(!serversKnown ? tr("Instances: unknown, the servers could not be read")
-                : !nodesKnown
-                ? tr("Instances by Nova state; registration unknown, the nodes could not be read")
-                : tr("Instances: state, registration"),
-            pal);
-        if (!serversKnown || !nodesKnown)
-            chart->setTitleBrush(SeverityStyle::alarmText(pal));
-        auto *series = new QStackedBarSeries;
-        const QStringList labels { tr("registered"), nodesKnown ? tr("booting") : tr("registration unknown"),
-            tr("unregistered") };
-        const QList<QColor> colours { SeverityStyle::colour(std::nullopt), Neutral,
-            SeverityStyle::colour(Severity::Critical) };
-        int most = 1;
-        for (int i = 0; i < 3; ++i) {
-            auto *set = new QBarSet(labels.at(i));
-            set->setColor(colours.at(i));
+        QString drawn = QStringLiteral("%1 %2").arg(serversKnown).arg(nodesKnown);
+        for (auto it = byStatus.cbegin(); it != byStatus.cend(); ++it)
+            drawn += QStringLiteral("|%1 %2 %3 %4")
+                         .arg(it.key())
+                         .arg(it.value().value(0))
+                         .arg(it.value().value(1))
+                         .arg(it.value().value(2));
+        if (!alreadyDrawn(m_instances, drawn)) {
+            redrawn = true;
+            QChart *chart
+                = ChartStyle::newChart(!serversKnown ? tr("Instances: unknown, the servers could not be read")
+                        : !nodesKnown
+                        ? tr("Instances by Nova state; registration unknown, the nodes could not be read")
+                        : tr("Instances: state, registration"),
+                    pal);
+            if (!serversKnown || !nodesKnown)
+                chart->setTitleBrush(SeverityStyle::alarmText(pal));
+            auto *series = new QStackedBarSeries;
+            const QStringList labels { tr("registered"),
+                nodesKnown ? tr("booting") : tr("registration unknown"), tr("unregistered") };
+            const QList<QColor> colours { SeverityStyle::colour(std::nullopt), ChartStyle::Neutral,
+                SeverityStyle::colour(Severity::Critical) };
+            int most = 1;
+            for (int i = 0; i < 3; ++i) {
+                auto *set = new QBarSet(labels.at(i));
+                set->setColor(colours.at(i));
+                for (const QList<int> &counts : std::as_const(byStatus))
+                    *set << counts.value(i);
+                series->append(set);
+            }
             for (const QList<int> &counts : std::as_const(byStatus))
-                *set << counts.value(i);
-            series->append(set);
+                most = qMax(most, counts.value(0) + counts.value(1) + counts.value(2));
+            chart->addSeries(series);
+            auto *x = new QBarCategoryAxis;
+            x->append(byStatus.keys());
+            auto *y = new QValueAxis;
+            y->setRange(0, most);
+            y->setLabelFormat(QStringLiteral("%d"));
+            if (most <= 5)
+                y->setTickCount(most + 1);
+            else
+                y->applyNiceNumbers();
+            ChartStyle::styleAxis(x, pal);
+            ChartStyle::styleAxis(y, pal);
+            chart->addAxis(x, Qt::AlignBottom);
+            chart->addAxis(y, Qt::AlignLeft);
+            series->attachAxis(x);
+            series->attachAxis(y);
+            QChart *old = m_instances->chart();
+            m_instances->setChart(chart);
+            delete old;
         }
-        for (const QList<int> &counts : std::as_const(byStatus))
-            most = qMax(most, counts.value(0) + counts.value(1) + counts.value(2));
-        chart->addSeries(series);
-        auto *x = new QBarCategoryAxis;
-        x->append(byStatus.keys());
-        auto *y = new QValueAxis;
-        y->setRange(0, most);
-        y->setLabelFormat(QStringLiteral("%d"));
-        if (most <= 5)
-            y->setTickCount(most + 1);
-        else
-            y->applyNiceNumbers();
-        styleAxis(x, pal);
-        styleAxis(y, pal);
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(y, Qt::AlignLeft);
-        series->attachAxis(x);
-        series->attachAxis(y);
-        QChart *old = m_instances->chart();
-        m_instances->setChart(chart);
-        delete old;
     }
     // Findings by severity.
-    {
-        QChart *chart = newChart(tr("Findings by severity"), pal);
+    if (!alreadyDrawn(m_findings, QStringLiteral("%1 %2 %3").arg(critical).arg(warning).arg(info))) {
+        redrawn = true;
+        QChart *chart = ChartStyle::newChart(tr("Findings by severity"), pal);
         auto *series = new QHorizontalStackedBarSeries;
         const QList<QPair<Severity, int>> parts { { Severity::Critical, critical },
             { Severity::Warning, warning }, { Severity::Info, info } };
@@ -450,8 +481,8 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         x->setRange(0, total);
         x->setLabelFormat(QStringLiteral("%d"));
         x->setTickCount(total <= 5 ? total + 1 : 2);
-        styleAxis(x, pal);
-        styleAxis(y, pal);
+        ChartStyle::styleAxis(x, pal);
+        ChartStyle::styleAxis(y, pal);
         chart->addAxis(y, Qt::AlignLeft);
         chart->addAxis(x, Qt::AlignBottom);
         series->attachAxis(x);
@@ -460,7 +491,8 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         m_findings->setChart(chart);
         delete old;
     }
-    fitCharts();
+    if (redrawn)
+        fitCharts();
 }
 
 int OverviewPage::trendHours() const
@@ -496,107 +528,27 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
                         : tr(", %n repair(s) (green marks)", nullptr, int(trend.repairs.size())))
                 + QStringLiteral("."));
 
-    // One chart: lines over time, a mark at the top for each repair and at the bottom for each failure.
-    struct Line
-    {
-        QString name;
-        QColor colour;
-        std::function<double(const HistorySample &)> value; // < 0: no point
-    };
-    const auto chartOf = [&](QChartView *view, const QString &title, const QList<Line> &lines) {
-        QChart *chart = newChart(title, pal);
-        auto *x = new QDateTimeAxis;
-        x->setFormat(
-            trend.from.secsTo(trend.to) > 2 * 86400 ? QStringLiteral("ddd HH:mm") : QStringLiteral("HH:mm"));
-        x->setRange(trend.from.toLocalTime(), trend.to.toLocalTime());
-        x->setTickCount(5);
-        auto *y = new QValueAxis;
-        y->setLabelFormat(QStringLiteral("%d"));
-        styleAxis(x, pal);
-        styleAxis(y, pal);
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(y, Qt::AlignLeft);
-        double top = 1;
-        for (const Line &line : lines) {
-            // A failed or incomplete refresh is no value: the line breaks there (one series per stretch of
-            // complete refreshes, named once in the legend), and a mark at the bottom says why.
-            QList<QList<QPointF>> stretches(1);
-            for (const HistorySample &s : trend.samples) {
-                const double v = s.ok && s.complete ? line.value(s) : -1;
-                if (v < 0) {
-                    if (!stretches.last().isEmpty())
-                        stretches.append(QList<QPointF>());
-                    continue;
-                }
-                stretches.last().append({ double(s.at.toMSecsSinceEpoch()), v });
-                top = qMax(top, v);
-            }
-            if (stretches.size() > 1 && stretches.last().isEmpty())
-                stretches.removeLast();
-            for (int i = 0; i < stretches.size(); ++i) {
-                auto *series = new QLineSeries;
-                series->setName(line.name);
-                series->setColor(line.colour);
-                series->replace(stretches.at(i));
-                series->setPointsVisible(stretches.at(i).size() < 100); // a few refreshes still show
-                chart->addSeries(series);
-                series->attachAxis(x);
-                series->attachAxis(y);
-                if (i > 0) {
-                    for (QLegendMarker *m : chart->legend()->markers(series))
-                        m->setVisible(false);
-                }
-            }
-        }
-        y->setRange(0, top * 1.15);
-        y->applyNiceNumbers();
-        const auto marks = [&](const QString &name, const QColor &colour, QScatterSeries::MarkerShape shape,
-                               const QList<qint64> &at, double level) {
-            if (at.isEmpty())
-                return;
-            auto *series = new QScatterSeries;
-            series->setName(name);
-            series->setColor(colour);
-            series->setBorderColor(colour);
-            series->setMarkerShape(shape);
-            series->setMarkerSize(9);
-            for (const qint64 t : at)
-                series->append(double(t), level);
-            chart->addSeries(series);
-            series->attachAxis(x);
-            series->attachAxis(y);
-        };
-        QList<qint64> failed, incomplete, repaired;
-        for (const HistorySample &s : trend.samples) {
-            if (!s.ok)
-                failed << s.at.toMSecsSinceEpoch();
-            else if (!s.complete)
-                incomplete << s.at.toMSecsSinceEpoch();
-        }
-        for (const HistoryStore::Repair &r : trend.repairs)
-            repaired << r.at.toMSecsSinceEpoch();
-        marks(tr("refresh failed"), SeverityStyle::colour(Severity::Critical),
-            QScatterSeries::MarkerShapeRectangle, failed, 0);
-        marks(tr("incomplete"), SeverityStyle::colour(Severity::Warning), QScatterSeries::MarkerShapeTriangle,
-            incomplete, 0);
-        marks(tr("repair"), SeverityStyle::colour(std::nullopt), QScatterSeries::MarkerShapeCircle, repaired,
-            y->max());
-        QChart *old = view->chart();
-        view->setChart(chart);
-        delete old;
-    };
+    bool redrawn = false;
+    const bool narrow[] = { m_trendRoutes->width() < NarrowChart, m_trendNodes->width() < NarrowChart,
+        m_trendFindings->width() < NarrowChart };
     const QColor warn = SeverityStyle::colour(Severity::Warning);
     const QColor crit = SeverityStyle::colour(Severity::Critical);
-    chartOf(m_trendRoutes, tr("Routes against the limit"),
+    redrawn |= TrendChart::draw(m_trendRoutes, tr("Routes against the limit"),
         { { tr("routes"), SeverityStyle::colour(std::nullopt).darker(130),
               [](const HistorySample &s) { return double(s.routes); } },
-            { tr("limit"), Neutral, [](const HistorySample &s) { return double(s.maxRoutes); } } });
-    chartOf(m_trendNodes, tr("Ready nodes against expected"),
+            { tr("limit"), ChartStyle::Neutral,
+                [](const HistorySample &s) { return double(s.maxRoutes); } } },
+        trend, pal, narrow[0], m_trendShapes[m_trendRoutes]);
+    redrawn |= TrendChart::draw(m_trendNodes, tr("Ready nodes against expected"),
         { { tr("Ready"), SeverityStyle::colour(std::nullopt).darker(130),
               [](const HistorySample &s) { return double(s.nodesReady); } },
-            { tr("expected"), Neutral, [](const HistorySample &s) { return double(s.nodesExpected); } } });
-    chartOf(m_trendFindings, tr("Findings by severity"),
+            { tr("expected"), ChartStyle::Neutral,
+                [](const HistorySample &s) { return double(s.nodesExpected); } } },
+        trend, pal, narrow[1], m_trendShapes[m_trendNodes]);
+    redrawn |= TrendChart::draw(m_trendFindings, tr("Findings by severity"),
         { { tr("critical"), crit, [](const HistorySample &s) { return double(s.critical); } },
-            { tr("warning"), warn, [](const HistorySample &s) { return double(s.warning); } } });
-    fitCharts();
+            { tr("warning"), warn, [](const HistorySample &s) { return double(s.warning); } } },
+        trend, pal, narrow[2], m_trendShapes[m_trendFindings]);
+    if (redrawn)
+        fitCharts();
 }

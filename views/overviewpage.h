@@ -3,6 +3,7 @@
 #include "core/findinghistory.h"
 #include "core/knowledge.h"
 
+#include <QHash>
 #include <QWidget>
 #include <memory>
 
@@ -61,6 +62,9 @@ private:
     // Charts fit their width: on a laptop (a chart narrower than about 330 px) smaller labels and fewer
     // ticks, the legend's words kept whole, never "de…" or "…" on an axis.
     void fitCharts();
+    // Whether `view` already shows what `what` describes (the same inputs, the same palette); remembered
+    // otherwise. A refresh that changed nothing redraws no chart.
+    bool alreadyDrawn(QChartView *view, const QString &what);
 
     QLabel *m_title;
     QWidget *m_incidents;
@@ -77,4 +81,7 @@ private:
     QChartView *m_trendNodes;
     QChartView *m_trendFindings;
     QList<QWidget *> m_dataWidgets; // the charts and the trends' range: hidden while there is no data
+    QHash<QChartView *, QString> m_drawn; // what each chart shows (alreadyDrawn)
+    QHash<QChartView *, QString> m_trendShapes; // each trend chart's series (TrendChart::draw)
+    QString m_incidentsShown; // what the incidents' rows say, with their buttons
 };

@@ -1,15 +1,18 @@
 #include "console/connectionregistry.h"
 #include "console/consolesession.h"
+#include "console/pacedwork.h"
 #include "console/refreshcoordinator.h"
 #include "console/viewpreparer.h"
 #include "models/findingsmodel.h"
 #include "models/klusterstore.h"
 #include "models/nodesmodel.h"
+#include "services/connection.h"
 #include "services/endpointhealth.h"
 #include "services/settings.h"
 #include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
 
+#include <QElapsedTimer>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -32,6 +35,8 @@ private slots:
     void rememberedWithoutTheSecret();
     void testSignsInWithoutAConnection();
     void currentKlustersRowsAreMadeOffTheThread();
+    void pacedWorkYieldsBetweenTurnsInOrder();
+    void refreshAskedWhileItsLastResultWaits();
 
 private:
     ConnectionSpec simSpec(const QString &password = QStringLiteral("flightdeck-demo")) const
@@ -242,3 +247,65 @@ void TestConsoleSession::currentKlustersRowsAreMadeOffTheThread()
 
 QTEST_GUILESS_MAIN(TestConsoleSession)
 #include "tst_consolesession.moc"
+
+void TestConsoleSession::pacedWorkYieldsBetweenTurnsInOrder()
+{
+    // Fifty pieces of 3 ms each (busy, as the window's work is) within an 8 ms budget: a turn of the event
+    // loop does some, never all, and the rest follow in order in later turns.
+    PacedWork work(8);
+    QList<int> done;
+    for (int i = 0; i < 50; ++i) {
+        work.post(i % 2 ? QStringLiteral("a") : QStringLiteral("b"), [&done, i] {
+            QElapsedTimer busy;
+            busy.start();
+            while (busy.elapsed() < 3) { }
+            done << i;
+        });
+    }
+    QCOMPARE(work.waiting(), 50);
+    QVERIFY(done.isEmpty()); // posted: nothing done before the loop turns
+    QCoreApplication::sendPostedEvents(&work, QEvent::MetaCall);
+    QVERIFY2(!done.isEmpty() && done.size() < 50, qPrintable(QString::number(done.size())));
+    QTRY_COMPARE(done.size(), 50);
+    for (int i = 0; i < 50; ++i)
+        QCOMPARE(done.at(i), i);
+
+    // A connection removed takes its waiting work with it; a piece posted while its turn is under way is done
+    // in that turn or the next, and a turn that finds nothing left does nothing.
+    done.clear();
+    for (int i = 0; i < 6; ++i)
+        work.post(i % 2 ? QStringLiteral("gone") : QStringLiteral("kept"), [&done, i] { done << i; });
+    work.post(QStringLiteral("kept"), [&] { work.post(QStringLiteral("kept"), [&done] { done << 100; }); });
+    work.drop(QStringLiteral("gone"));
+    QCOMPARE(work.waiting(), 4);
+    QTRY_COMPARE(done, QList<int>({ 0, 2, 4, 100 }));
+    QCoreApplication::sendPostedEvents(&work, QEvent::MetaCall);
+    QCOMPARE(work.waiting(), 0);
+}
+
+void TestConsoleSession::refreshAskedWhileItsLastResultWaits()
+{
+    // A result waits its turn on the window's thread; a refresh of the same kluster asked for meanwhile is
+    // under way, and the round is not settled until its own result is applied.
+    ConsoleSession session;
+    session.registry()->add(simSpec(), false);
+    QVERIFY(waitSettled(session));
+    Connection *connection = session.registry()->connection(QStringLiteral("sim"));
+    QVERIFY(connection);
+    const KlusterKey key { QStringLiteral("sim"), QStringLiteral("demo") };
+    bool askedAgain = false;
+    QObject::connect(connection, &Connection::refreshed, &session, [&](const RefreshResult &r) {
+        if (r.key == key && !askedAgain) {
+            askedAgain = true; // its result is posted, not applied yet
+            session.refreshes()->refresh(key);
+        }
+    });
+    QSignalSpy applied(session.refreshes(), &RefreshCoordinator::refreshed);
+    session.refreshes()->refresh(key);
+    QVERIFY(applied.wait(30000));
+    QVERIFY(askedAgain);
+    QCOMPARE(session.refreshes()->pending(), 1); // the second is still under way
+    QVERIFY(!session.refreshes()->isSettled());
+    QTRY_COMPARE_WITH_TIMEOUT(applied.size(), 2, 30000);
+    QTRY_COMPARE(session.refreshes()->pending(), 0);
+}
