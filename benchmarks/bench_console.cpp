@@ -19,6 +19,7 @@
 #include "tests/common/processmemory.h"
 #include "views/findingspage.h"
 #include "views/mainwindow.h"
+#include "views/overviewpage.h"
 #include "views/tablepage.h"
 
 #include <QApplication>
@@ -99,6 +100,7 @@ void BM_ConsoleRefresh(benchmark::State &state)
     state.counters["rss_mb"] = processMegabytes("VmRSS:");
     state.counters["peak_rss_mb"] = processMegabytes("VmHWM:");
     state.counters["rows"] = double(window.nodesPage()->view()->model()->rowCount());
+    state.counters["incidents"] = double(window.overviewPage()->incidentLines().size());
 }
 BENCHMARK(BM_ConsoleRefresh)
     ->ArgNames({ "nodes", "replaced" })

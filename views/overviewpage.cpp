@@ -29,6 +29,7 @@
 #include <QStackedBarSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <algorithm>
 
 namespace {
 
@@ -41,6 +42,9 @@ QChartView *makeChartView(const QString &name, QWidget *parent)
     view->setObjectName(name);
     return view;
 }
+
+// The incidents the Overview gives a row of their own, the worst first; the rest are counted.
+constexpr int MostIncidentRows = 6;
 
 // The width under which a chart's labels are made small and its axes sparse.
 constexpr int NarrowChart = 330;
@@ -199,7 +203,11 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
     QList<Row> rows;
     QStringList lines;
     QString shown = QString::number(palette().cacheKey()); // with each row's incident, for its buttons
-    for (const Incident &i : diagnosis.incidents) {
+    // The worst few, each a row with its buttons; the rest counted beneath them (27 rows of rich text were a
+    // tenth of a second of the window's time, and no one reads them here: Findings groups them all).
+    const qsizetype rowed = qMin<qsizetype>(diagnosis.incidents.size(), MostIncidentRows);
+    for (qsizetype n = 0; n < rowed; ++n) {
+        const Incident &i = diagnosis.incidents.at(n); // held by `diagnosis`: the rows point to it
         // Since when: the oldest of its findings the history has seen (nothing when it has seen none).
         const FindingHistory *oldest = nullptr;
         for (const QString &id : i.members) {
@@ -224,6 +232,19 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
         rows.append({ &i, facts, plan, next });
         lines << QStringLiteral("%1\n%2\n%3").arg(i.title, facts, next);
         shown += u'\x1e' + i.id() + u'\x1f' + lines.last();
+    }
+    const qsizetype more = diagnosis.incidents.size() - rowed;
+    if (more > 0) {
+        const auto critical = std::count_if(diagnosis.incidents.cbegin() + rowed, diagnosis.incidents.cend(),
+            [](const Incident &i) { return i.severity == Severity::Critical; });
+        const QString counted = more == 1 ? tr("1 more incident") : tr("%1 more incidents").arg(more);
+        lines << (critical > 0
+                ? tr("%1, %2 of them critical: Findings (Ctrl+2) groups every finding under its "
+                     "incident.")
+                      .arg(counted)
+                      .arg(critical)
+                : tr("%1: Findings (Ctrl+2) groups every finding under its incident.").arg(counted));
+        shown += u'\x1e' + lines.last();
     }
     if (shown == m_incidentsShown) {
         m_incidents->setVisible(!diagnosis.incidents.isEmpty());
@@ -274,6 +295,11 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
             h->addWidget(repair, 0, Qt::AlignVCenter);
         }
         m_incidentRows->addWidget(row);
+    }
+    if (more > 0) {
+        auto *rest = new QLabel(lines.last(), m_incidents);
+        rest->setWordWrap(true);
+        m_incidentRows->addWidget(rest);
     }
     m_incidents->setVisible(!diagnosis.incidents.isEmpty());
 }
