@@ -22,7 +22,6 @@ public:
     // The waiting work of `connection` dropped.
     void drop(const QString &connection);
     int waiting() const { return int(m_work.size()); }
-    int budgetMs() const { return m_budgetMs; }
 
 private:
     struct Piece

@@ -25,6 +25,8 @@ struct KlusterData
     qint64 elapsedMs = 0;
     NodeWatchStatus watch; // the nodes' watch: connected, last heard, or why not
     bool isStale() const { return !error.isEmpty(); }
+    // The last refresh failed, or left sources unread: what the banner names.
+    bool failedInPart() const { return isStale() || !incomplete.isEmpty(); }
 };
 
 // The console's state, without a widget: the klusters of each connection (in

@@ -497,8 +497,7 @@ void MainWindow::onRefreshed(const KlusterKey &key, const KlusterData &before, b
         selectKluster(key); // the selection of the last run
     // What failed, in whole or in part (or no longer does), is said now, not once the rows are made; the rest
     // of a burst within a tenth of a second.
-    const auto failing = [](const KlusterData &d) { return d.isStale() || !d.incomplete.isEmpty(); };
-    if (const KlusterData *d = kluster(key); failing(before) || (d && failing(*d)))
+    if (const KlusterData *d = kluster(key); before.failedInPart() || (d && d->failedInPart()))
         updateBanner();
     else if (!m_bannerTimer->isActive())
         m_bannerTimer->start();

@@ -170,7 +170,6 @@ void OverviewPage::clear(const QString &message)
     showIncidents({}, {}, {}, false);
     m_trendCaption->clear();
     m_drawn.clear();
-    m_trendShapes.clear();
     for (QChartView *v :
         { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings }) {
         QChart *old = v->chart();
@@ -555,8 +554,6 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
                 + QStringLiteral("."));
 
     bool redrawn = false;
-    const bool narrow[] = { m_trendRoutes->width() < NarrowChart, m_trendNodes->width() < NarrowChart,
-        m_trendFindings->width() < NarrowChart };
     const QColor warn = SeverityStyle::colour(Severity::Warning);
     const QColor crit = SeverityStyle::colour(Severity::Critical);
     redrawn |= TrendChart::draw(m_trendRoutes, tr("Routes against the limit"),
@@ -564,17 +561,17 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
               [](const HistorySample &s) { return double(s.routes); } },
             { tr("limit"), ChartStyle::Neutral,
                 [](const HistorySample &s) { return double(s.maxRoutes); } } },
-        trend, pal, narrow[0], m_trendShapes[m_trendRoutes]);
+        trend, pal, m_trendRoutes->width() < NarrowChart, m_drawn[m_trendRoutes]);
     redrawn |= TrendChart::draw(m_trendNodes, tr("Ready nodes against expected"),
         { { tr("Ready"), SeverityStyle::colour(std::nullopt).darker(130),
               [](const HistorySample &s) { return double(s.nodesReady); } },
             { tr("expected"), ChartStyle::Neutral,
                 [](const HistorySample &s) { return double(s.nodesExpected); } } },
-        trend, pal, narrow[1], m_trendShapes[m_trendNodes]);
+        trend, pal, m_trendNodes->width() < NarrowChart, m_drawn[m_trendNodes]);
     redrawn |= TrendChart::draw(m_trendFindings, tr("Findings by severity"),
         { { tr("critical"), crit, [](const HistorySample &s) { return double(s.critical); } },
             { tr("warning"), warn, [](const HistorySample &s) { return double(s.warning); } } },
-        trend, pal, narrow[2], m_trendShapes[m_trendFindings]);
+        trend, pal, m_trendFindings->width() < NarrowChart, m_drawn[m_trendFindings]);
     if (redrawn)
         fitCharts();
 }

@@ -81,7 +81,7 @@ private:
     QChartView *m_trendNodes;
     QChartView *m_trendFindings;
     QList<QWidget *> m_dataWidgets; // the charts and the trends' range: hidden while there is no data
-    QHash<QChartView *, QString> m_drawn; // what each chart shows (alreadyDrawn)
-    QHash<QChartView *, QString> m_trendShapes; // each trend chart's series (TrendChart::draw)
+    QHash<QChartView *, QString>
+        m_drawn; // what each chart shows (alreadyDrawn; a trend's series, TrendChart)
     QString m_incidentsShown; // what the incidents' rows say, with their buttons
 };
