@@ -1,6 +1,6 @@
 #include "core/diagnosiscontext.h"
 
-static int effectiveRouteLimit(const KlusterState &state, const DiagnosisOptions &options)
+int effectiveRouteLimit(const KlusterState &state, const DiagnosisOptions &options)
 {
     return (options.routeLimitExplicit || !state.maxRoutes) ? options.routeLimit : *state.maxRoutes;
 }

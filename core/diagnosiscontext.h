@@ -9,6 +9,10 @@
 #include <QJsonValue>
 #include <optional>
 
+// The routes the kluster's router takes: the limit given explicitly, else the snapshot's maxRoutes, else the
+// default of the options.
+int effectiveRouteLimit(const KlusterState &state, const DiagnosisOptions &options);
+
 // What one diagnosis was made from, shared by all its findings: a copy of the
 // state (implicitly shared, so cheap), the options, the join and the route
 // audit. Findings keep their facts small and ask their kind's traits

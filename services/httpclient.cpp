@@ -14,8 +14,22 @@
 #include <QSslError>
 #include <QTimeZone>
 #include <QTimer>
+#include <openssl/crypto.h>
 
 Q_LOGGING_CATEGORY(lcHttp, "flightdeck.http", QtWarningMsg)
+
+namespace {
+
+// Qt's network threads are detached: QThread::wait() returns before the thread's thread-local destructors
+// have run, and OpenSSL's (its per-thread state) may then run after the process's exit handlers, which by
+// default include OpenSSL's own cleanup: the same per-thread state freed twice, an abort at exit (seen
+// under the address sanitizer when a command ended right after its last HTTPS answer). OpenSSL is told,
+// before anything can start it, to leave its teardown to the end of the process. Every executable that can
+// send a request links this file.
+[[maybe_unused]] const bool openSslLeftToProcessExit
+    = OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, nullptr) == 1;
+
+} // namespace
 
 QString ApiResponse::serverMessage() const
 {

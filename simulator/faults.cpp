@@ -7,7 +7,9 @@ bool FaultRule::matches(const QString &svc, const HttpRequest &request) const
 {
     if (remaining == 0)
         return false;
-    if (!service.isEmpty() && service != svc)
+    // "kubernetes" is every kluster's API server, "kubernetes:<kluster>" one of them.
+    if (!service.isEmpty() && service != svc
+        && !(service == QLatin1String("kubernetes") && svc.startsWith(QLatin1String("kubernetes:"))))
         return false;
     if (!method.isEmpty() && method.compare(QString::fromLatin1(request.method), Qt::CaseInsensitive) != 0)
         return false;

@@ -28,7 +28,9 @@ struct FaultRule
     };
 
     QString id;
-    QString service; // keystone, compute, network, image, kubernetes, kubernikus; empty: any
+    // keystone, compute, network, image, kubernetes (every kluster's API server) or kubernetes:<kluster>
+    // (one), kubernikus; empty: any
+    QString service;
     QString method; // empty: any
     QRegularExpression path; // empty pattern: any
     Kind kind = Kind::Status;

@@ -307,10 +307,11 @@ const char *const EndlessToken = "c2ltdWxhdGVkLWVuZGxlc3M"; // the continue toke
 HttpResponse Simulator::dispatch(const QString &service, const HttpRequest &request)
 {
     m_world.tick();
+    // A kluster's API server is "kubernetes:<kluster>": a rule for "kubernetes" matches every kluster's.
     const QString faultService
         = service.startsWith(QLatin1String("kubernetes")) ? QStringLiteral("kubernetes") : service;
     const QList<FaultRule> applied
-        = service == QLatin1String("admin") ? QList<FaultRule>() : m_faults.take(faultService, request);
+        = service == QLatin1String("admin") ? QList<FaultRule>() : m_faults.take(service, request);
     int delay = 0;
     HttpResponse response;
     bool answered = false;

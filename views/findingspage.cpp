@@ -5,13 +5,16 @@
 #include "models/findingsmodel.h"
 #include "models/findingstreemodel.h"
 #include "services/settings.h"
+#include "views/helpdialogs.h"
 #include "views/repairtext.h"
 #include "views/severitydecorator.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QDialog>
 #include <QHeaderView>
 #include <QStyle>
+#include <QTextBrowser>
 #include <QTreeView>
 
 FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
@@ -48,6 +51,29 @@ FindingsPage::FindingsPage(FindingsModel *model, QWidget *parent)
     findings->setColumnHidden(FindingsModel::AcknowledgedColumn, !model->anyAcknowledged());
     connect(model, &FindingsModel::acknowledgedChanged, this,
         [findings](bool any) { findings->setColumnHidden(FindingsModel::AcknowledgedColumn, !any); });
+
+    // The runbook of what is selected: from the link in its details, or Ctrl+B.
+    connect(details(), &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        if (url.scheme() == QLatin1String("runbook"))
+            openRunbook(url.path());
+    });
+    auto *runbook = new QAction(tr("Open the &runbook of the selected finding"), this);
+    runbook->setShortcut(QKeySequence(tr("Ctrl+B")));
+    runbook->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(runbook, &QAction::triggered, this, [this] {
+        const QModelIndexList rows = selectedSourceRows();
+        if (rows.isEmpty() || !diagnosis())
+            return;
+        const QString id = rows.first().data(ConsoleRole::Key).toString();
+        if (rows.first().data(FindingsModel::IncidentRowRole).toBool()) {
+            for (const Incident &i : diagnosis()->incidents) {
+                if (i.id() == id)
+                    openRunbook(incidentRuleName(i.rule));
+            }
+        } else if (const Finding *f = diagnosis()->find(id))
+            openRunbook(findingKindName(f->kind));
+    });
+    addAction(runbook);
 
     // Grouped by incident: the incidents open (their findings are what they are made of: never hidden).
     m_groupAction->setCheckable(true);
@@ -133,6 +159,20 @@ QString FindingsPage::placeholder() const
         "they stop notifying and sink below the others of their severity).</p>");
 }
 
+QString FindingsPage::runbookLink(const QString &name)
+{
+    return tr(
+        "<p><a href=\"runbook:%1\">Runbook: %1</a> (Ctrl+B): what it means, how to confirm it by hand with "
+        "<tt>openstack</tt> and <tt>kubectl</tt>, what to do when the repair is refused.</p>")
+        .arg(name.toHtmlEscaped());
+}
+
+void FindingsPage::openRunbook(const QString &name)
+{
+    if (QDialog *dialog = HelpDialogs::runbook(this, name))
+        dialog->show();
+}
+
 QString FindingsPage::detailsHtml(const QModelIndexList &rows) const
 {
     if (rows.isEmpty())
@@ -151,7 +191,8 @@ QString FindingsPage::detailsHtml(const QModelIndexList &rows) const
         if (row.data(FindingsModel::IncidentRowRole).toBool()) {
             for (const Incident &i : diagnosis()->incidents) {
                 if (i.id() == id)
-                    html += RepairText::incidentHtml(i, *diagnosis(), withPlan());
+                    html += RepairText::incidentHtml(i, *diagnosis(), withPlan())
+                        + runbookLink(incidentRuleName(i.rule));
             }
             continue;
         }
@@ -159,7 +200,7 @@ QString FindingsPage::detailsHtml(const QModelIndexList &rows) const
             if (const Incident *i = diagnosis()->incidentOf(id))
                 html += tr("<p><i>Part of the incident <b>%1</b>: %2</i></p>")
                             .arg(i->id().toHtmlEscaped(), i->title.toHtmlEscaped());
-            html += RepairText::findingHtml(*f, withPlan());
+            html += RepairText::findingHtml(*f, withPlan()) + runbookLink(findingKindName(f->kind));
             if (const Acknowledgement *a = m_model->acknowledgement(id))
                 html
                     += tr("<p><i>Acknowledged %1 (Ctrl+Shift+U withdraws it). It notifies again and rises to "

@@ -35,6 +35,9 @@ protected:
 
 private:
     void expandIncidents(int first, int last);
+    // The link to a finding kind's or incident rule's runbook in the details, and the runbook opened.
+    static QString runbookLink(const QString &name);
+    void openRunbook(const QString &name);
 
     QComboBox *m_severity;
     FindingsModel *m_model;

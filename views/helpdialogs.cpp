@@ -1,6 +1,7 @@
 #include "views/helpdialogs.h"
 
 #include "services/auditlog.h"
+#include "services/runbooks.h"
 #include "services/settings.h"
 
 #include <QAction>
@@ -13,6 +14,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSysInfo>
+#include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -153,6 +155,28 @@ QDialog *about(QMainWindow *window)
     layout->addWidget(label);
     layout->addWidget(buttons);
     dialog->resize(560, 360);
+    return dialog;
+}
+
+QDialog *runbook(QWidget *parent, const QString &name)
+{
+    const std::optional<QByteArray> text = Runbooks::markdown(name);
+    if (!text)
+        return nullptr;
+    auto *dialog = new QDialog(parent);
+    dialog->setObjectName(QStringLiteral("RunbookDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(QObject::tr("Runbook: %1").arg(name));
+    auto *browser = new QTextBrowser(dialog);
+    browser->setAccessibleName(QObject::tr("Runbook %1").arg(name));
+    browser->setOpenExternalLinks(true);
+    browser->setMarkdown(QString::fromUtf8(*text));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(browser);
+    layout->addWidget(buttons);
+    dialog->resize(780, 640);
     return dialog;
 }
 

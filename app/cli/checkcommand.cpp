@@ -1,6 +1,7 @@
 #include "app/cli/checkcommand.h"
 
 #include "app/cli/clioptions.h"
+#include "app/cli/fleetcommands.h"
 #include "app/cli/terminal.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
@@ -49,21 +50,26 @@ int runCheckCommand(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Diagnose one kluster and print its findings, their evidence and their repair plans: from a snapshot "
         "folder\n"
-        "(--snapshot), or live from the cloud (--cloud/--kluster).\n"
+        "(--snapshot), live from the cloud (--cloud/--kluster), or every kluster of one or more clouds "
+        "(--all).\n"
         "Exit status: 0 no warning or critical finding, 1 warnings only, 2 at least one critical finding,\n"
         "3 the check could not run (bad snapshot, unreachable API, authentication failure, a source that "
-        "failed)."));
+        "failed).\n"
+        "With --all, the worst kluster's: 2 before 3 before 1 before 0."));
     parser.addHelpOption();
     parser.addOption({ QStringLiteral("snapshot"),
         QStringLiteral("Diagnose the snapshot folder <dir> (see snapshot-format)."), QStringLiteral("dir") });
-    parser.addOption({ QStringLiteral("format"), QStringLiteral("Report format: text (default) or json."),
-        QStringLiteral("text|json"), QStringLiteral("text") });
+    parser.addOption({ QStringLiteral("format"),
+        QStringLiteral(
+            "Report format: text (default), json, or prometheus (with --all; docs/monitoring.md)."),
+        QStringLiteral("text|json|prometheus"), QStringLiteral("text") });
     parser.addOption({ QStringLiteral("record"),
         QStringLiteral(
             "Record the result in the local history (<data>/flightdeck/history.sqlite), as the console "
             "does: since when each finding is open, the kluster's numbers, its state for diffs.") });
     CliOptions::addCloud(parser, true);
     CliOptions::addDiagnosis(parser);
+    FleetCommands::addCheckAllOptions(parser);
     const QString command = QStringLiteral("check");
 
     if (!parser.parse(arguments))
@@ -81,8 +87,23 @@ int runCheckCommand(const QStringList &arguments)
     if (!options)
         return CliOptions::fail(command, error);
     const QString format = parser.value(QStringLiteral("format"));
+    if (FleetCommands::wantsCheckAll(parser)) {
+        if (format != QLatin1String("text") && format != QLatin1String("json")
+            && format != QLatin1String("prometheus"))
+            return CliOptions::fail(command,
+                QStringLiteral("--format: \"%1\" is not text, json or prometheus").arg(format.left(40)));
+        return FleetCommands::runCheckAll(parser, *options, format);
+    }
+    if (format == QLatin1String("prometheus"))
+        return CliOptions::fail(command,
+            QStringLiteral(
+                "--format prometheus is the fleet's: give --all (every kluster of the cloud's project)"));
     if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return CliOptions::fail(command, QStringLiteral("--format: \"%1\" is not text or json").arg(format));
+        return CliOptions::fail(
+            command, QStringLiteral("--format: \"%1\" is not text or json").arg(format.left(40)));
+    if (parser.values(QStringLiteral("cloud")).size() > 1)
+        return CliOptions::fail(
+            command, QStringLiteral("--cloud given more than once: give --all to check several clouds"));
 
     if (parser.isSet(QStringLiteral("snapshot"))) {
         KlusterState state;

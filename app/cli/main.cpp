@@ -3,6 +3,7 @@
 
 #include "app/cli/checkcommand.h"
 #include "app/cli/diffcommand.h"
+#include "app/cli/fleetcommands.h"
 #include "app/cli/livecommands.h"
 #include "app/cli/terminal.h"
 #include "services/hardening.h"
@@ -18,7 +19,9 @@ static const char usage[]
       "stale or missing routes, a router at its route limit.\n"
       "\n"
       "Commands:\n"
-      "  check      Diagnose a kluster (a snapshot folder, or live) and print the findings\n"
+      "  check      Diagnose a kluster (a snapshot folder, or live), or every kluster (--all), and\n"
+      "             print the findings (text, JSON, or Prometheus metrics)\n"
+      "  serve      Keep every kluster of the clouds checked and serve Prometheus metrics\n"
       "  snapshot   Fetch a kluster and write it as a snapshot folder\n"
       "  diff       Say what changed in a kluster between two snapshot folders\n"
       "  klusters   List the klusters of a cloud's project\n"
@@ -61,7 +64,8 @@ int main(int argc, char *argv[])
         { QStringLiteral("check"), &runCheckCommand }, { QStringLiteral("snapshot"), &runSnapshotCommand },
         { QStringLiteral("diff"), &runDiffCommand }, { QStringLiteral("klusters"), &runKlustersCommand },
         { QStringLiteral("repair"), &runRepairCommand }, { QStringLiteral("audit"), &runAuditCommand },
-        { QStringLiteral("credentials"), &runCredentialsCommand }
+        { QStringLiteral("credentials"), &runCredentialsCommand },
+        { QStringLiteral("serve"), &runServeCommand }
     };
     if (const auto run = commands.value(first)) {
         args.removeAt(1);

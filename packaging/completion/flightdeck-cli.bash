@@ -151,7 +151,8 @@ _flightdeck_cli()
         word=${COMP_WORDS[i]-}
         case $word in
             --cloud|--kubeconfig|--kluster|--context|--deadline|--snapshot|--format|--out|--finding|\
-            --startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy)
+            --startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy|\
+            --concurrency|--node-series|--listen|--refresh|--config)
                 if [[ ${COMP_WORDS[i+1]-} == "=" ]]; then
                     (( i++ ))
                 fi
@@ -179,7 +180,7 @@ _flightdeck_cli()
         esac
     done
 
-    local commands="check snapshot diff klusters repair audit credentials"
+    local commands="check snapshot diff klusters repair audit credentials serve"
     if [[ -z $command ]]; then
         if [[ $cur == -* ]]; then
             _flightdeck_cli_reply $'-h\n--help\n-v\n--version' "$cur"
@@ -192,7 +193,15 @@ _flightdeck_cli()
     # Values of the option before the cursor.
     case $prev in
         --format)
-            _flightdeck_cli_reply $'text\njson' "$cur" "$prefix"
+            if [[ $command == check ]]; then
+                _flightdeck_cli_reply $'text\njson\nprometheus' "$cur" "$prefix"
+            else
+                _flightdeck_cli_reply $'text\njson' "$cur" "$prefix"
+            fi
+            return 0 ;;
+        --config)
+            compopt -o filenames 2>/dev/null || true
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return 0 ;;
         --cloud)
             _flightdeck_cli_reply "$(_flightdeck_cli_cloud_names)" "$cur" "$prefix"
@@ -214,7 +223,8 @@ _flightdeck_cli()
             compopt -o filenames 2>/dev/null || true
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return 0 ;;
-        --finding|--deadline|--startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy)
+        --finding|--deadline|--startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy|\
+        --concurrency|--node-series|--listen|--refresh)
             COMPREPLY=()
             return 0 ;;
     esac
@@ -223,7 +233,8 @@ _flightdeck_cli()
     local diagopts="--startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates"
     local opts="" words=""
     case $command in
-        check)       opts="--snapshot --format --record --kluster $cloudopts $diagopts" ;;
+        check)       opts="--snapshot --format --record --kluster --all --all-clouds --concurrency --node-series $cloudopts $diagopts" ;;
+        serve)       opts="--config --listen --cloud --all-clouds --refresh --record --concurrency --node-series $diagopts" ;;
         snapshot)    opts="--out --route-limit --kluster $cloudopts" ;;
         diff)        opts="--format $diagopts"
                      # SNAPSHOT_A and SNAPSHOT_B: folders, until both are given.

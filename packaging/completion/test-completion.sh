@@ -67,11 +67,13 @@ t() {  # t "expected replies" word...
     fi
 }
 t "check"                          flightdeck-cli ch
-t "check snapshot diff klusters repair audit credentials" flightdeck-cli ""
+t "check snapshot diff klusters repair audit credentials serve" flightdeck-cli ""
 t "--help --version"               flightdeck-cli --
 t "--format"                       flightdeck-cli check --fo
 t "--full-route-updates"           flightdeck-cli check --fu
-t "text json"                      flightdeck-cli check --format ""
+t "--all --all-clouds"              flightdeck-cli check --al
+t "--listen"                       flightdeck-cli serve --li
+t "text json prometheus"           flightdeck-cli check --format ""
 t "json"                           flightdeck-cli audit --format j
 t "json"                           flightdeck-cli audit --format = j
 t "text json"                      flightdeck-cli audit --format =

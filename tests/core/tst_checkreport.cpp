@@ -1,6 +1,7 @@
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "core/json/jsonwriter.h"
+#include "core/prometheustext.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QJsonArray>
@@ -23,6 +24,8 @@ private slots:
     void fullListPlansStayLinear();
     void writerStringsAsQtWritesThem();
     void incidentsInJsonAndText();
+    void prometheusTextOfAFleet();
+    void prometheusLabelValuesEscaped();
 };
 
 static WorldBuilder brokenWorld()
@@ -309,6 +312,70 @@ void TestCheckReport::writerStringsAsQtWritesThem()
         const QByteArray expected = QJsonDocument(QJsonArray { s }).toJson(QJsonDocument::Compact);
         QCOMPARE(writer.takeBytes(), expected);
     }
+}
+
+void TestCheckReport::prometheusTextOfAFleet()
+{
+    const KlusterState broken = brokenWorld().state();
+    const Diagnosis brokenDiagnosis = Diagnosis::run(broken);
+    PrometheusText::Kluster demo;
+    demo.name = QStringLiteral("demo");
+    demo.projectId = QStringLiteral("p1");
+    demo.up = true;
+    demo.state = &broken;
+    demo.diagnosis = &brokenDiagnosis;
+    demo.checkSeconds = 0.25;
+    demo.readAt = QDateTime(QDate(2026, 11, 21), QTime(10, 0), Qt::UTC);
+    demo.oldestOpenSince = demo.readAt.addSecs(-600);
+    PrometheusText::Kluster down;
+    down.name = QStringLiteral("down");
+    down.projectId = QStringLiteral("p1");
+    PrometheusText::Options options;
+    options.nodeSeries = 1;
+    const QString text = QString::fromUtf8(PrometheusText::write({ demo, down }, options));
+    // Byte-identical for the same input.
+    QCOMPARE(PrometheusText::write({ demo, down }, options), text.toUtf8());
+    const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(lines.contains(QStringLiteral("flightdeck_klusters 2")));
+    QVERIFY(lines.contains(QStringLiteral("flightdeck_up{kluster_name=\"demo\",project_id=\"p1\"} 1")));
+    QVERIFY(lines.contains(QStringLiteral("flightdeck_up{kluster_name=\"down\",project_id=\"p1\"} 0")));
+    QVERIFY(lines.contains(
+        QStringLiteral("flightdeck_check_duration_seconds{kluster_name=\"demo\",project_id=\"p1\"} 0.250")));
+    QVERIFY(lines.contains(QStringLiteral("flightdeck_findings{kluster_name=\"demo\",project_id=\"p1\",kind="
+                                          "\"route-duplicate\",severity=\"critical\"} 1")));
+    QVERIFY(lines.contains(QStringLiteral("flightdeck_findings{kluster_name=\"demo\",project_id=\"p1\",kind="
+                                          "\"route-orphaned\",severity=\"warning\"} 1")));
+    QVERIFY(lines.contains(QStringLiteral("flightdeck_findings{kluster_name=\"demo\",project_id=\"p1\",kind="
+                                          "\"node-not-ready\",severity=\"critical\"} 0")));
+    QVERIFY(lines.contains(QStringLiteral("flightdeck_last_success_timestamp_seconds{kluster_name=\"demo\","
+                                          "project_id=\"p1\"} 1795255200.000")));
+    QVERIFY(lines.contains(QStringLiteral("flightdeck_oldest_open_finding_start_timestamp_seconds{kluster_"
+                                          "name=\"demo\",project_id=\"p1\"} 1795254600.000")));
+    // Every kind with every severity, every rule with two: for the kluster read, none for the one not read.
+    QCOMPARE(lines.filter(QStringLiteral("flightdeck_findings{kluster_name=\"demo\"")).size(), 16 * 3);
+    QCOMPARE(lines.filter(QStringLiteral("flightdeck_incidents{kluster_name=\"demo\"")).size(), 5 * 2);
+    QVERIFY(lines.filter(QStringLiteral("kluster_name=\"down\"")).size() == 1);
+    // The sum of the findings series is the diagnosis' count.
+    int sum = 0;
+    for (const QString &l : lines.filter(QStringLiteral("flightdeck_findings{kluster_name=\"demo\"")))
+        sum += l.section(QLatin1Char(' '), -1).toInt();
+    QCOMPARE(sum, int(brokenDiagnosis.findings.size()));
+    // Each family once, its HELP and TYPE before its samples; node series capped, the cut counted.
+    QCOMPARE(lines.filter(QStringLiteral("# TYPE flightdeck_findings gauge")).size(), 1);
+    QCOMPARE(lines.filter(QStringLiteral("flightdeck_node_ready{")).size(), 1);
+    QVERIFY(lines.contains(QStringLiteral("flightdeck_node_series_omitted 0")) == (broken.nodes.size() <= 1));
+    QVERIFY(!text.contains(QStringLiteral("flightdeck_refreshes_total"))); // the exporter's alone
+}
+
+void TestCheckReport::prometheusLabelValuesEscaped()
+{
+    QCOMPARE(PrometheusText::escapeLabelValue(QStringLiteral("a\"b\\c\nd")), QByteArray("a\\\"b\\\\c\\nd"));
+    // A terminal's escape from a name of the cloud goes nowhere.
+    QCOMPARE(PrometheusText::escapeLabelValue(QStringLiteral("a\x1b[2Jb")), QByteArray("a\xEF\xBF\xBD[2Jb"));
+    PrometheusText::Kluster odd;
+    odd.name = QStringLiteral("we\"ird\nname");
+    const QByteArray text = PrometheusText::write({ odd }, {});
+    QVERIFY(text.contains("flightdeck_up{kluster_name=\"we\\\"ird\\nname\",project_id=\"\"} 0\n"));
 }
 
 QTEST_GUILESS_MAIN(TestCheckReport)

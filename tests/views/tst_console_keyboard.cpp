@@ -98,6 +98,7 @@ private slots:
     void retryAfterAFailedRepair();
     void incidentsByKeyboard();
     void fleetByKeyboard();
+    void runbookOfTheSelection();
 
 private:
     [[nodiscard]] bool start();
@@ -781,6 +782,30 @@ void TestConsoleKeyboard::incidentsByKeyboard()
 // The Fleet view by keyboard: Ctrl+7, "/" to its filter, Enter opens the worst kluster that matches; Down
 // from the filter moves to the tiles, End to the last, Enter opens it; grouped by state, as a heat map, the
 // same walk.
+// The runbook of what is selected: linked from its details, opened with Ctrl+B, closed with Escape.
+void TestConsoleKeyboard::runbookOfTheSelection()
+{
+    QVERIFY(start());
+    QVERIFY(goToLegacy());
+    press(Qt::Key_2, Qt::ControlModifier);
+    FindingsPage *page = m_window->findingsPage();
+    press(Qt::Key_F8);
+    QCOMPARE(page->selectedKeys().size(), 1);
+    const QString id = page->selectedKeys().first();
+    const QString kind = id.section(QLatin1Char(':'), 0, 0);
+    QVERIFY2(page->details()->toHtml().contains(QStringLiteral("runbook:") + kind), qPrintable(id));
+    press(Qt::Key_B, Qt::ControlModifier);
+    QDialog *dialog = nullptr;
+    QTRY_VERIFY(
+        (dialog = m_window->findChild<QDialog *>(QStringLiteral("RunbookDialog"))) && dialog->isVisible());
+    const QString text = dialog->findChild<QTextBrowser *>()->toPlainText();
+    QVERIFY2(text.startsWith(kind) && text.contains(QStringLiteral("Confirm by hand")),
+        qPrintable(text.left(300)));
+    shoot(m_window.get(), dialog, QStringLiteral("runbook")); // scripts/screenshots
+    QTest::keyClick(dialog, Qt::Key_Escape);
+    QTRY_VERIFY(!m_window->findChild<QDialog *>(QStringLiteral("RunbookDialog")));
+}
+
 void TestConsoleKeyboard::fleetByKeyboard()
 {
     QVERIFY(start());

@@ -1,0 +1,282 @@
+// flightdeck-cli serve: the exporter. Every kluster of its clouds kept fresh by the console's own machinery
+// (FleetMonitor), served to Prometheus from what is kept: /metrics, /healthz, /klusters/<name>, /runbooks/.
+
+#include "app/cli/clioptions.h"
+#include "app/cli/fleetcommands.h"
+#include "app/cli/terminal.h"
+#include "console/fleetmonitor.h"
+#include "services/exporterserver.h"
+#include "services/runbooks.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSocketNotifier>
+#include <QTextStream>
+#include <QUrlQuery>
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace {
+
+int signalPipe[2] = { -1, -1 };
+
+// One line per event on standard error: the time, then what happened.
+void logLine(const QString &line)
+{
+    QTextStream(Terminal::err()) << QDateTime::currentDateTimeUtc().toString(Qt::ISODate)
+                                 << " flightdeck-serve " << line << Qt::endl;
+}
+
+// The config file (--config): `key = value` lines, # comments. The keys are the command's long options
+// (listen, cloud, all-clouds, refresh, record, concurrency, node-series, and the diagnosis options); a value
+// given on the command line wins. Returns the arguments it stands for, or nullopt with `error`.
+std::optional<QStringList> readConfig(const QString &path, QString *error)
+{
+    static const QStringList keys = { QStringLiteral("listen"), QStringLiteral("cloud"),
+        QStringLiteral("all-clouds"), QStringLiteral("refresh"), QStringLiteral("record"),
+        QStringLiteral("concurrency"), QStringLiteral("node-series"), QStringLiteral("startup-timeout"),
+        QStringLiteral("token-expiry"), QStringLiteral("route-limit"), QStringLiteral("route-warning"),
+        QStringLiteral("max-unhealthy") };
+    static const QStringList switches = { QStringLiteral("all-clouds"), QStringLiteral("record") };
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read the config file %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QStringList args;
+    int number = 0;
+    while (!file.atEnd()) {
+        ++number;
+        const QString line = QString::fromUtf8(file.readLine()).trimmed();
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+            continue;
+        const qsizetype eq = line.indexOf(QLatin1Char('='));
+        const QString key = (eq < 0 ? line : line.left(eq)).trimmed();
+        const QString value = eq < 0 ? QString() : line.mid(eq + 1).trimmed();
+        if (!keys.contains(key)) {
+            *error = QStringLiteral("%1:%2: unknown key \"%3\" (known: %4)")
+                         .arg(path)
+                         .arg(number)
+                         .arg(key.left(40), keys.join(QStringLiteral(", ")));
+            return std::nullopt;
+        }
+        if (switches.contains(key)) {
+            if (value != QLatin1String("true") && value != QLatin1String("false")) {
+                *error = QStringLiteral("%1:%2: %3 is true or false").arg(path).arg(number).arg(key);
+                return std::nullopt;
+            }
+            if (value == QLatin1String("true"))
+                args << QStringLiteral("--") + key;
+        } else if (key == QLatin1String("cloud")) {
+            for (const QString &c : value.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                args << QStringLiteral("--cloud") << c.trimmed();
+        } else {
+            args << QStringLiteral("--") + key << value;
+        }
+    }
+    return args;
+}
+
+QByteArray healthz(const FleetMonitor &fleet)
+{
+    int up = 0;
+    const QList<FleetMonitor::Entry> entries = fleet.entries();
+    for (const FleetMonitor::Entry &e : entries)
+        up += e.up ? 1 : 0;
+    return QStringLiteral("ok: %1 klusters, %2 checked fully%3\n")
+        .arg(entries.size())
+        .arg(up)
+        .arg(fleet.hasCompletedRound() ? QString() : QStringLiteral(", first round under way"))
+        .toUtf8();
+}
+
+} // namespace
+
+int runServeCommand(const QStringList &arguments)
+{
+    const QString command = QStringLiteral("serve");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Keep every kluster of the clouds checked and serve the result to Prometheus (docs/monitoring.md):\n"
+        "  /metrics                the fleet's metrics (read from what is kept; never waits on the cloud)\n"
+        "  /healthz                200 while serving\n"
+        "  /klusters/<name>        one kluster's report, as check --format json (?project_id= when two share "
+        "a name)\n"
+        "  /runbooks/<name>        the runbook of a finding kind, incident rule or alert (Markdown)\n"
+        "Logs one line per event to standard error; stops on SIGTERM or SIGINT."));
+    parser.addHelpOption();
+    parser.addOption({ QStringLiteral("config"),
+        QStringLiteral("Read the options from <file> (key = value lines; the command line wins)."),
+        QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("listen"),
+        QStringLiteral("The address to serve on (default 127.0.0.1:9473; :9473 for every address)."),
+        QStringLiteral("address") });
+    parser.addOption({ QStringLiteral("cloud"),
+        QStringLiteral(
+            "A cloud of clouds.yaml to watch (repeat for several; default: $OS_CLOUD, else the OS_* "
+            "variables)."),
+        QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("all-clouds"), QStringLiteral("Watch every cloud of clouds.yaml.") });
+    parser.addOption({ QStringLiteral("refresh"),
+        QStringLiteral("How often every kluster is checked again (default 1m; s, m, h)."),
+        QStringLiteral("D"), QStringLiteral("1m") });
+    parser.addOption({ QStringLiteral("record"),
+        QStringLiteral(
+            "Record each check in the local history, as the console does (the oldest open finding's "
+            "start comes from it).") });
+    parser.addOption({ QStringLiteral("concurrency"),
+        QStringLiteral("Klusters checked at once per cloud (default 8)."), QStringLiteral("n") });
+    parser.addOption({ QStringLiteral("node-series"),
+        QStringLiteral("A series per node on /metrics, at most n in all (default 0: none)."),
+        QStringLiteral("n") });
+    CliOptions::addDiagnosis(parser);
+
+    QStringList args = arguments;
+    QString error;
+    // The config file first, so that the command line given after it wins.
+    {
+        QCommandLineParser pre;
+        pre.addOption({ QStringLiteral("config"), QString(), QStringLiteral("file") });
+        pre.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+        pre.parse(arguments);
+        if (pre.isSet(QStringLiteral("config"))) {
+            const std::optional<QStringList> fromFile
+                = readConfig(pre.value(QStringLiteral("config")), &error);
+            if (!fromFile)
+                return CliOptions::fail(command, error);
+            args = QStringList { arguments.value(0) } + *fromFile + arguments.mid(1);
+        }
+    }
+    if (!parser.parse(args))
+        return CliOptions::fail(command, parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(Terminal::out()) << parser.helpText().replace(
+            QStringLiteral("flightdeck-cli [options]"), QStringLiteral("flightdeck-cli serve [options]"));
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return CliOptions::fail(
+            command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
+    if (!options)
+        return CliOptions::fail(command, error);
+    const std::optional<int> refresh
+        = DiagnosisOptions::parseDurationSeconds(parser.value(QStringLiteral("refresh")));
+    if (!refresh || *refresh < 5 || *refresh > 24 * 3600)
+        return CliOptions::fail(command,
+            QStringLiteral("--refresh: \"%1\" is not a duration from 5 s to 24 h")
+                .arg(parser.value(QStringLiteral("refresh")).left(40)));
+    const std::optional<int> concurrency
+        = FleetCommands::readCount(parser, QStringLiteral("concurrency"), 8, 1, 256, &error);
+    const std::optional<int> nodeSeries
+        = FleetCommands::readCount(parser, QStringLiteral("node-series"), 0, 0, 1000000, &error);
+    if (!concurrency || !nodeSeries)
+        return CliOptions::fail(command, error);
+    const std::optional<QList<CloudConfig>> clouds = FleetCommands::loadClouds(
+        parser.values(QStringLiteral("cloud")), parser.isSet(QStringLiteral("all-clouds")), &error);
+    if (!clouds)
+        return CliOptions::fail(command, error);
+
+    FleetMonitor fleet;
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    double lastScrapeSeconds = 0;
+    ExporterServer server([&](const ExporterServer::Request &request) -> ExporterServer::Response {
+        QElapsedTimer timer;
+        timer.start();
+        if (request.path == "/metrics") {
+            PrometheusText::Options o;
+            o.nodeSeries = *nodeSeries;
+            o.refreshesOk = fleet.refreshesOk();
+            o.refreshesFailed = fleet.refreshesFailed();
+            o.scrapeSeconds = lastScrapeSeconds;
+            ExporterServer::Response r { 200, PrometheusText::contentType(), fleet.metrics(o) };
+            lastScrapeSeconds = double(timer.nsecsElapsed()) / 1e9;
+            return r;
+        }
+        if (request.path == "/healthz")
+            return { 200, "text/plain; charset=utf-8", healthz(fleet) };
+        if (request.path.startsWith("/klusters/")) {
+            const QString name = QUrl::fromPercentEncoding(request.path.mid(10));
+            const QString project
+                = QUrlQuery(QString::fromUtf8(request.query)).queryItemValue(QStringLiteral("project_id"));
+            if (const std::optional<QByteArray> report = fleet.report(name, project))
+                return { 200, "application/json", *report };
+            return { 404, "text/plain; charset=utf-8",
+                QStringLiteral("no report of kluster \"%1\" (not known, or not read yet)\n")
+                    .arg(name)
+                    .toUtf8() };
+        }
+        if (request.path.startsWith("/runbooks/")) {
+            QString name = QUrl::fromPercentEncoding(request.path.mid(10));
+            if (name.endsWith(QLatin1String(".md")))
+                name.chop(3);
+            if (const std::optional<QByteArray> text = Runbooks::markdown(name))
+                return { 200, "text/markdown; charset=utf-8", *text };
+            return { 404, "text/plain; charset=utf-8",
+                QStringLiteral("no runbook \"%1\"; there are: %2\n")
+                    .arg(name.left(80), Runbooks::names().join(QStringLiteral(", ")))
+                    .toUtf8() };
+        }
+        if (request.path == "/")
+            return { 200, "text/html; charset=utf-8",
+                "<html><head><title>Flightdeck exporter</title></head><body><h1>Flightdeck exporter</h1>"
+                "<p><a href=\"/metrics\">Metrics</a> &middot; <a href=\"/healthz\">Health</a> &middot; "
+                "<a href=\"/runbooks/\">Runbooks</a></p></body></html>\n" };
+        if (request.path == "/runbooks/" || request.path == "/runbooks")
+            return { 200, "text/plain; charset=utf-8",
+                Runbooks::names().join(QLatin1Char('\n')).toUtf8() + '\n' };
+        return { 404, "text/plain; charset=utf-8",
+            "not found: /metrics, /healthz, /klusters/<name>, /runbooks/\n" };
+    });
+    // Bound before anything starts: a port taken is a clear error, never a half-started exporter.
+    const QString listen = parser.isSet(QStringLiteral("listen")) ? parser.value(QStringLiteral("listen"))
+                                                                  : QStringLiteral("127.0.0.1:9473");
+    if (!server.listen(listen, &error))
+        return CliOptions::fail(command, QStringLiteral("--listen: %1").arg(error));
+
+    // SIGTERM and SIGINT end the event loop through a pipe (nothing else is safe in a signal handler).
+    if (::pipe2(signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return CliOptions::fail(command, QStringLiteral("cannot make the signal pipe"));
+    QSocketNotifier stopper(signalPipe[0], QSocketNotifier::Read);
+    int stopSignal = 0;
+    QObject::connect(&stopper, &QSocketNotifier::activated, &fleet, [&] {
+        unsigned char s = 0;
+        if (::read(signalPipe[0], &s, 1) == 1)
+            stopSignal = s;
+        QCoreApplication::quit();
+    });
+    struct sigaction action = {};
+    action.sa_handler = [](int signal) {
+        const auto s = static_cast<unsigned char>(signal);
+        [[maybe_unused]] const ssize_t n = ::write(signalPipe[1], &s, 1);
+    };
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGTERM, &action, nullptr);
+    ::sigaction(SIGINT, &action, nullptr);
+
+    for (const CloudConfig &cloud : *clouds)
+        fleet.add(FleetCommands::specFor(cloud, *options, *concurrency, true));
+    if (parser.isSet(QStringLiteral("record")))
+        fleet.recordHistory();
+    QObject::connect(&fleet, &FleetMonitor::logged, &fleet, logLine);
+    QObject::connect(&fleet, &FleetMonitor::firstRoundDone, &fleet, [&] {
+        logLine(
+            QStringLiteral("first round done in %1 s").arg(double(sinceStart.elapsed()) / 1000.0, 0, 'f', 1));
+    });
+    QStringList names;
+    for (const CloudConfig &cloud : *clouds)
+        names << cloud.name;
+    logLine(QStringLiteral("serving http://%1/metrics for %2 (every kluster checked every %3 s)")
+                .arg(server.address(), names.join(QStringLiteral(", ")))
+                .arg(*refresh));
+    fleet.start(*refresh * 1000);
+    QCoreApplication::exec();
+    logLine(stopSignal ? QStringLiteral("stopping (signal %1)").arg(stopSignal) : QStringLiteral("stopping"));
+    ::close(signalPipe[0]);
+    ::close(signalPipe[1]);
+    return 0;
+}

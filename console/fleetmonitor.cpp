@@ -1,0 +1,251 @@
+#include "console/fleetmonitor.h"
+
+#include "console/connectionregistry.h"
+#include "console/historyclient.h"
+#include "console/refreshcoordinator.h"
+#include "core/checkreport.h"
+#include "models/klusterstore.h"
+#include "services/settings.h"
+
+#include <QTimer>
+
+namespace {
+
+constexpr int HistoryWaitMs = 5000; // the history's answers waited for after the first round, at most
+
+bool readEverySource(const KlusterState &s)
+{
+    return s.klusterSource.known && s.serversSource.known && s.routerSource.known
+        && s.securityGroupsSource.known && s.nodesSource.known;
+}
+
+} // namespace
+
+FleetMonitor::FleetMonitor(QObject *parent)
+    : QObject(parent)
+    , m_store(new KlusterStore(this))
+    , m_registry(new ConnectionRegistry(m_store, this))
+    , m_refreshes(new RefreshCoordinator(m_registry, m_store, this))
+{
+    connect(m_refreshes, &RefreshCoordinator::refreshed, this,
+        [this](const KlusterKey &key, const KlusterData &before, bool cancelled) {
+            if (!cancelled)
+                onRefreshed(key, before);
+            m_store->takeRetired(); // no view shows the data replaced: it goes now
+        });
+    connect(m_refreshes, &RefreshCoordinator::nodesChanged, this, [this] { m_store->takeRetired(); });
+    connect(m_refreshes, &RefreshCoordinator::listed, this, [this](const QString &connection) {
+        // Said when it changes: a listing that failed, recovered, or brought another count.
+        const Error error = m_store->listingError(connection);
+        const QString line = error.isError()
+            ? QStringLiteral("cloud %1: klusters could not be listed: %2").arg(connection, error.toString())
+            : QStringLiteral("cloud %1: %2 klusters listed")
+                  .arg(connection)
+                  .arg(m_store->klusters(connection).size());
+        if (m_listingSaid.value(connection) != line)
+            emit logged(line);
+        m_listingSaid.insert(connection, line);
+    });
+    connect(m_refreshes, &RefreshCoordinator::roundDone, this, [this](const RefreshSummary &summary) {
+        ++m_roundsDone;
+        emit logged(QStringLiteral("round done: %1 klusters, %2 could not be checked, in %3 s")
+                        .arg(summary.klusters)
+                        .arg(summary.failed)
+                        .arg(double(m_roundTimer.elapsed()) / 1000.0, 0, 'f', 1));
+    });
+    connect(m_refreshes, &RefreshCoordinator::refreshStarted, this, [this] { m_roundTimer.restart(); });
+    connect(m_refreshes, &RefreshCoordinator::settled, this, [this] {
+        m_settledOnce = true;
+        maybeFirstRoundDone();
+    });
+}
+
+FleetMonitor::~FleetMonitor()
+{
+    delete m_registry; // the connections first (their workers on the network thread), then that thread
+    delete m_history; // the last record written whole
+}
+
+void FleetMonitor::add(const ConnectionSpec &spec)
+{
+    m_specs << spec;
+}
+
+void FleetMonitor::recordHistory()
+{
+    if (m_history)
+        return;
+    m_history = new HistoryClient(this);
+    m_history->open(Settings::historyDays().value(), Settings::historyMegabytes().value());
+    connect(m_history, &HistoryClient::problem, this,
+        [this](const QString &message) { emit logged(QStringLiteral("history: %1").arg(message)); });
+    connect(m_refreshes, &RefreshCoordinator::recordable, this,
+        [this](const RefreshResult &result, const QString &historyKey) {
+            ++m_recordsAwaited;
+            m_history->record(result, historyKey);
+        });
+    connect(m_history, &HistoryClient::findingsSinceChanged, this, [this] {
+        m_recordsAwaited = qMax(0, m_recordsAwaited - 1);
+        maybeFirstRoundDone();
+    });
+}
+
+void FleetMonitor::start(int refreshMs)
+{
+    m_roundTimer.start();
+    for (const ConnectionSpec &spec : std::as_const(m_specs))
+        m_registry->add(spec, false);
+    if (refreshMs > 0)
+        m_refreshes->setAutoRefreshMilliseconds(refreshMs);
+}
+
+void FleetMonitor::maybeFirstRoundDone()
+{
+    if (!m_settledOnce || m_firstRoundSaid)
+        return;
+    if (m_history && m_recordsAwaited > 0) {
+        // The history's answers (since when each finding is open) follow the records; not for ever.
+        if (!m_historyWaitArmed) {
+            m_historyWaitArmed = true;
+            QTimer::singleShot(HistoryWaitMs, this, [this] {
+                m_recordsAwaited = 0;
+                maybeFirstRoundDone();
+            });
+        }
+        return;
+    }
+    m_firstRoundSaid = true;
+    emit firstRoundDone();
+}
+
+void FleetMonitor::onRefreshed(const KlusterKey &key, const KlusterData &before)
+{
+    const KlusterData *after = m_store->data(key);
+    if (!after)
+        return;
+    if (after->isStale()) {
+        ++m_refreshesFailed;
+        if (!before.isStale())
+            emit logged(QStringLiteral("kluster %1: could not be checked: %2")
+                            .arg(key.toString(), SourceError::joined(after->error)));
+    } else {
+        ++m_refreshesOk;
+        if (before.isStale())
+            emit logged(QStringLiteral("kluster %1: checked again").arg(key.toString()));
+        else if (!after->incomplete.isEmpty() && before.incomplete.isEmpty())
+            emit logged(QStringLiteral("kluster %1: checked in part: %2")
+                            .arg(key.toString(), SourceError::joined(after->incomplete)));
+    }
+}
+
+QList<FleetMonitor::Entry> FleetMonitor::entries() const
+{
+    QList<Entry> out;
+    for (const Connection *c : m_registry->connections()) {
+        const QString cloudProject = c->spec().config ? c->spec().config->projectId : QString();
+        for (const QString &k : m_store->klusters(c->name())) {
+            const KlusterKey key { c->name(), k };
+            if (m_store->isGone(key))
+                continue;
+            Entry e;
+            e.key = key;
+            e.data = m_store->data(key);
+            e.projectId = cloudProject;
+            if (!e.data || !e.data->fetch) {
+                e.problem = e.data && e.data->isStale() ? SourceError::joined(e.data->error)
+                                                        : QStringLiteral("not checked yet");
+            } else {
+                const KlusterState &state = e.data->fetch->state;
+                if (!state.kluster.projectId.isEmpty())
+                    e.projectId = state.kluster.projectId;
+                e.up = !e.data->isStale() && e.data->incomplete.isEmpty() && readEverySource(state);
+                if (e.data->isStale())
+                    e.problem = SourceError::joined(e.data->error);
+                else if (!e.data->incomplete.isEmpty())
+                    e.problem = SourceError::joined(e.data->incomplete);
+                else if (!e.up)
+                    e.problem = QStringLiteral("a source could not be read");
+                if (e.up && e.data->diagnosis)
+                    e.status = CheckReport::exitStatus(*e.data->diagnosis);
+            }
+            out << e;
+        }
+    }
+    return out;
+}
+
+QList<std::pair<QString, QString>> FleetMonitor::listingFailures() const
+{
+    QList<std::pair<QString, QString>> out;
+    for (const Connection *c : m_registry->connections()) {
+        const Error error = m_store->listingError(c->name());
+        if (error.isError())
+            out.append({ c->name(), error.toString() });
+    }
+    return out;
+}
+
+QByteArray FleetMonitor::metrics(const PrometheusText::Options &options) const
+{
+    QList<PrometheusText::Kluster> klusters;
+    for (const Entry &e : entries()) {
+        PrometheusText::Kluster k;
+        k.name = e.key.kluster;
+        k.projectId = e.projectId;
+        k.up = e.up;
+        if (e.data) {
+            if (e.data->fetch) {
+                k.state = &e.data->fetch->state;
+                k.diagnosis = e.data->diagnosis.get();
+                k.readAt = e.data->fetchedAt;
+            }
+            k.checkSeconds = double(e.data->elapsedMs) / 1000.0;
+        }
+        if (const Connection *c = m_registry->connection(e.key.connection))
+            k.options = c->spec().options;
+        if (m_history && k.diagnosis) {
+            if (const FindingsSince *since = m_history->findingsSince(e.key)) {
+                for (const Finding &f : k.diagnosis->findings) {
+                    if (f.severity == Severity::Info)
+                        continue;
+                    const auto h = since->findings.constFind(f.id());
+                    if (h != since->findings.cend() && h->firstSeen.isValid()
+                        && (!k.oldestOpenSince || h->firstSeen < *k.oldestOpenSince))
+                        k.oldestOpenSince = h->firstSeen;
+                }
+            }
+        }
+        klusters << k;
+    }
+    return PrometheusText::write(klusters, options);
+}
+
+std::optional<QByteArray> FleetMonitor::report(const QString &kluster, const QString &projectId) const
+{
+    for (const Entry &e : entries()) {
+        if (e.key.kluster != kluster || (!projectId.isEmpty() && e.projectId != projectId))
+            continue;
+        if (!e.data || !e.data->fetch || !e.data->diagnosis)
+            return std::nullopt;
+        return CheckReport::toJson(e.data->fetch->state, *e.data->diagnosis);
+    }
+    return std::nullopt;
+}
+
+int FleetMonitor::graver(int a, int b)
+{
+    // critical, could not be checked, warning, ok
+    static constexpr int rank[] = { 0, 1, 3, 2 };
+    const auto r = [](int s) { return s >= 0 && s <= 3 ? rank[s] : 2; };
+    return r(a) >= r(b) ? a : b;
+}
+
+int FleetMonitor::worstStatus() const
+{
+    int worst = 0;
+    for (const Entry &e : entries())
+        worst = graver(worst, e.status);
+    if (!listingFailures().isEmpty())
+        worst = graver(worst, 3);
+    return worst;
+}

@@ -1,0 +1,172 @@
+#include "services/exporterserver.h"
+
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+
+namespace {
+
+QByteArray reasonPhrase(int status)
+{
+    switch (status) {
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 503:
+        return "Service Unavailable";
+    default:
+        return "Error";
+    }
+}
+
+void write(QTcpSocket *socket, const ExporterServer::Response &response, bool head, bool keepAlive)
+{
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + reasonPhrase(response.status)
+        + "\r\nContent-Type: " + response.contentType + "\r\nContent-Length: "
+        + QByteArray::number(response.body.size()) + (keepAlive ? "\r\n" : "\r\nConnection: close\r\n");
+    if (response.status == 405)
+        out += "Allow: GET, HEAD\r\n";
+    out += "\r\n";
+    if (!head)
+        out += response.body;
+    socket->write(out);
+}
+
+} // namespace
+
+ExporterServer::ExporterServer(Handler handler, QObject *parent)
+    : QObject(parent)
+    , m_handler(std::move(handler))
+    , m_server(new QTcpServer(this))
+{
+    connect(m_server, &QTcpServer::newConnection, this, &ExporterServer::accept);
+}
+
+ExporterServer::~ExporterServer() = default;
+
+bool ExporterServer::parseAddress(const QString &text, QHostAddress *host, quint16 *port, QString *error)
+{
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    if (colon < 0) {
+        *error = QStringLiteral("\"%1\" is not ADDRESS:PORT (e.g. 127.0.0.1:9473, :9473)").arg(text);
+        return false;
+    }
+    QString hostText = text.left(colon);
+    bool ok = false;
+    const uint p = text.mid(colon + 1).toUInt(&ok);
+    if (!ok || p > 65535) {
+        *error = QStringLiteral("\"%1\": the port is not a number from 0 (any free one) to 65535").arg(text);
+        return false;
+    }
+    if (hostText.startsWith(QLatin1Char('[')) && hostText.endsWith(QLatin1Char(']')))
+        hostText = hostText.mid(1, hostText.size() - 2);
+    if (hostText.isEmpty())
+        *host = QHostAddress(QHostAddress::Any);
+    else if (hostText == QLatin1String("localhost"))
+        *host = QHostAddress(QHostAddress::LocalHost);
+    else if (!host->setAddress(hostText)) {
+        *error = QStringLiteral("\"%1\": \"%2\" is not an IP address").arg(text, hostText);
+        return false;
+    }
+    *port = quint16(p);
+    return true;
+}
+
+bool ExporterServer::listen(const QString &address, QString *error)
+{
+    QHostAddress host;
+    quint16 port = 0;
+    if (!parseAddress(address, &host, &port, error))
+        return false;
+    if (!m_server->listen(host, port)) {
+        *error = QStringLiteral("cannot listen on %1: %2").arg(address, m_server->errorString());
+        return false;
+    }
+    return true;
+}
+
+quint16 ExporterServer::port() const
+{
+    return m_server->serverPort();
+}
+
+QString ExporterServer::address() const
+{
+    const QHostAddress a = m_server->serverAddress();
+    const QString host = a.protocol() == QAbstractSocket::IPv6Protocol
+        ? QLatin1Char('[') + a.toString() + QLatin1Char(']')
+        : a.toString();
+    return host + QLatin1Char(':') + QString::number(m_server->serverPort());
+}
+
+void ExporterServer::accept()
+{
+    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+        auto *idle = new QTimer(socket);
+        idle->setSingleShot(true);
+        idle->start(IdleTimeoutMs);
+        connect(idle, &QTimer::timeout, socket, &QTcpSocket::disconnectFromHost);
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket, idle] {
+            idle->start(IdleTimeoutMs);
+            serve(socket);
+        });
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    }
+}
+
+void ExporterServer::serve(QTcpSocket *socket)
+{
+    // Every complete request in what has come (a client may send the next before the answer).
+    QByteArray buffer = socket->property("pending").toByteArray() + socket->readAll();
+    for (;;) {
+        const qsizetype end = buffer.indexOf("\r\n\r\n");
+        if (end < 0) {
+            if (buffer.size() > MaxRequestBytes) {
+                write(socket, { 431, "text/plain; charset=utf-8", "request too large\n" }, false, false);
+                socket->disconnectFromHost();
+                return;
+            }
+            socket->setProperty("pending", buffer);
+            return;
+        }
+        const QByteArray head = buffer.left(end);
+        buffer.remove(0, end + 4);
+        const QList<QByteArray> lines = head.split('\n');
+        const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+        if (requestLine.size() != 3 || !requestLine[2].startsWith("HTTP/1.")) {
+            write(socket, { 400, "text/plain; charset=utf-8", "malformed request\n" }, false, false);
+            socket->disconnectFromHost();
+            return;
+        }
+        bool keepAlive = requestLine[2] == "HTTP/1.1";
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QByteArray line = lines[i].trimmed().toLower();
+            if (line.startsWith("connection:")) {
+                const QByteArray value = line.mid(11).trimmed();
+                keepAlive = value == "keep-alive" || (keepAlive && value != "close");
+            }
+        }
+        Request request;
+        request.method = requestLine[0];
+        const QByteArray &target = requestLine[1];
+        const qsizetype q = target.indexOf('?');
+        request.path = q < 0 ? target : target.left(q);
+        request.query = q < 0 ? QByteArray() : target.mid(q + 1);
+        const bool isHead = request.method == "HEAD";
+        if (request.method != "GET" && !isHead)
+            write(socket, { 405, "text/plain; charset=utf-8", "only GET and HEAD\n" }, false, keepAlive);
+        else
+            write(socket, m_handler(request), isHead, keepAlive);
+        if (!keepAlive) {
+            socket->disconnectFromHost();
+            return;
+        }
+    }
+}

@@ -1,0 +1,345 @@
+#include "tests/app/clifixture.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <csignal>
+
+// The fleet at once, against the simulated cloud: `check --all` in its three formats (the Prometheus one
+// checked by promtool), a kluster whose API is down reported as such beside the others, and the exporter
+// (`serve`): its endpoints, a scrape that asks nothing of the cloud, a clean stop, and bad configurations
+// that end before anything is served.
+class TestCliFleet : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init() { m_cli = std::make_unique<CliFixture>(); }
+    void cleanup() { m_cli.reset(); }
+    void checkAllJsonAndText();
+    void checkAllPrometheusPassesPromtool();
+    void klusterWhoseApiIsDownIsReportedBesideTheOthers();
+    void checkAllRefusesWhatItCannotDo();
+    void oldestOpenFindingFromTheHistory();
+    void serveAnswersFromWhatItKeeps();
+    void serveRefusesABadConfiguration();
+
+private:
+    using Run = CliFixture::Run;
+    Run cli(const QStringList &args, int timeoutMs = 60000) { return m_cli->cli(args, timeoutMs); }
+    static QStringList allKlusters() { return words({ "blue", "demo", "edge", "legacy" }); }
+    static QStringList words(std::initializer_list<const char *> list)
+    {
+        QStringList out;
+        for (const char *w : list)
+            out << QString::fromUtf8(w);
+        return out;
+    }
+    static QStringList findingIds(const QJsonObject &report)
+    {
+        QStringList ids;
+        for (const QJsonValue &f : report.value(QLatin1String("findings")).toArray())
+            ids << f.toObject().value(QLatin1String("id")).toString();
+        return ids;
+    }
+    // The value of the sample `name{labels}` in an exposition (nullopt: absent).
+    static std::optional<double> sample(const QString &text, const QString &name, const QString &labels);
+    // Runs promtool check metrics on `text`: its complaints (empty: none).
+    static QString promtoolComplaints(const QByteArray &text);
+    std::unique_ptr<CliFixture> m_cli;
+};
+
+std::optional<double> TestCliFleet::sample(const QString &text, const QString &name, const QString &labels)
+{
+    const QString head = name + (labels.isEmpty() ? QString() : QLatin1Char('{') + labels + QLatin1Char('}'))
+        + QLatin1Char(' ');
+    for (const QString &line : text.split(QLatin1Char('\n'))) {
+        if (line.startsWith(head))
+            return line.mid(head.size()).toDouble();
+    }
+    return std::nullopt;
+}
+
+QString TestCliFleet::promtoolComplaints(const QByteArray &text)
+{
+    const QString promtool = QStandardPaths::findExecutable(QStringLiteral("promtool"));
+    if (promtool.isEmpty())
+        return QStringLiteral("promtool is not installed (scripts/setup installs Debian's prometheus)");
+    QProcess p;
+    p.start(promtool, { QStringLiteral("check"), QStringLiteral("metrics") });
+    p.write(text);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(30000))
+        return QStringLiteral("promtool did not finish");
+    const QString said = QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError()).trimmed();
+    return p.exitCode() == 0 && said.isEmpty() ? QString()
+                                               : QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(said);
+}
+
+void TestCliFleet::checkAllJsonAndText()
+{
+    const Run json = cli(words({ "check", "--all", "--cloud", "sim", "--format", "json" }));
+    QVERIFY2(json.exitCode == 2, qPrintable(json.err)); // the demo world holds critical findings
+    QJsonParseError error;
+    const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8(), &error).object();
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    QCOMPARE(o.value(QLatin1String("status")).toInt(), 2);
+    QStringList names;
+    for (const QJsonValue &v : o.value(QLatin1String("klusters")).toArray()) {
+        const QJsonObject k = v.toObject();
+        names << k.value(QLatin1String("kluster")).toString();
+        QCOMPARE(k.value(QLatin1String("cloud")).toString(), QStringLiteral("sim"));
+        QVERIFY(k.value(QLatin1String("checked")).toBool());
+        QVERIFY(!k.value(QLatin1String("projectId")).toString().isEmpty());
+        // Each report as `check --kluster` gives it.
+        const Run one = cli(words({ "check", "--cloud", "sim", "--kluster" })
+            + QStringList { k.value(QLatin1String("kluster")).toString() } + words({ "--format", "json" }));
+        const QJsonObject single = QJsonDocument::fromJson(one.out.toUtf8()).object();
+        QCOMPARE(findingIds(k.value(QLatin1String("report")).toObject()), findingIds(single));
+        QCOMPARE(k.value(QLatin1String("status")).toInt(), one.exitCode);
+    }
+    names.sort();
+    QCOMPARE(names, allKlusters());
+
+    const Run text = cli(words({ "check", "--all", "--cloud", "sim" }));
+    QCOMPARE(text.exitCode, 2);
+    for (const QString &k : allKlusters())
+        QVERIFY2(text.out.contains(QStringLiteral("== sim / %1: ").arg(k)), qPrintable(text.out.left(2000)));
+    QVERIFY2(text.out.contains(QRegularExpression(
+                 QStringLiteral("4 klusters: \\d critical, \\d warning, \\d ok, 0 could not be checked"))),
+        qPrintable(text.out.right(300)));
+}
+
+void TestCliFleet::checkAllPrometheusPassesPromtool()
+{
+    const Run r
+        = cli(words({ "check", "--all", "--cloud", "sim", "--format", "prometheus", "--node-series", "3" }));
+    QVERIFY2(r.exitCode == 2, qPrintable(r.err));
+    const QString complaints = promtoolComplaints(r.out.toUtf8());
+    QVERIFY2(complaints.isEmpty(), qPrintable(complaints));
+    QCOMPARE(sample(r.out, QStringLiteral("flightdeck_klusters"), QString()), 4.0);
+    for (const QString &k : allKlusters()) {
+        const QString labels = QStringLiteral("kluster_name=\"%1\",project_id=\"").arg(k);
+        QVERIFY2(r.out.contains(QStringLiteral("flightdeck_up{") + labels), qPrintable(k));
+        // Every kind with every severity, zero or not.
+        QCOMPARE(r.out.count(
+                     QRegularExpression(QStringLiteral("^flightdeck_findings\\{kluster_name=\"%1\",").arg(k),
+                         QRegularExpression::MultilineOption)),
+            16 * 3);
+        QCOMPARE(r.out.count(
+                     QRegularExpression(QStringLiteral("^flightdeck_incidents\\{kluster_name=\"%1\",").arg(k),
+                         QRegularExpression::MultilineOption)),
+            5 * 2);
+    }
+    // The findings counted are the report's: legacy's duplicate route among them.
+    const QRegularExpression duplicate(
+        QStringLiteral("^flightdeck_findings\\{kluster_name=\"legacy\",project_id=\"[^\"]+\",kind=\"route-"
+                       "duplicate\",severity=\"critical\"\\} (\\d+)$"),
+        QRegularExpression::MultilineOption);
+    QCOMPARE(duplicate.match(r.out).captured(1), QStringLiteral("1"));
+    QVERIFY(r.out.contains(QStringLiteral("flightdeck_router_route_limit{kluster_name=\"legacy\"")));
+    QVERIFY(r.out.contains(QStringLiteral("flightdeck_nodes{kluster_name=\"demo\"")));
+    QVERIFY(r.out.contains(QStringLiteral("flightdeck_check_run_duration_seconds ")));
+    // Node series capped, and the cut said.
+    QCOMPARE(r.out.count(QRegularExpression(
+                 QStringLiteral("^flightdeck_node_ready\\{"), QRegularExpression::MultilineOption)),
+        3);
+    QVERIFY(sample(r.out, QStringLiteral("flightdeck_node_series_omitted"), QString()).value_or(0) > 0);
+    QVERIFY(!r.out.contains(QStringLiteral("instance=")) && !r.out.contains(QStringLiteral("job=")));
+}
+
+void TestCliFleet::klusterWhoseApiIsDownIsReportedBesideTheOthers()
+{
+    QCOMPARE(m_cli->sim
+                 .request("POST", m_cli->sim.sim.adminUrl() + QStringLiteral("/faults"),
+                     R"({"kind": "status", "status": 503, "service": "kubernetes:blue"})")
+                 .status,
+        201);
+    const Run r = cli(words({ "check", "--all", "--cloud", "sim", "--format", "prometheus" }));
+    QCOMPARE(r.exitCode, 2); // critical findings elsewhere outrank a kluster that could not be checked
+    QVERIFY(promtoolComplaints(r.out.toUtf8()).isEmpty());
+    const auto up = [&r](const char *k) {
+        const QRegularExpression re(
+            QStringLiteral("^flightdeck_up\\{kluster_name=\"%1\",[^}]*\\} (\\d)$").arg(QLatin1String(k)),
+            QRegularExpression::MultilineOption);
+        return re.match(r.out).captured(1);
+    };
+    QCOMPARE(up("blue"), QStringLiteral("0"));
+    QCOMPARE(up("demo"), QStringLiteral("1"));
+    QCOMPARE(up("legacy"), QStringLiteral("1"));
+    QCOMPARE(up("edge"), QStringLiteral("1"));
+
+    const Run json = cli(words({ "check", "--all", "--cloud", "sim", "--format", "json" }));
+    for (const QJsonValue &v :
+        QJsonDocument::fromJson(json.out.toUtf8()).object().value(QLatin1String("klusters")).toArray()) {
+        const QJsonObject k = v.toObject();
+        const bool blue = k.value(QLatin1String("kluster")).toString() == QLatin1String("blue");
+        QCOMPARE(k.value(QLatin1String("checked")).toBool(), !blue);
+        if (blue) {
+            QCOMPARE(k.value(QLatin1String("status")).toInt(), 3);
+            QVERIFY2(k.value(QLatin1String("error")).toString().contains(QStringLiteral("503")),
+                qPrintable(k.value(QLatin1String("error")).toString()));
+        }
+    }
+    // Only the kluster that could not be checked: the exit status is 3.
+    m_cli->sim.request("DELETE", m_cli->sim.sim.adminUrl() + QStringLiteral("/faults"));
+}
+
+void TestCliFleet::checkAllRefusesWhatItCannotDo()
+{
+    Run r = cli(words({ "check", "--all", "--cloud", "nowhere" }));
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("nowhere")), qPrintable(r.err));
+    r = cli(words({ "check", "--all", "--cloud", "sim", "--kluster", "demo" }));
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY(r.err.contains(QStringLiteral("leave out --kluster")));
+    r = cli(words({ "check", "--cloud", "sim", "--kluster", "demo", "--format", "prometheus" }));
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY(r.err.contains(QStringLiteral("give --all")));
+    r = cli(words({ "check", "--all", "--cloud", "sim", "--concurrency", "0" }));
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY(r.err.contains(QStringLiteral("--concurrency")));
+}
+
+// With --record, the history says since when the oldest open finding is open: the second run reports the
+// first run's time for the findings still open.
+void TestCliFleet::oldestOpenFindingFromTheHistory()
+{
+    const Run first
+        = cli(words({ "check", "--all", "--cloud", "sim", "--format", "prometheus", "--record" }));
+    QCOMPARE(first.exitCode, 2);
+    const qint64 after = QDateTime::currentSecsSinceEpoch();
+    QTest::qWait(1100);
+    const Run second
+        = cli(words({ "check", "--all", "--cloud", "sim", "--format", "prometheus", "--record" }));
+    QCOMPARE(second.exitCode, 2);
+    const QRegularExpression oldest(QStringLiteral("^flightdeck_oldest_open_finding_start_timestamp_"
+                                                   "seconds\\{kluster_name=\"legacy\",[^}]*\\} ([0-9.]+)$"),
+        QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch m = oldest.match(second.out);
+    QVERIFY2(m.hasMatch(), qPrintable(second.out.left(500)));
+    QVERIFY2(m.captured(1).toDouble() <= double(after), qPrintable(m.captured(1)));
+    // Without --record, nothing is said of it.
+    const Run plain = cli(words({ "check", "--all", "--cloud", "sim", "--format", "prometheus" }));
+    QVERIFY(!plain.out.contains(QStringLiteral("flightdeck_oldest_open_finding_start_timestamp_seconds{")));
+}
+
+void TestCliFleet::serveAnswersFromWhatItKeeps()
+{
+    QProcess serve;
+    m_cli->start(serve, words({ "serve", "--cloud", "sim", "--listen", "127.0.0.1:0", "--refresh", "5m" }));
+    // The log's first line names the address it serves on.
+    QString address;
+    QString log;
+    QElapsedTimer waited;
+    waited.start();
+    const QRegularExpression serving(QStringLiteral("serving http://([0-9.:]+)/metrics"));
+    while (address.isEmpty() && waited.elapsed() < 30000) {
+        QTest::qWait(50);
+        log += QString::fromUtf8(serve.readAllStandardError());
+        address = serving.match(log).captured(1);
+    }
+    QVERIFY2(!address.isEmpty(), qPrintable(log));
+    const QString base = QStringLiteral("http://") + address;
+    QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/healthz")).status, 200);
+    // The first round in, every kluster is on /metrics.
+    Reply metrics;
+    while (waited.elapsed() < 60000) {
+        metrics = m_cli->sim.request("GET", base + QStringLiteral("/metrics"));
+        if (QString::fromUtf8(metrics.body).count(QStringLiteral("flightdeck_up{")) == 4
+            && !metrics.body.contains("} 0\nflightdeck_up"))
+            break;
+        QTest::qWait(200);
+    }
+    QCOMPARE(metrics.status, 200);
+    QVERIFY(metrics.headers.value(QByteArrayLiteral("content-type")).startsWith("text/plain; version=0.0.4"));
+    const QString complaints = promtoolComplaints(metrics.body);
+    QVERIFY2(complaints.isEmpty(), qPrintable(complaints));
+    for (const QString &k : allKlusters())
+        QVERIFY2(metrics.body.contains(QStringLiteral("flightdeck_up{kluster_name=\"%1\"").arg(k).toUtf8()),
+            qPrintable(k));
+    QVERIFY(metrics.body.contains("flightdeck_refreshes_total{result=\"ok\"}"));
+
+    // A scrape asks nothing of the cloud: once the exporter is quiet (its watches open, its first round in),
+    // five scrapes change no count.
+    const auto requests = [this] {
+        const QJsonObject counts
+            = m_cli->sim.request("GET", m_cli->sim.sim.adminUrl() + QStringLiteral("/world"))
+                  .json()
+                  .value(QStringLiteral("requests"))
+                  .toObject();
+        qint64 sum = 0;
+        for (const QString &service : words({ "keystone", "compute", "network", "kubernikus", "image" }))
+            sum += counts.value(service).toInteger();
+        return sum;
+    };
+    qint64 before = requests();
+    for (int quiet = 0; quiet < 20; ++quiet) {
+        QTest::qWait(500);
+        const qint64 now = requests();
+        if (now == before)
+            break;
+        before = now;
+    }
+    for (int i = 0; i < 5; ++i)
+        QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/metrics")).status, 200);
+    QCOMPARE(requests(), before);
+
+    // One kluster's report, as check gives it; a runbook; what is not there.
+    const Reply report = m_cli->sim.request("GET", base + QStringLiteral("/klusters/legacy"));
+    QCOMPARE(report.status, 200);
+    const Run check = cli(words({ "check", "--cloud", "sim", "--kluster", "legacy", "--format", "json" }));
+    QCOMPARE(findingIds(report.json()), findingIds(QJsonDocument::fromJson(check.out.toUtf8()).object()));
+    const Reply runbook = m_cli->sim.request("GET", base + QStringLiteral("/runbooks/route-duplicate"));
+    QCOMPARE(runbook.status, 200);
+    QVERIFY(runbook.body.startsWith("# route-duplicate"));
+    QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/klusters/nosuch")).status, 404);
+    QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/runbooks/..%2Fetc")).status, 404);
+    QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/elsewhere")).status, 404);
+    QCOMPARE(m_cli->sim.request("POST", base + QStringLiteral("/metrics"), "x").status, 405);
+
+    // SIGTERM: a clean stop.
+    ::kill(pid_t(serve.processId()), SIGTERM);
+    QVERIFY(serve.waitForFinished(15000));
+    QCOMPARE(serve.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(serve.exitCode(), 0);
+    log += QString::fromUtf8(serve.readAllStandardError());
+    QVERIFY2(log.contains(QStringLiteral("stopping (signal 15)")), qPrintable(log.right(500)));
+    QVERIFY2(!log.contains(QStringLiteral("Sanitizer")), qPrintable(log.right(4000)));
+    QVERIFY(!log.contains(QString::fromLatin1(CliFixture::Password)));
+}
+
+void TestCliFleet::serveRefusesABadConfiguration()
+{
+    // A port taken.
+    QTcpServer taken;
+    QVERIFY(taken.listen(QHostAddress::LocalHost));
+    Run r = cli(words({ "serve", "--cloud", "sim", "--listen" })
+        + QStringList { QStringLiteral("127.0.0.1:%1").arg(taken.serverPort()) });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("cannot listen")), qPrintable(r.err));
+    // An unknown cloud, before anything listens.
+    r = cli(words({ "serve", "--cloud", "nowhere", "--listen", "127.0.0.1:0" }));
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("nowhere")), qPrintable(r.err));
+    QVERIFY(!r.err.contains(QStringLiteral("serving")));
+    // A config file that cannot be read, and one with a word it does not know.
+    r = cli(
+        words({ "serve", "--config" }) + QStringList { m_cli->home.filePath(QStringLiteral("absent.conf")) });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("cannot read the config file")), qPrintable(r.err));
+    QFile conf(m_cli->home.filePath(QStringLiteral("exporter.conf")));
+    QVERIFY(conf.open(QIODevice::WriteOnly));
+    conf.write("# the exporter\nlisten = 127.0.0.1:0\ncloud = sim\nrefrsh = 1m\n");
+    conf.close();
+    r = cli(words({ "serve", "--config" }) + QStringList { conf.fileName() });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral(":4: unknown key \"refrsh\"")), qPrintable(r.err));
+    r = cli(words({ "serve", "--cloud", "sim", "--listen", "not-an-address" }));
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY(r.err.contains(QStringLiteral("ADDRESS:PORT")));
+}
+
+QTEST_GUILESS_MAIN(TestCliFleet)
+#include "tst_cli_fleet.moc"
