@@ -66,7 +66,8 @@ Connection *ConnectionRegistry::add(const ConnectionSpec &given, bool remember)
 {
     ConnectionSpec spec = given;
     spec.readOnly = spec.readOnly || m_forceReadOnly;
-    spec.refreshConcurrency = qMax(0, Settings::refreshConcurrency().value());
+    if (!spec.refreshConcurrency) // the fleet commands give their own (--concurrency)
+        spec.refreshConcurrency = qMax(0, Settings::refreshConcurrency().value());
     auto *connection = new Connection(spec, m_network, this);
     m_connections << connection;
     if (remember) {

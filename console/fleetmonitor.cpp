@@ -7,7 +7,12 @@
 #include "models/klusterstore.h"
 #include "services/settings.h"
 
+#include <QSet>
 #include <QTimer>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace {
 
@@ -32,6 +37,7 @@ FleetMonitor::FleetMonitor(QObject *parent)
             if (!cancelled)
                 onRefreshed(key, before);
             m_store->takeRetired(); // no view shows the data replaced: it goes now
+            maybeFirstRoundDone();
         });
     connect(m_refreshes, &RefreshCoordinator::nodesChanged, this, [this] { m_store->takeRetired(); });
     connect(m_refreshes, &RefreshCoordinator::listed, this, [this](const QString &connection) {
@@ -45,19 +51,20 @@ FleetMonitor::FleetMonitor(QObject *parent)
         if (m_listingSaid.value(connection) != line)
             emit logged(line);
         m_listingSaid.insert(connection, line);
+        maybeFirstRoundDone();
     });
     connect(m_refreshes, &RefreshCoordinator::roundDone, this, [this](const RefreshSummary &summary) {
-        ++m_roundsDone;
+#ifdef __GLIBC__
+        // Hand the freed pages back, as the console does after its views are made: an exporter that runs for
+        // months keeps its resident size flat instead of holding every round's peak in fragmented heaps.
+        malloc_trim(0);
+#endif
         emit logged(QStringLiteral("round done: %1 klusters, %2 could not be checked, in %3 s")
                         .arg(summary.klusters)
                         .arg(summary.failed)
                         .arg(double(m_roundTimer.elapsed()) / 1000.0, 0, 'f', 1));
     });
     connect(m_refreshes, &RefreshCoordinator::refreshStarted, this, [this] { m_roundTimer.restart(); });
-    connect(m_refreshes, &RefreshCoordinator::settled, this, [this] {
-        m_settledOnce = true;
-        maybeFirstRoundDone();
-    });
 }
 
 FleetMonitor::~FleetMonitor()
@@ -81,7 +88,10 @@ void FleetMonitor::recordHistory()
         [this](const QString &message) { emit logged(QStringLiteral("history: %1").arg(message)); });
     connect(m_refreshes, &RefreshCoordinator::recordable, this,
         [this](const RefreshResult &result, const QString &historyKey) {
-            ++m_recordsAwaited;
+            // The recorder answers "since when" for what it could read (a failure has no findings); only the
+            // first round waits for those answers.
+            if (!m_firstRoundSaid && result.fetch && !result.cancelled)
+                ++m_recordsAwaited;
             m_history->record(result, historyKey);
         });
     connect(m_history, &HistoryClient::findingsSinceChanged, this, [this] {
@@ -99,9 +109,24 @@ void FleetMonitor::start(int refreshMs)
         m_refreshes->setAutoRefreshMilliseconds(refreshMs);
 }
 
+bool FleetMonitor::everyKlusterReadOnce() const
+{
+    // Each connection listed (or failed to), each kluster it listed refreshed once (or failed to): a round
+    // that overlaps the next (a refresh interval shorter than a round) still ends the first one.
+    for (const Connection *c : m_registry->connections()) {
+        if (!m_listingSaid.contains(c->name()))
+            return false;
+        for (const QString &k : m_store->klusters(c->name())) {
+            if (!m_store->data({ c->name(), k }))
+                return false;
+        }
+    }
+    return true;
+}
+
 void FleetMonitor::maybeFirstRoundDone()
 {
-    if (!m_settledOnce || m_firstRoundSaid)
+    if (m_firstRoundSaid || !everyKlusterReadOnce())
         return;
     if (m_history && m_recordsAwaited > 0) {
         // The history's answers (since when each finding is open) follow the records; not for ever.
@@ -141,6 +166,9 @@ void FleetMonitor::onRefreshed(const KlusterKey &key, const KlusterData &before)
 QList<FleetMonitor::Entry> FleetMonitor::entries() const
 {
     QList<Entry> out;
+    // Two clouds that reach one project (two users of it) list the same klusters: each once, as the first
+    // connection has it (one series per kluster_name and project_id).
+    QSet<std::pair<QString, QString>> seen;
     for (const Connection *c : m_registry->connections()) {
         const QString cloudProject = c->spec().config ? c->spec().config->projectId : QString();
         for (const QString &k : m_store->klusters(c->name())) {
@@ -158,16 +186,19 @@ QList<FleetMonitor::Entry> FleetMonitor::entries() const
                 const KlusterState &state = e.data->fetch->state;
                 if (!state.kluster.projectId.isEmpty())
                     e.projectId = state.kluster.projectId;
-                e.up = !e.data->isStale() && e.data->incomplete.isEmpty() && readEverySource(state);
+                // As `check` has it: every required source read (an optional one, the ports or the
+                // extensions, only narrows what is diagnosed); stale data is no check.
+                e.up = !e.data->isStale() && readEverySource(state);
                 if (e.data->isStale())
                     e.problem = SourceError::joined(e.data->error);
-                else if (!e.data->incomplete.isEmpty())
-                    e.problem = SourceError::joined(e.data->incomplete);
                 else if (!e.up)
-                    e.problem = QStringLiteral("a source could not be read");
+                    e.problem = SourceError::joined(e.data->incomplete);
                 if (e.up && e.data->diagnosis)
                     e.status = CheckReport::exitStatus(*e.data->diagnosis);
             }
+            if (seen.contains({ e.projectId, k }))
+                continue;
+            seen.insert({ e.projectId, k });
             out << e;
         }
     }
@@ -185,8 +216,12 @@ QList<std::pair<QString, QString>> FleetMonitor::listingFailures() const
     return out;
 }
 
-QByteArray FleetMonitor::metrics(const PrometheusText::Options &options) const
+QByteArray FleetMonitor::metrics(PrometheusText::Options options) const
 {
+    for (const Connection *c : m_registry->connections()) {
+        if (m_listingSaid.contains(c->name())) // listed (or not) once
+            options.cloudsListed.append({ c->name(), !m_store->listingError(c->name()).isError() });
+    }
     QList<PrometheusText::Kluster> klusters;
     for (const Entry &e : entries()) {
         PrometheusText::Kluster k;
@@ -232,20 +267,12 @@ std::optional<QByteArray> FleetMonitor::report(const QString &kluster, const QSt
     return std::nullopt;
 }
 
-int FleetMonitor::graver(int a, int b)
-{
-    // critical, could not be checked, warning, ok
-    static constexpr int rank[] = { 0, 1, 3, 2 };
-    const auto r = [](int s) { return s >= 0 && s <= 3 ? rank[s] : 2; };
-    return r(a) >= r(b) ? a : b;
-}
-
 int FleetMonitor::worstStatus() const
 {
     int worst = 0;
     for (const Entry &e : entries())
-        worst = graver(worst, e.status);
+        worst = CheckReport::graverStatus(worst, e.status);
     if (!listingFailures().isEmpty())
-        worst = graver(worst, 3);
+        worst = CheckReport::graverStatus(worst, 3);
     return worst;
 }

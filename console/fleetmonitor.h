@@ -50,13 +50,12 @@ public:
     // Listings that failed, by connection (a cloud whose klusters could not be listed at all).
     QList<std::pair<QString, QString>> listingFailures() const;
 
-    QByteArray metrics(const PrometheusText::Options &options) const;
+    QByteArray metrics(PrometheusText::Options options) const; // the clouds' listings added
     // The JSON report of `check` for the kluster so named (the connection's, when several have one).
     std::optional<QByteArray> report(const QString &kluster, const QString &projectId = QString()) const;
-    // The worst kluster's status, in the monitoring plugins' order of gravity: critical (2), then could not
-    // be checked (3), warning (1), ok (0). A connection whose listing failed counts as 3.
+    // The worst kluster's status (CheckReport::graverStatus: 2, then 3, then 1, then 0). A connection whose
+    // listing failed counts as 3.
     int worstStatus() const;
-    static int graver(int a, int b);
 
     qint64 refreshesOk() const { return m_refreshesOk; }
     qint64 refreshesFailed() const { return m_refreshesFailed; }
@@ -71,6 +70,7 @@ signals:
 private:
     void onRefreshed(const KlusterKey &key, const KlusterData &before);
     void maybeFirstRoundDone();
+    bool everyKlusterReadOnce() const;
 
     KlusterStore *m_store;
     ConnectionRegistry *m_registry;
@@ -80,8 +80,6 @@ private:
     QHash<QString, QString> m_listingSaid; // the last line said of each connection's listing
     qint64 m_refreshesOk = 0;
     qint64 m_refreshesFailed = 0;
-    int m_roundsDone = 0;
-    bool m_settledOnce = false;
     bool m_firstRoundSaid = false;
     bool m_historyWaitArmed = false;
     int m_recordsAwaited = 0; // records sent whose "since when" has not come back

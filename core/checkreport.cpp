@@ -354,6 +354,13 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
     return out.toUtf8();
 }
 
+int graverStatus(int a, int b)
+{
+    static constexpr int rank[] = { 0, 1, 3, 2 }; // by status: ok, warning, critical, unknown
+    const auto r = [](int status) { return status >= 0 && status <= 3 ? rank[status] : rank[3]; };
+    return r(a) >= r(b) ? a : b;
+}
+
 int exitStatus(const Diagnosis &diagnosis)
 {
     if (diagnosis.count(Severity::Critical) > 0)

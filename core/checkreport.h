@@ -16,4 +16,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis);
 // The monitoring-plugin exit status: 0 OK, 1 warning, 2 critical.
 int exitStatus(const Diagnosis &diagnosis);
 
+// Of two exit statuses (3: the check could not run), the graver in the monitoring plugins' order: critical
+// (2), then unknown (3), then warning (1), then ok (0); what `check --all` exits with over its klusters.
+int graverStatus(int a, int b);
+
 } // namespace CheckReport

@@ -104,6 +104,10 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
     build.add({ { "version", QStringLiteral(FLIGHTDECK_VERSION) } }, "1");
     Family count("flightdeck_klusters", "gauge", "Klusters known in the clouds' projects.");
     count.add({}, QByteArray::number(klusters.size()));
+    Family clouds("flightdeck_cloud_listing_up", "gauge",
+        "1 when the cloud's klusters could be listed (Keystone and Kubernikus answered), else 0.");
+    for (const auto &[cloud, listed] : options.cloudsListed)
+        clouds.add({ { "cloud", cloud } }, listed ? "1" : "0");
     Family up("flightdeck_up", "gauge",
         "1 when the kluster's last check read every source (servers, router, security groups, nodes), else "
         "0.");
@@ -198,8 +202,8 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
         omitted.add({}, QByteArray::number(nodesOmitted));
 
     QByteArray out;
-    for (const Family *f : { &build, &count, &up, &duration, &readAt, &findings, &incidents, &oldest, &routes,
-             &limit, &nodes, &expected, &nodeReady, &omitted })
+    for (const Family *f : { &build, &count, &clouds, &up, &duration, &readAt, &findings, &incidents, &oldest,
+             &routes, &limit, &nodes, &expected, &nodeReady, &omitted })
         f->appendTo(out);
     if (options.runSeconds) {
         Family run("flightdeck_check_run_duration_seconds", "gauge", "How long the whole check --all took.");

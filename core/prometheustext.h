@@ -32,6 +32,8 @@ struct Kluster
 
 struct Options
 {
+    // Each cloud and whether its klusters could be listed (a cloud that cannot be is otherwise silent).
+    QList<std::pair<QString, bool>> cloudsListed;
     int nodeSeries = 0; // per-node series, at most this many in all (0: none)
     std::optional<double> runSeconds; // check --all: the whole run
     // serve: refreshes since start, and how long the previous answer took to make.

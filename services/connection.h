@@ -25,7 +25,9 @@ struct ConnectionSpec
     QString snapshotPath; // a snapshot folder, or a folder of them: read-only, offline
     QString kubeContext; // nodes from this kubeconfig context instead of Kubernikus' credentials
     bool readOnly = false; // hides every repair
-    int refreshConcurrency = 4; // klusters refreshed at once, the rest wait their turn (0: no bound)
+    // Klusters refreshed at once, the rest wait their turn (0: no bound); unset: the console's setting
+    // (refresh/concurrency, 4).
+    std::optional<int> refreshConcurrency;
     bool watchNodes = true; // between refreshes, each kluster's nodes are watched and shown as they change
     DiagnosisOptions options;
 

@@ -109,26 +109,38 @@ QString ExporterServer::address() const
 void ExporterServer::accept()
 {
     while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+        if (m_server->findChildren<QTcpSocket *>(QString(), Qt::FindDirectChildrenOnly).size()
+            > MaxConnections) {
+            socket->abort(); // a scraper or two is what it serves; more is someone else
+            socket->deleteLater();
+            continue;
+        }
         auto *idle = new QTimer(socket);
         idle->setSingleShot(true);
         idle->start(IdleTimeoutMs);
-        connect(idle, &QTimer::timeout, socket, &QTcpSocket::disconnectFromHost);
-        connect(socket, &QTcpSocket::readyRead, this, [this, socket, idle] {
+        // Idle, or not reading what it asked for: closed at once (a graceful close would wait for the
+        // answers it does not read).
+        connect(idle, &QTimer::timeout, socket, &QTcpSocket::abort);
+        const auto go = [this, socket, idle] {
             idle->start(IdleTimeoutMs);
             serve(socket);
-        });
+        };
+        connect(socket, &QTcpSocket::readyRead, this, go);
+        connect(socket, &QTcpSocket::bytesWritten, this, go); // the next request once the answer is out
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
     }
 }
 
 void ExporterServer::serve(QTcpSocket *socket)
 {
-    // Every complete request in what has come (a client may send the next before the answer).
-    QByteArray buffer = socket->property("pending").toByteArray() + socket->readAll();
-    for (;;) {
+    // One request at a time: the next is read once the last answer is written (a client that sends many and
+    // reads none holds one answer here, not one per request).
+    while (socket->state() == QAbstractSocket::ConnectedState && socket->bytesToWrite() == 0) {
+        QByteArray buffer = socket->property("pending").toByteArray();
+        buffer += socket->read(MaxRequestBytes + 4 - buffer.size());
         const qsizetype end = buffer.indexOf("\r\n\r\n");
-        if (end < 0) {
-            if (buffer.size() > MaxRequestBytes) {
+        if (end < 0 || end > MaxRequestBytes) {
+            if (end > MaxRequestBytes || buffer.size() > MaxRequestBytes) {
                 write(socket, { 431, "text/plain; charset=utf-8", "request too large\n" }, false, false);
                 socket->disconnectFromHost();
                 return;
@@ -136,9 +148,8 @@ void ExporterServer::serve(QTcpSocket *socket)
             socket->setProperty("pending", buffer);
             return;
         }
-        const QByteArray head = buffer.left(end);
-        buffer.remove(0, end + 4);
-        const QList<QByteArray> lines = head.split('\n');
+        socket->setProperty("pending", buffer.mid(end + 4));
+        const QList<QByteArray> lines = buffer.left(end).split('\n');
         const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
         if (requestLine.size() != 3 || !requestLine[2].startsWith("HTTP/1.")) {
             write(socket, { 400, "text/plain; charset=utf-8", "malformed request\n" }, false, false);
@@ -152,6 +163,11 @@ void ExporterServer::serve(QTcpSocket *socket)
                 const QByteArray value = line.mid(11).trimmed();
                 keepAlive = value == "keep-alive" || (keepAlive && value != "close");
             }
+            // No endpoint takes a body: one sent is not read, so the connection ends with this answer
+            // (its bytes would be taken for the next request).
+            if ((line.startsWith("content-length:") && line.mid(15).trimmed() != "0")
+                || line.startsWith("transfer-encoding:"))
+                keepAlive = false;
         }
         Request request;
         request.method = requestLine[0];

@@ -11,8 +11,10 @@ class QTcpSocket;
 
 // The exporter's HTTP side (`flightdeck-cli serve`): HTTP/1.1 GET and HEAD on one address, kept-alive
 // connections as Prometheus scrapes with, every answer made at once by `handler` from what is kept (never a
-// wait on the cloud). Anything else is a clear 4xx: another method 405, a request too large 431, a malformed
-// one 400. Bodies of requests are not read (no endpoint takes one).
+// wait on the cloud), one request of a connection at a time (the next once the last answer is written).
+// Anything else is a clear 4xx: another method 405, a request too large 431, a malformed one 400. Bodies of
+// requests are not read (no endpoint takes one): a request with one ends its connection. At most
+// MaxConnections at once; one idle (or not reading its answers) for IdleTimeoutMs is closed.
 class ExporterServer : public QObject
 {
     Q_OBJECT
@@ -45,6 +47,7 @@ public:
     // How long a kept-alive connection may stay idle before it is closed.
     static constexpr int IdleTimeoutMs = 120 * 1000;
     static constexpr int MaxRequestBytes = 16 * 1024;
+    static constexpr int MaxConnections = 64;
 
     static bool parseAddress(const QString &text, QHostAddress *host, quint16 *port, QString *error);
 

@@ -20,12 +20,13 @@
 
 namespace {
 
-int writeReport(const KlusterState &state, const Diagnosis &diagnosis, const QString &format)
+int writeReport(const KlusterState &state, const Diagnosis &diagnosis, CliOptions::ReportFormat format)
 {
-    const QByteArray report = format == QLatin1String("json") ? CheckReport::toJson(state, diagnosis)
-                                                              : CheckReport::toText(state, diagnosis);
+    const bool json = format == CliOptions::ReportFormat::Json;
+    const QByteArray report
+        = json ? CheckReport::toJson(state, diagnosis) : CheckReport::toText(state, diagnosis);
     // JSON as written (its writer escapes every control character); the text through the terminal's guard.
-    if (!Terminal::writeReport(report, format == QLatin1String("json")))
+    if (!Terminal::writeReport(report, json))
         return CliOptions::fail(
             QStringLiteral("check"), QStringLiteral("cannot write the report to standard output"));
     return CheckReport::exitStatus(diagnosis);
@@ -86,21 +87,18 @@ int runCheckCommand(const QStringList &arguments)
     const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
     if (!options)
         return CliOptions::fail(command, error);
-    const QString format = parser.value(QStringLiteral("format"));
-    if (FleetCommands::wantsCheckAll(parser)) {
-        if (format != QLatin1String("text") && format != QLatin1String("json")
-            && format != QLatin1String("prometheus"))
-            return CliOptions::fail(command,
-                QStringLiteral("--format: \"%1\" is not text, json or prometheus").arg(format.left(40)));
-        return FleetCommands::runCheckAll(parser, *options, format);
-    }
-    if (format == QLatin1String("prometheus"))
+    const std::optional<CliOptions::ReportFormat> format
+        = CliOptions::reportFormatFromName(parser.value(QStringLiteral("format")));
+    if (!format)
+        return CliOptions::fail(command,
+            QStringLiteral("--format: \"%1\" is not text, json or prometheus")
+                .arg(parser.value(QStringLiteral("format")).left(40)));
+    if (FleetCommands::wantsCheckAll(parser))
+        return FleetCommands::runCheckAll(parser, *options, *format);
+    if (*format == CliOptions::ReportFormat::Prometheus)
         return CliOptions::fail(command,
             QStringLiteral(
                 "--format prometheus is the fleet's: give --all (every kluster of the cloud's project)"));
-    if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return CliOptions::fail(
-            command, QStringLiteral("--format: \"%1\" is not text or json").arg(format.left(40)));
     if (parser.values(QStringLiteral("cloud")).size() > 1)
         return CliOptions::fail(
             command, QStringLiteral("--cloud given more than once: give --all to check several clouds"));
@@ -113,7 +111,7 @@ int runCheckCommand(const QStringList &arguments)
             return CliOptions::fail(command, e.toString());
         }
         const Diagnosis diagnosis = Diagnosis::run(state, *options);
-        const int status = writeReport(state, diagnosis, format);
+        const int status = writeReport(state, diagnosis, *format);
         if (parser.isSet(QStringLiteral("record")))
             record(HistoryRecord::of(state, diagnosis, 0));
         return status;
@@ -155,7 +153,7 @@ int runCheckCommand(const QStringList &arguments)
             for (const SourceError &e : fetch.errors)
                 QTextStream(Terminal::err()) << "flightdeck-cli check: " << e.toString() << Qt::endl;
             const Diagnosis diagnosis = Diagnosis::run(fetch.state, *options);
-            status = writeReport(fetch.state, diagnosis, format);
+            status = writeReport(fetch.state, diagnosis, *format);
             if (recording) {
                 // The history keeps this machine's time; capturedAt is on the cloud's clock.
                 HistoryRecord r = HistoryRecord::of(fetch.state, diagnosis, timer.elapsed());

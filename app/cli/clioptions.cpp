@@ -10,6 +10,17 @@
 
 namespace CliOptions {
 
+std::optional<ReportFormat> reportFormatFromName(const QString &name)
+{
+    static const std::pair<const char *, ReportFormat> names[] = { { "text", ReportFormat::Text },
+        { "json", ReportFormat::Json }, { "prometheus", ReportFormat::Prometheus } };
+    for (const auto &[word, format] : names) {
+        if (name == QLatin1String(word))
+            return format;
+    }
+    return std::nullopt;
+}
+
 int fail(const QString &command, const QString &message)
 {
     QString line = message;

@@ -18,6 +18,15 @@ constexpr int ExitUnknown = 3;
 
 int fail(const QString &command, const QString &message); // prints one line on stderr, returns 3
 
+// What `check` prints (--format): for people, for programs, for Prometheus (the fleet's, with --all).
+enum class ReportFormat
+{
+    Text,
+    Json,
+    Prometheus,
+};
+std::optional<ReportFormat> reportFormatFromName(const QString &name); // "text", "json", "prometheus"
+
 // --startup-timeout, --token-expiry, --route-limit, --route-warning, --max-unhealthy
 void addDiagnosis(QCommandLineParser &parser);
 std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, QString *error);

@@ -4,6 +4,7 @@
 #include "app/cli/terminal.h"
 #include "console/fleetmonitor.h"
 #include "core/checkreport.h"
+#include "core/json/jsonwriter.h"
 #include "models/klusterstore.h"
 #include "services/cloudconfig.h"
 #include "services/connection.h"
@@ -30,20 +31,6 @@ QString statusWord(int status)
     }
 }
 
-QByteArray jsonString(const QString &s)
-{
-    QByteArray out = "\"";
-    for (const QChar c : s) {
-        if (c == QLatin1Char('"') || c == QLatin1Char('\\'))
-            out += '\\' + QString(c).toUtf8();
-        else if (c.unicode() < 0x20)
-            out += "\\u" + QByteArray::number(c.unicode(), 16).rightJustified(4, '0');
-        else
-            out += QString(c).toUtf8();
-    }
-    return out + '"';
-}
-
 QByteArray textReport(const FleetMonitor &fleet)
 {
     QByteArray out;
@@ -54,8 +41,9 @@ QByteArray textReport(const FleetMonitor &fleet)
         out += "== " + e.key.connection.toUtf8() + " / " + e.key.kluster.toUtf8() + ": "
             + statusWord(e.status).toUtf8() + " ==\n";
         if (!e.up)
-            out += "Could not be checked: " + e.problem.toUtf8() + "\n";
-        if (e.up && e.data && e.data->fetch && e.data->diagnosis)
+            out += "Could not be checked (" + e.problem.toUtf8() + ")"
+                + (e.data && e.data->fetch ? ": what was read, as it was read" : "") + ".\n";
+        if (e.data && e.data->fetch && e.data->diagnosis)
             out += CheckReport::toText(e.data->fetch->state, *e.data->diagnosis);
         out += '\n';
     }
@@ -73,29 +61,50 @@ QByteArray textReport(const FleetMonitor &fleet)
 }
 
 // {"klusters": [{"cloud", "kluster", "projectId", "status", "checked", "error", "report"}], "listingErrors",
-// "status"}: each report as `check --format json` gives it, unchanged.
+// "status"}: each report as `check --format json` gives it, unchanged (null when nothing could be read).
 QByteArray jsonReport(const FleetMonitor &fleet)
 {
-    QByteArray out = "{\"klusters\":[";
-    const QList<FleetMonitor::Entry> entries = fleet.entries();
-    for (qsizetype i = 0; i < entries.size(); ++i) {
-        const FleetMonitor::Entry &e = entries[i];
-        out += (i > 0 ? "," : "") + QByteArray("{\"cloud\":") + jsonString(e.key.connection)
-            + ",\"kluster\":" + jsonString(e.key.kluster) + ",\"projectId\":" + jsonString(e.projectId)
-            + ",\"status\":" + QByteArray::number(e.status) + ",\"checked\":" + (e.up ? "true" : "false")
-            + ",\"error\":" + (e.up ? QByteArray("null") : jsonString(e.problem)) + ",\"report\":"
-            + (e.up && e.data && e.data->fetch && e.data->diagnosis
-                    ? CheckReport::toJson(e.data->fetch->state, *e.data->diagnosis).trimmed()
-                    : QByteArray("null"))
-            + '}';
+    JsonWriter w(JsonWriter::Style::Compact);
+    w.beginObject();
+    w.key(QStringLiteral("klusters"));
+    w.beginArray();
+    for (const FleetMonitor::Entry &e : fleet.entries()) {
+        w.beginObject();
+        w.key(QStringLiteral("cloud"));
+        w.value(e.key.connection);
+        w.key(QStringLiteral("kluster"));
+        w.value(e.key.kluster);
+        w.key(QStringLiteral("projectId"));
+        w.value(e.projectId);
+        w.key(QStringLiteral("status"));
+        w.value(QJsonValue(e.status));
+        w.key(QStringLiteral("checked"));
+        w.value(QJsonValue(e.up));
+        w.key(QStringLiteral("error"));
+        w.value(e.up ? QJsonValue() : QJsonValue(e.problem));
+        w.key(QStringLiteral("report"));
+        if (e.data && e.data->fetch && e.data->diagnosis)
+            w.raw(CheckReport::toJson(e.data->fetch->state, *e.data->diagnosis).trimmed());
+        else
+            w.value(QJsonValue());
+        w.endObject();
     }
-    out += "],\"listingErrors\":[";
-    const auto failures = fleet.listingFailures();
-    for (qsizetype i = 0; i < failures.size(); ++i)
-        out += (i > 0 ? "," : "") + QByteArray("{\"cloud\":") + jsonString(failures[i].first)
-            + ",\"error\":" + jsonString(failures[i].second) + '}';
-    out += "],\"status\":" + QByteArray::number(fleet.worstStatus()) + "}\n";
-    return out;
+    w.endArray();
+    w.key(QStringLiteral("listingErrors"));
+    w.beginArray();
+    for (const auto &[cloud, error] : fleet.listingFailures()) {
+        w.beginObject();
+        w.key(QStringLiteral("cloud"));
+        w.value(cloud);
+        w.key(QStringLiteral("error"));
+        w.value(error);
+        w.endObject();
+    }
+    w.endArray();
+    w.key(QStringLiteral("status"));
+    w.value(QJsonValue(fleet.worstStatus()));
+    w.endObject();
+    return w.takeBytes() + '\n';
 }
 
 } // namespace
@@ -126,6 +135,10 @@ bool wantsCheckAll(const QCommandLineParser &parser)
 
 std::optional<QList<CloudConfig>> loadClouds(const QStringList &names, bool allClouds, QString *error)
 {
+    if (allClouds && !names.isEmpty()) {
+        *error = QStringLiteral("give --cloud NAME (one or more) or --all-clouds, not both");
+        return std::nullopt;
+    }
     QStringList wanted = names;
     if (allClouds) {
         wanted = CloudConfigLoader::cloudNames(error);
@@ -178,7 +191,8 @@ ConnectionSpec specFor(const CloudConfig &cloud, const DiagnosisOptions &options
     return spec;
 }
 
-int runCheckAll(const QCommandLineParser &parser, const DiagnosisOptions &options, const QString &format)
+int runCheckAll(
+    const QCommandLineParser &parser, const DiagnosisOptions &options, CliOptions::ReportFormat format)
 {
     const QString command = QStringLiteral("check");
     if (parser.isSet(QStringLiteral("kluster")) || parser.isSet(QStringLiteral("snapshot")))
@@ -215,16 +229,16 @@ int runCheckAll(const QCommandLineParser &parser, const DiagnosisOptions &option
             return;
         written = true;
         QByteArray report;
-        if (format == QLatin1String("json"))
+        if (format == CliOptions::ReportFormat::Json)
             report = jsonReport(fleet);
-        else if (format == QLatin1String("prometheus")) {
+        else if (format == CliOptions::ReportFormat::Prometheus) {
             PrometheusText::Options o;
             o.nodeSeries = *nodeSeries;
             o.runSeconds = double(timer.elapsed()) / 1000.0;
             report = fleet.metrics(o);
         } else
             report = textReport(fleet);
-        status = Terminal::writeReport(report, format != QLatin1String("text"))
+        status = Terminal::writeReport(report, format != CliOptions::ReportFormat::Text)
             ? fleet.worstStatus()
             : CliOptions::fail(command, QStringLiteral("cannot write the report to standard output"));
         QCoreApplication::exit(status);
@@ -232,10 +246,12 @@ int runCheckAll(const QCommandLineParser &parser, const DiagnosisOptions &option
     QObject::connect(&fleet, &FleetMonitor::firstRoundDone, &fleet, finish);
     // Past the deadline, what was checked is reported; the rest as not checked (exit 3 at least).
     CliOptions::armDeadline(*deadline, &fleet, [&, seconds = *deadline] {
+        if (written)
+            return;
         QTextStream(Terminal::err()) << "flightdeck-cli check: not every kluster checked within " << seconds
                                      << " s (--deadline): the rest are reported as not checked" << Qt::endl;
         finish();
-        status = FleetMonitor::graver(status, CliOptions::ExitUnknown);
+        status = CheckReport::graverStatus(status, CliOptions::ExitUnknown);
         QCoreApplication::exit(status);
     });
     fleet.start(0);

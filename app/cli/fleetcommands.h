@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/cli/clioptions.h"
 #include "core/diagnosisoptions.h"
 #include "services/cloudconfig.h"
 #include "services/connection.h"
@@ -14,7 +15,8 @@ namespace FleetCommands {
 // --all, --all-clouds, --concurrency, --node-series: added to check's own options.
 void addCheckAllOptions(QCommandLineParser &parser);
 bool wantsCheckAll(const QCommandLineParser &parser);
-int runCheckAll(const QCommandLineParser &parser, const DiagnosisOptions &options, const QString &format);
+int runCheckAll(
+    const QCommandLineParser &parser, const DiagnosisOptions &options, CliOptions::ReportFormat format);
 
 // Shared with serve: the clouds named (--cloud, repeated; none: $OS_CLOUD, else the OS_* variables) or every
 // cloud of clouds.yaml, each with its secret (nullopt with `error` for the first that cannot be used); a

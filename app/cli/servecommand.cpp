@@ -31,16 +31,18 @@ void logLine(const QString &line)
 }
 
 // The config file (--config): `key = value` lines, # comments. The keys are the command's long options
-// (listen, cloud, all-clouds, refresh, record, concurrency, node-series, and the diagnosis options); a value
-// given on the command line wins. Returns the arguments it stands for, or nullopt with `error`.
-std::optional<QStringList> readConfig(const QString &path, QString *error)
+// (listen, cloud, all-clouds, refresh, record, concurrency, node-series, and the diagnosis options); an
+// option given on the command line (`given`) wins over the file's. Returns the arguments it stands for, or
+// nullopt with `error`.
+std::optional<QStringList> readConfig(const QString &path, const QCommandLineParser &given, QString *error)
 {
     static const QStringList keys = { QStringLiteral("listen"), QStringLiteral("cloud"),
         QStringLiteral("all-clouds"), QStringLiteral("refresh"), QStringLiteral("record"),
         QStringLiteral("concurrency"), QStringLiteral("node-series"), QStringLiteral("startup-timeout"),
         QStringLiteral("token-expiry"), QStringLiteral("route-limit"), QStringLiteral("route-warning"),
-        QStringLiteral("max-unhealthy") };
-    static const QStringList switches = { QStringLiteral("all-clouds"), QStringLiteral("record") };
+        QStringLiteral("max-unhealthy"), QStringLiteral("full-route-updates") };
+    static const QStringList switches
+        = { QStringLiteral("all-clouds"), QStringLiteral("record"), QStringLiteral("full-route-updates") };
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("cannot read the config file %1: %2").arg(path, file.errorString());
@@ -63,6 +65,12 @@ std::optional<QStringList> readConfig(const QString &path, QString *error)
                          .arg(key.left(40), keys.join(QStringLiteral(", ")));
             return std::nullopt;
         }
+        // The command line wins: a key it gives (a cloud, all clouds) is not taken from the file.
+        const bool overridden = given.isSet(key)
+            || ((key == QLatin1String("cloud") || key == QLatin1String("all-clouds"))
+                && (given.isSet(QStringLiteral("cloud")) || given.isSet(QStringLiteral("all-clouds"))));
+        if (overridden)
+            continue;
         if (switches.contains(key)) {
             if (value != QLatin1String("true") && value != QLatin1String("false")) {
                 *error = QStringLiteral("%1:%2: %3 is true or false").arg(path).arg(number).arg(key);
@@ -80,25 +88,8 @@ std::optional<QStringList> readConfig(const QString &path, QString *error)
     return args;
 }
 
-QByteArray healthz(const FleetMonitor &fleet)
+void addServeOptions(QCommandLineParser &parser)
 {
-    int up = 0;
-    const QList<FleetMonitor::Entry> entries = fleet.entries();
-    for (const FleetMonitor::Entry &e : entries)
-        up += e.up ? 1 : 0;
-    return QStringLiteral("ok: %1 klusters, %2 checked fully%3\n")
-        .arg(entries.size())
-        .arg(up)
-        .arg(fleet.hasCompletedRound() ? QString() : QStringLiteral(", first round under way"))
-        .toUtf8();
-}
-
-} // namespace
-
-int runServeCommand(const QStringList &arguments)
-{
-    const QString command = QStringLiteral("serve");
-    QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Keep every kluster of the clouds checked and serve the result to Prometheus (docs/monitoring.md):\n"
         "  /metrics                the fleet's metrics (read from what is kept; never waits on the cloud)\n"
@@ -133,18 +124,40 @@ int runServeCommand(const QStringList &arguments)
         QStringLiteral("A series per node on /metrics, at most n in all (default 0: none)."),
         QStringLiteral("n") });
     CliOptions::addDiagnosis(parser);
+}
+
+QByteArray healthz(const FleetMonitor &fleet)
+{
+    int up = 0;
+    const QList<FleetMonitor::Entry> entries = fleet.entries();
+    for (const FleetMonitor::Entry &e : entries)
+        up += e.up ? 1 : 0;
+    return QStringLiteral("ok: %1 klusters, %2 checked fully%3\n")
+        .arg(entries.size())
+        .arg(up)
+        .arg(fleet.hasCompletedRound() ? QString() : QStringLiteral(", first round under way"))
+        .toUtf8();
+}
+
+} // namespace
+
+int runServeCommand(const QStringList &arguments)
+{
+    const QString command = QStringLiteral("serve");
+    QCommandLineParser parser;
+    addServeOptions(parser);
 
     QStringList args = arguments;
     QString error;
     // The config file first, so that the command line given after it wins.
     {
-        QCommandLineParser pre;
-        pre.addOption({ QStringLiteral("config"), QString(), QStringLiteral("file") });
-        pre.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-        pre.parse(arguments);
-        if (pre.isSet(QStringLiteral("config"))) {
+        QCommandLineParser given;
+        addServeOptions(given);
+        if (!given.parse(arguments))
+            return CliOptions::fail(command, given.errorText());
+        if (given.isSet(QStringLiteral("config"))) {
             const std::optional<QStringList> fromFile
-                = readConfig(pre.value(QStringLiteral("config")), &error);
+                = readConfig(given.value(QStringLiteral("config")), given, &error);
             if (!fromFile)
                 return CliOptions::fail(command, error);
             args = QStringList { arguments.value(0) } + *fromFile + arguments.mid(1);
@@ -210,6 +223,9 @@ int runServeCommand(const QStringList &arguments)
                     .arg(name)
                     .toUtf8() };
         }
+        if (request.path == "/runbooks/" || request.path == "/runbooks")
+            return { 200, "text/plain; charset=utf-8",
+                Runbooks::names().join(QLatin1Char('\n')).toUtf8() + '\n' };
         if (request.path.startsWith("/runbooks/")) {
             QString name = QUrl::fromPercentEncoding(request.path.mid(10));
             if (name.endsWith(QLatin1String(".md")))
@@ -226,9 +242,6 @@ int runServeCommand(const QStringList &arguments)
                 "<html><head><title>Flightdeck exporter</title></head><body><h1>Flightdeck exporter</h1>"
                 "<p><a href=\"/metrics\">Metrics</a> &middot; <a href=\"/healthz\">Health</a> &middot; "
                 "<a href=\"/runbooks/\">Runbooks</a></p></body></html>\n" };
-        if (request.path == "/runbooks/" || request.path == "/runbooks")
-            return { 200, "text/plain; charset=utf-8",
-                Runbooks::names().join(QLatin1Char('\n')).toUtf8() + '\n' };
         return { 404, "text/plain; charset=utf-8",
             "not found: /metrics, /healthz, /klusters/<name>, /runbooks/\n" };
     });
@@ -275,6 +288,10 @@ int runServeCommand(const QStringList &arguments)
                 .arg(*refresh));
     fleet.start(*refresh * 1000);
     QCoreApplication::exec();
+    // From here a signal ends the process as it would by default; the pipe goes.
+    action.sa_handler = SIG_DFL;
+    ::sigaction(SIGTERM, &action, nullptr);
+    ::sigaction(SIGINT, &action, nullptr);
     logLine(stopSignal ? QStringLiteral("stopping (signal %1)").arg(stopSignal) : QStringLiteral("stopping"));
     ::close(signalPipe[0]);
     ::close(signalPipe[1]);

@@ -85,6 +85,12 @@ void JsonWriter::value(const QString &text)
     writeString(text);
 }
 
+void JsonWriter::raw(const QByteArray &json)
+{
+    separate();
+    m_out += json;
+}
+
 namespace {
 
 // Four UTF-16 code units at a time: true when all are printable ASCII that JSON copies as they are (no

@@ -28,6 +28,8 @@ public:
     void key(const QString &name);
     void value(const QJsonValue &value);
     void value(const QString &text); // without a QJsonValue made for it
+    // A value written elsewhere (a whole report), as it is: the caller vouches that it is one JSON value.
+    void raw(const QByteArray &json);
 
     QByteArray takeBytes();
     void reserve(qsizetype bytes) { m_out.reserve(bytes); }

@@ -21,6 +21,7 @@ private slots:
     void checkAllPrometheusPassesPromtool();
     void klusterWhoseApiIsDownIsReportedBesideTheOthers();
     void checkAllRefusesWhatItCannotDo();
+    void twoCloudsOfOneProjectCountEachKlusterOnce();
     void oldestOpenFindingFromTheHistory();
     void serveAnswersFromWhatItKeeps();
     void serveRefusesABadConfiguration();
@@ -119,6 +120,8 @@ void TestCliFleet::checkAllPrometheusPassesPromtool()
     const QString complaints = promtoolComplaints(r.out.toUtf8());
     QVERIFY2(complaints.isEmpty(), qPrintable(complaints));
     QCOMPARE(sample(r.out, QStringLiteral("flightdeck_klusters"), QString()), 4.0);
+    QCOMPARE(
+        sample(r.out, QStringLiteral("flightdeck_cloud_listing_up"), QStringLiteral("cloud=\"sim\"")), 1.0);
     for (const QString &k : allKlusters()) {
         const QString labels = QStringLiteral("kluster_name=\"%1\",project_id=\"").arg(k);
         QVERIFY2(r.out.contains(QStringLiteral("flightdeck_up{") + labels), qPrintable(k));
@@ -182,8 +185,32 @@ void TestCliFleet::klusterWhoseApiIsDownIsReportedBesideTheOthers()
                 qPrintable(k.value(QLatin1String("error")).toString()));
         }
     }
-    // Only the kluster that could not be checked: the exit status is 3.
-    m_cli->sim.request("DELETE", m_cli->sim.sim.adminUrl() + QStringLiteral("/faults"));
+    // Text: blue said to be unchecked, and why; the others' findings all there.
+    const Run text = cli(words({ "check", "--all", "--cloud", "sim" }));
+    QVERIFY2(text.out.contains(QStringLiteral("== sim / blue: UNKNOWN ==\nCould not be checked (")),
+        qPrintable(text.out.left(1500)));
+    QVERIFY(text.out.contains(QStringLiteral("3 critical, 0 warning, 0 ok, 1 could not be checked")));
+}
+
+// Two clouds that reach one project (two entries of clouds.yaml for it): each kluster once, or the exposition
+// would hold the same series twice (promtool and the textfile collector refuse that).
+void TestCliFleet::twoCloudsOfOneProjectCountEachKlusterOnce()
+{
+    for (const char *file : { "config/openstack/clouds.yaml", "config/openstack/secure.yaml" }) {
+        QFile f(m_cli->home.filePath(QLatin1String(file)));
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const QByteArray text = f.readAll();
+        QVERIFY(f.seek(f.size()));
+        f.write(text.mid(text.indexOf("  sim:")).replace("  sim:", "  sim-again:"));
+    }
+    const Run r = cli(
+        words({ "check", "--all", "--cloud", "sim", "--cloud", "sim-again", "--format", "prometheus" }));
+    QVERIFY2(r.exitCode == 2, qPrintable(r.err));
+    QVERIFY(promtoolComplaints(r.out.toUtf8()).isEmpty());
+    QCOMPARE(r.out.count(QStringLiteral("\nflightdeck_up{")), 4);
+    const Run both = cli(words({ "check", "--all", "--cloud", "sim", "--all-clouds" }));
+    QCOMPARE(both.exitCode, 3);
+    QVERIFY2(both.err.contains(QStringLiteral("not both")), qPrintable(both.err));
 }
 
 void TestCliFleet::checkAllRefusesWhatItCannotDo()

@@ -18,6 +18,7 @@ private slots:
     void byteIdentical();
     void sortedBySeverityKindSubject();
     void exitStatus();
+    void graverStatusOrdersAsMonitoringPluginsDo();
     void textGroupsBySeverity();
     void healthyText();
     void refusalInJson();
@@ -311,6 +312,18 @@ void TestCheckReport::writerStringsAsQtWritesThem()
         writer.endArray();
         const QByteArray expected = QJsonDocument(QJsonArray { s }).toJson(QJsonDocument::Compact);
         QCOMPARE(writer.takeBytes(), expected);
+    }
+}
+
+void TestCheckReport::graverStatusOrdersAsMonitoringPluginsDo()
+{
+    // critical, then unknown, then warning, then ok; whichever order they come in.
+    const QList<int> gravity = { 2, 3, 1, 0 };
+    for (int i = 0; i < gravity.size(); ++i) {
+        for (int j = 0; j < gravity.size(); ++j) {
+            const int expected = gravity[qMin(i, j)];
+            QCOMPARE(CheckReport::graverStatus(gravity[i], gravity[j]), expected);
+        }
     }
 }
 
