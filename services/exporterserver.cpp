@@ -106,6 +106,37 @@ QString ExporterServer::address() const
     return host + QLatin1Char(':') + QString::number(m_server->serverPort());
 }
 
+std::optional<ExporterServer::Head> ExporterServer::parseHead(const QByteArray &text)
+{
+    const QList<QByteArray> lines = text.split('\n');
+    const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+    if (requestLine.size() != 3 || requestLine[0].isEmpty() || requestLine[1].isEmpty()
+        || !requestLine[2].startsWith("HTTP/1."))
+        return std::nullopt;
+    Head head;
+    head.keepAlive = requestLine[2] == "HTTP/1.1";
+    bool body = false;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QByteArray line = lines[i].trimmed().toLower();
+        if (line.startsWith("connection:")) {
+            const QByteArray value = line.mid(11).trimmed();
+            head.keepAlive = value == "keep-alive" || (head.keepAlive && value != "close");
+        }
+        // No endpoint takes a body: one sent is not read, so the connection ends with this answer (its bytes
+        // would be taken for the next request).
+        if ((line.startsWith("content-length:") && line.mid(15).trimmed() != "0")
+            || line.startsWith("transfer-encoding:"))
+            body = true;
+    }
+    head.keepAlive = head.keepAlive && !body;
+    head.request.method = requestLine[0];
+    const QByteArray &target = requestLine[1];
+    const qsizetype q = target.indexOf('?');
+    head.request.path = q < 0 ? target : target.left(q);
+    head.request.query = q < 0 ? QByteArray() : target.mid(q + 1);
+    return head;
+}
+
 void ExporterServer::accept()
 {
     while (QTcpSocket *socket = m_server->nextPendingConnection()) {
@@ -149,32 +180,14 @@ void ExporterServer::serve(QTcpSocket *socket)
             return;
         }
         socket->setProperty("pending", buffer.mid(end + 4));
-        const QList<QByteArray> lines = buffer.left(end).split('\n');
-        const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
-        if (requestLine.size() != 3 || !requestLine[2].startsWith("HTTP/1.")) {
+        const std::optional<Head> head = parseHead(buffer.left(end));
+        if (!head) {
             write(socket, { 400, "text/plain; charset=utf-8", "malformed request\n" }, false, false);
             socket->disconnectFromHost();
             return;
         }
-        bool keepAlive = requestLine[2] == "HTTP/1.1";
-        for (qsizetype i = 1; i < lines.size(); ++i) {
-            const QByteArray line = lines[i].trimmed().toLower();
-            if (line.startsWith("connection:")) {
-                const QByteArray value = line.mid(11).trimmed();
-                keepAlive = value == "keep-alive" || (keepAlive && value != "close");
-            }
-            // No endpoint takes a body: one sent is not read, so the connection ends with this answer
-            // (its bytes would be taken for the next request).
-            if ((line.startsWith("content-length:") && line.mid(15).trimmed() != "0")
-                || line.startsWith("transfer-encoding:"))
-                keepAlive = false;
-        }
-        Request request;
-        request.method = requestLine[0];
-        const QByteArray &target = requestLine[1];
-        const qsizetype q = target.indexOf('?');
-        request.path = q < 0 ? target : target.left(q);
-        request.query = q < 0 ? QByteArray() : target.mid(q + 1);
+        const Request &request = head->request;
+        const bool keepAlive = head->keepAlive;
         const bool isHead = request.method == "HEAD";
         if (request.method != "GET" && !isHead)
             write(socket, { 405, "text/plain; charset=utf-8", "only GET and HEAD\n" }, false, keepAlive);

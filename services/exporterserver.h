@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QString>
 #include <functional>
+#include <optional>
 
 class QTcpServer;
 class QTcpSocket;
@@ -50,6 +51,16 @@ public:
     static constexpr int MaxConnections = 64;
 
     static bool parseAddress(const QString &text, QHostAddress *host, quint16 *port, QString *error);
+
+    // A request's head (its lines up to the blank one, without it), read: nullopt when it is no HTTP/1.x
+    // request line. `keepAlive`: the connection may carry another request after this one's answer (HTTP/1.1
+    // unless "Connection: close", HTTP/1.0 only with "keep-alive"; never after a body, which is not read).
+    struct Head
+    {
+        Request request;
+        bool keepAlive = false;
+    };
+    static std::optional<Head> parseHead(const QByteArray &head);
 
 private:
     void accept();
