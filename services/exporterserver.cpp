@@ -110,7 +110,8 @@ std::optional<ExporterServer::Head> ExporterServer::parseHead(const QByteArray &
 {
     const QList<QByteArray> lines = text.split('\n');
     const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
-    if (requestLine.size() != 3 || requestLine[0].isEmpty() || requestLine[1].isEmpty()
+    // The origin form only ("/metrics?x"): a path is never empty (RFC 9112 3.2.1).
+    if (requestLine.size() != 3 || requestLine[0].isEmpty() || !requestLine[1].startsWith('/')
         || !requestLine[2].startsWith("HTTP/1."))
         return std::nullopt;
     Head head;

@@ -130,6 +130,13 @@ void TestExporterServer::clearErrors()
         QTRY_COMPARE(socket.state(), QAbstractSocket::UnconnectedState);
     }
     {
+        // A target that is no path (found by the fuzzer: "?metrics").
+        QTcpSocket socket;
+        QVERIFY(
+            exchange(socket, "GET ?metrics HTTP/1.1\r\n\r\n", 1).startsWith("HTTP/1.1 400 Bad Request\r\n"));
+        QTRY_COMPARE(socket.state(), QAbstractSocket::UnconnectedState);
+    }
+    {
         QTcpSocket socket;
         const QByteArray huge = "GET /metrics HTTP/1.1\r\nX-Big: "
             + QByteArray(ExporterServer::MaxRequestBytes + 10, 'a') + "\r\n\r\n";
