@@ -18,12 +18,6 @@ namespace {
 
 constexpr int HistoryWaitMs = 5000; // the history's answers waited for after the first round, at most
 
-bool readEverySource(const KlusterState &s)
-{
-    return s.klusterSource.known && s.serversSource.known && s.routerSource.known
-        && s.securityGroupsSource.known && s.nodesSource.known;
-}
-
 } // namespace
 
 FleetMonitor::FleetMonitor(QObject *parent)
@@ -188,7 +182,7 @@ QList<FleetMonitor::Entry> FleetMonitor::entries() const
                     e.projectId = state.kluster.projectId;
                 // As `check` has it: every required source read (an optional one, the ports or the
                 // extensions, only narrows what is diagnosed); stale data is no check.
-                e.up = !e.data->isStale() && readEverySource(state);
+                e.up = !e.data->isStale() && CheckReport::readEverySource(state);
                 if (e.data->isStale())
                     e.problem = SourceError::joined(e.data->error);
                 else if (!e.up)

@@ -354,6 +354,12 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
     return out.toUtf8();
 }
 
+bool readEverySource(const KlusterState &s)
+{
+    return s.klusterSource.known && s.serversSource.known && s.routerSource.known
+        && s.securityGroupsSource.known && s.nodesSource.known;
+}
+
 int graverStatus(int a, int b)
 {
     static constexpr int rank[] = { 0, 1, 3, 2 }; // by status: ok, warning, critical, unknown

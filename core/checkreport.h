@@ -16,6 +16,10 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis);
 // The monitoring-plugin exit status: 0 OK, 1 warning, 2 critical.
 int exitStatus(const Diagnosis &diagnosis);
 
+// Whether the check read every source it needs (the kluster, servers, router, security groups, nodes); an
+// optional one (the ports, the extensions) only narrows what is diagnosed. Without them, no all-clear: 3.
+bool readEverySource(const KlusterState &state);
+
 // Of two exit statuses (3: the check could not run), the graver in the monitoring plugins' order: critical
 // (2), then unknown (3), then warning (1), then ok (0); what `check --all` exits with over its klusters.
 int graverStatus(int a, int b);

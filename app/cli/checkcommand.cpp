@@ -160,9 +160,7 @@ int runCheckCommand(const QStringList &arguments)
                 r.at = HistoryStore::localInstant(r.at, client.serverClockOffsetMs());
                 record(r);
             }
-            const KlusterState &s = fetch.state;
-            if (!(s.serversSource.known && s.routerSource.known && s.securityGroupsSource.known
-                    && s.nodesSource.known))
+            if (!CheckReport::readEverySource(fetch.state))
                 status = CliOptions::ExitUnknown; // an incomplete check is no all-clear
         }
         QCoreApplication::exit(status);
