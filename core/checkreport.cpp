@@ -87,7 +87,76 @@ static void writePlan(JsonWriter &w, const std::optional<RepairPlan> &repair)
     w.endObject();
 }
 
-QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
+static QJsonObject stringObject(const QMap<QString, QString> &map)
+{
+    QJsonObject o;
+    for (auto it = map.cbegin(); it != map.cend(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
+}
+
+static void writeAlerts(JsonWriter &w, const KlusterAlerts &alerts)
+{
+    if (!alerts.known) {
+        w.value(QJsonValue());
+        return;
+    }
+    w.beginArray();
+    for (const Alert &a : alerts.alerts) {
+        w.beginObject();
+        w.key(QStringLiteral("labels"));
+        w.value(stringObject(a.labels));
+        w.key(QStringLiteral("annotations"));
+        w.value(stringObject(a.annotations));
+        w.key(QStringLiteral("startsAt"));
+        w.value(ApiParser::formatTimestamp(a.startsAt));
+        w.key(QStringLiteral("state"));
+        w.value(alertStateName(a.state));
+        w.key(QStringLiteral("silencedBy"));
+        w.value(QJsonArray::fromStringList(a.silencedBy));
+        w.key(QStringLiteral("findings"));
+        w.value(QJsonArray::fromStringList(a.findings));
+        w.endObject();
+    }
+    w.endArray();
+}
+
+// The alerts' section of the text report: each alert, what it concerns, and the two gaps.
+static void writeAlertsText(QString &out, const KlusterAlerts &alerts, const Diagnosis &diagnosis)
+{
+    if (!alerts.configured)
+        return;
+    if (!alerts.known) {
+        out += QStringLiteral("\nAlerts: not read (%1)\n").arg(printable(alerts.error));
+        return;
+    }
+    const int unexplained = Alerts::unexplainedCount(alerts.alerts);
+    out += QStringLiteral("\nAlerts in Alertmanager: %1").arg(alerts.alerts.size());
+    if (unexplained > 0)
+        out += QStringLiteral(", %1 that no finding explains").arg(unexplained);
+    out += QLatin1Char('\n');
+    for (const Alert &a : alerts.alerts) {
+        QString status = alertStateName(a.state);
+        if (a.silenced())
+            status = QStringLiteral("silenced");
+        out += QStringLiteral("  %1  %2 (%3, since %4)\n      %5\n")
+                   .arg(a.severity().isEmpty() ? QStringLiteral("-").leftJustified(8)
+                                               : printable(a.severity()).toUpper().leftJustified(8),
+                       printable(a.name()), status, ApiParser::formatTimestamp(a.startsAt),
+                       printable(a.summary()));
+        if (a.findings.isEmpty())
+            out += QStringLiteral(
+                "      -> no finding explains it: the cause is outside what Flightdeck reads\n");
+        else
+            out += QStringLiteral("      -> %1\n").arg(printable(a.findings.join(QStringLiteral(", "))));
+    }
+    const QStringList uncovered = Alerts::uncoveredCriticalFindings(alerts.alerts, diagnosis);
+    if (!uncovered.isEmpty())
+        out += QStringLiteral("Critical findings no alert covers (a gap in the monitoring): %1\n")
+                   .arg(printable(uncovered.join(QStringLiteral(", "))));
+}
+
+QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts)
 {
     const qint64 withheld = withheldFullLists(state, diagnosis);
     JsonWriter w;
@@ -142,6 +211,10 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
         w.endObject();
     }
     w.endArray();
+    if (alerts.configured) {
+        w.key(QStringLiteral("alerts"));
+        writeAlerts(w, alerts);
+    }
     const RemediationBudget &b = diagnosis.budget;
     w.key(QStringLiteral("budget"));
     w.beginObject();
@@ -186,7 +259,7 @@ static QString compact(const QJsonValue &v)
     return QStringLiteral("null");
 }
 
-QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
+QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts)
 {
     QString out;
     const Kluster &k = state.kluster;
@@ -275,6 +348,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                 "The route repairs of this router can be sent as one change, verified once: "
                 "flightdeck-cli repair --all-routes (or --finding ID once per finding).\n");
     }
+    writeAlertsText(out, alerts, diagnosis);
     for (const QString &note : diagnosis.notes)
         out += QStringLiteral("Note: %1\n").arg(printable(note));
 

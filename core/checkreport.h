@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/alerts.h"
 #include "core/diagnosis.h"
 #include "core/klusterstate.h"
 
@@ -8,10 +9,13 @@
 // The report of `check` (snapshot-format.md): JSON for programs, text for people.
 namespace CheckReport {
 
-// The JSON object of snapshot-format.md, keys in its order; byte-identical for the same input.
-QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis);
-// Grouped by severity; each finding with its message, evidence and planned requests.
-QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis);
+// The JSON object of snapshot-format.md, keys in its order; byte-identical for the same input. With an
+// Alertmanager configured, "alerts" follows "incidents": the kluster's alerts with the findings they match, or
+// null when they could not be read.
+QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts = {});
+// Grouped by severity; each finding with its message, evidence and planned requests; the alerts after the
+// glance, with the two gaps (an alert no finding explains, a critical finding no alert covers).
+QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts = {});
 
 // The monitoring-plugin exit status: 0 OK, 1 warning, 2 critical.
 int exitStatus(const Diagnosis &diagnosis);

@@ -4,14 +4,18 @@
 #include "services/endpointhealth.h"
 #include "services/inputlimits.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QLocale>
+#include <QMutex>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QSslCertificate>
 #include <QSslError>
+#include <QSslKey>
 #include <QTimeZone>
 #include <QTimer>
 #include <openssl/crypto.h>
@@ -493,4 +497,52 @@ void HttpClient::transmit(HttpCall *call, const ApiRequest &request, int attempt
             }
             call->finish(r);
         });
+}
+
+static QSslKey keyFromPem(const QByteArray &pem)
+{
+    for (QSsl::KeyAlgorithm algorithm : { QSsl::Ec, QSsl::Rsa, QSsl::Dsa }) {
+        QSslKey key(pem, algorithm, QSsl::Pem);
+        if (!key.isNull())
+            return key;
+    }
+    return QSslKey();
+}
+
+QSslConfiguration tlsConfigurationFor(const QByteArray &caPem, const QByteArray &cert, const QByteArray &key)
+{
+    // Made once for each set of certificates and key, not for every request: parsing them and copying the
+    // system's CAs again for each node list of a thousand klusters was a third of the connections' threads'
+    // time. Held in memory only, at most a few thousand.
+    QCryptographicHash id(QCryptographicHash::Sha256);
+    for (const QByteArray *part : { &caPem, &cert, &key }) {
+        id.addData(QByteArray(QByteArray::number(part->size()) + ":"));
+        id.addData(*part);
+    }
+    const QByteArray made = id.result();
+    static QMutex mutex;
+    // Never destroyed: a TLS key freed after the TLS backend at exit would call into it.
+    static auto &kept = *new QHash<QByteArray, QSslConfiguration>;
+    {
+        const QMutexLocker lock(&mutex);
+        if (const auto it = kept.constFind(made); it != kept.cend())
+            return it.value();
+    }
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    if (!caPem.isEmpty())
+        tls.addCaCertificates(QSslCertificate::fromData(caPem, QSsl::Pem));
+    if (!cert.isEmpty() && !key.isEmpty()) {
+        const QList<QSslCertificate> chain = QSslCertificate::fromData(cert, QSsl::Pem);
+        if (!chain.isEmpty()) {
+            tls.setLocalCertificate(chain.first());
+            if (chain.size() > 1)
+                tls.setLocalCertificateChain(chain);
+        }
+        tls.setPrivateKey(keyFromPem(key));
+    }
+    const QMutexLocker lock(&mutex);
+    if (kept.size() >= 4096)
+        kept.clear();
+    kept.insert(made, tls);
+    return tls;
 }

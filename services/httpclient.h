@@ -116,6 +116,12 @@ struct RetryPolicy
     static int parseRetryAfterMs(const QByteArray &value); // -1 when absent or unreadable
 };
 
+// The TLS configuration of a server's CA (added to the system's) and a client certificate chain and key (PEM;
+// used where both read). Made once for each set and kept (a few thousand at most): copying the system's CAs
+// again for every request of a thousand klusters cost a third of the connections' threads' time.
+QSslConfiguration tlsConfigurationFor(
+    const QByteArray &caPem, const QByteArray &certPem = {}, const QByteArray &keyPem = {});
+
 // An HTTP date ("Wed, 21 Oct 2026 07:28:00 GMT": a Date or Retry-After header), in UTC; invalid when absent
 // or unreadable.
 QDateTime parseHttpDate(const QByteArray &value);

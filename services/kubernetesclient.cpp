@@ -19,16 +19,6 @@ KubernetesClient::KubernetesClient(HttpClient *client, const KubeTarget &target,
     , m_target(target)
 { }
 
-static QSslKey keyFromPem(const QByteArray &pem)
-{
-    for (QSsl::KeyAlgorithm algorithm : { QSsl::Ec, QSsl::Rsa, QSsl::Dsa }) {
-        QSslKey key(pem, algorithm, QSsl::Pem);
-        if (!key.isNull())
-            return key;
-    }
-    return QSslKey();
-}
-
 QSslConfiguration KubernetesClient::tlsConfiguration(
     const QByteArray &execCert, const QByteArray &execKey) const
 {
@@ -38,42 +28,8 @@ QSslConfiguration KubernetesClient::tlsConfiguration(
 QSslConfiguration KubernetesClient::tlsFor(
     const KubeTarget &target, const QByteArray &execCert, const QByteArray &execKey)
 {
-    const QByteArray cert = execCert.isEmpty() ? target.clientCertPem : execCert;
-    const QByteArray key = execKey.isEmpty() ? target.clientKeyPem : execKey;
-    // Made once for each set of certificates and key, not for every request: parsing them and copying the
-    // system's CAs again for each node list of a thousand klusters was a third of the connections' threads'
-    // time. Held in memory only, at most a few thousand.
-    QCryptographicHash id(QCryptographicHash::Sha256);
-    for (const QByteArray *part : { &target.caPem, &cert, &key }) {
-        id.addData(QByteArray(QByteArray::number(part->size()) + ":"));
-        id.addData(*part);
-    }
-    const QByteArray made = id.result();
-    static QMutex mutex;
-    // Never destroyed: a TLS key freed after the TLS backend at exit would call into it.
-    static auto &kept = *new QHash<QByteArray, QSslConfiguration>;
-    {
-        const QMutexLocker lock(&mutex);
-        if (const auto it = kept.constFind(made); it != kept.cend())
-            return it.value();
-    }
-    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-    if (!target.caPem.isEmpty())
-        tls.addCaCertificates(QSslCertificate::fromData(target.caPem, QSsl::Pem));
-    if (!cert.isEmpty() && !key.isEmpty()) {
-        const QList<QSslCertificate> chain = QSslCertificate::fromData(cert, QSsl::Pem);
-        if (!chain.isEmpty()) {
-            tls.setLocalCertificate(chain.first());
-            if (chain.size() > 1)
-                tls.setLocalCertificateChain(chain);
-        }
-        tls.setPrivateKey(keyFromPem(key));
-    }
-    const QMutexLocker lock(&mutex);
-    if (kept.size() >= 4096)
-        kept.clear();
-    kept.insert(made, tls);
-    return tls;
+    return tlsConfigurationFor(target.caPem, execCert.isEmpty() ? target.clientCertPem : execCert,
+        execKey.isEmpty() ? target.clientKeyPem : execKey);
 }
 
 void KubernetesClient::withCredentials(

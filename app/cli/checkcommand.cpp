@@ -5,6 +5,7 @@
 #include "app/cli/terminal.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
+#include "services/alertmanagerclient.h"
 #include "services/cloudconfig.h"
 #include "services/historystore.h"
 #include "services/httpclient.h"
@@ -20,11 +21,12 @@
 
 namespace {
 
-int writeReport(const KlusterState &state, const Diagnosis &diagnosis, CliOptions::ReportFormat format)
+int writeReport(const KlusterState &state, const Diagnosis &diagnosis, CliOptions::ReportFormat format,
+    const KlusterAlerts &alerts)
 {
     const bool json = format == CliOptions::ReportFormat::Json;
-    const QByteArray report
-        = json ? CheckReport::toJson(state, diagnosis) : CheckReport::toText(state, diagnosis);
+    const QByteArray report = json ? CheckReport::toJson(state, diagnosis, alerts)
+                                   : CheckReport::toText(state, diagnosis, alerts);
     // JSON as written (its writer escapes every control character); the text through the terminal's guard.
     if (!Terminal::writeReport(report, json))
         return CliOptions::fail(
@@ -41,6 +43,28 @@ void record(const HistoryRecord &record)
         QTextStream(Terminal::err()) << "flightdeck-cli check: not recorded: " << store.error() << Qt::endl;
     if (const QString notice = store.takeNotice(); !notice.isEmpty())
         QTextStream(Terminal::err()) << "flightdeck-cli check: " << notice << Qt::endl;
+}
+
+// With --alertmanager: the kluster's alerts, their findings matched, then `then` (later, from the event
+// loop). Alerts that cannot be read are one line on standard error; the findings and the exit status stand.
+void withAlerts(HttpClient *client, const AlertmanagerTarget &target, const KlusterState &state,
+    const Diagnosis &diagnosis, QObject *context, const std::function<void(const KlusterAlerts &)> &then)
+{
+    if (!target.isSet()) {
+        then(KlusterAlerts());
+        return;
+    }
+    auto *alertmanager = new AlertmanagerClient(client, target, context);
+    alertmanager->fetchKlusterAlerts(state.kluster.name, state.kluster.projectId, context,
+        [state, diagnosis, then, alertmanager](KlusterAlerts alerts) {
+            alertmanager->deleteLater();
+            if (alerts.known)
+                Alerts::matchFindings(alerts.alerts, state, diagnosis);
+            else
+                QTextStream(Terminal::err())
+                    << "flightdeck-cli check: alerts not read: " << alerts.error << Qt::endl;
+            then(alerts);
+        });
 }
 
 } // namespace
@@ -71,6 +95,7 @@ int runCheckCommand(const QStringList &arguments)
     CliOptions::addCloud(parser, true);
     CliOptions::addDiagnosis(parser);
     FleetCommands::addCheckAllOptions(parser);
+    CliOptions::addAlertmanager(parser);
     const QString command = QStringLiteral("check");
 
     if (!parser.parse(arguments))
@@ -93,8 +118,11 @@ int runCheckCommand(const QStringList &arguments)
         return CliOptions::fail(command,
             QStringLiteral("--format: \"%1\" is not text, json or prometheus")
                 .arg(parser.value(QStringLiteral("format")).left(40)));
+    const std::optional<AlertmanagerTarget> alertmanager = CliOptions::readAlertmanager(parser, &error);
+    if (!alertmanager)
+        return CliOptions::fail(command, error);
     if (FleetCommands::wantsCheckAll(parser))
-        return FleetCommands::runCheckAll(parser, *options, *format);
+        return FleetCommands::runCheckAll(parser, *options, *format, *alertmanager);
     if (*format == CliOptions::ReportFormat::Prometheus)
         return CliOptions::fail(command,
             QStringLiteral(
@@ -111,7 +139,15 @@ int runCheckCommand(const QStringList &arguments)
             return CliOptions::fail(command, e.toString());
         }
         const Diagnosis diagnosis = Diagnosis::run(state, *options);
-        const int status = writeReport(state, diagnosis, *format);
+        HttpClient client;
+        int status = CliOptions::ExitUnknown;
+        withAlerts(&client, *alertmanager, state, diagnosis, &client, [&](const KlusterAlerts &alerts) {
+            status = writeReport(state, diagnosis, *format, alerts);
+            if (alertmanager->isSet())
+                QCoreApplication::exit(status);
+        });
+        if (alertmanager->isSet())
+            QCoreApplication::exec();
         if (parser.isSet(QStringLiteral("record")))
             record(HistoryRecord::of(state, diagnosis, 0));
         return status;
@@ -153,15 +189,21 @@ int runCheckCommand(const QStringList &arguments)
             for (const SourceError &e : fetch.errors)
                 QTextStream(Terminal::err()) << "flightdeck-cli check: " << e.toString() << Qt::endl;
             const Diagnosis diagnosis = Diagnosis::run(fetch.state, *options);
-            status = writeReport(fetch.state, diagnosis, *format);
-            if (recording) {
-                // The history keeps this machine's time; capturedAt is on the cloud's clock.
-                HistoryRecord r = HistoryRecord::of(fetch.state, diagnosis, timer.elapsed());
-                r.at = HistoryStore::localInstant(r.at, client.serverClockOffsetMs());
-                record(r);
-            }
-            if (!CheckReport::readEverySource(fetch.state))
-                status = CliOptions::ExitUnknown; // an incomplete check is no all-clear
+            const qint64 elapsed = timer.elapsed();
+            withAlerts(&client, *alertmanager, fetch.state, diagnosis, &fetcher,
+                [&, state = fetch.state, diagnosis, elapsed](const KlusterAlerts &alerts) {
+                    status = writeReport(state, diagnosis, *format, alerts);
+                    if (recording) {
+                        // The history keeps this machine's time; capturedAt is on the cloud's clock.
+                        HistoryRecord r = HistoryRecord::of(state, diagnosis, elapsed);
+                        r.at = HistoryStore::localInstant(r.at, client.serverClockOffsetMs());
+                        record(r);
+                    }
+                    if (!CheckReport::readEverySource(state))
+                        status = CliOptions::ExitUnknown; // an incomplete check is no all-clear
+                    QCoreApplication::exit(status);
+                });
+            return;
         }
         QCoreApplication::exit(status);
     });

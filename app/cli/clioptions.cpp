@@ -1,9 +1,13 @@
 #include "app/cli/clioptions.h"
 
 #include "app/cli/terminal.h"
+#include "core/json/jsonreader.h"
+#include "services/localfile.h"
 #include "services/secretstore.h"
 
 #include <QCoreApplication>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QTextStream>
 #include <QTimer>
 #include <chrono>
@@ -221,6 +225,134 @@ int parseCloudCommand(QCommandLineParser &parser, const QStringList &arguments, 
         return fail(command, error);
     out->deadlineSeconds = *deadline;
     return -1;
+}
+
+void addAlertmanager(QCommandLineParser &parser)
+{
+    parser.addOption({ QStringLiteral("alertmanager"),
+        QStringLiteral("Show the kluster's alerts of this Alertmanager (v2 API) beside its findings "
+                       "(docs/alertmanager.md)."),
+        QStringLiteral("url") });
+    parser.addOption({ QStringLiteral("alertmanager-label"),
+        QStringLiteral("The label that names the kluster in its alerts (repeat for a fallback; default "
+                       "kluster_name, then kluster)."),
+        QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("alertmanager-ca"),
+        QStringLiteral("A CA (PEM) to trust for the Alertmanager, beside the system's."),
+        QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("alertmanager-auth"),
+        QStringLiteral("How to authenticate: none (default), basic or bearer."),
+        QStringLiteral("none|basic|bearer"), QStringLiteral("none") });
+    parser.addOption({ QStringLiteral("alertmanager-user"),
+        QStringLiteral("The user of basic authentication."), QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("alertmanager-secret-file"),
+        QStringLiteral("A file holding the password or token (else $FLIGHTDECK_ALERTMANAGER_SECRET, else the "
+                       "keychain)."),
+        QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("alertmanager-cert"),
+        QStringLiteral("A client certificate (PEM) for the Alertmanager, with --alertmanager-key."),
+        QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("alertmanager-key"),
+        QStringLiteral("The client certificate's key (PEM)."), QStringLiteral("file") });
+}
+
+std::optional<AlertmanagerTarget> readAlertmanager(const QCommandLineParser &parser, QString *error)
+{
+    AlertmanagerTarget target;
+    if (!parser.isSet(QStringLiteral("alertmanager"))) {
+        for (const char *other : { "alertmanager-label", "alertmanager-ca", "alertmanager-user",
+                 "alertmanager-secret-file", "alertmanager-cert", "alertmanager-key" })
+            if (parser.isSet(QLatin1String(other))) {
+                *error = QStringLiteral("--%1 without --alertmanager URL").arg(QLatin1String(other));
+                return std::nullopt;
+            }
+        return target;
+    }
+    QString why;
+    const std::optional<QUrl> url
+        = AlertmanagerTarget::readUrl(parser.value(QStringLiteral("alertmanager")), &why);
+    if (!url) {
+        *error = QStringLiteral("--alertmanager: ") + why;
+        return std::nullopt;
+    }
+    target.url = *url;
+    if (parser.isSet(QStringLiteral("alertmanager-label"))) {
+        target.klusterLabels = parser.values(QStringLiteral("alertmanager-label"));
+        for (const QString &label : target.klusterLabels) {
+            static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+            if (!name.match(label).hasMatch()) {
+                *error = QStringLiteral("--alertmanager-label: %1 is not a label name")
+                             .arg(quotedExcerpt(label));
+                return std::nullopt;
+            }
+        }
+    }
+    const std::optional<AlertmanagerTarget::Auth> auth
+        = alertmanagerAuthFromName(parser.value(QStringLiteral("alertmanager-auth")));
+    if (!auth) {
+        *error = QStringLiteral("--alertmanager-auth: %1 is not none, basic or bearer")
+                     .arg(quotedExcerpt(parser.value(QStringLiteral("alertmanager-auth"))));
+        return std::nullopt;
+    }
+    target.auth = *auth;
+    target.username = parser.value(QStringLiteral("alertmanager-user"));
+    if (target.auth == AlertmanagerTarget::Auth::Basic && target.username.isEmpty()) {
+        *error = QStringLiteral("--alertmanager-auth basic needs --alertmanager-user");
+        return std::nullopt;
+    }
+    const auto readFile = [&](const char *option, QByteArray *out) {
+        if (!parser.isSet(QLatin1String(option)))
+            return true;
+        QString failure;
+        const std::optional<QByteArray> bytes
+            = LocalFile::read(parser.value(QLatin1String(option)), LocalFile::ConfigLimit, &failure);
+        if (!bytes) {
+            *error = QStringLiteral("--%1: %2").arg(QLatin1String(option), failure);
+            return false;
+        }
+        *out = *bytes;
+        return true;
+    };
+    if (!readFile("alertmanager-ca", &target.caPem) || !readFile("alertmanager-cert", &target.clientCertPem)
+        || !readFile("alertmanager-key", &target.clientKeyPem))
+        return std::nullopt;
+    if (target.clientCertPem.isEmpty() != target.clientKeyPem.isEmpty()) {
+        *error = QStringLiteral("--alertmanager-cert and --alertmanager-key go together");
+        return std::nullopt;
+    }
+    if (target.auth == AlertmanagerTarget::Auth::None)
+        return target;
+    QByteArray secret;
+    if (!readFile("alertmanager-secret-file", &secret))
+        return std::nullopt;
+    target.secret = QString::fromUtf8(secret).section(QLatin1Char('\n'), 0, 0).trimmed();
+    if (target.secret.isEmpty())
+        target.secret = QProcessEnvironment::systemEnvironment().value(
+            QStringLiteral("FLIGHTDECK_ALERTMANAGER_SECRET"));
+    if (target.secret.isEmpty()) {
+        SecretStore store;
+        SecretResult result;
+        SecretCall *call = store.read(target.secretKey());
+        QObject::connect(call, &SecretCall::finished, &store, [&result](const SecretResult &r) {
+            result = r;
+            QCoreApplication::exit(0);
+        });
+        QCoreApplication::exec(); // until the keychain answers (or its timeout)
+        if (!result.found) {
+            *error = QStringLiteral(
+                "no secret for the Alertmanager %1: give --alertmanager-secret-file, "
+                "$FLIGHTDECK_ALERTMANAGER_SECRET, or store it with `flightdeck-cli credentials "
+                "set --alertmanager %1%2` (%3)")
+                         .arg(target.displayUrl(),
+                             target.username.isEmpty()
+                                 ? QString()
+                                 : QStringLiteral(" --alertmanager-user ") + target.username,
+                             result.error.isEmpty() ? QStringLiteral("not in the keychain") : result.error);
+            return std::nullopt;
+        }
+        target.secret = result.secret;
+    }
+    return target;
 }
 
 } // namespace CliOptions

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/diagnosisoptions.h"
+#include "services/alertmanagerclient.h"
 #include "services/cloudconfig.h"
 #include "services/kubeconfig.h"
 
@@ -58,5 +59,14 @@ int parseCloudCommand(QCommandLineParser &parser, const QStringList &arguments, 
 // Completes a cloud's secret from the keychain when neither its files nor
 // the environment hold it; false with `error` when there is none anywhere.
 bool completeSecret(CloudConfig &cloud, QString *error);
+
+// --alertmanager URL and its settings: --alertmanager-label (repeated; default kluster_name, then kluster),
+// --alertmanager-ca, --alertmanager-auth none|basic|bearer, --alertmanager-user, --alertmanager-secret-file,
+// --alertmanager-cert, --alertmanager-key.
+void addAlertmanager(QCommandLineParser &parser);
+// The Alertmanager given, its secret (basic or bearer) from --alertmanager-secret-file, else
+// $FLIGHTDECK_ALERTMANAGER_SECRET, else the keychain (`credentials set --alertmanager URL`); an unset target
+// when none is given; nullopt with `error` when what is given cannot be used.
+std::optional<AlertmanagerTarget> readAlertmanager(const QCommandLineParser &parser, QString *error);
 
 } // namespace CliOptions

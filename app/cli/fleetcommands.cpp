@@ -6,8 +6,10 @@
 #include "core/checkreport.h"
 #include "core/json/jsonwriter.h"
 #include "models/klusterstore.h"
+#include "services/alertmanagerclient.h"
 #include "services/cloudconfig.h"
 #include "services/connection.h"
+#include "services/httpclient.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -31,7 +33,29 @@ QString statusWord(int status)
     }
 }
 
-QByteArray textReport(const FleetMonitor &fleet)
+// With --alertmanager: every alert of the Alertmanager, read once for the fleet and split by kluster.
+struct FleetAlerts
+{
+    AlertmanagerTarget target;
+    bool known = false;
+    QList<Alert> all;
+    QString error;
+
+    KlusterAlerts of(const FleetMonitor::Entry &e) const
+    {
+        KlusterAlerts out;
+        out.configured = target.isSet();
+        out.known = known;
+        out.error = error;
+        if (known && e.data && e.data->fetch && e.data->diagnosis) {
+            out.alerts = Alerts::ofKluster(all, target.klusterLabels, e.key.kluster, e.projectId);
+            Alerts::matchFindings(out.alerts, e.data->fetch->state, *e.data->diagnosis);
+        }
+        return out;
+    }
+};
+
+QByteArray textReport(const FleetMonitor &fleet, const FleetAlerts &alerts)
 {
     QByteArray out;
     int counts[4] = {};
@@ -44,7 +68,7 @@ QByteArray textReport(const FleetMonitor &fleet)
             out += "Could not be checked (" + e.problem.toUtf8() + ")"
                 + (e.data && e.data->fetch ? ": what was read, as it was read" : "") + ".\n";
         if (e.data && e.data->fetch && e.data->diagnosis)
-            out += CheckReport::toText(e.data->fetch->state, *e.data->diagnosis);
+            out += CheckReport::toText(e.data->fetch->state, *e.data->diagnosis, alerts.of(e));
         out += '\n';
     }
     for (const auto &[cloud, error] : fleet.listingFailures())
@@ -62,7 +86,7 @@ QByteArray textReport(const FleetMonitor &fleet)
 
 // {"klusters": [{"cloud", "kluster", "projectId", "status", "checked", "error", "report"}], "listingErrors",
 // "status"}: each report as `check --format json` gives it, unchanged (null when nothing could be read).
-QByteArray jsonReport(const FleetMonitor &fleet)
+QByteArray jsonReport(const FleetMonitor &fleet, const FleetAlerts &alerts)
 {
     JsonWriter w(JsonWriter::Style::Compact);
     w.beginObject();
@@ -84,7 +108,7 @@ QByteArray jsonReport(const FleetMonitor &fleet)
         w.value(e.up ? QJsonValue() : QJsonValue(e.problem));
         w.key(QStringLiteral("report"));
         if (e.data && e.data->fetch && e.data->diagnosis)
-            w.raw(CheckReport::toJson(e.data->fetch->state, *e.data->diagnosis).trimmed());
+            w.raw(CheckReport::toJson(e.data->fetch->state, *e.data->diagnosis, alerts.of(e)).trimmed());
         else
             w.value(QJsonValue());
         w.endObject();
@@ -191,8 +215,8 @@ ConnectionSpec specFor(const CloudConfig &cloud, const DiagnosisOptions &options
     return spec;
 }
 
-int runCheckAll(
-    const QCommandLineParser &parser, const DiagnosisOptions &options, CliOptions::ReportFormat format)
+int runCheckAll(const QCommandLineParser &parser, const DiagnosisOptions &options,
+    CliOptions::ReportFormat format, const AlertmanagerTarget &alertmanager)
 {
     const QString command = QStringLiteral("check");
     if (parser.isSet(QStringLiteral("kluster")) || parser.isSet(QStringLiteral("snapshot")))
@@ -222,6 +246,10 @@ int runCheckAll(
         fleet.recordHistory();
     QElapsedTimer timer;
     timer.start();
+    FleetAlerts alerts;
+    alerts.target = alertmanager;
+    HttpClient alertmanagerHttp;
+    AlertmanagerClient alertmanagerClient(&alertmanagerHttp, alertmanager);
     int status = CliOptions::ExitUnknown;
     bool written = false;
     const auto finish = [&] {
@@ -230,20 +258,36 @@ int runCheckAll(
         written = true;
         QByteArray report;
         if (format == CliOptions::ReportFormat::Json)
-            report = jsonReport(fleet);
+            report = jsonReport(fleet, alerts);
         else if (format == CliOptions::ReportFormat::Prometheus) {
             PrometheusText::Options o;
             o.nodeSeries = *nodeSeries;
             o.runSeconds = double(timer.elapsed()) / 1000.0;
             report = fleet.metrics(o);
         } else
-            report = textReport(fleet);
+            report = textReport(fleet, alerts);
         status = Terminal::writeReport(report, format != CliOptions::ReportFormat::Text)
             ? fleet.worstStatus()
             : CliOptions::fail(command, QStringLiteral("cannot write the report to standard output"));
         QCoreApplication::exit(status);
     };
-    QObject::connect(&fleet, &FleetMonitor::firstRoundDone, &fleet, finish);
+    // The alerts are read once the klusters are (the Prometheus format has none: they are Alertmanager's).
+    const auto readAlertsThenFinish = [&] {
+        if (!alertmanager.isSet() || format == CliOptions::ReportFormat::Prometheus) {
+            finish();
+            return;
+        }
+        alertmanagerClient.fetchAllAlerts(&fleet, [&](const QList<Alert> &all, const QString &failure) {
+            alerts.known = failure.isEmpty();
+            alerts.all = all;
+            alerts.error = failure;
+            if (!alerts.known)
+                QTextStream(Terminal::err())
+                    << "flightdeck-cli check: alerts not read: " << failure << Qt::endl;
+            finish();
+        });
+    };
+    QObject::connect(&fleet, &FleetMonitor::firstRoundDone, &fleet, readAlertsThenFinish);
     // Past the deadline, what was checked is reported; the rest as not checked (exit 3 at least).
     CliOptions::armDeadline(*deadline, &fleet, [&, seconds = *deadline] {
         if (written)

@@ -6,6 +6,7 @@
 #include "core/diagnosis.h"
 #include "core/printable.h"
 #include "core/repairgate.h"
+#include "services/alertmanagerclient.h"
 #include "services/auditlog.h"
 #include "services/cloudconfig.h"
 #include "services/historystore.h"
@@ -159,17 +160,23 @@ int runCredentialsCommand(const QStringList &arguments)
 {
     const QString command = QStringLiteral("credentials");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Keep a cloud's password or application credential secret in the system keychain "
-                       "(service \"flightdeck\"):\n"
-                       "  credentials set --cloud NAME      reads the secret from standard input (one line)\n"
-                       "  credentials status --cloud NAME   says whether the keychain holds it\n"
-                       "  credentials delete --cloud NAME   removes it\n"
-                       "Secrets never go to a file."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Keep a cloud's password or application credential secret in the system keychain "
+        "(service \"flightdeck\"):\n"
+        "  credentials set --cloud NAME      reads the secret from standard input (one line)\n"
+        "  credentials status --cloud NAME   says whether the keychain holds it\n"
+        "  credentials delete --cloud NAME   removes it\n"
+        "With --alertmanager URL (and --alertmanager-user NAME for basic authentication), the same for an\n"
+        "Alertmanager's password or token.\n"
+        "Secrets never go to a file."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("set, status or delete"));
     parser.addOption({ QStringLiteral("cloud"),
         QStringLiteral("The cloud of clouds.yaml (default: $OS_CLOUD)."), QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("alertmanager"),
+        QStringLiteral("An Alertmanager's secret instead of a cloud's."), QStringLiteral("url") });
+    parser.addOption({ QStringLiteral("alertmanager-user"),
+        QStringLiteral("The Alertmanager's user (basic authentication)."), QStringLiteral("name") });
     if (!parser.parse(arguments))
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -181,10 +188,23 @@ int runCredentialsCommand(const QStringList &arguments)
         && action != QLatin1String("delete"))
         return CliOptions::fail(command, QStringLiteral("give set, status or delete (see --help)"));
     QString error;
-    const std::optional<CloudConfig> cloud
-        = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
-    if (!cloud)
-        return CliOptions::fail(command, error);
+    QString key;
+    if (parser.isSet(QStringLiteral("alertmanager"))) {
+        AlertmanagerTarget target;
+        const std::optional<QUrl> url
+            = AlertmanagerTarget::readUrl(parser.value(QStringLiteral("alertmanager")), &error);
+        if (!url)
+            return CliOptions::fail(command, QStringLiteral("--alertmanager: ") + error);
+        target.url = *url;
+        target.username = parser.value(QStringLiteral("alertmanager-user"));
+        key = target.secretKey();
+    } else {
+        const std::optional<CloudConfig> cloud
+            = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
+        if (!cloud)
+            return CliOptions::fail(command, error);
+        key = cloud->secretKey();
+    }
     SecretStore store;
     SecretCall *call = nullptr;
     if (action == QLatin1String("set")) {
@@ -192,11 +212,11 @@ int runCredentialsCommand(const QStringList &arguments)
         const QString secret = in.readLine();
         if (secret.isEmpty())
             return CliOptions::fail(command, QStringLiteral("no secret on standard input"));
-        call = store.write(cloud->secretKey(), secret);
+        call = store.write(key, secret);
     } else if (action == QLatin1String("delete")) {
-        call = store.remove(cloud->secretKey());
+        call = store.remove(key);
     } else {
-        call = store.read(cloud->secretKey());
+        call = store.read(key);
     }
     int status = CliOptions::ExitUnknown;
     QObject::connect(call, &SecretCall::finished, &store, [&](const SecretResult &r) {
@@ -207,13 +227,12 @@ int runCredentialsCommand(const QStringList &arguments)
                                "never written to a file")
                     .arg(store.memoryOnlyReason()));
         } else if (action == QLatin1String("status")) {
-            out << cloud->secretKey() << ": " << (r.found ? "stored in the keychain" : "not in the keychain")
-                << Qt::endl;
+            out << key << ": " << (r.found ? "stored in the keychain" : "not in the keychain") << Qt::endl;
             status = r.found ? 0 : 1;
         } else if (!r.ok) {
             status = CliOptions::fail(command, r.error);
         } else {
-            out << cloud->secretKey()
+            out << key
                 << (action == QLatin1String("set") ? ": stored in the keychain"
                                                    : ": removed from the keychain")
                 << Qt::endl;

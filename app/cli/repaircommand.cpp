@@ -10,9 +10,11 @@
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
 #include "services/repairrun.h"
+#include "services/repairsilences.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QTextStream>
 
@@ -151,7 +153,16 @@ int runRepairCommand(const QStringList &arguments)
         QStringLiteral("Delete this one instance or node although the remediation budget refuses "
                        "(TooManyUnhealthy) or its zone is down (ZoneDisruption); only with a single "
                        "--finding.") });
+    parser.addOption({ QStringLiteral("silence"),
+        QStringLiteral(
+            "With --alertmanager: silence the alerts of these findings while repairing (one silence "
+            "per alert, recorded in the audit log), expired once the repair is verified, kept if "
+            "it is not.") });
+    parser.addOption(
+        { QStringLiteral("silence-minutes"), QStringLiteral("How long a silence lasts at most (default 60)."),
+            QStringLiteral("minutes"), QStringLiteral("60") });
     CliOptions::addDiagnosis(parser);
+    CliOptions::addAlertmanager(parser);
     CliOptions::Parsed p;
     if (const int status = CliOptions::parseCloudCommand(parser, arguments, command,
             QStringLiteral("Repair findings: fetch the kluster, print the plan (the exact requests), "
@@ -174,8 +185,26 @@ int runRepairCommand(const QStringList &arguments)
         return CliOptions::fail(command,
             QStringLiteral("--override lets one deletion through, alone: give exactly one --finding"));
 
+    const std::optional<AlertmanagerTarget> alertmanager = CliOptions::readAlertmanager(parser, &error);
+    if (!alertmanager)
+        return CliOptions::fail(command, error);
+    const bool silence = parser.isSet(QStringLiteral("silence"));
+    if (silence && !alertmanager->isSet())
+        return CliOptions::fail(command, QStringLiteral("--silence needs --alertmanager URL"));
+    bool minutesOk = false;
+    const int silenceMinutes = parser.value(QStringLiteral("silence-minutes")).toInt(&minutesOk);
+    if (!minutesOk || silenceMinutes < 1 || silenceMinutes > 7 * 24 * 60)
+        return CliOptions::fail(command,
+            QStringLiteral("--silence-minutes: \"%1\" is not a count of minutes from 1 to 10080")
+                .arg(parser.value(QStringLiteral("silence-minutes")).left(40)));
+
     HttpClient client;
     KeystoneSession session(&client, *p.cloud);
+    AlertmanagerClient alertmanagerClient(&client, *alertmanager);
+    const RepairSilences::Context silenceContext { p.cloud->name,
+        p.cloud->username.isEmpty() ? p.cloud->userId : p.cloud->username, p.cloud->projectName,
+        p.cloud->projectId, p.kluster };
+    RepairSilences silences(&alertmanagerClient, silenceContext);
     KlusterFetcher fetcher(&session, p.kluster);
     if (p.kube)
         fetcher.setKubeTarget(*p.kube);
@@ -208,42 +237,104 @@ int runRepairCommand(const QStringList &arguments)
         for (const SourceError &e : fetch.errors)
             out << "Note: " << e.toString() << "\n";
         out.flush();
-        if (!parser.isSet(QStringLiteral("yes"))) {
-            if (!refusals.isEmpty()) {
-                out << (chosen.size() == 1 && refusals.size() == 1 ? "This plan would be refused: "
-                                                                   : "Would be refused: ")
-                    << (chosen.size() == 1 ? refusals.first().section(QStringLiteral(": "), 1)
-                                           : refusals.join(QStringLiteral("; ")))
-                    << Qt::endl;
-                QCoreApplication::exit(2);
+        QStringList chosenIds;
+        for (const Finding *f : chosen)
+            chosenIds << f->id();
+        const QString title = gate.routeChange()
+            ? gate.routeChange()->title
+            : (gate.decisions().isEmpty() || !gate.decisions().first().plan
+                    ? QString()
+                    : gate.decisions().first().plan->title);
+        const auto proceed = [&, refusals, fetch, diagnosis, gate, chosenIds](
+                                 const QList<SilenceRequest> &planned) {
+            if (!parser.isSet(QStringLiteral("yes"))) {
+                if (!refusals.isEmpty()) {
+                    out << (chosen.size() == 1 && refusals.size() == 1 ? "This plan would be refused: "
+                                                                       : "Would be refused: ")
+                        << (chosen.size() == 1 ? refusals.first().section(QStringLiteral(": "), 1)
+                                               : refusals.join(QStringLiteral("; ")))
+                        << Qt::endl;
+                    QCoreApplication::exit(2);
+                    return;
+                }
+                out << "Dry run: nothing was sent. Add --yes to send this plan." << Qt::endl;
+                QCoreApplication::exit(0);
                 return;
             }
-            out << "Dry run: nothing was sent. Add --yes to send this plan." << Qt::endl;
-            QCoreApplication::exit(0);
+            for (const QString &r : refusals)
+                QTextStream(Terminal::err()) << "flightdeck-cli repair: not sent: " << r << Qt::endl;
+            worst = refusals.isEmpty() ? 0 : 2;
+            RepairRun::Options runOptions;
+            runOptions.diagnosis = *options;
+            runOptions.override = override;
+            runOptions.kube = p.kube;
+            runOptions.stopOnFailure = true; // what follows a failed change was planned from the same data
+            run = std::make_unique<RepairRun>(
+                &session, p.kluster, fetch.state, diagnosis, gate.steps(), runOptions);
+            QObject::connect(
+                run.get(), &RepairRun::stepStarted, run.get(), [&out](const RepairGate::Step &step) {
+                    out << "Sending: " << printable(step.plan.title) << Qt::endl;
+                });
+            QObject::connect(run.get(), &RepairRun::progress, run.get(),
+                [&out](const QString &, const QString &m) { out << "  ... " << printable(m) << Qt::endl; });
+            QObject::connect(run.get(), &RepairRun::stepFinished, run.get(),
+                [&](const RepairGate::Step &, const RepairExecutor::Outcome &o) {
+                    printOutcome(out, o);
+                    worst = qMax(worst, o.auditError.isEmpty() ? exitStatusOf(o.result) : 3);
+                });
+            QObject::connect(run.get(), &RepairRun::finished, run.get(), [&] {
+                if (silences.silenceIds().isEmpty()) {
+                    QCoreApplication::exit(worst);
+                    return;
+                }
+                QObject::connect(
+                    &silences, &RepairSilences::finished, &silences, [&](const QString &summary) {
+                        out << "Silences: " << printable(summary) << Qt::endl;
+                        QCoreApplication::exit(worst);
+                    });
+                silences.finish(worst == 0);
+            });
+            if (planned.isEmpty() || !silence) {
+                run->start();
+                return;
+            }
+            // The silences first, each recorded; one that cannot be made never holds the repair back.
+            QObject::connect(&silences, &RepairSilences::created, &silences,
+                [&](const QStringList &ids, const QStringList &errors) {
+                    for (const QString &id : ids)
+                        out << "Silenced: " << printable(id) << Qt::endl;
+                    for (const QString &e : errors)
+                        QTextStream(Terminal::err()) << "flightdeck-cli repair: " << e << Qt::endl;
+                    run->start();
+                });
+            silences.create(planned, chosenIds);
+        };
+        if (!alertmanager->isSet()) {
+            proceed({});
             return;
         }
-        for (const QString &r : refusals)
-            QTextStream(Terminal::err()) << "flightdeck-cli repair: not sent: " << r << Qt::endl;
-        worst = refusals.isEmpty() ? 0 : 2;
-        RepairRun::Options runOptions;
-        runOptions.diagnosis = *options;
-        runOptions.override = override;
-        runOptions.kube = p.kube;
-        runOptions.stopOnFailure = true; // what follows a failed change was planned from the same data
-        run = std::make_unique<RepairRun>(
-            &session, p.kluster, fetch.state, diagnosis, gate.steps(), runOptions);
-        QObject::connect(run.get(), &RepairRun::stepStarted, run.get(), [&out](const RepairGate::Step &step) {
-            out << "Sending: " << printable(step.plan.title) << Qt::endl;
-        });
-        QObject::connect(run.get(), &RepairRun::progress, run.get(),
-            [&out](const QString &, const QString &m) { out << "  ... " << printable(m) << Qt::endl; });
-        QObject::connect(run.get(), &RepairRun::stepFinished, run.get(),
-            [&](const RepairGate::Step &, const RepairExecutor::Outcome &o) {
-                printOutcome(out, o);
-                worst = qMax(worst, o.auditError.isEmpty() ? exitStatusOf(o.result) : 3);
+        // The kluster's alerts, matched to its findings: those of the chosen findings are shown, and silenced
+        // with --silence.
+        alertmanagerClient.fetchKlusterAlerts(p.kluster, fetch.state.kluster.projectId, &fetcher,
+            [&, proceed, fetch, diagnosis, chosenIds, title](KlusterAlerts alerts) {
+                if (!alerts.known) {
+                    QTextStream(Terminal::err())
+                        << "flightdeck-cli repair: alerts not read: " << alerts.error << Qt::endl;
+                    proceed({});
+                    return;
+                }
+                Alerts::matchFindings(alerts.alerts, fetch.state, *diagnosis);
+                const QList<SilenceRequest> planned = RepairSilences::plan(alerts.alerts, chosenIds, title,
+                    silenceContext.user, QDateTime::currentDateTimeUtc(), silenceMinutes);
+                if (planned.isEmpty())
+                    out << "Alerts of these findings: none firing (unsilenced) in "
+                        << alertmanager->displayUrl() << Qt::endl;
+                for (const SilenceRequest &s : planned)
+                    out << (silence ? "Silence" : "Would silence (with --silence)") << ": "
+                        << printable(s.matchersText()) << " until " << s.endsAt.toString(Qt::ISODate)
+                        << ", by " << printable(s.createdBy) << ": " << printable(s.comment) << Qt::endl;
+                proceed(planned);
             });
-        QObject::connect(run.get(), &RepairRun::finished, run.get(), [&] { QCoreApplication::exit(worst); });
-        run->start();
     });
     // Past the deadline, a repair in flight is given up through its executor: the audit record is completed
     // (its requests so far, "gave up") before the command ends.

@@ -273,7 +273,7 @@ bool JsonReader::isArrayAt(const QString &key) const
     return m_value.toObject().value(key).isArray();
 }
 
-QJsonObject parseJsonObject(const QString &source, const QByteArray &bytes)
+QJsonValue parseJsonDocument(const QString &source, const QByteArray &bytes)
 {
     if (bytes.trimmed().isEmpty())
         throw ParseError { source, QString(), QStringLiteral("the file is empty") };
@@ -293,8 +293,16 @@ QJsonObject parseJsonObject(const QString &source, const QByteArray &bytes)
             QStringLiteral("not valid JSON at byte %1: %2%3").arg(error.offset).arg(error.errorString(), hint)
         };
     }
-    if (!doc.isObject())
+    if (doc.isArray())
+        return doc.array();
+    return doc.object();
+}
+
+QJsonObject parseJsonObject(const QString &source, const QByteArray &bytes)
+{
+    const QJsonValue top = parseJsonDocument(source, bytes);
+    if (!top.isObject())
         throw ParseError { source, QStringLiteral("$"),
             QStringLiteral("expected a JSON object at the top level") };
-    return doc.object();
+    return top.toObject();
 }

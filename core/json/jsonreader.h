@@ -123,6 +123,8 @@ QString apiErrorIn(const QJsonObject &body);
 // Parses `bytes` as a JSON document whose top level must be an object;
 // throws ParseError naming `source` and the offset for truncated or non-JSON input.
 QJsonObject parseJsonObject(const QString &source, const QByteArray &bytes);
+// The same for a document whose top level may be an object or an array (Alertmanager's lists).
+QJsonValue parseJsonDocument(const QString &source, const QByteArray &bytes);
 
 // Runs `parse`, a parser that throws ParseError, unless `answer` has failed already. Returns `answer` as it
 // is, or, when the parser refused, made a malformed answer that names the input and the JSON path refused.

@@ -1,5 +1,7 @@
+#include "core/alerts.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
+#include "core/json/jsonreader.h"
 #include "core/json/jsonwriter.h"
 #include "core/prometheustext.h"
 #include "tests/common/worldbuilder.h"
@@ -27,6 +29,11 @@ private slots:
     void incidentsInJsonAndText();
     void prometheusTextOfAFleet();
     void prometheusLabelValuesEscaped();
+    void alertsParsed();
+    void alertsRefusedWithTheirPath();
+    void alertsOfTheirKlusterOnly();
+    void alertsMatchedToFindings();
+    void alertsInJsonAndText();
 };
 
 static WorldBuilder brokenWorld()
@@ -389,6 +396,206 @@ void TestCheckReport::prometheusLabelValuesEscaped()
     odd.name = QStringLiteral("we\"ird\nname");
     const QByteArray text = PrometheusText::write({ odd }, {});
     QVERIFY(text.contains("flightdeck_up{kluster_name=\"we\\\"ird\\nname\",project_id=\"\"} 0\n"));
+}
+
+// As Alertmanager 0.25 answers GET /api/v2/alerts (fractional seconds, receivers, updatedAt: ignored).
+static QByteArray alertBody(const QString &labels,
+    const QString &startsAt = QStringLiteral("2026-11-21T09:30:00.123Z"),
+    const QString &fingerprint = QStringLiteral("2e5d43669cf8089d"), const QString &silencedBy = QString())
+{
+    return QStringLiteral(R"({"annotations":{"summary":"a summary"},"endsAt":"2026-11-21T10:05:00.000Z",)"
+                          R"("fingerprint":"%1","receivers":[{"name":"none"}],"startsAt":"%2",)"
+                          R"("status":{"inhibitedBy":[],"silencedBy":[%3],"state":"%4"},)"
+                          R"("updatedAt":"2026-11-21T10:00:00.000Z","labels":{%5}})")
+        .arg(fingerprint, startsAt.isEmpty() ? QStringLiteral("2026-11-21T09:30:00.123Z") : startsAt,
+            silencedBy.isEmpty() ? QString() : QLatin1Char('"') + silencedBy + QLatin1Char('"'),
+            silencedBy.isEmpty() ? QStringLiteral("active") : QStringLiteral("suppressed"), labels)
+        .toUtf8();
+}
+
+static QList<Alert> alerts(const QList<QByteArray> &bodies)
+{
+    QByteArray array = "[";
+    for (const QByteArray &b : bodies)
+        array += (array.size() > 1 ? "," : "") + b;
+    return Alerts::parse(QStringLiteral("alerts"), array + "]");
+}
+
+void TestCheckReport::alertsParsed()
+{
+    const QList<Alert> list
+        = alerts({ alertBody(R"("alertname":"KubeNodeNotReady","kluster_name":"demo","severity":"warning")"),
+            alertBody(
+                R"("alertname":"X","kluster_name":"demo")", "2026-11-21T09:00:00Z", "ff", "silence-1") });
+    QCOMPARE(list.size(), 2);
+    QCOMPARE(list.at(0).name(), QStringLiteral("KubeNodeNotReady"));
+    QCOMPARE(list.at(0).severity(), QStringLiteral("warning"));
+    QCOMPARE(list.at(0).summary(), QStringLiteral("a summary"));
+    QCOMPARE(list.at(0).startsAt, QDateTime(QDate(2026, 11, 21), QTime(9, 30, 0, 123), Qt::UTC));
+    QCOMPARE(list.at(0).state, AlertState::Active);
+    QVERIFY(!list.at(0).silenced());
+    QCOMPARE(list.at(1).state, AlertState::Suppressed);
+    QCOMPARE(list.at(1).silencedBy, QStringList { QStringLiteral("silence-1") });
+    QVERIFY(list.at(1).silenced());
+    QCOMPARE(Alerts::parse(QStringLiteral("alerts"), "[]").size(), 0);
+    // A description's first line stands in for a missing summary, the name for both.
+    Alert bare;
+    bare.labels.insert(QStringLiteral("alertname"), QStringLiteral("Bare"));
+    QCOMPARE(bare.summary(), QStringLiteral("Bare"));
+    bare.annotations.insert(QStringLiteral("description"), QStringLiteral("first line\nsecond"));
+    QCOMPARE(bare.summary(), QStringLiteral("first line"));
+}
+
+void TestCheckReport::alertsRefusedWithTheirPath()
+{
+    const auto refusal = [](const QByteArray &body) {
+        try {
+            Alerts::parse(QStringLiteral("its alerts"), body);
+        } catch (const ParseError &e) {
+            return e.toString();
+        }
+        return QString();
+    };
+    QVERIFY2(refusal("{\"data\": []}").contains(QStringLiteral("expected a JSON array")),
+        qPrintable(refusal("{}")));
+    QVERIFY(refusal("<html><body>502 Bad Gateway</body></html>").contains(QStringLiteral("HTML")));
+    QVERIFY(refusal("[{\"fingerprint\": \"a\"").contains(QStringLiteral("truncated")));
+    QVERIFY(refusal("[{\"fingerprint\":\"a\",\"labels\":{},\"startsAt\":\"2026-11-21T09:00:00Z\"}]")
+                .contains(QStringLiteral("$[0].status")));
+    QVERIFY(refusal("[{\"fingerprint\":\"a\",\"labels\":{},\"startsAt\":\"yesterday\",\"status\":{\"state\":"
+                    "\"active\"}}]")
+                .contains(QStringLiteral("$[0].startsAt")));
+    QVERIFY(refusal("[{\"fingerprint\":\"a\",\"labels\":{\"x\":1},\"startsAt\":\"2026-11-21T09:00:00Z\","
+                    "\"status\":{\"state\":\"active\"}}]")
+                .contains(QStringLiteral("$[0].labels.x")));
+    QVERIFY(refusal("[{\"fingerprint\":\"a\",\"labels\":{},\"startsAt\":\"2026-11-21T09:00:00Z\",\"status\":{"
+                    "\"state\":\"firing\"}}]")
+                .contains(QStringLiteral("not active, suppressed or unprocessed")));
+}
+
+// Never another kluster's: the first kluster label the alert has names it, and its project, where it says
+// one.
+void TestCheckReport::alertsOfTheirKlusterOnly()
+{
+    const QStringList labels = Alerts::defaultKlusterLabels();
+    const QList<Alert> list = alerts({
+        alertBody(R"("alertname":"A","kluster_name":"demo")", "2026-11-21T09:40:00Z", "a"),
+        alertBody(R"("alertname":"B","kluster":"demo")", "2026-11-21T09:10:00Z", "b"),
+        alertBody(R"("alertname":"C","kluster_name":"blue","kluster":"demo")", "2026-11-21T09:00:00Z", "c"),
+        alertBody(
+            R"("alertname":"D","kluster_name":"demo","project_id":"other")", "2026-11-21T09:00:00Z", "d"),
+        alertBody(R"("alertname":"E","kluster_name":"demo","project_id":"p1")", "2026-11-21T09:40:00Z", "0e"),
+        alertBody(R"("alertname":"F","kluster_name":"demo-2")", "2026-11-21T09:00:00Z", "f"),
+        alertBody(R"("alertname":"A","kluster_name":"demo")", "2026-11-21T09:40:00Z", "a"), // the same twice
+    });
+    QStringList names;
+    for (const Alert &a : Alerts::ofKluster(list, labels, QStringLiteral("demo"), QStringLiteral("p1")))
+        names.append(a.name());
+    QCOMPARE(names,
+        (QStringList {
+            QStringLiteral("B"), QStringLiteral("E"), QStringLiteral("A") })); // by start, fingerprint
+    QCOMPARE(Alerts::ofKluster(list, labels, QStringLiteral("blue"), QStringLiteral("p1")).size(), 1);
+    QCOMPARE(
+        Alerts::ofKluster(list, { QStringLiteral("kluster") }, QStringLiteral("demo"), QStringLiteral("p1"))
+            .size(),
+        2);
+    QCOMPARE(Alerts::ofKluster(list, labels, QString(), QString()).size(), 0);
+}
+
+void TestCheckReport::alertsMatchedToFindings()
+{
+    WorldBuilder w = brokenWorld();
+    const KlusterState s = w.state();
+    const Diagnosis d = Diagnosis::run(s);
+    const QString router = s.router.id;
+    QList<Alert> list = alerts({
+        alertBody(R"("alertname":"FlightdeckCriticalFinding","kind":"instance-error","severity":"critical")",
+            {}, "1"),
+        alertBody(
+            R"("alertname":"FlightdeckCriticalFinding","kind":"instance-unregistered","severity":"critical")",
+            {}, "2"),
+        alertBody(R"("alertname":"NodeDown","instance":"kks-demo-pool-bbbbb:9100")", {}, "3"),
+        alertBody(QStringLiteral(R"("alertname":"FlightdeckRouterNearLimit","router_id":"%1")").arg(router),
+            {}, "4"),
+        alertBody(R"("alertname":"KubeAPIErrorsHigh","kluster_name":"demo")", {}, "5"),
+        alertBody(R"("alertname":"ByKind","kind":"route-duplicate","subject":"100.100.4.0/24")", {}, "6"),
+        alertBody(R"("alertname":"ByKind","kind":"route-duplicate","subject":"100.100.5.0/24")", {}, "7"),
+    });
+    Alerts::matchFindings(list, s, d);
+    QCOMPARE(list.at(0).findings, QStringList { QStringLiteral("instance-error:kks-demo-pool-ccccc") });
+    QCOMPARE(list.at(1).findings, QStringList()); // the unregistered one is a warning: not this alert's
+    QCOMPARE(
+        list.at(2).findings, QStringList { QStringLiteral("instance-unregistered:kks-demo-pool-bbbbb") });
+    QCOMPARE(list.at(3).findings.size(), 2); // both route findings
+    for (const QString &id : list.at(3).findings)
+        QVERIFY(id.startsWith(QStringLiteral("route-")));
+    QCOMPARE(list.at(4).findings, QStringList());
+    QCOMPARE(list.at(5).findings, QStringList { QStringLiteral("route-duplicate:100.100.4.0/24") });
+    QCOMPARE(list.at(6).findings, QStringList()); // a subject that is none of the duplicates'
+    QCOMPARE(Alerts::unexplainedCount(list), 3);
+    const QStringList uncovered = Alerts::uncoveredCriticalFindings(list, d);
+    QCOMPARE(uncovered.size(), 0); // instance-error by 1, the duplicate route by 4
+    list.removeAt(5); // the duplicate's own alert
+    list.removeAt(3); // the router's
+    QCOMPARE(Alerts::uncoveredCriticalFindings(list, d).size(), 1);
+    QVERIFY(
+        Alerts::uncoveredCriticalFindings(list, d).first().startsWith(QStringLiteral("route-duplicate:")));
+}
+
+void TestCheckReport::alertsInJsonAndText()
+{
+    const KlusterState s = brokenWorld().state();
+    const Diagnosis d = Diagnosis::run(s);
+    // No Alertmanager: no key, no section.
+    QVERIFY(!CheckReport::toJson(s, d).contains("\"alerts\""));
+    QVERIFY(!CheckReport::toText(s, d).contains("Alert"));
+
+    KlusterAlerts unread;
+    unread.configured = true;
+    unread.error = QStringLiteral("Alertmanager http://127.0.0.1:9: connection refused");
+    QCOMPARE(
+        QJsonDocument::fromJson(CheckReport::toJson(s, d, unread)).object().value(QStringLiteral("alerts")),
+        QJsonValue());
+    QVERIFY(CheckReport::toJson(s, d, unread).contains("\"alerts\": null"));
+    QVERIFY(CheckReport::toText(s, d, unread)
+                .contains("Alerts: not read (Alertmanager http://127.0.0.1:9: connection refused)"));
+
+    KlusterAlerts read;
+    read.configured = true;
+    read.known = true;
+    read.alerts = alerts(
+        { alertBody(
+              R"("alertname":"FlightdeckCriticalFinding","kind":"instance-error","kluster_name":"demo")", {},
+              "1"),
+            alertBody(R"("alertname":"KubeAPIErrorsHigh","kluster_name":"demo","severity":"warning")", {},
+                "2", "s-1") });
+    Alerts::matchFindings(read.alerts, s, d);
+    const QByteArray json = CheckReport::toJson(s, d, read);
+    auto pos = [&json](const char *key) { return json.indexOf(QByteArray(QByteArray("\"") + key + "\":")); };
+    QVERIFY(pos("incidents") < pos("alerts"));
+    QVERIFY(pos("alerts") < pos("budget"));
+    const QJsonArray a = QJsonDocument::fromJson(json).object().value(QStringLiteral("alerts")).toArray();
+    QCOMPARE(a.size(), 2);
+    const QJsonObject first = a.at(0).toObject();
+    QCOMPARE(first.keys(),
+        (QStringList { QStringLiteral("annotations"), QStringLiteral("findings"), QStringLiteral("labels"),
+            QStringLiteral("silencedBy"), QStringLiteral("startsAt"), QStringLiteral("state") }));
+    QCOMPARE(first.value(QStringLiteral("startsAt")).toString(), QStringLiteral("2026-11-21T09:30:00Z"));
+    QCOMPARE(first.value(QStringLiteral("findings")).toArray().first().toString(),
+        QStringLiteral("instance-error:kks-demo-pool-ccccc"));
+    QCOMPARE(a.at(1).toObject().value(QStringLiteral("silencedBy")).toArray().first().toString(),
+        QStringLiteral("s-1"));
+    QCOMPARE(a.at(1).toObject().value(QStringLiteral("state")).toString(), QStringLiteral("suppressed"));
+    QCOMPARE(CheckReport::toJson(s, d, read), json); // the same bytes for the same input
+
+    const QString text = QString::fromUtf8(CheckReport::toText(s, d, read));
+    QVERIFY2(text.contains(QStringLiteral("Alerts in Alertmanager: 2, 1 that no finding explains")),
+        qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("-> instance-error:kks-demo-pool-ccccc")));
+    QVERIFY(text.contains(QStringLiteral("KubeAPIErrorsHigh (silenced, since 2026-11-21T09:30:00Z)")));
+    QVERIFY(text.contains(QStringLiteral("-> no finding explains it")));
+    QVERIFY(text.contains(
+        QStringLiteral("Critical findings no alert covers (a gap in the monitoring): route-duplicate:")));
 }
 
 QTEST_GUILESS_MAIN(TestCheckReport)

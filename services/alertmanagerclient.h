@@ -1,0 +1,115 @@
+#pragma once
+
+#include "core/alerts.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+#include <functional>
+#include <optional>
+
+class HttpCall;
+class HttpClient;
+struct ApiRequest;
+
+// How Flightdeck reaches an Alertmanager (docs/alertmanager.md): its URL, how it authenticates, its TLS, and
+// the labels that name a kluster in its alerts. The secret is held in memory only (from the keychain, a file
+// or the environment), never written.
+struct AlertmanagerTarget
+{
+    enum class Auth
+    {
+        None,
+        Basic,
+        Bearer,
+    };
+
+    QUrl url; // the base: http(s)://host:port[/prefix]
+    Auth auth = Auth::None;
+    QString username; // basic
+    QString secret; // the basic password or the bearer token
+    QByteArray caPem; // an extra CA to trust (PEM)
+    QByteArray clientCertPem; // a client certificate (PEM), with its key
+    QByteArray clientKeyPem;
+    QStringList klusterLabels = Alerts::defaultKlusterLabels();
+
+    bool isSet() const { return url.isValid() && !url.isEmpty(); }
+    // The keychain's name for its secret: one per Alertmanager and user.
+    QString secretKey() const;
+    // The URL for messages: no user or password in it.
+    QString displayUrl() const;
+    // Checks a URL given by a person: http or https, a host, no query; nullopt with `error` otherwise.
+    static std::optional<QUrl> readUrl(const QString &text, QString *error);
+};
+
+QString alertmanagerAuthName(AlertmanagerTarget::Auth auth); // "none", "basic", "bearer"
+std::optional<AlertmanagerTarget::Auth> alertmanagerAuthFromName(QStringView name);
+
+// A silence to create: who, why, for how long, and the matchers that select the alerts (Alertmanager's
+// PostableSilence).
+struct SilenceRequest
+{
+    struct Matcher
+    {
+        QString name;
+        QString value;
+        bool isRegex = false;
+        bool isEqual = true;
+    };
+    QList<Matcher> matchers;
+    QDateTime startsAt;
+    QDateTime endsAt;
+    QString createdBy;
+    QString comment;
+
+    QByteArray toJson() const;
+    // The matchers as Alertmanager shows them: {alertname="X", kluster_name="demo"}.
+    QString matchersText() const;
+    // The matchers that select exactly `alert`: every label it carries, each equal.
+    static QList<Matcher> matchersOf(const Alert &alert);
+};
+
+// Alertmanager's v2 API over the one HTTP core: every call asynchronous and timed out, TLS verified, the
+// secret sent only to the Alertmanager it belongs to.
+class AlertmanagerClient : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AlertmanagerClient)
+
+public:
+    AlertmanagerClient(HttpClient *client, AlertmanagerTarget target, QObject *parent = nullptr);
+
+    const AlertmanagerTarget &target() const { return m_target; }
+
+    // GET /api/v2/alerts of every state (active, silenced, inhibited, unprocessed), with `filter` matchers
+    // (label="value", ANDed) if any. The answer is read with Alerts::parse.
+    HttpCall *fetchAlerts(const QStringList &filter = {});
+    // The alerts of one kluster, findings not yet matched: one request per kluster label (the first label
+    // equal to the name; the next with the ones before it absent), merged. `done` is called once, later.
+    void fetchKlusterAlerts(const QString &name, const QString &projectId, QObject *context,
+        std::function<void(const KlusterAlerts &)> done);
+    // Every alert of the Alertmanager in one request (a fleet's refresh shares it, Alerts::ofKluster splits).
+    void fetchAllAlerts(
+        QObject *context, std::function<void(const QList<Alert> &, const QString &error)> done);
+
+    // POST /api/v2/silences: the answer's {"silenceID": "…"} is read with silenceIdOf.
+    HttpCall *createSilence(const SilenceRequest &silence);
+    // DELETE /api/v2/silence/{id}: expires it (it stays listed, expired).
+    HttpCall *expireSilence(const QString &id);
+    static QString silenceIdOf(const QByteArray &body); // empty when the answer has none
+
+    // The filters that select a kluster's alerts by `labels`, one set per request.
+    static QList<QStringList> klusterFilters(const QStringList &labels, const QString &name);
+    // label="value" with Alertmanager's escapes.
+    static QString matcher(const QString &label, const QString &value);
+
+private:
+    ApiRequest request(const QByteArray &method, const QString &path) const;
+    QString describe(const QString &what) const;
+
+    HttpClient *m_client;
+    AlertmanagerTarget m_target;
+};
