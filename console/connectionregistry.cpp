@@ -248,6 +248,20 @@ void ConnectionRegistry::save()
 
 void ConnectionRegistry::storeSecret(const ConnectionSpec &spec, const QString &secret)
 {
+    if (spec.alertmanager.needsSecret() && !spec.alertmanager.secret.isEmpty()) {
+        // The Alertmanager's password or token: in the keychain, as the cloud's (the connection holds it for
+        // this session either way).
+        auto *store = new SecretStore(this);
+        const QString name = spec.name;
+        connect(store->write(spec.alertmanager.secretKey(), spec.alertmanager.secret), &SecretCall::finished,
+            this, [this, store, name](const SecretResult &r) {
+                store->deleteLater();
+                if (!r.ok || r.inMemoryOnly)
+                    emit secretNotKept(name,
+                        tr("The Alertmanager secret of %1 is kept for this session only (%2).")
+                            .arg(name, r.inMemoryOnly ? tr("no keychain is available") : r.error));
+            });
+    }
     if (secret.isEmpty() || !spec.config)
         return;
     auto *store = new SecretStore(this);

@@ -1,5 +1,6 @@
 #include "console/consolesession.h"
 
+#include "console/alertwatch.h"
 #include "console/connectionregistry.h"
 #include "console/historyclient.h"
 #include "console/refreshcoordinator.h"
@@ -7,6 +8,7 @@
 #include "models/auditmodel.h"
 #include "models/klustersmodel.h"
 #include "models/klusterstore.h"
+#include "services/connection.h"
 #include "services/settings.h"
 
 ConsoleSession::ConsoleSession(QObject *parent)
@@ -22,6 +24,7 @@ ConsoleSession::ConsoleSession(QObject *parent)
     , m_security(new SecurityModel(this))
     , m_audit(new AuditModel(this))
     , m_preparer(new ViewPreparer(m_store, { m_findings, m_nodes, m_routes, m_security }, this))
+    , m_alerts(new AlertWatch(this))
 {
     m_history->open(Settings::historyDays().value(), Settings::historyMegabytes().value());
     m_klusters->follow(m_store);
@@ -29,6 +32,28 @@ ConsoleSession::ConsoleSession(QObject *parent)
     m_refreshes->setViewsBusy([this] { return m_preparer->isBusy(); });
     connect(m_preparer, &ViewPreparer::idle, m_refreshes, &RefreshCoordinator::settleIfIdle);
     connect(m_preparer, &ViewPreparer::shown, this, &ConsoleSession::shown);
+    // The alerts beside the findings: each connection's Alertmanager read with every round, and after the
+    // kluster shown is refreshed (a repair, F5 on it).
+    connect(m_registry, &ConnectionRegistry::added, m_alerts,
+        [this](Connection *c) { m_alerts->setTarget(c->spec().name, c->spec().alertmanager); });
+    connect(m_registry, &ConnectionRegistry::removed, m_alerts, &AlertWatch::remove);
+    // Each kluster's firing alerts counted in the sidebar.
+    connect(m_alerts, &AlertWatch::changed, m_klusters, [this](const QString &connection) {
+        QHash<QString, int> counts;
+        for (const QString &kluster : m_store->klusters(connection)) {
+            const KlusterData *d = m_store->data({ connection, kluster });
+            counts.insert(kluster,
+                m_alerts->firingCount(
+                    { connection, kluster }, d && d->fetch ? d->fetch->state.kluster.projectId : QString()));
+        }
+        m_klusters->setAlertCounts(connection, counts, m_alerts->watches(connection));
+    });
+    connect(m_refreshes, &RefreshCoordinator::roundDone, m_alerts, &AlertWatch::refreshAll);
+    connect(m_refreshes, &RefreshCoordinator::refreshed, m_alerts,
+        [this](const KlusterKey &key, const KlusterData &, bool cancelled) {
+            if (!cancelled && key == m_current)
+                m_alerts->refresh(key.connection);
+        });
     // Since when the findings of the kluster shown are open: its Since column follows each record.
     connect(m_history, &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
         if (key == m_current) {

@@ -5,6 +5,7 @@
 
 #include <QObject>
 
+class AlertWatch;
 class AuditModel;
 class ConnectionRegistry;
 class FindingsModel;
@@ -41,6 +42,7 @@ public:
     RoutesModel *routes() const { return m_routes; }
     SecurityModel *security() const { return m_security; }
     AuditModel *audit() const { return m_audit; }
+    AlertWatch *alerts() const { return m_alerts; } // the connections' Alertmanagers
 
     // The kluster shown (a connection's own row: its kluster is empty), remembered for the next run.
     // showCurrent() shows its data: since when its findings are open, then its rows (shown() once they are
@@ -74,5 +76,6 @@ private:
     SecurityModel *m_security;
     AuditModel *m_audit;
     ViewPreparer *m_preparer;
+    AlertWatch *m_alerts;
     KlusterKey m_current;
 };

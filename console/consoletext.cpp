@@ -15,6 +15,11 @@ QString tr(const char *text)
     return QCoreApplication::translate("ConsoleText", text);
 }
 
+QString tr(const char *text, const char *disambiguation, int n)
+{
+    return QCoreApplication::translate("ConsoleText", text, disambiguation, n);
+}
+
 } // namespace
 
 QString clock(const QDateTime &t)
@@ -317,6 +322,55 @@ QString windowTitle(const KlusterKey &key, bool forceReadOnly)
 {
     return (key.isNull() ? tr("Flightdeck") : tr("%1 — Flightdeck").arg(key.toString()))
         + (forceReadOnly ? tr(" (read-only)") : QString());
+}
+
+AlertsText alertsText(
+    const KlusterAlerts &alerts, const Diagnosis &diagnosis, const QDateTime &readAt, const QDateTime &now)
+{
+    AlertsText out;
+    if (!alerts.configured)
+        return out;
+    if (!alerts.known) {
+        out.heading = tr("Alerts");
+        out.problem = tr("Not read: %1").arg(shortError(alerts.error));
+        return out;
+    }
+    const int unexplained = Alerts::unexplainedCount(alerts.alerts);
+    out.heading = alerts.alerts.isEmpty() ? tr("Alerts: none firing in Alertmanager")
+        : unexplained > 0
+        ? tr("Alerts: %n in Alertmanager", nullptr, int(alerts.alerts.size()))
+            + tr(", %n that no finding explains", nullptr, unexplained)
+        : tr("Alerts: %n in Alertmanager, each explained by a finding", nullptr, int(alerts.alerts.size()));
+    for (const Alert &a : alerts.alerts) {
+        AlertsText::Row row;
+        row.severity = a.severity();
+        row.silenced = a.silenced();
+        row.unexplained = a.findings.isEmpty();
+        QString explains;
+        if (a.findings.isEmpty())
+            explains = tr("no finding explains it: the cause is outside what Flightdeck reads");
+        else if (a.findings.size() <= 2)
+            explains = tr("explained by %1").arg(a.findings.join(QStringLiteral(", ")));
+        else
+            explains = tr("explained by %1 and %n more", nullptr, int(a.findings.size() - 1))
+                           .arg(a.findings.first());
+        row.text = QStringLiteral("%1 — %2 · %3%4 · %5")
+                       .arg(a.name(), a.summary(), tr("started %1").arg(ago(a.startsAt, now)),
+                           a.silenced() ? tr(" · silenced") : QString(), explains);
+        out.rows.append(row);
+    }
+    const QStringList uncovered = Alerts::uncoveredCriticalFindings(alerts.alerts, diagnosis);
+    if (!uncovered.isEmpty())
+        out.gap = tr("%n critical finding(s) no alert covers (a gap in the monitoring): ", nullptr,
+                      int(uncovered.size()))
+            + (uncovered.size() <= 3
+                    ? uncovered.join(QStringLiteral(", "))
+                    : uncovered.mid(0, 3).join(QStringLiteral(", ")) + QStringLiteral(", …"));
+    if (!alerts.error.isEmpty())
+        out.problem
+            = tr("The last read failed (%1); these are the alerts of %2.")
+                  .arg(shortError(alerts.error), readAt.isValid() ? ago(readAt, now) : tr("an earlier read"));
+    return out;
 }
 
 } // namespace ConsoleText

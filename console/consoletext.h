@@ -1,6 +1,7 @@
 #pragma once
 
 #include "console/refreshcoordinator.h"
+#include "core/alerts.h"
 #include "core/error.h"
 #include "core/finding.h"
 #include "core/klusterkey.h"
@@ -97,5 +98,26 @@ std::optional<Notification> notification(const KlusterKey &key, const KlusterDat
 QString roundDone(const RefreshSummary &summary, const QDateTime &now);
 // A kluster's heading while its views are made, and the window's title.
 QString windowTitle(const KlusterKey &key, bool forceReadOnly);
+
+// The Overview's alerts (docs/alertmanager.md): a heading with the count and the alerts no finding explains,
+// one row per alert (severity, name, summary, since when, what it explains or that nothing does), the
+// critical findings no alert covers, and why the alerts could not be read, if so. Empty without an
+// Alertmanager.
+struct AlertsText
+{
+    QString heading;
+    struct Row
+    {
+        QString severity; // the alert's severity label, "critical", "warning", … (empty: none)
+        QString text; // one line
+        bool unexplained = false;
+        bool silenced = false;
+    };
+    QList<Row> rows;
+    QString gap; // "2 critical findings no alert covers: …" (empty: none)
+    QString problem; // the Alertmanager could not be read: why, and as of when the rows are
+};
+AlertsText alertsText(
+    const KlusterAlerts &alerts, const Diagnosis &diagnosis, const QDateTime &readAt, const QDateTime &now);
 
 } // namespace ConsoleText

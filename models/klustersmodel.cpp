@@ -264,6 +264,14 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         case State::ConnectionFailed:
             return tr("Connection %1 lists no kluster: %2").arg(r.connection, r.error);
         default:
+            if (index.column() == AlertsColumn && !r.kluster.isEmpty()) {
+                const int n = m_alertCounts.value(r.key());
+                return n > 0
+                    ? tr(
+                        "%n alert(s) firing in Alertmanager (the Overview shows which findings explain them)",
+                        nullptr, n)
+                    : QVariant();
+            }
             // The counts are of causes: what they are made of.
             if (r.diagnosed && (index.column() == CriticalColumn || index.column() == WarningColumn))
                 return r.shown.incidents > 0 ? QVariant(r.shown.text()) : QVariant();
@@ -296,6 +304,10 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
             return r.diagnosed ? count(r.shown.critical) : QVariant(QStringLiteral("—"));
         case WarningColumn:
             return r.diagnosed ? count(r.shown.warning) : QVariant(QStringLiteral("—"));
+        case AlertsColumn: {
+            const int n = m_alertCounts.value(r.key());
+            return n > 0 ? QVariant(QString::number(n)) : QVariant();
+        }
         case FetchedColumn:
             return r.fetchedAt.isValid()
                 ? r.fetchedAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"))
@@ -315,6 +327,8 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
             return r.diagnosed ? (rank.worst ? int(*rank.worst) : 3) : 4;
         case FetchedColumn:
             return r.fetchedAt;
+        case AlertsColumn:
+            return m_alertCounts.value(r.key());
         case KlusterColumn:
             return r.kluster;
         case CriticalColumn:
@@ -348,10 +362,32 @@ QVariant KlustersModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Critical");
     case WarningColumn:
         return tr("Warning");
+    case AlertsColumn:
+        return tr("Alerts");
     case FetchedColumn:
         return tr("Fetched");
     }
     return QVariant();
+}
+
+void KlustersModel::setAlertCounts(
+    const QString &connection, const QHash<QString, int> &byKluster, bool configured)
+{
+    const bool wasConfigured = alertsConfigured();
+    const QString prefix = keyOf(connection, QString());
+    for (auto it = m_alertCounts.begin(); it != m_alertCounts.end();)
+        it = it.key().startsWith(prefix) ? m_alertCounts.erase(it) : std::next(it);
+    for (auto it = byKluster.cbegin(); it != byKluster.cend(); ++it)
+        if (it.value() > 0)
+            m_alertCounts.insert(keyOf(connection, it.key()), it.value());
+    if (configured)
+        m_alertConnections.insert(connection);
+    else
+        m_alertConnections.remove(connection);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, AlertsColumn), index(rowCount() - 1, AlertsColumn));
+    if (wasConfigured != alertsConfigured())
+        emit alertsConfiguredChanged(alertsConfigured());
 }
 
 void KlustersModel::follow(const KlusterStore *store)

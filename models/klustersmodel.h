@@ -6,6 +6,8 @@
 #include "models/keyedrows.h"
 
 #include <QDateTime>
+#include <QHash>
+#include <QSet>
 #include <QVariantMap>
 #include <climits>
 
@@ -33,6 +35,7 @@ public:
         WorstColumn,
         CriticalColumn,
         WarningColumn,
+        AlertsColumn, // alerts firing in the connection's Alertmanager (shown once one is set)
         FetchedColumn,
         ColumnCount
     };
@@ -87,6 +90,10 @@ public:
     // The connection itself failed (no kluster could be listed), or recovered (`error` empty).
     void setConnectionError(const QString &connection, const QString &error);
     void removeConnection(const QString &connection);
+    // The alerts firing for each kluster of the connection (its Alertmanager's, unsilenced); `configured`
+    // false: it names none.
+    void setAlertCounts(const QString &connection, const QHash<QString, int> &byKluster, bool configured);
+    bool alertsConfigured() const { return !m_alertConnections.isEmpty(); }
     void removeKluster(const QString &connection, const QString &kluster);
     int rowOf(const QString &connection, const QString &kluster) const
     {
@@ -146,4 +153,9 @@ private:
     void apply(const QList<Row> &next);
 
     KeyedRows<Row> m_rows;
+    QHash<QString, int> m_alertCounts; // by key
+    QSet<QString> m_alertConnections; // the connections with an Alertmanager
+
+signals:
+    void alertsConfiguredChanged(bool configured);
 };

@@ -3,6 +3,7 @@
 #include "core/apiparser.h"
 #include "core/printable.h"
 #include "services/httpclient.h"
+#include "services/localfile.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -73,6 +74,28 @@ std::optional<QUrl> AlertmanagerTarget::readUrl(const QString &text, QString *er
         return std::nullopt;
     }
     return url;
+}
+
+bool AlertmanagerTarget::readFiles(QString *error)
+{
+    const auto read = [error](const QString &path, QByteArray *out) {
+        if (path.isEmpty()) {
+            out->clear();
+            return true;
+        }
+        const std::optional<QByteArray> bytes = LocalFile::read(path, LocalFile::ConfigLimit, error);
+        if (!bytes)
+            return false;
+        *out = *bytes;
+        return true;
+    };
+    if (!read(caFile, &caPem) || !read(clientCertFile, &clientCertPem) || !read(clientKeyFile, &clientKeyPem))
+        return false;
+    if (clientCertPem.isEmpty() != clientKeyPem.isEmpty()) {
+        *error = QStringLiteral("a client certificate goes with its key: give both");
+        return false;
+    }
+    return true;
 }
 
 QByteArray SilenceRequest::toJson() const

@@ -31,12 +31,19 @@ struct AlertmanagerTarget
     Auth auth = Auth::None;
     QString username; // basic
     QString secret; // the basic password or the bearer token
-    QByteArray caPem; // an extra CA to trust (PEM)
-    QByteArray clientCertPem; // a client certificate (PEM), with its key
+    QString caFile; // an extra CA to trust (PEM), and a client certificate with its key: where they are kept
+    QString clientCertFile;
+    QString clientKeyFile;
+    QByteArray caPem; // what those files hold (readFiles)
+    QByteArray clientCertPem;
     QByteArray clientKeyPem;
     QStringList klusterLabels = Alerts::defaultKlusterLabels();
 
     bool isSet() const { return url.isValid() && !url.isEmpty(); }
+    bool needsSecret() const { return auth != Auth::None; }
+    // Reads the CA, certificate and key files named; false with `error` ("<file>: <why>") for the first that
+    // cannot be read, or a certificate without its key.
+    bool readFiles(QString *error);
     // The keychain's name for its secret: one per Alertmanager and user.
     QString secretKey() const;
     // The URL for messages: no user or password in it.

@@ -3,6 +3,7 @@
 #include "core/diagnosis.h"
 #include "core/klusterkey.h"
 #include "core/nodewatchevent.h"
+#include "services/alertmanagerclient.h"
 #include "services/cloudconfig.h"
 #include "services/klusterfetcher.h"
 #include "services/repairexecutor.h"
@@ -30,6 +31,9 @@ struct ConnectionSpec
     std::optional<int> refreshConcurrency;
     bool watchNodes = true; // between refreshes, each kluster's nodes are watched and shown as they change
     DiagnosisOptions options;
+    // The Alertmanager whose alerts are shown beside the klusters' findings (unset: none). Its secret is held
+    // here in memory only; the settings keep where it is, the keychain the secret.
+    AlertmanagerTarget alertmanager;
 
     bool isSnapshot() const { return !snapshotPath.isEmpty(); }
 };

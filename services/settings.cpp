@@ -123,6 +123,20 @@ QList<ConnectionSpec> connections()
             c.source = QStringLiteral("the console's saved connections");
             s.config = c;
         }
+        if (const QString url = settings.value(QStringLiteral("alertmanagerUrl")).toString();
+            !url.isEmpty()) {
+            AlertmanagerTarget &a = s.alertmanager;
+            a.url = QUrl(url);
+            a.auth = alertmanagerAuthFromName(settings.value(QStringLiteral("alertmanagerAuth")).toString())
+                         .value_or(AlertmanagerTarget::Auth::None);
+            a.username = settings.value(QStringLiteral("alertmanagerUser")).toString();
+            a.caFile = settings.value(QStringLiteral("alertmanagerCa")).toString();
+            a.clientCertFile = settings.value(QStringLiteral("alertmanagerCert")).toString();
+            a.clientKeyFile = settings.value(QStringLiteral("alertmanagerKey")).toString();
+            const QStringList labels = settings.value(QStringLiteral("alertmanagerLabels")).toStringList();
+            if (!labels.isEmpty())
+                a.klusterLabels = labels;
+        }
         if (!s.name.isEmpty())
             list << s;
     }
@@ -143,6 +157,17 @@ void setConnections(const QList<ConnectionSpec> &connections)
         settings.setValue(QStringLiteral("snapshot"), s.snapshotPath);
         settings.setValue(QStringLiteral("kubeContext"), s.kubeContext);
         settings.setValue(QStringLiteral("readOnly"), s.readOnly);
+        if (s.alertmanager.isSet()) {
+            // Where the Alertmanager is and how to reach it; its secret stays in the keychain.
+            const AlertmanagerTarget &a = s.alertmanager;
+            settings.setValue(QStringLiteral("alertmanagerUrl"), a.displayUrl());
+            settings.setValue(QStringLiteral("alertmanagerAuth"), alertmanagerAuthName(a.auth));
+            settings.setValue(QStringLiteral("alertmanagerUser"), a.username);
+            settings.setValue(QStringLiteral("alertmanagerCa"), a.caFile);
+            settings.setValue(QStringLiteral("alertmanagerCert"), a.clientCertFile);
+            settings.setValue(QStringLiteral("alertmanagerKey"), a.clientKeyFile);
+            settings.setValue(QStringLiteral("alertmanagerLabels"), a.klusterLabels);
+        }
         if (s.config && s.cloud.isEmpty()) {
             // The cloud's coordinates only: the password or secret stays in the keychain.
             const CloudConfig &c = *s.config;

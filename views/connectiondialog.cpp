@@ -33,6 +33,12 @@ ConnectionDialog::ConnectionDialog(
     , m_secret(new QLineEdit(this))
     , m_kubeContext(new QComboBox(this))
     , m_readOnly(new QCheckBox(tr("&Read-only: hide every repair"), this))
+    , m_alertmanagerUrl(new QLineEdit(this))
+    , m_alertmanagerAuth(new QComboBox(this))
+    , m_alertmanagerUser(new QLineEdit(this))
+    , m_alertmanagerSecret(new QLineEdit(this))
+    , m_alertmanagerCa(new QLineEdit(this))
+    , m_klusterLabels(new QLineEdit(this))
     , m_error(new QLabel(this))
     , m_test(new QPushButton(tr("&Test"), this))
 {
@@ -91,8 +97,36 @@ ConnectionDialog::ConnectionDialog(
     form->addRow(tr("Pass&word or secret:"), m_secret);
     form->addRow(tr("N&odes from:"), m_kubeContext);
     form->addRow(m_readOnly);
+    m_alertmanagerUrl->setPlaceholderText(tr("none (http://alertmanager.example.com:9093)"));
+    m_alertmanagerUrl->setToolTip(tr("Show the klusters' alerts of this Alertmanager beside their findings"));
+    for (const auto auth :
+        { AlertmanagerTarget::Auth::None, AlertmanagerTarget::Auth::Basic, AlertmanagerTarget::Auth::Bearer })
+        m_alertmanagerAuth->addItem(alertmanagerAuthName(auth), alertmanagerAuthName(auth));
+    m_alertmanagerAuth->setAccessibleName(tr("Alertmanager authentication"));
+    m_alertmanagerSecret->setEchoMode(QLineEdit::Password);
+    m_alertmanagerSecret->setPlaceholderText(tr("password or token: kept in the keychain"));
+    m_klusterLabels->setText(Alerts::defaultKlusterLabels().join(QStringLiteral(", ")));
+    m_klusterLabels->setToolTip(
+        tr("The alert labels that name a kluster, the first one an alert has counts"));
+    form->addRow(tr("Alert&manager URL:"), m_alertmanagerUrl);
+    form->addRow(tr("Alertmanager &credentials:"), m_alertmanagerAuth);
+    form->addRow(tr("Alertmanager us&er:"), m_alertmanagerUser);
+    form->addRow(tr("Alertmanager to&ken or password:"), m_alertmanagerSecret);
+    form->addRow(tr("Alertmanager CA &file:"), m_alertmanagerCa);
+    form->addRow(tr("Kluster la&bels in alerts:"), m_klusterLabels);
+    // The Alertmanager's settings once it has a URL: a newcomer's form stays short.
+    const auto showAlertmanager = [this, form] {
+        const bool named = !m_alertmanagerUrl->text().trimmed().isEmpty();
+        for (QWidget *w : { static_cast<QWidget *>(m_alertmanagerAuth),
+                 static_cast<QWidget *>(m_alertmanagerUser), static_cast<QWidget *>(m_alertmanagerSecret),
+                 static_cast<QWidget *>(m_alertmanagerCa), static_cast<QWidget *>(m_klusterLabels) })
+            form->setRowVisible(w, named);
+        adjustSize();
+    };
+    connect(m_alertmanagerUrl, &QLineEdit::textChanged, this, showAlertmanager);
     for (QLineEdit *e : { m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region,
-             m_caFile, m_secret }) {
+             m_caFile, m_secret, m_alertmanagerUrl, m_alertmanagerUser, m_alertmanagerSecret,
+             m_alertmanagerCa, m_klusterLabels }) {
         QWidget *label = form->labelForField(e) ? form->labelForField(e) : custom->labelForField(e);
         if (auto *l = qobject_cast<QLabel *>(label))
             e->setAccessibleName(l->text().remove(QLatin1Char('&')).remove(QLatin1Char(':')));
@@ -116,9 +150,10 @@ ConnectionDialog::ConnectionDialog(
     connect(buttons, &QDialogButtonBox::rejected, this, &ConnectionDialog::reject);
     connect(m_source, &QComboBox::currentIndexChanged, this, &ConnectionDialog::updateForm);
     for (QLineEdit *e :
-        { m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region, m_caFile, m_secret })
+        { m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region, m_caFile, m_secret,
+            m_alertmanagerUrl, m_alertmanagerUser, m_alertmanagerSecret, m_alertmanagerCa, m_klusterLabels })
         connect(e, &QLineEdit::textEdited, this, &ConnectionDialog::formChanged);
-    for (QComboBox *c : { m_source, m_authType, m_kubeContext })
+    for (QComboBox *c : { m_source, m_authType, m_kubeContext, m_alertmanagerAuth })
         connect(c, &QComboBox::activated, this, &ConnectionDialog::formChanged);
 
     auto *layout = new QVBoxLayout(this);
@@ -151,8 +186,19 @@ ConnectionDialog::ConnectionDialog(
         if (context >= 0)
             m_kubeContext->setCurrentIndex(context);
         m_readOnly->setChecked(s.readOnly);
+        if (s.alertmanager.isSet()) {
+            m_alertmanagerUrl->setText(s.alertmanager.displayUrl());
+            m_alertmanagerAuth->setCurrentIndex(
+                qMax(0, m_alertmanagerAuth->findData(alertmanagerAuthName(s.alertmanager.auth))));
+            m_alertmanagerUser->setText(s.alertmanager.username);
+            m_alertmanagerCa->setText(s.alertmanager.caFile);
+            m_klusterLabels->setText(s.alertmanager.klusterLabels.join(QStringLiteral(", ")));
+            m_alertmanagerSecret->setPlaceholderText(
+                tr("unchanged (type to replace the one in the keychain)"));
+        }
         m_secret->setPlaceholderText(tr("unchanged (type to replace the one in the keychain)"));
     }
+    showAlertmanager();
     updateForm();
 }
 
@@ -202,6 +248,21 @@ ConnectionSpec ConnectionDialog::spec() const
     if (c && !m_secret->text().isEmpty())
         (c->isApplicationCredential() ? c->applicationCredentialSecret : c->password) = m_secret->text();
     s.config = c;
+    if (!m_alertmanagerUrl->text().trimmed().isEmpty()) {
+        AlertmanagerTarget &a = s.alertmanager;
+        a.url = QUrl(m_alertmanagerUrl->text().trimmed());
+        a.auth = alertmanagerAuthFromName(m_alertmanagerAuth->currentData().toString())
+                     .value_or(AlertmanagerTarget::Auth::None);
+        a.username = m_alertmanagerUser->text().trimmed();
+        a.secret = m_alertmanagerSecret->text();
+        a.caFile = m_alertmanagerCa->text().trimmed();
+        QStringList labels;
+        for (const QString &l : m_klusterLabels->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+            if (!l.trimmed().isEmpty())
+                labels << l.trimmed();
+        if (!labels.isEmpty())
+            a.klusterLabels = labels;
+    }
     return s;
 }
 
@@ -226,6 +287,16 @@ QString ConnectionDialog::problem() const
         && (s.config->isApplicationCredential() ? s.config->applicationCredentialId : s.config->username)
                .isEmpty())
         return tr("Give the user name or the application credential id.");
+    if (const QString url = m_alertmanagerUrl->text().trimmed(); !url.isEmpty()) {
+        QString why;
+        if (!AlertmanagerTarget::readUrl(url, &why))
+            return tr("Alertmanager URL: %1").arg(why);
+        if (s.alertmanager.auth == AlertmanagerTarget::Auth::Basic && s.alertmanager.username.isEmpty())
+            return tr("Give the Alertmanager's user for basic authentication.");
+        AlertmanagerTarget files = s.alertmanager;
+        if (!files.readFiles(&why))
+            return tr("Alertmanager CA file: %1").arg(why);
+    }
     return QString();
 }
 

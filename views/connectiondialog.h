@@ -45,6 +45,7 @@ public:
     QPushButton *testButton() const { return m_test; }
     QLabel *messageLabel() const { return m_error; }
     QPushButton *saveButton() const { return m_save; }
+    QLineEdit *alertmanagerBox() const { return m_alertmanagerUrl; }
 
     // Enter or the save button: with a tester, the connection is tested first and saved only when it signs
     // in and lists its klusters; a failed test says why and turns the button into "… anyway" (a cloud that
@@ -77,6 +78,13 @@ private:
     QLineEdit *m_secret;
     QComboBox *m_kubeContext;
     QCheckBox *m_readOnly;
+    // The Alertmanager beside the findings (docs/alertmanager.md): empty URL, none.
+    QLineEdit *m_alertmanagerUrl;
+    QComboBox *m_alertmanagerAuth;
+    QLineEdit *m_alertmanagerUser;
+    QLineEdit *m_alertmanagerSecret;
+    QLineEdit *m_alertmanagerCa;
+    QLineEdit *m_klusterLabels;
     QLabel *m_error;
     QPushButton *m_test;
     QPushButton *m_save = nullptr;

@@ -67,6 +67,11 @@ KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
     m_view->sortByColumn(KlustersModel::CriticalColumn, Qt::DescendingOrder); // the worst on top
     m_view->setColumnHidden(KlustersModel::WorstColumn, true);
     m_view->setColumnHidden(KlustersModel::FetchedColumn, true);
+    // The alerts' count once a connection names an Alertmanager.
+    m_view->setColumnHidden(KlustersModel::AlertsColumn, true);
+    m_view->setColumnWidth(KlustersModel::AlertsColumn, 52);
+    connect(klusters, &KlustersModel::alertsConfiguredChanged, this,
+        [this](bool configured) { m_view->setColumnHidden(KlustersModel::AlertsColumn, !configured); });
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(KlustersModel::KlusterColumn, QHeaderView::Stretch);
     m_view->header()->setMinimumSectionSize(30);

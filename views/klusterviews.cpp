@@ -1,5 +1,6 @@
 #include "views/klusterviews.h"
 
+#include "console/alertwatch.h"
 #include "console/connectionregistry.h"
 #include "console/consolesession.h"
 #include "console/historyclient.h"
@@ -96,6 +97,10 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
             shown ? d->diagnosis->count(Severity::Warning) : -1);
     });
     connect(m_overview, &OverviewPage::trendRangeChanged, this, &KlusterViews::requestTrend);
+    connect(session->alerts(), &AlertWatch::changed, this, [this](const QString &connection) {
+        if (connection == m_session->current().connection)
+            showAlerts();
+    });
     connect(m_overview, &OverviewPage::incidentShowRequested, this, [this](const QString &id) {
         setTab(Tab::Findings);
         m_findingsPage->selectFindings({ id });
@@ -211,7 +216,21 @@ void KlusterViews::shown(const KlusterKey &key)
     for (TablePage *p : m_klusterPages)
         static_cast<KlusterTablePage *>(p)->setShown(d && d->fetch ? d->diagnosis : nullptr, withPlan);
     showIncidents();
+    showAlerts();
     updateCaptions();
+}
+
+void KlusterViews::showAlerts()
+{
+    const KlusterKey key = m_session->current();
+    const KlusterData *d = m_session->store()->data(key);
+    if (!d || !d->fetch || !d->diagnosis || !m_session->isCurrentShown()) {
+        m_overview->showAlerts({});
+        return;
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    m_overview->showAlerts(ConsoleText::alertsText(m_session->alerts()->alertsOf(key, *d), *d->diagnosis,
+        m_session->alerts()->readAt(key.connection), now));
 }
 
 void KlusterViews::showIncidents()

@@ -79,6 +79,7 @@ private:
     void syncSelection();
     void requestTrend();
     void showIncidents(); // the Overview's, with since when from the history
+    void showAlerts(); // the Overview's: the kluster's alerts, matched to its findings
     void requestChanges();
 
     ConsoleSession *m_session;

@@ -97,6 +97,7 @@ OverviewPage::OverviewPage(QWidget *parent)
     , m_title(new QLabel(this))
     , m_incidents(new QWidget(this))
     , m_incidentRows(new QVBoxLayout(m_incidents))
+    , m_alerts(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_caption(new QLabel(this))
     , m_routes(makeChartView(tr("Routes against the router's limit"), this))
@@ -124,7 +125,17 @@ OverviewPage::OverviewPage(QWidget *parent)
     m_incidents->setVisible(false);
     layout->addWidget(m_title, 0, 0, 1, 3);
     layout->addWidget(m_caption, 1, 0, 1, 3);
-    layout->addWidget(m_incidents, 2, 0, 1, 3);
+    m_alerts->setObjectName(QStringLiteral("alerts"));
+    m_alerts->setWordWrap(true);
+    m_alerts->setTextFormat(Qt::RichText);
+    m_alerts->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_alerts->setAccessibleName(tr("Alerts in Alertmanager"));
+    m_alerts->setVisible(false);
+    auto *top = new QVBoxLayout;
+    top->setSpacing(6);
+    top->addWidget(m_incidents);
+    top->addWidget(m_alerts);
+    layout->addLayout(top, 2, 0, 1, 3);
     layout->addWidget(m_summary, 3, 0, 1, 3);
     layout->addWidget(m_routes, 4, 0);
     layout->addWidget(m_instances, 4, 1);
@@ -168,6 +179,7 @@ void OverviewPage::clear(const QString &message)
     m_summary->clear();
     m_caption->clear();
     showIncidents({}, {}, {}, false);
+    showAlerts({});
     m_trendCaption->clear();
     m_drawn.clear();
     for (QChartView *v :
@@ -574,4 +586,43 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
         trend, pal, m_trendFindings->width() < NarrowChart, m_drawn[m_trendFindings]);
     if (redrawn)
         fitCharts();
+}
+
+void OverviewPage::showAlerts(const ConsoleText::AlertsText &alerts)
+{
+    if (alerts.heading.isEmpty()) {
+        m_alerts->clear();
+        m_alerts->setVisible(false);
+        return;
+    }
+    // Each alert a line: its severity in its colour, what no finding explains in bold (the cause is
+    // elsewhere), the monitoring's gap and a failed read beneath.
+    QString html = QStringLiteral("<b>%1</b>").arg(alerts.heading.toHtmlEscaped());
+    for (const ConsoleText::AlertsText::Row &row : alerts.rows) {
+        const std::optional<Severity> severity = severityFromName(row.severity);
+        const QString mark
+            = QStringLiteral("<span style=\"color:%1\">&#9679; %2</span>")
+                  .arg(SeverityStyle::colour(severity).name(),
+                      (row.severity.isEmpty() ? tr("alert") : row.severity).toHtmlEscaped().toUpper());
+        QString text = row.text.toHtmlEscaped();
+        if (row.unexplained)
+            text = QStringLiteral("<b>%1</b>").arg(text);
+        if (row.silenced)
+            text = QStringLiteral("<span style=\"color:%1\">%2</span>")
+                       .arg(palette().color(QPalette::PlaceholderText).name(), text);
+        html += QStringLiteral("<br>%1 %2").arg(mark, text);
+    }
+    if (!alerts.gap.isEmpty())
+        html += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
+                    .arg(SeverityStyle::alarmText(palette()).name(), alerts.gap.toHtmlEscaped());
+    if (!alerts.problem.isEmpty())
+        html += QStringLiteral("<br><i>%1</i>").arg(alerts.problem.toHtmlEscaped());
+    if (m_alerts->text() != html)
+        m_alerts->setText(html);
+    m_alerts->setVisible(true);
+}
+
+QString OverviewPage::alertsShown() const
+{
+    return m_alerts->isVisible() ? m_alerts->text() : QString();
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "console/consoletext.h"
 #include "core/findinghistory.h"
 #include "core/knowledge.h"
 
@@ -44,6 +45,9 @@ public:
     void showIncidents(const Diagnosis &diagnosis, const QHash<QString, FindingHistory> &since,
         const QDateTime &at, bool withRepair);
     QStringList incidentLines() const; // each incident's words as shown (tests)
+    // The kluster's alerts (ConsoleText::alertsText), below its incidents; hidden without an Alertmanager.
+    void showAlerts(const ConsoleText::AlertsText &alerts);
+    QString alertsShown() const; // the words shown (tests)
     // The trends of the kluster shown (from the history recorder).
     void showTrend(const HistoryTrend &trend);
     int trendHours() const; // the range chosen: 6, 24 or 168
@@ -70,6 +74,7 @@ private:
     QWidget *m_incidents;
     QVBoxLayout *m_incidentRows;
     QStringList m_incidentLines;
+    QLabel *m_alerts;
     QLabel *m_summary;
     QLabel *m_caption;
     QChartView *m_routes;

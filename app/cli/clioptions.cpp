@@ -300,32 +300,24 @@ std::optional<AlertmanagerTarget> readAlertmanager(const QCommandLineParser &par
         *error = QStringLiteral("--alertmanager-auth basic needs --alertmanager-user");
         return std::nullopt;
     }
-    const auto readFile = [&](const char *option, QByteArray *out) {
-        if (!parser.isSet(QLatin1String(option)))
-            return true;
-        QString failure;
-        const std::optional<QByteArray> bytes
-            = LocalFile::read(parser.value(QLatin1String(option)), LocalFile::ConfigLimit, &failure);
-        if (!bytes) {
-            *error = QStringLiteral("--%1: %2").arg(QLatin1String(option), failure);
-            return false;
-        }
-        *out = *bytes;
-        return true;
-    };
-    if (!readFile("alertmanager-ca", &target.caPem) || !readFile("alertmanager-cert", &target.clientCertPem)
-        || !readFile("alertmanager-key", &target.clientKeyPem))
-        return std::nullopt;
-    if (target.clientCertPem.isEmpty() != target.clientKeyPem.isEmpty()) {
-        *error = QStringLiteral("--alertmanager-cert and --alertmanager-key go together");
+    target.caFile = parser.value(QStringLiteral("alertmanager-ca"));
+    target.clientCertFile = parser.value(QStringLiteral("alertmanager-cert"));
+    target.clientKeyFile = parser.value(QStringLiteral("alertmanager-key"));
+    if (!target.readFiles(&why)) {
+        *error = QStringLiteral("--alertmanager: ") + why;
         return std::nullopt;
     }
     if (target.auth == AlertmanagerTarget::Auth::None)
         return target;
-    QByteArray secret;
-    if (!readFile("alertmanager-secret-file", &secret))
-        return std::nullopt;
-    target.secret = QString::fromUtf8(secret).section(QLatin1Char('\n'), 0, 0).trimmed();
+    if (parser.isSet(QStringLiteral("alertmanager-secret-file"))) {
+        const std::optional<QByteArray> secret = LocalFile::read(
+            parser.value(QStringLiteral("alertmanager-secret-file")), LocalFile::ConfigLimit, &why);
+        if (!secret) {
+            *error = QStringLiteral("--alertmanager-secret-file: ") + why;
+            return std::nullopt;
+        }
+        target.secret = QString::fromUtf8(*secret).section(QLatin1Char('\n'), 0, 0).trimmed();
+    }
     if (target.secret.isEmpty())
         target.secret = QProcessEnvironment::systemEnvironment().value(
             QStringLiteral("FLIGHTDECK_ALERTMANAGER_SECRET"));

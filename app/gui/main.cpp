@@ -64,6 +64,11 @@ struct Options
     QCommandLineOption screenshot { QStringLiteral("screenshot"),
         QStringLiteral("Render the main window to <file> (PNG) after the first refresh, and quit."),
         QStringLiteral("file") };
+    QCommandLineOption alertmanager { QStringLiteral("alertmanager"),
+        QStringLiteral(
+            "With --demo: show the alerts of this Alertmanager (no authentication) beside the demo's "
+            "findings; other connections name theirs in File → Connections…."),
+        QStringLiteral("url") };
     QCommandLineOption size { QStringLiteral("window-size"),
         QStringLiteral("The window's size, e.g. 1024x640 (with --screenshot: the picture's)."),
         QStringLiteral("WxH") };
@@ -81,7 +86,7 @@ struct Options
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({ demo, scenario, nodes, klusters, snapshot, readOnly, kluster, view, finding,
-            screenshot, size });
+            screenshot, alertmanager, size });
     }
 };
 
@@ -170,6 +175,14 @@ int main(int argc, char *argv[])
             return fail(QStringLiteral("--window-size: \"%1\" is not WIDTHxHEIGHT (at least 320x240)")
                             .arg(parser.value(options.size)));
     }
+    AlertmanagerTarget alertmanager;
+    if (parser.isSet(options.alertmanager)) {
+        QString why;
+        const std::optional<QUrl> url = AlertmanagerTarget::readUrl(parser.value(options.alertmanager), &why);
+        if (!url)
+            return fail(QStringLiteral("--alertmanager: ") + why);
+        alertmanager.url = *url;
+    }
     if (parser.isSet(options.snapshot) && !QFileInfo(parser.value(options.snapshot)).isDir())
         return fail(QStringLiteral("--snapshot: %1 is not a folder").arg(parser.value(options.snapshot)));
 
@@ -185,11 +198,12 @@ int main(int argc, char *argv[])
         if (demoCloud)
             return;
         demoCloud = std::make_unique<DemoCloud>();
-        QObject::connect(
-            demoCloud.get(), &DemoCloud::ready, &window, [&window, &demoCloud](const CloudConfig &cloud) {
+        QObject::connect(demoCloud.get(), &DemoCloud::ready, &window,
+            [&window, &demoCloud, alertmanager](const CloudConfig &cloud) {
                 ConnectionSpec spec;
                 spec.name = QStringLiteral("demo");
                 spec.config = cloud;
+                spec.alertmanager = alertmanager;
                 if (demoCloud->routeLimit() > 0) {
                     spec.options.routeLimit = demoCloud->routeLimit();
                     spec.options.routeLimitExplicit = true;

@@ -1,9 +1,11 @@
+#include "console/alertwatch.h"
 #include "console/connectionregistry.h"
 #include "console/consolesession.h"
 #include "console/pacedwork.h"
 #include "console/refreshcoordinator.h"
 #include "console/viewpreparer.h"
 #include "models/findingsmodel.h"
+#include "models/klustersmodel.h"
 #include "models/klusterstore.h"
 #include "models/nodesmodel.h"
 #include "services/connection.h"
@@ -13,9 +15,12 @@
 #include "tests/simulator/simfixture.h"
 
 #include <QElapsedTimer>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTest>
 
 // The console without a window, against the simulated cloud over real HTTP: the connection registry (a typed
@@ -37,6 +42,7 @@ private slots:
     void currentKlustersRowsAreMadeOffTheThread();
     void pacedWorkYieldsBetweenTurnsInOrder();
     void refreshAskedWhileItsLastResultWaits();
+    void alertsBesideTheFindings();
 
 private:
     ConnectionSpec simSpec(const QString &password = QStringLiteral("flightdeck-demo")) const
@@ -243,6 +249,115 @@ void TestConsoleSession::currentKlustersRowsAreMadeOffTheThread()
     QVERIFY2(
         captions.header.contains(QStringLiteral("Kluster demo · cloud sim")), qPrintable(captions.header));
     QVERIFY2(captions.findings.contains(QStringLiteral("critical")), qPrintable(captions.findings));
+}
+
+// A real Alertmanager (Debian's prometheus-alertmanager, installed by scripts/setup) on a free port of
+// 127.0.0.1 with alerts for two klusters: each kluster gets its own, matched to its findings, counted in the
+// sidebar; the settings keep where the Alertmanager is; one that cannot be reached is one line and the
+// findings stand.
+void TestConsoleSession::alertsBesideTheFindings()
+{
+    QString binary = QStandardPaths::findExecutable(QStringLiteral("prometheus-alertmanager"));
+    if (binary.isEmpty())
+        binary = QStandardPaths::findExecutable(QStringLiteral("alertmanager"));
+    QVERIFY2(!binary.isEmpty(), "prometheus-alertmanager is not installed (scripts/setup installs it)");
+    const auto freePort = [] {
+        QTcpServer probe;
+        probe.listen(QHostAddress::LocalHost);
+        return probe.serverPort();
+    };
+    QTemporaryDir dir;
+    QFile config(dir.filePath(QStringLiteral("alertmanager.yml")));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write("route:\n  receiver: nobody\nreceivers:\n  - name: nobody\n");
+    config.close();
+    const quint16 port = freePort();
+    QProcess alertmanager;
+    alertmanager.setProcessChannelMode(QProcess::MergedChannels);
+    alertmanager.setStandardOutputFile(QProcess::nullDevice()); // its log is not this test's
+    alertmanager.start(binary,
+        { QStringLiteral("--config.file=") + config.fileName(),
+            QStringLiteral("--storage.path=") + dir.filePath(QStringLiteral("data")),
+            QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(port),
+            QStringLiteral("--cluster.listen-address=") });
+    QVERIFY(alertmanager.waitForStarted());
+    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(port);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_fixture->request("GET", url + QStringLiteral("/-/ready")).status == 200, 30000);
+    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    const Reply posted = m_fixture->request("POST", url + QStringLiteral("/api/v2/alerts"),
+        QStringLiteral(R"([{"labels": {"alertname": "FlightdeckCriticalFinding", "kluster_name": "demo",
+            "kind": "instance-unregistered", "severity": "critical"}, "startsAt": "%1"},
+          {"labels": {"alertname": "KubeAPIErrorsHigh", "kluster_name": "demo"}, "startsAt": "%1"},
+          {"labels": {"alertname": "FlightdeckCriticalFinding", "kluster_name": "blue",
+            "kind": "instance-stopped", "severity": "critical"}, "startsAt": "%1"}])")
+            .arg(now)
+            .toUtf8());
+    QCOMPARE(posted.status, 200);
+
+    ConsoleSession session;
+    ConnectionSpec spec = simSpec();
+    spec.alertmanager.url = QUrl(url);
+    QSignalSpy alertsChanged(session.alerts(), &AlertWatch::changed);
+    session.registry()->add(spec, true);
+    QVERIFY(waitSettled(session));
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    const KlusterKey blue { QStringLiteral("sim"), QStringLiteral("blue") };
+    QTRY_VERIFY_WITH_TIMEOUT(session.alerts()->readAt(QStringLiteral("sim")).isValid(), 30000);
+    const KlusterAlerts demoAlerts = session.alerts()->alertsOf(demo, *session.store()->data(demo));
+    QVERIFY(demoAlerts.configured && demoAlerts.known);
+    QCOMPARE(demoAlerts.alerts.size(), 2);
+    for (const Alert &a : demoAlerts.alerts)
+        QCOMPARE(a.labels.value(QStringLiteral("kluster_name")), QStringLiteral("demo"));
+    const Alert &critical = demoAlerts.alerts.at(0).name() == QLatin1String("FlightdeckCriticalFinding")
+        ? demoAlerts.alerts.at(0)
+        : demoAlerts.alerts.at(1);
+    QVERIFY(!critical.findings.isEmpty());
+    for (const QString &id : critical.findings)
+        QVERIFY2(id.startsWith(QStringLiteral("instance-unregistered:")), qPrintable(id));
+    QCOMPARE(Alerts::unexplainedCount(demoAlerts.alerts), 1);
+    const KlusterAlerts blueAlerts = session.alerts()->alertsOf(blue, *session.store()->data(blue));
+    QCOMPARE(blueAlerts.alerts.size(), 1);
+    QVERIFY(blueAlerts.alerts.first().findings.first().startsWith(QStringLiteral("instance-stopped:")));
+    // The sidebar's count, once a connection names an Alertmanager.
+    KlustersModel *model = session.klusters();
+    QVERIFY(model->alertsConfigured());
+    QTRY_COMPARE(
+        model->index(model->rowOf(QStringLiteral("sim"), QStringLiteral("demo")), KlustersModel::AlertsColumn)
+            .data()
+            .toString(),
+        QStringLiteral("2"));
+    QCOMPARE(
+        model->index(model->rowOf(QStringLiteral("sim"), QStringLiteral("edge")), KlustersModel::AlertsColumn)
+            .data()
+            .toString(),
+        QString());
+    // What the Overview says of them.
+    const ConsoleText::AlertsText text
+        = ConsoleText::alertsText(demoAlerts, *session.store()->data(demo)->diagnosis,
+            session.alerts()->readAt(QStringLiteral("sim")), QDateTime::currentDateTimeUtc());
+    QCOMPARE(text.heading, QStringLiteral("Alerts: 2 in Alertmanager, 1 that no finding explains"));
+    QCOMPARE(text.rows.size(), 2);
+    QVERIFY(text.gap.contains(QStringLiteral("no alert covers")));
+    // Remembered: where the Alertmanager is, never a secret.
+    QCOMPARE(QSettings().value(QStringLiteral("connections/1/alertmanagerUrl")).toString(), url);
+
+    // One that cannot be reached: one line, the last alerts kept, the findings as they were.
+    const int findings = int(session.store()->data(demo)->diagnosis->findings.size());
+    alertmanager.kill();
+    alertmanager.waitForFinished();
+    session.alerts()->refresh(QStringLiteral("sim"));
+    QTRY_VERIFY_WITH_TIMEOUT(!session.alerts()->error(QStringLiteral("sim")).isEmpty(), 30000);
+    QVERIFY2(session.alerts()->error(QStringLiteral("sim")).startsWith(QStringLiteral("Alertmanager ") + url),
+        qPrintable(session.alerts()->error(QStringLiteral("sim"))));
+    QVERIFY(!session.alerts()->error(QStringLiteral("sim")).contains(QLatin1Char('\n')));
+    const KlusterAlerts stale = session.alerts()->alertsOf(demo, *session.store()->data(demo));
+    QCOMPARE(stale.alerts.size(), 2);
+    QVERIFY(ConsoleText::alertsText(stale, *session.store()->data(demo)->diagnosis,
+        session.alerts()->readAt(QStringLiteral("sim")), QDateTime::currentDateTimeUtc())
+                .problem.startsWith(QStringLiteral("The last read failed")));
+    QCOMPARE(int(session.store()->data(demo)->diagnosis->findings.size()), findings);
+    QVERIFY(!alertsChanged.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestConsoleSession)
