@@ -152,7 +152,9 @@ _flightdeck_cli()
         case $word in
             --cloud|--kubeconfig|--kluster|--context|--deadline|--snapshot|--format|--out|--finding|\
             --startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy|\
-            --concurrency|--node-series|--listen|--refresh|--config)
+            --concurrency|--node-series|--listen|--refresh|--config|\
+            --alertmanager|--alertmanager-label|--alertmanager-ca|--alertmanager-auth|--alertmanager-user|\
+            --alertmanager-secret-file|--alertmanager-cert|--alertmanager-key|--silence-minutes)
                 if [[ ${COMP_WORDS[i+1]-} == "=" ]]; then
                     (( i++ ))
                 fi
@@ -199,7 +201,10 @@ _flightdeck_cli()
                 _flightdeck_cli_reply $'text\njson' "$cur" "$prefix"
             fi
             return 0 ;;
-        --config)
+        --alertmanager-auth)
+            _flightdeck_cli_reply $'none\nbasic\nbearer' "$cur" "$prefix"
+            return 0 ;;
+        --config|--alertmanager-ca|--alertmanager-secret-file|--alertmanager-cert|--alertmanager-key)
             compopt -o filenames 2>/dev/null || true
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return 0 ;;
@@ -224,16 +229,18 @@ _flightdeck_cli()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return 0 ;;
         --finding|--deadline|--startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy|\
-        --concurrency|--node-series|--listen|--refresh)
+        --concurrency|--node-series|--listen|--refresh|--alertmanager|--alertmanager-label|--alertmanager-user|\
+        --silence-minutes)
             COMPREPLY=()
             return 0 ;;
     esac
 
     local cloudopts="--cloud --kubeconfig --context --deadline"
     local diagopts="--startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates"
+    local amopts="--alertmanager --alertmanager-label --alertmanager-ca --alertmanager-auth --alertmanager-user --alertmanager-secret-file --alertmanager-cert --alertmanager-key"
     local opts="" words=""
     case $command in
-        check)       opts="--snapshot --format --record --kluster --all --all-clouds --concurrency --node-series $cloudopts $diagopts" ;;
+        check)       opts="--snapshot --format --record --kluster --all --all-clouds --concurrency --node-series $cloudopts $diagopts $amopts" ;;
         serve)       opts="--config --listen --cloud --all-clouds --refresh --record --concurrency --node-series $diagopts" ;;
         snapshot)    opts="--out --route-limit --kluster $cloudopts" ;;
         diff)        opts="--format $diagopts"
@@ -244,9 +251,9 @@ _flightdeck_cli()
                          return 0
                      fi ;;
         klusters)    opts="$cloudopts" ;;
-        repair)      opts="--finding --all-routes --yes --override --kluster $cloudopts $diagopts" ;;
+        repair)      opts="--finding --all-routes --yes --override --silence --silence-minutes --kluster $cloudopts $diagopts $amopts" ;;
         audit)       opts="--format" ;;
-        credentials) opts="--cloud"
+        credentials) opts="--cloud --alertmanager --alertmanager-user"
                      if [[ -z $action ]]; then words="set status delete"; fi ;;
         *)           return 0 ;;
     esac
