@@ -126,7 +126,7 @@ std::optional<AlertState> alertStateFromName(QStringView name)
 
 QString Alert::summary() const
 {
-    if (const QString s = annotations.value(QStringLiteral("summary")).trimmed(); !s.isEmpty())
+    if (QString s = annotations.value(QStringLiteral("summary")).trimmed(); !s.isEmpty())
         return s;
     if (const QString d = annotations.value(QStringLiteral("description")).trimmed(); !d.isEmpty())
         return d.section(QLatin1Char('\n'), 0, 0);

@@ -10,8 +10,8 @@
 namespace CheckReport {
 
 // The JSON object of snapshot-format.md, keys in its order; byte-identical for the same input. With an
-// Alertmanager configured, "alerts" follows "incidents": the kluster's alerts with the findings they match, or
-// null when they could not be read.
+// Alertmanager configured, "alerts" follows "incidents": the kluster's alerts with the findings they match,
+// or null when they could not be read.
 QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts = {});
 // Grouped by severity; each finding with its message, evidence and planned requests; the alerts after the
 // glance, with the two gaps (an alert no finding explains, a critical finding no alert covers).

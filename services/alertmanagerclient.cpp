@@ -201,7 +201,7 @@ HttpCall *AlertmanagerClient::fetchAlerts(const QStringList &filter)
 }
 
 void AlertmanagerClient::fetchKlusterAlerts(const QString &name, const QString &projectId, QObject *context,
-    std::function<void(const KlusterAlerts &)> done)
+    const std::function<void(const KlusterAlerts &)> &done)
 {
     const QList<QStringList> filters = klusterFilters(m_target.klusterLabels, name);
     struct Gathering
@@ -242,7 +242,7 @@ void AlertmanagerClient::fetchKlusterAlerts(const QString &name, const QString &
 }
 
 void AlertmanagerClient::fetchAllAlerts(
-    QObject *context, std::function<void(const QList<Alert> &, const QString &)> done)
+    QObject *context, const std::function<void(const QList<Alert> &, const QString &)> &done)
 {
     HttpCall *call = fetchAlerts();
     connect(call, &HttpCall::finished, context, [this, done](const ApiResponse &response) {

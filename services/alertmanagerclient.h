@@ -97,10 +97,10 @@ public:
     // The alerts of one kluster, findings not yet matched: one request per kluster label (the first label
     // equal to the name; the next with the ones before it absent), merged. `done` is called once, later.
     void fetchKlusterAlerts(const QString &name, const QString &projectId, QObject *context,
-        std::function<void(const KlusterAlerts &)> done);
+        const std::function<void(const KlusterAlerts &)> &done);
     // Every alert of the Alertmanager in one request (a fleet's refresh shares it, Alerts::ofKluster splits).
     void fetchAllAlerts(
-        QObject *context, std::function<void(const QList<Alert> &, const QString &error)> done);
+        QObject *context, const std::function<void(const QList<Alert> &, const QString &error)> &done);
 
     // POST /api/v2/silences: the answer's {"silenceID": "…"} is read with silenceIdOf.
     HttpCall *createSilence(const SilenceRequest &silence);

@@ -16,8 +16,8 @@ namespace FleetCommands {
 void addCheckAllOptions(QCommandLineParser &parser);
 bool wantsCheckAll(const QCommandLineParser &parser);
 // With an Alertmanager set, each kluster's report carries its alerts (read once for the fleet).
-int runCheckAll(const QCommandLineParser &parser, const DiagnosisOptions &options, CliOptions::ReportFormat format,
-    const AlertmanagerTarget &alertmanager = {});
+int runCheckAll(const QCommandLineParser &parser, const DiagnosisOptions &options,
+    CliOptions::ReportFormat format, const AlertmanagerTarget &alertmanager = {});
 
 // Shared with serve: the clouds named (--cloud, repeated; none: $OS_CLOUD, else the OS_* variables) or every
 // cloud of clouds.yaml, each with its secret (nullopt with `error` for the first that cannot be used); a
