@@ -71,7 +71,9 @@ t "check snapshot diff klusters repair audit credentials serve" flightdeck-cli "
 t "--help --version"               flightdeck-cli --
 t "--format"                       flightdeck-cli check --fo
 t "--full-route-updates"           flightdeck-cli check --fu
-t "--all --all-clouds"              flightdeck-cli check --al
+t "--all --all-clouds --alertmanager --alertmanager-label --alertmanager-ca --alertmanager-auth --alertmanager-user --alertmanager-secret-file --alertmanager-cert --alertmanager-key" \
+                                   flightdeck-cli check --al
+t "--all --all-clouds"              flightdeck-cli check --all
 t "--listen"                       flightdeck-cli serve --li
 t "text json prometheus"           flightdeck-cli check --format ""
 t "json"                           flightdeck-cli audit --format j
@@ -85,7 +87,10 @@ t "--kluster"                      flightdeck-cli check --cloud prod --klu
 t "set status delete"              flightdeck-cli credentials ""
 t "set status delete"              flightdeck-cli credentials --cloud prod ""
 t "--cloud"                        flightdeck-cli credentials set --cl
-t "--help --help-all --cloud"      flightdeck-cli credentials set ""
+t "--help --help-all --cloud --alertmanager --alertmanager-user" \
+                                   flightdeck-cli credentials set ""
+t "none basic bearer"              flightdeck-cli check --alertmanager-auth ""
+t "--silence --silence-minutes"    flightdeck-cli repair --sil
 t "--yes"                          flightdeck-cli repair --kluster k1 --finding x --y
 t "--out"                          flightdeck-cli snapshot --o
 t "snapdir"                        flightdeck-cli check --snapshot sn
