@@ -20,6 +20,7 @@ private slots:
     void checkAllJsonAndText();
     void checkAllPrometheusPassesPromtool();
     void klusterWhoseApiIsDownIsReportedBesideTheOthers();
+    void listingThatFailsIsReported();
     void checkAllRefusesWhatItCannotDo();
     void twoCloudsOfOneProjectCountEachKlusterOnce();
     void oldestOpenFindingFromTheHistory();
@@ -190,6 +191,40 @@ void TestCliFleet::klusterWhoseApiIsDownIsReportedBesideTheOthers()
     QVERIFY2(text.out.contains(QStringLiteral("== sim / blue: UNKNOWN ==\nCould not be checked (")),
         qPrintable(text.out.left(1500)));
     QVERIFY(text.out.contains(QStringLiteral("3 critical, 0 warning, 0 ok, 1 could not be checked")));
+}
+
+// Kubernikus answers the listing with a proxy's HTML error page: the cloud is reported as not listed in every
+// format (JSON's listingErrors, the text's UNKNOWN, flightdeck_cloud_listing_up 0), promtool still accepts
+// the exposition, and the exit status says the check could not run (3).
+void TestCliFleet::listingThatFailsIsReported()
+{
+    QCOMPARE(
+        m_cli->sim
+            .request("POST", m_cli->sim.sim.adminUrl() + QStringLiteral("/faults"),
+                R"({"kind": "html", "status": 502, "service": "kubernikus", "path": "^/api/v1/clusters/?$"})")
+            .status,
+        201);
+    const Run json = cli(words({ "check", "--all", "--cloud", "sim", "--format", "json" }));
+    QCOMPARE(json.exitCode, 3);
+    const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    QCOMPARE(o.value(QLatin1String("klusters")).toArray().size(), 0);
+    const QJsonArray errors = o.value(QLatin1String("listingErrors")).toArray();
+    QCOMPARE(errors.size(), 1);
+    QCOMPARE(errors.first().toObject().value(QLatin1String("cloud")).toString(), QStringLiteral("sim"));
+    const QString why = errors.first().toObject().value(QLatin1String("error")).toString();
+    QVERIFY2(why.contains(QStringLiteral("502")) && !why.contains(QLatin1Char('\n')), qPrintable(why));
+    QCOMPARE(o.value(QLatin1String("status")).toInt(), 3);
+
+    const Run text = cli(words({ "check", "--all", "--cloud", "sim" }));
+    QCOMPARE(text.exitCode, 3);
+    QVERIFY2(text.out.contains(QStringLiteral("== sim: UNKNOWN ==\nIts klusters could not be listed: ")),
+        qPrintable(text.out.left(800)));
+
+    const Run prom = cli(words({ "check", "--all", "--cloud", "sim", "--format", "prometheus" }));
+    QCOMPARE(prom.exitCode, 3);
+    QCOMPARE(sample(prom.out, QStringLiteral("flightdeck_cloud_listing_up"), QStringLiteral("cloud=\"sim\"")),
+        std::optional<double>(0));
+    QVERIFY(promtoolComplaints(prom.out.toUtf8()).isEmpty());
 }
 
 // Two clouds that reach one project (two entries of clouds.yaml for it): each kluster once, or the exposition
