@@ -186,6 +186,12 @@ QList<FleetTile> fleetTiles(const QAbstractItemModel &m, FleetGrouping grouping,
             const qint64 s = qMax<qint64>(0, fetched.secsTo(now));
             t.age = s < 60 ? tr("data %1 s old").arg(s) : tr("data %1 old").arg(formatDuration(s));
         }
+        // The alerts firing for it in its connection's Alertmanager, when there is one.
+        if (const int alerts
+            = m.index(row, KlustersModel::AlertsColumn).data(KlustersModel::SortRole).toInt();
+            alerts > 0)
+            t.age += (t.age.isEmpty() ? QString() : QStringLiteral(" · "))
+                + ConsoleRole::counted(alerts, tr("alert firing"), tr("alerts firing"));
         const int critical = qMax(0, first.data(KlustersModel::CriticalCountRole).toInt());
         const int warning = qMax(0, first.data(KlustersModel::WarningCountRole).toInt());
         // Worst first: by severity (a kluster not checked yet above a healthy one), then its counts; data in
