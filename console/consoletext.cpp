@@ -354,8 +354,11 @@ AlertsText alertsText(
         else
             explains = tr("explained by %1 and %n more", nullptr, int(a.findings.size() - 1))
                            .arg(a.findings.first());
-        row.text = QStringLiteral("%1 — %2 · %3%4 · %5")
-                       .arg(a.name(), a.summary(), tr("started %1").arg(ago(a.startsAt, now)),
+        // The summary, when there is one beside the name (a bare alert's summary is its name).
+        const QString named
+            = a.summary() == a.name() ? a.name() : a.name() + QStringLiteral(" — ") + a.summary();
+        row.text = QStringLiteral("%1 · %2%3 · %4")
+                       .arg(named, tr("started %1").arg(ago(a.startsAt, now)),
                            a.silenced() ? tr(" · silenced") : QString(), explains);
         out.rows.append(row);
     }
