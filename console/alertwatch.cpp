@@ -47,10 +47,8 @@ void AlertWatch::setTarget(const QString &connection, const AlertmanagerTarget &
                     emit changed(connection);
                     return;
                 }
-                AlertmanagerTarget withSecret = t;
+                AlertmanagerTarget withSecret = t; // its files already read
                 withSecret.secret = r.secret;
-                QString ignored;
-                withSecret.readFiles(&ignored);
                 w->client = std::make_unique<AlertmanagerClient>(m_http, withSecret);
                 read(connection);
             });

@@ -5,6 +5,7 @@
 #include "models/findingstreemodel.h"
 #include "models/nodesmodel.h"
 #include "services/historyrecorder.h"
+#include "views/alertspanel.h"
 #include "views/chartstyle.h"
 #include "views/severitystyle.h"
 #include "views/trendchart.h"
@@ -97,7 +98,7 @@ OverviewPage::OverviewPage(QWidget *parent)
     , m_title(new QLabel(this))
     , m_incidents(new QWidget(this))
     , m_incidentRows(new QVBoxLayout(m_incidents))
-    , m_alerts(new QLabel(this))
+    , m_alerts(new AlertsPanel(this))
     , m_summary(new QLabel(this))
     , m_caption(new QLabel(this))
     , m_routes(makeChartView(tr("Routes against the router's limit"), this))
@@ -125,12 +126,6 @@ OverviewPage::OverviewPage(QWidget *parent)
     m_incidents->setVisible(false);
     layout->addWidget(m_title, 0, 0, 1, 3);
     layout->addWidget(m_caption, 1, 0, 1, 3);
-    m_alerts->setObjectName(QStringLiteral("alerts"));
-    m_alerts->setWordWrap(true);
-    m_alerts->setTextFormat(Qt::RichText);
-    m_alerts->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    m_alerts->setAccessibleName(tr("Alerts in Alertmanager"));
-    m_alerts->setVisible(false);
     auto *top = new QVBoxLayout;
     top->setSpacing(6);
     top->addWidget(m_incidents);
@@ -590,39 +585,10 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
 
 void OverviewPage::showAlerts(const ConsoleText::AlertsText &alerts)
 {
-    if (alerts.heading.isEmpty()) {
-        m_alerts->clear();
-        m_alerts->setVisible(false);
-        return;
-    }
-    // Each alert a line: its severity in its colour, what no finding explains in bold (the cause is
-    // elsewhere), the monitoring's gap and a failed read beneath.
-    QString html = QStringLiteral("<b>%1</b>").arg(alerts.heading.toHtmlEscaped());
-    for (const ConsoleText::AlertsText::Row &row : alerts.rows) {
-        const std::optional<Severity> severity = severityFromName(row.severity);
-        const QString mark
-            = QStringLiteral("<span style=\"color:%1\">&#9679; %2</span>")
-                  .arg(SeverityStyle::colour(severity).name(),
-                      (row.severity.isEmpty() ? tr("alert") : row.severity).toHtmlEscaped().toUpper());
-        QString text = row.text.toHtmlEscaped();
-        if (row.unexplained)
-            text = QStringLiteral("<b>%1</b>").arg(text);
-        if (row.silenced)
-            text = QStringLiteral("<span style=\"color:%1\">%2</span>")
-                       .arg(palette().color(QPalette::PlaceholderText).name(), text);
-        html += QStringLiteral("<br>%1 %2").arg(mark, text);
-    }
-    if (!alerts.gap.isEmpty())
-        html += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
-                    .arg(SeverityStyle::alarmText(palette()).name(), alerts.gap.toHtmlEscaped());
-    if (!alerts.problem.isEmpty())
-        html += QStringLiteral("<br><i>%1</i>").arg(alerts.problem.toHtmlEscaped());
-    if (m_alerts->text() != html)
-        m_alerts->setText(html);
-    m_alerts->setVisible(true);
+    m_alerts->showAlerts(alerts);
 }
 
 QString OverviewPage::alertsShown() const
 {
-    return m_alerts->isVisible() ? m_alerts->text() : QString();
+    return m_alerts->shown();
 }

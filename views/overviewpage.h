@@ -8,6 +8,7 @@
 #include <QWidget>
 #include <memory>
 
+class AlertsPanel;
 class NodesModel;
 class QChart;
 class QChartView;
@@ -74,7 +75,7 @@ private:
     QWidget *m_incidents;
     QVBoxLayout *m_incidentRows;
     QStringList m_incidentLines;
-    QLabel *m_alerts;
+    AlertsPanel *m_alerts;
     QLabel *m_summary;
     QLabel *m_caption;
     QChartView *m_routes;
