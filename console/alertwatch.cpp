@@ -149,3 +149,9 @@ QDateTime AlertWatch::readAt(const QString &connection) const
     const auto w = m_watched.value(connection);
     return w ? w->readAt : QDateTime();
 }
+
+AlertmanagerClient *AlertWatch::client(const QString &connection) const
+{
+    const auto it = m_watched.constFind(connection);
+    return it == m_watched.constEnd() || !*it ? nullptr : (*it)->client.get();
+}

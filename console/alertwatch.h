@@ -31,6 +31,8 @@ public:
     void setTarget(const QString &connection, const AlertmanagerTarget &target);
     void remove(const QString &connection);
     bool watches(const QString &connection) const { return m_watched.contains(connection); }
+    // The connection's Alertmanager client (silences are made through it); null without one.
+    AlertmanagerClient *client(const QString &connection) const;
 
     // Reads the connection's alerts again (one at a time: a read under way is not doubled).
     void refresh(const QString &connection);

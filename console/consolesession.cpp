@@ -4,6 +4,7 @@
 #include "console/connectionregistry.h"
 #include "console/historyclient.h"
 #include "console/refreshcoordinator.h"
+#include "console/teamrepairs.h"
 #include "console/viewpreparer.h"
 #include "models/auditmodel.h"
 #include "models/klustersmodel.h"
@@ -25,6 +26,7 @@ ConsoleSession::ConsoleSession(QObject *parent)
     , m_audit(new AuditModel(this))
     , m_preparer(new ViewPreparer(m_store, { m_findings, m_nodes, m_routes, m_security }, this))
     , m_alerts(new AlertWatch(this))
+    , m_team(new TeamRepairs(m_registry, this))
 {
     m_history->open(Settings::historyDays().value(), Settings::historyMegabytes().value());
     m_klusters->follow(m_store);
@@ -51,9 +53,28 @@ ConsoleSession::ConsoleSession(QObject *parent)
     connect(m_refreshes, &RefreshCoordinator::roundDone, m_alerts, &AlertWatch::refreshAll);
     connect(m_refreshes, &RefreshCoordinator::refreshed, m_alerts,
         [this](const KlusterKey &key, const KlusterData &, bool cancelled) {
-            if (!cancelled && key == m_current)
+            if (!cancelled && key == m_current) {
                 m_alerts->refresh(key.connection);
+                m_team->read(key); // who repaired it lately, as its Events say
+            }
         });
+    // Protected klusters marked in the sidebar.
+    const auto markProtected = [this] {
+        QSet<QString> keys;
+        for (const Connection *c : m_registry->connections()) {
+            for (const QString &kluster : m_store->klusters(c->name())) {
+                if (isProtected({ c->name(), kluster }))
+                    keys.insert(KlusterKey { c->name(), kluster }.toString());
+            }
+        }
+        m_klusters->setProtected(keys);
+    };
+    connect(this, &ConsoleSession::protectionChanged, m_klusters, markProtected);
+    connect(m_registry, &ConnectionRegistry::changed, m_klusters, markProtected);
+    connect(m_store, &KlusterStore::klusterAdded, m_klusters, [this](const KlusterKey &key) {
+        if (isProtected(key))
+            emit protectionChanged();
+    });
     // Since when the findings of the kluster shown are open: its Since column follows each record.
     connect(m_history, &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
         if (key == m_current) {
@@ -135,4 +156,64 @@ std::optional<ConsoleText::Notification> ConsoleSession::notification(
     const QDateTime now = QDateTime::currentDateTimeUtc();
     return ConsoleText::notification(key, before, *after,
         [this, key, now](const Finding &f) { return m_history->acknowledgement(key, f, now) != nullptr; });
+}
+
+bool ConsoleSession::isProtected(const KlusterKey &key) const
+{
+    const Connection *c = m_registry->connection(key.connection);
+    if (c && c->spec().protectedRepairs)
+        return true;
+    return !key.kluster.isEmpty() && Settings::protectedKlusters().value().contains(key.toString());
+}
+
+void ConsoleSession::setKlusterProtected(const KlusterKey &key, bool on)
+{
+    QStringList marked = Settings::protectedKlusters().value();
+    marked.removeAll(key.toString());
+    if (on)
+        marked.append(key.toString());
+    Settings::protectedKlusters().setValue(marked);
+    emit protectionChanged();
+}
+
+FlightdeckLink ConsoleSession::linkOf(const KlusterKey &key, const QString &item) const
+{
+    // The clouds.yaml cloud when the connection reads one (what teammates share), else its name.
+    QString cloud = key.connection;
+    if (const Connection *c = m_registry->connection(key.connection); c && !c->spec().cloud.isEmpty())
+        cloud = c->spec().cloud;
+    return FlightdeckLink { cloud, key.kluster, item };
+}
+
+std::optional<KlusterKey> ConsoleSession::resolve(const FlightdeckLink &link, QString *error) const
+{
+    QStringList known;
+    for (const Connection *c : m_registry->connections()) {
+        known << c->name();
+        bool matches = c->name() == link.cloud
+            || (!c->spec().cloud.isEmpty() && c->spec().cloud == link.cloud)
+            || (c->spec().config && c->spec().config->name == link.cloud);
+        const QStringList klusters = m_store->klusters(c->name());
+        if (!matches) {
+            // A project's id, as the exporter's series (and so the alert rules' links) name it.
+            for (const QString &k : klusters) {
+                const KlusterData *d = m_store->data({ c->name(), k });
+                if (d && d->fetch && d->fetch->state.kluster.projectId == link.cloud)
+                    matches = true;
+            }
+        }
+        if (!matches)
+            continue;
+        if (klusters.contains(link.kluster) || klusters.isEmpty()) // not listed yet: it may be
+            return KlusterKey { c->name(), link.kluster };
+        if (error)
+            *error = tr("%1 lists no kluster %2").arg(c->name(), link.kluster);
+        return std::nullopt;
+    }
+    if (error)
+        *error = known.isEmpty()
+            ? tr("no connection is open for cloud %1: add it (File → Add connection) and open the link again")
+                  .arg(link.cloud)
+            : tr("no connection reads cloud %1 (open: %2)").arg(link.cloud, known.join(QStringLiteral(", ")));
+    return std::nullopt;
 }

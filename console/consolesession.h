@@ -1,6 +1,7 @@
 #pragma once
 
 #include "console/consoletext.h"
+#include "core/flightdecklink.h"
 #include "core/klusterkey.h"
 
 #include <QObject>
@@ -16,6 +17,7 @@ class NodesModel;
 class RefreshCoordinator;
 class RoutesModel;
 class SecurityModel;
+class TeamRepairs;
 class ViewPreparer;
 
 // The console without its window (Wireshark's CaptureFile, qBittorrent's Session): the klusters and their
@@ -43,6 +45,17 @@ public:
     SecurityModel *security() const { return m_security; }
     AuditModel *audit() const { return m_audit; }
     AlertWatch *alerts() const { return m_alerts; } // the connections' Alertmanagers
+    TeamRepairs *team() const { return m_team; } // who repaired what on the klusters, from their Events
+
+    // Protected klusters ask for their name typed before every repair: those of a protected connection, and
+    // those marked one by one (kept in the settings).
+    bool isProtected(const KlusterKey &key) const;
+    void setKlusterProtected(const KlusterKey &key, bool on);
+
+    // Links (core/flightdecklink.h): the kluster's (and a finding's or incident's) and back. A link's cloud
+    // is a connection's name, its clouds.yaml cloud, or the project id of one of its klusters.
+    FlightdeckLink linkOf(const KlusterKey &key, const QString &item = QString()) const;
+    std::optional<KlusterKey> resolve(const FlightdeckLink &link, QString *error) const;
 
     // The kluster shown (a connection's own row: its kluster is empty), remembered for the next run.
     // showCurrent() shows its data: since when its findings are open, then its rows (shown() once they are
@@ -63,6 +76,7 @@ public:
 
 signals:
     void shown(const KlusterKey &key); // the views' rows are the kluster's
+    void protectionChanged();
 
 private:
     KlusterStore *m_store;
@@ -77,5 +91,6 @@ private:
     AuditModel *m_audit;
     ViewPreparer *m_preparer;
     AlertWatch *m_alerts;
+    TeamRepairs *m_team;
     KlusterKey m_current;
 };

@@ -160,6 +160,13 @@ QByteArray AuditRecord::toJson() const
         w.value(true);
     }
     text("message", message);
+    if (!events.isEmpty()) {
+        w.key(QStringLiteral("events"));
+        w.beginArray();
+        for (const QString &e : events)
+            w.value(e);
+        w.endArray();
+    }
     if (process) {
         w.key(QStringLiteral("process"));
         QJsonObject p { { QStringLiteral("pid"), process->pid }, { QStringLiteral("host"), process->host } };
@@ -224,6 +231,10 @@ AuditRecord AuditRecord::fromJson(const QJsonObject &json)
         ? RepairResult::Interrupted
         : RepairResults::fromName(text("verification"));
     r.message = text("message");
+    for (const QJsonValue e : json.value(QStringLiteral("events")).toArray()) {
+        if (e.isString())
+            r.events << e.toString();
+    }
     if (const QJsonValue p = json.value(QStringLiteral("process")); p.isObject()) {
         const QJsonObject o = p.toObject();
         r.process = AuditProcess { o.value(QStringLiteral("pid")).toInteger(),
@@ -240,6 +251,7 @@ void AuditRecord::complete(const AuditRecord &finished)
     requests = finished.requests;
     verification = finished.verification;
     message = finished.message;
+    events = finished.events;
 }
 
 bool operator==(const AuditRecord &a, const AuditRecord &b)
@@ -249,5 +261,5 @@ bool operator==(const AuditRecord &a, const AuditRecord &b)
         && a.kluster == b.kluster && a.findings == b.findings && a.repair == b.repair
         && a.override == b.override && a.firstSeen == b.firstSeen && a.planned == b.planned
         && a.requests == b.requests && a.verification == b.verification && a.message == b.message
-        && a.process == b.process;
+        && a.events == b.events && a.process == b.process;
 }

@@ -93,6 +93,9 @@ struct AuditRecord
     std::optional<QList<AuditRequest>> requests; // what was sent and answered: none until finished
     RepairResult verification = RepairResult::Unknown;
     QString message;
+    // The repair's Kubernetes Events (core/repairevent.h), one line each: "RepairStarted written" or
+    // "RepairStarted not written: <why>". A repair is never held back by one: this is where it is said.
+    QStringList events;
     std::optional<AuditProcess> process;
 
     QString finding() const; // the ids, ", " between them

@@ -290,7 +290,7 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
             case State::ConnectionFailed:
                 return tr("%1 (connection failed)").arg(r.connection);
             default:
-                return r.kluster;
+                return m_protected.contains(r.key()) ? tr("%1 (protected)").arg(r.kluster) : r.kluster;
             }
         case ConnectionColumn:
             return r.connection;
@@ -388,6 +388,15 @@ void KlustersModel::setAlertCounts(
         emit dataChanged(index(0, AlertsColumn), index(rowCount() - 1, AlertsColumn));
     if (wasConfigured != alertsConfigured())
         emit alertsConfiguredChanged(alertsConfigured());
+}
+
+void KlustersModel::setProtected(const QSet<QString> &keys)
+{
+    if (keys == m_protected)
+        return;
+    m_protected = keys;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, KlusterColumn), index(rowCount() - 1, KlusterColumn), { Qt::DisplayRole });
 }
 
 void KlustersModel::follow(const KlusterStore *store)

@@ -94,6 +94,8 @@ public:
     // false: it names none.
     void setAlertCounts(const QString &connection, const QHash<QString, int> &byKluster, bool configured);
     bool alertsConfigured() const { return !m_alertConnections.isEmpty(); }
+    // The protected klusters (keyOf each): marked "(protected)" after their name.
+    void setProtected(const QSet<QString> &keys);
     void removeKluster(const QString &connection, const QString &kluster);
     int rowOf(const QString &connection, const QString &kluster) const
     {
@@ -155,6 +157,7 @@ private:
     KeyedRows<Row> m_rows;
     QHash<QString, int> m_alertCounts; // by key
     QSet<QString> m_alertConnections; // the connections with an Alertmanager
+    QSet<QString> m_protected;
 
 signals:
     void alertsConfiguredChanged(bool configured);

@@ -113,7 +113,7 @@ QString AuditLog::begin(AuditRecord record, QString *error)
 }
 
 bool AuditLog::finish(const QString &id, const QList<AuditRequest> &requests, RepairResult verification,
-    const QString &message, QString *error)
+    const QString &message, QString *error, const QStringList &events)
 {
     AuditRecord r;
     r.id = id;
@@ -121,6 +121,7 @@ bool AuditLog::finish(const QString &id, const QList<AuditRequest> &requests, Re
     r.requests = requests;
     r.verification = verification;
     r.message = message;
+    r.events = events;
     return append(r, error);
 }
 

@@ -36,8 +36,9 @@ public:
     // nothing may be sent.
     static QString begin(AuditRecord record, QString *error);
     // The finished record of the repair `id`: each request sent with its answer, the verification.
+    // `events`: what became of the repair's Kubernetes Events (AuditRecord::events).
     static bool finish(const QString &id, const QList<AuditRequest> &requests, RepairResult verification,
-        const QString &message, QString *error);
+        const QString &message, QString *error, const QStringList &events = {});
 
     // The repairs, oldest first: started and finished records merged into one each. A repair that was
     // started and never finished by a process that is gone reads as Interrupted; one whose process still

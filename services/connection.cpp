@@ -2,7 +2,10 @@
 
 #include "services/connectionworker.h"
 
+#include <QCoreApplication>
+#include <QHostInfo>
 #include <QThread>
+#include <atomic>
 
 Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *parent)
     : QObject(parent)
@@ -13,6 +16,17 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     qRegisterMetaType<NodeWatchStatus>();
     qRegisterMetaType<Error>();
     qRegisterMetaType<RepairExecutor::Outcome>();
+    qRegisterMetaType<RepairEvent>();
+    qRegisterMetaType<QList<RepairEvent>>();
+    // One per connection of this process: a second console, or a second connection to the same cloud, is
+    // another instance, and its repairs are a teammate's.
+    static std::atomic<int> made { 0 };
+    m_eventInstance = RepairEvent::instanceName(QHostInfo::localHostName(),
+        QStringLiteral("%1-%2-%3")
+            .arg(QCoreApplication::applicationName())
+            .arg(QCoreApplication::applicationPid())
+            .arg(++made));
+    m_worker->setEventInstance(m_eventInstance);
     m_worker->moveToThread(thread);
     connect(m_worker, &ConnectionWorker::klustersListed, this, &Connection::klustersListed);
     connect(m_worker, &ConnectionWorker::refreshed, this, [this](const RefreshResult &r) {
@@ -28,6 +42,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     connect(m_worker, &ConnectionWorker::repairProgress, this, &Connection::repairProgress);
     connect(m_worker, &ConnectionWorker::repairStepFinished, this, &Connection::repairStepFinished);
     connect(m_worker, &ConnectionWorker::repairFinished, this, &Connection::repairFinished);
+    connect(m_worker, &ConnectionWorker::repairEventsRead, this, &Connection::repairEventsRead);
     connect(m_worker, &ConnectionWorker::secretWanted, this, [this](const QString &key) {
         // On this (the GUI) thread: every keychain job of the console runs here.
         auto *store = new SecretStore(this);
@@ -90,6 +105,13 @@ void Connection::repair(const QString &kluster, const std::shared_ptr<const Klus
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster, shown, findingIds, override] {
         w->repair(kluster, shown, findingIds, override);
     });
+}
+
+void Connection::readRepairEvents(const QString &kluster)
+{
+    if (m_spec.isSnapshot())
+        return;
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->readRepairEvents(kluster); });
 }
 
 void Connection::cancelRepair()

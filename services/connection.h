@@ -26,6 +26,7 @@ struct ConnectionSpec
     QString snapshotPath; // a snapshot folder, or a folder of them: read-only, offline
     QString kubeContext; // nodes from this kubeconfig context instead of Kubernikus' credentials
     bool readOnly = false; // hides every repair
+    bool protectedRepairs = false; // every repair of its klusters asks for the kluster's name typed
     // Klusters refreshed at once, the rest wait their turn (0: no bound); unset: the console's setting
     // (refresh/concurrency, 4).
     std::optional<int> refreshConcurrency;
@@ -57,6 +58,7 @@ Q_DECLARE_METATYPE(RefreshResult)
 Q_DECLARE_METATYPE(NodeWatchStatus)
 
 Q_DECLARE_METATYPE(RepairExecutor::Outcome)
+Q_DECLARE_METATYPE(RepairEvent)
 
 // A connection to one cloud (or snapshot) for the console. The network work,
 // the parsing of large responses and the diagnosis run on a worker thread;
@@ -89,6 +91,10 @@ public:
     void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
         const QStringList &findingIds, bool override);
     void cancelRepair(); // stops before the next finding; a request in flight completes
+    // Reads the kluster's repair Events (repairEventsRead() with them); none for a snapshot.
+    void readRepairEvents(const QString &kluster);
+    // Who this console's repairs are written as in the klusters' Events: this host, process and connection.
+    QString eventInstance() const { return m_eventInstance; }
 
 signals:
     void klustersListed(const QStringList &klusters, const Error &error);
@@ -102,10 +108,12 @@ signals:
     void repairProgress(const QString &findingId, const QString &message);
     void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);
     void repairFinished();
+    void repairEventsRead(const QString &kluster, const QList<RepairEvent> &events, const Error &error);
 
 private:
     ConnectionSpec m_spec;
     ConnectionWorker *m_worker;
     QSet<QString> m_refreshing;
     QSet<QString> m_again; // refresh once more when the one in flight is done
+    QString m_eventInstance;
 };

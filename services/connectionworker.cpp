@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QThread>
+#include <QUrl>
 #include <algorithm>
 
 namespace {
@@ -503,6 +504,7 @@ void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<cons
         options.diagnosis = m_spec.options;
         options.override = override;
         options.kube = m_kubeTarget;
+        options.eventInstance = m_eventInstance;
         m_repair
             = new RepairRun(m_session.get(), kluster, shown->state, diagnosis, gate.steps(), options, this);
         connect(m_repair, &RepairRun::stepStarted, this, [this](const RepairGate::Step &step) {
@@ -518,6 +520,47 @@ void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<cons
             emit repairFinished();
         });
         m_repair->start();
+    });
+}
+
+void ConnectionWorker::readRepairEvents(const QString &kluster)
+{
+    if (m_spec.isSnapshot() || m_readingEvents.contains(kluster))
+        return;
+    m_readingEvents.insert(kluster);
+    withSession([this, kluster](const Error &error) {
+        if (error.isError()) {
+            m_readingEvents.remove(kluster);
+            emit repairEventsRead(kluster, {}, error);
+            return;
+        }
+        auto read = [this, kluster](const std::optional<KubeTarget> &target, const Error &error) {
+            if (!target) {
+                m_readingEvents.remove(kluster);
+                emit repairEventsRead(kluster, {}, error);
+                return;
+            }
+            auto *kube = new KubernetesClient(m_client.get(), *target, this);
+            HttpCall *call = kube->send("GET",
+                QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events?labelSelector=%1")
+                    .arg(QString::fromLatin1(
+                        QUrl::toPercentEncoding(QStringLiteral("app.kubernetes.io/managed-by=flightdeck")))));
+            connect(call, &HttpCall::finished, this, [this, kube, kluster](const ApiResponse &r) {
+                kube->deleteLater();
+                m_readingEvents.remove(kluster);
+                QList<RepairEvent> events;
+                const Error error
+                    = r.read([&](const QJsonObject &body) { events = RepairEvent::fromEventList(body); });
+                emit repairEventsRead(kluster, events, error);
+            });
+        };
+        // The credentials the kluster's nodes were last listed with, else those given, else Kubernikus'.
+        if (m_kubeTarget)
+            read(m_kubeTarget, Error());
+        else if (m_credentials.contains(kluster))
+            read(m_credentials.value(kluster), Error());
+        else
+            KlusterFetcher::requestCredentials(m_session.get(), kluster, this, read);
     });
 }
 

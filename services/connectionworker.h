@@ -39,6 +39,10 @@ public:
     void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
         const QStringList &findingIds, bool override);
     void cancelRepair(); // before the next step
+    // The kluster's repair Events (core/repairevent.h), what teammates' consoles and commands wrote:
+    // repairEventsRead() with them, or why they could not be read.
+    void readRepairEvents(const QString &kluster);
+    void setEventInstance(const QString &instance) { m_eventInstance = instance; }
     void secretRead(const SecretResult &result); // the answer to secretWanted()
 
 signals:
@@ -50,6 +54,7 @@ signals:
     void repairProgress(const QString &findingId, const QString &message);
     void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);
     void repairFinished();
+    void repairEventsRead(const QString &kluster, const QList<RepairEvent> &events, const Error &error);
     // The session needs the secret stored under `key` in the keychain: answer with secretRead().
     void secretWanted(const QString &key);
 
@@ -95,4 +100,6 @@ private:
     QHash<QString, QByteArray> m_listed;
     QSet<QString> m_listNodesNext; // klusters whose nodes the next refresh lists, whatever their pace
     QHash<QString, int> m_turnedAway; // refreshes of a kluster turned away in a row
+    QString m_eventInstance; // who this console's repairs are written as (RepairEvent::instance)
+    QSet<QString> m_readingEvents; // klusters whose Events are being read
 };

@@ -5,7 +5,11 @@
 #include "services/auditlog.h"
 #include "services/historystore.h"
 
+#include <QCoreApplication>
+#include <QHostInfo>
 #include <QJsonDocument>
+#include <QTimer>
+#include <memory>
 
 RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
     const Finding &finding, const DiagnosisOptions &options, QObject *parent)
@@ -37,10 +41,106 @@ QStringList RepairExecutor::findingIds() const
     return ids;
 }
 
+QStringList RepairExecutor::Outcome::eventErrors() const
+{
+    QStringList out;
+    for (const QString &e : events) {
+        if (e.contains(QLatin1String(" not written")))
+            out << e;
+    }
+    return out;
+}
+
+QString RepairExecutor::defaultEventInstance()
+{
+    return RepairEvent::instanceName(QHostInfo::localHostName(),
+        QStringLiteral("%1-%2")
+            .arg(QCoreApplication::applicationName())
+            .arg(QCoreApplication::applicationPid()));
+}
+
+void RepairExecutor::withKube(const std::function<void(KubernetesClient *, const Error &)> &then)
+{
+    if (m_kube) {
+        then(m_kube, Error());
+        return;
+    }
+    auto made = [this, then](const std::optional<KubeTarget> &target, const Error &error) {
+        if (!target) {
+            then(nullptr, error);
+            return;
+        }
+        if (!m_kube)
+            m_kube = new KubernetesClient(m_session->client(), *target, this);
+        then(m_kube, Error());
+    };
+    if (m_kubeTarget)
+        made(m_kubeTarget, Error());
+    else
+        KlusterFetcher::requestCredentials(m_session, m_kluster, this, made);
+}
+
+void RepairExecutor::writeEvent(RepairEventPhase phase, int timeoutMs, const std::function<void()> &then)
+{
+    RepairEvent event;
+    event.phase = phase;
+    event.time = phase == RepairEventPhase::Sent ? m_startedAt : QDateTime::currentDateTimeUtc();
+    event.kluster = m_kluster;
+    event.findings = findingIds();
+    event.repair = m_plan ? m_plan->title : QString();
+    event.user = m_session->userName();
+    event.auditId = m_auditId;
+    event.instance = m_eventInstance.isEmpty() ? defaultEventInstance() : m_eventInstance;
+    if (phase != RepairEventPhase::Sent)
+        event.outcome
+            = QStringLiteral("%1: %2").arg(Outcome::resultName(m_outcome.result), m_outcome.message);
+    // The node the repair concerns, when it is about one.
+    if (m_findings.size() == 1) {
+        const QStringList nodes = m_findings.first().affected().nodes;
+        if (nodes.size() == 1)
+            event.node = nodes.first();
+    }
+    const QByteArray body = QJsonDocument(event.toEvent()).toJson(QJsonDocument::Compact);
+    const QString reason = RepairEventPhases::reason(phase);
+    auto settled = std::make_shared<bool>(false);
+    auto settle = [this, reason, then, settled](const QString &how) {
+        if (*settled)
+            return;
+        *settled = true;
+        m_outcome.events << reason + how;
+        if (how != QLatin1String(" written"))
+            emit progress(QStringLiteral("the Kubernetes Event %1 was not written%2 (the repair goes on)")
+                              .arg(reason, how.mid(QStringLiteral(" not written").size())));
+        then();
+    };
+    QTimer::singleShot(timeoutMs, this, [settle, timeoutMs] {
+        settle(QStringLiteral(" not written: no answer in %1 s").arg(timeoutMs / 1000.0));
+    });
+    withKube([this, body, settle, settled](KubernetesClient *kube, const Error &error) {
+        if (*settled)
+            return;
+        if (!kube) {
+            settle(QStringLiteral(" not written: the kluster's Kubernetes API is unknown (%1)")
+                       .arg(error.toString()));
+            return;
+        }
+        HttpCall *call
+            = kube->send("POST", QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events"), body,
+                QByteArrayLiteral("application/json"));
+        connect(call, &HttpCall::finished, this, [settle](const ApiResponse &r) {
+            if (r.error.isError())
+                settle(QStringLiteral(" not written: ") + r.error.toString());
+            else
+                settle(QStringLiteral(" written"));
+        });
+    });
+}
+
 void RepairExecutor::abandon(const QString &why)
 {
     if (!isRunning())
         return;
+    m_abandoned = true;
     const qsizetype answered = m_outcome.requests.size();
     if (m_inFlight) {
         // Sent, and its answer never came: the cloud may well have acted on it. Recorded as such, never as
@@ -126,7 +226,10 @@ void RepairExecutor::start()
             QStringLiteral("nothing was sent: the audit record could not be written first (%1)").arg(error));
         return;
     }
-    sendNext();
+    // Teammates see it before the first request leaves (or it is said why they cannot).
+    m_startedAt = QDateTime::currentDateTimeUtc();
+    emit progress(QStringLiteral("writing the Kubernetes Event RepairStarted"));
+    writeEvent(RepairEventPhase::Sent, EventTimeoutMs, [this] { sendNext(); });
 }
 
 // Answers that mean the repair was already in place (§3 rule 6).
@@ -176,26 +279,17 @@ void RepairExecutor::sendNext()
         return;
     }
     // The kluster's own API server: as given (a kubeconfig), else as Kubernikus hands it out.
-    if (m_kube) {
-        send(request, m_kube->send(request.method.toUtf8(), request.path, body));
-        return;
-    }
-    auto withTarget = [this, request, body](const std::optional<KubeTarget> &target, const Error &error) {
+    withKube([this, request, body](KubernetesClient *kube, const Error &error) {
         if (m_done)
             return;
-        if (!target) {
+        if (!kube) {
             conclude(Outcome::Result::Failed,
                 QStringLiteral("nothing was sent: the kluster's Kubernetes API is unknown (%1)")
                     .arg(error.toString()));
             return;
         }
-        m_kube = new KubernetesClient(m_session->client(), *target, this);
-        send(request, m_kube->send(request.method.toUtf8(), request.path, body));
-    };
-    if (m_kubeTarget)
-        withTarget(m_kubeTarget, Error());
-    else
-        KlusterFetcher::requestCredentials(m_session, m_kluster, this, withTarget);
+        send(request, kube->send(request.method.toUtf8(), request.path, body));
+    });
 }
 
 void RepairExecutor::send(const PlannedRequest &request, HttpCall *call)
@@ -311,9 +405,22 @@ void RepairExecutor::conclude(Outcome::Result result, const QString &message)
     m_done = true;
     m_outcome.result = result;
     m_outcome.message = message;
-    if (!m_auditId.isEmpty()) { // something was (or may have been) sent: its outcome completes the record
+    if (m_auditId.isEmpty()) { // nothing was sent: nothing for teammates to see, nothing to complete
+        emit finished(m_outcome);
+        return;
+    }
+    // Teammates see how it ended; given up on a deadline, the Event gets little time of its own.
+    writeEvent(result == Outcome::Result::Fixed ? RepairEventPhase::Verified : RepairEventPhase::Failed,
+        m_abandoned ? 2000 : EventTimeoutMs, [this] { complete(); });
+}
+
+void RepairExecutor::complete()
+{
+    const Outcome::Result result = m_outcome.result;
+    { // something was (or may have been) sent: its outcome completes the record
         QString error;
-        if (!AuditLog::finish(m_auditId, m_outcome.requests, result, message, &error))
+        if (!AuditLog::finish(
+                m_auditId, m_outcome.requests, result, m_outcome.message, &error, m_outcome.events))
             m_outcome.auditError = error;
         // Marked on the kluster's trends; a history that cannot be written changes nothing here.
         HistoryStore history;

@@ -2,6 +2,7 @@
 
 #include "core/auditrecord.h"
 #include "core/diagnosis.h"
+#include "core/repairevent.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
 #include "services/kubernetesclient.h"
@@ -18,7 +19,10 @@
 // check again and confirm a new plan (nothing is overwritten); verifies by
 // fetching the kluster again. The audit log is written ahead: what is about to
 // be sent is recorded (and on disk) before the first request, and nothing is
-// sent when that record cannot be written; the outcome completes it.
+// sent when that record cannot be written; the outcome completes it. Teammates see the repair in the kluster:
+// an Event (core/repairevent.h) is written once the audit record is, before the first request, and another
+// once it is verified or has failed; one that cannot be written (403, the API down, no answer in
+// EventTimeoutMs) never holds the repair back: the outcome and the audit record say so.
 class RepairExecutor : public QObject
 {
     Q_OBJECT
@@ -34,6 +38,8 @@ public:
         QList<AuditRequest> requests; // each request sent, with its status and outcome
         QString auditError; // non-empty when the audit record could not be written
         QStringList remaining; // after a verification: the findings of the step still there
+        QStringList events; // what became of its Kubernetes Events (AuditRecord::events)
+        QStringList eventErrors() const; // those not written, each "RepairStarted not written: why"
         static QString resultName(Result r) { return RepairResults::name(r); }
     };
 
@@ -46,6 +52,10 @@ public:
 
     void setKubeTarget(const KubeTarget &target) { m_kubeTarget = target; }
     void setOverride(bool override) { m_override = override; } // one deletion past TooManyUnhealthy
+    // Who writes the Events (RepairEvent::instance); by default this host and process.
+    void setEventInstance(const QString &instance) { m_eventInstance = instance; }
+    static QString defaultEventInstance();
+    static constexpr int EventTimeoutMs = 10000;
 
     void start();
     bool isRunning() const { return m_started && !m_done; }
@@ -64,6 +74,10 @@ private:
     QStringList findingIds() const;
     void verify();
     void conclude(Outcome::Result result, const QString &message);
+    void complete();
+    // The kluster's API server client: as given, else as Kubernikus hands it out (made once).
+    void withKube(const std::function<void(KubernetesClient *, const Error &)> &then);
+    void writeEvent(RepairEventPhase phase, int timeoutMs, const std::function<void()> &then);
     void reportConflict(const PlannedRequest &request);
 
     KeystoneSession *m_session;
@@ -79,6 +93,9 @@ private:
     std::optional<PlannedRequest> m_inFlight; // sent, its answer not yet in
     Outcome m_outcome;
     QString m_auditId; // the started record of this repair, once written
+    QString m_eventInstance;
+    QDateTime m_startedAt;
+    bool m_abandoned = false;
     bool m_started = false;
     bool m_done = false;
 };

@@ -50,6 +50,8 @@ void RepairRun::next()
     m_executor
         = new RepairExecutor(m_session, m_kluster, m_state, findings, step.plan, m_options.diagnosis, this);
     m_executor->setOverride(m_options.override);
+    if (!m_options.eventInstance.isEmpty())
+        m_executor->setEventInstance(m_options.eventInstance);
     if (m_options.kube)
         m_executor->setKubeTarget(*m_options.kube);
     const QString label = step.findingIds.join(QStringLiteral(", "));

@@ -25,6 +25,7 @@ public:
         // A step that failed or met a concurrent change ends the run (what follows was planned from the
         // same data): the command line's way. Otherwise every step is tried.
         bool stopOnFailure = false;
+        QString eventInstance; // who writes the repair's Kubernetes Events; empty: this host and process
     };
 
     // `state` and `diagnosis`: the data the plans were made from (what the person confirmed).

@@ -24,6 +24,11 @@ Setting<QString> lastKluster()
     return { QStringLiteral("console/lastKluster") };
 }
 
+Setting<QStringList> protectedKlusters()
+{
+    return { QStringLiteral("console/protectedKlusters") };
+}
+
 Setting<int> tab()
 {
     return { QStringLiteral("console/tab"), 0 };
@@ -107,6 +112,7 @@ QList<ConnectionSpec> connections()
         s.snapshotPath = settings.value(QStringLiteral("snapshot")).toString();
         s.kubeContext = settings.value(QStringLiteral("kubeContext")).toString();
         s.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
+        s.protectedRepairs = settings.value(QStringLiteral("protected")).toBool();
         if (settings.contains(QStringLiteral("authUrl"))) {
             CloudConfig c;
             c.name = s.name;
@@ -157,6 +163,7 @@ void setConnections(const QList<ConnectionSpec> &connections)
         settings.setValue(QStringLiteral("snapshot"), s.snapshotPath);
         settings.setValue(QStringLiteral("kubeContext"), s.kubeContext);
         settings.setValue(QStringLiteral("readOnly"), s.readOnly);
+        settings.setValue(QStringLiteral("protected"), s.protectedRepairs);
         if (s.alertmanager.isSet()) {
             // Where the Alertmanager is and how to reach it; its secret stays in the keychain.
             const AlertmanagerTarget &a = s.alertmanager;

@@ -35,6 +35,8 @@ Setting<QByteArray> windowGeometry(); // the window's size and place (QWidget::s
 Setting<QByteArray> windowState(); // its toolbars (QMainWindow::saveState)
 Setting<QByteArray> splitState(); // the sidebar's width (QSplitter::saveState)
 Setting<QString> lastKluster(); // the kluster shown last, "<connection>/<kluster>"
+// The klusters marked protected one by one, "<connection>/<kluster>" each (every repair asks for the name).
+Setting<QStringList> protectedKlusters();
 Setting<int> tab(); // the view shown last (0: the overview)
 // A table's columns: order, widths, sort (QHeaderView::saveState), by the view's object name.
 Setting<QByteArray> viewHeader(const QString &view);

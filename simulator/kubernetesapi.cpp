@@ -1,8 +1,10 @@
 // A Kubernetes API server per kluster, over TLS: discovery, nodes as a
 // NodeList or the Table kubectl asks for (chunked with limit/continue),
-// get, patch (cordon) and delete; bearer tokens and client certificates.
+// get, patch (cordon) and delete; Events (simulator/kubeevents.h); bearer tokens and client
+// certificates.
 
 #include "simulator/apirender.h"
+#include "simulator/kubeevents.h"
 #include "simulator/simulator.h"
 
 #include <QJsonArray>
@@ -64,7 +66,7 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
         return HttpResponse::json(200,
             toJson(QJsonObject { { QStringLiteral("kind"), QStringLiteral("APIGroupList") },
                 { QStringLiteral("apiVersion"), QStringLiteral("v1") },
-                { QStringLiteral("groups"), QJsonArray() } }));
+                { QStringLiteral("groups"), QJsonArray { KubeEvents::groupEntry() } } }));
     }
     if (method == QLatin1String("GET") && path == QLatin1String("/api/v1")) {
         return HttpResponse::json(200,
@@ -72,16 +74,19 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
                 { QStringLiteral("groupVersion"), QStringLiteral("v1") },
                 { QStringLiteral("resources"),
                     QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("nodes") },
-                        { QStringLiteral("singularName"), QStringLiteral("node") },
-                        { QStringLiteral("namespaced"), false },
-                        { QStringLiteral("kind"), QStringLiteral("Node") },
-                        { QStringLiteral("verbs"),
-                            QJsonArray { QStringLiteral("create"), QStringLiteral("delete"),
-                                QStringLiteral("deletecollection"), QStringLiteral("get"),
-                                QStringLiteral("list"), QStringLiteral("patch"), QStringLiteral("update"),
-                                QStringLiteral("watch") } },
-                        { QStringLiteral("shortNames"), QJsonArray { QStringLiteral("no") } } } } } }));
+                                     { QStringLiteral("singularName"), QStringLiteral("node") },
+                                     { QStringLiteral("namespaced"), false },
+                                     { QStringLiteral("kind"), QStringLiteral("Node") },
+                                     { QStringLiteral("verbs"),
+                                         QJsonArray { QStringLiteral("create"), QStringLiteral("delete"),
+                                             QStringLiteral("deletecollection"), QStringLiteral("get"),
+                                             QStringLiteral("list"), QStringLiteral("patch"),
+                                             QStringLiteral("update"), QStringLiteral("watch") } },
+                                     { QStringLiteral("shortNames"), QJsonArray { QStringLiteral("no") } } },
+                        KubeEvents::coreResource() } } }));
     }
+    if (std::optional<HttpResponse> events = m_events->handle(kluster.name, request))
+        return *events;
 
     const QDateTime now = m_world.now();
     if (path == QLatin1String("/api/v1/nodes") && method == QLatin1String("GET")) {

@@ -23,6 +23,7 @@ const char htmlPage[] = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r
 Simulator::Simulator(QObject *parent)
     : QObject(parent)
     , m_watches(new NodeWatches(&m_world, this))
+    , m_events(new KubeEvents(&m_world, this))
 { }
 
 Simulator::~Simulator() = default;

@@ -3,6 +3,7 @@
 #include "simulator/certificateauthority.h"
 #include "simulator/faults.h"
 #include "simulator/httpserver.h"
+#include "simulator/kubeevents.h"
 #include "simulator/nodewatches.h"
 #include "simulator/world.h"
 
@@ -42,6 +43,7 @@ public:
     const World &world() const { return m_world; }
     FaultInjector &faults() { return m_faults; }
     NodeWatches &watches() { return *m_watches; }
+    KubeEvents &events() { return *m_events; }
 
     // Starts every server; the world (scenario) must be loaded first.
     bool start(const Ports &ports, QString *error);
@@ -99,6 +101,7 @@ private:
     QHash<QString, HttpServer *> m_kubernetesServers; // by kluster
     QTimer *m_ticker = nullptr;
     NodeWatches *m_watches;
+    KubeEvents *m_events;
     bool m_running = false;
     qint64 m_handlingNs = 0;
     WorldLoader m_loader;

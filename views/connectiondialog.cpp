@@ -33,6 +33,7 @@ ConnectionDialog::ConnectionDialog(
     , m_secret(new QLineEdit(this))
     , m_kubeContext(new QComboBox(this))
     , m_readOnly(new QCheckBox(tr("&Read-only: hide every repair"), this))
+    , m_protected(new QCheckBox(tr("Protected: ask for the kluster's name before e&very repair"), this))
     , m_alertmanagerUrl(new QLineEdit(this))
     , m_alertmanagerAuth(new QComboBox(this))
     , m_alertmanagerUser(new QLineEdit(this))
@@ -97,6 +98,9 @@ ConnectionDialog::ConnectionDialog(
     form->addRow(tr("Pass&word or secret:"), m_secret);
     form->addRow(tr("N&odes from:"), m_kubeContext);
     form->addRow(m_readOnly);
+    m_protected->setToolTip(tr("For production: every repair of this connection's klusters is confirmed by "
+                               "typing the kluster's name; its klusters are marked (protected) in the list"));
+    form->addRow(m_protected);
     m_alertmanagerUrl->setPlaceholderText(tr("none (http://alertmanager.example.com:9093)"));
     m_alertmanagerUrl->setToolTip(tr("Show the klusters' alerts of this Alertmanager beside their findings"));
     for (const auto auth :
@@ -186,6 +190,7 @@ ConnectionDialog::ConnectionDialog(
         if (context >= 0)
             m_kubeContext->setCurrentIndex(context);
         m_readOnly->setChecked(s.readOnly);
+        m_protected->setChecked(s.protectedRepairs);
         if (s.alertmanager.isSet()) {
             m_alertmanagerUrl->setText(s.alertmanager.displayUrl());
             m_alertmanagerAuth->setCurrentIndex(
@@ -227,6 +232,7 @@ ConnectionSpec ConnectionDialog::spec() const
     s.name = m_name->text().trimmed();
     s.cloud = m_source->currentData().toString();
     s.readOnly = m_readOnly->isChecked();
+    s.protectedRepairs = m_protected->isChecked();
     s.kubeContext = m_kubeContext->currentData().toString();
     QString error;
     std::optional<CloudConfig> c;

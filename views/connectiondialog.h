@@ -78,6 +78,7 @@ private:
     QLineEdit *m_secret;
     QComboBox *m_kubeContext;
     QCheckBox *m_readOnly;
+    QCheckBox *m_protected;
     // The Alertmanager beside the findings (docs/alertmanager.md): empty URL, none.
     QLineEdit *m_alertmanagerUrl;
     QComboBox *m_alertmanagerAuth;

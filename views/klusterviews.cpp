@@ -5,6 +5,7 @@
 #include "console/consolesession.h"
 #include "console/historyclient.h"
 #include "console/rowcopies.h"
+#include "console/teamrepairs.h"
 #include "models/findingsmodel.h"
 #include "models/klustersmodel.h"
 #include "models/nodesmodel.h"
@@ -99,6 +100,10 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
     connect(m_overview, &OverviewPage::trendRangeChanged, this, &KlusterViews::requestTrend);
     connect(session->alerts(), &AlertWatch::changed, this, [this](const QString &connection) {
         if (connection == m_session->current().connection)
+            showAlerts();
+    });
+    connect(session->team(), &TeamRepairs::changed, this, [this](const KlusterKey &key) {
+        if (key == m_session->current())
             showAlerts();
     });
     connect(m_overview, &OverviewPage::incidentShowRequested, this, [this](const QString &id) {
@@ -226,9 +231,16 @@ void KlusterViews::showAlerts()
     const KlusterData *d = m_session->store()->data(key);
     if (!d || !d->fetch || !d->diagnosis || !m_session->isCurrentShown()) {
         m_overview->showAlerts({});
+        m_overview->showTeamRepairs({}, QString());
         return;
     }
     const QDateTime now = QDateTime::currentDateTimeUtc();
+    // Beside them: who repaired the kluster lately, from its Events.
+    QStringList repairs;
+    for (const RepairEvent &e : m_session->team()->recent(key, now))
+        repairs << RepairEvents::describe(e, now);
+    const TeamRepairs::Seen *seen = m_session->team()->seen(key);
+    m_overview->showTeamRepairs(repairs, seen ? seen->error : QString());
     m_overview->showAlerts(ConsoleText::alertsText(m_session->alerts()->alertsOf(key, *d), *d->diagnosis,
         m_session->alerts()->readAt(key.connection), now));
 }

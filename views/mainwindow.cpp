@@ -23,6 +23,7 @@
 #include "views/repaircommand.h"
 #include "views/routespage.h"
 #include "views/severitystyle.h"
+#include "views/teamcommands.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -242,8 +243,7 @@ void MainWindow::buildCommands()
 {
     const auto context = [this] { return commandContext(); };
     for (const auto scope : { RepairCommand::Scope::Selected, RepairCommand::Scope::RouterRoutes }) {
-        auto *r = new RepairCommand(
-            scope, context, m_session->store(), m_session->refreshes(), m_session->history(), this, this);
+        auto *r = new RepairCommand(scope, context, m_session, this, this);
         (scope == RepairCommand::Scope::Selected ? m_repair : m_repairRoutes) = r;
         addCommand(r);
         connect(r, &RepairCommand::repairDialogOpened, this, &MainWindow::repairDialogOpened);
@@ -280,8 +280,13 @@ void MainWindow::buildCommands()
         AcknowledgeCommand::Scope::Withdraw, context, m_session->store(), m_session->history(), this, this);
     for (Command *c : { static_cast<Command *>(m_acknowledge), static_cast<Command *>(m_withdraw) })
         addCommand(c);
-    m_views->setRowActions(
-        m_repair->action(), m_repairRoutes->action(), { m_acknowledge->action(), m_withdraw->action() });
+    m_copyLink = new CopyLinkCommand(context, m_session, this);
+    m_copyMarkdown = new CopyMarkdownCommand(context, m_session, this);
+    m_protect = new ProtectKlusterCommand(context, m_session, this);
+    for (Command *c : std::initializer_list<Command *> { m_copyLink, m_copyMarkdown, m_protect })
+        addCommand(c);
+    m_views->setRowActions(m_repair->action(), m_repairRoutes->action(),
+        { m_acknowledge->action(), m_withdraw->action(), m_copyLink->action(), m_copyMarkdown->action() });
 }
 
 void MainWindow::buildMenus()
@@ -339,6 +344,8 @@ void MainWindow::buildMenus()
     klusterMenu->addSeparator();
     klusterMenu->addActions({ next, previous, m_repair->action(), m_repairRoutes->action(),
         m_acknowledge->action(), m_withdraw->action(), find, focusKlusters });
+    klusterMenu->addSeparator();
+    klusterMenu->addActions({ m_copyLink->action(), m_copyMarkdown->action(), m_protect->action() });
     addAction(focusKlusters);
     bar->addActions({ m_refreshAction, m_cancelAction });
     bar->addSeparator();
@@ -466,6 +473,35 @@ void MainWindow::showFinding(const KlusterKey &key, const QString &findingId)
         selectKluster(key, true);
     }
     applyWantedFinding();
+}
+
+bool MainWindow::openLink(const QString &text, QString *error)
+{
+    QString why;
+    std::optional<KlusterKey> key;
+    const std::optional<FlightdeckLink> link = FlightdeckLink::parse(text, &why);
+    if (link)
+        key = m_session->resolve(*link, &why);
+    if (!key) {
+        status(tr("Cannot open the link %1: %2").arg(text.left(200), why), 20000);
+        if (error)
+            *error = why;
+        return false;
+    }
+    if (isMinimized())
+        showNormal();
+    raise();
+    activateWindow();
+    if (link->item.isEmpty()) {
+        m_wantedKey = *key;
+        selectKluster(*key, true);
+        setTab(Tab::Overview);
+    } else {
+        showFinding(*key, link->item);
+        setTab(Tab::Findings);
+    }
+    status(tr("Opened %1").arg(link->toString()), 6000);
+    return true;
 }
 
 void MainWindow::applyWantedFinding()

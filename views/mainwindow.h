@@ -19,6 +19,9 @@ class AuditPage;
 class AutoRefreshMenu;
 class ChangesPage;
 class AcknowledgeCommand;
+class CopyLinkCommand;
+class CopyMarkdownCommand;
+class ProtectKlusterCommand;
 class Command;
 class ConnectionCommands;
 class FindingsPage;
@@ -74,6 +77,9 @@ public:
     bool selectKluster(const KlusterKey &key, bool reveal = false);
     // Selects the kluster and, once its views show it, the finding (in every view).
     void showFinding(const KlusterKey &key, const QString &findingId);
+    // Opens a flightdeck:// link (core/flightdecklink.h): its kluster, and its finding or incident selected
+    // once shown; the window raised. False, said in the status bar and `error`, when it cannot.
+    bool openLink(const QString &link, QString *error = nullptr);
     void setTab(Tab tab) { m_views->setTab(tab); }
     Tab currentTab() const { return m_views->currentTab(); }
 
@@ -101,6 +107,9 @@ public:
     QAction *repairRoutesAction() const { return m_repairRoutes->action(); }
     AcknowledgeCommand *acknowledgeCommand() const { return m_acknowledge; }
     AcknowledgeCommand *withdrawCommand() const { return m_withdraw; }
+    CopyLinkCommand *copyLinkCommand() const { return m_copyLink; }
+    CopyMarkdownCommand *copyMarkdownCommand() const { return m_copyMarkdown; }
+    ProtectKlusterCommand *protectCommand() const { return m_protect; }
     QAction *refreshAction() const { return m_refreshAction; }
     Notifier *notifier() const { return m_notifier; }
     HistoryRecorder *historyRecorder() const
@@ -179,6 +188,9 @@ private:
     RepairCommand *m_repairRoutes = nullptr;
     AcknowledgeCommand *m_acknowledge = nullptr;
     AcknowledgeCommand *m_withdraw = nullptr;
+    CopyLinkCommand *m_copyLink = nullptr;
+    CopyMarkdownCommand *m_copyMarkdown = nullptr;
+    ProtectKlusterCommand *m_protect = nullptr;
     Command *m_openSnapshot = nullptr;
     Command *m_saveSnapshot = nullptr;
     Command *m_report = nullptr;

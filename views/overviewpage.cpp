@@ -28,6 +28,7 @@
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QStackedBarSeries>
+#include <QTextDocument>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -99,6 +100,7 @@ OverviewPage::OverviewPage(QWidget *parent)
     , m_incidents(new QWidget(this))
     , m_incidentRows(new QVBoxLayout(m_incidents))
     , m_alerts(new AlertsPanel(this))
+    , m_team(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_caption(new QLabel(this))
     , m_routes(makeChartView(tr("Routes against the router's limit"), this))
@@ -130,6 +132,13 @@ OverviewPage::OverviewPage(QWidget *parent)
     top->setSpacing(6);
     top->addWidget(m_incidents);
     top->addWidget(m_alerts);
+    m_team->setObjectName(QStringLiteral("teamRepairs"));
+    m_team->setWordWrap(true);
+    m_team->setTextFormat(Qt::RichText);
+    m_team->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_team->setAccessibleName(tr("Recent repairs of this kluster"));
+    m_team->setVisible(false);
+    top->addWidget(m_team);
     layout->addLayout(top, 2, 0, 1, 3);
     layout->addWidget(m_summary, 3, 0, 1, 3);
     layout->addWidget(m_routes, 4, 0);
@@ -591,4 +600,28 @@ void OverviewPage::showAlerts(const ConsoleText::AlertsText &alerts)
 QString OverviewPage::alertsShown() const
 {
     return m_alerts->shown();
+}
+
+void OverviewPage::showTeamRepairs(const QStringList &lines, const QString &problem)
+{
+    m_team->setVisible(!lines.isEmpty() || !problem.isEmpty());
+    QStringList html;
+    for (const QString &l : lines)
+        html << l.toHtmlEscaped();
+    QString text = lines.isEmpty() ? QString()
+                                   : tr("<b>Repaired lately</b> (the kluster's Events): %1")
+                                         .arg(html.join(QStringLiteral("<br>&nbsp;&nbsp;")));
+    if (!problem.isEmpty())
+        text += (text.isEmpty() ? QString() : QStringLiteral("<br>"))
+            + tr("<i>Repairs by others not read: %1</i>").arg(problem.toHtmlEscaped());
+    m_team->setText(text);
+}
+
+QString OverviewPage::teamRepairsShown() const
+{
+    if (m_team->isHidden())
+        return QString();
+    QTextDocument doc;
+    doc.setHtml(m_team->text());
+    return doc.toPlainText();
 }

@@ -49,6 +49,9 @@ public:
     // The kluster's alerts (ConsoleText::alertsText), below its incidents; hidden without an Alertmanager.
     void showAlerts(const ConsoleText::AlertsText &alerts);
     QString alertsShown() const; // the words shown (tests)
+    // Who repaired the kluster lately (its Events): one line per repair, newest first; hidden when none.
+    void showTeamRepairs(const QStringList &lines, const QString &problem);
+    QString teamRepairsShown() const; // the words shown (tests); empty while hidden
     // The trends of the kluster shown (from the history recorder).
     void showTrend(const HistoryTrend &trend);
     int trendHours() const; // the range chosen: 6, 24 or 168
@@ -76,6 +79,7 @@ private:
     QVBoxLayout *m_incidentRows;
     QStringList m_incidentLines;
     AlertsPanel *m_alerts;
+    QLabel *m_team;
     QLabel *m_summary;
     QLabel *m_caption;
     QChartView *m_routes;

@@ -1,12 +1,17 @@
 #include "views/repaircommand.h"
 
+#include "console/alertwatch.h"
+#include "console/consolesession.h"
 #include "console/consoletext.h"
 #include "console/historyclient.h"
 #include "console/refreshcoordinator.h"
+#include "console/teamrepairs.h"
 #include "core/repairgate.h"
 #include "models/findingsmodel.h"
+#include "models/klusterstore.h"
 #include "views/icons.h"
 #include "views/repairdialog.h"
+#include "views/repairsilencebox.h"
 
 #include <QAction>
 
@@ -28,15 +33,42 @@ QAction *actionFor(RepairCommand::Scope scope)
 
 } // namespace
 
-RepairCommand::RepairCommand(Scope scope, Context context, KlusterStore *store, RefreshCoordinator *refreshes,
-    HistoryClient *history, QWidget *window, QObject *parent)
+RepairCommand::RepairCommand(
+    Scope scope, Context context, ConsoleSession *session, QWidget *window, QObject *parent)
     : Command(std::move(context), actionFor(scope), parent)
     , m_scope(scope)
-    , m_store(store)
-    , m_refreshes(refreshes)
-    , m_history(history)
+    , m_session(session)
     , m_window(window)
 { }
+
+void RepairCommand::offerSilences(RepairDialog *dialog, const QStringList &ids)
+{
+    const CommandContext c = context();
+    AlertmanagerClient *client = m_session->alerts()->client(c.key.connection);
+    if (!client || !c.data || !c.data->diagnosis || !c.connection)
+        return;
+    const KlusterAlerts alerts = m_session->alerts()->alertsOf(c.key, *c.data);
+    if (!alerts.known)
+        return;
+    QString repair = tr("%1 repairs").arg(ids.size());
+    if (const Finding *f = ids.size() == 1 ? c.data->diagnosis->find(ids.first()) : nullptr; f && f->repair())
+        repair = f->repair()->title;
+    // Who silences: the cloud's user as the connection names it (an application credential: the connection).
+    const ConnectionSpec &spec = c.connection->spec();
+    QString user = spec.config ? spec.config->username : QString();
+    if (user.isEmpty())
+        user = tr("Flightdeck console (%1)").arg(spec.name);
+    const QList<SilenceRequest> planned = RepairSilences::plan(
+        alerts.alerts, ids, repair, user, QDateTime::currentDateTimeUtc(), RepairSilences::DefaultMinutes);
+    if (planned.isEmpty())
+        return;
+    RepairSilences::Context context;
+    context.cloud = spec.config ? spec.config->name : spec.cloud;
+    context.user = user;
+    context.kluster = c.key.kluster;
+    context.projectId = c.data->fetch ? c.data->fetch->state.kluster.projectId : QString();
+    dialog->setSilences(new RepairSilenceBox(client, context, planned, ids));
+}
 
 QStringList RepairCommand::targets() const
 {
@@ -121,7 +153,7 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
     auto *dialog
         = new RepairDialog(c.connection, c.key.kluster, c.data->fetch, c.data->diagnosis, ids, m_window);
     QStringList since;
-    if (const FindingsSince *history = m_history->findingsSince(c.key)) {
+    if (const FindingsSince *history = m_session->history()->findingsSince(c.key)) {
         for (const QString &id : ids) {
             if (const auto h = history->findings.constFind(id); h != history->findings.cend())
                 since << tr("%1 (%2)").arg(id, FindingsModel::sinceText(*h, history->at));
@@ -135,7 +167,7 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
         dialog->setStale(tr("the last refresh failed at %1").arg(ConsoleText::clock(c.data->errorAt)));
     // The kluster refreshed while the dialog is open: nothing is sent from data that no longer holds.
     const auto follow = [this, dialog, key](const KlusterKey &updated) {
-        const KlusterData *now = m_store->data(updated);
+        const KlusterData *now = m_session->store()->data(updated);
         if (updated != key || !now)
             return;
         if (now->diagnosis && !now->isStale())
@@ -143,10 +175,34 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
         else if (now->isStale())
             dialog->setStale(SourceError::joined(now->error));
     };
-    connect(m_refreshes, &RefreshCoordinator::refreshed, dialog, follow);
-    connect(m_refreshes, &RefreshCoordinator::nodesChanged, dialog, follow);
+    connect(m_session->refreshes(), &RefreshCoordinator::refreshed, dialog, follow);
+    connect(m_session->refreshes(), &RefreshCoordinator::nodesChanged, dialog, follow);
+    // A protected kluster: its name typed, whatever the repair sends.
+    if (m_session->isProtected(key))
+        dialog->setProtected();
+    // A teammate's repair of this kluster lately: warned of above the plan, as known now and once its Events
+    // are read again (while the person reads the plan).
+    TeamRepairs *team = m_session->team();
+    const auto warn = [team, dialog, key] {
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        QStringList lines;
+        bool inProgress = false;
+        for (const RepairEvent &e : team->teammatesStarted(key, now)) {
+            lines << RepairEvents::describe(e, now);
+            inProgress = inProgress || e.phase == RepairEventPhase::Sent;
+        }
+        dialog->setTeammates(lines, inProgress);
+    };
+    warn();
+    connect(team, &TeamRepairs::changed, dialog, [warn, key](const KlusterKey &changed) {
+        if (changed == key)
+            warn();
+    });
+    team->read(key);
+    // The alerts of these findings firing unsilenced: silenced while repairing, when the person ticks it.
+    offerSilences(dialog, ids);
     connect(dialog, &RepairDialog::repairsFinished, this, [this, key](int fixed, int total) {
-        m_refreshes->refresh(key);
+        m_session->refreshes()->refresh(key);
         emit repairsFinished(key, fixed, total);
     });
     // Retry: this dialog closes and a new one previews the repair from the data just read.

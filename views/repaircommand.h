@@ -2,9 +2,8 @@
 
 #include "views/command.h"
 
-class HistoryClient;
-class KlusterStore;
-class RefreshCoordinator;
+class ConsoleSession;
+class RepairDialog;
 struct Diagnosis;
 class QWidget;
 
@@ -13,7 +12,8 @@ class QWidget;
 // of the kluster's router as one change (Ctrl+Alt+R). Enabled while
 // there is something to repair and the views show the kluster the person chose; hidden on a read-only
 // connection. Once sent, the kluster is refreshed; the dialog follows the refreshes that come while it is
-// open.
+// open. A protected kluster asks for its name typed; repairs a teammate started on the kluster lately (its
+// Events, read again as the dialog opens) are warned of above the plan.
 class RepairCommand : public Command
 {
     Q_OBJECT
@@ -26,8 +26,8 @@ public:
         RouterRoutes,
     };
 
-    RepairCommand(Scope scope, Context context, KlusterStore *store, RefreshCoordinator *refreshes,
-        HistoryClient *history, QWidget *window, QObject *parent = nullptr);
+    RepairCommand(
+        Scope scope, Context context, ConsoleSession *session, QWidget *window, QObject *parent = nullptr);
 
     QStringList targets() const; // what it would repair now
     void update() override;
@@ -48,10 +48,9 @@ protected:
 private:
     // The repair dialog for `ids` of the kluster shown (a retry: those a finished repair did not fix).
     void openDialog(const QStringList &ids, const QStringList &incidents = {});
+    void offerSilences(RepairDialog *dialog, const QStringList &ids);
 
     Scope m_scope;
-    KlusterStore *m_store;
-    RefreshCoordinator *m_refreshes;
-    HistoryClient *m_history;
+    ConsoleSession *m_session;
     QWidget *m_window;
 };

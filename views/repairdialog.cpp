@@ -2,6 +2,7 @@
 
 #include "core/repairgate.h"
 #include "models/findingsmodel.h"
+#include "views/repairsilencebox.h"
 #include "views/repairtext.h"
 #include "views/severitystyle.h"
 
@@ -19,6 +20,7 @@
 #include <QScreen>
 #include <QStyle>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -239,6 +241,14 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
             this);
     title->setWordWrap(true);
     layout->addWidget(title);
+    m_teammates = new QLabel(this);
+    m_teammates->setWordWrap(true);
+    m_teammates->setTextFormat(Qt::RichText);
+    m_teammates->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_teammates->setAccessibleName(tr("Teammates' repairs of this kluster"));
+    m_teammates->setObjectName(QStringLiteral("teammates"));
+    m_teammates->setVisible(false);
+    layout->addWidget(m_teammates);
     m_since = new QLabel(this);
     m_since->setWordWrap(true);
     m_since->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -297,6 +307,62 @@ void RepairDialog::updateConfirm()
     if (m_override->isVisible())
         ok = ok && m_override->isChecked();
     m_confirm->setEnabled(ok);
+}
+
+void RepairDialog::setTeammates(const QStringList &lines, bool inProgress)
+{
+    m_teammates->setVisible(!lines.isEmpty());
+    if (lines.isEmpty()) {
+        m_teammates->clear();
+        return;
+    }
+    QStringList items;
+    for (const QString &l : lines)
+        items << l.toHtmlEscaped();
+    m_teammates->setText(
+        tr("<span style=\"color:%1\"><b>&#9888; %2</b></span> %3<br>"
+           "Check with them before sending: two repairs of one router or node can undo each other.")
+            .arg(SeverityStyle::colour(Severity::Warning).name(),
+                inProgress ? tr("A teammate is repairing this kluster.")
+                           : tr("A teammate repaired this kluster in the last %1 minutes.")
+                                 .arg(RepairEvents::WarnMinutes),
+                items.join(QStringLiteral("; "))));
+}
+
+QString RepairDialog::teammatesText() const
+{
+    if (!m_teammates->isVisible() && m_teammates->text().isEmpty())
+        return QString();
+    QTextDocument doc;
+    doc.setHtml(m_teammates->text());
+    return doc.toPlainText();
+}
+
+void RepairDialog::setProtected()
+{
+    const bool deletes = !m_typeToConfirm.isEmpty();
+    m_typeToConfirm = m_kluster;
+    m_typeLabel->setText(
+        tr("<b>%1</b> is a protected kluster: every repair asks for its name. %2Type <b>%1</b> "
+           "to confirm:")
+            .arg(m_kluster.toHtmlEscaped(),
+                deletes ? tr("This repair deletes what is named above. ") : QString()));
+    m_typeLabel->setVisible(true);
+    m_confirmation->setVisible(true);
+    m_confirmation->setAccessibleName(tr("Type the protected kluster's name to confirm"));
+    m_confirmation->setPlaceholderText(tr("type %1").arg(m_kluster));
+    m_confirmation->setFocus();
+    updateConfirm();
+}
+
+void RepairDialog::setSilences(RepairSilenceBox *box)
+{
+    m_silenceBox = box;
+    box->setParent(this);
+    auto *layout = static_cast<QVBoxLayout *>(this->layout());
+    layout->insertWidget(layout->indexOf(m_typeLabel), box);
+    QWidget::setTabOrder(m_override, box->checkBox());
+    QWidget::setTabOrder(box->checkBox(), m_confirm);
 }
 
 void RepairDialog::setStale(const QString &why)
@@ -472,9 +538,25 @@ void RepairDialog::start()
         m_cancel->setToolTip(QString());
         m_cancel->setEnabled(true);
         offerRetry(nullptr, tr("the kluster is being read again"));
+        // The silences made for it: expired once everything was verified fixed, kept otherwise.
+        if (m_silenceBox)
+            m_silenceBox->finish(m_fixed == total, [this](const QString &said) {
+                m_status->setText(m_status->text() + QStringLiteral("<br>") + said.toHtmlEscaped());
+            });
         emit repairsFinished(m_fixed, int(m_sendable.size()));
     });
-    m_connection->repair(m_kluster, m_shown, m_sendable, m_override->isVisible() && m_override->isChecked());
+    const bool override = m_override->isVisible() && m_override->isChecked();
+    if (!m_silenceBox) {
+        m_connection->repair(m_kluster, m_shown, m_sendable, override);
+        return;
+    }
+    // The silences first (each recorded); one that cannot be made never holds the repair back.
+    m_silenceBox->create([this, override](const QString &said) {
+        if (!said.isEmpty())
+            m_status->setText(tr("Sending… %1").arg(said.toHtmlEscaped()));
+        if (m_connection)
+            m_connection->repair(m_kluster, m_shown, m_sendable, override);
+    });
 }
 
 void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outcome &outcome)

@@ -10,6 +10,7 @@
 #include <memory>
 
 class QCheckBox;
+class RepairSilenceBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -59,6 +60,18 @@ public:
     void dataRefreshed(const Diagnosis &fresh);
     // The data shown is stale (its last refresh failed): nothing may be sent.
     void setStale(const QString &why);
+    // Repairs teammates started on this kluster lately (their Events; RepairEvents::describe lines): a
+    // warning above the plan, never a block. Empty: none (the warning goes).
+    // `inProgress`: one of them has not ended yet (no verified or failed Event).
+    void setTeammates(const QStringList &lines, bool inProgress);
+    QString teammatesText() const; // as shown, in plain text (empty: no warning)
+    // The kluster is protected (its connection or itself): the repair asks for its name typed, whatever
+    // it sends.
+    void setProtected();
+    // The alerts of these findings may be silenced while repairing (views/repairsilencebox.h): the box is
+    // shown above the confirmation, and the dialog makes and expires its silences around the repair.
+    void setSilences(RepairSilenceBox *box);
+    RepairSilenceBox *silences() const { return m_silenceBox; }
 
     // While running: stops before the next repair; otherwise closes.
     void reject() override;
@@ -95,6 +108,8 @@ private:
     QLabel *m_title = nullptr;
     QLabel *m_since = nullptr;
     QLabel *m_incidentLabel = nullptr;
+    QLabel *m_teammates = nullptr;
+    RepairSilenceBox *m_silenceBox = nullptr;
     QTextBrowser *m_results;
     QDialogButtonBox *m_buttons;
     QPushButton *m_confirm;

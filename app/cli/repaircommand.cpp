@@ -74,6 +74,9 @@ void printOutcome(QTextStream &out, const RepairExecutor::Outcome &o)
     }
     out << "Result: " << RepairExecutor::Outcome::resultName(o.result) << ": " << printable(o.message)
         << Qt::endl;
+    // Teammates see the repair as Kubernetes Events in the kluster (kubectl events): said whether they could.
+    if (!o.events.isEmpty())
+        out << "Events: " << printable(o.events.join(QStringLiteral("; "))) << Qt::endl;
     QTextStream err(Terminal::err());
     if (!o.auditError.isEmpty())
         err << "flightdeck-cli repair: the audit record could not be written: " << o.auditError << Qt::endl;

@@ -1,8 +1,10 @@
 // flightdeck: the desktop console.
 
 #include "app/gui/democloud.h"
+#include "core/flightdecklink.h"
 #include "services/connection.h"
 #include "services/hardening.h"
+#include "services/singleinstance.h"
 #include "views/findingspage.h"
 #include "views/mainwindow.h"
 #include "views/tabs.h"
@@ -87,6 +89,10 @@ struct Options
         parser.addVersionOption();
         parser.addOptions({ demo, scenario, nodes, klusters, snapshot, readOnly, kluster, view, finding,
             screenshot, alertmanager, size });
+        parser.addPositionalArgument(QStringLiteral("link"),
+            QStringLiteral("A flightdeck://<cloud>/<kluster>[/<finding or incident id>] link: opened in the "
+                           "console already running (handed over), else in this one."),
+            QStringLiteral("[link]"));
     }
 };
 
@@ -186,8 +192,36 @@ int main(int argc, char *argv[])
     if (parser.isSet(options.snapshot) && !QFileInfo(parser.value(options.snapshot)).isDir())
         return fail(QStringLiteral("--snapshot: %1 is not a folder").arg(parser.value(options.snapshot)));
 
+    // A link: checked first (a malformed one is one clear error), then handed to the console running, if any.
+    QString link;
+    if (const QStringList args = parser.positionalArguments(); !args.isEmpty()) {
+        if (args.size() > 1)
+            return fail(QStringLiteral("one link at a time (%1 were given)").arg(args.size()));
+        QString why;
+        if (!FlightdeckLink::parse(args.first(), &why))
+            return fail(QStringLiteral("%1: %2").arg(args.first().left(200), why));
+        link = args.first().trimmed();
+    }
+    const bool ownWorld
+        = parser.isSet(options.demo) || parser.isSet(options.snapshot) || parser.isSet(options.screenshot);
+    if (!link.isEmpty() && !ownWorld) {
+        QString why;
+        if (SingleInstance::handOver(link, 3000, &why)) {
+            QTextStream(stdout) << "flightdeck: opened in the console running: " << link << Qt::endl;
+            return 0;
+        }
+    }
+
     MainWindow window;
     window.setForceReadOnly(parser.isSet(options.readOnly));
+    // One console per user: links opened later (`flightdeck LINK`, a browser, a notification) come here.
+    SingleInstance instance;
+    if (!ownWorld) {
+        QString why;
+        if (instance.listen(&why))
+            QObject::connect(&instance, &SingleInstance::linkReceived, &window,
+                [&window](const QString &received) { window.openLink(received); });
+    }
     if (parser.isSet(options.screenshot) || size.isValid())
         window.resize(size.isValid() ? size : QSize(1440, 900));
     const QString wantedKluster = parser.value(options.kluster);
@@ -257,6 +291,13 @@ int main(int argc, char *argv[])
             window.setTab(*view);
         if (!wantedFinding.isEmpty())
             window.showFinding(key.isNull() ? window.currentKey() : key, wantedFinding);
+        if (!link.isEmpty()) {
+            QString why;
+            if (window.openLink(link, &why))
+                key = window.currentKey() == before ? KlusterKey() : window.currentKey();
+            else
+                fail(QStringLiteral("%1: %2").arg(link, why));
+        }
         if (!parser.isSet(options.screenshot))
             return;
         // Rendered once the views show the kluster asked for (and its finding selected).

@@ -11,6 +11,7 @@
 #include "services/connection.h"
 #include "services/endpointhealth.h"
 #include "services/settings.h"
+#include "tests/common/realalertmanager.h"
 #include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
 
@@ -257,31 +258,9 @@ void TestConsoleSession::currentKlustersRowsAreMadeOffTheThread()
 // findings stand.
 void TestConsoleSession::alertsBesideTheFindings()
 {
-    QString binary = QStandardPaths::findExecutable(QStringLiteral("prometheus-alertmanager"));
-    if (binary.isEmpty())
-        binary = QStandardPaths::findExecutable(QStringLiteral("alertmanager"));
-    QVERIFY2(!binary.isEmpty(), "prometheus-alertmanager is not installed (scripts/setup installs it)");
-    const auto freePort = [] {
-        QTcpServer probe;
-        probe.listen(QHostAddress::LocalHost);
-        return probe.serverPort();
-    };
-    QTemporaryDir dir;
-    QFile config(dir.filePath(QStringLiteral("alertmanager.yml")));
-    QVERIFY(config.open(QIODevice::WriteOnly));
-    config.write("route:\n  receiver: nobody\nreceivers:\n  - name: nobody\n");
-    config.close();
-    const quint16 port = freePort();
-    QProcess alertmanager;
-    alertmanager.setProcessChannelMode(QProcess::MergedChannels);
-    alertmanager.setStandardOutputFile(QProcess::nullDevice()); // its log is not this test's
-    alertmanager.start(binary,
-        { QStringLiteral("--config.file=") + config.fileName(),
-            QStringLiteral("--storage.path=") + dir.filePath(QStringLiteral("data")),
-            QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(port),
-            QStringLiteral("--cluster.listen-address=") });
-    QVERIFY(alertmanager.waitForStarted());
-    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(port);
+    RealAlertmanager alertmanager;
+    QVERIFY2(alertmanager.start(), "prometheus-alertmanager is not installed (scripts/setup installs it)");
+    const QString url = alertmanager.url;
     QTRY_VERIFY_WITH_TIMEOUT(
         m_fixture->request("GET", url + QStringLiteral("/-/ready")).status == 200, 30000);
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
@@ -344,8 +323,7 @@ void TestConsoleSession::alertsBesideTheFindings()
 
     // One that cannot be reached: one line, the last alerts kept, the findings as they were.
     const int findings = int(session.store()->data(demo)->diagnosis->findings.size());
-    alertmanager.kill();
-    alertmanager.waitForFinished();
+    alertmanager.stop();
     session.alerts()->refresh(QStringLiteral("sim"));
     QTRY_VERIFY_WITH_TIMEOUT(!session.alerts()->error(QStringLiteral("sim")).isEmpty(), 30000);
     QVERIFY2(session.alerts()->error(QStringLiteral("sim")).startsWith(QStringLiteral("Alertmanager ") + url),

@@ -3,6 +3,8 @@
 // the right rows of the others, a repair driven through its dialog, a failed
 // refresh, read-only connections and snapshots opened offline.
 
+#include "console/alertwatch.h"
+#include "console/teamrepairs.h"
 #include "core/finding.h"
 #include "core/knowledge.h"
 #include "models/auditmodel.h"
@@ -14,7 +16,9 @@
 #include "services/auditlog.h"
 #include "services/endpointhealth.h"
 #include "services/settings.h"
+#include "services/singleinstance.h"
 #include "tests/common/modeltext.h"
+#include "tests/common/realalertmanager.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
 #include "views/fleetview.h"
@@ -23,7 +27,9 @@
 #include "views/notifier.h"
 #include "views/overviewpage.h"
 #include "views/repairdialog.h"
+#include "views/repairsilencebox.h"
 #include "views/tablepage.h"
+#include "views/teamcommands.h"
 
 #include <QAccessible>
 #include <QAction>
@@ -31,11 +37,16 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QDir>
 #include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -91,6 +102,8 @@ private slots:
     void newCriticalFindingNotifiesWhileWatching();
     void namesAndMnemonics();
     void fitsALaptop();
+    void teammatesRepairWarnedProtectedLinked();
+    void alertsSilencedWhileRepairing();
 
 private:
     ConnectionSpec simSpec(bool readOnly = false) const
@@ -1347,6 +1360,220 @@ void TestConsole::fitsALaptop()
                 QStringLiteral("%1/%2x%3/%4.png").arg(shots).arg(size.width()).arg(size.height()).arg(name)));
         }
     }
+}
+
+// Two consoles on one cloud: the first repairs, its Events tell the second, which shows who repaired what and
+// warns before a repair of the same kluster; a protected kluster asks for its name; links open the exact
+// finding (from this process and handed over by a second `flightdeck LINK`); "Copy as Markdown" hands it
+// over.
+void TestConsole::teammatesRepairWarnedProtectedLinked()
+{
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    MainWindow first;
+    QVERIFY(ConsoleTest::open(first, simSpec()));
+    MainWindow second;
+    QVERIFY(ConsoleTest::open(second, simSpec()));
+    QVERIFY(select(first, demo));
+    QVERIFY(select(second, demo));
+
+    // The first console repairs the missing tcp rule.
+    const QString tcp = QStringLiteral("security-group-rule-missing:tcp");
+    QPointer<RepairDialog> dialog;
+    auto catchDialog = [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); };
+    connect(&first, &MainWindow::repairDialogOpened, this, catchDialog);
+    first.setTab(Tab::Findings);
+    QVERIFY(first.findingsPage()->selectKeys({ tcp }));
+    first.repairAction()->trigger();
+    QVERIFY(dialog);
+    QVERIFY(dialog->teammatesText().isEmpty()); // nobody else repaired it
+    QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    QVERIFY2(finished.wait(60000), "the repair did not finish");
+    dialog->reject();
+    QCOMPARE(m_fixture->sim.events().events(demo.kluster).size(), 2);
+
+    // The second console, refreshed, shows it on the Overview.
+    second.setTab(Tab::Overview);
+    second.refreshAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(second.overviewPage()->teamRepairsShown().contains(tcp), 30000);
+    QVERIFY2(second.overviewPage()->teamRepairsShown().contains(QStringLiteral("demo repaired")),
+        qPrintable(second.overviewPage()->teamRepairsShown()));
+
+    // Protected: marked in the kluster list, and the repair asks for the kluster's name.
+    second.protectCommand()->update();
+    QVERIFY(second.protectCommand()->action()->isEnabled());
+    second.protectCommand()->action()->trigger();
+    QVERIFY(second.session()->isProtected(demo));
+    QVERIFY(Settings::protectedKlusters().value().contains(demo.toString()));
+    const QModelIndex row = second.session()->klusters()->index(
+        second.session()->klusters()->rowOf(demo.connection, demo.kluster), KlustersModel::KlusterColumn);
+    QCOMPARE(row.data().toString(), QStringLiteral("demo (protected)"));
+    const QString overviewShots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
+    if (!overviewShots.isEmpty()) {
+        // The Overview with who repaired the kluster lately, the kluster marked protected in the list.
+        second.setTab(Tab::Overview);
+        for (const QSize size : { QSize(1024, 640), QSize(1440, 900) }) {
+            second.resize(size);
+            QTest::qWait(100);
+            QVERIFY(second.grab().save(QStringLiteral("%1/team-overview-%2x%3.png")
+                                           .arg(overviewShots)
+                                           .arg(size.width())
+                                           .arg(size.height())));
+        }
+    }
+
+    // The second console's repair of the same kluster: the teammate's repair warned of, the name asked for.
+    connect(&second, &MainWindow::repairDialogOpened, this, catchDialog);
+    const QString error = QStringLiteral("instance-error:kks-demo-pool-t5y6u");
+    second.setTab(Tab::Findings);
+    QVERIFY(second.findingsPage()->selectKeys({ error }));
+    second.repairAction()->trigger();
+    QVERIFY(dialog);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->teammatesText().contains(tcp), 10000);
+    QVERIFY2(dialog->teammatesText().contains(
+                 QStringLiteral("A teammate repaired this kluster in the last 15 minutes")),
+        qPrintable(dialog->teammatesText()));
+    QCOMPARE(dialog->focusWidget(), dialog->confirmationBox());
+    QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("kks-demo-pool-t5y6u"));
+    QVERIFY(!dialog->confirmButton()->isEnabled()); // the instance's name is not the kluster's
+    dialog->confirmationBox()->clear();
+    QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("demo"));
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
+    if (!shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-teammate-protected.png")));
+    dialog->reject();
+    // The first console never warns of its own repair.
+    first.session()->team()->read(demo);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !first.session()->team()->recent(demo, QDateTime::currentDateTimeUtc()).isEmpty(), 10000);
+    QVERIFY(first.session()->team()->teammatesStarted(demo, QDateTime::currentDateTimeUtc()).isEmpty());
+
+    // Copy link and Copy as Markdown, of the finding selected and of the kluster.
+    second.copyLinkCommand()->update();
+    QCOMPARE(second.copyLinkCommand()->link(),
+        QStringLiteral("flightdeck://sim/demo/instance-error%3Akks-demo-pool-t5y6u"));
+    second.copyLinkCommand()->action()->trigger();
+    QCOMPARE(QApplication::clipboard()->text(), second.copyLinkCommand()->link());
+    const QString markdown = second.copyMarkdownCommand()->markdown();
+    QVERIFY2(markdown.startsWith(QStringLiteral("## Kluster `demo` (`sim`)")), qPrintable(markdown));
+    for (const QString &part :
+        { QStringLiteral("### What is wrong"), QStringLiteral("`instance-error:kks-demo-pool-t5y6u`"),
+            QStringLiteral("### Repairs (last hour)"), tcp, QStringLiteral("### What is left"),
+            QStringLiteral("flightdeck://sim/demo") })
+        QVERIFY2(markdown.contains(part), qPrintable(part + QStringLiteral("\n") + markdown));
+
+    // Links: a finding of another kluster opened in this console; one it cannot open is one clear line.
+    QVERIFY(second.openLink(QStringLiteral("flightdeck://sim/legacy/route-duplicate%3A198.19.1.0%2F24")));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        second.currentKey(), (KlusterKey { QStringLiteral("sim"), QStringLiteral("legacy") }), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(second.currentTab() == Tab::Findings
+            && second.findingsPage()->selectedKeys().contains(
+                QStringLiteral("route-duplicate:198.19.1.0/24")),
+        10000);
+    QString why;
+    QVERIFY(!second.openLink(QStringLiteral("flightdeck://elsewhere/demo"), &why));
+    QVERIFY2(why.contains(QStringLiteral("no connection reads cloud elsewhere")), qPrintable(why));
+    QVERIFY(!second.openLink(QStringLiteral("flightdeck://sim"), &why));
+    QVERIFY2(why.contains(QStringLiteral("flightdeck://<cloud>/<kluster>")), qPrintable(why));
+    QVERIFY(!second.openLink(QStringLiteral("flightdeck://sim/nowhere"), &why));
+    QVERIFY2(why.contains(QStringLiteral("lists no kluster nowhere")), qPrintable(why));
+
+    // A second `flightdeck LINK` hands the link to the console running and ends.
+    QTemporaryDir runtime;
+    const QString socket = runtime.filePath(QStringLiteral("console.sock"));
+    qputenv("FLIGHTDECK_INSTANCE", socket.toUtf8());
+    SingleInstance instance;
+    QString listenError;
+    QVERIFY2(instance.listen(&listenError), qPrintable(listenError));
+    connect(&instance, &SingleInstance::linkReceived, &second,
+        [&second](const QString &l) { second.openLink(l); });
+    QProcess later;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("FLIGHTDECK_INSTANCE"), socket);
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    later.setProcessEnvironment(env);
+    QSignalSpy done(&later, &QProcess::finished);
+    later.start(QStringLiteral(FLIGHTDECK_GUI),
+        { QStringLiteral("flightdeck://sim/demo/instance-error%3Akks-demo-pool-t5y6u") });
+    QVERIFY(done.wait(30000));
+    QCOMPARE(later.exitCode(), 0);
+    QVERIFY(later.readAllStandardOutput().contains("opened in the console running"));
+    QTRY_COMPARE_WITH_TIMEOUT(second.currentKey(), demo, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(second.findingsPage()->selectedKeys().contains(error), 10000);
+    // A malformed one: one clear error, nothing handed over, no window.
+    later.start(QStringLiteral(FLIGHTDECK_GUI), { QStringLiteral("flightdeck://sim/de%zz") });
+    QVERIFY(done.wait(30000));
+    QCOMPARE(later.exitCode(), 2);
+    QVERIFY2(later.readAllStandardError().contains("broken %-escape"), "no clear error");
+    qunsetenv("FLIGHTDECK_INSTANCE");
+}
+
+// A finding's alert firing in a real Alertmanager: the repair dialog lists the silence it would make; ticked,
+// it is made before the repair (recorded in the audit log) and expired once the repair is verified.
+void TestConsole::alertsSilencedWhileRepairing()
+{
+    RealAlertmanager alertmanager;
+    QVERIFY2(alertmanager.start(), "prometheus-alertmanager is not installed (scripts/setup installs it)");
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_fixture->request("GET", alertmanager.url + QStringLiteral("/-/ready")).status == 200, 30000);
+    const Reply posted = m_fixture->request("POST", alertmanager.url + QStringLiteral("/api/v2/alerts"),
+        QStringLiteral(R"([{"labels": {"alertname": "FlightdeckCriticalFinding", "kluster_name": "demo",
+            "kind": "security-group-rule-missing", "severity": "critical"}, "startsAt": "%1"}])")
+            .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate))
+            .toUtf8());
+    QCOMPARE(posted.status, 200);
+    MainWindow window;
+    ConnectionSpec spec = simSpec();
+    spec.alertmanager.url = QUrl(alertmanager.url);
+    QVERIFY(ConsoleTest::open(window, spec));
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->alerts()->readAt(QStringLiteral("sim")).isValid(), 30000);
+    QVERIFY(select(window, { QStringLiteral("sim"), QStringLiteral("demo") }));
+    const QString tcp = QStringLiteral("security-group-rule-missing:tcp");
+    window.setTab(Tab::Findings);
+    QVERIFY(window.findingsPage()->selectKeys({ tcp }));
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QVERIFY(dialog->silences());
+    QVERIFY(!dialog->silences()->checkBox()->isChecked()); // a change: asked for, never assumed
+    QVERIFY2(
+        dialog->silences()->plannedText().contains(QStringLiteral("alertname=\"FlightdeckCriticalFinding\"")),
+        qPrintable(dialog->silences()->plannedText()));
+    QVERIFY(dialog->silences()->plannedText().contains(tcp));
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
+    dialog->silences()->checkBox()->setChecked(true);
+    if (!shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-silence.png")));
+    QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
+    QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    QVERIFY2(finished.wait(60000), "the repair did not finish");
+    // Made, then expired once the repair was verified: Alertmanager says so.
+    const auto silenceStates = [&] {
+        QStringList states;
+        const Reply r = m_fixture->request("GET", alertmanager.url + QStringLiteral("/api/v2/silences"));
+        for (const QJsonValue v : QJsonDocument::fromJson(r.body).array())
+            states << v.toObject()
+                          .value(QStringLiteral("status"))
+                          .toObject()
+                          .value(QStringLiteral("state"))
+                          .toString();
+        return states;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(silenceStates(), QStringList { QStringLiteral("expired") }, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->statusText().contains(QStringLiteral("expired")), 10000);
+    // Each silence is its own record in the audit log, beside the repair's.
+    QString error;
+    int silences = 0;
+    for (const AuditRecord &r : AuditLog::read(&error)) {
+        for (const PlannedRequest &p : r.planned)
+            silences += p.service == QLatin1String("alertmanager") ? 1 : 0;
+    }
+    QCOMPARE(silences, 2); // the POST, and the DELETE that expired it
+    dialog->reject();
 }
 
 QTEST_MAIN(TestConsole)

@@ -7,6 +7,7 @@
 
 #include "console/consolesession.h"
 #include "console/historyclient.h"
+#include "core/flightdecklink.h"
 #include "models/auditmodel.h"
 #include "models/findingsmodel.h"
 #include "services/auditlog.h"
@@ -99,6 +100,7 @@ private slots:
     void incidentsByKeyboard();
     void fleetByKeyboard();
     void runbookOfTheSelection();
+    void linkAndHandOffByKeyboard();
 
 private:
     [[nodiscard]] bool start();
@@ -804,6 +806,37 @@ void TestConsoleKeyboard::runbookOfTheSelection()
     shoot(m_window.get(), dialog, QStringLiteral("runbook")); // scripts/screenshots
     QTest::keyClick(dialog, Qt::Key_Escape);
     QTRY_VERIFY(!m_window->findChild<QDialog *>(QStringLiteral("RunbookDialog")));
+}
+
+// From the Findings view, by keyboard alone: the link to the finding selected (Ctrl+Shift+L), the kluster as
+// Markdown (Ctrl+Shift+C), the kluster marked protected from the Kluster menu (Alt+K, T).
+void TestConsoleKeyboard::linkAndHandOffByKeyboard()
+{
+    QVERIFY(start());
+    QVERIFY(goToLegacy());
+    press(Qt::Key_2, Qt::ControlModifier);
+    press(Qt::Key_F8);
+    const QStringList selected = m_window->findingsPage()->selectedKeys();
+    QCOMPARE(selected.size(), 1);
+    QApplication::clipboard()->clear();
+    press(Qt::Key_L, Qt::ControlModifier | Qt::ShiftModifier);
+    QString error;
+    const std::optional<FlightdeckLink> link
+        = FlightdeckLink::parse(QApplication::clipboard()->text(), &error);
+    QVERIFY2(link, qPrintable(QApplication::clipboard()->text() + QStringLiteral(": ") + error));
+    QCOMPARE(link->kluster, QStringLiteral("legacy"));
+    QCOMPARE(link->item, selected.first());
+    press(Qt::Key_C, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY2(QApplication::clipboard()->text().startsWith(QStringLiteral("## Kluster `legacy`")),
+        qPrintable(QApplication::clipboard()->text().left(200)));
+    // The Kluster menu: Alt+K opens it, T marks the kluster protected.
+    QVERIFY(!m_window->session()->isProtected(m_window->currentKey()));
+    press(Qt::Key_K, Qt::AltModifier);
+    QMenu *menu = nullptr;
+    QTRY_VERIFY((menu = qobject_cast<QMenu *>(QApplication::activePopupWidget())));
+    QTest::keyClick(menu, Qt::Key_T);
+    QTRY_VERIFY(m_window->session()->isProtected(m_window->currentKey()));
+    m_window->session()->setKlusterProtected(m_window->currentKey(), false);
 }
 
 void TestConsoleKeyboard::fleetByKeyboard()

@@ -1,0 +1,177 @@
+#include "console/handoff.h"
+
+#include "core/diagnosis.h"
+#include "core/finding.h"
+#include "core/incidents.h"
+#include "models/klusterstore.h"
+
+namespace {
+
+QString code(const QString &text)
+{
+    QString t = text;
+    t.replace(QLatin1Char('`'), QLatin1Char('\''));
+    t.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return QLatin1Char('`') + t + QLatin1Char('`');
+}
+
+// One line of Markdown: no line break, no list or heading made by accident.
+QString line(const QString &text)
+{
+    QString t = text;
+    t.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    t.replace(QLatin1Char('\r'), QLatin1Char(' '));
+    for (const char c : { '*', '_', '[', ']', '<', '>', '|' })
+        t.replace(QLatin1Char(c), QStringLiteral("\\") + QLatin1Char(c));
+    return t;
+}
+
+QString clock(const QDateTime &t)
+{
+    return t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
+}
+
+QString duration(qint64 seconds)
+{
+    seconds = qMax<qint64>(0, seconds);
+    if (seconds < 3600)
+        return QStringLiteral("%1 min").arg(qMax<qint64>(1, seconds / 60));
+    if (seconds < 86400)
+        return QStringLiteral("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60);
+    return QStringLiteral("%1 d %2 h").arg(seconds / 86400).arg((seconds % 86400) / 3600);
+}
+
+} // namespace
+
+QString Handoff::markdown(const Facts &f)
+{
+    QStringList out;
+    const Diagnosis *diagnosis = f.data && f.data->diagnosis ? f.data->diagnosis.get() : nullptr;
+    const Incident *incident = nullptr;
+    if (diagnosis && !f.incident.isEmpty()) {
+        for (const Incident &i : diagnosis->incidents) {
+            if (i.id() == f.incident)
+                incident = &i;
+        }
+    }
+    // Which findings this hand-off is about: the incident's members, or all of the kluster's.
+    QList<const Finding *> findings;
+    if (diagnosis) {
+        for (const Finding &finding : diagnosis->findings) {
+            if (finding.severity == Severity::Info)
+                continue;
+            if (incident && !incident->members.contains(finding.id()))
+                continue;
+            findings << &finding;
+        }
+    }
+    int critical = 0;
+    int warning = 0;
+    for (const Finding *finding : std::as_const(findings))
+        (finding->severity == Severity::Critical ? critical : warning) += 1;
+
+    if (incident)
+        out << QStringLiteral("## Incident %1 in kluster %2 (%3)")
+                   .arg(code(incident->id()), code(f.key.kluster), code(f.key.connection));
+    else
+        out << QStringLiteral("## Kluster %1 (%2)").arg(code(f.key.kluster), code(f.key.connection));
+    out << QString();
+    if (incident)
+        out << QStringLiteral("**%1**: %2").arg(severityName(incident->severity), line(incident->title));
+    if (!diagnosis) {
+        out << QStringLiteral("Not read yet: nothing is known of it.");
+    } else if (findings.isEmpty()) {
+        out << QStringLiteral("Nothing is wrong: no critical or warning finding.");
+    } else {
+        out << QStringLiteral("**%1 critical, %2 warning** finding%3.")
+                   .arg(critical)
+                   .arg(warning)
+                   .arg(critical + warning == 1 ? QString() : QStringLiteral("s"));
+    }
+    if (!f.link.isEmpty())
+        out << QStringLiteral("Open in Flightdeck: <%1>").arg(f.link);
+    if (f.data && f.data->fetch) {
+        QString as = QStringLiteral("Data as of %1").arg(clock(f.data->fetchedAt));
+        if (f.data->isStale())
+            as += QStringLiteral(" (stale: the last refresh failed at %1)").arg(clock(f.data->errorAt));
+        out << as + QLatin1Char('.');
+    }
+
+    if (!findings.isEmpty()) {
+        out << QString() << QStringLiteral("### What is wrong");
+        for (const Finding *finding : std::as_const(findings)) {
+            QString item
+                = QStringLiteral("- **%1** %2: %3")
+                      .arg(severityName(finding->severity), code(finding->id()), line(finding->message()));
+            const auto h = f.since.constFind(finding->id());
+            if (h != f.since.cend() && h->firstSeen.isValid())
+                item += QStringLiteral(" (since %1%2, %3)")
+                            .arg(h->beforeHistory ? QStringLiteral("before ") : QString(),
+                                clock(h->firstSeen), duration(h->firstSeen.secsTo(f.now)));
+            out << item;
+        }
+    }
+
+    if (f.alerts.configured) {
+        out << QString() << QStringLiteral("### Alerts");
+        int shown = 0;
+        for (const Alert &a : f.alerts.alerts) {
+            if (incident) {
+                bool concerns = false;
+                for (const QString &id : a.findings)
+                    concerns = concerns || incident->members.contains(id);
+                if (!concerns)
+                    continue;
+            }
+            ++shown;
+            out << QStringLiteral("- %1 %2 since %3%4: %5")
+                        .arg(a.severity().isEmpty() ? QString()
+                                                    : QStringLiteral("**%1**").arg(line(a.severity())),
+                            code(a.name()), clock(a.startsAt),
+                            a.silenced() ? QStringLiteral(" (silenced)") : QString(), line(a.summary()))
+                    + (a.findings.isEmpty()
+                            ? QStringLiteral(" — no finding explains it")
+                            : QStringLiteral(" — %1").arg(a.findings.join(QStringLiteral(", "))));
+        }
+        if (!f.alerts.known)
+            out << QStringLiteral("- Not read: %1").arg(line(f.alerts.error));
+        else if (shown == 0)
+            out << QStringLiteral("- None firing.");
+    }
+
+    QStringList repairs;
+    for (const RepairEvent &r : f.repairs) {
+        if (incident) {
+            bool concerns = false;
+            for (const QString &id : r.findings)
+                concerns = concerns || incident->members.contains(id);
+            if (!concerns)
+                continue;
+        }
+        repairs << QStringLiteral("- %1 at %2").arg(line(RepairEvents::describe(r, f.now)), clock(r.time));
+    }
+    out << QString() << QStringLiteral("### Repairs (last hour)");
+    out << (repairs.isEmpty() ? QStringList { QStringLiteral("- None recorded in the kluster's Events.") }
+                              : repairs);
+
+    out << QString() << QStringLiteral("### What is left");
+    if (!diagnosis) {
+        out << QStringLiteral("- Read the kluster first.");
+    } else if (findings.isEmpty()) {
+        out << QStringLiteral("- Nothing.");
+    } else {
+        int repairable = 0;
+        for (const Finding *finding : std::as_const(findings))
+            repairable += finding->repair() ? 1 : 0;
+        if (incident && incident->repair())
+            out << QStringLiteral("- The incident's one repair: %1.").arg(line(incident->repair()->title));
+        else if (repairable > 0)
+            out << QStringLiteral("- %1 of %2 findings have a repair in Flightdeck (preview with Ctrl+R).")
+                       .arg(repairable)
+                       .arg(findings.size());
+        if (repairable < findings.size())
+            out << QStringLiteral("- %1 need a person: see each finding's runbook.")
+                       .arg(findings.size() - repairable);
+    }
+    return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
