@@ -187,33 +187,43 @@ FlightdeckLink ConsoleSession::linkOf(const KlusterKey &key, const QString &item
 
 std::optional<KlusterKey> ConsoleSession::resolve(const FlightdeckLink &link, QString *error) const
 {
+    // Every connection the link's cloud may name (several may read one clouds.yaml cloud: other projects,
+    // other regions): the one that lists the kluster, else one not listed yet (it may), else why not.
     QStringList known;
+    QStringList matching;
+    std::optional<KlusterKey> unlisted;
     for (const Connection *c : m_registry->connections()) {
         known << c->name();
-        bool matches = c->name() == link.cloud
-            || (!c->spec().cloud.isEmpty() && c->spec().cloud == link.cloud)
-            || (c->spec().config && c->spec().config->name == link.cloud);
+        const ConnectionSpec &spec = c->spec();
+        bool matches = c->name() == link.cloud || (!spec.cloud.isEmpty() && spec.cloud == link.cloud)
+            || (spec.config && spec.config->name == link.cloud);
         const QStringList klusters = m_store->klusters(c->name());
-        if (!matches) {
+        for (qsizetype i = 0; !matches && i < klusters.size(); ++i) {
             // A project's id, as the exporter's series (and so the alert rules' links) name it.
-            for (const QString &k : klusters) {
-                const KlusterData *d = m_store->data({ c->name(), k });
-                if (d && d->fetch && d->fetch->state.kluster.projectId == link.cloud)
-                    matches = true;
-            }
+            const KlusterData *d = m_store->data({ c->name(), klusters.at(i) });
+            matches = d && d->fetch && d->fetch->state.kluster.projectId == link.cloud;
         }
         if (!matches)
             continue;
-        if (klusters.contains(link.kluster) || klusters.isEmpty()) // not listed yet: it may be
+        matching << c->name();
+        if (klusters.contains(link.kluster))
             return KlusterKey { c->name(), link.kluster };
-        if (error)
-            *error = tr("%1 lists no kluster %2").arg(c->name(), link.kluster);
-        return std::nullopt;
+        if (klusters.isEmpty() && !unlisted)
+            unlisted = KlusterKey { c->name(), link.kluster };
     }
-    if (error)
-        *error = known.isEmpty()
-            ? tr("no connection is open for cloud %1: add it (File → Add connection) and open the link again")
-                  .arg(link.cloud)
-            : tr("no connection reads cloud %1 (open: %2)").arg(link.cloud, known.join(QStringLiteral(", ")));
+    if (unlisted)
+        return unlisted;
+    if (error) {
+        if (!matching.isEmpty())
+            *error = tr("%1 lists no kluster %2").arg(matching.join(QStringLiteral(", ")), link.kluster);
+        else if (known.isEmpty())
+            *error
+                = tr("no connection is open for cloud %1: add it (File → Add connection) and open the link "
+                     "again")
+                      .arg(link.cloud);
+        else
+            *error = tr("no connection reads cloud %1 (open: %2)")
+                         .arg(link.cloud, known.join(QStringLiteral(", ")));
+    }
     return std::nullopt;
 }

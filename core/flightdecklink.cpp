@@ -54,7 +54,11 @@ std::optional<FlightdeckLink> FlightdeckLink::parse(const QString &text, QString
         if (value.toUtf8() != decoded)
             return fail(QStringLiteral("part %1 of the link is not UTF-8").arg(i + 1));
         for (const QChar c : value) {
-            if (c.category() == QChar::Other_Control)
+            // Control and format characters (a bidirectional override, a zero-width space) and line or
+            // paragraph separators: nothing a kluster or finding is named with, all able to disguise a link.
+            const QChar::Category category = c.category();
+            if (category == QChar::Other_Control || category == QChar::Other_Format
+                || category == QChar::Separator_Line || category == QChar::Separator_Paragraph)
                 return fail(QStringLiteral("part %1 of the link holds a control character").arg(i + 1));
         }
         *fields[i] = value;

@@ -154,7 +154,7 @@ std::optional<RepairEvent> RepairEvent::fromEvent(const QJsonObject &event)
         = RepairEventPhases::fromReason(event.value(QStringLiteral("reason")).toString());
     const QJsonObject metadata = event.value(QStringLiteral("metadata")).toObject();
     const QJsonObject annotations = metadata.value(QStringLiteral("annotations")).toObject();
-    if (!phase || !annotations.value(kAudit).isString())
+    if (!phase || annotations.value(kAudit).toString().isEmpty())
         return std::nullopt;
     RepairEvent r;
     r.phase = *phase;

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QTimer>
 #include <memory>
+#include <utility>
 
 RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
     const Finding &finding, const DiagnosisOptions &options, QObject *parent)
@@ -107,12 +108,14 @@ void RepairExecutor::writeEvent(RepairEventPhase phase, int timeoutMs, const std
         if (*settled)
             return;
         *settled = true;
+        m_pendingEvent = nullptr;
         m_outcome.events << reason + how;
         if (how != QLatin1String(" written"))
             emit progress(QStringLiteral("the Kubernetes Event %1 was not written%2 (the repair goes on)")
                               .arg(reason, how.mid(QStringLiteral(" not written").size())));
         then();
     };
+    m_pendingEvent = settle;
     QTimer::singleShot(timeoutMs, this, [settle, timeoutMs] {
         settle(QStringLiteral(" not written: no answer in %1 s").arg(timeoutMs / 1000.0));
     });
@@ -141,6 +144,12 @@ void RepairExecutor::abandon(const QString &why)
     if (!isRunning())
         return;
     m_abandoned = true;
+    if (m_done) {
+        // It ended; only the Event that says how is being written: no longer waited for.
+        if (const auto pending = std::exchange(m_pendingEvent, nullptr))
+            pending(QStringLiteral(" not written: given up waiting for it (%1)").arg(why));
+        return;
+    }
     const qsizetype answered = m_outcome.requests.size();
     if (m_inFlight) {
         // Sent, and its answer never came: the cloud may well have acted on it. Recorded as such, never as
@@ -406,9 +415,14 @@ void RepairExecutor::conclude(Outcome::Result result, const QString &message)
     m_outcome.result = result;
     m_outcome.message = message;
     if (m_auditId.isEmpty()) { // nothing was sent: nothing for teammates to see, nothing to complete
+        m_finished = true;
         emit finished(m_outcome);
         return;
     }
+    // The RepairStarted Event still unanswered (given up before it was): not waited for; nothing more is
+    // sent (m_done), and the record says it may or may not have been written.
+    if (const auto pending = std::exchange(m_pendingEvent, nullptr))
+        pending(QStringLiteral(" not answered before the repair ended (it may have been written)"));
     // Teammates see how it ended; given up on a deadline, the Event gets little time of its own.
     writeEvent(result == Outcome::Result::Fixed ? RepairEventPhase::Verified : RepairEventPhase::Failed,
         m_abandoned ? 2000 : EventTimeoutMs, [this] { complete(); });
@@ -429,5 +443,6 @@ void RepairExecutor::complete()
                 HistoryStore::klusterKey(m_state.cloud, m_state.region, m_state.kluster.name),
                 findingIds().join(QStringLiteral(", ")), Outcome::resultName(result));
     }
+    m_finished = true;
     emit finished(m_outcome);
 }

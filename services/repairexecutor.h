@@ -8,6 +8,7 @@
 #include "services/kubernetesclient.h"
 
 #include <QObject>
+#include <functional>
 #include <optional>
 
 // Carries out one repair (diagnosis.md §3), or one combined route change of
@@ -58,10 +59,13 @@ public:
     static constexpr int EventTimeoutMs = 10000;
 
     void start();
-    bool isRunning() const { return m_started && !m_done; }
+    // Until finished() is emitted: sending, verifying, or writing the Event that says how it ended.
+    bool isRunning() const { return m_started && !m_finished; }
     // Gives the repair up now (a deadline passed): it ends Failed with `why`, and the audit record is
-    // completed with the requests sent so far. A request in flight is not waited for: it is recorded as
-    // sent without an answer ("mayHaveBeenSent"), since the cloud may have carried it out.
+    // completed with the requests sent so far; an Event being written is waited for no longer (said in
+    // the record); when the repair had ended already and only its closing Event was being written, the
+    // outcome stands and the record is completed now. A request in flight is not waited for: it is recorded
+    // as sent without an answer ("mayHaveBeenSent"), since the cloud may have carried it out.
     void abandon(const QString &why);
 
 signals:
@@ -96,6 +100,9 @@ private:
     QString m_eventInstance;
     QDateTime m_startedAt;
     bool m_abandoned = false;
+    bool m_finished = false; // finished() emitted
+    // The Event being written, settled with how it went (once): what abandon() cuts short.
+    std::function<void(const QString &)> m_pendingEvent;
     bool m_started = false;
     bool m_done = false;
 };

@@ -1,13 +1,28 @@
 #include "services/singleinstance.h"
 
+#include <QDeadlineTimer>
+#include <QDir>
 #include <QLocalServer>
 #include <QLocalSocket>
+#include <QLockFile>
 #include <QPointer>
+#include <QStandardPaths>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace {
 
-constexpr qint64 MaxLink = 8192; // a link is a line; more is not one
+constexpr qint64 MaxLine = 8192; // a link is a line; more is not one
+
+// The process at the other end of a local socket runs as this user.
+bool peerIsThisUser(qintptr descriptor)
+{
+    ucred credentials {};
+    socklen_t length = sizeof credentials;
+    if (::getsockopt(int(descriptor), SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0)
+        return false;
+    return credentials.uid == ::getuid();
+}
 
 } // namespace
 
@@ -23,39 +38,60 @@ SingleInstance::~SingleInstance() = default;
 QString SingleInstance::socketName()
 {
     const QString given = qEnvironmentVariable("FLIGHTDECK_INSTANCE");
-    return given.isEmpty() ? QStringLiteral("flightdeck-%1").arg(::getuid()) : given;
+    if (!given.isEmpty())
+        return given;
+    // The user's runtime folder (0700: no other user can make or reach a socket in it).
+    const QString runtime = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+    return runtime.isEmpty() ? QStringLiteral("flightdeck-%1").arg(::getuid())
+                             : QDir(runtime).filePath(QStringLiteral("flightdeck.sock"));
 }
 
-bool SingleInstance::handOver(const QString &link, int timeoutMs, QString *error)
+SingleInstance::HandOver SingleInstance::handOver(const QString &link, int timeoutMs, QString *error)
 {
+    const auto fail = [error](HandOver how, const QString &why) {
+        if (error)
+            *error = why;
+        return how;
+    };
+    QDeadlineTimer deadline(timeoutMs);
     QLocalSocket socket;
     socket.connectToServer(socketName());
     // At start-up, before any window exists: waiting here holds up nothing a person sees.
-    if (!socket.waitForConnected(timeoutMs)) {
-        if (error)
-            *error = socket.errorString();
-        return false;
-    }
+    if (!socket.waitForConnected(int(deadline.remainingTime())))
+        return fail(HandOver::NoConsole, socket.errorString());
+    if (!peerIsThisUser(socket.socketDescriptor()))
+        return fail(HandOver::NoConsole, QStringLiteral("%1 is another user's").arg(socketName()));
     socket.write(link.toUtf8() + '\n');
-    if (!socket.waitForBytesWritten(timeoutMs) || !socket.waitForReadyRead(timeoutMs)) {
-        if (error)
-            *error = QStringLiteral("the running console did not answer: %1").arg(socket.errorString());
-        return false;
+    if (!socket.waitForBytesWritten(int(deadline.remainingTime())))
+        return fail(HandOver::NoConsole, socket.errorString());
+    while (!socket.canReadLine()) {
+        if (deadline.hasExpired() || !socket.waitForReadyRead(int(deadline.remainingTime())))
+            return fail(HandOver::NoConsole,
+                QStringLiteral("the running console did not answer: %1").arg(socket.errorString()));
     }
-    const QByteArray answer = socket.readLine(64).trimmed();
-    if (answer != "ok") {
-        if (error)
-            *error = QStringLiteral("the running console answered \"%1\"").arg(QString::fromUtf8(answer));
-        return false;
-    }
-    return true;
+    const QString answer = QString::fromUtf8(socket.readLine(MaxLine)).trimmed();
+    if (answer == QLatin1String("ok"))
+        return HandOver::Opened;
+    if (answer.startsWith(QLatin1String("error: ")))
+        return fail(HandOver::Refused, answer.mid(7));
+    return fail(
+        HandOver::NoConsole, QStringLiteral("the running console answered \"%1\"").arg(answer.left(200)));
 }
 
-bool SingleInstance::listen(QString *error)
+bool SingleInstance::listen(Handler handler, QString *error)
 {
     const QString name = socketName();
-    // One that answers is a running console; a socket file left by one that crashed is removed.
+    // Two consoles starting at once: one probes, clears a stale socket and listens at a time.
+    QLockFile lock(
+        (name.contains(QLatin1Char('/')) ? name : QDir::temp().filePath(name)) + QStringLiteral(".lock"));
+    lock.setStaleLockTime(10000);
+    if (!lock.tryLock(2000)) {
+        if (error)
+            *error = QStringLiteral("another console is starting");
+        return false;
+    }
     {
+        // One that answers is a running console; a socket file left by one that crashed is removed.
         QLocalSocket probe;
         probe.connectToServer(name);
         if (probe.waitForConnected(500)) {
@@ -71,25 +107,38 @@ bool SingleInstance::listen(QString *error)
             *error = m_server->errorString();
         return false;
     }
+    m_handler = std::move(handler);
     connect(m_server, &QLocalServer::newConnection, this, [this] {
-        while (QLocalSocket *s = m_server->nextPendingConnection()) {
-            QPointer<QLocalSocket> socket(s);
-            connect(s, &QLocalSocket::disconnected, s, &QObject::deleteLater);
-            connect(s, &QLocalSocket::readyRead, this, [this, socket] {
-                if (!socket)
-                    return;
-                if (!socket->canReadLine()) {
-                    if (socket->bytesAvailable() > MaxLink)
-                        socket->abort();
-                    return;
-                }
-                const QString link = QString::fromUtf8(socket->readLine(MaxLink)).trimmed();
-                socket->write("ok\n");
-                socket->flush();
-                socket->disconnectFromServer();
-                emit linkReceived(link);
-            });
-        }
+        while (QLocalSocket *s = m_server->nextPendingConnection())
+            serve(s);
     });
     return true;
+}
+
+void SingleInstance::serve(QLocalSocket *s)
+{
+    connect(s, &QLocalSocket::disconnected, s, &QObject::deleteLater);
+    if (!peerIsThisUser(s->socketDescriptor())) {
+        s->abort();
+        return;
+    }
+    QPointer<QLocalSocket> socket(s);
+    connect(s, &QLocalSocket::readyRead, this, [this, socket] {
+        if (!socket)
+            return;
+        if (!socket->canReadLine()) {
+            if (socket->bytesAvailable() > MaxLine)
+                socket->abort();
+            return;
+        }
+        const QString link = QString::fromUtf8(socket->readLine(MaxLine)).trimmed();
+        const QString why = m_handler ? m_handler(link) : QStringLiteral("the console takes no links");
+        if (!socket)
+            return;
+        QString answer = why.isEmpty() ? QStringLiteral("ok") : QStringLiteral("error: ") + why;
+        answer.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        socket->write(answer.toUtf8() + '\n');
+        socket->flush();
+        socket->disconnectFromServer();
+    });
 }

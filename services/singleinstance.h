@@ -2,12 +2,16 @@
 
 #include <QObject>
 #include <QString>
+#include <functional>
 
 class QLocalServer;
+class QLocalSocket;
 
-// One console per user: the first `flightdeck` listens on a local socket only its user may open
-// (`flightdeck-<uid>`, or $FLIGHTDECK_INSTANCE); a later `flightdeck LINK` hands its link over to it and
-// ends, and the running console opens it. Without a running console the later one opens the link itself.
+// One console per user: the first `flightdeck` listens on a local socket in the user's runtime folder
+// ($XDG_RUNTIME_DIR/flightdeck.sock, only the user may enter it; or $FLIGHTDECK_INSTANCE); a later
+// `flightdeck LINK` hands its link over to it and ends, and the running console opens it and answers how
+// that went. Each side checks that the other is a process of the same user (SO_PEERCRED). Without a
+// running console the later one opens the link itself.
 class SingleInstance : public QObject
 {
     Q_OBJECT
@@ -18,15 +22,25 @@ public:
     ~SingleInstance() override;
 
     static QString socketName();
-    // Hands `link` to the running console: true once it took it (it answers "ok"); false when none runs
-    // (or it did not answer within `timeoutMs`), with `error`. Made at start-up, before any window.
-    static bool handOver(const QString &link, int timeoutMs, QString *error);
-    // Listens for links; false when another console already does (or the socket cannot be made).
-    bool listen(QString *error);
 
-signals:
-    void linkReceived(const QString &link);
+    enum class HandOver
+    {
+        Opened, // the running console opened it
+        Refused, // the running console could not open it (`error` says why)
+        NoConsole, // none answers (`error` says why): open it here
+    };
+    // Hands `link` to the running console, waiting at most `timeoutMs` in all. Made at start-up, before any
+    // window exists.
+    static HandOver handOver(const QString &link, int timeoutMs, QString *error);
+
+    // What the running console does with a link handed over: empty when it opened it, else why not.
+    using Handler = std::function<QString(const QString &link)>;
+    // Listens for links; false when another console already does (or the socket cannot be made).
+    bool listen(Handler handler, QString *error);
 
 private:
+    void serve(QLocalSocket *socket);
+
     QLocalServer *m_server;
+    Handler m_handler;
 };

@@ -322,6 +322,17 @@ void HttpStream::write(const QByteArray &chunk)
         m_socket->write(QByteArray::number(chunk.size(), 16) + "\r\n" + chunk + "\r\n");
 }
 
+void HttpStream::endAfter(int seconds)
+{
+    if (seconds <= 0)
+        return;
+    QPointer<HttpStream> guard(this);
+    QTimer::singleShot(std::chrono::seconds(qMin(seconds, 24 * 3600)), this, [guard] {
+        if (guard)
+            guard->end();
+    });
+}
+
 void HttpStream::end()
 {
     m_socket->write("0\r\n\r\n");

@@ -82,6 +82,8 @@ public:
 
     void write(const QByteArray &chunk); // one chunk, sent now
     void end(); // the last chunk; the connection then closes
+    // Ends it after `seconds` (a watch's timeoutSeconds), unless it is gone by then; 0 or less: never.
+    void endAfter(int seconds);
     void drop(); // the connection reset, mid-stream (no last chunk)
 
 private:

@@ -5,7 +5,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QTimer>
 #include <QUuid>
 
 namespace {
@@ -148,9 +147,12 @@ std::optional<HttpResponse> KubeEvents::handle(const QString &kluster, const Htt
             QJsonObject {
                 { QStringLiteral("name"), name }, { QStringLiteral("kind"), QStringLiteral("events") } });
     }
-    if (wantsWatch(request))
-        return watch(kluster, nameSpace, core, request);
-    return list(kluster, nameSpace, core, request);
+    QString why;
+    const std::optional<Selector> selector = selectorOf(request, core, &why);
+    if (!selector)
+        return status(400, QStringLiteral("BadRequest"), why);
+    return wantsWatch(request) ? watch(kluster, nameSpace, *selector, request)
+                               : list(kluster, nameSpace, *selector, request);
 }
 
 HttpResponse KubeEvents::create(const QString &kluster, const QString &nameSpace, const HttpRequest &request)
@@ -234,10 +236,12 @@ HttpResponse KubeEvents::create(const QString &kluster, const QString &nameSpace
     events.append(stored);
     m_watchers.removeIf([](const Watcher &w) { return !w.stream; });
     for (const Watcher &w : std::as_const(m_watchers)) {
-        if (w.kluster != kluster || (!w.nameSpace.isEmpty() && w.nameSpace != nameSpace))
+        if (w.kluster != kluster || (!w.nameSpace.isEmpty() && w.nameSpace != nameSpace)
+            || !w.selector.matches(stored.object, coreForm(stored)))
             continue;
-        w.stream->write(toJson(QJsonObject { { QStringLiteral("type"), QStringLiteral("ADDED") },
-                            { QStringLiteral("object"), w.core ? coreForm(stored) : stored.object } })
+        w.stream->write(
+            toJson(QJsonObject { { QStringLiteral("type"), QStringLiteral("ADDED") },
+                { QStringLiteral("object"), w.selector.core ? coreForm(stored) : stored.object } })
             + '\n');
     }
     return HttpResponse::json(201, toJson(object));
@@ -265,20 +269,116 @@ QJsonObject KubeEvents::coreForm(const Stored &event) const
     return o;
 }
 
-bool KubeEvents::selected(const QJsonObject &object, const QString &fieldSelector)
+namespace {
+
+// The fields an Event may be selected by, per API group (as the API server's field label conversions allow).
+const QStringList kCoreFields { QStringLiteral("involvedObject.kind"),
+    QStringLiteral("involvedObject.namespace"), QStringLiteral("involvedObject.name"),
+    QStringLiteral("involvedObject.uid"), QStringLiteral("involvedObject.apiVersion"),
+    QStringLiteral("involvedObject.resourceVersion"), QStringLiteral("involvedObject.fieldPath"),
+    QStringLiteral("reason"), QStringLiteral("reportingComponent"), QStringLiteral("source"),
+    QStringLiteral("type"), QStringLiteral("metadata.name"), QStringLiteral("metadata.namespace") };
+const QStringList kGroupFields { QStringLiteral("regarding.kind"), QStringLiteral("regarding.namespace"),
+    QStringLiteral("regarding.name"), QStringLiteral("regarding.uid"), QStringLiteral("regarding.apiVersion"),
+    QStringLiteral("regarding.resourceVersion"), QStringLiteral("regarding.fieldPath"),
+    QStringLiteral("reason"), QStringLiteral("reportingController"), QStringLiteral("type"),
+    QStringLiteral("metadata.name"), QStringLiteral("metadata.namespace") };
+
+} // namespace
+
+std::optional<KubeEvents::Selector> KubeEvents::selectorOf(
+    const HttpRequest &request, bool core, QString *error)
 {
-    for (const QString &term : fieldSelector.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const bool negated = term.contains(QLatin1String("!="));
-        const qsizetype eq = term.indexOf(QLatin1Char(negated ? '!' : '='));
-        if (eq <= 0)
-            continue;
-        const QString key = term.left(eq).trimmed();
-        QString value = term.mid(eq + (negated ? 2 : 1));
-        if (value.startsWith(QLatin1Char('=')))
-            value = value.mid(1);
-        const QString actual = at(object, key).toString();
-        if ((actual == value) == negated)
+    Selector selector;
+    selector.core = core;
+    const auto parse = [error](const QString &text, bool labels, QList<Term> *terms) {
+        if (text.contains(QLatin1Char('('))) {
+            *error
+                = QStringLiteral("set-based selectors (in, notin) are not supported here: \"%1\"").arg(text);
             return false;
+        }
+        for (const QString &raw : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QString term = raw.trimmed();
+            Term t;
+            qsizetype at = -1;
+            int width = 0;
+            if ((at = term.indexOf(QLatin1String("!="))) > 0) {
+                t.op = Term::Op::NotEqual;
+                width = 2;
+            } else if ((at = term.indexOf(QLatin1String("=="))) > 0) {
+                width = 2;
+            } else if ((at = term.indexOf(QLatin1Char('='))) > 0) {
+                width = 1;
+            }
+            if (at > 0) {
+                t.key = term.left(at).trimmed();
+                t.value = term.mid(at + width).trimmed();
+            } else if (labels && term.startsWith(QLatin1Char('!')) && term.size() > 1) {
+                t.op = Term::Op::Absent;
+                t.key = term.mid(1).trimmed();
+            } else if (labels && !term.contains(QLatin1Char('=')) && !term.contains(QLatin1Char('!'))) {
+                t.op = Term::Op::Exists;
+                t.key = term;
+            } else {
+                *error = QStringLiteral("invalid selector: '%1'; can't understand '%2'").arg(text, term);
+                return false;
+            }
+            if (t.key.isEmpty() || t.key.contains(QLatin1Char(' '))) {
+                *error = QStringLiteral("invalid selector: '%1'").arg(text);
+                return false;
+            }
+            terms->append(t);
+        }
+        return true;
+    };
+    if (!parse(request.queryValue(QStringLiteral("fieldSelector")), false, &selector.fields)
+        || !parse(request.queryValue(QStringLiteral("labelSelector")), true, &selector.labels))
+        return std::nullopt;
+    const QStringList &known = core ? kCoreFields : kGroupFields;
+    for (const Term &t : std::as_const(selector.fields)) {
+        if (!known.contains(t.key)) {
+            *error = QStringLiteral("\"%1\" is not a known field selector: only \"%2\"")
+                         .arg(t.key, known.join(QStringLiteral("\", \"")));
+            return std::nullopt;
+        }
+    }
+    return selector;
+}
+
+bool KubeEvents::Selector::matches(const QJsonObject &object, const QJsonObject &coreObject) const
+{
+    const QJsonObject &fieldsOf = core ? coreObject : object;
+    for (const Term &t : fields) {
+        // `source` is core v1's source.component.
+        const QString actual = t.key == QLatin1String("source")
+            ? at(fieldsOf, QStringLiteral("source.component")).toString()
+            : at(fieldsOf, t.key).toString();
+        if ((actual == t.value) != (t.op == Term::Op::Equal))
+            return false;
+    }
+    const QJsonObject labels
+        = object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("labels")).toObject();
+    for (const Term &t : this->labels) {
+        const bool has = labels.contains(t.key);
+        const QString value = labels.value(t.key).toString();
+        switch (t.op) {
+        case Term::Op::Equal:
+            if (!has || value != t.value)
+                return false;
+            break;
+        case Term::Op::NotEqual:
+            if (has && value == t.value)
+                return false;
+            break;
+        case Term::Op::Exists:
+            if (!has)
+                return false;
+            break;
+        case Term::Op::Absent:
+            if (has)
+                return false;
+            break;
+        }
     }
     return true;
 }
@@ -326,38 +426,15 @@ QJsonObject KubeEvents::table(const QList<const Stored *> &events, const QString
 }
 
 HttpResponse KubeEvents::list(
-    const QString &kluster, const QString &nameSpace, bool core, const HttpRequest &request)
+    const QString &kluster, const QString &nameSpace, const Selector &selector, const HttpRequest &request)
 {
-    const QString fieldSelector = request.queryValue(QStringLiteral("fieldSelector"));
-    // A label selector's equality terms, as field terms on metadata.labels (a key may hold dots and slashes).
-    QStringList labelTerms;
-    for (const QString &term :
-        request.queryValue(QStringLiteral("labelSelector")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const bool negated = term.contains(QLatin1String("!="));
-        const QString key
-            = term.section(negated ? QStringLiteral("!=") : QStringLiteral("="), 0, 0).trimmed();
-        QString value = term.mid(
-            term.indexOf(negated ? QStringLiteral("!=") : QStringLiteral("=")) + (negated ? 2 : 1));
-        if (value.startsWith(QLatin1Char('=')))
-            value = value.mid(1);
-        labelTerms << key << value << (negated ? QStringLiteral("!") : QString());
-    }
-    const auto labelled = [&labelTerms](const QJsonObject &object) {
-        const QJsonObject labels
-            = object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("labels")).toObject();
-        for (qsizetype i = 0; i + 2 < labelTerms.size(); i += 3) {
-            const bool equal = labels.value(labelTerms.at(i)).toString() == labelTerms.at(i + 1);
-            if (equal == !labelTerms.at(i + 2).isEmpty())
-                return false;
-        }
-        return true;
-    };
+    const bool core = selector.core;
     QList<const Stored *> chosen;
     const QList<Stored> &events = m_events[kluster];
     for (const Stored &e : events) {
         if (!nameSpace.isEmpty() && e.nameSpace != nameSpace)
             continue;
-        if (!selected(core ? coreForm(e) : e.object, fieldSelector) || !labelled(e.object))
+        if (!selector.matches(e.object, coreForm(e)))
             continue;
         chosen.append(&e);
     }
@@ -377,15 +454,17 @@ HttpResponse KubeEvents::list(
 }
 
 HttpResponse KubeEvents::watch(
-    const QString &kluster, const QString &nameSpace, bool core, const HttpRequest &request)
+    const QString &kluster, const QString &nameSpace, const Selector &selector, const HttpRequest &request)
 {
+    const bool core = selector.core;
     // From a resourceVersion: the Events written after it, then each new one; from none or "0": every Event
     // kept, as ADDED, then each new one.
     const QString asked = request.queryValue(QStringLiteral("resourceVersion"));
     const qint64 from = asked.toLongLong();
     QList<QByteArray> first;
     for (const Stored &e : m_events.value(kluster)) {
-        if ((!nameSpace.isEmpty() && e.nameSpace != nameSpace) || e.resourceVersion <= from)
+        if ((!nameSpace.isEmpty() && e.nameSpace != nameSpace) || e.resourceVersion <= from
+            || !selector.matches(e.object, coreForm(e)))
             continue;
         first.append(toJson(QJsonObject { { QStringLiteral("type"), QStringLiteral("ADDED") },
                          { QStringLiteral("object"), core ? coreForm(e) : e.object } })
@@ -395,21 +474,15 @@ HttpResponse KubeEvents::watch(
     HttpResponse r;
     r.header("Content-Type", "application/json");
     QPointer<KubeEvents> self(this);
-    r.stream = [self, first, timeoutSeconds, kluster, nameSpace, core](HttpStream *s) {
+    r.stream = [self, first, timeoutSeconds, kluster, nameSpace, selector](HttpStream *s) {
         if (!self) {
             s->end();
             return;
         }
         for (const QByteArray &line : first)
             s->write(line);
-        self->m_watchers.append({ QPointer<HttpStream>(s), kluster, nameSpace, core });
-        if (timeoutSeconds > 0) {
-            QPointer<HttpStream> guard(s);
-            QTimer::singleShot(timeoutSeconds * 1000, s, [guard] {
-                if (guard)
-                    guard->end();
-            });
-        }
+        self->m_watchers.append({ QPointer<HttpStream>(s), kluster, nameSpace, selector });
+        s->endAfter(timeoutSeconds);
     };
     return r;
 }

@@ -43,22 +43,45 @@ private:
         QDateTime created;
         QJsonObject object; // events.k8s.io/v1
     };
+    // A field or label selector's terms, as the API server reads them: key=value, key==value, key!=value, and
+    // for labels also key and !key. Set-based terms (in, notin) are not read here: a 400 says so.
+    struct Term
+    {
+        enum class Op
+        {
+            Equal,
+            NotEqual,
+            Exists,
+            Absent
+        };
+        QString key;
+        Op op = Op::Equal;
+        QString value;
+    };
+    struct Selector
+    {
+        QList<Term> fields;
+        QList<Term> labels;
+        bool core = false; // the fields are core v1's names (involvedObject, message, ...)
+        bool matches(const QJsonObject &object, const QJsonObject &coreObject) const;
+    };
+    // The request's selectors, or why they cannot be read (the API server's 400).
+    static std::optional<Selector> selectorOf(const HttpRequest &request, bool core, QString *error);
     struct Watcher
     {
         QPointer<HttpStream> stream;
         QString kluster;
         QString nameSpace; // empty: all
-        bool core = false;
+        Selector selector;
     };
     void expire(const QString &kluster);
     HttpResponse create(const QString &kluster, const QString &nameSpace, const HttpRequest &request);
-    HttpResponse list(
-        const QString &kluster, const QString &nameSpace, bool core, const HttpRequest &request);
-    HttpResponse watch(
-        const QString &kluster, const QString &nameSpace, bool core, const HttpRequest &request);
+    HttpResponse list(const QString &kluster, const QString &nameSpace, const Selector &selector,
+        const HttpRequest &request);
+    HttpResponse watch(const QString &kluster, const QString &nameSpace, const Selector &selector,
+        const HttpRequest &request);
     QJsonObject coreForm(const Stored &event) const;
     QJsonObject table(const QList<const Stored *> &events, const QString &resourceVersion) const;
-    static bool selected(const QJsonObject &object, const QString &fieldSelector);
 
     World *m_world;
     QHash<QString, QList<Stored>> m_events; // by kluster, oldest first

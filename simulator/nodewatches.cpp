@@ -198,13 +198,7 @@ HttpResponse NodeWatches::watch(const SimKluster &kluster, const HttpRequest &re
         self->m_watchers.append({ QPointer<HttpStream>(s), name, bookmarks });
         if (!self->m_bookmarks->isActive())
             self->m_bookmarks->start(self->bookmarkMs);
-        if (timeoutSeconds > 0) {
-            QPointer<HttpStream> guard(s);
-            QTimer::singleShot(timeoutSeconds * 1000, s, [guard] {
-                if (guard)
-                    guard->end();
-            });
-        }
+        s->endAfter(timeoutSeconds);
     };
     return r;
 }

@@ -2,6 +2,7 @@
 
 #include "app/gui/democloud.h"
 #include "core/flightdecklink.h"
+#include "core/printable.h"
 #include "services/connection.h"
 #include "services/hardening.h"
 #include "services/singleinstance.h"
@@ -199,16 +200,21 @@ int main(int argc, char *argv[])
             return fail(QStringLiteral("one link at a time (%1 were given)").arg(args.size()));
         QString why;
         if (!FlightdeckLink::parse(args.first(), &why))
-            return fail(QStringLiteral("%1: %2").arg(args.first().left(200), why));
+            return fail(QStringLiteral("%1: %2").arg(printable(args.first().left(200)), why));
         link = args.first().trimmed();
     }
     const bool ownWorld
         = parser.isSet(options.demo) || parser.isSet(options.snapshot) || parser.isSet(options.screenshot);
     if (!link.isEmpty() && !ownWorld) {
         QString why;
-        if (SingleInstance::handOver(link, 3000, &why)) {
+        switch (SingleInstance::handOver(link, 3000, &why)) {
+        case SingleInstance::HandOver::Opened:
             QTextStream(stdout) << "flightdeck: opened in the console running: " << link << Qt::endl;
             return 0;
+        case SingleInstance::HandOver::Refused:
+            return fail(QStringLiteral("the console running could not open %1: %2").arg(link, why));
+        case SingleInstance::HandOver::NoConsole:
+            break; // opened here
         }
     }
 
@@ -218,9 +224,12 @@ int main(int argc, char *argv[])
     SingleInstance instance;
     if (!ownWorld) {
         QString why;
-        if (instance.listen(&why))
-            QObject::connect(&instance, &SingleInstance::linkReceived, &window,
-                [&window](const QString &received) { window.openLink(received); });
+        instance.listen(
+            [&window](const QString &received) {
+                QString error;
+                return window.openLink(received, &error) ? QString() : error;
+            },
+            &why); // another console listens already: this one takes no links
     }
     if (parser.isSet(options.screenshot) || size.isValid())
         window.resize(size.isValid() ? size : QSize(1440, 900));
@@ -296,7 +305,7 @@ int main(int argc, char *argv[])
             if (window.openLink(link, &why))
                 key = window.currentKey() == before ? KlusterKey() : window.currentKey();
             else
-                fail(QStringLiteral("%1: %2").arg(link, why));
+                fail(QStringLiteral("%1: %2").arg(printable(link), why));
         }
         if (!parser.isSet(options.screenshot))
             return;

@@ -194,6 +194,10 @@ void TestTeamwork::malformedLinks_data()
                                    << QStringLiteral("broken %-escape");
     QTest::newRow("control") << QStringLiteral("flightdeck://sim/de%0Amo")
                              << QStringLiteral("control character");
+    QTest::newRow("bidi override") << QStringLiteral("flightdeck://sim/de%E2%80%AEmo")
+                                   << QStringLiteral("control character");
+    QTest::newRow("zero width") << QStringLiteral("flightdeck://sim/de%E2%80%8Bmo")
+                                << QStringLiteral("control character");
     QTest::newRow("not utf-8") << QStringLiteral("flightdeck://sim/de%FFmo") << QStringLiteral("not UTF-8");
     QTest::newRow("query") << QStringLiteral("flightdeck://sim/demo?x=1") << QStringLiteral("no query");
 }
