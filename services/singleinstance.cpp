@@ -37,7 +37,7 @@ SingleInstance::~SingleInstance() = default;
 
 QString SingleInstance::socketName()
 {
-    const QString given = qEnvironmentVariable("FLIGHTDECK_INSTANCE");
+    QString given = qEnvironmentVariable("FLIGHTDECK_INSTANCE");
     if (!given.isEmpty())
         return given;
     // The user's runtime folder (0700: no other user can make or reach a socket in it).
