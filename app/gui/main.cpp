@@ -222,7 +222,7 @@ int main(int argc, char *argv[])
     window.setForceReadOnly(parser.isSet(options.readOnly));
     // One console per user: links opened later (`flightdeck LINK`, a browser, a notification) come here.
     SingleInstance instance;
-    if (!ownWorld) {
+    if (!parser.isSet(options.screenshot)) { // a picture to render takes no links
         QString why;
         instance.listen(
             [&window](const QString &received) {
