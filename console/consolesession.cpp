@@ -227,3 +227,21 @@ std::optional<KlusterKey> ConsoleSession::resolve(const FlightdeckLink &link, QS
     }
     return std::nullopt;
 }
+
+RepairSilences::Context ConsoleSession::silenceContext(const KlusterKey &key) const
+{
+    RepairSilences::Context context;
+    context.kluster = key.kluster;
+    if (const Connection *c = m_registry->connection(key.connection)) {
+        const ConnectionSpec &spec = c->spec();
+        context.cloud = spec.config ? spec.config->name : spec.cloud;
+        context.user = spec.config ? spec.config->username : QString();
+        if (spec.config)
+            context.project = spec.config->projectName;
+    }
+    if (context.user.isEmpty())
+        context.user = tr("Flightdeck console (%1)").arg(key.connection);
+    if (const KlusterData *d = m_store->data(key); d && d->fetch)
+        context.projectId = d->fetch->state.kluster.projectId;
+    return context;
+}

@@ -3,6 +3,7 @@
 #include "console/consoletext.h"
 #include "core/flightdecklink.h"
 #include "core/klusterkey.h"
+#include "services/repairsilences.h"
 
 #include <QObject>
 
@@ -55,6 +56,9 @@ public:
     // Links (core/flightdecklink.h): the kluster's (and a finding's or incident's) and back. A link's cloud
     // is a connection's name, its clouds.yaml cloud, or the project id of one of its klusters.
     FlightdeckLink linkOf(const KlusterKey &key, const QString &item = QString()) const;
+    // Who silences a kluster's alerts from this console, and where (what the audit records carry): the
+    // connection's OpenStack user (an application credential: "Flightdeck console (<connection>)").
+    RepairSilences::Context silenceContext(const KlusterKey &key) const;
     std::optional<KlusterKey> resolve(const FlightdeckLink &link, QString *error) const;
 
     // The kluster shown (a connection's own row: its kluster is empty), remembered for the next run.

@@ -345,6 +345,7 @@ AlertsText alertsText(
         AlertsText::Row row;
         row.severity = a.severity();
         row.silenced = a.silenced();
+        row.fingerprint = a.fingerprint;
         row.unexplained = a.findings.isEmpty();
         QString explains;
         if (a.findings.isEmpty())

@@ -112,6 +112,7 @@ struct AlertsText
         QString text; // one line
         bool unexplained = false;
         bool silenced = false;
+        QString fingerprint; // the alert's, for a silence of it alone
     };
     QList<Row> rows;
     QString gap; // "2 critical findings no alert covers: …" (empty: none)

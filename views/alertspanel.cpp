@@ -8,7 +8,13 @@ AlertsPanel::AlertsPanel(QWidget *parent)
     setObjectName(QStringLiteral("alerts"));
     setWordWrap(true);
     setTextFormat(Qt::RichText);
-    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard
+        | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    setOpenExternalLinks(false);
+    connect(this, &QLabel::linkActivated, this, [this](const QString &link) {
+        if (link.startsWith(QLatin1String("silence:")))
+            emit silenceRequested(link.mid(8));
+    });
     setAccessibleName(tr("Alerts in Alertmanager"));
     setVisible(false);
 }
@@ -36,6 +42,9 @@ void AlertsPanel::showAlerts(const ConsoleText::AlertsText &alerts)
             text = QStringLiteral("<span style=\"color:%1\">%2</span>")
                        .arg(palette().color(QPalette::PlaceholderText).name(), text);
         html += QStringLiteral("<br>%1 %2").arg(mark, text);
+        if (!row.silenced && !row.fingerprint.isEmpty())
+            html += QStringLiteral(" &nbsp;<a href=\"silence:%1\">%2</a>")
+                        .arg(row.fingerprint.toHtmlEscaped(), tr("Silence…"));
     }
     if (!alerts.gap.isEmpty())
         html += QStringLiteral("<br><span style=\"color:%1\">%2</span>")

@@ -13,6 +13,7 @@
 #include "services/settings.h"
 #include "views/auditpage.h"
 #include "views/changespage.h"
+#include "views/command.h"
 #include "views/findingspage.h"
 #include "views/fleetpage.h"
 #include "views/nodespage.h"
@@ -20,6 +21,7 @@
 #include "views/routespage.h"
 #include "views/securitypage.h"
 #include "views/severitystyle.h"
+#include "views/silencealertdialog.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -106,6 +108,7 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
         if (key == m_session->current())
             showAlerts();
     });
+    connect(m_overview, &OverviewPage::alertSilenceRequested, this, &KlusterViews::silenceAlert);
     connect(m_overview, &OverviewPage::incidentShowRequested, this, [this](const QString &id) {
         setTab(Tab::Findings);
         m_findingsPage->selectFindings({ id });
@@ -422,4 +425,23 @@ void KlusterViews::saveHeaders() const
 {
     for (TablePage *p : m_klusterPages + QList<TablePage *> { m_auditPage })
         p->saveHeader();
+}
+
+void KlusterViews::silenceAlert(const QString &fingerprint)
+{
+    const KlusterKey key = m_session->current();
+    const KlusterData *d = m_session->store()->data(key);
+    AlertmanagerClient *client = m_session->alerts()->client(key.connection);
+    if (!d || !d->diagnosis || !client)
+        return;
+    for (const Alert &a : m_session->alerts()->alertsOf(key, *d).alerts) {
+        if (a.fingerprint != fingerprint)
+            continue;
+        auto *dialog = new SilenceAlertDialog(client, m_session->silenceContext(key), a, window());
+        // The Overview shows it silenced once the Alertmanager is read again.
+        connect(dialog, &SilenceAlertDialog::silenced, m_session->alerts(),
+            [alerts = m_session->alerts(), connection = key.connection] { alerts->refresh(connection); });
+        presentDialog(dialog);
+        return;
+    }
 }

@@ -80,6 +80,7 @@ private:
     void requestTrend();
     void showIncidents(); // the Overview's, with since when from the history
     void showAlerts(); // the Overview's: the kluster's alerts, matched to its findings
+    void silenceAlert(const QString &fingerprint); // an Overview alert's "Silence…": its dialog
     void requestChanges();
 
     ConsoleSession *m_session;

@@ -132,6 +132,7 @@ OverviewPage::OverviewPage(QWidget *parent)
     top->setSpacing(6);
     top->addWidget(m_incidents);
     top->addWidget(m_alerts);
+    connect(m_alerts, &AlertsPanel::silenceRequested, this, &OverviewPage::alertSilenceRequested);
     m_team->setObjectName(QStringLiteral("teamRepairs"));
     m_team->setWordWrap(true);
     m_team->setTextFormat(Qt::RichText);

@@ -62,6 +62,7 @@ signals:
     void trendRangeChanged(int hours);
     void incidentRepairRequested(const QString &incidentId); // an incident's Repair button
     void incidentShowRequested(const QString &incidentId); // its "Findings" button
+    void alertSilenceRequested(const QString &fingerprint); // an alert's "Silence…"
 
 protected:
     void resizeEvent(QResizeEvent *event) override;

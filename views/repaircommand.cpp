@@ -53,20 +53,11 @@ void RepairCommand::offerSilences(RepairDialog *dialog, const QStringList &ids)
     QString repair = tr("%1 repairs").arg(ids.size());
     if (const Finding *f = ids.size() == 1 ? c.data->diagnosis->find(ids.first()) : nullptr; f && f->repair())
         repair = f->repair()->title;
-    // Who silences: the cloud's user as the connection names it (an application credential: the connection).
-    const ConnectionSpec &spec = c.connection->spec();
-    QString user = spec.config ? spec.config->username : QString();
-    if (user.isEmpty())
-        user = tr("Flightdeck console (%1)").arg(spec.name);
-    const QList<SilenceRequest> planned = RepairSilences::plan(
-        alerts.alerts, ids, repair, user, QDateTime::currentDateTimeUtc(), RepairSilences::DefaultMinutes);
+    const RepairSilences::Context context = m_session->silenceContext(c.key);
+    const QList<SilenceRequest> planned = RepairSilences::plan(alerts.alerts, ids, repair, context.user,
+        QDateTime::currentDateTimeUtc(), RepairSilences::DefaultMinutes);
     if (planned.isEmpty())
         return;
-    RepairSilences::Context context;
-    context.cloud = spec.config ? spec.config->name : spec.cloud;
-    context.user = user;
-    context.kluster = c.key.kluster;
-    context.projectId = c.data->fetch ? c.data->fetch->state.kluster.projectId : QString();
     dialog->setSilences(new RepairSilenceBox(client, context, planned, ids));
 }
 

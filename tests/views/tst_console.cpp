@@ -28,6 +28,7 @@
 #include "views/overviewpage.h"
 #include "views/repairdialog.h"
 #include "views/repairsilencebox.h"
+#include "views/silencealertdialog.h"
 #include "views/tablepage.h"
 #include "views/teamcommands.h"
 
@@ -51,6 +52,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
@@ -1588,6 +1590,41 @@ void TestConsole::alertsSilencedWhileRepairing()
     }
     QCOMPARE(silences, 2); // the POST, and the DELETE that expired it
     dialog->reject();
+
+    // An alert no finding explains, silenced on its own from the Overview's "Silence…".
+    const Reply other = m_fixture->request("POST", alertmanager.url + QStringLiteral("/api/v2/alerts"),
+        QStringLiteral(
+            R"([{"labels": {"alertname": "KubeAPIErrorsHigh", "kluster_name": "demo"}, "startsAt": "%1"}])")
+            .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate))
+            .toUtf8());
+    QCOMPARE(other.status, 200);
+    window.session()->alerts()->refresh(QStringLiteral("sim"));
+    window.setTab(Tab::Overview);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.overviewPage()->alertsShown().contains(QStringLiteral("KubeAPIErrorsHigh")), 15000);
+    const QRegularExpression link(QStringLiteral("href=\"(silence:[^\"]+)\""));
+    QString fingerprint;
+    for (const KlusterAlerts alerts
+         = window.session()->alerts()->alertsOf({ QStringLiteral("sim"), QStringLiteral("demo") },
+             *window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") }));
+         const Alert &a : alerts.alerts) {
+        if (a.name() == QLatin1String("KubeAPIErrorsHigh"))
+            fingerprint = a.fingerprint;
+    }
+    QVERIFY(!fingerprint.isEmpty());
+    QVERIFY(window.overviewPage()->alertsShown().contains(QStringLiteral("silence:") + fingerprint));
+    emit window.overviewPage()->alertSilenceRequested(fingerprint);
+    SilenceAlertDialog *silence = nullptr;
+    QTRY_VERIFY((silence = window.findChild<SilenceAlertDialog *>()) && silence->isVisible());
+    QVERIFY(silence->findChild<QLabel *>() != nullptr);
+    if (!shots.isEmpty())
+        QVERIFY(silence->grab().save(shots + QStringLiteral("/silence-alert.png")));
+    silence->minutesBox()->setValue(30);
+    QTest::mouseClick(silence->silenceButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        silence->statusText().startsWith(QStringLiteral("Silenced KubeAPIErrorsHigh")), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(silenceStates().contains(QStringLiteral("active")), 15000);
+    silence->reject();
 }
 
 QTEST_MAIN(TestConsole)

@@ -1,0 +1,106 @@
+#include "views/silencealertdialog.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+SilenceAlertDialog::SilenceAlertDialog(
+    AlertmanagerClient *client, const RepairSilences::Context &context, const Alert &alert, QWidget *parent)
+    : QDialog(parent)
+    , m_silences(new RepairSilences(client, context, this))
+    , m_alert(alert)
+    , m_user(context.user)
+    , m_matchers(new QLabel(this))
+    , m_minutes(new QSpinBox(this))
+    , m_comment(new QLineEdit(this))
+    , m_status(new QLabel(this))
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
+    , m_silence(m_buttons->addButton(tr("&Silence"), QDialogButtonBox::AcceptRole))
+{
+    setWindowTitle(tr("Silence alert %1 — kluster %2").arg(alert.name(), context.kluster));
+    SilenceRequest preview;
+    preview.matchers = SilenceRequest::matchersOf(alert);
+    m_matchers->setText(preview.matchersText());
+    m_matchers->setWordWrap(true);
+    m_matchers->setTextFormat(Qt::PlainText);
+    m_matchers->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_matchers->setAccessibleName(tr("The silence's matchers"));
+    m_minutes->setRange(5, 7 * 24 * 60);
+    m_minutes->setValue(RepairSilences::DefaultMinutes);
+    m_minutes->setSuffix(tr(" min"));
+    m_minutes->setAccessibleName(tr("How long the silence lasts, in minutes"));
+    m_comment->setText(alert.findings.isEmpty()
+            ? tr("Flightdeck: %1 silenced by hand (no finding explains it)").arg(alert.name())
+            : tr("Flightdeck: %1 silenced by hand (%2)")
+                  .arg(alert.name(), alert.findings.join(QStringLiteral(", "))));
+    m_comment->setAccessibleName(tr("The silence's comment"));
+    m_status->setWordWrap(true);
+    m_silence->setAutoDefault(false);
+    m_buttons->button(QDialogButtonBox::Cancel)->setDefault(true);
+
+    auto *layout = new QVBoxLayout(this);
+    auto *intro
+        = new QLabel(tr("<b>Silence this alert</b> in Alertmanager (this alert and no other: every label "
+                        "of it, equal). Nothing is sent until you confirm; the silence is recorded in "
+                        "the audit log. Flightdeck does not expire it: it ends when its time is up."),
+            this);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Matchers:"), m_matchers);
+    auto *minutesLabel = new QLabel(tr("&For:"), this);
+    minutesLabel->setBuddy(m_minutes);
+    form->addRow(minutesLabel, m_minutes);
+    auto *commentLabel = new QLabel(tr("Co&mment:"), this);
+    commentLabel->setBuddy(m_comment);
+    form->addRow(commentLabel, m_comment);
+    form->addRow(tr("Created by:"), new QLabel(context.user.toHtmlEscaped(), this));
+    layout->addLayout(form);
+    layout->addWidget(m_status);
+    layout->addWidget(m_buttons);
+    connect(m_silence, &QPushButton::clicked, this, &SilenceAlertDialog::send);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    setMinimumWidth(560);
+    m_minutes->setFocus();
+}
+
+QString SilenceAlertDialog::statusText() const
+{
+    return m_status->text();
+}
+
+void SilenceAlertDialog::send()
+{
+    SilenceRequest s;
+    s.matchers = SilenceRequest::matchersOf(m_alert);
+    s.startsAt = QDateTime::currentDateTimeUtc();
+    s.endsAt = s.startsAt.addSecs(qint64(m_minutes->value()) * 60);
+    s.createdBy = m_user;
+    s.comment = m_comment->text().trimmed().isEmpty() ? tr("Flightdeck: silenced by hand")
+                                                      : m_comment->text().trimmed();
+    m_silence->setEnabled(false);
+    m_minutes->setEnabled(false);
+    m_comment->setEnabled(false);
+    m_status->setText(tr("Silencing…"));
+    connect(
+        m_silences, &RepairSilences::created, this,
+        [this](const QStringList &ids, const QStringList &errors) {
+            const QString message = ids.isEmpty()
+                ? tr("Not silenced: %1").arg(errors.join(QStringLiteral("; ")))
+                : tr("Silenced %1 until %2 (silence %3); recorded in the audit log.")
+                      .arg(m_alert.name(),
+                          QDateTime::currentDateTimeUtc()
+                              .addSecs(qint64(m_minutes->value()) * 60)
+                              .toString(QStringLiteral("HH:mm 'UTC'")),
+                          ids.join(QStringLiteral(", ")));
+            m_status->setText(message);
+            m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Close"));
+            emit silenced(message);
+        },
+        Qt::SingleShotConnection);
+    m_silences->create({ s }, m_alert.findings);
+}

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "core/alerts.h"
+#include "services/repairsilences.h"
+
+#include <QDialog>
+
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+// An alert silenced on its own, from the Overview's "Silence…" (docs/alertmanager.md): its matchers shown
+// first (that alert and no other), for how long, by whom, a comment; confirmed with its button, made in
+// Alertmanager and recorded in the audit log. Flightdeck never expires it: no repair of its own ends it.
+class SilenceAlertDialog : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SilenceAlertDialog)
+
+public:
+    SilenceAlertDialog(AlertmanagerClient *client, const RepairSilences::Context &context, const Alert &alert,
+        QWidget *parent = nullptr);
+
+    QSpinBox *minutesBox() const { return m_minutes; }
+    QLineEdit *commentBox() const { return m_comment; }
+    QPushButton *silenceButton() const { return m_silence; }
+    QString statusText() const;
+
+signals:
+    void silenced(const QString &message); // made (or why not), once answered
+
+private:
+    void send();
+
+    RepairSilences *m_silences;
+    Alert m_alert;
+    QString m_user;
+    QLabel *m_matchers;
+    QSpinBox *m_minutes;
+    QLineEdit *m_comment;
+    QLabel *m_status;
+    QDialogButtonBox *m_buttons;
+    QPushButton *m_silence;
+};
