@@ -3,6 +3,7 @@
 #include "console/consolesession.h"
 #include "console/pacedwork.h"
 #include "console/refreshcoordinator.h"
+#include "console/teamrepairs.h"
 #include "console/viewpreparer.h"
 #include "models/findingsmodel.h"
 #include "models/klustersmodel.h"
@@ -17,6 +18,7 @@
 
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -44,6 +46,7 @@ private slots:
     void pacedWorkYieldsBetweenTurnsInOrder();
     void refreshAskedWhileItsLastResultWaits();
     void alertsBesideTheFindings();
+    void teamRepairsKeptWhenEventsCannotBeRead();
 
 private:
     ConnectionSpec simSpec(const QString &password = QStringLiteral("flightdeck-demo")) const
@@ -336,6 +339,53 @@ void TestConsoleSession::alertsBesideTheFindings()
                 .problem.startsWith(QStringLiteral("The last read failed")));
     QCOMPARE(int(session.store()->data(demo)->diagnosis->findings.size()), findings);
     QVERIFY(!alertsChanged.isEmpty());
+}
+
+// The kluster's repair Events read back: a repair's two Events, then the API server refusing (403), a proxy's
+// HTML page and a truncated answer: each is one line naming what failed, and the repairs read last stay.
+void TestConsoleSession::teamRepairsKeptWhenEventsCannotBeRead()
+{
+    ConsoleSession session;
+    session.registry()->add(simSpec(), false);
+    QVERIFY(waitSettled(session));
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    Connection *connection = session.registry()->connection(demo.connection);
+    QSignalSpy repaired(connection, &Connection::repairFinished);
+    connection->repair(demo.kluster, session.store()->data(demo)->fetch,
+        { QStringLiteral("security-group-rule-missing:tcp") }, false);
+    QVERIFY(repaired.wait(60000));
+    QSignalSpy changed(session.team(), &TeamRepairs::changed);
+    const auto readAgain = [&] {
+        changed.clear();
+        session.team()->read(demo);
+        return changed.wait(15000);
+    };
+    QVERIFY(readAgain());
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QCOMPARE(session.team()->recent(demo, now).size(), 1);
+    QCOMPARE(session.team()->recent(demo, now).first().phase, RepairEventPhase::Verified);
+    QVERIFY(session.team()->seen(demo)->error.isEmpty());
+    const QDateTime readAt = session.team()->seen(demo)->readAt;
+
+    for (const FaultRule::Kind kind : { FaultRule::Kind::Status, FaultRule::Kind::Html, FaultRule::Kind::Truncated }) {
+        FaultRule rule;
+        rule.service = QStringLiteral("kubernetes");
+        rule.path = QRegularExpression(QStringLiteral("^/apis/events\\.k8s\\.io/"));
+        rule.kind = kind;
+        rule.status = 403;
+        m_fixture->sim.faults().clear();
+        m_fixture->sim.faults().add(rule);
+        QVERIFY(readAgain());
+        const TeamRepairs::Seen *seen = session.team()->seen(demo);
+        QVERIFY2(!seen->error.isEmpty(), qPrintable(FaultRule::kindName(kind)));
+        if (kind == FaultRule::Kind::Status)
+            QVERIFY2(seen->error.contains(QStringLiteral("403")), qPrintable(seen->error));
+        QCOMPARE(seen->events.size(), 2); // the last good read stays
+        QCOMPARE(seen->readAt, readAt);
+    }
+    m_fixture->sim.faults().clear();
+    QVERIFY(readAgain());
+    QVERIFY(session.team()->seen(demo)->error.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestConsoleSession)
