@@ -81,30 +81,15 @@ SingleInstance::HandOver SingleInstance::handOver(const QString &link, int timeo
 bool SingleInstance::listen(Handler handler, QString *error)
 {
     const QString name = socketName();
-    // Two consoles starting at once: one probes, clears a stale socket and listens at a time.
-    QLockFile lock(
+    // Two consoles starting at once: one finds out whether a console listens, clears a stale socket and
+    // listens at a time (the lock is held until it knows; never waited for).
+    m_lock = std::make_unique<QLockFile>(
         (name.contains(QLatin1Char('/')) ? name : QDir::temp().filePath(name)) + QStringLiteral(".lock"));
-    lock.setStaleLockTime(10000);
-    if (!lock.tryLock(2000)) {
+    m_lock->setStaleLockTime(10000);
+    if (!m_lock->tryLock(0)) {
+        m_lock.reset();
         if (error)
             *error = QStringLiteral("another console is starting");
-        return false;
-    }
-    {
-        // One that answers is a running console; a socket file left by one that crashed is removed.
-        QLocalSocket probe;
-        probe.connectToServer(name);
-        if (probe.waitForConnected(500)) {
-            probe.abort();
-            if (error)
-                *error = QStringLiteral("another console listens on %1").arg(name);
-            return false;
-        }
-    }
-    QLocalServer::removeServer(name);
-    if (!m_server->listen(name)) {
-        if (error)
-            *error = m_server->errorString();
         return false;
     }
     m_handler = std::move(handler);
@@ -112,6 +97,31 @@ bool SingleInstance::listen(Handler handler, QString *error)
         while (QLocalSocket *s = m_server->nextPendingConnection())
             serve(s);
     });
+    if (m_server->listen(name)) {
+        m_lock.reset();
+        return true;
+    }
+    if (m_server->serverError() != QAbstractSocket::AddressInUseError) {
+        m_lock.reset();
+        if (error)
+            *error = m_server->errorString();
+        return false;
+    }
+    // A socket is there: a console that answers (this one then takes no links), or one a crashed console
+    // left (removed, and listened on). Asked without waiting: the window is up meanwhile.
+    auto *probe = new QLocalSocket(this);
+    connect(probe, &QLocalSocket::connected, this, [this, probe] {
+        probe->abort();
+        probe->deleteLater();
+        m_lock.reset();
+    });
+    connect(probe, &QLocalSocket::errorOccurred, this, [this, probe, name] {
+        probe->deleteLater();
+        QLocalServer::removeServer(name);
+        m_server->listen(name);
+        m_lock.reset();
+    });
+    probe->connectToServer(name);
     return true;
 }
 

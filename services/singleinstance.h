@@ -3,9 +3,11 @@
 #include <QObject>
 #include <QString>
 #include <functional>
+#include <memory>
 
 class QLocalServer;
 class QLocalSocket;
+class QLockFile;
 
 // One console per user: the first `flightdeck` listens on a local socket in the user's runtime folder
 // ($XDG_RUNTIME_DIR/flightdeck.sock, only the user may enter it; or $FLIGHTDECK_INSTANCE); a later
@@ -35,7 +37,8 @@ public:
 
     // What the running console does with a link handed over: empty when it opened it, else why not.
     using Handler = std::function<QString(const QString &link)>;
-    // Listens for links; false when another console already does (or the socket cannot be made).
+    // Listens for links, without waiting: a socket already there is probed, and taken over when no console
+    // answers on it. False when the socket cannot be made, or another console is starting right now.
     bool listen(Handler handler, QString *error);
 
 private:
@@ -43,4 +46,5 @@ private:
 
     QLocalServer *m_server;
     Handler m_handler;
+    std::unique_ptr<QLockFile> m_lock; // held while finding out whether another console listens
 };

@@ -8,6 +8,7 @@
 #include "views/alertspanel.h"
 #include "views/chartstyle.h"
 #include "views/severitystyle.h"
+#include "views/teamrepairspanel.h"
 #include "views/trendchart.h"
 
 #include <QBarCategoryAxis>
@@ -28,7 +29,6 @@
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QStackedBarSeries>
-#include <QTextDocument>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -100,7 +100,7 @@ OverviewPage::OverviewPage(QWidget *parent)
     , m_incidents(new QWidget(this))
     , m_incidentRows(new QVBoxLayout(m_incidents))
     , m_alerts(new AlertsPanel(this))
-    , m_team(new QLabel(this))
+    , m_team(new TeamRepairsPanel(this))
     , m_summary(new QLabel(this))
     , m_caption(new QLabel(this))
     , m_routes(makeChartView(tr("Routes against the router's limit"), this))
@@ -134,11 +134,7 @@ OverviewPage::OverviewPage(QWidget *parent)
     top->addWidget(m_alerts);
     connect(m_alerts, &AlertsPanel::silenceRequested, this, &OverviewPage::alertSilenceRequested);
     m_team->setObjectName(QStringLiteral("teamRepairs"));
-    m_team->setWordWrap(true);
-    m_team->setTextFormat(Qt::RichText);
-    m_team->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_team->setAccessibleName(tr("Recent repairs of this kluster"));
-    m_team->setVisible(false);
     top->addWidget(m_team);
     layout->addLayout(top, 2, 0, 1, 3);
     layout->addWidget(m_summary, 3, 0, 1, 3);
@@ -605,24 +601,10 @@ QString OverviewPage::alertsShown() const
 
 void OverviewPage::showTeamRepairs(const QStringList &lines, const QString &problem)
 {
-    m_team->setVisible(!lines.isEmpty() || !problem.isEmpty());
-    QStringList html;
-    for (const QString &l : lines)
-        html << l.toHtmlEscaped();
-    QString text = lines.isEmpty() ? QString()
-                                   : tr("<b>Repaired lately</b> (the kluster's Events): %1")
-                                         .arg(html.join(QStringLiteral("<br>&nbsp;&nbsp;")));
-    if (!problem.isEmpty())
-        text += (text.isEmpty() ? QString() : QStringLiteral("<br>"))
-            + tr("<i>Repairs by others not read: %1</i>").arg(problem.toHtmlEscaped());
-    m_team->setText(text);
+    m_team->showRepairs(lines, problem);
 }
 
 QString OverviewPage::teamRepairsShown() const
 {
-    if (m_team->isHidden())
-        return QString();
-    QTextDocument doc;
-    doc.setHtml(m_team->text());
-    return doc.toPlainText();
+    return m_team->isHidden() ? QString() : m_team->shown();
 }

@@ -9,6 +9,7 @@
 #include <memory>
 
 class AlertsPanel;
+class TeamRepairsPanel;
 class NodesModel;
 class QChart;
 class QChartView;
@@ -80,7 +81,7 @@ private:
     QVBoxLayout *m_incidentRows;
     QStringList m_incidentLines;
     AlertsPanel *m_alerts;
-    QLabel *m_team;
+    TeamRepairsPanel *m_team;
     QLabel *m_summary;
     QLabel *m_caption;
     QChartView *m_routes;

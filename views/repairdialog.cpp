@@ -5,6 +5,7 @@
 #include "views/repairsilencebox.h"
 #include "views/repairtext.h"
 #include "views/severitystyle.h"
+#include "views/teamrepairspanel.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -20,7 +21,6 @@
 #include <QScreen>
 #include <QStyle>
 #include <QTextBrowser>
-#include <QTextDocument>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -241,13 +241,9 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
             this);
     title->setWordWrap(true);
     layout->addWidget(title);
-    m_teammates = new QLabel(this);
-    m_teammates->setWordWrap(true);
-    m_teammates->setTextFormat(Qt::RichText);
-    m_teammates->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_teammates = new TeamRepairsPanel(this);
     m_teammates->setAccessibleName(tr("Teammates' repairs of this kluster"));
     m_teammates->setObjectName(QStringLiteral("teammates"));
-    m_teammates->setVisible(false);
     layout->addWidget(m_teammates);
     m_since = new QLabel(this);
     m_since->setWordWrap(true);
@@ -311,31 +307,12 @@ void RepairDialog::updateConfirm()
 
 void RepairDialog::setTeammates(const QStringList &lines, bool inProgress)
 {
-    m_teammates->setVisible(!lines.isEmpty());
-    if (lines.isEmpty()) {
-        m_teammates->clear();
-        return;
-    }
-    QStringList items;
-    for (const QString &l : lines)
-        items << l.toHtmlEscaped();
-    m_teammates->setText(
-        tr("<span style=\"color:%1\"><b>&#9888; %2</b></span> %3<br>"
-           "Check with them before sending: two repairs of one router or node can undo each other.")
-            .arg(SeverityStyle::colour(Severity::Warning).name(),
-                inProgress ? tr("A teammate is repairing this kluster.")
-                           : tr("A teammate repaired this kluster in the last %1 minutes.")
-                                 .arg(RepairEvents::WarnMinutes),
-                items.join(QStringLiteral("; "))));
+    m_teammates->showWarning(lines, inProgress);
 }
 
 QString RepairDialog::teammatesText() const
 {
-    if (!m_teammates->isVisible() && m_teammates->text().isEmpty())
-        return QString();
-    QTextDocument doc;
-    doc.setHtml(m_teammates->text());
-    return doc.toPlainText();
+    return m_teammates->shown();
 }
 
 void RepairDialog::setProtected()

@@ -11,6 +11,7 @@
 
 class QCheckBox;
 class RepairSilenceBox;
+class TeamRepairsPanel;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -108,7 +109,7 @@ private:
     QLabel *m_title = nullptr;
     QLabel *m_since = nullptr;
     QLabel *m_incidentLabel = nullptr;
-    QLabel *m_teammates = nullptr;
+    TeamRepairsPanel *m_teammates = nullptr;
     RepairSilenceBox *m_silenceBox = nullptr;
     QTextBrowser *m_results;
     QDialogButtonBox *m_buttons;

@@ -367,7 +367,8 @@ void TestConsoleSession::teamRepairsKeptWhenEventsCannotBeRead()
     QVERIFY(session.team()->seen(demo)->error.isEmpty());
     const QDateTime readAt = session.team()->seen(demo)->readAt;
 
-    for (const FaultRule::Kind kind : { FaultRule::Kind::Status, FaultRule::Kind::Html, FaultRule::Kind::Truncated }) {
+    for (const FaultRule::Kind kind :
+        { FaultRule::Kind::Status, FaultRule::Kind::Html, FaultRule::Kind::Truncated }) {
         FaultRule rule;
         rule.service = QStringLiteral("kubernetes");
         rule.path = QRegularExpression(QStringLiteral("^/apis/events\\.k8s\\.io/"));
