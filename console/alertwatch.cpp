@@ -122,7 +122,8 @@ KlusterAlerts AlertWatch::alertsOf(const KlusterKey &key, const KlusterData &dat
         return out;
     }
     const QString projectId = data.fetch ? data.fetch->state.kluster.projectId : QString();
-    out.alerts = Alerts::ofKluster(w->alerts, w->client->target().klusterLabels, key.kluster, projectId);
+    out.alerts = Alerts::ofKluster(
+        w->alerts, w->client->target().klusterLabels, key.kluster, projectId, &out.omitted);
     if (data.fetch && data.diagnosis)
         Alerts::matchFindings(out.alerts, data.fetch->state, *data.diagnosis);
     return out;

@@ -2,6 +2,7 @@
 
 #include "core/diagnosis.h"
 #include "core/knowledge.h"
+#include "core/printable.h"
 
 #include <QCoreApplication>
 #include <algorithm>
@@ -141,14 +142,14 @@ Captions captions(const CaptionFacts &f)
             // The banner above has the whole message: here, only its gist (one line that is never cut).
             c.header = tr("<b>Connection %1</b>: its klusters could not be listed<br><b style=\"color:%2\">%3"
                           "</b> (the message above says what to do)")
-                           .arg(f.key.connection.toHtmlEscaped(), f.alarmColor,
-                               gist(f.listingError.toString()).toHtmlEscaped());
+                           .arg(OutsideText::html(f.key.connection), f.alarmColor,
+                               OutsideText::html(gist(f.listingError.toString())));
         else
             c.header = d && d->isStale()
                 ? tr("<b>%1</b><br>Could not be read: %2")
-                      .arg(f.key.toString().toHtmlEscaped(),
-                          shortError(SourceError::joined(d->error)).toHtmlEscaped())
-                : tr("<b>%1</b><br>No data yet.").arg(f.key.toString().toHtmlEscaped());
+                      .arg(OutsideText::html(f.key.toString()),
+                          OutsideText::html(shortError(SourceError::joined(d->error))))
+                : tr("<b>%1</b><br>No data yet.").arg(OutsideText::html(f.key.toString()));
         return c;
     }
     QString when = f.snapshot ? tr("Snapshot captured %1 (%2), opened offline, read-only")
@@ -199,13 +200,13 @@ Captions captions(const CaptionFacts &f)
         ? (routerId.isEmpty() ? tr("(unknown)") : routerId.left(8) + QStringLiteral("…"))
         : tr("%1 (%2)").arg(s.router.name, routerId.left(8) + QStringLiteral("…"));
     const QString where = tr("Kluster %1 · cloud %2 · router %3").arg(s.kluster.name, f.connection, router);
-    c.header
-        = QStringLiteral("<b>%1</b>%4<br>%2%3")
-              .arg(where.toHtmlEscaped(),
-                  alarm.isEmpty() ? when.toHtmlEscaped()
-                                  : QStringLiteral("<b style=\"color:%1\">%2</b> %3")
-                                        .arg(f.alarmColor, alarm.toHtmlEscaped(), shortWhen.toHtmlEscaped()),
-                  QString(), f.readOnly ? tr(" · <i>read-only: repairs hidden</i>") : QString());
+    c.header = QStringLiteral("<b>%1</b>%4<br>%2%3")
+                   .arg(OutsideText::html(where),
+                       alarm.isEmpty()
+                           ? OutsideText::html(when)
+                           : QStringLiteral("<b style=\"color:%1\">%2</b> %3")
+                                 .arg(f.alarmColor, OutsideText::html(alarm), OutsideText::html(shortWhen)),
+                       QString(), f.readOnly ? tr(" · <i>read-only: repairs hidden</i>") : QString());
     const QString state = d->isStale() ? tr("STALE — ")
         : !d->incomplete.isEmpty()     ? tr("INCOMPLETE — ")
                                        : QString();
@@ -336,14 +337,20 @@ AlertsText alertsText(
         return out;
     }
     const int unexplained = Alerts::unexplainedCount(alerts.alerts);
+    const int count = int(alerts.alerts.size() + alerts.omitted);
     out.heading = alerts.alerts.isEmpty() ? tr("Alerts: none firing in Alertmanager")
-        : unexplained > 0
-        ? tr("Alerts: %n in Alertmanager", nullptr, int(alerts.alerts.size()))
+        : unexplained > 0                 ? tr("Alerts: %n in Alertmanager", nullptr, count)
             + tr(", %n that no finding explains", nullptr, unexplained)
-        : tr("Alerts: %n in Alertmanager, each explained by a finding", nullptr, int(alerts.alerts.size()));
-    for (const Alert &a : alerts.alerts) {
+                          : tr("Alerts: %n in Alertmanager, each explained by a finding", nullptr, count);
+    QList<Alert> worst = alerts.alerts;
+    std::stable_sort(worst.begin(), worst.end(), Alerts::worstFirst);
+    if (const qsizetype more = qMax<qsizetype>(0, worst.size() - ShownAlerts) + alerts.omitted; more > 0)
+        out.more = tr(
+            "… and %n more, less grave (flightdeck-cli check --format json lists them)", nullptr, int(more));
+    worst = worst.mid(0, ShownAlerts);
+    for (const Alert &a : std::as_const(worst)) {
         AlertsText::Row row;
-        row.severity = a.severity();
+        row.severity = OutsideText::line(a.severity(), 20);
         row.silenced = a.silenced();
         row.fingerprint = a.fingerprint;
         row.unexplained = a.findings.isEmpty();
@@ -356,8 +363,9 @@ AlertsText alertsText(
             explains = tr("explained by %1 and %n more", nullptr, int(a.findings.size() - 1))
                            .arg(a.findings.first());
         // The summary, when there is one beside the name (a bare alert's summary is its name).
-        const QString named
-            = a.summary() == a.name() ? a.name() : a.name() + QStringLiteral(" — ") + a.summary();
+        const QString named = a.summary() == a.name()
+            ? OutsideText::line(a.name(), 120)
+            : OutsideText::line(a.name(), 120) + QStringLiteral(" — ") + OutsideText::line(a.summary(), 240);
         row.text = QStringLiteral("%1 · %2%3 · %4")
                        .arg(named, tr("started %1").arg(ago(a.startsAt, now)),
                            a.silenced() ? tr(" · silenced") : QString(), explains);

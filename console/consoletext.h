@@ -114,10 +114,14 @@ struct AlertsText
         bool silenced = false;
         QString fingerprint; // the alert's, for a silence of it alone
     };
-    QList<Row> rows;
+    QList<Row> rows; // the worst first, at most ShownAlerts
+    QString more; // "… and 37 more, less grave" (empty: none)
     QString gap; // "2 critical findings no alert covers: …" (empty: none)
     QString problem; // the Alertmanager could not be read: why, and as of when the rows are
 };
+// The alerts shown beside a kluster's findings: the worst ShownAlerts, each line of outside text made safe
+// to show (OutsideText::line), the rest counted.
+constexpr int ShownAlerts = 10;
 AlertsText alertsText(
     const KlusterAlerts &alerts, const Diagnosis &diagnosis, const QDateTime &readAt, const QDateTime &now);
 

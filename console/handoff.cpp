@@ -3,28 +3,38 @@
 #include "core/diagnosis.h"
 #include "core/finding.h"
 #include "core/incidents.h"
+#include "core/printable.h"
 #include "models/klusterstore.h"
 
 namespace {
 
+// Inline code of text that may come from outside: one line, made safe to show, no backtick to end it early.
 QString code(const QString &text)
 {
-    QString t = text;
+    QString t = OutsideText::line(text, 200);
     t.replace(QLatin1Char('`'), QLatin1Char('\''));
-    t.replace(QLatin1Char('\n'), QLatin1Char(' '));
     return QLatin1Char('`') + t + QLatin1Char('`');
 }
 
-// One line of Markdown: no line break, no list or heading made by accident.
-QString line(const QString &text)
+// One line of Markdown from text that may come from outside: made safe to show (bidirectional controls
+// removed, control characters escaped, cut short), every character that could start a link, emphasis, an
+// HTML tag or a table cell escaped, the backslash first (so that "\[Approve\](…)" stays text).
+QString line(const QString &text, int maxChars = 400)
 {
-    QString t = text;
-    t.replace(QLatin1Char('\n'), QLatin1Char(' '));
-    t.replace(QLatin1Char('\r'), QLatin1Char(' '));
-    for (const char c : { '*', '_', '[', ']', '<', '>', '|' })
-        t.replace(QLatin1Char(c), QStringLiteral("\\") + QLatin1Char(c));
-    return t;
+    const QString t = OutsideText::line(text, maxChars);
+    QString out;
+    out.reserve(t.size() + 16);
+    for (const QChar c : t) {
+        if (QStringView(u"\\`*_[]<>|~").contains(c))
+            out += QLatin1Char('\\');
+        out += c;
+    }
+    return out;
 }
+
+// The most items a section lists, and the most the whole hand-off holds.
+constexpr int MaxItems = 20;
+constexpr int MaxChars = 64 * 1024;
 
 QString clock(const QDateTime &t)
 {
@@ -99,7 +109,7 @@ QString Handoff::markdown(const Facts &f)
 
     if (!findings.isEmpty()) {
         out << QString() << QStringLiteral("### What is wrong");
-        for (const Finding *finding : std::as_const(findings)) {
+        for (const Finding *finding : findings.mid(0, MaxItems)) {
             QString item
                 = QStringLiteral("- **%1** %2: %3")
                       .arg(severityName(finding->severity), code(finding->id()), line(finding->message()));
@@ -110,12 +120,18 @@ QString Handoff::markdown(const Facts &f)
                                 clock(h->firstSeen), duration(h->firstSeen.secsTo(f.now)));
             out << item;
         }
+        if (findings.size() > MaxItems)
+            out << QStringLiteral("- … and %1 more (in Flightdeck: the link above)")
+                       .arg(findings.size() - MaxItems);
     }
 
     if (f.alerts.configured) {
         out << QString() << QStringLiteral("### Alerts");
         int shown = 0;
-        for (const Alert &a : f.alerts.alerts) {
+        qsizetype more = f.alerts.omitted;
+        QList<Alert> worst = f.alerts.alerts;
+        std::stable_sort(worst.begin(), worst.end(), Alerts::worstFirst);
+        for (const Alert &a : std::as_const(worst)) {
             if (incident) {
                 bool concerns = false;
                 for (const QString &id : a.findings)
@@ -123,7 +139,10 @@ QString Handoff::markdown(const Facts &f)
                 if (!concerns)
                     continue;
             }
-            ++shown;
+            if (++shown > MaxItems) {
+                ++more;
+                continue;
+            }
             out << QStringLiteral("- %1 %2 since %3%4: %5")
                         .arg(a.severity().isEmpty() ? QString()
                                                     : QStringLiteral("**%1**").arg(line(a.severity())),
@@ -131,8 +150,10 @@ QString Handoff::markdown(const Facts &f)
                             a.silenced() ? QStringLiteral(" (silenced)") : QString(), line(a.summary()))
                     + (a.findings.isEmpty()
                             ? QStringLiteral(" — no finding explains it")
-                            : QStringLiteral(" — %1").arg(a.findings.join(QStringLiteral(", "))));
+                            : QStringLiteral(" — %1").arg(line(a.findings.join(QStringLiteral(", ")))));
         }
+        if (more > 0)
+            out << QStringLiteral("- … and %1 more, less grave.").arg(more);
         if (!f.alerts.known)
             out << QStringLiteral("- Not read: %1").arg(line(f.alerts.error));
         else if (shown == 0)
@@ -150,6 +171,11 @@ QString Handoff::markdown(const Facts &f)
         }
         repairs << QStringLiteral("- %1 at %2").arg(line(RepairEvents::describe(r, f.now)), clock(r.time));
     }
+    if (repairs.size() > MaxItems) {
+        const qsizetype more = repairs.size() - MaxItems;
+        repairs = repairs.mid(0, MaxItems);
+        repairs << QStringLiteral("- … and %1 more.").arg(more);
+    }
     out << QString() << QStringLiteral("### Repairs (last hour)");
     out << (repairs.isEmpty() ? QStringList { QStringLiteral("- None recorded in the kluster's Events.") }
                               : repairs);
@@ -162,9 +188,10 @@ QString Handoff::markdown(const Facts &f)
     } else {
         int repairable = 0;
         for (const Finding *finding : std::as_const(findings))
-            repairable += finding->repair() ? 1 : 0;
-        if (incident && incident->repair())
-            out << QStringLiteral("- The incident's one repair: %1.").arg(line(incident->repair()->title));
+            repairable += finding->repair(PlanForm::Delta) ? 1 : 0; // whether, not how
+        const std::optional<RepairPlan> incidentRepair = incident ? incident->repair() : std::nullopt;
+        if (incidentRepair)
+            out << QStringLiteral("- The incident's one repair: %1.").arg(line(incidentRepair->title));
         else if (repairable > 0)
             out << QStringLiteral("- %1 of %2 findings have a repair in Flightdeck (preview with Ctrl+R).")
                        .arg(repairable)
@@ -173,5 +200,9 @@ QString Handoff::markdown(const Facts &f)
             out << QStringLiteral("- %1 need a person: see each finding's runbook.")
                        .arg(findings.size() - repairable);
     }
-    return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    QString text = out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    if (text.size() > MaxChars) // a hand-off is read in a chat or a ticket: bounded, and says it is cut
+        text = text.left(MaxChars - 80)
+            + QStringLiteral("\n\n(cut at %1 KiB: the rest is in Flightdeck)\n").arg(MaxChars / 1024);
+    return text;
 }

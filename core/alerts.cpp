@@ -140,13 +140,56 @@ QStringList defaultKlusterLabels()
     return { QStringLiteral("kluster_name"), QStringLiteral("kluster") };
 }
 
-QList<Alert> parse(const QString &source, const QByteArray &body)
+static int severityRank(const Alert &a)
+{
+    const QString s = a.severity();
+    return s == QLatin1String("critical") ? 0
+        : s == QLatin1String("warning")   ? 1
+        : s == QLatin1String("info")      ? 2
+                                          : 3;
+}
+
+bool worstFirst(const Alert &a, const Alert &b)
+{
+    if (const int ra = severityRank(a), rb = severityRank(b); ra != rb)
+        return ra < rb;
+    if (a.silenced() != b.silenced())
+        return !a.silenced();
+    if (a.startsAt != b.startsAt)
+        return a.startsAt < b.startsAt;
+    return a.fingerprint < b.fingerprint;
+}
+
+// The worst `keep` of `alerts`, in the order they came.
+static void keepWorst(QList<Alert> &alerts, qsizetype keep)
+{
+    if (alerts.size() <= keep)
+        return;
+    QList<qsizetype> order(alerts.size());
+    for (qsizetype i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::nth_element(order.begin(), order.begin() + keep, order.end(),
+        [&alerts](qsizetype x, qsizetype y) { return worstFirst(alerts.at(x), alerts.at(y)); });
+    order.resize(keep);
+    std::sort(order.begin(), order.end());
+    QList<Alert> kept;
+    kept.reserve(keep);
+    for (qsizetype i : order)
+        kept.append(std::move(alerts[i]));
+    alerts = std::move(kept);
+}
+
+QList<Alert> parse(const QString &source, const QByteArray &body, qsizetype *total)
 {
     const JsonReader top(source, parseJsonDocument(source, body));
     if (!top.isArray())
         top.fail(QStringLiteral("expected a JSON array of alerts (Alertmanager's GET /api/v2/alerts)"));
     QList<Alert> alerts;
-    top.forEachElement([&alerts](const JsonReader &a) {
+    qsizetype count = 0;
+    top.forEachElement([&alerts, &count](const JsonReader &a) {
+        ++count;
+        if (alerts.size() >= 2 * qsizetype(MaxRead)) // bounded as it goes: never all of a huge answer at once
+            keepWorst(alerts, MaxRead);
         Alert alert;
         alert.fingerprint = a.requireString(QStringLiteral("fingerprint"));
         alert.labels = stringMap(a, QStringLiteral("labels"));
@@ -169,6 +212,9 @@ QList<Alert> parse(const QString &source, const QByteArray &body)
         alert.inhibitedBy = stringList(status, QStringLiteral("inhibitedBy"));
         alerts.append(std::move(alert));
     });
+    keepWorst(alerts, MaxRead);
+    if (total)
+        *total = count;
     return alerts;
 }
 
@@ -192,8 +238,18 @@ bool belongsTo(
         || project.value() == projectId;
 }
 
+QStringList identifyingLabels(const QStringList &klusterLabels)
+{
+    QStringList out = klusterLabels;
+    out << QStringLiteral("project_id") << machineLabels() << groupLabels() << QStringLiteral("kind")
+        << QStringLiteral("subject") << QStringLiteral("rule") << QStringLiteral("router_id")
+        << QStringLiteral("severity");
+    out.removeDuplicates();
+    return out;
+}
+
 QList<Alert> ofKluster(const QList<Alert> &alerts, const QStringList &klusterLabels, const QString &name,
-    const QString &projectId)
+    const QString &projectId, qsizetype *omitted)
 {
     QList<Alert> out;
     QSet<QString> seen;
@@ -202,6 +258,9 @@ QList<Alert> ofKluster(const QList<Alert> &alerts, const QStringList &klusterLab
             seen.insert(a.fingerprint);
             out.append(a);
         }
+    if (omitted)
+        *omitted = qMax<qsizetype>(0, out.size() - MaxPerKluster);
+    keepWorst(out, MaxPerKluster);
     std::sort(out.begin(), out.end(), [](const Alert &a, const Alert &b) {
         return a.startsAt != b.startsAt ? a.startsAt < b.startsAt : a.fingerprint < b.fingerprint;
     });

@@ -19,6 +19,9 @@ namespace CheckReport {
 // TooLarge so that no script sends them, each one a `flightdeck-cli repair --finding ID` away.
 constexpr qint64 MaxReportedRouteEntries = 250000;
 
+// The alerts the text report lists (the worst first; the rest counted).
+constexpr qsizetype TextAlerts = 50;
+
 static bool hasFullListPlan(const Finding &f)
 {
     return f.context && !f.context->atomicRoutes && findingFamily(f.kind) == FindingFamily::Route
@@ -33,38 +36,63 @@ static qint64 withheldFullLists(const KlusterState &state, const Diagnosis &diag
     return plans * qint64(state.router.routes.size()) > MaxReportedRouteEntries ? plans : 0;
 }
 
-// The finding's plan, or (withheld) its title and the TooLarge refusal alone.
-static std::optional<RepairPlan> reportedPlan(const KlusterState &state, const Finding &f, qint64 withheld)
+ReportedPlans::ReportedPlans(const KlusterState &state, const Diagnosis &diagnosis)
+    : m_state(state)
+    , m_diagnosis(diagnosis)
+    , m_withheld(withheldFullLists(state, diagnosis))
+{ }
+
+// The finding's plan, or (withheld) its title and the TooLarge refusal alone; judged as `repair` judges it.
+RepairGate::Decision ReportedPlans::of(const Finding &f) const
 {
-    if (withheld == 0 || !hasFullListPlan(f))
-        return f.repair();
+    if (m_withheld == 0 || !hasFullListPlan(f))
+        return RepairGate::judge(f, f.repair(), m_diagnosis.budget);
     RepairPlan plan;
     plan.action = f.kind == FindingKind::RouteMissing ? RepairPlan::Action::AddRoutes
                                                       : RepairPlan::Action::RemoveRoutes;
     plan.title = f.kind == FindingKind::RouteMissing
-        ? QStringLiteral("Add the route to router %1 (a full-list update)").arg(state.router.name)
+        ? QStringLiteral("Add the route to router %1 (a full-list update)").arg(m_state.router.name)
         : QStringLiteral("Remove the wrong route(s) from router %1 (a full-list update)")
-              .arg(state.router.name);
+              .arg(m_state.router.name);
     plan.refusal = Refusal::TooLarge;
     plan.refusalDetail = QStringLiteral(
         "its exact request is the router's whole list of %1 routes, and %2 findings need one "
         "each: the report would hold %3 routes. Show and send it alone with "
         "flightdeck-cli repair --finding %4")
-                             .arg(state.router.routes.size())
-                             .arg(withheld)
-                             .arg(withheld * qint64(state.router.routes.size()))
+                             .arg(m_state.router.routes.size())
+                             .arg(m_withheld)
+                             .arg(m_withheld * qint64(m_state.router.routes.size()))
                              .arg(f.id());
-    return plan;
+    return RepairGate::judge(f, plan, m_diagnosis.budget);
+}
+
+Refusal ReportedPlans::refusalOf(const RepairGate::Decision &gate, QString *detail)
+{
+    if (!gate.plan || gate.mayBeSent(false)) { // a report overrides nothing
+        detail->clear();
+        return Refusal::None;
+    }
+    *detail = gate.detail;
+    if (gate.verdict == RepairGate::Verdict::NeedsOverride)
+        *detail += QStringLiteral(" (this one alone may be sent with the explicit override: "
+                                  "flightdeck-cli repair --finding %1 --override)")
+                       .arg(gate.finding->id());
+    return gate.reason;
 }
 
 // A plan as the report gives it (a finding's and an incident's alike): its title, its exact requests, and
-// why it must not be sent as it stands; null when there is none.
-static void writePlan(JsonWriter &w, const std::optional<RepairPlan> &repair)
+// why it must not be sent as it stands; null when there is none. `gate`: the gate's decision on it, whose
+// refusal (the plan's own, the remediation budget's, a disrupted zone's) is the one written, so that no
+// script that sends what the report says sends what the console and `repair` would refuse.
+static void writePlan(
+    JsonWriter &w, const std::optional<RepairPlan> &repair, const RepairGate::Decision *gate = nullptr)
 {
     if (!repair) {
         w.value(QJsonValue());
         return;
     }
+    QString detail = repair->refusalDetail;
+    const Refusal reason = gate ? ReportedPlans::refusalOf(*gate, &detail) : repair->refusal;
     w.beginObject();
     w.key(QStringLiteral("title"));
     w.value(repair->title);
@@ -73,15 +101,15 @@ static void writePlan(JsonWriter &w, const std::optional<RepairPlan> &repair)
     for (const PlannedRequest &r : repair->requests)
         r.write(w);
     w.endArray();
-    if (repair->refusal != Refusal::None) {
-        // Why this plan must not be sent as it stands (NoEvidence, NoRevision, RouteLimit): a script must not
-        // send it.
+    if (reason != Refusal::None) {
+        // Why this plan must not be sent as it stands (NoEvidence, NoRevision, RouteLimit, TooLarge,
+        // TooManyUnhealthy, ZoneDisruption): a script must not send it.
         w.key(QStringLiteral("refusal"));
         w.beginObject();
         w.key(QStringLiteral("reason"));
-        w.value(refusalName(repair->refusal));
+        w.value(refusalName(reason));
         w.key(QStringLiteral("detail"));
-        w.value(repair->refusalDetail);
+        w.value(detail);
         w.endObject();
     }
     w.endObject();
@@ -131,11 +159,16 @@ static void writeAlertsText(QString &out, const KlusterAlerts &alerts, const Dia
         return;
     }
     const int unexplained = Alerts::unexplainedCount(alerts.alerts);
-    out += QStringLiteral("\nAlerts in Alertmanager: %1").arg(alerts.alerts.size());
+    out += QStringLiteral("\nAlerts in Alertmanager: %1").arg(alerts.alerts.size() + alerts.omitted);
     if (unexplained > 0)
         out += QStringLiteral(", %1 that no finding explains").arg(unexplained);
     out += QLatin1Char('\n');
-    for (const Alert &a : alerts.alerts) {
+    // The worst first, at most TextAlerts of them: a storm of alerts is one line more, not a wall.
+    QList<Alert> worst = alerts.alerts;
+    std::stable_sort(worst.begin(), worst.end(), Alerts::worstFirst);
+    const qsizetype more = qMax<qsizetype>(0, worst.size() - TextAlerts) + alerts.omitted;
+    worst = worst.mid(0, TextAlerts);
+    for (const Alert &a : std::as_const(worst)) {
         QString status = alertStateName(a.state);
         if (a.silenced())
             status = QStringLiteral("silenced");
@@ -150,6 +183,10 @@ static void writeAlertsText(QString &out, const KlusterAlerts &alerts, const Dia
         else
             out += QStringLiteral("      -> %1\n").arg(printable(a.findings.join(QStringLiteral(", "))));
     }
+    if (more > 0)
+        out += QStringLiteral("  … and %1 more, less grave (--format json lists up to %2)\n")
+                   .arg(more)
+                   .arg(Alerts::MaxPerKluster);
     const QStringList uncovered = Alerts::uncoveredCriticalFindings(alerts.alerts, diagnosis);
     if (!uncovered.isEmpty())
         out += QStringLiteral("Critical findings no alert covers (a gap in the monitoring): %1\n")
@@ -158,7 +195,7 @@ static void writeAlertsText(QString &out, const KlusterAlerts &alerts, const Dia
 
 QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts)
 {
-    const qint64 withheld = withheldFullLists(state, diagnosis);
+    const ReportedPlans plans(state, diagnosis);
     JsonWriter w;
     w.beginObject();
     w.key(QStringLiteral("kluster"));
@@ -182,7 +219,8 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const K
         w.key(QStringLiteral("evidence"));
         w.value(f.evidence());
         w.key(QStringLiteral("repair"));
-        writePlan(w, reportedPlan(state, f, withheld));
+        const RepairGate::Decision decision = plans.of(f);
+        writePlan(w, decision.plan, &decision);
         if (const Incident *incident = diagnosis.incidentOf(f.id())) {
             w.key(QStringLiteral("incident"));
             w.value(incident->id());
@@ -214,6 +252,10 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const K
     if (alerts.configured) {
         w.key(QStringLiteral("alerts"));
         writeAlerts(w, alerts);
+        if (alerts.known && alerts.omitted > 0) { // the least grave, past Alerts::MaxPerKluster
+            w.key(QStringLiteral("alertsOmitted"));
+            w.value(QJsonValue(qint64(alerts.omitted)));
+        }
     }
     const RemediationBudget &b = diagnosis.budget;
     w.key(QStringLiteral("budget"));
@@ -305,7 +347,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const K
         out += QStringLiteral("Deletions of instances and nodes: REFUSED (%1: %2)\n")
                    .arg(refusalName(budget.reason), printable(budget.detail));
 
-    const qint64 withheld = withheldFullLists(state, diagnosis);
+    const ReportedPlans plans(state, diagnosis);
     if (diagnosis.findings.isEmpty()) {
         out += QStringLiteral("\nNo findings: the kluster looks healthy.\n");
     } else {
@@ -313,8 +355,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const K
         int routeRepairs = 0;
         // One finding's line (indented under its incident when it has one).
         const auto glance = [&](const Finding &f, const QString &indent) {
-            const RepairGate::Decision decision
-                = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
+            const RepairGate::Decision decision = plans.of(f);
             const std::optional<RepairPlan> &repair = decision.plan;
             QString action = repair ? printable(repair->title) : QStringLiteral("no repair: see below");
             if (repair && !decision.mayBeSent(false)) // a report overrides nothing
@@ -368,8 +409,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const K
             for (auto it = evidence.begin(); it != evidence.end(); ++it)
                 out += QStringLiteral("      %1: %2\n")
                            .arg(printable(it.key()), printable(compact(it.value())));
-            const RepairGate::Decision decision
-                = RepairGate::judge(f, reportedPlan(state, f, withheld), budget);
+            const RepairGate::Decision decision = plans.of(f);
             const std::optional<RepairPlan> &repair = decision.plan;
             if (!repair) {
                 out += QStringLiteral("    Repair: none (see the message)\n");
@@ -401,13 +441,14 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const K
                                            : QStringLiteral("every current route but the removed ones"));
                 }
             }
-            if (decision.mayBeSent(false))
+            QString detail;
+            const Refusal refusal = ReportedPlans::refusalOf(decision, &detail);
+            if (refusal == Refusal::None)
                 continue;
-            const QString reason = refusalName(decision.reason);
-            if (decision.byBudget)
-                out += QStringLiteral("      Refused by the remediation budget (%1)\n").arg(reason);
-            else
-                out += QStringLiteral("      Refused (%1): %2\n").arg(reason, printable(decision.detail));
+            out += QStringLiteral("      Refused (%1%2): %3\n")
+                       .arg(refusalName(refusal),
+                           decision.byBudget ? QStringLiteral(", the remediation budget") : QString(),
+                           printable(detail));
         }
     }
 

@@ -3,6 +3,7 @@
 #include "core/alerts.h"
 #include "core/diagnosis.h"
 #include "core/klusterstate.h"
+#include "core/repairgate.h"
 
 #include <QByteArray>
 
@@ -16,6 +17,25 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const K
 // Grouped by severity; each finding with its message, evidence and planned requests; the alerts after the
 // glance, with the two gaps (an alert no finding explains, a critical finding no alert covers).
 QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts = {});
+
+// Each finding's plan as every report gives it (JSON, text, the console's HTML and CSV exports), judged by
+// the repair gate as `repair` would judge it alone: its refusal is the plan's own, the remediation
+// budget's or a disrupted zone's. On a router without extraroute-atomic with thousands of route findings,
+// each plan would be the router's whole list (the report the square of the routes): past a bound those
+// plans are withheld, never built, refused as TooLarge, each one a `repair --finding ID` away.
+class ReportedPlans
+{
+public:
+    ReportedPlans(const KlusterState &state, const Diagnosis &diagnosis);
+    RepairGate::Decision of(const Finding &finding) const;
+    // Why the decision's plan must not be sent as it stands ("" and Refusal::None when it may).
+    static Refusal refusalOf(const RepairGate::Decision &decision, QString *detail);
+
+private:
+    const KlusterState &m_state;
+    const Diagnosis &m_diagnosis;
+    qint64 m_withheld = 0; // findings whose full-list plans are withheld (0: none)
+};
 
 // The monitoring-plugin exit status: 0 OK, 1 warning, 2 critical.
 int exitStatus(const Diagnosis &diagnosis);

@@ -1,6 +1,7 @@
 #include "core/finding.h"
 
 #include "core/findingtraits.h"
+#include "core/routefindings.h"
 
 QString severityName(Severity severity)
 {
@@ -49,8 +50,10 @@ QJsonObject Finding::evidence() const
     return context ? findingTraits(kind).evidence(*context, *this) : QJsonObject();
 }
 
-std::optional<RepairPlan> Finding::repair() const
+std::optional<RepairPlan> Finding::repair(PlanForm form) const
 {
+    if (form == PlanForm::Delta && context && findingFamily(kind) == FindingFamily::Route)
+        return RouteFindings::plan(*context, *this, PlanForm::Delta);
     const FindingTraits &traits = findingTraits(kind);
     return context && traits.repair ? traits.repair(*context, *this) : std::nullopt;
 }

@@ -106,7 +106,8 @@ struct Finding
 
     QString message() const;
     QJsonObject evidence() const;
-    std::optional<RepairPlan> repair() const;
+    // Its repair as it would be sent alone; or (Delta) only what a route repair changes, for combining.
+    std::optional<RepairPlan> repair(PlanForm form = PlanForm::Exact) const;
     AffectedObjects affected() const;
 };
 

@@ -1,5 +1,7 @@
 #include "core/incidentreport.h"
 
+#include "core/checkreport.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QUrl>
@@ -19,7 +21,8 @@ QByteArray findingsCsv(const Diagnosis &diagnosis)
 {
     QByteArray out = "severity,kind,subject,id,message,repair\r\n";
     for (const Finding &f : diagnosis.findings) {
-        const std::optional<RepairPlan> plan = f.repair();
+        // The title alone: a route plan's delta has it without the router's whole list.
+        const std::optional<RepairPlan> plan = f.repair(PlanForm::Delta);
         out += csvField(severityName(f.severity)) + ',' + csvField(findingKindName(f.kind)) + ','
             + csvField(f.subject) + ',' + csvField(f.id()) + ',' + csvField(f.message()) + ','
             + csvField(plan ? plan->title : QString()) + "\r\n";
@@ -68,12 +71,14 @@ QString timelineHtml(const QList<History::Interval> &timeline, const QDateTime &
     return html + QStringLiteral("</ul>\n");
 }
 
-QString planHtml(const RepairPlan &plan, const QString &heading)
+QString planHtml(const RepairPlan &plan, const QString &heading, const RepairGate::Decision *gate = nullptr)
 {
     QString html = QStringLiteral("<h4>%1: %2</h4>\n").arg(heading, esc(plan.title));
-    if (plan.refusal != Refusal::None)
+    QString detail = plan.refusalDetail;
+    const Refusal refusal = gate ? CheckReport::ReportedPlans::refusalOf(*gate, &detail) : plan.refusal;
+    if (refusal != Refusal::None)
         html += QStringLiteral("<p><b>Refused as it stands</b> (%1): %2</p>\n")
-                    .arg(refusalName(plan.refusal), esc(plan.refusalDetail));
+                    .arg(refusalName(refusal), esc(detail));
     return html
         + QStringLiteral("<pre>%1</pre>\n")
               .arg(esc(QString::fromUtf8(QJsonDocument(plan.toJson()).toJson(QJsonDocument::Indented))));
@@ -131,6 +136,7 @@ QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis, const H
     const QString kluster = state.kluster.name;
     // The history's now (its times are this machine's), else the state's.
     const QDateTime asOf = history && history->asOf.isValid() ? history->asOf : state.capturedAt;
+    const CheckReport::ReportedPlans plans(state, diagnosis);
     QString html;
     html += QStringLiteral(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Flightdeck report: %1</title>\n"
@@ -216,8 +222,8 @@ QByteArray toHtml(const KlusterState &state, const Diagnosis &diagnosis, const H
                     .arg(esc(QString::fromUtf8(QJsonDocument(f.evidence()).toJson(QJsonDocument::Indented))));
         if (history)
             html += timelineHtml(history->timelines.value(f.id()), asOf);
-        if (const std::optional<RepairPlan> plan = f.repair())
-            html += planHtml(*plan, QStringLiteral("Repair"));
+        if (const RepairGate::Decision decision = plans.of(f); decision.plan)
+            html += planHtml(*decision.plan, QStringLiteral("Repair"), &decision);
     }
     html += QStringLiteral("</body></html>\n");
     return html.toUtf8();

@@ -137,7 +137,7 @@ std::optional<RepairPlan> routeChange(const QList<Finding> &findings)
 {
     QList<const Finding *> routes;
     for (const Finding &f : findings) {
-        const std::optional<RepairPlan> plan = f.repair();
+        const std::optional<RepairPlan> plan = f.repair(PlanForm::Delta); // which, not how: linear
         if (plan && plan->changesRoutes())
             routes << &f;
     }
@@ -444,7 +444,8 @@ QStringList Incident::repairFindings() const
     if (repairStyle == Repair::None)
         return ids;
     for (const Finding &f : planFrom) {
-        const std::optional<RepairPlan> plan = f.repair();
+        const std::optional<RepairPlan> plan
+            = f.repair(repairStyle == Repair::RouteChange ? PlanForm::Delta : PlanForm::Exact);
         // As repair() takes them: the route changes alone for a route change, every plan in turn otherwise.
         if (plan && (repairStyle != Repair::RouteChange || plan->changesRoutes()))
             ids << f.id();

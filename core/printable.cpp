@@ -65,3 +65,76 @@ QString printableLines(const QString &text)
 {
     return escaped(text, true);
 }
+
+namespace OutsideText {
+
+bool isBidiControl(char16_t c)
+{
+    return c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e)
+        || (c >= 0x2066 && c <= 0x2069);
+}
+
+static QString shown(const QString &text, int maxChars, bool keepNewlines)
+{
+    QString out;
+    out.reserve(qMin<qsizetype>(text.size(), maxChars) + 8);
+    qsizetype kept = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text.at(i).unicode();
+        if (isBidiControl(c))
+            continue;
+        if (kept >= maxChars) {
+            out += QChar(0x2026);
+            break;
+        }
+        if (c == '\n' || c == '\r') {
+            if (keepNewlines && c == '\n')
+                out += QLatin1Char('\n');
+            else if (!keepNewlines && !out.endsWith(QLatin1Char(' ')))
+                out += QLatin1Char(' ');
+            ++kept;
+            continue;
+        }
+        if (needsEscape(c)) {
+            appendEscape(out, c);
+            ++kept;
+            continue;
+        }
+        out += text.at(i);
+        // A surrogate pair is one character: never cut between its halves.
+        if (QChar::isHighSurrogate(c) && i + 1 < text.size()
+            && QChar::isLowSurrogate(text.at(i + 1).unicode()))
+            out += text.at(++i);
+        ++kept;
+    }
+    return out;
+}
+
+QString line(const QString &text, int maxChars)
+{
+    return shown(text, maxChars, false);
+}
+
+QString lines(const QString &text, int maxChars)
+{
+    return shown(text, maxChars, true);
+}
+
+QString html(const QString &text, int maxChars)
+{
+    return line(text, maxChars).toHtmlEscaped();
+}
+
+QString htmlLines(const QString &text, int maxChars)
+{
+    return lines(text, maxChars).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+}
+
+QString toolTip(const QString &text, int maxChars)
+{
+    if (text.isEmpty())
+        return text;
+    return QStringLiteral("<qt>") + htmlLines(text, maxChars) + QStringLiteral("</qt>");
+}
+
+} // namespace OutsideText

@@ -1,7 +1,11 @@
 #include "core/repairevent.h"
 
+#include "core/printable.h"
+
+#include <QHash>
 #include <QJsonArray>
 #include <QRegularExpression>
+#include <QSet>
 #include <algorithm>
 
 namespace {
@@ -170,14 +174,24 @@ std::optional<RepairEvent> RepairEvent::fromEvent(const QJsonObject &event)
         regarding = event.value(QStringLiteral("involvedObject")).toObject();
     if (regarding.value(QStringLiteral("kind")).toString() == QLatin1String("Node"))
         r.node = regarding.value(QStringLiteral("name")).toString();
-    r.kluster = annotations.value(kKluster).toString();
-    r.findings = annotations.value(kFindings).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
-    r.repair = annotations.value(kRepair).toString();
-    r.user = annotations.value(kUser).toString();
-    r.auditId = annotations.value(kAudit).toString();
-    r.outcome = annotations.value(kOutcome).toString();
-    r.instance = event.value(QStringLiteral("reportingInstance")).toString();
-    r.name = metadata.value(QStringLiteral("name")).toString();
+    // No field longer than Flightdeck writes it: a 200 KiB annotation is cut here, before anything holds it.
+    const auto field = [](const QJsonValue &v) { return v.toString().left(RepairEvent::MaxFieldChars); };
+    if (r.node.size() > MaxFieldChars)
+        r.node = r.node.left(MaxFieldChars);
+    r.kluster = field(annotations.value(kKluster));
+    r.findings = annotations.value(kFindings)
+                     .toString()
+                     .left(MaxFindings * MaxFieldChars)
+                     .split(QLatin1Char(','), Qt::SkipEmptyParts)
+                     .mid(0, MaxFindings);
+    for (QString &id : r.findings)
+        id = id.left(MaxFieldChars);
+    r.repair = field(annotations.value(kRepair));
+    r.user = field(annotations.value(kUser));
+    r.auditId = field(annotations.value(kAudit));
+    r.outcome = field(annotations.value(kOutcome));
+    r.instance = field(event.value(QStringLiteral("reportingInstance")));
+    r.name = field(metadata.value(QStringLiteral("name")));
     return r;
 }
 
@@ -190,6 +204,8 @@ QList<RepairEvent> RepairEvent::fromEventList(const QJsonObject &list)
     }
     std::stable_sort(
         out.begin(), out.end(), [](const RepairEvent &a, const RepairEvent &b) { return a.time < b.time; });
+    if (out.size() > MaxEvents)
+        out = out.mid(out.size() - MaxEvents); // the newest
     return out;
 }
 
@@ -202,22 +218,39 @@ bool operator==(const RepairEvent &a, const RepairEvent &b)
 
 QList<RepairEvent> RepairEvents::latestPerRepair(const QList<RepairEvent> &events)
 {
+    // Each repair's start first (the earliest of its own), then the ends that may end it.
     QList<RepairEvent> out;
     QHash<QString, qsizetype> at;
     for (const RepairEvent &e : events) {
+        if (e.phase != RepairEventPhase::Sent)
+            continue;
         const auto it = at.constFind(e.auditId);
         if (it == at.constEnd()) {
+            at.insert(e.auditId, out.size());
+            out.append(e);
+        } else if (e.time < out.at(*it).time) {
+            out[*it] = e;
+        }
+    }
+    QSet<QString> started(at.keyBegin(), at.keyEnd());
+    for (const RepairEvent &e : events) {
+        if (e.phase == RepairEventPhase::Sent)
+            continue;
+        const auto it = at.constFind(e.auditId);
+        if (it == at.constEnd()) { // an end whose start is gone (or was never read): taken as it is
             at.insert(e.auditId, out.size());
             out.append(e);
             continue;
         }
         RepairEvent &kept = out[*it];
-        // The end of a repair outranks its start, whatever the clocks say; the started time is kept.
-        if (kept.phase == RepairEventPhase::Sent && e.phase != RepairEventPhase::Sent) {
-            const QDateTime started = kept.time;
-            kept = e;
-            kept.time = qMin(started, e.time);
-        }
+        const bool hasStart = started.contains(e.auditId);
+        if (hasStart && (e.time < kept.time || e.instance != kept.instance))
+            continue; // ends before it began, or written by another instance: not this repair's end
+        if (kept.phase != RepairEventPhase::Sent && e.time <= kept.time)
+            continue; // a later end of the same repair wins
+        const QDateTime startedAt = hasStart ? kept.time : e.time;
+        kept = e;
+        kept.time = startedAt;
     }
     std::stable_sort(
         out.begin(), out.end(), [](const RepairEvent &a, const RepairEvent &b) { return a.time > b.time; });
@@ -241,15 +274,37 @@ QString RepairEvents::describe(const RepairEvent &repair, const QDateTime &now)
     const QString ago = seconds < 90 ? QStringLiteral("just now")
         : seconds < 5400             ? QStringLiteral("%1 min ago").arg((seconds + 30) / 60)
                                      : QStringLiteral("%1 h ago").arg(seconds / 3600);
-    QString who = repair.user.isEmpty() ? QStringLiteral("someone") : repair.user;
+    // "user alice": a user named like a kluster is not taken for one.
+    const QString who = repair.user.isEmpty()
+        ? QStringLiteral("someone")
+        : QStringLiteral("user %1").arg(OutsideText::line(repair.user, 64));
+    QStringList findings;
+    for (const QString &id : repair.findings.mid(0, 3))
+        findings << OutsideText::line(id, 80);
+    if (repair.findings.size() > 3)
+        findings << QStringLiteral("%1 more").arg(repair.findings.size() - 3);
     QString line = QStringLiteral("%1 %2 \"%3\" (%4) %5")
                        .arg(who,
                            repair.phase == RepairEventPhase::Sent ? QStringLiteral("started")
                                                                   : QStringLiteral("repaired"),
-                           repair.repair, repair.findings.join(QStringLiteral(", ")), ago);
+                           OutsideText::line(repair.repair, 120), findings.join(QStringLiteral(", ")), ago);
     if (repair.phase != RepairEventPhase::Sent)
         line += QStringLiteral(": %1").arg(RepairEventPhases::word(repair.phase));
     if (!repair.outcome.isEmpty() && repair.phase == RepairEventPhase::Failed)
-        line += QStringLiteral(" (%1)").arg(repair.outcome);
+        line += QStringLiteral(" (%1)").arg(OutsideText::line(repair.outcome, 120));
+    if (!repair.instance.isEmpty())
+        line += QStringLiteral(", from %1").arg(OutsideText::line(repair.instance, 80));
+    if (!repair.inAuditLog)
+        line += QStringLiteral(" (from the kluster's Events, unverified)");
     return line;
+}
+
+QStringList RepairEvents::describeNewest(const QList<RepairEvent> &repairs, const QDateTime &now, int shown)
+{
+    QStringList lines;
+    for (const RepairEvent &r : repairs.mid(0, shown))
+        lines << describe(r, now);
+    if (repairs.size() > shown)
+        lines << QStringLiteral("… and %1 more").arg(repairs.size() - shown);
+    return lines;
 }

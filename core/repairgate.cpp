@@ -74,10 +74,22 @@ static void weighDeletion(
     d.byBudget = true;
 }
 
+// A finding whose repair changes the router's routes (route-limit has none of its own).
+static bool changesRoutes(const Finding &f)
+{
+    return findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit;
+}
+
 RepairGate::RepairGate(const QList<const Finding *> &findings, const RemediationBudget &budget)
 {
+    // Several route findings are combined into one change: their plans are asked for as deltas (linear in
+    // the routes), and an exact plan is made only for one that is sent alone.
+    const bool combining = std::count_if(findings.cbegin(), findings.cend(), [](const Finding *f) {
+        return changesRoutes(*f);
+    }) > 1;
     for (const Finding *f : findings)
-        m_decisions.append(planDecision(*f, f->repair()));
+        m_decisions.append(
+            planDecision(*f, f->repair(combining && changesRoutes(*f) ? PlanForm::Delta : PlanForm::Exact)));
     m_deletions = std::count_if(m_decisions.cbegin(), m_decisions.cend(), isSendableDeletion);
     const bool alone = m_decisions.size() == 1;
     for (Decision &d : m_decisions)
@@ -85,6 +97,24 @@ RepairGate::RepairGate(const QList<const Finding *> &findings, const Remediation
     m_refusedInBulk = !alone && m_deletions > 0 && !budget.allowsDeletion(m_deletions, false)
         && budget.allowsDeletion(1, true);
     combineRouteChanges();
+    settleDeltas();
+}
+
+// A delta plan left out of the combined change: one that may be sent alone gets its exact plan (what is
+// confirmed is what is sent); a refused one keeps its title and refusal without requests (it is not sent,
+// and its exact request, the router's whole list, is not built for nothing).
+void RepairGate::settleDeltas()
+{
+    for (Decision &d : m_decisions) {
+        if (!d.plan || d.plan->form != PlanForm::Delta || d.combined)
+            continue;
+        if (d.verdict == Verdict::Refused) {
+            d.plan->requests.clear();
+            d.plan->form = PlanForm::Exact; // nothing in it is sent
+            continue;
+        }
+        d = planDecision(*d.finding, d.finding->repair());
+    }
 }
 
 // A route plan that may join the one change: sendable, or an addition refused only because the router is
@@ -274,7 +304,7 @@ QList<const Finding *> RepairGate::routeFindings(const QList<Finding> &findings)
 {
     QList<const Finding *> route;
     for (const Finding &f : findings) {
-        if (findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit && f.repair())
+        if (changesRoutes(f) && f.repair(PlanForm::Delta))
             route << &f;
     }
     return route;

@@ -99,6 +99,7 @@ public:
 
 private:
     void combineRouteChanges();
+    void settleDeltas();
 
     QList<Decision> m_decisions;
     std::optional<RepairPlan> m_routeChange;

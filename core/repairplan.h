@@ -35,6 +35,17 @@ struct PlannedRequest
     }
 };
 
+// How a plan is asked for. Exact: as it would be sent alone. Delta: to be combined into one change of the
+// router (RepairGate): the same routes and refusals, its requests the atomic change of its own routes. On a
+// router without extraroute-atomic an exact route plan carries the router's whole new list, so combining
+// thousands of them from exact plans is quadratic in the routes; from deltas it stays linear. A Delta plan
+// is never sent, reported or audited (the executor refuses one): the combined change is built once.
+enum class PlanForm
+{
+    Exact,
+    Delta,
+};
+
 // What a repair will do, as the exact list of requests: shown to a person
 // before anything is sent, printable as a dry run, recorded in the audit log.
 struct RepairPlan
@@ -60,6 +71,8 @@ struct RepairPlan
     // checked apart (RepairGate weighs both).
     Refusal refusal = Refusal::None;
     QString refusalDetail;
+    // Delta only where it differs from the exact plan (a route plan of a router without extraroute-atomic).
+    PlanForm form = PlanForm::Exact;
 
     // The objects it acts on, for verification and for naming them in dialogs.
     QString instanceId;

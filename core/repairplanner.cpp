@@ -7,8 +7,16 @@
 
 namespace RepairPlanner {
 
+static thread_local qint64 entriesWritten = 0;
+
+qint64 routeEntriesWritten()
+{
+    return entriesWritten;
+}
+
 static QJsonObject routesBody(const QList<Route> &routes)
 {
+    entriesWritten += routes.size();
     QJsonArray list;
     for (const Route &r : routes) {
         QJsonObject o;

@@ -286,31 +286,37 @@ QJsonObject limitEvidence(const DiagnosisContext &c, const Finding &)
         { QStringLiteral("relatedFindings"), QJsonArray::fromStringList(related) } };
 }
 
-static std::optional<RepairPlan> removeRoutes(const DiagnosisContext &c, const Finding &f, bool needsNodes)
+// The plan's requests: Exact as the router takes them (a full list without extraroute-atomic), or Delta, the
+// atomic change of these routes alone; the refusals are the same in both (refuseUnguarded weighs the router,
+// not the form: the combined change of Delta plans is as unguarded as each of them).
+static bool builtAtomic(const DiagnosisContext &c, PlanForm form)
+{
+    return c.atomicRoutes || form == PlanForm::Delta;
+}
+
+static void markForm(const DiagnosisContext &c, RepairPlan &plan, PlanForm form)
+{
+    plan.form = c.atomicRoutes ? PlanForm::Exact : form;
+}
+
+static std::optional<RepairPlan> removeRoutes(
+    const DiagnosisContext &c, const Finding &f, bool needsNodes, PlanForm form)
 {
     const QList<Route> wrong = c.wrongRoutes(f.facts.destinationGroup);
     if (wrong.isEmpty())
         return std::nullopt;
-    RepairPlan plan = RepairPlanner::removeRoutes(c.state.router, wrong, c.atomicRoutes);
+    RepairPlan plan = RepairPlanner::removeRoutes(c.state.router, wrong, builtAtomic(c, form));
+    markForm(c, plan, form);
     refuseWithoutEvidence(c, plan, needsNodes);
     refuseUnguarded(c, plan);
     return plan;
 }
 
-std::optional<RepairPlan> removeWrongRoutes(const DiagnosisContext &c, const Finding &f)
-{
-    return removeRoutes(c, f, true);
-}
-
-std::optional<RepairPlan> removeOrphanedRoutes(const DiagnosisContext &c, const Finding &f)
-{
-    return removeRoutes(c, f, false);
-}
-
-std::optional<RepairPlan> addMissingRoute(const DiagnosisContext &c, const Finding &f)
+static std::optional<RepairPlan> addRoute(const DiagnosisContext &c, const Finding &f, PlanForm form)
 {
     RepairPlan plan = RepairPlanner::addRoutes(
-        c.state.router, { c.audit.entries().at(f.facts.routeEntry).route }, c.atomicRoutes);
+        c.state.router, { c.audit.entries().at(f.facts.routeEntry).route }, builtAtomic(c, form));
+    markForm(c, plan, form);
     refuseUnguarded(c, plan);
     if (plan.refusal == Refusal::None && c.audit.routeCount() >= c.routeLimit) {
         plan.refusal = Refusal::RouteLimit;
@@ -321,6 +327,37 @@ std::optional<RepairPlan> addMissingRoute(const DiagnosisContext &c, const Findi
                   .arg(c.routeLimit);
     }
     return plan;
+}
+
+std::optional<RepairPlan> plan(const DiagnosisContext &c, const Finding &f, PlanForm form)
+{
+    switch (f.kind) {
+    case FindingKind::RouteDuplicate:
+    case FindingKind::RouteStale:
+    case FindingKind::RouteUnassigned:
+        return removeRoutes(c, f, true, form);
+    case FindingKind::RouteOrphaned:
+        return removeRoutes(c, f, false, form);
+    case FindingKind::RouteMissing:
+        return addRoute(c, f, form);
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<RepairPlan> removeWrongRoutes(const DiagnosisContext &c, const Finding &f)
+{
+    return removeRoutes(c, f, true, PlanForm::Exact);
+}
+
+std::optional<RepairPlan> removeOrphanedRoutes(const DiagnosisContext &c, const Finding &f)
+{
+    return removeRoutes(c, f, false, PlanForm::Exact);
+}
+
+std::optional<RepairPlan> addMissingRoute(const DiagnosisContext &c, const Finding &f)
+{
+    return addRoute(c, f, PlanForm::Exact);
 }
 
 AffectedObjects affectedDestination(const DiagnosisContext &c, const Finding &f)

@@ -29,6 +29,8 @@ QJsonObject limitEvidence(const DiagnosisContext &c, const Finding &f);
 std::optional<RepairPlan> removeWrongRoutes(const DiagnosisContext &c, const Finding &f);
 std::optional<RepairPlan> removeOrphanedRoutes(const DiagnosisContext &c, const Finding &f);
 std::optional<RepairPlan> addMissingRoute(const DiagnosisContext &c, const Finding &f);
+// The repair of a route finding in either form (the three above are its Exact form); none for route-limit.
+std::optional<RepairPlan> plan(const DiagnosisContext &c, const Finding &f, PlanForm form);
 
 AffectedObjects affectedDestination(const DiagnosisContext &c, const Finding &f);
 // And the instances its routes point at.

@@ -57,6 +57,24 @@ QString AlertmanagerTarget::displayUrl() const
     return url.adjusted(QUrl::RemoveUserInfo | QUrl::StripTrailingSlash).toString();
 }
 
+// `text` as it may be echoed: whatever stands between "//" and an "@" before the path (a user and password,
+// even in a URL that does not parse) replaced by "…".
+static QString withoutUserInfo(const QString &text)
+{
+    const qsizetype authority = text.indexOf(QStringLiteral("//"));
+    const qsizetype start = authority < 0 ? 0 : authority + 2;
+    qsizetype end = text.size();
+    for (const QChar stop : { QLatin1Char('/'), QLatin1Char('?'), QLatin1Char('#') }) {
+        const qsizetype at = text.indexOf(stop, start);
+        if (at >= 0)
+            end = qMin(end, at);
+    }
+    const qsizetype at = text.lastIndexOf(QLatin1Char('@'), end - 1);
+    if (at < start)
+        return text;
+    return text.left(start) + QStringLiteral("…") + text.mid(at);
+}
+
 std::optional<QUrl> AlertmanagerTarget::readUrl(const QString &text, QString *error)
 {
     const QUrl url(text.trimmed(), QUrl::StrictMode);
@@ -64,7 +82,7 @@ std::optional<QUrl> AlertmanagerTarget::readUrl(const QString &text, QString *er
     if (!url.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
         || url.host().isEmpty()) {
         *error = QStringLiteral("%1 is not an http or https URL of an Alertmanager (http://host:9093)")
-                     .arg(quotedExcerpt(text));
+                     .arg(quotedExcerpt(withoutUserInfo(text)));
         return std::nullopt;
     }
     if (url.hasQuery() || url.hasFragment() || !url.userInfo().isEmpty()) {
@@ -122,11 +140,24 @@ QString SilenceRequest::matchersText() const
     return QLatin1Char('{') + parts.join(QStringLiteral(", ")) + QLatin1Char('}');
 }
 
-QList<SilenceRequest::Matcher> SilenceRequest::matchersOf(const Alert &alert)
+QList<SilenceRequest::Matcher> SilenceRequest::matchersOf(
+    const Alert &alert, const QStringList &klusterLabels)
 {
     QList<Matcher> out;
     for (auto it = alert.labels.cbegin(); it != alert.labels.cend(); ++it)
         out.append(Matcher { it.key(), it.value(), false, true });
+    for (const QString &label : Alerts::identifyingLabels(klusterLabels)) {
+        if (!alert.labels.contains(label))
+            out.append(Matcher { label, QString(), false, true });
+    }
+    return out;
+}
+
+QStringList SilenceRequest::filter() const
+{
+    QStringList out;
+    for (const Matcher &m : matchers)
+        out << AlertmanagerClient::matcher(m.name, m.value);
     return out;
 }
 
@@ -208,6 +239,7 @@ void AlertmanagerClient::fetchKlusterAlerts(const QString &name, const QString &
     {
         int waiting = 0;
         QList<Alert> alerts;
+        qsizetype unread = 0; // of the kluster's (the server selected them): past what an answer is read for
         QString error;
     };
     auto gathering = std::make_shared<Gathering>();
@@ -222,7 +254,11 @@ void AlertmanagerClient::fetchKlusterAlerts(const QString &name, const QString &
                         gathering->error = describe(response.error.toString());
                     } else {
                         try {
-                            gathering->alerts += Alerts::parse(QStringLiteral("its alerts"), response.body);
+                            qsizetype total = 0;
+                            const QList<Alert> read
+                                = Alerts::parse(QStringLiteral("its alerts"), response.body, &total);
+                            gathering->unread += total - read.size();
+                            gathering->alerts += read;
                         } catch (const ParseError &e) {
                             gathering->error = describe(e.toString());
                         }
@@ -234,8 +270,10 @@ void AlertmanagerClient::fetchKlusterAlerts(const QString &name, const QString &
                 out.configured = true;
                 out.known = gathering->error.isEmpty();
                 out.error = gathering->error;
-                if (out.known) // the server's filter is not trusted alone: never another kluster's
-                    out.alerts = Alerts::ofKluster(gathering->alerts, labels, name, projectId);
+                if (out.known) { // the server's filter is not trusted alone: never another kluster's
+                    out.alerts = Alerts::ofKluster(gathering->alerts, labels, name, projectId, &out.omitted);
+                    out.omitted += gathering->unread;
+                }
                 done(out);
             });
     }
@@ -245,6 +283,23 @@ void AlertmanagerClient::fetchAllAlerts(
     QObject *context, const std::function<void(const QList<Alert> &, const QString &)> &done)
 {
     HttpCall *call = fetchAlerts();
+    connect(call, &HttpCall::finished, context, [this, done](const ApiResponse &response) {
+        if (!response.ok()) {
+            done({}, describe(response.error.toString()));
+            return;
+        }
+        try {
+            done(Alerts::parse(QStringLiteral("its alerts"), response.body), QString());
+        } catch (const ParseError &e) {
+            done({}, describe(e.toString()));
+        }
+    });
+}
+
+void AlertmanagerClient::fetchCaught(const SilenceRequest &silence, QObject *context,
+    const std::function<void(const QList<Alert> &, const QString &)> &done)
+{
+    HttpCall *call = fetchAlerts(silence.filter());
     connect(call, &HttpCall::finished, context, [this, done](const ApiResponse &response) {
         if (!response.ok()) {
             done({}, describe(response.error.toString()));

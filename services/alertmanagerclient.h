@@ -71,12 +71,19 @@ struct SilenceRequest
     QDateTime endsAt;
     QString createdBy;
     QString comment;
+    QString alertFingerprint; // the alert it is made for (not sent)
 
     QByteArray toJson() const;
     // The matchers as Alertmanager shows them: {alertname="X", kluster_name="demo"}.
     QString matchersText() const;
-    // The matchers that select exactly `alert`: every label it carries, each equal.
-    static QList<Matcher> matchersOf(const Alert &alert);
+    // The matchers of a silence of `alert` and no other: every label it carries, each equal, and each
+    // identifying label it lacks (Alerts::identifyingLabels) pinned equal to "" (absent): without them a
+    // silence of demo's alert also silences another project's kluster demo, and every per-node alert of
+    // that name.
+    static QList<Matcher> matchersOf(
+        const Alert &alert, const QStringList &klusterLabels = Alerts::defaultKlusterLabels());
+    // The matchers as Alertmanager's alert filter takes them (label="value", escaped).
+    QStringList filter() const;
 };
 
 // Alertmanager's v2 API over the one HTTP core: every call asynchronous and timed out, TLS verified, the
@@ -101,6 +108,11 @@ public:
     // Every alert of the Alertmanager in one request (a fleet's refresh shares it, Alerts::ofKluster splits).
     void fetchAllAlerts(
         QObject *context, const std::function<void(const QList<Alert> &, const QString &error)> &done);
+
+    // The alerts `silence` would catch now (GET /api/v2/alerts filtered by its matchers, every state):
+    // `done` once, later, with them or why they could not be read.
+    void fetchCaught(const SilenceRequest &silence, QObject *context,
+        const std::function<void(const QList<Alert> &, const QString &error)> &done);
 
     // POST /api/v2/silences: the answer's {"silenceID": "…"} is read with silenceIdOf.
     HttpCall *createSilence(const SilenceRequest &silence);

@@ -551,6 +551,14 @@ void ConnectionWorker::readRepairEvents(const QString &kluster)
                 QList<RepairEvent> events;
                 const Error error
                     = r.read([&](const QJsonObject &body) { events = RepairEvent::fromEventList(body); });
+                // What only the kluster's Events claim is told from what this machine's audit log holds.
+                QString why;
+                m_auditLog.update(&why);
+                QSet<QString> recorded;
+                for (const AuditRecord &record : m_auditLog.records())
+                    recorded.insert(record.id);
+                for (RepairEvent &e : events)
+                    e.inAuditLog = recorded.contains(e.auditId);
                 emit repairEventsRead(kluster, events, error);
             });
         };

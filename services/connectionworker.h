@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/repairgate.h"
+#include "services/auditlog.h"
 #include "services/connection.h"
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
@@ -102,4 +103,5 @@ private:
     QHash<QString, int> m_turnedAway; // refreshes of a kluster turned away in a row
     QString m_eventInstance; // who this console's repairs are written as (RepairEvent::instance)
     QSet<QString> m_readingEvents; // klusters whose Events are being read
+    AuditLog::Reader m_auditLog; // which repairs this machine made: read as it grows, on this thread
 };

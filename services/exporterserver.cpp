@@ -1,7 +1,12 @@
 #include "services/exporterserver.h"
 
+#include <QCryptographicHash>
+#include <QFileInfo>
+#include <QPointer>
+#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QThreadPool>
 #include <QTimer>
 
 namespace {
@@ -13,43 +18,184 @@ QByteArray reasonPhrase(int status)
         return "OK";
     case 400:
         return "Bad Request";
+    case 401:
+        return "Unauthorized";
     case 404:
         return "Not Found";
     case 405:
         return "Method Not Allowed";
+    case 408:
+        return "Request Timeout";
+    case 429:
+        return "Too Many Requests";
     case 431:
         return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
     case 503:
         return "Service Unavailable";
+    case 505:
+        return "HTTP Version Not Supported";
     default:
         return "Error";
     }
 }
 
-void write(QTcpSocket *socket, const ExporterServer::Response &response, bool head, bool keepAlive)
+ExporterServer::Response plain(int status, const QByteArray &text)
 {
-    QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + reasonPhrase(response.status)
-        + "\r\nContent-Type: " + response.contentType + "\r\nContent-Length: "
-        + QByteArray::number(response.body.size()) + (keepAlive ? "\r\n" : "\r\nConnection: close\r\n");
-    if (response.status == 405)
-        out += "Allow: GET, HEAD\r\n";
-    out += "\r\n";
-    if (!head)
-        out += response.body;
-    socket->write(out);
+    return { status, "text/plain; charset=utf-8", text };
+}
+
+// Where the blank line that ends a request's head is, and how long it is (CRLF CRLF, or bare LFs as RFC 9112
+// 2.2 lets a server take them); -1 when it has not come yet.
+qsizetype headEnd(const QByteArray &buffer, int *length)
+{
+    const qsizetype crlf = buffer.indexOf("\r\n\r\n");
+    const qsizetype lf = buffer.indexOf("\n\n");
+    const qsizetype mixed = buffer.indexOf("\n\r\n");
+    qsizetype best = -1;
+    for (const auto &[at, len] : { std::pair { crlf, 4 }, std::pair { lf, 2 }, std::pair { mixed, 3 } }) {
+        if (at >= 0 && (best < 0 || at < best)) {
+            best = at;
+            *length = len;
+        }
+    }
+    return best;
+}
+
+// The file and the certificates it names, as their metadata says: a change of any is a reason to read again.
+QString stampOf(const QStringList &files)
+{
+    QString stamp;
+    for (const QString &f : files) {
+        const QFileInfo info(f);
+        stamp += f + QLatin1Char(':') + QString::number(info.size()) + QLatin1Char(':')
+            + QString::number(info.lastModified().toMSecsSinceEpoch()) + QLatin1Char(':')
+            + QString::number(info.metadataChangeTime().toMSecsSinceEpoch()) + QLatin1Char('\n');
+    }
+    return stamp;
 }
 
 } // namespace
 
+enum class ExporterServer::Wait
+{
+    Head, // for a request's head (or the TLS handshake), against its one deadline
+    Busy, // its password is being checked
+    Answer, // for the client to read its answer
+    Idle, // kept alive, for the next request
+};
+
+struct ExporterServer::Connection
+{
+    QTcpSocket *socket = nullptr;
+    QHostAddress peer;
+    QByteArray pending; // read, not yet answered
+    Wait wait = Wait::Head;
+    qint64 since = 0; // when the current wait began (m_clock)
+    QTimer *timer = nullptr;
+    bool closing = false;
+};
+
+// Makes each connection itself (a TLS one with the configuration read for it), so that the web
+// configuration's certificates are those of the moment.
+class ExporterServer::Listener : public QTcpServer
+{
+public:
+    explicit Listener(ExporterServer *owner)
+        : QTcpServer(owner)
+        , m_owner(owner)
+    { }
+
+protected:
+    void incomingConnection(qintptr descriptor) override { m_owner->incoming(descriptor); }
+
+private:
+    ExporterServer *m_owner;
+};
+
 ExporterServer::ExporterServer(Handler handler, QObject *parent)
+    : ExporterServer(std::move(handler), Limits(), parent)
+{ }
+
+ExporterServer::ExporterServer(Handler handler, const Limits &limits, QObject *parent)
     : QObject(parent)
     , m_handler(std::move(handler))
-    , m_server(new QTcpServer(this))
+    , m_limits(limits)
+    , m_server(new Listener(this))
+    , m_checks(new QThreadPool(this))
 {
-    connect(m_server, &QTcpServer::newConnection, this, &ExporterServer::accept);
+    m_checks->setMaxThreadCount(1); // bcrypt is slow by design: one at a time, as the toolkit does
+    m_clock.start();
 }
 
-ExporterServer::~ExporterServer() = default;
+ExporterServer::~ExporterServer()
+{
+    m_checks->clear();
+    m_checks->waitForDone();
+}
+
+bool ExporterServer::setWebConfig(const QString &path, QString *error)
+{
+    std::optional<WebConfig> web = WebConfig::load(path, error);
+    if (!web)
+        return false;
+    m_webPath = path;
+    m_tls = web->tls.enabled;
+    if (m_tls) {
+        m_tlsConfig = web->tlsConfiguration(error);
+        if (!m_tlsConfig)
+            return false;
+    }
+    QStringList files { path };
+    files << web->files();
+    m_webStamp = stampOf(files);
+    m_web = std::move(web);
+    m_tokens = m_web->rateBurst;
+    m_tokensAt = m_clock.elapsed();
+    return true;
+}
+
+const WebConfig *ExporterServer::webConfig()
+{
+    if (m_webPath.isEmpty())
+        return nullptr;
+    QStringList files { m_webPath };
+    files << m_web->files();
+    const QString stamp = stampOf(files);
+    if (stamp == m_webStamp)
+        return &*m_web;
+    m_webStamp = stamp;
+    QString error;
+    std::optional<WebConfig> fresh = WebConfig::load(m_webPath, &error);
+    std::optional<QSslConfiguration> tls;
+    if (fresh && fresh->tls.enabled != m_tls) {
+        error = QStringLiteral("TLS is turned %1 only by a restart")
+                    .arg(m_tls ? QStringLiteral("off") : QStringLiteral("on"));
+        fresh.reset();
+    }
+    if (fresh && m_tls) {
+        tls = fresh->tlsConfiguration(&error);
+        if (!tls)
+            fresh.reset();
+    }
+    if (!fresh) {
+        // The last good configuration stays: a certificate half rotated (the new certificate, the old key)
+        // must not take the exporter down, nor turn its authentication off.
+        emit logged(QStringLiteral("web configuration %1 not taken (%2); the last good one stays")
+                        .arg(m_webPath, error));
+        return &*m_web;
+    }
+    m_web = std::move(fresh);
+    if (tls)
+        m_tlsConfig = std::move(tls);
+    QStringList newFiles { m_webPath };
+    newFiles << m_web->files();
+    m_webStamp = stampOf(newFiles);
+    m_authCache.clear();
+    emit logged(QStringLiteral("web configuration %1 read again").arg(m_webPath));
+    return &*m_web;
+}
 
 bool ExporterServer::parseAddress(const QString &text, QHostAddress *host, quint16 *port, QString *error)
 {
@@ -106,23 +252,37 @@ QString ExporterServer::address() const
     return host + QLatin1Char(':') + QString::number(m_server->serverPort());
 }
 
+QString ExporterServer::url() const
+{
+    return (m_tls ? QStringLiteral("https://") : QStringLiteral("http://")) + address();
+}
+
+bool ExporterServer::reachableBeyondLoopback() const
+{
+    return !m_server->serverAddress().isLoopback();
+}
+
 std::optional<ExporterServer::Head> ExporterServer::parseHead(const QByteArray &text)
 {
     const QList<QByteArray> lines = text.split('\n');
     const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
     // The origin form only ("/metrics?x"): a path is never empty (RFC 9112 3.2.1).
     if (requestLine.size() != 3 || requestLine[0].isEmpty() || !requestLine[1].startsWith('/')
-        || !requestLine[2].startsWith("HTTP/1."))
+        || !requestLine[2].startsWith("HTTP/"))
         return std::nullopt;
     Head head;
-    head.keepAlive = requestLine[2] == "HTTP/1.1";
+    head.version = requestLine[2];
+    head.keepAlive = head.version == "HTTP/1.1";
     bool body = false;
     for (qsizetype i = 1; i < lines.size(); ++i) {
-        const QByteArray line = lines[i].trimmed().toLower();
+        const QByteArray raw = lines[i].trimmed();
+        const QByteArray line = raw.toLower();
         if (line.startsWith("connection:")) {
             const QByteArray value = line.mid(11).trimmed();
             head.keepAlive = value == "keep-alive" || (head.keepAlive && value != "close");
         }
+        if (line.startsWith("authorization:"))
+            head.authorization = raw.mid(14).trimmed();
         // No endpoint takes a body: one sent is not read, so the connection ends with this answer (its bytes
         // would be taken for the next request).
         if ((line.startsWith("content-length:") && line.mid(15).trimmed() != "0")
@@ -138,65 +298,364 @@ std::optional<ExporterServer::Head> ExporterServer::parseHead(const QByteArray &
     return head;
 }
 
-void ExporterServer::accept()
+qint64 ExporterServer::bufferedBytes() const
 {
-    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
-        if (m_server->findChildren<QTcpSocket *>(QString(), Qt::FindDirectChildrenOnly).size()
-            > MaxConnections) {
-            socket->abort(); // a scraper or two is what it serves; more is someone else
-            socket->deleteLater();
-            continue;
+    qint64 total = 0;
+    for (const auto &c : m_connections)
+        total += c->pending.size() + c->socket->bytesAvailable();
+    return total;
+}
+
+void ExporterServer::logOnce(const QString &key, const QString &line)
+{
+    const qint64 now = m_clock.elapsed();
+    const auto it = m_logged.constFind(key);
+    if (it != m_logged.cend() && now - it.value() < 60000)
+        return;
+    m_logged.insert(key, now);
+    emit logged(line);
+}
+
+// Room for a connection from `peer`: past MaxPerClient of its own or MaxConnections in all, the connection
+// (of that peer, or of anyone) that has waited longest is closed, if it has waited past evictAfterMs and is
+// not having its password checked. False when none may be closed.
+bool ExporterServer::admit(const QHostAddress &peer)
+{
+    const qint64 now = m_clock.elapsed();
+    const auto oldest = [&](bool samePeer) -> QTcpSocket * {
+        QTcpSocket *found = nullptr;
+        qint64 since = 0;
+        bool foundIdle = false;
+        for (const auto &c : std::as_const(m_connections)) {
+            if (c->closing || c->wait == Wait::Busy || (samePeer && c->peer != peer))
+                continue;
+            const bool idle = c->wait == Wait::Idle;
+            if (!idle && now - c->since < m_limits.evictAfterMs)
+                continue;
+            // The idle first (a scraper reconnects at its next scrape), then the longest stalled.
+            if (!found || (idle && !foundIdle) || (idle == foundIdle && c->since < since)) {
+                found = c->socket;
+                since = c->since;
+                foundIdle = idle;
+            }
         }
-        auto *idle = new QTimer(socket);
-        idle->setSingleShot(true);
-        idle->start(IdleTimeoutMs);
-        // Idle, or not reading what it asked for: closed at once (a graceful close would wait for the
-        // answers it does not read).
-        connect(idle, &QTimer::timeout, socket, &QTcpSocket::abort);
-        const auto go = [this, socket, idle] {
-            idle->start(IdleTimeoutMs);
-            serve(socket);
-        };
-        connect(socket, &QTcpSocket::readyRead, this, go);
-        connect(socket, &QTcpSocket::bytesWritten, this, go); // the next request once the answer is out
-        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        return found;
+    };
+    int fromPeer = 0;
+    int live = 0;
+    for (const auto &c : std::as_const(m_connections)) {
+        if (c->closing)
+            continue;
+        ++live;
+        fromPeer += c->peer == peer ? 1 : 0;
     }
+    if (fromPeer >= m_limits.maxPerClient) {
+        QTcpSocket *victim = oldest(true);
+        if (!victim) {
+            logOnce(QStringLiteral("peer"),
+                QStringLiteral("refusing connections from %1: it holds %2 busy ones")
+                    .arg(peer.toString())
+                    .arg(fromPeer));
+            return false;
+        }
+        close(victim, true);
+        --live;
+        logOnce(QStringLiteral("evict-peer"),
+            QStringLiteral("%1 holds %2 connections (at most %3 per client): the one waiting longest closed")
+                .arg(peer.toString())
+                .arg(fromPeer)
+                .arg(m_limits.maxPerClient));
+    }
+    if (live >= m_limits.maxConnections) {
+        QTcpSocket *victim = oldest(false);
+        if (!victim) {
+            logOnce(QStringLiteral("full"),
+                QStringLiteral("refusing a connection: %1 are open, none idle").arg(live));
+            return false;
+        }
+        close(victim, true);
+        logOnce(QStringLiteral("evict"),
+            QStringLiteral("%1 connections open (at most %2): the one waiting longest closed")
+                .arg(live)
+                .arg(m_limits.maxConnections));
+    }
+    return true;
+}
+
+void ExporterServer::incoming(qintptr descriptor)
+{
+    webConfig(); // the certificates of the moment
+    QTcpSocket *socket = m_tls ? new QSslSocket(this) : new QTcpSocket(this);
+    if (!socket->setSocketDescriptor(descriptor)) {
+        delete socket;
+        return;
+    }
+    QHostAddress peer = socket->peerAddress();
+    if (bool v4 = false; peer.protocol() == QAbstractSocket::IPv6Protocol) {
+        const quint32 ip = peer.toIPv4Address(&v4);
+        if (v4)
+            peer = QHostAddress(ip);
+    }
+    if (!admit(peer)) {
+        socket->abort();
+        socket->deleteLater();
+        return;
+    }
+    // Unread bytes stay in the network once a head's worth is here: nothing a client sends and never reads
+    // the answers to piles up in this process.
+    socket->setReadBufferSize(m_limits.maxRequestBytes + 4096);
+    auto c = std::make_shared<Connection>();
+    c->socket = socket;
+    c->peer = peer;
+    c->timer = new QTimer(socket);
+    c->timer->setSingleShot(true);
+    connect(c->timer, &QTimer::timeout, this, [this, socket] { timedOut(socket); });
+    m_connections.insert(socket, c);
+    waitFor(*c, Wait::Head); // the handshake and the first head: one deadline
+    connect(socket, &QTcpSocket::readyRead, this, [this, socket] { serve(socket); });
+    connect(socket, &QTcpSocket::bytesWritten, this, [this, socket] { serve(socket); });
+    connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
+        m_connections.remove(socket);
+        socket->deleteLater();
+    });
+    if (auto *tls = qobject_cast<QSslSocket *>(socket)) {
+        tls->setSslConfiguration(*m_tlsConfig);
+        connect(tls, &QSslSocket::encryptedBytesWritten, this, [this, socket] { serve(socket); });
+        connect(tls, &QSslSocket::encrypted, this, [this, tls] {
+            QString why;
+            const WebConfig *now = webConfig();
+            if (now && !now->acceptsPeer(tls->peerCertificate(), &why)) {
+                logOnce(QStringLiteral("peer-cert"),
+                    QStringLiteral("TLS client %1 refused: %2").arg(tls->peerAddress().toString(), why));
+                close(tls, true);
+                return;
+            }
+            serve(tls);
+        });
+        // A failed handshake (a plain HTTP request, a client certificate not of the client CA) ends it.
+        connect(tls, &QSslSocket::sslErrors, this, [this, tls](const QList<QSslError> &errors) {
+            logOnce(QStringLiteral("tls"),
+                QStringLiteral("TLS handshake with %1 failed: %2")
+                    .arg(tls->peerAddress().toString(),
+                        errors.isEmpty() ? QStringLiteral("?") : errors.first().errorString()));
+        });
+        tls->startServerEncryption();
+    }
+}
+
+void ExporterServer::waitFor(Connection &c, Wait wait)
+{
+    c.wait = wait;
+    c.since = m_clock.elapsed();
+    switch (wait) {
+    case Wait::Head:
+        c.timer->start(m_limits.headTimeoutMs);
+        break;
+    case Wait::Busy:
+        c.timer->stop();
+        break;
+    case Wait::Answer:
+        c.timer->start(m_limits.writeTimeoutMs);
+        break;
+    case Wait::Idle:
+        c.timer->start(m_limits.idleTimeoutMs);
+        break;
+    }
+}
+
+void ExporterServer::timedOut(QTcpSocket *socket)
+{
+    const auto it = m_connections.constFind(socket);
+    if (it == m_connections.cend())
+        return;
+    Connection &c = **it;
+    if (c.wait == Wait::Head && socket->bytesToWrite() == 0 && !c.closing
+        && (!qobject_cast<QSslSocket *>(socket) || qobject_cast<QSslSocket *>(socket)->isEncrypted())) {
+        // The head did not come in time: said once, then closed whether or not the client reads it.
+        write(socket, plain(408, "request head not received in time\n"), false, false);
+        close(socket, false);
+        c.timer->start(1000);
+        return;
+    }
+    close(socket, true); // idle, not reading its answer, or still not gone after the 408
+}
+
+void ExporterServer::close(QTcpSocket *socket, bool abort)
+{
+    const auto it = m_connections.constFind(socket);
+    if (it != m_connections.cend())
+        (*it)->closing = true;
+    if (abort) {
+        m_connections.remove(socket);
+        socket->abort();
+        socket->deleteLater();
+    } else {
+        socket->disconnectFromHost();
+    }
+}
+
+bool ExporterServer::rateLimited()
+{
+    const WebConfig *web = m_web ? &*m_web : nullptr;
+    if (!web || web->rateIntervalMs <= 0)
+        return false;
+    const qint64 now = m_clock.elapsed();
+    m_tokens
+        = qMin<double>(web->rateBurst, m_tokens + double(now - m_tokensAt) / double(web->rateIntervalMs));
+    m_tokensAt = now;
+    if (m_tokens < 1)
+        return true;
+    m_tokens -= 1;
+    return false;
 }
 
 void ExporterServer::serve(QTcpSocket *socket)
 {
+    const auto it = m_connections.constFind(socket);
+    if (it == m_connections.cend())
+        return;
+    const std::shared_ptr<Connection> keep = *it;
+    Connection &c = *keep;
+    auto *tls = qobject_cast<QSslSocket *>(socket);
+    if (c.closing || c.wait == Wait::Busy || (tls && !tls->isEncrypted()))
+        return;
     // One request at a time: the next is read once the last answer is written (a client that sends many and
     // reads none holds one answer here, not one per request).
-    while (socket->state() == QAbstractSocket::ConnectedState && socket->bytesToWrite() == 0) {
-        QByteArray buffer = socket->property("pending").toByteArray();
-        buffer += socket->read(MaxRequestBytes + 4 - buffer.size());
-        const qsizetype end = buffer.indexOf("\r\n\r\n");
-        if (end < 0 || end > MaxRequestBytes) {
-            if (end > MaxRequestBytes || buffer.size() > MaxRequestBytes) {
-                write(socket, { 431, "text/plain; charset=utf-8", "request too large\n" }, false, false);
-                socket->disconnectFromHost();
-                return;
+    while (socket->state() == QAbstractSocket::ConnectedState && socket->bytesToWrite() == 0
+        && (!tls || tls->encryptedBytesToWrite() == 0) && !c.closing) {
+        if (c.wait == Wait::Answer)
+            waitFor(c, Wait::Idle);
+        const qint64 room = qint64(m_limits.maxRequestBytes) + 4 - c.pending.size();
+        if (room > 0)
+            c.pending += socket->read(room);
+        if (c.pending.isEmpty())
+            return;
+        if (c.wait == Wait::Idle)
+            waitFor(c, Wait::Head); // its first byte: the head's one deadline starts
+        int endLength = 0;
+        const qsizetype end = headEnd(c.pending, &endLength);
+        if (end < 0 || end > m_limits.maxRequestBytes) {
+            if (end > m_limits.maxRequestBytes || c.pending.size() > m_limits.maxRequestBytes) {
+                write(socket, plain(431, "request too large\n"), false, false);
+                close(socket, false);
             }
-            socket->setProperty("pending", buffer);
             return;
         }
-        socket->setProperty("pending", buffer.mid(end + 4));
-        const std::optional<Head> head = parseHead(buffer.left(end));
+        const std::optional<Head> head = parseHead(c.pending.left(end));
+        c.pending.remove(0, end + endLength);
         if (!head) {
-            write(socket, { 400, "text/plain; charset=utf-8", "malformed request\n" }, false, false);
-            socket->disconnectFromHost();
+            write(socket, plain(400, "malformed request\n"), false, false);
+            close(socket, false);
             return;
         }
-        const Request &request = head->request;
-        const bool keepAlive = head->keepAlive;
-        const bool isHead = request.method == "HEAD";
-        if (request.method != "GET" && !isHead)
-            write(socket, { 405, "text/plain; charset=utf-8", "only GET and HEAD\n" }, false, keepAlive);
-        else
-            write(socket, m_handler(request), isHead, keepAlive);
-        if (!keepAlive) {
-            socket->disconnectFromHost();
+        if (head->version != "HTTP/1.1" && head->version != "HTTP/1.0") {
+            write(socket, plain(505, "HTTP/1.0 and HTTP/1.1 only\n"), false, false);
+            close(socket, false);
             return;
         }
+        const WebConfig *web = webConfig();
+        if (rateLimited()) {
+            write(socket, plain(429, "Too Many Requests\n"), false, head->keepAlive);
+        } else if (web && !web->users.isEmpty()) {
+            const std::optional<QPair<QByteArray, QByteArray>> given
+                = BasicAuth::credentials(head->authorization);
+            if (!given) {
+                write(socket, plain(401, "Unauthorized\n"), false, head->keepAlive,
+                    { { "WWW-Authenticate", "Basic" } });
+            } else {
+                const QString user = QString::fromUtf8(given->first);
+                const QByteArray hash = web->users.value(user);
+                QCryptographicHash digest(QCryptographicHash::Sha256);
+                digest.addData(QByteArray(given->first + '\0' + hash + '\0' + given->second));
+                const auto cached = m_authCache.constFind(digest.result());
+                if (cached == m_authCache.cend()) {
+                    checkPassword(socket, given->first, given->second, *head);
+                    return; // answered once the check is done
+                }
+                if (cached.value())
+                    answer(socket, c, *head);
+                else
+                    write(socket, plain(401, "Unauthorized\n"), false, head->keepAlive,
+                        { { "WWW-Authenticate", "Basic" } });
+            }
+        } else {
+            answer(socket, c, *head);
+        }
+        if (!head->keepAlive) {
+            close(socket, false);
+            return;
+        }
+        waitFor(c, socket->bytesToWrite() > 0 ? Wait::Answer : Wait::Idle);
     }
+}
+
+void ExporterServer::answer(QTcpSocket *socket, Connection &, const Head &head)
+{
+    const Request &request = head.request;
+    const bool isHead = request.method == "HEAD";
+    if (request.method != "GET" && !isHead)
+        write(socket, plain(405, "only GET and HEAD\n"), false, head.keepAlive, { { "Allow", "GET, HEAD" } });
+    else
+        write(socket, m_handler(request), isHead, head.keepAlive);
+}
+
+void ExporterServer::checkPassword(
+    QTcpSocket *socket, const QByteArray &user, const QByteArray &password, const Head &head)
+{
+    Connection &c = *m_connections.value(socket);
+    waitFor(c, Wait::Busy);
+    const QString name = QString::fromUtf8(user);
+    const bool known = m_web->users.contains(name);
+    const QByteArray hash = m_web->users.value(name);
+    QCryptographicHash digest(QCryptographicHash::Sha256);
+    digest.addData(QByteArray(user + '\0' + m_web->users.value(name) + '\0' + password));
+    const QByteArray key = digest.result();
+    const std::weak_ptr<Connection> weak = m_connections.value(socket);
+    m_checks->start([this, weak, key, hash, password, known, head] {
+        // An unknown user is checked against a hash of the same cost, so that the time taken does not tell
+        // which users exist.
+        static const QByteArray decoy = BasicAuth::hash("flightdeck: no such user", 10);
+        const bool ok = BasicAuth::verify(known ? hash : decoy, password) && known;
+        QMetaObject::invokeMethod(
+            this,
+            [this, weak, key, ok, head] {
+                if (m_authCache.size() >= 256)
+                    m_authCache.clear();
+                m_authCache.insert(key, ok);
+                const std::shared_ptr<Connection> c = weak.lock();
+                if (!c || c->closing)
+                    return;
+                QTcpSocket *socket = c->socket;
+                if (ok)
+                    answer(socket, *c, head);
+                else
+                    write(socket, plain(401, "Unauthorized\n"), false, head.keepAlive,
+                        { { "WWW-Authenticate", "Basic" } });
+                if (!head.keepAlive) {
+                    close(socket, false);
+                    return;
+                }
+                waitFor(*c, socket->bytesToWrite() > 0 ? Wait::Answer : Wait::Idle);
+                serve(socket); // a request that came meanwhile
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ExporterServer::write(QTcpSocket *socket, const Response &response, bool head, bool keepAlive,
+    const QList<QPair<QByteArray, QByteArray>> &extra)
+{
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + reasonPhrase(response.status)
+        + "\r\nContent-Type: " + response.contentType + "\r\nContent-Length: "
+        + QByteArray::number(response.body.size()) + (keepAlive ? "\r\n" : "\r\nConnection: close\r\n");
+    for (const auto &[name, value] : extra)
+        out += name + ": " + value + "\r\n";
+    if (m_web) {
+        for (const auto &[name, value] : m_web->headers)
+            out += name + ": " + value + "\r\n";
+    }
+    out += "\r\n";
+    if (!head)
+        out += response.body;
+    socket->write(out);
 }

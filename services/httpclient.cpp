@@ -499,7 +499,7 @@ void HttpClient::transmit(HttpCall *call, const ApiRequest &request, int attempt
         });
 }
 
-static QSslKey keyFromPem(const QByteArray &pem)
+QSslKey privateKeyFromPem(const QByteArray &pem)
 {
     for (QSsl::KeyAlgorithm algorithm : { QSsl::Ec, QSsl::Rsa, QSsl::Dsa }) {
         QSslKey key(pem, algorithm, QSsl::Pem);
@@ -538,7 +538,7 @@ QSslConfiguration tlsConfigurationFor(const QByteArray &caPem, const QByteArray 
             if (chain.size() > 1)
                 tls.setLocalCertificateChain(chain);
         }
-        tls.setPrivateKey(keyFromPem(key));
+        tls.setPrivateKey(privateKeyFromPem(key));
     }
     const QMutexLocker lock(&mutex);
     if (kept.size() >= 4096)

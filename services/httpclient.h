@@ -15,6 +15,7 @@
 #include <QPointer>
 #include <QSet>
 #include <QSslConfiguration>
+#include <QSslKey>
 #include <QUrl>
 #include <functional>
 #include <optional>
@@ -121,6 +122,9 @@ struct RetryPolicy
 // again for every request of a thousand klusters cost a third of the connections' threads' time.
 QSslConfiguration tlsConfigurationFor(
     const QByteArray &caPem, const QByteArray &certPem = {}, const QByteArray &keyPem = {});
+
+// A private key from PEM, whichever its algorithm (EC, RSA, DSA); null when it is none (or encrypted).
+QSslKey privateKeyFromPem(const QByteArray &pem);
 
 // An HTTP date ("Wed, 21 Oct 2026 07:28:00 GMT": a Date or Retry-After header), in UTC; invalid when absent
 // or unreadable.

@@ -186,6 +186,11 @@ void RepairExecutor::start()
             QStringLiteral("several findings are sent as one only as a route change"));
         return;
     }
+    if (m_plan && m_plan->form != PlanForm::Exact) { // only ever combined, never sent as it stands
+        conclude(
+            Outcome::Result::Refused, QStringLiteral("the plan is not an exact one (a part of a change)"));
+        return;
+    }
     if (decision.verdict == RepairGate::Verdict::NoRepair) {
         conclude(Outcome::Result::Refused,
             QStringLiteral("%1 has no repair of its own").arg(findingKindName(m_findings.first().kind)));

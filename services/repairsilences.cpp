@@ -1,6 +1,7 @@
 #include "services/repairsilences.h"
 
 #include "core/auditrecord.h"
+#include "core/printable.h"
 #include "services/auditlog.h"
 #include "services/httpclient.h"
 
@@ -54,12 +55,14 @@ QList<Alert> RepairSilences::alertsOf(const QList<Alert> &alerts, const QStringL
 }
 
 QList<SilenceRequest> RepairSilences::plan(const QList<Alert> &alerts, const QStringList &findingIds,
-    const QString &repair, const QString &user, const QDateTime &now, int minutes)
+    const QString &repair, const QString &user, const QDateTime &now, int minutes,
+    const QStringList &klusterLabels)
 {
     QList<SilenceRequest> out;
     for (const Alert &a : alertsOf(alerts, findingIds)) {
         SilenceRequest s;
-        s.matchers = SilenceRequest::matchersOf(a);
+        s.matchers = SilenceRequest::matchersOf(a, klusterLabels);
+        s.alertFingerprint = a.fingerprint;
         s.startsAt = now.toUTC();
         s.endsAt = s.startsAt.addSecs(qint64(minutes) * 60);
         s.createdBy = user;
@@ -72,6 +75,61 @@ QList<SilenceRequest> RepairSilences::plan(const QList<Alert> &alerts, const QSt
         out.append(s);
     }
     return out;
+}
+
+QString RepairSilences::caughtLine(
+    const SilenceRequest &silence, const QList<Alert> &caught, const QString &error)
+{
+    if (!error.isEmpty())
+        return QStringLiteral("Which other alerts it would silence could not be asked: %1").arg(error);
+    QStringList others;
+    for (const Alert &a : caught) {
+        if (a.fingerprint == silence.alertFingerprint || a.silenced())
+            continue;
+        SilenceRequest labels;
+        for (auto it = a.labels.cbegin(); it != a.labels.cend(); ++it)
+            labels.matchers.append({ it.key(), it.value(), false, true });
+        others << OutsideText::line(labels.matchersText(), 200);
+    }
+    if (others.isEmpty())
+        return QStringLiteral("It silences no other alert firing now.");
+    const qsizetype count = others.size();
+    if (others.size() > 5) {
+        others = others.mid(0, 5);
+        others << QStringLiteral("and %1 more").arg(count - 5);
+    }
+    return QStringLiteral("It would ALSO silence %1 other alert(s) firing now: %2")
+        .arg(count)
+        .arg(others.join(QStringLiteral("; ")));
+}
+
+void RepairSilences::preview(
+    const QList<SilenceRequest> &silences, const std::function<void(const QStringList &, int)> &done)
+{
+    if (silences.isEmpty() || !m_client) {
+        done({}, 0);
+        return;
+    }
+    struct Gathering
+    {
+        QStringList lines;
+        int others = 0;
+        int waiting = 0;
+    };
+    auto gathering = std::make_shared<Gathering>();
+    gathering->lines = QStringList(silences.size(), QString());
+    gathering->waiting = int(silences.size());
+    for (qsizetype i = 0; i < silences.size(); ++i) {
+        const SilenceRequest silence = silences.at(i);
+        m_client->fetchCaught(
+            silence, this, [gathering, silence, i, done](const QList<Alert> &caught, const QString &error) {
+                gathering->lines[i] = caughtLine(silence, caught, error);
+                for (const Alert &a : caught)
+                    gathering->others += a.fingerprint != silence.alertFingerprint && !a.silenced() ? 1 : 0;
+                if (--gathering->waiting == 0)
+                    done(gathering->lines, gathering->others);
+            });
+    }
 }
 
 void RepairSilences::record(const QString &title, const PlannedRequest &request, int status,

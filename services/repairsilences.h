@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
+#include <functional>
 
 // Silences while repairing (docs/alertmanager.md "Silences"): the alerts of the findings a repair is about
 // are silenced before it is sent (one silence per alert, its labels as the matchers: that alert and no
@@ -37,8 +38,19 @@ public:
     static QList<Alert> alertsOf(const QList<Alert> &alerts, const QStringList &findingIds);
     // One silence per alert, from `now` for `minutes`, created by `user`, its comment naming the findings and
     // the repair.
+    // `klusterLabels`: the Alertmanager's (SilenceRequest::matchersOf pins those the alert lacks).
     static QList<SilenceRequest> plan(const QList<Alert> &alerts, const QStringList &findingIds,
-        const QString &repair, const QString &user, const QDateTime &now, int minutes = DefaultMinutes);
+        const QString &repair, const QString &user, const QDateTime &now, int minutes = DefaultMinutes,
+        const QStringList &klusterLabels = Alerts::defaultKlusterLabels());
+
+    // What each silence would catch besides the alert it is made for, asked of Alertmanager before anything
+    // is confirmed: one line each ("catches no other alert firing now", "also silences 2 other alerts:
+    // X{…}; Y{…}", or why it could not be asked), and how many others in all; `done` once, later.
+    void preview(const QList<SilenceRequest> &silences,
+        const std::function<void(const QStringList &lines, int others)> &done);
+    // The line for one silence of `preview`, from the alerts it catches.
+    static QString caughtLine(
+        const SilenceRequest &silence, const QList<Alert> &caught, const QString &error);
 
     // Makes them, each recorded in the audit log; `created` once all are answered.
     void create(const QList<SilenceRequest> &silences, const QStringList &findingIds);

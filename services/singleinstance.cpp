@@ -1,13 +1,18 @@
 #include "services/singleinstance.h"
 
+#include "services/localfile.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QLockFile>
 #include <QPointer>
 #include <QStandardPaths>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -26,6 +31,23 @@ bool peerIsThisUser(qintptr descriptor)
 
 } // namespace
 
+bool SingleInstance::isStaleSocket(const QString &name, QString *why)
+{
+    struct stat st = {};
+    if (::lstat(QFile::encodeName(name).constData(), &st) != 0)
+        return true; // gone meanwhile: nothing to remove
+    if (!S_ISSOCK(st.st_mode)) {
+        *why = QStringLiteral("%1 is not a socket: left as it is (remove it to let the console take links)")
+                   .arg(name);
+        return false;
+    }
+    if (st.st_uid != ::getuid()) {
+        *why = QStringLiteral("%1 is another user's socket: left as it is").arg(name);
+        return false;
+    }
+    return true;
+}
+
 SingleInstance::SingleInstance(QObject *parent)
     : QObject(parent)
     , m_server(new QLocalServer(this))
@@ -39,11 +61,27 @@ QString SingleInstance::socketName()
 {
     QString given = qEnvironmentVariable("FLIGHTDECK_INSTANCE");
     if (!given.isEmpty())
-        return given;
-    // The user's runtime folder (0700: no other user can make or reach a socket in it).
-    const QString runtime = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
-    return runtime.isEmpty() ? QStringLiteral("flightdeck-%1").arg(::getuid())
-                             : QDir(runtime).filePath(QStringLiteral("flightdeck.sock"));
+        return given.contains(QLatin1Char('/')) ? given : QDir(QDir::tempPath()).filePath(given);
+    // The user's runtime folder (0700: no other user can make or reach a socket in it); without one, a folder
+    // of this user's own in the temporary folder (never a name another user could have made first).
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    const QString folder = !runtime.isEmpty()
+        ? runtime
+        : QDir(QDir::tempPath()).filePath(QStringLiteral("flightdeck-%1").arg(::getuid()));
+    return QDir(folder).filePath(QStringLiteral("flightdeck.sock"));
+}
+
+bool SingleInstance::checkFolder(const QString &socket, QString *why)
+{
+    const QString folder = QFileInfo(socket).absolutePath();
+    // Made where it is missing (the fallback folder), then checked: this user's, a real folder, nobody
+    // else may write to it. Another user's folder could hold a socket of theirs that a link is handed to.
+    const bool ok = qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR") && !QFileInfo::exists(folder)
+        ? LocalFile::makePrivateFolder(folder, why)
+        : LocalFile::isPrivateFolder(folder, why);
+    if (!ok && why)
+        *why = QStringLiteral("the folder of the console's socket %1 is refused: %2").arg(folder, *why);
+    return ok;
 }
 
 SingleInstance::HandOver SingleInstance::handOver(const QString &link, int timeoutMs, QString *error)
@@ -53,6 +91,11 @@ SingleInstance::HandOver SingleInstance::handOver(const QString &link, int timeo
             *error = why;
         return how;
     };
+    if (link.toUtf8().size() >= MaxLine)
+        return fail(HandOver::Refused, QStringLiteral("the link is longer than %1 bytes").arg(MaxLine - 1));
+    QString why;
+    if (!checkFolder(socketName(), &why))
+        return fail(HandOver::NoConsole, why);
     QDeadlineTimer deadline(timeoutMs);
     QLocalSocket socket;
     socket.connectToServer(socketName());
@@ -81,6 +124,8 @@ SingleInstance::HandOver SingleInstance::handOver(const QString &link, int timeo
 bool SingleInstance::listen(Handler handler, QString *error)
 {
     const QString name = socketName();
+    if (!checkFolder(name, error))
+        return false;
     // Two consoles starting at once: one finds out whether a console listens, clears a stale socket and
     // listens at a time (the lock is held until it knows; never waited for).
     m_lock = std::make_unique<QLockFile>(
@@ -117,8 +162,16 @@ bool SingleInstance::listen(Handler handler, QString *error)
     });
     connect(probe, &QLocalSocket::errorOccurred, this, [this, probe, name] {
         probe->deleteLater();
-        QLocalServer::removeServer(name);
-        m_server->listen(name);
+        // Only a socket of this user's is taken over: anything else at that name (a file, another user's
+        // socket) is left as it is, and this console takes no links.
+        QString why;
+        if (isStaleSocket(name, &why)) {
+            QLocalServer::removeServer(name);
+            m_server->listen(name);
+        } else {
+            m_problem = why;
+            emit problem(why);
+        }
         m_lock.reset();
     });
     probe->connectToServer(name);
@@ -141,13 +194,19 @@ void SingleInstance::serve(QLocalSocket *s)
                 socket->abort();
             return;
         }
-        const QString link = QString::fromUtf8(socket->readLine(MaxLine)).trimmed();
-        const QString why = m_handler ? m_handler(link) : QStringLiteral("the console takes no links");
+        const QByteArray line = socket->readLine(MaxLine);
+        QString why;
+        if (!line.endsWith('\n')) { // longer than a link may be: refused whole, never cut and opened
+            why = QStringLiteral("the link is longer than %1 bytes").arg(MaxLine - 1);
+        } else {
+            const QString link = QString::fromUtf8(line).trimmed();
+            why = m_handler ? m_handler(link) : QStringLiteral("the console takes no links");
+        }
         if (!socket)
             return;
         QString answer = why.isEmpty() ? QStringLiteral("ok") : QStringLiteral("error: ") + why;
         answer.replace(QLatin1Char('\n'), QLatin1Char(' '));
-        socket->write(answer.toUtf8() + '\n');
+        socket->write(answer.toUtf8().left(MaxLine - 1) + '\n');
         socket->flush();
         socket->disconnectFromServer();
     });

@@ -38,13 +38,26 @@ public:
     // What the running console does with a link handed over: empty when it opened it, else why not.
     using Handler = std::function<QString(const QString &link)>;
     // Listens for links, without waiting: a socket already there is probed, and taken over when no console
-    // answers on it. False when the socket cannot be made, or another console is starting right now.
+    // answers on it and it is a socket of this user's (anything else there is left as it is: problem()).
+    // False when the socket's folder is not this user's alone, the socket cannot be made, or another
+    // console is starting right now.
     bool listen(Handler handler, QString *error);
+    QString problemText() const { return m_problem; }
+
+    // Whether the socket's folder may be used: this user's, a real folder, written by nobody else (the
+    // fallback folder is made so where it is missing); false with `why`.
+    static bool checkFolder(const QString &socket, QString *why);
+
+signals:
+    void problem(const QString &why); // the socket could not be taken over: why (this console takes no links)
 
 private:
+    static bool isStaleSocket(const QString &name, QString *why);
+
     void serve(QLocalSocket *socket);
 
     QLocalServer *m_server;
     Handler m_handler;
     std::unique_ptr<QLockFile> m_lock; // held while finding out whether another console listens
+    QString m_problem;
 };

@@ -137,6 +137,7 @@ void AcknowledgeCommand::run()
                   .arg(ids.size())
                   .arg(key.toString().toHtmlEscaped(), ids.first().toHtmlEscaped()),
         dialog);
+    what->setTextFormat(Qt::RichText); // its names escaped above
     what->setWordWrap(true);
     form->addRow(what);
     auto *duration = new QComboBox(dialog);
@@ -152,6 +153,7 @@ void AcknowledgeCommand::run()
                                   "its severity; it comes back when it changes or the time runs out.")
                                    .arg(localUser().toHtmlEscaped()),
         dialog);
+    explain->setTextFormat(Qt::RichText);
     explain->setWordWrap(true);
     form->addRow(explain);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);

@@ -1,5 +1,6 @@
 #include "views/alertspanel.h"
 
+#include "core/printable.h"
 #include "views/severitystyle.h"
 
 AlertsPanel::AlertsPanel(QWidget *parent)
@@ -35,7 +36,7 @@ void AlertsPanel::showAlerts(const ConsoleText::AlertsText &alerts)
             = QStringLiteral("<span style=\"color:%1\">&#9679; %2</span>")
                   .arg(SeverityStyle::colour(severity).name(),
                       (row.severity.isEmpty() ? tr("alert") : row.severity).toHtmlEscaped().toUpper());
-        QString text = row.text.toHtmlEscaped();
+        QString text = OutsideText::html(row.text, 600);
         if (row.unexplained)
             text = QStringLiteral("<b>%1</b>").arg(text);
         if (row.silenced)
@@ -44,13 +45,15 @@ void AlertsPanel::showAlerts(const ConsoleText::AlertsText &alerts)
         html += QStringLiteral("<br>%1 %2").arg(mark, text);
         if (!row.silenced && !row.fingerprint.isEmpty())
             html += QStringLiteral(" &nbsp;<a href=\"silence:%1\">%2</a>")
-                        .arg(row.fingerprint.toHtmlEscaped(), tr("Silence…"));
+                        .arg(OutsideText::html(row.fingerprint, 64), tr("Silence…"));
     }
+    if (!alerts.more.isEmpty())
+        html += QStringLiteral("<br><i>%1</i>").arg(alerts.more.toHtmlEscaped());
     if (!alerts.gap.isEmpty())
         html += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
                     .arg(SeverityStyle::alarmText(palette()).name(), alerts.gap.toHtmlEscaped());
     if (!alerts.problem.isEmpty())
-        html += QStringLiteral("<br><i>%1</i>").arg(alerts.problem.toHtmlEscaped());
+        html += QStringLiteral("<br><i>%1</i>").arg(OutsideText::html(alerts.problem, 600));
     if (text() != html)
         setText(html);
     setVisible(true);

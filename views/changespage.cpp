@@ -41,8 +41,10 @@ ChangesPage::ChangesPage(QWidget *parent)
     setObjectName(QStringLiteral("changes"));
     auto *bar = new QHBoxLayout;
     auto *from = new QLabel(tr("Co&mpare"), this);
+    from->setTextFormat(Qt::PlainText);
     from->setBuddy(m_before);
     auto *with = new QLabel(tr("w&ith"), this);
+    with->setTextFormat(Qt::PlainText);
     with->setBuddy(m_after);
     m_before->setAccessibleName(tr("Earlier moment"));
     m_after->setAccessibleName(tr("Later moment"));
@@ -54,6 +56,7 @@ ChangesPage::ChangesPage(QWidget *parent)
     bar->addWidget(m_after, 1);
     bar->addWidget(m_default);
     m_caption->setWordWrap(true);
+    m_caption->setTextFormat(Qt::PlainText); // it may say why the history could not be read
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_list->setObjectName(QStringLiteral("changesList"));
     m_list->setAccessibleName(tr("Changes"));

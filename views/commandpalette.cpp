@@ -35,6 +35,7 @@ CommandPalette::CommandPalette(QList<Palette::Entry> entries, QWidget *parent)
     m_list->setColumnWidth(0, 280);
     m_list->setColumnWidth(1, 70);
     auto *hint = new QLabel(tr("↑ ↓ choose · Enter go · Esc close"), this);
+    hint->setTextFormat(Qt::PlainText);
     hint->setEnabled(false);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_query);

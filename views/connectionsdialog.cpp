@@ -38,6 +38,7 @@ ConnectionsDialog::ConnectionsDialog(
     m_list->setColumnWidth(1, 200);
     m_list->setColumnWidth(3, 90);
     m_message->setWordWrap(true);
+    m_message->setTextFormat(Qt::PlainText); // a cloud's error, as it said it
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setAccessibleName(tr("Test result"));
 

@@ -1,6 +1,7 @@
 #include "views/findingspage.h"
 
 #include "core/diagnosis.h"
+#include "core/printable.h"
 #include "models/filtermodel.h"
 #include "models/findingsmodel.h"
 #include "models/findingstreemodel.h"
@@ -199,7 +200,7 @@ QString FindingsPage::detailsHtml(const QModelIndexList &rows) const
         if (const Finding *f = diagnosis()->find(id)) {
             if (const Incident *i = diagnosis()->incidentOf(id))
                 html += tr("<p><i>Part of the incident <b>%1</b>: %2</i></p>")
-                            .arg(i->id().toHtmlEscaped(), i->title.toHtmlEscaped());
+                            .arg(OutsideText::html(i->id()), OutsideText::html(i->title));
             html += RepairText::findingHtml(*f, withPlan()) + runbookLink(findingKindName(f->kind));
             if (const Acknowledgement *a = m_model->acknowledgement(id))
                 html

@@ -14,6 +14,17 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+namespace {
+
+QLabel *plainLabel(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    label->setTextFormat(Qt::PlainText);
+    return label;
+}
+
+} // namespace
+
 FleetPage::FleetPage(QAbstractItemModel *klusters, QWidget *parent)
     : QWidget(parent)
     , m_klusters(klusters)
@@ -76,6 +87,7 @@ FleetPage::FleetPage(QAbstractItemModel *klusters, QWidget *parent)
     });
 
     m_summary->setObjectName(QStringLiteral("fleet-summary"));
+    m_summary->setTextFormat(Qt::PlainText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_currentLine->setObjectName(QStringLiteral("fleet-current"));
     m_currentLine->setTextFormat(Qt::PlainText);
@@ -88,9 +100,9 @@ FleetPage::FleetPage(QAbstractItemModel *klusters, QWidget *parent)
     auto *tools = new QHBoxLayout;
     tools->setContentsMargins(6, 4, 6, 0);
     tools->addWidget(m_filterBox, 1);
-    tools->addWidget(new QLabel(tr("Group by"), this));
+    tools->addWidget(plainLabel(tr("Group by"), this));
     tools->addWidget(m_grouping);
-    tools->addWidget(new QLabel(tr("Show"), this));
+    tools->addWidget(plainLabel(tr("Show"), this));
     tools->addWidget(m_layout);
     auto *layoutBox = new QVBoxLayout(this);
     layoutBox->setContentsMargins(0, 0, 0, 0);

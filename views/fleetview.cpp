@@ -1,5 +1,6 @@
 #include "views/fleetview.h"
 
+#include "core/printable.h"
 #include "views/severitystyle.h"
 
 #include <QAbstractItemModel>
@@ -385,12 +386,13 @@ bool FleetView::event(QEvent *event)
             const FleetTile &t = m_tiles.at(i).tile;
             QToolTip::showText(help->globalPos(),
                 tr("<b>%1</b>%2<br>%3<br>%4%5")
-                    .arg(t.title.toHtmlEscaped(),
+                    .arg(OutsideText::html(t.title),
                         t.key.kluster.isEmpty()
                             ? QString()
-                            : QStringLiteral(" (%1)").arg(t.key.connection.toHtmlEscaped()),
+                            : QStringLiteral(" (%1)").arg(OutsideText::html(t.key.connection)),
                         t.counts.toHtmlEscaped(), t.age.toHtmlEscaped(),
-                        t.error.isEmpty() ? QString() : QStringLiteral("<br>") + t.error.toHtmlEscaped()),
+                        t.error.isEmpty() ? QString()
+                                          : QStringLiteral("<br>") + OutsideText::html(t.error, 400)),
                 this, m_tiles.at(i).rect);
         } else {
             QToolTip::hideText();

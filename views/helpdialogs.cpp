@@ -145,6 +145,7 @@ QDialog *about(QMainWindow *window)
                                  QSysInfo::prettyProductName().toHtmlEscaped(),
                                  AuditLog::path().toHtmlEscaped(), Settings::fileName().toHtmlEscaped());
     auto *label = new QLabel(text, dialog);
+    label->setTextFormat(Qt::RichText); // its paths escaped above
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextBrowserInteraction);
     label->setOpenExternalLinks(true);

@@ -3,6 +3,7 @@
 #include "models/filtermodel.h"
 #include "models/klustergroups.h"
 #include "models/klustersmodel.h"
+#include "views/plaintooltips.h"
 #include "views/severitydecorator.h"
 
 #include <QHeaderView>
@@ -37,6 +38,7 @@ KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
     filter->setHeadings();
     filter->setSourceModel(decorator);
     m_view->setModel(filter);
+    PlainToolTips::install(m_view);
     m_view->setObjectName(QStringLiteral("Klusters"));
     m_view->setAccessibleName(tr("Klusters"));
     m_view->setRootIsDecorated(true);
@@ -104,6 +106,7 @@ KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
     layout->addWidget(m_noMatch);
     layout->addWidget(m_view, 1);
     // A filter that leaves no kluster says so, and how to get them back: never an unexplained empty list.
+    m_noMatch->setTextFormat(Qt::PlainText); // it repeats what was typed
     m_noMatch->setWordWrap(true);
     m_noMatch->setVisible(false);
     const auto sayWhy = [this, filter] {

@@ -6,6 +6,7 @@
 #include "console/historyclient.h"
 #include "console/rowcopies.h"
 #include "console/teamrepairs.h"
+#include "core/printable.h"
 #include "models/findingsmodel.h"
 #include "models/klustersmodel.h"
 #include "models/nodesmodel.h"
@@ -51,6 +52,7 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
     // Always two lines high: new data never shifts (and re-lays out) the views below.
     m_header->setObjectName(QStringLiteral("header"));
     m_header->setWordWrap(true);
+    m_header->setTextFormat(Qt::RichText); // ConsoleText's header: its names escaped
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setMinimumWidth(100);
     m_header->setFixedHeight(2 * m_header->fontMetrics().lineSpacing() + 6);
@@ -177,7 +179,7 @@ QStringList KlusterViews::selectedIncidents() const
 void KlusterViews::preparing(const KlusterKey &key)
 {
     m_findingsPage->view()->clearSelection(); // ids mean nothing in another kluster
-    m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(key.toString().toHtmlEscaped()));
+    m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(OutsideText::html(key.toString())));
 }
 
 void KlusterViews::showCurrent()
@@ -239,9 +241,7 @@ void KlusterViews::showAlerts()
     }
     const QDateTime now = QDateTime::currentDateTimeUtc();
     // Beside them: who repaired the kluster lately, from its Events.
-    QStringList repairs;
-    for (const RepairEvent &e : m_session->team()->recent(key, now))
-        repairs << RepairEvents::describe(e, now);
+    const QStringList repairs = RepairEvents::describeNewest(m_session->team()->recent(key, now), now);
     const TeamRepairs::Seen *seen = m_session->team()->seen(key);
     m_overview->showTeamRepairs(repairs, seen ? seen->error : QString());
     m_overview->showAlerts(ConsoleText::alertsText(m_session->alerts()->alertsOf(key, *d), *d->diagnosis,

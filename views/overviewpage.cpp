@@ -1,6 +1,7 @@
 #include "views/overviewpage.h"
 
 #include "core/diagnosis.h"
+#include "core/printable.h"
 #include "models/findingsmodel.h"
 #include "models/findingstreemodel.h"
 #include "models/nodesmodel.h"
@@ -120,7 +121,10 @@ OverviewPage::OverviewPage(QWidget *parent)
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_caption->setWordWrap(true);
+    m_caption->setTextFormat(Qt::PlainText);
     m_title->setWordWrap(true);
+    m_title->setTextFormat(Qt::PlainText); // it names the kluster
+    m_trendCaption->setTextFormat(Qt::PlainText);
     auto *layout = new QGridLayout(this);
     m_incidents->setObjectName(QStringLiteral("incidents"));
     m_incidentRows->setContentsMargins(0, 0, 0, 0);
@@ -143,6 +147,7 @@ OverviewPage::OverviewPage(QWidget *parent)
     layout->addWidget(m_findings, 4, 2);
     auto *trendBar = new QHBoxLayout;
     auto *trendLabel = new QLabel(tr("&Trends over the"), this);
+    trendLabel->setTextFormat(Qt::PlainText);
     trendLabel->setBuddy(m_trendRange);
     m_trendRange->addItem(tr("last 6 hours"), 6);
     m_trendRange->addItem(tr("last day"), 24);
@@ -285,11 +290,13 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
         icon->setPixmap(SeverityStyle::icon(i.severity).pixmap(22, 22));
         h->addWidget(icon, 0, Qt::AlignTop);
         auto *text = new QLabel(row);
+        text->setTextFormat(Qt::RichText); // escaped below
         text->setWordWrap(true);
         text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        text->setText(QStringLiteral("<b>%1</b><br>%2%3")
-                          .arg(i.title.toHtmlEscaped(), facts.toHtmlEscaped(),
-                              next.isEmpty() ? QString() : QStringLiteral("<br>") + next.toHtmlEscaped()));
+        text->setText(
+            QStringLiteral("<b>%1</b><br>%2%3")
+                .arg(OutsideText::html(i.title), OutsideText::html(facts, 600),
+                    next.isEmpty() ? QString() : QStringLiteral("<br>") + OutsideText::html(next, 600)));
         h->addWidget(text, 1);
         const QString id = i.id();
         auto *show = new QPushButton(tr("Findings"), row);
@@ -310,6 +317,7 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
     }
     if (more > 0) {
         auto *rest = new QLabel(lines.last(), m_incidents);
+        rest->setTextFormat(Qt::PlainText);
         rest->setWordWrap(true);
         m_incidentRows->addWidget(rest);
     }
@@ -384,11 +392,11 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
                   .arg(b.expected)
                   .arg(b.maxUnhealthy)
             : tr("Remediation budget: <b>instance deletions refused</b> (%1): %2")
-                  .arg(refusalName(b.reason), b.detail.toHtmlEscaped()));
+                  .arg(refusalName(b.reason), OutsideText::html(b.detail, 600)));
     for (const QString &n : diagnosis.notDiagnosed)
-        lines << tr("<b>Not diagnosed:</b> %1").arg(n.toHtmlEscaped());
+        lines << tr("<b>Not diagnosed:</b> %1").arg(OutsideText::html(n, 600));
     for (const QString &n : diagnosis.notes)
-        lines << tr("Note: %1").arg(n.toHtmlEscaped());
+        lines << tr("Note: %1").arg(OutsideText::html(n, 600));
     m_summary->setText(lines.join(QStringLiteral("<br>")));
 
     const QPalette pal = palette();

@@ -55,7 +55,7 @@ void RepairCommand::offerSilences(RepairDialog *dialog, const QStringList &ids)
         repair = f->repair()->title;
     const RepairSilences::Context context = m_session->silenceContext(c.key);
     const QList<SilenceRequest> planned = RepairSilences::plan(alerts.alerts, ids, repair, context.user,
-        QDateTime::currentDateTimeUtc(), RepairSilences::DefaultMinutes);
+        QDateTime::currentDateTimeUtc(), RepairSilences::DefaultMinutes, client->target().klusterLabels);
     if (planned.isEmpty())
         return;
     dialog->setSilences(new RepairSilenceBox(client, context, planned, ids));
@@ -176,13 +176,11 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
     TeamRepairs *team = m_session->team();
     const auto warn = [team, dialog, key] {
         const QDateTime now = QDateTime::currentDateTimeUtc();
-        QStringList lines;
         bool inProgress = false;
-        for (const RepairEvent &e : team->teammatesStarted(key, now)) {
-            lines << RepairEvents::describe(e, now);
+        const QList<RepairEvent> started = team->teammatesStarted(key, now);
+        for (const RepairEvent &e : started)
             inProgress = inProgress || e.phase == RepairEventPhase::Sent;
-        }
-        dialog->setTeammates(lines, inProgress);
+        dialog->setTeammates(RepairEvents::describeNewest(started, now, 3), inProgress);
     };
     warn();
     connect(team, &TeamRepairs::changed, dialog, [warn, key](const KlusterKey &changed) {

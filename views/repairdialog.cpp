@@ -1,5 +1,6 @@
 #include "views/repairdialog.h"
 
+#include "core/printable.h"
 #include "core/repairgate.h"
 #include "models/findingsmodel.h"
 #include "views/repairsilencebox.h"
@@ -67,7 +68,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     , m_buttons(new QDialogButtonBox(this))
 {
     setObjectName(QStringLiteral("RepairDialog"));
-    setWindowTitle(tr("Repair in kluster %1").arg(kluster));
+    setWindowTitle(tr("Repair in kluster %1").arg(OutsideText::line(kluster, 80)));
     const QRect available
         = parent && parent->screen() ? parent->screen()->availableGeometry() : QRect(0, 0, 1024, 768);
     resize(qMin(820, available.width() - 40), qMin(640, available.height() - 60));
@@ -239,6 +240,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
                              shown->state.capturedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")),
                              age < 60 ? tr("%1 s").arg(age) : formatDuration(age)),
             this);
+    title->setTextFormat(Qt::RichText); // its names escaped
     title->setWordWrap(true);
     layout->addWidget(title);
     m_teammates = new TeamRepairsPanel(this);
@@ -246,6 +248,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     m_teammates->setObjectName(QStringLiteral("teammates"));
     layout->addWidget(m_teammates);
     m_since = new QLabel(this);
+    m_since->setTextFormat(Qt::PlainText);
     m_since->setWordWrap(true);
     m_since->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_since->setVisible(false);
@@ -260,6 +263,12 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     statusRow->addWidget(m_resultIcon, 0, Qt::AlignTop);
     statusRow->addWidget(m_status, 1);
     m_resultIcon->setVisible(false);
+    // Rich text of its own words; whatever a cloud, an Event or an alert said is escaped into it
+    // (OutsideText::html), never taken for markup.
+    m_status->setTextFormat(Qt::RichText);
+    m_status->setWordWrap(true);
+    m_verdict->setTextFormat(Qt::PlainText);
+    m_typeLabel->setTextFormat(Qt::RichText);
     layout->addLayout(statusRow);
     m_incidentLabel = new QLabel(this);
     m_incidentLabel->setWordWrap(true);
@@ -351,7 +360,7 @@ void RepairDialog::setStale(const QString &why)
     m_blocked
         = tr("The data shown is stale (%1). Close this dialog, refresh (F5) and repair from fresh data.")
               .arg(why);
-    m_status->setText(m_blocked);
+    m_status->setText(OutsideText::html(m_blocked, 2000));
     updateConfirm();
 }
 
@@ -448,7 +457,7 @@ void RepairDialog::dataRefreshed(const Diagnosis &fresh)
                    "or a different plan). "
                    "Close it and repair again from the fresh data.")
                     .arg(changed.join(QStringLiteral(", ")));
-    m_status->setText(m_blocked);
+    m_status->setText(OutsideText::html(m_blocked, 2000));
     updateConfirm();
 }
 
@@ -473,7 +482,8 @@ void RepairDialog::start()
         tr("Stops before the next repair; a request already sent completes and is verified"));
     connect(m_connection.data(), &Connection::repairProgress, this,
         [this](const QString &id, const QString &message) {
-            m_status->setText(QStringLiteral("%1: %2").arg(id, message));
+            m_status->setText(
+                QStringLiteral("%1: %2").arg(OutsideText::html(id), OutsideText::html(message, 600)));
         });
     connect(m_connection.data(), &Connection::repairStepFinished, this, &RepairDialog::showStep);
     connect(m_connection.data(), &Connection::repairFinished, this, [this] {
@@ -518,7 +528,7 @@ void RepairDialog::start()
         // The silences made for it: expired once everything was verified fixed, kept otherwise.
         if (m_silenceBox)
             m_silenceBox->finish(m_fixed == total, [this](const QString &said) {
-                m_status->setText(m_status->text() + QStringLiteral("<br>") + said.toHtmlEscaped());
+                m_status->setText(m_status->text() + QStringLiteral("<br>") + OutsideText::html(said, 600));
             });
         emit repairsFinished(m_fixed, int(m_sendable.size()));
     });
@@ -530,7 +540,7 @@ void RepairDialog::start()
     // The silences first (each recorded); one that cannot be made never holds the repair back.
     m_silenceBox->create([this, override](const QString &said) {
         if (!said.isEmpty())
-            m_status->setText(tr("Sending… %1").arg(said.toHtmlEscaped()));
+            m_status->setText(tr("Sending… %1").arg(OutsideText::html(said, 600)));
         if (m_connection)
             m_connection->repair(m_kluster, m_shown, m_sendable, override);
     });
@@ -562,7 +572,8 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
     m_resultLines << line;
     QString html;
     for (const QString &l : std::as_const(m_resultLines))
-        html += QStringLiteral("<p style=\"white-space: pre-wrap\">%1</p>").arg(l.toHtmlEscaped());
+        html += QStringLiteral("<p style=\"white-space: pre-wrap\">%1</p>")
+                    .arg(OutsideText::lines(l).toHtmlEscaped());
     m_results->setHtml(html);
 }
 

@@ -1,5 +1,8 @@
 #include "views/repairsilencebox.h"
 
+#include "core/printable.h"
+#include "views/severitystyle.h"
+
 #include <QCheckBox>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -9,6 +12,7 @@ RepairSilenceBox::RepairSilenceBox(AlertmanagerClient *client, const RepairSilen
     : QWidget(parent)
     , m_check(new QCheckBox(this))
     , m_list(new QLabel(this))
+    , m_caught(new QLabel(this))
     , m_silences(new RepairSilences(client, context, this))
     , m_planned(planned)
     , m_findings(findingIds)
@@ -28,11 +32,31 @@ RepairSilenceBox::RepairSilenceBox(AlertmanagerClient *client, const RepairSilen
     m_list->setText(plannedText());
     m_list->setAccessibleName(tr("The silences it would make"));
     m_list->setIndent(20);
+    m_caught->setWordWrap(true);
+    m_caught->setTextFormat(Qt::PlainText);
+    m_caught->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_caught->setIndent(20);
+    m_caught->setText(tr("Asking Alertmanager which other alerts they would silence…"));
+    m_caught->setAccessibleName(tr("Other alerts the silences would catch"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_check);
     layout->addWidget(m_list);
+    layout->addWidget(m_caught);
+    m_silences->preview(m_planned, [this](const QStringList &lines, int others) {
+        m_caught->setText(lines.join(QLatin1Char('\n')));
+        if (others > 0) {
+            QPalette p = m_caught->palette();
+            p.setColor(QPalette::WindowText, SeverityStyle::alarmText(palette()));
+            m_caught->setPalette(p);
+        }
+    });
+}
+
+QString RepairSilenceBox::caughtText() const
+{
+    return m_caught->text();
 }
 
 QString RepairSilenceBox::plannedText() const
@@ -40,8 +64,9 @@ QString RepairSilenceBox::plannedText() const
     QStringList lines;
     for (const SilenceRequest &s : m_planned)
         lines << tr("%1 until %2, by %3: %4")
-                     .arg(s.matchersText(), s.endsAt.toUTC().toString(QStringLiteral("HH:mm 'UTC'")),
-                         s.createdBy, s.comment);
+                     .arg(OutsideText::line(s.matchersText(), 600),
+                         s.endsAt.toUTC().toString(QStringLiteral("HH:mm 'UTC'")),
+                         OutsideText::line(s.createdBy), OutsideText::line(s.comment));
     return lines.join(QLatin1Char('\n'));
 }
 

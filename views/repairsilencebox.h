@@ -12,7 +12,8 @@ class QLabel;
 // concern the findings fire unsilenced; the silences it would make listed first (matchers, until when, by
 // whom, the comment). Ticked, they are made (each recorded in the audit log) before the repair is sent, and
 // expired once it is verified; a repair that failed keeps them. A silence that cannot be made never holds
-// the repair back: the dialog says so.
+// the repair back: the dialog says so. Which other alerts each would silence is asked of Alertmanager as
+// the dialog opens, and said beneath (in the alarm's colour when there are any).
 class RepairSilenceBox : public QWidget
 {
     Q_OBJECT
@@ -30,10 +31,12 @@ public:
     // were made).
     void finish(bool verified, const std::function<void(const QString &said)> &said);
     QString plannedText() const; // the silences listed, in plain text
+    QString caughtText() const; // what else they would silence, as Alertmanager answered
 
 private:
     QCheckBox *m_check;
     QLabel *m_list;
+    QLabel *m_caught;
     RepairSilences *m_silences;
     QList<SilenceRequest> m_planned;
     QStringList m_findings;

@@ -1,5 +1,6 @@
 #include "views/routespage.h"
 
+#include "core/printable.h"
 #include "core/routeaudit.h"
 #include "models/filtermodel.h"
 #include "models/routesmodel.h"
@@ -68,9 +69,10 @@ QString RoutesPage::rowHtml(const QModelIndex &row) const
     if (!row.data(RoutesModel::GroupRole).toBool())
         return KlusterTablePage::rowHtml(row);
     // A destination with several routes: the router's order, the one that wins first.
-    QString html = tr("<h3>%1: %2</h3>")
-                       .arg(row.data(ConsoleRole::Key).toString().toHtmlEscaped(),
-                           row.siblingAtColumn(RoutesModel::OwnerColumn).data().toString().toHtmlEscaped());
+    QString html
+        = tr("<h3>%1: %2</h3>")
+              .arg(OutsideText::html(row.data(ConsoleRole::Key).toString()),
+                  OutsideText::html(row.siblingAtColumn(RoutesModel::OwnerColumn).data().toString()));
     html += tr(
         "<p>The router's routes for this destination, in the order it uses them: the first one carries the "
         "traffic.</p><ol>");
@@ -92,7 +94,7 @@ QString RoutesPage::rowHtml(const QModelIndex &row) const
                                                                        : QString(),
                         c.siblingAtColumn(RoutesModel::NexthopColumn).data().toString().toHtmlEscaped(),
                         c.siblingAtColumn(RoutesModel::RolesColumn).data().toString().toHtmlEscaped(),
-                        c.siblingAtColumn(RoutesModel::OwnerColumn).data().toString().toHtmlEscaped(),
+                        OutsideText::html(c.siblingAtColumn(RoutesModel::OwnerColumn).data().toString()),
                         wins ? tr(" <b>← carries the traffic</b>") : QString());
     }
     html += QStringLiteral("</ol>");

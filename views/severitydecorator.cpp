@@ -52,6 +52,7 @@ QVariant SeverityDecorator::data(const QModelIndex &index, int role) const
         break;
     case Qt::ToolTipRole: {
         // A cell without a tooltip of its own shows its whole text in one: what elision cut is never lost.
+        // Plain text: the views show it as such (PlainToolTips).
         QVariant own = QIdentityProxyModel::data(index, role);
         if (own.isValid())
             return own;

@@ -3,6 +3,7 @@
 #include "models/consolerole.h"
 #include "models/filtermodel.h"
 #include "services/settings.h"
+#include "views/plaintooltips.h"
 #include "views/severitydecorator.h"
 
 #include <QAction>
@@ -39,6 +40,7 @@ TablePage::TablePage(
     m_filter->setKnownFields(filterFields);
     m_filter->setSourceModel(m_decorator);
     m_view->setModel(m_filter);
+    PlainToolTips::install(m_view);
     m_view->setSortingEnabled(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);

@@ -1,5 +1,6 @@
 #include "views/teamrepairspanel.h"
 
+#include "core/printable.h"
 #include "core/repairevent.h"
 #include "views/severitystyle.h"
 
@@ -11,7 +12,7 @@ QString escapedLines(const QStringList &lines, const QString &separator)
 {
     QStringList html;
     for (const QString &l : lines)
-        html << l.toHtmlEscaped();
+        html << OutsideText::html(l, 600);
     return html.join(separator);
 }
 
@@ -34,7 +35,7 @@ void TeamRepairsPanel::showRepairs(const QStringList &lines, const QString &prob
                                          .arg(escapedLines(lines, QStringLiteral("<br>&nbsp;&nbsp;")));
     if (!problem.isEmpty())
         text += (text.isEmpty() ? QString() : QStringLiteral("<br>"))
-            + tr("<i>Repairs by others not read: %1</i>").arg(problem.toHtmlEscaped());
+            + tr("<i>Repairs by others not read: %1</i>").arg(OutsideText::html(problem));
     setText(text);
 }
 

@@ -48,7 +48,8 @@ struct FleetAlerts
         out.known = known;
         out.error = error;
         if (known && e.data && e.data->fetch && e.data->diagnosis) {
-            out.alerts = Alerts::ofKluster(all, target.klusterLabels, e.key.kluster, e.projectId);
+            out.alerts
+                = Alerts::ofKluster(all, target.klusterLabels, e.key.kluster, e.projectId, &out.omitted);
             Alerts::matchFindings(out.alerts, e.data->fetch->state, *e.data->diagnosis);
         }
         return out;

@@ -327,16 +327,27 @@ int runRepairCommand(const QStringList &arguments)
                     return;
                 }
                 Alerts::matchFindings(alerts.alerts, fetch.state, *diagnosis);
-                const QList<SilenceRequest> planned = RepairSilences::plan(alerts.alerts, chosenIds, title,
-                    silenceContext.user, QDateTime::currentDateTimeUtc(), silenceMinutes);
-                if (planned.isEmpty())
+                const QList<SilenceRequest> planned
+                    = RepairSilences::plan(alerts.alerts, chosenIds, title, silenceContext.user,
+                        QDateTime::currentDateTimeUtc(), silenceMinutes, alertmanager->klusterLabels);
+                if (planned.isEmpty()) {
                     out << "Alerts of these findings: none firing (unsilenced) in "
                         << alertmanager->displayUrl() << Qt::endl;
-                for (const SilenceRequest &s : planned)
-                    out << (silence ? "Silence" : "Would silence (with --silence)") << ": "
-                        << printable(s.matchersText()) << " until " << s.endsAt.toString(Qt::ISODate)
-                        << ", by " << printable(s.createdBy) << ": " << printable(s.comment) << Qt::endl;
-                proceed(planned);
+                    proceed(planned);
+                    return;
+                }
+                // Each silence with what else it would catch now, asked of Alertmanager before anything is
+                // made.
+                silences.preview(planned, [&, planned, proceed](const QStringList &caught, int) {
+                    for (qsizetype i = 0; i < planned.size(); ++i) {
+                        const SilenceRequest &s = planned.at(i);
+                        out << (silence ? "Silence" : "Would silence (with --silence)") << ": "
+                            << printable(s.matchersText()) << " until " << s.endsAt.toString(Qt::ISODate)
+                            << ", by " << printable(s.createdBy) << ": " << printable(s.comment) << "\n  "
+                            << printable(caught.value(i)) << Qt::endl;
+                    }
+                    proceed(planned);
+                });
             });
     });
     // Past the deadline, a repair in flight is given up through its executor: the audit record is completed

@@ -5,6 +5,7 @@
 #include "app/cli/fleetcommands.h"
 #include "app/cli/terminal.h"
 #include "console/fleetmonitor.h"
+#include "core/printable.h"
 #include "services/exporterserver.h"
 #include "services/runbooks.h"
 
@@ -43,7 +44,8 @@ std::optional<QStringList> readConfig(const QString &path, const QCommandLinePar
         QStringLiteral("all-clouds"), QStringLiteral("refresh"), QStringLiteral("record"),
         QStringLiteral("concurrency"), QStringLiteral("node-series"), QStringLiteral("startup-timeout"),
         QStringLiteral("token-expiry"), QStringLiteral("route-limit"), QStringLiteral("route-warning"),
-        QStringLiteral("max-unhealthy"), QStringLiteral("full-route-updates") };
+        QStringLiteral("max-unhealthy"), QStringLiteral("full-route-updates"),
+        QStringLiteral("web.config.file") };
     static const QStringList switches
         = { QStringLiteral("all-clouds"), QStringLiteral("record"), QStringLiteral("full-route-updates") };
     QFile file(path);
@@ -108,6 +110,15 @@ void addServeOptions(QCommandLineParser &parser)
     parser.addOption({ QStringLiteral("listen"),
         QStringLiteral("The address to serve on (default 127.0.0.1:9473; :9473 for every address)."),
         QStringLiteral("address") });
+    parser.addOption({ QStringLiteral("web.config.file"),
+        QStringLiteral(
+            "TLS and basic authentication from <file>: the Prometheus exporters' web configuration file "
+            "(tls_server_config, basic_auth_users, http_server_config.headers, rate_limit); read again when "
+            "it or its certificates change."),
+        QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("hash-password"),
+        QStringLiteral("Read a password on standard input, print its bcrypt hash for basic_auth_users, and "
+                       "exit.") });
     parser.addOption({ QStringLiteral("cloud"),
         QStringLiteral(
             "A cloud of clouds.yaml to watch (repeat for several; default: $OS_CLOUD, else the OS_* "
@@ -140,6 +151,27 @@ QByteArray healthz(const FleetMonitor &fleet)
         .arg(up)
         .arg(fleet.hasCompletedRound() ? QString() : QStringLiteral(", first round under way"))
         .toUtf8();
+}
+
+// --hash-password: a bcrypt hash of the password on standard input (its first line), for basic_auth_users.
+int hashPassword()
+{
+    QTextStream in(stdin);
+    const QString password = in.readLine();
+    if (password.isEmpty()) {
+        QTextStream(Terminal::err()) << "flightdeck-cli serve: --hash-password: no password on standard input"
+                                     << Qt::endl;
+        return 2;
+    }
+    const QByteArray hash = BasicAuth::hash(password.toUtf8(), 10);
+    if (hash.isEmpty()) {
+        QTextStream(Terminal::err()) << "flightdeck-cli serve: --hash-password: the system's crypt makes no "
+                                        "bcrypt hash"
+                                     << Qt::endl;
+        return 3;
+    }
+    QTextStream(Terminal::out()) << hash << Qt::endl;
+    return 0;
 }
 
 } // namespace
@@ -185,6 +217,8 @@ int runServeCommand(const QStringList &arguments)
     if (!parser.positionalArguments().isEmpty())
         return CliOptions::fail(
             command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    if (parser.isSet(QStringLiteral("hash-password")))
+        return hashPassword();
     const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
     if (!options)
         return CliOptions::fail(command, error);
@@ -230,9 +264,10 @@ int runServeCommand(const QStringList &arguments)
                 = QUrlQuery(QString::fromUtf8(request.query)).queryItemValue(QStringLiteral("project_id"));
             if (const std::optional<QByteArray> report = fleet.report(name, project))
                 return { 200, "application/json", *report };
+            // The name as asked, never echoed raw: escapes shown as such, cut short.
             return { 404, "text/plain; charset=utf-8",
                 QStringLiteral("no report of kluster \"%1\" (not known, or not read yet)\n")
-                    .arg(name)
+                    .arg(printable(name.left(80)) + (name.size() > 80 ? QStringLiteral("…") : QString()))
                     .toUtf8() };
         }
         if (request.path == "/runbooks/" || request.path == "/runbooks")
@@ -246,7 +281,8 @@ int runServeCommand(const QStringList &arguments)
                 return { 200, "text/markdown; charset=utf-8", *text };
             return { 404, "text/plain; charset=utf-8",
                 QStringLiteral("no runbook \"%1\"; there are: %2\n")
-                    .arg(name.left(80), Runbooks::names().join(QStringLiteral(", ")))
+                    .arg(printable(name.left(80)) + (name.size() > 80 ? QStringLiteral("…") : QString()),
+                        Runbooks::names().join(QStringLiteral(", ")))
                     .toUtf8() };
         }
         if (request.path == "/")
@@ -260,8 +296,12 @@ int runServeCommand(const QStringList &arguments)
     // Bound before anything starts: a port taken is a clear error, never a half-started exporter.
     const QString listen = parser.isSet(QStringLiteral("listen")) ? parser.value(QStringLiteral("listen"))
                                                                   : QStringLiteral("127.0.0.1:9473");
+    if (parser.isSet(QStringLiteral("web.config.file"))
+        && !server.setWebConfig(parser.value(QStringLiteral("web.config.file")), &error))
+        return CliOptions::fail(command, QStringLiteral("--web.config.file: %1").arg(error));
     if (!server.listen(listen, &error))
         return CliOptions::fail(command, QStringLiteral("--listen: %1").arg(error));
+    QObject::connect(&server, &ExporterServer::logged, &server, logLine);
 
     // SIGTERM and SIGINT end the event loop through a pipe (nothing else is safe in a signal handler).
     if (::pipe2(signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
@@ -295,9 +335,22 @@ int runServeCommand(const QStringList &arguments)
     QStringList names;
     for (const CloudConfig &cloud : *clouds)
         names << cloud.name;
-    logLine(QStringLiteral("serving http://%1/metrics for %2 (every kluster checked every %3 s)")
-                .arg(server.address(), names.join(QStringLiteral(", ")))
-                .arg(*refresh));
+    logLine(QStringLiteral("serving %1/metrics for %2 (every kluster checked every %3 s; %4)")
+                .arg(server.url(), names.join(QStringLiteral(", ")))
+                .arg(*refresh)
+                .arg(server.usesTls() && server.authenticates() ? QStringLiteral("TLS, basic authentication")
+                        : server.usesTls()                      ? QStringLiteral("TLS, no authentication")
+                        : server.authenticates() ? QStringLiteral("basic authentication without TLS")
+                                                 : QStringLiteral("no TLS, no authentication")));
+    if (server.reachableBeyondLoopback() && !(server.usesTls() && server.authenticates()))
+        logLine(QStringLiteral(
+            "warning: %1 is reachable beyond this machine %2: whoever can connect reads every kluster's "
+            "addresses, CIDRs, ids, names and repair paths (/klusters/<name>). Give --web.config.file with "
+            "tls_server_config and basic_auth_users (docs/monitoring.md), or listen on 127.0.0.1.")
+                    .arg(server.address(),
+                        server.usesTls()             ? QStringLiteral("without authentication")
+                            : server.authenticates() ? QStringLiteral("with passwords sent in clear (no TLS)")
+                                                     : QStringLiteral("without TLS or authentication")));
     fleet.start(*refresh * 1000);
     QCoreApplication::exec();
     // From here a signal ends the process as it would by default; the pipe goes.

@@ -110,6 +110,41 @@ bool wantsOnlyText(int argc, char *argv[])
     return false;
 }
 
+// The link given (at most one, well-formed), or nullopt having said why (`status` 2); empty when none.
+std::optional<QString> linkOf(const QCommandLineParser &parser, int *status)
+{
+    const QStringList args = parser.positionalArguments();
+    if (args.isEmpty())
+        return QString();
+    if (args.size() > 1) {
+        *status = fail(QStringLiteral("one link at a time (%1 were given)").arg(args.size()));
+        return std::nullopt;
+    }
+    QString why;
+    if (!FlightdeckLink::parse(args.first(), &why)) {
+        *status = fail(QStringLiteral("%1: %2").arg(printable(args.first().left(200)), why));
+        return std::nullopt;
+    }
+    return args.first().trimmed();
+}
+
+// Hands `link` to the console running: its exit status when it was opened there or refused, nullopt when
+// no console answers (then it is opened here, if this process can).
+std::optional<int> handOver(const QString &link)
+{
+    QString why;
+    switch (SingleInstance::handOver(link, 3000, &why)) {
+    case SingleInstance::HandOver::Opened:
+        QTextStream(stdout) << "flightdeck: opened in the console running: " << link << Qt::endl;
+        return 0;
+    case SingleInstance::HandOver::Refused:
+        return fail(QStringLiteral("the console running could not open %1: %2").arg(link, printable(why)));
+    case SingleInstance::HandOver::NoConsole:
+        break;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -128,6 +163,25 @@ int main(int argc, char *argv[])
 
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
         && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        // A link needs no display of this process's own: the console running opens it (from a terminal, a
+        // browser's handler, a session without $DISPLAY).
+        QCoreApplication core(argc, argv);
+        QCommandLineParser parser;
+        options.addTo(parser);
+        if (parser.parse(QCoreApplication::arguments()) && !parser.isSet(options.demo)
+            && !parser.isSet(options.snapshot) && !parser.isSet(options.screenshot)) {
+            int status = 0;
+            const std::optional<QString> link = linkOf(parser, &status);
+            if (!link)
+                return status;
+            if (!link->isEmpty()) {
+                if (const std::optional<int> handed = handOver(*link))
+                    return *handed;
+                return fail(QStringLiteral("no console runs to open %1, and this one has no display: neither "
+                                           "DISPLAY nor WAYLAND_DISPLAY is set")
+                                .arg(*link));
+            }
+        }
         // Say so, rather than let the platform plugin abort.
         return fail(QStringLiteral(
             "no display: neither DISPLAY nor WAYLAND_DISPLAY is set. Run it in a desktop session; "
@@ -194,28 +248,16 @@ int main(int argc, char *argv[])
         return fail(QStringLiteral("--snapshot: %1 is not a folder").arg(parser.value(options.snapshot)));
 
     // A link: checked first (a malformed one is one clear error), then handed to the console running, if any.
-    QString link;
-    if (const QStringList args = parser.positionalArguments(); !args.isEmpty()) {
-        if (args.size() > 1)
-            return fail(QStringLiteral("one link at a time (%1 were given)").arg(args.size()));
-        QString why;
-        if (!FlightdeckLink::parse(args.first(), &why))
-            return fail(QStringLiteral("%1: %2").arg(printable(args.first().left(200)), why));
-        link = args.first().trimmed();
-    }
+    int status = 0;
+    const std::optional<QString> given = linkOf(parser, &status);
+    if (!given)
+        return status;
+    const QString link = *given;
     const bool ownWorld
         = parser.isSet(options.demo) || parser.isSet(options.snapshot) || parser.isSet(options.screenshot);
     if (!link.isEmpty() && !ownWorld) {
-        QString why;
-        switch (SingleInstance::handOver(link, 3000, &why)) {
-        case SingleInstance::HandOver::Opened:
-            QTextStream(stdout) << "flightdeck: opened in the console running: " << link << Qt::endl;
-            return 0;
-        case SingleInstance::HandOver::Refused:
-            return fail(QStringLiteral("the console running could not open %1: %2").arg(link, why));
-        case SingleInstance::HandOver::NoConsole:
-            break; // opened here
-        }
+        if (const std::optional<int> handed = handOver(link))
+            return *handed;
     }
 
     MainWindow window;
@@ -224,12 +266,19 @@ int main(int argc, char *argv[])
     SingleInstance instance;
     if (!parser.isSet(options.screenshot)) { // a picture to render takes no links
         QString why;
-        instance.listen(
-            [&window](const QString &received) {
-                QString error;
-                return window.openLink(received, &error) ? QString() : error;
-            },
-            &why); // another console listens already: this one takes no links
+        // Another console listens already, or the socket's place is not this user's alone: this one takes
+        // no links, and says so when it is the second.
+        if (!instance.listen(
+                [&window](const QString &received) {
+                    QString error;
+                    return window.openLink(received, &error) ? QString() : error;
+                },
+                &why)
+            && !why.contains(QStringLiteral("another console")))
+            QTextStream(stderr) << "flightdeck: links are not taken: " << why << Qt::endl;
+        QObject::connect(&instance, &SingleInstance::problem, &window, [](const QString &problem) {
+            QTextStream(stderr) << "flightdeck: links are not taken: " << problem << Qt::endl;
+        });
     }
     if (parser.isSet(options.screenshot) || size.isValid())
         window.resize(size.isValid() ? size : QSize(1440, 900));

@@ -24,6 +24,7 @@ private slots:
     void textGroupsBySeverity();
     void healthyText();
     void refusalInJson();
+    void gateRefusalsInJson();
     void fullListPlansStayLinear();
     void writerStringsAsQtWritesThem();
     void incidentsInJsonAndText();
@@ -68,7 +69,23 @@ void TestCheckReport::jsonShape()
             f.value(QStringLiteral("kind")).toString() + QLatin1Char(':')
                 + f.value(QStringLiteral("subject")).toString());
         const QJsonObject repair = f.value(QStringLiteral("repair")).toObject();
-        QCOMPARE(repair.keys(), (QStringList { QStringLiteral("requests"), QStringLiteral("title") }));
+        // The deletions carry the budget's refusal (3 expected nodes, 1 Ready): what the gate refuses, a
+        // script reads.
+        if (repair.value(QStringLiteral("requests"))
+                .toArray()
+                .first()
+                .toObject()
+                .value(QStringLiteral("method"))
+            == QLatin1String("DELETE")) {
+            QCOMPARE(repair.keys(),
+                (QStringList {
+                    QStringLiteral("refusal"), QStringLiteral("requests"), QStringLiteral("title") }));
+            QCOMPARE(
+                repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(),
+                QStringLiteral("TooManyUnhealthy"));
+        } else {
+            QCOMPARE(repair.keys(), (QStringList { QStringLiteral("requests"), QStringLiteral("title") }));
+        }
         for (const QJsonValue &r : repair.value(QStringLiteral("requests")).toArray()) {
             QCOMPARE(r.toObject().keys(),
                 (QStringList { QStringLiteral("body"), QStringLiteral("headers"), QStringLiteral("method"),
@@ -200,7 +217,7 @@ void TestCheckReport::textGroupsBySeverity()
     QVERIFY(warning > critical);
     QVERIFY(text.indexOf(QStringLiteral("[CRITICAL] route-duplicate:100.100.4.0/24")) < warning);
     QVERIFY(text.contains(QStringLiteral("PUT network /v2.0/routers/")));
-    QVERIFY(text.contains(QStringLiteral("Refused by the remediation budget (TooManyUnhealthy)")));
+    QVERIFY(text.contains(QStringLiteral("Refused (TooManyUnhealthy, the remediation budget): ")));
     QVERIFY(text.contains(QStringLiteral("Summary: 2 critical, 2 warning, 0 info")));
 }
 
@@ -226,6 +243,88 @@ void TestCheckReport::refusalInJson()
                                    .toObject();
     QCOMPARE(repair.value(QStringLiteral("refusal")).toObject().value(QStringLiteral("reason")).toString(),
         QStringLiteral("NoRevision"));
+}
+
+// What the gate refuses is in the plan a script reads: a deletion in a zone that is down (ZoneDisruption),
+// one past the remediation budget (TooManyUnhealthy), each with its override named; a deletion the gate lets
+// through has none. The text report says the same.
+void TestCheckReport::gateRefusalsInJson()
+{
+    const auto repairOf = [](const QByteArray &json, const QString &id) {
+        for (const QJsonValue &f :
+            QJsonDocument::fromJson(json).object().value(QStringLiteral("findings")).toArray()) {
+            if (f.toObject().value(QStringLiteral("id")).toString() == id)
+                return f.toObject().value(QStringLiteral("repair")).toObject();
+        }
+        return QJsonObject();
+    };
+    const auto inZone = [](WorldBuilder &w, int server, int node, const QString &zone) {
+        w.serverAt(server).insert(QStringLiteral("OS-EXT-AZ:availability_zone"), zone);
+        if (node < 0)
+            return;
+        QJsonObject metadata = w.nodeAt(node).value(QStringLiteral("metadata")).toObject();
+        metadata.insert(QStringLiteral("labels"),
+            QJsonObject { { QStringLiteral("topology.kubernetes.io/zone"), zone } });
+        w.nodeAt(node).insert(QStringLiteral("metadata"), metadata);
+    };
+    // Zone az-1 down (3 of 10 nodes, all of it), the budget still allowing deletions.
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 10);
+    for (int n = 0; n < 10; ++n) {
+        const QString name = QStringLiteral("kks-demo-pool-n%1xxx").arg(n);
+        const QString ip = QStringLiteral("10.0.0.%1").arg(10 + n);
+        const QString cidr = QStringLiteral("100.100.%1.0/24").arg(10 + n);
+        const int s = w.server(name, ip, 600);
+        const int k = w.node(name, ip, cidr, n < 3 ? QStringLiteral("Unknown") : QStringLiteral("True"));
+        w.route(cidr, ip);
+        inZone(w, s, k, n < 3 ? QStringLiteral("az-1") : QStringLiteral("az-2"));
+    }
+    inZone(w,
+        w.server(
+            QStringLiteral("kks-demo-pool-errax"), QStringLiteral("10.0.0.40"), 600, QStringLiteral("ERROR")),
+        -1, QStringLiteral("az-1"));
+    inZone(w,
+        w.server(
+            QStringLiteral("kks-demo-pool-errbx"), QStringLiteral("10.0.0.41"), 600, QStringLiteral("ERROR")),
+        -1, QStringLiteral("az-2"));
+    const KlusterState s = w.state();
+    const Diagnosis d = Diagnosis::run(s);
+    QVERIFY(d.budget.deletionsAllowed);
+    const QByteArray json = CheckReport::toJson(s, d);
+    const QJsonObject down = repairOf(json, QStringLiteral("instance-error:kks-demo-pool-errax"));
+    QCOMPARE(down.value(QStringLiteral("requests"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("method"))
+                 .toString(),
+        QStringLiteral("DELETE"));
+    const QJsonObject refusal = down.value(QStringLiteral("refusal")).toObject();
+    QCOMPARE(refusal.value(QStringLiteral("reason")).toString(), QStringLiteral("ZoneDisruption"));
+    QVERIFY(refusal.value(QStringLiteral("detail")).toString().contains(QStringLiteral("az-1")));
+    QVERIFY(refusal.value(QStringLiteral("detail")).toString().contains(QStringLiteral("--override")));
+    QVERIFY(!repairOf(json, QStringLiteral("instance-error:kks-demo-pool-errbx"))
+                 .contains(QStringLiteral("refusal")));
+    QVERIFY(
+        CheckReport::toText(s, d).contains("Refused (ZoneDisruption, the remediation budget): zone az-1"));
+
+    // Past the budget: 5 of 10 unhealthy (at most 4).
+    WorldBuilder b;
+    b.pool(QStringLiteral("pool"), 10);
+    for (int n = 0; n < 5; ++n)
+        b.healthyMember(QStringLiteral("kks-demo-pool-h%1xxx").arg(n),
+            QStringLiteral("10.0.0.%1").arg(10 + n), QStringLiteral("100.100.%1.0/24").arg(10 + n));
+    b.server(
+        QStringLiteral("kks-demo-pool-errcx"), QStringLiteral("10.0.0.42"), 600, QStringLiteral("ERROR"));
+    const KlusterState bs = b.state();
+    const Diagnosis bd = Diagnosis::run(bs);
+    QVERIFY(!bd.budget.deletionsAllowed);
+    const QJsonObject budget
+        = repairOf(CheckReport::toJson(bs, bd), QStringLiteral("instance-error:kks-demo-pool-errcx"))
+              .value(QStringLiteral("refusal"))
+              .toObject();
+    QCOMPARE(budget.value(QStringLiteral("reason")).toString(), QStringLiteral("TooManyUnhealthy"));
+    QVERIFY(!budget.value(QStringLiteral("detail")).toString().isEmpty());
 }
 
 void TestCheckReport::fullListPlansStayLinear()

@@ -1,8 +1,10 @@
 // diagnosis.md §5 as a table of worlds: each rule's incident, its members and repair, and what makes none
 // (one member, the node lifecycle controller's thresholds not met, a source partial), and the rules' order.
 
+#include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "core/repairgate.h"
+#include "core/repairplanner.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QJsonArray>
@@ -42,6 +44,8 @@ private slots:
     void securityGroupDetached();
     void podNetworkClosed();
     void routerFull();
+    void routerFullRepairLinearWithoutAtomicRoutes_data();
+    void routerFullRepairLinearWithoutAtomicRoutes();
     void recycledClaimsBeforeTheDetachedGroup();
     void partialSourceMakesNone();
     void noDeletionInADisruptedZone();
@@ -278,6 +282,75 @@ void TestIncidents::routerFull()
     QVERIFY(i->members.contains(QStringLiteral("route-missing:kks-demo-pool-ccccc")));
     QVERIFY(i->repair());
     QCOMPARE(i->repair()->action, RepairPlan::Action::ChangeRoutes);
+}
+
+void TestIncidents::routerFullRepairLinearWithoutAtomicRoutes_data()
+{
+    QTest::addColumn<bool>("atomic");
+    QTest::newRow("full-list PUT") << false;
+    QTest::newRow("extraroute-atomic") << true;
+}
+
+// A router at its limit of 3,000 routes, every one orphaned, and 40 nodes without their route: the
+// router-full incident's one change. Without extraroute-atomic each finding's own plan is the router's whole
+// list; the incident, the gate and the report must combine them without making each (counted in route entries
+// written, not timed): a few times the routes for each of the six ways it is asked for here, not their
+// square (9 million before).
+void TestIncidents::routerFullRepairLinearWithoutAtomicRoutes()
+{
+    QFETCH(bool, atomic);
+    constexpr int routes = 3000;
+    constexpr int missing = 40;
+    WorldBuilder w(QStringLiteral("demo"), QStringLiteral("10.0.0.0/8"));
+    w.pool(QStringLiteral("pool"), missing);
+    w.maxRoutes(routes).atomicRoutes(atomic).routerRevision(7);
+    for (int i = 0; i < routes; ++i)
+        w.route(QStringLiteral("10.200.%1.%2/32").arg(i / 250).arg(i % 250),
+            QStringLiteral("172.31.%1.%2").arg(i / 250).arg(i % 250 + 1));
+    for (int n = 0; n < missing; ++n) {
+        const QString name = QStringLiteral("kks-demo-pool-m%1").arg(n, 4, 10, QLatin1Char('0'));
+        const QString ip = QStringLiteral("172.16.0.%1").arg(n + 2);
+        w.server(name, ip, 600);
+        w.node(name, ip, QStringLiteral("10.1.%1.0/24").arg(n));
+    }
+    const KlusterState state = w.state();
+    const qint64 before = RepairPlanner::routeEntriesWritten();
+    const Diagnosis d = Diagnosis::run(state);
+    const Incident *full = d.incidentOf(QStringLiteral("route-limit:%1").arg(w.routerId()));
+    QVERIFY(full);
+    QCOMPARE(full->rule, IncidentRule::RouterFull);
+    const std::optional<RepairPlan> plan = full->repair();
+    QVERIFY(plan);
+    QCOMPARE(plan->action, RepairPlan::Action::ChangeRoutes);
+    QCOMPARE(plan->form, PlanForm::Exact);
+    QCOMPARE(plan->routes.size(), routes);
+    QCOMPARE(plan->addedRoutes.size(), missing);
+    QCOMPARE(full->repairFindings().size(), routes + missing);
+    if (!atomic) { // one guarded PUT of the final list: the 40 added routes alone
+        QCOMPARE(plan->requests.size(), 1);
+        QCOMPARE(plan->requests.first()
+                     .body.toObject()
+                     .value(QStringLiteral("router"))
+                     .toObject()
+                     .value(QStringLiteral("routes"))
+                     .toArray()
+                     .size(),
+            missing);
+        QCOMPARE(plan->requests.first().headers.value(QStringLiteral("If-Match")).toString(),
+            QStringLiteral("revision_number=7"));
+    }
+    // Every route finding of the router chosen together, as "repair all route findings" does.
+    const RepairGate gate(RepairGate::routeFindings(d.findings), d.budget);
+    QCOMPARE(gate.steps().size(), 1);
+    QCOMPARE(gate.steps().first().plan.form, PlanForm::Exact);
+    QCOMPARE(gate.steps().first().findingIds.size(), routes + missing);
+    for (const RepairGate::Decision &decision : gate.decisions())
+        QVERIFY(decision.combined);
+    // The report: each finding's plan (withheld past its bound) and the incident's.
+    const QByteArray json = CheckReport::toJson(state, d);
+    QVERIFY(json.contains("router-full:"));
+    const qint64 written = RepairPlanner::routeEntriesWritten() - before;
+    QVERIFY2(written < 20 * routes, qPrintable(QStringLiteral("%1 route entries written").arg(written)));
 }
 
 // A node NotReady because its CIDR was recycled belongs to that incident, not to the detached group's.

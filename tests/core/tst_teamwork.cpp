@@ -18,6 +18,7 @@ private slots:
     void latestPhaseOfEachRepair();
     void teammatesStartedLately();
     void describeSaysWhoWhatWhen();
+    void forgedAndHostileEventsBounded();
     void linkRoundTrip_data();
     void linkRoundTrip();
     void malformedLinks_data();
@@ -142,12 +143,77 @@ void TestTeamwork::teammatesStartedLately()
 void TestTeamwork::describeSaysWhoWhatWhen()
 {
     RepairEvent e = sample(RepairEventPhase::Sent, kNow.addSecs(-4 * 60));
+    e.inAuditLog = true;
     QCOMPARE(RepairEvents::describe(e, kNow),
-        QStringLiteral("alice started \"Delete instance kks-demo-pool-t5y6u\" "
-                       "(instance-error:kks-demo-pool-t5y6u) 4 min ago"));
+        QStringLiteral(
+            "user alice started \"Delete instance kks-demo-pool-t5y6u\" "
+            "(instance-error:kks-demo-pool-t5y6u) 4 min ago, from flightdeck@laptop/flightdeck-42-1"));
     e.phase = RepairEventPhase::Failed;
     e.outcome = QStringLiteral("failed: 500");
-    QVERIFY(RepairEvents::describe(e, kNow).endsWith(QStringLiteral(": failed (failed: 500)")));
+    QVERIFY(RepairEvents::describe(e, kNow).contains(QStringLiteral(": failed (failed: 500), from ")));
+    // What only the kluster's Events claim says so.
+    e.inAuditLog = false;
+    QVERIFY(
+        RepairEvents::describe(e, kNow).endsWith(QStringLiteral("(from the kluster's Events, unverified)")));
+}
+
+// Events are written by whoever may create Events in the kluster: a forged end cannot hide a real start, a
+// huge annotation is cut before anything holds it, a flood of them is bounded, and what they say is shown
+// as text (no control or bidirectional character survives).
+void TestTeamwork::forgedAndHostileEventsBounded()
+{
+    // A RepairVerified with the real start's audit id, an earlier time and another instance: ignored; the
+    // start stays the repair (and a teammate is warned of it).
+    const RepairEvent started = sample(RepairEventPhase::Sent, kNow.addSecs(-120), QStringLiteral("real"));
+    RepairEvent forged = sample(RepairEventPhase::Verified, kNow.addSecs(-3600), QStringLiteral("real"));
+    forged.instance = QStringLiteral("flightdeck@elsewhere/x");
+    RepairEvent sameInstanceEarlier = forged;
+    sameInstanceEarlier.instance = started.instance;
+    for (const RepairEvent &fake : { forged, sameInstanceEarlier }) {
+        const QList<RepairEvent> latest = RepairEvents::latestPerRepair({ fake, started });
+        QCOMPARE(latest.size(), 1);
+        QCOMPARE(latest.first().phase, RepairEventPhase::Sent);
+        QCOMPARE(latest.first().time, started.time);
+        QCOMPARE(RepairEvents::teammatesStarted({ fake, started }, QStringLiteral("flightdeck@here/me"), kNow)
+                     .size(),
+            1);
+    }
+    // The real end (same instance, after the start) still ends it.
+    RepairEvent ended = sample(RepairEventPhase::Verified, kNow.addSecs(-60), QStringLiteral("real"));
+    QCOMPARE(
+        RepairEvents::latestPerRepair({ forged, started, ended }).first().phase, RepairEventPhase::Verified);
+
+    // 2,000 Events, one with a 200 KiB annotation and control characters: the newest MaxEvents kept, every
+    // field cut, and the lines a view shows are few.
+    QJsonArray items;
+    for (int i = 0; i < 2000; ++i) {
+        RepairEvent e = sample(RepairEventPhase::Sent, kNow.addSecs(-3000 + i), QStringLiteral("a%1").arg(i));
+        if (i == 1999) {
+            e.repair = QString(200 * 1024, QLatin1Char('x'));
+            e.user = QStringLiteral("mallory\x1b[2J\u202e<img src=file:///etc/passwd>");
+        }
+        QJsonObject event = e.toEvent();
+        if (i == 1999) { // toEvent cuts what it writes: the forger does not
+            QJsonObject metadata = event.value(QStringLiteral("metadata")).toObject();
+            QJsonObject annotations = metadata.value(QStringLiteral("annotations")).toObject();
+            annotations.insert(QStringLiteral("flightdeck.io/repair"), e.repair);
+            metadata.insert(QStringLiteral("annotations"), annotations);
+            event.insert(QStringLiteral("metadata"), metadata);
+        }
+        items.append(event);
+    }
+    const QList<RepairEvent> read
+        = RepairEvent::fromEventList(QJsonObject { { QStringLiteral("items"), items } });
+    QCOMPARE(read.size(), RepairEvent::MaxEvents);
+    QCOMPARE(read.last().auditId, QStringLiteral("a1999"));
+    QCOMPARE(read.last().repair.size(), RepairEvent::MaxFieldChars);
+    const QStringList lines = RepairEvents::describeNewest(RepairEvents::latestPerRepair(read), kNow);
+    QCOMPARE(lines.size(), RepairEvents::Shown + 1);
+    QVERIFY(lines.last().startsWith(QStringLiteral("… and 490 more")));
+    QVERIFY2(lines.first().size() < 600, qPrintable(QString::number(lines.first().size())));
+    QVERIFY(!lines.first().contains(QChar(0x1b)));
+    QVERIFY(!lines.first().contains(QChar(0x202e)));
+    QVERIFY(lines.first().contains(QStringLiteral("user mallory\\e[2J<img")));
 }
 
 void TestTeamwork::linkRoundTrip_data()

@@ -2,10 +2,15 @@
 #include "core/incidents.h"
 #include "services/exporterserver.h"
 #include "services/runbooks.h"
+#include "services/webconfig.h"
+#include "tests/common/testcerts.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QSslKey>
+#include <QSslSocket>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 
 // The exporter's HTTP side over a real socket on loopback, as Prometheus and less polite clients talk to it:
@@ -25,6 +30,14 @@ private slots:
     void bodyEndsTheConnection();
     void addressesParsed();
     void runbooksForEveryKindAndRule();
+    void slowClientsCannotLockScrapesOut();
+    void requestHeadHasOneDeadline();
+    void pipelinedRequestsNeverReadStayBounded();
+    void bareLineFeedsAndOtherVersions();
+    void webConfigRefusedWithItsKey_data();
+    void webConfigRefusedWithItsKey();
+    void tlsBasicAuthHeadersAndRotation();
+    void clientCertificates();
 
 private:
     // Sends `bytes`, reads until `answers` whole answers came (or the connection closed): their text.
@@ -139,7 +152,7 @@ void TestExporterServer::clearErrors()
     {
         QTcpSocket socket;
         const QByteArray huge = "GET /metrics HTTP/1.1\r\nX-Big: "
-            + QByteArray(ExporterServer::MaxRequestBytes + 10, 'a') + "\r\n\r\n";
+            + QByteArray(ExporterServer::Limits().maxRequestBytes + 10, 'a') + "\r\n\r\n";
         QVERIFY(exchange(socket, huge, 1).startsWith("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
         QTRY_COMPARE(socket.state(), QAbstractSocket::UnconnectedState);
     }
@@ -198,6 +211,357 @@ void TestExporterServer::runbooksForEveryKindAndRule()
     QVERIFY(!Runbooks::markdown(QStringLiteral("../README")));
     QVERIFY(!Runbooks::markdown(QStringLiteral("README"))); // the index is no runbook
     QVERIFY(!Runbooks::markdown(QStringLiteral("nosuch")));
+}
+
+namespace {
+
+// What came on `socket` until `answers` whole answers (or it closed, or 5 s): the server runs in this thread.
+QByteArray readAnswers(QAbstractSocket &socket, int answers, int ms = 5000)
+{
+    QByteArray got;
+    QElapsedTimer timer;
+    timer.start();
+    while (got.count("HTTP/1.1 ") < answers || !(got.endsWith('\n') || got.endsWith("\r\n\r\n"))) {
+        if (timer.elapsed() > ms || socket.state() != QAbstractSocket::ConnectedState)
+            break;
+        QTest::qWait(10);
+        got += socket.readAll();
+    }
+    return got + socket.readAll();
+}
+
+ExporterServer::Response metricsHandler(const ExporterServer::Request &r)
+{
+    if (r.path == "/metrics")
+        return { 200, "text/plain; version=0.0.4", "up 1\n" };
+    if (r.path == "/big")
+        return { 200, "text/plain", QByteArray(256 * 1024, 'x') };
+    return { 404, "text/plain", "not found\n" };
+}
+
+// Until the TLS handshake is done or has failed (5 s at most), the server running meanwhile.
+void waitForHandshake(QSslSocket &socket)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!socket.isEncrypted() && socket.state() != QAbstractSocket::UnconnectedState
+        && timer.elapsed() < 5000)
+        QTest::qWait(10);
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+// 8 slow connections (a head begun and never finished, or nothing sent) hold every slot of a small server
+// and 4 is all one address may hold: a fresh scrape from the same address still gets in (the one waiting
+// longest is closed for it), every time. Before, 64 such connections refused every scrape for 120 s.
+void TestExporterServer::slowClientsCannotLockScrapesOut()
+{
+    ExporterServer::Limits limits;
+    limits.maxConnections = 8;
+    limits.maxPerClient = 4;
+    limits.headTimeoutMs = 30000; // long: the deadline is not what frees the slots here
+    limits.evictAfterMs = 100;
+    ExporterServer server(metricsHandler, limits);
+    QString error;
+    QVERIFY2(server.listen(QStringLiteral("127.0.0.1:0"), &error), qPrintable(error));
+    QList<QTcpSocket *> slow;
+    for (int i = 0; i < 12; ++i) {
+        auto *s = new QTcpSocket(this);
+        s->connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(s->waitForConnected(5000));
+        if (i % 2 == 0)
+            s->write("GET /met"); // a head begun
+        slow << s;
+        QTest::qWait(20);
+    }
+    QTRY_VERIFY(server.connectionCount() <= limits.maxPerClient);
+    QTest::qWait(150);
+    for (int round = 0; round < 3; ++round) {
+        QTcpSocket scrape;
+        scrape.connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(scrape.waitForConnected(5000));
+        scrape.write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+        const QByteArray answer = readAnswers(scrape, 1);
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK"), answer.constData());
+        QVERIFY(server.connectionCount() <= limits.maxPerClient);
+        QTest::qWait(150);
+    }
+    qDeleteAll(slow);
+}
+
+// One byte every 100 ms does not keep a head open: its deadline runs from its first byte (408, closed).
+void TestExporterServer::requestHeadHasOneDeadline()
+{
+    ExporterServer::Limits limits;
+    limits.headTimeoutMs = 700;
+    ExporterServer server(metricsHandler, limits);
+    QString error;
+    QVERIFY(server.listen(QStringLiteral("127.0.0.1:0"), &error));
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(socket.waitForConnected(5000));
+    const QByteArray request
+        = "GET /metrics HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    QByteArray got;
+    QElapsedTimer timer;
+    timer.start();
+    for (qsizetype i = 0; i < request.size() && socket.state() == QAbstractSocket::ConnectedState; ++i) {
+        socket.write(request.mid(i, 1));
+        QTest::qWait(100);
+        got += socket.readAll();
+    }
+    got += readAnswers(socket, 1, 2000);
+    QVERIFY2(got.startsWith("HTTP/1.1 408 Request Timeout\r\n"), got.constData());
+    QTRY_COMPARE(socket.state(), QAbstractSocket::UnconnectedState);
+    QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+}
+
+// 8 MB of pipelined requests whose answers (256 KiB each) are never read: what the server holds of them stays
+// within a head's worth per connection; the rest waits in the network. Before, all of it was read in.
+void TestExporterServer::pipelinedRequestsNeverReadStayBounded()
+{
+    ExporterServer server(metricsHandler);
+    QString error;
+    QVERIFY(server.listen(QStringLiteral("127.0.0.1:0"), &error));
+    QTcpSocket socket;
+    socket.setReadBufferSize(1); // reads nothing
+    socket.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(socket.waitForConnected(5000));
+    QByteArray many;
+    for (int i = 0; i < 8 * 1024 * 1024 / 24; ++i)
+        many += "GET /big HTTP/1.1\r\n\r\n";
+    socket.write(many);
+    qint64 most = 0;
+    for (int i = 0; i < 100; ++i) {
+        QTest::qWait(20);
+        most = qMax(most, server.bufferedBytes());
+    }
+    const qint64 bound = 2 * (ExporterServer::Limits().maxRequestBytes + 4096 + 4);
+    QVERIFY2(most <= bound, qPrintable(QStringLiteral("%1 bytes held").arg(most)));
+    QCOMPARE(server.connectionCount(), 1);
+}
+
+void TestExporterServer::bareLineFeedsAndOtherVersions()
+{
+    {
+        QTcpSocket socket; // bare LFs: answered at once, not after the idle cut
+        const QByteArray answer = exchange(socket, "GET /metrics HTTP/1.1\nHost: x\n\n", 1);
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+    }
+    for (const QByteArray version :
+        { QByteArray("HTTP/1.9"), QByteArray("HTTP/2.0"), QByteArray("HTTP/0.9") }) {
+        QTcpSocket socket;
+        const QByteArray answer = exchange(socket, "GET /metrics " + version + "\r\n\r\n", 1);
+        QVERIFY2(answer.startsWith("HTTP/1.1 505 HTTP Version Not Supported\r\n"), answer.constData());
+        QTRY_COMPARE(socket.state(), QAbstractSocket::UnconnectedState);
+    }
+    QCOMPARE(m_paths, QList<QByteArray> { "/metrics" });
+}
+
+void TestExporterServer::webConfigRefusedWithItsKey_data()
+{
+    QTest::addColumn<QByteArray>("yaml");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown top key") << QByteArray("tls_config:\n  cert_file: a\n")
+                                     << "tls_config: unknown key";
+    QTest::newRow("unknown tls key") << QByteArray(
+        "tls_server_config:\n  cert_file: a\n  key_file: b\n  certfile: c\n")
+                                     << "tls_server_config.certfile: unknown key";
+    QTest::newRow("no key") << QByteArray("tls_server_config:\n  cert_file: a\n")
+                            << "missing one of key or key_file";
+    QTest::newRow("ca without policy")
+        << QByteArray("tls_server_config:\n  cert_file: a\n  key_file: b\n  client_ca_file: c\n")
+        << "without a Client Auth Policy";
+    QTest::newRow("verify if given") << QByteArray(
+        "tls_server_config:\n  cert_file: a\n  key_file: b\n  client_auth_type: VerifyClientCertIfGiven\n")
+                                     << "VerifyClientCertIfGiven is not offered";
+    QTest::newRow("old TLS") << QByteArray(
+        "tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS10\n")
+                             << "min_version: TLS10 is not offered";
+    QTest::newRow("cipher") << QByteArray(
+        "tls_server_config:\n  cert_file: a\n  key_file: b\n  cipher_suites: [RC4]\n")
+                            << "unknown cipher: RC4";
+    QTest::newRow("header") << QByteArray("http_server_config:\n  headers:\n    Set-Cookie: x\n")
+                            << "HTTP header \"Set-Cookie\" can not be configured";
+    QTest::newRow("header value") << QByteArray(
+        "http_server_config:\n  headers:\n    X-Frame-Options: allow\n")
+                                  << "invalid value: expected one of deny, sameorigin";
+    QTest::newRow("plain password") << QByteArray("basic_auth_users:\n  alice: secret\n")
+                                    << "basic_auth_users.alice: not a bcrypt hash";
+    QTest::newRow("sans without client auth")
+        << QByteArray("tls_server_config:\n  cert_file: a\n  key_file: b\n  client_allowed_sans: [x]\n")
+        << "client_allowed_sans: requires client_auth_type";
+    QTest::newRow("duration") << QByteArray("rate_limit:\n  interval: soon\n")
+                              << "rate_limit.interval: not a duration";
+    QTest::newRow("not a mapping") << QByteArray("- a\n- b\n") << "expected a mapping";
+    QTest::newRow("not YAML") << QByteArray("a: [b\n") << "not YAML";
+}
+
+void TestExporterServer::webConfigRefusedWithItsKey()
+{
+    QFETCH(QByteArray, yaml);
+    QFETCH(QString, expected);
+    QString error;
+    QVERIFY(!WebConfig::parse(yaml, QStringLiteral("/etc/flightdeck"), &error));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+    QVERIFY(!error.contains(QStringLiteral("secret")));
+}
+
+// TLS with a certificate of the test's CA, basic authentication (a bcrypt hash, checked off the serving
+// thread), the toolkit's headers; a wrong password and none are 401 with the challenge; the file read again
+// when it changes (another user); plain HTTP on the TLS port gets nothing.
+void TestExporterServer::tlsBasicAuthHeadersAndRotation()
+{
+    QTemporaryDir dir;
+    const TestCerts certs(dir.path());
+    if (!certs.error.isEmpty())
+        QSKIP(qPrintable(certs.error));
+    const QByteArray hash = BasicAuth::hash("right horse battery", 4);
+    QVERIFY(BasicAuth::isBcryptHash(hash));
+    QVERIFY(BasicAuth::verify(hash, "right horse battery"));
+    QVERIFY(!BasicAuth::verify(hash, "wrong"));
+    const QString config = certs.path(QStringLiteral("web.yml"));
+    QVERIFY(writeFile(config,
+        "tls_server_config:\n  cert_file: server.pem\n  key_file: server.key\n  min_version: TLS12\n"
+        "http_server_config:\n  headers:\n    X-Frame-Options: deny\n    X-Content-Type-Options: nosniff\n"
+        "basic_auth_users:\n  prometheus: "
+            + hash + "\n"));
+    ExporterServer server(metricsHandler);
+    QString error;
+    QVERIFY2(server.setWebConfig(config, &error), qPrintable(error));
+    QVERIFY(server.usesTls() && server.authenticates());
+    QVERIFY(server.listen(QStringLiteral("127.0.0.1:0"), &error));
+    QVERIFY(server.url().startsWith(QStringLiteral("https://127.0.0.1:")));
+    const QList<QSslCertificate> ca = QSslCertificate::fromPath(certs.path(QStringLiteral("ca.pem")));
+    QCOMPARE(ca.size(), 1);
+    const auto ask = [&](const QByteArray &authorization) {
+        QSslSocket socket;
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.setCaCertificates(ca);
+        socket.setSslConfiguration(tls);
+        socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), server.port());
+        waitForHandshake(socket);
+        if (!socket.isEncrypted())
+            return QByteArray("not encrypted: ") + socket.errorString().toUtf8();
+        socket.write("GET /metrics HTTP/1.1\r\nHost: x\r\n"
+            + (authorization.isEmpty() ? QByteArray() : "Authorization: " + authorization + "\r\n") + "\r\n");
+        return readAnswers(socket, 1);
+    };
+    const auto basic = [](const QByteArray &user, const QByteArray &password) {
+        return "Basic " + (user + ':' + password).toBase64();
+    };
+    QByteArray answer = ask({});
+    QVERIFY2(answer.startsWith("HTTP/1.1 401 Unauthorized\r\n"), answer.constData());
+    QVERIFY(answer.contains("WWW-Authenticate: Basic\r\n"));
+    QVERIFY(answer.contains("X-Frame-Options: deny\r\n"));
+    answer = ask(basic("prometheus", "wrong"));
+    QVERIFY2(answer.startsWith("HTTP/1.1 401"), answer.constData());
+    answer = ask(basic("nobody", "right horse battery"));
+    QVERIFY2(answer.startsWith("HTTP/1.1 401"), answer.constData());
+    answer = ask(basic("prometheus", "right horse battery"));
+    QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+    QVERIFY(answer.contains("X-Content-Type-Options: nosniff\r\n"));
+    QVERIFY(answer.endsWith("up 1\n"));
+    answer = ask(basic("prometheus", "right horse battery")); // the cached verdict
+    QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+    {
+        QTcpSocket plainSocket; // HTTP on the TLS port: no answer
+        plainSocket.connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(plainSocket.waitForConnected(5000));
+        plainSocket.write("GET /metrics HTTP/1.1\r\n\r\n");
+        const QByteArray got = readAnswers(plainSocket, 1, 1500);
+        QVERIFY2(!got.contains("up 1"), got.constData());
+    }
+    // Another user, the file rewritten: taken at the next request; the old one refused.
+    QTest::qWait(1100); // a newer modification time
+    QSignalSpy logged(&server, &ExporterServer::logged);
+    QVERIFY(writeFile(config,
+        "tls_server_config:\n  cert_file: server.pem\n  key_file: server.key\n"
+        "basic_auth_users:\n  scraper: "
+            + hash + "\n"));
+    answer = ask(basic("scraper", "right horse battery"));
+    QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+    QVERIFY(!answer.contains("X-Frame-Options"));
+    answer = ask(basic("prometheus", "right horse battery"));
+    QVERIFY2(answer.startsWith("HTTP/1.1 401"), answer.constData());
+    QVERIFY(!logged.isEmpty());
+    // A broken file: the last good one stays, and it is said why.
+    QTest::qWait(1100);
+    QVERIFY(writeFile(config, "tls_server_config:\n  cert_file: nosuch.pem\n  key_file: server.key\n"));
+    answer = ask(basic("scraper", "right horse battery"));
+    QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+    bool said = false;
+    for (const QList<QVariant> &line : std::as_const(logged))
+        said = said || line.first().toString().contains(QStringLiteral("the last good one stays"));
+    QVERIFY(said);
+}
+
+// RequireAndVerifyClientCert: a client certificate of the client CA gets in; none, or one of another CA,
+// does not; client_allowed_sans narrows to the names listed.
+void TestExporterServer::clientCertificates()
+{
+    QTemporaryDir dir;
+    const TestCerts certs(dir.path());
+    if (!certs.error.isEmpty())
+        QSKIP(qPrintable(certs.error));
+    const QString config = certs.path(QStringLiteral("web.yml"));
+    const QList<QSslCertificate> ca = QSslCertificate::fromPath(certs.path(QStringLiteral("ca.pem")));
+    const auto ask = [&](ExporterServer &server, const QString &cert) {
+        QSslSocket socket;
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.setCaCertificates(ca);
+        if (!cert.isEmpty()) {
+            tls.setLocalCertificate(
+                QSslCertificate::fromPath(certs.path(cert + QStringLiteral(".pem"))).first());
+            QFile keyFile(certs.path(cert + QStringLiteral(".key")));
+            if (!keyFile.open(QIODevice::ReadOnly))
+                return QByteArray("no key");
+            tls.setPrivateKey(QSslKey(keyFile.readAll(), QSsl::Ec));
+        }
+        socket.setSslConfiguration(tls);
+        socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), server.port());
+        waitForHandshake(socket);
+        if (!socket.isEncrypted())
+            return QByteArray("refused");
+        socket.write("GET /metrics HTTP/1.1\r\n\r\n");
+        const QByteArray got = readAnswers(socket, 1, 2000);
+        return got.isEmpty() ? QByteArray("refused") : got;
+    };
+    QVERIFY(writeFile(config,
+        "tls_server_config:\n  cert_file: server.pem\n  key_file: server.key\n"
+        "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.pem\n"));
+    {
+        ExporterServer server(metricsHandler);
+        QString error;
+        QVERIFY2(server.setWebConfig(config, &error), qPrintable(error));
+        QVERIFY(server.listen(QStringLiteral("127.0.0.1:0"), &error));
+        QVERIFY(ask(server, QStringLiteral("client")).startsWith("HTTP/1.1 200 OK"));
+        QVERIFY(!ask(server, QString()).startsWith("HTTP/1.1 200"));
+        QVERIFY(!ask(server, QStringLiteral("other-client")).startsWith("HTTP/1.1 200"));
+    }
+    QVERIFY(writeFile(config,
+        "tls_server_config:\n  cert_file: server.pem\n  key_file: server.key\n"
+        "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.pem\n"
+        "  client_allowed_sans: [someone.example]\n"));
+    {
+        ExporterServer server(metricsHandler);
+        QString error;
+        QVERIFY2(server.setWebConfig(config, &error), qPrintable(error));
+        QVERIFY(server.listen(QStringLiteral("127.0.0.1:0"), &error));
+        QVERIFY(!ask(server, QStringLiteral("client")).startsWith("HTTP/1.1 200"));
+    }
+    // A key that is not the certificate's: refused at start, naming why.
+    QVERIFY(writeFile(config, "tls_server_config:\n  cert_file: server.pem\n  key_file: client.key\n"));
+    ExporterServer server(metricsHandler);
+    QString error;
+    QVERIFY(!server.setWebConfig(config, &error));
+    QVERIFY2(error.contains(QStringLiteral("does not belong to the certificate")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestExporterServer)

@@ -1404,7 +1404,7 @@ void TestConsole::teammatesRepairWarnedProtectedLinked()
     second.setTab(Tab::Overview);
     second.refreshAction()->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(second.overviewPage()->teamRepairsShown().contains(tcp), 30000);
-    QVERIFY2(second.overviewPage()->teamRepairsShown().contains(QStringLiteral("demo repaired")),
+    QVERIFY2(second.overviewPage()->teamRepairsShown().contains(QStringLiteral("user demo repaired")),
         qPrintable(second.overviewPage()->teamRepairsShown()));
 
     // Protected: marked in the kluster list, and the repair asks for the kluster's name.
@@ -1619,6 +1619,12 @@ void TestConsole::alertsSilencedWhileRepairing()
     QVERIFY(silence->findChild<QLabel *>() != nullptr);
     if (!shots.isEmpty())
         QVERIFY(silence->grab().save(shots + QStringLiteral("/silence-alert.png")));
+    // Of this alert and no other: what it lacks is pinned, and Alertmanager is asked what else it would
+    // catch before it can be confirmed.
+    QVERIFY(!silence->silenceButton()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(silence->silenceButton()->isEnabled(), 15000);
+    QVERIFY2(
+        silence->caughtText().contains(QStringLiteral("no other alert")), qPrintable(silence->caughtText()));
     silence->minutesBox()->setValue(30);
     QTest::mouseClick(silence->silenceButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(
