@@ -12,8 +12,11 @@
 // without node that the router still routes a pod CIDR to).
 
 #include "core/apiparser.h"
+#include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "core/diagnosiscontext.h"
+#include "core/repairgate.h"
+#include "core/repairplanner.h"
 #include "services/historystore.h"
 #include "tests/common/worldbuilder.h"
 
@@ -224,6 +227,60 @@ void BM_Incidents(benchmark::State &state)
     state.counters["incidents"] = double(d.incidents.size());
 }
 
+// A router at its limit with every one of its routes wrong and 40 nodes without theirs (the router-full
+// incident), with and without extraroute-atomic: what `check` does with it (diagnose, the incident's one
+// change, both reports) and "repair all route findings" (the gate over every route finding). Without the
+// atomic extension each finding's own plan is the router's whole list: combined from deltas, the work stays
+// linear in the routes (routeEntries: the route entries written into request bodies per iteration).
+KlusterState fullRouter(int routes, bool atomic)
+{
+    WorldBuilder w(QStringLiteral("bench"), QStringLiteral("10.0.0.0/8"));
+    constexpr int missing = 40;
+    w.pool(QStringLiteral("pool"), missing).maxRoutes(routes).atomicRoutes(atomic).routerRevision(3);
+    for (int i = 0; i < routes; ++i)
+        w.route(QStringLiteral("10.%1.%2.%3/32").arg(200 + i / 62500).arg(i / 250 % 250).arg(i % 250),
+            QStringLiteral("172.31.%1.%2").arg(i / 250 % 250).arg(i % 250 + 1));
+    for (int n = 0; n < missing; ++n) {
+        const QString name = QStringLiteral("kks-bench-pool-m%1").arg(n, 4, 10, QLatin1Char('0'));
+        const QString ip = QStringLiteral("172.16.0.%1").arg(n + 2);
+        w.server(name, ip, 600);
+        w.node(name, ip, QStringLiteral("10.1.%1.0/24").arg(n));
+    }
+    return w.state();
+}
+
+void BM_RouterFullCheck(benchmark::State &state)
+{
+    const KlusterState s = fullRouter(int(state.range(0)), state.range(1) != 0);
+    qint64 entries = 0;
+    for (auto _ : state) {
+        const qint64 before = RepairPlanner::routeEntriesWritten();
+        const Diagnosis d = Diagnosis::run(s);
+        QByteArray json = CheckReport::toJson(s, d);
+        QByteArray text = CheckReport::toText(s, d);
+        benchmark::DoNotOptimize(json);
+        benchmark::DoNotOptimize(text);
+        entries = RepairPlanner::routeEntriesWritten() - before;
+    }
+    state.counters["routeEntries"] = double(entries);
+}
+
+void BM_RepairAllRoutes(benchmark::State &state)
+{
+    const KlusterState s = fullRouter(int(state.range(0)), state.range(1) != 0);
+    const Diagnosis d = Diagnosis::run(s);
+    qint64 entries = 0;
+    for (auto _ : state) {
+        const qint64 before = RepairPlanner::routeEntriesWritten();
+        const RepairGate gate(RepairGate::routeFindings(d.findings), d.budget);
+        QList<RepairGate::Step> steps = gate.steps();
+        benchmark::DoNotOptimize(steps);
+        entries = RepairPlanner::routeEntriesWritten() - before;
+    }
+    state.counters["routeEntries"] = double(entries);
+    state.counters["findings"] = double(d.findings.size());
+}
+
 void BM_ParseAndDiagnose(benchmark::State &state)
 {
     const Bodies &b = bodies(int(state.range(0)));
@@ -380,6 +437,14 @@ BENCHMARK(BM_ParseNodes)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Diagnose)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Incidents)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RouterFullCheck)
+    ->ArgNames({ "routes", "atomic" })
+    ->ArgsProduct({ { 5000, 20000 }, { 0, 1 } })
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RepairAllRoutes)
+    ->ArgNames({ "routes", "atomic" })
+    ->ArgsProduct({ { 5000, 20000 }, { 0, 1 } })
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseAndDiagnose)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -120,14 +120,36 @@ QString lines(const QString &text, int maxChars)
     return shown(text, maxChars, true);
 }
 
+// A zero-width space after every WrapChars characters of a run without a space: a 20 KiB word (a summary of
+// one letter, a path) wraps in a label instead of widening the window past the screen.
+static QString wrappable(const QString &text)
+{
+    constexpr int WrapChars = 40;
+    QString out;
+    out.reserve(text.size() + text.size() / WrapChars + 1);
+    int run = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        run = c.isSpace() ? 0 : run + 1;
+        out += c;
+        if (run >= WrapChars && !c.isHighSurrogate()) {
+            out += QChar(0x200b);
+            run = 0;
+        }
+    }
+    return out;
+}
+
 QString html(const QString &text, int maxChars)
 {
-    return line(text, maxChars).toHtmlEscaped();
+    return wrappable(line(text, maxChars)).toHtmlEscaped();
 }
 
 QString htmlLines(const QString &text, int maxChars)
 {
-    return lines(text, maxChars).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    return wrappable(lines(text, maxChars))
+        .toHtmlEscaped()
+        .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
 }
 
 QString toolTip(const QString &text, int maxChars)

@@ -29,7 +29,8 @@ constexpr int TextChars = 4000;
 QString line(const QString &text, int maxChars = LineChars);
 QString lines(const QString &text, int maxChars = TextChars);
 // line() as HTML, for rich text built around it: escaped, so that no tag, entity or image in it is
-// interpreted (an <img src=file:…> in an alert's name is text, never a file read).
+// interpreted (an <img src=file:…> in an alert's name is text, never a file read), and a long word given a
+// place to wrap (a zero-width space every 40 characters of a run without a space).
 QString html(const QString &text, int maxChars = LineChars);
 QString htmlLines(const QString &text, int maxChars = TextChars); // lines() escaped, line breaks as <br>
 // For a tool tip (which Qt takes for rich text when it looks like it): the text escaped inside <qt>.

@@ -322,21 +322,27 @@ void ExporterServer::logOnce(const QString &key, const QString &line)
 bool ExporterServer::admit(const QHostAddress &peer)
 {
     const qint64 now = m_clock.elapsed();
+    // The idle first (a scraper reconnects at its next scrape), then the longest stalled past evictAfterMs;
+    // when a burst of connections left none that old, the oldest of them (never one accepted a moment ago,
+    // whose request may be on its way).
     const auto oldest = [&](bool samePeer) -> QTcpSocket * {
         QTcpSocket *found = nullptr;
         qint64 since = 0;
-        bool foundIdle = false;
+        int foundRank = 3;
         for (const auto &c : std::as_const(m_connections)) {
             if (c->closing || c->wait == Wait::Busy || (samePeer && c->peer != peer))
                 continue;
-            const bool idle = c->wait == Wait::Idle;
-            if (!idle && now - c->since < m_limits.evictAfterMs)
+            const qint64 waited = now - c->since;
+            const int rank = c->wait == Wait::Idle ? 0
+                : waited >= m_limits.evictAfterMs  ? 1
+                : waited >= 20                     ? 2
+                                                   : 3;
+            if (rank == 3)
                 continue;
-            // The idle first (a scraper reconnects at its next scrape), then the longest stalled.
-            if (!found || (idle && !foundIdle) || (idle == foundIdle && c->since < since)) {
+            if (!found || rank < foundRank || (rank == foundRank && c->since < since)) {
                 found = c->socket;
                 since = c->since;
-                foundIdle = idle;
+                foundRank = rank;
             }
         }
         return found;

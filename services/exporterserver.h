@@ -61,7 +61,7 @@ public:
         int idleTimeoutMs = 120 * 1000; // a kept-alive connection between requests
         int writeTimeoutMs = 60 * 1000; // an answer the client does not read
         int maxRequestBytes = 16 * 1024; // a request's head
-        int evictAfterMs = 1000; // a connection waiting longer may be closed to admit a new one
+        int evictAfterMs = 250; // a connection waiting longer may be closed to admit a new one
     };
 
     explicit ExporterServer(Handler handler, QObject *parent = nullptr);

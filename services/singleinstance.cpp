@@ -36,7 +36,7 @@ bool SingleInstance::isStaleSocket(const QString &name, QString *why)
     struct stat st = {};
     if (::lstat(QFile::encodeName(name).constData(), &st) != 0)
         return true; // gone meanwhile: nothing to remove
-    if (!S_ISSOCK(st.st_mode)) {
+    if (!S_ISSOCK(st.st_mode)) { // a link to one included
         *why = QStringLiteral("%1 is not a socket: left as it is (remove it to let the console take links)")
                    .arg(name);
         return false;
@@ -59,15 +59,15 @@ SingleInstance::~SingleInstance() = default;
 
 QString SingleInstance::socketName()
 {
-    QString given = qEnvironmentVariable("FLIGHTDECK_INSTANCE");
-    if (!given.isEmpty())
-        return given.contains(QLatin1Char('/')) ? given : QDir(QDir::tempPath()).filePath(given);
     // The user's runtime folder (0700: no other user can make or reach a socket in it); without one, a folder
-    // of this user's own in the temporary folder (never a name another user could have made first).
+    // of this user's own in the temporary folder (checked: never one another user could have made first).
     const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
     const QString folder = !runtime.isEmpty()
         ? runtime
         : QDir(QDir::tempPath()).filePath(QStringLiteral("flightdeck-%1").arg(::getuid()));
+    const QString given = qEnvironmentVariable("FLIGHTDECK_INSTANCE");
+    if (!given.isEmpty())
+        return given.contains(QLatin1Char('/')) ? given : QDir(folder).filePath(given);
     return QDir(folder).filePath(QStringLiteral("flightdeck.sock"));
 }
 
@@ -142,18 +142,25 @@ bool SingleInstance::listen(Handler handler, QString *error)
         while (QLocalSocket *s = m_server->nextPendingConnection())
             serve(s);
     });
-    if (m_server->listen(name)) {
+    // Looked at before listening: Qt makes the socket aside and renames it into place, which would replace
+    // whatever is at the name (a file of someone's, the socket of a console that listens).
+    QString why;
+    if (!QFileInfo(name).isSymLink() && !QFileInfo::exists(name)) {
+        const bool ok = m_server->listen(name);
         m_lock.reset();
-        return true;
-    }
-    if (m_server->serverError() != QAbstractSocket::AddressInUseError) {
-        m_lock.reset();
-        if (error)
+        if (!ok && error)
             *error = m_server->errorString();
+        return ok;
+    }
+    if (!isStaleSocket(name, &why)) { // a file, another user's socket: left as it is
+        m_lock.reset();
+        m_problem = why;
+        if (error)
+            *error = why;
         return false;
     }
-    // A socket is there: a console that answers (this one then takes no links), or one a crashed console
-    // left (removed, and listened on). Asked without waiting: the window is up meanwhile.
+    // A socket of this user's is there: a console that answers (this one then takes no links), or one a
+    // crashed console left (removed, and listened on). Asked without waiting: the window is up meanwhile.
     auto *probe = new QLocalSocket(this);
     connect(probe, &QLocalSocket::connected, this, [this, probe] {
         probe->abort();
@@ -162,10 +169,8 @@ bool SingleInstance::listen(Handler handler, QString *error)
     });
     connect(probe, &QLocalSocket::errorOccurred, this, [this, probe, name] {
         probe->deleteLater();
-        // Only a socket of this user's is taken over: anything else at that name (a file, another user's
-        // socket) is left as it is, and this console takes no links.
         QString why;
-        if (isStaleSocket(name, &why)) {
+        if (isStaleSocket(name, &why)) { // still ours (checked again: it may have changed meanwhile)
             QLocalServer::removeServer(name);
             m_server->listen(name);
         } else {

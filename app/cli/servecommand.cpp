@@ -8,6 +8,7 @@
 #include "core/printable.h"
 #include "services/exporterserver.h"
 #include "services/runbooks.h"
+#include "services/webconfig.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -219,6 +220,10 @@ int runServeCommand(const QStringList &arguments)
             command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
     if (parser.isSet(QStringLiteral("hash-password")))
         return hashPassword();
+    // The web configuration is checked before anything else is read: a wrong one ends it at once.
+    if (parser.isSet(QStringLiteral("web.config.file"))
+        && !WebConfig::load(parser.value(QStringLiteral("web.config.file")), &error))
+        return CliOptions::fail(command, QStringLiteral("--web.config.file: %1").arg(error));
     const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
     if (!options)
         return CliOptions::fail(command, error);

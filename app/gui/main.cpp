@@ -266,8 +266,8 @@ int main(int argc, char *argv[])
     SingleInstance instance;
     if (!parser.isSet(options.screenshot)) { // a picture to render takes no links
         QString why;
-        // Another console listens already, or the socket's place is not this user's alone: this one takes
-        // no links, and says so when it is the second.
+        // Another console is starting, or the socket's place is not this user's alone (or holds something
+        // else): this one takes no links, and says why unless it is the first.
         if (!instance.listen(
                 [&window](const QString &received) {
                     QString error;

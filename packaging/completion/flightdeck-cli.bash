@@ -152,7 +152,7 @@ _flightdeck_cli()
         case $word in
             --cloud|--kubeconfig|--kluster|--context|--deadline|--snapshot|--format|--out|--finding|\
             --startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy|\
-            --concurrency|--node-series|--listen|--refresh|--config|\
+            --concurrency|--node-series|--listen|--refresh|--config|--web.config.file|\
             --alertmanager|--alertmanager-label|--alertmanager-ca|--alertmanager-auth|--alertmanager-user|\
             --alertmanager-secret-file|--alertmanager-cert|--alertmanager-key|--silence-minutes)
                 if [[ ${COMP_WORDS[i+1]-} == "=" ]]; then
@@ -204,7 +204,7 @@ _flightdeck_cli()
         --alertmanager-auth)
             _flightdeck_cli_reply $'none\nbasic\nbearer' "$cur" "$prefix"
             return 0 ;;
-        --config|--alertmanager-ca|--alertmanager-secret-file|--alertmanager-cert|--alertmanager-key)
+        --config|--web.config.file|--alertmanager-ca|--alertmanager-secret-file|--alertmanager-cert|--alertmanager-key)
             compopt -o filenames 2>/dev/null || true
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return 0 ;;
@@ -241,7 +241,7 @@ _flightdeck_cli()
     local opts="" words=""
     case $command in
         check)       opts="--snapshot --format --record --kluster --all --all-clouds --concurrency --node-series $cloudopts $diagopts $amopts" ;;
-        serve)       opts="--config --listen --cloud --all-clouds --refresh --record --concurrency --node-series $diagopts" ;;
+        serve)       opts="--config --listen --web.config.file --hash-password --cloud --all-clouds --refresh --record --concurrency --node-series $diagopts" ;;
         snapshot)    opts="--out --route-limit --kluster $cloudopts" ;;
         diff)        opts="--format $diagopts"
                      # SNAPSHOT_A and SNAPSHOT_B: folders, until both are given.

@@ -26,6 +26,7 @@ private slots:
     void oldestOpenFindingFromTheHistory();
     void serveAnswersFromWhatItKeeps();
     void serveRefusesABadConfiguration();
+    void serveWarnsAndAuthenticates();
 
 private:
     using Run = CliFixture::Run;
@@ -357,6 +358,14 @@ void TestCliFleet::serveAnswersFromWhatItKeeps()
     QCOMPARE(runbook.status, 200);
     QVERIFY(runbook.body.startsWith("# route-duplicate"));
     QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/klusters/nosuch")).status, 404);
+    // A name asked for is never echoed raw: escapes shown as such, 16 KB cut short.
+    const Reply hostile = m_cli->sim.request(
+        "GET", base + QStringLiteral("/klusters/%1B%5B2J%E2%80%AE") + QString(16000, QLatin1Char('x')));
+    QCOMPARE(hostile.status, 404);
+    QVERIFY2(!hostile.body.contains('\x1b') && !hostile.body.contains("\xe2\x80\xae"),
+        hostile.body.left(200).constData());
+    QVERIFY2(
+        hostile.body.contains("\\e[2J") && hostile.body.size() < 400, hostile.body.left(200).constData());
     QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/runbooks/..%2Fetc")).status, 404);
     QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/elsewhere")).status, 404);
     QCOMPARE(m_cli->sim.request("POST", base + QStringLiteral("/metrics"), "x").status, 405);
@@ -401,6 +410,72 @@ void TestCliFleet::serveRefusesABadConfiguration()
     r = cli(words({ "serve", "--cloud", "sim", "--listen", "not-an-address" }));
     QCOMPARE(r.exitCode, 3);
     QVERIFY(r.err.contains(QStringLiteral("ADDRESS:PORT")));
+    // A web configuration that is wrong: refused before anything listens, its key named.
+    QFile web(m_cli->home.filePath(QStringLiteral("web.yml")));
+    QVERIFY(web.open(QIODevice::WriteOnly));
+    web.write("basic_auth_users:\n  prometheus: plain-password\n");
+    web.close();
+    r = cli(words({ "serve", "--cloud", "sim", "--listen", "127.0.0.1:0", "--web.config.file" })
+        + QStringList { web.fileName() });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(
+        r.err.contains(QStringLiteral("basic_auth_users.prometheus: not a bcrypt hash")), qPrintable(r.err));
+    QVERIFY(!r.err.contains(QStringLiteral("plain-password")));
+    QVERIFY(!r.err.contains(QStringLiteral("serving")));
+}
+
+// Every address without TLS and authentication: served, and said to be readable by whoever connects; with
+// basic authentication from a web configuration, a scrape without the password is 401.
+void TestCliFleet::serveWarnsAndAuthenticates()
+{
+    QFile web(m_cli->home.filePath(QStringLiteral("web.yml")));
+    QVERIFY(web.open(QIODevice::WriteOnly));
+    QProcess hasher;
+    m_cli->start(hasher, words({ "serve", "--hash-password" }));
+    hasher.write("horse battery\n");
+    hasher.closeWriteChannel();
+    QVERIFY(hasher.waitForFinished(30000));
+    const QByteArray hash = hasher.readAllStandardOutput().trimmed();
+    QVERIFY2(hash.startsWith("$2"), hash.constData());
+    web.write("basic_auth_users:\n  prometheus: " + hash + "\n");
+    web.close();
+    for (const bool secured : { false, true }) {
+        QProcess serve;
+        QStringList args = words({ "serve", "--cloud", "sim", "--listen", ":0", "--refresh", "5m" });
+        if (secured)
+            args << QStringLiteral("--web.config.file") << web.fileName();
+        m_cli->start(serve, args);
+        QString log;
+        QString address;
+        QElapsedTimer waited;
+        waited.start();
+        const QRegularExpression serving(QStringLiteral("serving http://[^:]+:([0-9]+)/metrics"));
+        while (address.isEmpty() && waited.elapsed() < 30000) {
+            QTest::qWait(50);
+            log += QString::fromUtf8(serve.readAllStandardError());
+            address = serving.match(log).captured(1);
+        }
+        QVERIFY2(!address.isEmpty(), qPrintable(log));
+        QTest::qWait(200);
+        log += QString::fromUtf8(serve.readAllStandardError());
+        QVERIFY2(
+            log.contains(QStringLiteral("warning: ")) && log.contains(QStringLiteral("--web.config.file")),
+            qPrintable(log));
+        QVERIFY2(log.contains(secured ? QStringLiteral("with passwords sent in clear (no TLS)")
+                                      : QStringLiteral("without TLS or authentication")),
+            qPrintable(log));
+        const QString url = QStringLiteral("http://127.0.0.1:%1/healthz").arg(address);
+        if (secured) {
+            QCOMPARE(m_cli->sim.request("GET", url).status, 401);
+            const QByteArray basic = "Basic " + QByteArray("prometheus:horse battery").toBase64();
+            QCOMPARE(m_cli->sim.request("GET", url, {}, { { "Authorization", basic } }).status, 200);
+        } else {
+            QCOMPARE(m_cli->sim.request("GET", url).status, 200);
+        }
+        ::kill(pid_t(serve.processId()), SIGTERM);
+        QVERIFY(serve.waitForFinished(15000));
+        QVERIFY(!log.contains(QStringLiteral("horse battery")));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliFleet)

@@ -71,6 +71,9 @@ void TestOutsideText::shownAsText()
     const QString emoji = QString::fromUtf8("\xF0\x9F\x9A\x80\xF0\x9F\x9A\x80");
     QCOMPARE(OutsideText::line(emoji, 1), QString::fromUtf8("\xF0\x9F\x9A\x80") + QChar(0x2026));
     QCOMPARE(OutsideText::html(QStringLiteral("<img src=x>&")), QStringLiteral("&lt;img src=x&gt;&amp;"));
+    // A word of 100 letters gets places to wrap; words of ordinary length none.
+    QCOMPARE(OutsideText::html(QString(100, QLatin1Char('y'))).count(QChar(0x200b)), 2);
+    QCOMPARE(OutsideText::html(QStringLiteral("a normal sentence")).count(QChar(0x200b)), 0);
     QCOMPARE(OutsideText::htmlLines(QStringLiteral("a<\nb")), QStringLiteral("a&lt;<br>b"));
     QVERIFY(OutsideText::toolTip(QStringLiteral("<b>x</b>")).startsWith(QStringLiteral("<qt>&lt;b&gt;")));
 }

@@ -191,6 +191,9 @@ void TestConsoleHostile::outsideTextNeverRenderedOrTrusted()
         window.overviewPage()->teamRepairsShown().contains(QStringLiteral("unverified")), 30000);
     window.show();
     QVERIFY(!window.grab().isNull());
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
+    if (!shots.isEmpty())
+        QVERIFY(window.grab().save(shots + QStringLiteral("/hostile-overview.png")));
 
     // The Overview: the alerts escaped, the worst few with the rest counted, no override; the forged repair
     // marked as the Events' claim alone, cut short.
@@ -218,6 +221,8 @@ void TestConsoleHostile::outsideTextNeverRenderedOrTrusted()
     QTRY_VERIFY_WITH_TIMEOUT(silence->silenceButton()->isEnabled(), 15000);
     QVERIFY2(
         silence->caughtText().contains(QStringLiteral("no other alert")), qPrintable(silence->caughtText()));
+    if (!shots.isEmpty())
+        QVERIFY(silence->grab().save(shots + QStringLiteral("/hostile-silence.png")));
     QTest::mouseClick(silence->silenceButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(silence->statusText().startsWith(QStringLiteral("Silenced ")), 15000);
     QVERIFY(!silence->grab().isNull());
@@ -238,6 +243,8 @@ void TestConsoleHostile::outsideTextNeverRenderedOrTrusted()
         QTRY_VERIFY_WITH_TIMEOUT(
             !dialog->silences()->caughtText().startsWith(QStringLiteral("Asking")), 15000);
     QVERIFY(!dialog->grab().isNull());
+    if (!shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/hostile-repair.png")));
 
     // The hand-off: Markdown that renders no link, no HTML, no control or override character.
     window.copyMarkdownCommand()->update();
