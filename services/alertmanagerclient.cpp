@@ -279,10 +279,10 @@ void AlertmanagerClient::fetchKlusterAlerts(const QString &name, const QString &
     }
 }
 
-void AlertmanagerClient::fetchAllAlerts(
-    QObject *context, const std::function<void(const QList<Alert> &, const QString &)> &done)
+void AlertmanagerClient::fetchAlertList(const QStringList &filter, QObject *context,
+    const std::function<void(const QList<Alert> &, const QString &)> &done)
 {
-    HttpCall *call = fetchAlerts();
+    HttpCall *call = fetchAlerts(filter);
     connect(call, &HttpCall::finished, context, [this, done](const ApiResponse &response) {
         if (!response.ok()) {
             done({}, describe(response.error.toString()));
@@ -296,21 +296,16 @@ void AlertmanagerClient::fetchAllAlerts(
     });
 }
 
+void AlertmanagerClient::fetchAllAlerts(
+    QObject *context, const std::function<void(const QList<Alert> &, const QString &)> &done)
+{
+    fetchAlertList({}, context, done);
+}
+
 void AlertmanagerClient::fetchCaught(const SilenceRequest &silence, QObject *context,
     const std::function<void(const QList<Alert> &, const QString &)> &done)
 {
-    HttpCall *call = fetchAlerts(silence.filter());
-    connect(call, &HttpCall::finished, context, [this, done](const ApiResponse &response) {
-        if (!response.ok()) {
-            done({}, describe(response.error.toString()));
-            return;
-        }
-        try {
-            done(Alerts::parse(QStringLiteral("its alerts"), response.body), QString());
-        } catch (const ParseError &e) {
-            done({}, describe(e.toString()));
-        }
-    });
+    fetchAlertList(silence.filter(), context, done);
 }
 
 HttpCall *AlertmanagerClient::createSilence(const SilenceRequest &silence)

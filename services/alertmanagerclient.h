@@ -126,6 +126,9 @@ public:
     static QString matcher(const QString &label, const QString &value);
 
 private:
+    // The alerts `filter` selects, read (Alerts::parse), or why not: `done` once, later.
+    void fetchAlertList(const QStringList &filter, QObject *context,
+        const std::function<void(const QList<Alert> &, const QString &error)> &done);
     ApiRequest request(const QByteArray &method, const QString &path) const;
     QString describe(const QString &what) const;
 

@@ -1,7 +1,6 @@
 #include "services/exporterserver.h"
 
 #include <QCryptographicHash>
-#include <QFileInfo>
 #include <QPointer>
 #include <QSslSocket>
 #include <QTcpServer>
@@ -61,19 +60,6 @@ qsizetype headEnd(const QByteArray &buffer, int *length)
         }
     }
     return best;
-}
-
-// The file and the certificates it names, as their metadata says: a change of any is a reason to read again.
-QString stampOf(const QStringList &files)
-{
-    QString stamp;
-    for (const QString &f : files) {
-        const QFileInfo info(f);
-        stamp += f + QLatin1Char(':') + QString::number(info.size()) + QLatin1Char(':')
-            + QString::number(info.lastModified().toMSecsSinceEpoch()) + QLatin1Char(':')
-            + QString::number(info.metadataChangeTime().toMSecsSinceEpoch()) + QLatin1Char('\n');
-    }
-    return stamp;
 }
 
 } // namespace
@@ -137,64 +123,20 @@ ExporterServer::~ExporterServer()
 
 bool ExporterServer::setWebConfig(const QString &path, QString *error)
 {
-    std::optional<WebConfig> web = WebConfig::load(path, error);
-    if (!web)
+    if (!m_web.open(path, error))
         return false;
-    m_webPath = path;
-    m_tls = web->tls.enabled;
-    if (m_tls) {
-        m_tlsConfig = web->tlsConfiguration(error);
-        if (!m_tlsConfig)
-            return false;
-    }
-    QStringList files { path };
-    files << web->files();
-    m_webStamp = stampOf(files);
-    m_web = std::move(web);
-    m_tokens = m_web->rateBurst;
+    m_tokens = m_web.last()->rateBurst;
     m_tokensAt = m_clock.elapsed();
     return true;
 }
 
 const WebConfig *ExporterServer::webConfig()
 {
-    if (m_webPath.isEmpty())
-        return nullptr;
-    QStringList files { m_webPath };
-    files << m_web->files();
-    const QString stamp = stampOf(files);
-    if (stamp == m_webStamp)
-        return &*m_web;
-    m_webStamp = stamp;
-    QString error;
-    std::optional<WebConfig> fresh = WebConfig::load(m_webPath, &error);
-    std::optional<QSslConfiguration> tls;
-    if (fresh && fresh->tls.enabled != m_tls) {
-        error = QStringLiteral("TLS is turned %1 only by a restart")
-                    .arg(m_tls ? QStringLiteral("off") : QStringLiteral("on"));
-        fresh.reset();
-    }
-    if (fresh && m_tls) {
-        tls = fresh->tlsConfiguration(&error);
-        if (!tls)
-            fresh.reset();
-    }
-    if (!fresh) {
-        // The last good configuration stays: a certificate half rotated (the new certificate, the old key)
-        // must not take the exporter down, nor turn its authentication off.
-        emit logged(QStringLiteral("web configuration %1 not taken (%2); the last good one stays")
-                        .arg(m_webPath, error));
-        return &*m_web;
-    }
-    m_web = std::move(fresh);
-    if (tls)
-        m_tlsConfig = std::move(tls);
-    QStringList newFiles { m_webPath };
-    newFiles << m_web->files();
-    m_webStamp = stampOf(newFiles);
-    m_authCache.clear();
-    emit logged(QStringLiteral("web configuration %1 read again").arg(m_webPath));
-    return &*m_web;
+    const WebConfig *before = m_web.last();
+    const WebConfig *now = m_web.current([this](const QString &line) { emit logged(line); });
+    if (now != before)
+        m_authCache.clear(); // other users, other hashes
+    return now;
 }
 
 bool ExporterServer::parseAddress(const QString &text, QHostAddress *host, quint16 *port, QString *error)
@@ -254,7 +196,7 @@ QString ExporterServer::address() const
 
 QString ExporterServer::url() const
 {
-    return (m_tls ? QStringLiteral("https://") : QStringLiteral("http://")) + address();
+    return (m_web.usesTls() ? QStringLiteral("https://") : QStringLiteral("http://")) + address();
 }
 
 bool ExporterServer::reachableBeyondLoopback() const
@@ -391,7 +333,7 @@ bool ExporterServer::admit(const QHostAddress &peer)
 void ExporterServer::incoming(qintptr descriptor)
 {
     webConfig(); // the certificates of the moment
-    QTcpSocket *socket = m_tls ? new QSslSocket(this) : new QTcpSocket(this);
+    QTcpSocket *socket = m_web.usesTls() ? new QSslSocket(this) : new QTcpSocket(this);
     if (!socket->setSocketDescriptor(descriptor)) {
         delete socket;
         return;
@@ -425,7 +367,7 @@ void ExporterServer::incoming(qintptr descriptor)
         socket->deleteLater();
     });
     if (auto *tls = qobject_cast<QSslSocket *>(socket)) {
-        tls->setSslConfiguration(*m_tlsConfig);
+        tls->setSslConfiguration(m_web.tls());
         connect(tls, &QSslSocket::encryptedBytesWritten, this, [this, socket] { serve(socket); });
         connect(tls, &QSslSocket::encrypted, this, [this, tls] {
             QString why;
@@ -502,7 +444,7 @@ void ExporterServer::close(QTcpSocket *socket, bool abort)
 
 bool ExporterServer::rateLimited()
 {
-    const WebConfig *web = m_web ? &*m_web : nullptr;
+    const WebConfig *web = m_web.last();
     if (!web || web->rateIntervalMs <= 0)
         return false;
     const qint64 now = m_clock.elapsed();
@@ -611,10 +553,11 @@ void ExporterServer::checkPassword(
     Connection &c = *m_connections.value(socket);
     waitFor(c, Wait::Busy);
     const QString name = QString::fromUtf8(user);
-    const bool known = m_web->users.contains(name);
-    const QByteArray hash = m_web->users.value(name);
+    const WebConfig *web = m_web.last();
+    const bool known = web->users.contains(name);
+    const QByteArray hash = web->users.value(name);
     QCryptographicHash digest(QCryptographicHash::Sha256);
-    digest.addData(QByteArray(user + '\0' + m_web->users.value(name) + '\0' + password));
+    digest.addData(QByteArray(user + '\0' + hash + '\0' + password));
     const QByteArray key = digest.result();
     const std::weak_ptr<Connection> weak = m_connections.value(socket);
     m_checks->start([this, weak, key, hash, password, known, head] {
@@ -656,8 +599,8 @@ void ExporterServer::write(QTcpSocket *socket, const Response &response, bool he
         + QByteArray::number(response.body.size()) + (keepAlive ? "\r\n" : "\r\nConnection: close\r\n");
     for (const auto &[name, value] : extra)
         out += name + ": " + value + "\r\n";
-    if (m_web) {
-        for (const auto &[name, value] : m_web->headers)
+    if (const WebConfig *web = m_web.last()) {
+        for (const auto &[name, value] : web->headers)
             out += name + ": " + value + "\r\n";
     }
     out += "\r\n";

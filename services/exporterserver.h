@@ -1,6 +1,6 @@
 #pragma once
 
-#include "services/webconfig.h"
+#include "services/webconfigsource.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>
@@ -71,8 +71,8 @@ public:
     // Before listen: TLS and authentication from the web configuration file (webconfig.h). False with
     // `error` when it cannot be read or is invalid; the exporter must not start then.
     bool setWebConfig(const QString &path, QString *error);
-    bool usesTls() const { return m_tls; }
-    bool authenticates() const { return m_web && !m_web->users.isEmpty(); }
+    bool usesTls() const { return m_web.usesTls(); }
+    bool authenticates() const { return m_web.last() && !m_web.last()->users.isEmpty(); }
 
     // Listens on `address` ("127.0.0.1:9473", "[::1]:9473", ":9473" for every address). False, with the
     // reason in `error`, when the address is malformed or cannot be bound (taken, not this machine's).
@@ -131,11 +131,7 @@ private:
     QHash<QTcpSocket *, std::shared_ptr<Connection>> m_connections;
     QElapsedTimer m_clock;
 
-    QString m_webPath;
-    std::optional<WebConfig> m_web;
-    bool m_tls = false;
-    std::optional<QSslConfiguration> m_tlsConfig;
-    QString m_webStamp; // what the files looked like when last read
+    WebConfigSource m_web;
     QHash<QByteArray, bool> m_authCache; // digest of user, hash and password → whether it matched
     QThreadPool *m_checks; // bcrypt, one at a time, off the serving thread
     double m_tokens = 0;
