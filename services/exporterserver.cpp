@@ -462,7 +462,8 @@ void ExporterServer::serve(QTcpSocket *socket)
     const auto it = m_connections.constFind(socket);
     if (it == m_connections.cend())
         return;
-    const std::shared_ptr<Connection> keep = *it;
+    const std::shared_ptr<Connection> keep
+        = m_connections.value(socket); // held: close() may drop the table's
     Connection &c = *keep;
     auto *tls = qobject_cast<QSslSocket *>(socket);
     if (c.closing || c.wait == Wait::Busy || (tls && !tls->isEncrypted()))

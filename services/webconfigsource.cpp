@@ -62,7 +62,8 @@ const WebConfig *WebConfigSource::current(const std::function<void(const QString
     if (!fresh) {
         // The last good configuration stays: a certificate half rotated (the new certificate, the old key)
         // must not take the exporter down, nor turn its authentication off.
-        said(QStringLiteral("web configuration %1 not taken (%2); the last good one stays").arg(m_path, error));
+        said(QStringLiteral("web configuration %1 not taken (%2); the last good one stays")
+                 .arg(m_path, error));
         return &*m_web;
     }
     m_web = std::move(fresh);

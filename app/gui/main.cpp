@@ -252,7 +252,7 @@ int main(int argc, char *argv[])
     const std::optional<QString> given = linkOf(parser, &status);
     if (!given)
         return status;
-    const QString link = *given;
+    const QString &link = *given;
     const bool ownWorld
         = parser.isSet(options.demo) || parser.isSet(options.snapshot) || parser.isSet(options.screenshot);
     if (!link.isEmpty() && !ownWorld) {
