@@ -312,13 +312,22 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const K
     if (!state.region.isEmpty())
         out += QStringLiteral(" · region %1").arg(printable(state.region));
     out += QLatin1Char('\n');
+    // What was not read is said so, never counted as none.
+    const auto counted = [](const SourceStatus &source, qsizetype n, const QString &what) {
+        return source.known ? QStringLiteral("%1 %2").arg(n).arg(what)
+                            : QStringLiteral("%1 unknown").arg(what);
+    };
     out += QStringLiteral(
-        "Pod network %1 · security group %2 · router %3 with %4 route(s) · %5 server(s) in the "
-        "project · %6 node(s)\n")
-               .arg(k.clusterCidr.toString(), printable(k.securityGroupName), printable(state.router.id))
-               .arg(state.router.routes.size())
-               .arg(state.instances.size())
-               .arg(state.nodes.size());
+        "Pod network %1 · security group %2 · router %3 with %4 · %5 in the project · %6%7\n")
+               .arg(k.clusterCidr.toString(), printable(k.securityGroupName), printable(state.router.id),
+                   counted(state.routerSource, state.router.routes.size(), QStringLiteral("route(s)")),
+                   counted(state.serversSource, state.instances.size(), QStringLiteral("server(s)")),
+                   counted(state.nodesSource, state.nodes.size(), QStringLiteral("node(s)")),
+                   state.routerSource.known
+                       ? QStringLiteral(" · route limit %1")
+                             .arg(diagnosis.routeLimit > 0 ? QString::number(diagnosis.routeLimit)
+                                                           : QStringLiteral("unknown"))
+                       : QString());
     for (const QString &note : diagnosis.notDiagnosed)
         out += QStringLiteral("NOT DIAGNOSED: %1\n").arg(printable(note));
 

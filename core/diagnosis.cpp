@@ -162,6 +162,7 @@ void Detector::checkInstances()
             if (!instance.isBusy() && age >= o.startupTimeoutSeconds) {
                 FindingFacts stopped = facts;
                 stopped.node = node;
+                stopped.nodesUnknown = !nodesKnown;
                 if (node >= 0)
                     m_stoppedNodes.insert(node);
                 m_result.findings.append(
@@ -271,6 +272,15 @@ void Detector::checkRoutes()
 
     const int limit = m_ctx->routeLimit;
     const int count = audit.routeCount();
+    if (limit <= 0 && routeLimitDisproved(m_state, m_ctx->options))
+        m_result.notDiagnosed << QStringLiteral(
+            "route-limit: router %1 holds %2 routes, more than the %3 assumed without a known limit: its "
+            "limit "
+            "is not known (give it with --route-limit, or as the snapshot's maxRoutes)")
+                                     .arg(m_state.router.name.isEmpty() ? m_state.router.id
+                                                                        : m_state.router.name)
+                                     .arg(count)
+                                     .arg(m_ctx->options.routeLimit);
     const int missing = m_state.nodesSource.known ? audit.missingCount() : 0;
     const bool atLimit = count >= limit;
     const bool wouldNotFit = count + missing > limit;
@@ -322,6 +332,7 @@ void Detector::checkPorts()
 Diagnosis Detector::run()
 {
     m_result.budget = RemediationBudget::compute(m_state, m_ctx->options);
+    m_result.routeLimit = m_ctx->routeLimit;
     auto skip = [this](const SourceStatus &source, const QString &what, const QString &name) {
         if (source.known)
             return false;

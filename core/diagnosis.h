@@ -23,6 +23,8 @@ struct Diagnosis
     QStringList notes;
     // The findings that share one cause (diagnosis.md §5), by severity, then id; each finding in at most one.
     QList<Incident> incidents;
+    // The router's route limit the diagnosis judged by (effectiveRouteLimit): 0 when it is not known.
+    int routeLimit = 0;
 
     int count(Severity severity) const;
     Severity worst() const; // Info when there is no finding

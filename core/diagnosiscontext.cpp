@@ -2,7 +2,19 @@
 
 int effectiveRouteLimit(const KlusterState &state, const DiagnosisOptions &options)
 {
-    return (options.routeLimitExplicit || !state.maxRoutes) ? options.routeLimit : *state.maxRoutes;
+    if (options.routeLimitExplicit)
+        return options.routeLimit;
+    if (state.maxRoutes)
+        return *state.maxRoutes;
+    // The default (upstream Neutron's 30) is an assumption: a router that holds more routes proves its limit
+    // is higher, and how much higher is not known.
+    return routeLimitDisproved(state, options) ? 0 : options.routeLimit;
+}
+
+bool routeLimitDisproved(const KlusterState &state, const DiagnosisOptions &options)
+{
+    return !options.routeLimitExplicit && !state.maxRoutes && state.routerSource.known
+        && state.router.routes.size() > options.routeLimit;
 }
 
 static bool computeNodeEvidenceMissing(const KlusterState &state, const KlusterIndex &index)

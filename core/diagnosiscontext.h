@@ -10,8 +10,12 @@
 #include <optional>
 
 // The routes the kluster's router takes: the limit given explicitly, else the snapshot's maxRoutes, else the
-// default of the options.
+// default of the options (diagnosis.md: 30) — unless the router holds more routes than that default, which
+// proves its limit higher by an unknown amount: then 0, "limit unknown", and no route-limit finding, no
+// RouteLimit refusal is derived from it.
 int effectiveRouteLimit(const KlusterState &state, const DiagnosisOptions &options);
+// Whether the default limit was disproved by the routes the router holds (the limit is then unknown).
+bool routeLimitDisproved(const KlusterState &state, const DiagnosisOptions &options);
 
 // What one diagnosis was made from, shared by all its findings: a copy of the
 // state (implicitly shared, so cheap), the options, the join and the route
@@ -31,7 +35,7 @@ public:
     int groupIndex = -1; // the kluster's security group, when it can be identified
     bool nodeEvidenceMissing = false;
     bool atomicRoutes = false;
-    int routeLimit = 0;
+    int routeLimit = 0; // 0: not known (effectiveRouteLimit)
     QHash<Cidr, QList<int>> routesByDestination; // audit entries on the router, by destination
 
     // The route finding a destination of the kluster gets, if any: route-duplicate,

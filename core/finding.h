@@ -82,6 +82,9 @@ struct FindingFacts
     // applies); node-without-instance: the router routes the ghost's pod CIDR to it.
     bool routed = false;
     bool routesOverflow = false; // route-limit: the router is full, or the routes nodes lack would not fit
+    // instance-stopped: the nodes could not be read, so whether it was a node is not known (its absence
+    // decides nothing: it is judged as the graver case).
+    bool nodesUnknown = false;
     // security-group-rule-missing: the rules about the protocol that do not satisfy it, and why.
     QList<RuleVerdict> rulesFallingShort;
 };

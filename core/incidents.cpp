@@ -411,9 +411,19 @@ void Finder::routerFull()
                                .arg(m_state.router.name.isEmpty() ? m_state.router.id : m_state.router.name);
     // (Their plans are made when the incident's repair is asked for, not here: with thousands of route
     // findings on a router without extraroute-atomic each is the router's whole list.)
+    bool freesSlots = false;
     for (const Finding &f : m_claims.all()) {
-        if (findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit)
+        if (findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit) {
             incident.planFrom << f;
+            freesSlots = freesSlots || f.kind != FindingKind::RouteMissing;
+        }
+    }
+    // No wrong route to take out: nothing frees a slot, so the missing routes cannot go in. No repair is
+    // offered that could only be refused; its reason says what a person must do.
+    if (!freesSlots) {
+        incident.repairStyle = Incident::Repair::None;
+        incident.repairTitle.clear();
+        incident.planFrom.clear();
     }
     add(m_claims.make(incident, members));
 }
@@ -436,6 +446,19 @@ std::optional<RepairPlan> Incident::repair() const
     if (plan && !repairTitle.isEmpty())
         plan->title = repairTitle;
     return plan;
+}
+
+QString Incident::noRepairReason() const
+{
+    if (rule == IncidentRule::ZoneOutage)
+        return QStringLiteral(
+            "No repair: the zone is down, not the nodes; no instance in it is deleted while it is open.");
+    if (rule == IncidentRule::RouterFull)
+        return QStringLiteral(
+            "No repair: the router is full and none of its routes is wrong, so no slot can be freed for the "
+            "missing ones. Raise the router's route limit (Neutron's max_routes or quota_router_route), or "
+            "have the owners of other klusters' or operators' routes remove some (see route-limit).");
+    return QStringLiteral("No repair: its plan could not be made from the data shown (see its findings).");
 }
 
 QStringList Incident::repairFindings() const

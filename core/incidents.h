@@ -40,6 +40,9 @@ struct Incident
     // The findings whose own plans make repair(), in order: what a repair of the incident sends and verifies
     // (each is gone once it worked). Empty when it has none.
     QStringList repairFindings() const;
+    // Why it has no repair of its own (when repairFindings() is empty), in words the console and the command
+    // line share.
+    QString noRepairReason() const;
 
     // What repair() is made from (set by the rules).
     enum class Repair

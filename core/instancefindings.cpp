@@ -46,7 +46,8 @@ static QStringList routedPodCidrs(const DiagnosisContext &c, const Finding &f)
 
 Severity stoppedSeverity(const FindingFacts &facts)
 {
-    return facts.node >= 0 ? Severity::Critical : Severity::Warning;
+    // Without the nodes, that it has none is not known: never the lesser severity for what was not read.
+    return facts.node >= 0 || facts.nodesUnknown ? Severity::Critical : Severity::Warning;
 }
 
 // "SHUTOFF", or "SHUTOFF (vm_state stopped)" when Nova says both.
@@ -66,6 +67,14 @@ QString stoppedMessage(const DiagnosisContext &c, const Finding &f)
             "Instance %1 is %2: its node %3 is lost (its kubelet has stopped, its pods are gone). "
             "Start it again (%4); nothing is deleted.")
             .arg(instance.name, stateOf(instance), c.state.nodes.at(f.facts.node).name, how);
+    }
+    if (f.facts.nodesUnknown) {
+        return QStringLiteral(
+            "Instance %1 is %2. Whether it is a node is not known: the nodes could not be read (%3). If it "
+            "was one, its node is lost. Start it again (%4); nothing is deleted.")
+            .arg(instance.name, stateOf(instance),
+                c.state.nodesSource.error.isEmpty() ? QStringLiteral("no answer") : c.state.nodesSource.error,
+                how);
     }
     return QStringLiteral(
         "Instance %1 is %2 and has no node (created %3 ago): it will not join while it is stopped. "

@@ -59,9 +59,28 @@ QString SourceError::toString() const
 
 QString SourceError::joined(const QList<SourceError> &errors)
 {
+    // The same failure of several sources (a wrong password fails every one of them) is said once, the
+    // sources named together: "kluster, router, nodes: identity: … 401 …".
+    QStringList reasons;
+    QList<QStringList> sources;
+    for (const SourceError &e : errors) {
+        QString reason = e.error.toString();
+        if (!e.assumed.isEmpty())
+            reason += QStringLiteral(" (assuming %1)").arg(e.assumed);
+        qsizetype at = reasons.indexOf(reason);
+        if (at < 0) {
+            at = reasons.size();
+            reasons << reason;
+            sources << QStringList();
+        }
+        if (e.source)
+            sources[at] << Sources::name(*e.source);
+    }
     QStringList lines;
-    for (const SourceError &e : errors)
-        lines << e.toString();
+    for (qsizetype i = 0; i < reasons.size(); ++i)
+        lines << (sources.at(i).isEmpty()
+                ? reasons.at(i)
+                : sources.at(i).join(QStringLiteral(", ")) + QStringLiteral(": ") + reasons.at(i));
     return lines.join(QStringLiteral("; "));
 }
 

@@ -22,7 +22,8 @@ struct SourceError
 
     // "servers: compute: GET /v2.1/servers/detail: HTTP 503: …"
     QString toString() const;
-    // The errors on one line, "; " between them.
+    // The errors on one line, "; " between them; the sources that failed for the same reason named together
+    // before it, the reason said once.
     static QString joined(const QList<SourceError> &errors);
     // Whether refreshing again may succeed: one of the errors is one a retry can help.
     static bool retryCanHelp(const QList<SourceError> &errors);

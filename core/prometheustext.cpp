@@ -170,7 +170,8 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
             Labels l = labels;
             l << std::pair { "router_id", state.router.id };
             routes.add(l, QByteArray::number(state.router.routes.size()));
-            limit.add(l, QByteArray::number(effectiveRouteLimit(state, k.options)));
+            if (const int known = effectiveRouteLimit(state, k.options); known > 0) // unknown: no series
+                limit.add(l, QByteArray::number(known));
         }
         if (state.nodesSource.known) {
             int ready = 0;

@@ -5,6 +5,7 @@
 
 #include <QSet>
 #include <algorithm>
+#include <limits>
 
 QString RepairGate::Decision::why(const QString &howToOverride) const
 {
@@ -151,8 +152,10 @@ void RepairGate::combineRouteChanges()
             }
         }
     }
-    // Removals first, so the limit is not crossed on the way; an addition that still does not fit stays out.
-    qint64 room = qint64(c.routeLimit) - (c.audit.routeCount() - removed.size());
+    // Removals first, so the limit is not crossed on the way; an addition that still does not fit stays out
+    // (a limit not known leaves room for all of them: nothing refuses what is not known).
+    qint64 room = c.routeLimit > 0 ? qint64(c.routeLimit) - (c.audit.routeCount() - removed.size())
+                                   : std::numeric_limits<qint64>::max();
     QList<Route> added;
     QList<int> joined;
     for (int i : members) {

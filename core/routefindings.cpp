@@ -318,7 +318,7 @@ static std::optional<RepairPlan> addRoute(const DiagnosisContext &c, const Findi
         c.state.router, { c.audit.entries().at(f.facts.routeEntry).route }, builtAtomic(c, form));
     markForm(c, plan, form);
     refuseUnguarded(c, plan);
-    if (plan.refusal == Refusal::None && c.audit.routeCount() >= c.routeLimit) {
+    if (plan.refusal == Refusal::None && c.routeLimit > 0 && c.audit.routeCount() >= c.routeLimit) {
         plan.refusal = Refusal::RouteLimit;
         plan.refusalDetail
             = QStringLiteral("the router holds %1 of its %2 routes: Neutron would refuse one more "

@@ -91,17 +91,9 @@ const FindingHistory *FindingsModel::history(const QString &id) const
 
 QString FindingsModel::noRepairReason(IncidentRule rule)
 {
-    switch (rule) {
-    case IncidentRule::ZoneOutage:
-        return tr(
-            "No repair: the zone is down, not the nodes; no instance in it is deleted while it is open.");
-    case IncidentRule::RecycledPodCidr:
-    case IncidentRule::SecurityGroupDetached:
-    case IncidentRule::PodNetworkClosed:
-    case IncidentRule::RouterFull:
-        break;
-    }
-    return tr("No repair: its plan could not be made from the data shown (see its findings).");
+    Incident incident; // the words are the core's: one vocabulary for the console and the command line
+    incident.rule = rule;
+    return incident.noRepairReason();
 }
 
 void FindingsModel::setAcknowledgements(

@@ -69,7 +69,8 @@ RoutesModel::Prepared RoutesModel::prepare(
     const RouteAudit audit(join);
     p.routeCount = audit.routeCount();
     p.foreignCount = audit.foreignCount();
-    p.limit = state.maxRoutes.value_or(30);
+    // The limit the diagnosis judged by (0: not known), decided in one place for every view and command.
+    p.limit = diagnosis.routeLimit;
     p.routerName = state.router.name;
     p.routerId = state.router.id;
 

@@ -5,6 +5,7 @@
 #include "console/fleetmonitor.h"
 #include "core/checkreport.h"
 #include "core/json/jsonwriter.h"
+#include "core/printable.h"
 #include "models/klusterstore.h"
 #include "services/alertmanagerclient.h"
 #include "services/cloudconfig.h"
@@ -14,6 +15,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QTextStream>
+#include <algorithm>
+#include <climits>
 
 namespace {
 
@@ -55,6 +58,90 @@ struct FleetAlerts
         return out;
     }
 };
+
+// The worst cause of a kluster's trouble in a few words: its gravest incident, else its worst finding.
+QString worstCause(const Diagnosis &d)
+{
+    const Severity worst = d.worst();
+    for (const Incident &i : d.incidents) {
+        if (i.severity == worst)
+            return QStringLiteral("%1 (%2)").arg(printable(i.id()), printable(i.title));
+    }
+    const Finding *gravest = nullptr;
+    for (const Finding &f : d.findings) {
+        if (!gravest || findingRank(f) < findingRank(*gravest))
+            gravest = &f;
+    }
+    return gravest ? printable(gravest->id()) : QString();
+}
+
+// One line per kluster, the worst first (status: critical, could not be checked, warning, ok; then by its
+// gravest finding, then by how many critical and warning findings; then by name): what `check --all` prints
+// without --verbose.
+QByteArray summaryReport(const FleetMonitor &fleet)
+{
+    QList<FleetMonitor::Entry> entries = fleet.entries();
+    static constexpr int gravity[] = { 3, 1, 0, 2 }; // by status 0..3: ok last, critical first
+    const auto critical = [](const FleetMonitor::Entry &e) {
+        return e.data && e.data->diagnosis ? e.data->diagnosis->count(Severity::Critical) : 0;
+    };
+    const auto warning = [](const FleetMonitor::Entry &e) {
+        return e.data && e.data->diagnosis ? e.data->diagnosis->count(Severity::Warning) : 0;
+    };
+    const auto rank = [](const FleetMonitor::Entry &e) {
+        return e.data && e.data->diagnosis ? e.data->diagnosis->worstRank() : INT_MAX;
+    };
+    std::stable_sort(
+        entries.begin(), entries.end(), [&](const FleetMonitor::Entry &a, const FleetMonitor::Entry &b) {
+            const int ga = gravity[qBound(0, a.status, 3)];
+            const int gb = gravity[qBound(0, b.status, 3)];
+            if (ga != gb)
+                return ga < gb;
+            if (rank(a) != rank(b))
+                return rank(a) < rank(b);
+            if (critical(a) != critical(b))
+                return critical(a) > critical(b);
+            if (warning(a) != warning(b))
+                return warning(a) > warning(b);
+            return a.key.toString() < b.key.toString();
+        });
+    int width = 0;
+    for (const FleetMonitor::Entry &e : std::as_const(entries))
+        width = qMax(width, int(printable(e.key.toString()).size()));
+    int counts[4] = {};
+    QString out;
+    for (const FleetMonitor::Entry &e : std::as_const(entries)) {
+        ++counts[qBound(0, e.status, 3)];
+        QString line
+            = statusWord(e.status).leftJustified(9) + printable(e.key.toString()).leftJustified(width + 2);
+        const Diagnosis *d = e.data && e.data->diagnosis ? e.data->diagnosis.get() : nullptr;
+        if (!e.up)
+            line += QStringLiteral("could not be checked: %1").arg(printable(e.problem));
+        else if (d && (critical(e) + warning(e)) == 0)
+            line += QStringLiteral("no critical or warning finding");
+        if (d && (critical(e) + warning(e)) > 0) {
+            if (!e.up)
+                line += QStringLiteral("; as last read: ");
+            line += QStringLiteral("%1 critical · %2 warning").arg(critical(e)).arg(warning(e));
+            if (!d->incidents.isEmpty())
+                line += QStringLiteral(" · %1 incident(s)").arg(d->incidents.size());
+            line += QStringLiteral(" — worst: %1").arg(worstCause(*d));
+        }
+        out += line + QLatin1Char('\n');
+    }
+    for (const auto &[cloud, error] : fleet.listingFailures())
+        out += statusWord(3).leftJustified(9) + printable(cloud)
+            + QStringLiteral(": its klusters could not be listed: ") + printable(error) + QLatin1Char('\n');
+    out += QStringLiteral(
+        "\n%1 klusters: %2 critical, %3 warning, %4 ok, %5 could not be checked\n"
+        "Each kluster's report: flightdeck-cli check --cloud CLOUD --kluster NAME (or --all --verbose).\n")
+               .arg(entries.size())
+               .arg(counts[2])
+               .arg(counts[1])
+               .arg(counts[0])
+               .arg(counts[3]);
+    return out.toUtf8();
+}
 
 QByteArray textReport(const FleetMonitor &fleet, const FleetAlerts &alerts)
 {
@@ -144,6 +231,9 @@ void addCheckAllOptions(QCommandLineParser &parser)
             "the worst kluster's: critical, then could not be checked, then warning.") });
     parser.addOption({ QStringLiteral("all-clouds"),
         QStringLiteral("Check every kluster of every cloud of clouds.yaml.") });
+    parser.addOption({ QStringLiteral("verbose"),
+        QStringLiteral(
+            "With --all, in text: every kluster's whole report, not one line each (worst first).") });
     parser.addOption({ QStringLiteral("concurrency"),
         QStringLiteral("With --all: klusters checked at once per cloud (default %1).")
             .arg(DefaultConcurrency),
@@ -265,8 +355,10 @@ int runCheckAll(const QCommandLineParser &parser, const DiagnosisOptions &option
             o.nodeSeries = *nodeSeries;
             o.runSeconds = double(timer.elapsed()) / 1000.0;
             report = fleet.metrics(o);
-        } else
+        } else if (parser.isSet(QStringLiteral("verbose")))
             report = textReport(fleet, alerts);
+        else
+            report = summaryReport(fleet);
         status = Terminal::writeReport(report, format != CliOptions::ReportFormat::Text)
             ? fleet.worstStatus()
             : CliOptions::fail(command, QStringLiteral("cannot write the report to standard output"));

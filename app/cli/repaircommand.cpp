@@ -17,6 +17,7 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QTextStream>
+#include <algorithm>
 
 namespace {
 
@@ -86,16 +87,32 @@ void printOutcome(QTextStream &out, const RepairExecutor::Outcome &o)
         err << "flightdeck-cli repair: " << o.message << Qt::endl;
 }
 
-// The findings asked for (by id, or every route finding with a repair), and those not there now.
-QList<const Finding *> chosenFindings(
-    const Diagnosis &diagnosis, const QStringList &ids, bool allRoutes, QStringList *absent)
+// The findings asked for (by id; an incident's id stands for the findings its one repair takes, as the
+// console's Repair of an incident does; or every route finding with a repair), those not there now, and the
+// incidents asked for that have no repair of their own (with why).
+QList<const Finding *> chosenFindings(const Diagnosis &diagnosis, const QStringList &ids, bool allRoutes,
+    QStringList *absent, QStringList *noRepair)
 {
     QList<const Finding *> chosen;
     for (const QString &id : ids) {
-        if (const Finding *f = diagnosis.find(id); f && !chosen.contains(f))
-            chosen << f;
-        else if (!f)
+        if (const Finding *f = diagnosis.find(id)) {
+            if (!chosen.contains(f))
+                chosen << f;
+            continue;
+        }
+        const auto incident = std::find_if(diagnosis.incidents.cbegin(), diagnosis.incidents.cend(),
+            [&id](const Incident &i) { return i.id() == id; });
+        if (incident == diagnosis.incidents.cend()) {
             *absent << id;
+            continue;
+        }
+        const QStringList members = incident->repairFindings();
+        if (members.isEmpty())
+            *noRepair << QStringLiteral("%1: %2").arg(id, incident->noRepairReason());
+        for (const QString &member : members) {
+            if (const Finding *f = diagnosis.find(member); f && !chosen.contains(f))
+                chosen << f;
+        }
     }
     if (allRoutes) {
         for (const Finding *f : RepairGate::routeFindings(diagnosis.findings)) {
@@ -144,14 +161,17 @@ int runRepairCommand(const QStringList &arguments)
     const QString command = QStringLiteral("repair");
     QCommandLineParser parser;
     parser.addOption({ QStringLiteral("finding"),
-        QStringLiteral("A finding to repair, by id (<kind>:<subject>, as check prints it). Give it once per "
-                       "finding to repair several; their route changes are sent as one change."),
+        QStringLiteral("A finding to repair, by id (<kind>:<subject>, as check prints it), or an incident "
+                       "(<rule>:<key>): its one repair. Give it once per finding to repair several; their "
+                       "route changes are sent as one change."),
         QStringLiteral("id") });
     parser.addOption({ QStringLiteral("all-routes"),
         QStringLiteral("Repair every route finding of the kluster's router that has a repair, as one change "
                        "of the router.") });
     parser.addOption(
         { QStringLiteral("yes"), QStringLiteral("Send the plan. Without it, the plan is only printed.") });
+    parser.addOption({ QStringLiteral("dry-run"),
+        QStringLiteral("Only print the plan (what it does without --yes, said explicitly).") });
     parser.addOption({ QStringLiteral("override"),
         QStringLiteral("Delete this one instance or node although the remediation budget refuses "
                        "(TooManyUnhealthy) or its zone is down (ZoneDisruption); only with a single "
@@ -179,6 +199,8 @@ int runRepairCommand(const QStringList &arguments)
     const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
     if (!options)
         return CliOptions::fail(command, error);
+    if (parser.isSet(QStringLiteral("dry-run")) && parser.isSet(QStringLiteral("yes")))
+        return CliOptions::fail(command, QStringLiteral("--dry-run and --yes: one or the other"));
     const bool allRoutes = parser.isSet(QStringLiteral("all-routes"));
     const QStringList findingIds = parser.values(QStringLiteral("finding"));
     if (findingIds.isEmpty() && !allRoutes)
@@ -223,10 +245,20 @@ int runRepairCommand(const QStringList &arguments)
         }
         const auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch.state, *options));
         QStringList absent;
-        const QList<const Finding *> chosen = chosenFindings(*diagnosis, findingIds, allRoutes, &absent);
+        QStringList noRepair;
+        const QList<const Finding *> chosen
+            = chosenFindings(*diagnosis, findingIds, allRoutes, &absent, &noRepair);
         for (const QString &id : absent)
-            out << "No finding " << id << " in kluster " << p.kluster << " now: nothing to repair."
-                << Qt::endl;
+            out << "No finding or incident " << printable(id) << " in kluster " << p.kluster
+                << " now: nothing to repair." << Qt::endl;
+        if (!noRepair.isEmpty()) { // asked for a repair that cannot be made: refused, never "nothing to do"
+            for (const QString &why : noRepair)
+                out << "Refused: " << printable(why) << Qt::endl;
+            if (chosen.isEmpty()) {
+                QCoreApplication::exit(2);
+                return;
+            }
+        }
         if (chosen.isEmpty()) {
             if (allRoutes && absent.isEmpty())
                 out << "No route finding in kluster " << p.kluster << ": nothing to repair." << Qt::endl;

@@ -240,7 +240,7 @@ _flightdeck_cli()
     local amopts="--alertmanager --alertmanager-label --alertmanager-ca --alertmanager-auth --alertmanager-user --alertmanager-secret-file --alertmanager-cert --alertmanager-key"
     local opts="" words=""
     case $command in
-        check)       opts="--snapshot --format --record --kluster --all --all-clouds --concurrency --node-series $cloudopts $diagopts $amopts" ;;
+        check)       opts="--snapshot --format --record --kluster --all --all-clouds --verbose --concurrency --node-series $cloudopts $diagopts $amopts" ;;
         serve)       opts="--config --listen --web.config.file --hash-password --cloud --all-clouds --refresh --record --concurrency --node-series $diagopts" ;;
         snapshot)    opts="--out --route-limit --kluster $cloudopts" ;;
         diff)        opts="--format $diagopts"
@@ -251,7 +251,7 @@ _flightdeck_cli()
                          return 0
                      fi ;;
         klusters)    opts="$cloudopts" ;;
-        repair)      opts="--finding --all-routes --yes --override --silence --silence-minutes --kluster $cloudopts $diagopts $amopts" ;;
+        repair)      opts="--finding --all-routes --yes --dry-run --override --silence --silence-minutes --kluster $cloudopts $diagopts $amopts" ;;
         audit)       opts="--format" ;;
         credentials) opts="--cloud --alertmanager --alertmanager-user"
                      if [[ -z $action ]]; then words="set status delete"; fi ;;

@@ -105,13 +105,26 @@ void TestCliFleet::checkAllJsonAndText()
     names.sort();
     QCOMPARE(names, allKlusters());
 
+    // In text: one line per kluster, the worst first, its worst cause named; --verbose: each whole report.
     const Run text = cli(words({ "check", "--all", "--cloud", "sim" }));
     QCOMPARE(text.exitCode, 2);
+    const QStringList lines = text.out.split(QLatin1Char('\n'));
     for (const QString &k : allKlusters())
-        QVERIFY2(text.out.contains(QStringLiteral("== sim / %1: ").arg(k)), qPrintable(text.out.left(2000)));
+        QVERIFY2(text.out.contains(QRegularExpression(
+                     QStringLiteral("^CRITICAL +sim/%1 +\\d+ critical · \\d+ warning.* — worst: ").arg(k),
+                     QRegularExpression::MultilineOption)),
+            qPrintable(text.out));
+    QVERIFY2(
+        lines.first().contains(QStringLiteral("sim/edge")), qPrintable(text.out)); // 9 critical, 4 incidents
+    QVERIFY(text.out.count(QLatin1Char('\n')) < 12);
     QVERIFY2(text.out.contains(QRegularExpression(
                  QStringLiteral("4 klusters: \\d critical, \\d warning, \\d ok, 0 could not be checked"))),
         qPrintable(text.out.right(300)));
+    const Run verbose = cli(words({ "check", "--all", "--cloud", "sim", "--verbose" }));
+    QCOMPARE(verbose.exitCode, 2);
+    for (const QString &k : allKlusters())
+        QVERIFY2(
+            verbose.out.contains(QStringLiteral("== sim / %1: ").arg(k)), qPrintable(verbose.out.left(2000)));
 }
 
 void TestCliFleet::checkAllPrometheusPassesPromtool()
@@ -187,11 +200,16 @@ void TestCliFleet::klusterWhoseApiIsDownIsReportedBesideTheOthers()
                 qPrintable(k.value(QLatin1String("error")).toString()));
         }
     }
-    // Text: blue said to be unchecked, and why; the others' findings all there.
+    // Text: blue said to be unchecked, and why (its line after the critical ones, before any warning), what
+    // was last read of it said as such; --verbose: its whole report, the others' findings all there.
     const Run text = cli(words({ "check", "--all", "--cloud", "sim" }));
-    QVERIFY2(text.out.contains(QStringLiteral("== sim / blue: UNKNOWN ==\nCould not be checked (")),
+    QVERIFY2(text.out.contains(QRegularExpression(QStringLiteral("^UNKNOWN +sim/blue +could not be checked: nodes: .*503"),
+                 QRegularExpression::MultilineOption)),
         qPrintable(text.out.left(1500)));
     QVERIFY(text.out.contains(QStringLiteral("3 critical, 0 warning, 0 ok, 1 could not be checked")));
+    const Run verbose = cli(words({ "check", "--all", "--cloud", "sim", "--verbose" }));
+    QVERIFY2(verbose.out.contains(QStringLiteral("== sim / blue: UNKNOWN ==\nCould not be checked (")),
+        qPrintable(verbose.out.left(1500)));
 }
 
 // Kubernikus answers the listing with a proxy's HTML error page: the cloud is reported as not listed in every
@@ -218,8 +236,11 @@ void TestCliFleet::listingThatFailsIsReported()
 
     const Run text = cli(words({ "check", "--all", "--cloud", "sim" }));
     QCOMPARE(text.exitCode, 3);
-    QVERIFY2(text.out.contains(QStringLiteral("== sim: UNKNOWN ==\nIts klusters could not be listed: ")),
+    QVERIFY2(text.out.contains(QStringLiteral("UNKNOWN  sim: its klusters could not be listed: ")),
         qPrintable(text.out.left(800)));
+    const Run verbose = cli(words({ "check", "--all", "--cloud", "sim", "--verbose" }));
+    QVERIFY2(verbose.out.contains(QStringLiteral("== sim: UNKNOWN ==\nIts klusters could not be listed: ")),
+        qPrintable(verbose.out.left(800)));
 
     const Run prom = cli(words({ "check", "--all", "--cloud", "sim", "--format", "prometheus" }));
     QCOMPARE(prom.exitCode, 3);

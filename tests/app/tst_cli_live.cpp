@@ -26,6 +26,7 @@ private slots:
     void severalFindingsAsOneChange_data();
     void severalFindingsAsOneChange();
     void severalFindingsByName();
+    void incidentRepairedByItsId();
     void refusedByTheBudgetUnlessOverridden();
     void refusedWithoutEvidence();
     void concurrentWriterLosesNoRoute();
@@ -271,6 +272,51 @@ void TestCliLive::severalFindingsByName()
     r = cli(base + QStringList { QStringLiteral("--override") });
     QCOMPARE(r.exitCode, 3);
     QVERIFY(r.err.contains(QStringLiteral("--override")));
+}
+
+// The id `check` prints for an incident (and links carry) runs its one repair; one without a repair of its
+// own is refused with why (exit 2), never "nothing to repair". --dry-run is the word for what no --yes does.
+void TestCliLive::incidentRepairedByItsId()
+{
+    const QString recycled = QStringLiteral("recycled-pod-cidr:198.19.2.0/24");
+    const QStringList base = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("legacy"), QStringLiteral("--finding"), recycled };
+    Run r = cli(base + QStringList { QStringLiteral("--dry-run") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("Dry run: nothing was sent")), qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("198.19.2.0/24 via 10.180.0.33")));
+    r = cli(base + QStringList { QStringLiteral("--dry-run"), QStringLiteral("--yes") });
+    QCOMPARE(r.exitCode, 3);
+    r = cli(base + QStringList { QStringLiteral("--yes") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY(r.out.contains(QStringLiteral("Result: fixed")));
+    const Run after = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("legacy"), QStringLiteral("--format"),
+        QStringLiteral("json") });
+    QVERIFY2(!after.out.contains(recycled), qPrintable(after.out.left(600)));
+    // Edge's zone is down (no repair of its own), and its full router has no wrong route to take out.
+    for (const QString &incident :
+        { QStringLiteral("zone-outage:eu-de-1b"), QStringLiteral("router-full:") }) {
+        QString id = incident;
+        if (id.endsWith(QLatin1Char(':'))) {
+            const Run check = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+                QStringLiteral("--kluster"), QStringLiteral("edge"), QStringLiteral("--format"),
+                QStringLiteral("json") });
+            for (const QJsonValue i : QJsonDocument::fromJson(check.out.toUtf8())
+                                          .object()
+                                          .value(QStringLiteral("incidents"))
+                                          .toArray())
+                if (i.toObject().value(QStringLiteral("id")).toString().startsWith(incident))
+                    id = i.toObject().value(QStringLiteral("id")).toString();
+            QVERIFY2(id != incident, qPrintable(check.out.left(400)));
+        }
+        r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+            QStringLiteral("--kluster"), QStringLiteral("edge"), QStringLiteral("--finding"), id,
+            QStringLiteral("--yes") });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.contains(QStringLiteral("Refused: ") + id + QStringLiteral(": No repair")),
+            qPrintable(r.out));
+    }
 }
 
 void TestCliLive::refusedByTheBudgetUnlessOverridden()

@@ -1,5 +1,6 @@
 #include "core/error.h"
 #include "core/json/jsonreader.h"
+#include "core/klusterfetch.h"
 
 #include <QTest>
 
@@ -15,6 +16,7 @@ private slots:
     void retryCanHelp();
     void parseErrorIsAnError();
     void parseAnswer();
+    void oneFailureOfManySourcesSaidOnce();
 };
 
 static Error call(Error::Kind kind, int status)
@@ -159,4 +161,19 @@ void TestError::parseAnswer()
 }
 
 QTEST_GUILESS_MAIN(TestError)
+// A wrong password fails every source with the same 401: said once, the sources named before it (it was
+// printed six times on one line).
+void TestError::oneFailureOfManySourcesSaidOnce()
+{
+    const Error denied = call(Error::Kind::Auth, 401);
+    QList<SourceError> errors;
+    for (const Source s : { Source::Kluster, Source::Router, Source::Nodes, Source::Servers })
+        errors << SourceError { s, denied, QString() };
+    errors << SourceError { Source::Router, call(Error::Kind::Http, 503), QString() };
+    const QString line = SourceError::joined(errors);
+    QCOMPARE(line.count(denied.toString()), 1);
+    QVERIFY2(line.startsWith(QStringLiteral("kluster, router, nodes, servers: ")), qPrintable(line));
+    QVERIFY(line.contains(QStringLiteral("; router: ")));
+}
+
 #include "tst_error.moc"

@@ -44,6 +44,7 @@ private slots:
     void securityGroupDetached();
     void podNetworkClosed();
     void routerFull();
+    void routerFullWithNothingToFreeOffersNoRepair();
     void routerFullRepairLinearWithoutAtomicRoutes_data();
     void routerFullRepairLinearWithoutAtomicRoutes();
     void recycledClaimsBeforeTheDetachedGroup();
@@ -282,6 +283,36 @@ void TestIncidents::routerFull()
     QVERIFY(i->members.contains(QStringLiteral("route-missing:kks-demo-pool-ccccc")));
     QVERIFY(i->repair());
     QCOMPARE(i->repair()->action, RepairPlan::Action::ChangeRoutes);
+}
+
+// A full router whose routes are all right (its own and others'): no slot can be freed, so its missing routes
+// cannot go in. No repair is offered that could only be refused ("Nothing can be sent"); its reason says what
+// a person must do, and `repair --finding router-full:…` refuses with it.
+void TestIncidents::routerFullWithNothingToFreeOffersNoRepair()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 4);
+    w.maxRoutes(2);
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), QStringLiteral("100.100.4.0/24"));
+    w.route(QStringLiteral("192.168.0.0/24"), QStringLiteral("10.0.0.1")); // another's: not ours to remove
+    for (const QString &name :
+        { QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("kks-demo-pool-ccccc") }) {
+        const QString ip
+            = name.endsWith(QLatin1Char('b')) ? QStringLiteral("10.0.0.5") : QStringLiteral("10.0.0.6");
+        w.server(name, ip, 600);
+        w.node(name, ip,
+            name.endsWith(QLatin1Char('b')) ? QStringLiteral("100.100.5.0/24")
+                                            : QStringLiteral("100.100.6.0/24"));
+    }
+    const Diagnosis d = Diagnosis::run(w.state());
+    const Incident *i = d.incidentOf(QStringLiteral("route-limit:%1").arg(w.routerId()));
+    QVERIFY(i);
+    QCOMPARE(i->rule, IncidentRule::RouterFull);
+    QVERIFY(!i->repair());
+    QVERIFY(i->repairFindings().isEmpty());
+    QVERIFY2(i->noRepairReason().contains(QStringLiteral("none of its routes is wrong")),
+        qPrintable(i->noRepairReason()));
 }
 
 void TestIncidents::routerFullRepairLinearWithoutAtomicRoutes_data()

@@ -1,3 +1,4 @@
+#include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "tests/common/findingassert.h"
 #include "tests/common/worldbuilder.h"
@@ -26,6 +27,7 @@ private slots:
     void noMembershipFindingsWhenGroupAmbiguous();
     void providerIdDisagreement();
     void unknownNodeSourceSkipsUnregistered();
+    void stoppedWithNodesUnknownIsNotDowngraded();
     void errorByStatusWithoutVmState();
     void emptyNodeListMessageWarnsAgainstDeleting();
     void lostNodeIsNotNeverJoined();
@@ -250,6 +252,34 @@ void TestInstanceFindings::unknownNodeSourceSkipsUnregistered()
     QVERIFY(findingIds(d, FindingKind::InstanceUnregistered).isEmpty());
     QVERIFY(!d.notDiagnosed.isEmpty());
     QCOMPARE(d.budget.reason, Refusal::NoEvidence);
+}
+
+// The Kubernetes API timed out: a SHUTOFF instance whose node was there keeps its critical instance-stopped
+// (it fell to a warning that said "has no node … it will not join"), its words say the nodes are unknown,
+// and the text report's header says "node(s) unknown", never 0.
+void TestInstanceFindings::stoppedWithNodesUnknownIsNotDowngraded()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 2);
+    const QString name = QStringLiteral("kks-demo-pool-s70p5");
+    w.server(name, QStringLiteral("10.0.0.5"), 600, QStringLiteral("SHUTOFF"));
+    w.node(name, QStringLiteral("10.0.0.5"), QStringLiteral("100.100.5.0/24"), QStringLiteral("Unknown"));
+    KlusterState s = w.state();
+    QCOMPARE(
+        Diagnosis::run(s).find(QStringLiteral("instance-stopped:") + name)->severity, Severity::Critical);
+    s.nodesSource.known = false;
+    s.nodesSource.error = QStringLiteral("GET /api/v1/nodes: no answer within 30 s");
+    s.nodes.clear();
+    const Diagnosis d = Diagnosis::run(s);
+    const Finding *f = d.find(QStringLiteral("instance-stopped:") + name);
+    QVERIFY(f);
+    QCOMPARE(f->severity, Severity::Critical);
+    QVERIFY2(
+        f->message().contains(QStringLiteral("Whether it is a node is not known")), qPrintable(f->message()));
+    QVERIFY(!f->message().contains(QStringLiteral("has no node")));
+    const QString text = QString::fromUtf8(CheckReport::toText(s, d));
+    QVERIFY2(text.contains(QStringLiteral("node(s) unknown")), qPrintable(text.left(400)));
+    QVERIFY(!text.contains(QStringLiteral("0 node(s)")));
 }
 
 void TestInstanceFindings::errorByStatusWithoutVmState()

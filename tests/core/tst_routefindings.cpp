@@ -35,6 +35,7 @@ private slots:
     void foreignRoutesCountTowardLimit();
     void limitCriticalWhenMissingWouldNotFit();
     void limitFromSnapshotAndOption();
+    void limitUnknownWhenTheRouterHoldsMore();
     void limitLinksTheRepairsThatFreeSlots();
     void auditRolesAndOwners();
     void noEvidenceRefusesRouteRemoval();
@@ -460,6 +461,45 @@ void TestRouteFindings::limitFromSnapshotAndOption()
     o.routeLimit = 256;
     o.routeLimitExplicit = true; // the person said 256: that wins
     QVERIFY(Diagnosis::run(w.state(), o).findings.isEmpty());
+}
+
+// Without a known limit (no --route-limit, no maxRoutes) the default 30 is assumed; a router that holds 207
+// routes proves it wrong, so its limit is "not known": no route-limit finding (it was a critical "207 of its
+// 30 routes, 690 %"), no RouteLimit refusal of a missing route, no limit series, and the report says why.
+void TestRouteFindings::limitUnknownWhenTheRouterHoldsMore()
+{
+    WorldBuilder w = baseWorld();
+    for (int i = 0; i < 204; ++i) // other klusters' or operators' routes
+        w.route(QStringLiteral("192.168.%1.0/24").arg(i), QStringLiteral("10.180.0.3"));
+    w.server(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"), 600);
+    w.node(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"),
+        QStringLiteral("198.19.6.0/24"));
+    const KlusterState s = w.state();
+    const Diagnosis d = Diagnosis::run(s);
+    QCOMPARE(d.routeLimit, 0);
+    QVERIFY(!d.find(QStringLiteral("route-limit:") + w.routerId()));
+    QVERIFY2(d.notDiagnosed.join(QLatin1Char('\n'))
+                 .contains(QStringLiteral("holds 207 routes, more than the 30 assumed")),
+        qPrintable(d.notDiagnosed.join(QLatin1Char('\n'))));
+    const Finding *missing = d.find(QStringLiteral("route-missing:kks-legacy-pool-ddddd"));
+    QVERIFY(missing && missing->repair());
+    QCOMPARE(missing->repair()->refusal, Refusal::None);
+    // A limit known (the snapshot's, or given) is judged by.
+    w.maxRoutes(250);
+    QCOMPARE(Diagnosis::run(w.state()).find(QStringLiteral("route-limit:") + w.routerId())->severity,
+        Severity::Warning);
+    DiagnosisOptions o;
+    o.routeLimit = 207;
+    o.routeLimitExplicit = true;
+    QCOMPARE(Diagnosis::run(s, o).find(QStringLiteral("route-limit:") + w.routerId())->severity,
+        Severity::Critical);
+    // 29 routes: the default stands (29 of 30: a warning).
+    WorldBuilder few = baseWorld();
+    for (int i = 0; i < 26; ++i)
+        few.route(QStringLiteral("192.168.%1.0/24").arg(i), QStringLiteral("10.180.0.3"));
+    const Diagnosis fd = Diagnosis::run(few.state());
+    QCOMPARE(fd.routeLimit, 30);
+    QVERIFY(fd.find(QStringLiteral("route-limit:") + few.routerId()));
 }
 
 void TestRouteFindings::limitLinksTheRepairsThatFreeSlots()
