@@ -107,6 +107,21 @@ QString Handoff::markdown(const Facts &f)
         out << as + QLatin1Char('.');
     }
 
+    // A kluster's causes first: each incident, and its one repair or why it has none.
+    if (!incident && diagnosis && !diagnosis->incidents.isEmpty()) {
+        out << QString() << QStringLiteral("### Incidents");
+        for (const Incident &i : diagnosis->incidents.mid(0, MaxItems)) {
+            const QStringList repairable = i.repairFindings();
+            out << QStringLiteral("- **%1** %2: %3 — %4")
+                       .arg(severityName(i.severity), code(i.id()), line(i.title),
+                           repairable.isEmpty()
+                               ? line(i.noRepairReason())
+                               : QStringLiteral("its one repair: %1").arg(line(i.repairTitle)));
+        }
+        if (diagnosis->incidents.size() > MaxItems)
+            out << QStringLiteral("- … and %1 more").arg(diagnosis->incidents.size() - MaxItems);
+    }
+
     if (!findings.isEmpty()) {
         out << QString() << QStringLiteral("### What is wrong");
         for (const Finding *finding : findings.mid(0, MaxItems)) {
@@ -118,6 +133,11 @@ QString Handoff::markdown(const Facts &f)
                 item += QStringLiteral(" (since %1%2, %3)")
                             .arg(h->beforeHistory ? QStringLiteral("before ") : QString(),
                                 clock(h->firstSeen), duration(h->firstSeen.secsTo(f.now)));
+            const auto a = f.acknowledged.constFind(finding->id());
+            if (a != f.acknowledged.cend() && a->until > f.now)
+                item += QStringLiteral(" — acknowledged by %1 until %2%3")
+                            .arg(line(a->by, 64), clock(a->until),
+                                a->note.isEmpty() ? QString() : QStringLiteral(": ") + line(a->note, 200));
             out << item;
         }
         if (findings.size() > MaxItems)

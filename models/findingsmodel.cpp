@@ -162,7 +162,7 @@ QString FindingsModel::sinceText(const FindingHistory &h, const QDateTime &at)
     const qint64 seconds = qMax<qint64>(0, h.firstSeen.secsTo(at));
     QString text;
     if (h.beforeHistory) // when it began is not known: only that it was open then
-        text = seconds < 60 ? tr("already open") : tr("over %1").arg(formatDuration(seconds));
+        text = seconds < 60 ? tr("open when first recorded") : tr("over %1").arg(formatDuration(seconds));
     else
         text = seconds < 60 ? tr("new, %1").arg(when) : tr("%1, since %2").arg(formatDuration(seconds), when);
     return h.flapping() ? tr("flapping · %1").arg(text) : text;

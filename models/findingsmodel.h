@@ -59,8 +59,8 @@ public:
     // recorded refresh); a finding it does not know shows no time.
     void setHistory(const QHash<QString, FindingHistory> &history, const QDateTime &at);
     // "2 h 10 min, since 14:05", "new, 14:05", "over 3 h" (open on the first refresh recorded: when it began
-    // is not known), "already open", with "flapping · " before when it is: for the table and the repair
-    // dialog.
+    // is not known), "open when first recorded", with "flapping · " before when it is: for the table and the
+    // repair dialog.
     static QString sinceText(const FindingHistory &history, const QDateTime &at);
     // Who handles which finding (by id) and until when, as the history keeps it; those that hold at `now`
     // for the finding as it is (Acknowledgement::holds) show, and sink below the unacknowledged of their

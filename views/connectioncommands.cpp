@@ -27,9 +27,13 @@ void ConnectionCommands::open(QDialog *dialog)
     emit dialogOpened(dialog);
 }
 
-void ConnectionCommands::add(QWidget *parent)
+void ConnectionCommands::add(QWidget *parent, bool offerDemo)
 {
     auto *dialog = new ConnectionDialog(m_registry->namesTaken(), std::nullopt, parent ? parent : m_window);
+    if (offerDemo) {
+        dialog->offerDemo();
+        connect(dialog, &ConnectionDialog::demoRequested, this, &ConnectionCommands::demoRequested);
+    }
     dialog->setTester([this](const ConnectionSpec &spec, QObject *context,
                           const ConnectionDialog::TestDone &done) { m_registry->test(spec, context, done); });
     connect(dialog, &QDialog::accepted, this,

@@ -19,12 +19,14 @@ public:
     QAction *addAction() const { return m_add; }
     QAction *manageAction() const { return m_manage; }
     // The dialogs, on top of `parent` (the window, or the Connections dialog).
-    void add(QWidget *parent = nullptr);
+    // `offerDemo`: a first launch, where the dialog also offers the built-in simulated cloud.
+    void add(QWidget *parent = nullptr, bool offerDemo = false);
     void edit(const QString &name, QWidget *parent = nullptr);
     void manage();
 
 signals:
     void dialogOpened(QDialog *dialog);
+    void demoRequested(); // from the dialog of a first launch
     void message(const QString &text, int milliseconds);
 
 private:

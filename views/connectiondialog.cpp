@@ -324,6 +324,23 @@ void ConnectionDialog::formChanged()
     m_save->setDefault(true);
 }
 
+void ConnectionDialog::offerDemo()
+{
+    auto *buttons = findChild<QDialogButtonBox *>();
+    if (!buttons)
+        return;
+    auto *demo = new QPushButton(tr("Try the d&emo cloud"), this);
+    demo->setAutoDefault(false);
+    demo->setToolTip(
+        tr("Close this and open the built-in simulated cloud: every failure Flightdeck knows, to "
+           "try it safely (also File → Open the demo cloud)"));
+    buttons->addButton(demo, QDialogButtonBox::ResetRole);
+    connect(demo, &QPushButton::clicked, this, [this] {
+        emit demoRequested();
+        reject();
+    });
+}
+
 void ConnectionDialog::runTest()
 {
     const QString why = problem();

@@ -52,8 +52,13 @@ public:
     // is down now may still be worth keeping). Any change to the form takes that back.
     void accept() override;
 
+    // On a first launch: a button that closes it and opens the built-in simulated cloud instead
+    // (demoRequested), so that the one way to try Flightdeck without a cloud is in front of the newcomer.
+    void offerDemo();
+
 signals:
     void tested(bool ok, const QString &what);
+    void demoRequested();
 
 private:
     void updateForm();

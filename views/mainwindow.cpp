@@ -241,7 +241,7 @@ void MainWindow::startFromSettings(bool demoAvailable)
                           "clouds.yaml and OS_* are offered, or enter a cloud by hand. Or try the built-in "
                           "simulated cloud."),
         demoAvailable);
-    QTimer::singleShot(0, this, [this] { m_connectionCommands->add(); });
+    QTimer::singleShot(0, this, [this, demoAvailable] { m_connectionCommands->add(nullptr, demoAvailable); });
 }
 
 void MainWindow::showStartupMessage(const QString &message, bool demoAvailable)

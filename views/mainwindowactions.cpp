@@ -108,14 +108,17 @@ void MainWindow::buildMenus()
     QToolBar *bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_demoAction = new QAction(tr("Open the &demo cloud"), this);
+    m_demoAction->setStatusTip(
+        tr("The built-in simulated cloud: every failure Flightdeck knows, to try it safely"));
+    connect(m_demoAction, &QAction::triggered, this, &MainWindow::demoRequested);
+    connect(m_connectionCommands, &ConnectionCommands::demoRequested, this, &MainWindow::demoRequested);
     file->addActions({ m_connectionCommands->addAction(), m_connectionCommands->manageAction(),
-        m_openSnapshot->action() });
+        m_openSnapshot->action(), m_demoAction });
     file->addSeparator();
     file->addActions({ m_saveSnapshot->action(), m_report->action(), m_exportAudit->action() });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), this, &QWidget::close);
-    m_demoAction = new QAction(tr("Open the &demo cloud"), this);
-    connect(m_demoAction, &QAction::triggered, this, &MainWindow::demoRequested);
 
     const auto action = [this](const QString &icon, const QString &text, const QKeySequence &key,
                             const QString &tip, const std::function<void()> &run) {

@@ -235,8 +235,8 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
         QString facts = QStringLiteral("%1 · %2").arg(
             severityName(i.severity), FindingsTreeModel::memberCount(int(i.members.size())));
         if (oldest) {
-            // "open 2 h 10 min, since 14:05", "open over 3 h"; "new, 14:05" and "already open" say it
-            // already.
+            // "open 2 h 10 min, since 14:05", "open over 3 h"; "new, 14:05" and "open when first recorded"
+            // say it already.
             const QString since = FindingsModel::sinceText(*oldest, at);
             facts += QStringLiteral(" · ")
                 + (oldest->firstSeen.secsTo(at) >= 60 && !oldest->flapping() ? tr("open %1").arg(since)

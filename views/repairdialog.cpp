@@ -20,6 +20,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QShortcut>
 #include <QStyle>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -226,6 +227,14 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     else
         m_cancel->setFocus();
     connect(m_confirm, &QPushButton::clicked, this, &RepairDialog::start);
+    // One send key in every repair dialog, whatever its action is called: Ctrl+Enter (its mnemonic besides).
+    m_confirm->setToolTip(tr("%1 (Ctrl+Enter)").arg(action));
+    for (const QKeySequence &key :
+        { QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter) })
+        connect(new QShortcut(key, this), &QShortcut::activated, this, [this] {
+            if (m_confirm->isEnabled() && m_confirm->isVisible())
+                m_confirm->click();
+        });
     connect(m_cancel, &QPushButton::clicked, this, &RepairDialog::reject);
     connect(m_confirmation, &QLineEdit::textChanged, this, &RepairDialog::updateConfirm);
     connect(m_override, &QCheckBox::toggled, this, &RepairDialog::updateConfirm);

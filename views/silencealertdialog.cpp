@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -85,6 +86,13 @@ SilenceAlertDialog::SilenceAlertDialog(
     layout->addWidget(m_status);
     layout->addWidget(m_buttons);
     connect(m_silence, &QPushButton::clicked, this, &SilenceAlertDialog::send);
+    m_silence->setToolTip(tr("Make the silence (Ctrl+Enter)"));
+    for (const QKeySequence &key :
+        { QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter) })
+        connect(new QShortcut(key, this), &QShortcut::activated, this, [this] {
+            if (m_silence->isEnabled())
+                m_silence->click();
+        });
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     setMinimumWidth(560);
     m_minutes->setFocus();

@@ -56,10 +56,12 @@ void CopyLinkCommand::update()
 {
     const CommandContext c = context();
     action()->setEnabled(!c.key.kluster.isEmpty());
+    // One name, whatever is selected (the shortcut sheet and the palette list it as it is named when they
+    // open); what it copies now is in its status tip.
     const QString item = selectedItem(c);
-    action()->setText(item.isEmpty() ? tr("Copy &link to the kluster")
-                                     : (c.selectedIncidents.size() == 1 ? tr("Copy &link to the incident")
-                                                                        : tr("Copy &link to the finding")));
+    action()->setStatusTip(item.isEmpty()     ? tr("Copy the kluster's flightdeck:// link")
+            : c.selectedIncidents.size() == 1 ? tr("Copy the selected incident's flightdeck:// link")
+                                              : tr("Copy the selected finding's flightdeck:// link"));
 }
 
 void CopyLinkCommand::run()
@@ -94,8 +96,10 @@ QString CopyMarkdownCommand::markdown() const
     if (c.data && c.data->diagnosis)
         f.alerts = m_session->alerts()->alertsOf(c.key, *c.data);
     f.repairs = m_session->team()->recent(c.key, f.now);
-    if (const FindingsSince *since = m_session->history()->findingsSince(c.key))
+    if (const FindingsSince *since = m_session->history()->findingsSince(c.key)) {
         f.since = since->findings;
+        f.acknowledged = since->acknowledged;
+    }
     return Handoff::markdown(f);
 }
 

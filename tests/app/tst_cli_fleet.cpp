@@ -203,8 +203,9 @@ void TestCliFleet::klusterWhoseApiIsDownIsReportedBesideTheOthers()
     // Text: blue said to be unchecked, and why (its line after the critical ones, before any warning), what
     // was last read of it said as such; --verbose: its whole report, the others' findings all there.
     const Run text = cli(words({ "check", "--all", "--cloud", "sim" }));
-    QVERIFY2(text.out.contains(QRegularExpression(QStringLiteral("^UNKNOWN +sim/blue +could not be checked: nodes: .*503"),
-                 QRegularExpression::MultilineOption)),
+    QVERIFY2(text.out.contains(
+                 QRegularExpression(QStringLiteral("^UNKNOWN +sim/blue +could not be checked: nodes: .*503"),
+                     QRegularExpression::MultilineOption)),
         qPrintable(text.out.left(1500)));
     QVERIFY(text.out.contains(QStringLiteral("3 critical, 0 warning, 0 ok, 1 could not be checked")));
     const Run verbose = cli(words({ "check", "--all", "--cloud", "sim", "--verbose" }));

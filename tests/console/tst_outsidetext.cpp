@@ -30,6 +30,7 @@ private slots:
     void silencePinsWhatTheAlertLacks();
     void alertmanagerUrlNeverEchoesItsPassword();
     void markdownRendersNothingOfOthers();
+    void markdownOfAKlusterHasItsIncidentsAndAcknowledgements();
 };
 
 namespace {
@@ -220,6 +221,56 @@ void TestOutsideText::markdownRendersNothingOfOthers()
     QVERIFY(prose.contains(QStringLiteral("\\\\\\[click")));
     QVERIFY(md.contains(QStringLiteral("- … and 20 more, less grave.")));
     QCOMPARE(md.count(QStringLiteral("\n- **critical\\*** ")), 20);
+}
+
+// A kluster's hand-off names its causes (each incident with its one repair, or why it has none) and who is on
+// which finding (an acknowledgement that holds: by whom, until when, their note); one run out is not said.
+void TestOutsideText::markdownOfAKlusterHasItsIncidentsAndAcknowledgements()
+{
+    WorldBuilder w;
+    w.pool(QStringLiteral("pool"), 3);
+    w.healthyMember(
+        QStringLiteral("kks-demo-pool-ccccc"), QStringLiteral("10.0.0.6"), QStringLiteral("100.100.6.0/24"));
+    w.server(QStringLiteral("kks-demo-pool-aaaaa"), QStringLiteral("10.0.0.4"), 600); // lost its node
+    w.server(QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), 600);
+    const int b = w.node(
+        QStringLiteral("kks-demo-pool-bbbbb"), QStringLiteral("10.0.0.5"), QStringLiteral("100.100.4.0/24"));
+    w.setCondition(
+        b, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"), QStringLiteral("NoRouteCreated"));
+    w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
+    const KlusterState state = w.state();
+    auto fetch = std::make_shared<KlusterFetch>();
+    fetch->state = state;
+    KlusterData data;
+    data.fetch = fetch;
+    data.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(state));
+    data.fetchedAt = kNow;
+    QVERIFY(!data.diagnosis->incidents.isEmpty());
+    Handoff::Facts f;
+    f.key = { QStringLiteral("sim"), QStringLiteral("demo") };
+    f.data = &data;
+    f.now = kNow;
+    const QString missing = QStringLiteral("route-missing:kks-demo-pool-bbbbb");
+    Acknowledgement a;
+    a.finding = missing;
+    a.by = QStringLiteral("alice");
+    a.note = QStringLiteral("on it with the network team");
+    a.until = kNow.addSecs(3600);
+    f.acknowledged.insert(missing, a);
+    Acknowledgement old = a;
+    old.finding = QStringLiteral("node-network-unavailable:kks-demo-pool-bbbbb");
+    old.until = kNow.addSecs(-60);
+    f.acknowledged.insert(old.finding, old);
+    const QString md = Handoff::markdown(f);
+    QVERIFY2(
+        md.contains(QStringLiteral("### Incidents\n- **critical** `recycled-pod-cidr:100.100.4.0/24`: ")),
+        qPrintable(md));
+    QVERIFY(md.contains(QStringLiteral("its one repair: Route 100.100.4.0/24 to node kks-demo-pool-bbbbb")));
+    QVERIFY2(md.contains(QStringLiteral(
+                 "acknowledged by alice until 2026-11-28 13:00 UTC: on it with the network team")),
+        qPrintable(md));
+    QCOMPARE(md.count(QStringLiteral("acknowledged by")), 1);
+    QVERIFY(md.indexOf(QStringLiteral("### Incidents")) < md.indexOf(QStringLiteral("### What is wrong")));
 }
 
 QTEST_GUILESS_MAIN(TestOutsideText)

@@ -95,12 +95,12 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
 
     // The first refresh Flightdeck records: everything it sees began before its history.
     const QString notReady = QStringLiteral("node-not-ready:kks-demo-pool-m4r8t");
-    QTRY_VERIFY_WITH_TIMEOUT(sinceOf(window, notReady) == QStringLiteral("already open"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(sinceOf(window, notReady) == QStringLiteral("open when first recorded"), 10000);
     const QStringList first
         = ConsoleTest::column(window.findingsPage()->view()->model(), FindingsModel::SinceColumn);
     QVERIFY(!first.isEmpty());
     for (const QString &since : first)
-        QVERIFY2(since == QStringLiteral("already open"), qPrintable(since));
+        QVERIFY2(since == QStringLiteral("open when first recorded"), qPrintable(since));
 
     // An hour later a route is gone: a new finding, seen from this refresh on.
     // The simulator's clock, moved through its admin API as a person driving it would.

@@ -52,6 +52,7 @@ public:
 private slots:
     void initTestCase();
     void init();
+    void firstLaunchOffersTheDemo(); // first: it saves nothing, and needs the empty desktop too
     void firstLaunchAddsACloudByHand();
     void everyMenuAndDialogOpens();
     void aConnectionThatFailsCanBeFixedAndRemoved();
@@ -195,6 +196,37 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
     const QByteArray stored = settings.readAll();
     QVERIFY2(!stored.contains("password=") && !stored.toLower().contains("secret="), stored.constData());
     window.close();
+}
+
+// The first launch of `flightdeck` (the demo available): the Add connection dialog that opens over the window
+// offers the demo itself (it covered the banner that did), and the File menu — so the palette — knows it.
+void TestConsoleNewcomer::firstLaunchOffersTheDemo()
+{
+    MainWindow window;
+    QSignalSpy demo(&window, &MainWindow::demoRequested);
+    QPointer<ConnectionDialog> dialog = nextDialog<ConnectionDialog>(window, [&window] {
+        window.startFromSettings(true);
+        window.show();
+    });
+    QVERIFY(dialog);
+    QPushButton *tryDemo = nullptr;
+    for (QPushButton *b : dialog->findChildren<QPushButton *>()) {
+        if (b->text().remove(QLatin1Char('&')) == QLatin1String("Try the demo cloud"))
+            tryDemo = b;
+    }
+    QVERIFY2(tryDemo, "the first launch's dialog does not offer the demo");
+    QTest::mouseClick(tryDemo, Qt::LeftButton);
+    QCOMPARE(demo.size(), 1);
+    QTRY_VERIFY(!dialog || !dialog->isVisible());
+    bool inFileMenu = false;
+    for (QAction *menu : window.menuBar()->actions()) {
+        if (menu->text().remove(QLatin1Char('&')) != QLatin1String("File"))
+            continue;
+        for (QAction *a : menu->menu()->actions())
+            inFileMenu
+                = inFileMenu || a->text().remove(QLatin1Char('&')) == QLatin1String("Open the demo cloud");
+    }
+    QVERIFY(inFileMenu);
 }
 
 void TestConsoleNewcomer::everyMenuAndDialogOpens()
