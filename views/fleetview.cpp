@@ -221,6 +221,20 @@ void FleetView::paintCell(QPainter &p, const Placed &t, bool current) const
     p.setBrush(t.tile.severity ? SeverityStyle::colour(t.tile.severity)
                                : SeverityStyle::wash(std::nullopt, palette()));
     p.drawRect(QRectF(t.rect).adjusted(0.5, 0.5, -0.5, -0.5));
+    // A shape besides the colour, for whoever does not tell the colours apart (or prints it in grey): a cross
+    // on a critical cell, a bar on a warning.
+    if (t.tile.severity == Severity::Critical || t.tile.severity == Severity::Warning) {
+        const QRectF mark = QRectF(t.rect).adjusted(
+            t.rect.width() * 0.28, t.rect.height() * 0.28, -t.rect.width() * 0.28, -t.rect.height() * 0.28);
+        p.setPen(QPen(
+            palette().color(QPalette::Base), qMax(1.5, t.rect.width() / 9.0), Qt::SolidLine, Qt::RoundCap));
+        if (t.tile.severity == Severity::Critical) {
+            p.drawLine(mark.topLeft(), mark.bottomRight());
+            p.drawLine(mark.topRight(), mark.bottomLeft());
+        } else {
+            p.drawLine(QPointF(mark.left(), mark.center().y()), QPointF(mark.right(), mark.center().y()));
+        }
+    }
     if (t.tile.doubtful) {
         // The data itself is in doubt: hatched, so it never reads as a plain colour.
         p.setBrush(QBrush(palette().color(QPalette::Base), Qt::BDiagPattern));

@@ -455,6 +455,12 @@ void MainWindow::updateActions()
     // Each page's Repair button: how many of its selected findings can be repaired.
     const CommandContext c = commandContext();
     const bool readOnly = !c.connection || c.connection->isReadOnly();
+    // Previous/Next finding: only where there is one to go to (no connection, nothing read, healthy: none).
+    const bool anyFinding = c.data && c.data->diagnosis && !c.data->diagnosis->findings.isEmpty();
+    if (m_nextFinding) {
+        m_nextFinding->setEnabled(anyFinding);
+        m_previousFinding->setEnabled(anyFinding);
+    }
     for (TablePage *p : m_views->klusterPages()) {
         const QStringList incidents
             = p == findingsPage() ? findingsPage()->selectedIncidents() : QStringList();

@@ -198,6 +198,8 @@ private:
     QAction *m_refreshAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_demoAction = nullptr;
+    QAction *m_nextFinding = nullptr; // enabled where there is a finding to step to
+    QAction *m_previousFinding = nullptr;
 
     KlusterKey m_wantedKey; // the selection to restore once its kluster is listed
     QString m_wantedFinding; // the finding to select once m_wantedKey's views show it

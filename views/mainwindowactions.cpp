@@ -145,6 +145,10 @@ void MainWindow::buildMenus()
         QKeySequence(Qt::SHIFT | Qt::Key_F8),
         tr("Select the previous row with a finding in this view (Shift+F8)"),
         [this] { m_views->stepFinding(-1); });
+    m_nextFinding = next;
+    m_previousFinding = previous;
+    next->setEnabled(false); // until a kluster with a finding is shown
+    previous->setEnabled(false);
     QAction *sidebarAction = view->addAction(tr("&Kluster list"));
     QAction *focusKlusters = action(QString(), tr("Go to the &kluster list"), QKeySequence(tr("Ctrl+K")),
         QString(), [this, sidebarAction] {

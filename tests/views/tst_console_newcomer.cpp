@@ -227,6 +227,16 @@ void TestConsoleNewcomer::firstLaunchOffersTheDemo()
                 = inFileMenu || a->text().remove(QLatin1Char('&')) == QLatin1String("Open the demo cloud");
     }
     QVERIFY(inFileMenu);
+    // No connection, nothing read: no finding to step to, and Previous/Next say so by being disabled.
+    int steps = 0;
+    for (QAction *a : window.findChildren<QAction *>()) {
+        const QString name = a->text().remove(QLatin1Char('&'));
+        if (name == QLatin1String("Next finding") || name == QLatin1String("Previous finding")) {
+            ++steps;
+            QVERIFY2(!a->isEnabled(), qPrintable(name));
+        }
+    }
+    QCOMPARE(steps, 2);
 }
 
 void TestConsoleNewcomer::everyMenuAndDialogOpens()
