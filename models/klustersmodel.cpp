@@ -322,6 +322,11 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
             : state == State::Stale                                                         ? 1
                                                                                             : 0;
         const qint64 impact = !r.diagnosed ? 17 : rank.worstRank != INT_MAX ? 16 - rank.worstRank : 0;
+        // Not read yet (a fleet still loading): nothing is known of it, good or bad, so it ranks below every
+        // kluster that was read, never above the critical ones.
+        if (state == State::Pending && index.column() != KlusterColumn && index.column() != FetchedColumn
+            && index.column() != AlertsColumn)
+            return qint64(-1);
         switch (index.column()) {
         case WorstColumn:
             return r.diagnosed ? (rank.worst ? int(*rank.worst) : 3) : 4;

@@ -182,6 +182,12 @@ void KlusterViews::preparing(const KlusterKey &key)
     m_header->setText(tr("<b>%1</b><br>preparing the views…").arg(OutsideText::html(key.toString())));
 }
 
+void KlusterViews::setStarting(const QString &what)
+{
+    m_starting = what;
+    showCurrent();
+}
+
 void KlusterViews::showCurrent()
 {
     const KlusterKey current = m_session->current();
@@ -196,7 +202,8 @@ void KlusterViews::showCurrent()
     if (d && d->fetch)
         return; // the overview shows it once its rows are in
     QString message = m_session->registry()->isEmpty()
-        ? tr("No connection yet: add one with File → Add connection… (Ctrl+Shift+N).")
+        ? (m_starting.isEmpty() ? tr("No connection yet: add one with File → Add connection… (Ctrl+Shift+N).")
+                                : m_starting)
         : m_session->klusters()->rowCount() == 0 ? tr("Listing the klusters…")
                                                  : tr("Select a kluster in the sidebar (Ctrl+K).");
     const Error listingError = m_session->store()->listingError(current.connection);

@@ -55,6 +55,9 @@ public:
     // The session's current kluster, in every view: its trends and changes asked for, the repair column
     // hidden on a read-only connection, and until its rows are in, what the overview can say.
     void showCurrent();
+    // What is under way before any connection exists (the demo cloud starting): said instead of "No
+    // connection yet", which would read as an empty setup. Empty: nothing.
+    void setStarting(const QString &what);
     // Its rows are in (ConsoleSession::shown): the overview, the details, the captions.
     void shown(const KlusterKey &key);
     void updateCaptions();
@@ -84,6 +87,7 @@ private:
     void requestChanges();
 
     ConsoleSession *m_session;
+    QString m_starting; // setStarting
     QLabel *m_header;
     QTabWidget *m_tabs;
     OverviewPage *m_overview;

@@ -244,6 +244,11 @@ void MainWindow::startFromSettings(bool demoAvailable)
     QTimer::singleShot(0, this, [this, demoAvailable] { m_connectionCommands->add(nullptr, demoAvailable); });
 }
 
+void MainWindow::setStarting(const QString &what)
+{
+    m_views->setStarting(what);
+}
+
 void MainWindow::showStartupMessage(const QString &message, bool demoAvailable)
 {
     m_startupMessage = message;

@@ -68,6 +68,8 @@ public:
     // Shown (with "Add connection…" and, when `demoAvailable`, "Open the demo cloud") until a connection is
     // added.
     void showStartupMessage(const QString &message, bool demoAvailable = false);
+    // What is under way before the first connection (the demo cloud starting): the views say it.
+    void setStarting(const QString &what);
     // Every connection read-only, whatever it says (`flightdeck --read-only`); before adding connections.
     void setForceReadOnly(bool readOnly);
 

@@ -305,6 +305,11 @@ int main(int argc, char *argv[])
         QObject::connect(demoCloud.get(), &DemoCloud::failed, &window, [&window](const QString &error) {
             window.showStartupMessage(QObject::tr("The demo cloud could not start: %1").arg(error));
         });
+        window.setStarting(fleet > 0
+                ? QObject::tr(
+                    "Starting the built-in simulated cloud: a region of %1 klusters (this takes a moment)…")
+                      .arg(fleet)
+                : QObject::tr("Starting the built-in simulated cloud…"));
         demoCloud->start(parser.value(options.scenario), generated, fleet, mixedSizes);
     };
     QObject::connect(&window, &MainWindow::demoRequested, &window, startDemo);

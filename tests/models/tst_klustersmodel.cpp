@@ -90,6 +90,19 @@ void TestKlustersModel::incompleteKeepsItsRank()
     QCOMPARE(
         model.index(row, KlustersModel::CriticalColumn).data(KlustersModel::SortRole).toLongLong(), rank);
     QCOMPARE(ConsoleRole::severityOf(model.index(row, 0)), std::optional(Severity::Critical));
+    // A kluster not read yet (a fleet still loading) ranks below every one that was, the healthy included.
+    model.setKluster(QStringLiteral("prod"), QStringLiteral("k3"));
+    const qint64 pending
+        = model
+              .index(model.rowOf(QStringLiteral("prod"), QStringLiteral("k3")), KlustersModel::CriticalColumn)
+              .data(KlustersModel::SortRole)
+              .toLongLong();
+    QVERIFY(pending
+        < model
+              .index(model.rowOf(QStringLiteral("prod"), QStringLiteral("k2")), KlustersModel::CriticalColumn)
+              .data(KlustersModel::SortRole)
+              .toLongLong());
+    QVERIFY(pending < rank);
     // Complete again: the counts are what they are.
     model.setDiagnosis(QStringLiteral("prod"), QStringLiteral("k1"), Diagnosis::run(WorldBuilder().state()),
         at.addSecs(120));

@@ -237,6 +237,10 @@ void TestConsoleNewcomer::firstLaunchOffersTheDemo()
         }
     }
     QCOMPARE(steps, 2);
+    // The demo starting (a region takes a while): said as such, never as an empty setup.
+    QVERIFY(window.overviewPage()->title().startsWith(QStringLiteral("No connection yet")));
+    window.setStarting(QStringLiteral("Starting the built-in simulated cloud…"));
+    QCOMPARE(window.overviewPage()->title(), QStringLiteral("Starting the built-in simulated cloud…"));
 }
 
 void TestConsoleNewcomer::everyMenuAndDialogOpens()
