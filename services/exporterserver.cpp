@@ -45,6 +45,14 @@ ExporterServer::Response plain(int status, const QByteArray &text)
     return { status, "text/plain; charset=utf-8", text };
 }
 
+// What a password check is remembered by: a digest of the user, the hash it is checked against and the
+// password (never the password itself).
+QByteArray authKey(const QByteArray &user, const QByteArray &hash, const QByteArray &password)
+{
+    return QCryptographicHash::hash(
+        QByteArray(user + '\0' + hash + '\0' + password), QCryptographicHash::Sha256);
+}
+
 // Where the blank line that ends a request's head is, and how long it is (CRLF CRLF, or bare LFs as RFC 9112
 // 2.2 lets a server take them); -1 when it has not come yet.
 qsizetype headEnd(const QByteArray &buffer, int *length)
@@ -509,37 +517,41 @@ void ExporterServer::serve(QTcpSocket *socket)
             const std::optional<QPair<QByteArray, QByteArray>> given
                 = BasicAuth::credentials(head->authorization);
             if (!given) {
-                write(socket, plain(401, "Unauthorized\n"), false, head->keepAlive,
-                    { { "WWW-Authenticate", "Basic" } });
+                answer(socket, *head, false);
             } else {
-                const QString user = QString::fromUtf8(given->first);
-                const QByteArray hash = web->users.value(user);
-                QCryptographicHash digest(QCryptographicHash::Sha256);
-                digest.addData(QByteArray(given->first + '\0' + hash + '\0' + given->second));
-                const auto cached = m_authCache.constFind(digest.result());
+                const QByteArray hash = web->users.value(QString::fromUtf8(given->first));
+                const auto cached = m_authCache.constFind(authKey(given->first, hash, given->second));
                 if (cached == m_authCache.cend()) {
                     checkPassword(socket, given->first, given->second, *head);
                     return; // answered once the check is done
                 }
-                if (cached.value())
-                    answer(socket, c, *head);
-                else
-                    write(socket, plain(401, "Unauthorized\n"), false, head->keepAlive,
-                        { { "WWW-Authenticate", "Basic" } });
+                answer(socket, *head, cached.value());
             }
         } else {
-            answer(socket, c, *head);
+            answer(socket, *head, true);
         }
-        if (!head->keepAlive) {
-            close(socket, false);
+        if (!settle(c, head->keepAlive))
             return;
-        }
-        waitFor(c, socket->bytesToWrite() > 0 ? Wait::Answer : Wait::Idle);
     }
 }
 
-void ExporterServer::answer(QTcpSocket *socket, Connection &, const Head &head)
+bool ExporterServer::settle(Connection &c, bool keepAlive)
 {
+    if (!keepAlive) {
+        close(c.socket, false);
+        return false;
+    }
+    waitFor(c, c.socket->bytesToWrite() > 0 ? Wait::Answer : Wait::Idle);
+    return true;
+}
+
+void ExporterServer::answer(QTcpSocket *socket, const Head &head, bool authorized)
+{
+    if (!authorized) {
+        write(
+            socket, plain(401, "Unauthorized\n"), false, head.keepAlive, { { "WWW-Authenticate", "Basic" } });
+        return;
+    }
     const Request &request = head.request;
     const bool isHead = request.method == "HEAD";
     if (request.method != "GET" && !isHead)
@@ -557,9 +569,7 @@ void ExporterServer::checkPassword(
     const WebConfig *web = m_web.last();
     const bool known = web->users.contains(name);
     const QByteArray hash = web->users.value(name);
-    QCryptographicHash digest(QCryptographicHash::Sha256);
-    digest.addData(QByteArray(user + '\0' + hash + '\0' + password));
-    const QByteArray key = digest.result();
+    const QByteArray key = authKey(user, hash, password);
     const std::weak_ptr<Connection> weak = m_connections.value(socket);
     m_checks->start([this, weak, key, hash, password, known, head] {
         // An unknown user is checked against a hash of the same cost, so that the time taken does not tell
@@ -575,18 +585,9 @@ void ExporterServer::checkPassword(
                 const std::shared_ptr<Connection> c = weak.lock();
                 if (!c || c->closing)
                     return;
-                QTcpSocket *socket = c->socket;
-                if (ok)
-                    answer(socket, *c, head);
-                else
-                    write(socket, plain(401, "Unauthorized\n"), false, head.keepAlive,
-                        { { "WWW-Authenticate", "Basic" } });
-                if (!head.keepAlive) {
-                    close(socket, false);
-                    return;
-                }
-                waitFor(*c, socket->bytesToWrite() > 0 ? Wait::Answer : Wait::Idle);
-                serve(socket); // a request that came meanwhile
+                answer(c->socket, head, ok);
+                if (settle(*c, head.keepAlive))
+                    serve(c->socket); // a request that came meanwhile
             },
             Qt::QueuedConnection);
     });

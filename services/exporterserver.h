@@ -113,7 +113,11 @@ private:
     void incoming(qintptr descriptor);
     bool admit(const QHostAddress &peer);
     void serve(QTcpSocket *socket);
-    void answer(QTcpSocket *socket, Connection &c, const Head &head);
+    // The handler's answer (405 for another method), or 401 with the challenge when not `authorized`.
+    void answer(QTcpSocket *socket, const Head &head, bool authorized);
+    // After an answer: the connection closed (false) or waiting for the next request or for its answer to
+    // be read.
+    bool settle(Connection &c, bool keepAlive);
     void checkPassword(
         QTcpSocket *socket, const QByteArray &user, const QByteArray &password, const Head &head);
     void waitFor(Connection &c, Wait wait);

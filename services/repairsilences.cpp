@@ -120,7 +120,7 @@ void RepairSilences::preview(
     gathering->lines = QStringList(silences.size(), QString());
     gathering->waiting = int(silences.size());
     for (qsizetype i = 0; i < silences.size(); ++i) {
-        const SilenceRequest silence = silences.at(i);
+        const SilenceRequest &silence = silences.at(i);
         m_client->fetchCaught(
             silence, this, [gathering, silence, i, done](const QList<Alert> &caught, const QString &error) {
                 gathering->lines[i] = caughtLine(silence, caught, error);

@@ -267,6 +267,17 @@ int WorldBuilder::ghostNode(const QString &name, const QString &ip, const QStrin
     return n;
 }
 
+void WorldBuilder::inZone(int serverIndex, int nodeIndex, const QString &zone)
+{
+    m_servers[serverIndex].insert(QStringLiteral("OS-EXT-AZ:availability_zone"), zone);
+    if (nodeIndex < 0)
+        return;
+    QJsonObject metadata = m_nodes[nodeIndex].value(QStringLiteral("metadata")).toObject();
+    metadata.insert(
+        QStringLiteral("labels"), QJsonObject { { QStringLiteral("topology.kubernetes.io/zone"), zone } });
+    m_nodes[nodeIndex].insert(QStringLiteral("metadata"), metadata);
+}
+
 void WorldBuilder::setCondition(
     int nodeIndex, const QString &type, const QString &status, const QString &reason, double sinceMinutes)
 {

@@ -45,6 +45,8 @@ public:
         const QString &ready = QStringLiteral("True"));
     QJsonObject &nodeAt(int index) { return m_nodes[index]; }
     // `sinceMinutes` >= 0: its lastTransitionTime, that many minutes before the capture.
+    // A server in Nova's availability zone `zone`, and its node (when `nodeIndex` >= 0) labelled with it.
+    void inZone(int serverIndex, int nodeIndex, const QString &zone);
     void setCondition(int nodeIndex, const QString &type, const QString &status,
         const QString &reason = QString(), double sinceMinutes = -1);
     // A node with no instance (a ghost), with its providerID naming none either.

@@ -57,6 +57,18 @@ QByteArray alertsBody(int count, const QString &kluster, const QString &severity
     return QJsonDocument(list).toJson(QJsonDocument::Compact);
 }
 
+// The kluster as the console holds it once read at `at`: its state and its diagnosis.
+KlusterData readAt(const KlusterState &state, const QDateTime &at)
+{
+    auto fetch = std::make_shared<KlusterFetch>();
+    fetch->state = state;
+    KlusterData data;
+    data.fetch = fetch;
+    data.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(state));
+    data.fetchedAt = at;
+    return data;
+}
+
 } // namespace
 
 void TestOutsideText::shownAsText()
@@ -181,12 +193,7 @@ void TestOutsideText::markdownRendersNothingOfOthers()
     w.server(QStringLiteral("kks-demo-pool-\\[Approve\\](https://evil.example)"), QStringLiteral("10.0.0.9"),
         600, QStringLiteral("ERROR"));
     const KlusterState state = w.state();
-    auto fetch = std::make_shared<KlusterFetch>();
-    fetch->state = state;
-    KlusterData data;
-    data.fetch = fetch;
-    data.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(state));
-    data.fetchedAt = kNow;
+    const KlusterData data = readAt(state, kNow);
     Handoff::Facts f;
     f.key = { QStringLiteral("sim"), QStringLiteral("demo") };
     f.data = &data;
@@ -239,12 +246,7 @@ void TestOutsideText::markdownOfAKlusterHasItsIncidentsAndAcknowledgements()
         b, QStringLiteral("NetworkUnavailable"), QStringLiteral("True"), QStringLiteral("NoRouteCreated"));
     w.route(QStringLiteral("100.100.4.0/24"), QStringLiteral("10.0.0.4"));
     const KlusterState state = w.state();
-    auto fetch = std::make_shared<KlusterFetch>();
-    fetch->state = state;
-    KlusterData data;
-    data.fetch = fetch;
-    data.diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(state));
-    data.fetchedAt = kNow;
+    const KlusterData data = readAt(state, kNow);
     QVERIFY(!data.diagnosis->incidents.isEmpty());
     Handoff::Facts f;
     f.key = { QStringLiteral("sim"), QStringLiteral("demo") };

@@ -258,15 +258,6 @@ void TestCheckReport::gateRefusalsInJson()
         }
         return QJsonObject();
     };
-    const auto inZone = [](WorldBuilder &w, int server, int node, const QString &zone) {
-        w.serverAt(server).insert(QStringLiteral("OS-EXT-AZ:availability_zone"), zone);
-        if (node < 0)
-            return;
-        QJsonObject metadata = w.nodeAt(node).value(QStringLiteral("metadata")).toObject();
-        metadata.insert(QStringLiteral("labels"),
-            QJsonObject { { QStringLiteral("topology.kubernetes.io/zone"), zone } });
-        w.nodeAt(node).insert(QStringLiteral("metadata"), metadata);
-    };
     // Zone az-1 down (3 of 10 nodes, all of it), the budget still allowing deletions.
     WorldBuilder w;
     w.pool(QStringLiteral("pool"), 10);
@@ -277,15 +268,13 @@ void TestCheckReport::gateRefusalsInJson()
         const int s = w.server(name, ip, 600);
         const int k = w.node(name, ip, cidr, n < 3 ? QStringLiteral("Unknown") : QStringLiteral("True"));
         w.route(cidr, ip);
-        inZone(w, s, k, n < 3 ? QStringLiteral("az-1") : QStringLiteral("az-2"));
+        w.inZone(s, k, n < 3 ? QStringLiteral("az-1") : QStringLiteral("az-2"));
     }
-    inZone(w,
-        w.server(
-            QStringLiteral("kks-demo-pool-errax"), QStringLiteral("10.0.0.40"), 600, QStringLiteral("ERROR")),
+    w.inZone(w.server(QStringLiteral("kks-demo-pool-errax"), QStringLiteral("10.0.0.40"), 600,
+                 QStringLiteral("ERROR")),
         -1, QStringLiteral("az-1"));
-    inZone(w,
-        w.server(
-            QStringLiteral("kks-demo-pool-errbx"), QStringLiteral("10.0.0.41"), 600, QStringLiteral("ERROR")),
+    w.inZone(w.server(QStringLiteral("kks-demo-pool-errbx"), QStringLiteral("10.0.0.41"), 600,
+                 QStringLiteral("ERROR")),
         -1, QStringLiteral("az-2"));
     const KlusterState s = w.state();
     const Diagnosis d = Diagnosis::run(s);

@@ -20,16 +20,6 @@ QStringList ids(const Diagnosis &d)
     return out;
 }
 
-// A node in `zone` (its label), with its instance in it too.
-void inZone(WorldBuilder &w, int server, int node, const QString &zone)
-{
-    w.serverAt(server).insert(QStringLiteral("OS-EXT-AZ:availability_zone"), zone);
-    QJsonObject metadata = w.nodeAt(node).value(QStringLiteral("metadata")).toObject();
-    metadata.insert(
-        QStringLiteral("labels"), QJsonObject { { QStringLiteral("topology.kubernetes.io/zone"), zone } });
-    w.nodeAt(node).insert(QStringLiteral("metadata"), metadata);
-}
-
 } // namespace
 
 class TestIncidents : public QObject
@@ -66,7 +56,7 @@ void TestIncidents::noDeletionInADisruptedZone()
         const int s = w.server(name, ip, 600);
         const int k = w.node(name, ip, cidr, n < 3 ? QStringLiteral("Unknown") : QStringLiteral("True"));
         w.route(cidr, ip);
-        inZone(w, s, k, n < 3 ? QStringLiteral("az-1") : QStringLiteral("az-2"));
+        w.inZone(s, k, n < 3 ? QStringLiteral("az-1") : QStringLiteral("az-2"));
     }
     const int lost = w.server(QStringLiteral("kks-demo-pool-lostx"), QStringLiteral("10.0.0.40"), 600);
     w.serverAt(lost).insert(QStringLiteral("OS-EXT-AZ:availability_zone"), QStringLiteral("az-1"));
@@ -173,7 +163,7 @@ void TestIncidents::zoneOutage()
     // Another zone, healthy.
     w.healthyMember(
         QStringLiteral("kks-demo-pool-zzzzz"), QStringLiteral("10.0.1.9"), QStringLiteral("100.100.99.0/24"));
-    inZone(w, 0, 0, QStringLiteral("eu-de-1a"));
+    w.inZone(0, 0, QStringLiteral("eu-de-1a"));
     for (int n = 0; n < nodes; ++n) {
         const QString name = QStringLiteral("kks-demo-pool-n%1xxx").arg(n);
         const QString ip = QStringLiteral("10.0.0.%1").arg(10 + n);
@@ -182,7 +172,7 @@ void TestIncidents::zoneOutage()
         const int k
             = w.node(name, ip, cidr, n < notReady ? QStringLiteral("Unknown") : QStringLiteral("True"));
         w.route(cidr, ip);
-        inZone(w, s, k, QStringLiteral("eu-de-1b"));
+        w.inZone(s, k, QStringLiteral("eu-de-1b"));
     }
     const Diagnosis d = Diagnosis::run(w.state());
     if (!incident) {
@@ -421,7 +411,7 @@ void TestIncidents::partialSourceMakesNone()
         const int k = w.node(name, QStringLiteral("10.0.0.%1").arg(10 + n),
             QStringLiteral("100.100.%1.0/24").arg(10 + n), QStringLiteral("False"));
         w.route(QStringLiteral("100.100.%1.0/24").arg(10 + n), QStringLiteral("10.0.0.%1").arg(10 + n));
-        inZone(w, s, k, QStringLiteral("az-1"));
+        w.inZone(s, k, QStringLiteral("az-1"));
     }
     KlusterState state = w.state();
     QCOMPARE(Diagnosis::run(state).incidents.size(), 1);
