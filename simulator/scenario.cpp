@@ -155,6 +155,10 @@ struct Loader
             const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(net.cidr);
             if (subnet.second < 0)
                 return fail(where, QStringLiteral("network %1: not a CIDR: %2").arg(net.name, net.cidr));
+            if (subnet.first.protocol() != QAbstractSocket::IPv4Protocol)
+                return fail(where,
+                    QStringLiteral("network %1: %2 is not IPv4 (a kluster's node network is an IPv4 subnet)")
+                        .arg(net.name, net.cidr));
             net.gateway = n.value(QStringLiteral("gateway"))
                               .toString(QHostAddress(subnet.first.toIPv4Address() + 1).toString());
             w.networks.append(net);

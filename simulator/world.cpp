@@ -135,11 +135,15 @@ QString World::freeAddress(const SimNetwork &network) const
     used.insert(network.gateway);
     for (const SimPort &p : ports)
         used.insert(p.ipAddress);
+    // Only an IPv4 network of a prefix 0..32 has addresses to hand out here (the scenario loader refuses
+    // any other); an IPv6 or unparsed one has none, rather than a shift past the word.
     const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(network.cidr);
-    const quint32 base = subnet.first.toIPv4Address();
-    const quint32 size = subnet.second >= 32 ? 1u : (1u << (32 - subnet.second));
-    for (quint32 i = 10; i + 1 < size; ++i) {
-        QString candidate = QHostAddress(base + i).toString();
+    if (subnet.first.protocol() != QAbstractSocket::IPv4Protocol || subnet.second < 0 || subnet.second > 32)
+        return QString();
+    const quint64 base = subnet.first.toIPv4Address();
+    const quint64 size = quint64(1) << (32 - subnet.second);
+    for (quint64 i = 10; i + 1 < size && base + i <= 0xffffffffu; ++i) {
+        QString candidate = QHostAddress(quint32(base + i)).toString();
         if (!used.contains(candidate))
             return candidate;
     }

@@ -17,6 +17,7 @@ private slots:
     void dumpOnlyOneKluster();
     void badScenarios_data();
     void badScenarios();
+    void addressesOfAnyNetwork();
     void generatedWorld();
     void generatedFleet();
 };
@@ -112,6 +113,15 @@ void TestSimulatorScenarios::badScenarios_data()
                                     << "kluster k: unknown router r";
     QTest::newRow("bad fault") << QByteArray(R"({"faults": [{"kind": "meteor"}]})")
                                << "faults[0]: unknown fault kind";
+    // An IPv6 or unparsable network: said, never a shift past the word when a server takes an address.
+    QTest::newRow("IPv6 network") << QByteArray(
+        R"({"projects": [{"name": "p", "networks": [{"name": "n", "cidr": "fd00::/64"}],
+        "servers": [{"name": "s", "network": "n"}]}]})")
+                                  << "network n: fd00::/64 is not IPv4";
+    QTest::newRow("no CIDR") << QByteArray(
+        R"({"projects": [{"name": "p", "networks": [{"name": "n", "cidr": "10.0.0.0/99"}],
+        "servers": [{"name": "s", "network": "n"}]}]})")
+                             << "network n: not a CIDR: 10.0.0.0/99";
 }
 
 void TestSimulatorScenarios::badScenarios()
@@ -123,6 +133,28 @@ void TestSimulatorScenarios::badScenarios()
     QString message;
     QVERIFY(!Scenario::load(json, world, faults, &message));
     QVERIFY2(message.contains(error), qPrintable(message));
+}
+
+void TestSimulatorScenarios::addressesOfAnyNetwork()
+{
+    World world;
+    FaultInjector faults;
+    QString message;
+    // The widest IPv4 network (a prefix of 0) and a single address hand out what they hold.
+    QVERIFY2(Scenario::load(R"({"projects": [{"name": "p", "networks": [
+        {"name": "all", "cidr": "0.0.0.0/0"}, {"name": "one", "cidr": "192.0.2.7/32"}],
+        "servers": [{"name": "a", "network": "all"}, {"name": "b", "network": "one"}]}]})",
+                 world, faults, &message),
+        qPrintable(message));
+    QCOMPARE(world.serverAddresses(world.servers.at(0)), QStringList { QStringLiteral("0.0.0.10") });
+    QVERIFY(world.serverAddresses(world.servers.at(1)).value(0).isEmpty());
+    // A network the loader would refuse has no address to give (not undefined behaviour).
+    SimNetwork v6;
+    v6.cidr = QStringLiteral("fd00::/64");
+    QCOMPARE(world.freeAddress(v6), QString());
+    SimNetwork garbage;
+    garbage.cidr = QStringLiteral("ten dot zero");
+    QCOMPARE(world.freeAddress(garbage), QString());
 }
 
 void TestSimulatorScenarios::generatedWorld()

@@ -1613,10 +1613,10 @@ void TestConsole::alertsSilencedWhileRepairing()
         window.overviewPage()->alertsShown().contains(QStringLiteral("KubeAPIErrorsHigh")), 15000);
     const QRegularExpression link(QStringLiteral("href=\"(silence:[^\"]+)\""));
     QString fingerprint;
-    for (const KlusterAlerts alerts
-         = window.session()->alerts()->alertsOf({ QStringLiteral("sim"), QStringLiteral("demo") },
-             *window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") }));
-         const Alert &a : alerts.alerts) {
+    const KlusterAlerts alerts
+        = window.session()->alerts()->alertsOf({ QStringLiteral("sim"), QStringLiteral("demo") },
+            *window.kluster({ QStringLiteral("sim"), QStringLiteral("demo") }));
+    for (const Alert &a : alerts.alerts) {
         if (a.name() == QLatin1String("KubeAPIErrorsHigh"))
             fingerprint = a.fingerprint;
     }
