@@ -17,7 +17,6 @@
 #include <QStringList>
 #include <QTimer>
 #include <QVariant>
-
 #include <algorithm>
 #include <functional>
 #include <memory>
