@@ -1,6 +1,7 @@
 #include "console/consoletext.h"
 
 #include "core/diagnosis.h"
+#include "core/klusterstanding.h"
 #include "core/knowledge.h"
 #include "core/printable.h"
 
@@ -214,10 +215,15 @@ Captions captions(const CaptionFacts &f)
         + (f.snapshot ? tr("Captured %1") : tr("Fetched %1")).arg(clock(d->fetchedAt))
         + (!f.snapshot && watch.connected && !d->isStale() ? tr(", nodes live") : QString());
     const QString atLeast = d->incomplete.isEmpty() ? QString() : QStringLiteral("≥ ");
-    c.findings = tr("%1 · %2%3 critical, %2%4 warning")
-                     .arg(caption, atLeast)
-                     .arg(d->diagnosis->count(Severity::Critical))
-                     .arg(d->diagnosis->count(Severity::Warning));
+    // The findings themselves, then what they come to as causes (the list's and the Fleet's counts).
+    const KlusterStanding standing = KlusterStanding::of(*d->diagnosis);
+    c.findings
+        = tr("%1 · findings: %2%3 critical, %2%4 warning%5")
+              .arg(caption, atLeast)
+              .arg(d->diagnosis->count(Severity::Critical))
+              .arg(d->diagnosis->count(Severity::Warning))
+              .arg(standing.incidents > 0 ? tr(" · as causes: %1").arg(standing.text(!atLeast.isEmpty()))
+                                          : QString());
     c.nodes = tr("%1 · instances and nodes joined by name; marked rows have a finding").arg(caption);
     const Knowledge known(s);
     for (const Source source : { Source::Servers, Source::Nodes }) {

@@ -210,6 +210,40 @@ QList<std::pair<QString, QString>> FleetMonitor::listingFailures() const
     return out;
 }
 
+RankedKluster FleetMonitor::ranked(const Entry &entry)
+{
+    RankedKluster k;
+    k.key = entry.key;
+    const KlusterData *d = entry.data;
+    if (!d || !d->fetch)
+        k.reading = d && d->isStale() ? Reading::Unreadable : Reading::NotRead;
+    else if (d->isStale())
+        k.reading = Reading::Stale;
+    else if (!entry.up || !d->incomplete.isEmpty())
+        k.reading = Reading::Incomplete;
+    else
+        k.reading = Reading::Fresh;
+    if (d && d->fetch && d->diagnosis)
+        k.standing = KlusterStanding::of(*d->diagnosis);
+    return k;
+}
+
+QList<FleetMonitor::Entry> FleetMonitor::rankedEntries() const
+{
+    QList<Entry> out = entries();
+    QList<std::pair<RankedKluster, qsizetype>> order;
+    order.reserve(out.size());
+    for (qsizetype i = 0; i < out.size(); ++i)
+        order.append({ ranked(out.at(i)), i });
+    std::stable_sort(order.begin(), order.end(),
+        [](const auto &a, const auto &b) { return KlusterRanking::before(a.first, b.first); });
+    QList<Entry> sorted;
+    sorted.reserve(out.size());
+    for (const auto &o : std::as_const(order))
+        sorted << out.at(o.second);
+    return sorted;
+}
+
 QByteArray FleetMonitor::metrics(PrometheusText::Options options) const
 {
     for (const Connection *c : m_registry->connections()) {
@@ -217,7 +251,7 @@ QByteArray FleetMonitor::metrics(PrometheusText::Options options) const
             options.cloudsListed.append({ c->name(), !m_store->listingError(c->name()).isError() });
     }
     QList<PrometheusText::Kluster> klusters;
-    for (const Entry &e : entries()) {
+    for (const Entry &e : rankedEntries()) {
         PrometheusText::Kluster k;
         k.name = e.key.kluster;
         k.projectId = e.projectId;

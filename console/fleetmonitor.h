@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/klusterkey.h"
+#include "core/klusterstanding.h"
 #include "core/prometheustext.h"
 #include "services/connection.h"
 
@@ -47,6 +48,11 @@ public:
         QString problem; // why it is not up
     };
     QList<Entry> entries() const; // by connection, then kluster, as listed; gone klusters left out
+    // The same in the one ranking (KlusterRanking): the order of `check --all`, its JSON and the exposition.
+    QList<Entry> rankedEntries() const;
+    // An entry as the ranking sees it: stale when its last refresh failed, incomplete when a source is
+    // missing, unreadable when nothing was ever read.
+    static RankedKluster ranked(const Entry &entry);
     // Listings that failed, by connection (a cloud whose klusters could not be listed at all).
     QList<std::pair<QString, QString>> listingFailures() const;
 

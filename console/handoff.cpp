@@ -3,6 +3,7 @@
 #include "core/diagnosis.h"
 #include "core/finding.h"
 #include "core/incidents.h"
+#include "core/klusterstanding.h"
 #include "core/printable.h"
 #include "models/klusterstore.h"
 
@@ -92,11 +93,17 @@ QString Handoff::markdown(const Facts &f)
         out << QStringLiteral("Not read yet: nothing is known of it.");
     } else if (findings.isEmpty()) {
         out << QStringLiteral("Nothing is wrong: no critical or warning finding.");
-    } else {
-        out << QStringLiteral("**%1 critical, %2 warning** finding%3.")
+    } else if (incident) {
+        out << QStringLiteral("**%1 critical · %2 warning** finding%3.")
                    .arg(critical)
                    .arg(warning)
                    .arg(critical + warning == 1 ? QString() : QStringLiteral("s"));
+    } else {
+        // The kluster counted as the console's list and check --all count it: causes, an incident once.
+        const KlusterStanding standing = KlusterStanding::of(*diagnosis);
+        out << QStringLiteral("**%1**; worst: %2 (%3).")
+                   .arg(standing.text(f.data && !f.data->incomplete.isEmpty()), line(standing.reason),
+                       code(standing.worstCause));
     }
     if (!f.link.isEmpty())
         out << QStringLiteral("Open in Flightdeck: <%1>").arg(f.link);

@@ -3,6 +3,7 @@
 #include "core/diagnosiscontext.h"
 #include "core/findingtraits.h"
 #include "core/json/jsonreader.h"
+#include "core/knowledge.h"
 #include "core/portfindings.h"
 
 #include <QSet>
@@ -105,6 +106,7 @@ private:
     void checkNodes();
     void checkRoutes();
     void checkPorts();
+    void dropUnjudged();
 
     std::shared_ptr<DiagnosisContext> m_ctx;
     const KlusterState &m_state;
@@ -329,6 +331,32 @@ void Detector::checkPorts()
     }
 }
 
+// Every kind's rule declares the sources it judges from (findingTraits): a finding that rests on a source not
+// known, or not whole where the rule needs it whole, is not reported but listed as not diagnosed. Decided
+// here, once, for the console and the command line alike; the rules above skip what they cannot judge, and
+// this is what holds should one of them not.
+void Detector::dropUnjudged()
+{
+    const Knowledge knowledge(m_state);
+    QList<FindingKind> dropped;
+    m_result.findings.removeIf([&](const Finding &f) {
+        if (knowledge.judges(f.kind))
+            return false;
+        if (!dropped.contains(f.kind))
+            dropped << f.kind;
+        return true;
+    });
+    for (const FindingKind kind : std::as_const(dropped)) {
+        const Source source = *knowledge.stops(kind);
+        m_result.notDiagnosed
+            << QStringLiteral("%1: the %2 %3")
+                   .arg(findingTraits(kind).name, Sources::name(source),
+                       knowledge.known(source)
+                           ? QStringLiteral("came back incomplete (%1)").arg(knowledge.why(source))
+                           : QStringLiteral("could not be read (%1)").arg(knowledge.why(source)));
+    }
+}
+
 Diagnosis Detector::run()
 {
     m_result.budget = RemediationBudget::compute(m_state, m_ctx->options);
@@ -367,6 +395,7 @@ Diagnosis Detector::run()
         m_result.notDiagnosed << QStringLiteral("allowed address pairs: the ports could not be read (%1)")
                                      .arg(m_state.portsSource.error);
 
+    dropUnjudged();
     std::sort(m_result.findings.begin(), m_result.findings.end(), findingLessThan);
     m_result.incidents = Incidents::find(m_result.findings, *m_ctx);
     for (const Incident &i : std::as_const(m_result.incidents)) {

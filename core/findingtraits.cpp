@@ -25,42 +25,62 @@ using namespace RouteFindings;
 using namespace SecurityFindings;
 using K = FindingKind;
 using F = FindingFamily;
+using S = Source;
+constexpr quint16 N(Source source)
+{
+    return sourceBit(source);
+}
 
-// One entry per kind, in the order of the enum: the kind, its name, family and severity rule; its
-// message, evidence, repair (null: none of its own) and affected objects (null: none).
+// One entry per kind, in the order of the enum: the kind, its name, phrase, family, the sources it needs (and
+// needs whole), its severity rule; its message, evidence, repair (null: none of its own) and affected objects
+// (null: none).
 constexpr FindingTraits table[] = {
-    { K::InstanceUnregistered, QLatin1String("instance-unregistered"), F::Instance, unregisteredSeverity,
-        unregisteredMessage, unregisteredEvidence, deleteInstance, affectedInstance },
-    { K::InstanceError, QLatin1String("instance-error"), F::Instance, critical, errorMessage, errorEvidence,
-        deleteInstance, affectedInstance },
-    { K::InstanceStopped, QLatin1String("instance-stopped"), F::Instance, stoppedSeverity, stoppedMessage,
-        stoppedEvidence, startInstance, affectedInstanceAndNode },
-    { K::InstanceMissingSecurityGroup, QLatin1String("instance-missing-security-group"), F::Instance,
-        critical, missingGroupMessage, missingGroupEvidence, addGroup, affectedInstanceAndGroup },
-    { K::SecurityGroupMissing, QLatin1String("security-group-missing"), F::Security, critical,
-        groupMissingMessage, groupMissingEvidence, nullptr, affectedGroup },
-    { K::SecurityGroupRuleMissing, QLatin1String("security-group-rule-missing"), F::Security, critical,
+    { K::InstanceUnregistered, QLatin1String("instance-unregistered"), QLatin1String("node never registered"),
+        F::Instance, N(S::Servers) | N(S::Nodes), N(S::Nodes), unregisteredSeverity, unregisteredMessage,
+        unregisteredEvidence, deleteInstance, affectedInstance },
+    { K::InstanceError, QLatin1String("instance-error"), QLatin1String("instance in ERROR"), F::Instance,
+        N(S::Servers), 0, critical, errorMessage, errorEvidence, deleteInstance, affectedInstance },
+    { K::InstanceStopped, QLatin1String("instance-stopped"), QLatin1String("instance stopped"), F::Instance,
+        N(S::Servers), 0, stoppedSeverity, stoppedMessage, stoppedEvidence, startInstance,
+        affectedInstanceAndNode },
+    { K::InstanceMissingSecurityGroup, QLatin1String("instance-missing-security-group"),
+        QLatin1String("instance cut off from its group"), F::Instance, N(S::Servers) | N(S::SecurityGroups),
+        0, critical, missingGroupMessage, missingGroupEvidence, addGroup, affectedInstanceAndGroup },
+    { K::SecurityGroupMissing, QLatin1String("security-group-missing"),
+        QLatin1String("security group missing"), F::Security, N(S::SecurityGroups), N(S::SecurityGroups),
+        critical, groupMissingMessage, groupMissingEvidence, nullptr, affectedGroup },
+    { K::SecurityGroupRuleMissing, QLatin1String("security-group-rule-missing"),
+        QLatin1String("pod-network rule missing"), F::Security, N(S::SecurityGroups), 0, critical,
         ruleMissingMessage, ruleMissingEvidence, createRule, affectedGroup },
-    { K::RouteDuplicate, QLatin1String("route-duplicate"), F::Route, critical, duplicateMessage,
-        duplicateEvidence, removeWrongRoutes, affectedDestination },
-    { K::RouteOrphaned, QLatin1String("route-orphaned"), F::Route, warning, orphanedMessage, orphanedEvidence,
-        removeOrphanedRoutes, affectedDestination },
-    { K::RouteStale, QLatin1String("route-stale"), F::Route, critical, staleMessage, staleEvidence,
+    { K::RouteDuplicate, QLatin1String("route-duplicate"), QLatin1String("duplicate route"), F::Route,
+        N(S::Router), 0, critical, duplicateMessage, duplicateEvidence, removeWrongRoutes,
+        affectedDestination },
+    { K::RouteOrphaned, QLatin1String("route-orphaned"), QLatin1String("orphaned route"), F::Route,
+        N(S::Router) | N(S::Servers), 0, warning, orphanedMessage, orphanedEvidence, removeOrphanedRoutes,
+        affectedDestination },
+    { K::RouteStale, QLatin1String("route-stale"), QLatin1String("stale route"), F::Route,
+        N(S::Router) | N(S::Nodes), 0, critical, staleMessage, staleEvidence, removeWrongRoutes,
+        affectedDestinationAndNexthops },
+    { K::RouteUnassigned, QLatin1String("route-unassigned"), QLatin1String("unassigned route"), F::Route,
+        N(S::Router) | N(S::Servers) | N(S::Nodes), 0, warning, unassignedMessage, unassignedEvidence,
         removeWrongRoutes, affectedDestinationAndNexthops },
-    { K::RouteUnassigned, QLatin1String("route-unassigned"), F::Route, warning, unassignedMessage,
-        unassignedEvidence, removeWrongRoutes, affectedDestinationAndNexthops },
-    { K::RouteMissing, QLatin1String("route-missing"), F::Route, critical, missingMessage, missingEvidence,
-        addMissingRoute, affectedMissingRoute },
-    { K::PortAddressPairMissing, QLatin1String("port-address-pair-missing"), F::Security, critical,
+    { K::RouteMissing, QLatin1String("route-missing"), QLatin1String("route missing"), F::Route,
+        N(S::Router) | N(S::Nodes), 0, critical, missingMessage, missingEvidence, addMissingRoute,
+        affectedMissingRoute },
+    { K::PortAddressPairMissing, QLatin1String("port-address-pair-missing"),
+        QLatin1String("address pair missing"), F::Security,
+        N(S::Ports) | N(S::Servers) | N(S::Nodes) | N(S::Extensions), N(S::Ports), critical,
         pairMissingMessage, pairMissingEvidence, addPair, affectedNodeAndInstance },
-    { K::RouteLimit, QLatin1String("route-limit"), F::Route, limitSeverity, limitMessage, limitEvidence,
-        nullptr, nullptr },
-    { K::NodeNotReady, QLatin1String("node-not-ready"), F::Node, warning, notReadyMessage,
-        NodeFindings::evidence, nullptr, NodeFindings::affected },
-    { K::NodeNetworkUnavailable, QLatin1String("node-network-unavailable"), F::Node, critical,
+    { K::RouteLimit, QLatin1String("route-limit"), QLatin1String("router at its route limit"), F::Route,
+        N(S::Router), 0, limitSeverity, limitMessage, limitEvidence, nullptr, nullptr },
+    { K::NodeNotReady, QLatin1String("node-not-ready"), QLatin1String("node not Ready"), F::Node, N(S::Nodes),
+        0, warning, notReadyMessage, NodeFindings::evidence, nullptr, NodeFindings::affected },
+    { K::NodeNetworkUnavailable, QLatin1String("node-network-unavailable"),
+        QLatin1String("node network unavailable"), F::Node, N(S::Nodes), 0, critical,
         networkUnavailableMessage, NodeFindings::evidence, nullptr, NodeFindings::affected },
-    { K::NodeWithoutInstance, QLatin1String("node-without-instance"), F::Node, ghostSeverity, ghostMessage,
-        ghostEvidence, deleteNode, NodeFindings::affected },
+    { K::NodeWithoutInstance, QLatin1String("node-without-instance"), QLatin1String("node without instance"),
+        F::Node, N(S::Nodes) | N(S::Servers), N(S::Servers), ghostSeverity, ghostMessage, ghostEvidence,
+        deleteNode, NodeFindings::affected },
 };
 
 constexpr bool inEnumOrder()
@@ -79,4 +99,14 @@ const FindingTraits &findingTraits(FindingKind kind)
 {
     Q_ASSERT(std::size_t(kind) < std::size(table));
     return table[std::size_t(kind)];
+}
+
+QList<Source> sourcesOf(quint16 bits)
+{
+    QList<Source> out;
+    for (const Source s : Sources::all()) {
+        if (bits & sourceBit(s))
+            out << s;
+    }
+    return out;
 }

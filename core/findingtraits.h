@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/finding.h"
+#include "core/source.h"
 
 #include <QJsonObject>
 #include <QLatin1String>
@@ -16,7 +17,13 @@ struct FindingTraits
 {
     FindingKind kind;
     QLatin1String name;
+    QLatin1String phrase; // the cause in a few words, as a ranking names it: "pod-network rule missing"
     FindingFamily family;
+    // The sources its rule judges from (sourceBit each): where one is not known, no finding of the kind is
+    // reported; where one of `whole` came back incomplete, neither (an absence in part of a list proves
+    // nothing). diagnosis.md §2: missing evidence decides nothing.
+    quint16 needs;
+    quint16 whole;
     Severity (*severity)(const FindingFacts &facts); // the severity rule, on what detection decided
     QString (*message)(const DiagnosisContext &context, const Finding &finding);
     QJsonObject (*evidence)(const DiagnosisContext &context, const Finding &finding);
@@ -27,3 +34,10 @@ struct FindingTraits
 };
 
 const FindingTraits &findingTraits(FindingKind kind);
+
+constexpr quint16 sourceBit(Source source)
+{
+    return quint16(1U << unsigned(source));
+}
+// The sources of a bit set, in the order of Sources::all().
+QList<Source> sourcesOf(quint16 bits);

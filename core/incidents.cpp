@@ -27,6 +27,23 @@ QString incidentRuleName(IncidentRule rule)
     return QString();
 }
 
+QString incidentRulePhrase(IncidentRule rule)
+{
+    switch (rule) {
+    case IncidentRule::RecycledPodCidr:
+        return QStringLiteral("pod CIDR recycled");
+    case IncidentRule::ZoneOutage:
+        return QStringLiteral("zone outage");
+    case IncidentRule::SecurityGroupDetached:
+        return QStringLiteral("security group detached");
+    case IncidentRule::PodNetworkClosed:
+        return QStringLiteral("pod network closed");
+    case IncidentRule::RouterFull:
+        return QStringLiteral("router full");
+    }
+    return QString();
+}
+
 const QList<IncidentRule> &incidentRules()
 {
     static const QList<IncidentRule> rules { IncidentRule::RecycledPodCidr, IncidentRule::ZoneOutage,

@@ -21,6 +21,7 @@ enum class IncidentRule
     RouterFull,
 };
 QString incidentRuleName(IncidentRule rule); // "recycled-pod-cidr", …
+QString incidentRulePhrase(IncidentRule rule); // the cause in a few words: "pod network closed", …
 const QList<IncidentRule> &incidentRules(); // in the order they are applied
 
 struct Incident

@@ -1,11 +1,14 @@
 #include "core/knowledge.h"
 
+#include "core/findingtraits.h"
+
 Knowledge::Knowledge(const KlusterState &state)
     : m_kluster(state.klusterSource)
     , m_servers(state.serversSource)
     , m_router(state.routerSource)
     , m_securityGroups(state.securityGroupsSource)
     , m_nodes(state.nodesSource)
+    , m_ports(state.portsSource)
     , m_extensions(state.extensionsKnown)
 { }
 
@@ -22,8 +25,9 @@ const SourceStatus *Knowledge::status(Source source) const
         return &m_securityGroups;
     case Source::Nodes:
         return &m_nodes;
-    case Source::Extensions:
     case Source::Ports:
+        return &m_ports;
+    case Source::Extensions:
         break;
     }
     return nullptr;
@@ -69,4 +73,14 @@ Source Knowledge::firstUnknownOfRoutes() const
             return s;
     }
     return Source::Router;
+}
+
+std::optional<Source> Knowledge::stops(FindingKind kind) const
+{
+    const FindingTraits &traits = findingTraits(kind);
+    for (const Source s : sourcesOf(traits.needs)) {
+        if (!known(s) || ((traits.whole & sourceBit(s)) && !complete(s)))
+            return s;
+    }
+    return std::nullopt;
 }

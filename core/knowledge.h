@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/finding.h"
 #include "core/klusterstate.h"
 #include "core/source.h"
 
@@ -31,6 +32,11 @@ public:
     // The first source of the route roles that is not known (the router first), for the words.
     Source firstUnknownOfRoutes() const;
 
+    // Whether a finding of `kind` may be said to exist or not: every source its rule needs (findingTraits) is
+    // known, and those it needs whole are complete. Else the first source that stops it.
+    std::optional<Source> stops(FindingKind kind) const;
+    bool judges(FindingKind kind) const { return !stops(kind); }
+
 private:
     const SourceStatus *status(Source source) const;
 
@@ -39,5 +45,6 @@ private:
     SourceStatus m_router;
     SourceStatus m_securityGroups;
     SourceStatus m_nodes;
+    SourceStatus m_ports;
     bool m_extensions = false;
 };

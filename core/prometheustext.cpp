@@ -1,6 +1,7 @@
 #include "core/prometheustext.h"
 
 #include "core/diagnosiscontext.h"
+#include "core/klusterstanding.h"
 
 #include <array>
 
@@ -118,6 +119,9 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
         "Open findings by kind and severity; every kind and severity present, 0 when none.");
     Family incidents("flightdeck_incidents", "gauge",
         "Open incidents (findings one cause explains) by rule and severity; 0 when none.");
+    Family causes("flightdeck_causes", "gauge",
+        "What is wrong counted as causes, as the console and check --all count it: an incident once, a "
+        "critical or warning finding in no incident once; by severity.");
     Family oldest("flightdeck_oldest_open_finding_start_timestamp_seconds", "gauge",
         "Since when the kluster's oldest open warning or critical finding has been open (from the history).");
     Family routes("flightdeck_router_routes", "gauge", "Routes on the kluster's router.");
@@ -164,6 +168,13 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
                 incidents.add(l, QByteArray::number(n));
             }
         }
+        const KlusterStanding standing = KlusterStanding::of(diagnosis);
+        for (const auto &[severity, n] : { std::pair { Severity::Critical, standing.critical },
+                 std::pair { Severity::Warning, standing.warning } }) {
+            Labels l = labels;
+            l << std::pair { "severity", severityName(severity) };
+            causes.add(l, QByteArray::number(n));
+        }
         if (k.oldestOpenSince && k.oldestOpenSince->isValid())
             oldest.add(labels, seconds(*k.oldestOpenSince));
         if (state.routerSource.known && !state.router.id.isEmpty()) {
@@ -203,8 +214,8 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
         omitted.add({}, QByteArray::number(nodesOmitted));
 
     QByteArray out;
-    for (const Family *f : { &build, &count, &clouds, &up, &duration, &readAt, &findings, &incidents, &oldest,
-             &routes, &limit, &nodes, &expected, &nodeReady, &omitted })
+    for (const Family *f : { &build, &count, &clouds, &up, &duration, &readAt, &findings, &incidents, &causes,
+             &oldest, &routes, &limit, &nodes, &expected, &nodeReady, &omitted })
         f->appendTo(out);
     if (options.runSeconds) {
         Family run("flightdeck_check_run_duration_seconds", "gauge", "How long the whole check --all took.");

@@ -17,12 +17,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("FleetTiles", text);
 }
 
-int severityRank(std::optional<Severity> severity)
-{
-    // Critical first, then warning, info, healthy.
-    return severity ? 4 - int(*severity) : 0;
-}
-
 // The tile's counts: causes, not symptoms (an incident once, then the findings in none), or what the state
 // says instead.
 QString countsOf(const QAbstractItemModel &m, int row, KlustersModel::State state)
@@ -38,19 +32,13 @@ QString countsOf(const QAbstractItemModel &m, int row, KlustersModel::State stat
     default:
         break;
     }
-    const int critical = m.index(row, KlustersModel::CriticalColumn).data().toInt();
-    const int warning = m.index(row, KlustersModel::WarningColumn).data().toInt();
-    const int incidents = first.data(KlustersModel::IncidentCountRole).toInt();
-    const int lone = first.data(KlustersModel::LoneCountRole).toInt();
-    QString counts;
-    if (critical + warning == 0)
-        counts = m.index(row, KlustersModel::WorstColumn).data().toString();
-    else if (incidents > 0)
-        counts = ConsoleRole::counted(incidents, tr("incident"), tr("incidents"))
-            + (lone > 0 ? QStringLiteral(" · ") + ConsoleRole::counted(lone, tr("finding"), tr("findings"))
-                        : QString());
-    else
-        counts = tr("%1 critical · %2 warning").arg(critical).arg(warning);
+    // The worst cause, then the counts in the one vocabulary (KlusterStanding) the list's columns show.
+    const int critical = qMax(0, first.data(KlustersModel::CriticalCountRole).toInt());
+    const int warning = qMax(0, first.data(KlustersModel::WarningCountRole).toInt());
+    const QString bound = state == KlustersModel::State::Incomplete ? QStringLiteral("≥ ") : QString();
+    QString counts = critical + warning == 0
+        ? first.data(KlustersModel::ReasonRole).toString()
+        : tr("%1%2 critical · %1%3 warning").arg(bound).arg(critical).arg(warning);
     if (state == KlustersModel::State::Stale)
         counts.prepend(tr("STALE · "));
     else if (state == KlustersModel::State::Incomplete)
@@ -64,12 +52,12 @@ std::pair<int, QString> stateGroup(std::optional<Severity> severity, KlustersMod
     if (state == KlustersModel::State::Unreachable || state == KlustersModel::State::ConnectionFailed)
         return { 1, tr("Unreachable") };
     if (state == KlustersModel::State::Pending)
-        return { 3, tr("Not checked yet") };
+        return { 4, tr("Not checked yet") }; // below healthy, as in the one ranking: nothing is known
     if (severity == Severity::Critical)
         return { 0, tr("Critical") };
     if (severity == Severity::Warning)
         return { 2, tr("Warning") };
-    return { 4, tr("Healthy") };
+    return { 3, tr("Healthy") };
 }
 
 // A name table's entry for a value, or for a name; none when it has none.
@@ -192,13 +180,12 @@ QList<FleetTile> fleetTiles(const QAbstractItemModel &m, FleetGrouping grouping,
             alerts > 0)
             t.age += (t.age.isEmpty() ? QString() : QStringLiteral(" · "))
                 + ConsoleRole::counted(alerts, tr("alert firing"), tr("alerts firing"));
-        const int critical = qMax(0, first.data(KlustersModel::CriticalCountRole).toInt());
-        const int warning = qMax(0, first.data(KlustersModel::WarningCountRole).toInt());
-        // Worst first: by severity (a kluster not checked yet above a healthy one), then its counts; data in
-        // doubt before data that is not, at the same.
-        const qint64 base = severityRank(t.severity) * 2 + (state == KlustersModel::State::Pending ? 3 : 0);
-        t.rank = ((base * 100000 + qMin(critical, 99999)) * 10000 + qMin(warning, 9999)) * 2
-            + (t.doubtful ? 1 : 0);
+        t.standing = first.data(KlustersModel::StandingRole).toString();
+        t.reason = first.data(KlustersModel::ReasonRole).toString();
+        t.causes = first.data(KlustersModel::CriticalCountRole).toInt() > 0
+            || first.data(KlustersModel::WarningCountRole).toInt() > 0;
+        // The one ranking (KlusterRanking), as the list has it.
+        t.rank = first.data(KlustersModel::RankRole).toString();
         switch (grouping) {
         case FleetGrouping::ConnectionRegion: {
             const QString region = first.data(KlustersModel::RegionRole).toString();
@@ -223,7 +210,7 @@ QList<FleetTile> fleetTiles(const QAbstractItemModel &m, FleetGrouping grouping,
         if (a.group != b.group)
             return a.group < b.group;
         if (a.rank != b.rank)
-            return a.rank > b.rank;
+            return a.rank < b.rank;
         if (a.key.kluster != b.key.kluster)
             return a.key.kluster < b.key.kluster;
         return a.key.connection < b.key.connection;

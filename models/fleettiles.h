@@ -64,12 +64,15 @@ struct FleetTile
     QString group; // the heading it is shown under
     int groupOrder = 0; // groups sort by this, then by name
     QString title; // the kluster's name, or "<connection> (connection)"
-    QString counts; // "2 incidents · 1 finding", "STALE · 1 critical · 0 warning", "UNREACHABLE"
+    QString reason; // KlusterRanking::reason: its worst cause ("pod network closed"), "healthy", …
+    bool causes = false; // it has critical or warning causes: the reason, then the counts
+    QString counts; // "2 critical · 1 warning", "STALE · 1 critical · 0 warning", "UNREACHABLE", "healthy"
+    QString standing; // KlusterStanding::text(): the counts with what they are made of, for the tooltip
     QString age; // "data 40 s old"; empty when never read
     QString error; // what is wrong with the data shown
     std::optional<Severity> severity;
     bool doubtful = false; // stale, unreachable, incomplete, not yet read: shown hatched
-    qint64 rank = 0; // higher is worse
+    QString rank; // KlusterRanking::sortKey: ascending, the worst first
 };
 
 // What the fleet holds, counted for the line above the tiles.

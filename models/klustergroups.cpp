@@ -355,7 +355,7 @@ QVariant KlusterGroups::groupData(const Group &group, int column, int role) cons
             : tr("Connection %1, region %2: %n kluster(s)", nullptr, int(group.rows.size()))
                   .arg(group.connection, regions.join(QStringLiteral(", ")));
         if (diagnosed > 0)
-            tip += tr("\n%1 critical, %2 warning findings in all").arg(critical).arg(warning);
+            tip += tr("\n%1 critical · %2 warning causes in all").arg(critical).arg(warning);
         if (inDoubt > 0)
             tip += tr(
                 "\n%n kluster(s) with data in doubt (stale, unreachable or incomplete)", nullptr, inDoubt);
@@ -367,8 +367,19 @@ QVariant KlusterGroups::groupData(const Group &group, int column, int role) cons
             return tr("%1 (%2)").arg(label).arg(group.rows.size());
         case KlustersModel::ConnectionColumn:
             return group.connection;
-        case KlustersModel::WorstColumn:
-            return diagnosed == 0 ? QVariant() : worst ? severityName(*worst) : tr("healthy");
+        case KlustersModel::WorstColumn: {
+            // Its worst kluster's reason: the first in the one ranking.
+            int first = -1;
+            QString best;
+            for (int r : group.rows) {
+                const QString key = sourceModel()->index(r, 0).data(KlustersModel::RankRole).toString();
+                if (first < 0 || key < best) {
+                    first = r;
+                    best = key;
+                }
+            }
+            return first < 0 ? QVariant() : sourceModel()->index(first, 0).data(KlustersModel::ReasonRole);
+        }
         case KlustersModel::CriticalColumn:
             return count(critical);
         case KlustersModel::WarningColumn:

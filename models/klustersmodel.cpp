@@ -15,54 +15,38 @@ KlustersModel::State KlustersModel::Row::state() const
     return incomplete.isEmpty() ? State::Fresh : State::Incomplete;
 }
 
-KlustersModel::Counts KlustersModel::Row::rank() const
+KlusterStanding KlustersModel::Row::standing() const
 {
     if (incomplete.isEmpty() || !hasComplete)
         return shown;
     // Missing data never makes a kluster look healthier than it last was.
-    Counts c;
-    c.critical = qMax(shown.critical, complete.critical);
-    c.warning = qMax(shown.warning, complete.warning);
-    c.worst = ConsoleRole::worse(shown.worst, complete.worst);
-    c.worstRank = qMin(shown.worstRank, complete.worstRank);
-    return c;
+    return KlusterStanding::graver(shown, complete);
 }
 
-KlustersModel::Counts KlustersModel::Counts::of(const Diagnosis &diagnosis)
+RankedKluster KlustersModel::Row::ranked() const
 {
-    Counts c;
-    QSet<QString> members;
-    for (const Incident &i : diagnosis.incidents) {
-        c.critical += i.severity == Severity::Critical ? 1 : 0;
-        c.warning += i.severity == Severity::Warning ? 1 : 0;
-        c.incidents += 1;
-        c.members += int(i.members.size());
-        for (const QString &id : i.members)
-            members.insert(id);
+    RankedKluster k;
+    k.key = { connection, kluster };
+    switch (state()) {
+    case State::Pending:
+        k.reading = Reading::NotRead;
+        break;
+    case State::Fresh:
+        k.reading = Reading::Fresh;
+        break;
+    case State::Incomplete:
+        k.reading = Reading::Incomplete;
+        break;
+    case State::Stale:
+        k.reading = Reading::Stale;
+        break;
+    case State::Unreachable:
+    case State::ConnectionFailed:
+        k.reading = Reading::Unreadable;
+        break;
     }
-    for (const Finding &f : diagnosis.findings) {
-        if (f.severity == Severity::Info || (!members.isEmpty() && members.contains(f.id())))
-            continue;
-        c.critical += f.severity == Severity::Critical ? 1 : 0;
-        c.warning += f.severity == Severity::Warning ? 1 : 0;
-        c.lone += 1;
-    }
-    c.worst = diagnosis.findings.isEmpty() ? std::nullopt : std::optional(diagnosis.worst());
-    c.worstRank = diagnosis.worstRank();
-    return c;
-}
-
-QString KlustersModel::Counts::text() const
-{
-    if (incidents == 0)
-        return KlustersModel::tr("%1 critical · %2 warning").arg(critical).arg(warning);
-    const QString causes = KlustersModel::tr("%1 (%2)").arg(
-        ConsoleRole::counted(incidents, KlustersModel::tr("incident"), KlustersModel::tr("incidents")),
-        ConsoleRole::counted(members, KlustersModel::tr("finding"), KlustersModel::tr("findings")));
-    return lone == 0 ? causes
-                     : causes + QStringLiteral(" · ")
-            + ConsoleRole::counted(
-                lone, KlustersModel::tr("other finding"), KlustersModel::tr("other findings"));
+    k.standing = diagnosed ? standing() : KlusterStanding();
+    return k;
 }
 
 KlustersModel::KlustersModel(QObject *parent)
@@ -111,7 +95,7 @@ void KlustersModel::setDiagnosis(const QString &connection, const QString &klust
     r.diagnosed = true;
     if (!region.isEmpty())
         r.region = region;
-    r.shown = Counts::of(diagnosis);
+    r.shown = KlusterStanding::of(diagnosis);
     r.fetchedAt = fetchedAt;
     r.error.clear();
     r.incomplete = incomplete;
@@ -207,7 +191,7 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return QVariant();
     const Row &r = m_rows.at(index.row());
     const State state = r.state();
-    const Counts rank = r.rank();
+    const KlusterStanding rank = r.standing();
     const bool lowerBound = state == State::Incomplete;
     const auto count
         = [&](int n) { return lowerBound ? QVariant(QStringLiteral("≥ %1").arg(n)) : QVariant(n); };
@@ -228,6 +212,12 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return r.diagnosed ? r.shown.incidents : -1;
     case LoneCountRole:
         return r.diagnosed ? r.shown.lone : -1;
+    case RankRole:
+        return KlusterRanking::sortKey(r.ranked());
+    case ReasonRole:
+        return KlusterRanking::reason(r.ranked());
+    case StandingRole:
+        return r.diagnosed ? r.shown.text(state == State::Incomplete) : QString();
     case StateRole:
         return int(state);
     case AlarmRole:
@@ -272,34 +262,35 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
                         nullptr, n)
                     : QVariant();
             }
-            // The counts are of causes: what they are made of.
+            // The counts are of causes: what they are made of; the worst cause, why it ranks there.
             if (r.diagnosed && (index.column() == CriticalColumn || index.column() == WarningColumn))
                 return r.shown.incidents > 0 ? QVariant(r.shown.text()) : QVariant();
+            if (index.column() == WorstColumn && r.diagnosed)
+                return r.shown.worstCause.isEmpty()
+                    ? QVariant(r.shown.text())
+                    : QVariant(tr("Worst cause: %1\n%2").arg(r.shown.worstCause, r.shown.text()));
             return QVariant();
         }
     case Qt::DisplayRole:
         switch (index.column()) {
         case KlusterColumn:
-            switch (state) {
-            case State::Stale:
-                return tr("%1 (stale)").arg(r.kluster);
-            case State::Unreachable:
-                return tr("%1 (unreachable)").arg(r.kluster);
-            case State::Incomplete:
-                return tr("%1 (incomplete)").arg(r.kluster);
-            case State::ConnectionFailed:
+            // The name whole (what the data is worth is said beside the worst cause, and in red).
+            if (state == State::ConnectionFailed)
                 return tr("%1 (connection failed)").arg(r.connection);
-            default:
-                return m_protected.contains(r.key()) ? tr("%1 (protected)").arg(r.kluster) : r.kluster;
-            }
+            return m_protected.contains(r.key()) ? tr("%1 (protected)").arg(r.kluster) : r.kluster;
         case ConnectionColumn:
             return r.connection;
         case WorstColumn:
-            if (state == State::ConnectionFailed)
+            // Why it ranks where it does, and (stale) what its data is worth: "stale · pod network closed".
+            // Incomplete data says so in its counts ("≥ 3"), in red.
+            switch (state) {
+            case State::Stale:
+                return tr("stale · %1").arg(KlusterRanking::reason(r.ranked()));
+            case State::ConnectionFailed:
                 return tr("failed");
-            if (!r.diagnosed)
-                return state == State::Unreachable ? tr("unreachable") : tr("not checked yet");
-            return rank.worst ? severityName(*rank.worst) : tr("healthy");
+            default:
+                return KlusterRanking::reason(r.ranked());
+            }
         case CriticalColumn:
             return r.diagnosed ? count(r.shown.critical) : QVariant(QStringLiteral("—"));
         case WarningColumn:
@@ -314,38 +305,25 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
                 : QString();
         }
         break;
-    case SortRole: {
-        // Worst first when sorted descending: what cannot be read at all above everything, a kluster whose
-        // last refresh failed next; then by the worst finding's severity and impact (a missing pod-network
-        // rule above one failed instance), then by the counts.
-        const qint64 tier = state == State::ConnectionFailed || state == State::Unreachable ? 2
-            : state == State::Stale                                                         ? 1
-                                                                                            : 0;
-        const qint64 impact = !r.diagnosed ? 17 : rank.worstRank != INT_MAX ? 16 - rank.worstRank : 0;
-        // Not read yet (a fleet still loading): nothing is known of it, good or bad, so it ranks below every
-        // kluster that was read, never above the critical ones.
-        if (state == State::Pending && index.column() != KlusterColumn && index.column() != FetchedColumn
-            && index.column() != AlertsColumn)
-            return qint64(-1);
+    case SortRole:
         switch (index.column()) {
         case WorstColumn:
-            return r.diagnosed ? (rank.worst ? int(*rank.worst) : 3) : 4;
+            // The one ranking (KlusterRanking), ascending: the worst first.
+            return KlusterRanking::sortKey(r.ranked());
         case FetchedColumn:
             return r.fetchedAt;
         case AlertsColumn:
             return m_alertCounts.value(r.key());
         case KlusterColumn:
             return r.kluster;
+        // Not read yet: no count, below every kluster that was read.
         case CriticalColumn:
-            return tier * 100000000000000000LL + impact * 1000000000000LL
-                + (r.diagnosed ? rank.critical * 1000000LL + rank.warning : 500000 * 1000000LL);
+            return r.diagnosed ? qint64(rank.critical) * 10000000 + rank.warning : qint64(-1);
         case WarningColumn:
-            return tier * 100000000000000000LL
-                + (r.diagnosed ? rank.warning * 1000000LL + rank.critical : 500000 * 1000000LL);
+            return r.diagnosed ? qint64(rank.warning) * 10000000 + rank.critical : qint64(-1);
         default:
             return data(index, Qt::DisplayRole);
         }
-    }
     default:
         break;
     }
@@ -354,6 +332,15 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
 
 QVariant KlustersModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole
+        && (section == CriticalColumn || section == WarningColumn))
+        return tr("%1 causes: an incident once, whatever its findings, and each %2 finding in no incident")
+            .arg(section == CriticalColumn ? tr("Critical") : tr("Warning"),
+                section == CriticalColumn ? tr("critical") : tr("warning"));
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == WorstColumn)
+        return tr("Worst first: a critical cause (or a kluster that cannot be read) above a warning, above "
+                  "healthy, above not checked yet; then the cause that takes more of the kluster down (the "
+                  "whole kluster, a node, a router slot); then more critical, then more warning causes.");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -362,11 +349,11 @@ QVariant KlustersModel::headerData(int section, Qt::Orientation orientation, int
     case ConnectionColumn:
         return tr("Connection");
     case WorstColumn:
-        return tr("Worst");
+        return tr("Worst cause");
     case CriticalColumn:
-        return tr("Critical");
+        return tr("Crit.");
     case WarningColumn:
-        return tr("Warning");
+        return tr("Warn.");
     case AlertsColumn:
         return tr("Alerts");
     case FetchedColumn:

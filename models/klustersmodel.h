@@ -2,6 +2,7 @@
 
 #include "core/diagnosis.h"
 #include "core/klusterkey.h"
+#include "core/klusterstanding.h"
 #include "models/consolerole.h"
 #include "models/keyedrows.h"
 
@@ -32,7 +33,7 @@ public:
     {
         KlusterColumn,
         ConnectionColumn,
-        WorstColumn,
+        WorstColumn, // the worst cause ("pod network closed"): sorted ascending, the worst first
         CriticalColumn,
         WarningColumn,
         AlertsColumn, // alerts firing in the connection's Alertmanager (shown once one is set)
@@ -43,7 +44,7 @@ public:
     {
         SortRole = ConsoleRole::Sort,
         KeyRole = ConsoleRole::Key, // "<connection>/<kluster>"; a connection's own row: "<connection>/"
-        SeverityRole = ConsoleRole::Severity, // the worst finding's (ranked); critical when unreadable
+        SeverityRole = ConsoleRole::Severity, // the worst cause's (ranked); critical when unreadable
         FilterRole = ConsoleRole::Filter, // kluster, connection, severity, state
         ErrorRole
         = ConsoleRole::FirstModelRole, // what is wrong with the data shown (failed refresh, unread source)
@@ -59,6 +60,9 @@ public:
         WarningCountRole, // int: the same, warnings; -1 when not diagnosed
         IncidentCountRole, // int: incidents in the data shown; -1 when not diagnosed
         LoneCountRole, // int: critical and warning findings in no incident; -1 when not diagnosed
+        RankRole, // QString: KlusterRanking::sortKey, ascending worst first (the list's, the Fleet's order)
+        ReasonRole, // QString: KlusterRanking::reason, why it ranks where it does ("pod network closed")
+        StandingRole, // QString: KlusterStanding::text(), its counts in words
     };
     enum class State
     {
@@ -107,42 +111,23 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // What is wrong, counted as causes: an incident (diagnosis.md §5) counts once, in its severity, and so
-    // does each critical or warning finding in no incident.
-    struct Counts
-    {
-        std::optional<Severity> worst;
-        int worstRank = INT_MAX; // findingRank() of the worst finding: severity, then impact
-        int critical = 0;
-        int warning = 0;
-        int incidents = 0;
-        int members = 0; // the findings of the incidents
-        int lone = 0; // critical and warning findings in no incident
-        friend bool operator==(const Counts &a, const Counts &b)
-        {
-            return a.worst == b.worst && a.worstRank == b.worstRank && a.critical == b.critical
-                && a.warning == b.warning && a.incidents == b.incidents && a.members == b.members
-                && a.lone == b.lone;
-        }
-        static Counts of(const Diagnosis &diagnosis);
-        // "1 incident (4 findings) · 2 findings", for a tooltip and the fleet.
-        QString text() const;
-    };
     struct Row
     {
         QString connection;
         QString kluster; // empty: the connection's own row
         QString region; // known once the kluster was fetched
         bool diagnosed = false;
-        Counts shown; // of the data shown
-        Counts complete; // of the last complete data (none yet: all zero)
+        KlusterStanding shown; // of the data shown
+        KlusterStanding complete; // of the last complete data (none yet: all zero)
         bool hasComplete = false;
         QDateTime fetchedAt;
         QString error; // the last refresh failed
         QString incomplete; // the data shown lacks a source
         QString key() const { return keyOf(connection, kluster); }
         State state() const;
-        Counts rank() const; // for worst on top
+        // What it is ranked by: for incomplete data, never better than its last complete standing.
+        KlusterStanding standing() const;
+        RankedKluster ranked() const;
         friend bool operator==(const Row &a, const Row &b)
         {
             return a.key() == b.key() && a.region == b.region && a.diagnosed == b.diagnosed

@@ -1,6 +1,7 @@
 #include "models/securitymodel.h"
 
 #include "core/klusterindex.h"
+#include "core/knowledge.h"
 #include "core/ruleverdict.h"
 
 #include <algorithm>
@@ -14,6 +15,7 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
 {
     Prepared p;
     const KlusterIndex join(state);
+    const Knowledge knowledge(state);
     const QString groupName = state.kluster.securityGroupName;
     const QList<int> &groups = join.klusterGroups();
     QList<Row> next;
@@ -64,7 +66,12 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
         r.status = member ? tr("in the group") : tr("not in the group");
         r.detail = instance.securityGroups.isEmpty() ? tr("no security group at all")
                                                      : instance.securityGroups.join(QStringLiteral(", "));
-        r.problem = !member && instance.isActive();
+        // Marked where the diagnosis finds it (below), never here: with the groups unreadable, or the group
+        // not found, no instance is said to be cut off from it.
+        if (!member && instance.isActive() && !knowledge.judges(FindingKind::InstanceMissingSecurityGroup))
+            r.detail
+                += tr(" · whether it matters is not known: %1")
+                       .arg(knowledge.unknown(*knowledge.stops(FindingKind::InstanceMissingSecurityGroup)));
         next.append(r);
     }
     // The findings behind the rows: a missing rule, an instance cut off from the group.
@@ -75,8 +82,11 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
         else if (f.kind == FindingKind::InstanceMissingSecurityGroup)
             findingsOf[QStringLiteral("instance:") + f.subject] << f.id();
     }
-    for (Row &r : next)
+    for (Row &r : next) {
         r.findings = findingsOf.value(r.key);
+        if (r.key.startsWith(QLatin1String("instance:")))
+            r.problem = !r.findings.isEmpty();
+    }
     // The rules, then the instances by name: the same order whatever order the servers came in (a whole list,
     // or one kept up to date by changes-since, new ones last), so that a refresh moves no row.
     std::stable_sort(

@@ -96,6 +96,7 @@ FleetPage::FleetPage(QAbstractItemModel *klusters, QWidget *parent)
     m_scroll->setWidget(m_view);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setFocusPolicy(Qt::NoFocus); // the tiles take the keyboard, not an invisible stop around them
 
     auto *tools = new QHBoxLayout;
     tools->setContentsMargins(6, 4, 6, 0);

@@ -274,14 +274,18 @@ void FleetView::paintTile(QPainter &p, const Placed &t, bool current) const
     p.drawText(QRect(text.left(), text.top(), text.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
         QFontMetrics(bold).elidedText(t.tile.title, Qt::ElideMiddle, text.width()));
     p.setFont(font());
+    // Its worst cause, then its counts and the data's age; a kluster without one: its state, then the age.
+    const QString second = t.tile.causes ? t.tile.reason : t.tile.counts;
+    const QString third = t.tile.causes
+        ? t.tile.counts + (t.tile.age.isEmpty() ? QString() : QStringLiteral(" · ") + t.tile.age)
+        : t.tile.age;
     p.drawText(QRect(text.left(), text.top() + line + 1, text.width(), line),
-        Qt::AlignLeft | Qt::AlignVCenter,
-        fontMetrics().elidedText(t.tile.counts, Qt::ElideRight, text.width()));
+        Qt::AlignLeft | Qt::AlignVCenter, fontMetrics().elidedText(second, Qt::ElideRight, text.width()));
     QColor dim = palette().color(QPalette::WindowText);
     dim.setAlpha(170);
     p.setPen(dim);
     p.drawText(QRect(text.left(), text.top() + 2 * line + 2, text.width(), line),
-        Qt::AlignLeft | Qt::AlignVCenter, fontMetrics().elidedText(t.tile.age, Qt::ElideRight, text.width()));
+        Qt::AlignLeft | Qt::AlignVCenter, fontMetrics().elidedText(third, Qt::ElideRight, text.width()));
 }
 
 int FleetView::tileAt(const QPoint &pos) const
@@ -404,7 +408,11 @@ bool FleetView::event(QEvent *event)
                         t.key.kluster.isEmpty()
                             ? QString()
                             : QStringLiteral(" (%1)").arg(OutsideText::html(t.key.connection)),
-                        t.counts.toHtmlEscaped(), t.age.toHtmlEscaped(),
+                        t.causes ? QStringLiteral("Worst cause: %1<br>%2")
+                                       .arg(t.reason.toHtmlEscaped(),
+                                           (t.standing.isEmpty() ? t.counts : t.standing).toHtmlEscaped())
+                                 : t.counts.toHtmlEscaped(),
+                        t.age.toHtmlEscaped(),
                         t.error.isEmpty() ? QString()
                                           : QStringLiteral("<br>") + OutsideText::html(t.error, 400)),
                 this, m_tiles.at(i).rect);

@@ -66,20 +66,26 @@ KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setSortingEnabled(true);
-    m_view->sortByColumn(KlustersModel::CriticalColumn, Qt::DescendingOrder); // the worst on top
-    m_view->setColumnHidden(KlustersModel::WorstColumn, true);
+    // The one ranking, worst on top; the column shows each kluster's worst cause, why it ranks there.
+    m_view->sortByColumn(KlustersModel::WorstColumn, Qt::AscendingOrder);
     m_view->setColumnHidden(KlustersModel::FetchedColumn, true);
     // The alerts' count once a connection names an Alertmanager.
     m_view->setColumnHidden(KlustersModel::AlertsColumn, true);
     m_view->setColumnWidth(KlustersModel::AlertsColumn, 52);
     connect(klusters, &KlustersModel::alertsConfiguredChanged, this,
         [this](bool configured) { m_view->setColumnHidden(KlustersModel::AlertsColumn, !configured); });
-    m_view->header()->setStretchLastSection(false);
-    m_view->header()->setSectionResizeMode(KlustersModel::KlusterColumn, QHeaderView::Stretch);
-    m_view->header()->setMinimumSectionSize(30);
+    // The name, the counts, then the worst cause taking the rest of the width (elided last: its tooltip says
+    // it whole, and the header above it says the list is sorted by it).
+    QHeaderView *header = m_view->header();
+    header->moveSection(header->visualIndex(KlustersModel::WorstColumn), header->count() - 1);
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(KlustersModel::KlusterColumn, QHeaderView::Interactive);
+    header->setSectionResizeMode(KlustersModel::WorstColumn, QHeaderView::Stretch);
+    header->setMinimumSectionSize(30);
+    m_view->setColumnWidth(KlustersModel::KlusterColumn, 100);
     m_view->setColumnWidth(KlustersModel::ConnectionColumn, 80);
-    m_view->setColumnWidth(KlustersModel::CriticalColumn, 64);
-    m_view->setColumnWidth(KlustersModel::WarningColumn, 68);
+    m_view->setColumnWidth(KlustersModel::CriticalColumn, 44);
+    m_view->setColumnWidth(KlustersModel::WarningColumn, 46);
     m_view->setColumnHidden(KlustersModel::ConnectionColumn, true); // the groups say it
     m_view->setMinimumWidth(150);
     m_view->installEventFilter(this);

@@ -31,9 +31,12 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QScrollArea>
+#include <QTabBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
     : QWidget(parent)
@@ -55,7 +58,10 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
     m_header->setTextFormat(Qt::RichText); // ConsoleText's header: its names escaped
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setMinimumWidth(100);
-    m_header->setFixedHeight(2 * m_header->fontMetrics().lineSpacing() + 6);
+    // Two lines at least (no jump as the text changes), more when a narrow window wraps them: never a line
+    // slid under the tabs.
+    m_header->setMinimumHeight(2 * m_header->fontMetrics().lineSpacing() + 6);
+    m_header->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     m_tabs->setObjectName(QStringLiteral("views"));
     m_tabs->setUsesScrollButtons(true);
     m_tabs->setDocumentMode(true);
@@ -65,6 +71,7 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
         scroll->setWidget(w);
         scroll->setWidgetResizable(true);
         scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setFocusPolicy(Qt::NoFocus); // Tab goes to what it holds, not to an invisible stop
         return scroll;
     };
     // No mnemonics on the tabs: their shortcuts (Tabs::shortcut) reach them, and Alt+letter stays the menus'.
@@ -75,6 +82,9 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
                                     : page(t.tab);
         m_tabs->addTab(w, Tabs::title(t.tab));
     }
+    // The tab bar's scroll arrows are the mouse's: Tab skips them (the arrows on the bar move between tabs).
+    for (QToolButton *arrow : m_tabs->tabBar()->findChildren<QToolButton *>())
+        arrow->setFocusPolicy(Qt::NoFocus);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -230,6 +240,19 @@ void KlusterViews::shown(const KlusterKey &key)
         m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_session->nodes(),
             m_session->routes()->routeCount(), m_session->routes()->foreignCount(),
             m_session->routes()->limit(), SourceError::joined(d->incomplete), Knowledge(d->fetch->state));
+    if (key != m_filtersOf) {
+        QStringList texts;
+        for (TablePage *p : std::as_const(m_klusterPages))
+            texts << p->filterBox()->text();
+        if (std::any_of(texts.cbegin(), texts.cend(), [](const QString &t) { return !t.isEmpty(); }))
+            m_filters.insert(m_filtersOf, texts);
+        else
+            m_filters.remove(m_filtersOf);
+        const QStringList restored = m_filters.value(key);
+        for (qsizetype i = 0; i < m_klusterPages.size(); ++i)
+            m_klusterPages.at(i)->filterBox()->setText(restored.value(i));
+        m_filtersOf = key;
+    }
     for (TablePage *p : m_klusterPages)
         static_cast<KlusterTablePage *>(p)->setShown(d && d->fetch ? d->diagnosis : nullptr, withPlan);
     showIncidents();

@@ -78,7 +78,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_split->addWidget(right);
     m_split->setStretchFactor(1, 1);
     m_split->setCollapsible(1, false);
-    m_split->setSizes({ 290, 1150 });
+    m_split->setSizes({ 330, 1110 }); // the kluster list: its names, counts and worst causes
     setCentralWidget(m_split);
     buildCommands();
     buildMenus();

@@ -211,8 +211,9 @@ void Notifier::showWorstOf(
         if (s != Severity::Critical && s != Severity::Warning)
             continue;
         if (lines.size() < MaxTrayLines)
-            lines << QStringLiteral("%1: %2").arg(i.data(KlustersModel::KeyRole).toString(),
-                i.siblingAtColumn(KlustersModel::WorstColumn).data().toString());
+            lines << QStringLiteral("%1: %2, %3")
+                         .arg(i.data(KlustersModel::KeyRole).toString(), severityName(*s),
+                             i.data(KlustersModel::ReasonRole).toString());
         else
             ++more;
     }

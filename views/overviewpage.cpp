@@ -1,6 +1,7 @@
 #include "views/overviewpage.h"
 
 #include "core/diagnosis.h"
+#include "core/klusterstanding.h"
 #include "core/printable.h"
 #include "models/findingsmodel.h"
 #include "models/findingstreemodel.h"
@@ -43,6 +44,8 @@ QChartView *makeChartView(const QString &name, QWidget *parent)
     view->setMinimumSize(200, 180);
     view->setAccessibleName(name);
     view->setObjectName(name);
+    // A picture, not a control: no Tab stop that shows nothing (its tooltip is the mouse's).
+    view->setFocusPolicy(Qt::NoFocus);
     return view;
 }
 
@@ -54,9 +57,30 @@ constexpr int NarrowChart = 330;
 
 } // namespace
 
+// Three charts a row where each gets its width; two on a laptop's narrower page, so that every chart keeps
+// its legend whole instead of three that lose theirs.
+void OverviewPage::arrangeCharts(int columns)
+{
+    if (columns == m_chartColumns)
+        return;
+    m_chartColumns = columns;
+    const std::pair<QGridLayout *, QList<QChartView *>> grids[]
+        = { { m_stateCharts, { m_routes, m_instances, m_findings } },
+              { m_trendCharts, { m_trendRoutes, m_trendNodes, m_trendFindings } } };
+    for (const auto &[grid, charts] : grids) {
+        for (QChartView *chart : charts)
+            grid->removeWidget(chart);
+        for (int i = 0; i < charts.size(); ++i)
+            grid->addWidget(charts.at(i), i / columns, i % columns);
+        for (int c = 0; c < 3; ++c)
+            grid->setColumnStretch(c, c < columns ? 1 : 0);
+    }
+}
+
 void OverviewPage::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    arrangeCharts(event->size().width() >= 3 * 280 + 40 ? 3 : 2);
     fitCharts();
 }
 
@@ -78,19 +102,29 @@ void OverviewPage::fitCharts()
         int across = 0;
         QStringList entries;
         for (QLegendMarker *marker : chart->legend()->markers()) {
-            const int w = metrics.horizontalAdvance(marker->label()) + metrics.height() + 12;
+            // The marker, its gap and the gap to the next entry, as Qt Charts lays them out.
+            const int w = metrics.horizontalAdvance(marker->label()) + metrics.height() + 24;
             across += w;
             entries << marker->label();
         }
-        const int room = v->width() - 16;
-        chart->legend()->setVisible(across <= room); // at the side, Qt Charts elides it as well
+        // Below the chart where it fits in one row; else at its right, one entry a line, where the widest
+        // entry leaves the chart half its width; only narrower still is it left out (its entries in the
+        // tooltip). The colours are never left unexplained at a laptop's width.
+        int widest = 0;
+        for (QLegendMarker *marker : chart->legend()->markers())
+            widest = qMax(widest, metrics.horizontalAdvance(marker->label()) + metrics.height() + 24);
+        const int room = v->width() - 24;
+        const bool below = across <= room;
+        const bool right = !below && room - widest >= 240; // the plot keeps room for its axis labels
+        chart->legend()->setAlignment(right ? Qt::AlignRight : Qt::AlignBottom);
+        chart->legend()->setVisible(below || right);
         v->setToolTip(chart->legend()->isVisible() ? QString() : entries.join(QStringLiteral(" · ")));
         for (QAbstractAxis *axis : chart->axes()) {
             axis->setLabelsFont(small);
             if (auto *time = qobject_cast<QDateTimeAxis *>(axis))
                 time->setTickCount(narrow ? 3 : 5);
             else if (auto *value = qobject_cast<QValueAxis *>(axis))
-                value->setTickCount(narrow ? 3 : 5);
+                ChartStyle::fitIntegerAxis(value, narrow ? 3 : 5);
         }
     }
 }
@@ -126,6 +160,8 @@ OverviewPage::OverviewPage(QWidget *parent)
     m_title->setTextFormat(Qt::PlainText); // it names the kluster
     m_trendCaption->setTextFormat(Qt::PlainText);
     auto *layout = new QGridLayout(this);
+    m_stateCharts = new QGridLayout;
+    m_trendCharts = new QGridLayout;
     m_incidents->setObjectName(QStringLiteral("incidents"));
     m_incidentRows->setContentsMargins(0, 0, 0, 0);
     m_incidentRows->setSpacing(4);
@@ -142,9 +178,7 @@ OverviewPage::OverviewPage(QWidget *parent)
     top->addWidget(m_team);
     layout->addLayout(top, 2, 0, 1, 3);
     layout->addWidget(m_summary, 3, 0, 1, 3);
-    layout->addWidget(m_routes, 4, 0);
-    layout->addWidget(m_instances, 4, 1);
-    layout->addWidget(m_findings, 4, 2);
+    layout->addLayout(m_stateCharts, 4, 0, 1, 3);
     auto *trendBar = new QHBoxLayout;
     auto *trendLabel = new QLabel(tr("&Trends over the"), this);
     trendLabel->setTextFormat(Qt::PlainText);
@@ -162,9 +196,8 @@ OverviewPage::OverviewPage(QWidget *parent)
     m_dataWidgets = { m_routes, m_instances, m_findings, trendLabel, m_trendRange, m_trendRoutes,
         m_trendNodes, m_trendFindings };
     layout->setRowStretch(7, 1); // without charts, the words at the top
-    layout->addWidget(m_trendRoutes, 6, 0);
-    layout->addWidget(m_trendNodes, 6, 1);
-    layout->addWidget(m_trendFindings, 6, 2);
+    layout->addLayout(m_trendCharts, 6, 0, 1, 3);
+    arrangeCharts(3);
     layout->setRowStretch(4, 1);
     layout->setRowStretch(6, 1);
     connect(m_trendRange, &QComboBox::currentIndexChanged, this,
@@ -268,6 +301,14 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
         return;
     }
     m_incidentsShown = shown;
+    // The keyboard on a button of a row about to go (a repair just verified, a refresh): it stays on the
+    // same button of the new rows, else the first, never thrown to the window's first widget.
+    // (The window's own focus: a dialog over it may have the keyboard now; the window gets it back.)
+    QWidget *focused = window()->focusWidget();
+    const bool hadFocus = focused && m_incidents->isAncestorOf(focused);
+    const QString focusedName = hadFocus ? focused->accessibleName() : QString();
+    if (hadFocus)
+        m_incidents->setFocus(Qt::OtherFocusReason); // held here while the rows are made again
     while (QLayoutItem *item = m_incidentRows->takeAt(0)) {
         delete item->widget();
         delete item;
@@ -322,6 +363,20 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
         m_incidentRows->addWidget(rest);
     }
     m_incidents->setVisible(!diagnosis.incidents.isEmpty());
+    if (hadFocus) {
+        const QList<QPushButton *> buttons = m_incidents->findChildren<QPushButton *>();
+        QPushButton *again = buttons.isEmpty() ? nullptr : buttons.first();
+        for (QPushButton *b : buttons) {
+            if (b->accessibleName() == focusedName) {
+                again = b;
+                break;
+            }
+        }
+        if (again)
+            again->setFocus(Qt::OtherFocusReason);
+        else
+            focusNextChild(); // no incident left: the next stop after them
+    }
 }
 
 QStringList OverviewPage::incidentLines() const
@@ -337,29 +392,14 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     const int critical = diagnosis.count(Severity::Critical);
     const int warning = diagnosis.count(Severity::Warning);
     const int info = diagnosis.count(Severity::Info);
-    // Missing data never reads as health: with a source missing, the counts are at least what was found.
-    const QString atLeast = incomplete.isEmpty() ? QString() : QStringLiteral("≥ ");
-    // The causes first: an incident counts once, whatever its findings, and the findings in none after it.
-    int lone = 0;
-    for (const Finding &f : diagnosis.findings)
-        lone += f.severity == Severity::Critical && !diagnosis.incidentOf(f.id()) ? 1 : 0;
-    const int incidents = int(diagnosis.incidents.size());
-    const QString causes
-        = tr("%1: %2").arg(kluster, ConsoleRole::counted(incidents, tr("incident"), tr("incidents")));
-    m_title->setText(incidents > 0
-            ? (lone == 0 ? causes
-                         : tr("%1 · %2%3")
-                               .arg(causes, atLeast,
-                                   ConsoleRole::counted(
-                                       lone, tr("other critical finding"), tr("other critical findings"))))
-            : critical > 0 ? (critical == 1 && atLeast.isEmpty()
-                      ? tr("%1: 1 critical finding").arg(kluster)
-                      : tr("%1: %2%3 critical findings").arg(kluster, atLeast).arg(critical))
-            : warning > 0
-            ? (warning == 1 && atLeast.isEmpty() ? tr("%1: 1 warning").arg(kluster)
-                                                 : tr("%1: %2%3 warnings").arg(kluster, atLeast).arg(warning))
-            : incomplete.isEmpty() ? tr("%1: healthy").arg(kluster)
-                                   : tr("%1: unknown — incomplete data").arg(kluster));
+    // Missing data never reads as health: with a source missing, the counts are at least what was found. The
+    // counts are causes (KlusterStanding), as the list, the Fleet and check --all count them; the worst cause
+    // leads, as it ranks the kluster.
+    const KlusterStanding standing = KlusterStanding::of(diagnosis);
+    const bool atLeast = !incomplete.isEmpty();
+    m_title->setText(standing.worst ? tr("%1: %2 · %3").arg(kluster, standing.reason, standing.text(atLeast))
+            : incomplete.isEmpty()  ? tr("%1: healthy").arg(kluster)
+                                    : tr("%1: unknown — incomplete data").arg(kluster));
     QPalette captionPalette = m_caption->palette();
     captionPalette.setColor(QPalette::WindowText, SeverityStyle::alarmText(palette()));
     m_caption->setPalette(incomplete.isEmpty() ? palette() : captionPalette);
@@ -407,8 +447,7 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
                 QString::number(foreign), QString::number(limit), known.unknown(Source::Router) }
                 .join(u'|'))) {
         redrawn = true;
-        QChart *chart = !known.routes()
-            ? ChartStyle::newChart(tr("Routes: unknown, the router could not be read"), pal)
+        QChart *chart = !known.routes() ? ChartStyle::newChart(tr("Routes: unknown (router not read)"), pal)
             : limit > 0 ? ChartStyle::newChart(tr("Routes: %1 of %2").arg(routes).arg(limit), pal)
                         : ChartStyle::newChart(tr("Routes: %1 (limit unknown)").arg(routes), pal);
         if (!known.routes()) {
@@ -489,12 +528,7 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
             auto *x = new QBarCategoryAxis;
             x->append(byStatus.keys());
             auto *y = new QValueAxis;
-            y->setRange(0, most);
-            y->setLabelFormat(QStringLiteral("%d"));
-            if (most <= 5)
-                y->setTickCount(most + 1);
-            else
-                y->applyNiceNumbers();
+            ChartStyle::integerAxis(y, most);
             ChartStyle::styleAxis(x, pal);
             ChartStyle::styleAxis(y, pal);
             chart->addAxis(x, Qt::AlignBottom);
@@ -523,10 +557,7 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
         auto *y = new QBarCategoryAxis;
         y->append(tr("findings"));
         auto *x = new QValueAxis;
-        const int total = qMax(1, critical + warning + info);
-        x->setRange(0, total);
-        x->setLabelFormat(QStringLiteral("%d"));
-        x->setTickCount(total <= 5 ? total + 1 : 2);
+        ChartStyle::integerAxis(x, critical + warning + info);
         ChartStyle::styleAxis(x, pal);
         ChartStyle::styleAxis(y, pal);
         chart->addAxis(y, Qt::AlignLeft);

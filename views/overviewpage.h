@@ -14,6 +14,7 @@ class NodesModel;
 class QChart;
 class QChartView;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QVBoxLayout;
 struct Diagnosis;
@@ -67,6 +68,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void arrangeCharts(int columns); // the six charts, `columns` a row
 
 private:
     // Charts fit their width: on a laptop (a chart narrower than about 330 px) smaller labels and fewer
@@ -78,6 +80,9 @@ private:
 
     QLabel *m_title;
     QWidget *m_incidents;
+    QGridLayout *m_stateCharts = nullptr; // the state now: routes, instances, findings
+    QGridLayout *m_trendCharts = nullptr; // the trends of the same
+    int m_chartColumns = 0;
     QVBoxLayout *m_incidentRows;
     QStringList m_incidentLines;
     AlertsPanel *m_alerts;

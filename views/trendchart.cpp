@@ -72,9 +72,7 @@ bool TrendChart::draw(QChartView *view, const QString &title, const QList<Line> 
         const QList<QAbstractSeries *> series = chart->series();
         if (x && y) {
             x->setRange(trend.from.toLocalTime(), trend.to.toLocalTime());
-            y->setRange(0, top * 1.15);
-            y->applyNiceNumbers();
-            y->setTickCount(narrow ? 3 : 5); // as the Overview fits it
+            ChartStyle::integerAxis(y, top * 1.15, narrow ? 3 : 5); // as the Overview fits it
             int at = 0;
             for (const QList<QList<QPointF>> &stretches : std::as_const(stretchesOf)) {
                 for (const QList<QPointF> &stretch : stretches) {
@@ -101,7 +99,6 @@ bool TrendChart::draw(QChartView *view, const QString &title, const QList<Line> 
     x->setRange(trend.from.toLocalTime(), trend.to.toLocalTime());
     x->setTickCount(5);
     auto *y = new QValueAxis;
-    y->setLabelFormat(QStringLiteral("%d"));
     ChartStyle::styleAxis(x, palette);
     ChartStyle::styleAxis(y, palette);
     chart->addAxis(x, Qt::AlignBottom);
@@ -123,8 +120,7 @@ bool TrendChart::draw(QChartView *view, const QString &title, const QList<Line> 
             }
         }
     }
-    y->setRange(0, top * 1.15);
-    y->applyNiceNumbers();
+    ChartStyle::integerAxis(y, top * 1.15);
     const auto marks = [&](const QString &name, const QColor &colour, QScatterSeries::MarkerShape shape,
                            const QList<qint64> &at, double level) {
         if (at.isEmpty())

@@ -59,73 +59,33 @@ struct FleetAlerts
     }
 };
 
-// The worst cause of a kluster's trouble in a few words: its gravest incident, else its worst finding.
-QString worstCause(const Diagnosis &d)
-{
-    const Severity worst = d.worst();
-    for (const Incident &i : d.incidents) {
-        if (i.severity == worst)
-            return QStringLiteral("%1 (%2)").arg(printable(i.id()), printable(i.title));
-    }
-    const Finding *gravest = nullptr;
-    for (const Finding &f : d.findings) {
-        if (!gravest || findingRank(f) < findingRank(*gravest))
-            gravest = &f;
-    }
-    return gravest ? printable(gravest->id()) : QString();
-}
-
-// One line per kluster, the worst first (status: critical, could not be checked, warning, ok; then by its
-// gravest finding, then by how many critical and warning findings; then by name): what `check --all` prints
+// One line per kluster in the one ranking (KlusterRanking, the console's list's order): its status, its
+// counts as causes (KlusterStanding, the list's vocabulary) and its worst cause. What `check --all` prints
 // without --verbose.
 QByteArray summaryReport(const FleetMonitor &fleet)
 {
-    QList<FleetMonitor::Entry> entries = fleet.entries();
-    static constexpr int gravity[] = { 3, 1, 0, 2 }; // by status 0..3: ok last, critical first
-    const auto critical = [](const FleetMonitor::Entry &e) {
-        return e.data && e.data->diagnosis ? e.data->diagnosis->count(Severity::Critical) : 0;
-    };
-    const auto warning = [](const FleetMonitor::Entry &e) {
-        return e.data && e.data->diagnosis ? e.data->diagnosis->count(Severity::Warning) : 0;
-    };
-    const auto rank = [](const FleetMonitor::Entry &e) {
-        return e.data && e.data->diagnosis ? e.data->diagnosis->worstRank() : INT_MAX;
-    };
-    std::stable_sort(
-        entries.begin(), entries.end(), [&](const FleetMonitor::Entry &a, const FleetMonitor::Entry &b) {
-            const int ga = gravity[qBound(0, a.status, 3)];
-            const int gb = gravity[qBound(0, b.status, 3)];
-            if (ga != gb)
-                return ga < gb;
-            if (rank(a) != rank(b))
-                return rank(a) < rank(b);
-            if (critical(a) != critical(b))
-                return critical(a) > critical(b);
-            if (warning(a) != warning(b))
-                return warning(a) > warning(b);
-            return a.key.toString() < b.key.toString();
-        });
+    const QList<FleetMonitor::Entry> entries = fleet.rankedEntries();
     int width = 0;
-    for (const FleetMonitor::Entry &e : std::as_const(entries))
+    for (const FleetMonitor::Entry &e : entries)
         width = qMax(width, int(printable(e.key.toString()).size()));
     int counts[4] = {};
     QString out;
-    for (const FleetMonitor::Entry &e : std::as_const(entries)) {
+    for (const FleetMonitor::Entry &e : entries) {
         ++counts[qBound(0, e.status, 3)];
+        const RankedKluster k = FleetMonitor::ranked(e);
         QString line
             = statusWord(e.status).leftJustified(9) + printable(e.key.toString()).leftJustified(width + 2);
-        const Diagnosis *d = e.data && e.data->diagnosis ? e.data->diagnosis.get() : nullptr;
+        const bool read = e.data && e.data->fetch && e.data->diagnosis;
         if (!e.up)
             line += QStringLiteral("could not be checked: %1").arg(printable(e.problem));
-        else if (d && (critical(e) + warning(e)) == 0)
-            line += QStringLiteral("no critical or warning finding");
-        if (d && (critical(e) + warning(e)) > 0) {
+        else if (read && !k.standing.worst)
+            line += QStringLiteral("healthy: no critical or warning finding");
+        if (read && k.standing.worst) {
             if (!e.up)
                 line += QStringLiteral("; as last read: ");
-            line += QStringLiteral("%1 critical · %2 warning").arg(critical(e)).arg(warning(e));
-            if (!d->incidents.isEmpty())
-                line += QStringLiteral(" · %1 incident(s)").arg(d->incidents.size());
-            line += QStringLiteral(" — worst: %1").arg(worstCause(*d));
+            line += QStringLiteral("%1; worst: %2 (%3)")
+                        .arg(k.standing.text(k.reading == Reading::Incomplete), printable(k.standing.reason),
+                            printable(k.standing.worstCause));
         }
         out += line + QLatin1Char('\n');
     }
@@ -133,7 +93,8 @@ QByteArray summaryReport(const FleetMonitor &fleet)
         out += statusWord(3).leftJustified(9) + printable(cloud)
             + QStringLiteral(": its klusters could not be listed: ") + printable(error) + QLatin1Char('\n');
     out += QStringLiteral(
-        "\n%1 klusters: %2 critical, %3 warning, %4 ok, %5 could not be checked\n"
+        "\n%1 klusters: %2 critical, %3 warning, %4 ok, %5 could not be checked (worst first; counts are of "
+        "causes: an incident once)\n"
         "Each kluster's report: flightdeck-cli check --cloud CLOUD --kluster NAME (or --all --verbose).\n")
                .arg(entries.size())
                .arg(counts[2])
@@ -147,7 +108,7 @@ QByteArray textReport(const FleetMonitor &fleet, const FleetAlerts &alerts)
 {
     QByteArray out;
     int counts[4] = {};
-    const QList<FleetMonitor::Entry> entries = fleet.entries();
+    const QList<FleetMonitor::Entry> entries = fleet.rankedEntries();
     for (const FleetMonitor::Entry &e : entries) {
         ++counts[qBound(0, e.status, 3)];
         out += "== " + e.key.connection.toUtf8() + " / " + e.key.kluster.toUtf8() + ": "
@@ -172,16 +133,22 @@ QByteArray textReport(const FleetMonitor &fleet, const FleetAlerts &alerts)
     return out;
 }
 
-// {"klusters": [{"cloud", "kluster", "projectId", "status", "checked", "error", "report"}], "listingErrors",
-// "status"}: each report as `check --format json` gives it, unchanged (null when nothing could be read).
+// {"klusters": [{"rank", "cloud", "kluster", "projectId", "status", "checked", "error", "standing",
+// "report"}], "listingErrors", "status"}, the klusters in the one ranking (worst first): each report as
+// `check
+// --format json` gives it, unchanged (null when nothing could be read); "standing" its counts as causes.
 QByteArray jsonReport(const FleetMonitor &fleet, const FleetAlerts &alerts)
 {
     JsonWriter w(JsonWriter::Style::Compact);
     w.beginObject();
     w.key(QStringLiteral("klusters"));
     w.beginArray();
-    for (const FleetMonitor::Entry &e : fleet.entries()) {
+    int rank = 0;
+    for (const FleetMonitor::Entry &e : fleet.rankedEntries()) {
+        const RankedKluster k = FleetMonitor::ranked(e);
         w.beginObject();
+        w.key(QStringLiteral("rank"));
+        w.value(QJsonValue(++rank));
         w.key(QStringLiteral("cloud"));
         w.value(e.key.connection);
         w.key(QStringLiteral("kluster"));
@@ -194,6 +161,27 @@ QByteArray jsonReport(const FleetMonitor &fleet, const FleetAlerts &alerts)
         w.value(QJsonValue(e.up));
         w.key(QStringLiteral("error"));
         w.value(e.up ? QJsonValue() : QJsonValue(e.problem));
+        w.key(QStringLiteral("standing"));
+        w.beginObject();
+        w.key(QStringLiteral("reading"));
+        w.value(readingName(k.reading));
+        w.key(QStringLiteral("reason"));
+        w.value(KlusterRanking::reason(k));
+        w.key(QStringLiteral("worstCause"));
+        w.value(k.standing.worstCause.isEmpty() ? QJsonValue() : QJsonValue(k.standing.worstCause));
+        w.key(QStringLiteral("critical"));
+        w.value(QJsonValue(k.standing.critical));
+        w.key(QStringLiteral("warning"));
+        w.value(QJsonValue(k.standing.warning));
+        w.key(QStringLiteral("incidents"));
+        w.value(QJsonValue(k.standing.incidents));
+        w.key(QStringLiteral("incidentFindings"));
+        w.value(QJsonValue(k.standing.members));
+        w.key(QStringLiteral("otherFindings"));
+        w.value(QJsonValue(k.standing.lone));
+        w.key(QStringLiteral("text"));
+        w.value(k.standing.text(k.reading == Reading::Incomplete));
+        w.endObject();
         w.key(QStringLiteral("report"));
         if (e.data && e.data->fetch && e.data->diagnosis)
             w.raw(CheckReport::toJson(e.data->fetch->state, *e.data->diagnosis, alerts.of(e)).trimmed());

@@ -44,7 +44,10 @@ public:
     SimFixture sim;
     QTemporaryDir home;
 
-    QProcessEnvironment environment() const
+    QProcessEnvironment environment() const { return environmentOf(home); }
+
+    // A person's environment with `home` as their home: no OS_* variables, no KUBECONFIG.
+    static QProcessEnvironment environmentOf(const QTemporaryDir &home)
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const QString &key : env.keys()) {

@@ -1,5 +1,6 @@
 #include "core/diagnosis.h"
 #include "core/findingtraits.h"
+#include "core/knowledge.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QSet>
@@ -16,6 +17,7 @@ private slots:
     void everyKindHasItsOwnName();
     void severityRules();
     void reportOrderIsByName();
+    void sourcesDecideWhatIsJudged();
 };
 
 void TestFindingTraits::namesAndFamilies_data()
@@ -115,6 +117,59 @@ void TestFindingTraits::reportOrderIsByName()
     QVERIFY(findingLessThan(a, b));
     b.severity = Severity::Warning;
     QVERIFY(findingLessThan(a, b));
+}
+
+// Every kind declares the sources it judges from and a phrase; a source not known (or not whole, where the
+// kind needs it whole) stops exactly the kinds that need it, and the diagnosis reports none of them.
+void TestFindingTraits::sourcesDecideWhatIsJudged()
+{
+    QSet<QString> phrases;
+    for (int k = 0; k <= int(FindingKind::NodeWithoutInstance); ++k) {
+        const FindingTraits &t = findingTraits(FindingKind(k));
+        QVERIFY2(t.needs != 0, t.name.data());
+        QVERIFY2((t.whole & ~t.needs) == 0, t.name.data()); // needed whole: needed
+        QVERIFY2(!QString(t.phrase).isEmpty(), t.name.data());
+        phrases.insert(QString(t.phrase));
+    }
+    QCOMPARE(phrases.size(), int(FindingKind::NodeWithoutInstance) + 1);
+    QVERIFY(findingTraits(FindingKind::RouteMissing).needs & sourceBit(Source::Nodes));
+    QVERIFY(findingTraits(FindingKind::NodeWithoutInstance).whole & sourceBit(Source::Servers));
+    QCOMPARE(sourcesOf(sourceBit(Source::Router) | sourceBit(Source::Nodes)),
+        QList<Source>({ Source::Router, Source::Nodes }));
+
+    WorldBuilder w;
+    w.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 60);
+    for (const Source source : { Source::Servers, Source::Router, Source::SecurityGroups, Source::Nodes }) {
+        KlusterState s = w.state();
+        SourceStatus *status = source == Source::Servers ? &s.serversSource
+            : source == Source::Router                   ? &s.routerSource
+            : source == Source::SecurityGroups           ? &s.securityGroupsSource
+                                                         : &s.nodesSource;
+        status->known = false;
+        status->error = QStringLiteral("HTTP 500");
+        const Knowledge knowledge(s);
+        const Diagnosis d = Diagnosis::run(s);
+        for (int k = 0; k <= int(FindingKind::NodeWithoutInstance); ++k) {
+            const bool needs = findingTraits(FindingKind(k)).needs & sourceBit(source);
+            QCOMPARE(knowledge.judges(FindingKind(k)), !needs && knowledge.judges(FindingKind(k)));
+            if (needs)
+                QCOMPARE(knowledge.stops(FindingKind(k)).has_value(), true);
+        }
+        for (const Finding &f : d.findings)
+            QVERIFY2(knowledge.judges(f.kind), qPrintable(f.id()));
+        QVERIFY(!d.notDiagnosed.isEmpty());
+    }
+    // Whole: a node list cut short decides no instance-unregistered.
+    KlusterState partial = w.state();
+    partial.nodesSource.incomplete = QStringLiteral("the list was cut short");
+    QVERIFY(!Knowledge(partial).judges(FindingKind::InstanceUnregistered));
+    QVERIFY(Knowledge(partial).judges(FindingKind::NodeNotReady));
+    const Diagnosis cut = Diagnosis::run(partial);
+    QVERIFY(!cut.find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p")));
+    QVERIFY(Diagnosis::run(w.state()).find(QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p")));
+    QVERIFY2(cut.notDiagnosed.join(u'\n').contains(
+                 QStringLiteral("instance-unregistered: the nodes came back incomplete")),
+        qPrintable(cut.notDiagnosed.join(u'\n')));
 }
 
 QTEST_GUILESS_MAIN(TestFindingTraits)

@@ -7,6 +7,8 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
+#include <climits>
 
 // The sidebar's model: klusters across connections, worst severity, staleness.
 class TestKlustersModel : public QObject
@@ -18,6 +20,7 @@ private slots:
     void failedConnectionHasARow();
     void groupedByConnection();
     void fleetTilesGroupFilterAndCount();
+    void oneRankingAndOneVocabulary();
 };
 
 void TestKlustersModel::lifecycle()
@@ -38,7 +41,10 @@ void TestKlustersModel::lifecycle()
     model.setDiagnosis(QStringLiteral("prod"), QStringLiteral("k2"), Diagnosis::run(w.state()), at);
     QCOMPARE(changed.count(), 1);
     const int row = model.rowOf(QStringLiteral("prod"), QStringLiteral("k2"));
-    QCOMPARE(model.data(model.index(row, KlustersModel::WorstColumn)).toString(), QStringLiteral("critical"));
+    // The worst column names the worst cause, why the kluster ranks where it does.
+    QCOMPARE(model.data(model.index(row, KlustersModel::WorstColumn)).toString(),
+        QStringLiteral("node never registered"));
+    QCOMPARE(ConsoleRole::severityOf(model.index(row, 0)), Severity::Critical);
     QCOMPARE(model.data(model.index(row, KlustersModel::CriticalColumn)).toInt(), 1);
     QCOMPARE(model.data(model.index(row, 0), KlustersModel::FetchedAtRole).toDateTime(), at);
 
@@ -82,8 +88,9 @@ void TestKlustersModel::incompleteKeepsItsRank()
     QCOMPARE(KlustersModel::State(model.index(row, 0).data(KlustersModel::StateRole).toInt()),
         KlustersModel::State::Incomplete);
     QCOMPARE(model.index(row, KlustersModel::CriticalColumn).data().toString(), QStringLiteral("≥ 0"));
-    QCOMPARE(
-        model.index(row, KlustersModel::KlusterColumn).data().toString(), QStringLiteral("k1 (incomplete)"));
+    QCOMPARE(model.index(row, KlustersModel::KlusterColumn).data().toString(), QStringLiteral("k1"));
+    QCOMPARE(model.index(row, KlustersModel::WorstColumn).data().toString(),
+        QStringLiteral("node never registered")); // the rank it keeps: its last complete one
     QVERIFY(model.index(row, 0).data(KlustersModel::AlarmRole).toBool());
     QVERIFY(model.index(row, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("HTTP 503")));
     // It keeps its rank above the healthy kluster, and its worst severity.
@@ -164,6 +171,8 @@ void TestKlustersModel::fleetTilesGroupFilterAndCount()
             { QStringLiteral("prod · eu-de-1|prod/broken"), QStringLiteral("prod · eu-de-1|prod/healthy"),
                 QStringLiteral("lab|lab/gone"), QStringLiteral("lab|lab/waiting") }));
     QCOMPARE(byConnection.at(0).counts, QStringLiteral("1 critical · 0 warning"));
+    QCOMPARE(byConnection.at(0).reason, QStringLiteral("node never registered"));
+    QVERIFY(byConnection.at(0).causes);
     QCOMPARE(byConnection.at(0).age, QStringLiteral("data 1 min old"));
     QCOMPARE(byConnection.at(2).counts, QStringLiteral("UNREACHABLE"));
     QVERIFY(byConnection.at(2).doubtful);
@@ -172,10 +181,13 @@ void TestKlustersModel::fleetTilesGroupFilterAndCount()
 
     QCOMPARE(keys(fleetTiles(model, FleetGrouping::State, now)),
         QStringList({ QStringLiteral("Critical|prod/broken"), QStringLiteral("Unreachable|lab/gone"),
-            QStringLiteral("Not checked yet|lab/waiting"), QStringLiteral("Healthy|prod/healthy") }));
+            QStringLiteral("Healthy|prod/healthy"), QStringLiteral("Not checked yet|lab/waiting") }));
     const QList<FleetTile> none = fleetTiles(model, FleetGrouping::None, now);
-    QCOMPARE(none.first().key.toString(), QStringLiteral("prod/broken"));
-    QCOMPARE(none.last().key.toString(), QStringLiteral("prod/healthy"));
+    // What cannot be read ranks as a cause that takes the whole kluster down: above one node's.
+    QCOMPARE(none.first().key.toString(), QStringLiteral("lab/gone"));
+    QCOMPARE(none.at(1).key.toString(), QStringLiteral("prod/broken"));
+    // Nothing is known of a kluster not read yet: below the healthy ones, in the one ranking.
+    QCOMPARE(none.last().key.toString(), QStringLiteral("lab/waiting"));
 
     const FleetSummary all = fleetSummary(none);
     QCOMPARE(all.klusters, 4);
@@ -203,6 +215,79 @@ void TestKlustersModel::fleetTilesGroupFilterAndCount()
         QCOMPARE(FleetGroupings::fromName(FleetGroupings::name(g.grouping)), g.grouping);
     for (const FleetLayouts::Info &l : FleetLayouts::all())
         QCOMPARE(FleetLayouts::fromName(FleetLayouts::name(l.layout)), l.layout);
+}
+
+// KlusterStanding counts causes and says them in one set of words; KlusterRanking orders klusters one way,
+// and its sort key sorts as its comparison does.
+void TestKlustersModel::oneRankingAndOneVocabulary()
+{
+    KlusterStanding none;
+    QCOMPARE(none.headline(), QStringLiteral("healthy"));
+    QCOMPARE(none.breakdown(), QString());
+    KlusterStanding s;
+    s.critical = 2;
+    s.warning = 1;
+    s.incidents = 2;
+    s.members = 9;
+    s.lone = 1;
+    QCOMPARE(s.headline(), QStringLiteral("2 critical · 1 warning"));
+    QCOMPARE(s.headline(true), QStringLiteral("≥ 2 critical · ≥ 1 warning"));
+    QCOMPARE(s.text(), QStringLiteral("2 critical · 1 warning — 2 incidents (9 findings) · 1 other finding"));
+    s.incidents = 0;
+    s.members = 0;
+    s.lone = 3;
+    QCOMPARE(s.text(), QStringLiteral("2 critical · 1 warning"));
+    QCOMPARE(s.breakdown(), QStringLiteral("3 findings"));
+
+    // A world whose instance never registered: one critical cause, named.
+    WorldBuilder w;
+    w.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 60);
+    const KlusterStanding one = KlusterStanding::of(Diagnosis::run(w.state()));
+    QCOMPARE(one.critical, 1);
+    QCOMPARE(one.reason, QStringLiteral("node never registered"));
+    QCOMPARE(one.worstCause, QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p"));
+
+    const auto kluster = [](const char *name, Reading reading, std::optional<Severity> worst, int rank,
+                             int critical, int warning) {
+        RankedKluster k;
+        k.key = { QStringLiteral("c"), QString::fromLatin1(name) };
+        k.reading = reading;
+        k.standing.worst = worst;
+        k.standing.worstRank = rank;
+        k.standing.critical = critical;
+        k.standing.warning = warning;
+        k.standing.reason = QStringLiteral("cause of ") + QString::fromLatin1(name);
+        return k;
+    };
+    // Written in the order expected.
+    const QList<RankedKluster> expected {
+        kluster("wide", Reading::Fresh, Severity::Critical, 0, 1, 0), // the whole kluster down
+        kluster("gone", Reading::Unreadable, std::nullopt, INT_MAX, 0, 0), // nothing known: as bad
+        kluster("nodes-many", Reading::Fresh, Severity::Critical, 1, 5, 0), // nodes: more critical first
+        kluster("nodes-stale", Reading::Stale, Severity::Critical, 1, 2, 1), // in doubt first at the same
+        kluster("nodes", Reading::Fresh, Severity::Critical, 1, 2, 1),
+        kluster("slot", Reading::Fresh, Severity::Warning, 5, 0, 3),
+        kluster("a-healthy", Reading::Fresh, std::nullopt, INT_MAX, 0, 0),
+        kluster("b-healthy", Reading::Fresh, std::nullopt, INT_MAX, 0, 0),
+        kluster("waiting", Reading::NotRead, std::nullopt, INT_MAX, 0, 0), // not read: last
+    };
+    QList<RankedKluster> shuffled = expected;
+    std::reverse(shuffled.begin(), shuffled.end());
+    std::swap(shuffled[1], shuffled[5]);
+    QList<RankedKluster> byCompare = shuffled;
+    std::sort(byCompare.begin(), byCompare.end(), KlusterRanking::before);
+    QList<RankedKluster> byKey = shuffled;
+    std::sort(byKey.begin(), byKey.end(), [](const RankedKluster &a, const RankedKluster &b) {
+        return KlusterRanking::sortKey(a) < KlusterRanking::sortKey(b);
+    });
+    for (qsizetype i = 0; i < expected.size(); ++i) {
+        QCOMPARE(byCompare.at(i).key.kluster, expected.at(i).key.kluster);
+        QCOMPARE(byKey.at(i).key.kluster, expected.at(i).key.kluster);
+    }
+    QCOMPARE(KlusterRanking::reason(expected.at(0)), QStringLiteral("cause of wide"));
+    QCOMPARE(KlusterRanking::reason(expected.at(1)), QStringLiteral("could not be read"));
+    QCOMPARE(KlusterRanking::reason(expected.at(6)), QStringLiteral("healthy"));
+    QCOMPARE(KlusterRanking::reason(expected.at(8)), QStringLiteral("not checked yet"));
 }
 
 QTEST_GUILESS_MAIN(TestKlustersModel)

@@ -51,6 +51,25 @@ void TestSecurityModel::rulesAndMembers()
     model.setState(s, Diagnosis::run(s));
     QCOMPARE(changed.count(), 1);
     QCOMPARE(status(QStringLiteral("rule:icmp")), QStringLiteral("present"));
+
+    // The security groups unreadable: the Findings drop the instance's finding, and so does this view (the
+    // membership is a fact of the servers; whether it matters is not known).
+    s = w.state();
+    s.securityGroupsSource.known = false;
+    s.securityGroupsSource.error = QStringLiteral("network: GET /v2.0/security-groups: HTTP 500");
+    const Diagnosis unknown = Diagnosis::run(s);
+    QVERIFY(!unknown.find(QStringLiteral("instance-missing-security-group:kks-demo-pool-bbbbb")));
+    model.setState(s, unknown);
+    const QModelIndex member = model.index(model.rowOf(QStringLiteral("instance:kks-demo-pool-bbbbb")), 0);
+    QVERIFY(!member.data(SecurityModel::ProblemRole).toBool());
+    QVERIFY(!ConsoleRole::severityOf(member).has_value());
+    QVERIFY2(
+        member.siblingAtColumn(SecurityModel::DetailColumn)
+            .data()
+            .toString()
+            .contains(QStringLiteral("whether it matters is not known: unknown: the security groups could "
+                                     "not be read (network: GET /v2.0/security-groups: HTTP 500)")),
+        qPrintable(member.siblingAtColumn(SecurityModel::DetailColumn).data().toString()));
 }
 
 QTEST_GUILESS_MAIN(TestSecurityModel)

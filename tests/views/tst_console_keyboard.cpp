@@ -25,6 +25,7 @@
 #include "views/repairdialog.h"
 #include "views/tablepage.h"
 
+#include <QAbstractScrollArea>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -40,8 +41,10 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -101,6 +104,9 @@ private slots:
     void fleetByKeyboard();
     void runbookOfTheSelection();
     void linkAndHandOffByKeyboard();
+    void everyTabStopShows();
+    void filterStaysWithItsKluster();
+    void incidentRepairKeepsTheKeyboard();
 
 private:
     [[nodiscard]] bool start();
@@ -649,9 +655,9 @@ void TestConsoleKeyboard::incidentsByKeyboard()
     // The kluster list counts it once, with the findings in none.
     const QModelIndex row
         = ConsoleTest::sidebarRows(m_window->sidebar(), KlustersModel::CriticalColumn).first();
-    QVERIFY2(row.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("1 incident (2 findings)")),
+    QVERIFY2(row.data(Qt::ToolTipRole).toString().contains(QStringLiteral(" — 1 incident (2 findings)")),
         qPrintable(row.data(Qt::ToolTipRole).toString()));
-    QCOMPARE(row.data().toInt(), KlustersModel::Counts::of(diagnosis).critical);
+    QCOMPARE(row.data().toInt(), KlusterStanding::of(diagnosis).critical);
     QCOMPARE(row.data().toInt(), diagnosis.count(Severity::Critical) - 1);
 
     // Ctrl+G: the findings grouped by incident, remembered.
@@ -901,3 +907,87 @@ void TestConsoleKeyboard::fleetByKeyboard()
 }
 QTEST_MAIN(TestConsoleKeyboard)
 #include "tst_console_keyboard.moc"
+
+// Tab from the kluster list through the Overview and the Fleet: every stop a control that shows it has the
+// keyboard (a button, a box, the tiles), never a scroll area, a chart or the tab bar's scroll arrows, which
+// show nothing.
+void TestConsoleKeyboard::everyTabStopShows()
+{
+    QVERIFY(start());
+    for (const int key : { Qt::Key_1, Qt::Key_7 }) {
+        press(key, Qt::ControlModifier);
+        m_window->sidebar()->setFocus(Qt::OtherFocusReason);
+        QStringList chain;
+        bool wrapped = false;
+        for (int i = 0; i < 30 && !wrapped; ++i) {
+            press(Qt::Key_Tab);
+            QWidget *w = QApplication::focusWidget();
+            QVERIFY(w && w->isVisible());
+            chain << QString::fromLatin1(w->metaObject()->className()) + QLatin1Char(':')
+                    + w->accessibleName();
+            const bool invisibleStop = qobject_cast<QAbstractScrollArea *>(w) && !qobject_cast<QTreeView *>(w)
+                && !w->inherits("FleetView");
+            QVERIFY2(!invisibleStop, qPrintable(chain.join(QStringLiteral(" → "))));
+            QVERIFY2(!(qobject_cast<QToolButton *>(w) && qobject_cast<QTabBar *>(w->parentWidget())),
+                qPrintable(chain.join(QStringLiteral(" → "))));
+            wrapped = w == m_window->sidebar();
+        }
+        QVERIFY2(wrapped, qPrintable(chain.join(QStringLiteral(" → "))));
+        if (key == Qt::Key_7) // the first stop past the tab bar: the tiles
+            QVERIFY2(chain.value(1).startsWith(QStringLiteral("FleetView")),
+                qPrintable(chain.join(QStringLiteral(" → "))));
+    }
+}
+
+// A filter typed in a view of one kluster stays with it: the next kluster opens unfiltered (its table not
+// emptied by words meant for another), and going back finds the filter as it was.
+void TestConsoleKeyboard::filterStaysWithItsKluster()
+{
+    QVERIFY(start());
+    press(Qt::Key_2, Qt::ControlModifier);
+    m_window->findingsPage()->filterBox()->setFocus(Qt::ShortcutFocusReason);
+    type(QStringLiteral("kind:instance-error"));
+    QAbstractItemModel *rows = m_window->findingsPage()->view()->model();
+    QTRY_COMPARE(rows->rowCount(), 1);
+    QVERIFY(ConsoleTest::select(*m_window, { QStringLiteral("sim"), QStringLiteral("legacy") }));
+    QCOMPARE(m_window->findingsPage()->filterBox()->text(), QString());
+    QVERIFY(rows->rowCount() > 1);
+    QVERIFY(ConsoleTest::select(*m_window, { QStringLiteral("sim"), QStringLiteral("demo") }));
+    QCOMPARE(m_window->findingsPage()->filterBox()->text(), QStringLiteral("kind:instance-error"));
+    QTRY_COMPARE(rows->rowCount(), 1);
+}
+
+// The Overview's incident card repaired by keyboard (Tab to its Repair…, Space, Ctrl+Enter, Escape): the
+// keyboard comes back to the Overview's incident rows (the card made again), not to the kluster filter.
+void TestConsoleKeyboard::incidentRepairKeepsTheKeyboard()
+{
+    QVERIFY(start());
+    QVERIFY(goToLegacy());
+    press(Qt::Key_1, Qt::ControlModifier);
+    QCOMPARE(m_window->currentTab(), Tab::Overview);
+    const KlusterData *data = m_window->kluster({ QStringLiteral("sim"), QStringLiteral("legacy") });
+    QVERIFY(data && data->diagnosis && !data->diagnosis->incidents.isEmpty());
+    const Incident incident = data->diagnosis->incidents.first();
+    QVERIFY(incident.repair());
+    auto *repair
+        = m_window->overviewPage()->findChild<QPushButton *>(QStringLiteral("repair ") + incident.id());
+    QVERIFY(repair);
+    for (int i = 0; i < 20 && QApplication::focusWidget() != repair; ++i)
+        press(Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), repair);
+    press(Qt::Key_Space);
+    QVERIFY(m_dialog && m_dialog->isVisible() && ConsoleTest::activate(m_dialog));
+    QSignalSpy finished(m_dialog.data(), &RepairDialog::repairsFinished);
+    press(Qt::Key_Return, Qt::ControlModifier);
+    QVERIFY2(finished.wait(60000), qPrintable(m_dialog ? m_dialog->statusText() : QString()));
+    QVERIFY(waitSettled(*m_window));
+    press(Qt::Key_Escape);
+    QVERIFY(!m_dialog || !m_dialog->isVisible());
+    QVERIFY(ConsoleTest::activate(m_window.get()));
+    QTest::qWait(50);
+    QWidget *focus = QApplication::focusWidget();
+    QVERIFY2(focus && m_window->overviewPage()->isAncestorOf(focus),
+        focus ? qPrintable(QString::fromLatin1(focus->metaObject()->className()) + QLatin1Char(' ')
+            + focus->accessibleName())
+              : "no focus");
+}

@@ -1,4 +1,5 @@
 #include "core/diagnosis.h"
+#include "views/chartstyle.h"
 #include "views/overviewpage.h"
 #include "views/severitystyle.h"
 
@@ -7,9 +8,11 @@
 #include <QPalette>
 #include <QSet>
 #include <QTest>
+#include <QValueAxis>
+#include <cmath>
 
-// The one look of severities: a colour, a tint, a wash, an icon and a word for each, and for none; and the
-// Overview's incident rows, tinted with it.
+// The one look of severities: a colour, a tint, a wash, an icon and a word for each, and for none; the
+// Overview's incident rows, tinted with it; and the charts' count axes.
 class TestSeverityStyle : public QObject
 {
     Q_OBJECT
@@ -18,6 +21,7 @@ private slots:
     void onlyProblemsAreTinted();
     void washReadsOnLightAndDark();
     void incidentRowsForTheWorstTheRestCounted();
+    void countAxesNeverRepeatALabel();
 };
 
 static const QList<std::optional<Severity>> All { Severity::Critical, Severity::Warning, Severity::Info,
@@ -64,6 +68,39 @@ void TestSeverityStyle::washReadsOnLightAndDark()
         QVERIFY2(onDark.lightness() < 100, qPrintable(onDark.name()));
         QVERIFY(onLight != light.color(QPalette::Window)); // tinted, not the window itself
     }
+}
+
+// Whole-number ticks a round step apart, covering the data, never more than asked: no "0 0 1", no "0 2 5".
+void TestSeverityStyle::countAxesNeverRepeatALabel()
+{
+    for (const int maxTicks : { 3, 5 }) {
+        for (double top = 0; top <= 1200; top += top < 40 ? 0.5 : 7) {
+            QValueAxis axis;
+            ChartStyle::integerAxis(&axis, top, maxTicks);
+            const int ticks = axis.tickCount();
+            QVERIFY2(
+                ticks >= 2 && ticks <= maxTicks, qPrintable(QStringLiteral("%1: %2").arg(top).arg(ticks)));
+            QCOMPARE(axis.min(), 0.0);
+            QVERIFY(axis.max() >= top);
+            const double step = axis.max() / (ticks - 1);
+            QCOMPARE(step, std::round(step)); // every label a whole number, each its own
+            const double leading = step / std::pow(10.0, std::floor(std::log10(step)));
+            QVERIFY2(
+                qFuzzyCompare(leading, 1.0) || qFuzzyCompare(leading, 2.0) || qFuzzyCompare(leading, 5.0),
+                qPrintable(QString::number(step)));
+            QVERIFY(axis.max() - step < qMax(1.0, top)); // no empty interval on top
+        }
+    }
+    // Fitted again to a narrower chart, from the data it was made for.
+    QValueAxis axis;
+    ChartStyle::integerAxis(&axis, 12, 5);
+    QCOMPARE(axis.max(), 15.0); // 0 5 10 15
+    QCOMPARE(axis.tickCount(), 4);
+    QVERIFY(ChartStyle::fitIntegerAxis(&axis, 3)); // 0 10 20
+    QCOMPARE(axis.tickCount(), 3);
+    QCOMPARE(axis.max(), 20.0);
+    QValueAxis plain;
+    QVERIFY(!ChartStyle::fitIntegerAxis(&plain, 3));
 }
 
 QTEST_MAIN(TestSeverityStyle)
