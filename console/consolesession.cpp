@@ -12,6 +12,8 @@
 #include "services/connection.h"
 #include "services/settings.h"
 
+#include <algorithm>
+
 ConsoleSession::ConsoleSession(QObject *parent)
     : QObject(parent)
     , m_store(new KlusterStore(this))
@@ -74,6 +76,14 @@ ConsoleSession::ConsoleSession(QObject *parent)
     connect(m_store, &KlusterStore::klusterAdded, m_klusters, [this](const KlusterKey &key) {
         if (isProtected(key))
             emit protectionChanged();
+    });
+    // A kluster's filters go with it.
+    connect(m_store, &KlusterStore::klusterGone, this,
+        [this](const KlusterKey &key) { m_viewFilters.remove(key); });
+    connect(m_store, &KlusterStore::connectionRemoved, this, [this](const QString &connection) {
+        m_viewFilters.removeIf([&connection](QHash<KlusterKey, QStringList>::iterator entry) {
+            return entry.key().connection == connection;
+        });
     });
     // Since when the findings of the kluster shown are open: its Since column follows each record.
     connect(m_history, &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
@@ -244,4 +254,12 @@ RepairSilences::Context ConsoleSession::silenceContext(const KlusterKey &key) co
     if (const KlusterData *d = m_store->data(key); d && d->fetch)
         context.projectId = d->fetch->state.kluster.projectId;
     return context;
+}
+
+void ConsoleSession::keepViewFilters(const KlusterKey &key, const QStringList &texts)
+{
+    if (std::any_of(texts.cbegin(), texts.cend(), [](const QString &t) { return !t.isEmpty(); }))
+        m_viewFilters.insert(key, texts);
+    else
+        m_viewFilters.remove(key);
 }

@@ -5,6 +5,7 @@
 #include "core/klusterkey.h"
 #include "services/repairsilences.h"
 
+#include <QHash>
 #include <QObject>
 
 class AlertWatch;
@@ -70,6 +71,12 @@ public:
     bool isCurrentShown() const; // the views' rows are the current kluster's
     void forgetCurrent() { m_current = {}; } // its connection went
 
+    // Each kluster's own filters of its views (the texts of their filter boxes, in the views' order): another
+    // kluster opens with none, so that words typed for one never empty the next one's tables, and going back
+    // finds them. Forgotten with the kluster (no longer listed, its connection removed).
+    QStringList viewFilters(const KlusterKey &key) const { return m_viewFilters.value(key); }
+    void keepViewFilters(const KlusterKey &key, const QStringList &texts);
+
     // What the header and the tables' captions say of the kluster shown.
     ConsoleText::CaptionFacts captionFacts(const QString &alarmColor) const;
     ConsoleText::Banner banner(const QString &notice, const QString &startupMessage) const;
@@ -97,4 +104,5 @@ private:
     AlertWatch *m_alerts;
     TeamRepairs *m_team;
     KlusterKey m_current;
+    QHash<KlusterKey, QStringList> m_viewFilters;
 };

@@ -217,11 +217,14 @@ Captions captions(const CaptionFacts &f)
     const QString atLeast = d->incomplete.isEmpty() ? QString() : QStringLiteral("≥ ");
     // The findings themselves, then what they come to as causes (the list's and the Fleet's counts).
     const KlusterStanding standing = KlusterStanding::of(*d->diagnosis);
+    const int critical = d->diagnosis->count(Severity::Critical);
+    const int warning = d->diagnosis->count(Severity::Warning);
     c.findings
-        = tr("%1 · findings: %2%3 critical, %2%4 warning%5")
+        = tr("%1 · %2%3 findings (%4 critical, %5 warning)%6")
               .arg(caption, atLeast)
-              .arg(d->diagnosis->count(Severity::Critical))
-              .arg(d->diagnosis->count(Severity::Warning))
+              .arg(critical + warning)
+              .arg(critical)
+              .arg(warning)
               .arg(standing.incidents > 0 ? tr(" · as causes: %1").arg(standing.text(!atLeast.isEmpty()))
                                           : QString());
     c.nodes = tr("%1 · instances and nodes joined by name; marked rows have a finding").arg(caption);

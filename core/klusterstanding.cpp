@@ -35,14 +35,15 @@ KlusterStanding KlusterStanding::of(const Diagnosis &diagnosis)
         (i.severity == Severity::Critical ? s.critical : s.warning) += 1;
         s.incidents += 1;
         s.members += int(i.members.size());
-        // As its worst member ranks, never above its own severity.
-        int rank = INT_MAX;
+        // In its own severity's band (a zone outage of warnings is critical), by the most of the kluster its
+        // members take down.
+        int impact = int(Impact::Slot) + 1;
         for (const QString &id : i.members) {
             members.insert(id);
             if (const Finding *f = diagnosis.find(id))
-                rank = qMin(rank, findingRank(*f));
+                impact = qMin(impact, int(findingImpact(*f)));
         }
-        rank = rank == INT_MAX ? int(i.severity) * 3 + int(Impact::Node) : qMax(rank, int(i.severity) * 3);
+        const int rank = int(i.severity) * 3 + (impact > int(Impact::Slot) ? int(Impact::Node) : impact);
         consider(rank, true, i.id(), incidentRulePhrase(i.rule));
     }
     for (const Finding &f : diagnosis.findings) {
@@ -61,17 +62,15 @@ KlusterStanding KlusterStanding::of(const Diagnosis &diagnosis)
 
 KlusterStanding KlusterStanding::graver(const KlusterStanding &a, const KlusterStanding &b)
 {
-    KlusterStanding s = a.worstRank <= b.worstRank ? a : b;
-    s.critical = qMax(a.critical, b.critical);
-    s.warning = qMax(a.warning, b.warning);
-    s.incidents = qMax(a.incidents, b.incidents);
-    s.members = qMax(a.members, b.members);
-    s.lone = qMax(a.lone, b.lone);
-    if (!a.worst || !b.worst)
-        s.worst = a.worst ? a.worst : b.worst;
-    else
-        s.worst = int(*a.worst) <= int(*b.worst) ? a.worst : b.worst;
-    return s;
+    // One whole standing, the one that ranks worse: its counts, causes and words agree with each other.
+    const auto gravity = [](const KlusterStanding &x) { return x.worst ? int(*x.worst) : 3; };
+    if (gravity(a) != gravity(b))
+        return gravity(a) < gravity(b) ? a : b;
+    if (a.worstRank != b.worstRank)
+        return a.worstRank < b.worstRank ? a : b;
+    if (a.critical != b.critical)
+        return a.critical > b.critical ? a : b;
+    return a.warning >= b.warning ? a : b;
 }
 
 QString KlusterStanding::headline(bool atLeast) const
@@ -183,9 +182,17 @@ QString reason(const RankedKluster &k)
         return QStringLiteral("not checked yet");
     if (!k.standing.worst)
         return k.reading == Reading::Incomplete ? QStringLiteral("nothing found in what was read")
-            : k.reading == Reading::Stale       ? QStringLiteral("healthy when last read")
                                                 : QStringLiteral("healthy");
     return k.standing.reason;
+}
+
+QString rule()
+{
+    return QStringLiteral(
+        "Worst first: a critical cause (or a kluster that cannot be read at all) above a warning, above "
+        "healthy, above not checked yet; then the cause that takes more of the kluster down (the whole "
+        "kluster, a node, a router slot); then more critical, then more warning causes; then data in doubt "
+        "(stale, incomplete) above data that is not; then the name.");
 }
 
 } // namespace KlusterRanking

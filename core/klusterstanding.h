@@ -25,14 +25,15 @@ struct KlusterStanding
     int lone = 0; // critical and warning findings in no incident
 
     static KlusterStanding of(const Diagnosis &diagnosis);
-    // For data with a source missing: never better than its last complete standing (the worse of each).
+    // For data with a source missing: never better than its last complete standing (the one of the two that
+    // ranks worse, whole).
     static KlusterStanding graver(const KlusterStanding &a, const KlusterStanding &b);
 
     // "2 critical · 1 warning", or "healthy"; `atLeast`: lower bounds ("≥ 2 critical · ≥ 1 warning").
     QString headline(bool atLeast = false) const;
     // What the causes are: "2 incidents (9 findings) · 1 other finding", "3 findings"; empty when none.
     QString breakdown() const;
-    // The headline, then the breakdown where there are incidents: "2 critical · 0 warning — 2 incidents (9
+    // The headline, then the breakdown where there are incidents: "2 critical · 1 warning — 2 incidents (9
     // findings) · 1 other finding".
     QString text(bool atLeast = false) const;
 
@@ -78,8 +79,10 @@ bool before(const RankedKluster &a, const RankedKluster &b);
 // A key that sorts as before() does, ascending: for a model's sort role.
 QString sortKey(const RankedKluster &k);
 // Why it ranks where it does, in a few words: "pod network closed", "could not be read", "not checked yet",
-// "healthy" (incomplete: "nothing found in what was read"; stale: "healthy when last read").
+// "healthy" (incomplete: "nothing found in what was read").
 QString reason(const RankedKluster &k);
+// The order in words, for a header's tooltip and the documentation.
+QString rule();
 // 1 for a critical cause (or unreadable), 2 warning, 3 healthy, 4 not read.
 int gravity(const RankedKluster &k);
 

@@ -35,10 +35,11 @@ QString countsOf(const QAbstractItemModel &m, int row, KlustersModel::State stat
     // The worst cause, then the counts in the one vocabulary (KlusterStanding) the list's columns show.
     const int critical = qMax(0, first.data(KlustersModel::CriticalCountRole).toInt());
     const int warning = qMax(0, first.data(KlustersModel::WarningCountRole).toInt());
-    const QString bound = state == KlustersModel::State::Incomplete ? QStringLiteral("≥ ") : QString();
-    QString counts = critical + warning == 0
-        ? first.data(KlustersModel::ReasonRole).toString()
-        : tr("%1%2 critical · %1%3 warning").arg(bound).arg(critical).arg(warning);
+    KlusterStanding standing;
+    standing.critical = critical;
+    standing.warning = warning;
+    QString counts = critical + warning == 0 ? first.data(KlustersModel::ReasonRole).toString()
+                                             : standing.headline(state == KlustersModel::State::Incomplete);
     if (state == KlustersModel::State::Stale)
         counts.prepend(tr("STALE · "));
     else if (state == KlustersModel::State::Incomplete)

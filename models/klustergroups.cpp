@@ -296,6 +296,11 @@ const KlusterGroups::Group::Sums &KlusterGroups::sumsOf(const Group &group) cons
         const QString region = k.data(KlustersModel::RegionRole).toString();
         if (!region.isEmpty() && !s.regions.contains(region))
             s.regions.append(region);
+        if (const QString rank = k.data(KlustersModel::RankRole).toString();
+            s.worstRank.isEmpty() || rank < s.worstRank) {
+            s.worstRank = rank;
+            s.worstReason = k.data(KlustersModel::ReasonRole).toString();
+        }
         s.worst = ConsoleRole::worse(s.worst, ConsoleRole::severityOf(k));
         if (const int c = k.data(KlustersModel::CriticalCountRole).toInt(); c >= 0) {
             ++s.diagnosed;
@@ -367,19 +372,8 @@ QVariant KlusterGroups::groupData(const Group &group, int column, int role) cons
             return tr("%1 (%2)").arg(label).arg(group.rows.size());
         case KlustersModel::ConnectionColumn:
             return group.connection;
-        case KlustersModel::WorstColumn: {
-            // Its worst kluster's reason: the first in the one ranking.
-            int first = -1;
-            QString best;
-            for (int r : group.rows) {
-                const QString key = sourceModel()->index(r, 0).data(KlustersModel::RankRole).toString();
-                if (first < 0 || key < best) {
-                    first = r;
-                    best = key;
-                }
-            }
-            return first < 0 ? QVariant() : sourceModel()->index(first, 0).data(KlustersModel::ReasonRole);
-        }
+        case KlustersModel::WorstColumn:
+            return sums.worstReason; // its worst kluster's: the first in the one ranking
         case KlustersModel::CriticalColumn:
             return count(critical);
         case KlustersModel::WarningColumn:
@@ -394,6 +388,8 @@ QVariant KlusterGroups::groupData(const Group &group, int column, int role) cons
         // By its worst kluster: the extreme of its klusters' own sort values.
         if (column == KlustersModel::KlusterColumn || group.rows.isEmpty())
             return label;
+        if (column == KlustersModel::WorstColumn)
+            return sums.worstRank; // kept with the sums: the list sorts by it on every change
         const bool lowestFirst
             = column == KlustersModel::WorstColumn || column == KlustersModel::FetchedColumn;
         QVariant best;

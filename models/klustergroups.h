@@ -69,6 +69,8 @@ private:
             int inDoubt = 0;
             int incomplete = 0;
             QDateTime oldest;
+            QString worstRank; // the lowest KlusterRanking::sortKey of its klusters
+            QString worstReason; // that kluster's reason
         };
         mutable std::optional<Sums> sums;
     };

@@ -266,9 +266,9 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
             if (r.diagnosed && (index.column() == CriticalColumn || index.column() == WarningColumn))
                 return r.shown.incidents > 0 ? QVariant(r.shown.text()) : QVariant();
             if (index.column() == WorstColumn && r.diagnosed)
-                return r.shown.worstCause.isEmpty()
-                    ? QVariant(r.shown.text())
-                    : QVariant(tr("Worst cause: %1\n%2").arg(r.shown.worstCause, r.shown.text()));
+                return rank.worstCause.isEmpty()
+                    ? QVariant(r.shown.text(lowerBound))
+                    : QVariant(tr("Worst cause: %1\n%2").arg(rank.worstCause, r.shown.text(lowerBound)));
             return QVariant();
         }
     case Qt::DisplayRole:
@@ -338,9 +338,7 @@ QVariant KlustersModel::headerData(int section, Qt::Orientation orientation, int
             .arg(section == CriticalColumn ? tr("Critical") : tr("Warning"),
                 section == CriticalColumn ? tr("critical") : tr("warning"));
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == WorstColumn)
-        return tr("Worst first: a critical cause (or a kluster that cannot be read) above a warning, above "
-                  "healthy, above not checked yet; then the cause that takes more of the kluster down (the "
-                  "whole kluster, a node, a router slot); then more critical, then more warning causes.");
+        return KlusterRanking::rule();
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {

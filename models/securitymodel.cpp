@@ -69,9 +69,9 @@ SecurityModel::Prepared SecurityModel::prepare(const KlusterState &state, const 
         // Marked where the diagnosis finds it (below), never here: with the groups unreadable, or the group
         // not found, no instance is said to be cut off from it.
         if (!member && instance.isActive() && !knowledge.judges(FindingKind::InstanceMissingSecurityGroup))
-            r.detail
-                += tr(" · whether it matters is not known: %1")
-                       .arg(knowledge.unknown(*knowledge.stops(FindingKind::InstanceMissingSecurityGroup)));
+            r.detail += tr(" · whether it matters is not known: the %1 could not be read (%2)")
+                            .arg(Sources::name(*knowledge.stops(FindingKind::InstanceMissingSecurityGroup)),
+                                knowledge.why(*knowledge.stops(FindingKind::InstanceMissingSecurityGroup)));
         next.append(r);
     }
     // The findings behind the rows: a missing rule, an instance cut off from the group.

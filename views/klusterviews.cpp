@@ -240,15 +240,13 @@ void KlusterViews::shown(const KlusterKey &key)
         m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_session->nodes(),
             m_session->routes()->routeCount(), m_session->routes()->foreignCount(),
             m_session->routes()->limit(), SourceError::joined(d->incomplete), Knowledge(d->fetch->state));
+    // Each kluster its own filters (ConsoleSession keeps them).
     if (key != m_filtersOf) {
         QStringList texts;
         for (TablePage *p : std::as_const(m_klusterPages))
             texts << p->filterBox()->text();
-        if (std::any_of(texts.cbegin(), texts.cend(), [](const QString &t) { return !t.isEmpty(); }))
-            m_filters.insert(m_filtersOf, texts);
-        else
-            m_filters.remove(m_filtersOf);
-        const QStringList restored = m_filters.value(key);
+        m_session->keepViewFilters(m_filtersOf, texts);
+        const QStringList restored = m_session->viewFilters(key);
         for (qsizetype i = 0; i < m_klusterPages.size(); ++i)
             m_klusterPages.at(i)->filterBox()->setText(restored.value(i));
         m_filtersOf = key;

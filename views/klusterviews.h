@@ -4,7 +4,6 @@
 #include "core/klusterkey.h"
 #include "views/tabs.h"
 
-#include <QHash>
 #include <QWidget>
 
 class AuditPage;
@@ -100,8 +99,5 @@ private:
     ChangesPage *m_changes;
     qint64 m_changesBefore = 0; // the moments the Changes view compares (0: the default)
     qint64 m_changesAfter = 0;
-    // Each kluster's own filters of its views: another kluster opens with none (a filter typed for one never
-    // empties the next one's tables), and going back finds them as they were.
-    KlusterKey m_filtersOf;
-    QHash<KlusterKey, QStringList> m_filters;
+    KlusterKey m_filtersOf; // whose filters the views' boxes hold (ConsoleSession::viewFilters)
 };

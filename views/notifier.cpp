@@ -14,6 +14,7 @@
 #include <QHash>
 #include <QMenu>
 #include <QSystemTrayIcon>
+#include <algorithm>
 
 namespace {
 const QString Service = QStringLiteral("org.freedesktop.Notifications");
@@ -198,7 +199,13 @@ void Notifier::showWorstOf(
     QStringList lines;
     int more = 0;
     QHash<QString, bool> isWatched; // a connection asked once, not once for each of its klusters
-    for (int row = 0; row < klusters->rowCount(); ++row) {
+    // In the one ranking (the list's order): the first lines are the worst klusters.
+    QList<std::pair<QString, int>> ranked;
+    ranked.reserve(klusters->rowCount());
+    for (int row = 0; row < klusters->rowCount(); ++row)
+        ranked.append({ klusters->index(row, 0).data(KlustersModel::RankRole).toString(), row });
+    std::sort(ranked.begin(), ranked.end());
+    for (const auto &[rank, row] : std::as_const(ranked)) {
         const QModelIndex i = klusters->index(row, 0);
         const QString connection = i.data(KlustersModel::ConnectionRole).toString();
         auto known = isWatched.constFind(connection);

@@ -374,8 +374,9 @@ void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString
         }
         if (again)
             again->setFocus(Qt::OtherFocusReason);
-        else
-            focusNextChild(); // no incident left: the next stop after them
+        else if (window()->focusWidget() == m_incidents)
+            focusNextChild(); // no incident left: the next stop after them (unless hiding them moved it
+                              // there)
     }
 }
 

@@ -247,6 +247,43 @@ void TestKlustersModel::oneRankingAndOneVocabulary()
     QCOMPARE(one.reason, QStringLiteral("node never registered"));
     QCOMPARE(one.worstCause, QStringLiteral("instance-unregistered:kks-demo-pool-x7k2p"));
 
+    // An incident ranks in its own severity's band: a zone outage of warnings is a critical cause of a node.
+    Finding notReady;
+    notReady.kind = FindingKind::NodeNotReady;
+    notReady.subject = QStringLiteral("n1");
+    notReady.severity = Severity::Warning;
+    Finding other = notReady;
+    other.subject = QStringLiteral("n2");
+    Finding orphan;
+    orphan.kind = FindingKind::RouteOrphaned;
+    orphan.subject = QStringLiteral("10.0.0.0/24 via 10.1.1.1");
+    orphan.severity = Severity::Warning;
+    Incident outage;
+    outage.rule = IncidentRule::ZoneOutage;
+    outage.key = QStringLiteral("zone-a");
+    outage.severity = Severity::Critical;
+    outage.members = { notReady.id(), other.id() };
+    Diagnosis zone;
+    zone.findings = { notReady, other, orphan };
+    zone.incidents = { outage };
+    const KlusterStanding down = KlusterStanding::of(zone);
+    QCOMPARE(down.critical, 1);
+    QCOMPARE(down.warning, 1);
+    QCOMPARE(down.worst, Severity::Critical);
+    QCOMPARE(down.worstRank, int(Severity::Critical) * 3 + int(Impact::Node));
+    QCOMPARE(down.worstCause, QStringLiteral("zone-outage:zone-a"));
+    QCOMPARE(down.reason, QStringLiteral("zone outage"));
+    QCOMPARE(
+        down.text(), QStringLiteral("1 critical · 1 warning — 1 incident (2 findings) · 1 other finding"));
+    // Incomplete data ranks as the graver of its two standings, whole (its words agree with its counts).
+    KlusterStanding lesser;
+    lesser.worst = Severity::Warning;
+    lesser.worstRank = 5;
+    lesser.warning = 4;
+    lesser.lone = 4;
+    QCOMPARE(KlusterStanding::graver(lesser, down), down);
+    QCOMPARE(KlusterStanding::graver(down, lesser), down);
+
     const auto kluster = [](const char *name, Reading reading, std::optional<Severity> worst, int rank,
                              int critical, int warning) {
         RankedKluster k;

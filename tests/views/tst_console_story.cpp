@@ -149,6 +149,12 @@ void TestConsoleStory::oneStoryEverywhere()
     QCOMPARE(window.sidebar()->model()->headerData(KlustersModel::WorstColumn, Qt::Horizontal).toString(),
         QStringLiteral("Worst cause"));
     QVERIFY(!window.sidebar()->isColumnHidden(KlustersModel::WorstColumn));
+    // In the one ranking: each row's sort key (KlusterRanking::sortKey) after the one above it.
+    const QList<QModelIndex> rows = ConsoleTest::sidebarRows(window.sidebar());
+    for (qsizetype i = 1; i < rows.size(); ++i)
+        QVERIFY2(rows.at(i - 1).data(KlustersModel::RankRole).toString()
+                < rows.at(i).data(KlustersModel::RankRole).toString(),
+            qPrintable(list.at(i).key));
     // Worst first: no kluster below one that ranks after it.
     int trouble = 0;
     for (qsizetype i = 0; i < list.size(); ++i)
@@ -179,10 +185,10 @@ void TestConsoleStory::oneStoryEverywhere()
     QString failure;
     const QJsonObject report = checkAll(cloud, &failure);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
-    const QJsonArray rows = report.value(QLatin1String("klusters")).toArray();
-    QCOMPARE(rows.size(), list.size());
-    for (qsizetype i = 0; i < rows.size(); ++i) {
-        const QJsonObject row = rows.at(i).toObject();
+    const QJsonArray ranked = report.value(QLatin1String("klusters")).toArray();
+    QCOMPARE(ranked.size(), list.size());
+    for (qsizetype i = 0; i < ranked.size(); ++i) {
+        const QJsonObject row = ranked.at(i).toObject();
         const QJsonObject standing = row.value(QLatin1String("standing")).toObject();
         const QString key = row.value(QLatin1String("cloud")).toString() + QLatin1Char('/')
             + row.value(QLatin1String("kluster")).toString();
