@@ -115,14 +115,15 @@ void OverviewPage::fitCharts()
             widest = qMax(widest, metrics.horizontalAdvance(marker->label()) + metrics.height() + 24);
         const int room = v->width() - 24;
         const bool below = across <= room;
-        const bool right = !below && room - widest >= 240; // the plot keeps room for its axis labels
+        // At the side only where the plot keeps room for its axis (then with fewer ticks).
+        const bool right = !below && room - widest >= 170;
         chart->legend()->setAlignment(right ? Qt::AlignRight : Qt::AlignBottom);
         chart->legend()->setVisible(below || right);
         v->setToolTip(chart->legend()->isVisible() ? QString() : entries.join(QStringLiteral(" · ")));
         for (QAbstractAxis *axis : chart->axes()) {
             axis->setLabelsFont(small);
             if (auto *time = qobject_cast<QDateTimeAxis *>(axis))
-                time->setTickCount(narrow ? 3 : 5);
+                time->setTickCount(narrow || right ? 3 : 5);
             else if (auto *value = qobject_cast<QValueAxis *>(axis))
                 ChartStyle::fitIntegerAxis(value, narrow ? 3 : 5);
         }
