@@ -79,30 +79,7 @@ QString impactName(Impact impact)
 
 Impact findingImpact(const Finding &finding)
 {
-    switch (finding.kind) {
-    case FindingKind::SecurityGroupMissing:
-    case FindingKind::SecurityGroupRuleMissing:
-        return Impact::Kluster; // every pod's traffic, or every node's
-    case FindingKind::RouteLimit:
-        // At the limit (critical) no new node gets its route; near it, only slots are at stake.
-        return finding.severity == Severity::Critical ? Impact::Kluster : Impact::Slot;
-    case FindingKind::RouteOrphaned:
-    case FindingKind::RouteUnassigned:
-        return Impact::Slot;
-    case FindingKind::InstanceUnregistered:
-    case FindingKind::InstanceError:
-    case FindingKind::InstanceStopped:
-    case FindingKind::InstanceMissingSecurityGroup:
-    case FindingKind::RouteDuplicate:
-    case FindingKind::RouteStale:
-    case FindingKind::RouteMissing:
-    case FindingKind::PortAddressPairMissing:
-    case FindingKind::NodeNotReady:
-    case FindingKind::NodeNetworkUnavailable:
-    case FindingKind::NodeWithoutInstance:
-        break;
-    }
-    return Impact::Node;
+    return findingTraits(finding.kind).impact(finding.severity);
 }
 
 int findingRank(const Finding &finding)

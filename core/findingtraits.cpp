@@ -18,6 +18,20 @@ template<Severity S> Severity always(const FindingFacts &)
 constexpr Severity (*critical)(const FindingFacts &) = always<Severity::Critical>;
 constexpr Severity (*warning)(const FindingFacts &) = always<Severity::Warning>;
 
+template<Impact I> Impact takes(Severity)
+{
+    return I;
+}
+// Every pod's traffic, or every node's (a pod-network rule, the group).
+constexpr Impact (*wholeKluster)(Severity) = takes<Impact::Kluster>;
+constexpr Impact (*oneNode)(Severity) = takes<Impact::Node>; // one node or instance
+constexpr Impact (*oneSlot)(Severity) = takes<Impact::Slot>; // a router slot
+// At the limit (critical) no new node gets its route; near it, only slots are at stake.
+Impact limitImpact(Severity severity)
+{
+    return severity == Severity::Critical ? Impact::Kluster : Impact::Slot;
+}
+
 using namespace InstanceFindings;
 using namespace NodeFindings;
 using namespace PortFindings;
@@ -32,55 +46,55 @@ constexpr quint16 N(Source source)
 }
 
 // One entry per kind, in the order of the enum: the kind, its name, phrase, family, the sources it needs (and
-// needs whole), its severity rule; its message, evidence, repair (null: none of its own) and affected objects
-// (null: none).
+// needs whole), its severity rule and impact; its message, evidence, repair (null: none of its own) and
+// affected objects (null: none).
 constexpr FindingTraits table[] = {
     { K::InstanceUnregistered, QLatin1String("instance-unregistered"), QLatin1String("node never registered"),
-        F::Instance, N(S::Servers) | N(S::Nodes), N(S::Nodes), unregisteredSeverity, unregisteredMessage,
-        unregisteredEvidence, deleteInstance, affectedInstance },
+        F::Instance, N(S::Servers) | N(S::Nodes), N(S::Nodes), unregisteredSeverity, oneNode,
+        unregisteredMessage, unregisteredEvidence, deleteInstance, affectedInstance },
     { K::InstanceError, QLatin1String("instance-error"), QLatin1String("instance in ERROR"), F::Instance,
-        N(S::Servers), 0, critical, errorMessage, errorEvidence, deleteInstance, affectedInstance },
+        N(S::Servers), 0, critical, oneNode, errorMessage, errorEvidence, deleteInstance, affectedInstance },
     { K::InstanceStopped, QLatin1String("instance-stopped"), QLatin1String("instance stopped"), F::Instance,
-        N(S::Servers), 0, stoppedSeverity, stoppedMessage, stoppedEvidence, startInstance,
+        N(S::Servers), 0, stoppedSeverity, oneNode, stoppedMessage, stoppedEvidence, startInstance,
         affectedInstanceAndNode },
     { K::InstanceMissingSecurityGroup, QLatin1String("instance-missing-security-group"),
         QLatin1String("instance cut off from its group"), F::Instance, N(S::Servers) | N(S::SecurityGroups),
-        0, critical, missingGroupMessage, missingGroupEvidence, addGroup, affectedInstanceAndGroup },
+        0, critical, oneNode, missingGroupMessage, missingGroupEvidence, addGroup, affectedInstanceAndGroup },
     { K::SecurityGroupMissing, QLatin1String("security-group-missing"),
         QLatin1String("security group missing"), F::Security, N(S::SecurityGroups), N(S::SecurityGroups),
-        critical, groupMissingMessage, groupMissingEvidence, nullptr, affectedGroup },
+        critical, wholeKluster, groupMissingMessage, groupMissingEvidence, nullptr, affectedGroup },
     { K::SecurityGroupRuleMissing, QLatin1String("security-group-rule-missing"),
         QLatin1String("pod-network rule missing"), F::Security, N(S::SecurityGroups), 0, critical,
-        ruleMissingMessage, ruleMissingEvidence, createRule, affectedGroup },
+        wholeKluster, ruleMissingMessage, ruleMissingEvidence, createRule, affectedGroup },
     { K::RouteDuplicate, QLatin1String("route-duplicate"), QLatin1String("duplicate route"), F::Route,
-        N(S::Router), 0, critical, duplicateMessage, duplicateEvidence, removeWrongRoutes,
+        N(S::Router), 0, critical, oneNode, duplicateMessage, duplicateEvidence, removeWrongRoutes,
         affectedDestination },
     { K::RouteOrphaned, QLatin1String("route-orphaned"), QLatin1String("orphaned route"), F::Route,
-        N(S::Router) | N(S::Servers), N(S::Servers), warning, orphanedMessage, orphanedEvidence,
+        N(S::Router) | N(S::Servers), N(S::Servers), warning, oneSlot, orphanedMessage, orphanedEvidence,
         removeOrphanedRoutes, affectedDestination },
     { K::RouteStale, QLatin1String("route-stale"), QLatin1String("stale route"), F::Route,
-        N(S::Router) | N(S::Nodes), 0, critical, staleMessage, staleEvidence, removeWrongRoutes,
+        N(S::Router) | N(S::Nodes), 0, critical, oneNode, staleMessage, staleEvidence, removeWrongRoutes,
         affectedDestinationAndNexthops },
     { K::RouteUnassigned, QLatin1String("route-unassigned"), QLatin1String("unassigned route"), F::Route,
-        N(S::Router) | N(S::Servers) | N(S::Nodes), N(S::Servers), warning, unassignedMessage,
+        N(S::Router) | N(S::Servers) | N(S::Nodes), N(S::Servers), warning, oneSlot, unassignedMessage,
         unassignedEvidence, removeWrongRoutes, affectedDestinationAndNexthops },
     { K::RouteMissing, QLatin1String("route-missing"), QLatin1String("route missing"), F::Route,
-        N(S::Router) | N(S::Nodes), 0, critical, missingMessage, missingEvidence, addMissingRoute,
+        N(S::Router) | N(S::Nodes), 0, critical, oneNode, missingMessage, missingEvidence, addMissingRoute,
         affectedMissingRoute },
     { K::PortAddressPairMissing, QLatin1String("port-address-pair-missing"),
         QLatin1String("address pair missing"), F::Security,
-        N(S::Ports) | N(S::Servers) | N(S::Nodes) | N(S::Extensions), N(S::Ports), critical,
+        N(S::Ports) | N(S::Servers) | N(S::Nodes) | N(S::Extensions), N(S::Ports), critical, oneNode,
         pairMissingMessage, pairMissingEvidence, addPair, affectedNodeAndInstance },
     { K::RouteLimit, QLatin1String("route-limit"), QLatin1String("router at its route limit"), F::Route,
-        N(S::Router), 0, limitSeverity, limitMessage, limitEvidence, nullptr, nullptr },
+        N(S::Router), 0, limitSeverity, limitImpact, limitMessage, limitEvidence, nullptr, nullptr },
     { K::NodeNotReady, QLatin1String("node-not-ready"), QLatin1String("node not Ready"), F::Node, N(S::Nodes),
-        0, warning, notReadyMessage, NodeFindings::evidence, nullptr, NodeFindings::affected },
+        0, warning, oneNode, notReadyMessage, NodeFindings::evidence, nullptr, NodeFindings::affected },
     { K::NodeNetworkUnavailable, QLatin1String("node-network-unavailable"),
-        QLatin1String("node network unavailable"), F::Node, N(S::Nodes), 0, critical,
+        QLatin1String("node network unavailable"), F::Node, N(S::Nodes), 0, critical, oneNode,
         networkUnavailableMessage, NodeFindings::evidence, nullptr, NodeFindings::affected },
     { K::NodeWithoutInstance, QLatin1String("node-without-instance"), QLatin1String("node without instance"),
-        F::Node, N(S::Nodes) | N(S::Servers), N(S::Servers), ghostSeverity, ghostMessage, ghostEvidence,
-        deleteNode, NodeFindings::affected },
+        F::Node, N(S::Nodes) | N(S::Servers), N(S::Servers), ghostSeverity, oneNode, ghostMessage,
+        ghostEvidence, deleteNode, NodeFindings::affected },
 };
 
 constexpr bool inEnumOrder()
@@ -92,6 +106,7 @@ constexpr bool inEnumOrder()
     return true;
 }
 static_assert(inEnumOrder(), "one entry per finding kind, in the order of the enum");
+static_assert(std::size(table) == std::size_t(FindingKindCount), "FindingKindCount is the table's size");
 
 } // namespace
 
@@ -109,4 +124,15 @@ QList<Source> sourcesOf(quint16 bits)
             out << s;
     }
     return out;
+}
+
+const QList<FindingKind> &findingKinds()
+{
+    static const QList<FindingKind> kinds = [] {
+        QList<FindingKind> all;
+        for (const FindingTraits &t : table)
+            all << t.kind;
+        return all;
+    }();
+    return kinds;
 }

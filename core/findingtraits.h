@@ -9,10 +9,12 @@
 
 class DiagnosisContext;
 
-// What a finding kind is: its name, its family, its severity rule, and how its
-// message, evidence, repair plan and affected objects are derived from the
-// diagnosed state. One entry per kind in core/findingtraits.cpp; the functions
-// live in the family's file (core/instancefindings.cpp, …).
+// What a finding kind is: its name, its family, the sources it judges from, its
+// severity rule, how much of the kluster it takes down, and how its message,
+// evidence, repair plan and affected objects are derived from the diagnosed
+// state. One entry per kind in core/findingtraits.cpp (a kind added there and
+// nowhere else is complete); the functions live in the family's file
+// (core/instancefindings.cpp, …).
 struct FindingTraits
 {
     FindingKind kind;
@@ -25,6 +27,8 @@ struct FindingTraits
     quint16 needs;
     quint16 whole;
     Severity (*severity)(const FindingFacts &facts); // the severity rule, on what detection decided
+    Impact (*impact)(
+        Severity severity); // how much of the kluster a finding of it takes down, at that severity
     QString (*message)(const DiagnosisContext &context, const Finding &finding);
     QJsonObject (*evidence)(const DiagnosisContext &context, const Finding &finding);
     // Null: none of its own.
@@ -34,6 +38,11 @@ struct FindingTraits
 };
 
 const FindingTraits &findingTraits(FindingKind kind);
+
+// How many kinds the table holds (checked against it where it is written): for arrays by kind.
+inline constexpr int FindingKindCount = 16;
+// Every kind, in the order of the enum (and of the table).
+const QList<FindingKind> &findingKinds();
 
 constexpr quint16 sourceBit(Source source)
 {

@@ -1,6 +1,7 @@
 #include "core/prometheustext.h"
 
 #include "core/diagnosiscontext.h"
+#include "core/findingtraits.h"
 #include "core/klusterstanding.h"
 
 #include <array>
@@ -11,7 +12,7 @@ namespace {
 
 constexpr std::array<Severity, 3> allSeverities = { Severity::Critical, Severity::Warning, Severity::Info };
 constexpr std::array<Severity, 2> incidentSeverities = { Severity::Critical, Severity::Warning };
-constexpr int kindCount = int(FindingKind::NodeWithoutInstance) + 1;
+constexpr int kindCount = FindingKindCount; // the table's, checked there
 
 QByteArray number(double value)
 {

@@ -18,6 +18,7 @@ private slots:
     void severityRules();
     void reportOrderIsByName();
     void sourcesDecideWhatIsJudged();
+    void impactAndCountFromTheTable();
 };
 
 void TestFindingTraits::namesAndFamilies_data()
@@ -71,9 +72,9 @@ void TestFindingTraits::namesAndFamilies()
 void TestFindingTraits::everyKindHasItsOwnName()
 {
     QSet<QString> names;
-    for (int k = 0; k <= int(FindingKind::NodeWithoutInstance); ++k)
+    for (int k = 0; k < FindingKindCount; ++k)
         names.insert(findingKindName(FindingKind(k)));
-    QCOMPARE(names.size(), int(FindingKind::NodeWithoutInstance) + 1);
+    QCOMPARE(names.size(), FindingKindCount);
 }
 
 void TestFindingTraits::severityRules()
@@ -124,14 +125,14 @@ void TestFindingTraits::reportOrderIsByName()
 void TestFindingTraits::sourcesDecideWhatIsJudged()
 {
     QSet<QString> phrases;
-    for (int k = 0; k <= int(FindingKind::NodeWithoutInstance); ++k) {
+    for (int k = 0; k < FindingKindCount; ++k) {
         const FindingTraits &t = findingTraits(FindingKind(k));
         QVERIFY2(t.needs != 0, t.name.data());
         QVERIFY2((t.whole & ~t.needs) == 0, t.name.data()); // needed whole: needed
         QVERIFY2(!QString(t.phrase).isEmpty(), t.name.data());
         phrases.insert(QString(t.phrase));
     }
-    QCOMPARE(phrases.size(), int(FindingKind::NodeWithoutInstance) + 1);
+    QCOMPARE(phrases.size(), FindingKindCount);
     QVERIFY(findingTraits(FindingKind::RouteMissing).needs & sourceBit(Source::Nodes));
     QVERIFY(findingTraits(FindingKind::NodeWithoutInstance).whole & sourceBit(Source::Servers));
     QCOMPARE(sourcesOf(sourceBit(Source::Router) | sourceBit(Source::Nodes)),
@@ -149,7 +150,7 @@ void TestFindingTraits::sourcesDecideWhatIsJudged()
         status->error = QStringLiteral("HTTP 500");
         const Knowledge knowledge(s);
         const Diagnosis d = Diagnosis::run(s);
-        for (int k = 0; k <= int(FindingKind::NodeWithoutInstance); ++k) {
+        for (int k = 0; k < FindingKindCount; ++k) {
             if (findingTraits(FindingKind(k)).needs & sourceBit(source))
                 QVERIFY2(!knowledge.judges(FindingKind(k)), findingTraits(FindingKind(k)).name.data());
         }
@@ -168,6 +169,29 @@ void TestFindingTraits::sourcesDecideWhatIsJudged()
     QVERIFY2(cut.notDiagnosed.join(u'\n').contains(
                  QStringLiteral("instance-unregistered: the nodes came back incomplete")),
         qPrintable(cut.notDiagnosed.join(u'\n')));
+}
+
+// How much of the kluster a kind takes down is the table's, as every other trait; the kind count too.
+void TestFindingTraits::impactAndCountFromTheTable()
+{
+    QCOMPARE(findingKinds().size(), FindingKindCount);
+    for (int k = 0; k < FindingKindCount; ++k)
+        QCOMPARE(findingKinds().at(k), FindingKind(k));
+    const auto impact = [](FindingKind kind, Severity severity) {
+        Finding f;
+        f.kind = kind;
+        f.severity = severity;
+        return findingImpact(f);
+    };
+    QCOMPARE(impact(FindingKind::SecurityGroupRuleMissing, Severity::Critical), Impact::Kluster);
+    QCOMPARE(impact(FindingKind::SecurityGroupMissing, Severity::Critical), Impact::Kluster);
+    QCOMPARE(impact(FindingKind::RouteLimit, Severity::Critical), Impact::Kluster);
+    QCOMPARE(impact(FindingKind::RouteLimit, Severity::Warning), Impact::Slot);
+    QCOMPARE(impact(FindingKind::RouteOrphaned, Severity::Warning), Impact::Slot);
+    QCOMPARE(impact(FindingKind::RouteUnassigned, Severity::Warning), Impact::Slot);
+    QCOMPARE(impact(FindingKind::RouteDuplicate, Severity::Critical), Impact::Node);
+    QCOMPARE(impact(FindingKind::NodeNotReady, Severity::Warning), Impact::Node);
+    QCOMPARE(impact(FindingKind::InstanceUnregistered, Severity::Critical), Impact::Node);
 }
 
 QTEST_GUILESS_MAIN(TestFindingTraits)

@@ -1,4 +1,5 @@
 #include "core/finding.h"
+#include "core/findingtraits.h"
 #include "core/incidents.h"
 #include "services/exporterserver.h"
 #include "services/runbooks.h"
@@ -194,7 +195,7 @@ void TestExporterServer::addressesParsed()
 void TestExporterServer::runbooksForEveryKindAndRule()
 {
     const QStringList names = Runbooks::names();
-    for (int k = 0; k <= int(FindingKind::NodeWithoutInstance); ++k)
+    for (int k = 0; k < FindingKindCount; ++k)
         QVERIFY2(
             names.contains(findingKindName(FindingKind(k))), qPrintable(findingKindName(FindingKind(k))));
     for (const IncidentRule rule : incidentRules())

@@ -256,7 +256,7 @@ void TestConsoleStory::faultMatrix()
 
     // The kinds that judge from the failed source: none of them may be reported anywhere.
     QStringList needing;
-    for (int k = 0; k <= int(FindingKind::NodeWithoutInstance); ++k) {
+    for (int k = 0; k < FindingKindCount; ++k) {
         if (findingTraits(FindingKind(k)).needs & sourceBit(failed))
             needing << QString(findingTraits(FindingKind(k)).name);
     }
