@@ -3,6 +3,7 @@
 #include "core/instancefindings.h"
 
 #include "core/apiparser.h"
+#include "core/detection.h"
 #include "core/diagnosis.h"
 #include "core/diagnosiscontext.h"
 #include "core/repairplanner.h"
@@ -209,6 +210,59 @@ AffectedObjects affectedInstanceAndNode(const DiagnosisContext &c, const Finding
     if (f.facts.node >= 0)
         a.nodes << c.state.nodes.at(f.facts.node).name;
     return a;
+}
+
+void detect(Detection &d)
+{
+    const DiagnosisOptions &o = d.ctx->options;
+    const QString &groupName = d.state.kluster.securityGroupName;
+    const bool nodesKnown = d.state.nodesSource.known;
+    for (int i : d.ctx->index.klusterInstances()) {
+        const Instance &instance = d.state.instances.at(i);
+        FindingFacts facts;
+        facts.instance = i;
+        if (instance.isError() && !instance.isDeleting()) {
+            d.result.findings.append(d.make(FindingKind::InstanceError, instance.name, facts));
+            continue; // one fact, one finding
+        }
+        const int node = nodesKnown ? d.ctx->index.nodeOfInstance(i) : -1;
+        const qint64 age = d.ctx->ageOf(instance.created);
+        if (instance.isStopped()) {
+            // One fact, one finding: not also instance-unregistered, and its node not also node-not-ready.
+            // Nova stopping or starting it now (a task state) is not yet news.
+            if (!instance.isBusy() && age >= o.startupTimeoutSeconds) {
+                FindingFacts stopped = facts;
+                stopped.node = node;
+                stopped.nodesUnknown = !nodesKnown;
+                if (node >= 0)
+                    d.stoppedNodes.insert(node);
+                d.result.findings.append(
+                    d.make(FindingKind::InstanceStopped, instance.name, std::move(stopped)));
+            }
+            continue;
+        }
+        const bool gone = instance.isDeleting() || instance.isError()
+            || instance.status == QLatin1String("DELETED")
+            || instance.status == QLatin1String("SOFT_DELETED");
+        if (nodesKnown && !gone && node < 0 && age >= o.startupTimeoutSeconds) {
+            FindingFacts unregistered = facts;
+            unregistered.tokenExpired = age >= o.tokenExpirySeconds;
+            // Routes lead to it: it was a node (the route controller routes only registered nodes) and lost
+            // it.
+            unregistered.routed = !d.ctx->nodeEvidenceMissing && !d.ctx->audit.routesVia(i).isEmpty();
+            d.result.findings.append(
+                d.make(FindingKind::InstanceUnregistered, instance.name, std::move(unregistered)));
+        }
+        if (d.ctx->groupIndex >= 0 && instance.isActive() && !instance.securityGroups.contains(groupName))
+            d.result.findings.append(d.make(FindingKind::InstanceMissingSecurityGroup, instance.name, facts));
+        if (node >= 0 && d.ctx->index.providerIdDisagrees(i, node)) {
+            const Node &n = d.state.nodes.at(node);
+            d.result.notes << QStringLiteral(
+                "node %1 has the name of instance %2 (%3), but its providerID %4 names "
+                "another instance: it may belong to an instance that was replaced")
+                                  .arg(n.name, instance.name, instance.id, n.providerId);
+        }
+    }
 }
 
 } // namespace InstanceFindings

@@ -6,7 +6,13 @@ class DiagnosisContext;
 
 // The instance findings: instance-unregistered, instance-error, instance-stopped and
 // instance-missing-security-group (their entries in core/findingtraits.cpp).
+struct Detection;
+
 namespace InstanceFindings {
+
+// Its rules: which of its findings exist in the diagnosis being made (core/diagnosis.cpp calls it once the
+// sources it needs were read).
+void detect(Detection &d);
 
 Severity unregisteredSeverity(const FindingFacts &facts); // critical once its bootstrap token expired
 Severity stoppedSeverity(const FindingFacts &facts); // critical when it has a node (a node lost)

@@ -3,6 +3,7 @@
 #include "core/nodefindings.h"
 
 #include "core/apiparser.h"
+#include "core/detection.h"
 #include "core/diagnosis.h"
 #include "core/diagnosiscontext.h"
 #include "core/repairplanner.h"
@@ -150,6 +151,60 @@ AffectedObjects affected(const DiagnosisContext &c, const Finding &f)
     AffectedObjects a;
     a.nodes << c.state.nodes.at(f.facts.node).name;
     return a;
+}
+
+namespace {
+
+// The router routes the node's pod CIDR to the node's own address.
+bool routedToNode(const Detection &d, const Node &node)
+{
+    if (!node.podCidr.isValid() || !d.state.routerSource.known)
+        return false;
+    const QString ip = canonicalAddress(node.internalIp);
+    if (ip.isEmpty())
+        return false;
+    const RouteAudit &audit = d.ctx->audit;
+    for (int idx : d.ctx->routesByDestination.value(node.podCidr)) {
+        if (canonicalAddress(audit.entries().at(idx).route.nexthop) == ip)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+void detect(Detection &d)
+{
+    for (int i = 0; i < d.state.nodes.size(); ++i) {
+        const Node &node = d.state.nodes.at(i);
+        FindingFacts facts;
+        facts.node = i;
+        if (d.ctx->index.isGhost(i)) {
+            // A ghost is one finding: its conditions and its route are the ghost's, not news.
+            facts.routed = routedToNode(d, node);
+            d.result.findings.append(d.make(FindingKind::NodeWithoutInstance, node.name, std::move(facts)));
+            continue;
+        }
+        const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
+        if ((!ready || ready->status != QLatin1String("True")) && !d.stoppedNodes.contains(i))
+            d.result.findings.append(d.make(FindingKind::NodeNotReady, node.name, facts));
+        const NodeCondition *network = node.condition(QStringLiteral("NetworkUnavailable"));
+        if (network && network->status == QLatin1String("True"))
+            d.result.findings.append(d.make(FindingKind::NodeNetworkUnavailable, node.name, facts));
+        // No kind of diagnosis.md speaks of it, but it is never silent: a node with a pod network and no
+        // address of its family cannot be routed to.
+        if (node.podCidr.isValid()) {
+            const QString ip = canonicalAddress(node.internalIp);
+            if (ip.isEmpty() || ip.contains(QLatin1Char(':')) == node.podCidr.isIPv4()) {
+                d.result.notes << QStringLiteral(
+                    "node %1 has no usable InternalIP for its pod network %2 (InternalIP %3): no route "
+                    "can point at it, so its pods cannot be reached from other nodes")
+                                      .arg(node.name, node.podCidrText,
+                                          node.internalIp.isEmpty() ? QStringLiteral("absent")
+                                                                    : quotedExcerpt(node.internalIp));
+            }
+        }
+    }
 }
 
 } // namespace NodeFindings

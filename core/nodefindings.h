@@ -7,7 +7,13 @@ class DiagnosisContext;
 // The node findings: node-not-ready and node-network-unavailable (no repair of
 // their own), and node-without-instance (delete the node object); their
 // entries are in core/findingtraits.cpp.
+struct Detection;
+
 namespace NodeFindings {
+
+// Its rules: which of its findings exist in the diagnosis being made (core/diagnosis.cpp calls it once the
+// sources it needs were read).
+void detect(Detection &d);
 
 QString notReadyMessage(const DiagnosisContext &c, const Finding &f);
 QString networkUnavailableMessage(const DiagnosisContext &c, const Finding &f);

@@ -2,6 +2,7 @@
 
 #include "core/portfindings.h"
 
+#include "core/detection.h"
 #include "core/diagnosiscontext.h"
 #include "core/repairplanner.h"
 
@@ -78,6 +79,43 @@ AffectedObjects affectedNodeAndInstance(const DiagnosisContext &c, const Finding
     if (f.facts.instance >= 0)
         a.instances << c.state.instances.at(f.facts.instance).name;
     return a;
+}
+
+// port-address-pair-missing: only where the cloud has the extension and the ports are known (the port list is
+// optional), for each kluster node with a pod network whose own port (its instance's, holding its InternalIP)
+// filters spoofed traffic.
+void detect(Detection &d)
+{
+    if (!d.state.portsSource.known || !d.state.portsSource.incomplete.isEmpty()
+        || !d.state.hasExtension("allowed-address-pairs") || !d.state.nodesSource.known
+        || !d.state.serversSource.known)
+        return;
+    for (int i : d.ctx->index.klusterInstances()) {
+        const int n = d.ctx->index.nodeOfInstance(i);
+        if (n < 0)
+            continue;
+        const Node &node = d.state.nodes.at(n);
+        const QString ip = canonicalAddress(node.internalIp);
+        if (!node.podCidr.isValid() || ip.isEmpty())
+            continue;
+        for (const int p : d.ctx->index.project().portsOf(d.state.instances.at(i).id)) {
+            const Port &port = d.state.ports.at(p);
+            const bool holdsIp = std::any_of(port.fixedIps.cbegin(), port.fixedIps.cend(),
+                [&ip, &node](const QString &a) { return a == node.internalIp || canonicalAddress(a) == ip; });
+            if (!holdsIp)
+                continue;
+            if (port.portSecurityEnabled.value_or(false)
+                && !pairsCover(port.allowedAddressPairs, node.podCidr)) {
+                FindingFacts facts;
+                facts.instance = i;
+                facts.node = n;
+                facts.port = p;
+                d.result.findings.append(
+                    d.make(FindingKind::PortAddressPairMissing, node.name, std::move(facts)));
+            }
+            break;
+        }
+    }
 }
 
 } // namespace PortFindings

@@ -7,7 +7,13 @@
 class DiagnosisContext;
 
 // The port finding: port-address-pair-missing (its entry in core/findingtraits.cpp).
+struct Detection;
+
 namespace PortFindings {
+
+// Its rules: which of its findings exist in the diagnosis being made (core/diagnosis.cpp calls it once the
+// sources it needs were read).
+void detect(Detection &d);
 
 // Whether the pairs let the port send from `podCidr`: an entry equal to it or containing it.
 bool pairsCover(const QList<AddressPair> &pairs, const Cidr &podCidr);

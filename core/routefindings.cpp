@@ -2,6 +2,7 @@
 
 #include "core/routefindings.h"
 
+#include "core/detection.h"
 #include "core/diagnosiscontext.h"
 #include "core/json/jsonreader.h"
 #include "core/repairplanner.h"
@@ -391,6 +392,54 @@ AffectedObjects affectedMissingRoute(const DiagnosisContext &c, const Finding &f
     if (!e.nexthopInstance.isEmpty())
         a.instances << e.nexthopInstance;
     return a;
+}
+
+void detect(Detection &d)
+{
+    const RouteAudit &audit = d.ctx->audit;
+    const QList<RouteAudit::DestinationGroup> &groups = audit.klusterDestinations();
+    for (int g = 0; g < groups.size(); ++g) {
+        const std::optional<FindingKind> kind = d.ctx->routeFindingKind(g);
+        if (!kind)
+            continue;
+        FindingFacts facts;
+        facts.destinationGroup = g;
+        facts.routeEntry = groups.at(g).entries.first();
+        d.result.findings.append(d.make(*kind, d.ctx->routeSubject(g), std::move(facts)));
+    }
+
+    if (d.state.nodesSource.known) {
+        const QList<RouteAudit::Entry> &entries = audit.entries();
+        for (int e = 0; e < entries.size(); ++e) {
+            if (!(entries.at(e).roles & RouteAudit::Missing))
+                continue;
+            FindingFacts facts;
+            facts.routeEntry = e;
+            d.result.findings.append(
+                d.make(FindingKind::RouteMissing, entries.at(e).destinationNode, std::move(facts)));
+        }
+    }
+
+    const int limit = d.ctx->routeLimit;
+    const int count = audit.routeCount();
+    if (limit <= 0 && routeLimitDisproved(d.state, d.ctx->options))
+        d.result.notDiagnosed << QStringLiteral(
+            "route-limit: router %1 holds %2 routes, more than the %3 assumed without a known limit: its "
+            "limit "
+            "is not known (give it with --route-limit, or as the snapshot's maxRoutes)")
+                                     .arg(d.state.router.name.isEmpty() ? d.state.router.id
+                                                                        : d.state.router.name)
+                                     .arg(count)
+                                     .arg(d.ctx->options.routeLimit);
+    const int missing = d.state.nodesSource.known ? audit.missingCount() : 0;
+    const bool atLimit = count >= limit;
+    const bool wouldNotFit = count + missing > limit;
+    const bool nearLimit = qint64(count) * 100 >= qint64(limit) * d.ctx->options.routeWarningPercent;
+    if (limit > 0 && (atLimit || wouldNotFit || nearLimit)) {
+        FindingFacts facts;
+        facts.routesOverflow = atLimit || wouldNotFit;
+        d.result.findings.append(d.make(FindingKind::RouteLimit, d.state.router.id, std::move(facts)));
+    }
 }
 
 } // namespace RouteFindings

@@ -6,7 +6,13 @@ class DiagnosisContext;
 
 // The route findings: route-duplicate, route-stale, route-orphaned,
 // route-unassigned, route-missing and route-limit (their entries in core/findingtraits.cpp).
+struct Detection;
+
 namespace RouteFindings {
+
+// Its rules: which of its findings exist in the diagnosis being made (core/diagnosis.cpp calls it once the
+// sources it needs were read).
+void detect(Detection &d);
 
 Severity limitSeverity(const FindingFacts &facts); // critical when the router is full or would overflow
 

@@ -2,8 +2,10 @@
 
 #include "core/securityfindings.h"
 
+#include "core/detection.h"
 #include "core/diagnosiscontext.h"
 #include "core/repairplanner.h"
+#include "core/ruleverdict.h"
 
 #include <QJsonArray>
 #include <algorithm>
@@ -99,6 +101,37 @@ AffectedObjects affectedGroup(const DiagnosisContext &c, const Finding &)
     AffectedObjects a;
     a.securityGroups << c.state.kluster.securityGroupName;
     return a;
+}
+
+void detect(Detection &d)
+{
+    const QList<int> &groups = d.ctx->index.klusterGroups();
+    if (groups.size() != 1) {
+        d.result.findings.append(
+            d.make(FindingKind::SecurityGroupMissing, d.state.kluster.securityGroupName));
+        return;
+    }
+    d.ctx->groupIndex = groups.first();
+    const SecurityGroup &group = d.state.securityGroups.at(d.ctx->groupIndex);
+    const Cidr &podNetwork = d.state.kluster.clusterCidr;
+    static const QString required[]
+        = { QStringLiteral("tcp"), QStringLiteral("udp"), QStringLiteral("icmp") };
+    for (const QString &protocol : required) {
+        FindingFacts facts;
+        facts.protocol = protocol;
+        bool satisfied = false;
+        for (int r = 0; r < group.rules.size() && !satisfied; ++r) {
+            RuleVerdict verdict = judgeRule(group.rules.at(r), protocol, podNetwork);
+            satisfied = verdict.satisfies;
+            if (verdict.relevant && !verdict.satisfies) {
+                verdict.rule = r;
+                facts.rulesFallingShort.append(verdict);
+            }
+        }
+        if (!satisfied)
+            d.result.findings.append(
+                d.make(FindingKind::SecurityGroupRuleMissing, protocol, std::move(facts)));
+    }
 }
 
 } // namespace SecurityFindings

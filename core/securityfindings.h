@@ -6,7 +6,13 @@ class DiagnosisContext;
 
 // The security group findings: security-group-missing and
 // security-group-rule-missing (their entries in core/findingtraits.cpp).
+struct Detection;
+
 namespace SecurityFindings {
+
+// Its rules: which of its findings exist in the diagnosis being made (core/diagnosis.cpp calls it once the
+// sources it needs were read).
+void detect(Detection &d);
 
 QString groupMissingMessage(const DiagnosisContext &c, const Finding &f);
 QString ruleMissingMessage(const DiagnosisContext &c, const Finding &f);
