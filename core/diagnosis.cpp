@@ -9,7 +9,6 @@
 #include "core/securityfindings.h"
 
 #include <algorithm>
-#include <climits>
 
 QString formatDuration(qint64 seconds)
 {
@@ -46,14 +45,6 @@ Severity Diagnosis::worst() const
             worst = f.severity;
     }
     return worst;
-}
-
-int Diagnosis::worstRank() const
-{
-    int rank = INT_MAX;
-    for (const Finding &f : findings)
-        rank = qMin(rank, findingRank(f));
-    return rank;
 }
 
 const Finding *Diagnosis::find(const QString &id) const

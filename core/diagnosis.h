@@ -28,7 +28,6 @@ struct Diagnosis
 
     int count(Severity severity) const;
     Severity worst() const; // Info when there is no finding
-    int worstRank() const; // findingRank() of the worst finding by severity and impact; INT_MAX when none
     const Finding *find(const QString &id) const;
     const Incident *incidentOf(const QString &findingId) const; // null: it stands alone
 

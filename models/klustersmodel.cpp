@@ -208,10 +208,6 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return r.diagnosed ? r.shown.critical : -1;
     case WarningCountRole:
         return r.diagnosed ? r.shown.warning : -1;
-    case IncidentCountRole:
-        return r.diagnosed ? r.shown.incidents : -1;
-    case LoneCountRole:
-        return r.diagnosed ? r.shown.lone : -1;
     case RankRole:
         return KlusterRanking::sortKey(r.ranked());
     case ReasonRole:

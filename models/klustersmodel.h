@@ -58,8 +58,6 @@ public:
         CriticalCountRole, // int: critical incidents and findings in none in the data shown; -1: not
                            // diagnosed
         WarningCountRole, // int: the same, warnings; -1 when not diagnosed
-        IncidentCountRole, // int: incidents in the data shown; -1 when not diagnosed
-        LoneCountRole, // int: critical and warning findings in no incident; -1 when not diagnosed
         RankRole, // QString: KlusterRanking::sortKey, ascending worst first (the list's, the Fleet's order)
         ReasonRole, // QString: KlusterRanking::reason, why it ranks where it does ("pod network closed")
         StandingRole, // QString: KlusterStanding::text(), its counts in words

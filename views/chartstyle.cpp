@@ -2,7 +2,11 @@
 
 #include <QAbstractAxis>
 #include <QChart>
+#include <QChartView>
+#include <QDateTimeAxis>
+#include <QFontMetrics>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QPalette>
 #include <QValueAxis>
 #include <cmath>
@@ -54,4 +58,40 @@ bool ChartStyle::fitIntegerAxis(QValueAxis *axis, int maxTicks)
         return false;
     integerAxis(axis, top.toDouble(), maxTicks);
     return true;
+}
+
+void ChartStyle::fitToWidth(QChartView *view, const QFont &font, bool narrow)
+{
+    QChart *chart = view->chart();
+    if (!chart)
+        return;
+    QFont small = font;
+    if (narrow)
+        small.setPointSizeF(qMax(6.5, small.pointSizeF() * 0.8));
+    chart->legend()->setFont(small);
+    chart->setMargins(narrow ? QMargins(0, 2, 0, 2) : QMargins(4, 4, 4, 4));
+    const QFontMetrics metrics(small);
+    int across = 0;
+    int widest = 0;
+    QStringList entries;
+    for (QLegendMarker *marker : chart->legend()->markers()) {
+        // The marker, its gap and the gap to the next entry, as Qt Charts lays them out.
+        const int w = metrics.horizontalAdvance(marker->label()) + metrics.height() + 24;
+        across += w;
+        widest = qMax(widest, w);
+        entries << marker->label();
+    }
+    const int room = view->width() - 24;
+    const bool below = across <= room;
+    const bool right = !below && room - widest >= 170;
+    chart->legend()->setAlignment(right ? Qt::AlignRight : Qt::AlignBottom);
+    chart->legend()->setVisible(below || right);
+    view->setToolTip(chart->legend()->isVisible() ? QString() : entries.join(QStringLiteral(" · ")));
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsFont(small);
+        if (auto *time = qobject_cast<QDateTimeAxis *>(axis))
+            time->setTickCount(narrow || right ? 3 : 5);
+        else if (auto *value = qobject_cast<QValueAxis *>(axis))
+            fitIntegerAxis(value, narrow ? 3 : 5);
+    }
 }

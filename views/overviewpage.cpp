@@ -18,14 +18,11 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QDateTimeAxis>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QMap>
 #include <QPieSeries>
 #include <QPushButton>
@@ -86,48 +83,8 @@ void OverviewPage::resizeEvent(QResizeEvent *event)
 
 void OverviewPage::fitCharts()
 {
-    for (QChartView *v :
-        { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings }) {
-        QChart *chart = v->chart();
-        if (!chart)
-            continue;
-        const bool narrow = v->width() < NarrowChart;
-        QFont small = font();
-        if (narrow)
-            small.setPointSizeF(qMax(6.5, small.pointSizeF() * 0.8));
-        chart->legend()->setFont(small);
-        chart->setMargins(narrow ? QMargins(0, 2, 0, 2) : QMargins(4, 4, 4, 4));
-        // The legend whole, or (too narrow) left out with its entries in the tooltip: never "regi…".
-        const QFontMetrics metrics(small);
-        int across = 0;
-        QStringList entries;
-        for (QLegendMarker *marker : chart->legend()->markers()) {
-            // The marker, its gap and the gap to the next entry, as Qt Charts lays them out.
-            const int w = metrics.horizontalAdvance(marker->label()) + metrics.height() + 24;
-            across += w;
-            entries << marker->label();
-        }
-        // Below the chart where it fits in one row; else at its right, one entry a line, where the widest
-        // entry leaves the chart half its width; only narrower still is it left out (its entries in the
-        // tooltip). The colours are never left unexplained at a laptop's width.
-        int widest = 0;
-        for (QLegendMarker *marker : chart->legend()->markers())
-            widest = qMax(widest, metrics.horizontalAdvance(marker->label()) + metrics.height() + 24);
-        const int room = v->width() - 24;
-        const bool below = across <= room;
-        // At the side only where the plot keeps room for its axis (then with fewer ticks).
-        const bool right = !below && room - widest >= 170;
-        chart->legend()->setAlignment(right ? Qt::AlignRight : Qt::AlignBottom);
-        chart->legend()->setVisible(below || right);
-        v->setToolTip(chart->legend()->isVisible() ? QString() : entries.join(QStringLiteral(" · ")));
-        for (QAbstractAxis *axis : chart->axes()) {
-            axis->setLabelsFont(small);
-            if (auto *time = qobject_cast<QDateTimeAxis *>(axis))
-                time->setTickCount(narrow || right ? 3 : 5);
-            else if (auto *value = qobject_cast<QValueAxis *>(axis))
-                ChartStyle::fitIntegerAxis(value, narrow ? 3 : 5);
-        }
-    }
+    for (QChartView *v : { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings })
+        ChartStyle::fitToWidth(v, font(), v->width() < NarrowChart);
 }
 
 OverviewPage::OverviewPage(QWidget *parent)
