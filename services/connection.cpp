@@ -16,6 +16,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     qRegisterMetaType<NodeWatchStatus>();
     qRegisterMetaType<Error>();
     qRegisterMetaType<RepairExecutor::Outcome>();
+    qRegisterMetaType<std::shared_ptr<const RepairProposal>>();
     qRegisterMetaType<RepairEvent>();
     qRegisterMetaType<QList<RepairEvent>>();
     // One per connection of this process: a second console, or a second connection to the same cloud, is
@@ -42,6 +43,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     connect(m_worker, &ConnectionWorker::repairProgress, this, &Connection::repairProgress);
     connect(m_worker, &ConnectionWorker::repairStepFinished, this, &Connection::repairStepFinished);
     connect(m_worker, &ConnectionWorker::repairFinished, this, &Connection::repairFinished);
+    connect(m_worker, &ConnectionWorker::repairReplanned, this, &Connection::repairReplanned);
     connect(m_worker, &ConnectionWorker::repairEventsRead, this, &Connection::repairEventsRead);
     connect(m_worker, &ConnectionWorker::secretWanted, this, [this](const QString &key) {
         // On this (the GUI) thread: every keychain job of the console runs here.
@@ -90,21 +92,19 @@ void Connection::cancelRefresh(const QString &kluster)
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->cancelRefresh(kluster); });
 }
 
-void Connection::repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
-    const QStringList &findingIds, bool override)
+void Connection::repair(const std::shared_ptr<const RepairProposal> &confirmed, bool override)
 {
     if (isReadOnly()) {
         RepairExecutor::Outcome refused;
         refused.result = RepairExecutor::Outcome::Result::Refused;
         refused.message = tr("connection %1 is read-only: nothing was sent").arg(m_spec.name);
-        for (const QString &id : findingIds)
+        for (const QString &id : confirmed->sendable())
             emit repairStepFinished(id, refused);
         emit repairFinished();
         return;
     }
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster, shown, findingIds, override] {
-        w->repair(kluster, shown, findingIds, override);
-    });
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, confirmed, override] { w->repair(confirmed, override); });
 }
 
 void Connection::readRepairEvents(const QString &kluster)

@@ -7,6 +7,7 @@
 #include "services/cloudconfig.h"
 #include "services/klusterfetcher.h"
 #include "services/repairexecutor.h"
+#include "services/repairsession.h"
 
 #include <QDateTime>
 #include <QObject>
@@ -86,10 +87,9 @@ public:
     // The kluster a person looks at (empty: none of this connection's): its nodes are watched first.
     void setShown(const QString &kluster);
     bool isRefreshing(const QString &kluster) const { return m_refreshing.contains(kluster); }
-    // Sends the repairs of `findingIds`, one after the other, as planned from
-    // `state` (what the person saw and confirmed). Refused while read-only.
-    void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
-        const QStringList &findingIds, bool override);
+    // Sends the plan the person confirmed (core/repairproposal.h), step by step, once the kluster read again
+    // gives the same plan (else repairReplanned() and nothing is sent). Refused while read-only.
+    void repair(const std::shared_ptr<const RepairProposal> &confirmed, bool override);
     void cancelRepair(); // stops before the next finding; a request in flight completes
     // Reads the kluster's repair Events (repairEventsRead() with them); none for a snapshot.
     void readRepairEvents(const QString &kluster);
@@ -108,6 +108,7 @@ signals:
     void repairProgress(const QString &findingId, const QString &message);
     void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);
     void repairFinished();
+    void repairReplanned(const std::shared_ptr<const RepairProposal> &fresh, const QStringList &differences);
     void repairEventsRead(const QString &kluster, const QList<RepairEvent> &events, const Error &error);
 
 private:

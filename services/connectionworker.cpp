@@ -463,57 +463,56 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
     emit refreshed(result);
 }
 
-void ConnectionWorker::repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
-    const QStringList &findingIds, bool override)
+void ConnectionWorker::repair(const std::shared_ptr<const RepairProposal> &confirmed, bool override)
 {
-    withSession([this, kluster, shown, findingIds, override](const Error &error) {
+    withSession([this, confirmed, override](const Error &error) {
         if (error.isError()) {
             RepairExecutor::Outcome failed;
             failed.message = error.toString();
-            for (const QString &id : findingIds)
+            for (const QString &id : confirmed->sendable())
                 emit repairStepFinished(id, failed);
             emit repairFinished();
             return;
         }
-        // What the confirmation sends, as the dialog showed it: the same data, the same gate.
-        const auto diagnosis
-            = std::make_shared<const Diagnosis>(Diagnosis::run(shown->state, m_spec.options));
-        QList<const Finding *> chosen;
-        for (const QString &id : findingIds) {
-            if (const Finding *f = diagnosis->find(id)) {
-                chosen << f;
-            } else {
-                RepairExecutor::Outcome gone;
-                gone.message = tr("no finding %1 in the data shown").arg(id);
-                emit repairStepFinished(id, gone);
-            }
-        }
-        const RepairGate gate(chosen, diagnosis->budget);
-        QStringList inSteps;
-        for (const RepairGate::Step &step : gate.steps())
-            inSteps << step.findingIds;
-        for (const RepairGate::Decision &d : gate.decisions()) {
-            if (!inSteps.contains(d.finding->id())) {
+        // Exactly the plan confirmed: its refused findings said as such, its steps sent once the kluster read
+        // again gives the same plan.
+        for (const RepairGate::Decision &d : confirmed->gate().decisions()) {
+            if (!confirmed->sendable().contains(d.finding->id())) {
                 RepairExecutor::Outcome refused;
                 refused.result = RepairExecutor::Outcome::Result::Refused;
                 refused.message = d.why(tr("repair this one instance alone to override"));
                 emit repairStepFinished(d.finding->id(), refused);
             }
         }
-        RepairRun::Options options;
+        RepairSession::Options options;
         options.diagnosis = m_spec.options;
         options.override = override;
         options.kube = m_kubeTarget;
         options.eventInstance = m_eventInstance;
-        m_repair
-            = new RepairRun(m_session.get(), kluster, shown->state, diagnosis, gate.steps(), options, this);
-        connect(m_repair, &RepairRun::stepStarted, this, [this](const RepairGate::Step &step) {
+        options.recheck = !m_spec.isSnapshot();
+        m_repair = new RepairSession(m_session.get(), confirmed, options, this);
+        connect(m_repair, &RepairSession::stepStarted, this, [this](const RepairGate::Step &step) {
             emit repairProgress(
                 step.findingIds.join(QStringLiteral(", ")), tr("sending: %1").arg(step.plan.title));
         });
-        connect(m_repair, &RepairRun::progress, this, &ConnectionWorker::repairProgress);
-        connect(m_repair, &RepairRun::findingFinished, this, &ConnectionWorker::repairStepFinished);
-        connect(m_repair, &RepairRun::finished, this, [this, run = m_repair] {
+        connect(m_repair, &RepairSession::progress, this, &ConnectionWorker::repairProgress);
+        connect(m_repair, &RepairSession::replanned, this,
+            [this](const std::shared_ptr<const RepairProposal> &fresh, const QStringList &differences) {
+                // The kluster as the session just read it is the kluster's data now: the views show what the
+                // new plan was made from, and the nodes are watched on from the version it listed.
+                RefreshResult result;
+                result.key.connection = m_spec.name;
+                result.key.kluster = fresh->kluster();
+                result.fetchedAt = QDateTime::currentDateTimeUtc();
+                result.fetch = fresh->fetch();
+                result.diagnosis = fresh->diagnosis();
+                result.errors = fresh->fetch()->errors;
+                m_watches->follow(fresh->kluster(), result, true);
+                emit refreshed(result);
+                emit repairReplanned(fresh, differences);
+            });
+        connect(m_repair, &RepairSession::findingFinished, this, &ConnectionWorker::repairStepFinished);
+        connect(m_repair, &RepairSession::finished, this, [this, run = m_repair] {
             run->deleteLater();
             if (m_repair == run)
                 m_repair = nullptr;

@@ -6,7 +6,7 @@
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/refreshqueue.h"
-#include "services/repairrun.h"
+#include "services/repairsession.h"
 #include "services/secretstore.h"
 #include "services/servercache.h"
 #include "services/watchedklusters.h"
@@ -37,8 +37,8 @@ public:
     void refresh(const QString &kluster, bool urgent = false);
     void cancelRefresh(const QString &kluster);
     void setShown(const QString &kluster);
-    void repair(const QString &kluster, const std::shared_ptr<const KlusterFetch> &shown,
-        const QStringList &findingIds, bool override);
+    // Sends the plan confirmed (core/repairproposal.h), once the kluster read again gives the same plan.
+    void repair(const std::shared_ptr<const RepairProposal> &confirmed, bool override);
     void cancelRepair(); // before the next step
     // The kluster's repair Events (core/repairevent.h), what teammates' consoles and commands wrote:
     // repairEventsRead() with them, or why they could not be read.
@@ -55,6 +55,9 @@ signals:
     void repairProgress(const QString &findingId, const QString &message);
     void repairStepFinished(const QString &findingId, const RepairExecutor::Outcome &outcome);
     void repairFinished();
+    // The plan confirmed no longer holds (the kluster read just before sending gives another): nothing was
+    // sent; `fresh` is the plan to show and confirm again.
+    void repairReplanned(const std::shared_ptr<const RepairProposal> &fresh, const QStringList &differences);
     void repairEventsRead(const QString &kluster, const QList<RepairEvent> &events, const Error &error);
     // The session needs the secret stored under `key` in the keychain: answer with secretRead().
     void secretWanted(const QString &key);
@@ -87,7 +90,7 @@ private:
     QHash<QString, QPointer<KlusterFetcher>> m_fetchers;
     // Refreshes in line (ConnectionSpec::refreshConcurrency at once; a session being opened counts).
     RefreshQueue *m_queue;
-    QPointer<RepairRun> m_repair; // the run under way
+    QPointer<RepairSession> m_repair; // the run under way
     std::optional<KubeTarget> m_kubeTarget;
     std::function<void(const SecretResult &)> m_secretRead;
     // The nodes watched, and the data they are applied to (each kluster's last refresh, with the changes).

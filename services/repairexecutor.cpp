@@ -13,23 +13,14 @@
 #include <utility>
 
 RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
-    const Finding &finding, const DiagnosisOptions &options, QObject *parent)
-    : QObject(parent)
-    , m_session(session)
-    , m_kluster(kluster)
-    , m_state(state)
-    , m_findings { finding }
-    , m_options(options)
-    , m_plan(finding.repair())
-{ }
-
-RepairExecutor::RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
-    const QList<Finding> &findings, const RepairPlan &plan, const DiagnosisOptions &options, QObject *parent)
+    const QList<Finding> &findings, const RepairPlan &plan, const RemediationBudget &budget,
+    const DiagnosisOptions &options, QObject *parent)
     : QObject(parent)
     , m_session(session)
     , m_kluster(kluster)
     , m_state(state)
     , m_findings(findings)
+    , m_budget(budget)
     , m_options(options)
     , m_plan(plan)
 { }
@@ -177,10 +168,9 @@ void RepairExecutor::start()
     }
     // Several findings share one plan only as a route change; it carries its own refusal, and no deletion
     // (a batch deletes only what the gate let through one by one, never on an override).
-    // The budget as the diagnosis of this state makes it: the zones its zone-outage incidents hold included
+    // The budget the plan was confirmed under: the zones its zone-outage incidents hold included
     // (ZoneDisruption), not only the count of unhealthy nodes.
-    RepairGate::Decision decision
-        = RepairGate::judge(m_findings.first(), m_plan, Diagnosis::run(m_state, m_options).budget);
+    RepairGate::Decision decision = RepairGate::judge(m_findings.first(), m_plan, m_budget);
     if (m_findings.size() > 1 && (!m_plan || !m_plan->changesRoutes())) {
         conclude(Outcome::Result::Refused,
             QStringLiteral("several findings are sent as one only as a route change"));

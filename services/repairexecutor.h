@@ -44,12 +44,13 @@ public:
         static QString resultName(Result r) { return RepairResults::name(r); }
     };
 
+    // One step of a confirmed plan (RepairGate::Step): its findings (several for the combined route change),
+    // its plan, and the remediation budget the plan was confirmed under (zones held down included): it is
+    // weighed with it once more, never with a diagnosis of its own. `options`: how the verification
+    // diagnoses.
     RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
-        const Finding &finding, const DiagnosisOptions &options, QObject *parent = nullptr);
-    // Several findings repaired by one plan (the combined route change of RepairGate::steps()).
-    RepairExecutor(KeystoneSession *session, const QString &kluster, const KlusterState &state,
-        const QList<Finding> &findings, const RepairPlan &plan, const DiagnosisOptions &options,
-        QObject *parent = nullptr);
+        const QList<Finding> &findings, const RepairPlan &plan, const RemediationBudget &budget,
+        const DiagnosisOptions &options, QObject *parent = nullptr);
 
     void setKubeTarget(const KubeTarget &target) { m_kubeTarget = target; }
     void setOverride(bool override) { m_override = override; } // one deletion past TooManyUnhealthy
@@ -88,6 +89,7 @@ private:
     QString m_kluster;
     KlusterState m_state;
     QList<Finding> m_findings;
+    RemediationBudget m_budget;
     DiagnosisOptions m_options;
     std::optional<RepairPlan> m_plan;
     std::optional<KubeTarget> m_kubeTarget;

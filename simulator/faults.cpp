@@ -80,6 +80,7 @@ std::optional<FaultRule> FaultRule::fromJson(const QJsonObject &o, QString *erro
         = retry.isDouble() ? QString::number(std::floor(retry.toDouble()), 'f', 0) : retry.toString();
     r.latencyMs = o.value(QStringLiteral("latencyMs")).toInt(0);
     r.remaining = o.value(QStringLiteral("count")).toInt(-1);
+    r.skip = qMax(0, o.value(QStringLiteral("after")).toInt(0));
     return r;
 }
 
@@ -89,6 +90,8 @@ QJsonObject FaultRule::toJson() const
         { QStringLiteral("service"), service }, { QStringLiteral("method"), method },
         { QStringLiteral("path"), path.pattern() }, { QStringLiteral("hits"), hits },
         { QStringLiteral("count"), remaining } };
+    if (skip > 0)
+        o.insert(QStringLiteral("after"), skip);
     if (kind == Kind::Status || kind == Kind::Html)
         o.insert(QStringLiteral("status"), status);
     if (!retryAfter.isEmpty())
@@ -123,6 +126,10 @@ QList<FaultRule> FaultInjector::take(const QString &service, const HttpRequest &
     for (FaultRule &r : m_rules) {
         if (!r.matches(service, request))
             continue;
+        if (r.skip > 0) { // the first ones pass: a fault on a second read, not the first
+            --r.skip;
+            continue;
+        }
         ++r.hits;
         if (r.remaining > 0)
             --r.remaining;

@@ -38,6 +38,7 @@ struct FaultRule
     QString retryAfter; // seconds or an HTTP date; empty: none
     int latencyMs = 0;
     int remaining = -1; // how many more requests it applies to; -1: until removed
+    int skip = 0; // how many more matching requests pass untouched before it applies ("after")
     int hits = 0;
 
     bool matches(const QString &service, const HttpRequest &request) const;

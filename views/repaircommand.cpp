@@ -41,7 +41,7 @@ RepairCommand::RepairCommand(
     , m_window(window)
 { }
 
-void RepairCommand::offerSilences(RepairDialog *dialog, const QStringList &ids)
+void RepairCommand::offerSilences(RepairDialog *dialog)
 {
     const CommandContext c = context();
     AlertmanagerClient *client = m_session->alerts()->client(c.key.connection);
@@ -50,12 +50,13 @@ void RepairCommand::offerSilences(RepairDialog *dialog, const QStringList &ids)
     const KlusterAlerts alerts = m_session->alerts()->alertsOf(c.key, *c.data);
     if (!alerts.known)
         return;
-    QString repair = tr("%1 repairs").arg(ids.size());
-    if (const Finding *f = ids.size() == 1 ? c.data->diagnosis->find(ids.first()) : nullptr; f && f->repair())
-        repair = f->repair()->title;
+    // The alerts of the findings the plan chose, named by what it does (as flightdeck-cli repair names them).
+    const RepairProposal &proposal = *dialog->proposal();
+    const QStringList ids = proposal.chosenIds();
     const RepairSilences::Context context = m_session->silenceContext(c.key);
-    const QList<SilenceRequest> planned = RepairSilences::plan(alerts.alerts, ids, repair, context.user,
-        QDateTime::currentDateTimeUtc(), RepairSilences::DefaultMinutes, client->target().klusterLabels);
+    const QList<SilenceRequest> planned
+        = RepairSilences::plan(alerts.alerts, ids, proposal.summary(), context.user,
+            QDateTime::currentDateTimeUtc(), RepairSilences::DefaultMinutes, client->target().klusterLabels);
     if (planned.isEmpty())
         return;
     dialog->setSilences(new RepairSilenceBox(client, context, planned, ids));
@@ -141,8 +142,15 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
     const CommandContext c = context();
     if (ids.isEmpty() || !c.repairable() || !c.data->fetch)
         return; // nothing to repair, or the views do not show this kluster yet
-    auto *dialog
-        = new RepairDialog(c.connection, c.key.kluster, c.data->fetch, c.data->diagnosis, ids, m_window);
+    // The plan, made once from the data shown: the dialog draws it and a confirmation sends exactly it.
+    RepairChoice choice;
+    choice.findings = ids;
+    choice.incidents = incidents;
+    choice.allRoutes = m_scope == Scope::RouterRoutes && incidents.isEmpty();
+    choice.protectedKluster = m_session->isProtected(c.key); // its name typed, whatever the repair sends
+    auto *dialog = new RepairDialog(c.connection,
+        std::make_shared<const RepairProposal>(c.key.kluster, c.data->fetch, c.data->diagnosis, choice),
+        m_window);
     QStringList since;
     if (const FindingsSince *history = m_session->history()->findingsSince(c.key)) {
         for (const QString &id : ids) {
@@ -151,8 +159,6 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
         }
     }
     dialog->setSince(since);
-    if (!incidents.isEmpty())
-        dialog->setIncidents(incidents);
     const KlusterKey key = c.key;
     if (c.data->isStale())
         dialog->setStale(tr("the last refresh failed at %1").arg(ConsoleText::clock(c.data->errorAt)));
@@ -161,16 +167,13 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
         const KlusterData *now = m_session->store()->data(updated);
         if (updated != key || !now)
             return;
-        if (now->diagnosis && !now->isStale())
-            dialog->dataRefreshed(*now->diagnosis);
+        if (now->diagnosis && now->fetch && !now->isStale())
+            dialog->dataRefreshed(now->fetch, now->diagnosis);
         else if (now->isStale())
             dialog->setStale(SourceError::joined(now->error));
     };
     connect(m_session->refreshes(), &RefreshCoordinator::refreshed, dialog, follow);
     connect(m_session->refreshes(), &RefreshCoordinator::nodesChanged, dialog, follow);
-    // A protected kluster: its name typed, whatever the repair sends.
-    if (m_session->isProtected(key))
-        dialog->setProtected();
     // A teammate's repair of this kluster lately: warned of above the plan, as known now and once its Events
     // are read again (while the person reads the plan).
     TeamRepairs *team = m_session->team();
@@ -189,7 +192,7 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
     });
     team->read(key);
     // The alerts of these findings firing unsilenced: silenced while repairing, when the person ticks it.
-    offerSilences(dialog, ids);
+    offerSilences(dialog);
     connect(dialog, &RepairDialog::repairsFinished, this, [this, key](int fixed, int total) {
         m_session->refreshes()->refresh(key);
         emit repairsFinished(key, fixed, total);

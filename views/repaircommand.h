@@ -48,7 +48,7 @@ protected:
 private:
     // The repair dialog for `ids` of the kluster shown (a retry: those a finished repair did not fix).
     void openDialog(const QStringList &ids, const QStringList &incidents = {});
-    void offerSilences(RepairDialog *dialog, const QStringList &ids);
+    void offerSilences(RepairDialog *dialog);
 
     Scope m_scope;
     ConsoleSession *m_session;

@@ -2,7 +2,6 @@
 
 #include "core/printable.h"
 #include "core/repairgate.h"
-#include "models/findingsmodel.h"
 #include "views/repairsilencebox.h"
 #include "views/repairtext.h"
 #include "views/severitystyle.h"
@@ -49,14 +48,12 @@ protected:
 
 } // namespace
 
-RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
-    const std::shared_ptr<const KlusterFetch> &shown, const std::shared_ptr<const Diagnosis> &diagnosis,
-    const QStringList &findingIds, QWidget *parent)
+RepairDialog::RepairDialog(
+    Connection *connection, std::shared_ptr<const RepairProposal> proposal, QWidget *parent)
     : QDialog(parent)
     , m_connection(connection)
-    , m_kluster(kluster)
-    , m_shown(shown)
-    , m_diagnosis(diagnosis)
+    , m_kluster(proposal->kluster())
+    , m_proposal(std::move(proposal))
     , m_plan(new QTextBrowser(this))
     , m_verdict(new QLabel(this))
     , m_typeLabel(new QLabel(this))
@@ -69,115 +66,13 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     , m_buttons(new QDialogButtonBox(this))
 {
     setObjectName(QStringLiteral("RepairDialog"));
-    setWindowTitle(tr("Repair in kluster %1").arg(OutsideText::line(kluster, 80)));
     const QRect available
         = parent && parent->screen() ? parent->screen()->availableGeometry() : QRect(0, 0, 1024, 768);
     resize(qMin(820, available.width() - 40), qMin(640, available.height() - 60));
-
-    // What will be sent, what is refused, and why: the repair gate decides, the dialog shows it.
-    QList<const Finding *> chosen;
-    for (const QString &id : findingIds) {
-        if (const Finding *f = diagnosis->find(id))
-            chosen << f;
-    }
-    const RepairGate gate(chosen, diagnosis->budget);
-    m_sendable = gate.sendable();
-    m_steps = gate.steps();
-    QString html;
-    // Several route findings: one change of the router, its list before and after, then each finding.
-    if (const std::optional<RepairPlan> &change = gate.routeChange()) {
-        const QStringList ids = gate.routeChangeFindings();
-        html += tr("<h3>One change of the router for %1 findings</h3>"
-                   "<p>%2 are repaired together: sent as one change and verified once.</p>"
-                   "<p><b>What will be done:</b> %3</p>")
-                    .arg(ids.size())
-                    .arg(ids.join(QStringLiteral(", ")).toHtmlEscaped(), change->title.toHtmlEscaped())
-            + RepairText::routeChangeHtml(gate.routeChangeLines()) + tr("<p><b>The exact requests:</b></p>")
-            + RepairText::planHtml(*change);
-    }
-    QStringList refused;
-    QStringList refusedByBudget;
-    for (const RepairGate::Decision &d : gate.decisions()) {
-        const QString id = d.finding->id();
-        html += RepairText::headerHtml(*d.finding);
-        if (!d.plan) {
-            html += RepairText::evidenceHtml(*d.finding);
-            refused << tr("%1: it has no repair of its own").arg(id);
-            continue;
-        }
-        if (d.combined)
-            html += tr("<p><b>What will be done:</b> part of the one change of the router above (%1)</p>")
-                        .arg(d.plan->title.toHtmlEscaped())
-                + RepairText::evidenceHtml(*d.finding);
-        else
-            html += tr("<p><b>What will be done:</b> %1</p>").arg(d.plan->title.toHtmlEscaped())
-                + RepairText::planHtml(*d.plan) + RepairText::evidenceHtml(*d.finding);
-        if (d.verdict == RepairGate::Verdict::Refused && d.byBudget)
-            refusedByBudget << tr("%1: %2 (remediation budget)").arg(id, refusalName(d.reason));
-        else if (d.verdict == RepairGate::Verdict::Refused)
-            refused << QStringLiteral("%1: %2 (%3)").arg(id, refusalName(d.reason), d.detail);
-    }
-    refused << refusedByBudget;
-    const RemediationBudget &budget = diagnosis->budget;
-    QString verdict;
-    const auto zone = std::find_if(gate.decisions().cbegin(), gate.decisions().cend(),
-        [](const RepairGate::Decision &d) { return d.reason == Refusal::ZoneDisruption; });
-    if (zone != gate.decisions().cend()) {
-        verdict = tr("Deletion refused (ZoneDisruption): %1. One instance alone may be deleted with the "
-                     "override.")
-                      .arg(zone->detail);
-    } else if (gate.deletions() == 0) {
-        verdict = tr("Nothing is deleted: the remediation budget does not apply.");
-    } else if (gate.deletionsAllowed()) {
-        verdict = tr("Remediation budget: deleting %1 is allowed. %2 of %3 expected nodes are unhealthy; "
-                     "deletions stop once more than %4 are.")
-                      .arg(gate.deletions() == 1 ? tr("this one") : tr("these %1").arg(gate.deletions()))
-                      .arg(budget.unhealthy)
-                      .arg(budget.expected)
-                      .arg(budget.maxUnhealthy);
-    } else {
-        verdict = tr("Remediation budget refuses deletions (%1): %2")
-                      .arg(refusalName(budget.reason), budget.detail);
-        if (gate.refusedInBulk())
-            verdict += tr(" A deletion in a batch is never allowed past the budget; "
-                          "repair one instance or node alone to override.");
-    }
-    if (!refused.isEmpty())
-        verdict += QStringLiteral("\n") + tr("Not sent: %1").arg(refused.join(QStringLiteral("; ")));
-    m_planHtml = html;
-    m_plan->setHtml(html);
     m_plan->setAccessibleName(tr("What is wrong and the planned requests"));
-    m_verdict->setText(verdict);
     m_verdict->setWordWrap(true);
     m_verdict->setAccessibleName(tr("Remediation budget verdict"));
-
-    m_override->setText(zone != gate.decisions().cend()
-            ? tr("Delete this one instance although its zone is down")
-            : tr("Override the remediation budget for this one deletion"));
-    m_override->setVisible(gate.needsOverride());
-    m_override->setAccessibleName(m_override->text());
-
-    // Deleting instances asks for more than one click: type the name.
-    const QStringList deleteNames = gate.deletedNames();
-    m_typeToConfirm = gate.typeToConfirm(kluster);
-    bool deletesNode = false;
-    for (const RepairGate::Decision &d : gate.decisions())
-        deletesNode = deletesNode || (d.plan && d.plan->action == RepairPlan::Action::DeleteNode);
-    m_typeLabel->setText(deleteNames.size() == 1
-            ? (deletesNode ? tr("This deletes the Kubernetes node <b>%1</b> (its instance is gone); its pod "
-                                "network is freed. Type its name to confirm:")
-                           : tr("This deletes instance <b>%1</b>; Kubernikus creates a replacement. Type its "
-                                "name to confirm:"))
-                  .arg(m_typeToConfirm.toHtmlEscaped())
-            : tr("This deletes %1 instances and nodes (%2). Type the kluster's name <b>%3</b> to confirm:")
-                  .arg(deleteNames.size())
-                  .arg(deleteNames.join(QStringLiteral(", ")).toHtmlEscaped(), kluster.toHtmlEscaped()));
     m_typeLabel->setWordWrap(true);
-    m_typeLabel->setVisible(!m_typeToConfirm.isEmpty());
-    m_confirmation->setVisible(!m_typeToConfirm.isEmpty());
-    m_confirmation->setAccessibleName(tr("Type to confirm the deletion"));
-    m_confirmation->setPlaceholderText(tr("type %1").arg(m_typeToConfirm));
-
     m_progress->setVisible(false);
     m_progress->setAccessibleName(tr("Repair progress"));
     m_status->setWordWrap(true);
@@ -185,29 +80,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     m_results->setAccessibleName(tr("Repair results"));
     m_results->setMaximumHeight(170);
 
-    QString action;
-    if (m_sendable.size() == 1) {
-        const Finding *f = diagnosis->find(m_sendable.first());
-        const std::optional<RepairPlan> plan = f->repair();
-        action = plan->deletesInstance() ? tr("Delete instance %1").arg(plan->instanceName)
-            : plan->action == RepairPlan::Action::DeleteNode ? tr("Delete node %1").arg(plan->nodeName)
-                                                             : plan->title;
-    } else if (m_steps.size() == 1 && gate.routeChange()) {
-        action = tr("Change the router (%1 findings)").arg(m_sendable.size());
-    } else {
-        action
-            = m_sendable.isEmpty() ? tr("Nothing can be sent") : tr("Send %1 repairs").arg(m_sendable.size());
-    }
-    // Alt+ the action's first letter confirms from the keyboard (Cancel keeps Alt+C and Escape).
-    QString label = QString(action).replace(QLatin1Char('&'), QStringLiteral("&&"));
-    for (int i = 0; i < label.size(); ++i) {
-        if (label.at(i).isLetter() && label.at(i).toLower() != QLatin1Char('c')) {
-            label.insert(i, QLatin1Char('&'));
-            break;
-        }
-    }
-    m_confirm = m_buttons->addButton(label, QDialogButtonBox::AcceptRole);
-    m_confirm->setAccessibleName(action);
+    m_confirm = m_buttons->addButton(QString(), QDialogButtonBox::AcceptRole);
     m_confirm->setObjectName(QStringLiteral("confirm"));
     m_cancel = m_buttons->addButton(QDialogButtonBox::Cancel);
     m_retry = m_buttons->addButton(tr("&Retry…"), QDialogButtonBox::ActionRole);
@@ -221,14 +94,8 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     m_cancel->setDefault(true);
     m_cancel->setAutoDefault(true);
     m_confirm->setAutoDefault(false);
-    // Deleting asks for the name first: the box has the focus, so the person types it straight away.
-    if (!m_typeToConfirm.isEmpty())
-        m_confirmation->setFocus();
-    else
-        m_cancel->setFocus();
     connect(m_confirm, &QPushButton::clicked, this, &RepairDialog::start);
     // One send key in every repair dialog, whatever its action is called: Ctrl+Enter (its mnemonic besides).
-    m_confirm->setToolTip(tr("%1 (Ctrl+Enter)").arg(action));
     for (const QKeySequence &key :
         { QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter) })
         connect(new QShortcut(key, this), &QShortcut::activated, this, [this] {
@@ -240,15 +107,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     connect(m_override, &QCheckBox::toggled, this, &RepairDialog::updateConfirm);
 
     auto *layout = new QVBoxLayout(this);
-    const qint64 age = qMax<qint64>(0, shown->state.capturedAt.secsTo(QDateTime::currentDateTimeUtc()));
-    auto *title = m_title
-        = new QLabel(tr("<b>Review the repair</b> in kluster <b>%1</b> (cloud %2), planned from the data "
-                        "fetched %3 (%4 ago). "
-                        "Nothing is sent until you confirm; every request is recorded in the audit log.")
-                         .arg(kluster.toHtmlEscaped(), connection->name().toHtmlEscaped(),
-                             shown->state.capturedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")),
-                             age < 60 ? tr("%1 s").arg(age) : formatDuration(age)),
-            this);
+    auto *title = m_title = new QLabel(this);
     title->setTextFormat(Qt::RichText); // its names escaped
     title->setWordWrap(true);
     layout->addWidget(title);
@@ -291,7 +150,7 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     // letter).
     m_confirmation->installEventFilter(this);
     auto *mark = new FocusMark(this);
-    for (QPushButton *b : { m_confirm, m_cancel }) {
+    for (QPushButton *b : { m_cancel }) {
         QFont bold = b->font();
         bold.setBold(true);
         b->setMinimumWidth(QFontMetrics(bold).horizontalAdvance(b->text()) + b->sizeHint().width()
@@ -306,6 +165,101 @@ RepairDialog::RepairDialog(Connection *connection, const QString &kluster,
     QWidget::setTabOrder(m_confirm, m_cancel);
     QWidget::setTabOrder(m_cancel, m_plan);
     QWidget::setTabOrder(m_plan, m_results);
+    showProposal(m_proposal);
+}
+
+void RepairDialog::showProposal(const std::shared_ptr<const RepairProposal> &proposal)
+{
+    m_proposal = proposal;
+    const RepairProposal &p = *proposal;
+    const RepairGate &gate = p.gate();
+    m_sendable = p.sendable();
+    m_steps = p.steps();
+    m_typeToConfirm = p.typeToConfirm();
+    const KlusterState &state = p.fetch()->state;
+    const qint64 age = qMax<qint64>(0, state.capturedAt.secsTo(QDateTime::currentDateTimeUtc()));
+    m_title->setText(
+        tr("<b>Review the repair</b> in kluster <b>%1</b> (cloud %2), planned from the data "
+           "fetched %3 (%4 ago). "
+           "Nothing is sent until you confirm; every request is recorded in the audit log.")
+            .arg(m_kluster.toHtmlEscaped(), m_connection ? m_connection->name().toHtmlEscaped() : QString(),
+                state.capturedAt.toUTC().toString(QStringLiteral("HH:mm:ss 'UTC'")),
+                age < 60 ? tr("%1 s").arg(age) : formatDuration(age)));
+
+    // What will be sent, what is refused, and why: the plan decides, the dialog shows it.
+    m_incidents = p.incidents();
+    setWindowTitle(m_incidents.isEmpty() ? tr("Repair in kluster %1").arg(OutsideText::line(m_kluster, 80))
+            : m_incidents.size() == 1
+            ? tr("Repair incident %1 in kluster %2").arg(m_incidents.first().id(), m_kluster)
+            : tr("Repair %1 incidents in kluster %2").arg(m_incidents.size()).arg(m_kluster));
+    m_plan->setHtml(RepairText::proposalHtml(p));
+    m_resultIcon->setVisible(false);
+
+    QString verdict = p.budgetVerdict();
+    const QStringList refused = p.refusals(QString());
+    if (!refused.isEmpty())
+        verdict += QStringLiteral("\n") + tr("Not sent: %1").arg(refused.join(QStringLiteral("; ")));
+    m_verdict->setText(verdict);
+
+    m_override->setText(p.refusedByZone() ? tr("Delete this one instance although its zone is down")
+                                          : tr("Override the remediation budget for this one deletion"));
+    m_override->setChecked(false);
+    m_override->setEnabled(true);
+    m_override->setVisible(p.needsOverride());
+    m_override->setAccessibleName(m_override->text());
+
+    // Deleting asks for more than one click: type the name; a protected kluster asks for its own name.
+    const QStringList deleteNames = gate.deletedNames();
+    if (p.choice().protectedKluster) {
+        m_typeLabel->setText(
+            tr("<b>%1</b> is a protected kluster: every repair asks for its name. %2Type <b>%1</b> "
+               "to confirm:")
+                .arg(m_kluster.toHtmlEscaped(),
+                    deleteNames.isEmpty() ? QString() : tr("This repair deletes what is named above. ")));
+        m_confirmation->setAccessibleName(tr("Type the protected kluster's name to confirm"));
+    } else {
+        m_typeLabel->setText(deleteNames.size() == 1
+                ? (p.deletesNode()
+                        ? tr("This deletes the Kubernetes node <b>%1</b> (its instance is gone); its pod "
+                             "network is freed. Type its name to confirm:")
+                        : tr("This deletes instance <b>%1</b>; Kubernikus creates a replacement. Type its "
+                             "name to confirm:"))
+                      .arg(m_typeToConfirm.toHtmlEscaped())
+                : tr(
+                    "This deletes %1 instances and nodes (%2). Type the kluster's name <b>%3</b> to confirm:")
+                      .arg(deleteNames.size())
+                      .arg(
+                          deleteNames.join(QStringLiteral(", ")).toHtmlEscaped(), m_kluster.toHtmlEscaped()));
+        m_confirmation->setAccessibleName(tr("Type to confirm the deletion"));
+    }
+    m_typeLabel->setVisible(!m_typeToConfirm.isEmpty());
+    m_confirmation->setVisible(!m_typeToConfirm.isEmpty());
+    m_confirmation->setEnabled(true);
+    m_confirmation->clear(); // a new plan is confirmed anew
+    m_confirmation->setPlaceholderText(tr("type %1").arg(m_typeToConfirm));
+
+    // Alt+ the action's first letter confirms from the keyboard (Cancel keeps Alt+C and Escape).
+    const QString action = p.action();
+    QString label = QString(action).replace(QLatin1Char('&'), QStringLiteral("&&"));
+    for (int i = 0; i < label.size(); ++i) {
+        if (label.at(i).isLetter() && label.at(i).toLower() != QLatin1Char('c')) {
+            label.insert(i, QLatin1Char('&'));
+            break;
+        }
+    }
+    m_confirm->setText(label);
+    m_confirm->setAccessibleName(action);
+    m_confirm->setToolTip(tr("%1 (Ctrl+Enter)").arg(action));
+    QFont bold = m_confirm->font();
+    bold.setBold(true);
+    m_confirm->setMinimumWidth(QFontMetrics(bold).horizontalAdvance(m_confirm->text())
+        + m_confirm->sizeHint().width() - m_confirm->fontMetrics().horizontalAdvance(m_confirm->text())
+        + 4); // no jump when it turns bold
+    // Deleting asks for the name first: the box has the focus, so the person types it straight away.
+    if (!m_typeToConfirm.isEmpty())
+        m_confirmation->setFocus();
+    else
+        m_cancel->setFocus();
     updateConfirm();
 }
 
@@ -331,23 +285,6 @@ void RepairDialog::setTeammates(const QStringList &lines, bool inProgress)
 QString RepairDialog::teammatesText() const
 {
     return m_teammates->shown();
-}
-
-void RepairDialog::setProtected()
-{
-    const bool deletes = !m_typeToConfirm.isEmpty();
-    m_typeToConfirm = m_kluster;
-    m_typeLabel->setText(
-        tr("<b>%1</b> is a protected kluster: every repair asks for its name. %2Type <b>%1</b> "
-           "to confirm:")
-            .arg(m_kluster.toHtmlEscaped(),
-                deletes ? tr("This repair deletes what is named above. ") : QString()));
-    m_typeLabel->setVisible(true);
-    m_confirmation->setVisible(true);
-    m_confirmation->setAccessibleName(tr("Type the protected kluster's name to confirm"));
-    m_confirmation->setPlaceholderText(tr("type %1").arg(m_kluster));
-    m_confirmation->setFocus();
-    updateConfirm();
 }
 
 void RepairDialog::setSilences(RepairSilenceBox *box)
@@ -398,34 +335,10 @@ void RepairDialog::offerRetry(const Diagnosis *fresh, const QString &why)
         m_status->setText(m_status->text() + tr(" Read again since: nothing left to retry."));
 }
 
-void RepairDialog::setIncidents(const QStringList &incidentIds)
+void RepairDialog::dataRefreshed(
+    const std::shared_ptr<const KlusterFetch> &fetch, const std::shared_ptr<const Diagnosis> &diagnosis)
 {
-    m_incidents.clear();
-    QString html;
-    for (const Incident &i : m_diagnosis->incidents) {
-        if (!incidentIds.contains(i.id()))
-            continue;
-        m_incidents << i;
-        const std::optional<RepairPlan> plan = i.repair();
-        html += RepairText::incidentMembersHtml(i, *m_diagnosis, true)
-            + (plan ? tr("<p><b>One repair for the cause:</b> %1. It is sent as the findings marked above, "
-                         "each verified gone%2.</p>")
-                          .arg(plan->title.toHtmlEscaped(),
-                              i.repairFindings().size() < i.members.size()
-                                  ? tr("; the others are its symptoms, read again afterwards")
-                                  : QString())
-                    : tr("<p><b>%1</b></p>").arg(FindingsModel::noRepairReason(i.rule).toHtmlEscaped()));
-    }
-    if (m_incidents.isEmpty())
-        return;
-    setWindowTitle(m_incidents.size() == 1
-            ? tr("Repair incident %1 in kluster %2").arg(m_incidents.first().id(), m_kluster)
-            : tr("Repair %1 incidents in kluster %2").arg(m_incidents.size()).arg(m_kluster));
-    m_plan->setHtml(html + QStringLiteral("<hr>") + m_planHtml);
-}
-
-void RepairDialog::dataRefreshed(const Diagnosis &fresh)
-{
+    const Diagnosis &fresh = *diagnosis;
     if (m_done && !m_incidents.isEmpty()) {
         // Verified as the repair verifies each finding: the incidents' findings read again, gone or not.
         QStringList open;
@@ -451,23 +364,18 @@ void RepairDialog::dataRefreshed(const Diagnosis &fresh)
         offerRetry(&fresh, QString());
     if (m_running || m_done)
         return;
-    QStringList changed;
-    for (const QString &id : std::as_const(m_sendable)) {
-        const Finding *now = fresh.find(id);
-        const Finding *then = m_diagnosis->find(id);
-        const std::optional<RepairPlan> a = now ? now->repair() : std::nullopt;
-        const std::optional<RepairPlan> b = then ? then->repair() : std::nullopt;
-        if (!now || !a || !b || a->toJson() != b->toJson())
-            changed << id;
-    }
-    if (changed.isEmpty())
+    // The same choice, planned from the data just read: where it differs, the new plan is the one shown.
+    auto replanned
+        = std::make_shared<const RepairProposal>(m_kluster, fetch, diagnosis, m_proposal->choice());
+    const QStringList differences = m_proposal->differences(*replanned);
+    if (differences.isEmpty())
         return;
-    m_blocked = tr("The kluster was refreshed meanwhile, and %1 is no longer what this dialog shows (gone, "
-                   "or a different plan). "
-                   "Close it and repair again from the fresh data.")
-                    .arg(changed.join(QStringLiteral(", ")));
-    m_status->setText(OutsideText::html(m_blocked, 2000));
-    updateConfirm();
+    showProposal(replanned);
+    m_status->setText(OutsideText::html(
+        tr("The kluster was read again and the plan changed (%1). The plan above is the new one: review it "
+           "and confirm again.")
+            .arg(differences.join(QStringLiteral("; "))),
+        2000));
 }
 
 void RepairDialog::start()
@@ -495,12 +403,23 @@ void RepairDialog::start()
                 QStringLiteral("%1: %2").arg(OutsideText::html(id), OutsideText::html(message, 600)));
         });
     connect(m_connection.data(), &Connection::repairStepFinished, this, &RepairDialog::showStep);
+    connect(m_connection.data(), &Connection::repairReplanned, this,
+        [this](const std::shared_ptr<const RepairProposal> &fresh, const QStringList &differences) {
+            if (m_running && fresh->kluster() == m_kluster) {
+                m_replannedTo = fresh;
+                m_replannedWhy = differences;
+            }
+        });
     connect(m_connection.data(), &Connection::repairFinished, this, [this] {
         if (!m_running)
             return;
         m_running = false;
-        m_done = true;
         disconnect(m_connection.data(), nullptr, this, nullptr);
+        if (m_replannedTo) {
+            showReplanned();
+            return;
+        }
+        m_done = true;
         m_progress->setVisible(false);
         const int total = int(m_sendable.size());
         const std::optional<Severity> severity = m_fixed == total ? std::nullopt
@@ -543,7 +462,7 @@ void RepairDialog::start()
     });
     const bool override = m_override->isVisible() && m_override->isChecked();
     if (!m_silenceBox) {
-        m_connection->repair(m_kluster, m_shown, m_sendable, override);
+        m_connection->repair(m_proposal, override);
         return;
     }
     // The silences first (each recorded); one that cannot be made never holds the repair back.
@@ -551,13 +470,50 @@ void RepairDialog::start()
         if (!said.isEmpty())
             m_status->setText(tr("Sending… %1").arg(OutsideText::html(said, 600)));
         if (m_connection)
-            m_connection->repair(m_kluster, m_shown, m_sendable, override);
+            m_connection->repair(m_proposal, override);
     });
+}
+
+void RepairDialog::showReplanned()
+{
+    // Nothing was sent: the new plan is shown as one never confirmed; what the run said of the old goes.
+    const std::shared_ptr<const RepairProposal> fresh = std::exchange(m_replannedTo, nullptr);
+    const QStringList why = std::exchange(m_replannedWhy, {});
+    m_finished = 0;
+    m_fixed = 0;
+    m_unfixed.clear();
+    m_resultLines.clear();
+    m_results->clear();
+    m_results->setVisible(false);
+    m_progress->setVisible(false);
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(QString());
+    m_cancel->setEnabled(true);
+    if (m_silenceBox) { // made for the plan that was not sent: expired; the new plan is sent without them
+        m_silenceBox->finish(true, [](const QString &) {});
+        m_silenceBox->hide();
+        m_silenceBox = nullptr;
+    }
+    showProposal(fresh);
+    m_resultIcon->setPixmap(SeverityStyle::icon(Severity::Warning).pixmap(32, 32));
+    m_resultIcon->setVisible(true);
+    m_status->setText(OutsideText::html(
+        (m_sendable.isEmpty()
+                ? tr("Nothing was sent: read again just before sending, the kluster gives another plan (%1), "
+                     "and it leaves nothing to send.")
+                : tr("Nothing was sent: read again just before sending, the kluster gives another plan (%1). "
+                     "The "
+                     "plan above is the new one: review it and confirm again."))
+            .arg(why.join(QStringLiteral("; "))),
+        2000));
+    emit replanned();
 }
 
 void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outcome &outcome)
 {
     using R = RepairExecutor::Outcome::Result;
+    if (m_replannedTo)
+        return; // nothing was sent: the new plan is shown instead
     ++m_finished;
     m_progress->setValue(m_finished);
     if (outcome.result == R::Fixed)
@@ -567,12 +523,7 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
     const QString mark = outcome.result == R::Fixed ? QStringLiteral("✔")
         : outcome.result == R::StillThere           ? QStringLiteral("●")
                                                     : QStringLiteral("✖");
-    const QString words = outcome.result == R::Fixed ? tr("fixed (verified)")
-        : outcome.result == R::StillThere            ? tr("sent, but the finding is still there")
-        : outcome.result == R::Changed
-        ? tr("not sent: the router changed meanwhile; refresh and repair again")
-        : outcome.result == R::Refused ? tr("refused")
-                                       : tr("failed");
+    const QString words = RepairProposal::outcomeWords(outcome.result);
     QString line = QStringLiteral("%1 %2: %3. %4").arg(mark, findingId, words, outcome.message);
     for (const AuditRequest &r : outcome.requests)
         line += QStringLiteral("\n    %1 → %2 %3").arg(r.summary()).arg(r.status).arg(r.outcome);

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/incidents.h"
-#include "core/repairgate.h"
+#include "core/repairproposal.h"
 #include "services/connection.h"
 
 #include <QDialog>
@@ -31,17 +31,15 @@ class RepairDialog : public QDialog
     Q_DISABLE_COPY_MOVE(RepairDialog)
 
 public:
-    RepairDialog(Connection *connection, const QString &kluster,
-        const std::shared_ptr<const KlusterFetch> &shown, const std::shared_ptr<const Diagnosis> &diagnosis,
-        const QStringList &findingIds, QWidget *parent = nullptr);
+    // Draws `proposal` (the plan made once from the data shown) and sends exactly it once confirmed.
+    RepairDialog(
+        Connection *connection, std::shared_ptr<const RepairProposal> proposal, QWidget *parent = nullptr);
 
+    const std::shared_ptr<const RepairProposal> &proposal() const { return m_proposal; }
     QStringList sendable() const { return m_sendable; } // the findings the confirm button sends
     // Since when the findings are open, from the history: "<id> (2 h 10 min, since 14:05)" each.
     void setSince(const QStringList &lines);
     QString sinceText() const;
-    // The repair is of these incidents' cause (diagnosis.md §5): each is named with its findings, which of
-    // them the repair resolves, and, once the kluster is read again after it, which are gone.
-    void setIncidents(const QStringList &incidentIds);
     // After the repair, once read again: "The incident's findings now: 2 of 2 gone." (empty before).
     QString incidentResultText() const { return m_incidentResult; }
     QJsonArray plannedRequests() const; // the requests it sends, in order (as the dialog shows them)
@@ -55,10 +53,11 @@ public:
     QString resultsText() const; // the results as shown, in plain text
     QString statusText() const; // the line above the results (progress, then the verdict)
     bool isRunning() const { return m_running; }
-    // The kluster was refreshed while the dialog is open: when a finding it
-    // would repair is gone or its plan changed, nothing may be sent from the
-    // old data any more.
-    void dataRefreshed(const Diagnosis &fresh);
+    // The kluster was refreshed while the dialog is open: the same choice is planned again from the fresh
+    // data, and where the plan differs the new one is shown, to be confirmed anew (nothing is sent from the
+    // old). After the repair: the incident's findings and what can be retried.
+    void dataRefreshed(
+        const std::shared_ptr<const KlusterFetch> &fetch, const std::shared_ptr<const Diagnosis> &fresh);
     // The data shown is stale (its last refresh failed): nothing may be sent.
     void setStale(const QString &why);
     // Repairs teammates started on this kluster lately (their Events; RepairEvents::describe lines): a
@@ -66,9 +65,6 @@ public:
     // `inProgress`: one of them has not ended yet (no verified or failed Event).
     void setTeammates(const QStringList &lines, bool inProgress);
     QString teammatesText() const; // as shown, in plain text (empty: no warning)
-    // The kluster is protected (its connection or itself): the repair asks for its name typed, whatever
-    // it sends.
-    void setProtected();
     // The alerts of these findings may be silenced while repairing (views/repairsilencebox.h): the box is
     // shown above the confirmation, and the dialog makes and expires its silences around the repair.
     void setSilences(RepairSilenceBox *box);
@@ -82,19 +78,25 @@ protected:
 
 signals:
     void repairsFinished(int fixed, int total);
+    // Read again just before sending, the kluster gave another plan: nothing was sent, the new plan is shown.
+    void replanned();
     // Retry pressed: the findings not fixed that the fresh data still has, each with a repair.
     void retryRequested(const QStringList &findings);
 
 private:
+    // Shows the plan (what is wrong, the exact requests, the verdicts, what to type) as the one to confirm.
+    void showProposal(const std::shared_ptr<const RepairProposal> &proposal);
     void updateConfirm();
     void start();
     void showStep(const QString &findingId, const RepairExecutor::Outcome &outcome);
+    void showReplanned(); // the session found another plan before sending: it is shown, nothing was sent
     void offerRetry(const Diagnosis *fresh, const QString &why); // after the repair: what can be retried
 
     QPointer<Connection> m_connection;
     QString m_kluster;
-    std::shared_ptr<const KlusterFetch> m_shown;
-    std::shared_ptr<const Diagnosis> m_diagnosis;
+    std::shared_ptr<const RepairProposal> m_proposal; // what a confirmation sends
+    std::shared_ptr<const RepairProposal> m_replannedTo; // the session found another plan: shown once it ends
+    QStringList m_replannedWhy;
     QStringList m_sendable;
     QList<RepairGate::Step> m_steps; // what the confirmation sends, in order
     QString m_typeToConfirm; // empty: no typing needed
@@ -124,7 +126,6 @@ private:
     int m_fixed = 0;
     QStringList m_resultLines;
     QString m_blocked; // why nothing may be sent (stale or changed data); empty: it may
-    QString m_planHtml; // what is wrong and the planned requests, as the plan pane shows them
     QList<Incident> m_incidents; // whose cause this repairs (none: findings alone)
     QString m_incidentResult;
 };

@@ -2,6 +2,7 @@
 
 #include "core/diagnosis.h"
 #include "core/finding.h"
+#include "core/repairproposal.h"
 #include "models/findingsmodel.h"
 #include "models/findingstreemodel.h"
 #include "views/severitystyle.h"
@@ -149,6 +150,55 @@ QString incidentHtml(const Incident &incident, const Diagnosis &diagnosis, bool 
     if (plan->refusal != Refusal::None)
         html += QObject::tr("<p><b>Refused as it stands (%1):</b> %2</p>")
                     .arg(refusalName(plan->refusal), plan->refusalDetail.toHtmlEscaped());
+    return html;
+}
+
+QString proposalHtml(const RepairProposal &p)
+{
+    QString html;
+    const RepairGate &gate = p.gate();
+    for (const Incident &i : p.incidents()) {
+        const std::optional<RepairPlan> plan = i.repair();
+        html += incidentMembersHtml(i, *p.diagnosis(), true)
+            + (plan ? QObject::tr(
+                   "<p><b>One repair for the cause:</b> %1. It is sent as the findings marked above, "
+                   "each verified gone%2.</p>")
+                          .arg(plan->title.toHtmlEscaped(),
+                              i.repairFindings().size() < i.members.size()
+                                  ? QObject::tr("; the others are its symptoms, read again afterwards")
+                                  : QString())
+                    : QObject::tr("<p><b>%1</b></p>")
+                          .arg(FindingsModel::noRepairReason(i.rule).toHtmlEscaped()));
+    }
+    if (!p.incidents().isEmpty())
+        html += QStringLiteral("<hr>");
+    // Several route findings: one change of the router, its list before and after, then each finding.
+    if (const std::optional<RepairPlan> &change = gate.routeChange()) {
+        const QStringList ids = gate.routeChangeFindings();
+        html += QObject::tr("<h3>One change of the router for %1 findings</h3>"
+                            "<p>%2 are repaired together: sent as one change and verified once.</p>"
+                            "<p><b>What will be done:</b> %3</p>")
+                    .arg(ids.size())
+                    .arg(ids.join(QStringLiteral(", ")).toHtmlEscaped(), change->title.toHtmlEscaped())
+            + routeChangeHtml(gate.routeChangeLines()) + QObject::tr("<p><b>The exact requests:</b></p>")
+            + planHtml(*change);
+    }
+    for (const RepairGate::Decision &d : gate.decisions()) {
+        html += headerHtml(*d.finding);
+        if (!d.plan)
+            html += evidenceHtml(*d.finding);
+        else if (d.combined)
+            html += QObject::tr(
+                        "<p><b>What will be done:</b> part of the one change of the router above (%1)</p>")
+                        .arg(d.plan->title.toHtmlEscaped())
+                + evidenceHtml(*d.finding);
+        else
+            html += QObject::tr("<p><b>What will be done:</b> %1</p>").arg(d.plan->title.toHtmlEscaped())
+                + planHtml(*d.plan) + evidenceHtml(*d.finding);
+    }
+    for (const QString &id : p.absent())
+        html += QObject::tr("<p><b>%1</b>: not in the data read: nothing to repair.</p>")
+                    .arg(id.toHtmlEscaped());
     return html;
 }
 

@@ -10,6 +10,7 @@ struct Finding;
 struct Incident;
 struct PlannedRequest;
 struct RepairPlan;
+class RepairProposal;
 
 // A finding and its repair plan in words and HTML, for the findings view,
 // the repair dialog and the exported report: the same text everywhere.
@@ -25,5 +26,8 @@ QString evidenceHtml(const Finding &finding);
 // the repair resolves and what the other members are.
 QString incidentHtml(const Incident &incident, const Diagnosis &diagnosis, bool withPlan);
 // Its heading and member findings alone (`markResolved`: which of them its repair resolves).
+// A plan as the repair dialog shows it: its incidents, the one route change, each finding with its plan and
+// evidence, and what was asked for and is not in the data.
+QString proposalHtml(const RepairProposal &proposal);
 QString incidentMembersHtml(const Incident &incident, const Diagnosis &diagnosis, bool markResolved);
 } // namespace RepairText

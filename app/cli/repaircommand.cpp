@@ -9,7 +9,7 @@
 #include "services/httpclient.h"
 #include "services/keystonesession.h"
 #include "services/klusterfetcher.h"
-#include "services/repairrun.h"
+#include "services/repairsession.h"
 #include "services/repairsilences.h"
 
 #include <QCommandLineParser>
@@ -87,46 +87,11 @@ void printOutcome(QTextStream &out, const RepairExecutor::Outcome &o)
         err << "flightdeck-cli repair: " << o.message << Qt::endl;
 }
 
-// The findings asked for (by id; an incident's id stands for the findings its one repair takes, as the
-// console's Repair of an incident does; or every route finding with a repair), those not there now, and the
-// incidents asked for that have no repair of their own (with why).
-QList<const Finding *> chosenFindings(const Diagnosis &diagnosis, const QStringList &ids, bool allRoutes,
-    QStringList *absent, QStringList *noRepair)
-{
-    QList<const Finding *> chosen;
-    for (const QString &id : ids) {
-        if (const Finding *f = diagnosis.find(id)) {
-            if (!chosen.contains(f))
-                chosen << f;
-            continue;
-        }
-        const auto incident = std::find_if(diagnosis.incidents.cbegin(), diagnosis.incidents.cend(),
-            [&id](const Incident &i) { return i.id() == id; });
-        if (incident == diagnosis.incidents.cend()) {
-            *absent << id;
-            continue;
-        }
-        const QStringList members = incident->repairFindings();
-        if (members.isEmpty())
-            *noRepair << QStringLiteral("%1: %2").arg(id, incident->noRepairReason());
-        for (const QString &member : members) {
-            if (const Finding *f = diagnosis.find(member); f && !chosen.contains(f))
-                chosen << f;
-        }
-    }
-    if (allRoutes) {
-        for (const Finding *f : RepairGate::routeFindings(diagnosis.findings)) {
-            if (!chosen.contains(f))
-                chosen << f;
-        }
-    }
-    return chosen;
-}
-
 // Prints each finding chosen with its plan (a combined route change once), and says why each refused one
 // would be refused. Returns those reasons.
-QStringList printDecisions(QTextStream &out, const RepairGate &gate, bool override)
+QStringList printDecisions(QTextStream &out, const RepairProposal &proposal, bool override)
 {
+    const RepairGate &gate = proposal.gate();
     QStringList refusals;
     for (const RepairGate::Decision &d : gate.decisions()) {
         const Finding &finding = *d.finding;
@@ -190,8 +155,9 @@ int runRepairCommand(const QStringList &arguments)
     if (const int status = CliOptions::parseCloudCommand(parser, arguments, command,
             QStringLiteral("Repair findings: fetch the kluster, print the plan (the exact requests), "
                            "send it only with --yes, verify by fetching again, and append the audit log.\n"
-                           "Exit status: 0 fixed (or the plan printed), 1 sent but still there, 2 refused, "
-                           "3 failed or could not run (with several findings: the worst of them)."),
+                           "Exit status: 0 fixed (or the plan printed), 1 sent but still there, 2 refused (or the "
+                           "plan changed before it was sent: nothing sent, the new plan printed), 3 failed or "
+                           "could not run (with several findings: the worst of them)."),
             true, &p);
         status >= 0)
         return status;
@@ -236,7 +202,7 @@ int runRepairCommand(const QStringList &arguments)
     if (options->routeLimitExplicit)
         fetcher.setRouteLimit(options->routeLimit);
     QTextStream out(Terminal::out());
-    std::unique_ptr<RepairRun> run;
+    std::unique_ptr<RepairSession> run;
     int worst = 0;
     QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
         if (!fetch.state.klusterSource.known) {
@@ -244,15 +210,19 @@ int runRepairCommand(const QStringList &arguments)
             return;
         }
         const auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch.state, *options));
-        QStringList absent;
-        QStringList noRepair;
-        const QList<const Finding *> chosen
-            = chosenFindings(*diagnosis, findingIds, allRoutes, &absent, &noRepair);
-        for (const QString &id : absent)
+        // The plan, made once: printed, and sent as it stands once the kluster read again gives the same.
+        RepairChoice choice;
+        choice.findings = findingIds;
+        choice.allRoutes = allRoutes;
+        const auto proposal = std::make_shared<const RepairProposal>(
+            p.kluster, std::make_shared<const KlusterFetch>(fetch), diagnosis, choice);
+        const QList<const Finding *> &chosen = proposal->chosen();
+        for (const QString &id : proposal->absent())
             out << "No finding or incident " << printable(id) << " in kluster " << p.kluster
                 << " now: nothing to repair." << Qt::endl;
-        if (!noRepair.isEmpty()) { // asked for a repair that cannot be made: refused, never "nothing to do"
-            for (const QString &why : noRepair)
+        if (!proposal->noRepair()
+                 .isEmpty()) { // asked for a repair that cannot be made: refused, never "nothing to do"
+            for (const QString &why : proposal->noRepair())
                 out << "Refused: " << printable(why) << Qt::endl;
             if (chosen.isEmpty()) {
                 QCoreApplication::exit(2);
@@ -260,34 +230,27 @@ int runRepairCommand(const QStringList &arguments)
             }
         }
         if (chosen.isEmpty()) {
-            if (allRoutes && absent.isEmpty())
+            if (allRoutes && proposal->absent().isEmpty())
                 out << "No route finding in kluster " << p.kluster << ": nothing to repair." << Qt::endl;
             for (const SourceError &e : fetch.errors)
                 out << "  (" << e.toString() << ")" << Qt::endl;
             QCoreApplication::exit(fetch.errors.isEmpty() ? 0 : CliOptions::ExitUnknown);
             return;
         }
-        const RepairGate gate(chosen, diagnosis->budget);
-        const QStringList refusals = printDecisions(out, gate, override);
+        const QStringList refusals = printDecisions(out, *proposal, override);
         for (const SourceError &e : fetch.errors)
             out << "Note: " << e.toString() << "\n";
         out.flush();
-        QStringList chosenIds;
-        for (const Finding *f : chosen)
-            chosenIds << f->id();
-        const QString title = gate.routeChange()
-            ? gate.routeChange()->title
-            : (gate.decisions().isEmpty() || !gate.decisions().first().plan
-                    ? QString()
-                    : gate.decisions().first().plan->title);
-        const auto proceed = [&, refusals, fetch, diagnosis, gate, chosenIds](
-                                 const QList<SilenceRequest> &planned) {
+        const QStringList chosenIds = proposal->chosenIds();
+        const QString title = proposal->summary();
+        const auto proceed = [&, refusals, proposal, chosenIds](const QList<SilenceRequest> &planned) {
             if (!parser.isSet(QStringLiteral("yes"))) {
                 if (!refusals.isEmpty()) {
-                    out << (chosen.size() == 1 && refusals.size() == 1 ? "This plan would be refused: "
-                                                                       : "Would be refused: ")
-                        << (chosen.size() == 1 ? refusals.first().section(QStringLiteral(": "), 1)
-                                               : refusals.join(QStringLiteral("; ")))
+                    out << (proposal->chosen().size() == 1 && refusals.size() == 1
+                            ? "This plan would be refused: "
+                            : "Would be refused: ")
+                        << (proposal->chosen().size() == 1 ? refusals.first().section(QStringLiteral(": "), 1)
+                                                           : refusals.join(QStringLiteral("; ")))
                         << Qt::endl;
                     QCoreApplication::exit(2);
                     return;
@@ -299,25 +262,37 @@ int runRepairCommand(const QStringList &arguments)
             for (const QString &r : refusals)
                 QTextStream(Terminal::err()) << "flightdeck-cli repair: not sent: " << r << Qt::endl;
             worst = refusals.isEmpty() ? 0 : 2;
-            RepairRun::Options runOptions;
+            RepairSession::Options runOptions;
             runOptions.diagnosis = *options;
             runOptions.override = override;
             runOptions.kube = p.kube;
             runOptions.stopOnFailure = true; // what follows a failed change was planned from the same data
-            run = std::make_unique<RepairRun>(
-                &session, p.kluster, fetch.state, diagnosis, gate.steps(), runOptions);
+            run = std::make_unique<RepairSession>(&session, proposal, runOptions);
             QObject::connect(
-                run.get(), &RepairRun::stepStarted, run.get(), [&out](const RepairGate::Step &step) {
+                run.get(), &RepairSession::stepStarted, run.get(), [&out](const RepairGate::Step &step) {
                     out << "Sending: " << printable(step.plan.title) << Qt::endl;
                 });
-            QObject::connect(run.get(), &RepairRun::progress, run.get(),
+            QObject::connect(run.get(), &RepairSession::progress, run.get(),
                 [&out](const QString &, const QString &m) { out << "  ... " << printable(m) << Qt::endl; });
-            QObject::connect(run.get(), &RepairRun::stepFinished, run.get(),
+            QObject::connect(run.get(), &RepairSession::stepFinished, run.get(),
                 [&](const RepairGate::Step &, const RepairExecutor::Outcome &o) {
                     printOutcome(out, o);
                     worst = qMax(worst, o.auditError.isEmpty() ? exitStatusOf(o.result) : 3);
                 });
-            QObject::connect(run.get(), &RepairRun::finished, run.get(), [&] {
+            // Read again just before sending, the kluster gives another plan: nothing is sent; the new plan
+            // is printed, to be confirmed by running the command again.
+            QObject::connect(run.get(), &RepairSession::replanned, run.get(),
+                [&](const std::shared_ptr<const RepairProposal> &fresh, const QStringList &differences) {
+                    out << "\nNot sent: the plan changed since the kluster was read ("
+                        << printable(differences.join(QStringLiteral("; "))) << "). The plan now:\n";
+                    printDecisions(out, *fresh, override);
+                    out << "Nothing was sent. Run the command again to send the plan as it is now."
+                        << Qt::endl;
+                    QTextStream(Terminal::err())
+                        << "flightdeck-cli repair: not sent: the plan changed before it was sent" << Qt::endl;
+                    worst = qMax(worst, 2);
+                });
+            QObject::connect(run.get(), &RepairSession::finished, run.get(), [&] {
                 if (silences.silenceIds().isEmpty()) {
                     QCoreApplication::exit(worst);
                     return;

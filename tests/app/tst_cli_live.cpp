@@ -30,6 +30,7 @@ private slots:
     void refusedByTheBudgetUnlessOverridden();
     void refusedWithoutEvidence();
     void concurrentWriterLosesNoRoute();
+    void planChangedBeforeSendingIsPrintedNotSent();
     void portPairAddedKeepingAConcurrentWritersPair();
     void zoneDisruptionRefusesDeletionUnlessOverridden();
     void everyIncidentRuleCausedLive_data();
@@ -412,6 +413,55 @@ void TestCliLive::concurrentWriterLosesNoRoute()
     QVERIFY(concurrentRouteKept); // the other writer's route survived
     QVERIFY(
         !router.routes.contains(SimRoute { QStringLiteral("198.19.7.0/24"), QStringLiteral("10.180.0.99") }));
+}
+
+// The plan is made once and printed; just before sending, the kluster is read again: another writer has
+// changed the router between (the second read of it meets the simulator's concurrent-write), so the same
+// choice gives another plan. Nothing is sent, the new plan is printed, exit 2; run again, it is sent.
+void TestCliLive::planChangedBeforeSendingIsPrintedNotSent()
+{
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/settings"),
+                     R"({"extraRouteAtomic": false})")
+                 .status,
+        204);
+    const World &world = m_fixture->sim.world();
+    const auto router
+        = [&world] { return world.routers.at(world.routerIndex(world.klusters.at(1).routerId)); };
+    const qint64 revision = router().revision;
+    const int records = int(audit().size());
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                     R"({"kind": "concurrent-write", "service": "network", "method": "GET",
+                         "path": "^/v2.0/routers/", "after": 1, "count": 1})")
+                 .status,
+        201);
+    const QStringList args = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("legacy"), QStringLiteral("--all-routes"),
+        QStringLiteral("--yes") };
+    Run r = cli(args);
+    QVERIFY2(r.exitCode == 2, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("Not sent: the plan changed since the kluster was read")),
+        qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("Nothing was sent.")), qPrintable(r.out));
+    // The plan printed twice: as read first, and as it is now (the other writer's revision in its guard).
+    QCOMPARE(r.out.count(QStringLiteral("One change of the router for 5 findings")), 2);
+    QVERIFY2(
+        r.out.contains(QStringLiteral("[If-Match: revision_number=%1]").arg(revision)), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("[If-Match: revision_number=%1]").arg(revision + 1)),
+        qPrintable(r.out));
+    QVERIFY(!r.out.contains(QStringLiteral("Sending:")));
+    QVERIFY2(r.err.contains(QStringLiteral("the plan changed before it was sent")), qPrintable(r.err));
+    QCOMPARE(int(audit().size()), records); // nothing written ahead: nothing was about to be sent
+    QCOMPARE(router().revision, revision + 1); // only the other writer's change
+    // Run again: the plan as it is now is sent, and the other writer's route kept.
+    r = cli(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QCOMPARE(int(audit().size()), records + 1);
+    bool kept = false;
+    for (const SimRoute &route : router().routes)
+        kept = kept || route.destination.startsWith(QLatin1String("198.51.100."));
+    QVERIFY(kept);
 }
 
 void TestCliLive::portPairAddedKeepingAConcurrentWritersPair()

@@ -351,8 +351,11 @@ void TestConsoleSession::teamRepairsKeptWhenEventsCannotBeRead()
     const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
     Connection *connection = session.registry()->connection(demo.connection);
     QSignalSpy repaired(connection, &Connection::repairFinished);
-    connection->repair(demo.kluster, session.store()->data(demo)->fetch,
-        { QStringLiteral("security-group-rule-missing:tcp") }, false);
+    const KlusterData *shown = session.store()->data(demo);
+    connection->repair(
+        std::make_shared<const RepairProposal>(demo.kluster, shown->fetch, shown->diagnosis,
+            RepairChoice { { QStringLiteral("security-group-rule-missing:tcp") }, {}, false, false }),
+        false);
     QVERIFY(repaired.wait(60000));
     QSignalSpy changed(session.team(), &TeamRepairs::changed);
     const auto readAgain = [&] {

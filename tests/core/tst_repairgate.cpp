@@ -1,6 +1,7 @@
 #include "core/diagnosis.h"
 #include "core/diagnosiscontext.h"
 #include "core/repairgate.h"
+#include "core/repairproposal.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QJsonArray>
@@ -26,6 +27,9 @@ private slots:
     void deletionsInABatchOnlyWithinTheBudget();
     void judgeOnePlanAlone();
     void reasonsAsTheReportsNameThem();
+    void proposalMadeAgainFromTheSameDataIsTheSame();
+    void proposalSaysWhatChanged();
+    void proposalResolvesIncidentsAndAbsentIds();
 };
 
 // A kluster of `expected` nodes, `ready` of them healthy, and instances in ERROR
@@ -388,3 +392,74 @@ void TestRepairGate::reasonsAsTheReportsNameThem()
 
 QTEST_GUILESS_MAIN(TestRepairGate)
 #include "tst_repairgate.moc"
+
+// A plan made from `w` as read now (what the dialog shows, the command line prints, the session compares).
+static std::shared_ptr<const RepairProposal> propose(const WorldBuilder &w, const RepairChoice &choice)
+{
+    auto fetch = std::make_shared<KlusterFetch>();
+    fetch->state = w.state();
+    auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch->state));
+    return std::make_shared<const RepairProposal>(fetch->state.kluster.name, fetch, diagnosis, choice);
+}
+
+void TestRepairGate::proposalMadeAgainFromTheSameDataIsTheSame()
+{
+    RepairChoice routes;
+    routes.allRoutes = true;
+    const auto a = propose(brokenRouter(false), routes);
+    const auto b = propose(brokenRouter(false), routes);
+    QCOMPARE(a->sendable().size(), 4);
+    QCOMPARE(a->action(), QStringLiteral("Change the router (4 findings)"));
+    QVERIFY(a->typeToConfirm().isEmpty());
+    QCOMPARE(a->differences(*b), QStringList());
+    // A protected kluster asks for its name, whatever it sends.
+    RepairChoice guarded = routes;
+    guarded.protectedKluster = true;
+    QCOMPARE(propose(brokenRouter(false), guarded)->typeToConfirm(), QStringLiteral("legacy"));
+}
+
+void TestRepairGate::proposalSaysWhatChanged()
+{
+    RepairChoice routes;
+    routes.allRoutes = true;
+    const auto before = propose(brokenRouter(false), routes);
+    // Another writer bumped the router's revision: the guarded list is another request.
+    WorldBuilder bumped = brokenRouter(false);
+    bumped.routerRevision(42);
+    const QStringList revision = before->differences(*propose(bumped, routes));
+    QCOMPARE(revision.size(), 1);
+    QVERIFY2(revision.first().startsWith(QStringLiteral("the requests of ")), qPrintable(revision.first()));
+    // A finding gone, and one new: each named.
+    WorldBuilder fixed = brokenRouter(false);
+    fixed.route(QStringLiteral("198.19.9.0/24"), QStringLiteral("10.180.0.97"));
+    const QStringList more = before->differences(*propose(fixed, routes));
+    QVERIFY2(more.join(QLatin1Char('\n')).contains(QStringLiteral(" is new")),
+        qPrintable(more.join(QLatin1Char('\n'))));
+    // The budget now refuses a deletion that was allowed: said as the verdict that changed.
+    RepairChoice one;
+    one.findings = { errorA };
+    const auto allowed = propose(world(4, 3, { QStringLiteral("kks-demo-pool-eaaaa") }), one);
+    QCOMPARE(allowed->sendable(), QStringList { errorA });
+    QCOMPARE(allowed->typeToConfirm(), QStringLiteral("kks-demo-pool-eaaaa"));
+    const auto refused = propose(world(4, 1, { QStringLiteral("kks-demo-pool-eaaaa") }), one);
+    const QStringList budget = allowed->differences(*refused);
+    QVERIFY(!budget.isEmpty());
+    QVERIFY2(
+        budget.first().startsWith(errorA + QStringLiteral(": was sent, now ")), qPrintable(budget.first()));
+    // Gone altogether.
+    const QStringList gone = allowed->differences(*propose(world(4, 3, {}), one));
+    QVERIFY2(gone.first().startsWith(errorA + QStringLiteral(" is gone")), qPrintable(gone.first()));
+}
+
+void TestRepairGate::proposalResolvesIncidentsAndAbsentIds()
+{
+    RepairChoice choice;
+    choice.findings = { orphan, QStringLiteral("route-orphaned:nothing"), orphan };
+    WorldBuilder w = world(2, 2, {});
+    w.route(QStringLiteral("100.100.99.0/24"), QStringLiteral("10.0.0.99"));
+    const auto p = propose(w, choice);
+    QCOMPARE(p->chosenIds(), QStringList { orphan }); // once, however often asked
+    QCOMPARE(p->absent(), QStringList { QStringLiteral("route-orphaned:nothing") });
+    QCOMPARE(p->summary(), p->steps().first().plan.title);
+    QCOMPARE(RepairProposal::outcomeWords(RepairResult::Fixed), QStringLiteral("fixed (verified)"));
+}

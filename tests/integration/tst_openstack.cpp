@@ -738,9 +738,16 @@ QList<RepairExecutor::Outcome> TestOpenStack::repairFromOneState(const QString &
     if (beforeSending)
         beforeSending();
     // The same plan, from the same state, `times` times: a repeat meets what the first one did.
+    const std::optional<RepairPlan> plan = finding->repair();
+    if (!plan) {
+        RepairExecutor::Outcome none;
+        none.message = QStringLiteral("no repair of ") + findingId;
+        return { none };
+    }
     QList<RepairExecutor::Outcome> outcomes;
     for (int i = 0; i < times; ++i) {
-        RepairExecutor executor(&session, QString::fromLatin1(KlusterName), state.state, *finding, options);
+        RepairExecutor executor(&session, QString::fromLatin1(KlusterName), state.state, { *finding }, *plan,
+            diagnosis.budget, options);
         QSignalSpy finished(&executor, &RepairExecutor::finished);
         executor.start();
         if (!finished.wait(180000))
@@ -910,8 +917,8 @@ RepairExecutor::Outcome TestOpenStack::repairTogether(const QStringList &finding
         QList<Finding> resolved;
         for (const QString &id : incident.repairFindings())
             resolved << *diagnosis.find(id);
-        RepairExecutor executor(
-            &session, QString::fromLatin1(KlusterName), state.state, resolved, *plan, options);
+        RepairExecutor executor(&session, QString::fromLatin1(KlusterName), state.state, resolved, *plan,
+            diagnosis.budget, options);
         QSignalSpy finished(&executor, &RepairExecutor::finished);
         executor.start();
         if (!finished.wait(180000)) {
@@ -935,8 +942,8 @@ RepairExecutor::Outcome TestOpenStack::repairTogether(const QStringList &finding
         findings << *diagnosis.find(id);
     if (beforeSending)
         beforeSending();
-    RepairExecutor executor(
-        &session, QString::fromLatin1(KlusterName), state.state, findings, steps.first().plan, options);
+    RepairExecutor executor(&session, QString::fromLatin1(KlusterName), state.state, findings,
+        steps.first().plan, diagnosis.budget, options);
     QSignalSpy finished(&executor, &RepairExecutor::finished);
     executor.start();
     if (!finished.wait(180000)) {

@@ -82,6 +82,8 @@ private slots:
     void multiSelectRepairObeysTheBudget();
     void zoneOutageRefusesTheDeletionInTheDialog();
     void dialogRefusesWhatARefreshChanged();
+    void nodeLostBetweenConfirmAndSendSendsNothing();
+    void concurrentWriteBeforeSendingShowsTheNewPlan();
     void refreshKeepsSelection();
     void nodeChangeShownLive();
     void fleetOpensAKluster();
@@ -521,6 +523,116 @@ void TestConsole::dialogRefusesWhatARefreshChanged()
     window.refreshAll();
     QVERIFY(waitSettled(window));
     QVERIFY(!dialog->confirmButton()->isEnabled());
+    dialog->reject();
+}
+
+// A node lost between the confirmation and the send: the session reads the kluster again just before the
+// first request, the plan made from it no longer has the finding, and nothing is sent; the dialog shows the
+// new plan (nothing to send) instead of a result.
+void TestConsole::nodeLostBetweenConfirmAndSendSendsNothing()
+{
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    const QString node = QStringLiteral("kks-demo-pool-g4h0s");
+    const QString id = QStringLiteral("node-without-instance:") + node;
+    window.setTab(Tab::Nodes); // watched live: the console hears of the node's deletion as it would
+    QTRY_VERIFY_WITH_TIMEOUT(window.nodesPage()->caption().contains(QStringLiteral("nodes live")), 10000);
+    QVERIFY(window.findingsPage()->selectKeys({ id }));
+    window.setTab(Tab::Findings);
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QTest::keyClicks(dialog->confirmationBox(), node);
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    // The node object goes (another operator, Kubernikus' own controller) after the plan was read.
+    World &world = m_fixture->sim.world();
+    SimKluster &demo = world.klusters.first();
+    const int index = world.nodeIndex(demo, node);
+    QVERIFY(index >= 0);
+    demo.nodes.removeAt(index);
+    ++world.resourceVersionCounter;
+    QSignalSpy replanned(dialog.data(), &RepairDialog::replanned);
+    QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
+    QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    QVERIFY(dialog->isRunning());
+    m_fixture->sim.watches().observe(); // the console's watch of the nodes hears of it only now
+    QVERIFY2(replanned.wait(60000), qPrintable(dialog->statusText()));
+    QVERIFY(finished.isEmpty());
+    QVERIFY(!dialog->isRunning());
+    QVERIFY2(
+        dialog->statusText().contains(QStringLiteral("Nothing was sent")), qPrintable(dialog->statusText()));
+    QVERIFY2(dialog->statusText().remove(QChar(0x200B)).contains(id + QStringLiteral(" is gone")),
+        qPrintable(dialog->statusText()));
+    QVERIFY(dialog->sendable().isEmpty());
+    QVERIFY(!dialog->confirmButton()->isEnabled());
+    QString error;
+    QVERIFY(AuditLog::read(&error).isEmpty()); // nothing was about to be sent: no record written ahead
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QTest::qWait(50); // laid out as shown
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-replanned.png")));
+    }
+    dialog->reject();
+}
+
+// Another writer changes the router between the confirmation and the send (the simulator's concurrent-write,
+// met by the session's read of the router just before sending): the guarded full route list would now be
+// another request. Nothing is sent, the new plan is shown, and confirming it sends exactly it.
+void TestConsole::concurrentWriteBeforeSendingShowsTheNewPlan()
+{
+    World &world = m_fixture->sim.world();
+    world.extraRouteAtomic = false;
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, simSpec()));
+    QVERIFY(select(window, { QStringLiteral("sim"), QStringLiteral("legacy") }));
+    window.setTab(Tab::Routes);
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    window.repairRoutesAction()->trigger();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->sendable().size(), 5);
+    const QString routerId = world.klusters.at(1).routerId;
+    const qint64 revision = world.routers.at(world.routerIndex(routerId)).revision;
+    const auto guard = [&dialog] {
+        return dialog->plannedRequests()
+            .first()
+            .toObject()
+            .value(QStringLiteral("headers"))
+            .toObject()
+            .value(QStringLiteral("If-Match"))
+            .toString();
+    };
+    QCOMPARE(guard(), QStringLiteral("revision_number=%1").arg(revision));
+    FaultRule write;
+    write.kind = FaultRule::Kind::ConcurrentWrite;
+    write.service = QStringLiteral("network");
+    write.method = QStringLiteral("GET");
+    write.path = QRegularExpression(QStringLiteral("^/v2.0/routers/%1$").arg(routerId));
+    write.remaining = 1;
+    m_fixture->sim.faults().add(write);
+    QSignalSpy replanned(dialog.data(), &RepairDialog::replanned);
+    QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    QVERIFY2(replanned.wait(60000), qPrintable(dialog->statusText()));
+    QVERIFY2(
+        dialog->statusText().contains(QStringLiteral("Nothing was sent")), qPrintable(dialog->statusText()));
+    QCOMPARE(
+        guard(), QStringLiteral("revision_number=%1").arg(revision + 1)); // the new plan is the one shown
+    QString error;
+    QVERIFY(AuditLog::read(&error).isEmpty());
+    QCOMPARE(world.routers.at(world.routerIndex(routerId)).revision, revision + 1); // the other writer's only
+    // Confirmed again: the new plan is sent, and the other writer's route survives it.
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
+    QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    QVERIFY2(finished.wait(60000), "the repair did not finish");
+    QCOMPARE(finished.first().at(0).toInt(), 5);
+    QCOMPARE(AuditLog::read(&error).size(), 1);
+    bool kept = false;
+    for (const SimRoute &route : world.routers.at(world.routerIndex(routerId)).routes)
+        kept = kept || route.destination.startsWith(QLatin1String("198.51.100."));
+    QVERIFY(kept);
     dialog->reject();
 }
 
