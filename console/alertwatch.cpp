@@ -1,6 +1,6 @@
 #include "console/alertwatch.h"
 
-#include "models/klusterstore.h"
+#include "console/klusterstore.h"
 #include "services/httpclient.h"
 #include "services/secretstore.h"
 

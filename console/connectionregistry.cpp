@@ -1,7 +1,7 @@
 #include "console/connectionregistry.h"
 
+#include "console/klusterstore.h"
 #include "console/lowpriority.h"
-#include "models/klusterstore.h"
 #include "services/cloudconfig.h"
 #include "services/endpointslots.h"
 #include "services/secretstore.h"

@@ -3,12 +3,12 @@
 #include "console/alertwatch.h"
 #include "console/connectionregistry.h"
 #include "console/historyclient.h"
+#include "console/klusterstore.h"
 #include "console/refreshcoordinator.h"
 #include "console/teamrepairs.h"
 #include "console/viewpreparer.h"
 #include "models/auditmodel.h"
 #include "models/klustersmodel.h"
-#include "models/klusterstore.h"
 #include "services/connection.h"
 #include "services/settings.h"
 
@@ -31,7 +31,26 @@ ConsoleSession::ConsoleSession(QObject *parent)
     , m_team(new TeamRepairs(m_registry, this))
 {
     m_history->open(Settings::historyDays().value(), Settings::historyMegabytes().value());
-    m_klusters->follow(m_store);
+    // The kluster list follows the store: its klusters, their diagnoses and errors, the connections that list
+    // nothing.
+    connect(m_store, &KlusterStore::klusterAdded, m_klusters,
+        [this](const KlusterKey &key) { m_klusters->setKluster(key.connection, key.kluster); });
+    connect(m_store, &KlusterStore::klusterGone, m_klusters, [this](const KlusterKey &key) {
+        m_klusters->setError(key.connection, key.kluster, tr("Kubernikus no longer lists this kluster"));
+    });
+    connect(m_store, &KlusterStore::klusterFetched, m_klusters, [this](const KlusterKey &key) {
+        const KlusterData *d = m_store->data(key);
+        m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt,
+            SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
+    });
+    connect(m_store, &KlusterStore::klusterFailed, m_klusters, [this](const KlusterKey &key) {
+        m_klusters->setError(key.connection, key.kluster, SourceError::joined(m_store->data(key)->error));
+    });
+    // A connection that lists nothing still has a row, with its error, until it is removed.
+    connect(m_store, &KlusterStore::listingErrorChanged, m_klusters, [this](const QString &connection) {
+        m_klusters->setConnectionError(connection, m_store->listingError(connection).toString());
+    });
+    connect(m_store, &KlusterStore::connectionRemoved, m_klusters, &KlustersModel::removeConnection);
     connect(m_refreshes, &RefreshCoordinator::recordable, m_history, &HistoryClient::record);
     m_refreshes->setViewsBusy([this] { return m_preparer->isBusy(); });
     connect(m_preparer, &ViewPreparer::idle, m_refreshes, &RefreshCoordinator::settleIfIdle);

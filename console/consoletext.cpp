@@ -6,6 +6,7 @@
 #include "core/printable.h"
 
 #include <QCoreApplication>
+#include <QMap>
 #include <algorithm>
 
 namespace ConsoleText {
@@ -392,6 +393,55 @@ AlertsText alertsText(
             = tr("The last read failed (%1); these are the alerts of %2.")
                   .arg(shortError(alerts.error), readAt.isValid() ? ago(readAt, now) : tr("an earlier read"));
     return out;
+}
+
+OverviewText overviewText(const QString &kluster, const Diagnosis &diagnosis, const QString &incomplete)
+{
+    OverviewText text;
+    // Missing data never reads as health: with a source missing, the counts are at least what was found. The
+    // counts are causes (KlusterStanding), as the list, the Fleet and check --all count them; the worst cause
+    // leads, as it ranks the kluster.
+    const KlusterStanding standing = KlusterStanding::of(diagnosis);
+    const bool atLeast = !incomplete.isEmpty();
+    text.title = standing.worst ? tr("%1: %2 · %3").arg(kluster, standing.reason, standing.text(atLeast))
+        : incomplete.isEmpty()  ? tr("%1: healthy").arg(kluster)
+                                : tr("%1: unknown — incomplete data").arg(kluster);
+    if (!incomplete.isEmpty())
+        text.caption = tr("INCOMPLETE: %1. The counts are lower bounds; what depends on it is not diagnosed.")
+                           .arg(incomplete);
+    if (diagnosis.count(Severity::Critical) + diagnosis.count(Severity::Warning) > 0) {
+        QMap<QString, int> byKind;
+        for (const Finding &f : diagnosis.findings) {
+            if (f.severity != Severity::Info)
+                byKind[findingKindName(f.kind)] += 1;
+        }
+        QStringList kinds;
+        for (auto it = byKind.cbegin(); it != byKind.cend(); ++it)
+            kinds << QStringLiteral("%1 × <b>%2</b>").arg(it.value()).arg(it.key().toHtmlEscaped());
+        text.lines << tr("What is wrong: %1. Open <b>Findings</b> (Ctrl+2) to see each with its evidence and "
+                         "repair.")
+                          .arg(kinds.join(QStringLiteral(", ")));
+    } else {
+        text.lines << tr("No warning or critical finding.");
+    }
+    text.lines << budgetLine(diagnosis.budget);
+    for (const QString &n : diagnosis.notDiagnosed)
+        text.lines << tr("<b>Not diagnosed:</b> %1").arg(OutsideText::html(n, 600));
+    for (const QString &n : diagnosis.notes)
+        text.lines << tr("Note: %1").arg(OutsideText::html(n, 600));
+    return text;
+}
+
+QString budgetLine(const RemediationBudget &b)
+{
+    return b.deletionsAllowed
+        ? tr("Remediation budget: instance deletions are allowed. %1 of %2 expected nodes are unhealthy; "
+             "deletions stop once more than %3 are.")
+              .arg(b.unhealthy)
+              .arg(b.expected)
+              .arg(b.maxUnhealthy)
+        : tr("Remediation budget: <b>instance deletions refused</b> (%1): %2")
+              .arg(refusalName(b.reason), OutsideText::html(b.detail, 600));
 }
 
 } // namespace ConsoleText

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "console/klusterstore.h"
 #include "console/refreshcoordinator.h"
 #include "core/alerts.h"
 #include "core/error.h"
 #include "core/finding.h"
 #include "core/klusterkey.h"
-#include "models/klusterstore.h"
 
 #include <QDateTime>
 #include <QString>
@@ -14,6 +14,7 @@
 #include <optional>
 
 struct ConnectionSpec;
+struct RemediationBudget;
 
 // What the console says, made without a widget from what it knows: the banner, the captions over the views,
 // the desktop notification of a change, the status line after a round of refreshes. Pure functions of their
@@ -124,5 +125,19 @@ struct AlertsText
 constexpr int ShownAlerts = 10;
 AlertsText alertsText(
     const KlusterAlerts &alerts, const Diagnosis &diagnosis, const QDateTime &readAt, const QDateTime &now);
+
+// The Overview's words for a kluster: its title (the worst cause first, the counts as causes), the caption
+// of incomplete data, and the summary's lines (rich text; outside text escaped): what is wrong by kind, the
+// remediation budget, what was not diagnosed, the notes.
+struct OverviewText
+{
+    QString title; // "demo: pod-network rule missing · 8 critical · 4 warning", "demo: healthy"
+    QString caption; // "INCOMPLETE: …" (empty: every source read)
+    QStringList lines;
+};
+// `incomplete`: what could not be read (empty: everything was): the counts are then lower bounds.
+OverviewText overviewText(const QString &kluster, const Diagnosis &diagnosis, const QString &incomplete);
+// The remediation budget of a kluster in a sentence (rich text).
+QString budgetLine(const RemediationBudget &budget);
 
 } // namespace ConsoleText

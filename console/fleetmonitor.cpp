@@ -2,9 +2,9 @@
 
 #include "console/connectionregistry.h"
 #include "console/historyclient.h"
+#include "console/klusterstore.h"
 #include "console/refreshcoordinator.h"
 #include "core/checkreport.h"
-#include "models/klusterstore.h"
 #include "services/settings.h"
 
 #include <QSet>

@@ -1,11 +1,11 @@
 #include "console/handoff.h"
 
+#include "console/klusterstore.h"
 #include "core/diagnosis.h"
 #include "core/finding.h"
 #include "core/incidents.h"
 #include "core/klusterstanding.h"
 #include "core/printable.h"
-#include "models/klusterstore.h"
 
 namespace {
 

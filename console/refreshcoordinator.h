@@ -1,7 +1,7 @@
 #pragma once
 
+#include "console/klusterstore.h"
 #include "core/klusterkey.h"
-#include "models/klusterstore.h"
 
 #include <QHash>
 #include <QList>

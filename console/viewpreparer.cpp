@@ -1,8 +1,8 @@
 #include "console/viewpreparer.h"
 
+#include "console/klusterstore.h"
 #include "console/lowpriority.h"
 #include "core/klusterindex.h"
-#include "models/klusterstore.h"
 
 #include <QFutureWatcher>
 #include <QThreadPool>

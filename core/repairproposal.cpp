@@ -73,8 +73,10 @@ QStringList RepairProposal::chosenIds() const
 
 bool RepairProposal::deletesNode() const
 {
-    return std::any_of(m_gate.decisions().cbegin(), m_gate.decisions().cend(),
-        [](const RepairGate::Decision &d) { return d.plan && d.plan->action == RepairPlan::Action::DeleteNode; });
+    return std::any_of(
+        m_gate.decisions().cbegin(), m_gate.decisions().cend(), [](const RepairGate::Decision &d) {
+            return d.plan && d.plan->action == RepairPlan::Action::DeleteNode;
+        });
 }
 
 QString RepairProposal::typeToConfirm() const
@@ -137,11 +139,14 @@ QString RepairProposal::action() const
 {
     if (m_sendable.size() == 1) {
         const auto d = std::find_if(m_gate.decisions().cbegin(), m_gate.decisions().cend(),
-            [this](const RepairGate::Decision &decision) { return decision.finding->id() == m_sendable.first(); });
+            [this](const RepairGate::Decision &decision) {
+                return decision.finding->id() == m_sendable.first();
+            });
         const RepairPlan &plan = *d->plan;
-        return plan.deletesInstance()                        ? QStringLiteral("Delete instance %1").arg(plan.instanceName)
-            : plan.action == RepairPlan::Action::DeleteNode ? QStringLiteral("Delete node %1").arg(plan.nodeName)
-                                                            : plan.title;
+        return plan.deletesInstance() ? QStringLiteral("Delete instance %1").arg(plan.instanceName)
+            : plan.action == RepairPlan::Action::DeleteNode
+            ? QStringLiteral("Delete node %1").arg(plan.nodeName)
+            : plan.title;
     }
     if (m_steps.size() == 1 && m_gate.routeChange())
         return QStringLiteral("Change the router (%1 findings)").arg(m_sendable.size());

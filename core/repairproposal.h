@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/auditrecord.h"
 #include "core/diagnosis.h"
 #include "core/klusterfetch.h"
-#include "core/auditrecord.h"
 #include "core/repairgate.h"
 
 #include <QList>

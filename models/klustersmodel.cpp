@@ -1,7 +1,5 @@
 #include "models/klustersmodel.h"
 
-#include "models/klusterstore.h"
-
 #include <QSet>
 
 KlustersModel::State KlustersModel::Row::state() const
@@ -383,26 +381,4 @@ void KlustersModel::setProtected(const QSet<QString> &keys)
     m_protected = keys;
     if (rowCount() > 0)
         emit dataChanged(index(0, KlusterColumn), index(rowCount() - 1, KlusterColumn), { Qt::DisplayRole });
-}
-
-void KlustersModel::follow(const KlusterStore *store)
-{
-    connect(store, &KlusterStore::klusterAdded, this,
-        [this](const KlusterKey &key) { setKluster(key.connection, key.kluster); });
-    connect(store, &KlusterStore::klusterGone, this, [this](const KlusterKey &key) {
-        setError(key.connection, key.kluster, tr("Kubernikus no longer lists this kluster"));
-    });
-    connect(store, &KlusterStore::klusterFetched, this, [this, store](const KlusterKey &key) {
-        const KlusterData *d = store->data(key);
-        setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt,
-            SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
-    });
-    connect(store, &KlusterStore::klusterFailed, this, [this, store](const KlusterKey &key) {
-        setError(key.connection, key.kluster, SourceError::joined(store->data(key)->error));
-    });
-    // A connection that lists nothing still has a row, with its error, until it is removed.
-    connect(store, &KlusterStore::listingErrorChanged, this, [this, store](const QString &connection) {
-        setConnectionError(connection, store->listingError(connection).toString());
-    });
-    connect(store, &KlusterStore::connectionRemoved, this, &KlustersModel::removeConnection);
 }

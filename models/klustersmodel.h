@@ -12,8 +12,6 @@
 #include <QVariantMap>
 #include <climits>
 
-class KlusterStore;
-
 // The sidebar: every kluster across connections with its worst severity, its
 // counts, when it was fetched, and what is not right with the data shown:
 // *stale* (the last refresh failed; the data is the last good one),
@@ -73,8 +71,6 @@ public:
     };
 
     explicit KlustersModel(QObject *parent = nullptr);
-    // Follows `store`: its klusters, their diagnoses and errors, the connections that list nothing.
-    void follow(const KlusterStore *store);
 
     static QStringList filterFields();
     static QString keyOf(const QString &connection, const QString &kluster)

@@ -1,17 +1,15 @@
 // HistoryStore's acknowledgements: who is handling which finding, until when (its own file: historystore.cpp
 // keeps the refreshes).
+#include "services/historysql.h"
 #include "services/historystore.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 
-namespace {
+using HistorySql::fromMs;
 
-QDateTime fromMs(const QVariant &v)
-{
-    return v.isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(v.toLongLong(), Qt::UTC);
-}
+namespace {
 
 const QString Columns = QStringLiteral("finding, by, note, at, until, severity, fingerprint");
 

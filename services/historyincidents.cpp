@@ -1,5 +1,6 @@
 // HistoryStore's incidents (diagnosis.md §5): each an interval from first seen to resolved, as the findings'
 // (its own file: historystore.cpp keeps the refreshes and the findings).
+#include "services/historysql.h"
 #include "services/historystore.h"
 
 #include <QSet>
@@ -7,12 +8,9 @@
 #include <QSqlQuery>
 #include <QVariant>
 
-namespace {
+using HistorySql::fromMs;
 
-QDateTime fromMs(const QVariant &v)
-{
-    return v.isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(v.toLongLong(), Qt::UTC);
-}
+namespace {
 
 // A stored severity; a name no version of this program wrote reads as critical (as every rule's incident is).
 Severity severityOf(const QVariant &stored)

@@ -4,6 +4,8 @@
 #include "simulator/world.h"
 
 #include <QByteArray>
+#include <QDateTime>
+#include <QJsonObject>
 #include <QString>
 
 // Scenarios: the world a simulated cloud starts with, as a JSON document
@@ -18,6 +20,11 @@ bool load(const QByteArray &json, World &world, FaultInjector &faults, QString *
 bool loadFile(const QString &path, World &world, FaultInjector &faults, QString *error);
 
 QByteArray defaultScenario();
+
+// What the loader and the region generator make alike: a project's "default" security group (its four
+// rules), and a rule of a group from its scenario object.
+SimSecurityGroup defaultGroup(const QString &projectId, const QDateTime &created);
+SimRule ruleFrom(const QJsonObject &o, const QString &groupId, int n, const QDateTime &created);
 
 // One project with one kluster "scale" of `nodes` instances and nodes, their
 // routes on a router with room for them, and a realistic sprinkling of every

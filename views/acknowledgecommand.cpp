@@ -1,8 +1,8 @@
 #include "views/acknowledgecommand.h"
 
 #include "console/historyclient.h"
+#include "console/klusterstore.h"
 #include "core/acknowledgement.h"
-#include "models/klusterstore.h"
 #include "services/connection.h"
 
 #include <QAction>

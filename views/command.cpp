@@ -1,6 +1,6 @@
 #include "views/command.h"
 
-#include "models/klusterstore.h"
+#include "console/klusterstore.h"
 #include "services/connection.h"
 
 #include <QAction>

@@ -2,8 +2,8 @@
 
 #include "console/connectionregistry.h"
 #include "console/historyclient.h"
+#include "console/klusterstore.h"
 #include "models/auditmodel.h"
-#include "models/klusterstore.h"
 #include "services/exports.h"
 #include "services/snapshotwriter.h"
 

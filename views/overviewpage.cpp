@@ -1,7 +1,6 @@
 #include "views/overviewpage.h"
 
 #include "core/diagnosis.h"
-#include "core/klusterstanding.h"
 #include "core/printable.h"
 #include "models/findingsmodel.h"
 #include "models/findingstreemodel.h"
@@ -351,52 +350,14 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     const int critical = diagnosis.count(Severity::Critical);
     const int warning = diagnosis.count(Severity::Warning);
     const int info = diagnosis.count(Severity::Info);
-    // Missing data never reads as health: with a source missing, the counts are at least what was found. The
-    // counts are causes (KlusterStanding), as the list, the Fleet and check --all count them; the worst cause
-    // leads, as it ranks the kluster.
-    const KlusterStanding standing = KlusterStanding::of(diagnosis);
-    const bool atLeast = !incomplete.isEmpty();
-    m_title->setText(standing.worst ? tr("%1: %2 · %3").arg(kluster, standing.reason, standing.text(atLeast))
-            : incomplete.isEmpty()  ? tr("%1: healthy").arg(kluster)
-                                    : tr("%1: unknown — incomplete data").arg(kluster));
+    // Its words are the console's (ConsoleText::overviewText): missing data never reads as health.
+    const ConsoleText::OverviewText text = ConsoleText::overviewText(kluster, diagnosis, incomplete);
+    m_title->setText(text.title);
     QPalette captionPalette = m_caption->palette();
     captionPalette.setColor(QPalette::WindowText, SeverityStyle::alarmText(palette()));
     m_caption->setPalette(incomplete.isEmpty() ? palette() : captionPalette);
-    m_caption->setText(incomplete.isEmpty()
-            ? QString()
-            : tr("INCOMPLETE: %1. The counts are lower bounds; what depends on it is not diagnosed.")
-                  .arg(incomplete));
-
-    QStringList lines;
-    if (critical + warning > 0) {
-        QMap<QString, int> byKind;
-        for (const Finding &f : diagnosis.findings) {
-            if (f.severity != Severity::Info)
-                byKind[findingKindName(f.kind)] += 1;
-        }
-        QStringList kinds;
-        for (auto it = byKind.cbegin(); it != byKind.cend(); ++it)
-            kinds << QStringLiteral("%1 × <b>%2</b>").arg(it.value()).arg(it.key().toHtmlEscaped());
-        lines << tr(
-            "What is wrong: %1. Open <b>Findings</b> (Ctrl+2) to see each with its evidence and repair.")
-                     .arg(kinds.join(QStringLiteral(", ")));
-    } else {
-        lines << tr("No warning or critical finding.");
-    }
-    const RemediationBudget &b = diagnosis.budget;
-    lines << (b.deletionsAllowed
-            ? tr("Remediation budget: instance deletions are allowed. %1 of %2 expected nodes are unhealthy; "
-                 "deletions stop once more than %3 are.")
-                  .arg(b.unhealthy)
-                  .arg(b.expected)
-                  .arg(b.maxUnhealthy)
-            : tr("Remediation budget: <b>instance deletions refused</b> (%1): %2")
-                  .arg(refusalName(b.reason), OutsideText::html(b.detail, 600)));
-    for (const QString &n : diagnosis.notDiagnosed)
-        lines << tr("<b>Not diagnosed:</b> %1").arg(OutsideText::html(n, 600));
-    for (const QString &n : diagnosis.notes)
-        lines << tr("Note: %1").arg(OutsideText::html(n, 600));
-    m_summary->setText(lines.join(QStringLiteral("<br>")));
+    m_caption->setText(text.caption);
+    m_summary->setText(text.lines.join(QStringLiteral("<br>")));
 
     const QPalette pal = palette();
     bool redrawn = false;

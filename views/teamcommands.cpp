@@ -4,8 +4,8 @@
 #include "console/consolesession.h"
 #include "console/handoff.h"
 #include "console/historyclient.h"
+#include "console/klusterstore.h"
 #include "console/teamrepairs.h"
-#include "models/klusterstore.h"
 #include "services/connection.h"
 
 #include <QAction>

@@ -1,42 +1,12 @@
 // flightdeck-cli: the headless twin of the console, for scripts, monitoring
 // systems and incident records.
 
-#include "app/cli/checkcommand.h"
-#include "app/cli/diffcommand.h"
-#include "app/cli/fleetcommands.h"
-#include "app/cli/livecommands.h"
+#include "app/cli/clicommands.h"
 #include "app/cli/terminal.h"
 #include "services/hardening.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
-
-static const char usage[]
-    = "Usage: flightdeck-cli <command> [options]\n"
-      "\n"
-      "Diagnose Kubernikus klusters: nodes that never registered, instances cut off\n"
-      "from their security group, missing pod-network rules, duplicate, orphaned,\n"
-      "stale or missing routes, a router at its route limit.\n"
-      "\n"
-      "Commands:\n"
-      "  check      Diagnose a kluster (a snapshot folder, or live), or every kluster (--all), and\n"
-      "             print the findings (text, JSON, or Prometheus metrics)\n"
-      "  serve      Keep every kluster of the clouds checked and serve Prometheus metrics\n"
-      "  snapshot   Fetch a kluster and write it as a snapshot folder\n"
-      "  diff       Say what changed in a kluster between two snapshot folders\n"
-      "  klusters   List the klusters of a cloud's project\n"
-      "  repair     Repair findings (one, several, or all of a router's routes): print the\n"
-      "             plan, send it with --yes, verify, audit\n"
-      "  audit      Print the audit log of repairs\n"
-      "  credentials  Keep a cloud's password in the system keychain (set, status, delete)\n"
-      "  (flightdeck-cli COMMAND --help for each command's options)\n"
-      "\n"
-      "Clouds come from clouds.yaml (+ secure.yaml) or the OS_* variables; nodes from the\n"
-      "kubeconfig Kubernikus hands out, or --kubeconfig/--context.\n"
-      "\n"
-      "Options:\n"
-      "  -h, --help     Show this help\n"
-      "  -v, --version  Show the version\n";
 
 int main(int argc, char *argv[])
 {
@@ -51,7 +21,7 @@ int main(int argc, char *argv[])
     const QString first = args.value(1);
     if (first.isEmpty() || first == QLatin1String("-h") || first == QLatin1String("--help")
         || first == QLatin1String("help")) {
-        QTextStream(first.isEmpty() ? Terminal::err() : Terminal::out()) << usage;
+        QTextStream(first.isEmpty() ? Terminal::err() : Terminal::out()) << CliCommands::usage();
         return first.isEmpty() ? 3 : 0;
     }
     if (first == QLatin1String("-v") || first == QLatin1String("--version")
@@ -60,17 +30,18 @@ int main(int argc, char *argv[])
                                      << Qt::endl;
         return 0;
     }
-    const QHash<QString, int (*)(const QStringList &)> commands = {
-        { QStringLiteral("check"), &runCheckCommand }, { QStringLiteral("snapshot"), &runSnapshotCommand },
-        { QStringLiteral("diff"), &runDiffCommand }, { QStringLiteral("klusters"), &runKlustersCommand },
-        { QStringLiteral("repair"), &runRepairCommand }, { QStringLiteral("audit"), &runAuditCommand },
-        { QStringLiteral("credentials"), &runCredentialsCommand },
-        { QStringLiteral("serve"), &runServeCommand }
-    };
-    if (const auto run = commands.value(first)) {
-        args.removeAt(1);
-        return run(args);
+    // The names, one per line (what the completions and the manual are checked against).
+    if (first == QLatin1String("commands")) {
+        QTextStream out(Terminal::out());
+        for (const CliCommands::Command &c : CliCommands::all())
+            out << c.name << '\n';
+        return 0;
     }
-    QTextStream(Terminal::err()) << "flightdeck-cli: unknown command \"" << first << "\"\n\n" << usage;
+    if (const CliCommands::Command *command = CliCommands::find(first)) {
+        args.removeAt(1);
+        return command->run(args);
+    }
+    QTextStream(Terminal::err()) << "flightdeck-cli: unknown command \"" << first << "\"\n\n"
+                                 << CliCommands::usage();
     return 3;
 }

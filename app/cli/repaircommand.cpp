@@ -153,11 +153,12 @@ int runRepairCommand(const QStringList &arguments)
     CliOptions::addAlertmanager(parser);
     CliOptions::Parsed p;
     if (const int status = CliOptions::parseCloudCommand(parser, arguments, command,
-            QStringLiteral("Repair findings: fetch the kluster, print the plan (the exact requests), "
-                           "send it only with --yes, verify by fetching again, and append the audit log.\n"
-                           "Exit status: 0 fixed (or the plan printed), 1 sent but still there, 2 refused (or the "
-                           "plan changed before it was sent: nothing sent, the new plan printed), 3 failed or "
-                           "could not run (with several findings: the worst of them)."),
+            QStringLiteral(
+                "Repair findings: fetch the kluster, print the plan (the exact requests), "
+                "send it only with --yes, verify by fetching again, and append the audit log.\n"
+                "Exit status: 0 fixed (or the plan printed), 1 sent but still there, 2 refused (or the "
+                "plan changed before it was sent: nothing sent, the new plan printed), 3 failed or "
+                "could not run (with several findings: the worst of them)."),
             true, &p);
         status >= 0)
         return status;

@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -13,6 +14,7 @@ class TestCliCheck : public QObject
 {
     Q_OBJECT
 private slots:
+    void commandsAreTheSameEverywhere();
     void examples_data();
     void examples();
     void everyFindingKindIsShownByTheExamples();
@@ -55,6 +57,50 @@ static QStringList idsOf(const QByteArray &json)
         ids << f.toObject().value(QStringLiteral("id")).toString() + QLatin1Char(' ')
                 + f.toObject().value(QStringLiteral("severity")).toString();
     return ids;
+}
+
+// The commands are one table: the top-level --help lists each, and the manual's synopsis, the bash and the
+// zsh completions name exactly those.
+void TestCliCheck::commandsAreTheSameEverywhere()
+{
+    const Run listed = cli({ QStringLiteral("commands") });
+    QCOMPARE(listed.exitCode, 0);
+    const QStringList names = QString::fromUtf8(listed.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(names.contains(QStringLiteral("repair")) && names.size() >= 8);
+    const Run help = cli({ QStringLiteral("--help") });
+    QCOMPARE(help.exitCode, 0);
+    for (const QString &name : names)
+        QVERIFY2(QString::fromUtf8(help.out).contains(QStringLiteral("\n  %1 ").arg(name)), qPrintable(name));
+    const auto read = [](const QString &path) {
+        QFile f(QStringLiteral(FLIGHTDECK_SOURCE_DIR "/") + path);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    };
+    const auto sorted = [](QStringList list) {
+        list.removeDuplicates();
+        list.sort();
+        return list;
+    };
+    // The manual's synopsis: ".SY flightdeck\-cli" then ".B <command>".
+    QStringList man;
+    const QRegularExpression synopsis(QStringLiteral("\\.SY flightdeck\\\\-cli\\n\\.B ([a-z]+)\\n"));
+    for (auto m = synopsis.globalMatch(read(QStringLiteral("packaging/man/flightdeck-cli.1"))); m.hasNext();)
+        man << m.next().captured(1);
+    QCOMPARE(sorted(man), sorted(names));
+    const QRegularExpression bash(QStringLiteral("local commands=\"([a-z ]+)\""));
+    const QRegularExpressionMatch b
+        = bash.match(read(QStringLiteral("packaging/completion/flightdeck-cli.bash")));
+    QVERIFY(b.hasMatch());
+    QCOMPARE(sorted(b.captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts)), sorted(names));
+    const QString zsh = read(QStringLiteral("packaging/completion/_flightdeck-cli"));
+    const QString zshList = QRegularExpression(
+        QStringLiteral("commands=\\((.*?)\\n\\s*\\)\\n"), QRegularExpression::DotMatchesEverythingOption)
+                                .match(zsh)
+                                .captured(1);
+    QStringList zshNames;
+    const QRegularExpression zshName(QStringLiteral("^\\s*'([a-z]+):"), QRegularExpression::MultilineOption);
+    for (auto m = zshName.globalMatch(zshList); m.hasNext();)
+        zshNames << m.next().captured(1);
+    QCOMPARE(sorted(zshNames), sorted(names));
 }
 
 void TestCliCheck::examples_data()

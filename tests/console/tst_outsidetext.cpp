@@ -5,11 +5,11 @@
 
 #include "console/consoletext.h"
 #include "console/handoff.h"
+#include "console/klusterstore.h"
 #include "core/alerts.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "core/printable.h"
-#include "models/klusterstore.h"
 #include "services/alertmanagerclient.h"
 #include "services/repairsilences.h"
 #include "tests/common/worldbuilder.h"

@@ -3,11 +3,11 @@
 // counts and worst cause (the demo and a generated region); and with each source made unreadable in turn, no
 // finding that needs it is reported, the same by the console and the command line.
 
+#include "console/klusterstore.h"
 #include "core/findingtraits.h"
 #include "core/klusterstanding.h"
 #include "core/knowledge.h"
 #include "models/fleettiles.h"
-#include "models/klusterstore.h"
 #include "simulator/scenario.h"
 #include "tests/app/clifixture.h"
 #include "tests/views/consolefixture.h"

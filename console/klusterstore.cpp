@@ -1,4 +1,4 @@
-#include "models/klusterstore.h"
+#include "console/klusterstore.h"
 
 KlusterStore::KlusterStore(QObject *parent)
     : QObject(parent)

@@ -1,4 +1,4 @@
-#include "models/klusterstore.h"
+#include "console/klusterstore.h"
 
 #include <QSignalSpy>
 #include <QTest>
