@@ -15,7 +15,7 @@
 #include "benchmarks/simprocess.h"
 #include "benchmarks/stallmeter.h"
 #include "models/klustersmodel.h"
-#include "services/endpointslots.h"
+#include "services/http/endpointslots.h"
 #include "tests/common/processmemory.h"
 #include "views/findingspage.h"
 #include "views/mainwindow.h"

@@ -17,7 +17,7 @@
 #include "core/diagnosiscontext.h"
 #include "core/repairgate.h"
 #include "core/repairplanner.h"
-#include "services/historystore.h"
+#include "services/history/historystore.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QElapsedTimer>

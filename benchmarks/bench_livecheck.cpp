@@ -8,7 +8,7 @@
 
 #include "benchmarks/simprocess.h"
 #include "core/diagnosis.h"
-#include "services/klusterfetcher.h"
+#include "services/openstack/klusterfetcher.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

@@ -16,7 +16,7 @@
 
 #include "benchmarks/simprocess.h"
 #include "services/connection.h"
-#include "services/klusterfetcher.h"
+#include "services/openstack/klusterfetcher.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -4,8 +4,8 @@
 // would be: its work does not count against the client's wall time. Driven
 // with nested event loops: benchmark drivers, not product code.
 
-#include "services/cloudconfig.h"
-#include "services/klusterfetcher.h"
+#include "services/local/cloudconfig.h"
+#include "services/openstack/klusterfetcher.h"
 
 #include <QEventLoop>
 #include <QJsonDocument>

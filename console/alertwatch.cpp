@@ -1,8 +1,8 @@
 #include "console/alertwatch.h"
 
 #include "console/klusterstore.h"
-#include "services/httpclient.h"
-#include "services/secretstore.h"
+#include "services/http/httpclient.h"
+#include "services/local/secretstore.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 
 #include "core/alerts.h"
 #include "core/klusterkey.h"
-#include "services/alertmanagerclient.h"
+#include "services/monitoring/alertmanagerclient.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -2,9 +2,9 @@
 
 #include "console/klusterstore.h"
 #include "console/lowpriority.h"
-#include "services/cloudconfig.h"
-#include "services/endpointslots.h"
-#include "services/secretstore.h"
+#include "services/http/endpointslots.h"
+#include "services/local/cloudconfig.h"
+#include "services/local/secretstore.h"
 #include "services/settings.h"
 
 #include <QThread>

@@ -3,7 +3,7 @@
 #include "console/consoletext.h"
 #include "core/flightdecklink.h"
 #include "core/klusterkey.h"
-#include "services/repairsilences.h"
+#include "services/repair/repairsilences.h"
 
 #include <QHash>
 #include <QObject>

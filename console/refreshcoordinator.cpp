@@ -3,7 +3,7 @@
 #include "console/connectionregistry.h"
 #include "console/pacedwork.h"
 #include "services/connection.h"
-#include "services/historystore.h"
+#include "services/history/historystore.h"
 
 #include <QTimer>
 #include <algorithm>

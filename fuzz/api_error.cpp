@@ -8,7 +8,7 @@
 
 #include "core/json/jsonreader.h"
 #include "fuzz/fuzzcommon.h"
-#include "services/httpclient.h"
+#include "services/http/httpclient.h"
 
 #include <QJsonDocument>
 

@@ -5,7 +5,7 @@
 // what reading it whole gives.
 
 #include "fuzz/fuzzcommon.h"
-#include "services/auditlog.h"
+#include "services/repair/auditlog.h"
 
 #include <QBuffer>
 

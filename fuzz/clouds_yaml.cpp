@@ -10,7 +10,7 @@
 // (yaml-cpp's exceptions must be caught inside the loader).
 
 #include "fuzz/fuzzcommon.h"
-#include "services/cloudconfig.h"
+#include "services/local/cloudconfig.h"
 
 #include <QProcessEnvironment>
 

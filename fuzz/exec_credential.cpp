@@ -4,7 +4,7 @@
 // no crash; nullopt for anything that is not an ExecCredential with a status.
 
 #include "fuzz/fuzzcommon.h"
-#include "services/kubernetesclient.h"
+#include "services/kubernetes/kubernetesclient.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

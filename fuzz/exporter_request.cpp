@@ -4,7 +4,7 @@
 // request with a body is never kept alive; HTTP/1.0 is kept alive only when asked.
 
 #include "fuzz/fuzzcommon.h"
-#include "services/exporterserver.h"
+#include "services/monitoring/exporterserver.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

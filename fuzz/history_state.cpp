@@ -6,7 +6,7 @@
 
 #include "core/statediff.h"
 #include "fuzz/fuzzcommon.h"
-#include "services/historystore.h"
+#include "services/history/historystore.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

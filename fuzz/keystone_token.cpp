@@ -7,8 +7,8 @@
 
 #include "core/apiparser.h"
 #include "fuzz/fuzzcommon.h"
-#include "services/httpclient.h"
-#include "services/keystonesession.h"
+#include "services/http/httpclient.h"
+#include "services/openstack/keystonesession.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

@@ -5,9 +5,9 @@
 // Expected: no crash, no exception; a certificate or key that does not read is none.
 
 #include "fuzz/fuzzcommon.h"
-#include "services/kubeconfig.h"
-#include "services/kubernetesclient.h"
-#include "services/localfile.h"
+#include "services/kubernetes/kubernetesclient.h"
+#include "services/local/kubeconfig.h"
+#include "services/local/localfile.h"
 
 #include <QSslKey>
 

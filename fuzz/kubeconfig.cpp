@@ -6,7 +6,7 @@
 // Input: the YAML. Expected: nullopt with an error, or a kubeconfig; no
 // exception (yaml-cpp's exceptions must be caught inside Kubeconfig).
 
-#include "services/kubeconfig.h"
+#include "services/local/kubeconfig.h"
 
 #include "fuzz/fuzzcommon.h"
 

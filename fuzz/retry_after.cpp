@@ -5,7 +5,7 @@
 // [0, maxDelayMs].
 
 #include "fuzz/fuzzcommon.h"
-#include "services/httpclient.h"
+#include "services/http/httpclient.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

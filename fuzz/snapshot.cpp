@@ -23,7 +23,7 @@
 #include "core/klusterstate.h"
 #include "core/securitygroup.h"
 #include "fuzz/fuzzcommon.h"
-#include "services/snapshotreader.h"
+#include "services/local/snapshotreader.h"
 #include "tests/common/bothreadings.h"
 
 static QString g_snapshot;

@@ -7,7 +7,7 @@
 // line; an error names what it is about and never repeats a secret (an inline key) of the file.
 
 #include "fuzz/fuzzcommon.h"
-#include "services/webconfig.h"
+#include "services/monitoring/webconfig.h"
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

@@ -3,11 +3,11 @@
 #include "core/diagnosis.h"
 #include "core/klusterkey.h"
 #include "core/nodewatchevent.h"
-#include "services/alertmanagerclient.h"
-#include "services/cloudconfig.h"
-#include "services/klusterfetcher.h"
-#include "services/repairexecutor.h"
-#include "services/repairsession.h"
+#include "services/local/cloudconfig.h"
+#include "services/monitoring/alertmanagerclient.h"
+#include "services/openstack/klusterfetcher.h"
+#include "services/repair/repairexecutor.h"
+#include "services/repair/repairsession.h"
 
 #include <QDateTime>
 #include <QObject>

@@ -4,10 +4,10 @@
 
 #include "core/klusterindex.h"
 #include "core/repairgate.h"
-#include "services/endpointhealth.h"
-#include "services/kubeconfig.h"
-#include "services/secretstore.h"
-#include "services/snapshotreader.h"
+#include "services/http/endpointhealth.h"
+#include "services/local/kubeconfig.h"
+#include "services/local/secretstore.h"
+#include "services/local/snapshotreader.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,14 +1,14 @@
 #pragma once
 
 #include "core/repairgate.h"
-#include "services/auditlog.h"
 #include "services/connection.h"
-#include "services/httpclient.h"
-#include "services/keystonesession.h"
+#include "services/http/httpclient.h"
+#include "services/local/secretstore.h"
+#include "services/openstack/keystonesession.h"
+#include "services/openstack/servercache.h"
 #include "services/refreshqueue.h"
-#include "services/repairsession.h"
-#include "services/secretstore.h"
-#include "services/servercache.h"
+#include "services/repair/auditlog.h"
+#include "services/repair/repairsession.h"
 #include "services/watchedklusters.h"
 
 #include <QHash>

@@ -3,7 +3,7 @@
 #include "core/incidentreport.h"
 #include "core/statediff.h"
 #include "services/connection.h"
-#include "services/historystore.h"
+#include "services/history/historystore.h"
 
 #include <QObject>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "services/settings.h"
 
-#include "services/endpointslots.h"
+#include "services/http/endpointslots.h"
 
 namespace Settings {
 

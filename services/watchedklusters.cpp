@@ -1,8 +1,8 @@
 #include "services/watchedklusters.h"
 
 #include "core/diagnosis.h"
-#include "services/httpclient.h"
-#include "services/watchbudget.h"
+#include "services/http/httpclient.h"
+#include "services/kubernetes/watchbudget.h"
 
 #include <QElapsedTimer>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "services/connection.h"
-#include "services/nodewatch.h"
+#include "services/kubernetes/nodewatch.h"
 
 #include <QDateTime>
 #include <QHash>

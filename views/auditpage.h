@@ -1,6 +1,6 @@
 #pragma once
 
-#include "services/auditlog.h"
+#include "services/repair/auditlog.h"
 #include "views/tablepage.h"
 
 class AuditModel;

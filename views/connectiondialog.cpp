@@ -1,7 +1,7 @@
 #include "views/connectiondialog.h"
 
-#include "services/cloudconfig.h"
-#include "services/kubeconfig.h"
+#include "services/local/cloudconfig.h"
+#include "services/local/kubeconfig.h"
 #include "views/severitystyle.h"
 
 #include <QCheckBox>

@@ -4,8 +4,8 @@
 #include "console/historyclient.h"
 #include "console/klusterstore.h"
 #include "models/auditmodel.h"
-#include "services/exports.h"
-#include "services/snapshotwriter.h"
+#include "services/local/exports.h"
+#include "services/local/snapshotwriter.h"
 
 #include <QAction>
 #include <QFileDialog>

@@ -1,7 +1,7 @@
 #include "views/helpdialogs.h"
 
-#include "services/auditlog.h"
-#include "services/runbooks.h"
+#include "services/monitoring/runbooks.h"
+#include "services/repair/auditlog.h"
 #include "services/settings.h"
 
 #include <QAction>

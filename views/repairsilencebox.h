@@ -1,6 +1,6 @@
 #pragma once
 
-#include "services/repairsilences.h"
+#include "services/repair/repairsilences.h"
 
 #include <QWidget>
 #include <functional>

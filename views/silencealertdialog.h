@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/alerts.h"
-#include "services/repairsilences.h"
+#include "services/repair/repairsilences.h"
 
 #include <QDialog>
 

@@ -5,13 +5,13 @@
 #include "app/cli/terminal.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
-#include "services/alertmanagerclient.h"
-#include "services/cloudconfig.h"
-#include "services/historystore.h"
-#include "services/httpclient.h"
-#include "services/keystonesession.h"
-#include "services/klusterfetcher.h"
-#include "services/snapshotreader.h"
+#include "services/history/historystore.h"
+#include "services/http/httpclient.h"
+#include "services/local/cloudconfig.h"
+#include "services/local/snapshotreader.h"
+#include "services/monitoring/alertmanagerclient.h"
+#include "services/openstack/keystonesession.h"
+#include "services/openstack/klusterfetcher.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

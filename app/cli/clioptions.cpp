@@ -2,8 +2,8 @@
 
 #include "app/cli/terminal.h"
 #include "core/json/jsonreader.h"
-#include "services/localfile.h"
-#include "services/secretstore.h"
+#include "services/local/localfile.h"
+#include "services/local/secretstore.h"
 
 #include <QCoreApplication>
 #include <QProcessEnvironment>

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "core/diagnosisoptions.h"
-#include "services/alertmanagerclient.h"
-#include "services/cloudconfig.h"
-#include "services/kubeconfig.h"
+#include "services/local/cloudconfig.h"
+#include "services/local/kubeconfig.h"
+#include "services/monitoring/alertmanagerclient.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

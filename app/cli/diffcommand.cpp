@@ -4,7 +4,7 @@
 #include "app/cli/terminal.h"
 #include "core/diagnosis.h"
 #include "core/statechangereport.h"
-#include "services/snapshotreader.h"
+#include "services/local/snapshotreader.h"
 
 #include <QCommandLineParser>
 #include <QFile>

@@ -7,10 +7,10 @@
 #include "core/checkreport.h"
 #include "core/json/jsonwriter.h"
 #include "core/printable.h"
-#include "services/alertmanagerclient.h"
-#include "services/cloudconfig.h"
 #include "services/connection.h"
-#include "services/httpclient.h"
+#include "services/http/httpclient.h"
+#include "services/local/cloudconfig.h"
+#include "services/monitoring/alertmanagerclient.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

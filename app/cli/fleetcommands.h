@@ -2,8 +2,8 @@
 
 #include "app/cli/clioptions.h"
 #include "core/diagnosisoptions.h"
-#include "services/cloudconfig.h"
 #include "services/connection.h"
+#include "services/local/cloudconfig.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

@@ -3,7 +3,7 @@
 
 #include "app/cli/clicommands.h"
 #include "app/cli/terminal.h"
-#include "services/hardening.h"
+#include "services/local/hardening.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

@@ -6,11 +6,11 @@
 #include "app/cli/terminal.h"
 #include "core/printable.h"
 #include "core/repairgate.h"
-#include "services/httpclient.h"
-#include "services/keystonesession.h"
-#include "services/klusterfetcher.h"
-#include "services/repairsession.h"
-#include "services/repairsilences.h"
+#include "services/http/httpclient.h"
+#include "services/openstack/keystonesession.h"
+#include "services/openstack/klusterfetcher.h"
+#include "services/repair/repairsession.h"
+#include "services/repair/repairsilences.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

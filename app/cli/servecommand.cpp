@@ -6,9 +6,9 @@
 #include "app/cli/terminal.h"
 #include "console/fleetmonitor.h"
 #include "core/printable.h"
-#include "services/exporterserver.h"
-#include "services/runbooks.h"
-#include "services/webconfig.h"
+#include "services/monitoring/exporterserver.h"
+#include "services/monitoring/runbooks.h"
+#include "services/monitoring/webconfig.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "services/cloudconfig.h"
+#include "services/local/cloudconfig.h"
 
 #include <QObject>
 #include <QString>

@@ -10,7 +10,7 @@
 #include "models/klustersmodel.h"
 #include "models/nodesmodel.h"
 #include "services/connection.h"
-#include "services/endpointhealth.h"
+#include "services/http/endpointhealth.h"
 #include "services/settings.h"
 #include "tests/common/realalertmanager.h"
 #include "tests/simulator/simcloud.h"

@@ -3,7 +3,7 @@
 #include "console/refreshcoordinator.h"
 #include "console/rowcopies.h"
 #include "core/diagnosis.h"
-#include "services/snapshotreader.h"
+#include "services/local/snapshotreader.h"
 
 #include <QTest>
 

@@ -10,8 +10,8 @@
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "core/printable.h"
-#include "services/alertmanagerclient.h"
-#include "services/repairsilences.h"
+#include "services/monitoring/alertmanagerclient.h"
+#include "services/repair/repairsilences.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QJsonArray>

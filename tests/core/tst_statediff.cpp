@@ -1,7 +1,7 @@
 #include "core/diagnosis.h"
 #include "core/klusterindex.h"
 #include "core/statechangereport.h"
-#include "services/snapshotreader.h"
+#include "services/local/snapshotreader.h"
 
 #include <QDir>
 #include <QJsonArray>

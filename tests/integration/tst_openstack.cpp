@@ -11,9 +11,9 @@
 //   FLIGHTDECK_EXAMPLE_DIR=<dir>   also keeps the findings report and the audit log there
 
 #include "core/repairgate.h"
-#include "services/keystonesession.h"
-#include "services/klusterfetcher.h"
-#include "services/repairexecutor.h"
+#include "services/openstack/keystonesession.h"
+#include "services/openstack/klusterfetcher.h"
+#include "services/repair/repairexecutor.h"
 #include "simulator/scenario.h"
 #include "simulator/simulator.h"
 #include "tests/conformance/conformance.h"

@@ -1,5 +1,5 @@
-#include "services/auditlog.h"
-#include "services/localfile.h"
+#include "services/local/localfile.h"
+#include "services/repair/auditlog.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
-#include "services/cloudconfig.h"
-#include "services/httpclient.h"
-#include "services/kubeconfig.h"
-#include "services/kubernetesclient.h"
+#include "services/http/httpclient.h"
+#include "services/kubernetes/kubernetesclient.h"
+#include "services/local/cloudconfig.h"
+#include "services/local/kubeconfig.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -1,9 +1,9 @@
 #include "core/finding.h"
 #include "core/findingtraits.h"
 #include "core/incidents.h"
-#include "services/exporterserver.h"
-#include "services/runbooks.h"
-#include "services/webconfig.h"
+#include "services/monitoring/exporterserver.h"
+#include "services/monitoring/runbooks.h"
+#include "services/monitoring/webconfig.h"
 #include "tests/common/testcerts.h"
 
 #include <QElapsedTimer>

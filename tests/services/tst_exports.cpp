@@ -1,6 +1,6 @@
 #include "core/checkreport.h"
 #include "core/incidentreport.h"
-#include "services/exports.h"
+#include "services/local/exports.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QDir>

@@ -1,6 +1,6 @@
 #include "core/diagnosis.h"
-#include "services/historystore.h"
-#include "services/snapshotreader.h"
+#include "services/history/historystore.h"
+#include "services/local/snapshotreader.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
-#include "services/endpointhealth.h"
-#include "services/httpclient.h"
+#include "services/http/endpointhealth.h"
+#include "services/http/httpclient.h"
 #include "tests/simulator/simfixture.h"
 
 #include <QElapsedTimer>

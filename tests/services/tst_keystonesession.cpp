@@ -1,5 +1,5 @@
-#include "services/endpointhealth.h"
-#include "services/keystonesession.h"
+#include "services/http/endpointhealth.h"
+#include "services/openstack/keystonesession.h"
 #include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
 

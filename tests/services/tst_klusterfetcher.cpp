@@ -1,9 +1,9 @@
 #include "core/apiparser.h"
 #include "core/diagnosis.h"
-#include "services/endpointhealth.h"
-#include "services/klusterfetcher.h"
-#include "services/snapshotreader.h"
-#include "services/snapshotwriter.h"
+#include "services/http/endpointhealth.h"
+#include "services/local/snapshotreader.h"
+#include "services/local/snapshotwriter.h"
+#include "services/openstack/klusterfetcher.h"
 #include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
 

@@ -1,9 +1,9 @@
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
 #include "core/json/jsonreader.h"
-#include "services/endpointhealth.h"
-#include "services/klusterfetcher.h"
-#include "services/nodewatch.h"
+#include "services/http/endpointhealth.h"
+#include "services/kubernetes/nodewatch.h"
+#include "services/openstack/klusterfetcher.h"
 #include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
 

@@ -1,5 +1,5 @@
-#include "services/endpointhealth.h"
-#include "services/secretstore.h"
+#include "services/http/endpointhealth.h"
+#include "services/local/secretstore.h"
 #include "tests/simulator/simfixture.h"
 
 #include <QDirIterator>

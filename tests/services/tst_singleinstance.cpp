@@ -2,7 +2,7 @@
 // file that is no socket at its place is left as it is, and said; a folder that is not this user's alone is
 // refused before anything listens in it or is handed a link.
 
-#include "services/singleinstance.h"
+#include "services/local/singleinstance.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "services/snapshotreader.h"
+#include "services/local/snapshotreader.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QDir>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "services/cloudconfig.h"
+#include "services/local/cloudconfig.h"
 #include "simulator/simulator.h"
 
 // The demo world's user on a running simulated cloud, as a cloud to sign in to (the tests' one way).

@@ -1,5 +1,5 @@
 #include "core/diagnosis.h"
-#include "services/snapshotreader.h"
+#include "services/local/snapshotreader.h"
 #include "tests/simulator/simfixture.h"
 
 #include <QDir>

@@ -13,9 +13,9 @@
 
 #include "core/repairgate.h"
 #include "models/klustersmodel.h"
-#include "services/auditlog.h"
-#include "services/endpointhealth.h"
-#include "services/watchbudget.h"
+#include "services/http/endpointhealth.h"
+#include "services/kubernetes/watchbudget.h"
+#include "services/repair/auditlog.h"
 #include "tests/common/processmemory.h"
 #include "views/findingspage.h"
 #include "views/mainwindow.h"

@@ -6,7 +6,7 @@
 // sidebar with its error, and can be tested, edited and removed.
 
 #include "models/klustersmodel.h"
-#include "services/endpointhealth.h"
+#include "services/http/endpointhealth.h"
 #include "services/settings.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"

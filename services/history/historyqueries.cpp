@@ -1,0 +1,252 @@
+// HistoryStore's queries: what the views and the command line read back (open findings, intervals, the
+// trends' samples, repairs, stored moments and their digests).
+#include "services/history/historysql.h"
+#include "services/history/historystore.h"
+#include "services/local/inputlimits.h"
+
+#include <QSqlQuery>
+
+using HistorySql::fromMs;
+using HistorySql::ms;
+using HistorySql::sqlError;
+
+namespace {
+
+// A stored severity; a name no version of this program wrote reads as a warning.
+Severity severityOf(const QVariant &stored)
+{
+    return severityFromName(stored.toString()).value_or(Severity::Warning);
+}
+
+} // namespace
+
+QHash<QString, FindingHistory> HistoryStore::openFindings(const QString &kluster, const QDateTime &now)
+{
+    QHash<QString, FindingHistory> result;
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return result;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(
+        QStringLiteral("SELECT finding, first_seen, before_history FROM intervals WHERE kluster = ? AND "
+                       "resolved_at IS NULL"));
+    q.addBindValue(id);
+    if (!q.exec()) {
+        fail(QStringLiteral("cannot read"), sqlError(q.lastError()));
+        return result;
+    }
+    while (q.next()) {
+        FindingHistory h;
+        h.firstSeen = fromMs(q.value(1));
+        h.beforeHistory = q.value(2).toInt() != 0;
+        result.insert(q.value(0).toString(), h);
+    }
+    q.prepare(
+        QStringLiteral("SELECT finding, COUNT(*) FROM intervals WHERE kluster = ? AND (resolved_at IS NULL "
+                       "OR resolved_at >= ?) GROUP BY finding HAVING COUNT(*) > 1"));
+    q.addBindValue(id);
+    q.addBindValue(ms(now) - 24 * 3600 * 1000);
+    if (q.exec()) {
+        while (q.next()) {
+            const auto it = result.find(q.value(0).toString());
+            if (it != result.end())
+                it->intervalsLastDay = q.value(1).toInt();
+        }
+    }
+    return result;
+}
+
+namespace {
+
+// An open interval was last seen on its kluster's last refresh that saw the findings.
+const QString LastSeen = QStringLiteral("CASE WHEN resolved_at IS NULL THEN (SELECT last_seen FROM klusters "
+                                        "WHERE klusters.id = intervals.kluster) "
+                                        "ELSE last_seen END");
+
+FindingInterval intervalOf(const QSqlQuery &q)
+{
+    FindingInterval i;
+    i.finding = q.value(0).toString();
+    i.severity = severityOf(q.value(1));
+    i.firstSeen = fromMs(q.value(2));
+    i.lastSeen = fromMs(q.value(3));
+    i.resolvedAt = fromMs(q.value(4));
+    i.beforeHistory = q.value(5).toInt() != 0;
+    return i;
+}
+
+} // namespace
+
+void HistoryStore::eachRow(const QString &kluster, const QString &select, const QVariantMap &values,
+    const std::function<void(const QSqlQuery &)> &row)
+{
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(select);
+    q.bindValue(QStringLiteral(":k"), id);
+    for (auto it = values.cbegin(); it != values.cend(); ++it)
+        q.bindValue(it.key(), it.value());
+    if (q.exec()) {
+        while (q.next())
+            row(q);
+    }
+}
+
+QList<FindingInterval> HistoryStore::intervalsWhere(
+    const QString &kluster, const QString &condition, const QVariantMap &values)
+{
+    QList<FindingInterval> result;
+    eachRow(kluster,
+        QStringLiteral("SELECT finding, severity, first_seen, ") + LastSeen
+            + QStringLiteral(
+                ", resolved_at, before_history FROM intervals WHERE kluster = :k AND (%1) ORDER BY "
+                "first_seen, id")
+                  .arg(condition),
+        values, [&result](const QSqlQuery &q) { result.append(intervalOf(q)); });
+    return result;
+}
+
+QList<FindingInterval> HistoryStore::intervals(const QString &kluster, const QString &finding)
+{
+    return intervalsWhere(
+        kluster, QStringLiteral("finding = :finding"), { { QStringLiteral(":finding"), finding } });
+}
+
+QList<FindingInterval> HistoryStore::intervalsBetween(
+    const QString &kluster, const QDateTime &from, const QDateTime &to)
+{
+    return intervalsWhere(kluster,
+        QStringLiteral("first_seen BETWEEN :f AND :t OR resolved_at BETWEEN :f AND :t"),
+        { { QStringLiteral(":f"), ms(from) }, { QStringLiteral(":t"), ms(to) } });
+}
+
+QList<HistorySample> HistoryStore::samples(const QString &kluster, const QDateTime &from, const QDateTime &to)
+{
+    QList<HistorySample> result;
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return result;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral(
+        "SELECT at, ok, duration_ms, routes, max_routes, instances_active, instances_error, "
+        "instances_other, nodes_ready, nodes_expected, critical, warning, info, error, complete FROM "
+        "samples WHERE kluster = ? AND at BETWEEN ? AND ? ORDER BY at"));
+    q.addBindValue(id);
+    q.addBindValue(ms(from));
+    q.addBindValue(ms(to));
+    if (!q.exec()) {
+        fail(QStringLiteral("cannot read"), sqlError(q.lastError()));
+        return result;
+    }
+    const auto orMinus = [](const QVariant &v) { return v.isNull() ? -1 : v.toInt(); };
+    while (q.next()) {
+        HistorySample s;
+        s.at = fromMs(q.value(0));
+        s.ok = q.value(1).toInt() != 0;
+        s.durationMs = q.value(2).toLongLong();
+        s.routes = orMinus(q.value(3));
+        s.maxRoutes = orMinus(q.value(4));
+        s.instancesActive = q.value(5).toInt();
+        s.instancesError = q.value(6).toInt();
+        s.instancesOther = q.value(7).toInt();
+        s.nodesReady = q.value(8).toLongLong();
+        s.nodesExpected = q.value(9).toLongLong();
+        s.critical = q.value(10).toInt();
+        s.warning = q.value(11).toInt();
+        s.info = q.value(12).toInt();
+        s.error = q.value(13).toString();
+        s.complete = q.value(14).isNull() || q.value(14).toInt() != 0;
+        result.append(s);
+    }
+    return result;
+}
+
+QList<HistoryStore::Repair> HistoryStore::repairs(
+    const QString &kluster, const QDateTime &from, const QDateTime &to)
+{
+    QList<Repair> result;
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return result;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral(
+        "SELECT at, finding, outcome FROM repairs WHERE kluster = ? AND at BETWEEN ? AND ? ORDER BY at"));
+    q.addBindValue(id);
+    q.addBindValue(ms(from));
+    q.addBindValue(ms(to));
+    if (q.exec()) {
+        while (q.next())
+            result.append({ fromMs(q.value(0)), q.value(1).toString(), q.value(2).toString() });
+    }
+    return result;
+}
+
+QList<HistoryMoment> HistoryStore::moments(const QString &kluster)
+{
+    QList<HistoryMoment> result;
+    const qint64 id = m_open ? klusterId(kluster, false, 0) : 0;
+    if (id == 0)
+        return result;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral(
+        "SELECT id, at, critical, warning, complete FROM states WHERE kluster = ? ORDER BY id DESC"));
+    q.addBindValue(id);
+    if (q.exec()) {
+        while (q.next())
+            result.append({ q.value(0).toLongLong(), fromMs(q.value(1)), q.value(2).toInt(),
+                q.value(3).toInt(), q.value(4).toInt() != 0 });
+    }
+    return result;
+}
+
+QByteArray HistoryStore::digest(qint64 momentId)
+{
+    if (!m_open)
+        return {};
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT digest FROM states WHERE id = ?"));
+    q.addBindValue(momentId);
+    if (!q.exec() || !q.next())
+        return {};
+    return unpackDigest(q.value(0).toByteArray());
+}
+
+QByteArray HistoryStore::unpackDigest(const QByteArray &stored)
+{
+    // qCompress' form: the size unpacked (4 bytes, big-endian), then zlib. A damaged file may claim
+    // gigabytes: what a body may be is the most unpacked.
+    if (stored.size() < 4)
+        return {};
+    const quint32 claimed = (quint32(uchar(stored[0])) << 24) | (quint32(uchar(stored[1])) << 16)
+        | (quint32(uchar(stored[2])) << 8) | quint32(uchar(stored[3]));
+    if (claimed > quint64(InputLimits::maxBodyBytes()))
+        return {};
+    return qUncompress(stored);
+}
+
+std::optional<HistoryMoment> HistoryStore::lastHealthy(const QString &kluster, const QDateTime &before)
+{
+    for (const HistoryMoment &m : moments(kluster)) {
+        if (m.at < before && m.healthy())
+            return m;
+    }
+    return std::nullopt;
+}
+
+QStringList HistoryStore::klusters()
+{
+    QStringList result;
+    if (!m_open)
+        return result;
+    QSqlQuery q(m_db);
+    if (q.exec(QStringLiteral("SELECT key FROM klusters ORDER BY key"))) {
+        while (q.next())
+            result.append(q.value(0).toString());
+    }
+    return result;
+}

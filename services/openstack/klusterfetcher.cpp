@@ -1,0 +1,348 @@
+#include "services/openstack/klusterfetcher.h"
+
+#include "core/apiparser.h"
+#include "core/json/jsonreader.h"
+#include "services/kubernetes/kubernetesclient.h"
+#include "services/openstack/pagedlist.h"
+#include "services/openstack/servercache.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrlQuery>
+
+KlusterFetcher::KlusterFetcher(KeystoneSession *session, const QString &kluster, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_kluster(kluster)
+{ }
+
+KlusterFetcher::~KlusterFetcher() = default;
+
+void KlusterFetcher::cancel()
+{
+    for (const QPointer<HttpCall> &c : std::as_const(m_calls)) {
+        if (c)
+            c->cancel();
+    }
+    // What is shared with other klusters goes on for them; this refresh stops waiting for it.
+    const Error cancelled = Error::of(Error::Kind::Cancelled, tr("refresh cancelled"));
+    if (std::exchange(m_serversPending, false)) {
+        fail(m_result.state.serversSource, Source::Servers, cancelled);
+        partDone();
+    }
+    if (std::exchange(m_groupsPending, false)) {
+        fail(m_result.state.securityGroupsSource, Source::SecurityGroups, cancelled);
+        partDone();
+    }
+    if (std::exchange(m_extensionsPending, false)) {
+        SourceStatus extensions;
+        fail(extensions, Source::Extensions, cancelled, QStringLiteral("no extraroute-atomic"));
+        partDone();
+    }
+}
+
+SharedList *KlusterFetcher::sharedSecurityGroups(KeystoneSession *session, QObject *parent)
+{
+    return new SharedList(session, QStringLiteral("network"), QStringLiteral("/v2.0/security-groups"),
+        QStringLiteral("security_groups"), parent);
+}
+
+SharedList *KlusterFetcher::sharedExtensions(KeystoneSession *session, QObject *parent)
+{
+    return new SharedList(session, QStringLiteral("network"), QStringLiteral("/v2.0/extensions"),
+        QStringLiteral("extensions"), parent);
+}
+
+void KlusterFetcher::fail(SourceStatus &status, Source source, const Error &error, const QString &assumed)
+{
+    status.known = false;
+    status.error = error.toString();
+    m_result.errors << SourceError { source, error, assumed };
+}
+
+bool KlusterFetcher::settle(
+    SourceStatus &status, Source source, const KeptBody &body, const Error &error, const QString &assumed)
+{
+    if (error.isError()) {
+        fail(status, source, error, assumed);
+        return false;
+    }
+    status.known = true;
+    m_result.bodies.insert(source, body);
+    return true;
+}
+
+void KlusterFetcher::partDone()
+{
+    if (--m_outstanding > 0 || m_done)
+        return;
+    m_done = true;
+    m_result.requests = int(m_session->client()->requestsSent() - m_requestsAtStart);
+    m_result.bytesReceived = m_session->client()->bytesReceived() - m_bytesAtStart;
+    m_result.state.noteIncompleteServers();
+    // Ages are measured against the cloud's clock where it differs from this machine's by more than the
+    // Date header's resolution: its timestamps (created, lastTransitionTime) are on that clock.
+    if (const qint64 offset = m_session->client()->serverClockOffsetMs(); qAbs(offset) > 5000)
+        m_result.state.capturedAt = m_result.state.capturedAt.addSecs(qRound64(double(offset) / 1000));
+    emit finished(m_result);
+}
+
+// nodes.json of a list read in chunks: the first chunk's kind and versions with every chunk's items (what
+// only a chunk's metadata says, continue and remainingItemCount, left out).
+static QByteArray mergedNodeList(const ApiParser::NodeListMeta &first, const QByteArrayList &items)
+{
+    QJsonObject list { { QStringLiteral("metadata"),
+        QJsonObject { { QStringLiteral("resourceVersion"), first.resourceVersion } } } };
+    if (!first.kind.isEmpty())
+        list.insert(QStringLiteral("kind"), first.kind);
+    if (!first.apiVersion.isEmpty())
+        list.insert(QStringLiteral("apiVersion"), first.apiVersion);
+    QByteArray bytes = QJsonDocument(list).toJson(QJsonDocument::Compact);
+    bytes.chop(1); // the closing brace: the items follow
+    return bytes + ",\"items\":[" + items.join(',') + "]}";
+}
+
+void KlusterFetcher::fetchNodes(KubernetesClient *client)
+{
+    client->setCloseAfterEach(true); // one list a refresh: no connection kept open per kluster
+    // Each chunk is read as it comes, from its bytes; with several, each node's record is kept too, for
+    // nodes.json.
+    struct Walk
+    {
+        QList<Node> nodes;
+        int chunks = 0;
+        QByteArray firstBody;
+        ApiParser::NodeListMeta first;
+        QByteArrayList records;
+        bool recording = false;
+    };
+    auto walk = std::make_shared<Walk>();
+    auto step = std::make_shared<std::function<void(const QString &)>>();
+    const std::weak_ptr<std::function<void(const QString &)>> self = step; // as in fetchPages
+    *step = [this, client, walk, self](const QString &cont) {
+        const auto step = self.lock();
+        QString path = QStringLiteral("/api/v1/nodes?limit=500");
+        if (m_nodesFromCache && cont.isEmpty())
+            path += QStringLiteral("&resourceVersion=0");
+        if (!cont.isEmpty())
+            path += QStringLiteral("&continue=") + QString::fromLatin1(QUrl::toPercentEncoding(cont));
+        HttpCall *call = client->send("GET", path);
+        m_calls.append(call);
+        connect(call, &HttpCall::finished, this, [this, walk, step, cont](const ApiResponse &r) {
+            Error error = r.error;
+            ApiParser::NodeListMeta meta;
+            if (!error.isError()) {
+                error = parseAnswer(r.error, [&walk, &r, &meta] {
+                    if (walk->chunks == 1
+                        && !walk->recording) { // a second chunk: the first one's records too
+                        walk->recording = true;
+                        ApiParser::parseNodes(
+                            Sources::name(Source::Nodes), walk->firstBody, nullptr, &walk->records);
+                    }
+                    walk->nodes += ApiParser::parseNodes(Sources::name(Source::Nodes), r.body, &meta,
+                        walk->recording ? &walk->records : nullptr);
+                });
+                if (error.isError()) {
+                    // No JSON object at all: said as for any answer (with the first line of an HTML page).
+                    Error notJson;
+                    r.json(&notJson);
+                    if (notJson.isError())
+                        error = notJson;
+                }
+            }
+            if (error.isError()) {
+                fail(m_result.state.nodesSource, Source::Nodes, error);
+                partDone();
+                return;
+            }
+            if (walk->chunks++ == 0) {
+                walk->first = meta;
+                walk->firstBody = r.body;
+            }
+            const QString &next = meta.continueToken;
+            if (!next.isEmpty()) {
+                // Bounded like Nova's and Neutron's pages: a server that keeps handing out continue
+                // tokens (or the same one again) ends the list with an error, never a walk without end.
+                if (next == cont || walk->chunks >= 10000) {
+                    Error endless;
+                    endless.kind = Error::Kind::Malformed;
+                    endless.service = QStringLiteral("kubernetes");
+                    endless.method = QStringLiteral("GET");
+                    endless.path = QStringLiteral("/api/v1/nodes");
+                    endless.detail = next == cont
+                        ? QStringLiteral(
+                            "the server answered the same continue token again: the list does not end")
+                        : QStringLiteral("more than 10,000 chunks of nodes: the list is not complete");
+                    fail(m_result.state.nodesSource, Source::Nodes, endless);
+                    partDone();
+                    return;
+                }
+                (*step)(next);
+                return;
+            }
+            KlusterState &s = m_result.state;
+            s.nodes = std::move(walk->nodes);
+            const QByteArray bytes = walk->chunks == 1 ? r.body : mergedNodeList(walk->first, walk->records);
+            if (settle(s.nodesSource, Source::Nodes, bytes, Error()))
+                m_result.nodesResourceVersion = walk->first.resourceVersion;
+            partDone();
+        });
+    };
+    (*step)(QString());
+}
+
+void KlusterFetcher::start()
+{
+    m_requestsAtStart = m_session->client()->requestsSent();
+    m_bytesAtStart = m_session->client()->bytesReceived();
+    KlusterState &s = m_result.state;
+    s.capturedAt = QDateTime::currentDateTimeUtc();
+    s.capturedAt.setTime(
+        QTime(s.capturedAt.time().hour(), s.capturedAt.time().minute(), s.capturedAt.time().second()));
+    s.cloud = m_session->config().name;
+    s.region = m_session->config().regionName;
+    s.tool = QStringLiteral("flightdeck/" FLIGHTDECK_VERSION);
+    s.maxRoutes = m_routeLimit;
+    s.klusterSource.error = s.serversSource.error = s.routerSource.error = s.securityGroupsSource.error
+        = s.nodesSource.error = QStringLiteral("not fetched");
+
+    // kluster -> router; servers; security groups; extensions; nodes (unless watched).
+    m_outstanding = m_nodesWatched ? 4 : 5;
+    const auto klusterRead = [this](const ApiResponse &r) {
+        KlusterState &s = m_result.state;
+        const Error error = r.read([&s](const QJsonObject &body) {
+            s.kluster = ApiParser::parseKluster(Sources::name(Source::Kluster), body);
+        });
+        if (!settle(s.klusterSource, Source::Kluster, r.body, error)) {
+            fail(s.routerSource, Source::Router, error);
+            partDone();
+            return;
+        }
+        HttpCall *routerCall = m_session->send(
+            QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + s.kluster.routerId);
+        m_calls.append(routerCall);
+        connect(routerCall, &HttpCall::finished, this, [this](const ApiResponse &rr) {
+            KlusterState &st = m_result.state;
+            const Error error = rr.read([&st](const QJsonObject &body) {
+                st.router = ApiParser::parseRouter(Sources::name(Source::Router), body);
+            });
+            settle(st.routerSource, Source::Router, rr.body, error);
+            partDone();
+        });
+    };
+    const QString klusterPath = QStringLiteral("/api/v1/clusters/") + m_kluster;
+    if (!m_listedKluster.isEmpty()) {
+        // As the listing this refresh was asked from gave it: one request fewer per kluster.
+        ApiResponse listed;
+        listed.status = 200;
+        listed.body = std::exchange(m_listedKluster, {});
+        listed.error.service = QStringLiteral("kubernikus");
+        listed.error.method = QStringLiteral("GET");
+        listed.error.path = klusterPath;
+        klusterRead(listed);
+    } else {
+        HttpCall *klusterCall = m_session->send(QStringLiteral("kubernikus"), "GET", klusterPath);
+        m_calls.append(klusterCall);
+        connect(klusterCall, &HttpCall::finished, this, klusterRead);
+    }
+
+    if (!m_notBefore.isValid())
+        m_notBefore = QDateTime::currentDateTimeUtc();
+    if (!m_serverCache)
+        m_serverCache = new ServerCache(m_session, this); // this refresh alone: listed whole
+    m_serversPending = true;
+    m_serverCache->request(m_notBefore, this, [this](const std::shared_ptr<const ServerList> &list) {
+        if (!std::exchange(m_serversPending, false))
+            return; // cancelled meanwhile
+        KlusterState &s = m_result.state;
+        if (settle(s.serversSource, Source::Servers, list->body, list->error)) {
+            s.instances = list->instances;
+            // Optional: without them, no port-address-pair-missing is diagnosed.
+            if (settle(s.portsSource, Source::Ports, list->portsBody, list->portsError,
+                    QStringLiteral("no allowed address pairs checked")))
+                s.ports = list->ports;
+            s.projectIndex = list->index; // used while it indexes these very lists
+        }
+        m_result.serversIncremental = list->incremental;
+        m_result.serversWhyWhole = list->whyWhole;
+        m_result.serversReceived = list->received;
+        partDone();
+    });
+    if (!m_securityGroups)
+        m_securityGroups = sharedSecurityGroups(m_session, this);
+    m_groupsPending = true;
+    m_securityGroups->request(m_notBefore, this, [this](const std::shared_ptr<const SharedPage> &page) {
+        if (!std::exchange(m_groupsPending, false))
+            return; // cancelled meanwhile
+        KlusterState &s = m_result.state;
+        const Error error = parseAnswer(page->error, [&s, &page] {
+            // Parsed once for the project: every kluster's state shares the list.
+            s.securityGroups = page->parsed<QList<SecurityGroup>>([&page] {
+                return ApiParser::parseSecurityGroups(Sources::name(Source::SecurityGroups), page->object);
+            });
+        });
+        settle(s.securityGroupsSource, Source::SecurityGroups, page->kept(), error);
+        partDone();
+    });
+    if (!m_extensions)
+        m_extensions = sharedExtensions(m_session, this);
+    m_extensionsPending = true;
+    m_extensions->request(m_notBefore, this, [this](const std::shared_ptr<const SharedPage> &page) {
+        if (!std::exchange(m_extensionsPending, false))
+            return;
+        KlusterState &s = m_result.state;
+        SourceStatus extensions; // optional: without it, no extraroute-atomic is assumed
+        const Error error = parseAnswer(page->error, [&s, &page] {
+            s.extensions = page->parsed<QStringList>([&page] {
+                return ApiParser::parseExtensions(Sources::name(Source::Extensions), page->object);
+            });
+        });
+        s.extensionsKnown = settle(
+            extensions, Source::Extensions, page->kept(), error, QStringLiteral("no extraroute-atomic"));
+        partDone();
+    });
+
+    if (m_nodesWatched) {
+        // The caller's, from their watch.
+    } else if (m_kubeTarget) {
+        fetchNodes(new KubernetesClient(m_session->client(), *m_kubeTarget, this));
+    } else {
+        m_calls.append(requestCredentials(
+            m_session, m_kluster, this, [this](const std::optional<KubeTarget> &target, const Error &e) {
+                if (!target) {
+                    fail(m_result.state.nodesSource, Source::Nodes, e);
+                    partDone();
+                    return;
+                }
+                m_kubeTarget = target; // kept for whoever goes on from this fetch (the nodes' watch)
+                fetchNodes(new KubernetesClient(m_session->client(), *target, this));
+            }));
+    }
+}
+
+HttpCall *KlusterFetcher::requestCredentials(KeystoneSession *session, const QString &kluster,
+    QObject *context, const std::function<void(const std::optional<KubeTarget> &, const Error &)> &done)
+{
+    HttpCall *credentials = session->send(
+        QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters/%1/credentials").arg(kluster));
+    connect(credentials, &HttpCall::finished, context, [done](const ApiResponse &r) {
+        Error e = r.error;
+        std::optional<KubeTarget> target;
+        if (!e.isError()) {
+            const QString yaml = r.json(&e).value(QStringLiteral("kubeconfig")).toString();
+            QString problem;
+            const std::optional<Kubeconfig> config = e.isError()
+                ? std::nullopt
+                : Kubeconfig::fromYaml(yaml.toUtf8(), QStringLiteral("the Kubernikus credentials"), &problem);
+            if (config)
+                target = config->target(QString(), &problem);
+            if (!e.isError() && !target) {
+                e.kind = Error::Kind::Config;
+                e.service = QStringLiteral("kubernikus");
+                e.detail = problem;
+            }
+        }
+        done(target, e);
+    });
+    return credentials;
+}
