@@ -41,8 +41,12 @@
 #include <QVBoxLayout>
 
 MainWindow::MainWindow(QWidget *parent)
+    : MainWindow(nullptr, parent)
+{ }
+
+MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     : QMainWindow(parent)
-    , m_session(new ConsoleSession(this))
+    , m_session(session ? session : new ConsoleSession(this))
     , m_sidebar(new KlusterSidebar(m_session->klusters(), this))
     , m_views(new KlusterViews(m_session, this))
     , m_split(new QSplitter(this))
@@ -100,8 +104,9 @@ MainWindow::MainWindow(QWidget *parent)
     sidebar()->setFocus(Qt::OtherFocusReason); // arrows choose a kluster, Enter goes into its views
 }
 
-MainWindow::~MainWindow()
-    = default; // the session goes first: its connections, then the history's last record
+// A session of its own (its first child) goes first: its connections, then the history's last record. The
+// application's session outlives the window (app/gui/consoleapp.h).
+MainWindow::~MainWindow() = default;
 
 QIcon MainWindow::applicationIcon()
 {

@@ -49,6 +49,9 @@ class MainWindow : public QMainWindow
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
+    // The window of `session` (the application's, app/gui/consoleapp.h), which outlives it.
+    explicit MainWindow(ConsoleSession *session, QWidget *parent = nullptr);
+    // With a session of its own (tests that drive widgets, a window alone).
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 

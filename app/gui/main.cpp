@@ -1,6 +1,6 @@
 // flightdeck: the desktop console.
 
-#include "app/gui/democloud.h"
+#include "app/gui/consoleapp.h"
 #include "core/flightdecklink.h"
 #include "core/printable.h"
 #include "services/connection.h"
@@ -260,62 +260,25 @@ int main(int argc, char *argv[])
             return *handed;
     }
 
-    MainWindow window;
+    ConsoleApp::Demo demo;
+    demo.scenario = parser.value(options.scenario);
+    demo.generatedNodes = generated;
+    demo.klusters = fleet;
+    demo.mixedSizes = mixedSizes;
+    demo.alertmanager = alertmanager;
+    ConsoleApp console(demo);
+    MainWindow &window = *console.window();
     window.setForceReadOnly(parser.isSet(options.readOnly));
     // One console per user: links opened later (`flightdeck LINK`, a browser, a notification) come here.
-    SingleInstance instance;
-    if (!parser.isSet(options.screenshot)) { // a picture to render takes no links
-        QString why;
-        // Another console is starting, or the socket's place is not this user's alone (or holds something
-        // else): this one takes no links, and says why unless it is the first.
-        if (!instance.listen(
-                [&window](const QString &received) {
-                    QString error;
-                    return window.openLink(received, &error) ? QString() : error;
-                },
-                &why)
-            && !why.contains(QStringLiteral("another console")))
-            QTextStream(stderr) << "flightdeck: links are not taken: " << why << Qt::endl;
-        QObject::connect(&instance, &SingleInstance::problem, &window, [](const QString &problem) {
-            QTextStream(stderr) << "flightdeck: links are not taken: " << problem << Qt::endl;
-        });
-    }
+    if (!parser.isSet(options.screenshot)) // a picture to render takes no links
+        console.takeLinks();
     if (parser.isSet(options.screenshot) || size.isValid())
         window.resize(size.isValid() ? size : QSize(1440, 900));
     const QString wantedKluster = parser.value(options.kluster);
     const QString wantedFinding = parser.value(options.finding);
 
-    std::unique_ptr<DemoCloud> demoCloud;
-    const auto startDemo = [&] {
-        if (demoCloud)
-            return;
-        demoCloud = std::make_unique<DemoCloud>();
-        QObject::connect(demoCloud.get(), &DemoCloud::ready, &window,
-            [&window, &demoCloud, alertmanager](const CloudConfig &cloud) {
-                ConnectionSpec spec;
-                spec.name = QStringLiteral("demo");
-                spec.config = cloud;
-                spec.alertmanager = alertmanager;
-                if (demoCloud->routeLimit() > 0) {
-                    spec.options.routeLimit = demoCloud->routeLimit();
-                    spec.options.routeLimitExplicit = true;
-                }
-                window.addConnection(spec, false);
-            });
-        QObject::connect(demoCloud.get(), &DemoCloud::failed, &window, [&window](const QString &error) {
-            window.showStartupMessage(QObject::tr("The demo cloud could not start: %1").arg(error));
-        });
-        window.setStarting(fleet > 0
-                ? QObject::tr(
-                    "Starting the built-in simulated cloud: a region of %1 klusters (this takes a moment)…")
-                      .arg(fleet)
-                : QObject::tr("Starting the built-in simulated cloud…"));
-        demoCloud->start(parser.value(options.scenario), generated, fleet, mixedSizes);
-    };
-    QObject::connect(&window, &MainWindow::demoRequested, &window, startDemo);
-
     if (parser.isSet(options.demo)) {
-        startDemo();
+        console.startDemo();
     } else if (parser.isSet(options.snapshot)) {
         ConnectionSpec spec;
         spec.name = QStringLiteral("snapshot");
