@@ -58,5 +58,9 @@ void ConnectionCommands::edit(const QString &name, QWidget *parent)
 
 void ConnectionCommands::manage()
 {
-    open(new ConnectionsDialog(m_registry, this, m_window));
+    auto *dialog = new ConnectionsDialog(m_registry, m_window);
+    connect(dialog, &ConnectionsDialog::addRequested, this, [this, dialog] { add(dialog); });
+    connect(dialog, &ConnectionsDialog::editRequested, this,
+        [this, dialog](const QString &name) { edit(name, dialog); });
+    open(dialog);
 }

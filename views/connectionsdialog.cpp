@@ -1,7 +1,6 @@
 #include "views/connectionsdialog.h"
 
 #include "console/connectionregistry.h"
-#include "views/connectioncommands.h"
 #include "views/severitystyle.h"
 
 #include <QDialogButtonBox>
@@ -13,11 +12,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-ConnectionsDialog::ConnectionsDialog(
-    ConnectionRegistry *registry, ConnectionCommands *commands, QWidget *parent)
+ConnectionsDialog::ConnectionsDialog(ConnectionRegistry *registry, QWidget *parent)
     : QDialog(parent)
     , m_registry(registry)
-    , m_commands(commands)
     , m_list(new QTreeWidget(this))
     , m_add(new QPushButton(tr("&Add…"), this))
     , m_edit(new QPushButton(tr("&Edit…"), this))
@@ -49,12 +46,12 @@ ConnectionsDialog::ConnectionsDialog(
         tr("Change how the selected connection signs in, its secret, its nodes' kubeconfig, read-only"));
     m_test->setToolTip(tr("Sign in and list the klusters now, and show the server's answer"));
     m_remove->setToolTip(tr("Remove the selected connection, and its secret from the keychain"));
-    connect(m_add, &QPushButton::clicked, this, [this] { m_commands->add(this); });
-    connect(m_edit, &QPushButton::clicked, this, [this] { m_commands->edit(selected(), this); });
+    connect(m_add, &QPushButton::clicked, this, &ConnectionsDialog::addRequested);
+    connect(m_edit, &QPushButton::clicked, this, [this] { emit editRequested(selected()); });
     connect(m_test, &QPushButton::clicked, this, &ConnectionsDialog::test);
     connect(m_remove, &QPushButton::clicked, this, &ConnectionsDialog::confirmRemove);
     connect(m_list, &QTreeWidget::currentItemChanged, this, &ConnectionsDialog::updateButtons);
-    connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this] { m_commands->edit(selected(), this); });
+    connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this] { emit editRequested(selected()); });
     connect(m_registry, &ConnectionRegistry::changed, this, &ConnectionsDialog::reload);
 
     auto *side = new QVBoxLayout;

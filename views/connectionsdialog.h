@@ -2,7 +2,6 @@
 
 #include <QDialog>
 
-class ConnectionCommands;
 class ConnectionRegistry;
 class QLabel;
 class QPushButton;
@@ -18,7 +17,7 @@ class ConnectionsDialog : public QDialog
     Q_DISABLE_COPY_MOVE(ConnectionsDialog)
 
 public:
-    ConnectionsDialog(ConnectionRegistry *registry, ConnectionCommands *commands, QWidget *parent = nullptr);
+    explicit ConnectionsDialog(ConnectionRegistry *registry, QWidget *parent = nullptr);
 
     QTreeWidget *list() const { return m_list; }
     QPushButton *addButton() const { return m_add; }
@@ -29,6 +28,10 @@ public:
     bool selectConnection(const QString &name);
 
 signals:
+    // Add… and Edit… (a double click too): asked of whoever opened the dialog (ConnectionCommands), which
+    // opens the connection dialog over this one; this dialog calls nothing above it.
+    void addRequested();
+    void editRequested(const QString &name);
     void tested(const QString &name, bool ok, const QString &what);
     void removeConfirmationOpened(QDialog *box);
 
@@ -40,7 +43,6 @@ private:
     void test();
 
     ConnectionRegistry *m_registry;
-    ConnectionCommands *m_commands; // the add and edit dialogs
     QTreeWidget *m_list;
     QPushButton *m_add;
     QPushButton *m_edit;
