@@ -39,12 +39,14 @@ void RepairSession::recheck()
     m_fetcher->start();
 }
 
-void RepairSession::failAll(RepairExecutor::Outcome::Result result, const QString &message)
+void RepairSession::failAll(RepairExecutor::Outcome::Result result, const QString &message, bool asSteps)
 {
     RepairExecutor::Outcome outcome;
     outcome.result = result;
     outcome.message = message;
     for (const RepairGate::Step &step : std::as_const(m_steps)) {
+        if (asSteps)
+            emit stepFinished(step, outcome);
         for (const QString &id : step.findingIds)
             emit findingFinished(id, outcome);
     }
@@ -76,18 +78,19 @@ void RepairSession::checked(const KlusterFetch &fetch)
     emit replanned(fresh, differences);
     failAll(RepairExecutor::Outcome::Result::Changed,
         tr("nothing was sent: the plan made again from the kluster read just now differs (%1)")
-            .arg(differences.join(QStringLiteral("; "))));
+            .arg(differences.join(QStringLiteral("; "))),
+        false); // replanned() says it, with the new plan
 }
 
 bool RepairSession::abandon(const QString &why)
 {
-    m_steps.clear();
     if (m_fetcher) { // still reading again: nothing was sent, nothing will be
         delete m_fetcher.data();
-        m_running = false;
-        emit finished();
+        failAll(RepairExecutor::Outcome::Result::Failed,
+            tr("nothing was sent: %1 (while the kluster was read again before sending)").arg(why));
         return true;
     }
+    m_steps.clear();
     if (!m_executor || !m_executor->isRunning())
         return false;
     m_executor->abandon(why);

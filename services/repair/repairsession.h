@@ -62,7 +62,9 @@ signals:
 private:
     void recheck();
     void checked(const KlusterFetch &fetch);
-    void failAll(RepairExecutor::Outcome::Result result, const QString &message);
+    // Every step left ends as `result` without a request sent (each step said, when `asSteps`, and each
+    // finding).
+    void failAll(RepairExecutor::Outcome::Result result, const QString &message, bool asSteps = true);
     void next();
 
     KeystoneSession *m_session;

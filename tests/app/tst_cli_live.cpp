@@ -31,6 +31,7 @@ private slots:
     void refusedWithoutEvidence();
     void concurrentWriterLosesNoRoute();
     void planChangedBeforeSendingIsPrintedNotSent();
+    void klusterUnreadableBeforeSendingSendsNothing();
     void portPairAddedKeepingAConcurrentWritersPair();
     void zoneDisruptionRefusesDeletionUnlessOverridden();
     void everyIncidentRuleCausedLive_data();
@@ -462,6 +463,27 @@ void TestCliLive::planChangedBeforeSendingIsPrintedNotSent()
     for (const SimRoute &route : router().routes)
         kept = kept || route.destination.startsWith(QLatin1String("198.51.100."));
     QVERIFY(kept);
+}
+
+// Kubernikus answers the first read and fails the one just before sending: the plan cannot be checked, so
+// nothing is sent and the command fails (3), saying why.
+void TestCliLive::klusterUnreadableBeforeSendingSendsNothing()
+{
+    const int records = int(audit().size());
+    QCOMPARE(m_fixture
+                 ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),
+                     R"({"kind": "status", "status": 503, "service": "kubernikus", "method": "GET",
+                         "path": "^/api/v1/clusters/legacy$", "after": 1})")
+                 .status,
+        201);
+    const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("legacy"), QStringLiteral("--all-routes"),
+        QStringLiteral("--yes") });
+    QVERIFY2(r.exitCode == 3, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("nothing was sent: the kluster could not be read again")),
+        qPrintable(r.out));
+    QVERIFY(!r.out.contains(QStringLiteral("Sending:")));
+    QCOMPARE(int(audit().size()), records);
 }
 
 void TestCliLive::portPairAddedKeepingAConcurrentWritersPair()
