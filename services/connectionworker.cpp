@@ -17,6 +17,7 @@
 #include <QThread>
 #include <QUrl>
 #include <algorithm>
+#include <utility>
 
 namespace {
 
@@ -465,8 +466,10 @@ void ConnectionWorker::refreshSnapshot(const QString &kluster)
 
 void ConnectionWorker::repair(const std::shared_ptr<const RepairProposal> &confirmed, bool override)
 {
+    m_cancelPending = false;
     withSession([this, confirmed, override](const Error &error) {
         if (error.isError()) {
+            m_cancelPending = false;
             RepairExecutor::Outcome failed;
             failed.message = error.toString();
             for (const QString &id : confirmed->sendable())
@@ -491,6 +494,8 @@ void ConnectionWorker::repair(const std::shared_ptr<const RepairProposal> &confi
         options.eventInstance = m_eventInstance;
         options.recheck = !m_spec.isSnapshot();
         m_repair = new RepairSession(m_session.get(), confirmed, options, this);
+        if (std::exchange(m_cancelPending, false))
+            m_repair->cancel(); // Stop came first: each step ends cancelled, nothing is sent
         connect(m_repair, &RepairSession::stepStarted, this, [this](const RepairGate::Step &step) {
             emit repairProgress(
                 step.findingIds.join(QStringLiteral(", ")), tr("sending: %1").arg(step.plan.title));
@@ -508,7 +513,7 @@ void ConnectionWorker::repair(const std::shared_ptr<const RepairProposal> &confi
                 result.diagnosis = fresh->diagnosis();
                 result.errors = fresh->fetch()->errors;
                 m_watches->follow(fresh->kluster(), result, true);
-                emit refreshed(result);
+                emit nodesChanged(result); // in place, as the nodes' watch brings changes: no refresh's count
                 emit repairReplanned(fresh, differences);
             });
         connect(m_repair, &RepairSession::findingFinished, this, &ConnectionWorker::repairStepFinished);
@@ -575,4 +580,6 @@ void ConnectionWorker::cancelRepair()
 {
     if (m_repair)
         m_repair->cancel();
+    else
+        m_cancelPending = true; // asked before the session exists (signing in, silences being made)
 }

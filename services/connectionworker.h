@@ -91,6 +91,7 @@ private:
     // Refreshes in line (ConnectionSpec::refreshConcurrency at once; a session being opened counts).
     RefreshQueue *m_queue;
     QPointer<RepairSession> m_repair; // the run under way
+    bool m_cancelPending = false; // Stop asked for before the run's session existed
     std::optional<KubeTarget> m_kubeTarget;
     std::function<void(const SecretResult &)> m_secretRead;
     // The nodes watched, and the data they are applied to (each kluster's last refresh, with the changes).

@@ -134,10 +134,11 @@ void RepairCommand::update()
 
 void RepairCommand::run()
 {
-    openDialog(targets(), m_scope == Scope::Selected ? context().selectedIncidents : QStringList());
+    openDialog(targets(), m_scope == Scope::Selected ? context().selectedIncidents : QStringList(),
+        m_scope == Scope::RouterRoutes);
 }
 
-void RepairCommand::openDialog(const QStringList &ids, const QStringList &incidents)
+void RepairCommand::openDialog(const QStringList &ids, const QStringList &incidents, bool allRoutes)
 {
     const CommandContext c = context();
     if (ids.isEmpty() || !c.repairable() || !c.data->fetch)
@@ -146,7 +147,7 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
     RepairChoice choice;
     choice.findings = ids;
     choice.incidents = incidents;
-    choice.allRoutes = m_scope == Scope::RouterRoutes && incidents.isEmpty();
+    choice.allRoutes = allRoutes;
     choice.protectedKluster = m_session->isProtected(c.key); // its name typed, whatever the repair sends
     auto *dialog = new RepairDialog(c.connection,
         std::make_shared<const RepairProposal>(c.key.kluster, c.data->fetch, c.data->diagnosis, choice),

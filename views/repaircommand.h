@@ -47,7 +47,9 @@ protected:
 
 private:
     // The repair dialog for `ids` of the kluster shown (a retry: those a finished repair did not fix).
-    void openDialog(const QStringList &ids, const QStringList &incidents = {});
+    // `allRoutes`: the plan is every route finding of the router (as read again before sending), not `ids`
+    // alone.
+    void openDialog(const QStringList &ids, const QStringList &incidents = {}, bool allRoutes = false);
     void offerSilences(RepairDialog *dialog);
 
     Scope m_scope;

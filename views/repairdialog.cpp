@@ -272,7 +272,7 @@ void RepairDialog::updateConfirm()
     bool ok = !m_sendable.isEmpty() && m_blocked.isEmpty();
     if (!m_typeToConfirm.isEmpty())
         ok = ok && m_confirmation->text().trimmed() == m_typeToConfirm;
-    if (m_override->isVisible())
+    if (m_proposal->needsOverride())
         ok = ok && m_override->isChecked();
     m_confirm->setEnabled(ok);
 }
@@ -445,22 +445,25 @@ void RepairDialog::start()
                                : severity == Severity::Critical ? tr("Repair failed")
                                                                 : tr("Repair partly done"))
             + tr(" — kluster %1").arg(m_kluster));
-        m_title->setText(
-            tr("<b>The repair was sent</b> in kluster <b>%1</b>: every request is recorded in the "
-               "audit log.")
-                .arg(m_kluster.toHtmlEscaped()));
+        m_title->setText(m_anySent
+                ? tr("<b>The repair was sent</b> in kluster <b>%1</b>: every request is recorded in the "
+                     "audit log.")
+                      .arg(m_kluster.toHtmlEscaped())
+                : tr("<b>Nothing was sent</b> in kluster <b>%1</b>: the reasons are below.")
+                      .arg(m_kluster.toHtmlEscaped()));
         m_cancel->setText(tr("Close"));
         m_cancel->setToolTip(QString());
         m_cancel->setEnabled(true);
         offerRetry(nullptr, tr("the kluster is being read again"));
-        // The silences made for it: expired once everything was verified fixed, kept otherwise.
+        // The silences made for it: expired once everything was verified fixed (or nothing was sent), kept
+        // otherwise.
         if (m_silenceBox)
-            m_silenceBox->finish(m_fixed == total, [this](const QString &said) {
+            m_silenceBox->finish(m_fixed == total || !m_anySent, [this](const QString &said) {
                 m_status->setText(m_status->text() + QStringLiteral("<br>") + OutsideText::html(said, 600));
             });
         emit repairsFinished(m_fixed, int(m_sendable.size()));
     });
-    const bool override = m_override->isVisible() && m_override->isChecked();
+    const bool override = m_proposal->needsOverride() && m_override->isChecked();
     if (!m_silenceBox) {
         m_connection->repair(m_proposal, override);
         return;
@@ -469,8 +472,11 @@ void RepairDialog::start()
     m_silenceBox->create([this, override](const QString &said) {
         if (!said.isEmpty())
             m_status->setText(tr("Sending… %1").arg(OutsideText::html(said, 600)));
-        if (m_connection)
-            m_connection->repair(m_proposal, override);
+        if (!m_connection)
+            return;
+        m_connection->repair(m_proposal, override);
+        if (m_stopRequested) // Stop was pressed while the silences were made: nothing is sent
+            m_connection->cancelRepair();
     });
 }
 
@@ -481,6 +487,8 @@ void RepairDialog::showReplanned()
     const QStringList why = std::exchange(m_replannedWhy, {});
     m_finished = 0;
     m_fixed = 0;
+    m_anySent = false;
+    m_stopRequested = false;
     m_unfixed.clear();
     m_resultLines.clear();
     m_results->clear();
@@ -514,6 +522,7 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
     using R = RepairExecutor::Outcome::Result;
     if (m_replannedTo)
         return; // nothing was sent: the new plan is shown instead
+    m_anySent = m_anySent || !outcome.requests.isEmpty();
     ++m_finished;
     m_progress->setValue(m_finished);
     if (outcome.result == R::Fixed)
@@ -576,6 +585,7 @@ QString RepairDialog::resultsText() const
 void RepairDialog::reject()
 {
     if (m_running && m_connection) {
+        m_stopRequested = true;
         m_connection->cancelRepair();
         m_status->setText(tr("Stopping after the request in flight…"));
         m_cancel->setEnabled(false);

@@ -122,6 +122,8 @@ private:
     QStringList m_retryable; // of those, what the fresh data still has with a repair
     bool m_running = false;
     bool m_done = false;
+    bool m_stopRequested = false; // Stop pressed while it ran
+    bool m_anySent = false; // a request of this run was sent
     int m_finished = 0;
     int m_fixed = 0;
     QStringList m_resultLines;

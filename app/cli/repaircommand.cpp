@@ -205,6 +205,7 @@ int runRepairCommand(const QStringList &arguments)
     QTextStream out(Terminal::out());
     std::unique_ptr<RepairSession> run;
     int worst = 0;
+    bool anySent = false; // a request of the repair was sent
     QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
         if (!fetch.state.klusterSource.known) {
             QCoreApplication::exit(CliOptions::fail(command, SourceError::joined(fetch.errors)));
@@ -277,6 +278,7 @@ int runRepairCommand(const QStringList &arguments)
                 [&out](const QString &, const QString &m) { out << "  ... " << printable(m) << Qt::endl; });
             QObject::connect(run.get(), &RepairSession::stepFinished, run.get(),
                 [&](const RepairGate::Step &, const RepairExecutor::Outcome &o) {
+                    anySent = anySent || !o.requests.isEmpty();
                     printOutcome(out, o);
                     worst = qMax(worst, o.auditError.isEmpty() ? exitStatusOf(o.result) : 3);
                 });
@@ -303,7 +305,7 @@ int runRepairCommand(const QStringList &arguments)
                         out << "Silences: " << printable(summary) << Qt::endl;
                         QCoreApplication::exit(worst);
                     });
-                silences.finish(worst == 0);
+                silences.finish(worst == 0 || !anySent); // nothing sent: nothing to keep them for
             });
             if (planned.isEmpty() || !silence) {
                 run->start();

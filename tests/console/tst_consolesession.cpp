@@ -11,6 +11,7 @@
 #include "models/nodesmodel.h"
 #include "services/connection.h"
 #include "services/http/endpointhealth.h"
+#include "services/repair/auditlog.h"
 #include "services/settings.h"
 #include "tests/common/realalertmanager.h"
 #include "tests/simulator/simcloud.h"
@@ -47,6 +48,7 @@ private slots:
     void refreshAskedWhileItsLastResultWaits();
     void alertsBesideTheFindings();
     void teamRepairsKeptWhenEventsCannotBeRead();
+    void stopBeforeTheRepairStartsSendsNothing();
 
 private:
     ConnectionSpec simSpec(const QString &password = QStringLiteral("flightdeck-demo")) const
@@ -339,6 +341,34 @@ void TestConsoleSession::alertsBesideTheFindings()
                 .problem.startsWith(QStringLiteral("The last read failed")));
     QCOMPARE(int(session.store()->data(demo)->diagnosis->findings.size()), findings);
     QVERIFY(!alertsChanged.isEmpty());
+}
+
+// Stop pressed as the repair is asked for (the dialog's Stop while its silences are made, or before the
+// session is signed in): the cancel is kept for the run, which ends each step cancelled; nothing is sent.
+void TestConsoleSession::stopBeforeTheRepairStartsSendsNothing()
+{
+    ConsoleSession session;
+    session.registry()->add(simSpec(), false);
+    QVERIFY(waitSettled(session));
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    Connection *connection = session.registry()->connection(demo.connection);
+    const KlusterData *shown = session.store()->data(demo);
+    const QString id = QStringLiteral("security-group-rule-missing:tcp");
+    QString error;
+    const qsizetype records = AuditLog::read(&error).size();
+    QSignalSpy finished(connection, &Connection::repairFinished);
+    QSignalSpy steps(connection, &Connection::repairStepFinished);
+    connection->repair(std::make_shared<const RepairProposal>(demo.kluster, shown->fetch, shown->diagnosis,
+                           RepairChoice { { id }, {}, false, false }),
+        false);
+    connection->cancelRepair();
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(steps.size(), 1);
+    const auto outcome = steps.first().at(1).value<RepairExecutor::Outcome>();
+    QCOMPARE(outcome.result, RepairExecutor::Outcome::Result::Refused);
+    QVERIFY2(outcome.message.contains(QStringLiteral("cancelled")), qPrintable(outcome.message));
+    QVERIFY(outcome.requests.isEmpty());
+    QCOMPARE(AuditLog::read(&error).size(), records); // nothing was about to be sent
 }
 
 // The kluster's repair Events read back: a repair's two Events, then the API server refusing (403), a proxy's
