@@ -1,5 +1,5 @@
 // flightdeck-cli repair: fetch the kluster, print the plan, send it with --yes through the one repair run the
-// console uses too (services/repairrun.h), verify, audit.
+// console uses too (services/repair/repairsession.h), verify, audit.
 
 #include "app/cli/clioptions.h"
 #include "app/cli/livecommands.h"
