@@ -4,6 +4,7 @@
 #include "core/klusterstanding.h"
 #include "core/knowledge.h"
 #include "core/printable.h"
+#include "core/repairproposal.h"
 
 #include <QCoreApplication>
 #include <QMap>
@@ -442,6 +443,54 @@ QString budgetLine(const RemediationBudget &b)
               .arg(b.maxUnhealthy)
         : tr("Remediation budget: <b>instance deletions refused</b> (%1): %2")
               .arg(refusalName(b.reason), OutsideText::html(b.detail, 600));
+}
+
+QString repairOutcomeLine(const QString &findingId, const RepairExecutor::Outcome &outcome)
+{
+    using R = RepairExecutor::Outcome::Result;
+    const QString mark = outcome.result == R::Fixed ? QStringLiteral("✔")
+        : outcome.result == R::StillThere           ? QStringLiteral("●")
+                                                    : QStringLiteral("✖");
+    QString line = QStringLiteral("%1 %2: %3. %4")
+                       .arg(mark, findingId, RepairProposal::outcomeWords(outcome.result), outcome.message);
+    for (const AuditRequest &r : outcome.requests)
+        line += QStringLiteral("\n    %1 → %2 %3").arg(r.summary()).arg(r.status).arg(r.outcome);
+    if (!outcome.auditError.isEmpty())
+        line += tr(" The audit record could not be written: %1").arg(outcome.auditError);
+    return line;
+}
+
+RepairEnd repairEnd(const QString &kluster, int fixed, int total, bool anySent)
+{
+    RepairEnd end;
+    end.severity = fixed == total ? std::nullopt
+        : fixed == 0              ? std::optional(Severity::Critical)
+                                  : std::optional(Severity::Warning);
+    end.status = !end.severity
+        ? tr("<b>Fixed:</b> %1 of %2 repaired and verified. The views are being refreshed; the audit log has "
+             "every request.")
+              .arg(fixed)
+              .arg(total)
+        : end.severity == Severity::Critical
+        ? (total == 1
+                ? tr("<b>Failed:</b> the repair did not fix its finding; the reason is below. The audit "
+                     "log has every request that was sent.")
+                : tr("<b>Failed:</b> none of the %1 repairs fixed its finding; the reasons are below. The "
+                     "audit log has every request that was sent.")
+                      .arg(total))
+        : tr("<b>Partly done:</b> %1 of %2 fixed and verified; the others are below, with their reasons.")
+              .arg(fixed)
+              .arg(total);
+    end.windowTitle = (!end.severity                               ? tr("Repaired")
+                              : end.severity == Severity::Critical ? tr("Repair failed")
+                                                                   : tr("Repair partly done"))
+        + tr(" — kluster %1").arg(kluster);
+    end.heading = anySent
+        ? tr("<b>The repair was sent</b> in kluster <b>%1</b>: every request is recorded in the audit log.")
+              .arg(kluster.toHtmlEscaped())
+        : tr("<b>Nothing was sent</b> in kluster <b>%1</b>: the reasons are below.")
+              .arg(kluster.toHtmlEscaped());
+    return end;
 }
 
 } // namespace ConsoleText

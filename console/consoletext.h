@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/finding.h"
 #include "core/klusterkey.h"
+#include "services/repair/repairexecutor.h"
 
 #include <QDateTime>
 #include <QString>
@@ -139,5 +140,19 @@ struct OverviewText
 OverviewText overviewText(const QString &kluster, const Diagnosis &diagnosis, const QString &incomplete);
 // The remediation budget of a kluster in a sentence (rich text).
 QString budgetLine(const RemediationBudget &budget);
+
+// One finding's outcome of a repair, as the repair dialog lists it (plain text; outside text as it came):
+// "✔ <id>: fixed (verified). <message>", then each request sent with its answer.
+QString repairOutcomeLine(const QString &findingId, const RepairExecutor::Outcome &outcome);
+// How a repair ended, for the dialog: its worst (none: every finding fixed), its status (rich text), the
+// window's title and the heading.
+struct RepairEnd
+{
+    std::optional<Severity> severity;
+    QString status;
+    QString windowTitle;
+    QString heading;
+};
+RepairEnd repairEnd(const QString &kluster, int fixed, int total, bool anySent);
 
 } // namespace ConsoleText

@@ -1,5 +1,6 @@
 #include "views/repairdialog.h"
 
+#include "console/consoletext.h"
 #include "core/printable.h"
 #include "core/repairgate.h"
 #include "views/repairsilencebox.h"
@@ -422,35 +423,12 @@ void RepairDialog::start()
         m_done = true;
         m_progress->setVisible(false);
         const int total = int(m_sendable.size());
-        const std::optional<Severity> severity = m_fixed == total ? std::nullopt
-            : m_fixed == 0                                        ? std::optional(Severity::Critical)
-                                                                  : std::optional(Severity::Warning);
-        m_resultIcon->setPixmap(SeverityStyle::icon(severity).pixmap(32, 32));
+        const ConsoleText::RepairEnd end = ConsoleText::repairEnd(m_kluster, m_fixed, total, m_anySent);
+        m_resultIcon->setPixmap(SeverityStyle::icon(end.severity).pixmap(32, 32));
         m_resultIcon->setVisible(true);
-        m_status->setText(!severity ? tr("<b>Fixed:</b> %1 of %2 repaired and verified. The views are being "
-                                         "refreshed; the audit log has every request.")
-                                          .arg(m_fixed)
-                                          .arg(total)
-                : severity == Severity::Critical
-                ? (total == 1 ? tr("<b>Failed:</b> the repair did not fix its finding; the reason is below. "
-                                   "The audit log has every request that was sent.")
-                              : tr("<b>Failed:</b> none of the %1 repairs fixed its finding; the reasons are "
-                                   "below. The audit log has every request that was sent.")
-                                    .arg(total))
-                : tr("<b>Partly done:</b> %1 of %2 fixed and verified; the others are below, with their "
-                     "reasons.")
-                      .arg(m_fixed)
-                      .arg(total));
-        setWindowTitle((!severity                               ? tr("Repaired")
-                               : severity == Severity::Critical ? tr("Repair failed")
-                                                                : tr("Repair partly done"))
-            + tr(" — kluster %1").arg(m_kluster));
-        m_title->setText(m_anySent
-                ? tr("<b>The repair was sent</b> in kluster <b>%1</b>: every request is recorded in the "
-                     "audit log.")
-                      .arg(m_kluster.toHtmlEscaped())
-                : tr("<b>Nothing was sent</b> in kluster <b>%1</b>: the reasons are below.")
-                      .arg(m_kluster.toHtmlEscaped()));
+        m_status->setText(end.status);
+        setWindowTitle(end.windowTitle);
+        m_title->setText(end.heading);
         m_cancel->setText(tr("Close"));
         m_cancel->setToolTip(QString());
         m_cancel->setEnabled(true);
@@ -529,16 +507,7 @@ void RepairDialog::showStep(const QString &findingId, const RepairExecutor::Outc
         ++m_fixed;
     else
         m_unfixed << findingId;
-    const QString mark = outcome.result == R::Fixed ? QStringLiteral("✔")
-        : outcome.result == R::StillThere           ? QStringLiteral("●")
-                                                    : QStringLiteral("✖");
-    const QString words = RepairProposal::outcomeWords(outcome.result);
-    QString line = QStringLiteral("%1 %2: %3. %4").arg(mark, findingId, words, outcome.message);
-    for (const AuditRequest &r : outcome.requests)
-        line += QStringLiteral("\n    %1 → %2 %3").arg(r.summary()).arg(r.status).arg(r.outcome);
-    if (!outcome.auditError.isEmpty())
-        line += tr(" The audit record could not be written: %1").arg(outcome.auditError);
-    m_resultLines << line;
+    m_resultLines << ConsoleText::repairOutcomeLine(findingId, outcome);
     QString html;
     for (const QString &l : std::as_const(m_resultLines))
         html += QStringLiteral("<p style=\"white-space: pre-wrap\">%1</p>")

@@ -167,8 +167,7 @@ QString proposalHtml(const RepairProposal &p)
                               i.repairFindings().size() < i.members.size()
                                   ? QObject::tr("; the others are its symptoms, read again afterwards")
                                   : QString())
-                    : QObject::tr("<p><b>%1</b></p>")
-                          .arg(FindingsModel::noRepairReason(i.rule).toHtmlEscaped()));
+                    : QObject::tr("<p><b>%1</b></p>").arg(i.noRepairReason().toHtmlEscaped()));
     }
     if (!p.incidents().isEmpty())
         html += QStringLiteral("<hr>");
