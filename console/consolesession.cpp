@@ -6,9 +6,6 @@
 #include "console/klusterstore.h"
 #include "console/refreshcoordinator.h"
 #include "console/teamrepairs.h"
-#include "console/viewpreparer.h"
-#include "models/auditmodel.h"
-#include "models/klustersmodel.h"
 #include "services/connection.h"
 #include "services/settings.h"
 
@@ -20,57 +17,16 @@ ConsoleSession::ConsoleSession(QObject *parent)
     , m_registry(new ConnectionRegistry(m_store, this))
     , m_refreshes(new RefreshCoordinator(m_registry, m_store, this))
     , m_history(new HistoryClient(this))
-    , m_klusters(new KlustersModel(this))
-    , m_findings(new FindingsModel(this))
-    , m_nodes(new NodesModel(this))
-    , m_routes(new RoutesModel(this))
-    , m_security(new SecurityModel(this))
-    , m_audit(new AuditModel(this))
-    , m_preparer(new ViewPreparer(m_store, { m_findings, m_nodes, m_routes, m_security }, this))
     , m_alerts(new AlertWatch(this))
     , m_team(new TeamRepairs(m_registry, this))
 {
     m_history->open(Settings::historyDays().value(), Settings::historyMegabytes().value());
-    // The kluster list follows the store: its klusters, their diagnoses and errors, the connections that list
-    // nothing.
-    connect(m_store, &KlusterStore::klusterAdded, m_klusters,
-        [this](const KlusterKey &key) { m_klusters->setKluster(key.connection, key.kluster); });
-    connect(m_store, &KlusterStore::klusterGone, m_klusters, [this](const KlusterKey &key) {
-        m_klusters->setError(key.connection, key.kluster, tr("Kubernikus no longer lists this kluster"));
-    });
-    connect(m_store, &KlusterStore::klusterFetched, m_klusters, [this](const KlusterKey &key) {
-        const KlusterData *d = m_store->data(key);
-        m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt,
-            SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
-    });
-    connect(m_store, &KlusterStore::klusterFailed, m_klusters, [this](const KlusterKey &key) {
-        m_klusters->setError(key.connection, key.kluster, SourceError::joined(m_store->data(key)->error));
-    });
-    // A connection that lists nothing still has a row, with its error, until it is removed.
-    connect(m_store, &KlusterStore::listingErrorChanged, m_klusters, [this](const QString &connection) {
-        m_klusters->setConnectionError(connection, m_store->listingError(connection).toString());
-    });
-    connect(m_store, &KlusterStore::connectionRemoved, m_klusters, &KlustersModel::removeConnection);
     connect(m_refreshes, &RefreshCoordinator::recordable, m_history, &HistoryClient::record);
-    m_refreshes->setViewsBusy([this] { return m_preparer->isBusy(); });
-    connect(m_preparer, &ViewPreparer::idle, m_refreshes, &RefreshCoordinator::settleIfIdle);
-    connect(m_preparer, &ViewPreparer::shown, this, &ConsoleSession::shown);
     // The alerts beside the findings: each connection's Alertmanager read with every round, and after the
     // kluster shown is refreshed (a repair, F5 on it).
     connect(m_registry, &ConnectionRegistry::added, m_alerts,
         [this](Connection *c) { m_alerts->setTarget(c->spec().name, c->spec().alertmanager); });
     connect(m_registry, &ConnectionRegistry::removed, m_alerts, &AlertWatch::remove);
-    // Each kluster's firing alerts counted in the sidebar.
-    connect(m_alerts, &AlertWatch::changed, m_klusters, [this](const QString &connection) {
-        QHash<QString, int> counts;
-        for (const QString &kluster : m_store->klusters(connection)) {
-            const KlusterData *d = m_store->data({ connection, kluster });
-            counts.insert(kluster,
-                m_alerts->firingCount(
-                    { connection, kluster }, d && d->fetch ? d->fetch->state.kluster.projectId : QString()));
-        }
-        m_klusters->setAlertCounts(connection, counts, m_alerts->watches(connection));
-    });
     connect(m_refreshes, &RefreshCoordinator::roundDone, m_alerts, &AlertWatch::refreshAll);
     connect(m_refreshes, &RefreshCoordinator::refreshed, m_alerts,
         [this](const KlusterKey &key, const KlusterData &, bool cancelled) {
@@ -79,20 +35,8 @@ ConsoleSession::ConsoleSession(QObject *parent)
                 m_team->read(key); // who repaired it lately, as its Events say
             }
         });
-    // Protected klusters marked in the sidebar.
-    const auto markProtected = [this] {
-        QSet<QString> keys;
-        for (const Connection *c : m_registry->connections()) {
-            for (const QString &kluster : m_store->klusters(c->name())) {
-                if (isProtected({ c->name(), kluster }))
-                    keys.insert(KlusterKey { c->name(), kluster }.toString());
-            }
-        }
-        m_klusters->setProtected(keys);
-    };
-    connect(this, &ConsoleSession::protectionChanged, m_klusters, markProtected);
-    connect(m_registry, &ConnectionRegistry::changed, m_klusters, markProtected);
-    connect(m_store, &KlusterStore::klusterAdded, m_klusters, [this](const KlusterKey &key) {
+    // A kluster listed that is protected: its marks follow.
+    connect(m_store, &KlusterStore::klusterAdded, this, [this](const KlusterKey &key) {
         if (isProtected(key))
             emit protectionChanged();
     });
@@ -104,21 +48,12 @@ ConsoleSession::ConsoleSession(QObject *parent)
             return entry.key().connection == connection;
         });
     });
-    // Since when the findings of the kluster shown are open: its Since column follows each record.
-    connect(m_history, &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
-        if (key == m_current) {
-            const FindingsSince *since = m_history->findingsSince(key);
-            m_findings->setHistory(since->findings, since->at);
-            m_findings->setAcknowledgements(since->acknowledged, QDateTime::currentDateTimeUtc());
-        }
-    });
 }
 
 ConsoleSession::~ConsoleSession()
 {
     delete m_registry; // the connections first (their workers on the network thread), then that thread
     delete m_history; // the last record written whole
-    delete m_preparer; // the pool's last job
 }
 
 void ConsoleSession::setCurrent(const KlusterKey &key)
@@ -133,17 +68,13 @@ void ConsoleSession::setCurrent(const KlusterKey &key)
 
 void ConsoleSession::showCurrent()
 {
-    const FindingsSince *since = m_history->findingsSince(m_current);
-    m_findings->setHistory(
-        since ? since->findings : QHash<QString, FindingHistory>(), since ? since->at : QDateTime());
-    m_findings->setAcknowledgements(
-        since ? since->acknowledged : QHash<QString, Acknowledgement>(), QDateTime::currentDateTimeUtc());
-    m_preparer->show(m_current);
+    emit rowsWanted(m_current);
 }
 
-bool ConsoleSession::isCurrentShown() const
+void ConsoleSession::rowsShown(const KlusterKey &key)
 {
-    return m_preparer->shownKey() == m_current;
+    m_shownKey = key;
+    emit shown(key);
 }
 
 ConsoleText::CaptionFacts ConsoleSession::captionFacts(const QString &alarmColor) const
@@ -157,10 +88,6 @@ ConsoleText::CaptionFacts ConsoleSession::captionFacts(const QString &alarmColor
         facts.readOnly = c->isReadOnly();
     }
     facts.listingError = m_store->listingError(m_current.connection);
-    facts.routes = m_routes->routeCount();
-    facts.foreignRoutes = m_routes->foreignCount();
-    facts.routeLimit = m_routes->limit();
-    facts.securitySummary = m_security->groupSummary();
     facts.alarmColor = alarmColor;
     facts.now = QDateTime::currentDateTimeUtc();
     return facts;

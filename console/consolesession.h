@@ -9,23 +9,17 @@
 #include <QObject>
 
 class AlertWatch;
-class AuditModel;
 class ConnectionRegistry;
-class FindingsModel;
 class HistoryClient;
 class KlusterStore;
-class KlustersModel;
-class NodesModel;
 class RefreshCoordinator;
-class RoutesModel;
-class SecurityModel;
 class TeamRepairs;
-class ViewPreparer;
 
 // The console without its window (Wireshark's CaptureFile, qBittorrent's Session): the klusters and their
-// data (KlusterStore), the connections, the refreshes, the history, the views' rows made off the window's
-// thread, and the item models every view shows, kept up to date; and which kluster is shown. The window
-// arranges widgets over it and follows its signals; tests drive it without a window.
+// data (KlusterStore), the connections, the refreshes, the history, the alerts and the team's repairs; and
+// which kluster is shown. It holds no item model: the views' models (models/consolemodels.h) follow it and
+// make the rows of the kluster shown when it asks (rowsWanted). The window arranges widgets over both and
+// follows their signals; tests drive it without a window.
 class ConsoleSession : public QObject
 {
     Q_OBJECT
@@ -39,13 +33,6 @@ public:
     ConnectionRegistry *registry() const { return m_registry; }
     RefreshCoordinator *refreshes() const { return m_refreshes; }
     HistoryClient *history() const { return m_history; }
-    ViewPreparer *preparer() const { return m_preparer; }
-    KlustersModel *klusters() const { return m_klusters; }
-    FindingsModel *findings() const { return m_findings; }
-    NodesModel *nodes() const { return m_nodes; }
-    RoutesModel *routes() const { return m_routes; }
-    SecurityModel *security() const { return m_security; }
-    AuditModel *audit() const { return m_audit; }
     AlertWatch *alerts() const { return m_alerts; } // the connections' Alertmanagers
     TeamRepairs *team() const { return m_team; } // who repaired what on the klusters, from their Events
 
@@ -63,12 +50,16 @@ public:
     std::optional<KlusterKey> resolve(const FlightdeckLink &link, QString *error) const;
 
     // The kluster shown (a connection's own row: its kluster is empty), remembered for the next run.
-    // showCurrent() shows its data: since when its findings are open, then its rows (shown() once they are
-    // in).
+    // showCurrent() asks for its rows (rowsWanted); shown() once they are in (rowsShown).
     KlusterKey current() const { return m_current; }
     void setCurrent(const KlusterKey &key);
     void showCurrent(); // its data again (a refresh brought new data)
-    bool isCurrentShown() const; // the views' rows are the current kluster's
+    bool isCurrentShown() const
+    {
+        return m_shownKey == m_current;
+    } // the views' rows are the current kluster's
+    // Whoever makes the views' rows (ConsoleModels) says they are in: `key`'s.
+    void rowsShown(const KlusterKey &key);
     void forgetCurrent() { m_current = {}; } // its connection went
 
     // Each kluster's own filters of its views (the texts of their filter boxes, in the views' order): another
@@ -86,6 +77,7 @@ public:
         const KlusterKey &key, const KlusterData &before, bool windowActive) const;
 
 signals:
+    void rowsWanted(const KlusterKey &key); // the views' rows of `key` (its data again, or none)
     void shown(const KlusterKey &key); // the views' rows are the kluster's
     void protectionChanged();
 
@@ -94,15 +86,9 @@ private:
     ConnectionRegistry *m_registry;
     RefreshCoordinator *m_refreshes;
     HistoryClient *m_history;
-    KlustersModel *m_klusters;
-    FindingsModel *m_findings;
-    NodesModel *m_nodes;
-    RoutesModel *m_routes;
-    SecurityModel *m_security;
-    AuditModel *m_audit;
-    ViewPreparer *m_preparer;
     AlertWatch *m_alerts;
     TeamRepairs *m_team;
     KlusterKey m_current;
+    KlusterKey m_shownKey; // whose rows the views hold
     QHash<KlusterKey, QStringList> m_viewFilters;
 };

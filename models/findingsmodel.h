@@ -5,6 +5,7 @@
 #include "core/findinghistory.h"
 #include "models/consolerole.h"
 #include "models/keyedrows.h"
+#include "models/klustertable.h"
 
 #include <QHash>
 #include <QList>
@@ -128,6 +129,7 @@ public:
         Prepared slice(int from, int n) const { return sliceOf(*this, from, n); }
     };
     static Prepared prepare(const Diagnosis &diagnosis);
+    static Prepared prepare(const TableInput &in) { return prepare(in.diagnosis); }
     void apply(const Prepared &prepared);
     // What the model holds, for a plan made on another thread.
     KeyedRows<Row>::Snapshot snapshot() const { return m_rows.snapshot(); }

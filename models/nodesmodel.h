@@ -4,6 +4,7 @@
 #include "core/klusterstate.h"
 #include "models/consolerole.h"
 #include "models/keyedrows.h"
+#include "models/klustertable.h"
 
 #include <QVariantMap>
 
@@ -77,6 +78,7 @@ public:
     // then applied on the model's thread: the expensive part never runs on the GUI thread.
     using Prepared = PreparedRows<Row>;
     static Prepared prepare(const KlusterState &state, const Diagnosis &diagnosis);
+    static Prepared prepare(const TableInput &in) { return prepare(in.state, in.diagnosis); }
     void apply(const Prepared &prepared);
     // What the model holds, for a plan made on another thread.
     KeyedRows<Row>::Snapshot snapshot() const { return m_rows.snapshot(); }

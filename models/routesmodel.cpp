@@ -304,6 +304,24 @@ void RoutesModel::apply(const Prepared &prepared)
               << std::make_shared<const QHash<QString, QString>>(std::move(oldGroupOf));
 }
 
+QHash<QString, QString> RoutesModel::foreignOwners(
+    const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others)
+{
+    QHash<QString, QString> owners;
+    for (const auto &fetch : others) {
+        const KlusterState &other = fetch->state;
+        if (other.router.id.isEmpty() || other.router.id != mine.router.id)
+            continue;
+        const KlusterIndex index(other);
+        for (int i : index.klusterInstances()) {
+            for (const auto &a : other.instances.at(i).addresses)
+                owners.insert(a.address,
+                    tr("kluster %1 (instance %2)").arg(other.kluster.name, other.instances.at(i).name));
+        }
+    }
+    return owners;
+}
+
 void RoutesModel::setState(
     const KlusterState &state, const Diagnosis &diagnosis, const QHash<QString, QString> &foreignOwners)
 {

@@ -5,6 +5,7 @@
 #include "core/routeaudit.h"
 #include "models/consolerole.h"
 #include "models/keyedrows.h"
+#include "models/klustertable.h"
 
 #include <QAbstractItemModel>
 #include <QHash>
@@ -121,6 +122,14 @@ public:
     };
     static Prepared prepare(
         const KlusterState &state, const Diagnosis &diagnosis, const QHash<QString, QString> &foreignOwners);
+    // The kluster's rows, its nexthops' owners among the other klusters read.
+    static Prepared prepare(const TableInput &in)
+    {
+        return prepare(in.state, in.diagnosis, foreignOwners(in.state, in.others));
+    }
+    // Nexthop address -> "kluster <name> (instance <name>)" for the other klusters on `mine`'s router.
+    static QHash<QString, QString> foreignOwners(
+        const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others);
     void apply(const Prepared &prepared);
     // What the model holds, for a plan made on another thread.
     KeyedRows<Row>::Snapshot snapshot() const { return m_groups.snapshot(); }

@@ -4,6 +4,7 @@
 #include "core/klusterstate.h"
 #include "models/consolerole.h"
 #include "models/keyedrows.h"
+#include "models/klustertable.h"
 
 #include <QVariantMap>
 
@@ -70,6 +71,7 @@ public:
         Prepared slice(int from, int n) const { return sliceOf(*this, from, n); }
     };
     static Prepared prepare(const KlusterState &state, const Diagnosis &diagnosis);
+    static Prepared prepare(const TableInput &in) { return prepare(in.state, in.diagnosis); }
     void apply(const Prepared &prepared);
     // What the model holds, for a plan made on another thread.
     KeyedRows<Row>::Snapshot snapshot() const { return m_rows.snapshot(); }

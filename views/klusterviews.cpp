@@ -7,10 +7,12 @@
 #include "console/rowcopies.h"
 #include "console/teamrepairs.h"
 #include "core/printable.h"
+#include "models/consolemodels.h"
 #include "models/findingsmodel.h"
 #include "models/klustersmodel.h"
 #include "models/nodesmodel.h"
 #include "models/routesmodel.h"
+#include "models/securitymodel.h"
 #include "services/settings.h"
 #include "views/auditpage.h"
 #include "views/changespage.h"
@@ -38,20 +40,26 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
+KlusterViews::KlusterViews(ConsoleModels *models, QWidget *parent)
     : QWidget(parent)
-    , m_session(session)
+    , m_session(models->session())
+    , m_models(models)
     , m_header(new QLabel(this))
     , m_tabs(new QTabWidget(this))
-    , m_overview(new OverviewPage(this))
-    , m_findingsPage(new FindingsPage(session->findings(), this))
-    , m_routesPage(new RoutesPage(session->routes(), this))
-    , m_auditPage(new AuditPage(session->audit(), this))
-    , m_fleet(new FleetPage(session->klusters(), this))
-    , m_changes(new ChangesPage(this))
 {
-    m_klusterPages = { m_findingsPage, new NodesPage(session->nodes(), this), m_routesPage,
-        new SecurityPage(session->security(), this) };
+    // Each view's page, as its tab describes it (views/tabs.cpp).
+    for (const TabInfo &t : Tabs::all()) {
+        QWidget *page = t.page(*models, this);
+        m_pages << page;
+        if (t.rows)
+            m_klusterPages << static_cast<KlusterTablePage *>(page);
+    }
+    m_overview = static_cast<OverviewPage *>(m_pages.at(int(Tab::Overview)));
+    m_findingsPage = static_cast<FindingsPage *>(m_pages.at(int(Tab::Findings)));
+    m_routesPage = static_cast<RoutesPage *>(m_pages.at(int(Tab::Routes)));
+    m_auditPage = static_cast<AuditPage *>(m_pages.at(int(Tab::Audit)));
+    m_fleet = static_cast<FleetPage *>(m_pages.at(int(Tab::Fleet)));
+    m_changes = static_cast<ChangesPage *>(m_pages.at(int(Tab::Changes)));
     // Always two lines high: new data never shifts (and re-lays out) the views below.
     m_header->setObjectName(QStringLiteral("header"));
     m_header->setWordWrap(true);
@@ -76,11 +84,8 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
     };
     // No mnemonics on the tabs: their shortcuts (Tabs::shortcut) reach them, and Alt+letter stays the menus'.
     for (const TabInfo &t : Tabs::all()) {
-        QWidget *w = t.tab == Tab::Overview ? scrolled(m_overview)
-            : t.tab == Tab::Fleet   ? static_cast<QWidget *>(m_fleet) // every kluster; a tile opens it
-            : t.tab == Tab::Changes ? static_cast<QWidget *>(m_changes)
-                                    : page(t.tab);
-        m_tabs->addTab(w, Tabs::title(t.tab));
+        QWidget *w = m_pages.at(int(t.tab));
+        m_tabs->addTab(t.scrolled ? scrolled(w) : w, Tabs::title(t.tab));
     }
     // The tab bar's scroll arrows are the mouse's: Tab skips them (the arrows on the bar move between tabs).
     for (QToolButton *arrow : m_tabs->tabBar()->findChildren<QToolButton *>())
@@ -91,7 +96,7 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
     layout->addWidget(m_header);
     layout->addWidget(m_tabs, 1);
 
-    HistoryClient *history = session->history();
+    HistoryClient *history = m_session->history();
     connect(history, &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
         if (key == m_session->current()) {
             requestTrend();
@@ -112,11 +117,11 @@ KlusterViews::KlusterViews(ConsoleSession *session, QWidget *parent)
             shown ? d->diagnosis->count(Severity::Warning) : -1);
     });
     connect(m_overview, &OverviewPage::trendRangeChanged, this, &KlusterViews::requestTrend);
-    connect(session->alerts(), &AlertWatch::changed, this, [this](const QString &connection) {
+    connect(m_session->alerts(), &AlertWatch::changed, this, [this](const QString &connection) {
         if (connection == m_session->current().connection)
             showAlerts();
     });
-    connect(session->team(), &TeamRepairs::changed, this, [this](const KlusterKey &key) {
+    connect(m_session->team(), &TeamRepairs::changed, this, [this](const KlusterKey &key) {
         if (key == m_session->current())
             showAlerts();
     });
@@ -159,20 +164,7 @@ void KlusterViews::setTab(Tab tab)
 
 TablePage *KlusterViews::page(Tab tab) const
 {
-    switch (tab) {
-    case Tab::Findings:
-    case Tab::Nodes:
-    case Tab::Routes:
-    case Tab::Security:
-        return m_klusterPages.at(int(tab) - int(Tab::Findings));
-    case Tab::Audit:
-        return m_auditPage;
-    case Tab::Overview:
-    case Tab::Fleet:
-    case Tab::Changes:
-        break; // not a table
-    }
-    return nullptr;
+    return qobject_cast<TablePage *>(m_pages.at(int(tab))); // a kluster's table, or the audit log
 }
 
 QStringList KlusterViews::selectedFindings() const
@@ -214,8 +206,8 @@ void KlusterViews::showCurrent()
     QString message = m_session->registry()->isEmpty()
         ? (m_starting.isEmpty() ? tr("No connection yet: add one with File → Add connection… (Ctrl+Shift+N).")
                                 : m_starting)
-        : m_session->klusters()->rowCount() == 0 ? tr("Listing the klusters…")
-                                                 : tr("Select a kluster in the sidebar (Ctrl+K).");
+        : m_models->klusters()->rowCount() == 0 ? tr("Listing the klusters…")
+                                                : tr("Select a kluster in the sidebar (Ctrl+K).");
     const Error listingError = m_session->store()->listingError(current.connection);
     if (!current.isNull() && current.kluster.isEmpty())
         message = listingError.isError()
@@ -237,9 +229,9 @@ void KlusterViews::shown(const KlusterKey &key)
     const Connection *connection = m_session->registry()->connection(key.connection);
     const bool withPlan = connection && !connection->isReadOnly();
     if (d && d->fetch)
-        m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_session->nodes(),
-            m_session->routes()->routeCount(), m_session->routes()->foreignCount(),
-            m_session->routes()->limit(), SourceError::joined(d->incomplete), Knowledge(d->fetch->state));
+        m_overview->show(d->fetch->state.kluster.name, *d->diagnosis, *m_models->nodes(),
+            m_models->routes()->routeCount(), m_models->routes()->foreignCount(), m_models->routes()->limit(),
+            SourceError::joined(d->incomplete), Knowledge(d->fetch->state));
     // Each kluster its own filters (ConsoleSession keeps them).
     if (key != m_filtersOf) {
         QStringList texts;
@@ -289,15 +281,20 @@ void KlusterViews::showIncidents()
 
 void KlusterViews::updateCaptions()
 {
-    const ConsoleText::Captions c
-        = ConsoleText::captions(m_session->captionFacts(SeverityStyle::alarmText(palette()).name()));
+    ConsoleText::CaptionFacts facts = m_session->captionFacts(SeverityStyle::alarmText(palette()).name());
+    facts.routes = m_models->routes()->routeCount();
+    facts.foreignRoutes = m_models->routes()->foreignCount();
+    facts.routeLimit = m_models->routes()->limit();
+    facts.securitySummary = m_models->security()->groupSummary();
+    const ConsoleText::Captions c = ConsoleText::captions(facts);
     if (m_session->current().isNull())
         m_header->clear();
     else if (!c.header.isEmpty())
         m_header->setText(c.header);
-    const QStringList captions { c.findings, c.nodes, c.routes, c.security };
-    for (int i = 0; i < m_klusterPages.size(); ++i)
-        m_klusterPages.at(i)->setCaption(captions.at(i));
+    for (const TabInfo &t : Tabs::all()) {
+        if (t.caption)
+            page(t.tab)->setCaption(c.*t.caption);
+    }
 }
 
 void KlusterViews::requestTrend()
@@ -323,9 +320,11 @@ void KlusterViews::syncSelection()
     if (!d || !d->diagnosis)
         return;
     const QStringList ids = m_findingsPage->selectedFindings(); // an incident's: its findings
-    for (Tab tab : { Tab::Nodes, Tab::Routes, Tab::Security }) {
-        const int n = page(tab)->selectKeys(ids, ConsoleRole::Findings);
-        m_tabs->setTabText(int(tab), n ? tr("%1 (%2)").arg(Tabs::title(tab)).arg(n) : Tabs::title(tab));
+    for (const TabInfo &t : Tabs::all()) {
+        if (!t.rows || t.tab == Tab::Findings)
+            continue;
+        const int n = page(t.tab)->selectKeys(ids, ConsoleRole::Findings);
+        m_tabs->setTabText(int(t.tab), n ? tr("%1 (%2)").arg(Tabs::title(t.tab)).arg(n) : Tabs::title(t.tab));
     }
 }
 
@@ -434,7 +433,7 @@ void KlusterViews::setRowActions(QAction *repair, QAction *repairRoutes, const Q
             v->addAction(repairRoutes);
         if (p == m_findingsPage)
             v->addActions(acknowledge);
-        addCopyActions(p, RowCopies::RowKind(m_klusterPages.indexOf(p)));
+        addCopyActions(p, *Tabs::info(Tab(m_pages.indexOf(p))).rows);
         connect(p, &TablePage::repairRequested, repair, &QAction::trigger);
         connect(p, &TablePage::rowActivated, this, [this, p, repair] {
             if (m_tabs->currentWidget() == p && repair->isEnabled())

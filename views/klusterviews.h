@@ -8,6 +8,7 @@
 
 class AuditPage;
 class ChangesPage;
+class ConsoleModels;
 class ConsoleSession;
 class FindingsPage;
 class FleetPage;
@@ -19,16 +20,17 @@ class TablePage;
 
 // The views of the kluster shown (Dolphin's view container): the header over them (where, and how old or why
 // stale), and a tab per view of the table in views/tabs.h: the overview with its trends, the findings, nodes,
-// routes and security group tables, the audit log, the fleet, and what changed. Each table page configures
-// itself; this container shows the session's current kluster in all of them, keeps the selections in step
-// (findings selected select the rows they are about), and steps and filters whichever table is open.
+// routes and security group tables, the audit log, the fleet, and what changed, each page made as its tab
+// describes it (views/tabs.cpp). Each table page configures itself; this container shows the session's
+// current kluster in all of them, keeps the selections in step (findings selected select the rows they are
+// about), and steps and filters whichever table is open.
 class KlusterViews : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(KlusterViews)
 
 public:
-    explicit KlusterViews(ConsoleSession *session, QWidget *parent = nullptr);
+    explicit KlusterViews(ConsoleModels *models, QWidget *parent = nullptr);
 
     Tab currentTab() const;
     void setTab(Tab tab);
@@ -87,14 +89,16 @@ private:
     void requestChanges();
 
     ConsoleSession *m_session;
+    ConsoleModels *m_models;
     QString m_starting; // setStarting
     QLabel *m_header;
     QTabWidget *m_tabs;
+    QList<QWidget *> m_pages; // each tab's, in the tabs' order
     OverviewPage *m_overview;
     FindingsPage *m_findingsPage;
     RoutesPage *m_routesPage;
     AuditPage *m_auditPage;
-    QList<TablePage *> m_klusterPages;
+    QList<TablePage *> m_klusterPages; // the kluster's tables, in the tabs' order
     FleetPage *m_fleet;
     ChangesPage *m_changes;
     qint64 m_changesBefore = 0; // the moments the Changes view compares (0: the default)

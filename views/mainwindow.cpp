@@ -3,15 +3,15 @@
 #include "console/consoletext.h"
 #include "console/historyclient.h"
 #include "console/refreshcoordinator.h"
-#include "console/viewpreparer.h"
+#include "models/consolemodels.h"
 #include "models/klustersmodel.h"
+#include "models/viewpreparer.h"
 #include "services/settings.h"
 #include "views/acknowledgecommand.h"
 #include "views/auditpage.h"
 #include "views/autorefreshmenu.h"
 #include "views/commandpalette.h"
 #include "views/connectioncommands.h"
-#include "views/exportcommands.h"
 #include "views/findingspage.h"
 #include "views/helpdialogs.h"
 #include "views/icons.h"
@@ -24,6 +24,7 @@
 #include "views/routespage.h"
 #include "views/severitystyle.h"
 #include "views/teamcommands.h"
+#include "views/windownotices.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -47,23 +48,14 @@ MainWindow::MainWindow(QWidget *parent)
 MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     : QMainWindow(parent)
     , m_session(session ? session : new ConsoleSession(this))
-    , m_sidebar(new KlusterSidebar(m_session->klusters(), this))
-    , m_views(new KlusterViews(m_session, this))
+    , m_models(new ConsoleModels(m_session, this))
+    , m_sidebar(new KlusterSidebar(m_models->klusters(), this))
+    , m_views(new KlusterViews(m_models, this))
     , m_split(new QSplitter(this))
-    , m_banner(new MessageBanner(this))
     , m_autoRefresh(new AutoRefreshMenu(this))
-    , m_notifier(new Notifier(this))
+    , m_notices(new WindowNotices(m_models, this))
     , m_connectionCommands(new ConnectionCommands(m_session->registry(), this, this))
-    , m_trayTimer(new QTimer(this))
-    , m_bannerTimer(new QTimer(this))
 {
-    m_trayTimer->setSingleShot(true);
-    m_trayTimer->setInterval(200);
-    connect(m_trayTimer, &QTimer::timeout, this, &MainWindow::updateTray);
-    // The banner, made once for every healthy result that came meanwhile (it looks at every kluster).
-    m_bannerTimer->setSingleShot(true);
-    m_bannerTimer->setInterval(100);
-    connect(m_bannerTimer, &QTimer::timeout, this, &MainWindow::updateBanner);
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(tr("Flightdeck"));
     setWindowIcon(applicationIcon());
@@ -75,7 +67,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->setSpacing(2);
-    rightLayout->addWidget(m_banner);
+    rightLayout->addWidget(banner());
     rightLayout->addWidget(m_views, 1);
     m_split->setObjectName(QStringLiteral("split"));
     m_split->addWidget(m_sidebar);
@@ -85,9 +77,8 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     m_split->setSizes({ 330, 1110 }); // the kluster list: its names, counts and worst causes
     setCentralWidget(m_split);
     buildCommands();
-    buildMenus();
     followSession();
-    connect(m_banner, &MessageBanner::retryRequested, this, &MainWindow::refreshAll); // every kluster again
+    connect(banner(), &MessageBanner::retryRequested, this, &MainWindow::refreshAll); // every kluster again
     auto *ageTicker = new QTimer(this);
     connect(ageTicker, &QTimer::timeout, m_views, &KlusterViews::updateCaptions);
     ageTicker->start(5000);
@@ -156,24 +147,16 @@ void MainWindow::followSession()
     });
     ConnectionRegistry *registry = m_session->registry();
     connect(registry, &ConnectionRegistry::added, this, [this] {
-        m_cancelAction->setEnabled(true);
-        m_startupMessage.clear();
+        action(CommandId::CancelRefresh)->setEnabled(true);
         updateLiveActions();
-        updateBanner();
     });
     connect(registry, &ConnectionRegistry::removed, this, &MainWindow::onConnectionRemoved);
     connect(registry, &ConnectionRegistry::secretStored, this, [this](const QString &name) {
         status(tr("The secret of %1 is stored in the keychain").arg(name), 15000);
     });
-    connect(registry, &ConnectionRegistry::secretNotKept, this,
-        [this](const QString &connection, const QString &notice) {
-            m_notice = notice; // said until dismissed (or the connection removed), not in passing
-            m_noticeConnection = connection;
-            updateBanner();
-        });
     RefreshCoordinator *refreshes = m_session->refreshes();
     connect(refreshes, &RefreshCoordinator::refreshStarted, this, [this] {
-        m_cancelAction->setEnabled(pendingRefreshes() > 0);
+        action(CommandId::CancelRefresh)->setEnabled(pendingRefreshes() > 0);
         status(tr("Refreshing…"));
     });
     connect(refreshes, &RefreshCoordinator::listed, this, &MainWindow::onListed);
@@ -222,7 +205,7 @@ void MainWindow::followSession()
         raise();
         activateWindow();
     };
-    connect(m_notifier, &Notifier::activated, this,
+    connect(notifier(), &Notifier::activated, this,
         [this, raiseWindow](const KlusterKey &key, const QString &finding) {
             raiseWindow();
             if (finding.isEmpty())
@@ -230,11 +213,149 @@ void MainWindow::followSession()
             else
                 showFinding(key, finding);
         });
-    connect(m_notifier, &Notifier::showWindowRequested, this, raiseWindow);
-    connect(m_notifier, &Notifier::acknowledgeRequested, this,
+    connect(notifier(), &Notifier::showWindowRequested, this, raiseWindow);
+    connect(notifier(), &Notifier::acknowledgeRequested, this,
         [this](const KlusterKey &key, const QString &finding) {
-            m_acknowledge->acknowledge(key, { finding }, 3600, tr("from the notification"));
+            m_commands->acknowledge()->acknowledge(key, { finding }, 3600, tr("from the notification"));
         });
+}
+
+void MainWindow::buildCommands()
+{
+    m_commands = new WindowCommands(
+        m_session, [this] { return commandContext(); }, m_views->auditPage()->view()->model(), this);
+    connect(m_commands, &WindowCommands::dialogOpened, this, &MainWindow::dialogOpened);
+    connect(m_commands, &WindowCommands::message, this, &MainWindow::status);
+    connect(m_commands, &WindowCommands::repairDialogOpened, this, &MainWindow::repairDialogOpened);
+    connect(m_connectionCommands, &ConnectionCommands::dialogOpened, this, &MainWindow::dialogOpened);
+    connect(m_connectionCommands, &ConnectionCommands::message, this, &MainWindow::status);
+    connect(m_connectionCommands, &ConnectionCommands::demoRequested, this, &MainWindow::demoRequested);
+    // The Overview's Repair of an incident.
+    connect(overviewPage(), &OverviewPage::incidentRepairRequested, m_commands->repair(),
+        &RepairCommand::repairIncident);
+    connect(m_commands, &WindowCommands::repairsFinished, this,
+        [this](const KlusterKey &key, int fixed, int total) {
+            reloadAudit();
+            action(CommandId::CancelRefresh)->setEnabled(true);
+            status(fixed == total
+                    ? tr("Repair: %1 of %2 fixed and verified; refreshing %3")
+                          .arg(fixed)
+                          .arg(total)
+                          .arg(key.toString())
+                    : tr("Repair: only %1 of %2 fixed; see the dialog and the audit log; refreshing %3")
+                          .arg(fixed)
+                          .arg(total)
+                          .arg(key.toString()),
+                15000);
+        });
+    m_commands->provide(CommandId::AddConnection, m_connectionCommands->addAction());
+    m_commands->provide(CommandId::ManageConnections, m_connectionCommands->manageAction());
+    m_commands->provide(CommandId::GroupFindings, findingsPage()->groupAction());
+    m_commands->provide(CommandId::Notifications, notifier()->notificationsAction());
+    m_commands->provide(CommandId::Tray, notifier()->trayAction());
+    m_commands->provideMenu(CommandId::AutoRefresh, m_autoRefresh->menu(), m_autoRefresh->button());
+    m_commands->arrange();
+    m_notices->setActions({ m_connectionCommands->addAction(), m_connectionCommands->manageAction(),
+        action(CommandId::OpenDemo) });
+    // What the window's own actions do.
+    connect(m_commands, &WindowCommands::viewChosen, this, [this](int tab) { setTab(Tab(tab)); });
+    connect(m_commands, &WindowCommands::triggered, this, [this](CommandId id) {
+        switch (id) {
+        case CommandId::OpenDemo:
+            emit demoRequested();
+            break;
+        case CommandId::Quit:
+            close();
+            break;
+        case CommandId::KlusterList: {
+            const bool on = action(id)->isChecked();
+            m_sidebar->setVisible(on);
+            if (!on && sidebar()->hasFocus())
+                m_views->tabs()->currentWidget()->setFocus();
+            break;
+        }
+        case CommandId::GoTo:
+            openPalette();
+            break;
+        case CommandId::Refresh:
+            refreshAll();
+            break;
+        case CommandId::CancelRefresh:
+            cancelRefreshes();
+            break;
+        case CommandId::NextFinding:
+            m_views->stepFinding(1);
+            break;
+        case CommandId::PreviousFinding:
+            m_views->stepFinding(-1);
+            break;
+        case CommandId::Filter:
+            m_views->focusFilter();
+            break;
+        case CommandId::GoToKlusters:
+            m_sidebar->setVisible(true);
+            action(CommandId::KlusterList)->setChecked(true);
+            m_sidebar->focusList(Qt::ShortcutFocusReason);
+            break;
+        case CommandId::Shortcuts:
+            showShortcuts();
+            break;
+        case CommandId::About:
+            showAbout();
+            break;
+        default:
+            break; // the commands with a class run themselves
+        }
+    });
+    connect(m_autoRefresh, &AutoRefreshMenu::chosen, this, [this](int minutes) {
+        Settings::refreshMinutes().setValue(minutes);
+        setAutoRefreshMinutes(minutes);
+    });
+    m_views->setRowActions(repairAction(), repairRoutesAction(),
+        { m_commands->acknowledge()->action(), m_commands->withdraw()->action(), action(CommandId::CopyLink),
+            action(CommandId::CopyMarkdown) });
+}
+
+CommandContext MainWindow::commandContext() const
+{
+    CommandContext c;
+    c.key = currentKey();
+    c.data = kluster(c.key);
+    c.connection = m_session->registry()->connection(c.key.connection);
+    c.shown = m_session->isCurrentShown();
+    c.selectedFindings = m_views->selectedFindings();
+    c.selectedIncidents = m_views->selectedIncidents();
+    return c;
+}
+
+QStringList MainWindow::repairTargets() const
+{
+    return m_commands->repair()->targets();
+}
+
+QStringList MainWindow::routeRepairTargets() const
+{
+    return m_commands->repairRoutes()->targets();
+}
+
+QLabel *MainWindow::viewsHeader() const
+{
+    return m_views->header();
+}
+
+void MainWindow::openPalette()
+{
+    auto *palette = new CommandPalette(m_models->klusters(), menuBar(), this);
+    connect(palette, &CommandPalette::klusterChosen, this, [this](const KlusterKey &key) {
+        selectKluster(key, true);
+        m_views->focusCurrent();
+    });
+    connect(palette, &CommandPalette::viewChosen, this, [this](Tab tab) {
+        setTab(tab);
+        m_views->focusCurrent();
+    });
+    presentDialog(palette);
+    emit dialogOpened(palette);
 }
 
 void MainWindow::startFromSettings(bool demoAvailable)
@@ -256,9 +377,7 @@ void MainWindow::setStarting(const QString &what)
 
 void MainWindow::showStartupMessage(const QString &message, bool demoAvailable)
 {
-    m_startupMessage = message;
-    m_demoAvailable = demoAvailable;
-    updateBanner();
+    m_notices->setStartupMessage(message, demoAvailable);
 }
 
 void MainWindow::setForceReadOnly(bool readOnly)
@@ -344,34 +463,26 @@ void MainWindow::onListed(const QString &name)
     if (currentKey().isNull() && m_session->store()->klusters(name).isEmpty()
         && m_sidebar->firstKluster().isValid() && connections().size() == 1)
         selectKluster(own); // the failed connection's own row: its error is what there is to see
-    m_cancelAction->setEnabled(pendingRefreshes() > 0);
-    updateBanner();
+    action(CommandId::CancelRefresh)->setEnabled(pendingRefreshes() > 0);
+    m_notices->updateBanner();
     if (currentKey() == own)
         showCurrent();
 }
 
 void MainWindow::onRefreshed(const KlusterKey &key, const KlusterData &before, bool cancelled)
 {
-    if (!cancelled)
-        notifyChanges(key, before);
+    m_notices->refreshed(key, before, cancelled); // what changed, the banner, the tray
     if (key == m_wantedKey)
         selectKluster(key); // the selection of the last run
-    // What failed, in whole or in part (or no longer does), is said now, not once the rows are made; the rest
-    // of a burst within a tenth of a second.
-    if (const KlusterData *d = kluster(key); before.failedInPart() || (d && d->failedInPart()))
-        updateBanner();
-    else if (!m_bannerTimer->isActive())
-        m_bannerTimer->start();
     if (key == currentKey()) {
         if (!cancelled && kluster(key) && !kluster(key)->isStale())
             showCurrent();
         else
             m_views->updateCaptions();
     }
-    m_cancelAction->setEnabled(pendingRefreshes() > 0);
-    m_trayTimer->start(); // once for a burst of a thousand klusters refreshed, not for each
+    action(CommandId::CancelRefresh)->setEnabled(pendingRefreshes() > 0);
     if (key != currentKey())
-        m_session->preparer()->retire(); // no view shows it
+        m_models->preparer()->retire(); // no view shows it
     emit klusterUpdated(key);
 }
 
@@ -386,34 +497,14 @@ void MainWindow::onRoundDone(const RefreshSummary &summary)
 
 void MainWindow::onConnectionRemoved(const QString &name)
 {
-    if (m_noticeConnection == name)
-        m_notice.clear(); // about a connection that is no more
     if (currentKey().connection == name)
         m_session->forgetCurrent();
     if (!m_sidebar->firstKluster().isValid())
         sidebarFilter()->clear(); // a filter that now matches nothing would hide the klusters left
-    m_session->preparer()->retire();
+    m_models->preparer()->retire();
     updateLiveActions();
-    updateTray();
     showCurrent();
-    updateBanner();
-}
-
-void MainWindow::notifyChanges(const KlusterKey &key, const KlusterData &before)
-{
-    if (const auto n = m_session->notification(key, before, isActiveWindow()))
-        m_notifier->notify(n->title, n->body, key, n->finding, n->severity);
-}
-
-void MainWindow::updateTray()
-{
-    const bool on = m_session->registry()->anyLive() && m_notifier->trayWanted();
-    m_notifier->setTrayEnabled(on);
-    if (on)
-        m_notifier->showWorstOf(m_session->klusters(), [this](const QString &connection) {
-            const Connection *c = m_session->registry()->connection(connection);
-            return c && !c->spec().isSnapshot(); // nothing to watch in a snapshot
-        });
+    m_notices->connectionRemoved(name);
 }
 
 void MainWindow::showCurrent()
@@ -429,48 +520,18 @@ void MainWindow::onShown(const KlusterKey &key)
     if (key != currentKey())
         return;
     m_views->shown(key);
-    updateBanner();
+    m_notices->updateBanner();
     updateActions();
     applyWantedFinding();
     emit viewsShown(key);
 }
 
-void MainWindow::updateBanner()
-{
-    const ConsoleText::Banner b = m_session->banner(m_notice, m_startupMessage);
-    QAction *manage = m_connectionCommands->manageAction();
-    switch (b.kind) {
-    case ConsoleText::Banner::Kind::Failures:
-        m_banner->setMessage({ MessageBanner::Type::Error, b.text, b.details, b.retry,
-            b.listingFailed ? QList<QAction *> { manage } : QList<QAction *>() });
-        break;
-    case ConsoleText::Banner::Kind::Notice:
-        m_banner->setMessage({ MessageBanner::Type::Warning, b.text, QString(), false, { manage } });
-        break;
-    case ConsoleText::Banner::Kind::Startup:
-        m_banner->setMessage({ MessageBanner::Type::Information, b.text, QString(), false,
-            m_demoAvailable ? QList<QAction *> { m_connectionCommands->addAction(), m_demoAction }
-                            : QList<QAction *> { m_connectionCommands->addAction() } });
-        break;
-    case ConsoleText::Banner::Kind::None:
-        m_banner->clear();
-        break;
-    }
-}
-
 void MainWindow::updateActions()
 {
-    for (Command *c : std::as_const(m_commands))
-        c->update();
-    // Each page's Repair button: how many of its selected findings can be repaired.
     const CommandContext c = commandContext();
+    m_commands->update({ c, m_session->registry()->anyLive(), pendingRefreshes() > 0 });
+    // Each page's Repair button: how many of its selected findings can be repaired.
     const bool readOnly = !c.connection || c.connection->isReadOnly();
-    // Previous/Next finding: only where there is one to go to (no connection, nothing read, healthy: none).
-    const bool anyFinding = c.data && c.data->diagnosis && !c.data->diagnosis->findings.isEmpty();
-    if (m_nextFinding) {
-        m_nextFinding->setEnabled(anyFinding);
-        m_previousFinding->setEnabled(anyFinding);
-    }
     for (TablePage *p : m_views->klusterPages()) {
         const QStringList incidents
             = p == findingsPage() ? findingsPage()->selectedIncidents() : QStringList();
@@ -485,10 +546,11 @@ void MainWindow::updateLiveActions()
 {
     // Snapshots are what they are: nothing to refresh.
     const bool live = m_session->registry()->anyLive();
-    m_refreshAction->setEnabled(live);
+    QAction *refresh = action(CommandId::Refresh);
+    refresh->setEnabled(live);
     m_autoRefresh->setLive(live);
     m_session->refreshes()->connectionsChanged();
-    m_refreshAction->setToolTip(live ? tr("Fetch every kluster again (F5)")
+    refresh->setToolTip(live ? tr("Fetch every kluster again (F5)")
             : m_session->registry()->isEmpty()
             ? tr("Add a connection first (File → Add connection…)")
             : tr("Snapshots are opened offline: there is nothing to refresh"));

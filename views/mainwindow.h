@@ -11,6 +11,8 @@
 #include "views/repaircommand.h"
 #include "views/routespage.h"
 #include "views/tabs.h"
+#include "views/windowcommands.h"
+#include "views/windownotices.h"
 
 #include <QMainWindow>
 #include <QStatusBar>
@@ -18,6 +20,7 @@
 class AuditPage;
 class AutoRefreshMenu;
 class ChangesPage;
+class ConsoleModels;
 class AcknowledgeCommand;
 class CopyLinkCommand;
 class CopyMarkdownCommand;
@@ -58,6 +61,7 @@ public:
     // The application's icon: the desktop theme's when installed, else the one built in.
     static QIcon applicationIcon();
     ConsoleSession *session() const { return m_session; }
+    ConsoleModels *models() const { return m_models; }
 
     // Adds a connection and lists its klusters; `remember`: keep it between runs.
     Connection *addConnection(const ConnectionSpec &spec, bool remember)
@@ -105,27 +109,26 @@ public:
     QLineEdit *sidebarFilter() const { return m_sidebar->filterBox(); }
     QLabel *sidebarNoMatch() const { return m_sidebar->noMatch(); }
     QComboBox *routeScope() const { return m_views->routesPage()->scopeChoice(); }
-    MessageBanner *banner() const { return m_banner; }
-    QString bannerText() const { return m_banner->text(); }
-    bool isBannerVisible() const { return m_banner->isShown(); }
-    QAction *repairAction() const { return m_repair->action(); }
-    QAction *repairRoutesAction() const { return m_repairRoutes->action(); }
-    AcknowledgeCommand *acknowledgeCommand() const { return m_acknowledge; }
-    AcknowledgeCommand *withdrawCommand() const { return m_withdraw; }
-    CopyLinkCommand *copyLinkCommand() const { return m_copyLink; }
-    CopyMarkdownCommand *copyMarkdownCommand() const { return m_copyMarkdown; }
-    ProtectKlusterCommand *protectCommand() const { return m_protect; }
-    QAction *refreshAction() const { return m_refreshAction; }
-    Notifier *notifier() const { return m_notifier; }
+    MessageBanner *banner() const { return m_notices->banner(); }
+    QString bannerText() const { return banner()->text(); }
+    bool isBannerVisible() const { return banner()->isShown(); }
+    WindowCommands *commands() const { return m_commands; }
+    QAction *action(CommandId id) const { return m_commands->action(id); }
+    QAction *repairAction() const { return action(CommandId::Repair); }
+    QAction *repairRoutesAction() const { return action(CommandId::RepairRoutes); }
+    AcknowledgeCommand *acknowledgeCommand() const { return m_commands->acknowledge(); }
+    AcknowledgeCommand *withdrawCommand() const { return m_commands->withdraw(); }
+    CopyLinkCommand *copyLinkCommand() const { return m_commands->copyLink(); }
+    CopyMarkdownCommand *copyMarkdownCommand() const { return m_commands->copyMarkdown(); }
+    ProtectKlusterCommand *protectCommand() const { return m_commands->protect(); }
+    QAction *refreshAction() const { return action(CommandId::Refresh); }
+    Notifier *notifier() const { return m_notices->notifier(); }
     HistoryRecorder *historyRecorder() const
     {
         return m_session->history()->recorder();
     } // lives on a thread of its own
-    QStringList repairTargets() const { return m_repair->targets(); } // the findings Repair acts on now
-    QStringList routeRepairTargets() const
-    {
-        return m_repairRoutes->targets();
-    } // every route finding of the router with a repair
+    QStringList repairTargets() const; // the findings Repair acts on now
+    QStringList routeRepairTargets() const; // every route finding of the router with a repair
 
     int pendingRefreshes() const { return m_session->refreshes()->pending(); }
     bool isSettled() const
@@ -159,9 +162,7 @@ protected:
 private:
     void followSession();
     void buildCommands();
-    void buildMenus();
     void placeOnScreen();
-    void addCommand(Command *command);
     CommandContext commandContext() const;
     void onListed(const QString &connection);
     void onRefreshed(const KlusterKey &key, const KlusterData &before, bool cancelled);
@@ -169,48 +170,23 @@ private:
     void onConnectionRemoved(const QString &name);
     void showCurrent();
     void onShown(const KlusterKey &key);
-    void updateBanner();
     void updateActions();
     void updateLiveActions();
-    void updateTray();
-    void notifyChanges(const KlusterKey &key, const KlusterData &before);
     void reloadAudit();
     void applyWantedFinding();
     void status(const QString &text, int milliseconds = 0) { statusBar()->showMessage(text, milliseconds); }
 
     ConsoleSession *m_session;
+    ConsoleModels *m_models; // what the views show, over the session
     KlusterSidebar *m_sidebar;
     KlusterViews *m_views;
     QSplitter *m_split;
-    MessageBanner *m_banner;
     AutoRefreshMenu *m_autoRefresh;
-    Notifier *m_notifier;
+    WindowNotices *m_notices; // the banner, the tray, the desktop's notifications
     ConnectionCommands *m_connectionCommands;
-    QTimer *m_trayTimer; // the tray's worst, once for a burst of refreshes
-    QTimer *m_bannerTimer; // the banner, at most every 100 ms while refreshes come back
-    QList<Command *> m_commands;
-    RepairCommand *m_repair = nullptr;
-    RepairCommand *m_repairRoutes = nullptr;
-    AcknowledgeCommand *m_acknowledge = nullptr;
-    AcknowledgeCommand *m_withdraw = nullptr;
-    CopyLinkCommand *m_copyLink = nullptr;
-    CopyMarkdownCommand *m_copyMarkdown = nullptr;
-    ProtectKlusterCommand *m_protect = nullptr;
-    Command *m_openSnapshot = nullptr;
-    Command *m_saveSnapshot = nullptr;
-    Command *m_report = nullptr;
-    Command *m_exportAudit = nullptr;
-    QAction *m_refreshAction = nullptr;
-    QAction *m_cancelAction = nullptr;
-    QAction *m_demoAction = nullptr;
-    QAction *m_nextFinding = nullptr; // enabled where there is a finding to step to
-    QAction *m_previousFinding = nullptr;
+    WindowCommands *m_commands = nullptr; // every command, placed in the menus and toolbar
 
     KlusterKey m_wantedKey; // the selection to restore once its kluster is listed
     QString m_wantedFinding; // the finding to select once m_wantedKey's views show it
-    QString m_startupMessage;
-    QString m_notice; // a warning that stays until dismissed (a secret kept for this session only)
-    QString m_noticeConnection; // the connection m_notice is about
-    bool m_demoAvailable = false;
     bool m_forceReadOnly = false;
 };

@@ -20,6 +20,36 @@ Severity severityOf(const QVariant &stored)
 
 constexpr int MaxTitle = 2000; // a title is one line; a kluster's names cannot make it grow the file
 
+// What an open incident keeps up to date: its latest words (a zone outage's count of nodes grows, its
+// interval stays one).
+struct IncidentWords
+{
+    QString title;
+    Severity severity;
+    int members;
+    bool operator!=(const IncidentWords &o) const
+    {
+        return title != o.title || severity != o.severity || members != o.members;
+    }
+};
+
+const HistoryIntervals::Table<IncidentWords> &incidentTable()
+{
+    static const HistoryIntervals::Table<IncidentWords> table { QStringLiteral("incident_intervals"),
+        QStringLiteral("incident"), QStringLiteral("an incident"),
+        { QStringLiteral("title"), QStringLiteral("severity"), QStringLiteral("members") },
+        [](QSqlQuery &q, const IncidentWords &w) {
+            q.addBindValue(w.title);
+            q.addBindValue(severityName(w.severity));
+            q.addBindValue(w.members);
+        },
+        [](const QSqlQuery &q, int first) {
+            return IncidentWords { q.value(first).toString(), severityOf(q.value(first + 1)),
+                q.value(first + 2).toInt() };
+        } };
+    return table;
+}
+
 // An open interval was last seen on its kluster's last refresh that saw the findings.
 const QString Columns = QStringLiteral(
     "incident, title, severity, members, first_seen, CASE WHEN resolved_at IS NULL THEN (SELECT last_seen "
@@ -55,72 +85,21 @@ bool HistoryStore::recordIncidents(
     const bool first = q.value(0).isNull();
     q.finish();
 
-    struct Open
-    {
-        qint64 id;
-        QString title;
-        Severity severity;
-        int members;
-    };
-    QHash<QString, Open> open; // a few per kluster: read in each record, no cache
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT id, incident, title, severity, members FROM incident_intervals WHERE "
-                             "kluster = ? AND resolved_at IS NULL"));
-    q.addBindValue(kluster);
-    if (!q.exec())
-        return failed(QStringLiteral("cannot read the open incidents"), q.lastError());
-    while (q.next())
-        open.insert(q.value(1).toString(),
-            { q.value(0).toLongLong(), q.value(2).toString(), severityOf(q.value(3)), q.value(4).toInt() });
-    q.finish();
-
-    QSqlQuery insert(m_db);
-    insert.prepare(
-        QStringLiteral("INSERT INTO incident_intervals (kluster, incident, title, severity, members, "
-                       "first_seen, last_seen, before_history) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
-    QSqlQuery update(m_db);
-    update.prepare(
-        QStringLiteral("UPDATE incident_intervals SET title = ?, severity = ?, members = ? WHERE id = ?"));
-    QSet<QString> seen;
-    for (const HistoryIncident &incident : r.incidents) {
-        seen.insert(incident.id);
-        const QString title = incident.title.left(MaxTitle);
-        const auto it = open.constFind(incident.id);
-        if (it == open.cend()) {
-            for (const QVariant &v : { QVariant(kluster), QVariant(incident.id), QVariant(title),
-                     QVariant(severityName(incident.severity)), QVariant(incident.members), QVariant(at),
-                     QVariant(at), QVariant(first ? 1 : 0) })
-                insert.addBindValue(v);
-            if (!insert.exec())
-                return failed(QStringLiteral("cannot record an incident"), insert.lastError());
-        } else if (it->title != title || it->severity != incident.severity
-            || it->members != incident.members) {
-            // The latest words: a zone outage's count of nodes grows, its interval stays one.
-            for (const QVariant &v : { QVariant(title), QVariant(severityName(incident.severity)),
-                     QVariant(incident.members), QVariant(it->id) })
-                update.addBindValue(v);
-            if (!update.exec())
-                return failed(QStringLiteral("cannot record an incident"), update.lastError());
-        }
-    }
+    HistoryIntervals::OpenSet<IncidentWords> open; // a few per kluster: read in each record, no cache
+    HistoryIntervals::Failure failure;
+    if (!HistoryIntervals::readOpen(m_db, incidentTable(), kluster, open, &failure))
+        return failed(failure.what, failure.error);
+    QList<std::pair<QString, IncidentWords>> seen;
+    for (const HistoryIncident &incident : r.incidents)
+        seen.append({ incident.id, { incident.title.left(MaxTitle), incident.severity, incident.members } });
     // An incomplete refresh resolves nothing (no incident is derived from a source that failed: it may be
     // open all the same), and its sighting is no start of the incidents' history.
+    const HistoryIntervals::Moment moment { at,
+        lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong(), r.complete, first };
+    if (!HistoryIntervals::record(m_db, incidentTable(), kluster, seen, open, moment, &failure))
+        return failed(failure.what, failure.error);
     if (!r.complete)
         return true;
-    QSqlQuery resolve(m_db);
-    resolve.prepare(
-        QStringLiteral("UPDATE incident_intervals SET resolved_at = MAX(first_seen, ?), last_seen = "
-                       "MAX(first_seen, ?) WHERE id = ?"));
-    for (auto it = open.cbegin(); it != open.cend(); ++it) {
-        if (seen.contains(it.key()))
-            continue;
-        // Resolved now; last seen on the refresh before.
-        resolve.addBindValue(at);
-        resolve.addBindValue(lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong());
-        resolve.addBindValue(it->id);
-        if (!resolve.exec())
-            return failed(QStringLiteral("cannot resolve an incident"), resolve.lastError());
-    }
     if (first) {
         q.prepare(QStringLiteral("UPDATE klusters SET incidents_from = ? WHERE id = ?"));
         q.addBindValue(at);

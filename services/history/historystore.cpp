@@ -5,6 +5,7 @@
 
 #include "core/diagnosis.h"
 #include "core/statedigest.h"
+#include "services/history/historyintervals.h"
 #include "services/history/historysql.h"
 
 #include <QCryptographicHash>
@@ -24,6 +25,16 @@ namespace {
 Severity severityOf(const QVariant &stored)
 {
     return severityFromName(stored.toString()).value_or(Severity::Warning);
+}
+
+// The findings' intervals: each keeps its latest severity.
+const HistoryIntervals::Table<Severity> &findingIntervals()
+{
+    static const HistoryIntervals::Table<Severity> table { QStringLiteral("intervals"),
+        QStringLiteral("finding"), QStringLiteral("a finding"), { QStringLiteral("severity") },
+        [](QSqlQuery &q, Severity s) { q.addBindValue(severityName(s)); },
+        [](const QSqlQuery &q, int first) { return severityOf(q.value(first)); } };
+    return table;
 }
 
 } // namespace
@@ -257,67 +268,18 @@ bool HistoryStore::recordFindings(
     OpenIntervals &cache = m_openCache[kluster];
     if (!cache.valid || cache.dataVersion != dataVersion) {
         cache.open.clear();
-        q.setForwardOnly(true);
-        q.prepare(QStringLiteral(
-            "SELECT id, finding, severity FROM intervals WHERE kluster = ? AND resolved_at IS NULL"));
-        q.addBindValue(kluster);
-        if (!q.exec())
-            return failed(QStringLiteral("cannot read the open findings"), q.lastError());
-        while (q.next())
-            cache.open.insert(q.value(1).toString(), { q.value(0).toLongLong(), severityOf(q.value(2)) });
-        q.finish();
+        HistoryIntervals::Failure failure;
+        if (!HistoryIntervals::readOpen(m_db, findingIntervals(), kluster, cache.open, &failure))
+            return failed(failure.what, failure.error);
     }
     cache.valid = false; // until this transaction commits
-    QHash<QString, OpenIntervals::Open> &open = cache.open;
-
-    QSqlQuery insert(m_db);
-    insert.prepare(QStringLiteral("INSERT INTO intervals (kluster, finding, severity, first_seen, last_seen, "
-                                  "before_history) VALUES (?, ?, ?, ?, ?, ?)"));
-    QSqlQuery severity(m_db);
-    severity.prepare(QStringLiteral("UPDATE intervals SET severity = ? WHERE id = ?"));
-    QSet<QString> seen;
-    seen.reserve(r.findings.size());
-    QHash<QString, OpenIntervals::Open> opened;
-    for (const auto &[id, sev] : r.findings) {
-        seen.insert(id);
-        const auto it = open.find(id);
-        if (it == open.end()) {
-            insert.addBindValue(kluster);
-            insert.addBindValue(id);
-            insert.addBindValue(severityName(sev));
-            insert.addBindValue(at);
-            insert.addBindValue(at);
-            insert.addBindValue(lastSeen.isNull() ? 1 : 0); // the kluster's first: it began before
-            if (!insert.exec())
-                return failed(QStringLiteral("cannot record a finding"), insert.lastError());
-            opened.insert(id, { insert.lastInsertId().toLongLong(), sev });
-        } else if (it->severity != sev) {
-            severity.addBindValue(severityName(sev));
-            severity.addBindValue(it->id);
-            if (!severity.exec())
-                return failed(QStringLiteral("cannot record a finding"), severity.lastError());
-            it->severity = sev;
-        }
-    }
-    if (r.complete && seen.size() < open.size() + opened.size()) {
-        // Resolved now; last seen on the refresh before.
-        QSqlQuery resolve(m_db);
-        resolve.prepare(QStringLiteral("UPDATE intervals SET resolved_at = MAX(first_seen, ?), last_seen = "
-                                       "MAX(first_seen, ?) WHERE id = ?"));
-        for (auto it = open.begin(); it != open.end();) {
-            if (seen.contains(it.key())) {
-                ++it;
-                continue;
-            }
-            resolve.addBindValue(at);
-            resolve.addBindValue(lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong());
-            resolve.addBindValue(it->id);
-            if (!resolve.exec())
-                return failed(QStringLiteral("cannot resolve a finding"), resolve.lastError());
-            it = open.erase(it);
-        }
-    }
-    open.insert(opened);
+    const HistoryIntervals::Moment moment {
+        at, lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong(), r.complete, lastSeen.isNull()
+    }; // the kluster's first: what it sees began before
+    HistoryIntervals::Failure failure;
+    if (!HistoryIntervals::record(
+            m_db, findingIntervals(), kluster, r.findings, cache.open, moment, &failure))
+        return failed(failure.what, failure.error);
 
     // Seen now: every interval still open, when the refresh was complete (an incomplete one resolves
     // nothing, and is no sighting of what it could not see).

@@ -3,6 +3,7 @@
 #include "core/acknowledgement.h"
 #include "core/finding.h"
 #include "core/findinghistory.h"
+#include "services/history/historyintervals.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -293,12 +294,7 @@ private:
     // connection has written since (PRAGMA data_version).
     struct OpenIntervals
     {
-        struct Open
-        {
-            qint64 id;
-            Severity severity;
-        };
-        QHash<QString, Open> open;
+        QHash<QString, HistoryIntervals::Open<Severity>> open; // historyintervals.h
         qint64 dataVersion = 0;
         bool valid = false;
     };

@@ -5,7 +5,7 @@
 #include "console/pacedwork.h"
 #include "console/refreshcoordinator.h"
 #include "console/teamrepairs.h"
-#include "console/viewpreparer.h"
+#include "models/consolemodels.h"
 #include "models/findingsmodel.h"
 #include "models/klustersmodel.h"
 #include "models/nodesmodel.h"
@@ -238,6 +238,7 @@ void TestConsoleSession::testSignsInWithoutAConnection()
 void TestConsoleSession::currentKlustersRowsAreMadeOffTheThread()
 {
     ConsoleSession session;
+    ConsoleModels models(&session); // the views' models, without a window
     session.registry()->add(simSpec(), false);
     QVERIFY(waitSettled(session));
     const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
@@ -247,8 +248,8 @@ void TestConsoleSession::currentKlustersRowsAreMadeOffTheThread()
     QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && shown.last().first().value<KlusterKey>() == demo, 30000);
     QVERIFY(session.isCurrentShown());
     const KlusterData *d = session.store()->data(demo);
-    QCOMPARE(session.findings()->rowCount(), int(d->diagnosis->findings.size()));
-    QVERIFY(session.nodes()->rowCount() > 0);
+    QCOMPARE(models.findings()->rowCount(), int(d->diagnosis->findings.size()));
+    QVERIFY(models.nodes()->rowCount() > 0);
     // What the captions say of it comes from the session, with no widget.
     const ConsoleText::Captions captions
         = ConsoleText::captions(session.captionFacts(QStringLiteral("#c62828")));
@@ -280,6 +281,7 @@ void TestConsoleSession::alertsBesideTheFindings()
     QCOMPARE(posted.status, 200);
 
     ConsoleSession session;
+    ConsoleModels models(&session);
     ConnectionSpec spec = simSpec();
     spec.alertmanager.url = QUrl(url);
     QSignalSpy alertsChanged(session.alerts(), &AlertWatch::changed);
@@ -304,7 +306,7 @@ void TestConsoleSession::alertsBesideTheFindings()
     QCOMPARE(blueAlerts.alerts.size(), 1);
     QVERIFY(blueAlerts.alerts.first().findings.first().startsWith(QStringLiteral("instance-stopped:")));
     // The sidebar's count, once a connection names an Alertmanager.
-    KlustersModel *model = session.klusters();
+    KlustersModel *model = models.klusters();
     QVERIFY(model->alertsConfigured());
     QTRY_COMPARE(
         model->index(model->rowOf(QStringLiteral("sim"), QStringLiteral("demo")), KlustersModel::AlertsColumn)

@@ -9,6 +9,7 @@
 #include "core/findingtraits.h"
 #include "core/knowledge.h"
 #include "models/auditmodel.h"
+#include "models/consolemodels.h"
 #include "models/findingsmodel.h"
 #include "models/klustersmodel.h"
 #include "models/nodesmodel.h"
@@ -1525,8 +1526,8 @@ void TestConsole::teammatesRepairWarnedProtectedLinked()
     second.protectCommand()->action()->trigger();
     QVERIFY(second.session()->isProtected(demo));
     QVERIFY(Settings::protectedKlusters().value().contains(demo.toString()));
-    const QModelIndex row = second.session()->klusters()->index(
-        second.session()->klusters()->rowOf(demo.connection, demo.kluster), KlustersModel::KlusterColumn);
+    const QModelIndex row = second.models()->klusters()->index(
+        second.models()->klusters()->rowOf(demo.connection, demo.kluster), KlustersModel::KlusterColumn);
     QCOMPARE(row.data().toString(), QStringLiteral("demo (protected)"));
     const QString overviewShots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
     if (!overviewShots.isEmpty()) {

@@ -9,6 +9,7 @@
 #include "console/historyclient.h"
 #include "core/flightdecklink.h"
 #include "models/auditmodel.h"
+#include "models/consolemodels.h"
 #include "models/findingsmodel.h"
 #include "services/http/endpointhealth.h"
 #include "services/repair/auditlog.h"
@@ -24,6 +25,7 @@
 #include "views/overviewpage.h"
 #include "views/repairdialog.h"
 #include "views/tablepage.h"
+#include "views/windowcommands.h"
 
 #include <QAbstractScrollArea>
 #include <QApplication>
@@ -37,6 +39,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMenuBar>
 #include <QPainter>
 #include <QPushButton>
 #include <QSettings>
@@ -44,6 +47,7 @@
 #include <QTabBar>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -107,6 +111,7 @@ private slots:
     void everyTabStopShows();
     void filterStaysWithItsKluster();
     void incidentRepairKeepsTheKeyboard();
+    void everyCommandInItsPlaceWithKeysOfItsOwn();
 
 private:
     [[nodiscard]] bool start();
@@ -480,7 +485,7 @@ void TestConsoleKeyboard::acknowledgeAndWithdraw()
     QVERIFY(!dialog || !dialog->isVisible());
     QVERIFY(since.wait(10000));
     QVERIFY(ConsoleTest::activate(m_window.get()));
-    const FindingsModel *model = m_window->session()->findings();
+    const FindingsModel *model = m_window->models()->findings();
     const Acknowledgement *ack = model->acknowledgement(rule);
     QVERIFY(ack);
     QCOMPARE(ack->by, AcknowledgeCommand::localUser());
@@ -905,6 +910,64 @@ void TestConsoleKeyboard::fleetByKeyboard()
     QCOMPARE(Settings::fleetLayout().value(), QStringLiteral("heatmap"));
     QCOMPARE(Settings::fleetGrouping().value(), QStringLiteral("state"));
 }
+// The window's commands come from one table (views/windowcommands.cpp): each is in its menu once, in the
+// table's order, and on the toolbar where its row says; the keys written in the table are the keys it
+// answers; and no two actions of the window answer one key (Qt would run neither: an ambiguous shortcut).
+void TestConsoleKeyboard::everyCommandInItsPlaceWithKeysOfItsOwn()
+{
+    m_window = std::make_unique<MainWindow>();
+    QList<QMenu *> menus;
+    for (QAction *a : m_window->menuBar()->actions()) {
+        if (a->menu())
+            menus << a->menu();
+    }
+    QCOMPARE(menus.size(), 4); // File, View, Kluster, Help
+    auto *bar = m_window->findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+    QVERIFY(bar);
+    QHash<int, qsizetype> last;
+    for (const CommandRow &row : WindowCommands::table()) {
+        if (row.id == CommandId::Views || row.id == CommandId::AutoRefresh)
+            continue; // a row per view; a submenu
+        QAction *a = m_window->action(row.id);
+        QVERIFY2(a, qPrintable(QString::number(int(row.id))));
+        QMenu *menu = menus.at(int(row.menu));
+        const qsizetype at = menu->actions().indexOf(a);
+        QVERIFY2(at > last.value(int(row.menu), -1), qPrintable(a->text()));
+        last[int(row.menu)] = at;
+        for (QMenu *other : std::as_const(menus))
+            QVERIFY2(other == menu || !other->actions().contains(a), qPrintable(a->text()));
+        QCOMPARE(bar->actions().contains(a), row.toolbar > 0);
+    }
+    QCOMPARE(m_window->action(CommandId::GoTo)->shortcuts(),
+        QList<QKeySequence>({ QKeySequence(Qt::Key_Colon), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P) }));
+    QCOMPARE(m_window->action(CommandId::Filter)->shortcuts(),
+        QList<QKeySequence>({ QKeySequence(Qt::CTRL | Qt::Key_F), QKeySequence(Qt::Key_Slash) }));
+    QCOMPARE(m_window->action(CommandId::CancelRefresh)->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Period));
+    QCOMPARE(m_window->action(CommandId::Shortcuts)->shortcuts(),
+        QList<QKeySequence>({ QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question) }));
+    QCOMPARE(m_window->action(CommandId::PreviousFinding)->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    // Every key of the menus and the window, one action each.
+    QList<QAction *> actions = m_window->actions();
+    for (int i = 0; i < menus.size(); ++i) {
+        for (QAction *a : menus.at(i)->actions()) {
+            actions << a;
+            if (a->menu())
+                menus << a->menu(); // the auto-refresh intervals
+        }
+    }
+    QHash<QString, QAction *> owner;
+    for (QAction *a : std::as_const(actions)) {
+        for (const QKeySequence &key : a->shortcuts()) {
+            QAction *&first = owner[key.toString()];
+            QVERIFY2(!first || first == a,
+                qPrintable(QStringLiteral("%1: %2 and %3")
+                               .arg(key.toString(), first ? first->text() : QString(), a->text())));
+            first = a;
+        }
+    }
+    QVERIFY(owner.size() > 20);
+}
+
 QTEST_MAIN(TestConsoleKeyboard)
 #include "tst_console_keyboard.moc"
 

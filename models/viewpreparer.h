@@ -2,10 +2,7 @@
 
 #include "core/klusterfetch.h"
 #include "core/klusterkey.h"
-#include "models/findingsmodel.h"
-#include "models/nodesmodel.h"
-#include "models/routesmodel.h"
-#include "models/securitymodel.h"
+#include "models/klustertable.h"
 
 #include <QObject>
 #include <functional>
@@ -14,25 +11,18 @@
 class KlusterStore;
 class QThreadPool;
 
-// Puts a kluster's data into the views' four table models without stalling the window: the rows are made on
-// a worker thread (of a pool of its own: Qt's global pool also draws the window), and applied here a model,
-// or a slice of a thousand rows, per turn of the event loop. A newer show() supersedes one under way
-// (generations). The data replaced is freed on the worker pool, once no view shows it (retire()).
+// Puts a kluster's data into the views' tables (KlusterTable: whichever ConsoleModels lists) without
+// stalling the window: the rows are made on a worker thread (of a pool of its own: Qt's global pool also
+// draws the window), and applied here a table, or a slice of a thousand rows, per turn of the event loop. A
+// newer show() supersedes one under way (generations). The data replaced is freed on the worker pool, once no
+// view shows it (retire()).
 class ViewPreparer : public QObject
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ViewPreparer)
 
 public:
-    struct Models
-    {
-        FindingsModel *findings;
-        NodesModel *nodes;
-        RoutesModel *routes;
-        SecurityModel *security;
-    };
-
-    ViewPreparer(KlusterStore *store, const Models &models, QObject *parent = nullptr);
+    ViewPreparer(KlusterStore *store, QList<KlusterTable *> tables, QObject *parent = nullptr);
     ~ViewPreparer() override; // waits for the pool's last job (at exit only)
 
     // Shows `key`'s data (none: the tables emptied at once); shown(key) once the models hold it.
@@ -41,30 +31,20 @@ public:
     bool isBusy() const { return m_preparing > 0; }
     // Frees, on the worker pool, the data the store retired and no view shows.
     void retire();
-    // For "the kluster shown": nexthop address -> "kluster <name> (instance <name>)" for the other klusters
-    // on `mine`'s router.
-    static QHash<QString, QString> foreignOwners(
-        const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others);
 
 signals:
     void shown(const KlusterKey &key); // the models hold the kluster's rows
     void idle(); // nothing under way
 
 private:
-    struct Prepared
-    {
-        FindingsModel::Prepared findings;
-        NodesModel::Prepared nodes;
-        RoutesModel::Prepared routes;
-        SecurityModel::Prepared security;
-    };
+    using Prepared = QList<std::shared_ptr<const PreparedTable>>; // each table's rows, in the tables' order
     void apply(const KlusterKey &key, const std::shared_ptr<const Prepared> &prepared, int generation);
     void runNextStep();
     void nextStepSoon();
     void dropSteps(); // the steps left, and what they apply handed over to be freed
 
     KlusterStore *m_store;
-    Models m_models;
+    QList<KlusterTable *> m_tables;
     QThreadPool *m_workers;
     KlusterKey m_wanted; // the kluster asked for last
     KlusterKey m_shownKey;

@@ -1,23 +1,21 @@
-#include "console/viewpreparer.h"
+#include "models/viewpreparer.h"
 
 #include "console/klusterstore.h"
 #include "console/lowpriority.h"
-#include "core/klusterindex.h"
 
 #include <QFutureWatcher>
 #include <QThreadPool>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
-#include <tuple>
 
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
-ViewPreparer::ViewPreparer(KlusterStore *store, const Models &models, QObject *parent)
+ViewPreparer::ViewPreparer(KlusterStore *store, QList<KlusterTable *> tables, QObject *parent)
     : QObject(parent)
     , m_store(store)
-    , m_models(models)
+    , m_tables(std::move(tables))
     , m_workers(new QThreadPool(this))
 {
     // One thread, of our own: Qt's global pool also draws the window (the raster engine fills in parallel
@@ -33,33 +31,13 @@ ViewPreparer::~ViewPreparer()
     m_workers->waitForDone();
 }
 
-QHash<QString, QString> ViewPreparer::foreignOwners(
-    const KlusterState &mine, const QList<std::shared_ptr<const KlusterFetch>> &others)
-{
-    QHash<QString, QString> owners;
-    for (const auto &fetch : others) {
-        const KlusterState &other = fetch->state;
-        if (other.router.id.isEmpty() || other.router.id != mine.router.id)
-            continue;
-        const KlusterIndex index(other);
-        for (int i : index.klusterInstances()) {
-            for (const auto &a : other.instances.at(i).addresses)
-                owners.insert(a.address,
-                    tr("kluster %1 (instance %2)").arg(other.kluster.name, other.instances.at(i).name));
-        }
-    }
-    return owners;
-}
-
 void ViewPreparer::show(const KlusterKey &key)
 {
     m_wanted = key;
     const KlusterData *d = m_store->data(key);
     if (!d || !d->fetch) {
-        m_models.findings->setDiagnosis(Diagnosis());
-        m_models.nodes->setState(KlusterState(), Diagnosis());
-        m_models.routes->setState(KlusterState());
-        m_models.security->setState(KlusterState(), Diagnosis());
+        for (KlusterTable *table : std::as_const(m_tables))
+            table->clear();
         m_shownKey = key;
         emit shown(key);
         if (!isBusy())
@@ -79,23 +57,14 @@ void ViewPreparer::show(const KlusterKey &key)
     });
     // A refresh of the kluster shown: how each table's rows change is worked out there too, against the rows
     // it holds now (a table that changed meanwhile works it out itself).
-    const bool sameKluster = m_shownKey == key;
-    const auto held = sameKluster
-        ? std::make_optional(std::make_tuple(m_models.findings->snapshot(), m_models.nodes->snapshot(),
-            m_models.routes->snapshot(), m_models.security->snapshot()))
-        : std::nullopt;
-    watcher->setFuture(QtConcurrent::run(m_workers, [fetch, diagnosis, others, held] {
+    QList<KlusterTable::Prepare> jobs;
+    for (const KlusterTable *table : std::as_const(m_tables))
+        jobs << table->preparer(m_shownKey == key);
+    watcher->setFuture(QtConcurrent::run(m_workers, [fetch, diagnosis, others, jobs] {
+        const TableInput in { fetch->state, *diagnosis, others };
         Prepared v;
-        v.findings = FindingsModel::prepare(*diagnosis);
-        v.nodes = NodesModel::prepare(fetch->state, *diagnosis);
-        v.routes = RoutesModel::prepare(fetch->state, *diagnosis, foreignOwners(fetch->state, others));
-        v.security = SecurityModel::prepare(fetch->state, *diagnosis);
-        if (held) {
-            v.findings.planFrom(std::get<0>(*held));
-            v.nodes.planFrom(std::get<1>(*held));
-            v.routes.planFrom(std::get<2>(*held));
-            v.security.planFrom(std::get<3>(*held));
-        }
+        for (const KlusterTable::Prepare &job : jobs)
+            v << job(in);
         return v;
     }));
 }
@@ -110,26 +79,27 @@ void ViewPreparer::apply(const KlusterKey &key, const std::shared_ptr<const Prep
     // the others a slice per turn, so that thousands of rows never arrive in one go. A refresh of the kluster
     // shown changes rows in place, in one step.
     const bool fresh = m_shownKey != key;
-    const auto add = [this, fresh](auto *model, const auto &prepared) {
-        constexpr int Slice = 1000;
+    constexpr int Slice = 1000;
+    for (qsizetype t = 0; t < m_tables.size(); ++t) {
+        KlusterTable *table = m_tables.at(t);
+        const PreparedTable *prepared = views->at(t).get(); // alive with m_stepsViews, as long as the steps
         // The rows a step replaces are freed on the worker pool, not here.
-        const auto apply = [this, model](const auto &part) {
-            model->apply(part);
-            m_store->retire(model->takeRetired());
-        };
-        if (!fresh || prepared.size() <= Slice) {
-            m_steps << [apply, prepared] { apply(prepared); };
-            return;
+        if (!fresh || prepared->size() <= Slice) {
+            m_steps << [this, table, prepared] {
+                table->apply(*prepared);
+                m_store->retire(table->takeRetired());
+            };
+            continue;
         }
         // Each slice made when its turn comes (a copy of its own rows alone), the first in place of what the
         // table held, the others appended: no step costs more than its slice.
-        for (int from = 0; from < prepared.size(); from += Slice)
-            m_steps << [apply, prepared, from] { apply(prepared.slice(from, Slice)); };
-    };
-    add(m_models.findings, views->findings);
-    add(m_models.nodes, views->nodes);
-    add(m_models.routes, views->routes);
-    add(m_models.security, views->security);
+        for (int from = 0; from < prepared->size(); from += Slice) {
+            m_steps << [this, table, prepared, from] {
+                table->apply(*prepared, from, Slice);
+                m_store->retire(table->takeRetired());
+            };
+        }
+    }
     m_steps << [this, key] {
         dropSteps();
         retire();

@@ -1,0 +1,134 @@
+#include "models/consolemodels.h"
+
+#include "console/alertwatch.h"
+#include "console/connectionregistry.h"
+#include "console/consolesession.h"
+#include "console/historyclient.h"
+#include "console/klusterstore.h"
+#include "console/refreshcoordinator.h"
+#include "models/auditmodel.h"
+#include "models/findingsmodel.h"
+#include "models/klustersmodel.h"
+#include "models/nodesmodel.h"
+#include "models/routesmodel.h"
+#include "models/securitymodel.h"
+#include "models/viewpreparer.h"
+#include "services/connection.h"
+
+#include <QPointer>
+
+ConsoleModels::ConsoleModels(ConsoleSession *session, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_klusters(new KlustersModel(this))
+    , m_audit(new AuditModel(this))
+    , m_findings(new FindingsModel(this))
+    , m_nodes(new NodesModel(this))
+    , m_routes(new RoutesModel(this))
+    , m_security(new SecurityModel(this))
+    , m_tables { std::make_shared<KlusterTableOf<FindingsModel>>(m_findings),
+        std::make_shared<KlusterTableOf<NodesModel>>(m_nodes),
+        std::make_shared<KlusterTableOf<RoutesModel>>(m_routes),
+        std::make_shared<KlusterTableOf<SecurityModel>>(m_security) }
+    , m_preparer(new ViewPreparer(session->store(), tables(), this))
+{
+    followStore();
+    // The session asks for the rows of the kluster shown; the preparer makes them and says when they are in.
+    connect(session, &ConsoleSession::rowsWanted, this, &ConsoleModels::showRows);
+    connect(m_preparer, &ViewPreparer::shown, session, &ConsoleSession::rowsShown);
+    // A round settles once the views are made too (the session may outlive these models, or go first).
+    session->refreshes()->setViewsBusy(
+        [preparer = QPointer<ViewPreparer>(m_preparer)] { return preparer && preparer->isBusy(); });
+    connect(m_preparer, &ViewPreparer::idle, session->refreshes(), &RefreshCoordinator::settleIfIdle);
+    // Since when the findings of the kluster shown are open: its Since column follows each record.
+    connect(session->history(), &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
+        if (key == m_session->current()) {
+            const FindingsSince *since = m_session->history()->findingsSince(key);
+            m_findings->setHistory(since->findings, since->at);
+            m_findings->setAcknowledgements(since->acknowledged, QDateTime::currentDateTimeUtc());
+        }
+    });
+}
+
+ConsoleModels::~ConsoleModels()
+{
+    delete m_preparer; // the pool's last job, before the tables it fills
+}
+
+QList<KlusterTable *> ConsoleModels::tables() const
+{
+    QList<KlusterTable *> list;
+    for (const auto &table : m_tables)
+        list << table.get();
+    return list;
+}
+
+void ConsoleModels::showRows(const KlusterKey &key)
+{
+    const FindingsSince *since = m_session->history()->findingsSince(key);
+    m_findings->setHistory(
+        since ? since->findings : QHash<QString, FindingHistory>(), since ? since->at : QDateTime());
+    m_findings->setAcknowledgements(
+        since ? since->acknowledged : QHash<QString, Acknowledgement>(), QDateTime::currentDateTimeUtc());
+    m_preparer->show(key);
+}
+
+void ConsoleModels::followStore()
+{
+    KlusterStore *store = m_session->store();
+    // The kluster list follows the store: its klusters, their diagnoses and errors, the connections that list
+    // nothing.
+    connect(store, &KlusterStore::klusterAdded, m_klusters,
+        [this](const KlusterKey &key) { m_klusters->setKluster(key.connection, key.kluster); });
+    connect(store, &KlusterStore::klusterGone, m_klusters, [this](const KlusterKey &key) {
+        m_klusters->setError(key.connection, key.kluster, tr("Kubernikus no longer lists this kluster"));
+    });
+    connect(store, &KlusterStore::klusterFetched, m_klusters, [this, store](const KlusterKey &key) {
+        const KlusterData *d = store->data(key);
+        m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt,
+            SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
+    });
+    connect(store, &KlusterStore::klusterFailed, m_klusters, [this, store](const KlusterKey &key) {
+        m_klusters->setError(key.connection, key.kluster, SourceError::joined(store->data(key)->error));
+    });
+    // A connection that lists nothing still has a row, with its error, until it is removed.
+    connect(store, &KlusterStore::listingErrorChanged, m_klusters, [this, store](const QString &connection) {
+        m_klusters->setConnectionError(connection, store->listingError(connection).toString());
+    });
+    connect(store, &KlusterStore::connectionRemoved, m_klusters, &KlustersModel::removeConnection);
+    // Each kluster's firing alerts counted in the sidebar.
+    AlertWatch *alerts = m_session->alerts();
+    connect(alerts, &AlertWatch::changed, m_klusters, [this, store, alerts](const QString &connection) {
+        QHash<QString, int> counts;
+        for (const QString &kluster : store->klusters(connection)) {
+            const KlusterData *d = store->data({ connection, kluster });
+            counts.insert(kluster,
+                alerts->firingCount(
+                    { connection, kluster }, d && d->fetch ? d->fetch->state.kluster.projectId : QString()));
+        }
+        m_klusters->setAlertCounts(connection, counts, alerts->watches(connection));
+    });
+    // Protected klusters marked in the sidebar.
+    const auto markProtected = [this] {
+        QSet<QString> keys;
+        for (const Connection *c : m_session->registry()->connections()) {
+            for (const QString &kluster : m_session->store()->klusters(c->name())) {
+                if (m_session->isProtected({ c->name(), kluster }))
+                    keys.insert(KlusterKey { c->name(), kluster }.toString());
+            }
+        }
+        m_klusters->setProtected(keys);
+    };
+    connect(m_session, &ConsoleSession::protectionChanged, m_klusters, markProtected);
+    connect(m_session->registry(), &ConnectionRegistry::changed, m_klusters, markProtected);
+    // What the session holds already (models made after its connections).
+    for (const Connection *c : m_session->registry()->connections()) {
+        for (const QString &kluster : store->klusters(c->name())) {
+            m_klusters->setKluster(c->name(), kluster);
+            if (const KlusterData *d = store->data({ c->name(), kluster }); d && d->diagnosis)
+                m_klusters->setDiagnosis(c->name(), kluster, *d->diagnosis, d->fetchedAt,
+                    SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
+        }
+    }
+    markProtected();
+}
