@@ -238,6 +238,9 @@ Router parseRouterObject(const JsonReader &router)
     r.name = router.optString(QStringLiteral("name"));
     r.revisionNumber
         = router.optIntegerIn(QStringLiteral("revision_number"), 0, Q_INT64_C(9007199254740991)).value_or(-1);
+    if (const JsonReader gateway = router.child(QStringLiteral("external_gateway_info"));
+        !gateway.isUndefined())
+        r.hasGateway = gateway.isObject();
     const QJsonArray routes = router.optArray(QStringLiteral("routes"));
     const JsonReader routesReader = router.child(QStringLiteral("routes"));
     r.routes.reserve(routes.size());

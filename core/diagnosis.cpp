@@ -1,6 +1,7 @@
 #include "core/diagnosis.h"
 
 #include "core/detection.h"
+#include "core/devicefindings.h"
 #include "core/instancefindings.h"
 #include "core/knowledge.h"
 #include "core/nodefindings.h"
@@ -143,6 +144,13 @@ Diagnosis Detector::run()
         NodeFindings::detect(m_d);
     if (!skip(m_d.state.routerSource, QStringLiteral("routes"), QStringLiteral("the router")))
         RouteFindings::detect(m_d);
+    if (m_d.state.routerDeviceSource.known)
+        DeviceFindings::detect(m_d);
+    else if (!m_d.state.routerDeviceSource.error.isEmpty())
+        m_d.result.notDiagnosed << QStringLiteral(
+            "the routes on the router's devices: the router device could "
+            "not be read (%1)")
+                                       .arg(m_d.state.routerDeviceSource.error);
     if (m_d.state.portsSource.known)
         PortFindings::detect(m_d);
     else if (!m_d.state.portsSource.error.isEmpty())

@@ -42,6 +42,8 @@ enum class FindingKind
     NodeNotReady,
     NodeNetworkUnavailable,
     NodeWithoutInstance,
+    DeviceRouteStale,
+    DeviceRouteMissing,
 };
 
 // What a kind is about; each family's findings are derived in a file of its own.
@@ -87,6 +89,13 @@ struct FindingFacts
     bool nodesUnknown = false;
     // security-group-rule-missing: the rules about the protocol that do not satisfy it, and why.
     QList<RuleVerdict> rulesFallingShort;
+    // device-route-*: the device (index into state.routerDevices.devices) and the route (stale: index into
+    // that device's routes; missing: into state.router.routes).
+    int device = -1;
+    int deviceRoute = -1;
+    bool competes
+        = false; // device-route-stale: its destination is a node's pod network or a route's: it can win
+    bool onStandby = false; // device-route-missing: the device is the pair's STANDBY
 };
 
 class DiagnosisContext;

@@ -1,5 +1,6 @@
 #include "core/findingtraits.h"
 
+#include "core/devicefindings.h"
 #include "core/instancefindings.h"
 #include "core/nodefindings.h"
 #include "core/portfindings.h"
@@ -95,6 +96,14 @@ constexpr FindingTraits table[] = {
     { K::NodeWithoutInstance, QLatin1String("node-without-instance"), QLatin1String("node without instance"),
         F::Node, N(S::Nodes) | N(S::Servers), N(S::Servers), ghostSeverity, oneNode, ghostMessage,
         ghostEvidence, deleteNode, NodeFindings::affected },
+    { K::DeviceRouteStale, QLatin1String("device-route-stale"),
+        QLatin1String("deleted route kept on the device"), F::Route,
+        N(S::Router) | N(S::RouterDevice) | N(S::Nodes), 0, DeviceFindings::staleSeverity, oneNode,
+        DeviceFindings::staleMessage, DeviceFindings::evidence, nullptr, DeviceFindings::affected },
+    { K::DeviceRouteMissing, QLatin1String("device-route-missing"),
+        QLatin1String("route missing on the device"), F::Route, N(S::Router) | N(S::RouterDevice), 0,
+        DeviceFindings::missingSeverity, oneNode, DeviceFindings::missingMessage, DeviceFindings::evidence,
+        DeviceFindings::sync, DeviceFindings::affected },
 };
 
 constexpr bool inEnumOrder()

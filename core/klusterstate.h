@@ -5,6 +5,7 @@
 #include "core/node.h"
 #include "core/port.h"
 #include "core/router.h"
+#include "core/routerdevice.h"
 #include "core/securitygroup.h"
 
 #include <QDateTime>
@@ -55,6 +56,10 @@ struct KlusterState
     SourceStatus securityGroupsSource;
     SourceStatus nodesSource;
     SourceStatus portsSource; // optional: unknown, port-address-pair-missing is not diagnosed
+    // The router's devices as the ASR driver sees them (optional: where the cloud lists asr1k_operations and
+    // the credentials may read it; unknown, no device finding is derived).
+    RouterDevices routerDevices;
+    SourceStatus routerDeviceSource;
 
     bool hasExtension(const char *alias) const { return extensions.contains(QLatin1String(alias)); }
 

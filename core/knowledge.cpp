@@ -9,6 +9,7 @@ Knowledge::Knowledge(const KlusterState &state)
     , m_securityGroups(state.securityGroupsSource)
     , m_nodes(state.nodesSource)
     , m_ports(state.portsSource)
+    , m_routerDevice(state.routerDeviceSource)
     , m_extensions(state.extensionsKnown)
 { }
 
@@ -27,6 +28,8 @@ const SourceStatus *Knowledge::status(Source source) const
         return &m_nodes;
     case Source::Ports:
         return &m_ports;
+    case Source::RouterDevice:
+        return &m_routerDevice;
     case Source::Extensions:
         break;
     }

@@ -46,5 +46,6 @@ private:
     SourceStatus m_securityGroups;
     SourceStatus m_nodes;
     SourceStatus m_ports;
+    SourceStatus m_routerDevice;
     bool m_extensions = false;
 };

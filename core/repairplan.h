@@ -61,6 +61,7 @@ struct RepairPlan
         DeleteNode, // a Kubernetes node object
         StartInstance, // a stopped instance started again (os-start, resume, unpause)
         AddAddressPair, // a pod network added to a port's allowed address pairs, the others kept
+        SyncDevices, // the ASR driver's sync of a router to its devices (it adds what a device lacks)
     };
 
     Action action = Action::DeleteInstance;

@@ -135,6 +135,22 @@ RepairPlan createSecurityGroupRule(
     return plan;
 }
 
+RepairPlan syncDevices(const Router &router, const QList<Route> &lacking)
+{
+    RepairPlan plan;
+    plan.action = RepairPlan::Action::SyncDevices;
+    plan.routes = lacking;
+    plan.title = QStringLiteral("Sync router %1 to its devices (the ASR driver programs what a device lacks, "
+                                "and removes nothing)")
+                     .arg(router.name.isEmpty() ? router.id : router.name);
+    PlannedRequest request;
+    request.service = QStringLiteral("network");
+    request.method = QStringLiteral("PUT");
+    request.path = QStringLiteral("/v2.0/asr1k/routers/") + router.id;
+    plan.requests.append(request);
+    return plan;
+}
+
 RepairPlan addAddressPair(const Port &port, const QString &cidr, bool guarded)
 {
     RepairPlan plan;

@@ -3,6 +3,7 @@
 #include <QHashFunctions>
 #include <QList>
 #include <QString>
+#include <optional>
 
 struct Route
 {
@@ -26,4 +27,6 @@ struct Router
     QString name;
     qint64 revisionNumber = -1; // -1 when the server did not give one
     QList<Route> routes;
+    // external_gateway_info set (a default route to the gateway on the device); none: the body did not say.
+    std::optional<bool> hasGateway;
 };

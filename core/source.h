@@ -17,6 +17,7 @@ enum class Source
     Nodes,
     Extensions, // optional: without it, no extraroute-atomic is assumed
     Ports, // optional: without it, no port-address-pair-missing is diagnosed
+    RouterDevice, // optional: the ASR driver's view of the router's devices (asr1k_operations)
 };
 
 namespace Sources {

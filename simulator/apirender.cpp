@@ -231,10 +231,7 @@ QJsonObject router(const World &w, const SimRouter &r)
 {
     // Neutron answers with its routes table's order: by destination, then
     // nexthop, as strings (the table's primary key), not in the order given.
-    QList<SimRoute> ordered = r.routes;
-    std::sort(ordered.begin(), ordered.end(), [](const SimRoute &a, const SimRoute &b) {
-        return a.destination != b.destination ? a.destination < b.destination : a.nexthop < b.nexthop;
-    });
+    const QList<SimRoute> ordered = inNeutronOrder(r.routes);
     QJsonArray routes;
     for (const SimRoute &route : ordered)
         routes.append(QJsonObject { { QStringLiteral("destination"), route.destination },
@@ -343,6 +340,8 @@ QStringList extensionAliases(const World &w)
         QStringLiteral("standard-attr-revisions") };
     if (w.extraRouteAtomic)
         aliases.append(QStringLiteral("extraroute-atomic"));
+    if (w.asr1k)
+        aliases.append(QStringLiteral("asr1k_operations"));
     aliases.sort();
     return aliases;
 }
@@ -351,6 +350,15 @@ QJsonObject extensions(const World &w)
 {
     QJsonArray list;
     for (const QString &alias : extensionAliases(w)) {
+        if (alias
+            == QLatin1String("asr1k_operations")) { // the driver's own words (asr1koperations.py l.34-53)
+            list.append(QJsonObject { { QStringLiteral("alias"), alias },
+                { QStringLiteral("name"), QStringLiteral("Viewing and managing ASR1K device state") },
+                { QStringLiteral("description"), QStringLiteral("ASR1k Devices API") },
+                { QStringLiteral("updated"), QStringLiteral("2018-03-08T10:00:00-00:00") },
+                { QStringLiteral("links"), QJsonArray() } });
+            continue;
+        }
         list.append(QJsonObject { { QStringLiteral("alias"), alias }, { QStringLiteral("name"), alias },
             { QStringLiteral("description"), QStringLiteral("The %1 extension.").arg(alias) },
             { QStringLiteral("updated"), QStringLiteral("2019-12-17T10:00:00-00:00") },

@@ -42,6 +42,17 @@ int routedNode(const World &w, const SimKluster &k, const SimRouter &router)
     return -1;
 }
 
+// A recycled pod CIDR's previous owner: another member's address (empty, with `error`, when there is none).
+QString previousOwner(const SimKluster &k, const SimNode &node, QString *error)
+{
+    for (const SimNode &other : std::as_const(k.nodes)) {
+        if (other.name != node.name && !other.internalIp.isEmpty())
+            return other.internalIp;
+    }
+    *error = QStringLiteral("the kluster needs a second node whose address the route can lead to");
+    return QString();
+}
+
 // The route to a node's pod CIDR points at another member (its previous owner's address, still first), and
 // the node's own route was never added: the route controller gave up.
 QString recycledPodCidr(World &w, SimKluster &k, const QString &, QString *error)
@@ -53,17 +64,9 @@ QString recycledPodCidr(World &w, SimKluster &k, const QString &, QString *error
         return QString();
     }
     SimNode &node = k.nodes[n];
-    QString previous;
-    for (const SimNode &other : std::as_const(k.nodes)) {
-        if (other.name != node.name && !other.internalIp.isEmpty()) {
-            previous = other.internalIp;
-            break;
-        }
-    }
-    if (previous.isEmpty()) {
-        *error = QStringLiteral("the kluster needs a second node whose address the route can lead to");
+    const QString previous = previousOwner(k, node, error);
+    if (previous.isEmpty())
         return QString();
-    }
     router->routes.removeAll(SimRoute { node.podCidr, node.internalIp });
     router->routes.prepend(SimRoute { node.podCidr, previous });
     touch(w, *router);
@@ -176,6 +179,77 @@ QString portPairMissing(World &w, SimKluster &k, const QString &, QString *error
     return QString();
 }
 
+// The kluster's router's ASR pair and its newest routed node; null, with `error`, when there is none.
+SimRouter *pairOf(World &w, const SimKluster &k, int *node, QString *error)
+{
+    SimRouter *router = routerOf(w, k);
+    if (!router || router->devices.isEmpty()) {
+        *error = QStringLiteral("the cloud has no ASR driver (\"asr1k\": true in the scenario's cloud)");
+        return nullptr;
+    }
+    *node = routedNode(w, k, *router);
+    if (*node < 0) {
+        *error = QStringLiteral("no node of the kluster is routed");
+        return nullptr;
+    }
+    return router;
+}
+
+// A deletion the pair missed: a routed node's pod CIDR was routed to another member before (its previous
+// owner's address); Neutron deleted that route, the devices kept it, listed first: it wins on the devices.
+QString deviceRouteStale(World &w, SimKluster &k, const QString &, QString *error)
+{
+    int n = -1;
+    SimRouter *router = pairOf(w, k, &n, error);
+    if (!router)
+        return QString();
+    const SimNode &node = k.nodes.at(n);
+    const QString previous = previousOwner(k, node, error);
+    if (previous.isEmpty())
+        return QString();
+    for (SimDevice &d : router->devices)
+        d.kept.append(SimRoute { node.podCidr, previous });
+    return QStringLiteral(
+        "the devices of router %1 kept %2 via %3 (a deletion they missed), before node %4's route")
+        .arg(router->name, node.podCidr, previous, node.name);
+}
+
+// An addition the STANDBY missed: a routed node's route is not on it.
+QString deviceRouteMissing(World &w, SimKluster &k, const QString &, QString *error)
+{
+    int n = -1;
+    SimRouter *router = pairOf(w, k, &n, error);
+    if (!router)
+        return QString();
+    const SimNode &node = k.nodes.at(n);
+    for (SimDevice &d : router->devices) {
+        if (!d.active) {
+            d.lacking.append(SimRoute { node.podCidr, node.internalIp });
+            return QStringLiteral("device %1 (STANDBY) of router %2 missed the addition of %3 via %4")
+                .arg(d.host, router->name, node.podCidr, node.internalIp);
+        }
+    }
+    *error = QStringLiteral("the pair has no STANDBY");
+    return QString();
+}
+
+// The STANDBY, with whatever it missed, becomes the ACTIVE.
+QString failover(World &w, SimKluster &k, const QString &, QString *error)
+{
+    SimRouter *router = routerOf(w, k);
+    if (!router || router->devices.isEmpty()) {
+        *error = QStringLiteral("the cloud has no ASR driver (\"asr1k\": true in the scenario's cloud)");
+        return QString();
+    }
+    QString active;
+    for (SimDevice &d : router->devices) {
+        d.active = !d.active;
+        if (d.active)
+            active = d.host;
+    }
+    return QStringLiteral("router %1 failed over: %2 is ACTIVE now").arg(router->name, active);
+}
+
 struct Entry
 {
     const char *name;
@@ -189,6 +263,9 @@ const Entry table[] = {
     { "pod-network-closed", podNetworkClosed },
     { "router-full", routerFull },
     { "port-address-pair-missing", portPairMissing },
+    { "device-route-stale", deviceRouteStale },
+    { "device-route-missing", deviceRouteMissing },
+    { "failover", failover },
 };
 
 } // namespace

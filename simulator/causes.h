@@ -11,7 +11,9 @@
 namespace Causes {
 
 // The rules it can cause, as the admin API names them: "recycled-pod-cidr", "zone-outage",
-// "security-group-detached", "pod-network-closed", "router-full", "port-address-pair-missing".
+// "security-group-detached", "pod-network-closed", "router-full", "port-address-pair-missing"; and, where the
+// cloud has the ASR driver, the device's: "device-route-stale" (a deletion the pair missed), "device-route-
+// missing" (an addition the STANDBY missed), "failover" (the STANDBY becomes the ACTIVE).
 const QStringList &names();
 
 // Causes `rule` on `kluster` (`zone`: for zone-outage, the zone to take down; empty: its first node's).

@@ -165,6 +165,12 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
     const QString id = parts.value(1);
     const QString project = token.projectId;
 
+    if (collectionName == QLatin1String("asr1k") && m_world.asr1k) {
+        if (parts.value(1) == QLatin1String("routers") && parts.size() <= 3)
+            return asr1kRouters(request, token, parts.value(2));
+        return errorFor(
+            service, 404, QStringLiteral("HTTPNotFound"), QStringLiteral("The resource could not be found."));
+    }
     if (collectionName == QLatin1String("extensions")) {
         const QStringList aliases = ApiRender::extensionAliases(m_world);
         if (id.isEmpty())

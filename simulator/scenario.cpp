@@ -130,7 +130,14 @@ struct Loader
             user.id = u.value(QStringLiteral("id")).toString(stableHex(QStringLiteral("user:") + user.name));
             user.password = u.value(QStringLiteral("password")).toString();
             user.projectId = projectId;
+            // Keystone's roles on the project: a member reads and writes, a reader only reads, an admin also
+            // reaches what a cloud admin may (the ASR driver's device API).
             user.roles = { QStringLiteral("member"), QStringLiteral("reader") };
+            if (u.contains(QStringLiteral("roles"))) {
+                user.roles.clear();
+                for (const QJsonValue r : u.value(QStringLiteral("roles")).toArray())
+                    user.roles << r.toString();
+            }
             w.users.append(user);
         }
         for (const QJsonValue cv : p.value(QStringLiteral("applicationCredentials")).toArray()) {
@@ -403,6 +410,9 @@ bool load(const QByteArray &json, World &world, FaultInjector &faults, QString *
     world.registrationDelaySeconds
         = cloud.value(QStringLiteral("registrationDelaySeconds")).toInt(world.registrationDelaySeconds);
     world.routeController = cloud.value(QStringLiteral("routeController")).toBool(world.routeController);
+    world.asr1k = cloud.value(QStringLiteral("asr1k")).toBool(world.asr1k);
+    world.deviceSyncAddsOnly
+        = cloud.value(QStringLiteral("deviceSyncAddsOnly")).toBool(world.deviceSyncAddsOnly);
     int i = 0;
     for (const QJsonValue p : root.value(QStringLiteral("projects")).toArray()) {
         if (!loader.project(p.toObject(), i++)) {
@@ -410,6 +420,8 @@ bool load(const QByteArray &json, World &world, FaultInjector &faults, QString *
             return false;
         }
     }
+    if (world.asr1k)
+        world.addDevicePairs();
     i = 0;
     for (const QJsonValue f : root.value(QStringLiteral("faults")).toArray()) {
         QString problem;

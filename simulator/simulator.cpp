@@ -155,7 +155,8 @@ QJsonObject Simulator::describe() const
         users.append(
             QJsonObject { { QStringLiteral("name"), u.name }, { QStringLiteral("password"), u.password },
                 { QStringLiteral("project"), p >= 0 ? m_world.projects.at(p).name : QString() },
-                { QStringLiteral("domain"), QStringLiteral("Default") } });
+                { QStringLiteral("domain"), QStringLiteral("Default") },
+                { QStringLiteral("roles"), QJsonArray::fromStringList(u.roles) } });
     }
     QJsonArray credentials;
     for (const SimApplicationCredential &c : m_world.applicationCredentials)

@@ -84,6 +84,8 @@ private:
     HttpResponse nova(const HttpRequest &request, const SimToken &token);
     HttpResponse novaDiscovery(const HttpRequest &request);
     HttpResponse neutron(const HttpRequest &request, const SimToken &token);
+    // The ASR1k driver's /v2.0/asr1k/routers/{id} (simulator/asr1kapi.cpp).
+    HttpResponse asr1kRouters(const HttpRequest &request, const SimToken &token, const QString &id);
     HttpResponse glance(const HttpRequest &request, const SimToken *token);
     HttpResponse kubernikus(const HttpRequest &request, const SimToken &token);
     HttpResponse kubernetes(const QString &kluster, const HttpRequest &request);

@@ -3,6 +3,7 @@
 #include <QCryptographicHash>
 #include <QHostAddress>
 #include <QSet>
+#include <algorithm>
 
 bool cidrContainsAddress(const QString &cidr, const QString &address)
 {
@@ -381,10 +382,58 @@ std::optional<SimError> World::setRoutes(int routerIndex, const QList<SimRoute> 
         return SimError { 409, QStringLiteral("OverQuota"),
             QStringLiteral("Quota exceeded for resources: ['router_route'].") };
     }
+    for (SimDevice &device : router.devices) {
+        for (const SimRoute &r : routes) {
+            if (!router.routes.contains(r))
+                device.lacking.removeAll(r); // the agent's event: programmed now
+        }
+    }
     router.routes = routes;
     ++router.revision;
     router.updated = now();
     return std::nullopt;
+}
+
+QList<SimRoute> inNeutronOrder(QList<SimRoute> routes)
+{
+    std::sort(routes.begin(), routes.end(), [](const SimRoute &a, const SimRoute &b) {
+        return a.destination != b.destination ? a.destination < b.destination : a.nexthop < b.nexthop;
+    });
+    return routes;
+}
+
+void World::addDevicePairs()
+{
+    for (int i = 0; i < routers.size(); ++i) {
+        SimRouter &router = routers[i];
+        if (!router.devices.isEmpty())
+            continue;
+        const QString base = QStringLiteral("10.44.%1.").arg(i % 250);
+        router.devices = { SimDevice { base + QStringLiteral("35"), true, {}, {}, false },
+            SimDevice { base + QStringLiteral("36"), false, {}, {}, false } };
+    }
+}
+
+QList<SimRoute> World::deviceRoutes(const SimRouter &router, const SimDevice &device) const
+{
+    QList<SimRoute> held;
+    if (device.tornDown)
+        return held;
+    for (const SimRoute &r : inNeutronOrder(router.routes)) {
+        if (device.lacking.contains(r))
+            continue;
+        // A route whose deletion the device missed stays before Neutron's route to the same destination.
+        for (const SimRoute &k : device.kept) {
+            if (k.destination == r.destination && !held.contains(k) && !router.routes.contains(k))
+                held.append(k);
+        }
+        held.append(r);
+    }
+    for (const SimRoute &k : device.kept) {
+        if (!held.contains(k) && !router.routes.contains(k))
+            held.append(k);
+    }
+    return held;
 }
 
 static QString normalizeProtocol(const std::optional<QString> &p)

@@ -129,6 +129,23 @@ struct SimSecurityGroup
     qint64 revision = 1;
 };
 
+// One device of a router's ASR1k pair (the driver's asr1k_operations): it follows Neutron's routes through
+// the L3 agent's events, which can be lost. It holds Neutron's routes less those whose addition it missed
+// (`lacking`), plus those whose deletion it missed (`kept`, each held before Neutron's route to the same
+// destination: listed first, it wins); after a teardown, nothing until a sync.
+struct SimDevice
+{
+    QString host;
+    bool active = false; // the pair's ACTIVE (the driver's answer does not say which)
+    QList<SimRoute> lacking;
+    QList<SimRoute> kept;
+    bool tornDown = false;
+};
+
+// Neutron's order of a router's routes: its routes table's key, by destination, then nexthop, as text (what
+// the API answers, and what the L3 agent programs the devices from).
+QList<SimRoute> inNeutronOrder(QList<SimRoute> routes);
+
 struct SimRouter
 {
     QString id;
@@ -139,6 +156,7 @@ struct SimRouter
     QStringList interfaceSubnetIds;
     QDateTime created;
     QDateTime updated;
+    QList<SimDevice> devices; // the ASR pair, where the cloud has the driver (World::asr1k)
 };
 
 struct SimNode
@@ -225,6 +243,11 @@ public:
     int nodeMonitorGraceSeconds = 40;
     int kubeletStartSeconds = 20;
     bool routeController = true; // routes for newly registered nodes
+    // sapcc's ASR1k driver: the asr1k_operations extension, its device API (for an admin) and a device pair
+    // per router. Its sync adds what a device lacks and, as the seeds describe, never removes what a device
+    // kept (`deviceSyncAddsOnly`, on by default).
+    bool asr1k = false;
+    bool deviceSyncAddsOnly = true;
 
     QList<SimProject> projects;
     QList<SimUser> users;
@@ -279,8 +302,13 @@ public:
     void keepDeleted(const SimServer &server, const QDateTime &at);
     QString freeAddress(const SimNetwork &network) const;
 
-    // Routes: the whole new list, validated as Neutron validates it.
+    // Routes: the whole new list, validated as Neutron validates it. The router's devices get the agent's
+    // events: a route added is programmed on each (what a device lacked of it, it holds now).
     std::optional<SimError> setRoutes(int router, const QList<SimRoute> &routes);
+    // The ASR pair of every router (hosts 10.44.<n>.35, ACTIVE, and .36, STANDBY), where the cloud has the
+    // driver; and what a device holds now, in its order.
+    void addDevicePairs();
+    QList<SimRoute> deviceRoutes(const SimRouter &router, const SimDevice &device) const;
     std::optional<SimError> createRule(const SimRule &rule, SimRule *created);
 
     // Everyday change in kluster `name`: the next `servers` of its instances stop (or start again), the next

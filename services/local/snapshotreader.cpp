@@ -1,6 +1,7 @@
 #include "services/local/snapshotreader.h"
 
 #include "core/apiparser.h"
+#include "core/routerdevice.h"
 #include "services/local/inputlimits.h"
 #include "services/local/localfile.h"
 
@@ -148,6 +149,14 @@ KlusterState SnapshotReader::read(const QString &directory)
         if (present) {
             state.ports = ApiParser::parsePorts(path, parseJsonObject(path, bytes));
             state.portsSource.known = true;
+        }
+    }
+    {
+        const QString path = pathOf(Sources::file(Source::RouterDevice));
+        const QByteArray bytes = readFile(path, false, &present);
+        if (present) {
+            state.routerDevices = RouterDeviceReader::read(path, parseJsonObject(path, bytes), state.router);
+            state.routerDeviceSource.known = true;
         }
     }
     return state;

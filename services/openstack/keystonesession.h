@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QList>
 #include <QObject>
+#include <QSet>
 #include <functional>
 
 Q_DECLARE_LOGGING_CATEGORY(lcKeystone)
@@ -39,6 +40,10 @@ public:
     HttpCall *authenticate();
 
     bool hasToken() const;
+    // An API these credentials were refused (401 with a fresh token, or 403; e.g. the ASR driver's, a cloud
+    // admin's): not asked again while the session lasts, so that every refresh does not sign in again.
+    bool isRefused(const QString &api) const { return m_refused.contains(api); }
+    void noteRefused(const QString &api) { m_refused.insert(api); }
     QString endpoint(const QString &serviceType) const; // empty until authenticated, or when absent
     QString userName() const { return m_userName; }
     QString projectName() const { return m_projectName; }
@@ -75,6 +80,7 @@ private:
     HttpClient *m_client;
     CloudConfig m_config;
     QString m_token;
+    QSet<QString> m_refused;
     QDateTime m_expiresAt;
     QJsonArray m_catalog;
     QString m_userName;

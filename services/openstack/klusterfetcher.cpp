@@ -2,6 +2,7 @@
 
 #include "core/apiparser.h"
 #include "core/json/jsonreader.h"
+#include "core/routerdevice.h"
 #include "services/kubernetes/kubernetesclient.h"
 #include "services/openstack/pagedlist.h"
 #include "services/openstack/servercache.h"
@@ -227,6 +228,8 @@ void KlusterFetcher::start()
                 st.router = ApiParser::parseRouter(Sources::name(Source::Router), body);
             });
             settle(st.routerSource, Source::Router, rr.body, error);
+            m_routerSettled = true;
+            fetchDevice();
             partDone();
         });
     };
@@ -299,6 +302,8 @@ void KlusterFetcher::start()
         });
         s.extensionsKnown = settle(
             extensions, Source::Extensions, page->kept(), error, QStringLiteral("no extraroute-atomic"));
+        m_extensionsSettled = true;
+        fetchDevice();
         partDone();
     });
 
@@ -318,6 +323,52 @@ void KlusterFetcher::start()
                 fetchNodes(new KubernetesClient(m_session->client(), *target, this));
             }));
     }
+}
+
+// The router's devices as the ASR driver sees them (docs/wire-formats.md), once the router and the extensions
+// are in, where the cloud lists asr1k_operations: read against the router's routes. Its API is a cloud
+// admin's: a 401 (or another policy engine's 403) is the device not readable with these credentials, said as
+// such, never "no drift".
+void KlusterFetcher::fetchDevice()
+{
+    KlusterState &s = m_result.state;
+    if (!m_routerSettled || !m_extensionsSettled || !s.routerSource.known || !s.extensionsKnown
+        || !s.hasExtension("asr1k_operations"))
+        return;
+    const auto notReadable = [](KlusterState &st, const QString &why) {
+        // What these credentials may do, every refresh the same: said where the devices are judged (not
+        // diagnosed, and why), not a failure of the refresh.
+        st.routerDevices = RouterDevices();
+        st.routerDeviceSource.known = false;
+        st.routerDeviceSource.error = QStringLiteral(
+            "not readable with these credentials: the ASR driver's API is a cloud admin's (%1)")
+                                          .arg(why);
+    };
+    if (m_session->isRefused(QStringLiteral("asr1k"))) {
+        notReadable(s, QStringLiteral("refused earlier in this session"));
+        return;
+    }
+    ++m_outstanding;
+    HttpCall *call = m_session->send(
+        QStringLiteral("network"), "GET", QStringLiteral("/v2.0/asr1k/routers/") + s.router.id);
+    m_calls.append(call);
+    connect(call, &HttpCall::finished, this, [this, notReadable](const ApiResponse &r) {
+        KlusterState &st = m_result.state;
+        Error error = r.read([&st](const QJsonObject &body) {
+            st.routerDevices = RouterDeviceReader::read(Sources::name(Source::RouterDevice), body, st.router);
+        });
+        if (error.isError() && (r.status == 401 || r.status == 403)) {
+            m_session->noteRefused(QStringLiteral("asr1k"));
+            notReadable(st,
+                QStringLiteral("%1 %2").arg(r.status).arg(error.serverMessage.isEmpty()
+                        ? QStringLiteral("HTTPUnauthorized")
+                        : error.serverMessage.left(80)));
+        } else if (!settle(st.routerDeviceSource, Source::RouterDevice, r.body, error,
+                       QStringLiteral("no route on the router's devices checked"))) {
+            st.routerDevices = RouterDevices();
+        }
+        partDone();
+    });
 }
 
 HttpCall *KlusterFetcher::requestCredentials(KeystoneSession *session, const QString &kluster,

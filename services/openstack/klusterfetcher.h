@@ -76,6 +76,7 @@ signals:
 private:
     void fetchNodes(KubernetesClient *client);
     void partDone();
+    void fetchDevice();
     // Settles one source with what reading it gave: known, its body kept; or failed with why. Returns
     // whether it was read.
     bool settle(SourceStatus &status, Source source, const KeptBody &body, const Error &error,
@@ -102,6 +103,8 @@ private:
     bool m_serversPending = false;
     bool m_groupsPending = false;
     bool m_extensionsPending = false;
+    bool m_routerSettled = false; // the router's and the extensions' answers are in: the devices may follow
+    bool m_extensionsSettled = false;
     KlusterFetch m_result;
     int m_outstanding = 0;
     bool m_done = false;

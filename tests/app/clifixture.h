@@ -9,8 +9,11 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <functional>
 
 class CliFixture
 {
@@ -24,8 +27,9 @@ public:
         QString err;
     };
 
-    CliFixture()
-        : sim(scenario())
+    // `adjust`: changes to the default scenario (its JSON), made before the cloud starts.
+    explicit CliFixture(const std::function<void(QJsonObject &)> &adjust = {})
+        : sim(scenario(adjust))
     {
         QDir(home.path()).mkpath(QStringLiteral("config/openstack"));
         QFile clouds(home.filePath(QStringLiteral("config/openstack/clouds.yaml")));
@@ -43,6 +47,21 @@ public:
 
     SimFixture sim;
     QTemporaryDir home;
+
+    // Another cloud in clouds.yaml (the same simulated cloud, signed in as `user`), its password in
+    // secure.yaml.
+    void addCloud(const QString &name, const QString &user) const
+    {
+        QFile clouds(home.filePath(QStringLiteral("config/openstack/clouds.yaml")));
+        QFile secure(home.filePath(QStringLiteral("config/openstack/secure.yaml")));
+        if (!clouds.open(QIODevice::Append) || !secure.open(QIODevice::Append))
+            qFatal("cannot add a cloud");
+        clouds.write("  " + name.toUtf8() + ":\n    auth:\n      auth_url: " + sim.sim.authUrl().toUtf8()
+            + "\n      username: " + user.toUtf8()
+            + "\n      project_name: flightdeck-demo\n      user_domain_name: Default\n"
+              "      project_domain_name: Default\n    region_name: RegionOne\n");
+        secure.write("  " + name.toUtf8() + ":\n    auth:\n      password: " + Password + "\n");
+    }
 
     QProcessEnvironment environment() const { return environmentOf(home); }
 
@@ -110,10 +129,14 @@ public:
     }
 
 private:
-    static QByteArray scenario()
+    static QByteArray scenario(const std::function<void(QJsonObject &)> &adjust)
     {
         QByteArray json = Scenario::defaultScenario();
         json.replace("\"password\": \"flightdeck-demo\"", QByteArray("\"password\": \"") + Password + "\"");
-        return json;
+        if (!adjust)
+            return json;
+        QJsonObject root = QJsonDocument::fromJson(json).object();
+        adjust(root);
+        return QJsonDocument(root).toJson();
     }
 };

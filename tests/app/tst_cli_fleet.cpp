@@ -1,3 +1,4 @@
+#include "core/findingtraits.h"
 #include "tests/app/clifixture.h"
 
 #include <QJsonArray>
@@ -149,7 +150,7 @@ void TestCliFleet::checkAllPrometheusPassesPromtool()
         QCOMPARE(r.out.count(
                      QRegularExpression(QStringLiteral("^flightdeck_findings\\{kluster_name=\"%1\",").arg(k),
                          QRegularExpression::MultilineOption)),
-            16 * 3);
+            FindingKindCount * 3);
         QCOMPARE(r.out.count(
                      QRegularExpression(QStringLiteral("^flightdeck_incidents\\{kluster_name=\"%1\",").arg(k),
                          QRegularExpression::MultilineOption)),

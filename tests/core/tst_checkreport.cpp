@@ -1,6 +1,7 @@
 #include "core/alerts.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
+#include "core/findingtraits.h"
 #include "core/json/jsonreader.h"
 #include "core/json/jsonwriter.h"
 #include "core/prometheustext.h"
@@ -460,7 +461,8 @@ void TestCheckReport::prometheusTextOfAFleet()
     QVERIFY(lines.contains(QStringLiteral("flightdeck_oldest_open_finding_start_timestamp_seconds{kluster_"
                                           "name=\"demo\",project_id=\"p1\"} 1795254600.000")));
     // Every kind with every severity, every rule with two: for the kluster read, none for the one not read.
-    QCOMPARE(lines.filter(QStringLiteral("flightdeck_findings{kluster_name=\"demo\"")).size(), 16 * 3);
+    QCOMPARE(lines.filter(QStringLiteral("flightdeck_findings{kluster_name=\"demo\"")).size(),
+        FindingKindCount * 3);
     QCOMPARE(lines.filter(QStringLiteral("flightdeck_incidents{kluster_name=\"demo\"")).size(), 5 * 2);
     QVERIFY(lines.filter(QStringLiteral("kluster_name=\"down\"")).size() == 1);
     // The sum of the findings series is the diagnosis' count.

@@ -27,6 +27,7 @@ private slots:
     void unreadableExtensionsAreSaid();
     void kubeconfigWithExecPlugin();
     void concurrentRequests();
+    void routerDevicesReadByAnAdminAndRefusedOnce();
 
 private:
     static CloudConfig cloud(const SimFixture &f, const QString &user = QStringLiteral("demo"),
@@ -258,6 +259,56 @@ void TestKlusterFetcher::concurrentRequests()
     // kluster, then router; servers, groups, extensions, credentials, then nodes: in
     // parallel that is three round trips, not seven.
     QVERIFY2(timer.elapsed() < 7 * 400, qPrintable(QString::number(timer.elapsed())));
+}
+
+// The ASR driver's device API where the cloud lists it: an admin's refresh reads it (a snapshot keeps it as
+// router-device.json and reads it back the same); a member's is refused once (401), said as not readable with
+// these credentials, no failure of the refresh, and not asked again by the same session.
+void TestKlusterFetcher::routerDevicesReadByAnAdminAndRefusedOnce()
+{
+    SimFixture f;
+    World &w = f.sim.world();
+    w.asr1k = true;
+    w.addDevicePairs();
+    w.users.append(SimUser { w.newHexId(), QStringLiteral("admin"), QStringLiteral("admin-pass"),
+        w.projects.first().id, { QStringLiteral("admin"), QStringLiteral("member") } });
+    const QString router = w.klusters.at(w.klusterIndex(QStringLiteral("demo"))).routerId;
+    w.routers[w.routerIndex(router)].devices[1].lacking.append(
+        w.routers[w.routerIndex(router)].routes.first());
+
+    KeystoneSession admin(&m_client, cloud(f, QStringLiteral("admin"), QStringLiteral("admin-pass")));
+    const KlusterFetch read = fetch(admin, QStringLiteral("demo"));
+    QVERIFY2(read.errors.isEmpty(), qPrintable(SourceError::joined(read.errors)));
+    QVERIFY(read.state.routerDeviceSource.known);
+    QCOMPARE(read.state.routerDevices.devices.size(), 2);
+    QVERIFY(read.bodies.contains(Source::RouterDevice));
+    const QStringList missing
+        = findingIdsOf(Diagnosis::run(read.state)).filter(QStringLiteral("device-route-missing:"));
+    QVERIFY2(missing.size() <= 1,
+        qPrintable(missing.join(QLatin1Char(' ')))); // the route may be another kluster's
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(SnapshotWriter::write(dir.path(), read, &error), qPrintable(error));
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("router-device.json"))));
+    const KlusterState back = SnapshotReader::read(dir.path());
+    QVERIFY(back.routerDeviceSource.known);
+    QCOMPARE(findingIdsOf(Diagnosis::run(back)), findingIdsOf(Diagnosis::run(read.state)));
+
+    KeystoneSession member(&m_client, cloud(f));
+    for (int i = 0; i < 2; ++i) {
+        const qsizetype tokens = w.tokens.size();
+        const KlusterFetch refused = fetch(member, QStringLiteral("demo"));
+        QVERIFY2(refused.errors.isEmpty(), qPrintable(SourceError::joined(refused.errors)));
+        QVERIFY(!refused.state.routerDeviceSource.known);
+        QVERIFY2(refused.state.routerDeviceSource.error.contains(
+                     QStringLiteral("not readable with these credentials")),
+            qPrintable(refused.state.routerDeviceSource.error));
+        QVERIFY(!refused.bodies.contains(Source::RouterDevice));
+        if (i == 1) { // not asked again: no second sign-in for it
+            QVERIFY(refused.state.routerDeviceSource.error.contains(QStringLiteral("refused earlier")));
+            QCOMPARE(w.tokens.size(), tokens);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestKlusterFetcher)

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "core/finding.h"
+
+class DiagnosisContext;
+struct Detection;
+
+// The router device's findings (diagnosis.md §6): device-route-stale and device-route-missing (their entries
+// in core/findingtraits.cpp), judged from what each device of the router's HA pair holds against Neutron
+// (core/routerdevice.h), for the routes of this kluster's pod network.
+namespace DeviceFindings {
+
+// Its rules: called once the router and its devices were read.
+void detect(Detection &d);
+
+Severity staleSeverity(const FindingFacts &facts);
+Severity missingSeverity(const FindingFacts &facts);
+QString staleMessage(const DiagnosisContext &c, const Finding &f);
+QString missingMessage(const DiagnosisContext &c, const Finding &f);
+QJsonObject evidence(const DiagnosisContext &c, const Finding &f);
+AffectedObjects affected(const DiagnosisContext &c, const Finding &f);
+// device-route-missing: the driver's sync of the router (it adds what the device lacks).
+std::optional<RepairPlan> sync(const DiagnosisContext &c, const Finding &f);
+
+} // namespace DeviceFindings

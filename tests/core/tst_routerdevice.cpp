@@ -1,0 +1,311 @@
+#include "core/diagnosis.h"
+#include "core/json/jsonreader.h"
+#include "core/routerdevice.h"
+#include "tests/common/findingassert.h"
+#include "tests/common/worldbuilder.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+// The ASR driver's validate answer (docs/wire-formats.md), written by hand in the driver's shape, read into
+// what each device holds; and device-route-stale and device-route-missing judged from it.
+class TestRouterDevice : public QObject
+{
+    Q_OBJECT
+private slots:
+    void intendedIsTheDriversOrder();
+    void inStepNamesNoDifference();
+    void removedRouteIsMissingOnThatDevice();
+    void standbyGapIsAWarning();
+    void deletionTheDeviceMissedIsStaleAndCanWin();
+    void changedNexthopIsStaleAndMissing();
+    void threeOrMoreLeftOutDecideNothingPastWhatIsKnown();
+    void answerForAnotherRouterIsRefused();
+    void malformedAnswersNameThePath();
+    void unreadableDeviceIsNotDiagnosedNeverNoDrift();
+    void foreignRoutesAreNotThisKlusters();
+};
+
+namespace {
+
+// Three healthy members with pod CIDRs 198.19.{3,4,5}.0/24 routed right; the pod network 198.19.0.0/16.
+WorldBuilder world()
+{
+    WorldBuilder w(QStringLiteral("legacy"), QStringLiteral("198.19.0.0/16"));
+    w.pool(QStringLiteral("pool"), 3);
+    w.healthyMember(QStringLiteral("kks-legacy-pool-aaaaa"), QStringLiteral("10.180.0.3"),
+        QStringLiteral("198.19.3.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-bbbbb"), QStringLiteral("10.180.0.4"),
+        QStringLiteral("198.19.4.0/24"));
+    w.healthyMember(QStringLiteral("kks-legacy-pool-ccccc"), QStringLiteral("10.180.0.5"),
+        QStringLiteral("198.19.5.0/24"));
+    return w;
+}
+
+QString vrfOf(const KlusterState &s)
+{
+    return QString(s.router.id).remove(QLatin1Char('-'));
+}
+
+QJsonObject json(const QString &text)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (doc.isNull())
+        qFatal("test JSON: %s", qPrintable(error.errorString()));
+    return doc.object();
+}
+
+QString element(const QString &prefix, const QString &mask, const QString &nexthop)
+{
+    return QStringLiteral(R"({"prefix": "%1", "mask": "%2", "fwd-list": {"fwd": "%3"}})")
+        .arg(prefix, mask, nexthop);
+}
+
+// The state with the devices' answer read in (as a snapshot's router-device.json would be).
+KlusterState withDevices(KlusterState s, const QString &answer)
+{
+    s.routerDevices = RouterDeviceReader::read(QStringLiteral("router-device.json"), json(answer), s.router);
+    s.routerDeviceSource.known = true;
+    return s;
+}
+
+} // namespace
+
+void TestRouterDevice::intendedIsTheDriversOrder()
+{
+    Router r;
+    r.id = QStringLiteral("r1");
+    r.routes = { { QStringLiteral("198.19.5.0/24"), QStringLiteral("10.180.0.5") },
+        { QStringLiteral("198.19.10.0/24"), QStringLiteral("10.180.0.9") },
+        { QStringLiteral("fd00::/64"), QStringLiteral("fd00::1") },
+        { QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.3") } };
+    r.hasGateway = true;
+    // By the prefix's text (198.19.10.0 before 198.19.3.0), the default route to the gateway first, IPv6 left
+    // out (the driver programs a prefix and a mask).
+    const QList<Route> want = RouterDeviceReader::intended(r);
+    QCOMPARE(want.size(), 4);
+    QCOMPARE(want.at(0).destination, QStringLiteral("0.0.0.0/0"));
+    QVERIFY(want.at(0).nexthop.isEmpty());
+    QCOMPARE(want.at(1).destination, QStringLiteral("198.19.10.0/24"));
+    QCOMPARE(want.at(2).destination, QStringLiteral("198.19.3.0/24"));
+    QCOMPARE(want.at(3).destination, QStringLiteral("198.19.5.0/24"));
+    // A default route of the router's own replaces the gateway's.
+    r.routes << Route { QStringLiteral("0.0.0.0/0"), QStringLiteral("10.180.0.1") };
+    QCOMPARE(RouterDeviceReader::intended(r).size(), 4);
+    QCOMPARE(RouterDeviceReader::intended(r).at(0).nexthop, QStringLiteral("10.180.0.1"));
+}
+
+void TestRouterDevice::inStepNamesNoDifference()
+{
+    const KlusterState s = withDevices(world().state(), QStringLiteral(R"({"diffs": {}})"));
+    QVERIFY(s.routerDevices.inStep);
+    QVERIFY(s.routerDevices.devices.isEmpty());
+    const Diagnosis d = Diagnosis::run(s);
+    QVERIFY(findingIds(d, FindingKind::DeviceRouteStale).isEmpty());
+    QVERIFY(findingIds(d, FindingKind::DeviceRouteMissing).isEmpty());
+    // Another entity differs: both hosts are named, and their routes are Neutron's.
+    const KlusterState other = withDevices(world().state(),
+        QStringLiteral(
+            R"({"diffs": {"nat_acl": {"10.44.0.35": [], "10.44.0.36": [{"entity": "x", "type": "change",
+            "item": "acl.rule", "neutron": "a", "device": "b"}]}}})"));
+    QCOMPARE(other.routerDevices.devices.size(), 2);
+    QCOMPARE(other.routerDevices.devices.at(1).routes.size(), 3);
+    QVERIFY(Diagnosis::run(other).findings.isEmpty());
+}
+
+void TestRouterDevice::removedRouteIsMissingOnThatDevice()
+{
+    // Neutron's list by the prefix's text: 198.19.3.0, .4.0, .5.0; the first device lacks the last one.
+    const KlusterState base = world().state();
+    const KlusterState s = withDevices(base,
+        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "%1", "type": "remove",
+            "item": "vrf.ip-route-interface-forwarding-list", "neutron": [2, %2], "device": null}],
+            "10.44.0.36": []}}})")
+            .arg(vrfOf(base),
+                element(QStringLiteral("198.19.5.0"), QStringLiteral("255.255.255.0"),
+                    QStringLiteral("10.180.0.5"))));
+    QVERIFY(!s.routerDevices.inStep);
+    QCOMPARE(s.routerDevices.devices.at(0).routes.size(), 2);
+    QCOMPARE(s.routerDevices.devices.at(1).routes.size(), 3);
+    const Diagnosis d = Diagnosis::run(s);
+    QCOMPARE(findingIds(d, FindingKind::DeviceRouteMissing),
+        QStringList { QStringLiteral("device-route-missing:198.19.5.0/24 via 10.180.0.5 on 10.44.0.35") });
+    const Finding &f
+        = *d.find(QStringLiteral("device-route-missing:198.19.5.0/24 via 10.180.0.5 on 10.44.0.35"));
+    QCOMPARE(f.severity, Severity::Critical); // which device forwards is not known: it may be this one
+    QVERIFY2(f.message().contains(QStringLiteral("not known")), qPrintable(f.message()));
+    QCOMPARE(f.evidence().value(QStringLiteral("device")).toString(), QStringLiteral("10.44.0.35"));
+    QVERIFY(findingIds(d, FindingKind::DeviceRouteStale).isEmpty());
+}
+
+void TestRouterDevice::standbyGapIsAWarning()
+{
+    const KlusterState base = world().state();
+    KlusterState s = withDevices(base,
+        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "%1", "type": "remove",
+            "item": "vrf.ip-route-interface-forwarding-list", "neutron": [2, %2], "device": null}],
+            "10.44.0.36": []}}})")
+            .arg(vrfOf(base),
+                element(QStringLiteral("198.19.5.0"), QStringLiteral("255.255.255.0"),
+                    QStringLiteral("10.180.0.5"))));
+    s.routerDevices.devices[0].role = DeviceRole::Standby;
+    Diagnosis d = Diagnosis::run(s);
+    QCOMPARE(d.findings.size(), 1);
+    QCOMPARE(d.findings.first().severity, Severity::Warning);
+    QVERIFY(d.findings.first().message().contains(QStringLiteral("failover")));
+    // The same device ACTIVE after a failover: critical.
+    s.routerDevices.devices[0].role = DeviceRole::Active;
+    d = Diagnosis::run(s);
+    QCOMPARE(d.findings.first().severity, Severity::Critical);
+}
+
+void TestRouterDevice::deletionTheDeviceMissedIsStaleAndCanWin()
+{
+    // The seeds' case: Neutron routes 198.19.1.0/24 to the new node .6; the device kept the deleted route to
+    // .3 as well, listed first.
+    WorldBuilder w = world();
+    w.healthyMember(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"),
+        QStringLiteral("198.19.1.0/24"));
+    const KlusterState base = w.state();
+    // Neutron's list: 198.19.1.0 (.6), .3.0, .4.0, .5.0. The device: 198.19.1.0 via .3 first, then Neutron's
+    // four: index 0 changed to .3, and the rest shifted by one (a change at each), the last added.
+    const QString m = QStringLiteral("255.255.255.0");
+    const QString answer
+        = QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [
+        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 0, "fwd-list", "fwd"], "neutron": "10.180.0.6", "device": "10.180.0.3"},
+        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 1, "prefix"], "neutron": "198.19.3.0", "device": "198.19.1.0"},
+        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 1, "fwd-list", "fwd"], "neutron": "10.180.0.3", "device": "10.180.0.6"},
+        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 2, "prefix"], "neutron": "198.19.4.0", "device": "198.19.3.0"},
+        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 2, "fwd-list", "fwd"], "neutron": "10.180.0.4", "device": "10.180.0.3"},
+        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 3, "prefix"], "neutron": "198.19.5.0", "device": "198.19.4.0"},
+        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 3, "fwd-list", "fwd"], "neutron": "10.180.0.5", "device": "10.180.0.4"},
+        {"entity": "%1", "type": "add", "item": "vrf.ip-route-interface-forwarding-list", "neutron": null, "device": [4, %2]}],
+        "10.44.0.36": []}}})")
+              .arg(vrfOf(base), element(QStringLiteral("198.19.5.0"), m, QStringLiteral("10.180.0.5")));
+    const KlusterState s = withDevices(base, answer);
+    const RouterDevice &device = s.routerDevices.devices.at(0);
+    QCOMPARE(device.routes.size(), 5);
+    QCOMPARE(device.routes.at(0).nexthop, QStringLiteral("10.180.0.3"));
+    const Diagnosis d = Diagnosis::run(s);
+    const QString id = QStringLiteral("device-route-stale:198.19.1.0/24 via 10.180.0.3 on 10.44.0.35");
+    QCOMPARE(findingIds(d, FindingKind::DeviceRouteStale), QStringList { id });
+    QCOMPARE(d.find(id)->severity, Severity::Critical); // a node's pod CIDR: it wins, listed first
+    QCOMPARE(d.find(id)->evidence().value(QStringLiteral("position")).toInt(), 1);
+    QVERIFY(findingIds(d, FindingKind::DeviceRouteMissing).isEmpty()); // the device holds .6's route too
+}
+
+void TestRouterDevice::changedNexthopIsStaleAndMissing()
+{
+    const KlusterState base = world().state();
+    const KlusterState s = withDevices(base,
+        QStringLiteral(R"({"diffs": {"route": {"10.44.0.36": [{"entity": "%1", "type": "change",
+            "item": ["vrf", "ip-route-interface-forwarding-list", 1, "fwd-list", "fwd"],
+            "neutron": "10.180.0.4", "device": "10.180.0.44"}], "10.44.0.35": []}}})")
+            .arg(vrfOf(base)));
+    const Diagnosis d = Diagnosis::run(s);
+    QCOMPARE(findingIds(d, FindingKind::DeviceRouteStale),
+        QStringList { QStringLiteral("device-route-stale:198.19.4.0/24 via 10.180.0.44 on 10.44.0.36") });
+    QCOMPARE(findingIds(d, FindingKind::DeviceRouteMissing),
+        QStringList { QStringLiteral("device-route-missing:198.19.4.0/24 via 10.180.0.4 on 10.44.0.36") });
+}
+
+void TestRouterDevice::threeOrMoreLeftOutDecideNothingPastWhatIsKnown()
+{
+    // Three of Neutron's routes not on the device: the driver's entry says neither which (both sides null).
+    const KlusterState base = world().state();
+    const KlusterState s = withDevices(base,
+        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "%1", "type": "remove",
+            "item": "vrf.ip-route-interface-forwarding-list", "neutron": null, "device": null}]}}})")
+            .arg(vrfOf(base)));
+    const RouterDevice &device = s.routerDevices.devices.at(0);
+    QCOMPARE(device.known, 0);
+    QVERIFY(!device.doubt.isEmpty());
+    QVERIFY(!s.routerDevices.notes.isEmpty());
+    QVERIFY(!device.holds({ QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.3") }).has_value());
+    const Diagnosis d = Diagnosis::run(s);
+    QVERIFY(d.findings.isEmpty()); // nothing called missing on what is not known
+    QVERIFY2(d.notes.join(QLatin1Char('\n')).contains(QStringLiteral("router device 10.44.0.35")),
+        qPrintable(d.notes.join(QLatin1Char('\n'))));
+}
+
+void TestRouterDevice::answerForAnotherRouterIsRefused()
+{
+    const KlusterState base = world().state();
+    try {
+        withDevices(base,
+            QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "0000ffff",
+            "type": "remove", "item": "vrf.ip-route-interface-forwarding-list", "neutron": [0, %1],
+            "device": null}]}}})")
+                .arg(element(QStringLiteral("198.19.3.0"), QStringLiteral("255.255.255.0"),
+                    QStringLiteral("10.180.0.3"))));
+        QFAIL("an answer about another router was read");
+    } catch (const ParseError &e) {
+        QVERIFY2(
+            e.toString().contains(QStringLiteral("not ")) && e.toString().contains(QStringLiteral("entity")),
+            qPrintable(e.toString()));
+    }
+    // An answer whose removal is not Neutron's route at that place: the device's list is not known.
+    const KlusterState s = withDevices(base,
+        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "%1", "type": "remove",
+            "item": "vrf.ip-route-interface-forwarding-list", "neutron": [1, %2], "device": null}]}}})")
+            .arg(vrfOf(base),
+                element(QStringLiteral("10.9.9.0"), QStringLiteral("255.255.255.0"),
+                    QStringLiteral("10.180.0.9"))));
+    QCOMPARE(s.routerDevices.devices.at(0).known, 0);
+    QVERIFY(s.routerDevices.devices.at(0).doubt.contains(QStringLiteral("line up")));
+    QVERIFY(Diagnosis::run(s).findings.isEmpty());
+}
+
+void TestRouterDevice::malformedAnswersNameThePath()
+{
+    const KlusterState base = world().state();
+    const QList<std::pair<QString, QString>> cases = {
+        { QStringLiteral(R"({"device": {"network_id": "Sync"}})"), QStringLiteral("$.diffs") },
+        { QStringLiteral(R"({"diffs": []})"), QStringLiteral("$.diffs") },
+        { QStringLiteral(R"({"diffs": {"route": {"h": {}}}})"), QStringLiteral("$.diffs.route.h") },
+        { QStringLiteral(R"({"diffs": {"route": {"h": [{"item": "vrf"}]}}})"), QStringLiteral("type") },
+    };
+    for (const auto &[body, path] : cases) {
+        try {
+            withDevices(base, body);
+            QFAIL(qPrintable(QStringLiteral("read: ") + body));
+        } catch (const ParseError &e) {
+            QVERIFY2(
+                e.toString().contains(path) && e.toString().contains(QStringLiteral("router-device.json")),
+                qPrintable(e.toString()));
+        }
+    }
+}
+
+void TestRouterDevice::unreadableDeviceIsNotDiagnosedNeverNoDrift()
+{
+    KlusterState s = world().state();
+    s.routerDeviceSource.known = false;
+    s.routerDeviceSource.error = QStringLiteral("not readable with these credentials (401 HTTPUnauthorized)");
+    const Diagnosis d = Diagnosis::run(s);
+    QVERIFY(d.findings.isEmpty());
+    QVERIFY2(
+        d.notDiagnosed.join(QLatin1Char('\n')).contains(QStringLiteral("router device could not be read")),
+        qPrintable(d.notDiagnosed.join(QLatin1Char('\n'))));
+    // Not asked for (a cloud without the driver): nothing said.
+    QVERIFY(Diagnosis::run(world().state()).notDiagnosed.isEmpty());
+}
+
+void TestRouterDevice::foreignRoutesAreNotThisKlusters()
+{
+    // The device holds a route outside the kluster's pod network that Neutron does not: another kluster's or
+    // an operator's; not this kluster's finding.
+    const KlusterState base = world().state();
+    const KlusterState s = withDevices(base,
+        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "%1", "type": "add",
+            "item": "vrf.ip-route-interface-forwarding-list", "neutron": null, "device": [3, %2]}]}}})")
+            .arg(vrfOf(base),
+                element(QStringLiteral("203.0.113.0"), QStringLiteral("255.255.255.0"),
+                    QStringLiteral("10.180.0.77"))));
+    QCOMPARE(s.routerDevices.devices.at(0).routes.size(), 4);
+    QVERIFY(Diagnosis::run(s).findings.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestRouterDevice)
+#include "tst_routerdevice.moc"
