@@ -56,24 +56,20 @@ QString staleMessage(const DiagnosisContext &c, const Finding &f)
 {
     const RouterDevice &d = deviceOf(c, f);
     const Route &r = routeOf(c, f);
+    const QString router = c.state.router.name.isEmpty() ? c.state.router.id : c.state.router.name;
     return f.facts.competes
         ? QStringLiteral(
-            "Device %1 (%2) of router %3 still holds %4 via %5, which Neutron no longer has: the device "
-            "lists "
-            "it at position %6, and where two routes share a destination its first one wins, so traffic for "
-            "%4 can go to %5 while Neutron says otherwise (a deletion the device missed; its re-sync only "
-            "adds). The recovery is to delete the router's configuration on the device and sync it again.")
-              .arg(d.host, deviceRoleName(d.role),
-                  c.state.router.name.isEmpty() ? c.state.router.id : c.state.router.name, r.destination,
-                  r.nexthop)
-              .arg(f.facts.deviceRoute + 1)
+            "Device %1 (%2) of router %3 still holds %4 via %5, which Neutron no longer has (a "
+            "deletion the device missed): a node's pod network or a route of Neutron's has that "
+            "destination, so traffic for %4 can go to %5 on the device while Neutron says "
+            "otherwise. The seeds' recovery is to delete the router's configuration on the devices "
+            "and sync it again (every kluster on the router loses its routes until the sync ends).")
+              .arg(d.host, deviceRoleName(d.role), router, r.destination, r.nexthop)
         : QStringLiteral(
-            "Device %1 (%2) of router %3 still holds %4 via %5, which Neutron no longer has (a deletion "
-            "the device missed). No node's pod network is routed there now, so nothing is cut off "
-            "yet; a node that gets %4 later would be.")
-              .arg(d.host, deviceRoleName(d.role),
-                  c.state.router.name.isEmpty() ? c.state.router.id : c.state.router.name, r.destination,
-                  r.nexthop);
+            "Device %1 (%2) of router %3 still holds %4 via %5, which Neutron no longer has (a "
+            "deletion the device missed). No node's pod network is routed there now, so nothing is "
+            "cut off yet; a node that gets %4 later would be.")
+              .arg(d.host, deviceRoleName(d.role), router, r.destination, r.nexthop);
 }
 
 QString missingMessage(const DiagnosisContext &c, const Finding &f)
@@ -113,8 +109,6 @@ QJsonObject evidence(const DiagnosisContext &c, const Finding &f)
         { QStringLiteral("role"), deviceRoleName(d.role) }, { QStringLiteral("destination"), r.destination },
         { QStringLiteral("nexthop"), r.nexthop }, { QStringLiteral("deviceRoutes"), held },
         { QStringLiteral("neutronRoutes"), neutron } };
-    if (f.kind == FindingKind::DeviceRouteStale)
-        e.insert(QStringLiteral("position"), f.facts.deviceRoute + 1);
     if (!d.knowsAll())
         e.insert(QStringLiteral("knownRoutes"), d.known);
     return e;
@@ -140,14 +134,7 @@ void detect(Detection &d)
     const Cidr &pods = s.kluster.clusterCidr;
     if (!s.routerDeviceSource.known || !s.routerSource.known || !pods.isValid())
         return;
-    // What the driver's answer left out is said: nothing is judged on it.
-    for (const RouterDevice &device : s.routerDevices.devices) {
-        if (!device.doubt.isEmpty())
-            d.result.notes << QStringLiteral(
-                "router device %1: %2; no route past its first %3 is judged on it")
-                                  .arg(device.host, device.doubt)
-                                  .arg(std::max(device.known, 0));
-    }
+    d.result.notes << s.routerDevices.notes; // what the driver's answer left out: nothing is judged on it
     const auto ours = [&pods](const Route &r) {
         const Cidr c = Cidr::parse(r.destination);
         return c.isValid() && c.prefixLength() > 0 && pods.contains(c);

@@ -98,7 +98,7 @@ constexpr FindingTraits table[] = {
         ghostEvidence, deleteNode, NodeFindings::affected },
     { K::DeviceRouteStale, QLatin1String("device-route-stale"),
         QLatin1String("deleted route kept on the device"), F::Route,
-        N(S::Router) | N(S::RouterDevice) | N(S::Nodes), 0, DeviceFindings::staleSeverity, oneNode,
+        N(S::Router) | N(S::RouterDevice) | N(S::Nodes), N(S::Nodes), DeviceFindings::staleSeverity, oneNode,
         DeviceFindings::staleMessage, DeviceFindings::evidence, nullptr, DeviceFindings::affected },
     { K::DeviceRouteMissing, QLatin1String("device-route-missing"),
         QLatin1String("route missing on the device"), F::Route, N(S::Router) | N(S::RouterDevice), 0,

@@ -140,8 +140,8 @@ RepairPlan syncDevices(const Router &router, const QList<Route> &lacking)
     RepairPlan plan;
     plan.action = RepairPlan::Action::SyncDevices;
     plan.routes = lacking;
-    plan.title = QStringLiteral("Sync router %1 to its devices (the ASR driver programs what a device lacks, "
-                                "and removes nothing)")
+    plan.title = QStringLiteral("Sync router %1 to its devices (the ASR driver programs the router's "
+                                "configuration on them again: what a device lacks is added)")
                      .arg(router.name.isEmpty() ? router.id : router.name);
     PlannedRequest request;
     request.service = QStringLiteral("network");

@@ -28,7 +28,8 @@ RepairPlan createSecurityGroupRule(
 // is known, so that a concurrent change is refused (412) rather than overwritten.
 RepairPlan addAddressPair(const Port &port, const QString &cidr, bool guarded);
 // The ASR driver's sync of `router` to its devices (docs/wire-formats.md): `PUT /v2.0/asr1k/routers/{id}`, a
-// cloud admin's; it programs what a device lacks, and removes nothing.
+// cloud admin's; it programs the router's configuration on the devices again (what a device lacks is
+// added).
 RepairPlan syncDevices(const Router &router, const QList<Route> &lacking);
 
 // Route changes: the atomic remove_extraroutes/add_extraroutes where the

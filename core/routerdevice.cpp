@@ -33,21 +33,31 @@ std::optional<bool> RouterDevice::holds(const Route &route) const
         if (Cidr::parse(r.destination) == wanted && canonicalAddress(r.nexthop) == nexthop)
             return true;
     }
-    if (!knowsAll())
-        return std::nullopt;
-    return false;
+    if (knowsAll())
+        return false;
+    // A device's list is sorted by the prefix's text (the driver sorts both sides): past a known route whose
+    // prefix sorts after this one's, the device cannot hold it further on.
+    if (end > 0) {
+        const QString prefix = wanted.isValid() ? wanted.network().toString() : route.destination;
+        const QString last = routes.at(end - 1).destination.section(QLatin1Char('/'), 0, 0);
+        if (prefix < last)
+            return false;
+    }
+    return std::nullopt;
 }
 
 namespace {
 
 const QString ListKey = QStringLiteral("ip-route-interface-forwarding-list");
 
-// One element of the driver's route list: `ip route vrf <vrf> <prefix> <mask> <nexthop>`.
+// One element of the driver's route list: `ip route vrf <vrf> <prefix> <mask> <nexthop>…`. Neutron's side has
+// one nexthop per element (a route each); a device's reading keys its routes by prefix and mask, so one
+// element may hold several (its `fwd-list` a list).
 struct Element
 {
     QString prefix;
     QString mask;
-    QString nexthop; // empty: the default route to the gateway (not known here)
+    QStringList nexthops; // none: the default route to the gateway (its nexthop not known here)
 };
 
 QString maskOf(int length)
@@ -73,12 +83,18 @@ int lengthOf(const QString &mask)
     return maskOf(length) == a.toString() ? length : -1;
 }
 
-Route routeOf(const Element &e)
+// The routes an element stands for: one per nexthop (the default route to the gateway: one, its nexthop
+// empty).
+QList<Route> routesOf(const Element &e)
 {
     const int length = lengthOf(e.mask);
-    return Route { length < 0 ? e.prefix + QLatin1Char('/') + e.mask
-                              : e.prefix + QLatin1Char('/') + QString::number(length),
-        e.nexthop };
+    const QString destination = e.prefix + QLatin1Char('/') + (length < 0 ? e.mask : QString::number(length));
+    QList<Route> routes;
+    for (const QString &nexthop : e.nexthops)
+        routes.append(Route { destination, nexthop });
+    if (e.nexthops.isEmpty())
+        routes.append(Route { destination, QString() });
+    return routes;
 }
 
 QList<Element> intendedElements(const Router &router)
@@ -90,27 +106,44 @@ QList<Element> intendedElements(const Router &router)
         if (!c.isValid() || !c.isIPv4())
             continue; // the driver programs IPv4 routes (a prefix and a mask)
         ownDefault = ownDefault || c.prefixLength() == 0;
-        list.append({ c.network().toString(), maskOf(c.prefixLength()), r.nexthop });
+        list.append({ c.network().toString(), maskOf(c.prefixLength()), { r.nexthop } });
     }
     if (router.hasGateway.value_or(false) && !ownDefault)
-        list.append({ QStringLiteral("0.0.0.0"), QStringLiteral("0.0.0.0"), QString() });
+        list.append({ QStringLiteral("0.0.0.0"), QStringLiteral("0.0.0.0"), {} });
     std::stable_sort(
         list.begin(), list.end(), [](const Element &a, const Element &b) { return a.prefix < b.prefix; });
     return list;
 }
 
-// A route element as the answer gives it; `fwd-list` an object (one nexthop) or, as a device's reading may
-// give it, a list of them (the first is the one that forwards).
+// The nexthops of a `fwd-list`: an object (one), or a list of them (a device's reading of several).
+QStringList nexthopsOf(const JsonReader &fwdList)
+{
+    QStringList nexthops;
+    if (fwdList.isObject()) {
+        nexthops << fwdList.requireString(QStringLiteral("fwd"));
+    } else {
+        const QJsonArray all = fwdList.requireArray();
+        for (qsizetype i = 0; i < all.size(); ++i)
+            nexthops << fwdList.at(i).requireString(QStringLiteral("fwd"));
+    }
+    return nexthops;
+}
+
 Element elementOf(const JsonReader &v)
 {
     v.requireObject();
     Element e;
     e.prefix = v.requireString(QStringLiteral("prefix"));
     e.mask = v.requireString(QStringLiteral("mask"));
-    const JsonReader fwd = v.requireField(QStringLiteral("fwd-list"));
-    const JsonReader first = fwd.isArray() ? fwd.at(0) : fwd;
-    e.nexthop = first.requireString(QStringLiteral("fwd"));
+    e.nexthops = nexthopsOf(v.requireField(QStringLiteral("fwd-list")));
     return e;
+}
+
+// A list index as the answer gives it (a JSON number); -1 when it is none a list could have.
+qint64 indexOf(const QJsonValue &v)
+{
+    const double d = v.toDouble(-1);
+    return v.isDouble() && d >= 0 && d < 1e6 && d == double(qint64(d)) ? qint64(d) : -1;
 }
 
 // An entry's path: a dotted string, or a list of keys and indexes.
@@ -129,7 +162,7 @@ QVariantList pathOf(const JsonReader &item)
     for (qsizetype i = 0; i < parts.size(); ++i) {
         const QJsonValue p = parts.at(i);
         if (p.isDouble())
-            path << qint64(p.toDouble());
+            path << indexOf(p);
         else
             path << item.at(i).requireStringValue();
     }
@@ -140,15 +173,6 @@ bool isList(const QVariantList &path)
 {
     return path.size() == 2 && path.at(0).toString() == QLatin1String("vrf")
         && path.at(1).toString() == ListKey;
-}
-
-// The nexthop of a `fwd-list`: an object, or (a device's reading of several) a list whose first forwards.
-QString nexthopOf(const JsonReader &fwdList)
-{
-    if (!fwdList.isObject() && !fwdList.isArray())
-        return QString();
-    const JsonReader first = fwdList.isArray() ? fwdList.at(0) : fwdList;
-    return first.isObject() ? first.optString(QStringLiteral("fwd")) : QString();
 }
 
 // A device whose answer does not line up with Neutron's routes as rebuilt here: nothing about it is known.
@@ -169,6 +193,7 @@ RouterDevice rebuild(const QString &host, const JsonReader &entries, const QList
     QList<Element> list = intended;
     QList<Element> added; // on the device past Neutron's list, by index
     qsizetype length = intended.size(); // the device's list's length
+    qsizetype knownElements = -1; // -1: all
     bool lengthKnown = true;
     qsizetype seenUpTo = 0; // the device holds at least this many elements (a change at i: i + 1)
     const QJsonArray all = entries.requireArray();
@@ -185,12 +210,14 @@ RouterDevice rebuild(const QString &host, const JsonReader &entries, const QList
         const JsonReader neutron = entry.child(QStringLiteral("neutron"));
         const JsonReader device = entry.child(QStringLiteral("device"));
         if (path.isEmpty()) {
-            // The whole document: the device holds no route for the router (or could not be read).
-            if (type == QLatin1String("remove")) {
-                list.clear();
-                length = 0;
-            }
-            continue;
+            // The whole document: the device holds no route for the router, or could not be reached (the
+            // driver reads an unreachable device as an empty one): which, the answer does not say.
+            d.routes.clear();
+            d.known = 0;
+            d.doubt
+                = QStringLiteral("the driver reports no route at all on it: it holds none, or could not be "
+                                 "reached");
+            return d;
         }
         if (path.size() >= 4 && path.at(0).toString() == QLatin1String("vrf")
             && path.at(1).toString() == ListKey && type == QLatin1String("change")) {
@@ -200,27 +227,40 @@ RouterDevice rebuild(const QString &host, const JsonReader &entries, const QList
             Element &e = list[at];
             const Element &n = intended.at(at);
             const QString field = path.at(3).toString();
-            if (field == QLatin1String("prefix") || field == QLatin1String("mask")) {
-                if (neutron.toString() != (field == QLatin1String("prefix") ? n.prefix : n.mask))
+            if ((field == QLatin1String("prefix") || field == QLatin1String("mask")) && path.size() == 4) {
+                const bool prefix = field == QLatin1String("prefix");
+                if (neutron.toString() != (prefix ? n.prefix : n.mask))
                     return misaligned(d, QStringLiteral("route %1's %2 is not Neutron's").arg(at).arg(field));
-                (field == QLatin1String("prefix") ? e.prefix : e.mask) = device.toString();
-            } else if (field == QLatin1String("fwd-list")) {
-                const QString was = path.size() > 4 ? neutron.toString() : nexthopOf(neutron);
-                if (!n.nexthop.isEmpty() && was != n.nexthop)
+                (prefix ? e.prefix : e.mask) = device.toString();
+            } else if (field == QLatin1String("fwd-list") && path.size() == 5
+                && path.at(4).toString() == QLatin1String("fwd")) {
+                if (!n.nexthops.isEmpty() && neutron.toString() != n.nexthops.value(0))
                     return misaligned(d, QStringLiteral("route %1's nexthop is not Neutron's").arg(at));
-                e.nexthop = path.size() > 4 ? device.toString() : nexthopOf(device);
+                e.nexthops = QStringList { device.toString() };
+            } else if (field == QLatin1String("fwd-list") && path.size() == 4) {
+                // The whole list of nexthops (a device holding several for one destination).
+                if (!n.nexthops.isEmpty() && nexthopsOf(neutron) != n.nexthops)
+                    return misaligned(d, QStringLiteral("route %1's nexthops are not Neutron's").arg(at));
+                e.nexthops = nexthopsOf(device);
+            } else {
+                return misaligned(
+                    d, QStringLiteral("a change of route %1 this reading does not know").arg(at));
             }
             seenUpTo = std::max(seenUpTo, qsizetype(at + 1));
             continue;
         }
         if (!isList(path))
             continue; // the VRF's name, another part of the document
-        // dictdiffer's add/remove of list elements: one [index, value] pair on its side; two: the first under
-        // "neutron", the second under "device", whatever the type; more: neither.
+        // dictdiffer's add/remove of list elements: one [index, value] pair on its side; two: one under
+        // "neutron", the other under "device", whatever the type; more: neither.
         QList<std::pair<qint64, JsonReader>> pairs;
         for (const JsonReader &side : { neutron, device }) {
-            if (side.isArray() && side.requireArray().size() == 2)
-                pairs.append({ qint64(side.requireArray().at(0).toDouble()), side.at(1) });
+            if (side.isArray() && side.requireArray().size() == 2) {
+                const qint64 at = indexOf(side.requireArray().at(0));
+                if (at < 0)
+                    return misaligned(d, QStringLiteral("an index that is none"));
+                pairs.append({ at, side.at(1) });
+            }
         }
         const bool told = !pairs.isEmpty();
         if (type == QLatin1String("remove")) {
@@ -228,7 +268,7 @@ RouterDevice rebuild(const QString &host, const JsonReader &entries, const QList
             if (told) {
                 for (const auto &p : pairs) {
                     const Element e = elementOf(p.second);
-                    if (p.first < 0 || p.first >= intended.size() || e.prefix != intended.at(p.first).prefix
+                    if (p.first >= intended.size() || e.prefix != intended.at(p.first).prefix
                         || e.mask != intended.at(p.first).mask)
                         return misaligned(
                             d, QStringLiteral("route %1 removed is not Neutron's").arg(p.first));
@@ -246,18 +286,24 @@ RouterDevice rebuild(const QString &host, const JsonReader &entries, const QList
             } else {
                 d.doubt = QStringLiteral(
                     "the driver's answer leaves out three or more routes the device holds beyond Neutron's");
-                d.known = int(intended.size());
+                knownElements = intended.size();
             }
         }
     }
-    if (!lengthKnown)
+    if (!lengthKnown) {
         length = seenUpTo;
+        knownElements = seenUpTo;
+    }
     list.resize(std::min(length, list.size()));
     list.append(added);
-    if (!lengthKnown)
-        d.known = int(seenUpTo);
-    for (const Element &e : std::as_const(list))
-        d.routes.append(routeOf(e));
+    qsizetype known = 0;
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QList<Route> routes = routesOf(list.at(i));
+        d.routes.append(routes);
+        if (knownElements < 0 || i < knownElements)
+            known += routes.size();
+    }
+    d.known = knownElements < 0 ? -1 : int(known);
     return d;
 }
 
@@ -269,7 +315,7 @@ QList<Route> intended(const Router &router)
 {
     QList<Route> routes;
     for (const Element &e : intendedElements(router))
-        routes.append(routeOf(e));
+        routes.append(routesOf(e));
     return routes;
 }
 
@@ -294,19 +340,29 @@ RouterDevices read(const QString &source, const QJsonObject &body, const Router 
     const QList<Element> want = intendedElements(router);
     for (const QString &host : std::as_const(hosts)) {
         RouterDevice d;
+        if (!routes.isUndefined() && !routes.isNull())
+            routes.requireObject();
         if (routes.isUndefined() || routes.isNull() || !routes.value().toObject().contains(host)) {
             d.host = host;
             for (const Element &e : want)
-                d.routes.append(routeOf(e));
+                d.routes.append(routesOf(e));
         } else {
-            routes.requireObject();
             d = rebuild(host, routes.child(host), want, QString(router.id).remove(QLatin1Char('-')), source);
             result.inStep = result.inStep && routes.child(host).requireArray().isEmpty();
             if (!d.doubt.isEmpty())
-                result.notes << QStringLiteral("%1: %2").arg(host, d.doubt);
+                result.notes << QStringLiteral(
+                    "router device %1: %2; no route past its first %3 is judged on it")
+                                    .arg(host, d.doubt)
+                                    .arg(std::max(d.known, 0));
         }
         result.devices.append(d);
     }
+    // The driver leaves out a device whose check failed: one named is no proof of the other's state.
+    if (hosts.size() == 1)
+        result.notes << QStringLiteral(
+            "the ASR driver named one device of the router (%1): the other's check "
+            "failed or the router has one; only %1 is judged")
+                            .arg(hosts.first());
     return result;
 }
 

@@ -31,7 +31,8 @@ struct RouterDevice
 
     bool knowsAll() const { return known < 0; }
     // Whether the device holds `route` (a destination and nexthop), as far as its routes are known: true,
-    // false, or none when the part that would say is not known.
+    // false (also when the known part already passed where the driver's order by prefix would place it), or
+    // none when the part that would say is not known.
     std::optional<bool> holds(const Route &route) const;
 };
 

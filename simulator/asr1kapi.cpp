@@ -25,21 +25,33 @@ HttpResponse neutronError(int status, const QString &type, const QString &messag
                 { QStringLiteral("detail"), QString() } } } }));
 }
 
-// `ip route vrf <vrf> <prefix> <mask> <nexthop>` as the driver's document holds it (route.py to_dict).
+// `ip route vrf <vrf> <prefix> <mask> <nexthop>…` as the driver's document holds it (route.py to_dict): on
+// Neutron's side a route each; a device keys its routes by prefix and mask, so several nexthops of one
+// destination are one element whose `fwd-list` is a list.
 struct Element
 {
     QString prefix;
     QString mask;
-    QString nexthop;
+    QStringList nexthops;
+    QJsonValue fwdList() const
+    {
+        if (nexthops.size() == 1)
+            return QJsonObject { { QStringLiteral("fwd"), nexthops.first() } };
+        QJsonArray list;
+        for (const QString &n : nexthops)
+            list.append(QJsonObject { { QStringLiteral("fwd"), n } });
+        return list;
+    }
     QJsonObject json() const
     {
         return QJsonObject { { QStringLiteral("prefix"), prefix }, { QStringLiteral("mask"), mask },
-            { QStringLiteral("fwd-list"), QJsonObject { { QStringLiteral("fwd"), nexthop } } } };
+            { QStringLiteral("fwd-list"), fwdList() } };
     }
 };
 
-// The driver's list: IPv4 routes, sorted by the prefix's text (stable).
-QList<Element> elements(const QList<SimRoute> &routes)
+// The driver's list: IPv4 routes, sorted by the prefix's text (stable); a device's (`keyed`) with one element
+// per prefix and mask.
+QList<Element> elements(const QList<SimRoute> &routes, bool keyed)
 {
     QList<Element> list;
     for (const SimRoute &r : routes) {
@@ -47,7 +59,13 @@ QList<Element> elements(const QList<SimRoute> &routes)
         if (subnet.first.protocol() != QAbstractSocket::IPv4Protocol)
             continue;
         const quint32 mask = subnet.second == 0 ? 0 : ~quint32(0) << (32 - subnet.second);
-        list.append({ subnet.first.toString(), QHostAddress(mask).toString(), r.nexthop });
+        const Element e { subnet.first.toString(), QHostAddress(mask).toString(), { r.nexthop } };
+        const auto same = std::find_if(list.begin(), list.end(),
+            [&e](const Element &x) { return x.prefix == e.prefix && x.mask == e.mask; });
+        if (keyed && same != list.end())
+            same->nexthops << r.nexthop;
+        else
+            list.append(e);
     }
     std::stable_sort(
         list.begin(), list.end(), [](const Element &a, const Element &b) { return a.prefix < b.prefix; });
@@ -93,9 +111,17 @@ QJsonArray entries(
                 entry(QStringLiteral("change"), path({ QStringLiteral("prefix") }), n.prefix, d.prefix));
         if (n.mask != d.mask)
             out.append(entry(QStringLiteral("change"), path({ QStringLiteral("mask") }), n.mask, d.mask));
-        if (n.nexthop != d.nexthop)
-            out.append(entry(QStringLiteral("change"),
-                path({ QStringLiteral("fwd-list"), QStringLiteral("fwd") }), n.nexthop, d.nexthop));
+        if (n.nexthops != d.nexthops) {
+            // One nexthop each: the value changed; else the whole list (a dict against a list, for
+            // dictdiffer).
+            if (n.nexthops.size() == 1 && d.nexthops.size() == 1)
+                out.append(entry(QStringLiteral("change"),
+                    path({ QStringLiteral("fwd-list"), QStringLiteral("fwd") }), n.nexthops.first(),
+                    d.nexthops.first()));
+            else
+                out.append(entry(QStringLiteral("change"), path({ QStringLiteral("fwd-list") }), n.fwdList(),
+                    d.fwdList()));
+        }
     }
     const bool removed = neutron.size() > device.size();
     const QList<Element> &longer = removed ? neutron : device;
@@ -156,11 +182,12 @@ HttpResponse Simulator::asr1kRouters(const HttpRequest &request, const SimToken 
         return neutronError(
             405, QStringLiteral("HTTPMethodNotAllowed"), QStringLiteral("The method is not allowed"));
     const QString vrf = QString(router.id).remove(QLatin1Char('-'));
-    const QList<Element> neutron = elements(inNeutronOrder(router.routes));
+    const QList<Element> neutron = elements(inNeutronOrder(router.routes), false);
     QJsonObject perDevice;
     bool differs = false;
     for (const SimDevice &d : std::as_const(router.devices)) {
-        const QJsonArray e = entries(vrf, neutron, elements(m_world.deviceRoutes(router, d)), d.tornDown);
+        const QJsonArray e
+            = entries(vrf, neutron, elements(m_world.deviceRoutes(router, d), true), d.tornDown);
         differs = differs || !e.isEmpty();
         perDevice.insert(d.host, e);
     }

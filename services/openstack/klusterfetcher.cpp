@@ -357,6 +357,17 @@ void KlusterFetcher::fetchDevice()
         Error error = r.read([&st](const QJsonObject &body) {
             st.routerDevices = RouterDeviceReader::read(Sources::name(Source::RouterDevice), body, st.router);
         });
+        if (error.isError() && r.status == 500
+            && error.serverMessage.contains(QLatin1String("No agent can be determined"))) {
+            // A router no single ASR agent hosts: the driver has no device to compare (not a failed read).
+            st.routerDevices = RouterDevices();
+            st.routerDeviceSource.known = false;
+            st.routerDeviceSource.error
+                = QStringLiteral("the router is not on an ASR device pair (the driver: "
+                                 "\"No agent can be determined\")");
+            partDone();
+            return;
+        }
         if (error.isError() && (r.status == 401 || r.status == 403)) {
             m_session->noteRefused(QStringLiteral("asr1k"));
             notReadable(st,

@@ -20,6 +20,7 @@ private slots:
     void deletionTheDeviceMissedIsStaleAndCanWin();
     void changedNexthopIsStaleAndMissing();
     void threeOrMoreLeftOutDecideNothingPastWhatIsKnown();
+    void wholeDocumentRemovedDecidesNothing();
     void answerForAnotherRouterIsRefused();
     void malformedAnswersNameThePath();
     void unreadableDeviceIsNotDiagnosedNeverNoDrift();
@@ -168,30 +169,22 @@ void TestRouterDevice::deletionTheDeviceMissedIsStaleAndCanWin()
     w.healthyMember(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"),
         QStringLiteral("198.19.1.0/24"));
     const KlusterState base = w.state();
-    // Neutron's list: 198.19.1.0 (.6), .3.0, .4.0, .5.0. The device: 198.19.1.0 via .3 first, then Neutron's
-    // four: index 0 changed to .3, and the rest shifted by one (a change at each), the last added.
-    const QString m = QStringLiteral("255.255.255.0");
-    const QString answer
-        = QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [
-        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 0, "fwd-list", "fwd"], "neutron": "10.180.0.6", "device": "10.180.0.3"},
-        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 1, "prefix"], "neutron": "198.19.3.0", "device": "198.19.1.0"},
-        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 1, "fwd-list", "fwd"], "neutron": "10.180.0.3", "device": "10.180.0.6"},
-        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 2, "prefix"], "neutron": "198.19.4.0", "device": "198.19.3.0"},
-        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 2, "fwd-list", "fwd"], "neutron": "10.180.0.4", "device": "10.180.0.3"},
-        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 3, "prefix"], "neutron": "198.19.5.0", "device": "198.19.4.0"},
-        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 3, "fwd-list", "fwd"], "neutron": "10.180.0.5", "device": "10.180.0.4"},
-        {"entity": "%1", "type": "add", "item": "vrf.ip-route-interface-forwarding-list", "neutron": null, "device": [4, %2]}],
+    // Neutron's list: 198.19.1.0 (.6), .3.0, .4.0, .5.0. The device keys its routes by prefix and mask: one
+    // element for 198.19.1.0/24 whose nexthops are the kept .3, listed first, and .6.
+    const QString answer = QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [
+        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 0, "fwd-list"],
+         "neutron": {"fwd": "10.180.0.6"}, "device": [{"fwd": "10.180.0.3"}, {"fwd": "10.180.0.6"}]}],
         "10.44.0.36": []}}})")
-              .arg(vrfOf(base), element(QStringLiteral("198.19.5.0"), m, QStringLiteral("10.180.0.5")));
+                               .arg(vrfOf(base));
     const KlusterState s = withDevices(base, answer);
     const RouterDevice &device = s.routerDevices.devices.at(0);
     QCOMPARE(device.routes.size(), 5);
     QCOMPARE(device.routes.at(0).nexthop, QStringLiteral("10.180.0.3"));
+    QCOMPARE(device.routes.at(1).nexthop, QStringLiteral("10.180.0.6"));
     const Diagnosis d = Diagnosis::run(s);
     const QString id = QStringLiteral("device-route-stale:198.19.1.0/24 via 10.180.0.3 on 10.44.0.35");
     QCOMPARE(findingIds(d, FindingKind::DeviceRouteStale), QStringList { id });
-    QCOMPARE(d.find(id)->severity, Severity::Critical); // a node's pod CIDR: it wins, listed first
-    QCOMPARE(d.find(id)->evidence().value(QStringLiteral("position")).toInt(), 1);
+    QCOMPARE(d.find(id)->severity, Severity::Critical); // a node's pod CIDR: it competes with Neutron's route
     QVERIFY(findingIds(d, FindingKind::DeviceRouteMissing).isEmpty()); // the device holds .6's route too
 }
 
@@ -227,6 +220,35 @@ void TestRouterDevice::threeOrMoreLeftOutDecideNothingPastWhatIsKnown()
     QVERIFY(d.findings.isEmpty()); // nothing called missing on what is not known
     QVERIFY2(d.notes.join(QLatin1Char('\n')).contains(QStringLiteral("router device 10.44.0.35")),
         qPrintable(d.notes.join(QLatin1Char('\n'))));
+}
+
+void TestRouterDevice::wholeDocumentRemovedDecidesNothing()
+{
+    // The driver reads an unreachable device as an empty one: "holds nothing" may be "not reached".
+    const KlusterState base = world().state();
+    const KlusterState s = withDevices(base,
+        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "%1", "type": "remove", "item": "",
+            "neutron": ["vrf", {"name": "%1", "ip-route-interface-forwarding-list": []}], "device": null}],
+            "10.44.0.36": []}}})")
+            .arg(vrfOf(base)));
+    QCOMPARE(s.routerDevices.devices.at(0).known, 0);
+    const Diagnosis d = Diagnosis::run(s);
+    QVERIFY(d.findings.isEmpty());
+    QVERIFY2(d.notes.join(QLatin1Char('\n')).contains(QStringLiteral("could not be reached")),
+        qPrintable(d.notes.join(QLatin1Char('\n'))));
+    // One device named: the other's check failed; said.
+    const KlusterState one = withDevices(base, QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": []}}})"));
+    QVERIFY(Diagnosis::run(one).notes.join(QLatin1Char(' ')).contains(QStringLiteral("named one device")));
+    // An index no list has, and a route value that is no object: refused or not judged, never a crash.
+    const KlusterState huge = withDevices(base,
+        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "%1", "type": "add",
+            "item": "vrf.ip-route-interface-forwarding-list", "neutron": null, "device": [1e300, {}]}]}}})")
+            .arg(vrfOf(base)));
+    QCOMPARE(huge.routerDevices.devices.at(0).known, 0);
+    try {
+        withDevices(base, QStringLiteral(R"({"diffs": {"route": [], "vrf": {"h": []}}})"));
+        QFAIL("a route value that is no object was read");
+    } catch (const ParseError &) { }
 }
 
 void TestRouterDevice::answerForAnotherRouterIsRefused()
