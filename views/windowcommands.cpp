@@ -109,8 +109,8 @@ const QList<CommandRow> &WindowCommands::table()
     return rows;
 }
 
-WindowCommands::WindowCommands(
-    ConsoleSession *session, Command::Context context, QAbstractItemModel *auditRows, QMainWindow *window)
+WindowCommands::WindowCommands(ConsoleSession *session, const Command::Context &context,
+    QAbstractItemModel *auditRows, QMainWindow *window)
     : QObject(window)
     , m_window(window)
     , m_repair(new RepairCommand(RepairCommand::Scope::Selected, context, session, window, this))

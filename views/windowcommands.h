@@ -103,7 +103,7 @@ public:
 
     // The commands over `session`, acting on what `context` says is selected and shown; their dialogs over
     // `window`. The audit log's Export writes `auditRows`.
-    WindowCommands(ConsoleSession *session, Command::Context context, QAbstractItemModel *auditRows,
+    WindowCommands(ConsoleSession *session, const Command::Context &context, QAbstractItemModel *auditRows,
         QMainWindow *window);
 
     // An action the window or a view owns (the connections', the Findings view's grouping, the notifier's),
