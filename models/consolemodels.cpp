@@ -83,11 +83,12 @@ void ConsoleModels::followStore()
     connect(store, &KlusterStore::klusterGone, m_klusters, [this](const KlusterKey &key) {
         m_klusters->setError(key.connection, key.kluster, tr("Kubernikus no longer lists this kluster"));
     });
-    connect(store, &KlusterStore::klusterFetched, m_klusters, [this, store](const KlusterKey &key) {
-        const KlusterData *d = store->data(key);
-        m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt,
-            SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
-    });
+    const auto fetched = [this, store](const KlusterKey &key) {
+        if (const KlusterData *d = store->data(key); d && d->diagnosis)
+            m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt,
+                SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
+    };
+    connect(store, &KlusterStore::klusterFetched, m_klusters, fetched);
     connect(store, &KlusterStore::klusterFailed, m_klusters, [this, store](const KlusterKey &key) {
         m_klusters->setError(key.connection, key.kluster, SourceError::joined(store->data(key)->error));
     });
@@ -125,9 +126,7 @@ void ConsoleModels::followStore()
     for (const Connection *c : m_session->registry()->connections()) {
         for (const QString &kluster : store->klusters(c->name())) {
             m_klusters->setKluster(c->name(), kluster);
-            if (const KlusterData *d = store->data({ c->name(), kluster }); d && d->diagnosis)
-                m_klusters->setDiagnosis(c->name(), kluster, *d->diagnosis, d->fetchedAt,
-                    SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
+            fetched({ c->name(), kluster });
         }
     }
     markProtected();

@@ -253,7 +253,7 @@ void MainWindow::buildCommands()
     m_commands->provide(CommandId::GroupFindings, findingsPage()->groupAction());
     m_commands->provide(CommandId::Notifications, notifier()->notificationsAction());
     m_commands->provide(CommandId::Tray, notifier()->trayAction());
-    m_commands->provideMenu(CommandId::AutoRefresh, m_autoRefresh->menu(), m_autoRefresh->button());
+    m_commands->provideAutoRefresh(m_autoRefresh->menu(), m_autoRefresh->button());
     m_commands->arrange();
     m_notices->setActions({ m_connectionCommands->addAction(), m_connectionCommands->manageAction(),
         action(CommandId::OpenDemo) });

@@ -181,9 +181,8 @@ void WindowCommands::provide(CommandId id, QAction *action)
     m_actions.insert(id, action);
 }
 
-void WindowCommands::provideMenu(CommandId id, QMenu *menu, QToolButton *button)
+void WindowCommands::provideAutoRefresh(QMenu *menu, QToolButton *button)
 {
-    Q_UNUSED(id);
     m_autoRefreshMenu = menu;
     m_autoRefreshButton = button;
 }

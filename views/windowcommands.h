@@ -109,7 +109,7 @@ public:
     // An action the window or a view owns (the connections', the Findings view's grouping, the notifier's),
     // placed where its row says.
     void provide(CommandId id, QAction *action);
-    void provideMenu(CommandId id, QMenu *menu, QToolButton *button); // the auto-refresh intervals
+    void provideAutoRefresh(QMenu *menu, QToolButton *button); // its intervals, for the AutoRefresh row
     // The menus and the toolbar, built from the table (once every provided action is in).
     void arrange();
     QAction *action(CommandId id) const { return m_actions.value(id); }

@@ -335,14 +335,18 @@ void KlusterFetcher::fetchDevice()
     if (!m_routerSettled || !m_extensionsSettled || !s.routerSource.known || !s.extensionsKnown
         || !s.hasExtension("asr1k_operations"))
         return;
-    const auto notReadable = [](KlusterState &st, const QString &why) {
-        // What these credentials may do, every refresh the same: said where the devices are judged (not
-        // diagnosed, and why), not a failure of the refresh.
+    // What the driver cannot tell these credentials, or of this router, every refresh the same: said where
+    // the devices are judged (not diagnosed, and why), not a failure of the refresh.
+    const auto unjudged = [](KlusterState &st, const QString &why) {
         st.routerDevices = RouterDevices();
         st.routerDeviceSource.known = false;
-        st.routerDeviceSource.error = QStringLiteral(
-            "not readable with these credentials: the ASR driver's API is a cloud admin's (%1)")
-                                          .arg(why);
+        st.routerDeviceSource.error = why;
+    };
+    const auto notReadable = [unjudged](KlusterState &st, const QString &why) {
+        unjudged(st,
+            QStringLiteral(
+                "not readable with these credentials: the ASR driver's API is a cloud admin's (%1)")
+                .arg(why));
     };
     if (m_session->isRefused(QStringLiteral("asr1k"))) {
         notReadable(s, QStringLiteral("refused earlier in this session"));
@@ -352,23 +356,18 @@ void KlusterFetcher::fetchDevice()
     HttpCall *call = m_session->send(
         QStringLiteral("network"), "GET", QStringLiteral("/v2.0/asr1k/routers/") + s.router.id);
     m_calls.append(call);
-    connect(call, &HttpCall::finished, this, [this, notReadable](const ApiResponse &r) {
+    connect(call, &HttpCall::finished, this, [this, unjudged, notReadable](const ApiResponse &r) {
         KlusterState &st = m_result.state;
         Error error = r.read([&st](const QJsonObject &body) {
             st.routerDevices = RouterDeviceReader::read(Sources::name(Source::RouterDevice), body, st.router);
         });
         if (error.isError() && r.status == 500
             && error.serverMessage.contains(QLatin1String("No agent can be determined"))) {
-            // A router no single ASR agent hosts: the driver has no device to compare (not a failed read).
-            st.routerDevices = RouterDevices();
-            st.routerDeviceSource.known = false;
-            st.routerDeviceSource.error
-                = QStringLiteral("the router is not on an ASR device pair (the driver: "
-                                 "\"No agent can be determined\")");
-            partDone();
-            return;
-        }
-        if (error.isError() && (r.status == 401 || r.status == 403)) {
+            // A router no single ASR agent hosts: the driver has no device to compare.
+            unjudged(st,
+                QStringLiteral(
+                    "the router is not on an ASR device pair (the driver: \"No agent can be determined\")"));
+        } else if (error.isError() && (r.status == 401 || r.status == 403)) {
             m_session->noteRefused(QStringLiteral("asr1k"));
             notReadable(st,
                 QStringLiteral("%1 %2").arg(r.status).arg(error.serverMessage.isEmpty()

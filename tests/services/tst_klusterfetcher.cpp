@@ -28,6 +28,7 @@ private slots:
     void kubeconfigWithExecPlugin();
     void concurrentRequests();
     void routerDevicesReadByAnAdminAndRefusedOnce();
+    void routerDevicesBadAnswerIsNamed();
 
 private:
     static CloudConfig cloud(const SimFixture &f, const QString &user = QStringLiteral("demo"),
@@ -308,6 +309,38 @@ void TestKlusterFetcher::routerDevicesReadByAnAdminAndRefusedOnce()
             QVERIFY(refused.state.routerDeviceSource.error.contains(QStringLiteral("refused earlier")));
             QCOMPARE(w.tokens.size(), tokens);
         }
+    }
+}
+
+// The device API answering an HTML page, a truncated body or a 503: the source is named as failed with why,
+// nothing is judged on the devices, and every other source of the refresh stands.
+void TestKlusterFetcher::routerDevicesBadAnswerIsNamed()
+{
+    for (const QByteArray &kind : { QByteArray(R"("kind": "html")"), QByteArray(R"("kind": "truncated")"),
+             QByteArray(R"("kind": "status", "status": 503)") }) {
+        SimFixture f;
+        World &w = f.sim.world();
+        w.asr1k = true;
+        w.addDevicePairs();
+        w.users.append(SimUser { w.newHexId(), QStringLiteral("admin"), QStringLiteral("admin-pass"),
+            w.projects.first().id, { QStringLiteral("admin") } });
+        const QByteArray fault = "{" + kind + R"(, "service": "network", "path": "^/v2.0/asr1k"})";
+        QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"), fault).status, 201);
+        KeystoneSession admin(&m_client, cloud(f, QStringLiteral("admin"), QStringLiteral("admin-pass")));
+        const KlusterFetch r = fetch(admin, QStringLiteral("demo"));
+        QCOMPARE(r.errors.size(), 1);
+        QVERIFY(r.errors.first().source == Source::RouterDevice);
+        QVERIFY2(!r.errors.first().error.toString().isEmpty(), kind.constData());
+        const KlusterState &s = r.state;
+        QVERIFY(!s.routerDeviceSource.known && !s.routerDeviceSource.error.isEmpty());
+        QVERIFY(s.routerDevices.devices.isEmpty());
+        QVERIFY(
+            s.klusterSource.known && s.serversSource.known && s.routerSource.known && s.nodesSource.known);
+        const Diagnosis d = Diagnosis::run(s);
+        QVERIFY(findingIdsOf(d).filter(QStringLiteral("device-route")).isEmpty());
+        QVERIFY2(
+            d.notDiagnosed.join(QLatin1Char(' ')).contains(QStringLiteral("router device could not be read")),
+            qPrintable(d.notDiagnosed.join(QLatin1Char(' '))));
     }
 }
 
