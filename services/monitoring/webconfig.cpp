@@ -199,9 +199,11 @@ qint64 durationMs(const QString &text)
 
 QString inFolder(const QString &directory, const QString &file)
 {
-    if (file.isEmpty() || QDir::isAbsolutePath(file))
+    // A name starting with ':' is a file of that name here, never one of the program's own resources
+    // (which QDir takes it for).
+    if (file.isEmpty() || (QDir::isAbsolutePath(file) && !file.startsWith(QLatin1Char(':'))))
         return file;
-    return QDir(directory).filePath(file);
+    return QDir::cleanPath(directory + QLatin1Char('/') + file);
 }
 
 // Whether the private key (PEM) is the one of the certificate's public key.

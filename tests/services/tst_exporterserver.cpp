@@ -37,6 +37,7 @@ private slots:
     void bareLineFeedsAndOtherVersions();
     void webConfigRefusedWithItsKey_data();
     void webConfigRefusedWithItsKey();
+    void webConfigFilesBesideIt();
     void tlsBasicAuthHeadersAndRotation();
     void clientCertificates();
 
@@ -412,6 +413,21 @@ void TestExporterServer::webConfigRefusedWithItsKey()
     QVERIFY(!WebConfig::parse(yaml, QStringLiteral("/etc/flightdeck"), &error));
     QVERIFY2(error.contains(expected), qPrintable(error));
     QVERIFY(!error.contains(QStringLiteral("secret")));
+}
+
+// The files it names are read beside it unless named from the root; a name starting with ':' is a file
+// of that name there, never one of the program's own resources.
+void TestExporterServer::webConfigFilesBesideIt()
+{
+    QString error;
+    const auto c
+        = WebConfig::parse("tls_server_config:\n  cert_file: certs/../server.pem\n  key_file: ':server.key'\n"
+                           "  client_ca_file: /srv/ca.pem\n  client_auth_type: RequireAndVerifyClientCert\n",
+            QStringLiteral("/etc/flightdeck"), &error);
+    QVERIFY2(c, qPrintable(error));
+    QCOMPARE(c->tls.certFile, QStringLiteral("/etc/flightdeck/server.pem"));
+    QCOMPARE(c->tls.keyFile, QStringLiteral("/etc/flightdeck/:server.key"));
+    QCOMPARE(c->tls.clientCaFile, QStringLiteral("/srv/ca.pem"));
 }
 
 // TLS with a certificate of the test's CA, basic authentication (a bcrypt hash, checked off the serving
