@@ -122,6 +122,19 @@ bool ConsoleSession::isProtected(const KlusterKey &key) const
     return !key.kluster.isEmpty() && Settings::protectedKlusters().value().contains(key.toString());
 }
 
+bool ConsoleSession::isRouterProtected(const KlusterKey &key) const
+{
+    const KlusterData *d = m_store->data(key);
+    if (!d || !d->fetch || d->fetch->state.router.id.isEmpty())
+        return false;
+    for (const auto &other : m_store->otherFetches(key)) {
+        if (other->state.router.id == d->fetch->state.router.id
+            && isProtected(KlusterKey { key.connection, other->state.kluster.name }))
+            return true;
+    }
+    return false;
+}
+
 void ConsoleSession::setKlusterProtected(const KlusterKey &key, bool on)
 {
     QStringList marked = Settings::protectedKlusters().value();

@@ -39,6 +39,9 @@ public:
     // Protected klusters ask for their name typed before every repair: those of a protected connection, and
     // those marked one by one (kept in the settings).
     bool isProtected(const KlusterKey &key) const;
+    // Another kluster of the connection read onto the same router is protected (tearing the router's devices
+    // down would cut it off too).
+    bool isRouterProtected(const KlusterKey &key) const;
     void setKlusterProtected(const KlusterKey &key, bool on);
 
     // Links (core/flightdecklink.h): the kluster's (and a finding's or incident's) and back. A link's cloud

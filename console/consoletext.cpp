@@ -247,6 +247,21 @@ Captions captions(const CaptionFacts &f)
                        .arg(f.foreignRoutes);
         if (!known.routeRoles())
             c.routes += tr(" · roles and owners %1").arg(known.unknown(known.firstUnknownOfRoutes()));
+        // Beside Neutron's routes, the router's devices where the ASR driver's view was read (or why not).
+        const RouterDevices &devices = d->diagnosis->routerDevices;
+        if (known.known(Source::RouterDevice)) {
+            QStringList pair;
+            for (const RouterDevice &device : devices.devices)
+                pair << tr("%1 %2").arg(device.host, deviceRoleName(device.role));
+            c.routes += pair.isEmpty()
+                ? tr(" · the router's devices hold what Neutron does")
+                : tr(" · beside Neutron, what each device holds and in which order (%1)")
+                      .arg(pair.join(QStringLiteral(", ")));
+            if (!devices.notes.isEmpty())
+                c.routes += QStringLiteral(" · ") + devices.notes.join(QStringLiteral("; "));
+        } else if (!s.routerDeviceSource.error.isEmpty()) {
+            c.routes += tr(" · the router's devices: %1").arg(s.routerDeviceSource.error);
+        }
     }
     c.security = tr("%1 · %2").arg(caption, f.securitySummary);
     return c;

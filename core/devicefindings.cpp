@@ -4,9 +4,11 @@
 
 #include "core/detection.h"
 #include "core/diagnosiscontext.h"
+#include "core/projectindex.h"
 #include "core/repairplanner.h"
 
 #include <QJsonArray>
+#include <QMap>
 #include <QSet>
 
 namespace DeviceFindings {
@@ -34,12 +36,6 @@ QJsonArray routesJson(const QList<Route> &routes)
     return list;
 }
 
-QString canonical(const Route &r)
-{
-    const Cidr c = Cidr::parse(r.destination);
-    return (c.isValid() ? c.toString() : r.destination) + QLatin1Char(' ') + canonicalAddress(r.nexthop);
-}
-
 } // namespace
 
 Severity staleSeverity(const FindingFacts &facts)
@@ -62,7 +58,7 @@ QString staleMessage(const DiagnosisContext &c, const Finding &f)
             "Device %1 (%2) of router %3 still holds %4 via %5, which Neutron no longer has (a "
             "deletion the device missed): a node's pod network or a route of Neutron's has that "
             "destination, so traffic for %4 can go to %5 on the device while Neutron says "
-            "otherwise. The seeds' recovery is to delete the router's configuration on the devices "
+            "otherwise. The known recovery is to tear the router's configuration on the devices down "
             "and sync it again (every kluster on the router loses its routes until the sync ends).")
               .arg(d.host, deviceRoleName(d.role), router, r.destination, r.nexthop)
         : QStringLiteral(
@@ -119,6 +115,39 @@ std::optional<RepairPlan> sync(const DiagnosisContext &c, const Finding &f)
     return RepairPlanner::syncDevices(c.state.router, { routeOf(c, f) });
 }
 
+// Who loses the router's routes while its devices are torn down: this kluster, the klusters whose instances
+// are nexthops of the router (by their instances' prefix: kks-<kluster>-<pool>), the other routes (an
+// operator's), each with how many routes.
+static QStringList cutOffBy(const DiagnosisContext &c)
+{
+    int mine = 0;
+    int others = 0;
+    QMap<QString, int> klusters;
+    for (const RouteAudit::Entry &e : c.audit.entries()) {
+        if (e.position < 0)
+            continue;
+        if (!(e.roles & RouteAudit::Foreign))
+            ++mine;
+        else if ((e.roles & RouteAudit::OtherKluster) && !e.nexthopInstance.isEmpty())
+            klusters[ProjectIndex::nodePrefixOf(e.nexthopInstance)] += 1;
+        else
+            ++others;
+    }
+    QStringList out;
+    if (mine > 0)
+        out << QStringLiteral("kluster %1 (%2 routes)").arg(c.state.kluster.name).arg(mine);
+    for (auto it = klusters.cbegin(); it != klusters.cend(); ++it)
+        out << QStringLiteral("the kluster of %1-… (%2 routes)").arg(it.key()).arg(it.value());
+    if (others > 0)
+        out << QStringLiteral("%1 other routes (an operator's, or a kluster not read)").arg(others);
+    return out;
+}
+
+std::optional<RepairPlan> reset(const DiagnosisContext &c, const Finding &f)
+{
+    return RepairPlanner::resetDevices(c.state.router, { routeOf(c, f) }, cutOffBy(c));
+}
+
 AffectedObjects affected(const DiagnosisContext &c, const Finding &f)
 {
     AffectedObjects a;
@@ -142,7 +171,7 @@ void detect(Detection &d)
     QSet<QString> inNeutron;
     QSet<QString> competing; // destinations a stale route can win: nodes' pod networks, the router's routes
     for (const Route &r : s.router.routes) {
-        inNeutron.insert(canonical(r));
+        inNeutron.insert(canonicalRoute(r));
         competing.insert(Cidr::parse(r.destination).toString());
     }
     for (const Node &n : s.nodes) {
@@ -155,7 +184,7 @@ void detect(Detection &d)
                                             : std::min(device.known, int(device.routes.size()));
         for (int ri = 0; ri < known; ++ri) {
             const Route &r = device.routes.at(ri);
-            if (r.nexthop.isEmpty() || !ours(r) || inNeutron.contains(canonical(r)))
+            if (r.nexthop.isEmpty() || !ours(r) || inNeutron.contains(canonicalRoute(r)))
                 continue;
             FindingFacts facts;
             facts.device = di;

@@ -21,5 +21,8 @@ QJsonObject evidence(const DiagnosisContext &c, const Finding &f);
 AffectedObjects affected(const DiagnosisContext &c, const Finding &f);
 // device-route-missing: the driver's sync of the router (it adds what the device lacks).
 std::optional<RepairPlan> sync(const DiagnosisContext &c, const Finding &f);
+// device-route-stale: the driver's teardown of the router's configuration on its devices, then its sync (the
+// only known recovery; every kluster on the router loses its routes until the sync ends).
+std::optional<RepairPlan> reset(const DiagnosisContext &c, const Finding &f);
 
 } // namespace DeviceFindings

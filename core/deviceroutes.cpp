@@ -68,8 +68,9 @@ DeviceColumns::DeviceColumns(const KlusterState &state, const RouterDevices &dev
     });
     QSet<QString> seen;
     for (const RouterDevice &d : std::as_const(m_devices)) {
-        m_headers << (d.role == DeviceRole::Unknown ? QStringLiteral("%1 (role unknown)").arg(d.host)
-                                                    : QStringLiteral("%1 %2").arg(deviceRoleName(d.role), d.host));
+        m_headers << (d.role == DeviceRole::Unknown
+                ? QStringLiteral("%1 (role unknown)").arg(d.host)
+                : QStringLiteral("%1 %2").arg(deviceRoleName(d.role), d.host));
         const qsizetype end = d.knowsAll() ? d.routes.size() : std::min<qsizetype>(d.known, d.routes.size());
         for (qsizetype i = 0; i < end; ++i) {
             const Route &r = d.routes.at(i);

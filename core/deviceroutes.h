@@ -34,8 +34,8 @@ struct DeviceCell
 };
 
 // The router's routes beside what each device of its HA pair holds (the Routes view's device columns,
-// `flightdeck-cli routes`): the devices in columns, the ACTIVE first, then the STANDBY, then those whose role is
-// not known (by host); where the driver named no difference, one column that holds what Neutron does.
+// `flightdeck-cli routes`): the devices in columns, the ACTIVE first, then the STANDBY, then those whose role
+// is not known (by host); where the driver named no difference, one column that holds what Neutron does.
 class DeviceColumns
 {
 public:

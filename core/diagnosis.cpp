@@ -115,6 +115,7 @@ Diagnosis Detector::run()
 {
     m_d.result.budget = RemediationBudget::compute(m_d.state, m_d.ctx->options);
     m_d.result.routeLimit = m_d.ctx->routeLimit;
+    m_d.result.routerDevices = m_d.ctx->state.routerDevices;
     auto skip = [this](const SourceStatus &source, const QString &what, const QString &name) {
         if (source.known)
             return false;

@@ -25,6 +25,8 @@ struct Diagnosis
     QList<Incident> incidents;
     // The router's route limit the diagnosis judged by (effectiveRouteLimit): 0 when it is not known.
     int routeLimit = 0;
+    // The router's devices as judged: what each holds, with the role the options give it.
+    RouterDevices routerDevices;
 
     int count(Severity severity) const;
     Severity worst() const; // Info when there is no finding

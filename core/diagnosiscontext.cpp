@@ -30,8 +30,22 @@ static bool computeNodeEvidenceMissing(const KlusterState &state, const KlusterI
     return false;
 }
 
+namespace {
+
+// The state as judged: its router's devices with the roles the options give them.
+KlusterState withDeviceRoles(const KlusterState &s, const DiagnosisOptions &o)
+{
+    if (s.routerDevices.devices.isEmpty())
+        return s;
+    KlusterState judged = s;
+    judged.routerDevices = withRoles(s.routerDevices, o.activeDevices);
+    return judged;
+}
+
+} // namespace
+
 DiagnosisContext::DiagnosisContext(const KlusterState &s, const DiagnosisOptions &o)
-    : state(s)
+    : state(withDeviceRoles(s, o))
     , options(o)
     , index(state)
     , audit(index)

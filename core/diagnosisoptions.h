@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 // The remediation budget's threshold: a count of nodes, or a percentage of
@@ -28,6 +29,10 @@ struct DiagnosisOptions
     // Plan route changes as the guarded full-list update (PUT with If-Match)
     // even where the cloud has extraroute-atomic.
     bool fullRouteUpdates = false;
+    // The hosts of the router devices the team knows to forward (ACTIVE): the ASR driver does not say which
+    // device of a pair is which (docs/wire-formats.md). The other device of a pair that has one named is its
+    // STANDBY; a pair with none named has both roles unknown (each judged as the one that may forward).
+    QStringList activeDevices;
 
     // Parses a duration: "10m", "600s", "1h", or a bare number of minutes.
     static std::optional<int> parseDurationSeconds(const QString &text);

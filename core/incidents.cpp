@@ -140,6 +140,10 @@ std::optional<RepairPlan> concatenated(const QList<Finding> &findings, const QSt
             combined->title = title;
             continue;
         }
+        // One teardown and sync of a router's devices does for every finding about them.
+        if (plan->actsOnDevices() && combined->actsOnDevices()
+            && plan->requests.constLast().path == combined->requests.constLast().path)
+            continue;
         combined->requests << plan->requests;
         if (combined->refusal == Refusal::None && plan->refusal != Refusal::None) {
             combined->refusal = plan->refusal;
@@ -247,7 +251,21 @@ void Finder::recycledPodCidrs()
             if (canonicalAddress(hop) != ip && !elsewhere.contains(hop))
                 elsewhere << hop;
         }
-        if (elsewhere.isEmpty())
+        // The same fault on the router's devices (diagnosis.md §6): a route to C they kept, via another.
+        QStringList keptOnDevices;
+        QStringList deviceHops;
+        for (const Finding &f : m_claims.all()) {
+            if (f.kind != FindingKind::DeviceRouteStale)
+                continue;
+            const Route kept
+                = m_state.routerDevices.devices.value(f.facts.device).routes.value(f.facts.deviceRoute);
+            if (Cidr::parse(kept.destination) != node.podCidr || canonicalAddress(kept.nexthop) == ip)
+                continue;
+            keptOnDevices << f.id();
+            if (!elsewhere.contains(kept.nexthop) && !deviceHops.contains(kept.nexthop))
+                deviceHops << kept.nexthop;
+        }
+        if (elsewhere.isEmpty() && keptOnDevices.isEmpty())
             continue;
         const QString cidr = node.podCidr.toString();
         QStringList members;
@@ -260,15 +278,34 @@ void Finder::recycledPodCidrs()
             members << Finding::idOf(kind, node.name);
         // The CIDR's previous owner: an instance that lost its node, the kluster's routes to C still via it.
         members << lostOwners.value(node.podCidr);
+        members << keptOnDevices;
         Incident incident;
         incident.rule = IncidentRule::RecycledPodCidr;
         incident.key = cidr;
-        incident.title = QStringLiteral("%1: node %2's pod CIDR is routed to %3 (a recycled CIDR)")
-                             .arg(cidr, node.name, elsewhere.join(QStringLiteral(", ")));
-        incident.repairStyle = Incident::Repair::RouteChange;
-        incident.planFrom = m_claims.freeOf(members);
-        incident.repairTitle = QStringLiteral("Route %1 to node %2 (%3) only, in one change of the router")
-                                   .arg(cidr, node.name, node.internalIp);
+        if (!elsewhere.isEmpty()) {
+            // Neutron's routes first: its one change (the devices' kept routes keep their own repair).
+            incident.title = QStringLiteral("%1: node %2's pod CIDR is routed to %3 (a recycled CIDR)")
+                                 .arg(cidr, node.name, elsewhere.join(QStringLiteral(", ")));
+            incident.repairStyle = Incident::Repair::RouteChange;
+            incident.planFrom = m_claims.freeOf(members);
+            incident.repairTitle
+                = QStringLiteral("Route %1 to node %2 (%3) only, in one change of the router")
+                      .arg(cidr, node.name, node.internalIp);
+        } else {
+            // Neutron is right; the router's devices still send C to its previous owner: their teardown and
+            // sync (one for the router).
+            incident.title
+                = QStringLiteral("%1: node %2's pod CIDR is routed to %3 on the router's devices (a "
+                                 "recycled CIDR; Neutron is right)")
+                      .arg(cidr, node.name, deviceHops.join(QStringLiteral(", ")));
+            incident.repairStyle = Incident::Repair::InTurn;
+            incident.planFrom = m_claims.freeOf(keptOnDevices);
+            incident.repairTitle
+                = QStringLiteral("Tear router %1's configuration on its devices down and sync "
+                                 "it: only Neutron's route of %2, to node %3, stays")
+                      .arg(m_state.router.name.isEmpty() ? m_state.router.id : m_state.router.name, cidr,
+                          node.name);
+        }
         add(m_claims.make(incident, members));
     }
 }

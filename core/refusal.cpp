@@ -17,6 +17,8 @@ QString refusalName(Refusal refusal)
         return QStringLiteral("TooManyUnhealthy");
     case Refusal::ZoneDisruption:
         return QStringLiteral("ZoneDisruption");
+    case Refusal::ProtectedRouter:
+        return QStringLiteral("ProtectedRouter");
     }
     return QString();
 }

@@ -16,6 +16,7 @@ enum class Refusal
     TooLarge,
     TooManyUnhealthy,
     ZoneDisruption, // an instance deletion in a zone a zone-outage incident holds (diagnosis.md §5)
+    ProtectedRouter, // a teardown of the devices of a router a protected kluster is on (diagnosis.md §6)
 };
 
 // The reason as the reports, the console and the command line name it ("NoEvidence", …); empty for None.

@@ -75,13 +75,33 @@ static void weighDeletion(
     d.byBudget = true;
 }
 
-// A finding whose repair changes the router's routes (route-limit has none of its own).
+// A finding whose repair changes the router's routes in Neutron (route-limit has none of its own; the router
+// devices' findings are repaired on the devices).
 static bool changesRoutes(const Finding &f)
 {
-    return findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit;
+    return findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit
+        && f.kind != FindingKind::DeviceRouteStale && f.kind != FindingKind::DeviceRouteMissing;
 }
 
-RepairGate::RepairGate(const QList<const Finding *> &findings, const RemediationBudget &budget)
+// A teardown of a protected kluster's router's devices cuts every kluster on it off until the sync ends:
+// chosen alone, it waits for the override; in a batch it is refused.
+static void weighTeardown(RepairGate::Decision &d, bool protectedRouter, bool overridable)
+{
+    if (!protectedRouter || d.verdict != RepairGate::Verdict::Sendable || !d.plan
+        || d.plan->action != RepairPlan::Action::ResetDevices)
+        return;
+    d.verdict = overridable ? RepairGate::Verdict::NeedsOverride : RepairGate::Verdict::Refused;
+    d.reason = Refusal::ProtectedRouter;
+    d.detail
+        = QStringLiteral("a protected kluster is on router %1: tearing its devices down cuts %2 off until "
+                         "the sync ends")
+              .arg(d.plan->routerName,
+                  d.plan->cutOff.isEmpty() ? QStringLiteral("every kluster on it")
+                                           : d.plan->cutOff.join(QStringLiteral(", ")));
+}
+
+RepairGate::RepairGate(
+    const QList<const Finding *> &findings, const RemediationBudget &budget, bool protectedRouter)
 {
     // Several route findings are combined into one change: their plans are asked for as deltas (linear in
     // the routes), and an exact plan is made only for one that is sent alone.
@@ -93,8 +113,10 @@ RepairGate::RepairGate(const QList<const Finding *> &findings, const Remediation
             planDecision(*f, f->repair(combining && changesRoutes(*f) ? PlanForm::Delta : PlanForm::Exact)));
     m_deletions = std::count_if(m_decisions.cbegin(), m_decisions.cend(), isSendableDeletion);
     const bool alone = m_decisions.size() == 1;
-    for (Decision &d : m_decisions)
+    for (Decision &d : m_decisions) {
         weighDeletion(d, budget, m_deletions, alone);
+        weighTeardown(d, protectedRouter, alone);
+    }
     m_refusedInBulk = !alone && m_deletions > 0 && !budget.allowsDeletion(m_deletions, false)
         && budget.allowsDeletion(1, true);
     combineRouteChanges();
@@ -222,6 +244,25 @@ QList<RepairGate::Step> RepairGate::steps() const
     for (const Decision &d : m_decisions) {
         if (!d.mayBeSent(true))
             continue;
+        // One sync (or teardown and sync) of a router's devices does for every finding about them; a
+        // teardown and sync does what a sync does.
+        const auto sameDevices = [&d](const Step &s) {
+            return d.plan->actsOnDevices() && s.plan.actsOnDevices()
+                && s.plan.requests.constLast().path == d.plan->requests.constLast().path;
+        };
+        if (const auto earlier = std::find_if(steps.begin(), steps.end(), sameDevices);
+            earlier != steps.end()) {
+            earlier->findingIds << d.finding->id();
+            QList<Route> routes = earlier->plan.routes;
+            for (const Route &r : d.plan->routes) {
+                if (!routes.contains(r))
+                    routes << r;
+            }
+            if (d.plan->action == RepairPlan::Action::ResetDevices)
+                earlier->plan = *d.plan;
+            earlier->plan.routes = routes;
+            continue;
+        }
         if (!d.combined) {
             steps.append(Step { { d.finding->id() }, *d.plan });
         } else if (!routeChangeAdded) {
@@ -255,11 +296,12 @@ QList<RepairGate::RouteLine> RepairGate::routeChangeLines() const
     return lines;
 }
 
-RepairGate::Decision RepairGate::judge(
-    const Finding &finding, std::optional<RepairPlan> plan, const RemediationBudget &budget)
+RepairGate::Decision RepairGate::judge(const Finding &finding, std::optional<RepairPlan> plan,
+    const RemediationBudget &budget, bool protectedRouter)
 {
     Decision d = planDecision(finding, std::move(plan));
     weighDeletion(d, budget, 1, true);
+    weighTeardown(d, protectedRouter, true);
     return d;
 }
 
@@ -297,6 +339,10 @@ QStringList RepairGate::deletedNames() const
 
 QString RepairGate::typeToConfirm(const QString &kluster) const
 {
+    for (const Decision &d : m_decisions) {
+        if (d.mayBeSent(true) && d.plan->action == RepairPlan::Action::ResetDevices)
+            return d.plan->routerName;
+    }
     const QStringList names = deletedNames();
     if (names.size() == 1)
         return names.first();

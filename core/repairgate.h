@@ -25,7 +25,9 @@ public:
         Sendable, // may be sent once confirmed
         NoRepair, // the finding has no repair of its own
         Refused, // its plan or the remediation budget refuses it
-        NeedsOverride, // one instance deletion past the budget: sent only with the override
+        // One instance deletion past the budget, or a teardown of the devices of a protected kluster's
+        // router, chosen alone: sent only with the override.
+        NeedsOverride,
     };
 
     struct Decision
@@ -48,15 +50,18 @@ public:
     };
 
     // The findings chosen together (their plans are made here), in their order.
-    RepairGate(const QList<const Finding *> &findings, const RemediationBudget &budget);
+    // `protectedRouter`: a kluster on the router is protected (this one, or another the console holds): a
+    // teardown of its devices needs the override, chosen alone (refused in a batch).
+    RepairGate(const QList<const Finding *> &findings, const RemediationBudget &budget,
+        bool protectedRouter = false);
 
     // One finding alone, with its plan as it will be shown (a report may show a withheld one).
     // Every route finding of the kluster's router that has a repair (route-limit has none of its own): what
     // "repair all route findings of this router" sends as one change, in the console and the command line.
     static QList<const Finding *> routeFindings(const QList<Finding> &findings);
 
-    static Decision judge(
-        const Finding &finding, std::optional<RepairPlan> plan, const RemediationBudget &budget);
+    static Decision judge(const Finding &finding, std::optional<RepairPlan> plan,
+        const RemediationBudget &budget, bool protectedRouter = false);
 
     const QList<Decision> &decisions() const { return m_decisions; }
 
@@ -92,8 +97,9 @@ public:
     bool deletionsAllowed() const; // the budget lets them through (or there are none)
     bool refusedInBulk() const { return m_refusedInBulk; } // one alone could be overridden; several never
 
-    // The instances and nodes a confirmation deletes, and what must be typed to confirm it:
-    // the name for one, the kluster's name for several, nothing for none.
+    // The instances and nodes a confirmation deletes, and what must be typed to confirm it: the router's name
+    // where its devices are torn down, else the name for one deletion, the kluster's name for several,
+    // nothing for none.
     QStringList deletedNames() const;
     QString typeToConfirm(const QString &kluster) const;
 

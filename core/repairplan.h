@@ -8,6 +8,7 @@
 #include <QJsonValue>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 // One HTTP request of a repair, exactly as it will be sent (minus the token).
@@ -62,6 +63,9 @@ struct RepairPlan
         StartInstance, // a stopped instance started again (os-start, resume, unpause)
         AddAddressPair, // a pod network added to a port's allowed address pairs, the others kept
         SyncDevices, // the ASR driver's sync of a router to its devices (it adds what a device lacks)
+        // The ASR driver's teardown of a router's configuration on its devices, then its sync: what a device
+        // kept goes; every route of the router is gone from the devices until the sync ends.
+        ResetDevices,
     };
 
     Action action = Action::DeleteInstance;
@@ -82,11 +86,22 @@ struct RepairPlan
     QList<Route> routes; // removed (RemoveRoutes, ChangeRoutes) or added (AddRoutes)
     QList<Route> addedRoutes; // ChangeRoutes: added after the removals
     QString portId; // AddAddressPair
+    QString routerName; // SyncDevices, ResetDevices (typed to confirm)
+    QStringList cutOff; // ResetDevices: who loses the router's routes until the sync ends, in words
 
     bool deletesInstance() const { return action == Action::DeleteInstance; }
     // Deletes an instance or a node: confirmed by typing its name, weighed by the remediation budget.
     bool deletes() const { return action == Action::DeleteInstance || action == Action::DeleteNode; }
     QString deletedName() const { return action == Action::DeleteNode ? nodeName : instanceName; }
+    // The name a person types to confirm this plan: the deleted instance's or node's, the router's whose
+    // devices are torn down; empty where none is asked for.
+    QString typedName() const
+    {
+        return deletes() ? deletedName() : action == Action::ResetDevices ? routerName : QString();
+    }
+    // The ASR driver's requests about one router's devices: one sync (or teardown and sync) does for every
+    // finding it repairs.
+    bool actsOnDevices() const { return action == Action::SyncDevices || action == Action::ResetDevices; }
     bool changesRoutes() const
     {
         return action == Action::RemoveRoutes || action == Action::AddRoutes

@@ -140,6 +140,7 @@ RepairPlan syncDevices(const Router &router, const QList<Route> &lacking)
     RepairPlan plan;
     plan.action = RepairPlan::Action::SyncDevices;
     plan.routes = lacking;
+    plan.routerName = router.name.isEmpty() ? router.id : router.name;
     plan.title = QStringLiteral("Sync router %1 to its devices (the ASR driver programs the router's "
                                 "configuration on them again: what a device lacks is added)")
                      .arg(router.name.isEmpty() ? router.id : router.name);
@@ -148,6 +149,28 @@ RepairPlan syncDevices(const Router &router, const QList<Route> &lacking)
     request.method = QStringLiteral("PUT");
     request.path = QStringLiteral("/v2.0/asr1k/routers/") + router.id;
     plan.requests.append(request);
+    return plan;
+}
+
+RepairPlan resetDevices(const Router &router, const QList<Route> &kept, const QStringList &cutOff)
+{
+    RepairPlan plan;
+    plan.action = RepairPlan::Action::ResetDevices;
+    plan.routes = kept;
+    plan.routerName = router.name.isEmpty() ? router.id : router.name;
+    plan.cutOff = cutOff;
+    plan.title
+        = QStringLiteral("Tear down router %1's configuration on its devices, then sync it (what a device "
+                         "kept goes; until the sync ends, %2 lose the router's routes)")
+              .arg(plan.routerName,
+                  cutOff.isEmpty() ? QStringLiteral("its klusters") : cutOff.join(QStringLiteral(", ")));
+    PlannedRequest teardown;
+    teardown.service = QStringLiteral("network");
+    teardown.method = QStringLiteral("DELETE");
+    teardown.path = QStringLiteral("/v2.0/asr1k/routers/") + router.id;
+    PlannedRequest sync = teardown;
+    sync.method = QStringLiteral("PUT");
+    plan.requests = { teardown, sync };
     return plan;
 }
 

@@ -31,6 +31,11 @@ RepairPlan addAddressPair(const Port &port, const QString &cidr, bool guarded);
 // cloud admin's; it programs the router's configuration on the devices again (what a device lacks is
 // added).
 RepairPlan syncDevices(const Router &router, const QList<Route> &lacking);
+// The only known recovery from a route a device kept (docs/wire-formats.md): the driver's teardown of the
+// router's configuration on its devices (`DELETE /v2.0/asr1k/routers/{id}`), then its sync (`PUT`), both a
+// cloud admin's. Every route of the router is gone from the devices until the sync ends: `cutOff` names who
+// loses them, and the router's name is typed to confirm.
+RepairPlan resetDevices(const Router &router, const QList<Route> &kept, const QStringList &cutOff);
 
 // Route changes: the atomic remove_extraroutes/add_extraroutes where the
 // `extraroute-atomic` extension exists; otherwise the full new list, PUT with

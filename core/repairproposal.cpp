@@ -58,7 +58,7 @@ RepairProposal::RepairProposal(const QString &kluster, std::shared_ptr<const Klu
     , m_fetch(std::move(fetch))
     , m_diagnosis(std::move(diagnosis))
     , m_chosen(choose(*m_diagnosis, choice, &m_absent, &m_noRepair, &m_incidents))
-    , m_gate(m_chosen, m_diagnosis->budget)
+    , m_gate(m_chosen, m_diagnosis->budget, choice.protectedKluster || choice.protectedRouter)
     , m_steps(m_gate.steps())
     , m_sendable(m_gate.sendable())
 { }
@@ -81,7 +81,16 @@ bool RepairProposal::deletesNode() const
 
 QString RepairProposal::typeToConfirm() const
 {
-    return m_choice.protectedKluster ? m_kluster : m_gate.typeToConfirm(m_kluster);
+    return m_choice.protectedKluster && !teardown() ? m_kluster : m_gate.typeToConfirm(m_kluster);
+}
+
+const RepairPlan *RepairProposal::teardown() const
+{
+    for (const RepairGate::Step &s : m_steps) {
+        if (s.plan.action == RepairPlan::Action::ResetDevices)
+            return &s.plan;
+    }
+    return nullptr;
 }
 
 QStringList RepairProposal::refusals(const QString &howToOverride) const
@@ -137,6 +146,18 @@ QString RepairProposal::budgetVerdict() const
 
 QString RepairProposal::action() const
 {
+    // One request to a router's devices, for one finding or several.
+    if (m_steps.size() == 1 && m_steps.first().plan.actsOnDevices()) {
+        const RepairPlan &plan = m_steps.first().plan;
+        const QString router = plan.routerName.isEmpty()
+            ? plan.requests.constLast().path.section(QLatin1Char('/'), -1)
+            : plan.routerName;
+        const QString what = plan.action == RepairPlan::Action::ResetDevices
+            ? QStringLiteral("Tear down and sync router %1").arg(router)
+            : QStringLiteral("Sync router %1 to its devices").arg(router);
+        return m_sendable.size() > 1 ? QStringLiteral("%1 (%2 findings)").arg(what).arg(m_sendable.size())
+                                     : what;
+    }
     if (m_sendable.size() == 1) {
         const auto d = std::find_if(m_gate.decisions().cbegin(), m_gate.decisions().cend(),
             [this](const RepairGate::Decision &decision) {

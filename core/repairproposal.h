@@ -20,11 +20,14 @@ struct RepairChoice
     QStringList incidents; // incidents whose cause is repaired: their findings come first
     bool allRoutes = false; // every route finding of the kluster's router that has a repair
     bool protectedKluster = false; // the kluster's name is typed to confirm, whatever is sent
+    // Another kluster on the kluster's router is protected: tearing the router's devices down needs the
+    // override (diagnosis.md §6), as for a protected kluster.
+    bool protectedRouter = false;
 
     friend bool operator==(const RepairChoice &a, const RepairChoice &b)
     {
         return a.findings == b.findings && a.incidents == b.incidents && a.allRoutes == b.allRoutes
-            && a.protectedKluster == b.protectedKluster;
+            && a.protectedKluster == b.protectedKluster && a.protectedRouter == b.protectedRouter;
     }
 };
 
@@ -56,9 +59,12 @@ public:
     const QStringList &sendable() const { return m_sendable; }
     bool needsOverride() const { return m_gate.needsOverride(); }
     bool deletesNode() const; // one of the plans deletes a Kubernetes node
-    // What must be typed to confirm: the deleted name (one), the kluster's name (several, or a protected
-    // kluster whatever is sent); empty: nothing.
+    // What must be typed to confirm: the router's name where its devices are torn down, the deleted name
+    // (one), the kluster's name (several, or a protected kluster whatever is sent); empty: nothing.
     QString typeToConfirm() const;
+    // The plan that tears a router's configuration on its devices down and syncs it, when one is among what a
+    // confirmation sends (or would, overridden); null otherwise.
+    const RepairPlan *teardown() const;
 
     // Each refused finding with why ("<id>: <refusal> (<detail>)"), those refused by the budget last, for
     // the dialog; `howToOverride` is said where the override would let one through.

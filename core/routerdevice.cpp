@@ -23,7 +23,31 @@ QString deviceRoleName(DeviceRole role)
     return QStringLiteral("role unknown");
 }
 
+QString canonicalRoute(const Route &route)
+{
+    const Cidr c = Cidr::parse(route.destination);
+    return (c.isValid() ? c.toString() : route.destination) + QLatin1Char(' ')
+        + canonicalAddress(route.nexthop);
+}
+
+RouterDevices withRoles(RouterDevices devices, const QStringList &activeHosts)
+{
+    const auto named
+        = [&](const RouterDevice &d) { return activeHosts.contains(d.host, Qt::CaseInsensitive); };
+    if (!std::any_of(devices.devices.cbegin(), devices.devices.cend(), named))
+        return devices; // none of this pair named: their roles stay as they were
+    for (RouterDevice &d : devices.devices)
+        d.role = named(d) ? DeviceRole::Active : DeviceRole::Standby;
+    return devices;
+}
+
 std::optional<bool> RouterDevice::holds(const Route &route) const
+{
+    const std::optional<int> at = positionOf(route);
+    return at ? std::optional<bool>(*at >= 0) : std::nullopt;
+}
+
+std::optional<int> RouterDevice::positionOf(const Route &route) const
 {
     const Cidr wanted = Cidr::parse(route.destination);
     const QString nexthop = canonicalAddress(route.nexthop);
@@ -31,17 +55,17 @@ std::optional<bool> RouterDevice::holds(const Route &route) const
     for (qsizetype i = 0; i < end; ++i) {
         const Route &r = routes.at(i);
         if (Cidr::parse(r.destination) == wanted && canonicalAddress(r.nexthop) == nexthop)
-            return true;
+            return int(i);
     }
     if (knowsAll())
-        return false;
+        return -1;
     // A device's list is sorted by the prefix's text (the driver sorts both sides): past a known route whose
     // prefix sorts after this one's, the device cannot hold it further on.
     if (end > 0) {
         const QString prefix = wanted.isValid() ? wanted.network().toString() : route.destination;
         const QString last = routes.at(end - 1).destination.section(QLatin1Char('/'), 0, 0);
         if (prefix < last)
-            return false;
+            return -1;
     }
     return std::nullopt;
 }

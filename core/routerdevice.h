@@ -19,6 +19,9 @@ enum class DeviceRole
 
 QString deviceRoleName(DeviceRole role); // "ACTIVE", "STANDBY", "role unknown"
 
+// A route as one text whatever its spelling ("10.0.0.0/24 10.1.0.5"): to compare Neutron's with a device's.
+QString canonicalRoute(const Route &route);
+
 // What one device of the router's pair holds for it, rebuilt from the driver's validate answer: its routes
 // in the order it holds them (the driver's: by the prefix's text), known in full or up to `known`.
 struct RouterDevice
@@ -34,6 +37,9 @@ struct RouterDevice
     // false (also when the known part already passed where the driver's order by prefix would place it), or
     // none when the part that would say is not known.
     std::optional<bool> holds(const Route &route) const;
+    // Where it holds `route` in its order (0: first), -1 where it does not, none where the part that would
+    // say is not known.
+    std::optional<int> positionOf(const Route &route) const;
 };
 
 // The pair's view of the router: every device that answered. `inStep`: the answer named no route difference
@@ -44,6 +50,10 @@ struct RouterDevices
     bool inStep = true;
     QStringList notes; // what could not be rebuilt, said where the devices are shown
 };
+
+// `devices` with the roles the team gave: a device whose host is in `activeHosts` is the ACTIVE; where one of
+// the pair is, the others are STANDBY; where none is, the roles stay as they were (unknown, as read).
+RouterDevices withRoles(RouterDevices devices, const QStringList &activeHosts);
 
 namespace RouterDeviceReader {
 

@@ -76,10 +76,9 @@ Table tableOf(const KlusterState &state, const Diagnosis &diagnosis, const Devic
         Line l;
         l.route = route;
         l.neutron = neutron;
-        l.roles = RouteAudit::roleNames(rolesKnown ? roles
-                                                   : roles
-                                                       & (RouteAudit::Effective | RouteAudit::Duplicate
-                                                           | RouteAudit::Foreign));
+        l.roles = RouteAudit::roleNames(rolesKnown
+                ? roles
+                : roles & (RouteAudit::Effective | RouteAudit::Duplicate | RouteAudit::Foreign));
         l.owner = !node.isEmpty() ? QStringLiteral("node ") + node
             : !instance.isEmpty() ? QStringLiteral("instance ") + instance
                                   : QString();
@@ -131,23 +130,28 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis)
             const DeviceCell &cell = l.devices.at(c);
             cells.append(QJsonObject { { QStringLiteral("host"), d ? QJsonValue(d->host) : QJsonValue() },
                 { QStringLiteral("state"), cell.name() },
-                { QStringLiteral("position"), cell.position >= 0 ? QJsonValue(cell.position + 1) : QJsonValue() } });
+                { QStringLiteral("position"),
+                    cell.position >= 0 ? QJsonValue(cell.position + 1) : QJsonValue() } });
         }
         routes.append(QJsonObject { { QStringLiteral("destination"), l.route.destination },
             { QStringLiteral("nexthop"), l.route.nexthop },
             { QStringLiteral("neutron"), l.neutron >= 0 ? QJsonValue(l.neutron + 1) : QJsonValue() },
             { QStringLiteral("roles"), QJsonArray::fromStringList(l.roles) },
             { QStringLiteral("owner"), l.owner.isEmpty() ? QJsonValue() : QJsonValue(l.owner) },
-            { QStringLiteral("devices"), cells }, { QStringLiteral("findings"), QJsonArray::fromStringList(l.findings) } });
+            { QStringLiteral("devices"), cells },
+            { QStringLiteral("findings"), QJsonArray::fromStringList(l.findings) } });
     }
     const QJsonObject root {
         { QStringLiteral("kluster"), state.kluster.name },
         { QStringLiteral("router"),
-            QJsonObject { { QStringLiteral("id"), state.router.id }, { QStringLiteral("name"), state.router.name },
+            QJsonObject { { QStringLiteral("id"), state.router.id },
+                { QStringLiteral("name"), state.router.name },
                 { QStringLiteral("routes"), int(state.router.routes.size()) },
-                { QStringLiteral("limit"), diagnosis.routeLimit > 0 ? QJsonValue(diagnosis.routeLimit) : QJsonValue() },
+                { QStringLiteral("limit"),
+                    diagnosis.routeLimit > 0 ? QJsonValue(diagnosis.routeLimit) : QJsonValue() },
                 { QStringLiteral("unknown"), t.why.isEmpty() ? QJsonValue() : QJsonValue(t.why) },
-                { QStringLiteral("rolesUnknown"), t.rolesWhy.isEmpty() ? QJsonValue() : QJsonValue(t.rolesWhy) } } },
+                { QStringLiteral("rolesUnknown"),
+                    t.rolesWhy.isEmpty() ? QJsonValue() : QJsonValue(t.rolesWhy) } } },
         { QStringLiteral("devices"),
             QJsonObject { { QStringLiteral("read"), columns.isRead() },
                 { QStringLiteral("why"), columns.why().isEmpty() ? QJsonValue() : QJsonValue(columns.why()) },
@@ -170,9 +174,11 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
                .arg(diagnosis.routeLimit > 0 ? QString::number(diagnosis.routeLimit) : QStringLiteral("?"));
     if (columns.isRead())
         out += columns.count() > 0 && columns.device(0)
-            ? QStringLiteral("Beside Neutron (the intent): what each device of the router's pair holds (the truth; "
-                             "its first route for a destination carries the traffic).\n")
-            : QStringLiteral("The router's devices hold what Neutron does (the driver names no difference).\n");
+            ? QStringLiteral(
+                "Beside Neutron (the intent): what each device of the router's pair holds (the truth; "
+                "its first route for a destination carries the traffic).\n")
+            : QStringLiteral(
+                "The router's devices hold what Neutron does (the driver names no difference).\n");
     else if (!columns.why().isEmpty())
         out += QStringLiteral("The router's devices: %1\n").arg(columns.why());
     for (const QString &note : columns.notes())
@@ -188,9 +194,11 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
     head << QStringLiteral("ROLE") << QStringLiteral("NEXTHOP IS") << QStringLiteral("FINDINGS");
     rows << head;
     for (const Line &l : t.lines) {
-        const bool differs = std::any_of(l.devices.cbegin(), l.devices.cend(),
-            [](const DeviceCell &c) { return c.isProblem(); });
-        QStringList row { !l.findings.isEmpty() ? QStringLiteral("!") : differs ? QStringLiteral("~") : QString(),
+        const bool differs = std::any_of(
+            l.devices.cbegin(), l.devices.cend(), [](const DeviceCell &c) { return c.isProblem(); });
+        QStringList row { !l.findings.isEmpty() ? QStringLiteral("!")
+                : differs                       ? QStringLiteral("~")
+                                                : QString(),
             l.route.destination, l.route.nexthop,
             l.neutron >= 0 ? QStringLiteral("#%1").arg(l.neutron + 1)
                            : (l.roles.contains(QStringLiteral("missing")) ? QStringLiteral("missing")
@@ -211,7 +219,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis)
     for (const QStringList &row : std::as_const(rows)) {
         QString text;
         for (int i = 0; i < row.size(); ++i)
-            text += i + 1 < row.size() ? row.at(i).leftJustified(widths.at(i)) + QStringLiteral("  ") : row.at(i);
+            text += i + 1 < row.size() ? row.at(i).leftJustified(widths.at(i)) + QStringLiteral("  ")
+                                       : row.at(i);
         out += text.trimmed().isEmpty() ? QString() : text + QLatin1Char('\n');
     }
     if (t.lines.isEmpty())

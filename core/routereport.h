@@ -23,8 +23,8 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis);
 QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis);
 
 // The findings about each route ("<destination> via <nexthop>" as the router or device spells it): those that
-// name it, and a route finding's repair that adds it (a missing route is on no router yet); the router's limit
-// is about none of them.
+// name it, and a route finding's repair that adds it (a missing route is on no router yet); the router's
+// limit is about none of them.
 QHash<QString, QList<const Finding *>> findingsByRoute(const Diagnosis &diagnosis);
 
 } // namespace RouteReport

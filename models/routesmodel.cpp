@@ -1,10 +1,13 @@
 #include "models/routesmodel.h"
 
+#include "core/cidr.h"
 #include "core/klusterindex.h"
 #include "core/knowledge.h"
+#include "core/routereport.h"
 
 #include <QMap>
 #include <QSet>
+#include <algorithm>
 #include <climits>
 
 struct RoutesModel::Node
@@ -32,6 +35,17 @@ std::optional<Severity> severityOfRoles(RouteAudit::Roles roles)
     const bool critical = (roles & (RouteAudit::Stale | RouteAudit::Missing))
         || ((roles & RouteAudit::Duplicate) && !(roles & RouteAudit::Correct));
     return critical ? Severity::Critical : Severity::Warning;
+}
+
+bool hasDeviceProblem(const QList<DeviceCell> &cells)
+{
+    return std::any_of(cells.cbegin(), cells.cend(), [](const DeviceCell &c) { return c.isProblem(); });
+}
+
+// A route only a device holds: on no router of Neutron's and needed by no node.
+bool onDeviceOnly(int position, RouteAudit::Roles roles)
+{
+    return position < 0 && !(roles & RouteAudit::Missing);
 }
 
 QString destinationKey(const RouteAudit::Entry &e)
@@ -73,31 +87,45 @@ RoutesModel::Prepared RoutesModel::prepare(
     p.limit = diagnosis.routeLimit;
     p.routerName = state.router.name;
     p.routerId = state.router.id;
+    // The devices as the diagnosis judged them (their roles); a state shown without one: as read.
+    const DeviceColumns devices(state,
+        diagnosis.routerDevices.devices.size() == state.routerDevices.devices.size() ? diagnosis.routerDevices
+                                                                                     : state.routerDevices);
+    for (int c = 0; c < std::min(devices.count(), DeviceColumnCount); ++c)
+        p.deviceHeaders << devices.header(c);
+    p.devicesWhy = devices.isRead() ? QString() : devices.why();
+    const auto cellsOf = [&](const Route &route) {
+        QList<DeviceCell> cells;
+        for (int c = 0; c < p.deviceHeaders.size(); ++c)
+            cells << devices.cell(c, route);
+        return cells;
+    };
 
     // The findings about each route (a missing route is on no router yet, but its repair names it).
-    QHash<QString, QList<const Finding *>> findingsOf;
-    for (const Finding &f : diagnosis.findings) {
-        if (f.kind == FindingKind::RouteLimit)
-            continue; // about the router as a whole
-        QList<Route> routes = f.affected().routes;
-        if (findingFamily(f.kind) == FindingFamily::Route) {
-            if (const std::optional<RepairPlan> plan = f.repair())
-                routes << plan->routes;
-        }
-        QSet<QString> seen;
-        for (const Route &r : std::as_const(routes)) {
-            const QString key = r.destination + QStringLiteral(" via ") + r.nexthop;
-            if (!seen.contains(key)) {
-                seen.insert(key);
-                findingsOf[key] << &f;
-            }
-        }
-    }
+    const QHash<QString, QList<const Finding *>> findingsOf = RouteReport::findingsByRoute(diagnosis);
 
     QMap<QString, int> order; // destination -> group, in first-seen order
     QList<QList<Row>> routesOf;
-    for (const RouteAudit::Entry &e : audit.entries()) {
-        if (!rolesKnown && e.position < 0)
+    // The routes only a device holds (Neutron deleted them, the device missed it) join their destination.
+    QList<RouteAudit::Entry> entries = audit.entries();
+    for (const Route &route : devices.onlyOnDevices()) {
+        RouteAudit::Entry e;
+        e.route = route;
+        e.destination = Cidr::parse(route.destination);
+        const int node = e.destination.isValid() ? join.nodeByPodCidr(e.destination) : -1;
+        if (node >= 0)
+            e.destinationNode = state.nodes.at(node).name;
+        const int hopNode = join.nodeByAddress(canonicalAddress(route.nexthop));
+        if (hopNode >= 0)
+            e.nexthopNode = state.nodes.at(hopNode).name;
+        const int instance = join.instanceByAddress(canonicalAddress(route.nexthop));
+        if (instance >= 0)
+            e.nexthopInstance = state.instances.at(instance).name;
+        entries << e;
+    }
+    for (const RouteAudit::Entry &e : std::as_const(entries)) {
+        const bool deviceOnly = onDeviceOnly(e.position, e.roles);
+        if (!rolesKnown && e.position < 0 && !deviceOnly)
             continue; // a missing route is one a node needs: not known without the nodes and servers
         Row r;
         r.destination = e.route.destination;
@@ -106,6 +134,7 @@ RoutesModel::Prepared RoutesModel::prepare(
         r.roles = int(e.roles);
         r.position = e.position;
         r.destinationNode = e.destinationNode;
+        r.devices = cellsOf(e.route);
         const QString foreignOwner = foreignOwners.value(canonicalAddress(e.route.nexthop));
         if (!e.nexthopNode.isEmpty())
             r.owner = tr("node %1").arg(e.nexthopNode);
@@ -130,7 +159,7 @@ RoutesModel::Prepared RoutesModel::prepare(
         }
         for (const Finding *f : findingsOf.value(r.key)) {
             r.findings << f->id();
-            if (severity || !rolesKnown)
+            if (severity || !rolesKnown || hasDeviceProblem(r.devices))
                 severity = ConsoleRole::worse(severity, f->severity);
         }
         r.severity = severity;
@@ -179,7 +208,9 @@ RoutesModel::Prepared RoutesModel::prepare(
                     sum.findings << id;
             }
             const RouteAudit::Roles roles = RouteAudit::Roles::fromInt(r.roles);
-            if (roles & RouteAudit::Correct)
+            if (onDeviceOnly(r.position, roles))
+                counts[tr("on a device only")] += 1;
+            else if (roles & RouteAudit::Correct)
                 counts[tr("correct")] += 1;
             else if (roles & RouteAudit::Missing)
                 counts[tr("missing")] += 1;
@@ -195,11 +226,24 @@ RoutesModel::Prepared RoutesModel::prepare(
                 winner = RouteAudit::roleNames(roles & (RouteAudit::Stale | RouteAudit::Orphaned))
                              .join(QLatin1Char('/'));
         }
-        const int onRouter = int(
-            std::count_if(routes.cbegin(), routes.cend(), [](const Row &r) { return r.position >= 0; }));
-        sum.nexthop = onRouter == routes.size()
-            ? tr("%1 routes").arg(routes.size())
-            : tr("%1 routes, %2 missing").arg(routes.size()).arg(routes.size() - onRouter);
+        const int missing = int(std::count_if(routes.cbegin(), routes.cend(),
+            [](const Row &r) { return RouteAudit::Roles::fromInt(r.roles) & RouteAudit::Missing; }));
+        sum.nexthop = missing == 0 ? tr("%1 routes").arg(routes.size())
+                                   : tr("%1 routes, %2 missing").arg(routes.size()).arg(missing);
+        // Each device's first route to the destination: the one that carries its traffic there.
+        for (int c = 0; c < p.deviceHeaders.size(); ++c) {
+            const Row *first = nullptr;
+            bool lacks = false;
+            for (const Row &r : std::as_const(routes)) {
+                const DeviceCell &cell = r.devices.at(c);
+                lacks = lacks || cell.state == DeviceCell::Lacks;
+                if (cell.position >= 0 && (!first || cell.position < first->devices.at(c).position))
+                    first = &r;
+            }
+            sum.devices << (first ? first->devices.at(c)
+                                  : DeviceCell { lacks ? DeviceCell::Lacks : DeviceCell::Absent, -1 });
+            sum.deviceFirst << (first ? first->nexthop : QString());
+        }
         QStringList parts;
         for (auto c = counts.cbegin(); c != counts.cend(); ++c)
             parts << QStringLiteral("%1 %2").arg(c.value()).arg(c.key());
@@ -245,6 +289,11 @@ void RoutesModel::apply(const Prepared &prepared)
     m_limit = prepared.limit;
     m_routerName = prepared.routerName;
     m_routerId = prepared.routerId;
+    m_devicesWhy = prepared.devicesWhy;
+    if (m_deviceHeaders != prepared.deviceHeaders) {
+        m_deviceHeaders = prepared.deviceHeaders;
+        emit headerDataChanged(Qt::Horizontal, FirstDeviceColumn, SecondDeviceColumn);
+    }
     const KeyedRows<Row>::Signals groupSignals { [this](
                                                      int a, int b) { beginRemoveRows(QModelIndex(), a, b); },
         [this](int a, int b) { beginInsertRows(QModelIndex(), a, b); }, [this] { endRemoveRows(); },
@@ -415,7 +464,11 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
     case KeyRole:
         return r.key;
     case ProblemRole:
-        return r.group || !r.unknown.isEmpty() ? r.severity.has_value() : isProblem(roles);
+        return r.group || !r.unknown.isEmpty() || onDeviceOnly(r.position, roles)
+            ? r.severity.has_value()
+            : isProblem(roles) || hasDeviceProblem(r.devices);
+    case DeviceProblemRole:
+        return hasDeviceProblem(r.devices);
     case ForeignRole:
         return r.group ? roles == RouteAudit::Roles(RouteAudit::Foreign) : bool(roles & RouteAudit::Foreign);
     case GroupRole:
@@ -449,6 +502,8 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
         case RolesColumn:
             if (r.group)
                 return r.summary;
+            if (onDeviceOnly(r.position, roles))
+                return tr("on a device only: Neutron no longer has it");
             if (!r.unknown.isEmpty()) {
                 const QStringList names = RouteAudit::roleNames(roles);
                 return names.isEmpty() ? tr("role %1").arg(r.unknown)
@@ -458,9 +513,21 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
         case OwnerColumn:
             return r.owner;
         case PositionColumn:
+            if (onDeviceOnly(r.position, roles))
+                return tr("not in Neutron");
             if (r.position < 0)
                 return tr("(not on the router)");
             return r.group ? tr("from %1").arg(r.position + 1) : QString::number(r.position + 1);
+        case FirstDeviceColumn:
+        case SecondDeviceColumn: {
+            const int c = index.column() - FirstDeviceColumn;
+            const DeviceCell cell = r.devices.value(c);
+            if (r.group && cell.position >= 0) // the route that carries the destination's traffic there
+                return cell.state == DeviceCell::Extra
+                    ? tr("via %1, not in Neutron").arg(r.deviceFirst.value(c))
+                    : tr("via %1").arg(r.deviceFirst.value(c));
+            return cell.text();
+        }
         }
         break;
     case SortRole:
@@ -469,6 +536,11 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
             return r.destinationOrder;
         case PositionColumn:
             return r.position < 0 ? INT_MAX : r.position;
+        case FirstDeviceColumn:
+        case SecondDeviceColumn: {
+            const DeviceCell cell = r.devices.value(index.column() - FirstDeviceColumn);
+            return cell.position < 0 ? INT_MAX - int(cell.isProblem()) : cell.position;
+        }
         default:
             return data(index, Qt::DisplayRole);
         }
@@ -480,6 +552,14 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
 
 QVariant RoutesModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        if (section == PositionColumn)
+            return tr("Where the route is in Neutron's list of the router's routes (the intent)");
+        if (section == FirstDeviceColumn || section == SecondDeviceColumn)
+            return tr("Where the device holds the route in its own order (the truth: its first route for a "
+                      "destination carries the traffic), as the ASR driver compares it with Neutron; "
+                      "\"missing\": Neutron has it, the device does not");
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractItemModel::headerData(section, orientation, role);
     switch (section) {
@@ -492,7 +572,10 @@ QVariant RoutesModel::headerData(int section, Qt::Orientation orientation, int r
     case OwnerColumn:
         return tr("Nexthop belongs to");
     case PositionColumn:
-        return tr("Router order");
+        return tr("Neutron");
+    case FirstDeviceColumn:
+    case SecondDeviceColumn:
+        return m_deviceHeaders.value(section - FirstDeviceColumn);
     }
     return QVariant();
 }

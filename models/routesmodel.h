@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/deviceroutes.h"
 #include "core/diagnosis.h"
 #include "core/klusterstate.h"
 #include "core/routeaudit.h"
@@ -18,8 +19,11 @@
 // the missing right one) is a group row that sums up its routes, with the
 // routes as its children in router order. Each row carries its roles, the
 // owner of its nexthop (a node, an instance, another kluster on the shared
-// router, or nobody) and the findings about it. Updated in place by
-// destination and by "<destination> via <nexthop>": no reset on refresh.
+// router, or nobody) and the findings about it. Beside Neutron's order, what
+// each device of the router's HA pair holds (where the ASR driver's view was
+// read): its place in the device's order, or that it lacks the route; the routes
+// only a device holds are rows too. Updated in place by destination and by
+// "<destination> via <nexthop>": no reset on refresh.
 class RoutesModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -32,7 +36,9 @@ public:
         NexthopColumn,
         OwnerColumn,
         RolesColumn,
-        PositionColumn,
+        PositionColumn, // Neutron's order
+        FirstDeviceColumn, // the ACTIVE device (or the first whose role is not known)
+        SecondDeviceColumn, // the STANDBY
         ColumnCount
     };
     enum Role
@@ -47,7 +53,9 @@ public:
         ForeignRole, // bool: not the kluster's (another kluster's, an operator's)
         GroupRole, // bool: a group row of several routes
         PositionRole, // int: index in router order; -1 when not on the router
+        DeviceProblemRole, // bool: a device lacks it, or holds it and Neutron does not
     };
+    static constexpr int DeviceColumnCount = SecondDeviceColumn - FirstDeviceColumn + 1;
 
     explicit RoutesModel(QObject *parent = nullptr);
 
@@ -64,6 +72,10 @@ public:
     int limit() const { return m_limit; }
     QString routerName() const { return m_routerName; }
     QString routerId() const { return m_routerId; }
+    // The device columns' titles ("ACTIVE 10.44.1.35"); none where the devices' view was not read.
+    QStringList deviceHeaders() const { return m_deviceHeaders; }
+    // Why the devices' view is not shown (the source's error), empty where there is none to read.
+    QString devicesWhy() const { return m_devicesWhy; }
 
     QModelIndex index(int row, int column, const QModelIndex &parent = QModelIndex()) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -87,13 +99,15 @@ public:
         QStringList names; // the nodes and instances it involves (nexthop's, destination's)
         QString summary; // a group: its routes' roles in words
         QString unknown; // why its role and owner cannot be told (a source not read); empty: they can
+        QList<DeviceCell> devices; // per device column; a group: its first route on each device
+        QStringList deviceFirst; // a group: per device column, the nexthop of its first route there
         quint64 destinationOrder = 0; // the destination's network address and length
         bool group = false;
         friend bool operator==(const Row &a, const Row &b)
         {
             return a.key == b.key && a.nexthop == b.nexthop && a.roles == b.roles && a.owner == b.owner
                 && a.position == b.position && a.severity == b.severity && a.findings == b.findings
-                && a.unknown == b.unknown;
+                && a.unknown == b.unknown && a.devices == b.devices && a.deviceFirst == b.deviceFirst;
         }
     };
     struct Group
@@ -113,6 +127,8 @@ public:
         int limit = 0;
         QString routerName;
         QString routerId;
+        QStringList deviceHeaders;
+        QString devicesWhy;
         Prepared slice(int from, int n) const
         {
             Prepared p = sliceOf(*this, from, n);
@@ -150,4 +166,6 @@ private:
     int m_limit = 0;
     QString m_routerName;
     QString m_routerId;
+    QStringList m_deviceHeaders;
+    QString m_devicesWhy;
 };

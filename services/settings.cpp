@@ -113,6 +113,7 @@ QList<ConnectionSpec> connections()
         s.kubeContext = settings.value(QStringLiteral("kubeContext")).toString();
         s.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
         s.protectedRepairs = settings.value(QStringLiteral("protected")).toBool();
+        s.options.activeDevices = settings.value(QStringLiteral("activeDevices")).toStringList();
         if (settings.contains(QStringLiteral("authUrl"))) {
             CloudConfig c;
             c.name = s.name;
@@ -164,6 +165,8 @@ void setConnections(const QList<ConnectionSpec> &connections)
         settings.setValue(QStringLiteral("kubeContext"), s.kubeContext);
         settings.setValue(QStringLiteral("readOnly"), s.readOnly);
         settings.setValue(QStringLiteral("protected"), s.protectedRepairs);
+        if (!s.options.activeDevices.isEmpty())
+            settings.setValue(QStringLiteral("activeDevices"), s.options.activeDevices);
         if (s.alertmanager.isSet()) {
             // Where the Alertmanager is and how to reach it; its secret stays in the keychain.
             const AlertmanagerTarget &a = s.alertmanager;

@@ -214,10 +214,25 @@ struct Loader
                         QStringLiteral("router %1: unknown network %2").arg(router.name, nv.toString()));
                 router.interfaceSubnetIds.append(w.networks.at(n).subnetId);
             }
-            for (const QJsonValue route : r.value(QStringLiteral("routes")).toArray()) {
-                router.routes.append(
-                    SimRoute { route.toObject().value(QStringLiteral("destination")).toString(),
+            const auto routesOf = [](const QJsonValue &list) {
+                QList<SimRoute> routes;
+                for (const QJsonValue route : list.toArray()) {
+                    routes.append(SimRoute { route.toObject().value(QStringLiteral("destination")).toString(),
                         route.toObject().value(QStringLiteral("nexthop")).toString() });
+                }
+                return routes;
+            };
+            router.routes = routesOf(r.value(QStringLiteral("routes")));
+            // Its ASR pair as the cloud's driver left it (with "asr1k"): what each device missed.
+            for (const QJsonValue dv : r.value(QStringLiteral("devices")).toArray()) {
+                const QJsonObject d = dv.toObject();
+                const QString host = d.value(QStringLiteral("host")).toString();
+                if (host.isEmpty())
+                    return fail(
+                        where, QStringLiteral("router %1: a device without its host").arg(router.name));
+                router.devices.append(SimDevice { host, d.value(QStringLiteral("active")).toBool(),
+                    routesOf(d.value(QStringLiteral("lacking"))), routesOf(d.value(QStringLiteral("kept"))),
+                    false });
             }
             w.routers.append(router);
         }

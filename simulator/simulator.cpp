@@ -162,6 +162,15 @@ QJsonObject Simulator::describe() const
     for (const SimApplicationCredential &c : m_world.applicationCredentials)
         credentials.append(QJsonObject { { QStringLiteral("id"), c.id }, { QStringLiteral("name"), c.name },
             { QStringLiteral("secret"), c.secret } });
+    // Each router's ASR pair (with the driver): which device is the ACTIVE, as the team running it knows.
+    QJsonArray devices;
+    for (const SimRouter &r : m_world.routers) {
+        for (const SimDevice &d : r.devices)
+            devices.append(
+                QJsonObject { { QStringLiteral("router"), r.name }, { QStringLiteral("host"), d.host },
+                    { QStringLiteral("role"),
+                        d.active ? QStringLiteral("ACTIVE") : QStringLiteral("STANDBY") } });
+    }
     return QJsonObject { { QStringLiteral("authUrl"), authUrl() },
         { QStringLiteral("region"), m_world.region },
         { QStringLiteral("compute"), endpoint(QStringLiteral("compute")) },
@@ -169,7 +178,8 @@ QJsonObject Simulator::describe() const
         { QStringLiteral("image"), endpoint(QStringLiteral("image")) },
         { QStringLiteral("kubernikus"), endpoint(QStringLiteral("kubernikus")) },
         { QStringLiteral("admin"), adminUrl() }, { QStringLiteral("kubernetes"), k8s },
-        { QStringLiteral("users"), users }, { QStringLiteral("applicationCredentials"), credentials } };
+        { QStringLiteral("users"), users }, { QStringLiteral("applicationCredentials"), credentials },
+        { QStringLiteral("routerDevices"), devices } };
 }
 
 qint64 Simulator::requestCount(const QString &service) const

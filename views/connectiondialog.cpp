@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 
 ConnectionDialog::ConnectionDialog(
@@ -34,6 +35,7 @@ ConnectionDialog::ConnectionDialog(
     , m_kubeContext(new QComboBox(this))
     , m_readOnly(new QCheckBox(tr("&Read-only: hide every repair"), this))
     , m_protected(new QCheckBox(tr("Protected: ask for the kluster's name before e&very repair"), this))
+    , m_activeDevices(new QLineEdit(this))
     , m_alertmanagerUrl(new QLineEdit(this))
     , m_alertmanagerAuth(new QComboBox(this))
     , m_alertmanagerUser(new QLineEdit(this))
@@ -101,6 +103,12 @@ ConnectionDialog::ConnectionDialog(
     m_protected->setToolTip(tr("For production: every repair of this connection's klusters is confirmed by "
                                "typing the kluster's name; its klusters are marked (protected) in the list"));
     form->addRow(m_protected);
+    m_activeDevices->setPlaceholderText(tr("not known (10.44.0.35, …)"));
+    m_activeDevices->setToolTip(
+        tr("The router devices (their hosts, as the ASR driver names them) your team knows to be ACTIVE; the "
+           "other of each pair is its STANDBY. The driver does not say which is which: without this, a "
+           "device's missing route is judged as on the one that forwards."));
+    form->addRow(tr("ACTIVE route&r devices:"), m_activeDevices);
     m_alertmanagerUrl->setPlaceholderText(tr("none (http://alertmanager.example.com:9093)"));
     m_alertmanagerUrl->setToolTip(tr("Show the klusters' alerts of this Alertmanager beside their findings"));
     for (const auto auth :
@@ -191,6 +199,7 @@ ConnectionDialog::ConnectionDialog(
             m_kubeContext->setCurrentIndex(context);
         m_readOnly->setChecked(s.readOnly);
         m_protected->setChecked(s.protectedRepairs);
+        m_activeDevices->setText(s.options.activeDevices.join(QStringLiteral(", ")));
         if (s.alertmanager.isSet()) {
             m_alertmanagerUrl->setText(s.alertmanager.displayUrl());
             m_alertmanagerAuth->setCurrentIndex(
@@ -233,6 +242,9 @@ ConnectionSpec ConnectionDialog::spec() const
     s.cloud = m_source->currentData().toString();
     s.readOnly = m_readOnly->isChecked();
     s.protectedRepairs = m_protected->isChecked();
+    for (const QString &host :
+        m_activeDevices->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+        s.options.activeDevices << host;
     s.kubeContext = m_kubeContext->currentData().toString();
     QString error;
     std::optional<CloudConfig> c;

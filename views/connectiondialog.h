@@ -84,6 +84,7 @@ private:
     QComboBox *m_kubeContext;
     QCheckBox *m_readOnly;
     QCheckBox *m_protected;
+    QLineEdit *m_activeDevices;
     // The Alertmanager beside the findings (docs/alertmanager.md): empty URL, none.
     QLineEdit *m_alertmanagerUrl;
     QComboBox *m_alertmanagerAuth;

@@ -149,6 +149,7 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
     choice.incidents = incidents;
     choice.allRoutes = allRoutes;
     choice.protectedKluster = m_session->isProtected(c.key); // its name typed, whatever the repair sends
+    choice.protectedRouter = m_session->isRouterProtected(c.key);
     auto *dialog = new RepairDialog(c.connection,
         std::make_shared<const RepairProposal>(c.key.kluster, c.data->fetch, c.data->diagnosis, choice),
         m_window);

@@ -23,6 +23,7 @@
 #include <QShortcut>
 #include <QStyle>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -202,8 +203,12 @@ void RepairDialog::showProposal(const std::shared_ptr<const RepairProposal> &pro
         verdict += QStringLiteral("\n") + tr("Not sent: %1").arg(refused.join(QStringLiteral("; ")));
     m_verdict->setText(verdict);
 
-    m_override->setText(p.refusedByZone() ? tr("Delete this one instance although its zone is down")
-                                          : tr("Override the remediation budget for this one deletion"));
+    const RepairPlan *teardown = p.teardown();
+    m_override->setText(teardown
+            ? tr("Tear the devices of router %1 down although a protected kluster is on it")
+                  .arg(teardown->routerName)
+            : p.refusedByZone() ? tr("Delete this one instance although its zone is down")
+                                : tr("Override the remediation budget for this one deletion"));
     m_override->setChecked(false);
     m_override->setEnabled(true);
     m_override->setVisible(p.needsOverride());
@@ -211,7 +216,17 @@ void RepairDialog::showProposal(const std::shared_ptr<const RepairProposal> &pro
 
     // Deleting asks for more than one click: type the name; a protected kluster asks for its own name.
     const QStringList deleteNames = gate.deletedNames();
-    if (p.choice().protectedKluster) {
+    if (teardown) {
+        // Every kluster on the router loses its routes until the sync ends: its name typed, whoever asks.
+        m_typeLabel->setText(
+            tr("This tears router <b>%1</b>'s configuration on its devices down, then syncs it: "
+               "until the sync ends, %2 lose the router's routes. Type <b>%1</b> to confirm:")
+                .arg(teardown->routerName.toHtmlEscaped(),
+                    teardown->cutOff.isEmpty()
+                        ? tr("its klusters")
+                        : teardown->cutOff.join(QStringLiteral(", ")).toHtmlEscaped()));
+        m_confirmation->setAccessibleName(tr("Type the router's name to confirm"));
+    } else if (p.choice().protectedKluster) {
         m_typeLabel->setText(
             tr("<b>%1</b> is a protected kluster: every repair asks for its name. %2Type <b>%1</b> "
                "to confirm:")
@@ -572,4 +587,11 @@ void RepairDialog::setSince(const QStringList &lines)
 QString RepairDialog::sinceText() const
 {
     return m_since->text();
+}
+
+QString RepairDialog::typeToConfirmText() const
+{
+    QTextDocument doc;
+    doc.setHtml(m_typeLabel->text());
+    return doc.toPlainText();
 }

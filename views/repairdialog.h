@@ -52,6 +52,7 @@ public:
     QCheckBox *overrideBox() const { return m_override; }
     QString resultsText() const; // the results as shown, in plain text
     QString statusText() const; // the line above the results (progress, then the verdict)
+    QString typeToConfirmText() const; // what the dialog says of what must be typed, in plain text
     bool isRunning() const { return m_running; }
     // The kluster was refreshed while the dialog is open: the same choice is planned again from the fresh
     // data, and where the plan differs the new one is shown, to be confirmed anew (nothing is sent from the

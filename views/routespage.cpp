@@ -7,6 +7,7 @@
 #include "services/settings.h"
 
 #include <QComboBox>
+#include <QHeaderView>
 #include <QTreeView>
 #include <algorithm>
 #include <climits>
@@ -39,10 +40,28 @@ RoutesPage::RoutesPage(RoutesModel *model, QWidget *parent)
     routes->setItemsExpandable(true);
     filter()->setGrouped(RoutesModel::PositionColumn);
     routes->sortByColumn(RoutesModel::DestinationColumn, Qt::AscendingOrder);
-    routes->setColumnWidth(RoutesModel::DestinationColumn, 160);
-    routes->setColumnWidth(RoutesModel::NexthopColumn, 125);
-    routes->setColumnWidth(RoutesModel::OwnerColumn, 230);
-    routes->setColumnWidth(RoutesModel::RolesColumn, 230);
+    routes->setColumnWidth(RoutesModel::DestinationColumn, 165);
+    routes->setColumnWidth(RoutesModel::NexthopColumn, 110);
+    routes->setColumnWidth(RoutesModel::OwnerColumn, 200);
+    routes->setColumnWidth(RoutesModel::RolesColumn, 210);
+    routes->setColumnWidth(RoutesModel::PositionColumn, 95);
+    // The device columns (Neutron's intent beside what the ASR pair holds) where the driver's view was read.
+    const auto showDevices = [routes, model] {
+        const QStringList headers = model->deviceHeaders();
+        for (int c = RoutesModel::FirstDeviceColumn; c <= RoutesModel::SecondDeviceColumn; ++c) {
+            routes->setColumnHidden(c, headers.value(c - RoutesModel::FirstDeviceColumn).isEmpty());
+            routes->setColumnWidth(c, 140);
+        }
+    };
+    connect(model, &QAbstractItemModel::headerDataChanged, routes, showDevices);
+    showDevices();
+    // Neutron's order and the devices' side by side, right of the route: the three columns compared at a
+    // glance, also on a narrow screen; whose the nexthop is and the role follow.
+    QHeaderView *header = routes->header();
+    int at = header->visualIndex(RoutesModel::NexthopColumn);
+    for (const int c : { int(RoutesModel::PositionColumn), int(RoutesModel::FirstDeviceColumn),
+             int(RoutesModel::SecondDeviceColumn) })
+        header->moveSection(header->visualIndex(c), ++at);
     // Groups open as they appear: a duplicate's routes are the point. Only groups are expanded (an expanded
     // row is a persistent index the proxy keeps up to date: thousands of them would cost every update).
     const auto expandGroups = [routes](const QModelIndex &parent, int first, int last) {
@@ -86,6 +105,15 @@ QString RoutesPage::rowHtml(const QModelIndex &row) const
     };
     std::stable_sort(children.begin(), children.end(),
         [&](const QModelIndex &a, const QModelIndex &b) { return order(a) < order(b); });
+    QStringList deviceOrders;
+    for (int d = RoutesModel::FirstDeviceColumn; d <= RoutesModel::SecondDeviceColumn; ++d) {
+        const QString header = m->headerData(d, Qt::Horizontal).toString();
+        const QString first = row.siblingAtColumn(d).data().toString();
+        if (!header.isEmpty())
+            deviceOrders << tr("<li>%1: %2</li>")
+                                .arg(header.toHtmlEscaped(),
+                                    first.isEmpty() ? tr("holds none of them") : first.toHtmlEscaped());
+    }
     for (const QModelIndex &c : std::as_const(children)) {
         const int roles = c.data(RoutesModel::RolesRole).toInt();
         const bool wins = roles & RouteAudit::Effective;
@@ -98,5 +126,9 @@ QString RoutesPage::rowHtml(const QModelIndex &row) const
                         wins ? tr(" <b>← carries the traffic</b>") : QString());
     }
     html += QStringLiteral("</ol>");
+    if (!deviceOrders.isEmpty())
+        html += tr("<p>On the router's devices (their first route for the destination carries its traffic "
+                   "there, whatever Neutron says):</p><ul>%1</ul>")
+                    .arg(deviceOrders.join(QString()));
     return html;
 }

@@ -23,6 +23,11 @@ const QList<Command> &all()
             QStringLiteral("Say what changed in a kluster between two snapshot folders"), &runDiffCommand },
         { QStringLiteral("klusters"), QStringLiteral("List the klusters of a cloud's project"),
             &runKlustersCommand },
+        { QStringLiteral("routes"),
+            QStringLiteral(
+                "Show a kluster's router: Neutron's routes beside each router device's, the routes "
+                "nodes lack, and the findings about each (text or JSON)"),
+            &runRoutesCommand },
         { QStringLiteral("repair"),
             QStringLiteral("Repair findings (one, several, or all of a router's routes): print the plan, "
                            "send it with --yes, verify, audit"),

@@ -56,6 +56,12 @@ void addDiagnosis(QCommandLineParser &parser)
     parser.addOption({ QStringLiteral("full-route-updates"),
         QStringLiteral("Plan route changes as the full route list guarded by If-Match, even where the cloud "
                        "has extraroute-atomic.") });
+    parser.addOption({ QStringLiteral("active-device"),
+        QStringLiteral("The router device (its host, as the ASR driver names it) your team knows to be the "
+                       "ACTIVE of its pair; the other is then its STANDBY. Repeat for several routers. The "
+                       "driver does not say which is which: without it, a device's missing route is judged "
+                       "as on the one that forwards."),
+        QStringLiteral("host") });
 }
 
 std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, QString *error)
@@ -99,6 +105,13 @@ std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, 
     }
     options.routeWarningPercent = percent;
     options.fullRouteUpdates = parser.isSet(QStringLiteral("full-route-updates"));
+    for (const QString &host : parser.values(QStringLiteral("active-device"))) {
+        if (host.trimmed().isEmpty()) {
+            *error = QStringLiteral("--active-device: a device's host is needed");
+            return std::nullopt;
+        }
+        options.activeDevices << host.trimmed();
+    }
     if (const auto m = MaxUnhealthy::parse(parser.value(QStringLiteral("max-unhealthy")))) {
         options.maxUnhealthy = *m;
     } else {

@@ -15,6 +15,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QHash>
 #include <QJsonDocument>
 #include <QTextStream>
 #include <algorithm>
@@ -93,6 +94,7 @@ QStringList printDecisions(QTextStream &out, const RepairProposal &proposal, boo
 {
     const RepairGate &gate = proposal.gate();
     QStringList refusals;
+    QHash<QString, QString> devicesOf; // a router's device path -> the first finding whose plan acts there
     for (const RepairGate::Decision &d : gate.decisions()) {
         const Finding &finding = *d.finding;
         out << "[" << severityName(finding.severity).toUpper() << "] " << printable(finding.id()) << "\n  "
@@ -102,13 +104,21 @@ QStringList printDecisions(QTextStream &out, const RepairProposal &proposal, boo
             refusals << finding.id() + QStringLiteral(": it has no repair of its own");
             continue;
         }
+        const QString devices = d.plan->actsOnDevices() ? d.plan->requests.constLast().path : QString();
         if (d.combined)
             out << "Repaired by the one route change below.\n";
+        else if (!devices.isEmpty() && devicesOf.contains(devices))
+            out << "Repaired by the same request to the router's devices as "
+                << printable(devicesOf.value(devices)) << ".\n";
         else
             printPlan(out, *d.plan);
+        if (!devices.isEmpty() && !devicesOf.contains(devices))
+            devicesOf.insert(devices, finding.id());
         if (!d.mayBeSent(override))
             refusals << finding.id() + QStringLiteral(": ")
-                    + d.why(QStringLiteral("--override deletes this one instance or node anyway"));
+                    + d.why(d.reason == Refusal::ProtectedRouter
+                            ? QStringLiteral("--override tears the devices down anyway")
+                            : QStringLiteral("--override deletes this one instance or node anyway"));
     }
     if (const std::optional<RepairPlan> &change = gate.routeChange()) {
         out << "One change of the router for " << gate.routeChangeFindings().size() << " findings ("
@@ -141,6 +151,16 @@ int runRepairCommand(const QStringList &arguments)
         QStringLiteral("Delete this one instance or node although the remediation budget refuses "
                        "(TooManyUnhealthy) or its zone is down (ZoneDisruption); only with a single "
                        "--finding.") });
+    parser.addOption({ QStringLiteral("router"),
+        QStringLiteral(
+            "With a plan that tears a router's configuration on its devices down (device-route-stale): "
+            "the router's name, typed to confirm (every kluster on it loses its routes until the sync "
+            "ends)."),
+        QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("protected"),
+        QStringLiteral(
+            "Treat the kluster as protected, as the console's protected klusters are: a teardown of "
+            "its router's devices is refused without --override.") });
     parser.addOption({ QStringLiteral("silence"),
         QStringLiteral(
             "With --alertmanager: silence the alerts of these findings while repairing (one silence "
@@ -175,7 +195,8 @@ int runRepairCommand(const QStringList &arguments)
     const bool override = parser.isSet(QStringLiteral("override"));
     if (override && (findingIds.size() != 1 || allRoutes))
         return CliOptions::fail(command,
-            QStringLiteral("--override lets one deletion through, alone: give exactly one --finding"));
+            QStringLiteral("--override lets one deletion (or one teardown of a protected router's devices) "
+                           "through, alone: give exactly one --finding"));
 
     const std::optional<AlertmanagerTarget> alertmanager = CliOptions::readAlertmanager(parser, &error);
     if (!alertmanager)
@@ -216,6 +237,7 @@ int runRepairCommand(const QStringList &arguments)
         RepairChoice choice;
         choice.findings = findingIds;
         choice.allRoutes = allRoutes;
+        choice.protectedKluster = parser.isSet(QStringLiteral("protected"));
         const auto proposal = std::make_shared<const RepairProposal>(
             p.kluster, std::make_shared<const KlusterFetch>(fetch), diagnosis, choice);
         const QList<const Finding *> &chosen = proposal->chosen();
@@ -259,6 +281,16 @@ int runRepairCommand(const QStringList &arguments)
                 }
                 out << "Dry run: nothing was sent. Add --yes to send this plan." << Qt::endl;
                 QCoreApplication::exit(0);
+                return;
+            }
+            // A teardown of a router's devices is confirmed by its name, as the console asks it typed.
+            if (proposal->teardown() && parser.value(QStringLiteral("router")) != proposal->typeToConfirm()) {
+                QCoreApplication::exit(CliOptions::fail(command,
+                    QStringLiteral(
+                        "this plan tears router %1's configuration on its devices down: every kluster "
+                        "on it loses its routes until the sync ends. Nothing was sent: give --router "
+                        "%1 to confirm")
+                        .arg(proposal->typeToConfirm())));
                 return;
             }
             for (const QString &r : refusals)

@@ -17,7 +17,8 @@ namespace {
 // The report on standard output; 0, or 3 when it cannot be written.
 int writeRoutes(const KlusterState &state, const Diagnosis &diagnosis, bool json)
 {
-    const QByteArray report = json ? RouteReport::toJson(state, diagnosis) : RouteReport::toText(state, diagnosis);
+    const QByteArray report
+        = json ? RouteReport::toJson(state, diagnosis) : RouteReport::toText(state, diagnosis);
     if (!Terminal::writeReport(report, json))
         return CliOptions::fail(QStringLiteral("routes"), QStringLiteral("cannot write to standard output"));
     return 0;
@@ -55,7 +56,8 @@ int runRoutesCommand(const QStringList &arguments)
             command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return CliOptions::fail(command, QStringLiteral("--format: \"%1\" is not text or json").arg(format.left(40)));
+        return CliOptions::fail(
+            command, QStringLiteral("--format: \"%1\" is not text or json").arg(format.left(40)));
     const bool json = format == QLatin1String("json");
     QString error;
     const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
@@ -73,8 +75,9 @@ int runRoutesCommand(const QStringList &arguments)
     }
     if (!parser.isSet(QStringLiteral("kluster")))
         return CliOptions::fail(command,
-            QStringLiteral("nothing to show: give --kluster NAME (with --cloud NAME or the OS_* variables), or "
-                           "--snapshot DIR; see --help"));
+            QStringLiteral(
+                "nothing to show: give --kluster NAME (with --cloud NAME or the OS_* variables), or "
+                "--snapshot DIR; see --help"));
     std::optional<CloudConfig> cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
     if (!cloud || !CliOptions::completeSecret(*cloud, &error))
         return CliOptions::fail(command, error);

@@ -45,6 +45,7 @@ void ConsoleApp::startDemo()
         spec.name = QStringLiteral("demo");
         spec.config = cloud;
         spec.alertmanager = m_demo.alertmanager;
+        spec.options.activeDevices = m_demoCloud->activeDevices();
         if (m_demoCloud->routeLimit() > 0) {
             spec.options.routeLimit = m_demoCloud->routeLimit();
             spec.options.routeLimitExplicit = true;

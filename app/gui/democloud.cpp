@@ -44,9 +44,24 @@ void DemoCloud::start(const QString &scenarioFile, int generatedNodes, int klust
             }
             if (ok)
                 ok = sim->start(Simulator::Ports(), &error);
-            // The world's first user: its password is the simulated cloud's own, not a secret of anybody's.
-            const QJsonObject user
-                = sim->describe().value(QStringLiteral("users")).toArray().first().toObject();
+            // Its password is the simulated cloud's own, not a secret of anybody's.
+            const QJsonObject described = sim->describe();
+            // Its admin where it has one (the router devices' view is a cloud admin's), else its first user.
+            const QJsonArray users = described.value(QStringLiteral("users")).toArray();
+            QJsonObject user = users.first().toObject();
+            for (const QJsonValue u : users) {
+                if (u[QStringLiteral("roles")].toArray().contains(QStringLiteral("admin"))) {
+                    user = u.toObject();
+                    break;
+                }
+            }
+            // The ACTIVE device of each router's pair, as the team that runs the cloud knows it (the ASR
+            // driver does not say): the demo connection is told, as a person's would be in its settings.
+            QStringList activeDevices;
+            for (const QJsonValue d : described.value(QStringLiteral("routerDevices")).toArray()) {
+                if (d[QStringLiteral("role")].toString() == QLatin1String("ACTIVE"))
+                    activeDevices << d[QStringLiteral("host")].toString();
+            }
             CloudConfig cloud;
             cloud.name = QStringLiteral("demo");
             cloud.authUrl = sim->authUrl();
@@ -61,13 +76,14 @@ void DemoCloud::start(const QString &scenarioFile, int generatedNodes, int klust
             // A real region's routers allow what its klusters need (its Neutron raised max_routes): the
             // generated region's say how many. Elsewhere the console's default (upstream's 30) stands.
             const int routeLimit = mixedSizes ? sim->world().maxRoutes : 0;
-            QMetaObject::invokeMethod(this, [this, ok, error, cloud, admin, routeLimit] {
+            QMetaObject::invokeMethod(this, [this, ok, error, cloud, admin, routeLimit, activeDevices] {
                 if (!ok) {
                     emit failed(tr("the built-in simulated cloud did not start: %1").arg(error));
                     return;
                 }
                 m_adminUrl = admin;
                 m_routeLimit = routeLimit;
+                m_activeDevices = activeDevices;
                 emit ready(cloud);
             });
         });

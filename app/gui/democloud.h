@@ -4,6 +4,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 class QThread;
 class Simulator;
@@ -27,6 +28,8 @@ public:
     QString adminUrl() const { return m_adminUrl; }
     // The routes a router of a generated region allows (its Neutron's max_routes); 0: not said.
     int routeLimit() const { return m_routeLimit; }
+    // The hosts of the routers' ACTIVE devices (the world's ASR pairs), as the cloud's team knows them.
+    QStringList activeDevices() const { return m_activeDevices; }
 
 signals:
     void ready(const CloudConfig &cloud);
@@ -37,4 +40,5 @@ private:
     Simulator *m_simulator = nullptr;
     QString m_adminUrl;
     int m_routeLimit = 0;
+    QStringList m_activeDevices;
 };

@@ -204,7 +204,19 @@ int main(int argc, char *argv[])
             << "  export OS_USERNAME=" << user.name << " OS_PASSWORD=" << user.password
             << " OS_PROJECT_NAME=" << (p >= 0 ? sim.world().projects.at(p).name : QString())
             << " OS_USER_DOMAIN_NAME=Default OS_PROJECT_DOMAIN_NAME=Default\n"
-            << "  openstack server list\n\n"
+            << "  openstack server list\n";
+        // Every user of the world with its roles: a member reads and writes, a reader only reads, an admin
+        // also reaches the ASR driver's device API.
+        if (sim.world().users.size() > 1) {
+            out << "\nIts users (OS_USERNAME, OS_PASSWORD), each in its project:\n\n";
+            for (const SimUser &u : sim.world().users) {
+                const int up = sim.world().projectIndex(u.projectId);
+                out << "  " << u.name.leftJustified(12) << " " << u.password.leftJustified(18) << " "
+                    << (up >= 0 ? sim.world().projects.at(up).name : QString()).leftJustified(10) << " "
+                    << u.roles.join(QStringLiteral(", ")) << "\n";
+            }
+        }
+        out << "\n"
             << "and kubectl at a kluster (kubeconfigs: --kubeconfig-dir DIR, or the admin API):\n\n"
             << "  curl -s " << sim.adminUrl() << "/klusters/" << sim.world().klusters.value(0).name
             << "/kubeconfig > kubeconfig.yaml\n"

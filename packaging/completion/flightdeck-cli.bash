@@ -182,7 +182,7 @@ _flightdeck_cli()
         esac
     done
 
-    local commands="check snapshot diff klusters repair audit credentials serve"
+    local commands="check snapshot diff klusters routes repair audit credentials serve"
     if [[ -z $command ]]; then
         if [[ $cur == -* ]]; then
             _flightdeck_cli_reply $'-h\n--help\n-v\n--version' "$cur"
@@ -236,7 +236,7 @@ _flightdeck_cli()
     esac
 
     local cloudopts="--cloud --kubeconfig --context --deadline"
-    local diagopts="--startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates"
+    local diagopts="--startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates --active-device"
     local amopts="--alertmanager --alertmanager-label --alertmanager-ca --alertmanager-auth --alertmanager-user --alertmanager-secret-file --alertmanager-cert --alertmanager-key"
     local opts="" words=""
     case $command in
@@ -251,6 +251,7 @@ _flightdeck_cli()
                          return 0
                      fi ;;
         klusters)    opts="$cloudopts" ;;
+        routes)      opts="--snapshot --format --kluster $cloudopts $diagopts" ;;
         repair)      opts="--finding --all-routes --yes --dry-run --override --silence --silence-minutes --kluster $cloudopts $diagopts $amopts" ;;
         audit)       opts="--format" ;;
         credentials) opts="--cloud --alertmanager --alertmanager-user"

@@ -369,10 +369,14 @@ void KlusterFetcher::fetchDevice()
                     "the router is not on an ASR device pair (the driver: \"No agent can be determined\")"));
         } else if (error.isError() && (r.status == 401 || r.status == 403)) {
             m_session->noteRefused(QStringLiteral("asr1k"));
+            // The server's words up to their first sentence's end (a policy engine's page says more).
+            QString words = error.serverMessage.section(QLatin1Char('.'), 0, 0).simplified();
+            if (words.size() > 100)
+                words = words.left(99) + QChar(0x2026);
             notReadable(st,
-                QStringLiteral("%1 %2").arg(r.status).arg(error.serverMessage.isEmpty()
-                        ? QStringLiteral("HTTPUnauthorized")
-                        : error.serverMessage.left(80)));
+                QStringLiteral("HTTP %1: %2")
+                    .arg(r.status)
+                    .arg(words.isEmpty() ? QStringLiteral("HTTPUnauthorized") : words));
         } else if (!settle(st.routerDeviceSource, Source::RouterDevice, r.body, error,
                        QStringLiteral("no route on the router's devices checked"))) {
             st.routerDevices = RouterDevices();

@@ -170,10 +170,12 @@ void RepairExecutor::start()
     // (a batch deletes only what the gate let through one by one, never on an override).
     // The budget the plan was confirmed under: the zones its zone-outage incidents hold included
     // (ZoneDisruption), not only the count of unhealthy nodes.
-    RepairGate::Decision decision = RepairGate::judge(m_findings.first(), m_plan, m_budget);
-    if (m_findings.size() > 1 && (!m_plan || !m_plan->changesRoutes())) {
+    RepairGate::Decision decision
+        = RepairGate::judge(m_findings.first(), m_plan, m_budget, m_protectedRouter);
+    if (m_findings.size() > 1 && (!m_plan || (!m_plan->changesRoutes() && !m_plan->actsOnDevices()))) {
         conclude(Outcome::Result::Refused,
-            QStringLiteral("several findings are sent as one only as a route change"));
+            QStringLiteral("several findings are sent as one only as a route change or one request to a "
+                           "router's devices"));
         return;
     }
     if (m_plan && m_plan->form != PlanForm::Exact) { // only ever combined, never sent as it stands
@@ -188,8 +190,11 @@ void RepairExecutor::start()
     }
     if (!decision.mayBeSent(m_override && m_findings.size() == 1)) {
         conclude(Outcome::Result::Refused,
-            decision.why(QStringLiteral("one instance at a time can be deleted "
-                                        "with an explicit override")));
+            decision.why(decision.reason == Refusal::ProtectedRouter
+                    ? QStringLiteral(
+                        "a protected router's devices are torn down only alone, with an explicit "
+                        "override")
+                    : QStringLiteral("one instance at a time can be deleted with an explicit override")));
         return;
     }
     // Written ahead: the record of what is about to be sent is on disk before the first request leaves.

@@ -54,6 +54,8 @@ public:
 
     void setKubeTarget(const KubeTarget &target) { m_kubeTarget = target; }
     void setOverride(bool override) { m_override = override; } // one deletion past TooManyUnhealthy
+    // A protected kluster is on the router: a teardown of its devices needs the override.
+    void setProtectedRouter(bool on) { m_protectedRouter = on; }
     // Who writes the Events (RepairEvent::instance); by default this host and process.
     void setEventInstance(const QString &instance) { m_eventInstance = instance; }
     static QString defaultEventInstance();
@@ -95,6 +97,7 @@ private:
     std::optional<KubeTarget> m_kubeTarget;
     KubernetesClient *m_kube = nullptr; // for Kubernetes requests (node deletion), made when first needed
     bool m_override = false;
+    bool m_protectedRouter = false;
     int m_next = 0;
     std::optional<PlannedRequest> m_inFlight; // sent, its answer not yet in
     Outcome m_outcome;

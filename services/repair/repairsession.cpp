@@ -120,6 +120,8 @@ void RepairSession::next()
     m_executor = new RepairExecutor(m_session, m_confirmed->kluster(), m_confirmed->fetch()->state, findings,
         step.plan, m_confirmed->diagnosis()->budget, m_options.diagnosis, this);
     m_executor->setOverride(m_options.override);
+    m_executor->setProtectedRouter(
+        m_confirmed->choice().protectedKluster || m_confirmed->choice().protectedRouter);
     if (!m_options.eventInstance.isEmpty())
         m_executor->setEventInstance(m_options.eventInstance);
     if (m_options.kube)

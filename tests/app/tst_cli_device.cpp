@@ -21,39 +21,27 @@ private slots:
     void syncRepairsAMissingRouteVerifiedAndAudited();
     void readerIsToldTheDevicesCannotBeRead();
     void theDriversAnswerAsTheSimulatorRendersIt();
+    void standbyGapIsAWarningUntilTheFailover();
+    void routesShowNeutronBesideEachDevice();
+    void routesForAReaderSayWhyNoDeviceIsShown();
+    void teardownAndSyncClearsAKeptRoute();
 
 private:
     using Run = CliFixture::Run;
     QString cause(const QString &kluster, const QString &rule);
     QList<QPair<QByteArray, QByteArray>> tokenOf(const QString &user);
     QString routerOf(const QString &kluster);
-    QJsonObject check(const QString &cloud, const QString &kluster, int *exitCode = nullptr);
+    QJsonObject check(
+        const QString &cloud, const QString &kluster, int *exitCode = nullptr, const QStringList &more = {});
+    QString severityOf(const QJsonObject &report, const QString &id);
 
     std::unique_ptr<CliFixture> m_cli;
 };
 
 void TestCliDevice::init()
 {
-    // The default world with the driver, and an admin and a reader beside its member user.
-    m_cli = std::make_unique<CliFixture>([](QJsonObject &root) {
-        QJsonObject cloud = root.value(QStringLiteral("cloud")).toObject();
-        cloud.insert(QStringLiteral("asr1k"), true);
-        root.insert(QStringLiteral("cloud"), cloud);
-        QJsonArray projects = root.value(QStringLiteral("projects")).toArray();
-        QJsonObject project = projects.at(0).toObject();
-        QJsonArray users = project.value(QStringLiteral("users")).toArray();
-        users.append(QJsonObject { { QStringLiteral("name"), QStringLiteral("admin") },
-            { QStringLiteral("password"), QString::fromLatin1(CliFixture::Password) },
-            { QStringLiteral("roles"),
-                QJsonArray {
-                    QStringLiteral("admin"), QStringLiteral("member"), QStringLiteral("reader") } } });
-        users.append(QJsonObject { { QStringLiteral("name"), QStringLiteral("reader") },
-            { QStringLiteral("password"), QString::fromLatin1(CliFixture::Password) },
-            { QStringLiteral("roles"), QJsonArray { QStringLiteral("reader") } } });
-        project.insert(QStringLiteral("users"), users);
-        projects.replace(0, project);
-        root.insert(QStringLiteral("projects"), projects);
-    });
+    // The default world: the cloud has the driver, and an admin and a reader beside its member user (demo).
+    m_cli = std::make_unique<CliFixture>();
     m_cli->addCloud(QStringLiteral("sim-admin"), QStringLiteral("admin"));
     m_cli->addCloud(QStringLiteral("sim-reader"), QStringLiteral("reader"));
 }
@@ -84,10 +72,13 @@ QString TestCliDevice::routerOf(const QString &kluster)
     return w.klusters.at(w.klusterIndex(kluster)).routerId;
 }
 
-QJsonObject TestCliDevice::check(const QString &cloud, const QString &kluster, int *exitCode)
+QJsonObject TestCliDevice::check(
+    const QString &cloud, const QString &kluster, int *exitCode, const QStringList &more)
 {
-    const Run r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--cloud"), cloud,
-        QStringLiteral("--kluster"), kluster, QStringLiteral("--format"), QStringLiteral("json") });
+    const Run r = m_cli->cli(
+        QStringList { QStringLiteral("check"), QStringLiteral("--cloud"), cloud, QStringLiteral("--kluster"),
+            kluster, QStringLiteral("--format"), QStringLiteral("json") }
+        + more);
     if (exitCode)
         *exitCode = r.exitCode;
     return QJsonDocument::fromJson(r.out.toUtf8()).object();
@@ -239,6 +230,177 @@ void TestCliDevice::theDriversAnswerAsTheSimulatorRendersIt()
     const Reply sync = m_cli->sim.request("PUT", url + routerId, {}, token, false);
     QCOMPARE(sync.body, QByteArray(R"({"device":{"network_id":"Sync"}})"));
     QCOMPARE(m_cli->sim.request("GET", url + routerId, {}, token, false).body, QByteArray(R"({"diffs":{}})"));
+}
+
+QString TestCliDevice::severityOf(const QJsonObject &report, const QString &id)
+{
+    for (const QJsonValue &v : report.value(QStringLiteral("findings")).toArray()) {
+        if (v[QStringLiteral("id")].toString() == id)
+            return v[QStringLiteral("severity")].toString();
+    }
+    return QString();
+}
+
+// The STANDBY missed an addition: a warning while the team knows the other device forwards; the pair fails
+// over and the team names the new ACTIVE: the same gap is critical. Without the team's word, critical.
+void TestCliDevice::standbyGapIsAWarningUntilTheFailover()
+{
+    QVERIFY(cause(QStringLiteral("demo"), QStringLiteral("device-route-missing")).isEmpty());
+    const QStringList before = { QStringLiteral("--active-device"), QStringLiteral("10.44.0.35") };
+    const QJsonObject standby = check(QStringLiteral("sim-admin"), QStringLiteral("demo"), nullptr, before);
+    const QStringList missing = idsOf(standby, QStringLiteral("device-route-missing:"));
+    QCOMPARE(missing.size(), 1);
+    QVERIFY2(missing.first().endsWith(QLatin1String("on 10.44.0.36")), qPrintable(missing.first()));
+    QCOMPARE(severityOf(standby, missing.first()), QStringLiteral("warning"));
+    QCOMPARE(severityOf(check(QStringLiteral("sim-admin"), QStringLiteral("demo")), missing.first()),
+        QStringLiteral("critical"));
+
+    QVERIFY(cause(QStringLiteral("demo"), QStringLiteral("failover")).isEmpty());
+    const QJsonObject active = check(QStringLiteral("sim-admin"), QStringLiteral("demo"), nullptr,
+        { QStringLiteral("--active-device"), QStringLiteral("10.44.0.36") });
+    QCOMPARE(severityOf(active, missing.first()), QStringLiteral("critical"));
+    for (const QJsonValue &v : active.value(QStringLiteral("findings")).toArray()) {
+        if (v[QStringLiteral("id")].toString() == missing.first())
+            QCOMPARE(
+                v[QStringLiteral("evidence")][QStringLiteral("role")].toString(), QStringLiteral("ACTIVE"));
+    }
+}
+
+// `routes` as admin on the demo world's blue, whose router's pair shows every device failure: Neutron's
+// order beside the ACTIVE's and the STANDBY's, what each lacks, what only a device holds and where, and the
+// findings about each route; the same in JSON.
+void TestCliDevice::routesShowNeutronBesideEachDevice()
+{
+    const QStringList args { QStringLiteral("routes"), QStringLiteral("--cloud"), QStringLiteral("sim-admin"),
+        QStringLiteral("--kluster"), QStringLiteral("blue"), QStringLiteral("--active-device"),
+        QStringLiteral("10.44.1.35") };
+    const Run json = m_cli->cli(args + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(json.exitCode, 0);
+    const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    const QJsonObject devices = report.value(QStringLiteral("devices")).toObject();
+    QVERIFY(devices.value(QStringLiteral("read")).toBool());
+    const QJsonArray columns = devices.value(QStringLiteral("columns")).toArray();
+    QCOMPARE(columns.size(), 2);
+    QCOMPARE(columns.at(0)[QStringLiteral("header")].toString(), QStringLiteral("ACTIVE 10.44.1.35"));
+    QCOMPARE(columns.at(1)[QStringLiteral("role")].toString(), QStringLiteral("STANDBY"));
+    QHash<QString, QJsonObject> routes;
+    for (const QJsonValue &v : report.value(QStringLiteral("routes")).toArray())
+        routes.insert(v[QStringLiteral("destination")].toString() + QStringLiteral(" via ")
+                + v[QStringLiteral("nexthop")].toString(),
+            v.toObject());
+    const auto cell = [&](const QString &route, int column) {
+        return routes.value(route).value(QStringLiteral("devices")).toArray().at(column).toObject();
+    };
+    // The ACTIVE lacks a node's route Neutron has; the STANDBY holds it first.
+    const QString lacked = QStringLiteral("100.102.11.0/24 via 10.181.0.11");
+    QCOMPARE(routes.value(lacked).value(QStringLiteral("neutron")).toInt(), 1);
+    QCOMPARE(cell(lacked, 0).value(QStringLiteral("state")).toString(), QStringLiteral("lacks"));
+    QCOMPARE(cell(lacked, 1).value(QStringLiteral("state")).toString(), QStringLiteral("holds"));
+    QVERIFY(
+        routes.value(lacked)
+            .value(QStringLiteral("findings"))
+            .toArray()
+            .contains(QStringLiteral("device-route-missing:100.102.11.0/24 via 10.181.0.11 on 10.44.1.35")));
+    // The deleted route both kept, listed before Neutron's: not in Neutron, first on the ACTIVE.
+    const QString kept = QStringLiteral("100.102.12.0/24 via 10.181.0.99");
+    QVERIFY(routes.value(kept).value(QStringLiteral("neutron")).isNull());
+    QCOMPARE(cell(kept, 0).value(QStringLiteral("state")).toString(), QStringLiteral("extra"));
+    QCOMPARE(cell(kept, 0).value(QStringLiteral("position")).toInt(), 1);
+    QCOMPARE(routes.value(kept).value(QStringLiteral("findings")).toArray().size(), 2); // on each device
+    // One more only the STANDBY kept.
+    const QString standbyOnly = QStringLiteral("100.102.40.0/24 via 10.181.0.40");
+    QCOMPARE(cell(standbyOnly, 0).value(QStringLiteral("state")).toString(), QStringLiteral("absent"));
+    QCOMPARE(cell(standbyOnly, 1).value(QStringLiteral("state")).toString(), QStringLiteral("extra"));
+
+    const Run text = m_cli->cli(args);
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains(QStringLiteral("ACTIVE 10.44.1.35"))
+            && text.out.contains(QStringLiteral("missing"))
+            && text.out.contains(QStringLiteral("#1, not in Neutron")),
+        qPrintable(text.out));
+}
+
+void TestCliDevice::routesForAReaderSayWhyNoDeviceIsShown()
+{
+    const Run r = m_cli->cli({ QStringLiteral("routes"), QStringLiteral("--cloud"),
+        QStringLiteral("sim-reader"), QStringLiteral("--kluster"), QStringLiteral("blue") });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("not readable with these credentials"))
+            && r.out.contains(QStringLiteral("100.102.11.0/24"))
+            && !r.out.contains(QStringLiteral("10.181.0.99")),
+        qPrintable(r.out));
+}
+
+// The seeds' recovery from a deletion the devices missed, through `repair`: the plan (a teardown, then a
+// sync) names who is cut off; it is not sent without the router's name; a protected kluster's router refuses
+// it without the override; overridden, it is sent once for both devices' findings, verified, audited.
+void TestCliDevice::teardownAndSyncClearsAKeptRoute()
+{
+    QVERIFY(cause(QStringLiteral("demo"), QStringLiteral("device-route-stale")).isEmpty());
+    const QStringList stale = idsOf(
+        check(QStringLiteral("sim-admin"), QStringLiteral("demo")), QStringLiteral("device-route-stale:"));
+    QCOMPARE(stale.size(), 2);
+    const QString router = routerOf(QStringLiteral("demo"));
+    QStringList base = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim-admin"),
+        QStringLiteral("--kluster"), QStringLiteral("demo") };
+    for (const QString &id : stale)
+        base << QStringLiteral("--finding") << id;
+    Run r = m_cli->cli(base);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("DELETE network /v2.0/asr1k/routers/") + router)
+            && r.out.contains(QStringLiteral("PUT network /v2.0/asr1k/routers/") + router)
+            && r.out.contains(QStringLiteral("kluster demo ("))
+            && r.out.contains(QStringLiteral("kks-legacy"))
+            && r.out.contains(QStringLiteral("Repaired by the same request to the router's devices as")),
+        qPrintable(r.out));
+    // Not without the router's name.
+    r = m_cli->cli(base + QStringList { QStringLiteral("--yes") });
+    QVERIFY2(
+        r.exitCode == 3 && r.err.contains(QStringLiteral("give --router kks-router")), qPrintable(r.err));
+    QCOMPARE(idsOf(check(QStringLiteral("sim-admin"), QStringLiteral("demo")),
+                 QStringLiteral("device-route-stale:"))
+                 .size(),
+        2);
+    // A protected kluster's router: refused in a batch, and alone without the override.
+    const QStringList confirmed { QStringLiteral("--yes"), QStringLiteral("--router"),
+        QStringLiteral("kks-router"), QStringLiteral("--protected") };
+    r = m_cli->cli(base + confirmed);
+    QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("ProtectedRouter")), qPrintable(r.err + r.out));
+    const QStringList one = { QStringLiteral("repair"), QStringLiteral("--cloud"),
+        QStringLiteral("sim-admin"), QStringLiteral("--kluster"), QStringLiteral("demo"),
+        QStringLiteral("--finding"), stale.first() };
+    r = m_cli->cli(one + confirmed);
+    QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("--override tears the devices down anyway")),
+        qPrintable(r.err + r.out));
+    r = m_cli->cli(one + confirmed + QStringList { QStringLiteral("--override") });
+    QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("Result: fixed")),
+        qPrintable(
+            QStringLiteral("exit %1\n%2\n%3").arg(r.exitCode).arg(r.err.left(2000), r.out.right(2000))));
+    // The devices hold what Neutron does: both findings gone.
+    QVERIFY(idsOf(check(QStringLiteral("sim-admin"), QStringLiteral("demo")), QStringLiteral("device-route"))
+                .isEmpty());
+    const QJsonObject record = m_cli->audit().last();
+    QCOMPARE(record.value(QStringLiteral("finding")).toString(), stale.first());
+    QCOMPARE(record.value(QStringLiteral("verification")).toString(), QStringLiteral("fixed"));
+
+    // Kept again on both devices, with the STANDBY missing a route too: the three findings together are one
+    // teardown and one sync (a request each), verified.
+    QVERIFY(cause(QStringLiteral("demo"), QStringLiteral("device-route-stale")).isEmpty());
+    QVERIFY(cause(QStringLiteral("demo"), QStringLiteral("device-route-missing")).isEmpty());
+    const QStringList again
+        = idsOf(check(QStringLiteral("sim-admin"), QStringLiteral("demo")), QStringLiteral("device-route-"));
+    QCOMPARE(again.size(), 3);
+    QStringList all = { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim-admin"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--yes"),
+        QStringLiteral("--router"), QStringLiteral("kks-router") };
+    for (const QString &id : again)
+        all << QStringLiteral("--finding") << id;
+    r = m_cli->cli(all);
+    QVERIFY2(r.exitCode == 0 && r.out.count(QStringLiteral("Sending: ")) == 1,
+        qPrintable(
+            QStringLiteral("exit %1\n%2\n%3").arg(r.exitCode).arg(r.err.left(2000), r.out.right(2000))));
+    QVERIFY(idsOf(check(QStringLiteral("sim-admin"), QStringLiteral("demo")), QStringLiteral("device-route"))
+                .isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestCliDevice)

@@ -1,5 +1,7 @@
+#include "core/deviceroutes.h"
 #include "core/diagnosis.h"
 #include "core/json/jsonreader.h"
+#include "core/repairproposal.h"
 #include "core/routerdevice.h"
 #include "tests/common/findingassert.h"
 #include "tests/common/worldbuilder.h"
@@ -25,6 +27,9 @@ private slots:
     void malformedAnswersNameThePath();
     void unreadableDeviceIsNotDiagnosedNeverNoDrift();
     void foreignRoutesAreNotThisKlusters();
+    void rolesComeFromTheTeamsActiveDevice();
+    void columnsSetNeutronBesideEachDevice();
+    void staleIsRepairedByTeardownAndSyncOnce();
 };
 
 namespace {
@@ -61,6 +66,18 @@ QString element(const QString &prefix, const QString &mask, const QString &nexth
 {
     return QStringLiteral(R"({"prefix": "%1", "mask": "%2", "fwd-list": {"fwd": "%3"}})")
         .arg(prefix, mask, nexthop);
+}
+
+// The answer where the first device (10.44.0.35) lacks Neutron's last route, 198.19.5.0/24 via .5 (Neutron's
+// list by the prefix's text: 198.19.3.0, .4.0, .5.0) and the second is in step.
+QString firstLacksTheLast(const KlusterState &base)
+{
+    return QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "%1", "type": "remove",
+        "item": "vrf.ip-route-interface-forwarding-list", "neutron": [2, %2], "device": null}],
+        "10.44.0.36": []}}})")
+        .arg(vrfOf(base),
+            element(
+                QStringLiteral("198.19.5.0"), QStringLiteral("255.255.255.0"), QStringLiteral("10.180.0.5")));
 }
 
 // The state with the devices' answer read in (as a snapshot's router-device.json would be).
@@ -119,13 +136,7 @@ void TestRouterDevice::removedRouteIsMissingOnThatDevice()
 {
     // Neutron's list by the prefix's text: 198.19.3.0, .4.0, .5.0; the first device lacks the last one.
     const KlusterState base = world().state();
-    const KlusterState s = withDevices(base,
-        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "%1", "type": "remove",
-            "item": "vrf.ip-route-interface-forwarding-list", "neutron": [2, %2], "device": null}],
-            "10.44.0.36": []}}})")
-            .arg(vrfOf(base),
-                element(QStringLiteral("198.19.5.0"), QStringLiteral("255.255.255.0"),
-                    QStringLiteral("10.180.0.5"))));
+    const KlusterState s = withDevices(base, firstLacksTheLast(base));
     QVERIFY(!s.routerDevices.inStep);
     QCOMPARE(s.routerDevices.devices.at(0).routes.size(), 2);
     QCOMPARE(s.routerDevices.devices.at(1).routes.size(), 3);
@@ -143,13 +154,7 @@ void TestRouterDevice::removedRouteIsMissingOnThatDevice()
 void TestRouterDevice::standbyGapIsAWarning()
 {
     const KlusterState base = world().state();
-    KlusterState s = withDevices(base,
-        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [{"entity": "%1", "type": "remove",
-            "item": "vrf.ip-route-interface-forwarding-list", "neutron": [2, %2], "device": null}],
-            "10.44.0.36": []}}})")
-            .arg(vrfOf(base),
-                element(QStringLiteral("198.19.5.0"), QStringLiteral("255.255.255.0"),
-                    QStringLiteral("10.180.0.5"))));
+    KlusterState s = withDevices(base, firstLacksTheLast(base));
     s.routerDevices.devices[0].role = DeviceRole::Standby;
     Diagnosis d = Diagnosis::run(s);
     QCOMPARE(d.findings.size(), 1);
@@ -327,6 +332,169 @@ void TestRouterDevice::foreignRoutesAreNotThisKlusters()
                     QStringLiteral("10.180.0.77"))));
     QCOMPARE(s.routerDevices.devices.at(0).routes.size(), 4);
     QVERIFY(Diagnosis::run(s).findings.isEmpty());
+}
+
+// The driver does not say which device forwards: the team names the ACTIVE (a connection's setting,
+// --active-device); the other of the pair is its STANDBY, and a device's gap is judged by it.
+void TestRouterDevice::rolesComeFromTheTeamsActiveDevice()
+{
+    const KlusterState base = world().state();
+    const KlusterState s = withDevices(base, firstLacksTheLast(base));
+    const QString id = QStringLiteral("device-route-missing:198.19.5.0/24 via 10.180.0.5 on 10.44.0.35");
+    DiagnosisOptions options;
+    // None named (or another pair's device): unknown, judged as the one that may forward.
+    options.activeDevices = { QStringLiteral("10.44.7.35") };
+    Diagnosis d = Diagnosis::run(s, options);
+    QCOMPARE(d.find(id)->severity, Severity::Critical);
+    QCOMPARE(d.routerDevices.devices.at(0).role, DeviceRole::Unknown);
+    // The other device named ACTIVE: this one is the STANDBY, its gap a warning until a failover.
+    options.activeDevices = { QStringLiteral("10.44.0.36") };
+    d = Diagnosis::run(s, options);
+    QCOMPARE(d.find(id)->severity, Severity::Warning);
+    QCOMPARE(d.routerDevices.devices.at(0).role, DeviceRole::Standby);
+    QCOMPARE(d.routerDevices.devices.at(1).role, DeviceRole::Active);
+    QCOMPARE(d.find(id)->evidence().value(QStringLiteral("role")).toString(), QStringLiteral("STANDBY"));
+    // After the failover the team names it: critical.
+    options.activeDevices = { QStringLiteral("10.44.0.35") };
+    d = Diagnosis::run(s, options);
+    QCOMPARE(d.find(id)->severity, Severity::Critical);
+    QVERIFY2(d.find(id)->message().contains(QStringLiteral("the ACTIVE")), qPrintable(d.find(id)->message()));
+}
+
+// Neutron's routes beside each device's: the ACTIVE's column first, what a device lacks, what only a device
+// holds (and where), and one column that holds what Neutron does when the driver names no difference.
+void TestRouterDevice::columnsSetNeutronBesideEachDevice()
+{
+    WorldBuilder w = world();
+    w.healthyMember(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"),
+        QStringLiteral("198.19.1.0/24"));
+    const KlusterState base = w.state();
+    // The first device kept 198.19.1.0/24 via .3 before Neutron's .6; the second lacks 198.19.5.0/24.
+    const KlusterState s = withDevices(base,
+        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [
+        {"entity": "%1", "type": "change", "item": ["vrf", "ip-route-interface-forwarding-list", 0, "fwd-list"],
+         "neutron": {"fwd": "10.180.0.6"}, "device": [{"fwd": "10.180.0.3"}, {"fwd": "10.180.0.6"}]}],
+        "10.44.0.36": [{"entity": "%1", "type": "remove", "item": "vrf.ip-route-interface-forwarding-list",
+         "neutron": [3, %2], "device": null}]}}})")
+            .arg(vrfOf(base),
+                element(QStringLiteral("198.19.5.0"), QStringLiteral("255.255.255.0"),
+                    QStringLiteral("10.180.0.5"))));
+    DiagnosisOptions options;
+    options.activeDevices = { QStringLiteral("10.44.0.36") };
+    const Diagnosis d = Diagnosis::run(s, options);
+    const DeviceColumns columns(s, d.routerDevices);
+    QVERIFY(columns.isRead());
+    QCOMPARE(columns.count(), 2);
+    QCOMPARE(columns.header(0), QStringLiteral("ACTIVE 10.44.0.36"));
+    QCOMPARE(columns.header(1), QStringLiteral("STANDBY 10.44.0.35"));
+    const Route kept { QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.3") };
+    const Route neutrons { QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.6") };
+    const Route lacked { QStringLiteral("198.19.5.0/24"), QStringLiteral("10.180.0.5") };
+    QCOMPARE(columns.onlyOnDevices(), QList<Route> { kept });
+    QCOMPARE(columns.cell(1, kept), (DeviceCell { DeviceCell::Extra, 0 })); // listed first: it wins there
+    QCOMPARE(columns.cell(1, neutrons), (DeviceCell { DeviceCell::Holds, 1 }));
+    QCOMPARE(columns.cell(0, kept), DeviceCell());
+    QCOMPARE(columns.cell(0, neutrons), (DeviceCell { DeviceCell::Holds, 0 }));
+    QCOMPARE(columns.cell(0, lacked).state, DeviceCell::Lacks);
+    QCOMPARE(columns.cell(0, lacked).text(), QStringLiteral("missing"));
+    QCOMPARE(columns.cell(1, lacked), (DeviceCell { DeviceCell::Holds, 4 }));
+    QCOMPARE(columns.cell(1, kept).text(), QStringLiteral("#1, not in Neutron"));
+    // IPv6 is not the driver's to program: no cell.
+    QCOMPARE(columns.cell(0, Route { QStringLiteral("fd00::/64"), QStringLiteral("fd00::1") }), DeviceCell());
+
+    // In step: one column, each of Neutron's routes held as Neutron holds it.
+    const KlusterState inStep = withDevices(base, QStringLiteral(R"({"diffs": {}})"));
+    const DeviceColumns one(inStep, Diagnosis::run(inStep).routerDevices);
+    QCOMPARE(one.count(), 1);
+    QCOMPARE(one.cell(0, neutrons).state, DeviceCell::InStep);
+    QVERIFY(one.onlyOnDevices().isEmpty());
+    // Not read: no column, and why.
+    KlusterState unread = base;
+    unread.routerDeviceSource.error = QStringLiteral("not readable with these credentials");
+    const DeviceColumns none(unread, RouterDevices());
+    QVERIFY(!none.isRead());
+    QCOMPARE(none.count(), 0);
+    QCOMPARE(none.why(), QStringLiteral("not readable with these credentials"));
+}
+
+// The seeds' only recovery from a kept route: the driver's teardown, then its sync; once for the router
+// however many findings it repairs (with a missing route's sync); every kluster on the router named; the
+// router's name typed to confirm; a protected kluster's router refused without the override (which, alone,
+// lets it through).
+void TestRouterDevice::staleIsRepairedByTeardownAndSyncOnce()
+{
+    WorldBuilder w = world();
+    w.healthyMember(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"),
+        QStringLiteral("198.19.1.0/24"));
+    const KlusterState base = w.state();
+    // Both devices kept 198.19.1.0/24 via .3 before .6; the second also lacks 198.19.5.0/24.
+    const QString kept = QStringLiteral(R"({"entity": "%1", "type": "change",
+        "item": ["vrf", "ip-route-interface-forwarding-list", 0, "fwd-list"], "neutron": {"fwd": "10.180.0.6"},
+        "device": [{"fwd": "10.180.0.3"}, {"fwd": "10.180.0.6"}]})")
+                             .arg(vrfOf(base));
+    const QString lacked = QStringLiteral(R"({"entity": "%1", "type": "remove",
+        "item": "vrf.ip-route-interface-forwarding-list", "neutron": [3, %2], "device": null})")
+                               .arg(vrfOf(base),
+                                   element(QStringLiteral("198.19.5.0"), QStringLiteral("255.255.255.0"),
+                                       QStringLiteral("10.180.0.5")));
+    const KlusterState s = withDevices(base,
+        QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [%1], "10.44.0.36": [%1, %2]}}})")
+            .arg(kept, lacked));
+    auto fetch = std::make_shared<KlusterFetch>();
+    fetch->state = s;
+    const auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(s));
+    const QStringList stale = findingIds(*diagnosis, FindingKind::DeviceRouteStale);
+    const QStringList missing = findingIds(*diagnosis, FindingKind::DeviceRouteMissing);
+    QCOMPARE(stale.size(), 2);
+    QCOMPARE(missing.size(), 1);
+    // Neutron is right, the devices still send the recycled CIDR to its previous owner: one incident, whose
+    // one repair is one teardown and one sync.
+    const Incident *recycled = nullptr;
+    for (const Incident &i : diagnosis->incidents) {
+        if (i.id() == QStringLiteral("recycled-pod-cidr:198.19.1.0/24"))
+            recycled = &i;
+    }
+    QVERIFY(recycled);
+    QCOMPARE(recycled->members, stale);
+    QVERIFY2(
+        recycled->title.contains(QStringLiteral("on the router's devices")), qPrintable(recycled->title));
+    QCOMPARE(recycled->repair()->requests.size(), 2);
+    QCOMPARE(recycled->repair()->action, RepairPlan::Action::ResetDevices);
+    const std::optional<RepairPlan> plan = diagnosis->find(stale.first())->repair();
+    QVERIFY(plan);
+    QCOMPARE(plan->action, RepairPlan::Action::ResetDevices);
+    QCOMPARE(plan->requests.size(), 2);
+    QCOMPARE(
+        plan->requests.at(0).summary(), QStringLiteral("DELETE network /v2.0/asr1k/routers/") + s.router.id);
+    QCOMPARE(
+        plan->requests.at(1).summary(), QStringLiteral("PUT network /v2.0/asr1k/routers/") + s.router.id);
+    QVERIFY2(plan->cutOff.join(QLatin1Char(' ')).contains(QStringLiteral("kluster legacy")),
+        qPrintable(plan->cutOff.join(QLatin1Char(' '))));
+
+    // All three at once: one step, the teardown and sync, for the three findings; the router's name typed.
+    RepairChoice choice;
+    choice.findings = stale + missing;
+    const RepairProposal all(QStringLiteral("legacy"), fetch, diagnosis, choice);
+    QCOMPARE(all.steps().size(), 1);
+    QCOMPARE(all.steps().first().plan.action, RepairPlan::Action::ResetDevices);
+    QCOMPARE(all.steps().first().findingIds.size(), 3);
+    QCOMPARE(all.typeToConfirm(), s.router.name);
+    // Two missing-route syncs are one sync too.
+    choice.findings = missing;
+    QCOMPARE(RepairProposal(QStringLiteral("legacy"), fetch, diagnosis, choice).steps().first().plan.action,
+        RepairPlan::Action::SyncDevices);
+
+    // A protected kluster on the router: the teardown alone waits for the override; in a batch it is refused.
+    choice.findings = { stale.first() };
+    choice.protectedRouter = true;
+    const RepairProposal alone(QStringLiteral("legacy"), fetch, diagnosis, choice);
+    QVERIFY(alone.needsOverride());
+    QCOMPARE(alone.gate().decisions().first().reason, Refusal::ProtectedRouter);
+    QCOMPARE(alone.typeToConfirm(), s.router.name);
+    choice.findings = stale;
+    const RepairProposal batch(QStringLiteral("legacy"), fetch, diagnosis, choice);
+    QVERIFY(batch.steps().isEmpty());
+    QCOMPARE(batch.gate().decisions().first().verdict, RepairGate::Verdict::Refused);
 }
 
 QTEST_GUILESS_MAIN(TestRouterDevice)

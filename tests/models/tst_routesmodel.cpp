@@ -20,6 +20,7 @@ private slots:
     void slicedLoadShowsWhatOneLoadShows();
     void unknownSourcesMakeNothingUp_data();
     void unknownSourcesMakeNothingUp();
+    void devicesBesideNeutron();
 };
 
 // 198.19.1.0/24 twice (an orphan first, then the node's), a missing route, a foreign one, optionally an
@@ -301,6 +302,75 @@ void TestRoutesModel::unknownSourcesMakeNothingUp()
         source == QLatin1String("servers") ? QStringLiteral("unknown")
                                            : QStringLiteral("no instance (nodes unknown)"));
     QVERIFY2(!text.contains(QStringLiteral("no node has")), qPrintable(text));
+}
+
+// Where the router's devices were read: a column each (the ACTIVE first), a route's place on each device or
+// that it lacks it, the route only a device holds as a row of its destination with its finding, the group's
+// device cell the route that wins there; in place when the devices come back in step.
+void TestRoutesModel::devicesBesideNeutron()
+{
+    RoutesModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy headers(&model, &QAbstractItemModel::headerDataChanged);
+    KlusterState state = world(false, false).state();
+    const Route kept { QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.3") };
+    const Route nodes { QStringLiteral("198.19.1.0/24"), QStringLiteral("10.180.0.5") };
+    const Route foreign { QStringLiteral("10.0.0.0/8"), QStringLiteral("10.180.0.77") };
+    RouterDevice standby { QStringLiteral("10.44.0.36"), DeviceRole::Unknown, { foreign }, -1, QString() };
+    RouterDevice active { QStringLiteral("10.44.0.35"), DeviceRole::Unknown, { foreign, kept, nodes }, -1,
+        QString() };
+    state.routerDevices.devices = { standby, active };
+    state.routerDevices.inStep = false;
+    state.routerDeviceSource.known = true;
+    DiagnosisOptions options;
+    options.activeDevices = { QStringLiteral("10.44.0.35") };
+    model.setState(state, Diagnosis::run(state, options));
+    QCOMPARE(model.deviceHeaders(),
+        QStringList({ QStringLiteral("ACTIVE 10.44.0.35"), QStringLiteral("STANDBY 10.44.0.36") }));
+    QCOMPARE(headers.size(), 1);
+    const auto cell = [&model](const QString &key, int column) {
+        return model.indexOf(key).siblingAtColumn(column).data().toString();
+    };
+    const QString keptKey = QStringLiteral("198.19.1.0/24 via 10.180.0.3");
+    const QString nodesKey = QStringLiteral("198.19.1.0/24 via 10.180.0.5");
+    QCOMPARE(cell(nodesKey, RoutesModel::FirstDeviceColumn), QStringLiteral("#3"));
+    QCOMPARE(cell(nodesKey, RoutesModel::SecondDeviceColumn), QStringLiteral("missing"));
+    QVERIFY(model.indexOf(nodesKey).data(RoutesModel::DeviceProblemRole).toBool());
+    QCOMPARE(
+        model.indexOf(nodesKey).data(ConsoleRole::Severity).toInt(), int(Severity::Warning)); // STANDBY's
+    // The deleted route the ACTIVE kept: in Neutron nowhere, second on the device, before the node's.
+    QCOMPARE(cell(keptKey, RoutesModel::PositionColumn), QStringLiteral("not in Neutron"));
+    QCOMPARE(cell(keptKey, RoutesModel::FirstDeviceColumn), QStringLiteral("#2, not in Neutron"));
+    QCOMPARE(cell(keptKey, RoutesModel::SecondDeviceColumn), QString());
+    QCOMPARE(model.indexOf(keptKey).data(ConsoleRole::Severity).toInt(), int(Severity::Critical));
+    QVERIFY(model.indexOf(keptKey).data(RoutesModel::ProblemRole).toBool());
+    QVERIFY(model.indexOf(keptKey)
+                .data(ConsoleRole::Findings)
+                .toStringList()
+                .contains(QStringLiteral("device-route-stale:198.19.1.0/24 via 10.180.0.3 on 10.44.0.35")));
+    // Their destination: the kept one carries its traffic on the ACTIVE.
+    const QModelIndex group = model.indexOf(QStringLiteral("198.19.1.0/24"));
+    QVERIFY(group.data(RoutesModel::GroupRole).toBool());
+    QCOMPARE(group.siblingAtColumn(RoutesModel::FirstDeviceColumn).data().toString(),
+        QStringLiteral("via 10.180.0.3, not in Neutron"));
+    QCOMPARE(
+        group.siblingAtColumn(RoutesModel::SecondDeviceColumn).data().toString(), QStringLiteral("missing"));
+    QCOMPARE(cell(QStringLiteral("10.0.0.0/8 via 10.180.0.77"), RoutesModel::SecondDeviceColumn),
+        QStringLiteral("#1"));
+
+    // In step again: one column, as Neutron; the device's route is gone, updated in place.
+    state.routerDevices = RouterDevices();
+    model.setState(state, Diagnosis::run(state, options));
+    QCOMPARE(model.deviceHeaders(), QStringList { QStringLiteral("Devices (in step)") });
+    QVERIFY(!model.indexOf(keptKey).isValid());
+    QCOMPARE(cell(nodesKey, RoutesModel::FirstDeviceColumn), QStringLiteral("as Neutron"));
+    QVERIFY(!model.indexOf(nodesKey).data(RoutesModel::ProblemRole).toBool());
+    // Not read: no column.
+    state.routerDeviceSource.known = false;
+    state.routerDeviceSource.error = QStringLiteral("not readable with these credentials");
+    model.setState(state, Diagnosis::run(state, options));
+    QVERIFY(model.deviceHeaders().isEmpty());
+    QCOMPARE(model.devicesWhy(), QStringLiteral("not readable with these credentials"));
 }
 
 QTEST_GUILESS_MAIN(TestRoutesModel)

@@ -271,13 +271,13 @@ void TestKlusterFetcher::routerDevicesReadByAnAdminAndRefusedOnce()
     World &w = f.sim.world();
     w.asr1k = true;
     w.addDevicePairs();
-    w.users.append(SimUser { w.newHexId(), QStringLiteral("admin"), QStringLiteral("admin-pass"),
+    w.users.append(SimUser { w.newHexId(), QStringLiteral("ops-admin"), QStringLiteral("admin-pass"),
         w.projects.first().id, { QStringLiteral("admin"), QStringLiteral("member") } });
     const QString router = w.klusters.at(w.klusterIndex(QStringLiteral("demo"))).routerId;
     w.routers[w.routerIndex(router)].devices[1].lacking.append(
         w.routers[w.routerIndex(router)].routes.first());
 
-    KeystoneSession admin(&m_client, cloud(f, QStringLiteral("admin"), QStringLiteral("admin-pass")));
+    KeystoneSession admin(&m_client, cloud(f, QStringLiteral("ops-admin"), QStringLiteral("admin-pass")));
     const KlusterFetch read = fetch(admin, QStringLiteral("demo"));
     QVERIFY2(read.errors.isEmpty(), qPrintable(SourceError::joined(read.errors)));
     QVERIFY(read.state.routerDeviceSource.known);
@@ -322,11 +322,11 @@ void TestKlusterFetcher::routerDevicesBadAnswerIsNamed()
         World &w = f.sim.world();
         w.asr1k = true;
         w.addDevicePairs();
-        w.users.append(SimUser { w.newHexId(), QStringLiteral("admin"), QStringLiteral("admin-pass"),
+        w.users.append(SimUser { w.newHexId(), QStringLiteral("ops-admin"), QStringLiteral("admin-pass"),
             w.projects.first().id, { QStringLiteral("admin") } });
         const QByteArray fault = "{" + kind + R"(, "service": "network", "path": "^/v2.0/asr1k"})";
         QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"), fault).status, 201);
-        KeystoneSession admin(&m_client, cloud(f, QStringLiteral("admin"), QStringLiteral("admin-pass")));
+        KeystoneSession admin(&m_client, cloud(f, QStringLiteral("ops-admin"), QStringLiteral("admin-pass")));
         const KlusterFetch r = fetch(admin, QStringLiteral("demo"));
         QCOMPARE(r.errors.size(), 1);
         QVERIFY(r.errors.first().source == Source::RouterDevice);

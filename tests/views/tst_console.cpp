@@ -78,6 +78,7 @@ private slots:
     void demoShowsEveryFindingKind();
     void findingSelectsItsRows();
     void repairThroughTheDialog();
+    void deviceTeardownAsksForTheRoutersName();
     void routeRepairsAsOneChange();
     void ghostNodeDeletedByName();
     void multiSelectRepairObeysTheBudget();
@@ -116,6 +117,19 @@ private:
     {
         return ConsoleTest::simSpec(m_fixture->sim, readOnly);
     }
+    // As the demo signs in: its admin (the router devices' view is a cloud admin's), the ACTIVE devices named
+    // as the team running the cloud knows them.
+    ConnectionSpec adminSpec() const
+    {
+        ConnectionSpec spec = simSpec();
+        spec.config->username = QStringLiteral("admin");
+        for (const QJsonValue d :
+            m_fixture->sim.describe().value(QStringLiteral("routerDevices")).toArray()) {
+            if (d[QStringLiteral("role")].toString() == QLatin1String("ACTIVE"))
+                spec.options.activeDevices << d[QStringLiteral("host")].toString();
+        }
+        return spec;
+    }
     QStringList kindsShown(MainWindow &window) const;
 
     std::unique_ptr<SimFixture> m_fixture;
@@ -152,10 +166,10 @@ QStringList TestConsole::kindsShown(MainWindow &window) const
 void TestConsole::demoShowsEveryFindingKind()
 {
     MainWindow window;
-    QVERIFY(ConsoleTest::open(window, simSpec()));
+    QVERIFY(ConsoleTest::open(window, adminSpec()));
     // Every kluster of the demo world, worst first by impact: a critical finding of the whole kluster (a
-    // missing group or rule: demo, edge, blue, by their critical causes 8, 5, 2) above legacy's node-wide
-    // ones.
+    // missing group or rule: demo, edge, blue, by their critical causes; blue's router devices' kept routes
+    // are one cause, its recycled pod CIDR) above legacy's node-wide ones.
     QCOMPARE(ConsoleTest::sidebarColumn(window.sidebar(), 0, KlustersModel::KeyRole),
         QStringList({ QStringLiteral("sim/demo"), QStringLiteral("sim/edge"), QStringLiteral("sim/blue"),
             QStringLiteral("sim/legacy") }));
@@ -182,16 +196,14 @@ void TestConsole::demoShowsEveryFindingKind()
         QStringLiteral("route-limit"), QStringLiteral("node-not-ready"),
         QStringLiteral("node-network-unavailable"), QStringLiteral("route-unassigned"),
         QStringLiteral("node-without-instance"), QStringLiteral("instance-stopped"),
-        QStringLiteral("port-address-pair-missing") };
-    // The list is every kind there is (a new kind must be shown by the demo world too), but the router
-    // devices' two: the default world has no ASR driver yet (its kluster whose router shows every device
-    // failure is the rest of that work); tst_cli_device shows them against the simulator with the driver.
-    const QStringList notYet { QStringLiteral("device-route-stale"), QStringLiteral("device-route-missing") };
+        QStringLiteral("port-address-pair-missing"), QStringLiteral("device-route-stale"),
+        QStringLiteral("device-route-missing") };
+    // The list is every kind there is: a new kind must be shown by the demo world too.
     for (int k = 0; k < FindingKindCount; ++k) {
         const QString name = findingKindName(FindingKind(k));
-        QVERIFY2(expected.contains(name) || notYet.contains(name), qPrintable(name));
+        QVERIFY2(expected.contains(name), qPrintable(name));
     }
-    QCOMPARE(expected.size() + notYet.size(), FindingKindCount);
+    QCOMPARE(expected.size(), FindingKindCount);
     for (const QString &kind : expected)
         QVERIFY2(all.contains(kind), qPrintable(kind + QStringLiteral(" is not shown")));
     QVERIFY(!window.isBannerVisible());
@@ -260,6 +272,44 @@ void TestConsole::findingSelectsItsRows()
     QVERIFY(window.findingsPage()->selectKeys({ duplicateId }));
     QVERIFY2(selectedNames(window.routesPage(), RoutesModel::KeyRole).size() >= 2,
         qPrintable(selectedNames(window.routesPage(), RoutesModel::KeyRole).join(QLatin1Char(','))));
+}
+
+// blue's router's devices kept a deleted route: its repair tears the router's configuration on the devices
+// down and syncs it, which cuts every kluster on it off until the sync ends: the dialog names them and asks
+// for the router's name typed; sent, it is verified by reading the devices again.
+void TestConsole::deviceTeardownAsksForTheRoutersName()
+{
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, adminSpec()));
+    QVERIFY(select(window, { QStringLiteral("sim"), QStringLiteral("blue") }));
+    const QString id = QStringLiteral("device-route-stale:100.102.12.0/24 via 10.181.0.99 on 10.44.1.35");
+    window.setTab(Tab::Routes);
+    QVERIFY(window.routesPage()->selectKeys({ QStringLiteral("100.102.12.0/24 via 10.181.0.99") }));
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *d) { dialog = qobject_cast<RepairDialog *>(d); });
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QVERIFY2(dialog->sendable().contains(id), qPrintable(dialog->sendable().join(QLatin1Char(' '))));
+    const QString said = dialog->typeToConfirmText();
+    QVERIFY2(said.contains(QStringLiteral("blue-router")) && said.contains(QStringLiteral("kluster blue (")),
+        qPrintable(said));
+    // Both devices' kept route: one teardown and one sync.
+    QCOMPARE(dialog->confirmButton()->text().remove(QLatin1Char('&')),
+        QStringLiteral("Tear down and sync router blue-router (2 findings)"));
+    QVERIFY(!dialog->confirmButton()->isEnabled());
+    QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("blue"));
+    QVERIFY(!dialog->confirmButton()->isEnabled());
+    QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("-router"));
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); // scripts/screenshots
+    if (!shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-teardown.png")));
+    QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
+    QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    QVERIFY2(finished.wait(60000), "the repair did not finish");
+    QVERIFY2(dialog->resultsText().contains(QStringLiteral("fixed (verified)")),
+        qPrintable(dialog->resultsText()));
 }
 
 void TestConsole::repairThroughTheDialog()
