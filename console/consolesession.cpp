@@ -132,6 +132,15 @@ bool ConsoleSession::isRouterProtected(const KlusterKey &key) const
             && isProtected(KlusterKey { key.connection, other->state.kluster.name }))
             return true;
     }
+    // A protected kluster of the connection not read (yet, or its refresh failed) may be on it: held as if.
+    for (const QString &marked : Settings::protectedKlusters().value()) {
+        const KlusterKey k = KlusterKey::fromString(marked);
+        if (k.connection != key.connection || k == key)
+            continue;
+        const KlusterData *other = m_store->data(k);
+        if (!other || !other->fetch || other->fetch->state.router.id.isEmpty())
+            return true;
+    }
     return false;
 }
 

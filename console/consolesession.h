@@ -39,8 +39,8 @@ public:
     // Protected klusters ask for their name typed before every repair: those of a protected connection, and
     // those marked one by one (kept in the settings).
     bool isProtected(const KlusterKey &key) const;
-    // Another kluster of the connection read onto the same router is protected (tearing the router's devices
-    // down would cut it off too).
+    // Another kluster of the connection on the same router is protected (tearing the router's devices down
+    // would cut it off too), or a protected kluster of the connection was not read and may be.
     bool isRouterProtected(const KlusterKey &key) const;
     void setKlusterProtected(const KlusterKey &key, bool on);
 

@@ -40,7 +40,8 @@ QJsonArray routesJson(const QList<Route> &routes)
 
 Severity staleSeverity(const FindingFacts &facts)
 {
-    return facts.competes ? Severity::Critical : Severity::Warning;
+    // On the STANDBY it wins only after a failover.
+    return facts.competes && !facts.onStandby ? Severity::Critical : Severity::Warning;
 }
 
 Severity missingSeverity(const FindingFacts &facts)
@@ -58,9 +59,11 @@ QString staleMessage(const DiagnosisContext &c, const Finding &f)
             "Device %1 (%2) of router %3 still holds %4 via %5, which Neutron no longer has (a "
             "deletion the device missed): a node's pod network or a route of Neutron's has that "
             "destination, so traffic for %4 can go to %5 on the device while Neutron says "
-            "otherwise. The known recovery is to tear the router's configuration on the devices down "
-            "and sync it again (every kluster on the router loses its routes until the sync ends).")
-              .arg(d.host, deviceRoleName(d.role), router, r.destination, r.nexthop)
+            "otherwise%6. The known recovery is to tear the router's configuration on the devices "
+            "down and sync it again (every kluster on the router loses its routes until the sync ends).")
+              .arg(d.host, deviceRoleName(d.role), router, r.destination, r.nexthop,
+                  d.role == DeviceRole::Standby ? QStringLiteral(" once it is the ACTIVE (after a failover)")
+                                                : QString())
         : QStringLiteral(
             "Device %1 (%2) of router %3 still holds %4 via %5, which Neutron no longer has (a "
             "deletion the device missed). No node's pod network is routed there now, so nothing is "
@@ -174,9 +177,15 @@ void detect(Detection &d)
         inNeutron.insert(canonicalRoute(r));
         competing.insert(Cidr::parse(r.destination).toString());
     }
+    // A node's own route (its pod CIDR via its InternalIP) a device holds and Neutron lacks is the one that
+    // works, not a stale one: Neutron's gap is route-missing.
+    QSet<QString> needed;
     for (const Node &n : s.nodes) {
-        if (n.podCidr.isValid())
-            competing.insert(n.podCidr.toString());
+        if (!n.podCidr.isValid())
+            continue;
+        competing.insert(n.podCidr.toString());
+        if (!n.internalIp.isEmpty())
+            needed.insert(canonicalRoute(Route { n.podCidr.toString(), n.internalIp }));
     }
     for (int di = 0; di < s.routerDevices.devices.size(); ++di) {
         const RouterDevice &device = s.routerDevices.devices.at(di);
@@ -184,12 +193,14 @@ void detect(Detection &d)
                                             : std::min(device.known, int(device.routes.size()));
         for (int ri = 0; ri < known; ++ri) {
             const Route &r = device.routes.at(ri);
-            if (r.nexthop.isEmpty() || !ours(r) || inNeutron.contains(canonicalRoute(r)))
+            if (r.nexthop.isEmpty() || !ours(r) || inNeutron.contains(canonicalRoute(r))
+                || needed.contains(canonicalRoute(r)))
                 continue;
             FindingFacts facts;
             facts.device = di;
             facts.deviceRoute = ri;
             facts.competes = competing.contains(Cidr::parse(r.destination).toString());
+            facts.onStandby = device.role == DeviceRole::Standby;
             d.result.findings.append(d.make(FindingKind::DeviceRouteStale,
                 QStringLiteral("%1 via %2 on %3").arg(r.destination, r.nexthop, device.host),
                 std::move(facts)));

@@ -95,7 +95,7 @@ struct FindingFacts
     int deviceRoute = -1;
     bool competes
         = false; // device-route-stale: its destination is a node's pod network or a route's: it can win
-    bool onStandby = false; // device-route-missing: the device is the pair's STANDBY
+    bool onStandby = false; // device-route-*: the device is the pair's STANDBY
 };
 
 class DiagnosisContext;

@@ -246,8 +246,10 @@ void Finder::recycledPodCidrs()
         if (ip.isEmpty())
             continue;
         QStringList elsewhere;
+        bool routedRight = false; // Neutron routes C to the node
         for (int idx : m_c.routesByDestination.value(node.podCidr)) {
             const QString hop = audit.entries().at(idx).route.nexthop;
+            routedRight = routedRight || canonicalAddress(hop) == ip;
             if (canonicalAddress(hop) != ip && !elsewhere.contains(hop))
                 elsewhere << hop;
         }
@@ -265,7 +267,9 @@ void Finder::recycledPodCidrs()
             if (!elsewhere.contains(kept.nexthop) && !deviceHops.contains(kept.nexthop))
                 deviceHops << kept.nexthop;
         }
-        if (elsewhere.isEmpty() && keptOnDevices.isEmpty())
+        // The devices' kept routes make the incident only where Neutron is right (routes C to the node
+        // alone); where Neutron is wrong, its one change is the repair and the devices' findings stand alone.
+        if (elsewhere.isEmpty() && (keptOnDevices.isEmpty() || !routedRight))
             continue;
         const QString cidr = node.podCidr.toString();
         QStringList members;
@@ -278,7 +282,8 @@ void Finder::recycledPodCidrs()
             members << Finding::idOf(kind, node.name);
         // The CIDR's previous owner: an instance that lost its node, the kluster's routes to C still via it.
         members << lostOwners.value(node.podCidr);
-        members << keptOnDevices;
+        if (elsewhere.isEmpty())
+            members << keptOnDevices;
         Incident incident;
         incident.rule = IncidentRule::RecycledPodCidr;
         incident.key = cidr;

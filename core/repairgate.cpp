@@ -339,9 +339,10 @@ QStringList RepairGate::deletedNames() const
 
 QString RepairGate::typeToConfirm(const QString &kluster) const
 {
+    // A teardown alone asks for its router's name; with deletions as well, the kluster's name confirms all.
     for (const Decision &d : m_decisions) {
         if (d.mayBeSent(true) && d.plan->action == RepairPlan::Action::ResetDevices)
-            return d.plan->routerName;
+            return deletedNames().isEmpty() ? d.plan->routerName : kluster;
     }
     const QStringList names = deletedNames();
     if (names.size() == 1)

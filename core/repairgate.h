@@ -98,8 +98,8 @@ public:
     bool refusedInBulk() const { return m_refusedInBulk; } // one alone could be overridden; several never
 
     // The instances and nodes a confirmation deletes, and what must be typed to confirm it: the router's name
-    // where its devices are torn down, else the name for one deletion, the kluster's name for several,
-    // nothing for none.
+    // where its devices are torn down (the kluster's name when deletions come with it), else the name for one
+    // deletion, the kluster's name for several, nothing for none.
     QStringList deletedNames() const;
     QString typeToConfirm(const QString &kluster) const;
 

@@ -93,7 +93,12 @@ Table tableOf(const KlusterState &state, const Diagnosis &diagnosis, const Devic
             continue; // a missing route is one a node needs: not known without the nodes and servers
         t.lines << line(e.route, e.position, e.roles, e.nexthopNode, e.nexthopInstance);
     }
+    QSet<QString> audited; // a route a node needs and Neutron lacks is its line already, whoever holds it
+    for (const RouteAudit::Entry &e : audit.entries())
+        audited.insert(canonicalRoute(e.route));
     for (const Route &r : columns.onlyOnDevices()) {
+        if (audited.contains(canonicalRoute(r)))
+            continue;
         const QString hop = canonicalAddress(r.nexthop);
         const int node = join.nodeByAddress(hop);
         const int instance = join.instanceByAddress(hop);

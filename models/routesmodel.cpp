@@ -108,7 +108,12 @@ RoutesModel::Prepared RoutesModel::prepare(
     QList<QList<Row>> routesOf;
     // The routes only a device holds (Neutron deleted them, the device missed it) join their destination.
     QList<RouteAudit::Entry> entries = audit.entries();
+    QSet<QString> audited; // a route a node needs and Neutron lacks is its row already, whoever holds it
+    for (const RouteAudit::Entry &e : entries)
+        audited.insert(canonicalRoute(e.route));
     for (const Route &route : devices.onlyOnDevices()) {
+        if (audited.contains(canonicalRoute(route)))
+            continue;
         RouteAudit::Entry e;
         e.route = route;
         e.destination = Cidr::parse(route.destination);

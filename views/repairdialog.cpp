@@ -218,13 +218,18 @@ void RepairDialog::showProposal(const std::shared_ptr<const RepairProposal> &pro
     const QStringList deleteNames = gate.deletedNames();
     if (teardown) {
         // Every kluster on the router loses its routes until the sync ends: its name typed, whoever asks.
-        m_typeLabel->setText(
-            tr("This tears router <b>%1</b>'s configuration on its devices down, then syncs it: "
-               "until the sync ends, %2 lose the router's routes. Type <b>%1</b> to confirm:")
-                .arg(teardown->routerName.toHtmlEscaped(),
-                    teardown->cutOff.isEmpty()
-                        ? tr("its klusters")
-                        : teardown->cutOff.join(QStringLiteral(", ")).toHtmlEscaped()));
+        m_typeLabel->setText(tr(
+            "This tears router <b>%1</b>'s configuration on its devices down, then syncs it: until the sync "
+            "ends, %2 lose the router's routes.%3 Type <b>%4</b> to confirm:")
+                                 .arg(teardown->routerName.toHtmlEscaped(),
+                                     teardown->cutOff.isEmpty()
+                                         ? tr("its klusters")
+                                         : teardown->cutOff.join(QStringLiteral(", ")).toHtmlEscaped(),
+                                     deleteNames.isEmpty()
+                                         ? QString()
+                                         : tr(" It also deletes %1.")
+                                               .arg(deleteNames.join(QStringLiteral(", ")).toHtmlEscaped()),
+                                     m_typeToConfirm.toHtmlEscaped()));
         m_confirmation->setAccessibleName(tr("Type the router's name to confirm"));
     } else if (p.choice().protectedKluster) {
         m_typeLabel->setText(

@@ -49,8 +49,10 @@ RoutesPage::RoutesPage(RoutesModel *model, QWidget *parent)
     const auto showDevices = [routes, model] {
         const QStringList headers = model->deviceHeaders();
         for (int c = RoutesModel::FirstDeviceColumn; c <= RoutesModel::SecondDeviceColumn; ++c) {
-            routes->setColumnHidden(c, headers.value(c - RoutesModel::FirstDeviceColumn).isEmpty());
-            routes->setColumnWidth(c, 140);
+            const bool hidden = headers.value(c - RoutesModel::FirstDeviceColumn).isEmpty();
+            if (routes->isColumnHidden(c) && !hidden)
+                routes->setColumnWidth(c, 140); // as it appears; a width the person chose stays
+            routes->setColumnHidden(c, hidden);
         }
     };
     connect(model, &QAbstractItemModel::headerDataChanged, routes, showDevices);

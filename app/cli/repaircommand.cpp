@@ -94,7 +94,14 @@ QStringList printDecisions(QTextStream &out, const RepairProposal &proposal, boo
 {
     const RepairGate &gate = proposal.gate();
     QStringList refusals;
-    QHash<QString, QString> devicesOf; // a router's device path -> the first finding whose plan acts there
+    // The requests a confirmation sends to each router's devices, merged (one sync, or one teardown and
+    // sync), printed once where the first finding they repair stands.
+    QHash<QString, RepairPlan> merged;
+    for (const RepairGate::Step &step : gate.steps()) {
+        if (step.plan.actsOnDevices())
+            merged.insert(step.plan.requests.constLast().path, step.plan);
+    }
+    QHash<QString, QString> devicesOf; // a router's device path -> the first finding printed with it
     for (const RepairGate::Decision &d : gate.decisions()) {
         const Finding &finding = *d.finding;
         out << "[" << severityName(finding.severity).toUpper() << "] " << printable(finding.id()) << "\n  "
@@ -104,16 +111,19 @@ QStringList printDecisions(QTextStream &out, const RepairProposal &proposal, boo
             refusals << finding.id() + QStringLiteral(": it has no repair of its own");
             continue;
         }
-        const QString devices = d.plan->actsOnDevices() ? d.plan->requests.constLast().path : QString();
-        if (d.combined)
+        const QString path = d.plan->actsOnDevices() ? d.plan->requests.constLast().path : QString();
+        const QString devices = d.mayBeSent(true) && merged.contains(path) ? path : QString();
+        if (d.combined) {
             out << "Repaired by the one route change below.\n";
-        else if (!devices.isEmpty() && devicesOf.contains(devices))
+        } else if (devices.isEmpty()) {
+            printPlan(out, *d.plan);
+        } else if (devicesOf.contains(devices)) {
             out << "Repaired by the same request to the router's devices as "
                 << printable(devicesOf.value(devices)) << ".\n";
-        else
-            printPlan(out, *d.plan);
-        if (!devices.isEmpty() && !devicesOf.contains(devices))
+        } else {
+            printPlan(out, merged.value(devices));
             devicesOf.insert(devices, finding.id());
+        }
         if (!d.mayBeSent(override))
             refusals << finding.id() + QStringLiteral(": ")
                     + d.why(d.reason == Refusal::ProtectedRouter
@@ -284,13 +294,14 @@ int runRepairCommand(const QStringList &arguments)
                 return;
             }
             // A teardown of a router's devices is confirmed by its name, as the console asks it typed.
-            if (proposal->teardown() && parser.value(QStringLiteral("router")) != proposal->typeToConfirm()) {
+            if (proposal->teardown()
+                && parser.value(QStringLiteral("router")) != proposal->teardown()->routerName) {
                 QCoreApplication::exit(CliOptions::fail(command,
                     QStringLiteral(
                         "this plan tears router %1's configuration on its devices down: every kluster "
                         "on it loses its routes until the sync ends. Nothing was sent: give --router "
                         "%1 to confirm")
-                        .arg(proposal->typeToConfirm())));
+                        .arg(proposal->teardown()->routerName)));
                 return;
             }
             for (const QString &r : refusals)

@@ -370,7 +370,7 @@ void KlusterFetcher::fetchDevice()
         } else if (error.isError() && (r.status == 401 || r.status == 403)) {
             m_session->noteRefused(QStringLiteral("asr1k"));
             // The server's words up to their first sentence's end (a policy engine's page says more).
-            QString words = error.serverMessage.section(QLatin1Char('.'), 0, 0).simplified();
+            QString words = error.serverMessage.section(QStringLiteral(". "), 0, 0).simplified();
             if (words.size() > 100)
                 words = words.left(99) + QChar(0x2026);
             notReadable(st,

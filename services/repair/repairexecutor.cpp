@@ -323,7 +323,16 @@ void RepairExecutor::send(const PlannedRequest &request, HttpCall *call)
             return;
         }
         if (r.error.isError() && already.isEmpty()) {
-            conclude(Outcome::Result::Failed, r.error.toString());
+            if (m_plan && m_plan->action == RepairPlan::Action::ResetDevices
+                && request.method == QLatin1String("PUT"))
+                // The teardown went through: the router's routes are gone from its devices until a sync.
+                conclude(Outcome::Result::Failed,
+                    QStringLiteral(
+                        "router %1's configuration is torn down on its devices and the sync failed (%2): "
+                        "every kluster on it has no routes there until a sync; send PUT network %3 now")
+                        .arg(m_plan->routerName, r.error.toString(), request.path));
+            else
+                conclude(Outcome::Result::Failed, r.error.toString());
             return;
         }
         ++m_next;
@@ -383,6 +392,31 @@ void RepairExecutor::verify()
                 m_outcome.remaining << f.id();
         }
         const QString ids = findingIds().join(QStringLiteral(", "));
+        if (m_plan && m_plan->actsOnDevices()) {
+            // Only the devices read again prove it: a device source unread (or unjudged) hides every device
+            // finding; a route the devices lack after a teardown means the sync has not programmed it (yet).
+            if (!fetch.state.routerDeviceSource.known) {
+                conclude(Outcome::Result::Failed,
+                    QStringLiteral(
+                        "sent, but could not verify: the router's devices could not be read again (%1)")
+                        .arg(fetch.state.routerDeviceSource.error.isEmpty()
+                                ? SourceError::joined(fetch.errors)
+                                : fetch.state.routerDeviceSource.error));
+                return;
+            }
+            QStringList lacking;
+            for (const Finding &f : after.findings) {
+                if (f.kind == FindingKind::DeviceRouteMissing)
+                    lacking << f.id();
+            }
+            if (m_plan->action == RepairPlan::Action::ResetDevices && !lacking.isEmpty()) {
+                conclude(Outcome::Result::StillThere,
+                    QStringLiteral(
+                        "sent, but the router's devices lack routes Neutron has after the sync: %1")
+                        .arg(lacking.join(QStringLiteral(", "))));
+                return;
+            }
+        }
         if (!fetch.errors.isEmpty() && m_outcome.remaining.size() < m_findings.size()) {
             // Gone, but maybe only because its source failed: not proof.
             bool sourcesSound = fetch.state.klusterSource.known && fetch.state.serversSource.known

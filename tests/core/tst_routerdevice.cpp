@@ -3,9 +3,11 @@
 #include "core/json/jsonreader.h"
 #include "core/repairproposal.h"
 #include "core/routerdevice.h"
+#include "core/routereport.h"
 #include "tests/common/findingassert.h"
 #include "tests/common/worldbuilder.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
 
@@ -30,6 +32,7 @@ private slots:
     void rolesComeFromTheTeamsActiveDevice();
     void columnsSetNeutronBesideEachDevice();
     void staleIsRepairedByTeardownAndSyncOnce();
+    void aNodesOwnRouteKeptOnTheDeviceIsNoStaleRoute();
 };
 
 namespace {
@@ -495,6 +498,43 @@ void TestRouterDevice::staleIsRepairedByTeardownAndSyncOnce()
     const RepairProposal batch(QStringLiteral("legacy"), fetch, diagnosis, choice);
     QVERIFY(batch.steps().isEmpty());
     QCOMPARE(batch.gate().decisions().first().verdict, RepairGate::Verdict::Refused);
+}
+
+// Neutron lost a node's own route (route-missing) while the devices still hold it: the route that works is no
+// stale route (its teardown would cut the node off), and no recycled-CIDR incident is made of it.
+void TestRouterDevice::aNodesOwnRouteKeptOnTheDeviceIsNoStaleRoute()
+{
+    WorldBuilder w = world();
+    w.server(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"), 60 * 24);
+    w.node(QStringLiteral("kks-legacy-pool-ddddd"), QStringLiteral("10.180.0.6"),
+        QStringLiteral("198.19.6.0/24"));
+    const KlusterState base = w.state();
+    const QString held = QStringLiteral(R"({"entity": "%1", "type": "add",
+        "item": "vrf.ip-route-interface-forwarding-list", "neutron": null, "device": [3, %2]})")
+                             .arg(vrfOf(base),
+                                 element(QStringLiteral("198.19.6.0"), QStringLiteral("255.255.255.0"),
+                                     QStringLiteral("10.180.0.6")));
+    const KlusterState s = withDevices(
+        base, QStringLiteral(R"({"diffs": {"route": {"10.44.0.35": [%1], "10.44.0.36": [%1]}}})").arg(held));
+    QCOMPARE(s.routerDevices.devices.at(0).routes.size(), 4);
+    const Diagnosis d = Diagnosis::run(s);
+    QVERIFY(findingIds(d, FindingKind::DeviceRouteStale).isEmpty());
+    QCOMPARE(findingIds(d, FindingKind::RouteMissing),
+        QStringList { QStringLiteral("route-missing:kks-legacy-pool-ddddd") });
+    for (const Incident &i : d.incidents)
+        QVERIFY2(i.rule != IncidentRule::RecycledPodCidr, qPrintable(i.id()));
+    // Its columns: the missing route's own row holds the devices' places, and no second row is made of it.
+    const DeviceColumns columns(s, d.routerDevices);
+    const Route own { QStringLiteral("198.19.6.0/24"), QStringLiteral("10.180.0.6") };
+    QCOMPARE(columns.cell(0, own), (DeviceCell { DeviceCell::Extra, 3 }));
+    const QJsonArray lines = QJsonDocument::fromJson(RouteReport::toJson(s, d))
+                                 .object()
+                                 .value(QStringLiteral("routes"))
+                                 .toArray();
+    int rows = 0;
+    for (const QJsonValue &l : lines)
+        rows += l[QStringLiteral("destination")].toString() == QLatin1String("198.19.6.0/24") ? 1 : 0;
+    QCOMPARE(rows, 1);
 }
 
 QTEST_GUILESS_MAIN(TestRouterDevice)
