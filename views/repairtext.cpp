@@ -9,6 +9,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 namespace RepairText {
 
@@ -182,10 +183,30 @@ QString proposalHtml(const RepairProposal &p)
             + routeChangeHtml(gate.routeChangeLines()) + QObject::tr("<p><b>The exact requests:</b></p>")
             + planHtml(*change);
     }
+    // Several findings of one router's devices: one sync (or one teardown and sync) sent for them all.
+    QSet<QString> onDevices;
+    for (const RepairGate::Step &step : p.steps()) {
+        if (!step.plan.actsOnDevices() || step.findingIds.size() < 2)
+            continue;
+        onDevices.unite(QSet<QString>(step.findingIds.cbegin(), step.findingIds.cend()));
+        html += QObject::tr("<h3>One request to router %1's devices for %2 findings</h3>"
+                            "<p>%3 are repaired together: sent once and verified once.</p>"
+                            "<p><b>What will be done:</b> %4</p>")
+                    .arg(step.plan.routerName.toHtmlEscaped())
+                    .arg(step.findingIds.size())
+                    .arg(step.findingIds.join(QStringLiteral(", ")).toHtmlEscaped(),
+                        step.plan.title.toHtmlEscaped())
+            + planHtml(step.plan);
+    }
     for (const RepairGate::Decision &d : gate.decisions()) {
         html += headerHtml(*d.finding);
         if (!d.plan)
             html += evidenceHtml(*d.finding);
+        else if (onDevices.contains(d.finding->id()))
+            html
+                += QObject::tr("<p><b>What will be done:</b> part of the one request to the router's devices "
+                               "above</p>")
+                + evidenceHtml(*d.finding);
         else if (d.combined)
             html += QObject::tr(
                         "<p><b>What will be done:</b> part of the one change of the router above (%1)</p>")
