@@ -238,6 +238,16 @@ void Finder::recycledPodCidrs()
         for (int idx : audit.routesVia(f.facts.instance))
             lostOwners[audit.entries().at(idx).destination] << f.id();
     }
+    // The routes the router's devices kept (device-route-stale), by destination: the same fault on the
+    // devices.
+    QHash<Cidr, QList<const Finding *>> keptTo;
+    for (const Finding &f : m_claims.all()) {
+        if (f.kind == FindingKind::DeviceRouteStale) {
+            const Route kept
+                = m_state.routerDevices.devices.value(f.facts.device).routes.value(f.facts.deviceRoute);
+            keptTo[Cidr::parse(kept.destination)] << &f;
+        }
+    }
     for (int n = 0; n < m_state.nodes.size(); ++n) {
         const Node &node = m_state.nodes.at(n);
         if (!node.podCidr.isValid() || m_c.index.isGhost(n) || m_c.index.instanceByName(node.name) < 0)
@@ -256,14 +266,12 @@ void Finder::recycledPodCidrs()
         // The same fault on the router's devices (diagnosis.md §6): a route to C they kept, via another.
         QStringList keptOnDevices;
         QStringList deviceHops;
-        for (const Finding &f : m_claims.all()) {
-            if (f.kind != FindingKind::DeviceRouteStale)
-                continue;
+        for (const Finding *f : keptTo.value(node.podCidr)) {
             const Route kept
-                = m_state.routerDevices.devices.value(f.facts.device).routes.value(f.facts.deviceRoute);
-            if (Cidr::parse(kept.destination) != node.podCidr || canonicalAddress(kept.nexthop) == ip)
+                = m_state.routerDevices.devices.value(f->facts.device).routes.value(f->facts.deviceRoute);
+            if (canonicalAddress(kept.nexthop) == ip)
                 continue;
-            keptOnDevices << f.id();
+            keptOnDevices << f->id();
             if (!elsewhere.contains(kept.nexthop) && !deviceHops.contains(kept.nexthop))
                 deviceHops << kept.nexthop;
         }

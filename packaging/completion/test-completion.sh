@@ -67,7 +67,7 @@ t() {  # t "expected replies" word...
     fi
 }
 t "check"                          flightdeck-cli ch
-t "check snapshot diff klusters repair audit credentials serve" flightdeck-cli ""
+t "check snapshot diff klusters routes repair audit credentials serve" flightdeck-cli ""
 t "--help --version"               flightdeck-cli --
 t "--format"                       flightdeck-cli check --fo
 t "--full-route-updates"           flightdeck-cli check --fu
@@ -101,8 +101,11 @@ t "snapdir"                        flightdeck-cli diff --format json other --max
 t "--format --full-route-updates"  flightdeck-cli diff --f
 t "text json"                      flightdeck-cli diff other snapdir --format ""
 t "--route-limit --route-warning"  flightdeck-cli diff other snapdir --route-
-t "--help --help-all --format --startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates" \
+t "--help --help-all --format --startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates --active-device" \
                                    flightdeck-cli diff other snapdir ""
+t "--protected"                    flightdeck-cli repair --prot
+t "--snapshot"                     flightdeck-cli routes --sn
+t "--active-device"                flightdeck-cli routes --act
 t "ctx-one ctx-two"                flightdeck-cli check --context ""
 t "ctx-two"                        flightdeck-cli check --kubeconfig "$HOME/.kube/config" --context ctx-t
 t "k1 legacy"                      flightdeck-cli check --cloud prod --kluster ""
