@@ -215,44 +215,10 @@ void RepairDialog::showProposal(const std::shared_ptr<const RepairProposal> &pro
     m_override->setAccessibleName(m_override->text());
 
     // Deleting asks for more than one click: type the name; a protected kluster asks for its own name.
-    const QStringList deleteNames = gate.deletedNames();
-    if (teardown) {
-        // Every kluster on the router loses its routes until the sync ends: its name typed, whoever asks.
-        m_typeLabel->setText(tr(
-            "This tears router <b>%1</b>'s configuration on its devices down, then syncs it: until the sync "
-            "ends, %2 lose the router's routes.%3 Type <b>%4</b> to confirm:")
-                                 .arg(teardown->routerName.toHtmlEscaped(),
-                                     teardown->cutOff.isEmpty()
-                                         ? tr("its klusters")
-                                         : teardown->cutOff.join(QStringLiteral(", ")).toHtmlEscaped(),
-                                     deleteNames.isEmpty()
-                                         ? QString()
-                                         : tr(" It also deletes %1.")
-                                               .arg(deleteNames.join(QStringLiteral(", ")).toHtmlEscaped()),
-                                     m_typeToConfirm.toHtmlEscaped()));
-        m_confirmation->setAccessibleName(tr("Type the router's name to confirm"));
-    } else if (p.choice().protectedKluster) {
-        m_typeLabel->setText(
-            tr("<b>%1</b> is a protected kluster: every repair asks for its name. %2Type <b>%1</b> "
-               "to confirm:")
-                .arg(m_kluster.toHtmlEscaped(),
-                    deleteNames.isEmpty() ? QString() : tr("This repair deletes what is named above. ")));
-        m_confirmation->setAccessibleName(tr("Type the protected kluster's name to confirm"));
-    } else {
-        m_typeLabel->setText(deleteNames.size() == 1
-                ? (p.deletesNode()
-                        ? tr("This deletes the Kubernetes node <b>%1</b> (its instance is gone); its pod "
-                             "network is freed. Type its name to confirm:")
-                        : tr("This deletes instance <b>%1</b>; Kubernikus creates a replacement. Type its "
-                             "name to confirm:"))
-                      .arg(m_typeToConfirm.toHtmlEscaped())
-                : tr(
-                    "This deletes %1 instances and nodes (%2). Type the kluster's name <b>%3</b> to confirm:")
-                      .arg(deleteNames.size())
-                      .arg(
-                          deleteNames.join(QStringLiteral(", ")).toHtmlEscaped(), m_kluster.toHtmlEscaped()));
-        m_confirmation->setAccessibleName(tr("Type to confirm the deletion"));
-    }
+    m_typeLabel->setText(RepairText::typeToConfirmHtml(p));
+    m_confirmation->setAccessibleName(teardown ? tr("Type the router's name to confirm")
+            : p.choice().protectedKluster      ? tr("Type the protected kluster's name to confirm")
+                                               : tr("Type to confirm the deletion"));
     m_typeLabel->setVisible(!m_typeToConfirm.isEmpty());
     m_confirmation->setVisible(!m_typeToConfirm.isEmpty());
     m_confirmation->setEnabled(true);

@@ -222,4 +222,42 @@ QString proposalHtml(const RepairProposal &p)
     return html;
 }
 
+QString typeToConfirmHtml(const RepairProposal &p)
+{
+    const QString typed = p.typeToConfirm();
+    if (typed.isEmpty())
+        return QString();
+    const QStringList deleteNames = p.gate().deletedNames();
+    if (const RepairPlan *teardown = p.teardown()) {
+        // Every kluster on the router loses its routes until the sync ends: its name typed, whoever asks.
+        return QObject::tr(
+            "This tears router <b>%1</b>'s configuration on its devices down, then syncs it: until "
+            "the sync ends, %2 lose the router's routes.%3 Type <b>%4</b> to confirm:")
+            .arg(teardown->routerName.toHtmlEscaped(),
+                teardown->cutOff.isEmpty() ? QObject::tr("its klusters")
+                                           : teardown->cutOff.join(QStringLiteral(", ")).toHtmlEscaped(),
+                deleteNames.isEmpty() ? QString()
+                                      : QObject::tr(" It also deletes %1.")
+                                            .arg(deleteNames.join(QStringLiteral(", ")).toHtmlEscaped()),
+                typed.toHtmlEscaped());
+    }
+    if (p.choice().protectedKluster)
+        return QObject::tr(
+            "<b>%1</b> is a protected kluster: every repair asks for its name. %2Type <b>%1</b> to "
+            "confirm:")
+            .arg(p.kluster().toHtmlEscaped(),
+                deleteNames.isEmpty() ? QString() : QObject::tr("This repair deletes what is named above. "));
+    if (deleteNames.size() == 1)
+        return (p.deletesNode()
+                ? QObject::tr("This deletes the Kubernetes node <b>%1</b> (its instance is gone); "
+                              "its pod network is freed. Type its name to confirm:")
+                : QObject::tr("This deletes instance <b>%1</b>; Kubernikus creates a replacement. "
+                              "Type its name to confirm:"))
+            .arg(typed.toHtmlEscaped());
+    return QObject::tr(
+        "This deletes %1 instances and nodes (%2). Type the kluster's name <b>%3</b> to confirm:")
+        .arg(deleteNames.size())
+        .arg(deleteNames.join(QStringLiteral(", ")).toHtmlEscaped(), p.kluster().toHtmlEscaped());
+}
+
 } // namespace RepairText

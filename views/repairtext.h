@@ -29,5 +29,8 @@ QString incidentHtml(const Incident &incident, const Diagnosis &diagnosis, bool 
 // A plan as the repair dialog shows it: its incidents, the one route change, each finding with its plan and
 // evidence, and what was asked for and is not in the data.
 QString proposalHtml(const RepairProposal &proposal);
+// What must be typed to confirm the proposal, and why: a teardown's router (and who it cuts off), a protected
+// kluster's name, a deletion's name; empty when nothing is.
+QString typeToConfirmHtml(const RepairProposal &proposal);
 QString incidentMembersHtml(const Incident &incident, const Diagnosis &diagnosis, bool markResolved);
 } // namespace RepairText
