@@ -157,16 +157,12 @@ int runCheckCommand(const QStringList &arguments)
         return CliOptions::fail(command,
             QStringLiteral("nothing to check: give --snapshot DIR, or --kluster NAME (with "
                            "--cloud NAME or the OS_* variables); see --help"));
-    std::optional<CloudConfig> cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
-    if (!cloud || !CliOptions::completeSecret(*cloud, &error))
+    const std::optional<CliOptions::Parsed> live = CliOptions::readCloud(parser, &error);
+    if (!live)
         return CliOptions::fail(command, error);
-    bool kubeGiven = false;
-    const std::optional<KubeTarget> kube = CliOptions::readKubeTarget(parser, &error, &kubeGiven);
-    if (kubeGiven && !kube)
-        return CliOptions::fail(command, error);
-    const std::optional<int> deadline = CliOptions::readDeadline(parser, &error);
-    if (!deadline)
-        return CliOptions::fail(command, error);
+    const std::optional<CloudConfig> &cloud = live->cloud;
+    const std::optional<KubeTarget> &kube = live->kube;
+    const int deadline = live->deadlineSeconds;
 
     HttpClient client;
     KeystoneSession session(&client, *cloud);
@@ -207,7 +203,7 @@ int runCheckCommand(const QStringList &arguments)
         }
         QCoreApplication::exit(status);
     });
-    CliOptions::armDeadline(*deadline, &fetcher, [command, seconds = *deadline] {
+    CliOptions::armDeadline(deadline, &fetcher, [command, seconds = deadline] {
         QCoreApplication::exit(CliOptions::fail(
             command, QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(seconds)));
     });

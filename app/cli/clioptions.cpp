@@ -220,24 +220,33 @@ int parseCloudCommand(QCommandLineParser &parser, const QStringList &arguments, 
     if (!parser.positionalArguments().isEmpty())
         return fail(
             command, QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    if (klusterRequired && !parser.isSet(QStringLiteral("kluster")))
+        return fail(command, QStringLiteral("give --kluster NAME (see --help)"));
     QString error;
-    if (klusterRequired) {
-        if (!parser.isSet(QStringLiteral("kluster")))
-            return fail(command, QStringLiteral("give --kluster NAME (see --help)"));
-        out->kluster = parser.value(QStringLiteral("kluster"));
-    }
-    out->cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
-    if (!out->cloud || !completeSecret(*out->cloud, &error))
+    std::optional<Parsed> read = readCloud(parser, &error);
+    if (!read)
         return fail(command, error);
-    bool given = false;
-    out->kube = readKubeTarget(parser, &error, &given);
-    if (given && !out->kube)
-        return fail(command, error);
-    const std::optional<int> deadline = readDeadline(parser, &error);
-    if (!deadline)
-        return fail(command, error);
-    out->deadlineSeconds = *deadline;
+    *out = std::move(*read);
     return -1;
+}
+
+std::optional<Parsed> readCloud(const QCommandLineParser &parser, QString *error)
+{
+    Parsed out;
+    if (parser.isSet(QStringLiteral("kluster")))
+        out.kluster = parser.value(QStringLiteral("kluster"));
+    out.cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), error);
+    if (!out.cloud || !completeSecret(*out.cloud, error))
+        return std::nullopt;
+    bool given = false;
+    out.kube = readKubeTarget(parser, error, &given);
+    if (given && !out.kube)
+        return std::nullopt;
+    const std::optional<int> deadline = readDeadline(parser, error);
+    if (!deadline)
+        return std::nullopt;
+    out.deadlineSeconds = *deadline;
+    return out;
 }
 
 void addAlertmanager(QCommandLineParser &parser)

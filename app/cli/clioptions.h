@@ -51,6 +51,9 @@ struct Parsed
     QString kluster;
     int deadlineSeconds = 600;
 };
+// The cloud options already parsed (--cloud with its secret completed, the kubeconfig, --deadline, --kluster
+// when set); nullopt with `error` when what is given cannot be used.
+std::optional<Parsed> readCloud(const QCommandLineParser &parser, QString *error);
 // Parses the shared cloud options (--cloud with its secret completed, --kluster when required, the
 // kubeconfig, --deadline) after `parser`'s own; returns -1 to go on, else the exit status (--help: 0).
 int parseCloudCommand(QCommandLineParser &parser, const QStringList &arguments, const QString &command,

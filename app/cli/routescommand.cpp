@@ -78,22 +78,15 @@ int runRoutesCommand(const QStringList &arguments)
             QStringLiteral(
                 "nothing to show: give --kluster NAME (with --cloud NAME or the OS_* variables), or "
                 "--snapshot DIR; see --help"));
-    std::optional<CloudConfig> cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), &error);
-    if (!cloud || !CliOptions::completeSecret(*cloud, &error))
-        return CliOptions::fail(command, error);
-    bool kubeGiven = false;
-    const std::optional<KubeTarget> kube = CliOptions::readKubeTarget(parser, &error, &kubeGiven);
-    if (kubeGiven && !kube)
-        return CliOptions::fail(command, error);
-    const std::optional<int> deadline = CliOptions::readDeadline(parser, &error);
-    if (!deadline)
+    const std::optional<CliOptions::Parsed> live = CliOptions::readCloud(parser, &error);
+    if (!live)
         return CliOptions::fail(command, error);
 
     HttpClient client;
-    KeystoneSession session(&client, *cloud);
-    KlusterFetcher fetcher(&session, parser.value(QStringLiteral("kluster")));
-    if (kube)
-        fetcher.setKubeTarget(*kube);
+    KeystoneSession session(&client, *live->cloud);
+    KlusterFetcher fetcher(&session, live->kluster);
+    if (live->kube)
+        fetcher.setKubeTarget(*live->kube);
     if (options->routeLimitExplicit)
         fetcher.setRouteLimit(options->routeLimit);
     int status = CliOptions::ExitUnknown;
@@ -108,7 +101,7 @@ int runRoutesCommand(const QStringList &arguments)
         }
         QCoreApplication::exit(status);
     });
-    CliOptions::armDeadline(*deadline, &fetcher, [command, seconds = *deadline] {
+    CliOptions::armDeadline(live->deadlineSeconds, &fetcher, [command, seconds = live->deadlineSeconds] {
         QCoreApplication::exit(CliOptions::fail(
             command, QStringLiteral("gave up: not finished within %1 s (--deadline)").arg(seconds)));
     });
