@@ -104,11 +104,12 @@ ConnectionDialog::ConnectionDialog(
                                "typing the kluster's name; its klusters are marked (protected) in the list"));
     form->addRow(m_protected);
     m_activeDevices->setPlaceholderText(tr("not known (10.44.0.35, …)"));
+    m_activeDevices->setAccessibleName(tr("ACTIVE router devices"));
     m_activeDevices->setToolTip(
         tr("The router devices (their hosts, as the ASR driver names them) your team knows to be ACTIVE; the "
            "other of each pair is its STANDBY. The driver does not say which is which: without this, a "
            "device's missing route is judged as on the one that forwards."));
-    form->addRow(tr("ACTIVE route&r devices:"), m_activeDevices);
+    form->addRow(tr("ACTIVE router devices:"), m_activeDevices);
     m_alertmanagerUrl->setPlaceholderText(tr("none (http://alertmanager.example.com:9093)"));
     m_alertmanagerUrl->setToolTip(tr("Show the klusters' alerts of this Alertmanager beside their findings"));
     for (const auto auth :
