@@ -1,9 +1,11 @@
 #include "tests/app/clifixture.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 // The router's devices through flightdeck-cli against the simulated cloud with sapcc's ASR driver
@@ -24,6 +26,7 @@ private slots:
     void standbyGapIsAWarningUntilTheFailover();
     void routesShowNeutronBesideEachDevice();
     void routesForAReaderSayWhyNoDeviceIsShown();
+    void routesOfABadSnapshotSayWhy();
     void teardownAndSyncClearsAKeptRoute();
 
 private:
@@ -401,6 +404,27 @@ void TestCliDevice::teardownAndSyncClearsAKeptRoute()
             QStringLiteral("exit %1\n%2\n%3").arg(r.exitCode).arg(r.err.left(2000), r.out.right(2000))));
     QVERIFY(idsOf(check(QStringLiteral("sim-admin"), QStringLiteral("demo")), QStringLiteral("device-route"))
                 .isEmpty());
+}
+
+// A snapshot that is no snapshot (an HTML error page saved as its capture, a folder that is not there): said
+// with the file and why, exit status 3, nothing printed as if it were routes.
+void TestCliDevice::routesOfABadSnapshotSayWhy()
+{
+    QTemporaryDir dir;
+    QFile kluster(dir.filePath(QStringLiteral("capture.json")));
+    QVERIFY(kluster.open(QIODevice::WriteOnly));
+    kluster.write("<html><body>502 Bad Gateway</body></html>");
+    kluster.close();
+    Run r = m_cli->cli({ QStringLiteral("routes"), QStringLiteral("--snapshot"), dir.path() });
+    QVERIFY2(r.exitCode == 3 && r.err.contains(QStringLiteral("kluster.json"))
+            && !r.out.contains(QStringLiteral("DESTINATION")),
+        qPrintable(r.err + r.out));
+    r = m_cli->cli(
+        { QStringLiteral("routes"), QStringLiteral("--snapshot"), dir.filePath(QStringLiteral("none")) });
+    QVERIFY2(r.exitCode == 3 && !r.err.isEmpty(), qPrintable(r.err));
+    r = m_cli->cli({ QStringLiteral("routes"), QStringLiteral("--format"), QStringLiteral("yaml"),
+        QStringLiteral("--snapshot"), dir.path() });
+    QVERIFY2(r.exitCode == 3 && r.err.contains(QStringLiteral("--format")), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliDevice)
