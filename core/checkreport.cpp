@@ -25,7 +25,7 @@ constexpr qsizetype TextAlerts = 50;
 static bool hasFullListPlan(const Finding &f)
 {
     return f.context && !f.context->atomicRoutes && findingFamily(f.kind) == FindingFamily::Route
-        && f.kind != FindingKind::RouteLimit;
+        && f.kind != FindingKind::RouteLimit && f.kind != FindingKind::RouteRecycled;
 }
 
 // How many findings have a full-list plan, when they are too many to report; 0 when they are reported.

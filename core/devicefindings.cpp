@@ -71,6 +71,27 @@ QString staleMessage(const DiagnosisContext &c, const Finding &f)
               .arg(d.host, deviceRoleName(d.role), router, r.destination, r.nexthop);
 }
 
+// device-route-missing: repaired by the nudge rather than the sync (the options ask for it, and the device
+// that lacks the route is the ACTIVE).
+static bool nudges(const DiagnosisContext &c, const Finding &f)
+{
+    return c.options.nudgeDeviceRoutes && deviceOf(c, f).role == DeviceRole::Active;
+}
+
+// device-route-missing: what repairs it, as its plan does.
+static QString remedy(const DiagnosisContext &c, const Finding &f)
+{
+    if (nudges(c, f))
+        return QStringLiteral(
+            "Re-add the route in Neutron (removed, then added again: the driver's agent programs "
+            "it on the devices again, without the driver's sync).");
+    if (c.options.nudgeDeviceRoutes)
+        return QStringLiteral(
+            "Sync the router to the devices (a cloud admin's): re-adding the route in Neutron "
+            "would take it off the device that holds it, and may forward, for a moment.");
+    return QStringLiteral("Sync the router to the devices.");
+}
+
 QString missingMessage(const DiagnosisContext &c, const Finding &f)
 {
     const RouterDevice &d = deviceOf(c, f);
@@ -81,21 +102,21 @@ QString missingMessage(const DiagnosisContext &c, const Finding &f)
         return QStringLiteral(
             "Device %1, the STANDBY of router %2, lacks %3 via %4, which Neutron has: nothing "
             "is cut off now, but a failover cuts this route's pods off (the device missed the "
-            "addition). Sync the router to the devices.")
-            .arg(d.host, router, r.destination, r.nexthop);
+            "addition). %5")
+            .arg(d.host, router, r.destination, r.nexthop, remedy(c, f));
     case DeviceRole::Active:
         return QStringLiteral(
             "Device %1, the ACTIVE of router %2, lacks %3 via %4, which Neutron has: the pods "
             "behind this route are cut off although Neutron looks right (the device missed "
-            "the addition). Sync the router to the devices.")
-            .arg(d.host, router, r.destination, r.nexthop);
+            "the addition). %5")
+            .arg(d.host, router, r.destination, r.nexthop, remedy(c, f));
     case DeviceRole::Unknown:
         break;
     }
     return QStringLiteral("Device %1 of router %2 lacks %3 via %4, which Neutron has (the device missed the "
                           "addition). Which device of the pair forwards is not known: if it is this one, the "
-                          "pods behind this route are cut off now. Sync the router to the devices.")
-        .arg(d.host, router, r.destination, r.nexthop);
+                          "pods behind this route are cut off now. %5")
+        .arg(d.host, router, r.destination, r.nexthop, remedy(c, f));
 }
 
 QJsonObject evidence(const DiagnosisContext &c, const Finding &f)
@@ -115,6 +136,10 @@ QJsonObject evidence(const DiagnosisContext &c, const Finding &f)
 
 std::optional<RepairPlan> sync(const DiagnosisContext &c, const Finding &f)
 {
+    // The nudge removes the route from every device for a moment: only where the one that forwards (the
+    // ACTIVE, named by the team) lacks it already does it interrupt nothing that works.
+    if (nudges(c, f))
+        return RepairPlanner::renewRoutes(c.state.router, { routeOf(c, f) }, c.atomicRoutes);
     return RepairPlanner::syncDevices(c.state.router, { routeOf(c, f) });
 }
 
@@ -217,6 +242,119 @@ void detect(Detection &d)
                 QStringLiteral("%1 via %2 on %3").arg(r.destination, r.nexthop, device.host),
                 std::move(facts)));
         }
+    }
+}
+
+// route-recycled: how long the route to a recycled CIDR has been gone, as a person reads it.
+static QString agoText(const QDateTime &until, const QDateTime &now)
+{
+    const qint64 seconds = std::max<qint64>(0, until.secsTo(now));
+    if (seconds < 2 * 60)
+        return QStringLiteral("just now");
+    if (seconds < 2 * 3600)
+        return QStringLiteral("%1 min ago").arg(seconds / 60);
+    return QStringLiteral("%1 h ago").arg(seconds / 3600);
+}
+
+static const RouteHistory::Gone &earlierOf(const DiagnosisContext &c, const Finding &f)
+{
+    return c.state.routeHistory->gone.at(f.facts.earlierRoute);
+}
+
+// The nexthops Neutron routes a destination to now, in its order.
+static QStringList neutronNexthops(const DiagnosisContext &c, const Cidr &destination)
+{
+    QStringList out;
+    for (const Route &r : c.state.router.routes) {
+        if (Cidr::parse(r.destination) == destination)
+            out << r.nexthop;
+    }
+    return out;
+}
+
+QString recycledMessage(const DiagnosisContext &c, const Finding &f)
+{
+    const Node &node = c.state.nodes.at(f.facts.node);
+    const RouteHistory::Gone &g = earlierOf(c, f);
+    const QString router = c.state.router.name.isEmpty() ? c.state.router.id : c.state.router.name;
+    const QStringList now = neutronNexthops(c, node.podCidr);
+    const QString neutron = now.isEmpty()
+        ? QStringLiteral("Neutron has no route to it now")
+        : QStringLiteral("Neutron routes it to %1 now").arg(now.join(QStringLiteral(", ")));
+    const QString why = c.state.routerDeviceSource.error.isEmpty()
+        ? QStringLiteral("the router's devices were not read")
+        : QStringLiteral("the router's devices could not be read: %1").arg(c.state.routerDeviceSource.error);
+    return QStringLiteral(
+        "Node %1's pod CIDR %2 was routed to %3 until %4 (%5, by the local history); %6. Router %7 is on "
+        "the ASR driver, where a deletion the devices missed keeps %3's route, and it wins where it is "
+        "listed first: %1's pods can be cut off while Neutron looks right. Not confirmed: %8. Someone "
+        "who may read the devices (a cloud admin) can check with flightdeck-cli routes --kluster %9.")
+        .arg(node.name, node.podCidr.toString(), g.route.nexthop, g.until.toUTC().toString(Qt::ISODate),
+            agoText(g.until, c.state.capturedAt), neutron, router, why, c.state.kluster.name);
+}
+
+QJsonObject recycledEvidence(const DiagnosisContext &c, const Finding &f)
+{
+    const Node &node = c.state.nodes.at(f.facts.node);
+    const RouteHistory::Gone &g = earlierOf(c, f);
+    QJsonObject e { { QStringLiteral("routerId"), c.state.router.id }, { QStringLiteral("node"), node.name },
+        { QStringLiteral("podCIDR"), node.podCidr.toString() },
+        { QStringLiteral("earlierNexthop"), g.route.nexthop },
+        { QStringLiteral("changedAt"), g.until.toUTC().toString(Qt::ISODateWithMs) },
+        { QStringLiteral("historySince"), c.state.routeHistory->since.toUTC().toString(Qt::ISODateWithMs) },
+        { QStringLiteral("neutronNexthops"), QJsonArray::fromStringList(neutronNexthops(c, node.podCidr)) } };
+    if (!c.state.routerDeviceSource.error.isEmpty())
+        e.insert(QStringLiteral("deviceError"), c.state.routerDeviceSource.error);
+    return e;
+}
+
+AffectedObjects recycledAffected(const DiagnosisContext &c, const Finding &f)
+{
+    const Node &node = c.state.nodes.at(f.facts.node);
+    AffectedObjects a; // the node; the earlier route is no longer on the router to be shown
+    a.nodes << node.name;
+    return a;
+}
+
+// Where the devices were not read, on a cloud with the ASR driver: each node whose pod CIDR the history saw
+// routed to another nexthop within the last day, a route Neutron no longer has (the device may have kept it).
+void detectRecycled(Detection &d)
+{
+    const KlusterState &s = d.state;
+    if (!s.routeHistory || s.routeHistory->gone.isEmpty() || !s.extensionsKnown
+        || !s.hasExtension("asr1k_operations") || s.routerDeviceSource.known)
+        return;
+    const QDateTime dayAgo = s.capturedAt.addSecs(-24 * 3600);
+    QSet<QString> inNeutron;
+    for (const Route &r : s.router.routes)
+        inNeutron.insert(canonicalRoute(r));
+    QHash<Cidr, QList<int>> byDestination; // a destination -> its routes gone in the last day (into gone)
+    const QList<RouteHistory::Gone> &gone = s.routeHistory->gone;
+    for (int g = 0; g < gone.size(); ++g) {
+        const Cidr destination = Cidr::parse(gone.at(g).route.destination);
+        if (destination.isValid() && gone.at(g).until >= dayAgo
+            && !inNeutron.contains(canonicalRoute(gone.at(g).route)))
+            byDestination[destination].append(g); // in the order they went
+    }
+    if (byDestination.isEmpty())
+        return;
+    for (int n = 0; n < s.nodes.size(); ++n) {
+        const Node &node = s.nodes.at(n);
+        if (!node.podCidr.isValid() || node.internalIp.isEmpty() || d.ctx->index.isGhost(n))
+            continue; // a ghost has its own finding
+        const QString own = canonicalAddress(node.internalIp);
+        int earlier = -1; // the latest that led elsewhere
+        for (int g : byDestination.value(node.podCidr)) {
+            if (canonicalAddress(gone.at(g).route.nexthop) != own)
+                earlier = g;
+        }
+        if (earlier < 0)
+            continue;
+        FindingFacts facts;
+        facts.node = n;
+        facts.earlierRoute = earlier;
+        d.result.findings.append(
+            d.make(FindingKind::RouteRecycled, node.podCidr.toString(), std::move(facts)));
     }
 }
 

@@ -147,11 +147,15 @@ Diagnosis Detector::run()
         RouteFindings::detect(m_d);
     if (m_d.state.routerDeviceSource.known)
         DeviceFindings::detect(m_d);
-    else if (!m_d.state.routerDeviceSource.error.isEmpty())
-        m_d.result.notDiagnosed << QStringLiteral(
-            "the routes on the router's devices: the router device could "
-            "not be read (%1)")
-                                       .arg(m_d.state.routerDeviceSource.error);
+    else {
+        if (!m_d.state.routerDeviceSource.error.isEmpty())
+            m_d.result.notDiagnosed << QStringLiteral(
+                "the routes on the router's devices: the router device could "
+                "not be read (%1)")
+                                           .arg(m_d.state.routerDeviceSource.error);
+        if (m_d.state.routerSource.known && m_d.state.nodesSource.known)
+            DeviceFindings::detectRecycled(m_d);
+    }
     if (m_d.state.portsSource.known)
         PortFindings::detect(m_d);
     else if (!m_d.state.portsSource.error.isEmpty())

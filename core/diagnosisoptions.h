@@ -33,6 +33,10 @@ struct DiagnosisOptions
     // device of a pair is which (docs/wire-formats.md). The other device of a pair that has one named is its
     // STANDBY; a pair with none named has both roles unknown (each judged as the one that may forward).
     QStringList activeDevices;
+    // device-route-missing repaired by the seeds' nudge (the route removed and added again in Neutron) rather
+    // than the driver's sync: where these credentials may not sync (it is a cloud admin's), or by choice (it
+    // touches one route, not the router's whole configuration on the devices).
+    bool nudgeDeviceRoutes = false;
 
     // Parses a duration: "10m", "600s", "1h", or a bare number of minutes.
     static std::optional<int> parseDurationSeconds(const QString &text);

@@ -44,6 +44,7 @@ enum class FindingKind
     NodeWithoutInstance,
     DeviceRouteStale,
     DeviceRouteMissing,
+    RouteRecycled,
 };
 
 // What a kind is about; each family's findings are derived in a file of its own.
@@ -96,6 +97,7 @@ struct FindingFacts
     bool competes
         = false; // device-route-stale: its destination is a node's pod network or a route's: it can win
     bool onStandby = false; // device-route-*: the device is the pair's STANDBY
+    int earlierRoute = -1; // route-recycled: index into state.routeHistory->gone
 };
 
 class DiagnosisContext;

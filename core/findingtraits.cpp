@@ -105,6 +105,10 @@ constexpr FindingTraits table[] = {
         QLatin1String("route missing on the device"), F::Route, N(S::Router) | N(S::RouterDevice), 0,
         DeviceFindings::missingSeverity, oneNode, DeviceFindings::missingMessage, DeviceFindings::evidence,
         DeviceFindings::sync, DeviceFindings::affected },
+    { K::RouteRecycled, QLatin1String("route-recycled"), QLatin1String("recycled pod CIDR, devices not read"),
+        F::Route, N(S::Router) | N(S::Nodes) | N(S::Extensions), 0, warning, oneNode,
+        DeviceFindings::recycledMessage, DeviceFindings::recycledEvidence, nullptr,
+        DeviceFindings::recycledAffected },
 };
 
 constexpr bool inEnumOrder()

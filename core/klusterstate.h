@@ -4,6 +4,7 @@
 #include "core/kluster.h"
 #include "core/node.h"
 #include "core/port.h"
+#include "core/routehistory.h"
 #include "core/router.h"
 #include "core/routerdevice.h"
 #include "core/securitygroup.h"
@@ -60,6 +61,18 @@ struct KlusterState
     // the credentials may read it; unknown, no device finding is derived).
     RouterDevices routerDevices;
     SourceStatus routerDeviceSource;
+    // The router's routes at the moments the local history keeps (route-recycled, diagnosis.md §6); none
+    // where no history is kept: nothing is derived from it then.
+    std::optional<RouteHistory> routeHistory;
+
+    // The history's routes as of the moment this state was read (`kept` extended by this state's router):
+    // what the router held at a kept moment and does not hold now went by now.
+    void setRouteHistory(RouteHistory kept)
+    {
+        if (routerSource.known)
+            kept.then(capturedAt, router.routes);
+        routeHistory = std::move(kept);
+    }
 
     bool hasExtension(const char *alias) const { return extensions.contains(QLatin1String(alias)); }
 

@@ -80,7 +80,8 @@ static void weighDeletion(
 static bool changesRoutes(const Finding &f)
 {
     return findingFamily(f.kind) == FindingFamily::Route && f.kind != FindingKind::RouteLimit
-        && f.kind != FindingKind::DeviceRouteStale && f.kind != FindingKind::DeviceRouteMissing;
+        && f.kind != FindingKind::DeviceRouteStale && f.kind != FindingKind::DeviceRouteMissing
+        && f.kind != FindingKind::RouteRecycled;
 }
 
 // A teardown of a protected kluster's router's devices cuts every kluster on it off until the sync ends:

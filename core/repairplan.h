@@ -66,6 +66,10 @@ struct RepairPlan
         // The ASR driver's teardown of a router's configuration on its devices, then its sync: what a device
         // kept goes; every route of the router is gone from the devices until the sync ends.
         ResetDevices,
+        // The seeds' nudge for a route a device lacks: the same route removed from the router in Neutron and
+        // added again, so that the driver's agent programs it on the devices again (no cloud admin needed;
+        // the device lacks it already, so nothing that works is interrupted).
+        RenewRoutes,
     };
 
     Action action = Action::DeleteInstance;
@@ -83,10 +87,10 @@ struct RepairPlan
     QString instanceId;
     QString instanceName;
     QString nodeName;
-    QList<Route> routes; // removed (RemoveRoutes, ChangeRoutes) or added (AddRoutes)
+    QList<Route> routes; // removed (RemoveRoutes, ChangeRoutes), added (AddRoutes), or both (RenewRoutes)
     QList<Route> addedRoutes; // ChangeRoutes: added after the removals
     QString portId; // AddAddressPair
-    QString routerName; // SyncDevices, ResetDevices (typed to confirm)
+    QString routerName; // SyncDevices, ResetDevices (typed to confirm), RenewRoutes
     QStringList cutOff; // ResetDevices: who loses the router's routes until the sync ends, in words
 
     bool deletesInstance() const { return action == Action::DeleteInstance; }
@@ -102,6 +106,8 @@ struct RepairPlan
     // The ASR driver's requests about one router's devices: one sync (or teardown and sync) does for every
     // finding it repairs.
     bool actsOnDevices() const { return action == Action::SyncDevices || action == Action::ResetDevices; }
+    // What only the router's devices read again can prove done: the driver's requests, and the nudge.
+    bool verifiedOnDevices() const { return actsOnDevices() || action == Action::RenewRoutes; }
     bool changesRoutes() const
     {
         return action == Action::RemoveRoutes || action == Action::AddRoutes

@@ -258,6 +258,32 @@ static RepairPlan oneChange(const Router &router, const QList<Route> &routes, bo
     return plan;
 }
 
+RepairPlan renewRoutes(const Router &router, const QList<Route> &routes, bool atomic)
+{
+    RepairPlan plan;
+    plan.action = RepairPlan::Action::RenewRoutes;
+    plan.routes = routes;
+    plan.routerName = router.name.isEmpty() ? router.id : router.name;
+    plan.title = QStringLiteral("Re-add to router %1 in Neutron (remove, then add): %2")
+                     .arg(plan.routerName, describeRoutes(routes));
+    const RepairPlan removal = oneChange(router, routes, atomic, true);
+    plan.refusal = removal.refusal;
+    plan.refusalDetail = removal.refusalDetail;
+    plan.requests = removal.requests;
+    if (atomic) {
+        plan.requests.append(oneChange(router, routes, true, false).requests);
+        return plan;
+    }
+    if (plan.refusal != Refusal::None)
+        return plan;
+    PlannedRequest again = plan.requests.constFirst();
+    again.body = routesBody(router.routes); // the list as it was, the routes back in their places
+    again.headers.insert(QStringLiteral("If-Match"),
+        QString(QStringLiteral("revision_number=") + QString::number(router.revisionNumber + 1)));
+    plan.requests.append(again);
+    return plan;
+}
+
 RepairPlan changeRoutes(
     const Router &router, const QList<Route> &removed, const QList<Route> &added, bool atomic)
 {

@@ -37,6 +37,12 @@ RepairPlan syncDevices(const Router &router, const QList<Route> &lacking);
 // loses them, and the router's name is typed to confirm.
 RepairPlan resetDevices(const Router &router, const QList<Route> &kept, const QStringList &cutOff);
 
+// The seeds' nudge for routes a device lacks (where the driver's sync may not be sent): the same routes
+// removed from the router in Neutron, then added again, and the driver's agent programs them on the devices
+// again. With extraroute-atomic, remove_extraroutes then add_extraroutes; otherwise the full list without
+// them, then with them, each guarded by the revision it follows (Neutron counts every update by one).
+RepairPlan renewRoutes(const Router &router, const QList<Route> &routes, bool atomic);
+
 // Route changes: the atomic remove_extraroutes/add_extraroutes where the
 // `extraroute-atomic` extension exists; otherwise the full new list, PUT with
 // `If-Match: revision_number=<n>` so that a concurrent change is refused (412)

@@ -75,6 +75,12 @@ void Connection::setShown(const QString &kluster)
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->setShown(kluster); });
 }
 
+void Connection::setRouteHistory(const QString &kluster, const std::optional<RouteHistory> &history)
+{
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, kluster, history] { w->setRouteHistory(kluster, history); });
+}
+
 void Connection::refresh(const QString &kluster, bool urgent)
 {
     if (m_refreshing.contains(kluster)) {

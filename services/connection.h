@@ -86,6 +86,8 @@ public:
     void cancelRefresh(const QString &kluster);
     // The kluster a person looks at (empty: none of this connection's): its nodes are watched first.
     void setShown(const QString &kluster);
+    // The router's routes the local history kept for the kluster (none: no history), for its next diagnoses.
+    void setRouteHistory(const QString &kluster, const std::optional<RouteHistory> &history);
     bool isRefreshing(const QString &kluster) const { return m_refreshing.contains(kluster); }
     // Sends the plan the person confirmed (core/repairproposal.h), step by step, once the kluster read again
     // gives the same plan (else repairReplanned() and nothing is sent). Refused while read-only.

@@ -4,6 +4,7 @@
 
 #include "core/klusterindex.h"
 #include "core/repairgate.h"
+#include "services/history/historystore.h"
 #include "services/http/endpointhealth.h"
 #include "services/local/kubeconfig.h"
 #include "services/local/secretstore.h"
@@ -395,6 +396,9 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                     result.errors = fetch.errors;
                 } else {
                     auto f = std::make_shared<KlusterFetch>(fetch);
+                    seedRouteHistory(kluster, f->state);
+                    if (const auto h = m_routeHistories.constFind(kluster); h != m_routeHistories.cend())
+                        f->state.setRouteHistory(*h);
                     result.diagnosis
                         = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
                     result.fetch = std::move(f);
@@ -417,6 +421,31 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
 void ConnectionWorker::setShown(const QString &kluster)
 {
     m_watches->setShown(kluster);
+}
+
+void ConnectionWorker::seedRouteHistory(const QString &kluster, const KlusterState &state)
+{
+    // Until the recorder sends the kluster's (after its first record), read once here: the first refresh of a
+    // session judges with the history too (route-recycled does not close and reopen at each start).
+    if (m_routeHistories.contains(kluster) || m_routeHistorySeeded.contains(kluster)
+        || !state.hasExtension("asr1k_operations") || state.routerDeviceSource.known)
+        return;
+    m_routeHistorySeeded.insert(kluster);
+    const std::optional<RouteHistory> kept = HistoryStore::readRouteHistory(
+        HistoryStore::klusterKey(state.cloud, state.region, state.kluster.name));
+    if (!kept)
+        return;
+    // The history keeps this machine's time; capturedAt is on the cloud's clock (within 5 s: the same).
+    const qint64 offset = QDateTime::currentDateTimeUtc().msecsTo(state.capturedAt);
+    m_routeHistories.insert(kluster, kept->shifted(qAbs(offset) > 5000 ? offset : 0));
+}
+
+void ConnectionWorker::setRouteHistory(const QString &kluster, const std::optional<RouteHistory> &history)
+{
+    if (history)
+        m_routeHistories.insert(kluster, *history);
+    else
+        m_routeHistories.remove(kluster);
 }
 
 void ConnectionWorker::cancelRefresh(const QString &kluster)
@@ -516,7 +545,19 @@ void ConnectionWorker::repair(const std::shared_ptr<const RepairProposal> &confi
                 emit nodesChanged(result); // in place, as the nodes' watch brings changes: no refresh's count
                 emit repairReplanned(fresh, differences);
             });
-        connect(m_repair, &RepairSession::findingFinished, this, &ConnectionWorker::repairStepFinished);
+        connect(m_repair, &RepairSession::findingFinished, this,
+            [this](const QString &findingId, RepairExecutor::Outcome outcome) {
+                if (outcome.refusedDeviceSync() && !m_spec.options.nudgeDeviceRoutes) {
+                    // Remembered for this connection: a route a device lacks is repaired by the nudge now.
+                    m_spec.options.nudgeDeviceRoutes = true;
+                    m_watches->setOptions(m_spec.options);
+                    outcome.message
+                        += tr(" — these credentials may not send the router driver's sync: from now "
+                              "on this connection repairs a route the ACTIVE device lacks by "
+                              "removing it in Neutron and adding it again (refresh, then repair)");
+                }
+                emit repairStepFinished(findingId, outcome);
+            });
         connect(m_repair, &RepairSession::finished, this, [this, run = m_repair] {
             run->deleteLater();
             if (m_repair == run)

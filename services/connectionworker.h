@@ -37,6 +37,7 @@ public:
     void refresh(const QString &kluster, bool urgent = false);
     void cancelRefresh(const QString &kluster);
     void setShown(const QString &kluster);
+    void setRouteHistory(const QString &kluster, const std::optional<RouteHistory> &history);
     // Sends the plan confirmed (core/repairproposal.h), once the kluster read again gives the same plan.
     void repair(const std::shared_ptr<const RepairProposal> &confirmed, bool override);
     void cancelRepair(); // before the next step
@@ -104,6 +105,9 @@ private:
     // instead of asking again.
     QHash<QString, QByteArray> m_listed;
     QSet<QString> m_listNodesNext; // klusters whose nodes the next refresh lists, whatever their pace
+    QHash<QString, RouteHistory> m_routeHistories; // what the history kept of each kluster's router's routes
+    QSet<QString> m_routeHistorySeeded; // klusters whose were read here once (seedRouteHistory)
+    void seedRouteHistory(const QString &kluster, const KlusterState &state);
     QHash<QString, int> m_turnedAway; // refreshes of a kluster turned away in a row
     QString m_eventInstance; // who this console's repairs are written as (RepairEvent::instance)
     QSet<QString> m_readingEvents; // klusters whose Events are being read

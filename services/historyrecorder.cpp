@@ -106,6 +106,12 @@ void HistoryRecorder::record(const RefreshResult &result, const QString &history
     if (!ok)
         return;
     m_lastAt.insert(console, at);
+    m_routes.remove(console);
+    if (const KlusterState *s = result.fetch ? &result.fetch->state : nullptr;
+        s && s->hasExtension("asr1k_operations") && !s->routerDeviceSource.known) {
+        if (const std::optional<RouteHistory> routes = m_store->routeHistory(recordedKey))
+            m_routes.insert(console, routes->shifted(at.msecsTo(s->capturedAt))); // to the cloud's clock
+    }
     sendSince(console);
 }
 
@@ -116,8 +122,10 @@ void HistoryRecorder::sendSince(const KlusterKey &key)
     if (historyKey.isEmpty() || !at.isValid())
         return;
     const QDateTime now = onClock(QDateTime::currentDateTimeUtc());
+    const auto routes = m_routes.constFind(key);
     emit findingsSince({ key, historyKey, at, m_store->openFindings(historyKey, at),
-        m_store->openIncidents(historyKey, at), m_store->acknowledgements(historyKey, qMax(now, at)) });
+        m_store->openIncidents(historyKey, at), m_store->acknowledgements(historyKey, qMax(now, at)),
+        routes == m_routes.cend() ? std::nullopt : std::optional<RouteHistory>(*routes) });
 }
 
 void HistoryRecorder::acknowledge(const KlusterKey &key, const Acknowledgement &acknowledgement)

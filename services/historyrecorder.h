@@ -21,6 +21,9 @@ struct FindingsSince
     QHash<QString, FindingHistory> findings; // open findings by id
     QHash<QString, IncidentHistory> incidents; // open incidents by id ("<rule>:<key>")
     QHash<QString, Acknowledgement> acknowledged; // by finding: those not ended nor run out at `at`
+    // The router's routes at the kept moments, on the cloud's clock (route-recycled: the next diagnosis of
+    // the kluster judges with them); only where the cloud has the ASR driver and its devices were not read.
+    std::optional<RouteHistory> routes;
 };
 Q_DECLARE_METATYPE(FindingsSince)
 
@@ -100,6 +103,7 @@ private:
     QString m_lastProblem;
     QHash<KlusterKey, QString> m_keys; // the console's kluster -> its history key
     QHash<KlusterKey, QDateTime> m_lastAt; // the console's kluster -> its last recorded refresh
+    QHash<KlusterKey, RouteHistory> m_routes; // the console's kluster -> FindingsSince::routes, where wanted
     void sendSince(const KlusterKey &key);
     std::function<QDateTime()> m_clock;
     QTimer *m_trim = nullptr; // the heap trimmed once a burst of records is over

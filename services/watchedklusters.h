@@ -28,6 +28,8 @@ public:
     ~WatchedKlusters() override; // every place given back to the bound
 
     void setClient(HttpClient *client) { m_client = client; } // the connection's, once it has one
+    // How the watched klusters are diagnosed from now on (the connection's options changed).
+    void setOptions(const DiagnosisOptions &options) { m_spec.options = options; }
     void stopAll(); // before the client their streams use goes
     // The kluster a person looks at: watched from what its last refresh listed, whatever the bound.
     void setShown(const QString &kluster);

@@ -174,7 +174,6 @@ void RepairDialog::showProposal(const std::shared_ptr<const RepairProposal> &pro
 {
     m_proposal = proposal;
     const RepairProposal &p = *proposal;
-    const RepairGate &gate = p.gate();
     m_sendable = p.sendable();
     m_steps = p.steps();
     m_typeToConfirm = p.typeToConfirm();

@@ -173,7 +173,18 @@ int runCheckCommand(const QStringList &arguments)
     const bool recording = parser.isSet(QStringLiteral("record"));
     QElapsedTimer timer;
     timer.start();
-    QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
+    QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](KlusterFetch fetch) {
+        const KlusterState &s = fetch.state;
+        const std::optional<RouteHistory> history
+            = s.klusterSource.known && s.hasExtension("asr1k_operations") && !s.routerDeviceSource.known
+            ? HistoryStore::readRouteHistory(
+                HistoryStore::klusterKey(fetch.state.cloud, fetch.state.region, fetch.state.kluster.name))
+            : std::nullopt;
+        if (history) { // the history keeps this machine's time; capturedAt is on the cloud's clock
+            const QDateTime at = fetch.state.capturedAt;
+            fetch.state.setRouteHistory(history->shifted(
+                at.msecsTo(HistoryStore::localInstant(at, client.serverClockOffsetMs())) * -1));
+        }
         if (!fetch.state.klusterSource.known) {
             status = CliOptions::fail(command, SourceError::joined(fetch.errors));
             if (recording)

@@ -82,6 +82,10 @@ void printOutcome(QTextStream &out, const RepairExecutor::Outcome &o)
     QTextStream err(Terminal::err());
     if (!o.auditError.isEmpty())
         err << "flightdeck-cli repair: the audit record could not be written: " << o.auditError << Qt::endl;
+    if (o.refusedDeviceSync())
+        out << "These credentials may not send the router driver's sync: a route the ACTIVE device lacks is "
+               "repaired without it by --nudge (removed in Neutron and added again)."
+            << Qt::endl;
     if (o.result == RepairExecutor::Outcome::Result::Refused)
         err << "flightdeck-cli repair: refused: " << o.message << Qt::endl;
     else if (exitStatusOf(o.result) == 3)
@@ -171,6 +175,12 @@ int runRepairCommand(const QStringList &arguments)
         QStringLiteral(
             "Treat the kluster as protected, as the console's protected klusters are: a teardown of "
             "its router's devices is refused without --override.") });
+    parser.addOption({ QStringLiteral("nudge"),
+        QStringLiteral(
+            "Repair a route a router's device lacks (device-route-missing) by removing it from the router "
+            "in Neutron and adding it again (the driver's agent programs it on the devices again), not "
+            "by the driver's sync: for credentials that may not sync (a cloud admin's), or to touch one "
+            "route only.") });
     parser.addOption({ QStringLiteral("silence"),
         QStringLiteral(
             "With --alertmanager: silence the alerts of these findings while repairing (one silence "
@@ -193,9 +203,10 @@ int runRepairCommand(const QStringList &arguments)
         status >= 0)
         return status;
     QString error;
-    const std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
+    std::optional<DiagnosisOptions> options = CliOptions::readDiagnosis(parser, &error);
     if (!options)
         return CliOptions::fail(command, error);
+    options->nudgeDeviceRoutes = parser.isSet(QStringLiteral("nudge"));
     if (parser.isSet(QStringLiteral("dry-run")) && parser.isSet(QStringLiteral("yes")))
         return CliOptions::fail(command, QStringLiteral("--dry-run and --yes: one or the other"));
     const bool allRoutes = parser.isSet(QStringLiteral("all-routes"));

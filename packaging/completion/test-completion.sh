@@ -104,6 +104,7 @@ t "--route-limit --route-warning"  flightdeck-cli diff other snapdir --route-
 t "--help --help-all --format --startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates --active-device" \
                                    flightdeck-cli diff other snapdir ""
 t "--protected"                    flightdeck-cli repair --prot
+t "--nudge"                        flightdeck-cli repair --nu
 t "--snapshot"                     flightdeck-cli routes --sn
 t "--active-device"                flightdeck-cli routes --act
 t "ctx-one ctx-two"                flightdeck-cli check --context ""

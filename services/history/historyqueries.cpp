@@ -1,9 +1,11 @@
 // HistoryStore's queries: what the views and the command line read back (open findings, intervals, the
 // trends' samples, repairs, stored moments and their digests).
+#include "core/statedigest.h"
 #include "services/history/historysql.h"
 #include "services/history/historystore.h"
 #include "services/local/inputlimits.h"
 
+#include <QFileInfo>
 #include <QSqlQuery>
 
 using HistorySql::fromMs;
@@ -214,6 +216,49 @@ QByteArray HistoryStore::digest(qint64 momentId)
     if (!q.exec() || !q.next())
         return {};
     return unpackDigest(q.value(0).toByteArray());
+}
+
+std::optional<RouteHistory> HistoryStore::routeHistory(const QString &kluster)
+{
+    QList<HistoryMoment> stored = moments(kluster); // newest first
+    if (stored.isEmpty())
+        return std::nullopt;
+    // The newest few are the kluster's last changes, one after another; a last healthy state kept beyond them
+    // may be days older, with changes pruned between: a route it held and the next one does not may have gone
+    // at any time between the two, so it is left out.
+    if (stored.size() > KeptStates)
+        stored.resize(KeptStates);
+    QHash<qint64, RouteHistory::Moment> &cache = m_routeMoments[kluster];
+    QHash<qint64, RouteHistory::Moment> kept; // what the cache holds after this call: these moments only
+    QList<RouteHistory::Moment> moments;
+    for (auto m = stored.crbegin(); m != stored.crend(); ++m) { // as recorded: oldest first
+        auto found = cache.constFind(m->id);
+        RouteHistory::Moment moment;
+        if (found != cache.cend()) {
+            moment = *found;
+        } else {
+            QString error;
+            const std::optional<StateDigest> d = StateDigest::fromJson(digest(m->id), &error);
+            // Damaged: it says nothing (as a moment whose router was not read).
+            moment = d
+                ? RouteHistory::Moment { m->at, d->routes, !d->unknownSources.contains(Source::Router) }
+                : RouteHistory::Moment { m->at, {}, false };
+        }
+        kept.insert(m->id, moment);
+        moments.append(std::move(moment));
+    }
+    cache = std::move(kept);
+    return RouteHistory::of(moments);
+}
+
+std::optional<RouteHistory> HistoryStore::readRouteHistory(const QString &kluster)
+{
+    if (!QFileInfo::exists(defaultPath()))
+        return std::nullopt;
+    HistoryStore store;
+    store.setReadOnly(true);
+    store.setBusyTimeout(100);
+    return store.open() ? store.routeHistory(kluster) : std::nullopt;
 }
 
 QByteArray HistoryStore::unpackDigest(const QByteArray &stored)

@@ -3,6 +3,7 @@
 #include "core/acknowledgement.h"
 #include "core/finding.h"
 #include "core/findinghistory.h"
+#include "core/routehistory.h"
 #include "services/history/historyintervals.h"
 
 #include <QByteArray>
@@ -224,6 +225,12 @@ public:
     // The stored moments, newest first, and one moment's digest.
     QList<HistoryMoment> moments(const QString &kluster);
     QByteArray digest(qint64 momentId);
+    // The router's routes at the kept moments (diagnosis.md §6 route-recycled); none when the kluster has no
+    // moment kept.
+    std::optional<RouteHistory> routeHistory(const QString &kluster);
+    // The same from the history at the default path, opened read-only for it, where one is kept (none is
+    // made; a writer holding it is not waited for).
+    static std::optional<RouteHistory> readRouteHistory(const QString &kluster);
     // A digest as the file keeps it (compressed), unpacked; empty when it is damaged or claims more than a
     // body may be.
     static QByteArray unpackDigest(const QByteArray &stored);
@@ -290,6 +297,9 @@ private:
     int m_retentionDays = DefaultRetentionDays;
     int m_maxMegabytes = DefaultMaxMegabytes;
     int m_busyTimeoutMs = 5000;
+    // routeHistory(): each kluster's kept moments' routes, read once (a digest of thousands of nodes is
+    // megabytes), by moment id; only the moments it last returned.
+    QHash<QString, QHash<qint64, RouteHistory::Moment>> m_routeMoments;
     // The open intervals of each kluster as of this connection's last record, valid while no other
     // connection has written since (PRAGMA data_version).
     struct OpenIntervals

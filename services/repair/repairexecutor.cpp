@@ -33,6 +33,13 @@ QStringList RepairExecutor::findingIds() const
     return ids;
 }
 
+bool RepairExecutor::Outcome::refusedDeviceSync() const
+{
+    return requests.size() == 1 && (requests.first().status == 401 || requests.first().status == 403)
+        && requests.first().request.method == QLatin1String("PUT")
+        && requests.first().request.path.startsWith(QLatin1String("/v2.0/asr1k/routers/"));
+}
+
 QStringList RepairExecutor::Outcome::eventErrors() const
 {
     QStringList out;
@@ -316,6 +323,19 @@ void RepairExecutor::send(const PlannedRequest &request, HttpCall *call)
             outcome = QStringLiteral("failed: ") + r.error.toString();
         // The request as sent, and its answer.
         m_outcome.requests.append(AuditRequest { request, r.status, outcome, false });
+        if (m_plan && m_plan->action == RepairPlan::Action::RenewRoutes && m_next > 0 && r.error.isError()
+            && already.isEmpty()) {
+            // The nudge's removal went through, its addition did not: the route is gone from Neutron now.
+            conclude(Outcome::Result::Failed,
+                QStringLiteral(
+                    "the route was removed from router %1 in Neutron and not added again (%2): "
+                    "it is missing there and on the devices now; add it back at once: PUT network %3 "
+                    "%4")
+                    .arg(m_plan->routerName, r.error.toString(), request.path,
+                        QString::fromUtf8(
+                            QJsonDocument(request.body.toObject()).toJson(QJsonDocument::Compact))));
+            return;
+        }
         if (r.status == 412) {
             // Someone else changed the router between our read and our write:
             // nothing was overwritten. Read it again and report what it holds now.
@@ -392,7 +412,7 @@ void RepairExecutor::verify()
                 m_outcome.remaining << f.id();
         }
         const QString ids = findingIds().join(QStringLiteral(", "));
-        if (m_plan && m_plan->actsOnDevices()) {
+        if (m_plan && m_plan->verifiedOnDevices()) {
             // Only the devices read again prove it: a device source unread (or unjudged) hides every device
             // finding; a route the devices lack after a teardown means the sync has not programmed it (yet).
             if (!fetch.state.routerDeviceSource.known) {

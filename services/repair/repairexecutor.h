@@ -41,6 +41,8 @@ public:
         QStringList remaining; // after a verification: the findings of the step still there
         QStringList events; // what became of its Kubernetes Events (AuditRecord::events)
         QStringList eventErrors() const; // those not written, each "RepairStarted not written: why"
+        // The router driver's sync (alone: not a teardown's) refused as not permitted (401, 403).
+        bool refusedDeviceSync() const;
         static QString resultName(Result r) { return RepairResults::name(r); }
     };
 

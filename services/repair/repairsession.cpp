@@ -67,6 +67,10 @@ void RepairSession::checked(const KlusterFetch &fetch)
         return;
     }
     auto read = std::make_shared<KlusterFetch>(fetch);
+    // Judged with the history the confirmed plan was judged with (route-recycled), as of this reading.
+    if (const std::shared_ptr<const KlusterFetch> before = m_confirmed->fetch();
+        before && before->state.routeHistory)
+        read->state.setRouteHistory(*before->state.routeHistory);
     auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(read->state, m_options.diagnosis));
     auto fresh = std::make_shared<const RepairProposal>(
         m_confirmed->kluster(), std::move(read), std::move(diagnosis), m_confirmed->choice());

@@ -28,6 +28,8 @@ private slots:
     void routesForAReaderSayWhyNoDeviceIsShown();
     void routesOfABadSnapshotSayWhy();
     void teardownAndSyncClearsAKeptRoute();
+    void recycledFromTheHistoryForAReader();
+    void nudgeWhereTheSyncIsNotPermitted();
 
 private:
     using Run = CliFixture::Run;
@@ -429,3 +431,135 @@ void TestCliDevice::routesOfABadSnapshotSayWhy()
 
 QTEST_GUILESS_MAIN(TestCliDevice)
 #include "tst_cli_device.moc"
+
+// Without the devices' view (a reader), the local history: node N's pod CIDR C was routed to A (a recycled
+// CIDR, recorded by check --record), then Neutron was put right; the next check says route-recycled (a
+// warning) with the earlier nexthop, and a check without that history says nothing of it.
+void TestCliDevice::recycledFromTheHistoryForAReader()
+{
+    const QStringList record { QStringLiteral("--record") };
+    int exit = -1;
+    QVERIFY(!check(QStringLiteral("sim-reader"), QStringLiteral("demo"), &exit, record).isEmpty());
+    const Reply caused
+        = m_cli->sim.request("POST", m_cli->sim.sim.adminUrl() + QStringLiteral("/klusters/demo/cause"),
+            QByteArrayLiteral(R"({"rule": "recycled-pod-cidr"})"), {}, false);
+    QCOMPARE(caused.status, 200);
+    // The cloud's clock says seconds: a second record in the same second would be no later moment.
+    QTest::qWait(1100);
+    // "C (node N's pod CIDR) now routed to A"
+    const QString did
+        = QJsonDocument::fromJson(caused.body).object().value(QStringLiteral("caused")).toString();
+    const QString cidr = did.section(QLatin1Char(' '), 0, 0);
+    const QString earlier = did.section(QLatin1Char(' '), -1);
+    const QString node
+        = did.section(QStringLiteral("(node "), 1).section(QStringLiteral("'s pod CIDR"), 0, 0);
+    QVERIFY2(!cidr.isEmpty() && !earlier.isEmpty() && !node.isEmpty(), qPrintable(did));
+    QJsonObject report = check(QStringLiteral("sim-reader"), QStringLiteral("demo"), &exit, record);
+    QVERIFY(idsOf(report, QStringLiteral("route-recycled:")).isEmpty()); // Neutron says it itself
+    QString nodeIp;
+    for (const SimNode &n : m_cli->sim.sim.world()
+                                .klusters.at(m_cli->sim.sim.world().klusterIndex(QStringLiteral("demo")))
+                                .nodes) {
+        if (n.name == node)
+            nodeIp = n.internalIp;
+    }
+    QVERIFY(!nodeIp.isEmpty());
+
+    // Neutron put right by a member: the earlier route removed, the node's own added.
+    const QString base = m_cli->sim.sim.endpoint(QStringLiteral("network")) + QStringLiteral("/v2.0/routers/")
+        + routerOf(QStringLiteral("demo"));
+    const auto member = tokenOf(QStringLiteral("demo"));
+    const QString body
+        = QStringLiteral(R"({"router": {"routes": [{"destination": "%1", "nexthop": "%2"}]}})");
+    QCOMPARE(m_cli->sim
+                 .request("PUT", base + QStringLiteral("/remove_extraroutes"),
+                     body.arg(cidr, earlier).toUtf8(), member)
+                 .status,
+        200);
+    QCOMPARE(m_cli->sim
+                 .request("PUT", base + QStringLiteral("/add_extraroutes"), body.arg(cidr, nodeIp).toUtf8(),
+                     member)
+                 .status,
+        200);
+
+    report = check(QStringLiteral("sim-reader"), QStringLiteral("demo"), &exit);
+    QCOMPARE(idsOf(report, QStringLiteral("route-recycled:")),
+        QStringList({ QStringLiteral("route-recycled:") + cidr }));
+    QCOMPARE(severityOf(report, QStringLiteral("route-recycled:") + cidr), QStringLiteral("warning"));
+    for (const QJsonValue &v : report.value(QStringLiteral("findings")).toArray()) {
+        const QJsonObject f = v.toObject();
+        if (f.value(QStringLiteral("kind")).toString() != QLatin1String("route-recycled"))
+            continue;
+        const QJsonObject e = f.value(QStringLiteral("evidence")).toObject();
+        QCOMPARE(e.value(QStringLiteral("earlierNexthop")).toString(), earlier);
+        QCOMPARE(e.value(QStringLiteral("node")).toString(), node);
+        QVERIFY2(e.value(QStringLiteral("deviceError")).toString().contains(QStringLiteral("401")),
+            qPrintable(e.value(QStringLiteral("deviceError")).toString()));
+        QVERIFY(f.value(QStringLiteral("repair")).isNull());
+    }
+    // The member's check has no history of its own (another cloud entry, another history key): nothing said.
+    QVERIFY(idsOf(check(QStringLiteral("sim"), QStringLiteral("demo")), QStringLiteral("route-recycled:"))
+                .isEmpty());
+}
+
+// The driver's sync refused by the cloud's policy (403): said, with the way out; repair --nudge removes the
+// route in Neutron and adds it again (the driver's agent programs it on the devices again), verified by
+// reading the devices, audited.
+void TestCliDevice::nudgeWhereTheSyncIsNotPermitted()
+{
+    // The STANDBY missed an addition, then became the ACTIVE: the device that forwards lacks the route.
+    QVERIFY(cause(QStringLiteral("demo"), QStringLiteral("device-route-missing")).isEmpty());
+    QVERIFY(cause(QStringLiteral("demo"), QStringLiteral("failover")).isEmpty());
+    const QStringList missing = idsOf(
+        check(QStringLiteral("sim-admin"), QStringLiteral("demo")), QStringLiteral("device-route-missing:"));
+    QCOMPARE(missing.size(), 1);
+    FaultRule policy;
+    policy.service = QStringLiteral("network");
+    policy.method = QStringLiteral("PUT");
+    policy.path = QRegularExpression(QStringLiteral("^/v2.0/asr1k/"));
+    policy.status = 403;
+    m_cli->sim.sim.faults().add(policy);
+    const QStringList base = { QStringLiteral("repair"), QStringLiteral("--cloud"),
+        QStringLiteral("sim-admin"), QStringLiteral("--kluster"), QStringLiteral("demo"),
+        QStringLiteral("--finding"), missing.first(), QStringLiteral("--yes"),
+        QStringLiteral("--active-device"), missing.first().section(QStringLiteral(" on "), 1) };
+    Run r = m_cli->cli(base);
+    QVERIFY2(r.exitCode == 3 && r.out.contains(QStringLiteral("-> 403"))
+            && r.out.contains(QStringLiteral("repaired without it by --nudge")),
+        qPrintable(r.out.right(1500)));
+
+    // The nudge: remove_extraroutes, then add_extraroutes of the same route; nothing of the driver's.
+    const QString route = missing.first().section(QLatin1Char(':'), 1).section(QStringLiteral(" on "), 0, 0);
+    r = m_cli->cli(base + QStringList { QStringLiteral("--nudge") });
+    QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("Result: fixed")),
+        qPrintable(
+            QStringLiteral("exit %1\n%2\n%3").arg(r.exitCode).arg(r.err.left(2000), r.out.right(2000))));
+    const qsizetype removed = r.out.indexOf(QStringLiteral("/remove_extraroutes -> 200"));
+    const qsizetype added = r.out.indexOf(QStringLiteral("/add_extraroutes -> 200"));
+    QVERIFY2(removed > 0 && added > removed && !r.out.contains(QStringLiteral("PUT /v2.0/asr1k/")),
+        qPrintable(r.out.right(2000)));
+    QVERIFY(idsOf(check(QStringLiteral("sim-admin"), QStringLiteral("demo")), QStringLiteral("device-route"))
+                .isEmpty());
+    const QJsonObject record = m_cli->audit().last();
+    QCOMPARE(record.value(QStringLiteral("finding")).toString(), missing.first());
+    QCOMPARE(record.value(QStringLiteral("verification")).toString(), QStringLiteral("fixed"));
+    const QByteArray sent = QJsonDocument(record.value(QStringLiteral("requests")).toArray()).toJson();
+    QVERIFY2(sent.contains("remove_extraroutes") && sent.contains("add_extraroutes")
+            && !sent.contains("/v2.0/asr1k/"),
+        sent.constData());
+    QCOMPARE(m_cli->sim.sim.faults().rules().constFirst().hits, 1); // the refused sync only
+    // A STANDBY's gap is never nudged (the removal would take the route off the ACTIVE that holds it): the
+    // sync stays its plan.
+    QVERIFY(cause(QStringLiteral("demo"), QStringLiteral("device-route-missing")).isEmpty());
+    const QStringList standby = idsOf(check(QStringLiteral("sim-admin"), QStringLiteral("demo"), nullptr,
+                                          { QStringLiteral("--active-device"), base.last() }),
+        QStringLiteral("device-route-missing:"));
+    QCOMPARE(standby.size(), 1);
+    QVERIFY(!standby.first().endsWith(base.last()));
+    r = m_cli->cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("sim-admin"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"), standby.first(),
+        QStringLiteral("--active-device"), base.last(), QStringLiteral("--nudge") });
+    QVERIFY2(r.out.contains(QStringLiteral("PUT network /v2.0/asr1k/routers/"))
+            && !r.out.contains(QStringLiteral("remove_extraroutes")),
+        qPrintable(r.out.right(2000)));
+}

@@ -33,6 +33,9 @@ private slots:
     void columnsSetNeutronBesideEachDevice();
     void staleIsRepairedByTeardownAndSyncOnce();
     void aNodesOwnRouteKeptOnTheDeviceIsNoStaleRoute();
+    void recycledFromTheHistoryWithoutTheDevices();
+    void routeHistoryFromTheKeptMoments();
+    void nudgeRemovesAndAddsTheSameRoute();
 };
 
 namespace {
@@ -539,3 +542,141 @@ void TestRouterDevice::aNodesOwnRouteKeptOnTheDeviceIsNoStaleRoute()
 
 QTEST_GUILESS_MAIN(TestRouterDevice)
 #include "tst_routerdevice.moc"
+
+// route-recycled (diagnosis.md §6): without the devices' view, the history saw node .5's pod CIDR routed to
+// .3 until 2 h ago; on a cloud with the driver, a warning that names the earlier nexthop and when it changed.
+void TestRouterDevice::recycledFromTheHistoryWithoutTheDevices()
+{
+    KlusterState s = world().state();
+    s.extensions << QStringLiteral("asr1k_operations");
+    s.extensionsKnown = true;
+    s.routerDeviceSource.error = QStringLiteral("not readable with these credentials (401 HTTPUnauthorized)");
+    const QDateTime changed = s.capturedAt.addSecs(-2 * 3600);
+    RouteHistory h;
+    h.since = s.capturedAt.addDays(-2);
+    h.gone = { { Route { QStringLiteral("198.19.5.0/24"), QStringLiteral("10.180.0.3") }, changed },
+        // the node's own route, gone and back: no earlier nexthop
+        { Route { QStringLiteral("198.19.4.0/24"), QStringLiteral("10.180.0.4") }, changed },
+        // gone more than a day ago: nothing said
+        { Route { QStringLiteral("198.19.3.0/24"), QStringLiteral("10.180.0.9") },
+            s.capturedAt.addDays(-2) } };
+    s.routeHistory = h;
+    Diagnosis d = Diagnosis::run(s);
+    QCOMPARE(findingIds(d), QStringList({ QStringLiteral("route-recycled:198.19.5.0/24") }));
+    const Finding &f = d.findings.first();
+    QCOMPARE(f.severity, Severity::Warning);
+    QVERIFY2(f.message().contains(QStringLiteral("was routed to 10.180.0.3 until")), qPrintable(f.message()));
+    QVERIFY2(f.message().contains(QStringLiteral("2 h ago")), qPrintable(f.message()));
+    QVERIFY2(f.message().contains(QStringLiteral("401")), qPrintable(f.message()));
+    const QJsonObject e = f.evidence();
+    QCOMPARE(e.value(QStringLiteral("earlierNexthop")).toString(), QStringLiteral("10.180.0.3"));
+    QCOMPARE(e.value(QStringLiteral("changedAt")).toString(), changed.toUTC().toString(Qt::ISODateWithMs));
+    QCOMPARE(e.value(QStringLiteral("neutronNexthops")).toArray().first().toString(),
+        QStringLiteral("10.180.0.5"));
+    QVERIFY(!f.repair());
+    QCOMPARE(f.affected().nodes, QStringList({ QStringLiteral("kks-legacy-pool-ccccc") }));
+
+    // Never without the history; never on a cloud without the driver; superseded where the devices were read;
+    // not while Neutron still routes it there (that is Neutron's own finding).
+    KlusterState none = s;
+    none.routeHistory.reset();
+    QVERIFY(findingIds(Diagnosis::run(none), FindingKind::RouteRecycled).isEmpty());
+    KlusterState noDriver = s;
+    noDriver.extensions.clear();
+    QVERIFY(findingIds(Diagnosis::run(noDriver), FindingKind::RouteRecycled).isEmpty());
+    KlusterState read = s;
+    read.routerDeviceSource = SourceStatus { true, {}, {} };
+    QVERIFY(findingIds(Diagnosis::run(read), FindingKind::RouteRecycled).isEmpty());
+    // The node's own route that went (Neutron lost it: route-missing) is no earlier nexthop.
+    KlusterState own = s;
+    own.router.routes.removeAll(Route { QStringLiteral("198.19.4.0/24"), QStringLiteral("10.180.0.4") });
+    QCOMPARE(findingIds(Diagnosis::run(own), FindingKind::RouteRecycled),
+        QStringList({ QStringLiteral("route-recycled:198.19.5.0/24") }));
+    KlusterState back = s;
+    back.router.routes.prepend(Route { QStringLiteral("198.19.5.0/24"), QStringLiteral("10.180.0.3") });
+    QVERIFY(findingIds(Diagnosis::run(back), FindingKind::RouteRecycled).isEmpty());
+}
+
+// The history's moments in, the routes that went out (with the first moment seen without them); a moment
+// whose router was not read says nothing.
+void TestRouterDevice::routeHistoryFromTheKeptMoments()
+{
+    const QDateTime t0 = QDateTime::fromString(QStringLiteral("2026-11-29T10:00:00Z"), Qt::ISODate);
+    const QString a = QStringLiteral("198.19.5.0/24 via 10.180.0.3");
+    const QString b = QStringLiteral("198.19.5.0/24 via 10.180.0.5");
+    const RouteHistory h = RouteHistory::of({ { t0.addSecs(600), { b }, true }, { t0, { a }, true },
+        { t0.addSecs(300), {}, false }, { t0.addSecs(900), { b }, true } });
+    QCOMPARE(h.since, t0);
+    QCOMPARE(h.gone.size(), 1);
+    QCOMPARE(h.gone.first().route.nexthop, QStringLiteral("10.180.0.3"));
+    QCOMPARE(h.gone.first().until, t0.addSecs(600)); // the unread moment between proves nothing
+    QCOMPARE(h.shifted(1000).gone.first().until, t0.addSecs(601));
+    // The state being diagnosed is the newest moment: what the latest kept held and it lacks went now.
+    RouteHistory now = h;
+    now.then(t0.addSecs(1200), { Route { QStringLiteral("198.19.5.0/24"), QStringLiteral("10.180.0.7") } });
+    QCOMPARE(now.gone.size(), 2);
+    QCOMPARE(now.gone.last().route.nexthop, QStringLiteral("10.180.0.5"));
+    QCOMPARE(now.gone.last().until, t0.addSecs(1200));
+    QCOMPARE(now.latest, QStringList({ QStringLiteral("198.19.5.0/24 via 10.180.0.7") }));
+    QCOMPARE(RouteHistory::parse(QStringLiteral("no route")).destination, QString());
+}
+
+// The nudge (diagnosis.md §6) where the sync may not be sent: the same route removed and added again, as two
+// atomic requests, or, without extraroute-atomic, as two full lists each guarded by the revision it follows.
+void TestRouterDevice::nudgeRemovesAndAddsTheSameRoute()
+{
+    const KlusterState base = world().state();
+    KlusterState s = withDevices(base, firstLacksTheLast(base));
+    if (!s.hasAtomicExtraRoutes())
+        s.extensions << QStringLiteral("extraroute-atomic");
+    s.extensionsKnown = true;
+    DiagnosisOptions nudge;
+    nudge.nudgeDeviceRoutes = true;
+    nudge.activeDevices = { QStringLiteral("10.44.0.35") }; // the device that lacks it forwards
+    const Diagnosis d = Diagnosis::run(s, nudge);
+    const QStringList ids = findingIds(d, FindingKind::DeviceRouteMissing);
+    QCOMPARE(ids.size(), 1);
+    const std::optional<RepairPlan> plan = findingOf(d, ids.first())->repair();
+    QVERIFY(plan);
+    QCOMPARE(plan->action, RepairPlan::Action::RenewRoutes);
+    QVERIFY(plan->verifiedOnDevices() && !plan->actsOnDevices());
+    QCOMPARE(plan->routes,
+        QList<Route>({ Route { QStringLiteral("198.19.5.0/24"), QStringLiteral("10.180.0.5") } }));
+    QCOMPARE(plan->requests.size(), 2);
+    QVERIFY(plan->requests.at(0).path.endsWith(QLatin1String("/remove_extraroutes")));
+    QVERIFY(plan->requests.at(1).path.endsWith(QLatin1String("/add_extraroutes")));
+    QCOMPARE(plan->requests.at(0).body, plan->requests.at(1).body);
+    // Without extraroute-atomic: the list without it at revision n, then the list as it was at n + 1.
+    KlusterState full = s;
+    full.extensions.removeAll(QStringLiteral("extraroute-atomic"));
+    full.router.revisionNumber = 7;
+    const Diagnosis fd = Diagnosis::run(full, nudge);
+    const std::optional<RepairPlan> guarded = findingOf(fd, ids.first())->repair();
+    QVERIFY(guarded);
+    QCOMPARE(guarded->requests.size(), 2);
+    QCOMPARE(guarded->requests.at(0).headers.value(QStringLiteral("If-Match")).toString(),
+        QStringLiteral("revision_number=7"));
+    QCOMPARE(guarded->requests.at(1).headers.value(QStringLiteral("If-Match")).toString(),
+        QStringLiteral("revision_number=8"));
+    QCOMPARE(guarded->requests.at(0)
+                 .body.toObject()[QStringLiteral("router")][QStringLiteral("routes")]
+                 .toArray()
+                 .size(),
+        full.router.routes.size() - 1);
+    QCOMPARE(guarded->requests.at(1)
+                 .body.toObject()[QStringLiteral("router")][QStringLiteral("routes")]
+                 .toArray()
+                 .size(),
+        full.router.routes.size());
+    // On the STANDBY (or where which device forwards is not known), never: the removal would take the route
+    // off the device that holds it.
+    DiagnosisOptions standby = nudge;
+    standby.activeDevices = { QStringLiteral("10.44.0.36") };
+    QCOMPARE(findingOf(Diagnosis::run(s, standby), ids.first())->repair()->action,
+        RepairPlan::Action::SyncDevices);
+    standby.activeDevices.clear();
+    QCOMPARE(findingOf(Diagnosis::run(s, standby), ids.first())->repair()->action,
+        RepairPlan::Action::SyncDevices);
+    // Without the option: the driver's sync.
+    QCOMPARE(findingOf(Diagnosis::run(s), ids.first())->repair()->action, RepairPlan::Action::SyncDevices);
+}
