@@ -202,6 +202,9 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const K
     w.value(state.kluster.name);
     w.key(QStringLiteral("capturedAt"));
     w.value(ApiParser::formatTimestamp(state.capturedAt));
+    // The kluster's status.phase (snapshot-format.md: always present; null where Kubernikus said none).
+    w.key(QStringLiteral("phase"));
+    w.value(state.kluster.phase.isEmpty() ? QJsonValue() : QJsonValue(state.kluster.phase));
     w.key(QStringLiteral("findings"));
     w.beginArray();
     for (const Finding &f : diagnosis.findings) {
@@ -311,6 +314,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const K
         out += QStringLiteral(" · cloud %1").arg(printable(state.cloud));
     if (!state.region.isEmpty())
         out += QStringLiteral(" · region %1").arg(printable(state.region));
+    if (!k.phase.isEmpty())
+        out += QStringLiteral(" · phase %1").arg(printable(k.phase));
     out += QLatin1Char('\n');
     // What was not read is said so, never counted as none.
     const auto counted = [](const SourceStatus &source, qsizetype n, const QString &what) {

@@ -4,7 +4,6 @@
 
 #include <QHash>
 #include <QSet>
-
 #include <algorithm>
 
 Route RouteHistory::parse(const QString &text)
@@ -33,7 +32,8 @@ void RouteHistory::then(const QDateTime &instant, const QList<Route> &routes)
         const Route route = parse(text);
         if (now.contains(text) || route.destination.isEmpty())
             continue;
-        gone.erase(std::remove_if(gone.begin(), gone.end(), [&route](const Gone &g) { return g.route == route; }),
+        gone.erase(
+            std::remove_if(gone.begin(), gone.end(), [&route](const Gone &g) { return g.route == route; }),
             gone.end());
         gone.append({ route, at });
         now.insert(text); // once
@@ -80,7 +80,7 @@ RouteHistory RouteHistory::of(QList<Moment> moments)
     h.latest = moments.last().routes;
     h.gone = latest.values();
     std::sort(h.gone.begin(), h.gone.end(), [](const Gone &a, const Gone &b) {
-        return a.until != b.until ? a.until < b.until
+        return a.until != b.until                        ? a.until < b.until
             : a.route.destination != b.route.destination ? a.route.destination < b.route.destination
                                                          : a.route.nexthop < b.route.nexthop;
     });

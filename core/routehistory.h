@@ -34,7 +34,8 @@ struct RouteHistory
     QDateTime latestAt; // the newest moment kept whose router was read, and its routes
     QStringList latest;
 
-    // `moments` as recorded, oldest first (they are ordered by instant; the order recorded breaks a tie); those whose router was not read are left out (an unread list proves nothing).
+    // `moments` as recorded, oldest first (they are ordered by instant; the order recorded breaks a tie);
+    // those whose router was not read are left out (an unread list proves nothing).
     static RouteHistory of(QList<Moment> moments);
     // The history with a newer moment (the state being diagnosed): what the latest held and it does not went
     // at `at`.

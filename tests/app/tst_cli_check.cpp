@@ -207,7 +207,8 @@ void TestCliCheck::jsonIsByteIdentical()
     QVERIFY(!a.out.isEmpty());
     QCOMPARE(a.out, b.out);
     QVERIFY(a.out.startsWith(
-        "{\n  \"kluster\": \"legacy\",\n  \"capturedAt\": \"2026-11-21T10:00:00Z\",\n  \"findings\": ["));
+        "{\n  \"kluster\": \"legacy\",\n  \"capturedAt\": \"2026-11-21T10:00:00Z\",\n  \"phase\": "
+        "\"Running\",\n  \"findings\": ["));
 }
 
 void TestCliCheck::textReport()

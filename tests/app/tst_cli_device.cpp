@@ -456,6 +456,7 @@ void TestCliDevice::recycledFromTheHistoryForAReader()
     QVERIFY2(!cidr.isEmpty() && !earlier.isEmpty() && !node.isEmpty(), qPrintable(did));
     QJsonObject report = check(QStringLiteral("sim-reader"), QStringLiteral("demo"), &exit, record);
     QVERIFY(idsOf(report, QStringLiteral("route-recycled:")).isEmpty()); // Neutron says it itself
+    QCOMPARE(report.value(QStringLiteral("phase")).toString(), QStringLiteral("Running")); // Kubernikus' word
     QString nodeIp;
     for (const SimNode &n : m_cli->sim.sim.world()
                                 .klusters.at(m_cli->sim.sim.world().klusterIndex(QStringLiteral("demo")))

@@ -58,6 +58,9 @@ void TestCheckReport::jsonShape()
     const QJsonObject o = QJsonDocument::fromJson(CheckReport::toJson(s, d)).object();
     QCOMPARE(o.value(QStringLiteral("kluster")).toString(), QStringLiteral("demo"));
     QCOMPARE(o.value(QStringLiteral("capturedAt")).toString(), QStringLiteral("2026-11-21T10:00:00Z"));
+    QVERIFY(o.contains(QStringLiteral("phase"))); // always present
+    QCOMPARE(o.value(QStringLiteral("phase")).toVariant(),
+        s.kluster.phase.isEmpty() ? QVariant() : QVariant(s.kluster.phase));
     const QJsonArray findings = o.value(QStringLiteral("findings")).toArray();
     QCOMPARE(findings.size(), 4);
     for (const QJsonValue &v : findings) {
