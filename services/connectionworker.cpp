@@ -4,7 +4,6 @@
 
 #include "core/klusterindex.h"
 #include "core/repairgate.h"
-#include "services/history/historystore.h"
 #include "services/http/endpointhealth.h"
 #include "services/local/kubeconfig.h"
 #include "services/local/secretstore.h"
@@ -396,9 +395,7 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
                     result.errors = fetch.errors;
                 } else {
                     auto f = std::make_shared<KlusterFetch>(fetch);
-                    seedRouteHistory(kluster, f->state);
-                    if (const auto h = m_routeHistories.constFind(kluster); h != m_routeHistories.cend())
-                        f->state.setRouteHistory(*h);
+                    m_routeHistories.apply(kluster, f->state);
                     result.diagnosis
                         = std::make_shared<const Diagnosis>(Diagnosis::run(f->state, m_spec.options));
                     result.fetch = std::move(f);
@@ -423,29 +420,9 @@ void ConnectionWorker::setShown(const QString &kluster)
     m_watches->setShown(kluster);
 }
 
-void ConnectionWorker::seedRouteHistory(const QString &kluster, const KlusterState &state)
-{
-    // Until the recorder sends the kluster's (after its first record), read once here: the first refresh of a
-    // session judges with the history too (route-recycled does not close and reopen at each start).
-    if (m_routeHistories.contains(kluster) || m_routeHistorySeeded.contains(kluster)
-        || !state.hasExtension("asr1k_operations") || state.routerDeviceSource.known)
-        return;
-    m_routeHistorySeeded.insert(kluster);
-    const std::optional<RouteHistory> kept = HistoryStore::readRouteHistory(
-        HistoryStore::klusterKey(state.cloud, state.region, state.kluster.name));
-    if (!kept)
-        return;
-    // The history keeps this machine's time; capturedAt is on the cloud's clock (within 5 s: the same).
-    const qint64 offset = QDateTime::currentDateTimeUtc().msecsTo(state.capturedAt);
-    m_routeHistories.insert(kluster, kept->shifted(qAbs(offset) > 5000 ? offset : 0));
-}
-
 void ConnectionWorker::setRouteHistory(const QString &kluster, const std::optional<RouteHistory> &history)
 {
-    if (history)
-        m_routeHistories.insert(kluster, *history);
-    else
-        m_routeHistories.remove(kluster);
+    m_routeHistories.set(kluster, history);
 }
 
 void ConnectionWorker::cancelRefresh(const QString &kluster)

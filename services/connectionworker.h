@@ -9,6 +9,7 @@
 #include "services/refreshqueue.h"
 #include "services/repair/auditlog.h"
 #include "services/repair/repairsession.h"
+#include "services/routehistories.h"
 #include "services/watchedklusters.h"
 
 #include <QHash>
@@ -105,9 +106,7 @@ private:
     // instead of asking again.
     QHash<QString, QByteArray> m_listed;
     QSet<QString> m_listNodesNext; // klusters whose nodes the next refresh lists, whatever their pace
-    QHash<QString, RouteHistory> m_routeHistories; // what the history kept of each kluster's router's routes
-    QSet<QString> m_routeHistorySeeded; // klusters whose were read here once (seedRouteHistory)
-    void seedRouteHistory(const QString &kluster, const KlusterState &state);
+    RouteHistories m_routeHistories;
     QHash<QString, int> m_turnedAway; // refreshes of a kluster turned away in a row
     QString m_eventInstance; // who this console's repairs are written as (RepairEvent::instance)
     QSet<QString> m_readingEvents; // klusters whose Events are being read
