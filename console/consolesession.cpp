@@ -22,11 +22,13 @@ ConsoleSession::ConsoleSession(QObject *parent)
 {
     m_history->open(Settings::historyDays().value(), Settings::historyMegabytes().value());
     connect(m_refreshes, &RefreshCoordinator::recordable, m_history, &HistoryClient::record);
-    // What the history kept of the router's routes goes with the kluster's next diagnosis (route-recycled).
+    // What the history kept of the router's routes (route-recycled) and since when the findings are open
+    // (Kubernikus' automation) goes with the kluster's next diagnosis.
     connect(m_history, &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
         const FindingsSince *since = m_history->findingsSince(key);
         if (Connection *c = m_registry->connection(key.connection); c && since)
-            c->setRouteHistory(key.kluster, since->routes);
+            c->setKeptHistory(
+                key.kluster, KeptHistory { since->routes, KeptHistory::firstSeen(since->findings) });
     });
     // The alerts beside the findings: each connection's Alertmanager read with every round, and after the
     // kluster shown is refreshed (a repair, F5 on it).

@@ -331,6 +331,14 @@ template<typename Reader> static Node readNode(const Reader &item)
         if (n.zone.isEmpty())
             n.zone = interned(labels.optString(QStringLiteral("failure-domain.beta.kubernetes.io/zone")));
     }
+    if (metadata.has(QStringLiteral("annotations"))) {
+        // Kubernikus' servicing stamps a node it is about to cordon (sapcc/kubernikus
+        // pkg/controller/servicing, docs/wire-formats.md); a stamp that is no time says nothing.
+        const Reader annotations = metadata.child(QStringLiteral("annotations"));
+        annotations.requireObject();
+        n.servicingSince
+            = parseTimestamp(annotations.optString(QStringLiteral("kubernikus.cloud.sap/updateTimestamp")));
+    }
     if (item.has(QStringLiteral("spec"))) {
         const Reader spec = item.child(QStringLiteral("spec"));
         spec.requireObject();

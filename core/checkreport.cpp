@@ -224,6 +224,11 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const K
         w.key(QStringLiteral("repair"));
         const RepairGate::Decision decision = plans.of(f);
         writePlan(w, decision.plan, &decision);
+        // Who else repairs it, and when (diagnosis.md §7): only where an actor does.
+        if (const std::optional<Automation> automation = f.automation()) {
+            w.key(QStringLiteral("automation"));
+            w.value(automation->toJson());
+        }
         if (const Incident *incident = diagnosis.incidentOf(f.id())) {
             w.key(QStringLiteral("incident"));
             w.value(incident->id());
@@ -423,6 +428,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const K
             for (auto it = evidence.begin(); it != evidence.end(); ++it)
                 out += QStringLiteral("      %1: %2\n")
                            .arg(printable(it.key()), printable(compact(it.value())));
+            if (const std::optional<Automation> automation = f.automation())
+                out += QStringLiteral("    Automation: %1\n").arg(automation->line(state.capturedAt));
             const RepairGate::Decision decision = plans.of(f);
             const std::optional<RepairPlan> &repair = decision.plan;
             if (!repair) {

@@ -3,6 +3,7 @@
 #include "core/detection.h"
 #include "core/devicefindings.h"
 #include "core/instancefindings.h"
+#include "core/klusterfindings.h"
 #include "core/knowledge.h"
 #include "core/nodefindings.h"
 #include "core/portfindings.h"
@@ -116,6 +117,7 @@ Diagnosis Detector::run()
     m_d.result.budget = RemediationBudget::compute(m_d.state, m_d.ctx->options);
     m_d.result.routeLimit = m_d.ctx->routeLimit;
     m_d.result.routerDevices = m_d.ctx->state.routerDevices;
+    m_d.result.phase = m_d.state.kluster.phase;
     auto skip = [this](const SourceStatus &source, const QString &what, const QString &name) {
         if (source.known)
             return false;
@@ -127,6 +129,15 @@ Diagnosis Detector::run()
     };
     if (skip(m_d.state.klusterSource, QStringLiteral("everything"), QStringLiteral("the kluster")))
         return m_d.result;
+    if (m_d.ctx->phase == KlusterPhase::Unknown)
+        m_d.result.notes << QStringLiteral(
+            "the kluster's phase %1 is not one Flightdeck knows: diagnosed as Running")
+                                .arg(m_d.state.kluster.phase);
+    // A kluster being torn down is one finding, and nothing of it is repaired (diagnosis.md §7).
+    if (KlusterFindings::detectTerminating(m_d)) {
+        m_d.result.terminatingSeconds = m_d.result.findings.constFirst().facts.forSeconds;
+        return m_d.result;
+    }
 
     m_d.result.findings.reserve(m_d.state.nodes.size() + m_d.ctx->index.klusterInstances().size() / 8 + 16);
     if (!skip(m_d.state.securityGroupsSource, QStringLiteral("security groups and memberships"),

@@ -27,6 +27,10 @@ struct Diagnosis
     int routeLimit = 0;
     // The router's devices as judged: what each holds, with the role the options give it.
     RouterDevices routerDevices;
+    // The kluster's status.phase as Kubernikus said it (empty: none), and how long it has been Terminating
+    // by the local history (-1: not Terminating, or not known since when).
+    QString phase;
+    qint64 terminatingSeconds = -1;
 
     int count(Severity severity) const;
     Severity worst() const; // Info when there is no finding

@@ -3,6 +3,7 @@
 #include "core/diagnosisoptions.h"
 #include "core/finding.h"
 #include "core/klusterindex.h"
+#include "core/klusterphase.h"
 #include "core/klusterstate.h"
 #include "core/routeaudit.h"
 
@@ -32,6 +33,7 @@ public:
     const KlusterIndex index;
     const RouteAudit audit;
 
+    const KlusterPhase phase; // the kluster's lifecycle phase (diagnosis.md §7)
     int groupIndex = -1; // the kluster's security group, when it can be identified
     bool nodeEvidenceMissing = false;
     bool atomicRoutes = false;

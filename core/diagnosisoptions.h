@@ -22,6 +22,9 @@ struct DiagnosisOptions
 {
     int startupTimeoutSeconds = 10 * 60; // an instance younger than this is still starting
     int tokenExpirySeconds = 30 * 60; // the bootstrap token's lifetime
+    // flight deletes an instance still unregistered this long after it was created (sapcc/kubernikus
+    // INSTANCE_SPAWNING_TIMEOUT).
+    int flightDeleteSeconds = 45 * 60;
     int routeLimit = 30; // routes per router, when the snapshot does not say
     bool routeLimitExplicit = false; // a given limit overrides the snapshot's maxRoutes
     int routeWarningPercent = 80;
@@ -37,6 +40,10 @@ struct DiagnosisOptions
     // than the driver's sync: where these credentials may not sync (it is a cloud admin's), or by choice (it
     // touches one route, not the router's whole configuration on the devices).
     bool nudgeDeviceRoutes = false;
+    // Kubernikus' own controllers (flight, routegc) and the kluster's route controller run on this cloud
+    // (diagnosis.md §7): findings they repair say when, and a repair that would race them waits
+    // (AutomationPending). Off for a cloud where they are known not to run.
+    bool automation = true;
 
     // Parses a duration: "10m", "600s", "1h", or a bare number of minutes.
     static std::optional<int> parseDurationSeconds(const QString &text);

@@ -64,6 +64,11 @@ AffectedObjects Finding::affected() const
     return context && traits.affected ? traits.affected(*context, *this) : AffectedObjects();
 }
 
+std::optional<Automation> Finding::automation() const
+{
+    return automationOf(*this);
+}
+
 QString impactName(Impact impact)
 {
     switch (impact) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/automation.h"
 #include "core/repairplan.h"
 #include "core/ruleverdict.h"
 
@@ -45,6 +46,7 @@ enum class FindingKind
     DeviceRouteStale,
     DeviceRouteMissing,
     RouteRecycled,
+    KlusterTerminating,
 };
 
 // What a kind is about; each family's findings are derived in a file of its own.
@@ -53,7 +55,8 @@ enum class FindingFamily
     Instance,
     Node,
     Security,
-    Route
+    Route,
+    Kluster, // the kluster as a whole: its lifecycle
 };
 
 QString findingKindName(FindingKind kind); // "route-duplicate", as reports and ids spell it
@@ -98,6 +101,9 @@ struct FindingFacts
         = false; // device-route-stale: its destination is a node's pod network or a route's: it can win
     bool onStandby = false; // device-route-*: the device is the pair's STANDBY
     int earlierRoute = -1; // route-recycled: index into state.routeHistory->gone
+    // kluster-terminating: how long it has been Terminating (-1: not known); node-not-ready: how long the
+    // node has been serviced (-1: it is not being serviced).
+    qint64 forSeconds = -1;
 };
 
 class DiagnosisContext;
@@ -123,6 +129,9 @@ struct Finding
     // Its repair as it would be sent alone; or (Delta) only what a route repair changes, for combining.
     std::optional<RepairPlan> repair(PlanForm form = PlanForm::Exact) const;
     AffectedObjects affected() const;
+    // What Kubernikus' own automation will do about it, and when (diagnosis.md §7); none where no actor
+    // repairs it.
+    std::optional<Automation> automation() const;
 };
 
 // Severity, then kind (by name), then subject: the order of every report.

@@ -2,6 +2,7 @@
 
 #include "core/devicefindings.h"
 #include "core/instancefindings.h"
+#include "core/klusterfindings.h"
 #include "core/nodefindings.h"
 #include "core/portfindings.h"
 #include "core/routefindings.h"
@@ -89,7 +90,8 @@ constexpr FindingTraits table[] = {
     { K::RouteLimit, QLatin1String("route-limit"), QLatin1String("router at its route limit"), F::Route,
         N(S::Router), 0, limitSeverity, limitImpact, limitMessage, limitEvidence, nullptr, nullptr },
     { K::NodeNotReady, QLatin1String("node-not-ready"), QLatin1String("node not Ready"), F::Node, N(S::Nodes),
-        0, warning, oneNode, notReadyMessage, NodeFindings::evidence, nullptr, NodeFindings::affected },
+        0, notReadySeverity, oneNode, notReadyMessage, NodeFindings::evidence, nullptr,
+        NodeFindings::affected },
     { K::NodeNetworkUnavailable, QLatin1String("node-network-unavailable"),
         QLatin1String("node network unavailable"), F::Node, N(S::Nodes), 0, critical, oneNode,
         networkUnavailableMessage, NodeFindings::evidence, nullptr, NodeFindings::affected },
@@ -109,6 +111,9 @@ constexpr FindingTraits table[] = {
         F::Route, N(S::Router) | N(S::Nodes) | N(S::Extensions), 0, warning, oneNode,
         DeviceFindings::recycledMessage, DeviceFindings::recycledEvidence, nullptr,
         DeviceFindings::recycledAffected },
+    { K::KlusterTerminating, QLatin1String("kluster-terminating"), QLatin1String("kluster being torn down"),
+        F::Kluster, N(S::Kluster), 0, KlusterFindings::terminatingSeverity, wholeKluster,
+        KlusterFindings::terminatingMessage, KlusterFindings::terminatingEvidence, nullptr, nullptr },
 };
 
 constexpr bool inEnumOrder()

@@ -1,6 +1,7 @@
 #include "core/incidents.h"
 
 #include "core/cidr.h"
+#include "core/diagnosis.h"
 #include "core/diagnosiscontext.h"
 #include "core/findingtraits.h"
 #include "core/repairgate.h"
@@ -23,6 +24,8 @@ QString incidentRuleName(IncidentRule rule)
         return QStringLiteral("pod-network-closed");
     case IncidentRule::RouterFull:
         return QStringLiteral("router-full");
+    case IncidentRule::AutomationStalled:
+        return QStringLiteral("automation-stalled");
     }
     return QString();
 }
@@ -40,6 +43,8 @@ QString incidentRulePhrase(IncidentRule rule)
         return QStringLiteral("pod network closed");
     case IncidentRule::RouterFull:
         return QStringLiteral("router full");
+    case IncidentRule::AutomationStalled:
+        return QStringLiteral("automation stalled");
     }
     return QString();
 }
@@ -47,7 +52,8 @@ QString incidentRulePhrase(IncidentRule rule)
 const QList<IncidentRule> &incidentRules()
 {
     static const QList<IncidentRule> rules { IncidentRule::RecycledPodCidr, IncidentRule::ZoneOutage,
-        IncidentRule::SecurityGroupDetached, IncidentRule::PodNetworkClosed, IncidentRule::RouterFull };
+        IncidentRule::SecurityGroupDetached, IncidentRule::PodNetworkClosed, IncidentRule::RouterFull,
+        IncidentRule::AutomationStalled };
     return rules;
 }
 
@@ -187,6 +193,7 @@ public:
         securityGroupDetached();
         podNetworkClosed();
         routerFull();
+        automationStalled();
         std::sort(m_incidents.begin(), m_incidents.end(), [](const Incident &a, const Incident &b) {
             return a.severity != b.severity ? a.severity < b.severity : a.id() < b.id();
         });
@@ -213,6 +220,7 @@ private:
     void securityGroupDetached();
     void podNetworkClosed();
     void routerFull();
+    void automationStalled();
 
     Claims m_claims;
     const DiagnosisContext &m_c;
@@ -495,6 +503,41 @@ void Finder::routerFull()
     add(m_claims.make(incident, members));
 }
 
+// An actor overdue on two or more findings no earlier rule claimed: it is not doing its job (its controller
+// down, its credentials expired). No repair of its own: each finding keeps its own; it is handed to the
+// actor's owners (diagnosis.md §7).
+void Finder::automationStalled()
+{
+    struct Overdue
+    {
+        QStringList members;
+        QDateTime earliest;
+    };
+    QMap<int, Overdue> byActor;
+    for (const Finding &f : m_claims.all()) {
+        if (!m_claims.free(f.id()))
+            continue;
+        const std::optional<Automation> a = f.automation();
+        if (!a || !a->overdue)
+            continue;
+        Overdue &o = byActor[int(a->actor)];
+        o.members << f.id();
+        if (!o.earliest.isValid() || a->due < o.earliest)
+            o.earliest = a->due;
+    }
+    for (auto it = byActor.cbegin(); it != byActor.cend(); ++it) {
+        const Actor actor = Actor(it.key());
+        Incident incident;
+        incident.rule = IncidentRule::AutomationStalled;
+        incident.key = Actors::name(actor);
+        incident.title
+            = QStringLiteral("%1 has not acted for %2: %3 findings it should have repaired")
+                  .arg(Actors::name(actor), formatDuration(it->earliest.secsTo(m_state.capturedAt)))
+                  .arg(it->members.size());
+        add(m_claims.make(incident, it->members));
+    }
+}
+
 } // namespace
 
 std::optional<RepairPlan> Incident::repair() const
@@ -525,6 +568,11 @@ QString Incident::noRepairReason() const
             "No repair: the router is full and none of its routes is wrong, so no slot can be freed for the "
             "missing ones. Raise the router's route limit (Neutron's max_routes or quota_router_route), or "
             "have the owners of other klusters' or operators' routes remove some (see route-limit).");
+    if (const std::optional<Actor> a = actor())
+        return QStringLiteral(
+            "No repair of its own: %1 is not doing its job (its controller down, or its credentials "
+            "expired). Hand it to %2; each finding keeps its own repair meanwhile.")
+            .arg(Actors::name(*a), Actors::owners(*a));
     return QStringLiteral("No repair: its plan could not be made from the data shown (see its findings).");
 }
 

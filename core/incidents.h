@@ -19,6 +19,7 @@ enum class IncidentRule
     SecurityGroupDetached,
     PodNetworkClosed,
     RouterFull,
+    AutomationStalled, // an actor of diagnosis.md §7 is overdue on two or more findings (applied last)
 };
 QString incidentRuleName(IncidentRule rule); // "recycled-pod-cidr", …
 QString incidentRulePhrase(IncidentRule rule); // the cause in a few words: "pod network closed", …
@@ -35,6 +36,11 @@ struct Incident
     // A zone outage's zone (its key): no instance in it may be deleted while it is open. Empty for the
     // others.
     QString zone() const { return rule == IncidentRule::ZoneOutage ? key : QString(); }
+    // An automation-stalled incident's actor (its key): whom it is handed to. None for the others.
+    std::optional<Actor> actor() const
+    {
+        return rule == IncidentRule::AutomationStalled ? Actors::fromName(key) : std::nullopt;
+    }
     // The one repair that removes the cause (none for a zone outage), made on demand like a finding's: from
     // the plans of the findings it rests on, as one route change of the router or their requests in turn.
     std::optional<RepairPlan> repair() const;

@@ -47,6 +47,10 @@ KlusterStanding KlusterStanding::of(const Diagnosis &diagnosis)
         consider(rank, true, i.id(), incidentRulePhrase(i.rule));
     }
     for (const Finding &f : diagnosis.findings) {
+        if (f.kind == FindingKind::KlusterTerminating) {
+            s.terminating = true; // whatever its severity, what the kluster is doing
+            s.reason = QLatin1String(findingTraits(f.kind).phrase);
+        }
         if (f.severity == Severity::Info || members.contains(f.id()))
             continue;
         (f.severity == Severity::Critical ? s.critical : s.warning) += 1;
@@ -180,6 +184,8 @@ QString reason(const RankedKluster &k)
         return QStringLiteral("could not be read");
     if (k.reading == Reading::NotRead)
         return QStringLiteral("not checked yet");
+    if (k.standing.terminating) // the one finding of a kluster being torn down
+        return k.standing.reason;
     if (!k.standing.worst)
         return k.reading == Reading::Incomplete ? QStringLiteral("nothing found in what was read")
                                                 : QStringLiteral("healthy");

@@ -23,6 +23,7 @@ struct KlusterStanding
     int incidents = 0;
     int members = 0; // the findings of the incidents
     int lone = 0; // critical and warning findings in no incident
+    bool terminating = false; // Kubernikus is tearing it down (kluster-terminating): its reason says so
 
     static KlusterStanding of(const Diagnosis &diagnosis);
     // For data with a source missing: never better than its last complete standing (the one of the two that
@@ -41,7 +42,8 @@ struct KlusterStanding
     {
         return a.worst == b.worst && a.worstRank == b.worstRank && a.worstCause == b.worstCause
             && a.reason == b.reason && a.critical == b.critical && a.warning == b.warning
-            && a.incidents == b.incidents && a.members == b.members && a.lone == b.lone;
+            && a.incidents == b.incidents && a.members == b.members && a.lone == b.lone
+            && a.terminating == b.terminating;
     }
 };
 

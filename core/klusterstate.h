@@ -10,6 +10,7 @@
 #include "core/securitygroup.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -64,6 +65,10 @@ struct KlusterState
     // The router's routes at the moments the local history keeps (route-recycled, diagnosis.md §6); none
     // where no history is kept: nothing is derived from it then.
     std::optional<RouteHistory> routeHistory;
+    // Since when each open finding has been seen, by id, on the cloud's clock (the local history's first
+    // sighting; empty where no history is kept): when Kubernikus' automation is due (diagnosis.md §7), and
+    // since when a kluster has been Terminating.
+    QHash<QString, QDateTime> findingsSince;
 
     // The history's routes as of the moment this state was read (`kept` extended by this state's router):
     // what the router held at a kept moment and does not hold now went by now.

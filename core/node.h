@@ -26,6 +26,11 @@ struct Node
     QString zone; // label topology.kubernetes.io/zone, else failure-domain.beta.kubernetes.io/zone
     QString internalIp; // status.addresses[type=InternalIP]
     bool unschedulable = false;
+    // Annotation kubernikus.cloud.sap/updateTimestamp: when Kubernikus' servicing began its last reboot or
+    // replacement of the node (invalid: never).
+    QDateTime servicingSince;
+    // Being serviced: cordoned by servicing (diagnosis.md §7).
+    bool inServicing() const { return unschedulable && servicingSince.isValid(); }
     QString kubeletVersion;
     QList<NodeCondition> conditions;
 

@@ -44,10 +44,32 @@ static QString heldFor(const DiagnosisContext &c, const NodeCondition *condition
     return QStringLiteral(" for ") + formatDuration(c.ageOf(condition->lastTransition));
 }
 
+Severity notReadySeverity(const FindingFacts &facts)
+{
+    return facts.forSeconds >= ServicingTimeoutSeconds ? Severity::Critical : Severity::Warning;
+}
+
 QString notReadyMessage(const DiagnosisContext &c, const Finding &f)
 {
     const Node &node = c.state.nodes.at(f.facts.node);
     const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
+    if (f.facts.forSeconds >= ServicingTimeoutSeconds)
+        return QStringLiteral(
+            "Node %1 has been in Kubernikus' servicing since %2 (%3), past servicing's own timeout of 3 h 15 "
+            "min, and is still NotReady: servicing counts it as failed and services no other node of the "
+            "kluster until it is fixed. Look at the kubelet on the instance (the reboot or the replacement "
+            "did not come back); uncordon it once it is Ready.")
+            .arg(node.name, ApiParser::formatTimestamp(node.servicingSince),
+                formatDuration(f.facts.forSeconds));
+    if (f.facts.forSeconds >= 0)
+        return QStringLiteral(
+            "Node %1 is being serviced by Kubernikus since %2 (%3): cordoned and drained for a reboot or a "
+            "replacement, one node at a time. NotReady is expected until it is back; servicing gives up "
+            "after "
+            "3 h 15 min (in %4).")
+            .arg(node.name, ApiParser::formatTimestamp(node.servicingSince),
+                formatDuration(f.facts.forSeconds),
+                formatDuration(ServicingTimeoutSeconds - f.facts.forSeconds));
     if (!ready) {
         return QStringLiteral(
             "Node %1 reports no Ready condition: the kubelet has not posted its status yet. "
@@ -121,8 +143,11 @@ QJsonObject evidence(const DiagnosisContext &c, const Finding &f)
     const NodeCondition *condition
         = node.condition(f.kind == FindingKind::NodeNetworkUnavailable ? QStringLiteral("NetworkUnavailable")
                                                                        : QStringLiteral("Ready"));
-    return QJsonObject { { QStringLiteral("node"), nodeJson(c, node) },
+    QJsonObject o { { QStringLiteral("node"), nodeJson(c, node) },
         { QStringLiteral("since"), conditionSince(c, condition) } };
+    if (f.kind == FindingKind::NodeNotReady && f.facts.forSeconds >= 0)
+        o.insert(QStringLiteral("servicingSince"), ApiParser::formatTimestamp(node.servicingSince));
+    return o;
 }
 
 QJsonObject ghostEvidence(const DiagnosisContext &c, const Finding &f)
@@ -186,8 +211,13 @@ void detect(Detection &d)
             continue;
         }
         const NodeCondition *ready = node.condition(QStringLiteral("Ready"));
-        if ((!ready || ready->status != QLatin1String("True")) && !d.stoppedNodes.contains(i))
-            d.result.findings.append(d.make(FindingKind::NodeNotReady, node.name, facts));
+        if ((!ready || ready->status != QLatin1String("True")) && !d.stoppedNodes.contains(i)) {
+            // A node Kubernikus' servicing has cordoned is expected down for a while (diagnosis.md §7).
+            FindingFacts notReady = facts;
+            if (node.inServicing())
+                notReady.forSeconds = qMax<qint64>(0, node.servicingSince.secsTo(d.state.capturedAt));
+            d.result.findings.append(d.make(FindingKind::NodeNotReady, node.name, notReady));
+        }
         const NodeCondition *network = node.condition(QStringLiteral("NetworkUnavailable"));
         if (network && network->status == QLatin1String("True"))
             d.result.findings.append(d.make(FindingKind::NodeNetworkUnavailable, node.name, facts));

@@ -16,6 +16,10 @@ namespace NodeFindings {
 void detect(Detection &d);
 
 QString notReadyMessage(const DiagnosisContext &c, const Finding &f);
+// Kubernikus' servicing gives up on a node after this long (sapcc/kubernikus UpdateTimeout: 3 h 15 min).
+inline constexpr qint64 ServicingTimeoutSeconds = 3 * 60 * 60 + 15 * 60;
+// A warning; critical for a node being serviced past servicing's own timeout.
+Severity notReadySeverity(const FindingFacts &facts);
 QString networkUnavailableMessage(const DiagnosisContext &c, const Finding &f);
 
 QString ghostMessage(const DiagnosisContext &c, const Finding &f);

@@ -19,6 +19,8 @@ QString refusalName(Refusal refusal)
         return QStringLiteral("ZoneDisruption");
     case Refusal::ProtectedRouter:
         return QStringLiteral("ProtectedRouter");
+    case Refusal::AutomationPending:
+        return QStringLiteral("AutomationPending");
     }
     return QString();
 }

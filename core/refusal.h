@@ -17,6 +17,7 @@ enum class Refusal
     TooManyUnhealthy,
     ZoneDisruption, // an instance deletion in a zone a zone-outage incident holds (diagnosis.md §5)
     ProtectedRouter, // a teardown of the devices of a router a protected kluster is on (diagnosis.md §6)
+    AutomationPending, // Kubernikus' automation is due to repair it, and not overdue (diagnosis.md §7)
 };
 
 // The reason as the reports, the console and the command line name it ("NoEvidence", …); empty for None.

@@ -1,11 +1,18 @@
 #include "core/remediationbudget.h"
 
 #include "core/klusterindex.h"
+#include "core/klusterphase.h"
 
 RemediationBudget RemediationBudget::compute(const KlusterState &state, const DiagnosisOptions &options)
 {
     RemediationBudget b;
     b.expected = state.kluster.expectedNodes();
+    // A kluster being created expects the nodes of what has been created so far: those not there yet are
+    // not unhealthy (diagnosis.md §7).
+    if (KlusterPhases::building(KlusterPhases::parse(state.kluster.phase)) && state.serversSource.known) {
+        const KlusterIndex index(state);
+        b.expected = qMin<qint64>(b.expected, index.klusterInstances().size());
+    }
     for (const Node &node : state.nodes) {
         if (node.isReady())
             ++b.ready;

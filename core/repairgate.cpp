@@ -101,6 +101,21 @@ static void weighTeardown(RepairGate::Decision &d, bool protectedRouter, bool ov
                                            : d.plan->cutOff.join(QStringLiteral(", ")));
 }
 
+// A finding that Kubernikus' own automation is due to repair, and not overdue: waiting does the same, and a
+// repair now races it (diagnosis.md §7). Chosen alone, the override repairs it now; in a batch it waits.
+static void weighAutomation(RepairGate::Decision &d, bool overridable)
+{
+    if (d.verdict != RepairGate::Verdict::Sendable || !d.finding->context)
+        return;
+    const std::optional<Automation> automation = d.finding->automation();
+    if (!automation || automation->overdue)
+        return;
+    d.verdict = overridable ? RepairGate::Verdict::NeedsOverride : RepairGate::Verdict::Refused;
+    d.reason = Refusal::AutomationPending;
+    d.detail
+        = automation->line(d.finding->context->state.capturedAt) + QStringLiteral(": waiting does the same");
+}
+
 RepairGate::RepairGate(
     const QList<const Finding *> &findings, const RemediationBudget &budget, bool protectedRouter)
 {
@@ -117,6 +132,7 @@ RepairGate::RepairGate(
     for (Decision &d : m_decisions) {
         weighDeletion(d, budget, m_deletions, alone);
         weighTeardown(d, protectedRouter, alone);
+        weighAutomation(d, alone);
     }
     m_refusedInBulk = !alone && m_deletions > 0 && !budget.allowsDeletion(m_deletions, false)
         && budget.allowsDeletion(1, true);
@@ -303,6 +319,7 @@ RepairGate::Decision RepairGate::judge(const Finding &finding, std::optional<Rep
     Decision d = planDecision(finding, std::move(plan));
     weighDeletion(d, budget, 1, true);
     weighTeardown(d, protectedRouter, true);
+    weighAutomation(d, true);
     return d;
 }
 

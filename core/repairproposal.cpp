@@ -117,9 +117,26 @@ bool RepairProposal::refusedByZone() const
         [](const RepairGate::Decision &d) { return d.reason == Refusal::ZoneDisruption; });
 }
 
+Refusal RepairProposal::overrideReason() const
+{
+    for (const RepairGate::Decision &d : m_gate.decisions()) {
+        if (d.verdict == RepairGate::Verdict::NeedsOverride)
+            return d.reason;
+    }
+    return Refusal::None;
+}
+
 QString RepairProposal::budgetVerdict() const
 {
     const RemediationBudget &budget = m_diagnosis->budget;
+    const auto automation = std::find_if(m_gate.decisions().cbegin(), m_gate.decisions().cend(),
+        [](const RepairGate::Decision &d) { return d.reason == Refusal::AutomationPending; });
+    if (automation != m_gate.decisions().cend())
+        return QStringLiteral("Kubernikus' automation is due to repair it (AutomationPending): %1. %2")
+            .arg(automation->detail,
+                automation->verdict == RepairGate::Verdict::NeedsOverride
+                    ? QStringLiteral("The override repairs it now.")
+                    : QStringLiteral("Chosen alone, the override could repair it now."));
     const auto zone = std::find_if(m_gate.decisions().cbegin(), m_gate.decisions().cend(),
         [](const RepairGate::Decision &d) { return d.reason == Refusal::ZoneDisruption; });
     if (zone != m_gate.decisions().cend())

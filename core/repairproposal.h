@@ -72,6 +72,8 @@ public:
     // What the remediation budget says of the deletions, in a sentence or two.
     QString budgetVerdict() const;
     bool refusedByZone() const; // a deletion is refused as its zone is down (ZoneDisruption)
+    // Why the override is needed (None where it is not): the one decision that waits for it.
+    Refusal overrideReason() const;
     // The confirmation's action: "Delete instance web-1", "Change the router (5 findings)", "Send 3 repairs",
     // "Nothing can be sent".
     QString action() const;

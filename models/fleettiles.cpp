@@ -149,6 +149,8 @@ QString FleetSummary::text() const
         parts << tr("%1 warning").arg(locale.toString(warning));
     if (healthy > 0)
         parts << tr("%1 healthy").arg(locale.toString(healthy));
+    if (retiring > 0)
+        parts << tr("%1 being torn down").arg(locale.toString(retiring));
     if (doubtful > 0)
         parts << tr("%1 with data in doubt").arg(locale.toString(doubtful));
     return parts.join(QStringLiteral(" · "));
@@ -185,6 +187,14 @@ QList<FleetTile> fleetTiles(const QAbstractItemModel &m, FleetGrouping grouping,
         t.reason = first.data(KlustersModel::ReasonRole).toString();
         t.causes = first.data(KlustersModel::CriticalCountRole).toInt() > 0
             || first.data(KlustersModel::WarningCountRole).toInt() > 0;
+        // A kluster being torn down: what it is, and for how long; grey, never red.
+        if (first.data(KlustersModel::PhaseRole).toString() == QLatin1String("Terminating")) {
+            t.retiring = true;
+            t.severity = std::nullopt;
+            const qint64 s = first.data(KlustersModel::TerminatingRole).toLongLong();
+            t.counts = s < 0 ? tr("Terminating") : tr("Terminating for %1").arg(formatDuration(s));
+            t.causes = true; // the reason ("kluster being torn down") first, then how long
+        }
         // The one ranking (KlusterRanking), as the list has it.
         t.rank = first.data(KlustersModel::RankRole).toString();
         switch (grouping) {
@@ -230,6 +240,8 @@ FleetSummary fleetSummary(const QList<FleetTile> &tiles)
             ++s.critical;
         else if (t.severity == Severity::Warning)
             ++s.warning;
+        else if (t.retiring)
+            ++s.retiring;
         else if (!t.doubtful)
             ++s.healthy;
         if (t.doubtful)

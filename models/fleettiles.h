@@ -72,6 +72,8 @@ struct FleetTile
     QString error; // what is wrong with the data shown
     std::optional<Severity> severity;
     bool doubtful = false; // stale, unreachable, incomplete, not yet read: shown hatched
+    // Kubernikus is tearing it down (phase Terminating): grey, with how long, never a colour of alarm.
+    bool retiring = false;
     QString rank; // KlusterRanking::sortKey: ascending, the worst first
 };
 
@@ -82,6 +84,7 @@ struct FleetSummary
     int critical = 0; // klusters whose worst is critical
     int warning = 0;
     int healthy = 0;
+    int retiring = 0; // Terminating: going away, neither failing nor healthy
     int doubtful = 0;
     // "1,000 klusters · 12 critical · 40 warning · 940 healthy · 8 data in doubt"
     QString text() const;

@@ -94,6 +94,8 @@ void KlustersModel::setDiagnosis(const QString &connection, const QString &klust
     if (!region.isEmpty())
         r.region = region;
     r.shown = KlusterStanding::of(diagnosis);
+    r.phase = diagnosis.phase == QLatin1String("Running") ? QString() : diagnosis.phase;
+    r.terminatingFor = diagnosis.terminatingSeconds;
     r.fetchedAt = fetchedAt;
     r.error.clear();
     r.incomplete = incomplete;
@@ -212,6 +214,10 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return KlusterRanking::reason(r.ranked());
     case StandingRole:
         return r.diagnosed ? r.shown.text(state == State::Incomplete) : QString();
+    case PhaseRole:
+        return r.phase;
+    case TerminatingRole:
+        return r.terminatingFor;
     case StateRole:
         return int(state);
     case AlarmRole:
@@ -271,7 +277,9 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
             // The name whole (what the data is worth is said beside the worst cause, and in red).
             if (state == State::ConnectionFailed)
                 return tr("%1 (connection failed)").arg(r.connection);
-            return m_protected.contains(r.key()) ? tr("%1 (protected)").arg(r.kluster) : r.kluster;
+            // Its lifecycle beside its name where it is not Running ("demo · Terminating").
+            return QString((m_protected.contains(r.key()) ? tr("%1 (protected)").arg(r.kluster) : r.kluster)
+                + (r.phase.isEmpty() ? QString() : QString(QStringLiteral(" · ") + r.phase)));
         case ConnectionColumn:
             return r.connection;
         case WorstColumn:

@@ -59,6 +59,9 @@ public:
         RankRole, // QString: KlusterRanking::sortKey, ascending worst first (the list's, the Fleet's order)
         ReasonRole, // QString: KlusterRanking::reason, why it ranks where it does ("pod network closed")
         StandingRole, // QString: KlusterStanding::text(), its counts in words
+        PhaseRole, // QString: the kluster's lifecycle phase where it is not Running ("Terminating"); else
+                   // empty
+        TerminatingRole, // qint64: how long it has been Terminating (seconds; -1: not, or not known)
     };
     enum class State
     {
@@ -117,6 +120,8 @@ public:
         QDateTime fetchedAt;
         QString error; // the last refresh failed
         QString incomplete; // the data shown lacks a source
+        QString phase; // status.phase where it is not Running (empty: Running, or none said)
+        qint64 terminatingFor = -1;
         QString key() const { return keyOf(connection, kluster); }
         State state() const;
         // What it is ranked by: for incomplete data, never better than its last complete standing.

@@ -75,10 +75,10 @@ void Connection::setShown(const QString &kluster)
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->setShown(kluster); });
 }
 
-void Connection::setRouteHistory(const QString &kluster, const std::optional<RouteHistory> &history)
+void Connection::setKeptHistory(const QString &kluster, const KeptHistory &history)
 {
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, kluster, history] { w->setRouteHistory(kluster, history); });
+        m_worker, [w = m_worker, kluster, history] { w->setKeptHistory(kluster, history); });
 }
 
 void Connection::refresh(const QString &kluster, bool urgent)

@@ -8,6 +8,7 @@
 #include "services/openstack/klusterfetcher.h"
 #include "services/repair/repairexecutor.h"
 #include "services/repair/repairsession.h"
+#include "services/routehistories.h"
 
 #include <QDateTime>
 #include <QObject>
@@ -86,8 +87,9 @@ public:
     void cancelRefresh(const QString &kluster);
     // The kluster a person looks at (empty: none of this connection's): its nodes are watched first.
     void setShown(const QString &kluster);
-    // The router's routes the local history kept for the kluster (none: no history), for its next diagnoses.
-    void setRouteHistory(const QString &kluster, const std::optional<RouteHistory> &history);
+    // What the local history kept of the kluster (its router's routes, since when its findings are open), for
+    // its next diagnoses.
+    void setKeptHistory(const QString &kluster, const KeptHistory &history);
     bool isRefreshing(const QString &kluster) const { return m_refreshing.contains(kluster); }
     // Sends the plan the person confirmed (core/repairproposal.h), step by step, once the kluster read again
     // gives the same plan (else repairReplanned() and nothing is sent). Refused while read-only.

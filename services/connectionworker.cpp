@@ -420,7 +420,7 @@ void ConnectionWorker::setShown(const QString &kluster)
     m_watches->setShown(kluster);
 }
 
-void ConnectionWorker::setRouteHistory(const QString &kluster, const std::optional<RouteHistory> &history)
+void ConnectionWorker::setKeptHistory(const QString &kluster, const KeptHistory &history)
 {
     m_routeHistories.set(kluster, history);
 }

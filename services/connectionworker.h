@@ -38,7 +38,7 @@ public:
     void refresh(const QString &kluster, bool urgent = false);
     void cancelRefresh(const QString &kluster);
     void setShown(const QString &kluster);
-    void setRouteHistory(const QString &kluster, const std::optional<RouteHistory> &history);
+    void setKeptHistory(const QString &kluster, const KeptHistory &history);
     // Sends the plan confirmed (core/repairproposal.h), once the kluster read again gives the same plan.
     void repair(const std::shared_ptr<const RepairProposal> &confirmed, bool override);
     void cancelRepair(); // before the next step

@@ -114,6 +114,7 @@ QList<ConnectionSpec> connections()
         s.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
         s.protectedRepairs = settings.value(QStringLiteral("protected")).toBool();
         s.options.activeDevices = settings.value(QStringLiteral("activeDevices")).toStringList();
+        s.options.automation = settings.value(QStringLiteral("automation"), true).toBool();
         if (settings.contains(QStringLiteral("authUrl"))) {
             CloudConfig c;
             c.name = s.name;
@@ -167,6 +168,8 @@ void setConnections(const QList<ConnectionSpec> &connections)
         settings.setValue(QStringLiteral("protected"), s.protectedRepairs);
         if (!s.options.activeDevices.isEmpty())
             settings.setValue(QStringLiteral("activeDevices"), s.options.activeDevices);
+        if (!s.options.automation) // Kubernikus' automation does not run on this cloud
+            settings.setValue(QStringLiteral("automation"), false);
         if (s.alertmanager.isSet()) {
             // Where the Alertmanager is and how to reach it; its secret stays in the keychain.
             const AlertmanagerTarget &a = s.alertmanager;

@@ -115,6 +115,9 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             m_world.routeController = body.value(QStringLiteral("routeController")).toBool();
         if (body.contains(QStringLiteral("watchBookmarkMs")))
             m_watches->bookmarkMs = qMax(10, body.value(QStringLiteral("watchBookmarkMs")).toInt());
+        // Kubernikus' own controllers: {"flight": true} or {"flight": {"on": true, "periodSeconds": 300}}.
+        if (QString problem; !Controllers::configure(m_world, body, &problem))
+            return error(400, problem);
         if (body.contains(QStringLiteral("tokenLifetimeSeconds")))
             m_world.tokenLifetimeSeconds = body.value(QStringLiteral("tokenLifetimeSeconds")).toInt();
         return HttpResponse::empty(204);
@@ -154,6 +157,15 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         if (parts.size() == 3 && parts.at(2) == QLatin1String("token") && method == QLatin1String("POST")) {
             // The kluster's bearer token replaced (what an expired one looks like to a client that kept it).
             m_world.klusters[k].bearerToken = m_world.newHexId();
+            return HttpResponse::empty(204);
+        }
+        if (parts.size() == 3 && parts.at(2) == QLatin1String("phase") && method == QLatin1String("POST")) {
+            // The kluster's lifecycle phase, as Kubernikus would set it: {"phase": "Terminating"}.
+            const QString phase = body.value(QStringLiteral("phase")).toString();
+            if (phase.isEmpty())
+                return error(400,
+                    QStringLiteral("give {\"phase\": \"Pending|Creating|Running|Upgrading|Terminating\"}"));
+            m_world.klusters[k].phase = phase;
             return HttpResponse::empty(204);
         }
         if (parts.size() == 3 && parts.at(2) == QLatin1String("cause") && method == QLatin1String("POST")) {

@@ -428,15 +428,17 @@ QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now)
         { QStringLiteral("ccloud.sap.com/nodepool"), n.pool },
         { QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("m1.small") },
         { QStringLiteral("topology.kubernetes.io/zone"), n.zone } };
+    QJsonObject annotations { { QStringLiteral("node.alpha.kubernetes.io/ttl"), QStringLiteral("0") } };
+    // Kubernikus' servicing stamps a node before it cordons it (sapcc/kubernikus pkg/controller/servicing).
+    if (n.servicingSince.isValid())
+        annotations.insert(
+            QStringLiteral("kubernikus.cloud.sap/updateTimestamp"), timestamp(n.servicingSince));
     return QJsonObject {
         { QStringLiteral("metadata"),
             QJsonObject { { QStringLiteral("name"), n.name }, { QStringLiteral("uid"), n.uid },
                 { QStringLiteral("resourceVersion"), QString::number(n.resourceVersion) },
                 { QStringLiteral("creationTimestamp"), timestamp(n.created) },
-                { QStringLiteral("labels"), labels },
-                { QStringLiteral("annotations"),
-                    QJsonObject {
-                        { QStringLiteral("node.alpha.kubernetes.io/ttl"), QStringLiteral("0") } } } } },
+                { QStringLiteral("labels"), labels }, { QStringLiteral("annotations"), annotations } } },
         { QStringLiteral("spec"), spec },
         { QStringLiteral("status"),
             QJsonObject { { QStringLiteral("capacity"), resources },

@@ -256,6 +256,58 @@ struct Entry
     Cause cause;
 };
 
+// Kubernikus' flight stopped (its controller down, its credentials expired) and its work piling up: two
+// instances that never registered, created 55 min ago (past flight's 45 min, and one period more).
+QString flightStalled(World &w, SimKluster &k, const QString &, QString *error)
+{
+    const int net = w.networkIndex(k.networkId);
+    if (net < 0 || k.pools.isEmpty()) {
+        *error = QStringLiteral("the kluster has no network or no pool to boot instances in");
+        return QString();
+    }
+    w.flight.on = false;
+    QStringList booted;
+    for (int i = 0; i < 2; ++i) {
+        QString name;
+        int n = 0;
+        do {
+            // A member's name: Kubernikus' five characters after the pool's.
+            name = QStringLiteral("kks-%1-%2-stal%3").arg(k.name, k.pools.first().name).arg(n++);
+        } while (w.serverIndexByName(name) >= 0);
+        SimServer &s = w.addServer(k.projectId, name, w.networks.at(net).id, QString(),
+            { k.securityGroupName }, w.now().addSecs(-55 * 60));
+        s.kluster = k.name;
+        s.pool = k.pools.first().name;
+        s.updated = w.now(); // new to the cloud now: what asks for the changes since a moment ago sees it
+        booted << name;
+    }
+    return QStringLiteral("flight stopped; %1 never registered (created 55 min ago)")
+        .arg(booted.join(QStringLiteral(", ")));
+}
+
+// Kubernikus' servicing cordoned a node for a reboot 3 h 20 min ago, and the reboot never came back: past
+// servicing's own timeout of 3 h 15 min.
+QString servicingStuck(World &w, SimKluster &k, const QString &, QString *error)
+{
+    for (SimNode &node : k.nodes) {
+        if (node.ready != QLatin1String("True") || node.unschedulable || w.serverIndexByName(node.name) < 0)
+            continue;
+        node.unschedulable = true;
+        node.servicingSince = w.now().addSecs(-(3 * 60 + 20) * 60);
+        node.servicingStuck = true;
+        node.ready = QStringLiteral("False");
+        node.readyReason = QStringLiteral("KubeletNotReady");
+        node.readyMessage = QStringLiteral("container runtime is down");
+        node.transition = node.servicingSince.addSecs(2 * 60);
+        node.resourceVersion = ++w.resourceVersionCounter;
+        return QStringLiteral(
+            "%1 cordoned for servicing 3 h 20 min ago; its reboot did not come back (NotReady)")
+            .arg(node.name);
+    }
+    *error = QStringLiteral("no Ready, schedulable node with an instance to service");
+    return QString();
+}
+
 const Entry table[] = {
     { "recycled-pod-cidr", recycledPodCidr },
     { "zone-outage", zoneOutage },
@@ -266,6 +318,8 @@ const Entry table[] = {
     { "device-route-stale", deviceRouteStale },
     { "device-route-missing", deviceRouteMissing },
     { "failover", failover },
+    { "flight-stalled", flightStalled },
+    { "servicing-stuck", servicingStuck },
 };
 
 } // namespace

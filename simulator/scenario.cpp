@@ -388,6 +388,14 @@ struct Loader
         if (n.contains(QStringLiteral("transitionMinutes")))
             node.transition = start.addSecs(
                 qint64(-qBound(0.0, n.value(QStringLiteral("transitionMinutes")).toDouble(), 1e7) * 60));
+        // Minutes since Kubernikus' servicing cordoned it for a reboot (it is then cordoned);
+        // "servicingStuck": the reboot never comes back.
+        if (n.contains(QStringLiteral("servicingMinutes"))) {
+            node.servicingSince = start.addSecs(
+                qint64(-qBound(0.0, n.value(QStringLiteral("servicingMinutes")).toDouble(), 1e7) * 60));
+            node.unschedulable = true;
+            node.servicingStuck = n.value(QStringLiteral("servicingStuck")).toBool(false);
+        }
         node.resourceVersion = ++w.resourceVersionCounter;
         return node;
     }
@@ -426,6 +434,11 @@ bool load(const QByteArray &json, World &world, FaultInjector &faults, QString *
         = cloud.value(QStringLiteral("registrationDelaySeconds")).toInt(world.registrationDelaySeconds);
     world.routeController = cloud.value(QStringLiteral("routeController")).toBool(world.routeController);
     world.asr1k = cloud.value(QStringLiteral("asr1k")).toBool(world.asr1k);
+    if (QString problem;
+        !Controllers::configure(world, cloud.value(QStringLiteral("controllers")).toObject(), &problem)) {
+        *error = QStringLiteral("cloud.controllers: %1").arg(problem);
+        return false;
+    }
     world.deviceSyncAddsOnly
         = cloud.value(QStringLiteral("deviceSyncAddsOnly")).toBool(world.deviceSyncAddsOnly);
     int i = 0;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "simulator/controllers.h"
+
 #include <QDateTime>
 #include <QHash>
 #include <QList>
@@ -179,6 +181,10 @@ struct SimNode
     QString pool;
     qint64 resourceVersion = 1;
     QDateTime transition; // when Ready and NetworkUnavailable last changed (invalid: when it was created)
+    // Kubernikus' servicing: annotation kubernikus.cloud.sap/updateTimestamp (invalid: none); a stuck node's
+    // reboot never comes back.
+    QDateTime servicingSince;
+    bool servicingStuck = false;
 };
 
 struct SimNodePool
@@ -235,6 +241,11 @@ public:
     bool routeLimitAsQuota = false; // 409 OverQuota (newest Neutron) instead of 400 RoutesExhausted
     bool extraRouteAtomic = true;
     bool replaceDeletedInstances = true; // Kubernikus' launch control
+    // Kubernikus' own controllers (simulator/controllers.h): off unless a scenario or the settings switch
+    // them on.
+    SimController flight;
+    SimController routeGc;
+    SimController servicing;
     int replacementBootSeconds = 2;
     int registrationDelaySeconds = 10;
     // A stopped instance's node: the node lifecycle controller marks it Unknown once the kubelet has not

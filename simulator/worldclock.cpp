@@ -299,5 +299,7 @@ bool World::tick()
         }
         }
     }
+    // Kubernikus' own controllers, each when it is due.
+    changed = Controllers::run(*this) || changed;
     return changed;
 }

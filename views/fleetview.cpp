@@ -217,8 +217,10 @@ void FleetView::paintEvent(QPaintEvent *event)
 
 void FleetView::paintCell(QPainter &p, const Placed &t, bool current) const
 {
-    p.setPen(QPen(SeverityStyle::colour(t.tile.severity), 1));
-    p.setBrush(t.tile.severity ? SeverityStyle::colour(t.tile.severity)
+    p.setPen(
+        QPen(t.tile.retiring ? palette().color(QPalette::Mid) : SeverityStyle::colour(t.tile.severity), 1));
+    p.setBrush(t.tile.retiring ? palette().color(QPalette::Mid)
+            : t.tile.severity  ? SeverityStyle::colour(t.tile.severity)
                                : SeverityStyle::wash(std::nullopt, palette()));
     p.drawRect(QRectF(t.rect).adjusted(0.5, 0.5, -0.5, -0.5));
     // A shape besides the colour, for whoever does not tell the colours apart (or prints it in grey): a cross
@@ -250,8 +252,11 @@ void FleetView::paintCell(QPainter &p, const Placed &t, bool current) const
 
 void FleetView::paintTile(QPainter &p, const Placed &t, bool current) const
 {
-    p.setPen(QPen(SeverityStyle::colour(t.tile.severity), 1.5));
-    p.setBrush(SeverityStyle::wash(t.tile.severity, palette()));
+    // A kluster being torn down is grey: going away, not failing.
+    p.setPen(
+        QPen(t.tile.retiring ? palette().color(QPalette::Mid) : SeverityStyle::colour(t.tile.severity), 1.5));
+    p.setBrush(t.tile.retiring ? palette().color(QPalette::Midlight)
+                               : SeverityStyle::wash(t.tile.severity, palette()));
     p.drawRoundedRect(QRectF(t.rect).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
     if (t.tile.doubtful) {
         QColor hatch = SeverityStyle::alarmText(palette());

@@ -206,6 +206,8 @@ void RepairDialog::showProposal(const std::shared_ptr<const RepairProposal> &pro
     m_override->setText(teardown
             ? tr("Tear the devices of router %1 down although a protected kluster is on it")
                   .arg(teardown->routerName)
+            : p.overrideReason() == Refusal::AutomationPending
+            ? tr("Repair it now instead of waiting for Kubernikus' automation (AutomationPending)")
             : p.refusedByZone() ? tr("Delete this one instance although its zone is down")
                                 : tr("Override the remediation budget for this one deletion"));
     m_override->setChecked(false);

@@ -1,6 +1,7 @@
 #include "views/repairtext.h"
 
 #include "core/diagnosis.h"
+#include "core/diagnosiscontext.h"
 #include "core/finding.h"
 #include "core/repairproposal.h"
 #include "models/findingsmodel.h"
@@ -92,10 +93,26 @@ QString evidenceHtml(const Finding &f)
         .arg(QString::fromUtf8(QJsonDocument(f.evidence()).toJson(QJsonDocument::Indented)).toHtmlEscaped());
 }
 
+QString automationHtml(const Finding &f)
+{
+    const std::optional<Automation> a = f.automation();
+    if (!a)
+        return QString();
+    const QString line = a->line(f.context->state.capturedAt).toHtmlEscaped();
+    if (a->overdue)
+        return QObject::tr("<p><b>Automation overdue:</b> %1. Repair it here; if more of its findings are "
+                           "overdue, it is stalled (automation-stalled).</p>")
+            .arg(line);
+    return QObject::tr(
+        "<p><b>Automation:</b> %1. Waiting does the same; a repair now needs the override.</p>")
+        .arg(line);
+}
+
 QString findingHtml(const Finding &f, bool withPlan)
 {
-    // What is wrong, what to do, then the proof: the order a person reads at 3 am.
-    QString html = headerHtml(f);
+    // What is wrong, who else repairs it and when, what to do, then the proof: the order a person reads at
+    // 3 am.
+    QString html = headerHtml(f) + automationHtml(f);
     const QString evidence = evidenceHtml(f);
     if (!withPlan)
         return html + evidence;

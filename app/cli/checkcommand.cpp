@@ -12,6 +12,7 @@
 #include "services/monitoring/alertmanagerclient.h"
 #include "services/openstack/keystonesession.h"
 #include "services/openstack/klusterfetcher.h"
+#include "services/routehistories.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -175,15 +176,14 @@ int runCheckCommand(const QStringList &arguments)
     timer.start();
     QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](KlusterFetch fetch) {
         const KlusterState &s = fetch.state;
-        const std::optional<RouteHistory> history
-            = s.klusterSource.known && s.hasExtension("asr1k_operations") && !s.routerDeviceSource.known
-            ? HistoryStore::readRouteHistory(
-                HistoryStore::klusterKey(fetch.state.cloud, fetch.state.region, fetch.state.kluster.name))
-            : std::nullopt;
-        if (history) { // the history keeps this machine's time; capturedAt is on the cloud's clock
+        // What the local history kept, where one is kept (read-only: check never makes one): the router's
+        // routes (route-recycled), since when the findings are open (Kubernikus' automation). The history
+        // keeps this machine's time; capturedAt is on the cloud's clock.
+        if (s.klusterSource.known) {
             const QDateTime at = fetch.state.capturedAt;
-            fetch.state.setRouteHistory(history->shifted(
-                at.msecsTo(HistoryStore::localInstant(at, client.serverClockOffsetMs())) * -1));
+            const qint64 shift
+                = at.msecsTo(HistoryStore::localInstant(at, client.serverClockOffsetMs())) * -1;
+            KeptHistory::read(s, shift).applyTo(fetch.state, shift);
         }
         if (!fetch.state.klusterSource.known) {
             status = CliOptions::fail(command, SourceError::joined(fetch.errors));

@@ -62,6 +62,11 @@ void addDiagnosis(QCommandLineParser &parser)
                        "driver does not say which is which: without it, a device's missing route is judged "
                        "as on the one that forwards."),
         QStringLiteral("host") });
+    parser.addOption({ QStringLiteral("no-automation"),
+        QStringLiteral(
+            "Kubernikus' own controllers (flight, routegc) and the klusters' route controllers do not "
+            "run on this cloud: no finding says when they repair it, and no repair waits for them "
+            "(AutomationPending).") });
 }
 
 std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, QString *error)
@@ -105,6 +110,7 @@ std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, 
     }
     options.routeWarningPercent = percent;
     options.fullRouteUpdates = parser.isSet(QStringLiteral("full-route-updates"));
+    options.automation = !parser.isSet(QStringLiteral("no-automation"));
     for (const QString &host : parser.values(QStringLiteral("active-device"))) {
         if (host.trimmed().isEmpty()) {
             *error = QStringLiteral("--active-device: a device's host is needed");

@@ -78,6 +78,9 @@ QByteArray summaryReport(const FleetMonitor &fleet)
         const bool read = e.data && e.data->fetch && e.data->diagnosis;
         if (!e.up)
             line += QStringLiteral("could not be checked: %1").arg(printable(e.problem));
+        else if (read && !k.standing.worst && k.standing.terminating)
+            line += QStringLiteral("%1: Terminating, nothing of it is repaired")
+                        .arg(printable(k.standing.reason));
         else if (read && !k.standing.worst)
             line += QStringLiteral("healthy: no critical or warning finding");
         if (read && k.standing.worst) {

@@ -6,11 +6,13 @@
 #include "app/cli/terminal.h"
 #include "core/printable.h"
 #include "core/repairgate.h"
+#include "services/history/historystore.h"
 #include "services/http/httpclient.h"
 #include "services/openstack/keystonesession.h"
 #include "services/openstack/klusterfetcher.h"
 #include "services/repair/repairsession.h"
 #include "services/repair/repairsilences.h"
+#include "services/routehistories.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -132,6 +134,8 @@ QStringList printDecisions(QTextStream &out, const RepairProposal &proposal, boo
             refusals << finding.id() + QStringLiteral(": ")
                     + d.why(d.reason == Refusal::ProtectedRouter
                             ? QStringLiteral("--override tears the devices down anyway")
+                            : d.reason == Refusal::AutomationPending
+                            ? QStringLiteral("--override AutomationPending repairs it now")
                             : QStringLiteral("--override deletes this one instance or node anyway"));
     }
     if (const std::optional<RepairPlan> &change = gate.routeChange()) {
@@ -141,6 +145,15 @@ QStringList printDecisions(QTextStream &out, const RepairProposal &proposal, boo
         printRouteChange(out, gate);
     }
     return refusals;
+}
+
+// The refusals an explicit override may let through, one finding alone.
+const QStringList &overridableReasons()
+{
+    static const QStringList reasons { refusalName(Refusal::TooManyUnhealthy),
+        refusalName(Refusal::ZoneDisruption), refusalName(Refusal::ProtectedRouter),
+        refusalName(Refusal::AutomationPending) };
+    return reasons;
 }
 
 } // namespace
@@ -162,9 +175,13 @@ int runRepairCommand(const QStringList &arguments)
     parser.addOption({ QStringLiteral("dry-run"),
         QStringLiteral("Only print the plan (what it does without --yes, said explicitly).") });
     parser.addOption({ QStringLiteral("override"),
-        QStringLiteral("Delete this one instance or node although the remediation budget refuses "
-                       "(TooManyUnhealthy) or its zone is down (ZoneDisruption); only with a single "
-                       "--finding.") });
+        QStringLiteral(
+            "Repair this one finding although it is refused with a reason that may be overridden: "
+            "delete the instance or node past the remediation budget (TooManyUnhealthy) or in a "
+            "zone that is down (ZoneDisruption), tear a protected kluster's router's devices down "
+            "(ProtectedRouter), repair now what Kubernikus' automation is due to (AutomationPending). "
+            "Optionally names the reason (--override AutomationPending): then only that one is "
+            "overridden. Only with a single --finding.") });
     parser.addOption({ QStringLiteral("router"),
         QStringLiteral(
             "With a plan that tears a router's configuration on its devices down (device-route-stale): "
@@ -191,8 +208,25 @@ int runRepairCommand(const QStringList &arguments)
             QStringLiteral("minutes"), QStringLiteral("60") });
     CliOptions::addDiagnosis(parser);
     CliOptions::addAlertmanager(parser);
+    // --override may name the reason it overrides (--override AutomationPending, --override=…): taken out of
+    // the arguments before they are parsed (the option itself is a switch).
+    QStringList args = arguments;
+    QString overrideReason;
+    for (int i = 0; i < args.size(); ++i) {
+        if (args.at(i).startsWith(QLatin1String("--override="))) {
+            overrideReason = args.at(i).mid(11);
+            args[i] = QStringLiteral("--override");
+        } else if (args.at(i) == QLatin1String("--override") && i + 1 < args.size()
+            && overridableReasons().contains(args.at(i + 1))) {
+            overrideReason = args.takeAt(i + 1);
+        }
+    }
+    if (!overrideReason.isEmpty() && !overridableReasons().contains(overrideReason))
+        return CliOptions::fail(command,
+            QStringLiteral("--override: \"%1\" is no reason that may be overridden (%2)")
+                .arg(overrideReason.left(40), overridableReasons().join(QStringLiteral(", "))));
     CliOptions::Parsed p;
-    if (const int status = CliOptions::parseCloudCommand(parser, arguments, command,
+    if (const int status = CliOptions::parseCloudCommand(parser, args, command,
             QStringLiteral(
                 "Repair findings: fetch the kluster, print the plan (the exact requests), "
                 "send it only with --yes, verify by fetching again, and append the audit log.\n"
@@ -216,8 +250,10 @@ int runRepairCommand(const QStringList &arguments)
     const bool override = parser.isSet(QStringLiteral("override"));
     if (override && (findingIds.size() != 1 || allRoutes))
         return CliOptions::fail(command,
-            QStringLiteral("--override lets one deletion (or one teardown of a protected router's devices) "
-                           "through, alone: give exactly one --finding"));
+            QStringLiteral(
+                "--override lets one repair through, alone (a deletion past the budget, a teardown "
+                "of a protected router's devices, a repair Kubernikus' automation is due to make): "
+                "give exactly one --finding"));
 
     const std::optional<AlertmanagerTarget> alertmanager = CliOptions::readAlertmanager(parser, &error);
     if (!alertmanager)
@@ -246,12 +282,21 @@ int runRepairCommand(const QStringList &arguments)
         fetcher.setRouteLimit(options->routeLimit);
     QTextStream out(Terminal::out());
     std::unique_ptr<RepairSession> run;
+    bool overridden = false; // --override, and the reason it names (if any) is the one refusing
     int worst = 0;
     bool anySent = false; // a request of the repair was sent
-    QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](const KlusterFetch &fetch) {
+    QObject::connect(&fetcher, &KlusterFetcher::finished, &fetcher, [&](KlusterFetch fetch) {
         if (!fetch.state.klusterSource.known) {
             QCoreApplication::exit(CliOptions::fail(command, SourceError::joined(fetch.errors)));
             return;
+        }
+        // Judged with what the local history kept, as check judges (read-only: when Kubernikus' automation
+        // is due, route-recycled); the history keeps this machine's time, capturedAt the cloud's.
+        {
+            const QDateTime at = fetch.state.capturedAt;
+            const qint64 shift
+                = at.msecsTo(HistoryStore::localInstant(at, client.serverClockOffsetMs())) * -1;
+            KeptHistory::read(fetch.state, shift).applyTo(fetch.state, shift);
         }
         const auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch.state, *options));
         // The plan, made once: printed, and sent as it stands once the kluster read again gives the same.
@@ -282,7 +327,14 @@ int runRepairCommand(const QStringList &arguments)
             QCoreApplication::exit(fetch.errors.isEmpty() ? 0 : CliOptions::ExitUnknown);
             return;
         }
-        const QStringList refusals = printDecisions(out, *proposal, override);
+        // A named override lets only its own reason through.
+        overridden = override;
+        for (const RepairGate::Decision &d : proposal->gate().decisions()) {
+            if (d.verdict == RepairGate::Verdict::NeedsOverride && !overrideReason.isEmpty()
+                && refusalName(d.reason) != overrideReason)
+                overridden = false;
+        }
+        const QStringList refusals = printDecisions(out, *proposal, overridden);
         for (const SourceError &e : fetch.errors)
             out << "Note: " << e.toString() << "\n";
         out.flush();
@@ -320,7 +372,7 @@ int runRepairCommand(const QStringList &arguments)
             worst = refusals.isEmpty() ? 0 : 2;
             RepairSession::Options runOptions;
             runOptions.diagnosis = *options;
-            runOptions.override = override;
+            runOptions.override = overridden;
             runOptions.kube = p.kube;
             runOptions.stopOnFailure = true; // what follows a failed change was planned from the same data
             run = std::make_unique<RepairSession>(&session, proposal, runOptions);
@@ -342,7 +394,7 @@ int runRepairCommand(const QStringList &arguments)
                 [&](const std::shared_ptr<const RepairProposal> &fresh, const QStringList &differences) {
                     out << "\nNot sent: the plan changed since the kluster was read ("
                         << printable(differences.join(QStringLiteral("; "))) << "). The plan now:\n";
-                    printDecisions(out, *fresh, override);
+                    printDecisions(out, *fresh, overridden);
                     out << "Nothing was sent. Run the command again to send the plan as it is now."
                         << Qt::endl;
                     QTextStream(Terminal::err())

@@ -236,7 +236,7 @@ _flightdeck_cli()
     esac
 
     local cloudopts="--cloud --kubeconfig --context --deadline"
-    local diagopts="--startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates --active-device"
+    local diagopts="--startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates --active-device --no-automation"
     local amopts="--alertmanager --alertmanager-label --alertmanager-ca --alertmanager-auth --alertmanager-user --alertmanager-secret-file --alertmanager-cert --alertmanager-key"
     local opts="" words=""
     case $command in

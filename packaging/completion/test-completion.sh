@@ -101,10 +101,11 @@ t "snapdir"                        flightdeck-cli diff --format json other --max
 t "--format --full-route-updates"  flightdeck-cli diff --f
 t "text json"                      flightdeck-cli diff other snapdir --format ""
 t "--route-limit --route-warning"  flightdeck-cli diff other snapdir --route-
-t "--help --help-all --format --startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates --active-device" \
+t "--help --help-all --format --startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates --active-device --no-automation" \
                                    flightdeck-cli diff other snapdir ""
 t "--protected"                    flightdeck-cli repair --prot
 t "--nudge"                        flightdeck-cli repair --nu
+t "--no-automation"                flightdeck-cli check --no-a
 t "--snapshot"                     flightdeck-cli routes --sn
 t "--active-device"                flightdeck-cli routes --act
 t "ctx-one ctx-two"                flightdeck-cli check --context ""

@@ -261,6 +261,22 @@ std::optional<RouteHistory> HistoryStore::readRouteHistory(const QString &kluste
     return store.open() ? store.routeHistory(kluster) : std::nullopt;
 }
 
+QHash<QString, QDateTime> HistoryStore::readFindingsSince(const QString &kluster)
+{
+    QHash<QString, QDateTime> since;
+    if (!QFileInfo::exists(defaultPath()))
+        return since;
+    HistoryStore store;
+    store.setReadOnly(true);
+    store.setBusyTimeout(100);
+    if (!store.open())
+        return since;
+    const QHash<QString, FindingHistory> open = store.openFindings(kluster, QDateTime::currentDateTimeUtc());
+    for (auto it = open.cbegin(); it != open.cend(); ++it)
+        since.insert(it.key(), it->firstSeen);
+    return since;
+}
+
 QByteArray HistoryStore::unpackDigest(const QByteArray &stored)
 {
     // qCompress' form: the size unpacked (4 bytes, big-endian), then zlib. A damaged file may claim

@@ -231,6 +231,10 @@ public:
     // The same from the history at the default path, opened read-only for it, where one is kept (none is
     // made; a writer holding it is not waited for).
     static std::optional<RouteHistory> readRouteHistory(const QString &kluster);
+    // Since when each finding open at the kluster's last record has been seen (this machine's clock), read
+    // from the default history file read-only (empty where none is kept): when Kubernikus' automation is
+    // due (diagnosis.md §7).
+    static QHash<QString, QDateTime> readFindingsSince(const QString &kluster);
     // A digest as the file keeps it (compressed), unpacked; empty when it is damaged or claims more than a
     // body may be.
     static QByteArray unpackDigest(const QByteArray &stored);

@@ -71,6 +71,9 @@ void RepairSession::checked(const KlusterFetch &fetch)
     if (const std::shared_ptr<const KlusterFetch> before = m_confirmed->fetch();
         before && before->state.routeHistory)
         read->state.setRouteHistory(*before->state.routeHistory);
+    // …and with the since-whens it was judged with (when Kubernikus' automation is due).
+    if (const std::shared_ptr<const KlusterFetch> before = m_confirmed->fetch())
+        read->state.findingsSince = before->state.findingsSince;
     auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(read->state, m_options.diagnosis));
     auto fresh = std::make_shared<const RepairProposal>(
         m_confirmed->kluster(), std::move(read), std::move(diagnosis), m_confirmed->choice());

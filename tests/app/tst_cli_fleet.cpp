@@ -1,4 +1,5 @@
 #include "core/findingtraits.h"
+#include "core/incidents.h"
 #include "tests/app/clifixture.h"
 
 #include <QJsonArray>
@@ -32,7 +33,7 @@ private slots:
 private:
     using Run = CliFixture::Run;
     Run cli(const QStringList &args, int timeoutMs = 60000) { return m_cli->cli(args, timeoutMs); }
-    static QStringList allKlusters() { return words({ "blue", "demo", "edge", "legacy" }); }
+    static QStringList allKlusters() { return words({ "blue", "demo", "edge", "gone", "green", "legacy" }); }
     static QStringList words(std::initializer_list<const char *> list)
     {
         QStringList out;
@@ -110,11 +111,20 @@ void TestCliFleet::checkAllJsonAndText()
     const Run text = cli(words({ "check", "--all", "--cloud", "sim" }));
     QCOMPARE(text.exitCode, 2);
     const QStringList lines = text.out.split(QLatin1Char('\n'));
-    for (const QString &k : allKlusters())
-        QVERIFY2(text.out.contains(QRegularExpression(
-                     QStringLiteral("^CRITICAL +sim/%1 +\\d+ critical · \\d+ warning.*; worst: ").arg(k),
-                     QRegularExpression::MultilineOption)),
+    // Four critical; green's node being serviced a warning; gone, being torn down, one finding (info): OK.
+    for (const QString &k : allKlusters()) {
+        const QString state = k == QLatin1String("green") ? QStringLiteral("WARNING")
+            : k == QLatin1String("gone")                  ? QStringLiteral("OK")
+                                                          : QStringLiteral("CRITICAL");
+        QVERIFY2(
+            text.out.contains(QRegularExpression(
+                QStringLiteral("^%1 +sim/%2 +%3")
+                    .arg(state, k,
+                        k == QLatin1String("gone") ? QStringLiteral("kluster being torn down: Terminating")
+                                                   : QStringLiteral("\\d+ critical · \\d+ warning")),
+                QRegularExpression::MultilineOption)),
             qPrintable(text.out));
+    }
     // The console's order (KlusterRanking): a kluster-wide cause first, by critical causes (demo 8, edge 5,
     // blue 2), then legacy's node-wide one.
     QVERIFY2(lines.size() > 4 && lines.at(0).contains(QStringLiteral("sim/demo "))
@@ -124,7 +134,7 @@ void TestCliFleet::checkAllJsonAndText()
         qPrintable(text.out));
     QVERIFY(text.out.count(QLatin1Char('\n')) < 12);
     QVERIFY2(text.out.contains(QRegularExpression(
-                 QStringLiteral("4 klusters: \\d critical, \\d warning, \\d ok, 0 could not be checked"))),
+                 QStringLiteral("6 klusters: \\d critical, \\d warning, \\d ok, 0 could not be checked"))),
         qPrintable(text.out.right(300)));
     const Run verbose = cli(words({ "check", "--all", "--cloud", "sim", "--verbose" }));
     QCOMPARE(verbose.exitCode, 2);
@@ -140,7 +150,7 @@ void TestCliFleet::checkAllPrometheusPassesPromtool()
     QVERIFY2(r.exitCode == 2, qPrintable(r.err));
     const QString complaints = promtoolComplaints(r.out.toUtf8());
     QVERIFY2(complaints.isEmpty(), qPrintable(complaints));
-    QCOMPARE(sample(r.out, QStringLiteral("flightdeck_klusters"), QString()), 4.0);
+    QCOMPARE(sample(r.out, QStringLiteral("flightdeck_klusters"), QString()), 6.0);
     QCOMPARE(
         sample(r.out, QStringLiteral("flightdeck_cloud_listing_up"), QStringLiteral("cloud=\"sim\"")), 1.0);
     for (const QString &k : allKlusters()) {
@@ -154,7 +164,7 @@ void TestCliFleet::checkAllPrometheusPassesPromtool()
         QCOMPARE(r.out.count(
                      QRegularExpression(QStringLiteral("^flightdeck_incidents\\{kluster_name=\"%1\",").arg(k),
                          QRegularExpression::MultilineOption)),
-            5 * 2);
+            qsizetype(incidentRules().size()) * 2);
     }
     // The findings counted are the report's: legacy's duplicate route among them.
     const QRegularExpression duplicate(
@@ -213,7 +223,8 @@ void TestCliFleet::klusterWhoseApiIsDownIsReportedBesideTheOthers()
                  QRegularExpression(QStringLiteral("^UNKNOWN +sim/blue +could not be checked: nodes: .*503"),
                      QRegularExpression::MultilineOption)),
         qPrintable(text.out.left(1500)));
-    QVERIFY(text.out.contains(QStringLiteral("3 critical, 0 warning, 0 ok, 1 could not be checked")));
+    QVERIFY2(text.out.contains(QStringLiteral("3 critical, 1 warning, 1 ok, 1 could not be checked")),
+        qPrintable(text.out.right(400)));
     const Run verbose = cli(words({ "check", "--all", "--cloud", "sim", "--verbose" }));
     QVERIFY2(verbose.out.contains(QStringLiteral("== sim / blue: UNKNOWN ==\nCould not be checked (")),
         qPrintable(verbose.out.left(1500)));
@@ -271,7 +282,7 @@ void TestCliFleet::twoCloudsOfOneProjectCountEachKlusterOnce()
         words({ "check", "--all", "--cloud", "sim", "--cloud", "sim-again", "--format", "prometheus" }));
     QVERIFY2(r.exitCode == 2, qPrintable(r.err));
     QVERIFY(promtoolComplaints(r.out.toUtf8()).isEmpty());
-    QCOMPARE(r.out.count(QStringLiteral("\nflightdeck_up{")), 4);
+    QCOMPARE(r.out.count(QStringLiteral("\nflightdeck_up{")), 6);
     const Run both = cli(words({ "check", "--all", "--cloud", "sim", "--all-clouds" }));
     QCOMPARE(both.exitCode, 3);
     QVERIFY2(both.err.contains(QStringLiteral("not both")), qPrintable(both.err));

@@ -71,7 +71,7 @@ void TestCliLive::klusters()
     const Run r = cli({ QStringLiteral("klusters"), QStringLiteral("--cloud"), QStringLiteral("sim") });
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains(QStringLiteral("legacy")) && r.out.contains(QStringLiteral("198.19.0.0/16")));
-    QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 5); // a heading and four klusters
+    QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 7); // a heading and six klusters
     // A broken answer is no empty list.
     QCOMPARE(m_fixture
                  ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/faults"),

@@ -1,6 +1,7 @@
 #include "tests/common/worldbuilder.h"
 
 #include "core/apiparser.h"
+#include "core/diagnosis.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -500,6 +501,15 @@ QJsonObject WorldBuilder::portsJson() const
         list.append(port);
     }
     return QJsonObject { { QStringLiteral("ports"), list } };
+}
+
+KlusterState WorldBuilder::stateOpenFor(int minutes) const
+{
+    KlusterState s = state();
+    const Diagnosis first = Diagnosis::run(s);
+    for (const Finding &f : first.findings)
+        s.findingsSince.insert(f.id(), s.capturedAt.addSecs(-qint64(minutes) * 60));
+    return s;
 }
 
 KlusterState WorldBuilder::state() const

@@ -87,6 +87,9 @@ public:
 
     // Parsed as a snapshot would be.
     KlusterState state() const;
+    // The same, judged as the local history would have it after watching the kluster for `minutes`: each of
+    // its findings open that long (Kubernikus' automation is then overdue on those it repairs).
+    KlusterState stateOpenFor(int minutes) const;
     // Writes the snapshot folder; returns false on an I/O error.
     bool writeSnapshot(const QString &directory) const;
 

@@ -57,6 +57,7 @@ private:
         spec.name = QStringLiteral("sim");
         spec.config = simCloud(m_fixture->sim, password);
         spec.watchNodes = false;
+        spec.options.automation = false; // the simulated cloud runs no Kubernikus controller
         return spec;
     }
     // Every refresh asked for is back and the views show it.
@@ -104,23 +105,23 @@ void TestConsoleSession::addedConnectionIsListedAndRefreshed()
     names.sort();
     QCOMPARE(names,
         QStringList({ QStringLiteral("blue"), QStringLiteral("demo"), QStringLiteral("edge"),
-            QStringLiteral("legacy") }));
+            QStringLiteral("gone"), QStringLiteral("green"), QStringLiteral("legacy") }));
     for (const QString &k : klusters) {
         const KlusterData *d = session.store()->data({ QStringLiteral("sim"), k });
         QVERIFY2(d && d->fetch && d->diagnosis && !d->isStale(), qPrintable(k));
     }
-    QCOMPARE(refreshed.size(), 4);
+    QCOMPARE(refreshed.size(), 6); // the demo world's klusters
     QVERIFY(!refreshed.first().at(2).toBool()); // not cancelled
     const ConnectionStatus status = session.registry()->status(QStringLiteral("sim"));
     QCOMPARE(status.state, ConnectionStatus::State::Listed);
-    QCOMPARE(status.klusters, 4);
+    QCOMPARE(status.klusters, 6);
     QCOMPARE(status.stale, 0);
-    QCOMPARE(status.toText(), QStringLiteral("4 klusters"));
+    QCOMPARE(status.toText(), QStringLiteral("6 klusters"));
     QVERIFY(!changed.isEmpty());
     // The round's counts come from the store.
     QVERIFY(!rounds.isEmpty());
     const RefreshSummary summary = rounds.last().first().value<RefreshSummary>();
-    QCOMPARE(summary.klusters, 4);
+    QCOMPARE(summary.klusters, 6);
     QCOMPARE(summary.failed, 0);
     QVERIFY(!summary.snapshots);
     QVERIFY(session.registry()->anyLive());
@@ -221,7 +222,8 @@ void TestConsoleSession::testSignsInWithoutAConnection()
     });
     QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
     QVERIFY2(ok, qPrintable(what));
-    QVERIFY2(what.contains(QStringLiteral("4 kluster(s): blue, demo, edge, legacy")), qPrintable(what));
+    QVERIFY2(what.contains(QStringLiteral("6 kluster(s): blue, demo, edge, gone, green, legacy")),
+        qPrintable(what));
     QVERIFY(session.registry()->isEmpty()); // a test adds no connection
 
     done = false;

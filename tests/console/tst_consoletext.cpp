@@ -213,8 +213,16 @@ void TestConsoleText::notificationOfUnreachableAndNewCritical()
     QVERIFY(n);
     QVERIFY2(n->title.startsWith(QStringLiteral("eu/prod: ")), qPrintable(n->title));
     QVERIFY(n->title.contains(QStringLiteral("critical")));
-    QVERIFY(broken.diagnosis->find(n->finding));
-    QCOMPARE(broken.diagnosis->find(n->finding)->severity, Severity::Critical);
+    // The first new one to open on a click: a critical finding, or the incident that holds it (its instances
+    // never registered long past flight's deletion: automation-stalled).
+    const Finding *f = broken.diagnosis->find(n->finding);
+    const Incident *i = nullptr;
+    for (const Incident &each : broken.diagnosis->incidents) {
+        if (each.id() == n->finding)
+            i = &each;
+    }
+    QVERIFY2(f || i, qPrintable(n->finding));
+    QCOMPARE(f ? f->severity : i->severity, Severity::Critical);
     // The same findings again: nothing new.
     QVERIFY(!ConsoleText::notification(key, broken, broken));
     // Unreachable now.

@@ -70,7 +70,7 @@ void TestRepairGate::sendableWithoutDeletion()
 {
     WorldBuilder w = world(2, 2, {});
     w.route(QStringLiteral("100.100.99.0/24"), QStringLiteral("10.0.0.99"));
-    const Diagnosis d = Diagnosis::run(w.state());
+    const Diagnosis d = Diagnosis::run(w.stateOpenFor(60));
     QList<const Finding *> chosen;
     QVERIFY(choose(d, { orphan }, &chosen));
     const RepairGate gate(chosen, d.budget);
@@ -92,7 +92,7 @@ void TestRepairGate::noRepair()
 {
     WorldBuilder w = world(2, 2, {});
     w.setCondition(0, QStringLiteral("Ready"), QStringLiteral("False"), QStringLiteral("KubeletDown"));
-    const Diagnosis d = Diagnosis::run(w.state());
+    const Diagnosis d = Diagnosis::run(w.stateOpenFor(60));
     const QString id = QStringLiteral("node-not-ready:kks-demo-pool-h0aaa");
     QList<const Finding *> chosen;
     QVERIFY(choose(d, { id }, &chosen));
@@ -109,7 +109,7 @@ void TestRepairGate::refusedByItsPlan()
     WorldBuilder w = world(2, 2, {});
     w.atomicRoutes(false).routerRevision(-1); // a full-list update nothing guards
     w.route(QStringLiteral("100.100.99.0/24"), QStringLiteral("10.0.0.99"));
-    const Diagnosis d = Diagnosis::run(w.state());
+    const Diagnosis d = Diagnosis::run(w.stateOpenFor(60));
     QList<const Finding *> chosen;
     QVERIFY(choose(d, { orphan }, &chosen));
     const RepairGate gate(chosen, d.budget);
@@ -126,7 +126,7 @@ void TestRepairGate::refusedByItsPlan()
 
 void TestRepairGate::deletionsTheBudgetAllows()
 {
-    const Diagnosis d = Diagnosis::run(world(5, 5, twoInError).state());
+    const Diagnosis d = Diagnosis::run(world(5, 5, twoInError).stateOpenFor(60));
     QVERIFY(d.budget.deletionsAllowed);
     QList<const Finding *> oneChosen;
     QVERIFY(choose(d, { errorA }, &oneChosen));
@@ -150,7 +150,8 @@ void TestRepairGate::deletionsTheBudgetAllows()
 
 void TestRepairGate::oneDeletionNeedsTheOverride()
 {
-    const Diagnosis d = Diagnosis::run(world(6, 2, twoInError).state()); // 4 of 6 unhealthy, 2 allowed
+    const Diagnosis d
+        = Diagnosis::run(world(6, 2, twoInError).stateOpenFor(60)); // 4 of 6 unhealthy, 2 allowed
     QCOMPARE(d.budget.reason, Refusal::TooManyUnhealthy);
     QList<const Finding *> chosen;
     QVERIFY(choose(d, { errorA }, &chosen));
@@ -173,7 +174,7 @@ void TestRepairGate::oneDeletionNeedsTheOverride()
 
 void TestRepairGate::bulkDeletionNeverOverridden()
 {
-    const Diagnosis d = Diagnosis::run(world(6, 2, twoInError).state());
+    const Diagnosis d = Diagnosis::run(world(6, 2, twoInError).stateOpenFor(60));
     QList<const Finding *> chosen;
     QVERIFY(choose(d, { errorA, errorB }, &chosen));
     const RepairGate gate(chosen, d.budget);
@@ -193,7 +194,7 @@ void TestRepairGate::bulkDeletionNeverOverridden()
 
 void TestRepairGate::noEvidenceNeverOverridden()
 {
-    KlusterState state = world(2, 2, twoInError).state();
+    KlusterState state = world(2, 2, twoInError).stateOpenFor(60);
     state.nodesSource = SourceStatus { false, QStringLiteral("timeout"), QString() };
     const Diagnosis d = Diagnosis::run(state);
     QCOMPARE(d.budget.reason, Refusal::NoEvidence);
@@ -215,7 +216,7 @@ void TestRepairGate::overrideBesideOtherRepairs()
     // In a batch, a deletion past the budget is never overridden (diagnosis.md §3): the rest is sent.
     WorldBuilder w = world(6, 2, twoInError);
     w.route(QStringLiteral("100.100.99.0/24"), QStringLiteral("10.0.0.99"));
-    const Diagnosis d = Diagnosis::run(w.state());
+    const Diagnosis d = Diagnosis::run(w.stateOpenFor(60));
     QList<const Finding *> chosen;
     QVERIFY(choose(d, { orphan, errorA }, &chosen));
     const RepairGate gate(chosen, d.budget);
@@ -262,7 +263,7 @@ static QList<const Finding *> routeFindings(const Diagnosis &d)
 
 void TestRepairGate::routeFindingsAsOneAtomicChange()
 {
-    const Diagnosis d = Diagnosis::run(brokenRouter(true).state());
+    const Diagnosis d = Diagnosis::run(brokenRouter(true).stateOpenFor(60));
     const QList<const Finding *> chosen = routeFindings(d);
     QCOMPARE(chosen.size(), 4); // duplicate, orphaned, unassigned, missing
     const RepairGate gate(chosen, d.budget);
@@ -306,7 +307,7 @@ void TestRepairGate::routeFindingsAsOneAtomicChange()
 
 void TestRepairGate::routeFindingsAsOneGuardedPut()
 {
-    const Diagnosis d = Diagnosis::run(brokenRouter(false).state());
+    const Diagnosis d = Diagnosis::run(brokenRouter(false).stateOpenFor(60));
     const RepairGate gate(routeFindings(d), d.budget);
     const QList<RepairGate::Step> steps = gate.steps();
     QCOMPARE(steps.size(), 1);
@@ -329,7 +330,7 @@ void TestRepairGate::routeFindingsAsOneGuardedPut()
 void TestRepairGate::removalsMakeRoomForAdditions()
 {
     // The router is full (5 of 5): the missing route alone is refused, with the removals it fits.
-    const Diagnosis d = Diagnosis::run(brokenRouter(true, 5).state());
+    const Diagnosis d = Diagnosis::run(brokenRouter(true, 5).stateOpenFor(60));
     const Finding *missing = d.find(QStringLiteral("route-missing:kks-legacy-pool-ccccc"));
     QVERIFY(missing);
     QCOMPARE(missing->repair()->refusal, Refusal::RouteLimit);
@@ -347,7 +348,7 @@ void TestRepairGate::deletionsInABatchOnlyWithinTheBudget()
     WorldBuilder w = brokenRouter(true);
     w.server(
         QStringLiteral("kks-legacy-pool-eeeee"), QStringLiteral("10.180.0.9"), 60, QStringLiteral("ERROR"));
-    const Diagnosis d = Diagnosis::run(w.state());
+    const Diagnosis d = Diagnosis::run(w.stateOpenFor(60));
     QList<const Finding *> chosen = routeFindings(d);
     chosen << d.find(QStringLiteral("instance-error:kks-legacy-pool-eeeee"));
     const RepairGate gate(chosen, d.budget);
@@ -358,7 +359,7 @@ void TestRepairGate::deletionsInABatchOnlyWithinTheBudget()
 
 void TestRepairGate::judgeOnePlanAlone()
 {
-    const Diagnosis d = Diagnosis::run(world(6, 2, twoInError).state());
+    const Diagnosis d = Diagnosis::run(world(6, 2, twoInError).stateOpenFor(60));
     const Finding *f = d.find(errorA);
     QVERIFY(f);
     // Alone, a deletion past TooManyUnhealthy needs the override, as with the gate of one.
@@ -374,7 +375,7 @@ void TestRepairGate::judgeOnePlanAlone()
     QVERIFY(!decision.byBudget);
     QCOMPARE(RepairGate::judge(*f, std::nullopt, d.budget).verdict, RepairGate::Verdict::NoRepair);
     // With the budget's room, the same deletion is sendable.
-    const Diagnosis fine = Diagnosis::run(world(5, 5, twoInError).state());
+    const Diagnosis fine = Diagnosis::run(world(5, 5, twoInError).stateOpenFor(60));
     const Finding *g = fine.find(errorA);
     QVERIFY(g);
     QCOMPARE(RepairGate::judge(*g, g->repair(), fine.budget).verdict, RepairGate::Verdict::Sendable);
@@ -397,7 +398,7 @@ QTEST_GUILESS_MAIN(TestRepairGate)
 static std::shared_ptr<const RepairProposal> propose(const WorldBuilder &w, const RepairChoice &choice)
 {
     auto fetch = std::make_shared<KlusterFetch>();
-    fetch->state = w.state();
+    fetch->state = w.stateOpenFor(60);
     auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch->state));
     return std::make_shared<const RepairProposal>(fetch->state.kluster.name, fetch, diagnosis, choice);
 }

@@ -69,9 +69,9 @@ void TestKlustersModel::incompleteKeepsItsRank()
 {
     KlustersModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    WorldBuilder broken;
-    broken.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 60);
-    broken.server(QStringLiteral("kks-demo-pool-y7k2p"), QStringLiteral("10.0.0.6"), 60);
+    WorldBuilder broken; // two instances past their token's expiry, not yet flight's deletion (45 min)
+    broken.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 40);
+    broken.server(QStringLiteral("kks-demo-pool-y7k2p"), QStringLiteral("10.0.0.6"), 40);
     const QDateTime at = WorldBuilder::defaultCapturedAt();
     const Diagnosis complete = Diagnosis::run(broken.state());
     QCOMPARE(complete.count(Severity::Critical), 2);
@@ -146,8 +146,8 @@ void TestKlustersModel::fleetTilesGroupFilterAndCount()
 {
     KlustersModel model;
     const QDateTime at = WorldBuilder::defaultCapturedAt();
-    WorldBuilder broken;
-    broken.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 60);
+    WorldBuilder broken; // two instances past their token's expiry, not yet flight's deletion (45 min)
+    broken.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 40);
     model.setKluster(QStringLiteral("prod"), QStringLiteral("healthy"));
     model.setKluster(QStringLiteral("prod"), QStringLiteral("broken"));
     model.setKluster(QStringLiteral("lab"), QStringLiteral("gone"));
@@ -358,9 +358,9 @@ void TestKlustersModel::groupedByConnection()
         model.index(model.rowOf(QStringLiteral("prod"), QStringLiteral("c")), 0));
 
     // Diagnosed: the group sums its klusters, names its region, and sorts by its worst kluster.
-    WorldBuilder broken;
-    broken.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 60);
-    broken.server(QStringLiteral("kks-demo-pool-x7k2q"), QStringLiteral("10.0.0.6"), 60);
+    WorldBuilder broken; // two instances past their token's expiry, not yet flight's deletion (45 min)
+    broken.server(QStringLiteral("kks-demo-pool-x7k2p"), QStringLiteral("10.0.0.5"), 40);
+    broken.server(QStringLiteral("kks-demo-pool-x7k2q"), QStringLiteral("10.0.0.6"), 40);
     const QDateTime at = WorldBuilder::defaultCapturedAt();
     const Diagnosis two = Diagnosis::run(broken.state());
     const int critical = two.count(Severity::Critical);

@@ -713,7 +713,7 @@ void TestSimulatorApis::kubernikusClustersAndCredentials()
     Reply r = f.get(base);
     QCOMPARE(r.status, 200);
     const QJsonArray list = QJsonDocument::fromJson(r.body).array();
-    QCOMPARE(list.size(), 4); // demo, legacy, blue, edge
+    QCOMPARE(list.size(), 6); // demo, legacy, blue, edge, green, gone
     r = f.get(base + QStringLiteral("/legacy"));
     QCOMPARE(
         r.json().value(QStringLiteral("spec")).toObject().value(QStringLiteral("clusterCIDR")).toString(),

@@ -172,6 +172,7 @@ int main(int argc, char *argv[])
     ConnectionSpec spec;
     spec.name = QStringLiteral("sim");
     spec.config = config;
+    spec.options.automation = false; // the simulated cloud runs no Kubernikus controller
     QNetworkAccessManager nam;
     const auto adminCall
         = [&](const QByteArray &method, const QString &path, const QByteArray &body = QByteArray()) {

@@ -34,6 +34,8 @@ inline ConnectionSpec simSpec(
     spec.name = QStringLiteral("sim");
     spec.config = simCloud(sim, password);
     spec.readOnly = readOnly;
+    // The simulated cloud runs Kubernikus' controllers only where a test switches them on.
+    spec.options.automation = false;
     return spec;
 }
 

@@ -171,16 +171,17 @@ void TestConsole::demoShowsEveryFindingKind()
     QVERIFY(ConsoleTest::open(window, adminSpec()));
     // Every kluster of the demo world, worst first by impact: a critical finding of the whole kluster (a
     // missing group or rule: demo, edge, blue, by their critical causes; blue's router devices' kept routes
-    // are one cause, its recycled pod CIDR) above legacy's node-wide ones.
+    // are one cause, its recycled pod CIDR) above legacy's node-wide ones; green's node being serviced a
+    // warning; gone, being torn down, one finding of its own (info).
     QCOMPARE(ConsoleTest::sidebarColumn(window.sidebar(), 0, KlustersModel::KeyRole),
         QStringList({ QStringLiteral("sim/demo"), QStringLiteral("sim/edge"), QStringLiteral("sim/blue"),
-            QStringLiteral("sim/legacy") }));
+            QStringLiteral("sim/legacy"), QStringLiteral("sim/green"), QStringLiteral("sim/gone") }));
     // The worst kluster is selected first.
     QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/demo"));
 
     QSet<QString> all;
     for (const QString &k : { QStringLiteral("demo"), QStringLiteral("edge"), QStringLiteral("legacy"),
-             QStringLiteral("blue") }) {
+             QStringLiteral("blue"), QStringLiteral("green"), QStringLiteral("gone") }) {
         QVERIFY(select(window, { QStringLiteral("sim"), k }));
         QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/") + k);
         const QStringList kinds = kindsShown(window);
@@ -199,7 +200,8 @@ void TestConsole::demoShowsEveryFindingKind()
         QStringLiteral("node-network-unavailable"), QStringLiteral("route-unassigned"),
         QStringLiteral("node-without-instance"), QStringLiteral("instance-stopped"),
         QStringLiteral("port-address-pair-missing"), QStringLiteral("device-route-stale"),
-        QStringLiteral("device-route-missing"), QStringLiteral("route-recycled") };
+        QStringLiteral("device-route-missing"), QStringLiteral("route-recycled"),
+        QStringLiteral("kluster-terminating") };
     // route-recycled is derived from the local history alone, and the demo's first refresh has none (nothing
     // is made up for it): recycledCidrFromTheHistoryForAReader shows it from two refreshes apart.
     const QStringList fromTheHistory { QStringLiteral("route-recycled") };
@@ -953,14 +955,14 @@ void TestConsole::fleetOpensAKluster()
     auto *fleet = window.findChild<FleetView *>();
     QVERIFY(fleet);
     // Every kluster, worst first: in the list's order (one ranking).
-    QCOMPARE(fleet->tileCount(), 4);
+    QCOMPARE(fleet->tileCount(), 6);
     QStringList tiles;
     for (int i = 0; i < fleet->tileCount(); ++i)
         tiles << fleet->tileKey(i).toString();
     QCOMPARE(tiles, ConsoleTest::sidebarColumn(window.sidebar(), 0, KlustersModel::KeyRole));
     QCOMPARE(tiles,
         QStringList({ QStringLiteral("sim/demo"), QStringLiteral("sim/edge"), QStringLiteral("sim/blue"),
-            QStringLiteral("sim/legacy") }));
+            QStringLiteral("sim/legacy"), QStringLiteral("sim/green"), QStringLiteral("sim/gone") }));
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
         window.resize(1440, 900);
         QTest::qWait(50);
@@ -995,9 +997,9 @@ void TestConsole::sidebarGroupsByConnection()
     QCOMPARE(model->rowCount(), 2);
     QStringList headings { model->index(0, 0).data().toString(), model->index(1, 0).data().toString() };
     headings.sort();
-    QCOMPARE(headings, QStringList({ QStringLiteral("lab · RegionOne (4)"), QStringLiteral("sim (4)") }));
+    QCOMPARE(headings, QStringList({ QStringLiteral("lab · RegionOne (6)"), QStringLiteral("sim (6)") }));
     QVERIFY(sidebar->isExpanded(model->index(0, 0)) && sidebar->isExpanded(model->index(1, 0)));
-    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 8);
+    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 12);
     QCOMPARE(model->index(0, 0, model->index(0, 0)).data(KlustersModel::KlusterRole).toString(),
         QStringLiteral("demo"));
     // Causes, not symptoms: an incident counts once, and each critical finding in none.
@@ -1006,7 +1008,8 @@ void TestConsole::sidebarGroupsByConnection()
     };
     QCOMPARE(model->index(0, KlustersModel::CriticalColumn).data().toInt(),
         critical(QStringLiteral("demo")) + critical(QStringLiteral("edge"))
-            + critical(QStringLiteral("legacy")) + critical(QStringLiteral("blue")));
+            + critical(QStringLiteral("legacy")) + critical(QStringLiteral("blue"))
+            + critical(QStringLiteral("green")) + critical(QStringLiteral("gone")));
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
         window.resize(1440, 900);
         QTest::qWait(50);
@@ -1039,9 +1042,9 @@ void TestConsole::sidebarGroupsByConnection()
     QCOMPARE(matches, QStringList({ QStringLiteral("lab/legacy"), QStringLiteral("sim/legacy") }));
     window.sidebarFilter()->setText(QStringLiteral("connection:lab"));
     QCOMPARE(model->rowCount(), 1);
-    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 4);
+    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 6);
     window.sidebarFilter()->clear();
-    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 8);
+    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 12);
 }
 
 void TestConsole::refreshFailureKeepsTheData()
@@ -1115,7 +1118,7 @@ void TestConsole::malformedKlusterListKeepsTheData()
                 && window.bannerText().contains(QStringLiteral("/api/v1/clusters")),
             qPrintable(window.bannerText()));
         // The klusters stay, and are refreshed each on its own.
-        QCOMPARE(ConsoleTest::sidebarRows(window.sidebar()).size(), 4);
+        QCOMPARE(ConsoleTest::sidebarRows(window.sidebar()).size(), 6);
         QCOMPARE(window.findingsPage()->view()->model()->rowCount(), findings);
     }
 }
@@ -1154,7 +1157,7 @@ void TestConsole::snapshotOpensOffline()
     window.addConnection(spec, false);
     window.show();
     QVERIFY(waitSettled(window));
-    QCOMPARE(ConsoleTest::sidebarRows(window.sidebar()).size(), 4);
+    QCOMPARE(ConsoleTest::sidebarRows(window.sidebar()).size(), 6);
     QVERIFY(select(window, { QStringLiteral("snapshot"), QStringLiteral("demo") }));
     QVERIFY(kindsShown(window).contains(QStringLiteral("instance-error")));
     // The ports are in the snapshot too: edge's missing address pair is found offline.

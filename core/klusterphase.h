@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QString>
+
+// The kluster's lifecycle phase (Kubernikus' status.phase, diagnosis.md §7): it decides what is expected of
+// the kluster and which of Kubernikus' controllers act on it.
+enum class KlusterPhase
+{
+    None, // Kubernikus said none (a snapshot without it): diagnosed as Running
+    Pending,
+    Creating,
+    Running,
+    Upgrading,
+    Terminating,
+    Unknown, // a phase this build does not know: diagnosed as Running, and named
+};
+
+namespace KlusterPhases {
+KlusterPhase parse(const QString &phase);
+QString name(
+    KlusterPhase phase); // "Running", …; empty for None and Unknown (the kluster's own text names those)
+// Whose nodes are not there yet are not unhealthy: Pending and Creating.
+inline bool building(KlusterPhase phase)
+{
+    return phase == KlusterPhase::Pending || phase == KlusterPhase::Creating;
+}
+} // namespace KlusterPhases

@@ -1,0 +1,190 @@
+// The console beside Kubernikus' own automation (diagnosis.md §7), against the simulated cloud over real
+// HTTP: a finding flight repairs says when in its details, a stalled flight is an incident, a repair that
+// would race it asks for the override; a Terminating kluster is one finding, grey in the Fleet, its phase
+// beside its name.
+
+#include "core/diagnosiscontext.h"
+#include "core/finding.h"
+#include "models/klustersmodel.h"
+#include "services/http/endpointhealth.h"
+#include "services/repair/auditlog.h"
+#include "tests/simulator/simfixture.h"
+#include "tests/views/consolefixture.h"
+#include "views/fleetview.h"
+#include "views/mainwindow.h"
+#include "views/repairdialog.h"
+#include "views/tabs.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QJsonDocument>
+#include <QPushButton>
+#include <QSettings>
+#include <QTest>
+#include <QTextBrowser>
+
+class TestConsoleLifecycle : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void stalledFlightInTheDetails();
+    void terminatingIsGreyAndNamed();
+
+private:
+    ConnectionSpec automated() const
+    {
+        ConnectionSpec spec = ConsoleTest::simSpec(m_fixture->sim);
+        spec.options.automation = true; // these tests are about it
+        return spec;
+    }
+    int admin(const QString &path, const QByteArray &body)
+    {
+        return m_fixture->request("POST", m_fixture->sim.adminUrl() + path, body, {}, false).status;
+    }
+
+    std::unique_ptr<SimFixture> m_fixture;
+};
+
+void TestConsoleLifecycle::init()
+{
+    EndpointHealth::shared().reset();
+    QFile::remove(AuditLog::path());
+    QSettings().clear();
+    m_fixture = std::make_unique<SimFixture>();
+}
+
+void TestConsoleLifecycle::cleanup()
+{
+    m_fixture.reset();
+}
+
+void TestConsoleLifecycle::stalledFlightInTheDetails()
+{
+    const QByteArray did
+        = m_fixture
+              ->request("POST", m_fixture->sim.adminUrl() + QStringLiteral("/klusters/demo/cause"),
+                  QByteArrayLiteral(R"({"rule": "flight-stalled"})"), {}, false)
+              .body;
+    const QString caused = QJsonDocument::fromJson(did).object().value(QStringLiteral("caused")).toString();
+    const QString stalled = caused.section(QStringLiteral("; "), 1).section(QStringLiteral(", "), 0, 0);
+    QVERIFY2(stalled.startsWith(QStringLiteral("kks-demo-")), did.constData());
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, automated()));
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    QVERIFY(ConsoleTest::select(window, demo));
+    const std::shared_ptr<const Diagnosis> d = window.kluster(demo)->diagnosis;
+    const QString id = QStringLiteral("instance-unregistered:") + stalled;
+    const Incident *incident = d->incidentOf(id);
+    QVERIFY2(incident, qPrintable([&] {
+        QStringList out { id };
+        for (const Incident &i : d->incidents)
+            out << i.id() + QStringLiteral(": ") + i.members.join(QLatin1Char(','));
+        for (const Finding &f : d->findings)
+            out << f.id()
+                    + (f.automation()
+                            ? QStringLiteral(" ") + f.automation()->line(f.context->state.capturedAt)
+                            : QString());
+        for (const Incident &i : d->incidents)
+            out << i.id() + QStringLiteral(": ") + i.members.join(QLatin1Char(','));
+        return out.join(QLatin1Char('\n'));
+    }()));
+    QCOMPARE(incident->id(), QStringLiteral("automation-stalled:flight"));
+    window.setTab(Tab::Findings);
+    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectKeys({ id }), 10000);
+    auto *details = window.findingsPage()->findChild<QTextBrowser *>();
+    QVERIFY(details);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        details->toPlainText().contains(QStringLiteral("Automation overdue: flight should "
+                                                       "have deleted the instance by")),
+        5000);
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); // scripts/screenshots
+    if (!shots.isEmpty()) {
+        window.resize(1024, 640);
+        QVERIFY(ConsoleTest::activate(&window));
+        window.showFinding(demo, id);
+        QTest::qWait(200);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/automation-stalled.png")));
+    }
+
+    // A finding flight is due to repair, not overdue: the repair asks for the override, and says why.
+    World &w = m_fixture->sim.world();
+    SimKluster &k = w.klusters[w.klusterIndex(QStringLiteral("demo"))];
+    SimServer &s = w.addServer(k.projectId, QStringLiteral("kks-demo-pool-young"),
+        w.networks.at(w.networkIndex(k.networkId)).id, QString(), { k.securityGroupName },
+        w.now().addSecs(-20 * 60));
+    s.kluster = k.name;
+    s.pool = k.pools.first().name;
+    s.updated = w.now(); // new to Nova's changes-since now
+    window.refreshAll();
+    QVERIFY(ConsoleTest::waitSettled(window));
+    const QString young = QStringLiteral("instance-unregistered:kks-demo-pool-young");
+    QVERIFY2(window.kluster(demo)->diagnosis->find(young), qPrintable([&] {
+        QStringList out;
+        for (const Finding &f : window.kluster(demo)->diagnosis->findings)
+            out << f.id();
+        return out.join(QLatin1Char(' '));
+    }()));
+    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectKeys({ young }), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        details->toPlainText().contains(QStringLiteral("Automation: flight deletes the instance at")), 5000);
+    QSignalSpy opened(&window, &MainWindow::repairDialogOpened);
+    window.repairAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 10000);
+    auto *dialog = opened.first().first().value<RepairDialog *>();
+    QVERIFY(dialog);
+    auto *override = dialog->findChild<QCheckBox *>();
+    QVERIFY(override);
+    QTRY_VERIFY_WITH_TIMEOUT(override->isVisible(), 5000);
+    QVERIFY2(
+        override->text().contains(QStringLiteral("Kubernikus' automation")), qPrintable(override->text()));
+    if (!shots.isEmpty()) {
+        QTest::qWait(100);
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-automation-pending.png")));
+    }
+    dialog->reject();
+}
+
+void TestConsoleLifecycle::terminatingIsGreyAndNamed()
+{
+    QCOMPARE(admin(QStringLiteral("/klusters/legacy/phase"), R"({"phase": "Terminating"})"), 204);
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, automated()));
+    const KlusterKey legacy { QStringLiteral("sim"), QStringLiteral("legacy") };
+    QVERIFY(ConsoleTest::select(window, legacy));
+    const std::shared_ptr<const Diagnosis> d = window.kluster(legacy)->diagnosis;
+    QCOMPARE(d->findings.size(), 1);
+    QCOMPARE(d->findings.first().id(), QStringLiteral("kluster-terminating:legacy"));
+    // Its phase beside its name in the list.
+    const QStringList names = ConsoleTest::sidebarColumn(window.sidebar(), 0, Qt::DisplayRole);
+    QVERIFY2(
+        names.contains(QStringLiteral("legacy · Terminating")), qPrintable(names.join(QLatin1Char(','))));
+    // Grey in the Fleet, with what it is; never a colour of alarm.
+    window.setTab(Tab::Fleet);
+    auto *fleet = window.findChild<FleetView *>();
+    QVERIFY(fleet);
+    const FleetTile *tile = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (int i = 0; i < fleet->tileCount(); ++i) {
+                if (fleet->tileKey(i) == legacy)
+                    tile = fleet->tile(i);
+            }
+            return tile != nullptr;
+        }(),
+        5000);
+    QVERIFY(tile->retiring);
+    QVERIFY(!tile->severity);
+    QCOMPARE(tile->reason, QStringLiteral("kluster being torn down")); // as the list and check --all say
+    QVERIFY2(tile->counts.startsWith(QStringLiteral("Terminating")), qPrintable(tile->counts));
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1440, 900);
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/fleet-terminating.png")));
+    }
+}
+
+QTEST_MAIN(TestConsoleLifecycle)
+#include "tst_console_lifecycle.moc"
