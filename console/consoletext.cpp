@@ -1,6 +1,8 @@
 #include "console/consoletext.h"
 
 #include "core/diagnosis.h"
+#include "core/diagnosiscontext.h"
+#include "core/klusterphase.h"
 #include "core/klusterstanding.h"
 #include "core/knowledge.h"
 #include "core/printable.h"
@@ -411,6 +413,79 @@ AlertsText alertsText(
     return out;
 }
 
+// The kluster's lifecycle where it is not plainly Running (diagnosis.md §7), in a sentence (rich text).
+static QString phaseLine(const Diagnosis &d)
+{
+    switch (KlusterPhases::parse(d.phase)) {
+    case KlusterPhase::None:
+    case KlusterPhase::Running:
+        return QString();
+    case KlusterPhase::Terminating:
+        return tr(
+            "Phase: <b>Terminating</b>%1. Kubernikus is tearing it down: one finding stands for it, and "
+            "nothing of it is repaired.")
+            .arg(d.terminatingSeconds < 0 ? QString()
+                                          : tr(" for %1").arg(formatDuration(d.terminatingSeconds)));
+    case KlusterPhase::Pending:
+    case KlusterPhase::Creating:
+        return tr(
+            "Phase: <b>%1</b>. Nodes not created yet are not counted as unhealthy; Kubernikus' flight and "
+            "routegc act once it is Running.")
+            .arg(d.phase.toHtmlEscaped());
+    case KlusterPhase::Upgrading:
+        return tr("Phase: <b>Upgrading</b>. Kubernikus' flight and routegc wait until it is Running again.");
+    case KlusterPhase::Unknown:
+        break;
+    }
+    return tr("Phase: <b>%1</b>, which Flightdeck does not know: diagnosed as Running.")
+        .arg(OutsideText::html(d.phase, 60));
+}
+
+// What Kubernikus' automation is due to repair, and where it is overdue (diagnosis.md §7), in a sentence.
+static QString automationLine(const Diagnosis &d)
+{
+    struct Due
+    {
+        int pending = 0;
+        int overdue = 0;
+        QDateTime next;
+    };
+    QMap<QString, Due> byActor;
+    QDateTime reference;
+    for (const Finding &f : d.findings) {
+        const std::optional<Automation> a = f.automation();
+        if (!a)
+            continue;
+        reference = f.context->state.capturedAt;
+        Due &due = byActor[Actors::name(a->actor)];
+        if (a->overdue) {
+            ++due.overdue;
+        } else {
+            ++due.pending;
+            if (!due.next.isValid() || a->due < due.next)
+                due.next = a->due;
+        }
+    }
+    QStringList parts;
+    for (auto it = byActor.cbegin(); it != byActor.cend(); ++it) {
+        QStringList said;
+        if (it->pending > 0)
+            said << tr("due on %n finding(s), the next %1", nullptr, it->pending)
+                        .arg(reference.secsTo(it->next) > 0
+                                ? tr("in %1").arg(formatDuration(reference.secsTo(it->next)))
+                                : tr("now"));
+        if (it->overdue > 0)
+            said << tr("<b>overdue on %n</b>", nullptr, it->overdue);
+        parts << QStringLiteral("%1 %2").arg(it.key(), said.join(tr(", ")));
+    }
+    if (parts.isEmpty())
+        return QString();
+    return tr(
+        "Kubernikus' automation: %1. A repair it is due to make waits for it (AutomationPending) unless "
+        "overridden.")
+        .arg(parts.join(QStringLiteral("; ")));
+}
+
 OverviewText overviewText(const QString &kluster, const Diagnosis &diagnosis, const QString &incomplete)
 {
     OverviewText text;
@@ -420,6 +495,7 @@ OverviewText overviewText(const QString &kluster, const Diagnosis &diagnosis, co
     const KlusterStanding standing = KlusterStanding::of(diagnosis);
     const bool atLeast = !incomplete.isEmpty();
     text.title = standing.worst ? tr("%1: %2 · %3").arg(kluster, standing.reason, standing.text(atLeast))
+        : standing.terminating  ? tr("%1: %2").arg(kluster, standing.reason)
         : incomplete.isEmpty()  ? tr("%1: healthy").arg(kluster)
                                 : tr("%1: unknown — incomplete data").arg(kluster);
     if (!incomplete.isEmpty())
@@ -440,6 +516,10 @@ OverviewText overviewText(const QString &kluster, const Diagnosis &diagnosis, co
     } else {
         text.lines << tr("No warning or critical finding.");
     }
+    if (const QString phase = phaseLine(diagnosis); !phase.isEmpty())
+        text.lines << phase;
+    if (const QString automation = automationLine(diagnosis); !automation.isEmpty())
+        text.lines << automation;
     text.lines << budgetLine(diagnosis.budget);
     for (const QString &n : diagnosis.notDiagnosed)
         text.lines << tr("<b>Not diagnosed:</b> %1").arg(OutsideText::html(n, 600));

@@ -123,6 +123,13 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
     Family causes("flightdeck_causes", "gauge",
         "What is wrong counted as causes, as the console and check --all count it: an incident once, a "
         "critical or warning finding in no incident once; by severity.");
+    Family phase("flightdeck_kluster_phase", "gauge",
+        "The kluster's lifecycle phase as Kubernikus says it: 1 for the phase it is in (\"none\" when it "
+        "says none).");
+    Family overdue("flightdeck_automation_overdue", "gauge",
+        "Findings Kubernikus' own automation is overdue on, by actor (flight, routegc, route-controller); "
+        "every "
+        "actor present, 0 when none.");
     Family oldest("flightdeck_oldest_open_finding_start_timestamp_seconds", "gauge",
         "Since when the kluster's oldest open warning or critical finding has been open (from the history).");
     Family routes("flightdeck_router_routes", "gauge", "Routes on the kluster's router.");
@@ -176,6 +183,22 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
             l << std::pair { "severity", severityName(severity) };
             causes.add(l, QByteArray::number(n));
         }
+        if (state.klusterSource.known) {
+            Labels l = labels;
+            l << std::pair { "phase",
+                state.kluster.phase.isEmpty() ? QStringLiteral("none") : state.kluster.phase };
+            phase.add(l, "1");
+        }
+        std::array<int, 3> overdueBy {};
+        for (const Finding &f : diagnosis.findings) {
+            if (const std::optional<Automation> a = f.automation(); a && a->overdue)
+                ++overdueBy[std::size_t(a->actor)];
+        }
+        for (const Actor actor : { Actor::Flight, Actor::RouteGc, Actor::RouteController }) {
+            Labels l = labels;
+            l << std::pair { "actor", Actors::name(actor) };
+            overdue.add(l, QByteArray::number(overdueBy[std::size_t(actor)]));
+        }
         if (k.oldestOpenSince && k.oldestOpenSince->isValid())
             oldest.add(labels, seconds(*k.oldestOpenSince));
         if (state.routerSource.known && !state.router.id.isEmpty()) {
@@ -216,7 +239,7 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
 
     QByteArray out;
     for (const Family *f : { &build, &count, &clouds, &up, &duration, &readAt, &findings, &incidents, &causes,
-             &oldest, &routes, &limit, &nodes, &expected, &nodeReady, &omitted })
+             &phase, &overdue, &oldest, &routes, &limit, &nodes, &expected, &nodeReady, &omitted })
         f->appendTo(out);
     if (options.runSeconds) {
         Family run("flightdeck_check_run_duration_seconds", "gauge", "How long the whole check --all took.");

@@ -11,13 +11,14 @@ struct CategoryTraits
     const char *heading;
 };
 
-constexpr std::array<CategoryTraits, 6> Categories { {
+constexpr std::array<CategoryTraits, 7> Categories { {
     { ChangeCategory::Instance, "instance", "Instances" },
     { ChangeCategory::Node, "node", "Nodes" },
     { ChangeCategory::Route, "route", "Routes" },
     { ChangeCategory::Rule, "rule", "Security group rules" },
     { ChangeCategory::Membership, "membership", "Security group memberships" },
     { ChangeCategory::Finding, "finding", "Findings" },
+    { ChangeCategory::Kluster, "kluster", "The kluster" },
 } };
 
 struct KindTraits

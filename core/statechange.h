@@ -13,6 +13,7 @@ enum class ChangeCategory
     Rule,
     Membership, // an instance in a security group
     Finding,
+    Kluster, // the kluster itself: its lifecycle phase
 };
 
 // How it differs. In the order a diff lists the changes of one subject (their names' alphabetical order).

@@ -133,6 +133,7 @@ QList<ChangeCategory> uncomparedCategories(const StateDigest &before, const Stat
     add(kluster || unknown.contains(Source::SecurityGroups), ChangeCategory::Rule);
     add(kluster || unknown.contains(Source::Servers), ChangeCategory::Membership);
     categories << ChangeCategory::Finding; // a finding not derived for want of a source is not resolved
+    add(kluster, ChangeCategory::Kluster);
     return categories;
 }
 
@@ -201,6 +202,11 @@ QList<StateChange> diffStates(const StateDigest &before, const StateDigest &afte
     }
     if (compared(ChangeCategory::Rule))
         diffCounted(before.rules, after.rules, ChangeCategory::Rule, &changes);
+    // Its lifecycle: "phase Running → Terminating" (a phase not said on one side says nothing).
+    if (compared(ChangeCategory::Kluster) && !before.phase.isEmpty() && !after.phase.isEmpty()
+        && before.phase != after.phase)
+        changes.append({ ChangeCategory::Kluster, ChangeKind::Changed, QStringLiteral("phase"),
+            QStringLiteral("%1 → %2").arg(before.phase, after.phase) });
 
     if (compared(ChangeCategory::Finding)) {
         const ChangeCategory finding = ChangeCategory::Finding;

@@ -119,6 +119,7 @@ StateDigest StateDigest::of(const KlusterState &state, const Diagnosis &diagnosi
     StateDigest d;
     d.capturedAt = state.capturedAt;
     d.kluster = state.kluster.name;
+    d.phase = state.kluster.phase;
     if (!state.klusterSource.known)
         d.unknownSources << Source::Kluster;
     if (!state.serversSource.known || !state.serversSource.incomplete.isEmpty())
@@ -221,6 +222,10 @@ QByteArray StateDigest::toJson() const
         w.endObject();
     }
     w.endObject();
+    if (!phase.isEmpty()) {
+        w.key(QStringLiteral("phase"));
+        w.value(phase);
+    }
     w.key(QStringLiteral("routes"));
     strings(routes);
     w.key(QStringLiteral("rules"));
@@ -278,6 +283,7 @@ std::optional<StateDigest> StateDigest::fromJson(const QByteArray &json, QString
                 d.nodes.insert(name, n);
             });
         d.routes = readStrings(root, QStringLiteral("routes"));
+        d.phase = root.optString(QStringLiteral("phase"));
         d.rules = readStrings(root, QStringLiteral("rules"));
         root.requireField(QStringLiteral("findings"))
             .forEachMember([&d](const QString &id, const JsonReader &r) {

@@ -69,6 +69,8 @@ struct StateDigest
     // keys: "kluster", "servers", "router", "securityGroups", "nodes"): what rests on them is not compared
     // (uncomparedCategories).
     QList<Source> unknownSources;
+    // The kluster's lifecycle phase as Kubernikus said it (empty: none; in JSON only when said).
+    QString phase;
 
     static StateDigest of(const KlusterState &state, const Diagnosis &diagnosis);
     // Compact JSON with sorted keys: the same digest always gives the same bytes.
@@ -83,7 +85,7 @@ struct StateDigest
     {
         return a.capturedAt == b.capturedAt && a.kluster == b.kluster && a.instances == b.instances
             && a.nodes == b.nodes && a.routes == b.routes && a.rules == b.rules && a.findings == b.findings
-            && a.unknownSources == b.unknownSources;
+            && a.unknownSources == b.unknownSources && a.phase == b.phase;
     }
     friend bool operator!=(const StateDigest &a, const StateDigest &b) { return !(a == b); }
 };

@@ -24,6 +24,7 @@ private slots:
     void notificationOnePerIncident();
     void roundDoneAndWindowTitle();
     void rowCopies();
+    void overviewSaysThePhaseAndTheAutomation();
 };
 
 namespace {
@@ -370,6 +371,25 @@ void TestConsoleText::paletteMatchesFuzzilyBestFirst()
     QCOMPARE(Palette::matches(entries, QString()).value(0), 0);
     QVERIFY(Palette::matches(entries, QStringLiteral("zzz")).isEmpty());
     QCOMPARE(Palette::kindName(Palette::Kind::View), QStringLiteral("view"));
+}
+
+// The Overview says what the kluster's lifecycle means and what Kubernikus' automation is due to do
+// (diagnosis.md §7): a Terminating kluster's title is its reason, never "healthy".
+void TestConsoleText::overviewSaysThePhaseAndTheAutomation()
+{
+    KlusterState state = fetchOf("broken-nodes")->state;
+    const ConsoleText::OverviewText running
+        = ConsoleText::overviewText(QStringLiteral("k"), Diagnosis::run(state), {});
+    const QString said = running.lines.join(QLatin1Char('\n'));
+    QVERIFY2(said.contains(QStringLiteral("Kubernikus' automation: flight")), qPrintable(said));
+    QVERIFY2(!said.contains(QStringLiteral("Phase:")), qPrintable(said)); // Running: nothing to say
+    state.kluster.phase = QStringLiteral("Terminating");
+    const ConsoleText::OverviewText terminating
+        = ConsoleText::overviewText(QStringLiteral("k"), Diagnosis::run(state), {});
+    QCOMPARE(terminating.title, QStringLiteral("k: kluster being torn down"));
+    QVERIFY2(terminating.lines.join(QLatin1Char('\n')).contains(QStringLiteral("Phase: <b>Terminating</b>")),
+        qPrintable(terminating.lines.join(QLatin1Char('\n'))));
+    QVERIFY(!terminating.lines.join(QLatin1Char('\n')).contains(QStringLiteral("automation")));
 }
 
 QTEST_GUILESS_MAIN(TestConsoleText)

@@ -34,6 +34,7 @@ private slots:
     void textReport();
     void jsonReport();
     void roundTripKeepsMilliseconds();
+    void phaseChange();
     void malformedJson_data();
     void malformedJson();
 };
@@ -616,7 +617,7 @@ void TestStateDiff::jsonReport()
         }));
     QCOMPARE(o.value("summary").toObject(),
         (QJsonObject { { "instance", 0 }, { "node", 0 }, { "route", 1 }, { "rule", 0 }, { "membership", 0 },
-            { "finding", 1 } }));
+            { "finding", 1 }, { "kluster", 0 } }));
     QCOMPARE(o.value("notCompared").toArray(), QJsonArray());
     // Keys in the documented order.
     QVERIFY(bytes.indexOf("\"kluster\"") < bytes.indexOf("\"before\""));
@@ -624,6 +625,29 @@ void TestStateDiff::jsonReport()
     QVERIFY(bytes.indexOf("\"changes\"") < bytes.indexOf("\"summary\""));
     QVERIFY(bytes.indexOf("\"category\"") < bytes.indexOf("\"change\":"));
     QVERIFY(bytes.indexOf("\"instance\": 0") < bytes.indexOf("\"finding\": 1"));
+}
+
+// The kluster's lifecycle phase kept with each moment, and its change named (diagnosis.md §7).
+void TestStateDiff::phaseChange()
+{
+    KlusterState state = read("broken-nodes");
+    state.kluster.phase = QStringLiteral("Running");
+    const StateDigest before = bare(state);
+    state.kluster.phase = QStringLiteral("Terminating");
+    const StateDigest after = bare(state);
+    QString error;
+    const std::optional<StateDigest> back = StateDigest::fromJson(after.toJson(), &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->phase, QStringLiteral("Terminating"));
+    const QList<StateChange> changes = diffStates(before, after);
+    QCOMPARE(changes.size(), 1);
+    QCOMPARE(changes.first().category, ChangeCategory::Kluster);
+    QCOMPARE(changes.first().subject, QStringLiteral("phase"));
+    QCOMPARE(changes.first().detail, QStringLiteral("Running → Terminating"));
+    // A moment that did not say its phase (an older digest, a snapshot without it) says nothing.
+    state.kluster.phase.clear();
+    QVERIFY(diffStates(before, bare(state)).isEmpty());
+    QVERIFY(!bare(state).toJson().contains("phase"));
 }
 
 void TestStateDiff::roundTripKeepsMilliseconds()
