@@ -170,7 +170,10 @@ std::optional<Automation> automationOf(const Finding &finding)
     const bool running
         = phase == KlusterPhase::Running || phase == KlusterPhase::None || phase == KlusterPhase::Unknown;
     const QDateTime &reference = c.state.capturedAt;
-    const QDateTime since = c.state.findingsSince.value(finding.id());
+    // The finding's since-when, where a history is kept (its id made only then: thousands of findings).
+    const auto sinceOf = [&c, &finding] {
+        return c.state.findingsSince.isEmpty() ? QDateTime() : c.state.findingsSince.value(finding.id());
+    };
     switch (finding.kind) {
     case FindingKind::InstanceUnregistered: {
         if (!running || finding.facts.instance < 0)
@@ -183,21 +186,21 @@ std::optional<Automation> automationOf(const Finding &finding)
             c.options.flightDeleteSeconds);
     }
     case FindingKind::InstanceError:
-        return running
-            ? std::optional(Automation::at(Actor::Flight, AutomationAction::DeleteInstance, since, reference))
-            : std::nullopt;
+        return running ? std::optional(
+                   Automation::at(Actor::Flight, AutomationAction::DeleteInstance, sinceOf(), reference))
+                       : std::nullopt;
     case FindingKind::InstanceMissingSecurityGroup:
         return running ? std::optional(
-                   Automation::at(Actor::Flight, AutomationAction::AddSecurityGroup, since, reference))
+                   Automation::at(Actor::Flight, AutomationAction::AddSecurityGroup, sinceOf(), reference))
                        : std::nullopt;
     case FindingKind::SecurityGroupRuleMissing:
-        return running
-            ? std::optional(Automation::at(Actor::Flight, AutomationAction::CreateRules, since, reference))
-            : std::nullopt;
+        return running ? std::optional(
+                   Automation::at(Actor::Flight, AutomationAction::CreateRules, sinceOf(), reference))
+                       : std::nullopt;
     case FindingKind::RouteOrphaned:
-        return running
-            ? std::optional(Automation::at(Actor::RouteGc, AutomationAction::RemoveRoute, since, reference))
-            : std::nullopt;
+        return running ? std::optional(
+                   Automation::at(Actor::RouteGc, AutomationAction::RemoveRoute, sinceOf(), reference))
+                       : std::nullopt;
     case FindingKind::RouteMissing: {
         // The route controller adds the node's route; not on a full router (it is refused too), and not where
         // another route to the pod CIDR comes first (the addition would not take: a recycled CIDR's cause is
@@ -205,14 +208,13 @@ std::optional<Automation> automationOf(const Finding &finding)
         if (c.routeLimit > 0 && c.audit.routeCount() >= c.routeLimit)
             return std::nullopt;
         if (finding.facts.routeEntry >= 0) {
-            const Route &route = c.audit.entries().at(finding.facts.routeEntry).route;
-            if (!c.routesByDestination.value(Cidr::parse(route.destination)).isEmpty())
+            if (c.routesByDestination.contains(c.audit.entries().at(finding.facts.routeEntry).destination))
                 return std::nullopt;
         }
-        return Automation::at(Actor::RouteController, AutomationAction::AddRoute, since, reference);
+        return Automation::at(Actor::RouteController, AutomationAction::AddRoute, sinceOf(), reference);
     }
     case FindingKind::RouteUnassigned:
-        return Automation::at(Actor::RouteController, AutomationAction::RemoveRoute, since, reference);
+        return Automation::at(Actor::RouteController, AutomationAction::RemoveRoute, sinceOf(), reference);
     default:
         break;
     }
