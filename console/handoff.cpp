@@ -89,6 +89,10 @@ QString Handoff::markdown(const Facts &f)
     out << QString();
     if (incident)
         out << QStringLiteral("**%1**: %2").arg(severityName(incident->severity), line(incident->title));
+    // A stalled actor of Kubernikus is handed to whoever runs it (diagnosis.md §7).
+    if (const std::optional<Actor> actor = incident ? incident->actor() : std::nullopt)
+        out << QStringLiteral("**Hand it to** %1: %2 is not doing its job.")
+                   .arg(line(Actors::owners(*actor)), code(Actors::name(*actor)));
     if (!diagnosis) {
         out << QStringLiteral("Not read yet: nothing is known of it.");
     } else if (findings.isEmpty()) {

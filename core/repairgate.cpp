@@ -102,7 +102,8 @@ static void weighTeardown(RepairGate::Decision &d, bool protectedRouter, bool ov
 }
 
 // A finding that Kubernikus' own automation is due to repair, and not overdue: waiting does the same, and a
-// repair now races it (diagnosis.md §7). Chosen alone, the override repairs it now; in a batch it waits.
+// repair now races it (diagnosis.md §7). The explicit override repairs it now, alone or with others (an
+// incident's repair is several of them: no safety limit is at stake, only a race).
 static void weighAutomation(RepairGate::Decision &d, bool overridable)
 {
     if (d.verdict != RepairGate::Verdict::Sendable || !d.finding->context)
@@ -132,7 +133,7 @@ RepairGate::RepairGate(
     for (Decision &d : m_decisions) {
         weighDeletion(d, budget, m_deletions, alone);
         weighTeardown(d, protectedRouter, alone);
-        weighAutomation(d, alone);
+        weighAutomation(d, true);
     }
     m_refusedInBulk = !alone && m_deletions > 0 && !budget.allowsDeletion(m_deletions, false)
         && budget.allowsDeletion(1, true);

@@ -248,7 +248,9 @@ int runRepairCommand(const QStringList &arguments)
     if (findingIds.isEmpty() && !allRoutes)
         return CliOptions::fail(command, QStringLiteral("give --finding ID (from check), or --all-routes"));
     const bool override = parser.isSet(QStringLiteral("override"));
-    if (override && (findingIds.size() != 1 || allRoutes))
+    // Named AutomationPending, it may repair several at once (an incident's repair): only a race is at stake.
+    if (override && overrideReason != refusalName(Refusal::AutomationPending)
+        && (findingIds.size() != 1 || allRoutes))
         return CliOptions::fail(command,
             QStringLiteral(
                 "--override lets one repair through, alone (a deletion past the budget, a teardown "

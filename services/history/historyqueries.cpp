@@ -271,7 +271,13 @@ QHash<QString, QDateTime> HistoryStore::readFindingsSince(const QString &kluster
     store.setBusyTimeout(100);
     if (!store.open())
         return since;
-    const QHash<QString, FindingHistory> open = store.openFindings(kluster, QDateTime::currentDateTimeUtc());
+    // Only from a record of the last few minutes: a kluster last recorded days ago may have had its findings
+    // resolved and opened again since, unseen; its old since-whens would call Kubernikus' automation overdue.
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QList<HistoryMoment> latest = store.moments(kluster);
+    if (latest.isEmpty() || latest.constFirst().at.secsTo(now) > FreshRecordSeconds)
+        return since;
+    const QHash<QString, FindingHistory> open = store.openFindings(kluster, now);
     for (auto it = open.cbegin(); it != open.cend(); ++it)
         since.insert(it.key(), it->firstSeen);
     return since;

@@ -235,6 +235,9 @@ public:
     // from the default history file read-only (empty where none is kept): when Kubernikus' automation is
     // due (diagnosis.md §7).
     static QHash<QString, QDateTime> readFindingsSince(const QString &kluster);
+    // How recent the kluster's last record must be for readFindingsSince to trust it (two of flight's
+    // periods).
+    static constexpr qint64 FreshRecordSeconds = 10 * 60;
     // A digest as the file keeps it (compressed), unpacked; empty when it is damaged or claims more than a
     // body may be.
     static QByteArray unpackDigest(const QByteArray &stored);

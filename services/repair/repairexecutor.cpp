@@ -195,12 +195,16 @@ void RepairExecutor::start()
             QStringLiteral("%1 has no repair of its own").arg(findingKindName(m_findings.first().kind)));
         return;
     }
-    if (!decision.mayBeSent(m_override && m_findings.size() == 1)) {
+    // The override lets one deletion or teardown through alone; a repair Kubernikus' automation is due to
+    // make, in any number.
+    if (!decision.mayBeSent(
+            m_override && (m_findings.size() == 1 || decision.reason == Refusal::AutomationPending))) {
         conclude(Outcome::Result::Refused,
-            decision.why(decision.reason == Refusal::ProtectedRouter
-                    ? QStringLiteral(
-                        "a protected router's devices are torn down only alone, with an explicit "
-                        "override")
+            decision.why(decision.reason == Refusal::ProtectedRouter ? QStringLiteral(
+                             "a protected router's devices are torn down only alone, with an explicit "
+                             "override")
+                    : decision.reason == Refusal::AutomationPending
+                    ? QStringLiteral("the explicit override repairs it now instead of waiting")
                     : QStringLiteral("one instance at a time can be deleted with an explicit override")));
         return;
     }

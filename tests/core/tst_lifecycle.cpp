@@ -271,12 +271,15 @@ void TestLifecycle::automationPendingIsOverridable()
         QVERIFY(one.mayBeSent(true));
     }
     {
-        // Together, each waits: an override lets one through, alone.
+        // Together (an incident's repair is several): each waits, and the override repairs them all now (no
+        // safety limit is at stake, only a race).
         const RepairGate gate({ d.find(errorA), d.find(errorB) }, d.budget);
         for (const RepairGate::Decision &each : gate.decisions()) {
-            QCOMPARE(each.verdict, RepairGate::Verdict::Refused);
+            QCOMPARE(each.verdict, RepairGate::Verdict::NeedsOverride);
             QCOMPARE(each.reason, Refusal::AutomationPending);
         }
+        QVERIFY(gate.needsOverride());
+        QCOMPARE(gate.sendable().size(), 2);
     }
     // Overdue (seen for 11 min): flight is not doing it, so nothing waits for it.
     s.findingsSince.insert(errorA, s.capturedAt.addSecs(-11 * 60));

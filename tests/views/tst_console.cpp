@@ -15,6 +15,7 @@
 #include "models/nodesmodel.h"
 #include "models/routesmodel.h"
 #include "models/securitymodel.h"
+#include "services/history/historystore.h"
 #include "services/http/endpointhealth.h"
 #include "services/local/singleinstance.h"
 #include "services/repair/auditlog.h"
@@ -148,6 +149,9 @@ void TestConsole::init()
     EndpointHealth::shared().reset();
     QFile::remove(AuditLog::path());
     QSettings().clear();
+    // No history of an earlier run: since-whens (how long a kluster has been Terminating) start now.
+    for (const char *suffix : { "", "-wal", "-shm" })
+        QFile::remove(HistoryStore::defaultPath() + QLatin1String(suffix));
     m_fixture = std::make_unique<SimFixture>();
 }
 

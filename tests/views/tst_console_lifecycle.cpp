@@ -3,9 +3,12 @@
 // would race it asks for the override; a Terminating kluster is one finding, grey in the Fleet, its phase
 // beside its name.
 
+#include "console/handoff.h"
+#include "console/klusterstore.h"
 #include "core/diagnosiscontext.h"
 #include "core/finding.h"
 #include "models/klustersmodel.h"
+#include "services/history/historystore.h"
 #include "services/http/endpointhealth.h"
 #include "services/repair/auditlog.h"
 #include "tests/simulator/simfixture.h"
@@ -53,6 +56,8 @@ void TestConsoleLifecycle::init()
     EndpointHealth::shared().reset();
     QFile::remove(AuditLog::path());
     QSettings().clear();
+    for (const char *suffix : { "", "-wal", "-shm" }) // no history of an earlier run
+        QFile::remove(HistoryStore::defaultPath() + QLatin1String(suffix));
     m_fixture = std::make_unique<SimFixture>();
 }
 
@@ -92,6 +97,15 @@ void TestConsoleLifecycle::stalledFlightInTheDetails()
         return out.join(QLatin1Char('\n'));
     }()));
     QCOMPARE(incident->id(), QStringLiteral("automation-stalled:flight"));
+    // Its hand-off names whom to hand it to: the actor's owners.
+    Handoff::Facts facts;
+    facts.key = demo;
+    facts.data = window.kluster(demo);
+    facts.incident = incident->id();
+    facts.now = QDateTime::currentDateTimeUtc();
+    const QString handoff = Handoff::markdown(facts);
+    QVERIFY2(
+        handoff.contains(QStringLiteral("**Hand it to** the Kubernikus operators")), qPrintable(handoff));
     window.setTab(Tab::Findings);
     QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectKeys({ id }), 10000);
     auto *details = window.findingsPage()->findChild<QTextBrowser *>();
