@@ -181,7 +181,7 @@ int runRepairCommand(const QStringList &arguments)
             "zone that is down (ZoneDisruption), tear a protected kluster's router's devices down "
             "(ProtectedRouter), repair now what Kubernikus' automation is due to (AutomationPending). "
             "Optionally names the reason (--override AutomationPending): then only that one is "
-            "overridden. Only with a single --finding.") });
+            "overridden. Only with a single --finding, but for AutomationPending.") });
     parser.addOption({ QStringLiteral("router"),
         QStringLiteral(
             "With a plan that tears a router's configuration on its devices down (device-route-stale): "
