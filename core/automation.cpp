@@ -8,6 +8,9 @@
 #include "core/finding.h"
 #include "core/klusterphase.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace {
 
 struct ActorTraits
@@ -174,49 +177,48 @@ std::optional<Automation> automationOf(const Finding &finding)
     const auto sinceOf = [&c, &finding] {
         return c.state.findingsSince.isEmpty() ? QDateTime() : c.state.findingsSince.value(finding.id());
     };
+    // Which actor repairs which kind, and how (sapcc/kubernikus pkg/controller/, docs/wire-formats.md).
+    struct Repairs
+    {
+        FindingKind kind;
+        Actor actor;
+        AutomationAction action;
+    };
+    static constexpr Repairs repairs[] = {
+        { FindingKind::InstanceUnregistered, Actor::Flight, AutomationAction::DeleteInstance },
+        { FindingKind::InstanceError, Actor::Flight, AutomationAction::DeleteInstance },
+        { FindingKind::InstanceMissingSecurityGroup, Actor::Flight, AutomationAction::AddSecurityGroup },
+        { FindingKind::SecurityGroupRuleMissing, Actor::Flight, AutomationAction::CreateRules },
+        { FindingKind::RouteOrphaned, Actor::RouteGc, AutomationAction::RemoveRoute },
+        { FindingKind::RouteMissing, Actor::RouteController, AutomationAction::AddRoute },
+        { FindingKind::RouteUnassigned, Actor::RouteController, AutomationAction::RemoveRoute },
+    };
+    const Repairs *r = std::find_if(std::begin(repairs), std::end(repairs),
+        [&finding](const Repairs &each) { return each.kind == finding.kind; });
+    if (r == std::end(repairs) || (r->actor != Actor::RouteController && !running))
+        return std::nullopt;
     switch (finding.kind) {
     case FindingKind::InstanceUnregistered: {
-        if (!running || finding.facts.instance < 0)
-            return std::nullopt;
         // flight's INSTANCE_SPAWNING_TIMEOUT: 45 min after the instance was created.
-        const QDateTime created = c.state.instances.at(finding.facts.instance).created;
+        const QDateTime created = finding.facts.instance >= 0
+            ? c.state.instances.at(finding.facts.instance).created
+            : QDateTime();
         if (!created.isValid())
             return std::nullopt;
-        return Automation::at(Actor::Flight, AutomationAction::DeleteInstance, created, reference,
-            c.options.flightDeleteSeconds);
+        return Automation::at(r->actor, r->action, created, reference, c.options.flightDeleteSeconds);
     }
-    case FindingKind::InstanceError:
-        return running ? std::optional(
-                   Automation::at(Actor::Flight, AutomationAction::DeleteInstance, sinceOf(), reference))
-                       : std::nullopt;
-    case FindingKind::InstanceMissingSecurityGroup:
-        return running ? std::optional(
-                   Automation::at(Actor::Flight, AutomationAction::AddSecurityGroup, sinceOf(), reference))
-                       : std::nullopt;
-    case FindingKind::SecurityGroupRuleMissing:
-        return running ? std::optional(
-                   Automation::at(Actor::Flight, AutomationAction::CreateRules, sinceOf(), reference))
-                       : std::nullopt;
-    case FindingKind::RouteOrphaned:
-        return running ? std::optional(
-                   Automation::at(Actor::RouteGc, AutomationAction::RemoveRoute, sinceOf(), reference))
-                       : std::nullopt;
-    case FindingKind::RouteMissing: {
+    case FindingKind::RouteMissing:
         // The route controller adds the node's route; not on a full router (it is refused too), and not where
         // another route to the pod CIDR comes first (the addition would not take: a recycled CIDR's cause is
         // the other route, which it does not remove).
         if (c.routeLimit > 0 && c.audit.routeCount() >= c.routeLimit)
             return std::nullopt;
-        if (finding.facts.routeEntry >= 0) {
-            if (c.routesByDestination.contains(c.audit.entries().at(finding.facts.routeEntry).destination))
-                return std::nullopt;
-        }
-        return Automation::at(Actor::RouteController, AutomationAction::AddRoute, sinceOf(), reference);
-    }
-    case FindingKind::RouteUnassigned:
-        return Automation::at(Actor::RouteController, AutomationAction::RemoveRoute, sinceOf(), reference);
+        if (finding.facts.routeEntry >= 0
+            && c.routesByDestination.contains(c.audit.entries().at(finding.facts.routeEntry).destination))
+            return std::nullopt;
+        break;
     default:
         break;
     }
-    return std::nullopt;
+    return Automation::at(r->actor, r->action, sinceOf(), reference);
 }
