@@ -169,6 +169,22 @@ void TestLifecycle::servicedNodeIsExpectedDown()
     QVERIFY(f);
     QCOMPARE(f->severity, Severity::Warning);
     QVERIFY(!f->message().contains(QStringLiteral("servic")));
+
+    // A stamp that is no time (outside text): the node list still reads, the node is a plain NotReady one.
+    QJsonObject spec = w.nodeAt(n).value(QStringLiteral("spec")).toObject();
+    spec.insert(QStringLiteral("unschedulable"), true);
+    w.nodeAt(n).insert(QStringLiteral("spec"), spec);
+    metadata.insert(QStringLiteral("annotations"),
+        QJsonObject {
+            { QStringLiteral("kubernikus.cloud.sap/updateTimestamp"), QStringLiteral("<html>soon") } });
+    w.nodeAt(n).insert(QStringLiteral("metadata"), metadata);
+    const KlusterState garbled = w.state();
+    QVERIFY(garbled.nodesSource.known);
+    const Diagnosis odd = Diagnosis::run(garbled);
+    const Finding *g = odd.find(QStringLiteral("node-not-ready:kks-demo-pool-sssss"));
+    QVERIFY(g);
+    QCOMPARE(g->severity, Severity::Warning);
+    QVERIFY(!g->message().contains(QStringLiteral("servic")));
 }
 
 void TestLifecycle::dueAndOverdueAtTheBoundaries()
