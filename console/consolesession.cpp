@@ -1,6 +1,7 @@
 #include "console/consolesession.h"
 
 #include "console/alertwatch.h"
+#include "console/bootevidencestore.h"
 #include "console/connectionregistry.h"
 #include "console/historyclient.h"
 #include "console/klusterstore.h"
@@ -19,6 +20,7 @@ ConsoleSession::ConsoleSession(QObject *parent)
     , m_history(new HistoryClient(this))
     , m_alerts(new AlertWatch(this))
     , m_team(new TeamRepairs(m_registry, this))
+    , m_bootEvidence(new BootEvidenceStore(m_registry, this))
 {
     m_history->open(Settings::historyDays().value(), Settings::historyMegabytes().value());
     connect(m_refreshes, &RefreshCoordinator::recordable, m_history, &HistoryClient::record);

@@ -14,6 +14,7 @@ class HistoryClient;
 class KlusterStore;
 class RefreshCoordinator;
 class TeamRepairs;
+class BootEvidenceStore;
 
 // The console without its window (Wireshark's CaptureFile, qBittorrent's Session): the klusters and their
 // data (KlusterStore), the connections, the refreshes, the history, the alerts and the team's repairs; and
@@ -35,6 +36,8 @@ public:
     HistoryClient *history() const { return m_history; }
     AlertWatch *alerts() const { return m_alerts; } // the connections' Alertmanagers
     TeamRepairs *team() const { return m_team; } // who repaired what on the klusters, from their Events
+    // The boot evidence of the servers whose findings the person opened (read on demand).
+    BootEvidenceStore *bootEvidence() const { return m_bootEvidence; }
 
     // Protected klusters ask for their name typed before every repair: those of a protected connection, and
     // those marked one by one (kept in the settings).
@@ -91,6 +94,7 @@ private:
     HistoryClient *m_history;
     AlertWatch *m_alerts;
     TeamRepairs *m_team;
+    BootEvidenceStore *m_bootEvidence;
     KlusterKey m_current;
     KlusterKey m_shownKey; // whose rows the views hold
     QHash<KlusterKey, QStringList> m_viewFilters;

@@ -1,6 +1,7 @@
 #include "console/handoff.h"
 
 #include "console/klusterstore.h"
+#include "console/klustertimeline.h"
 #include "core/diagnosis.h"
 #include "core/finding.h"
 #include "core/incidents.h"
@@ -210,6 +211,19 @@ QString Handoff::markdown(const Facts &f)
     out << QString() << QStringLiteral("### Repairs (last hour)");
     out << (repairs.isEmpty() ? QStringList { QStringLiteral("- None recorded in the kluster's Events.") }
                               : repairs);
+
+    // What Kubernikus itself recorded (the kluster's hand-off: an incident's concerns its members only).
+    if (!incident && f.data && f.data->fetch && f.data->fetch->state.kubernikusEventsSource.known) {
+        const QList<KubernikusEvent> lately = KubernikusEvents::since(
+            f.data->fetch->state.kubernikusEvents, f.now.addSecs(-KlusterTimeline::KubernikusHours * 3600));
+        if (!lately.isEmpty()) {
+            out << QString() << QStringLiteral("### Kubernikus' events (last day)");
+            for (const KubernikusEvent &e : lately.mid(0, MaxItems))
+                out << QStringLiteral("- %1 at %2").arg(line(e.summary()), clock(e.when()));
+            if (lately.size() > MaxItems)
+                out << QStringLiteral("- … and %1 older.").arg(lately.size() - MaxItems);
+        }
+    }
 
     out << QString() << QStringLiteral("### What is left");
     if (!diagnosis) {

@@ -5,6 +5,7 @@
 #include "core/json/jsonwriter.h"
 #include "core/printable.h"
 #include "core/repairgate.h"
+#include "core/source.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -193,6 +194,59 @@ static void writeAlertsText(QString &out, const KlusterAlerts &alerts, const Dia
                    .arg(printable(uncovered.join(QStringLiteral(", "))));
 }
 
+// The optional sources a live read asked for (the router's device, Kubernikus' events), each read or why not
+// (snapshot-format.md: "sources"); one a snapshot did not hold is not said.
+static void writeSources(JsonWriter &w, const KlusterState &state)
+{
+    const std::pair<Source, const SourceStatus *> asked[] = {
+        { Source::RouterDevice, &state.routerDeviceSource },
+        { Source::KubernikusEvents, &state.kubernikusEventsSource },
+    };
+    bool open = false;
+    for (const auto &[source, status] : asked) {
+        if (!status->known && status->error.isEmpty())
+            continue;
+        if (!std::exchange(open, true)) {
+            w.key(QStringLiteral("sources"));
+            w.beginObject();
+        }
+        w.key(Sources::key(source));
+        w.beginObject();
+        w.key(QStringLiteral("read"));
+        w.value(status->known);
+        if (!status->known) {
+            w.key(QStringLiteral("error"));
+            w.value(status->error);
+        }
+        w.endObject();
+    }
+    if (open)
+        w.endObject();
+}
+
+// What Kubernikus itself recorded lately (its timeline's last day), or why it could not be read.
+static void writeKubernikusText(QString &out, const KlusterState &state)
+{
+    const SourceStatus &source = state.kubernikusEventsSource;
+    if (!source.known) {
+        if (!source.error.isEmpty())
+            out += QStringLiteral("Kubernikus' events: not read (%1)\n").arg(printable(source.error));
+        return;
+    }
+    const QList<KubernikusEvent> lately
+        = KubernikusEvents::since(state.kubernikusEvents, state.capturedAt.addDays(-1));
+    if (lately.isEmpty())
+        return;
+    constexpr int Shown = 5;
+    out += QStringLiteral("Kubernikus said in the last 24 h (%1 event(s), newest first):\n")
+               .arg(lately.size());
+    for (qsizetype i = 0; i < std::min<qsizetype>(lately.size(), Shown); ++i)
+        out += QStringLiteral("  %1  %2\n")
+                   .arg(ApiParser::formatTimestamp(lately.at(i).when()), printable(lately.at(i).summary()));
+    if (lately.size() > Shown)
+        out += QStringLiteral("  … and %1 older\n").arg(lately.size() - Shown);
+}
+
 QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts)
 {
     const ReportedPlans plans(state, diagnosis);
@@ -290,6 +344,7 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const K
     w.key(QStringLiteral("info"));
     w.value(diagnosis.count(Severity::Info));
     w.endObject();
+    writeSources(w, state);
     w.endObject();
     return w.takeBytes();
 }
@@ -309,19 +364,90 @@ static QString compact(const QJsonValue &v)
     return QStringLiteral("null");
 }
 
-QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts)
+// One finding as the report details it: its message, evidence, automation and plan (with why it is refused).
+static QString findingText(const KlusterState &state, const Finding &f, const ReportedPlans &plans)
 {
     QString out;
+    out += QStringLiteral("  [%1] %2\n").arg(severityName(f.severity).toUpper(), printable(f.id()));
+    out += QStringLiteral("    %1\n").arg(printable(f.message()));
+    out += QStringLiteral("    Evidence:\n");
+    const QJsonObject evidence = f.evidence();
+    for (auto it = evidence.begin(); it != evidence.end(); ++it)
+        out += QStringLiteral("      %1: %2\n").arg(printable(it.key()), printable(compact(it.value())));
+    if (const std::optional<Automation> automation = f.automation())
+        out += QStringLiteral("    Automation: %1\n").arg(automation->line(state.capturedAt));
+    const RepairGate::Decision decision = plans.of(f);
+    const std::optional<RepairPlan> &repair = decision.plan;
+    if (!repair) {
+        out += QStringLiteral("    Repair: none (see the message)\n");
+        return out;
+    }
+    out += QStringLiteral("    Repair: %1\n").arg(printable(repair->title));
+    for (const PlannedRequest &r : repair->requests) {
+        out += QStringLiteral("      %1 %2 %3").arg(r.method, r.service, printable(r.path));
+        for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
+            out += QStringLiteral(" [%1: %2]").arg(printable(h.key()), printable(h.value().toString()));
+        out += QLatin1Char('\n');
+        if (!r.body.isNull()) {
+            const QString body = compact(r.body);
+            const QJsonArray routes = r.body.toObject()
+                                          .value(QStringLiteral("router"))
+                                          .toObject()
+                                          .value(QStringLiteral("routes"))
+                                          .toArray();
+            if (body.size() <= 400 || routes.isEmpty())
+                out += QStringLiteral("        %1\n").arg(printable(body));
+            else
+                out += QStringLiteral("        {\"router\": {\"routes\": [the router's full new list: %1 "
+                                      "route(s), %2, in router order]}} (the exact body: --format json)\n")
+                           .arg(routes.size())
+                           .arg(repair->action == RepairPlan::Action::AddRoutes
+                                   ? QStringLiteral("every current route and the added one")
+                                   : QStringLiteral("every current route but the removed ones"));
+        }
+    }
+    QString detail;
+    const Refusal refusal = ReportedPlans::refusalOf(decision, &detail);
+    if (refusal == Refusal::None)
+        return out;
+    out += QStringLiteral("      Refused (%1%2): %3\n")
+               .arg(refusalName(refusal),
+                   decision.byBudget ? QStringLiteral(", the remediation budget") : QString(),
+                   printable(detail));
+    return out;
+}
+
+// "Kluster demo · captured … · cloud … · region … · phase …"
+static QString headerLine(const KlusterState &state)
+{
     const Kluster &k = state.kluster;
-    out += QStringLiteral("Kluster %1 · captured %2")
-               .arg(printable(k.name), ApiParser::formatTimestamp(state.capturedAt));
+    QString out = QStringLiteral("Kluster %1 · captured %2")
+                      .arg(printable(k.name), ApiParser::formatTimestamp(state.capturedAt));
     if (!state.cloud.isEmpty())
         out += QStringLiteral(" · cloud %1").arg(printable(state.cloud));
     if (!state.region.isEmpty())
         out += QStringLiteral(" · region %1").arg(printable(state.region));
     if (!k.phase.isEmpty())
         out += QStringLiteral(" · phase %1").arg(printable(k.phase));
-    out += QLatin1Char('\n');
+    return out + QLatin1Char('\n');
+}
+
+QByteArray explain(const KlusterState &state, const Diagnosis &diagnosis, const QString &findingId)
+{
+    const Finding *f = diagnosis.find(findingId);
+    if (!f)
+        return {};
+    QString out = headerLine(state) + QLatin1Char('\n');
+    if (const Incident *i = diagnosis.incidentOf(f->id()))
+        out += QStringLiteral("Part of the incident %1: %2\n\n").arg(printable(i->id()), printable(i->title));
+    out += findingText(state, *f, ReportedPlans(state, diagnosis));
+    return out.toUtf8();
+}
+
+QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts)
+{
+    QString out = headerLine(state);
+    const Kluster &k = state.kluster;
     // What was not read is said so, never counted as none.
     const auto counted = [](const SourceStatus &source, qsizetype n, const QString &what) {
         return source.known ? QStringLiteral("%1 %2").arg(n).arg(what)
@@ -409,6 +535,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const K
                 "flightdeck-cli repair --all-routes (or --finding ID once per finding).\n");
     }
     writeAlertsText(out, alerts, diagnosis);
+    writeKubernikusText(out, state);
     for (const QString &note : diagnosis.notes)
         out += QStringLiteral("Note: %1\n").arg(printable(note));
 
@@ -421,55 +548,7 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const K
         for (const Finding &f : diagnosis.findings) {
             if (f.severity != severity)
                 continue;
-            out += QStringLiteral("\n  [%1] %2\n").arg(severityName(severity).toUpper(), printable(f.id()));
-            out += QStringLiteral("    %1\n").arg(printable(f.message()));
-            out += QStringLiteral("    Evidence:\n");
-            const QJsonObject evidence = f.evidence();
-            for (auto it = evidence.begin(); it != evidence.end(); ++it)
-                out += QStringLiteral("      %1: %2\n")
-                           .arg(printable(it.key()), printable(compact(it.value())));
-            if (const std::optional<Automation> automation = f.automation())
-                out += QStringLiteral("    Automation: %1\n").arg(automation->line(state.capturedAt));
-            const RepairGate::Decision decision = plans.of(f);
-            const std::optional<RepairPlan> &repair = decision.plan;
-            if (!repair) {
-                out += QStringLiteral("    Repair: none (see the message)\n");
-                continue;
-            }
-            out += QStringLiteral("    Repair: %1\n").arg(printable(repair->title));
-            for (const PlannedRequest &r : repair->requests) {
-                out += QStringLiteral("      %1 %2 %3").arg(r.method, r.service, printable(r.path));
-                for (auto h = r.headers.begin(); h != r.headers.end(); ++h)
-                    out += QStringLiteral(" [%1: %2]")
-                               .arg(printable(h.key()), printable(h.value().toString()));
-                out += QLatin1Char('\n');
-                if (!r.body.isNull()) {
-                    const QString body = compact(r.body);
-                    const QJsonArray routes = r.body.toObject()
-                                                  .value(QStringLiteral("router"))
-                                                  .toObject()
-                                                  .value(QStringLiteral("routes"))
-                                                  .toArray();
-                    if (body.size() <= 400 || routes.isEmpty())
-                        out += QStringLiteral("        %1\n").arg(printable(body));
-                    else
-                        out += QStringLiteral(
-                            "        {\"router\": {\"routes\": [the router's full new list: %1 "
-                            "route(s), %2, in router order]}} (the exact body: --format json)\n")
-                                   .arg(routes.size())
-                                   .arg(repair->action == RepairPlan::Action::AddRoutes
-                                           ? QStringLiteral("every current route and the added one")
-                                           : QStringLiteral("every current route but the removed ones"));
-                }
-            }
-            QString detail;
-            const Refusal refusal = ReportedPlans::refusalOf(decision, &detail);
-            if (refusal == Refusal::None)
-                continue;
-            out += QStringLiteral("      Refused (%1%2): %3\n")
-                       .arg(refusalName(refusal),
-                           decision.byBudget ? QStringLiteral(", the remediation budget") : QString(),
-                           printable(detail));
+            out += QLatin1Char('\n') + findingText(state, f, plans);
         }
     }
 

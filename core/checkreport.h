@@ -17,6 +17,9 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const K
 // Grouped by severity; each finding with its message, evidence and planned requests; the alerts after the
 // glance, with the two gaps (an alert no finding explains, a critical finding no alert covers).
 QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const KlusterAlerts &alerts = {});
+// One finding explained (`check --explain ID`): the kluster's line, the incident the finding is part of, and
+// the finding as toText details it. Empty when the diagnosis has no finding of that id.
+QByteArray explain(const KlusterState &state, const Diagnosis &diagnosis, const QString &findingId);
 
 // Each finding's plan as every report gives it (JSON, text, the console's HTML and CSV exports), judged by
 // the repair gate as `repair` would judge it alone: its refusal is the plan's own, the remediation

@@ -2,6 +2,7 @@
 
 #include "core/instance.h"
 #include "core/kluster.h"
+#include "core/kubernikusevent.h"
 #include "core/node.h"
 #include "core/port.h"
 #include "core/routehistory.h"
@@ -62,6 +63,10 @@ struct KlusterState
     // the credentials may read it; unknown, no device finding is derived).
     RouterDevices routerDevices;
     SourceStatus routerDeviceSource;
+    // What Kubernikus recorded about the kluster, newest first (optional: nothing is diagnosed from it; the
+    // kluster's timeline shows it, and why it could not be read).
+    QList<KubernikusEvent> kubernikusEvents;
+    SourceStatus kubernikusEventsSource;
     // The router's routes at the moments the local history keeps (route-recycled, diagnosis.md §6); none
     // where no history is kept: nothing is derived from it then.
     std::optional<RouteHistory> routeHistory;

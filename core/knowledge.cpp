@@ -10,6 +10,7 @@ Knowledge::Knowledge(const KlusterState &state)
     , m_nodes(state.nodesSource)
     , m_ports(state.portsSource)
     , m_routerDevice(state.routerDeviceSource)
+    , m_kubernikusEvents(state.kubernikusEventsSource)
     , m_extensions(state.extensionsKnown)
 { }
 
@@ -30,6 +31,8 @@ const SourceStatus *Knowledge::status(Source source) const
         return &m_ports;
     case Source::RouterDevice:
         return &m_routerDevice;
+    case Source::KubernikusEvents:
+        return &m_kubernikusEvents;
     case Source::Extensions:
         break;
     }

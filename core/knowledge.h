@@ -47,5 +47,6 @@ private:
     SourceStatus m_nodes;
     SourceStatus m_ports;
     SourceStatus m_routerDevice;
+    SourceStatus m_kubernikusEvents;
     bool m_extensions = false;
 };

@@ -14,7 +14,7 @@ struct SourceTraits
     bool required;
 };
 
-constexpr std::array<SourceTraits, 8> Table { {
+constexpr std::array<SourceTraits, 9> Table { {
     { Source::Kluster, "kluster", "kluster", "kluster.json", true },
     { Source::Servers, "servers", "servers", "servers.json", true },
     { Source::Router, "router", "router", "router.json", true },
@@ -23,6 +23,7 @@ constexpr std::array<SourceTraits, 8> Table { {
     { Source::Extensions, "extensions", "extensions", "extensions.json", false },
     { Source::Ports, "ports", "ports", "ports.json", false },
     { Source::RouterDevice, "router device", "routerDevice", "router-device.json", false },
+    { Source::KubernikusEvents, "Kubernikus events", "kubernikusEvents", "kubernikus-events.json", false },
 } };
 
 constexpr bool inEnumOrder()

@@ -18,6 +18,7 @@ enum class Source
     Extensions, // optional: without it, no extraroute-atomic is assumed
     Ports, // optional: without it, no port-address-pair-missing is diagnosed
     RouterDevice, // optional: the ASR driver's view of the router's devices (asr1k_operations)
+    KubernikusEvents, // optional: what Kubernikus recorded about the kluster (its timeline)
 };
 
 namespace Sources {

@@ -45,6 +45,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     connect(m_worker, &ConnectionWorker::repairFinished, this, &Connection::repairFinished);
     connect(m_worker, &ConnectionWorker::repairReplanned, this, &Connection::repairReplanned);
     connect(m_worker, &ConnectionWorker::repairEventsRead, this, &Connection::repairEventsRead);
+    connect(m_worker, &ConnectionWorker::bootEvidenceRead, this, &Connection::bootEvidenceRead);
     connect(m_worker, &ConnectionWorker::secretWanted, this, [this](const QString &key) {
         // On this (the GUI) thread: every keychain job of the console runs here.
         auto *store = new SecretStore(this);
@@ -118,6 +119,23 @@ void Connection::readRepairEvents(const QString &kluster)
     if (m_spec.isSnapshot())
         return;
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->readRepairEvents(kluster); });
+}
+
+void Connection::readBootEvidence(const QString &kluster, const BootEvidences::Server &server)
+{
+    if (m_spec.isSnapshot()) {
+        BootEvidence none;
+        none.serverId = server.id;
+        none.serverName = server.name;
+        none.readAt = QDateTime::currentDateTimeUtc();
+        none.consoleError = none.actionsError = tr("a snapshot holds none: read it live from the cloud");
+        // Said from the event loop, as an answer from the cloud would be.
+        QMetaObject::invokeMethod(
+            this, [this, kluster, none] { emit bootEvidenceRead(kluster, none); }, Qt::QueuedConnection);
+        return;
+    }
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, kluster, server] { w->readBootEvidence(kluster, server); });
 }
 
 void Connection::cancelRepair()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/bootevidence.h"
 #include "core/diagnosis.h"
 #include "core/klusterkey.h"
 #include "core/nodewatchevent.h"
@@ -97,6 +98,9 @@ public:
     void cancelRepair(); // stops before the next finding; a request in flight completes
     // Reads the kluster's repair Events (repairEventsRead() with them); none for a snapshot.
     void readRepairEvents(const QString &kluster);
+    // Reads a server's boot evidence (its console log's tail, its actions) from Nova: bootEvidenceRead() with
+    // it; a snapshot holds none (said in it, each part not read).
+    void readBootEvidence(const QString &kluster, const BootEvidences::Server &server);
     // Who this console's repairs are written as in the klusters' Events: this host, process and connection.
     QString eventInstance() const { return m_eventInstance; }
 
@@ -114,6 +118,7 @@ signals:
     void repairFinished();
     void repairReplanned(const std::shared_ptr<const RepairProposal> &fresh, const QStringList &differences);
     void repairEventsRead(const QString &kluster, const QList<RepairEvent> &events, const Error &error);
+    void bootEvidenceRead(const QString &kluster, const BootEvidence &evidence);
 
 private:
     ConnectionSpec m_spec;

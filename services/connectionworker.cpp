@@ -8,6 +8,7 @@
 #include "services/local/kubeconfig.h"
 #include "services/local/secretstore.h"
 #include "services/local/snapshotreader.h"
+#include "services/openstack/bootevidencereader.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -591,6 +592,23 @@ void ConnectionWorker::readRepairEvents(const QString &kluster)
             read(m_credentials.value(kluster), Error());
         else
             KlusterFetcher::requestCredentials(m_session.get(), kluster, this, read);
+    });
+}
+
+void ConnectionWorker::readBootEvidence(const QString &kluster, const BootEvidences::Server &server)
+{
+    withSession([this, kluster, server](const Error &error) {
+        if (error.isError()) {
+            BootEvidence none;
+            none.serverId = server.id;
+            none.serverName = server.name;
+            none.readAt = QDateTime::currentDateTimeUtc();
+            none.consoleError = none.actionsError = error.toString();
+            emit bootEvidenceRead(kluster, none);
+            return;
+        }
+        BootEvidenceReader::read(m_session.get(), server, this,
+            [this, kluster](const BootEvidence &evidence) { emit bootEvidenceRead(kluster, evidence); });
     });
 }
 

@@ -45,6 +45,8 @@ public:
     // The kluster's repair Events (core/repairevent.h), what teammates' consoles and commands wrote:
     // repairEventsRead() with them, or why they could not be read.
     void readRepairEvents(const QString &kluster);
+    // A server's boot evidence from Nova (bootEvidenceRead() with it, each part read or why not).
+    void readBootEvidence(const QString &kluster, const BootEvidences::Server &server);
     void setEventInstance(const QString &instance) { m_eventInstance = instance; }
     void secretRead(const SecretResult &result); // the answer to secretWanted()
 
@@ -61,6 +63,7 @@ signals:
     // sent; `fresh` is the plan to show and confirm again.
     void repairReplanned(const std::shared_ptr<const RepairProposal> &fresh, const QStringList &differences);
     void repairEventsRead(const QString &kluster, const QList<RepairEvent> &events, const Error &error);
+    void bootEvidenceRead(const QString &kluster, const BootEvidence &evidence);
     // The session needs the secret stored under `key` in the keychain: answer with secretRead().
     void secretWanted(const QString &key);
 

@@ -165,7 +165,11 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             if (phase.isEmpty())
                 return error(400,
                     QStringLiteral("give {\"phase\": \"Pending|Creating|Running|Upgrading|Terminating\"}"));
-            m_world.klusters[k].phase = phase;
+            SimKluster &kluster = m_world.klusters[k];
+            if (kluster.phase != phase) // as Kubernikus' ground control records each change of phase
+                kluster.record(
+                    QStringLiteral("Normal"), phase, phase + QStringLiteral(" kluster"), m_world.now());
+            kluster.phase = phase;
             return HttpResponse::empty(204);
         }
         if (parts.size() == 3 && parts.at(2) == QLatin1String("cause") && method == QLatin1String("POST")) {

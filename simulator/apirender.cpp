@@ -525,6 +525,122 @@ QJsonObject nodeTable(const SimKluster &k, const QList<const SimNode *> &nodes, 
         { QStringLiteral("rows"), rows } };
 }
 
+QString consoleOutput(const World &w, const SimServer &s, std::optional<qint64> lines)
+{
+    QString log = s.consoleLog;
+    if (log.isEmpty()) {
+        const SimNode *node = nullptr;
+        for (const SimKluster &k : w.klusters) {
+            for (const SimNode &n : k.nodes) {
+                if (n.providerId == QLatin1String("openstack:///") + s.id)
+                    node = &n;
+            }
+        }
+        const QString mac
+            = QStringLiteral("fa:16:3e:%1:%2:%3").arg(s.id.mid(0, 2), s.id.mid(2, 2), s.id.mid(4, 2));
+        QStringList boot {
+            QStringLiteral("[    0.000000] Linux version 6.6.60-flatcar (build@flightdeck-sim) #1 SMP"),
+            QStringLiteral(
+                "[    0.000000] Command line: BOOT_IMAGE=/flatcar/vmlinuz-a flatcar.oem.id=openstack"),
+            QStringLiteral("[    1.912345] virtio_net virtio1 eth0: renamed from eth0, MAC %1").arg(mac),
+            QStringLiteral("[    3.204411] systemd[1]: Starting Ignition (fetch)..."),
+        };
+        if (!s.kluster.isEmpty() && !node && s.vmState == QLatin1String("active")) {
+            boot << QStringLiteral(
+                "[    4.118020] systemd-networkd[612]: eth0: DHCPv4 client: no lease received, retrying")
+                 << QStringLiteral("[   19.520233] ignition[640]: GET "
+                                   "http://169.254.169.254/openstack/latest/user_data: attempt #5")
+                 << QStringLiteral("[   19.520301] ignition[640]: GET error: dial tcp 169.254.169.254:80: "
+                                   "connect: network is unreachable")
+                 << QStringLiteral(
+                        "[   64.020011] ignition[640]: failed to fetch config: giving up after 10 attempts")
+                 << QStringLiteral("[   64.101544] systemd[1]: Reached target Emergency Mode.") << QString()
+                 << QStringLiteral("This is %1 (Linux x86_64 6.6.60-flatcar) %2")
+                        .arg(s.name, s.created.toString(QStringLiteral("HH:mm:ss")))
+                 << QStringLiteral("SSH host key: SHA256:none (ECDSA)")
+                 << QStringLiteral("eth0: fe80::f816:3eff:fe%1:%2").arg(s.id.mid(0, 2), s.id.mid(2, 4))
+                 << QString() << QStringLiteral("%1 login:").arg(s.name);
+        } else {
+            const QString ip = w.serverAddresses(s).value(0);
+            boot << QStringLiteral(
+                "[    4.118020] systemd-networkd[612]: eth0: DHCPv4 address %1/24, gateway via DHCP")
+                        .arg(ip)
+                 << QStringLiteral("[    5.733190] ignition[640]: fetched user config from \"openstack\"")
+                 << QStringLiteral(
+                        "[   12.402119] systemd[1]: Started kubelet.service - Kubernetes Kubelet.");
+            if (node)
+                boot << QStringLiteral("[   16.880212] kubelet[1042]: Successfully registered node %1")
+                            .arg(node->name);
+            boot << QString() << QStringLiteral("This is %1 (Linux x86_64 6.6.60-flatcar)").arg(s.name)
+                 << QStringLiteral("eth0: %1 fe80::f816:3eff:fe%2:%3").arg(ip, s.id.mid(0, 2), s.id.mid(2, 4))
+                 << QString() << QStringLiteral("%1 login:").arg(s.name);
+            if (s.vmState == QLatin1String("stopped"))
+                boot << QStringLiteral("[%1] reboot: Power down")
+                            .arg(QStringLiteral("86400.000001").rightJustified(12));
+        }
+        log = boot.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    }
+    // Nova's manager: the tail by lines of the bytes, decoded as ASCII with replacement.
+    QByteArray bytes = log.toLatin1();
+    if (lines) {
+        if (*lines == 0) {
+            bytes.clear();
+        } else {
+            QList<QByteArray> parts = bytes.split('\n');
+            const qsizetype from = *lines < 0 ? qMin<qsizetype>(parts.size(), -*lines)
+                                              : qMax<qsizetype>(0, parts.size() - *lines);
+            parts = parts.mid(from);
+            bytes = parts.join('\n');
+        }
+    }
+    QString out;
+    out.reserve(bytes.size());
+    for (const char c : std::as_const(bytes)) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x80)
+            out += QChar(0xFFFD);
+        else if (u == '\t' || u == '\n' || u >= 0x20)
+            out += QLatin1Char(c); // the API drops [\x00-\x08\x0B-\x1F]
+    }
+    return out;
+}
+
+QJsonObject instanceActions(const SimServer &s)
+{
+    QJsonArray list;
+    for (qsizetype i = s.actions.size() - 1; i >= 0; --i) {
+        const SimAction &a = s.actions.at(i);
+        list.append(
+            QJsonObject { { QStringLiteral("action"), a.action }, { QStringLiteral("instance_uuid"), s.id },
+                { QStringLiteral("message"), a.message.isEmpty() ? QJsonValue() : QJsonValue(a.message) },
+                { QStringLiteral("project_id"), s.projectId }, { QStringLiteral("request_id"), a.requestId },
+                { QStringLiteral("start_time"),
+                    a.start.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzz000")) },
+                { QStringLiteral("user_id"), a.userId.isEmpty() ? QJsonValue() : QJsonValue(a.userId) } });
+    }
+    return QJsonObject { { QStringLiteral("instanceActions"), list } };
+}
+
+QJsonArray kubernikusEvents(const SimKluster &k)
+{
+    const auto goTime = [](const QDateTime &t) -> QString {
+        return t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) + QStringLiteral(" +0000 UTC");
+    };
+    QJsonArray list;
+    for (const SimKubernikusEvent &e : k.events) {
+        QJsonObject o { { QStringLiteral("count"), e.count } };
+        const std::pair<const char *, QString> fields[]
+            = { { "firstTimestamp", goTime(e.first) }, { "lastTimestamp", goTime(e.last) },
+                  { "message", e.message }, { "reason", e.reason }, { "type", e.type } };
+        for (const auto &[key, value] : fields) {
+            if (!value.isEmpty())
+                o.insert(QLatin1String(key), value);
+        }
+        list.append(o);
+    }
+    return list;
+}
+
 QJsonObject kluster(const World &w, const SimKluster &k)
 {
     QJsonArray pools;

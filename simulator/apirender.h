@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <optional>
 
 // The JSON bodies of the simulated APIs, in the real services' shapes. The
 // snapshot dump uses the same functions, so a dumped snapshot is exactly what
@@ -17,6 +18,13 @@ QString timestamp(const QDateTime &t); // 2026-11-21T10:00:00Z
 // directly; the object form parses them, so both always agree.
 QByteArray serverJson(const World &w, const SimServer &s, int microversion, const QString &computeUrl);
 QJsonObject server(const World &w, const SimServer &s, int microversion, const QString &computeUrl);
+// os-getConsoleOutput's `output` as Nova makes it: the server's console (a scenario's, else a boot made from
+// its state: a kluster member that never became a node booted without an IPv4 address), its last `lines`
+// lines (none given: all; 0: nothing; -1: all but the first, as Nova's tail does), non-ASCII bytes as U+FFFD,
+// and the control characters but tab and line feed removed.
+QString consoleOutput(const World &w, const SimServer &s, std::optional<qint64> lines);
+// GET /servers/{id}/os-instance-actions: {"instanceActions": [...]}, newest first, times without a zone.
+QJsonObject instanceActions(const SimServer &s);
 QJsonObject flavor(const QString &id, int microversion, const QString &computeUrl);
 
 // Neutron.
@@ -36,5 +44,8 @@ QJsonObject nodeTable(const SimKluster &k, const QList<const SimNode *> &nodes, 
 
 // Kubernikus.
 QJsonObject kluster(const World &w, const SimKluster &k);
+// GET /api/v1/clusters/{name}/events as Kubernikus answers it: unsorted, each but `count` left out when
+// empty, the times in Go's time.String() ("2026-11-29 10:45:00 +0000 UTC").
+QJsonArray kubernikusEvents(const SimKluster &k);
 
 } // namespace ApiRender

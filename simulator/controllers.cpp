@@ -117,6 +117,12 @@ bool servicing(World &w, SimKluster &k)
         if (!node.unschedulable || !node.servicingSince.isValid() || node.servicingStuck
             || node.servicingSince.secsTo(now) < ServicingRebootSeconds)
             continue;
+        // Drained and rebooted, recorded on the kluster as servicing's lifecycler records them.
+        k.record(QStringLiteral("Normal"), QStringLiteral("SuccessfulDrainNode"),
+            QStringLiteral("Preparing upgrade for node: %1. Successfully drained node.").arg(node.name),
+            node.servicingSince);
+        k.record(QStringLiteral("Normal"), QStringLiteral("SuccessfulRebootNode"),
+            QStringLiteral("Upgrading OS for node: %1. Reboot successful.").arg(node.name), now);
         node.unschedulable = false;
         node.ready = QStringLiteral("True");
         node.readyReason = QStringLiteral("KubeletReady");

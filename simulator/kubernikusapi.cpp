@@ -36,6 +36,8 @@ HttpResponse Simulator::kubernikus(const HttpRequest &request, const SimToken &t
         return errorFor(service, 404, QString(), QStringLiteral("Kluster %1 not found").arg(parts.at(3)));
     if (parts.size() == 4)
         return json(200, ApiRender::kluster(m_world, m_world.klusters.at(k)));
+    if (parts.size() == 5 && parts.at(4) == QLatin1String("events"))
+        return json(200, ApiRender::kubernikusEvents(m_world.klusters.at(k)));
     if (parts.size() == 5 && parts.at(4) == QLatin1String("credentials"))
         return json(200,
             QJsonObject { { QStringLiteral("kubeconfig"), QString::fromUtf8(kubeconfig(parts.at(3))) } });

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace {
@@ -259,6 +260,9 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                 return reply(200,
                     QJsonObject { { QStringLiteral("server"),
                         ApiRender::server(m_world, m_world.servers.at(i), mv, url) } });
+            if (parts.size() == 3 && parts.at(2) == QLatin1String("os-instance-actions")
+                && method == QLatin1String("GET"))
+                return reply(200, ApiRender::instanceActions(m_world.servers.at(i)));
             if (parts.size() == 2 && method == QLatin1String("DELETE")) {
                 m_world.deleteServer(i);
                 HttpResponse r = HttpResponse::empty(204);
@@ -287,6 +291,35 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                                QStringLiteral("unpause") }
                                   .contains(power)) {
                     error = m_world.powerAction(i, power);
+                } else if (body.contains(QStringLiteral("os-getConsoleOutput"))) {
+                    // Nova's schema: `length` an integer from -1, a string of digits, or null (absent: all).
+                    const QJsonValue length = body.value(QStringLiteral("os-getConsoleOutput"))
+                                                  .toObject()
+                                                  .value(QStringLiteral("length"));
+                    static const QRegularExpression digits(QStringLiteral("^-?[0-9]+$"));
+                    const bool valid = length.isUndefined() || length.isNull()
+                        || (length.isDouble() && length.toDouble() >= -1
+                            && length.toDouble() == std::floor(length.toDouble()))
+                        || (length.isString() && digits.match(length.toString()).hasMatch());
+                    if (!valid || body.size() != 1)
+                        return fault(400, QStringLiteral("badRequest"),
+                            QStringLiteral("Invalid input for field/attribute length. Value: %1.")
+                                .arg(QString::fromUtf8(
+                                    QJsonDocument(QJsonArray { length }).toJson(QJsonDocument::Compact))));
+                    const SimServer &s = m_world.servers.at(i);
+                    // No host yet (building, or never scheduled): Nova's InstanceNotReady.
+                    if (s.vmState == QLatin1String("building")
+                        || s.faultMessage.contains(QLatin1String("No valid host")))
+                        return fault(409, QStringLiteral("conflictingRequest"),
+                            QStringLiteral("Instance %1 is not ready").arg(s.id));
+                    std::optional<qint64> lines;
+                    if (length.isDouble())
+                        lines = qint64(length.toDouble());
+                    else if (length.isString())
+                        lines = length.toString().toLongLong();
+                    return reply(200,
+                        QJsonObject {
+                            { QStringLiteral("output"), ApiRender::consoleOutput(m_world, s, lines) } });
                 } else if (body.contains(QStringLiteral("reboot"))) {
                     const QString type = body.value(QStringLiteral("reboot"))
                                              .toObject()
@@ -302,6 +335,7 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                             QStringLiteral("Cannot 'reboot' instance %1 while it is in vm_state %2")
                                 .arg(s.id, s.vmState));
                     s.updated = m_world.now();
+                    s.recordAction(QStringLiteral("reboot"), s.updated);
                 } else {
                     return fault(400, QStringLiteral("badRequest"),
                         QStringLiteral("There is no such action: %1").arg(body.keys().value(0)));

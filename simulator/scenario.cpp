@@ -101,6 +101,8 @@ struct Loader
             : status == QLatin1String("PAUSED")      ? QStringLiteral("paused")
                                                      : QStringLiteral("active");
         s.faultMessage = fault;
+        if (s.vmState == QLatin1String("error") && !s.actions.isEmpty())
+            s.actions.last().message = QStringLiteral("Error"); // the create that failed
     }
 
     QDateTime ago(const QJsonObject &o, double fallbackMinutes) const
@@ -287,6 +289,7 @@ struct Loader
             if (k.routerId.isEmpty())
                 return fail(where, QStringLiteral("kluster %1: openstack.routerID is required").arg(k.name));
             addListedNodes(o, k);
+            addEvents(o, k);
             w.klusters.append(k);
             return true;
         }
@@ -318,6 +321,7 @@ struct Loader
                 inst.value(QStringLiteral("ip")).toString(), groups, ago(inst, 60 * 24));
             setStatus(server, inst.value(QStringLiteral("status")).toString(QStringLiteral("ACTIVE")),
                 inst.value(QStringLiteral("fault")).toString());
+            server.consoleLog = inst.value(QStringLiteral("consoleLog")).toString();
             server.kluster = k.name;
             server.zone = inst.value(QStringLiteral("zone")).toString(server.zone);
             server.pool = inst.value(QStringLiteral("pool"))
@@ -339,8 +343,26 @@ struct Loader
             ++i;
         }
         addListedNodes(o, k);
+        addEvents(o, k);
         w.klusters.append(k);
         return true;
+    }
+
+    // What Kubernikus recorded on the kluster before the world began: "events": [{"type", "reason",
+    // "message", "count", "ageMinutes" (when last), "firstAgeMinutes"}].
+    void addEvents(const QJsonObject &o, SimKluster &k) const
+    {
+        for (const QJsonValue ev : o.value(QStringLiteral("events")).toArray()) {
+            const QJsonObject e = ev.toObject();
+            const QDateTime last = ago(e, 0);
+            QJsonObject first { { QStringLiteral("ageMinutes"),
+                e.value(QStringLiteral("firstAgeMinutes")) } };
+            k.events.append(SimKubernikusEvent {
+                e.value(QStringLiteral("type")).toString(QStringLiteral("Normal")),
+                e.value(QStringLiteral("reason")).toString(), e.value(QStringLiteral("message")).toString(),
+                qBound(1, e.value(QStringLiteral("count")).toInt(1), 1000000),
+                e.contains(QStringLiteral("firstAgeMinutes")) ? ago(first, 0) : last, last });
+        }
     }
 
     // The kluster's `nodes`: nodes given on their own (without an instance of this world).

@@ -160,6 +160,7 @@ SimServer &World::addServer(const QString &projectId, const QString &name, const
     s.projectId = projectId;
     s.created = created;
     s.updated = created;
+    s.recordAction(QStringLiteral("create"), created);
     const int net = networkIndex(networkIdOrName);
     if (net >= 0) {
         const SimNetwork &network = networks.at(net);

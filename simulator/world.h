@@ -85,6 +85,16 @@ struct SimPort
     QDateTime updated; // Neutron's updated_at: what `changed_since` compares
 };
 
+// An action Nova recorded on a server (GET /servers/{id}/os-instance-actions).
+struct SimAction
+{
+    QString action; // create, stop, start, reboot, …
+    QDateTime start;
+    QString requestId;
+    QString userId;
+    QString message; // "Error" when it failed
+};
+
 struct SimServer
 {
     QString id;
@@ -104,6 +114,15 @@ struct SimServer
     QString zone = QStringLiteral("nova"); // OS-EXT-AZ:availability_zone
     QString floatingIp;
     QStringList metadataKeys;
+    QList<SimAction> actions; // oldest first
+    QString consoleLog; // what its console shows (a scenario's; empty: made from its state)
+
+    void recordAction(const QString &action, const QDateTime &at, const QString &userId = QString())
+    {
+        actions.append(SimAction { action, at,
+            QStringLiteral("req-%1-%2").arg(id.left(8)).arg(actions.size(), 4, 10, QLatin1Char('0')), userId,
+            QString() });
+    }
 };
 
 struct SimRule
@@ -193,6 +212,18 @@ struct SimNodePool
     int size = 0;
 };
 
+// An Event Kubernikus recorded on the kluster (GET /api/v1/clusters/{name}/events): one per reason and
+// message, counted as Kubernetes' event correlator counts repeats.
+struct SimKubernikusEvent
+{
+    QString type; // Normal, Warning
+    QString reason;
+    QString message;
+    int count = 1;
+    QDateTime first;
+    QDateTime last;
+};
+
 struct SimKluster
 {
     QString name;
@@ -207,6 +238,20 @@ struct SimKluster
     QList<SimNode> nodes;
     qint64 resourceVersion = 1000;
     QString bearerToken; // accepted by its API server, handed out in kubeconfigs
+    QList<SimKubernikusEvent> events; // what Kubernikus recorded on it, oldest first
+
+    // Records an Event at `at` (a repeat of one already recorded is counted on it).
+    void record(const QString &type, const QString &reason, const QString &message, const QDateTime &at)
+    {
+        for (SimKubernikusEvent &e : events) {
+            if (e.type == type && e.reason == reason && e.message == message) {
+                ++e.count;
+                e.last = at;
+                return;
+            }
+        }
+        events.append(SimKubernikusEvent { type, reason, message, 1, at, at });
+    }
 };
 
 // An API error, as the HTTP layers render it in each service's own shape.

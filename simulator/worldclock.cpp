@@ -64,6 +64,7 @@ std::optional<SimError> World::powerAction(int server, const QString &action)
         }
         setPower(
             s, QLatin1String(t.to) == QLatin1String("active"), QLatin1String(t.status), QLatin1String(t.to));
+        s.recordAction(QLatin1String(t.verb), now());
         return std::nullopt;
     }
     return SimError { 400, QStringLiteral("badRequest"),

@@ -6,6 +6,7 @@ class FindingsModel;
 class FindingsTreeModel;
 class QAction;
 class QComboBox;
+struct Finding;
 
 // Findings: what is wrong with the kluster shown, worst first; which severities to show; the message has the
 // rest of the width, and the detail pane the whole story of each selected finding (evidence, plan). Grouped
@@ -29,6 +30,9 @@ public:
     // Selects findings and incidents by id: grouped, the rows themselves; flat, an incident's findings.
     int selectFindings(const QStringList &ids);
 
+    // What the details add under a finding shown alone (its boot evidence, read on demand): the caller's.
+    void setFindingExtras(std::function<QString(const Finding &)> extras) { m_extras = std::move(extras); }
+
 protected:
     QString detailsHtml(const QModelIndexList &rows) const override;
     QString placeholder() const override;
@@ -44,4 +48,5 @@ private:
     FindingsTreeModel *m_tree;
     QAction *m_groupAction;
     bool m_grouped = false;
+    std::function<QString(const Finding &)> m_extras;
 };

@@ -1,9 +1,11 @@
 #include "views/klusterviews.h"
 
 #include "console/alertwatch.h"
+#include "console/bootevidencestore.h"
 #include "console/connectionregistry.h"
 #include "console/consolesession.h"
 #include "console/historyclient.h"
+#include "console/klustertimeline.h"
 #include "console/rowcopies.h"
 #include "console/teamrepairs.h"
 #include "core/printable.h"
@@ -21,6 +23,7 @@
 #include "views/fleetpage.h"
 #include "views/nodespage.h"
 #include "views/overviewpage.h"
+#include "views/repairtext.h"
 #include "views/routespage.h"
 #include "views/securitypage.h"
 #include "views/severitystyle.h"
@@ -124,6 +127,20 @@ KlusterViews::KlusterViews(ConsoleModels *models, QWidget *parent)
     connect(m_session->team(), &TeamRepairs::changed, this, [this](const KlusterKey &key) {
         if (key == m_session->current())
             showAlerts();
+    });
+    // A finding opened alone shows its server's boot evidence, read from Nova once per refresh.
+    m_findingsPage->setFindingExtras([this](const Finding &f) {
+        const std::optional<BootEvidences::Server> server = BootEvidences::serverOf(f);
+        const KlusterKey key = m_session->current();
+        const KlusterData *d = m_session->store()->data(key);
+        if (!server || !d)
+            return QString();
+        const BootEvidenceStore::Entry &e = m_session->bootEvidence()->want(key, *server, d->fetchedAt);
+        return RepairText::bootEvidenceHtml(e.evidence, e.pending);
+    });
+    connect(m_session->bootEvidence(), &BootEvidenceStore::changed, this, [this](const KlusterKey &key) {
+        if (key == m_session->current())
+            m_findingsPage->updateDetails();
     });
     connect(m_overview, &OverviewPage::alertSilenceRequested, this, &KlusterViews::silenceAlert);
     connect(m_overview, &OverviewPage::incidentShowRequested, this, [this](const QString &id) {
@@ -256,14 +273,15 @@ void KlusterViews::showAlerts()
     const KlusterData *d = m_session->store()->data(key);
     if (!d || !d->fetch || !d->diagnosis || !m_session->isCurrentShown()) {
         m_overview->showAlerts({});
-        m_overview->showTeamRepairs({}, QString());
+        m_overview->showTimeline({}, {});
         return;
     }
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    // Beside them: who repaired the kluster lately, from its Events.
-    const QStringList repairs = RepairEvents::describeNewest(m_session->team()->recent(key, now), now);
+    // Beside them: the kluster's timeline, who repaired it lately (its Events) and what Kubernikus recorded.
     const TeamRepairs::Seen *seen = m_session->team()->seen(key);
-    m_overview->showTeamRepairs(repairs, seen ? seen->error : QString());
+    const KlusterTimeline::Lines timeline = KlusterTimeline::lines(
+        m_session->team()->recent(key, now), seen ? seen->error : QString(), &d->fetch->state, now);
+    m_overview->showTimeline(timeline.lines, timeline.problems);
     m_overview->showAlerts(ConsoleText::alertsText(m_session->alerts()->alertsOf(key, *d), *d->diagnosis,
         m_session->alerts()->readAt(key.connection), now));
 }

@@ -558,9 +558,9 @@ QString OverviewPage::alertsShown() const
     return m_alerts->shown();
 }
 
-void OverviewPage::showTeamRepairs(const QStringList &lines, const QString &problem)
+void OverviewPage::showTimeline(const QStringList &lines, const QStringList &problems)
 {
-    m_team->showRepairs(lines, problem);
+    m_team->showRepairs(lines, problems);
 }
 
 QString OverviewPage::teamRepairsShown() const

@@ -52,7 +52,9 @@ public:
     void showAlerts(const ConsoleText::AlertsText &alerts);
     QString alertsShown() const; // the words shown (tests)
     // Who repaired the kluster lately (its Events): one line per repair, newest first; hidden when none.
-    void showTeamRepairs(const QStringList &lines, const QString &problem);
+    // The kluster's timeline (console/klustertimeline.h): its repairs and Kubernikus' events, and what was
+    // not read.
+    void showTimeline(const QStringList &lines, const QStringList &problems);
     QString teamRepairsShown() const; // the words shown (tests); empty while hidden
     // The trends of the kluster shown (from the history recorder).
     void showTrend(const HistoryTrend &trend);

@@ -1,5 +1,6 @@
 #include "views/repairtext.h"
 
+#include "core/bootevidence.h"
 #include "core/diagnosis.h"
 #include "core/diagnosiscontext.h"
 #include "core/finding.h"
@@ -275,6 +276,21 @@ QString typeToConfirmHtml(const RepairProposal &p)
         "This deletes %1 instances and nodes (%2). Type the kluster's name <b>%3</b> to confirm:")
         .arg(deleteNames.size())
         .arg(deleteNames.join(QStringLiteral(", ")).toHtmlEscaped(), p.kluster().toHtmlEscaped());
+}
+
+QString bootEvidenceHtml(const BootEvidence &evidence, bool pending)
+{
+    QString html = QStringLiteral("<h4>Boot evidence</h4>");
+    if (!evidence.readAt.isValid())
+        return html
+            + QStringLiteral("<p><i>Reading the console log and the instance actions from Nova…</i></p>");
+    html += QStringLiteral("<p><i>Read from Nova at %1%2.</i></p>")
+                .arg(evidence.readAt.toString(QStringLiteral("HH:mm:ss 'UTC'")),
+                    pending ? QStringLiteral(", reading again") : QString());
+    // Each line as printable() escapes it (describe()), then escaped for HTML: the log is the server's text.
+    html += QStringLiteral("<pre style=\"white-space: pre-wrap\">%1</pre>")
+                .arg(evidence.describe().join(QLatin1Char('\n')).toHtmlEscaped());
+    return html;
 }
 
 } // namespace RepairText

@@ -5,6 +5,7 @@
 #include <QList>
 #include <QString>
 
+struct BootEvidence;
 struct Diagnosis;
 struct Finding;
 struct Incident;
@@ -33,4 +34,7 @@ QString proposalHtml(const RepairProposal &proposal);
 // kluster's name, a deletion's name; empty when nothing is.
 QString typeToConfirmHtml(const RepairProposal &proposal);
 QString incidentMembersHtml(const Incident &incident, const Diagnosis &diagnosis, bool markResolved);
+// A server's boot evidence under its finding: Nova's actions and the console log's tail, in a fixed-width
+// block, every line escaped; `pending`: being read (what was read before, if anything, shown meanwhile).
+QString bootEvidenceHtml(const BootEvidence &evidence, bool pending);
 } // namespace RepairText

@@ -27,15 +27,17 @@ TeamRepairsPanel::TeamRepairsPanel(QWidget *parent)
     setVisible(false);
 }
 
-void TeamRepairsPanel::showRepairs(const QStringList &lines, const QString &problem)
+void TeamRepairsPanel::showRepairs(const QStringList &lines, const QStringList &problems)
 {
-    setVisible(!lines.isEmpty() || !problem.isEmpty());
-    QString text = lines.isEmpty() ? QString()
-                                   : tr("<b>Repaired lately</b> (the kluster's Events): %1")
-                                         .arg(escapedLines(lines, QStringLiteral("<br>&nbsp;&nbsp;")));
-    if (!problem.isEmpty())
+    setVisible(!lines.isEmpty() || !problems.isEmpty());
+    QString text = lines.isEmpty()
+        ? QString()
+        : tr("<b>Lately on this kluster</b> (its repair Events and Kubernikus' events, newest first):"
+             "<br>&nbsp;&nbsp;%1")
+              .arg(escapedLines(lines, QStringLiteral("<br>&nbsp;&nbsp;")));
+    for (const QString &problem : problems)
         text += (text.isEmpty() ? QString() : QStringLiteral("<br>"))
-            + tr("<i>Repairs by others not read: %1</i>").arg(OutsideText::html(problem));
+            + QStringLiteral("<i>%1</i>").arg(OutsideText::html(problem));
     setText(text);
 }
 

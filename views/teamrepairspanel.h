@@ -3,9 +3,10 @@
 #include <QLabel>
 #include <QStringList>
 
-// What teammates did to the kluster, as its repair Events tell it (console/teamrepairs.h), where the person
-// looks: the Overview's "Repaired lately" lines (and why they could not be read), and the repair dialog's
-// warning of a teammate's recent repair. Hidden while there is nothing to say.
+// What teammates and Kubernikus did to the kluster, as its repair Events and Kubernikus' events tell it
+// (console/klustertimeline.h), where the person looks: the Overview's "Lately on this kluster" lines (and
+// why they could not be read), and the repair dialog's warning of a teammate's recent repair. Hidden while
+// there is nothing to say.
 class TeamRepairsPanel : public QLabel
 {
     Q_OBJECT
@@ -13,8 +14,9 @@ class TeamRepairsPanel : public QLabel
 
 public:
     explicit TeamRepairsPanel(QWidget *parent = nullptr);
-    // The Overview's: one line per repair, newest first; `problem`: the Events could not be read.
-    void showRepairs(const QStringList &lines, const QString &problem);
+    // The Overview's: one line per repair or Kubernikus event, newest first; `problems`: what could not be
+    // read.
+    void showRepairs(const QStringList &lines, const QStringList &problems);
     // The repair dialog's warning; `inProgress`: one of them has not ended yet.
     void showWarning(const QStringList &lines, bool inProgress);
     QString shown() const; // the words shown, in plain text (empty while hidden)

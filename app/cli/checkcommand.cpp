@@ -3,13 +3,17 @@
 #include "app/cli/clioptions.h"
 #include "app/cli/fleetcommands.h"
 #include "app/cli/terminal.h"
+#include "core/apiparser.h"
+#include "core/bootevidence.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
+#include "core/printable.h"
 #include "services/history/historystore.h"
 #include "services/http/httpclient.h"
 #include "services/local/cloudconfig.h"
 #include "services/local/snapshotreader.h"
 #include "services/monitoring/alertmanagerclient.h"
+#include "services/openstack/bootevidencereader.h"
 #include "services/openstack/keystonesession.h"
 #include "services/openstack/klusterfetcher.h"
 #include "services/routehistories.h"
@@ -68,6 +72,47 @@ void withAlerts(HttpClient *client, const AlertmanagerTarget &target, const Klus
         });
 }
 
+// --explain ID: the one finding, then its boot evidence (read live, from `session`; a snapshot holds none),
+// then `finished` with the finding's exit status. A finding not in this check is exit 3.
+void explain(const KlusterState &state, const Diagnosis &diagnosis, const QString &id,
+    KeystoneSession *session, QObject *context, const std::function<void(int)> &finished)
+{
+    const QByteArray text = CheckReport::explain(state, diagnosis, id);
+    if (text.isEmpty()) {
+        finished(CliOptions::fail(QStringLiteral("check"),
+            QStringLiteral("--explain: no finding \"%1\" in this check (it is gone, or the id is not one: "
+                           "`check` lists them)")
+                .arg(printable(id.left(200)))));
+        return;
+    }
+    const Finding *f = diagnosis.find(id);
+    const int status = f->severity == Severity::Critical ? 2 : f->severity == Severity::Warning ? 1 : 0;
+    if (!Terminal::writeReport(text, false)) {
+        finished(CliOptions::fail(
+            QStringLiteral("check"), QStringLiteral("cannot write the report to standard output")));
+        return;
+    }
+    const std::optional<BootEvidences::Server> server = BootEvidences::serverOf(*f);
+    if (!server) {
+        finished(status);
+        return;
+    }
+    if (!session) {
+        Terminal::writeReport(
+            "\nBoot evidence: read live only (--cloud/--kluster): a snapshot holds no console log.\n", false);
+        finished(status);
+        return;
+    }
+    BootEvidenceReader::read(session, *server, context, [status, finished](const BootEvidence &evidence) {
+        const QString lines
+            = QStringLiteral("\nBoot evidence (read %1):\n").arg(ApiParser::formatTimestamp(evidence.readAt))
+            + evidence.describe().join(QLatin1Char('\n')) + QLatin1Char('\n');
+        // Each line made printable by describe(); written through the terminal's guard as the report is.
+        Terminal::writeReport(lines.toUtf8(), false);
+        finished(status);
+    });
+}
+
 } // namespace
 
 int runCheckCommand(const QStringList &arguments)
@@ -93,6 +138,12 @@ int runCheckCommand(const QStringList &arguments)
         QStringLiteral(
             "Record the result in the local history (<data>/flightdeck/history.sqlite), as the console "
             "does: since when each finding is open, the kluster's numbers, its state for diffs.") });
+    parser.addOption({ QStringLiteral("explain"),
+        QStringLiteral("Explain one finding: its message, evidence, automation and repair plan, and for an "
+                       "instance that never registered, is in ERROR or stopped, its boot evidence read live "
+                       "from Nova (the console log's last 50 lines, the instance actions). Exit status: the "
+                       "finding's (3 when this check has no such finding)."),
+        QStringLiteral("finding id") });
     CliOptions::addCloud(parser, true);
     CliOptions::addDiagnosis(parser);
     FleetCommands::addCheckAllOptions(parser);
@@ -122,6 +173,12 @@ int runCheckCommand(const QStringList &arguments)
     const std::optional<AlertmanagerTarget> alertmanager = CliOptions::readAlertmanager(parser, &error);
     if (!alertmanager)
         return CliOptions::fail(command, error);
+    const QString explainId = parser.value(QStringLiteral("explain"));
+    if (parser.isSet(QStringLiteral("explain"))
+        && (FleetCommands::wantsCheckAll(parser) || *format != CliOptions::ReportFormat::Text))
+        return CliOptions::fail(command,
+            QStringLiteral("--explain explains one finding of one kluster, as text: give it without --all "
+                           "and --format"));
     if (FleetCommands::wantsCheckAll(parser))
         return FleetCommands::runCheckAll(parser, *options, *format, *alertmanager);
     if (*format == CliOptions::ReportFormat::Prometheus)
@@ -140,8 +197,12 @@ int runCheckCommand(const QStringList &arguments)
             return CliOptions::fail(command, e.toString());
         }
         const Diagnosis diagnosis = Diagnosis::run(state, *options);
-        HttpClient client;
         int status = CliOptions::ExitUnknown;
+        if (parser.isSet(QStringLiteral("explain"))) {
+            explain(state, diagnosis, explainId, nullptr, nullptr, [&status](int s) { status = s; });
+            return status;
+        }
+        HttpClient client;
         withAlerts(&client, *alertmanager, state, diagnosis, &client, [&](const KlusterAlerts &alerts) {
             status = writeReport(state, diagnosis, *format, alerts);
             if (alertmanager->isSet())
@@ -196,6 +257,13 @@ int runCheckCommand(const QStringList &arguments)
             for (const SourceError &e : fetch.errors)
                 QTextStream(Terminal::err()) << "flightdeck-cli check: " << e.toString() << Qt::endl;
             const Diagnosis diagnosis = Diagnosis::run(fetch.state, *options);
+            if (parser.isSet(QStringLiteral("explain"))) {
+                explain(fetch.state, diagnosis, explainId, &session, &fetcher, [&status](int s) {
+                    status = s;
+                    QCoreApplication::exit(s);
+                });
+                return;
+            }
             const qint64 elapsed = timer.elapsed();
             withAlerts(&client, *alertmanager, fetch.state, diagnosis, &fetcher,
                 [&, state = fetch.state, diagnosis, elapsed](const KlusterAlerts &alerts) {

@@ -159,5 +159,13 @@ KlusterState SnapshotReader::read(const QString &directory)
             state.routerDeviceSource.known = true;
         }
     }
+    {
+        const QString path = pathOf(Sources::file(Source::KubernikusEvents));
+        const QByteArray bytes = readFile(path, false, &present);
+        if (present) {
+            state.kubernikusEvents = KubernikusEvents::parse(path, bytes);
+            state.kubernikusEventsSource.known = true;
+        }
+    }
     return state;
 }

@@ -207,8 +207,9 @@ void KlusterFetcher::start()
     s.klusterSource.error = s.serversSource.error = s.routerSource.error = s.securityGroupsSource.error
         = s.nodesSource.error = QStringLiteral("not fetched");
 
-    // kluster -> router; servers; security groups; extensions; nodes (unless watched).
-    m_outstanding = m_nodesWatched ? 4 : 5;
+    // kluster -> router; servers; security groups; extensions; nodes (unless watched); Kubernikus' events.
+    m_outstanding = m_nodesWatched ? 5 : 6;
+    fetchKubernikusEvents();
     const auto klusterRead = [this](const ApiResponse &r) {
         KlusterState &s = m_result.state;
         const Error error = r.read([&s](const QJsonObject &body) {
@@ -323,6 +324,34 @@ void KlusterFetcher::start()
                 fetchNodes(new KubernetesClient(m_session->client(), *target, this));
             }));
     }
+}
+
+// What Kubernikus recorded about the kluster (optional: the timeline's; nothing is diagnosed from it). A
+// failure is said where the timeline is shown, never a failure of the refresh: a Kubernikus without the
+// endpoint, or one that refuses it, leaves every finding as it is.
+void KlusterFetcher::fetchKubernikusEvents()
+{
+    KlusterState &s = m_result.state;
+    s.kubernikusEventsSource.error = QStringLiteral("not fetched");
+    HttpCall *call = m_session->send(
+        QStringLiteral("kubernikus"), "GET", QStringLiteral("/api/v1/clusters/%1/events").arg(m_kluster));
+    m_calls.append(call);
+    connect(call, &HttpCall::finished, this, [this](const ApiResponse &r) {
+        KlusterState &st = m_result.state;
+        QList<KubernikusEvent> events;
+        const Error error = parseAnswer(r.error, [&events, &r] {
+            events = KubernikusEvents::parse(Sources::name(Source::KubernikusEvents), r.body);
+        });
+        if (error.isError()) {
+            st.kubernikusEventsSource.known = false;
+            st.kubernikusEventsSource.error = error.toString();
+        } else {
+            st.kubernikusEventsSource = SourceStatus { true, QString(), QString() };
+            st.kubernikusEvents = std::move(events);
+            m_result.bodies.insert(Source::KubernikusEvents, KeptBody(r.body));
+        }
+        partDone();
+    });
 }
 
 // The router's devices as the ASR driver sees them (docs/wire-formats.md), once the router and the extensions

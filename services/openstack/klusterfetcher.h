@@ -77,6 +77,7 @@ private:
     void fetchNodes(KubernetesClient *client);
     void partDone();
     void fetchDevice();
+    void fetchKubernikusEvents();
     // Settles one source with what reading it gave: known, its body kept; or failed with why. Returns
     // whether it was read.
     bool settle(SourceStatus &status, Source source, const KeptBody &body, const Error &error,

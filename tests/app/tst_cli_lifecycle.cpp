@@ -3,6 +3,8 @@
 // clock closes it; a stalled flight is an incident; a Terminating kluster is one finding.
 #include "tests/app/clifixture.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
@@ -17,6 +19,9 @@ private slots:
     void flightDeletesWhatNeverRegistered();
     void stalledFlightIsAnIncident();
     void terminatingIsOneFinding();
+    void explainShowsTheBootEvidence();
+    void kubernikusEventsInTheReportAndTheSnapshot();
+    void kubernikusEventsThatFailChangeNoVerdict();
 
 private:
     using Run = CliFixture::Run;
@@ -165,6 +170,140 @@ void TestCliLifecycle::terminatingIsOneFinding()
         QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"),
         QStringLiteral("kluster-terminating:demo"), QStringLiteral("--yes") });
     QCOMPARE(r.exitCode, 2); // no repair of its own
+}
+
+// check --explain: the one finding, and its server's boot evidence read live from Nova: the actions and the
+// console log's tail, escaped (the log is the server's text); a finding not in the check is exit 3; a
+// snapshot holds no console log and says so.
+void TestCliLifecycle::explainShowsTheBootEvidence()
+{
+    m_cli->assumeAutomation = false;
+    const QString name = bootUnregistered(50);
+    {
+        World &w = m_cli->sim.sim.world();
+        SimServer &s = w.servers[w.serverIndexByName(name)];
+        // A hostile console: an escape sequence, a carriage return, a DEL (Nova keeps it), 60 lines.
+        QString log;
+        for (int i = 1; i <= 60; ++i)
+            log += QStringLiteral("line %1\n").arg(i);
+        log += QStringLiteral("\x1b[2Jcleared\r\nDEL\x7f here\n");
+        s.consoleLog = log;
+    }
+    const QString id = QStringLiteral("instance-unregistered:") + name;
+    Run r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--explain"), id });
+    QVERIFY2(r.out.contains(QStringLiteral("[CRITICAL] ") + id), qPrintable(r.out + r.err));
+    QCOMPARE(r.exitCode, 2); // the finding's
+    QVERIFY2(r.out.contains(QStringLiteral("Nova's actions on ") + name), qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("  create")));
+    // Nova's tail counts the empty piece after the last line break as a line: 49 lines of 62.
+    QVERIFY2(r.out.contains(QStringLiteral("Console log, its last 49 line(s):")), qPrintable(r.out));
+    QVERIFY(!r.out.contains(QStringLiteral("| line 13\n")));
+    QVERIFY(r.out.contains(QStringLiteral("| line 14\n")));
+    // Nova removes ESC and CR; DEL stays, and is shown escaped.
+    QVERIFY2(r.out.contains(QStringLiteral("| [2Jcleared\n")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("| DEL\\x7f here\n")), qPrintable(r.out));
+    QVERIFY(!r.out.contains(QChar(0x1b)) && !r.out.contains(QChar(0x7f)));
+
+    r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--explain"),
+        QStringLiteral("instance-unregistered:no-such-instance") });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("no finding")), qPrintable(r.err));
+
+    // The console log refused (a 403 of a policy that keeps it from readers): the actions still shown, the
+    // log's absence said with why.
+    QCOMPARE(
+        m_cli->sim
+            .request("POST", m_cli->sim.sim.adminUrl() + QStringLiteral("/faults"),
+                R"({"kind": "status", "status": 403, "service": "compute", "method": "POST", "path": "/action$"})",
+                {}, false)
+            .status,
+        201);
+    r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--explain"), id });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.out.contains(
+                 QStringLiteral("Console log: not read (these credentials may not read its console log")),
+        qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("  create")));
+
+    const QString folder = m_cli->home.filePath(QStringLiteral("snap-explain"));
+    QCOMPARE(m_cli
+                 ->cli({ QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+                     QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--out"), folder })
+                 .exitCode,
+        0);
+    r = m_cli->cli(
+        { QStringLiteral("check"), QStringLiteral("--snapshot"), folder, QStringLiteral("--explain"), id });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.out.contains(QStringLiteral("Boot evidence: read live only")), qPrintable(r.out + r.err));
+}
+
+// What Kubernikus recorded is in the text report, the JSON report's sources, and the snapshot
+// (kubernikus-events.json), read back as it was written.
+void TestCliLifecycle::kubernikusEventsInTheReportAndTheSnapshot()
+{
+    m_cli->assumeAutomation = false;
+    QCOMPARE(admin(QStringLiteral("/klusters/demo/phase"), R"({"phase": "Upgrading"})"), 204);
+    const QStringList live { QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo") };
+    Run r = m_cli->cli(live);
+    QVERIFY2(r.out.contains(QStringLiteral("Kubernikus said in the last 24 h (1 event(s), newest first):")),
+        qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("Normal Upgrading: Upgrading kluster")));
+    const QJsonObject report = check();
+    QCOMPARE(report.value(QStringLiteral("sources"))
+                 .toObject()
+                 .value(QStringLiteral("kubernikusEvents"))
+                 .toObject(),
+        (QJsonObject { { QStringLiteral("read"), true } }));
+
+    const QString folder = m_cli->home.filePath(QStringLiteral("snap-events"));
+    QCOMPARE(m_cli
+                 ->cli({ QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+                     QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--out"), folder })
+                 .exitCode,
+        0);
+    QFile events(QDir(folder).filePath(QStringLiteral("kubernikus-events.json")));
+    QVERIFY(events.open(QIODevice::ReadOnly));
+    const QJsonArray written = QJsonDocument::fromJson(events.readAll()).array();
+    QCOMPARE(written.size(), 1);
+    QCOMPARE(
+        written.first().toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("Upgrading"));
+    r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--snapshot"), folder });
+    QVERIFY2(
+        r.out.contains(QStringLiteral("Normal Upgrading: Upgrading kluster")), qPrintable(r.out + r.err));
+}
+
+// Kubernikus' events that cannot be read (a 500, or a body that is no list) are said, and change nothing
+// else: the findings, the verdict and the exit status are those of a check that read them.
+void TestCliLifecycle::kubernikusEventsThatFailChangeNoVerdict()
+{
+    m_cli->assumeAutomation = false;
+    int before = -1;
+    const QJsonObject good = check(&before);
+    QCOMPARE(m_cli->sim
+                 .request("POST", m_cli->sim.sim.adminUrl() + QStringLiteral("/faults"),
+                     R"({"kind": "status", "status": 500, "service": "kubernikus", "path": "/events$"})", {},
+                     false)
+                 .status,
+        201);
+    int after = -1;
+    const QJsonObject failed = check(&after);
+    QCOMPARE(after, before);
+    QCOMPARE(failed.value(QStringLiteral("findings")).toArray().size(),
+        good.value(QStringLiteral("findings")).toArray().size());
+    const QJsonObject source = failed.value(QStringLiteral("sources"))
+                                   .toObject()
+                                   .value(QStringLiteral("kubernikusEvents"))
+                                   .toObject();
+    QCOMPARE(source.value(QStringLiteral("read")).toBool(true), false);
+    QVERIFY2(source.value(QStringLiteral("error")).toString().contains(QStringLiteral("500")),
+        qPrintable(source.value(QStringLiteral("error")).toString()));
+    const Run r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+        QStringLiteral("--kluster"), QStringLiteral("demo") });
+    QVERIFY2(r.out.contains(QStringLiteral("Kubernikus' events: not read (")), qPrintable(r.out));
 }
 
 QTEST_MAIN(TestCliLifecycle)
