@@ -8,8 +8,13 @@
 
 QString KlusterTimeline::describe(const KubernikusEvent &event, const QDateTime &now)
 {
-    return QStringLiteral("Kubernikus: %1, %2")
-        .arg(OutsideText::line(event.summary(), 240), ConsoleText::ago(event.when(), now));
+    // Its time first: the message is Kubernikus' sentence, often ending in its own full stop. Only a warning
+    // says its type.
+    KubernikusEvent shown = event;
+    if (!shown.isWarning())
+        shown.type.clear();
+    return QStringLiteral("Kubernikus, %1: %2")
+        .arg(ConsoleText::ago(event.when(), now), OutsideText::line(shown.summary(), 240));
 }
 
 KlusterTimeline::Lines KlusterTimeline::lines(const QList<RepairEvent> &repairs, const QString &repairsError,

@@ -28,8 +28,8 @@ struct Lines
 Lines lines(const QList<RepairEvent> &repairs, const QString &repairsError, const KlusterState *state,
     const QDateTime &now);
 
-// One of Kubernikus' events: "Kubernikus: Warning FailedRebootNode (3 times): Upgrading OS for node: …,
-// 4 min ago" (its texts as OutsideText::line shows them).
+// One of Kubernikus' events: "Kubernikus, 4 min ago: Warning FailedRebootNode (3 times): Upgrading OS for
+// node: …" (a Normal one without its type; its texts as OutsideText::line shows them).
 QString describe(const KubernikusEvent &event, const QDateTime &now);
 
 } // namespace KlusterTimeline

@@ -106,11 +106,19 @@ static void weighTeardown(RepairGate::Decision &d, bool protectedRouter, bool ov
 // incident's repair is several of them: no safety limit is at stake, only a race).
 static void weighAutomation(RepairGate::Decision &d, bool overridable)
 {
-    if (d.verdict != RepairGate::Verdict::Sendable || !d.finding->context)
+    if (!d.plan || !d.finding->context)
         return;
     const std::optional<Automation> automation = d.finding->automation();
     if (!automation || automation->overdue)
         return;
+    if (d.verdict != RepairGate::Verdict::Sendable) {
+        // Refused or held for another reason (the budget, a disrupted zone): that reason stands, and the
+        // automation is said beside it, for it may do what the refusal keeps from being done.
+        if (!d.detail.isEmpty())
+            d.detail
+                += QStringLiteral("; meanwhile ") + automation->line(d.finding->context->state.capturedAt);
+        return;
+    }
     d.verdict = overridable ? RepairGate::Verdict::NeedsOverride : RepairGate::Verdict::Refused;
     d.reason = Refusal::AutomationPending;
     d.detail

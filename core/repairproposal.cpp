@@ -129,36 +129,41 @@ Refusal RepairProposal::overrideReason() const
 QString RepairProposal::budgetVerdict() const
 {
     const RemediationBudget &budget = m_diagnosis->budget;
+    // What Kubernikus' automation is due to do, said after the budget's or a zone's verdict (a batch may hold
+    // both: each is said).
     const auto automation = std::find_if(m_gate.decisions().cbegin(), m_gate.decisions().cend(),
         [](const RepairGate::Decision &d) { return d.reason == Refusal::AutomationPending; });
-    if (automation != m_gate.decisions().cend())
-        return QStringLiteral("Kubernikus' automation is due to repair it (AutomationPending): %1. %2")
-            .arg(automation->detail,
-                automation->verdict == RepairGate::Verdict::NeedsOverride
-                    ? QStringLiteral("The override repairs it now.")
-                    : QStringLiteral("Chosen alone, the override could repair it now."));
+    const QString pending = automation == m_gate.decisions().cend()
+        ? QString()
+        : QStringLiteral(" Kubernikus' automation is due to repair %1 (AutomationPending): %2. %3")
+              .arg(automation->finding->id(), automation->detail,
+                  automation->verdict == RepairGate::Verdict::NeedsOverride
+                      ? QStringLiteral("The override repairs it now.")
+                      : QStringLiteral("Chosen alone, the override could repair it now."));
     const auto zone = std::find_if(m_gate.decisions().cbegin(), m_gate.decisions().cend(),
         [](const RepairGate::Decision &d) { return d.reason == Refusal::ZoneDisruption; });
     if (zone != m_gate.decisions().cend())
         return QStringLiteral("Deletion refused (ZoneDisruption): %1. One instance alone may be deleted with "
                               "the override.")
-            .arg(zone->detail);
+                   .arg(zone->detail)
+            + pending;
     if (m_gate.deletions() == 0)
-        return QStringLiteral("Nothing is deleted: the remediation budget does not apply.");
+        return QStringLiteral("Nothing is deleted: the remediation budget does not apply.") + pending;
     if (m_gate.deletionsAllowed())
         return QStringLiteral("Remediation budget: deleting %1 is allowed. %2 of %3 expected nodes are "
                               "unhealthy; deletions stop once more than %4 are.")
-            .arg(m_gate.deletions() == 1 ? QStringLiteral("this one")
-                                         : QStringLiteral("these %1").arg(m_gate.deletions()))
-            .arg(budget.unhealthy)
-            .arg(budget.expected)
-            .arg(budget.maxUnhealthy);
+                   .arg(m_gate.deletions() == 1 ? QStringLiteral("this one")
+                                                : QStringLiteral("these %1").arg(m_gate.deletions()))
+                   .arg(budget.unhealthy)
+                   .arg(budget.expected)
+                   .arg(budget.maxUnhealthy)
+            + pending;
     QString verdict = QStringLiteral("Remediation budget refuses deletions (%1): %2")
                           .arg(refusalName(budget.reason), budget.detail);
     if (m_gate.refusedInBulk())
         verdict += QStringLiteral(" A deletion in a batch is never allowed past the budget; repair one "
                                   "instance or node alone to override.");
-    return verdict;
+    return verdict + pending;
 }
 
 QString RepairProposal::action() const
@@ -233,12 +238,20 @@ QStringList RepairProposal::differences(const RepairProposal &fresh) const
     for (const RepairGate::Decision &d : fresh.m_gate.decisions())
         now.insert(d.finding->id(), &d);
     QSet<QString> before;
+    // Kubernikus' automation that was pending when the plan was confirmed (with the override) and is overdue
+    // now: the same requests, now sendable without the override; nothing the person confirmed changed.
+    bool lapsed = false;
     for (const RepairGate::Decision &d : m_gate.decisions()) {
         const QString id = d.finding->id();
         before.insert(id);
         const RepairGate::Decision *n = now.value(id);
+        const bool automationLapsed = n && d.verdict == RepairGate::Verdict::NeedsOverride
+            && d.reason == Refusal::AutomationPending && n->verdict == RepairGate::Verdict::Sendable;
+        lapsed = lapsed || automationLapsed;
         if (!n)
             out << QStringLiteral("%1 is gone: the kluster read again no longer has it").arg(id);
+        else if (automationLapsed)
+            continue;
         else if (n->verdict != d.verdict || n->reason != d.reason)
             out << QStringLiteral("%1: was %2, now %3").arg(id, verdictWords(d), verdictWords(*n));
     }
@@ -270,7 +283,7 @@ QStringList RepairProposal::differences(const RepairProposal &fresh) const
         out << (fresh.typeToConfirm().isEmpty()
                 ? QStringLiteral("nothing needs to be typed to confirm now")
                 : QStringLiteral("what must be typed to confirm is now \"%1\"").arg(fresh.typeToConfirm()));
-    if (fresh.needsOverride() != needsOverride())
+    if (fresh.needsOverride() != needsOverride() && !(lapsed && !fresh.needsOverride()))
         out << (fresh.needsOverride() ? QStringLiteral("the override is now needed")
                                       : QStringLiteral("the override is no longer needed"));
     return out;

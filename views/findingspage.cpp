@@ -201,9 +201,10 @@ QString FindingsPage::detailsHtml(const QModelIndexList &rows) const
             if (const Incident *i = diagnosis()->incidentOf(id))
                 html += tr("<p><i>Part of the incident <b>%1</b>: %2</i></p>")
                             .arg(OutsideText::html(i->id()), OutsideText::html(i->title));
-            html += RepairText::findingHtml(*f, withPlan()) + runbookLink(findingKindName(f->kind));
-            if (rows.size() == 1 && m_extras)
-                html += m_extras(*f); // fetched for the one finding opened, never for a selection's every one
+            // What the server itself shows, read for the one finding opened, never for a selection's every
+            // one.
+            const QString extras = rows.size() == 1 && m_extras ? m_extras(*f) : QString();
+            html += RepairText::findingHtml(*f, withPlan(), extras) + runbookLink(findingKindName(f->kind));
             if (const Acknowledgement *a = m_model->acknowledgement(id))
                 html
                     += tr("<p><i>Acknowledged %1 (Ctrl+Shift+U withdraws it). It notifies again and rises to "

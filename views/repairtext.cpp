@@ -109,12 +109,12 @@ QString automationHtml(const Finding &f)
         .arg(line);
 }
 
-QString findingHtml(const Finding &f, bool withPlan)
+QString findingHtml(const Finding &f, bool withPlan, const QString &beforeEvidence)
 {
-    // What is wrong, who else repairs it and when, what to do, then the proof: the order a person reads at
-    // 3 am.
+    // What is wrong, who else repairs it and when, what to do, what the server itself shows, then the proof:
+    // the order a person reads at 3 am.
     QString html = headerHtml(f) + automationHtml(f);
-    const QString evidence = evidenceHtml(f);
+    const QString evidence = beforeEvidence + evidenceHtml(f);
     if (!withPlan)
         return html + evidence;
     const std::optional<RepairPlan> plan = f.repair();

@@ -20,7 +20,8 @@ QString requestLine(const PlannedRequest &request); // "PUT network /v2.0/router
 QString planHtml(const RepairPlan &plan); // the requests, with their bodies
 // A router's route list before and after a change, each route marked (removed struck out, added in bold).
 QString routeChangeHtml(const QList<RepairGate::RouteLine> &lines);
-QString findingHtml(const Finding &finding, bool withPlan);
+// `beforeEvidence`: HTML shown after the repair and before the evidence (the boot evidence read on demand).
+QString findingHtml(const Finding &finding, bool withPlan, const QString &beforeEvidence = QString());
 QString headerHtml(const Finding &finding); // severity, id and message
 QString evidenceHtml(const Finding &finding);
 // An incident: its cause, each member finding with its message, and its one repair (or why it has none); what

@@ -240,7 +240,7 @@ _flightdeck_cli()
     local amopts="--alertmanager --alertmanager-label --alertmanager-ca --alertmanager-auth --alertmanager-user --alertmanager-secret-file --alertmanager-cert --alertmanager-key"
     local opts="" words=""
     case $command in
-        check)       opts="--snapshot --format --record --kluster --all --all-clouds --verbose --concurrency --node-series $cloudopts $diagopts $amopts" ;;
+        check)       opts="--snapshot --format --record --explain --kluster --all --all-clouds --verbose --concurrency --node-series $cloudopts $diagopts $amopts" ;;
         serve)       opts="--config --listen --web.config.file --hash-password --cloud --all-clouds --refresh --record --concurrency --node-series $diagopts" ;;
         snapshot)    opts="--out --route-limit --kluster $cloudopts" ;;
         diff)        opts="--format $diagopts"

@@ -106,6 +106,7 @@ t "--help --help-all --format --startup-timeout --token-expiry --route-limit --r
 t "--protected"                    flightdeck-cli repair --prot
 t "--nudge"                        flightdeck-cli repair --nu
 t "--no-automation"                flightdeck-cli check --no-a
+t "--explain"                      flightdeck-cli check --exp
 t "--snapshot"                     flightdeck-cli routes --sn
 t "--active-device"                flightdeck-cli routes --act
 t "ctx-one ctx-two"                flightdeck-cli check --context ""

@@ -4,6 +4,7 @@
 #include "services/history/historystore.h"
 
 #include "core/diagnosis.h"
+#include "core/klusterphase.h"
 #include "core/statedigest.h"
 #include "services/history/historyintervals.h"
 #include "services/history/historysql.h"
@@ -45,9 +46,12 @@ HistoryRecord HistoryRecord::of(const KlusterState &state, const Diagnosis &diag
     r.kluster = HistoryStore::klusterKey(state.cloud, state.region, state.kluster.name);
     r.at = state.capturedAt;
     r.durationMs = durationMs;
+    // A Terminating kluster's diagnosis is its one finding: what it no longer shows was not compared, so it
+    // is not resolved (an incomplete record closes nothing).
     r.complete = state.klusterSource.known && state.serversSource.known
         && state.serversSource.incomplete.isEmpty() && state.routerSource.known
-        && state.securityGroupsSource.known && state.nodesSource.known;
+        && state.securityGroupsSource.known && state.nodesSource.known
+        && KlusterPhases::parse(diagnosis.phase) != KlusterPhase::Terminating;
     if (state.routerSource.known)
         r.routes = int(state.router.routes.size());
     r.maxRoutes = state.maxRoutes.value_or(-1);

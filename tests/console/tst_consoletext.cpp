@@ -1,8 +1,10 @@
 #include "console/consoletext.h"
+#include "console/klustertimeline.h"
 #include "console/palette.h"
 #include "console/refreshcoordinator.h"
 #include "console/rowcopies.h"
 #include "core/diagnosis.h"
+#include "core/klusterstate.h"
 #include "services/local/snapshotreader.h"
 
 #include <QTest>
@@ -14,6 +16,7 @@ class TestConsoleText : public QObject
     Q_OBJECT
 private slots:
     void clockAgoAndShortError();
+    void timelineMergesRepairsAndKubernikus();
     void paletteMatchesFuzzilyBestFirst();
     void failedSourcesNamesEachOnce();
     void bannerSaysEachConnectionsFailures();
@@ -390,6 +393,61 @@ void TestConsoleText::overviewSaysThePhaseAndTheAutomation()
     QVERIFY2(terminating.lines.join(QLatin1Char('\n')).contains(QStringLiteral("Phase: <b>Terminating</b>")),
         qPrintable(terminating.lines.join(QLatin1Char('\n'))));
     QVERIFY(!terminating.lines.join(QLatin1Char('\n')).contains(QStringLiteral("automation")));
+}
+
+// The Overview's timeline: the repairs and Kubernikus' events of the last day, newest first, at most Shown
+// lines; what could not be read said, and events older than a day left out.
+void TestConsoleText::timelineMergesRepairsAndKubernikus()
+{
+    const QDateTime now = QDateTime::fromString(QStringLiteral("2026-11-29T12:00:00Z"), Qt::ISODate);
+    RepairEvent repair;
+    repair.phase = RepairEventPhase::Verified;
+    repair.time = now.addSecs(-10 * 60);
+    repair.user = QStringLiteral("alice");
+    repair.repair = QStringLiteral("Delete instance x");
+    repair.findings = { QStringLiteral("instance-error:x") };
+    repair.inAuditLog = true;
+    KlusterState state;
+    state.kubernikusEventsSource.known = true;
+    KubernikusEvent reboot;
+    reboot.reason = QStringLiteral("FailedRebootNode");
+    reboot.message = QStringLiteral("Upgrading OS for node: n1. Reboot failed: \x1b[2Jtimeout");
+    reboot.type = QStringLiteral("Warning");
+    reboot.count = 3;
+    reboot.lastTimestamp = now.addSecs(-5 * 60);
+    KubernikusEvent drain;
+    drain.reason = QStringLiteral("SuccessfulDrainNode");
+    drain.type = QStringLiteral("Normal");
+    drain.lastTimestamp = now.addSecs(-20 * 60);
+    KubernikusEvent old = drain;
+    old.lastTimestamp = now.addDays(-2);
+    state.kubernikusEvents = { reboot, drain, old };
+
+    KlusterTimeline::Lines t = KlusterTimeline::lines({ repair }, QString(), &state, now);
+    QCOMPARE(t.lines.size(), 3); // the two-day-old event left out
+    QCOMPARE(t.lines.at(0),
+        QStringLiteral(
+            "Kubernikus, 5 min ago: Warning FailedRebootNode (3 times): Upgrading OS for node: n1. "
+            "Reboot failed: \\e[2Jtimeout"));
+    QVERIFY2(t.lines.at(1).startsWith(QStringLiteral("user alice repaired")), qPrintable(t.lines.at(1)));
+    QCOMPARE(t.lines.at(2), QStringLiteral("Kubernikus, 20 min ago: SuccessfulDrainNode"));
+    QVERIFY(t.problems.isEmpty());
+
+    state.kubernikusEvents = QList<KubernikusEvent>(KlusterTimeline::Shown + 3, drain);
+    t = KlusterTimeline::lines({}, QStringLiteral("HTTP 403"), &state, now);
+    QCOMPARE(t.lines.size(), KlusterTimeline::Shown + 1);
+    QCOMPARE(t.lines.last(), QStringLiteral("… and 3 older"));
+    QCOMPARE(t.problems, QStringList { QStringLiteral("Repairs by others not read: HTTP 403") });
+
+    state.kubernikusEventsSource = SourceStatus { false,
+        QStringLiteral("kubernikus: GET /api/v1/clusters/k/events: HTTP 500"), QString() };
+    t = KlusterTimeline::lines({}, QString(), &state, now);
+    QVERIFY(t.lines.isEmpty());
+    QCOMPARE(t.problems,
+        QStringList { QStringLiteral(
+            "Kubernikus' events not read: kubernikus: GET /api/v1/clusters/k/events: HTTP 500") });
+    state.kubernikusEventsSource.error = QStringLiteral("not fetched"); // never asked: nothing said
+    QVERIFY(KlusterTimeline::lines({}, QString(), &state, now).problems.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestConsoleText)

@@ -2,7 +2,9 @@
 // repairs a finding, the refusal that keeps a repair from racing it, and the incident of a stalled actor.
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
+#include "core/klusterfetch.h"
 #include "core/repairgate.h"
+#include "core/repairproposal.h"
 #include "tests/common/worldbuilder.h"
 
 #include <QJsonArray>
@@ -22,6 +24,8 @@ private slots:
     void clockSteppingBackIsNoFuture();
     void actorsActOnlyInTheirPhase();
     void automationPendingIsOverridable();
+    void automationBesideTheBudget();
+    void automationLapsingChangesNoConfirmedPlan();
     void stalledActorIsAnIncident();
     void automationInTheReports();
 };
@@ -302,6 +306,66 @@ void TestLifecycle::automationPendingIsOverridable()
     d = Diagnosis::run(s);
     QCOMPARE(
         RepairGate({ d.find(errorA) }, d.budget).decisions().first().verdict, RepairGate::Verdict::Sendable);
+}
+
+// A deletion the remediation budget refuses keeps the budget's refusal, and says the automation beside it;
+// the repair dialog's verdict says both.
+void TestLifecycle::automationBesideTheBudget()
+{
+    WorldBuilder w = broken();
+    w.pool(QStringLiteral("pool"), 6); // 2 of 6 Ready: the budget refuses deletions
+    KlusterState s = w.state();
+    auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(s));
+    const RepairGate gate({ diagnosis->find(errorA) }, diagnosis->budget);
+    const RepairGate::Decision &one = gate.decisions().first();
+    QVERIFY2(one.reason == Refusal::TooManyUnhealthy, qPrintable(refusalName(one.reason)));
+    QVERIFY2(one.detail.contains(QStringLiteral("; meanwhile flight deletes the instance at")),
+        qPrintable(one.detail));
+
+    // The repair dialog's verdict: the budget's refusal (the automation is in the decision's detail); where
+    // the budget allows it, the budget's words and then the automation's.
+    auto fetch = std::make_shared<KlusterFetch>();
+    fetch->state = s;
+    RepairChoice choice;
+    choice.findings = { errorA };
+    const QString verdict = RepairProposal(QStringLiteral("demo"), fetch, diagnosis, choice).budgetVerdict();
+    QVERIFY2(verdict.startsWith(QStringLiteral("Remediation budget refuses deletions (TooManyUnhealthy)")),
+        qPrintable(verdict));
+    QVERIFY2(!verdict.contains(QStringLiteral("AutomationPending")), qPrintable(verdict)); // refused first
+
+    KlusterState allowed = broken().state();
+    auto allowedDiagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(allowed));
+    fetch->state = allowed;
+    const QString both
+        = RepairProposal(QStringLiteral("demo"), fetch, allowedDiagnosis, choice).budgetVerdict();
+    QVERIFY2(both.startsWith(QStringLiteral("Remediation budget: deleting this one is allowed.")),
+        qPrintable(both));
+    QVERIFY2(both.contains(QStringLiteral("Kubernikus' automation is due to repair ") + errorA
+                 + QStringLiteral(" (AutomationPending)")),
+        qPrintable(both));
+}
+
+// A plan confirmed with the override while flight was due, read again once flight is overdue: the same
+// requests, now sendable without it; nothing the person confirmed changed, so nothing stops the sending.
+void TestLifecycle::automationLapsingChangesNoConfirmedPlan()
+{
+    KlusterState s = broken().state();
+    auto fetch = std::make_shared<KlusterFetch>();
+    fetch->state = s;
+    RepairChoice choice;
+    choice.findings = { errorA };
+    const RepairProposal confirmed(
+        QStringLiteral("demo"), fetch, std::make_shared<const Diagnosis>(Diagnosis::run(s)), choice);
+    QVERIFY(confirmed.needsOverride());
+    s.findingsSince.insert(errorA, s.capturedAt.addSecs(-11 * 60)); // overdue now
+    auto again = std::make_shared<KlusterFetch>();
+    again->state = s;
+    const RepairProposal fresh(
+        QStringLiteral("demo"), again, std::make_shared<const Diagnosis>(Diagnosis::run(s)), choice);
+    QVERIFY(!fresh.needsOverride());
+    QCOMPARE(confirmed.differences(fresh), QStringList());
+    // The other way round (the override needed now, not when confirmed) is a difference.
+    QVERIFY(!fresh.differences(confirmed).isEmpty());
 }
 
 void TestLifecycle::stalledActorIsAnIncident()

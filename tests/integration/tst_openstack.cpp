@@ -24,6 +24,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -66,6 +67,7 @@ private slots:
     void severalRouteFindingsAsOneChange();
     void createRuleThenItsRepeatIsAlreadyDone();
     void addGroupThenItsRepeatIsAlreadyDone();
+    void bootEvidenceFromTheRealNova();
     void stoppedInstanceStartedAgain();
     void deleteInstances();
     void routeLimitForReal();
@@ -1073,6 +1075,27 @@ void TestOpenStack::addGroupThenItsRepeatIsAlreadyDone()
 
 // instance-stopped against the real Nova: a member stopped (os-stop), found critical (it has a node), started
 // again by its repair (os-start, 202), and the repeat is already done (409 while it starts or runs).
+// check --explain reads an unregistered instance's boot evidence from the real Nova, as the project's member:
+// its fake driver's console (os-getConsoleOutput) and the create Nova recorded (os-instance-actions).
+void TestOpenStack::bootEvidenceFromTheRealNova()
+{
+    const QString id = QStringLiteral("instance-unregistered:kks-real-pool-eeeee");
+    const Run r = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
+        QStringLiteral("1s"), QStringLiteral("--explain"), id });
+    QVERIFY2(r.out.contains(QStringLiteral("] ") + id), qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("Nova's actions on kks-real-pool-eeeee (")
+                 + m_ids.value(QStringLiteral("kks-real-pool-eeeee"))),
+        qPrintable(r.out));
+    QVERIFY2(r.out.contains(QRegularExpression(
+                 QStringLiteral("\\n  \\d{4}-\\d\\d-\\d\\dT[0-9:]{8}Z  create  by user "))),
+        qPrintable(r.out));
+    QVERIFY2(r.out.contains(
+                 QStringLiteral("Console log, its last 3 line(s):\n  | FAKE CONSOLE OUTPUT\n  | ANOTHER\n"
+                                "  | LAST LINE\n")),
+        qPrintable(r.out));
+}
+
 void TestOpenStack::stoppedInstanceStartedAgain()
 {
     const QString name = QStringLiteral("kks-real-pool-bbbbb");

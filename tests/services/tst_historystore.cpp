@@ -34,6 +34,7 @@ private slots:
     void incidentsOpenAndCloseLikeFindings();
     void incidentThatKeepsComingBackIsFlapping();
     void incidentsOfADiagnosisAreRecorded();
+    void terminatingKlusterResolvesNothing();
     void migratesFromVersionFive();
     void notADatabaseIsMovedAside();
     void corruptDatabaseIsMovedAside();
@@ -578,6 +579,23 @@ void TestHistoryStore::incidentThatKeepsComingBackIsFlapping()
     h = store.openIncidents(m_key, t.addDays(2)).value(group);
     QCOMPARE(h.intervalsLastDay, 1);
     QVERIFY(!h.flapping());
+}
+
+// A Terminating kluster is diagnosed as its one finding: what it no longer shows was not compared, and stays
+// open in the history (its record is incomplete), while kluster-terminating itself opens.
+void TestHistoryStore::terminatingKlusterResolvesNothing()
+{
+    KlusterState state
+        = SnapshotReader::read(QStringLiteral(FLIGHTDECK_SOURCE_DIR "/examples/broken-routes"));
+    HistoryRecord running = HistoryRecord::of(state, Diagnosis::run(state), 10);
+    QVERIFY(running.complete);
+    QVERIFY(running.findings.size() > 1);
+    state.kluster.phase = QStringLiteral("Terminating");
+    const Diagnosis terminating = Diagnosis::run(state);
+    HistoryRecord r = HistoryRecord::of(state, terminating, 10);
+    QVERIFY(!r.complete);
+    QCOMPARE(r.findings.size(), 1);
+    QVERIFY(r.findings.first().first.startsWith(QStringLiteral("kluster-terminating:")));
 }
 
 // What a diagnosis' incidents leave in the record: their ids, titles, severities and member counts.

@@ -15,6 +15,7 @@
 #include "tests/views/consolefixture.h"
 #include "views/fleetview.h"
 #include "views/mainwindow.h"
+#include "views/overviewpage.h"
 #include "views/repairdialog.h"
 #include "views/tabs.h"
 
@@ -35,6 +36,7 @@ private slots:
     void cleanup();
     void stalledFlightInTheDetails();
     void terminatingIsGreyAndNamed();
+    void bootEvidenceAndTheTimeline();
 
 private:
     ConnectionSpec automated() const
@@ -197,6 +199,67 @@ void TestConsoleLifecycle::terminatingIsGreyAndNamed()
         window.resize(1440, 900);
         QTest::qWait(100);
         QVERIFY(window.grab().save(shots + QStringLiteral("/fleet-terminating.png")));
+    }
+}
+
+// A finding opened alone shows its server's boot evidence, read from Nova when the details open (the console
+// log's tail, escaped; the actions), once per refresh; the Overview's timeline has what Kubernikus recorded
+// beside the repairs.
+void TestConsoleLifecycle::bootEvidenceAndTheTimeline()
+{
+    {
+        World &w = m_fixture->sim.world();
+        SimServer &s = w.servers[w.serverIndexByName(QStringLiteral("kks-demo-pool-z8b1n"))];
+        s.consoleLog
+            = QStringLiteral("ignition[640]: GET error: network is unreachable\n<b>not bold</b>\x7f\n");
+    }
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, ConsoleTest::simSpec(m_fixture->sim)));
+    const KlusterKey demo { QStringLiteral("sim"), QStringLiteral("demo") };
+    QVERIFY(ConsoleTest::select(window, demo));
+    window.setTab(Tab::Findings);
+    const QString id = QStringLiteral("instance-unregistered:kks-demo-pool-z8b1n");
+    QTRY_VERIFY_WITH_TIMEOUT(window.findingsPage()->selectKeys({ id }), 10000);
+    auto *details = window.findingsPage()->findChild<QTextBrowser *>();
+    QVERIFY(details);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        details->toPlainText().contains(QStringLiteral("Nova's actions on kks-demo-pool-z8b1n")), 10000);
+    const QString text = details->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("| ignition[640]: GET error: network is unreachable")),
+        qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("| <b>not bold</b>\\x7f")), qPrintable(text)); // text, escaped
+    QVERIFY(text.contains(QStringLiteral("  create")));
+    QVERIFY(!details->toHtml().contains(QStringLiteral("<b>not bold")));
+    // Read once for this refresh: showing the details again asks Nova nothing more.
+    const qint64 asked = m_fixture->sim.requestCount(QStringLiteral("compute"));
+    window.findingsPage()->view()->clearSelection();
+    QVERIFY(window.findingsPage()->selectKeys({ id }));
+    QTest::qWait(300);
+    QVERIFY(details->toPlainText().contains(QStringLiteral("Nova's actions on kks-demo-pool-z8b1n")));
+    QCOMPARE(m_fixture->sim.requestCount(QStringLiteral("compute")), asked);
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1280, 1100);
+        QVERIFY(ConsoleTest::activate(&window));
+        QTest::qWait(200);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/boot-evidence.png")));
+    }
+
+    // The timeline: what Kubernikus' servicing recorded on green, newest first.
+    const KlusterKey green { QStringLiteral("sim"), QStringLiteral("green") };
+    QVERIFY(ConsoleTest::select(window, green));
+    window.setTab(Tab::Overview);
+    QTRY_VERIFY_WITH_TIMEOUT(window.overviewPage()->teamRepairsShown().contains(
+                                 QStringLiteral("SuccessfulDrainNode: Preparing upgrade for "
+                                                "node: kks-green-pool-s3c4d")),
+        10000);
+    const QString timeline = window.overviewPage()->teamRepairsShown();
+    QVERIFY2(timeline.indexOf(QStringLiteral("kks-green-pool-s3c4d"))
+            < timeline.indexOf(QStringLiteral("SuccessfulRebootNode")),
+        qPrintable(timeline));
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1280, 800);
+        QTest::qWait(200);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/kluster-timeline.png")));
     }
 }
 
