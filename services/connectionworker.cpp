@@ -352,6 +352,7 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
             && !m_watches->wants(kluster, last->diagnosis.get()) && listedAt.isValid()
             && listedAt.secsTo(started) < SlowNodeListSeconds;
         fetcher->setNodesWatched(watched || reused);
+        fetcher->setKubernikusEvents(m_watches->isShown(kluster)); // its timeline, for the one looked at
         m_fetchers.insert(kluster, fetcher);
         connect(fetcher, &KlusterFetcher::finished, this,
             [this, fetcher, kluster, result, timer, started, watched, reused, listedAt, cachedCredentials](

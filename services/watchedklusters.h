@@ -33,6 +33,7 @@ public:
     void stopAll(); // before the client their streams use goes
     // The kluster a person looks at: watched from what its last refresh listed, whatever the bound.
     void setShown(const QString &kluster);
+    bool isShown(const QString &kluster) const { return !kluster.isEmpty() && kluster == m_shown; }
     // Whether the kluster's nodes deserve a watch: shown, in trouble, or changed lately.
     bool wants(const QString &kluster, const Diagnosis *diagnosis) const;
     // Whether the refresh about to start can take the nodes from the watch: connected, and not every tenth

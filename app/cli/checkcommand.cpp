@@ -229,6 +229,7 @@ int runCheckCommand(const QStringList &arguments)
     HttpClient client;
     KeystoneSession session(&client, *cloud);
     KlusterFetcher fetcher(&session, parser.value(QStringLiteral("kluster")));
+    fetcher.setKubernikusEvents(true); // the report says what Kubernikus recorded lately
     if (kube)
         fetcher.setKubeTarget(*kube);
     int status = CliOptions::ExitUnknown;

@@ -65,6 +65,7 @@ int runSnapshotCommand(const QStringList &arguments)
     HttpClient client;
     KeystoneSession session(&client, *p.cloud);
     KlusterFetcher fetcher(&session, p.kluster);
+    fetcher.setKubernikusEvents(true); // kubernikus-events.json
     if (p.kube)
         fetcher.setKubeTarget(*p.kube);
     if (parser.isSet(QStringLiteral("route-limit"))) {

@@ -207,9 +207,11 @@ void KlusterFetcher::start()
     s.klusterSource.error = s.serversSource.error = s.routerSource.error = s.securityGroupsSource.error
         = s.nodesSource.error = QStringLiteral("not fetched");
 
-    // kluster -> router; servers; security groups; extensions; nodes (unless watched); Kubernikus' events.
-    m_outstanding = m_nodesWatched ? 5 : 6;
-    fetchKubernikusEvents();
+    // kluster -> router; servers; security groups; extensions; nodes (unless watched); Kubernikus' events (when
+    // asked for).
+    m_outstanding = (m_nodesWatched ? 4 : 5) + (m_kubernikusEvents ? 1 : 0);
+    if (m_kubernikusEvents)
+        fetchKubernikusEvents();
     const auto klusterRead = [this](const ApiResponse &r) {
         KlusterState &s = m_result.state;
         const Error error = r.read([&s](const QJsonObject &body) {

@@ -41,6 +41,9 @@ public:
     // The nodes are kept up to date by a watch: not listed (nodesSource stays "not fetched"); the caller puts
     // the watched ones in.
     void setNodesWatched(bool watched) { m_nodesWatched = watched; }
+    // Reads what Kubernikus recorded about the kluster too (its timeline; optional, one request more): for
+    // `check`, a snapshot, and the kluster a person looks at, not for every kluster of a round.
+    void setKubernikusEvents(bool read) { m_kubernikusEvents = read; }
     // The project's servers from `cache` (shared with the project's other klusters, kept between refreshes),
     // fetched no earlier than `notBefore`; without one, they are listed whole.
     void setServerCache(ServerCache *cache, const QDateTime &notBefore)
@@ -101,6 +104,7 @@ private:
     // Waiting for what is shared: a cancel stops waiting (the fetch goes on for the others).
     bool m_nodesFromCache = false;
     bool m_nodesWatched = false;
+    bool m_kubernikusEvents = false;
     bool m_serversPending = false;
     bool m_groupsPending = false;
     bool m_extensionsPending = false;

@@ -160,7 +160,14 @@ void TestNodeWatch::eventsGiveWhatAListGives()
     kept.state.capturedAt = relisted.state.capturedAt;
     const Diagnosis a = Diagnosis::run(kept.state, DiagnosisOptions());
     const Diagnosis b = Diagnosis::run(relisted.state, DiagnosisOptions());
-    QCOMPARE(CheckReport::toJson(kept.state, a), CheckReport::toJson(relisted.state, b));
+    // The report but for how each optional source was read (a device refused by the first read is said as
+    // "refused earlier in this session" by the next).
+    const auto report = [](const KlusterState &state, const Diagnosis &d) {
+        QJsonObject o = QJsonDocument::fromJson(CheckReport::toJson(state, d)).object();
+        o.remove(QStringLiteral("sources"));
+        return o;
+    };
+    QCOMPARE(report(kept.state, a), report(relisted.state, b));
 }
 
 void TestNodeWatch::goneAsksForAList()

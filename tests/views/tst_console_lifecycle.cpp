@@ -248,6 +248,9 @@ void TestConsoleLifecycle::bootEvidenceAndTheTimeline()
     const KlusterKey green { QStringLiteral("sim"), QStringLiteral("green") };
     QVERIFY(ConsoleTest::select(window, green));
     window.setTab(Tab::Overview);
+    // Kubernikus' events are read with the refreshes of the kluster looked at (F5 here), not with a round's.
+    QVERIFY(!window.overviewPage()->teamRepairsShown().contains(QStringLiteral("SuccessfulDrainNode")));
+    window.refreshAction()->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(window.overviewPage()->teamRepairsShown().contains(
                                  QStringLiteral("SuccessfulDrainNode: Preparing upgrade for "
                                                 "node: kks-green-pool-s3c4d")),
