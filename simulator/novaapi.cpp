@@ -303,9 +303,16 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                         || (length.isString() && digits.match(length.toString()).hasMatch());
                     if (!valid || body.size() != 1)
                         return fault(400, QStringLiteral("badRequest"),
-                            QStringLiteral("Invalid input for field/attribute length. Value: %1.")
-                                .arg(QString::fromUtf8(
-                                    QJsonDocument(QJsonArray { length }).toJson(QJsonDocument::Compact))));
+                            length.isString()
+                                // As the real Nova words it (tests/integration: conformance).
+                                ? QStringLiteral("Invalid input for field/attribute length. Value: %1. '%1' does "
+                                                 "not match '^-?[0-9]+$'")
+                                      .arg(length.toString())
+                                : QStringLiteral("Invalid input for field/attribute length. Value: %1.")
+                                      .arg(QString::fromUtf8(QJsonDocument(QJsonArray { length })
+                                                                 .toJson(QJsonDocument::Compact))
+                                               .mid(1)
+                                               .chopped(1)));
                     const SimServer &s = m_world.servers.at(i);
                     // No host yet (building, or never scheduled): Nova's InstanceNotReady.
                     if (s.vmState == QLatin1String("building")

@@ -1,6 +1,7 @@
 #include "tests/conformance/conformance.h"
 
 #include <QDateTime>
+#include <QRegularExpression>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkReply>
@@ -343,6 +344,34 @@ QList<Observation> run(const Target &t, QString *error)
     observe(QStringLiteral("nova: addSecurityGroup of an unknown group"),
         request(nam, "POST", action,
             QByteArrayLiteral(R"({"addSecurityGroup": {"name": "no-such-group-4711"}})"), novaHeaders));
+
+    // A server's boot evidence (diagnosis.md §7): its console's tail and its actions.
+    r = request(nam, "POST", action, QByteArrayLiteral(R"({"os-getConsoleOutput": {"length": 2}})"), novaHeaders);
+    {
+        const QJsonValue output = r.json().value(QStringLiteral("output"));
+        observe(QStringLiteral("nova: the console's last 2 lines"), r,
+            !output.isString()                                     ? QStringLiteral("no output")
+                : output.toString().split(QLatin1Char('\n')).size() <= 2 ? QStringLiteral("a text of at most 2 lines")
+                                                                   : QStringLiteral("more than 2 lines"));
+    }
+    observe(QStringLiteral("nova: a console length that is no number"),
+        request(nam, "POST", action, QByteArrayLiteral(R"({"os-getConsoleOutput": {"length": "fifty"}})"),
+            novaHeaders));
+    r = request(nam, "GET", nova + QStringLiteral("/servers/") + t.serverId + QStringLiteral("/os-instance-actions"),
+        {}, novaHeaders);
+    {
+        const QJsonArray actions = r.json().value(QStringLiteral("instanceActions")).toArray();
+        const QJsonObject oldest = actions.isEmpty() ? QJsonObject() : actions.last().toObject();
+        const QString start = oldest.value(QStringLiteral("start_time")).toString();
+        observe(QStringLiteral("nova: a server's actions"), r,
+            QStringLiteral("oldest %1, its start_time %2")
+                .arg(oldest.value(QStringLiteral("action")).toString(),
+                    QRegularExpression(QStringLiteral("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}$"))
+                            .match(start)
+                            .hasMatch()
+                        ? QStringLiteral("with microseconds and no zone")
+                        : QStringLiteral("\"%1\"").arg(start)));
+    }
 
     // What an incremental refresh relies on: a security group removed from a server changes its port
     // (Neutron's changed_since finds it), not Nova's record of the server (changes-since does not).
