@@ -7,6 +7,7 @@
 #include "core/findingtraits.h"
 #include "core/klusterstanding.h"
 #include "core/knowledge.h"
+#include "core/source.h"
 #include "models/fleettiles.h"
 #include "services/history/historystore.h"
 #include "simulator/scenario.h"
@@ -20,6 +21,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QJsonArray>
+#include <QSet>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -278,12 +280,20 @@ void TestConsoleStory::faultMatrix()
     spec.options.automation = false; // the simulated cloud runs no Kubernikus controller
     QVERIFY(ConsoleTest::open(window, spec));
     QHash<QString, QStringList> console; // by kluster: the finding ids the console reports
+    // Klusters that lost another source too: a service whose every answer to one path fails is given a rest
+    // after five (services/http/endpointhealth.h), and what a kluster asks of it meanwhile is not sent. Which
+    // klusters meet that rest depends on the order their requests go out, so they are not compared.
+    QSet<QString> restedToo;
     for (const QModelIndex &row : ConsoleTest::sidebarRows(window.sidebar())) {
         const KlusterKey key = KlusterKey::fromString(row.data(KlustersModel::KeyRole).toString());
         const KlusterData *data = window.kluster(key);
         QVERIFY2(data && data->diagnosis && data->fetch, qPrintable(key.toString()));
         // The source is unknown and said so.
         QVERIFY2(!Knowledge(data->fetch->state).known(failed), qPrintable(key.toString()));
+        for (const Source other : Sources::required()) {
+            if (other != failed && !Knowledge(data->fetch->state).known(other))
+                restedToo.insert(key.kluster);
+        }
         QStringList ids;
         for (const Finding &f : data->diagnosis->findings) {
             QVERIFY2(!needing.contains(QString(findingTraits(f.kind).name)), qPrintable(f.id()));
@@ -299,6 +309,7 @@ void TestConsoleStory::faultMatrix()
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     const QJsonArray rows = report.value(QLatin1String("klusters")).toArray();
     QCOMPARE(rows.size(), 6); // the demo world's klusters
+    int compared = 0;
     for (const QJsonValue &v : rows) {
         const QJsonObject row = v.toObject();
         const QString kluster = row.value(QLatin1String("kluster")).toString();
@@ -310,11 +321,16 @@ void TestConsoleStory::faultMatrix()
             ids << f.toObject().value(QLatin1String("id")).toString();
         }
         ids.sort();
+        if (restedToo.contains(kluster)
+            || row.value(QLatin1String("error")).toString().contains(QLatin1String("not sent:")))
+            continue;
+        ++compared;
         // The console and the command line report the same findings.
         QVERIFY2(ids == console.value(kluster),
             qPrintable(kluster + QStringLiteral(": the command line ") + ids.join(QLatin1Char(' '))
                 + QStringLiteral("; the console ") + console.value(kluster).join(QLatin1Char(' '))));
     }
+    QVERIFY2(compared >= 1, "no kluster was read alike by both: nothing compared");
 }
 
 QTEST_MAIN(TestConsoleStory)
