@@ -12,7 +12,7 @@ namespace {
 // Why a part was not read, in the words an on-call engineer acts on.
 QString why(const ApiResponse &r, const Error &error, const char *what)
 {
-    const QString reason = error.toString();
+    QString reason = error.toString();
     if (r.status == 409)
         return QStringLiteral("Nova has no %1 for it yet: %2").arg(QLatin1String(what), reason);
     if (r.status == 403)
