@@ -305,12 +305,13 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                         return fault(400, QStringLiteral("badRequest"),
                             length.isString()
                                 // As the real Nova words it (tests/integration: conformance).
-                                ? QStringLiteral("Invalid input for field/attribute length. Value: %1. '%1' does "
-                                                 "not match '^-?[0-9]+$'")
+                                ? QStringLiteral(
+                                    "Invalid input for field/attribute length. Value: %1. '%1' does "
+                                    "not match '^-?[0-9]+$'")
                                       .arg(length.toString())
                                 : QStringLiteral("Invalid input for field/attribute length. Value: %1.")
-                                      .arg(QString::fromUtf8(QJsonDocument(QJsonArray { length })
-                                                                 .toJson(QJsonDocument::Compact))
+                                      .arg(QString::fromUtf8(
+                                          QJsonDocument(QJsonArray { length }).toJson(QJsonDocument::Compact))
                                                .mid(1)
                                                .chopped(1)));
                     const SimServer &s = m_world.servers.at(i);

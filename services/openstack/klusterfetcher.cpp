@@ -207,8 +207,8 @@ void KlusterFetcher::start()
     s.klusterSource.error = s.serversSource.error = s.routerSource.error = s.securityGroupsSource.error
         = s.nodesSource.error = QStringLiteral("not fetched");
 
-    // kluster -> router; servers; security groups; extensions; nodes (unless watched); Kubernikus' events (when
-    // asked for).
+    // kluster -> router; servers; security groups; extensions; nodes (unless watched); Kubernikus' events
+    // (when asked for).
     m_outstanding = (m_nodesWatched ? 4 : 5) + (m_kubernikusEvents ? 1 : 0);
     if (m_kubernikusEvents)
         fetchKubernikusEvents();

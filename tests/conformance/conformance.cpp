@@ -1,10 +1,10 @@
 #include "tests/conformance/conformance.h"
 
 #include <QDateTime>
-#include <QRegularExpression>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkReply>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUrl>
@@ -346,19 +346,22 @@ QList<Observation> run(const Target &t, QString *error)
             QByteArrayLiteral(R"({"addSecurityGroup": {"name": "no-such-group-4711"}})"), novaHeaders));
 
     // A server's boot evidence (diagnosis.md §7): its console's tail and its actions.
-    r = request(nam, "POST", action, QByteArrayLiteral(R"({"os-getConsoleOutput": {"length": 2}})"), novaHeaders);
+    r = request(
+        nam, "POST", action, QByteArrayLiteral(R"({"os-getConsoleOutput": {"length": 2}})"), novaHeaders);
     {
         const QJsonValue output = r.json().value(QStringLiteral("output"));
         observe(QStringLiteral("nova: the console's last 2 lines"), r,
-            !output.isString()                                     ? QStringLiteral("no output")
-                : output.toString().split(QLatin1Char('\n')).size() <= 2 ? QStringLiteral("a text of at most 2 lines")
-                                                                   : QStringLiteral("more than 2 lines"));
+            !output.isString() ? QStringLiteral("no output")
+                : output.toString().split(QLatin1Char('\n')).size() <= 2
+                ? QStringLiteral("a text of at most 2 lines")
+                : QStringLiteral("more than 2 lines"));
     }
     observe(QStringLiteral("nova: a console length that is no number"),
         request(nam, "POST", action, QByteArrayLiteral(R"({"os-getConsoleOutput": {"length": "fifty"}})"),
             novaHeaders));
-    r = request(nam, "GET", nova + QStringLiteral("/servers/") + t.serverId + QStringLiteral("/os-instance-actions"),
-        {}, novaHeaders);
+    r = request(nam, "GET",
+        nova + QStringLiteral("/servers/") + t.serverId + QStringLiteral("/os-instance-actions"), {},
+        novaHeaders);
     {
         const QJsonArray actions = r.json().value(QStringLiteral("instanceActions")).toArray();
         const QJsonObject oldest = actions.isEmpty() ? QJsonObject() : actions.last().toObject();

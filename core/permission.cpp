@@ -1,0 +1,251 @@
+#include "core/permission.h"
+
+#include "core/json/jsonreader.h"
+
+#include <QRegularExpression>
+#include <array>
+
+QString Permissions::name(Permission permission)
+{
+    switch (permission) {
+    case Permission::Allowed:
+        return QStringLiteral("allowed");
+    case Permission::Denied:
+        return QStringLiteral("denied");
+    case Permission::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown");
+}
+
+// keystonemiddleware's _path_matches: `{name}` and `*` one non-empty segment, `**` anything, the rest
+// literal, the whole path.
+bool AccessRule::matches(const QString &serviceType, const QString &httpMethod, const QString &fullPath) const
+{
+    if (service != serviceType || method.compare(httpMethod, Qt::CaseInsensitive) != 0)
+        return false;
+    QString pattern = QStringLiteral("^");
+    for (qsizetype i = 0; i < path.size(); ++i) {
+        const QChar c = path.at(i);
+        if (c == QLatin1Char('*') && i + 1 < path.size() && path.at(i + 1) == QLatin1Char('*')) {
+            pattern += QStringLiteral(".*");
+            ++i;
+        } else if (c == QLatin1Char('*')) {
+            pattern += QStringLiteral("[^/]+");
+        } else if (c == QLatin1Char('{')) {
+            const qsizetype end = path.indexOf(QLatin1Char('}'), i);
+            if (end < 0) {
+                pattern += QRegularExpression::escape(path.mid(i));
+                break;
+            }
+            pattern += QStringLiteral("[^/]+");
+            i = end;
+        } else {
+            pattern += QRegularExpression::escape(QString(c));
+        }
+    }
+    pattern += QLatin1Char('$');
+    return QRegularExpression(pattern).match(fullPath).hasMatch();
+}
+
+bool TokenIdentity::hasRole(const QString &role) const
+{
+    // Keystone's default implied roles: admin → member → reader.
+    static const std::array<const char *, 3> ladder { "reader", "member", "admin" };
+    const auto rank = [](const QString &r) -> int {
+        for (int i = 0; i < int(ladder.size()); ++i) {
+            if (r == QLatin1String(ladder.at(std::size_t(i))))
+                return i;
+        }
+        return -1;
+    };
+    if (roles.contains(role))
+        return true;
+    const int needed = rank(role);
+    if (needed < 0)
+        return false;
+    for (const QString &r : roles) {
+        if (rank(r) >= needed)
+            return true;
+    }
+    return false;
+}
+
+QString TokenIdentity::summary() const
+{
+    QString text = userName.isEmpty() ? userId : userName;
+    if (!applicationCredential.isEmpty())
+        text += QStringLiteral(" (application credential %1%2)")
+                    .arg(applicationCredential,
+                        accessRules ? QStringLiteral(", %1 access rule(s)").arg(accessRules->size())
+                                    : QString());
+    text += QStringLiteral(" · ")
+        + (roles.isEmpty() ? QStringLiteral("no role") : roles.join(QStringLiteral(", ")));
+    if (systemScope)
+        text += QStringLiteral(" · system scope");
+    else if (!projectId.isEmpty())
+        text += QStringLiteral(" · project %1").arg(projectName.isEmpty() ? projectId : projectName);
+    return text;
+}
+
+TokenIdentity TokenIdentity::parse(const QString &source, const QByteArray &body)
+{
+    const JsonReader root(source, parseJsonObject(source, body));
+    const JsonReader token = root.requireField(QStringLiteral("token"));
+    token.requireObject();
+    TokenIdentity t;
+    const JsonReader user = token.requireField(QStringLiteral("user"));
+    user.requireObject();
+    t.userId = user.requireString(QStringLiteral("id"));
+    t.userName = user.optString(QStringLiteral("name"));
+    if (token.has(QStringLiteral("project"))) {
+        const JsonReader project = token.child(QStringLiteral("project"));
+        project.requireObject();
+        t.projectId = project.requireString(QStringLiteral("id"));
+        t.projectName = project.optString(QStringLiteral("name"));
+    }
+    if (token.has(QStringLiteral("system")))
+        t.systemScope = token.child(QStringLiteral("system")).optBool(QStringLiteral("all"));
+    token.forEachElementOf(QStringLiteral("roles"), [&t](const JsonReader &role) {
+        role.requireObject();
+        t.roles << role.requireString(QStringLiteral("name"));
+    });
+    if (token.has(QStringLiteral("application_credential"))) {
+        const JsonReader credential = token.child(QStringLiteral("application_credential"));
+        credential.requireObject();
+        t.applicationCredential
+            = credential.optString(QStringLiteral("name"), credential.optString(QStringLiteral("id")));
+        if (credential.has(QStringLiteral("access_rules"))) {
+            QList<AccessRule> rules;
+            credential.forEachElementOf(QStringLiteral("access_rules"), [&rules](const JsonReader &rule) {
+                rule.requireObject();
+                rules.append(AccessRule { rule.requireString(QStringLiteral("service")),
+                    rule.requireString(QStringLiteral("method")),
+                    rule.requireString(QStringLiteral("path")) });
+            });
+            t.accessRules = rules;
+        }
+    }
+    return t;
+}
+
+const PolicyProfile &PolicyProfile::defaults()
+{
+    static const PolicyProfile profile = [] {
+        PolicyProfile p;
+        const QString id = QStringLiteral("[^/]+");
+        const QStringList reader { QStringLiteral("reader") };
+        const QStringList member { QStringLiteral("member") };
+        // The ASR driver's operations check `context_is_cloud_admin`, which a cloud defines (SAP's:
+        // role:cloud_network_admin); Neutron lets an admin through any policy.
+        const QStringList cloudAdmin { QStringLiteral("cloud_network_admin"), QStringLiteral("admin") };
+        const QString network = QStringLiteral("network");
+        const QString compute = QStringLiteral("compute");
+        p.m_rules = {
+            { network, QStringLiteral("GET"), QStringLiteral("/v2\\.0/routers/") + id, {},
+                QStringLiteral("get_router"), reader, QStringLiteral("read the project's routers") },
+            { network, QStringLiteral("PUT"), QStringLiteral("/v2\\.0/routers/") + id, {},
+                QStringLiteral("update_router"), member, QStringLiteral("change the project's routers") },
+            { network, QStringLiteral("PUT"),
+                QStringLiteral("/v2\\.0/routers/") + id + QStringLiteral("/add_extraroutes"), {},
+                QStringLiteral("add_extraroutes"), member,
+                QStringLiteral("add routes to the project's routers") },
+            { network, QStringLiteral("PUT"),
+                QStringLiteral("/v2\\.0/routers/") + id + QStringLiteral("/remove_extraroutes"), {},
+                QStringLiteral("remove_extraroutes"), member,
+                QStringLiteral("remove routes from the project's routers") },
+            { network, QStringLiteral("POST"), QStringLiteral("/v2\\.0/security-group-rules"), {},
+                QStringLiteral("create_security_group_rule"), member,
+                QStringLiteral("add rules to the project's security groups") },
+            { network, QStringLiteral("PUT"), QStringLiteral("/v2\\.0/ports/") + id, {},
+                QStringLiteral("update_port:allowed_address_pairs"), member,
+                QStringLiteral("change the allowed address pairs of ports on the project's own networks") },
+            { network, QStringLiteral("GET"), QStringLiteral("/v2\\.0/asr1k/routers/") + id, {},
+                QStringLiteral("context_is_cloud_admin"), cloudAdmin,
+                QStringLiteral("read a router's devices (the ASR driver's validate)") },
+            { network, QStringLiteral("PUT"), QStringLiteral("/v2\\.0/asr1k/routers/") + id, {},
+                QStringLiteral("context_is_cloud_admin"), cloudAdmin,
+                QStringLiteral("sync a router to its devices") },
+            { network, QStringLiteral("DELETE"), QStringLiteral("/v2\\.0/asr1k/routers/") + id, {},
+                QStringLiteral("context_is_cloud_admin"), cloudAdmin,
+                QStringLiteral("tear a router's devices down") },
+            { compute, QStringLiteral("DELETE"), QStringLiteral("/servers/") + id, {},
+                QStringLiteral("os_compute_api:servers:delete"), member,
+                QStringLiteral("delete the project's servers") },
+            { compute, QStringLiteral("POST"), QStringLiteral("/servers/") + id + QStringLiteral("/action"),
+                QStringLiteral("addSecurityGroup"), QStringLiteral("os_compute_api:os-security-groups:add"),
+                member, QStringLiteral("add security groups to the project's servers") },
+            { compute, QStringLiteral("POST"), QStringLiteral("/servers/") + id + QStringLiteral("/action"),
+                QStringLiteral("os-start"), QStringLiteral("os_compute_api:servers:start"), member,
+                QStringLiteral("start the project's servers") },
+            { compute, QStringLiteral("POST"), QStringLiteral("/servers/") + id + QStringLiteral("/action"),
+                QStringLiteral("reboot"), QStringLiteral("os_compute_api:servers:reboot"), member,
+                QStringLiteral("reboot the project's servers") },
+            { compute, QStringLiteral("POST"), QStringLiteral("/servers/") + id + QStringLiteral("/action"),
+                QStringLiteral("os-getConsoleOutput"), QStringLiteral("os_compute_api:os-console-output"),
+                member, QStringLiteral("read the console log of the project's servers") },
+            { compute, QStringLiteral("GET"),
+                QStringLiteral("/servers/") + id + QStringLiteral("/os-instance-actions"), {},
+                QStringLiteral("os_compute_api:os-instance-actions:list"), reader,
+                QStringLiteral("read the actions on the project's servers") },
+        };
+        return p;
+    }();
+    return profile;
+}
+
+const PolicyProfile::Rule *PolicyProfile::ruleFor(const PlannedRequest &request) const
+{
+    const QString path = request.path.section(QLatin1Char('?'), 0, 0);
+    for (const Rule &rule : m_rules) {
+        if (rule.service != request.service || rule.method != request.method)
+            continue;
+        if (!QRegularExpression(QStringLiteral("^") + rule.pathPattern + QStringLiteral("$"))
+                 .match(path)
+                 .hasMatch())
+            continue;
+        if (!rule.actionKey.isEmpty() && !request.body.toObject().contains(rule.actionKey))
+            continue;
+        return &rule;
+    }
+    return nullptr;
+}
+
+PermissionVerdict PolicyProfile::judge(
+    const PlannedRequest &request, const TokenIdentity &identity, const QString &endpointPath) const
+{
+    if (request.service == QLatin1String("kubernetes"))
+        return { Permission::Unknown,
+            QStringLiteral("the kluster's API server decides (its RBAC, not Keystone's roles)") };
+    // An application credential's access rules first: a request none of them matches is refused (401),
+    // whatever the roles.
+    if (identity.accessRules) {
+        QString full = endpointPath;
+        while (full.endsWith(QLatin1Char('/')))
+            full.chop(1);
+        full += request.path.section(QLatin1Char('?'), 0, 0);
+        const bool matched = std::any_of(identity.accessRules->cbegin(), identity.accessRules->cend(),
+            [&](const AccessRule &r) { return r.matches(request.service, request.method, full); });
+        if (!matched)
+            return { Permission::Denied,
+                QStringLiteral("the application credential %1 has no access rule for %2 %3 %4")
+                    .arg(identity.applicationCredential, request.method, request.service, full) };
+    }
+    const Rule *rule = ruleFor(request);
+    if (!rule)
+        return { Permission::Unknown,
+            QStringLiteral("no policy is known for %1 %2 %3")
+                .arg(request.method, request.service, request.path) };
+    for (const QString &role : rule->anyRole) {
+        if (identity.hasRole(role))
+            return { Permission::Allowed, QString() };
+    }
+    return { Permission::Denied,
+        QStringLiteral("%1 needs the role %2 (%3) to %4; these credentials have %5")
+            .arg(rule->policy, rule->anyRole.join(QStringLiteral(" or ")),
+                identity.projectName.isEmpty() ? QStringLiteral("the project")
+                                               : QStringLiteral("project %1").arg(identity.projectName),
+                rule->what,
+                identity.roles.isEmpty() ? QStringLiteral("no role")
+                                         : identity.roles.join(QStringLiteral(", "))) };
+}

@@ -1,0 +1,95 @@
+#pragma once
+
+#include "core/repairplan.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+// What these credentials may do (diagnosis.md §8): each request Flightdeck would send judged before it is
+// sent, from the token's roles and scope and an application credential's access rules, against a policy
+// profile of the calls Flightdeck sends and the roles the clouds' default policies require
+// (docs/wire-formats.md, "What a token may do"). Nothing here sends anything.
+enum class Permission
+{
+    Allowed,
+    Denied, // with why: the role or the access rule it needs
+    Unknown, // no rule known for it, or the token not read: offered with a note
+};
+
+namespace Permissions {
+QString name(Permission permission); // "allowed", "denied", "unknown" (the JSON report's words)
+}
+
+// An application credential's access rule (Keystone `access_rules`): the service type, the method, and a
+// path pattern in which `*` and `{name}` stand for one segment and `**` for anything, matched whole against
+// the request's path as the service receives it (its endpoint's path included).
+struct AccessRule
+{
+    QString service;
+    QString method;
+    QString path;
+
+    bool matches(const QString &serviceType, const QString &httpMethod, const QString &fullPath) const;
+};
+
+// Who the token is and what it carries (`GET /v3/auth/tokens`'s `token`; never the token itself).
+struct TokenIdentity
+{
+    QString userId;
+    QString userName;
+    QString projectId; // empty: not project-scoped
+    QString projectName;
+    bool systemScope = false; // `system: {"all": true}`
+    QStringList roles; // names, as Keystone lists them (implied roles included)
+    QString applicationCredential; // its name; empty: a password token
+    // The application credential's access rules: absent, it is unrestricted by them.
+    std::optional<QList<AccessRule>> accessRules;
+
+    // Whether the roles include `role` or one that implies it (Keystone's defaults: admin implies member,
+    // member implies reader).
+    bool hasRole(const QString &role) const;
+    // "demo · member, reader · project flightdeck-demo" (the console's header).
+    QString summary() const;
+
+    // The body of `GET`/`POST /v3/auth/tokens`: {"token": {…}}. Throws ParseError naming `source`.
+    static TokenIdentity parse(const QString &source, const QByteArray &body);
+};
+
+struct PermissionVerdict
+{
+    Permission permission = Permission::Unknown;
+    QString reason; // empty when allowed: "member may change routers: these credentials have reader"
+};
+
+// The calls Flightdeck sends, each with the policy that guards it and the role the cloud's defaults require.
+class PolicyProfile
+{
+public:
+    struct Rule
+    {
+        QString service; // catalog type
+        QString method;
+        QString pathPattern; // a regular expression over the path relative to the service's endpoint
+        QString actionKey; // a server action's body key ("os-start"); empty: any body
+        QString policy; // the policy's name ("update_router", "os_compute_api:servers:delete")
+        QStringList anyRole; // one of them suffices (hasRole)
+        QString what; // "change the project's routers"
+    };
+
+    // The defaults of Neutron, Nova and the ASR driver as read from their sources (wire-formats.md).
+    static const PolicyProfile &defaults();
+    const QList<Rule> &rules() const { return m_rules; }
+
+    // The request judged for `identity`; `endpointPath` is the path of the service's endpoint ("/v2.1"),
+    // what access rules are matched with. A Kubernetes request is judged by the API server itself
+    // (SelfSubjectAccessReview): unknown here.
+    PermissionVerdict judge(
+        const PlannedRequest &request, const TokenIdentity &identity, const QString &endpointPath = {}) const;
+    const Rule *ruleFor(const PlannedRequest &request) const;
+
+private:
+    QList<Rule> m_rules;
+};
