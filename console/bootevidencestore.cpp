@@ -38,8 +38,12 @@ const BootEvidenceStore::Entry &BootEvidenceStore::want(
     if (e.pending || (e.refreshedAt.isValid() && e.refreshedAt == refreshedAt))
         return e;
     Connection *c = m_registry->connection(key.connection);
-    if (!c)
+    if (!c) {
+        e.evidence.serverId = server.id;
+        e.evidence.readAt = QDateTime::currentDateTimeUtc();
+        e.evidence.consoleError = e.evidence.actionsError = tr("the connection is gone");
         return e;
+    }
     e.refreshedAt = refreshedAt;
     e.pending = true;
     c->readBootEvidence(key.kluster, server);

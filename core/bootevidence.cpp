@@ -60,7 +60,12 @@ QList<InstanceAction> BootEvidences::parseInstanceActions(const QString &source,
         item.requireObject();
         InstanceAction a;
         a.action = item.requireString(QStringLiteral("action")).left(MaxLineChars);
-        a.startTime = ApiParser::parseTimestamp(item.optString(QStringLiteral("start_time")));
+        // Nova writes UTC without a zone: read as UTC whatever this machine's zone (a local reading would
+        // refuse a time in its daylight-saving gap).
+        const QString start = item.optString(QStringLiteral("start_time"));
+        a.startTime = ApiParser::parseTimestamp(start, true);
+        if (!a.startTime.isValid() && !start.isEmpty())
+            a.startTime = ApiParser::parseTimestamp(start + QLatin1Char('Z'), true);
         a.message = item.optNullableString(QStringLiteral("message")).value_or(QString()).left(MaxLineChars);
         a.requestId = item.optString(QStringLiteral("request_id")).left(MaxLineChars);
         a.userId = item.optNullableString(QStringLiteral("user_id")).value_or(QString()).left(MaxLineChars);

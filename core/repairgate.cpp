@@ -162,7 +162,10 @@ void RepairGate::settleDeltas()
             d.plan->form = PlanForm::Exact; // nothing in it is sent
             continue;
         }
+        // Its exact plan, judged again as every decision is: a route repair Kubernikus' automation is due to
+        // do still waits for the override (left out of the change for that very reason).
         d = planDecision(*d.finding, d.finding->repair());
+        weighAutomation(d, true);
     }
 }
 

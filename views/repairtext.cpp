@@ -284,6 +284,8 @@ QString bootEvidenceHtml(const BootEvidence &evidence, bool pending)
     if (!evidence.readAt.isValid())
         return html
             + QStringLiteral("<p><i>Reading the console log and the instance actions from Nova…</i></p>");
+    if (!evidence.consoleRead && !evidence.actionsRead && evidence.consoleError == evidence.actionsError)
+        return html + QStringLiteral("<p><i>Not read: %1</i></p>").arg(evidence.consoleError.toHtmlEscaped());
     html += QStringLiteral("<p><i>Read from Nova at %1%2.</i></p>")
                 .arg(evidence.readAt.toString(QStringLiteral("HH:mm:ss 'UTC'")),
                     pending ? QStringLiteral(", reading again") : QString());

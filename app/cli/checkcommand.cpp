@@ -80,13 +80,21 @@ void explain(const KlusterState &state, const Diagnosis &diagnosis, const QStrin
     const QByteArray text = CheckReport::explain(state, diagnosis, id);
     if (text.isEmpty()) {
         finished(CliOptions::fail(QStringLiteral("check"),
-            QStringLiteral("--explain: no finding \"%1\" in this check (it is gone, or the id is not one: "
-                           "`check` lists them)")
-                .arg(printable(id.left(200)))));
+            CheckReport::readEverySource(state)
+                ? QStringLiteral("--explain: no finding \"%1\" in this check (it is gone, or the id is not one: "
+                                 "`check` lists them)")
+                      .arg(printable(id.left(200)))
+                : QStringLiteral("--explain: no finding \"%1\" in this check, which could not read every "
+                                 "source (named above): what rests on them was not diagnosed")
+                      .arg(printable(id.left(200)))));
         return;
     }
     const Finding *f = diagnosis.find(id);
-    const int status = f->severity == Severity::Critical ? 2 : f->severity == Severity::Warning ? 1 : 0;
+    // The finding's status; an incomplete check is no all-clear (3), as for the whole report.
+    const int status = !CheckReport::readEverySource(state) ? CliOptions::ExitUnknown
+        : f->severity == Severity::Critical                  ? 2
+        : f->severity == Severity::Warning                   ? 1
+                                                             : 0;
     if (!Terminal::writeReport(text, false)) {
         finished(CliOptions::fail(
             QStringLiteral("check"), QStringLiteral("cannot write the report to standard output")));
@@ -175,10 +183,11 @@ int runCheckCommand(const QStringList &arguments)
         return CliOptions::fail(command, error);
     const QString explainId = parser.value(QStringLiteral("explain"));
     if (parser.isSet(QStringLiteral("explain"))
-        && (FleetCommands::wantsCheckAll(parser) || *format != CliOptions::ReportFormat::Text))
+        && (FleetCommands::wantsCheckAll(parser) || *format != CliOptions::ReportFormat::Text
+            || parser.isSet(QStringLiteral("record"))))
         return CliOptions::fail(command,
-            QStringLiteral("--explain explains one finding of one kluster, as text: give it without --all "
-                           "and --format"));
+            QStringLiteral("--explain explains one finding of one kluster, as text: give it without --all, "
+                           "--format and --record"));
     if (FleetCommands::wantsCheckAll(parser))
         return FleetCommands::runCheckAll(parser, *options, *format, *alertmanager);
     if (*format == CliOptions::ReportFormat::Prometheus)

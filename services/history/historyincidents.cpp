@@ -95,10 +95,10 @@ bool HistoryStore::recordIncidents(
     // An incomplete refresh resolves nothing (no incident is derived from a source that failed: it may be
     // open all the same), and its sighting is no start of the incidents' history.
     const HistoryIntervals::Moment moment { at,
-        lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong(), r.complete, first };
+        lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong(), r.complete && r.resolves, first };
     if (!HistoryIntervals::record(m_db, incidentTable(), kluster, seen, open, moment, &failure))
         return failed(failure.what, failure.error);
-    if (!r.complete)
+    if (!r.complete || !r.resolves)
         return true;
     if (first) {
         q.prepare(QStringLiteral("UPDATE klusters SET incidents_from = ? WHERE id = ?"));

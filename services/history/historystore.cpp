@@ -46,12 +46,12 @@ HistoryRecord HistoryRecord::of(const KlusterState &state, const Diagnosis &diag
     r.kluster = HistoryStore::klusterKey(state.cloud, state.region, state.kluster.name);
     r.at = state.capturedAt;
     r.durationMs = durationMs;
-    // A Terminating kluster's diagnosis is its one finding: what it no longer shows was not compared, so it
-    // is not resolved (an incomplete record closes nothing).
     r.complete = state.klusterSource.known && state.serversSource.known
         && state.serversSource.incomplete.isEmpty() && state.routerSource.known
-        && state.securityGroupsSource.known && state.nodesSource.known
-        && KlusterPhases::parse(diagnosis.phase) != KlusterPhase::Terminating;
+        && state.securityGroupsSource.known && state.nodesSource.known;
+    // A Terminating kluster's diagnosis is its one finding: what it no longer shows was not compared, so it is
+    // not resolved (its numbers are read whole all the same: the trends show the teardown).
+    r.resolves = KlusterPhases::parse(diagnosis.phase) != KlusterPhase::Terminating;
     if (state.routerSource.known)
         r.routes = int(state.router.routes.size());
     r.maxRoutes = state.maxRoutes.value_or(-1);
@@ -277,9 +277,8 @@ bool HistoryStore::recordFindings(
             return failed(failure.what, failure.error);
     }
     cache.valid = false; // until this transaction commits
-    const HistoryIntervals::Moment moment {
-        at, lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong(), r.complete, lastSeen.isNull()
-    }; // the kluster's first: what it sees began before
+    const HistoryIntervals::Moment moment { at, lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong(),
+        r.complete && r.resolves, lastSeen.isNull() }; // the kluster's first: what it sees began before
     HistoryIntervals::Failure failure;
     if (!HistoryIntervals::record(
             m_db, findingIntervals(), kluster, r.findings, cache.open, moment, &failure))
@@ -287,7 +286,7 @@ bool HistoryStore::recordFindings(
 
     // Seen now: every interval still open, when the refresh was complete (an incomplete one resolves
     // nothing, and is no sighting of what it could not see).
-    if (r.complete) {
+    if (r.complete && r.resolves) {
         q.prepare(QStringLiteral("UPDATE klusters SET last_seen = ? WHERE id = ?"));
         q.addBindValue(at);
         q.addBindValue(kluster);

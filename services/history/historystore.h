@@ -66,6 +66,9 @@ struct HistoryRecord : HistorySample
     // none).
     QList<HistoryIncident> incidents;
     QByteArray digest; // StateDigest::toJson(); empty: not kept
+    // False: what the diagnosis does not show was not compared (a Terminating kluster is its one finding), so
+    // nothing is resolved, though every source was read.
+    bool resolves = true;
 
     static HistoryRecord of(const KlusterState &state, const Diagnosis &diagnosis, qint64 durationMs);
     static HistoryRecord failure(

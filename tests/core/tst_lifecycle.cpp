@@ -26,6 +26,7 @@ private slots:
     void automationPendingIsOverridable();
     void automationBesideTheBudget();
     void automationLapsingChangesNoConfirmedPlan();
+    void pendingRouteRepairInABatchStillWaits();
     void stalledActorIsAnIncident();
     void automationInTheReports();
 };
@@ -366,6 +367,35 @@ void TestLifecycle::automationLapsingChangesNoConfirmedPlan()
     QCOMPARE(confirmed.differences(fresh), QStringList());
     // The other way round (the override needed now, not when confirmed) is a difference.
     QVERIFY(!fresh.differences(confirmed).isEmpty());
+}
+
+// Several route findings are planned as one change; one that routegc is due to repair stays out of it and,
+// planned again alone, still waits for the override (it is not sent behind the person's back).
+void TestLifecycle::pendingRouteRepairInABatchStillWaits()
+{
+    WorldBuilder w = broken();
+    w.atomicRoutes(false); // no extraroute-atomic: each plan of a batch is a delta until it is settled
+    w.route(QStringLiteral("100.100.98.0/24"), QStringLiteral("10.0.0.98")); // a second orphan
+    KlusterState s = w.state();
+    s.findingsSince.insert(QStringLiteral("route-orphaned:100.100.98.0/24 via 10.0.0.98"),
+        s.capturedAt.addSecs(-3600)); // overdue: sendable
+    const Diagnosis d = Diagnosis::run(s);
+    QList<const Finding *> routes;
+    for (const Finding &f : d.findings) {
+        if (f.kind == FindingKind::RouteOrphaned)
+            routes << &f;
+    }
+    QCOMPARE(routes.size(), 2);
+    const RepairGate gate(routes, d.budget);
+    int pending = 0;
+    for (const RepairGate::Decision &each : gate.decisions()) {
+        if (each.reason == Refusal::AutomationPending) {
+            ++pending;
+            QCOMPARE(each.verdict, RepairGate::Verdict::NeedsOverride);
+            QVERIFY(!each.mayBeSent(false));
+        }
+    }
+    QVERIFY2(pending == 1, qPrintable(ids(d).join(QLatin1Char(' '))));
 }
 
 void TestLifecycle::stalledActorIsAnIncident()

@@ -1073,8 +1073,6 @@ void TestOpenStack::addGroupThenItsRepeatIsAlreadyDone()
         (QList<int> { 202, 400 }));
 }
 
-// instance-stopped against the real Nova: a member stopped (os-stop), found critical (it has a node), started
-// again by its repair (os-start, 202), and the repeat is already done (409 while it starts or runs).
 // check --explain reads an unregistered instance's boot evidence from the real Nova, as the project's member:
 // its fake driver's console (os-getConsoleOutput) and the create Nova recorded (os-instance-actions).
 void TestOpenStack::bootEvidenceFromTheRealNova()
@@ -1096,6 +1094,8 @@ void TestOpenStack::bootEvidenceFromTheRealNova()
         qPrintable(r.out));
 }
 
+// instance-stopped against the real Nova: a member stopped (os-stop), found critical (it has a node), started
+// again by its repair (os-start, 202), and the repeat is already done (409 while it starts or runs).
 void TestOpenStack::stoppedInstanceStartedAgain()
 {
     const QString name = QStringLiteral("kks-real-pool-bbbbb");

@@ -593,9 +593,20 @@ void TestHistoryStore::terminatingKlusterResolvesNothing()
     state.kluster.phase = QStringLiteral("Terminating");
     const Diagnosis terminating = Diagnosis::run(state);
     HistoryRecord r = HistoryRecord::of(state, terminating, 10);
-    QVERIFY(!r.complete);
+    QVERIFY(r.complete); // every source read: its numbers are whole
+    QVERIFY(!r.resolves);
     QCOMPARE(r.findings.size(), 1);
     QVERIFY(r.findings.first().first.startsWith(QStringLiteral("kluster-terminating:")));
+    // Recorded after a Running refresh: the route findings stay open, kluster-terminating opens.
+    HistoryStore store(path());
+    clocked(store);
+    QVERIFY(store.open());
+    running.at = m_now;
+    QVERIFY2(store.record(running), qPrintable(store.error()));
+    r.at = m_now.addSecs(300);
+    QVERIFY2(store.record(r), qPrintable(store.error()));
+    const QHash<QString, FindingHistory> open = store.openFindings(running.kluster, m_now.addSecs(300));
+    QVERIFY2(open.size() == running.findings.size() + 1, qPrintable(QString::number(open.size())));
 }
 
 // What a diagnosis' incidents leave in the record: their ids, titles, severities and member counts.
