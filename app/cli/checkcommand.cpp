@@ -81,8 +81,9 @@ void explain(const KlusterState &state, const Diagnosis &diagnosis, const QStrin
     if (text.isEmpty()) {
         finished(CliOptions::fail(QStringLiteral("check"),
             CheckReport::readEverySource(state)
-                ? QStringLiteral("--explain: no finding \"%1\" in this check (it is gone, or the id is not one: "
-                                 "`check` lists them)")
+                ? QStringLiteral(
+                    "--explain: no finding \"%1\" in this check (it is gone, or the id is not one: "
+                    "`check` lists them)")
                       .arg(printable(id.left(200)))
                 : QStringLiteral("--explain: no finding \"%1\" in this check, which could not read every "
                                  "source (named above): what rests on them was not diagnosed")
@@ -92,9 +93,9 @@ void explain(const KlusterState &state, const Diagnosis &diagnosis, const QStrin
     const Finding *f = diagnosis.find(id);
     // The finding's status; an incomplete check is no all-clear (3), as for the whole report.
     const int status = !CheckReport::readEverySource(state) ? CliOptions::ExitUnknown
-        : f->severity == Severity::Critical                  ? 2
-        : f->severity == Severity::Warning                   ? 1
-                                                             : 0;
+        : f->severity == Severity::Critical                 ? 2
+        : f->severity == Severity::Warning                  ? 1
+                                                            : 0;
     if (!Terminal::writeReport(text, false)) {
         finished(CliOptions::fail(
             QStringLiteral("check"), QStringLiteral("cannot write the report to standard output")));

@@ -49,8 +49,8 @@ HistoryRecord HistoryRecord::of(const KlusterState &state, const Diagnosis &diag
     r.complete = state.klusterSource.known && state.serversSource.known
         && state.serversSource.incomplete.isEmpty() && state.routerSource.known
         && state.securityGroupsSource.known && state.nodesSource.known;
-    // A Terminating kluster's diagnosis is its one finding: what it no longer shows was not compared, so it is
-    // not resolved (its numbers are read whole all the same: the trends show the teardown).
+    // A Terminating kluster's diagnosis is its one finding: what it no longer shows was not compared, so it
+    // is not resolved (its numbers are read whole all the same: the trends show the teardown).
     r.resolves = KlusterPhases::parse(diagnosis.phase) != KlusterPhase::Terminating;
     if (state.routerSource.known)
         r.routes = int(state.router.routes.size());
@@ -277,8 +277,9 @@ bool HistoryStore::recordFindings(
             return failed(failure.what, failure.error);
     }
     cache.valid = false; // until this transaction commits
-    const HistoryIntervals::Moment moment { at, lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong(),
-        r.complete && r.resolves, lastSeen.isNull() }; // the kluster's first: what it sees began before
+    const HistoryIntervals::Moment moment { at,
+        lastSeen.isNull() || lastSeenAhead ? at : lastSeen.toLongLong(), r.complete && r.resolves,
+        lastSeen.isNull() }; // the kluster's first: what it sees began before
     HistoryIntervals::Failure failure;
     if (!HistoryIntervals::record(
             m_db, findingIntervals(), kluster, r.findings, cache.open, moment, &failure))

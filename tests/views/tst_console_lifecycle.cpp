@@ -229,7 +229,8 @@ void TestConsoleLifecycle::bootEvidenceAndTheTimeline()
         qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("| <b>not bold</b>\\x7f")), qPrintable(text)); // text, escaped
     QVERIFY(text.contains(QStringLiteral("  create")));
-    QVERIFY2(details->toHtml().contains(QStringLiteral("&lt;b&gt;not bold&lt;/b&gt;")), qPrintable(details->toHtml()));
+    QVERIFY2(details->toHtml().contains(QStringLiteral("&lt;b&gt;not bold&lt;/b&gt;")),
+        qPrintable(details->toHtml()));
     // Read once for this refresh: showing the details again asks Nova nothing more.
     const qint64 asked = m_fixture->sim.requestCount(QStringLiteral("compute"));
     window.findingsPage()->view()->clearSelection();
