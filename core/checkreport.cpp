@@ -100,7 +100,7 @@ static void writePlan(
     w.key(QStringLiteral("requests"));
     w.beginArray();
     for (const PlannedRequest &r : repair->requests)
-        r.write(w);
+        r.writeJudged(w);
     w.endArray();
     if (reason != Refusal::None) {
         // Why this plan must not be sent as it stands (NoEvidence, NoRevision, RouteLimit, TooLarge,

@@ -1,6 +1,8 @@
 #include "core/finding.h"
 
+#include "core/diagnosiscontext.h"
 #include "core/findingtraits.h"
+#include "core/permission.h"
 #include "core/routefindings.h"
 
 QString severityName(Severity severity)
@@ -52,10 +54,17 @@ QJsonObject Finding::evidence() const
 
 std::optional<RepairPlan> Finding::repair(PlanForm form) const
 {
-    if (form == PlanForm::Delta && context && findingFamily(kind) == FindingFamily::Route)
-        return RouteFindings::plan(*context, *this, PlanForm::Delta);
-    const FindingTraits &traits = findingTraits(kind);
-    return context && traits.repair ? traits.repair(*context, *this) : std::nullopt;
+    std::optional<RepairPlan> plan;
+    if (form == PlanForm::Delta && context && findingFamily(kind) == FindingFamily::Route) {
+        plan = RouteFindings::plan(*context, *this, PlanForm::Delta);
+    } else {
+        const FindingTraits &traits = findingTraits(kind);
+        if (context && traits.repair)
+            plan = traits.repair(*context, *this);
+    }
+    if (plan)
+        Credentials::judgePlan(*plan, context->state.credentials.get());
+    return plan;
 }
 
 AffectedObjects Finding::affected() const

@@ -4,6 +4,7 @@
 #include "core/diagnosis.h"
 #include "core/diagnosiscontext.h"
 #include "core/findingtraits.h"
+#include "core/permission.h"
 #include "core/repairgate.h"
 
 #include <QHash>
@@ -555,6 +556,8 @@ std::optional<RepairPlan> Incident::repair() const
     }
     if (plan && !repairTitle.isEmpty())
         plan->title = repairTitle;
+    if (plan && !planFrom.isEmpty() && planFrom.constFirst().context)
+        Credentials::judgePlan(*plan, planFrom.constFirst().context->state.credentials.get());
     return plan;
 }
 

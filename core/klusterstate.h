@@ -30,6 +30,7 @@ struct SourceStatus
 };
 
 class ProjectIndex;
+struct Credentials;
 
 // Everything a snapshot holds about one kluster: the raw API state, parsed,
 // stamped with the instant it was fetched.
@@ -67,6 +68,10 @@ struct KlusterState
     // kluster's timeline shows it, and why it could not be read).
     QList<KubernikusEvent> kubernikusEvents;
     SourceStatus kubernikusEventsSource;
+    // Who acts (diagnosis.md §8): the token read, shared by the klusters of one session; null where it was
+    // not read (every request of a plan is then judged unknown).
+    std::shared_ptr<const Credentials> credentials;
+    SourceStatus tokenSource; // optional: token.json in a snapshot, the token's answer live
     // The router's routes at the moments the local history keeps (route-recycled, diagnosis.md §6); none
     // where no history is kept: nothing is derived from it then.
     std::optional<RouteHistory> routeHistory;

@@ -34,6 +34,7 @@ const SourceStatus *Knowledge::status(Source source) const
     case Source::KubernikusEvents:
         return &m_kubernikusEvents;
     case Source::Extensions:
+    case Source::Token: // who reads is not part of what is known about a kluster
         break;
     }
     return nullptr;

@@ -2,7 +2,9 @@
 
 #include "core/json/jsonreader.h"
 
+#include <QJsonArray>
 #include <QRegularExpression>
+#include <QUrl>
 #include <array>
 
 QString Permissions::name(Permission permission)
@@ -179,6 +181,12 @@ const PolicyProfile &PolicyProfile::defaults()
                 QStringLiteral("os-start"), QStringLiteral("os_compute_api:servers:start"), member,
                 QStringLiteral("start the project's servers") },
             { compute, QStringLiteral("POST"), QStringLiteral("/servers/") + id + QStringLiteral("/action"),
+                QStringLiteral("resume"), QStringLiteral("os_compute_api:os-suspend-server:resume"), member,
+                QStringLiteral("resume the project's suspended servers") },
+            { compute, QStringLiteral("POST"), QStringLiteral("/servers/") + id + QStringLiteral("/action"),
+                QStringLiteral("unpause"), QStringLiteral("os_compute_api:os-pause-server:unpause"), member,
+                QStringLiteral("unpause the project's paused servers") },
+            { compute, QStringLiteral("POST"), QStringLiteral("/servers/") + id + QStringLiteral("/action"),
                 QStringLiteral("reboot"), QStringLiteral("os_compute_api:servers:reboot"), member,
                 QStringLiteral("reboot the project's servers") },
             { compute, QStringLiteral("POST"), QStringLiteral("/servers/") + id + QStringLiteral("/action"),
@@ -248,4 +256,137 @@ PermissionVerdict PolicyProfile::judge(
                 rule->what,
                 identity.roles.isEmpty() ? QStringLiteral("no role")
                                          : identity.roles.join(QStringLiteral(", "))) };
+}
+
+QString PolicyProfile::keyOf(const PlannedRequest &request) const
+{
+    if (const Rule *rule = ruleFor(request))
+        return rule->policy;
+    return request.method + QLatin1Char(' ') + request.service + QLatin1Char(' ')
+        + request.path.section(QLatin1Char('?'), 0, 0);
+}
+
+QString Credentials::kubernetesAction(const PlannedRequest &request)
+{
+    if (request.service != QLatin1String("kubernetes"))
+        return QString();
+    const QStringList parts
+        = request.path.section(QLatin1Char('?'), 0, 0).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    // /api/v1/nodes/{name}, /api/v1/namespaces/{ns}/events, /apis/{group}/{version}/…
+    const qsizetype base = parts.value(0) == QLatin1String("api") ? 2 : 3;
+    qsizetype at = base;
+    if (parts.value(at) == QLatin1String("namespaces") && parts.size() > at + 2)
+        at += 2;
+    const QString resource = parts.value(at);
+    if (resource.isEmpty())
+        return QString();
+    const bool named = parts.size() > at + 1;
+    QString verb;
+    if (request.method == QLatin1String("DELETE"))
+        verb = QStringLiteral("delete");
+    else if (request.method == QLatin1String("POST"))
+        verb = QStringLiteral("create");
+    else if (request.method == QLatin1String("PUT"))
+        verb = QStringLiteral("update");
+    else if (request.method == QLatin1String("PATCH"))
+        verb = QStringLiteral("patch");
+    else if (request.method == QLatin1String("GET"))
+        verb = named ? QStringLiteral("get") : QStringLiteral("list");
+    else
+        return QString();
+    return verb + QLatin1Char(' ') + resource;
+}
+
+PermissionVerdict Credentials::judge(const PlannedRequest &request) const
+{
+    if (request.service == QLatin1String("kubernetes")) {
+        const QString action = kubernetesAction(request);
+        const auto known = kubernetes.constFind(action);
+        if (known != kubernetes.cend())
+            return *known;
+        return { Permission::Unknown,
+            QStringLiteral("the kluster's API server decides (its RBAC, not Keystone's roles), and was not "
+                           "asked whether these credentials may %1")
+                .arg(action.isEmpty() ? request.method : action) };
+    }
+    const PolicyProfile &profile = policy();
+    const auto refused = refusedThisSession.constFind(profile.keyOf(request));
+    if (refused != refusedThisSession.cend())
+        return { Permission::Denied, QStringLiteral("refused earlier this session: %1").arg(*refused) };
+    return profile.judge(request, identity, QUrl(endpoints.value(request.service)).path());
+}
+
+void Credentials::judgePlan(RepairPlan &plan, const Credentials *credentials)
+{
+    const PlannedRequest *denied = nullptr;
+    for (PlannedRequest &r : plan.requests) {
+        r.permission = credentials ? credentials->judge(r)
+                                   : PermissionVerdict { Permission::Unknown,
+                                         QStringLiteral("the token was not read: who acts is not known") };
+        if (!denied && r.permission.denied())
+            denied = &r;
+    }
+    if (denied && plan.refusal == Refusal::None) {
+        plan.refusal = Refusal::NotPermitted;
+        plan.refusalDetail = QStringLiteral("%1: %2").arg(denied->summary(), denied->permission.reason);
+    }
+}
+
+QJsonObject Credentials::toTokenJson() const
+{
+    const TokenIdentity &t = identity;
+    QJsonObject token { { QStringLiteral("user"),
+        QJsonObject { { QStringLiteral("id"), t.userId }, { QStringLiteral("name"), t.userName } } } };
+    if (!t.projectId.isEmpty())
+        token.insert(QStringLiteral("project"),
+            QJsonObject { { QStringLiteral("id"), t.projectId }, { QStringLiteral("name"), t.projectName } });
+    if (t.systemScope)
+        token.insert(QStringLiteral("system"), QJsonObject { { QStringLiteral("all"), true } });
+    QJsonArray roles;
+    for (const QString &role : t.roles)
+        roles.append(QJsonObject { { QStringLiteral("name"), role } });
+    token.insert(QStringLiteral("roles"), roles);
+    if (!t.applicationCredential.isEmpty()) {
+        QJsonObject credential { { QStringLiteral("name"), t.applicationCredential },
+            { QStringLiteral("restricted"), true } };
+        if (t.accessRules) {
+            QJsonArray rules;
+            for (const AccessRule &r : *t.accessRules)
+                rules.append(QJsonObject { { QStringLiteral("service"), r.service },
+                    { QStringLiteral("method"), r.method }, { QStringLiteral("path"), r.path } });
+            credential.insert(QStringLiteral("access_rules"), rules);
+        }
+        token.insert(QStringLiteral("application_credential"), credential);
+    }
+    QJsonArray catalog;
+    QStringList types = endpoints.keys();
+    types.sort();
+    for (const QString &type : std::as_const(types))
+        catalog.append(QJsonObject { { QStringLiteral("type"), type },
+            { QStringLiteral("endpoints"),
+                QJsonArray { QJsonObject { { QStringLiteral("interface"), QStringLiteral("public") },
+                    { QStringLiteral("url"), endpoints.value(type) } } } } });
+    token.insert(QStringLiteral("catalog"), catalog);
+    return QJsonObject { { QStringLiteral("token"), token } };
+}
+
+Credentials Credentials::fromTokenJson(const QString &source, const QByteArray &body)
+{
+    Credentials c;
+    c.identity = TokenIdentity::parse(source, body);
+    const JsonReader token = JsonReader(source, parseJsonObject(source, body)).child(QStringLiteral("token"));
+    if (!token.has(QStringLiteral("catalog")))
+        return c;
+    token.forEachElementOf(QStringLiteral("catalog"), [&c](const JsonReader &service) {
+        service.requireObject();
+        const QString type = service.requireString(QStringLiteral("type"));
+        service.forEachElementOf(QStringLiteral("endpoints"), [&c, &type](const JsonReader &endpoint) {
+            endpoint.requireObject();
+            const QString url = endpoint.requireString(QStringLiteral("url"));
+            if (!c.endpoints.contains(type)
+                || endpoint.optString(QStringLiteral("interface")) == QLatin1String("public"))
+                c.endpoints.insert(type, url);
+        });
+    });
+    return c;
 }

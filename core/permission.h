@@ -1,28 +1,21 @@
 #pragma once
 
+#include "core/permissionverdict.h"
 #include "core/repairplan.h"
 
 #include <QByteArray>
+#include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
 
 // What these credentials may do (diagnosis.md §8): each request Flightdeck would send judged before it is
 // sent, from the token's roles and scope and an application credential's access rules, against a policy
 // profile of the calls Flightdeck sends and the roles the clouds' default policies require
 // (docs/wire-formats.md, "What a token may do"). Nothing here sends anything.
-enum class Permission
-{
-    Allowed,
-    Denied, // with why: the role or the access rule it needs
-    Unknown, // no rule known for it, or the token not read: offered with a note
-};
-
-namespace Permissions {
-QString name(Permission permission); // "allowed", "denied", "unknown" (the JSON report's words)
-}
-
 // An application credential's access rule (Keystone `access_rules`): the service type, the method, and a
 // path pattern in which `*` and `{name}` stand for one segment and `**` for anything, matched whole against
 // the request's path as the service receives it (its endpoint's path included).
@@ -58,12 +51,6 @@ struct TokenIdentity
     static TokenIdentity parse(const QString &source, const QByteArray &body);
 };
 
-struct PermissionVerdict
-{
-    Permission permission = Permission::Unknown;
-    QString reason; // empty when allowed: "member may change routers: these credentials have reader"
-};
-
 // The calls Flightdeck sends, each with the policy that guards it and the role the cloud's defaults require.
 class PolicyProfile
 {
@@ -89,7 +76,42 @@ public:
     PermissionVerdict judge(
         const PlannedRequest &request, const TokenIdentity &identity, const QString &endpointPath = {}) const;
     const Rule *ruleFor(const PlannedRequest &request) const;
+    // What a refusal is remembered by: the policy's name where one is known ("update_router"), else the
+    // method, service and path.
+    QString keyOf(const PlannedRequest &request) const;
 
 private:
     QList<Rule> m_rules;
+};
+
+// Who acts, as one session knows it (shared by every kluster it reads): the token read, the paths of the
+// endpoints it uses, what a service refused this session that the profile did not expect, and what the
+// klusters' API servers answered (SelfSubjectAccessReview).
+struct Credentials
+{
+    TokenIdentity identity;
+    // Catalog type → the URL of the endpoint used ("https://nova.example:8774/v2.1"): what access rules are
+    // matched with (its path), and what a guide's curl commands name.
+    QHash<QString, QString> endpoints;
+    // A 403 the preflight did not expect, by PolicyProfile::keyOf, with what the service said: denied for the
+    // rest of the session.
+    QHash<QString, QString> refusedThisSession;
+    // The Kubernetes writes as the kluster's API server judged them, by "verb resource" ("delete nodes").
+    QHash<QString, PermissionVerdict> kubernetes;
+    std::shared_ptr<const PolicyProfile> profile; // null: PolicyProfile::defaults()
+
+    const PolicyProfile &policy() const { return profile ? *profile : PolicyProfile::defaults(); }
+    PermissionVerdict judge(const PlannedRequest &request) const;
+
+    // Each request of `plan` judged (`credentials` null: the token was not read, each unknown); a denied one
+    // refuses the plan with NotPermitted, naming the request and what it needs, unless it refuses itself
+    // already.
+    static void judgePlan(RepairPlan &plan, const Credentials *credentials);
+    // The token's body as snapshot-format.md's token.json holds it (`GET /v3/auth/tokens`: user, scope,
+    // roles, the application credential and its access rules, a catalog of the endpoints used); read back by
+    // fromTokenJson (a catalog's public endpoints where there are several). Never the token itself.
+    QJsonObject toTokenJson() const;
+    static Credentials fromTokenJson(const QString &source, const QByteArray &body);
+    // "verb resource" of a Kubernetes request ("delete nodes", "create events"); empty when not one.
+    static QString kubernetesAction(const PlannedRequest &request);
 };

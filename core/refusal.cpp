@@ -21,6 +21,8 @@ QString refusalName(Refusal refusal)
         return QStringLiteral("ProtectedRouter");
     case Refusal::AutomationPending:
         return QStringLiteral("AutomationPending");
+    case Refusal::NotPermitted:
+        return QStringLiteral("NotPermitted");
     }
     return QString();
 }

@@ -18,6 +18,9 @@ enum class Refusal
     ZoneDisruption, // an instance deletion in a zone a zone-outage incident holds (diagnosis.md §5)
     ProtectedRouter, // a teardown of the devices of a router a protected kluster is on (diagnosis.md §6)
     AutomationPending, // Kubernikus' automation is due to repair it, and not overdue (diagnosis.md §7)
+    // These credentials may not send one of its requests (diagnosis.md §8): it becomes a guided manual
+    // repair for someone who may.
+    NotPermitted,
 };
 
 // The reason as the reports, the console and the command line name it ("NoEvidence", …); empty for None.

@@ -1,6 +1,7 @@
 #include "core/repairgate.h"
 
 #include "core/diagnosiscontext.h"
+#include "core/permission.h"
 #include "core/repairplanner.h"
 
 #include <QSet>
@@ -239,6 +240,7 @@ void RepairGate::combineRouteChanges()
     if (joined.size() < 2)
         return; // one plan alone is sent as it is (a refused addition stays refused)
     RepairPlan plan = RepairPlanner::changeRoutes(c.state.router, removed, added, c.atomicRoutes);
+    Credentials::judgePlan(plan, c.state.credentials.get());
     for (int i : joined) {
         Decision &d = m_decisions[i];
         d.combined = true;

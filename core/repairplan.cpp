@@ -3,19 +3,37 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+static void writeFields(JsonWriter &w, const PlannedRequest &r)
+{
+    w.key(QStringLiteral("service"));
+    w.value(r.service);
+    w.key(QStringLiteral("method"));
+    w.value(r.method);
+    w.key(QStringLiteral("path"));
+    w.value(r.path);
+    w.key(QStringLiteral("headers"));
+    w.value(r.headers);
+    w.key(QStringLiteral("body"));
+    w.value(r.body);
+}
+
 void PlannedRequest::write(JsonWriter &w) const
 {
     w.beginObject();
-    w.key(QStringLiteral("service"));
-    w.value(service);
-    w.key(QStringLiteral("method"));
-    w.value(method);
-    w.key(QStringLiteral("path"));
-    w.value(path);
-    w.key(QStringLiteral("headers"));
-    w.value(headers);
-    w.key(QStringLiteral("body"));
-    w.value(body);
+    writeFields(w, *this);
+    w.endObject();
+}
+
+void PlannedRequest::writeJudged(JsonWriter &w) const
+{
+    w.beginObject();
+    writeFields(w, *this);
+    w.key(QStringLiteral("permission"));
+    w.value(Permissions::name(permission.permission));
+    if (permission.permission != Permission::Allowed) {
+        w.key(QStringLiteral("permissionReason"));
+        w.value(permission.reason);
+    }
     w.endObject();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/json/jsonwriter.h"
+#include "core/permissionverdict.h"
 #include "core/refusal.h"
 #include "core/router.h"
 
@@ -19,10 +20,15 @@ struct PlannedRequest
     QString path; // relative to the service's endpoint
     QJsonObject headers; // the headers that matter to the repair (If-Match), never a token
     QJsonValue body = QJsonValue::Null;
+    // Whether these credentials may send it (diagnosis.md §8): judged from the token, never sent, not part of
+    // what is compared (a plan made again is the same plan whoever holds it).
+    PermissionVerdict permission;
 
     // The one way a request is written (the check report, the audit log, a dry run): {"service",
     // "method", "path", "headers", "body"}, in that order.
     void write(JsonWriter &writer) const;
+    // The same, with "permission" and (unless allowed) "permissionReason" after them: the check report's.
+    void writeJudged(JsonWriter &writer) const;
     QJsonObject toJson() const; // the same, as an object
     // Read back from what write() wrote; nullopt when a field is missing or of another type.
     static std::optional<PlannedRequest> fromJson(const QJsonObject &json);

@@ -14,7 +14,7 @@ struct SourceTraits
     bool required;
 };
 
-constexpr std::array<SourceTraits, 9> Table { {
+constexpr std::array<SourceTraits, 10> Table { {
     { Source::Kluster, "kluster", "kluster", "kluster.json", true },
     { Source::Servers, "servers", "servers", "servers.json", true },
     { Source::Router, "router", "router", "router.json", true },
@@ -24,6 +24,7 @@ constexpr std::array<SourceTraits, 9> Table { {
     { Source::Ports, "ports", "ports", "ports.json", false },
     { Source::RouterDevice, "router device", "routerDevice", "router-device.json", false },
     { Source::KubernikusEvents, "Kubernikus events", "kubernikusEvents", "kubernikus-events.json", false },
+    { Source::Token, "token", "token", "token.json", false },
 } };
 
 constexpr bool inEnumOrder()

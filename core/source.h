@@ -19,6 +19,7 @@ enum class Source
     Ports, // optional: without it, no port-address-pair-missing is diagnosed
     RouterDevice, // optional: the ASR driver's view of the router's devices (asr1k_operations)
     KubernikusEvents, // optional: what Kubernikus recorded about the kluster (its timeline)
+    Token, // optional: who read it, with which roles and access rules (never the token itself)
 };
 
 namespace Sources {

@@ -37,6 +37,83 @@ QString keystoneTime(const QDateTime &t)
 
 } // namespace
 
+// A token's body as Keystone renders it for POST and GET /v3/auth/tokens alike
+// (keystone/common/render_token.py): user, scope, roles, catalog, and the application credential with its
+// access rules.
+QJsonObject Simulator::renderToken(const SimToken &token, const QString &method, bool withCatalog) const
+{
+    const QString &userId = token.userId;
+    const QString &projectId = token.projectId;
+    const QString &appCredId = token.applicationCredentialId;
+    const int u = m_world.userIndex(userId);
+    const int p = m_world.projectIndex(projectId);
+    QJsonObject t { { QStringLiteral("methods"), QJsonArray { method } },
+        { QStringLiteral("audit_ids"), QJsonArray { token.id.right(22) } },
+        { QStringLiteral("is_domain"), false },
+        { QStringLiteral("expires_at"), keystoneTime(token.expiresAt) },
+        { QStringLiteral("issued_at"), keystoneTime(token.issuedAt) },
+        { QStringLiteral("user"),
+            QJsonObject { { QStringLiteral("id"), userId },
+                { QStringLiteral("name"), u >= 0 ? m_world.users.at(u).name : QString() },
+                { QStringLiteral("domain"),
+                    QJsonObject { { QStringLiteral("id"), QStringLiteral("default") },
+                        { QStringLiteral("name"), QStringLiteral("Default") } } },
+                { QStringLiteral("password_expires_at"), QJsonValue() } } } };
+    if (p >= 0) {
+        t.insert(QStringLiteral("project"),
+            QJsonObject { { QStringLiteral("id"), projectId },
+                { QStringLiteral("name"), m_world.projects.at(p).name },
+                { QStringLiteral("domain"),
+                    QJsonObject { { QStringLiteral("id"), QStringLiteral("default") },
+                        { QStringLiteral("name"), QStringLiteral("Default") } } } });
+        QJsonArray roles;
+        for (const QString &role : m_world.users.at(u).roles)
+            roles.append(QJsonObject { { QStringLiteral("id"), QString(QStringLiteral("role-") + role) },
+                { QStringLiteral("name"), role } });
+        t.insert(QStringLiteral("roles"), roles);
+        if (withCatalog) {
+            QJsonArray catalog;
+            const QList<QPair<QString, QString>> services
+                = { { QStringLiteral("identity"), QStringLiteral("keystone") },
+                      { QStringLiteral("compute"), QStringLiteral("nova") },
+                      { QStringLiteral("network"), QStringLiteral("neutron") },
+                      { QStringLiteral("image"), QStringLiteral("glance") },
+                      { QStringLiteral("kubernikus"), QStringLiteral("kubernikus") } };
+            for (const auto &s : services) {
+                QJsonArray endpoints;
+                for (const char *interface : { "public", "internal", "admin" }) {
+                    endpoints.append(QJsonObject {
+                        { QStringLiteral("id"),
+                            QString(s.second + QLatin1Char('-') + QString::fromLatin1(interface)) },
+                        { QStringLiteral("interface"), QString::fromLatin1(interface) },
+                        { QStringLiteral("region"), m_world.region },
+                        { QStringLiteral("region_id"), m_world.region },
+                        { QStringLiteral("url"), endpoint(s.first) } });
+                }
+                catalog.append(
+                    QJsonObject { { QStringLiteral("type"), s.first }, { QStringLiteral("name"), s.second },
+                        { QStringLiteral("id"), QString(s.second + QStringLiteral("-service")) },
+                        { QStringLiteral("endpoints"), endpoints } });
+            }
+            t.insert(QStringLiteral("catalog"), catalog);
+        }
+    }
+    if (const SimApplicationCredential *c = m_world.applicationCredential(appCredId)) {
+        QJsonObject credential { { QStringLiteral("id"), c->id }, { QStringLiteral("name"), c->name },
+            { QStringLiteral("restricted"), true } };
+        if (!c->accessRules.isEmpty()) {
+            QJsonArray rules;
+            for (const SimAccessRule &r : c->accessRules)
+                rules.append(QJsonObject { { QStringLiteral("id"), m_world.stableRuleId(c->id, r) },
+                    { QStringLiteral("service"), r.service }, { QStringLiteral("method"), r.method },
+                    { QStringLiteral("path"), r.path } });
+            credential.insert(QStringLiteral("access_rules"), rules);
+        }
+        t.insert(QStringLiteral("application_credential"), credential);
+    }
+    return t;
+}
+
 HttpResponse Simulator::keystone(const HttpRequest &request)
 {
     const QString v3 = endpoint(QStringLiteral("identity"));
@@ -127,65 +204,8 @@ HttpResponse Simulator::keystone(const HttpRequest &request)
         }
         SimToken token;
         m_world.issueToken(userId, projectId, appCredId, &token);
-        const int u = m_world.userIndex(userId);
-        const int p = m_world.projectIndex(projectId);
-        QJsonObject t { { QStringLiteral("methods"), QJsonArray { method } },
-            { QStringLiteral("audit_ids"), QJsonArray { token.id.right(22) } },
-            { QStringLiteral("is_domain"), false },
-            { QStringLiteral("expires_at"), keystoneTime(token.expiresAt) },
-            { QStringLiteral("issued_at"), keystoneTime(token.issuedAt) },
-            { QStringLiteral("user"),
-                QJsonObject { { QStringLiteral("id"), userId },
-                    { QStringLiteral("name"), u >= 0 ? m_world.users.at(u).name : QString() },
-                    { QStringLiteral("domain"),
-                        QJsonObject { { QStringLiteral("id"), QStringLiteral("default") },
-                            { QStringLiteral("name"), QStringLiteral("Default") } } },
-                    { QStringLiteral("password_expires_at"), QJsonValue() } } } };
-        if (p >= 0) {
-            t.insert(QStringLiteral("project"),
-                QJsonObject { { QStringLiteral("id"), projectId },
-                    { QStringLiteral("name"), m_world.projects.at(p).name },
-                    { QStringLiteral("domain"),
-                        QJsonObject { { QStringLiteral("id"), QStringLiteral("default") },
-                            { QStringLiteral("name"), QStringLiteral("Default") } } } });
-            QJsonArray roles;
-            for (const QString &role : m_world.users.at(u).roles)
-                roles.append(QJsonObject { { QStringLiteral("id"), QString(QStringLiteral("role-") + role) },
-                    { QStringLiteral("name"), role } });
-            t.insert(QStringLiteral("roles"), roles);
-            if (!request.query.hasQueryItem(QStringLiteral("nocatalog"))) {
-                QJsonArray catalog;
-                const QList<QPair<QString, QString>> services
-                    = { { QStringLiteral("identity"), QStringLiteral("keystone") },
-                          { QStringLiteral("compute"), QStringLiteral("nova") },
-                          { QStringLiteral("network"), QStringLiteral("neutron") },
-                          { QStringLiteral("image"), QStringLiteral("glance") },
-                          { QStringLiteral("kubernikus"), QStringLiteral("kubernikus") } };
-                for (const auto &s : services) {
-                    QJsonArray endpoints;
-                    for (const char *interface : { "public", "internal", "admin" }) {
-                        endpoints.append(QJsonObject {
-                            { QStringLiteral("id"),
-                                QString(s.second + QLatin1Char('-') + QString::fromLatin1(interface)) },
-                            { QStringLiteral("interface"), QString::fromLatin1(interface) },
-                            { QStringLiteral("region"), m_world.region },
-                            { QStringLiteral("region_id"), m_world.region },
-                            { QStringLiteral("url"), endpoint(s.first) } });
-                    }
-                    catalog.append(QJsonObject { { QStringLiteral("type"), s.first },
-                        { QStringLiteral("name"), s.second },
-                        { QStringLiteral("id"), QString(s.second + QStringLiteral("-service")) },
-                        { QStringLiteral("endpoints"), endpoints } });
-                }
-                t.insert(QStringLiteral("catalog"), catalog);
-            }
-        }
-        if (!appCredId.isEmpty()) {
-            t.insert(QStringLiteral("application_credential"),
-                QJsonObject { { QStringLiteral("id"), appCredId },
-                    { QStringLiteral("name"), QStringLiteral("flightdeck") },
-                    { QStringLiteral("restricted"), true } });
-        }
+        const QJsonObject t
+            = renderToken(token, method, !request.query.hasQueryItem(QStringLiteral("nocatalog")));
         HttpResponse r = HttpResponse::json(201, toJson(QJsonObject { { QStringLiteral("token"), t } }));
         r.header("X-Subject-Token", token.id.toUtf8());
         return r;
@@ -206,13 +226,20 @@ HttpResponse Simulator::keystone(const HttpRequest &request)
             m_world.tokens.remove(subject);
             return HttpResponse::empty(204);
         }
+        // Keystone hides a token restricted by access rules from a validator that does not say it enforces
+        // them (keystone/api/auth.py, OpenStack-Identity-Access-Rules).
+        const SimApplicationCredential *credential
+            = m_world.applicationCredential(t->applicationCredentialId);
+        if (credential && !credential->accessRules.isEmpty()
+            && request.header("openstack-identity-access-rules").isEmpty())
+            return errorFor(QStringLiteral("keystone"), 404, QString(),
+                QStringLiteral("Could not find token: %1.").arg(subject));
         HttpResponse r = HttpResponse::json(200,
             toJson(QJsonObject { { QStringLiteral("token"),
-                QJsonObject { { QStringLiteral("expires_at"), keystoneTime(t->expiresAt) },
-                    { QStringLiteral("issued_at"), keystoneTime(t->issuedAt) },
-                    { QStringLiteral("user"), QJsonObject { { QStringLiteral("id"), t->userId } } },
-                    { QStringLiteral("project"),
-                        QJsonObject { { QStringLiteral("id"), t->projectId } } } } } }));
+                renderToken(*t,
+                    t->applicationCredentialId.isEmpty() ? QStringLiteral("password")
+                                                         : QStringLiteral("application_credential"),
+                    !request.query.hasQueryItem(QStringLiteral("nocatalog"))) } }));
         r.header("X-Subject-Token", subject.toUtf8());
         return r;
     }

@@ -42,7 +42,7 @@ void generateRegion(World &world, const RegionShape &shape)
         world.users.append(SimUser { stableHex(QStringLiteral("user:") + name), name,
             QStringLiteral("scale-password"), projectId, { QStringLiteral("member") } });
         world.applicationCredentials.append(SimApplicationCredential { name + QStringLiteral("-appcred"),
-            name, QStringLiteral("scale-secret"), world.users.last().id, projectId });
+            name, QStringLiteral("scale-secret"), world.users.last().id, projectId, {} });
         world.securityGroups.append(defaultGroup(projectId, now));
     }
     world.servers.reserve(qsizetype(shape.nodes) * klusters);

@@ -149,10 +149,16 @@ struct Loader
                 return fail(where,
                     QStringLiteral("application credential of unknown user %1")
                         .arg(c.value(QStringLiteral("user")).toString()));
-            w.applicationCredentials.append(
-                SimApplicationCredential { c.value(QStringLiteral("id")).toString(w.newHexId()),
-                    c.value(QStringLiteral("name")).toString(), c.value(QStringLiteral("secret")).toString(),
-                    w.users.at(u).id, projectId });
+            SimApplicationCredential credential { c.value(QStringLiteral("id")).toString(w.newHexId()),
+                c.value(QStringLiteral("name")).toString(), c.value(QStringLiteral("secret")).toString(),
+                w.users.at(u).id, projectId, {} };
+            for (const QJsonValue rv : c.value(QStringLiteral("accessRules")).toArray()) {
+                const QJsonObject r = rv.toObject();
+                credential.accessRules.append(SimAccessRule { r.value(QStringLiteral("service")).toString(),
+                    r.value(QStringLiteral("method")).toString(),
+                    r.value(QStringLiteral("path")).toString() });
+            }
+            w.applicationCredentials.append(credential);
         }
         for (const QJsonValue nv : p.value(QStringLiteral("networks")).toArray()) {
             const QJsonObject n = nv.toObject();

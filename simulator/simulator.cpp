@@ -159,9 +159,21 @@ QJsonObject Simulator::describe() const
                 { QStringLiteral("roles"), QJsonArray::fromStringList(u.roles) } });
     }
     QJsonArray credentials;
-    for (const SimApplicationCredential &c : m_world.applicationCredentials)
-        credentials.append(QJsonObject { { QStringLiteral("id"), c.id }, { QStringLiteral("name"), c.name },
-            { QStringLiteral("secret"), c.secret } });
+    for (const SimApplicationCredential &c : m_world.applicationCredentials) {
+        const int u = m_world.userIndex(c.userId);
+        QJsonArray rules;
+        for (const SimAccessRule &r : c.accessRules)
+            rules.append(QJsonObject { { QStringLiteral("service"), r.service },
+                { QStringLiteral("method"), r.method }, { QStringLiteral("path"), r.path } });
+        QJsonObject credential { { QStringLiteral("id"), c.id }, { QStringLiteral("name"), c.name },
+            { QStringLiteral("secret"), c.secret },
+            { QStringLiteral("user"), u >= 0 ? m_world.users.at(u).name : QString() },
+            { QStringLiteral("roles"),
+                QJsonArray::fromStringList(u >= 0 ? m_world.users.at(u).roles : QStringList()) } };
+        if (!c.accessRules.isEmpty())
+            credential.insert(QStringLiteral("accessRules"), rules);
+        credentials.append(credential);
+    }
     // Each router's ASR pair (with the driver): which device is the ACTIVE, as the team running it knows.
     QJsonArray devices;
     for (const SimRouter &r : m_world.routers) {
@@ -461,6 +473,8 @@ HttpResponse Simulator::handle(const QString &service, const HttpRequest &reques
         return errorFor(
             service, 401, QString(), QStringLiteral("The request you have made requires authentication."));
     }
+    if (std::optional<HttpResponse> refused = policyRefusal(service, request, *token))
+        return *refused;
     if (service == QLatin1String("compute"))
         return nova(request, *token);
     if (service == QLatin1String("network"))

@@ -13,6 +13,7 @@
 #include <QString>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QTimer;
 
@@ -81,6 +82,7 @@ private:
     HttpResponse handle(const QString &service, const HttpRequest &request);
 
     HttpResponse keystone(const HttpRequest &request);
+    QJsonObject renderToken(const SimToken &token, const QString &method, bool withCatalog) const;
     HttpResponse nova(const HttpRequest &request, const SimToken &token);
     HttpResponse novaDiscovery(const HttpRequest &request);
     HttpResponse neutron(const HttpRequest &request, const SimToken &token);
@@ -91,6 +93,10 @@ private:
     HttpResponse kubernetes(const QString &kluster, const HttpRequest &request);
     HttpResponse admin(const HttpRequest &request);
 
+    // A 401 or 403 where the token's access rules or roles do not let `request` through
+    // (simulator/policy.cpp).
+    std::optional<HttpResponse> policyRefusal(
+        const QString &service, const HttpRequest &request, const SimToken &token) const;
     void applyConcurrentWrite(const HttpRequest &request);
     HttpResponse errorFor(
         const QString &service, int status, const QString &type, const QString &message) const;

@@ -65,6 +65,25 @@ int World::userIndex(const QString &idOrName) const
     return indexWhere(users, [&](const auto &x) { return x.id == idOrName || x.name == idOrName; });
 }
 
+const SimApplicationCredential *World::applicationCredential(const QString &id) const
+{
+    if (id.isEmpty())
+        return nullptr;
+    for (const SimApplicationCredential &c : applicationCredentials) {
+        if (c.id == id)
+            return &c;
+    }
+    return nullptr;
+}
+
+QString World::stableRuleId(const QString &credentialId, const SimAccessRule &rule)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(
+        (credentialId + rule.service + rule.method + rule.path).toUtf8(), QCryptographicHash::Sha1)
+                                   .toHex()
+                                   .left(32));
+}
+
 int World::serverIndex(const QString &id) const
 {
     return cachedIndex(servers, m_serverCache, id);

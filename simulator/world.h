@@ -40,6 +40,14 @@ struct SimUser
     QStringList roles;
 };
 
+// An application credential's access rule (Keystone `access_rules`), as keystonemiddleware enforces it.
+struct SimAccessRule
+{
+    QString service; // catalog type
+    QString method;
+    QString path; // `*` and `{name}` one segment, `**` any number
+};
+
 struct SimApplicationCredential
 {
     QString id;
@@ -47,6 +55,7 @@ struct SimApplicationCredential
     QString secret;
     QString userId;
     QString projectId;
+    QList<SimAccessRule> accessRules; // empty: unrestricted by them
 };
 
 struct SimToken
@@ -323,6 +332,10 @@ public:
     // Lookups; -1 when absent.
     int projectIndex(const QString &idOrName) const;
     int userIndex(const QString &idOrName) const;
+    const SimApplicationCredential *applicationCredential(
+        const QString &id) const; // null: none (or empty id)
+    // An access rule's id, the same each time the credential is read.
+    static QString stableRuleId(const QString &credentialId, const SimAccessRule &rule);
     int serverIndex(const QString &id) const;
     int serverIndexByName(const QString &name) const; // the newest server of the name; -1 when none
     int routerIndex(const QString &id) const;

@@ -3,7 +3,9 @@
 
 #include "app/cli/clioptions.h"
 #include "app/cli/livecommands.h"
+#include "app/cli/manualrepairs.h"
 #include "app/cli/terminal.h"
+#include "core/auditrecord.h"
 #include "core/printable.h"
 #include "core/repairgate.h"
 #include "services/history/historystore.h"
@@ -198,6 +200,12 @@ int runRepairCommand(const QStringList &arguments)
             "in Neutron and adding it again (the driver's agent programs it on the devices again), not "
             "by the driver's sync: for credentials that may not sync (a cloud admin's), or to touch one "
             "route only.") });
+    parser.addOption({ QStringLiteral("verify"),
+        QStringLiteral(
+            "Verify a guided manual repair (a plan these credentials may not send, handed over): read the "
+            "kluster again and record in the audit log whether its findings are gone (\"repaired by someone "
+            "else, verified\") or not yet. Exit status 0 verified, 1 not yet."),
+        QStringLiteral("audit-id") });
     parser.addOption({ QStringLiteral("silence"),
         QStringLiteral(
             "With --alertmanager: silence the alerts of these findings while repairing (one silence "
@@ -245,7 +253,20 @@ int runRepairCommand(const QStringList &arguments)
         return CliOptions::fail(command, QStringLiteral("--dry-run and --yes: one or the other"));
     const bool allRoutes = parser.isSet(QStringLiteral("all-routes"));
     const QStringList findingIds = parser.values(QStringLiteral("finding"));
-    if (findingIds.isEmpty() && !allRoutes)
+    const QString verifyId = parser.value(QStringLiteral("verify"));
+    AuditRecord handedOver;
+    if (!verifyId.isEmpty()) {
+        if (!findingIds.isEmpty() || allRoutes || parser.isSet(QStringLiteral("yes")))
+            return CliOptions::fail(
+                command, QStringLiteral("--verify takes no --finding, --all-routes or --yes"));
+        handedOver = ManualRepairs::handedOver(verifyId, &error);
+        if (handedOver.id.isEmpty())
+            return CliOptions::fail(command, error);
+        if (handedOver.kluster != p.kluster)
+            return CliOptions::fail(command,
+                QStringLiteral("hand-off %1 is of kluster %2, not %3")
+                    .arg(verifyId, handedOver.kluster, p.kluster));
+    } else if (findingIds.isEmpty() && !allRoutes)
         return CliOptions::fail(command, QStringLiteral("give --finding ID (from check), or --all-routes"));
     const bool override = parser.isSet(QStringLiteral("override"));
     // Named AutomationPending, it may repair several at once (an incident's repair): only a race is at stake.
@@ -301,6 +322,14 @@ int runRepairCommand(const QStringList &arguments)
             KeptHistory::read(fetch.state, shift).applyTo(fetch.state, shift);
         }
         const auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch.state, *options));
+        if (!handedOver.id.isEmpty()) {
+            if (!fetch.errors.isEmpty()) { // a source not read proves nothing gone
+                QCoreApplication::exit(CliOptions::fail(command, SourceError::joined(fetch.errors)));
+                return;
+            }
+            QCoreApplication::exit(ManualRepairs::verify(out, handedOver, *diagnosis, session));
+            return;
+        }
         // The plan, made once: printed, and sent as it stands once the kluster read again gives the same.
         RepairChoice choice;
         choice.findings = findingIds;
@@ -337,6 +366,8 @@ int runRepairCommand(const QStringList &arguments)
                 overridden = false;
         }
         const QStringList refusals = printDecisions(out, *proposal, overridden);
+        // What these credentials may not send, as the commands for someone who may (diagnosis.md §8).
+        ManualRepairs::handOver(out, *proposal, session);
         for (const SourceError &e : fetch.errors)
             out << "Note: " << e.toString() << "\n";
         out.flush();

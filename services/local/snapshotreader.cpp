@@ -1,6 +1,7 @@
 #include "services/local/snapshotreader.h"
 
 #include "core/apiparser.h"
+#include "core/permission.h"
 #include "core/routerdevice.h"
 #include "services/local/inputlimits.h"
 #include "services/local/localfile.h"
@@ -165,6 +166,15 @@ KlusterState SnapshotReader::read(const QString &directory)
         if (present) {
             state.kubernikusEvents = KubernikusEvents::parse(path, bytes);
             state.kubernikusEventsSource.known = true;
+        }
+    }
+    {
+        // Who read it (diagnosis.md §8): each plan is judged with the roles and rules it holds.
+        const QString path = pathOf(Sources::file(Source::Token));
+        const QByteArray bytes = readFile(path, false, &present);
+        if (present) {
+            state.credentials = std::make_shared<const Credentials>(Credentials::fromTokenJson(path, bytes));
+            state.tokenSource.known = true;
         }
     }
     return state;

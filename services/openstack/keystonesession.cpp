@@ -1,6 +1,7 @@
 #include "services/openstack/keystonesession.h"
 
 #include "core/apiparser.h"
+#include "core/permission.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -152,6 +153,7 @@ void KeystoneSession::startAuthentication()
                 m_userName = parsed.userName;
                 m_projectName = parsed.projectName;
                 m_projectId = parsed.projectId;
+                m_credentials = credentialsOf(r.body, m_credentials);
                 ++m_authentications;
                 if (m_token.isEmpty() || !m_expiresAt.isValid()) {
                     error.kind = Error::Kind::Malformed;
@@ -169,6 +171,37 @@ void KeystoneSession::startAuthentication()
                 w.second(error);
         }
     });
+}
+
+// The token's answer as Credentials (Keystone renders the same body for POST and GET /v3/auth/tokens:
+// docs/wire-formats.md), with the endpoints this session uses; what was refused earlier this session stays.
+std::shared_ptr<const Credentials> KeystoneSession::credentialsOf(
+    const QByteArray &body, const std::shared_ptr<const Credentials> &earlier) const
+{
+    auto c = std::make_shared<Credentials>();
+    try {
+        c->identity = TokenIdentity::parse(QStringLiteral("Keystone's token"), body);
+    } catch (const ParseError &e) {
+        qCWarning(lcKeystone) << "the token's roles could not be read:" << e.toString();
+        return nullptr;
+    }
+    for (const char *type : { "compute", "network", "identity", "kubernikus" }) {
+        const QString url = endpoint(QLatin1String(type));
+        if (!url.isEmpty())
+            c->endpoints.insert(QLatin1String(type), url);
+    }
+    if (earlier)
+        c->refusedThisSession = earlier->refusedThisSession;
+    return c;
+}
+
+void KeystoneSession::noteUnexpectedRefusal(const QString &key, const QString &said)
+{
+    if (!m_credentials || m_credentials->refusedThisSession.contains(key))
+        return;
+    auto c = std::make_shared<Credentials>(*m_credentials);
+    c->refusedThisSession.insert(key, said);
+    m_credentials = std::move(c);
 }
 
 void KeystoneSession::whenAuthenticated(QObject *context, std::function<void(const Error &)> then)

@@ -9,6 +9,9 @@
 #include <QObject>
 #include <QSet>
 #include <functional>
+#include <memory>
+
+struct Credentials;
 
 Q_DECLARE_LOGGING_CATEGORY(lcKeystone)
 
@@ -49,6 +52,12 @@ public:
     QString projectName() const { return m_projectName; }
     QString projectId() const { return m_projectId; }
     QDateTime expiresAt() const { return m_expiresAt; }
+    // Who the token is, its roles and access rules, the endpoints used, and what was refused this session
+    // (diagnosis.md §8); null until authenticated or when the token answer said no user.
+    std::shared_ptr<const Credentials> credentials() const { return m_credentials; }
+    // A 403 of a request the preflight judged `key` (PolicyProfile::keyOf): denied for the rest of the
+    // session, with what the service said.
+    void noteUnexpectedRefusal(const QString &key, const QString &said);
     int authentications() const { return m_authentications; }
 
     // Re-authenticate when fewer than this many seconds remain (keystoneauth: 120).
@@ -73,6 +82,8 @@ public:
 
 private:
     void startAuthentication();
+    std::shared_ptr<const Credentials> credentialsOf(
+        const QByteArray &body, const std::shared_ptr<const Credentials> &earlier) const;
     void whenAuthenticated(QObject *context, std::function<void(const Error &)> then);
     void dispatch(HttpCall *outer, const QString &serviceType, const QByteArray &method, const QUrl &url,
         const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers, bool mayReauthenticate);
@@ -81,6 +92,7 @@ private:
     CloudConfig m_config;
     QString m_token;
     QSet<QString> m_refused;
+    std::shared_ptr<const Credentials> m_credentials;
     QDateTime m_expiresAt;
     QJsonArray m_catalog;
     QString m_userName;

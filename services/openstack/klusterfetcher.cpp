@@ -2,6 +2,7 @@
 
 #include "core/apiparser.h"
 #include "core/json/jsonreader.h"
+#include "core/permission.h"
 #include "core/routerdevice.h"
 #include "services/kubernetes/kubernetesclient.h"
 #include "services/openstack/pagedlist.h"
@@ -81,6 +82,13 @@ void KlusterFetcher::partDone()
     m_result.requests = int(m_session->client()->requestsSent() - m_requestsAtStart);
     m_result.bytesReceived = m_session->client()->bytesReceived() - m_bytesAtStart;
     m_result.state.noteIncompleteServers();
+    // Who read it (diagnosis.md §8): each plan is judged with it, and a snapshot keeps it as token.json.
+    if (std::shared_ptr<const Credentials> credentials = m_session->credentials()) {
+        m_result.bodies.insert(Source::Token,
+            KeptBody(QJsonDocument(credentials->toTokenJson()).toJson(QJsonDocument::Indented)));
+        m_result.state.credentials = std::move(credentials);
+        m_result.state.tokenSource.known = true;
+    }
     // Ages are measured against the cloud's clock where it differs from this machine's by more than the
     // Date header's resolution: its timestamps (created, lastTransitionTime) are on that clock.
     if (const qint64 offset = m_session->client()->serverClockOffsetMs(); qAbs(offset) > 5000)

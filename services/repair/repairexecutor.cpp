@@ -1,6 +1,7 @@
 #include "services/repair/repairexecutor.h"
 
 #include "core/apiparser.h"
+#include "core/permission.h"
 #include "core/repairgate.h"
 #include "services/history/historystore.h"
 #include "services/repair/auditlog.h"
@@ -327,6 +328,12 @@ void RepairExecutor::send(const PlannedRequest &request, HttpCall *call)
             outcome = QStringLiteral("failed: ") + r.error.toString();
         // The request as sent, and its answer.
         m_outcome.requests.append(AuditRequest { request, r.status, outcome, false });
+        // A refusal the preflight did not expect (diagnosis.md §8): remembered, so that no later plan of the
+        // session offers what these credentials may not do.
+        if (r.status == 403 && request.service != QLatin1String("kubernetes"))
+            if (const std::shared_ptr<const Credentials> c = m_session->credentials())
+                m_session->noteUnexpectedRefusal(c->policy().keyOf(request),
+                    r.error.serverMessage.isEmpty() ? r.error.toString() : r.error.serverMessage);
         if (m_plan && m_plan->action == RepairPlan::Action::RenewRoutes && m_next > 0 && r.error.isError()
             && already.isEmpty()) {
             // The nudge's removal went through, its addition did not: the route is gone from Neutron now.

@@ -98,10 +98,17 @@ void TestCheckReport::jsonShape()
         } else {
             QCOMPARE(repair.keys(), (QStringList { QStringLiteral("requests"), QStringLiteral("title") }));
         }
+        // Each request judged (diagnosis.md §8): this snapshot holds no token.json, so who acts is not known.
         for (const QJsonValue &r : repair.value(QStringLiteral("requests")).toArray()) {
             QCOMPARE(r.toObject().keys(),
                 (QStringList { QStringLiteral("body"), QStringLiteral("headers"), QStringLiteral("method"),
-                    QStringLiteral("path"), QStringLiteral("service") }));
+                    QStringLiteral("path"), QStringLiteral("permission"), QStringLiteral("permissionReason"),
+                    QStringLiteral("service") }));
+            QCOMPARE(r.toObject().value(QStringLiteral("permission")).toString(), QStringLiteral("unknown"));
+            QVERIFY(r.toObject()
+                        .value(QStringLiteral("permissionReason"))
+                        .toString()
+                        .contains(QStringLiteral("token was not read")));
         }
     }
     const QJsonObject budget = o.value(QStringLiteral("budget")).toObject();

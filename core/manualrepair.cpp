@@ -1,0 +1,242 @@
+#include "core/manualrepair.h"
+
+#include "core/permission.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+
+namespace {
+
+// A word for a shell: as it is where it needs no quoting, else in single quotes.
+QString shellWord(const QString &word)
+{
+    static const QString plain
+        = QStringLiteral("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@%+");
+    const bool safe = !word.isEmpty()
+        && std::all_of(word.cbegin(), word.cend(), [](QChar c) { return plain.contains(c); });
+    if (safe)
+        return word;
+    QString quoted = word;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+QString variableFor(const QString &service)
+{
+    return QLatin1Char('$') + service.toUpper() + QStringLiteral("_URL");
+}
+
+QString curlOf(const PlannedRequest &r, const QString &kluster, const Credentials *credentials)
+{
+    if (r.service == QLatin1String("kubernetes")) // the kluster's API server, with kubectl's credentials
+        return QStringLiteral("kubectl --context %1 %2 --raw %3")
+            .arg(shellWord(kluster),
+                r.method == QLatin1String("DELETE") ? QStringLiteral("delete") : QStringLiteral("create"),
+                shellWord(r.path));
+    const QString base = credentials ? credentials->endpoints.value(r.service) : QString();
+    QString url = (base.isEmpty() ? variableFor(r.service) : base) + r.path;
+    QString out = QStringLiteral("curl -sS -X %1 \"%2\" -H \"X-Auth-Token: $OS_TOKEN\"").arg(r.method, url);
+    for (auto it = r.headers.constBegin(); it != r.headers.constEnd(); ++it)
+        out += QStringLiteral(" -H %1").arg(
+            shellWord(it.key() + QStringLiteral(": ") + it.value().toString()));
+    if (!r.body.isNull() && !r.body.isUndefined()) {
+        const QByteArray body = r.body.isObject()
+            ? QJsonDocument(r.body.toObject()).toJson(QJsonDocument::Compact)
+            : QJsonDocument(r.body.toArray()).toJson(QJsonDocument::Compact);
+        out += QStringLiteral(" -H 'Content-Type: application/json' -d %1")
+                   .arg(shellWord(QString::fromUtf8(body)));
+    }
+    return out;
+}
+
+QString routeArgs(const QJsonArray &routes)
+{
+    QStringList args;
+    for (const QJsonValue v : routes) {
+        const QJsonObject route = v.toObject();
+        args << QStringLiteral("--route destination=%1,gateway=%2")
+                    .arg(shellWord(route.value(QStringLiteral("destination")).toString()),
+                        shellWord(route.value(QStringLiteral("nexthop")).toString()));
+    }
+    return args.join(QLatin1Char(' '));
+}
+
+// The client command that sends `r` as planned, and what it should change; the command is empty where
+// none does (the ASR driver's API, a full-list update guarded by its revision).
+void describe(const PlannedRequest &r, const QString &kluster, ManualStep *step)
+{
+    const QStringList parts
+        = r.path.section(QLatin1Char('?'), 0, 0).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    const QJsonObject body = r.body.toObject();
+    if (r.service == QLatin1String("kubernetes")) {
+        if (r.method == QLatin1String("DELETE") && parts.value(2) == QLatin1String("nodes")) {
+            step->command = QStringLiteral("kubectl --context %1 delete node %2")
+                                .arg(shellWord(kluster), shellWord(parts.value(3)));
+            step->expect = QStringLiteral("the node %1 is gone from `kubectl get nodes`").arg(parts.value(3));
+        }
+        return;
+    }
+    if (r.service == QLatin1String("compute") && parts.value(0) == QLatin1String("servers")) {
+        const QString server = shellWord(parts.value(1));
+        if (r.method == QLatin1String("DELETE")) {
+            step->command = QStringLiteral("openstack server delete %1").arg(server);
+            step->expect = QStringLiteral("`openstack server show %1` answers that there is no such server")
+                               .arg(server);
+            return;
+        }
+        if (body.contains(QStringLiteral("addSecurityGroup"))) {
+            const QString group = body.value(QStringLiteral("addSecurityGroup"))
+                                      .toObject()
+                                      .value(QStringLiteral("name"))
+                                      .toString();
+            step->command
+                = QStringLiteral("openstack server add security group %1 %2").arg(server, shellWord(group));
+            step->expect
+                = QStringLiteral("`openstack server show %1 -c security_groups` lists %2").arg(server, group);
+            return;
+        }
+        for (const auto &[action, verb] : { std::pair { "os-start", "start" },
+                 std::pair { "resume", "resume" }, std::pair { "unpause", "unpause" } }) {
+            if (body.contains(QLatin1String(action))) {
+                step->command = QStringLiteral("openstack server %1 %2").arg(QLatin1String(verb), server);
+                step->expect = QStringLiteral("`openstack server show %1 -c status` says ACTIVE").arg(server);
+                return;
+            }
+        }
+        return;
+    }
+    if (r.service != QLatin1String("network"))
+        return;
+    if (parts.value(1) == QLatin1String("security-group-rules") && r.method == QLatin1String("POST")) {
+        const QJsonObject rule = body.value(QStringLiteral("security_group_rule")).toObject();
+        step->command
+            = QStringLiteral("openstack security group rule create --%1 --ethertype %2 --protocol %3 "
+                             "--remote-ip %4 %5")
+                  .arg(rule.value(QStringLiteral("direction")).toString(),
+                      shellWord(rule.value(QStringLiteral("ethertype")).toString()),
+                      shellWord(rule.value(QStringLiteral("protocol")).toString()),
+                      shellWord(rule.value(QStringLiteral("remote_ip_prefix")).toString()),
+                      shellWord(rule.value(QStringLiteral("security_group_id")).toString()));
+        step->expect = QStringLiteral("`openstack security group rule list %1` shows the rule")
+                           .arg(shellWord(rule.value(QStringLiteral("security_group_id")).toString()));
+        return;
+    }
+    if (parts.value(1) == QLatin1String("ports") && r.method == QLatin1String("PUT")) {
+        const QJsonArray pairs = body.value(QStringLiteral("port"))
+                                     .toObject()
+                                     .value(QStringLiteral("allowed_address_pairs"))
+                                     .toArray();
+        const QString added = pairs.isEmpty()
+            ? QString()
+            : pairs.last().toObject().value(QStringLiteral("ip_address")).toString();
+        step->command = QStringLiteral("openstack port set --allowed-address ip-address=%1 %2")
+                            .arg(shellWord(added), shellWord(parts.value(2)));
+        step->expect = QStringLiteral("`openstack port show %1 -c allowed_address_pairs` lists %2")
+                           .arg(shellWord(parts.value(2)), added);
+        return;
+    }
+    if (parts.value(1) == QLatin1String("asr1k")) {
+        step->expect = r.method == QLatin1String("DELETE")
+            ? QStringLiteral(
+                "the router's configuration is gone from its devices (send the sync next, at once)")
+            : QStringLiteral("`GET /v2.0/asr1k/routers/%1` reports no difference on either device")
+                  .arg(parts.value(3));
+        return; // no client speaks the driver's API: the request itself
+    }
+    if (parts.value(1) == QLatin1String("routers")) {
+        const QString router = shellWord(parts.value(2));
+        const QJsonArray routes
+            = body.value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
+        if (parts.value(3) == QLatin1String("add_extraroutes")) {
+            step->command = QStringLiteral("openstack router add route %1 %2").arg(routeArgs(routes), router);
+            step->expect
+                = QStringLiteral("`openstack router show %1 -c routes` lists the route(s) added").arg(router);
+        } else if (parts.value(3) == QLatin1String("remove_extraroutes")) {
+            step->command
+                = QStringLiteral("openstack router remove route %1 %2").arg(routeArgs(routes), router);
+            step->expect
+                = QStringLiteral("`openstack router show %1 -c routes` no longer lists the route(s) removed")
+                      .arg(router);
+        } else {
+            // The whole list, guarded by the revision it was planned from: no client sends If-Match.
+            step->expect
+                = QStringLiteral("`openstack router show %1 -c routes` holds exactly the %2 route(s) "
+                                 "of the body; a 412 means the router changed since: plan again")
+                      .arg(router)
+                      .arg(routes.size());
+        }
+    }
+}
+
+} // namespace
+
+ManualRepair ManualRepair::of(const RepairPlan &plan, const QString &kluster, const Credentials *credentials)
+{
+    ManualRepair m;
+    m.title = plan.title;
+    m.kluster = kluster;
+    m.why = plan.refusal == Refusal::NotPermitted ? plan.refusalDetail : QString();
+    for (const PlannedRequest &r : plan.requests) {
+        ManualStep step;
+        step.what = r.summary();
+        // Said per step where the plan has several (the refusal names the first denied one).
+        if (r.permission.permission != Permission::Allowed && plan.requests.size() > 1)
+            step.needs = r.permission.reason;
+        describe(r, kluster, &step);
+        step.curl = curlOf(r, kluster, credentials);
+        m.steps.append(step);
+    }
+    m.verify = QStringLiteral("flightdeck-cli check %1 (the finding is gone), or Verify in the console")
+                   .arg(shellWord(kluster));
+    return m;
+}
+
+QString ManualRepair::markdown() const
+{
+    QString md = QStringLiteral("## %1\n\nKluster **%2**. ").arg(title, kluster);
+    if (!why.isEmpty())
+        md += QStringLiteral("Not sent by Flightdeck: %1.\n").arg(why);
+    md += QStringLiteral("\nSomeone who may, please run these in order (`export OS_TOKEN=$(openstack token "
+                         "issue -f value -c id)` for curl):\n");
+    int n = 0;
+    for (const ManualStep &s : steps) {
+        md += QStringLiteral("\n%1. `%2`").arg(++n).arg(s.what);
+        if (!s.needs.isEmpty())
+            md += QStringLiteral(" (needs: %1)").arg(s.needs);
+        md += QLatin1Char('\n');
+        if (!s.command.isEmpty())
+            md += QStringLiteral("   ```sh\n   %1\n   ```\n").arg(s.command);
+        md += QStringLiteral("   %1\n   ```sh\n   %2\n   ```\n")
+                  .arg(s.command.isEmpty() ? QStringLiteral("The request:")
+                                           : QStringLiteral("or, exactly as planned:"),
+                      s.curl);
+        if (!s.expect.isEmpty())
+            md += QStringLiteral("   Then: %1.\n").arg(s.expect);
+    }
+    md += QStringLiteral("\nVerify: %1.\n").arg(verify);
+    return md;
+}
+
+QString ManualRepair::text() const
+{
+    QString out = QStringLiteral("Guided manual repair: %1 (kluster %2)\n").arg(title, kluster);
+    if (!why.isEmpty())
+        out += QStringLiteral("  Not sent: %1\n").arg(why);
+    out += QStringLiteral(
+        "  For someone who may, in order (curl: export OS_TOKEN=$(openstack token issue -f value -c id)):\n");
+    int n = 0;
+    for (const ManualStep &s : steps) {
+        out += QStringLiteral("  %1. %2\n").arg(++n).arg(s.what);
+        if (!s.needs.isEmpty())
+            out += QStringLiteral("     needs: %1\n").arg(s.needs);
+        if (!s.command.isEmpty())
+            out += QStringLiteral("     $ %1\n").arg(s.command);
+        out += QStringLiteral("     $ %1\n").arg(s.curl);
+        if (!s.expect.isEmpty())
+            out += QStringLiteral("     then: %1\n").arg(s.expect);
+    }
+    out += QStringLiteral("  Verify: %1\n").arg(verify);
+    return out;
+}

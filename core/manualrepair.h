@@ -1,0 +1,40 @@
+#pragma once
+
+#include "core/repairplan.h"
+
+#include <QList>
+#include <QString>
+
+struct Credentials;
+
+// A plan these credentials may not send, as someone who may carries it out by hand (diagnosis.md §8): each
+// request of the plan, in order, as the `openstack` or `kubectl` command that sends it (where one does) and
+// as the exact request with curl, with what it should change. What is handed over is the plan that was
+// judged: the same requests, the same bodies, the same If-Match.
+struct ManualStep
+{
+    QString what; // "PUT network /v2.0/routers/…/add_extraroutes"
+    QString needs; // what it needs that these credentials lack (the preflight's reason); empty when allowed
+    QString command; // `openstack …` or `kubectl …`; empty where no client sends this request as planned
+    QString curl; // the request itself, with the token from $OS_TOKEN
+    QString expect; // what should change
+};
+
+struct ManualRepair
+{
+    QString title; // the plan's
+    QString kluster;
+    QString why; // the refusal: which request, and what it needs
+    QList<ManualStep> steps;
+    QString verify; // how the one who asked learns that it is done
+
+    // `plan` as a guide; the curl commands name the endpoints the session used (`credentials`), else a
+    // variable per service ($COMPUTE_URL).
+    static ManualRepair of(const RepairPlan &plan, const QString &kluster, const Credentials *credentials);
+
+    // The hand-off as Markdown (a ticket, a chat): a heading, why, each step with its commands in fenced
+    // blocks, how to verify.
+    QString markdown() const;
+    // The same for a terminal.
+    QString text() const;
+};
