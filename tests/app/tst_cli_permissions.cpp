@@ -1,0 +1,196 @@
+// flightdeck-cli with credentials that may not do everything (diagnosis.md §8), against the simulated cloud
+// that enforces the default policies' roles: the report says per request what the token may do; a repair a
+// reader may not send is never sent (not one write reaches the cloud) but printed as a guided manual repair
+// and recorded as handed over; once someone who may has done it, --verify records "repaired by someone
+// else, verified". A snapshot keeps who read it (token.json, never the token) and is judged with it.
+#include "tests/app/clifixture.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QTest>
+
+class TestCliPermissions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void reportSaysWhatTheTokenMayDo();
+    void readerGetsAGuideAndNothingIsSent();
+    void snapshotKeepsWhoReadIt();
+
+private:
+    using Run = CliFixture::Run;
+    QJsonObject check(const QString &cloud);
+    std::unique_ptr<CliFixture> m_cli;
+    int m_writes = 0; // requests to Nova and Neutron that could change something
+};
+
+void TestCliPermissions::init()
+{
+    m_cli = std::make_unique<CliFixture>();
+    m_cli->addCloud(QStringLiteral("ro"), QStringLiteral("reader"));
+    m_cli->addCloud(QStringLiteral("rw"), QStringLiteral("member"));
+    m_writes = 0;
+    connect(&m_cli->sim.sim, &Simulator::requestHandled, this,
+        [this](const QString &service, const QString &method, const QString &, int) {
+            if ((service == QLatin1String("compute") || service == QLatin1String("network"))
+                && method != QLatin1String("GET") && method != QLatin1String("HEAD"))
+                ++m_writes;
+        });
+}
+
+void TestCliPermissions::cleanup()
+{
+    m_cli.reset();
+}
+
+QJsonObject TestCliPermissions::check(const QString &cloud)
+{
+    const Run r
+        = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--cloud"), cloud, QStringLiteral("--kluster"),
+            QStringLiteral("demo"), QStringLiteral("--format"), QStringLiteral("json") });
+    return QJsonDocument::fromJson(r.out.toUtf8()).object();
+}
+
+static QJsonObject firstRequestOf(const QJsonObject &report, const QString &id)
+{
+    for (const QJsonValue &f : report.value(QStringLiteral("findings")).toArray()) {
+        if (f.toObject().value(QStringLiteral("id")).toString() == id)
+            return f.toObject()
+                .value(QStringLiteral("repair"))
+                .toObject()
+                .value(QStringLiteral("requests"))
+                .toArray()
+                .first()
+                .toObject();
+    }
+    return {};
+}
+
+void TestCliPermissions::reportSaysWhatTheTokenMayDo()
+{
+    const QString id = QStringLiteral("security-group-rule-missing:tcp");
+    const QJsonObject asReader = firstRequestOf(check(QStringLiteral("ro")), id);
+    QCOMPARE(asReader.value(QStringLiteral("permission")).toString(), QStringLiteral("denied"));
+    const QString why = asReader.value(QStringLiteral("permissionReason")).toString();
+    QVERIFY2(why.contains(QStringLiteral("create_security_group_rule"))
+            && why.contains(QStringLiteral("member")) && why.contains(QStringLiteral("reader")),
+        qPrintable(why));
+    const QJsonObject asMember = firstRequestOf(check(QStringLiteral("rw")), id);
+    QCOMPARE(asMember.value(QStringLiteral("permission")).toString(), QStringLiteral("allowed"));
+    QVERIFY(!asMember.contains(QStringLiteral("permissionReason")));
+    // A node's deletion is the kluster's API server's to judge: unknown, and said why.
+    const QJsonObject node = firstRequestOf(
+        check(QStringLiteral("rw")), QStringLiteral("node-without-instance:kks-demo-pool-g4h0s"));
+    QCOMPARE(node.value(QStringLiteral("permission")).toString(), QStringLiteral("unknown"));
+    QVERIFY(!node.value(QStringLiteral("permissionReason")).toString().isEmpty());
+    QCOMPARE(m_writes, 0);
+}
+
+void TestCliPermissions::readerGetsAGuideAndNothingIsSent()
+{
+    const QString id = QStringLiteral("security-group-rule-missing:tcp");
+    Run r = m_cli->cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("ro"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"), id,
+        QStringLiteral("--yes") });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("NotPermitted")), qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("Guided manual repair")), qPrintable(r.out));
+    QVERIFY2(
+        r.out.contains(QStringLiteral("$ openstack security group rule create --ingress --ethertype IPv4 "
+                                      "--protocol tcp --remote-ip 100.100.0.0/16 ")),
+        qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("$ curl -sS -X POST \"")
+                 + m_cli->sim.sim.endpoint(QStringLiteral("network"))
+                 + QStringLiteral("/v2.0/security-group-rules\"")),
+        qPrintable(r.out));
+    QCOMPARE(m_writes, 0); // denied: not one write reached the cloud
+    const QRegularExpressionMatch handOff
+        = QRegularExpression(QStringLiteral("--verify ([0-9a-f-]{36})")).match(r.out);
+    QVERIFY2(handOff.hasMatch(), qPrintable(r.out));
+    const QString auditId = handOff.captured(1);
+    QFile log(m_cli->auditPath());
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QByteArray written = log.readAll();
+    QVERIFY(written.contains("handed over: NotPermitted"));
+    QVERIFY(!written.contains(CliFixture::Password));
+
+    // Not done yet: said, and recorded.
+    const QStringList verify { QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("ro"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--verify"), auditId };
+    r = m_cli->cli(verify);
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.out.contains(QStringLiteral("Not yet: still open: ") + id), qPrintable(r.out));
+
+    // Someone who may does it (a member, from the CLI); then the reader's Verify records it done.
+    r = m_cli->cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("rw"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"), id,
+        QStringLiteral("--yes") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY(m_writes > 0);
+    r = m_cli->cli(verify);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("Repaired by someone else, verified")), qPrintable(r.out));
+    const QList<QJsonObject> audit = m_cli->audit();
+    QVERIFY(!audit.isEmpty());
+    QVERIFY2(audit.constLast()
+                 .value(QStringLiteral("message"))
+                 .toString()
+                 .startsWith(QStringLiteral("repaired by someone else, verified")),
+        QJsonDocument(audit.constLast()).toJson().constData());
+    QCOMPARE(audit.constLast().value(QStringLiteral("user")).toString(), QStringLiteral("reader"));
+
+    // An id that is no hand-off: a clear error, exit 3.
+    r = m_cli->cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("ro"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--verify"),
+        QStringLiteral("no-such-id") });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("no hand-off")), qPrintable(r.err));
+}
+
+void TestCliPermissions::snapshotKeepsWhoReadIt()
+{
+    const QString folder = m_cli->home.filePath(QStringLiteral("snap"));
+    Run r = m_cli->cli({ QStringLiteral("snapshot"), QStringLiteral("--cloud"), QStringLiteral("ro"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--out"), folder });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile token(QDir(folder).filePath(QStringLiteral("token.json")));
+    QVERIFY(token.open(QIODevice::ReadOnly));
+    const QByteArray body = token.readAll();
+    const QJsonObject t = QJsonDocument::fromJson(body).object().value(QStringLiteral("token")).toObject();
+    QCOMPARE(t.value(QStringLiteral("user")).toObject().value(QStringLiteral("name")).toString(),
+        QStringLiteral("reader"));
+    QCOMPARE(t.value(QStringLiteral("roles"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("name"))
+                 .toString(),
+        QStringLiteral("reader"));
+    QVERIFY(!body.contains(CliFixture::Password));
+    for (const auto &[id, t2] : m_cli->sim.sim.world().tokens.asKeyValueRange())
+        QVERIFY2(!body.contains(id.toUtf8()), "a token reached token.json");
+    // Judged offline with the roles it holds.
+    r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--snapshot"), folder,
+        QStringLiteral("--format"), QStringLiteral("json") });
+    const QJsonObject request = firstRequestOf(
+        QJsonDocument::fromJson(r.out.toUtf8()).object(), QStringLiteral("security-group-rule-missing:tcp"));
+    QCOMPARE(request.value(QStringLiteral("permission")).toString(), QStringLiteral("denied"));
+    // Without token.json, nobody is known: unknown, never allowed.
+    QVERIFY(token.remove());
+    r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--snapshot"), folder,
+        QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(firstRequestOf(QJsonDocument::fromJson(r.out.toUtf8()).object(),
+                 QStringLiteral("security-group-rule-missing:tcp"))
+                 .value(QStringLiteral("permission"))
+                 .toString(),
+        QStringLiteral("unknown"));
+}
+
+QTEST_GUILESS_MAIN(TestCliPermissions)
+#include "tst_cli_permissions.moc"
