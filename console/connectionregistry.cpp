@@ -151,17 +151,23 @@ void ConnectionRegistry::test(const ConnectionSpec &given, QObject *context, con
     ConnectionSpec spec = given;
     spec.name = tr("test of %1").arg(given.name);
     auto *probe = new Connection(spec, m_network, this);
+    // Who signed in, with which roles: what the repairs offered will be judged for (diagnosis.md §8).
+    auto who = std::make_shared<QString>();
+    connect(probe, &Connection::identityRead, context, [who](const QString &summary) { *who = summary; });
     connect(probe, &Connection::klustersListed, context,
-        [probe, done](const QStringList &klusters, const Error &error) {
+        [probe, done, who](const QStringList &klusters, const Error &error) {
             probe->deleteLater();
+            const QString as = who->isEmpty() ? QString() : tr(" as %1").arg(*who);
             if (error.isError())
                 done(false, error.toString());
             else
                 done(true,
-                    klusters.isEmpty() ? tr("Signed in; Kubernikus lists no kluster in this project.")
-                                       : tr("Signed in; %1 kluster(s): %2")
-                                             .arg(klusters.size())
-                                             .arg(klusters.join(QStringLiteral(", "))));
+                    klusters.isEmpty()
+                        ? tr("Signed in%1; Kubernikus lists no kluster in this project.").arg(as)
+                        : tr("Signed in%1; %2 kluster(s): %3")
+                              .arg(as)
+                              .arg(klusters.size())
+                              .arg(klusters.join(QStringLiteral(", "))));
         });
     connect(context, &QObject::destroyed, probe, &QObject::deleteLater);
     probe->listKlusters();

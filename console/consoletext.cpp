@@ -5,6 +5,7 @@
 #include "core/klusterphase.h"
 #include "core/klusterstanding.h"
 #include "core/knowledge.h"
+#include "core/permission.h"
 #include "core/printable.h"
 #include "core/repairproposal.h"
 
@@ -204,7 +205,10 @@ Captions captions(const CaptionFacts &f)
     const QString router = s.router.name.isEmpty()
         ? (routerId.isEmpty() ? tr("(unknown)") : routerId.left(8) + QStringLiteral("…"))
         : tr("%1 (%2)").arg(s.router.name, routerId.left(8) + QStringLiteral("…"));
-    const QString where = tr("Kluster %1 · cloud %2 · router %3").arg(s.kluster.name, f.connection, router);
+    QString where = tr("Kluster %1 · cloud %2 · router %3").arg(s.kluster.name, f.connection, router);
+    // Who reads it, with which roles (diagnosis.md §8): what the repairs offered are judged for.
+    if (s.credentials)
+        where += tr(" · as %1").arg(s.credentials->identity.summary());
     c.header = QStringLiteral("<b>%1</b>%4<br>%2%3")
                    .arg(OutsideText::html(where),
                        alarm.isEmpty()

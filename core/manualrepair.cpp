@@ -1,6 +1,8 @@
 #include "core/manualrepair.h"
 
+#include "core/klusterfetch.h"
 #include "core/permission.h"
+#include "core/repairproposal.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -188,34 +190,33 @@ ManualRepair ManualRepair::of(const RepairPlan &plan, const QString &kluster, co
         step.curl = curlOf(r, kluster, credentials);
         m.steps.append(step);
     }
-    m.verify = QStringLiteral("flightdeck-cli check %1 (the finding is gone), or Verify in the console")
-                   .arg(shellWord(kluster));
+    m.verify
+        = QStringLiteral("flightdeck-cli check --kluster %1 (the finding is gone), or Verify in the console")
+              .arg(shellWord(kluster));
     return m;
 }
 
 QString ManualRepair::markdown() const
 {
-    QString md = QStringLiteral("## %1\n\nKluster **%2**. ").arg(title, kluster);
+    // Headings and fenced blocks at the left margin: read the same in a ticket, a chat and the console.
+    QString md = QStringLiteral("## %1\n\nKluster **%2**.").arg(title, kluster);
     if (!why.isEmpty())
-        md += QStringLiteral("Not sent by Flightdeck: %1.\n").arg(why);
-    md += QStringLiteral("\nSomeone who may, please run these in order (`export OS_TOKEN=$(openstack token "
-                         "issue -f value -c id)` for curl):\n");
+        md += QStringLiteral(" Not sent by Flightdeck: %1.").arg(why);
+    md += QStringLiteral(
+        "\n\nFor someone who may, in order (curl takes the token from `export OS_TOKEN=$(openstack "
+        "token issue -f value -c id)`).\n");
     int n = 0;
     for (const ManualStep &s : steps) {
-        md += QStringLiteral("\n%1. `%2`").arg(++n).arg(s.what);
+        md += QStringLiteral("\n### Step %1 of %2: `%3`\n\n").arg(++n).arg(steps.size()).arg(s.what);
         if (!s.needs.isEmpty())
-            md += QStringLiteral(" (needs: %1)").arg(s.needs);
-        md += QLatin1Char('\n');
+            md += QStringLiteral("Needs: %1.\n\n").arg(s.needs);
         if (!s.command.isEmpty())
-            md += QStringLiteral("   ```sh\n   %1\n   ```\n").arg(s.command);
-        md += QStringLiteral("   %1\n   ```sh\n   %2\n   ```\n")
-                  .arg(s.command.isEmpty() ? QStringLiteral("The request:")
-                                           : QStringLiteral("or, exactly as planned:"),
-                      s.curl);
+            md += QStringLiteral("```sh\n%1\n```\n\nor, exactly as planned:\n\n").arg(s.command);
+        md += QStringLiteral("```sh\n%1\n```\n").arg(s.curl);
         if (!s.expect.isEmpty())
-            md += QStringLiteral("   Then: %1.\n").arg(s.expect);
+            md += QStringLiteral("\nThen: %1.\n").arg(s.expect);
     }
-    md += QStringLiteral("\nVerify: %1.\n").arg(verify);
+    md += QStringLiteral("\n**Verify:** %1.\n").arg(verify);
     return md;
 }
 
@@ -239,4 +240,32 @@ QString ManualRepair::text() const
     }
     out += QStringLiteral("  Verify: %1\n").arg(verify);
     return out;
+}
+
+QList<HandOff> HandOff::of(const RepairProposal &proposal)
+{
+    QList<HandOff> out;
+    const Credentials *credentials = proposal.fetch() ? proposal.fetch()->state.credentials.get() : nullptr;
+    bool routeChange = false;
+    for (const RepairGate::Decision &d : proposal.gate().decisions()) {
+        if (d.reason != Refusal::NotPermitted || !d.plan)
+            continue;
+        if (d.combined && std::exchange(routeChange, true))
+            continue; // the one route change is handed over once
+        HandOff h;
+        const bool combined = d.combined && proposal.gate().routeChange();
+        h.plan = combined ? *proposal.gate().routeChange() : *d.plan;
+        h.findings = combined ? proposal.gate().routeChangeFindings() : QStringList { d.finding->id() };
+        h.guide = ManualRepair::of(h.plan, proposal.kluster(), credentials);
+        out.append(h);
+    }
+    return out;
+}
+
+QString HandOff::markdown(const QList<HandOff> &handOffs)
+{
+    QStringList parts;
+    for (const HandOff &h : handOffs)
+        parts << h.guide.markdown();
+    return parts.join(QLatin1Char('\n'));
 }

@@ -4,8 +4,10 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 struct Credentials;
+class RepairProposal;
 
 // A plan these credentials may not send, as someone who may carries it out by hand (diagnosis.md §8): each
 // request of the plan, in order, as the `openstack` or `kubectl` command that sends it (where one does) and
@@ -37,4 +39,18 @@ struct ManualRepair
     QString markdown() const;
     // The same for a terminal.
     QString text() const;
+};
+
+// One plan of a proposal these credentials may not send, with the findings it repairs and its guide (the
+// findings of one route change as that one change).
+struct HandOff
+{
+    QStringList findings;
+    RepairPlan plan;
+    ManualRepair guide;
+
+    // Each chosen repair of `proposal` refused NotPermitted, in the proposal's order.
+    static QList<HandOff> of(const RepairProposal &proposal);
+    // Several as one text to hand over: each guide's Markdown, in order.
+    static QString markdown(const QList<HandOff> &handOffs);
 };

@@ -11,7 +11,8 @@ FindingsModel::FindingsModel(QObject *parent)
     , m_rows([](const Row &r) { return r.finding.id(); },
           [](const Row &a, const Row &b) {
               return a.message == b.message && a.finding.severity == b.finding.severity
-                  && a.hasRepair == b.hasRepair && a.incident == b.incident;
+                  && a.hasRepair == b.hasRepair && a.notPermitted == b.notPermitted
+                  && a.incident == b.incident;
           })
 { }
 
@@ -28,9 +29,10 @@ FindingsModel::Prepared FindingsModel::prepare(const Diagnosis &diagnosis)
     }
     p.rows.reserve(diagnosis.findings.size());
     for (const Finding &f : diagnosis.findings) {
-        Row r { f, f.message(), f.subject, false, {}, incidentOf.value(f.id()) };
+        Row r { f, f.message(), f.subject, false, false, {}, incidentOf.value(f.id()) };
         const std::optional<RepairPlan> plan = f.repair();
         r.hasRepair = plan.has_value();
+        r.notPermitted = plan && plan->refusal == Refusal::NotPermitted;
         const AffectedObjects a = f.affected();
         QStringList nodes = a.instances + a.nodes, pools, destinations, nexthops;
         nodes.removeDuplicates();
@@ -259,7 +261,7 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
         case MessageColumn:
             return row.message;
         case RepairColumn:
-            return row.hasRepair ? tr("Repair…") : QString();
+            return !row.hasRepair ? QString() : row.notPermitted ? tr("Guide…") : tr("Repair…");
         }
         break;
     case IdRole:

@@ -97,6 +97,7 @@ public:
         QString message; // words are made once per refresh, not per paint
         QString subject; // the subject as shown: a router by name and id
         bool hasRepair = false;
+        bool notPermitted = false; // its repair is for someone else (diagnosis.md §8): a guide, not a send
         QVariantMap fields;
         QString incident; // the id of the incident it belongs to; empty: it stands alone
     };

@@ -106,6 +106,7 @@ public:
 
 signals:
     void klustersListed(const QStringList &klusters, const Error &error);
+    void identityRead(const QString &summary); // "demo · member, reader · project flightdeck-demo"
     // A refresh of `kluster` is under way (asked for, or asked for again while one ran) until refreshed().
     void refreshStarted(const QString &kluster);
     void refreshed(const RefreshResult &result);

@@ -3,6 +3,7 @@
 #include "services/connectionworker.h"
 
 #include "core/klusterindex.h"
+#include "core/permission.h"
 #include "core/repairgate.h"
 #include "services/http/endpointhealth.h"
 #include "services/local/kubeconfig.h"
@@ -204,6 +205,8 @@ void ConnectionWorker::listKlusters()
         if (generation != m_listGeneration)
             return; // cancelled, or asked for again meanwhile
         m_listing = false;
+        if (const std::shared_ptr<const Credentials> who = m_session ? m_session->credentials() : nullptr)
+            emit identityRead(who->identity.summary());
         emit klustersListed(names, error);
     };
     withSession([this, listed](const Error &error) {
@@ -353,6 +356,7 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
             && listedAt.secsTo(started) < SlowNodeListSeconds;
         fetcher->setNodesWatched(watched || reused);
         fetcher->setKubernikusEvents(m_watches->isShown(kluster)); // its timeline, for the one looked at
+        fetcher->setAccessReviews(m_watches->isShown(kluster)); // may its Kubernetes writes be made
         m_fetchers.insert(kluster, fetcher);
         connect(fetcher, &KlusterFetcher::finished, this,
             [this, fetcher, kluster, result, timer, started, watched, reused, listedAt, cachedCredentials](

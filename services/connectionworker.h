@@ -52,6 +52,9 @@ public:
 
 signals:
     void klustersListed(const QStringList &klusters, const Error &error);
+    // Who the token is, with which roles and scope (TokenIdentity::summary), once signed in: before
+    // klustersListed.
+    void identityRead(const QString &summary);
     void refreshed(const RefreshResult &result);
     void nodesChanged(const RefreshResult &result);
     void watchStatusChanged(const QString &kluster, const NodeWatchStatus &status);

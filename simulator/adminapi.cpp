@@ -172,6 +172,14 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             kluster.phase = phase;
             return HttpResponse::empty(204);
         }
+        if (parts.size() == 3 && parts.at(2) == QLatin1String("rbac") && method == QLatin1String("POST")) {
+            // What the kluster's user may not do: {"deny": ["delete nodes", "create events"]} ([] allows
+            // all).
+            m_world.klusters[k].rbacDenied.clear();
+            for (const QJsonValue v : body.value(QStringLiteral("deny")).toArray())
+                m_world.klusters[k].rbacDenied << v.toString();
+            return HttpResponse::empty(204);
+        }
         if (parts.size() == 3 && parts.at(2) == QLatin1String("cause") && method == QLatin1String("POST")) {
             // The fault behind one of Flightdeck's incidents (or a lost port update), caused now.
             QString problem;

@@ -85,6 +85,42 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
                                      { QStringLiteral("shortNames"), QJsonArray { QStringLiteral("no") } } },
                         KubeEvents::coreResource() } } }));
     }
+    // RBAC (kubernetes/api authorization/v1): what the kluster's user may not do is refused, and a review
+    // of it says so.
+    if (method == QLatin1String("POST")
+        && path == QLatin1String("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews")) {
+        QJsonObject review = QJsonDocument::fromJson(request.body).object();
+        const QJsonObject attributes = review.value(QStringLiteral("spec"))
+                                           .toObject()
+                                           .value(QStringLiteral("resourceAttributes"))
+                                           .toObject();
+        const QString action = attributes.value(QStringLiteral("verb")).toString() + QLatin1Char(' ')
+            + attributes.value(QStringLiteral("resource")).toString();
+        const bool allowed = !kluster.rbacDenied.contains(action);
+        QJsonObject status { { QStringLiteral("allowed"), allowed } };
+        if (allowed)
+            status.insert(QStringLiteral("reason"),
+                QStringLiteral("RBAC: allowed by ClusterRoleBinding \"kubernikus-admin\" of ClusterRole "
+                               "\"cluster-admin\" to User \"kubernikus-%1\"")
+                    .arg(kluster.name));
+        review.insert(QStringLiteral("status"), status);
+        review.insert(QStringLiteral("metadata"),
+            QJsonObject { { QStringLiteral("creationTimestamp"), QJsonValue() } });
+        return HttpResponse::json(201, toJson(review));
+    }
+    const auto forbidden = [&](const QString &verb, const QString &resource, const QString &name) {
+        return errorFor(service, 403, QStringLiteral("Forbidden"),
+            QStringLiteral("%1%2 is forbidden: User \"kubernikus-%3\" cannot %4 resource \"%1\" in API group "
+                           "\"%5\" at the cluster scope")
+                .arg(resource, name.isEmpty() ? QString() : QStringLiteral(" \"%1\"").arg(name), kluster.name,
+                    verb, resource == QLatin1String("events") ? QStringLiteral("events.k8s.io") : QString()));
+    };
+    if (method == QLatin1String("POST") && path.endsWith(QLatin1String("/events"))
+        && kluster.rbacDenied.contains(QStringLiteral("create events")))
+        return forbidden(QStringLiteral("create"), QStringLiteral("events"), QString());
+    if (method == QLatin1String("DELETE") && path.startsWith(QLatin1String("/api/v1/nodes/"))
+        && kluster.rbacDenied.contains(QStringLiteral("delete nodes")))
+        return forbidden(QStringLiteral("delete"), QStringLiteral("nodes"), path.mid(14));
     if (std::optional<HttpResponse> events = m_events->handle(kluster.name, request))
         return *events;
 

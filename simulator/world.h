@@ -247,6 +247,9 @@ struct SimKluster
     QList<SimNode> nodes;
     qint64 resourceVersion = 1000;
     QString bearerToken; // accepted by its API server, handed out in kubeconfigs
+    // What the kluster's user may not do by its RBAC ("delete nodes", "create events"): its API server
+    // answers 403 and a SelfSubjectAccessReview says so (the admin API's /klusters/{name}/rbac sets it).
+    QStringList rbacDenied;
     QList<SimKubernikusEvent> events; // what Kubernikus recorded on it, oldest first
 
     // Records an Event at `at` (a repeat of one already recorded is counted on it).

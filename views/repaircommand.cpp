@@ -3,12 +3,14 @@
 #include "console/alertwatch.h"
 #include "console/consolesession.h"
 #include "console/consoletext.h"
+#include "console/guidedrepair.h"
 #include "console/historyclient.h"
 #include "console/klusterstore.h"
 #include "console/refreshcoordinator.h"
 #include "console/teamrepairs.h"
 #include "core/repairgate.h"
 #include "models/findingsmodel.h"
+#include "views/guidedrepairdialog.h"
 #include "views/icons.h"
 #include "views/repairdialog.h"
 #include "views/repairsilencebox.h"
@@ -128,6 +130,17 @@ void RepairCommand::update()
         return;
     }
     action()->setText(n > 1 ? tr("Re&pair %1 findings…").arg(n) : tr("Re&pair…"));
+    // One finding these credentials may not repair: why, and what Ctrl+R opens instead (diagnosis.md §8).
+    if (n == 1 && c.data && c.data->diagnosis) {
+        const Finding *f = c.data->diagnosis->find(targets().constFirst());
+        const std::optional<RepairPlan> plan = f ? f->repair() : std::nullopt;
+        if (plan && plan->refusal == Refusal::NotPermitted) {
+            action()->setText(tr("Guided manual re&pair…"));
+            action()->setToolTip(tr("Not permitted: %1. Ctrl+R opens the commands for someone who may.")
+                                     .arg(plan->refusalDetail));
+            return;
+        }
+    }
     action()->setToolTip(n > 0 ? tr("Preview and send the repair of the selected rows' findings (Ctrl+R)")
                                : tr("Select a row with a finding that has a repair (Ctrl+R)"));
 }
@@ -150,9 +163,21 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
     choice.allRoutes = allRoutes;
     choice.protectedKluster = m_session->isProtected(c.key); // its name typed, whatever the repair sends
     choice.protectedRouter = m_session->isRouterProtected(c.key);
-    auto *dialog = new RepairDialog(c.connection,
-        std::make_shared<const RepairProposal>(c.key.kluster, c.data->fetch, c.data->diagnosis, choice),
-        m_window);
+    auto proposal
+        = std::make_shared<const RepairProposal>(c.key.kluster, c.data->fetch, c.data->diagnosis, choice);
+    // Nothing of it may be sent with these credentials, and someone else may (diagnosis.md §8): the guide for
+    // them, never a confirmation that ends in a 403.
+    if (proposal->gate().sendable().isEmpty()) {
+        auto *guide = new GuidedRepair(c.key, proposal, m_session->store(), m_session->refreshes());
+        if (!guide->isEmpty()) {
+            auto *dialog = new GuidedRepairDialog(guide, m_window);
+            open(dialog);
+            emit repairDialogOpened(dialog);
+            return;
+        }
+        delete guide;
+    }
+    auto *dialog = new RepairDialog(c.connection, proposal, m_window);
     QStringList since;
     if (const FindingsSince *history = m_session->history()->findingsSince(c.key)) {
         for (const QString &id : ids) {

@@ -23,11 +23,31 @@ QString requestLine(const PlannedRequest &r)
     return line;
 }
 
+// What these credentials may do with one request (diagnosis.md §8), marked under it.
+QString permissionLine(const PermissionVerdict &verdict)
+{
+    switch (verdict.permission) {
+    case Permission::Allowed:
+        return QStringLiteral("    <span style=\"color:%1\">%2</span>\n")
+            .arg(SeverityStyle::colour(std::nullopt).name(), QObject::tr("permitted for these credentials"));
+    case Permission::Denied:
+        return QStringLiteral("    <span style=\"color:%1\"><b>%2</b> %3</span>\n")
+            .arg(SeverityStyle::colour(Severity::Critical).name(), QObject::tr("NOT PERMITTED:"),
+                verdict.reason.toHtmlEscaped());
+    case Permission::Unknown:
+        break;
+    }
+    return QStringLiteral("    <span style=\"color:%1\">%2 %3</span>\n")
+        .arg(SeverityStyle::colour(Severity::Warning).name(), QObject::tr("not known whether permitted:"),
+            verdict.reason.toHtmlEscaped());
+}
+
 QString planHtml(const RepairPlan &plan)
 {
     QString html = QStringLiteral("<pre>");
     for (const PlannedRequest &r : plan.requests) {
         html += requestLine(r).toHtmlEscaped() + QLatin1Char('\n');
+        html += permissionLine(r.permission);
         if (!r.body.isNull()) {
             const QJsonDocument body
                 = r.body.isArray() ? QJsonDocument(r.body.toArray()) : QJsonDocument(r.body.toObject());

@@ -17,7 +17,8 @@ class RepairProposal;
 // the repair dialog and the exported report: the same text everywhere.
 namespace RepairText {
 QString requestLine(const PlannedRequest &request); // "PUT network /v2.0/routers/…  [If-Match: …]"
-QString planHtml(const RepairPlan &plan); // the requests, with their bodies
+QString permissionLine(const PermissionVerdict &verdict); // under a request: may these credentials send it
+QString planHtml(const RepairPlan &plan); // the requests, with their bodies, each marked with its permission
 // A router's route list before and after a change, each route marked (removed struck out, added in bold).
 QString routeChangeHtml(const QList<RepairGate::RouteLine> &lines);
 // `beforeEvidence`: HTML shown after the repair and before the evidence (the boot evidence read on demand).

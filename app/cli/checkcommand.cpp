@@ -240,6 +240,8 @@ int runCheckCommand(const QStringList &arguments)
     KeystoneSession session(&client, *cloud);
     KlusterFetcher fetcher(&session, parser.value(QStringLiteral("kluster")));
     fetcher.setKubernikusEvents(true); // the report says what Kubernikus recorded lately
+    fetcher.setAccessReviews(
+        true); // each Kubernetes write of a plan judged by the API server (diagnosis.md §8)
     if (kube)
         fetcher.setKubeTarget(*kube);
     int status = CliOptions::ExitUnknown;

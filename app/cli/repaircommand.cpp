@@ -5,7 +5,6 @@
 #include "app/cli/livecommands.h"
 #include "app/cli/manualrepairs.h"
 #include "app/cli/terminal.h"
-#include "core/auditrecord.h"
 #include "core/printable.h"
 #include "core/repairgate.h"
 #include "services/history/historystore.h"
@@ -254,18 +253,10 @@ int runRepairCommand(const QStringList &arguments)
     const bool allRoutes = parser.isSet(QStringLiteral("all-routes"));
     const QStringList findingIds = parser.values(QStringLiteral("finding"));
     const QString verifyId = parser.value(QStringLiteral("verify"));
-    AuditRecord handedOver;
     if (!verifyId.isEmpty()) {
         if (!findingIds.isEmpty() || allRoutes || parser.isSet(QStringLiteral("yes")))
             return CliOptions::fail(
                 command, QStringLiteral("--verify takes no --finding, --all-routes or --yes"));
-        handedOver = ManualRepairs::handedOver(verifyId, &error);
-        if (handedOver.id.isEmpty())
-            return CliOptions::fail(command, error);
-        if (handedOver.kluster != p.kluster)
-            return CliOptions::fail(command,
-                QStringLiteral("hand-off %1 is of kluster %2, not %3")
-                    .arg(verifyId, handedOver.kluster, p.kluster));
     } else if (findingIds.isEmpty() && !allRoutes)
         return CliOptions::fail(command, QStringLiteral("give --finding ID (from check), or --all-routes"));
     const bool override = parser.isSet(QStringLiteral("override"));
@@ -299,6 +290,7 @@ int runRepairCommand(const QStringList &arguments)
         p.cloud->projectId, p.kluster };
     RepairSilences silences(&alertmanagerClient, silenceContext);
     KlusterFetcher fetcher(&session, p.kluster);
+    fetcher.setAccessReviews(true); // may its Kubernetes writes be made (diagnosis.md §8)
     if (p.kube)
         fetcher.setKubeTarget(*p.kube);
     if (options->routeLimitExplicit)
@@ -322,12 +314,12 @@ int runRepairCommand(const QStringList &arguments)
             KeptHistory::read(fetch.state, shift).applyTo(fetch.state, shift);
         }
         const auto diagnosis = std::make_shared<const Diagnosis>(Diagnosis::run(fetch.state, *options));
-        if (!handedOver.id.isEmpty()) {
+        if (!verifyId.isEmpty()) {
             if (!fetch.errors.isEmpty()) { // a source not read proves nothing gone
                 QCoreApplication::exit(CliOptions::fail(command, SourceError::joined(fetch.errors)));
                 return;
             }
-            QCoreApplication::exit(ManualRepairs::verify(out, handedOver, *diagnosis, session));
+            QCoreApplication::exit(ManualRepairs::verify(out, verifyId, fetch, *diagnosis));
             return;
         }
         // The plan, made once: printed, and sent as it stands once the kluster read again gives the same.
@@ -367,7 +359,7 @@ int runRepairCommand(const QStringList &arguments)
         }
         const QStringList refusals = printDecisions(out, *proposal, overridden);
         // What these credentials may not send, as the commands for someone who may (diagnosis.md §8).
-        ManualRepairs::handOver(out, *proposal, session);
+        ManualRepairs::handOver(out, *proposal, p.cloud->name);
         for (const SourceError &e : fetch.errors)
             out << "Note: " << e.toString() << "\n";
         out.flush();

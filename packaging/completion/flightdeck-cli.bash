@@ -252,7 +252,7 @@ _flightdeck_cli()
                      fi ;;
         klusters)    opts="$cloudopts" ;;
         routes)      opts="--snapshot --format --kluster $cloudopts $diagopts" ;;
-        repair)      opts="--finding --all-routes --yes --dry-run --override --router --protected --nudge --silence --silence-minutes --kluster $cloudopts $diagopts $amopts" ;;
+        repair)      opts="--finding --all-routes --yes --dry-run --verify --override --router --protected --nudge --silence --silence-minutes --kluster $cloudopts $diagopts $amopts" ;;
         audit)       opts="--format" ;;
         credentials) opts="--cloud --alertmanager --alertmanager-user"
                      if [[ -z $action ]]; then words="set status delete"; fi ;;

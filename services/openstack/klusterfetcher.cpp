@@ -84,6 +84,12 @@ void KlusterFetcher::partDone()
     m_result.state.noteIncompleteServers();
     // Who read it (diagnosis.md §8): each plan is judged with it, and a snapshot keeps it as token.json.
     if (std::shared_ptr<const Credentials> credentials = m_session->credentials()) {
+        if (!m_kubernetesVerdicts
+                 .isEmpty()) { // this kluster's API server's answers beside the session's token
+            auto withKubernetes = std::make_shared<Credentials>(*credentials);
+            withKubernetes->kubernetes = m_kubernetesVerdicts;
+            credentials = std::move(withKubernetes);
+        }
         m_result.bodies.insert(Source::Token,
             KeptBody(QJsonDocument(credentials->toTokenJson()).toJson(QJsonDocument::Indented)));
         m_result.state.credentials = std::move(credentials);
@@ -217,7 +223,8 @@ void KlusterFetcher::start()
 
     // kluster -> router; servers; security groups; extensions; nodes (unless watched); Kubernikus' events
     // (when asked for).
-    m_outstanding = (m_nodesWatched ? 4 : 5) + (m_kubernikusEvents ? 1 : 0);
+    const bool reviewing = m_accessReviews && (!m_nodesWatched || m_kubeTarget);
+    m_outstanding = (m_nodesWatched ? 4 : 5) + (m_kubernikusEvents ? 1 : 0) + (reviewing ? 1 : 0);
     if (m_kubernikusEvents)
         fetchKubernikusEvents();
     const auto klusterRead = [this](const ApiResponse &r) {
@@ -320,19 +327,78 @@ void KlusterFetcher::start()
 
     if (m_nodesWatched) {
         // The caller's, from their watch.
+        if (reviewing)
+            reviewAccess(new KubernetesClient(m_session->client(), *m_kubeTarget, this));
     } else if (m_kubeTarget) {
-        fetchNodes(new KubernetesClient(m_session->client(), *m_kubeTarget, this));
+        auto *client = new KubernetesClient(m_session->client(), *m_kubeTarget, this);
+        if (reviewing)
+            reviewAccess(client);
+        fetchNodes(client);
     } else {
-        m_calls.append(requestCredentials(
-            m_session, m_kluster, this, [this](const std::optional<KubeTarget> &target, const Error &e) {
+        m_calls.append(requestCredentials(m_session, m_kluster, this,
+            [this, reviewing](const std::optional<KubeTarget> &target, const Error &e) {
                 if (!target) {
                     fail(m_result.state.nodesSource, Source::Nodes, e);
+                    if (reviewing)
+                        partDone(); // nothing to ask: unknown
                     partDone();
                     return;
                 }
                 m_kubeTarget = target; // kept for whoever goes on from this fetch (the nodes' watch)
-                fetchNodes(new KubernetesClient(m_session->client(), *target, this));
+                auto *client = new KubernetesClient(m_session->client(), *target, this);
+                if (reviewing)
+                    reviewAccess(client);
+                fetchNodes(client);
             }));
+    }
+}
+
+// May these credentials make Flightdeck's Kubernetes writes? The API server's own answer
+// (authorization.k8s.io/v1 SelfSubjectAccessReview; docs/wire-formats.md), one review per write; a review
+// that fails leaves the write unknown.
+void KlusterFetcher::reviewAccess(KubernetesClient *client)
+{
+    struct Ask
+    {
+        const char *action; // as Credentials::kubernetesAction names it
+        const char *verb;
+        const char *group;
+        const char *resource;
+    };
+    static const Ask asks[] = { { "delete nodes", "delete", "", "nodes" },
+        { "create events", "create", "events.k8s.io", "events" } };
+    auto pending = std::make_shared<int>(int(std::size(asks)));
+    for (const Ask &ask : asks) {
+        const QJsonObject review { { QStringLiteral("apiVersion"),
+                                       QStringLiteral("authorization.k8s.io/v1") },
+            { QStringLiteral("kind"), QStringLiteral("SelfSubjectAccessReview") },
+            { QStringLiteral("spec"),
+                QJsonObject { { QStringLiteral("resourceAttributes"),
+                    QJsonObject { { QStringLiteral("verb"), QLatin1String(ask.verb) },
+                        { QStringLiteral("group"), QLatin1String(ask.group) },
+                        { QStringLiteral("resource"), QLatin1String(ask.resource) } } } } } };
+        HttpCall *call
+            = client->send("POST", QStringLiteral("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"),
+                QJsonDocument(review).toJson(QJsonDocument::Compact));
+        m_calls.append(call);
+        const QString action = QLatin1String(ask.action);
+        connect(call, &HttpCall::finished, this, [this, pending, action](const ApiResponse &r) {
+            const QJsonObject status
+                = QJsonDocument::fromJson(r.body).object().value(QStringLiteral("status")).toObject();
+            if (!r.error.isError() && status.value(QStringLiteral("allowed")).isBool()) {
+                const bool allowed = status.value(QStringLiteral("allowed")).toBool();
+                const QString reason = status.value(QStringLiteral("reason")).toString().left(300);
+                m_kubernetesVerdicts.insert(action,
+                    allowed
+                        ? PermissionVerdict { Permission::Allowed, QString() }
+                        : PermissionVerdict { Permission::Denied,
+                            QStringLiteral("the kluster's API server says these credentials may not %1%2")
+                                .arg(action,
+                                    reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason)) });
+            }
+            if (--*pending == 0)
+                partDone();
+        });
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/klusterfetch.h"
 #include "core/klusterstate.h"
+#include "core/permissionverdict.h"
 #include "services/http/httpclient.h"
 #include "services/local/kubeconfig.h"
 #include "services/openstack/keystonesession.h"
@@ -44,6 +45,10 @@ public:
     // Reads what Kubernikus recorded about the kluster too (its timeline; optional, one request more): for
     // `check`, a snapshot, and the kluster a person looks at, not for every kluster of a round.
     void setKubernikusEvents(bool read) { m_kubernikusEvents = read; }
+    // Asks the kluster's API server whether these credentials may make Flightdeck's Kubernetes writes
+    // (SelfSubjectAccessReview: delete nodes, create events; diagnosis.md §8): two requests more, for
+    // `check`, `repair` and the kluster a person looks at.
+    void setAccessReviews(bool review) { m_accessReviews = review; }
     // The project's servers from `cache` (shared with the project's other klusters, kept between refreshes),
     // fetched no earlier than `notBefore`; without one, they are listed whole.
     void setServerCache(ServerCache *cache, const QDateTime &notBefore)
@@ -81,6 +86,7 @@ private:
     void partDone();
     void fetchDevice();
     void fetchKubernikusEvents();
+    void reviewAccess(KubernetesClient *client);
     // Settles one source with what reading it gave: known, its body kept; or failed with why. Returns
     // whether it was read.
     bool settle(SourceStatus &status, Source source, const KeptBody &body, const Error &error,
@@ -93,6 +99,8 @@ private:
     void fail(SourceStatus &status, Source source, const Error &error, const QString &assumed = QString());
 
     KeystoneSession *m_session;
+    bool m_accessReviews = false;
+    QHash<QString, PermissionVerdict> m_kubernetesVerdicts; // "delete nodes" → what the API server said
     QString m_kluster;
     std::optional<KubeTarget> m_kubeTarget;
     std::optional<int> m_routeLimit;

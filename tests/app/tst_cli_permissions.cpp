@@ -36,10 +36,14 @@ void TestCliPermissions::init()
     m_cli->addCloud(QStringLiteral("ro"), QStringLiteral("reader"));
     m_cli->addCloud(QStringLiteral("rw"), QStringLiteral("member"));
     m_writes = 0;
+    // Every request that could change something: Nova's, Neutron's, and a kluster's API server's (but a
+    // SelfSubjectAccessReview, which asks).
     connect(&m_cli->sim.sim, &Simulator::requestHandled, this,
-        [this](const QString &service, const QString &method, const QString &, int) {
-            if ((service == QLatin1String("compute") || service == QLatin1String("network"))
-                && method != QLatin1String("GET") && method != QLatin1String("HEAD"))
+        [this](const QString &service, const QString &method, const QString &path, int) {
+            const bool cloud = service == QLatin1String("compute") || service == QLatin1String("network")
+                || (service.startsWith(QLatin1String("kubernetes"))
+                    && !path.endsWith(QLatin1String("/selfsubjectaccessreviews")));
+            if (cloud && method != QLatin1String("GET") && method != QLatin1String("HEAD"))
                 ++m_writes;
         });
 }
@@ -84,11 +88,31 @@ void TestCliPermissions::reportSaysWhatTheTokenMayDo()
     const QJsonObject asMember = firstRequestOf(check(QStringLiteral("rw")), id);
     QCOMPARE(asMember.value(QStringLiteral("permission")).toString(), QStringLiteral("allowed"));
     QVERIFY(!asMember.contains(QStringLiteral("permissionReason")));
-    // A node's deletion is the kluster's API server's to judge: unknown, and said why.
-    const QJsonObject node = firstRequestOf(
-        check(QStringLiteral("rw")), QStringLiteral("node-without-instance:kks-demo-pool-g4h0s"));
-    QCOMPARE(node.value(QStringLiteral("permission")).toString(), QStringLiteral("unknown"));
-    QVERIFY(!node.value(QStringLiteral("permissionReason")).toString().isEmpty());
+    // A node's deletion is the kluster's API server's to judge (its RBAC, asked with a
+    // SelfSubjectAccessReview), whatever Keystone's roles: allowed here, denied once the kluster's RBAC says
+    // no, and said why.
+    const QString node = QStringLiteral("node-without-instance:kks-demo-pool-g4h0s");
+    QCOMPARE(firstRequestOf(check(QStringLiteral("ro")), node).value(QStringLiteral("permission")).toString(),
+        QStringLiteral("allowed"));
+    QCOMPARE(m_cli->sim
+                 .request("POST", m_cli->sim.sim.adminUrl() + QStringLiteral("/klusters/demo/rbac"),
+                     R"({"deny": ["delete nodes"]})", {}, false)
+                 .status,
+        204);
+    const QJsonObject denied = firstRequestOf(check(QStringLiteral("rw")), node);
+    QCOMPARE(denied.value(QStringLiteral("permission")).toString(), QStringLiteral("denied"));
+    QVERIFY2(
+        denied.value(QStringLiteral("permissionReason"))
+            .toString()
+            .contains(QStringLiteral("the kluster's API server says these credentials may not delete nodes")),
+        qPrintable(denied.value(QStringLiteral("permissionReason")).toString()));
+    // And the repair is handed over, never sent: the API server would have said 403.
+    const Run r = m_cli->cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("rw"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"), node,
+        QStringLiteral("--yes") });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.out.contains(QStringLiteral("$ kubectl --context demo delete node kks-demo-pool-g4h0s")),
+        qPrintable(r.out));
     QCOMPARE(m_writes, 0);
 }
 

@@ -2,9 +2,12 @@
 // application credential's access rules matched as keystonemiddleware matches them, and each call Flightdeck
 // sends against the default policies' roles.
 #include "core/json/jsonreader.h"
+#include "core/manualrepair.h"
 #include "core/permission.h"
+#include "core/repairplanner.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 
 class TestPermission : public QObject
@@ -19,6 +22,9 @@ private slots:
     void everyCallByRole_data();
     void everyCallByRole();
     void accessRulesComeFirst();
+    void plansJudged();
+    void tokenJsonRoundTrip();
+    void guideOfEveryKind();
 };
 
 static PlannedRequest request(
@@ -200,6 +206,167 @@ void TestPermission::accessRulesComeFirst()
     QCOMPARE(profile.judge(request("kubernetes", "DELETE", QStringLiteral("/api/v1/nodes/n1")), t).permission,
         Permission::Unknown);
     QCOMPARE(Permissions::name(Permission::Denied), QStringLiteral("denied"));
+}
+
+static Credentials credentialsOf(const QStringList &roles)
+{
+    Credentials c;
+    c.identity.userId = QStringLiteral("u1");
+    c.identity.userName = QStringLiteral("oncall");
+    c.identity.projectId = QStringLiteral("p1");
+    c.identity.projectName = QStringLiteral("flightdeck-demo");
+    c.identity.roles = roles;
+    c.endpoints.insert(QStringLiteral("network"), QStringLiteral("https://neutron.example:9696"));
+    c.endpoints.insert(QStringLiteral("compute"), QStringLiteral("https://nova.example:8774/v2.1"));
+    return c;
+}
+
+static Router router()
+{
+    Router r;
+    r.id = QStringLiteral("a20a76df-33af-4f58-aff8-136f601ebdf0");
+    r.name = QStringLiteral("kks-router");
+    r.revisionNumber = 7;
+    r.routes = { Route { QStringLiteral("100.100.1.0/24"), QStringLiteral("10.180.0.4") } };
+    return r;
+}
+
+void TestPermission::plansJudged()
+{
+    // Nobody known: each request unknown, and said why; the plan is not refused for it.
+    RepairPlan plan = RepairPlanner::addRoutes(
+        router(), { Route { QStringLiteral("100.100.2.0/24"), QStringLiteral("10.180.0.5") } }, true);
+    Credentials::judgePlan(plan, nullptr);
+    QCOMPARE(plan.requests.first().permission.permission, Permission::Unknown);
+    QVERIFY(plan.requests.first().permission.reason.contains(QStringLiteral("token was not read")));
+    QCOMPARE(plan.refusal, Refusal::None);
+    // A reader: denied, the plan refused NotPermitted, naming the request and the role.
+    const Credentials reader = credentialsOf({ QStringLiteral("reader") });
+    Credentials::judgePlan(plan, &reader);
+    QCOMPARE(plan.refusal, Refusal::NotPermitted);
+    QVERIFY2(plan.refusalDetail.startsWith(QStringLiteral(
+                 "PUT network /v2.0/routers/a20a76df-33af-4f58-aff8-136f601ebdf0/add_extraroutes: "
+                 "add_extraroutes needs the role member")),
+        qPrintable(plan.refusalDetail));
+    // A plan refused for another reason keeps it (the guide would not help).
+    RepairPlan full = RepairPlanner::removeRoutes(Router(), router().routes, false);
+    QCOMPARE(full.refusal, Refusal::NoRevision);
+    Credentials::judgePlan(full, &reader);
+    QCOMPARE(full.refusal, Refusal::NoRevision);
+    // A member, allowed; then a 403 nobody expected is remembered for the session: denied after.
+    Credentials member = credentialsOf({ QStringLiteral("member") });
+    RepairPlan again = RepairPlanner::addRoutes(
+        router(), { Route { QStringLiteral("100.100.2.0/24"), QStringLiteral("10.180.0.5") } }, true);
+    Credentials::judgePlan(again, &member);
+    QCOMPARE(again.requests.first().permission.permission, Permission::Allowed);
+    QCOMPARE(again.refusal, Refusal::None);
+    member.refusedThisSession.insert(
+        QStringLiteral("add_extraroutes"), QStringLiteral("rule:add_extraroutes is disallowed by policy"));
+    Credentials::judgePlan(again, &member);
+    QCOMPARE(again.refusal, Refusal::NotPermitted);
+    QVERIFY(
+        again.refusalDetail.contains(QStringLiteral("refused earlier this session: rule:add_extraroutes")));
+    // Kubernetes: what the API server said, else unknown.
+    Node node;
+    node.name = QStringLiteral("kks-demo-pool-g4h0s");
+    RepairPlan deleteNode = RepairPlanner::deleteNode(node);
+    QCOMPARE(Credentials::kubernetesAction(deleteNode.requests.first()), QStringLiteral("delete nodes"));
+    Credentials::judgePlan(deleteNode, &member);
+    QCOMPARE(deleteNode.requests.first().permission.permission, Permission::Unknown);
+    member.kubernetes.insert(
+        QStringLiteral("delete nodes"), PermissionVerdict { Permission::Denied, QStringLiteral("RBAC") });
+    Credentials::judgePlan(deleteNode, &member);
+    QCOMPARE(deleteNode.refusal, Refusal::NotPermitted);
+    PlannedRequest event;
+    event.service = QStringLiteral("kubernetes");
+    event.method = QStringLiteral("POST");
+    event.path = QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events");
+    QCOMPARE(Credentials::kubernetesAction(event), QStringLiteral("create events"));
+}
+
+void TestPermission::tokenJsonRoundTrip()
+{
+    Credentials c = credentialsOf({ QStringLiteral("member"), QStringLiteral("reader") });
+    c.identity.applicationCredential = QStringLiteral("flightdeck-readonly");
+    c.identity.accessRules = QList<AccessRule> { { QStringLiteral("compute"), QStringLiteral("GET"),
+        QStringLiteral("/v2.1/**") } };
+    const QByteArray body = QJsonDocument(c.toTokenJson()).toJson();
+    QVERIFY(!body.contains("secret") && !body.contains("X-Subject-Token"));
+    const Credentials back = Credentials::fromTokenJson(QStringLiteral("token.json"), body);
+    QCOMPARE(back.identity.userName, c.identity.userName);
+    QCOMPARE(back.identity.roles, c.identity.roles);
+    QCOMPARE(back.identity.projectName, c.identity.projectName);
+    QCOMPARE(back.identity.applicationCredential, c.identity.applicationCredential);
+    QVERIFY(back.identity.accessRules && back.identity.accessRules->size() == 1);
+    QCOMPARE(back.endpoints, c.endpoints);
+    // The access rule is matched against the endpoint's path read back: a GET of the servers passes, a
+    // DELETE does not.
+    PlannedRequest get = request("compute", "GET", QStringLiteral("/servers/detail"));
+    PlannedRequest del = request("compute", "DELETE", QStringLiteral("/servers/x"));
+    QCOMPARE(back.judge(del).permission, Permission::Denied);
+    QVERIFY(back.judge(del).reason.contains(QStringLiteral("/v2.1/servers/x")));
+    QVERIFY(back.judge(get).permission != Permission::Denied);
+}
+
+void TestPermission::guideOfEveryKind()
+{
+    const Credentials reader = credentialsOf({ QStringLiteral("reader") });
+    Instance instance;
+    instance.id = QStringLiteral("53a91d7b-4608-4faf-a6e7-15e96a706873");
+    instance.name = QStringLiteral("kks-demo-pool-t5y6u");
+    instance.status = QStringLiteral("SUSPENDED");
+    SecurityGroup group;
+    group.id = QStringLiteral("07b59d0d-11e4-4f44-a5b2-e179fc8d6c5c");
+    group.name = QStringLiteral("kks-demo");
+    Port port;
+    port.id = QStringLiteral("9c1d2e3f-0000-4000-8000-000000000001");
+    port.revision = 3;
+    Node node;
+    node.name = QStringLiteral("kks-demo-pool-g4h0s");
+    const Route route { QStringLiteral("100.100.2.0/24"), QStringLiteral("10.180.0.5") };
+    const QList<QPair<RepairPlan, QString>> cases {
+        { RepairPlanner::deleteInstance(instance),
+            QStringLiteral("openstack server delete 53a91d7b-4608-4faf-a6e7-15e96a706873") },
+        { RepairPlanner::startInstance(instance),
+            QStringLiteral("openstack server resume 53a91d7b-4608-4faf-a6e7-15e96a706873") },
+        { RepairPlanner::addSecurityGroup(instance, group.name),
+            QStringLiteral(
+                "openstack server add security group 53a91d7b-4608-4faf-a6e7-15e96a706873 kks-demo") },
+        { RepairPlanner::createSecurityGroupRule(
+              group, QStringLiteral("tcp"), QStringLiteral("100.100.0.0/16")),
+            QStringLiteral("openstack security group rule create --ingress --ethertype IPv4 --protocol tcp "
+                           "--remote-ip 100.100.0.0/16 07b59d0d-11e4-4f44-a5b2-e179fc8d6c5c") },
+        { RepairPlanner::addAddressPair(port, QStringLiteral("100.100.0.0/16"), true),
+            QStringLiteral("openstack port set --allowed-address ip-address=100.100.0.0/16 "
+                           "9c1d2e3f-0000-4000-8000-000000000001") },
+        { RepairPlanner::addRoutes(router(), { route }, true),
+            QStringLiteral("openstack router add route --route destination=100.100.2.0/24,gateway=10.180.0.5 "
+                           "a20a76df-33af-4f58-aff8-136f601ebdf0") },
+        { RepairPlanner::removeRoutes(router(), router().routes, true),
+            QStringLiteral(
+                "openstack router remove route --route destination=100.100.1.0/24,gateway=10.180.0.4 "
+                "a20a76df-33af-4f58-aff8-136f601ebdf0") },
+        { RepairPlanner::deleteNode(node),
+            QStringLiteral("kubectl --context demo delete node kks-demo-pool-g4h0s") },
+        // No client sends these as planned: the request itself.
+        { RepairPlanner::addRoutes(router(), { route }, false),
+            QStringLiteral("If-Match: revision_number=7") },
+        { RepairPlanner::syncDevices(router(), {}),
+            QStringLiteral(
+                "curl -sS -X PUT "
+                "\"https://neutron.example:9696/v2.0/asr1k/routers/a20a76df-33af-4f58-aff8-136f601ebdf0\"") },
+    };
+    for (const auto &[planned, expected] : cases) {
+        RepairPlan plan = planned;
+        Credentials::judgePlan(plan, &reader);
+        const ManualRepair guide = ManualRepair::of(plan, QStringLiteral("demo"), &reader);
+        QCOMPARE(guide.steps.size(), plan.requests.size());
+        const QString markdown = guide.markdown();
+        QVERIFY2(markdown.contains(expected), qPrintable(markdown));
+        QVERIFY2(guide.text().contains(expected), qPrintable(guide.text()));
+        QVERIFY(markdown.contains(QStringLiteral("curl -sS -X "))
+            || plan.requests.first().service == QLatin1String("kubernetes"));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestPermission)

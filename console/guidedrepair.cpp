@@ -1,0 +1,86 @@
+#include "console/guidedrepair.h"
+
+#include "console/refreshcoordinator.h"
+#include "core/repairproposal.h"
+
+GuidedRepair::GuidedRepair(const KlusterKey &key, std::shared_ptr<const RepairProposal> proposal,
+    KlusterStore *store, RefreshCoordinator *refreshes, QObject *parent)
+    : QObject(parent)
+    , m_key(key)
+    , m_proposal(std::move(proposal))
+    , m_store(store)
+    , m_refreshes(refreshes)
+    , m_handOffs(HandOff::of(*m_proposal))
+{
+    connect(m_refreshes, &RefreshCoordinator::refreshed, this,
+        [this](const KlusterKey &updated, const KlusterData &, bool) { refreshed(updated); });
+}
+
+QString GuidedRepair::markdown() const
+{
+    return HandOff::markdown(m_handOffs);
+}
+
+QStringList GuidedRepair::findings() const
+{
+    QStringList ids;
+    for (const HandOff &h : m_handOffs)
+        ids << h.findings;
+    return ids;
+}
+
+QString GuidedRepair::handOver()
+{
+    if (!m_auditIds.isEmpty())
+        return tr("recorded in the audit log as %1").arg(m_auditIds.join(QStringLiteral(", ")));
+    QStringList errors;
+    for (const HandOff &h : std::as_const(m_handOffs)) {
+        QString error;
+        const QString id = HandOffs::record(m_proposal->fetch()->state, h.findings, h.plan, &error);
+        if (id.isEmpty())
+            errors << error;
+        else
+            m_auditIds << id;
+    }
+    if (!errors.isEmpty())
+        return tr("not recorded in the audit log: %1").arg(errors.join(QStringLiteral("; ")));
+    return tr("recorded in the audit log as %1").arg(m_auditIds.join(QStringLiteral(", ")));
+}
+
+void GuidedRepair::verify()
+{
+    if (m_verifying)
+        return;
+    m_verifying = true;
+    m_refreshes->refresh(m_key);
+}
+
+void GuidedRepair::refreshed(const KlusterKey &key)
+{
+    if (!m_verifying || key != m_key)
+        return;
+    m_verifying = false;
+    const KlusterData *now = m_store->data(key);
+    if (!now || !now->fetch || !now->diagnosis || now->isStale()) {
+        HandOffs::Verification v;
+        v.open = findings();
+        v.message = tr("not verified: the kluster could not be read again (%1)")
+                        .arg(now ? SourceError::joined(now->error) : tr("no data"));
+        v.error = v.message;
+        emit verified(v);
+        return;
+    }
+    HandOffs::Verification all;
+    QStringList messages;
+    for (qsizetype i = 0; i < m_handOffs.size(); ++i) {
+        const HandOff &h = m_handOffs.at(i);
+        const HandOffs::Verification v = HandOffs::verify(now->fetch->state, *now->diagnosis, h.findings,
+            h.plan.title, h.plan.requests, m_auditIds.value(i));
+        all.open << v.open;
+        messages << v.message;
+        if (!v.error.isEmpty())
+            all.error = v.error;
+    }
+    all.message = messages.join(QStringLiteral("; "));
+    emit verified(all);
+}
