@@ -3,6 +3,8 @@
 #include "console/refreshcoordinator.h"
 #include "core/repairproposal.h"
 
+#include <QTimer>
+
 GuidedRepair::GuidedRepair(const KlusterKey &key, std::shared_ptr<const RepairProposal> proposal,
     KlusterStore *store, RefreshCoordinator *refreshes, QObject *parent)
     : QObject(parent)
@@ -53,6 +55,22 @@ void GuidedRepair::verify()
         return;
     m_verifying = true;
     m_refreshes->refresh(m_key);
+    // A refresh that never comes back (the connection removed meanwhile) says so, never waits for ever.
+    const int attempt = ++m_attempt;
+    QTimer::singleShot(VerifyTimeoutMs, this, [this, attempt] {
+        if (m_verifying && attempt == m_attempt)
+            notVerified(tr("the kluster was not read again within %1 s").arg(VerifyTimeoutMs / 1000));
+    });
+}
+
+void GuidedRepair::notVerified(const QString &why)
+{
+    m_verifying = false;
+    HandOffs::Verification v;
+    v.open = findings();
+    v.message = tr("not verified: %1").arg(why);
+    v.error = tr("nothing recorded");
+    emit verified(v);
 }
 
 void GuidedRepair::refreshed(const KlusterKey &key)
@@ -61,13 +79,11 @@ void GuidedRepair::refreshed(const KlusterKey &key)
         return;
     m_verifying = false;
     const KlusterData *now = m_store->data(key);
-    if (!now || !now->fetch || !now->diagnosis || now->isStale()) {
-        HandOffs::Verification v;
-        v.open = findings();
-        v.message = tr("not verified: the kluster could not be read again (%1)")
-                        .arg(now ? SourceError::joined(now->error) : tr("no data"));
-        v.error = v.message;
-        emit verified(v);
+    // A finding gone because a source it rests on was not read proves nothing: only a whole read verifies.
+    if (!now || !now->fetch || !now->diagnosis || now->failedInPart()) {
+        notVerified(!now         ? tr("no data")
+                : now->isStale() ? SourceError::joined(now->error)
+                                 : SourceError::joined(now->incomplete));
         return;
     }
     HandOffs::Verification all;

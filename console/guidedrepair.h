@@ -38,12 +38,14 @@ public:
     // Reads the kluster again; verified() says whether its findings are gone, once recorded.
     void verify();
     bool isVerifying() const { return m_verifying; }
+    static constexpr int VerifyTimeoutMs = 120000;
 
 signals:
     void verified(const HandOffs::Verification &result);
 
 private:
     void refreshed(const KlusterKey &key);
+    void notVerified(const QString &why);
 
     KlusterKey m_key;
     std::shared_ptr<const RepairProposal> m_proposal;
@@ -52,4 +54,5 @@ private:
     QList<HandOff> m_handOffs;
     QStringList m_auditIds;
     bool m_verifying = false;
+    int m_attempt = 0;
 };

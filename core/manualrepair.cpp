@@ -25,6 +25,39 @@ QString shellWord(const QString &word)
     return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
 
+// Positional arguments for a client: each quoted, after `--` when one could be taken for an option.
+QString positionals(const QStringList &words)
+{
+    QStringList quoted;
+    bool dash = false;
+    for (const QString &w : words) {
+        quoted << shellWord(w);
+        dash = dash || w.startsWith(QLatin1Char('-'));
+    }
+    return (dash ? QStringLiteral("-- ") : QString()) + quoted.join(QLatin1Char(' '));
+}
+
+// A Markdown fence longer than any run of backticks in `text`: what it holds cannot close it.
+QString fenceFor(const QString &text)
+{
+    int longest = 0;
+    int run = 0;
+    for (const QChar c : text) {
+        run = c == QLatin1Char('`') ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    return QString(std::max(3, longest + 1), QLatin1Char('`'));
+}
+
+// Inline code that holds `text` whatever backticks it has.
+QString inlineCode(const QString &text)
+{
+    QString flat = text;
+    flat.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    const QString fence = fenceFor(flat).left(std::max(1, int(fenceFor(flat).size()) - 2));
+    return fence + QLatin1Char(' ') + flat + QLatin1Char(' ') + fence;
+}
+
 QString variableFor(const QString &service)
 {
     return QLatin1Char('$') + service.toUpper() + QStringLiteral("_URL");
@@ -37,9 +70,14 @@ QString curlOf(const PlannedRequest &r, const QString &kluster, const Credential
             .arg(shellWord(kluster),
                 r.method == QLatin1String("DELETE") ? QStringLiteral("delete") : QStringLiteral("create"),
                 shellWord(r.path));
+    // The endpoint as the session used it, or a variable to set; every part from the cloud quoted for the
+    // shell.
     const QString base = credentials ? credentials->endpoints.value(r.service) : QString();
-    QString url = (base.isEmpty() ? variableFor(r.service) : base) + r.path;
-    QString out = QStringLiteral("curl -sS -X %1 \"%2\" -H \"X-Auth-Token: $OS_TOKEN\"").arg(r.method, url);
+    const QString url = base.isEmpty()
+        ? QStringLiteral("\"%1\"%2").arg(variableFor(r.service), shellWord(r.path))
+        : shellWord(base + r.path);
+    QString out
+        = QStringLiteral("curl -sS -X %1 %2 -H \"X-Auth-Token: $OS_TOKEN\"").arg(shellWord(r.method), url);
     for (auto it = r.headers.constBegin(); it != r.headers.constEnd(); ++it)
         out += QStringLiteral(" -H %1").arg(
             shellWord(it.key() + QStringLiteral(": ") + it.value().toString()));
@@ -75,17 +113,18 @@ void describe(const PlannedRequest &r, const QString &kluster, ManualStep *step)
     if (r.service == QLatin1String("kubernetes")) {
         if (r.method == QLatin1String("DELETE") && parts.value(2) == QLatin1String("nodes")) {
             step->command = QStringLiteral("kubectl --context %1 delete node %2")
-                                .arg(shellWord(kluster), shellWord(parts.value(3)));
-            step->expect = QStringLiteral("the node %1 is gone from `kubectl get nodes`").arg(parts.value(3));
+                                .arg(shellWord(kluster), positionals({ parts.value(3) }));
+            step->check = QStringLiteral("kubectl --context %1 get nodes").arg(shellWord(kluster));
+            step->expect = QStringLiteral("no longer lists the node %1").arg(parts.value(3));
         }
         return;
     }
     if (r.service == QLatin1String("compute") && parts.value(0) == QLatin1String("servers")) {
-        const QString server = shellWord(parts.value(1));
+        const QString server = positionals({ parts.value(1) });
         if (r.method == QLatin1String("DELETE")) {
             step->command = QStringLiteral("openstack server delete %1").arg(server);
-            step->expect = QStringLiteral("`openstack server show %1` answers that there is no such server")
-                               .arg(server);
+            step->check = QStringLiteral("openstack server show %1").arg(server);
+            step->expect = QStringLiteral("answers that there is no such server");
             return;
         }
         if (body.contains(QStringLiteral("addSecurityGroup"))) {
@@ -93,17 +132,18 @@ void describe(const PlannedRequest &r, const QString &kluster, ManualStep *step)
                                       .toObject()
                                       .value(QStringLiteral("name"))
                                       .toString();
-            step->command
-                = QStringLiteral("openstack server add security group %1 %2").arg(server, shellWord(group));
-            step->expect
-                = QStringLiteral("`openstack server show %1 -c security_groups` lists %2").arg(server, group);
+            step->command = QStringLiteral("openstack server add security group %1")
+                                .arg(positionals({ parts.value(1), group }));
+            step->check = QStringLiteral("openstack server show -c security_groups %1").arg(server);
+            step->expect = QStringLiteral("lists %1").arg(group);
             return;
         }
         for (const auto &[action, verb] : { std::pair { "os-start", "start" },
                  std::pair { "resume", "resume" }, std::pair { "unpause", "unpause" } }) {
             if (body.contains(QLatin1String(action))) {
                 step->command = QStringLiteral("openstack server %1 %2").arg(QLatin1String(verb), server);
-                step->expect = QStringLiteral("`openstack server show %1 -c status` says ACTIVE").arg(server);
+                step->check = QStringLiteral("openstack server show -c status %1").arg(server);
+                step->expect = QStringLiteral("says ACTIVE");
                 return;
             }
         }
@@ -120,9 +160,10 @@ void describe(const PlannedRequest &r, const QString &kluster, ManualStep *step)
                       shellWord(rule.value(QStringLiteral("ethertype")).toString()),
                       shellWord(rule.value(QStringLiteral("protocol")).toString()),
                       shellWord(rule.value(QStringLiteral("remote_ip_prefix")).toString()),
-                      shellWord(rule.value(QStringLiteral("security_group_id")).toString()));
-        step->expect = QStringLiteral("`openstack security group rule list %1` shows the rule")
-                           .arg(shellWord(rule.value(QStringLiteral("security_group_id")).toString()));
+                      positionals({ rule.value(QStringLiteral("security_group_id")).toString() }));
+        step->check = QStringLiteral("openstack security group rule list %1")
+                          .arg(positionals({ rule.value(QStringLiteral("security_group_id")).toString() }));
+        step->expect = QStringLiteral("shows the rule");
         return;
     }
     if (parts.value(1) == QLatin1String("ports") && r.method == QLatin1String("PUT")) {
@@ -134,40 +175,37 @@ void describe(const PlannedRequest &r, const QString &kluster, ManualStep *step)
             ? QString()
             : pairs.last().toObject().value(QStringLiteral("ip_address")).toString();
         step->command = QStringLiteral("openstack port set --allowed-address ip-address=%1 %2")
-                            .arg(shellWord(added), shellWord(parts.value(2)));
-        step->expect = QStringLiteral("`openstack port show %1 -c allowed_address_pairs` lists %2")
-                           .arg(shellWord(parts.value(2)), added);
+                            .arg(shellWord(added), positionals({ parts.value(2) }));
+        step->check = QStringLiteral("openstack port show -c allowed_address_pairs %1")
+                          .arg(positionals({ parts.value(2) }));
+        step->expect = QStringLiteral("lists %1").arg(added);
         return;
     }
     if (parts.value(1) == QLatin1String("asr1k")) {
         step->expect = r.method == QLatin1String("DELETE")
             ? QStringLiteral(
                 "the router's configuration is gone from its devices (send the sync next, at once)")
-            : QStringLiteral("`GET /v2.0/asr1k/routers/%1` reports no difference on either device")
+            : QStringLiteral("GET /v2.0/asr1k/routers/%1 reports no difference on either device")
                   .arg(parts.value(3));
         return; // no client speaks the driver's API: the request itself
     }
     if (parts.value(1) == QLatin1String("routers")) {
-        const QString router = shellWord(parts.value(2));
+        const QString router = positionals({ parts.value(2) });
+        step->check = QStringLiteral("openstack router show -c routes %1").arg(router);
         const QJsonArray routes
             = body.value(QStringLiteral("router")).toObject().value(QStringLiteral("routes")).toArray();
         if (parts.value(3) == QLatin1String("add_extraroutes")) {
             step->command = QStringLiteral("openstack router add route %1 %2").arg(routeArgs(routes), router);
-            step->expect
-                = QStringLiteral("`openstack router show %1 -c routes` lists the route(s) added").arg(router);
+            step->expect = QStringLiteral("lists the route(s) added");
         } else if (parts.value(3) == QLatin1String("remove_extraroutes")) {
             step->command
                 = QStringLiteral("openstack router remove route %1 %2").arg(routeArgs(routes), router);
-            step->expect
-                = QStringLiteral("`openstack router show %1 -c routes` no longer lists the route(s) removed")
-                      .arg(router);
+            step->expect = QStringLiteral("no longer lists the route(s) removed");
         } else {
             // The whole list, guarded by the revision it was planned from: no client sends If-Match.
-            step->expect
-                = QStringLiteral("`openstack router show %1 -c routes` holds exactly the %2 route(s) "
-                                 "of the body; a 412 means the router changed since: plan again")
-                      .arg(router)
-                      .arg(routes.size());
+            step->expect = QStringLiteral("holds exactly the %1 route(s) of the body; a 412 means the router "
+                                          "changed since: plan again")
+                               .arg(routes.size());
         }
     }
 }
@@ -198,8 +236,13 @@ ManualRepair ManualRepair::of(const RepairPlan &plan, const QString &kluster, co
 
 QString ManualRepair::markdown() const
 {
-    // Headings and fenced blocks at the left margin: read the same in a ticket, a chat and the console.
-    QString md = QStringLiteral("## %1\n\nKluster **%2**.").arg(title, kluster);
+    // Headings and fenced blocks at the left margin: read the same in a ticket, a chat and the console. What
+    // came from the cloud sits in code spans and fences no backtick of it can close.
+    const auto block = [](const QString &code) {
+        const QString fence = fenceFor(code);
+        return QStringLiteral("%1sh\n%2\n%1\n").arg(fence, code);
+    };
+    QString md = QStringLiteral("## %1\n\nKluster %2.").arg(title, inlineCode(kluster));
     if (!why.isEmpty())
         md += QStringLiteral(" Not sent by Flightdeck: %1.").arg(why);
     md += QStringLiteral(
@@ -207,13 +250,18 @@ QString ManualRepair::markdown() const
         "token issue -f value -c id)`).\n");
     int n = 0;
     for (const ManualStep &s : steps) {
-        md += QStringLiteral("\n### Step %1 of %2: `%3`\n\n").arg(++n).arg(steps.size()).arg(s.what);
+        md += QStringLiteral("\n### Step %1 of %2: %3\n\n")
+                  .arg(++n)
+                  .arg(steps.size())
+                  .arg(inlineCode(s.what));
         if (!s.needs.isEmpty())
             md += QStringLiteral("Needs: %1.\n\n").arg(s.needs);
         if (!s.command.isEmpty())
-            md += QStringLiteral("```sh\n%1\n```\n\nor, exactly as planned:\n\n").arg(s.command);
-        md += QStringLiteral("```sh\n%1\n```\n").arg(s.curl);
-        if (!s.expect.isEmpty())
+            md += block(s.command) + QStringLiteral("\nor, exactly as planned:\n\n");
+        md += block(s.curl);
+        if (!s.check.isEmpty())
+            md += QStringLiteral("\nThen %1 %2.\n").arg(inlineCode(s.check), s.expect);
+        else if (!s.expect.isEmpty())
             md += QStringLiteral("\nThen: %1.\n").arg(s.expect);
     }
     md += QStringLiteral("\n**Verify:** %1.\n").arg(verify);
@@ -235,7 +283,9 @@ QString ManualRepair::text() const
         if (!s.command.isEmpty())
             out += QStringLiteral("     $ %1\n").arg(s.command);
         out += QStringLiteral("     $ %1\n").arg(s.curl);
-        if (!s.expect.isEmpty())
+        if (!s.check.isEmpty())
+            out += QStringLiteral("     then: $ %1  (%2)\n").arg(s.check, s.expect);
+        else if (!s.expect.isEmpty())
             out += QStringLiteral("     then: %1\n").arg(s.expect);
     }
     out += QStringLiteral("  Verify: %1\n").arg(verify);

@@ -19,7 +19,8 @@ struct ManualStep
     QString needs; // what it needs that these credentials lack (the preflight's reason); empty when allowed
     QString command; // `openstack …` or `kubectl …`; empty where no client sends this request as planned
     QString curl; // the request itself, with the token from $OS_TOKEN
-    QString expect; // what should change
+    QString check; // a command that shows whether it changed (empty: none)
+    QString expect; // what it should show then, or what should change
 };
 
 struct ManualRepair

@@ -346,7 +346,7 @@ QJsonObject Credentials::toTokenJson() const
     for (const QString &role : t.roles)
         roles.append(QJsonObject { { QStringLiteral("name"), role } });
     token.insert(QStringLiteral("roles"), roles);
-    if (!t.applicationCredential.isEmpty()) {
+    if (!t.applicationCredential.isEmpty() || t.accessRules) {
         QJsonObject credential { { QStringLiteral("name"), t.applicationCredential },
             { QStringLiteral("restricted"), true } };
         if (t.accessRules) {
@@ -374,7 +374,8 @@ Credentials Credentials::fromTokenJson(const QString &source, const QByteArray &
 {
     Credentials c;
     c.identity = TokenIdentity::parse(source, body);
-    const JsonReader token = JsonReader(source, parseJsonObject(source, body)).child(QStringLiteral("token"));
+    const JsonReader root(source, parseJsonObject(source, body)); // outlives the readers of its children
+    const JsonReader token = root.child(QStringLiteral("token"));
     if (!token.has(QStringLiteral("catalog")))
         return c;
     token.forEachElementOf(QStringLiteral("catalog"), [&c](const JsonReader &service) {

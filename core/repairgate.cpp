@@ -22,7 +22,7 @@ static RepairGate::Decision planDecision(const Finding &finding, std::optional<R
     d.plan = std::move(plan);
     if (!d.plan) {
         d.verdict = RepairGate::Verdict::NoRepair;
-    } else if (d.plan->refusal != Refusal::None) {
+    } else if (d.plan->refusal != Refusal::None && d.plan->refusal != Refusal::NotPermitted) {
         d.verdict = RepairGate::Verdict::Refused;
         d.reason = d.plan->refusal;
         d.detail = d.plan->refusalDetail;
@@ -126,6 +126,26 @@ static void weighAutomation(RepairGate::Decision &d, bool overridable)
         = automation->line(d.finding->context->state.capturedAt) + QStringLiteral(": waiting does the same");
 }
 
+// A plan with a request these credentials may not send (diagnosis.md §8) is weighed like any other first (the
+// budget, a disrupted zone, a protected router, Kubernikus' automation, the one route change), so that what
+// is handed over to someone who may is only what Flightdeck itself would send; then refused: NotPermitted
+// where nothing else holds it, else the other reason stands, which no override lets past the permission.
+static void weighPermission(RepairGate::Decision &d)
+{
+    if (!d.plan || d.plan->refusal != Refusal::NotPermitted || d.reason == Refusal::NotPermitted)
+        return;
+    if (d.verdict == RepairGate::Verdict::Sendable) {
+        d.verdict = RepairGate::Verdict::Refused;
+        d.reason = Refusal::NotPermitted;
+        d.detail = d.plan->refusalDetail;
+        return;
+    }
+    if (d.verdict == RepairGate::Verdict::NeedsOverride || d.verdict == RepairGate::Verdict::Refused) {
+        d.verdict = RepairGate::Verdict::Refused;
+        d.detail += QStringLiteral("; and these credentials may not send it: ") + d.plan->refusalDetail;
+    }
+}
+
 RepairGate::RepairGate(
     const QList<const Finding *> &findings, const RemediationBudget &budget, bool protectedRouter)
 {
@@ -148,6 +168,8 @@ RepairGate::RepairGate(
         && budget.allowsDeletion(1, true);
     combineRouteChanges();
     settleDeltas();
+    for (Decision &d : m_decisions)
+        weighPermission(d);
 }
 
 // A delta plan left out of the combined change: one that may be sent alone gets its exact plan (what is
@@ -334,6 +356,7 @@ RepairGate::Decision RepairGate::judge(const Finding &finding, std::optional<Rep
     weighDeletion(d, budget, 1, true);
     weighTeardown(d, protectedRouter, true);
     weighAutomation(d, true);
+    weighPermission(d);
     return d;
 }
 

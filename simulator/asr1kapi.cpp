@@ -148,7 +148,10 @@ HttpResponse Simulator::asr1kRouters(const HttpRequest &request, const SimToken 
 {
     const QString method = QString::fromLatin1(request.method);
     const int u = m_world.userIndex(token.userId);
-    if (u < 0 || !m_world.users.at(u).roles.contains(QStringLiteral("admin")))
+    // context_is_cloud_admin: the cloud's own rule (SAP's role:cloud_network_admin), or Neutron's admin.
+    if (u < 0
+        || (!m_world.users.at(u).roles.contains(QStringLiteral("admin"))
+            && !m_world.users.at(u).roles.contains(QStringLiteral("cloud_network_admin"))))
         return neutronError(401, QStringLiteral("HTTPUnauthorized"),
             QStringLiteral(
                 "This server could not verify that you are authorized to access the document you "

@@ -183,7 +183,7 @@ std::shared_ptr<const Credentials> KeystoneSession::credentialsOf(
         c->identity = TokenIdentity::parse(QStringLiteral("Keystone's token"), body);
     } catch (const ParseError &e) {
         qCWarning(lcKeystone) << "the token's roles could not be read:" << e.toString();
-        return nullptr;
+        return earlier; // what was known of this session stays (its refusals with it)
     }
     for (const char *type : { "compute", "network", "identity", "kubernikus" }) {
         const QString url = endpoint(QLatin1String(type));

@@ -330,7 +330,10 @@ void RepairExecutor::send(const PlannedRequest &request, HttpCall *call)
         m_outcome.requests.append(AuditRequest { request, r.status, outcome, false });
         // A refusal the preflight did not expect (diagnosis.md §8): remembered, so that no later plan of the
         // session offers what these credentials may not do.
-        if (r.status == 403 && request.service != QLatin1String("kubernetes"))
+        // The ASR driver refuses with 401 what its policy does not let through.
+        const bool refused
+            = r.status == 403 || (r.status == 401 && request.path.startsWith(QLatin1String("/v2.0/asr1k/")));
+        if (refused && request.service != QLatin1String("kubernetes"))
             if (const std::shared_ptr<const Credentials> c = m_session->credentials())
                 m_session->noteUnexpectedRefusal(c->policy().keyOf(request),
                     r.error.serverMessage.isEmpty() ? r.error.toString() : r.error.serverMessage);

@@ -129,9 +129,9 @@ void TestCliPermissions::readerGetsAGuideAndNothingIsSent()
         r.out.contains(QStringLiteral("$ openstack security group rule create --ingress --ethertype IPv4 "
                                       "--protocol tcp --remote-ip 100.100.0.0/16 ")),
         qPrintable(r.out));
-    QVERIFY2(r.out.contains(QStringLiteral("$ curl -sS -X POST \"")
+    QVERIFY2(r.out.contains(QStringLiteral("$ curl -sS -X POST ")
                  + m_cli->sim.sim.endpoint(QStringLiteral("network"))
-                 + QStringLiteral("/v2.0/security-group-rules\"")),
+                 + QStringLiteral("/v2.0/security-group-rules -H")),
         qPrintable(r.out));
     QCOMPARE(m_writes, 0); // denied: not one write reached the cloud
     const QRegularExpressionMatch handOff

@@ -354,8 +354,20 @@ void TestPermission::guideOfEveryKind()
         { RepairPlanner::syncDevices(router(), {}),
             QStringLiteral(
                 "curl -sS -X PUT "
-                "\"https://neutron.example:9696/v2.0/asr1k/routers/a20a76df-33af-4f58-aff8-136f601ebdf0\"") },
+                "https://neutron.example:9696/v2.0/asr1k/routers/a20a76df-33af-4f58-aff8-136f601ebdf0 ") },
     };
+    // A name from the cloud is one word for the shell, whatever it holds; one that looks like an option comes
+    // after `--`; no backtick of it closes a Markdown fence.
+    SecurityGroup hostile = group;
+    hostile.id = QStringLiteral("-x'$(touch /tmp/p)`\n```");
+    RepairPlan rule = RepairPlanner::createSecurityGroupRule(
+        hostile, QStringLiteral("tcp"), QStringLiteral("100.100.0.0/16"));
+    Credentials::judgePlan(rule, &reader);
+    const ManualRepair quoted = ManualRepair::of(rule, QStringLiteral("demo"), &reader);
+    QVERIFY2(quoted.steps.first().command.endsWith(
+                 QStringLiteral("--remote-ip 100.100.0.0/16 -- '-x'\\''$(touch /tmp/p)`\n```'")),
+        qPrintable(quoted.steps.first().command));
+    QVERIFY2(quoted.markdown().contains(QStringLiteral("````sh\n")), qPrintable(quoted.markdown()));
     for (const auto &[planned, expected] : cases) {
         RepairPlan plan = planned;
         Credentials::judgePlan(plan, &reader);

@@ -35,6 +35,8 @@ void TestPermissionsLive::verdictIsOutcome_data()
     QTest::newRow("reader") << QStringLiteral("reader") << false << QStringList();
     QTest::newRow("member") << QStringLiteral("member") << false << projectChanges;
     QTest::newRow("admin") << QStringLiteral("admin") << false << projectChanges + devices;
+    // The cloud's own rule for the ASR driver's API (SAP's role:cloud_network_admin), and nothing else.
+    QTest::newRow("cloud network admin") << QStringLiteral("netadmin") << false << devices;
     QTest::newRow("read-only application credential") << QStringLiteral("demo") << true << QStringList();
 }
 
