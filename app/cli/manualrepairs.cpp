@@ -22,9 +22,11 @@ int ManualRepairs::handOver(QTextStream &out, const RepairProposal &proposal, co
         if (id.isEmpty())
             out << "  (not recorded in the audit log: " << printable(error) << ")\n";
         else
-            out << "  Recorded in the audit log as " << id
-                << ". Once it is done: flightdeck-cli repair --cloud " << printable(cloud) << " --kluster "
-                << printable(proposal.kluster()) << " --verify " << id << "\n";
+            out << "  Recorded in the audit log as " << id << ". Once it is done: flightdeck-cli repair "
+                << (cloud == QLatin1String("envvars") // the OS_* variables: no --cloud to name
+                           ? QString()
+                           : QStringLiteral("--cloud ") + printable(cloud) + QLatin1Char(' '))
+                << "--kluster " << printable(proposal.kluster()) << " --verify " << id << "\n";
     }
     out.flush();
     return int(handOffs.size());

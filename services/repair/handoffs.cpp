@@ -37,7 +37,7 @@ QString HandOffs::record(
     record.findings = findings;
     record.repair = plan.title;
     record.planned = plan.requests;
-    const QString id = AuditLog::begin(record, error);
+    QString id = AuditLog::begin(record, error);
     if (id.isEmpty())
         return QString();
     const QString why = plan.refusal == Refusal::None
