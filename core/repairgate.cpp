@@ -146,6 +146,8 @@ static void weighPermission(RepairGate::Decision &d)
     }
 }
 
+static void weighRouteChangeAutomation(QList<RepairGate::Decision> &decisions);
+
 RepairGate::RepairGate(
     const QList<const Finding *> &findings, const RemediationBudget &budget, bool protectedRouter)
 {
@@ -162,14 +164,60 @@ RepairGate::RepairGate(
     for (Decision &d : m_decisions) {
         weighDeletion(d, budget, m_deletions, alone);
         weighTeardown(d, protectedRouter, alone);
-        weighAutomation(d, true);
+        // The route findings combined into one change are weighed together once combined; one left out is
+        // weighed with its exact plan (settleDeltas).
+        if (!(combining && changesRoutes(*d.finding)))
+            weighAutomation(d, true);
     }
     m_refusedInBulk = !alone && m_deletions > 0 && !budget.allowsDeletion(m_deletions, false)
         && budget.allowsDeletion(1, true);
     combineRouteChanges();
+    weighRouteChangeAutomation(m_decisions);
     settleDeltas();
     for (Decision &d : m_decisions)
         weighPermission(d);
+}
+
+// Kubernikus' automation and the one route change: the change is one request (or one update guarded by the
+// router's revision), sent whole or not at all, so when part of it is the automation's to do and not overdue,
+// all of it waits for the override (waiting does that part; the override sends the change now). Held apart
+// instead, each held finding's own plan would be the router's whole list without the atomic extension: a
+// batch of them quadratic in the routes, and each guarded by a revision the first of them changes.
+static void weighRouteChangeAutomation(QList<RepairGate::Decision> &decisions)
+{
+    using Verdict = RepairGate::Verdict;
+    const RepairGate::Decision *pending = nullptr;
+    std::optional<Automation> due;
+    for (const RepairGate::Decision &d : decisions) {
+        if (!d.combined)
+            continue;
+        if (std::optional<Automation> a = d.finding->automation(); a && !a->overdue) {
+            pending = &d;
+            due = std::move(a);
+            break;
+        }
+    }
+    if (!pending)
+        return;
+    const QString pendingId = pending->finding->id();
+    const QString line = due->line(pending->finding->context->state.capturedAt);
+    for (RepairGate::Decision &d : decisions) {
+        if (!d.combined)
+            continue;
+        if (d.verdict != Verdict::Sendable) {
+            weighAutomation(d, true); // its own refusal stands; the automation said beside it
+            continue;
+        }
+        weighAutomation(d, true);
+        if (d.verdict != Verdict::Sendable)
+            continue; // the automation's own to do
+        d.verdict = Verdict::NeedsOverride;
+        d.reason = Refusal::AutomationPending;
+        d.detail
+            = QStringLiteral("part of the one change of the router with %1, which Kubernikus' automation "
+                             "is due to make (%2): the change waits as a whole")
+                  .arg(pendingId, line);
+    }
 }
 
 // A delta plan left out of the combined change: one that may be sent alone gets its exact plan (what is
