@@ -622,6 +622,37 @@ void TestOpenStack::liveCheckFindsThePlantedFailures()
         QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--startup-timeout"),
         QStringLiteral("1s") });
     QCOMPARE(report.exit, 2); // critical findings
+    // Know before you click (diagnosis.md §8), against the real Keystone: the member's token read from its
+    // own sign-in, each of its repairs' OpenStack requests judged allowed; the tests below then send them and
+    // the real Neutron and Nova accept them (the verdict is the outcome).
+    {
+        const Run json = cli({ QStringLiteral("check"), QStringLiteral("--cloud"),
+            QStringLiteral("fd-member"), QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
+            QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--format"),
+            QStringLiteral("json") });
+        int judged = 0;
+        for (const QJsonValue &f :
+            QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("findings")).toArray()) {
+            const QJsonArray requests = f.toObject()
+                                            .value(QStringLiteral("repair"))
+                                            .toObject()
+                                            .value(QStringLiteral("requests"))
+                                            .toArray();
+            for (const QJsonValue &r : requests) {
+                const QJsonObject request = r.toObject();
+                const QString service = request.value(QStringLiteral("service")).toString();
+                if (service == QLatin1String("kubernetes")
+                    || request.value(QStringLiteral("path"))
+                           .toString()
+                           .startsWith(QLatin1String("/v2.0/asr1k/")))
+                    continue;
+                ++judged;
+                QVERIFY2(request.value(QStringLiteral("permission")).toString() == QLatin1String("allowed"),
+                    qPrintable(QJsonDocument(request).toJson(QJsonDocument::Compact)));
+            }
+        }
+        QVERIFY(judged > 0);
+    }
     const QString keep = qEnvironmentVariable("FLIGHTDECK_EXAMPLE_DIR");
     if (!keep.isEmpty()) {
         QDir().mkpath(keep);
