@@ -37,7 +37,6 @@ public:
 
     // Reads the kluster again; verified() says whether its findings are gone, once recorded.
     void verify();
-    bool isVerifying() const { return m_verifying; }
     static constexpr int VerifyTimeoutMs = 120000;
 
 signals:

@@ -68,9 +68,7 @@ GuidedRepairDialog::GuidedRepairDialog(GuidedRepair *guide, QWidget *parent)
     });
     connect(guide, &GuidedRepair::verified, this, [this](const HandOffs::Verification &v) {
         m_verify->setEnabled(true);
-        QString said = v.message;
-        if (!said.isEmpty())
-            said[0] = said.at(0).toUpper();
+        const QString said = v.sentence();
         const QColor colour
             = SeverityStyle::colour(v.done() ? std::nullopt : std::optional(Severity::Warning));
         m_status->setText(

@@ -21,8 +21,6 @@ public:
 
     QString guideText() const; // the guide as shown, in plain text
     QString statusText() const; // the line under it: copied, verifying, verified, not yet
-    QPushButton *copyButton() const { return m_copy; }
-    QPushButton *verifyButton() const { return m_verify; }
 
 private:
     GuidedRepair *m_guide;

@@ -115,7 +115,8 @@ void RepairCommand::update()
     const CommandContext c = context();
     // Hidden on a read-only connection; disabled when there is nothing to repair.
     action()->setVisible(!c.connection || !c.connection->isReadOnly());
-    const qsizetype n = targets().size();
+    const QStringList ids = targets();
+    const qsizetype n = ids.size();
     action()->setEnabled(n > 0);
     if (m_scope == Scope::RouterRoutes) {
         action()->setText(n > 0 ? tr("Repair &all %1 route findings of this router…").arg(n)
@@ -132,7 +133,7 @@ void RepairCommand::update()
     action()->setText(n > 1 ? tr("Re&pair %1 findings…").arg(n) : tr("Re&pair…"));
     // One finding these credentials may not repair: why, and what Ctrl+R opens instead (diagnosis.md §8).
     if (n == 1 && c.data && c.data->diagnosis) {
-        const Finding *f = c.data->diagnosis->find(targets().constFirst());
+        const Finding *f = c.data->diagnosis->find(ids.constFirst());
         const std::optional<RepairPlan> plan = f ? f->repair() : std::nullopt;
         if (plan && plan->refusal == Refusal::NotPermitted) {
             action()->setText(tr("Guided manual re&pair…"));

@@ -47,9 +47,7 @@ int ManualRepairs::verify(
     }
     const HandOffs::Verification v = HandOffs::verify(
         fetch.state, diagnosis, handed->findings, handed->repair, handed->planned, handed->id);
-    QString said = v.message;
-    said[0] = said.at(0).toUpper();
-    out << printable(said) << "\n";
+    out << printable(v.sentence()) << "\n";
     if (!v.error.isEmpty())
         out << "  (not recorded in the audit log: " << printable(v.error) << ")\n";
     out.flush();

@@ -32,6 +32,12 @@ struct Verification
     QString error; // why it could not be recorded (empty: recorded)
 
     bool done() const { return open.isEmpty(); }
+    // The message as a sentence begins ("Repaired by someone else, verified …"): what the CLI prints and the
+    // console shows.
+    QString sentence() const
+    {
+        return message.isEmpty() ? message : message.at(0).toUpper() + message.mid(1);
+    }
 };
 
 // Whether `findings` are gone from `diagnosis` (the kluster read again now), recorded in the audit log as
