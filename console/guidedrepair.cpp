@@ -2,18 +2,28 @@
 
 #include "console/refreshcoordinator.h"
 #include "core/repairproposal.h"
+#include "services/connection.h"
 
 #include <QTimer>
 
 GuidedRepair::GuidedRepair(const KlusterKey &key, std::shared_ptr<const RepairProposal> proposal,
-    KlusterStore *store, RefreshCoordinator *refreshes, QObject *parent)
+    KlusterStore *store, RefreshCoordinator *refreshes, Connection *connection, QObject *parent)
     : QObject(parent)
     , m_key(key)
     , m_proposal(std::move(proposal))
     , m_store(store)
     , m_refreshes(refreshes)
+    , m_connection(connection)
     , m_handOffs(HandOff::of(*m_proposal))
 {
+    if (m_connection)
+        connect(m_connection, &Connection::repairEventWritten, this,
+            [this](const QString &kluster, const QString &outcome) {
+                if (kluster == m_key.kluster && m_eventsPending > 0) {
+                    --m_eventsPending;
+                    emit eventWritten(outcome);
+                }
+            });
     connect(m_refreshes, &RefreshCoordinator::refreshed, this,
         [this](const KlusterKey &updated, const KlusterData &, bool) { refreshed(updated); });
 }
@@ -92,6 +102,11 @@ void GuidedRepair::refreshed(const KlusterKey &key)
         const HandOff &h = m_handOffs.at(i);
         const HandOffs::Verification v = HandOffs::verify(now->fetch->state, *now->diagnosis, h.findings,
             h.plan.title, h.plan.requests, m_auditIds.value(i));
+        if (v.done() && m_connection && !m_auditIds.value(i).isEmpty()) {
+            ++m_eventsPending;
+            m_connection->writeRepairEvent(m_key.kluster,
+                HandOffs::verifiedEvent(now->fetch->state, h.findings, h.plan.title, m_auditIds.value(i), v));
+        }
         all.open << v.open;
         messages << v.message;
         if (!v.error.isEmpty())

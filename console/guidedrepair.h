@@ -6,9 +6,11 @@
 #include "services/repair/handoffs.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <memory>
 
+class Connection;
 class RefreshCoordinator;
 class RepairProposal;
 
@@ -22,8 +24,9 @@ class GuidedRepair : public QObject
     Q_DISABLE_COPY_MOVE(GuidedRepair)
 
 public:
+    // `connection`: the kluster's, where a verified repair's Event is written (null: none is).
     GuidedRepair(const KlusterKey &key, std::shared_ptr<const RepairProposal> proposal, KlusterStore *store,
-        RefreshCoordinator *refreshes, QObject *parent = nullptr);
+        RefreshCoordinator *refreshes, Connection *connection, QObject *parent = nullptr);
 
     const QList<HandOff> &handOffs() const { return m_handOffs; }
     bool isEmpty() const { return m_handOffs.isEmpty(); }
@@ -35,12 +38,14 @@ public:
     QString handOver();
     QStringList auditIds() const { return m_auditIds; }
 
-    // Reads the kluster again; verified() says whether its findings are gone, once recorded.
+    // Reads the kluster again; verified() says whether its findings are gone, once recorded; when they are,
+    // the Kubernetes Event that tells teammates is written (eventWritten() says how).
     void verify();
     static constexpr int VerifyTimeoutMs = 120000;
 
 signals:
     void verified(const HandOffs::Verification &result);
+    void eventWritten(const QString &outcome); // "RepairVerified written", or why not
 
 private:
     void refreshed(const KlusterKey &key);
@@ -50,8 +55,10 @@ private:
     std::shared_ptr<const RepairProposal> m_proposal;
     KlusterStore *m_store;
     RefreshCoordinator *m_refreshes;
+    QPointer<Connection> m_connection;
     QList<HandOff> m_handOffs;
     QStringList m_auditIds;
     bool m_verifying = false;
     int m_attempt = 0;
+    int m_eventsPending = 0; // verified Events asked for and not yet answered
 };

@@ -202,6 +202,81 @@ const PolicyProfile &PolicyProfile::defaults()
     return profile;
 }
 
+PolicyProfile PolicyProfile::withOverrides(QList<PolicyOverride> overrides)
+{
+    PolicyProfile p = defaults();
+    p.m_overrides = std::move(overrides);
+    return p;
+}
+
+const PolicyOverride *PolicyProfile::overrideFor(const QString &service, const QString &policy) const
+{
+    const PolicyOverride *any = nullptr;
+    for (const PolicyOverride &file : m_overrides) {
+        if (!file.rules.contains(policy))
+            continue;
+        if (file.service == service)
+            return &file;
+        if (file.service.isEmpty() && !any)
+            any = &file;
+    }
+    return any;
+}
+
+namespace {
+QString rolesOf(const TokenIdentity &identity)
+{
+    return identity.roles.isEmpty() ? QStringLiteral("no role") : identity.roles.join(QStringLiteral(", "));
+}
+} // namespace
+
+// The rule a policy file writes, judged: `rule:` resolved in the same file, else to the defaults' roles for a
+// policy of the same service.
+PermissionVerdict PolicyProfile::judgeWritten(
+    const Rule &rule, const PolicyOverride &file, const TokenIdentity &identity) const
+{
+    QHash<QString, PolicyRule> defaults;
+    const PolicyRule::Resolve resolve = [&](const QString &name) -> const PolicyRule * {
+        const auto written = file.rules.constFind(name);
+        if (written != file.rules.cend())
+            return &*written;
+        auto made = defaults.find(name);
+        if (made == defaults.end()) {
+            for (const Rule &r : m_rules) {
+                if (r.service == rule.service && r.policy == name) {
+                    QStringList checks;
+                    for (const QString &role : r.anyRole)
+                        checks << QStringLiteral("role:") + role;
+                    made = defaults.insert(name, PolicyRule::parse(checks.join(QStringLiteral(" or "))));
+                    break;
+                }
+            }
+        }
+        return made == defaults.end() ? nullptr : &*made;
+    };
+    const PolicyRule &written = file.rules.value(rule.policy);
+    QStringList undecided;
+    const PolicyRule::Truth truth = written.judge(identity, resolve, &undecided);
+    const QString as = QStringLiteral("%1 is \"%2\" in %3").arg(rule.policy, written.text(), file.source);
+    switch (truth) {
+    case PolicyRule::Truth::True:
+        return { Permission::Allowed, QString() };
+    case PolicyRule::Truth::False:
+        if (!written.parsed())
+            return { Permission::Denied,
+                QStringLiteral("%1, which %2, and a service denies a rule it cannot parse")
+                    .arg(as, written.error()) };
+        return { Permission::Denied,
+            QStringLiteral("%1 (to %2); these credentials have %3").arg(as, rule.what, rolesOf(identity)) };
+    case PolicyRule::Truth::Unknown:
+        break;
+    }
+    undecided.removeDuplicates();
+    return { Permission::Unknown,
+        QStringLiteral("%1: the service decides %2 (not known before sending)")
+            .arg(as, undecided.join(QStringLiteral(", "))) };
+}
+
 const PolicyProfile::Rule *PolicyProfile::ruleFor(const PlannedRequest &request) const
 {
     const QString path = request.path.section(QLatin1Char('?'), 0, 0);
@@ -244,6 +319,8 @@ PermissionVerdict PolicyProfile::judge(
         return { Permission::Unknown,
             QStringLiteral("no policy is known for %1 %2 %3")
                 .arg(request.method, request.service, request.path) };
+    if (const PolicyOverride *file = overrideFor(rule->service, rule->policy))
+        return judgeWritten(*rule, *file, identity);
     for (const QString &role : rule->anyRole) {
         if (identity.hasRole(role))
             return { Permission::Allowed, QString() };
@@ -253,9 +330,7 @@ PermissionVerdict PolicyProfile::judge(
             .arg(rule->policy, rule->anyRole.join(QStringLiteral(" or ")),
                 identity.projectName.isEmpty() ? QStringLiteral("the project")
                                                : QStringLiteral("project %1").arg(identity.projectName),
-                rule->what,
-                identity.roles.isEmpty() ? QStringLiteral("no role")
-                                         : identity.roles.join(QStringLiteral(", "))) };
+                rule->what, rolesOf(identity)) };
 }
 
 QString PolicyProfile::keyOf(const PlannedRequest &request) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/permissionverdict.h"
+#include "core/policyrule.h"
 #include "core/repairplan.h"
 
 #include <QByteArray>
@@ -51,6 +52,15 @@ struct TokenIdentity
     static TokenIdentity parse(const QString &source, const QByteArray &body);
 };
 
+// A policy file's rules (oslo.policy's YAML or JSON: policy name → rule) for one service or for every one:
+// what a cloud's operators changed from the defaults (services/local/policyfile.h reads one).
+struct PolicyOverride
+{
+    QString service; // the catalog type it applies to ("network"); empty: every service
+    QString source; // the file, as named
+    QHash<QString, PolicyRule> rules;
+};
+
 // The calls Flightdeck sends, each with the policy that guards it and the role the cloud's defaults require.
 class PolicyProfile
 {
@@ -68,7 +78,11 @@ public:
 
     // The defaults of Neutron, Nova and the ASR driver as read from their sources (wire-formats.md).
     static const PolicyProfile &defaults();
+    // The defaults, with the rules of `overrides` in place of theirs where a file names a policy (a file of
+    // the request's service before one of every service).
+    static PolicyProfile withOverrides(QList<PolicyOverride> overrides);
     const QList<Rule> &rules() const { return m_rules; }
+    const QList<PolicyOverride> &overrides() const { return m_overrides; }
 
     // The request judged for `identity`; `endpointPath` is the path of the service's endpoint ("/v2.1"),
     // what access rules are matched with. A Kubernetes request is judged by the API server itself
@@ -81,7 +95,13 @@ public:
     QString keyOf(const PlannedRequest &request) const;
 
 private:
+    // The file that writes `policy` for `service`, or null.
+    const PolicyOverride *overrideFor(const QString &service, const QString &policy) const;
+    PermissionVerdict judgeWritten(
+        const Rule &rule, const PolicyOverride &file, const TokenIdentity &identity) const;
+
     QList<Rule> m_rules;
+    QList<PolicyOverride> m_overrides;
 };
 
 // Who acts, as one session knows it (shared by every kluster it reads): the token read, the paths of the

@@ -46,6 +46,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     connect(m_worker, &ConnectionWorker::repairFinished, this, &Connection::repairFinished);
     connect(m_worker, &ConnectionWorker::repairReplanned, this, &Connection::repairReplanned);
     connect(m_worker, &ConnectionWorker::repairEventsRead, this, &Connection::repairEventsRead);
+    connect(m_worker, &ConnectionWorker::repairEventWritten, this, &Connection::repairEventWritten);
     connect(m_worker, &ConnectionWorker::bootEvidenceRead, this, &Connection::bootEvidenceRead);
     connect(m_worker, &ConnectionWorker::secretWanted, this, [this](const QString &key) {
         // On this (the GUI) thread: every keychain job of the console runs here.
@@ -120,6 +121,14 @@ void Connection::readRepairEvents(const QString &kluster)
     if (m_spec.isSnapshot())
         return;
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->readRepairEvents(kluster); });
+}
+
+void Connection::writeRepairEvent(const QString &kluster, const RepairEvent &event)
+{
+    if (m_spec.isSnapshot())
+        return;
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, kluster, event] { w->writeRepairEvent(kluster, event); });
 }
 
 void Connection::readBootEvidence(const QString &kluster, const BootEvidences::Server &server)

@@ -28,6 +28,9 @@ struct ConnectionSpec
     std::optional<CloudConfig> config; // an explicit cloud (the demo, one added in the console)
     QString snapshotPath; // a snapshot folder, or a folder of them: read-only, offline
     QString kubeContext; // nodes from this kubeconfig context instead of Kubernikus' credentials
+    // The cloud's oslo.policy files, each "[SERVICE=]FILE" (services/local/policyfile.h): what its requests
+    // are judged against before they are offered, with the defaults.
+    QStringList policyFiles;
     bool readOnly = false; // hides every repair
     bool protectedRepairs = false; // every repair of its klusters asks for the kluster's name typed
     // Klusters refreshed at once, the rest wait their turn (0: no bound); unset: the console's setting
@@ -98,6 +101,9 @@ public:
     void cancelRepair(); // stops before the next finding; a request in flight completes
     // Reads the kluster's repair Events (repairEventsRead() with them); none for a snapshot.
     void readRepairEvents(const QString &kluster);
+    // Writes one repair Event to the kluster (a handed-over repair verified): repairEventWritten() says how;
+    // nothing for a snapshot.
+    void writeRepairEvent(const QString &kluster, const RepairEvent &event);
     // Reads a server's boot evidence (its console log's tail, its actions) from Nova: bootEvidenceRead() with
     // it; a snapshot holds none (said in it, each part not read).
     void readBootEvidence(const QString &kluster, const BootEvidences::Server &server);
@@ -119,6 +125,7 @@ signals:
     void repairFinished();
     void repairReplanned(const std::shared_ptr<const RepairProposal> &fresh, const QStringList &differences);
     void repairEventsRead(const QString &kluster, const QList<RepairEvent> &events, const Error &error);
+    void repairEventWritten(const QString &kluster, const QString &outcome); // "RepairVerified written"
     void bootEvidenceRead(const QString &kluster, const BootEvidence &evidence);
 
 private:

@@ -45,6 +45,8 @@ public:
     // The kluster's repair Events (core/repairevent.h), what teammates' consoles and commands wrote:
     // repairEventsRead() with them, or why they could not be read.
     void readRepairEvents(const QString &kluster);
+    // Writes one repair Event to the kluster (a handed-over repair verified): repairEventWritten() says how.
+    void writeRepairEvent(const QString &kluster, RepairEvent event);
     // A server's boot evidence from Nova (bootEvidenceRead() with it, each part read or why not).
     void readBootEvidence(const QString &kluster, const BootEvidences::Server &server);
     void setEventInstance(const QString &instance) { m_eventInstance = instance; }
@@ -66,6 +68,7 @@ signals:
     // sent; `fresh` is the plan to show and confirm again.
     void repairReplanned(const std::shared_ptr<const RepairProposal> &fresh, const QStringList &differences);
     void repairEventsRead(const QString &kluster, const QList<RepairEvent> &events, const Error &error);
+    void repairEventWritten(const QString &kluster, const QString &outcome); // "RepairVerified written"
     void bootEvidenceRead(const QString &kluster, const BootEvidence &evidence);
     // The session needs the secret stored under `key` in the keychain: answer with secretRead().
     void secretWanted(const QString &key);
@@ -74,6 +77,9 @@ private:
     // Calls `then` with a session (or the reason there is none), once the
     // cloud is loaded and its secret read from the keychain if needed.
     void withSession(std::function<void(const Error &error)> then);
+    // Calls `then` with where the kluster's Kubernetes API is reached and with what (or why it is not known).
+    void withKubeTarget(const QString &kluster,
+        const std::function<void(const std::optional<KubeTarget> &, const Error &)> &then);
     void refreshSnapshot(const QString &kluster);
     // Refreshes `kluster` with data fetched no earlier than `askedAt`.
     void startRefresh(const QString &kluster, const QDateTime &askedAt);

@@ -111,6 +111,7 @@ QList<ConnectionSpec> connections()
         s.cloud = settings.value(QStringLiteral("cloud")).toString();
         s.snapshotPath = settings.value(QStringLiteral("snapshot")).toString();
         s.kubeContext = settings.value(QStringLiteral("kubeContext")).toString();
+        s.policyFiles = settings.value(QStringLiteral("policyFiles")).toStringList();
         s.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
         s.protectedRepairs = settings.value(QStringLiteral("protected")).toBool();
         s.options.activeDevices = settings.value(QStringLiteral("activeDevices")).toStringList();
@@ -164,6 +165,8 @@ void setConnections(const QList<ConnectionSpec> &connections)
         settings.setValue(QStringLiteral("cloud"), s.cloud);
         settings.setValue(QStringLiteral("snapshot"), s.snapshotPath);
         settings.setValue(QStringLiteral("kubeContext"), s.kubeContext);
+        if (!s.policyFiles.isEmpty())
+            settings.setValue(QStringLiteral("policyFiles"), s.policyFiles);
         settings.setValue(QStringLiteral("readOnly"), s.readOnly);
         settings.setValue(QStringLiteral("protected"), s.protectedRepairs);
         if (!s.options.activeDevices.isEmpty())

@@ -2,6 +2,7 @@
 
 #include "services/local/cloudconfig.h"
 #include "services/local/kubeconfig.h"
+#include "services/local/policyfile.h"
 #include "views/severitystyle.h"
 
 #include <QCheckBox>
@@ -36,6 +37,7 @@ ConnectionDialog::ConnectionDialog(
     , m_readOnly(new QCheckBox(tr("&Read-only: hide every repair"), this))
     , m_protected(new QCheckBox(tr("Protected: ask for the kluster's name before e&very repair"), this))
     , m_activeDevices(new QLineEdit(this))
+    , m_policyFiles(new QLineEdit(this))
     , m_alertmanagerUrl(new QLineEdit(this))
     , m_alertmanagerAuth(new QComboBox(this))
     , m_alertmanagerUser(new QLineEdit(this))
@@ -110,6 +112,13 @@ ConnectionDialog::ConnectionDialog(
            "other of each pair is its STANDBY. The driver does not say which is which: without this, a "
            "device's missing route is judged as on the one that forwards."));
     form->addRow(tr("ACTIVE router devices:"), m_activeDevices);
+    m_policyFiles->setPlaceholderText(tr("the clouds' defaults (network=/etc/neutron/policy.yaml; …)"));
+    m_policyFiles->setAccessibleName(tr("Policy files"));
+    m_policyFiles->setToolTip(tr(
+        "The cloud's own oslo.policy files (YAML or JSON), separated by \";\", each limited to one service "
+        "with network= or compute=: what these credentials may do is judged with their rules where they "
+        "change the defaults, before a repair is offered"));
+    form->addRow(tr("Polic&y files:"), m_policyFiles);
     m_alertmanagerUrl->setPlaceholderText(tr("none (http://alertmanager.example.com:9093)"));
     m_alertmanagerUrl->setToolTip(tr("Show the klusters' alerts of this Alertmanager beside their findings"));
     for (const auto auth :
@@ -201,6 +210,7 @@ ConnectionDialog::ConnectionDialog(
         m_readOnly->setChecked(s.readOnly);
         m_protected->setChecked(s.protectedRepairs);
         m_activeDevices->setText(s.options.activeDevices.join(QStringLiteral(", ")));
+        m_policyFiles->setText(s.policyFiles.join(QStringLiteral("; ")));
         if (s.alertmanager.isSet()) {
             m_alertmanagerUrl->setText(s.alertmanager.displayUrl());
             m_alertmanagerAuth->setCurrentIndex(
@@ -247,6 +257,9 @@ ConnectionSpec ConnectionDialog::spec() const
         m_activeDevices->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
         s.options.activeDevices << host;
     s.kubeContext = m_kubeContext->currentData().toString();
+    for (const QString &file : m_policyFiles->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (!file.trimmed().isEmpty())
+            s.policyFiles << file.trimmed();
     QString error;
     std::optional<CloudConfig> c;
     if (s.cloud.isEmpty()) {
@@ -306,8 +319,11 @@ QString ConnectionDialog::problem() const
         && (s.config->isApplicationCredential() ? s.config->applicationCredentialId : s.config->username)
                .isEmpty())
         return tr("Give the user name or the application credential id.");
+    QString why;
+    std::shared_ptr<const PolicyProfile> policy;
+    if (!PolicyFiles::profile(s.policyFiles, &policy, &why))
+        return tr("Policy file %1").arg(why);
     if (const QString url = m_alertmanagerUrl->text().trimmed(); !url.isEmpty()) {
-        QString why;
         if (!AlertmanagerTarget::readUrl(url, &why))
             return tr("Alertmanager URL: %1").arg(why);
         if (s.alertmanager.auth == AlertmanagerTarget::Auth::Basic && s.alertmanager.username.isEmpty())

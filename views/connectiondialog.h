@@ -85,6 +85,7 @@ private:
     QCheckBox *m_readOnly;
     QCheckBox *m_protected;
     QLineEdit *m_activeDevices;
+    QLineEdit *m_policyFiles;
     // The Alertmanager beside the findings (docs/alertmanager.md): empty URL, none.
     QLineEdit *m_alertmanagerUrl;
     QComboBox *m_alertmanagerAuth;

@@ -77,6 +77,9 @@ GuidedRepairDialog::GuidedRepairDialog(GuidedRepair *guide, QWidget *parent)
                     v.error.isEmpty() ? tr(" (recorded in the audit log)")
                                       : tr(" (not recorded: %1)").arg(v.error.toHtmlEscaped())));
     });
+    connect(guide, &GuidedRepair::eventWritten, this, [this](const QString &outcome) {
+        m_status->setText(m_status->text() + tr("<br>The Kubernetes Event %1.").arg(outcome.toHtmlEscaped()));
+    });
 }
 
 QString GuidedRepairDialog::guideText() const

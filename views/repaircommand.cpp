@@ -169,7 +169,8 @@ void RepairCommand::openDialog(const QStringList &ids, const QStringList &incide
     // Nothing of it may be sent with these credentials, and someone else may (diagnosis.md §8): the guide for
     // them, never a confirmation that ends in a 403.
     if (proposal->gate().sendable().isEmpty()) {
-        auto *guide = new GuidedRepair(c.key, proposal, m_session->store(), m_session->refreshes());
+        auto *guide
+            = new GuidedRepair(c.key, proposal, m_session->store(), m_session->refreshes(), c.connection);
         if (!guide->isEmpty()) {
             auto *dialog = new GuidedRepairDialog(guide, m_window);
             open(dialog);

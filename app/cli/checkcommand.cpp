@@ -7,6 +7,7 @@
 #include "core/bootevidence.h"
 #include "core/checkreport.h"
 #include "core/diagnosis.h"
+#include "core/permission.h"
 #include "core/printable.h"
 #include "services/history/historystore.h"
 #include "services/http/httpclient.h"
@@ -205,6 +206,14 @@ int runCheckCommand(const QStringList &arguments)
             state = SnapshotReader::read(parser.value(QStringLiteral("snapshot")));
         } catch (const ParseError &e) {
             return CliOptions::fail(command, e.toString());
+        }
+        std::shared_ptr<const PolicyProfile> policy;
+        if (!CliOptions::readPolicy(parser, &policy, &error))
+            return CliOptions::fail(command, error);
+        if (policy && state.credentials) {
+            auto judged = std::make_shared<Credentials>(*state.credentials);
+            judged->profile = policy;
+            state.credentials = std::move(judged);
         }
         const Diagnosis diagnosis = Diagnosis::run(state, *options);
         int status = CliOptions::ExitUnknown;

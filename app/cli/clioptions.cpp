@@ -3,6 +3,7 @@
 #include "app/cli/terminal.h"
 #include "core/json/jsonreader.h"
 #include "services/local/localfile.h"
+#include "services/local/policyfile.h"
 #include "services/local/secretstore.h"
 
 #include <QCoreApplication>
@@ -145,6 +146,21 @@ void addCloud(QCommandLineParser &parser, bool klusterRequired)
     parser.addOption({ QStringLiteral("deadline"),
         QStringLiteral("Give up (exit 3) when the command has not finished within D (s, m, h; default 10m)."),
         QStringLiteral("D"), QStringLiteral("10m") });
+    parser.addOption({ QStringLiteral("policy"),
+        QStringLiteral(
+            "Judge what these credentials may do against this oslo.policy file (YAML or JSON) as "
+            "well as the defaults; SERVICE= (network, compute) limits it to one service. Repeat for "
+            "several."),
+        QStringLiteral("[SERVICE=]FILE") });
+}
+
+bool readPolicy(const QCommandLineParser &parser, std::shared_ptr<const PolicyProfile> *out, QString *error)
+{
+    if (!PolicyFiles::profile(parser.values(QStringLiteral("policy")), out, error)) {
+        *error = QStringLiteral("--policy: ") + *error;
+        return false;
+    }
+    return true;
 }
 
 std::optional<int> readDeadline(const QCommandLineParser &parser, QString *error)
@@ -242,7 +258,7 @@ std::optional<Parsed> readCloud(const QCommandLineParser &parser, QString *error
     if (parser.isSet(QStringLiteral("kluster")))
         out.kluster = parser.value(QStringLiteral("kluster"));
     out.cloud = CloudConfigLoader::load(parser.value(QStringLiteral("cloud")), error);
-    if (!out.cloud || !completeSecret(*out.cloud, error))
+    if (!out.cloud || !readPolicy(parser, &out.cloud->policy, error) || !completeSecret(*out.cloud, error))
         return std::nullopt;
     bool given = false;
     out.kube = readKubeTarget(parser, error, &given);

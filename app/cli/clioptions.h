@@ -32,8 +32,11 @@ std::optional<ReportFormat> reportFormatFromName(const QString &name); // "text"
 void addDiagnosis(QCommandLineParser &parser);
 std::optional<DiagnosisOptions> readDiagnosis(const QCommandLineParser &parser, QString *error);
 
-// --cloud, --kluster, --kubeconfig, --context, --deadline
+// --cloud, --kluster, --kubeconfig, --context, --deadline, --policy
 void addCloud(QCommandLineParser &parser, bool klusterRequired);
+// The policy files given with --policy (repeated, [SERVICE=]FILE) read into `out` (null: none given); false
+// with `error` when one cannot be used.
+bool readPolicy(const QCommandLineParser &parser, std::shared_ptr<const PolicyProfile> *out, QString *error);
 // The whole command's deadline (--deadline, default 10 min), in seconds; nullopt with `error` when
 // unreadable.
 std::optional<int> readDeadline(const QCommandLineParser &parser, QString *error);

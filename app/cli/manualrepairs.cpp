@@ -32,8 +32,8 @@ int ManualRepairs::handOver(QTextStream &out, const RepairProposal &proposal, co
     return int(handOffs.size());
 }
 
-int ManualRepairs::verify(
-    QTextStream &out, const QString &id, const KlusterFetch &fetch, const Diagnosis &diagnosis)
+int ManualRepairs::verify(QTextStream &out, const QString &id, const KlusterFetch &fetch,
+    const Diagnosis &diagnosis, std::optional<RepairEvent> *event)
 {
     QString error;
     const std::optional<AuditRecord> handed = HandOffs::find(id, &error);
@@ -51,5 +51,7 @@ int ManualRepairs::verify(
     if (!v.error.isEmpty())
         out << "  (not recorded in the audit log: " << printable(v.error) << ")\n";
     out.flush();
+    if (v.done())
+        *event = HandOffs::verifiedEvent(fetch.state, handed->findings, handed->repair, handed->id, v);
     return !v.error.isEmpty() ? 3 : v.done() ? 0 : 1;
 }

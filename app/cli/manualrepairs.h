@@ -1,6 +1,9 @@
 #pragma once
 
+#include "core/repairevent.h"
+
 #include <QString>
+#include <optional>
 
 class QTextStream;
 class RepairProposal;
@@ -17,7 +20,9 @@ namespace ManualRepairs {
 int handOver(QTextStream &out, const RepairProposal &proposal, const QString &cloud);
 
 // The hand-off `id`, verified against `fetch` read again now: printed and recorded. The exit status: 0
-// verified, 1 not yet, 3 it could not be recorded or `id` is no hand-off of this kluster.
-int verify(QTextStream &out, const QString &id, const KlusterFetch &fetch, const Diagnosis &diagnosis);
+// verified, 1 not yet, 3 it could not be recorded or `id` is no hand-off of this kluster. Verified: `event`
+// is the Kubernetes Event that tells teammates (the caller writes it).
+int verify(QTextStream &out, const QString &id, const KlusterFetch &fetch, const Diagnosis &diagnosis,
+    std::optional<RepairEvent> *event);
 
 } // namespace ManualRepairs

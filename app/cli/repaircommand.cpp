@@ -9,8 +9,10 @@
 #include "core/repairgate.h"
 #include "services/history/historystore.h"
 #include "services/http/httpclient.h"
+#include "services/kubernetes/kubernetesclient.h"
 #include "services/openstack/keystonesession.h"
 #include "services/openstack/klusterfetcher.h"
+#include "services/repair/eventwriter.h"
 #include "services/repair/repairsession.h"
 #include "services/repair/repairsilences.h"
 #include "services/routehistories.h"
@@ -319,7 +321,33 @@ int runRepairCommand(const QStringList &arguments)
                 QCoreApplication::exit(CliOptions::fail(command, SourceError::joined(fetch.errors)));
                 return;
             }
-            QCoreApplication::exit(ManualRepairs::verify(out, verifyId, fetch, *diagnosis));
+            std::optional<RepairEvent> event;
+            const int status = ManualRepairs::verify(out, verifyId, fetch, *diagnosis, &event);
+            if (!event) {
+                QCoreApplication::exit(status);
+                return;
+            }
+            // Teammates read it where they read every repair: the kluster's Events.
+            auto post = [&out, &client, &fetcher, status, event](
+                            const std::optional<KubeTarget> &target, const Error &why) {
+                if (!target) {
+                    out << "  (the Kubernetes Event RepairVerified was not written: "
+                        << printable(why.toString()) << ")" << Qt::endl;
+                    QCoreApplication::exit(status);
+                    return;
+                }
+                auto *kube = new KubernetesClient(&client, *target, &fetcher);
+                QObject::connect(RepairEventWriter::write(kube, *event), &HttpCall::finished, &fetcher,
+                    [&out, status](const ApiResponse &r) {
+                        out << "  The Kubernetes Event RepairVerified"
+                            << printable(RepairEventWriter::outcome(r)) << "." << Qt::endl;
+                        QCoreApplication::exit(status);
+                    });
+            };
+            if (fetcher.kubeTarget())
+                post(fetcher.kubeTarget(), Error());
+            else
+                KlusterFetcher::requestCredentials(&session, p.kluster, &fetcher, post);
             return;
         }
         // The plan, made once: printed, and sent as it stands once the kluster read again gives the same.

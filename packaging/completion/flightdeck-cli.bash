@@ -150,7 +150,7 @@ _flightdeck_cli()
     for (( i = 1; i < cword; i++ )); do
         word=${COMP_WORDS[i]-}
         case $word in
-            --cloud|--kubeconfig|--kluster|--context|--deadline|--snapshot|--format|--out|--finding|\
+            --cloud|--kubeconfig|--kluster|--context|--deadline|--policy|--snapshot|--format|--out|--finding|\
             --startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy|\
             --concurrency|--node-series|--listen|--refresh|--config|--web.config.file|\
             --alertmanager|--alertmanager-label|--alertmanager-ca|--alertmanager-auth|--alertmanager-user|\
@@ -204,7 +204,7 @@ _flightdeck_cli()
         --alertmanager-auth)
             _flightdeck_cli_reply $'none\nbasic\nbearer' "$cur" "$prefix"
             return 0 ;;
-        --config|--web.config.file|--alertmanager-ca|--alertmanager-secret-file|--alertmanager-cert|--alertmanager-key)
+        --policy|--config|--web.config.file|--alertmanager-ca|--alertmanager-secret-file|--alertmanager-cert|--alertmanager-key)
             compopt -o filenames 2>/dev/null || true
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return 0 ;;
@@ -235,7 +235,7 @@ _flightdeck_cli()
             return 0 ;;
     esac
 
-    local cloudopts="--cloud --kubeconfig --context --deadline"
+    local cloudopts="--cloud --kubeconfig --context --deadline --policy"
     local diagopts="--startup-timeout --token-expiry --route-limit --route-warning --max-unhealthy --full-route-updates --active-device --no-automation"
     local amopts="--alertmanager --alertmanager-label --alertmanager-ca --alertmanager-auth --alertmanager-user --alertmanager-secret-file --alertmanager-cert --alertmanager-key"
     local opts="" words=""

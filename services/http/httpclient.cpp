@@ -480,8 +480,14 @@ void HttpClient::transmit(HttpCall *call, const ApiRequest &request, int attempt
             const bool retryable = request.idempotent()
                 && (r.status == 429 || r.status == 503
                     || (r.status == 413 && !r.header("retry-after").isEmpty()));
-            if (retryable) {
-                const int delay = m_retry.delayFor(attemptNumber + 1, r.header("retry-after"));
+            // A connection the server closed before a byte of the answer came back (a kept-alive connection
+            // it closed meanwhile, or one it closed after breaking off another answer): an idempotent request
+            // is sent once more at once, as browsers and keystoneauth do; a second close is the answer.
+            const bool closedUnanswered = request.idempotent() && r.status == 0 && attemptNumber == 1
+                && netError == QNetworkReply::RemoteHostClosedError && r.body.isEmpty();
+            if (retryable || closedUnanswered) {
+                const int delay
+                    = closedUnanswered ? 0 : m_retry.delayFor(attemptNumber + 1, r.header("retry-after"));
                 if (delay >= 0) {
                     qCDebug(lcHttp) << request.method << request.url.path() << r.status << "retry in" << delay
                                     << "ms";

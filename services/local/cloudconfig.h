@@ -4,11 +4,14 @@
 #include <QSslCertificate>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
 
 // How to reach one OpenStack cloud, as engineers already keep it:
 // `clouds.yaml` (+ `secure.yaml`) in the standard places, or `OS_*` variables.
 // The files are read in place, never copied.
+class PolicyProfile;
+
 struct CloudConfig
 {
     QString name; // the clouds.yaml key, or "envvars"
@@ -29,6 +32,9 @@ struct CloudConfig
     QString caCertFile; // `cacert`: an extra CA to trust
     bool verify = true; // `verify: false` is refused: TLS is never silently ignored
     QString source; // the file(s) it came from, for messages
+    // The cloud's policy files as named (--policy, a connection's "Policy files"), read: what its requests
+    // are judged against before they are sent (diagnosis.md §8); null: the clouds' default policies.
+    std::shared_ptr<const PolicyProfile> policy;
 
     // Secrets: present only when the files or the environment hold them.
     QString password;

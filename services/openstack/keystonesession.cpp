@@ -192,6 +192,7 @@ std::shared_ptr<const Credentials> KeystoneSession::credentialsOf(
     }
     if (earlier)
         c->refusedThisSession = earlier->refusedThisSession;
+    c->profile = m_config.policy;
     return c;
 }
 

@@ -223,7 +223,7 @@ void KlusterFetcher::start()
 
     // kluster -> router; servers; security groups; extensions; nodes (unless watched); Kubernikus' events
     // (when asked for).
-    const bool reviewing = m_accessReviews && (!m_nodesWatched || m_kubeTarget);
+    const bool reviewing = m_accessReviews;
     m_outstanding = (m_nodesWatched ? 4 : 5) + (m_kubernikusEvents ? 1 : 0) + (reviewing ? 1 : 0);
     if (m_kubernikusEvents)
         fetchKubernikusEvents();
@@ -326,9 +326,21 @@ void KlusterFetcher::start()
     });
 
     if (m_nodesWatched) {
-        // The caller's, from their watch.
-        if (reviewing)
+        // The nodes are the caller's, from their watch; the reviews are asked with the credentials given,
+        // else with those Kubernikus hands out.
+        if (reviewing && m_kubeTarget) {
             reviewAccess(new KubernetesClient(m_session->client(), *m_kubeTarget, this));
+        } else if (reviewing) {
+            m_calls.append(requestCredentials(
+                m_session, m_kluster, this, [this](const std::optional<KubeTarget> &target, const Error &) {
+                    if (!target) {
+                        partDone(); // nothing to ask with: the writes stay unknown
+                        return;
+                    }
+                    m_kubeTarget = target;
+                    reviewAccess(new KubernetesClient(m_session->client(), *target, this));
+                }));
+        }
     } else if (m_kubeTarget) {
         auto *client = new KubernetesClient(m_session->client(), *m_kubeTarget, this);
         if (reviewing)
@@ -385,7 +397,18 @@ void KlusterFetcher::reviewAccess(KubernetesClient *client)
         connect(call, &HttpCall::finished, this, [this, pending, action](const ApiResponse &r) {
             const QJsonObject status
                 = QJsonDocument::fromJson(r.body).object().value(QStringLiteral("status")).toObject();
-            if (!r.error.isError() && status.value(QStringLiteral("allowed")).isBool()) {
+            if (r.error.isError() || !status.value(QStringLiteral("allowed")).isBool()) {
+                // Not judged: offered with why it is not known.
+                m_kubernetesVerdicts.insert(action,
+                    PermissionVerdict { Permission::Unknown,
+                        QStringLiteral(
+                            "the kluster's API server did not say whether these credentials may %1: %2")
+                            .arg(action,
+                                r.error.isError()
+                                    ? r.error.toString()
+                                    : QStringLiteral("its SelfSubjectAccessReview answer has no "
+                                                     "status.allowed")) });
+            } else {
                 const bool allowed = status.value(QStringLiteral("allowed")).toBool();
                 const QString reason = status.value(QStringLiteral("reason")).toString().left(300);
                 m_kubernetesVerdicts.insert(action,

@@ -4,6 +4,7 @@
 #include "core/klusterstate.h"
 #include "core/permission.h"
 #include "services/repair/auditlog.h"
+#include "services/repair/eventwriter.h"
 
 #include <algorithm>
 
@@ -83,4 +84,21 @@ HandOffs::Verification HandOffs::verify(const KlusterState &state, const Diagnos
     record.message = v.message;
     AuditLog::append(record, &v.error);
     return v;
+}
+
+RepairEvent HandOffs::verifiedEvent(const KlusterState &state, const QStringList &findings,
+    const QString &title, const QString &handOffId, const Verification &verification)
+{
+    const AuditRecord who = recordOf(state);
+    RepairEvent event;
+    event.phase = RepairEventPhase::Verified;
+    event.time = QDateTime::currentDateTimeUtc();
+    event.kluster = state.kluster.name;
+    event.findings = findings;
+    event.repair = title;
+    event.user = who.user;
+    event.auditId = handOffId;
+    event.instance = RepairEventWriter::instance();
+    event.outcome = verification.message;
+    return event;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/auditrecord.h"
+#include "core/repairevent.h"
 
 #include <QString>
 #include <QStringList>
@@ -45,5 +46,10 @@ struct Verification
 // hand-off's record, when there is one).
 Verification verify(const KlusterState &state, const Diagnosis &diagnosis, const QStringList &findings,
     const QString &title, const QList<PlannedRequest> &planned, const QString &handOffId = {});
+
+// The Kubernetes Event that tells teammates a handed-over repair was verified done (RepairVerified, by who
+// verified it, named after the hand-off `handOffId`); only for a verification that is done.
+RepairEvent verifiedEvent(const KlusterState &state, const QStringList &findings, const QString &title,
+    const QString &handOffId, const Verification &verification);
 
 } // namespace HandOffs

@@ -5,6 +5,7 @@
 #include "core/repairgate.h"
 #include "services/history/historystore.h"
 #include "services/repair/auditlog.h"
+#include "services/repair/eventwriter.h"
 
 #include <QCoreApplication>
 #include <QHostInfo>
@@ -53,10 +54,7 @@ QStringList RepairExecutor::Outcome::eventErrors() const
 
 QString RepairExecutor::defaultEventInstance()
 {
-    return RepairEvent::instanceName(QHostInfo::localHostName(),
-        QStringLiteral("%1-%2")
-            .arg(QCoreApplication::applicationName())
-            .arg(QCoreApplication::applicationPid()));
+    return RepairEventWriter::instance();
 }
 
 void RepairExecutor::withKube(const std::function<void(KubernetesClient *, const Error &)> &then)
@@ -100,7 +98,6 @@ void RepairExecutor::writeEvent(RepairEventPhase phase, int timeoutMs, const std
         if (nodes.size() == 1)
             event.node = nodes.first();
     }
-    const QByteArray body = QJsonDocument(event.toEvent()).toJson(QJsonDocument::Compact);
     const QString reason = RepairEventPhases::reason(phase);
     auto settled = std::make_shared<bool>(false);
     auto settle = [this, reason, then, settled](const QString &how) {
@@ -118,7 +115,7 @@ void RepairExecutor::writeEvent(RepairEventPhase phase, int timeoutMs, const std
     QTimer::singleShot(timeoutMs, this, [settle, timeoutMs] {
         settle(QStringLiteral(" not written: no answer in %1 s").arg(timeoutMs / 1000.0));
     });
-    withKube([this, body, settle, settled](KubernetesClient *kube, const Error &error) {
+    withKube([this, event, settle, settled](KubernetesClient *kube, const Error &error) {
         if (*settled)
             return;
         if (!kube) {
@@ -126,15 +123,8 @@ void RepairExecutor::writeEvent(RepairEventPhase phase, int timeoutMs, const std
                        .arg(error.toString()));
             return;
         }
-        HttpCall *call
-            = kube->send("POST", QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events"), body,
-                QByteArrayLiteral("application/json"));
-        connect(call, &HttpCall::finished, this, [settle](const ApiResponse &r) {
-            if (r.error.isError())
-                settle(QStringLiteral(" not written: ") + r.error.toString());
-            else
-                settle(QStringLiteral(" written"));
-        });
+        connect(RepairEventWriter::write(kube, event), &HttpCall::finished, this,
+            [settle](const ApiResponse &r) { settle(RepairEventWriter::outcome(r)); });
     });
 }
 

@@ -22,6 +22,7 @@ private slots:
     void reportSaysWhatTheTokenMayDo();
     void readerGetsAGuideAndNothingIsSent();
     void snapshotKeepsWhoReadIt();
+    void policyFileJudged();
 
 private:
     using Run = CliFixture::Run;
@@ -157,9 +158,20 @@ void TestCliPermissions::readerGetsAGuideAndNothingIsSent()
         QStringLiteral("--yes") });
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     QVERIFY(m_writes > 0);
+    const qsizetype eventsBefore = m_cli->sim.sim.events().events(QStringLiteral("demo")).size();
     r = m_cli->cli(verify);
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains(QStringLiteral("Repaired by someone else, verified")), qPrintable(r.out));
+    // And the teammates read it where they read every repair: an Event, named after the hand-off.
+    QVERIFY2(
+        r.out.contains(QStringLiteral("The Kubernetes Event RepairVerified written.")), qPrintable(r.out));
+    const QList<QJsonObject> events = m_cli->sim.sim.events().events(QStringLiteral("demo"));
+    QCOMPARE(events.size(), eventsBefore + 1);
+    const QJsonObject event = events.constLast();
+    QCOMPARE(event.value(QStringLiteral("reason")).toString(), QStringLiteral("RepairVerified"));
+    QVERIFY2(event.value(QStringLiteral("note")).toString().contains(auditId)
+            && event.value(QStringLiteral("note")).toString().contains(id),
+        qPrintable(event.value(QStringLiteral("note")).toString()));
     const QList<QJsonObject> audit = m_cli->audit();
     QVERIFY(!audit.isEmpty());
     QVERIFY2(audit.constLast()
@@ -205,6 +217,20 @@ void TestCliPermissions::snapshotKeepsWhoReadIt()
     const QJsonObject request = firstRequestOf(
         QJsonDocument::fromJson(r.out.toUtf8()).object(), QStringLiteral("security-group-rule-missing:tcp"));
     QCOMPARE(request.value(QStringLiteral("permission")).toString(), QStringLiteral("denied"));
+    // A cloud whose policy lets readers add rules: judged with its file, offline too.
+    const QString policy = m_cli->home.filePath(QStringLiteral("readers-add-rules.json"));
+    QFile file(policy);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"create_security_group_rule": "role:reader", "get_router": "role:reader"})");
+    file.close();
+    r = m_cli->cli(
+        { QStringLiteral("check"), QStringLiteral("--snapshot"), folder, QStringLiteral("--policy"),
+            QStringLiteral("network=") + policy, QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(firstRequestOf(QJsonDocument::fromJson(r.out.toUtf8()).object(),
+                 QStringLiteral("security-group-rule-missing:tcp"))
+                 .value(QStringLiteral("permission"))
+                 .toString(),
+        QStringLiteral("allowed"));
     // Without token.json, nobody is known: unknown, never allowed.
     QVERIFY(token.remove());
     r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--snapshot"), folder,
@@ -214,6 +240,51 @@ void TestCliPermissions::snapshotKeepsWhoReadIt()
                  .value(QStringLiteral("permission"))
                  .toString(),
         QStringLiteral("unknown"));
+}
+
+// A cloud's own policy file (oslo.policy's YAML) judged in place of the defaults: a member the file denies is
+// handed the guide and sends nothing; a file that is no policy file is a clear error.
+void TestCliPermissions::policyFileJudged()
+{
+    const QString path = m_cli->home.filePath(QStringLiteral("neutron-policy.yaml"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("# only the network's admins change security groups here\n"
+               "\"admin_or_network_admin\": \"role:admin or role:network_admin\"\n"
+               "\"create_security_group_rule\": \"rule:admin_or_network_admin\"\n");
+    file.close();
+    const QString id = QStringLiteral("security-group-rule-missing:tcp");
+    Run r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("rw"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--policy"),
+        QStringLiteral("network=") + path, QStringLiteral("--format"), QStringLiteral("json") });
+    const QJsonObject request = firstRequestOf(QJsonDocument::fromJson(r.out.toUtf8()).object(), id);
+    QCOMPARE(request.value(QStringLiteral("permission")).toString(), QStringLiteral("denied"));
+    const QString why = request.value(QStringLiteral("permissionReason")).toString();
+    QVERIFY2(why.contains(
+                 QStringLiteral("create_security_group_rule is \"rule:admin_or_network_admin\" in ") + path)
+            && why.contains(QStringLiteral("these credentials have member")),
+        qPrintable(why));
+    r = m_cli->cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("rw"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--finding"), id,
+        QStringLiteral("--policy"), QStringLiteral("network=") + path, QStringLiteral("--yes") });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("NotPermitted")), qPrintable(r.err));
+    QCOMPARE(m_writes, 0);
+
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("- role:admin\n");
+    file.close();
+    r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("rw"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--policy"), path });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("--policy: ")) && r.err.contains(path)
+            && r.err.contains(QStringLiteral("a map of policy names to rules")),
+        qPrintable(r.err));
+    r = m_cli->cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("rw"),
+        QStringLiteral("--kluster"), QStringLiteral("demo"), QStringLiteral("--policy"),
+        m_cli->home.filePath(QStringLiteral("absent.yaml")) });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("absent.yaml")), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliPermissions)

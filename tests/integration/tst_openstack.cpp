@@ -10,12 +10,14 @@
 //   FLIGHTDECK_OPENSTACK_STATE=<state dir of `stack up`> build/tests/integration/tst_openstack
 //   FLIGHTDECK_EXAMPLE_DIR=<dir>   also keeps the findings report and the audit log there
 
+#include "core/permission.h"
 #include "core/repairgate.h"
 #include "services/openstack/keystonesession.h"
 #include "services/openstack/klusterfetcher.h"
 #include "services/repair/repairexecutor.h"
 #include "simulator/scenario.h"
 #include "simulator/simulator.h"
+#include "tests/common/repairkinds.h"
 #include "tests/conformance/conformance.h"
 #include "tests/conformance/expected.h"
 
@@ -54,6 +56,7 @@ private slots:
     void passwordLogin();
     void applicationCredentialLogin();
     void liveCheckFindsThePlantedFailures();
+    void preflightVerdictIsTheRealOutcome();
     void snapshotThenCheckGivesTheSameFindings();
     void removeRouteAtomically();
     void addRouteAtomically();
@@ -100,6 +103,7 @@ private:
     QStringList pairsOf(const QString &portId);
     Reply setPairs(const QString &portId, const QStringList &pairs);
     CloudConfig memberCloud() const;
+    qsizetype serviceWrites() const;
 
     QString m_state;
     QNetworkAccessManager m_nam;
@@ -534,6 +538,8 @@ TestOpenStack::Run TestOpenStack::cli(const QStringList &args)
     if (!given.isEmpty() && diagnosing.contains(given.first()))
         given.insert(1, QStringLiteral("--no-automation"));
     p.start(QStringLiteral(FLIGHTDECK_CLI), given);
+    if (!p.waitForStarted(30000)) // (its binary being relinked meanwhile): said at once, never waited for
+        return Run { -1, QString(), QStringLiteral("flightdeck-cli did not start: ") + p.errorString() };
     if (!finished.wait(180000)) { // the simulator answers from this event loop meanwhile
         p.kill();
         p.waitForFinished(5000);
@@ -667,6 +673,142 @@ void TestOpenStack::liveCheckFindsThePlantedFailures()
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(json.out.toUtf8());
     }
+}
+
+// Know before you click (diagnosis.md §8) against the real Keystone, Neutron and Nova running their new
+// default roles (`enforce_new_defaults`): every repair kind judged for the reader, the member and an
+// application credential of the member's restricted to GETs, each from its own token; every request judged
+// denied is sent as it stands and refused by the real service (403; 401 for an access rule), so nothing
+// changes; the member's, all allowed, are sent by the tests below and accepted. Then Flightdeck's own repair
+// as the reader sends no write: the services' request logs hold not one more.
+void TestOpenStack::preflightVerdictIsTheRealOutcome()
+{
+    const QString keystone = QStringLiteral("http://127.0.0.1:5000/v3");
+    QJsonArray getsOnly;
+    for (const auto &[service, path] : { std::pair { "compute", "/v2.1/**" },
+             std::pair { "network", "/v2.0/**" }, std::pair { "kubernikus", "/**" } })
+        getsOnly.append(QJsonObject { { QStringLiteral("service"), QLatin1String(service) },
+            { QStringLiteral("method"), QStringLiteral("GET") },
+            { QStringLiteral("path"), QLatin1String(path) } });
+    const Reply created = Conformance::request(m_nam, "POST",
+        keystone + QStringLiteral("/users/%1/application_credentials").arg(m_member.userId),
+        json({ { QStringLiteral("application_credential"),
+            QJsonObject {
+                { QStringLiteral("name"),
+                    QStringLiteral("flightdeck-readonly-%1").arg(QDateTime::currentMSecsSinceEpoch()) },
+                { QStringLiteral("access_rules"), getsOnly } } } }),
+        { { "X-Auth-Token", m_member.token.toUtf8() } });
+    QVERIFY2(created.status == 201, created.body.constData());
+    const QJsonObject credential = created.json().value(QStringLiteral("application_credential")).toObject();
+
+    CloudConfig reader = memberCloud();
+    reader.name = QStringLiteral("fd-reader");
+    reader.username = QStringLiteral("reader");
+    reader.password = QStringLiteral("reader-pass");
+    CloudConfig readOnly;
+    readOnly.name = QStringLiteral("fd-readonly");
+    readOnly.authType = QStringLiteral("v3applicationcredential");
+    readOnly.authUrl = keystone;
+    readOnly.regionName = QStringLiteral("RegionOne");
+    readOnly.applicationCredentialId = credential.value(QStringLiteral("id")).toString();
+    readOnly.applicationCredentialSecret = credential.value(QStringLiteral("secret")).toString();
+    struct Who
+    {
+        QString name;
+        CloudConfig cloud;
+        bool mayChange;
+    };
+    DiagnosisOptions options;
+    options.startupTimeoutSeconds = 1;
+    options.automation = false;
+    int refusedByTheServices = 0;
+    for (const Who &who : { Who { QStringLiteral("reader"), reader, false },
+             Who { QStringLiteral("member"), memberCloud(), true },
+             Who { QStringLiteral("GET-only application credential"), readOnly, false } }) {
+        HttpClient client;
+        KeystoneSession session(&client, who.cloud);
+        KlusterFetcher fetcher(&session, QString::fromLatin1(KlusterName));
+        QSignalSpy spy(&fetcher, &KlusterFetcher::finished);
+        fetcher.start();
+        QVERIFY(spy.wait(120000));
+        const KlusterFetch fetch = spy.first().first().value<KlusterFetch>();
+        QVERIFY2(fetch.state.klusterSource.known, qPrintable(who.name + fetch.state.klusterSource.error));
+        QVERIFY2(fetch.state.credentials, qPrintable(who.name));
+        QVERIFY2(fetch.state.serversSource.known && fetch.state.routerSource.known
+                && fetch.state.securityGroupsSource.known,
+            qPrintable(who.name + QStringLiteral(": ") + SourceError::joined(fetch.errors)));
+        QCOMPARE(
+            fetch.state.credentials->identity.accessRules.has_value(), who.cloud.isApplicationCredential());
+        const Diagnosis diagnosis = Diagnosis::run(fetch.state, options);
+        QSet<QString> kinds;
+        for (RepairPlan &plan : RepairKinds::plansOf(fetch.state, diagnosis)) {
+            Credentials::judgePlan(plan, fetch.state.credentials.get());
+            kinds.insert(RepairKinds::name(plan.action));
+            for (const PlannedRequest &r : std::as_const(plan.requests)) {
+                // The kluster's API server (here the simulator's) judges Kubernetes writes; this cloud has no
+                // ASR driver, whose API answers 404 to everyone.
+                if (r.service == QLatin1String("kubernetes")
+                    || r.path.startsWith(QLatin1String("/v2.0/asr1k/")))
+                    continue;
+                const QString cell = QStringLiteral("%1 × %2: %3 (%4: %5)")
+                                         .arg(who.name, RepairKinds::name(plan.action), r.summary(),
+                                             Permissions::name(r.permission.permission), r.permission.reason);
+                QVERIFY2(
+                    r.permission.permission == (who.mayChange ? Permission::Allowed : Permission::Denied),
+                    qPrintable(cell));
+                if (who.mayChange)
+                    continue; // sent by the tests below, and accepted
+                QSignalSpy answered(session.send(r.service, r.method.toUtf8(), r.path, RepairKinds::bodyOf(r),
+                                        RepairKinds::headersOf(r)),
+                    &HttpCall::finished);
+                QVERIFY(answered.wait(60000));
+                const ApiResponse response = answered.first().first().value<ApiResponse>();
+                QVERIFY2(response.status == 401 || response.status == 403,
+                    qPrintable(cell
+                        + QStringLiteral(": the real service answered %1 %2")
+                              .arg(response.status)
+                              .arg(QString::fromUtf8(response.body.left(300)))));
+                ++refusedByTheServices;
+            }
+        }
+        // Every kind with an OpenStack request (a node's deletion is the kluster's API server's alone, and
+        // the Kubernikus here hands a reader no kubeconfig to read nodes with).
+        for (const QString &kind : RepairKinds::all())
+            QVERIFY2(kinds.contains(kind) || kind == QLatin1String("DeleteNode"),
+                qPrintable(who.name + QStringLiteral(": no ") + kind));
+    }
+    QVERIFY(refusedByTheServices > 20);
+    QCOMPARE(findingIds(), m_expected); // nothing changed
+
+    // Flightdeck's own path as the reader: a guide, exit 2, and not one request that could change something.
+    const qsizetype before = serviceWrites();
+    for (const QString &id : { QStringLiteral("security-group-rule-missing:tcp"),
+             QStringLiteral("instance-missing-security-group:kks-real-pool-fffff"),
+             QStringLiteral("route-duplicate:100.110.2.0/24") }) {
+        const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-reader"),
+            QStringLiteral("--kluster"), QString::fromLatin1(KlusterName),
+            QStringLiteral("--startup-timeout"), QStringLiteral("1s"), QStringLiteral("--finding"), id,
+            QStringLiteral("--yes") });
+        QVERIFY2(r.exit == 2 && r.err.contains(QStringLiteral("NotPermitted")),
+            qPrintable(QStringLiteral("%1: exit %2\n%3\n%4").arg(id).arg(r.exit).arg(r.out, r.err)));
+        QVERIFY2(r.out.contains(QStringLiteral("Guided manual repair")), qPrintable(r.out));
+    }
+    QCOMPARE(serviceWrites(), before);
+}
+
+// How many requests that could change something (POST, PUT, PATCH, DELETE) Neutron and the Nova API have
+// logged so far: what a refused repair must not add to.
+qsizetype TestOpenStack::serviceWrites() const
+{
+    static const QRegularExpression write(QStringLiteral("\"(POST|PUT|PATCH|DELETE) /"));
+    qsizetype n = 0;
+    for (const QString &log : { QStringLiteral("/log/neutron.log"), QStringLiteral("/log/nova-api.log") }) {
+        QFile file(m_state + log);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        n += QString::fromUtf8(file.readAll()).count(write);
+    }
+    return n;
 }
 
 void TestOpenStack::snapshotThenCheckGivesTheSameFindings()

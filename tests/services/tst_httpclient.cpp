@@ -27,6 +27,7 @@ private slots:
     void malformedJson();
     void truncatedBody();
     void droppedConnection();
+    void connectionClosedOnceIsSentAgain();
     void timeout();
     void cancellation();
     void unknownCertificateAuthority();
@@ -190,6 +191,17 @@ void TestHttpClient::droppedConnection()
     const ApiResponse r = run(servers());
     QCOMPARE(r.error.kind, Error::Kind::Network);
     QVERIFY(r.error.toString().startsWith(QStringLiteral("compute: GET /v2.1/servers: network error")));
+    QCOMPARE(r.attempts, 2); // a connection closed without an answer: a GET is sent once more, then said
+}
+
+// A server that closes a connection without answering once (a kept-alive connection it closed meanwhile): a
+// GET is sent again at once and answered.
+void TestHttpClient::connectionClosedOnceIsSentAgain()
+{
+    QVERIFY(fault(R"({"kind": "drop", "service": "compute", "count": 1})"));
+    const ApiResponse r = run(servers());
+    QVERIFY2(r.ok(), qPrintable(r.error.toString())); // sent again (by Qt's own resend, or then by ours)
+    QVERIFY(r.attempts <= 2);
 }
 
 void TestHttpClient::timeout()

@@ -1,5 +1,6 @@
 #include "core/apiparser.h"
 #include "core/diagnosis.h"
+#include "core/permission.h"
 #include "services/http/endpointhealth.h"
 #include "services/local/snapshotreader.h"
 #include "services/local/snapshotwriter.h"
@@ -23,6 +24,9 @@ private slots:
     void snapshotRoundTrip();
     void paginationAcrossPages();
     void failedNodeListIsNotZeroNodes();
+    void badAccessReviewLeavesTheWriteUnknown_data();
+    void badAccessReviewLeavesTheWriteUnknown();
+    void watchedKlusterIsReviewedToo();
     void endlessNodeListEnds();
     void unreadableExtensionsAreSaid();
     void kubeconfigWithExecPlugin();
@@ -175,6 +179,72 @@ void TestKlusterFetcher::failedNodeListIsNotZeroNodes()
     QCOMPARE(d.budget.reason, Refusal::NoEvidence);
     QVERIFY(findingIdsOf(d).filter(QStringLiteral("instance-unregistered")).isEmpty());
     QVERIFY(!d.notDiagnosed.isEmpty());
+}
+
+// The kluster's API server's SelfSubjectAccessReview answered badly: the write it was asked about stays
+// unknown (offered with a note, never allowed), the reason names what failed, and the rest of the refresh is
+// as good as ever.
+void TestKlusterFetcher::badAccessReviewLeavesTheWriteUnknown_data()
+{
+    QTest::addColumn<QByteArray>("fault");
+    QTest::addColumn<QString>("said");
+    const QByteArray path = R"("service": "kubernetes", "path": "selfsubjectaccessreviews$")";
+    QTest::newRow("500") << R"({"kind": "status", "status": 500, )" + path + "}" << QStringLiteral("500");
+    QTest::newRow("403") << R"({"kind": "status", "status": 403, )" + path + "}" << QStringLiteral("403");
+    QTest::newRow("HTML page") << R"({"kind": "html", )" + path + "}" << QStringLiteral("502");
+    QTest::newRow("not JSON") << R"({"kind": "malformed", )" + path + "}" << QStringLiteral("status.allowed");
+    QTest::newRow("truncated") << R"({"kind": "truncated", )" + path + "}" << QStringLiteral("did not say");
+    QTest::newRow("no answer") << R"({"kind": "drop", )" + path + "}" << QStringLiteral("did not say");
+}
+
+void TestKlusterFetcher::badAccessReviewLeavesTheWriteUnknown()
+{
+    QFETCH(QByteArray, fault);
+    QFETCH(QString, said);
+    SimFixture f;
+    QCOMPARE(f.request("POST", f.sim.adminUrl() + QStringLiteral("/faults"), fault).status, 201);
+    KeystoneSession session(&m_client, cloud(f));
+    KlusterFetcher fetcher(&session, QStringLiteral("demo"));
+    fetcher.setAccessReviews(true);
+    QSignalSpy spy(&fetcher, &KlusterFetcher::finished);
+    fetcher.start();
+    QVERIFY(spy.wait(60000));
+    const KlusterFetch r = spy.first().first().value<KlusterFetch>();
+    QVERIFY2(r.state.nodesSource.known && r.state.serversSource.known && r.state.routerSource.known,
+        qPrintable(SourceError::joined(r.errors)));
+    QVERIFY(r.state.credentials);
+    PlannedRequest deleteNode;
+    deleteNode.service = QStringLiteral("kubernetes");
+    deleteNode.method = QStringLiteral("DELETE");
+    deleteNode.path = QStringLiteral("/api/v1/nodes/kks-demo-pool-g4h0s");
+    const PermissionVerdict v = r.state.credentials->judge(deleteNode);
+    QCOMPARE(v.permission, Permission::Unknown);
+    QVERIFY2(v.reason.contains(QStringLiteral("did not say whether these credentials may delete nodes"))
+            && v.reason.contains(said),
+        qPrintable(v.reason));
+}
+
+// A kluster whose nodes come from its watch (no node list, no credentials kept) is still asked whether its
+// Kubernetes writes may be made, with the credentials Kubernikus hands out.
+void TestKlusterFetcher::watchedKlusterIsReviewedToo()
+{
+    SimFixture f;
+    KeystoneSession session(&m_client, cloud(f));
+    KlusterFetcher fetcher(&session, QStringLiteral("demo"));
+    fetcher.setNodesWatched(true);
+    fetcher.setAccessReviews(true);
+    QSignalSpy spy(&fetcher, &KlusterFetcher::finished);
+    fetcher.start();
+    QVERIFY(spy.wait(60000));
+    const KlusterFetch r = spy.first().first().value<KlusterFetch>();
+    QVERIFY(r.state.credentials);
+    PlannedRequest deleteNode;
+    deleteNode.service = QStringLiteral("kubernetes");
+    deleteNode.method = QStringLiteral("DELETE");
+    deleteNode.path = QStringLiteral("/api/v1/nodes/kks-demo-pool-g4h0s");
+    const PermissionVerdict v = r.state.credentials->judge(deleteNode);
+    QCOMPARE(v.permission, Permission::Allowed);
+    QVERIFY(fetcher.kubeTarget().has_value()); // kept for whoever goes on from this fetch
 }
 
 void TestKlusterFetcher::endlessNodeListEnds()

@@ -7,6 +7,7 @@
 #include "core/permission.h"
 #include "core/repairplanner.h"
 #include "services/openstack/klusterfetcher.h"
+#include "tests/common/repairkinds.h"
 #include "tests/simulator/simcloud.h"
 #include "tests/simulator/simfixture.h"
 
@@ -40,37 +41,6 @@ void TestPermissionsLive::verdictIsOutcome_data()
     QTest::newRow("read-only application credential") << QStringLiteral("demo") << true << QStringList();
 }
 
-static QString actionName(RepairPlan::Action action)
-{
-    switch (action) {
-    case RepairPlan::Action::DeleteInstance:
-        return QStringLiteral("DeleteInstance");
-    case RepairPlan::Action::AddSecurityGroup:
-        return QStringLiteral("AddSecurityGroup");
-    case RepairPlan::Action::CreateSecurityGroupRule:
-        return QStringLiteral("CreateSecurityGroupRule");
-    case RepairPlan::Action::RemoveRoutes:
-        return QStringLiteral("RemoveRoutes");
-    case RepairPlan::Action::AddRoutes:
-        return QStringLiteral("AddRoutes");
-    case RepairPlan::Action::ChangeRoutes:
-        return QStringLiteral("ChangeRoutes");
-    case RepairPlan::Action::DeleteNode:
-        return QStringLiteral("DeleteNode");
-    case RepairPlan::Action::StartInstance:
-        return QStringLiteral("StartInstance");
-    case RepairPlan::Action::AddAddressPair:
-        return QStringLiteral("AddAddressPair");
-    case RepairPlan::Action::SyncDevices:
-        return QStringLiteral("SyncDevices");
-    case RepairPlan::Action::ResetDevices:
-        return QStringLiteral("ResetDevices");
-    case RepairPlan::Action::RenewRoutes:
-        return QStringLiteral("RenewRoutes");
-    }
-    return QString();
-}
-
 void TestPermissionsLive::verdictIsOutcome()
 {
     QFETCH(QString, user);
@@ -98,26 +68,14 @@ void TestPermissionsLive::verdictIsOutcome()
     QCOMPARE(fetch.state.credentials->identity.accessRules.has_value(), readOnlyCredential);
     const Diagnosis diagnosis = Diagnosis::run(fetch.state, DiagnosisOptions());
 
-    // Every kind: the findings' own plans, and the kinds the demo world has no finding for made from its
-    // objects as the planner makes them.
-    QList<RepairPlan> plans;
-    for (const Finding &finding : diagnosis.findings) {
-        if (std::optional<RepairPlan> plan = finding.repair())
-            plans << *plan;
-    }
+    // Every kind: the findings' own plans, and the kinds the demo world has no finding for.
+    QList<RepairPlan> plans = RepairKinds::plansOf(fetch.state, diagnosis);
     const KlusterState &s = fetch.state;
-    const Route route = s.router.routes.constFirst();
-    const Route spare { QStringLiteral("100.100.250.0/24"), route.nexthop };
-    plans << RepairPlanner::startInstance(s.instances.constFirst())
-          << RepairPlanner::addAddressPair(s.ports.constFirst(), QStringLiteral("100.100.0.0/16"), true)
-          << RepairPlanner::changeRoutes(s.router, { route }, { spare }, true)
-          << RepairPlanner::renewRoutes(s.router, { route }, true) << RepairPlanner::syncDevices(s.router, {})
-          << RepairPlanner::resetDevices(s.router, {}, {});
     QSet<QString> kindsSeen;
     int writesDenied = 0;
     for (RepairPlan &plan : plans) {
         Credentials::judgePlan(plan, s.credentials.get());
-        const QString kind = actionName(plan.action);
+        const QString kind = RepairKinds::name(plan.action);
         kindsSeen.insert(kind);
         for (const PlannedRequest &r : std::as_const(plan.requests)) {
             const QString cell
@@ -132,13 +90,8 @@ void TestPermissionsLive::verdictIsOutcome()
             QCOMPARE(r.permission.permission == Permission::Allowed, allowedKinds.contains(kind));
             if (plan.refusal != Refusal::NotPermitted && plan.refusal != Refusal::None)
                 continue; // refused for another reason (a full router): not sent by anyone
-            QList<QPair<QByteArray, QByteArray>> headers;
-            for (auto it = r.headers.begin(); it != r.headers.end(); ++it)
-                headers.append({ it.key().toUtf8(), it.value().toString().toUtf8() });
-            HttpCall *call = session.send(r.service, r.method.toUtf8(), r.path,
-                r.body.isNull() ? QByteArray()
-                                : QJsonDocument(r.body.toObject()).toJson(QJsonDocument::Compact),
-                headers);
+            HttpCall *call = session.send(
+                r.service, r.method.toUtf8(), r.path, RepairKinds::bodyOf(r), RepairKinds::headersOf(r));
             QSignalSpy answered(call, &HttpCall::finished);
             QVERIFY(answered.wait(20000));
             const ApiResponse response = answered.first().first().value<ApiResponse>();
@@ -151,11 +104,7 @@ void TestPermissionsLive::verdictIsOutcome()
             writesDenied += refused ? 1 : 0;
         }
     }
-    for (const QString &kind : { QStringLiteral("DeleteInstance"), QStringLiteral("AddSecurityGroup"),
-             QStringLiteral("CreateSecurityGroupRule"), QStringLiteral("AddRoutes"),
-             QStringLiteral("RemoveRoutes"), QStringLiteral("DeleteNode"), QStringLiteral("StartInstance"),
-             QStringLiteral("AddAddressPair"), QStringLiteral("SyncDevices"), QStringLiteral("ResetDevices"),
-             QStringLiteral("RenewRoutes"), QStringLiteral("ChangeRoutes") })
+    for (const QString &kind : RepairKinds::all())
         QVERIFY2(kindsSeen.contains(kind), qPrintable(kind));
     if (allowedKinds.isEmpty())
         QVERIFY(writesDenied > 10);

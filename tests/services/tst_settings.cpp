@@ -99,6 +99,8 @@ void TestSettings::connectionsWithoutSecrets()
     ConnectionSpec byHand;
     byHand.name = "by hand";
     byHand.config = cloud;
+    byHand.policyFiles = QStringList { QStringLiteral("network=/etc/neutron/policy.yaml"),
+        QStringLiteral("/etc/flightdeck/policy.json") };
     ConnectionSpec snapshot;
     snapshot.name = "snapshot";
     snapshot.snapshotPath = "/srv/snapshots";
@@ -112,6 +114,8 @@ void TestSettings::connectionsWithoutSecrets()
     QCOMPARE(loaded.at(0).config->authUrl, cloud.authUrl);
     QCOMPARE(loaded.at(0).config->username, QStringLiteral("ops"));
     QVERIFY(loaded.at(0).config->password.isEmpty());
+    QCOMPARE(loaded.at(0).policyFiles, byHand.policyFiles);
+    QVERIFY(loaded.at(1).policyFiles.isEmpty());
     QCOMPARE(loaded.at(1).snapshotPath, QStringLiteral("/srv/snapshots"));
     QVERIFY(loaded.at(1).readOnly);
     QVERIFY(!loaded.at(1).config);

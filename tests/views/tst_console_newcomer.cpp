@@ -163,6 +163,20 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
     QVERIFY(dialog && dialog->isVisible());
     QVERIFY(Settings::connections().isEmpty());
 
+    // A policy file that is not there: said before anything is tried, naming it.
+    QLineEdit *policy = nullptr;
+    for (QLineEdit *box : dialog->findChildren<QLineEdit *>()) {
+        if (box->accessibleName() == QLatin1String("Policy files"))
+            policy = box;
+    }
+    QVERIFY(policy);
+    QTest::keyClicks(policy, QStringLiteral("network=/nonexistent/neutron-policy.yaml"));
+    QTest::mouseClick(dialog->testButton(), Qt::LeftButton);
+    QVERIFY2(dialog->messageLabel()->text().contains(
+                 QStringLiteral("Policy file /nonexistent/neutron-policy.yaml")),
+        qPrintable(dialog->messageLabel()->text()));
+    policy->clear();
+
     // The right one: tested, then added with Enter.
     dialog->secretBox()->clear();
     QTest::keyClicks(dialog->secretBox(), QStringLiteral("flightdeck-demo"));

@@ -6,6 +6,7 @@
 #include "services/history/historystore.h"
 #include "services/http/endpointhealth.h"
 #include "services/repair/auditlog.h"
+#include "simulator/kubeevents.h"
 #include "tests/simulator/simfixture.h"
 #include "tests/views/consolefixture.h"
 #include "views/findingspage.h"
@@ -157,6 +158,16 @@ void TestConsolePermissions::readerGetsTheGuideByKeyboard()
     press(Qt::Key_V, Qt::AltModifier);
     QTRY_VERIFY_WITH_TIMEOUT(
         guide->statusText().contains(QStringLiteral("Repaired by someone else, verified")), 30000);
+    // Teammates read it where they read every repair: the kluster's Events.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        guide->statusText().contains(QStringLiteral("The Kubernetes Event RepairVerified written.")), 30000);
+    if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty())
+        QVERIFY(guide->grab().save(shots + QStringLiteral("/guided-manual-repair-verified.png")));
+    const QList<QJsonObject> events = m_fixture->sim.events().events(QStringLiteral("demo"));
+    QVERIFY(!events.isEmpty());
+    QCOMPARE(events.constLast().value(QStringLiteral("reason")).toString(), QStringLiteral("RepairVerified"));
+    QVERIFY2(events.constLast().value(QStringLiteral("note")).toString().contains(id),
+        qPrintable(events.constLast().value(QStringLiteral("note")).toString()));
     QString error;
     const QList<AuditRecord> records = AuditLog::read(&error);
     QVERIFY2(!records.isEmpty(), qPrintable(error));

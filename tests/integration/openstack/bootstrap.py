@@ -29,6 +29,7 @@ GLANCE = "http://%s:%d" % (HOST, PORTS["glance"])
 
 ADMIN_PASSWORD = "admin-pass"
 MEMBER_PASSWORD = "member-pass"
+READER_PASSWORD = "reader-pass"
 SERVICE_PASSWORD = os.environ.get("FDOS_SERVICE_PASSWORD", "service-pass")
 SERVICE_USERS = ["neutron"] + (["nova", "placement", "glance"] if COMPUTE else [])
 
@@ -144,6 +145,9 @@ def identity():
     flightdeck = ensure_project(sess, "flightdeck", "Flightdeck integration tests")
     member = ensure_user(sess, "member", MEMBER_PASSWORD, flightdeck)
     grant(sess, flightdeck, member, "member")
+    # Who may only look (Keystone's default reader role; the services run their new defaults).
+    reader = ensure_user(sess, "reader", READER_PASSWORD, flightdeck)
+    grant(sess, flightdeck, reader, "reader")
     grant(sess, flightdeck, admin_user["id"], "admin")
     ensure_role(sess, "service")  # what keystonemiddleware wants of service tokens
     for name in SERVICE_USERS:
@@ -156,7 +160,7 @@ def identity():
         ensure_service(sess, "placement", "placement",
                        "http://%s:%d" % (HOST, PORTS["placement"]))
         ensure_service(sess, "image", "glance", GLANCE)
-    print("identity ready: projects admin, service, flightdeck; user member")
+    print("identity ready: projects admin, service, flightdeck; users member, reader")
 
 
 def flightdeck_id(sess):
