@@ -197,6 +197,9 @@ const PolicyProfile &PolicyProfile::defaults()
                 QStringLiteral("os_compute_api:os-instance-actions:list"), reader,
                 QStringLiteral("read the actions on the project's servers") },
         };
+        for (const Rule &rule : std::as_const(p.m_rules))
+            p.m_paths.append(
+                QRegularExpression(QStringLiteral("^") + rule.pathPattern + QStringLiteral("$")));
         return p;
     }();
     return profile;
@@ -280,12 +283,11 @@ PermissionVerdict PolicyProfile::judgeWritten(
 const PolicyProfile::Rule *PolicyProfile::ruleFor(const PlannedRequest &request) const
 {
     const QString path = request.path.section(QLatin1Char('?'), 0, 0);
-    for (const Rule &rule : m_rules) {
+    for (qsizetype i = 0; i < m_rules.size(); ++i) {
+        const Rule &rule = m_rules.at(i);
         if (rule.service != request.service || rule.method != request.method)
             continue;
-        if (!QRegularExpression(QStringLiteral("^") + rule.pathPattern + QStringLiteral("$"))
-                 .match(path)
-                 .hasMatch())
+        if (!m_paths.at(i).match(path).hasMatch())
             continue;
         if (!rule.actionKey.isEmpty() && !request.body.toObject().contains(rule.actionKey))
             continue;

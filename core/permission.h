@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
+#include <QRegularExpression>
 #include <QString>
 #include <QStringList>
 #include <memory>
@@ -101,6 +102,7 @@ private:
         const Rule &rule, const PolicyOverride &file, const TokenIdentity &identity) const;
 
     QList<Rule> m_rules;
+    QList<QRegularExpression> m_paths; // each rule's pathPattern, whole, compiled once
     QList<PolicyOverride> m_overrides;
 };
 

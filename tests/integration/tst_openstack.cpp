@@ -12,6 +12,7 @@
 
 #include "core/permission.h"
 #include "core/repairgate.h"
+#include "services/local/policyfile.h"
 #include "services/openstack/keystonesession.h"
 #include "services/openstack/klusterfetcher.h"
 #include "services/repair/repairexecutor.h"
@@ -718,10 +719,30 @@ void TestOpenStack::preflightVerdictIsTheRealOutcome()
         CloudConfig cloud;
         bool mayChange;
     };
+    // The services' own effective policies, as their operators would hand them over (oslo.policy's generator
+    // over the running configuration): read as policy files, they judge no cell against what the services do.
+    QStringList policyFiles;
+    for (const auto &[service, nameSpace, conf] :
+        { std::tuple { "network", "neutron", "/etc/neutron/neutron.conf" },
+            std::tuple { "compute", "nova", "/etc/nova-api/nova.conf" } }) {
+        const QString file = m_home->filePath(QStringLiteral("%1-policy.yaml").arg(QLatin1String(nameSpace)));
+        QProcess generator;
+        generator.start(QStringLiteral("/usr/bin/oslopolicy-policy-generator"),
+            { QStringLiteral("--namespace"), QLatin1String(nameSpace), QStringLiteral("--config-file"),
+                m_state + QLatin1String(conf), QStringLiteral("--output-file"), file });
+        QVERIFY2(generator.waitForFinished(120000) && generator.exitCode() == 0,
+            generator.readAllStandardError().right(2000).constData());
+        policyFiles << QLatin1String(service) + QLatin1Char('=') + file;
+    }
+    std::shared_ptr<const PolicyProfile> generated;
+    QString policyError;
+    QVERIFY2(
+        PolicyFiles::profile(policyFiles, &generated, &policyError) && generated, qPrintable(policyError));
     DiagnosisOptions options;
     options.startupTimeoutSeconds = 1;
     options.automation = false;
     int refusedByTheServices = 0;
+    int judgedByTheFiles = 0;
     for (const Who &who : { Who { QStringLiteral("reader"), reader, false },
              Who { QStringLiteral("member"), memberCloud(), true },
              Who { QStringLiteral("GET-only application credential"), readOnly, false } }) {
@@ -756,6 +777,15 @@ void TestOpenStack::preflightVerdictIsTheRealOutcome()
                 QVERIFY2(
                     r.permission.permission == (who.mayChange ? Permission::Allowed : Permission::Denied),
                     qPrintable(cell));
+                {
+                    Credentials withFiles = *fetch.state.credentials;
+                    withFiles.profile = generated;
+                    const PermissionVerdict byFiles = withFiles.judge(r);
+                    QVERIFY2(byFiles.permission != (who.mayChange ? Permission::Denied : Permission::Allowed),
+                        qPrintable(cell + QStringLiteral(", with the services' own policy files: ")
+                            + Permissions::name(byFiles.permission) + QStringLiteral(": ") + byFiles.reason));
+                    judgedByTheFiles += byFiles.permission == Permission::Unknown ? 0 : 1;
+                }
                 if (who.mayChange)
                     continue; // sent by the tests below, and accepted
                 QSignalSpy answered(session.send(r.service, r.method.toUtf8(), r.path, RepairKinds::bodyOf(r),
@@ -777,7 +807,10 @@ void TestOpenStack::preflightVerdictIsTheRealOutcome()
             QVERIFY2(kinds.contains(kind) || kind == QLatin1String("DeleteNode"),
                 qPrintable(who.name + QStringLiteral(": no ") + kind));
     }
+    qInfo("%d denied requests refused by the real services; %d verdicts decided by their own policy files",
+        refusedByTheServices, judgedByTheFiles);
     QVERIFY(refusedByTheServices > 20);
+    QVERIFY(judgedByTheFiles > 20); // most cells decided by the files' rules, not left unknown
     QCOMPARE(findingIds(), m_expected); // nothing changed
 
     // Flightdeck's own path as the reader: a guide, exit 2, and not one request that could change something.

@@ -181,6 +181,16 @@ void TestKlusterFetcher::failedNodeListIsNotZeroNodes()
     QVERIFY(!d.notDiagnosed.isEmpty());
 }
 
+// The Kubernetes write an access review is asked about: a node's deletion.
+static PlannedRequest deleteNodeRequest()
+{
+    PlannedRequest r;
+    r.service = QStringLiteral("kubernetes");
+    r.method = QStringLiteral("DELETE");
+    r.path = QStringLiteral("/api/v1/nodes/kks-demo-pool-g4h0s");
+    return r;
+}
+
 // The kluster's API server's SelfSubjectAccessReview answered badly: the write it was asked about stays
 // unknown (offered with a note, never allowed), the reason names what failed, and the rest of the refresh is
 // as good as ever.
@@ -213,11 +223,7 @@ void TestKlusterFetcher::badAccessReviewLeavesTheWriteUnknown()
     QVERIFY2(r.state.nodesSource.known && r.state.serversSource.known && r.state.routerSource.known,
         qPrintable(SourceError::joined(r.errors)));
     QVERIFY(r.state.credentials);
-    PlannedRequest deleteNode;
-    deleteNode.service = QStringLiteral("kubernetes");
-    deleteNode.method = QStringLiteral("DELETE");
-    deleteNode.path = QStringLiteral("/api/v1/nodes/kks-demo-pool-g4h0s");
-    const PermissionVerdict v = r.state.credentials->judge(deleteNode);
+    const PermissionVerdict v = r.state.credentials->judge(deleteNodeRequest());
     QCOMPARE(v.permission, Permission::Unknown);
     QVERIFY2(v.reason.contains(QStringLiteral("did not say whether these credentials may delete nodes"))
             && v.reason.contains(said),
@@ -238,11 +244,7 @@ void TestKlusterFetcher::watchedKlusterIsReviewedToo()
     QVERIFY(spy.wait(60000));
     const KlusterFetch r = spy.first().first().value<KlusterFetch>();
     QVERIFY(r.state.credentials);
-    PlannedRequest deleteNode;
-    deleteNode.service = QStringLiteral("kubernetes");
-    deleteNode.method = QStringLiteral("DELETE");
-    deleteNode.path = QStringLiteral("/api/v1/nodes/kks-demo-pool-g4h0s");
-    const PermissionVerdict v = r.state.credentials->judge(deleteNode);
+    const PermissionVerdict v = r.state.credentials->judge(deleteNodeRequest());
     QCOMPARE(v.permission, Permission::Allowed);
     QVERIFY(fetcher.kubeTarget().has_value()); // kept for whoever goes on from this fetch
 }

@@ -1,0 +1,70 @@
+#pragma once
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+// What a terminated kluster leaves behind (diagnosis.md §9): its Cinder volumes and Octavia load balancers,
+// as the APIs list them and as the CSI driver and the cloud provider mark them as the kluster's
+// (docs/wire-formats.md, "What a terminated kluster leaves behind").
+
+// A Cinder volume (`GET /v3/{project_id}/volumes/detail`).
+struct Volume
+{
+    QString id;
+    QString name;
+    QString status; // available, in-use, deleting, error_deleting, …
+    qint64 sizeGb = 0;
+    QStringList attachedTo; // the servers of its attachments
+    // The CSI driver's metadata: the cluster it was made for ("<kluster>-<project id>", cut to 63), and the
+    // PersistentVolume and claim it backs; empty when absent (a volume the CSI driver did not make).
+    QString cluster;
+    QString pvName;
+    QString pvcNamespace;
+    QString pvcName;
+    QDateTime createdAt;
+    QDateTime updatedAt; // invalid: never updated
+
+    bool attached() const { return !attachedTo.isEmpty(); }
+};
+
+// An Octavia load balancer (`GET /v2/lbaas/loadbalancers`).
+struct LoadBalancer
+{
+    QString id;
+    QString name;
+    QString projectId;
+    QString provisioningStatus; // ACTIVE, PENDING_CREATE, PENDING_UPDATE, PENDING_DELETE, ERROR
+    QString operatingStatus;
+    QString vipAddress;
+    QStringList tags;
+    QDateTime createdAt;
+    QDateTime updatedAt; // invalid: never updated
+};
+
+// The Service a load balancer was made for, as the cloud provider names it.
+struct ServiceRef
+{
+    QString kluster; // the kluster's short name
+    QString nameSpace;
+    QString service; // empty when the name was cut before it
+};
+
+namespace Debris {
+
+// `{"volumes": [...]}`, pages merged. Throws ParseError naming `source` and the JSON path.
+QList<Volume> parseVolumes(const QString &source, const QJsonObject &body);
+// `{"loadbalancers": [...]}`, pages merged. Throws ParseError.
+QList<LoadBalancer> parseLoadBalancers(const QString &source, const QJsonObject &body);
+
+// What the CSI driver's `cinder.csi.openstack.org/cluster` holds for a kluster: its object's name,
+// "<name>-<project id>", cut to 63 characters (the Helm release's name).
+QString volumeClusterOf(const QString &kluster, const QString &projectId);
+// The Service `kube_service_<kluster>_<namespace>_<service>` names (its tags carry the same); nullopt for a
+// name of another form (a load balancer nobody's cloud provider made, or one of before Kubernetes 1.14).
+std::optional<ServiceRef> serviceOf(const LoadBalancer &lb);
+
+} // namespace Debris
