@@ -201,6 +201,8 @@ static void writeSources(JsonWriter &w, const KlusterState &state)
     const std::pair<Source, const SourceStatus *> asked[] = {
         { Source::RouterDevice, &state.routerDeviceSource },
         { Source::KubernikusEvents, &state.kubernikusEventsSource },
+        { Source::Volumes, &state.volumesSource },
+        { Source::LoadBalancers, &state.loadBalancersSource },
     };
     bool open = false;
     for (const auto &[source, status] : asked) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/debris.h"
 #include "core/instance.h"
 #include "core/kluster.h"
 #include "core/kubernikusevent.h"
@@ -72,6 +73,12 @@ struct KlusterState
     // not read (every request of a plan is then judged unknown).
     std::shared_ptr<const Credentials> credentials;
     SourceStatus tokenSource; // optional: token.json in a snapshot, the token's answer live
+    // What a terminated kluster leaves behind (diagnosis.md §9): the project's Cinder volumes and Octavia
+    // load balancers (optional: a cloud without them, or a snapshot without their files, is a known state).
+    QList<Volume> volumes;
+    SourceStatus volumesSource;
+    QList<LoadBalancer> loadBalancers;
+    SourceStatus loadBalancersSource;
     // The router's routes at the moments the local history keeps (route-recycled, diagnosis.md §6); none
     // where no history is kept: nothing is derived from it then.
     std::optional<RouteHistory> routeHistory;

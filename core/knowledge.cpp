@@ -11,6 +11,8 @@ Knowledge::Knowledge(const KlusterState &state)
     , m_ports(state.portsSource)
     , m_routerDevice(state.routerDeviceSource)
     , m_kubernikusEvents(state.kubernikusEventsSource)
+    , m_volumes(state.volumesSource)
+    , m_loadBalancers(state.loadBalancersSource)
     , m_extensions(state.extensionsKnown)
 { }
 
@@ -33,6 +35,10 @@ const SourceStatus *Knowledge::status(Source source) const
         return &m_routerDevice;
     case Source::KubernikusEvents:
         return &m_kubernikusEvents;
+    case Source::Volumes:
+        return &m_volumes;
+    case Source::LoadBalancers:
+        return &m_loadBalancers;
     case Source::Extensions:
     case Source::Token: // who reads is not part of what is known about a kluster
         break;

@@ -48,5 +48,7 @@ private:
     SourceStatus m_ports;
     SourceStatus m_routerDevice;
     SourceStatus m_kubernikusEvents;
+    SourceStatus m_volumes;
+    SourceStatus m_loadBalancers;
     bool m_extensions = false;
 };

@@ -14,7 +14,7 @@ struct SourceTraits
     bool required;
 };
 
-constexpr std::array<SourceTraits, 10> Table { {
+constexpr std::array<SourceTraits, 12> Table { {
     { Source::Kluster, "kluster", "kluster", "kluster.json", true },
     { Source::Servers, "servers", "servers", "servers.json", true },
     { Source::Router, "router", "router", "router.json", true },
@@ -25,6 +25,8 @@ constexpr std::array<SourceTraits, 10> Table { {
     { Source::RouterDevice, "router device", "routerDevice", "router-device.json", false },
     { Source::KubernikusEvents, "Kubernikus events", "kubernikusEvents", "kubernikus-events.json", false },
     { Source::Token, "token", "token", "token.json", false },
+    { Source::Volumes, "volumes", "volumes", "volumes.json", false },
+    { Source::LoadBalancers, "load balancers", "loadBalancers", "loadbalancers.json", false },
 } };
 
 constexpr bool inEnumOrder()

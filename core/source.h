@@ -20,6 +20,8 @@ enum class Source
     RouterDevice, // optional: the ASR driver's view of the router's devices (asr1k_operations)
     KubernikusEvents, // optional: what Kubernikus recorded about the kluster (its timeline)
     Token, // optional: who read it, with which roles and access rules (never the token itself)
+    Volumes, // optional: the project's Cinder volumes (diagnosis.md §9)
+    LoadBalancers, // optional: the project's Octavia load balancers (diagnosis.md §9)
 };
 
 namespace Sources {

@@ -169,6 +169,23 @@ KlusterState SnapshotReader::read(const QString &directory)
         }
     }
     {
+        // What a terminated kluster leaves behind (diagnosis.md §9).
+        const QString path = pathOf(Sources::file(Source::Volumes));
+        const QByteArray bytes = readFile(path, false, &present);
+        if (present) {
+            state.volumes = Debris::parseVolumes(path, parseJsonObject(path, bytes));
+            state.volumesSource.known = true;
+        }
+    }
+    {
+        const QString path = pathOf(Sources::file(Source::LoadBalancers));
+        const QByteArray bytes = readFile(path, false, &present);
+        if (present) {
+            state.loadBalancers = Debris::parseLoadBalancers(path, parseJsonObject(path, bytes));
+            state.loadBalancersSource.known = true;
+        }
+    }
+    {
         // Who read it (diagnosis.md §8): each plan is judged with the roles and rules it holds.
         const QString path = pathOf(Sources::file(Source::Token));
         const QByteArray bytes = readFile(path, false, &present);

@@ -16,6 +16,7 @@ private slots:
     void readsWrittenWorld();
     void readsEveryExample();
     void extensionsOptional();
+    void debrisFilesRead();
     void missingFolder();
     void missingRequiredFile_data();
     void missingRequiredFile();
@@ -95,6 +96,30 @@ void TestSnapshotReader::extensionsOptional()
     const KlusterState s = SnapshotReader::read(dir);
     QVERIFY(!s.extensionsKnown);
     QVERIFY(!s.hasAtomicExtraRoutes()); // absent: assume no extraroute-atomic
+}
+
+// What a terminated kluster leaves behind (snapshot-format.md: volumes.json, loadbalancers.json, optional):
+// read when there, a known absence when not, and a body that is none refused naming the file.
+void TestSnapshotReader::debrisFilesRead()
+{
+    const QString dir = writeWorld(WorldBuilder());
+    KlusterState s = SnapshotReader::read(dir);
+    QVERIFY(!s.volumesSource.known && !s.loadBalancersSource.known);
+    QVERIFY(overwrite(QDir(dir).filePath(QStringLiteral("volumes.json")),
+        R"({"volumes": [{"id": "v1", "status": "available", "attachments": [],
+            "metadata": {"cinder.csi.openstack.org/cluster": "gone-p1"}, "created_at": "2026-11-28T06:25:15.288987"}]})"));
+    QVERIFY(overwrite(QDir(dir).filePath(QStringLiteral("loadbalancers.json")),
+        R"({"loadbalancers": [{"id": "lb1", "name": "kube_service_gone_shop_web", "provisioning_status": "ERROR"}],
+            "loadbalancers_links": []})"));
+    s = SnapshotReader::read(dir);
+    QVERIFY(s.volumesSource.known && s.loadBalancersSource.known);
+    QCOMPARE(s.volumes.size(), 1);
+    QCOMPARE(s.volumes.first().cluster, QStringLiteral("gone-p1"));
+    QCOMPARE(s.loadBalancers.size(), 1);
+    QCOMPARE(Debris::serviceOf(s.loadBalancers.first())->kluster, QStringLiteral("gone"));
+    const QString path = QDir(dir).filePath(QStringLiteral("volumes.json"));
+    QVERIFY(overwrite(path, R"({"volumes": [{"id": "v1"}]})"));
+    QCOMPARE(errorOf(dir), path + QStringLiteral(": $.volumes[0].status: required field is missing"));
 }
 
 void TestSnapshotReader::missingFolder()
