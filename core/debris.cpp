@@ -13,7 +13,7 @@ QDateTime timestampOf(const JsonReader &item, const QString &key)
     const std::optional<QString> text = item.optNullableString(key);
     if (!text || text->isEmpty())
         return QDateTime();
-    const QDateTime at = ApiParser::parseTimestamp(*text);
+    QDateTime at = ApiParser::parseTimestamp(*text);
     if (!at.isValid())
         item.failAt(key, QStringLiteral("\"%1\" is not a timestamp").arg(text->left(40)));
     return at;
