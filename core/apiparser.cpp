@@ -31,6 +31,11 @@ template<typename Reader> static QDateTime optTimestamp(const Reader &object, co
     return t;
 }
 
+QDateTime optTimestampOf(const JsonReader &object, const QString &key)
+{
+    return optTimestamp(object, key);
+}
+
 static Cidr requireCidr(const JsonReader &object, const QString &key, const QString &text)
 {
     const Cidr cidr = Cidr::parse(text);

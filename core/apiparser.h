@@ -92,6 +92,9 @@ QStringList parseExtensions(const QString &source, const QJsonObject &body);
 // anything else, is refused: an invalid QDateTime.
 // With `requireZone`, a timestamp without "Z" or an offset is refused too.
 QDateTime parseTimestamp(const QString &text, bool requireZone = false);
+// The optional timestamp `key` of `object` (absent or null: an invalid QDateTime); one that does not read
+// throws ParseError naming it.
+QDateTime optTimestampOf(const JsonReader &object, const QString &key);
 // Formats an instant as RFC 3339 UTC with second precision ("2026-11-21T10:00:00Z").
 QString formatTimestamp(const QDateTime &instant);
 

@@ -8,17 +8,6 @@ namespace {
 const QString ClusterKey = QStringLiteral("cinder.csi.openstack.org/cluster");
 const QString ServicePrefix = QStringLiteral("kube_service_");
 
-QDateTime timestampOf(const JsonReader &item, const QString &key)
-{
-    const std::optional<QString> text = item.optNullableString(key);
-    if (!text || text->isEmpty())
-        return QDateTime();
-    QDateTime at = ApiParser::parseTimestamp(*text);
-    if (!at.isValid())
-        item.failAt(key, QStringLiteral("\"%1\" is not a timestamp").arg(text->left(40)));
-    return at;
-}
-
 // A metadata value: the APIs hold strings; anything else is not what the CSI driver wrote (empty).
 QString metadataString(const JsonReader &metadata, const QString &key)
 {
@@ -62,8 +51,8 @@ QList<Volume> Debris::parseVolumes(const QString &source, const QJsonObject &bod
             v.pvcNamespace = metadataString(metadata, QStringLiteral("csi.storage.k8s.io/pvc/namespace"));
             v.pvcName = metadataString(metadata, QStringLiteral("csi.storage.k8s.io/pvc/name"));
         }
-        v.createdAt = timestampOf(item, QStringLiteral("created_at"));
-        v.updatedAt = timestampOf(item, QStringLiteral("updated_at"));
+        v.createdAt = ApiParser::optTimestampOf(item, QStringLiteral("created_at"));
+        v.updatedAt = ApiParser::optTimestampOf(item, QStringLiteral("updated_at"));
         volumes.append(v);
     });
     return volumes;
@@ -85,8 +74,8 @@ QList<LoadBalancer> Debris::parseLoadBalancers(const QString &source, const QJso
         lb.vipAddress = item.optString(QStringLiteral("vip_address"));
         item.forEachElementOf(
             QStringLiteral("tags"), [&lb](const JsonReader &tag) { lb.tags << tag.requireStringValue(); });
-        lb.createdAt = timestampOf(item, QStringLiteral("created_at"));
-        lb.updatedAt = timestampOf(item, QStringLiteral("updated_at"));
+        lb.createdAt = ApiParser::optTimestampOf(item, QStringLiteral("created_at"));
+        lb.updatedAt = ApiParser::optTimestampOf(item, QStringLiteral("updated_at"));
         loadBalancers.append(lb);
     });
     return loadBalancers;

@@ -7,8 +7,6 @@
 #include "services/repair/auditlog.h"
 #include "services/repair/eventwriter.h"
 
-#include <QCoreApplication>
-#include <QHostInfo>
 #include <QJsonDocument>
 #include <QTimer>
 #include <memory>
@@ -52,11 +50,6 @@ QStringList RepairExecutor::Outcome::eventErrors() const
     return out;
 }
 
-QString RepairExecutor::defaultEventInstance()
-{
-    return RepairEventWriter::instance();
-}
-
 void RepairExecutor::withKube(const std::function<void(KubernetesClient *, const Error &)> &then)
 {
     if (m_kube) {
@@ -88,7 +81,7 @@ void RepairExecutor::writeEvent(RepairEventPhase phase, int timeoutMs, const std
     event.repair = m_plan ? m_plan->title : QString();
     event.user = m_session->userName();
     event.auditId = m_auditId;
-    event.instance = m_eventInstance.isEmpty() ? defaultEventInstance() : m_eventInstance;
+    event.instance = m_eventInstance.isEmpty() ? RepairEventWriter::instance() : m_eventInstance;
     if (phase != RepairEventPhase::Sent)
         event.outcome
             = QStringLiteral("%1: %2").arg(Outcome::resultName(m_outcome.result), m_outcome.message);

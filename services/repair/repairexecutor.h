@@ -58,9 +58,9 @@ public:
     void setOverride(bool override) { m_override = override; } // one deletion past TooManyUnhealthy
     // A protected kluster is on the router: a teardown of its devices needs the override.
     void setProtectedRouter(bool on) { m_protectedRouter = on; }
-    // Who writes the Events (RepairEvent::instance); by default this host and process.
+    // Who writes the Events (RepairEvent::instance); by default this host and process
+    // (RepairEventWriter::instance).
     void setEventInstance(const QString &instance) { m_eventInstance = instance; }
-    static QString defaultEventInstance();
     static constexpr int EventTimeoutMs = 10000;
 
     void start();
