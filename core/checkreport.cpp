@@ -261,6 +261,13 @@ QByteArray toJson(const KlusterState &state, const Diagnosis &diagnosis, const K
     // The kluster's status.phase (snapshot-format.md: always present; null where Kubernikus said none).
     w.key(QStringLiteral("phase"));
     w.value(state.kluster.phase.isEmpty() ? QJsonValue() : QJsonValue(state.kluster.phase));
+    // A kluster Kubernikus no longer has (diagnosis.md §9): when the local history last saw it.
+    if (state.kluster.gone) {
+        w.key(QStringLiteral("gone"));
+        w.value(QJsonObject { { QStringLiteral("lastSeen"),
+            state.kluster.lastSeen.isValid() ? QJsonValue(ApiParser::formatTimestamp(state.kluster.lastSeen))
+                                             : QJsonValue() } });
+    }
     w.key(QStringLiteral("findings"));
     w.beginArray();
     for (const Finding &f : diagnosis.findings) {
@@ -431,6 +438,10 @@ static QString headerLine(const KlusterState &state)
         out += QStringLiteral(" · region %1").arg(printable(state.region));
     if (!k.phase.isEmpty())
         out += QStringLiteral(" · phase %1").arg(printable(k.phase));
+    if (k.gone)
+        out += k.lastSeen.isValid()
+            ? QStringLiteral(" · gone (last seen %1)").arg(ApiParser::formatTimestamp(k.lastSeen))
+            : QStringLiteral(" · gone");
     return out + QLatin1Char('\n');
 }
 
@@ -573,6 +584,8 @@ QByteArray toText(const KlusterState &state, const Diagnosis &diagnosis, const K
 
 bool readEverySource(const KlusterState &s)
 {
+    if (s.kluster.gone) // only what it left behind is there to read
+        return s.klusterSource.known && s.volumesSource.known && s.loadBalancersSource.known;
     return s.klusterSource.known && s.serversSource.known && s.routerSource.known
         && s.securityGroupsSource.known && s.nodesSource.known;
 }

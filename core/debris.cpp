@@ -2,6 +2,7 @@
 
 #include "core/apiparser.h"
 #include "core/json/jsonreader.h"
+#include "core/klusterstate.h"
 
 namespace {
 
@@ -97,4 +98,35 @@ std::optional<ServiceRef> Debris::serviceOf(const LoadBalancer &lb)
             return tagged;
     }
     return std::nullopt;
+}
+
+QStringList Debris::goneKlusters(
+    const QList<Volume> &volumes, const QStringList &existing, const QString &projectId)
+{
+    QStringList gone;
+    if (projectId.isEmpty())
+        return gone;
+    const QString suffix = QLatin1Char('-') + projectId;
+    for (const Volume &v : volumes) {
+        if (v.cluster.size() <= suffix.size() || !v.cluster.endsWith(suffix))
+            continue;
+        const QString name = v.cluster.chopped(suffix.size());
+        if (!existing.contains(name) && !gone.contains(name))
+            gone << name;
+    }
+    gone.sort();
+    return gone;
+}
+
+int Debris::leftBehind(const KlusterState &state)
+{
+    const QString cluster = volumeClusterOf(state.kluster.name, state.kluster.projectId);
+    int count = 0;
+    for (const Volume &v : state.volumes)
+        count += v.cluster == cluster ? 1 : 0;
+    for (const LoadBalancer &lb : state.loadBalancers) {
+        const std::optional<ServiceRef> service = serviceOf(lb);
+        count += service && service->kluster == state.kluster.name ? 1 : 0;
+    }
+    return count;
 }

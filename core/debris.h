@@ -7,6 +7,8 @@
 #include <QStringList>
 #include <optional>
 
+struct KlusterState;
+
 // What a terminated kluster leaves behind (diagnosis.md §9): its Cinder volumes and Octavia load balancers,
 // as the APIs list them and as the CSI driver and the cloud provider mark them as the kluster's
 // (docs/wire-formats.md, "What a terminated kluster leaves behind").
@@ -66,5 +68,14 @@ QString volumeClusterOf(const QString &kluster, const QString &projectId);
 // The Service `kube_service_<kluster>_<namespace>_<service>` names (its tags carry the same); nullopt for a
 // name of another form (a load balancer nobody's cloud provider made, or one of before Kubernetes 1.14).
 std::optional<ServiceRef> serviceOf(const LoadBalancer &lb);
+
+// The klusters of project `projectId` that Kubernikus no longer lists (not in `existing`) but that left
+// volumes behind: a volume's `cinder.csi.openstack.org/cluster` is "<kluster>-<project id>" (a name cut at 63
+// characters is not read back). A load balancer alone names no gone kluster: `kube_service_<name>_…` is any
+// Kubernetes cluster's cloud provider's, not only Kubernikus'. Sorted.
+QStringList goneKlusters(const QList<Volume> &volumes, const QStringList &existing, const QString &projectId);
+
+// How many of the state's volumes and load balancers its kluster made (by the rules above).
+int leftBehind(const KlusterState &state);
 
 } // namespace Debris

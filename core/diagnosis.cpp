@@ -1,5 +1,6 @@
 #include "core/diagnosis.h"
 
+#include "core/debrisfindings.h"
 #include "core/detection.h"
 #include "core/devicefindings.h"
 #include "core/instancefindings.h"
@@ -133,9 +134,22 @@ Diagnosis Detector::run()
         m_d.result.notes << QStringLiteral(
             "the kluster's phase %1 is not one Flightdeck knows: diagnosed as Running")
                                 .arg(m_d.state.kluster.phase);
-    // A kluster being torn down is one finding, and nothing of it is repaired (diagnosis.md §7).
-    if (KlusterFindings::detectTerminating(m_d)) {
-        m_d.result.terminatingSeconds = m_d.result.findings.constFirst().facts.forSeconds;
+    // A kluster being torn down is one finding, and nothing of it is repaired (diagnosis.md §7) but what it
+    // leaves behind (§9); of a kluster gone, only that is known.
+    const bool gone = m_d.ctx->phase == KlusterPhase::Gone;
+    if (gone || KlusterFindings::detectTerminating(m_d)) {
+        if (!gone)
+            m_d.result.terminatingSeconds = m_d.result.findings.constFirst().facts.forSeconds;
+        DebrisFindings::detect(m_d);
+        for (const auto &[source, what] : { std::pair { &m_d.state.volumesSource, "volumes" },
+                 std::pair { &m_d.state.loadBalancersSource, "load balancers" } }) {
+            if (!source->known && !source->error.isEmpty())
+                m_d.result.notDiagnosed << QStringLiteral("what the kluster left behind: the %1 could not be "
+                                                          "read (%2)")
+                                               .arg(QLatin1String(what), source->error);
+        }
+        dropUnjudged();
+        std::sort(m_d.result.findings.begin(), m_d.result.findings.end(), findingLessThan);
         return m_d.result;
     }
 

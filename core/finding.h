@@ -47,6 +47,10 @@ enum class FindingKind
     DeviceRouteMissing,
     RouteRecycled,
     KlusterTerminating,
+    VolumeOrphaned,
+    VolumeStuck,
+    LoadBalancerOrphaned,
+    LoadBalancerStuck,
 };
 
 // What a kind is about; each family's findings are derived in a file of its own.
@@ -57,6 +61,7 @@ enum class FindingFamily
     Security,
     Route,
     Kluster, // the kluster as a whole: its lifecycle
+    Debris, // what a terminated kluster leaves behind: its volumes and load balancers (diagnosis.md §9)
 };
 
 QString findingKindName(FindingKind kind); // "route-duplicate", as reports and ids spell it
@@ -69,6 +74,8 @@ struct AffectedObjects
     QStringList nodes; // node names
     QList<Route> routes; // routes on the router
     QStringList securityGroups;
+    QStringList volumes; // Cinder volume ids
+    QStringList loadBalancers; // Octavia load balancer ids
 };
 
 // Which objects of the diagnosed state a finding rests on (indices into the
@@ -104,6 +111,11 @@ struct FindingFacts
     // kluster-terminating: how long it has been Terminating (-1: not known); node-not-ready: how long the
     // node has been serviced (-1: it is not being serviced).
     qint64 forSeconds = -1;
+    // volume-*: index into state.volumes; loadbalancer-*: into state.loadBalancers. volume-stuck and
+    // loadbalancer-stuck: how long it has been in its status (forSeconds, from its updated_at).
+    int volume = -1;
+    int loadBalancer = -1;
+    bool holdsTerminating = false; // volume-stuck: its kluster is Terminating, waiting for it
 };
 
 class DiagnosisContext;

@@ -1,5 +1,6 @@
 #include "core/findingtraits.h"
 
+#include "core/debrisfindings.h"
 #include "core/devicefindings.h"
 #include "core/instancefindings.h"
 #include "core/klusterfindings.h"
@@ -114,6 +115,21 @@ constexpr FindingTraits table[] = {
     { K::KlusterTerminating, QLatin1String("kluster-terminating"), QLatin1String("kluster being torn down"),
         F::Kluster, N(S::Kluster), 0, KlusterFindings::terminatingSeverity, wholeKluster,
         KlusterFindings::terminatingMessage, KlusterFindings::terminatingEvidence, nullptr, nullptr },
+    { K::VolumeOrphaned, QLatin1String("volume-orphaned"), QLatin1String("volume left behind"), F::Debris,
+        N(S::Kluster) | N(S::Volumes), 0, warning, oneSlot, DebrisFindings::volumeOrphanedMessage,
+        DebrisFindings::volumeEvidence, DebrisFindings::deleteVolume, DebrisFindings::affectedVolume },
+    { K::VolumeStuck, QLatin1String("volume-stuck"), QLatin1String("volume stuck deleting"), F::Debris,
+        N(S::Kluster) | N(S::Volumes), 0, DebrisFindings::volumeStuckSeverity, oneSlot,
+        DebrisFindings::volumeStuckMessage, DebrisFindings::volumeEvidence,
+        DebrisFindings::resetAndDeleteVolume, DebrisFindings::affectedVolume },
+    { K::LoadBalancerOrphaned, QLatin1String("loadbalancer-orphaned"),
+        QLatin1String("load balancer left behind"), F::Debris, N(S::Kluster) | N(S::LoadBalancers), 0,
+        warning, oneSlot, DebrisFindings::loadBalancerOrphanedMessage, DebrisFindings::loadBalancerEvidence,
+        DebrisFindings::deleteLoadBalancer, DebrisFindings::affectedLoadBalancer },
+    { K::LoadBalancerStuck, QLatin1String("loadbalancer-stuck"), QLatin1String("load balancer stuck"),
+        F::Debris, N(S::Kluster) | N(S::LoadBalancers), 0, warning, oneSlot,
+        DebrisFindings::loadBalancerStuckMessage, DebrisFindings::loadBalancerEvidence,
+        DebrisFindings::deleteLoadBalancer, DebrisFindings::affectedLoadBalancer },
 };
 
 constexpr bool inEnumOrder()

@@ -40,7 +40,7 @@ struct FindingTraits
 const FindingTraits &findingTraits(FindingKind kind);
 
 // How many kinds the table holds (checked against it where it is written): for arrays by kind.
-inline constexpr int FindingKindCount = 20;
+inline constexpr int FindingKindCount = 24;
 // Every kind, in the order of the enum (and of the table).
 const QList<FindingKind> &findingKinds();
 

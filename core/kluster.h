@@ -2,6 +2,7 @@
 
 #include "core/cidr.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QString>
 
@@ -22,6 +23,10 @@ struct Kluster
     QString securityGroupName = QStringLiteral("default");
     QList<NodePool> nodePools;
     QString phase; // status.phase
+    // Kubernikus no longer has it (404): what is known of it is what it left behind (diagnosis.md §9), and
+    // when the local history last saw it (invalid: not known).
+    bool gone = false;
+    QDateTime lastSeen;
 
     // 64 bits: many pools of the largest size never wrap into a small (or negative) count.
     qint64 expectedNodes() const

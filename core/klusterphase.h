@@ -13,6 +13,7 @@ enum class KlusterPhase
     Upgrading,
     Terminating,
     Unknown, // a phase this build does not know: diagnosed as Running, and named
+    Gone, // Kubernikus no longer has the kluster: only what it left behind is diagnosed (diagnosis.md §9)
 };
 
 namespace KlusterPhases {

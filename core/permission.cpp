@@ -143,6 +143,8 @@ const PolicyProfile &PolicyProfile::defaults()
         const QStringList cloudAdmin { QStringLiteral("cloud_network_admin"), QStringLiteral("admin") };
         const QString network = QStringLiteral("network");
         const QString compute = QStringLiteral("compute");
+        const QString volume = QStringLiteral("volumev3");
+        const QString loadBalancer = QStringLiteral("load-balancer");
         p.m_rules = {
             { network, QStringLiteral("GET"), QStringLiteral("/v2\\.0/routers/") + id, {},
                 QStringLiteral("get_router"), reader, QStringLiteral("read the project's routers") },
@@ -196,6 +198,26 @@ const PolicyProfile &PolicyProfile::defaults()
                 QStringLiteral("/servers/") + id + QStringLiteral("/os-instance-actions"), {},
                 QStringLiteral("os_compute_api:os-instance-actions:list"), reader,
                 QStringLiteral("read the actions on the project's servers") },
+            // Cinder (Zed's defaults: volume/policies/*.py) and Octavia (11.0.0's, with the Keystone default
+            // roles: octavia/policies/*.py; its own load-balancer_* roles as well), docs/wire-formats.md.
+            { volume, QStringLiteral("GET"), QStringLiteral("/volumes/detail(\\?.*)?"), {},
+                QStringLiteral("volume:get_all"), reader, QStringLiteral("list the project's volumes") },
+            { volume, QStringLiteral("DELETE"), QStringLiteral("/volumes/") + id, {},
+                QStringLiteral("volume:delete"), member, QStringLiteral("delete the project's volumes") },
+            { volume, QStringLiteral("POST"), QStringLiteral("/volumes/") + id + QStringLiteral("/action"),
+                QStringLiteral("os-reset_status"),
+                QStringLiteral("volume_extension:volume_admin_actions:reset_status"),
+                QStringList { QStringLiteral("admin") }, QStringLiteral("reset a volume's status") },
+            { loadBalancer, QStringLiteral("GET"), QStringLiteral("/v2/lbaas/loadbalancers(\\?.*)?"), {},
+                QStringLiteral("os_load-balancer_api:loadbalancer:get_all"),
+                QStringList { QStringLiteral("reader"), QStringLiteral("load-balancer_observer"),
+                    QStringLiteral("load-balancer_member") },
+                QStringLiteral("list the project's load balancers") },
+            { loadBalancer, QStringLiteral("DELETE"),
+                QStringLiteral("/v2/lbaas/loadbalancers/[^/?]+(\\?cascade=true)?"), {},
+                QStringLiteral("os_load-balancer_api:loadbalancer:delete"),
+                QStringList { QStringLiteral("member"), QStringLiteral("load-balancer_member") },
+                QStringLiteral("delete the project's load balancers") },
         };
         for (const Rule &rule : std::as_const(p.m_rules))
             p.m_paths.append(

@@ -23,6 +23,12 @@ QString refusalName(Refusal refusal)
         return QStringLiteral("AutomationPending");
     case Refusal::NotPermitted:
         return QStringLiteral("NotPermitted");
+    case Refusal::TooManyDeletions:
+        return QStringLiteral("TooManyDeletions");
+    case Refusal::KlusterLive:
+        return QStringLiteral("KlusterLive");
+    case Refusal::Attached:
+        return QStringLiteral("Attached");
     }
     return QString();
 }

@@ -21,6 +21,12 @@ enum class Refusal
     // These credentials may not send one of its requests (diagnosis.md §8): it becomes a guided manual
     // repair for someone who may.
     NotPermitted,
+    // More deletions of what a terminated kluster left behind than one confirmation may send (diagnosis.md
+    // §9: at most 10).
+    TooManyDeletions,
+    // What a kluster that exists and is not Terminating holds: never deleted as debris (diagnosis.md §9).
+    KlusterLive,
+    Attached, // a volume attached to a server: never deleted as debris
 };
 
 // The reason as the reports, the console and the command line name it ("NoEvidence", …); empty for None.

@@ -1,5 +1,6 @@
 #include "core/repairgate.h"
 
+#include "core/debrisfindings.h"
 #include "core/diagnosiscontext.h"
 #include "core/permission.h"
 #include "core/repairplanner.h"
@@ -148,6 +149,28 @@ static void weighPermission(RepairGate::Decision &d)
 
 static void weighRouteChangeAutomation(QList<RepairGate::Decision> &decisions);
 
+// What a terminated kluster left behind is deleted at most ten at a time (diagnosis.md §9): more chosen
+// together, none is sent (choose fewer), so that one confirmation never deletes more than a person reads.
+static void weighDebris(QList<RepairGate::Decision> &decisions)
+{
+    const auto debris = [](const RepairGate::Decision &d) {
+        return d.verdict == RepairGate::Verdict::Sendable && d.plan && d.plan->deletesDebris();
+    };
+    const qsizetype count = std::count_if(decisions.cbegin(), decisions.cend(), debris);
+    if (count <= DebrisFindings::MaxDeletions)
+        return;
+    for (RepairGate::Decision &d : decisions) {
+        if (!debris(d))
+            continue;
+        d.verdict = RepairGate::Verdict::Refused;
+        d.reason = Refusal::TooManyDeletions;
+        d.detail = QStringLiteral("%1 deletions of what a kluster left behind chosen together: at most %2 in "
+                                  "one confirmation; choose fewer")
+                       .arg(count)
+                       .arg(DebrisFindings::MaxDeletions);
+    }
+}
+
 RepairGate::RepairGate(
     const QList<const Finding *> &findings, const RemediationBudget &budget, bool protectedRouter)
 {
@@ -169,6 +192,7 @@ RepairGate::RepairGate(
         if (!(combining && changesRoutes(*d.finding)))
             weighAutomation(d, true);
     }
+    weighDebris(m_decisions);
     m_refusedInBulk = !alone && m_deletions > 0 && !budget.allowsDeletion(m_deletions, false)
         && budget.allowsDeletion(1, true);
     combineRouteChanges();
@@ -436,6 +460,8 @@ QStringList RepairGate::deletedNames() const
     for (const Decision &d : m_decisions) {
         if (d.mayBeSent(true) && d.plan->deletes())
             names << d.plan->deletedName();
+        else if (d.mayBeSent(true) && d.plan->deletesDebris())
+            names << d.plan->debrisName;
     }
     return names;
 }
@@ -446,6 +472,11 @@ QString RepairGate::typeToConfirm(const QString &kluster) const
     for (const Decision &d : m_decisions) {
         if (d.mayBeSent(true) && d.plan->action == RepairPlan::Action::ResetDevices)
             return deletedNames().isEmpty() ? d.plan->routerName : kluster;
+    }
+    // What a kluster left behind: its name confirms it, one deletion or ten.
+    for (const Decision &d : m_decisions) {
+        if (d.mayBeSent(true) && d.plan->deletesDebris())
+            return d.plan->klusterName;
     }
     const QStringList names = deletedNames();
     if (names.size() == 1)

@@ -76,6 +76,12 @@ struct RepairPlan
         // added again, so that the driver's agent programs it on the devices again (no cloud admin needed;
         // the device lacks it already, so nothing that works is interrupted).
         RenewRoutes,
+        // What a terminated kluster left behind (diagnosis.md §9): an orphaned Cinder volume deleted; one
+        // stuck deleting reset to `error` by an admin, then deleted; an orphaned Octavia load balancer
+        // deleted with everything on it (cascade).
+        DeleteVolume,
+        ResetAndDeleteVolume,
+        DeleteLoadBalancer,
     };
 
     Action action = Action::DeleteInstance;
@@ -98,6 +104,9 @@ struct RepairPlan
     QString portId; // AddAddressPair
     QString routerName; // SyncDevices, ResetDevices (typed to confirm), RenewRoutes
     QStringList cutOff; // ResetDevices: who loses the router's routes until the sync ends, in words
+    QString debrisId; // the volume's or load balancer's id (deletesDebris)
+    QString debrisName; // its name, as the dialogs name it
+    QString klusterName; // deletesDebris: the kluster it was left by, typed to confirm
 
     bool deletesInstance() const { return action == Action::DeleteInstance; }
     // Deletes an instance or a node: confirmed by typing its name, weighed by the remediation budget.
@@ -107,7 +116,16 @@ struct RepairPlan
     // devices are torn down; empty where none is asked for.
     QString typedName() const
     {
+        if (deletesDebris())
+            return klusterName;
         return deletes() ? deletedName() : action == Action::ResetDevices ? routerName : QString();
+    }
+    // Deletes what a terminated kluster left behind: at most 10 in one confirmation, the kluster's name
+    // typed.
+    bool deletesDebris() const
+    {
+        return action == Action::DeleteVolume || action == Action::ResetAndDeleteVolume
+            || action == Action::DeleteLoadBalancer;
     }
     // The ASR driver's requests about one router's devices: one sync (or teardown and sync) does for every
     // finding it repairs.

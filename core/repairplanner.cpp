@@ -69,6 +69,67 @@ RepairPlan deleteNode(const Node &node)
     return plan;
 }
 
+static RepairPlan debrisPlan(RepairPlan::Action action, const QString &id, const QString &name,
+    const QString &kluster, const QString &title)
+{
+    RepairPlan plan;
+    plan.action = action;
+    plan.title = title;
+    plan.debrisId = id;
+    plan.debrisName = name.isEmpty() ? id : name;
+    plan.klusterName = kluster;
+    return plan;
+}
+
+static PlannedRequest volumeDeletion(const Volume &volume)
+{
+    PlannedRequest request;
+    request.service = QStringLiteral("volumev3");
+    request.method = QStringLiteral("DELETE");
+    request.path = QStringLiteral("/volumes/") + QString::fromLatin1(QUrl::toPercentEncoding(volume.id));
+    return request;
+}
+
+RepairPlan deleteVolume(const Volume &volume, const QString &kluster)
+{
+    RepairPlan plan = debrisPlan(RepairPlan::Action::DeleteVolume, volume.id, volume.name, kluster,
+        QStringLiteral("Delete volume %1, left behind by kluster %2 (its data go with it)")
+            .arg(volume.name.isEmpty() ? volume.id : volume.name, kluster));
+    plan.requests.append(volumeDeletion(volume));
+    return plan;
+}
+
+RepairPlan resetAndDeleteVolume(const Volume &volume, const QString &kluster)
+{
+    RepairPlan plan = debrisPlan(RepairPlan::Action::ResetAndDeleteVolume, volume.id, volume.name, kluster,
+        QStringLiteral("Reset volume %1 (stuck %2) to error, then delete it; left behind by kluster %3")
+            .arg(volume.name.isEmpty() ? volume.id : volume.name, volume.status, kluster));
+    PlannedRequest reset;
+    reset.service = QStringLiteral("volumev3");
+    reset.method = QStringLiteral("POST");
+    reset.path = QStringLiteral("/volumes/") + QString::fromLatin1(QUrl::toPercentEncoding(volume.id))
+        + QStringLiteral("/action");
+    reset.body = QJsonObject { { QStringLiteral("os-reset_status"),
+        QJsonObject { { QStringLiteral("status"), QStringLiteral("error") } } } };
+    plan.requests << reset << volumeDeletion(volume);
+    return plan;
+}
+
+RepairPlan deleteLoadBalancer(const LoadBalancer &loadBalancer, const QString &kluster)
+{
+    RepairPlan plan
+        = debrisPlan(RepairPlan::Action::DeleteLoadBalancer, loadBalancer.id, loadBalancer.name, kluster,
+            QStringLiteral("Delete load balancer %1 with its listeners and pools, left behind by kluster %2")
+                .arg(loadBalancer.name.isEmpty() ? loadBalancer.id : loadBalancer.name, kluster));
+    PlannedRequest request;
+    request.service = QStringLiteral("load-balancer");
+    request.method = QStringLiteral("DELETE");
+    request.path = QStringLiteral("/v2/lbaas/loadbalancers/")
+        + QString::fromLatin1(QUrl::toPercentEncoding(loadBalancer.id)) + QStringLiteral("?cascade=true");
+    plan.requests.append(request);
+    return plan;
+}
+
 // One Nova server action (POST /servers/{id}/action) as a plan of its own.
 static RepairPlan serverAction(
     const Instance &instance, RepairPlan::Action action, const QString &title, const QJsonObject &body)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/debris.h"
 #include "core/instance.h"
 #include "core/node.h"
 #include "core/port.h"
@@ -55,6 +56,14 @@ RepairPlan addRoutes(const Router &router, const QList<Route> &routes, bool atom
 // way), or one guarded full-list PUT with the final list.
 RepairPlan changeRoutes(
     const Router &router, const QList<Route> &removed, const QList<Route> &added, bool atomic);
+
+// What a terminated kluster left behind (diagnosis.md §9), deleted: a volume (`DELETE volumev3
+// /volumes/{id}`); one stuck deleting first reset to `error` (`os-reset_status`, an admin's); a load balancer
+// with its listeners and pools (`DELETE load-balancer /v2/lbaas/loadbalancers/{id}?cascade=true`). The
+// kluster's name is typed to confirm.
+RepairPlan deleteVolume(const Volume &volume, const QString &kluster);
+RepairPlan resetAndDeleteVolume(const Volume &volume, const QString &kluster);
+RepairPlan deleteLoadBalancer(const LoadBalancer &loadBalancer, const QString &kluster);
 
 // The route list a router would have after removing or adding routes, in router order.
 QList<Route> routesWithout(const QList<Route> &current, const QList<Route> &removed);

@@ -2,6 +2,7 @@
 // WatchedKlusters); its repairs and their record are in connectionworkerrepairs.cpp.
 #include "services/connectionworker.h"
 
+#include "core/debris.h"
 #include "core/klusterindex.h"
 #include "core/permission.h"
 #include "core/repairgate.h"
@@ -121,6 +122,8 @@ ConnectionWorker::~ConnectionWorker()
     m_servers.reset();
     m_securityGroups.reset();
     m_extensions.reset();
+    m_volumes.reset();
+    m_loadBalancers.reset();
     m_session.reset();
     m_client.reset();
 }
@@ -160,6 +163,8 @@ void ConnectionWorker::withSession(std::function<void(const Error &error)> then)
         m_servers = std::make_unique<ServerCache>(m_session.get());
         m_securityGroups.reset(KlusterFetcher::sharedSecurityGroups(m_session.get(), nullptr));
         m_extensions.reset(KlusterFetcher::sharedExtensions(m_session.get(), nullptr));
+        m_volumes.reset(KlusterFetcher::sharedVolumes(m_session.get(), nullptr));
+        m_loadBalancers.reset(KlusterFetcher::sharedLoadBalancers(m_session.get(), nullptr));
         ready(Error());
     };
     const QString secret
@@ -243,7 +248,27 @@ void ConnectionWorker::listKlusters()
             }
             names.removeAll(QString());
             names.sort();
-            listed(names, Error());
+            // The klusters gone that left volumes behind, listed after the others (optional: without Cinder,
+            // or when its volumes cannot be read, the listing is Kubernikus' alone).
+            if (m_session->endpoint(QStringLiteral("volumev3")).isEmpty() || !m_volumes) {
+                listed(names, Error());
+                return;
+            }
+            m_volumes->request(QDateTime::currentDateTimeUtc(), this,
+                [this, listed, names](const std::shared_ptr<const SharedPage> &page) {
+                    QStringList all = names;
+                    if (!page->error.isError()) {
+                        try {
+                            const QList<Volume> volumes = page->parsed<QList<Volume>>([&page] {
+                                return Debris::parseVolumes(Sources::name(Source::Volumes), page->object);
+                            });
+                            all += Debris::goneKlusters(volumes, names, m_session->projectId());
+                        } catch (const ParseError &) {
+                            // Said where a gone or Terminating kluster's volumes are judged.
+                        }
+                    }
+                    listed(all, Error());
+                });
         });
     });
 }
@@ -344,6 +369,7 @@ void ConnectionWorker::startRefresh(const QString &kluster, const QDateTime &sta
             fetcher->setRouteLimit(m_spec.options.routeLimit);
         fetcher->setServerCache(m_servers.get(), started);
         fetcher->setSharedLists(m_securityGroups.get(), m_extensions.get());
+        fetcher->setDebrisLists(m_volumes.get(), m_loadBalancers.get());
         fetcher->setNodesFromCache(true);
         // While the nodes' watch is connected they are not listed again, but for every tenth refresh (a
         // safety net, as for the servers).

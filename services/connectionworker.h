@@ -32,6 +32,8 @@ public:
     explicit ConnectionWorker(const ConnectionSpec &spec);
     ~ConnectionWorker() override;
 
+    // The project's klusters, and those Kubernikus no longer lists that left volumes behind (diagnosis.md
+    // §9).
     void listKlusters();
     // Stops waiting for a listing under way: said at once as a cancelled listing; its answer is dropped.
     void cancelListing();
@@ -96,6 +98,8 @@ private:
     std::unique_ptr<ServerCache> m_servers;
     std::unique_ptr<SharedList> m_securityGroups;
     std::unique_ptr<SharedList> m_extensions;
+    std::unique_ptr<SharedList> m_volumes; // read for the listing (klusters gone) and Terminating klusters
+    std::unique_ptr<SharedList> m_loadBalancers;
     bool m_preparing = false;
     int m_listGeneration = 0; // of the listing under way (an answer of an earlier one is dropped)
     bool m_listing = false;

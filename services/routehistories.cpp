@@ -18,6 +18,8 @@ KeptHistory KeptHistory::read(const KlusterState &state, qint64 shiftMs)
     const QString key = HistoryStore::klusterKey(state.cloud, state.region, state.kluster.name);
     KeptHistory read;
     read.findingsSince = HistoryStore::readFindingsSince(key);
+    if (state.kluster.gone)
+        read.lastSeen = HistoryStore::readLastSeen(key, state.kluster.name);
     // The routes only where route-recycled can be derived: a cloud with the ASR driver whose devices were not
     // read.
     if (state.hasExtension("asr1k_operations") && !state.routerDeviceSource.known) {
@@ -31,6 +33,8 @@ void KeptHistory::applyTo(KlusterState &state, qint64 shiftMs) const
 {
     if (routes)
         state.setRouteHistory(*routes);
+    if (state.kluster.gone && lastSeen.isValid())
+        state.kluster.lastSeen = lastSeen.addMSecs(shiftMs);
     state.findingsSince.clear();
     state.findingsSince.reserve(findingsSince.size());
     for (auto it = findingsSince.cbegin(); it != findingsSince.cend(); ++it)
@@ -39,7 +43,10 @@ void KeptHistory::applyTo(KlusterState &state, qint64 shiftMs) const
 
 void RouteHistories::set(const QString &kluster, const KeptHistory &history)
 {
-    m_kept.insert(kluster, history);
+    KeptHistory kept = history;
+    if (!kept.lastSeen.isValid()) // read once from the file: the recorder does not say it
+        kept.lastSeen = m_kept.value(kluster).lastSeen;
+    m_kept.insert(kluster, kept);
 }
 
 void RouteHistories::apply(const QString &kluster, KlusterState &state)

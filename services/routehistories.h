@@ -17,6 +17,8 @@ struct KeptHistory
 {
     std::optional<RouteHistory> routes; // on the cloud's clock already
     QHash<QString, QDateTime> findingsSince;
+    // A kluster gone: when the history last saw it (invalid: never, or not gone).
+    QDateTime lastSeen;
 
     // The first sightings of open findings.
     static QHash<QString, QDateTime> firstSeen(const QHash<QString, FindingHistory> &open);

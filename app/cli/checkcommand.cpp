@@ -6,6 +6,7 @@
 #include "core/apiparser.h"
 #include "core/bootevidence.h"
 #include "core/checkreport.h"
+#include "core/debris.h"
 #include "core/diagnosis.h"
 #include "core/permission.h"
 #include "core/printable.h"
@@ -268,7 +269,16 @@ int runCheckCommand(const QStringList &arguments)
                 = at.msecsTo(HistoryStore::localInstant(at, client.serverClockOffsetMs())) * -1;
             KeptHistory::read(s, shift).applyTo(fetch.state, shift);
         }
-        if (!fetch.state.klusterSource.known) {
+        if (fetch.state.kluster.gone && Debris::leftBehind(fetch.state) == 0) {
+            // Not there, and nothing of it left: a name mistyped, most likely.
+            status = CliOptions::fail(command,
+                QStringLiteral("kubernikus: no kluster %1 in this project (HTTP 404), and no volume or load "
+                               "balancer of one by that name is left behind%2")
+                    .arg(fetch.state.kluster.name,
+                        fetch.errors.isEmpty()
+                            ? QString()
+                            : QStringLiteral(" (") + SourceError::joined(fetch.errors) + QLatin1Char(')')));
+        } else if (!fetch.state.klusterSource.known) {
             status = CliOptions::fail(command, SourceError::joined(fetch.errors));
             if (recording)
                 record(HistoryRecord::failure(HistoryStore::klusterKey(cloud->name, cloud->regionName,

@@ -283,6 +283,27 @@ QHash<QString, QDateTime> HistoryStore::readFindingsSince(const QString &kluster
     return since;
 }
 
+QDateTime HistoryStore::readLastSeen(const QString &kluster, const QString &name)
+{
+    if (!QFileInfo::exists(defaultPath()))
+        return {};
+    HistoryStore store;
+    store.setReadOnly(true);
+    store.setBusyTimeout(100);
+    if (!store.open())
+        return {};
+    QDateTime last;
+    const QString terminating = Finding::idOf(FindingKind::KlusterTerminating, name);
+    for (const FindingInterval &i : store.intervals(kluster, terminating)) {
+        if (!last.isValid() || i.lastSeen > last)
+            last = i.lastSeen;
+    }
+    if (last.isValid())
+        return last;
+    const QList<HistoryMoment> moments = store.moments(kluster);
+    return moments.isEmpty() ? QDateTime() : moments.constFirst().at;
+}
+
 QByteArray HistoryStore::unpackDigest(const QByteArray &stored)
 {
     // qCompress' form: the size unpacked (4 bytes, big-endian), then zlib. A damaged file may claim

@@ -64,7 +64,9 @@ HistoryRecord HistoryRecord::of(const KlusterState &state, const Diagnosis &diag
     // kept again.
     StateDigest digest = StateDigest::of(state, diagnosis);
     digest.capturedAt = QDateTime::fromMSecsSinceEpoch(0, Qt::UTC);
-    r.digest = digest.toJson();
+    // A kluster gone keeps no moment: its newest one is when it was last seen (readLastSeen).
+    if (!state.kluster.gone)
+        r.digest = digest.toJson();
     r.findings.reserve(digest.findings.size());
     for (auto it = digest.findings.cbegin(); it != digest.findings.cend(); ++it)
         r.findings.append({ it.key(), it.value() });

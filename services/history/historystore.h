@@ -238,6 +238,9 @@ public:
     // from the default history file read-only (empty where none is kept): when Kubernikus' automation is
     // due (diagnosis.md §7).
     static QHash<QString, QDateTime> readFindingsSince(const QString &kluster);
+    // When a kluster that is gone was last seen (this machine's clock): the last sighting of it Terminating,
+    // else its newest kept moment; invalid where the history never saw it.
+    static QDateTime readLastSeen(const QString &kluster, const QString &name);
     // How recent the kluster's last record must be for readFindingsSince to trust it (two of flight's
     // periods).
     static constexpr qint64 FreshRecordSeconds = 10 * 60;

@@ -1,6 +1,7 @@
 #include "services/openstack/klusterfetcher.h"
 
 #include "core/apiparser.h"
+#include "core/debris.h"
 #include "core/json/jsonreader.h"
 #include "core/permission.h"
 #include "core/routerdevice.h"
@@ -55,6 +56,18 @@ SharedList *KlusterFetcher::sharedExtensions(KeystoneSession *session, QObject *
         QStringLiteral("extensions"), parent);
 }
 
+SharedList *KlusterFetcher::sharedVolumes(KeystoneSession *session, QObject *parent)
+{
+    return new SharedList(session, QStringLiteral("volumev3"), QStringLiteral("/volumes/detail"),
+        QStringLiteral("volumes"), parent);
+}
+
+SharedList *KlusterFetcher::sharedLoadBalancers(KeystoneSession *session, QObject *parent)
+{
+    return new SharedList(session, QStringLiteral("load-balancer"), QStringLiteral("/v2/lbaas/loadbalancers"),
+        QStringLiteral("loadbalancers"), parent);
+}
+
 void KlusterFetcher::fail(SourceStatus &status, Source source, const Error &error, const QString &assumed)
 {
     status.known = false;
@@ -79,6 +92,17 @@ void KlusterFetcher::partDone()
     if (--m_outstanding > 0 || m_done)
         return;
     m_done = true;
+    if (m_gone) {
+        // What a kluster has only while it exists (its router, its nodes, its devices, its events) is not
+        // a failure of this refresh: said as gone.
+        static const QList<Source> notThere { Source::Kluster, Source::Router, Source::Nodes,
+            Source::RouterDevice, Source::KubernikusEvents };
+        m_result.errors.removeIf(
+            [](const SourceError &e) { return e.source && notThere.contains(*e.source); });
+        KlusterState &s = m_result.state;
+        for (SourceStatus *status : { &s.routerSource, &s.nodesSource, &s.routerDeviceSource })
+            *status = SourceStatus { false, QStringLiteral("the kluster is gone"), QString() };
+    }
     m_result.requests = int(m_session->client()->requestsSent() - m_requestsAtStart);
     m_result.bytesReceived = m_session->client()->bytesReceived() - m_bytesAtStart;
     m_result.state.noteIncompleteServers();
@@ -232,11 +256,18 @@ void KlusterFetcher::start()
         const Error error = r.read([&s](const QJsonObject &body) {
             s.kluster = ApiParser::parseKluster(Sources::name(Source::Kluster), body);
         });
+        if (error.isError() && r.status == 404) {
+            noteGone();
+            partDone();
+            return;
+        }
         if (!settle(s.klusterSource, Source::Kluster, r.body, error)) {
             fail(s.routerSource, Source::Router, error);
             partDone();
             return;
         }
+        if (s.kluster.phase == QLatin1String("Terminating"))
+            fetchDebris();
         HttpCall *routerCall = m_session->send(
             QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + s.kluster.routerId);
         m_calls.append(routerCall);
@@ -422,6 +453,74 @@ void KlusterFetcher::reviewAccess(KubernetesClient *client)
             if (--*pending == 0)
                 partDone();
         });
+    }
+}
+
+void KlusterFetcher::noteGone()
+{
+    m_gone = true;
+    KlusterState &s = m_result.state;
+    s.kluster = Kluster();
+    s.kluster.name = m_kluster;
+    s.kluster.gone = true;
+    s.kluster.projectId = m_session->projectId();
+    s.klusterSource = SourceStatus { true, QString(), QString() };
+    fetchDebris();
+}
+
+// The project's volumes and load balancers, where the catalog lists their services (optional: a cloud
+// without Cinder or Octavia is a known state, said where they are judged, never a failure of the refresh).
+void KlusterFetcher::fetchDebris()
+{
+    struct Part
+    {
+        Source source;
+        const char *service;
+        const char *what;
+        QPointer<SharedList> *shared;
+        SharedList *(*make)(KeystoneSession *, QObject *);
+    };
+    const Part parts[] = {
+        { Source::Volumes, "volumev3", "Cinder", &m_volumes, &KlusterFetcher::sharedVolumes },
+        { Source::LoadBalancers, "load-balancer", "Octavia", &m_loadBalancers,
+            &KlusterFetcher::sharedLoadBalancers },
+    };
+    for (const Part &part : parts) {
+        const Source source = part.source;
+        SourceStatus &status
+            = source == Source::Volumes ? m_result.state.volumesSource : m_result.state.loadBalancersSource;
+        const QString service = QLatin1String(part.service);
+        if (m_session->endpoint(service).isEmpty()) {
+            status = SourceStatus { false,
+                QStringLiteral("the cloud's catalog lists no %1 service (%2): none checked")
+                    .arg(service, QLatin1String(part.what)),
+                QString() };
+            continue;
+        }
+        if (!*part.shared)
+            *part.shared = part.make(m_session, this);
+        ++m_outstanding;
+        (*part.shared)
+            ->request(m_notBefore.isValid() ? m_notBefore : QDateTime::currentDateTimeUtc(), this,
+                [this, source](const std::shared_ptr<const SharedPage> &page) {
+                    KlusterState &s = m_result.state;
+                    SourceStatus &st = source == Source::Volumes ? s.volumesSource : s.loadBalancersSource;
+                    const Error error = parseAnswer(page->error, [&s, &page, source] {
+                        if (source == Source::Volumes)
+                            s.volumes = page->parsed<QList<Volume>>([&page] {
+                                return Debris::parseVolumes(Sources::name(Source::Volumes), page->object);
+                            });
+                        else
+                            s.loadBalancers = page->parsed<QList<LoadBalancer>>([&page] {
+                                return Debris::parseLoadBalancers(
+                                    Sources::name(Source::LoadBalancers), page->object);
+                            });
+                    });
+                    settle(st, source, page->kept(), error,
+                        source == Source::Volumes ? QStringLiteral("no volume checked")
+                                                  : QStringLiteral("no load balancer checked"));
+                    partDone();
+                });
     }
 }
 

@@ -65,10 +65,20 @@ public:
         m_securityGroups = securityGroups;
         m_extensions = extensions;
     }
+    // The project's Cinder volumes and Octavia load balancers (diagnosis.md §9), shared with its other
+    // klusters; read only for a kluster that is Terminating or gone.
+    void setDebrisLists(SharedList *volumes, SharedList *loadBalancers)
+    {
+        m_volumes = volumes;
+        m_loadBalancers = loadBalancers;
+    }
     // What the project's klusters share: the servers kept between refreshes, the security groups, the
-    // extensions. Made by the caller once per project and handed to each fetcher.
+    // extensions, the volumes and load balancers. Made by the caller once per project and handed to each
+    // fetcher.
     static SharedList *sharedSecurityGroups(KeystoneSession *session, QObject *parent);
     static SharedList *sharedExtensions(KeystoneSession *session, QObject *parent);
+    static SharedList *sharedVolumes(KeystoneSession *session, QObject *parent);
+    static SharedList *sharedLoadBalancers(KeystoneSession *session, QObject *parent);
 
     void start();
     void cancel();
@@ -86,6 +96,10 @@ private:
     void partDone();
     void fetchDevice();
     void fetchKubernikusEvents();
+    // What the kluster left behind: its project's volumes and load balancers, where the catalog has them.
+    void fetchDebris();
+    // Kubernikus answered 404: the kluster is gone; what it left behind is what is diagnosed.
+    void noteGone();
     void reviewAccess(KubernetesClient *client);
     // Settles one source with what reading it gave: known, its body kept; or failed with why. Returns
     // whether it was read.
@@ -109,6 +123,9 @@ private:
     QPointer<SharedList> m_securityGroups;
     QByteArray m_listedKluster;
     QPointer<SharedList> m_extensions;
+    QPointer<SharedList> m_volumes;
+    QPointer<SharedList> m_loadBalancers;
+    bool m_gone = false;
     // Waiting for what is shared: a cancel stops waiting (the fetch goes on for the others).
     bool m_nodesFromCache = false;
     bool m_nodesWatched = false;

@@ -108,6 +108,10 @@ void RepairExecutor::writeEvent(RepairEventPhase phase, int timeoutMs, const std
     QTimer::singleShot(timeoutMs, this, [settle, timeoutMs] {
         settle(QStringLiteral(" not written: no answer in %1 s").arg(timeoutMs / 1000.0));
     });
+    if (m_state.kluster.gone) { // no API server to write to: the audit log alone records it
+        settle(QStringLiteral(" not written: the kluster is gone"));
+        return;
+    }
     withKube([this, event, settle, settled](KubernetesClient *kube, const Error &error) {
         if (*settled)
             return;
@@ -436,9 +440,15 @@ void RepairExecutor::verify()
         }
         if (!fetch.errors.isEmpty() && m_outcome.remaining.size() < m_findings.size()) {
             // Gone, but maybe only because its source failed: not proof.
-            bool sourcesSound = fetch.state.klusterSource.known && fetch.state.serversSource.known
-                && fetch.state.routerSource.known && fetch.state.securityGroupsSource.known
-                && fetch.state.nodesSource.known;
+            const KlusterState &st = fetch.state;
+            // What a kluster left behind is proven gone by its own lists; the rest by the kluster's.
+            const bool sourcesSound = m_plan && m_plan->deletesDebris()
+                ? st.klusterSource.known
+                    && (m_plan->action == RepairPlan::Action::DeleteLoadBalancer
+                            ? st.loadBalancersSource.known
+                            : st.volumesSource.known)
+                : st.klusterSource.known && st.serversSource.known && st.routerSource.known
+                    && st.securityGroupsSource.known && st.nodesSource.known;
             if (!sourcesSound) {
                 conclude(Outcome::Result::Failed,
                     QStringLiteral("sent, but could not verify: ") + SourceError::joined(fetch.errors));
