@@ -37,8 +37,8 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         // measured by).
         QJsonObject requests;
         QJsonObject bytes;
-        for (const char *service :
-            { "keystone", "compute", "network", "kubernikus", "kubernetes", "image" }) {
+        for (const char *service : { "keystone", "compute", "network", "kubernikus", "kubernetes", "image",
+                 "volumev3", "load-balancer" }) {
             requests.insert(QLatin1String(service), requestCount(QLatin1String(service)));
             bytes.insert(QLatin1String(service), bytesSent(QLatin1String(service)));
         }
@@ -83,6 +83,7 @@ HttpResponse Simulator::admin(const HttpRequest &request)
         fresh.succeed(m_world);
         fresh.registrationDelaySeconds = m_world.registrationDelaySeconds;
         fresh.replacementBootSeconds = m_world.replacementBootSeconds;
+        fresh.loadBalancerDeleteSeconds = m_world.loadBalancerDeleteSeconds;
         m_world = std::move(fresh);
         m_faults = std::move(faults);
         m_watches->worldReplaced();
@@ -111,6 +112,9 @@ HttpResponse Simulator::admin(const HttpRequest &request)
             m_world.replacementBootSeconds = body.value(QStringLiteral("replacementBootSeconds")).toInt();
         if (body.contains(QStringLiteral("replaceDeletedInstances")))
             m_world.replaceDeletedInstances = body.value(QStringLiteral("replaceDeletedInstances")).toBool();
+        if (body.contains(QStringLiteral("loadBalancerDeleteSeconds")))
+            m_world.loadBalancerDeleteSeconds
+                = body.value(QStringLiteral("loadBalancerDeleteSeconds")).toInt();
         if (body.contains(QStringLiteral("routeController")))
             m_world.routeController = body.value(QStringLiteral("routeController")).toBool();
         if (body.contains(QStringLiteral("watchBookmarkMs")))
@@ -188,6 +192,8 @@ HttpResponse Simulator::admin(const HttpRequest &request)
                 m_world, m_world.klusters[k], rule, body.value(QStringLiteral("zone")).toString(), &problem);
             if (did.isEmpty())
                 return error(Causes::names().contains(rule) ? 409 : 400, problem);
+            if (m_world.klusterIndex(parts.at(1)) < 0) // gone (debris): so is its API server's every watch
+                m_watches->end(parts.at(1), NodeWatches::End::Drop);
             return json(200, QJsonObject { { QStringLiteral("caused"), did } });
         }
         if (parts.size() == 5 && parts.at(2) == QLatin1String("nodes") && parts.at(4) == QLatin1String("pair")

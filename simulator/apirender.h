@@ -37,6 +37,20 @@ QJsonObject rule(const SimSecurityGroup &g, const SimRule &r);
 QJsonObject extensions(const World &w);
 QStringList extensionAliases(const World &w);
 
+// Cinder (simulator/apirenderdebris.cpp). Its times: ISO 8601 with microseconds and no zone (UTC).
+QString cinderTime(const QDateTime &t);
+// The project's volumes in Cinder's order (newest first, then by id, descending).
+QList<const SimVolume *> projectVolumes(const World &w, const QString &projectId);
+// A volume as its project's reader sees it in `GET …/volumes/detail` at `microversion` (major*1000+minor:
+// 3.0 = 3000); `url` is the endpoint as the request named it ("http://…/v3" or "http://…/v3/<project id>").
+QJsonObject volume(const SimVolume &v, int microversion, const QString &url);
+
+// Octavia. Its times: ISO 8601 to the second, no zone (UTC).
+QString octaviaTime(const QDateTime &t);
+// The project's load balancers in Octavia's order (oldest first, then by id).
+QList<const SimLoadBalancer *> projectLoadBalancers(const World &w, const QString &projectId);
+QJsonObject loadBalancer(const SimLoadBalancer &lb);
+
 // Kubernetes.
 QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now);
 QJsonObject nodeTable(const SimKluster &k, const QList<const SimNode *> &nodes, const QDateTime &now,

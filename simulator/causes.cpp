@@ -308,6 +308,95 @@ QString servicingStuck(World &w, SimKluster &k, const QString &, QString *error)
     return QString();
 }
 
+// The kluster's volumes: those the CSI driver made for it.
+QList<int> volumesOf(const World &w, const SimKluster &k)
+{
+    const QString cluster = World::volumeClusterOf(k.name, k.projectId);
+    QList<int> found;
+    for (int v = 0; v < w.volumes.size(); ++v) {
+        if (w.volumes.at(v).projectId == k.projectId
+            && w.volumes.at(v).metadataValue(QStringLiteral("cinder.csi.openstack.org/cluster")) == cluster)
+            found << v;
+    }
+    return found;
+}
+
+// A PersistentVolume's volume, made for the kluster by the CSI driver two days ago (for a kluster that has
+// none to act on); its index.
+int newVolume(World &w, const SimKluster &k)
+{
+    SimVolume v;
+    v.id = w.newUuid();
+    const QString cluster = World::volumeClusterOf(k.name, k.projectId);
+    v.name = QStringLiteral("pv-%1-%2").arg(cluster, w.newUuid());
+    v.projectId = k.projectId;
+    for (const SimUser &u : w.users) {
+        if (v.userId.isEmpty() && u.projectId == k.projectId)
+            v.userId = u.id;
+    }
+    v.description = QStringLiteral("Created by OpenStack Cinder CSI driver");
+    v.size = 10;
+    v.metadata = { { QStringLiteral("cinder.csi.openstack.org/cluster"), cluster },
+        { QStringLiteral("csi.storage.k8s.io/pvc/name"), QStringLiteral("data-0") },
+        { QStringLiteral("csi.storage.k8s.io/pvc/namespace"), QStringLiteral("default") },
+        { QStringLiteral("csi.storage.k8s.io/pv/name"), v.name } };
+    v.created = w.now().addDays(-2);
+    w.volumes.append(v);
+    return int(w.volumes.size()) - 1;
+}
+
+// The deorbiter held: the kluster is Terminating, and one of its volumes (or one made for it) failed to be
+// deleted 15 min ago (error_deleting): it waits for it. Its load balancers stay as they are.
+QString volumeStuck(World &w, SimKluster &k, const QString &, QString *)
+{
+    const QDateTime t = w.now();
+    if (k.phase != QLatin1String("Terminating")) // as ground control records the change of phase
+        k.record(QStringLiteral("Normal"), QStringLiteral("Terminating"),
+            QStringLiteral("Terminating kluster"), t);
+    k.phase = QStringLiteral("Terminating");
+    k.record(QStringLiteral("Normal"), QStringLiteral("WaitingForDeorbitPVs"),
+        QStringLiteral("Waiting for cleanup of Cinder volumes"), t);
+    const QList<int> own = volumesOf(w, k);
+    const int v = own.isEmpty() ? newVolume(w, k) : own.first();
+    SimVolume &volume = w.volumes[v];
+    volume.attachedTo.clear(); // its claim deleted, its pod gone: detached, then the deletion failed
+    volume.attachedAt = QDateTime();
+    volume.status = QStringLiteral("error_deleting");
+    volume.updated = t.addSecs(-15 * 60);
+    return QStringLiteral("%1 is Terminating; its volume %2 (%3) is stuck in error_deleting since 15 min ago")
+        .arg(k.name, volume.name, volume.id);
+}
+
+// What a deorbiter that self-destructed after 24 h leaves: the kluster gone from Kubernikus (its API, servers
+// and nodes with it), its volumes detached (available; one made for it when it had none), its load balancers
+// as they were.
+QString debris(World &w, SimKluster &k, const QString &, QString *)
+{
+    const QString name = k.name;
+    const QString prefix = QStringLiteral("kube_service_") + name + QLatin1Char('_');
+    QList<int> own = volumesOf(w, k);
+    if (own.isEmpty())
+        own << newVolume(w, k);
+    QStringList volumeIds;
+    for (const int v : std::as_const(own))
+        volumeIds << w.volumes.at(v).id;
+    int balancers = 0;
+    for (const SimLoadBalancer &lb : std::as_const(w.loadBalancers))
+        balancers += lb.projectId == k.projectId && lb.name.startsWith(prefix) ? 1 : 0;
+    int servers = 0;
+    for (const SimServer &s : std::as_const(w.servers))
+        servers += s.kluster == name ? 1 : 0;
+    w.removeKluster(name); // `k` is gone with it
+    return QStringLiteral(
+        "kluster %1 gone with its %2 server(s) and nodes; left behind: %3 volume(s) (%4), %5 "
+        "load balancer(s)")
+        .arg(name)
+        .arg(servers)
+        .arg(volumeIds.size())
+        .arg(volumeIds.join(QStringLiteral(", ")))
+        .arg(balancers);
+}
+
 const Entry table[] = {
     { "recycled-pod-cidr", recycledPodCidr },
     { "zone-outage", zoneOutage },
@@ -320,6 +409,8 @@ const Entry table[] = {
     { "failover", failover },
     { "flight-stalled", flightStalled },
     { "servicing-stuck", servicingStuck },
+    { "volume-stuck", volumeStuck },
+    { "debris", debris },
 };
 
 } // namespace

@@ -78,8 +78,14 @@ QJsonObject Simulator::renderToken(const SimToken &token, const QString &method,
                       { QStringLiteral("compute"), QStringLiteral("nova") },
                       { QStringLiteral("network"), QStringLiteral("neutron") },
                       { QStringLiteral("image"), QStringLiteral("glance") },
-                      { QStringLiteral("kubernikus"), QStringLiteral("kubernikus") } };
+                      { QStringLiteral("kubernikus"), QStringLiteral("kubernikus") },
+                      { QStringLiteral("volumev3"), QStringLiteral("cinderv3") },
+                      { QStringLiteral("load-balancer"), QStringLiteral("octavia") } };
             for (const auto &s : services) {
+                // Cinder's endpoint names the project, as a real catalog's does ("…/v3/%(project_id)s").
+                const QString url = s.first == QLatin1String("volumev3")
+                    ? endpoint(s.first) + QLatin1Char('/') + projectId
+                    : endpoint(s.first);
                 QJsonArray endpoints;
                 for (const char *interface : { "public", "internal", "admin" }) {
                     endpoints.append(QJsonObject {
@@ -87,8 +93,7 @@ QJsonObject Simulator::renderToken(const SimToken &token, const QString &method,
                             QString(s.second + QLatin1Char('-') + QString::fromLatin1(interface)) },
                         { QStringLiteral("interface"), QString::fromLatin1(interface) },
                         { QStringLiteral("region"), m_world.region },
-                        { QStringLiteral("region_id"), m_world.region },
-                        { QStringLiteral("url"), endpoint(s.first) } });
+                        { QStringLiteral("region_id"), m_world.region }, { QStringLiteral("url"), url } });
                 }
                 catalog.append(
                     QJsonObject { { QStringLiteral("type"), s.first }, { QStringLiteral("name"), s.second },

@@ -88,13 +88,27 @@ QString computePolicy(const QByteArray &method, const QStringList &parts, const 
     return QStringLiteral("os_compute_api:servers:") + QString::fromLatin1(method).toLower();
 }
 
+QString volumePolicy(const QByteArray &method, const QStringList &parts)
+{
+    // /v3[/<project id>]/volumes[/detail|/<id>]
+    if (method == "DELETE")
+        return QStringLiteral("volume:delete");
+    if (method != "GET" && method != "HEAD")
+        return QStringLiteral("volume:update");
+    const QString last = parts.value(parts.size() - 1);
+    return last == QLatin1String("volumes") || last == QLatin1String("detail")
+        ? QStringLiteral("volume:get_all")
+        : QStringLiteral("volume:get");
+}
+
 } // namespace
 
 std::optional<HttpResponse> Simulator::policyRefusal(
     const QString &service, const HttpRequest &request, const SimToken &token) const
 {
     if (service != QLatin1String("compute") && service != QLatin1String("network")
-        && service != QLatin1String("image"))
+        && service != QLatin1String("image") && service != QLatin1String("volumev3")
+        && service != QLatin1String("load-balancer"))
         return std::nullopt; // Kubernikus checks Keystone's token itself, not through keystonemiddleware
     const SimApplicationCredential *c = m_world.applicationCredential(token.applicationCredentialId);
     if (c && !c->accessRules.isEmpty()
@@ -119,6 +133,13 @@ std::optional<HttpResponse> Simulator::policyRefusal(
         return errorFor(service, 403, QStringLiteral("PolicyNotAuthorized"),
             QStringLiteral("rule:%1 is disallowed by policy").arg(policy));
     }
+    if (service == QLatin1String("volumev3"))
+        return errorFor(service, 403, QStringLiteral("forbidden"),
+            QStringLiteral("Policy doesn't allow %1 to be performed.")
+                .arg(volumePolicy(request.method, parts)));
+    if (service == QLatin1String("load-balancer"))
+        return errorFor(
+            service, 403, QString(), QStringLiteral("Policy does not allow this request to be performed."));
     const QString policy = computePolicy(request.method, parts, body);
     return errorFor(
         service, 403, QString(), QStringLiteral("Policy doesn't allow %1 to be performed.").arg(policy));

@@ -33,6 +33,7 @@ void generateRegion(World &world, const RegionShape &shape)
     const int klusters = shape.klusters;
     const QDateTime now = world.now();
     QStringList projectIds;
+    const qsizetype firstUser = world.users.size(); // one user per project from here on
     for (int p = 0; p < qMax(1, shape.projects); ++p) {
         const QString name = shape.projects > 1 ? QStringLiteral("scale-p%1").arg(p, 2, 10, QLatin1Char('0'))
                                                 : QStringLiteral("scale");
@@ -177,6 +178,27 @@ void generateRegion(World &world, const RegionShape &shape)
         for (int i = 0; i < (orphans ? qMax(1, nodes / 500) : 0); ++i) // orphans of deleted nodes
             router.routes.append(SimRoute { QStringLiteral("10.255.%1.0/24").arg(i % 256),
                 QHostAddress(base + 5 + quint32(2 * nodes) + quint32(i)).toString() });
+        if (nodes > 0) { // one PersistentVolume, the CSI driver's, attached to its first instance
+            SimVolume v;
+            v.id = stableUuid(QStringLiteral("volume:") + kname);
+            v.name = QStringLiteral("pv-%1-%2")
+                         .arg(World::volumeClusterOf(kname, projectId),
+                             stableUuid(QStringLiteral("pvc:") + kname));
+            v.projectId = projectId;
+            v.userId = world.users.at(firstUser + kn % projectIds.size()).id;
+            v.description = QStringLiteral("Created by OpenStack Cinder CSI driver");
+            v.status = QStringLiteral("in-use");
+            v.metadata = { { QStringLiteral("cinder.csi.openstack.org/cluster"),
+                               World::volumeClusterOf(kname, projectId) },
+                { QStringLiteral("csi.storage.k8s.io/pvc/name"), QStringLiteral("data-0") },
+                { QStringLiteral("csi.storage.k8s.io/pvc/namespace"), QStringLiteral("default") },
+                { QStringLiteral("csi.storage.k8s.io/pv/name"), v.name } };
+            v.attachedTo = { stableUuid(QStringLiteral("server:%1:0").arg(kname)) };
+            v.created = now.addDays(-5);
+            v.attachedAt = v.created;
+            v.updated = v.created;
+            world.volumes.append(v);
+        }
         maxRoutes = qMax(maxRoutes, int(router.routes.size()) + 100);
         world.routers.append(router);
         world.klusters.append(k);

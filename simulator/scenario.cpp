@@ -258,6 +258,145 @@ struct Loader
             if (!kluster(kv.toObject(), projectId, where + QStringLiteral(".klusters[%1]").arg(k++)))
                 return false;
         }
+        int v = 0;
+        for (const QJsonValue vv : p.value(QStringLiteral("volumes")).toArray()) {
+            if (!volume(vv.toObject(), projectId, where + QStringLiteral(".volumes[%1]").arg(v++)))
+                return false;
+        }
+        int l = 0;
+        for (const QJsonValue lv : p.value(QStringLiteral("loadBalancers")).toArray()) {
+            if (!loadBalancer(
+                    lv.toObject(), projectId, where + QStringLiteral(".loadBalancers[%1]").arg(l++)))
+                return false;
+        }
+        return true;
+    }
+
+    // When an object was last updated: `updatedMinutes` ago (absent: never, an invalid time).
+    QDateTime updatedAgo(const QJsonObject &o) const
+    {
+        if (!o.contains(QStringLiteral("updatedMinutes")))
+            return QDateTime();
+        return ago(
+            QJsonObject { { QStringLiteral("ageMinutes"), o.value(QStringLiteral("updatedMinutes")) } }, 0);
+    }
+
+    // A Cinder volume: "kluster" makes it the CSI driver's for that kluster (of this project, whether or not
+    // it exists), named after its PersistentVolume, "pvc" ("namespace/name") the claim it backs.
+    bool volume(const QJsonObject &o, const QString &projectId, const QString &where)
+    {
+        SimVolume v;
+        const QString kluster = o.value(QStringLiteral("kluster")).toString();
+        const QString pvc = o.value(QStringLiteral("pvc")).toString();
+        // csi-provisioner's name: its --volume-name-prefix (Kubernikus': "pv-<kluster>-<project id>") and the
+        // claim's uid.
+        v.name = o.value(QStringLiteral("name"))
+                     .toString(kluster.isEmpty()
+                             ? QString()
+                             : QStringLiteral("pv-%1-%2")
+                                   .arg(World::volumeClusterOf(kluster, projectId),
+                                       stableUuid(QStringLiteral("pvc:%1:%2").arg(kluster, pvc))));
+        v.projectId = projectId;
+        int same = 0;
+        for (const SimVolume &other : std::as_const(w.volumes))
+            same += other.projectId == projectId && other.name == v.name ? 1 : 0;
+        v.id = o.value(QStringLiteral("id"))
+                   .toString(stableUuid(QStringLiteral("volume:%1:%2:%3").arg(projectId, v.name).arg(same)));
+        // Made by "user", or by the project's first user.
+        for (const SimUser &user : std::as_const(w.users)) {
+            if (v.userId.isEmpty() && user.projectId == projectId)
+                v.userId = user.id;
+        }
+        if (const int u = w.userIndex(o.value(QStringLiteral("user")).toString()); u >= 0)
+            v.userId = w.users.at(u).id;
+        v.size = o.value(QStringLiteral("size")).toInt(10);
+        v.zone = o.value(QStringLiteral("zone")).toString(v.zone);
+        v.volumeType = o.value(QStringLiteral("volumeType")).toString(v.volumeType);
+        if (!kluster.isEmpty()) {
+            v.description = QStringLiteral("Created by OpenStack Cinder CSI driver");
+            v.metadata.append({ QStringLiteral("cinder.csi.openstack.org/cluster"),
+                World::volumeClusterOf(kluster, projectId) });
+            if (!pvc.isEmpty()) {
+                v.metadata.append(
+                    { QStringLiteral("csi.storage.k8s.io/pvc/name"), pvc.section(QLatin1Char('/'), 1) });
+                v.metadata.append({ QStringLiteral("csi.storage.k8s.io/pvc/namespace"),
+                    pvc.section(QLatin1Char('/'), 0, 0) });
+                v.metadata.append({ QStringLiteral("csi.storage.k8s.io/pv/name"), v.name });
+            }
+        }
+        const QJsonObject metadata = o.value(QStringLiteral("metadata")).toObject();
+        for (auto it = metadata.begin(); it != metadata.end(); ++it)
+            v.metadata.append({ it.key(), it.value().toString() });
+        v.description = o.value(QStringLiteral("description")).toString(v.description);
+        v.created = ago(o, 60 * 24 * 30);
+        v.updated = updatedAgo(o);
+        QStringList attached;
+        const QJsonValue to = o.value(QStringLiteral("attachedTo"));
+        if (to.isString())
+            attached << to.toString();
+        for (const QJsonValue s : to.toArray())
+            attached << s.toString();
+        for (const QString &server : std::as_const(attached)) {
+            int s = w.serverIndex(server);
+            if (s < 0)
+                s = w.serverIndexByName(server);
+            if (s < 0 || w.servers.at(s).projectId != projectId)
+                return fail(
+                    where, QStringLiteral("volume %1: attached to unknown server %2").arg(v.name, server));
+            v.attachedTo << w.servers.at(s).id;
+        }
+        v.attachedAt = v.created;
+        v.device = o.value(QStringLiteral("device")).toString(v.device);
+        v.status
+            = o.value(QStringLiteral("status"))
+                  .toString(v.attachedTo.isEmpty() ? QStringLiteral("available") : QStringLiteral("in-use"));
+        w.volumes.append(v);
+        return true;
+    }
+
+    // An Octavia load balancer; one named as the cloud provider names them, with its kluster, namespace and
+    // service after "kube_service_", is tagged and described as the cloud provider does it.
+    bool loadBalancer(const QJsonObject &o, const QString &projectId, const QString &where)
+    {
+        SimLoadBalancer lb;
+        lb.name = o.value(QStringLiteral("name")).toString();
+        lb.projectId = projectId;
+        lb.id = o.value(QStringLiteral("id"))
+                    .toString(stableUuid(QStringLiteral("lb:%1:%2").arg(projectId, lb.name)));
+        const QString prefix = QStringLiteral("kube_service_");
+        if (lb.name.startsWith(prefix)) {
+            const QStringList service = lb.name.mid(prefix.size()).split(QLatin1Char('_'));
+            lb.tags = { lb.name };
+            lb.description
+                = QStringLiteral("Kubernetes external service %1/%2 from cluster %3")
+                      .arg(service.value(1), service.mid(2).join(QLatin1Char('_')), service.value(0));
+        }
+        if (o.contains(QStringLiteral("tags"))) {
+            lb.tags.clear();
+            for (const QJsonValue t : o.value(QStringLiteral("tags")).toArray())
+                lb.tags << t.toString();
+        }
+        lb.description = o.value(QStringLiteral("description")).toString(lb.description);
+        lb.provisioningStatus = o.value(QStringLiteral("provisioningStatus")).toString(lb.provisioningStatus);
+        lb.operatingStatus
+            = o.value(QStringLiteral("operatingStatus"))
+                  .toString(lb.provisioningStatus == QLatin1String("ERROR") ? QStringLiteral("ERROR")
+                                                                            : lb.operatingStatus);
+        const QString network = o.value(QStringLiteral("network")).toString();
+        for (const SimNetwork &n : std::as_const(w.networks)) {
+            if (n.projectId == projectId && (network.isEmpty() || n.name == network || n.id == network)
+                && lb.vipNetworkId.isEmpty()) {
+                lb.vipNetworkId = n.id;
+                lb.vipSubnetId = n.subnetId;
+            }
+        }
+        if (lb.vipNetworkId.isEmpty())
+            return fail(where, QStringLiteral("load balancer %1: unknown network %2").arg(lb.name, network));
+        lb.vipPortId = stableUuid(QStringLiteral("lb-port:") + lb.id);
+        lb.vipAddress = o.value(QStringLiteral("vipAddress")).toString();
+        lb.created = ago(o, 60 * 24 * 30);
+        lb.updated = updatedAgo(o);
+        w.loadBalancers.append(lb);
         return true;
     }
 
@@ -461,6 +600,8 @@ bool load(const QByteArray &json, World &world, FaultInjector &faults, QString *
     world.registrationDelaySeconds
         = cloud.value(QStringLiteral("registrationDelaySeconds")).toInt(world.registrationDelaySeconds);
     world.routeController = cloud.value(QStringLiteral("routeController")).toBool(world.routeController);
+    world.loadBalancerDeleteSeconds
+        = cloud.value(QStringLiteral("loadBalancerDeleteSeconds")).toInt(world.loadBalancerDeleteSeconds);
     world.asr1k = cloud.value(QStringLiteral("asr1k")).toBool(world.asr1k);
     if (QString problem;
         !Controllers::configure(world, cloud.value(QStringLiteral("controllers")).toObject(), &problem)) {

@@ -38,10 +38,11 @@ bool Simulator::start(const Ports &ports, QString *error)
         *error = QString::fromUtf8(e.what());
         return false;
     }
-    const QList<QPair<QString, quint16>> services
-        = { { QStringLiteral("keystone"), ports.keystone }, { QStringLiteral("compute"), ports.compute },
-              { QStringLiteral("network"), ports.network }, { QStringLiteral("image"), ports.image },
-              { QStringLiteral("kubernikus"), ports.kubernikus }, { QStringLiteral("admin"), ports.admin } };
+    const QList<QPair<QString, quint16>> services = { { QStringLiteral("keystone"), ports.keystone },
+        { QStringLiteral("compute"), ports.compute }, { QStringLiteral("network"), ports.network },
+        { QStringLiteral("image"), ports.image }, { QStringLiteral("kubernikus"), ports.kubernikus },
+        { QStringLiteral("admin"), ports.admin }, { QStringLiteral("volumev3"), ports.volume },
+        { QStringLiteral("load-balancer"), ports.loadBalancer } };
     for (const auto &s : services) {
         const QString service = s.first;
         auto *server = new HttpServer(
@@ -107,6 +108,10 @@ QString Simulator::endpoint(const QString &type) const
         return base(QStringLiteral("image"));
     if (type == QLatin1String("kubernikus"))
         return base(QStringLiteral("kubernikus"));
+    if (type == QLatin1String("volumev3"))
+        return base(QStringLiteral("volumev3")) + QStringLiteral("/v3");
+    if (type == QLatin1String("load-balancer"))
+        return base(QStringLiteral("load-balancer"));
     return QString();
 }
 
@@ -189,6 +194,8 @@ QJsonObject Simulator::describe() const
         { QStringLiteral("network"), endpoint(QStringLiteral("network")) },
         { QStringLiteral("image"), endpoint(QStringLiteral("image")) },
         { QStringLiteral("kubernikus"), endpoint(QStringLiteral("kubernikus")) },
+        { QStringLiteral("volumev3"), endpoint(QStringLiteral("volumev3")) },
+        { QStringLiteral("load-balancer"), endpoint(QStringLiteral("load-balancer")) },
         { QStringLiteral("admin"), adminUrl() }, { QStringLiteral("kubernetes"), k8s },
         { QStringLiteral("users"), users }, { QStringLiteral("applicationCredentials"), credentials },
         { QStringLiteral("routerDevices"), devices } };
@@ -263,6 +270,27 @@ HttpResponse Simulator::errorFor(
             toJson(QJsonObject { { QStringLiteral("NeutronError"),
                 QJsonObject { { QStringLiteral("type"), type.isEmpty() ? QStringLiteral("HTTPError") : type },
                     { QStringLiteral("message"), message }, { QStringLiteral("detail"), QString() } } } }));
+    }
+    if (service == QLatin1String("volumev3")) {
+        // cinder/api/openstack/wsgi.py's Fault: its name by status, "computeFault" for the rest.
+        static const QHash<int, QString> names
+            = { { 400, QStringLiteral("badRequest") }, { 401, QStringLiteral("unauthorized") },
+                  { 403, QStringLiteral("forbidden") }, { 404, QStringLiteral("itemNotFound") },
+                  { 405, QStringLiteral("badMethod") }, { 409, QStringLiteral("conflictingRequest") },
+                  { 413, QStringLiteral("overLimit") }, { 415, QStringLiteral("badMediaType") },
+                  { 501, QStringLiteral("notImplemented") }, { 503, QStringLiteral("serviceUnavailable") } };
+        return HttpResponse::json(status,
+            toJson(
+                QJsonObject { { type.isEmpty() ? names.value(status, QStringLiteral("computeFault")) : type,
+                    QJsonObject {
+                        { QStringLiteral("code"), status }, { QStringLiteral("message"), message } } } }));
+    }
+    if (service == QLatin1String("load-balancer")) {
+        // WSME's error body, as Octavia's API answers.
+        return HttpResponse::json(status,
+            toJson(QJsonObject { { QStringLiteral("faultcode"),
+                                     status < 500 ? QStringLiteral("Client") : QStringLiteral("Server") },
+                { QStringLiteral("faultstring"), message }, { QStringLiteral("debuginfo"), QJsonValue() } }));
     }
     if (service.startsWith(QLatin1String("kubernetes"))) {
         static const QHash<int, QString> reasons = { { 400, QStringLiteral("BadRequest") },
@@ -462,6 +490,12 @@ HttpResponse Simulator::handle(const QString &service, const HttpRequest &reques
     }
     if (service == QLatin1String("network") && request.path == QLatin1String("/"))
         return neutron(request, SimToken());
+    if (service == QLatin1String("volumev3")
+        && (request.path == QLatin1String("/") || request.path == QLatin1String("/v3")
+            || request.path == QLatin1String("/v3/")))
+        return cinderDiscovery(request);
+    if (service == QLatin1String("load-balancer") && request.path == QLatin1String("/"))
+        return octaviaDiscovery(request);
     if (service == QLatin1String("kubernikus")
         && (request.path == QLatin1String("/info") || request.path == QLatin1String("/api")
             || request.path == QLatin1String("/api/")))
@@ -481,5 +515,9 @@ HttpResponse Simulator::handle(const QString &service, const HttpRequest &reques
         return neutron(request, *token);
     if (service == QLatin1String("kubernikus"))
         return kubernikus(request, *token);
+    if (service == QLatin1String("volumev3"))
+        return cinder(request, *token);
+    if (service == QLatin1String("load-balancer"))
+        return octavia(request, *token);
     return errorFor(service, 404, QString(), QStringLiteral("Not found"));
 }

@@ -18,9 +18,10 @@
 class QTimer;
 
 // The built-in simulated cloud: Keystone v3, Nova v2.1, Neutron v2.0, a
-// minimal Glance, the Kubernikus API and one Kubernetes API server (TLS) per
-// kluster, all on 127.0.0.1, over one stateful World; plus an admin API for
-// fault injection and for acting as the cloud's own controllers.
+// minimal Glance, Cinder v3's volumes, Octavia v2's load balancers, the
+// Kubernikus API and one Kubernetes API server (TLS) per kluster, all on
+// 127.0.0.1, over one stateful World; plus an admin API for fault injection
+// and for acting as the cloud's own controllers.
 class Simulator : public QObject
 {
     Q_OBJECT
@@ -35,6 +36,8 @@ public:
         quint16 image = 0;
         quint16 kubernikus = 0;
         quint16 admin = 0;
+        quint16 volume = 0; // Cinder
+        quint16 loadBalancer = 0; // Octavia
     };
 
     explicit Simulator(QObject *parent = nullptr);
@@ -54,8 +57,9 @@ public:
     bool isRunning() const { return m_running; }
 
     QString authUrl() const; // http://127.0.0.1:<port>/v3
-    QString endpoint(
-        const QString &type) const; // catalog URL of identity, compute, network, image, kubernikus
+    // The URL of a catalog type: identity, compute, network, image, kubernikus, volumev3 (".../v3": the
+    // catalog's adds "/<project id>"), load-balancer.
+    QString endpoint(const QString &type) const;
     QString adminUrl() const;
     QString kubernetesUrl(const QString &kluster) const;
     QByteArray caCertificatePem() const;
@@ -89,6 +93,12 @@ private:
     // The ASR1k driver's /v2.0/asr1k/routers/{id} (simulator/asr1kapi.cpp).
     HttpResponse asr1kRouters(const HttpRequest &request, const SimToken &token, const QString &id);
     HttpResponse glance(const HttpRequest &request, const SimToken *token);
+    // Cinder's volumes (simulator/cinderapi.cpp) and Octavia's load balancers (simulator/octaviaapi.cpp);
+    // their version documents need no token.
+    HttpResponse cinderDiscovery(const HttpRequest &request);
+    HttpResponse cinder(const HttpRequest &request, const SimToken &token);
+    HttpResponse octaviaDiscovery(const HttpRequest &request);
+    HttpResponse octavia(const HttpRequest &request, const SimToken &token);
     HttpResponse kubernikus(const HttpRequest &request, const SimToken &token);
     HttpResponse kubernetes(const QString &kluster, const HttpRequest &request);
     HttpResponse admin(const HttpRequest &request);

@@ -31,6 +31,9 @@ bool Simulator::dumpSnapshots(const QString &directory, const QString &only, QSt
     const QString compute = endpoint(QStringLiteral("compute")).isEmpty()
         ? QStringLiteral("http://127.0.0.1:8774/v2.1")
         : endpoint(QStringLiteral("compute"));
+    const QString volumev3 = endpoint(QStringLiteral("volumev3")).isEmpty()
+        ? QStringLiteral("http://127.0.0.1:8776/v3")
+        : endpoint(QStringLiteral("volumev3"));
     bool found = false;
     for (const SimKluster &k : std::as_const(m_world.klusters)) {
         if (!only.isEmpty() && k.name != only)
@@ -77,6 +80,13 @@ bool Simulator::dumpSnapshots(const QString &directory, const QString &only, QSt
         QJsonArray items;
         for (const SimNode *n : nodes)
             items.append(ApiRender::node(k, *n, now));
+        // The project's volumes and load balancers, every page in one.
+        QJsonArray volumes;
+        for (const SimVolume *v : ApiRender::projectVolumes(m_world, k.projectId))
+            volumes.append(ApiRender::volume(*v, 3000, volumev3 + QLatin1Char('/') + k.projectId));
+        QJsonArray loadBalancers;
+        for (const SimLoadBalancer *lb : ApiRender::projectLoadBalancers(m_world, k.projectId))
+            loadBalancers.append(ApiRender::loadBalancer(*lb));
         const int r = m_world.routerIndex(k.routerId);
         if (r < 0) {
             *error = QStringLiteral("kluster %1 has no router").arg(k.name);
@@ -102,7 +112,13 @@ bool Simulator::dumpSnapshots(const QString &directory, const QString &only, QSt
                 error)
             || !writeJson(dir, QStringLiteral("extensions.json"), ApiRender::extensions(m_world), error)
             || !writeJson(
-                dir, QStringLiteral("ports.json"), QJsonObject { { QStringLiteral("ports"), ports } }, error))
+                dir, QStringLiteral("ports.json"), QJsonObject { { QStringLiteral("ports"), ports } }, error)
+            || !writeJson(dir, QStringLiteral("volumes.json"),
+                QJsonObject { { QStringLiteral("volumes"), volumes } }, error)
+            || !writeJson(dir, QStringLiteral("loadbalancers.json"),
+                QJsonObject { { QStringLiteral("loadbalancers"), loadBalancers },
+                    { QStringLiteral("loadbalancers_links"), QJsonArray() } },
+                error))
             return false;
     }
     if (!found) {

@@ -321,6 +321,7 @@ std::optional<SimError> World::deleteServer(int server)
     const int p = portIndex(s.portId);
     if (p >= 0)
         ports.removeAt(p); // a route whose nexthop was this port's address stays: that is how orphans arise
+    detachVolumes(s.id);
     if (!s.kluster.isEmpty()) {
         pending.append(Pending { now().addSecs(1), Pending::Kind::RemoveNode, s.kluster, s.pool, s.name });
         if (replaceDeletedInstances) {

@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QList>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -266,6 +267,58 @@ struct SimKluster
     }
 };
 
+// A Cinder volume (GET /v3/{project_id}/volumes/detail). The CSI driver's volumes carry the kluster in their
+// metadata (`cinder.csi.openstack.org/cluster`: World::volumeClusterOf) and are named after their
+// PersistentVolume. A volume has no backend host here: a deletion Cinder accepts takes it away at once.
+struct SimVolume
+{
+    QString id;
+    QString name;
+    QString projectId;
+    QString userId;
+    QString description;
+    QString status = QStringLiteral("available"); // available, in-use, deleting, error_deleting, …
+    int size = 1; // GB
+    QString volumeType = QStringLiteral("__DEFAULT__");
+    QString zone = QStringLiteral("nova");
+    QList<QPair<QString, QString>> metadata; // in the order given
+    QStringList attachedTo; // the servers it is attached to (none: detached)
+    QString device = QStringLiteral("/dev/vdb");
+    QDateTime attachedAt;
+    QDateTime created;
+    QDateTime updated; // invalid: never updated (null)
+
+    QString metadataValue(const QString &key) const
+    {
+        for (const auto &m : metadata) {
+            if (m.first == key)
+                return m.second;
+        }
+        return QString();
+    }
+};
+
+// An Octavia load balancer (GET /v2/lbaas/loadbalancers), without listeners or pools of its own here. The
+// cloud provider names the ones it makes `kube_service_<kluster>_<namespace>_<service>` and tags them so.
+struct SimLoadBalancer
+{
+    QString id;
+    QString name;
+    QString description;
+    QString projectId;
+    QString provisioningStatus = QStringLiteral("ACTIVE"); // ACTIVE, PENDING_*, ERROR
+    QString operatingStatus = QStringLiteral("ONLINE");
+    QString vipAddress;
+    QString vipPortId;
+    QString vipSubnetId;
+    QString vipNetworkId;
+    QStringList tags;
+    QString provider = QStringLiteral("amphora");
+    QDateTime created;
+    QDateTime updated; // invalid: never updated (null)
+    QDateTime goneAt; // a deletion accepted: the amphorae are gone at this time (invalid: not deleted)
+};
+
 // An API error, as the HTTP layers render it in each service's own shape.
 struct SimError
 {
@@ -331,6 +384,11 @@ public:
     QList<SimRouter> routers;
     QList<SimSecurityGroup> securityGroups;
     QList<SimKluster> klusters;
+    QList<SimVolume> volumes;
+    QList<SimLoadBalancer> loadBalancers;
+    // How long Octavia takes to delete a load balancer it accepted for deletion (PENDING_DELETE meanwhile);
+    // 0: gone at once.
+    int loadBalancerDeleteSeconds = 10;
 
     // Lookups; -1 when absent.
     int projectIndex(const QString &idOrName) const;
@@ -347,6 +405,8 @@ public:
     int groupIndex(const QString &id) const;
     int klusterIndex(const QString &name) const;
     int nodeIndex(const SimKluster &kluster, const QString &name) const;
+    int volumeIndex(const QString &id) const;
+    int loadBalancerIndex(const QString &id) const;
 
     // Ids in the formats the services use.
     QString newUuid();
@@ -390,6 +450,24 @@ public:
     // (server, port, node and route), and as many new ones have booted, registered and been routed (the
     // old ones' pod CIDRs, new names and addresses), each stamped now. Returns how many were replaced.
     int replaceMembers(const QString &name, int count);
+
+    // Cinder and Octavia (simulator/worlddebris.cpp).
+    // What the CSI driver writes as `cinder.csi.openstack.org/cluster` for a kluster: its object's name,
+    // "<name>-<project id>", cut to 63 characters.
+    static QString volumeClusterOf(const QString &kluster, const QString &projectId);
+    // Cinder's DELETE: 400 for an attached volume or one in a status it may not delete from, else gone.
+    std::optional<SimError> deleteVolume(int volume);
+    // Octavia's DELETE (cascade): 409 unless ACTIVE or ERROR, else PENDING_DELETE until it is gone after
+    // `loadBalancerDeleteSeconds`.
+    std::optional<SimError> deleteLoadBalancer(int loadBalancer);
+    // Nova detaches a deleted server's volumes: each is `available` again, stamped now.
+    void detachVolumes(const QString &serverId);
+    // A kluster gone as a self-destructed deorbiter leaves it: out of Kubernikus' list, its servers (kept as
+    // deleted), ports and nodes gone, its volumes detached; its load balancers and routes stay. False when
+    // there is no such kluster.
+    bool removeKluster(const QString &name);
+    // Deletions due by `t` carried out; true when something went.
+    bool removeDeletedLoadBalancers(const QDateTime &t);
 
     // Kubernetes.
     QString freePodCidr(const SimKluster &kluster) const;

@@ -156,6 +156,7 @@ int World::replaceMembers(const QString &name, int count)
             const int p = portIndex(s.portId);
             if (p >= 0)
                 ports.removeAt(p);
+            detachVolumes(s.id);
         }
         klusters[k].nodes.removeAt(place);
         gone.insert(
@@ -300,6 +301,8 @@ bool World::tick()
         }
         }
     }
+    // Octavia's deletions done.
+    changed = removeDeletedLoadBalancers(t) || changed;
     // Kubernikus' own controllers, each when it is due.
     changed = Controllers::run(*this) || changed;
     return changed;

@@ -72,7 +72,8 @@ void TestSimulatorApis::passwordToken()
         types << s.toObject().value(QStringLiteral("type")).toString();
     QCOMPARE(types,
         (QStringList { QStringLiteral("identity"), QStringLiteral("compute"), QStringLiteral("network"),
-            QStringLiteral("image"), QStringLiteral("kubernikus") }));
+            QStringLiteral("image"), QStringLiteral("kubernikus"), QStringLiteral("volumev3"),
+            QStringLiteral("load-balancer") }));
     QCOMPARE(token.value(QStringLiteral("project")).toObject().value(QStringLiteral("name")).toString(),
         QStringLiteral("flightdeck-demo"));
 }
