@@ -69,6 +69,60 @@ QJsonObject klusterEvidence(const DiagnosisContext &c)
 
 } // namespace
 
+bool whyNot(const KlusterState &state, const QString &findingId, Refusal *reason, QString *detail)
+{
+    const QString kind = findingId.section(QLatin1Char(':'), 0, 0);
+    const QString id = findingId.section(QLatin1Char(':'), 1);
+    const bool volume = kind == QLatin1String("volume-orphaned") || kind == QLatin1String("volume-stuck");
+    const bool loadBalancer
+        = kind == QLatin1String("loadbalancer-orphaned") || kind == QLatin1String("loadbalancer-stuck");
+    if (!volume && !loadBalancer)
+        return false;
+    const KlusterPhase phase
+        = state.kluster.gone ? KlusterPhase::Gone : KlusterPhases::parse(state.kluster.phase);
+    const bool live = phase != KlusterPhase::Gone && phase != KlusterPhase::Terminating;
+    const QString liveText
+        = QStringLiteral("kluster %1 exists and is not Terminating (%2): what it holds is its own")
+              .arg(state.kluster.name,
+                  state.kluster.phase.isEmpty() ? QStringLiteral("no phase") : state.kluster.phase);
+    if (volume) {
+        for (const Volume &v : state.volumes) {
+            if (v.id != id)
+                continue;
+            if (v.attached()) {
+                *reason = Refusal::Attached;
+                *detail = QStringLiteral("volume %1 is attached to server %2: something uses it")
+                              .arg(id, v.attachedTo.join(QStringLiteral(", ")));
+            } else if (live) {
+                *reason = Refusal::KlusterLive;
+                *detail = liveText;
+            } else {
+                *reason = Refusal::None;
+                *detail = QStringLiteral("volume %1 is %2 (updated %3): not %4")
+                              .arg(id, v.status,
+                                  v.updatedAt.isValid() ? ApiParser::formatTimestamp(v.updatedAt)
+                                                        : QStringLiteral("never"),
+                                  kind);
+            }
+            return true;
+        }
+        return false;
+    }
+    for (const LoadBalancer &lb : state.loadBalancers) {
+        if (lb.id != id)
+            continue;
+        if (live) {
+            *reason = Refusal::KlusterLive;
+            *detail = liveText;
+        } else {
+            *reason = Refusal::None;
+            *detail = QStringLiteral("load balancer %1 is %2: not %3").arg(id, lb.provisioningStatus, kind);
+        }
+        return true;
+    }
+    return false;
+}
+
 QString leftBy(const DiagnosisContext &c)
 {
     const Kluster &k = c.state.kluster;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/finding.h"
+#include "core/klusterstate.h"
 
 class DiagnosisContext;
 struct Detection;
@@ -31,6 +32,12 @@ std::optional<RepairPlan> resetAndDeleteVolume(const DiagnosisContext &c, const 
 std::optional<RepairPlan> deleteLoadBalancer(const DiagnosisContext &c, const Finding &f);
 AffectedObjects affectedVolume(const DiagnosisContext &c, const Finding &f);
 AffectedObjects affectedLoadBalancer(const DiagnosisContext &c, const Finding &f);
+
+// Why a finding of what a kluster left behind, asked for by its id, is not one of the state's: the volume or
+// load balancer is attached (Attached), or its kluster exists and is not Terminating (KlusterLive), or its
+// status makes it none (None, with the status in `detail`). False when the id names no such finding kind, or
+// no object of the state.
+bool whyNot(const KlusterState &state, const QString &findingId, Refusal *reason, QString *detail);
 
 // Who left it: "kluster retired, gone (last seen 3 d ago)", "kluster gone, Terminating for 2 h".
 QString leftBy(const DiagnosisContext &c);

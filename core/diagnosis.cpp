@@ -118,7 +118,8 @@ Diagnosis Detector::run()
     m_d.result.budget = RemediationBudget::compute(m_d.state, m_d.ctx->options);
     m_d.result.routeLimit = m_d.ctx->routeLimit;
     m_d.result.routerDevices = m_d.ctx->state.routerDevices;
-    m_d.result.phase = m_d.state.kluster.phase;
+    m_d.result.phase = m_d.ctx->phase == KlusterPhase::Gone ? KlusterPhases::name(KlusterPhase::Gone)
+                                                            : m_d.state.kluster.phase;
     auto skip = [this](const SourceStatus &source, const QString &what, const QString &name) {
         if (source.known)
             return false;

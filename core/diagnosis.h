@@ -27,8 +27,9 @@ struct Diagnosis
     int routeLimit = 0;
     // The router's devices as judged: what each holds, with the role the options give it.
     RouterDevices routerDevices;
-    // The kluster's status.phase as Kubernikus said it (empty: none), and how long it has been Terminating
-    // by the local history (-1: not Terminating, or not known since when).
+    // The kluster's status.phase as Kubernikus said it (empty: none; "Gone": Kubernikus no longer has it),
+    // and how long it has been Terminating by the local history (-1: not Terminating, or not known since
+    // when).
     QString phase;
     qint64 terminatingSeconds = -1;
 

@@ -5,6 +5,7 @@
 #include "app/cli/livecommands.h"
 #include "app/cli/manualrepairs.h"
 #include "app/cli/terminal.h"
+#include "core/debrisfindings.h"
 #include "core/printable.h"
 #include "core/repairgate.h"
 #include "services/history/historystore.h"
@@ -293,6 +294,10 @@ int runRepairCommand(const QStringList &arguments)
     RepairSilences silences(&alertmanagerClient, silenceContext);
     KlusterFetcher fetcher(&session, p.kluster);
     fetcher.setAccessReviews(true); // may its Kubernetes writes be made (diagnosis.md §8)
+    // A volume or load balancer asked for by id: read whatever the kluster's phase, to say why it is not one.
+    fetcher.setDebrisAlways(std::any_of(findingIds.cbegin(), findingIds.cend(), [](const QString &id) {
+        return id.startsWith(QLatin1String("volume-")) || id.startsWith(QLatin1String("loadbalancer-"));
+    }));
     if (p.kube)
         fetcher.setKubeTarget(*p.kube);
     if (options->routeLimitExplicit)
@@ -358,9 +363,27 @@ int runRepairCommand(const QStringList &arguments)
         const auto proposal = std::make_shared<const RepairProposal>(
             p.kluster, std::make_shared<const KlusterFetch>(fetch), diagnosis, choice);
         const QList<const Finding *> &chosen = proposal->chosen();
-        for (const QString &id : proposal->absent())
-            out << "No finding or incident " << printable(id) << " in kluster " << p.kluster
-                << " now: nothing to repair." << Qt::endl;
+        bool refusedAbsent = false;
+        for (const QString &id : proposal->absent()) {
+            // What a kluster left behind, asked for by id: why it is not one, where its object is there.
+            Refusal reason = Refusal::None;
+            QString detail;
+            if (DebrisFindings::whyNot(fetch.state, id, &reason, &detail) && reason != Refusal::None) {
+                out << "Refused: " << printable(id) << ": " << refusalName(reason) << ": "
+                    << printable(detail) << Qt::endl;
+                refusedAbsent = true;
+            } else if (!detail.isEmpty()) {
+                out << "No finding " << printable(id) << " now (" << printable(detail)
+                    << "): nothing to repair." << Qt::endl;
+            } else {
+                out << "No finding or incident " << printable(id) << " in kluster " << p.kluster
+                    << " now: nothing to repair." << Qt::endl;
+            }
+        }
+        if (refusedAbsent && chosen.isEmpty()) {
+            QCoreApplication::exit(2);
+            return;
+        }
         if (!proposal->noRepair()
                  .isEmpty()) { // asked for a repair that cannot be made: refused, never "nothing to do"
             for (const QString &why : proposal->noRepair())

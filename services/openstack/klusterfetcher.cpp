@@ -266,7 +266,7 @@ void KlusterFetcher::start()
             partDone();
             return;
         }
-        if (s.kluster.phase == QLatin1String("Terminating"))
+        if (s.kluster.phase == QLatin1String("Terminating") || m_debrisAlways)
             fetchDebris();
         HttpCall *routerCall = m_session->send(
             QStringLiteral("network"), "GET", QStringLiteral("/v2.0/routers/") + s.kluster.routerId);

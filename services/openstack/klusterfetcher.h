@@ -72,6 +72,9 @@ public:
         m_volumes = volumes;
         m_loadBalancers = loadBalancers;
     }
+    // Reads the project's volumes and load balancers whatever the kluster's phase (a repair asked for one of
+    // them by id: why it is not offered is said from them).
+    void setDebrisAlways(bool read) { m_debrisAlways = read; }
     // What the project's klusters share: the servers kept between refreshes, the security groups, the
     // extensions, the volumes and load balancers. Made by the caller once per project and handed to each
     // fetcher.
@@ -126,6 +129,7 @@ private:
     QPointer<SharedList> m_volumes;
     QPointer<SharedList> m_loadBalancers;
     bool m_gone = false;
+    bool m_debrisAlways = false;
     // Waiting for what is shared: a cancel stops waiting (the fetch goes on for the others).
     bool m_nodesFromCache = false;
     bool m_nodesWatched = false;
