@@ -12,7 +12,7 @@ inline QList<Conformance::Observation> expectedObservations()
     return {
         O { QStringLiteral("keystone: wrong password"), 401, QStringLiteral("Unauthorized"), {}, {} },
         O { QStringLiteral("keystone: password token"), 201, {},
-            QStringLiteral("token present, catalog compute,identity,network"), {} },
+            QStringLiteral("token present, catalog compute,identity,load-balancer,network,volumev3"), {} },
         O { QStringLiteral("neutron: unknown router"), 404, QStringLiteral("RouterNotFound"), {}, {} },
         O { QStringLiteral("neutron: one destination, two nexthops"), 200, {}, QStringLiteral("2 routes"),
             {} },

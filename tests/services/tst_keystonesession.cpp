@@ -164,9 +164,9 @@ void TestKeystoneSession::tokenRetriedOn503()
 void TestKeystoneSession::missingEndpoint()
 {
     KeystoneSession session(&m_client, passwordCloud());
-    const ApiResponse r = wait(session.send(QStringLiteral("volumev3"), "GET", QStringLiteral("/volumes")));
+    const ApiResponse r = wait(session.send(QStringLiteral("object-store"), "GET", QStringLiteral("/v1")));
     QCOMPARE(r.error.kind, Error::Kind::Config);
-    QVERIFY(r.error.toString().contains(QStringLiteral("no volumev3 endpoint")));
+    QVERIFY(r.error.toString().contains(QStringLiteral("no object-store endpoint")));
 }
 
 void TestKeystoneSession::regionChoice()
@@ -184,7 +184,7 @@ void TestKeystoneSession::handlesFinishWhenTheTokenIsFresh()
     KeystoneSession session(&m_client, passwordCloud());
     QVERIFY(wait(session.authenticate()).ok());
     QVERIFY(wait(session.authenticate()).ok()); // a fresh token: still finishes, later
-    QCOMPARE(wait(session.send(QStringLiteral("volumev3"), "GET", QStringLiteral("/volumes"))).error.kind,
+    QCOMPARE(wait(session.send(QStringLiteral("object-store"), "GET", QStringLiteral("/v1"))).error.kind,
         Error::Kind::Config);
 }
 
