@@ -1,5 +1,6 @@
 #include "console/consoletext.h"
 
+#include "core/apiparser.h"
 #include "core/diagnosis.h"
 #include "core/diagnosiscontext.h"
 #include "core/klusterphase.h"
@@ -438,6 +439,11 @@ static QString phaseLine(const Diagnosis &d)
             .arg(d.phase.toHtmlEscaped());
     case KlusterPhase::Upgrading:
         return tr("Phase: <b>Upgrading</b>. Kubernikus' flight and routegc wait until it is Running again.");
+    case KlusterPhase::Gone:
+        return tr("<b>Gone</b>: Kubernikus no longer has this kluster%1. What it left behind in the project "
+                  "(volumes, load balancers) is shown, and nothing else of it.")
+            .arg(d.lastSeen.isValid() ? tr(" (last seen %1)").arg(ApiParser::formatTimestamp(d.lastSeen))
+                                      : tr(" (this desktop's history has not seen it)"));
     case KlusterPhase::Unknown:
         break;
     }
@@ -524,7 +530,8 @@ OverviewText overviewText(const QString &kluster, const Diagnosis &diagnosis, co
         text.lines << phase;
     if (const QString automation = automationLine(diagnosis); !automation.isEmpty())
         text.lines << automation;
-    text.lines << budgetLine(diagnosis.budget);
+    if (KlusterPhases::parse(diagnosis.phase) != KlusterPhase::Gone) // no node of it is left to weigh
+        text.lines << budgetLine(diagnosis.budget);
     for (const QString &n : diagnosis.notDiagnosed)
         text.lines << tr("<b>Not diagnosed:</b> %1").arg(OutsideText::html(n, 600));
     for (const QString &n : diagnosis.notes)

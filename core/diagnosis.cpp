@@ -139,7 +139,9 @@ Diagnosis Detector::run()
     // leaves behind (§9); of a kluster gone, only that is known.
     const bool gone = m_d.ctx->phase == KlusterPhase::Gone;
     if (gone || KlusterFindings::detectTerminating(m_d)) {
-        if (!gone)
+        if (gone)
+            m_d.result.lastSeen = m_d.state.kluster.lastSeen;
+        else
             m_d.result.terminatingSeconds = m_d.result.findings.constFirst().facts.forSeconds;
         DebrisFindings::detect(m_d);
         for (const auto &[source, what] : { std::pair { &m_d.state.volumesSource, "volumes" },

@@ -6,6 +6,7 @@
 #include "core/klusterstate.h"
 #include "core/remediationbudget.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -32,6 +33,7 @@ struct Diagnosis
     // when).
     QString phase;
     qint64 terminatingSeconds = -1;
+    QDateTime lastSeen; // Gone: when the local history last saw the kluster (invalid: not known)
 
     int count(Severity severity) const;
     Severity worst() const; // Info when there is no finding

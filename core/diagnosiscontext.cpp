@@ -49,7 +49,10 @@ DiagnosisContext::DiagnosisContext(const KlusterState &s, const DiagnosisOptions
     , options(o)
     , index(state)
     , audit(index)
-    , phase(state.kluster.gone ? KlusterPhase::Gone : KlusterPhases::parse(state.kluster.phase))
+    , phase(state.kluster.gone ? KlusterPhase::Gone
+              : KlusterPhases::parse(state.kluster.phase) == KlusterPhase::Gone
+              ? KlusterPhase::Unknown
+              : KlusterPhases::parse(state.kluster.phase))
     , nodeEvidenceMissing(computeNodeEvidenceMissing(state, index))
     , atomicRoutes(state.hasAtomicExtraRoutes() && !options.fullRouteUpdates)
     , routeLimit(effectiveRouteLimit(state, options))

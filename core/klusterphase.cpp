@@ -21,8 +21,8 @@ KlusterPhase KlusterPhases::parse(const QString &phase)
     if (phase.isEmpty())
         return KlusterPhase::None;
     for (const PhaseName &p : names) {
-        if (phase == QLatin1String(p.name)) // Gone is Flightdeck's word, never Kubernikus' phase
-            return p.phase == KlusterPhase::Gone ? KlusterPhase::Unknown : p.phase;
+        if (phase == QLatin1String(p.name))
+            return p.phase;
     }
     return KlusterPhase::Unknown;
 }

@@ -13,7 +13,10 @@ enum class KlusterPhase
     Upgrading,
     Terminating,
     Unknown, // a phase this build does not know: diagnosed as Running, and named
-    Gone, // Kubernikus no longer has the kluster: only what it left behind is diagnosed (diagnosis.md §9)
+    // Kubernikus no longer has the kluster: only what it left behind is diagnosed (diagnosis.md §9).
+    // Flightdeck's word (Diagnosis::phase), never Kubernikus' phase: a kluster object saying "Gone" is
+    // diagnosed as Unknown.
+    Gone,
 };
 
 namespace KlusterPhases {

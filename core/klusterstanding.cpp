@@ -49,7 +49,8 @@ KlusterStanding KlusterStanding::of(const Diagnosis &diagnosis)
     for (const Finding &f : diagnosis.findings) {
         if (f.kind == FindingKind::KlusterTerminating) {
             s.terminating = true; // whatever its severity, what the kluster is doing
-            s.reason = QLatin1String(findingTraits(f.kind).phrase);
+            if (s.worstCause.isEmpty()) // unless what holds it is worse (a volume stuck deleting)
+                s.reason = QLatin1String(findingTraits(f.kind).phrase);
         }
         if (f.severity == Severity::Info || members.contains(f.id()))
             continue;

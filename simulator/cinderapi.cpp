@@ -184,5 +184,33 @@ HttpResponse Simulator::cinder(const HttpRequest &request, const SimToken &token
             return fault(e->status, e->message);
         return reply(202, QByteArray());
     }
+    if (parts.size() == 3 && parts.at(2) == QLatin1String("action") && method == QLatin1String("POST")) {
+        // An admin's action (cinder/api/contrib/admin_actions.py): os-reset_status sets the status as given.
+        const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+        const QJsonObject reset = body.value(QStringLiteral("os-reset_status")).toObject();
+        if (!body.contains(QStringLiteral("os-reset_status")))
+            return fault(400,
+                QStringLiteral("There is no such action: %1")
+                    .arg(body.isEmpty() ? QStringLiteral("None") : body.keys().constFirst()));
+        const int u = m_world.userIndex(token.userId);
+        if (u < 0 || !m_world.users.at(u).roles.contains(QStringLiteral("admin")))
+            return reply(403,
+                errorFor(service, 403, QStringLiteral("forbidden"),
+                    QStringLiteral(
+                        "Policy doesn't allow volume_extension:volume_admin_actions:reset_status to "
+                        "be performed."))
+                    .body);
+        const int v = find(parts.at(1));
+        if (v < 0)
+            return fault(404, QStringLiteral("Volume %1 could not be found.").arg(parts.at(1)));
+        const QString status = reset.value(QStringLiteral("status")).toString();
+        static const QStringList valid { QStringLiteral("available"), QStringLiteral("error"),
+            QStringLiteral("in-use"), QStringLiteral("error_deleting"), QStringLiteral("deleting") };
+        if (!valid.contains(status))
+            return fault(400, QStringLiteral("Must specify a valid status"));
+        m_world.volumes[v].status = status;
+        m_world.volumes[v].updated = m_world.now();
+        return reply(202, QByteArray());
+    }
     return fault(405, QStringLiteral("The method is not allowed for the requested URL."));
 }

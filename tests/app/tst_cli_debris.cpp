@@ -24,6 +24,7 @@ private slots:
     void liveKlustersVolumeRefused();
     void elevenDeletionsRefused();
     void stuckVolumeIsHandedOver();
+    void stuckVolumeResetAndDeletedByAnAdmin();
 
 private:
     using Run = CliFixture::Run;
@@ -291,6 +292,19 @@ void TestCliDebris::stuckVolumeIsHandedOver()
     QVERIFY2(r.out.contains(QLatin1String("Guided manual repair")), qPrintable(r.out));
     QVERIFY2(r.out.contains(QLatin1String("os-reset_status")), qPrintable(r.out));
     QCOMPARE(volumeIds(), before);
+}
+
+void TestCliDebris::stuckVolumeResetAndDeletedByAnAdmin()
+{
+    m_cli->addCloud(QStringLiteral("simadmin"), QStringLiteral("admin"));
+    const QStringList stuck = findingIds(check(QStringLiteral("retired")), QStringLiteral("volume-stuck"));
+    QCOMPARE(stuck.size(), 1);
+    const QString volume = stuck.first().section(QLatin1Char(':'), 1);
+    const Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("simadmin"),
+        QStringLiteral("--kluster"), QStringLiteral("retired"), QStringLiteral("--finding"), stuck.first(),
+        QStringLiteral("--yes") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY(!volumeIds().contains(volume));
 }
 
 QTEST_GUILESS_MAIN(TestCliDebris)
