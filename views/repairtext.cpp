@@ -285,6 +285,19 @@ QString typeToConfirmHtml(const RepairProposal &p)
             "confirm:")
             .arg(p.kluster().toHtmlEscaped(),
                 deleteNames.isEmpty() ? QString() : QObject::tr("This repair deletes what is named above. "));
+    // What a kluster left behind: the kluster's name confirms it, one deletion or ten (diagnosis.md §9).
+    QStringList debris;
+    for (const RepairGate::Decision &d : p.gate().decisions()) {
+        if (d.mayBeSent(true) && d.plan && d.plan->deletesDebris())
+            debris << d.plan->debrisName;
+    }
+    if (!debris.isEmpty())
+        return QObject::tr(
+            "This deletes %n volume(s) or load balancer(s) that kluster <b>%1</b> left behind "
+            "(%2), with their data; nothing brings them back. Type the kluster's name <b>%1</b> "
+            "to confirm:",
+            nullptr, int(debris.size()))
+            .arg(typed.toHtmlEscaped(), debris.join(QStringLiteral(", ")).toHtmlEscaped());
     if (deleteNames.size() == 1)
         return (p.deletesNode()
                 ? QObject::tr("This deletes the Kubernetes node <b>%1</b> (its instance is gone); "

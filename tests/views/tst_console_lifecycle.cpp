@@ -22,8 +22,10 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -37,6 +39,7 @@ private slots:
     void stalledFlightInTheDetails();
     void terminatingIsGreyAndNamed();
     void bootEvidenceAndTheTimeline();
+    void goneKlustersDebrisDeletedByItsName();
 
 private:
     ConnectionSpec automated() const
@@ -200,6 +203,60 @@ void TestConsoleLifecycle::terminatingIsGreyAndNamed()
         QTest::qWait(100);
         QVERIFY(window.grab().save(shots + QStringLiteral("/fleet-terminating.png")));
     }
+}
+
+// A kluster Kubernikus no longer has is listed for what it left behind (diagnosis.md §9): its Overview says
+// it is gone; its orphaned volume's repair asks for the kluster's name typed, deletes that volume alone, and
+// is verified by reading the project's volumes again.
+void TestConsoleLifecycle::goneKlustersDebrisDeletedByItsName()
+{
+    MainWindow window;
+    QVERIFY(ConsoleTest::open(window, ConsoleTest::simSpec(m_fixture->sim)));
+    const KlusterKey retired { QStringLiteral("sim"), QStringLiteral("retired") };
+    QVERIFY(ConsoleTest::select(window, retired));
+    const std::shared_ptr<const Diagnosis> d = window.kluster(retired)->diagnosis;
+    QCOMPARE(d->phase, QStringLiteral("Gone"));
+    QString orphaned;
+    for (const Finding &f : d->findings) {
+        if (f.kind == FindingKind::VolumeOrphaned && orphaned.isEmpty())
+            orphaned = f.id();
+    }
+    QVERIFY(!orphaned.isEmpty());
+    const QStringList names = ConsoleTest::sidebarColumn(window.sidebar(), 0, Qt::DisplayRole);
+    QVERIFY2(names.contains(QStringLiteral("retired · Gone")), qPrintable(names.join(QLatin1Char(','))));
+    window.setTab(Tab::Findings);
+    QVERIFY(window.findingsPage()->selectKeys({ orphaned }));
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); // scripts/screenshots
+    if (!shots.isEmpty()) {
+        window.resize(1440, 900);
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/debris-gone-kluster.png")));
+    }
+    QPointer<RepairDialog> dialog;
+    connect(&window, &MainWindow::repairDialogOpened, this,
+        [&dialog](QDialog *dlg) { dialog = qobject_cast<RepairDialog *>(dlg); });
+    window.repairAction()->trigger();
+    QVERIFY(dialog);
+    QVERIFY2(dialog->sendable().contains(orphaned), qPrintable(dialog->sendable().join(QLatin1Char(' '))));
+    const QString said = dialog->typeToConfirmText();
+    QVERIFY2(said.contains(QStringLiteral("kluster retired left behind")), qPrintable(said));
+    QVERIFY(!dialog->confirmButton()->isEnabled());
+    QTest::keyClicks(
+        dialog->confirmationBox(), QStringLiteral("pv-")); // a volume's name is not the kluster's
+    QVERIFY(!dialog->confirmButton()->isEnabled());
+    dialog->confirmationBox()->clear();
+    QTest::keyClicks(dialog->confirmationBox(), QStringLiteral("retired"));
+    QVERIFY(dialog->confirmButton()->isEnabled());
+    if (!shots.isEmpty())
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/repair-debris.png")));
+    const int volumesBefore = int(m_fixture->sim.world().volumes.size());
+    QSignalSpy finished(dialog.data(), &RepairDialog::repairsFinished);
+    QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    QVERIFY2(finished.wait(60000), "the repair did not finish");
+    QVERIFY2(dialog->resultsText().contains(QStringLiteral("fixed (verified)")),
+        qPrintable(dialog->resultsText()));
+    QCOMPARE(int(m_fixture->sim.world().volumes.size()), volumesBefore - 1);
+    QVERIFY(m_fixture->sim.world().volumeIndex(orphaned.section(QLatin1Char(':'), 1)) < 0);
 }
 
 // A finding opened alone shows its server's boot evidence, read from Nova when the details open (the console
