@@ -75,6 +75,7 @@ private slots:
     void stoppedInstanceStartedAgain();
     void deleteInstances();
     void routeLimitForReal();
+    void debrisFoundAndCleanedForReal();
     void conformanceOfTheSimulator();
 
 private:
@@ -105,6 +106,10 @@ private:
     Reply setPairs(const QString &portId, const QStringList &pairs);
     CloudConfig memberCloud() const;
     qsizetype serviceWrites() const;
+    // A statement in the stage's MariaDB (`stack sql`): what only a volume backend or Octavia's worker would
+    // do.
+    bool sql(const QString &database, const QString &statement);
+    QString volumeStatus(const QString &id);
 
     QString m_state;
     QNetworkAccessManager m_nam;
@@ -1341,6 +1346,129 @@ void TestOpenStack::deleteInstances()
         (QStringList { QStringLiteral("node-network-unavailable:kks-real-pool-ddddd"),
             QStringLiteral("node-not-ready:kks-real-pool-ccccc"),
             QStringLiteral("route-limit:") + m_routerId }));
+}
+
+bool TestOpenStack::sql(const QString &database, const QString &statement)
+{
+    QProcess p;
+    p.start(QStringLiteral(FLIGHTDECK_SOURCE_DIR "/tests/integration/openstack/stack"),
+        { QStringLiteral("sql"), m_state, database, statement });
+    QSignalSpy finished(&p, &QProcess::finished);
+    if (!finished.wait(60000) || p.exitCode() != 0) {
+        qWarning("stack sql %s: %s", qPrintable(statement), p.readAllStandardError().constData());
+        return false;
+    }
+    return true;
+}
+
+QString TestOpenStack::volumeStatus(const QString &id)
+{
+    const Reply r = api("GET", QStringLiteral("volumev3"), QStringLiteral("/volumes/") + id);
+    if (r.status == 404)
+        return QStringLiteral("gone");
+    return r.json().value(QStringLiteral("volume")).toObject().value(QStringLiteral("status")).toString();
+}
+
+// What a terminated kluster leaves behind (diagnosis.md §9), against the real Cinder and Octavia: volumes the
+// CSI driver made for kluster `vanished` (which Kubernikus does not have) and one of the live kluster `real`,
+// a load balancer its cloud provider made; the states only a backend or Octavia's worker reach set in their
+// databases. Flightdeck lists the debris, deletes the orphaned volume and load balancer, verified, and
+// refuses the attached volume and the live kluster's; nothing else is deleted.
+void TestOpenStack::debrisFoundAndCleanedForReal()
+{
+    if (m_member.endpoints.value(QStringLiteral("volumev3")).isEmpty()
+        || m_member.endpoints.value(QStringLiteral("load-balancer")).isEmpty())
+        QSKIP("the stage runs without Cinder or Octavia");
+    const QString gone = QStringLiteral("vanished");
+    const auto makeVolume = [this](const QString &kluster, const QString &pvc) {
+        const Reply r = api("POST", QStringLiteral("volumev3"), QStringLiteral("/volumes"),
+            { { QStringLiteral("volume"),
+                QJsonObject { { QStringLiteral("size"), 1 },
+                    { QStringLiteral("name"), QStringLiteral("pv-") + pvc },
+                    { QStringLiteral("metadata"),
+                        QJsonObject { { QStringLiteral("cinder.csi.openstack.org/cluster"),
+                                          kluster + QLatin1Char('-') + m_member.projectId },
+                            { QStringLiteral("csi.storage.k8s.io/pvc/name"), pvc },
+                            { QStringLiteral("csi.storage.k8s.io/pvc/namespace"), QStringLiteral("default") },
+                            { QStringLiteral("csi.storage.k8s.io/pv/name"),
+                                QStringLiteral("pv-") + pvc } } } } } });
+        if (r.status != 202)
+            qWarning("volume %s: %d %s", qPrintable(pvc), r.status, r.body.left(300).constData());
+        return r.json().value(QStringLiteral("volume")).toObject().value(QStringLiteral("id")).toString();
+    };
+    const QString orphan = makeVolume(gone, QStringLiteral("data"));
+    const QString attached = makeVolume(gone, QStringLiteral("logs"));
+    const QString live = makeVolume(QString::fromLatin1(KlusterName), QStringLiteral("cache"));
+    QVERIFY(!orphan.isEmpty() && !attached.isEmpty() && !live.isEmpty());
+    // No backend: the scheduler puts each in error.
+    for (const QString &id : { orphan, attached, live })
+        QTRY_COMPARE_WITH_TIMEOUT(volumeStatus(id), QStringLiteral("error"), 60000);
+    QVERIFY(sql(QStringLiteral("cinder"),
+        QStringLiteral(
+            "UPDATE volumes SET status='available' WHERE id IN ('%1', '%3'); "
+            "UPDATE volumes SET status='in-use', attach_status='attached' WHERE id='%2'; "
+            "INSERT INTO volume_attachment (id, volume_id, instance_uuid, mountpoint, attach_time, "
+            "attach_mode, attach_status, created_at, updated_at, deleted) VALUES (UUID(), '%2', "
+            "'%4', '/dev/vdb', UTC_TIMESTAMP(), 'rw', 'attached', UTC_TIMESTAMP(), UTC_TIMESTAMP(), 0)")
+            .arg(orphan, attached, live, QStringLiteral("6f1c2d3e-0000-4000-8000-00000000a77a"))));
+    const QString lbName = QStringLiteral("kube_service_%1_default_web").arg(gone);
+    const Reply made = api("POST", QStringLiteral("load-balancer"), QStringLiteral("/v2/lbaas/loadbalancers"),
+        { { QStringLiteral("loadbalancer"),
+            QJsonObject { { QStringLiteral("name"), lbName },
+                { QStringLiteral("tags"), QJsonArray { lbName } },
+                { QStringLiteral("vip_subnet_id"), m_subnetId },
+                { QStringLiteral("provider"), QStringLiteral("noop_driver") } } } });
+    QVERIFY2(made.status == 201, made.body.constData());
+    const QString lb
+        = made.json().value(QStringLiteral("loadbalancer")).toObject().value(QStringLiteral("id")).toString();
+    QVERIFY(sql(QStringLiteral("octavia"),
+        QStringLiteral(
+            "UPDATE load_balancer SET provisioning_status='ACTIVE', operating_status='ONLINE' WHERE id='%1'")
+            .arg(lb)));
+
+    // Found and attributed: the gone kluster's orphaned volume and load balancer, not its attached volume.
+    const Run report = cli({ QStringLiteral("check"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), gone, QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(report.exit == 1, qPrintable(report.out + report.err));
+    QStringList ids;
+    for (const QJsonValue &f :
+        QJsonDocument::fromJson(report.out.toUtf8()).object().value(QStringLiteral("findings")).toArray())
+        ids << f.toObject().value(QStringLiteral("id")).toString();
+    ids.sort();
+    QCOMPARE(ids,
+        QStringList(
+            { QStringLiteral("loadbalancer-orphaned:") + lb, QStringLiteral("volume-orphaned:") + orphan }));
+
+    // Refused: the attached volume, and the live kluster's.
+    Run r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), gone, QStringLiteral("--finding"),
+        QStringLiteral("volume-orphaned:") + attached, QStringLiteral("--yes") });
+    QVERIFY2(r.exit == 2 && r.out.contains(QLatin1String("Attached: volume ")), qPrintable(r.out + r.err));
+    r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), QString::fromLatin1(KlusterName), QStringLiteral("--finding"),
+        QStringLiteral("volume-orphaned:") + live, QStringLiteral("--yes") });
+    QVERIFY2(r.exit == 2 && r.out.contains(QLatin1String("KlusterLive: kluster real exists")),
+        qPrintable(r.out + r.err));
+
+    // Deleted, verified: the orphaned volume (no backend host: Cinder deletes it at once) and the load
+    // balancer (PENDING_DELETE: Octavia's worker's to finish).
+    r = cli({ QStringLiteral("repair"), QStringLiteral("--cloud"), QStringLiteral("fd-member"),
+        QStringLiteral("--kluster"), gone, QStringLiteral("--finding"),
+        QStringLiteral("volume-orphaned:") + orphan, QStringLiteral("--finding"),
+        QStringLiteral("loadbalancer-orphaned:") + lb, QStringLiteral("--yes") });
+    QVERIFY2(r.exit == 0, qPrintable(r.out + r.err));
+    QCOMPARE(volumeStatus(orphan), QStringLiteral("gone"));
+    const Reply after
+        = api("GET", QStringLiteral("load-balancer"), QStringLiteral("/v2/lbaas/loadbalancers/") + lb);
+    QCOMPARE(after.json()
+                 .value(QStringLiteral("loadbalancer"))
+                 .toObject()
+                 .value(QStringLiteral("provisioning_status"))
+                 .toString(),
+        QStringLiteral("PENDING_DELETE"));
+    // Nothing else.
+    QCOMPARE(volumeStatus(attached), QStringLiteral("in-use"));
+    QCOMPARE(volumeStatus(live), QStringLiteral("available"));
 }
 
 void TestOpenStack::routeLimitForReal()
