@@ -25,6 +25,7 @@ private slots:
     void elevenDeletionsRefused();
     void stuckVolumeIsHandedOver();
     void stuckVolumeResetAndDeletedByAnAdmin();
+    void causedDebrisAndStuckVolumeFound();
 
 private:
     using Run = CliFixture::Run;
@@ -305,6 +306,39 @@ void TestCliDebris::stuckVolumeResetAndDeletedByAnAdmin()
         QStringLiteral("--yes") });
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     QVERIFY(!volumeIds().contains(volume));
+}
+
+// The simulator's causes: a kluster that self-destructed leaves its volumes behind; one whose deorbiter is
+// stuck on a volume is held in Terminating by it.
+void TestCliDebris::causedDebrisAndStuckVolumeFound()
+{
+    const auto cause = [this](const QString &kluster, const QByteArray &rule) {
+        return m_cli->sim
+            .request("POST", m_cli->sim.sim.adminUrl() + QStringLiteral("/klusters/%1/cause").arg(kluster),
+                R"({"rule": ")" + rule + R"("})", {}, false)
+            .status;
+    };
+    QCOMPARE(cause(QStringLiteral("blue"), "debris"), 200);
+    int exitCode = -1;
+    const QJsonObject blue = check(QStringLiteral("blue"), &exitCode);
+    QCOMPARE(exitCode, 1);
+    QVERIFY(blue.value(QStringLiteral("gone")).isObject());
+    QVERIFY(!findingIds(blue, QStringLiteral("volume-orphaned")).isEmpty());
+    QCOMPARE(findingIds(blue, QStringLiteral("instance-")), QStringList()); // nothing but what it left
+
+    QCOMPARE(cause(QStringLiteral("green"), "volume-stuck"), 200);
+    const QJsonObject green = check(QStringLiteral("green"), &exitCode);
+    QCOMPARE(exitCode, 2);
+    QCOMPARE(green.value(QStringLiteral("phase")).toString(), QStringLiteral("Terminating"));
+    const QStringList stuck = findingIds(green, QStringLiteral("volume-stuck"));
+    QCOMPARE(stuck.size(), 1);
+    QCOMPARE(green.value(QStringLiteral("findings"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("id"))
+                 .toString(),
+        stuck.first());
 }
 
 QTEST_GUILESS_MAIN(TestCliDebris)
