@@ -40,6 +40,12 @@ inline QString name(RepairPlan::Action action)
         return QStringLiteral("ResetDevices");
     case RepairPlan::Action::RenewRoutes:
         return QStringLiteral("RenewRoutes");
+    case RepairPlan::Action::DeleteVolume:
+        return QStringLiteral("DeleteVolume");
+    case RepairPlan::Action::ResetAndDeleteVolume:
+        return QStringLiteral("ResetAndDeleteVolume");
+    case RepairPlan::Action::DeleteLoadBalancer:
+        return QStringLiteral("DeleteLoadBalancer");
     }
     return QString();
 }
