@@ -2,7 +2,7 @@
 """Bootstrap the throwaway OpenStack of `stack up`: one Python process, plain REST.
 
     bootstrap.py identity   projects, users, roles, services, endpoints (Keystone)
-    bootstrap.py resources  quotas (Neutron, and Nova), flavors, the fake image
+    bootstrap.py resources  quotas (Neutron, and Nova and Cinder), flavors, the fake image
     bootstrap.py hypervisor wait until Nova lists the fake hypervisor as up
 
 Every step is idempotent: it finds before it creates. Settings come from the
@@ -19,23 +19,28 @@ from keystoneauth1.identity import v3
 
 HOST = "127.0.0.1"
 PORTS = {name: int(os.environ["FDOS_%s_PORT" % name.upper()])
-         for name in ("keystone", "neutron", "nova", "placement", "glance")}
+         for name in ("keystone", "neutron", "nova", "placement", "glance",
+                      "cinder", "octavia")}
 COMPUTE = os.environ.get("FDOS_COMPUTE", "0") == "1"
 REGION = "RegionOne"
 KEYSTONE = "http://%s:%d" % (HOST, PORTS["keystone"])
 NEUTRON = "http://%s:%d" % (HOST, PORTS["neutron"])
 NOVA = "http://%s:%d" % (HOST, PORTS["nova"])
 GLANCE = "http://%s:%d" % (HOST, PORTS["glance"])
+CINDER = "http://%s:%d" % (HOST, PORTS["cinder"])
+OCTAVIA = "http://%s:%d" % (HOST, PORTS["octavia"])
 
 ADMIN_PASSWORD = "admin-pass"
 MEMBER_PASSWORD = "member-pass"
 READER_PASSWORD = "reader-pass"
 SERVICE_PASSWORD = os.environ.get("FDOS_SERVICE_PASSWORD", "service-pass")
-SERVICE_USERS = ["neutron"] + (["nova", "placement", "glance"] if COMPUTE else [])
+SERVICE_USERS = ["neutron", "octavia"] + (["nova", "placement", "glance", "cinder"]
+                                          if COMPUTE else [])
 
 NEUTRON_QUOTA = {"network": 100, "subnet": 100, "port": 1000, "router": 50,
                  "security_group": 100, "security_group_rule": 1000,
                  "floatingip": 50}
+CINDER_QUOTA = {"volumes": 100, "gigabytes": 1000, "snapshots": 100}
 NOVA_QUOTA = {"instances": 100, "cores": 200, "ram": 200 * 1024,
               "key_pairs": 100, "server_groups": 50, "server_group_members": 100}
 FLAVORS = [  # name, id, vcpus, ram MiB, disk GiB
@@ -149,17 +154,27 @@ def identity():
     reader = ensure_user(sess, "reader", READER_PASSWORD, flightdeck)
     grant(sess, flightdeck, reader, "reader")
     grant(sess, flightdeck, admin_user["id"], "admin")
+    # Octavia's default policy asks for roles of its own besides the new default ones: every
+    # load-balancer read wants load-balancer_observer with reader (or load-balancer_member with
+    # member), every write load-balancer_member with member (octavia/policies/base.py).
+    # As a cloud that runs Octavia's defaults grants them: the member may change, the reader look.
+    for role in ("load-balancer_member", "load-balancer_observer"):
+        ensure_role(sess, role)
+    grant(sess, flightdeck, member, "load-balancer_member")
+    grant(sess, flightdeck, reader, "load-balancer_observer")
     ensure_role(sess, "service")  # what keystonemiddleware wants of service tokens
     for name in SERVICE_USERS:
         uid = ensure_user(sess, name, SERVICE_PASSWORD, service)
         grant(sess, service, uid, "admin")
         grant(sess, service, uid, "service")
     ensure_service(sess, "network", "neutron", NEUTRON)
+    ensure_service(sess, "load-balancer", "octavia", OCTAVIA)
     if COMPUTE:
         ensure_service(sess, "compute", "nova", NOVA + "/v2.1")
         ensure_service(sess, "placement", "placement",
                        "http://%s:%d" % (HOST, PORTS["placement"]))
         ensure_service(sess, "image", "glance", GLANCE)
+        ensure_service(sess, "volumev3", "cinderv3", CINDER + "/v3/%(project_id)s")
     print("identity ready: projects admin, service, flightdeck; users member, reader")
 
 
@@ -182,6 +197,10 @@ def resources():
     call(sess, "PUT", NOVA + "/v2.1/os-quota-sets/" + project,
          json={"quota_set": NOVA_QUOTA})
     print("nova quotas of flightdeck: %s" % NOVA_QUOTA)
+    admin_project = sess.get_project_id()
+    call(sess, "PUT", CINDER + "/v3/%s/os-quota-sets/%s" % (admin_project, project),
+         json={"quota_set": CINDER_QUOTA})
+    print("cinder quotas of flightdeck: %s" % CINDER_QUOTA)
     have = {f["name"] for f in call(sess, "GET", NOVA + "/v2.1/flavors",
                                     params={"is_public": "None"}).json()["flavors"]}
     for name, fid, vcpus, ram, disk in FLAVORS:
