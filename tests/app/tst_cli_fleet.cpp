@@ -33,7 +33,10 @@ private slots:
 private:
     using Run = CliFixture::Run;
     Run cli(const QStringList &args, int timeoutMs = 60000) { return m_cli->cli(args, timeoutMs); }
-    static QStringList allKlusters() { return words({ "blue", "demo", "edge", "gone", "green", "legacy" }); }
+    static QStringList allKlusters()
+    {
+        return words({ "blue", "demo", "edge", "gone", "green", "legacy", "retired" });
+    }
     static QStringList words(std::initializer_list<const char *> list)
     {
         QStringList out;
@@ -111,30 +114,36 @@ void TestCliFleet::checkAllJsonAndText()
     const Run text = cli(words({ "check", "--all", "--cloud", "sim" }));
     QCOMPARE(text.exitCode, 2);
     const QStringList lines = text.out.split(QLatin1Char('\n'));
-    // Four critical; green's node being serviced a warning; gone, being torn down, one finding (info): OK.
+    // Five critical, gone among them: being torn down, its deorbiter held by a volume stuck deleting
+    // (critical) and a load balancer stuck (warning). Green's node being serviced a warning; retired, which
+    // Kubernikus no longer has, what it left behind: two volumes and a load balancer orphaned, a volume and a
+    // load balancer stuck, five warnings.
     for (const QString &k : allKlusters()) {
-        const QString state = k == QLatin1String("green") ? QStringLiteral("WARNING")
-            : k == QLatin1String("gone")                  ? QStringLiteral("OK")
-                                                          : QStringLiteral("CRITICAL");
-        QVERIFY2(
-            text.out.contains(QRegularExpression(
-                QStringLiteral("^%1 +sim/%2 +%3")
-                    .arg(state, k,
-                        k == QLatin1String("gone") ? QStringLiteral("kluster being torn down: Terminating")
-                                                   : QStringLiteral("\\d+ critical · \\d+ warning")),
-                QRegularExpression::MultilineOption)),
+        const bool warning = k == QLatin1String("green") || k == QLatin1String("retired");
+        const QString counts = k == QLatin1String("gone")
+            ? QStringLiteral("1 critical · 1 warning; worst: volume stuck deleting \\(volume-stuck:")
+            : k == QLatin1String("retired") ? QStringLiteral("0 critical · 5 warning; worst: ")
+                                            : QStringLiteral("\\d+ critical · \\d+ warning");
+        QVERIFY2(text.out.contains(QRegularExpression(
+                     QStringLiteral("^%1 +sim/%2 +%3")
+                         .arg(warning ? QStringLiteral("WARNING") : QStringLiteral("CRITICAL"), k, counts),
+                     QRegularExpression::MultilineOption)),
             qPrintable(text.out));
     }
     // The console's order (KlusterRanking): a kluster-wide cause first, by critical causes (demo 8, edge 5,
-    // blue 2), then legacy's node-wide one.
-    QVERIFY2(lines.size() > 4 && lines.at(0).contains(QStringLiteral("sim/demo "))
+    // blue 2), then legacy's node-wide one, then gone's stuck volume; green's node-wide warning above
+    // retired's, each of one volume or load balancer.
+    QVERIFY2(lines.size() > 7 && lines.at(0).contains(QStringLiteral("sim/demo "))
             && lines.at(1).contains(QStringLiteral("sim/edge "))
             && lines.at(2).contains(QStringLiteral("sim/blue "))
-            && lines.at(3).contains(QStringLiteral("sim/legacy ")),
+            && lines.at(3).contains(QStringLiteral("sim/legacy "))
+            && lines.at(4).contains(QStringLiteral("sim/gone "))
+            && lines.at(5).contains(QStringLiteral("sim/green "))
+            && lines.at(6).contains(QStringLiteral("sim/retired ")),
         qPrintable(text.out));
     QVERIFY(text.out.count(QLatin1Char('\n')) < 12);
-    QVERIFY2(text.out.contains(QRegularExpression(
-                 QStringLiteral("6 klusters: \\d critical, \\d warning, \\d ok, 0 could not be checked"))),
+    QVERIFY2(
+        text.out.contains(QStringLiteral("7 klusters: 5 critical, 2 warning, 0 ok, 0 could not be checked")),
         qPrintable(text.out.right(300)));
     const Run verbose = cli(words({ "check", "--all", "--cloud", "sim", "--verbose" }));
     QCOMPARE(verbose.exitCode, 2);
@@ -150,7 +159,7 @@ void TestCliFleet::checkAllPrometheusPassesPromtool()
     QVERIFY2(r.exitCode == 2, qPrintable(r.err));
     const QString complaints = promtoolComplaints(r.out.toUtf8());
     QVERIFY2(complaints.isEmpty(), qPrintable(complaints));
-    QCOMPARE(sample(r.out, QStringLiteral("flightdeck_klusters"), QString()), 6.0);
+    QCOMPARE(sample(r.out, QStringLiteral("flightdeck_klusters"), QString()), 7.0);
     QCOMPARE(
         sample(r.out, QStringLiteral("flightdeck_cloud_listing_up"), QStringLiteral("cloud=\"sim\"")), 1.0);
     for (const QString &k : allKlusters()) {
@@ -203,6 +212,7 @@ void TestCliFleet::klusterWhoseApiIsDownIsReportedBesideTheOthers()
     QCOMPARE(up("demo"), QStringLiteral("1"));
     QCOMPARE(up("legacy"), QStringLiteral("1"));
     QCOMPARE(up("edge"), QStringLiteral("1"));
+    QCOMPARE(up("retired"), QStringLiteral("1")); // what it left behind read beside the others
 
     const Run json = cli(words({ "check", "--all", "--cloud", "sim", "--format", "json" }));
     for (const QJsonValue &v :
@@ -223,7 +233,9 @@ void TestCliFleet::klusterWhoseApiIsDownIsReportedBesideTheOthers()
                  QRegularExpression(QStringLiteral("^UNKNOWN +sim/blue +could not be checked: nodes: .*503"),
                      QRegularExpression::MultilineOption)),
         qPrintable(text.out.left(1500)));
-    QVERIFY2(text.out.contains(QStringLiteral("3 critical, 1 warning, 1 ok, 1 could not be checked")),
+    // demo, edge, legacy and gone critical; green and retired warnings; blue unchecked.
+    QVERIFY2(
+        text.out.contains(QStringLiteral("7 klusters: 4 critical, 2 warning, 0 ok, 1 could not be checked")),
         qPrintable(text.out.right(400)));
     const Run verbose = cli(words({ "check", "--all", "--cloud", "sim", "--verbose" }));
     QVERIFY2(verbose.out.contains(QStringLiteral("== sim / blue: UNKNOWN ==\nCould not be checked (")),
@@ -282,7 +294,7 @@ void TestCliFleet::twoCloudsOfOneProjectCountEachKlusterOnce()
         words({ "check", "--all", "--cloud", "sim", "--cloud", "sim-again", "--format", "prometheus" }));
     QVERIFY2(r.exitCode == 2, qPrintable(r.err));
     QVERIFY(promtoolComplaints(r.out.toUtf8()).isEmpty());
-    QCOMPARE(r.out.count(QStringLiteral("\nflightdeck_up{")), 6);
+    QCOMPARE(r.out.count(QStringLiteral("\nflightdeck_up{")), 7);
     const Run both = cli(words({ "check", "--all", "--cloud", "sim", "--all-clouds" }));
     QCOMPARE(both.exitCode, 3);
     QVERIFY2(both.err.contains(QStringLiteral("not both")), qPrintable(both.err));

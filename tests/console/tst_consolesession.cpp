@@ -104,24 +104,25 @@ void TestConsoleSession::addedConnectionIsListedAndRefreshed()
     QStringList names = klusters;
     names.sort();
     QCOMPARE(names,
-        QStringList({ QStringLiteral("blue"), QStringLiteral("demo"), QStringLiteral("edge"),
-            QStringLiteral("gone"), QStringLiteral("green"), QStringLiteral("legacy") }));
+        QStringList(
+            { QStringLiteral("blue"), QStringLiteral("demo"), QStringLiteral("edge"), QStringLiteral("gone"),
+                QStringLiteral("green"), QStringLiteral("legacy"), QStringLiteral("retired") }));
     for (const QString &k : klusters) {
         const KlusterData *d = session.store()->data({ QStringLiteral("sim"), k });
         QVERIFY2(d && d->fetch && d->diagnosis && !d->isStale(), qPrintable(k));
     }
-    QCOMPARE(refreshed.size(), 6); // the demo world's klusters
+    QCOMPARE(refreshed.size(), 7); // the demo world's klusters, retired (gone, its volumes left) among them
     QVERIFY(!refreshed.first().at(2).toBool()); // not cancelled
     const ConnectionStatus status = session.registry()->status(QStringLiteral("sim"));
     QCOMPARE(status.state, ConnectionStatus::State::Listed);
-    QCOMPARE(status.klusters, 6);
+    QCOMPARE(status.klusters, 7);
     QCOMPARE(status.stale, 0);
-    QCOMPARE(status.toText(), QStringLiteral("6 klusters"));
+    QCOMPARE(status.toText(), QStringLiteral("7 klusters"));
     QVERIFY(!changed.isEmpty());
     // The round's counts come from the store.
     QVERIFY(!rounds.isEmpty());
     const RefreshSummary summary = rounds.last().first().value<RefreshSummary>();
-    QCOMPARE(summary.klusters, 6);
+    QCOMPARE(summary.klusters, 7);
     QCOMPARE(summary.failed, 0);
     QVERIFY(!summary.snapshots);
     QVERIFY(session.registry()->anyLive());
@@ -222,7 +223,7 @@ void TestConsoleSession::testSignsInWithoutAConnection()
     });
     QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
     QVERIFY2(ok, qPrintable(what));
-    QVERIFY2(what.contains(QStringLiteral("6 kluster(s): blue, demo, edge, gone, green, legacy")),
+    QVERIFY2(what.contains(QStringLiteral("7 kluster(s): blue, demo, edge, gone, green, legacy, retired")),
         qPrintable(what));
     QVERIFY(session.registry()->isEmpty()); // a test adds no connection
 

@@ -175,17 +175,22 @@ void TestConsole::demoShowsEveryFindingKind()
     QVERIFY(ConsoleTest::open(window, adminSpec()));
     // Every kluster of the demo world, worst first by impact: a critical finding of the whole kluster (a
     // missing group or rule: demo, edge, blue, by their critical causes; blue's router devices' kept routes
-    // are one cause, its recycled pod CIDR) above legacy's node-wide ones; green's node being serviced a
-    // warning; gone, being torn down, one finding of its own (info).
+    // are one cause, its recycled pod CIDR) above legacy's node-wide ones; gone, being torn down, held in
+    // Terminating by a volume stuck deleting (critical; its load balancer stuck a warning, its own finding
+    // info); green's node being serviced a warning; retired, which Kubernikus no longer has, last: what it
+    // left behind (two volumes and a load balancer orphaned, a volume and a load balancer stuck) warnings
+    // only, each of one slot, so below green's node-wide warning for all their number.
     QCOMPARE(ConsoleTest::sidebarColumn(window.sidebar(), 0, KlustersModel::KeyRole),
         QStringList({ QStringLiteral("sim/demo"), QStringLiteral("sim/edge"), QStringLiteral("sim/blue"),
-            QStringLiteral("sim/legacy"), QStringLiteral("sim/green"), QStringLiteral("sim/gone") }));
+            QStringLiteral("sim/legacy"), QStringLiteral("sim/gone"), QStringLiteral("sim/green"),
+            QStringLiteral("sim/retired") }));
     // The worst kluster is selected first.
     QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/demo"));
 
     QSet<QString> all;
-    for (const QString &k : { QStringLiteral("demo"), QStringLiteral("edge"), QStringLiteral("legacy"),
-             QStringLiteral("blue"), QStringLiteral("green"), QStringLiteral("gone") }) {
+    for (const QString &k :
+        { QStringLiteral("demo"), QStringLiteral("edge"), QStringLiteral("legacy"), QStringLiteral("blue"),
+            QStringLiteral("green"), QStringLiteral("gone"), QStringLiteral("retired") }) {
         QVERIFY(select(window, { QStringLiteral("sim"), k }));
         QCOMPARE(window.currentKey().toString(), QStringLiteral("sim/") + k);
         const QStringList kinds = kindsShown(window);
@@ -205,7 +210,9 @@ void TestConsole::demoShowsEveryFindingKind()
         QStringLiteral("node-without-instance"), QStringLiteral("instance-stopped"),
         QStringLiteral("port-address-pair-missing"), QStringLiteral("device-route-stale"),
         QStringLiteral("device-route-missing"), QStringLiteral("route-recycled"),
-        QStringLiteral("kluster-terminating") };
+        QStringLiteral("kluster-terminating"), QStringLiteral("volume-orphaned"),
+        QStringLiteral("volume-stuck"), QStringLiteral("loadbalancer-orphaned"),
+        QStringLiteral("loadbalancer-stuck") };
     // route-recycled is derived from the local history alone, and the demo's first refresh has none (nothing
     // is made up for it): recycledCidrFromTheHistoryForAReader shows it from two refreshes apart.
     const QStringList fromTheHistory { QStringLiteral("route-recycled") };
@@ -959,14 +966,15 @@ void TestConsole::fleetOpensAKluster()
     auto *fleet = window.findChild<FleetView *>();
     QVERIFY(fleet);
     // Every kluster, worst first: in the list's order (one ranking).
-    QCOMPARE(fleet->tileCount(), 6);
+    QCOMPARE(fleet->tileCount(), 7);
     QStringList tiles;
     for (int i = 0; i < fleet->tileCount(); ++i)
         tiles << fleet->tileKey(i).toString();
     QCOMPARE(tiles, ConsoleTest::sidebarColumn(window.sidebar(), 0, KlustersModel::KeyRole));
     QCOMPARE(tiles,
         QStringList({ QStringLiteral("sim/demo"), QStringLiteral("sim/edge"), QStringLiteral("sim/blue"),
-            QStringLiteral("sim/legacy"), QStringLiteral("sim/green"), QStringLiteral("sim/gone") }));
+            QStringLiteral("sim/legacy"), QStringLiteral("sim/gone"), QStringLiteral("sim/green"),
+            QStringLiteral("sim/retired") }));
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
         window.resize(1440, 900);
         QTest::qWait(50);
@@ -1001,9 +1009,9 @@ void TestConsole::sidebarGroupsByConnection()
     QCOMPARE(model->rowCount(), 2);
     QStringList headings { model->index(0, 0).data().toString(), model->index(1, 0).data().toString() };
     headings.sort();
-    QCOMPARE(headings, QStringList({ QStringLiteral("lab · RegionOne (6)"), QStringLiteral("sim (6)") }));
+    QCOMPARE(headings, QStringList({ QStringLiteral("lab · RegionOne (7)"), QStringLiteral("sim (7)") }));
     QVERIFY(sidebar->isExpanded(model->index(0, 0)) && sidebar->isExpanded(model->index(1, 0)));
-    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 12);
+    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 14);
     QCOMPARE(model->index(0, 0, model->index(0, 0)).data(KlustersModel::KlusterRole).toString(),
         QStringLiteral("demo"));
     // Causes, not symptoms: an incident counts once, and each critical finding in none.
@@ -1013,7 +1021,8 @@ void TestConsole::sidebarGroupsByConnection()
     QCOMPARE(model->index(0, KlustersModel::CriticalColumn).data().toInt(),
         critical(QStringLiteral("demo")) + critical(QStringLiteral("edge"))
             + critical(QStringLiteral("legacy")) + critical(QStringLiteral("blue"))
-            + critical(QStringLiteral("green")) + critical(QStringLiteral("gone")));
+            + critical(QStringLiteral("green")) + critical(QStringLiteral("gone"))
+            + critical(QStringLiteral("retired")));
     if (const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR"); !shots.isEmpty()) {
         window.resize(1440, 900);
         QTest::qWait(50);
@@ -1046,9 +1055,9 @@ void TestConsole::sidebarGroupsByConnection()
     QCOMPARE(matches, QStringList({ QStringLiteral("lab/legacy"), QStringLiteral("sim/legacy") }));
     window.sidebarFilter()->setText(QStringLiteral("connection:lab"));
     QCOMPARE(model->rowCount(), 1);
-    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 6);
+    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 7);
     window.sidebarFilter()->clear();
-    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 12);
+    QCOMPARE(ConsoleTest::sidebarRows(sidebar).size(), 14);
 }
 
 void TestConsole::refreshFailureKeepsTheData()
@@ -1122,7 +1131,7 @@ void TestConsole::malformedKlusterListKeepsTheData()
                 && window.bannerText().contains(QStringLiteral("/api/v1/clusters")),
             qPrintable(window.bannerText()));
         // The klusters stay, and are refreshed each on its own.
-        QCOMPARE(ConsoleTest::sidebarRows(window.sidebar()).size(), 6);
+        QCOMPARE(ConsoleTest::sidebarRows(window.sidebar()).size(), 7);
         QCOMPARE(window.findingsPage()->view()->model()->rowCount(), findings);
     }
 }

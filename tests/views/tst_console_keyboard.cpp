@@ -271,7 +271,7 @@ void TestConsoleKeyboard::fromTheFilter()
     QCOMPARE(m_window->sidebarFilter()->text(), QStringLiteral("blue"));
     QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 1);
     press(Qt::Key_Escape); // cleared: every kluster again, legacy still the one shown and marked
-    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 6); // the demo world's klusters
+    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 7); // the demo world's klusters
     QCOMPARE(m_window->currentKey().toString(), QStringLiteral("sim/legacy"));
     press(Qt::Key_2, Qt::ControlModifier);
     QCOMPARE(m_window->currentTab(), Tab::Findings);
@@ -392,7 +392,7 @@ void TestConsoleKeyboard::filtersAreNoTrap()
     press(Qt::Key_K, Qt::ControlModifier);
     press(Qt::Key_Escape);
     QCOMPARE(m_window->sidebarFilter()->text(), QString());
-    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 6); // the demo world's klusters
+    QCOMPARE(ConsoleTest::sidebarRows(m_window->sidebar()).size(), 7); // the demo world's klusters
     // "/" from a table: its filter, empty-handed; a filter that matches nothing says so.
     press(Qt::Key_3, Qt::ControlModifier);
     QTest::keyClick(m_window->nodesPage()->view(), Qt::Key_Slash);
@@ -863,9 +863,9 @@ void TestConsoleKeyboard::fleetByKeyboard()
     auto *page = m_window->findChild<FleetPage *>();
     QVERIFY(page);
     FleetView *fleet = page->view();
-    QCOMPARE(fleet->tileCount(), 6); // the demo world's klusters
-    QVERIFY(!fleet->isCompact()); // four klusters: tiles
-    QVERIFY(page->summary()->text().startsWith(QStringLiteral("6 klusters")));
+    QCOMPARE(fleet->tileCount(), 7); // the demo world's klusters
+    QVERIFY(!fleet->isCompact()); // seven klusters: tiles
+    QVERIFY(page->summary()->text().startsWith(QStringLiteral("7 klusters")));
     fleet->setFocus(Qt::ShortcutFocusReason);
     QTest::keyClick(fleet, Qt::Key_Slash);
     QCOMPARE(QApplication::focusWidget(), page->filterBox());
@@ -879,14 +879,15 @@ void TestConsoleKeyboard::fleetByKeyboard()
     press(Qt::Key_Escape);
     QCOMPARE(page->filterBox()->text(), QString());
     fleet->settle();
-    QCOMPARE(fleet->tileCount(), 6);
+    QCOMPARE(fleet->tileCount(), 7);
     press(Qt::Key_Down);
     QCOMPARE(QApplication::focusWidget(), fleet);
     QCOMPARE(fleet->tileKey(fleet->currentTile()).kluster, QStringLiteral("legacy")); // where it was
     QVERIFY(page->currentLine()->text().startsWith(QStringLiteral("legacy (sim)")));
     press(Qt::Key_End);
-    QCOMPARE(fleet->currentTile(), 5);
-    const KlusterKey last = fleet->tileKey(5);
+    QCOMPARE(fleet->currentTile(), 6);
+    const KlusterKey last = fleet->tileKey(6);
+    QCOMPARE(last.kluster, QStringLiteral("retired")); // gone, its warnings of one slot each: the least grave
     press(Qt::Key_Return);
     QTRY_COMPARE(m_window->currentKey(), last);
 

@@ -399,12 +399,13 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
     QTest::keyClick(edit->secretBox(), Qt::Key_S, Qt::AltModifier);
     QTRY_VERIFY_WITH_TIMEOUT(!edit, 30000);
     QVERIFY(waitSettled(window));
-    QTRY_COMPARE(klusters().size(), 6);
+    QTRY_COMPARE(klusters().size(), 7);
     QStringList keys = ConsoleTest::sidebarColumn(window.sidebar(), 0, KlustersModel::KeyRole);
     keys.sort();
     QCOMPARE(keys,
         QStringList({ QStringLiteral("sim/blue"), QStringLiteral("sim/demo"), QStringLiteral("sim/edge"),
-            QStringLiteral("sim/gone"), QStringLiteral("sim/green"), QStringLiteral("sim/legacy") }));
+            QStringLiteral("sim/gone"), QStringLiteral("sim/green"), QStringLiteral("sim/legacy"),
+            QStringLiteral("sim/retired") }));
     QCOMPARE(Settings::connections().size(), 1);
     QTRY_VERIFY(window.bannerText().contains(QStringLiteral("this session only"))); // no keychain here
 
@@ -415,7 +416,7 @@ void TestConsoleNewcomer::aConnectionThatFailsCanBeFixedAndRemoved()
         [&confirm](QDialog *box) { confirm = box; });
     QTest::mouseClick(manager->removeButton(), Qt::LeftButton);
     QVERIFY(confirm);
-    QCOMPARE(klusters().size(), 6); // nothing before the confirmation
+    QCOMPARE(klusters().size(), 7); // nothing before the confirmation
     auto *box = qobject_cast<QMessageBox *>(confirm.data());
     QVERIFY(box);
     QCOMPARE(box->defaultButton(), box->button(QMessageBox::Cancel));
