@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QUrl>
+#include <algorithm>
 #include <array>
 
 QString Permissions::name(Permission permission)
@@ -198,8 +199,9 @@ const PolicyProfile &PolicyProfile::defaults()
                 QStringLiteral("/servers/") + id + QStringLiteral("/os-instance-actions"), {},
                 QStringLiteral("os_compute_api:os-instance-actions:list"), reader,
                 QStringLiteral("read the actions on the project's servers") },
-            // Cinder (Zed's defaults: volume/policies/*.py) and Octavia (11.0.0's, with the Keystone default
-            // roles: octavia/policies/*.py; its own load-balancer_* roles as well), docs/wire-formats.md.
+            // Cinder (Zed's defaults: volume/policies/*.py) and Octavia (11.0.0's: its own load-balancer_*
+            // role together with the Keystone role, "a+b" all of them; octavia/policies/*.py),
+            // docs/wire-formats.md.
             { volume, QStringLiteral("GET"), QStringLiteral("/volumes/detail(\\?.*)?"), {},
                 QStringLiteral("volume:get_all"), reader, QStringLiteral("list the project's volumes") },
             { volume, QStringLiteral("DELETE"), QStringLiteral("/volumes/") + id, {},
@@ -210,13 +212,15 @@ const PolicyProfile &PolicyProfile::defaults()
                 QStringList { QStringLiteral("admin") }, QStringLiteral("reset a volume's status") },
             { loadBalancer, QStringLiteral("GET"), QStringLiteral("/v2/lbaas/loadbalancers(\\?.*)?"), {},
                 QStringLiteral("os_load-balancer_api:loadbalancer:get_all"),
-                QStringList { QStringLiteral("reader"), QStringLiteral("load-balancer_observer"),
-                    QStringLiteral("load-balancer_member") },
+                QStringList { QStringLiteral("load-balancer_observer+reader"),
+                    QStringLiteral("load-balancer_member+member"),
+                    QStringLiteral("load-balancer_global_observer"), QStringLiteral("load-balancer_admin") },
                 QStringLiteral("list the project's load balancers") },
             { loadBalancer, QStringLiteral("DELETE"),
                 QStringLiteral("/v2/lbaas/loadbalancers/[^/?]+(\\?cascade=true)?"), {},
                 QStringLiteral("os_load-balancer_api:loadbalancer:delete"),
-                QStringList { QStringLiteral("member"), QStringLiteral("load-balancer_member") },
+                QStringList {
+                    QStringLiteral("load-balancer_member+member"), QStringLiteral("load-balancer_admin") },
                 QStringLiteral("delete the project's load balancers") },
         };
         for (const Rule &rule : std::as_const(p.m_rules))
@@ -270,8 +274,12 @@ PermissionVerdict PolicyProfile::judgeWritten(
             for (const Rule &r : m_rules) {
                 if (r.service == rule.service && r.policy == name) {
                     QStringList checks;
-                    for (const QString &role : r.anyRole)
-                        checks << QStringLiteral("role:") + role;
+                    for (const QString &role : r.anyRole) {
+                        QStringList all;
+                        for (const QString &one : role.split(QLatin1Char('+')))
+                            all << QStringLiteral("role:") + one;
+                        checks << QStringLiteral("(%1)").arg(all.join(QStringLiteral(" and ")));
+                    }
                     made = defaults.insert(name, PolicyRule::parse(checks.join(QStringLiteral(" or "))));
                     break;
                 }
@@ -346,12 +354,15 @@ PermissionVerdict PolicyProfile::judge(
     if (const PolicyOverride *file = overrideFor(rule->service, rule->policy))
         return judgeWritten(*rule, *file, identity);
     for (const QString &role : rule->anyRole) {
-        if (identity.hasRole(role))
+        const QStringList all = role.split(QLatin1Char('+'));
+        if (std::all_of(
+                all.cbegin(), all.cend(), [&identity](const QString &r) { return identity.hasRole(r); }))
             return { Permission::Allowed, QString() };
     }
     return { Permission::Denied,
         QStringLiteral("%1 needs the role %2 (%3) to %4; these credentials have %5")
-            .arg(rule->policy, rule->anyRole.join(QStringLiteral(" or ")),
+            .arg(rule->policy,
+                rule->anyRole.join(QStringLiteral(" or ")).replace(QLatin1Char('+'), QStringLiteral(" and ")),
                 identity.projectName.isEmpty() ? QStringLiteral("the project")
                                                : QStringLiteral("project %1").arg(identity.projectName),
                 rule->what, rolesOf(identity)) };

@@ -73,7 +73,7 @@ public:
         QString pathPattern; // a regular expression over the path relative to the service's endpoint
         QString actionKey; // a server action's body key ("os-start"); empty: any body
         QString policy; // the policy's name ("update_router", "os_compute_api:servers:delete")
-        QStringList anyRole; // one of them suffices (hasRole)
+        QStringList anyRole; // one of them suffices (hasRole); "a+b": both together
         QString what; // "change the project's routers"
     };
 

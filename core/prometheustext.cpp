@@ -125,7 +125,7 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
         "critical or warning finding in no incident once; by severity.");
     Family phase("flightdeck_kluster_phase", "gauge",
         "The kluster's lifecycle phase as Kubernikus says it: 1 for the phase it is in (\"none\" when it "
-        "says none).");
+        "says none; \"Gone\" when it no longer has the kluster, which left volumes behind).");
     Family overdue("flightdeck_automation_overdue", "gauge",
         "Findings Kubernikus' own automation is overdue on, by actor (flight, routegc, route-controller); "
         "every "
@@ -185,8 +185,8 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
         }
         if (state.klusterSource.known) {
             Labels l = labels;
-            l << std::pair { "phase",
-                state.kluster.phase.isEmpty() ? QStringLiteral("none") : state.kluster.phase };
+            // Kubernikus' phase, or Gone for a kluster it no longer has (diagnosis.md §9).
+            l << std::pair { "phase", diagnosis.phase.isEmpty() ? QStringLiteral("none") : diagnosis.phase };
             phase.add(l, "1");
         }
         std::array<int, 3> overdueBy {};

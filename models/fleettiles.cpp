@@ -187,8 +187,9 @@ QList<FleetTile> fleetTiles(const QAbstractItemModel &m, FleetGrouping grouping,
         t.reason = first.data(KlustersModel::ReasonRole).toString();
         t.causes = first.data(KlustersModel::CriticalCountRole).toInt() > 0
             || first.data(KlustersModel::WarningCountRole).toInt() > 0;
-        // A kluster being torn down: what it is, and for how long; grey, never red.
-        if (first.data(KlustersModel::PhaseRole).toString() == QLatin1String("Terminating")) {
+        // A kluster being torn down: what it is, and for how long; grey, never red, unless what holds it is a
+        // cause of its own (a volume stuck deleting): then its counts, as the list has them.
+        if (first.data(KlustersModel::PhaseRole).toString() == QLatin1String("Terminating") && !t.causes) {
             t.retiring = true;
             t.severity = std::nullopt;
             const qint64 s = first.data(KlustersModel::TerminatingRole).toLongLong();

@@ -119,8 +119,14 @@ std::optional<HttpResponse> Simulator::policyRefusal(
     const bool reads = request.method == "GET" || request.method == "HEAD";
     const int u = m_world.userIndex(token.userId);
     const QStringList roles = u >= 0 ? m_world.users.at(u).roles : QStringList();
-    const bool member = roles.contains(QStringLiteral("member")) || roles.contains(QStringLiteral("admin"));
-    const bool reader = member || roles.contains(QStringLiteral("reader"));
+    bool member = roles.contains(QStringLiteral("member")) || roles.contains(QStringLiteral("admin"));
+    bool reader = member || roles.contains(QStringLiteral("reader"));
+    if (service == QLatin1String("load-balancer")) {
+        // Octavia 11's defaults: its own role together with Keystone's (octavia/policies/base.py).
+        const bool lbMember = member && roles.contains(QStringLiteral("load-balancer_member"));
+        reader = lbMember || (reader && roles.contains(QStringLiteral("load-balancer_observer")));
+        member = lbMember;
+    }
     if (reads ? reader : member)
         return std::nullopt;
     const QStringList parts = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);

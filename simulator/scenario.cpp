@@ -134,7 +134,8 @@ struct Loader
             user.projectId = projectId;
             // Keystone's roles on the project: a member reads and writes, a reader only reads, an admin also
             // reaches what a cloud admin may (the ASR driver's device API).
-            user.roles = { QStringLiteral("member"), QStringLiteral("reader") };
+            user.roles = { QStringLiteral("member"), QStringLiteral("reader"),
+                QStringLiteral("load-balancer_member") };
             if (u.contains(QStringLiteral("roles"))) {
                 user.roles.clear();
                 for (const QJsonValue r : u.value(QStringLiteral("roles")).toArray())

@@ -187,8 +187,8 @@ void TestConsoleNewcomer::firstLaunchAddsACloudByHand()
     QVERIFY2(tested.first().at(1).toString().contains(QStringLiteral("demo")),
         qPrintable(tested.first().at(1).toString()));
     // Who signed in, with which roles (diagnosis.md §8): what the repairs offered are judged for.
-    QVERIFY2(tested.first().at(1).toString().contains(
-                 QStringLiteral("Signed in as demo · member, reader · project flightdeck-demo")),
+    QVERIFY2(tested.first().at(1).toString().contains(QStringLiteral(
+                 "Signed in as demo · member, reader, load-balancer_member · project flightdeck-demo")),
         qPrintable(tested.first().at(1).toString()));
     QSignalSpy accepted(dialog.data(), &QDialog::accepted);
     QTest::keyClick(dialog->secretBox(), Qt::Key_Return);

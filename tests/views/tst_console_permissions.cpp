@@ -108,8 +108,8 @@ void TestConsolePermissions::readerGetsTheGuideByKeyboard()
 {
     QVERIFY(start(QStringLiteral("reader")));
     // Who reads, with which roles, in the header.
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->viewsHeader()->text().contains(
-                                 QStringLiteral("as reader · reader · project flightdeck-demo")),
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->viewsHeader()->text().contains(QStringLiteral(
+                                 "as reader · reader, load-balancer_observer · project flightdeck-demo")),
         5000);
     const QString id = QStringLiteral("security-group-rule-missing:tcp");
     m_window->setTab(Tab::Findings);

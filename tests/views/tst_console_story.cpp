@@ -188,13 +188,6 @@ void TestConsoleStory::oneStoryEverywhere()
         QCOMPARE(tile->key.toString(), list.at(i).key);
         QCOMPARE(tile->reason, list.at(i).reason);
         if (list.at(i).critical + list.at(i).warning > 0) {
-            // Known product bug: the Fleet paints every Terminating kluster grey and says "Terminating"
-            // instead of its counts (models/fleettiles.cpp), even gone, held by a critical volume stuck
-            // deleting that the list and check --all count (1 critical · 1 warning). Remove once fixed: the
-            // check then passes, and an unexpected pass fails this test.
-            if (list.at(i).key == QLatin1String("sim/gone"))
-                QEXPECT_FAIL(
-                    "demo", "a Terminating kluster's tile hides its critical cause's counts", Continue);
             QVERIFY2(tile->causes
                     && tile->counts.endsWith(QStringLiteral("%1 critical · %2 warning")
                                                  .arg(list.at(i).critical)
