@@ -4,6 +4,8 @@
 #include "core/json/jsonreader.h"
 #include "core/klusterstate.h"
 
+#include <algorithm>
+
 namespace {
 
 const QString ClusterKey = QStringLiteral("cinder.csi.openstack.org/cluster");
@@ -118,15 +120,22 @@ QStringList Debris::goneKlusters(
     return gone;
 }
 
+bool Debris::madeFor(const Volume &volume, const QString &kluster, const QString &projectId)
+{
+    return !volume.cluster.isEmpty() && volume.cluster == volumeClusterOf(kluster, projectId);
+}
+
+bool Debris::madeFor(const LoadBalancer &loadBalancer, const QString &kluster)
+{
+    const std::optional<ServiceRef> service = serviceOf(loadBalancer);
+    return service && service->kluster == kluster;
+}
+
 int Debris::leftBehind(const KlusterState &state)
 {
-    const QString cluster = volumeClusterOf(state.kluster.name, state.kluster.projectId);
-    int count = 0;
-    for (const Volume &v : state.volumes)
-        count += v.cluster == cluster ? 1 : 0;
-    for (const LoadBalancer &lb : state.loadBalancers) {
-        const std::optional<ServiceRef> service = serviceOf(lb);
-        count += service && service->kluster == state.kluster.name ? 1 : 0;
-    }
-    return count;
+    const Kluster &k = state.kluster;
+    return int(std::count_if(state.volumes.cbegin(), state.volumes.cend(),
+               [&k](const Volume &v) { return madeFor(v, k.name, k.projectId); }))
+        + int(std::count_if(state.loadBalancers.cbegin(), state.loadBalancers.cend(),
+            [&k](const LoadBalancer &lb) { return madeFor(lb, k.name); }));
 }

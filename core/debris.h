@@ -75,6 +75,11 @@ std::optional<ServiceRef> serviceOf(const LoadBalancer &lb);
 // Kubernetes cluster's cloud provider's, not only Kubernikus'. Sorted.
 QStringList goneKlusters(const QList<Volume> &volumes, const QStringList &existing, const QString &projectId);
 
+// Whether the CSI driver made the volume, or the cloud provider the load balancer, for kluster `kluster` of
+// project `projectId` (the rules above): the one attribution every finding and count uses.
+bool madeFor(const Volume &volume, const QString &kluster, const QString &projectId);
+bool madeFor(const LoadBalancer &loadBalancer, const QString &kluster);
+
 // How many of the state's volumes and load balancers its kluster made (by the rules above).
 int leftBehind(const KlusterState &state);
 

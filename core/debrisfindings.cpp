@@ -78,8 +78,7 @@ bool whyNot(const KlusterState &state, const QString &findingId, Refusal *reason
         = kind == QLatin1String("loadbalancer-orphaned") || kind == QLatin1String("loadbalancer-stuck");
     if (!volume && !loadBalancer)
         return false;
-    const KlusterPhase phase
-        = state.kluster.gone ? KlusterPhase::Gone : KlusterPhases::parse(state.kluster.phase);
+    const KlusterPhase phase = KlusterPhases::of(state.kluster);
     const bool live = phase != KlusterPhase::Gone && phase != KlusterPhase::Terminating;
     const QString liveText
         = QStringLiteral("kluster %1 exists and is not Terminating (%2): what it holds is its own")
@@ -151,10 +150,9 @@ void detect(Detection &d)
             terminating = f.facts.forSeconds;
     }
     if (s.volumesSource.known) {
-        const QString cluster = Debris::volumeClusterOf(s.kluster.name, s.kluster.projectId);
         for (int i = 0; i < s.volumes.size(); ++i) {
             const Volume &v = s.volumes.at(i);
-            if (v.cluster != cluster)
+            if (!Debris::madeFor(v, s.kluster.name, s.kluster.projectId))
                 continue;
             FindingFacts facts;
             facts.volume = i;
@@ -174,8 +172,7 @@ void detect(Detection &d)
     if (s.loadBalancersSource.known) {
         for (int i = 0; i < s.loadBalancers.size(); ++i) {
             const LoadBalancer &lb = s.loadBalancers.at(i);
-            const std::optional<ServiceRef> service = Debris::serviceOf(lb);
-            if (!service || service->kluster != s.kluster.name)
+            if (!Debris::madeFor(lb, s.kluster.name))
                 continue;
             FindingFacts facts;
             facts.loadBalancer = i;

@@ -49,10 +49,7 @@ DiagnosisContext::DiagnosisContext(const KlusterState &s, const DiagnosisOptions
     , options(o)
     , index(state)
     , audit(index)
-    , phase(state.kluster.gone ? KlusterPhase::Gone
-              : KlusterPhases::parse(state.kluster.phase) == KlusterPhase::Gone
-              ? KlusterPhase::Unknown
-              : KlusterPhases::parse(state.kluster.phase))
+    , phase(KlusterPhases::of(state.kluster))
     , nodeEvidenceMissing(computeNodeEvidenceMissing(state, index))
     , atomicRoutes(state.hasAtomicExtraRoutes() && !options.fullRouteUpdates)
     , routeLimit(effectiveRouteLimit(state, options))

@@ -1,5 +1,7 @@
 #include "core/klusterphase.h"
 
+#include "core/kluster.h"
+
 namespace {
 struct PhaseName
 {
@@ -34,4 +36,12 @@ QString KlusterPhases::name(KlusterPhase phase)
             return QLatin1String(p.name);
     }
     return QString();
+}
+
+KlusterPhase KlusterPhases::of(const Kluster &kluster)
+{
+    if (kluster.gone)
+        return KlusterPhase::Gone;
+    const KlusterPhase phase = parse(kluster.phase);
+    return phase == KlusterPhase::Gone ? KlusterPhase::Unknown : phase;
 }

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+struct Kluster;
+
 // The kluster's lifecycle phase (Kubernikus' status.phase, diagnosis.md §7): it decides what is expected of
 // the kluster and which of Kubernikus' controllers act on it.
 enum class KlusterPhase
@@ -21,6 +23,9 @@ enum class KlusterPhase
 
 namespace KlusterPhases {
 KlusterPhase parse(const QString &phase);
+// The phase a kluster is diagnosed in: Gone where Kubernikus no longer has it, else its status.phase (a
+// status.phase of "Gone" is not Kubernikus' word: Unknown).
+KlusterPhase of(const Kluster &kluster);
 QString name(
     KlusterPhase phase); // "Running", …; empty for None and Unknown (the kluster's own text names those)
 // Whose nodes are not there yet are not unhealthy: Pending and Creating.
