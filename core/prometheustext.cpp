@@ -123,6 +123,9 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
     Family causes("flightdeck_causes", "gauge",
         "What is wrong counted as causes, as the console and check --all count it: an incident once, a "
         "critical or warning finding in no incident once; by severity.");
+    Family worst("flightdeck_worst_cause_rank", "gauge",
+        "The kluster's worst cause (a finding kind or an incident rule) and its severity; the value is its "
+        "rank in the one ranking (lower is worse). Absent when nothing is critical or warning.");
     Family phase("flightdeck_kluster_phase", "gauge",
         "The kluster's lifecycle phase as Kubernikus says it: 1 for the phase it is in (\"none\" when it "
         "says none; \"Gone\" when it no longer has the kluster, which left volumes behind).");
@@ -183,6 +186,13 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
             l << std::pair { "severity", severityName(severity) };
             causes.add(l, QByteArray::number(n));
         }
+        if (standing.worst) {
+            Labels l = labels;
+            // The cause's id is "<kind or rule>:<subject>": its kind or rule names it, a bounded label.
+            l << std::pair { "cause", standing.worstCause.section(QLatin1Char(':'), 0, 0) }
+              << std::pair { "severity", severityName(*standing.worst) };
+            worst.add(l, QByteArray::number(standing.worstRank));
+        }
         if (state.klusterSource.known) {
             Labels l = labels;
             // Kubernikus' phase, or Gone for a kluster it no longer has (diagnosis.md §9).
@@ -239,7 +249,7 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
 
     QByteArray out;
     for (const Family *f : { &build, &count, &clouds, &up, &duration, &readAt, &findings, &incidents, &causes,
-             &phase, &overdue, &oldest, &routes, &limit, &nodes, &expected, &nodeReady, &omitted })
+             &worst, &phase, &overdue, &oldest, &routes, &limit, &nodes, &expected, &nodeReady, &omitted })
         f->appendTo(out);
     if (options.runSeconds) {
         Family run("flightdeck_check_run_duration_seconds", "gauge", "How long the whole check --all took.");

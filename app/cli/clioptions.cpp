@@ -271,124 +271,169 @@ std::optional<Parsed> readCloud(const QCommandLineParser &parser, QString *error
     return out;
 }
 
-void addAlertmanager(QCommandLineParser &parser)
+namespace {
+
+// The options of an Alertmanager or a Prometheus: --<p>, --<p>-ca, --<p>-auth, --<p>-user, --<p>-secret-file,
+// --<p>-cert, --<p>-key (and for an Alertmanager --<p>-label).
+struct Monitoring
 {
-    parser.addOption({ QStringLiteral("alertmanager"),
-        QStringLiteral("Show the kluster's alerts of this Alertmanager (v2 API) beside its findings "
-                       "(docs/alertmanager.md)."),
-        QStringLiteral("url") });
-    parser.addOption({ QStringLiteral("alertmanager-label"),
-        QStringLiteral("The label that names the kluster in its alerts (repeat for a fallback; default "
-                       "kluster_name, then kluster)."),
-        QStringLiteral("name") });
-    parser.addOption({ QStringLiteral("alertmanager-ca"),
-        QStringLiteral("A CA (PEM) to trust for the Alertmanager, beside the system's."),
-        QStringLiteral("file") });
-    parser.addOption({ QStringLiteral("alertmanager-auth"),
-        QStringLiteral("How to authenticate: none (default), basic or bearer."),
-        QStringLiteral("none|basic|bearer"), QStringLiteral("none") });
-    parser.addOption({ QStringLiteral("alertmanager-user"),
-        QStringLiteral("The user of basic authentication."), QStringLiteral("name") });
-    parser.addOption({ QStringLiteral("alertmanager-secret-file"),
-        QStringLiteral("A file holding the password or token (else $FLIGHTDECK_ALERTMANAGER_SECRET, else the "
-                       "keychain)."),
-        QStringLiteral("file") });
-    parser.addOption({ QStringLiteral("alertmanager-cert"),
-        QStringLiteral("A client certificate (PEM) for the Alertmanager, with --alertmanager-key."),
-        QStringLiteral("file") });
-    parser.addOption({ QStringLiteral("alertmanager-key"),
-        QStringLiteral("The client certificate's key (PEM)."), QStringLiteral("file") });
+    QString option; // "alertmanager"
+    QString what; // "Alertmanager"
+    const char *environment; // the variable a secret may come from
+    bool labels; // --<p>-label: the labels that name a kluster in its alerts
+    QString (*secretKey)(const AlertmanagerTarget &target);
+    QString opt(const char *suffix) const { return option + QLatin1Char('-') + QLatin1String(suffix); }
+};
+
+QString alertmanagerSecretKey(const AlertmanagerTarget &target)
+{
+    return target.secretKey();
 }
 
-std::optional<AlertmanagerTarget> readAlertmanager(const QCommandLineParser &parser, QString *error)
+const Monitoring alertmanagerOptions { QStringLiteral("alertmanager"), QStringLiteral("Alertmanager"),
+    "FLIGHTDECK_ALERTMANAGER_SECRET", true, &alertmanagerSecretKey };
+const Monitoring prometheusOptions { QStringLiteral("prometheus"), QStringLiteral("Prometheus"),
+    "FLIGHTDECK_PROMETHEUS_SECRET", false, &PrometheusClient::secretKey };
+
+void addMonitoring(QCommandLineParser &parser, const Monitoring &m, const QString &description)
+{
+    parser.addOption({ m.option, description, QStringLiteral("url") });
+    if (m.labels)
+        parser.addOption({ m.opt("label"),
+            QStringLiteral("The label that names the kluster in its alerts (repeat for a fallback; default "
+                           "kluster_name, then kluster)."),
+            QStringLiteral("name") });
+    parser.addOption(
+        { m.opt("ca"), QStringLiteral("A CA (PEM) to trust for the %1, beside the system's.").arg(m.what),
+            QStringLiteral("file") });
+    parser.addOption({ m.opt("auth"), QStringLiteral("How to authenticate: none (default), basic or bearer."),
+        QStringLiteral("none|basic|bearer"), QStringLiteral("none") });
+    parser.addOption(
+        { m.opt("user"), QStringLiteral("The user of basic authentication."), QStringLiteral("name") });
+    parser.addOption({ m.opt("secret-file"),
+        QStringLiteral("A file holding the password or token (else $%1, else the keychain).")
+            .arg(QLatin1String(m.environment)),
+        QStringLiteral("file") });
+    parser.addOption({ m.opt("cert"),
+        QStringLiteral("A client certificate (PEM) for the %1, with --%2.").arg(m.what, m.opt("key")),
+        QStringLiteral("file") });
+    parser.addOption(
+        { m.opt("key"), QStringLiteral("The client certificate's key (PEM)."), QStringLiteral("file") });
+}
+
+std::optional<AlertmanagerTarget> readMonitoring(
+    const QCommandLineParser &parser, const Monitoring &m, QString *error)
 {
     AlertmanagerTarget target;
-    if (!parser.isSet(QStringLiteral("alertmanager"))) {
-        for (const char *other : { "alertmanager-label", "alertmanager-ca", "alertmanager-user",
-                 "alertmanager-secret-file", "alertmanager-cert", "alertmanager-key" })
-            if (parser.isSet(QLatin1String(other))) {
-                *error = QStringLiteral("--%1 without --alertmanager URL").arg(QLatin1String(other));
+    if (!parser.isSet(m.option)) {
+        for (const char *other : { "label", "ca", "user", "secret-file", "cert", "key" })
+            if ((m.labels || qstrcmp(other, "label") != 0) && parser.isSet(m.opt(other))) {
+                *error = QStringLiteral("--%1 without --%2 URL").arg(m.opt(other), m.option);
                 return std::nullopt;
             }
         return target;
     }
     QString why;
-    const std::optional<QUrl> url
-        = AlertmanagerTarget::readUrl(parser.value(QStringLiteral("alertmanager")), &why);
+    const std::optional<QUrl> url = AlertmanagerTarget::readUrl(parser.value(m.option), &why);
     if (!url) {
-        *error = QStringLiteral("--alertmanager: ") + why;
+        *error = QStringLiteral("--%1: %2").arg(m.option, why);
         return std::nullopt;
     }
     target.url = *url;
-    if (parser.isSet(QStringLiteral("alertmanager-label"))) {
-        target.klusterLabels = parser.values(QStringLiteral("alertmanager-label"));
+    if (m.labels && parser.isSet(m.opt("label"))) {
+        target.klusterLabels = parser.values(m.opt("label"));
         for (const QString &label : target.klusterLabels) {
             static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
             if (!name.match(label).hasMatch()) {
-                *error = QStringLiteral("--alertmanager-label: %1 is not a label name")
-                             .arg(quotedExcerpt(label));
+                *error = QStringLiteral("--%1: %2 is not a label name")
+                             .arg(m.opt("label"), quotedExcerpt(label));
                 return std::nullopt;
             }
         }
     }
     const std::optional<AlertmanagerTarget::Auth> auth
-        = alertmanagerAuthFromName(parser.value(QStringLiteral("alertmanager-auth")));
+        = alertmanagerAuthFromName(parser.value(m.opt("auth")));
     if (!auth) {
-        *error = QStringLiteral("--alertmanager-auth: %1 is not none, basic or bearer")
-                     .arg(quotedExcerpt(parser.value(QStringLiteral("alertmanager-auth"))));
+        *error = QStringLiteral("--%1: %2 is not none, basic or bearer")
+                     .arg(m.opt("auth"), quotedExcerpt(parser.value(m.opt("auth"))));
         return std::nullopt;
     }
     target.auth = *auth;
-    target.username = parser.value(QStringLiteral("alertmanager-user"));
+    target.username = parser.value(m.opt("user"));
     if (target.auth == AlertmanagerTarget::Auth::Basic && target.username.isEmpty()) {
-        *error = QStringLiteral("--alertmanager-auth basic needs --alertmanager-user");
+        *error = QStringLiteral("--%1 basic needs --%2").arg(m.opt("auth"), m.opt("user"));
         return std::nullopt;
     }
-    target.caFile = parser.value(QStringLiteral("alertmanager-ca"));
-    target.clientCertFile = parser.value(QStringLiteral("alertmanager-cert"));
-    target.clientKeyFile = parser.value(QStringLiteral("alertmanager-key"));
+    target.caFile = parser.value(m.opt("ca"));
+    target.clientCertFile = parser.value(m.opt("cert"));
+    target.clientKeyFile = parser.value(m.opt("key"));
     if (!target.readFiles(&why)) {
-        *error = QStringLiteral("--alertmanager: ") + why;
+        *error = QStringLiteral("--%1: %2").arg(m.option, why);
         return std::nullopt;
     }
     if (target.auth == AlertmanagerTarget::Auth::None)
         return target;
-    if (parser.isSet(QStringLiteral("alertmanager-secret-file"))) {
-        const std::optional<QByteArray> secret = LocalFile::read(
-            parser.value(QStringLiteral("alertmanager-secret-file")), LocalFile::ConfigLimit, &why);
+    if (parser.isSet(m.opt("secret-file"))) {
+        const std::optional<QByteArray> secret
+            = LocalFile::read(parser.value(m.opt("secret-file")), LocalFile::ConfigLimit, &why);
         if (!secret) {
-            *error = QStringLiteral("--alertmanager-secret-file: ") + why;
+            *error = QStringLiteral("--%1: %2").arg(m.opt("secret-file"), why);
             return std::nullopt;
         }
         target.secret = QString::fromUtf8(*secret).section(QLatin1Char('\n'), 0, 0).trimmed();
     }
     if (target.secret.isEmpty())
-        target.secret = QProcessEnvironment::systemEnvironment().value(
-            QStringLiteral("FLIGHTDECK_ALERTMANAGER_SECRET"));
+        target.secret = QProcessEnvironment::systemEnvironment().value(QLatin1String(m.environment));
     if (target.secret.isEmpty()) {
         SecretStore store;
         SecretResult result;
-        SecretCall *call = store.read(target.secretKey());
+        SecretCall *call = store.read(m.secretKey(target));
         QObject::connect(call, &SecretCall::finished, &store, [&result](const SecretResult &r) {
             result = r;
             QCoreApplication::exit(0);
         });
         QCoreApplication::exec(); // until the keychain answers (or its timeout)
         if (!result.found) {
-            *error = QStringLiteral(
-                "no secret for the Alertmanager %1: give --alertmanager-secret-file, "
-                "$FLIGHTDECK_ALERTMANAGER_SECRET, or store it with `flightdeck-cli credentials "
-                "set --alertmanager %1%2` (%3)")
-                         .arg(target.displayUrl(),
-                             target.username.isEmpty()
-                                 ? QString()
-                                 : QStringLiteral(" --alertmanager-user ") + target.username,
-                             result.error.isEmpty() ? QStringLiteral("not in the keychain") : result.error);
+            *error
+                = QStringLiteral("no secret for the %1 %2: give --%3, $%4, or store it with `flightdeck-cli "
+                                 "credentials set --%5 %2%6` (%7)")
+                      .arg(m.what, target.displayUrl(), m.opt("secret-file"), QLatin1String(m.environment),
+                          m.option,
+                          target.username.isEmpty()
+                              ? QString()
+                              : QStringLiteral(" --%1 %2").arg(m.opt("user"), target.username),
+                          result.error.isEmpty() ? QStringLiteral("not in the keychain") : result.error);
             return std::nullopt;
         }
         target.secret = result.secret;
     }
     return target;
+}
+
+} // namespace
+
+void addAlertmanager(QCommandLineParser &parser)
+{
+    addMonitoring(parser, alertmanagerOptions,
+        QStringLiteral("Show the kluster's alerts of this Alertmanager (v2 API) beside its findings "
+                       "(docs/alertmanager.md)."));
+}
+
+std::optional<AlertmanagerTarget> readAlertmanager(const QCommandLineParser &parser, QString *error)
+{
+    return readMonitoring(parser, alertmanagerOptions, error);
+}
+
+void addPrometheus(QCommandLineParser &parser)
+{
+    addMonitoring(parser, prometheusOptions,
+        QStringLiteral("The team's Prometheus that scrapes the flightdeck-cli serve exporters "
+                       "(docs/monitoring.md)."));
+}
+
+std::optional<PrometheusTarget> readPrometheus(const QCommandLineParser &parser, QString *error)
+{
+    return readMonitoring(parser, prometheusOptions, error);
 }
 
 } // namespace CliOptions

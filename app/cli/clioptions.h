@@ -4,6 +4,7 @@
 #include "services/local/cloudconfig.h"
 #include "services/local/kubeconfig.h"
 #include "services/monitoring/alertmanagerclient.h"
+#include "services/monitoring/prometheusclient.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -74,5 +75,10 @@ void addAlertmanager(QCommandLineParser &parser);
 // $FLIGHTDECK_ALERTMANAGER_SECRET, else the keychain (`credentials set --alertmanager URL`); an unset target
 // when none is given; nullopt with `error` when what is given cannot be used.
 std::optional<AlertmanagerTarget> readAlertmanager(const QCommandLineParser &parser, QString *error);
+// --prometheus URL and its settings (as the Alertmanager's, without labels): --prometheus-ca,
+// --prometheus-auth, --prometheus-user, --prometheus-secret-file ($FLIGHTDECK_PROMETHEUS_SECRET, the
+// keychain: `credentials set --prometheus URL`), --prometheus-cert, --prometheus-key.
+void addPrometheus(QCommandLineParser &parser);
+std::optional<PrometheusTarget> readPrometheus(const QCommandLineParser &parser, QString *error);
 
 } // namespace CliOptions

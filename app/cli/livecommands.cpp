@@ -168,7 +168,8 @@ int runCredentialsCommand(const QStringList &arguments)
         "  credentials status --cloud NAME   says whether the keychain holds it\n"
         "  credentials delete --cloud NAME   removes it\n"
         "With --alertmanager URL (and --alertmanager-user NAME for basic authentication), the same for an\n"
-        "Alertmanager's password or token.\n"
+        "Alertmanager's password or token; with --prometheus URL (and --prometheus-user NAME), a "
+        "Prometheus'.\n"
         "Secrets never go to a file."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("set, status or delete"));
@@ -178,6 +179,10 @@ int runCredentialsCommand(const QStringList &arguments)
         QStringLiteral("An Alertmanager's secret instead of a cloud's."), QStringLiteral("url") });
     parser.addOption({ QStringLiteral("alertmanager-user"),
         QStringLiteral("The Alertmanager's user (basic authentication)."), QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("prometheus"),
+        QStringLiteral("A Prometheus' secret instead of a cloud's."), QStringLiteral("url") });
+    parser.addOption({ QStringLiteral("prometheus-user"),
+        QStringLiteral("The Prometheus' user (basic authentication)."), QStringLiteral("name") });
     if (!parser.parse(arguments))
         return CliOptions::fail(command, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -190,7 +195,16 @@ int runCredentialsCommand(const QStringList &arguments)
         return CliOptions::fail(command, QStringLiteral("give set, status or delete (see --help)"));
     QString error;
     QString key;
-    if (parser.isSet(QStringLiteral("alertmanager"))) {
+    if (parser.isSet(QStringLiteral("prometheus"))) {
+        PrometheusTarget target;
+        const std::optional<QUrl> url
+            = PrometheusTarget::readUrl(parser.value(QStringLiteral("prometheus")), &error);
+        if (!url)
+            return CliOptions::fail(command, QStringLiteral("--prometheus: ") + error);
+        target.url = *url;
+        target.username = parser.value(QStringLiteral("prometheus-user"));
+        key = PrometheusClient::secretKey(target);
+    } else if (parser.isSet(QStringLiteral("alertmanager"))) {
         AlertmanagerTarget target;
         const std::optional<QUrl> url
             = AlertmanagerTarget::readUrl(parser.value(QStringLiteral("alertmanager")), &error);

@@ -55,6 +55,11 @@ QString ApiResponse::serverMessage() const
             return o.value(QStringLiteral("message")).toString()
                 + (reason.isEmpty() ? QString() : QStringLiteral(" [") + reason + QLatin1Char(']'));
         }
+        // Prometheus' API: {"status": "error", "errorType": "bad_data", "error": "…"}
+        if (o.value(QStringLiteral("status")).toString() == QLatin1String("error")
+            && o.value(QStringLiteral("error")).isString())
+            return o.value(QStringLiteral("error")).toString() + QStringLiteral(" [")
+                + o.value(QStringLiteral("errorType")).toString() + QLatin1Char(']');
         const QJsonObject keystone = o.value(QStringLiteral("error")).toObject();
         if (!keystone.isEmpty())
             return keystone.value(QStringLiteral("message")).toString();

@@ -189,27 +189,33 @@ QList<QStringList> AlertmanagerClient::klusterFilters(const QStringList &labels,
     return out;
 }
 
-ApiRequest AlertmanagerClient::request(const QByteArray &method, const QString &path) const
+ApiRequest AlertmanagerTarget::request(
+    const QString &serviceName, const QByteArray &method, const QString &path) const
 {
     ApiRequest r;
-    r.service = service;
+    r.service = serviceName;
     r.method = method;
-    r.url = m_target.url;
+    r.url = url;
     QString base = r.url.path();
     while (base.endsWith(QLatin1Char('/')))
         base.chop(1);
     r.url.setPath(base + path);
     r.timeoutMs = 15000;
     r.deadlineMs = 30000;
-    if (!m_target.caPem.isEmpty() || !m_target.clientCertPem.isEmpty())
-        r.tls = tlsConfigurationFor(m_target.caPem, m_target.clientCertPem, m_target.clientKeyPem);
-    if (m_target.auth == AlertmanagerTarget::Auth::Basic)
+    if (!caPem.isEmpty() || !clientCertPem.isEmpty())
+        r.tls = tlsConfigurationFor(caPem, clientCertPem, clientKeyPem);
+    if (auth == Auth::Basic)
         r.headers.append(qMakePair(QByteArray("Authorization"),
-            "Basic " + (m_target.username + QLatin1Char(':') + m_target.secret).toUtf8().toBase64()));
-    else if (m_target.auth == AlertmanagerTarget::Auth::Bearer)
-        r.headers.append(qMakePair(QByteArray("Authorization"), "Bearer " + m_target.secret.toUtf8()));
+            "Basic " + (username + QLatin1Char(':') + secret).toUtf8().toBase64()));
+    else if (auth == Auth::Bearer)
+        r.headers.append(qMakePair(QByteArray("Authorization"), "Bearer " + secret.toUtf8()));
     r.headers.append(qMakePair(QByteArray("Accept"), QByteArray("application/json")));
     return r;
+}
+
+ApiRequest AlertmanagerClient::request(const QByteArray &method, const QString &path) const
+{
+    return m_target.request(service, method, path);
 }
 
 QString AlertmanagerClient::describe(const QString &what) const

@@ -50,6 +50,9 @@ struct AlertmanagerTarget
     QString displayUrl() const;
     // Checks a URL given by a person: http or https, a host, no query; nullopt with `error` otherwise.
     static std::optional<QUrl> readUrl(const QString &text, QString *error);
+    // A request to `path` under the URL, with its TLS and authentication (the secret sent only here),
+    // timed out; `serviceName` names it in errors ("alertmanager", "prometheus").
+    ApiRequest request(const QString &serviceName, const QByteArray &method, const QString &path) const;
 };
 
 QString alertmanagerAuthName(AlertmanagerTarget::Auth auth); // "none", "basic", "bearer"

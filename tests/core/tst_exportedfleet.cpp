@@ -1,0 +1,306 @@
+// The fleet as the team's Prometheus holds it (core/exportedfleet.h), from hand-written answers of its HTTP
+// API (/api/v1/query, the shape Prometheus 2.42 sends: {"status", "data": {"resultType", "result":
+// [{"metric", "value": [time, "text"]}]}}): a round's three answers assembled into klusters worst first, an
+// HA pair once, shards joined, an exporter no longer scraped held stale, a kluster an exporter no longer
+// exports gone.
+#include "core/exportedfleet.h"
+#include "core/json/jsonreader.h"
+
+#include <QTest>
+
+using namespace ExportedFleet;
+
+class TestExportedFleet : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void vectorRead();
+    void answersRefused_data();
+    void answersRefused();
+    void klustersWorstFirstWithTheirCauses();
+    void anHaPairIsOneKluster();
+    void shardsJoinIntoOneFleet();
+    void aStoppedExporterLeavesItsKlustersStale();
+    void aKlusterNoLongerExportedIsGone();
+    void aRegionLabelTellsKlustersApart();
+    void theQueriesAreFew();
+};
+
+namespace {
+
+constexpr double now = 1764507600; // 2025-11-30T13:00:00Z: any fixed time
+
+// A vector answer of `samples`, each "labels as JSON|value".
+QByteArray vector(const QStringList &samples)
+{
+    QStringList items;
+    for (const QString &s : samples) {
+        const QString labels = s.section(QLatin1Char('|'), 0, 0);
+        const QString value = s.section(QLatin1Char('|'), 1);
+        items << QStringLiteral(R"({"metric":%1,"value":[%2,"%3"]})")
+                     .arg(labels)
+                     .arg(now, 0, 'f', 3)
+                     .arg(value);
+    }
+    return QStringLiteral(R"({"status":"success","data":{"resultType":"vector","result":[%1]}})")
+        .arg(items.join(QLatin1Char(',')))
+        .toUtf8();
+}
+
+// The current series of one kluster from `instance`: up, read at, causes, worst cause, phase, incidents.
+QStringList kluster(const QString &instance, const QString &name, int critical, int warning,
+    const QString &cause = QString(), int rank = 0, double readAt = now - 30, bool up = true,
+    const QString &extra = QString())
+{
+    const QString base
+        = QStringLiteral(R"("instance":"%1","job":"flightdeck","kluster_name":"%2","project_id":"p1"%3)")
+              .arg(instance, name, extra);
+    QStringList out;
+    out << QStringLiteral(R"({"__name__":"flightdeck_up",%1,"series":"up"}|%2)").arg(base).arg(up ? 1 : 0);
+    out << QStringLiteral(
+        R"({"__name__":"flightdeck_last_success_timestamp_seconds",%1,"series":"last_success_timestamp_seconds"}|%2)")
+               .arg(base)
+               .arg(readAt, 0, 'f', 3);
+    out << QStringLiteral(R"({"__name__":"flightdeck_causes",%1,"series":"causes","severity":"critical"}|%2)")
+               .arg(base)
+               .arg(critical);
+    out << QStringLiteral(R"({"__name__":"flightdeck_causes",%1,"series":"causes","severity":"warning"}|%2)")
+               .arg(base)
+               .arg(warning);
+    if (!cause.isEmpty())
+        out << QStringLiteral(
+            R"({"__name__":"flightdeck_worst_cause_rank",%1,"series":"worst_cause_rank","cause":"%2","severity":"%3"}|%4)")
+                   .arg(base, cause, critical > 0 ? QStringLiteral("critical") : QStringLiteral("warning"))
+                   .arg(rank);
+    out << QStringLiteral(
+        R"({"__name__":"flightdeck_kluster_phase",%1,"series":"kluster_phase","phase":"Running"}|1)")
+               .arg(base);
+    out << QStringLiteral(R"({%1,"series":"incidents"}|0)").arg(base);
+    return out;
+}
+
+// The held answer's form of the same: no __name__ (last_over_time drops it).
+QStringList held(const QStringList &current)
+{
+    QStringList out;
+    for (QString s : current)
+        out << s.remove(QRegularExpression(QStringLiteral(R"("__name__":"[a-z_]+",)")));
+    return out;
+}
+
+QStringList exporter(
+    const QString &instance, bool up, double seen = now - 2, const QString &shard = QString())
+{
+    QStringList out;
+    out << QStringLiteral(R"({"instance":"%1","job":"flightdeck","series":"up"}|%2)")
+               .arg(instance)
+               .arg(up ? 1 : 0);
+    out << QStringLiteral(R"({"instance":"%1","job":"flightdeck","series":"seen"}|%2)")
+               .arg(instance)
+               .arg(seen, 0, 'f', 3);
+    if (!shard.isEmpty())
+        out << QStringLiteral(
+            R"({"instance":"%1","job":"flightdeck","series":"shard","shard":"%2","shards":"%3"}|1)")
+                   .arg(instance, shard.section(QLatin1Char('/'), 0, 0), shard.section(QLatin1Char('/'), 1));
+    return out;
+}
+
+Fleet fleetOf(const QStringList &current, const QStringList &heldSeries, const QStringList &exporters)
+{
+    QList<QList<Sample>> answers;
+    answers << parseVector(vector(current), QStringLiteral("current"));
+    answers << parseVector(vector(heldSeries), QStringLiteral("held"));
+    answers << parseVector(vector(exporters), QStringLiteral("exporters"));
+    return assemble(answers);
+}
+
+QStringList names(const Fleet &fleet)
+{
+    QStringList out;
+    for (const Kluster &k : fleet.klusters)
+        out << k.name;
+    return out;
+}
+
+} // namespace
+
+void TestExportedFleet::vectorRead()
+{
+    const QList<Sample> samples = parseVector(
+        R"({"status":"success","data":{"resultType":"vector","result":[
+            {"metric":{"__name__":"flightdeck_up","kluster_name":"a"},"value":[1764507600.123,"1"]},
+            {"metric":{},"value":[1764507600.123,"NaN"]},
+            {"metric":{"x":"y"},"value":[1764507600.123,"+Inf"]}]}})",
+        QStringLiteral("q"));
+    QCOMPARE(samples.size(), 3);
+    QCOMPARE(samples.at(0).labels.value(QStringLiteral("kluster_name")), QStringLiteral("a"));
+    QCOMPARE(samples.at(0).value, 1.0);
+    QCOMPARE(samples.at(0).timestamp, 1764507600.123);
+    QVERIFY(std::isnan(samples.at(1).value));
+    QVERIFY(std::isinf(samples.at(2).value));
+    QVERIFY(
+        parseVector(R"({"status":"success","data":{"resultType":"vector","result":[]}})", QStringLiteral("q"))
+            .isEmpty());
+}
+
+void TestExportedFleet::answersRefused_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("an error answer")
+        << QByteArray(R"({"status":"error","errorType":"bad_data","error":"1:1: parse error: unexpected"})")
+        << QStringLiteral("Prometheus answered error: 1:1: parse error: unexpected [bad_data]");
+    QTest::newRow("a matrix") << QByteArray(
+        R"({"status":"success","data":{"resultType":"matrix","result":[]}})")
+                              << QStringLiteral("a matrix, not a vector");
+    QTest::newRow("an HTML page") << QByteArray("<html><title>502 Bad Gateway</title></html>")
+                                  << QStringLiteral("not JSON");
+    QTest::newRow("truncated") << QByteArray(
+        R"({"status":"success","data":{"resultType":"vector","result":[{"me)")
+                               << QStringLiteral("not JSON");
+    QTest::newRow("a value that is no pair") << QByteArray(
+        R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1]}]}})")
+                                             << QStringLiteral("not [time, \"value\"]");
+    QTest::newRow("a value that is no number") << QByteArray(
+        R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"one"]}]}})")
+                                               << QStringLiteral("not a number");
+    QTest::newRow("a label that is no string") << QByteArray(
+        R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"a":1},"value":[1,"1"]}]}})")
+                                               << QStringLiteral("label a is not a string");
+    QTest::newRow("no data") << QByteArray(R"({"status":"success"})") << QStringLiteral("data");
+}
+
+void TestExportedFleet::answersRefused()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QString, says);
+    try {
+        parseVector(body, QStringLiteral("the query current"));
+        QFAIL("read");
+    } catch (const ParseError &e) {
+        QVERIFY2(e.toString().contains(says), qPrintable(e.toString()));
+        QVERIFY2(e.toString().contains(QStringLiteral("the query current")), qPrintable(e.toString()));
+    }
+}
+
+void TestExportedFleet::klustersWorstFirstWithTheirCauses()
+{
+    const QString e = QStringLiteral("127.0.0.1:9473");
+    const Fleet fleet = fleetOf(kluster(e, QStringLiteral("healthy"), 0, 0)
+            + kluster(e, QStringLiteral("warned"), 0, 2, QStringLiteral("route-orphaned"), 5)
+            + kluster(e, QStringLiteral("broken"), 1, 1, QStringLiteral("pod-network-closed"), 0),
+        {}, exporter(e, true));
+    QCOMPARE(names(fleet), (QStringList { "broken", "warned", "healthy" }));
+    const Kluster &broken = fleet.klusters.at(0);
+    QCOMPARE(broken.reading, Reading::Fresh);
+    QCOMPARE(broken.standing.worst, std::optional<Severity>(Severity::Critical));
+    QCOMPARE(broken.standing.critical, 1);
+    QCOMPARE(broken.standing.warning, 1);
+    QCOMPARE(broken.standing.worstCause, QStringLiteral("pod-network-closed"));
+    QCOMPARE(broken.standing.reason, QStringLiteral("pod network closed"));
+    QCOMPARE(broken.phase, QStringLiteral("Running"));
+    QCOMPARE(broken.readAt->toSecsSinceEpoch(), qint64(now - 30));
+    QCOMPARE(broken.exporter, e);
+    QCOMPARE(fleet.klusters.at(2).standing.worst, std::nullopt);
+    QCOMPARE(fleet.exporters.size(), 1);
+    QCOMPARE(fleet.exporters.at(0).klusters, 3);
+    QCOMPARE(fleet.evaluatedAt.toSecsSinceEpoch(), qint64(now));
+    QCOMPARE(fleet.duplicates, 0);
+}
+
+void TestExportedFleet::anHaPairIsOneKluster()
+{
+    const QString a = QStringLiteral("a:9473");
+    const QString b = QStringLiteral("b:9473");
+    // b read it later, and found it worse: b's is shown, once.
+    const Fleet fleet
+        = fleetOf(kluster(a, QStringLiteral("k"), 0, 1, QStringLiteral("route-orphaned"), 5, now - 40)
+                + kluster(b, QStringLiteral("k"), 1, 0, QStringLiteral("node-never-registered"), 1, now - 10),
+            {}, exporter(a, true) + exporter(b, true));
+    QCOMPARE(fleet.klusters.size(), 1);
+    QCOMPARE(fleet.duplicates, 1);
+    QCOMPARE(fleet.klusters.at(0).exporters, 2);
+    QCOMPARE(fleet.klusters.at(0).exporter, b);
+    QCOMPARE(fleet.klusters.at(0).standing.critical, 1);
+}
+
+void TestExportedFleet::shardsJoinIntoOneFleet()
+{
+    const QString a = QStringLiteral("a:9473");
+    const QString b = QStringLiteral("b:9473");
+    const Fleet fleet = fleetOf(kluster(a, QStringLiteral("one"), 0, 0)
+            + kluster(b, QStringLiteral("two"), 0, 0) + kluster(b, QStringLiteral("three"), 0, 0),
+        {},
+        exporter(a, true, now - 2, QStringLiteral("0/2"))
+            + exporter(b, true, now - 2, QStringLiteral("1/2")));
+    QCOMPARE(fleet.klusters.size(), 3);
+    QCOMPARE(fleet.duplicates, 0);
+    QCOMPARE(fleet.exporters.size(), 2);
+    QCOMPARE(fleet.exporters.at(0).shard, std::optional<int>(0));
+    QCOMPARE(fleet.exporters.at(1).shards, std::optional<int>(2));
+    QCOMPARE(fleet.exporters.at(0).klusters + fleet.exporters.at(1).klusters, 3);
+}
+
+void TestExportedFleet::aStoppedExporterLeavesItsKlustersStale()
+{
+    const QString a = QStringLiteral("a:9473");
+    const QString b = QStringLiteral("b:9473");
+    // b is no longer scraped: its klusters come from the look-back, and say so.
+    const Fleet fleet = fleetOf(kluster(a, QStringLiteral("one"), 0, 0),
+        held(kluster(b, QStringLiteral("two"), 1, 0, QStringLiteral("route-missing"), 2, now - 600)),
+        exporter(a, true) + exporter(b, false, now - 590));
+    QCOMPARE(names(fleet), (QStringList { "two", "one" }));
+    const Kluster &two = fleet.klusters.at(0);
+    QVERIFY(!two.present);
+    QCOMPARE(two.reading, Reading::Stale);
+    QCOMPARE(two.standing.critical, 1);
+    QCOMPARE(two.standing.reason, QStringLiteral("route missing"));
+    QCOMPARE(fleet.klusters.at(1).reading, Reading::Fresh);
+    const QString text = exportersText(fleet);
+    QVERIFY2(text.contains(QStringLiteral("1 not scraped now (b:9473, last scraped")), qPrintable(text));
+
+    // A kluster whose exporter's last check could not read it: stale too, though present.
+    const Fleet down = fleetOf(
+        kluster(a, QStringLiteral("one"), 0, 0, QString(), 0, now - 300, false), {}, exporter(a, true));
+    QCOMPARE(down.klusters.at(0).reading, Reading::Stale);
+}
+
+void TestExportedFleet::aKlusterNoLongerExportedIsGone()
+{
+    const QString a = QStringLiteral("a:9473");
+    // a is scraped and no longer exports "deleted": it is gone, not held.
+    const Fleet fleet = fleetOf(kluster(a, QStringLiteral("one"), 0, 0),
+        held(kluster(a, QStringLiteral("deleted"), 0, 0)), exporter(a, true));
+    QCOMPARE(names(fleet), (QStringList { "one" }));
+}
+
+void TestExportedFleet::aRegionLabelTellsKlustersApart()
+{
+    const QString a = QStringLiteral("a:9473");
+    const QString b = QStringLiteral("b:9473");
+    const Fleet fleet = fleetOf(
+        kluster(a, QStringLiteral("k"), 0, 0, {}, 0, now - 30, true, QStringLiteral(R"(,"region":"eu-de-1")"))
+            + kluster(b, QStringLiteral("k"), 0, 0, {}, 0, now - 30, true,
+                QStringLiteral(R"(,"region":"eu-nl-1")")),
+        {}, exporter(a, true) + exporter(b, true));
+    QCOMPARE(fleet.klusters.size(), 2);
+    QCOMPARE(fleet.duplicates, 0);
+    QStringList titles { fleet.klusters.at(0).title(), fleet.klusters.at(1).title() };
+    titles.sort();
+    QCOMPARE(titles, (QStringList { "k (region=eu-de-1)", "k (region=eu-nl-1)" }));
+}
+
+void TestExportedFleet::theQueriesAreFew()
+{
+    // A round is three instant queries, whatever the fleet's size; none names a kluster.
+    QCOMPARE(QueryCount, 3);
+    for (int i = 0; i < QueryCount; ++i) {
+        const QString q = promql(Query(i));
+        QVERIFY(!q.isEmpty());
+        QVERIFY2(!q.contains(QStringLiteral("kluster_name=")), qPrintable(q));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestExportedFleet)
+#include "tst_exportedfleet.moc"
