@@ -65,20 +65,17 @@ struct Loader
     FaultInjector &faults;
     QString error;
     QDateTime start;
+    // A kluster's router, by the project's and its name or id (the last of them).
+    static QString projectIdOf(const SimRouter &r) { return World::projectKey(r.projectId, r.id); }
+    ListIndex<SimRouter> routersByName { &World::projectNameOf<SimRouter>, &World::idOf<SimRouter>,
+        ListIndex<SimRouter>::Keeps::Last };
+    ListIndex<SimRouter> routersById { &projectIdOf, &World::idOf<SimRouter>,
+        ListIndex<SimRouter>::Keeps::Last };
 
     bool fail(const QString &where, const QString &what)
     {
         error = where + QStringLiteral(": ") + what;
         return false;
-    }
-
-    QString groupId(const QString &projectId, const QString &name) const
-    {
-        for (const SimSecurityGroup &g : w.securityGroups) {
-            if (g.projectId == projectId && g.name == name)
-                return g.id;
-        }
-        return QString();
     }
 
     void addDefaultGroup(const QString &projectId)
@@ -439,11 +436,11 @@ struct Loader
             w.klusters.append(k);
             return true;
         }
+        // The project's last router of that name or id.
         const QString routerName = o.value(QStringLiteral("router")).toString();
-        for (const SimRouter &r : w.routers) {
-            if (r.projectId == projectId && (r.name == routerName || r.id == routerName))
-                k.routerId = r.id;
-        }
+        const QString key = World::projectKey(projectId, routerName);
+        if (const int r = qMax(routersByName.find(w.routers, key), routersById.find(w.routers, key)); r >= 0)
+            k.routerId = w.routers.at(r).id;
         if (k.routerId.isEmpty())
             return fail(where, QStringLiteral("kluster %1: unknown router %2").arg(k.name, routerName));
         const int net = w.networkIndex(o.value(QStringLiteral("network")).toString());

@@ -84,37 +84,6 @@ QString World::stableRuleId(const QString &credentialId, const SimAccessRule &ru
                                    .left(32));
 }
 
-int World::serverIndex(const QString &id) const
-{
-    return cachedIndex(servers, m_serverCache, id);
-}
-
-int World::routerIndex(const QString &id) const
-{
-    return indexWhere(routers, [&](const auto &x) { return x.id == id; });
-}
-
-int World::networkIndex(const QString &idOrName) const
-{
-    const int byId = cachedIndex(networks, m_networkCache, idOrName);
-    return byId >= 0 ? byId : indexWhere(networks, [&](const auto &x) { return x.name == idOrName; });
-}
-
-int World::portIndex(const QString &id) const
-{
-    return cachedIndex(ports, m_portCache, id);
-}
-
-int World::groupIndex(const QString &id) const
-{
-    return cachedIndex(securityGroups, m_groupCache, id);
-}
-
-int World::klusterIndex(const QString &name) const
-{
-    return indexWhere(klusters, [&](const auto &x) { return x.name == name; });
-}
-
 int World::nodeIndex(const SimKluster &kluster, const QString &name) const
 {
     return indexWhere(kluster.nodes, [&](const auto &x) { return x.name == name; });
@@ -149,27 +118,6 @@ void World::expireAllTokens()
         it->expiresAt = now().addSecs(-1);
 }
 
-QString World::freeAddress(const SimNetwork &network) const
-{
-    QSet<QString> used;
-    used.insert(network.gateway);
-    for (const SimPort &p : ports)
-        used.insert(p.ipAddress);
-    // Only an IPv4 network of a prefix 0..32 has addresses to hand out here (the scenario loader refuses
-    // any other); an IPv6 or unparsed one has none, rather than a shift past the word.
-    const QPair<QHostAddress, int> subnet = QHostAddress::parseSubnet(network.cidr);
-    if (subnet.first.protocol() != QAbstractSocket::IPv4Protocol || subnet.second < 0 || subnet.second > 32)
-        return QString();
-    const quint64 base = subnet.first.toIPv4Address();
-    const quint64 size = quint64(1) << (32 - subnet.second);
-    for (quint64 i = 10; i + 1 < size && base + i <= 0xffffffffu; ++i) {
-        QString candidate = QHostAddress(quint32(base + i)).toString();
-        if (!used.contains(candidate))
-            return candidate;
-    }
-    return QString();
-}
-
 SimServer &World::addServer(const QString &projectId, const QString &name, const QString &networkIdOrName,
     const QString &ip, const QStringList &groupNames, const QDateTime &created)
 {
@@ -194,18 +142,18 @@ SimServer &World::addServer(const QString &projectId, const QString &name, const
         port.created = created;
         port.updated = created;
         for (const QString &g : groupNames) {
-            for (const SimSecurityGroup &group : securityGroups) {
-                if (group.name == g && group.projectId == projectId) {
-                    port.securityGroupIds.append(group.id);
-                    break;
-                }
-            }
+            if (const int group = groupIndexByName(projectId, g); group >= 0)
+                port.securityGroupIds.append(securityGroups.at(group).id);
         }
         ports.append(port);
         s.portId = port.id;
         s.networkName = network.name;
     }
     servers.append(s);
+    // Recorded in the lookups now (each would take them in at its next look all the same).
+    m_serverIndex.takeIn(servers);
+    m_portIndex.takeIn(ports);
+    m_addressIndex.takeIn(ports);
     return servers.last();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "simulator/controllers.h"
+#include "simulator/worldindex.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -407,6 +408,16 @@ public:
     int nodeIndex(const SimKluster &kluster, const QString &name) const;
     int volumeIndex(const QString &id) const;
     int loadBalancerIndex(const QString &id) const;
+    // What lookups know an element by: its id, its name, a port its address; an object of a project by name,
+    // its project's and its name together.
+    template<typename T> static QString idOf(const T &x) { return x.id; }
+    template<typename T> static QString nameOf(const T &x) { return x.name; }
+    static QString addressOf(const SimPort &p) { return p.ipAddress; }
+    static QString projectKey(const QString &projectId, const QString &name)
+    {
+        return projectId + QLatin1Char('\n') + name;
+    }
+    template<typename T> static QString projectNameOf(const T &x) { return projectKey(x.projectId, x.name); }
 
     // Ids in the formats the services use.
     QString newUuid();
@@ -505,26 +516,22 @@ private:
     // The server's power state changed: its node follows after the node monitor's grace or the kubelet's
     // start.
     void setPower(SimServer &s, bool running, const QString &status, const QString &vmState);
-    // Lookups by id at scale: a cache that is checked on every hit and
-    // rebuilt when the list changed under it.
-    template<typename T>
-    static int cachedIndex(const QList<T> &list, QHash<QString, int> &cache, const QString &id)
-    {
-        auto hit = cache.constFind(id);
-        if (hit != cache.cend() && hit.value() < list.size() && list.at(hit.value()).id == id)
-            return hit.value();
-        cache.clear();
-        cache.reserve(list.size());
-        for (int i = 0; i < list.size(); ++i)
-            cache.insert(list.at(i).id, i);
-        return cache.value(id, -1);
-    }
+    // The first security group of the project of that name; -1 when none.
+    int groupIndexByName(const QString &projectId, const QString &name) const;
     int m_churnServer = 0; // where the next churn begins
     int m_churnNode = 0;
-    mutable QHash<QString, int> m_serverCache;
-    mutable QHash<QString, int> m_portCache;
-    mutable QHash<QString, int> m_groupCache;
-    mutable QHash<QString, int> m_networkCache;
+    // Lookups at scale (simulator/worldindex.h): each keeps up with what is appended to its list and checks
+    // every hit; the lists stay the plain public lists they are.
+    mutable ListIndex<SimServer> m_serverIndex { &idOf<SimServer>, &idOf<SimServer> };
+    mutable ListIndex<SimPort> m_portIndex { &idOf<SimPort>, &idOf<SimPort> };
+    mutable ListIndex<SimPort> m_addressIndex { &addressOf, &idOf<SimPort> };
+    mutable ListIndex<SimSecurityGroup> m_groupIndex { &idOf<SimSecurityGroup>, &idOf<SimSecurityGroup> };
+    mutable ListIndex<SimSecurityGroup> m_groupNameIndex { &projectNameOf<SimSecurityGroup>,
+        &idOf<SimSecurityGroup> };
+    mutable ListIndex<SimNetwork> m_networkIndex { &idOf<SimNetwork>, &idOf<SimNetwork> };
+    mutable ListIndex<SimNetwork> m_networkNameIndex { &nameOf<SimNetwork>, &idOf<SimNetwork> };
+    mutable ListIndex<SimRouter> m_routerIndex { &idOf<SimRouter>, &idOf<SimRouter> };
+    mutable ListIndex<SimKluster> m_klusterIndex { &nameOf<SimKluster>, &nameOf<SimKluster> };
     qint64 m_offsetSeconds = 0;
     quint64 m_counter = 0;
 };
