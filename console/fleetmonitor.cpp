@@ -28,7 +28,9 @@ FleetMonitor::FleetMonitor(QObject *parent)
 {
     connect(m_refreshes, &RefreshCoordinator::refreshed, this,
         [this](const KlusterKey &key, const KlusterData &before, bool cancelled) {
-            if (!cancelled)
+            if (!m_store->klusters(key.connection).contains(key.kluster))
+                m_store->forget(key); // no longer listed since this refresh was asked for
+            else if (!cancelled)
                 onRefreshed(key, before);
             m_store->takeRetired(); // no view shows the data replaced: it goes now
             maybeFirstRoundDone();
@@ -37,8 +39,26 @@ FleetMonitor::FleetMonitor(QObject *parent)
     connect(m_refreshes, &RefreshCoordinator::listed, this, [this](const QString &connection) {
         // Said when it changes: a listing that failed, recovered, or brought another count.
         const Error error = m_store->listingError(connection);
+        if (!error.isError() && !m_store->isListing(connection)) {
+            // Klusters Kubernikus no longer lists (deleted; one that left volumes or load balancers behind is
+            // still listed, gone) leave the exposition and this process now. A listing that failed or was
+            // cancelled lets nothing go: the last data stays, stale.
+            for (const QString &k : m_store->klusters(connection)) {
+                if (m_store->isGone({ connection, k }))
+                    m_store->forget({ connection, k });
+            }
+            m_store->takeRetired();
+        }
+        const auto sharded = m_shardListed.constFind(connection);
+        const Connection *c = m_registry->connection(connection);
         const QString line = error.isError()
             ? QStringLiteral("cloud %1: klusters could not be listed: %2").arg(connection, error.toString())
+            : sharded != m_shardListed.cend() && c && c->spec().shard
+            ? QStringLiteral("cloud %1: %2 of the %3 klusters listed are shard %4's")
+                  .arg(connection)
+                  .arg(m_store->klusters(connection).size())
+                  .arg(sharded->second)
+                  .arg(c->spec().shard->toString())
             : QStringLiteral("cloud %1: %2 klusters listed")
                   .arg(connection)
                   .arg(m_store->klusters(connection).size());
@@ -53,8 +73,24 @@ FleetMonitor::FleetMonitor(QObject *parent)
         // months keeps its resident size flat instead of holding every round's peak in fragmented heaps.
         malloc_trim(0);
 #endif
-        emit logged(QStringLiteral("round done: %1 klusters, %2 could not be checked, in %3 s")
+        // With a shard: how many of the klusters listed are this shard's (the others are never read).
+        QString ofListing;
+        int listed = 0;
+        QSet<QString> shards;
+        for (const Connection *c : m_registry->connections()) {
+            if (const auto s = m_shardListed.constFind(c->name());
+                s != m_shardListed.cend() && c->spec().shard) {
+                listed += s->second;
+                shards.insert(c->spec().shard->toString());
+            }
+        }
+        if (!shards.isEmpty())
+            ofListing = QStringLiteral(" (shard %1 of %2 listed)")
+                            .arg(QStringList(shards.cbegin(), shards.cend()).join(QStringLiteral(", ")))
+                            .arg(listed);
+        emit logged(QStringLiteral("round done: %1 klusters%2, %3 could not be checked, in %4 s")
                         .arg(summary.klusters)
+                        .arg(ofListing)
                         .arg(summary.failed)
                         .arg(double(m_roundTimer.elapsed()) / 1000.0, 0, 'f', 1));
     });
@@ -97,8 +133,12 @@ void FleetMonitor::recordHistory()
 void FleetMonitor::start(int refreshMs)
 {
     m_roundTimer.start();
-    for (const ConnectionSpec &spec : std::as_const(m_specs))
-        m_registry->add(spec, false);
+    for (const ConnectionSpec &spec : std::as_const(m_specs)) {
+        Connection *c = m_registry->add(spec, false);
+        connect(c, &Connection::shardListed, this, [this, name = spec.name](int inShard, int listed) {
+            m_shardListed.insert(name, { inShard, listed });
+        });
+    }
     if (refreshMs > 0)
         m_refreshes->setAutoRefreshMilliseconds(refreshMs);
 }

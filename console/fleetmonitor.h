@@ -84,6 +84,7 @@ private:
     HistoryClient *m_history = nullptr;
     QList<ConnectionSpec> m_specs;
     QHash<QString, QString> m_listingSaid; // the last line said of each connection's listing
+    QHash<QString, std::pair<int, int>> m_shardListed; // with a shard: its klusters, and all those listed
     qint64 m_refreshesOk = 0;
     qint64 m_refreshesFailed = 0;
     bool m_firstRoundSaid = false;

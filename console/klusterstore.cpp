@@ -37,6 +37,17 @@ void KlusterStore::setListed(const QString &connection, const QStringList &klust
     }
 }
 
+void KlusterStore::forget(const KlusterKey &key)
+{
+    if (const auto known = m_klusters.find(key.connection); known != m_klusters.end())
+        known->removeAll(key.kluster);
+    m_gone.remove(key);
+    if (const auto it = m_data.find(key); it != m_data.end()) {
+        retire(it.value());
+        m_data.erase(it);
+    }
+}
+
 void KlusterStore::removeConnection(const QString &connection)
 {
     m_listing.remove(connection);

@@ -60,6 +60,9 @@ public:
     // Forgets the connection: its klusters, their data (retired), its listing and refreshes.
     void removeConnection(const QString &connection);
 
+    // Forgets one kluster (one no longer listed, where nothing shows it gone: the fleet commands): its place
+    // among the connection's klusters and its data (retired). A refresh of it under way stays counted.
+    void forget(const KlusterKey &key);
     // Refreshes under way, and with the listings, everything asked for that has not come back.
     void setRefreshing(const KlusterKey &key, bool refreshing);
     int pending() const { return int(m_listing.size() + m_refreshing.size()); }

@@ -271,6 +271,14 @@ QByteArray write(const QList<Kluster> &klusters, const Options &options)
         scrape.add({}, number(*options.scrapeSeconds));
         scrape.appendTo(out);
     }
+    if (options.shard) {
+        Family shard("flightdeck_shard_info", "gauge",
+            "The shard of the klusters this exporter serves (serve --shard I/N, 0/1 without); always 1.");
+        shard.add({ { "shard", QString::number(options.shard->index) },
+                      { "shards", QString::number(options.shard->count) } },
+            "1");
+        shard.appendTo(out);
+    }
     return out;
 }
 

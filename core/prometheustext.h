@@ -3,6 +3,7 @@
 #include "core/diagnosis.h"
 #include "core/diagnosisoptions.h"
 #include "core/klusterstate.h"
+#include "core/shard.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -40,6 +41,9 @@ struct Options
     std::optional<qint64> refreshesOk;
     std::optional<qint64> refreshesFailed;
     std::optional<double> scrapeSeconds;
+    // serve: the shard it serves (0/1 without --shard), so that the shards can be told apart and one missing
+    // seen.
+    std::optional<Shard> shard;
 };
 
 // The content type the exposition is served with.

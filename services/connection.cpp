@@ -31,6 +31,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     m_worker->moveToThread(thread);
     connect(m_worker, &ConnectionWorker::klustersListed, this, &Connection::klustersListed);
     connect(m_worker, &ConnectionWorker::identityRead, this, &Connection::identityRead);
+    connect(m_worker, &ConnectionWorker::shardListed, this, &Connection::shardListed);
     connect(m_worker, &ConnectionWorker::refreshed, this, [this](const RefreshResult &r) {
         m_refreshing.remove(r.key.kluster);
         emit refreshed(r);

@@ -4,6 +4,7 @@
 #include "core/diagnosis.h"
 #include "core/klusterkey.h"
 #include "core/nodewatchevent.h"
+#include "core/shard.h"
 #include "services/local/cloudconfig.h"
 #include "services/monitoring/alertmanagerclient.h"
 #include "services/openstack/klusterfetcher.h"
@@ -41,6 +42,9 @@ struct ConnectionSpec
     // The Alertmanager whose alerts are shown beside the klusters' findings (unset: none). Its secret is held
     // here in memory only; the settings keep where it is, the keychain the secret.
     AlertmanagerTarget alertmanager;
+    // Only the klusters of this shard are listed (serve --shard): the others are never read, as if Kubernikus
+    // did not have them (unset: all of them).
+    std::optional<Shard> shard;
 
     bool isSnapshot() const { return !snapshotPath.isEmpty(); }
 };
@@ -112,6 +116,9 @@ public:
 
 signals:
     void klustersListed(const QStringList &klusters, const Error &error);
+    // With a shard (ConnectionSpec::shard), before klustersListed: how many klusters the listing held in all,
+    // `inShard` of them this shard's (those klustersListed gives).
+    void shardListed(int inShard, int listed);
     void identityRead(const QString &summary); // "demo · member, reader · project flightdeck-demo"
     // A refresh of `kluster` is under way (asked for, or asked for again while one ran) until refreshed().
     void refreshStarted(const QString &kluster);

@@ -216,7 +216,14 @@ void ConnectionWorker::listKlusters()
         m_listing = false;
         if (const std::shared_ptr<const Credentials> who = m_session ? m_session->credentials() : nullptr)
             emit identityRead(who->identity.summary());
-        emit klustersListed(names, error);
+        if (error.isError()) { // nothing let go: the klusters known stay, their data stale
+            emit klustersListed(names, error);
+            return;
+        }
+        const QStringList mine = settleListing(names);
+        if (m_spec.shard)
+            emit shardListed(int(mine.size()), int(names.size()));
+        emit klustersListed(mine, error);
     };
     withSession([this, listed](const Error &error) {
         if (error.isError()) {
@@ -271,6 +278,46 @@ void ConnectionWorker::listKlusters()
                 });
         });
     });
+}
+
+QStringList ConnectionWorker::settleListing(const QStringList &names)
+{
+    QStringList mine = names;
+    if (m_spec.shard && !m_spec.shard->isWhole()) {
+        // By the kluster's identity (core/shard.h): the same shard whichever replica, machine or cloud name
+        // reads it.
+        const QString region = m_spec.config ? m_spec.config->regionName : QString();
+        const QString project = m_session ? m_session->projectId() : QString();
+        const Shard shard = *m_spec.shard;
+        mine.removeIf([&](const QString &k) { return !shard.contains(Shard::key(region, project, k)); });
+    }
+    // A kluster no longer listed (deleted, or left nothing behind), or not this shard's: what is kept of it
+    // goes, so that a cloud whose klusters come and go does not grow this process.
+    const QSet<QString> kept(mine.cbegin(), mine.cend());
+    m_listed.removeIf(
+        [&kept](const std::pair<const QString &, QByteArray &> &e) { return !kept.contains(e.first); });
+    const auto known = [&] {
+        QSet<QString> all;
+        for (const auto *table : { &m_kubeTargets, &m_credentials })
+            for (auto it = table->cbegin(); it != table->cend(); ++it)
+                all.insert(it.key());
+        for (auto it = m_turnedAway.cbegin(); it != m_turnedAway.cend(); ++it)
+            all.insert(it.key());
+        all.unite(m_listNodesNext);
+        all.unite(m_watches->klusters());
+        return all;
+    }();
+    for (const QString &k : known) {
+        if (kept.contains(k) || m_fetchers.value(k))
+            continue; // listed, or a refresh of it under way (what it keeps goes at the next listing)
+        m_kubeTargets.remove(k);
+        m_credentials.remove(k);
+        m_turnedAway.remove(k);
+        m_listNodesNext.remove(k);
+        m_watches->forget(k);
+        m_routeHistories.forget(k);
+    }
+    return mine;
 }
 
 void ConnectionWorker::cancelListing()

@@ -56,6 +56,7 @@ public:
 
 signals:
     void klustersListed(const QStringList &klusters, const Error &error);
+    void shardListed(int inShard, int listed); // Connection::shardListed
     // Who the token is, with which roles and scope (TokenIdentity::summary), once signed in: before
     // klustersListed.
     void identityRead(const QString &summary);
@@ -83,6 +84,9 @@ private:
     void withKubeTarget(const QString &kluster,
         const std::function<void(const std::optional<KubeTarget> &, const Error &)> &then);
     void refreshSnapshot(const QString &kluster);
+    // After a listing: this shard's klusters of `names` (all of them without a shard), and what is kept of a
+    // kluster no longer among them (its node watch and the data it applies to, its credentials) let go.
+    QStringList settleListing(const QStringList &names);
     // Refreshes `kluster` with data fetched no earlier than `askedAt`.
     void startRefresh(const QString &kluster, const QDateTime &askedAt);
     // Emits refreshed(), and lets the next refresh in line go.

@@ -39,6 +39,12 @@ public:
     void set(const QString &kluster, const KeptHistory &history);
     // The state, about to be diagnosed, judged with its kluster's history.
     void apply(const QString &kluster, KlusterState &state);
+    // The kluster is no longer listed: what was kept of it goes (read again should it come back).
+    void forget(const QString &kluster)
+    {
+        m_kept.remove(kluster);
+        m_read.remove(kluster);
+    }
 
 private:
     QHash<QString, KeptHistory> m_kept;

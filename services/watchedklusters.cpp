@@ -58,6 +58,23 @@ const RefreshResult *WatchedKlusters::latest(const QString &kluster) const
     return it == m_latest.cend() ? nullptr : &it.value();
 }
 
+QSet<QString> WatchedKlusters::klusters() const
+{
+    QSet<QString> all;
+    for (auto it = m_latest.cbegin(); it != m_latest.cend(); ++it)
+        all.insert(it.key());
+    for (auto it = m_watches.cbegin(); it != m_watches.cend(); ++it)
+        all.insert(it.key());
+    return all;
+}
+
+void WatchedKlusters::forget(const QString &kluster)
+{
+    drop(kluster);
+    m_latest.remove(kluster);
+    m_lastChange.remove(kluster);
+}
+
 void WatchedKlusters::drop(const QString &kluster)
 {
     if (NodeWatch *w = m_watches.take(kluster)) {

@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <functional>
 
 class HttpClient;
@@ -45,6 +46,11 @@ public:
     void follow(const QString &kluster, const RefreshResult &result, bool listed);
     // The last refresh's result with the changes since (null: none yet).
     const RefreshResult *latest(const QString &kluster) const;
+
+    // The klusters a watch or a refresh's data is kept of.
+    QSet<QString> klusters() const;
+    // Lets the kluster go (no longer listed): its watch stopped, the data it applied to dropped.
+    void forget(const QString &kluster);
 
 signals:
     void nodesChanged(const RefreshResult &result);

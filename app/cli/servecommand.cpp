@@ -6,6 +6,7 @@
 #include "app/cli/terminal.h"
 #include "console/fleetmonitor.h"
 #include "core/printable.h"
+#include "core/shard.h"
 #include "services/monitoring/exporterserver.h"
 #include "services/monitoring/runbooks.h"
 #include "services/monitoring/webconfig.h"
@@ -36,17 +37,17 @@ void logLine(const QString &line)
 }
 
 // The config file (--config): `key = value` lines, # comments. The keys are the command's long options
-// (listen, cloud, all-clouds, refresh, record, concurrency, node-series, and the diagnosis options); an
-// option given on the command line (`given`) wins over the file's. Returns the arguments it stands for, or
+// (listen, cloud, all-clouds, refresh, record, concurrency, node-series, shard, and the diagnosis options);
+// an option given on the command line (`given`) wins over the file's. Returns the arguments it stands for, or
 // nullopt with `error`.
 std::optional<QStringList> readConfig(const QString &path, const QCommandLineParser &given, QString *error)
 {
     static const QStringList keys = { QStringLiteral("listen"), QStringLiteral("cloud"),
         QStringLiteral("all-clouds"), QStringLiteral("refresh"), QStringLiteral("record"),
-        QStringLiteral("concurrency"), QStringLiteral("node-series"), QStringLiteral("startup-timeout"),
-        QStringLiteral("token-expiry"), QStringLiteral("route-limit"), QStringLiteral("route-warning"),
-        QStringLiteral("max-unhealthy"), QStringLiteral("full-route-updates"),
-        QStringLiteral("web.config.file") };
+        QStringLiteral("concurrency"), QStringLiteral("node-series"), QStringLiteral("shard"),
+        QStringLiteral("startup-timeout"), QStringLiteral("token-expiry"), QStringLiteral("route-limit"),
+        QStringLiteral("route-warning"), QStringLiteral("max-unhealthy"),
+        QStringLiteral("full-route-updates"), QStringLiteral("web.config.file") };
     static const QStringList switches
         = { QStringLiteral("all-clouds"), QStringLiteral("record"), QStringLiteral("full-route-updates") };
     QFile file(path);
@@ -138,6 +139,12 @@ void addServeOptions(QCommandLineParser &parser)
     parser.addOption({ QStringLiteral("node-series"),
         QStringLiteral("A series per node on /metrics, at most n in all (default 0: none)."),
         QStringLiteral("n") });
+    parser.addOption({ QStringLiteral("shard"),
+        QStringLiteral(
+            "Serve only shard I of N (0 to N-1): the klusters whose region, project id and name hash "
+            "to I, as Prometheus' hashmod does; N exporters with 0/N to N-1/N serve each kluster "
+            "once. The others are never read (default 0/1: all)."),
+        QStringLiteral("I/N") });
     CliOptions::addDiagnosis(parser);
 }
 
@@ -239,6 +246,12 @@ int runServeCommand(const QStringList &arguments)
         = FleetCommands::readCount(parser, QStringLiteral("node-series"), 0, 0, 1000000, &error);
     if (!concurrency || !nodeSeries)
         return CliOptions::fail(command, error);
+    std::optional<Shard> shard = Shard { 0, 1 };
+    if (parser.isSet(QStringLiteral("shard"))) {
+        shard = Shard::parse(parser.value(QStringLiteral("shard")), &error);
+        if (!shard)
+            return CliOptions::fail(command, QStringLiteral("--shard: %1").arg(error));
+    }
     const std::optional<QList<CloudConfig>> clouds = FleetCommands::loadClouds(
         parser.values(QStringLiteral("cloud")), parser.isSet(QStringLiteral("all-clouds")), &error);
     if (!clouds)
@@ -257,7 +270,8 @@ int runServeCommand(const QStringList &arguments)
             o.refreshesOk = fleet.refreshesOk();
             o.refreshesFailed = fleet.refreshesFailed();
             o.scrapeSeconds = lastScrapeSeconds;
-            ExporterServer::Response r { 200, PrometheusText::contentType(), fleet.metrics(o) };
+            o.shard = shard;
+            ExporterServer::Response r { 200, PrometheusText::contentType(), fleet.metrics(o), true };
             lastScrapeSeconds = double(timer.nsecsElapsed()) / 1e9;
             return r;
         }
@@ -268,7 +282,7 @@ int runServeCommand(const QStringList &arguments)
             const QString project
                 = QUrlQuery(QString::fromUtf8(request.query)).queryItemValue(QStringLiteral("project_id"));
             if (const std::optional<QByteArray> report = fleet.report(name, project))
-                return { 200, "application/json", *report };
+                return { 200, "application/json", *report, true };
             // The name as asked, never echoed raw: escapes shown as such, cut short.
             return { 404, "text/plain; charset=utf-8",
                 QStringLiteral("no report of kluster \"%1\" (not known, or not read yet)\n")
@@ -328,8 +342,12 @@ int runServeCommand(const QStringList &arguments)
     ::sigaction(SIGTERM, &action, nullptr);
     ::sigaction(SIGINT, &action, nullptr);
 
-    for (const CloudConfig &cloud : *clouds)
-        fleet.add(FleetCommands::specFor(cloud, *options, *concurrency, true));
+    for (const CloudConfig &cloud : *clouds) {
+        ConnectionSpec spec = FleetCommands::specFor(cloud, *options, *concurrency, true);
+        if (!shard->isWhole())
+            spec.shard = shard;
+        fleet.add(spec);
+    }
     if (parser.isSet(QStringLiteral("record")))
         fleet.recordHistory();
     QObject::connect(&fleet, &FleetMonitor::logged, &fleet, logLine);
@@ -340,8 +358,13 @@ int runServeCommand(const QStringList &arguments)
     QStringList names;
     for (const CloudConfig &cloud : *clouds)
         names << cloud.name;
-    logLine(QStringLiteral("serving %1/metrics for %2 (every kluster checked every %3 s; %4)")
-                .arg(server.url(), names.join(QStringLiteral(", ")))
+    logLine(QStringLiteral("serving %1/metrics for %2 (%3every kluster checked every %4 s; %5)")
+                .arg(server.url(), names.join(QStringLiteral(", ")),
+                    shard->isWhole() ? QString()
+                                     : QStringLiteral("shard %1: the klusters whose key hashes to %2 of %3; ")
+                                           .arg(shard->toString())
+                                           .arg(shard->index)
+                                           .arg(shard->count))
                 .arg(*refresh)
                 .arg(server.usesTls() && server.authenticates() ? QStringLiteral("TLS, basic authentication")
                         : server.usesTls()                      ? QStringLiteral("TLS, no authentication")

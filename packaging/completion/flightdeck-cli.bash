@@ -152,7 +152,7 @@ _flightdeck_cli()
         case $word in
             --cloud|--kubeconfig|--kluster|--context|--deadline|--policy|--snapshot|--format|--out|--finding|\
             --startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy|\
-            --concurrency|--node-series|--listen|--refresh|--config|--web.config.file|\
+            --concurrency|--node-series|--shard|--listen|--refresh|--config|--web.config.file|\
             --alertmanager|--alertmanager-label|--alertmanager-ca|--alertmanager-auth|--alertmanager-user|\
             --alertmanager-secret-file|--alertmanager-cert|--alertmanager-key|--silence-minutes)
                 if [[ ${COMP_WORDS[i+1]-} == "=" ]]; then
@@ -229,8 +229,8 @@ _flightdeck_cli()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return 0 ;;
         --finding|--deadline|--startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy|\
-        --concurrency|--node-series|--listen|--refresh|--alertmanager|--alertmanager-label|--alertmanager-user|\
-        --silence-minutes)
+        --concurrency|--node-series|--shard|--listen|--refresh|--alertmanager|--alertmanager-label|\
+        --alertmanager-user|--silence-minutes)
             COMPREPLY=()
             return 0 ;;
     esac
@@ -241,7 +241,7 @@ _flightdeck_cli()
     local opts="" words=""
     case $command in
         check)       opts="--snapshot --format --record --explain --kluster --all --all-clouds --verbose --concurrency --node-series $cloudopts $diagopts $amopts" ;;
-        serve)       opts="--config --listen --web.config.file --hash-password --cloud --all-clouds --refresh --record --concurrency --node-series $diagopts" ;;
+        serve)       opts="--config --listen --web.config.file --hash-password --cloud --all-clouds --refresh --record --concurrency --node-series --shard $diagopts" ;;
         snapshot)    opts="--out --route-limit --kluster $cloudopts" ;;
         diff)        opts="--format $diagopts"
                      # SNAPSHOT_A and SNAPSHOT_B: folders, until both are given.

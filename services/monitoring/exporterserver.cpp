@@ -492,8 +492,21 @@ void ExporterServer::answer(QTcpSocket *socket, const Head &head, bool authorize
     const bool isHead = request.method == "HEAD";
     if (request.method != "GET" && !isHead)
         write(socket, plain(405, "only GET and HEAD\n"), false, head.keepAlive, { { "Allow", "GET, HEAD" } });
-    else
-        write(socket, m_handler(request), isHead, head.keepAlive);
+    else {
+        Response response = m_handler(request);
+        QList<QPair<QByteArray, QByteArray>> extra;
+        if (response.compressible) {
+            // A HEAD's Content-Length is the GET's: compressed alike.
+            extra << QPair<QByteArray, QByteArray>("Vary", "Accept-Encoding");
+            if (head.acceptsGzip && !response.body.isEmpty()) {
+                if (QByteArray packed = gzip(response.body); !packed.isEmpty()) {
+                    response.body = std::move(packed);
+                    extra << QPair<QByteArray, QByteArray>("Content-Encoding", "gzip");
+                }
+            }
+        }
+        write(socket, response, isHead, head.keepAlive, extra);
+    }
 }
 
 void ExporterServer::checkPassword(

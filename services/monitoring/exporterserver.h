@@ -50,6 +50,9 @@ public:
         int status = 200;
         QByteArray contentType = QByteArrayLiteral("text/plain; charset=utf-8");
         QByteArray body;
+        // Sent gzipped (Content-Encoding: gzip) to a client whose Accept-Encoding takes gzip, as Prometheus'
+        // does; always with Vary: Accept-Encoding.
+        bool compressible = false;
     };
     using Handler = std::function<Response(const Request &)>;
 
@@ -94,9 +97,16 @@ public:
         Request request;
         QByteArray version;
         QByteArray authorization; // the Authorization header's value
+        bool acceptsGzip = false; // its Accept-Encoding takes gzip (acceptsGzip())
         bool keepAlive = false;
     };
     static std::optional<Head> parseHead(const QByteArray &head);
+    // Whether an Accept-Encoding value (the values of every such header, joined by commas) takes gzip
+    // (RFC 9110 12.5.3): "gzip" or "x-gzip" with a weight above 0, else "*" with one; "gzip;q=0" refuses it
+    // whatever "*" says. Names and parameters in any case, spaces anywhere between.
+    static bool acceptsGzip(const QByteArray &acceptEncoding);
+    // `data` compressed in the gzip format (RFC 1952) with zlib; empty when zlib fails.
+    static QByteArray gzip(const QByteArray &data);
 
     // What the connections hold now: how many, and the bytes of requests read and not yet answered.
     int connectionCount() const { return int(m_connections.size()); }

@@ -1,17 +1,22 @@
 #include "core/findingtraits.h"
 #include "core/incidents.h"
+#include "core/shard.h"
 #include "tests/app/clifixture.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <csignal>
+#include <zlib.h>
 
 // The fleet at once, against the simulated cloud: `check --all` in its three formats (the Prometheus one
 // checked by promtool), a kluster whose API is down reported as such beside the others, and the exporter
 // (`serve`): its endpoints, a scrape that asks nothing of the cloud, a clean stop, and bad configurations
-// that end before anything is served.
+// that end before anything is served; N exporters that split the cloud (--shard), a kluster deleted that
+// leaves the exposition while a listing that fails drops nothing, and /metrics gzipped for whoever accepts
+// it.
 class TestCliFleet : public QObject
 {
     Q_OBJECT
@@ -29,6 +34,9 @@ private slots:
     void serveAnswersFromWhatItKeeps();
     void serveRefusesABadConfiguration();
     void serveWarnsAndAuthenticates();
+    void serveShardsSplitTheCloud();
+    void serveLetsDeletedKlustersGo();
+    void serveGzipsMetricsWhenAsked();
 
 private:
     using Run = CliFixture::Run;
@@ -55,8 +63,69 @@ private:
     static std::optional<double> sample(const QString &text, const QString &name, const QString &labels);
     // Runs promtool check metrics on `text`: its complaints (empty: none).
     static QString promtoolComplaints(const QByteArray &text);
+    // Starts `serve --cloud sim --listen 127.0.0.1:0` with `extra`, waits for its first round: its base URL
+    // (empty when it did not come), its log so far in `log`.
+    QString startServe(QProcess &serve, const QStringList &extra, QString *log);
+    // The klusters of an exposition's flightdeck_up, name → project id.
+    static QHash<QString, QString> klustersUp(const QByteArray &metrics);
+    // GET `path` over a connection of its own, with `headers` (and nothing else a client library would add):
+    // the answer's head and body.
+    static std::pair<QByteArray, QByteArray> rawGet(
+        const QString &base, const QByteArray &path, const QByteArray &headers);
     std::unique_ptr<CliFixture> m_cli;
 };
+
+QString TestCliFleet::startServe(QProcess &serve, const QStringList &extra, QString *log)
+{
+    m_cli->start(serve, words({ "serve", "--cloud", "sim", "--listen", "127.0.0.1:0" }) + extra);
+    QElapsedTimer waited;
+    waited.start();
+    const QRegularExpression serving(QStringLiteral("serving (http://[0-9.:]+)/metrics"));
+    while (waited.elapsed() < 90000 && !log->contains(QStringLiteral("first round done"))) {
+        QTest::qWait(50);
+        *log += QString::fromUtf8(serve.readAllStandardError());
+        if (serve.state() == QProcess::NotRunning)
+            break;
+    }
+    return log->contains(QStringLiteral("first round done")) ? serving.match(*log).captured(1) : QString();
+}
+
+QHash<QString, QString> TestCliFleet::klustersUp(const QByteArray &metrics)
+{
+    QHash<QString, QString> out;
+    static const QRegularExpression up(
+        QStringLiteral("^flightdeck_up\\{kluster_name=\"([^\"]+)\",project_id=\"([^\"]*)\"\\} [01]$"),
+        QRegularExpression::MultilineOption);
+    for (QRegularExpressionMatchIterator it = up.globalMatch(QString::fromUtf8(metrics)); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out.insert(m.captured(1), m.captured(2));
+    }
+    return out;
+}
+
+std::pair<QByteArray, QByteArray> TestCliFleet::rawGet(
+    const QString &base, const QByteArray &path, const QByteArray &headers)
+{
+    const QUrl url(base);
+    QTcpSocket socket;
+    socket.connectToHost(url.host(), quint16(url.port()));
+    if (!socket.waitForConnected(5000))
+        return {};
+    socket.write("GET " + path + " HTTP/1.1\r\nHost: " + url.host().toUtf8() + "\r\n" + headers
+        + "Connection: close\r\n\r\n");
+    QByteArray answer;
+    QElapsedTimer waited;
+    waited.start();
+    while (socket.state() != QAbstractSocket::UnconnectedState && waited.elapsed() < 15000) {
+        socket.waitForReadyRead(100);
+        answer += socket.readAll();
+    }
+    answer += socket.readAll();
+    const qsizetype end = answer.indexOf("\r\n\r\n");
+    if (end < 0)
+        return {};
+    return { answer.left(end), answer.mid(end + 4) };
+}
 
 std::optional<double> TestCliFleet::sample(const QString &text, const QString &name, const QString &labels)
 {
@@ -473,6 +542,21 @@ void TestCliFleet::serveRefusesABadConfiguration()
         r.err.contains(QStringLiteral("basic_auth_users.prometheus: not a bcrypt hash")), qPrintable(r.err));
     QVERIFY(!r.err.contains(QStringLiteral("plain-password")));
     QVERIFY(!r.err.contains(QStringLiteral("serving")));
+    // A shard that is none: one line, before anything listens; from the config file alike.
+    for (const char *bad : { "3/3", "0/0", "-1/2", "x", "1/", "2" }) {
+        r = cli(words({ "serve", "--cloud", "sim", "--listen", "127.0.0.1:0", "--shard", bad }));
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("--shard: \"%1\" is not a shard I/N").arg(QLatin1String(bad))),
+            qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
+        QVERIFY(!r.err.contains(QStringLiteral("serving")));
+    }
+    QVERIFY(conf.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    conf.write("listen = 127.0.0.1:0\ncloud = sim\nshard = 2/2\n");
+    conf.close();
+    r = cli(words({ "serve", "--config" }) + QStringList { conf.fileName() });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QStringLiteral("--shard: \"2/2\" is not a shard I/N")), qPrintable(r.err));
 }
 
 // Every address without TLS and authentication: served, and said to be readable by whoever connects; with
@@ -527,6 +611,226 @@ void TestCliFleet::serveWarnsAndAuthenticates()
         QVERIFY(serve.waitForFinished(15000));
         QVERIFY(!log.contains(QStringLiteral("horse battery")));
     }
+}
+
+// Two exporters, shard 0/2 and 1/2 (one from the config file), against one cloud: each kluster on exactly one
+// /metrics, the one its region, project id and name hash to; each says which shard it serves, on its log and
+// in flightdeck_shard_info.
+void TestCliFleet::serveShardsSplitTheCloud()
+{
+    QFile conf(m_cli->home.filePath(QStringLiteral("shard1.conf")));
+    QVERIFY(conf.open(QIODevice::WriteOnly));
+    conf.write("shard = 1/2\nrefresh = 5m\n");
+    conf.close();
+    QProcess first;
+    QProcess second;
+    QString firstLog;
+    QString secondLog;
+    const QString a = startServe(first, words({ "--refresh", "5m", "--shard", "0/2" }), &firstLog);
+    const QString b
+        = startServe(second, QStringList { QStringLiteral("--config"), conf.fileName() }, &secondLog);
+    QVERIFY2(!a.isEmpty(), qPrintable(firstLog));
+    QVERIFY2(!b.isEmpty(), qPrintable(secondLog));
+    QHash<QString, QString> all;
+    int index = 0;
+    for (const auto &[base, log] : { std::pair { a, firstLog }, std::pair { b, secondLog } }) {
+        const Reply metrics = m_cli->sim.request("GET", base + QStringLiteral("/metrics"));
+        QCOMPARE(metrics.status, 200);
+        const QString complaints = promtoolComplaints(metrics.body);
+        QVERIFY2(complaints.isEmpty(), qPrintable(complaints));
+        QVERIFY2(
+            metrics.body.contains(
+                QStringLiteral("\nflightdeck_shard_info{shard=\"%1\",shards=\"2\"} 1\n").arg(index).toUtf8()),
+            metrics.body.right(600).constData());
+        const QHash<QString, QString> mine = klustersUp(metrics.body);
+        QCOMPARE(sample(QString::fromUtf8(metrics.body), QStringLiteral("flightdeck_klusters"), QString()),
+            double(mine.size()));
+        for (auto it = mine.cbegin(); it != mine.cend(); ++it) {
+            QVERIFY2(!all.contains(it.key()), qPrintable(it.key() + QStringLiteral(" served twice")));
+            all.insert(it.key(), it.value());
+            QCOMPARE(Shard::of(Shard::key(QStringLiteral("RegionOne"), it.value(), it.key()), 2), index);
+        }
+        QVERIFY2(
+            log.contains(QStringLiteral("shard %1/2: the klusters whose key hashes to %1 of 2").arg(index)),
+            qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("cloud sim: %1 of the 7 klusters listed are shard %2/2's")
+                                  .arg(mine.size())
+                                  .arg(index)),
+            qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("round done: %1 klusters (shard %2/2 of 7 listed)")
+                                  .arg(mine.size())
+                                  .arg(index)),
+            qPrintable(log));
+        ++index;
+    }
+    QStringList names = all.keys();
+    names.sort();
+    QCOMPARE(names, allKlusters());
+    // A kluster of the other shard is not this one's to report.
+    const QString elsewhere = Shard::of(Shard::key(QStringLiteral("RegionOne"),
+                                            all.value(QStringLiteral("demo")), QStringLiteral("demo")),
+                                  2)
+            == 0
+        ? b
+        : a;
+    QCOMPARE(m_cli->sim.request("GET", elsewhere + QStringLiteral("/klusters/demo")).status, 404);
+    for (QProcess *p : { &first, &second }) {
+        ::kill(pid_t(p->processId()), SIGTERM);
+        QVERIFY(p->waitForFinished(15000));
+        QCOMPARE(p->exitCode(), 0);
+    }
+}
+
+// A kluster Kubernikus no longer has: while it left volumes behind it is still listed (gone) and served; once
+// they are gone too it leaves /metrics and /klusters/<name> at the next listing. A listing that fails drops
+// nothing: the last data stays, the cloud said not listed.
+void TestCliFleet::serveLetsDeletedKlustersGo()
+{
+    QProcess serve;
+    QString log;
+    const QString base = startServe(serve, words({ "--refresh", "5s" }), &log);
+    QVERIFY2(!base.isEmpty(), qPrintable(log));
+    const auto scrape = [&] { return m_cli->sim.request("GET", base + QStringLiteral("/metrics")).body; };
+    const auto waitFor = [&](const std::function<bool(const QByteArray &)> &until) {
+        QElapsedTimer waited;
+        waited.start();
+        QByteArray metrics;
+        while (waited.elapsed() < 60000) {
+            metrics = scrape();
+            if (until(metrics))
+                return metrics;
+            QTest::qWait(250);
+        }
+        return metrics;
+    };
+    QCOMPARE(klustersUp(scrape()).size(), 7);
+    const QString project = klustersUp(scrape()).value(QStringLiteral("blue"));
+    QVERIFY(!project.isEmpty());
+
+    // Deorbited: Kubernikus no longer has it; its volumes (one made for it) stay behind.
+    QCOMPARE(m_cli->sim
+                 .request("POST", m_cli->sim.sim.adminUrl() + QStringLiteral("/klusters/blue/cause"),
+                     R"({"rule": "debris"})")
+                 .status,
+        200);
+    const QByteArray gone = "flightdeck_kluster_phase{kluster_name=\"blue\",project_id=\"" + project.toUtf8()
+        + "\",phase=\"Gone\"} 1\n";
+    QByteArray metrics = waitFor([&gone](const QByteArray &m) { return m.contains(gone); });
+    QVERIFY2(metrics.contains(gone), metrics.left(3000).constData());
+    QVERIFY2(klustersUp(metrics).contains(QStringLiteral("blue")), metrics.left(2000).constData());
+    QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/klusters/blue")).status, 200);
+
+    // What it left goes too: it leaves with the next listing.
+    World &world = m_cli->sim.sim.world();
+    const QString cluster = QStringLiteral("blue-") + project;
+    const qsizetype volumes = world.volumes.removeIf([&cluster](const SimVolume &v) {
+        return std::any_of(v.metadata.cbegin(), v.metadata.cend(),
+            [&cluster](const QPair<QString, QString> &m) { return m.second == cluster; });
+    });
+    QVERIFY(volumes > 0);
+    world.loadBalancers.removeIf(
+        [](const SimLoadBalancer &lb) { return lb.name.startsWith(QStringLiteral("kube_service_blue_")); });
+    metrics = waitFor([](const QByteArray &m) { return !m.contains("kluster_name=\"blue\""); });
+    QVERIFY2(!metrics.contains("kluster_name=\"blue\""), metrics.left(2000).constData());
+    QCOMPARE(klustersUp(metrics).size(), 6);
+    QCOMPARE(sample(QString::fromUtf8(metrics), QStringLiteral("flightdeck_klusters"), QString()), 6.0);
+    QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/klusters/blue")).status, 404);
+    const Reply health = m_cli->sim.request("GET", base + QStringLiteral("/healthz"));
+    QVERIFY2(health.body.startsWith("ok: 6 klusters"), health.body.constData());
+    // Nor is it counted as a kluster that could not be checked, round after round.
+    QElapsedTimer waited;
+    waited.start();
+    while (!log.contains(QStringLiteral("round done: 6 klusters, 0 could not be checked"))
+        && waited.elapsed() < 30000) {
+        QTest::qWait(200);
+        log += QString::fromUtf8(serve.readAllStandardError());
+    }
+    QVERIFY2(log.contains(QStringLiteral("round done: 6 klusters, 0 could not be checked")), qPrintable(log));
+
+    // Kubernikus cannot list: nothing leaves, the cloud is said not listed.
+    QCOMPARE(
+        m_cli->sim
+            .request("POST", m_cli->sim.sim.adminUrl() + QStringLiteral("/faults"),
+                R"({"kind": "status", "status": 503, "service": "kubernikus", "path": "^/api/v1/clusters/?$"})")
+            .status,
+        201);
+    metrics = waitFor(
+        [](const QByteArray &m) { return m.contains("flightdeck_cloud_listing_up{cloud=\"sim\"} 0"); });
+    QVERIFY2(metrics.contains("flightdeck_cloud_listing_up{cloud=\"sim\"} 0"), metrics.left(800).constData());
+    QTest::qWait(6000); // another round on the failed listing
+    metrics = scrape();
+    QCOMPARE(klustersUp(metrics).size(), 6);
+    QCOMPARE(m_cli->sim.request("GET", base + QStringLiteral("/klusters/demo")).status, 200);
+
+    ::kill(pid_t(serve.processId()), SIGTERM);
+    QVERIFY(serve.waitForFinished(15000));
+    log += QString::fromUtf8(serve.readAllStandardError());
+    QVERIFY2(log.contains(QStringLiteral("cloud sim: 6 klusters listed")), qPrintable(log));
+    QVERIFY2(log.contains(QStringLiteral("cloud sim: klusters could not be listed")), qPrintable(log));
+    QVERIFY2(!log.contains(QStringLiteral("Sanitizer")), qPrintable(log.right(4000)));
+}
+
+// Accept-Encoding: gzip (as Prometheus sends it) gets /metrics gzipped, the same series once inflated;
+// gzip;q=0, another coding only, or no Accept-Encoding get it plain. Every answer of /metrics says Vary.
+void TestCliFleet::serveGzipsMetricsWhenAsked()
+{
+    QProcess serve;
+    QString log;
+    const QString base = startServe(serve, words({ "--refresh", "5m" }), &log);
+    QVERIFY2(!base.isEmpty(), qPrintable(log));
+    // The series, their values but the scrape's own duration (which differs from one answer to the next).
+    const auto series = [](const QByteArray &text) {
+        QStringList lines = QString::fromUtf8(text).split(QLatin1Char('\n'));
+        lines.removeIf(
+            [](const QString &l) { return l.startsWith(QLatin1String("flightdeck_scrape_duration")); });
+        return lines;
+    };
+    const auto [plainHead, plain] = rawGet(base, "/metrics", QByteArray());
+    QVERIFY2(plainHead.startsWith("HTTP/1.1 200"), plainHead.constData());
+    QVERIFY(!plainHead.toLower().contains("content-encoding"));
+    QVERIFY(plainHead.contains("\r\nVary: Accept-Encoding"));
+    QVERIFY(plain.startsWith("# HELP "));
+
+    const auto [gzipHead, gzipped] = rawGet(base, "/metrics", "Accept-Encoding: gzip\r\n");
+    QVERIFY2(
+        gzipHead.contains("\r\nContent-Encoding: gzip") && gzipHead.contains("\r\nVary: Accept-Encoding"),
+        gzipHead.constData());
+    QVERIFY(gzipHead.contains("Content-Length: " + QByteArray::number(gzipped.size()) + "\r\n"));
+    QVERIFY(gzipped.startsWith("\x1f\x8b"));
+    QVERIFY2(gzipped.size() * 3 < plain.size(),
+        qPrintable(QStringLiteral("%1 of %2").arg(gzipped.size()).arg(plain.size())));
+    // Inflated by zlib (the CRC and length gzip carries checked), then the same series as plain.
+    QByteArray inflated(plain.size() * 2 + 4096, '\0');
+    z_stream z = {};
+    QCOMPARE(inflateInit2(&z, 15 + 16), Z_OK);
+    z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(gzipped.constData()));
+    z.avail_in = uInt(gzipped.size());
+    z.next_out = reinterpret_cast<Bytef *>(inflated.data());
+    z.avail_out = uInt(inflated.size());
+    QCOMPARE(inflate(&z, Z_FINISH), Z_STREAM_END);
+    inflated.truncate(qsizetype(z.total_out));
+    inflateEnd(&z);
+    QCOMPARE(series(inflated), series(plain));
+    QVERIFY(promtoolComplaints(inflated).isEmpty());
+
+    for (const QByteArray &refused :
+        { QByteArray("Accept-Encoding: gzip;q=0\r\n"), QByteArray("Accept-Encoding: GZIP; q=0, deflate\r\n"),
+            QByteArray("Accept-Encoding: identity\r\n") }) {
+        const auto [head, body] = rawGet(base, "/metrics", refused);
+        QVERIFY2(
+            !head.toLower().contains("content-encoding") && body.startsWith("# HELP "), refused.constData());
+    }
+    // In any case, with spaces, "*" too.
+    for (const QByteArray &taken :
+        { QByteArray("accept-encoding:  deflate , Gzip ;q=0.5\r\n"), QByteArray("Accept-Encoding: *\r\n") }) {
+        const auto [head, body] = rawGet(base, "/metrics", taken);
+        QVERIFY2(
+            head.contains("\r\nContent-Encoding: gzip") && body.startsWith("\x1f\x8b"), taken.constData());
+    }
+    // Prometheus' own scrape (and Qt's client, which inflates it itself) read it as ever.
+    QVERIFY(m_cli->sim.request("GET", base + QStringLiteral("/metrics")).body.startsWith("# HELP "));
+    ::kill(pid_t(serve.processId()), SIGTERM);
+    QVERIFY(serve.waitForFinished(15000));
 }
 
 QTEST_GUILESS_MAIN(TestCliFleet)

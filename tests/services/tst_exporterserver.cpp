@@ -13,10 +13,11 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <zlib.h>
 
 // The exporter's HTTP side over a real socket on loopback, as Prometheus and less polite clients talk to it:
 // kept-alive requests, requests split across packets, several sent at once, HEAD, the 4xx answers, a body
-// that ends the connection, and the runbooks built in.
+// that ends the connection, gzip for whoever accepts it, and the runbooks built in.
 class TestExporterServer : public QObject
 {
     Q_OBJECT
@@ -29,6 +30,9 @@ private slots:
     void headHasNoBody();
     void clearErrors();
     void bodyEndsTheConnection();
+    void acceptEncodingRead_data();
+    void acceptEncodingRead();
+    void gzippedWhenAccepted();
     void addressesParsed();
     void runbooksForEveryKindAndRule();
     void slowClientsCannotLockScrapesOut();
@@ -55,6 +59,12 @@ void TestExporterServer::init()
         m_paths << r.path;
         if (r.path == "/metrics")
             return { 200, "text/plain; version=0.0.4", "up 1\n" };
+        if (r.path == "/compressible") {
+            QByteArray text;
+            for (int i = 0; i < 2000; ++i)
+                text += "flightdeck_up{kluster_name=\"k" + QByteArray::number(i) + "\"} 1\n";
+            return { 200, "text/plain; version=0.0.4", text, true };
+        }
         return { 404, "text/plain", "not found\n" };
     });
     QString error;
@@ -171,6 +181,92 @@ void TestExporterServer::bodyEndsTheConnection()
     QVERIFY(answer.contains("Connection: close"));
     QTRY_COMPARE(socket.state(), QAbstractSocket::UnconnectedState);
     QVERIFY(m_paths.isEmpty());
+}
+
+void TestExporterServer::acceptEncodingRead_data()
+{
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<bool>("gzip");
+    QTest::newRow("none") << QByteArray() << false;
+    QTest::newRow("gzip") << QByteArray("gzip") << true;
+    QTest::newRow("browser") << QByteArray("gzip, deflate, br, zstd") << true;
+    QTest::newRow("case and spaces") << QByteArray("  Deflate ,GZip ; Q = 0.5 ") << true;
+    QTest::newRow("x-gzip") << QByteArray("x-gzip") << true;
+    QTest::newRow("refused") << QByteArray("gzip;q=0") << false;
+    QTest::newRow("refused 0.000") << QByteArray("gzip; q=0.000, identity") << false;
+    QTest::newRow("refused whatever * says") << QByteArray("*, gzip;q=0") << false;
+    QTest::newRow("any") << QByteArray("*") << true;
+    QTest::newRow("any weighted") << QByteArray("identity;q=1, *;q=0.1") << true;
+    QTest::newRow("any refused") << QByteArray("*;q=0") << false;
+    QTest::newRow("others only") << QByteArray("deflate, br") << false;
+    QTest::newRow("identity") << QByteArray("identity") << false;
+    QTest::newRow("a weight that is no number") << QByteArray("gzip;q=high") << false;
+    QTest::newRow("other parameters") << QByteArray("gzip;level=9") << true;
+    QTest::newRow("a list") << QByteArray("br, gzip;q=0.2") << true;
+    QTest::newRow("a name that only starts so") << QByteArray("gzipped") << false;
+}
+
+void TestExporterServer::acceptEncodingRead()
+{
+    QFETCH(QByteArray, value);
+    QFETCH(bool, gzip);
+    QCOMPARE(ExporterServer::acceptsGzip(value), gzip);
+    // Read off a request's head, in any case, over one header or several.
+    const std::optional<ExporterServer::Head> head
+        = ExporterServer::parseHead("GET /metrics HTTP/1.1\r\nHost: x\r\nACCEPT-encoding:" + value + "\r\n");
+    QVERIFY(head);
+    QCOMPARE(head->acceptsGzip, gzip);
+    QCOMPARE(
+        ExporterServer::parseHead("GET / HTTP/1.1\r\nAccept-Encoding: br\r\nAccept-Encoding: gzip;q=0.2\r\n")
+            ->acceptsGzip,
+        true);
+}
+
+// An answer marked compressible goes gzipped to a client that accepts gzip (one that inflates to the very
+// bytes), plain to one that does not, each with Vary; a HEAD says the gzipped length; others stay plain.
+void TestExporterServer::gzippedWhenAccepted()
+{
+    const auto split = [](const QByteArray &answer, QByteArray *head) {
+        const qsizetype end = answer.indexOf("\r\n\r\n");
+        *head = answer.left(end);
+        return answer.mid(end + 4);
+    };
+    QTcpSocket socket;
+    QByteArray head;
+    const QByteArray plain
+        = split(exchange(socket, "GET /compressible HTTP/1.1\r\nHost: x\r\n\r\n", 1), &head);
+    QVERIFY2(
+        head.contains("\r\nVary: Accept-Encoding") && !head.contains("Content-Encoding"), head.constData());
+    QVERIFY(plain.startsWith("flightdeck_up{"));
+    QVERIFY(head.contains("Content-Length: " + QByteArray::number(plain.size())));
+
+    const QByteArray gzipped = split(
+        exchange(socket, "GET /compressible HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n", 1), &head);
+    QVERIFY2(head.contains("\r\nContent-Encoding: gzip") && head.contains("\r\nVary: Accept-Encoding"),
+        head.constData());
+    QVERIFY(head.contains("Content-Length: " + QByteArray::number(gzipped.size())));
+    QVERIFY(gzipped.startsWith("\x1f\x8b")); // gzip's magic
+    QVERIFY(gzipped.size() < plain.size() / 4);
+    QByteArray inflated(plain.size() + 16, '\0');
+    z_stream z = {};
+    QCOMPARE(inflateInit2(&z, 15 + 16), Z_OK);
+    z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(gzipped.constData()));
+    z.avail_in = uInt(gzipped.size());
+    z.next_out = reinterpret_cast<Bytef *>(inflated.data());
+    z.avail_out = uInt(inflated.size());
+    QCOMPARE(inflate(&z, Z_FINISH), Z_STREAM_END); // whole, its CRC and length checked
+    inflated.truncate(qsizetype(z.total_out));
+    inflateEnd(&z);
+    QCOMPARE(inflated, plain);
+    QCOMPARE(ExporterServer::gzip(plain), gzipped); // the same bytes every time
+
+    split(exchange(socket, "HEAD /compressible HTTP/1.1\r\nAccept-Encoding: gzip\r\n\r\n", 1), &head);
+    QVERIFY(head.contains("Content-Length: " + QByteArray::number(gzipped.size())));
+    split(exchange(socket, "GET /compressible HTTP/1.1\r\nAccept-Encoding: gzip;q=0\r\n\r\n", 1), &head);
+    QVERIFY(!head.contains("Content-Encoding"));
+    // Not marked compressible: plain whatever is accepted, and nothing varies.
+    split(exchange(socket, "GET /metrics HTTP/1.1\r\nAccept-Encoding: gzip\r\n\r\n", 1), &head);
+    QVERIFY(!head.contains("Content-Encoding") && !head.contains("Vary"));
 }
 
 void TestExporterServer::addressesParsed()
