@@ -158,7 +158,13 @@ void ConnectionRegistry::test(const ConnectionSpec &given, QObject *context, con
         [probe, done, who](const QStringList &klusters, const Error &error) {
             probe->deleteLater();
             const QString as = who->isEmpty() ? QString() : tr(" as %1").arg(*who);
-            if (error.isError())
+            if (!error.isError() && probe->spec().isPrometheus())
+                done(true,
+                    klusters.isEmpty() ? tr("Prometheus answered; its exporters give no kluster.")
+                                       : tr("Prometheus answered; %1 kluster(s): %2")
+                                             .arg(klusters.size())
+                                             .arg(klusters.join(QStringLiteral(", "))));
+            else if (error.isError())
                 done(false, error.toString());
             else
                 done(true,
@@ -254,6 +260,21 @@ void ConnectionRegistry::save()
 
 void ConnectionRegistry::storeSecret(const ConnectionSpec &spec, const QString &secret)
 {
+    if (spec.prometheus.needsSecret() && !spec.prometheus.secret.isEmpty()) {
+        // The Prometheus' password or token: in the keychain (the connection holds it for this session).
+        auto *store = new SecretStore(this);
+        const QString name = spec.name;
+        connect(store->write(PrometheusClient::secretKey(spec.prometheus), spec.prometheus.secret),
+            &SecretCall::finished, this, [this, store, name](const SecretResult &r) {
+                store->deleteLater();
+                if (r.ok && !r.inMemoryOnly)
+                    emit secretStored(name);
+                else
+                    emit secretNotKept(name,
+                        tr("The Prometheus secret of %1 is kept for this session only (%2).")
+                            .arg(name, r.inMemoryOnly ? tr("no keychain is available") : r.error));
+            });
+    }
     if (spec.alertmanager.needsSecret() && !spec.alertmanager.secret.isEmpty()) {
         // The Alertmanager's password or token: in the keychain, as the cloud's (the connection holds it for
         // this session either way).

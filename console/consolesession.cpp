@@ -3,6 +3,7 @@
 #include "console/alertwatch.h"
 #include "console/bootevidencestore.h"
 #include "console/connectionregistry.h"
+#include "console/exportedtext.h"
 #include "console/historyclient.h"
 #include "console/klusterstore.h"
 #include "console/refreshcoordinator.h"
@@ -96,11 +97,33 @@ ConsoleText::CaptionFacts ConsoleSession::captionFacts(const QString &alarmColor
         facts.connection = c->name();
         facts.snapshot = c->spec().isSnapshot();
         facts.readOnly = c->isReadOnly();
+        if (c->spec().isPrometheus()) {
+            facts.prometheus = c->spec().prometheus.displayUrl();
+            facts.live = liveTwin(m_current);
+        }
     }
     facts.listingError = m_store->listingError(m_current.connection);
     facts.alarmColor = alarmColor;
     facts.now = QDateTime::currentDateTimeUtc();
     return facts;
+}
+
+KlusterKey ConsoleSession::liveTwin(const KlusterKey &key) const
+{
+    const KlusterData *d = m_store->data(key);
+    if (!d || !d->exported)
+        return {};
+    for (const Connection *c : m_registry->connections()) {
+        if (c->spec().isPrometheus() || c->spec().isSnapshot())
+            continue;
+        const KlusterKey twin { c->name(), d->exported->name };
+        if (!m_store->klusters(c->name()).contains(twin.kluster))
+            continue;
+        const KlusterData *t = m_store->data(twin);
+        if (!t || !t->fetch || t->fetch->state.kluster.projectId == d->exported->projectId)
+            return twin;
+    }
+    return {};
 }
 
 ConsoleText::Banner ConsoleSession::banner(const QString &notice, const QString &startupMessage) const
@@ -119,6 +142,8 @@ std::optional<ConsoleText::Notification> ConsoleSession::notification(
     const KlusterData *after = m_store->data(key);
     if (!c || c->spec().isSnapshot() || !m_refreshes->isWatching() || windowActive || !after)
         return std::nullopt;
+    if (after->exported) // read through Prometheus: what its exporter gave
+        return ExportedText::notification(key, before.exported.get(), *after->exported);
     const QDateTime now = QDateTime::currentDateTimeUtc();
     return ConsoleText::notification(key, before, *after,
         [this, key, now](const Finding &f) { return m_history->acknowledgement(key, f, now) != nullptr; });
@@ -130,6 +155,29 @@ bool ConsoleSession::isProtected(const KlusterKey &key) const
     if (c && c->spec().protectedRepairs)
         return true;
     return !key.kluster.isEmpty() && Settings::protectedKlusters().value().contains(key.toString());
+}
+
+QSet<QString> ConsoleSession::protectedKlusters() const
+{
+    // As isProtected() has it: every kluster of a protected connection, and those marked that the store holds
+    // (a walk over the few marked, not over every kluster).
+    const QStringList marked = Settings::protectedKlusters().value();
+    QSet<QString> keys;
+    for (const Connection *c : m_registry->connections()) {
+        const QStringList klusters = m_store->klusters(c->name());
+        if (c->spec().protectedRepairs) {
+            for (const QString &kluster : klusters)
+                keys.insert(KlusterKey { c->name(), kluster }.toString());
+            continue;
+        }
+        for (const QString &m : marked) {
+            const KlusterKey k = KlusterKey::fromString(m);
+            if (k.connection == c->name() && !k.kluster.isEmpty() && k.toString() == m
+                && klusters.contains(k.kluster))
+                keys.insert(m);
+        }
+    }
+    return keys;
 }
 
 bool ConsoleSession::isRouterProtected(const KlusterKey &key) const

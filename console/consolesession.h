@@ -7,6 +7,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QSet>
 
 class AlertWatch;
 class ConnectionRegistry;
@@ -42,6 +43,10 @@ public:
     // Protected klusters ask for their name typed before every repair: those of a protected connection, and
     // those marked one by one (kept in the settings).
     bool isProtected(const KlusterKey &key) const;
+    // Every protected kluster the store holds ("<connection>/<kluster>"), the settings read once: the
+    // sidebar's marks, made again on every change of the connections (a QSettings per kluster there was most
+    // of the window's time at a thousand klusters).
+    QSet<QString> protectedKlusters() const;
     // Another kluster of the connection on the same router is protected (tearing the router's devices down
     // would cut it off too), or a protected kluster of the connection was not read and may be.
     bool isRouterProtected(const KlusterKey &key) const;
@@ -74,6 +79,9 @@ public:
     QStringList viewFilters(const KlusterKey &key) const { return m_viewFilters.value(key); }
     void keepViewFilters(const KlusterKey &key, const QStringList &texts);
 
+    // A Prometheus connection's kluster in a connection to its cloud that lists it (the same name, and
+    // project where known): where it is read live and repaired. Null when none.
+    KlusterKey liveTwin(const KlusterKey &key) const;
     // What the header and the tables' captions say of the kluster shown.
     ConsoleText::CaptionFacts captionFacts(const QString &alarmColor) const;
     ConsoleText::Banner banner(const QString &notice, const QString &startupMessage) const;

@@ -1,5 +1,6 @@
 #include "console/consoletext.h"
 
+#include "console/exportedtext.h"
 #include "core/apiparser.h"
 #include "core/diagnosis.h"
 #include "core/diagnosiscontext.h"
@@ -142,6 +143,12 @@ Captions captions(const CaptionFacts &f)
 {
     Captions c;
     const KlusterData *d = f.data;
+    if (d && d->exported) { // read through Prometheus: what the exporter gave
+        const ExportedText::Facts e { f.key, d->exported.get(), f.prometheus, f.live, f.alarmColor, f.now };
+        c.header = ExportedText::header(e);
+        c.findings = ExportedText::findings(e);
+        return c;
+    }
     if (!d || !d->fetch) {
         if (f.key.isNull())
             return c;

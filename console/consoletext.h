@@ -75,6 +75,8 @@ struct CaptionFacts
     QString securitySummary; // the Security view's groups in words
     QString alarmColor; // the palette's colour for alarms ("#c62828")
     QDateTime now;
+    QString prometheus; // a Prometheus connection's URL (its klusters are what the exporters gave)
+    KlusterKey live; // the kluster shown, in a connection to its cloud (null: none, or it is that one)
 };
 Captions captions(const CaptionFacts &facts);
 // An error's first line, at most 60 characters: what a one-line heading says when the whole message is

@@ -90,6 +90,18 @@ void KlusterStore::setFetched(const KlusterKey &key, const std::shared_ptr<const
     emit klusterFetched(key);
 }
 
+void KlusterStore::setExported(const KlusterKey &key,
+    const std::shared_ptr<const ExportedFleet::Kluster> &exported, const QDateTime &fetchedAt)
+{
+    KlusterData &d = m_data[key];
+    d.exported = exported;
+    d.fetchedAt = fetchedAt;
+    d.error.clear();
+    d.errorAt = QDateTime();
+    d.incomplete.clear();
+    emit klusterFetched(key);
+}
+
 void KlusterStore::setNodesChanged(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
     const std::shared_ptr<const Diagnosis> &diagnosis)
 {

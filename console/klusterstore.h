@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/diagnosis.h"
+#include "core/exportedfleet.h"
 #include "core/klusterfetch.h"
 #include "core/klusterkey.h"
 #include "core/nodewatchevent.h"
@@ -24,6 +25,8 @@ struct KlusterData
     QList<SourceError> incomplete; // the data shown is new but lacks the sources that could not be read
     qint64 elapsedMs = 0;
     NodeWatchStatus watch; // the nodes' watch: connected, last heard, or why not
+    // A Prometheus connection's kluster: what its exporter gave (no fetch, no diagnosis).
+    std::shared_ptr<const ExportedFleet::Kluster> exported;
     bool isStale() const { return !error.isEmpty(); }
     // The last refresh failed, or left sources unread: what the banner names.
     bool failedInPart() const { return isStale() || !incomplete.isEmpty(); }
@@ -57,12 +60,12 @@ public:
     bool hasListingErrors() const { return !m_listingErrors.isEmpty(); }
     // The connection's klusters, listed now or before.
     QStringList klusters(const QString &connection) const { return m_klusters.value(connection); }
-    // Forgets the connection: its klusters, their data (retired), its listing and refreshes.
-    void removeConnection(const QString &connection);
-
     // Forgets one kluster (one no longer listed, where nothing shows it gone: the fleet commands): its place
     // among the connection's klusters and its data (retired). A refresh of it under way stays counted.
     void forget(const KlusterKey &key);
+    // Forgets the connection: its klusters, their data (retired), its listing and refreshes.
+    void removeConnection(const QString &connection);
+
     // Refreshes under way, and with the listings, everything asked for that has not come back.
     void setRefreshing(const KlusterKey &key, bool refreshing);
     int pending() const { return int(m_listing.size() + m_refreshing.size()); }
@@ -78,6 +81,10 @@ public:
     void setNodesChanged(const KlusterKey &key, const std::shared_ptr<const KlusterFetch> &fetch,
         const std::shared_ptr<const Diagnosis> &diagnosis);
     void setWatchStatus(const KlusterKey &key, const NodeWatchStatus &status);
+    // A Prometheus connection's round gave the kluster (klusterFetched): what its exporter read at
+    // `fetchedAt`, stale or not as the exporter's reading says.
+    void setExported(const KlusterKey &key, const std::shared_ptr<const ExportedFleet::Kluster> &exported,
+        const QDateTime &fetchedAt);
     // A refresh failed: the last good data stays, stale.
     void setFailed(const KlusterKey &key, const QList<SourceError> &error, const QDateTime &at);
     const KlusterData *data(const KlusterKey &key) const;

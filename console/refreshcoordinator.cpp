@@ -174,7 +174,7 @@ void RefreshCoordinator::onRefreshed(const RefreshResult &result)
         m_awaited.remove(key);
         m_store->setRefreshing(key, false);
     }
-    if (const ConnectionSpec &spec = connection->spec(); !spec.isSnapshot()) {
+    if (const ConnectionSpec &spec = connection->spec(); !spec.isSnapshot() && !spec.isPrometheus()) {
         // A failure has no state to name its cloud and region: the connection's own, when it holds them.
         emit recordable(result,
             spec.config ? HistoryStore::klusterKey(spec.config->name, spec.config->regionName, key.kluster)
@@ -186,6 +186,9 @@ void RefreshCoordinator::onRefreshed(const RefreshResult &result)
         if (!m_cancelled.contains(key))
             m_cancelled << key;
         emit cancelled(m_cancelled);
+    } else if (result.exported) {
+        // A Prometheus connection's: what the exporter gave, as it gave it.
+        m_store->setExported(key, result.exported, result.fetchedAt);
     } else if (result.fetch) {
         // A source that failed: the rest is fresh.
         m_store->setFetched(

@@ -347,8 +347,12 @@ Fleet assemble(const QList<QList<Sample>> &answers)
             candidates << finished(std::move(g.value()));
         std::sort(candidates.begin(), candidates.end(), preferred);
         Kluster k = candidates.takeFirst();
-        k.exporters = int(candidates.size()) + 1;
-        fleet.duplicates += int(candidates.size());
+        // The others that give it as it is given: in their last scrape too (an exporter no longer scraped
+        // gives it no more), or held as it is.
+        const auto alike = int(std::count_if(candidates.cbegin(), candidates.cend(),
+            [&k](const Kluster &c) { return c.present == k.present; }));
+        k.exporters = alike + 1;
+        fleet.duplicates += alike;
         RankedKluster r;
         r.key = KlusterKey { k.identity(), k.name };
         r.reading = k.reading;
@@ -374,6 +378,31 @@ Fleet assemble(const QList<QList<Sample>> &answers)
     }
     fleet.exporters = byId.values();
     return fleet;
+}
+
+QStringList displayNames(const Fleet &fleet)
+{
+    const auto counted = [](const QStringList &names) {
+        QHash<QString, int> n;
+        for (const QString &name : names)
+            ++n[name];
+        return n;
+    };
+    QStringList names;
+    for (const Kluster &k : fleet.klusters)
+        names << k.name;
+    const QHash<QString, int> byName = counted(names);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (byName.value(names.at(i)) > 1)
+            names[i] = fleet.klusters.at(i).title();
+    }
+    const QHash<QString, int> byTitle = counted(names);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (byTitle.value(names.at(i)) > 1)
+            names[i] += QStringLiteral(" · project ") + fleet.klusters.at(i).projectId;
+        names[i].replace(QLatin1Char('/'), QChar(0x2215));
+    }
+    return names;
 }
 
 QString exportersText(const Fleet &fleet)

@@ -86,6 +86,11 @@ struct Fleet
 // the look-back holds it (its exporter is no longer scraped).
 Fleet assemble(const QList<QList<Sample>> &answers);
 
+// Each kluster's name in a list of the fleet, unique, in the fleet's order: its name where no other kluster
+// has it, else its title() (its target labels), else that and its project ("k (region=eu-de-1) · project
+// p1"). Never a '/' (a kluster key's separator): one becomes U+2215.
+QStringList displayNames(const Fleet &fleet);
+
 // The exporters' state in a line: "2 exporters, 1 not scraped since 14:02:11 (127.0.0.1:9473)".
 QString exportersText(const Fleet &fleet);
 

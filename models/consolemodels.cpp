@@ -81,10 +81,15 @@ void ConsoleModels::followStore()
     connect(store, &KlusterStore::klusterAdded, m_klusters,
         [this](const KlusterKey &key) { m_klusters->setKluster(key.connection, key.kluster); });
     connect(store, &KlusterStore::klusterGone, m_klusters, [this](const KlusterKey &key) {
-        m_klusters->setError(key.connection, key.kluster, tr("Kubernikus no longer lists this kluster"));
+        const Connection *c = m_session->registry()->connection(key.connection);
+        m_klusters->setError(key.connection, key.kluster,
+            c && c->spec().isPrometheus() ? tr("the Prometheus no longer holds this kluster")
+                                          : tr("Kubernikus no longer lists this kluster"));
     });
     const auto fetched = [this, store](const KlusterKey &key) {
-        if (const KlusterData *d = store->data(key); d && d->diagnosis)
+        if (const KlusterData *d = store->data(key); d && d->exported)
+            m_klusters->setExported(key.connection, key.kluster, *d->exported);
+        else if (d && d->diagnosis)
             m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt,
                 SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
     };
@@ -110,16 +115,7 @@ void ConsoleModels::followStore()
         m_klusters->setAlertCounts(connection, counts, alerts->watches(connection));
     });
     // Protected klusters marked in the sidebar.
-    const auto markProtected = [this] {
-        QSet<QString> keys;
-        for (const Connection *c : m_session->registry()->connections()) {
-            for (const QString &kluster : m_session->store()->klusters(c->name())) {
-                if (m_session->isProtected({ c->name(), kluster }))
-                    keys.insert(KlusterKey { c->name(), kluster }.toString());
-            }
-        }
-        m_klusters->setProtected(keys);
-    };
+    const auto markProtected = [this] { m_klusters->setProtected(m_session->protectedKlusters()); };
     connect(m_session, &ConsoleSession::protectionChanged, m_klusters, markProtected);
     connect(m_session->registry(), &ConnectionRegistry::changed, m_klusters, markProtected);
     // What the session holds already (models made after its connections).

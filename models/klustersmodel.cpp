@@ -106,6 +106,34 @@ void KlustersModel::setDiagnosis(const QString &connection, const QString &klust
     replaceRow(m_rows, row, r);
 }
 
+void KlustersModel::setExported(
+    const QString &connection, const QString &kluster, const ExportedFleet::Kluster &exported)
+{
+    setKluster(connection, kluster);
+    const int row = rowOf(connection, kluster);
+    Row r = m_rows.rows().at(row);
+    r.diagnosed = exported.reading != Reading::Unreadable;
+    r.region = exported.target.value(QStringLiteral("region"), r.region);
+    r.shown = exported.standing;
+    r.complete = exported.standing;
+    r.hasComplete = true;
+    r.phase = exported.phase == QLatin1String("Running") || exported.phase == QLatin1String("none")
+        ? QString()
+        : exported.phase;
+    r.terminatingFor = -1;
+    r.fetchedAt = exported.readAt.value_or(QDateTime());
+    r.incomplete.clear();
+    if (exported.reading == Reading::Unreadable)
+        r.error = tr("its exporter %1 has not read it").arg(exported.exporter);
+    else if (!exported.present)
+        r.error = tr("its exporter %1 is not scraped now: the data it last gave").arg(exported.exporter);
+    else if (!exported.up)
+        r.error = tr("its exporter's last check could not read every source: the last good data");
+    else
+        r.error.clear();
+    replaceRow(m_rows, row, r);
+}
+
 void KlustersModel::setError(const QString &connection, const QString &kluster, const QString &error)
 {
     setKluster(connection, kluster);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/diagnosis.h"
+#include "core/exportedfleet.h"
 #include "core/klusterkey.h"
 #include "core/klusterstanding.h"
 #include "models/consolerole.h"
@@ -86,6 +87,10 @@ public:
     // A refresh came back with data. `incomplete`: what could not be read (empty when everything was).
     void setDiagnosis(const QString &connection, const QString &kluster, const Diagnosis &diagnosis,
         const QDateTime &fetchedAt, const QString &incomplete = QString(), const QString &region = QString());
+    // A Prometheus connection's kluster, as its exporter gave it: its standing and phase, read at its readAt;
+    // stale where the exporter's check failed or the exporter is no longer scraped (said as the error).
+    void setExported(
+        const QString &connection, const QString &kluster, const ExportedFleet::Kluster &exported);
     // A refresh failed: the diagnosis shown stays the last good one.
     void setError(const QString &connection, const QString &kluster, const QString &error);
     // The connection itself failed (no kluster could be listed), or recovered (`error` empty).

@@ -1,6 +1,7 @@
 #include "services/connection.h"
 
 #include "services/connectionworker.h"
+#include "services/prometheusfleetreader.h"
 
 #include <QCoreApplication>
 #include <QHostInfo>
@@ -30,8 +31,8 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     m_worker->setEventInstance(m_eventInstance);
     m_worker->moveToThread(thread);
     connect(m_worker, &ConnectionWorker::klustersListed, this, &Connection::klustersListed);
-    connect(m_worker, &ConnectionWorker::identityRead, this, &Connection::identityRead);
     connect(m_worker, &ConnectionWorker::shardListed, this, &Connection::shardListed);
+    connect(m_worker, &ConnectionWorker::identityRead, this, &Connection::identityRead);
     connect(m_worker, &ConnectionWorker::refreshed, this, [this](const RefreshResult &r) {
         m_refreshing.remove(r.key.kluster);
         emit refreshed(r);
@@ -57,30 +58,65 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
             QMetaObject::invokeMethod(m_worker, [w = m_worker, r] { w->secretRead(r); });
         });
     });
+    if (m_spec.isPrometheus())
+        wireFleet(thread);
 }
 
 Connection::~Connection()
 {
     m_worker->deleteLater(); // on its own thread, with the requests it still has
+    if (m_fleet)
+        m_fleet->deleteLater();
+}
+
+void Connection::wireFleet(QThread *thread)
+{
+    m_fleet = new PrometheusFleetReader(m_spec);
+    m_fleet->moveToThread(thread);
+    connect(m_fleet, &PrometheusFleetReader::klustersListed, this, &Connection::klustersListed);
+    connect(m_fleet, &PrometheusFleetReader::refreshed, this, [this](const RefreshResult &r) {
+        m_refreshing.remove(r.key.kluster);
+        m_again.remove(r.key.kluster); // the next round's answer is the next listing's
+        emit refreshed(r);
+    });
+    connect(m_fleet, &PrometheusFleetReader::secretWanted, this, [this](const QString &key) {
+        auto *store = new SecretStore(this);
+        connect(store->read(key), &SecretCall::finished, this, [this, store](const SecretResult &r) {
+            store->deleteLater();
+            QMetaObject::invokeMethod(m_fleet, [f = m_fleet, r] { f->secretRead(r); });
+        });
+    });
 }
 
 void Connection::listKlusters()
 {
+    if (m_fleet) {
+        QMetaObject::invokeMethod(m_fleet, [f = m_fleet] { f->listKlusters(); });
+        return;
+    }
     QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->listKlusters(); });
 }
 
 void Connection::cancelListing()
 {
+    if (m_fleet) {
+        QMetaObject::invokeMethod(m_fleet, [f = m_fleet] { f->cancelListing(); });
+        return;
+    }
     QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->cancelListing(); });
 }
 
 void Connection::setShown(const QString &kluster)
 {
+    if (m_fleet)
+        return; // nothing of it is watched: the exporter watches it
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->setShown(kluster); });
 }
 
 void Connection::setKeptHistory(const QString &kluster, const KeptHistory &history)
 {
+    if (m_fleet)
+        return;
     QMetaObject::invokeMethod(
         m_worker, [w = m_worker, kluster, history] { w->setKeptHistory(kluster, history); });
 }
@@ -92,13 +128,18 @@ void Connection::refresh(const QString &kluster, bool urgent)
         return;
     }
     m_refreshing.insert(kluster);
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster, urgent] { w->refresh(kluster, urgent); });
+    if (m_fleet)
+        QMetaObject::invokeMethod(m_fleet, [f = m_fleet, kluster] { f->refresh(kluster); });
+    else
+        QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster, urgent] { w->refresh(kluster, urgent); });
     emit refreshStarted(kluster);
 }
 
 void Connection::cancelRefresh(const QString &kluster)
 {
     m_again.remove(kluster);
+    if (m_fleet)
+        return; // answered at once from the last round: nothing under way
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->cancelRefresh(kluster); });
 }
 
@@ -119,14 +160,14 @@ void Connection::repair(const std::shared_ptr<const RepairProposal> &confirmed, 
 
 void Connection::readRepairEvents(const QString &kluster)
 {
-    if (m_spec.isSnapshot())
+    if (m_spec.isSnapshot() || m_fleet)
         return;
     QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster] { w->readRepairEvents(kluster); });
 }
 
 void Connection::writeRepairEvent(const QString &kluster, const RepairEvent &event)
 {
-    if (m_spec.isSnapshot())
+    if (m_spec.isSnapshot() || m_fleet)
         return;
     QMetaObject::invokeMethod(
         m_worker, [w = m_worker, kluster, event] { w->writeRepairEvent(kluster, event); });
@@ -134,12 +175,14 @@ void Connection::writeRepairEvent(const QString &kluster, const RepairEvent &eve
 
 void Connection::readBootEvidence(const QString &kluster, const BootEvidences::Server &server)
 {
-    if (m_spec.isSnapshot()) {
+    if (m_spec.isSnapshot() || m_fleet) {
         BootEvidence none;
         none.serverId = server.id;
         none.serverName = server.name;
         none.readAt = QDateTime::currentDateTimeUtc();
-        none.consoleError = none.actionsError = tr("a snapshot holds none: read it live from the cloud");
+        none.consoleError = none.actionsError = m_fleet
+            ? tr("the Prometheus holds none: read it live through a connection to its cloud")
+            : tr("a snapshot holds none: read it live from the cloud");
         // Said from the event loop, as an answer from the cloud would be.
         QMetaObject::invokeMethod(
             this, [this, kluster, none] { emit bootEvidenceRead(kluster, none); }, Qt::QueuedConnection);

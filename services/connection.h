@@ -7,6 +7,7 @@
 #include "core/shard.h"
 #include "services/local/cloudconfig.h"
 #include "services/monitoring/alertmanagerclient.h"
+#include "services/monitoring/prometheusclient.h"
 #include "services/openstack/klusterfetcher.h"
 #include "services/repair/repairexecutor.h"
 #include "services/repair/repairsession.h"
@@ -20,6 +21,7 @@
 
 class QThread;
 class ConnectionWorker;
+class PrometheusFleetReader;
 
 // Where a connection's klusters come from and what may be done to them.
 struct ConnectionSpec
@@ -46,7 +48,12 @@ struct ConnectionSpec
     // did not have them (unset: all of them).
     std::optional<Shard> shard;
 
+    // A fleet read from the team's Prometheus instead of a cloud (docs/monitoring.md): its klusters as the
+    // exporters it scrapes give them, read-only. Its secret is held here in memory only.
+    PrometheusTarget prometheus;
+
     bool isSnapshot() const { return !snapshotPath.isEmpty(); }
+    bool isPrometheus() const { return prometheus.isSet(); }
 };
 
 // One refresh of one kluster: the state and bodies fetched, its diagnosis,
@@ -62,6 +69,9 @@ struct RefreshResult
     QList<SourceError> errors;
     bool cancelled = false;
     qint64 elapsedMs = 0;
+    // A Prometheus connection's kluster: what its exporter gave (no fetch, no diagnosis; `fetchedAt` when
+    // the exporter read it).
+    std::shared_ptr<const ExportedFleet::Kluster> exported;
 };
 Q_DECLARE_METATYPE(RefreshResult)
 
@@ -86,7 +96,7 @@ public:
 
     const ConnectionSpec &spec() const { return m_spec; }
     QString name() const { return m_spec.name; }
-    bool isReadOnly() const { return m_spec.readOnly || m_spec.isSnapshot(); }
+    bool isReadOnly() const { return m_spec.readOnly || m_spec.isSnapshot() || m_spec.isPrometheus(); }
 
     void listKlusters();
     void cancelListing(); // said as a listing that failed Cancelled: no failure, the klusters known stay
@@ -136,8 +146,11 @@ signals:
     void bootEvidenceRead(const QString &kluster, const BootEvidence &evidence);
 
 private:
+    void wireFleet(QThread *thread); // a Prometheus connection's reader, on the worker thread
+
     ConnectionSpec m_spec;
     ConnectionWorker *m_worker;
+    PrometheusFleetReader *m_fleet = nullptr; // a Prometheus connection's: listing and refreshes go to it
     QSet<QString> m_refreshing;
     QSet<QString> m_again; // refresh once more when the one in flight is done
     QString m_eventInstance;

@@ -99,6 +99,44 @@ Setting<bool> trayIcon()
     return { QStringLiteral("notifications/tray"), true };
 }
 
+namespace {
+
+// An Alertmanager's or a Prometheus' coordinates under "<prefix>Url", "<prefix>Auth", …; never its secret.
+AlertmanagerTarget readTarget(const QSettings &settings, const QString &prefix)
+{
+    AlertmanagerTarget a;
+    const QString url = settings.value(prefix + QStringLiteral("Url")).toString();
+    if (url.isEmpty())
+        return a;
+    a.url = QUrl(url);
+    a.auth = alertmanagerAuthFromName(settings.value(prefix + QStringLiteral("Auth")).toString())
+                 .value_or(AlertmanagerTarget::Auth::None);
+    a.username = settings.value(prefix + QStringLiteral("User")).toString();
+    a.caFile = settings.value(prefix + QStringLiteral("Ca")).toString();
+    a.clientCertFile = settings.value(prefix + QStringLiteral("Cert")).toString();
+    a.clientKeyFile = settings.value(prefix + QStringLiteral("Key")).toString();
+    const QStringList labels = settings.value(prefix + QStringLiteral("Labels")).toStringList();
+    if (!labels.isEmpty())
+        a.klusterLabels = labels;
+    return a;
+}
+
+void writeTarget(QSettings &settings, const QString &prefix, const AlertmanagerTarget &a)
+{
+    if (!a.isSet())
+        return;
+    // Where it is and how to reach it; its secret stays in the keychain.
+    settings.setValue(prefix + QStringLiteral("Url"), a.displayUrl());
+    settings.setValue(prefix + QStringLiteral("Auth"), alertmanagerAuthName(a.auth));
+    settings.setValue(prefix + QStringLiteral("User"), a.username);
+    settings.setValue(prefix + QStringLiteral("Ca"), a.caFile);
+    settings.setValue(prefix + QStringLiteral("Cert"), a.clientCertFile);
+    settings.setValue(prefix + QStringLiteral("Key"), a.clientKeyFile);
+    settings.setValue(prefix + QStringLiteral("Labels"), a.klusterLabels);
+}
+
+} // namespace
+
 QList<ConnectionSpec> connections()
 {
     QSettings settings;
@@ -132,20 +170,8 @@ QList<ConnectionSpec> connections()
             c.source = QStringLiteral("the console's saved connections");
             s.config = c;
         }
-        if (const QString url = settings.value(QStringLiteral("alertmanagerUrl")).toString();
-            !url.isEmpty()) {
-            AlertmanagerTarget &a = s.alertmanager;
-            a.url = QUrl(url);
-            a.auth = alertmanagerAuthFromName(settings.value(QStringLiteral("alertmanagerAuth")).toString())
-                         .value_or(AlertmanagerTarget::Auth::None);
-            a.username = settings.value(QStringLiteral("alertmanagerUser")).toString();
-            a.caFile = settings.value(QStringLiteral("alertmanagerCa")).toString();
-            a.clientCertFile = settings.value(QStringLiteral("alertmanagerCert")).toString();
-            a.clientKeyFile = settings.value(QStringLiteral("alertmanagerKey")).toString();
-            const QStringList labels = settings.value(QStringLiteral("alertmanagerLabels")).toStringList();
-            if (!labels.isEmpty())
-                a.klusterLabels = labels;
-        }
+        s.alertmanager = readTarget(settings, QStringLiteral("alertmanager"));
+        s.prometheus = readTarget(settings, QStringLiteral("prometheus"));
         if (!s.name.isEmpty())
             list << s;
     }
@@ -173,17 +199,8 @@ void setConnections(const QList<ConnectionSpec> &connections)
             settings.setValue(QStringLiteral("activeDevices"), s.options.activeDevices);
         if (!s.options.automation) // Kubernikus' automation does not run on this cloud
             settings.setValue(QStringLiteral("automation"), false);
-        if (s.alertmanager.isSet()) {
-            // Where the Alertmanager is and how to reach it; its secret stays in the keychain.
-            const AlertmanagerTarget &a = s.alertmanager;
-            settings.setValue(QStringLiteral("alertmanagerUrl"), a.displayUrl());
-            settings.setValue(QStringLiteral("alertmanagerAuth"), alertmanagerAuthName(a.auth));
-            settings.setValue(QStringLiteral("alertmanagerUser"), a.username);
-            settings.setValue(QStringLiteral("alertmanagerCa"), a.caFile);
-            settings.setValue(QStringLiteral("alertmanagerCert"), a.clientCertFile);
-            settings.setValue(QStringLiteral("alertmanagerKey"), a.clientKeyFile);
-            settings.setValue(QStringLiteral("alertmanagerLabels"), a.klusterLabels);
-        }
+        writeTarget(settings, QStringLiteral("alertmanager"), s.alertmanager);
+        writeTarget(settings, QStringLiteral("prometheus"), s.prometheus);
         if (s.config && s.cloud.isEmpty()) {
             // The cloud's coordinates only: the password or secret stays in the keychain.
             const CloudConfig &c = *s.config;

@@ -44,6 +44,11 @@ ConnectionDialog::ConnectionDialog(
     , m_alertmanagerSecret(new QLineEdit(this))
     , m_alertmanagerCa(new QLineEdit(this))
     , m_klusterLabels(new QLineEdit(this))
+    , m_prometheusUrl(new QLineEdit(this))
+    , m_prometheusAuth(new QComboBox(this))
+    , m_prometheusUser(new QLineEdit(this))
+    , m_prometheusSecret(new QLineEdit(this))
+    , m_prometheusCa(new QLineEdit(this))
     , m_error(new QLabel(this))
     , m_test(new QPushButton(tr("&Test"), this))
 {
@@ -59,6 +64,8 @@ ConnectionDialog::ConnectionDialog(
             c == QLatin1String("envvars") ? tr("OS_* environment variables") : tr("clouds.yaml: %1").arg(c),
             c);
     m_source->addItem(tr("Another cloud (enter it below)"), QString());
+    m_prometheusIndex = m_source->count();
+    m_source->addItem(tr("The team's Prometheus: the fleet its exporters give (read-only)"), QString());
     m_source->setAccessibleName(tr("Cloud"));
 
     m_authType->addItem(tr("Password"), QStringLiteral("password"));
@@ -95,10 +102,33 @@ ConnectionDialog::ConnectionDialog(
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setObjectName(QStringLiteral("message"));
 
+    m_prometheusUrl->setPlaceholderText(QStringLiteral("https://prometheus.example.com:9090"));
+    m_prometheusUrl->setToolTip(
+        tr("The Prometheus that scrapes the flightdeck-cli serve exporters: every kluster "
+           "they export is listed, its counts and worst cause as they read it"));
+    for (const auto auth :
+        { AlertmanagerTarget::Auth::None, AlertmanagerTarget::Auth::Basic, AlertmanagerTarget::Auth::Bearer })
+        m_prometheusAuth->addItem(alertmanagerAuthName(auth), alertmanagerAuthName(auth));
+    m_prometheusAuth->setAccessibleName(tr("Prometheus authentication"));
+    m_prometheusSecret->setEchoMode(QLineEdit::Password);
+    m_prometheusSecret->setPlaceholderText(tr("password or token: kept in the keychain"));
+    m_prometheusCa->setPlaceholderText(tr("none: the system's CAs"));
     auto *form = new QFormLayout;
+    m_form = form;
     form->addRow(tr("C&loud:"), m_source);
     form->addRow(tr("&Name:"), m_name);
     form->addRow(m_custom);
+    form->addRow(tr("Prometheus &URL:"), m_prometheusUrl);
+    form->addRow(tr("Prometheus cre&dentials:"), m_prometheusAuth);
+    form->addRow(tr("Prometheus us&er:"), m_prometheusUser);
+    form->addRow(tr("Prometheus to&ken or password:"), m_prometheusSecret);
+    form->addRow(tr("Prometheus CA &file:"), m_prometheusCa);
+    for (QLineEdit *e : { m_prometheusUrl, m_prometheusUser, m_prometheusSecret, m_prometheusCa }) {
+        if (auto *l = qobject_cast<QLabel *>(form->labelForField(e)))
+            e->setAccessibleName(l->text().remove(QLatin1Char('&')).remove(QLatin1Char(':')));
+        connect(e, &QLineEdit::textEdited, this, &ConnectionDialog::formChanged);
+    }
+    connect(m_prometheusAuth, &QComboBox::activated, this, &ConnectionDialog::formChanged);
     form->addRow(tr("Pass&word or secret:"), m_secret);
     form->addRow(tr("N&odes from:"), m_kubeContext);
     form->addRow(m_readOnly);
@@ -136,9 +166,10 @@ ConnectionDialog::ConnectionDialog(
     form->addRow(tr("Alertmanager to&ken or password:"), m_alertmanagerSecret);
     form->addRow(tr("Alertmanager CA &file:"), m_alertmanagerCa);
     form->addRow(tr("Kluster la&bels in alerts:"), m_klusterLabels);
+    m_cloudOnly = { m_secret, m_kubeContext, m_protected, m_activeDevices, m_policyFiles, m_alertmanagerUrl };
     // The Alertmanager's settings once it has a URL: a newcomer's form stays short.
     const auto showAlertmanager = [this, form] {
-        const bool named = !m_alertmanagerUrl->text().trimmed().isEmpty();
+        const bool named = !m_alertmanagerUrl->text().trimmed().isEmpty() && !isPrometheus();
         for (QWidget *w : { static_cast<QWidget *>(m_alertmanagerAuth),
                  static_cast<QWidget *>(m_alertmanagerUser), static_cast<QWidget *>(m_alertmanagerSecret),
                  static_cast<QWidget *>(m_alertmanagerCa), static_cast<QWidget *>(m_klusterLabels) })
@@ -146,6 +177,16 @@ ConnectionDialog::ConnectionDialog(
         adjustSize();
     };
     connect(m_alertmanagerUrl, &QLineEdit::textChanged, this, showAlertmanager);
+    // A Prometheus has none of a cloud's rows, and is read-only.
+    connect(m_source, &QComboBox::currentIndexChanged, this, [this, form, showAlertmanager] {
+        const bool prometheus = isPrometheus();
+        for (QWidget *w : std::as_const(m_cloudOnly))
+            form->setRowVisible(w, !prometheus);
+        if (prometheus)
+            m_readOnly->setChecked(true);
+        m_readOnly->setEnabled(!prometheus);
+        showAlertmanager();
+    });
     for (QLineEdit *e : { m_name, m_authUrl, m_user, m_userDomain, m_project, m_projectDomain, m_region,
              m_caFile, m_secret, m_alertmanagerUrl, m_alertmanagerUser, m_alertmanagerSecret,
              m_alertmanagerCa, m_klusterLabels }) {
@@ -192,7 +233,17 @@ ConnectionDialog::ConnectionDialog(
         m_name->setReadOnly(true);
         m_name->setToolTip(tr("A connection keeps its name; remove it and add it again to rename it"));
         const int at = m_source->findData(s.cloud);
-        m_source->setCurrentIndex(at >= 0 ? at : m_source->count() - 1);
+        m_source->setCurrentIndex(s.isPrometheus() ? m_prometheusIndex
+                : at >= 0                          ? at
+                                                   : m_prometheusIndex - 1);
+        if (s.isPrometheus()) {
+            m_prometheusUrl->setText(s.prometheus.displayUrl());
+            m_prometheusAuth->setCurrentIndex(
+                qMax(0, m_prometheusAuth->findData(alertmanagerAuthName(s.prometheus.auth))));
+            m_prometheusUser->setText(s.prometheus.username);
+            m_prometheusCa->setText(s.prometheus.caFile);
+            m_prometheusSecret->setPlaceholderText(tr("unchanged (type to replace the one in the keychain)"));
+        }
         if (s.cloud.isEmpty() && s.config) {
             const CloudConfig &c = *s.config;
             m_authType->setCurrentIndex(c.isApplicationCredential() ? 1 : 0);
@@ -232,12 +283,23 @@ void ConnectionDialog::setTester(Tester tester)
     m_tester = std::move(tester);
 }
 
+bool ConnectionDialog::isPrometheus() const
+{
+    return m_source->currentIndex() == m_prometheusIndex;
+}
+
 void ConnectionDialog::updateForm()
 {
     const QString cloud = m_source->currentData().toString();
-    m_custom->setVisible(cloud.isEmpty());
+    m_custom->setVisible(cloud.isEmpty() && !isPrometheus());
+    for (QWidget *w : { static_cast<QWidget *>(m_prometheusUrl), static_cast<QWidget *>(m_prometheusAuth),
+             static_cast<QWidget *>(m_prometheusUser), static_cast<QWidget *>(m_prometheusSecret),
+             static_cast<QWidget *>(m_prometheusCa) })
+        m_form->setRowVisible(w, isPrometheus());
     if (!cloud.isEmpty() && !m_edit)
         m_name->setText(cloud);
+    else if (isPrometheus() && !m_edit && m_name->text().isEmpty())
+        m_name->setText(QStringLiteral("prometheus"));
     adjustSize();
 }
 
@@ -250,6 +312,18 @@ ConnectionSpec ConnectionDialog::spec() const
 {
     ConnectionSpec s;
     s.name = m_name->text().trimmed();
+    if (isPrometheus()) {
+        PrometheusTarget &p = s.prometheus;
+        p.url = QUrl(m_prometheusUrl->text().trimmed());
+        p.auth = alertmanagerAuthFromName(m_prometheusAuth->currentData().toString())
+                     .value_or(AlertmanagerTarget::Auth::None);
+        p.username = m_prometheusUser->text().trimmed();
+        p.secret = m_prometheusSecret->text();
+        p.caFile = m_prometheusCa->text().trimmed();
+        s.readOnly = true;
+        s.watchNodes = false;
+        return s;
+    }
     s.cloud = m_source->currentData().toString();
     s.readOnly = m_readOnly->isChecked();
     s.protectedRepairs = m_protected->isChecked();
@@ -308,6 +382,17 @@ QString ConnectionDialog::problem() const
     if (!m_edit && m_taken.contains(s.name))
         return tr("There is already a connection named %1: edit or remove it in File → Connections….")
             .arg(s.name);
+    QString why;
+    if (isPrometheus()) {
+        if (!PrometheusTarget::readUrl(m_prometheusUrl->text().trimmed(), &why))
+            return tr("Prometheus URL: %1").arg(why);
+        if (s.prometheus.auth == AlertmanagerTarget::Auth::Basic && s.prometheus.username.isEmpty())
+            return tr("Give the Prometheus' user for basic authentication.");
+        PrometheusTarget files = s.prometheus;
+        if (!files.readFiles(&why))
+            return tr("Prometheus CA file: %1").arg(why);
+        return QString();
+    }
     if (!s.config) {
         QString error;
         CloudConfigLoader::load(s.cloud, &error);
@@ -319,7 +404,6 @@ QString ConnectionDialog::problem() const
         && (s.config->isApplicationCredential() ? s.config->applicationCredentialId : s.config->username)
                .isEmpty())
         return tr("Give the user name or the application credential id.");
-    QString why;
     std::shared_ptr<const PolicyProfile> policy;
     if (!PolicyFiles::profile(s.policyFiles, &policy, &why))
         return tr("Policy file %1").arg(why);

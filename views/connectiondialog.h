@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -46,6 +47,10 @@ public:
     QLabel *messageLabel() const { return m_error; }
     QPushButton *saveButton() const { return m_save; }
     QLineEdit *alertmanagerBox() const { return m_alertmanagerUrl; }
+    QComboBox *sourceBox() const { return m_source; }
+    QLineEdit *prometheusBox() const { return m_prometheusUrl; }
+    // The source chosen is the team's Prometheus (a fleet read from its exporters), not a cloud.
+    bool isPrometheus() const;
 
     // Enter or the save button: with a tester, the connection is tested first and saved only when it signs
     // in and lists its klusters; a failed test says why and turns the button into "… anyway" (a cloud that
@@ -93,6 +98,15 @@ private:
     QLineEdit *m_alertmanagerSecret;
     QLineEdit *m_alertmanagerCa;
     QLineEdit *m_klusterLabels;
+    // The team's Prometheus instead of a cloud (docs/monitoring.md): the last source, its own fields.
+    int m_prometheusIndex = -1;
+    QFormLayout *m_form = nullptr;
+    QLineEdit *m_prometheusUrl;
+    QComboBox *m_prometheusAuth;
+    QLineEdit *m_prometheusUser;
+    QLineEdit *m_prometheusSecret;
+    QLineEdit *m_prometheusCa;
+    QList<QWidget *> m_cloudOnly; // the rows a Prometheus connection has no use for
     QLabel *m_error;
     QPushButton *m_test;
     QPushButton *m_save = nullptr;

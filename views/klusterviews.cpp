@@ -67,7 +67,11 @@ KlusterViews::KlusterViews(ConsoleModels *models, QWidget *parent)
     m_header->setObjectName(QStringLiteral("header"));
     m_header->setWordWrap(true);
     m_header->setTextFormat(Qt::RichText); // ConsoleText's header: its names escaped
-    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setTextInteractionFlags(
+        Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    // Its one kind of link: a kluster read through Prometheus opened live in its cloud's connection.
+    connect(m_header, &QLabel::linkActivated, this,
+        [this](const QString &key) { emit klusterActivated(KlusterKey::fromString(key)); });
     m_header->setMinimumWidth(100);
     // Two lines at least (no jump as the text changes), more when a narrow window wraps them: never a line
     // slid under the tabs.
@@ -232,6 +236,11 @@ void KlusterViews::showCurrent()
                  "why). Fix it in File → Connections… (Ctrl+Shift+N adds another), then Refresh (F5).")
                   .arg(current.connection)
             : tr("Connection %1 lists no kluster: it has none.").arg(current.connection);
+    else if (d && d->exported)
+        message = d->exported->standing.worst
+            ? tr("%1: %2 — %3 (as its exporter read it; the header says where to read it whole)")
+                  .arg(current.kluster, d->exported->standing.headline(), d->exported->standing.reason)
+            : tr("%1: %2 (as its exporter read it)").arg(current.kluster, d->exported->standing.headline());
     else if (d && !d->error.isEmpty())
         message = tr("%1 could not be read: %2")
                       .arg(current.kluster, ConsoleText::shortError(SourceError::joined(d->error)));

@@ -1,6 +1,7 @@
 // flightdeck: the desktop console.
 
 #include "app/gui/consoleapp.h"
+#include "console/consolesession.h"
 #include "core/flightdecklink.h"
 #include "core/printable.h"
 #include "services/connection.h"
@@ -72,6 +73,12 @@ struct Options
             "With --demo: show the alerts of this Alertmanager (no authentication) beside the demo's "
             "findings; other connections name theirs in File → Connections…."),
         QStringLiteral("url") };
+    QCommandLineOption prometheus { QStringLiteral("prometheus"),
+        QStringLiteral(
+            "Open the fleet the team's Prometheus holds from the flightdeck-cli serve exporters it "
+            "scrapes (no authentication; read-only), for this run; connections with a password or "
+            "token are added in File → Connections…."),
+        QStringLiteral("url") };
     QCommandLineOption size { QStringLiteral("window-size"),
         QStringLiteral("The window's size, e.g. 1024x640 (with --screenshot: the picture's)."),
         QStringLiteral("WxH") };
@@ -89,7 +96,7 @@ struct Options
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({ demo, scenario, nodes, klusters, snapshot, readOnly, kluster, view, finding,
-            screenshot, alertmanager, size });
+            screenshot, alertmanager, prometheus, size });
         parser.addPositionalArgument(QStringLiteral("link"),
             QStringLiteral("A flightdeck://<cloud>/<kluster>[/<finding or incident id>] link: opened in the "
                            "console already running (handed over), else in this one."),
@@ -279,6 +286,16 @@ int main(int argc, char *argv[])
 
     if (parser.isSet(options.demo)) {
         console.startDemo();
+    } else if (parser.isSet(options.prometheus)) {
+        QString why;
+        const std::optional<QUrl> url = PrometheusTarget::readUrl(parser.value(options.prometheus), &why);
+        if (!url)
+            return fail(QStringLiteral("--prometheus: ") + why);
+        ConnectionSpec spec;
+        spec.name = QStringLiteral("prometheus");
+        spec.prometheus.url = *url;
+        spec.readOnly = true;
+        window.addConnection(spec, false);
     } else if (parser.isSet(options.snapshot)) {
         ConnectionSpec spec;
         spec.name = QStringLiteral("snapshot");
@@ -335,7 +352,9 @@ int main(int argc, char *argv[])
                 QApplication::exit(ok ? 0 : 2);
             });
         };
-        if (key.isNull() || key == before) {
+        // Shown already (a kluster without rows to make is shown at once).
+        if (key.isNull() || key == before
+            || (window.currentKey() == key && window.session()->isCurrentShown())) {
             render();
             return;
         }

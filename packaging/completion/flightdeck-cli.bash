@@ -154,7 +154,9 @@ _flightdeck_cli()
             --startup-timeout|--token-expiry|--route-limit|--route-warning|--max-unhealthy|\
             --concurrency|--node-series|--shard|--listen|--refresh|--config|--web.config.file|\
             --alertmanager|--alertmanager-label|--alertmanager-ca|--alertmanager-auth|--alertmanager-user|\
-            --alertmanager-secret-file|--alertmanager-cert|--alertmanager-key|--silence-minutes)
+            --alertmanager-secret-file|--alertmanager-cert|--alertmanager-key|--silence-minutes|\
+            --prometheus|--prometheus-ca|--prometheus-auth|--prometheus-user|--prometheus-secret-file|\
+            --prometheus-cert|--prometheus-key)
                 if [[ ${COMP_WORDS[i+1]-} == "=" ]]; then
                     (( i++ ))
                 fi
@@ -182,7 +184,7 @@ _flightdeck_cli()
         esac
     done
 
-    local commands="check snapshot diff klusters routes repair audit credentials serve"
+    local commands="check snapshot diff klusters routes repair audit credentials serve fleet"
     if [[ -z $command ]]; then
         if [[ $cur == -* ]]; then
             _flightdeck_cli_reply $'-h\n--help\n-v\n--version' "$cur"
@@ -201,10 +203,11 @@ _flightdeck_cli()
                 _flightdeck_cli_reply $'text\njson' "$cur" "$prefix"
             fi
             return 0 ;;
-        --alertmanager-auth)
+        --alertmanager-auth|--prometheus-auth)
             _flightdeck_cli_reply $'none\nbasic\nbearer' "$cur" "$prefix"
             return 0 ;;
-        --policy|--config|--web.config.file|--alertmanager-ca|--alertmanager-secret-file|--alertmanager-cert|--alertmanager-key)
+        --policy|--config|--web.config.file|--alertmanager-ca|--alertmanager-secret-file|--alertmanager-cert|--alertmanager-key|\
+        --prometheus-ca|--prometheus-secret-file|--prometheus-cert|--prometheus-key)
             compopt -o filenames 2>/dev/null || true
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return 0 ;;
@@ -254,7 +257,8 @@ _flightdeck_cli()
         routes)      opts="--snapshot --format --kluster $cloudopts $diagopts" ;;
         repair)      opts="--finding --all-routes --yes --dry-run --verify --override --router --protected --nudge --silence --silence-minutes --kluster $cloudopts $diagopts $amopts" ;;
         audit)       opts="--format" ;;
-        credentials) opts="--cloud --alertmanager --alertmanager-user"
+        fleet)       opts="--prometheus --prometheus-ca --prometheus-auth --prometheus-user --prometheus-secret-file --prometheus-cert --prometheus-key --format" ;;
+        credentials) opts="--cloud --alertmanager --alertmanager-user --prometheus --prometheus-user"
                      if [[ -z $action ]]; then words="set status delete"; fi ;;
         *)           return 0 ;;
     esac

@@ -67,7 +67,7 @@ t() {  # t "expected replies" word...
     fi
 }
 t "check"                          flightdeck-cli ch
-t "check snapshot diff klusters routes repair audit credentials serve" flightdeck-cli ""
+t "check snapshot diff klusters routes repair audit credentials serve fleet" flightdeck-cli ""
 t "--help --version"               flightdeck-cli --
 t "--format"                       flightdeck-cli check --fo
 t "--full-route-updates"           flightdeck-cli check --fu
@@ -75,6 +75,9 @@ t "--all --all-clouds --alertmanager --alertmanager-label --alertmanager-ca --al
                                    flightdeck-cli check --al
 t "--all --all-clouds"              flightdeck-cli check --all
 t "--listen"                       flightdeck-cli serve --li
+t "--prometheus --prometheus-ca --prometheus-auth --prometheus-user --prometheus-secret-file --prometheus-cert --prometheus-key" \
+                                   flightdeck-cli fleet --pro
+t "none basic bearer"              flightdeck-cli fleet --prometheus-auth ""
 t "text json prometheus"           flightdeck-cli check --format ""
 t "json"                           flightdeck-cli audit --format j
 t "json"                           flightdeck-cli audit --format = j
@@ -87,7 +90,7 @@ t "--kluster"                      flightdeck-cli check --cloud prod --klu
 t "set status delete"              flightdeck-cli credentials ""
 t "set status delete"              flightdeck-cli credentials --cloud prod ""
 t "--cloud"                        flightdeck-cli credentials set --cl
-t "--help --help-all --cloud --alertmanager --alertmanager-user" \
+t "--help --help-all --cloud --alertmanager --alertmanager-user --prometheus --prometheus-user" \
                                    flightdeck-cli credentials set ""
 t "none basic bearer"              flightdeck-cli check --alertmanager-auth ""
 t "--silence --silence-minutes"    flightdeck-cli repair --sil

@@ -63,13 +63,16 @@ void PrometheusClient::readFleet(QObject *context, const std::function<void(cons
                     return;
                 const QString what = QStringLiteral("the query %1").arg(ExportedFleet::queryName(which));
                 QString error;
+                Error::Kind kind = Error::Kind::None;
                 if (!response.ok()) {
                     error = describe(QStringLiteral("%1: %2").arg(what, response.error.toString()));
+                    kind = response.error.kind;
                 } else {
                     try {
                         pending->answers[int(which)] = ExportedFleet::parseVector(response.body, what);
                     } catch (const ParseError &e) {
                         error = describe(e.toString());
+                        kind = Error::Kind::Malformed;
                     }
                 }
                 Round round;
@@ -81,6 +84,7 @@ void PrometheusClient::readFleet(QObject *context, const std::function<void(cons
                             other->cancel();
                     }
                     round.error = error;
+                    round.kind = kind;
                     done(round);
                     return;
                 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "core/exportedfleet.h"
 #include "services/monitoring/alertmanagerclient.h"
 
@@ -38,6 +39,8 @@ public:
     {
         ExportedFleet::Fleet fleet;
         QString error;
+        Error::Kind kind
+            = Error::Kind::None; // of the failure: a network's, an HTTP status, a malformed answer
         int queries = 0; // sent in this round
     };
     void readFleet(QObject *context, const std::function<void(const Round &)> &done);

@@ -1,4 +1,5 @@
 #include "console/consoletext.h"
+#include "console/exportedtext.h"
 #include "console/klustertimeline.h"
 #include "console/palette.h"
 #include "console/refreshcoordinator.h"
@@ -16,6 +17,7 @@ class TestConsoleText : public QObject
     Q_OBJECT
 private slots:
     void clockAgoAndShortError();
+    void exportedKlusterHeaderAndNotifications();
     void timelineMergesRepairsAndKubernikus();
     void paletteMatchesFuzzilyBestFirst();
     void failedSourcesNamesEachOnce();
@@ -448,6 +450,65 @@ void TestConsoleText::timelineMergesRepairsAndKubernikus()
             "Kubernikus' events not read: kubernikus: GET /api/v1/clusters/k/events: HTTP 500") });
     state.kubernikusEventsSource.error = QStringLiteral("not fetched"); // never asked: nothing said
     QVERIFY(KlusterTimeline::lines({}, QString(), &state, now).problems.isEmpty());
+}
+
+// A kluster read through Prometheus: the header says where from, how old, stale and why, and where to read
+// it whole; a notification comes when its exporter stops being scraped or its critical causes grow.
+void TestConsoleText::exportedKlusterHeaderAndNotifications()
+{
+    const QDateTime now = QDateTime::fromString(QStringLiteral("2026-11-30T13:00:00Z"), Qt::ISODate);
+    ExportedFleet::Kluster k;
+    k.name = QStringLiteral("legacy");
+    k.projectId = QStringLiteral("p1");
+    k.exporter = QStringLiteral("10.0.0.5:9473");
+    k.present = true;
+    k.up = true;
+    k.readAt = now.addSecs(-40);
+    k.phase = QStringLiteral("Running");
+    k.standing.worst = Severity::Critical;
+    k.standing.critical = 2;
+    k.standing.warning = 1;
+    k.standing.worstCause = QStringLiteral("recycled-pod-cidr");
+    k.standing.reason = QStringLiteral("pod CIDR recycled");
+    k.reading = Reading::Fresh;
+    ExportedText::Facts f { { QStringLiteral("team"), QStringLiteral("legacy") }, &k,
+        QStringLiteral("http://prometheus:9090"), {}, QStringLiteral("#c00"), now };
+    QString h = ExportedText::header(f);
+    QVERIFY2(h.contains(QStringLiteral("read-only, from Prometheus http://prometheus:9090")), qPrintable(h));
+    QVERIFY2(
+        h.contains(QStringLiteral("2 critical · 1 warning — worst cause: pod CIDR recycled")), qPrintable(h));
+    QVERIFY2(h.contains(QStringLiteral("(40 s ago)")), qPrintable(h));
+    QVERIFY2(
+        h.contains(QStringLiteral("/klusters/legacy?project_id=p1</tt> on 10.0.0.5:9473")), qPrintable(h));
+    QVERIFY2(!h.contains(QStringLiteral("STALE")), qPrintable(h));
+    f.live = { QStringLiteral("eu-de-1"), QStringLiteral("legacy") };
+    h = ExportedText::header(f);
+    QVERIFY2(h.contains(QStringLiteral("through connection <b>eu-de-1</b>: <a href=\"eu-de-1/legacy\">open "
+                                       "eu-de-1/legacy</a>")),
+        qPrintable(h));
+
+    ExportedFleet::Kluster stale = k;
+    stale.present = false;
+    stale.reading = Reading::Stale;
+    f.kluster = &stale;
+    QVERIFY2(ExportedText::header(f).contains(QStringLiteral("STALE: its exporter is not scraped now")),
+        qPrintable(ExportedText::header(f)));
+
+    const KlusterKey key { QStringLiteral("team"), QStringLiteral("legacy") };
+    QVERIFY(!ExportedText::notification(key, nullptr, k)); // the first time: nothing to compare with
+    QVERIFY(!ExportedText::notification(key, &k, k)); // nothing new
+    const auto gone = ExportedText::notification(key, &k, stale);
+    QVERIFY(gone);
+    QCOMPARE(gone->title, QStringLiteral("Kluster team/legacy: its exporter is no longer scraped"));
+    ExportedFleet::Kluster worse = k;
+    worse.standing.critical = 3;
+    const auto more = ExportedText::notification(key, &k, worse);
+    QVERIFY(more);
+    QCOMPARE(more->title, QStringLiteral("Kluster team/legacy: 3 critical · 1 warning"));
+    QCOMPARE(more->body, QStringLiteral("Worst cause: pod CIDR recycled"));
+    ExportedFleet::Kluster better = k;
+    better.standing.critical = 1;
+    QVERIFY(!ExportedText::notification(key, &k, better));
 }
 
 QTEST_GUILESS_MAIN(TestConsoleText)

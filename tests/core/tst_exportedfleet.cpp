@@ -20,6 +20,7 @@ private slots:
     void answersRefused();
     void klustersWorstFirstWithTheirCauses();
     void anHaPairIsOneKluster();
+    void anHaPairWithOneStoppedIsOneExporter();
     void shardsJoinIntoOneFleet();
     void aStoppedExporterLeavesItsKlustersStale();
     void aKlusterNoLongerExportedIsGone();
@@ -225,6 +226,20 @@ void TestExportedFleet::anHaPairIsOneKluster()
     QCOMPARE(fleet.klusters.at(0).standing.critical, 1);
 }
 
+void TestExportedFleet::anHaPairWithOneStoppedIsOneExporter()
+{
+    const QString a = QStringLiteral("a:9473");
+    const QString b = QStringLiteral("b:9473");
+    const Fleet fleet = fleetOf(kluster(a, QStringLiteral("k"), 0, 0),
+        held(kluster(b, QStringLiteral("k"), 0, 0, QString(), 0, now - 600)),
+        exporter(a, true) + exporter(b, false, now - 590));
+    QCOMPARE(fleet.klusters.size(), 1);
+    QCOMPARE(fleet.klusters.at(0).exporter, a);
+    QCOMPARE(fleet.klusters.at(0).exporters, 1); // b gives it no more
+    QCOMPARE(fleet.klusters.at(0).reading, Reading::Fresh);
+    QCOMPARE(fleet.duplicates, 0);
+}
+
 void TestExportedFleet::shardsJoinIntoOneFleet()
 {
     const QString a = QStringLiteral("a:9473");
@@ -251,6 +266,7 @@ void TestExportedFleet::aStoppedExporterLeavesItsKlustersStale()
         held(kluster(b, QStringLiteral("two"), 1, 0, QStringLiteral("route-missing"), 2, now - 600)),
         exporter(a, true) + exporter(b, false, now - 590));
     QCOMPARE(names(fleet), (QStringList { "two", "one" }));
+    QCOMPARE(fleet.duplicates, 0);
     const Kluster &two = fleet.klusters.at(0);
     QVERIFY(!two.present);
     QCOMPARE(two.reading, Reading::Stale);

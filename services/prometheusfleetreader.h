@@ -1,0 +1,48 @@
+#pragma once
+
+#include "services/connection.h"
+#include "services/monitoring/prometheusclient.h"
+
+#include <QHash>
+#include <QObject>
+#include <memory>
+
+class HttpClient;
+struct SecretResult;
+
+// A Prometheus connection's work on the network thread (docs/monitoring.md, "The fleet from the team's
+// Prometheus"): listing its klusters is a round of the fleet's instant queries; a kluster's refresh is
+// answered from the last round (a RefreshResult with `exported` and no fetch), never a query of its own. The
+// klusters are named as ExportedFleet::displayNames names them.
+class PrometheusFleetReader : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(PrometheusFleetReader)
+
+public:
+    explicit PrometheusFleetReader(const ConnectionSpec &spec);
+    ~PrometheusFleetReader() override;
+
+    void listKlusters(); // a round; klustersListed() with its names, or the error and none
+    void cancelListing();
+    void refresh(const QString &kluster); // refreshed() at once, from the last round
+    void secretRead(const SecretResult &result); // the answer to secretWanted()
+
+signals:
+    void klustersListed(const QStringList &klusters, const Error &error);
+    void refreshed(const RefreshResult &result);
+    void secretWanted(const QString &key); // the target's secret, from the keychain
+
+private:
+    void round();
+
+    ConnectionSpec m_spec;
+    std::unique_ptr<HttpClient> m_http;
+    std::unique_ptr<PrometheusClient> m_client;
+    QHash<QString, std::shared_ptr<const ExportedFleet::Kluster>> m_klusters; // by display name
+    QString m_exporters; // the last round's exporters in a line
+    QDateTime m_evaluatedAt;
+    quint64 m_round = 0; // the round whose answer is awaited (a cancelled one's answer is dropped)
+    bool m_listing = false;
+    bool m_awaitingSecret = false;
+};

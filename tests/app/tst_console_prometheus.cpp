@@ -1,0 +1,316 @@
+// The console's Prometheus connection against the real Prometheus (Debian's 2.42): three `flightdeck-cli
+// serve` exporters of the simulated cloud (two shards, 0/2 and 1/2, and an unsharded twin of both: an HA pair
+// for every kluster) scraped every second; the console (its session and models, no window) lists the demo's
+// klusters once each, with the counts and worst cause the exporters give; stopping the twin and one shard
+// leaves that shard's klusters stale, said so, and the other's fresh.
+#include "console/connectionregistry.h"
+#include "console/consolesession.h"
+#include "console/consoletext.h"
+#include "console/klusterstore.h"
+#include "console/refreshcoordinator.h"
+#include "core/shard.h"
+#include "models/consolemodels.h"
+#include "models/klustersmodel.h"
+#include "services/connection.h"
+#include "services/http/endpointhealth.h"
+#include "services/settings.h"
+#include "tests/app/clifixture.h"
+#include "tests/common/realprometheus.h"
+#include "tests/simulator/simcloud.h"
+#include "views/connectiondialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <csignal>
+
+static QStringList words(std::initializer_list<const char *> list)
+{
+    QStringList out;
+    for (const char *w : list)
+        out << QString::fromUtf8(w);
+    return out;
+}
+
+class TestConsolePrometheus : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void klustersOnceWithTheirCounts();
+    void addedByKeyboardInTheConnectionDialog();
+    void aStoppedShardIsStaleAndSaysSo();
+
+private:
+    // Starts `serve` with `extra`; its base URL once its first round is done (empty: it did not come).
+    QString startServe(QProcess &serve, const QStringList &extra);
+    // The console's rows, once its Prometheus connection has listed `count` klusters and every refresh is
+    // back.
+    [[nodiscard]] static bool waitListed(ConsoleSession &session, int count);
+    // The value of flightdeck_causes for a kluster and severity in an exposition.
+    static int causes(const QByteArray &metrics, const QString &kluster, const char *severity);
+    ConnectionSpec spec() const
+    {
+        ConnectionSpec s;
+        s.name = QStringLiteral("team");
+        s.prometheus.url = QUrl(m_prometheus.url);
+        s.readOnly = true;
+        s.watchNodes = false;
+        return s;
+    }
+
+    std::unique_ptr<CliFixture> m_cli;
+    QProcess m_shard0;
+    QProcess m_shard1;
+    QProcess m_twin;
+    QString m_twinUrl;
+    QStringList m_shard0Klusters;
+    RealPrometheus m_prometheus;
+};
+
+QString TestConsolePrometheus::startServe(QProcess &serve, const QStringList &extra)
+{
+    m_cli->start(serve,
+        QStringList { QStringLiteral("serve"), QStringLiteral("--cloud"), QStringLiteral("sim"),
+            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--refresh"),
+            QStringLiteral("5m") }
+            + extra);
+    QString log;
+    QElapsedTimer waited;
+    waited.start();
+    while (waited.elapsed() < 90000 && !log.contains(QStringLiteral("first round done"))) {
+        QTest::qWait(50);
+        log += QString::fromUtf8(serve.readAllStandardError());
+        if (serve.state() == QProcess::NotRunning)
+            break;
+    }
+    static const QRegularExpression serving(QStringLiteral("serving http://([0-9.:]+)/metrics"));
+    return log.contains(QStringLiteral("first round done")) ? serving.match(log).captured(1) : QString();
+}
+
+bool TestConsolePrometheus::waitListed(ConsoleSession &session, int count)
+{
+    QElapsedTimer waited;
+    waited.start();
+    while (waited.elapsed() < 60000) {
+        if (session.store()->klusters(QStringLiteral("team")).size() == count
+            && session.store()->pending() == 0 && session.refreshes()->isSettled())
+            return true;
+        QTest::qWait(100);
+    }
+    return false;
+}
+
+int TestConsolePrometheus::causes(const QByteArray &metrics, const QString &kluster, const char *severity)
+{
+    const QRegularExpression line(
+        QStringLiteral(
+            "^flightdeck_causes\\{kluster_name=\"%1\",project_id=\"[^\"]*\",severity=\"%2\"\\} (\\d+)$")
+            .arg(QRegularExpression::escape(kluster), QLatin1String(severity)),
+        QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch m = line.match(QString::fromUtf8(metrics));
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+void TestConsolePrometheus::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+    QVERIFY2(!RealPrometheus::binary().isEmpty(), "prometheus is not installed (scripts/setup installs it)");
+    m_cli = std::make_unique<CliFixture>();
+    const QString a = startServe(m_shard0, { QStringLiteral("--shard"), QStringLiteral("0/2") });
+    const QString b = startServe(m_shard1, { QStringLiteral("--shard"), QStringLiteral("1/2") });
+    m_twinUrl = startServe(m_twin, {});
+    QVERIFY2(!a.isEmpty() && !b.isEmpty() && !m_twinUrl.isEmpty(), "serve did not start");
+    QVERIFY(m_prometheus.start({ a, b, m_twinUrl }));
+    // Every exporter scraped at least once.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_cli->sim
+            .request(
+                "GET", m_prometheus.url + QStringLiteral("/api/v1/query?query=count(flightdeck_build_info)"))
+            .body.contains("\"3\""),
+        30000);
+    for (const QString &k : words({ "blue", "demo", "edge", "gone", "green", "legacy", "retired" })) {
+        // Which shard serves it: the one exporter of the two whose exposition has it.
+        const QByteArray metrics = m_cli->sim.request("GET", QStringLiteral("http://%1/metrics").arg(a)).body;
+        if (metrics.contains(QStringLiteral("flightdeck_up{kluster_name=\"%1\"").arg(k).toUtf8()))
+            m_shard0Klusters << k;
+    }
+    QVERIFY2(
+        !m_shard0Klusters.isEmpty() && m_shard0Klusters.size() < 7, qPrintable(m_shard0Klusters.join(',')));
+}
+
+void TestConsolePrometheus::cleanupTestCase()
+{
+    for (QProcess *p : { &m_shard0, &m_shard1, &m_twin }) {
+        if (p->state() != QProcess::NotRunning) {
+            ::kill(pid_t(p->processId()), SIGTERM);
+            p->waitForFinished(15000);
+        }
+    }
+    m_prometheus.stop();
+    m_cli.reset();
+}
+
+void TestConsolePrometheus::klustersOnceWithTheirCounts()
+{
+    EndpointHealth::shared().reset();
+    ConsoleSession session;
+    ConsoleModels models(&session);
+    session.registry()->add(spec(), false);
+    QVERIFY(waitListed(session, 7));
+    QVERIFY(session.registry()->connection(QStringLiteral("team"))->isReadOnly());
+
+    QStringList names = session.store()->klusters(QStringLiteral("team"));
+    names.sort();
+    QCOMPARE(names, words({ "blue", "demo", "edge", "gone", "green", "legacy", "retired" }));
+    // The counts the exporters give, in the kluster list (as the Fleet and the sidebar read them).
+    const QByteArray metrics
+        = m_cli->sim.request("GET", QStringLiteral("http://%1/metrics").arg(m_twinUrl)).body;
+    const KlustersModel *list = models.klusters();
+    for (const QString &k : std::as_const(names)) {
+        const int row = list->rowOf(QStringLiteral("team"), k);
+        QVERIFY2(row >= 0, qPrintable(k));
+        const QModelIndex index = list->index(row, 0);
+        QCOMPARE(list->data(index, KlustersModel::CriticalCountRole).toInt(), causes(metrics, k, "critical"));
+        QCOMPARE(list->data(index, KlustersModel::WarningCountRole).toInt(), causes(metrics, k, "warning"));
+        QCOMPARE(list->data(index, KlustersModel::StateRole).toInt(), int(KlustersModel::State::Fresh));
+        const KlusterData *d = session.store()->data({ QStringLiteral("team"), k });
+        QVERIFY(d && d->exported && !d->fetch);
+        QCOMPARE(d->exported->exporters, 2); // its shard's exporter and the twin: shown once
+        if (d->exported->standing.worst)
+            QVERIFY2(!list->data(index, KlustersModel::ReasonRole).toString().isEmpty(), qPrintable(k));
+    }
+    // legacy's worst cause, as the one ranking names it, and its header says where it came from.
+    const int legacy = list->rowOf(QStringLiteral("team"), QStringLiteral("legacy"));
+    QCOMPARE(list->data(list->index(legacy, 0), KlustersModel::ReasonRole).toString(),
+        QStringLiteral("pod CIDR recycled"));
+    session.setCurrent({ QStringLiteral("team"), QStringLiteral("legacy") });
+    const ConsoleText::Captions captions
+        = ConsoleText::captions(session.captionFacts(QStringLiteral("#c00")));
+    QVERIFY2(captions.header.contains(QStringLiteral("read-only, from Prometheus ") + m_prometheus.url),
+        qPrintable(captions.header));
+    QVERIFY2(captions.header.contains(QStringLiteral("pod CIDR recycled")), qPrintable(captions.header));
+    QVERIFY2(!captions.header.contains(QStringLiteral("STALE")), qPrintable(captions.header));
+    QVERIFY2(captions.header.contains(QStringLiteral("/klusters/legacy?project_id=")),
+        qPrintable(captions.header));
+
+    // With a connection to its cloud too: the header opens it there, live.
+    ConnectionSpec cloud;
+    cloud.name = QStringLiteral("sim");
+    cloud.config = simCloud(m_cli->sim.sim, QString::fromLatin1(CliFixture::Password));
+    cloud.watchNodes = false;
+    session.registry()->add(cloud, false);
+    QTRY_VERIFY_WITH_TIMEOUT(session.store()->data({ QStringLiteral("sim"), QStringLiteral("legacy") })
+            && session.store()->data({ QStringLiteral("sim"), QStringLiteral("legacy") })->fetch,
+        60000);
+    QCOMPARE(session.liveTwin({ QStringLiteral("team"), QStringLiteral("legacy") }),
+        (KlusterKey { QStringLiteral("sim"), QStringLiteral("legacy") }));
+    const QString live = ConsoleText::captions(session.captionFacts(QStringLiteral("#c00"))).header;
+    QVERIFY2(live.contains(QStringLiteral("<a href=\"sim/legacy\">open sim/legacy</a>")), qPrintable(live));
+}
+
+// File → Add connection, by keyboard: the Prometheus chosen as the source hides a cloud's rows and forces
+// read-only; Enter tests it (the klusters listed) and adds it, remembered without a secret.
+void TestConsolePrometheus::addedByKeyboardInTheConnectionDialog()
+{
+    EndpointHealth::shared().reset();
+    ConsoleSession session;
+    ConsoleModels models(&session);
+    ConnectionDialog dialog({});
+    dialog.setTester([&session](const ConnectionSpec &s, QObject *context, ConnectionDialog::TestDone done) {
+        session.registry()->test(s, context, done);
+    });
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    dialog.sourceBox()->setFocus();
+    QTest::keyClick(dialog.sourceBox(), Qt::Key_End); // the last source: the team's Prometheus
+    QVERIFY(dialog.isPrometheus());
+    QVERIFY(dialog.prometheusBox()->isVisible());
+    QVERIFY(!dialog.secretBox()->isVisible());
+    QVERIFY(!dialog.authUrlBox()->isVisible());
+    QCOMPARE(dialog.nameBox()->text(), QStringLiteral("prometheus"));
+    const QList<QCheckBox *> boxes = dialog.findChildren<QCheckBox *>();
+    QVERIFY(std::any_of(boxes.cbegin(), boxes.cend(), [](const QCheckBox *b) {
+        return b->text().contains(QStringLiteral("Read-only")) && b->isChecked() && !b->isEnabled();
+    }));
+    // A URL that is none: said before anything is tried.
+    QTest::keyClicks(dialog.prometheusBox(), QStringLiteral("prometheus:9090"));
+    QTest::keyClick(dialog.prometheusBox(), Qt::Key_Return);
+    QVERIFY2(dialog.messageLabel()->text().startsWith(QStringLiteral("Prometheus URL:")),
+        qPrintable(dialog.messageLabel()->text()));
+    dialog.prometheusBox()->clear();
+    QTest::keyClicks(dialog.prometheusBox(), m_prometheus.url);
+    QSignalSpy tested(&dialog, &ConnectionDialog::tested);
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QTest::keyClick(dialog.prometheusBox(), Qt::Key_Return);
+    QVERIFY(tested.wait(30000));
+    QVERIFY2(tested.first().at(0).toBool(), qPrintable(tested.first().at(1).toString()));
+    QVERIFY2(tested.first().at(1).toString().startsWith(QStringLiteral("Prometheus answered; 7 kluster(s)")),
+        qPrintable(tested.first().at(1).toString()));
+    const QString shots = qEnvironmentVariable("FLIGHTDECK_SCREENSHOT_DIR");
+    if (!shots.isEmpty())
+        QVERIFY(dialog.grab().save(shots + QStringLiteral("/connection-prometheus.png")));
+    QTRY_COMPARE(accepted.size(), 1);
+    const ConnectionSpec entered = dialog.spec();
+    QVERIFY(entered.isPrometheus());
+    QVERIFY(entered.readOnly);
+    QVERIFY(!entered.config);
+    session.registry()->addEntered(entered, dialog.secret());
+    QTRY_COMPARE_WITH_TIMEOUT(session.store()->klusters(QStringLiteral("prometheus")).size(), 7, 30000);
+    // Remembered: where the Prometheus is, read back as a Prometheus connection.
+    const QList<ConnectionSpec> remembered = Settings::connections();
+    QCOMPARE(remembered.size(), 1);
+    QVERIFY(remembered.first().isPrometheus());
+    QCOMPARE(remembered.first().prometheus.displayUrl(), m_prometheus.url);
+    session.registry()->remove(QStringLiteral("prometheus"));
+}
+
+void TestConsolePrometheus::aStoppedShardIsStaleAndSaysSo()
+{
+    EndpointHealth::shared().reset();
+    ConsoleSession session;
+    ConsoleModels models(&session);
+    session.registry()->add(spec(), false);
+    QVERIFY(waitListed(session, 7));
+    // Shard 0 and the twin stop: shard 0's klusters have no exporter scraped now.
+    for (QProcess *p : { &m_shard0, &m_twin }) {
+        ::kill(pid_t(p->processId()), SIGTERM);
+        QVERIFY(p->waitForFinished(15000));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_cli->sim.request("GET", m_prometheus.url + QStringLiteral("/api/v1/query?query=count(up==0)"))
+            .body.contains("\"2\""),
+        30000);
+    session.refreshes()->refreshAll();
+    QTRY_VERIFY_WITH_TIMEOUT(session.refreshes()->isSettled() && session.store()->pending() == 0, 30000);
+    QTest::qWait(200); // the results applied a few per turn
+    const KlustersModel *list = models.klusters();
+    for (const QString &k : session.store()->klusters(QStringLiteral("team"))) {
+        const int row = list->rowOf(QStringLiteral("team"), k);
+        const QModelIndex index = list->index(row, 0);
+        const bool stopped = m_shard0Klusters.contains(k);
+        QCOMPARE(list->data(index, KlustersModel::StateRole).toInt(),
+            int(stopped ? KlustersModel::State::Stale : KlustersModel::State::Fresh));
+        const QString error = list->data(index, KlustersModel::ErrorRole).toString();
+        QVERIFY2(
+            stopped == error.contains(QStringLiteral("is not scraped now")), qPrintable(k + ": " + error));
+    }
+    session.setCurrent({ QStringLiteral("team"), m_shard0Klusters.first() });
+    const ConsoleText::Captions captions
+        = ConsoleText::captions(session.captionFacts(QStringLiteral("#c00")));
+    QVERIFY2(captions.header.contains(QStringLiteral("STALE: its exporter is not scraped now")),
+        qPrintable(captions.header));
+}
+
+QTEST_MAIN(TestConsolePrometheus)
+#include "tst_console_prometheus.moc"
