@@ -47,10 +47,18 @@ ConsoleSession::ConsoleSession(QObject *parent)
             }
         });
     // A kluster listed that is protected: its marks follow.
-    connect(m_store, &KlusterStore::klusterAdded, this, [this](const KlusterKey &key) {
-        if (isProtected(key))
-            emit protectionChanged();
-    });
+    // (Looked at once per listing, not per kluster: a listing adds thousands, and the settings are read from
+    // their file.)
+    connect(m_store, &KlusterStore::klustersAdded, this,
+        [this](const QString &connection, const QStringList &added) {
+            const QSet<QString> marked = protectedKlusters();
+            for (const QString &k : added) {
+                if (marked.contains(KlusterKey { connection, k }.toString())) {
+                    emit protectionChanged();
+                    return;
+                }
+            }
+        });
     // A kluster's filters go with it.
     connect(m_store, &KlusterStore::klusterGone, this,
         [this](const KlusterKey &key) { m_viewFilters.remove(key); });

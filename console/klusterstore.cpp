@@ -20,17 +20,25 @@ void KlusterStore::setListed(const QString &connection, const QStringList &klust
         emit listingErrorChanged(connection);
     }
     QStringList &known = m_klusters[connection];
+    // Looked up by hash: a listing of thousands compares each name once, not with every other.
+    QSet<QString> knownSet(known.cbegin(), known.cend());
+    QStringList added;
     for (const QString &k : klusters) {
         m_gone.remove({ connection, k });
-        if (!known.contains(k)) {
+        if (!knownSet.contains(k)) {
+            knownSet.insert(k);
             known << k;
+            added << k;
             emit klusterAdded({ connection, k });
         }
     }
+    if (!added.isEmpty())
+        emit klustersAdded(connection, added);
     if (error.isError())
         return;
+    const QSet<QString> listed(klusters.cbegin(), klusters.cend());
     for (const QString &k : std::as_const(known)) {
-        if (!klusters.contains(k)) {
+        if (!listed.contains(k)) {
             m_gone.insert({ connection, k });
             emit klusterGone({ connection, k });
         }

@@ -84,8 +84,7 @@ void RefreshCoordinator::onListed(Connection *connection, const QStringList &klu
         toRefresh << m_store->klusters(name);
     toRefresh.removeDuplicates();
     orderForRound(toRefresh, name);
-    for (const QString &k : std::as_const(toRefresh))
-        connection->refresh(k);
+    connection->refresh(toRefresh);
     emit listed(name);
     m_registry->noteStatusChanged();
     m_settleWanted = true;

@@ -78,8 +78,7 @@ void ConsoleModels::followStore()
     KlusterStore *store = m_session->store();
     // The kluster list follows the store: its klusters, their diagnoses and errors, the connections that list
     // nothing.
-    connect(store, &KlusterStore::klusterAdded, m_klusters,
-        [this](const KlusterKey &key) { m_klusters->setKluster(key.connection, key.kluster); });
+    connect(store, &KlusterStore::klustersAdded, m_klusters, &KlustersModel::setKlusters);
     connect(store, &KlusterStore::klusterGone, m_klusters, [this](const KlusterKey &key) {
         const Connection *c = m_session->registry()->connection(key.connection);
         m_klusters->setError(key.connection, key.kluster,

@@ -84,6 +84,27 @@ void KlustersModel::setKluster(const QString &connection, const QString &kluster
     apply(next);
 }
 
+void KlustersModel::setKlusters(const QString &connection, const QStringList &klusters)
+{
+    QList<Row> added;
+    for (const QString &k : klusters) {
+        if (rowOf(connection, k) >= 0)
+            continue;
+        Row r;
+        r.connection = connection;
+        r.kluster = k;
+        added << r;
+    }
+    if (added.isEmpty())
+        return;
+    if (added.size() == 1 || rowOf(connection, QString()) >= 0) {
+        for (const Row &r : std::as_const(added)) // the connection's own row goes: as setKluster does it
+            setKluster(r.connection, r.kluster);
+        return;
+    }
+    applyRows(m_rows, added, true); // appended in one insertion: the rows held are not looked at
+}
+
 void KlustersModel::setDiagnosis(const QString &connection, const QString &kluster,
     const Diagnosis &diagnosis, const QDateTime &fetchedAt, const QString &incomplete, const QString &region)
 {

@@ -84,6 +84,8 @@ public:
 
     // A kluster seen (no diagnosis yet).
     void setKluster(const QString &connection, const QString &kluster);
+    // Klusters seen, added at once (a listing's): one insertion for all of them.
+    void setKlusters(const QString &connection, const QStringList &klusters);
     // A refresh came back with data. `incomplete`: what could not be read (empty when everything was).
     void setDiagnosis(const QString &connection, const QString &kluster, const Diagnosis &diagnosis,
         const QDateTime &fetchedAt, const QString &incomplete = QString(), const QString &region = QString());

@@ -14,6 +14,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     , m_worker(new ConnectionWorker(spec))
 {
     qRegisterMetaType<RefreshResult>();
+    qRegisterMetaType<QList<RefreshResult>>();
     qRegisterMetaType<NodeWatchStatus>();
     qRegisterMetaType<Error>();
     qRegisterMetaType<RepairExecutor::Outcome>();
@@ -74,10 +75,12 @@ void Connection::wireFleet(QThread *thread)
     m_fleet = new PrometheusFleetReader(m_spec);
     m_fleet->moveToThread(thread);
     connect(m_fleet, &PrometheusFleetReader::klustersListed, this, &Connection::klustersListed);
-    connect(m_fleet, &PrometheusFleetReader::refreshed, this, [this](const RefreshResult &r) {
-        m_refreshing.remove(r.key.kluster);
-        m_again.remove(r.key.kluster); // the next round's answer is the next listing's
-        emit refreshed(r);
+    connect(m_fleet, &PrometheusFleetReader::refreshed, this, [this](const QList<RefreshResult> &results) {
+        for (const RefreshResult &r : results) {
+            m_refreshing.remove(r.key.kluster);
+            m_again.remove(r.key.kluster); // the next round's answer is the next listing's
+            emit refreshed(r);
+        }
     });
     connect(m_fleet, &PrometheusFleetReader::secretWanted, this, [this](const QString &key) {
         auto *store = new SecretStore(this);
@@ -129,10 +132,30 @@ void Connection::refresh(const QString &kluster, bool urgent)
     }
     m_refreshing.insert(kluster);
     if (m_fleet)
-        QMetaObject::invokeMethod(m_fleet, [f = m_fleet, kluster] { f->refresh(kluster); });
+        QMetaObject::invokeMethod(m_fleet, [f = m_fleet, kluster] { f->refresh(QStringList { kluster }); });
     else
         QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster, urgent] { w->refresh(kluster, urgent); });
     emit refreshStarted(kluster);
+}
+
+void Connection::refresh(const QStringList &klusters)
+{
+    if (!m_fleet) {
+        for (const QString &k : klusters)
+            refresh(k);
+        return;
+    }
+    QStringList asked;
+    asked.reserve(klusters.size());
+    for (const QString &k : klusters) {
+        if (m_refreshing.contains(k))
+            continue; // answered at once: never for long
+        m_refreshing.insert(k);
+        asked << k;
+    }
+    QMetaObject::invokeMethod(m_fleet, [f = m_fleet, asked] { f->refresh(asked); });
+    for (const QString &k : std::as_const(asked))
+        emit refreshStarted(k);
 }
 
 void Connection::cancelRefresh(const QString &kluster)

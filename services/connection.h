@@ -102,6 +102,9 @@ public:
     void cancelListing(); // said as a listing that failed Cancelled: no failure, the klusters known stay
     // `urgent` (one asked for by a person, or after a repair): before the klusters waiting their turn.
     void refresh(const QString &kluster, bool urgent = false);
+    // A round's klusters, in their order: each as refresh() would; a Prometheus connection answers them all
+    // from its last round in one go (no call per kluster across the threads).
+    void refresh(const QStringList &klusters);
     void cancelRefresh(const QString &kluster);
     // The kluster a person looks at (empty: none of this connection's): its nodes are watched first.
     void setShown(const QString &kluster);

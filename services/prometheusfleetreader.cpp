@@ -89,19 +89,24 @@ void PrometheusFleetReader::cancelListing()
     emit klustersListed({}, Error::of(Error::Kind::Cancelled, tr("cancelled")));
 }
 
-void PrometheusFleetReader::refresh(const QString &kluster)
+void PrometheusFleetReader::refresh(const QStringList &klusters)
 {
-    RefreshResult result;
-    result.key = { m_spec.name, kluster };
-    result.exported = m_klusters.value(kluster);
-    if (result.exported) {
-        result.fetchedAt = result.exported->readAt.value_or(m_evaluatedAt);
-    } else {
-        SourceError e;
-        e.error = Error::of(Error::Kind::Http,
-            tr("the Prometheus %1 no longer holds this kluster (%2)")
-                .arg(m_spec.prometheus.displayUrl(), m_exporters));
-        result.errors << e;
+    QList<RefreshResult> results;
+    results.reserve(klusters.size());
+    for (const QString &kluster : klusters) {
+        RefreshResult result;
+        result.key = { m_spec.name, kluster };
+        result.exported = m_klusters.value(kluster);
+        if (result.exported) {
+            result.fetchedAt = result.exported->readAt.value_or(m_evaluatedAt);
+        } else {
+            SourceError e;
+            e.error = Error::of(Error::Kind::Http,
+                tr("the Prometheus %1 no longer holds this kluster (%2)")
+                    .arg(m_spec.prometheus.displayUrl(), m_exporters));
+            result.errors << e;
+        }
+        results << result;
     }
-    emit refreshed(result);
+    emit refreshed(results);
 }

@@ -25,12 +25,12 @@ public:
 
     void listKlusters(); // a round; klustersListed() with its names, or the error and none
     void cancelListing();
-    void refresh(const QString &kluster); // refreshed() at once, from the last round
+    void refresh(const QStringList &klusters); // refreshed() at once with them all, from the last round
     void secretRead(const SecretResult &result); // the answer to secretWanted()
 
 signals:
     void klustersListed(const QStringList &klusters, const Error &error);
-    void refreshed(const RefreshResult &result);
+    void refreshed(const QList<RefreshResult> &results);
     void secretWanted(const QString &key); // the target's secret, from the keychain
 
 private:
