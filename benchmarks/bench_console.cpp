@@ -1,7 +1,8 @@
 // The console with one large kluster from the simulated cloud (5,000 nodes;
 // 20,000), with a fleet (100 klusters of 20 nodes in one project; 100 of 50 over three
 // connections, each its own simulated region; 1,000 of 20), and with a region's worth (1,000
-// klusters of mixed sizes over 3 regions × 50 projects): the longest gap between two
+// klusters of mixed sizes over 3 regions × 50 projects), and with a fleet from a scenario file
+// (Scenario/klusters:1000: 1,000 of 20 in one project): the longest gap between two
 // ticks of the GUI thread's event loop while klusters are fetched, diagnosed
 // and shown (target: no stall above 50 ms), the wall time, and the process's
 // resident memory. The simulated clouds run in their own processes, as real
@@ -12,9 +13,14 @@
 // Resident memory is the process's: run one case per process
 // (--benchmark_filter=nodes:5000, nodes:20000, Fleet.*connections:1, ...).
 
+#include "benchmarks/fleetscenario.h"
 #include "benchmarks/simprocess.h"
 #include "benchmarks/stallmeter.h"
+#include "console/connectionregistry.h"
+#include "console/consolesession.h"
+#include "console/klusterstore.h"
 #include "models/klustersmodel.h"
+#include "services/connection.h"
 #include "services/http/endpointslots.h"
 #include "tests/common/processmemory.h"
 #include "views/findingspage.h"
@@ -26,10 +32,12 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QTreeView>
 #include <benchmark/benchmark.h>
 #include <memory>
+#include <sys/resource.h>
 #include <vector>
 
 namespace {
@@ -109,9 +117,23 @@ BENCHMARK(BM_ConsoleRefresh)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(5);
 
-// The klusters the window has data for (fetched at or after `since`, when given).
-int klustersShown(const MainWindow &window, const QDateTime &since = QDateTime())
+// The klusters the window has data for (fetched at or after `since`, when given). Counted in the store first,
+// and only when that has them all in the sidebar, row by row through its proxies: a walk over the sidebar's
+// thousand rows every 100 ms was a second of the window's CPU time in the measure itself.
+int klustersShown(const MainWindow &window, const QDateTime &since = QDateTime(), int wanted = 0)
 {
+    if (wanted > 0) {
+        const KlusterStore *store = window.session()->store();
+        int fetched = 0;
+        for (const Connection *c : window.session()->registry()->connections()) {
+            for (const QString &kluster : store->klusters(c->name())) {
+                const KlusterData *d = store->data({ c->name(), kluster });
+                fetched += d && d->fetch && (!since.isValid() || d->fetchedAt >= since) ? 1 : 0;
+            }
+        }
+        if (fetched < wanted)
+            return fetched;
+    }
     const QAbstractItemModel *sidebar = window.sidebar()->model();
     int shown = 0;
     for (int g = 0; g < sidebar->rowCount(); ++g) {
@@ -126,11 +148,23 @@ int klustersShown(const MainWindow &window, const QDateTime &since = QDateTime()
     return shown;
 }
 
+// The CPU time this process (the console: the simulators run in their own) has used, in seconds.
+double cpuSeconds()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 // A fleet over simulated regions (each its own process), each region's klusters over `projects` projects (a
 // connection each, as clouds.yaml has one cloud entry per project): the first load until every kluster is
 // shown, then a refresh of everything with nothing changed (its requests and the bytes of their answers, as
-// the simulators count them), with the GUI thread's longest gap and the resident memory.
-void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int projects, bool mixedSizes)
+// the simulators count them), with the GUI thread's longest gap, the CPU time and the resident memory. With
+// `scenario`, one simulator loads that file (benchmarks/fleetscenario.h: project and user "fleet") and the
+// window is given its one connection.
+void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int projects, bool mixedSizes,
+    const QString &scenario = QString(), int concurrency = 0)
 {
     std::vector<std::unique_ptr<SimProcess>> clouds;
     for (int c = 0; c < regions; ++c) {
@@ -140,6 +174,7 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
         shape.region = QStringLiteral("region-%1").arg(c + 1);
         shape.projects = projects;
         shape.mixedSizes = mixedSizes;
+        shape.scenario = scenario;
         clouds.push_back(std::make_unique<SimProcess>(shape));
         if (clouds.back()->endpoints.isEmpty()) {
             state.SkipWithError("a simulated cloud did not start");
@@ -155,16 +190,34 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
     QTimer poll;
     poll.setObjectName(QStringLiteral("bench-poll"));
     poll.setInterval(100); // walking a thousand rows costs the GUI thread too
+    // With FLIGHTDECK_BENCH_PROGRESS set, how many klusters were shown when, on standard error.
+    const bool progress = qEnvironmentVariableIsSet("FLIGHTDECK_BENCH_PROGRESS");
+    QElapsedTimer sinceGiven;
+    qint64 lastSecond = -1;
     QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (klustersShown(window) >= klusters)
+        const int n = klustersShown(window, QDateTime(), klusters);
+        if (progress && sinceGiven.elapsed() / 1000 != std::exchange(lastSecond, sinceGiven.elapsed() / 1000))
+            fprintf(stderr, "%.1f s: %d shown, console cpu %.1f s\n", double(sinceGiven.elapsed()) / 1000, n,
+                cpuSeconds());
+        if (n >= klusters)
             loop.quit();
     });
-    double longestFirst = 0, firstMs = 0, longestRefresh = 0;
+    double longestFirst = 0, firstMs = 0, longestRefresh = 0, firstCpuS = 0;
     StallMeter::Gap firstGap;
+    double firstSimCpuS = 0;
+    const auto simulatorsCpu = [&clouds] {
+        double s = 0;
+        for (const auto &cloud : clouds)
+            s += cloud->cpuSeconds();
+        return s;
+    };
     for (auto _ : state) {
+        const double cpuBefore = cpuSeconds();
+        const double simCpuBefore = simulatorsCpu();
         meter.start();
         QElapsedTimer wall;
         wall.start();
+        sinceGiven.start();
         for (int c = 0; c < regions; ++c) {
             for (int p = 0; p < projects; ++p) {
                 const QString project = projects > 1
@@ -174,6 +227,13 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
                 spec.name = projects > 1 ? QStringLiteral("region-%1 %2").arg(c + 1).arg(project)
                                          : QStringLiteral("region-%1").arg(c + 1);
                 spec.config = clouds.at(c)->cloud(project);
+                // Klusters of the connection refreshed at once; else the console's setting.
+                if (concurrency > 0)
+                    spec.refreshConcurrency = concurrency;
+                if (!scenario.isEmpty()) {
+                    spec.name = QStringLiteral("fleet");
+                    spec.config = clouds.at(c)->cloud(spec.name, spec.name, QStringLiteral("fleet-password"));
+                }
                 if (mixedSizes) {
                     // A real region's Neutron allows what its klusters' routes need (max_routes raised):
                     // upstream's 30 would make every kluster above 24 nodes a finding.
@@ -190,6 +250,8 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
         firstMs = double(wall.elapsed());
         longestFirst = meter.stop();
         firstGap = meter.longest();
+        firstCpuS = cpuSeconds() - cpuBefore;
+        firstSimCpuS = simulatorsCpu() - simCpuBefore;
         state.SetIterationTime(firstMs / 1000);
     }
     if (klustersShown(window) < klusters) {
@@ -216,9 +278,10 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
     const QDateTime refreshBegan = QDateTime::currentDateTimeUtc().addSecs(-1);
     QObject::disconnect(&poll, nullptr, nullptr, nullptr);
     QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (klustersShown(window, refreshBegan) >= klusters)
+        if (klustersShown(window, refreshBegan, klusters) >= klusters)
             loop.quit();
     });
+    const double refreshCpuBefore = cpuSeconds();
     meter.start();
     QElapsedTimer wall;
     wall.start();
@@ -229,6 +292,7 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
     poll.stop();
     longestRefresh = meter.stop();
     const double refreshMs = double(wall.elapsed());
+    const double refreshCpuS = cpuSeconds() - refreshCpuBefore;
     const int refreshed = klustersShown(window, refreshBegan);
     qint64 requests = -requestsBefore, bytes = -bytesBefore;
     for (const auto &cloud : clouds) {
@@ -238,6 +302,11 @@ void runFleet(benchmark::State &state, int klusters, int nodes, int regions, int
     }
     state.counters["first_load_ms"] = firstMs;
     state.counters["first_load_longest_stall_ms"] = longestFirst;
+    // The console's CPU time (all its threads) in the first load and the refresh, and per kluster.
+    state.counters["first_load_cpu_s"] = firstCpuS;
+    state.counters["first_load_cpu_ms_per_kluster"] = firstCpuS * 1000 / klusters;
+    state.counters["refresh_cpu_s"] = refreshCpuS;
+    state.counters["first_load_simulators_cpu_s"] = firstSimCpuS; // the clouds' own, on the same cores
     state.counters["refresh_ms"] = refreshMs;
     state.counters["refresh_longest_stall_ms"] = longestRefresh;
     // What the window's thread did in those two gaps: its own work (CPU time), switched out waiting
@@ -270,6 +339,32 @@ BENCHMARK(BM_ConsoleFleet)
     ->Args({ 100, 20, 1 })
     ->Args({ 100, 50, 3 })
     ->Args({ 1000, 20, 1 })
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+// Arguments: klusters in all, nodes per kluster: the fleet of benchmarks/fleetscenario.h (one project, each
+// kluster its own network, router of 30 routes and TLS API server, every tenth with an instance in ERROR),
+// written as a scenario file and loaded by one simulator (`flightdeck-sim --scenario FILE`), given to the
+// window as one connection; measured from the connection given to every kluster shown (issue 45).
+void BM_ConsoleScenario(benchmark::State &state)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("fleet.json"));
+    QString error;
+    if (!dir.isValid() || !FleetScenario::write(path, int(state.range(0)), int(state.range(1)), &error)) {
+        state.SkipWithError(qPrintable(error));
+        return;
+    }
+    runFleet(state, int(state.range(0)), int(state.range(1)), 1, 1, false, path, int(state.range(2)));
+}
+// The third argument: klusters refreshed at once (0: the console's setting, refresh/concurrency).
+BENCHMARK(BM_ConsoleScenario)
+    ->ArgNames({ "klusters", "nodes", "concurrency" })
+    ->Args({ 100, 20, 0 })
+    ->Args({ 1000, 20, 0 })
+    ->Args({ 1000, 20, 8 })
+    ->Args({ 1000, 20, 16 })
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);

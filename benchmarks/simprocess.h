@@ -8,18 +8,21 @@
 #include "services/openstack/klusterfetcher.h"
 
 #include <QEventLoop>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
+#include <unistd.h>
 
 class SimProcess
 {
 public:
     // What to start: one kluster "scale" of `nodes`; or, with `klusters`, a fleet of them (scale-000, …) of
     // `nodes` each, over `projects` projects (scale-p00, …), of a real region's sizes with `mixedSizes`;
-    // `region` names the catalog's region (empty: the simulator's own).
+    // `region` names the catalog's region (empty: the simulator's own). With `scenario`, the world of that
+    // scenario file instead (`flightdeck-sim --scenario FILE`; the others but `region` unused).
     struct Shape
     {
         int nodes = 20;
@@ -27,9 +30,10 @@ public:
         QString region;
         int projects = 1;
         bool mixedSizes = false;
+        QString scenario;
     };
     explicit SimProcess(int nodes, int klusters = 0, const QString &region = QString())
-        : SimProcess(Shape { nodes, klusters, region })
+        : SimProcess(Shape { nodes, klusters, region, 1, false, QString() })
     { }
     explicit SimProcess(const Shape &shape)
     {
@@ -40,6 +44,8 @@ public:
                   QStringLiteral("--json") }
             : QStringList { QStringLiteral("--nodes"), QString::number(shape.nodes),
                   QStringLiteral("--json") };
+        if (!shape.scenario.isEmpty())
+            arguments = { QStringLiteral("--scenario"), shape.scenario, QStringLiteral("--json") };
         if (!shape.region.isEmpty())
             arguments << QStringLiteral("--region") << shape.region;
         if (shape.projects > 1)
@@ -84,14 +90,17 @@ public:
                 QByteArray(R"({"kind": "latency", "latencyMs": )") + QByteArray::number(ms) + "}");
     }
     // The connection to project `project` ("scale", or "scale-p00", … of a fleet over several projects).
-    CloudConfig cloud(const QString &project = QStringLiteral("scale")) const
+    // A scenario's project names its user and password (benchmarks/fleetscenario.h: "fleet",
+    // "fleet-password").
+    CloudConfig cloud(const QString &project = QStringLiteral("scale"), const QString &user = QString(),
+        const QString &password = QStringLiteral("scale-password")) const
     {
         CloudConfig c;
         c.name = project;
         c.regionName = endpoints.value(QStringLiteral("region")).toString();
         c.authUrl = endpoints.value(QStringLiteral("authUrl")).toString();
-        c.username = project;
-        c.password = QStringLiteral("scale-password");
+        c.username = user.isEmpty() ? project : user;
+        c.password = password;
         c.userDomainName = QStringLiteral("Default");
         c.projectName = project;
         c.projectDomainName = QStringLiteral("Default");
@@ -107,6 +116,21 @@ public:
         for (const QJsonValue v : world.value(QStringLiteral("bytesSent")).toObject())
             bytes += v.toInteger();
         return { requests, bytes };
+    }
+
+    // The CPU time the simulator's process has used so far, in seconds (its /proc/<pid>/stat: user and
+    // system).
+    double cpuSeconds() const
+    {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(m_process.processId()));
+        if (!stat.open(QIODevice::ReadOnly))
+            return 0;
+        const QByteArray line = stat.readAll();
+        // After the command's name in parentheses: state is field 3, utime 14, stime 15.
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() < 13)
+            return 0;
+        return double(fields.at(11).toLongLong() + fields.at(12).toLongLong()) / double(sysconf(_SC_CLK_TCK));
     }
 
     QJsonObject endpoints;

@@ -78,7 +78,7 @@ void KlusterGroups::rebuild()
         const QString connection = groupOf(r);
         int g = groupRowOf(connection);
         if (g < 0) {
-            m_groups.append(Group { connection, m_nextId++, {}, {} });
+            m_groups.append(Group { connection, m_nextId++, {}, {}, {}, {} });
             g = int(m_groups.size()) - 1;
         }
         m_groups[g].rows.append(r);
@@ -92,7 +92,7 @@ void KlusterGroups::addRow(int sourceRow)
     if (g < 0) {
         const int at = int(m_groups.size());
         beginInsertRows(QModelIndex(), at, at);
-        m_groups.append(Group { connection, m_nextId++, { sourceRow }, {} });
+        m_groups.append(Group { connection, m_nextId++, { sourceRow }, {}, {}, {} });
         endInsertRows();
         return;
     }
@@ -100,6 +100,8 @@ void KlusterGroups::addRow(int sourceRow)
     const int at = int(std::lower_bound(rows.begin(), rows.end(), sourceRow) - rows.begin());
     beginInsertRows(index(g, 0), at, at);
     rows.insert(at, sourceRow);
+    if (m_groups[g].parts.size() == rows.size() - 1)
+        m_groups[g].parts.insert(at, std::nullopt);
     m_groups[g].forget();
     endInsertRows();
     emit dataChanged(index(g, 0), index(g, columnCount() - 1)); // its sums
@@ -121,6 +123,8 @@ void KlusterGroups::removeRow(int sourceRow)
         const int at = int(it - rows.begin());
         beginRemoveRows(index(g, 0), at, at);
         rows.removeAt(at);
+        if (m_groups[g].parts.size() == rows.size() + 1)
+            m_groups[g].parts.removeAt(at);
         m_groups[g].forget();
         endRemoveRows();
         emit dataChanged(index(g, 0), index(g, columnCount() - 1));
@@ -178,13 +182,14 @@ void KlusterGroups::sourceChanged(
             addRow(r);
             continue;
         }
+        m_groups.at(at.parent().row()).changed(at.row());
         emit dataChanged(
             at.siblingAtColumn(topLeft.column()), at.siblingAtColumn(bottomRight.column()), roles);
         if (!groupsChanged.contains(at.parent().row()))
             groupsChanged.append(at.parent().row());
     }
     for (int g : std::as_const(groupsChanged)) {
-        m_groups.at(g).forget();
+        m_groups.at(g).forget(); // its klusters' own parts were forgotten above
         emit dataChanged(index(g, 0), index(g, columnCount() - 1));
     }
 }
@@ -290,33 +295,51 @@ const KlusterGroups::Group::Sums &KlusterGroups::sumsOf(const Group &group) cons
 {
     if (group.sums)
         return *group.sums;
+    if (group.parts.size() != group.rows.size())
+        group.parts = QList<std::optional<Group::Part>>(group.rows.size());
     Group::Sums s;
-    for (int r : group.rows) {
-        const QModelIndex k = sourceModel()->index(r, 0);
-        const QString region = k.data(KlustersModel::RegionRole).toString();
-        if (!region.isEmpty() && !s.regions.contains(region))
-            s.regions.append(region);
-        if (const QString rank = k.data(KlustersModel::RankRole).toString();
-            s.worstRank.isEmpty() || rank < s.worstRank) {
-            s.worstRank = rank;
-            s.worstReason = k.data(KlustersModel::ReasonRole).toString();
+    for (qsizetype i = 0; i < group.rows.size(); ++i) {
+        std::optional<Group::Part> &p = group.parts[i];
+        if (!p)
+            p = partOf(group.rows.at(i));
+        if (!p->region.isEmpty() && !s.regions.contains(p->region))
+            s.regions.append(p->region);
+        if (s.worstRank.isEmpty() || p->rank < s.worstRank) {
+            s.worstRank = p->rank;
+            s.worstReason = p->reason;
         }
-        s.worst = ConsoleRole::worse(s.worst, ConsoleRole::severityOf(k));
-        if (const int c = k.data(KlustersModel::CriticalCountRole).toInt(); c >= 0) {
+        s.worst = ConsoleRole::worse(s.worst, p->severity);
+        if (p->critical >= 0) {
             ++s.diagnosed;
-            s.critical += c;
-            s.warning += k.data(KlustersModel::WarningCountRole).toInt();
+            s.critical += p->critical;
+            s.warning += p->warning;
         }
-        const auto state = KlustersModel::State(k.data(KlustersModel::StateRole).toInt());
-        s.inDoubt += k.data(KlustersModel::AlarmRole).toBool() ? 1 : 0;
-        s.incomplete += state == KlustersModel::State::Incomplete ? 1 : 0;
-        const QDateTime fetched = k.data(KlustersModel::FetchedAtRole).toDateTime();
-        if (fetched.isValid() && (!s.oldest.isValid() || fetched < s.oldest))
-            s.oldest = fetched;
+        s.inDoubt += p->inDoubt ? 1 : 0;
+        s.incomplete += p->incomplete ? 1 : 0;
+        if (p->fetched.isValid() && (!s.oldest.isValid() || p->fetched < s.oldest))
+            s.oldest = p->fetched;
     }
     s.regions.sort();
     group.sums = std::move(s);
     return *group.sums;
+}
+
+KlusterGroups::Group::Part KlusterGroups::partOf(int sourceRow) const
+{
+    const QModelIndex k = sourceModel()->index(sourceRow, 0);
+    Group::Part p;
+    p.region = k.data(KlustersModel::RegionRole).toString();
+    p.rank = k.data(KlustersModel::RankRole).toString();
+    p.reason = k.data(KlustersModel::ReasonRole).toString();
+    p.severity = ConsoleRole::severityOf(k);
+    p.critical = k.data(KlustersModel::CriticalCountRole).toInt();
+    if (p.critical >= 0)
+        p.warning = k.data(KlustersModel::WarningCountRole).toInt();
+    p.inDoubt = k.data(KlustersModel::AlarmRole).toBool();
+    p.incomplete
+        = KlustersModel::State(k.data(KlustersModel::StateRole).toInt()) == KlustersModel::State::Incomplete;
+    p.fetched = k.data(KlustersModel::FetchedAtRole).toDateTime();
+    return p;
 }
 
 QVariant KlusterGroups::groupData(const Group &group, int column, int role) const

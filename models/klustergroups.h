@@ -73,6 +73,28 @@ private:
             QString worstReason; // that kluster's reason
         };
         mutable std::optional<Sums> sums;
+        // What each of its klusters adds to the sums, by position in `rows` (empty: not read yet): a
+        // kluster's change reads that kluster again, not all of them (a thousand klusters' results came with
+        // a walk over the thousand each, most of the window's time after the settings).
+        struct Part
+        {
+            QString region;
+            QString rank;
+            QString reason;
+            std::optional<Severity> severity;
+            int critical = -1; // -1: not diagnosed
+            int warning = 0;
+            bool inDoubt = false;
+            bool incomplete = false;
+            QDateTime fetched;
+        };
+        mutable QList<std::optional<Part>> parts;
+        void changed(qsizetype at) const
+        {
+            if (at < parts.size())
+                parts[at].reset();
+            forget();
+        }
     };
 
     QString groupOf(int sourceRow) const;
@@ -84,6 +106,7 @@ private:
     void shiftRows(int from, int by); // the source's rows from `from` on moved by `by`: no signal
     QVariant groupData(const Group &group, int column, int role) const;
     const Group::Sums &sumsOf(const Group &group) const;
+    Group::Part partOf(int sourceRow) const;
 
     void sourceAboutToRemove(const QModelIndex &parent, int first, int last);
     void sourceRemoved(const QModelIndex &parent, int first, int last);

@@ -10,6 +10,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -52,6 +53,28 @@ KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
             if (!parent.isValid())
                 expandGroups(first, last);
         });
+    // A burst of changes (a thousand klusters' results, one after the other) paints the list at most ten
+    // times a second: Qt repaints the whole list for a change of any row (visible or not, several columns at
+    // once), and each kluster's first result moves its row; painted for every result, that was a third of the
+    // window's time in a first load. The first change paints at once, the next within 100 ms wait for the
+    // timer, which paints them together. What the list holds is never held back: only its painting.
+    auto *paintPace = new QTimer(this);
+    paintPace->setSingleShot(true);
+    paintPace->setInterval(100);
+    connect(paintPace, &QTimer::timeout, this, [this, paintPace] {
+        if (m_view->viewport()->updatesEnabled())
+            return;
+        m_view->viewport()->setUpdatesEnabled(true); // paints it whole
+        paintPace->start(); // and holds the changes of the next 100 ms
+    });
+    const auto paced = [this, paintPace] {
+        if (paintPace->isActive())
+            m_view->viewport()->setUpdatesEnabled(false);
+        else
+            paintPace->start();
+    };
+    connect(filter, &QAbstractItemModel::dataChanged, this, paced);
+    connect(filter, &QAbstractItemModel::layoutChanged, this, paced);
     const auto expandAll = [this] { expandGroups(0, m_view->model()->rowCount() - 1); };
     connect(filter, &QAbstractItemModel::modelReset, this, expandAll);
     connect(filter, &QAbstractItemModel::layoutChanged, this, expandAll);
