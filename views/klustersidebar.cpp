@@ -10,6 +10,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -75,6 +76,10 @@ KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
     };
     connect(filter, &QAbstractItemModel::dataChanged, this, paced);
     connect(filter, &QAbstractItemModel::layoutChanged, this, paced);
+    // What the engineer does is painted at once: a scroll, another current row.
+    const auto now = [this] { m_view->viewport()->setUpdatesEnabled(true); };
+    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, now);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, now);
     const auto expandAll = [this] { expandGroups(0, m_view->model()->rowCount() - 1); };
     connect(filter, &QAbstractItemModel::modelReset, this, expandAll);
     connect(filter, &QAbstractItemModel::layoutChanged, this, expandAll);
