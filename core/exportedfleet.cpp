@@ -96,7 +96,10 @@ void take(const Sample &s, bool present, QHash<QString, QHash<QString, Given>> &
                 k.target.insert(it.key(), it.value());
         }
     }
-    const QString series = s.labels.value(QStringLiteral("series"));
+    // The metric a sample is of: its `series` label where the query gave one (label_replace), else its name.
+    QString series = s.labels.value(QStringLiteral("series"));
+    if (series.isEmpty())
+        series = s.labels.value(QStringLiteral("__name__")).mid(int(qstrlen("flightdeck_")));
     if (series == seriesUp) {
         k.up = s.value == 1;
     } else if (series == seriesReadAt) {
@@ -178,6 +181,8 @@ QString queryName(Query query)
     switch (query) {
     case Query::Current:
         return QStringLiteral("current");
+    case Query::Incidents:
+        return QStringLiteral("incidents");
     case Query::Held:
         return QStringLiteral("held");
     case Query::Exporters:
@@ -188,27 +193,26 @@ QString queryName(Query query)
 
 QString promql(Query query)
 {
-    // Each answer is one vector; a `series` label says which metric a sample is of (label_replace keeps the
-    // exporter's labels, which a function like last_over_time would otherwise leave alone but for the name).
-    const auto held = [](const char *metric, const char *series) {
+    // The current series are read by their names, as they are (no function over thousands of series but
+    // one sum); what exporters no longer scraped gave is taken from the look-back, only theirs (`unless` up),
+    // each labelled with its metric (`series`: last_over_time drops the name).
+    const auto held = [](const char *metric) {
         return QStringLiteral(
-            "label_replace(last_over_time(flightdeck_%1[1h]), \"series\", \"%2\", \"\", \"\")")
-            .arg(QLatin1String(metric), QLatin1String(series));
+            "label_replace(last_over_time(flightdeck_%1[1h]) unless on (instance, job) (up == 1), "
+            "\"series\", \"%1\", \"\", \"\")")
+            .arg(QLatin1String(metric));
     };
     switch (query) {
     case Query::Current:
         return QStringLiteral(
-            "label_replace({__name__=~\"flightdeck_(up|last_success_timestamp_seconds|causes|worst_cause_"
-            "rank|"
-            "kluster_phase)\"}, \"series\", \"$1\", \"__name__\", \"flightdeck_(.+)\") or label_replace(sum "
-            "without (rule, severity) (flightdeck_incidents), \"series\", \"incidents\", \"\", \"\")");
+            "{__name__=~\"flightdeck_(up|last_success_timestamp_seconds|causes|worst_cause_rank|"
+            "kluster_phase)\"}");
+    case Query::Incidents:
+        return QStringLiteral("sum without (rule, severity) (flightdeck_incidents)");
     case Query::Held:
-        return QStringLiteral("(%1 or %2 or %3 or %4 or %5 or label_replace(sum without (rule, severity) "
-                              "(last_over_time(flightdeck_incidents[1h])), \"series\", \"incidents\", \"\", "
-                              "\"\")) unless on (instance, job, kluster_name, project_id) flightdeck_up")
-            .arg(held("up", "up"), held("last_success_timestamp_seconds", "last_success_timestamp_seconds"),
-                held("causes", "causes"), held("worst_cause_rank", "worst_cause_rank"),
-                held("kluster_phase", "kluster_phase"));
+        return QStringLiteral("%1 or %2 or %3 or %4 or %5")
+            .arg(held("up"), held("last_success_timestamp_seconds"), held("causes"), held("worst_cause_rank"),
+                held("kluster_phase"));
     case Query::Exporters:
         return QStringLiteral(
             "label_replace(up * on (instance, job) group_left () max by (instance, job) "
@@ -294,6 +298,7 @@ Fleet assemble(const QList<QList<Sample>> &answers)
     Fleet fleet;
     const QList<Sample> none;
     const QList<Sample> &current = answers.value(int(Query::Current), none);
+    const QList<Sample> &incidents = answers.value(int(Query::Incidents), none);
     const QList<Sample> &held = answers.value(int(Query::Held), none);
     const QList<Sample> &exporters = answers.value(int(Query::Exporters), none);
 
@@ -330,6 +335,10 @@ Fleet assemble(const QList<QList<Sample>> &answers)
     QHash<QString, QHash<QString, Given>> given;
     for (const Sample &s : current) {
         evaluated = qMax(evaluated, s.timestamp);
+        take(s, true, given);
+    }
+    for (Sample s : incidents) { // a sum: no name of its own
+        s.labels.insert(QStringLiteral("series"), seriesIncidents);
         take(s, true, given);
     }
     for (const Sample &s : held) {

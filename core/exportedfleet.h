@@ -19,12 +19,13 @@ namespace ExportedFleet {
 // The instant queries of one round, in the order they are sent.
 enum class Query
 {
-    Current, // every kluster's series in the exporters' last scrape
-    Held, // the klusters missing from it that an exporter gave within the look-back (1 h)
+    Current, // every kluster's series in the exporters' last scrape, by their metric names
+    Incidents, // every kluster's open incidents in the exporters' last scrape, summed
+    Held, // what exporters no longer scraped gave within the look-back (1 h)
     Exporters, // each exporter: scraped now or not, when last, its shard
 };
-inline constexpr int QueryCount = 3;
-QString queryName(Query query); // "current", "held", "exporters"
+inline constexpr int QueryCount = 4;
+QString queryName(Query query); // "current", "incidents", "held", "exporters"
 QString promql(Query query); // the PromQL sent
 
 // One sample of an instant query's vector.

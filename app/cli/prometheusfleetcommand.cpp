@@ -122,7 +122,7 @@ int runFleetCommand(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "List every kluster the team's Prometheus holds from the flightdeck-cli serve exporters it scrapes, "
-        "worst first: its causes, worst cause, phase and the age of its data. Three instant queries, "
+        "worst first: its causes, worst cause, phase and the age of its data. Four instant queries, "
         "whatever "
         "the fleet's size; two exporters of the same klusters (HA) count once, shards join, the klusters of "
         "an "

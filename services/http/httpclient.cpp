@@ -348,6 +348,10 @@ void HttpClient::transmit(HttpCall *call, const ApiRequest &request, int attempt
     QNetworkRequest req(request.url);
     req.setTransferTimeout(request.timeoutMs);
     req.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    // Qt refuses a gzipped answer that decompresses to over 40 times its size once past 10 MiB (its guard
+    // against archive bombs): a Prometheus vector of ten thousand klusters does (repetitive JSON). The
+    // answer's own bound (InputLimits::maxBodyBytes, below) holds it instead; Qt's check applies past that.
+    req.setDecompressedSafetyCheckThreshold(InputLimits::maxBodyBytes());
     req.setRawHeader("Accept", "application/json");
     req.setRawHeader("User-Agent", "flightdeck/" FLIGHTDECK_VERSION);
     if (!request.body.isEmpty())
