@@ -19,6 +19,7 @@
 #include "console/connectionregistry.h"
 #include "console/consolesession.h"
 #include "console/klusterstore.h"
+#include "models/consolemodels.h"
 #include "models/klustersmodel.h"
 #include "services/connection.h"
 #include "services/http/endpointslots.h"
@@ -381,6 +382,83 @@ BENCHMARK(BM_ConsoleRegion)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
+
+// The estate through the team's Prometheus (issue 45): with FLIGHTDECK_BENCH_PROMETHEUS=<url> (a Prometheus
+// that scrapes `serve` exporters: benchmarks/prometheus-fleet starts them) and FLIGHTDECK_BENCH_KLUSTERS=<n>
+// (how many klusters it holds), the window given one Prometheus connection: from then until every kluster is
+// in the Fleet, its longest stall, CPU time and memory; then a second round (Refresh), and its stall.
+void BM_ConsolePrometheus(benchmark::State &state)
+{
+    const QString url = qEnvironmentVariable("FLIGHTDECK_BENCH_PROMETHEUS");
+    const int klusters = qEnvironmentVariableIntValue("FLIGHTDECK_BENCH_KLUSTERS");
+    if (url.isEmpty() || klusters <= 0) {
+        state.SkipWithError("set FLIGHTDECK_BENCH_PROMETHEUS and FLIGHTDECK_BENCH_KLUSTERS "
+                            "(benchmarks/prometheus-fleet does)");
+        return;
+    }
+    const double startMb = processMegabytes("VmRSS:");
+    ShownWindow shown;
+    MainWindow &window = shown.window;
+    const auto listed = [&window] {
+        const KlustersModel *list = window.models()->klusters();
+        int n = 0;
+        for (int row = 0; row < list->rowCount(); ++row)
+            n += list->data(list->index(row, 0), KlustersModel::FetchedAtRole).toDateTime().isValid() ? 1 : 0;
+        return n;
+    };
+    QTimer poll;
+    poll.setInterval(100);
+    QObject::connect(&poll, &QTimer::timeout, &shown.loop, [&] {
+        if (listed() >= klusters)
+            shown.loop.quit();
+    });
+    double firstMs = 0, longestFirst = 0, cpuFirst = 0;
+    for (auto _ : state) {
+        const double cpuBefore = cpuSeconds();
+        shown.meter.start();
+        QElapsedTimer wall;
+        wall.start();
+        ConnectionSpec spec;
+        spec.name = QStringLiteral("team");
+        spec.prometheus.url = QUrl(url);
+        spec.readOnly = true;
+        window.addConnection(spec, false);
+        poll.start();
+        QTimer::singleShot(120000, &shown.loop, &QEventLoop::quit);
+        shown.loop.exec();
+        poll.stop();
+        firstMs = double(wall.elapsed());
+        longestFirst = shown.meter.stop();
+        cpuFirst = cpuSeconds() - cpuBefore;
+        state.SetIterationTime(firstMs / 1000);
+    }
+    if (listed() < klusters) {
+        state.SkipWithError(
+            qPrintable(QStringLiteral("%1 of %2 klusters shown").arg(listed()).arg(klusters)));
+        return;
+    }
+    const double firstPeakMb = processMegabytes("VmHWM:");
+    // A second round: the three queries again, every row updated in place.
+    shown.meter.start();
+    QElapsedTimer again;
+    again.start();
+    QObject::connect(&window, &MainWindow::refreshesSettled, &shown.loop, &QEventLoop::quit);
+    window.refreshAll();
+    QTimer::singleShot(120000, &shown.loop, &QEventLoop::quit);
+    shown.loop.exec();
+    const double roundMs = double(again.elapsed());
+    const double longestRound = shown.meter.stop();
+    state.counters["klusters"] = klusters;
+    state.counters["first_stall_ms"] = longestFirst;
+    state.counters["first_cpu_s"] = cpuFirst;
+    state.counters["round_ms"] = roundMs;
+    state.counters["round_stall_ms"] = longestRound;
+    state.counters["start_rss_mb"] = startMb;
+    state.counters["first_load_peak_rss_mb"] = firstPeakMb;
+    state.counters["rss_mb"] = processMegabytes("VmRSS:");
+    state.counters["peak_rss_mb"] = processMegabytes("VmHWM:");
+}
+BENCHMARK(BM_ConsolePrometheus)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 
 } // namespace
 

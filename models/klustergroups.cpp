@@ -163,8 +163,34 @@ void KlusterGroups::sourceInserted(const QModelIndex &parent, int first, int las
     if (parent.isValid())
         return;
     shiftRows(first, last - first + 1);
-    for (int r = first; r <= last; ++r)
-        addRow(r);
+    // A run of new rows of one existing group, in one insertion (a listing of a thousand klusters is one
+    // run): its sums said changed once, not once per row.
+    int r = first;
+    while (r <= last) {
+        const QString connection = groupOf(r);
+        const int g = groupRowOf(connection);
+        int end = r;
+        while (g >= 0 && end < last && groupOf(end + 1) == connection)
+            ++end;
+        if (g < 0 || end == r) {
+            addRow(r++);
+            continue;
+        }
+        QList<int> &rows = m_groups[g].rows;
+        const int at = int(std::lower_bound(rows.begin(), rows.end(), r) - rows.begin());
+        const int count = end - r + 1;
+        beginInsertRows(index(g, 0), at, at + count - 1);
+        const bool partsKept = m_groups[g].parts.size() == rows.size();
+        for (int i = 0; i < count; ++i) {
+            rows.insert(at + i, r + i);
+            if (partsKept)
+                m_groups[g].parts.insert(at + i, std::nullopt);
+        }
+        m_groups[g].forget();
+        endInsertRows();
+        emit dataChanged(index(g, 0), index(g, columnCount() - 1)); // its sums
+        r = end + 1;
+    }
 }
 
 void KlusterGroups::sourceChanged(
@@ -190,8 +216,28 @@ void KlusterGroups::sourceChanged(
     }
     for (int g : std::as_const(groupsChanged)) {
         m_groups.at(g).forget(); // its klusters' own parts were forgotten above
-        emit dataChanged(index(g, 0), index(g, columnCount() - 1));
+        groupChangedLater(m_groups.at(g).id);
     }
+}
+
+void KlusterGroups::groupChangedLater(quintptr id)
+{
+    // Its sums are made again when asked; that they changed is said once per turn of the event loop: a round
+    // of ten thousand klusters changes each once, and whoever listens (a sort, a filter) asks for the sums of
+    // all its klusters each time it is told.
+    m_changedGroups.insert(id);
+    if (m_changedGroups.size() > 1)
+        return;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            const QSet<quintptr> ids = std::exchange(m_changedGroups, {});
+            for (const quintptr id : ids) {
+                if (const int g = groupRow(id); g >= 0)
+                    emit dataChanged(index(g, 0), index(g, columnCount() - 1));
+            }
+        },
+        Qt::QueuedConnection);
 }
 
 QModelIndex KlusterGroups::index(int row, int column, const QModelIndex &parent) const

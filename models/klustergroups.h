@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -45,6 +46,10 @@ public:
     Qt::ItemFlags flags(const QModelIndex &index) const override;
 
 private:
+    // Says the group's row changed (its sums), once per turn of the event loop.
+    void groupChangedLater(quintptr id);
+    QSet<quintptr> m_changedGroups;
+
     struct Group
     {
         QString connection;

@@ -383,7 +383,8 @@ void TestKlustersModel::groupedByConnection()
         QStringLiteral("prod"), QStringLiteral("c"), two, at, QString(), QStringLiteral("eu-2"));
     model.setDiagnosis(
         QStringLiteral("lab"), QStringLiteral("b"), healthy, at, QString(), QStringLiteral("eu-1"));
-    QCOMPARE(label(filter, 0), QStringLiteral("prod · eu-2 (2)"));
+    // (The groups' sums are said changed once per turn of the event loop.)
+    QTRY_COMPARE(label(filter, 0), QStringLiteral("prod · eu-2 (2)"));
     QCOMPARE(kluster(filter, 0, 0), QStringLiteral("c"));
     QCOMPARE(filter.index(0, KlustersModel::CriticalColumn).data().toInt(), critical);
 
