@@ -67,8 +67,8 @@ KlusterViews::KlusterViews(ConsoleModels *models, QWidget *parent)
     m_header->setObjectName(QStringLiteral("header"));
     m_header->setWordWrap(true);
     m_header->setTextFormat(Qt::RichText); // ConsoleText's header: its names escaped
-    m_header->setTextInteractionFlags(
-        Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    // Its links by mouse only: the header is no tab stop (the keyboard reaches the same kluster in the list).
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
     // Its one kind of link: a kluster read through Prometheus opened live in its cloud's connection.
     connect(m_header, &QLabel::linkActivated, this,
         [this](const QString &key) { emit klusterActivated(KlusterKey::fromString(key)); });
