@@ -107,8 +107,8 @@ public:
 
 signals:
     void klusterAdded(const KlusterKey &key);
-    // The klusters a listing added, once for the listing (after each klusterAdded): what a view follows to add
-    // a thousand rows at once rather than one by one.
+    // The klusters a listing added, once for the listing (after each klusterAdded): what a view follows to
+    // add a thousand rows at once rather than one by one.
     void klustersAdded(const QString &connection, const QStringList &klusters);
     void klusterGone(const KlusterKey &key); // listed before, no longer
     void klusterFetched(const KlusterKey &key);

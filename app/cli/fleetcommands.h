@@ -31,5 +31,6 @@ ConnectionSpec specFor(
 } // namespace FleetCommands
 
 int runServeCommand(const QStringList &arguments);
-// `fleet --prometheus URL`: the estate as the team's Prometheus holds it (app/cli/prometheusfleetcommand.cpp).
+// `fleet --prometheus URL`: the estate as the team's Prometheus holds it
+// (app/cli/prometheusfleetcommand.cpp).
 int runFleetCommand(const QStringList &arguments);
