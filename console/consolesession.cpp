@@ -124,7 +124,7 @@ KlusterKey ConsoleSession::liveTwin(const KlusterKey &key) const
     for (const Connection *c : m_registry->connections()) {
         if (c->spec().isPrometheus() || c->spec().isSnapshot())
             continue;
-        const KlusterKey twin { c->name(), d->exported->name };
+        KlusterKey twin { c->name(), d->exported->name };
         if (!m_store->klusters(c->name()).contains(twin.kluster))
             continue;
         const KlusterData *t = m_store->data(twin);
