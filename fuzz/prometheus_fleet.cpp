@@ -1,11 +1,10 @@
 // The team's Prometheus as the fleet reads it (core/exportedfleet.h): an instant query's answer
 // (`/api/v1/query`: {"status", "data": {"resultType": "vector", "result": [...]}}) read by
 // ExportedFleet::parseVector, put in the round's place the first byte chooses (current series, incidents,
-// held, exporters), and assembled. Expected: no exception but ParseError, no crash; each kluster once, with an
-// exporter count of at least one, ranked, and the exporters' klusters no more than the klusters.
+// held, exporters), and assembled. Expected: no exception but ParseError, no crash; each kluster once, with
+// an exporter count of at least one, ranked, and the exporters' klusters no more than the klusters.
 
 #include "core/exportedfleet.h"
-
 #include "core/json/jsonreader.h"
 #include "fuzz/fuzzcommon.h"
 
@@ -44,7 +43,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(byExporters <= int(fleet.klusters.size()), "exporters gave more klusters than there are");
         FUZZ_CHECK(ExportedFleet::displayNames(fleet).size() == fleet.klusters.size(), "a name per kluster");
         (void)ExportedFleet::exportersText(fleet);
-    } catch (const ParseError &) {
-    }
+    } catch (const ParseError &) { }
     return 0;
 }
