@@ -29,6 +29,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 #include <csignal>
 
@@ -48,6 +50,7 @@ private slots:
     void cleanupTestCase();
     void klustersOnceWithTheirCounts();
     void addedByKeyboardInTheConnectionDialog();
+    void anHtmlErrorPageIsSaidAndListsNothing();
     void aStoppedShardIsStaleAndSaysSo();
 
 private:
@@ -273,6 +276,41 @@ void TestConsolePrometheus::addedByKeyboardInTheConnectionDialog()
     QVERIFY(remembered.first().isPrometheus());
     QCOMPARE(remembered.first().prometheus.displayUrl(), m_prometheus.url);
     session.registry()->remove(QStringLiteral("prometheus"));
+}
+
+// A proxy in front of Prometheus that answers with its own HTML error page: the listing fails, saying which
+// Prometheus, which query and what came back; nothing is listed, and the connection's status is typed Failed.
+void TestConsolePrometheus::anHtmlErrorPageIsSaidAndListsNothing()
+{
+    QTcpServer proxy;
+    QVERIFY(proxy.listen(QHostAddress::LocalHost));
+    connect(&proxy, &QTcpServer::newConnection, &proxy, [&proxy] {
+        while (QTcpSocket *socket = proxy.nextPendingConnection()) {
+            connect(socket, &QTcpSocket::readyRead, socket, [socket] {
+                socket->readAll();
+                const QByteArray page
+                    = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>";
+                socket->write("HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\nContent-Length: "
+                    + QByteArray::number(page.size()) + "\r\nConnection: close\r\n\r\n" + page);
+                socket->disconnectFromHost();
+            });
+        }
+    });
+    EndpointHealth::shared().reset();
+    ConsoleSession session;
+    ConsoleModels models(&session);
+    ConnectionSpec s = spec();
+    s.name = QStringLiteral("behind-a-proxy");
+    s.prometheus.url = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(proxy.serverPort()));
+    session.registry()->add(s, false);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        session.registry()->status(s.name).state, ConnectionStatus::State::Failed, 60000);
+    const QString error = session.registry()->status(s.name).error.toString();
+    QVERIFY2(error.contains(QStringLiteral("Prometheus ") + s.prometheus.url.toString()), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("the query")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("502")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("an HTML page")), qPrintable(error));
+    QVERIFY(session.store()->klusters(s.name).isEmpty());
 }
 
 void TestConsolePrometheus::aStoppedShardIsStaleAndSaysSo()
