@@ -3,21 +3,11 @@
 // A real Alertmanager (Debian's prometheus-alertmanager, installed by scripts/setup) on a free port of
 // 127.0.0.1, with its own storage, for the length of a test; the caller waits for /-/ready.
 
-#include <QFile>
-#include <QHostAddress>
-#include <QProcess>
-#include <QStandardPaths>
-#include <QTcpServer>
-#include <QTemporaryDir>
+#include "tests/common/realserver.h"
 
-class RealAlertmanager
+class RealAlertmanager : public RealServer
 {
 public:
-    RealAlertmanager() = default;
-    RealAlertmanager(const RealAlertmanager &) = delete;
-    RealAlertmanager &operator=(const RealAlertmanager &) = delete;
-    ~RealAlertmanager() { stop(); }
-
     static QString binary()
     {
         const QString debian = QStandardPaths::findExecutable(QStringLiteral("prometheus-alertmanager"));
@@ -26,40 +16,16 @@ public:
     // Starts it; false when it is not installed or does not start.
     bool start()
     {
-        if (binary().isEmpty() || !m_dir.isValid())
+        const QString config = writeConfig(
+            QStringLiteral("alertmanager.yml"), "route:\n  receiver: nobody\nreceivers:\n  - name: nobody\n");
+        if (binary().isEmpty() || config.isEmpty())
             return false;
-        QFile config(m_dir.filePath(QStringLiteral("alertmanager.yml")));
-        if (!config.open(QIODevice::WriteOnly))
-            return false;
-        config.write("route:\n  receiver: nobody\nreceivers:\n  - name: nobody\n");
-        config.close();
-        quint16 port = 0;
-        {
-            QTcpServer probe;
-            probe.listen(QHostAddress::LocalHost);
-            port = probe.serverPort();
-        }
-        m_process.setProcessChannelMode(QProcess::MergedChannels);
-        m_process.setStandardOutputFile(QProcess::nullDevice()); // its log is not the test's
-        m_process.start(binary(),
-            { QStringLiteral("--config.file=") + config.fileName(),
-                QStringLiteral("--storage.path=") + m_dir.filePath(QStringLiteral("data")),
+        const quint16 port = freePort();
+        return launch(binary(),
+            { QStringLiteral("--config.file=") + config,
+                QStringLiteral("--storage.path=") + path(QStringLiteral("data")),
                 QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(port),
-                QStringLiteral("--cluster.listen-address=") });
-        url = QStringLiteral("http://127.0.0.1:%1").arg(port);
-        return m_process.waitForStarted();
+                QStringLiteral("--cluster.listen-address=") },
+            port);
     }
-    void stop()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        m_process.kill();
-        m_process.waitForFinished();
-    }
-
-    QString url;
-
-private:
-    QTemporaryDir m_dir;
-    QProcess m_process;
 };
