@@ -3,6 +3,7 @@
 #include "console/alertwatch.h"
 #include "console/bootevidencestore.h"
 #include "console/connectionregistry.h"
+#include "console/exportedreports.h"
 #include "console/exportedtext.h"
 #include "console/historyclient.h"
 #include "console/klusterstore.h"
@@ -22,6 +23,7 @@ ConsoleSession::ConsoleSession(QObject *parent)
     , m_alerts(new AlertWatch(this))
     , m_team(new TeamRepairs(m_registry, this))
     , m_bootEvidence(new BootEvidenceStore(m_registry, this))
+    , m_exportedReports(new ExportedReports(m_registry, this))
 {
     m_history->open(Settings::historyDays().value(), Settings::historyMegabytes().value());
     connect(m_refreshes, &RefreshCoordinator::recordable, m_history, &HistoryClient::record);
@@ -29,9 +31,9 @@ ConsoleSession::ConsoleSession(QObject *parent)
     // (Kubernikus' automation) goes with the kluster's next diagnosis.
     connect(m_history, &HistoryClient::findingsSinceChanged, this, [this](const KlusterKey &key) {
         const FindingsSince *since = m_history->findingsSince(key);
-        if (Connection *c = m_registry->connection(key.connection); c && since)
-            c->setKeptHistory(
-                key.kluster, KeptHistory { since->routes, KeptHistory::firstSeen(since->findings) });
+        if (Connection *c = m_registry->connection(key.connection); c && since) // a listed kluster: not gone
+            c->setKeptHistory(key.kluster,
+                KeptHistory { since->routes, KeptHistory::firstSeen(since->findings), QDateTime() });
     });
     // The alerts beside the findings: each connection's Alertmanager read with every round, and after the
     // kluster shown is refreshed (a repair, F5 on it).

@@ -16,6 +16,7 @@ class KlusterStore;
 class RefreshCoordinator;
 class TeamRepairs;
 class BootEvidenceStore;
+class ExportedReports;
 
 // The console without its window (Wireshark's CaptureFile, qBittorrent's Session): the klusters and their
 // data (KlusterStore), the connections, the refreshes, the history, the alerts and the team's repairs; and
@@ -39,6 +40,8 @@ public:
     TeamRepairs *team() const { return m_team; } // who repaired what on the klusters, from their Events
     // The boot evidence of the servers whose findings the person opened (read on demand).
     BootEvidenceStore *bootEvidence() const { return m_bootEvidence; }
+    // The exporters' reports of the Prometheus klusters opened (read on demand, read-only).
+    ExportedReports *exportedReports() const { return m_exportedReports; }
 
     // Protected klusters ask for their name typed before every repair: those of a protected connection, and
     // those marked one by one (kept in the settings).
@@ -103,6 +106,7 @@ private:
     AlertWatch *m_alerts;
     TeamRepairs *m_team;
     BootEvidenceStore *m_bootEvidence;
+    ExportedReports *m_exportedReports;
     KlusterKey m_current;
     KlusterKey m_shownKey; // whose rows the views hold
     QHash<KlusterKey, QStringList> m_viewFilters;

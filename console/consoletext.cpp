@@ -144,9 +144,11 @@ Captions captions(const CaptionFacts &f)
     Captions c;
     const KlusterData *d = f.data;
     if (d && d->exported) { // read through Prometheus: what the exporter gave
-        const ExportedText::Facts e { f.key, d->exported.get(), f.prometheus, f.live, f.alarmColor, f.now };
+        const ExportedText::Facts e { f.key, d->exported.get(), f.prometheus, f.live, f.alarmColor, f.now,
+            f.exportedReport };
         c.header = ExportedText::header(e);
         c.findings = ExportedText::findings(e);
+        c.exportedReport = ExportedText::report(e);
         return c;
     }
     if (!d || !d->fetch) {

@@ -16,6 +16,7 @@
 
 struct ConnectionSpec;
 struct RemediationBudget;
+struct ExportedReportEntry;
 
 // What the console says, made without a widget from what it knows: the banner, the captions over the views,
 // the desktop notification of a change, the status line after a round of refreshes. Pure functions of their
@@ -60,6 +61,9 @@ struct Captions
     QString nodes;
     QString routes;
     QString security;
+    // A Prometheus connection's kluster: its exporter's report, read-only (HTML for the Findings view; empty
+    // for any other kluster).
+    QString exportedReport;
 };
 struct CaptionFacts
 {
@@ -77,6 +81,7 @@ struct CaptionFacts
     QDateTime now;
     QString prometheus; // a Prometheus connection's URL (its klusters are what the exporters gave)
     KlusterKey live; // the kluster shown, in a connection to its cloud (null: none, or it is that one)
+    const ExportedReportEntry *exportedReport = nullptr; // a Prometheus kluster's report, as read so far
 };
 Captions captions(const CaptionFacts &facts);
 // An error's first line, at most 60 characters: what a one-line heading says when the whole message is

@@ -1,6 +1,7 @@
 #include "console/exportedtext.h"
 
 #include "console/consoletext.h"
+#include "console/exportedreports.h"
 #include "core/printable.h"
 
 #include <QCoreApplication>
@@ -62,8 +63,130 @@ QString header(const Facts &f)
 
 QString findings(const Facts &f)
 {
-    return tr("Prometheus holds %1's counts, not its findings. %2")
-        .arg(OutsideText::html(f.kluster->name), whereWhole(f));
+    // Plain text: the caption is no rich text.
+    return f.live.isNull()
+        ? tr("Prometheus holds %1's counts, not its findings: below is its exporter's report, read-only. To "
+             "repair it, add a connection to its cloud (File → Connections…).")
+              .arg(OutsideText::line(f.kluster->name))
+        : tr("Prometheus holds %1's counts, not its findings: below is its exporter's report, read-only. "
+             "Open it live through %2 (the link above) to repair it.")
+              .arg(OutsideText::line(f.kluster->name), OutsideText::line(f.live.toString()));
+}
+
+namespace {
+
+// At most this many findings in the view: the rest are in the report itself (its URL is shown).
+constexpr int ShownFindings = 300;
+
+QString severityCell(Severity severity, const QString &alarmColor)
+{
+    const QString name = severityName(severity).toUpper();
+    return severity == Severity::Critical
+        ? QStringLiteral("<b style=\"color:%1\">%2</b>").arg(alarmColor, name)
+        : severity == Severity::Warning ? QStringLiteral("<b>%1</b>").arg(name)
+                                        : name;
+}
+
+QString plan(const QString &title, const QList<ExporterReport::Request> &requests)
+{
+    if (title.isEmpty())
+        return tr("no repair (see the message)");
+    QString text = OutsideText::html(title);
+    for (const ExporterReport::Request &r : requests) {
+        text
+            += QStringLiteral("<br><tt>%1 %2 %3</tt>")
+                   .arg(OutsideText::html(r.method), OutsideText::html(r.service), OutsideText::html(r.path));
+        if (!r.permission.isEmpty() && r.permission != QLatin1String("allowed"))
+            text += QStringLiteral(" (%1)").arg(OutsideText::html(r.permission));
+    }
+    return text;
+}
+
+QString reportBody(const Facts &f, const ExporterReport::Report &r)
+{
+    QString html;
+    if (!r.incidents.isEmpty()) {
+        html += tr("<p><b>Incidents</b> (the causes; their findings below)</p><ul>");
+        for (const ExporterReport::Incident &i : r.incidents)
+            html += QStringLiteral("<li>%1 %2 <tt>%3</tt>%4</li>")
+                        .arg(severityCell(i.severity, f.alarmColor), OutsideText::html(i.title),
+                            OutsideText::html(i.id),
+                            i.repairTitle.isEmpty()
+                                ? QString()
+                                : tr("<br>its repair: %1").arg(OutsideText::html(i.repairTitle)));
+        html += QStringLiteral("</ul>");
+    }
+    if (r.findings.isEmpty())
+        return html + tr("<p>No finding: its exporter found nothing wrong.</p>");
+    html += tr(
+        "<p><b>Findings</b>, as the report orders them (severity, kind, subject)</p>"
+        "<table cellspacing=\"0\" cellpadding=\"4\" border=\"1\" width=\"100%\">"
+        "<tr><th>Severity</th><th>Finding</th><th>What is wrong</th><th>Its plan (not sent from here)</th>"
+        "</tr>");
+    int shown = 0;
+    for (const ExporterReport::Reported &x : r.findings) {
+        if (shown++ == ShownFindings)
+            break;
+        QString what = OutsideText::htmlLines(x.message);
+        if (!x.incident.isEmpty())
+            what += tr("<br><i>part of %1</i>").arg(OutsideText::html(x.incident));
+        if (!x.automation.isEmpty())
+            what += tr("<br><i>Kubernikus acts: %1</i>").arg(OutsideText::html(x.automation));
+        html += QStringLiteral("<tr><td>%1</td><td><tt>%2</tt><br><a href=\"runbook:%3\">runbook</a></td>"
+                               "<td>%4</td><td>%5</td></tr>")
+                    .arg(severityCell(x.severity, f.alarmColor), OutsideText::html(x.id),
+                        x.kind.toHtmlEscaped(), what, plan(x.repairTitle, x.requests));
+    }
+    html += QStringLiteral("</table>");
+    if (r.findings.size() > ShownFindings)
+        html += tr("<p>… and %1 more findings: the whole report is at its URL above.</p>")
+                    .arg(r.findings.size() - ShownFindings);
+    return html;
+}
+
+} // namespace
+
+QString report(const Facts &f)
+{
+    const ExportedReportEntry *e = f.report;
+    if (!e)
+        return QString();
+    QString html
+        = tr("<p><b>Its exporter's report</b> · read-only: %1</p>")
+              .arg(f.live.isNull()
+                      ? tr("nothing here is sent; to repair it, add a connection to its cloud "
+                           "(File → Connections…)")
+                      : tr("open it live through %1 to repair it").arg(OutsideText::html(f.live.toString())));
+    if (e->error.isError())
+        html += tr("<p><b style=\"color:%1\">The report could not be read</b>: %2</p>")
+                    .arg(f.alarmColor, OutsideText::html(e->error.toString()));
+    if (!e->report)
+        return html
+            + (e->pending ? tr("<p>Reading it from its exporter %1…</p>")
+                                .arg(OutsideText::html(f.kluster->exporter))
+                          : QString());
+    const ExporterReport::Report &r = *e->report;
+    QString when = tr("Read %1 (%2) from <tt>%3</tt>")
+                       .arg(ConsoleText::clock(e->readAt, f.now), ConsoleText::ago(e->readAt, f.now),
+                           OutsideText::html(e->url));
+    if (r.capturedAt.isValid())
+        when += tr("; its exporter checked the kluster %1 (%2)")
+                    .arg(ConsoleText::clock(r.capturedAt, f.now), ConsoleText::ago(r.capturedAt, f.now));
+    html += QStringLiteral("<p>%1.<br>%2</p>")
+                .arg(when,
+                    tr("%1 critical · %2 warning · %3 info%4")
+                        .arg(r.critical)
+                        .arg(r.warning)
+                        .arg(r.info)
+                        .arg(r.phase.isEmpty() || r.phase == QLatin1String("Running")
+                                ? QString()
+                                : tr(" · phase %1").arg(OutsideText::html(r.phase))));
+    if (e->error.isError() || !f.kluster->present || !f.kluster->up)
+        html += tr("<p><b style=\"color:%1\">STALE</b>: %2</p>")
+                    .arg(f.alarmColor,
+                        e->error.isError() ? tr("the last report read, before the failure above")
+                                           : tr("its exporter's data is not current (the header says why)"));
+    return html + reportBody(f, r);
 }
 
 std::optional<ConsoleText::Notification> notification(

@@ -224,7 +224,7 @@ QString promql(Query query)
     return QString();
 }
 
-QList<Sample> parseVector(const QByteArray &body, const QString &what)
+QJsonValue answerRoot(const QByteArray &body, const QString &what)
 {
     QJsonParseError error {};
     const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
@@ -239,6 +239,12 @@ QList<Sample> parseVector(const QByteArray &body, const QString &what)
             QStringLiteral("Prometheus answered %1: %2 [%3]")
                 .arg(status, root.optString(QStringLiteral("error")),
                     root.optString(QStringLiteral("errorType"))));
+    return root.value();
+}
+
+QList<Sample> parseVector(const QByteArray &body, const QString &what)
+{
+    const JsonReader root(what, answerRoot(body, what));
     const JsonReader data = root.requireField(QStringLiteral("data"));
     data.requireObject();
     const QString type = data.requireString(QStringLiteral("resultType"));

@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QJsonValue>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -38,6 +39,9 @@ struct Sample
 // An instant query's answer (/api/v1/query), its vector read; throws ParseError for anything else (an error
 // answer names Prometheus' errorType and error).
 QList<Sample> parseVector(const QByteArray &body, const QString &what);
+// Any answer of Prometheus' HTTP API, its envelope checked: the root object, its "status" "success" (else a
+// ParseError with Prometheus' own error and errorType). Its "data" is the caller's to read.
+QJsonValue answerRoot(const QByteArray &body, const QString &what);
 
 // One kluster as an exporter gave it, the freshest of those that did.
 struct Kluster

@@ -21,6 +21,7 @@ Connection::Connection(const ConnectionSpec &spec, QThread *thread, QObject *par
     qRegisterMetaType<std::shared_ptr<const RepairProposal>>();
     qRegisterMetaType<RepairEvent>();
     qRegisterMetaType<QList<RepairEvent>>();
+    qRegisterMetaType<ExporterReport::Read>();
     // One per connection of this process: a second console, or a second connection to the same cloud, is
     // another instance, and its repairs are a teammate's.
     static std::atomic<int> made { 0 };
@@ -82,6 +83,7 @@ void Connection::wireFleet(QThread *thread)
             emit refreshed(r);
         }
     });
+    connect(m_fleet, &PrometheusFleetReader::reportRead, this, &Connection::exportedReportRead);
     connect(m_fleet, &PrometheusFleetReader::secretWanted, this, [this](const QString &key) {
         auto *store = new SecretStore(this);
         connect(store->read(key), &SecretCall::finished, this, [this, store](const SecretResult &r) {
@@ -213,6 +215,20 @@ void Connection::readBootEvidence(const QString &kluster, const BootEvidences::S
     }
     QMetaObject::invokeMethod(
         m_worker, [w = m_worker, kluster, server] { w->readBootEvidence(kluster, server); });
+}
+
+void Connection::readExportedReport(const QString &kluster)
+{
+    if (m_fleet) {
+        QMetaObject::invokeMethod(m_fleet, [f = m_fleet, kluster] { f->readReport(kluster); });
+        return;
+    }
+    ExporterReport::Read none;
+    none.error
+        = Error::of(Error::Kind::Config, tr("connection %1 reads its klusters itself").arg(m_spec.name));
+    none.readAt = QDateTime::currentDateTimeUtc();
+    QMetaObject::invokeMethod(
+        this, [this, kluster, none] { emit exportedReportRead(kluster, none); }, Qt::QueuedConnection);
 }
 
 void Connection::cancelRepair()

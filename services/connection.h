@@ -2,6 +2,7 @@
 
 #include "core/bootevidence.h"
 #include "core/diagnosis.h"
+#include "core/exporterreport.h"
 #include "core/klusterkey.h"
 #include "core/nodewatchevent.h"
 #include "core/shard.h"
@@ -79,6 +80,7 @@ Q_DECLARE_METATYPE(NodeWatchStatus)
 
 Q_DECLARE_METATYPE(RepairExecutor::Outcome)
 Q_DECLARE_METATYPE(RepairEvent)
+Q_DECLARE_METATYPE(ExporterReport::Read)
 
 // A connection to one cloud (or snapshot) for the console. The network work,
 // the parsing of large responses and the diagnosis run on a worker thread;
@@ -124,6 +126,9 @@ public:
     // Reads a server's boot evidence (its console log's tail, its actions) from Nova: bootEvidenceRead() with
     // it; a snapshot holds none (said in it, each part not read).
     void readBootEvidence(const QString &kluster, const BootEvidences::Server &server);
+    // A Prometheus connection's kluster: its exporter's report (read-only), exportedReportRead() with it or
+    // with why not. Any other connection answers that it has none.
+    void readExportedReport(const QString &kluster);
     // Who this console's repairs are written as in the klusters' Events: this host, process and connection.
     QString eventInstance() const { return m_eventInstance; }
 
@@ -147,6 +152,7 @@ signals:
     void repairEventsRead(const QString &kluster, const QList<RepairEvent> &events, const Error &error);
     void repairEventWritten(const QString &kluster, const QString &outcome); // "RepairVerified written"
     void bootEvidenceRead(const QString &kluster, const BootEvidence &evidence);
+    void exportedReportRead(const QString &kluster, const ExporterReport::Read &read);
 
 private:
     void wireFleet(QThread *thread); // a Prometheus connection's reader, on the worker thread

@@ -1,5 +1,6 @@
 #include "services/prometheusfleetreader.h"
 
+#include "core/json/jsonreader.h"
 #include "services/http/httpclient.h"
 #include "services/local/secretstore.h"
 
@@ -71,6 +72,7 @@ void PrometheusFleetReader::round()
         }
         const QStringList names = ExportedFleet::displayNames(r.fleet);
         m_klusters.clear();
+        m_exporterUrls.clear(); // exporters move: asked again
         for (qsizetype i = 0; i < names.size(); ++i)
             m_klusters.insert(
                 names.at(i), std::make_shared<const ExportedFleet::Kluster>(r.fleet.klusters.at(i)));
@@ -109,4 +111,91 @@ void PrometheusFleetReader::refresh(const QStringList &klusters)
         results << result;
     }
     emit refreshed(results);
+}
+
+void PrometheusFleetReader::reportFailed(const QString &kluster, const Error &error, const QString &url)
+{
+    ExporterReport::Read read;
+    read.error = error;
+    read.url = url;
+    read.readAt = QDateTime::currentDateTimeUtc();
+    emit reportRead(kluster, read);
+}
+
+void PrometheusFleetReader::readReport(const QString &kluster)
+{
+    const std::shared_ptr<const ExportedFleet::Kluster> k = m_klusters.value(kluster);
+    if (!k || !m_client) {
+        reportFailed(kluster,
+            Error::of(Error::Kind::Http,
+                tr("the Prometheus %1 does not hold this kluster now").arg(m_spec.prometheus.displayUrl())));
+        return;
+    }
+    if (const auto known = m_exporterUrls.constFind(k->exporter); known != m_exporterUrls.cend()) {
+        fetchReport(kluster, *k, *known);
+        return;
+    }
+    // Where Prometheus scrapes the exporter: its scheme and path as configured there. A Prometheus that will
+    // not say (an older one, a proxy in front) leaves the address it scrapes, over http.
+    HttpCall *call = m_client->targets();
+    const quint64 round = m_round;
+    connect(call, &HttpCall::finished, this, [this, kluster, k, round](const ApiResponse &response) {
+        QUrl exporter = ExporterReport::exporterUrlOf(k->exporter);
+        if (response.ok()) {
+            try {
+                if (const std::optional<QUrl> named = ExporterReport::exporterUrl(
+                        response.body, k->exporter, QStringLiteral("Prometheus' targets")))
+                    exporter = *named;
+            } catch (const ParseError &) { // the guess above
+            }
+        }
+        if (round == m_round)
+            m_exporterUrls.insert(k->exporter, exporter);
+        fetchReport(kluster, *k, exporter);
+    });
+}
+
+void PrometheusFleetReader::fetchReport(
+    const QString &kluster, const ExportedFleet::Kluster &k, const QUrl &exporter)
+{
+    if (!exporter.isValid() || exporter.host().isEmpty()) {
+        reportFailed(kluster,
+            Error::of(Error::Kind::Config,
+                tr("its exporter \"%1\" is not an address the console can reach").arg(k.exporter.left(80))));
+        return;
+    }
+    // The exporter's own TLS is trusted as the Prometheus' is (the connection's CA, else the system's); the
+    // Prometheus' secret and client certificate are never sent to it.
+    PrometheusTarget to;
+    to.url = exporter;
+    to.caPem = m_spec.prometheus.caPem;
+    ApiRequest request = to.request(QStringLiteral("exporter"), "GET", QString());
+    request.url = ExporterReport::reportUrl(exporter, k.name, k.projectId);
+    const QString url = request.url.toDisplayString();
+    HttpCall *call = m_http->send(request);
+    connect(call, &HttpCall::finished, this, [this, kluster, url](const ApiResponse &response) {
+        if (!response.ok()) {
+            QString why = response.error.toString();
+            if (response.status == 401 || response.status == 403)
+                why = tr("it asks for credentials (its --web.config.file); the console holds none for an "
+                         "exporter: %1")
+                          .arg(why);
+            else if (response.status == 404)
+                why = tr("it has no report of this kluster (not read yet, or now another shard's): %1")
+                          .arg(why);
+            reportFailed(kluster,
+                Error::of(response.error.kind, tr("the exporter's report %1: %2").arg(url, why)), url);
+            return;
+        }
+        ExporterReport::Read read;
+        read.url = url;
+        read.readAt = QDateTime::currentDateTimeUtc();
+        try {
+            read.report = std::make_shared<const ExporterReport::Report>(
+                ExporterReport::parse(response.body, tr("the exporter's report %1").arg(url)));
+        } catch (const ParseError &e) {
+            read.error = Error::of(Error::Kind::Malformed, e.toString());
+        }
+        emit reportRead(kluster, read);
+    });
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/exporterreport.h"
 #include "services/connection.h"
 #include "services/monitoring/prometheusclient.h"
 
@@ -27,20 +28,28 @@ public:
     void cancelListing();
     void refresh(const QStringList &klusters); // refreshed() at once with them all, from the last round
     void secretRead(const SecretResult &result); // the answer to secretWanted()
+    // The kluster's report from its exporter (/klusters/<name>), found through Prometheus' targets (once a
+    // round per exporter): reportRead() with it, or with why not. Sent without the Prometheus' secret, with
+    // its CA.
+    void readReport(const QString &kluster);
 
 signals:
     void klustersListed(const QStringList &klusters, const Error &error);
     void refreshed(const QList<RefreshResult> &results);
     void secretWanted(const QString &key); // the target's secret, from the keychain
+    void reportRead(const QString &kluster, const ExporterReport::Read &read);
 
 private:
     void round();
+    void fetchReport(const QString &kluster, const ExportedFleet::Kluster &k, const QUrl &exporter);
+    void reportFailed(const QString &kluster, const Error &error, const QString &url = QString());
 
     ConnectionSpec m_spec;
     std::unique_ptr<HttpClient> m_http;
     std::unique_ptr<PrometheusClient> m_client;
     QHash<QString, std::shared_ptr<const ExportedFleet::Kluster>> m_klusters; // by display name
     QString m_exporters; // the last round's exporters in a line
+    QHash<QString, QUrl> m_exporterUrls; // by instance, as Prometheus' targets named them this round
     QDateTime m_evaluatedAt;
     quint64 m_round = 0; // the round whose answer is awaited (a cancelled one's answer is dropped)
     bool m_listing = false;

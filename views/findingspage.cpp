@@ -150,8 +150,19 @@ int FindingsPage::selectFindings(const QStringList &ids)
     return selectKeys(findings);
 }
 
+void FindingsPage::setExportedReport(const QString &html)
+{
+    if (html == m_exportedReport)
+        return; // the same words: the place read in it stays
+    m_exportedReport = html;
+    setTableShown(html.isEmpty());
+    updateDetails();
+}
+
 QString FindingsPage::placeholder() const
 {
+    if (!m_exportedReport.isEmpty())
+        return m_exportedReport;
     return tr(
         "<p>Select a finding to see its evidence and its repair. F8 and Shift+F8 step through the findings "
         "(grouped: the incidents and the findings in none); Ctrl+R repairs the selected ones (an incident: "

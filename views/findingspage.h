@@ -32,6 +32,9 @@ public:
 
     // What the details add under a finding shown alone (its boot evidence, read on demand): the caller's.
     void setFindingExtras(std::function<QString(const Finding &)> extras) { m_extras = std::move(extras); }
+    // A kluster read only through Prometheus: its exporter's report (ExportedText::report) in place of the
+    // table; empty: the table again.
+    void setExportedReport(const QString &html);
 
 protected:
     QString detailsHtml(const QModelIndexList &rows) const override;
@@ -49,4 +52,5 @@ private:
     QAction *m_groupAction;
     bool m_grouped = false;
     std::function<QString(const Finding &)> m_extras;
+    QString m_exportedReport;
 };

@@ -4,6 +4,7 @@
 #include "console/bootevidencestore.h"
 #include "console/connectionregistry.h"
 #include "console/consolesession.h"
+#include "console/exportedreports.h"
 #include "console/historyclient.h"
 #include "console/klustertimeline.h"
 #include "console/rowcopies.h"
@@ -141,6 +142,10 @@ KlusterViews::KlusterViews(ConsoleModels *models, QWidget *parent)
             return QString();
         const BootEvidenceStore::Entry &e = m_session->bootEvidence()->want(key, *server, d->fetchedAt);
         return RepairText::bootEvidenceHtml(e.evidence, e.pending);
+    });
+    connect(m_session->exportedReports(), &ExportedReports::changed, this, [this](const KlusterKey &key) {
+        if (key == m_session->current())
+            updateCaptions();
     });
     connect(m_session->bootEvidence(), &BootEvidenceStore::changed, this, [this](const KlusterKey &key) {
         if (key == m_session->current())
@@ -309,6 +314,8 @@ void KlusterViews::showIncidents()
 void KlusterViews::updateCaptions()
 {
     ConsoleText::CaptionFacts facts = m_session->captionFacts(SeverityStyle::alarmText(palette()).name());
+    if (facts.data && facts.data->exported) // read through Prometheus: its exporter's report, once a round
+        facts.exportedReport = &m_session->exportedReports()->want(facts.key, facts.data->fetchedAt);
     facts.routes = m_models->routes()->routeCount();
     facts.foreignRoutes = m_models->routes()->foreignCount();
     facts.routeLimit = m_models->routes()->limit();
@@ -322,6 +329,7 @@ void KlusterViews::updateCaptions()
         if (t.caption)
             page(t.tab)->setCaption(c.*t.caption);
     }
+    m_findingsPage->setExportedReport(c.exportedReport);
 }
 
 void KlusterViews::requestTrend()

@@ -19,6 +19,7 @@
 #include <QTextBrowser>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 TablePage::TablePage(
     const QString &name, QAbstractItemModel *model, const QStringList &filterFields, QWidget *parent)
@@ -145,6 +146,24 @@ TablePage::TablePage(
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_split);
+}
+
+void TablePage::setTableShown(bool shown)
+{
+    if (m_view->isHidden() != shown)
+        return;
+    if (!shown)
+        m_sizesWithTable = m_split->sizes();
+    m_view->setHidden(!shown);
+    m_filterProblem->setHidden(true);
+    for (int i = 0; i < m_tools->count(); ++i) {
+        if (QWidget *w = m_tools->itemAt(i)->widget())
+            w->setHidden(!shown);
+    }
+    if (shown && !m_sizesWithTable.isEmpty())
+        m_split->setSizes(m_sizesWithTable);
+    else if (!shown)
+        m_split->setSizes({ m_caption->sizeHint().height(), std::max(height(), 400) });
 }
 
 void TablePage::addToolWidget(QWidget *widget)

@@ -48,6 +48,9 @@ public:
     void addToolWidget(QWidget *widget);
     void setCaption(const QString &text);
     QString caption() const;
+    // Without its table (and the filter row): the detail pane takes the page, under the caption (what a
+    // kluster read only through Prometheus shows: its exporter's report). Shown again as it was.
+    void setTableShown(bool shown);
 
     // The detail pane's HTML for the selected rows (source indexes, column 0, in view order).
     void setDetailsProvider(std::function<QString(const QModelIndexList &rows)> provider);
@@ -100,5 +103,6 @@ private:
     QTextBrowser *m_details;
     QPushButton *m_repair;
     QSplitter *m_split;
+    QList<int> m_sizesWithTable; // the splitter's sizes when the table was hidden
     std::function<QString(const QModelIndexList &)> m_detailsProvider;
 };

@@ -2,6 +2,7 @@
 
 #include "app/gui/consoleapp.h"
 #include "console/consolesession.h"
+#include "console/exportedreports.h"
 #include "core/flightdecklink.h"
 #include "core/printable.h"
 #include "services/connection.h"
@@ -20,6 +21,7 @@
 #include <QPixmap>
 #include <QTextStream>
 #include <QTimer>
+#include <functional>
 #include <memory>
 
 namespace {
@@ -344,14 +346,21 @@ int main(int argc, char *argv[])
         if (!parser.isSet(options.screenshot))
             return;
         // Rendered once the views show the kluster asked for (and its finding selected).
-        const auto render = [&] {
-            QTimer::singleShot(300, &window, [&] {
-                const bool ok = window.grab().save(parser.value(options.screenshot));
-                if (!ok)
-                    fail(QStringLiteral("could not write %1").arg(parser.value(options.screenshot)));
-                QApplication::exit(ok ? 0 : 2);
-            });
+        // A Prometheus kluster's report from its exporter is read once it is shown: its answer awaited.
+        static std::function<void()> shoot;
+        shoot = [&] {
+            const ExportedReports::Entry *report
+                = window.session()->exportedReports()->entry(window.currentKey());
+            if (report && report->pending) {
+                QTimer::singleShot(100, &window, [] { shoot(); });
+                return;
+            }
+            const bool ok = window.grab().save(parser.value(options.screenshot));
+            if (!ok)
+                fail(QStringLiteral("could not write %1").arg(parser.value(options.screenshot)));
+            QApplication::exit(ok ? 0 : 2);
         };
+        const auto render = [&] { QTimer::singleShot(300, &window, [] { shoot(); }); };
         // Shown already (a kluster without rows to make is shown at once).
         if (key.isNull() || key == before
             || (window.currentKey() == key && window.session()->isCurrentShown())) {

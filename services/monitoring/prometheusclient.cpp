@@ -34,6 +34,13 @@ HttpCall *PrometheusClient::query(const QString &promql)
     return m_client->send(r);
 }
 
+HttpCall *PrometheusClient::targets()
+{
+    ApiRequest r = m_target.request(service, "GET", QStringLiteral("/api/v1/targets"));
+    r.url.setQuery(QStringLiteral("state=active"));
+    return m_client->send(r);
+}
+
 QString PrometheusClient::describe(const QString &what) const
 {
     const QString prefix = service + QStringLiteral(": ");

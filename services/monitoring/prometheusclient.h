@@ -32,6 +32,10 @@ public:
 
     // GET /api/v1/query?query=… (an instant query, now).
     HttpCall *query(const QString &promql);
+    // GET /api/v1/targets?state=active: what it scrapes now, each target's labels and URL.
+    HttpCall *targets();
+    // A request's failure or a malformed answer in words that name this Prometheus.
+    QString describe(const QString &what) const;
 
     // One round: the fleet's queries at once, assembled. `done` once, later, on `context`'s thread, with the
     // fleet, or with why a query failed ("Prometheus http://…: the query held: 503 …") and no fleet.
@@ -46,8 +50,6 @@ public:
     void readFleet(QObject *context, const std::function<void(const Round &)> &done);
 
 private:
-    QString describe(const QString &what) const;
-
     HttpClient *m_client;
     PrometheusTarget m_target;
 };

@@ -6,6 +6,7 @@
 #include "console/connectionregistry.h"
 #include "console/consolesession.h"
 #include "console/consoletext.h"
+#include "console/exportedreports.h"
 #include "console/klusterstore.h"
 #include "console/refreshcoordinator.h"
 #include "core/shard.h"
@@ -22,6 +23,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
@@ -49,6 +53,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void klustersOnceWithTheirCounts();
+    void anExportersReportReadOnly();
     void addedByKeyboardInTheConnectionDialog();
     void anHtmlErrorPageIsSaidAndListsNothing();
     void aStoppedShardIsStaleAndSaysSo();
@@ -59,6 +64,9 @@ private:
     // The console's rows, once its Prometheus connection has listed `count` klusters and every refresh is
     // back.
     [[nodiscard]] static bool waitListed(ConsoleSession &session, int count);
+    // The kluster's report as the console reads it from its exporter, once the answer is in (null: none).
+    [[nodiscard]] static const ExportedReports::Entry *readReport(
+        ConsoleSession &session, const QString &kluster);
     // The value of flightdeck_causes for a kluster and severity in an exposition.
     static int causes(const QByteArray &metrics, const QString &kluster, const char *severity);
     ConnectionSpec spec() const
@@ -111,6 +119,21 @@ bool TestConsolePrometheus::waitListed(ConsoleSession &session, int count)
         QTest::qWait(100);
     }
     return false;
+}
+
+const ExportedReports::Entry *TestConsolePrometheus::readReport(
+    ConsoleSession &session, const QString &kluster)
+{
+    const KlusterKey key { QStringLiteral("team"), kluster };
+    const KlusterData *d = session.store()->data(key);
+    if (!d || !d->exported)
+        return nullptr;
+    const ExportedReports::Entry &e = session.exportedReports()->want(key, d->fetchedAt);
+    QElapsedTimer waited;
+    waited.start();
+    while (e.pending && waited.elapsed() < 30000)
+        QTest::qWait(20);
+    return e.pending ? nullptr : &e;
 }
 
 int TestConsolePrometheus::causes(const QByteArray &metrics, const QString &kluster, const char *severity)
@@ -222,6 +245,59 @@ void TestConsolePrometheus::klustersOnceWithTheirCounts()
     QVERIFY2(live.contains(QStringLiteral("<a href=\"sim/legacy\">open sim/legacy</a>")), qPrintable(live));
 }
 
+// Opening a kluster with no connection to its cloud: its exporter's report, found through Prometheus'
+// targets, read once a round, shown read-only with the findings the exporter itself serves.
+void TestConsolePrometheus::anExportersReportReadOnly()
+{
+    EndpointHealth::shared().reset();
+    ConsoleSession session;
+    ConsoleModels models(&session);
+    session.registry()->add(spec(), false);
+    QVERIFY(waitListed(session, 7));
+    const KlusterKey legacy { QStringLiteral("team"), QStringLiteral("legacy") };
+    session.setCurrent(legacy);
+    QSignalSpy changed(session.exportedReports(), &ExportedReports::changed);
+    const ExportedReports::Entry *e = readReport(session, legacy.kluster);
+    QVERIFY(e);
+    QVERIFY2(!e->error.isError(), qPrintable(e->error.toString()));
+    QVERIFY(e->report);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(e->report->kluster, legacy.kluster);
+    // The findings the exporter serves, each one, in its order.
+    const KlusterData *d = session.store()->data(legacy);
+    QVERIFY2(e->url.contains(QStringLiteral("/klusters/legacy?project_id=") + d->exported->projectId),
+        qPrintable(e->url));
+    const auto served = m_cli->sim.request("GET", e->url);
+    QCOMPARE(served.status, 200);
+    const QJsonArray findings
+        = QJsonDocument::fromJson(served.body).object().value(QStringLiteral("findings")).toArray();
+    QVERIFY(!findings.isEmpty());
+    QCOMPARE(e->report->findings.size(), findings.size());
+    for (qsizetype i = 0; i < findings.size(); ++i)
+        QCOMPARE(
+            e->report->findings.at(i).id, findings.at(i).toObject().value(QStringLiteral("id")).toString());
+    const QJsonObject summary
+        = QJsonDocument::fromJson(served.body).object().value(QStringLiteral("summary")).toObject();
+    QCOMPARE(e->report->critical, summary.value(QStringLiteral("critical")).toInt());
+    QCOMPARE(e->report->warning, summary.value(QStringLiteral("warning")).toInt());
+    QVERIFY(!e->report->incidents.isEmpty()); // legacy's recycled pod CIDR
+    // Said read-only, where it came from, with every finding (and its plan, never sent from here).
+    ConsoleText::CaptionFacts facts = session.captionFacts(QStringLiteral("#c00"));
+    facts.exportedReport = e;
+    const ConsoleText::Captions c = ConsoleText::captions(facts);
+    QString shown = c.exportedReport;
+    shown.remove(QChar(0x200B)); // the break opportunities in long words
+    QVERIFY2(c.exportedReport.contains(QStringLiteral("read-only")), qPrintable(c.exportedReport));
+    QVERIFY2(shown.contains(e->report->findings.first().id.toHtmlEscaped()), qPrintable(c.exportedReport));
+    QVERIFY2(shown.contains(QStringLiteral("recycled-pod-cidr")), qPrintable(c.exportedReport));
+    QVERIFY2(!c.exportedReport.contains(QStringLiteral("STALE")), qPrintable(c.exportedReport));
+    QVERIFY2(c.findings.contains(QStringLiteral("below is its exporter's report, read-only")), qPrintable(c.findings));
+    // Asked again for the same round: nothing sent, nothing changed.
+    QVERIFY(!session.exportedReports()->want(legacy, d->fetchedAt).pending);
+    QTest::qWait(100);
+    QCOMPARE(changed.count(), 1);
+}
+
 // File → Add connection, by keyboard: the Prometheus chosen as the source hides a cloud's rows and forces
 // read-only; Enter tests it (the klusters listed) and adds it, remembered without a secret.
 void TestConsolePrometheus::addedByKeyboardInTheConnectionDialog()
@@ -320,6 +396,10 @@ void TestConsolePrometheus::aStoppedShardIsStaleAndSaysSo()
     ConsoleModels models(&session);
     session.registry()->add(spec(), false);
     QVERIFY(waitListed(session, 7));
+    const QString held = m_shard0Klusters.first();
+    session.setCurrent({ QStringLiteral("team"), held });
+    const ExportedReports::Entry *before = readReport(session, held);
+    QVERIFY(before && before->report && !before->error.isError());
     // Shard 0 and the twin stop: shard 0's klusters have no exporter scraped now.
     for (QProcess *p : { &m_shard0, &m_twin }) {
         ::kill(pid_t(p->processId()), SIGTERM);
@@ -343,11 +423,28 @@ void TestConsolePrometheus::aStoppedShardIsStaleAndSaysSo()
         QVERIFY2(
             stopped == error.contains(QStringLiteral("is not scraped now")), qPrintable(k + ": " + error));
     }
-    session.setCurrent({ QStringLiteral("team"), m_shard0Klusters.first() });
-    const ConsoleText::Captions captions
-        = ConsoleText::captions(session.captionFacts(QStringLiteral("#c00")));
+    ConsoleText::CaptionFacts facts = session.captionFacts(QStringLiteral("#c00"));
+    // The report read before is kept, and said stale.
+    facts.exportedReport = readReport(session, held);
+    QVERIFY(facts.exportedReport && facts.exportedReport->report);
+    const ConsoleText::Captions captions = ConsoleText::captions(facts);
     QVERIFY2(captions.header.contains(QStringLiteral("STALE: its exporter is not scraped now")),
         qPrintable(captions.header));
+    QVERIFY2(captions.exportedReport.contains(QStringLiteral("STALE")), qPrintable(captions.exportedReport));
+    // A console that had not read it: why it cannot be, naming the exporter's URL; no report made up.
+    ConsoleSession fresh;
+    fresh.registry()->add(spec(), false);
+    QVERIFY(waitListed(fresh, 7));
+    const ExportedReports::Entry *none = readReport(fresh, held);
+    QVERIFY(none);
+    QVERIFY(!none->report);
+    QVERIFY2(none->error.toString().contains(QStringLiteral("/klusters/%1").arg(held)),
+        qPrintable(none->error.toString()));
+    fresh.setCurrent({ QStringLiteral("team"), held });
+    ConsoleText::CaptionFacts freshFacts = fresh.captionFacts(QStringLiteral("#c00"));
+    freshFacts.exportedReport = none;
+    const QString said = ConsoleText::captions(freshFacts).exportedReport;
+    QVERIFY2(said.contains(QStringLiteral("could not be read")), qPrintable(said));
 }
 
 QTEST_MAIN(TestConsolePrometheus)

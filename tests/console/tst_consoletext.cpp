@@ -1,4 +1,5 @@
 #include "console/consoletext.h"
+#include "console/exportedreports.h"
 #include "console/exportedtext.h"
 #include "console/klustertimeline.h"
 #include "console/palette.h"
@@ -18,6 +19,7 @@ class TestConsoleText : public QObject
 private slots:
     void clockAgoAndShortError();
     void exportedKlusterHeaderAndNotifications();
+    void exportedReportPendingFailedAndStale();
     void timelineMergesRepairsAndKubernikus();
     void paletteMatchesFuzzilyBestFirst();
     void failedSourcesNamesEachOnce();
@@ -509,6 +511,74 @@ void TestConsoleText::exportedKlusterHeaderAndNotifications()
     ExportedFleet::Kluster better = k;
     better.standing.critical = 1;
     QVERIFY(!ExportedText::notification(key, &k, better));
+}
+
+// The exporter's report in the Findings view: being read, not read (why, and nothing made up), read (every
+// finding with its plan, marked never sent), and a failure after a good read (the report kept, said stale).
+void TestConsoleText::exportedReportPendingFailedAndStale()
+{
+    const QDateTime now = QDateTime::fromString(QStringLiteral("2026-11-30T13:00:00Z"), Qt::ISODate);
+    ExportedFleet::Kluster k;
+    k.name = QStringLiteral("legacy");
+    k.exporter = QStringLiteral("10.0.0.5:9473");
+    k.present = true;
+    k.up = true;
+    ExportedText::Facts f { { QStringLiteral("team"), QStringLiteral("legacy") }, &k,
+        QStringLiteral("http://prometheus:9090"), {}, QStringLiteral("#c00"), now };
+    QVERIFY(ExportedText::report(f).isEmpty()); // not asked for
+
+    ExportedReportEntry e;
+    e.pending = true;
+    f.report = &e;
+    QVERIFY2(ExportedText::report(f).contains(QStringLiteral("Reading it from its exporter 10.0.0.5:9473")),
+        qPrintable(ExportedText::report(f)));
+
+    e.pending = false;
+    e.error = Error::of(Error::Kind::Network,
+        QStringLiteral("the exporter's report http://10.0.0.5:9473/klusters/legacy: connection refused"));
+    QString html = ExportedText::report(f);
+    QVERIFY2(html.contains(QStringLiteral("could not be read"))
+            && html.contains(QStringLiteral("connection refused")),
+        qPrintable(html));
+    QVERIFY2(!html.contains(QStringLiteral("CRITICAL")), qPrintable(html));
+
+    auto report = std::make_shared<ExporterReport::Report>();
+    report->kluster = k.name;
+    report->capturedAt = now.addSecs(-60);
+    ExporterReport::Reported dup;
+    dup.id = QStringLiteral("route-duplicate:198.19.1.0/24");
+    dup.kind = QStringLiteral("route-duplicate");
+    dup.severity = Severity::Critical;
+    dup.message = QStringLiteral("The router has 3 routes for <198.19.1.0/24>");
+    dup.repairTitle = QStringLiteral("Remove from router r");
+    dup.requests = { { QStringLiteral("PUT"), QStringLiteral("network"), QStringLiteral("/v2.0/routers/r1"),
+        QStringLiteral("denied") } };
+    report->findings = { dup };
+    report->critical = 1;
+    e.report = report;
+    e.error = Error();
+    e.url = QStringLiteral("http://10.0.0.5:9473/klusters/legacy");
+    e.readAt = now.addSecs(-5);
+    html = ExportedText::report(f);
+    for (const char *said : { "read-only", "nothing here is sent", "Read 12:59:55 UTC", "(5 s ago)", "(1 min ago)",
+             "1 critical · 0 warning · 0 info", "route-duplicate:198.19.1.0/24", "&lt;198.19.1.0/24&gt;",
+             "runbook:route-duplicate", "PUT network /v2.0/routers/r1", "(denied)", "not sent from here" })
+        QVERIFY2(html.contains(QString::fromUtf8(said)), said);
+    QVERIFY2(!html.contains(QStringLiteral("STALE")), qPrintable(html));
+    // Live elsewhere: repaired there.
+    f.live = { QStringLiteral("eu-de-1"), QStringLiteral("legacy") };
+    QVERIFY(ExportedText::report(f).contains(QStringLiteral("open it live through eu-de-1/legacy")));
+    f.live = {};
+    // The next read failed: the report stays, said stale, with the failure above it.
+    e.error = Error::of(Error::Kind::Timeout, QStringLiteral("no answer in 30 s"));
+    html = ExportedText::report(f);
+    QVERIFY2(html.contains(QStringLiteral("no answer in 30 s")) && html.contains(QStringLiteral("STALE"))
+            && html.contains(QStringLiteral("route-duplicate:198.19.1.0/24")),
+        qPrintable(html));
+    // Its exporter no longer scraped: stale too.
+    e.error = Error();
+    k.present = false;
+    QVERIFY(ExportedText::report(f).contains(QStringLiteral("STALE")));
 }
 
 QTEST_GUILESS_MAIN(TestConsoleText)

@@ -4,6 +4,7 @@
 // HA pair once, shards joined, an exporter no longer scraped held stale, a kluster an exporter no longer
 // exports gone.
 #include "core/exportedfleet.h"
+#include "core/exporterreport.h"
 #include "core/json/jsonreader.h"
 
 #include <QTest>
@@ -26,6 +27,10 @@ private slots:
     void aKlusterNoLongerExportedIsGone();
     void aRegionLabelTellsKlustersApart();
     void theQueriesAreFew();
+    void anExportersReportRead();
+    void reportsRefused_data();
+    void reportsRefused();
+    void theExporterFoundInPrometheusTargets();
 };
 
 namespace {
@@ -327,6 +332,120 @@ void TestExportedFleet::theQueriesAreFew()
         const QString q = promql(Query(i));
         QVERIFY(!q.isEmpty());
         QVERIFY2(!q.contains(QStringLiteral("kluster_name=")), qPrintable(q));
+    }
+}
+
+// A report as `check --format json` writes it (snapshot-format.md), trimmed to what the console shows.
+static const char report[] = R"({"kluster":"legacy","capturedAt":"2026-11-30T10:00:00Z","phase":"Running",
+ "findings":[
+  {"id":"route-duplicate:198.19.1.0/24","kind":"route-duplicate","subject":"198.19.1.0/24","severity":"critical",
+   "message":"The router has 3 routes for 198.19.1.0/24","evidence":{"destination":"198.19.1.0/24"},
+   "repair":{"title":"Remove from router r","requests":[{"service":"network","method":"PUT",
+     "path":"/v2.0/routers/r1","headers":{"If-Match":"revision_number=3"},"body":{},"permission":"denied",
+     "permissionReason":"policy"}]},"incident":"recycled-pod-cidr:198.19.2.0/24"},
+  {"id":"node-not-ready:n1","kind":"node-not-ready","subject":"n1","severity":"warning","message":"m",
+   "evidence":{},"repair":null,"automation":{"actor":"flight","action":"delete-instance",
+   "due":"2026-11-30T10:45:00Z","overdue":true},"unknown":[1]}],
+ "incidents":[{"id":"recycled-pod-cidr:198.19.2.0/24","rule":"recycled-pod-cidr","key":"198.19.2.0/24",
+   "severity":"critical","title":"a recycled CIDR","members":["route-duplicate:198.19.1.0/24"],
+   "repair":{"title":"Route it","requests":[]}}],
+ "budget":{"expected":6},"summary":{"critical":1,"warning":1,"info":0}})";
+
+void TestExportedFleet::anExportersReportRead()
+{
+    const ExporterReport::Report r = ExporterReport::parse(report, QStringLiteral("the report"));
+    QCOMPARE(r.kluster, QStringLiteral("legacy"));
+    QCOMPARE(r.capturedAt, QDateTime(QDate(2026, 11, 30), QTime(10, 0), Qt::UTC));
+    QCOMPARE(r.phase, QStringLiteral("Running"));
+    QCOMPARE(r.findings.size(), 2);
+    const ExporterReport::Reported &dup = r.findings.at(0);
+    QCOMPARE(dup.id, QStringLiteral("route-duplicate:198.19.1.0/24"));
+    QCOMPARE(dup.kind, QStringLiteral("route-duplicate"));
+    QCOMPARE(dup.severity, Severity::Critical);
+    QCOMPARE(dup.repairTitle, QStringLiteral("Remove from router r"));
+    QCOMPARE(dup.requests.size(), 1);
+    QCOMPARE(dup.requests.at(0).method, QStringLiteral("PUT"));
+    QCOMPARE(dup.requests.at(0).path, QStringLiteral("/v2.0/routers/r1"));
+    QCOMPARE(dup.requests.at(0).permission, QStringLiteral("denied"));
+    QCOMPARE(dup.incident, QStringLiteral("recycled-pod-cidr:198.19.2.0/24"));
+    const ExporterReport::Reported &node = r.findings.at(1);
+    QCOMPARE(node.severity, Severity::Warning);
+    QVERIFY(node.repairTitle.isEmpty());
+    QCOMPARE(node.automation, QStringLiteral("flight: delete-instance, due 2026-11-30T10:45:00Z (overdue)"));
+    QCOMPARE(r.incidents.size(), 1);
+    QCOMPARE(r.incidents.at(0).members, QStringList { dup.id });
+    QCOMPARE(r.incidents.at(0).repairTitle, QStringLiteral("Route it"));
+    QCOMPARE(r.critical, 1);
+    QCOMPARE(r.warning, 1);
+    // Without a summary: counted from the findings.
+    QByteArray bare = report;
+    bare.replace(R"("summary":{"critical":1,"warning":1,"info":0})", R"("summary":null)");
+    const ExporterReport::Report counted = ExporterReport::parse(bare, QStringLiteral("the report"));
+    QCOMPARE(counted.critical, 1);
+    QCOMPARE(counted.warning, 1);
+}
+
+void TestExportedFleet::reportsRefused_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("html") << QByteArray("<html><body>502 Bad Gateway</body></html>") << "not JSON";
+    QTest::newRow("truncated") << QByteArray(report).left(300) << "not JSON";
+    QTest::newRow("array") << QByteArray("[]") << "$";
+    QTest::newRow("no kluster") << QByteArray(R"({"findings":[]})") << "kluster";
+    QTest::newRow("finding without id")
+        << QByteArray(R"({"kluster":"k","findings":[{"kind":"x","severity":"info"}]})") << "$.findings[0]";
+    QTest::newRow("unknown severity")
+        << QByteArray(R"({"kluster":"k","findings":[{"id":"a","kind":"x","severity":"fatal"}]})")
+        << "unknown severity \"fatal\"";
+    QTest::newRow("bad time") << QByteArray(R"({"kluster":"k","capturedAt":"yesterday"})") << "capturedAt";
+    QTest::newRow("count out of range")
+        << QByteArray(R"({"kluster":"k","summary":{"critical":-1}})") << "critical";
+}
+
+void TestExportedFleet::reportsRefused()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QString, said);
+    try {
+        (void)ExporterReport::parse(body, QStringLiteral("the report"));
+        QFAIL("read");
+    } catch (const ParseError &e) {
+        QVERIFY2(e.toString().contains(said), qPrintable(e.toString()));
+        QVERIFY2(e.toString().contains(QStringLiteral("the report")), qPrintable(e.toString()));
+    }
+}
+
+// Prometheus' /api/v1/targets (web/api/v1/api.go; docs/wire-formats.md): the active target named by the
+// kluster's `instance` gives the exporter's scheme and path.
+void TestExportedFleet::theExporterFoundInPrometheusTargets()
+{
+    const QByteArray targets = R"({"status":"success","data":{"activeTargets":[
+        {"labels":{"instance":"a:9473","job":"flightdeck"},"scrapeUrl":"http://a:9473/metrics","health":"up"},
+        {"labels":{"instance":"b:443","job":"flightdeck"},"scrapeUrl":"https://b:443/flightdeck/metrics?x=1",
+         "health":"up"}],"droppedTargets":[]}})";
+    const QString what = QStringLiteral("the targets");
+    QCOMPARE(ExporterReport::exporterUrl(targets, QStringLiteral("a:9473"), what), QUrl("http://a:9473"));
+    QCOMPARE(ExporterReport::exporterUrl(targets, QStringLiteral("b:443"), what),
+        QUrl("https://b:443/flightdeck"));
+    QVERIFY(!ExporterReport::exporterUrl(targets, QStringLiteral("c:1"), what));
+    QCOMPARE(ExporterReport::exporterUrlOf(QStringLiteral("c:1")), QUrl("http://c:1"));
+    // The report's URL: the name and project percent-encoded whole.
+    QCOMPARE(ExporterReport::reportUrl(
+                 QUrl("https://b:443/flightdeck"), QStringLiteral("a b/c"), QStringLiteral("p&1"))
+                 .toString(QUrl::FullyEncoded),
+        QStringLiteral("https://b:443/flightdeck/klusters/a%20b%2Fc?project_id=p%261"));
+    // Not Prometheus' answer, or one that fails: said, never guessed.
+    for (const QByteArray &bad : { QByteArray(R"({"status":"error","error":"no","errorType":"bad_data"})"),
+             QByteArray(R"({"status":"success","data":{"activeTargets":[{"labels":{"instance":"a:9473"},
+             "scrapeUrl":"ftp://a/metrics"}]}})"),
+             QByteArray("<html>") }) {
+        try {
+            (void)ExporterReport::exporterUrl(bad, QStringLiteral("a:9473"), what);
+            QFAIL(bad.constData());
+        } catch (const ParseError &e) {
+            QVERIFY2(e.toString().contains(what), qPrintable(e.toString()));
+        }
     }
 }
 
