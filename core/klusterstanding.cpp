@@ -168,15 +168,34 @@ bool before(const RankedKluster &a, const RankedKluster &b)
 
 QString sortKey(const RankedKluster &k)
 {
-    // Fixed-width numbers, each made to sort ascending as before() does; the names last.
-    constexpr int Most = 9999999;
-    return QStringLiteral("%1 %2 %3 %4 %5 %6\x1f%7")
-        .arg(gravity(k))
-        .arg(causeRank(k), 2, 10, QLatin1Char('0'))
-        .arg(Most - qMin(k.standing.critical, Most), 7, 10, QLatin1Char('0'))
-        .arg(Most - qMin(k.standing.warning, Most), 7, 10, QLatin1Char('0'))
-        .arg(doubtful(k) ? 0 : 1)
-        .arg(k.key.kluster, k.key.connection);
+    // Fixed-width numbers, each made to sort ascending as before() does; the names last. Written digit by
+    // digit: the sort of ten thousand klusters asks for it some three hundred thousand times.
+    static constexpr int Most = 9999999;
+    QString key;
+    key.reserve(24 + k.key.kluster.size() + k.key.connection.size());
+    const auto number = [&key](int value, int width) {
+        char digits[8];
+        value = qBound(0, value, Most);
+        for (int i = width - 1; i >= 0; --i) {
+            digits[i] = char('0' + value % 10);
+            value /= 10;
+        }
+        key.append(QLatin1String(digits, width));
+    };
+    number(gravity(k), 1);
+    key.append(QLatin1Char(' '));
+    number(causeRank(k), 2);
+    key.append(QLatin1Char(' '));
+    number(Most - qBound(0, k.standing.critical, Most), 7);
+    key.append(QLatin1Char(' '));
+    number(Most - qBound(0, k.standing.warning, Most), 7);
+    key.append(QLatin1Char(' '));
+    number(doubtful(k) ? 0 : 1, 1);
+    key.append(QLatin1Char(' '));
+    key.append(k.key.kluster);
+    key.append(QChar(0x1f));
+    key.append(k.key.connection);
+    return key;
 }
 
 QString reason(const RankedKluster &k)

@@ -78,7 +78,28 @@ void ConsoleModels::followStore()
     KlusterStore *store = m_session->store();
     // The kluster list follows the store: its klusters, their diagnoses and errors, the connections that list
     // nothing.
-    connect(store, &KlusterStore::klustersAdded, m_klusters, &KlustersModel::setKlusters);
+    // A listing of thousands goes in a slice per turn of the event loop (the sorts and filters above the list
+    // take each slice's rows at once), so that the window answers between slices; the klusters the store no
+    // longer holds by then (their connection removed) are left out.
+    connect(store, &KlusterStore::klustersAdded, m_klusters,
+        [this, store](const QString &connection, const QStringList &added) {
+            constexpr qsizetype Slice = 1000;
+            m_klusters->setKlusters(connection, added.first(qMin(Slice, added.size())));
+            for (qsizetype from = Slice; from < added.size(); from += Slice) {
+                QMetaObject::invokeMethod(
+                    m_klusters,
+                    [this, store, connection, slice = added.mid(from, Slice)] {
+                        QStringList held;
+                        held.reserve(slice.size());
+                        for (const QString &k : slice) {
+                            if (store->data({ connection, k }))
+                                held << k;
+                        }
+                        m_klusters->setKlusters(connection, held);
+                    },
+                    Qt::QueuedConnection);
+            }
+        });
     connect(store, &KlusterStore::klusterGone, m_klusters, [this](const KlusterKey &key) {
         const Connection *c = m_session->registry()->connection(key.connection);
         m_klusters->setError(key.connection, key.kluster,

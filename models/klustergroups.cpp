@@ -214,10 +214,8 @@ void KlusterGroups::sourceChanged(
         if (!groupsChanged.contains(at.parent().row()))
             groupsChanged.append(at.parent().row());
     }
-    for (int g : std::as_const(groupsChanged)) {
-        m_groups.at(g).forget(); // its klusters' own parts were forgotten above
-        groupChangedLater(m_groups.at(g).id);
-    }
+    for (int g : std::as_const(groupsChanged))
+        groupChangedLater(m_groups.at(g).id); // its klusters' parts were taken out of its sums above
 }
 
 void KlusterGroups::groupChangedLater(quintptr id)
@@ -337,37 +335,101 @@ QVariant KlusterGroups::data(const QModelIndex &index, int role) const
     return QAbstractProxyModel::data(index, role);
 }
 
+void KlusterGroups::Group::Sums::add(const Part &p, int sign, bool withRegion)
+{
+    if (withRegion && !p.region.isEmpty()) {
+        int &n = regionCounts[p.region];
+        n += sign;
+        if (n <= 0)
+            regionCounts.remove(p.region);
+    }
+    bySeverity[p.severity ? int(*p.severity) : 3] += sign;
+    if (p.critical >= 0) {
+        diagnosed += sign;
+        critical += sign * p.critical;
+        warning += sign * p.warning;
+    }
+    inDoubt += p.inDoubt ? sign : 0;
+    incomplete += p.incomplete ? sign : 0;
+    if (sign > 0) {
+        if (!p.rank.isEmpty() && (worstRank.isEmpty() || p.rank < worstRank)) {
+            worstRank = p.rank;
+            worstReason = p.reason;
+        }
+        if (p.fetched.isValid() && (!oldest.isValid() || p.fetched < oldest))
+            oldest = p.fetched;
+    }
+}
+
 const KlusterGroups::Group::Sums &KlusterGroups::sumsOf(const Group &group) const
 {
-    if (group.sums)
-        return *group.sums;
-    if (group.parts.size() != group.rows.size())
+    if (group.parts.size() != group.rows.size()) {
         group.parts = QList<std::optional<Group::Part>>(group.rows.size());
-    Group::Sums s;
-    for (qsizetype i = 0; i < group.rows.size(); ++i) {
+        group.sums.reset();
+    }
+    const auto partAt = [&](qsizetype i) -> const Group::Part & {
         std::optional<Group::Part> &p = group.parts[i];
         if (!p)
             p = partOf(group.rows.at(i));
-        if (!p->region.isEmpty() && !s.regions.contains(p->region))
-            s.regions.append(p->region);
-        if (s.worstRank.isEmpty() || p->rank < s.worstRank) {
-            s.worstRank = p->rank;
-            s.worstReason = p->reason;
+        return *p;
+    };
+    if (!group.sums) {
+        group.sums.emplace();
+        // The regions counted by runs: a group's klusters come a region after another.
+        QString run;
+        int inRun = 0;
+        for (qsizetype i = 0; i < group.rows.size(); ++i) {
+            const Group::Part &p = partAt(i);
+            group.sums->add(p, 1, false);
+            if (p.region == run) {
+                ++inRun;
+                continue;
+            }
+            if (inRun > 0 && !run.isEmpty())
+                group.sums->regionCounts[run] += inRun;
+            run = p.region;
+            inRun = 1;
         }
-        s.worst = ConsoleRole::worse(s.worst, p->severity);
-        if (p->critical >= 0) {
-            ++s.diagnosed;
-            s.critical += p->critical;
-            s.warning += p->warning;
+        if (inRun > 0 && !run.isEmpty())
+            group.sums->regionCounts[run] += inRun;
+    } else if (!group.sums->pending.isEmpty() || group.sums->extremesStale) {
+        Group::Sums &s = *group.sums;
+        for (const qsizetype at : std::exchange(s.pending, {})) {
+            if (at < group.parts.size())
+                s.add(partAt(at), 1);
         }
-        s.inDoubt += p->inDoubt ? 1 : 0;
-        s.incomplete += p->incomplete ? 1 : 0;
-        if (p->fetched.isValid() && (!s.oldest.isValid() || p->fetched < s.oldest))
-            s.oldest = p->fetched;
+        if (s.extremesStale) { // the walk over the kept parts alone (nothing asked of the model)
+            s.worstRank.clear();
+            s.worstReason.clear();
+            s.oldest = QDateTime();
+            for (qsizetype i = 0; i < group.rows.size(); ++i) {
+                const Group::Part &p = partAt(i);
+                if (!p.rank.isEmpty() && (s.worstRank.isEmpty() || p.rank < s.worstRank)) {
+                    s.worstRank = p.rank;
+                    s.worstReason = p.reason;
+                }
+                if (p.fetched.isValid() && (!s.oldest.isValid() || p.fetched < s.oldest))
+                    s.oldest = p.fetched;
+            }
+            s.extremesStale = false;
+        }
     }
-    s.regions.sort();
-    group.sums = std::move(s);
-    return *group.sums;
+    Group::Sums &s = *group.sums;
+    s.worst.reset();
+    for (int level = 0; level < 3; ++level) {
+        if (s.bySeverity[level] > 0) {
+            s.worst = Severity(level);
+            break;
+        }
+    }
+    const bool sameRegions = s.regions.size() == s.regionCounts.size()
+        && std::all_of(s.regions.cbegin(), s.regions.cend(),
+            [&s](const QString &r) { return s.regionCounts.contains(r); });
+    if (!sameRegions) {
+        s.regions = s.regionCounts.keys();
+        s.regions.sort();
+    }
+    return s;
 }
 
 KlusterGroups::Group::Part KlusterGroups::partOf(int sourceRow) const

@@ -63,11 +63,16 @@ private:
             answers.clear();
             sums.reset();
         }
-        // What its klusters say, summed up: one walk over them for every column and role asked.
+        // What its klusters say, summed up: one walk over them when first asked; then kept up to date, a
+        // changed kluster's part taken out and its new one put in (a round of ten thousand klusters changes
+        // each once, and a view asks for the sums after each: a walk each was the square of the klusters).
+        struct Part;
         struct Sums
         {
             QStringList regions; // sorted
+            QHash<QString, int> regionCounts; // how many of its klusters are in each
             std::optional<Severity> worst;
+            int bySeverity[4] = { 0, 0, 0, 0 }; // critical, warning, info, none: `worst` from them
             int critical = 0;
             int warning = 0;
             int diagnosed = 0;
@@ -76,6 +81,10 @@ private:
             QDateTime oldest;
             QString worstRank; // the lowest KlusterRanking::sortKey of its klusters
             QString worstReason; // that kluster's reason
+            bool extremesStale
+                = false; // the part that gave `oldest` or `worstRank` went: walk the parts again
+            QList<qsizetype> pending; // parts taken out, to be read again and put in
+            void add(const Part &p, int sign, bool withRegion = true);
         };
         mutable std::optional<Sums> sums;
         // What each of its klusters adds to the sums, by position in `rows` (empty: not read yet): a
@@ -94,11 +103,25 @@ private:
             QDateTime fetched;
         };
         mutable QList<std::optional<Part>> parts;
+        // A kluster's own change: its part taken out of the sums (put in again when they are asked for).
         void changed(qsizetype at) const
         {
-            if (at < parts.size())
-                parts[at].reset();
-            forget();
+            answers.clear();
+            if (at >= parts.size()) {
+                sums.reset();
+                return;
+            }
+            if (!parts[at])
+                return; // not read yet, or taken out already: the sums do not hold it
+            if (sums) {
+                const Part &p = *parts[at];
+                sums->add(p, -1);
+                if ((!p.rank.isEmpty() && p.rank == sums->worstRank)
+                    || (p.fetched.isValid() && p.fetched == sums->oldest))
+                    sums->extremesStale = true;
+                sums->pending.append(at);
+            }
+            parts[at].reset();
         }
     };
 

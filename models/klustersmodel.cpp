@@ -239,12 +239,7 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return QVariant();
     const Row &r = m_rows.at(index.row());
-    const State state = r.state();
-    const KlusterStanding rank = r.standing();
-    const bool lowerBound = state == State::Incomplete;
-    const auto count
-        = [&](int n) { return lowerBound ? QVariant(QStringLiteral("≥ %1").arg(n)) : QVariant(n); };
-    switch (role) {
+    switch (role) { // what the proxies ask most, answered before the row's state and standing are made
     case KeyRole:
         return r.key();
     case ConnectionRole:
@@ -261,12 +256,23 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return KlusterRanking::sortKey(r.ranked());
     case ReasonRole:
         return KlusterRanking::reason(r.ranked());
-    case StandingRole:
-        return r.diagnosed ? r.shown.text(state == State::Incomplete) : QString();
     case PhaseRole:
         return r.phase;
     case TerminatingRole:
         return r.terminatingFor;
+    case FetchedAtRole:
+        return r.fetchedAt;
+    default:
+        break;
+    }
+    const State state = r.state();
+    const KlusterStanding rank = r.standing();
+    const bool lowerBound = state == State::Incomplete;
+    const auto count
+        = [&](int n) { return lowerBound ? QVariant(QStringLiteral("≥ %1").arg(n)) : QVariant(n); };
+    switch (role) {
+    case StandingRole:
+        return r.diagnosed ? r.shown.text(state == State::Incomplete) : QString();
     case StateRole:
         return int(state);
     case AlarmRole:
@@ -278,8 +284,6 @@ QVariant KlustersModel::data(const QModelIndex &index, int role) const
         return ConsoleRole::severityData(rank.worst);
     case ErrorRole:
         return !r.error.isEmpty() ? r.error : r.incomplete;
-    case FetchedAtRole:
-        return r.fetchedAt;
     case FilterRole: {
         const std::optional<Severity> severity = ConsoleRole::severityOf(index);
         return QVariantMap { { QStringLiteral("kluster"),

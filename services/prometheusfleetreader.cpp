@@ -78,6 +78,7 @@ void PrometheusFleetReader::round()
                 names.at(i), std::make_shared<const ExportedFleet::Kluster>(r.fleet.klusters.at(i)));
         m_exporters = ExportedFleet::exportersText(r.fleet);
         m_evaluatedAt = r.fleet.evaluatedAt;
+        m_names = names;
         emit klustersListed(names, Error());
     });
 }
