@@ -1,3 +1,4 @@
+#include "core/exportedfleet.h"
 #include "models/filtermodel.h"
 #include "models/fleettiles.h"
 #include "models/klustergroups.h"
@@ -19,6 +20,7 @@ private slots:
     void incompleteKeepsItsRank();
     void failedConnectionHasARow();
     void groupedByConnection();
+    void groupSumsFollowEveryChange();
     void fleetTilesGroupFilterAndCount();
     void oneRankingAndOneVocabulary();
 };
@@ -328,6 +330,77 @@ void TestKlustersModel::oneRankingAndOneVocabulary()
 }
 
 QTEST_GUILESS_MAIN(TestKlustersModel)
+// A group's sums are kept up to date as its klusters change (a changed kluster's part taken out and put in):
+// after every one of a few hundred random changes, what a group says is what groups made afresh say.
+void TestKlustersModel::groupSumsFollowEveryChange()
+{
+    KlustersModel model;
+    KlusterGroups kept;
+    kept.setSourceModel(&model);
+    QAbstractItemModelTester tester(&kept, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QStringList names;
+    for (int i = 0; i < 40; ++i)
+        names << QStringLiteral("k%1").arg(i, 2, 10, QLatin1Char('0'));
+    model.setKlusters(QStringLiteral("team"), names);
+    model.setKlusters(QStringLiteral("lab"), { QStringLiteral("x"), QStringLiteral("y") });
+    const QStringList regions { QStringLiteral("eu-1"), QStringLiteral("eu-2"), QStringLiteral("na-1") };
+    const QStringList causes { QStringLiteral("pod network closed"), QStringLiteral("node not Ready"),
+        QStringLiteral("route stale") };
+    const QDateTime start = QDateTime(QDate(2026, 11, 30), QTime(12, 0), Qt::UTC);
+    const int roles[] = { Qt::DisplayRole, KlustersModel::RegionRole, KlustersModel::SeverityRole,
+        KlustersModel::CriticalCountRole, KlustersModel::WarningCountRole, KlustersModel::FetchedAtRole,
+        KlustersModel::RankRole, KlustersModel::ReasonRole };
+    quint32 seed = 45;
+    const auto next = [&seed](int n) {
+        seed = seed * 1664525u + 1013904223u;
+        return int((seed >> 8) % quint32(n));
+    };
+    for (int step = 0; step < 400; ++step) {
+        const QString connection = next(8) == 0 ? QStringLiteral("lab") : QStringLiteral("team");
+        const QString kluster = connection == QLatin1String("lab")
+            ? (next(2) ? QStringLiteral("x") : QStringLiteral("y"))
+            : names.at(next(int(names.size())));
+        if (next(10) == 0) {
+            model.setError(connection, kluster, QStringLiteral("unreachable"));
+        } else {
+            ExportedFleet::Kluster k;
+            k.name = kluster;
+            k.exporter = QStringLiteral("e:9473");
+            k.present = next(6) != 0;
+            k.up = true;
+            k.reading = k.present ? Reading::Fresh : Reading::Stale;
+            k.readAt = start.addSecs(next(3600));
+            k.phase = QStringLiteral("Running");
+            k.target.insert(QStringLiteral("region"), regions.at(next(3)));
+            const int gravity = next(3);
+            k.standing.critical = gravity == 0 ? 1 + next(4) : 0;
+            k.standing.warning = gravity <= 1 ? next(3) : 0;
+            if (k.standing.critical > 0 || k.standing.warning > 0) {
+                k.standing.worst = k.standing.critical > 0 ? Severity::Critical : Severity::Warning;
+                k.standing.worstRank = next(9);
+                k.standing.reason = causes.at(next(3));
+            }
+            model.setExported(connection, kluster, k);
+        }
+        KlusterGroups fresh;
+        fresh.setSourceModel(&model);
+        QCOMPARE(kept.rowCount(), fresh.rowCount());
+        for (int g = 0; g < fresh.rowCount(); ++g) {
+            for (int column = 0; column < fresh.columnCount(); ++column) {
+                for (const int role : roles)
+                    QVERIFY2(kept.index(g, column).data(role) == fresh.index(g, column).data(role),
+                        qPrintable(QStringLiteral("step %1, group %2, column %3, role %4: %5, not %6")
+                                       .arg(step)
+                                       .arg(g)
+                                       .arg(column)
+                                       .arg(role)
+                                       .arg(kept.index(g, column).data(role).toString(),
+                                           fresh.index(g, column).data(role).toString())));
+            }
+        }
+    }
+}
+
 void TestKlustersModel::groupedByConnection()
 {
     KlustersModel model;
