@@ -82,8 +82,12 @@ void RefreshCoordinator::onListed(Connection *connection, const QStringList &klu
     QStringList toRefresh = klusters;
     if (error.isError()) // the list failed: the klusters known so far are still tried, each on its own
         toRefresh << m_store->klusters(name);
-    toRefresh.removeDuplicates();
-    orderForRound(toRefresh, name);
+    // A Prometheus round's names are its own, each once (ExportedFleet::displayNames), answered all at once:
+    // nothing to take out, no order to keep.
+    if (error.isError() || !connection->spec().isPrometheus()) {
+        toRefresh.removeDuplicates();
+        orderForRound(toRefresh, name);
+    }
     connection->refresh(toRefresh);
     emit listed(name);
     m_registry->noteStatusChanged();

@@ -251,6 +251,10 @@ QList<Sample> parseVector(const QByteArray &body, const QString &what)
     if (type != QLatin1String("vector"))
         throw ParseError(what, data.path(), QStringLiteral("a %1, not a vector").arg(type.left(40)));
     QList<Sample> samples;
+    // Each label name and value kept once: ten thousand klusters' series repeat the names on every sample,
+    // and a kluster's name, project and exporter on each of its series (a third of a round's memory).
+    QSet<QString> pool;
+    const auto once = [&pool](const QString &text) { return *pool.insert(text); };
     data.requireField(QStringLiteral("result")).forEachElement([&](const JsonReader &r) {
         Sample s;
         const QJsonObject metric = r.requireField(QStringLiteral("metric")).requireObject();
@@ -258,7 +262,7 @@ QList<Sample> parseVector(const QByteArray &body, const QString &what)
             if (!it.value().isString())
                 throw ParseError(
                     what, r.path(), QStringLiteral("label %1 is not a string").arg(it.key().left(40)));
-            s.labels.insert(it.key(), it.value().toString());
+            s.labels.insert(once(it.key()), once(it.value().toString()));
         }
         const JsonReader value = r.requireField(QStringLiteral("value"));
         const QJsonArray pair = value.requireArray();
