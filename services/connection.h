@@ -38,7 +38,7 @@ struct ConnectionSpec
     bool readOnly = false; // hides every repair
     bool protectedRepairs = false; // every repair of its klusters asks for the kluster's name typed
     // Klusters refreshed at once, the rest wait their turn (0: no bound); unset: the console's setting
-    // (refresh/concurrency, 4).
+    // (refresh/concurrency, 8).
     std::optional<int> refreshConcurrency;
     bool watchNodes = true; // between refreshes, each kluster's nodes are watched and shown as they change
     DiagnosisOptions options;

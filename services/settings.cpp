@@ -81,7 +81,7 @@ Setting<int> refreshMinutes()
 
 Setting<int> refreshConcurrency()
 {
-    return { QStringLiteral("refresh/concurrency"), 4 };
+    return { QStringLiteral("refresh/concurrency"), 8 };
 }
 
 Setting<int> requestsPerEndpoint()
