@@ -12,6 +12,7 @@
 #include "services/connection.h"
 #include "services/settings.h"
 
+#include <QTimer>
 #include <algorithm>
 
 ConsoleSession::ConsoleSession(QObject *parent)
@@ -71,8 +72,18 @@ ConsoleSession::ConsoleSession(QObject *parent)
     });
 }
 
+namespace {
+
+const QString lastKlusterLater = QStringLiteral("lastKlusterLater");
+
+} // namespace
+
 ConsoleSession::~ConsoleSession()
 {
+    // The kluster shown last, if not written yet.
+    if (auto *later = findChild<QTimer *>(lastKlusterLater, Qt::FindDirectChildrenOnly);
+        later && later->isActive() && !m_current.kluster.isEmpty())
+        Settings::lastKluster().setValue(m_current.toString());
     delete m_registry; // the connections first (their workers on the network thread), then that thread
     delete m_history; // the last record written whole
 }
@@ -83,8 +94,22 @@ void ConsoleSession::setCurrent(const KlusterKey &key)
         return;
     m_current = key;
     m_refreshes->setShown(key); // its nodes watched, its refresh first
-    if (!key.kluster.isEmpty())
-        Settings::lastKluster().setValue(key.toString());
+    if (key.kluster.isEmpty())
+        return;
+    // Remembered for the next run once the selection rests (and when the session ends): the settings file is
+    // written and synced to disk each time, too slow for every arrow key in the sidebar.
+    auto *later = findChild<QTimer *>(lastKlusterLater, Qt::FindDirectChildrenOnly);
+    if (!later) {
+        later = new QTimer(this);
+        later->setObjectName(lastKlusterLater);
+        later->setSingleShot(true);
+        later->setInterval(2000);
+        connect(later, &QTimer::timeout, this, [this] {
+            if (!m_current.kluster.isEmpty())
+                Settings::lastKluster().setValue(m_current.toString());
+        });
+    }
+    later->start();
 }
 
 void ConsoleSession::showCurrent()

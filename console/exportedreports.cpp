@@ -41,7 +41,11 @@ void ExportedReports::follow(Connection *connection)
 const ExportedReports::Entry &ExportedReports::want(const KlusterKey &key, const QDateTime &round)
 {
     Entry &e = m_entries[key];
-    if (e.pending || (e.readAt.isValid() && e.round == round))
+    // Once per round; a read that failed is tried again when asked after a while (a refresh), never in a loop
+    // with the views that show its failure.
+    const bool retry = e.error.isError() && e.askedAt.isValid()
+        && e.askedAt.secsTo(QDateTime::currentDateTimeUtc()) >= RetrySeconds;
+    if (e.pending || (e.readAt.isValid() && e.round == round && !retry))
         return e;
     Connection *c = m_registry->connection(key.connection);
     if (!c) {
@@ -50,6 +54,7 @@ const ExportedReports::Entry &ExportedReports::want(const KlusterKey &key, const
     }
     e.round = round;
     e.pending = true;
+    e.askedAt = QDateTime::currentDateTimeUtc();
     c->readExportedReport(key.kluster);
     return e;
 }

@@ -18,6 +18,7 @@ struct ExportedReportEntry
     QDateTime readAt;
     Error error; // the last read's failure (none: the report is the last read's)
     QDateTime round; // the data it was asked for
+    QDateTime askedAt; // when it was last asked for
     bool pending = false;
 };
 
@@ -34,8 +35,10 @@ public:
     explicit ExportedReports(ConnectionRegistry *registry, QObject *parent = nullptr);
 
     using Entry = ExportedReportEntry;
+    static constexpr int RetrySeconds = 10; // a failed read asked for again (a refresh) after this long
     // What is known of the kluster's report for its data of `round`; asks its exporter when it has not been
-    // asked for that round (pending meanwhile; the last report stays).
+    // asked for that round, or its last read failed RetrySeconds ago or more (pending meanwhile; the last
+    // report stays).
     const Entry &want(const KlusterKey &key, const QDateTime &round);
     const Entry *entry(const KlusterKey &key) const;
 

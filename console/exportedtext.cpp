@@ -5,6 +5,7 @@
 #include "core/printable.h"
 
 #include <QCoreApplication>
+#include <QUrl>
 
 namespace ExportedText {
 
@@ -135,7 +136,8 @@ QString reportBody(const Facts &f, const ExporterReport::Report &r)
         html += QStringLiteral("<tr><td>%1</td><td><tt>%2</tt><br><a href=\"runbook:%3\">runbook</a></td>"
                                "<td>%4</td><td>%5</td></tr>")
                     .arg(severityCell(x.severity, f.alarmColor), OutsideText::html(x.id),
-                        x.kind.toHtmlEscaped(), what, plan(x.repairTitle, x.requests));
+                        QString::fromLatin1(QUrl::toPercentEncoding(OutsideText::line(x.kind, 80))), what,
+                        plan(x.repairTitle, x.requests));
     }
     html += QStringLiteral("</table>");
     if (r.findings.size() > ShownFindings)

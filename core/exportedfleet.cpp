@@ -90,6 +90,7 @@ void take(const Sample &s, bool present, QHash<QString, QHash<QString, Given>> &
         k.name = name;
         k.projectId = s.labels.value(QStringLiteral("project_id"));
         k.exporter = s.labels.value(QStringLiteral("instance"));
+        k.job = s.labels.value(QStringLiteral("job"));
         k.present = present;
         for (auto it = s.labels.cbegin(); it != s.labels.cend(); ++it) {
             if (!ownLabel(it.key()))

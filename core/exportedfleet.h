@@ -52,6 +52,7 @@ struct Kluster
     // the kluster's, the exporter's (instance, job) or a series' own.
     QMap<QString, QString> target;
     QString exporter; // the instance whose series are shown
+    QString job; // its scrape job (an instance may be scraped by several jobs)
     int exporters = 1; // how many gave it (an HA pair: 2)
     bool present = false; // in that exporter's last scrape; false: held from the look-back
     bool up = false; // flightdeck_up: the exporter's last check read every source

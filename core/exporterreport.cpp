@@ -108,7 +108,8 @@ Report parse(const QByteArray &body, const QString &what)
     return report;
 }
 
-std::optional<QUrl> exporterUrl(const QByteArray &targetsBody, const QString &instance, const QString &what)
+std::optional<QUrl> exporterUrl(
+    const QByteArray &targetsBody, const QString &instance, const QString &job, const QString &what)
 {
     const JsonReader root(what, ExportedFleet::answerRoot(targetsBody, what));
     const JsonReader data = root.requireField(QStringLiteral("data"));
@@ -119,7 +120,8 @@ std::optional<QUrl> exporterUrl(const QByteArray &targetsBody, const QString &in
             return;
         t.requireObject();
         const JsonReader labels = t.requireField(QStringLiteral("labels"));
-        if (labels.optString(QStringLiteral("instance")) != instance)
+        if (labels.optString(QStringLiteral("instance")) != instance
+            || (!job.isEmpty() && labels.optString(QStringLiteral("job")) != job))
             return;
         QUrl url(t.requireString(QStringLiteral("scrapeUrl")), QUrl::StrictMode);
         if (!url.isValid()

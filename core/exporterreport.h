@@ -64,11 +64,13 @@ struct Report
 // finding without an id, a severity it does not know). Unknown keys are ignored.
 Report parse(const QByteArray &body, const QString &what);
 
-// The base URL of the exporter Prometheus scrapes as `instance`, from its /api/v1/targets answer: the active
-// target's scrapeUrl without its query and its metrics path's last segment (`http://host:9473/metrics` →
-// `http://host:9473`). Nullopt when Prometheus scrapes no such target now; throws ParseError when the answer
-// is not Prometheus' (its status, data.activeTargets).
-std::optional<QUrl> exporterUrl(const QByteArray &targetsBody, const QString &instance, const QString &what);
+// The base URL of the exporter Prometheus scrapes as `instance` of `job`, from its /api/v1/targets answer:
+// the active target's scrapeUrl without its query and its metrics path's last segment
+// (`http://host:9473/metrics` → `http://host:9473`). Nullopt when Prometheus scrapes no such target now;
+// throws ParseError when the answer is not Prometheus' (its status, data.activeTargets). `job` (when given)
+// must match too: relabelling may name two targets of one host alike.
+std::optional<QUrl> exporterUrl(
+    const QByteArray &targetsBody, const QString &instance, const QString &job, const QString &what);
 // An exporter's guess when Prometheus names none: http://<instance>.
 QUrl exporterUrlOf(const QString &instance);
 // /klusters/<name>?project_id=<id> under the exporter's URL, the name and id percent-encoded whole.

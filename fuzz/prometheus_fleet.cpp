@@ -32,8 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             return 0;
         }
         if (slot == ExportedFleet::QueryCount + 1) {
-            if (const std::optional<QUrl> url = ExporterReport::exporterUrl(
-                    body, QStringLiteral("127.0.0.1:9473"), QStringLiteral("targets"))) {
+            if (const std::optional<QUrl> url
+                = ExporterReport::exporterUrl(body, QStringLiteral("127.0.0.1:9473"),
+                    QStringLiteral("flightdeck"), QStringLiteral("targets"))) {
                 FUZZ_CHECK(url->isValid() && !url->host().isEmpty(), "an exporter URL without a host");
                 FUZZ_CHECK(url->scheme() == QLatin1String("http") || url->scheme() == QLatin1String("https"),
                     "an exporter URL that is not http(s)");

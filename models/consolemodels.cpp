@@ -15,7 +15,10 @@
 #include "models/viewpreparer.h"
 #include "services/connection.h"
 
+#include <QHash>
 #include <QPointer>
+#include <QSet>
+#include <functional>
 
 ConsoleModels::ConsoleModels(ConsoleSession *session, QObject *parent)
     : QObject(parent)
@@ -73,48 +76,119 @@ void ConsoleModels::showRows(const KlusterKey &key)
     m_preparer->show(key);
 }
 
+namespace {
+
+// A listing's klusters put in the kluster list a slice a turn of the event loop: the sorts and filters above
+// the list take a slice's rows at once, and the window paints and answers between slices (ten thousand rows
+// in one turn held it for half a second). Each slice schedules the next, so that each has a turn of its own.
+class ListingSlices : public QObject
+{
+public:
+    static constexpr qsizetype Slice = 1000;
+    using Apply = std::function<void(const QString &connection, const QStringList &slice)>;
+
+    explicit ListingSlices(QObject *parent)
+        : QObject(parent)
+    { }
+    void setApply(Apply apply) { m_apply = std::move(apply); }
+    // Whether the kluster waits for its slice (its data goes in with it).
+    bool holds(const KlusterKey &key) const
+    {
+        const auto w = m_waiting.constFind(key.connection);
+        return w != m_waiting.cend() && w->held.contains(key.kluster);
+    }
+    void add(const QString &connection, const QStringList &added)
+    {
+        if (added.size() <= Slice && !m_waiting.contains(connection)) {
+            m_apply(connection, added);
+            return;
+        }
+        Waiting &w = m_waiting[connection];
+        w.names += added;
+        for (const QString &k : added)
+            w.held.insert(k);
+        if (!w.scheduled)
+            step(connection); // the first slice at once
+    }
+    void drop(const QString &connection) { m_waiting.remove(connection); }
+
+private:
+    struct Waiting
+    {
+        QStringList names;
+        qsizetype next = 0;
+        QSet<QString> held;
+        bool scheduled = false;
+    };
+    void step(const QString &connection)
+    {
+        const auto w = m_waiting.find(connection);
+        if (w == m_waiting.end())
+            return;
+        const QStringList slice = w->names.mid(w->next, Slice);
+        w->next += slice.size();
+        for (const QString &k : slice)
+            w->held.remove(k);
+        const bool more = w->next < w->names.size();
+        if (more) {
+            w->scheduled = true;
+            QMetaObject::invokeMethod(
+                this,
+                [this, connection] {
+                    if (const auto again = m_waiting.find(connection); again != m_waiting.end()) {
+                        again->scheduled = false;
+                        step(connection);
+                    }
+                },
+                Qt::QueuedConnection);
+        } else {
+            m_waiting.erase(w);
+        }
+        m_apply(connection, slice);
+    }
+
+    Apply m_apply;
+    QHash<QString, Waiting> m_waiting;
+};
+
+} // namespace
+
 void ConsoleModels::followStore()
 {
     KlusterStore *store = m_session->store();
     // The kluster list follows the store: its klusters, their diagnoses and errors, the connections that list
     // nothing.
-    // A listing of thousands goes in a slice per turn of the event loop (the sorts and filters above the list
-    // take each slice's rows at once), so that the window answers between slices; the klusters the store no
-    // longer holds by then (their connection removed) are left out.
-    connect(store, &KlusterStore::klustersAdded, m_klusters,
-        [this, store](const QString &connection, const QStringList &added) {
-            constexpr qsizetype Slice = 1000;
-            m_klusters->setKlusters(connection, added.first(qMin(Slice, added.size())));
-            for (qsizetype from = Slice; from < added.size(); from += Slice) {
-                QMetaObject::invokeMethod(
-                    m_klusters,
-                    [this, store, connection, slice = added.mid(from, Slice)] {
-                        QStringList held;
-                        held.reserve(slice.size());
-                        for (const QString &k : slice) {
-                            if (store->data({ connection, k }))
-                                held << k;
-                        }
-                        m_klusters->setKlusters(connection, held);
-                    },
-                    Qt::QueuedConnection);
-            }
-        });
     connect(store, &KlusterStore::klusterGone, m_klusters, [this](const KlusterKey &key) {
         const Connection *c = m_session->registry()->connection(key.connection);
         m_klusters->setError(key.connection, key.kluster,
             c && c->spec().isPrometheus() ? tr("the Prometheus no longer holds this kluster")
                                           : tr("Kubernikus no longer lists this kluster"));
     });
-    const auto fetched = [this, store](const KlusterKey &key) {
+    // A listing of thousands goes in a slice a turn (ListingSlices); a kluster's data that comes while its
+    // slice waits goes in with it.
+    auto *slices = new ListingSlices(m_klusters);
+    const auto fetched = [this, store, slices](const KlusterKey &key) {
+        if (slices->holds(key))
+            return;
         if (const KlusterData *d = store->data(key); d && d->exported)
             m_klusters->setExported(key.connection, key.kluster, *d->exported);
         else if (d && d->diagnosis)
             m_klusters->setDiagnosis(key.connection, key.kluster, *d->diagnosis, d->fetchedAt,
                 SourceError::joined(d->incomplete), d->fetch ? d->fetch->state.region : QString());
     };
+    slices->setApply([this, fetched](const QString &connection, const QStringList &slice) {
+        if (!m_session->registry()->connection(connection))
+            return; // removed meanwhile
+        m_klusters->setKlusters(connection, slice);
+        for (const QString &k : slice)
+            fetched({ connection, k });
+    });
+    connect(store, &KlusterStore::klustersAdded, slices, &ListingSlices::add);
+    connect(store, &KlusterStore::connectionRemoved, slices, &ListingSlices::drop);
     connect(store, &KlusterStore::klusterFetched, m_klusters, fetched);
-    connect(store, &KlusterStore::klusterFailed, m_klusters, [this, store](const KlusterKey &key) {
+    connect(store, &KlusterStore::klusterFailed, m_klusters, [this, store, slices](const KlusterKey &key) {
+        if (slices->holds(key))
+            return; // said when its slice goes in
         m_klusters->setError(key.connection, key.kluster, SourceError::joined(store->data(key)->error));
     });
     // A connection that lists nothing still has a row, with its error, until it is removed.

@@ -198,7 +198,7 @@ void KlusterGroups::sourceChanged(
 {
     if (!topLeft.isValid() || topLeft.parent().isValid())
         return;
-    QList<int> groupsChanged;
+    QList<quintptr> groupsChanged; // by id: a kluster moved to another group may take a group's row away
     for (int r = topLeft.row(); r <= bottomRight.row(); ++r) {
         const QModelIndex at = mapFromSource(sourceModel()->index(r, 0));
         if (!at.isValid())
@@ -211,11 +211,11 @@ void KlusterGroups::sourceChanged(
         m_groups.at(at.parent().row()).changed(at.row());
         emit dataChanged(
             at.siblingAtColumn(topLeft.column()), at.siblingAtColumn(bottomRight.column()), roles);
-        if (!groupsChanged.contains(at.parent().row()))
-            groupsChanged.append(at.parent().row());
+        if (const quintptr id = m_groups.at(at.parent().row()).id; !groupsChanged.contains(id))
+            groupsChanged.append(id);
     }
-    for (int g : std::as_const(groupsChanged))
-        groupChangedLater(m_groups.at(g).id); // its klusters' parts were taken out of its sums above
+    for (const quintptr id : std::as_const(groupsChanged))
+        groupChangedLater(id); // its klusters' parts were taken out of its sums above
 }
 
 void KlusterGroups::groupChangedLater(quintptr id)
@@ -374,7 +374,7 @@ const KlusterGroups::Group::Sums &KlusterGroups::sumsOf(const Group &group) cons
         return *p;
     };
     if (!group.sums) {
-        group.sums.emplace();
+        group.sums = Group::Sums {}; // (emplace(): clang deems it not constructible)
         // The regions counted by runs: a group's klusters come a region after another.
         QString run;
         int inRun = 0;

@@ -81,7 +81,7 @@ QHash<QString, QString> snapshotFolders(const QString &path)
 ConnectionWorker::ConnectionWorker(const ConnectionSpec &spec)
     : m_spec(spec)
     , m_queue(new RefreshQueue(
-          spec.refreshConcurrency.value_or(4),
+          spec.refreshConcurrency.value_or(8),
           [this](const QString &kluster, const QDateTime &askedAt) { startRefresh(kluster, askedAt); }, this))
     , m_watches(new WatchedKlusters(
           spec,

@@ -132,28 +132,30 @@ void PrometheusFleetReader::readReport(const QString &kluster)
                 tr("the Prometheus %1 does not hold this kluster now").arg(m_spec.prometheus.displayUrl())));
         return;
     }
-    if (const auto known = m_exporterUrls.constFind(k->exporter); known != m_exporterUrls.cend()) {
+    const QString exporterKey = k->exporter + QLatin1Char('\x1f') + k->job;
+    if (const auto known = m_exporterUrls.constFind(exporterKey); known != m_exporterUrls.cend()) {
         fetchReport(kluster, *k, *known);
         return;
     }
-    // Where Prometheus scrapes the exporter: its scheme and path as configured there. A Prometheus that will
-    // not say (an older one, a proxy in front) leaves the address it scrapes, over http.
+    // Where Prometheus scrapes the exporter: its scheme and path as configured there, kept for the round. A
+    // Prometheus that will not say (an older one, a proxy in front) leaves the address it scrapes, over http,
+    // for this read alone.
     HttpCall *call = m_client->targets();
     const quint64 round = m_round;
-    connect(call, &HttpCall::finished, this, [this, kluster, k, round](const ApiResponse &response) {
-        QUrl exporter = ExporterReport::exporterUrlOf(k->exporter);
-        if (response.ok()) {
-            try {
-                if (const std::optional<QUrl> named = ExporterReport::exporterUrl(
-                        response.body, k->exporter, QStringLiteral("Prometheus' targets")))
-                    exporter = *named;
-            } catch (const ParseError &) { // the guess above
+    connect(
+        call, &HttpCall::finished, this, [this, kluster, k, round, exporterKey](const ApiResponse &response) {
+            std::optional<QUrl> named;
+            if (response.ok()) {
+                try {
+                    named = ExporterReport::exporterUrl(
+                        response.body, k->exporter, k->job, QStringLiteral("Prometheus' targets"));
+                } catch (const ParseError &) { // the guess below
+                }
             }
-        }
-        if (round == m_round)
-            m_exporterUrls.insert(k->exporter, exporter);
-        fetchReport(kluster, *k, exporter);
-    });
+            if (named && round == m_round)
+                m_exporterUrls.insert(exporterKey, *named);
+            fetchReport(kluster, *k, named.value_or(ExporterReport::exporterUrlOf(k->exporter)));
+        });
 }
 
 void PrometheusFleetReader::fetchReport(
@@ -173,7 +175,11 @@ void PrometheusFleetReader::fetchReport(
     ApiRequest request = to.request(QStringLiteral("exporter"), "GET", QString());
     request.url = ExporterReport::reportUrl(exporter, k.name, k.projectId);
     const QString url = request.url.toDisplayString();
-    HttpCall *call = m_http->send(request);
+    // Its own HTTP client: no connection (and no TLS session with the Prometheus' client certificate) or
+    // cookie of the Prometheus' is shared with an exporter behind the same address.
+    if (!m_exporterHttp)
+        m_exporterHttp = std::make_unique<HttpClient>();
+    HttpCall *call = m_exporterHttp->send(request);
     connect(call, &HttpCall::finished, this, [this, kluster, url](const ApiResponse &response) {
         if (!response.ok()) {
             QString why = response.error.toString();

@@ -46,13 +46,14 @@ private:
 
     ConnectionSpec m_spec;
     std::unique_ptr<HttpClient> m_http;
+    std::unique_ptr<HttpClient> m_exporterHttp; // the exporters' reports: nothing shared with the Prometheus'
     std::unique_ptr<PrometheusClient> m_client;
     QHash<QString, std::shared_ptr<const ExportedFleet::Kluster>> m_klusters; // by display name
     // The last round's names, kept here: the window's thread lets go of its copies without freeing them (the
     // strings were made on this thread: freed there, ten thousand of them waited on this thread's allocator).
     QStringList m_names;
     QString m_exporters; // the last round's exporters in a line
-    QHash<QString, QUrl> m_exporterUrls; // by instance, as Prometheus' targets named them this round
+    QHash<QString, QUrl> m_exporterUrls; // by instance and job, as Prometheus' targets named them this round
     QDateTime m_evaluatedAt;
     quint64 m_round = 0; // the round whose answer is awaited (a cancelled one's answer is dropped)
     bool m_listing = false;

@@ -50,7 +50,7 @@ Setting<bool> findingsByIncident(); // the Findings view grouped by incident (of
 Setting<QString> fleetGrouping(); // how the Fleet view groups its tiles ("connection", "state", "none")
 Setting<QString> fleetLayout(); // the Fleet view's tiles or heat map ("auto", "tiles", "heatmap")
 Setting<int> refreshMinutes(); // the auto-refresh interval, 0: off (5 minutes)
-Setting<int> refreshConcurrency(); // klusters of one connection refreshed at once, 0: no bound (4)
+Setting<int> refreshConcurrency(); // klusters of one connection refreshed at once, 0: no bound (8)
 // Requests in flight at once to one endpoint (one Nova, one Keystone), across every connection, 0: no bound
 // (16)
 Setting<int> requestsPerEndpoint();

@@ -227,6 +227,8 @@ void KlusterViews::showCurrent()
     m_findingsPage->view()->setColumnHidden(
         FindingsModel::RepairColumn, !connection || connection->isReadOnly());
     const KlusterData *d = m_session->store()->data(current);
+    if (!d || !d->exported) // another kluster's report never stays under this one's header
+        m_findingsPage->setExportedReport(QString());
     if (d && d->fetch)
         return; // the overview shows it once its rows are in
     QString message = m_session->registry()->isEmpty()

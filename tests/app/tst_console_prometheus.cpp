@@ -128,12 +128,13 @@ const ExportedReports::Entry *TestConsolePrometheus::readReport(
     const KlusterData *d = session.store()->data(key);
     if (!d || !d->exported)
         return nullptr;
-    const ExportedReports::Entry &e = session.exportedReports()->want(key, d->fetchedAt);
+    (void)session.exportedReports()->want(key, d->fetchedAt);
     QElapsedTimer waited;
     waited.start();
-    while (e.pending && waited.elapsed() < 30000)
-        QTest::qWait(20);
-    return e.pending ? nullptr : &e;
+    while (session.exportedReports()->entry(key)->pending && waited.elapsed() < 30000)
+        QTest::qWait(20); // (looked up again: the store's table may have moved its entries meanwhile)
+    const ExportedReports::Entry *e = session.exportedReports()->entry(key);
+    return e->pending ? nullptr : e;
 }
 
 int TestConsolePrometheus::causes(const QByteArray &metrics, const QString &kluster, const char *severity)
@@ -291,7 +292,8 @@ void TestConsolePrometheus::anExportersReportReadOnly()
     QVERIFY2(shown.contains(e->report->findings.first().id.toHtmlEscaped()), qPrintable(c.exportedReport));
     QVERIFY2(shown.contains(QStringLiteral("recycled-pod-cidr")), qPrintable(c.exportedReport));
     QVERIFY2(!c.exportedReport.contains(QStringLiteral("STALE")), qPrintable(c.exportedReport));
-    QVERIFY2(c.findings.contains(QStringLiteral("below is its exporter's report, read-only")), qPrintable(c.findings));
+    QVERIFY2(c.findings.contains(QStringLiteral("below is its exporter's report, read-only")),
+        qPrintable(c.findings));
     // Asked again for the same round: nothing sent, nothing changed.
     QVERIFY(!session.exportedReports()->want(legacy, d->fetchedAt).pending);
     QTest::qWait(100);

@@ -425,11 +425,21 @@ void TestExportedFleet::theExporterFoundInPrometheusTargets()
         {"labels":{"instance":"b:443","job":"flightdeck"},"scrapeUrl":"https://b:443/flightdeck/metrics?x=1",
          "health":"up"}],"droppedTargets":[]}})";
     const QString what = QStringLiteral("the targets");
-    QCOMPARE(ExporterReport::exporterUrl(targets, QStringLiteral("a:9473"), what), QUrl("http://a:9473"));
-    QCOMPARE(ExporterReport::exporterUrl(targets, QStringLiteral("b:443"), what),
+    QCOMPARE(ExporterReport::exporterUrl(targets, QStringLiteral("a:9473"), QString(), what),
+        QUrl("http://a:9473"));
+    QCOMPARE(
+        ExporterReport::exporterUrl(targets, QStringLiteral("b:443"), QStringLiteral("flightdeck"), what),
         QUrl("https://b:443/flightdeck"));
-    QVERIFY(!ExporterReport::exporterUrl(targets, QStringLiteral("c:1"), what));
+    QVERIFY(!ExporterReport::exporterUrl(targets, QStringLiteral("c:1"), QString(), what));
     QCOMPARE(ExporterReport::exporterUrlOf(QStringLiteral("c:1")), QUrl("http://c:1"));
+    // One host's instance named alike in two jobs (relabelled to a bare host name): the kluster's job
+    // decides.
+    const QByteArray shared = R"({"status":"success","data":{"activeTargets":[
+        {"labels":{"instance":"host","job":"node"},"scrapeUrl":"http://host:9100/metrics"},
+        {"labels":{"instance":"host","job":"flightdeck"},"scrapeUrl":"http://host:9473/metrics"}]}})";
+    QCOMPARE(ExporterReport::exporterUrl(shared, QStringLiteral("host"), QStringLiteral("flightdeck"), what),
+        QUrl("http://host:9473"));
+    QVERIFY(!ExporterReport::exporterUrl(shared, QStringLiteral("host"), QStringLiteral("other"), what));
     // The report's URL: the name and project percent-encoded whole.
     QCOMPARE(ExporterReport::reportUrl(
                  QUrl("https://b:443/flightdeck"), QStringLiteral("a b/c"), QStringLiteral("p&1"))
@@ -441,7 +451,7 @@ void TestExportedFleet::theExporterFoundInPrometheusTargets()
              "scrapeUrl":"ftp://a/metrics"}]}})"),
              QByteArray("<html>") }) {
         try {
-            (void)ExporterReport::exporterUrl(bad, QStringLiteral("a:9473"), what);
+            (void)ExporterReport::exporterUrl(bad, QStringLiteral("a:9473"), QString(), what);
             QFAIL(bad.constData());
         } catch (const ParseError &e) {
             QVERIFY2(e.toString().contains(what), qPrintable(e.toString()));
