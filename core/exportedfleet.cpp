@@ -6,8 +6,6 @@
 
 #include <QHash>
 #include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonParseError>
 #include <QSet>
 #include <algorithm>
 #include <cmath>
@@ -227,12 +225,7 @@ QString promql(Query query)
 
 QJsonValue answerRoot(const QByteArray &body, const QString &what)
 {
-    QJsonParseError error {};
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
-    if (error.error != QJsonParseError::NoError)
-        throw ParseError(what, QStringLiteral("$"),
-            QStringLiteral("not JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
-    const JsonReader root(what, doc.isObject() ? QJsonValue(doc.object()) : QJsonValue());
+    const JsonReader root(what, parseJsonDocument(what, body));
     root.requireObject();
     const QString status = root.requireString(QStringLiteral("status"));
     if (status != QLatin1String("success"))

@@ -4,7 +4,6 @@
 #include "core/exportedfleet.h"
 #include "core/json/jsonreader.h"
 
-#include <QJsonDocument>
 #include <QJsonObject>
 
 namespace ExporterReport {
@@ -57,12 +56,7 @@ QString automationLine(const JsonReader &r)
 
 Report parse(const QByteArray &body, const QString &what)
 {
-    QJsonParseError error {};
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
-    if (error.error != QJsonParseError::NoError)
-        throw ParseError(what, QStringLiteral("$"),
-            QStringLiteral("not JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
-    const JsonReader root(what, doc.isObject() ? QJsonValue(doc.object()) : QJsonValue());
+    const JsonReader root(what, parseJsonDocument(what, body));
     root.requireObject();
     Report report;
     report.kluster = root.requireString(QStringLiteral("kluster"));

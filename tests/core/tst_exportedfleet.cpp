@@ -171,10 +171,10 @@ void TestExportedFleet::answersRefused_data()
         R"({"status":"success","data":{"resultType":"matrix","result":[]}})")
                               << QStringLiteral("a matrix, not a vector");
     QTest::newRow("an HTML page") << QByteArray("<html><title>502 Bad Gateway</title></html>")
-                                  << QStringLiteral("not JSON");
+                                  << QStringLiteral("it looks like an HTML or XML page");
     QTest::newRow("truncated") << QByteArray(
         R"({"status":"success","data":{"resultType":"vector","result":[{"me)")
-                               << QStringLiteral("not JSON");
+                               << QStringLiteral("not valid JSON");
     QTest::newRow("a value that is no pair") << QByteArray(
         R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1]}]}})")
                                              << QStringLiteral("not [time, \"value\"]");
@@ -389,8 +389,10 @@ void TestExportedFleet::reportsRefused_data()
 {
     QTest::addColumn<QByteArray>("body");
     QTest::addColumn<QString>("said");
-    QTest::newRow("html") << QByteArray("<html><body>502 Bad Gateway</body></html>") << "not JSON";
-    QTest::newRow("truncated") << QByteArray(report).left(300) << "not JSON";
+    QTest::newRow("html") << QByteArray("<html><body>502 Bad Gateway</body></html>")
+                          << "it looks like an HTML or XML page";
+    QTest::newRow("truncated") << QByteArray(report).left(300) << "looks truncated";
+    QTest::newRow("empty") << QByteArray() << "empty";
     QTest::newRow("array") << QByteArray("[]") << "$";
     QTest::newRow("no kluster") << QByteArray(R"({"findings":[]})") << "kluster";
     QTest::newRow("finding without id")
