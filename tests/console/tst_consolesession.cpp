@@ -2,10 +2,10 @@
 #include "console/connectionregistry.h"
 #include "console/consolesession.h"
 #include "console/klusterstore.h"
-#include "core/exportedfleet.h"
 #include "console/pacedwork.h"
 #include "console/refreshcoordinator.h"
 #include "console/teamrepairs.h"
+#include "core/exportedfleet.h"
 #include "models/consolemodels.h"
 #include "models/findingsmodel.h"
 #include "models/klustersmodel.h"
@@ -440,7 +440,8 @@ void TestConsoleSession::aListingOfThousandsGoesInASliceATurn()
     ConsoleModels models(&session);
     ConnectionSpec spec;
     spec.name = QStringLiteral("team");
-    spec.prometheus.url = QUrl(QStringLiteral("http://127.0.0.1:9")); // refused: its own listing fails at once
+    spec.prometheus.url
+        = QUrl(QStringLiteral("http://127.0.0.1:9")); // refused: its own listing fails at once
     spec.readOnly = true;
     session.registry()->add(spec, false);
     QTRY_VERIFY(!session.store()->isListing(QStringLiteral("team")));
@@ -462,9 +463,10 @@ void TestConsoleSession::aListingOfThousandsGoesInASliceATurn()
     exported->reading = Reading::Fresh;
     exported->standing.worst = Severity::Critical;
     exported->standing.critical = 3;
-    session.store()->setExported({ QStringLiteral("team"), QStringLiteral("k2499") }, exported,
-        QDateTime::currentDateTimeUtc());
-    QCOMPARE(models.klusters()->rowOf(QStringLiteral("team"), QStringLiteral("k2499")), -1); // waits its slice
+    session.store()->setExported(
+        { QStringLiteral("team"), QStringLiteral("k2499") }, exported, QDateTime::currentDateTimeUtc());
+    QCOMPARE(
+        models.klusters()->rowOf(QStringLiteral("team"), QStringLiteral("k2499")), -1); // waits its slice
     int turns = 0;
     while (rows() < 2500 && turns < 10) {
         QCoreApplication::sendPostedEvents(); // one pass over what is posted: one slice

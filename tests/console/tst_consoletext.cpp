@@ -560,9 +560,10 @@ void TestConsoleText::exportedReportPendingFailedAndStale()
     e.url = QStringLiteral("http://10.0.0.5:9473/klusters/legacy");
     e.readAt = now.addSecs(-5);
     html = ExportedText::report(f);
-    for (const char *said : { "read-only", "nothing here is sent", "Read 12:59:55 UTC", "(5 s ago)", "(1 min ago)",
-             "1 critical · 0 warning · 0 info", "route-duplicate:198.19.1.0/24", "&lt;198.19.1.0/24&gt;",
-             "runbook:route-duplicate", "PUT network /v2.0/routers/r1", "(denied)", "not sent from here" })
+    for (const char *said :
+        { "read-only", "nothing here is sent", "Read 12:59:55 UTC", "(5 s ago)", "(1 min ago)",
+            "1 critical · 0 warning · 0 info", "route-duplicate:198.19.1.0/24", "&lt;198.19.1.0/24&gt;",
+            "runbook:route-duplicate", "PUT network /v2.0/routers/r1", "(denied)", "not sent from here" })
         QVERIFY2(html.contains(QString::fromUtf8(said)), said);
     QVERIFY2(!html.contains(QStringLiteral("STALE")), qPrintable(html));
     // Live elsewhere: repaired there.
