@@ -96,7 +96,7 @@ TablePage::TablePage(
             && m_source->rowCount() > 0)
             problem = tr("No row matches the filter (Escape clears it).");
         m_filterProblem->setText(problem);
-        m_filterProblem->setVisible(!problem.isEmpty());
+        m_filterProblem->setVisible(!problem.isEmpty() && !m_view->isHidden());
     };
     connect(m_filter, &FilterModel::queryChanged, this, sayWhy);
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, sayWhy);
@@ -155,7 +155,8 @@ void TablePage::setTableShown(bool shown)
     if (!shown)
         m_sizesWithTable = m_split->sizes();
     m_view->setHidden(!shown);
-    m_filterProblem->setHidden(true);
+    // What the filter finds wrong is said with the table it filters (its text is kept meanwhile).
+    m_filterProblem->setVisible(shown && !m_filterProblem->text().isEmpty());
     for (int i = 0; i < m_tools->count(); ++i) {
         if (QWidget *w = m_tools->itemAt(i)->widget())
             w->setHidden(!shown);
