@@ -52,6 +52,12 @@ public:
             arguments << QStringLiteral("--projects") << QString::number(shape.projects);
         if (shape.mixedSizes)
             arguments << QStringLiteral("--mixed-sizes");
+        // FLIGHTDECK_BENCH_SIM_LOG=<file>: the simulator's access log (every request answered, timed) there.
+        const QString accessLog = qEnvironmentVariable("FLIGHTDECK_BENCH_SIM_LOG");
+        if (!accessLog.isEmpty()) {
+            arguments << QStringLiteral("--access-log");
+            m_process.setStandardErrorFile(accessLog);
+        }
         m_process.setArguments(arguments);
         m_process.start();
         // The line of endpoints (a thousand klusters' make it long) may come in several reads.

@@ -57,7 +57,12 @@ QJsonObject nodeTable(const SimKluster &k, const QList<const SimNode *> &nodes, 
     const QString &resourceVersion, const QString &continueToken);
 
 // Kubernikus.
+// The servers of each kluster's pool that are ACTIVE, by "<kluster>/<pool>": counted once for a listing of
+// many klusters.
+using RunningServers = QHash<QString, int>;
+RunningServers runningServers(const World &w);
 QJsonObject kluster(const World &w, const SimKluster &k);
+QJsonObject kluster(const World &w, const SimKluster &k, const RunningServers &running);
 // GET /api/v1/clusters/{name}/events as Kubernikus answers it: unsorted, each but `count` left out when
 // empty, the times in Go's time.String() ("2026-11-29 10:45:00 +0000 UTC").
 QJsonArray kubernikusEvents(const SimKluster &k);

@@ -186,7 +186,27 @@ QJsonArray kubernikusEvents(const SimKluster &k)
     return list;
 }
 
+RunningServers runningServers(const World &w)
+{
+    RunningServers running;
+    for (const SimServer &s : w.servers) {
+        if (!s.kluster.isEmpty() && s.status == QLatin1String("ACTIVE"))
+            ++running[s.kluster + QLatin1Char('/') + s.pool];
+    }
+    return running;
+}
+
 QJsonObject kluster(const World &w, const SimKluster &k)
+{
+    RunningServers running;
+    for (const SimServer &s : w.servers) {
+        if (s.kluster == k.name && s.status == QLatin1String("ACTIVE"))
+            ++running[s.kluster + QLatin1Char('/') + s.pool];
+    }
+    return kluster(w, k, running);
+}
+
+QJsonObject kluster(const World &w, const SimKluster &k, const RunningServers &running)
 {
     QJsonArray pools;
     QJsonArray poolInfo;
@@ -198,19 +218,14 @@ QJsonObject kluster(const World &w, const SimKluster &k)
             { QStringLiteral("config"),
                 QJsonObject {
                     { QStringLiteral("allowReboot"), true }, { QStringLiteral("allowReplace"), true } } } });
-        int running = 0;
         int healthy = 0;
-        for (const SimServer &s : w.servers) {
-            if (s.kluster == k.name && s.pool == p.name && s.status == QLatin1String("ACTIVE"))
-                ++running;
-        }
         for (const SimNode &n : k.nodes) {
             if (n.pool == p.name && n.ready == QLatin1String("True"))
                 ++healthy;
         }
         poolInfo.append(QJsonObject { { QStringLiteral("name"), p.name }, { QStringLiteral("size"), p.size },
-            { QStringLiteral("running"), running }, { QStringLiteral("healthy"), healthy },
-            { QStringLiteral("schedulable"), healthy } });
+            { QStringLiteral("running"), running.value(k.name + QLatin1Char('/') + p.name) },
+            { QStringLiteral("healthy"), healthy }, { QStringLiteral("schedulable"), healthy } });
     }
     const int n = w.networkIndex(k.networkId);
     return QJsonObject { { QStringLiteral("name"), k.name },

@@ -125,6 +125,8 @@ HttpResponse Simulator::kubernetes(const QString &klusterName, const HttpRequest
         return *events;
 
     const QDateTime now = m_world.now();
+    if (path.startsWith(QLatin1String("/api/v1/nodes")))
+        m_watches->track(kluster); // every version its answers give can be watched from
     if (path == QLatin1String("/api/v1/nodes") && method == QLatin1String("GET")) {
         if (request.queryValue(QStringLiteral("watch")) == QLatin1String("true")
             || request.queryValue(QStringLiteral("watch")) == QLatin1String("1")) {

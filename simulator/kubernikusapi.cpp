@@ -25,9 +25,10 @@ HttpResponse Simulator::kubernikus(const HttpRequest &request, const SimToken &t
         return errorFor(service, 404, QString(), QStringLiteral("path %1 was not found").arg(request.path));
     if (parts.size() == 3) {
         QJsonArray list;
+        const ApiRender::RunningServers running = ApiRender::runningServers(m_world);
         for (const SimKluster &k : m_world.klusters) {
             if (k.projectId == token.projectId || m_world.externalIdentity)
-                list.append(ApiRender::kluster(m_world, k));
+                list.append(ApiRender::kluster(m_world, k, running));
         }
         return json(200, list);
     }

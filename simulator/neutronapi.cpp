@@ -302,13 +302,23 @@ HttpResponse Simulator::neutron(const HttpRequest &request, const SimToken &toke
             if (n >= 0 && m_world.networks.at(n).projectId == project)
                 items.append(ApiRender::port(m_world, p));
         }
-        // The routers' interfaces, as router ports.
+        // The routers' interfaces, as router ports: each router's in the order of the networks (a
+        // thousand routers and networks were a million look-ups of a subnet in a list).
+        QMultiHash<QString, int> networkOfSubnet;
+        for (int i = 0; i < m_world.networks.size(); ++i)
+            networkOfSubnet.insert(m_world.networks.at(i).subnetId, i);
         for (const SimRouter &r : m_world.routers) {
             if (r.projectId != project)
                 continue;
-            for (const SimNetwork &n : m_world.networks) {
-                if (!r.interfaceSubnetIds.contains(n.subnetId))
-                    continue;
+            QList<int> interfaces;
+            for (const QString &subnet : r.interfaceSubnetIds) {
+                for (auto [n, end] = networkOfSubnet.equal_range(subnet); n != end; ++n)
+                    interfaces.append(*n);
+            }
+            std::sort(interfaces.begin(), interfaces.end());
+            interfaces.erase(std::unique(interfaces.begin(), interfaces.end()), interfaces.end());
+            for (const int i : std::as_const(interfaces)) {
+                const SimNetwork &n = m_world.networks.at(i);
                 items.append(
                     QJsonObject { { QStringLiteral("id"), QString(r.id.left(24) + n.subnetId.right(12)) },
                         { QStringLiteral("name"), QString() }, { QStringLiteral("network_id"), n.id },

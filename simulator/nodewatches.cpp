@@ -42,31 +42,40 @@ int NodeWatches::openWatches() const
         std::count_if(m_watchers.cbegin(), m_watchers.cend(), [](const Watcher &w) { return w.stream; }));
 }
 
-void NodeWatches::baseline()
+NodeWatches::KlusterLog &NodeWatches::logOf(const SimKluster &kluster)
 {
-    m_logs.clear();
-    const QDateTime now = m_world->now();
-    for (const SimKluster &k : m_world->klusters) {
-        KlusterLog &log = m_logs[k.name];
-        log.since = m_world->resourceVersionCounter;
-        for (const SimNode &n : k.nodes) {
-            log.seen.insert(n.name,
-                { n.resourceVersion, QJsonDocument(nodeObject(k, n, now)).toJson(QJsonDocument::Compact) });
-        }
-    }
-    m_observed = m_world->resourceVersionCounter;
+    const auto known = m_logs.find(kluster.name);
+    if (known != m_logs.end())
+        return *known;
+    // A kluster's history starts when it is first listed or watched: every version a client of it can
+    // hold comes from then on. Made for each kluster when it is needed, not for the whole world at the
+    // first request (20,000 nodes rendered were seconds of a large world's first answer).
+    KlusterLog &log = m_logs[kluster.name];
+    log.since = m_world->resourceVersionCounter;
+    for (const SimNode &n : kluster.nodes)
+        log.seen.insert(n.name, n);
+    return log;
+}
+
+void NodeWatches::track(const SimKluster &kluster)
+{
+    observe();
+    logOf(kluster);
 }
 
 void NodeWatches::observe()
 {
     if (m_observed < 0) {
-        baseline();
+        m_observed = m_world->resourceVersionCounter;
         return;
     }
     if (m_world->resourceVersionCounter == m_observed)
         return; // every change to a node moves it: nothing changed
-    for (const SimKluster &k : m_world->klusters)
-        observe(k, m_logs[k.name]);
+    for (const SimKluster &k : m_world->klusters) {
+        const auto log = m_logs.find(k.name);
+        if (log != m_logs.end())
+            observe(k, *log);
+    }
     m_observed = m_world->resourceVersionCounter;
 }
 
@@ -78,12 +87,11 @@ void NodeWatches::observe(const SimKluster &kluster, KlusterLog &log)
     for (const SimNode &n : kluster.nodes) {
         present.insert(n.name);
         const auto known = log.seen.constFind(n.name);
-        if (known != log.seen.cend() && known->first == n.resourceVersion)
+        if (known != log.seen.cend() && known->resourceVersion == n.resourceVersion)
             continue;
-        const QJsonObject object = nodeObject(kluster, n, now);
-        events.append(
-            { n.resourceVersion, eventLine(known == log.seen.cend() ? "ADDED" : "MODIFIED", object) });
-        log.seen.insert(n.name, { n.resourceVersion, QJsonDocument(object).toJson(QJsonDocument::Compact) });
+        events.append({ n.resourceVersion,
+            eventLine(known == log.seen.cend() ? "ADDED" : "MODIFIED", nodeObject(kluster, n, now)) });
+        log.seen.insert(n.name, n);
     }
     for (auto it = log.seen.begin(); it != log.seen.end();) {
         if (present.contains(it.key())) {
@@ -91,7 +99,7 @@ void NodeWatches::observe(const SimKluster &kluster, KlusterLog &log)
             continue;
         }
         // Deleted: its last state, at the resourceVersion of the deletion.
-        QJsonObject object = QJsonDocument::fromJson(it->second).object();
+        QJsonObject object = nodeObject(kluster, *it, now);
         QJsonObject meta = object.value(QStringLiteral("metadata")).toObject();
         meta.insert(QStringLiteral("resourceVersion"), QString::number(m_world->resourceVersionCounter));
         object.insert(QStringLiteral("metadata"), meta);
@@ -137,14 +145,14 @@ void NodeWatches::worldReplaced()
         }
     }
     m_watchers.clear();
-    m_observed = -1;
-    baseline();
+    m_logs.clear();
+    m_observed = m_world->resourceVersionCounter;
 }
 
 HttpResponse NodeWatches::watch(const SimKluster &kluster, const HttpRequest &request)
 {
     observe();
-    KlusterLog &log = m_logs[kluster.name];
+    KlusterLog &log = logOf(kluster);
     const QString asked = request.queryValue(QStringLiteral("resourceVersion"));
     QList<QByteArray> first;
     if (asked.isEmpty() || asked == QLatin1String("0")) {

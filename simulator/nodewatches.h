@@ -26,6 +26,9 @@ public:
 
     // What changed in the world since the last look, as events to the open watches.
     void observe();
+    // The kluster's history kept from now on, if it was not yet: called when its nodes are listed, so that
+    // a watch from the list's version can be served.
+    void track(const SimKluster &kluster);
     // The world was replaced (an admin reset): every open watch gets 410, and the history starts again.
     void worldReplaced();
     HttpResponse watch(const SimKluster &kluster, const HttpRequest &request);
@@ -48,7 +51,7 @@ private:
     };
     struct KlusterLog
     {
-        QHash<QString, QPair<qint64, QByteArray>> seen; // node -> (resourceVersion, its object as JSON)
+        QHash<QString, SimNode> seen; // node -> its state when last observed (a deleted one's last state)
         QList<Event> events; // oldest first
         qint64 since = 0; // a watch from here on can be served (older: 410)
     };
@@ -58,7 +61,7 @@ private:
         QString kluster;
         bool bookmarks = false;
     };
-    void baseline();
+    KlusterLog &logOf(const SimKluster &kluster);
     void observe(const SimKluster &kluster, KlusterLog &log);
     static QByteArray goneLine(qint64 asked, qint64 oldest);
     void bookmark();

@@ -180,12 +180,21 @@ HttpResponse Simulator::nova(const HttpRequest &request, const SimToken &token)
                     continue;
                 list.append(&s);
             }
-            // Newest first, as Nova sorts by default.
-            std::stable_sort(list.begin(), list.end(), [](const SimServer *a, const SimServer *b) {
-                if (a->created != b->created)
-                    return a->created > b->created;
-                return a->id > b->id;
-            });
+            // Newest first, as Nova sorts by default (each instant read once: a page of a 20,000-server
+            // project sorts them all).
+            {
+                QList<std::pair<qint64, const SimServer *>> keyed;
+                keyed.reserve(list.size());
+                for (const SimServer *server : std::as_const(list))
+                    keyed.append({ server->created.toMSecsSinceEpoch(), server });
+                std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) {
+                    if (a.first != b.first)
+                        return a.first > b.first;
+                    return a.second->id > b.second->id;
+                });
+                for (qsizetype i = 0; i < keyed.size(); ++i)
+                    list[i] = keyed.at(i).second;
+            }
             int start = 0;
             const QString marker = request.queryValue(QStringLiteral("marker"));
             if (!marker.isEmpty()) {

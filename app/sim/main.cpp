@@ -5,11 +5,13 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QTextStream>
 #include <csignal>
+#include <cstdio>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
@@ -95,8 +97,12 @@ int main(int argc, char *argv[])
         QStringLiteral("Kubernikus port."), QStringLiteral("port"), QStringLiteral("0"));
     const QCommandLineOption adminPort(QStringLiteral("admin-port"), QStringLiteral("Admin API port."),
         QStringLiteral("port"), QStringLiteral("0"));
-    parser.addOptions({ scenario, nodes, fleet, perKluster, projects, mixed, region, dump, kluster, json,
-        kubeconfigs, keystonePort, computePort, networkPort, imagePort, kubernikusPort, adminPort });
+    const QCommandLineOption accessLog(QStringLiteral("access-log"),
+        QStringLiteral("Print each request answered on standard error: the time it was answered (UTC, "
+                       "milliseconds), the service, the method, the path and the status."));
+    parser.addOptions(
+        { scenario, nodes, fleet, perKluster, projects, mixed, region, dump, kluster, json, accessLog,
+            kubeconfigs, keystonePort, computePort, networkPort, imagePort, kubernikusPort, adminPort });
     parser.process(app);
 
     Simulator sim;
@@ -170,6 +176,15 @@ int main(int argc, char *argv[])
     ports.admin = port(adminPort);
     if (!sim.start(ports, &error))
         return fail(error);
+    if (parser.isSet(accessLog)) {
+        QObject::connect(&sim, &Simulator::requestHandled,
+            [](const QString &service, const QString &method, const QString &path, int status) {
+                const QByteArray line = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8()
+                    + ' ' + service.toUtf8() + ' ' + method.toUtf8() + ' ' + path.toUtf8() + ' '
+                    + QByteArray::number(status) + '\n';
+                std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+            });
+    }
 
     if (parser.isSet(kubeconfigs)) {
         const QDir dir(parser.value(kubeconfigs));

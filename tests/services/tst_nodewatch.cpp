@@ -19,6 +19,7 @@ private slots:
     void init();
     void eventsGiveWhatAListGives();
     void goneAsksForAList();
+    void aKlusterFirstListedLateIsWatchedFromItsList();
     void closedAndDroppedWatchesGoOn();
     void refusedCredentialIsAskedForAgain();
     void errorAnswersAreNamedAndWaitedOut();
@@ -202,6 +203,37 @@ void TestNodeWatch::goneAsksForAList()
     QTest::qWait(200);
     QVERIFY(watch.isRunning());
     QVERIFY(why.isEmpty());
+}
+
+void TestNodeWatch::aKlusterFirstListedLateIsWatchedFromItsList()
+{
+    // The simulator keeps a kluster's history from when it is first listed: the world changed before that
+    // (and after the list, elsewhere) must not make a watch from the list's version "too old".
+    SimFixture f;
+    World &w = f.sim.world();
+    for (int i = 0; i < 3; ++i)
+        w.churn(QStringLiteral("demo"), 0, 1);
+    f.sim.watches().observe();
+    KeystoneSession session(&m_client, cloud(f));
+    KlusterFetch kept = fetch(session);
+    QVERIFY(!kept.nodesResourceVersion.isEmpty());
+    ++w.resourceVersionCounter; // a change elsewhere in the world
+    f.sim.watches().observe();
+
+    NodeWatch watch(
+        &m_client, [&f](QObject *, auto done) { done(bearerTarget(f), Error()); }, quick());
+    QString why;
+    connect(&watch, &NodeWatch::relistNeeded, this, [&why](const QString &w) { why = w; });
+    int events = 0;
+    connect(&watch, &NodeWatch::changed, this,
+        [&events](const QList<NodeWatchEvent> &changed, const QString &) { events += int(changed.size()); });
+    watch.start(kept.nodesResourceVersion);
+    QVERIFY(QTest::qWaitFor([&f] { return f.sim.watches().openWatches() == 1; }, 10000));
+    w.churn(QStringLiteral("demo"), 0, 1);
+    f.sim.watches().observe();
+    QVERIFY(QTest::qWaitFor([&events] { return events > 0; }, 10000));
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    QVERIFY(watch.isRunning());
 }
 
 void TestNodeWatch::closedAndDroppedWatchesGoOn()
