@@ -133,29 +133,40 @@ void Connection::refresh(const QString &kluster, bool urgent)
         return;
     }
     m_refreshing.insert(kluster);
-    if (m_fleet)
+    if (m_fleet) {
         QMetaObject::invokeMethod(m_fleet, [f = m_fleet, kluster] { f->refresh(QStringList { kluster }); });
-    else
-        QMetaObject::invokeMethod(m_worker, [w = m_worker, kluster, urgent] { w->refresh(kluster, urgent); });
+    } else {
+        QMetaObject::invokeMethod(
+            m_worker, [w = m_worker, kluster, urgent, askedAt = QDateTime::currentDateTimeUtc()] {
+                w->refresh(kluster, urgent, askedAt);
+            });
+    }
     emit refreshStarted(kluster);
 }
 
 void Connection::refresh(const QStringList &klusters)
 {
-    if (!m_fleet) {
-        for (const QString &k : klusters)
-            refresh(k);
-        return;
-    }
     QStringList asked;
     asked.reserve(klusters.size());
     for (const QString &k : klusters) {
-        if (m_refreshing.contains(k))
-            continue; // answered at once: never for long
+        if (m_refreshing.contains(k)) {
+            if (!m_fleet)
+                m_again.insert(k);
+            continue; // a Prometheus round's is answered at once: never for long
+        }
         m_refreshing.insert(k);
         asked << k;
     }
-    QMetaObject::invokeMethod(m_fleet, [f = m_fleet, asked] { f->refresh(asked); });
+    if (m_fleet) {
+        QMetaObject::invokeMethod(m_fleet, [f = m_fleet, asked] { f->refresh(asked); });
+    } else {
+        // One moment for the round: the refresh that starts first fetches what the project's klusters share
+        // (its servers and ports), and that fetch serves every kluster asked with it. Asked one by one, the
+        // worker's clock ran on between them, and the klusters asked after the fetch began waited for
+        // another.
+        QMetaObject::invokeMethod(m_worker,
+            [w = m_worker, asked, askedAt = QDateTime::currentDateTimeUtc()] { w->refresh(asked, askedAt); });
+    }
     for (const QString &k : std::as_const(asked))
         emit refreshStarted(k);
 }

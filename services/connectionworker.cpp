@@ -331,13 +331,19 @@ void ConnectionWorker::cancelListing()
     emit klustersListed({}, Error::of(Error::Kind::Cancelled, tr("listing cancelled")));
 }
 
-void ConnectionWorker::refresh(const QString &kluster, bool urgent)
+void ConnectionWorker::refresh(const QString &kluster, bool urgent, const QDateTime &askedAt)
 {
     if (m_spec.isSnapshot()) {
         refreshSnapshot(kluster);
         return;
     }
-    m_queue->ask(kluster, QDateTime::currentDateTimeUtc(), urgent);
+    m_queue->ask(kluster, askedAt.isValid() ? askedAt : QDateTime::currentDateTimeUtc(), urgent);
+}
+
+void ConnectionWorker::refresh(const QStringList &klusters, const QDateTime &askedAt)
+{
+    for (const QString &k : klusters)
+        refresh(k, false, askedAt);
 }
 
 void ConnectionWorker::finishRefresh(const RefreshResult &result)

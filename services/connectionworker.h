@@ -37,7 +37,10 @@ public:
     void listKlusters();
     // Stops waiting for a listing under way: said at once as a cancelled listing; its answer is dropped.
     void cancelListing();
-    void refresh(const QString &kluster, bool urgent = false);
+    // `askedAt`: when the console asked (its data is to be no older); invalid: now. A round's klusters are
+    // asked at one moment, so that the first one's fetch of what they share serves them all.
+    void refresh(const QString &kluster, bool urgent = false, const QDateTime &askedAt = QDateTime());
+    void refresh(const QStringList &klusters, const QDateTime &askedAt);
     void cancelRefresh(const QString &kluster);
     void setShown(const QString &kluster);
     void setKeptHistory(const QString &kluster, const KeptHistory &history);

@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QJsonArray>
+#include <QScopeGuard>
 #include <QThread>
 
 // The project's servers kept between refreshes and brought up to date with
@@ -35,6 +36,7 @@ private slots:
     void requestsShareOneFetch();
     void klustersOfAProjectShareWhatTheProjectHas();
     void refreshesOfAConnectionWaitTheirTurn();
+    void aRoundsKlustersShareOneFetchOfTheProject();
     void cancelledRefreshStopsWaiting();
     void clockSteppedBackListsEverything();
     void fleetBeyondTheWatchBoundIsFreshAndCheap();
@@ -558,6 +560,44 @@ void TestServerCache::refreshesOfAConnectionWaitTheirTurn()
     for (const RefreshResult &r : run(0, &unbounded, false))
         QVERIFY2(r.errors.isEmpty() && r.fetch, qPrintable(SourceError::joined(r.errors)));
     QVERIFY2(unbounded > 2, qPrintable(QString::number(unbounded)));
+}
+
+void TestServerCache::aRoundsKlustersShareOneFetchOfTheProject()
+{
+    // A round's klusters are asked at one moment: the first one's fetch of the project's servers serves the
+    // others waiting their turn (one at a time here), however soon it began after they were asked.
+    qRegisterMetaType<RefreshResult>();
+    Simulator sim;
+    Scenario::generate(sim.world(), 10, 6); // a fleet of 6 klusters in one project
+    QString error;
+    QVERIFY2(sim.start(Simulator::Ports(), &error), qPrintable(error));
+    QThread worker;
+    worker.start();
+    const auto stop = qScopeGuard([&worker] {
+        worker.quit();
+        worker.wait();
+    });
+    {
+        Connection connection(fleetSpec(sim, 1), &worker);
+        int results = 0;
+        connect(&connection, &Connection::refreshed, this, [&results](const RefreshResult &r) {
+            QVERIFY2(r.errors.isEmpty() && r.fetch, qPrintable(SourceError::joined(r.errors)));
+            ++results;
+        });
+        connection.refresh(sim.world().klusters.first().name); // the session and the first list
+        QVERIFY(QTest::qWaitFor([&results] { return results == 1; }, 60000));
+        const qint64 compute = sim.requestCount(QStringLiteral("compute"));
+        QStringList round;
+        for (const SimKluster &k : sim.world().klusters)
+            round << k.name;
+        // The window busy with each refresh said started (its rows, its counts): the worker runs ahead.
+        const QMetaObject::Connection busy
+            = connect(&connection, &Connection::refreshStarted, this, [] { QThread::msleep(30); });
+        connection.refresh(round);
+        disconnect(busy);
+        QVERIFY(QTest::qWaitFor([&results] { return results == 7; }, 60000));
+        QCOMPARE(sim.requestCount(QStringLiteral("compute")) - compute, 1); // one changes-since for all six
+    }
 }
 
 void TestServerCache::cancelledRefreshStopsWaiting()
