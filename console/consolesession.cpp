@@ -25,7 +25,14 @@ ConsoleSession::ConsoleSession(QObject *parent)
     , m_team(new TeamRepairs(m_registry, this))
     , m_bootEvidence(new BootEvidenceStore(m_registry, this))
     , m_exportedReports(new ExportedReports(m_registry, this))
+    , m_lastKlusterLater(new QTimer(this))
 {
+    m_lastKlusterLater->setSingleShot(true);
+    m_lastKlusterLater->setInterval(2000);
+    connect(m_lastKlusterLater, &QTimer::timeout, this, [this] {
+        if (!m_current.kluster.isEmpty())
+            Settings::lastKluster().setValue(m_current.toString());
+    });
     m_history->open(Settings::historyDays().value(), Settings::historyMegabytes().value());
     connect(m_refreshes, &RefreshCoordinator::recordable, m_history, &HistoryClient::record);
     // What the history kept of the router's routes (route-recycled) and since when the findings are open
@@ -72,17 +79,10 @@ ConsoleSession::ConsoleSession(QObject *parent)
     });
 }
 
-namespace {
-
-const QString lastKlusterLater = QStringLiteral("lastKlusterLater");
-
-} // namespace
-
 ConsoleSession::~ConsoleSession()
 {
     // The kluster shown last, if not written yet.
-    if (auto *later = findChild<QTimer *>(lastKlusterLater, Qt::FindDirectChildrenOnly);
-        later && later->isActive() && !m_current.kluster.isEmpty())
+    if (m_lastKlusterLater->isActive() && !m_current.kluster.isEmpty())
         Settings::lastKluster().setValue(m_current.toString());
     delete m_registry; // the connections first (their workers on the network thread), then that thread
     delete m_history; // the last record written whole
@@ -98,18 +98,7 @@ void ConsoleSession::setCurrent(const KlusterKey &key)
         return;
     // Remembered for the next run once the selection rests (and when the session ends): the settings file is
     // written and synced to disk each time, too slow for every arrow key in the sidebar.
-    auto *later = findChild<QTimer *>(lastKlusterLater, Qt::FindDirectChildrenOnly);
-    if (!later) {
-        later = new QTimer(this);
-        later->setObjectName(lastKlusterLater);
-        later->setSingleShot(true);
-        later->setInterval(2000);
-        connect(later, &QTimer::timeout, this, [this] {
-            if (!m_current.kluster.isEmpty())
-                Settings::lastKluster().setValue(m_current.toString());
-        });
-    }
-    later->start();
+    m_lastKlusterLater->start();
 }
 
 void ConsoleSession::showCurrent()

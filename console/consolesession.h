@@ -17,6 +17,7 @@ class RefreshCoordinator;
 class TeamRepairs;
 class BootEvidenceStore;
 class ExportedReports;
+class QTimer;
 
 // The console without its window (Wireshark's CaptureFile, qBittorrent's Session): the klusters and their
 // data (KlusterStore), the connections, the refreshes, the history, the alerts and the team's repairs; and
@@ -108,6 +109,8 @@ private:
     BootEvidenceStore *m_bootEvidence;
     ExportedReports *m_exportedReports;
     KlusterKey m_current;
+    // Writes m_current to the settings once the selection rests (a write syncs the file to disk).
+    QTimer *m_lastKlusterLater;
     KlusterKey m_shownKey; // whose rows the views hold
     QHash<KlusterKey, QStringList> m_viewFilters;
 };

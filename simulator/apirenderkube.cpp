@@ -198,12 +198,7 @@ RunningServers runningServers(const World &w)
 
 QJsonObject kluster(const World &w, const SimKluster &k)
 {
-    RunningServers running;
-    for (const SimServer &s : w.servers) {
-        if (s.kluster == k.name && s.status == QLatin1String("ACTIVE"))
-            ++running[s.kluster + QLatin1Char('/') + s.pool];
-    }
-    return kluster(w, k, running);
+    return kluster(w, k, runningServers(w));
 }
 
 QJsonObject kluster(const World &w, const SimKluster &k, const RunningServers &running)

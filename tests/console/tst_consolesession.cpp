@@ -429,55 +429,6 @@ void TestConsoleSession::teamRepairsKeptWhenEventsCannotBeRead()
     QVERIFY(session.team()->seen(demo)->error.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestConsoleSession)
-#include "tst_consolesession.moc"
-
-// A listing of 2,500 klusters goes into the kluster list 1,000 a turn of the event loop, the window answering
-// between slices; a kluster's data that came while it waited goes in with its slice; nothing is lost.
-void TestConsoleSession::aListingOfThousandsGoesInASliceATurn()
-{
-    ConsoleSession session;
-    ConsoleModels models(&session);
-    ConnectionSpec spec;
-    spec.name = QStringLiteral("team");
-    spec.prometheus.url
-        = QUrl(QStringLiteral("http://127.0.0.1:9")); // refused: its own listing fails at once
-    spec.readOnly = true;
-    session.registry()->add(spec, false);
-    QTRY_VERIFY(!session.store()->isListing(QStringLiteral("team")));
-    QStringList names;
-    for (int i = 0; i < 2500; ++i)
-        names << QStringLiteral("k%1").arg(i, 4, 10, QLatin1Char('0'));
-    const auto rows = [&models] {
-        int n = 0;
-        for (int r = 0; r < models.klusters()->rowCount(); ++r)
-            n += models.klusters()->index(r, 0).data(KlustersModel::KlusterRole).toString().isEmpty() ? 0 : 1;
-        return n;
-    };
-    session.store()->setListed(QStringLiteral("team"), names, Error());
-    QCOMPARE(rows(), 1000); // the first slice at once
-    // The last kluster's data comes before its slice.
-    auto exported = std::make_shared<ExportedFleet::Kluster>();
-    exported->name = QStringLiteral("k2499");
-    exported->present = exported->up = true;
-    exported->reading = Reading::Fresh;
-    exported->standing.worst = Severity::Critical;
-    exported->standing.critical = 3;
-    session.store()->setExported(
-        { QStringLiteral("team"), QStringLiteral("k2499") }, exported, QDateTime::currentDateTimeUtc());
-    QCOMPARE(
-        models.klusters()->rowOf(QStringLiteral("team"), QStringLiteral("k2499")), -1); // waits its slice
-    int turns = 0;
-    while (rows() < 2500 && turns < 10) {
-        QCoreApplication::sendPostedEvents(); // one pass over what is posted: one slice
-        ++turns;
-    }
-    QCOMPARE(rows(), 2500);
-    QCOMPARE(turns, 2);
-    const int row = models.klusters()->rowOf(QStringLiteral("team"), QStringLiteral("k2499"));
-    QCOMPARE(models.klusters()->index(row, 0).data(KlustersModel::CriticalCountRole).toInt(), 3);
-}
-
 void TestConsoleSession::pacedWorkYieldsBetweenTurnsInOrder()
 {
     // Fifty pieces of 3 ms each (busy, as the window's work is) within an 8 ms budget: a turn of the event
@@ -539,3 +490,52 @@ void TestConsoleSession::refreshAskedWhileItsLastResultWaits()
     QTRY_COMPARE_WITH_TIMEOUT(applied.size(), 2, 30000);
     QTRY_COMPARE(session.refreshes()->pending(), 0);
 }
+
+// A listing of 2,500 klusters goes into the kluster list 1,000 a turn of the event loop, the window answering
+// between slices; a kluster's data that came while it waited goes in with its slice; nothing is lost.
+void TestConsoleSession::aListingOfThousandsGoesInASliceATurn()
+{
+    ConsoleSession session;
+    ConsoleModels models(&session);
+    ConnectionSpec spec;
+    spec.name = QStringLiteral("team");
+    spec.prometheus.url
+        = QUrl(QStringLiteral("http://127.0.0.1:9")); // refused: its own listing fails at once
+    spec.readOnly = true;
+    session.registry()->add(spec, false);
+    QTRY_VERIFY(!session.store()->isListing(QStringLiteral("team")));
+    QStringList names;
+    for (int i = 0; i < 2500; ++i)
+        names << QStringLiteral("k%1").arg(i, 4, 10, QLatin1Char('0'));
+    const auto rows = [&models] {
+        int n = 0;
+        for (int r = 0; r < models.klusters()->rowCount(); ++r)
+            n += models.klusters()->index(r, 0).data(KlustersModel::KlusterRole).toString().isEmpty() ? 0 : 1;
+        return n;
+    };
+    session.store()->setListed(QStringLiteral("team"), names, Error());
+    QCOMPARE(rows(), 1000); // the first slice at once
+    // The last kluster's data comes before its slice.
+    auto exported = std::make_shared<ExportedFleet::Kluster>();
+    exported->name = QStringLiteral("k2499");
+    exported->present = exported->up = true;
+    exported->reading = Reading::Fresh;
+    exported->standing.worst = Severity::Critical;
+    exported->standing.critical = 3;
+    session.store()->setExported(
+        { QStringLiteral("team"), QStringLiteral("k2499") }, exported, QDateTime::currentDateTimeUtc());
+    QCOMPARE(
+        models.klusters()->rowOf(QStringLiteral("team"), QStringLiteral("k2499")), -1); // waits its slice
+    int turns = 0;
+    while (rows() < 2500 && turns < 10) {
+        QCoreApplication::sendPostedEvents(); // one pass over what is posted: one slice
+        ++turns;
+    }
+    QCOMPARE(rows(), 2500);
+    QCOMPARE(turns, 2);
+    const int row = models.klusters()->rowOf(QStringLiteral("team"), QStringLiteral("k2499"));
+    QCOMPARE(models.klusters()->index(row, 0).data(KlustersModel::CriticalCountRole).toInt(), 3);
+}
+
+QTEST_GUILESS_MAIN(TestConsoleSession)
+#include "tst_consolesession.moc"
