@@ -74,13 +74,17 @@ public:
     ConnectionStatus status(const QString &name) const;
     bool anyLive() const; // a connection to a cloud, not only snapshots
     bool isEmpty() const { return m_connections.isEmpty(); }
-    // How a connection stands changed (its listing or a kluster's refresh came back): said as changed().
-    void noteStatusChanged() { emit changed(); }
+    // How a connection stands changed (its listing or a kluster's refresh came back): said as
+    // statusChanged().
+    void noteStatusChanged() { emit statusChanged(); }
 
 signals:
     void added(Connection *connection);
     void removed(const QString &name);
-    void changed(); // added, removed, or how one stands
+    void changed(); // one added, removed or replaced
+    // How one stands (status()): after its listing and after each kluster's refresh, ten thousand times in
+    // a Prometheus round.
+    void statusChanged();
     void secretStored(const QString &name);
     // A secret given is kept for this session only (no keychain, or it refused): `notice` says so and what
     // to do next time.

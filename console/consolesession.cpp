@@ -61,9 +61,14 @@ ConsoleSession::ConsoleSession(QObject *parent)
     // their file.)
     connect(m_store, &KlusterStore::klustersAdded, this,
         [this](const QString &connection, const QStringList &added) {
-            const QSet<QString> marked = protectedKlusters();
-            for (const QString &k : added) {
-                if (marked.contains(KlusterKey { connection, k }.toString())) {
+            const Connection *c = m_registry->connection(connection);
+            if (c && c->spec().protectedRepairs) { // every kluster of it
+                emit protectionChanged();
+                return;
+            }
+            for (const QString &marked : Settings::protectedKlusters().value()) { // the few marked
+                const KlusterKey k = KlusterKey::fromString(marked);
+                if (k.connection == connection && added.contains(k.kluster)) {
                     emit protectionChanged();
                     return;
                 }

@@ -52,7 +52,8 @@ public:
     void setListing(const QString &connection);
     bool isListing(const QString &connection) const { return m_listing.contains(connection); }
     // The listing came back: `klusters`, or `error` (the klusters known so far stay). New klusters are added
-    // (klusterAdded); when it succeeded, those it no longer lists are said to be gone (klusterGone).
+    // (klustersAdded, once for the listing); when it succeeded, those it no longer lists are said to be gone
+    // (klusterGone).
     void setListed(const QString &connection, const QStringList &klusters, const Error &error);
     // The listing was cancelled: the klusters known and how the last listing went stay as they were.
     void setListingCancelled(const QString &connection) { m_listing.remove(connection); }
@@ -106,9 +107,8 @@ public:
     Retired takeRetired() { return std::exchange(m_retired, {}); }
 
 signals:
-    void klusterAdded(const KlusterKey &key);
-    // The klusters a listing added, once for the listing (after each klusterAdded): what a view follows to
-    // add a thousand rows at once rather than one by one.
+    // The klusters a listing added, in its order, once for the listing: what a view follows to add a thousand
+    // rows at once rather than one by one.
     void klustersAdded(const QString &connection, const QStringList &klusters);
     void klusterGone(const KlusterKey &key); // listed before, no longer
     void klusterFetched(const KlusterKey &key);

@@ -42,10 +42,13 @@ void RefreshCoordinator::wire(Connection *connection)
         });
     // Under way at once (the round is not settled while its results wait their turn), counted: a refresh
     // asked for again may start before the last one's result, still waiting, is applied.
-    connect(connection, &Connection::refreshStarted, this, [this, name](const QString &k) {
-        const KlusterKey key { name, k };
-        ++m_awaited[key];
-        m_store->setRefreshing(key, true);
+    connect(connection, &Connection::refreshesStarted, this, [this, name](const QStringList &klusters) {
+        m_awaited.reserve(m_awaited.size() + klusters.size());
+        for (const QString &k : klusters) {
+            const KlusterKey key { name, k };
+            ++m_awaited[key];
+            m_store->setRefreshing(key, true);
+        }
     });
     connect(connection, &Connection::refreshed, this, [this, name](const RefreshResult &result) {
         m_incoming->post(name, [this, result] { onRefreshed(result); });

@@ -84,7 +84,7 @@ namespace {
 class ListingSlices : public QObject
 {
 public:
-    static constexpr qsizetype Slice = 1000;
+    static constexpr qsizetype Slice = 500;
     using Apply = std::function<void(const QString &connection, const QStringList &slice)>;
 
     explicit ListingSlices(QObject *parent)
@@ -105,10 +105,10 @@ public:
         }
         Waiting &w = m_waiting[connection];
         w.names += added;
+        w.held.reserve(w.held.size() + added.size());
         for (const QString &k : added)
             w.held.insert(k);
-        if (!w.scheduled)
-            step(connection); // the first slice at once
+        stepLater(connection); // the first slice too: the listing's own turn is long enough
     }
     void drop(const QString &connection) { m_waiting.remove(connection); }
 
@@ -129,22 +129,27 @@ private:
         w->next += slice.size();
         for (const QString &k : slice)
             w->held.remove(k);
-        const bool more = w->next < w->names.size();
-        if (more) {
-            w->scheduled = true;
-            QMetaObject::invokeMethod(
-                this,
-                [this, connection] {
-                    if (const auto again = m_waiting.find(connection); again != m_waiting.end()) {
-                        again->scheduled = false;
-                        step(connection);
-                    }
-                },
-                Qt::QueuedConnection);
-        } else {
+        if (w->next < w->names.size())
+            stepLater(connection);
+        else
             m_waiting.erase(w);
-        }
         m_apply(connection, slice);
+    }
+    void stepLater(const QString &connection)
+    {
+        Waiting &w = m_waiting[connection];
+        if (w.scheduled)
+            return;
+        w.scheduled = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this, connection] {
+                if (const auto again = m_waiting.find(connection); again != m_waiting.end()) {
+                    again->scheduled = false;
+                    step(connection);
+                }
+            },
+            Qt::QueuedConnection);
     }
 
     Apply m_apply;

@@ -459,9 +459,12 @@ QVariant KlusterGroups::groupData(const Group &group, int column, int role) cons
     const int critical = sums.critical, warning = sums.warning, diagnosed = sums.diagnosed,
               inDoubt = sums.inDoubt, incomplete = sums.incomplete;
     const QDateTime &oldest = sums.oldest;
-    const QString label = regions.isEmpty()
-        ? group.connection
-        : tr("%1 · %2").arg(group.connection, regions.join(QStringLiteral(", ")));
+    // Made for the roles that show it only: a view asks for a dozen roles of the row after each change, and
+    // a fleet's regions are many.
+    const auto label = [&] {
+        return regions.isEmpty() ? group.connection
+                                 : tr("%1 · %2").arg(group.connection, regions.join(QStringLiteral(", ")));
+    };
     const auto count = [&](int n) {
         if (diagnosed == 0)
             return QVariant(QStringLiteral("—"));
@@ -500,7 +503,7 @@ QVariant KlusterGroups::groupData(const Group &group, int column, int role) cons
     case Qt::DisplayRole:
         switch (column) {
         case KlustersModel::KlusterColumn:
-            return tr("%1 (%2)").arg(label).arg(group.rows.size());
+            return tr("%1 (%2)").arg(label()).arg(group.rows.size());
         case KlustersModel::ConnectionColumn:
             return group.connection;
         case KlustersModel::WorstColumn:
@@ -518,7 +521,7 @@ QVariant KlusterGroups::groupData(const Group &group, int column, int role) cons
     case KlustersModel::SortRole: {
         // By its worst kluster: the extreme of its klusters' own sort values.
         if (column == KlustersModel::KlusterColumn || group.rows.isEmpty())
-            return label;
+            return label();
         if (column == KlustersModel::WorstColumn)
             return sums.worstRank; // kept with the sums: the list sorts by it on every change
         const bool lowestFirst

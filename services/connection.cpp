@@ -141,7 +141,7 @@ void Connection::refresh(const QString &kluster, bool urgent)
                 w->refresh(kluster, urgent, askedAt);
             });
     }
-    emit refreshStarted(kluster);
+    emit refreshesStarted(QStringList { kluster });
 }
 
 void Connection::refresh(const QStringList &klusters)
@@ -167,8 +167,8 @@ void Connection::refresh(const QStringList &klusters)
         QMetaObject::invokeMethod(m_worker,
             [w = m_worker, asked, askedAt = QDateTime::currentDateTimeUtc()] { w->refresh(asked, askedAt); });
     }
-    for (const QString &k : std::as_const(asked))
-        emit refreshStarted(k);
+    if (!asked.isEmpty())
+        emit refreshesStarted(asked);
 }
 
 void Connection::cancelRefresh(const QString &kluster)

@@ -138,8 +138,9 @@ signals:
     // `inShard` of them this shard's (those klustersListed gives).
     void shardListed(int inShard, int listed);
     void identityRead(const QString &summary); // "demo · member, reader · project flightdeck-demo"
-    // A refresh of `kluster` is under way (asked for, or asked for again while one ran) until refreshed().
-    void refreshStarted(const QString &kluster);
+    // Refreshes of `klusters` are under way (asked for, or asked for again while one ran), each until its
+    // refreshed(): said once for what was asked at once (a round's ten thousand, one signal).
+    void refreshesStarted(const QStringList &klusters);
     void refreshed(const RefreshResult &result);
     // The nodes' watch brought changes: the kluster's data with them applied, diagnosed again (the rest is
     // as the last refresh fetched it).

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -53,6 +54,15 @@ ConnectionsDialog::ConnectionsDialog(ConnectionRegistry *registry, QWidget *pare
     connect(m_list, &QTreeWidget::currentItemChanged, this, &ConnectionsDialog::updateButtons);
     connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this] { emit editRequested(selected()); });
     connect(m_registry, &ConnectionRegistry::changed, this, &ConnectionsDialog::reload);
+    // How each stands, at most four times a second: a round of ten thousand klusters says it after each.
+    auto *reloadLater = new QTimer(this);
+    reloadLater->setSingleShot(true);
+    reloadLater->setInterval(250);
+    connect(reloadLater, &QTimer::timeout, this, &ConnectionsDialog::reload);
+    connect(m_registry, &ConnectionRegistry::statusChanged, reloadLater, [reloadLater] {
+        if (!reloadLater->isActive())
+            reloadLater->start();
+    });
 
     auto *side = new QVBoxLayout;
     for (QPushButton *b : { m_add, m_edit, m_test, m_remove })

@@ -591,8 +591,8 @@ void TestServerCache::aRoundsKlustersShareOneFetchOfTheProject()
         for (const SimKluster &k : sim.world().klusters)
             round << k.name;
         // The window busy with each refresh said started (its rows, its counts): the worker runs ahead.
-        const QMetaObject::Connection busy
-            = connect(&connection, &Connection::refreshStarted, this, [] { QThread::msleep(30); });
+        const QMetaObject::Connection busy = connect(&connection, &Connection::refreshesStarted, this,
+            [](const QStringList &klusters) { QThread::msleep(30 * klusters.size()); });
         connection.refresh(round);
         disconnect(busy);
         QVERIFY(QTest::qWaitFor([&results] { return results == 7; }, 60000));
