@@ -19,8 +19,25 @@ void FilterModel::setGrouped(int childOrderColumn)
 void FilterModel::setHeadings()
 {
     m_headings = true;
-    setRecursiveFilteringEnabled(true);
-    invalidateRowsFilter();
+    refilterRows();
+}
+
+bool FilterModel::filtering() const
+{
+    return !m_query.isEmpty() || m_minimumSeverity || m_predicate;
+}
+
+void FilterModel::refilterRows()
+{
+    // Headings: their rows' matches decide for them (recursive filtering) only while something filters.
+    // Recursive, Qt looks at a row's heading again after every change of the row, and the tree view then
+    // sizes the heading's row again (the first row of the view): a round of ten thousand klusters' results
+    // sized the sidebar's first heading ten thousand times, a third of the window's time. With nothing
+    // filtering every heading is shown (a group has a row from its start to its end).
+    if (m_headings && isRecursiveFilteringEnabled() != filtering())
+        setRecursiveFilteringEnabled(filtering()); // the rows filtered again
+    else
+        invalidateRowsFilter();
 }
 
 void FilterModel::setGroupsFirst(bool on)
@@ -34,20 +51,20 @@ void FilterModel::setGroupsFirst(bool on)
 void FilterModel::setText(const QString &text)
 {
     m_query = FilterQuery::parse(text, m_fields);
-    invalidateRowsFilter();
+    refilterRows();
     emit queryChanged();
 }
 
 void FilterModel::setMinimumSeverity(std::optional<Severity> least)
 {
     m_minimumSeverity = least;
-    invalidateRowsFilter();
+    refilterRows();
 }
 
 void FilterModel::setPredicate(std::function<bool(const QModelIndex &)> predicate)
 {
     m_predicate = std::move(predicate);
-    invalidateRowsFilter();
+    refilterRows();
 }
 
 bool FilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
@@ -55,7 +72,7 @@ bool FilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParen
     const QAbstractItemModel *source = sourceModel();
     const QModelIndex row = source->index(sourceRow, 0, sourceParent);
     if (m_headings && !sourceParent.isValid())
-        return false; // shown for its rows (recursive filtering), never on its own
+        return !filtering(); // else shown for its rows that match (recursive filtering), never on its own
     if (m_groupsFirst && !sourceParent.isValid() && source->hasChildren(row)) {
         // A group: shown for its rows (recursive filtering), or with all of them when the filter names it.
         if (m_query.isEmpty() || (m_predicate && !m_predicate(row)))

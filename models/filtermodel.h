@@ -53,6 +53,9 @@ protected:
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 
 private:
+    bool filtering() const; // a query, a least severity or a predicate
+    void refilterRows();
+
     QStringList m_fields;
     FilterQuery m_query;
     std::optional<Severity> m_minimumSeverity;

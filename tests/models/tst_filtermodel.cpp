@@ -4,11 +4,67 @@
 #include "tests/common/worldbuilder.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QTest>
 
 // Filtering and sorting the console's tables: the filter syntax (free words
 // on names, field:value, -exclusion, quotes), severities, and an order that
 // never changes between runs.
+// Headings over rows, two levels, each row's text settable: the sidebar's shape without its models.
+class HeadingsTree : public QAbstractItemModel
+{
+public:
+    struct Heading
+    {
+        QString name;
+        QStringList rows;
+    };
+    explicit HeadingsTree(QList<Heading> headings)
+        : m_headings(std::move(headings))
+    { }
+    void setRow(int heading, int row, const QString &text)
+    {
+        m_headings[heading].rows[row] = text;
+        const QModelIndex at = index(row, 0, index(heading, 0));
+        emit dataChanged(at, at);
+    }
+    QModelIndex index(int row, int column, const QModelIndex &parent = QModelIndex()) const override
+    {
+        if (column != 0 || row < 0)
+            return QModelIndex();
+        if (!parent.isValid())
+            return row < m_headings.size() ? createIndex(row, 0, quintptr(0)) : QModelIndex();
+        if (parent.internalId() != 0 || row >= m_headings.at(parent.row()).rows.size())
+            return QModelIndex();
+        return createIndex(row, 0, quintptr(parent.row() + 1));
+    }
+    QModelIndex parent(const QModelIndex &child) const override
+    {
+        return child.isValid() && child.internalId() != 0
+            ? createIndex(int(child.internalId() - 1), 0, quintptr(0))
+            : QModelIndex();
+    }
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override
+    {
+        if (!parent.isValid())
+            return int(m_headings.size());
+        return parent.internalId() == 0 && parent.column() == 0 ? int(m_headings.at(parent.row()).rows.size())
+                                                                : 0;
+    }
+    int columnCount(const QModelIndex & = QModelIndex()) const override { return 1; }
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override
+    {
+        if (!index.isValid() || role != Qt::DisplayRole)
+            return QVariant();
+        if (index.internalId() == 0)
+            return m_headings.at(index.row()).name;
+        return m_headings.at(int(index.internalId() - 1)).rows.at(index.row());
+    }
+
+private:
+    QList<Heading> m_headings;
+};
+
 class TestFilterModel : public QObject
 {
     Q_OBJECT
@@ -17,6 +73,7 @@ private slots:
     void filterAndSort();
     void wordsMatchNamesNotProse();
     void equalRowsKeepTheirOrder();
+    void headingsShowTheRowsThatMatch();
 };
 
 void TestFilterModel::querySyntax()
@@ -135,6 +192,55 @@ void TestFilterModel::equalRowsKeepTheirOrder()
     }
     QCOMPARE(orders[0], orders[1]);
     QVERIFY(orders[0].first().endsWith(QStringLiteral("aaaaa")));
+}
+
+// The sidebar's tree (headings over rows): a heading is shown with the rows that match, or with all of them
+// when nothing filters; a row's change says nothing of its heading then (Qt's recursive filtering looked at
+// the heading again after every row's change, and the view sized its row again: ten thousand times a round).
+void TestFilterModel::headingsShowTheRowsThatMatch()
+{
+    HeadingsTree tree({ { QStringLiteral("lab"), { QStringLiteral("alpha"), QStringLiteral("beta") } },
+        { QStringLiteral("prod"), { QStringLiteral("gamma") } } });
+    FilterModel filter;
+    filter.setHeadings();
+    filter.setSourceModel(&tree);
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    filter.sort(0);
+    const auto shown = [&filter] {
+        QStringList out;
+        for (int h = 0; h < filter.rowCount(); ++h) {
+            const QModelIndex at = filter.index(h, 0);
+            QStringList rows;
+            for (int r = 0; r < filter.rowCount(at); ++r)
+                rows << filter.index(r, 0, at).data().toString();
+            rows.sort(); // (no sort values here: their order is not what is tested)
+            out << at.data().toString() + QLatin1Char(':') + rows.join(QLatin1Char(','));
+        }
+        out.sort();
+        return out;
+    };
+    QCOMPARE(shown(), (QStringList { QStringLiteral("lab:alpha,beta"), QStringLiteral("prod:gamma") }));
+
+    // Nothing filters: a row's change is said of the row alone.
+    QSignalSpy changed(&filter, &QAbstractItemModel::dataChanged);
+    tree.setRow(0, 1, QStringLiteral("beta2"));
+    QCOMPARE(changed.size(), 1);
+    QVERIFY(changed.first().first().value<QModelIndex>().parent().isValid());
+
+    // Filtering: the headings with a row that matches, with those rows only.
+    filter.setText(QStringLiteral("gamma"));
+    QCOMPARE(shown(), QStringList { QStringLiteral("prod:gamma") });
+    // A row that comes to match brings its heading back.
+    tree.setRow(0, 0, QStringLiteral("gamma-alpha"));
+    QCOMPARE(shown(), (QStringList { QStringLiteral("lab:gamma-alpha"), QStringLiteral("prod:gamma") }));
+    // And the last row that matched takes it away.
+    tree.setRow(1, 0, QStringLiteral("delta"));
+    QCOMPARE(shown(), QStringList { QStringLiteral("lab:gamma-alpha") });
+
+    // The filter cleared: every heading with all its rows.
+    filter.setText(QString());
+    QCOMPARE(
+        shown(), (QStringList { QStringLiteral("lab:beta2,gamma-alpha"), QStringLiteral("prod:delta") }));
 }
 
 QTEST_GUILESS_MAIN(TestFilterModel)
