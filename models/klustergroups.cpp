@@ -223,8 +223,9 @@ void KlusterGroups::groupChangedLater(quintptr id)
     // Its sums are made again when asked; that they changed is said once per turn of the event loop: a round
     // of ten thousand klusters changes each once, and whoever listens (a sort, a filter) asks for the sums of
     // all its klusters each time it is told.
+    const bool posted = !m_changedGroups.isEmpty(); // the call that says them is on its way
     m_changedGroups.insert(id);
-    if (m_changedGroups.size() > 1)
+    if (posted)
         return;
     QMetaObject::invokeMethod(
         this,

@@ -6,6 +6,7 @@
 #include "tests/common/worldbuilder.h"
 
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
 #include <QSignalSpy>
 #include <QTest>
 #include <algorithm>
@@ -21,6 +22,7 @@ private slots:
     void failedConnectionHasARow();
     void groupedByConnection();
     void groupSumsFollowEveryChange();
+    void groupChangeSaidOncePerTurn();
     void fleetTilesGroupFilterAndCount();
     void oneRankingAndOneVocabulary();
 };
@@ -399,6 +401,43 @@ void TestKlustersModel::groupSumsFollowEveryChange()
             }
         }
     }
+}
+
+// A turn's changes of a group's klusters say the group changed once, after them, with one call posted (a
+// round's result a kluster, ten thousand in a group: not ten thousand calls).
+void TestKlustersModel::groupChangeSaidOncePerTurn()
+{
+    KlustersModel model;
+    KlusterGroups groups;
+    groups.setSourceModel(&model);
+    QStringList names;
+    for (int i = 0; i < 50; ++i)
+        names << QStringLiteral("k%1").arg(i);
+    model.setKlusters(QStringLiteral("team"), names);
+    QCoreApplication::sendPostedEvents();
+    struct Calls : QObject
+    {
+        int posted = 0;
+        bool eventFilter(QObject *, QEvent *event) override
+        {
+            posted += event->type() == QEvent::MetaCall ? 1 : 0;
+            return false;
+        }
+    } calls;
+    groups.installEventFilter(&calls);
+    QSignalSpy changed(&groups, &QAbstractItemModel::dataChanged);
+    for (const QString &k : std::as_const(names))
+        model.setError(QStringLiteral("team"), k, QStringLiteral("unreachable"));
+    const auto headings = [&changed] {
+        return std::count_if(changed.cbegin(), changed.cend(), [](const QList<QVariant> &args) {
+            return !args.first().value<QModelIndex>().parent().isValid();
+        });
+    };
+    QCOMPARE(headings(), 0); // not yet
+    QCoreApplication::sendPostedEvents();
+    QCOMPARE(calls.posted, 1);
+    QCOMPARE(headings(), 1);
+    QCOMPARE(groups.index(0, 0).data(KlustersModel::KeyRole).toString(), QStringLiteral("team"));
 }
 
 void TestKlustersModel::groupedByConnection()
