@@ -177,6 +177,7 @@ void OverviewPage::clear(const QString &message)
     showIncidents({}, {}, {}, false);
     showAlerts({});
     m_trendCaption->clear();
+    m_trend.reset(); // its charts not drawn after all
     m_drawn.clear();
     for (QChartView *v :
         { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings }) {
@@ -504,7 +505,6 @@ QChartView *OverviewPage::trendChart(int which) const
 
 void OverviewPage::showTrend(const HistoryTrend &trend)
 {
-    const QPalette pal = palette();
     int failures = 0;
     int incomplete = 0;
     for (const HistorySample &s : trend.samples) {
@@ -525,26 +525,53 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
                         : tr(", %n repair(s) (green marks)", nullptr, int(trend.repairs.size())))
                 + QStringLiteral("."));
 
-    bool redrawn = false;
+    // Its charts one a turn: each chart's scene is updated and painted in the turn after it changed, and the
+    // three at once held the window 40–60 ms beside a region's refresh. A newer trend starts them again.
+    m_trend = std::make_shared<const HistoryTrend>(trend);
+    m_trendNext = 0;
+    if (!m_trendPosted) {
+        m_trendPosted = true;
+        QMetaObject::invokeMethod(this, &OverviewPage::drawNextTrend, Qt::QueuedConnection);
+    }
+}
+
+void OverviewPage::drawNextTrend()
+{
+    m_trendPosted = false;
+    if (!m_trend || m_trendNext >= 3)
+        return; // cleared meanwhile, or drawn
+    const HistoryTrend &trend = *m_trend;
+    const QPalette pal = palette();
     const QColor warn = SeverityStyle::colour(Severity::Warning);
     const QColor crit = SeverityStyle::colour(Severity::Critical);
-    redrawn |= TrendChart::draw(m_trendRoutes, tr("Routes against the limit"),
-        { { tr("routes"), SeverityStyle::colour(std::nullopt).darker(130),
-              [](const HistorySample &s) { return double(s.routes); } },
-            { tr("limit"), ChartStyle::Neutral,
-                [](const HistorySample &s) { return double(s.maxRoutes); } } },
-        trend, pal, m_trendRoutes->width() < NarrowChart, m_drawn[m_trendRoutes]);
-    redrawn |= TrendChart::draw(m_trendNodes, tr("Ready nodes against expected"),
-        { { tr("Ready"), SeverityStyle::colour(std::nullopt).darker(130),
-              [](const HistorySample &s) { return double(s.nodesReady); } },
-            { tr("expected"), ChartStyle::Neutral,
-                [](const HistorySample &s) { return double(s.nodesExpected); } } },
-        trend, pal, m_trendNodes->width() < NarrowChart, m_drawn[m_trendNodes]);
-    redrawn |= TrendChart::draw(m_trendFindings, tr("Findings by severity"),
-        { { tr("critical"), crit, [](const HistorySample &s) { return double(s.critical); } },
-            { tr("warning"), warn, [](const HistorySample &s) { return double(s.warning); } } },
-        trend, pal, m_trendFindings->width() < NarrowChart, m_drawn[m_trendFindings]);
-    if (redrawn)
+    const int which = m_trendNext++;
+    if (which == 0) {
+        m_trendRedrawn |= TrendChart::draw(m_trendRoutes, tr("Routes against the limit"),
+            { { tr("routes"), SeverityStyle::colour(std::nullopt).darker(130),
+                  [](const HistorySample &s) { return double(s.routes); } },
+                { tr("limit"), ChartStyle::Neutral,
+                    [](const HistorySample &s) { return double(s.maxRoutes); } } },
+            trend, pal, m_trendRoutes->width() < NarrowChart, m_drawn[m_trendRoutes]);
+    } else if (which == 1) {
+        m_trendRedrawn |= TrendChart::draw(m_trendNodes, tr("Ready nodes against expected"),
+            { { tr("Ready"), SeverityStyle::colour(std::nullopt).darker(130),
+                  [](const HistorySample &s) { return double(s.nodesReady); } },
+                { tr("expected"), ChartStyle::Neutral,
+                    [](const HistorySample &s) { return double(s.nodesExpected); } } },
+            trend, pal, m_trendNodes->width() < NarrowChart, m_drawn[m_trendNodes]);
+    } else {
+        m_trendRedrawn |= TrendChart::draw(m_trendFindings, tr("Findings by severity"),
+            { { tr("critical"), crit, [](const HistorySample &s) { return double(s.critical); } },
+                { tr("warning"), warn, [](const HistorySample &s) { return double(s.warning); } } },
+            trend, pal, m_trendFindings->width() < NarrowChart, m_drawn[m_trendFindings]);
+    }
+    if (m_trendNext < 3) {
+        m_trendPosted = true;
+        QMetaObject::invokeMethod(this, &OverviewPage::drawNextTrend, Qt::QueuedConnection);
+        return;
+    }
+    m_trend.reset();
+    if (std::exchange(m_trendRedrawn, false))
         fitCharts();
 }
 

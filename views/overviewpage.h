@@ -56,7 +56,8 @@ public:
     // not read.
     void showTimeline(const QStringList &lines, const QStringList &problems);
     QString teamRepairsShown() const; // the words shown (tests); empty while hidden
-    // The trends of the kluster shown (from the history recorder).
+    // The trends of the kluster shown (from the history recorder): its caption at once, its three charts one
+    // a turn of the event loop after it.
     void showTrend(const HistoryTrend &trend);
     int trendHours() const; // the range chosen: 6, 24 or 168
     QChartView *trendChart(int which) const; // 0 routes, 1 nodes, 2 findings (tests, screenshots)
@@ -79,6 +80,8 @@ private:
     // Whether `view` already shows what `what` describes (the same inputs, the same palette); remembered
     // otherwise. A refresh that changed nothing redraws no chart.
     bool alreadyDrawn(QChartView *view, const QString &what);
+    // The next of the trend's charts, and the one after in the next turn (showTrend).
+    void drawNextTrend();
 
     QLabel *m_title;
     QWidget *m_incidents;
@@ -103,4 +106,8 @@ private:
     QHash<QChartView *, QString>
         m_drawn; // what each chart shows (alreadyDrawn; a trend's series, TrendChart)
     QString m_incidentsShown; // what the incidents' rows say, with their buttons
+    std::shared_ptr<const HistoryTrend> m_trend; // the trend whose charts are being drawn
+    int m_trendNext = 3; // its next chart (3: none left)
+    bool m_trendPosted = false; // a call to drawNextTrend() is on its way
+    bool m_trendRedrawn = false; // one of its charts was made again (fitCharts() after the last)
 };
