@@ -529,45 +529,49 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
     // three at once held the window 40–60 ms beside a region's refresh. A newer trend starts them again.
     m_trend = std::make_shared<const HistoryTrend>(trend);
     m_trendNext = 0;
-    if (!m_trendPosted) {
-        m_trendPosted = true;
-        QMetaObject::invokeMethod(this, &OverviewPage::drawNextTrend, Qt::QueuedConnection);
-    }
+    postNextTrend();
+}
+
+void OverviewPage::postNextTrend()
+{
+    if (m_trendPosted)
+        return;
+    m_trendPosted = true;
+    QMetaObject::invokeMethod(this, &OverviewPage::drawNextTrend, Qt::QueuedConnection);
 }
 
 void OverviewPage::drawNextTrend()
 {
     m_trendPosted = false;
-    if (!m_trend || m_trendNext >= 3)
+    if (!m_trend || m_trendNext >= TrendCharts)
         return; // cleared meanwhile, or drawn
-    const HistoryTrend &trend = *m_trend;
-    const QPalette pal = palette();
-    const QColor warn = SeverityStyle::colour(Severity::Warning);
-    const QColor crit = SeverityStyle::colour(Severity::Critical);
     const int which = m_trendNext++;
-    if (which == 0) {
-        m_trendRedrawn |= TrendChart::draw(m_trendRoutes, tr("Routes against the limit"),
-            { { tr("routes"), SeverityStyle::colour(std::nullopt).darker(130),
-                  [](const HistorySample &s) { return double(s.routes); } },
-                { tr("limit"), ChartStyle::Neutral,
-                    [](const HistorySample &s) { return double(s.maxRoutes); } } },
-            trend, pal, m_trendRoutes->width() < NarrowChart, m_drawn[m_trendRoutes]);
-    } else if (which == 1) {
-        m_trendRedrawn |= TrendChart::draw(m_trendNodes, tr("Ready nodes against expected"),
-            { { tr("Ready"), SeverityStyle::colour(std::nullopt).darker(130),
-                  [](const HistorySample &s) { return double(s.nodesReady); } },
-                { tr("expected"), ChartStyle::Neutral,
-                    [](const HistorySample &s) { return double(s.nodesExpected); } } },
-            trend, pal, m_trendNodes->width() < NarrowChart, m_drawn[m_trendNodes]);
-    } else {
-        m_trendRedrawn |= TrendChart::draw(m_trendFindings, tr("Findings by severity"),
-            { { tr("critical"), crit, [](const HistorySample &s) { return double(s.critical); } },
-                { tr("warning"), warn, [](const HistorySample &s) { return double(s.warning); } } },
-            trend, pal, m_trendFindings->width() < NarrowChart, m_drawn[m_trendFindings]);
-    }
-    if (m_trendNext < 3) {
-        m_trendPosted = true;
-        QMetaObject::invokeMethod(this, &OverviewPage::drawNextTrend, Qt::QueuedConnection);
+    const QColor line = SeverityStyle::colour(std::nullopt).darker(130);
+    const auto [title, lines] = [&]() -> std::pair<QString, QList<TrendChart::Line>> {
+        switch (which) {
+        case 0:
+            return { tr("Routes against the limit"),
+                { { tr("routes"), line, [](const HistorySample &s) { return double(s.routes); } },
+                    { tr("limit"), ChartStyle::Neutral,
+                        [](const HistorySample &s) { return double(s.maxRoutes); } } } };
+        case 1:
+            return { tr("Ready nodes against expected"),
+                { { tr("Ready"), line, [](const HistorySample &s) { return double(s.nodesReady); } },
+                    { tr("expected"), ChartStyle::Neutral,
+                        [](const HistorySample &s) { return double(s.nodesExpected); } } } };
+        default:
+            return { tr("Findings by severity"),
+                { { tr("critical"), SeverityStyle::colour(Severity::Critical),
+                      [](const HistorySample &s) { return double(s.critical); } },
+                    { tr("warning"), SeverityStyle::colour(Severity::Warning),
+                        [](const HistorySample &s) { return double(s.warning); } } } };
+        }
+    }();
+    QChartView *view = trendChart(which);
+    m_trendRedrawn |= TrendChart::draw(
+        view, title, lines, *m_trend, palette(), view->width() < NarrowChart, m_drawn[view]);
+    if (m_trendNext < TrendCharts) {
+        postNextTrend();
         return;
     }
     m_trend.reset();

@@ -82,6 +82,8 @@ private:
     bool alreadyDrawn(QChartView *view, const QString &what);
     // The next of the trend's charts, and the one after in the next turn (showTrend).
     void drawNextTrend();
+    void postNextTrend(); // unless a call is on its way
+    static constexpr int TrendCharts = 3; // routes, nodes, findings (trendChart())
 
     QLabel *m_title;
     QWidget *m_incidents;
@@ -107,7 +109,7 @@ private:
         m_drawn; // what each chart shows (alreadyDrawn; a trend's series, TrendChart)
     QString m_incidentsShown; // what the incidents' rows say, with their buttons
     std::shared_ptr<const HistoryTrend> m_trend; // the trend whose charts are being drawn
-    int m_trendNext = 3; // its next chart (3: none left)
+    int m_trendNext = TrendCharts; // its next chart (TrendCharts: none left)
     bool m_trendPosted = false; // a call to drawNextTrend() is on its way
     bool m_trendRedrawn = false; // one of its charts was made again (fitCharts() after the last)
 };
