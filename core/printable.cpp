@@ -140,6 +140,11 @@ static QString wrappable(const QString &text)
     return out;
 }
 
+QString wrappableLine(const QString &text, int maxChars)
+{
+    return wrappable(line(text, maxChars));
+}
+
 QString html(const QString &text, int maxChars)
 {
     return wrappable(line(text, maxChars)).toHtmlEscaped();

@@ -28,6 +28,9 @@ constexpr int LineChars = 300;
 constexpr int TextChars = 4000;
 QString line(const QString &text, int maxChars = LineChars);
 QString lines(const QString &text, int maxChars = TextChars);
+// line() for a plain-text label that wraps: a long word given a place to wrap (a zero-width space every 40
+// characters of a run without a space), as html() gives it.
+QString wrappableLine(const QString &text, int maxChars = LineChars);
 // line() as HTML, for rich text built around it: escaped, so that no tag, entity or image in it is
 // interpreted (an <img src=file:…> in an alert's name is text, never a file read), and a long word given a
 // place to wrap (a zero-width space every 40 characters of a run without a space).

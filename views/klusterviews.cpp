@@ -88,6 +88,9 @@ KlusterViews::KlusterViews(ConsoleModels *models, QWidget *parent)
         scroll->setWidgetResizable(true);
         scroll->setFrameShape(QFrame::NoFrame);
         scroll->setFocusPolicy(Qt::NoFocus); // Tab goes to what it holds, not to an invisible stop
+        // Its scroll bar always there: a page that grows past the window by a line (a refresh's words) keeps
+        // its width, instead of every chart and line of it laid out again at another.
+        scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
         return scroll;
     };
     // No mnemonics on the tabs: their shortcuts (Tabs::shortcut) reach them, and Alt+letter stays the menus'.

@@ -1,13 +1,11 @@
 #include "views/overviewpage.h"
 
 #include "core/diagnosis.h"
-#include "core/printable.h"
-#include "models/findingsmodel.h"
-#include "models/findingstreemodel.h"
 #include "models/nodesmodel.h"
 #include "services/historyrecorder.h"
 #include "views/alertspanel.h"
 #include "views/chartstyle.h"
+#include "views/incidentrows.h"
 #include "views/severitystyle.h"
 #include "views/teamrepairspanel.h"
 #include "views/trendchart.h"
@@ -17,27 +15,32 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QMap>
 #include <QPieSeries>
-#include <QPushButton>
 #include <QResizeEvent>
 #include <QStackedBarSeries>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
 
 namespace {
 
+// The width under which a chart's labels are made small and its axes sparse.
+constexpr int NarrowChart = 330;
+// The least height of a chart; it is taller on a wider page (OverviewPage::resizeEvent).
+constexpr int MinChartHeight = 180;
+
 QChartView *makeChartView(const QString &name, QWidget *parent)
 {
     auto *view = new QChartView(parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(200, 180);
+    view->setMinimumWidth(200);
+    view->setFixedHeight(MinChartHeight);
     view->setAccessibleName(name);
     view->setObjectName(name);
     // A picture, not a control: no Tab stop that shows nothing (its tooltip is the mouse's).
@@ -45,11 +48,13 @@ QChartView *makeChartView(const QString &name, QWidget *parent)
     return view;
 }
 
-// The incidents the Overview gives a row of their own, the worst first; the rest are counted.
-constexpr int MostIncidentRows = 6;
-
-// The width under which a chart's labels are made small and its axes sparse.
-constexpr int NarrowChart = 330;
+// The view's chart replaced by `chart`, the old one freed.
+void replaceChart(QChartView *view, QChart *chart)
+{
+    QChart *old = view->chart();
+    view->setChart(chart);
+    delete old;
+}
 
 } // namespace
 
@@ -76,7 +81,18 @@ void OverviewPage::arrangeCharts(int columns)
 void OverviewPage::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
-    arrangeCharts(event->size().width() >= 3 * 280 + 40 ? 3 : 2);
+    // The page grows and shrinks in height with its words (an incident more, a line that wraps): the charts
+    // keep their size then, and are fitted again only to another width.
+    const int width = event->size().width();
+    if (width == event->oldSize().width())
+        return;
+    const int columns = width >= 3 * 280 + 40 ? 3 : 2;
+    arrangeCharts(columns);
+    // Their height follows their width alone, never the words above them: a refresh that adds a line there
+    // moves the charts down instead of making all six again at another height.
+    const int chartHeight = std::clamp(width / columns * 3 / 5, MinChartHeight, 2 * MinChartHeight);
+    for (QChartView *v : { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings })
+        v->setFixedHeight(chartHeight);
     fitCharts();
 }
 
@@ -89,8 +105,7 @@ void OverviewPage::fitCharts()
 OverviewPage::OverviewPage(QWidget *parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
-    , m_incidents(new QWidget(this))
-    , m_incidentRows(new QVBoxLayout(m_incidents))
+    , m_incidents(new IncidentRows(this))
     , m_alerts(new AlertsPanel(this))
     , m_team(new TeamRepairsPanel(this))
     , m_summary(new QLabel(this))
@@ -119,10 +134,8 @@ OverviewPage::OverviewPage(QWidget *parent)
     auto *layout = new QGridLayout(this);
     m_stateCharts = new QGridLayout;
     m_trendCharts = new QGridLayout;
-    m_incidents->setObjectName(QStringLiteral("incidents"));
-    m_incidentRows->setContentsMargins(0, 0, 0, 0);
-    m_incidentRows->setSpacing(4);
-    m_incidents->setVisible(false);
+    connect(m_incidents, &IncidentRows::repairRequested, this, &OverviewPage::incidentRepairRequested);
+    connect(m_incidents, &IncidentRows::showRequested, this, &OverviewPage::incidentShowRequested);
     layout->addWidget(m_title, 0, 0, 1, 3);
     layout->addWidget(m_caption, 1, 0, 1, 3);
     auto *top = new QVBoxLayout;
@@ -152,11 +165,9 @@ OverviewPage::OverviewPage(QWidget *parent)
     layout->addLayout(trendBar, 5, 0, 1, 3);
     m_dataWidgets = { m_routes, m_instances, m_findings, trendLabel, m_trendRange, m_trendRoutes,
         m_trendNodes, m_trendFindings };
-    layout->setRowStretch(7, 1); // without charts, the words at the top
+    layout->setRowStretch(7, 1); // the room left below the charts (or the words, without them)
     layout->addLayout(m_trendCharts, 6, 0, 1, 3);
     arrangeCharts(3);
-    layout->setRowStretch(4, 1);
-    layout->setRowStretch(6, 1);
     connect(m_trendRange, &QComboBox::currentIndexChanged, this,
         [this] { emit trendRangeChanged(trendHours()); });
     clear(tr("Select a kluster in the sidebar."));
@@ -169,6 +180,7 @@ QString OverviewPage::title() const
 
 void OverviewPage::clear(const QString &message)
 {
+    m_hasData = false;
     m_title->setText(message);
     for (QWidget *w : std::as_const(m_dataWidgets))
         w->setVisible(false); // nothing to draw: no empty frames that read as an empty router
@@ -177,13 +189,11 @@ void OverviewPage::clear(const QString &message)
     showIncidents({}, {}, {}, false);
     showAlerts({});
     m_trendCaption->clear();
-    m_trend.reset(); // its charts not drawn after all
+    m_chartDraws.clear(); // not drawn after all
     m_drawn.clear();
     for (QChartView *v :
         { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings }) {
-        QChart *old = v->chart();
-        v->setChart(ChartStyle::newChart(v->accessibleName(), palette()));
-        delete old;
+        replaceChart(v, ChartStyle::newChart(v->accessibleName(), palette()));
     }
 }
 
@@ -200,154 +210,18 @@ bool OverviewPage::alreadyDrawn(QChartView *view, const QString &what)
 void OverviewPage::showIncidents(const Diagnosis &diagnosis, const QHash<QString, FindingHistory> &since,
     const QDateTime &at, bool withRepair)
 {
-    // The rows' words first: when they and the buttons are what is shown already, nothing is made again.
-    struct Row
-    {
-        const Incident *incident;
-        QString facts;
-        std::optional<RepairPlan> plan;
-        QString next;
-    };
-    QList<Row> rows;
-    QStringList lines;
-    QString shown = QString::number(palette().cacheKey()); // with each row's incident, for its buttons
-    // The worst few, each a row with its buttons; the rest counted beneath them (27 rows of rich text were a
-    // tenth of a second of the window's time, and no one reads them here: Findings groups them all).
-    const qsizetype rowed = qMin<qsizetype>(diagnosis.incidents.size(), MostIncidentRows);
-    for (qsizetype n = 0; n < rowed; ++n) {
-        const Incident &i = diagnosis.incidents.at(n); // held by `diagnosis`: the rows point to it
-        // Since when: the oldest of its findings the history has seen (nothing when it has seen none).
-        const FindingHistory *oldest = nullptr;
-        for (const QString &id : i.members) {
-            const auto h = since.constFind(id);
-            if (h != since.cend() && (!oldest || h->firstSeen < oldest->firstSeen))
-                oldest = &h.value();
-        }
-        QString facts = QStringLiteral("%1 · %2").arg(
-            severityName(i.severity), FindingsTreeModel::memberCount(int(i.members.size())));
-        if (oldest) {
-            // "open 2 h 10 min, since 14:05", "open over 3 h"; "new, 14:05" and "open when first recorded"
-            // say it already.
-            const QString since = FindingsModel::sinceText(*oldest, at);
-            facts += QStringLiteral(" · ")
-                + (oldest->firstSeen.secsTo(at) >= 60 && !oldest->flapping() ? tr("open %1").arg(since)
-                                                                             : since);
-        }
-        const std::optional<RepairPlan> plan = withRepair ? i.repair() : std::nullopt;
-        const QString next = !withRepair ? QString()
-            : plan                       ? tr("Repair: %1").arg(plan->title)
-                                         : FindingsModel::noRepairReason(i.rule);
-        rows.append({ &i, facts, plan, next });
-        lines << QStringLiteral("%1\n%2\n%3").arg(i.title, facts, next);
-        shown += u'\x1e' + i.id() + u'\x1f' + lines.last();
-    }
-    const qsizetype more = diagnosis.incidents.size() - rowed;
-    if (more > 0) {
-        const auto critical = std::count_if(diagnosis.incidents.cbegin() + rowed, diagnosis.incidents.cend(),
-            [](const Incident &i) { return i.severity == Severity::Critical; });
-        const QString counted = more == 1 ? tr("1 more incident") : tr("%1 more incidents").arg(more);
-        lines << (critical > 0
-                ? tr("%1, %2 of them critical: Findings (Ctrl+2) groups every finding under its "
-                     "incident.")
-                      .arg(counted)
-                      .arg(critical)
-                : tr("%1: Findings (Ctrl+2) groups every finding under its incident.").arg(counted));
-        shown += u'\x1e' + lines.last();
-    }
-    if (shown == m_incidentsShown) {
-        m_incidents->setVisible(!diagnosis.incidents.isEmpty());
-        return;
-    }
-    m_incidentsShown = shown;
-    // The keyboard on a button of a row about to go (a repair just verified, a refresh): it stays on the
-    // same button of the new rows, else the first, never thrown to the window's first widget.
-    // (The window's own focus: a dialog over it may have the keyboard now; the window gets it back.)
-    QWidget *focused = window()->focusWidget();
-    const bool hadFocus = focused && m_incidents->isAncestorOf(focused);
-    const QString focusedName = hadFocus ? focused->accessibleName() : QString();
-    if (hadFocus)
-        m_incidents->setFocus(Qt::OtherFocusReason); // held here while the rows are made again
-    while (QLayoutItem *item = m_incidentRows->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    m_incidentLines = lines;
-    for (const Row &r : std::as_const(rows)) {
-        const Incident &i = *r.incident;
-        const QString &facts = r.facts;
-        const std::optional<RepairPlan> &plan = r.plan;
-        const QString &next = r.next;
-        auto *row = new QFrame(m_incidents);
-        row->setFrameShape(QFrame::StyledPanel);
-        row->setAutoFillBackground(true);
-        QPalette tinted = row->palette();
-        tinted.setColor(QPalette::Window, SeverityStyle::tint(i.severity));
-        row->setPalette(tinted);
-        auto *h = new QHBoxLayout(row);
-        h->setContentsMargins(6, 4, 6, 4);
-        auto *icon = new QLabel(row);
-        icon->setPixmap(SeverityStyle::icon(i.severity).pixmap(22, 22));
-        h->addWidget(icon, 0, Qt::AlignTop);
-        auto *text = new QLabel(row);
-        text->setTextFormat(Qt::RichText); // escaped below
-        text->setWordWrap(true);
-        text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        text->setText(
-            QStringLiteral("<b>%1</b><br>%2%3")
-                .arg(OutsideText::html(i.title), OutsideText::html(facts, 600),
-                    next.isEmpty() ? QString() : QStringLiteral("<br>") + OutsideText::html(next, 600)));
-        h->addWidget(text, 1);
-        const QString id = i.id();
-        auto *show = new QPushButton(tr("Findings"), row);
-        show->setToolTip(tr("Select its findings in the Findings view (grouped by incident: the incident, "
-                            "its findings beneath it)"));
-        show->setAccessibleName(tr("Show the findings of incident %1").arg(id));
-        connect(show, &QPushButton::clicked, this, [this, id] { emit incidentShowRequested(id); });
-        h->addWidget(show, 0, Qt::AlignVCenter);
-        if (plan) {
-            auto *repair = new QPushButton(tr("Repair…"), row);
-            repair->setToolTip(tr("Preview its one repair; nothing is sent before you confirm"));
-            repair->setAccessibleName(tr("Repair incident %1").arg(id));
-            repair->setObjectName(QStringLiteral("repair ") + id);
-            connect(repair, &QPushButton::clicked, this, [this, id] { emit incidentRepairRequested(id); });
-            h->addWidget(repair, 0, Qt::AlignVCenter);
-        }
-        m_incidentRows->addWidget(row);
-    }
-    if (more > 0) {
-        auto *rest = new QLabel(lines.last(), m_incidents);
-        rest->setTextFormat(Qt::PlainText);
-        rest->setWordWrap(true);
-        m_incidentRows->addWidget(rest);
-    }
-    m_incidents->setVisible(!diagnosis.incidents.isEmpty());
-    if (hadFocus) {
-        const QList<QPushButton *> buttons = m_incidents->findChildren<QPushButton *>();
-        QPushButton *again = buttons.isEmpty() ? nullptr : buttons.first();
-        for (QPushButton *b : buttons) {
-            if (b->accessibleName() == focusedName) {
-                again = b;
-                break;
-            }
-        }
-        if (again)
-            again->setFocus(Qt::OtherFocusReason);
-        else if (window()->focusWidget() == m_incidents)
-            focusNextChild(); // no incident left: the next stop after them (unless hiding them moved it
-                              // there)
-    }
+    m_incidents->setIncidents(diagnosis, since, at, withRepair);
 }
 
 QStringList OverviewPage::incidentLines() const
 {
-    return m_incidentLines;
+    return m_incidents->lines();
 }
 
 void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, const NodesModel &nodes,
     int routes, int foreign, int limit, const QString &incomplete, const Knowledge &known)
 {
-    for (QWidget *w : std::as_const(m_dataWidgets))
-        w->setVisible(true);
+    m_hasData = true;
     const int critical = diagnosis.count(Severity::Critical);
     const int warning = diagnosis.count(Severity::Warning);
     const int info = diagnosis.count(Severity::Info);
@@ -361,40 +235,40 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
     m_summary->setText(text.lines.join(QStringLiteral("<br>")));
 
     const QPalette pal = palette();
-    bool redrawn = false;
     // Routes against the limit.
+    const bool routesKnown = known.routes();
+    const QString routerUnknown = known.unknown(Source::Router);
     if (!alreadyDrawn(m_routes,
-            QStringList { kluster, QString::number(int(known.routes())), QString::number(routes),
-                QString::number(foreign), QString::number(limit), known.unknown(Source::Router) }
-                .join(u'|'))) {
-        redrawn = true;
-        QChart *chart = !known.routes() ? ChartStyle::newChart(tr("Routes: unknown (router not read)"), pal)
-            : limit > 0 ? ChartStyle::newChart(tr("Routes: %1 of %2").arg(routes).arg(limit), pal)
-                        : ChartStyle::newChart(tr("Routes: %1 (limit unknown)").arg(routes), pal);
-        if (!known.routes()) {
-            // Nothing on the router is known: no donut, not an empty router.
-            chart->setTitleBrush(SeverityStyle::alarmText(pal));
-            chart->setToolTip(known.unknown(Source::Router));
-        } else {
-            auto *series = new QPieSeries;
-            series->setHoleSize(0.45);
-            const double share = limit > 0 ? double(routes) / limit : 0;
-            const QColor used = SeverityStyle::colour(share >= 1.0 ? std::optional(Severity::Critical)
-                    : share >= 0.8                                 ? std::optional(Severity::Warning)
-                                                                   : std::nullopt);
-            series->append(tr("%1's %2").arg(kluster).arg(routes - foreign), routes - foreign)
-                ->setColor(used);
-            if (foreign > 0)
-                series->append(tr("others' %1").arg(foreign), foreign)->setColor(used.darker(140));
-            if (limit > routes)
-                series->append(tr("free %1").arg(limit - routes), limit - routes)
-                    ->setColor(ChartStyle::Neutral.lighter(150));
-            chart->addSeries(series);
-        }
-        QChart *old = m_routes->chart();
-        m_routes->setChart(chart);
-        delete old;
-    }
+            QStringList { kluster, QString::number(int(routesKnown)), QString::number(routes),
+                QString::number(foreign), QString::number(limit), routerUnknown }
+                .join(u'|')))
+        queueChart(m_routes, [this, pal, kluster, routesKnown, routerUnknown, routes, foreign, limit] {
+            QChart *chart = !routesKnown ? ChartStyle::newChart(tr("Routes: unknown (router not read)"), pal)
+                : limit > 0 ? ChartStyle::newChart(tr("Routes: %1 of %2").arg(routes).arg(limit), pal)
+                            : ChartStyle::newChart(tr("Routes: %1 (limit unknown)").arg(routes), pal);
+            if (!routesKnown) {
+                // Nothing on the router is known: no donut, not an empty router.
+                chart->setTitleBrush(SeverityStyle::alarmText(pal));
+                chart->setToolTip(routerUnknown);
+            } else {
+                auto *series = new QPieSeries;
+                series->setHoleSize(0.45);
+                const double share = limit > 0 ? double(routes) / limit : 0;
+                const QColor used = SeverityStyle::colour(share >= 1.0 ? std::optional(Severity::Critical)
+                        : share >= 0.8                                 ? std::optional(Severity::Warning)
+                                                                       : std::nullopt);
+                series->append(tr("%1's %2").arg(kluster).arg(routes - foreign), routes - foreign)
+                    ->setColor(used);
+                if (foreign > 0)
+                    series->append(tr("others' %1").arg(foreign), foreign)->setColor(used.darker(140));
+                if (limit > routes)
+                    series->append(tr("free %1").arg(limit - routes), limit - routes)
+                        ->setColor(ChartStyle::Neutral.lighter(150));
+                chart->addSeries(series);
+            }
+            replaceChart(m_routes, chart);
+            return true;
+        });
     // Instances by state and registration.
     {
         const bool serversKnown = known.known(Source::Servers);
@@ -420,77 +294,81 @@ void OverviewPage::show(const QString &kluster, const Diagnosis &diagnosis, cons
                          .arg(it.value().value(0))
                          .arg(it.value().value(1))
                          .arg(it.value().value(2));
-        if (!alreadyDrawn(m_instances, drawn)) {
-            redrawn = true;
-            QChart *chart
-                = ChartStyle::newChart(!serversKnown ? tr("Instances: unknown, the servers could not be read")
+        if (!alreadyDrawn(m_instances, drawn))
+            queueChart(m_instances, [this, pal, serversKnown, nodesKnown, byStatus] {
+                QChart *chart = ChartStyle::newChart(!serversKnown
+                        ? tr("Instances: unknown, the servers could not be read")
                         : !nodesKnown
                         ? tr("Instances by Nova state; registration unknown, the nodes could not be read")
                         : tr("Instances: state, registration"),
                     pal);
-            if (!serversKnown || !nodesKnown)
-                chart->setTitleBrush(SeverityStyle::alarmText(pal));
-            auto *series = new QStackedBarSeries;
-            const QStringList labels { tr("registered"),
-                nodesKnown ? tr("booting") : tr("registration unknown"), tr("unregistered") };
-            const QList<QColor> colours { SeverityStyle::colour(std::nullopt), ChartStyle::Neutral,
-                SeverityStyle::colour(Severity::Critical) };
-            int most = 1;
-            for (int i = 0; i < 3; ++i) {
-                auto *set = new QBarSet(labels.at(i));
-                set->setColor(colours.at(i));
+                if (!serversKnown || !nodesKnown)
+                    chart->setTitleBrush(SeverityStyle::alarmText(pal));
+                auto *series = new QStackedBarSeries;
+                const QStringList labels { tr("registered"),
+                    nodesKnown ? tr("booting") : tr("registration unknown"), tr("unregistered") };
+                const QList<QColor> colours { SeverityStyle::colour(std::nullopt), ChartStyle::Neutral,
+                    SeverityStyle::colour(Severity::Critical) };
+                int most = 1;
+                for (int i = 0; i < 3; ++i) {
+                    auto *set = new QBarSet(labels.at(i));
+                    set->setColor(colours.at(i));
+                    for (const QList<int> &counts : std::as_const(byStatus))
+                        *set << counts.value(i);
+                    series->append(set);
+                }
                 for (const QList<int> &counts : std::as_const(byStatus))
-                    *set << counts.value(i);
-                series->append(set);
-            }
-            for (const QList<int> &counts : std::as_const(byStatus))
-                most = qMax(most, counts.value(0) + counts.value(1) + counts.value(2));
-            chart->addSeries(series);
-            auto *x = new QBarCategoryAxis;
-            x->append(byStatus.keys());
-            auto *y = new QValueAxis;
-            ChartStyle::integerAxis(y, most);
-            ChartStyle::styleAxis(x, pal);
-            ChartStyle::styleAxis(y, pal);
-            chart->addAxis(x, Qt::AlignBottom);
-            chart->addAxis(y, Qt::AlignLeft);
-            series->attachAxis(x);
-            series->attachAxis(y);
-            QChart *old = m_instances->chart();
-            m_instances->setChart(chart);
-            delete old;
-        }
+                    most = qMax(most, counts.value(0) + counts.value(1) + counts.value(2));
+                chart->addSeries(series);
+                auto *x = new QBarCategoryAxis;
+                x->append(byStatus.keys());
+                auto *y = new QValueAxis;
+                ChartStyle::integerAxis(y, most);
+                ChartStyle::styleAxis(x, pal);
+                ChartStyle::styleAxis(y, pal);
+                chart->addAxis(x, Qt::AlignBottom);
+                chart->addAxis(y, Qt::AlignLeft);
+                series->attachAxis(x);
+                series->attachAxis(y);
+                replaceChart(m_instances, chart);
+                return true;
+            });
     }
     // Findings by severity.
-    if (!alreadyDrawn(m_findings, QStringLiteral("%1 %2 %3").arg(critical).arg(warning).arg(info))) {
-        redrawn = true;
-        QChart *chart = ChartStyle::newChart(tr("Findings by severity"), pal);
-        auto *series = new QHorizontalStackedBarSeries;
-        const QList<QPair<Severity, int>> parts { { Severity::Critical, critical },
-            { Severity::Warning, warning }, { Severity::Info, info } };
-        for (const auto &p : parts) {
-            auto *set = new QBarSet(QStringLiteral("%1 %2").arg(p.second).arg(SeverityStyle::word(p.first)));
-            set->setColor(SeverityStyle::colour(p.first));
-            *set << p.second;
-            series->append(set);
-        }
-        chart->addSeries(series);
-        auto *y = new QBarCategoryAxis;
-        y->append(tr("findings"));
-        auto *x = new QValueAxis;
-        ChartStyle::integerAxis(x, critical + warning + info);
-        ChartStyle::styleAxis(x, pal);
-        ChartStyle::styleAxis(y, pal);
-        chart->addAxis(y, Qt::AlignLeft);
-        chart->addAxis(x, Qt::AlignBottom);
-        series->attachAxis(x);
-        series->attachAxis(y);
-        QChart *old = m_findings->chart();
-        m_findings->setChart(chart);
-        delete old;
+    if (!alreadyDrawn(m_findings, QStringLiteral("%1 %2 %3").arg(critical).arg(warning).arg(info)))
+        queueChart(m_findings, [this, pal, critical, warning, info] {
+            QChart *chart = ChartStyle::newChart(tr("Findings by severity"), pal);
+            auto *series = new QHorizontalStackedBarSeries;
+            const QList<QPair<Severity, int>> parts { { Severity::Critical, critical },
+                { Severity::Warning, warning }, { Severity::Info, info } };
+            for (const auto &p : parts) {
+                auto *set
+                    = new QBarSet(QStringLiteral("%1 %2").arg(p.second).arg(SeverityStyle::word(p.first)));
+                set->setColor(SeverityStyle::colour(p.first));
+                *set << p.second;
+                series->append(set);
+            }
+            chart->addSeries(series);
+            auto *y = new QBarCategoryAxis;
+            y->append(tr("findings"));
+            auto *x = new QValueAxis;
+            ChartStyle::integerAxis(x, critical + warning + info);
+            ChartStyle::styleAxis(x, pal);
+            ChartStyle::styleAxis(y, pal);
+            chart->addAxis(y, Qt::AlignLeft);
+            chart->addAxis(x, Qt::AlignBottom);
+            series->attachAxis(x);
+            series->attachAxis(y);
+            replaceChart(m_findings, chart);
+            return true;
+        });
+    // The charts still to draw are shown as they are drawn (a chart view's first show is milliseconds of its
+    // own); the others, and the trends' range, at once.
+    for (QWidget *w : std::as_const(m_dataWidgets)) {
+        if (std::none_of(
+                m_chartDraws.cbegin(), m_chartDraws.cend(), [w](const ChartDraw &d) { return d.view == w; }))
+            w->setVisible(true);
     }
-    if (redrawn)
-        fitCharts();
 }
 
 int OverviewPage::trendHours() const
@@ -525,57 +403,72 @@ void OverviewPage::showTrend(const HistoryTrend &trend)
                         : tr(", %n repair(s) (green marks)", nullptr, int(trend.repairs.size())))
                 + QStringLiteral("."));
 
-    // Its charts one a turn: each chart's scene is updated and painted in the turn after it changed, and the
-    // three at once held the window 40–60 ms beside a region's refresh. A newer trend starts them again.
-    m_trend = std::make_shared<const HistoryTrend>(trend);
-    m_trendNext = 0;
-    postNextTrend();
-}
-
-void OverviewPage::postNextTrend()
-{
-    if (m_trendPosted)
-        return;
-    m_trendPosted = true;
-    QMetaObject::invokeMethod(this, &OverviewPage::drawNextTrend, Qt::QueuedConnection);
-}
-
-void OverviewPage::drawNextTrend()
-{
-    m_trendPosted = false;
-    if (!m_trend || m_trendNext >= TrendCharts)
-        return; // cleared meanwhile, or drawn
-    const int which = m_trendNext++;
+    // A newer trend takes the place of one whose charts still wait.
+    const auto shown = std::make_shared<const HistoryTrend>(trend);
     const QColor line = SeverityStyle::colour(std::nullopt).darker(130);
-    const auto [title, lines] = [&]() -> std::pair<QString, QList<TrendChart::Line>> {
-        switch (which) {
-        case 0:
-            return { tr("Routes against the limit"),
-                { { tr("routes"), line, [](const HistorySample &s) { return double(s.routes); } },
-                    { tr("limit"), ChartStyle::Neutral,
-                        [](const HistorySample &s) { return double(s.maxRoutes); } } } };
-        case 1:
-            return { tr("Ready nodes against expected"),
-                { { tr("Ready"), line, [](const HistorySample &s) { return double(s.nodesReady); } },
-                    { tr("expected"), ChartStyle::Neutral,
-                        [](const HistorySample &s) { return double(s.nodesExpected); } } } };
-        default:
-            return { tr("Findings by severity"),
-                { { tr("critical"), SeverityStyle::colour(Severity::Critical),
-                      [](const HistorySample &s) { return double(s.critical); } },
-                    { tr("warning"), SeverityStyle::colour(Severity::Warning),
-                        [](const HistorySample &s) { return double(s.warning); } } } };
-        }
-    }();
-    QChartView *view = trendChart(which);
-    m_trendRedrawn |= TrendChart::draw(
-        view, title, lines, *m_trend, palette(), view->width() < NarrowChart, m_drawn[view]);
-    if (m_trendNext < TrendCharts) {
-        postNextTrend();
+    for (int which = 0; which < TrendCharts; ++which) {
+        QChartView *view = trendChart(which);
+        queueChart(view, [this, view, which, line, shown] {
+            const auto [title, lines] = [&]() -> std::pair<QString, QList<TrendChart::Line>> {
+                switch (which) {
+                case 0:
+                    return { tr("Routes against the limit"),
+                        { { tr("routes"), line, [](const HistorySample &s) { return double(s.routes); } },
+                            { tr("limit"), ChartStyle::Neutral,
+                                [](const HistorySample &s) { return double(s.maxRoutes); } } } };
+                case 1:
+                    return { tr("Ready nodes against expected"),
+                        { { tr("Ready"), line, [](const HistorySample &s) { return double(s.nodesReady); } },
+                            { tr("expected"), ChartStyle::Neutral,
+                                [](const HistorySample &s) { return double(s.nodesExpected); } } } };
+                default:
+                    return { tr("Findings by severity"),
+                        { { tr("critical"), SeverityStyle::colour(Severity::Critical),
+                              [](const HistorySample &s) { return double(s.critical); } },
+                            { tr("warning"), SeverityStyle::colour(Severity::Warning),
+                                [](const HistorySample &s) { return double(s.warning); } } } };
+                }
+            }();
+            return TrendChart::draw(
+                view, title, lines, *shown, palette(), view->width() < NarrowChart, m_drawn[view]);
+        });
+    }
+}
+
+void OverviewPage::queueChart(QChartView *view, std::function<bool()> draw)
+{
+    const auto queued = std::find_if(
+        m_chartDraws.begin(), m_chartDraws.end(), [view](const ChartDraw &d) { return d.view == view; });
+    if (queued != m_chartDraws.end())
+        queued->draw = std::move(draw);
+    else
+        m_chartDraws.append({ view, std::move(draw) });
+    if (!std::exchange(m_chartPosted, true))
+        drawNextChartSoon();
+}
+
+void OverviewPage::drawNextChartSoon()
+{
+    // A timer, not a posted call: Qt runs the posted events (paints, results) before the timers once a timer
+    // has fired, so a chain of posted calls holds every timer of the window back until it ends. A chart a
+    // timer lets the others run between two charts.
+    QTimer::singleShot(1, Qt::PreciseTimer, this, &OverviewPage::drawNextChart);
+}
+
+void OverviewPage::drawNextChart()
+{
+    m_chartPosted = false;
+    if (m_chartDraws.isEmpty())
+        return; // cleared meanwhile
+    const ChartDraw next = m_chartDraws.takeFirst();
+    m_chartRedrawn |= next.draw();
+    next.view->setVisible(m_hasData);
+    if (!m_chartDraws.isEmpty()) {
+        m_chartPosted = true;
+        drawNextChartSoon();
         return;
     }
-    m_trend.reset();
-    if (std::exchange(m_trendRedrawn, false))
+    if (std::exchange(m_chartRedrawn, false))
         fitCharts();
 }
 

@@ -6,9 +6,10 @@
 
 #include <QHash>
 #include <QWidget>
-#include <memory>
+#include <functional>
 
 class AlertsPanel;
+class IncidentRows;
 class TeamRepairsPanel;
 class NodesModel;
 class QChart;
@@ -16,7 +17,6 @@ class QChartView;
 class QComboBox;
 class QGridLayout;
 class QLabel;
-class QVBoxLayout;
 struct Diagnosis;
 struct HistoryTrend;
 
@@ -56,11 +56,12 @@ public:
     // not read.
     void showTimeline(const QStringList &lines, const QStringList &problems);
     QString teamRepairsShown() const; // the words shown (tests); empty while hidden
-    // The trends of the kluster shown (from the history recorder): its caption at once, its three charts one
-    // a turn of the event loop after it.
+    // The trends of the kluster shown (from the history recorder): its caption at once, its three charts
+    // drawn after it (drawNextChart()).
     void showTrend(const HistoryTrend &trend);
     int trendHours() const; // the range chosen: 6, 24 or 168
     QChartView *trendChart(int which) const; // 0 routes, 1 nodes, 2 findings (tests, screenshots)
+    bool chartsPending() const { return !m_chartDraws.isEmpty(); } // charts still to draw (tests)
     QString title() const; // the line at the top: the kluster's verdict, or why there is none
 
 signals:
@@ -80,18 +81,25 @@ private:
     // Whether `view` already shows what `what` describes (the same inputs, the same palette); remembered
     // otherwise. A refresh that changed nothing redraws no chart.
     bool alreadyDrawn(QChartView *view, const QString &what);
-    // The next of the trend's charts, and the one after in the next turn (showTrend).
-    void drawNextTrend();
-    void postNextTrend(); // unless a call is on its way
+    // The charts are drawn one a turn of the event loop (show(), showTrend()): each chart's scene is made,
+    // updated and painted in a turn of its own, beside the refreshes' results; six at once held the window
+    // 40–60 ms at region size. `draw` makes the view's chart again, saying whether it did; queued for a view
+    // whose draw still waits, it takes that one's place.
+    void queueChart(QChartView *view, std::function<bool()> draw);
+    void drawNextChart();
+    void drawNextChartSoon();
     static constexpr int TrendCharts = 3; // routes, nodes, findings (trendChart())
+    struct ChartDraw
+    {
+        QChartView *view;
+        std::function<bool()> draw;
+    };
 
     QLabel *m_title;
-    QWidget *m_incidents;
+    IncidentRows *m_incidents;
     QGridLayout *m_stateCharts = nullptr; // the state now: routes, instances, findings
     QGridLayout *m_trendCharts = nullptr; // the trends of the same
     int m_chartColumns = 0;
-    QVBoxLayout *m_incidentRows;
-    QStringList m_incidentLines;
     AlertsPanel *m_alerts;
     TeamRepairsPanel *m_team;
     QLabel *m_summary;
@@ -106,10 +114,9 @@ private:
     QChartView *m_trendFindings;
     QList<QWidget *> m_dataWidgets; // the charts and the trends' range: hidden while there is no data
     QHash<QChartView *, QString>
-        m_drawn; // what each chart shows (alreadyDrawn; a trend's series, TrendChart)
-    QString m_incidentsShown; // what the incidents' rows say, with their buttons
-    std::shared_ptr<const HistoryTrend> m_trend; // the trend whose charts are being drawn
-    int m_trendNext = TrendCharts; // its next chart (TrendCharts: none left)
-    bool m_trendPosted = false; // a call to drawNextTrend() is on its way
-    bool m_trendRedrawn = false; // one of its charts was made again (fitCharts() after the last)
+        m_drawn; // what each chart shows, or will once drawn (alreadyDrawn; a trend's series, TrendChart)
+    QList<ChartDraw> m_chartDraws; // the charts still to draw, in order
+    bool m_chartPosted = false; // a call to drawNextChart() is on its way (drawNextChartSoon())
+    bool m_hasData = false; // a kluster is shown (show()), not cleared: its charts are shown as drawn
+    bool m_chartRedrawn = false; // one of them was made again (fitCharts() after the last)
 };

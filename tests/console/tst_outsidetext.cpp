@@ -87,6 +87,9 @@ void TestOutsideText::shownAsText()
     // A word of 100 letters gets places to wrap; words of ordinary length none.
     QCOMPARE(OutsideText::html(QString(100, QLatin1Char('y'))).count(QChar(0x200b)), 2);
     QCOMPARE(OutsideText::html(QStringLiteral("a normal sentence")).count(QChar(0x200b)), 0);
+    // The same places for a plain-text label, nothing escaped.
+    QCOMPARE(OutsideText::wrappableLine(QString(100, QLatin1Char('y')) + u'<').count(QChar(0x200b)), 2);
+    QVERIFY(OutsideText::wrappableLine(QStringLiteral("a<b\nc")).endsWith(QStringLiteral("a<b c")));
     QCOMPARE(OutsideText::htmlLines(QStringLiteral("a<\nb")), QStringLiteral("a&lt;<br>b"));
     QVERIFY(OutsideText::toolTip(QStringLiteral("<b>x</b>")).startsWith(QStringLiteral("<qt>&lt;b&gt;")));
 }

@@ -1369,6 +1369,7 @@ void TestConsole::unreadSourceMakesNothingUp()
     const Knowledge known(d->fetch->state);
     const QString routes = modelText(*window.routesPage()->view()->model()).join(QLatin1Char('\n'));
     const QString nodes = modelText(*window.nodesPage()->view()->model()).join(QLatin1Char('\n'));
+    QTRY_VERIFY(!window.overviewPage()->chartsPending()); // drawn one a turn
     QStringList charts;
     for (const QChartView *v : window.overviewPage()->findChildren<QChartView *>())
         charts << v->chart()->title();

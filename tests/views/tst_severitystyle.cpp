@@ -5,10 +5,12 @@
 
 #include <QApplication>
 #include <QFrame>
+#include <QLabel>
 #include <QPalette>
 #include <QSet>
 #include <QTest>
 #include <QValueAxis>
+#include <algorithm>
 #include <cmath>
 
 // The one look of severities: a colour, a tint, a wash, an icon and a word for each, and for none; the
@@ -144,8 +146,32 @@ void TestSeverityStyle::incidentRowsForTheWorstTheRestCounted()
     }
     QCOMPARE(again, rows);
 
-    // Fewer: no count beneath.
+    // Their words changed (a refresh: another incident first, a warning now): the same rows say them, none
+    // made again, tinted anew.
+    diagnosis.incidents.first().title = QStringLiteral("router 0 is full again");
+    diagnosis.incidents.first().severity = Severity::Warning;
+    page.showIncidents(diagnosis, {}, QDateTime::currentDateTimeUtc(), false);
+    QVERIFY2(page.incidentLines().first().startsWith(QStringLiteral("router 0 is full again")),
+        qPrintable(page.incidentLines().first()));
+    QList<QFrame *> changed;
+    for (QFrame *f : page.findChildren<QFrame *>()) {
+        if (f->frameShape() == QFrame::StyledPanel && f->autoFillBackground())
+            changed << f;
+    }
+    QCOMPARE(changed, rows);
+    QCOMPARE(rows.first()->palette().color(QPalette::Window), SeverityStyle::tint(Severity::Warning));
+    QList<QLabel *> texts = rows.first()->findChildren<QLabel *>();
+    QVERIFY(std::any_of(texts.cbegin(), texts.cend(),
+        [](const QLabel *l) { return l->text().contains(QStringLiteral("router 0 is full again")); }));
+
+    // Fewer: two rows shown, the others hidden, no count beneath.
     diagnosis.incidents.resize(2);
     page.showIncidents(diagnosis, {}, QDateTime::currentDateTimeUtc(), false);
     QCOMPARE(page.incidentLines().size(), 2);
+    const auto shown
+        = std::count_if(rows.cbegin(), rows.cend(), [](const QFrame *f) { return !f->isHidden(); });
+    QCOMPARE(shown, 2);
+    for (const QLabel *l : page.findChildren<QLabel *>())
+        QVERIFY2(
+            l->isHidden() || !l->text().contains(QStringLiteral("more incident")), qPrintable(l->text()));
 }
