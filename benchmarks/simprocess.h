@@ -60,8 +60,8 @@ public:
         }
         m_process.setArguments(arguments);
         // FLIGHTDECK_BENCH_SIM_NICE=<n>: the simulators at that niceness, so that the console's threads get
-        // the cores first, as on a desktop whose clouds are elsewhere (the window's stalls measured without the
-        // clouds' own work on its cores; the default shares them equally).
+        // the cores first, as on a desktop whose clouds are elsewhere (the window's stalls measured without
+        // the clouds' own work on its cores; the default shares them equally).
         if (const int niceness = qEnvironmentVariableIntValue("FLIGHTDECK_BENCH_SIM_NICE"); niceness > 0)
             m_process.setChildProcessModifier([niceness] { (void)nice(niceness); });
         m_process.start();
