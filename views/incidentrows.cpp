@@ -66,9 +66,17 @@ IncidentRows::Row IncidentRows::makeRow(int index)
     r.repair->setToolTip(tr("Preview its one repair; nothing is sent before you confirm"));
     h->addWidget(r.repair, 0, Qt::AlignVCenter);
     // The row's incident is looked up when a button is pressed: the row shows another one after a refresh.
-    connect(r.show, &QPushButton::clicked, this, [this, index] { emit showRequested(m_rows.at(index).id); });
-    connect(
-        r.repair, &QPushButton::clicked, this, [this, index] { emit repairRequested(m_rows.at(index).id); });
+    // (A copy: a slot that refreshes would change the row under it.)
+    connect(r.show, &QPushButton::clicked, this, [this, index] {
+        const QString id = m_rows.at(index).id;
+        if (!id.isEmpty())
+            emit showRequested(id);
+    });
+    connect(r.repair, &QPushButton::clicked, this, [this, index] {
+        const QString id = m_rows.at(index).id;
+        if (!id.isEmpty())
+            emit repairRequested(id);
+    });
     r.frame->setVisible(false);
     // Styled now, while nothing waits on it, not when the first kluster with an incident is shown.
     r.frame->ensurePolished();
@@ -151,6 +159,7 @@ void IncidentRows::setIncidents(const Diagnosis &diagnosis, const QHash<QString,
         if (n >= words.size()) {
             r.frame->setVisible(false);
             r.id.clear();
+            r.repair->setObjectName(QString());
             continue;
         }
         const Words &w = words.at(n);
@@ -169,7 +178,8 @@ void IncidentRows::setIncidents(const Diagnosis &diagnosis, const QHash<QString,
         r.id = i.id();
         r.show->setAccessibleName(tr("Show the findings of incident %1").arg(r.id));
         r.repair->setAccessibleName(tr("Repair incident %1").arg(r.id));
-        r.repair->setObjectName(QStringLiteral("repair ") + r.id);
+        // Named for the tests only while it is offered.
+        r.repair->setObjectName(w.plan ? QStringLiteral("repair ") + r.id : QString());
         r.repair->setVisible(w.plan.has_value());
         r.frame->setVisible(true);
     }

@@ -468,8 +468,13 @@ void OverviewPage::drawNextChart()
         drawNextChartSoon();
         return;
     }
-    if (std::exchange(m_chartRedrawn, false))
+    if (std::exchange(m_chartRedrawn, false)) {
+        // The views just shown have no size from the layout yet: given theirs first, else the last one drawn
+        // would be fitted to a hidden view's width and stay so.
+        if (layout())
+            layout()->activate();
         fitCharts();
+    }
 }
 
 void OverviewPage::showAlerts(const ConsoleText::AlertsText &alerts)

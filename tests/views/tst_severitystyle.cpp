@@ -135,6 +135,7 @@ void TestSeverityStyle::incidentRowsForTheWorstTheRestCounted()
             rows << f;
     }
     QCOMPARE(rows.size(), 6);
+    QVERIFY(std::none_of(rows.cbegin(), rows.cend(), [](const QFrame *f) { return f->isHidden(); }));
     QCOMPARE(rows.first()->palette().color(QPalette::Window), SeverityStyle::tint(Severity::Critical));
 
     // The same incidents again (a refresh that changed nothing): the rows stay, none made again.
