@@ -15,20 +15,20 @@
 
 IncidentRows::IncidentRows(QWidget *parent)
     : QWidget(parent)
-    , m_layout(new QVBoxLayout(this))
     , m_rest(new QLabel(this))
 {
     setObjectName(QStringLiteral("incidents"));
-    m_layout->setContentsMargins(0, 0, 0, 0);
-    m_layout->setSpacing(4);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
     for (int i = 0; i < MostRows; ++i) {
         m_rows << makeRow(i);
-        m_layout->addWidget(m_rows.last().frame);
+        layout->addWidget(m_rows.last().frame);
     }
     m_rest->setTextFormat(Qt::PlainText);
     m_rest->setWordWrap(true);
     m_rest->setVisible(false);
-    m_layout->addWidget(m_rest);
+    layout->addWidget(m_rest);
     setVisible(false);
 }
 

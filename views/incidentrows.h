@@ -12,7 +12,6 @@
 class QFrame;
 class QLabel;
 class QPushButton;
-class QVBoxLayout;
 struct Diagnosis;
 
 // The Overview's incidents: the worst few of the kluster shown, each a row tinted with its severity (its
@@ -56,7 +55,6 @@ private:
     };
     Row makeRow(int index);
 
-    QVBoxLayout *m_layout;
     QList<Row> m_rows; // MostRows of them, hidden while unused
     QLabel *m_rest; // "3 more incidents, 1 of them critical: …"
     QStringList m_lines;

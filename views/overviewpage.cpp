@@ -443,7 +443,7 @@ void OverviewPage::queueChart(QChartView *view, std::function<bool()> draw)
         queued->draw = std::move(draw);
     else
         m_chartDraws.append({ view, std::move(draw) });
-    if (!std::exchange(m_chartPosted, true))
+    if (!m_chartPosted)
         drawNextChartSoon();
 }
 
@@ -452,6 +452,7 @@ void OverviewPage::drawNextChartSoon()
     // A timer, not a posted call: Qt runs the posted events (paints, results) before the timers once a timer
     // has fired, so a chain of posted calls holds every timer of the window back until it ends. A chart a
     // timer lets the others run between two charts.
+    m_chartPosted = true;
     QTimer::singleShot(1, Qt::PreciseTimer, this, &OverviewPage::drawNextChart);
 }
 
@@ -464,7 +465,6 @@ void OverviewPage::drawNextChart()
     m_chartRedrawn |= next.draw();
     next.view->setVisible(m_hasData);
     if (!m_chartDraws.isEmpty()) {
-        m_chartPosted = true;
         drawNextChartSoon();
         return;
     }
