@@ -211,6 +211,9 @@ void TestServerCache::reportIsTheSameAsAfterAWholeFetch()
     broken.faultMessage = QStringLiteral("No valid host was found.");
     broken.updated = w.now();
     QVERIFY(!w.removeSecurityGroup(serverOf(w, QStringLiteral("demo"), 1), QStringLiteral("kks-demo")));
+    // The deleted instance's node stays for the comparison: the simulator removes it a second after its
+    // instance (as Kubernetes does), and on a loaded machine that second ended between the two fetches.
+    w.pending.removeIf([](const World::Pending &p) { return p.kind == World::Pending::Kind::RemoveNode; });
 
     KlusterFetch incremental = fetch(&cache);
     QVERIFY2(incremental.errors.isEmpty(), qPrintable(SourceError::joined(incremental.errors)));
@@ -220,6 +223,13 @@ void TestServerCache::reportIsTheSameAsAfterAWholeFetch()
     incremental.state.capturedAt = full.state.capturedAt;
     const Diagnosis a = Diagnosis::run(incremental.state);
     const Diagnosis b = Diagnosis::run(full.state);
+    const auto ids = [](const Diagnosis &d) {
+        QStringList out;
+        for (const Finding &f : d.findings)
+            out << f.id();
+        return out;
+    };
+    QCOMPARE(ids(a), ids(b)); // the readable difference first
     QCOMPARE(CheckReport::toJson(incremental.state, a), CheckReport::toJson(full.state, b));
     QVERIFY(a.findings.size() >= 3);
 }
