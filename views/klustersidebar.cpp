@@ -3,6 +3,7 @@
 #include "models/filtermodel.h"
 #include "models/klustergroups.h"
 #include "models/klustersmodel.h"
+#include "views/cachedtextdelegate.h"
 #include "views/plaintooltips.h"
 #include "views/severitydecorator.h"
 
@@ -41,6 +42,7 @@ KlusterSidebar::KlusterSidebar(KlustersModel *klusters, QWidget *parent)
     filter->setSourceModel(decorator);
     m_view->setModel(filter);
     PlainToolTips::install(m_view);
+    m_view->setItemDelegate(new CachedTextDelegate(m_view)); // each cell's text laid out once, not per paint
     m_view->setObjectName(QStringLiteral("Klusters"));
     m_view->setAccessibleName(tr("Klusters"));
     m_view->setRootIsDecorated(true);

@@ -3,6 +3,7 @@
 #include "models/consolerole.h"
 #include "models/filtermodel.h"
 #include "services/settings.h"
+#include "views/cachedtextdelegate.h"
 #include "views/plaintooltips.h"
 #include "views/severitydecorator.h"
 
@@ -42,6 +43,7 @@ TablePage::TablePage(
     m_filter->setSourceModel(m_decorator);
     m_view->setModel(m_filter);
     PlainToolTips::install(m_view);
+    m_view->setItemDelegate(new CachedTextDelegate(m_view)); // each cell's text laid out once, not per paint
     m_view->setSortingEnabled(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);

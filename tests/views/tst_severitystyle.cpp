@@ -1,4 +1,5 @@
 #include "core/diagnosis.h"
+#include "views/cachedtextdelegate.h"
 #include "views/chartstyle.h"
 #include "views/overviewpage.h"
 #include "views/severitystyle.h"
@@ -8,13 +9,16 @@
 #include <QLabel>
 #include <QPalette>
 #include <QSet>
+#include <QStandardItemModel>
 #include <QTest>
+#include <QTreeView>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
 // The one look of severities: a colour, a tint, a wash, an icon and a word for each, and for none; the
-// Overview's incident rows, tinted with it; and the charts' count axes.
+// Overview's incident rows, tinted with it; the charts' count axes; and the lists' cells, their text laid out
+// once.
 class TestSeverityStyle : public QObject
 {
     Q_OBJECT
@@ -24,6 +28,7 @@ private slots:
     void washReadsOnLightAndDark();
     void incidentRowsForTheWorstTheRestCounted();
     void countAxesNeverRepeatALabel();
+    void cachedTextPaintsAsQtDoes();
 };
 
 static const QList<std::optional<Severity>> All { Severity::Critical, Severity::Warning, Severity::Info,
@@ -103,6 +108,68 @@ void TestSeverityStyle::countAxesNeverRepeatALabel()
     QCOMPARE(axis.max(), 20.0);
     QValueAxis plain;
     QVERIFY(!ChartStyle::fitIntegerAxis(&plain, 3));
+}
+
+void TestSeverityStyle::cachedTextPaintsAsQtDoes()
+{
+    // A list as the sidebar shows one: a bold heading, counts aligned right, a cause too long for its column,
+    // a severity's icon and colour, a selected row. Painted by Qt's delegate and by the cached one, the
+    // pixels are the same; painted again, nothing is laid out again.
+    QStandardItemModel model(0, 3);
+    const QIcon icon = SeverityStyle::icon(Severity::Critical);
+    const QList<QStringList> rows { { QStringLiteral("demo · flightdeck-demo"), QStringLiteral("21"),
+                                        QStringLiteral("pod-network rule missing") },
+        { QStringLiteral("edge"), QStringLiteral("5"),
+            QStringLiteral("security group missing from an instance of a node pool") },
+        { QStringLiteral("retired-kluster-with-a-long-name"), QStringLiteral("1234567890"),
+            QStringLiteral("load balancer left behind") },
+        { QStringLiteral("green"), QString(), QStringLiteral("node not Ready") } };
+    for (int r = 0; r < rows.size(); ++r) {
+        QList<QStandardItem *> items;
+        for (const QString &text : rows.at(r))
+            items << new QStandardItem(text);
+        items.at(0)->setIcon(icon);
+        items.at(1)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        if (r == 0) {
+            QFont bold;
+            bold.setBold(true);
+            for (QStandardItem *item : items)
+                item->setFont(bold);
+        }
+        items.at(2)->setForeground(SeverityStyle::colour(Severity::Critical));
+        items.at(2)->setBackground(SeverityStyle::tint(Severity::Warning));
+        model.appendRow(items);
+    }
+    QTreeView plain, cached;
+    auto *delegate = new CachedTextDelegate(&cached);
+    cached.setItemDelegate(delegate);
+    for (QTreeView *view : { &plain, &cached }) {
+        view->setModel(&model);
+        view->setRootIsDecorated(false);
+        view->setUniformRowHeights(true);
+        view->setSelectionBehavior(QAbstractItemView::SelectRows);
+        view->setAllColumnsShowFocus(true);
+        view->resize(330, 160);
+        view->setColumnWidth(0, 120);
+        view->setColumnWidth(1, 36);
+        view->setCurrentIndex(model.index(1, 0));
+    }
+    const auto same = [&] {
+        const QImage a = plain.viewport()->grab().toImage();
+        const QImage b = cached.viewport()->grab().toImage();
+        QCOMPARE(b.size(), a.size());
+        QCOMPARE(b, a);
+    };
+    same();
+    const qsizetype kept = delegate->cached();
+    QCOMPARE(kept, qsizetype(11)); // every cell with text, once
+    same();
+    QCOMPARE(delegate->cached(), kept);
+    // A narrower column elides again, and is still painted as Qt paints it.
+    for (QTreeView *view : { &plain, &cached })
+        view->setColumnWidth(0, 70);
+    same();
+    QVERIFY(delegate->cached() > kept);
 }
 
 QTEST_MAIN(TestSeverityStyle)
