@@ -16,7 +16,6 @@
 #include <QTimer>
 #include <atomic>
 #include <cstdio>
-#include <dlfcn.h>
 #include <execinfo.h>
 #include <pthread.h>
 #include <signal.h>
@@ -40,7 +39,7 @@ struct EventLedger
 
 // With FLIGHTDECK_BENCH_STACKS=<file>, the window's thread's stacks sampled while it has not ticked for 10 ms
 // (every 3 ms, by a signal from a watchdog thread), written to <file> for each gap over 30 ms: one line per
-// sample, "gap-ms module+offset ...", to be symbolized with addr2line.
+// sample, "gap-ms address ..." (hexadecimal), with the process's mappings in <file>.maps to resolve them.
 class StallSampler
 {
 public:
@@ -56,21 +55,24 @@ public:
             return;
         const int taken = qMin(m_taken.exchange(0), int(Capacity));
         if (gapNs > 30000000) {
+            // The frames as they are (no dladdr here: resolving them took longer than most gaps, and made
+            // gaps of its own); the mappings beside them, for benchmarks/symbolize-stalls to resolve.
             QFile out(m_path);
             if (out.open(QIODevice::Append | QIODevice::Text)) {
+                QByteArray lines;
                 for (int i = 0; i < taken; ++i) {
-                    QByteArray line = QByteArray::number(double(gapNs) / 1e6, 'f', 1);
-                    for (int f = 0; f < m_samples[i].depth; ++f) {
-                        Dl_info info {};
-                        if (dladdr(m_samples[i].frames[f], &info) && info.dli_fname)
-                            line += ' ' + QByteArray(info.dli_fname) + '+'
-                                + QByteArray::number(quintptr(m_samples[i].frames[f])
-                                        - quintptr(info.dli_fbase) - (f > 0 ? 1 : 0),
-                                    16);
-                    }
-                    out.write(line + '\n');
+                    lines += QByteArray::number(double(gapNs) / 1e6, 'f', 1);
+                    for (int f = 0; f < m_samples[i].depth; ++f)
+                        lines += ' '
+                            + QByteArray::number(quintptr(m_samples[i].frames[f]) - (f > 0 ? 1 : 0), 16);
+                    lines += '\n';
                 }
+                out.write(lines);
             }
+            QFile maps(QStringLiteral("/proc/self/maps"));
+            QFile copy(m_path + QStringLiteral(".maps"));
+            if (maps.open(QIODevice::ReadOnly) && copy.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                copy.write(maps.readAll());
         }
         m_lastTick.store(now());
     }
