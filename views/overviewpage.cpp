@@ -190,6 +190,7 @@ void OverviewPage::clear(const QString &message)
     showAlerts({});
     m_trendCaption->clear();
     m_chartDraws.clear(); // not drawn after all
+    m_chartsToFit.clear();
     m_drawn.clear();
     for (QChartView *v :
         { m_routes, m_instances, m_findings, m_trendRoutes, m_trendNodes, m_trendFindings }) {
@@ -439,9 +440,11 @@ void OverviewPage::queueChart(QChartView *view, std::function<bool()> draw)
 {
     const auto queued = std::find_if(
         m_chartDraws.begin(), m_chartDraws.end(), [view](const ChartDraw &d) { return d.view == view; });
-    if (queued != m_chartDraws.end())
+    if (queued != m_chartDraws.end()) {
+        if (!queued->draw && !m_chartsToFit.contains(view))
+            m_chartsToFit.append(view); // its fit waited: still owed after the draw that takes its place
         queued->draw = std::move(draw);
-    else
+    } else
         m_chartDraws.append({ view, std::move(draw) });
     if (!m_chartPosted)
         drawNextChartSoon();
@@ -462,19 +465,22 @@ void OverviewPage::drawNextChart()
     if (m_chartDraws.isEmpty())
         return; // cleared meanwhile
     const ChartDraw next = m_chartDraws.takeFirst();
-    m_chartRedrawn |= next.draw();
-    next.view->setVisible(m_hasData);
-    if (!m_chartDraws.isEmpty()) {
-        drawNextChartSoon();
-        return;
-    }
-    if (std::exchange(m_chartRedrawn, false)) {
-        // The views just shown have no size from the layout yet: given theirs first, else the last one drawn
-        // would be fitted to a hidden view's width and stay so.
+    if (!next.draw)
+        ChartStyle::fitToWidth(next.view, font(), next.view->width() < NarrowChart);
+    else if (next.draw() && !m_chartsToFit.contains(next.view))
+        m_chartsToFit.append(next.view);
+    next.view->setVisible(m_hasData); // show() leaves a view with a step to come to that step
+    if (m_chartDraws.isEmpty() && !m_chartsToFit.isEmpty()) {
+        // The views just shown have no size from the layout yet: given theirs first, else a chart would be
+        // fitted to a hidden view's width and stay so. Then each chart made anew is fitted in a turn of its
+        // own (its legend's and axes' fonts set: each lays the chart out again), not all six in one.
         if (layout())
             layout()->activate();
-        fitCharts();
+        for (QChartView *view : std::exchange(m_chartsToFit, {}))
+            m_chartDraws.append(ChartDraw { view, {} });
     }
+    if (!m_chartDraws.isEmpty())
+        drawNextChartSoon();
 }
 
 void OverviewPage::showAlerts(const ConsoleText::AlertsText &alerts)

@@ -61,7 +61,7 @@ public:
     void showTrend(const HistoryTrend &trend);
     int trendHours() const; // the range chosen: 6, 24 or 168
     QChartView *trendChart(int which) const; // 0 routes, 1 nodes, 2 findings (tests, screenshots)
-    bool chartsPending() const { return !m_chartDraws.isEmpty(); } // charts still to draw (tests)
+    bool chartsPending() const { return !m_chartDraws.isEmpty(); } // charts still to draw or fit (tests)
     QString title() const; // the line at the top: the kluster's verdict, or why there is none
 
 signals:
@@ -92,7 +92,7 @@ private:
     struct ChartDraw
     {
         QChartView *view;
-        std::function<bool()> draw;
+        std::function<bool()> draw; // empty: the step fits the view's chart made anew to its width
     };
 
     QLabel *m_title;
@@ -118,5 +118,5 @@ private:
     QList<ChartDraw> m_chartDraws; // the charts still to draw, in order
     bool m_chartPosted = false; // a call to drawNextChart() is on its way (drawNextChartSoon())
     bool m_hasData = false; // a kluster is shown (show()), not cleared: its charts are shown as drawn
-    bool m_chartRedrawn = false; // one of them was made again (fitCharts() after the last)
+    QList<QChartView *> m_chartsToFit; // made again: fitted, one a turn, once every chart is drawn
 };

@@ -169,6 +169,10 @@ void TestConsoleHistory::sinceTrendsAndChangesAcrossHours()
     QTRY_COMPARE_WITH_TIMEOUT(points(0), 3, 10000);
     QTRY_COMPARE(points(1), 3);
     QTRY_COMPARE(points(2), 3);
+    // Every chart shown once the steps are done (drawn, then fitted to its width a turn each).
+    QTRY_VERIFY(!window.overviewPage()->chartsPending());
+    for (const QChartView *v : window.overviewPage()->findChildren<QChartView *>())
+        QVERIFY2(v->isVisible(), qPrintable(v->accessibleName()));
 
     // By keyboard, as an engineer at 3 am: Alt+T to the range, Up to the last 6 hours.
     QVERIFY(ConsoleTest::activate(&window));
