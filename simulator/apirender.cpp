@@ -1,5 +1,7 @@
 #include "simulator/apirender.h"
 
+#include "simulator/jsonbytes.h"
+
 #include <QJsonDocument>
 #include <QJsonValue>
 #include <cstdio>
@@ -36,74 +38,12 @@ QJsonObject flavor(const QString &id, int microversion, const QString &computeUr
                 { QStringLiteral("href"), QString(root + QStringLiteral("/flavors/") + id) } } } } };
 }
 
-namespace {
-
-// A compact JSON writer for the hot path: keys in the order given.
-class Bytes
-{
-public:
-    Bytes() { m_out.reserve(2048); }
-    Bytes &raw(const char *s)
-    {
-        m_out.append(s);
-        return *this;
-    }
-    Bytes &str(const QString &s)
-    {
-        m_out.append('"');
-        const QByteArray utf8 = s.toUtf8();
-        bool plain = true;
-        for (char c : utf8) {
-            if (c == '"' || c == '\\' || uchar(c) < 0x20) {
-                plain = false;
-                break;
-            }
-        }
-        if (plain) {
-            m_out.append(utf8);
-        } else {
-            for (char c : utf8) {
-                if (c == '"' || c == '\\') {
-                    m_out.append('\\').append(c);
-                } else if (uchar(c) < 0x20) {
-                    char escaped[8];
-                    std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(uchar(c)));
-                    m_out.append(escaped);
-                } else {
-                    m_out.append(c);
-                }
-            }
-        }
-        m_out.append('"');
-        return *this;
-    }
-    Bytes &key(const char *k)
-    {
-        if (!m_out.endsWith('{') && !m_out.endsWith('['))
-            m_out.append(',');
-        m_out.append('"').append(k).append("\":");
-        return *this;
-    }
-    Bytes &strOrNull(const QString &s) { return s.isEmpty() ? raw("null") : str(s); }
-    Bytes &num(qint64 n)
-    {
-        m_out.append(QByteArray::number(n));
-        return *this;
-    }
-    QByteArray take() { return std::move(m_out); }
-
-private:
-    QByteArray m_out;
-};
-
-} // namespace
-
 QByteArray serverJson(const World &w, const SimServer &s, int microversion, const QString &computeUrl)
 {
     QString root = computeUrl;
     root.remove(QStringLiteral("/v2.1"));
     const QString image = QString::fromLatin1(imageId);
-    Bytes b;
+    JsonBytes b;
     b.raw("{");
     b.key("id").str(s.id);
     b.key("name").str(s.name);

@@ -52,6 +52,7 @@ QList<const SimLoadBalancer *> projectLoadBalancers(const World &w, const QStrin
 QJsonObject loadBalancer(const SimLoadBalancer &lb);
 
 // Kubernetes.
+QByteArray nodeJson(const SimKluster &k, const SimNode &n, const QDateTime &now); // as bytes, for lists
 QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now);
 QJsonObject nodeTable(const SimKluster &k, const QList<const SimNode *> &nodes, const QDateTime &now,
     const QString &resourceVersion, const QString &continueToken);

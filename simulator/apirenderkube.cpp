@@ -1,6 +1,7 @@
 // The simulator's Kubernetes and Kubernikus bodies (a kluster's nodes as the API server and kubectl's table
 // render them, Kubernikus' kluster and its events); the OpenStack ones are in apirender.cpp.
 #include "simulator/apirender.h"
+#include "simulator/jsonbytes.h"
 
 #include <QJsonDocument>
 #include <QJsonValue>
@@ -8,99 +9,112 @@
 
 namespace ApiRender {
 
-QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now)
+QByteArray nodeJson(const SimKluster &k, const SimNode &n, const QDateTime &now)
 {
     Q_UNUSED(k);
-    QJsonObject spec { { QStringLiteral("providerID"), n.providerId } };
-    if (!n.podCidr.isEmpty()) {
-        spec.insert(QStringLiteral("podCIDR"), n.podCidr);
-        if (n.podCidrs)
-            spec.insert(QStringLiteral("podCIDRs"), QJsonArray { n.podCidr });
-    }
-    if (n.unschedulable) {
-        spec.insert(QStringLiteral("unschedulable"), true);
-        spec.insert(QStringLiteral("taints"),
-            QJsonArray {
-                QJsonObject { { QStringLiteral("key"), QStringLiteral("node.kubernetes.io/unschedulable") },
-                    { QStringLiteral("effect"), QStringLiteral("NoSchedule") },
-                    { QStringLiteral("timeAdded"), timestamp(now) } } });
-    }
-    QJsonArray conditions;
-    const QDateTime since = n.transition.isValid() ? n.transition : n.created;
+    const QString created = timestamp(n.created);
+    const QString since = n.transition.isValid() ? timestamp(n.transition) : created;
     const QString beat = timestamp(now.addSecs(-37));
-    if (!n.networkUnavailable.isEmpty()) {
-        conditions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("NetworkUnavailable") },
-            { QStringLiteral("status"), n.networkUnavailable }, { QStringLiteral("reason"), n.networkReason },
-            { QStringLiteral("message"), n.networkMessage },
-            { QStringLiteral("lastHeartbeatTime"), timestamp(n.created) },
-            { QStringLiteral("lastTransitionTime"), timestamp(since) } });
-    }
-    for (const char *type : { "MemoryPressure", "DiskPressure", "PIDPressure" }) {
-        conditions.append(QJsonObject { { QStringLiteral("type"), QString::fromLatin1(type) },
-            { QStringLiteral("status"), QStringLiteral("False") },
-            { QStringLiteral("reason"),
-                QString(QStringLiteral("KubeletHasSufficient")
-                    + QString::fromLatin1(type).remove(QStringLiteral("Pressure"))) },
-            { QStringLiteral("message"), QStringLiteral("kubelet has no pressure") },
-            { QStringLiteral("lastHeartbeatTime"), beat },
-            { QStringLiteral("lastTransitionTime"), timestamp(n.created) } });
-    }
-    if (!n.ready.isEmpty()) {
-        conditions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("Ready") },
-            { QStringLiteral("status"), n.ready }, { QStringLiteral("reason"), n.readyReason },
-            { QStringLiteral("message"), n.readyMessage }, { QStringLiteral("lastHeartbeatTime"), beat },
-            { QStringLiteral("lastTransitionTime"), timestamp(since) } });
-    }
-    QJsonArray addresses;
-    if (!n.internalIp.isEmpty())
-        addresses.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("InternalIP") },
-            { QStringLiteral("address"), n.internalIp } });
-    addresses.append(QJsonObject {
-        { QStringLiteral("type"), QStringLiteral("Hostname") }, { QStringLiteral("address"), n.name } });
-    const QJsonObject resources { { QStringLiteral("cpu"), QStringLiteral("2") },
-        { QStringLiteral("ephemeral-storage"), QStringLiteral("40470732Ki") },
-        { QStringLiteral("memory"), QStringLiteral("4025676Ki") },
-        { QStringLiteral("pods"), QStringLiteral("110") } };
-    QJsonObject labels { { QStringLiteral("beta.kubernetes.io/arch"), QStringLiteral("amd64") },
-        { QStringLiteral("beta.kubernetes.io/os"), QStringLiteral("linux") },
-        { QStringLiteral("kubernetes.io/arch"), QStringLiteral("amd64") },
-        { QStringLiteral("kubernetes.io/hostname"), n.name },
-        { QStringLiteral("kubernetes.io/os"), QStringLiteral("linux") },
-        { QStringLiteral("ccloud.sap.com/nodepool"), n.pool },
-        { QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("m1.small") },
-        { QStringLiteral("topology.kubernetes.io/zone"), n.zone } };
-    QJsonObject annotations { { QStringLiteral("node.alpha.kubernetes.io/ttl"), QStringLiteral("0") } };
+    JsonBytes b;
+    b.raw("{");
+    b.key("metadata").raw("{");
+    b.key("name").str(n.name);
+    b.key("uid").str(n.uid);
+    b.key("resourceVersion").str(QString::number(n.resourceVersion));
+    b.key("creationTimestamp").str(created);
+    b.key("labels").raw("{");
+    b.key("beta.kubernetes.io/arch").raw("\"amd64\"");
+    b.key("beta.kubernetes.io/os").raw("\"linux\"");
+    b.key("kubernetes.io/arch").raw("\"amd64\"");
+    b.key("kubernetes.io/hostname").str(n.name);
+    b.key("kubernetes.io/os").raw("\"linux\"");
+    b.key("ccloud.sap.com/nodepool").str(n.pool);
+    b.key("node.kubernetes.io/instance-type").raw("\"m1.small\"");
+    b.key("topology.kubernetes.io/zone").str(n.zone);
+    b.raw("}");
+    b.key("annotations").raw("{");
+    b.key("node.alpha.kubernetes.io/ttl").raw("\"0\"");
     // Kubernikus' servicing stamps a node before it cordons it (sapcc/kubernikus pkg/controller/servicing).
     if (n.servicingSince.isValid())
-        annotations.insert(
-            QStringLiteral("kubernikus.cloud.sap/updateTimestamp"), timestamp(n.servicingSince));
-    return QJsonObject {
-        { QStringLiteral("metadata"),
-            QJsonObject { { QStringLiteral("name"), n.name }, { QStringLiteral("uid"), n.uid },
-                { QStringLiteral("resourceVersion"), QString::number(n.resourceVersion) },
-                { QStringLiteral("creationTimestamp"), timestamp(n.created) },
-                { QStringLiteral("labels"), labels }, { QStringLiteral("annotations"), annotations } } },
-        { QStringLiteral("spec"), spec },
-        { QStringLiteral("status"),
-            QJsonObject { { QStringLiteral("capacity"), resources },
-                { QStringLiteral("allocatable"), resources }, { QStringLiteral("conditions"), conditions },
-                { QStringLiteral("addresses"), addresses },
-                { QStringLiteral("daemonEndpoints"),
-                    QJsonObject { { QStringLiteral("kubeletEndpoint"),
-                        QJsonObject { { QStringLiteral("Port"), 10250 } } } } },
-                { QStringLiteral("nodeInfo"),
-                    QJsonObject { { QStringLiteral("machineID"), n.uid.left(8) },
-                        { QStringLiteral("systemUUID"), n.providerId.section(QLatin1Char('/'), -1) },
-                        { QStringLiteral("bootID"), n.uid },
-                        { QStringLiteral("kernelVersion"), QStringLiteral("6.6.60-flatcar") },
-                        { QStringLiteral("osImage"),
-                            QStringLiteral("Flatcar Container Linux by Kinvolk 4081.2.0 (Oklo)") },
-                        { QStringLiteral("containerRuntimeVersion"), QStringLiteral("containerd://1.7.23") },
-                        { QStringLiteral("kubeletVersion"), QStringLiteral("v1.30.6") },
-                        { QStringLiteral("kubeProxyVersion"), QStringLiteral("v1.30.6") },
-                        { QStringLiteral("operatingSystem"), QStringLiteral("linux") },
-                        { QStringLiteral("architecture"), QStringLiteral("amd64") } } } } }
+        b.key("kubernikus.cloud.sap/updateTimestamp").str(timestamp(n.servicingSince));
+    b.raw("}}");
+    b.key("spec").raw("{");
+    b.key("providerID").str(n.providerId);
+    if (!n.podCidr.isEmpty()) {
+        b.key("podCIDR").str(n.podCidr);
+        if (n.podCidrs) {
+            b.key("podCIDRs").raw("[");
+            b.str(n.podCidr).raw("]");
+        }
+    }
+    if (n.unschedulable) {
+        b.key("unschedulable").raw("true");
+        b.key("taints").raw("[{");
+        b.key("key").raw("\"node.kubernetes.io/unschedulable\"");
+        b.key("effect").raw("\"NoSchedule\"");
+        b.key("timeAdded").str(timestamp(now));
+        b.raw("}]");
+    }
+    b.raw("}");
+    b.key("status").raw("{");
+    const char resources[] = "{\"cpu\":\"2\",\"ephemeral-storage\":\"40470732Ki\",\"memory\":\"4025676Ki\","
+                             "\"pods\":\"110\"}";
+    b.key("capacity").raw(resources);
+    b.key("allocatable").raw(resources);
+    b.key("conditions").raw("[");
+    const auto condition = [&](const QString &type, const QString &status, const QString &reason,
+                               const QString &message, const QString &heartbeat, const QString &transition) {
+        b.raw(b.endsWithOpening() ? "{" : ",{");
+        b.key("type").str(type);
+        b.key("status").str(status);
+        b.key("reason").str(reason);
+        b.key("message").str(message);
+        b.key("lastHeartbeatTime").str(heartbeat);
+        b.key("lastTransitionTime").str(transition);
+        b.raw("}");
     };
+    if (!n.networkUnavailable.isEmpty())
+        condition(QStringLiteral("NetworkUnavailable"), n.networkUnavailable, n.networkReason,
+            n.networkMessage, created, since);
+    for (const char *type : { "MemoryPressure", "DiskPressure", "PIDPressure" }) {
+        const QString name = QString::fromLatin1(type);
+        condition(name, QStringLiteral("False"),
+            QStringLiteral("KubeletHasSufficient") + QString(name).remove(QStringLiteral("Pressure")),
+            QStringLiteral("kubelet has no pressure"), beat, created);
+    }
+    if (!n.ready.isEmpty())
+        condition(QStringLiteral("Ready"), n.ready, n.readyReason, n.readyMessage, beat, since);
+    b.raw("]");
+    b.key("addresses").raw("[");
+    if (!n.internalIp.isEmpty()) {
+        b.raw("{");
+        b.key("type").raw("\"InternalIP\"");
+        b.key("address").str(n.internalIp);
+        b.raw("},");
+    }
+    b.raw("{");
+    b.key("type").raw("\"Hostname\"");
+    b.key("address").str(n.name);
+    b.raw("}]");
+    b.key("daemonEndpoints").raw("{\"kubeletEndpoint\":{\"Port\":10250}}");
+    b.key("nodeInfo").raw("{");
+    b.key("machineID").str(n.uid.left(8));
+    b.key("systemUUID").str(n.providerId.section(QLatin1Char('/'), -1));
+    b.key("bootID").str(n.uid);
+    b.key("kernelVersion").raw("\"6.6.60-flatcar\"");
+    b.key("osImage").raw("\"Flatcar Container Linux by Kinvolk 4081.2.0 (Oklo)\"");
+    b.key("containerRuntimeVersion").raw("\"containerd://1.7.23\"");
+    b.key("kubeletVersion").raw("\"v1.30.6\"");
+    b.key("kubeProxyVersion").raw("\"v1.30.6\"");
+    b.key("operatingSystem").raw("\"linux\"");
+    b.key("architecture").raw("\"amd64\"");
+    b.raw("}}}");
+    return b.take();
+}
+
+QJsonObject node(const SimKluster &k, const SimNode &n, const QDateTime &now)
+{
+    return QJsonDocument::fromJson(nodeJson(k, n, now)).object();
 }
 
 static QString humanAge(qint64 seconds)
