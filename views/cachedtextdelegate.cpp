@@ -4,6 +4,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QStyle>
+#include <QTextOption>
 #include <cmath>
 
 CachedTextDelegate::CachedTextDelegate(QObject *parent)
@@ -16,15 +17,24 @@ const CachedTextDelegate::Shaped &CachedTextDelegate::shaped(const Key &key) con
         return *kept;
     if (m_cache.size() >= MostKept)
         m_cache.clear();
-    // As Qt's style draws a line of a cell: the whole text when it fits, else elided to the room.
+    // As Qt's style draws a line of a cell: the whole text when it fits, else elided to the room; laid out
+    // left to right as the style lays it out (the view's direction, never guessed from the text); its height
+    // the whole text's, as the style aligns it.
     const QFontMetricsF metrics(key.font);
     Shaped shaped;
     shaped.width = metrics.horizontalAdvance(key.text);
-    shaped.text.setTextFormat(Qt::PlainText);
-    shaped.text.setText(
-        shaped.width <= key.width ? key.text : metrics.elidedText(key.text, key.elide, key.width));
-    shaped.text.prepare(QTransform(), key.font);
-    shaped.height = int(shaped.text.size().height());
+    const bool fits = shaped.width <= key.width;
+    QTextOption leftToRight;
+    leftToRight.setTextDirection(Qt::LeftToRight);
+    const auto prepared = [&](const QString &text) {
+        QStaticText line(text);
+        line.setTextOption(leftToRight);
+        line.setTextFormat(Qt::PlainText);
+        line.prepare(QTransform(), key.font);
+        return line;
+    };
+    shaped.text = prepared(fits ? key.text : metrics.elidedText(key.text, key.elide, key.width));
+    shaped.height = int((fits ? shaped.text : prepared(key.text)).size().height());
     return *m_cache.insert(key, shaped);
 }
 
@@ -35,9 +45,13 @@ void CachedTextDelegate::paint(
     initStyleOption(&opt, index);
     // Qt places a cell's text in the whole room beside its decoration only when the decoration is shown
     // selected (rows selected whole, as every view here); otherwise the rectangle follows the text's size.
-    if (opt.text.isEmpty() || !opt.showDecorationSelected || (opt.features & QStyleOptionViewItem::WrapText)
-        || (opt.state & QStyle::State_Editing) || opt.text.contains(u'\n')
-        || opt.text.contains(QChar::LineSeparator)) {
+    // Nor does it draw a cell whose layout Qt makes otherwise: right to left, wrapped, several lines,
+    // trailing spaces (left out of Qt's measure), or the focus frame drawn over the text (a view that frames
+    // cells, not rows).
+    if (opt.text.isEmpty() || !opt.showDecorationSelected || opt.direction != Qt::LeftToRight
+        || (opt.features & QStyleOptionViewItem::WrapText)
+        || (opt.state & (QStyle::State_Editing | QStyle::State_HasFocus)) || opt.text.back().isSpace()
+        || opt.text.contains(u'\n') || opt.text.contains(QChar::LineSeparator)) {
         QStyledItemDelegate::paint(painter, option, index);
         return;
     }

@@ -123,7 +123,7 @@ void TestSeverityStyle::cachedTextPaintsAsQtDoes()
             QStringLiteral("security group missing from an instance of a node pool") },
         { QStringLiteral("retired-kluster-with-a-long-name"), QStringLiteral("1234567890"),
             QStringLiteral("load balancer left behind") },
-        { QStringLiteral("green"), QString(), QStringLiteral("node not Ready") } };
+        { QStringLiteral("green  "), QString(), QStringLiteral("node not Ready") } };
     for (int r = 0; r < rows.size(); ++r) {
         QList<QStandardItem *> items;
         for (const QString &text : rows.at(r))
@@ -162,7 +162,8 @@ void TestSeverityStyle::cachedTextPaintsAsQtDoes()
     };
     same();
     const qsizetype kept = delegate->cached();
-    QCOMPARE(kept, qsizetype(11)); // every cell with text, once
+    QCOMPARE(
+        kept, qsizetype(10)); // every cell with text once, but the name with trailing spaces (Qt paints it)
     same();
     QCOMPARE(delegate->cached(), kept);
     // A narrower column elides again, and is still painted as Qt paints it.
