@@ -69,15 +69,28 @@ public:
                 }
                 out.write(lines);
             }
-            QFile maps(QStringLiteral("/proc/self/maps"));
-            QFile copy(m_path + QStringLiteral(".maps"));
-            if (maps.open(QIODevice::ReadOnly) && copy.open(QIODevice::WriteOnly | QIODevice::Truncate))
-                copy.write(maps.readAll());
+            if (now() - m_mapsWritten > 2000000000) // libraries loaded since; at most every 2 s
+                writeMaps();
         }
         m_lastTick.store(now());
     }
+    ~StallSampler()
+    {
+        if (on())
+            writeMaps();
+    }
 
 private:
+    // This process's mappings beside the samples: the addresses are this run's alone (address-space
+    // randomisation), so the samples file is started anew with each run.
+    void writeMaps()
+    {
+        QFile maps(QStringLiteral("/proc/self/maps"));
+        QFile copy(m_path + QStringLiteral(".maps"));
+        if (maps.open(QIODevice::ReadOnly) && copy.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            copy.write(maps.readAll());
+        m_mapsWritten = now();
+    }
     enum
     {
         Capacity = 256,
@@ -99,6 +112,7 @@ private:
     {
         if (!on())
             return;
+        QFile(m_path).remove();
         m_window = pthread_self();
         m_lastTick.store(now());
         void *warm[4];
@@ -126,6 +140,7 @@ private:
     pthread_t m_window {};
     std::atomic<qint64> m_lastTick { 0 };
     std::atomic<int> m_taken { 0 };
+    qint64 m_mapsWritten = 0;
     Sample m_samples[Capacity];
 };
 
