@@ -46,7 +46,7 @@ public:
     }
     JsonBytes &key(const char *k)
     {
-        if (!m_out.endsWith('{') && !m_out.endsWith('['))
+        if (!endsWithOpening())
             m_out.append(',');
         m_out.append('"').append(k).append("\":");
         return *this;

@@ -9,8 +9,8 @@
 // kept (elided to its width, as QStaticText), not laid out again at every paint. Qt's style lays a cell's
 // text out four times a paint (three times to find the text's rectangle, once to draw it) and shapes it each
 // time with HarfBuzz: in a list of a thousand klusters whose rows change every second, that was most of the
-// window's paints. A cell the cache cannot draw as Qt would (wrapped or several lines of text, a text
-// rectangle that depends on the text's size) is painted by Qt.
+// window's paints. A cell the cache cannot draw as Qt would (paint() names them: wrapped or several lines,
+// right to left, trailing spaces, an elided line not aligned left, ...) is painted by Qt.
 class CachedTextDelegate : public QStyledItemDelegate
 {
     Q_DISABLE_COPY_MOVE(CachedTextDelegate)
@@ -48,7 +48,7 @@ private:
     struct Shaped
     {
         QStaticText text;
-        qreal width = 0; // the whole text's, elided or not: where Qt's style aligns the line
+        qreal width = 0; // the whole text's: whether it fits, and where a line that fits is aligned
         int height = 0;
     };
     const Shaped &shaped(const Key &key) const;
